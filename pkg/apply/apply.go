@@ -1,0 +1,103 @@
+package apply
+
+import (
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Ordering selects how items of merged lists are ordered in the result.
+type Ordering uint8
+
+const (
+	// OrderingSeed is the order the design specifies: local's order for the
+	// items local names, live-only items before them in their live relative
+	// order.
+	OrderingSeed Ordering = iota
+	// OrderingKubectl reproduces exactly the order kubectl's strategic merge
+	// patch produces (it interleaves live-only items).
+	OrderingKubectl
+)
+
+// Options control a Merge. Use DefaultOptions and change what differs: the
+// zero Options has Overwrite false.
+type Options struct {
+	// Schema resolves the types of the objects; nil means the embedded
+	// default schema.
+	Schema *openapi.Schema
+	// TypeName names the root definition explicitly; empty means resolve it
+	// from apiVersion/kind.
+	TypeName string
+	// Overwrite lets local win over changes live made to fields local sets.
+	// When false, a field that live changed away from recorded and that
+	// local sets to a third value is a conflict.
+	Overwrite bool
+	// Ordering selects the order of merged list items.
+	Ordering Ordering
+}
+
+// DefaultOptions returns the options kubectl apply uses: embedded schema,
+// Overwrite true, seed ordering.
+func DefaultOptions() Options { return Options{Overwrite: true} }
+
+// Op is the kind of a Change.
+type Op uint8
+
+// The operations a Change can make.
+const (
+	OpAdd Op = iota + 1
+	OpReplace
+	OpRemove
+)
+
+var opNames = [...]string{"", "add", "replace", "remove"}
+
+// String names the op.
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "invalid"
+}
+
+// Change is one difference between live and the merged result, at the
+// outermost path where they differ.
+type Change struct {
+	Path fieldpath.Path
+	Op   Op
+	// Source is the input that decided the change: Local (local set it) or
+	// Recorded (removed from local since the last apply).
+	Source elements.Source
+}
+
+// Result is the outcome of a Merge.
+type Result struct {
+	// Object is the merged object: what the server should hold.
+	Object value.Value
+	// Changes lists the differences from live in a stable order (document
+	// order of the result, removals where the removed value stood).
+	Changes []Change
+}
+
+// Conflict is a field that live changed away from recorded and that local
+// sets to a third value, reported when Options.Overwrite is false.
+type Conflict struct {
+	Path                  fieldpath.Path
+	Recorded, Local, Live value.Value
+}
+
+// ConflictError is returned by Merge when Overwrite is false and conflicts
+// exist; it lists all of them in document order.
+type ConflictError struct {
+	Conflicts []Conflict
+}
+
+// Error lists the conflicting paths.
+func (e *ConflictError) Error() string {
+	s := "apply conflicts with changes made on the server at:"
+	for _, c := range e.Conflicts {
+		s += " " + c.Path.String()
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package fieldpath
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// KeyField is one field of a merge-key tuple and its value in an item.
+type KeyField struct {
+	Name  string
+	Value value.Value
+}
+
+// ElementKind says which member of an Element is set.
+type ElementKind uint8
+
+// The kinds of path element.
+const (
+	// FieldElement selects a field of a map by name.
+	FieldElement ElementKind = iota
+	// KeyElement selects the item of a keyed list whose merge key is Key.
+	KeyElement
+	// ValueElement selects the item of a set list equal to Value.
+	ValueElement
+	// IndexElement selects the item of a list at Index.
+	IndexElement
+)
+
+// Element is one step of a Path. Exactly the member named by Kind is set.
+type Element struct {
+	Kind  ElementKind
+	Field string
+	Key   []KeyField
+	Value value.Value
+	Index int
+}
+
+// Field returns the element selecting map field name.
+func Field(name string) Element { return Element{Kind: FieldElement, Field: name} }
+
+// Key returns the element selecting the keyed-list item with key fields kf.
+func Key(kf []KeyField) Element { return Element{Kind: KeyElement, Key: kf} }
+
+// Val returns the element selecting the set item equal to v.
+func Val(v value.Value) Element { return Element{Kind: ValueElement, Value: v} }
+
+// Index returns the element selecting list item i.
+func Index(i int) Element { return Element{Kind: IndexElement, Index: i} }
+
+// Path is a sequence of Elements from the root of an object. The empty Path
+// is the root itself.
+type Path []Element
+
+// String renders p: fields joined by dots, list items in brackets
+// ("[name=web]", "[containerPort=80,protocol=UDP]", "[=value]", "[3]").
+// The root renders as ".".
+func (p Path) String() string {
+	if len(p) == 0 {
+		return "."
+	}
+	var sb strings.Builder
+	for i, e := range p {
+		e.write(&sb, i == 0)
+	}
+	return sb.String()
+}
+
+// String renders one element as it appears inside a Path.
+func (e Element) String() string {
+	var sb strings.Builder
+	e.write(&sb, true)
+	return sb.String()
+}
+
+func (e Element) write(sb *strings.Builder, first bool) {
+	switch e.Kind {
+	case FieldElement:
+		if !first {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(e.Field)
+	case KeyElement:
+		sb.WriteByte('[')
+		for i, kf := range e.Key {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(kf.Name)
+			sb.WriteByte('=')
+			sb.WriteString(kf.Value.Short())
+		}
+		sb.WriteByte(']')
+	case ValueElement:
+		sb.WriteString("[=")
+		sb.WriteString(e.Value.Short())
+		sb.WriteByte(']')
+	case IndexElement:
+		sb.WriteByte('[')
+		sb.WriteString(strconv.Itoa(e.Index))
+		sb.WriteByte(']')
+	}
+}
+
+// Child returns a new Path of p followed by e; p itself is not modified.
+func (p Path) Child(e Element) Path {
+	out := make(Path, len(p)+1)
+	copy(out, p)
+	out[len(p)] = e
+	return out
+}

@@ -1,0 +1,166 @@
+package value
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// JSON returns v as compact JSON with map keys in sorted order.
+func (v Value) JSON() []byte {
+	var sb strings.Builder
+	writeJSON(&sb, v, "", "")
+	return []byte(sb.String())
+}
+
+// IndentJSON returns v as JSON indented by indent per level, with a final
+// newline, map keys in sorted order.
+func (v Value) IndentJSON(indent string) []byte {
+	var sb strings.Builder
+	writeJSON(&sb, v, "\n", indent)
+	sb.WriteByte('\n')
+	return []byte(sb.String())
+}
+
+func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
+	switch v.kind {
+	case KindNull:
+		sb.WriteString("null")
+	case KindBool:
+		if v.bits == 1 {
+			sb.WriteString("true")
+		} else {
+			sb.WriteString("false")
+		}
+	case KindInt:
+		var buf [24]byte
+		sb.Write(strconv.AppendInt(buf[:0], int64(v.bits), 10))
+	case KindFloat:
+		writeFloat(sb, math.Float64frombits(v.bits))
+	case KindString:
+		writeString(sb, v.str)
+	case KindMap:
+		if len(v.fields) == 0 {
+			sb.WriteString("{}")
+			return
+		}
+		sb.WriteByte('{')
+		inner := nl
+		if nl != "" {
+			inner = nl + indent
+		}
+		for i, f := range v.fields {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(inner)
+			writeString(sb, f.Key)
+			sb.WriteByte(':')
+			if nl != "" {
+				sb.WriteByte(' ')
+			}
+			writeJSON(sb, f.Value, inner, indent)
+		}
+		sb.WriteString(nl)
+		sb.WriteByte('}')
+	case KindList:
+		if len(v.items) == 0 {
+			sb.WriteString("[]")
+			return
+		}
+		sb.WriteByte('[')
+		inner := nl
+		if nl != "" {
+			inner = nl + indent
+		}
+		for i, it := range v.items {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(inner)
+			writeJSON(sb, it, inner, indent)
+		}
+		sb.WriteString(nl)
+		sb.WriteByte(']')
+	}
+}
+
+// writeFloat writes f the way encoding/json does (shortest repr, exponent for
+// very large or small magnitudes); NaN and infinities, which JSON cannot
+// carry, are written as null.
+func writeFloat(sb *strings.Builder, f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		sb.WriteString("null")
+		return
+	}
+	var buf [32]byte
+	abs := math.Abs(f)
+	fmtc := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		fmtc = 'e'
+	}
+	b := strconv.AppendFloat(buf[:0], f, fmtc, -1, 64)
+	if fmtc == 'e' {
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	sb.Write(b)
+}
+
+const hexDigits = "0123456789abcdef"
+
+func writeString(sb *strings.Builder, s string) {
+	sb.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			sb.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				sb.WriteByte('\\')
+				sb.WriteByte(c)
+			case '\n':
+				sb.WriteString(`\n`)
+			case '\r':
+				sb.WriteString(`\r`)
+			case '\t':
+				sb.WriteString(`\t`)
+			default:
+				sb.WriteString(`\u00`)
+				sb.WriteByte(hexDigits[c>>4])
+				sb.WriteByte(hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteString(s[start:i])
+			sb.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			sb.WriteString(s[start:i])
+			sb.WriteString(`\u202`)
+			sb.WriteByte(hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	sb.WriteString(s[start:])
+	sb.WriteByte('"')
+}
