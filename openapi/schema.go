@@ -101,8 +101,12 @@ type Type struct {
 	FieldNames []string
 	// Elem is the value type of a KindMap or the item type of a KindList.
 	Elem *Type
-	// Default is the schema default of a value of this type, when HasDefault.
-	Default    value.Value
+	// Default is the default declared on this type's own schema, when
+	// HasDefault. A named definition's default applies wherever it is used;
+	// an anonymous (inline) type belongs to one field, so its default is the
+	// field's default too.
+	Default value.Value
+	// HasDefault reports whether the schema declares Default.
 	HasDefault bool
 }
 
@@ -114,6 +118,12 @@ type Field struct {
 	Type *Type
 	// Meta is the merge metadata declared on the field.
 	Meta Meta
+	// Default is the default declared on the field's own schema (the
+	// property, including a $ref property), when HasDefault. It belongs to
+	// this use of Type only; Type.Default is the default of the type itself.
+	Default value.Value
+	// HasDefault reports whether the property declares Default.
+	HasDefault bool
 }
 
 // Unknown is the shared Type of values without schema.

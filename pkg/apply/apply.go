@@ -2,22 +2,23 @@ package apply
 
 import (
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/changes"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // Ordering selects how items of merged lists are ordered in the result.
-type Ordering uint8
+type Ordering = visitors.Ordering
 
 const (
 	// OrderingSeed is the order the design specifies: local's order for the
 	// items local names, live-only items before them in their live relative
 	// order.
-	OrderingSeed Ordering = iota
+	OrderingSeed = visitors.OrderSeed
 	// OrderingKubectl reproduces exactly the order kubectl's strategic merge
 	// patch produces (it interleaves live-only items).
-	OrderingKubectl
+	OrderingKubectl = visitors.OrderKubectl
 )
 
 // Options control a Merge. Use DefaultOptions and change what differs: the
@@ -41,50 +42,40 @@ type Options struct {
 // Overwrite true, seed ordering.
 func DefaultOptions() Options { return Options{Overwrite: true} }
 
+// Change is one difference between live and the merged result.
+type Change = changes.Change
+
 // Op is the kind of a Change.
-type Op uint8
+type Op = changes.Op
 
 // The operations a Change can make.
 const (
-	OpAdd Op = iota + 1
-	OpReplace
-	OpRemove
+	OpAdd     = changes.Add
+	OpReplace = changes.Replace
+	OpRemove  = changes.Remove
 )
-
-var opNames = [...]string{"", "add", "replace", "remove"}
-
-// String names the op.
-func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return "invalid"
-}
-
-// Change is one difference between live and the merged result, at the
-// outermost path where they differ.
-type Change struct {
-	Path fieldpath.Path
-	Op   Op
-	// Source is the input that decided the change: Local (local set it) or
-	// Recorded (removed from local since the last apply).
-	Source elements.Source
-}
 
 // Result is the outcome of a Merge.
 type Result struct {
 	// Object is the merged object: what the server should hold.
 	Object value.Value
-	// Changes lists the differences from live in a stable order (document
-	// order of the result, removals where the removed value stood).
+	// Changes lists the differences from live in a stable order (see
+	// changes.Collect).
 	Changes []Change
+	// Warnings are messages for the user that do not stop the merge, such
+	// as a kind without schema merged by the fallback rules.
+	Warnings []string
 }
 
 // Conflict is a field that live changed away from recorded and that local
-// sets to a third value, reported when Options.Overwrite is false.
+// sets to another value, reported when Options.Overwrite is false.
 type Conflict struct {
-	Path                  fieldpath.Path
-	Recorded, Local, Live value.Value
+	Path fieldpath.Path
+	// Local is what applying local would write there (null: remove).
+	Local value.Value
+	// Live is what the server changed it to since the last apply (null:
+	// removed).
+	Live value.Value
 }
 
 // ConflictError is returned by Merge when Overwrite is false and conflicts

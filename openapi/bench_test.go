@@ -1,0 +1,55 @@
+package openapi_test
+
+import (
+	"testing"
+
+	"github.com/plyproject/ply/openapi"
+)
+
+// BenchmarkLoadDefault parses and converts the embedded document (what
+// Default does once per process).
+func BenchmarkLoadDefault(b *testing.B) {
+	b.SetBytes(int64(len(openapi.EmbeddedDefault)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := openapi.LoadV2Uncached("bench", openapi.EmbeddedDefault); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadV2Cached is a repeated LoadV2 of one document: a content
+// hash and a map lookup.
+func BenchmarkLoadV2Cached(b *testing.B) {
+	if _, err := openapi.LoadV2(openapi.EmbeddedDefault); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(openapi.EmbeddedDefault)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := openapi.LoadV2(openapi.EmbeddedDefault); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkForKind looks up root types by apiVersion and kind.
+func BenchmarkForKind(b *testing.B) {
+	s, err := openapi.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	kinds := [...][2]string{
+		{"apps/v1", "Deployment"}, {"v1", "Pod"}, {"v1", "Service"}, {"v1", "ConfigMap"}, {"batch/v1", "Job"},
+		{"networking.k8s.io/v1", "Ingress"}, {"rbac.authorization.k8s.io/v1", "ClusterRole"}, {"example.com/v1", "Missing"},
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := kinds[i%len(kinds)]
+		i++
+		if t, ok := s.ForKind(k[0], k[1]); ok == (t == nil) {
+			b.Fatal("inconsistent lookup")
+		}
+	}
+}

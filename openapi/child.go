@@ -1,0 +1,31 @@
+package openapi
+
+// Child returns the type and merge metadata of the value under key name of
+// an object of type t: the declared field of a struct, the value type of a
+// map, and Unknown (no metadata) for anything else, including fields a
+// struct does not declare.
+func (t *Type) Child(name string) (*Type, Meta) {
+	if t == nil {
+		return Unknown, Meta{}
+	}
+	switch t.Kind {
+	case KindStruct:
+		if f := t.Fields[name]; f != nil && f.Type != nil {
+			return f.Type, f.Meta
+		}
+	case KindMap:
+		if t.Elem != nil {
+			return t.Elem, Meta{}
+		}
+	}
+	return Unknown, Meta{}
+}
+
+// Item returns the item type of a list type (Unknown when t is not a list
+// or has no item type).
+func (t *Type) Item() *Type {
+	if t == nil || t.Kind != KindList || t.Elem == nil {
+		return Unknown
+	}
+	return t.Elem
+}

@@ -1,0 +1,43 @@
+package openapi_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plyproject/ply/openapi"
+)
+
+// FuzzLoadV2 checks that any input gives either a schema or an *Error,
+// never a panic.
+func FuzzLoadV2(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "errors", "*.json"))
+	seeds = append(seeds, fixturePath)
+	for _, p := range seeds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{"a":{"type":"object","properties":{"b":{"$ref":"#/definitions/a","x-kubernetes-patch-strategy":"merge","default":{"x":[1,2.5,null]}}}}}}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := openapi.LoadV2Uncached("fuzz", data)
+		if err != nil {
+			var e *openapi.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %T is not an *openapi.Error: %v", err, err)
+			}
+			if s != nil {
+				t.Fatal("schema and error both returned")
+			}
+			return
+		}
+		if s == nil {
+			t.Fatal("neither schema nor error")
+		}
+	})
+}

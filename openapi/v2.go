@@ -1,0 +1,523 @@
+package openapi
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	openapi_v2 "github.com/google/gnostic-models/openapiv2"
+	"k8s.io/kube-openapi/pkg/util/proto"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Vendor extensions read from OpenAPI v2 documents.
+const (
+	extGVK           = "x-kubernetes-group-version-kind"
+	extPatchStrategy = "x-kubernetes-patch-strategy"
+	extPatchMergeKey = "x-kubernetes-patch-merge-key"
+	extIntOrString   = "x-kubernetes-int-or-string"
+
+	definitionsPrefix = "#/definitions/"
+	formatIntOrString = "int-or-string"
+)
+
+// LoadV2 loads an OpenAPI v2 (swagger) document, JSON (or YAML), and
+// resolves every definition into a Type:
+//
+//   - an object with properties is a KindStruct;
+//   - an object with a schema-valued additionalProperties is a KindMap;
+//   - an array is a KindList;
+//   - string, integer, number and boolean are KindPrimitive (Primitive is
+//     the JSON type, empty for int-or-string);
+//   - anything else (no type, or type object with neither properties nor an
+//     additionalProperties schema) is KindUnknown.
+//
+// A $ref (or an allOf holding a single $ref) resolves to the referenced
+// definition's Type, the same pointer for every reference. A property's
+// x-kubernetes-patch-strategy and x-kubernetes-patch-merge-key become its
+// Field.Meta, its default becomes Field.Default; definitions are indexed by
+// name and, through x-kubernetes-group-version-kind, by GVK.
+//
+// Errors are *Error values naming the document (by its info.title and
+// info.version) and, when the fault is inside a definition, the definition
+// and field path: malformed input, a dangling or non-local $ref, an unknown
+// patch strategy, a malformed extension or default, or two definitions
+// claiming one GVK. LoadV2 never panics.
+//
+// The result is cached per document content, so loading the same bytes
+// again returns the same *Schema without parsing; the Schema is immutable
+// and safe for concurrent use.
+func LoadV2(data []byte) (*Schema, error) { return loadCached("", data) }
+
+// LoadV2Named is LoadV2 with errors naming the document name (a file path,
+// a URL) instead of its info.title and info.version. It shares LoadV2's
+// cache, keyed by name and content.
+func LoadV2Named(name string, data []byte) (*Schema, error) { return loadCached(name, data) }
+
+// loadV2 parses and converts one document, uncached.
+func loadV2(name string, data []byte) (s *Schema, err error) {
+	docName := name
+	if docName == "" {
+		docName = "OpenAPI v2 document"
+	}
+	defer func() {
+		// gnostic and kube-openapi index into their input without always
+		// checking it; a panic there is bad input, reported as such.
+		if r := recover(); r != nil {
+			s, err = nil, &Error{Document: docName, Msg: fmt.Sprint("the OpenAPI parser failed on this input: ", r)}
+		}
+	}()
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &Error{Document: docName, Msg: "the document is empty, want an OpenAPI v2 JSON document"}
+	}
+	doc, err := openapi_v2.ParseDocument(data)
+	if err != nil {
+		return nil, &Error{Document: docName, Msg: "not a valid OpenAPI v2 document: " + err.Error()}
+	}
+	if name == "" {
+		if id := strings.TrimSpace(doc.GetInfo().GetTitle() + " " + doc.GetInfo().GetVersion()); id != "" {
+			docName = "OpenAPI v2 document " + strconv.Quote(id)
+		}
+	}
+	l := &loader{doc: docName}
+	return l.load(doc)
+}
+
+// loader converts one parsed document.
+type loader struct {
+	doc  string
+	raw  map[string]*openapi_v2.Schema // definition name -> its schema
+	defs map[string]*Type              // definition name -> its Type (aliases resolved)
+}
+
+func (l *loader) errorf(def, path, format string, args ...any) *Error {
+	return &Error{Document: l.doc, Definition: def, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
+	named := doc.GetDefinitions().GetAdditionalProperties()
+	l.raw = make(map[string]*openapi_v2.Schema, len(named))
+	names := make([]string, 0, len(named))
+	for _, ns := range named {
+		if _, dup := l.raw[ns.GetName()]; dup {
+			return nil, l.errorf(ns.GetName(), "", "the definition is declared twice")
+		}
+		if ns.GetValue() == nil {
+			return nil, l.errorf(ns.GetName(), "", "the definition has no schema")
+		}
+		l.raw[ns.GetName()] = ns.GetValue()
+		names = append(names, ns.GetName())
+	}
+	sort.Strings(names) // every pass below reports the first fault in name order
+
+	// Check every $ref first, so a dangling one is reported with its
+	// definition and field (kube-openapi would report it too, as text).
+	for _, name := range names {
+		if err := l.checkRefs(l.raw[name], name, ""); err != nil {
+			return nil, err
+		}
+	}
+	models, err := proto.NewOpenAPIData(doc)
+	if err != nil {
+		return nil, &Error{Document: l.doc, Msg: "invalid schema: " + err.Error()}
+	}
+
+	// Shells first, so that references (and cycles) resolve to one pointer
+	// before any definition is filled in.
+	l.defs = make(map[string]*Type, len(names))
+	for _, name := range names {
+		if _, alias := refTarget(l.raw[name]); !alias {
+			l.defs[name] = &Type{Name: name}
+		}
+	}
+	for _, name := range names {
+		if _, err := l.resolveAlias(name); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range names {
+		gs := l.raw[name]
+		if _, alias := refTarget(gs); alias {
+			continue
+		}
+		ps := models.LookupModel(name)
+		if ps == nil {
+			return nil, l.errorf(name, "", "kube-openapi did not parse the definition")
+		}
+		if err := l.fill(l.defs[name], ps, gs, name, ""); err != nil {
+			return nil, err
+		}
+	}
+
+	byGVK := make(map[GVK]*Type)
+	owner := make(map[GVK]string)
+	for _, name := range names {
+		gvks, err := l.gvks(l.raw[name], name)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range gvks {
+			if prev, ok := owner[g]; ok && prev != name {
+				return nil, l.errorf(name, "", "%s claims group %q, version %q, kind %q, which definition %s claims too",
+					extGVK, g.Group, g.Version, g.Kind, prev)
+			}
+			owner[g] = name
+			byGVK[g] = l.defs[name]
+		}
+	}
+	return &Schema{byName: l.defs, byGVK: byGVK}, nil
+}
+
+// refTarget returns the definition a schema stands for when it is a
+// reference: a $ref, or an allOf holding a single $ref and nothing else
+// that shapes the value (the form generators use to put a default or a
+// description beside a $ref). ok is false for any other schema.
+func refTarget(gs *openapi_v2.Schema) (target string, ok bool) {
+	if ref := gs.GetXRef(); ref != "" {
+		return strings.TrimPrefix(ref, definitionsPrefix), true
+	}
+	if len(gs.GetAllOf()) == 1 && gs.GetAllOf()[0].GetXRef() != "" &&
+		len(gs.GetType().GetValue()) == 0 && gs.GetProperties() == nil &&
+		gs.GetItems() == nil && gs.GetAdditionalProperties() == nil {
+		return strings.TrimPrefix(gs.GetAllOf()[0].GetXRef(), definitionsPrefix), true
+	}
+	return "", false
+}
+
+// checkRefs verifies that every $ref under gs points at a definition of
+// this document.
+func (l *loader) checkRefs(gs *openapi_v2.Schema, def, path string) error {
+	if gs == nil {
+		return nil
+	}
+	if ref := gs.GetXRef(); ref != "" {
+		if !strings.HasPrefix(ref, definitionsPrefix) {
+			return l.errorf(def, path, "$ref %q does not point into this document's definitions (want %s<name>)", ref, definitionsPrefix)
+		}
+		if _, ok := l.raw[strings.TrimPrefix(ref, definitionsPrefix)]; !ok {
+			return l.errorf(def, path, "$ref %q names no definition of this document", ref)
+		}
+	}
+	for _, np := range gs.GetProperties().GetAdditionalProperties() {
+		if err := l.checkRefs(np.GetValue(), def, joinField(path, np.GetName())); err != nil {
+			return err
+		}
+	}
+	for _, item := range gs.GetItems().GetSchema() {
+		if err := l.checkRefs(item, def, path+"[]"); err != nil {
+			return err
+		}
+	}
+	if err := l.checkRefs(gs.GetAdditionalProperties().GetSchema(), def, path+"{}"); err != nil {
+		return err
+	}
+	for _, sub := range gs.GetAllOf() {
+		if err := l.checkRefs(sub, def, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolveAlias returns the Type of definition name, following definitions
+// that are only a reference to another one (and recording the result for
+// every definition on the way).
+func (l *loader) resolveAlias(name string) (*Type, error) {
+	var chain []string
+	seen := make(map[string]bool)
+	cur := name
+	for {
+		if t, ok := l.defs[cur]; ok {
+			for _, n := range chain {
+				l.defs[n] = t
+			}
+			return t, nil
+		}
+		if seen[cur] {
+			return nil, l.errorf(name, "", "the definition is a cycle of $refs that never reaches a schema (%s)",
+				strings.Join(append(chain, cur), " -> "))
+		}
+		seen[cur] = true
+		chain = append(chain, cur)
+		cur, _ = refTarget(l.raw[cur]) // a definition without a shell is an alias
+	}
+}
+
+// typeOf returns the Type of one use of a schema: the referenced
+// definition's Type for a reference, else a new anonymous Type.
+func (l *loader) typeOf(ps proto.Schema, gs *openapi_v2.Schema, def, path string) (*Type, error) {
+	if target, ok := refTarget(gs); ok {
+		return l.defs[target], nil
+	}
+	t := &Type{Name: joinName(def, path)}
+	if err := l.fill(t, ps, gs, def, path); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// fill sets t from the kube-openapi schema ps and the gnostic schema gs it
+// was parsed from (ps classifies, gs keeps additionalProperties, defaults
+// and extensions exactly as written).
+func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path string) error {
+	switch p := ps.(type) {
+	case *proto.Kind:
+		props := gs.GetProperties().GetAdditionalProperties()
+		t.Kind = KindStruct
+		t.Fields = make(map[string]*Field, len(props))
+		t.FieldNames = make([]string, 0, len(props))
+		for _, np := range props {
+			name := np.GetName()
+			fpath := joinField(path, name)
+			if _, dup := t.Fields[name]; dup {
+				return l.errorf(def, fpath, "the property is declared twice")
+			}
+			fps := p.Fields[name]
+			if fps == nil {
+				return l.errorf(def, fpath, "kube-openapi did not parse the property")
+			}
+			ft, err := l.typeOf(fps, np.GetValue(), def, fpath)
+			if err != nil {
+				return err
+			}
+			f := &Field{Name: name, Type: ft}
+			if f.Meta, err = l.meta(np.GetValue(), def, fpath); err != nil {
+				return err
+			}
+			if _, ref := refTarget(np.GetValue()); ref {
+				if f.Default, f.HasDefault, err = l.defaultOf(np.GetValue(), def, fpath); err != nil {
+					return err
+				}
+			} else {
+				f.Default, f.HasDefault = ft.Default, ft.HasDefault
+			}
+			t.Fields[name] = f
+			t.FieldNames = append(t.FieldNames, name)
+		}
+		sort.Strings(t.FieldNames)
+	case *proto.Array:
+		items := gs.GetItems().GetSchema()
+		if len(items) != 1 {
+			return l.errorf(def, path, "the array has %d item schemas, want exactly 1", len(items))
+		}
+		elem, err := l.typeOf(p.SubType, items[0], def, path+"[]")
+		if err != nil {
+			return err
+		}
+		t.Kind, t.Elem = KindList, elem
+	case *proto.Map:
+		aps := gs.GetAdditionalProperties().GetSchema()
+		if aps == nil {
+			// type: object without properties, or additionalProperties
+			// true/false: nothing to say about the values.
+			t.Kind = KindUnknown
+			break
+		}
+		elem, err := l.typeOf(p.SubType, aps, def, path+"{}")
+		if err != nil {
+			return err
+		}
+		t.Kind, t.Elem = KindMap, elem
+	case *proto.Primitive:
+		t.Kind, t.Primitive = KindPrimitive, p.Type
+		if p.Format == formatIntOrString {
+			t.Primitive = "" // a string or an integer
+		}
+		intOrString, err := l.boolExtension(gs, extIntOrString, def, path)
+		if err != nil {
+			return err
+		}
+		if intOrString {
+			t.Primitive = ""
+		}
+	case *proto.Arbitrary:
+		t.Kind = KindUnknown
+	default:
+		return l.errorf(def, path, "unsupported schema %s", ps.GetName())
+	}
+	var err error
+	t.Default, t.HasDefault, err = l.defaultOf(gs, def, path)
+	return err
+}
+
+// meta reads the patch strategy and merge key declared on a property.
+func (l *loader) meta(gs *openapi_v2.Schema, def, path string) (Meta, error) {
+	var m Meta
+	for _, na := range gs.GetVendorExtension() {
+		switch na.GetName() {
+		case extPatchStrategy:
+			s, err := l.stringExtension(na, def, path)
+			if err != nil {
+				return Meta{}, err
+			}
+			if m.Strategy, err = parseStrategy(s); err != nil {
+				return Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+			}
+		case extPatchMergeKey:
+			s, err := l.stringExtension(na, def, path)
+			if err != nil {
+				return Meta{}, err
+			}
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			parts := strings.Split(s, ",")
+			m.MergeKey = make([]string, len(parts))
+			for i, p := range parts {
+				p = strings.TrimSpace(p)
+				if p == "" {
+					return Meta{}, l.errorf(def, path, "%s %q has an empty field name, want field names separated by commas", extPatchMergeKey, s)
+				}
+				m.MergeKey[i] = p
+			}
+		}
+	}
+	return m, nil
+}
+
+// parseStrategy parses an x-kubernetes-patch-strategy value: words
+// separated by commas, each merge, replace or retainKeys, merge and replace
+// exclusive. Blank means no strategy.
+func parseStrategy(s string) (Strategy, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	var st Strategy
+	for _, w := range strings.Split(s, ",") {
+		switch strings.TrimSpace(w) {
+		case "merge":
+			st |= StrategyMerge
+		case "replace":
+			st |= StrategyReplace
+		case "retainKeys":
+			st |= StrategyRetainKeys
+		default:
+			return 0, fmt.Errorf("unknown patch strategy %q in %q, want merge, replace, retainKeys or merge,retainKeys", strings.TrimSpace(w), s)
+		}
+	}
+	if st.Has(StrategyMerge | StrategyReplace) {
+		return 0, fmt.Errorf("%q declares both merge and replace, which exclude each other", s)
+	}
+	return st, nil
+}
+
+// gvks reads a definition's x-kubernetes-group-version-kind.
+func (l *loader) gvks(gs *openapi_v2.Schema, def string) ([]GVK, error) {
+	for _, na := range gs.GetVendorExtension() {
+		if na.GetName() != extGVK {
+			continue
+		}
+		v, err := l.extensionValue(na, def, "")
+		if err != nil {
+			return nil, err
+		}
+		if !v.IsList() {
+			return nil, l.errorf(def, "", "%s is %s, want a list of {group, version, kind}", extGVK, kindPhrase(v))
+		}
+		out := make([]GVK, 0, v.Len())
+		for i, item := range v.Items() {
+			var g GVK
+			for _, f := range [...]struct {
+				key      string
+				dst      *string
+				required bool
+			}{{"group", &g.Group, false}, {"version", &g.Version, true}, {"kind", &g.Kind, true}} {
+				fv, ok := item.Get(f.key)
+				if !ok && !f.required {
+					continue
+				}
+				s, isString := fv.AsString()
+				if !ok || !isString || (f.required && s == "") {
+					return nil, l.errorf(def, "", "%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings",
+						extGVK, i, f.key)
+				}
+				*f.dst = s
+			}
+			out = append(out, g)
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// stringExtension returns the string value of a vendor extension.
+func (l *loader) stringExtension(na *openapi_v2.NamedAny, def, path string) (string, error) {
+	v, err := l.extensionValue(na, def, path)
+	if err != nil {
+		return "", err
+	}
+	s, ok := v.AsString()
+	if !ok {
+		return "", l.errorf(def, path, "%s is %s, want a string", na.GetName(), kindPhrase(v))
+	}
+	return s, nil
+}
+
+// boolExtension returns the boolean value of the vendor extension called
+// name on gs, false when absent.
+func (l *loader) boolExtension(gs *openapi_v2.Schema, name, def, path string) (bool, error) {
+	for _, na := range gs.GetVendorExtension() {
+		if na.GetName() != name {
+			continue
+		}
+		v, err := l.extensionValue(na, def, path)
+		if err != nil {
+			return false, err
+		}
+		b, ok := v.AsBool()
+		if !ok {
+			return false, l.errorf(def, path, "%s is %s, want a boolean", name, kindPhrase(v))
+		}
+		return b, nil
+	}
+	return false, nil
+}
+
+func (l *loader) extensionValue(na *openapi_v2.NamedAny, def, path string) (value.Value, error) {
+	v, err := yamlValue(na.GetValue().GetYaml())
+	if err != nil {
+		return value.Value{}, l.errorf(def, path, "%s: %v", na.GetName(), err)
+	}
+	return v, nil
+}
+
+// defaultOf returns the default declared on gs.
+func (l *loader) defaultOf(gs *openapi_v2.Schema, def, path string) (value.Value, bool, error) {
+	d := gs.GetDefault()
+	if d == nil {
+		return value.Value{}, false, nil
+	}
+	v, err := yamlValue(d.GetYaml())
+	if err != nil {
+		return value.Value{}, false, l.errorf(def, path, "default: %v", err)
+	}
+	return v, true, nil
+}
+
+// joinField appends a field name to a path inside a definition.
+func joinField(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// joinName names an anonymous type by its definition and path.
+func joinName(def, path string) string {
+	if path == "" || path[0] == '[' || path[0] == '{' {
+		return def + path
+	}
+	return def + "." + path
+}
+
+// kindPhrase names the JSON kind of v with its article ("an integer").
+func kindPhrase(v value.Value) string {
+	k := v.Kind().String()
+	if k != "" && strings.ContainsRune("aeiou", rune(k[0])) {
+		return "an " + k
+	}
+	return "a " + k
+}

@@ -1,0 +1,394 @@
+package collate
+
+import (
+	"strconv"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// MaxKeyFields is the largest number of fields a merge key may have.
+const MaxKeyFields = 4
+
+// tupleKey is the hashable identity of a list item: the ScalarKeys of its
+// merge-key fields in key order, unused slots zero.
+type tupleKey [MaxKeyFields]value.ScalarKey
+
+// Collate builds the Element tree of one object from its three values and
+// its root type (openapi.Unknown when the kind has no schema). The root of
+// the tree has no Parent and an empty path.
+func Collate(vals elements.Values, root *openapi.Type) (elements.Element, error) {
+	if root == nil {
+		root = openapi.Unknown
+	}
+	return node(nil, fieldpath.Element{}, vals, root, openapi.Meta{})
+}
+
+// node builds the Element for one node.
+func node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t *openapi.Type, meta openapi.Meta) (elements.Element, error) {
+	base := elements.Node{Parent: parent, PathElement: pe, Values: vals, Type: t, Meta: meta}
+	if !vals.LocalSet() {
+		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
+			return &elements.EmptyElement{Node: base}, nil
+		}
+		return &elements.AtomicElement{Node: base}, nil
+	}
+	local := vals.Local
+	switch local.Kind() {
+	case value.KindMap:
+		if t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap && t.Kind != openapi.KindUnknown {
+			return nil, mismatch(&base, t, local)
+		}
+		if meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
+			return &elements.AtomicElement{Node: base}, nil
+		}
+		if t.Kind == openapi.KindStruct {
+			e := &elements.TypeElement{Node: base}
+			fs, err := fields(e, &e.Node)
+			e.Fields = fs
+			return e, err
+		}
+		e := &elements.MapElement{Node: base}
+		fs, err := fields(e, &e.Node)
+		e.Fields = fs
+		return e, err
+	case value.KindList:
+		if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
+			return nil, mismatch(&base, t, local)
+		}
+		if t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) ||
+			(nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
+			return &elements.AtomicElement{Node: base}, nil
+		}
+		elem := t.Elem
+		if elem == nil {
+			elem = openapi.Unknown
+		}
+		if elem.Kind == openapi.KindPrimitive {
+			e := &elements.SetElement{Node: base}
+			items, err := setItems(e, &e.Node, elem)
+			e.Items = items
+			return e, err
+		}
+		if len(meta.MergeKey) == 0 || elem.Kind == openapi.KindList {
+			return &elements.AtomicElement{Node: base}, nil
+		}
+		if len(meta.MergeKey) > MaxKeyFields {
+			return nil, base.Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(MaxKeyFields)+" are supported")
+		}
+		e := &elements.ListElement{Node: base}
+		err := keyedItems(e, elem)
+		return e, err
+	default:
+		if t.Kind != openapi.KindPrimitive && t.Kind != openapi.KindUnknown {
+			return nil, mismatch(&base, t, local)
+		}
+		return &elements.PrimitiveElement{Node: base}, nil
+	}
+}
+
+func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
+
+// mismatch is the error for a local value whose kind the schema rules out.
+func mismatch(n *elements.Node, t *openapi.Type, got value.Value) error {
+	want := "a " + t.Kind.String()
+	switch t.Kind {
+	case openapi.KindStruct, openapi.KindMap:
+		want = "an object"
+	case openapi.KindList:
+		want = "a list"
+	case openapi.KindPrimitive:
+		want = "a scalar"
+		if t.Primitive != "" {
+			want = "a " + t.Primitive
+		}
+	}
+	name := ""
+	if t.Name != "" {
+		name = " (" + t.Name + ")"
+	}
+	return n.Errorf(elements.Local, "expected "+want+name+", got "+got.Kind().String())
+}
+
+// fields collates the children of a map-like node whose local value is a
+// map: the sorted union of the keys of local, and of recorded and live where
+// they are maps.
+func fields(self elements.Element, n *elements.Node) (elements.Fields, error) {
+	lf := n.Local.Fields()
+	var rf, vf []value.Field
+	if n.HasRecorded && n.Recorded.IsMap() {
+		rf = n.Recorded.Fields()
+	}
+	if n.HasLive && n.Live.IsMap() {
+		vf = n.Live.Fields()
+	}
+	size := len(lf)
+	if len(vf) > size {
+		size = len(vf)
+	}
+	out := make(elements.Fields, 0, size)
+	i, j, k := 0, 0, 0
+	for i < len(lf) || j < len(rf) || k < len(vf) {
+		// The smallest key among the three heads.
+		var key string
+		have := false
+		if i < len(lf) {
+			key, have = lf[i].Key, true
+		}
+		if j < len(rf) && (!have || rf[j].Key < key) {
+			key, have = rf[j].Key, true
+		}
+		if k < len(vf) && (!have || vf[k].Key < key) {
+			key = vf[k].Key
+		}
+		var cv elements.Values
+		if i < len(lf) && lf[i].Key == key {
+			cv.Local, cv.HasLocal = lf[i].Value, true
+			i++
+		}
+		if j < len(rf) && rf[j].Key == key {
+			cv.Recorded, cv.HasRecorded = rf[j].Value, true
+			j++
+		}
+		if k < len(vf) && vf[k].Key == key {
+			cv.Live, cv.HasLive = vf[k].Value, true
+			k++
+		}
+		ct, cm := n.Type.Child(key)
+		child, err := node(self, fieldpath.Field(key), cv, ct, cm)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, elements.Field{Name: key, Element: child})
+	}
+	return out, nil
+}
+
+// keyOf computes the merge-key tuple of a list item. missing names the
+// first key field the item lacks (with no schema default); bad reports a
+// key field whose value is not a scalar.
+func keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tupleKey, kf []fieldpath.KeyField, missing string, bad bool) {
+	kf = make([]fieldpath.KeyField, len(mergeKey))
+	for i, name := range mergeKey {
+		v, ok := item.Get(name)
+		if !ok {
+			d, hasDefault := keyDefault(itemType, name)
+			if !hasDefault {
+				return k, nil, name, false
+			}
+			v = d
+		}
+		sk, ok := v.Key()
+		if !ok || v.IsNull() {
+			return k, nil, name, true
+		}
+		k[i] = sk
+		kf[i] = fieldpath.KeyField{Name: name, Value: v}
+	}
+	return k, kf, "", false
+}
+
+// keyDefault returns the schema default of key field name of itemType.
+func keyDefault(itemType *openapi.Type, name string) (value.Value, bool) {
+	f := itemType.Field(name)
+	if f == nil || f.Type == nil || !f.Type.HasDefault {
+		return value.Value{}, false
+	}
+	return f.Type.Default, true
+}
+
+// keyedItems collates a list of maps merged by merge key.
+func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
+	n := &e.Node
+	mk := n.Meta.MergeKey
+	local := n.Local.Items()
+	var live, recorded []value.Value
+	if n.HasLive && n.Live.IsList() {
+		live = n.Live.Items()
+	}
+	if n.HasRecorded && n.Recorded.IsList() {
+		recorded = n.Recorded.Items()
+	}
+	index := make(map[tupleKey]int, len(local)+len(live))
+	items := make([]elements.Item, 0, len(local)+len(live))
+	keys := make([][]fieldpath.KeyField, 0, len(local)+len(live))
+	for i, it := range local {
+		if !it.IsMap() {
+			return n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
+		}
+		k, kf, missing, bad := keyOf(it, mk, itemType)
+		if missing != "" {
+			msg := "item " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
+			if bad {
+				msg = "item " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
+			}
+			return n.Errorf(elements.Local, msg)
+		}
+		if pos, dup := index[k]; dup {
+			path := n.Path().Child(fieldpath.Key(kf)).String()
+			return &elements.Error{Source: elements.Local, Path: n.Path().Child(fieldpath.Key(kf)),
+				Msg: "duplicate merge key: items " + strconv.Itoa(items[pos].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + path}
+		}
+		index[k] = len(items)
+		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1})
+		keys = append(keys, kf)
+	}
+	var extra []elements.Item
+	for i, it := range live {
+		if !it.IsMap() {
+			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
+			continue
+		}
+		k, kf, missing, _ := keyOf(it, mk, itemType)
+		if missing != "" {
+			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
+			continue
+		}
+		pos, found := index[k]
+		switch {
+		case !found:
+			index[k] = len(items)
+			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i})
+			keys = append(keys, kf)
+		case items[pos].LiveIndex < 0:
+			items[pos].LiveIndex = i
+		default:
+			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: pos})
+		}
+	}
+	for i, it := range recorded {
+		if !it.IsMap() {
+			continue
+		}
+		k, kf, missing, _ := keyOf(it, mk, itemType)
+		if missing != "" {
+			continue
+		}
+		pos, found := index[k]
+		switch {
+		case !found:
+			index[k] = len(items)
+			items = append(items, elements.Item{RecordedIndex: i, LocalIndex: -1, LiveIndex: -1})
+			keys = append(keys, kf)
+		case items[pos].RecordedIndex < 0:
+			items[pos].RecordedIndex = i
+		}
+	}
+	// Items of a merge,retainKeys list clear the fields local leaves out.
+	itemMeta := openapi.Meta{Strategy: n.Meta.Strategy & openapi.StrategyRetainKeys}
+	for p := range items {
+		it := &items[p]
+		var cv elements.Values
+		if it.LocalIndex >= 0 {
+			cv.Local, cv.HasLocal = local[it.LocalIndex], true
+		}
+		if it.LiveIndex >= 0 {
+			cv.Live, cv.HasLive = live[it.LiveIndex], true
+		}
+		if it.RecordedIndex >= 0 {
+			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
+		}
+		child, err := node(e, fieldpath.Key(keys[p]), cv, itemType, itemMeta)
+		if err != nil {
+			return err
+		}
+		it.Element = child
+	}
+	for p := range extra {
+		it := &extra[p]
+		it.Element = &elements.AtomicElement{Node: elements.Node{
+			Parent: e, PathElement: fieldpath.Index(it.LiveIndex), Type: itemType,
+			Values: elements.Values{Live: live[it.LiveIndex], HasLive: true},
+		}}
+	}
+	e.Items = items
+	e.LiveExtra = extra
+	return nil
+}
+
+func keyNames(mk []string) string {
+	s := ""
+	for i, k := range mk {
+		if i > 0 {
+			s += ","
+		}
+		s += k
+	}
+	return s
+}
+
+// setItems collates a list of primitives merged as a set. Duplicate values
+// collapse into one item (the first occurrence of each source).
+func setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) ([]elements.Item, error) {
+	local := n.Local.Items()
+	var live, recorded []value.Value
+	if n.HasLive && n.Live.IsList() {
+		live = n.Live.Items()
+	}
+	if n.HasRecorded && n.Recorded.IsList() {
+		recorded = n.Recorded.Items()
+	}
+	index := make(map[value.ScalarKey]int, len(local)+len(live))
+	items := make([]elements.Item, 0, len(local)+len(live))
+	for i, v := range local {
+		k, ok := v.Key()
+		if !ok {
+			return nil, n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+		}
+		if _, dup := index[k]; dup {
+			continue
+		}
+		index[k] = len(items)
+		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1})
+	}
+	add := func(list []value.Value, live bool) {
+		for i, v := range list {
+			k, ok := v.Key()
+			if !ok {
+				continue
+			}
+			pos, found := index[k]
+			if !found {
+				pos = len(items)
+				index[k] = pos
+				items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: -1})
+			}
+			it := &items[pos]
+			if live && it.LiveIndex < 0 {
+				it.LiveIndex = i
+			} else if !live && it.RecordedIndex < 0 {
+				it.RecordedIndex = i
+			}
+		}
+	}
+	add(live, true)
+	add(recorded, false)
+	for p := range items {
+		it := &items[p]
+		var cv elements.Values
+		var v value.Value
+		if it.LocalIndex >= 0 {
+			v = local[it.LocalIndex]
+			cv.Local, cv.HasLocal = v, true
+		}
+		if it.LiveIndex >= 0 {
+			v = live[it.LiveIndex]
+			cv.Live, cv.HasLive = v, true
+		}
+		if it.RecordedIndex >= 0 {
+			if it.LocalIndex < 0 && it.LiveIndex < 0 {
+				v = recorded[it.RecordedIndex]
+			}
+			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
+		}
+		if it.LocalIndex >= 0 {
+			v = local[it.LocalIndex]
+		}
+		it.Element = &elements.PrimitiveElement{Node: elements.Node{
+			Parent: self, PathElement: fieldpath.Val(v), Values: cv, Type: itemType,
+		}}
+	}
+	return items, nil
+}

@@ -1,0 +1,227 @@
+package elements
+
+import (
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Values holds the three values of one node. A value that is absent has its
+// Has flag false; an explicit null is present (Has true) and IsNull.
+type Values struct {
+	Recorded, Local, Live          value.Value
+	HasRecorded, HasLocal, HasLive bool
+}
+
+// Get returns the value of source s and whether it is present.
+func (v *Values) Get(s Source) (value.Value, bool) {
+	switch s {
+	case Recorded:
+		return v.Recorded, v.HasRecorded
+	case Local:
+		return v.Local, v.HasLocal
+	case Live:
+		return v.Live, v.HasLive
+	}
+	return value.Value{}, false
+}
+
+// LocalSet reports whether local sets the node to a non-null value.
+func (v *Values) LocalSet() bool { return v.HasLocal && !v.Local.IsNull() }
+
+// Node is the data every Element shares: where it is, its values and its
+// merge metadata.
+//
+// Invariants: Parent is nil only for the root; PathElement is the step from
+// Parent to this node; Type is never nil (openapi.Unknown without schema).
+type Node struct {
+	Parent      Element
+	PathElement fieldpath.Element
+	Values
+	// Type is the schema type of the node.
+	Type *openapi.Type
+	// Meta is the merge metadata that applies to the node (from the field
+	// that holds it; items of a list with strategy merge,retainKeys carry
+	// StrategyRetainKeys).
+	Meta openapi.Meta
+	// Outcome is the node's merged value, set by the Walker in Phase 2;
+	// the zero Outcome (absent) until then, and for nodes a visitor decided
+	// without walking them (fields cleared by retainKeys).
+	Outcome Outcome
+}
+
+// Path materialises the path of the node from the root. It walks parent
+// pointers and is meant for errors and change reports, not hot paths.
+func (n *Node) Path() fieldpath.Path {
+	depth := 0
+	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
+		depth++
+	}
+	p := make(fieldpath.Path, depth)
+	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
+		depth--
+		p[depth] = cur.PathElement
+	}
+	return p
+}
+
+// Errorf returns an *Error for the node's path, blaming source s.
+func (n *Node) Errorf(s Source, msg string) *Error {
+	return &Error{Source: s, Path: n.Path(), Msg: msg}
+}
+
+// Element is one node of the collated tree.
+type Element interface {
+	// Base returns the shared node data.
+	Base() *Node
+	// Accept calls the Visitor method for the element's concrete type.
+	Accept(Visitor) (Outcome, error)
+}
+
+// Outcome is the merged value of an Element: Present false means the field
+// or item is not in the result.
+type Outcome struct {
+	Value   value.Value
+	Present bool
+}
+
+// Absent is the Outcome of a node that is not in the result.
+var Absent = Outcome{}
+
+// Keep returns the Outcome that holds v.
+func Keep(v value.Value) Outcome { return Outcome{Value: v, Present: true} }
+
+// Visitor computes the Outcome of each kind of Element. Implementations
+// recurse into children through a Walker so that each child is handled by
+// the visitor its own strategy selects.
+type Visitor interface {
+	VisitPrimitive(*PrimitiveElement) (Outcome, error)
+	VisitAtomic(*AtomicElement) (Outcome, error)
+	VisitMap(*MapElement) (Outcome, error)
+	VisitType(*TypeElement) (Outcome, error)
+	VisitList(*ListElement) (Outcome, error)
+	VisitSet(*SetElement) (Outcome, error)
+	VisitEmpty(*EmptyElement) (Outcome, error)
+}
+
+// Walker computes the Outcome of any Element, choosing the Visitor for it.
+// pkg/strategy implements it; visitors use it to recurse.
+type Walker interface {
+	Walk(Element) (Outcome, error)
+}
+
+// PrimitiveElement is a scalar or null field.
+type PrimitiveElement struct{ Node }
+
+// Accept implements Element.
+func (e *PrimitiveElement) Accept(v Visitor) (Outcome, error) { return v.VisitPrimitive(e) }
+
+// Base implements Element.
+func (e *PrimitiveElement) Base() *Node { return &e.Node }
+
+// AtomicElement is a value that is replaced whole: a list without a merge
+// strategy, a field whose declared strategy is replace, or a node whose
+// sources disagree on its kind (object, list, scalar). Its children are not
+// collated.
+type AtomicElement struct{ Node }
+
+// Accept implements Element.
+func (e *AtomicElement) Accept(v Visitor) (Outcome, error) { return v.VisitAtomic(e) }
+
+// Base implements Element.
+func (e *AtomicElement) Base() *Node { return &e.Node }
+
+// Field is a named child of a MapElement or TypeElement.
+type Field struct {
+	Name    string
+	Element Element
+}
+
+// Fields is the children of a map-like element, sorted by Name, holding the
+// union of the keys of all present, non-null sources.
+type Fields []Field
+
+// MapElement is a free-form map: its values all share one type, or it has
+// no schema.
+type MapElement struct {
+	Node
+	Fields Fields
+}
+
+// Accept implements Element.
+func (e *MapElement) Accept(v Visitor) (Outcome, error) { return v.VisitMap(e) }
+
+// Base implements Element.
+func (e *MapElement) Base() *Node { return &e.Node }
+
+// TypeElement is a struct with schema-declared fields. Fields the schema
+// does not declare are kept as untyped children.
+type TypeElement struct {
+	Node
+	Fields Fields
+}
+
+// Accept implements Element.
+func (e *TypeElement) Accept(v Visitor) (Outcome, error) { return v.VisitType(e) }
+
+// Base implements Element.
+func (e *TypeElement) Base() *Node { return &e.Node }
+
+// Item is one member of a ListElement or SetElement: an item present in at
+// least one source, with its position in each (-1 when absent there).
+type Item struct {
+	Element Element
+	// RecordedIndex, LocalIndex and LiveIndex are the positions of the item
+	// in each source list, -1 where the source lacks it.
+	RecordedIndex, LocalIndex, LiveIndex int
+	// Of is, for an entry of ListElement.LiveExtra that repeats the key of
+	// an earlier live item, the position in Items of that item; else -1.
+	Of int
+}
+
+// ListElement is a list of maps merged by merge key (Node.Meta.MergeKey).
+//
+// Invariants: Items holds each distinct key once; items are ordered local
+// first (local order), then live-only items in live order, then
+// recorded-only items in recorded order. Live may hold further items that
+// share a key with an earlier live item (tolerated duplicates) or lack the
+// key: those are in LiveExtra with their live positions, kept as they are.
+type ListElement struct {
+	Node
+	Items []Item
+	// LiveExtra holds live items that could not be matched by key.
+	LiveExtra []Item
+}
+
+// Accept implements Element.
+func (e *ListElement) Accept(v Visitor) (Outcome, error) { return v.VisitList(e) }
+
+// Base implements Element.
+func (e *ListElement) Base() *Node { return &e.Node }
+
+// SetElement is a list of primitives merged as a set (strategy merge).
+// Items holds each distinct value once, ordered like ListElement.Items.
+type SetElement struct {
+	Node
+	Items []Item
+}
+
+// Accept implements Element.
+func (e *SetElement) Accept(v Visitor) (Outcome, error) { return v.VisitSet(e) }
+
+// Base implements Element.
+func (e *SetElement) Base() *Node { return &e.Node }
+
+// EmptyElement is a node to which no source gives a non-null value (each
+// is absent or an explicit null): it is absent from the result.
+type EmptyElement struct{ Node }
+
+// Accept implements Element.
+func (e *EmptyElement) Accept(v Visitor) (Outcome, error) { return v.VisitEmpty(e) }
+
+// Base implements Element.
+func (e *EmptyElement) Base() *Node { return &e.Node }
+
+// RemovedSinceRecorded reports whether local dropped the item since the
+// last apply: recorded names it and local does not.
+func (it *Item) RemovedSinceRecorded() bool { return it.LocalIndex < 0 && it.RecordedIndex >= 0 }

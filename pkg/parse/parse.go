@@ -1,0 +1,141 @@
+package parse
+
+import (
+	"bytes"
+	"strconv"
+	"unicode"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// The limits that apply when a Limits field is zero (or negative).
+const (
+	// DefaultMaxBytes is the default input size limit: 32 MiB, ten times
+	// the largest request the Kubernetes API server accepts.
+	DefaultMaxBytes = 32 << 20
+	// DefaultMaxDepth is the default nesting limit: 1000 levels of maps
+	// and lists. Kubernetes objects nest a few dozen levels at most.
+	DefaultMaxDepth = 1000
+	// DefaultMaxAliasExpansion is the default bound on what aliases add to
+	// one document: 16 Mi units (see Limits.MaxAliasExpansion).
+	DefaultMaxAliasExpansion = 16 << 20
+)
+
+// Limits bound the work and memory one parse may take, so that hostile
+// input (a huge file, a deeply nested document, a "billion laughs" alias
+// bomb) fails fast with an *Error instead of exhausting memory or stack.
+// The zero Limits is the defaults; a zero or negative field takes its
+// default.
+type Limits struct {
+	// MaxBytes is the largest input accepted, in bytes.
+	MaxBytes int
+	// MaxDepth is the deepest nesting of maps and lists accepted, counted
+	// after aliases are expanded: {"a": [1]} nests 2 levels. (The YAML
+	// library itself stops at 10000 levels whatever the limit.)
+	MaxDepth int
+	// MaxAliasExpansion bounds the total size that aliases (*name, also
+	// when merged with <<) add to one document, where the size of a value
+	// counts 1 per node plus the length in bytes of every string and map
+	// key in it, roughly the bytes it takes as JSON. Each use of an alias
+	// adds the full size of the value it refers to.
+	MaxAliasExpansion int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxAliasExpansion <= 0 {
+		l.MaxAliasExpansion = DefaultMaxAliasExpansion
+	}
+	return l
+}
+
+// Documents reads every document of data, a YAML stream or JSON text, under
+// the default Limits. See Limits.Documents.
+func Documents(data []byte) ([]value.Value, error) { return Limits{}.Documents(data) }
+
+// Document reads data, which must hold exactly one document, under the
+// default Limits. See Limits.Document.
+func Document(data []byte) (value.Value, error) { return Limits{}.Document(data) }
+
+// Documents reads every document of data: a YAML stream of documents
+// separated by "---", or JSON text (one value or several in a row). The
+// result holds one Value per document in input order, leaving out the
+// documents that are empty (only comments, or a bare "---") or null, which
+// kubectl skips too; it is empty, not an error, when no document remains.
+// Any problem, in any document, is an *Error and no Values are returned.
+func (l Limits) Documents(data []byte) ([]value.Value, error) {
+	docs, err := l.parse(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]value.Value, len(docs))
+	for i, d := range docs {
+		out[i] = d.v
+	}
+	return out, nil
+}
+
+// Document reads data as Documents does and returns its one document. It is
+// an *Error when no document remains after leaving out empty and null ones,
+// or when more than one does (the error names the second).
+func (l Limits) Document(data []byte) (value.Value, error) {
+	docs, err := l.parse(data)
+	if err != nil {
+		return value.Null, err
+	}
+	switch len(docs) {
+	case 0:
+		return value.Null, &Error{Msg: "no document: the input is empty or holds only comments and null documents"}
+	case 1:
+		return docs[0].v, nil
+	}
+	return value.Null, &Error{Doc: docs[1].index, Line: docs[1].line, multi: true,
+		Msg: "expected exactly one document, found a second one here"}
+}
+
+// doc is one parsed document: its value, its 1-based index in the stream
+// and the line it starts on.
+type doc struct {
+	v     value.Value
+	index int
+	line  int
+}
+
+// parse reads data as JSON when it starts with { or [ and is valid JSON,
+// and as YAML otherwise, the way kubectl decides.
+func (l Limits) parse(data []byte) ([]doc, *Error) {
+	l = l.withDefaults()
+	if len(data) > l.MaxBytes {
+		return nil, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
+	}
+	if !looksLikeJSON(data) {
+		return l.parseYAML(data)
+	}
+	docs, jerr, fallback := l.parseJSON(data)
+	if jerr == nil || !fallback {
+		return docs, jerr
+	}
+	docs, yerr := l.parseYAML(data)
+	if yerr == nil {
+		return docs, nil
+	}
+	// When the input is valid YAML, the YAML error is about its content.
+	// When it is neither valid YAML nor JSON, report the error of the
+	// reader that got further, and the JSON one (as kubectl does) on a tie.
+	if !yerr.syntax || yerr.Line > jerr.Line {
+		return nil, yerr
+	}
+	return nil, jerr
+}
+
+// looksLikeJSON reports whether the first character of data that is not
+// white space opens a JSON object or array.
+func looksLikeJSON(data []byte) bool {
+	rest := bytes.TrimLeftFunc(data, unicode.IsSpace)
+	return len(rest) > 0 && (rest[0] == '{' || rest[0] == '[')
+}

@@ -1,0 +1,494 @@
+package difftest
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/internal/jsonv"
+)
+
+// Case is one differential test input.
+type Case struct {
+	// Target names the Spec the case belongs to.
+	Target string
+	// Seed is the generator seed the triple came from (0 when the case was
+	// written by hand or shrunk).
+	Seed uint64
+	// Shrunk is set when the triple was reduced from the seed's triple.
+	Shrunk bool
+	// Overwrite is passed to both implementations.
+	Overwrite bool
+	// Recorded is value.Null for a first apply.
+	Recorded, Local, Live value.Value
+}
+
+// FirstApply reports whether the case has no recorded configuration.
+func (c Case) FirstApply() bool { return c.Recorded.IsNull() }
+
+// Size is the total JSON size of the three inputs.
+func (c Case) Size() int {
+	return jsonv.Size(c.Recorded) + jsonv.Size(c.Local) + jsonv.Size(c.Live)
+}
+
+// ID renders the case's replay handle: "<target>@<seed hex>", with
+// "/no-overwrite" appended when Overwrite is false.
+func (c Case) ID() string {
+	s := c.Target + "@0x" + strconv.FormatUint(c.Seed, 16)
+	if !c.Overwrite {
+		s += "/no-overwrite"
+	}
+	return s
+}
+
+// ParseID parses a replay handle written by Case.ID.
+func ParseID(id string) (target string, seed uint64, overwrite bool, err error) {
+	overwrite = true
+	if rest, ok := strings.CutSuffix(id, "/no-overwrite"); ok {
+		id, overwrite = rest, false
+	}
+	target, seedText, ok := strings.Cut(id, "@")
+	if !ok || target == "" {
+		return "", 0, false, fmt.Errorf("difftest: case id %q: want <target>@<seed>[/no-overwrite]", id)
+	}
+	seed, err = strconv.ParseUint(seedText, 0, 64)
+	if err != nil {
+		return "", 0, false, fmt.Errorf("difftest: case id %q: bad seed: %w", id, err)
+	}
+	return target, seed, overwrite, nil
+}
+
+// Class is the verdict on one case.
+type Class uint8
+
+// The verdicts. The first four are not failures; the rest are.
+const (
+	// Agree: both produced the same object.
+	Agree Class = iota
+	// AgreeConflict: both reported a conflict (Overwrite false).
+	AgreeConflict
+	// AgreeError: strategicpatch failed and ply returned an error too.
+	AgreeError
+	// NoVerdict: with Overwrite false, strategicpatch's conflict check
+	// failed (it cannot digest some of its own patch directives, such as
+	// $deleteFromPrimitiveList, or metadata below maps) although the same
+	// inputs merge with Overwrite true. The oracle then has no answer on
+	// conflicts, so ply may merge or report a conflict (but not fail
+	// otherwise); such cases are only counted.
+	NoVerdict
+	// ObjectMismatch: both succeeded with different objects.
+	ObjectMismatch
+	// ConflictMismatch: exactly one of them reported a conflict.
+	ConflictMismatch
+	// PlyErrorOnly: ply failed where strategicpatch succeeded.
+	PlyErrorOnly
+	// OracleErrorOnly: strategicpatch failed where ply succeeded.
+	OracleErrorOnly
+	// PlyPanic: ply panicked.
+	PlyPanic
+)
+
+var classNames = [...]string{"agree", "agree-conflict", "agree-error", "no-verdict", "object-mismatch", "conflict-mismatch", "ply-error-only", "oracle-error-only", "ply-panic"}
+
+// String names the class.
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "invalid"
+}
+
+// Failed reports whether the class is a disagreement.
+func (c Class) Failed() bool { return c >= ObjectMismatch }
+
+// Outcome is the result of running a Case through both implementations.
+type Outcome struct {
+	Case
+	Class Class
+	// OraclePatch is the strategic merge patch kubectl would send (nil on
+	// conflict or error).
+	OraclePatch []byte
+	// OracleObject is strategicpatch's result (value.Null when none), as
+	// the API server would store it (see RawOracle).
+	OracleObject value.Value
+	// OracleNormalized is set when storing changed strategicpatch's raw
+	// result.
+	OracleNormalized bool
+	OracleConflict bool
+	OracleErr      error
+	// PlyObject is apply.Merge's result (value.Null when none).
+	PlyObject   value.Value
+	PlyConflict bool
+	PlyErr      error
+	// DiffPath is the first path where the objects differ (ObjectMismatch
+	// only), like ".spec.parts[1].env[0].value".
+	DiffPath string
+}
+
+// Signature groups failures likely to share a cause: the class and the
+// diff path with list indices dropped.
+func (o Outcome) Signature() string {
+	var sb strings.Builder
+	sb.WriteString(o.Target)
+	sb.WriteByte(' ')
+	sb.WriteString(o.Class.String())
+	if o.DiffPath != "" {
+		sb.WriteByte(' ')
+		in := false
+		for _, r := range o.DiffPath {
+			switch {
+			case r == '[':
+				in = true
+				sb.WriteString("[]")
+			case r == ']':
+				in = false
+			case !in:
+				sb.WriteRune(r)
+			}
+		}
+	}
+	return sb.String()
+}
+
+func encode(v value.Value) []byte {
+	if v.IsNull() {
+		return nil
+	}
+	return v.JSON()
+}
+
+// Run executes c with both implementations and classifies the outcome.
+func (t *Target) Run(c Case) Outcome {
+	o := Outcome{Case: c}
+	res, err := t.Oracle.Apply(encode(c.Recorded), encode(c.Local), encode(c.Live), c.Overwrite)
+	o.OraclePatch = res.Patch
+	o.OracleConflict = res.Conflict
+	o.OracleErr = err
+	if err == nil && !res.Conflict {
+		obj, derr := jsonv.Decode(res.Object)
+		if derr != nil {
+			o.OracleErr = fmt.Errorf("decoding strategicpatch's result: %w", derr)
+		} else if RawOracle {
+			o.OracleObject = obj
+		} else {
+			o.OracleObject, o.OracleNormalized = serverNormalize(obj)
+		}
+	}
+
+	panicked := false
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				panicked = true
+				o.PlyErr = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+			}
+		}()
+		r, err := apply.Merge(c.Recorded, c.Local, c.Live, apply.Options{
+			Schema:    t.Schema,
+			TypeName:  t.TypeName,
+			Overwrite: c.Overwrite,
+			Ordering:  apply.OrderingKubectl,
+		})
+		o.PlyErr = err
+		if err == nil {
+			o.PlyObject = r.Object
+		}
+	}()
+	var ce *apply.ConflictError
+	o.PlyConflict = o.PlyErr != nil && errors.As(o.PlyErr, &ce)
+
+	switch {
+	case panicked:
+		o.Class = PlyPanic
+	case o.OracleErr != nil && !c.Overwrite && t.oracleMerges(c):
+		if o.PlyErr != nil && !o.PlyConflict {
+			o.Class = PlyErrorOnly
+		} else {
+			o.Class = NoVerdict
+		}
+	case o.OracleErr != nil:
+		if o.PlyErr != nil {
+			o.Class = AgreeError
+		} else {
+			o.Class = OracleErrorOnly
+		}
+	case o.OracleConflict || o.PlyConflict:
+		if o.OracleConflict && o.PlyConflict {
+			o.Class = AgreeConflict
+		} else {
+			o.Class = ConflictMismatch
+		}
+	case o.PlyErr != nil:
+		o.Class = PlyErrorOnly
+	default:
+		if p, ok := firstDiff(o.OracleObject, o.PlyObject, ""); ok {
+			o.Class = ObjectMismatch
+			o.DiffPath = p
+		} else {
+			o.Class = Agree
+		}
+	}
+	return o
+}
+
+// RawOracle, when set, compares ply with strategicpatch's raw result.
+// By default the result is first normalized the way the API server
+// normalizes a patched object when it decodes it into its Go type:
+// map fields holding null are dropped (the field stays unset), and so are
+// patch directive keys ("$setElementOrder/...", "$deleteFromPrimitiveList/
+// ...", "$retainKeys", "$patch") that strategicpatch leaves behind when it
+// copies a patch subtree into an object lacking it. The environment
+// variable PLY_DIFF_RAW=1 sets it for the differential suite.
+var RawOracle = false
+
+// serverNormalize drops null map values and "$"-prefixed keys from v,
+// recursively; changed reports whether anything was dropped.
+func serverNormalize(v value.Value) (out value.Value, changed bool) {
+	switch v.Kind() {
+	case value.KindMap:
+		fs := v.Fields()
+		nf := make([]value.Field, 0, len(fs))
+		for _, f := range fs {
+			if f.Value.IsNull() || strings.HasPrefix(f.Key, "$") {
+				changed = true
+				continue
+			}
+			nv, c := serverNormalize(f.Value)
+			changed = changed || c
+			nf = append(nf, value.Field{Key: f.Key, Value: nv})
+		}
+		if !changed {
+			return v, false
+		}
+		return value.MapFromSorted(nf), true
+	case value.KindList:
+		items := v.Items()
+		var ni []value.Value
+		for i, it := range items {
+			nv, c := serverNormalize(it)
+			if c && ni == nil {
+				ni = slices.Clone(items)
+			}
+			if ni != nil {
+				ni[i] = nv
+			}
+		}
+		if ni == nil {
+			return v, false
+		}
+		return value.List(ni), true
+	}
+	return v, false
+}
+
+// oracleMerges reports whether strategicpatch merges c's inputs with
+// Overwrite true.
+func (t *Target) oracleMerges(c Case) bool {
+	_, err := t.Oracle.Apply(encode(c.Recorded), encode(c.Local), encode(c.Live), true)
+	return err == nil
+}
+
+// firstDiff returns the first path (in document order) where a and b
+// differ as JSON values.
+func firstDiff(a, b value.Value, path string) (string, bool) {
+	if a.Kind() == value.KindMap && b.Kind() == value.KindMap {
+		af, bf := a.Fields(), b.Fields()
+		i, j := 0, 0
+		for i < len(af) || j < len(bf) {
+			switch {
+			case j == len(bf) || (i < len(af) && af[i].Key < bf[j].Key):
+				return path + "." + af[i].Key, true
+			case i == len(af) || bf[j].Key < af[i].Key:
+				return path + "." + bf[j].Key, true
+			}
+			if p, ok := firstDiff(af[i].Value, bf[j].Value, path+"."+af[i].Key); ok {
+				return p, true
+			}
+			i++
+			j++
+		}
+		return "", false
+	}
+	if a.Kind() == value.KindList && b.Kind() == value.KindList {
+		ai, bi := a.Items(), b.Items()
+		for k := range min(len(ai), len(bi)) {
+			if p, ok := firstDiff(ai[k], bi[k], path+"["+strconv.Itoa(k)+"]"); ok {
+				return p, true
+			}
+		}
+		if len(ai) != len(bi) {
+			return path + "[" + strconv.Itoa(min(len(ai), len(bi))) + "]", true
+		}
+		return "", false
+	}
+	if value.Equal(a, b) {
+		return "", false
+	}
+	if path == "" {
+		path = "."
+	}
+	return path, true
+}
+
+// CaseSeed derives the seed of case i of a batch from the batch's base
+// seed, the target and the overwrite flag (splitmix64 over their mix).
+func CaseSeed(base uint64, target string, overwrite bool, i int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(target))
+	x := base ^ h.Sum64() ^ uint64(i)*0x9e3779b97f4a7c15
+	if !overwrite {
+		x ^= 0x5bd1e9955bd1e995
+	}
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// Generate returns the generated case of the given seed.
+func (t *Target) Generate(seed uint64, overwrite bool) Case {
+	tr := t.Gen.Triple(seed)
+	return Case{Target: t.Name, Seed: seed, Overwrite: overwrite, Recorded: tr.Recorded, Local: tr.Local, Live: tr.Live}
+}
+
+// Stats counts the outcomes of a batch.
+type Stats struct {
+	Target    string
+	Overwrite bool
+	Runs      int
+	// FirstApply counts cases without recorded configuration.
+	FirstApply int
+	// ByClass counts outcomes per Class.
+	ByClass [len(classNames)]int
+	// Normalized counts cases whose strategicpatch result needed server
+	// normalization (see RawOracle).
+	Normalized int
+}
+
+// Failures is the number of failed cases.
+func (s Stats) Failures() int {
+	n := 0
+	for c, k := range s.ByClass {
+		if Class(c).Failed() {
+			n += k
+		}
+	}
+	return n
+}
+
+// String renders the counts on one line.
+func (s Stats) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s overwrite=%t: %d cases (%d first apply)", s.Target, s.Overwrite, s.Runs, s.FirstApply)
+	for c, k := range s.ByClass {
+		if k > 0 {
+			fmt.Fprintf(&sb, ", %s %d", Class(c), k)
+		}
+	}
+	if s.Normalized > 0 {
+		fmt.Fprintf(&sb, " (strategicpatch result normalized in %d)", s.Normalized)
+	}
+	return sb.String()
+}
+
+// RunMany runs n generated cases of t from the base seed on workers
+// goroutines and returns the counts and up to keep failing outcomes,
+// smallest (by input JSON size) first.
+func (t *Target) RunMany(base uint64, n int, overwrite bool, workers, keep int) (Stats, []Outcome) {
+	workers = max(1, workers)
+	st := Stats{Target: t.Name, Overwrite: overwrite, Runs: n}
+	var mu sync.Mutex
+	var fails []Outcome
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c := t.Generate(CaseSeed(base, t.Name, overwrite, i), overwrite)
+				o := t.Run(c)
+				mu.Lock()
+				st.ByClass[o.Class]++
+				if c.FirstApply() {
+					st.FirstApply++
+				}
+				if o.OracleNormalized {
+					st.Normalized++
+				}
+				if o.Class.Failed() {
+					fails = keepSmallest(fails, o, keep)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return st, fails
+}
+
+// keepSmallest adds o to fails, which is sorted by (input size, seed),
+// keeping at most keep entries.
+func keepSmallest(fails []Outcome, o Outcome, keep int) []Outcome {
+	at, _ := slices.BinarySearchFunc(fails, o, compareOutcomes)
+	if at >= keep {
+		return fails
+	}
+	fails = slices.Insert(fails, at, o)
+	if len(fails) > keep {
+		fails = fails[:keep]
+	}
+	return fails
+}
+
+func compareOutcomes(a, b Outcome) int {
+	if d := a.Size() - b.Size(); d != 0 {
+		return d
+	}
+	switch {
+	case a.Seed < b.Seed:
+		return -1
+	case a.Seed > b.Seed:
+		return 1
+	}
+	return 0
+}
+
+// Pick chooses up to n outcomes to report from fails (sorted smallest
+// first): first the smallest of each distinct Signature, then the next
+// smallest overall.
+func Pick(fails []Outcome, n int) []Outcome {
+	var out []Outcome
+	seen := map[string]bool{}
+	taken := make([]bool, len(fails))
+	for i, o := range fails {
+		if len(out) == n {
+			return out
+		}
+		if sig := o.Signature(); !seen[sig] {
+			seen[sig] = true
+			taken[i] = true
+			out = append(out, o)
+		}
+	}
+	for i, o := range fails {
+		if len(out) == n {
+			break
+		}
+		if !taken[i] {
+			out = append(out, o)
+		}
+	}
+	return out
+}

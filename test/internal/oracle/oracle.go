@@ -1,0 +1,103 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+
+	openapiv2 "github.com/google/gnostic-models/openapiv2"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/kube-openapi/pkg/util/proto"
+)
+
+// Models is a parsed OpenAPI v2 document, ready to build Oracles for its
+// definitions.
+type Models struct {
+	models proto.Models
+}
+
+// Load parses an OpenAPI v2 (swagger) document. Documents reduced to their
+// definitions (ply's embedded default schema has no "paths") are accepted:
+// an empty "paths" is added before gnostic validates the document.
+func Load(swagger []byte) (*Models, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(swagger, &top); err != nil {
+		return nil, fmt.Errorf("oracle: swagger is not a JSON object: %w", err)
+	}
+	if _, ok := top["paths"]; !ok {
+		top["paths"] = json.RawMessage("{}")
+		b, err := json.Marshal(top)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: %w", err)
+		}
+		swagger = b
+	}
+	doc, err := openapiv2.ParseDocument(swagger)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: parse swagger: %w", err)
+	}
+	models, err := proto.NewOpenAPIData(doc)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: build models: %w", err)
+	}
+	return &Models{models: models}, nil
+}
+
+// Oracle applies with kubectl's algorithm to objects of one definition.
+// It is safe for concurrent use.
+type Oracle struct {
+	name string
+	meta strategicpatch.LookupPatchMeta
+}
+
+// Oracle returns the Oracle for the definition called name
+// ("io.k8s.api.apps.v1.Deployment").
+func (m *Models) Oracle(name string) (*Oracle, error) {
+	s := m.models.LookupModel(name)
+	if s == nil {
+		return nil, fmt.Errorf("oracle: no definition %q in the schema", name)
+	}
+	return &Oracle{name: name, meta: strategicpatch.NewPatchMetaFromOpenAPI(s)}, nil
+}
+
+// Name returns the definition name the Oracle merges.
+func (o *Oracle) Name() string { return o.name }
+
+// Result is what kubectl apply computes.
+type Result struct {
+	// Patch is the three-way strategic merge patch kubectl sends; with
+	// Conflict set, it is nil.
+	Patch []byte
+	// Object is live with Patch applied: what the server stores. Nil when
+	// Conflict is set.
+	Object []byte
+	// Conflict is set when overwrite was false and the patch conflicts
+	// with changes made on the server (mergepatch.IsConflict).
+	Conflict bool
+}
+
+// Apply runs the three-way apply of local onto live given recorded (nil
+// for a first apply), all as JSON. A conflict is reported in Result, not
+// as an error; any other failure of strategicpatch, including a panic, is
+// returned as the error.
+func (o *Oracle) Apply(recorded, local, live []byte, overwrite bool) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = Result{}
+			err = fmt.Errorf("oracle: strategicpatch panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	patch, err := strategicpatch.CreateThreeWayMergePatch(recorded, local, live, o.meta, overwrite)
+	if err != nil {
+		if mergepatch.IsConflict(err) {
+			return Result{Conflict: true}, nil
+		}
+		return Result{}, fmt.Errorf("CreateThreeWayMergePatch: %w", err)
+	}
+	obj, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live, patch, o.meta)
+	if err != nil {
+		return Result{Patch: patch}, fmt.Errorf("StrategicMergePatchUsingLookupPatchMeta: %w", err)
+	}
+	return Result{Patch: patch, Object: obj}, nil
+}
