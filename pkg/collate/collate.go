@@ -193,10 +193,15 @@ func keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tuple
 // keyDefault returns the schema default of key field name of itemType.
 func keyDefault(itemType *openapi.Type, name string) (value.Value, bool) {
 	f := itemType.Field(name)
-	if f == nil || f.Type == nil || !f.Type.HasDefault {
+	switch {
+	case f == nil:
 		return value.Value{}, false
+	case f.HasDefault:
+		return f.Default, true
+	case f.Type != nil && f.Type.HasDefault:
+		return f.Type.Default, true
 	}
-	return f.Type.Default, true
+	return value.Value{}, false
 }
 
 // keyedItems collates a list of maps merged by merge key.

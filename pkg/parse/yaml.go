@@ -19,6 +19,7 @@ import (
 // only one document's node tree is held at once.
 func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	src := newSource(data)
 	var docs []doc
 	for index := 1; ; index++ {
 		n, err := decodeNode(dec)
@@ -28,7 +29,7 @@ func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
 		if err != nil {
 			return nil, yamlSyntaxError(data, err, index)
 		}
-		v, perr := l.yamlDocument(n)
+		v, perr := l.yamlDocument(n, src)
 		if perr != nil {
 			perr.Doc = index
 			if index == 1 {
@@ -62,11 +63,11 @@ func decodeNode(dec *yaml.Decoder) (n *yaml.Node, err error) {
 }
 
 // yamlDocument converts the node tree of one document.
-func (l Limits) yamlDocument(n *yaml.Node) (value.Value, *Error) {
+func (l Limits) yamlDocument(n *yaml.Node, src *source) (value.Value, *Error) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return value.Null, nil
 	}
-	w := walker{lim: l}
+	w := walker{lim: l, src: src}
 	r, err := w.node(n.Content[0], 0)
 	return r.v, err
 }
@@ -77,6 +78,7 @@ func (l Limits) yamlDocument(n *yaml.Node) (value.Value, *Error) {
 // document, so that an alias bomb is detected in time linear in the input.
 type walker struct {
 	lim Limits
+	src *source
 	// anchors holds the anchored nodes met so far in this document. The
 	// YAML library resolves an alias to the node of the latest anchor of
 	// that name, which may lie in an earlier document or (for an alias
@@ -205,12 +207,14 @@ func (w *walker) expand(n *yaml.Node, size int) *Error {
 
 // resolveNode resolves a scalar node: explicitly tagged ones by their tag,
 // quoted and block (| and >) ones as strings, plain ones as kubectl does
-// (resolvePlain).
-func resolveNode(n *yaml.Node) (scalar, error) {
+// (resolvePlain), except that a plain scalar with the non-specific tag "!"
+// is a string, as YAML and kubectl have it.
+func (w *walker) resolveNode(n *yaml.Node) (scalar, error) {
 	switch {
 	case n.Style&yaml.TaggedStyle != 0:
 		return resolveTagged(n.Tag, n.Value)
-	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0,
+		w.src.bareTag(n):
 		return scalar{tag: tagStr, val: value.String(n.Value)}, nil
 	}
 	return resolvePlain(n.Value, true), nil
@@ -218,7 +222,7 @@ func resolveNode(n *yaml.Node) (scalar, error) {
 
 // scalarValue converts a scalar node in value position.
 func (w *walker) scalarValue(n *yaml.Node) (result, *Error) {
-	s, err := resolveNode(n)
+	s, err := w.resolveNode(n)
 	if errors.Is(err, errNotTag) {
 		return result{}, errAt(n, "value "+strconv.Quote(n.Value)+" is not a valid "+n.Tag)
 	}
@@ -249,7 +253,7 @@ func (w *walker) key(k *yaml.Node) (string, *Error) {
 		}
 		return "", errAt(k, "a map key must be a string, number or boolean, not a "+kind)
 	}
-	s, err := resolveNode(t)
+	s, err := w.resolveNode(t)
 	if errors.Is(err, errNotTag) {
 		return "", errAt(k, "key "+strconv.Quote(t.Value)+" is not a valid "+t.Tag)
 	}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"sort"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -69,7 +71,7 @@ func DeltaTouches(e elements.Element) bool {
 		}
 		return local > 0 && !listOrderSame(e)
 	case *elements.SetElement:
-		return n.Local.Len() > 0 && !value.Equal(n.Local, n.Live)
+		return SetDeltaReorders(e)
 	case *elements.AtomicElement:
 		if n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap() {
 			return true
@@ -148,6 +150,30 @@ func fieldsDeletionsTouch(fields elements.Fields) bool {
 			continue
 		}
 		if !c.HasLocal || DeletionsTouch(f.Element) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetDeltaReorders reports whether kubectl's delta has entries for a merged
+// set local and live both hold: local is not empty and differs from live
+// sorted by KeyString. (kubectl sorts live's list in place before it
+// compares, so a set whose only difference from local is live's order,
+// when local is sorted, gets no entry.)
+func SetDeltaReorders(e *elements.SetElement) bool {
+	if e.Local.Len() == 0 {
+		return false
+	}
+	live := e.Live.Items()
+	if len(live) != e.Local.Len() {
+		return true
+	}
+	sorted := make([]value.Value, len(live))
+	copy(sorted, live)
+	sort.SliceStable(sorted, func(i, j int) bool { return KeyString(sorted[i]) < KeyString(sorted[j]) })
+	for i, v := range e.Local.Items() {
+		if !value.Equal(v, sorted[i]) {
 			return true
 		}
 	}

@@ -3,7 +3,6 @@ package visitors
 import (
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/smp"
-	"github.com/plyproject/ply/pkg/value"
 )
 
 // This file models, from the collated tree, where kubectl's three-way
@@ -73,7 +72,7 @@ func kubectlSetOrder(e *elements.SetElement, ids itemIDs) []int {
 	if len(ids.byLive) == 0 {
 		return ids.local
 	}
-	if len(ids.local) == 0 || (value.Equal(e.Local, e.Live) && !smp.SetHasDeletions(e)) {
+	if !smp.SetDeltaReorders(e) && !(len(ids.local) > 0 && smp.SetHasDeletions(e)) {
 		return ids.liveOrder(false)
 	}
 	rank := make([]int, ids.count)

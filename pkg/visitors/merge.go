@@ -49,6 +49,9 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
 	}
+	// kubectl sends no $retainKeys for a map local gives no non-null field,
+	// so such a map merges.
+	retain = retain && hasSetField(fields)
 	out := make([]value.Field, 0, len(fields))
 	for _, f := range fields {
 		if retain && !f.Element.Base().LocalSet() {
@@ -63,4 +66,14 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 		}
 	}
 	return elements.Keep(value.MapFromSorted(out)), nil
+}
+
+// hasSetField reports whether local sets any of the fields.
+func hasSetField(fields elements.Fields) bool {
+	for _, f := range fields {
+		if f.Element.Base().LocalSet() {
+			return true
+		}
+	}
+	return false
 }

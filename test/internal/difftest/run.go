@@ -85,8 +85,10 @@ const (
 	NoVerdict
 	// ObjectMismatch: both succeeded with different objects.
 	ObjectMismatch
-	// ConflictMismatch: exactly one of them reported a conflict.
-	ConflictMismatch
+	// ConflictMissed: strategicpatch reported a conflict, ply did not.
+	ConflictMissed
+	// ConflictExtra: ply reported a conflict, strategicpatch did not.
+	ConflictExtra
 	// PlyErrorOnly: ply failed where strategicpatch succeeded.
 	PlyErrorOnly
 	// OracleErrorOnly: strategicpatch failed where ply succeeded.
@@ -95,7 +97,7 @@ const (
 	PlyPanic
 )
 
-var classNames = [...]string{"agree", "agree-conflict", "agree-error", "no-verdict", "object-mismatch", "conflict-mismatch", "ply-error-only", "oracle-error-only", "ply-panic"}
+var classNames = [...]string{"agree", "agree-conflict", "agree-error", "no-verdict", "object-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
 
 // String names the class.
 func (c Class) String() string {
@@ -121,8 +123,8 @@ type Outcome struct {
 	// OracleNormalized is set when storing changed strategicpatch's raw
 	// result.
 	OracleNormalized bool
-	OracleConflict bool
-	OracleErr      error
+	OracleConflict   bool
+	OracleErr        error
 	// PlyObject is apply.Merge's result (value.Null when none).
 	PlyObject   value.Value
 	PlyConflict bool
@@ -220,10 +222,13 @@ func (t *Target) Run(c Case) Outcome {
 			o.Class = OracleErrorOnly
 		}
 	case o.OracleConflict || o.PlyConflict:
-		if o.OracleConflict && o.PlyConflict {
+		switch {
+		case o.OracleConflict && o.PlyConflict:
 			o.Class = AgreeConflict
-		} else {
-			o.Class = ConflictMismatch
+		case o.OracleConflict:
+			o.Class = ConflictMissed
+		default:
+			o.Class = ConflictExtra
 		}
 	case o.PlyErr != nil:
 		o.Class = PlyErrorOnly

@@ -1,0 +1,112 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// fuzzLimits keep each fuzz run small.
+var fuzzLimits = Limits{MaxBytes: 1 << 20, MaxAliasExpansion: 1 << 16}
+
+func addSeeds(f *testing.F) {
+	ok, err := filepath.Glob(filepath.Join("testdata", "ok", "*"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	bad, err := filepath.Glob(filepath.Join("testdata", "error", "*"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	files := append(ok, bad...)
+	if len(files) == 0 {
+		f.Fatal("no seeds in testdata")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{"", "a: &a [*a]", "{\"a\": [1, {\"b\": null}]}", "- !!binary /w==\n- \"\\x7f\"", "x: 1e400\ny: 0x1F"} {
+		f.Add([]byte(s))
+	}
+}
+
+// FuzzDocuments checks that no input makes Documents panic or fail with
+// anything but an *Error, and that every document read re-encodes
+// (value.JSON) to JSON that reads back to an Equal value.
+func FuzzDocuments(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := fuzzLimits.Documents(data)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is a %T, not a *parse.Error", err, err)
+			}
+			return
+		}
+		for i, d := range docs {
+			if d.IsNull() {
+				t.Fatalf("document %d is null; null documents are left out", i)
+			}
+			j := d.JSON()
+			again, jerr, _ := fuzzLimits.withDefaults().parseJSON(j)
+			if jerr != nil {
+				t.Fatalf("document %d re-encodes to %s, which does not read back: %v", i, j, jerr)
+			}
+			if len(again) != 1 || !value.Equal(again[0].v, d) {
+				t.Fatalf("document %d re-encodes to %s, which reads back as %d other documents", i, j, len(again))
+			}
+			if d.IsMap() || d.IsList() {
+				v, err := fuzzLimits.Document(j)
+				if err != nil || !value.Equal(v, d) {
+					t.Fatalf("document %d re-encodes to %s, which Document reads back as %s (%v)", i, j, v.JSON(), err)
+				}
+			}
+		}
+		if len(docs) == 1 {
+			v, err := fuzzLimits.Document(data)
+			if err != nil || !value.Equal(v, docs[0]) {
+				t.Fatalf("Document disagrees with Documents: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzKubectl checks that whenever both kubectl (sigs.k8s.io/yaml) and
+// ply read a single YAML document, they read it to Equal values.
+func FuzzKubectl(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// kubectl splits streams itself and reads JSON through
+		// encoding/json; this compares single YAML documents.
+		if bytes.Contains(data, []byte("---")) || bytes.Contains(data, []byte("...")) || looksLikeJSON(data) {
+			return
+		}
+		want, kerr := KubectlReadsYAML(data)
+		got, err := fuzzLimits.Documents(data)
+		if kerr != nil || err != nil {
+			return
+		}
+		if want.IsNull() {
+			if len(got) != 0 {
+				t.Fatalf("kubectl reads null, ply %d documents", len(got))
+			}
+			return
+		}
+		if len(got) != 1 || !value.Equal(got[0], want) {
+			var first []byte
+			if len(got) > 0 {
+				first = got[0].JSON()
+			}
+			t.Fatalf("kubectl reads %s, ply %d documents, the first %s", want.JSON(), len(got), first)
+		}
+	})
+}

@@ -1,0 +1,84 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// KubectlReadsYAML reads one YAML document the way kubectl does, as a test
+// oracle: through sigs.k8s.io/yaml.YAMLToJSON, then KubectlReadsJSON. A
+// panic of the YAML library is returned as an error.
+func KubectlReadsYAML(doc []byte) (v value.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = value.Null, fmt.Errorf("sigs.k8s.io/yaml panicked: %v", r)
+		}
+	}()
+	j, err := sigsyaml.YAMLToJSON(doc)
+	if err != nil {
+		return value.Null, err
+	}
+	return KubectlReadsJSON(j)
+}
+
+// KubectlReadsJSON reads one JSON document the way kubectl's JSON path
+// does, as a test oracle: integers that fit int64 stay integers, any other
+// number is a float64.
+func KubectlReadsJSON(j []byte) (value.Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return value.Null, err
+	}
+	return fromGo(x)
+}
+
+func fromGo(x any) (value.Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return value.Null, nil
+	case bool:
+		return value.Bool(t), nil
+	case string:
+		return value.String(t), nil
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return value.Int(i), nil
+		}
+		f, err := t.Float64()
+		return value.Float(f), err
+	case []any:
+		items := make([]value.Value, len(t))
+		for i, it := range t {
+			v, err := fromGo(it)
+			if err != nil {
+				return value.Null, err
+			}
+			items[i] = v
+		}
+		return value.List(items), nil
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fields := make([]value.Field, len(keys))
+		for i, k := range keys {
+			v, err := fromGo(t[k])
+			if err != nil {
+				return value.Null, err
+			}
+			fields[i] = value.Field{Key: k, Value: v}
+		}
+		return value.MapFromSorted(fields), nil
+	}
+	return value.Null, fmt.Errorf("unexpected %T from encoding/json", x)
+}

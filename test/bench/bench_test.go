@@ -1,0 +1,27 @@
+package bench_test
+
+import (
+	"testing"
+
+	"github.com/plyproject/ply/test/internal/benchcase"
+)
+
+func BenchmarkThreeWay(b *testing.B) {
+	impls, err := benchcase.Impls()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range benchcase.Inputs() {
+		for _, impl := range impls {
+			b.Run(in.Name()+"/impl="+impl.Name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(in.Recorded) + len(in.Local) + len(in.Live)))
+				for b.Loop() {
+					if _, err := impl.Run(in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

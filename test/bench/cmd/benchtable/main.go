@@ -1,0 +1,126 @@
+// Command benchtable runs the three-way apply benchmarks of test/bench for
+// ply and strategicpatch and prints a markdown table: ns/op, B/op and
+// allocs/op of each implementation and the ratio strategicpatch/ply (above
+// 1 means ply is cheaper).
+//
+//	go run ./test/bench/cmd/benchtable -benchtime 2s -count 3
+//
+// With -count above 1 each cell is the median of the runs. For statistics
+// with confidence intervals use `go test -bench` and benchstat instead (see
+// docs/benchmarks.md).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plyproject/ply/test/internal/benchcase"
+)
+
+func main() {
+	testing.Init()
+	benchtime := flag.String("benchtime", "1s", "run time (or Nx iterations) per benchmark")
+	count := flag.Int("count", 1, "runs per benchmark; cells show the median")
+	envs := flag.String("env", "", "comma-separated env sizes (default: all of benchcase.EnvSizes)")
+	flag.Parse()
+	if err := flag.Set("test.benchtime", *benchtime); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable: -benchtime:", err)
+		os.Exit(2)
+	}
+	sizes := benchcase.EnvSizes
+	if *envs != "" {
+		sizes = nil
+		for _, s := range strings.Split(*envs, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n <= 0 {
+				fmt.Fprintf(os.Stderr, "benchtable: -env: bad size %q\n", s)
+				os.Exit(2)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	impls, err := benchcase.Impls()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+
+	fmt.Printf("%s/%s, %d CPUs, GOMAXPROCS %d, %s, benchtime %s, median of %d\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *benchtime, *count)
+	fmt.Println("| env | change | ply ns/op | ply B/op | ply allocs/op | strategicpatch ns/op | strategicpatch B/op | strategicpatch allocs/op | time ratio | bytes ratio | allocs ratio |")
+	fmt.Println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, n := range sizes {
+		for _, change := range benchcase.Changes {
+			in := benchcase.Make(n, change)
+			var cells [2]result
+			for i, impl := range impls {
+				r, err := measure(impl, in, *count)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "benchtable: %s %s: %v\n", impl.Name, in.Name(), err)
+					os.Exit(1)
+				}
+				cells[i] = r
+			}
+			p, s := cells[0], cells[1]
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, change,
+				num(p.ns), num(p.bytes), num(p.allocs), num(s.ns), num(s.bytes), num(s.allocs),
+				ratio(s.ns, p.ns), ratio(s.bytes, p.bytes), ratio(s.allocs, p.allocs))
+		}
+	}
+}
+
+type result struct{ ns, bytes, allocs int64 }
+
+// measure runs impl on in count times and returns the median of each
+// measure.
+func measure(impl benchcase.Impl, in benchcase.Input, count int) (result, error) {
+	if _, err := impl.Run(in); err != nil {
+		return result{}, err
+	}
+	var ns, bytes, allocs []int64
+	for range max(1, count) {
+		r := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := impl.Run(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		ns = append(ns, r.NsPerOp())
+		bytes = append(bytes, r.AllocedBytesPerOp())
+		allocs = append(allocs, r.AllocsPerOp())
+	}
+	return result{median(ns), median(bytes), median(allocs)}, nil
+}
+
+func median(xs []int64) int64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// num renders n with thousands separators.
+func num(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var sb strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+func ratio(a, b int64) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return strconv.FormatFloat(float64(a)/float64(b), 'f', 2, 64) + "×"
+}
