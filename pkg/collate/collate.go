@@ -101,7 +101,11 @@ func mismatch(n *elements.Node, t *openapi.Type, got value.Value) error {
 		want = "a list"
 	case openapi.KindPrimitive:
 		want = "a scalar"
-		if t.Primitive != "" {
+		switch t.Primitive {
+		case "":
+		case "integer":
+			want = "an integer"
+		default:
 			want = "a " + t.Primitive
 		}
 	}

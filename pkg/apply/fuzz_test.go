@@ -1,0 +1,70 @@
+package apply_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// FuzzMerge feeds arbitrary recorded/local/live documents to Merge against
+// the Deployment schema: Merge must never panic, must be deterministic, and
+// with the seed ordering re-applying local onto its own result must change
+// nothing.
+func FuzzMerge(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "seeds", "*.yaml"))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		doc, err := parse.Document(data)
+		if err != nil {
+			f.Fatal(err)
+		}
+		get := func(k string) []byte { v, _ := doc.Get(k); return v.JSON() }
+		f.Add(get("recorded"), get("local"), get("live"), uint8(0))
+	}
+	f.Add([]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}]}]}}}}`),
+		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","env":[{"name":"X"}]},{"name":"b"}]}}}}`),
+		[]byte(`{"spec":{"strategy":{"rollingUpdate":{}},"template":{"spec":{"containers":[{"name":"b"},{"name":"a","ports":[]}]}}}}`), uint8(3))
+	f.Fuzz(func(t *testing.T, recorded, local, live []byte, mode uint8) {
+		rv, err1 := parse.Document(recorded)
+		lv, err2 := parse.Document(local)
+		vv, err3 := parse.Document(live)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return
+		}
+		opts := apply.Options{TypeName: "io.k8s.api.apps.v1.Deployment", Overwrite: mode&1 == 0}
+		if mode&2 != 0 {
+			opts.Ordering = apply.OrderingKubectl
+		}
+		res, err := apply.Merge(rv, lv, vv, opts)
+		again, err2x := apply.Merge(rv, lv, vv, opts)
+		if (err == nil) != (err2x == nil) || (err != nil && err.Error() != err2x.Error()) {
+			t.Fatalf("not deterministic: %v vs %v", err, err2x)
+		}
+		if err != nil {
+			return
+		}
+		if !value.Equal(res.Object, again.Object) || len(res.Changes) != len(again.Changes) {
+			t.Fatalf("not deterministic:\n%s\n%s", res.Object.JSON(), again.Object.JSON())
+		}
+		if !res.Object.IsMap() {
+			t.Fatalf("result is not an object: %s", res.Object.JSON())
+		}
+		if opts.Ordering != apply.OrderingSeed || !opts.Overwrite {
+			return
+		}
+		second, err := apply.Merge(lv, lv, res.Object, opts)
+		if err != nil {
+			t.Fatalf("re-apply failed: %v", err)
+		}
+		if !value.Equal(second.Object, res.Object) || len(second.Changes) != 0 {
+			t.Fatalf("re-apply changed the object:\nfirst  %s\nsecond %s\nchanges %v", res.Object.JSON(), second.Object.JSON(), second.Changes)
+		}
+	})
+}

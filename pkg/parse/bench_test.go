@@ -1,0 +1,53 @@
+package parse_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/parse"
+)
+
+// deploymentWithEnv returns a Deployment manifest whose container has n env
+// entries, in YAML or in JSON.
+func deploymentWithEnv(n int, asJSON bool) []byte {
+	var sb strings.Builder
+	if asJSON {
+		sb.WriteString(`{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web"}},` +
+			`"spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}, "template": {"metadata": {"labels": {"app": "web"}},` +
+			`"spec": {"containers": [{"name": "web", "image": "nginx:1.25", "env": [`)
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(`{"name": "VAR_` + strconv.Itoa(i) + `", "value": "value-` + strconv.Itoa(i) + `"}`)
+		}
+		sb.WriteString(`]}]}}}}`)
+		return []byte(sb.String())
+	}
+	sb.WriteString("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  replicas: 3\n" +
+		"  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n" +
+		"    spec:\n      containers:\n      - name: web\n        image: nginx:1.25\n        env:\n")
+	for i := range n {
+		sb.WriteString("        - name: VAR_" + strconv.Itoa(i) + "\n          value: \"value-" + strconv.Itoa(i) + "\"\n")
+	}
+	return []byte(sb.String())
+}
+
+func benchmarkDocument(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parse.Document(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDeployment1000EnvYAML parses a YAML Deployment with 1000 env
+// entries.
+func BenchmarkDeployment1000EnvYAML(b *testing.B) { benchmarkDocument(b, deploymentWithEnv(1000, false)) }
+
+// BenchmarkDeployment1000EnvJSON parses the same Deployment written as
+// JSON.
+func BenchmarkDeployment1000EnvJSON(b *testing.B) { benchmarkDocument(b, deploymentWithEnv(1000, true)) }
