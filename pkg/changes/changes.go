@@ -79,7 +79,18 @@ func collect(e elements.Element, out *[]Change) {
 		return
 	case *elements.ListElement:
 		collectItems(e.Items, out)
-		collectItems(e.LiveExtra, out)
+		for i := range e.LiveExtra {
+			x := &e.LiveExtra[i]
+			mark := len(*out)
+			collect(x.Element, out)
+			// A live duplicate goes with the item whose key it repeats:
+			// removed because local dropped that key since the last apply.
+			if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
+				for k := mark; k < len(*out); k++ {
+					(*out)[k].Source = elements.Recorded
+				}
+			}
+		}
 	case *elements.SetElement:
 		collectItems(e.Items, out)
 	}

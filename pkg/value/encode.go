@@ -134,6 +134,10 @@ func writeString(sb *strings.Builder, s string) {
 				sb.WriteString(`\r`)
 			case '\t':
 				sb.WriteString(`\t`)
+			case '\b':
+				sb.WriteString(`\b`)
+			case '\f':
+				sb.WriteString(`\f`)
 			default:
 				sb.WriteString(`\u00`)
 				sb.WriteByte(hexDigits[c>>4])

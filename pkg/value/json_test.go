@@ -118,7 +118,7 @@ var _ = Describe("JSON", func() {
 			fld("A", value.List([]value.Value{value.Bool(true), value.MustMap()})),
 			fld("m", value.MustMap(fld("y", value.String("&")), fld("x", value.List(nil)))),
 		)
-		want := `{"A":[true,{}],"\u003ca\u003e":null,"m":{"x":[],"y":"\u0026"},"z":1}`
+		want := `{"\u003ca\u003e":null,"A":[true,{}],"m":{"x":[],"y":"\u0026"},"z":1}`
 		Expect(string(v.JSON())).To(Equal(want))
 	})
 

@@ -226,14 +226,19 @@ func (v Value) Without(key string) Value {
 }
 
 // Equal reports whether a and b are the same JSON value. Numbers compare by
-// value across integer and float (1 equals 1.0); maps compare as sets of
-// fields; lists compare item by item in order.
+// exact value across integer and float (1 equals 1.0; 2^53+1 does not equal
+// the float 2^53); maps compare as sets of fields; lists compare item by
+// item in order.
 func Equal(a, b Value) bool {
 	if a.kind != b.kind {
-		if (a.kind == KindInt && b.kind == KindFloat) || (a.kind == KindFloat && b.kind == KindInt) {
-			fa, _ := a.AsFloat()
-			fb, _ := b.AsFloat()
-			return fa == fb
+		if a.kind == KindFloat && b.kind == KindInt {
+			a, b = b, a
+		}
+		if a.kind == KindInt && b.kind == KindFloat {
+			// Exact: the float must be a whole number in int64's range
+			// equal to the integer (no rounding of the integer to float64).
+			f := math.Float64frombits(b.bits)
+			return f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 && int64(f) == int64(a.bits)
 		}
 		return false
 	}
