@@ -1,0 +1,348 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// mergeFunc is the engine merge runs; tests replace it to reach the panic
+// recovery.
+var mergeFunc = apply.Merge
+
+// mergeFlags are the flags of ply merge.
+type mergeFlags struct {
+	local, recorded, live string
+	schema, typeName      string
+	overwrite             bool
+	ordering              string
+	output                string
+	changes               bool
+}
+
+func newMergeFlagSet(f *mergeFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&f.local, "local", "", "the configuration applied now (`file`, required)")
+	fs.StringVar(&f.recorded, "recorded", "", "the configuration applied last time (`file`); absent, empty or null: first apply")
+	fs.StringVar(&f.live, "live", "", "the object on the server (`file`, required); empty or null: it does not exist yet")
+	fs.StringVar(&f.schema, "schema", "", "OpenAPI v2 (swagger) `file` with the types (default: the embedded Kubernetes "+openapi.DefaultKubernetesVersion+" schema)")
+	fs.StringVar(&f.typeName, "type", "", "schema definition `name` of the object (default: found from apiVersion and kind)")
+	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: exit 3 on conflicts")
+	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply)")
+	fs.StringVar(&f.output, "o", "yaml", "output `format`: yaml or json")
+	fs.BoolVar(&f.changes, "changes", false, "also print the changes to live on standard error, one per line")
+	return fs
+}
+
+const mergeUsageHead = `Usage: ply merge --local F [--recorded F] --live F [flags]
+
+Prints the object the server should hold after applying local, given the
+configuration applied last time (recorded) and the object on the server
+(live). Each file holds one YAML or JSON document; "-" reads one of them
+from standard input.
+
+Exit codes: 0 success, 1 bad input, 2 usage error, 3 conflicts.
+
+Flags:
+`
+
+// writeMergeUsage writes merge's help to w.
+func writeMergeUsage(w io.Writer) {
+	var f mergeFlags
+	fs := newMergeFlagSet(&f)
+	io.WriteString(w, mergeUsageHead)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// usageError reports a usage error of merge and returns exitUsage.
+func usageError(stderr io.Writer, msg string) int {
+	io.WriteString(stderr, "ply merge: "+msg+"\nRun 'ply merge -h' for usage.\n")
+	return exitUsage
+}
+
+// runMerge is ply merge.
+func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f mergeFlags
+	fs := newMergeFlagSet(&f)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeMergeUsage(stdout)
+			return exitOK
+		}
+		return usageError(stderr, err.Error())
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "unexpected argument "+strconv.Quote(fs.Arg(0)))
+	}
+	opts := apply.DefaultOptions()
+	opts.Overwrite = f.overwrite
+	opts.TypeName = f.typeName
+	switch f.ordering {
+	case "seed":
+		opts.Ordering = apply.OrderingSeed
+	case "kubectl":
+		opts.Ordering = apply.OrderingKubectl
+	default:
+		return usageError(stderr, "--ordering must be seed or kubectl, not "+strconv.Quote(f.ordering))
+	}
+	if f.output != "yaml" && f.output != "json" {
+		return usageError(stderr, "-o must be yaml or json, not "+strconv.Quote(f.output))
+	}
+	if f.local == "" {
+		return usageError(stderr, "--local is required")
+	}
+	if f.live == "" {
+		return usageError(stderr, "--live is required")
+	}
+	stdins := 0
+	for _, p := range [...]string{f.local, f.recorded, f.live, f.schema} {
+		if p == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return usageError(stderr, `only one input can be read from standard input ("-")`)
+	}
+
+	in := inputs{stdin: stdin}
+	local := in.add(elements.Local, f.local)
+	live := in.add(elements.Live, f.live)
+	recorded := value.Null
+	if f.recorded != "" {
+		recorded = in.add(elements.Recorded, f.recorded)
+	}
+	if f.schema != "" {
+		opts.Schema = in.schema(f.schema)
+	}
+	if in.err != "" {
+		return inputError(stderr, in.err)
+	}
+
+	res, err := mergeFunc(recorded, local, live, opts)
+	if err != nil {
+		return in.mergeError(stderr, err)
+	}
+	for _, w := range res.Warnings {
+		io.WriteString(stderr, "warning: "+w+"\n")
+	}
+	if f.changes {
+		var sb strings.Builder
+		for _, c := range res.Changes {
+			sb.WriteString(c.Op.String())
+			sb.WriteByte(' ')
+			sb.WriteString(c.Path.String())
+			sb.WriteString(" (")
+			sb.WriteString(c.Source.String())
+			sb.WriteString(")\n")
+		}
+		io.WriteString(stderr, sb.String())
+	}
+	out := res.Object.YAML()
+	if f.output == "json" {
+		out = res.Object.IndentJSON("  ")
+	}
+	if _, err := stdout.Write(out); err != nil {
+		return inputError(stderr, "writing the output: "+err.Error())
+	}
+	return exitOK
+}
+
+// inputError reports bad input on one line (the lines of a multi-line
+// message joined by "; ") and returns exitInput.
+func inputError(stderr io.Writer, msg string) int {
+	lines := strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' })
+	io.WriteString(stderr, "ply: "+strings.Join(lines, "; ")+"\n")
+	return exitInput
+}
+
+// inputs reads merge's files, keeping the first error and the name of the
+// file each source came from.
+type inputs struct {
+	stdin io.Reader
+	// files maps each source to the name of its file, for messages.
+	files [elements.Patch + 1]string
+	// err is the first problem, as the message to print; later reads are
+	// skipped once it is set.
+	err string
+}
+
+// displayName is the name messages use for path.
+func displayName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
+}
+
+// label names a source and its file for messages: "local (deploy.yaml)".
+func (in *inputs) label(s elements.Source) string {
+	if s == elements.NoSource || int(s) >= len(in.files) || in.files[s] == "" {
+		return s.String()
+	}
+	return s.String() + " (" + in.files[s] + ")"
+}
+
+// read returns the content of path ("-": standard input), reading at most
+// one byte more than parse accepts so that parse reports an oversized
+// input.
+func (in *inputs) read(path string) ([]byte, error) {
+	r := in.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	return io.ReadAll(io.LimitReader(r, parse.DefaultMaxBytes+1))
+}
+
+// readError renders a failure to read a file without repeating its name.
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "cannot read: " + pe.Err.Error()
+	}
+	return "cannot read: " + err.Error()
+}
+
+// add reads the document of source s from path. Local must hold one
+// document; recorded and live may be empty or null, which gives value.Null.
+func (in *inputs) add(s elements.Source, path string) value.Value {
+	if in.err != "" {
+		return value.Null
+	}
+	in.files[s] = displayName(path)
+	data, err := in.read(path)
+	if err != nil {
+		in.err = in.label(s) + ": " + readError(err)
+		return value.Null
+	}
+	docs, err := parse.Documents(data)
+	switch {
+	case err == nil && len(docs) == 1:
+		return docs[0]
+	case err == nil && len(docs) == 0 && s != elements.Local:
+		return value.Null
+	case err == nil:
+		// No document in local, or several: Document says which.
+		_, err = parse.Document(data)
+	}
+	in.err = in.label(s) + ": " + err.Error()
+	return value.Null
+}
+
+// schema loads the OpenAPI v2 document at path.
+func (in *inputs) schema(path string) *openapi.Schema {
+	if in.err != "" {
+		return nil
+	}
+	name := displayName(path)
+	data, err := in.read(path)
+	if err != nil {
+		in.err = "schema (" + name + "): " + readError(err)
+		return nil
+	}
+	s, err := openapi.LoadV2Named(name, data)
+	if err != nil {
+		var oe *openapi.Error
+		if errors.As(err, &oe) {
+			msg := "schema (" + name + "): "
+			if oe.Definition != "" {
+				msg += "definition " + oe.Definition
+				if oe.Path != "" {
+					msg += ", field " + oe.Path
+				}
+				msg += ": "
+			}
+			in.err = msg + oe.Msg
+			return nil
+		}
+		in.err = "schema (" + name + "): " + err.Error()
+		return nil
+	}
+	return s
+}
+
+// mergeError reports an error of the engine and returns its exit code.
+func (in *inputs) mergeError(stderr io.Writer, err error) int {
+	var ce *apply.ConflictError
+	if errors.As(err, &ce) {
+		var sb strings.Builder
+		sb.WriteString("ply: ")
+		sb.WriteString(strconv.Itoa(len(ce.Conflicts)))
+		if len(ce.Conflicts) == 1 {
+			sb.WriteString(" conflict")
+		} else {
+			sb.WriteString(" conflicts")
+		}
+		sb.WriteString(" with changes made on the server since the last apply (--overwrite=true lets local win):\n")
+		for _, c := range ce.Conflicts {
+			sb.WriteString("  ")
+			sb.WriteString(c.Path.String())
+			sb.WriteString(": ")
+			if c.Local.IsNull() {
+				sb.WriteString("local removes it")
+			} else {
+				sb.WriteString("local sets ")
+				sb.WriteString(brief(c.Local))
+			}
+			if c.Live.IsNull() {
+				sb.WriteString(", live removed it\n")
+			} else {
+				sb.WriteString(", live has ")
+				sb.WriteString(brief(c.Live))
+				sb.WriteByte('\n')
+			}
+		}
+		io.WriteString(stderr, sb.String())
+		return exitConflict
+	}
+	var ee *elements.Error
+	if errors.As(err, &ee) {
+		msg := in.label(ee.Source)
+		if len(ee.Path) > 0 {
+			if msg != "" {
+				msg += " "
+			}
+			msg += ee.Path.String()
+		}
+		if msg != "" {
+			msg += ": "
+		}
+		return inputError(stderr, msg+ee.Msg)
+	}
+	return inputError(stderr, err.Error())
+}
+
+// briefMax is the longest rendering of a value in a message, in bytes.
+const briefMax = 60
+
+// brief renders v on one line for a message: compact JSON, cut short with
+// "..." beyond briefMax bytes.
+func brief(v value.Value) string {
+	s := string(v.JSON())
+	if len(s) <= briefMax {
+		return s
+	}
+	cut := briefMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
