@@ -46,8 +46,12 @@ func benchmarkDocument(b *testing.B, data []byte) {
 
 // BenchmarkDeployment1000EnvYAML parses a YAML Deployment with 1000 env
 // entries.
-func BenchmarkDeployment1000EnvYAML(b *testing.B) { benchmarkDocument(b, deploymentWithEnv(1000, false)) }
+func BenchmarkDeployment1000EnvYAML(b *testing.B) {
+	benchmarkDocument(b, deploymentWithEnv(1000, false))
+}
 
 // BenchmarkDeployment1000EnvJSON parses the same Deployment written as
 // JSON.
-func BenchmarkDeployment1000EnvJSON(b *testing.B) { benchmarkDocument(b, deploymentWithEnv(1000, true)) }
+func BenchmarkDeployment1000EnvJSON(b *testing.B) {
+	benchmarkDocument(b, deploymentWithEnv(1000, true))
+}

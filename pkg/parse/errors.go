@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -104,7 +105,7 @@ func yamlSyntaxError(data []byte, err error, doc int) *Error {
 	case strings.HasPrefix(msg, "unknown anchor "):
 		// Raised by the node builder, which keeps no position.
 		out.Line = firstFailingLine(data, msg, 1)
-	case strings.HasPrefix(msg, "attempted to go past"):
+	case strings.HasPrefix(msg, "attempted to go past"), strings.HasPrefix(msg, "the YAML library failed"):
 	case msg == "did not find expected key" || msg == "did not find expected '-' indicator":
 		// The library reports where the enclosing block map or list
 		// starts; the offending line is further down.
@@ -129,11 +130,31 @@ func yamlSyntaxError(data []byte, err error, doc int) *Error {
 // lastLine returns the number of the last line of data that holds a
 // character (1 for empty input).
 func lastLine(data []byte) int {
-	n := bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		n++
+	starts := yamlLineStarts(data)
+	n := len(starts)
+	if n > 1 && starts[n-1] == len(data) {
+		n--
 	}
-	return max(n, 1)
+	return n
+}
+
+// yamlLineStarts returns the offsets where the lines of data start, the
+// first being 0, with line breaks as YAML has them: LF, CR, CR LF, and the
+// characters NEL, LS and PS.
+func yamlLineStarts(data []byte) []int {
+	starts := []int{0}
+	for i := 0; i < len(data); i++ {
+		w := breakWidth(data, i)
+		if w == 0 {
+			continue
+		}
+		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			w = 2
+		}
+		i += w - 1
+		starts = append(starts, i+1)
+	}
+	return starts
 }
 
 // maxRefine is the largest input for which firstFailingLine searches.
@@ -147,12 +168,7 @@ func firstFailingLine(data []byte, msg string, from int) int {
 	if len(data) > maxRefine {
 		return from
 	}
-	var ends []int // ends[i] is the offset after line i+1
-	for i, c := range data {
-		if c == '\n' {
-			ends = append(ends, i+1)
-		}
-	}
+	ends := yamlLineStarts(data)[1:] // ends[i] is the offset after line i+1
 	if len(ends) == 0 || ends[len(ends)-1] != len(data) {
 		ends = append(ends, len(data))
 	}
@@ -189,22 +205,15 @@ func firstFailingLine(data []byte, msg string, from int) int {
 
 // badCharPosition returns the line and column of the first character that
 // YAML does not accept in a UTF-8 stream: an invalid UTF-8 sequence or a
-// character outside YAML's printable set. It returns 0, 0 when there is none
-// or when the input is UTF-16 (which has a byte order mark).
+// character outside YAML's printable set. It returns 0, 0 when there is
+// none.
 func badCharPosition(data []byte) (line, col int) {
-	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		return 0, 0
-	}
-	line, col = 1, 1
+	starts := yamlLineStarts(data)
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
 		if (r == utf8.RuneError && size == 1) || !yamlPrintable(r) {
-			return line, col
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
+			line = sort.SearchInts(starts, i+1) // starts[line-1] <= i
+			return line, utf8.RuneCount(data[starts[line-1]:i]) + 1
 		}
 		i += size
 	}

@@ -2,8 +2,11 @@ package parse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -113,6 +116,10 @@ func (l Limits) parse(data []byte) ([]doc, *Error) {
 	if len(data) > l.MaxBytes {
 		return nil, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
 	}
+	data, uerr := toUTF8(data)
+	if uerr != nil {
+		return nil, uerr
+	}
 	if !looksLikeJSON(data) {
 		return l.parseYAML(data)
 	}
@@ -138,4 +145,47 @@ func (l Limits) parse(data []byte) ([]doc, *Error) {
 func looksLikeJSON(data []byte) bool {
 	rest := bytes.TrimLeftFunc(data, unicode.IsSpace)
 	return len(rest) > 0 && (rest[0] == '{' || rest[0] == '[')
+}
+
+// toUTF8 removes a UTF-8 byte order mark from data, and converts UTF-16
+// text (which YAML recognises by its byte order mark) to UTF-8, so that
+// every later position counts characters of UTF-8 text.
+func toUTF8(data []byte) ([]byte, *Error) {
+	if rest, ok := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); ok {
+		return rest, nil
+	}
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		order = binary.BigEndian
+	default:
+		return data, nil
+	}
+	body := data[2:]
+	out := make([]byte, 0, len(body)+len(body)/2)
+	bad := func(msg string) *Error {
+		starts := yamlLineStarts(out)
+		last := starts[len(starts)-1]
+		return &Error{Line: len(starts), Column: utf8.RuneCount(out[last:]) + 1, Msg: "invalid UTF-16: " + msg, syntax: true}
+	}
+	for i := 0; i < len(body); i += 2 {
+		if i+1 == len(body) {
+			return nil, bad("incomplete character at the end")
+		}
+		r := rune(order.Uint16(body[i:]))
+		if utf16.IsSurrogate(r) {
+			if r >= 0xdc00 || i+3 >= len(body) {
+				return nil, bad("unpaired surrogate")
+			}
+			r = utf16.DecodeRune(r, rune(order.Uint16(body[i+2:])))
+			if r == utf8.RuneError {
+				return nil, bad("unpaired surrogate")
+			}
+			i += 2
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out, nil
 }

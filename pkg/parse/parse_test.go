@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -159,7 +160,45 @@ var _ = Describe("Documents", func() {
 		},
 		Entry("a control character", "a: 1\nb: x\x01y\n", "line 2, column 5: invalid YAML: control characters are not allowed"),
 		Entry("invalid UTF-8", "a: 1\nbé: \xff\n", "line 2, column 5: invalid YAML: invalid leading UTF-8 octet"),
+		Entry("after CR, CR LF and LS line breaks", "a: 1\rb: 2\r\nc: 3\u2028d: \x01", "line 4, column 4: invalid YAML: control characters are not allowed"),
 	)
+
+	Describe("encodings", func() {
+		utf16 := func(s string, bigEndian bool) []byte {
+			out := []byte{0xff, 0xfe}
+			if bigEndian {
+				out = []byte{0xfe, 0xff}
+			}
+			for _, u := range utf16.Encode([]rune(s)) {
+				if bigEndian {
+					out = append(out, byte(u>>8), byte(u))
+				} else {
+					out = append(out, byte(u), byte(u>>8))
+				}
+			}
+			return out
+		}
+		const text = "a: ! 12\nb: yes\nc: \U0001F600\n"
+		const want = `[{"a":"12","b":true,"c":"😀"}]`
+
+		DescribeTable("reads UTF-16 and UTF-8 with a byte order mark",
+			func(data []byte) {
+				docs, err := parse.Documents(data)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(render(docs)).To(Equal(want))
+			},
+			Entry("UTF-16LE", utf16(text, false)),
+			Entry("UTF-16BE", utf16(text, true)),
+			Entry("UTF-8", append([]byte("\xef\xbb\xbf"), text...)),
+		)
+
+		It("rejects broken UTF-16", func() {
+			_, err := parse.Documents(append(utf16("a: 1\nb: ", false), 0x00, 0xd8, 'x', 0))
+			Expect(err).To(MatchError("line 2, column 4: invalid UTF-16: unpaired surrogate"))
+			_, err = parse.Documents(append(utf16("a: 1", false), 'x'))
+			Expect(err).To(MatchError("line 1, column 5: invalid UTF-16: incomplete character at the end"))
+		})
+	})
 
 	Describe("nesting", func() {
 		deep := func(n int, open, close string) []byte {

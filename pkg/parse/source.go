@@ -16,7 +16,8 @@ type source struct {
 	// end, the only way to write the non-specific tag; else bareTag is
 	// false without looking.
 	bareTags bool
-	// lineStarts[i] is the offset of line i+1; built on first use.
+	// lineStarts[i] is the offset of line i+1 (yamlLineStarts); built on
+	// first use.
 	lineStarts []int
 	// The last position found, from which the next one on the same line
 	// is searched, so that a pass over a line costs O(its length).
@@ -26,7 +27,7 @@ type source struct {
 func newSource(data []byte) *source {
 	s := &source{data: data}
 	for i := bytes.IndexByte(data, '!'); i >= 0; {
-		if i+1 == len(data) || isBlank(data[i+1]) {
+		if i+1 == len(data) || spaceWidth(data, i+1) > 0 {
 			s.bareTags = true
 			break
 		}
@@ -39,18 +40,34 @@ func newSource(data []byte) *source {
 	return s
 }
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+// spaceWidth returns the length of the white space at data[i:]: a space, a
+// tab or a line break; 0 when there is none.
+func spaceWidth(data []byte, i int) int {
+	if data[i] == ' ' || data[i] == '\t' {
+		return 1
+	}
+	return breakWidth(data, i)
+}
+
+// breakWidth returns the length of the YAML line break at data[i:] (LF, CR,
+// NEL, LS or PS; CR LF counts as two breaks); 0 when there is none.
+func breakWidth(data []byte, i int) int {
+	switch c := data[i]; {
+	case c == '\r' || c == '\n':
+		return 1
+	case c == 0xc2 && i+1 < len(data) && data[i+1] == 0x85:
+		return 2
+	case c == 0xe2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9):
+		return 3
+	}
+	return 0
+}
 
 // offset returns the byte offset of the 1-based line and column (in
 // characters) that the YAML library reports, or -1.
 func (s *source) offset(line, col int) int {
 	if s.lineStarts == nil {
-		s.lineStarts = append(s.lineStarts, 0)
-		for i, c := range s.data {
-			if c == '\n' {
-				s.lineStarts = append(s.lineStarts, i+1)
-			}
-		}
+		s.lineStarts = yamlLineStarts(s.data)
 	}
 	if line < 1 || line > len(s.lineStarts) || col < 1 {
 		return -1
@@ -59,8 +76,12 @@ func (s *source) offset(line, col int) int {
 	if line == s.curLine && col >= s.curCol {
 		off, c = s.curOff, s.curCol
 	}
+	end := len(s.data)
+	if line < len(s.lineStarts) {
+		end = s.lineStarts[line]
+	}
 	for ; c < col; c++ {
-		if off >= len(s.data) || s.data[off] == '\n' {
+		if off >= end {
 			return -1
 		}
 		_, size := utf8.DecodeRune(s.data[off:])
@@ -72,7 +93,7 @@ func (s *source) offset(line, col int) int {
 
 // bareTag reports whether plain scalar n carries the non-specific tag "!".
 // A node starts at its properties: an anchor (&name) and a tag in either
-// order.
+// order, separated by white space, line breaks and comments.
 func (s *source) bareTag(n *yaml.Node) bool {
 	if !s.bareTags || n.Style != 0 {
 		return false
@@ -88,17 +109,33 @@ func (s *source) bareTag(n *yaml.Node) bool {
 		}
 		switch d[off] {
 		case '!':
-			return off+1 == len(d) || isBlank(d[off+1])
+			return off+1 == len(d) || spaceWidth(d, off+1) > 0
 		case '&':
-			for off < len(d) && !isBlank(d[off]) {
+			for off < len(d) && spaceWidth(d, off) == 0 {
 				off++
 			}
-			for off < len(d) && (d[off] == ' ' || d[off] == '\t') {
-				off++
-			}
+			off = skipSeparation(d, off)
 		default:
 			return false
 		}
 	}
 	return false
+}
+
+// skipSeparation returns the offset of the first character at or after off
+// that is not white space, a line break or part of a comment.
+func skipSeparation(d []byte, off int) int {
+	for off < len(d) {
+		if w := spaceWidth(d, off); w > 0 {
+			off += w
+			continue
+		}
+		if d[off] != '#' {
+			return off
+		}
+		for off < len(d) && breakWidth(d, off) == 0 {
+			off++
+		}
+	}
+	return off
 }

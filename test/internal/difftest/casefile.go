@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,15 +21,18 @@ import (
 type caseFile struct {
 	Target    string          `json:"target"`
 	Seed      string          `json:"seed"`
+	Shrunk    bool            `json:"shrunk"`
 	Overwrite *bool           `json:"overwrite"`
 	Recorded  json.RawMessage `json:"recorded"`
 	Local     json.RawMessage `json:"local"`
 	Live      json.RawMessage `json:"live"`
+	Expect    string          `json:"expect"`
 }
 
 // ReadCase reads a case file written by WriteCase (or by hand: target,
 // overwrite, recorded, local and live are required; recorded null means a
-// first apply; seed is optional).
+// first apply; seed, shrunk and expect, the class the case must get, are
+// optional).
 func ReadCase(path string) (Case, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -45,7 +49,14 @@ func ReadCase(path string) (Case, error) {
 	if f.Target == "" || f.Overwrite == nil || f.Local == nil || f.Live == nil {
 		return Case{}, fmt.Errorf("%s: a case needs target, overwrite, recorded, local and live", path)
 	}
-	c := Case{Target: f.Target, Overwrite: *f.Overwrite}
+	c := Case{Target: f.Target, Overwrite: *f.Overwrite, Shrunk: f.Shrunk}
+	if f.Expect != "" {
+		i := slices.Index(classNames[:], f.Expect)
+		if i < 0 {
+			return Case{}, fmt.Errorf("%s: expect: unknown class %q, want one of %v", path, f.Expect, classNames)
+		}
+		c.Expect, c.HasExpect = Class(i), true
+	}
 	if f.Seed != "" {
 		if c.Seed, err = strconv.ParseUint(f.Seed, 0, 64); err != nil {
 			return Case{}, fmt.Errorf("%s: seed: %w", path, err)
@@ -74,27 +85,31 @@ func ReadCase(path string) (Case, error) {
 // strategicpatch's patch and result and ply's result and errors.
 func WriteCase(dir, name string, o Outcome) (string, error) {
 	doc := &yaml.Node{Kind: yaml.MappingNode}
-	add := func(key string, v *yaml.Node) {
-		doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
+	add := func(key string, v *yaml.Node) *yaml.Node {
+		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
+		doc.Content = append(doc.Content, k, v)
+		return k
 	}
 	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 	add("target", str(o.Target))
 	add("seed", str("0x"+strconv.FormatUint(o.Seed, 16)))
+	if o.Shrunk {
+		add("shrunk", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
 	add("overwrite", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(o.Overwrite)})
 	add("recorded", node(o.Recorded))
 	add("local", node(o.Local))
 	add("live", node(o.Live))
 	doc.Content[0].HeadComment = "ply differential test case (" + o.Class.String() + "), replay with\n" +
 		"PLY_DIFF_CASE=" + filepath.Join(dir, name) + " go test ./test/differential -ginkgo.focus=Replay -ginkgo.v\n" +
-		"Only target, seed, overwrite, recorded (null = first apply), local and live are read back."
-	info := str(o.Class.String())
-	info.HeadComment = "--- informational, ignored on replay ---"
-	add("class", info)
+		"Only target, seed, shrunk, overwrite, recorded (null = first apply), local and live are read back.\n" +
+		"seed is the generator seed of the original case; a shrunk case was reduced from it."
+	add("class", str(o.Class.String())).HeadComment = "--- informational, ignored on replay ---"
+	if o.OracleNormalized {
+		add("strategicpatchResultNormalized", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
 	if o.DiffPath != "" {
 		add("diffPath", str(o.DiffPath))
-	}
-	if o.Shrunk {
-		add("shrunkFrom", str(o.ID()))
 	}
 	if o.OraclePatch != nil {
 		if p, err := jsonv.Decode(o.OraclePatch); err == nil {

@@ -28,6 +28,9 @@ type Case struct {
 	Overwrite bool
 	// Recorded is value.Null for a first apply.
 	Recorded, Local, Live value.Value
+	// Expect is the Class a hand-written case must get, when HasExpect.
+	Expect    Class
+	HasExpect bool
 }
 
 // FirstApply reports whether the case has no recorded configuration.
