@@ -75,7 +75,7 @@ var yamlParserProblems = map[string]bool{
 
 // yamlReaderProblems are the problems libyaml's reader reports: bad
 // encoding or characters YAML does not allow. They carry no position, so
-// syntaxError looks for the offending character itself.
+// yamlSyntaxError looks for the offending character itself.
 var yamlReaderProblems = map[string]bool{
 	"control characters are not allowed": true,
 	"incomplete UTF-8 octet sequence":    true,

@@ -19,6 +19,8 @@ type source struct {
 	// lineStarts[i] is the offset of line i+1 (yamlLineStarts); built on
 	// first use.
 	lineStarts []int
+	// ascii is set when data is all ASCII, where a column is a byte count.
+	ascii bool
 	// The last position found, from which the next one on the same line
 	// is searched, so that a pass over a line costs O(its length).
 	curLine, curCol, curOff int
@@ -68,17 +70,30 @@ func breakWidth(data []byte, i int) int {
 func (s *source) offset(line, col int) int {
 	if s.lineStarts == nil {
 		s.lineStarts = yamlLineStarts(s.data)
+		s.ascii = true
+		for _, c := range s.data {
+			if c >= utf8.RuneSelf {
+				s.ascii = false
+				break
+			}
+		}
 	}
 	if line < 1 || line > len(s.lineStarts) || col < 1 {
+		return -1
+	}
+	end := len(s.data)
+	if line < len(s.lineStarts) {
+		end = s.lineStarts[line]
+	}
+	if s.ascii {
+		if off := s.lineStarts[line-1] + col - 1; off < end {
+			return off
+		}
 		return -1
 	}
 	off, c := s.lineStarts[line-1], 1
 	if line == s.curLine && col >= s.curCol {
 		off, c = s.curOff, s.curCol
-	}
-	end := len(s.data)
-	if line < len(s.lineStarts) {
-		end = s.lineStarts[line]
 	}
 	for ; c < col; c++ {
 		if off >= end {

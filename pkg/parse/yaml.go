@@ -23,7 +23,7 @@ func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
 	var docs []doc
 	for index := 1; ; index++ {
 		n, err := decodeNode(dec)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return docs, nil
 		}
 		if err != nil {
@@ -88,9 +88,11 @@ type walker struct {
 }
 
 type anchored struct {
-	active bool // being converted: an alias to it is recursive
-	done   bool // r holds its value
-	r      result
+	active  bool // being converted: an alias to it is recursive
+	done    bool // r holds its value
+	r       result
+	keyDone bool // key holds its form as a map key (scalars only)
+	key     string
 }
 
 // result is a converted node: its value, its size (1 per node plus the
@@ -237,42 +239,56 @@ func (w *walker) scalarValue(n *yaml.Node) (result, *Error) {
 }
 
 // key converts a map key node: a scalar, or an alias of one, rendered as
-// kubectl renders non-string keys (keyString).
+// kubectl renders non-string keys (keyString). The key of an anchored
+// scalar is computed once and reused by its aliases.
 func (w *walker) key(k *yaml.Node) (string, *Error) {
-	t := k
-	if k.Kind == yaml.AliasNode {
-		if _, err := w.target(k); err != nil {
+	if k.Kind != yaml.AliasNode {
+		str, err := w.keyOf(k, k)
+		if err == nil && k.Anchor != "" {
+			a := w.mark(k)
+			a.keyDone, a.key = true, str
+		}
+		return str, err
+	}
+	a, err := w.target(k)
+	if err != nil {
+		return "", err
+	}
+	if !a.keyDone {
+		str, err := w.keyOf(k.Alias, k)
+		if err != nil {
 			return "", err
 		}
-		t = k.Alias
+		a.keyDone, a.key = true, str
 	}
+	if err := w.expand(k, 1+len(a.key)); err != nil {
+		return "", err
+	}
+	return a.key, nil
+}
+
+// keyOf renders node t as a map key; errors are located at node at.
+func (w *walker) keyOf(t, at *yaml.Node) (string, *Error) {
 	if t.Kind != yaml.ScalarNode {
 		kind := "list"
 		if t.Kind == yaml.MappingNode {
 			kind = "map"
 		}
-		return "", errAt(k, "a map key must be a string, number or boolean, not a "+kind)
+		return "", errAt(at, "a map key must be a string, number or boolean, not a "+kind)
 	}
 	s, err := w.resolveNode(t)
 	if errors.Is(err, errNotTag) {
-		return "", errAt(k, "key "+strconv.Quote(t.Value)+" is not a valid "+t.Tag)
+		return "", errAt(at, "key "+strconv.Quote(t.Value)+" is not a valid "+t.Tag)
 	}
 	if err != nil {
-		return "", errAt(k, err.Error())
+		return "", errAt(at, err.Error())
 	}
 	str, ok := keyString(s)
 	switch {
 	case !ok && s.big:
-		return "", errAt(k, "map key "+t.Value+" is an integer beyond the 64-bit range")
+		return "", errAt(at, "map key "+t.Value+" is an integer beyond the 64-bit range")
 	case !ok:
-		return "", errAt(k, "a map key must be a string, number or boolean, not null")
-	}
-	if k.Kind == yaml.AliasNode {
-		if err := w.expand(k, 1+len(str)); err != nil {
-			return "", err
-		}
-	} else if k.Anchor != "" {
-		w.mark(k)
+		return "", errAt(at, "a map key must be a string, number or boolean, not null")
 	}
 	return str, nil
 }

@@ -1,0 +1,69 @@
+package apply_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// deployment returns a Deployment whose one container has n env entries
+// with values prefixed by tag, and a server-added field when live.
+func deployment(n int, tag string, live bool) value.Value {
+	env := make([]value.Value, n)
+	for i := range env {
+		env[i] = value.MustMap(
+			value.Field{Key: "name", Value: value.String("ENV_" + strconv.Itoa(i))},
+			value.Field{Key: "value", Value: value.String(tag + strconv.Itoa(i))},
+		)
+	}
+	container := value.MustMap(
+		value.Field{Key: "name", Value: value.String("app")},
+		value.Field{Key: "image", Value: value.String("nginx:" + tag)},
+		value.Field{Key: "env", Value: value.List(env)},
+	)
+	spec := value.MustMap(
+		value.Field{Key: "replicas", Value: value.Int(3)},
+		value.Field{Key: "template", Value: value.MustMap(value.Field{Key: "spec", Value: value.MustMap(
+			value.Field{Key: "containers", Value: value.List([]value.Value{container})})})},
+	)
+	fields := []value.Field{
+		{Key: "apiVersion", Value: value.String("apps/v1")},
+		{Key: "kind", Value: value.String("Deployment")},
+		{Key: "metadata", Value: value.MustMap(value.Field{Key: "name", Value: value.String("web")})},
+		{Key: "spec", Value: spec},
+	}
+	if live {
+		fields = append(fields, value.Field{Key: "status", Value: value.MustMap(value.Field{Key: "replicas", Value: value.Int(3)})})
+	}
+	return value.MustMap(fields...)
+}
+
+// BenchmarkMerge measures Merge alone (inputs already parsed) on a
+// Deployment with n env entries whose every value changes.
+func BenchmarkMerge(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 5000} {
+		recorded, local, live := deployment(n, "a", false), deployment(n, "b", false), deployment(n, "a", true)
+		for _, o := range []apply.Ordering{apply.OrderingSeed, apply.OrderingKubectl} {
+			name := "env=" + strconv.Itoa(n) + "/ordering=seed"
+			if o == apply.OrderingKubectl {
+				name = "env=" + strconv.Itoa(n) + "/ordering=kubectl"
+			}
+			b.Run(name, func(b *testing.B) {
+				opts := apply.DefaultOptions()
+				opts.Ordering = o
+				if _, err := apply.Merge(recorded, local, live, opts); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := apply.Merge(recorded, local, live, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
