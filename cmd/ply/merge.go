@@ -144,7 +144,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, c := range res.Changes {
 			sb.WriteString(c.Op.String())
 			sb.WriteByte(' ')
-			sb.WriteString(c.Path.String())
+			sb.WriteString(c.Path().String())
 			sb.WriteString(" (")
 			sb.WriteString(c.Source.String())
 			sb.WriteString(")\n")

@@ -86,7 +86,7 @@ func entries(dir string) []TableEntry {
 func changeLines(cs []apply.Change) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		out[i] = c.Op.String() + " " + c.Path.String() + " (" + c.Source.String() + ")"
+		out[i] = c.Op.String() + " " + c.Path().String() + " (" + c.Source.String() + ")"
 	}
 	return out
 }

@@ -31,14 +31,23 @@ func (o Op) String() string {
 }
 
 // Change is one difference between live and the merged result, reported at
-// the outermost path where they differ.
+// the outermost path where they differ. Its path is materialised only when
+// asked for (Path), so listing thousands of changes stays cheap.
 type Change struct {
-	Path fieldpath.Path
-	Op   Op
+	Op Op
 	// Source is the input that decided the change: Local (local sets the
 	// value, nulls it, or leaves out a field of a retainKeys union) or
 	// Recorded (local dropped it since the last apply).
 	Source elements.Source
+	node   *elements.Node
+}
+
+// Path returns where the change is. Each call builds a new Path.
+func (c Change) Path() fieldpath.Path {
+	if c.node == nil {
+		return nil
+	}
+	return c.node.Path()
 }
 
 // Collect lists the changes of a decided tree in walk order: map fields by
@@ -59,14 +68,14 @@ func collect(e elements.Element, out *[]Change) {
 	case !liveOK && !present:
 		return
 	case !liveOK:
-		*out = append(*out, Change{Path: n.Path(), Op: Add, Source: elements.Local})
+		*out = append(*out, Change{node: n, Op: Add, Source: elements.Local})
 		return
 	case !present:
 		src := elements.Local
 		if !n.HasLocal && n.HasRecorded {
 			src = elements.Recorded
 		}
-		*out = append(*out, Change{Path: n.Path(), Op: Remove, Source: src})
+		*out = append(*out, Change{node: n, Op: Remove, Source: src})
 		return
 	}
 	before := len(*out)
@@ -95,7 +104,7 @@ func collect(e elements.Element, out *[]Change) {
 		collectItems(e.Items, out)
 	}
 	if len(*out) == before && !value.Equal(n.Live, res.Value) {
-		*out = append(*out, Change{Path: n.Path(), Op: Replace, Source: elements.Local})
+		*out = append(*out, Change{node: n, Op: Replace, Source: elements.Local})
 	}
 }
 

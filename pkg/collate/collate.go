@@ -36,6 +36,11 @@ func node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t
 		return &elements.AtomicElement{Node: base}, nil
 	}
 	local := vals.Local
+	if vals.HasLive && (!vals.HasRecorded || value.Equal(vals.Recorded, local)) && value.Equal(local, vals.Live) {
+		// All three agree below here: the outcome is local's value, which
+		// is live's; nothing below needs deciding.
+		return &elements.AtomicElement{Node: base}, nil
+	}
 	switch local.Kind() {
 	case value.KindMap:
 		if t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap && t.Kind != openapi.KindUnknown {
@@ -170,6 +175,37 @@ func fields(self elements.Element, n *elements.Node) (elements.Fields, error) {
 	return out, nil
 }
 
+// keyIndex maps merge-key tuples to positions. Single-field keys, nearly
+// all of them, are hashed by their one ScalarKey.
+type keyIndex struct {
+	single map[value.ScalarKey]int
+	multi  map[tupleKey]int
+}
+
+func newKeyIndex(fields, size int) keyIndex {
+	if fields == 1 {
+		return keyIndex{single: make(map[value.ScalarKey]int, size)}
+	}
+	return keyIndex{multi: make(map[tupleKey]int, size)}
+}
+
+func (x *keyIndex) get(k *tupleKey) (int, bool) {
+	if x.single != nil {
+		pos, ok := x.single[k[0]]
+		return pos, ok
+	}
+	pos, ok := x.multi[*k]
+	return pos, ok
+}
+
+func (x *keyIndex) put(k *tupleKey, pos int) {
+	if x.single != nil {
+		x.single[k[0]] = pos
+		return
+	}
+	x.multi[*k] = pos
+}
+
 // keyOf computes the merge-key tuple of a list item. missing names the
 // first key field the item lacks (with no schema default); bad reports a
 // key field whose value is not a scalar.
@@ -220,7 +256,7 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 	if n.HasRecorded && n.Recorded.IsList() {
 		recorded = n.Recorded.Items()
 	}
-	index := make(map[tupleKey]int, len(local)+len(live))
+	index := newKeyIndex(len(mk), len(local)+len(live))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	keys := make([][]fieldpath.KeyField, 0, len(local)+len(live))
 	for i, it := range local {
@@ -235,13 +271,13 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 			}
 			return n.Errorf(elements.Local, msg)
 		}
-		if pos, dup := index[k]; dup {
+		if pos, dup := index.get(&k); dup {
 			path := n.Path().Child(fieldpath.Key(kf)).String()
 			return &elements.Error{Source: elements.Local, Path: n.Path().Child(fieldpath.Key(kf)),
 				Msg: "duplicate merge key: items " + strconv.Itoa(items[pos].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + path}
 		}
-		index[k] = len(items)
-		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1})
+		index.put(&k, len(items))
+		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1, Of: -1})
 		keys = append(keys, kf)
 	}
 	var extra []elements.Item
@@ -255,11 +291,11 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
 		}
-		pos, found := index[k]
+		pos, found := index.get(&k)
 		switch {
 		case !found:
-			index[k] = len(items)
-			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i})
+			index.put(&k, len(items))
+			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			keys = append(keys, kf)
 		case items[pos].LiveIndex < 0:
 			items[pos].LiveIndex = i
@@ -275,11 +311,11 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 		if missing != "" {
 			continue
 		}
-		pos, found := index[k]
+		pos, found := index.get(&k)
 		switch {
 		case !found:
-			index[k] = len(items)
-			items = append(items, elements.Item{RecordedIndex: i, LocalIndex: -1, LiveIndex: -1})
+			index.put(&k, len(items))
+			items = append(items, elements.Item{RecordedIndex: i, LocalIndex: -1, LiveIndex: -1, Of: -1})
 			keys = append(keys, kf)
 		case items[pos].RecordedIndex < 0:
 			items[pos].RecordedIndex = i
@@ -350,7 +386,7 @@ func setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) (
 			continue
 		}
 		index[k] = len(items)
-		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1})
+		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1, Of: -1})
 	}
 	add := func(list []value.Value, live bool) {
 		for i, v := range list {
@@ -362,7 +398,7 @@ func setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) (
 			if !found {
 				pos = len(items)
 				index[k] = pos
-				items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: -1})
+				items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: -1, Of: -1})
 			}
 			it := &items[pos]
 			if live && it.LiveIndex < 0 {

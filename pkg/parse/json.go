@@ -1,123 +1,458 @@
 package parse
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// jsonFrame is a map or list being read.
-type jsonFrame struct {
-	isMap   bool
-	items   []value.Value
-	entries []entry
-	// key is the key read for the next value of a map, when haveKey.
-	key        string
-	keyLine    int
-	keyOff     int
-	haveKey    bool
-	openedLine int
-}
-
-// parseJSON reads data as a stream of JSON values, without recursion. Its
-// error is either one that reading data as YAML would repeat (a duplicate
-// key, too deep a nesting), with fallback false, or one that means data is
-// not JSON as kubectl reads JSON (a syntax error, a number beyond float64),
-// with fallback true: kubectl reads such input as YAML instead.
+// parseJSON reads data as a stream of JSON values with a scanner of its
+// own: one pass, one allocation per map, list and string, keys interned.
+// Its error is either one that reading data as YAML would repeat (a
+// duplicate key, too deep a nesting), with fallback false, or one that
+// means data is not JSON as kubectl reads JSON (a syntax error, a number
+// beyond float64), with fallback true: kubectl reads such input as YAML
+// instead.
 func (l Limits) parseJSON(data []byte) (docs []doc, err *Error, fallback bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	lc := newLineCounter(data)
-	var stack []jsonFrame
+	sc := &jsonScanner{data: data, limits: l, keys: make(map[string]string)}
 	index := 0
-	topStart := 0 // offset of the top-level value being read
-	at := func(off int, msg string) *Error {
-		return &Error{Doc: index, Line: lc.lineAt(off), Column: lc.columnAt(off), Msg: msg}
-	}
 	for {
-		before := int(dec.InputOffset())
-		tok, terr := dec.Token()
-		if terr == io.EOF && len(stack) == 0 {
+		sc.skipSpace()
+		if sc.pos >= len(data) {
 			return docs, nil, false
 		}
-		start := tokenStart(data, before)
-		if len(stack) == 0 {
-			topStart = start
+		index++
+		start := sc.pos
+		v, ok := sc.value(0)
+		if !ok {
+			if sc.err != nil {
+				sc.err.Doc = index
+				return nil, sc.err, sc.fallback
+			}
+			var cause error = errors.New("syntax")
+			if sc.pos >= len(data) {
+				cause = io.ErrUnexpectedEOF
+			}
+			return nil, jsonSyntaxError(data, start, sc.lines(), cause, index), true
 		}
-		if terr != nil {
-			return nil, jsonSyntaxError(data, topStart, lc, terr, index+1-min(len(stack), 1)), true
-		}
-		if len(stack) == 0 {
-			index++
-		}
-		var v value.Value
-		line := 0 // of the value, when known before it ends
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				if len(stack) >= l.MaxDepth {
-					return nil, at(start, "nesting is deeper than the limit of "+strconv.Itoa(l.MaxDepth)+" levels of maps and lists"), false
-				}
-				stack = append(stack, jsonFrame{isMap: t == '{', openedLine: lc.lineAt(start)})
-				continue
-			}
-			f := &stack[len(stack)-1]
-			if f.isMap {
-				if first, second, dup := sortEntries(f.entries); dup {
-					e := f.entries[second]
-					return nil, at(e.off, duplicateMsg(e.key, f.entries[first].line)), false
-				}
-				fields := make([]value.Field, len(f.entries))
-				for i, e := range f.entries {
-					fields[i] = value.Field{Key: e.key, Value: e.val}
-				}
-				v = value.MapFromSorted(fields)
-			} else {
-				v = value.List(f.items)
-			}
-			line = f.openedLine
-			stack = stack[:len(stack)-1]
-		case string:
-			if n := len(stack); n > 0 && stack[n-1].isMap && !stack[n-1].haveKey {
-				f := &stack[n-1]
-				f.key, f.keyOff, f.keyLine, f.haveKey = t, start, lc.lineAt(start), true
-				continue
-			}
-			v = value.String(t)
-		case json.Number:
-			nv, ok := jsonNumber(string(t))
-			if !ok {
-				return nil, at(start, "number "+string(t)+" is beyond the range of a 64-bit float"), true
-			}
-			v = nv
-		case bool:
-			v = value.Bool(t)
-		case nil:
-			v = value.Null
-		}
-		if len(stack) == 0 {
-			if line == 0 {
-				line = lc.lineAt(start)
-			}
-			if !v.IsNull() {
-				docs = append(docs, doc{v: v, index: index, line: line})
-			}
-			continue
-		}
-		f := &stack[len(stack)-1]
-		if f.isMap {
-			f.entries = append(f.entries, entry{key: f.key, val: v, pos: len(f.entries), line: f.keyLine, off: f.keyOff})
-			f.haveKey = false
-		} else {
-			f.items = append(f.items, v)
+		if !v.IsNull() {
+			docs = append(docs, doc{v: v, index: index, line: sc.lines().lineAt(start)})
 		}
 	}
+}
+
+// jsonScanner reads JSON values from data. fields, offsets and items are
+// stacks shared by all maps and lists being read, so that building a
+// container allocates only its final, exactly sized slice.
+type jsonScanner struct {
+	data    []byte
+	pos     int
+	limits  Limits
+	lc      *lineCounter
+	keys    map[string]string // interned map keys
+	fields  []value.Field
+	offsets []int // offsets of the keys in fields
+	items   []value.Value
+	buf     []byte // unescaped string being built
+	// err is set for errors that are not plain syntax errors.
+	err      *Error
+	fallback bool
+}
+
+func (sc *jsonScanner) lines() *lineCounter {
+	if sc.lc == nil {
+		sc.lc = newLineCounter(sc.data)
+	}
+	return sc.lc
+}
+
+func (sc *jsonScanner) fail(off int, msg string, fallback bool) {
+	lc := sc.lines()
+	sc.err = &Error{Line: lc.lineAt(off), Column: lc.columnAt(off), Msg: msg}
+	sc.fallback = fallback
+}
+
+func (sc *jsonScanner) skipSpace() {
+	for sc.pos < len(sc.data) {
+		switch sc.data[sc.pos] {
+		case ' ', '\t', '\r', '\n':
+			sc.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value reads one value at depth (the number of maps and lists around it).
+func (sc *jsonScanner) value(depth int) (value.Value, bool) {
+	sc.skipSpace()
+	if sc.pos >= len(sc.data) {
+		return value.Value{}, false
+	}
+	switch c := sc.data[sc.pos]; c {
+	case '{', '[':
+		if depth >= sc.limits.MaxDepth {
+			sc.fail(sc.pos, "nesting is deeper than the limit of "+strconv.Itoa(sc.limits.MaxDepth)+" levels of maps and lists", false)
+			return value.Value{}, false
+		}
+		if c == '{' {
+			return sc.object(depth + 1)
+		}
+		return sc.array(depth + 1)
+	case '"':
+		s, ok := sc.str()
+		if !ok {
+			return value.Value{}, false
+		}
+		return value.String(s), true
+	case 't':
+		return value.Bool(true), sc.literal("true")
+	case 'f':
+		return value.Bool(false), sc.literal("false")
+	case 'n':
+		return value.Null, sc.literal("null")
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return sc.number()
+		}
+		return value.Value{}, false
+	}
+}
+
+func (sc *jsonScanner) literal(word string) bool {
+	if len(sc.data)-sc.pos < len(word) || string(sc.data[sc.pos:sc.pos+len(word)]) != word {
+		return false
+	}
+	sc.pos += len(word)
+	return true
+}
+
+func (sc *jsonScanner) object(depth int) (value.Value, bool) {
+	sc.pos++ // {
+	base := len(sc.fields)
+	defer func() { sc.fields, sc.offsets = sc.fields[:base], sc.offsets[:base] }()
+	sc.skipSpace()
+	if sc.pos < len(sc.data) && sc.data[sc.pos] == '}' {
+		sc.pos++
+		return value.MapFromSorted(nil), true
+	}
+	sorted := true
+	for {
+		sc.skipSpace()
+		if sc.pos >= len(sc.data) || sc.data[sc.pos] != '"' {
+			return value.Value{}, false
+		}
+		keyOff := sc.pos
+		key, ok := sc.key()
+		if !ok {
+			return value.Value{}, false
+		}
+		sc.skipSpace()
+		if sc.pos >= len(sc.data) || sc.data[sc.pos] != ':' {
+			return value.Value{}, false
+		}
+		sc.pos++
+		v, ok := sc.value(depth)
+		if !ok {
+			return value.Value{}, false
+		}
+		if n := len(sc.fields); n > base && sc.fields[n-1].Key >= key {
+			sorted = false
+		}
+		sc.fields = append(sc.fields, value.Field{Key: key, Value: v})
+		sc.offsets = append(sc.offsets, keyOff)
+		sc.skipSpace()
+		if sc.pos >= len(sc.data) {
+			return value.Value{}, false
+		}
+		if sc.data[sc.pos] == ',' {
+			sc.pos++
+			continue
+		}
+		if sc.data[sc.pos] != '}' {
+			return value.Value{}, false
+		}
+		sc.pos++
+		break
+	}
+	fields := make([]value.Field, len(sc.fields)-base)
+	copy(fields, sc.fields[base:])
+	if !sorted {
+		offs := sc.offsets[base:]
+		order := make([]int, len(fields))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return fields[order[i]].Key < fields[order[j]].Key })
+		out := make([]value.Field, len(fields))
+		for i, o := range order {
+			out[i] = fields[o]
+			if i > 0 && out[i].Key == out[i-1].Key {
+				first, second := order[i-1], o
+				sc.fail(offs[second], duplicateMsg(out[i].Key, sc.lines().lineAt(offs[first])), false)
+				return value.Value{}, false
+			}
+		}
+		fields = out
+	}
+	return value.MapFromSorted(fields), true
+}
+
+func (sc *jsonScanner) array(depth int) (value.Value, bool) {
+	sc.pos++ // [
+	base := len(sc.items)
+	defer func() { sc.items = sc.items[:base] }()
+	sc.skipSpace()
+	if sc.pos < len(sc.data) && sc.data[sc.pos] == ']' {
+		sc.pos++
+		return value.List(nil), true
+	}
+	for {
+		v, ok := sc.value(depth)
+		if !ok {
+			return value.Value{}, false
+		}
+		sc.items = append(sc.items, v)
+		sc.skipSpace()
+		if sc.pos >= len(sc.data) {
+			return value.Value{}, false
+		}
+		if sc.data[sc.pos] == ',' {
+			sc.pos++
+			continue
+		}
+		if sc.data[sc.pos] != ']' {
+			return value.Value{}, false
+		}
+		sc.pos++
+		break
+	}
+	items := make([]value.Value, len(sc.items)-base)
+	copy(items, sc.items[base:])
+	return value.List(items), true
+}
+
+// key reads a map key, interned: Kubernetes objects repeat a few keys many
+// times.
+func (sc *jsonScanner) key() (string, bool) {
+	raw, escaped, ok := sc.rawString()
+	if !ok {
+		return "", false
+	}
+	if !escaped {
+		if k, found := sc.keys[string(raw)]; found {
+			return k, true
+		}
+		k := string(raw)
+		sc.keys[k] = k
+		return k, true
+	}
+	return sc.unescape(raw)
+}
+
+// str reads a string value.
+func (sc *jsonScanner) str() (string, bool) {
+	raw, escaped, ok := sc.rawString()
+	if !ok {
+		return "", false
+	}
+	if !escaped {
+		return string(raw), true
+	}
+	return sc.unescape(raw)
+}
+
+// rawString scans a string from its opening quote and returns the bytes
+// between the quotes; escaped is true when they hold escapes or bytes that
+// are not valid UTF-8 (which JSON decoding replaces).
+func (sc *jsonScanner) rawString() (raw []byte, escaped, ok bool) {
+	start := sc.pos + 1
+	for i := start; i < len(sc.data); i++ {
+		c := sc.data[i]
+		switch {
+		case c == '"':
+			sc.pos = i + 1
+			return sc.data[start:i], escaped, true
+		case c == '\\':
+			escaped = true
+			i++
+		case c < 0x20:
+			sc.pos = i
+			return nil, false, false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(sc.data[i:])
+			if r == utf8.RuneError && size == 1 {
+				escaped = true
+			}
+			i += size - 1
+		}
+	}
+	sc.pos = len(sc.data)
+	return nil, false, false
+}
+
+// unescape decodes the escapes of a raw string as encoding/json does
+// (invalid UTF-8 and lone surrogates become U+FFFD).
+func (sc *jsonScanner) unescape(raw []byte) (string, bool) {
+	b := sc.buf[:0]
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(raw[i:])
+			b = utf8.AppendRune(b, r)
+			i += size
+			continue
+		}
+		if c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(raw) {
+			return "", false
+		}
+		switch raw[i+1] {
+		case '"', '\\', '/':
+			b = append(b, raw[i+1])
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(raw[i+2:])
+			if !ok {
+				return "", false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2, ok := hex4(raw[i+2:])
+					if !ok {
+						return "", false
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						b = utf8.AppendRune(b, dec)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default:
+			return "", false
+		}
+		i += 2
+	}
+	sc.buf = b
+	return string(b), true
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// number reads a number with JSON's grammar: an integer literal that fits
+// int64 is an integer, any other number a float64.
+func (sc *jsonScanner) number() (value.Value, bool) {
+	d := sc.data
+	start, i := sc.pos, sc.pos
+	if d[i] == '-' {
+		i++
+	}
+	if i >= len(d) {
+		return value.Value{}, false
+	}
+	switch {
+	case d[i] == '0':
+		i++
+	case d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		return value.Value{}, false
+	}
+	integer := true
+	if i < len(d) && d[i] == '.' {
+		integer = false
+		i++
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return value.Value{}, false
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		integer = false
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return value.Value{}, false
+		}
+	}
+	sc.pos = i
+	lit := d[start:i]
+	if integer && len(lit) <= 18 {
+		// At most 18 digits always fits int64.
+		var n int64
+		neg := lit[0] == '-'
+		if neg {
+			lit = lit[1:]
+		}
+		for _, c := range lit {
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return value.Int(n), true
+	}
+	v, ok := jsonNumber(string(d[start:i]))
+	if !ok {
+		sc.fail(start, "number "+string(d[start:i])+" is beyond the range of a 64-bit float", true)
+		return value.Value{}, false
+	}
+	return v, true
 }
 
 // tokenStart returns the offset of the token that follows off: the first

@@ -28,20 +28,20 @@ func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
 	case KindNull:
 		sb.WriteString("null")
 	case KindBool:
-		if v.bits == 1 {
+		if v.n == 1 {
 			sb.WriteString("true")
 		} else {
 			sb.WriteString("false")
 		}
 	case KindInt:
 		var buf [24]byte
-		sb.Write(strconv.AppendInt(buf[:0], int64(v.bits), 10))
+		sb.Write(strconv.AppendInt(buf[:0], int64(v.n), 10))
 	case KindFloat:
-		writeFloat(sb, math.Float64frombits(v.bits))
+		writeFloat(sb, math.Float64frombits(v.n))
 	case KindString:
-		writeString(sb, v.str)
+		writeString(sb, v.str())
 	case KindMap:
-		if len(v.fields) == 0 {
+		if len(v.fields()) == 0 {
 			sb.WriteString("{}")
 			return
 		}
@@ -50,7 +50,7 @@ func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
 		if nl != "" {
 			inner = nl + indent
 		}
-		for i, f := range v.fields {
+		for i, f := range v.fields() {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
@@ -65,7 +65,7 @@ func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
 		sb.WriteString(nl)
 		sb.WriteByte('}')
 	case KindList:
-		if len(v.items) == 0 {
+		if len(v.items()) == 0 {
 			sb.WriteString("[]")
 			return
 		}
@@ -74,7 +74,7 @@ func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
 		if nl != "" {
 			inner = nl + indent
 		}
-		for i, it := range v.items {
+		for i, it := range v.items() {
 			if i > 0 {
 				sb.WriteByte(',')
 			}

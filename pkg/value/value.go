@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // Kind is the JSON kind of a Value.
@@ -44,12 +45,39 @@ type Field struct {
 // holds an exact int64; floats are never used for integers. Values are
 // immutable by convention: functions in ply build new Values instead of
 // modifying those they are given, so subtrees may be shared.
+//
+// A Value is three words: the kind, n (the bits of a bool, int64 or
+// float64, or the length of a string, map or list) and p (the data of a
+// string, map or list). Merging works on millions of these, so their size
+// matters.
 type Value struct {
-	kind   Kind
-	bits   uint64 // bool (0/1), int64, or float64 bits
-	str    string
-	fields []Field
-	items  []Value
+	kind Kind
+	n    uint64
+	p    unsafe.Pointer
+}
+
+// str returns the string of a KindString Value.
+func (v Value) str() string {
+	if v.kind != KindString {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.n))
+}
+
+// fields returns the fields of a KindMap Value.
+func (v Value) fields() []Field {
+	if v.kind != KindMap {
+		return nil
+	}
+	return unsafe.Slice((*Field)(v.p), int(v.n))
+}
+
+// items returns the items of a KindList Value.
+func (v Value) items() []Value {
+	if v.kind != KindList {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.p), int(v.n))
 }
 
 // Null is the explicit JSON null.
@@ -59,36 +87,32 @@ var Null = Value{}
 func Bool(b bool) Value {
 	v := Value{kind: KindBool}
 	if b {
-		v.bits = 1
+		v.n = 1
 	}
 	return v
 }
 
 // Int returns an integer Value.
-func Int(i int64) Value { return Value{kind: KindInt, bits: uint64(i)} }
+func Int(i int64) Value { return Value{kind: KindInt, n: uint64(i)} }
 
 // Float returns a floating point Value.
-func Float(f float64) Value { return Value{kind: KindFloat, bits: math.Float64bits(f)} }
+func Float(f float64) Value { return Value{kind: KindFloat, n: math.Float64bits(f)} }
 
 // String returns a string Value.
-func String(s string) Value { return Value{kind: KindString, str: s} }
+func String(s string) Value {
+	return Value{kind: KindString, n: uint64(len(s)), p: unsafe.Pointer(unsafe.StringData(s))}
+}
 
 // List returns a list Value holding items (not copied). A nil slice gives an
 // empty list, never null.
 func List(items []Value) Value {
-	if items == nil {
-		items = []Value{}
-	}
-	return Value{kind: KindList, items: items}
+	return Value{kind: KindList, n: uint64(len(items)), p: unsafe.Pointer(unsafe.SliceData(items))}
 }
 
 // MapFromSorted returns a map Value over fields, which the caller guarantees
 // to be sorted by key with unique keys (not copied, not checked).
 func MapFromSorted(fields []Field) Value {
-	if fields == nil {
-		fields = []Field{}
-	}
-	return Value{kind: KindMap, fields: fields}
+	return Value{kind: KindMap, n: uint64(len(fields)), p: unsafe.Pointer(unsafe.SliceData(fields))}
 }
 
 // NewMap returns a map Value over fields in any order. It sorts them (in
@@ -138,41 +162,43 @@ func (v Value) IsScalar() bool {
 }
 
 // AsBool returns the boolean held by v; ok is false for another kind.
-func (v Value) AsBool() (b bool, ok bool) { return v.bits == 1, v.kind == KindBool }
+func (v Value) AsBool() (b bool, ok bool) { return v.kind == KindBool && v.n == 1, v.kind == KindBool }
 
 // AsInt returns the integer held by v; ok is false for another kind.
-func (v Value) AsInt() (i int64, ok bool) { return int64(v.bits), v.kind == KindInt }
+func (v Value) AsInt() (i int64, ok bool) {
+	if v.kind != KindInt {
+		return 0, false
+	}
+	return int64(v.n), true
+}
 
 // AsFloat returns the number held by v as a float64 (integers convert); ok
 // is false for a kind that is not a number.
 func (v Value) AsFloat() (f float64, ok bool) {
 	switch v.kind {
 	case KindFloat:
-		return math.Float64frombits(v.bits), true
+		return math.Float64frombits(v.n), true
 	case KindInt:
-		return float64(int64(v.bits)), true
+		return float64(int64(v.n)), true
 	}
 	return 0, false
 }
 
 // AsString returns the string held by v; ok is false for another kind.
-func (v Value) AsString() (s string, ok bool) { return v.str, v.kind == KindString }
+func (v Value) AsString() (s string, ok bool) { return v.str(), v.kind == KindString }
 
 // Fields returns the fields of a map, sorted by key (nil for other kinds).
 // The slice must not be modified.
-func (v Value) Fields() []Field { return v.fields }
+func (v Value) Fields() []Field { return v.fields() }
 
 // Items returns the items of a list (nil for other kinds). The slice must not
 // be modified.
-func (v Value) Items() []Value { return v.items }
+func (v Value) Items() []Value { return v.items() }
 
 // Len returns the number of fields of a map or items of a list, else 0.
 func (v Value) Len() int {
-	switch v.kind {
-	case KindMap:
-		return len(v.fields)
-	case KindList:
-		return len(v.items)
+	if v.kind == KindMap || v.kind == KindList {
+		return int(v.n)
 	}
 	return 0
 }
@@ -180,7 +206,7 @@ func (v Value) Len() int {
 // Get returns the value of key in a map Value by binary search; ok is false
 // when v is not a map or lacks the key.
 func (v Value) Get(key string) (Value, bool) {
-	fs := v.fields
+	fs := v.fields()
 	lo, hi := 0, len(fs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -199,7 +225,7 @@ func (v Value) Get(key string) (Value, bool) {
 // With returns a copy of map v with key set to val (v itself is unchanged).
 // A non-map v is treated as an empty map.
 func (v Value) With(key string, val Value) Value {
-	fs := v.fields
+	fs := v.fields()
 	i := sort.Search(len(fs), func(i int) bool { return fs[i].Key >= key })
 	out := make([]Field, 0, len(fs)+1)
 	out = append(out, fs[:i]...)
@@ -216,8 +242,8 @@ func (v Value) Without(key string) Value {
 	if _, ok := v.Get(key); !ok {
 		return v
 	}
-	out := make([]Field, 0, len(v.fields)-1)
-	for _, f := range v.fields {
+	out := make([]Field, 0, v.Len()-1)
+	for _, f := range v.fields() {
 		if f.Key != key {
 			out = append(out, f)
 		}
@@ -237,8 +263,8 @@ func Equal(a, b Value) bool {
 		if a.kind == KindInt && b.kind == KindFloat {
 			// Exact: the float must be a whole number in int64's range
 			// equal to the integer (no rounding of the integer to float64).
-			f := math.Float64frombits(b.bits)
-			return f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 && int64(f) == int64(a.bits)
+			f := math.Float64frombits(b.n)
+			return f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 && int64(f) == int64(a.n)
 		}
 		return false
 	}
@@ -246,27 +272,29 @@ func Equal(a, b Value) bool {
 	case KindNull:
 		return true
 	case KindBool, KindInt:
-		return a.bits == b.bits
+		return a.n == b.n
 	case KindFloat:
-		return math.Float64frombits(a.bits) == math.Float64frombits(b.bits)
+		return math.Float64frombits(a.n) == math.Float64frombits(b.n)
 	case KindString:
-		return a.str == b.str
+		return a.str() == b.str()
 	case KindMap:
-		if len(a.fields) != len(b.fields) {
+		if a.n != b.n {
 			return false
 		}
-		for i := range a.fields {
-			if a.fields[i].Key != b.fields[i].Key || !Equal(a.fields[i].Value, b.fields[i].Value) {
+		af, bf := a.fields(), b.fields()
+		for i := range af {
+			if af[i].Key != bf[i].Key || !Equal(af[i].Value, bf[i].Value) {
 				return false
 			}
 		}
 		return true
 	case KindList:
-		if len(a.items) != len(b.items) {
+		if a.n != b.n {
 			return false
 		}
-		for i := range a.items {
-			if !Equal(a.items[i], b.items[i]) {
+		ai, bi := a.items(), b.items()
+		for i := range ai {
+			if !Equal(ai[i], bi[i]) {
 				return false
 			}
 		}
@@ -291,14 +319,16 @@ func (v Value) Key() (k ScalarKey, ok bool) {
 	switch v.kind {
 	case KindNull:
 		return ScalarKey{Kind: KindNull}, true
-	case KindBool, KindInt, KindString:
-		return ScalarKey{Kind: v.kind, Bits: v.bits, Str: v.str}, true
+	case KindBool, KindInt:
+		return ScalarKey{Kind: v.kind, Bits: v.n}, true
+	case KindString:
+		return ScalarKey{Kind: KindString, Str: v.str()}, true
 	case KindFloat:
-		f := math.Float64frombits(v.bits)
+		f := math.Float64frombits(v.n)
 		if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
 			return ScalarKey{Kind: KindInt, Bits: uint64(int64(f))}, true
 		}
-		return ScalarKey{Kind: KindFloat, Bits: v.bits}, true
+		return ScalarKey{Kind: KindFloat, Bits: v.n}, true
 	}
 	return ScalarKey{}, false
 }
@@ -308,7 +338,7 @@ func (v Value) Key() (k ScalarKey, ok bool) {
 func (v Value) Short() string {
 	switch v.kind {
 	case KindString:
-		return v.str
+		return v.str()
 	case KindMap, KindList:
 		return v.kind.String()
 	}

@@ -42,9 +42,9 @@ const maxImplicitKey = 1000
 func (v Value) YAML() []byte {
 	var sb strings.Builder
 	switch {
-	case v.kind == KindMap && len(v.fields) > 0:
+	case v.kind == KindMap && len(v.fields()) > 0:
 		writeYAMLMap(&sb, v, 0, false)
-	case v.kind == KindList && len(v.items) > 0:
+	case v.kind == KindList && len(v.items()) > 0:
 		writeYAMLList(&sb, v, 0, false)
 	default:
 		writeYAMLScalar(&sb, v)
@@ -63,14 +63,14 @@ func writeIndent(sb *strings.Builder, n int) {
 // isBlock reports whether v is written as a block of lines of its own (a
 // non-empty map or list) rather than on the line of its key or dash.
 func isBlock(v Value) bool {
-	return (v.kind == KindMap && len(v.fields) > 0) || (v.kind == KindList && len(v.items) > 0)
+	return (v.kind == KindMap && len(v.fields()) > 0) || (v.kind == KindList && len(v.items()) > 0)
 }
 
 // writeYAMLMap writes the fields of a non-empty map, each line indented by
 // indent spaces; when inline is set, the first line's indentation has been
 // written already (after a list item's "- ").
 func writeYAMLMap(sb *strings.Builder, v Value, indent int, inline bool) {
-	for i, f := range v.fields {
+	for i, f := range v.fields() {
 		if i > 0 || !inline {
 			writeIndent(sb, indent)
 		}
@@ -98,10 +98,10 @@ func writeYAMLMap(sb *strings.Builder, v Value, indent int, inline bool) {
 // lines at listIndent.
 func writeYAMLValue(sb *strings.Builder, v Value, indent, listIndent int) {
 	switch {
-	case v.kind == KindMap && len(v.fields) > 0:
+	case v.kind == KindMap && len(v.fields()) > 0:
 		sb.WriteByte('\n')
 		writeYAMLMap(sb, v, indent+2, false)
-	case v.kind == KindList && len(v.items) > 0:
+	case v.kind == KindList && len(v.items()) > 0:
 		sb.WriteByte('\n')
 		writeYAMLList(sb, v, listIndent, false)
 	default:
@@ -116,7 +116,7 @@ func writeYAMLValue(sb *strings.Builder, v Value, indent, listIndent int) {
 // when inline is set). A map or list item starts on its dash's line and
 // continues two spaces further in.
 func writeYAMLList(sb *strings.Builder, v Value, indent int, inline bool) {
-	for i, it := range v.items {
+	for i, it := range v.items() {
 		if i > 0 || !inline {
 			writeIndent(sb, indent)
 		}
@@ -139,18 +139,18 @@ func writeYAMLScalar(sb *strings.Builder, v Value) {
 	case KindNull:
 		sb.WriteString("null")
 	case KindBool:
-		if v.bits == 1 {
+		if v.n == 1 {
 			sb.WriteString("true")
 		} else {
 			sb.WriteString("false")
 		}
 	case KindInt:
 		var buf [24]byte
-		sb.Write(strconv.AppendInt(buf[:0], int64(v.bits), 10))
+		sb.Write(strconv.AppendInt(buf[:0], int64(v.n), 10))
 	case KindFloat:
-		writeYAMLFloat(sb, math.Float64frombits(v.bits))
+		writeYAMLFloat(sb, math.Float64frombits(v.n))
 	case KindString:
-		writeYAMLString(sb, v.str)
+		writeYAMLString(sb, v.str())
 	case KindMap:
 		sb.WriteString("{}")
 	case KindList:

@@ -296,7 +296,7 @@ var _ = Describe("YAML", func() {
 
 	It("writes invalid UTF-8 as U+FFFD, as the JSON encoder does", func() {
 		Expect(string(value.String("a\xffb").YAML())).To(Equal("\"a\uFFFDb\"\n"))
-		Expect(mustParseYAML(string(value.String("a\xffb").YAML()))).To(Equal(value.String("a\uFFFDb")))
+		Expect(value.Equal(mustParseYAML(string(value.String("a\xffb").YAML())), value.String("a\uFFFDb"))).To(BeTrue())
 	})
 
 	It("is deterministic", func() {

@@ -1,0 +1,114 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// FuzzJSONScanner checks ply's JSON scanner against encoding/json (the
+// oracle): the same inputs are accepted, and they decode to the same values.
+// ply rejects duplicate keys and nesting beyond its limit on purpose; such
+// inputs are skipped.
+func FuzzJSONScanner(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"b":[true,false,null,"x\u00e9\ud83d\ude00"],"c":{"d":-1.5e3}}`,
+		`[1, 2.0, -0, 9223372036854775807, 9223372036854775808, 1e400]`,
+		`{"z":1,"a":2} {"b":3}`, `"\ud800"`, `"\ud800\u0041"`, "\"\xff\"", `{"a":1,}`, `[01]`, `{"a" 1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !looksLikeJSON(data) {
+			return
+		}
+		want, werr := oracleJSONStream(data)
+		docs, err, _ := Limits{}.withDefaults().parseJSON(data)
+		if err != nil && (strings.Contains(err.Msg, "duplicate key") || strings.Contains(err.Msg, "nesting is deeper")) {
+			return
+		}
+		if (werr == nil) != (err == nil) {
+			t.Fatalf("encoding/json error %v, ply error %v for %q", werr, err, data)
+		}
+		if err != nil {
+			return
+		}
+		if len(docs) != len(want) {
+			t.Fatalf("%d documents, want %d for %q", len(docs), len(want), data)
+		}
+		for i := range want {
+			if !value.Equal(docs[i].v, want[i]) {
+				t.Fatalf("document %d: got %s want %s", i, docs[i].v.JSON(), want[i].JSON())
+			}
+		}
+	})
+}
+
+// oracleJSONStream decodes every value of data with encoding/json, leaving
+// out nulls (as parseJSON does), numbers converted like jsonNumber.
+func oracleJSONStream(data []byte) ([]value.Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out []value.Value
+	for {
+		var x any
+		err := dec.Decode(&x)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := fromAny(x)
+		if err != nil {
+			return nil, err
+		}
+		if !v.IsNull() {
+			out = append(out, v)
+		}
+	}
+}
+
+func fromAny(x any) (value.Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return value.Null, nil
+	case bool:
+		return value.Bool(t), nil
+	case string:
+		return value.String(t), nil
+	case json.Number:
+		v, ok := jsonNumber(string(t))
+		if !ok {
+			return value.Null, errors.New("number out of range")
+		}
+		return v, nil
+	case []any:
+		items := make([]value.Value, len(t))
+		for i, it := range t {
+			v, err := fromAny(it)
+			if err != nil {
+				return value.Null, err
+			}
+			items[i] = v
+		}
+		return value.List(items), nil
+	case map[string]any:
+		fields := make([]value.Field, 0, len(t))
+		for k, it := range t {
+			v, err := fromAny(it)
+			if err != nil {
+				return value.Null, err
+			}
+			fields = append(fields, value.Field{Key: k, Value: v})
+		}
+		m, _, _ := value.NewMap(fields)
+		return m, nil
+	}
+	return value.Null, errors.New("unexpected type")
+}
