@@ -23,23 +23,62 @@ func Collate(vals elements.Values, root *openapi.Type) (elements.Element, error)
 	if root == nil {
 		root = openapi.Unknown
 	}
-	return node(nil, fieldpath.Element{}, vals, root, openapi.Meta{})
+	var c collator
+	return c.node(nil, fieldpath.Element{}, vals, root, openapi.Meta{})
+}
+
+// collator allocates the tree's nodes from slabs: a tree of n nodes costs
+// O(log n) allocations per node type instead of n.
+type collator struct {
+	types   []elements.TypeElement
+	maps    []elements.MapElement
+	lists   []elements.ListElement
+	sets    []elements.SetElement
+	atomics []elements.AtomicElement
+	prims   []elements.PrimitiveElement
+	empties []elements.EmptyElement
+	// fields is a stack of the fields of the maps being collated; done
+	// maps move theirs to fieldSlab.
+	fields    []elements.Field
+	fieldSlab []elements.Field
+	keySlab   []fieldpath.KeyField
+}
+
+// alloc returns a new zero T from slab, growing the slab in chunks.
+func alloc[T any](slab *[]T) *T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, min(max(2*cap(*slab), 8), 1024))
+	}
+	*slab = (*slab)[:len(*slab)+1]
+	return &(*slab)[len(*slab)-1]
+}
+
+// carve returns a slice of n elements from slab, with capacity n.
+func carve[T any](slab *[]T, n int) []T {
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 64), 4096)))
+	}
+	start := len(*slab)
+	*slab = (*slab)[:start+n]
+	return (*slab)[start : start+n : start+n]
 }
 
 // node builds the Element for one node.
-func node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t *openapi.Type, meta openapi.Meta) (elements.Element, error) {
+func (c *collator) node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t *openapi.Type, meta openapi.Meta) (elements.Element, error) {
 	base := elements.Node{Parent: parent, PathElement: pe, Values: vals, Type: t, Meta: meta}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
-			return &elements.EmptyElement{Node: base}, nil
+			e := alloc(&c.empties)
+		e.Node = base
+		return e, nil
 		}
-		return &elements.AtomicElement{Node: base}, nil
+		return c.atomic(&base), nil
 	}
 	local := vals.Local
 	if vals.HasLive && (!vals.HasRecorded || value.Equal(vals.Recorded, local)) && value.Equal(local, vals.Live) {
 		// All three agree below here: the outcome is local's value, which
 		// is live's; nothing below needs deciding.
-		return &elements.AtomicElement{Node: base}, nil
+		return c.atomic(&base), nil
 	}
 	switch local.Kind() {
 	case value.KindMap:
@@ -47,16 +86,18 @@ func node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t
 			return nil, mismatch(&base, t, local)
 		}
 		if meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
-			return &elements.AtomicElement{Node: base}, nil
+			return c.atomic(&base), nil
 		}
 		if t.Kind == openapi.KindStruct {
-			e := &elements.TypeElement{Node: base}
-			fs, err := fields(e, &e.Node)
+			e := alloc(&c.types)
+			e.Node = base
+			fs, err := c.collectFields(e, &e.Node)
 			e.Fields = fs
 			return e, err
 		}
-		e := &elements.MapElement{Node: base}
-		fs, err := fields(e, &e.Node)
+		e := alloc(&c.maps)
+		e.Node = base
+		fs, err := c.collectFields(e, &e.Node)
 		e.Fields = fs
 		return e, err
 	case value.KindList:
@@ -65,36 +106,46 @@ func node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t
 		}
 		if t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) ||
 			(nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
-			return &elements.AtomicElement{Node: base}, nil
+			return c.atomic(&base), nil
 		}
 		elem := t.Elem
 		if elem == nil {
 			elem = openapi.Unknown
 		}
 		if elem.Kind == openapi.KindPrimitive {
-			e := &elements.SetElement{Node: base}
-			items, err := setItems(e, &e.Node, elem)
+			e := alloc(&c.sets)
+			e.Node = base
+			items, err := c.setItems(e, &e.Node, elem)
 			e.Items = items
 			return e, err
 		}
 		if len(meta.MergeKey) == 0 || elem.Kind == openapi.KindList {
-			return &elements.AtomicElement{Node: base}, nil
+			return c.atomic(&base), nil
 		}
 		if len(meta.MergeKey) > MaxKeyFields {
 			return nil, base.Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(MaxKeyFields)+" are supported")
 		}
-		e := &elements.ListElement{Node: base}
-		err := keyedItems(e, elem)
+		e := alloc(&c.lists)
+		e.Node = base
+		err := c.keyedItems(e, elem)
 		return e, err
 	default:
 		if t.Kind != openapi.KindPrimitive && t.Kind != openapi.KindUnknown {
 			return nil, mismatch(&base, t, local)
 		}
-		return &elements.PrimitiveElement{Node: base}, nil
+		e := alloc(&c.prims)
+		e.Node = base
+		return e, nil
 	}
 }
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
+
+func (c *collator) atomic(n *elements.Node) *elements.AtomicElement {
+	e := alloc(&c.atomics)
+	e.Node = *n
+	return e
+}
 
 // mismatch is the error for a local value whose kind the schema rules out.
 func mismatch(n *elements.Node, t *openapi.Type, got value.Value) error {
@@ -124,7 +175,7 @@ func mismatch(n *elements.Node, t *openapi.Type, got value.Value) error {
 // fields collates the children of a map-like node whose local value is a
 // map: the sorted union of the keys of local, and of recorded and live where
 // they are maps.
-func fields(self elements.Element, n *elements.Node) (elements.Fields, error) {
+func (c *collator) collectFields(self elements.Element, n *elements.Node) (elements.Fields, error) {
 	lf := n.Local.Fields()
 	var rf, vf []value.Field
 	if n.HasRecorded && n.Recorded.IsMap() {
@@ -133,11 +184,8 @@ func fields(self elements.Element, n *elements.Node) (elements.Fields, error) {
 	if n.HasLive && n.Live.IsMap() {
 		vf = n.Live.Fields()
 	}
-	size := len(lf)
-	if len(vf) > size {
-		size = len(vf)
-	}
-	out := make(elements.Fields, 0, size)
+	base := len(c.fields)
+	defer func() { c.fields = c.fields[:base] }()
 	i, j, k := 0, 0, 0
 	for i < len(lf) || j < len(rf) || k < len(vf) {
 		// The smallest key among the three heads.
@@ -166,12 +214,14 @@ func fields(self elements.Element, n *elements.Node) (elements.Fields, error) {
 			k++
 		}
 		ct, cm := n.Type.Child(key)
-		child, err := node(self, fieldpath.Field(key), cv, ct, cm)
+		child, err := c.node(self, fieldpath.Field(key), cv, ct, cm)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, elements.Field{Name: key, Element: child})
+		c.fields = append(c.fields, elements.Field{Name: key, Element: child})
 	}
+	out := carve(&c.fieldSlab, len(c.fields)-base)
+	copy(out, c.fields[base:])
 	return out, nil
 }
 
@@ -209,8 +259,8 @@ func (x *keyIndex) put(k *tupleKey, pos int) {
 // keyOf computes the merge-key tuple of a list item. missing names the
 // first key field the item lacks (with no schema default); bad reports a
 // key field whose value is not a scalar.
-func keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tupleKey, kf []fieldpath.KeyField, missing string, bad bool) {
-	kf = make([]fieldpath.KeyField, len(mergeKey))
+func (c *collator) keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tupleKey, kf []fieldpath.KeyField, missing string, bad bool) {
+	kf = carve(&c.keySlab, len(mergeKey))
 	for i, name := range mergeKey {
 		v, ok := item.Get(name)
 		if !ok {
@@ -245,7 +295,7 @@ func keyDefault(itemType *openapi.Type, name string) (value.Value, bool) {
 }
 
 // keyedItems collates a list of maps merged by merge key.
-func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
+func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 	n := &e.Node
 	mk := n.Meta.MergeKey
 	local := n.Local.Items()
@@ -263,7 +313,7 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 		if !it.IsMap() {
 			return n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
 		}
-		k, kf, missing, bad := keyOf(it, mk, itemType)
+		k, kf, missing, bad := c.keyOf(it, mk, itemType)
 		if missing != "" {
 			msg := "item " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
 			if bad {
@@ -286,7 +336,7 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
 		}
-		k, kf, missing, _ := keyOf(it, mk, itemType)
+		k, kf, missing, _ := c.keyOf(it, mk, itemType)
 		if missing != "" {
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
@@ -307,7 +357,7 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 		if !it.IsMap() {
 			continue
 		}
-		k, kf, missing, _ := keyOf(it, mk, itemType)
+		k, kf, missing, _ := c.keyOf(it, mk, itemType)
 		if missing != "" {
 			continue
 		}
@@ -335,7 +385,7 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 		if it.RecordedIndex >= 0 {
 			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 		}
-		child, err := node(e, fieldpath.Key(keys[p]), cv, itemType, itemMeta)
+		child, err := c.node(e, fieldpath.Key(keys[p]), cv, itemType, itemMeta)
 		if err != nil {
 			return err
 		}
@@ -343,10 +393,10 @@ func keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 	}
 	for p := range extra {
 		it := &extra[p]
-		it.Element = &elements.AtomicElement{Node: elements.Node{
+		it.Element = c.atomic(&elements.Node{
 			Parent: e, PathElement: fieldpath.Index(it.LiveIndex), Type: itemType,
 			Values: elements.Values{Live: live[it.LiveIndex], HasLive: true},
-		}}
+		})
 	}
 	e.Items = items
 	e.LiveExtra = extra
@@ -366,7 +416,7 @@ func keyNames(mk []string) string {
 
 // setItems collates a list of primitives merged as a set. Duplicate values
 // collapse into one item (the first occurrence of each source).
-func setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) ([]elements.Item, error) {
+func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) ([]elements.Item, error) {
 	local := n.Local.Items()
 	var live, recorded []value.Value
 	if n.HasLive && n.Live.IsList() {
@@ -431,9 +481,9 @@ func setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) (
 		if it.LocalIndex >= 0 {
 			v = local[it.LocalIndex]
 		}
-		it.Element = &elements.PrimitiveElement{Node: elements.Node{
-			Parent: self, PathElement: fieldpath.Val(v), Values: cv, Type: itemType,
-		}}
+		pe := alloc(&c.prims)
+		pe.Node = elements.Node{Parent: self, PathElement: fieldpath.Val(v), Values: cv, Type: itemType}
+		it.Element = pe
 	}
 	return items, nil
 }

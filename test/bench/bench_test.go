@@ -15,7 +15,6 @@ func BenchmarkThreeWay(b *testing.B) {
 		for _, impl := range impls {
 			b.Run(in.Name()+"/impl="+impl.Name, func(b *testing.B) {
 				b.ReportAllocs()
-				b.SetBytes(int64(len(in.Recorded) + len(in.Local) + len(in.Live)))
 				for b.Loop() {
 					if _, err := impl.Run(in); err != nil {
 						b.Fatal(err)

@@ -86,6 +86,21 @@ const (
 	// conflicts, so ply may merge or report a conflict (but not fail
 	// otherwise); such cases are only counted.
 	NoVerdict
+	// OracleLeaksDirective: strategicpatch is wrong. A list item new to
+	// live that holds a nested delete directive is copied into the object
+	// with the directive inside, so the deleted entry comes back (as the
+	// API server decodes it). ply's object equals strategicpatch's with
+	// those leaked entries dropped.
+	OracleLeaksDirective
+	// OracleSortsList: strategicpatch is wrong. With Overwrite false its
+	// conflict check sorts the patch's atomic lists of scalars in place, so
+	// the patch it sends reorders them (a container's command, say). ply's
+	// object equals strategicpatch's with Overwrite true.
+	OracleSortsList
+	// DuplicateItems: an input holds a list with two equal items, which
+	// strategicpatch dedupes in some places and not others (a set, a
+	// conflict check); ply's behaviour is documented and tested instead.
+	DuplicateItems
 	// ObjectMismatch: both succeeded with different objects.
 	ObjectMismatch
 	// ConflictMissed: strategicpatch reported a conflict, ply did not.
@@ -100,7 +115,8 @@ const (
 	PlyPanic
 )
 
-var classNames = [...]string{"agree", "agree-conflict", "agree-error", "no-verdict", "object-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
+var classNames = [...]string{"agree", "agree-conflict", "agree-error", "no-verdict",
+	"oracle-leaks-directive", "oracle-sorts-list", "duplicate-items", "object-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
 
 // String names the class.
 func (c Class) String() string {
@@ -126,8 +142,10 @@ type Outcome struct {
 	// OracleNormalized is set when storing changed strategicpatch's raw
 	// result.
 	OracleNormalized bool
-	OracleConflict   bool
-	OracleErr        error
+	// OracleRaw is strategicpatch's result before normalizing.
+	OracleRaw      value.Value
+	OracleConflict bool
+	OracleErr      error
 	// PlyObject is apply.Merge's result (value.Null when none).
 	PlyObject   value.Value
 	PlyConflict bool
@@ -181,8 +199,9 @@ func (t *Target) Run(c Case) Outcome {
 		if derr != nil {
 			o.OracleErr = fmt.Errorf("decoding strategicpatch's result: %w", derr)
 		} else if RawOracle {
-			o.OracleObject = obj
+			o.OracleObject, o.OracleRaw = obj, obj
 		} else {
+			o.OracleRaw = obj
 			o.OracleObject, o.OracleNormalized = serverNormalize(obj)
 		}
 	}
@@ -229,16 +248,16 @@ func (t *Target) Run(c Case) Outcome {
 		case o.OracleConflict && o.PlyConflict:
 			o.Class = AgreeConflict
 		case o.OracleConflict:
-			o.Class = ConflictMissed
+			o.Class = t.explain(c, &o, ConflictMissed)
 		default:
-			o.Class = ConflictExtra
+			o.Class = t.explain(c, &o, ConflictExtra)
 		}
 	case o.PlyErr != nil:
 		o.Class = PlyErrorOnly
 	default:
 		if p, ok := firstDiff(o.OracleObject, o.PlyObject, ""); ok {
-			o.Class = ObjectMismatch
 			o.DiffPath = p
+			o.Class = t.explain(c, &o, ObjectMismatch)
 		} else {
 			o.Class = Agree
 		}
@@ -292,6 +311,89 @@ func serverNormalize(v value.Value) (out value.Value, changed bool) {
 			return v, false
 		}
 		return value.List(ni), true
+	}
+	return v, false
+}
+
+// explain returns the known strategicpatch defect (or the duplicate items)
+// that accounts for a disagreement, or failed when none does.
+func (t *Target) explain(c Case, o *Outcome, failed Class) Class {
+	if hasDuplicateItems(c.Local) || hasDuplicateItems(c.Live) || hasDuplicateItems(c.Recorded) {
+		return DuplicateItems
+	}
+	if failed != ObjectMismatch {
+		return failed
+	}
+	if leaked, ok := dropLeakedDeletes(o.OracleRaw); ok {
+		if norm, _ := serverNormalize(leaked); value.Equal(norm, o.PlyObject) {
+			return OracleLeaksDirective
+		}
+	}
+	if !c.Overwrite {
+		res, err := t.Oracle.Apply(encode(c.Recorded), encode(c.Local), encode(c.Live), true)
+		if err == nil {
+			if obj, derr := jsonv.Decode(res.Object); derr == nil {
+				if norm, _ := serverNormalize(obj); value.Equal(norm, o.PlyObject) {
+					return OracleSortsList
+				}
+			}
+		}
+	}
+	return failed
+}
+
+// hasDuplicateItems reports whether v holds, at any depth, a list with two
+// equal items.
+func hasDuplicateItems(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		for _, f := range v.Fields() {
+			if hasDuplicateItems(f.Value) {
+				return true
+			}
+		}
+	case value.KindList:
+		items := v.Items()
+		for i := range items {
+			for j := i + 1; j < len(items); j++ {
+				if value.Equal(items[i], items[j]) {
+					return true
+				}
+			}
+			if hasDuplicateItems(items[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropLeakedDeletes removes from v every list item that carries a
+// "$patch": "delete" directive; ok reports whether there was one.
+func dropLeakedDeletes(v value.Value) (out value.Value, ok bool) {
+	switch v.Kind() {
+	case value.KindMap:
+		fs := make([]value.Field, len(v.Fields()))
+		for i, f := range v.Fields() {
+			nv, c := dropLeakedDeletes(f.Value)
+			ok = ok || c
+			fs[i] = value.Field{Key: f.Key, Value: nv}
+		}
+		return value.MapFromSorted(fs), ok
+	case value.KindList:
+		var items []value.Value
+		for _, it := range v.Items() {
+			if d, has := it.Get("$patch"); has {
+				if s, _ := d.AsString(); s == "delete" {
+					ok = true
+					continue
+				}
+			}
+			nv, c := dropLeakedDeletes(it)
+			ok = ok || c
+			items = append(items, nv)
+		}
+		return value.List(items), ok
 	}
 	return v, false
 }

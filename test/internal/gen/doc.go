@@ -2,7 +2,8 @@
 // differential tests, driven by a schema type tree.
 //
 // A triple starts from a random base object. Recorded is the base (or
-// value.Null for a first apply), local is the base after user edits
+// value.Null for a first apply; one time in ten the base with some fields
+// set to null, as a previous local may have had), local is the base after user edits
 // (changed values, added and removed fields, added, removed and reordered
 // list items, fields set to null) and live is the base after server-side
 // edits (extra fields and items, reorders, changed values, no nulls).

@@ -81,7 +81,14 @@ func (g *Generator) Triple(seed uint64) Triple {
 		}
 		return Triple{Recorded: value.Null, Local: local, Live: live}
 	}
-	return Triple{Recorded: base, Local: local, Live: live}
+	recorded := base
+	if s.r.IntN(10) == 0 {
+		// The last applied configuration set fields to null (kubectl
+		// records local as written); live still holds them, as if the
+		// server had set them again.
+		recorded = s.mutateRoot(base, &recordedRates)
+	}
+	return Triple{Recorded: recorded, Local: local, Live: live}
 }
 
 // shape is how the generator treats one position of the schema.
@@ -182,6 +189,7 @@ type rates struct {
 }
 
 var localRates = rates{remove: 12, null: 5, descend: 60, mutate: 25, add: 30, addItem: 35, reorder: 20, replaceAtomic: 35, undeclared: 3}
+var recordedRates = rates{null: 8, descend: 50}
 var liveRates = rates{remove: 5, null: 0, descend: 55, mutate: 25, add: 35, addItem: 30, reorder: 15, replaceAtomic: 25, undeclared: 5}
 
 func (s *state) pct(p int) bool { return p > 0 && s.r.IntN(100) < p }
@@ -699,7 +707,7 @@ func (s *state) mutateAtomic(v value.Value, t *openapi.Type, depth int, rt *rate
 	}
 	items := slices.Clone(v.Items())
 	switch {
-	case len(items) > 0 && s.pct(30):
+	case len(items) > 0 && s.pct(2*rt.remove):
 		items = slices.Delete(items, len(items)-1, len(items))
 	case s.pct(rt.addItem):
 		items = append(items, s.genItem(t.Elem, depth))
