@@ -69,8 +69,8 @@ func (c *collator) node(parent elements.Element, pe fieldpath.Element, vals elem
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
 			e := alloc(&c.empties)
-		e.Node = base
-		return e, nil
+			e.Node = base
+			return e, nil
 		}
 		return c.atomic(&base), nil
 	}
