@@ -1,0 +1,83 @@
+package differential_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/test/internal/jsonv"
+	"github.com/plyproject/ply/test/internal/oracle"
+)
+
+// The places where ply differs from strategicpatch on purpose, because
+// strategicpatch is wrong there: each shows what strategicpatch does and
+// what ply does instead. (The leaked-directive, sorted-list and
+// duplicate-items classes of the random runs have regression cases in
+// testdata/cases.)
+var _ = Describe("known differences from strategicpatch", func() {
+	var (
+		schema *openapi.Schema
+		sp     *oracle.Oracle
+	)
+	BeforeEach(func() {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "schema", "multikey.json"))
+		Expect(err).NotTo(HaveOccurred())
+		schema, err = openapi.LoadV2Named("multikey.json", data)
+		Expect(err).NotTo(HaveOccurred())
+		models, err := oracle.Load(data)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err = models.Oracle("dev.ply.test.v1.Server")
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	merge := func(recorded, local, live string) string {
+		res, err := apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(live),
+			apply.Options{Schema: schema, TypeName: "dev.ply.test.v1.Server", Overwrite: true, Ordering: apply.OrderingKubectl})
+		Expect(err).NotTo(HaveOccurred())
+		return string(res.Object.JSON())
+	}
+
+	It("multi-field merge keys: strategicpatch cannot merge, ply keeps TCP and UDP on one port", func() {
+		recorded := `{"ports":[{"port":53,"protocol":"TCP"}]}`
+		local := `{"ports":[{"port":53,"protocol":"TCP"},{"port":53,"protocol":"UDP","name":"dns-udp"}]}`
+		live := `{"ports":[{"port":53,"protocol":"TCP","name":"dns"}]}`
+
+		_, err := sp.Apply([]byte(recorded), []byte(local), []byte(live), true)
+		Expect(err).To(MatchError(ContainSubstring("port,protocol")), "strategicpatch looks for one field named \"port,protocol\"")
+
+		Expect(merge(recorded, local, live)).To(Equal(
+			`{"ports":[{"name":"dns","port":53,"protocol":"TCP"},{"name":"dns-udp","port":53,"protocol":"UDP"}]}`))
+	})
+
+	It("multi-field merge keys: removing one protocol removes exactly that item", func() {
+		recorded := `{"ports":[{"port":53,"protocol":"TCP"},{"port":53,"protocol":"UDP"}]}`
+		local := `{"ports":[{"port":53,"protocol":"TCP"}]}`
+		live := `{"ports":[{"port":53,"protocol":"TCP"},{"port":53,"protocol":"UDP"},{"port":80,"protocol":"TCP"}]}`
+		Expect(merge(recorded, local, live)).To(Equal(
+			`{"ports":[{"port":53,"protocol":"TCP"},{"port":80,"protocol":"TCP"}]}`))
+	})
+
+	It("duplicate keys in live: ply merges into the first and keeps the rest; deleting the key deletes all", func() {
+		live := `{"routes":[{"name":"a","target":"x"},{"name":"b","target":"y"},{"name":"a","target":"z"}]}`
+		Expect(merge(`{"routes":[{"name":"a"}]}`, `{"routes":[{"name":"a","target":"new"}]}`, live)).To(Equal(
+			`{"routes":[{"name":"a","target":"new"},{"name":"b","target":"y"},{"name":"a","target":"z"}]}`))
+		Expect(merge(`{"routes":[{"name":"a"},{"name":"b"}]}`, `{"routes":[{"name":"b"}]}`, live)).To(Equal(
+			`{"routes":[{"name":"b","target":"y"}]}`))
+	})
+
+	It("duplicate keys in local: strategicpatch merges them silently, ply refuses with both items named", func() {
+		local := `{"routes":[{"name":"a","target":"1"},{"name":"a","target":"2"}]}`
+		_, err := sp.Apply(nil, []byte(local), []byte(`{}`), true)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = apply.Merge(jsonv.MustDecode(`null`), jsonv.MustDecode(local), jsonv.MustDecode(`{}`),
+			apply.Options{Schema: schema, TypeName: "dev.ply.test.v1.Server", Overwrite: true})
+		var e interface{ Error() string }
+		Expect(errors.As(err, &e)).To(BeTrue())
+		Expect(err).To(MatchError("local routes[name=a]: duplicate merge key: items 0 and 1 are both routes[name=a]"))
+	})
+})
