@@ -75,9 +75,12 @@ func (c *collator) node(parent elements.Element, pe fieldpath.Element, vals elem
 		return c.atomic(&base), nil
 	}
 	local := vals.Local
-	if vals.HasLive && (!vals.HasRecorded || value.Equal(vals.Recorded, local)) && value.Equal(local, vals.Live) {
-		// All three agree below here: the outcome is local's value, which
-		// is live's; nothing below needs deciding.
+	if pe.Kind == fieldpath.KeyElement && vals.HasLive && value.Equal(local, vals.Live) &&
+		(!vals.HasRecorded || value.Equal(vals.Recorded, local)) {
+		// A list item all three sources agree on: its outcome is local's
+		// value, which is live's; nothing below needs deciding. (Checked
+		// for items only: higher up, comparing whole subtrees at every
+		// level would rescan them once per level.)
 		return c.atomic(&base), nil
 	}
 	switch local.Kind() {

@@ -21,7 +21,7 @@ import (
 // beyond float64), with fallback true: kubectl reads such input as YAML
 // instead.
 func (l Limits) parseJSON(data []byte) (docs []doc, err *Error, fallback bool) {
-	sc := &jsonScanner{data: data, limits: l, keys: make(map[string]string)}
+	sc := &jsonScanner{data: data, limits: l}
 	index := 0
 	for {
 		sc.skipSpace()
@@ -56,7 +56,7 @@ type jsonScanner struct {
 	pos     int
 	limits  Limits
 	lc      *lineCounter
-	keys    map[string]string // interned map keys
+	keys    [512]string // recently seen map keys, by a cheap hash of the key
 	fields  []value.Field
 	offsets []int // offsets of the keys in fields
 	items   []value.Value
@@ -247,12 +247,14 @@ func (sc *jsonScanner) key() (string, bool) {
 		return "", false
 	}
 	if !escaped {
-		if k, found := sc.keys[string(raw)]; found {
-			return k, true
+		if len(raw) == 0 {
+			return "", true
 		}
-		k := string(raw)
-		sc.keys[k] = k
-		return k, true
+		slot := &sc.keys[(len(raw)*31+int(raw[0])*7+int(raw[len(raw)-1]))&(len(sc.keys)-1)]
+		if *slot != string(raw) {
+			*slot = string(raw)
+		}
+		return *slot, true
 	}
 	return sc.unescape(raw)
 }

@@ -81,7 +81,10 @@ func fieldEntries(n *elements.Node, fields elements.Fields) (value.Value, bool) 
 				keys = append(keys, value.String(f.Name))
 			}
 		}
-		out = append(out, value.Field{Key: RetainKeysKey, Value: value.List(keys)})
+		// kubectl sends no $retainKeys for a map local gives no field.
+		if len(keys) > 0 {
+			out = append(out, value.Field{Key: RetainKeysKey, Value: value.List(keys)})
+		}
 	}
 	if len(out) == 0 {
 		return value.Value{}, false

@@ -24,12 +24,12 @@ func TwoWay(original, modified value.Value, t *openapi.Type, meta openapi.Meta) 
 		if meta.Strategy.Has(openapi.StrategyReplace) {
 			return modified, true
 		}
-		return twoWayMap(original, modified, t)
+		return twoWayMap(original, modified, t, meta.Strategy.Has(openapi.StrategyRetainKeys))
 	case value.KindList:
 		if t != nil && t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) {
 			if isMapList(original, modified) {
 				if len(meta.MergeKey) > 0 {
-					return twoWayKeyed(original, modified, t.Item(), meta.MergeKey)
+					return twoWayKeyed(original, modified, t.Item(), meta)
 				}
 			} else {
 				added := setDifference(modified, original)
@@ -46,7 +46,7 @@ func TwoWay(original, modified value.Value, t *openapi.Type, meta openapi.Meta) 
 	return modified, true
 }
 
-func twoWayMap(original, modified value.Value, t *openapi.Type) (value.Value, bool) {
+func twoWayMap(original, modified value.Value, t *openapi.Type, retain bool) (value.Value, bool) {
 	var out []value.Field
 	of, mf := original.Fields(), modified.Fields()
 	i, j := 0, 0
@@ -74,11 +74,35 @@ func twoWayMap(original, modified value.Value, t *openapi.Type) (value.Value, bo
 			j++
 		}
 	}
+	if retain && (len(out) > 0 || droppedNonNull(original, modified)) {
+		// A retainKeys map names the fields to keep: modified's non-null
+		// ones (none named, none sent, as kubectl does).
+		var keys []value.Value
+		for _, f := range mf {
+			if !f.Value.IsNull() {
+				keys = append(keys, value.String(f.Key))
+			}
+		}
+		if len(keys) > 0 {
+			out = append(out, value.Field{Key: RetainKeysKey, Value: value.List(keys)})
+		}
+	}
 	if len(out) == 0 {
 		return value.Value{}, false
 	}
 	m, _, _ := value.NewMap(out)
 	return m, true
+}
+
+// droppedNonNull reports whether original has a non-null field modified
+// lacks.
+func droppedNonNull(original, modified value.Value) bool {
+	for _, f := range original.Fields() {
+		if _, ok := modified.Get(f.Key); !ok && !f.Value.IsNull() {
+			return true
+		}
+	}
+	return false
 }
 
 // isMapList reports whether the items of the lists are objects.
@@ -150,7 +174,9 @@ func keyOf(item value.Value, mergeKey []string) (string, bool) {
 	return id, true
 }
 
-func twoWayKeyed(original, modified value.Value, itemType *openapi.Type, mergeKey []string) (value.Value, bool) {
+func twoWayKeyed(original, modified value.Value, itemType *openapi.Type, meta openapi.Meta) (value.Value, bool) {
+	mergeKey := meta.MergeKey
+	itemMeta := openapi.Meta{Strategy: meta.Strategy & openapi.StrategyRetainKeys}
 	if original.Len() == 0 {
 		if modified.Len() == 0 {
 			return value.Value{}, false
@@ -178,7 +204,7 @@ func twoWayKeyed(original, modified value.Value, itemType *openapi.Type, mergeKe
 			out = append(out, it)
 			continue
 		}
-		if p, changed := TwoWay(orig, it, itemType, openapi.Meta{}); changed && p.IsMap() {
+		if p, changed := TwoWay(orig, it, itemType, itemMeta); changed && p.IsMap() {
 			for _, name := range mergeKey {
 				v, _ := it.Get(name)
 				p = p.With(name, v)

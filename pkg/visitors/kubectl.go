@@ -35,17 +35,23 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 	if !smp.ListHasEntry(e) {
 		return ids.liveOrder(false)
 	}
-	// Ranks in the server's view of the list.
+	// Ranks in the server's view of the list. A live duplicate takes a
+	// slot of its own but is found where its key is first found.
+	n := len(e.Items)
 	rank := make([]int, ids.count)
 	for i := range rank {
 		rank[i] = -1
 	}
 	r := 0
 	for _, id := range ids.byLive {
-		if !ids.removed[id] {
-			rank[id] = r
-			r++
+		if ids.removed[id] {
+			continue
 		}
+		rank[id] = r
+		if id >= n && e.LiveExtra[id-n].Of >= 0 {
+			rank[id] = rank[e.LiveExtra[id-n].Of]
+		}
+		r++
 	}
 	slot := r
 	for _, id := range ids.local {
@@ -56,13 +62,35 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 			slot++
 		}
 	}
+	// Duplicates of a key local names go with local's item (the server
+	// finds their key in $setElementOrder), right after it; the others
+	// are live-only.
+	var dupsOf map[int][]int
 	left := make([]int, 0, len(ids.byLive))
 	for _, id := range ids.liveOrder(true) {
-		if !ids.removed[id] {
-			left = append(left, id)
+		if ids.removed[id] {
+			continue
+		}
+		if id >= n {
+			if of := e.LiveExtra[id-n].Of; of >= 0 && ids.isLocal(of) {
+				if dupsOf == nil {
+					dupsOf = make(map[int][]int)
+				}
+				dupsOf[of] = append(dupsOf[of], id)
+				continue
+			}
+		}
+		left = append(left, id)
+	}
+	right := ids.local
+	if dupsOf != nil {
+		right = make([]int, 0, len(ids.local)+len(dupsOf))
+		for _, id := range ids.local {
+			right = append(right, id)
+			right = append(right, dupsOf[id]...)
 		}
 	}
-	return mergeRuns(left, ids.local, rank)
+	return mergeRuns(left, right, rank)
 }
 
 // kubectlSetOrder orders a merged list of primitives as kubectl does: the
