@@ -62,12 +62,19 @@ var _ = Describe("known differences from strategicpatch", func() {
 			`{"ports":[{"port":53,"protocol":"TCP"},{"port":80,"protocol":"TCP"}]}`))
 	})
 
-	It("duplicate keys in live: ply merges into the first and keeps the rest; deleting the key deletes all", func() {
+	It("duplicate keys in live: ply merges into the first, keeps the rest, and deletes all copies of a deleted key, as strategicpatch does", func() {
 		live := `{"routes":[{"name":"a","target":"x"},{"name":"b","target":"y"},{"name":"a","target":"z"}]}`
-		Expect(merge(`{"routes":[{"name":"a"}]}`, `{"routes":[{"name":"a","target":"new"}]}`, live)).To(Equal(
-			`{"routes":[{"name":"a","target":"new"},{"name":"b","target":"y"},{"name":"a","target":"z"}]}`))
-		Expect(merge(`{"routes":[{"name":"a"},{"name":"b"}]}`, `{"routes":[{"name":"b"}]}`, live)).To(Equal(
-			`{"routes":[{"name":"b","target":"y"}]}`))
+		for _, c := range [][3]string{
+			{`{"routes":[{"name":"a"}]}`, `{"routes":[{"name":"a","target":"new"}]}`,
+				`{"routes":[{"name":"a","target":"new"},{"name":"a","target":"z"},{"name":"b","target":"y"}]}`},
+			{`{"routes":[{"name":"a"},{"name":"b"}]}`, `{"routes":[{"name":"b"}]}`,
+				`{"routes":[{"name":"b","target":"y"}]}`},
+		} {
+			res, err := sp.Apply([]byte(c[0]), []byte(c[1]), []byte(live), true)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(jsonv.MustDecode(string(res.Object)).JSON())).To(Equal(c[2]), "strategicpatch")
+			Expect(merge(c[0], c[1], live)).To(Equal(c[2]), "ply")
+		}
 	})
 
 	It("duplicate keys in local: strategicpatch merges them silently, ply refuses with both items named", func() {
