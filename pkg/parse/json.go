@@ -56,7 +56,7 @@ type jsonScanner struct {
 	pos     int
 	limits  Limits
 	lc      *lineCounter
-	keys    [512]string // recently seen map keys, by a cheap hash of the key
+	text    string // the input as a string, once a string needs it
 	fields  []value.Field
 	offsets []int // offsets of the keys in fields
 	items   []value.Value
@@ -239,55 +239,43 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 	return value.List(items), true
 }
 
-// key reads a map key, interned: Kubernetes objects repeat a few keys many
-// times.
-func (sc *jsonScanner) key() (string, bool) {
-	raw, escaped, ok := sc.rawString()
-	if !ok {
-		return "", false
-	}
-	if !escaped {
-		if len(raw) == 0 {
-			return "", true
-		}
-		slot := &sc.keys[(len(raw)*31+int(raw[0])*7+int(raw[len(raw)-1]))&(len(sc.keys)-1)]
-		if *slot != string(raw) {
-			*slot = string(raw)
-		}
-		return *slot, true
-	}
-	return sc.unescape(raw)
-}
+// key reads a map key.
+func (sc *jsonScanner) key() (string, bool) { return sc.str() }
 
-// str reads a string value.
+// str reads a string. Strings without escapes are substrings of one copy
+// of the whole input, made on first use: one allocation per document
+// instead of one per string.
 func (sc *jsonScanner) str() (string, bool) {
-	raw, escaped, ok := sc.rawString()
+	start, end, escaped, ok := sc.rawString()
 	if !ok {
 		return "", false
 	}
-	if !escaped {
-		return string(raw), true
+	if escaped {
+		return sc.unescape(sc.data[start:end])
 	}
-	return sc.unescape(raw)
+	if sc.text == "" {
+		sc.text = string(sc.data)
+	}
+	return sc.text[start:end], true
 }
 
-// rawString scans a string from its opening quote and returns the bytes
-// between the quotes; escaped is true when they hold escapes or bytes that
-// are not valid UTF-8 (which JSON decoding replaces).
-func (sc *jsonScanner) rawString() (raw []byte, escaped, ok bool) {
-	start := sc.pos + 1
+// rawString scans a string from its opening quote and returns the offsets
+// of the bytes between the quotes; escaped is true when they hold escapes
+// or bytes that are not valid UTF-8 (which JSON decoding replaces).
+func (sc *jsonScanner) rawString() (start, end int, escaped, ok bool) {
+	start = sc.pos + 1
 	for i := start; i < len(sc.data); i++ {
 		c := sc.data[i]
 		switch {
 		case c == '"':
 			sc.pos = i + 1
-			return sc.data[start:i], escaped, true
+			return start, i, escaped, true
 		case c == '\\':
 			escaped = true
 			i++
 		case c < 0x20:
 			sc.pos = i
-			return nil, false, false
+			return 0, 0, false, false
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(sc.data[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -297,7 +285,7 @@ func (sc *jsonScanner) rawString() (raw []byte, escaped, ok bool) {
 		}
 	}
 	sc.pos = len(sc.data)
-	return nil, false, false
+	return 0, 0, false, false
 }
 
 // unescape decodes the escapes of a raw string as encoding/json does

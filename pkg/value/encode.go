@@ -3,27 +3,34 @@ package value
 import (
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
 // JSON returns v as compact JSON with map keys in sorted order.
 func (v Value) JSON() []byte {
-	var sb strings.Builder
+	sb := jsonBuf{b: make([]byte, 0, 512)}
 	writeJSON(&sb, v, "", "")
-	return []byte(sb.String())
+	return sb.b
 }
 
 // IndentJSON returns v as JSON indented by indent per level, with a final
 // newline, map keys in sorted order.
 func (v Value) IndentJSON(indent string) []byte {
-	var sb strings.Builder
+	sb := jsonBuf{b: make([]byte, 0, 1024)}
 	writeJSON(&sb, v, "\n", indent)
 	sb.WriteByte('\n')
-	return []byte(sb.String())
+	return sb.b
 }
 
-func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
+// jsonBuf is an append buffer with the methods of strings.Builder that the
+// encoders use, so the encoded bytes need no final copy.
+type jsonBuf struct{ b []byte }
+
+func (j *jsonBuf) WriteByte(c byte) error            { j.b = append(j.b, c); return nil }
+func (j *jsonBuf) WriteString(s string) (int, error) { j.b = append(j.b, s...); return len(s), nil }
+func (j *jsonBuf) Write(p []byte) (int, error)       { j.b = append(j.b, p...); return len(p), nil }
+
+func writeJSON(sb *jsonBuf, v Value, nl, indent string) {
 	switch v.kind {
 	case KindNull:
 		sb.WriteString("null")
@@ -89,7 +96,7 @@ func writeJSON(sb *strings.Builder, v Value, nl, indent string) {
 // writeFloat writes f the way encoding/json does (shortest repr, exponent for
 // very large or small magnitudes); NaN and infinities, which JSON cannot
 // carry, are written as null.
-func writeFloat(sb *strings.Builder, f float64) {
+func writeFloat(sb *jsonBuf, f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		sb.WriteString("null")
 		return
@@ -113,7 +120,7 @@ func writeFloat(sb *strings.Builder, f float64) {
 
 const hexDigits = "0123456789abcdef"
 
-func writeString(sb *strings.Builder, s string) {
+func writeString(sb *jsonBuf, s string) {
 	sb.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -3,7 +3,6 @@ package value
 import (
 	"math"
 	"sort"
-	"strings"
 	"unsafe"
 )
 
@@ -342,7 +341,7 @@ func (v Value) Short() string {
 	case KindMap, KindList:
 		return v.kind.String()
 	}
-	var sb strings.Builder
+	var sb jsonBuf
 	writeJSON(&sb, v, "", "")
-	return sb.String()
+	return string(sb.b)
 }
