@@ -24,7 +24,7 @@ func Collate(vals elements.Values, root *openapi.Type) (elements.Element, error)
 		root = openapi.Unknown
 	}
 	var c collator
-	return c.node(nil, fieldpath.Element{}, vals, root, openapi.Meta{})
+	return c.node(nil, &fieldpath.Element{}, &vals, root, &openapi.Meta{})
 }
 
 // collator allocates the tree's nodes from slabs: a tree of n nodes costs
@@ -47,7 +47,7 @@ type collator struct {
 // alloc returns a new zero T from slab, growing the slab in chunks.
 func alloc[T any](slab *[]T) *T {
 	if len(*slab) == cap(*slab) {
-		*slab = make([]T, 0, min(max(2*cap(*slab), 8), 1024))
+		*slab = make([]T, 0, min(max(2*cap(*slab), 4), 512))
 	}
 	*slab = (*slab)[:len(*slab)+1]
 	return &(*slab)[len(*slab)-1]
@@ -56,7 +56,7 @@ func alloc[T any](slab *[]T) *T {
 // carve returns a slice of n elements from slab, with capacity n.
 func carve[T any](slab *[]T, n int) []T {
 	if cap(*slab)-len(*slab) < n {
-		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 64), 4096)))
+		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 16), 4096)))
 	}
 	start := len(*slab)
 	*slab = (*slab)[:start+n]
@@ -64,52 +64,62 @@ func carve[T any](slab *[]T, n int) []T {
 }
 
 // node builds the Element for one node.
-func (c *collator) node(parent elements.Element, pe fieldpath.Element, vals elements.Values, t *openapi.Type, meta openapi.Meta) (elements.Element, error) {
-	base := elements.Node{Parent: parent, PathElement: pe, Values: vals, Type: t, Meta: meta}
+func (c *collator) node(parent elements.Element, pe *fieldpath.Element, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
+	// Each element is filled in place in its slab: nodes are large, and
+	// copying them (with the GC's write barriers) would cost more than
+	// deciding what they are.
+	fill := func(n *elements.Node) {
+		n.Parent, n.PathElement, n.Values, n.Type, n.Meta = parent, *pe, *vals, t, *meta
+	}
+	fail := func() *elements.Node {
+		n := &elements.Node{}
+		fill(n)
+		return n
+	}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
 			e := alloc(&c.empties)
-			e.Node = base
+			fill(&e.Node)
 			return e, nil
 		}
-		return c.atomic(&base), nil
+		e := alloc(&c.atomics)
+		fill(&e.Node)
+		return e, nil
 	}
 	local := vals.Local
-	if pe.Kind == fieldpath.KeyElement && vals.HasLive && value.Equal(local, vals.Live) &&
-		(!vals.HasRecorded || value.Equal(vals.Recorded, local)) {
-		// A list item all three sources agree on: its outcome is local's
-		// value, which is live's; nothing below needs deciding. (Checked
-		// for items only: higher up, comparing whole subtrees at every
-		// level would rescan them once per level.)
-		return c.atomic(&base), nil
-	}
+	atomic := pe.Kind == fieldpath.KeyElement && vals.HasLive && value.Equal(local, vals.Live) &&
+		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
+	// (atomic: a list item all three sources agree on: its outcome is
+	// local's value, which is live's; nothing below needs deciding. It is
+	// checked for items only: higher up, comparing whole subtrees at every
+	// level would rescan them once per level.)
 	switch local.Kind() {
 	case value.KindMap:
 		if t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(&base, t, local)
+			return nil, mismatch(fail(), t, local)
 		}
-		if meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
-			return c.atomic(&base), nil
+		if atomic || meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
+			break
 		}
 		if t.Kind == openapi.KindStruct {
 			e := alloc(&c.types)
-			e.Node = base
+			fill(&e.Node)
 			fs, err := c.collectFields(e, &e.Node)
 			e.Fields = fs
 			return e, err
 		}
 		e := alloc(&c.maps)
-		e.Node = base
+		fill(&e.Node)
 		fs, err := c.collectFields(e, &e.Node)
 		e.Fields = fs
 		return e, err
 	case value.KindList:
 		if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(&base, t, local)
+			return nil, mismatch(fail(), t, local)
 		}
-		if t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) ||
+		if atomic || t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) ||
 			(nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
-			return c.atomic(&base), nil
+			break
 		}
 		elem := t.Elem
 		if elem == nil {
@@ -117,29 +127,34 @@ func (c *collator) node(parent elements.Element, pe fieldpath.Element, vals elem
 		}
 		if elem.Kind == openapi.KindPrimitive {
 			e := alloc(&c.sets)
-			e.Node = base
+			fill(&e.Node)
 			items, err := c.setItems(e, &e.Node, elem)
 			e.Items = items
 			return e, err
 		}
 		if len(meta.MergeKey) == 0 || elem.Kind == openapi.KindList {
-			return c.atomic(&base), nil
+			break
 		}
 		if len(meta.MergeKey) > MaxKeyFields {
-			return nil, base.Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(MaxKeyFields)+" are supported")
+			return nil, fail().Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(MaxKeyFields)+" are supported")
 		}
 		e := alloc(&c.lists)
-		e.Node = base
+		fill(&e.Node)
 		err := c.keyedItems(e, elem)
 		return e, err
 	default:
 		if t.Kind != openapi.KindPrimitive && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(&base, t, local)
+			return nil, mismatch(fail(), t, local)
 		}
-		e := alloc(&c.prims)
-		e.Node = base
-		return e, nil
+		if !atomic {
+			e := alloc(&c.prims)
+			fill(&e.Node)
+			return e, nil
+		}
 	}
+	e := alloc(&c.atomics)
+	fill(&e.Node)
+	return e, nil
 }
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
@@ -217,7 +232,8 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 			k++
 		}
 		ct, cm := n.Type.Child(key)
-		child, err := c.node(self, fieldpath.Field(key), cv, ct, cm)
+		pe := fieldpath.Field(key)
+		child, err := c.node(self, &pe, &cv, ct, &cm)
 		if err != nil {
 			return nil, err
 		}
@@ -309,7 +325,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	if n.HasRecorded && n.Recorded.IsList() {
 		recorded = n.Recorded.Items()
 	}
-	index := newKeyIndex(len(mk), len(local)+len(live))
+	index := newKeyIndex(len(mk), max(len(local), len(live)))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	keys := make([][]fieldpath.KeyField, 0, len(local)+len(live))
 	for i, it := range local {
@@ -388,7 +404,8 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		if it.RecordedIndex >= 0 {
 			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 		}
-		child, err := c.node(e, fieldpath.Key(keys[p]), cv, itemType, itemMeta)
+		pe := fieldpath.Key(keys[p])
+		child, err := c.node(e, &pe, &cv, itemType, &itemMeta)
 		if err != nil {
 			return err
 		}
