@@ -1,5 +1,7 @@
 package openapi
 
+import "github.com/plyproject/ply/pkg/value"
+
 // Child returns the type and merge metadata of the value under key name of
 // an object of type t: the declared field of a struct, the value type of a
 // map, and Unknown (no metadata) for anything else, including fields a
@@ -28,4 +30,19 @@ func (t *Type) Item() *Type {
 		return Unknown
 	}
 	return t.Elem
+}
+
+// FieldDefault returns the schema default of field name of a struct type:
+// the field's own default, else its type's.
+func (t *Type) FieldDefault(name string) (value.Value, bool) {
+	f := t.Field(name)
+	switch {
+	case f == nil:
+		return value.Value{}, false
+	case f.HasDefault:
+		return f.Default, true
+	case f.Type != nil && f.Type.HasDefault:
+		return f.Type.Default, true
+	}
+	return value.Value{}, false
 }

@@ -24,7 +24,7 @@ func Collate(vals elements.Values, root *openapi.Type) (elements.Element, error)
 		root = openapi.Unknown
 	}
 	var c collator
-	return c.node(nil, &fieldpath.Element{}, &vals, root, &openapi.Meta{})
+	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
 // collator allocates the tree's nodes from slabs: a tree of n nodes costs
@@ -41,7 +41,6 @@ type collator struct {
 	// maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
-	keySlab   []fieldpath.KeyField
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks.
@@ -64,12 +63,12 @@ func carve[T any](slab *[]T, n int) []T {
 }
 
 // node builds the Element for one node.
-func (c *collator) node(parent elements.Element, pe *fieldpath.Element, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
+func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
 	// Each element is filled in place in its slab: nodes are large, and
 	// copying them (with the GC's write barriers) would cost more than
 	// deciding what they are.
 	fill := func(n *elements.Node) {
-		n.Parent, n.PathElement, n.Values, n.Type, n.Meta = parent, *pe, *vals, t, *meta
+		n.Parent, n.Name, n.Values, n.Type, n.Meta = parent, name, *vals, t, *meta
 	}
 	fail := func() *elements.Node {
 		n := &elements.Node{}
@@ -87,7 +86,7 @@ func (c *collator) node(parent elements.Element, pe *fieldpath.Element, vals *el
 		return e, nil
 	}
 	local := vals.Local
-	atomic := pe.Kind == fieldpath.KeyElement && vals.HasLive && value.Equal(local, vals.Live) &&
+	atomic := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
 	// (atomic: a list item all three sources agree on: its outcome is
 	// local's value, which is live's; nothing below needs deciding. It is
@@ -232,8 +231,7 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 			k++
 		}
 		ct, cm := n.Type.Child(key)
-		pe := fieldpath.Field(key)
-		child, err := c.node(self, &pe, &cv, ct, &cm)
+		child, err := c.node(self, key, false, &cv, ct, &cm)
 		if err != nil {
 			return nil, err
 		}
@@ -278,39 +276,23 @@ func (x *keyIndex) put(k *tupleKey, pos int) {
 // keyOf computes the merge-key tuple of a list item. missing names the
 // first key field the item lacks (with no schema default); bad reports a
 // key field whose value is not a scalar.
-func (c *collator) keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tupleKey, kf []fieldpath.KeyField, missing string, bad bool) {
-	kf = carve(&c.keySlab, len(mergeKey))
+func keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tupleKey, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := item.Get(name)
 		if !ok {
-			d, hasDefault := keyDefault(itemType, name)
+			d, hasDefault := itemType.FieldDefault(name)
 			if !hasDefault {
-				return k, nil, name, false
+				return k, name, false
 			}
 			v = d
 		}
 		sk, ok := v.Key()
 		if !ok || v.IsNull() {
-			return k, nil, name, true
+			return k, name, true
 		}
 		k[i] = sk
-		kf[i] = fieldpath.KeyField{Name: name, Value: v}
 	}
-	return k, kf, "", false
-}
-
-// keyDefault returns the schema default of key field name of itemType.
-func keyDefault(itemType *openapi.Type, name string) (value.Value, bool) {
-	f := itemType.Field(name)
-	switch {
-	case f == nil:
-		return value.Value{}, false
-	case f.HasDefault:
-		return f.Default, true
-	case f.Type != nil && f.Type.HasDefault:
-		return f.Type.Default, true
-	}
-	return value.Value{}, false
+	return k, "", false
 }
 
 // keyedItems collates a list of maps merged by merge key.
@@ -327,12 +309,11 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	}
 	index := newKeyIndex(len(mk), max(len(local), len(live)))
 	items := make([]elements.Item, 0, len(local)+len(live))
-	keys := make([][]fieldpath.KeyField, 0, len(local)+len(live))
 	for i, it := range local {
 		if !it.IsMap() {
 			return n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
 		}
-		k, kf, missing, bad := c.keyOf(it, mk, itemType)
+		k, missing, bad := keyOf(it, mk, itemType)
 		if missing != "" {
 			msg := "item " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
 			if bad {
@@ -341,13 +322,13 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			return n.Errorf(elements.Local, msg)
 		}
 		if pos, dup := index.get(&k); dup {
-			path := n.Path().Child(fieldpath.Key(kf)).String()
-			return &elements.Error{Source: elements.Local, Path: n.Path().Child(fieldpath.Key(kf)),
+			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
+			path := at.String()
+			return &elements.Error{Source: elements.Local, Path: at,
 				Msg: "duplicate merge key: items " + strconv.Itoa(items[pos].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + path}
 		}
 		index.put(&k, len(items))
 		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1, Of: -1})
-		keys = append(keys, kf)
 	}
 	var extra []elements.Item
 	for i, it := range live {
@@ -355,7 +336,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
 		}
-		k, kf, missing, _ := c.keyOf(it, mk, itemType)
+		k, missing, _ := keyOf(it, mk, itemType)
 		if missing != "" {
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
@@ -365,7 +346,6 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		case !found:
 			index.put(&k, len(items))
 			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
-			keys = append(keys, kf)
 		case items[pos].LiveIndex < 0:
 			items[pos].LiveIndex = i
 		default:
@@ -376,7 +356,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		if !it.IsMap() {
 			continue
 		}
-		k, kf, missing, _ := c.keyOf(it, mk, itemType)
+		k, missing, _ := keyOf(it, mk, itemType)
 		if missing != "" {
 			continue
 		}
@@ -385,7 +365,6 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		case !found:
 			index.put(&k, len(items))
 			items = append(items, elements.Item{RecordedIndex: i, LocalIndex: -1, LiveIndex: -1, Of: -1})
-			keys = append(keys, kf)
 		case items[pos].RecordedIndex < 0:
 			items[pos].RecordedIndex = i
 		}
@@ -404,8 +383,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		if it.RecordedIndex >= 0 {
 			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 		}
-		pe := fieldpath.Key(keys[p])
-		child, err := c.node(e, &pe, &cv, itemType, &itemMeta)
+		child, err := c.node(e, "", true, &cv, itemType, &itemMeta)
 		if err != nil {
 			return err
 		}
@@ -414,7 +392,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	for p := range extra {
 		it := &extra[p]
 		it.Element = c.atomic(&elements.Node{
-			Parent: e, PathElement: fieldpath.Index(it.LiveIndex), Type: itemType,
+			Parent: e, Type: itemType,
 			Values: elements.Values{Live: live[it.LiveIndex], HasLive: true},
 		})
 	}
@@ -502,7 +480,7 @@ func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *o
 			v = local[it.LocalIndex]
 		}
 		pe := alloc(&c.prims)
-		pe.Node = elements.Node{Parent: self, PathElement: fieldpath.Val(v), Values: cv, Type: itemType}
+		pe.Node = elements.Node{Parent: self, Values: cv, Type: itemType}
 		it.Element = pe
 	}
 	return items, nil

@@ -256,7 +256,7 @@ var _ = Describe("Collate map fields", func() {
 		for _, f := range labels.Fields {
 			n := f.Element.Base()
 			got = append(got, has{n.HasRecorded, n.HasLocal, n.HasLive})
-			Expect(n.PathElement).To(Equal(fieldpath.Field(f.Name)))
+			Expect(n.PathElement()).To(Equal(fieldpath.Field(f.Name)))
 			Expect(n.Parent).To(BeIdenticalTo(elements.Element(labels)))
 		}
 		Expect(got).To(Equal([]has{
@@ -300,7 +300,7 @@ var _ = Describe("Collate keyed lists", func() {
 		first := l.Items[0].Element.Base()
 		Expect(string(first.Local.JSON())).To(Equal(`{"port":80}`))
 		Expect(string(first.Live.JSON())).To(Equal(`{"name":"http","port":80,"protocol":"TCP"}`))
-		key := first.PathElement.Key
+		key := first.PathElement().Key
 		Expect(key).To(HaveLen(2))
 		Expect(key[0].Name).To(Equal("port"))
 		Expect(value.Equal(key[0].Value, value.Int(80))).To(BeTrue())
@@ -375,7 +375,7 @@ var _ = Describe("Collate keyed lists", func() {
 			Expect(x.LocalIndex).To(Equal(-1))
 			Expect(x.Element).To(BeAssignableToTypeOf(&elements.AtomicElement{}))
 			n := x.Element.Base()
-			Expect(n.PathElement).To(Equal(fieldpath.Index(x.LiveIndex)))
+			Expect(n.PathElement()).To(Equal(fieldpath.Index(x.LiveIndex)))
 			Expect(n.Parent).To(BeIdenticalTo(elements.Element(l)))
 			Expect(n.HasLive).To(BeTrue())
 			Expect(n.HasLocal || n.HasRecorded).To(BeFalse())

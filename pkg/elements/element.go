@@ -32,11 +32,15 @@ func (v *Values) LocalSet() bool { return v.HasLocal && !v.Local.IsNull() }
 // Node is the data every Element shares: where it is, its values and its
 // merge metadata.
 //
-// Invariants: Parent is nil only for the root; PathElement is the step from
-// Parent to this node; Type is never nil (openapi.Unknown without schema).
+// Invariants: Parent is nil only for the root; Name is the field name of a
+// child of a MapElement or TypeElement (a list item's place is derived from
+// its values, see PathElement); Type is never nil (openapi.Unknown without
+// schema).
 type Node struct {
-	Parent      Element
-	PathElement fieldpath.Element
+	Parent Element
+	// Name is the field name of a map's child; empty for list items and
+	// the root.
+	Name string
 	Values
 	// Type is the schema type of the node.
 	Type *openapi.Type
@@ -50,6 +54,55 @@ type Node struct {
 	Outcome Outcome
 }
 
+// value returns the first value present of local, live and recorded.
+func (n *Node) value() value.Value {
+	switch {
+	case n.HasLocal:
+		return n.Local
+	case n.HasLive:
+		return n.Live
+	}
+	return n.Recorded
+}
+
+// PathElement returns the step from the node's parent to the node: the
+// field name under a map, the merge-key tuple of an item of a keyed list
+// (with schema defaults for key fields the item leaves out), the value of
+// an item of a set, and the live index of a live item that could not be
+// matched by key. It is computed, not stored: nodes are many, paths are
+// asked for only for errors and changes. The root's is the zero Element.
+func (n *Node) PathElement() fieldpath.Element {
+	switch p := n.Parent.(type) {
+	case nil:
+		return fieldpath.Element{}
+	case *ListElement:
+		for i := range p.LiveExtra {
+			if p.LiveExtra[i].Element.Base() == n {
+				return fieldpath.Index(p.LiveExtra[i].LiveIndex)
+			}
+		}
+		return fieldpath.Key(KeyFields(n.value(), p.Meta.MergeKey, p.Type.Item()))
+	case *SetElement:
+		return fieldpath.Val(n.value())
+	}
+	return fieldpath.Field(n.Name)
+}
+
+// KeyFields returns the merge-key fields of a list item, taking the
+// default of itemType for a key field the item lacks (absent, with a null
+// value, when there is none).
+func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
+	kf := make([]fieldpath.KeyField, len(mergeKey))
+	for i, name := range mergeKey {
+		v, ok := item.Get(name)
+		if !ok {
+			v, _ = itemType.FieldDefault(name)
+		}
+		kf[i] = fieldpath.KeyField{Name: name, Value: v}
+	}
+	return kf
+}
+
 // Path materialises the path of the node from the root. It walks parent
 // pointers and is meant for errors and change reports, not hot paths.
 func (n *Node) Path() fieldpath.Path {
@@ -60,7 +113,7 @@ func (n *Node) Path() fieldpath.Path {
 	p := make(fieldpath.Path, depth)
 	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
 		depth--
-		p[depth] = cur.PathElement
+		p[depth] = cur.PathElement()
 	}
 	return p
 }

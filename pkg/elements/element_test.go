@@ -55,11 +55,12 @@ var _ = Describe("Values", func() {
 // TypeElement -> ListElement -> item TypeElement -> PrimitiveElement.
 func chain() (root *elements.TypeElement, list *elements.ListElement, item *elements.TypeElement, leaf *elements.PrimitiveElement) {
 	root = &elements.TypeElement{Node: elements.Node{Type: openapi.Unknown}}
-	spec := &elements.TypeElement{Node: elements.Node{Parent: root, PathElement: fieldpath.Field("spec"), Type: openapi.Unknown}}
-	list = &elements.ListElement{Node: elements.Node{Parent: spec, PathElement: fieldpath.Field("containers"), Type: openapi.Unknown}}
+	spec := &elements.TypeElement{Node: elements.Node{Parent: root, Name: "spec", Type: openapi.Unknown}}
+	list = &elements.ListElement{Node: elements.Node{Parent: spec, Name: "containers", Type: openapi.Unknown,
+		Meta: openapi.Meta{Strategy: openapi.StrategyMerge, MergeKey: []string{"name"}}}}
 	item = &elements.TypeElement{Node: elements.Node{Parent: list, Type: openapi.Unknown,
-		PathElement: fieldpath.Key([]fieldpath.KeyField{{Name: "name", Value: value.String("web")}})}}
-	leaf = &elements.PrimitiveElement{Node: elements.Node{Parent: item, PathElement: fieldpath.Field("image"), Type: openapi.Unknown}}
+		Values: elements.Values{Local: value.MustMap(value.Field{Key: "name", Value: value.String("web")}), HasLocal: true}}}
+	leaf = &elements.PrimitiveElement{Node: elements.Node{Parent: item, Name: "image", Type: openapi.Unknown}}
 	root.Fields = elements.Fields{{Name: "spec", Element: spec}}
 	spec.Fields = elements.Fields{{Name: "containers", Element: list}}
 	list.Items = []elements.Item{{Element: item, RecordedIndex: -1, LocalIndex: 0, LiveIndex: -1, Of: -1}}

@@ -118,10 +118,10 @@ func itemEntries(e *elements.ListElement) (value.Value, bool) {
 		case it.LocalIndex >= 0:
 			v, ok := ThreeWayEntries(it.Element)
 			if ok && v.IsMap() {
-				out = append(out, withKey(v, c.PathElement.Key))
+				out = append(out, withKey(v, c.PathElement().Key))
 			}
 		case it.RecordedIndex >= 0:
-			out = append(out, withKey(value.MustMap(value.Field{Key: DirectiveKey, Value: value.String(DeleteValue)}), c.PathElement.Key))
+			out = append(out, withKey(value.MustMap(value.Field{Key: DirectiveKey, Value: value.String(DeleteValue)}), c.PathElement().Key))
 		}
 	}
 	if len(out) == 0 {
