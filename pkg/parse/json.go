@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -21,7 +22,9 @@ import (
 // beyond float64), with fallback true: kubectl reads such input as YAML
 // instead.
 func (l Limits) parseJSON(data []byte) (docs []doc, err *Error, fallback bool) {
-	sc := &jsonScanner{data: data, limits: l}
+	sc := scanners.Get().(*jsonScanner)
+	defer sc.release()
+	sc.data, sc.limits = data, l
 	index := 0
 	for {
 		sc.skipSpace()
@@ -61,9 +64,38 @@ type jsonScanner struct {
 	offsets []int // offsets of the keys in fields
 	items   []value.Value
 	buf     []byte // unescaped string being built
+	// fieldSlab and itemSlab hold the documents' maps and lists: each
+	// container is carved from them, so a document costs a few
+	// allocations, not one per container. (Not kept across documents.)
+	fieldSlab []value.Field
+	itemSlab  []value.Value
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
+}
+
+// carve returns a slice of n elements from slab, with capacity n, growing
+// the slab in chunks.
+func carve[T any](slab *[]T, n int) []T {
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 32), 4096)))
+	}
+	start := len(*slab)
+	*slab = (*slab)[:start+n]
+	return (*slab)[start : start+n : start+n]
+}
+
+// scanners keeps jsonScanners, whose stacks grow to the size of the
+// documents read, for reuse.
+var scanners = sync.Pool{New: func() any { return new(jsonScanner) }}
+
+// release clears sc of everything that refers to a document and returns
+// it to the pool.
+func (sc *jsonScanner) release() {
+	clear(sc.fields[:cap(sc.fields)])
+	clear(sc.items[:cap(sc.items)])
+	*sc = jsonScanner{fields: sc.fields[:0], offsets: sc.offsets[:0], items: sc.items[:0], buf: sc.buf[:0]}
+	scanners.Put(sc)
 }
 
 func (sc *jsonScanner) lines() *lineCounter {
@@ -182,7 +214,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		sc.pos++
 		break
 	}
-	fields := make([]value.Field, len(sc.fields)-base)
+	fields := carve(&sc.fieldSlab, len(sc.fields)-base)
 	copy(fields, sc.fields[base:])
 	if !sorted {
 		offs := sc.offsets[base:]
@@ -234,7 +266,7 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 		sc.pos++
 		break
 	}
-	items := make([]value.Value, len(sc.items)-base)
+	items := carve(&sc.itemSlab, len(sc.items)-base)
 	copy(items, sc.items[base:])
 	return value.List(items), true
 }
