@@ -53,3 +53,64 @@ func BenchmarkForKind(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDefaultV3FirstForKind is the first ForKind("apps/v1",
+// "Deployment") of a process: a fresh lazy default (what DefaultV3 builds
+// once, indexing the embedded file names) and the parse of the apps/v1
+// document alone.
+func BenchmarkDefaultV3FirstForKind(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := openapi.NewLazyDefault()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := s.ForKind("apps/v1", "Deployment"); !ok {
+			b.Fatal("Deployment does not resolve")
+		}
+	}
+}
+
+// BenchmarkDefaultV3Index is building a fresh lazy default without any
+// lookup: indexing the embedded documents by group-version.
+func BenchmarkDefaultV3Index(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := openapi.NewLazyDefault(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDefaultV3WarmForKind is a lookup after the first: the document
+// is parsed, so it is two map lookups.
+func BenchmarkDefaultV3WarmForKind(b *testing.B) {
+	s, err := openapi.NewLazyDefault()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, ok := s.ForKind("apps/v1", "Deployment"); !ok {
+		b.Fatal("Deployment does not resolve")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := s.ForKind("apps/v1", "Deployment"); !ok {
+			b.Fatal("Deployment does not resolve")
+		}
+	}
+}
+
+// BenchmarkDefaultV3LoadAll parses every embedded v3 document (what ByName
+// on the lazy default costs once).
+func BenchmarkDefaultV3LoadAll(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := openapi.NewLazyDefault()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := openapi.CheckLazy(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,17 +1,21 @@
 package openapi
 
 import (
-	_ "embed"
+	"embed"
+	"io/fs"
+	"path"
+	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/plyproject/ply/openapi/internal/reduce"
 )
 
 //go:generate go run ./internal/gen
 
-// DefaultKubernetesVersion is the Kubernetes release whose published OpenAPI
-// v2 document (api/openapi-spec/swagger.json, reduced to definitions and
-// merge metadata) is embedded as the default schema.
+// DefaultKubernetesVersion is the Kubernetes release whose published
+// OpenAPI documents (api/openapi-spec/v3/*.json and swagger.json, reduced
+// to schemas and merge metadata) are embedded as the default schemas.
 const DefaultKubernetesVersion = reduce.KubernetesVersion
 
 // defaultDoc is the reduced swagger.json of DefaultKubernetesVersion,
@@ -20,20 +24,172 @@ const DefaultKubernetesVersion = reduce.KubernetesVersion
 //go:embed default/swagger.json
 var defaultDoc []byte
 
-const defaultDocName = "embedded Kubernetes " + DefaultKubernetesVersion + " schema"
+// defaultV3 holds the reduced per-group-version v3 documents of
+// DefaultKubernetesVersion, written by `go generate ./openapi/`.
+//
+//go:embed default/v3/*.json
+var defaultV3 embed.FS
 
-var defaultSchema struct {
+const (
+	defaultDocName   = "embedded Kubernetes " + DefaultKubernetesVersion + " schema"
+	defaultV3Dir     = "default/v3"
+	defaultV3DocName = "embedded Kubernetes " + DefaultKubernetesVersion + " OpenAPI v3 document "
+)
+
+var defaultV3Schema struct {
 	once   sync.Once
 	schema *Schema
 	err    error
 }
 
-// Default returns the schema of Kubernetes DefaultKubernetesVersion, loaded
-// from the embedded document on first use and shared by every later call
-// (and goroutine) of the process.
-func Default() (*Schema, error) {
-	defaultSchema.once.Do(func() {
-		defaultSchema.schema, defaultSchema.err = loadV2(defaultDocName, defaultDoc)
+var defaultV2Schema struct {
+	once   sync.Once
+	schema *Schema
+	err    error
+}
+
+// Default returns the default schema of the merge engine: for now the one
+// DefaultV2 returns (patch strategies and merge keys, as strategicpatch
+// reads them), shared by every call of the process. It is to become
+// DefaultV3 once the packages whose tests pin strategicpatch's v2 semantics
+// (pkg/smp, pkg/changes, pkg/apply, cmd/ply) have moved to DefaultV2.
+func Default() (*Schema, error) { return DefaultV2() }
+
+// DefaultV3 returns the schema of Kubernetes DefaultKubernetesVersion built
+// from its embedded OpenAPI v3 documents, one per group-version, so list
+// types and list-map-keys apply (containers[].ports is keyed by
+// containerPort and protocol, protocol defaulting to TCP). It is shared by
+// every later call (and goroutine) of the process. Documents are parsed
+// lazily and once: ForKind parses only the document of the asked
+// group-version; ByName parses every document on first use and returns the
+// type from the first document (in file name order) that has the name, so
+// it may be a different pointer than the same definition reached through
+// ForKind of another group-version. An embedded document that fails to
+// parse (which the package's tests rule out) leaves its kinds unresolved.
+func DefaultV3() (*Schema, error) {
+	defaultV3Schema.once.Do(func() {
+		defaultV3Schema.schema, defaultV3Schema.err = newLazyDefault()
 	})
-	return defaultSchema.schema, defaultSchema.err
+	return defaultV3Schema.schema, defaultV3Schema.err
+}
+
+// DefaultV2 returns the schema of Kubernetes DefaultKubernetesVersion built
+// from its embedded OpenAPI v2 document (patch strategies and merge keys
+// only, as strategicpatch reads them), loaded on first use and shared by
+// every later call of the process.
+func DefaultV2() (*Schema, error) {
+	defaultV2Schema.once.Do(func() {
+		defaultV2Schema.schema, defaultV2Schema.err = loadV2(defaultDocName, defaultDoc)
+	})
+	return defaultV2Schema.schema, defaultV2Schema.err
+}
+
+// lazyDocs is a schema made of documents, one per group-version, each
+// parsed on first use.
+type lazyDocs struct {
+	byGV  map[string]*lazyDoc // apiVersion -> its document
+	order []*lazyDoc          // sorted by file name, for ByName
+	all   sync.Once           // ByName parses every document once
+}
+
+// lazyDoc is one document of a lazyDocs.
+type lazyDoc struct {
+	file   string
+	once   sync.Once
+	parsed atomic.Bool // set once the document has been read and parsed
+	schema *Schema
+	err    error
+}
+
+// get parses the document on first use.
+func (d *lazyDoc) get(fsys fs.FS) (*Schema, error) {
+	d.once.Do(func() {
+		data, err := fs.ReadFile(fsys, path.Join(defaultV3Dir, d.file))
+		if err != nil {
+			d.err = &Error{Document: defaultV3DocName + d.file, Msg: err.Error()}
+			return
+		}
+		d.schema, d.err = loadV3(defaultV3DocName+d.file, data)
+		d.parsed.Store(true)
+	})
+	return d.schema, d.err
+}
+
+// newLazyDefault indexes the embedded v3 documents by the group-version
+// their file names carry, parsing none of them.
+func newLazyDefault() (*Schema, error) {
+	entries, err := fs.ReadDir(defaultV3, defaultV3Dir)
+	if err != nil {
+		return nil, &Error{Document: defaultV3DocName, Msg: err.Error()}
+	}
+	l := &lazyDocs{byGV: make(map[string]*lazyDoc, len(entries))}
+	for _, e := range entries {
+		gv, ok := reduce.GroupVersion(e.Name())
+		if !ok {
+			continue
+		}
+		d := &lazyDoc{file: e.Name()}
+		l.byGV[gv] = d
+		l.order = append(l.order, d)
+	}
+	sort.Slice(l.order, func(i, j int) bool { return l.order[i].file < l.order[j].file })
+	return &Schema{lazy: l}, nil
+}
+
+// forKind parses (once) the document of apiVersion and looks kind up in it.
+func (l *lazyDocs) forKind(apiVersion, kind string) (*Type, bool) {
+	d := l.byGV[apiVersion]
+	if d == nil {
+		return nil, false
+	}
+	s, err := d.get(defaultV3)
+	if err != nil {
+		return nil, false
+	}
+	return s.ForKind(apiVersion, kind)
+}
+
+// byName looks name up in every document, in file name order.
+func (l *lazyDocs) byName(name string) (*Type, bool) {
+	for _, d := range l.order {
+		s, err := d.get(defaultV3)
+		if err != nil {
+			continue
+		}
+		if t, ok := s.ByName(name); ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// check parses every document and returns the first error.
+func (l *lazyDocs) check() error {
+	for _, d := range l.order {
+		if _, err := d.get(defaultV3); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parsedFiles lists, sorted, the files parsed so far.
+func (l *lazyDocs) parsedFiles() []string {
+	var out []string
+	for _, d := range l.order {
+		if d.parsed.Load() {
+			out = append(out, d.file)
+		}
+	}
+	return out
+}
+
+// groupVersions lists the apiVersions of the documents, sorted.
+func (l *lazyDocs) groupVersions() []string {
+	out := make([]string, 0, len(l.byGV))
+	for gv := range l.byGV {
+		out = append(out, gv)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/plyproject/ply/openapi/internal/reduce"
 )
 
-var _ = Describe("Default", func() {
+var _ = Describe("DefaultV2", func() {
 	var s *openapi.Schema
 	BeforeEach(func() {
 		var err error
-		s, err = openapi.Default()
+		s, err = openapi.DefaultV2()
 		Expect(err).NotTo(HaveOccurred())
 	})
 
@@ -30,7 +30,7 @@ var _ = Describe("Default", func() {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				got[i], _ = openapi.Default()
+				got[i], _ = openapi.DefaultV2()
 			}()
 		}
 		wg.Wait()
@@ -60,11 +60,7 @@ var _ = Describe("Default", func() {
 	)
 
 	DescribeTable("does not resolve kinds it does not know",
-		func(apiVersion, kind string) {
-			t, ok := s.ForKind(apiVersion, kind)
-			Expect(ok).To(BeFalse())
-			Expect(t).To(BeNil())
-		},
+		func(apiVersion, kind string) { expectUnresolved(s, apiVersion, kind) },
 		Entry("wrong group", "extensions/v1", "Deployment"),
 		Entry("unknown kind", "v1", "Deployment"),
 		Entry("empty", "", ""),
@@ -72,15 +68,7 @@ var _ = Describe("Default", func() {
 
 	DescribeTable("reads the merge metadata of fields",
 		func(apiVersion, kind, path string, strategy openapi.Strategy, key []string) {
-			root, ok := s.ForKind(apiVersion, kind)
-			Expect(ok).To(BeTrue())
-			f, _ := at(root, path)
-			Expect(f.Meta.Strategy).To(Equal(strategy), "strategy %s", f.Meta.Strategy)
-			if key == nil {
-				Expect(f.Meta.MergeKey).To(BeEmpty())
-			} else {
-				Expect(f.Meta.MergeKey).To(Equal(key))
-			}
+			expectMeta(s, apiVersion, kind, path, strategy, key)
 		},
 		Entry("Deployment containers", "apps/v1", "Deployment", "spec.template.spec.containers",
 			openapi.StrategyMerge, []string{"name"}),

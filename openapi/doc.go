@@ -3,12 +3,18 @@
 // its shape (struct, map, list, primitive or unknown) and its merge metadata
 // (patch strategy and merge key).
 //
-// LoadV2 reads an OpenAPI v2 (swagger) document; Default returns the
-// embedded schema of Kubernetes DefaultKubernetesVersion. A loaded Schema
-// and every Type reachable from it are immutable and safe for concurrent
-// use; Types reached through $ref are shared pointers, so a $ref cycle
-// (JSONSchemaProps) is a cycle of pointers.
+// LoadV2 reads an OpenAPI v2 (swagger) document; LoadV3 reads OpenAPI v3
+// documents, where x-kubernetes-list-type, x-kubernetes-list-map-keys and
+// x-kubernetes-map-type refine the patch extensions (list-map-keys define
+// identity, atomic lists and maps are replaced whole, set lists merge as
+// sets). DefaultV3 returns the embedded v3 schema of Kubernetes
+// DefaultKubernetesVersion, parsed lazily one group-version document at a
+// time; DefaultV2 returns its embedded v2 schema, whose metadata is exactly
+// what strategicpatch reads; Default is the engine's default (currently
+// DefaultV2). A loaded Schema and every Type reachable from it are immutable
+// and safe for concurrent use; Types reached through $ref are shared
+// pointers, so a $ref cycle (JSONSchemaProps) is a cycle of pointers.
 //
-// The embedded document is regenerated with `go generate ./openapi/`, which
+// The embedded documents are regenerated with `go generate ./openapi/`, which
 // writes the same bytes every time (see internal/gen and internal/reduce).
 package openapi

@@ -6,10 +6,12 @@ import "strings"
 // and where the fault lies inside it, the definition and the place within
 // that definition.
 type Error struct {
-	// Document names the document: the name given to LoadV2Named, else
-	// the document's info.title and info.version, else "OpenAPI v2 document".
+	// Document names the document: the name given to LoadV2Named or
+	// LoadV3 (with "#n" when LoadV3 got several documents), else for v2 the
+	// document's info.title and info.version, else "OpenAPI v2 document" or
+	// "OpenAPI v3 document".
 	Document string
-	// Definition is the definition at fault ("io.k8s.api.core.v1.PodSpec");
+	// Definition is the definition (v3: the components.schemas entry) at fault ("io.k8s.api.core.v1.PodSpec");
 	// empty for faults of the document as a whole.
 	Definition string
 	// Path is the place inside Definition: field names joined by ".", "[]"

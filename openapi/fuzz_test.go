@@ -25,19 +25,43 @@ func FuzzLoadV2(f *testing.F) {
 	f.Add([]byte(`null`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := openapi.LoadV2Uncached("fuzz", data)
-		if err != nil {
-			var e *openapi.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %T is not an *openapi.Error: %v", err, err)
-			}
-			if s != nil {
-				t.Fatal("schema and error both returned")
-			}
-			return
-		}
-		if s == nil {
-			t.Fatal("neither schema nor error")
-		}
+		checkLoad(t, func() (*openapi.Schema, error) { return openapi.LoadV2Uncached("fuzz", data) })
 	})
+}
+
+// FuzzLoadV3 checks the same of LoadV3.
+func FuzzLoadV3(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "v3errors", "*.json"))
+	seeds = append(seeds, filepath.Join("testdata", "v3", "precedence.json"))
+	for _, p := range seeds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"openapi":"3.0.0","components":{"schemas":{"a":{"properties":{"b":{"type":"array","items":{"$ref":"#/components/schemas/a"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["b"]}}}}}}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkLoad(t, func() (*openapi.Schema, error) { return openapi.LoadV3("fuzz", data) })
+	})
+}
+
+// checkLoad fails t unless load returns exactly one of a schema and an
+// *Error.
+func checkLoad(t *testing.T, load func() (*openapi.Schema, error)) {
+	s, err := load()
+	if err != nil {
+		var e *openapi.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("error %T is not an *openapi.Error: %v", err, err)
+		}
+		if s != nil {
+			t.Fatal("schema and error both returned")
+		}
+		return
+	}
+	if s == nil {
+		t.Fatal("neither schema nor error")
+	}
 }

@@ -32,3 +32,23 @@ func byName(s *openapi.Schema, name string) *openapi.Type {
 	ExpectWithOffset(1, ok).To(BeTrue(), "no definition %s", name)
 	return t
 }
+
+// expectMeta checks the merge metadata of the field at path of kind.
+func expectMeta(s *openapi.Schema, apiVersion, kind, path string, strategy openapi.Strategy, key []string) {
+	root, ok := s.ForKind(apiVersion, kind)
+	ExpectWithOffset(1, ok).To(BeTrue(), "%s %s does not resolve", apiVersion, kind)
+	f, _ := at(root, path)
+	ExpectWithOffset(1, f.Meta.Strategy).To(Equal(strategy), "strategy %s", f.Meta.Strategy)
+	if key == nil {
+		ExpectWithOffset(1, f.Meta.MergeKey).To(BeEmpty())
+	} else {
+		ExpectWithOffset(1, f.Meta.MergeKey).To(Equal(key))
+	}
+}
+
+// expectUnresolved checks that kind does not resolve.
+func expectUnresolved(s *openapi.Schema, apiVersion, kind string) {
+	t, ok := s.ForKind(apiVersion, kind)
+	ExpectWithOffset(1, ok).To(BeFalse())
+	ExpectWithOffset(1, t).To(BeNil())
+}

@@ -21,6 +21,7 @@ func ParseAPIVersion(apiVersion, kind string) GVK {
 type Schema struct {
 	byName map[string]*Type
 	byGVK  map[GVK]*Type
+	lazy   *lazyDocs // when set, the schema is the lazily parsed embedded default
 }
 
 // ByName returns the type of the definition called name
@@ -28,6 +29,9 @@ type Schema struct {
 func (s *Schema) ByName(name string) (*Type, bool) {
 	if s == nil {
 		return nil, false
+	}
+	if s.lazy != nil {
+		return s.lazy.byName(name)
 	}
 	t, ok := s.byName[name]
 	return t, ok
@@ -38,6 +42,9 @@ func (s *Schema) ByName(name string) (*Type, bool) {
 func (s *Schema) ForKind(apiVersion, kind string) (*Type, bool) {
 	if s == nil {
 		return nil, false
+	}
+	if s.lazy != nil {
+		return s.lazy.forKind(apiVersion, kind)
 	}
 	t, ok := s.byGVK[ParseAPIVersion(apiVersion, kind)]
 	return t, ok

@@ -152,21 +152,9 @@ func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
 		}
 	}
 
-	byGVK := make(map[GVK]*Type)
-	owner := make(map[GVK]string)
-	for _, name := range names {
-		gvks, err := l.gvks(l.raw[name], name)
-		if err != nil {
-			return nil, err
-		}
-		for _, g := range gvks {
-			if prev, ok := owner[g]; ok && prev != name {
-				return nil, l.errorf(name, "", "%s claims group %q, version %q, kind %q, which definition %s claims too",
-					extGVK, g.Group, g.Version, g.Kind, prev)
-			}
-			owner[g] = name
-			byGVK[g] = l.defs[name]
-		}
+	byGVK, err := indexGVKs(l.doc, names, l.defs, func(name string) ([]GVK, error) { return l.gvks(l.raw[name], name) })
+	if err != nil {
+		return nil, err
 	}
 	return &Schema{byName: l.defs, byGVK: byGVK}, nil
 }
@@ -226,23 +214,33 @@ func (l *loader) checkRefs(gs *openapi_v2.Schema, def, path string) error {
 // that are only a reference to another one (and recording the result for
 // every definition on the way).
 func (l *loader) resolveAlias(name string) (*Type, error) {
+	return resolveAlias(l.doc, l.defs, name, func(n string) string {
+		t, _ := refTarget(l.raw[n])
+		return t
+	})
+}
+
+// resolveAlias returns the Type of definition name in defs, which holds a
+// shell for every definition that is not an alias; target returns the
+// definition an alias refers to. Every alias on the way is recorded in defs.
+func resolveAlias(doc string, defs map[string]*Type, name string, target func(string) string) (*Type, error) {
 	var chain []string
 	seen := make(map[string]bool)
 	cur := name
 	for {
-		if t, ok := l.defs[cur]; ok {
+		if t, ok := defs[cur]; ok {
 			for _, n := range chain {
-				l.defs[n] = t
+				defs[n] = t
 			}
 			return t, nil
 		}
 		if seen[cur] {
-			return nil, l.errorf(name, "", "the definition is a cycle of $refs that never reaches a schema (%s)",
-				strings.Join(append(chain, cur), " -> "))
+			return nil, &Error{Document: doc, Definition: name, Msg: "the definition is a cycle of $refs that never reaches a schema (" +
+				strings.Join(append(chain, cur), " -> ") + ")"}
 		}
 		seen[cur] = true
 		chain = append(chain, cur)
-		cur, _ = refTarget(l.raw[cur]) // a definition without a shell is an alias
+		cur = target(cur) // a definition without a shell is an alias
 	}
 }
 
@@ -361,21 +359,30 @@ func (l *loader) meta(gs *openapi_v2.Schema, def, path string) (Meta, error) {
 			if err != nil {
 				return Meta{}, err
 			}
-			if strings.TrimSpace(s) == "" {
-				continue
-			}
-			parts := strings.Split(s, ",")
-			m.MergeKey = make([]string, len(parts))
-			for i, p := range parts {
-				p = strings.TrimSpace(p)
-				if p == "" {
-					return Meta{}, l.errorf(def, path, "%s %q has an empty field name, want field names separated by commas", extPatchMergeKey, s)
-				}
-				m.MergeKey[i] = p
+			if m.MergeKey, err = parseMergeKey(s); err != nil {
+				return Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
 			}
 		}
 	}
 	return m, nil
+}
+
+// parseMergeKey parses an x-kubernetes-patch-merge-key value: field names
+// separated by commas. Blank means no key.
+func parseMergeKey(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	key := make([]string, len(parts))
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return nil, fmt.Errorf("%q has an empty field name, want field names separated by commas", s)
+		}
+		key[i] = p
+	}
+	return key, nil
 }
 
 // parseStrategy parses an x-kubernetes-patch-strategy value: words
@@ -414,33 +421,67 @@ func (l *loader) gvks(gs *openapi_v2.Schema, def string) ([]GVK, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !v.IsList() {
-			return nil, l.errorf(def, "", "%s is %s, want a list of {group, version, kind}", extGVK, kindPhrase(v))
-		}
-		out := make([]GVK, 0, v.Len())
-		for i, item := range v.Items() {
-			var g GVK
-			for _, f := range [...]struct {
-				key      string
-				dst      *string
-				required bool
-			}{{"group", &g.Group, false}, {"version", &g.Version, true}, {"kind", &g.Kind, true}} {
-				fv, ok := item.Get(f.key)
-				if !ok && !f.required {
-					continue
-				}
-				s, isString := fv.AsString()
-				if !ok || !isString || (f.required && s == "") {
-					return nil, l.errorf(def, "", "%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings",
-						extGVK, i, f.key)
-				}
-				*f.dst = s
-			}
-			out = append(out, g)
+		out, msg := parseGVKs(v)
+		if msg != "" {
+			return nil, l.errorf(def, "", "%s", msg)
 		}
 		return out, nil
 	}
 	return nil, nil
+}
+
+// parseGVKs reads the value of an x-kubernetes-group-version-kind
+// extension; msg says what is wrong when it is malformed.
+func parseGVKs(v value.Value) (out []GVK, msg string) {
+	if !v.IsList() {
+		return nil, extGVK + " is " + kindPhrase(v) + ", want a list of {group, version, kind}"
+	}
+	out = make([]GVK, 0, v.Len())
+	for i, item := range v.Items() {
+		var g GVK
+		for _, f := range [...]struct {
+			key      string
+			dst      *string
+			required bool
+		}{{"group", &g.Group, false}, {"version", &g.Version, true}, {"kind", &g.Kind, true}} {
+			fv, ok := item.Get(f.key)
+			if !ok && !f.required {
+				continue
+			}
+			s, isString := fv.AsString()
+			if !ok || !isString || (f.required && s == "") {
+				return nil, fmt.Sprintf("%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings",
+					extGVK, i, f.key)
+			}
+			*f.dst = s
+		}
+		out = append(out, g)
+	}
+	return out, ""
+}
+
+// indexGVKs maps every GVK claimed by the definitions (in names order) to
+// its Type; gvksOf reads a definition's claims. Two definitions claiming one
+// GVK are an error.
+func indexGVKs(doc string, names []string, defs map[string]*Type, gvksOf func(name string) ([]GVK, error)) (map[GVK]*Type, error) {
+	byGVK := make(map[GVK]*Type)
+	owner := make(map[GVK]string)
+	for _, name := range names {
+		gvks, err := gvksOf(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range gvks {
+			if prev, ok := owner[g]; ok && prev != name {
+				return nil, &Error{Document: doc, Definition: name, Msg: fmt.Sprintf(
+					"%s claims group %q, version %q, kind %q, which definition %s claims too",
+					extGVK, g.Group, g.Version, g.Kind, prev)}
+			}
+			owner[g] = name
+			byGVK[g] = defs[name]
+		}
+	}
+	return byGVK, nil
 }
 
 // stringExtension returns the string value of a vendor extension.

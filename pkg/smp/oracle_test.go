@@ -1,68 +1,46 @@
 package smp_test
 
 import (
-	"encoding/json"
 	"os"
 	"sort"
 	"strings"
 	"sync"
 
-	openapiv2 "github.com/google/gnostic-models/openapiv2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
-	"k8s.io/kube-openapi/pkg/util/proto"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/smp"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // The oracle is k8s.io/apimachinery's strategicpatch with merge metadata
-// from the swagger document ply embeds. (test/internal/oracle is not
-// importable from pkg/.)
+// from the swagger document ply embeds. (built by test/oracle.)
 
 var oracleModels struct {
 	once   sync.Once
-	models proto.Models
+	models *oracle.Models
 	err    error
 }
 
-func models() proto.Models {
+// patchMeta returns kubectl's merge metadata for the definition called
+// name, read from the swagger document ply embeds.
+func patchMeta(name string) strategicpatch.LookupPatchMeta {
 	oracleModels.once.Do(func() {
 		data, err := os.ReadFile("../../openapi/default/swagger.json")
 		if err != nil {
 			oracleModels.err = err
 			return
 		}
-		var top map[string]json.RawMessage
-		if err = json.Unmarshal(data, &top); err != nil {
-			oracleModels.err = err
-			return
-		}
-		if _, ok := top["paths"]; !ok {
-			top["paths"] = json.RawMessage("{}")
-			if data, err = json.Marshal(top); err != nil {
-				oracleModels.err = err
-				return
-			}
-		}
-		doc, err := openapiv2.ParseDocument(data)
-		if err != nil {
-			oracleModels.err = err
-			return
-		}
-		oracleModels.models, oracleModels.err = proto.NewOpenAPIData(doc)
+		oracleModels.models, oracleModels.err = oracle.Load(data)
 	})
 	Expect(oracleModels.err).NotTo(HaveOccurred())
-	return oracleModels.models
-}
-
-func patchMeta(def string) strategicpatch.LookupPatchMeta {
-	s := models().LookupModel(def)
-	Expect(s).NotTo(BeNil(), "no definition "+def)
-	return strategicpatch.NewPatchMetaFromOpenAPI(s)
+	o, err := oracleModels.models.Oracle(name)
+	Expect(err).NotTo(HaveOccurred())
+	return o.Meta()
 }
 
 func jsonOrNil(v value.Value, has bool) []byte {

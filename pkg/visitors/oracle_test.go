@@ -1,64 +1,41 @@
 package visitors_test
 
 import (
-	"encoding/json"
 	"os"
 	"sync"
 
-	openapiv2 "github.com/google/gnostic-models/openapiv2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
-	"k8s.io/kube-openapi/pkg/util/proto"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // The oracle is kubectl's client-side apply, run with k8s.io/apimachinery's
-// strategicpatch over the same swagger document ply embeds. (The oracle of
-// test/internal/oracle is not importable from pkg/.)
+// strategicpatch over the same swagger document ply embeds. (Built by test/oracle.)
 
 var oracleModels struct {
 	once   sync.Once
-	models proto.Models
+	models *oracle.Models
 	err    error
 }
 
-func models() proto.Models {
+// patchMeta returns kubectl's merge metadata for the definition called
+// name, read from the swagger document ply embeds.
+func patchMeta(name string) strategicpatch.LookupPatchMeta {
 	oracleModels.once.Do(func() {
 		data, err := os.ReadFile("../../openapi/default/swagger.json")
 		if err != nil {
 			oracleModels.err = err
 			return
 		}
-		var top map[string]json.RawMessage
-		if err = json.Unmarshal(data, &top); err != nil {
-			oracleModels.err = err
-			return
-		}
-		if _, ok := top["paths"]; !ok {
-			top["paths"] = json.RawMessage("{}")
-			if data, err = json.Marshal(top); err != nil {
-				oracleModels.err = err
-				return
-			}
-		}
-		doc, err := openapiv2.ParseDocument(data)
-		if err != nil {
-			oracleModels.err = err
-			return
-		}
-		oracleModels.models, oracleModels.err = proto.NewOpenAPIData(doc)
+		oracleModels.models, oracleModels.err = oracle.Load(data)
 	})
 	Expect(oracleModels.err).NotTo(HaveOccurred())
-	return oracleModels.models
-}
-
-// patchMeta returns kubectl's merge metadata for the definition called name.
-func patchMeta(name string) strategicpatch.LookupPatchMeta {
-	s := models().LookupModel(name)
-	Expect(s).NotTo(BeNil(), "no definition "+name)
-	return strategicpatch.NewPatchMetaFromOpenAPI(s)
+	o, err := oracleModels.models.Oracle(name)
+	Expect(err).NotTo(HaveOccurred())
+	return o.Meta()
 }
 
 // kubectlApply returns what kubectl apply leaves on the server: live with

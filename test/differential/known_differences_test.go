@@ -11,7 +11,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/test/internal/jsonv"
-	"github.com/plyproject/ply/test/internal/oracle"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // The places where ply differs from strategicpatch on purpose, because

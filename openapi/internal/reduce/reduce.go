@@ -8,10 +8,11 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // KubernetesVersion is the Kubernetes release whose published OpenAPI v2
-// document is embedded as ply's default schema.
+// and v3 documents are embedded as ply's default schemas.
 const KubernetesVersion = "v1.36.3"
 
 // keptKeywords are the schema keywords that survive the reduction, besides
@@ -43,6 +44,53 @@ var keptKeywords = map[string]bool{
 // holds a schema that is not an object where one is required; the error
 // names the offending definition and keyword path.
 func Reduce(doc []byte) ([]byte, error) {
+	top, err := decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	if v, _ := top["swagger"].(string); v != "2.0" {
+		return nil, fmt.Errorf("reduce: document is not OpenAPI v2: swagger is %v, want \"2.0\"", top["swagger"])
+	}
+	defs, ok := top["definitions"].(map[string]any)
+	if !ok {
+		return nil, errors.New("reduce: document has no definitions object")
+	}
+	out := map[string]any{"swagger": top["swagger"]}
+	if out["definitions"], err = schemas(defs); err != nil {
+		return nil, err
+	}
+	return encode(top, out)
+}
+
+// ReduceV3 is Reduce for an OpenAPI v3 JSON document: it keeps openapi,
+// info.title, info.version, components.schemas (reduced like Reduce's
+// definitions) and an empty paths object, in the same canonical form. It
+// fails when doc is not JSON, its openapi is not 3.x, it has no
+// components.schemas object, or a schema is not an object.
+func ReduceV3(doc []byte) ([]byte, error) {
+	top, err := decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	if v, _ := top["openapi"].(string); !strings.HasPrefix(v, "3.") {
+		return nil, fmt.Errorf("reduce: document is not OpenAPI v3: openapi is %v, want \"3.x\"", top["openapi"])
+	}
+	comps, _ := top["components"].(map[string]any)
+	defs, ok := comps["schemas"].(map[string]any)
+	if !ok {
+		return nil, errors.New("reduce: document has no components.schemas object")
+	}
+	reduced, err := schemas(defs)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"openapi": top["openapi"], "components": map[string]any{"schemas": reduced}}
+	return encode(top, out)
+}
+
+// decode reads doc, which must be one JSON object, keeping numbers as
+// written.
+func decode(doc []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var root any
@@ -56,23 +104,11 @@ func Reduce(doc []byte) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("reduce: document is not a JSON object")
 	}
-	if v, _ := top["swagger"].(string); v != "2.0" {
-		return nil, fmt.Errorf("reduce: document is not OpenAPI v2: swagger is %v, want \"2.0\"", top["swagger"])
-	}
-	out := map[string]any{"swagger": top["swagger"]}
-	if info, ok := top["info"].(map[string]any); ok {
-		kept := map[string]any{}
-		for _, k := range [...]string{"title", "version"} {
-			if v, ok := info[k]; ok {
-				kept[k] = v
-			}
-		}
-		out["info"] = kept
-	}
-	defs, ok := top["definitions"].(map[string]any)
-	if !ok {
-		return nil, errors.New("reduce: document has no definitions object")
-	}
+	return top, nil
+}
+
+// schemas reduces every named schema of defs.
+func schemas(defs map[string]any) (map[string]any, error) {
 	reduced := make(map[string]any, len(defs))
 	names := make([]string, 0, len(defs))
 	for name := range defs {
@@ -86,11 +122,23 @@ func Reduce(doc []byte) ([]byte, error) {
 		}
 		reduced[name] = s
 	}
-	out["definitions"] = reduced
-	// OpenAPI v2 requires a paths object (and gnostic enforces it); the
-	// operations are of no use to merging, so it is written empty.
-	out["paths"] = map[string]any{}
+	return reduced, nil
+}
 
+// encode adds info.title and info.version of top and an empty paths object
+// (OpenAPI requires one, and gnostic enforces it; the operations are of no
+// use to merging) to out and writes it in canonical form.
+func encode(top, out map[string]any) ([]byte, error) {
+	if info, ok := top["info"].(map[string]any); ok {
+		kept := map[string]any{}
+		for _, k := range [...]string{"title", "version"} {
+			if v, ok := info[k]; ok {
+				kept[k] = v
+			}
+		}
+		out["info"] = kept
+	}
+	out["paths"] = map[string]any{}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -10,7 +10,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/test/internal/oracle"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // EnvSizes are the numbers of env entries the benchmarks use.
@@ -135,7 +135,7 @@ type Impl struct {
 // Impls returns ply and strategicpatch, each with its schema loaded once
 // up front (schema loading is not part of what is measured).
 func Impls() ([]Impl, error) {
-	schema, err := openapi.Default()
+	schema, err := openapi.DefaultV2()
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/gen"
-	"github.com/plyproject/ply/test/internal/oracle"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // RepoRoot returns the root directory of the module's source tree, found
@@ -96,7 +96,7 @@ func loadDoc(name string) (*docs, error) {
 	}
 	var ps *openapi.Schema
 	if name == "kubernetes" {
-		ps, err = openapi.Default()
+		ps, err = openapi.DefaultV2()
 	} else {
 		ps, err = openapi.LoadV2(data)
 	}

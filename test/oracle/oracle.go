@@ -101,3 +101,7 @@ func (o *Oracle) Apply(recorded, local, live []byte, overwrite bool) (res Result
 	}
 	return Result{Patch: patch, Object: obj}, nil
 }
+
+// Meta returns the strategicpatch merge metadata of the Oracle's
+// definition, for calling strategicpatch directly.
+func (o *Oracle) Meta() strategicpatch.LookupPatchMeta { return o.meta }

@@ -1,0 +1,172 @@
+package openapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/openapi/internal/reduce"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// embeddedGVKs returns, for every embedded v3 document, the GVKs its
+// schemas claim for the document's own group-version.
+func embeddedGVKs() map[string][]openapi.GVK {
+	files, err := openapi.EmbeddedV3Files()
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	out := make(map[string][]openapi.GVK, len(files))
+	for _, file := range files {
+		apiVersion, ok := reduce.GroupVersion(file)
+		ExpectWithOffset(1, ok).To(BeTrue(), "embedded file %s has no group-version", file)
+		data, err := openapi.EmbeddedV3(file)
+		ExpectWithOffset(1, err).NotTo(HaveOccurred())
+		var doc struct {
+			Components struct {
+				Schemas map[string]struct {
+					GVKs []openapi.GVK `json:"x-kubernetes-group-version-kind"`
+				} `json:"schemas"`
+			} `json:"components"`
+		}
+		ExpectWithOffset(1, json.Unmarshal(data, &doc)).To(Succeed())
+		for _, sch := range doc.Components.Schemas {
+			for _, g := range sch.GVKs {
+				gv := g.Version
+				if g.Group != "" {
+					gv = g.Group + "/" + g.Version
+				}
+				if gv == apiVersion {
+					out[file] = append(out[file], g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+var _ = Describe("DefaultV3", func() {
+	var s *openapi.Schema
+	BeforeEach(func() {
+		var err error
+		s, err = openapi.DefaultV3()
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("is one shared schema", func() {
+		again, err := openapi.DefaultV3()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again).To(BeIdenticalTo(s))
+	})
+
+	It("parses only the document of the group-version asked for, once", func() {
+		fresh, err := openapi.NewLazyDefault()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(openapi.LazyParsedFiles(fresh)).To(BeEmpty())
+		_, ok := fresh.ForKind("example.com/v1", "Widget")
+		Expect(ok).To(BeFalse())
+		Expect(openapi.LazyParsedFiles(fresh)).To(BeEmpty())
+		first, ok := fresh.ForKind("apps/v1", "Deployment")
+		Expect(ok).To(BeTrue())
+		Expect(openapi.LazyParsedFiles(fresh)).To(Equal([]string{"apis__apps__v1_openapi.json"}))
+		again, _ := fresh.ForKind("apps/v1", "Deployment")
+		Expect(again).To(BeIdenticalTo(first))
+		_, ok = fresh.ForKind("apps/v1", "StatefulSet")
+		Expect(ok).To(BeTrue())
+		Expect(openapi.LazyParsedFiles(fresh)).To(HaveLen(1))
+		_, ok = fresh.ByName("io.k8s.api.batch.v1.Job")
+		Expect(ok).To(BeTrue())
+		Expect(len(openapi.LazyParsedFiles(fresh))).To(BeNumerically(">", 1))
+	})
+
+	It("parses every embedded document without error", func() {
+		Expect(openapi.CheckLazy(s)).To(Succeed())
+		Expect(openapi.LazyGroupVersions(s)).To(ContainElements("v1", "apps/v1", "batch/v1", "apiextensions.k8s.io/v1"))
+	})
+
+	It("resolves every built-in kind of the release by apiVersion and kind", func() {
+		all := embeddedGVKs()
+		Expect(len(all)).To(BeNumerically(">=", 30), "group-versions with kinds")
+		n := 0
+		for file, gvks := range all {
+			for _, g := range gvks {
+				apiVersion := g.Version
+				if g.Group != "" {
+					apiVersion = g.Group + "/" + g.Version
+				}
+				t, ok := s.ForKind(apiVersion, g.Kind)
+				Expect(ok).To(BeTrue(), "%s %s (from %s) does not resolve", apiVersion, g.Kind, file)
+				Expect(t.Kind).To(Equal(openapi.KindStruct), "%s %s", apiVersion, g.Kind)
+				n++
+			}
+		}
+		Expect(n).To(BeNumerically(">", 200))
+	})
+
+	It("keys Deployment container ports by containerPort and protocol, protocol defaulting to TCP", func() {
+		d, ok := s.ForKind("apps/v1", "Deployment")
+		Expect(ok).To(BeTrue())
+		f, item := at(d, "spec.template.spec.containers[].ports[]")
+		Expect(f.Meta.Strategy).To(Equal(openapi.StrategyMerge))
+		Expect(f.Meta.MergeKey).To(Equal([]string{"containerPort", "protocol"}))
+		def, ok := item.FieldDefault("protocol")
+		Expect(ok).To(BeTrue())
+		Expect(value.Equal(def, value.String("TCP"))).To(BeTrue())
+	})
+
+	DescribeTable("reads the v3 merge metadata of fields",
+		func(apiVersion, kind, path string, strategy openapi.Strategy, key []string) {
+			expectMeta(s, apiVersion, kind, path, strategy, key)
+		},
+		Entry("containers", "apps/v1", "Deployment", "spec.template.spec.containers", openapi.StrategyMerge, []string{"name"}),
+		Entry("Service ports", "v1", "Service", "spec.ports", openapi.StrategyMerge, []string{"port", "protocol"}),
+		Entry("Pod volumes keep retainKeys", "v1", "Pod", "spec.volumes", openapi.StrategyMerge|openapi.StrategyRetainKeys, []string{"name"}),
+		Entry("container args are atomic", "v1", "Pod", "spec.containers[].args", openapi.Strategy(0), nil),
+		Entry("finalizers are a set", "apps/v1", "Deployment", "metadata.finalizers", openapi.StrategyMerge, nil),
+		Entry("a LabelSelector is an atomic map", "apps/v1", "Deployment", "spec.selector", openapi.StrategyReplace, nil),
+	)
+
+	It("finds definitions by name across documents", func() {
+		t := byName(s, "io.k8s.api.apps.v1.Deployment")
+		Expect(t.Kind).To(Equal(openapi.KindStruct))
+		_, ok := s.ByName("io.example.Missing")
+		Expect(ok).To(BeFalse())
+	})
+
+	DescribeTable("does not resolve kinds it does not know",
+		func(apiVersion, kind string) { expectUnresolved(s, apiVersion, kind) },
+		Entry("unknown group-version", "example.com/v1", "Deployment"),
+		Entry("unknown kind", "v1", "Deployment"),
+		Entry("empty", "", ""),
+	)
+
+	It("is what `go generate ./openapi/` writes from the published v3 documents", func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		src, err := reduce.Locate(ctx, openapi.DefaultKubernetesVersion)
+		if err != nil {
+			Fail("cannot reach the published documents of Kubernetes " + openapi.DefaultKubernetesVersion +
+				" (populate the module cache with `GONOSUMDB=k8s.io/kubernetes go mod download k8s.io/kubernetes@" +
+				openapi.DefaultKubernetesVersion + "`): " + err.Error())
+		}
+		dir := filepath.Join(filepath.Dir(src), "v3")
+		published, err := reduce.V3Files(dir)
+		Expect(err).NotTo(HaveOccurred())
+		embedded, err := openapi.EmbeddedV3Files()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(embedded).To(Equal(published), "run `go generate ./openapi/`")
+		for _, file := range published {
+			original, err := os.ReadFile(filepath.Join(dir, file))
+			Expect(err).NotTo(HaveOccurred())
+			want, err := reduce.ReduceV3(original)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := openapi.EmbeddedV3(file)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), "openapi/default/v3/%s differs from the reduction of %s; run `go generate ./openapi/`", file, file)
+		}
+	})
+})

@@ -1,0 +1,495 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Structural extensions read from OpenAPI v3 documents (besides the patch
+// extensions LoadV2 reads too).
+const (
+	extListType     = "x-kubernetes-list-type"
+	extListMapKeys  = "x-kubernetes-list-map-keys"
+	extMapType      = "x-kubernetes-map-type"
+	schemasPrefix   = "#/components/schemas/"
+	v3DefaultDocTag = "OpenAPI v3 document"
+)
+
+// v3Document is the part of an OpenAPI v3 document the loader reads.
+type v3Document struct {
+	OpenAPI    string `json:"openapi"`
+	Components struct {
+		Schemas map[string]*v3Schema `json:"schemas"`
+	} `json:"components"`
+}
+
+// v3Schema is the part of an OpenAPI v3 schema object the loader reads.
+// Extensions and defaults stay raw so that their faults are reported with
+// the schema path.
+type v3Schema struct {
+	Type                 string               `json:"type"`
+	Format               string               `json:"format"`
+	Ref                  string               `json:"$ref"`
+	Items                *v3Schema            `json:"items"`
+	Properties           map[string]*v3Schema `json:"properties"`
+	AdditionalProperties json.RawMessage      `json:"additionalProperties"`
+	AllOf                []*v3Schema          `json:"allOf"`
+	Default              json.RawMessage      `json:"default"`
+
+	GVK           json.RawMessage `json:"x-kubernetes-group-version-kind"`
+	PatchStrategy json.RawMessage `json:"x-kubernetes-patch-strategy"`
+	PatchMergeKey json.RawMessage `json:"x-kubernetes-patch-merge-key"`
+	ListType      json.RawMessage `json:"x-kubernetes-list-type"`
+	ListMapKeys   json.RawMessage `json:"x-kubernetes-list-map-keys"`
+	MapType       json.RawMessage `json:"x-kubernetes-map-type"`
+	IntOrString   json.RawMessage `json:"x-kubernetes-int-or-string"`
+
+	additional *v3Schema // AdditionalProperties when it is a schema
+}
+
+// LoadV3 loads one or more OpenAPI v3 JSON documents (such as the
+// per-group-version documents a Kubernetes server serves at
+// /openapi/v3/apis/<group>/<version>) into one Schema. Schemas are read
+// from components.schemas and converted as LoadV2 converts definitions
+// (same kinds, $ref and single-$ref allOf resolution, defaults, patch
+// extensions, GVK index). On top of that a property's structural
+// extensions set its Field.Meta:
+//
+//   - x-kubernetes-list-type atomic: no merge strategy (the list is
+//     replaced whole), whatever the patch strategy says;
+//   - x-kubernetes-list-type set: StrategyMerge with no key (a set of
+//     primitives);
+//   - x-kubernetes-list-type map: StrategyMerge keyed by
+//     x-kubernetes-list-map-keys, which take precedence over
+//     x-kubernetes-patch-merge-key (so ports are keyed by containerPort and
+//     protocol); retainKeys from the patch strategy is kept;
+//   - x-kubernetes-map-type atomic: StrategyReplace; granular: merged.
+//
+// A property that is a reference takes the list-type and map-type its
+// target schema declares unless it declares its own.
+//
+// Each document is converted on its own; the result holds the union, the
+// first document that defines a name or claims a GVK winning (Kubernetes
+// repeats shared schemas such as ObjectMeta in every document). Errors are
+// *Error values naming the document (name, followed by its position when
+// there are several; "OpenAPI v3 document" when name is empty) and the
+// schema and path at fault: malformed JSON, a dangling or non-local $ref,
+// a malformed extension or default, list-map-keys naming a field the item
+// type lacks. LoadV3 never panics and does not cache.
+func LoadV3(name string, docs ...[]byte) (*Schema, error) {
+	if len(docs) == 1 {
+		return loadV3(docName(name), docs[0])
+	}
+	if len(docs) == 0 {
+		return nil, &Error{Document: docName(name), Msg: "no document given, want one or more OpenAPI v3 JSON documents"}
+	}
+	out := &Schema{byName: make(map[string]*Type), byGVK: make(map[GVK]*Type)}
+	for i, doc := range docs {
+		s, err := loadV3(docName(name)+" #"+strconv.Itoa(i+1), doc)
+		if err != nil {
+			return nil, err
+		}
+		out.union(s)
+	}
+	return out, nil
+}
+
+func docName(name string) string {
+	if name == "" {
+		return v3DefaultDocTag
+	}
+	return name
+}
+
+// union adds the names and GVKs of o that s does not have yet.
+func (s *Schema) union(o *Schema) {
+	for n, t := range o.byName {
+		if _, ok := s.byName[n]; !ok {
+			s.byName[n] = t
+		}
+	}
+	for g, t := range o.byGVK {
+		if _, ok := s.byGVK[g]; !ok {
+			s.byGVK[g] = t
+		}
+	}
+}
+
+// v3Loader converts one parsed document.
+type v3Loader struct {
+	doc  string
+	raw  map[string]*v3Schema
+	defs map[string]*Type
+	keys []keyCheck // list-map-keys to check once every type is filled
+}
+
+// keyCheck is a list-map-keys declaration awaiting its item type.
+type keyCheck struct {
+	def, path string
+	list      *Type
+	keys      []string
+}
+
+func (l *v3Loader) errorf(def, path, format string, args ...any) *Error {
+	return &Error{Document: l.doc, Definition: def, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// loadV3 parses and converts one document, uncached.
+func loadV3(name string, data []byte) (*Schema, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &Error{Document: name, Msg: "the document is empty, want an OpenAPI v3 JSON document"}
+	}
+	var doc v3Document
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, &Error{Document: name, Msg: "not a valid OpenAPI v3 JSON document: " + err.Error()}
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.") {
+		return nil, &Error{Document: name, Msg: fmt.Sprintf("openapi is %q, want a 3.x version", doc.OpenAPI)}
+	}
+	l := &v3Loader{doc: name, raw: doc.Components.Schemas}
+	return l.load()
+}
+
+// target returns the schema name a reference stands for: a $ref, or an
+// allOf holding a single $ref and nothing that shapes the value.
+func (s *v3Schema) target() (string, bool) {
+	if s.Ref != "" {
+		return strings.TrimPrefix(s.Ref, schemasPrefix), true
+	}
+	if len(s.AllOf) == 1 && s.AllOf[0] != nil && s.AllOf[0].Ref != "" &&
+		s.Type == "" && s.Properties == nil && s.Items == nil && s.AdditionalProperties == nil {
+		return strings.TrimPrefix(s.AllOf[0].Ref, schemasPrefix), true
+	}
+	return "", false
+}
+
+func (l *v3Loader) load() (*Schema, error) {
+	names := make([]string, 0, len(l.raw))
+	for name := range l.raw {
+		names = append(names, name)
+	}
+	sort.Strings(names) // every pass reports the first fault in name order
+	for _, name := range names {
+		if l.raw[name] == nil {
+			return nil, l.errorf(name, "", "the schema is null, want a schema object")
+		}
+		if err := l.check(l.raw[name], name, ""); err != nil {
+			return nil, err
+		}
+	}
+	l.defs = make(map[string]*Type, len(names))
+	for _, name := range names {
+		if _, alias := l.raw[name].target(); !alias {
+			l.defs[name] = &Type{Name: name}
+		}
+	}
+	aliasOf := func(n string) string {
+		t, _ := l.raw[n].target()
+		return t
+	}
+	for _, name := range names {
+		if _, err := resolveAlias(l.doc, l.defs, name, aliasOf); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range names {
+		if _, alias := l.raw[name].target(); alias {
+			continue
+		}
+		if err := l.fill(l.defs[name], l.raw[name], name, ""); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range l.keys {
+		item := c.list.Item()
+		for _, k := range c.keys {
+			if item.Kind != KindStruct || item.Field(k) == nil {
+				return nil, l.errorf(c.def, c.path, "%s names %q, which the item type %s does not declare as a field",
+					extListMapKeys, k, item.Name)
+			}
+		}
+	}
+	byGVK, err := indexGVKs(l.doc, names, l.defs, func(name string) ([]GVK, error) {
+		v, ok, err := l.ext(l.raw[name].GVK, extGVK, name, "")
+		if err != nil || !ok {
+			return nil, err
+		}
+		gvks, msg := parseGVKs(v)
+		if msg != "" {
+			return nil, l.errorf(name, "", "%s", msg)
+		}
+		return gvks, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{byName: l.defs, byGVK: byGVK}, nil
+}
+
+// check verifies every $ref under s and decodes additionalProperties.
+func (l *v3Loader) check(s *v3Schema, def, path string) error {
+	if s == nil {
+		return l.errorf(def, path, "the schema is null, want a schema object")
+	}
+	if s.Ref != "" {
+		if !strings.HasPrefix(s.Ref, schemasPrefix) {
+			return l.errorf(def, path, "$ref %q does not point into this document's components.schemas (want %s<name>)", s.Ref, schemasPrefix)
+		}
+		if _, ok := l.raw[strings.TrimPrefix(s.Ref, schemasPrefix)]; !ok {
+			return l.errorf(def, path, "$ref %q names no schema of this document", s.Ref)
+		}
+	}
+	if ap := bytes.TrimSpace(s.AdditionalProperties); len(ap) > 0 && ap[0] == '{' {
+		s.additional = new(v3Schema)
+		if err := json.Unmarshal(ap, s.additional); err != nil {
+			return l.errorf(def, path+"{}", "additionalProperties is not a valid schema: %v", err)
+		}
+		if err := l.check(s.additional, def, path+"{}"); err != nil {
+			return err
+		}
+	} else if len(ap) > 0 && string(ap) != "true" && string(ap) != "false" {
+		return l.errorf(def, path, "additionalProperties is %s, want a boolean or a schema", ap)
+	}
+	pnames := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		pnames = append(pnames, n)
+	}
+	sort.Strings(pnames)
+	for _, n := range pnames {
+		if err := l.check(s.Properties[n], def, joinField(path, n)); err != nil {
+			return err
+		}
+	}
+	if s.Items != nil {
+		if err := l.check(s.Items, def, path+"[]"); err != nil {
+			return err
+		}
+	}
+	for _, sub := range s.AllOf {
+		if err := l.check(sub, def, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// typeOf returns the Type of one use of a schema.
+func (l *v3Loader) typeOf(s *v3Schema, def, path string) (*Type, error) {
+	if target, ok := s.target(); ok {
+		return l.defs[target], nil
+	}
+	t := &Type{Name: joinName(def, path)}
+	if err := l.fill(t, s, def, path); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// fill sets t from s, with the kinds LoadV2 documents.
+func (l *v3Loader) fill(t *Type, s *v3Schema, def, path string) error {
+	intOrString := s.Format == formatIntOrString
+	if v, ok, err := l.ext(s.IntOrString, extIntOrString, def, path); err != nil {
+		return err
+	} else if ok {
+		b, isBool := v.AsBool()
+		if !isBool {
+			return l.errorf(def, path, "%s is %s, want a boolean", extIntOrString, kindPhrase(v))
+		}
+		intOrString = intOrString || b
+	}
+	switch {
+	case intOrString:
+		t.Kind = KindPrimitive
+	case s.Type == "array":
+		if s.Items == nil {
+			return l.errorf(def, path, "the array has no items schema, want exactly 1")
+		}
+		elem, err := l.typeOf(s.Items, def, path+"[]")
+		if err != nil {
+			return err
+		}
+		t.Kind, t.Elem = KindList, elem
+	case (s.Type == "object" || s.Type == "") && len(s.Properties) > 0:
+		if err := l.fillStruct(t, s, def, path); err != nil {
+			return err
+		}
+	case (s.Type == "object" || s.Type == "") && s.additional != nil:
+		elem, err := l.typeOf(s.additional, def, path+"{}")
+		if err != nil {
+			return err
+		}
+		t.Kind, t.Elem = KindMap, elem
+	case s.Type == "object" || s.Type == "":
+		t.Kind = KindUnknown
+	case s.Type == "string" || s.Type == "integer" || s.Type == "number" || s.Type == "boolean":
+		t.Kind, t.Primitive = KindPrimitive, s.Type
+	default:
+		return l.errorf(def, path, "type %q is not an OpenAPI type, want object, array, string, integer, number or boolean", s.Type)
+	}
+	var err error
+	t.Default, t.HasDefault, err = l.defaultOf(s, def, path)
+	return err
+}
+
+func (l *v3Loader) fillStruct(t *Type, s *v3Schema, def, path string) error {
+	t.Kind = KindStruct
+	t.Fields = make(map[string]*Field, len(s.Properties))
+	t.FieldNames = make([]string, 0, len(s.Properties))
+	for name := range s.Properties {
+		t.FieldNames = append(t.FieldNames, name)
+	}
+	sort.Strings(t.FieldNames)
+	for _, name := range t.FieldNames {
+		ps := s.Properties[name]
+		fpath := joinField(path, name)
+		ft, err := l.typeOf(ps, def, fpath)
+		if err != nil {
+			return err
+		}
+		f := &Field{Name: name, Type: ft}
+		if f.Meta, err = l.meta(ps, ft, def, fpath); err != nil {
+			return err
+		}
+		if _, ref := ps.target(); ref {
+			if f.Default, f.HasDefault, err = l.defaultOf(ps, def, fpath); err != nil {
+				return err
+			}
+		} else {
+			f.Default, f.HasDefault = ft.Default, ft.HasDefault
+		}
+		t.Fields[name] = f
+	}
+	return nil
+}
+
+// meta reads the merge metadata of a property: the patch extensions first,
+// then the structural extensions, which win where they disagree.
+func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (Meta, error) {
+	var m Meta
+	if s, ok, err := l.stringExt(ps.PatchStrategy, extPatchStrategy, def, path); err != nil {
+		return Meta{}, err
+	} else if ok {
+		if m.Strategy, err = parseStrategy(s); err != nil {
+			return Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+		}
+	}
+	if s, ok, err := l.stringExt(ps.PatchMergeKey, extPatchMergeKey, def, path); err != nil {
+		return Meta{}, err
+	} else if ok {
+		if m.MergeKey, err = parseMergeKey(s); err != nil {
+			return Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
+		}
+	}
+	// A reference takes the structural extensions of its target unless it
+	// declares its own.
+	structural := ps
+	if target, ok := ps.target(); ok && ps.ListType == nil && ps.MapType == nil {
+		structural = l.raw[target]
+	}
+	listType, hasListType, err := l.stringExt(structural.ListType, extListType, def, path)
+	if err != nil {
+		return Meta{}, err
+	}
+	var keys []string
+	if v, ok, err := l.ext(structural.ListMapKeys, extListMapKeys, def, path); err != nil {
+		return Meta{}, err
+	} else if ok {
+		if keys, err = l.stringList(v, def, path); err != nil {
+			return Meta{}, err
+		}
+	}
+	switch {
+	case !hasListType:
+		if keys != nil {
+			return Meta{}, l.errorf(def, path, "%s without %s map", extListMapKeys, extListType)
+		}
+	case listType == "atomic":
+		m.Strategy &^= StrategyMerge
+		m.MergeKey = nil
+	case listType == "set":
+		m.Strategy = m.Strategy&^StrategyReplace | StrategyMerge
+		m.MergeKey = nil
+	case listType == "map":
+		if len(keys) == 0 {
+			return Meta{}, l.errorf(def, path, "%s map without %s, want the key fields", extListType, extListMapKeys)
+		}
+		m.Strategy = m.Strategy&^StrategyReplace | StrategyMerge
+		m.MergeKey = keys
+		l.keys = append(l.keys, keyCheck{def: def, path: path, list: ft, keys: keys})
+	default:
+		return Meta{}, l.errorf(def, path, "%s %q, want atomic, set or map", extListType, listType)
+	}
+	mapType, hasMapType, err := l.stringExt(structural.MapType, extMapType, def, path)
+	if err != nil {
+		return Meta{}, err
+	}
+	switch {
+	case !hasMapType:
+	case mapType == "atomic":
+		m.Strategy = StrategyReplace
+	case mapType == "granular":
+		m.Strategy &^= StrategyReplace
+	default:
+		return Meta{}, l.errorf(def, path, "%s %q, want atomic or granular", extMapType, mapType)
+	}
+	return m, nil
+}
+
+// ext decodes a raw extension value; ok is false when it is absent.
+func (l *v3Loader) ext(raw json.RawMessage, name, def, path string) (value.Value, bool, error) {
+	if len(raw) == 0 {
+		return value.Value{}, false, nil
+	}
+	v, err := yamlValue(string(raw))
+	if err != nil {
+		return value.Value{}, false, l.errorf(def, path, "%s: %v", name, err)
+	}
+	return v, true, nil
+}
+
+// stringExt decodes a string-valued extension.
+func (l *v3Loader) stringExt(raw json.RawMessage, name, def, path string) (string, bool, error) {
+	v, ok, err := l.ext(raw, name, def, path)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	s, isString := v.AsString()
+	if !isString {
+		return "", false, l.errorf(def, path, "%s is %s, want a string", name, kindPhrase(v))
+	}
+	return s, true, nil
+}
+
+// stringList reads x-kubernetes-list-map-keys: a list of field names.
+func (l *v3Loader) stringList(v value.Value, def, path string) ([]string, error) {
+	if !v.IsList() {
+		return nil, l.errorf(def, path, "%s is %s, want a list of field names", extListMapKeys, kindPhrase(v))
+	}
+	out := make([]string, 0, v.Len())
+	for i, item := range v.Items() {
+		s, ok := item.AsString()
+		if !ok || s == "" {
+			return nil, l.errorf(def, path, "%s[%d] is %s, want a non-empty field name", extListMapKeys, i, kindPhrase(item))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// defaultOf returns the default declared on s.
+func (l *v3Loader) defaultOf(s *v3Schema, def, path string) (value.Value, bool, error) {
+	if len(s.Default) == 0 {
+		return value.Value{}, false, nil
+	}
+	v, err := yamlValue(string(s.Default))
+	if err != nil {
+		return value.Value{}, false, l.errorf(def, path, "default: %v", err)
+	}
+	return v, true, nil
+}
