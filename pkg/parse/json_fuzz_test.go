@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // FuzzJSONScanner checks ply's JSON scanner against encoding/json (the
@@ -64,7 +65,7 @@ func oracleJSONStream(data []byte) ([]value.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := fromAny(x)
+		v, err := jsonv.FromAny(x)
 		if err != nil {
 			return nil, err
 		}
@@ -72,43 +73,4 @@ func oracleJSONStream(data []byte) ([]value.Value, error) {
 			out = append(out, v)
 		}
 	}
-}
-
-func fromAny(x any) (value.Value, error) {
-	switch t := x.(type) {
-	case nil:
-		return value.Null, nil
-	case bool:
-		return value.Bool(t), nil
-	case string:
-		return value.String(t), nil
-	case json.Number:
-		v, ok := jsonNumber(string(t))
-		if !ok {
-			return value.Null, errors.New("number out of range")
-		}
-		return v, nil
-	case []any:
-		items := make([]value.Value, len(t))
-		for i, it := range t {
-			v, err := fromAny(it)
-			if err != nil {
-				return value.Null, err
-			}
-			items[i] = v
-		}
-		return value.List(items), nil
-	case map[string]any:
-		fields := make([]value.Field, 0, len(t))
-		for k, it := range t {
-			v, err := fromAny(it)
-			if err != nil {
-				return value.Null, err
-			}
-			fields = append(fields, value.Field{Key: k, Value: v})
-		}
-		m, _, _ := value.NewMap(fields)
-		return m, nil
-	}
-	return value.Null, errors.New("unexpected type")
 }

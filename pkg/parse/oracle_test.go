@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // KubectlReadsYAML reads one YAML document the way kubectl does, as a test
@@ -37,50 +37,7 @@ func KubectlReadsJSON(j []byte) (value.Value, error) {
 	if err := dec.Decode(&x); err != nil {
 		return value.Null, err
 	}
-	return fromGo(x)
-}
-
-func fromGo(x any) (value.Value, error) {
-	switch t := x.(type) {
-	case nil:
-		return value.Null, nil
-	case bool:
-		return value.Bool(t), nil
-	case string:
-		return value.String(t), nil
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return value.Int(i), nil
-		}
-		f, err := t.Float64()
-		return value.Float(f), err
-	case []any:
-		items := make([]value.Value, len(t))
-		for i, it := range t {
-			v, err := fromGo(it)
-			if err != nil {
-				return value.Null, err
-			}
-			items[i] = v
-		}
-		return value.List(items), nil
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		fields := make([]value.Field, len(keys))
-		for i, k := range keys {
-			v, err := fromGo(t[k])
-			if err != nil {
-				return value.Null, err
-			}
-			fields[i] = value.Field{Key: k, Value: v}
-		}
-		return value.MapFromSorted(fields), nil
-	}
-	return value.Null, fmt.Errorf("unexpected %T from encoding/json", x)
+	return jsonv.FromAny(x)
 }
 
 // SameAfterJSON reports whether b, read back from the JSON encoding of a,

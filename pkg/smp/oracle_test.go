@@ -1,10 +1,8 @@
 package smp_test
 
 import (
-	"os"
 	"sort"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -20,25 +18,12 @@ import (
 // The oracle is k8s.io/apimachinery's strategicpatch with merge metadata
 // from the swagger document ply embeds. (built by test/oracle.)
 
-var oracleModels struct {
-	once   sync.Once
-	models *oracle.Models
-	err    error
-}
-
 // patchMeta returns kubectl's merge metadata for the definition called
 // name, read from the swagger document ply embeds.
 func patchMeta(name string) strategicpatch.LookupPatchMeta {
-	oracleModels.once.Do(func() {
-		data, err := os.ReadFile("../../openapi/default/swagger.json")
-		if err != nil {
-			oracleModels.err = err
-			return
-		}
-		oracleModels.models, oracleModels.err = oracle.Load(data)
-	})
-	Expect(oracleModels.err).NotTo(HaveOccurred())
-	o, err := oracleModels.models.Oracle(name)
+	models, err := oracle.Default()
+	Expect(err).NotTo(HaveOccurred())
+	o, err := models.Oracle(name)
 	Expect(err).NotTo(HaveOccurred())
 	return o.Meta()
 }

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // kubectlReadsYAML reads a YAML document the way kubectl does, as an oracle:
@@ -38,50 +38,7 @@ func kubectlReadsYAML(doc []byte) (v value.Value, err error) {
 	if err := dec.Decode(&x); err != nil {
 		return value.Null, err
 	}
-	return yamlFromGo(x)
-}
-
-func yamlFromGo(x any) (value.Value, error) {
-	switch t := x.(type) {
-	case nil:
-		return value.Null, nil
-	case bool:
-		return value.Bool(t), nil
-	case string:
-		return value.String(t), nil
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return value.Int(i), nil
-		}
-		f, err := t.Float64()
-		return value.Float(f), err
-	case []any:
-		items := make([]value.Value, len(t))
-		for i, it := range t {
-			v, err := yamlFromGo(it)
-			if err != nil {
-				return value.Null, err
-			}
-			items[i] = v
-		}
-		return value.List(items), nil
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		fields := make([]value.Field, len(keys))
-		for i, k := range keys {
-			v, err := yamlFromGo(t[k])
-			if err != nil {
-				return value.Null, err
-			}
-			fields[i] = value.Field{Key: k, Value: v}
-		}
-		return value.MapFromSorted(fields), nil
-	}
-	return value.Null, fmt.Errorf("unexpected %T from encoding/json", x)
+	return jsonv.FromAny(x)
 }
 
 // expectYAMLRoundTrip checks that v.YAML() reads back Equal to v with ply's

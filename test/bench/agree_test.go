@@ -6,7 +6,7 @@ import (
 
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/benchcase"
-	"github.com/plyproject/ply/test/internal/jsonv"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // The benchmarks are only a fair comparison if both implementations do the

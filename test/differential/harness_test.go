@@ -10,7 +10,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/difftest"
-	"github.com/plyproject/ply/test/internal/jsonv"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // These specs check the harness itself: that the generator produces what

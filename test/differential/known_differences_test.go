@@ -10,7 +10,7 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
-	"github.com/plyproject/ply/test/internal/jsonv"
+	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
 )
 

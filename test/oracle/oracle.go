@@ -3,7 +3,11 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"sync"
 
 	openapiv2 "github.com/google/gnostic-models/openapiv2"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -105,3 +109,24 @@ func (o *Oracle) Apply(recorded, local, live []byte, overwrite bool) (res Result
 // Meta returns the strategicpatch merge metadata of the Oracle's
 // definition, for calling strategicpatch directly.
 func (o *Oracle) Meta() strategicpatch.LookupPatchMeta { return o.meta }
+
+var embedded struct {
+	once   sync.Once
+	models *Models
+	err    error
+}
+
+// Default returns the Models of ply's embedded Kubernetes swagger
+// (openapi/default/swagger.json), loaded once.
+func Default() (*Models, error) {
+	embedded.once.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "openapi", "default", "swagger.json"))
+		if err != nil {
+			embedded.err = fmt.Errorf("oracle: %w", err)
+			return
+		}
+		embedded.models, embedded.err = Load(data)
+	})
+	return embedded.models, embedded.err
+}

@@ -13,7 +13,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plyproject/ply/pkg/value"
-	"github.com/plyproject/ply/test/internal/jsonv"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // caseFile is the replayable part of a case file; the informational

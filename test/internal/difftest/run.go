@@ -12,7 +12,7 @@ import (
 
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/value"
-	"github.com/plyproject/ply/test/internal/jsonv"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
 // Case is one differential test input.
