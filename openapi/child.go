@@ -46,3 +46,30 @@ func (t *Type) FieldDefault(name string) (value.Value, bool) {
 	}
 	return value.Value{}, false
 }
+
+// KeyDefault returns the default that fills merge-key field name of an
+// item of type t when the item leaves the field out: FieldDefault, except
+// zero values ("", 0, false). Kubernetes publishes zero-value defaults for
+// required fields (a container's name, a port's containerPort); for a
+// merge key they would turn a missing identity into a made-up one, so they
+// do not count.
+func (t *Type) KeyDefault(name string) (value.Value, bool) {
+	d, ok := t.FieldDefault(name)
+	if !ok {
+		return d, false
+	}
+	switch d.Kind() {
+	case value.KindNull:
+		return d, false
+	case value.KindString:
+		s, _ := d.AsString()
+		return d, s != ""
+	case value.KindInt, value.KindFloat:
+		f, _ := d.AsFloat()
+		return d, f != 0
+	case value.KindBool:
+		b, _ := d.AsBool()
+		return d, b
+	}
+	return d, true
+}

@@ -48,12 +48,12 @@ var defaultV2Schema struct {
 	err    error
 }
 
-// Default returns the default schema of the merge engine: for now the one
-// DefaultV2 returns (patch strategies and merge keys, as strategicpatch
-// reads them), shared by every call of the process. It is to become
-// DefaultV3 once the packages whose tests pin strategicpatch's v2 semantics
-// (pkg/smp, pkg/changes, pkg/apply, cmd/ply) have moved to DefaultV2.
-func Default() (*Schema, error) { return DefaultV2() }
+// Default returns the default schema of the merge engine: the embedded
+// OpenAPI v3 documents (DefaultV3), whose list types and list-map-keys give
+// the identities the API server uses (ports by containerPort and protocol).
+// Code that must agree with kubectl's strategic merge patch, which reads
+// only the v2 extensions, uses DefaultV2.
+func Default() (*Schema, error) { return DefaultV3() }
 
 // DefaultV3 returns the schema of Kubernetes DefaultKubernetesVersion built
 // from its embedded OpenAPI v3 documents, one per group-version, so list

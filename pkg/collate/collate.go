@@ -280,7 +280,7 @@ func keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tuple
 	for i, name := range mergeKey {
 		v, ok := item.Get(name)
 		if !ok {
-			d, hasDefault := itemType.FieldDefault(name)
+			d, hasDefault := itemType.KeyDefault(name)
 			if !hasDefault {
 				return k, name, false
 			}

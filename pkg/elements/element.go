@@ -88,15 +88,15 @@ func (n *Node) PathElement() fieldpath.Element {
 	return fieldpath.Field(n.Name)
 }
 
-// KeyFields returns the merge-key fields of a list item, taking the
-// default of itemType for a key field the item lacks (absent, with a null
-// value, when there is none).
+// KeyFields returns the merge-key fields of a list item, taking the key
+// default of itemType (openapi.Type.KeyDefault) for a key field the item
+// lacks (a null value when there is none).
 func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
 	kf := make([]fieldpath.KeyField, len(mergeKey))
 	for i, name := range mergeKey {
 		v, ok := item.Get(name)
 		if !ok {
-			v, _ = itemType.FieldDefault(name)
+			v, _ = itemType.KeyDefault(name)
 		}
 		kf[i] = fieldpath.KeyField{Name: name, Value: v}
 	}

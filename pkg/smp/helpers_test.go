@@ -26,7 +26,7 @@ var kinds = map[string][2]string{
 }
 
 func rootType(kind string) *openapi.Type {
-	s, err := openapi.Default()
+	s, err := openapi.DefaultV2()
 	Expect(err).NotTo(HaveOccurred())
 	k, ok := kinds[kind]
 	Expect(ok).To(BeTrue(), "unknown kind "+kind)

@@ -52,7 +52,7 @@ func loadFixture(name string) fixture {
 
 // rootType returns the default schema's type for the kind of obj.
 func rootType(obj value.Value) *openapi.Type {
-	s, err := openapi.Default()
+	s, err := openapi.DefaultV2()
 	Expect(err).NotTo(HaveOccurred())
 	av, _ := obj.Get("apiVersion")
 	k, _ := obj.Get("kind")
