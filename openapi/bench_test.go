@@ -1,6 +1,7 @@
 package openapi_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/plyproject/ply/openapi"
@@ -111,6 +112,47 @@ func BenchmarkDefaultV3LoadAll(b *testing.B) {
 		}
 		if err := openapi.CheckLazy(s); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadCRD converts the two CRDs (three served versions) of
+// testdata/crd/widgets.yaml.
+func BenchmarkLoadCRD(b *testing.B) {
+	data, err := os.ReadFile("testdata/crd/widgets.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := openapi.LoadCRD("bench", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUnionForKind is a lookup through a CRD source that lacks the
+// kind, then the (warm) embedded default: what ply merge --schema crd.yaml
+// costs per built-in object.
+func BenchmarkUnionForKind(b *testing.B) {
+	data, err := os.ReadFile("testdata/crd/widgets.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	crd, err := openapi.LoadCRD("bench", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	def, err := openapi.DefaultV3()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := openapi.Union(crd, def)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := s.ForKind("apps/v1", "Deployment"); !ok {
+			b.Fatal("Deployment does not resolve")
 		}
 	}
 }

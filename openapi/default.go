@@ -94,25 +94,48 @@ type lazyDocs struct {
 
 // lazyDoc is one document of a lazyDocs.
 type lazyDoc struct {
-	file   string
+	file  string // the embedded file name, or the document's server path
+	name  string // the document name errors carry
+	read  func() ([]byte, error)
+	parse func(name string, data []byte) (*Schema, error) // nil: loadV3
+	// load, when set, replaces read and parse; parsed reports whether the
+	// document was read.
+	load   func() (s *Schema, parsed bool, err error)
 	once   sync.Once
 	parsed atomic.Bool // set once the document has been read and parsed
 	schema *Schema
 	err    error
 }
 
-// get parses the document on first use.
-func (d *lazyDoc) get(fsys fs.FS) (*Schema, error) {
+// get reads and parses the document on first use.
+func (d *lazyDoc) get() (*Schema, error) {
 	d.once.Do(func() {
-		data, err := fs.ReadFile(fsys, path.Join(defaultV3Dir, d.file))
-		if err != nil {
-			d.err = &Error{Document: defaultV3DocName + d.file, Msg: err.Error()}
+		if d.load != nil {
+			var parsed bool
+			d.schema, parsed, d.err = d.load()
+			d.parsed.Store(parsed)
 			return
 		}
-		d.schema, d.err = loadV3(defaultV3DocName+d.file, data)
+		data, err := d.read()
+		if err != nil {
+			d.err = &Error{Document: d.name, Msg: err.Error()}
+			return
+		}
+		parse := d.parse
+		if parse == nil {
+			parse = loadV3
+		}
+		d.schema, d.err = parse(d.name, data)
 		d.parsed.Store(true)
 	})
 	return d.schema, d.err
+}
+
+// embeddedDoc is the lazyDoc of an embedded v3 document file.
+func embeddedDoc(file string) *lazyDoc {
+	return &lazyDoc{file: file, name: defaultV3DocName + file, read: func() ([]byte, error) {
+		return fs.ReadFile(defaultV3, path.Join(defaultV3Dir, file))
+	}}
 }
 
 // newLazyDefault indexes the embedded v3 documents by the group-version
@@ -128,7 +151,7 @@ func newLazyDefault() (*Schema, error) {
 		if !ok {
 			continue
 		}
-		d := &lazyDoc{file: e.Name()}
+		d := embeddedDoc(e.Name())
 		l.byGV[gv] = d
 		l.order = append(l.order, d)
 	}
@@ -142,7 +165,7 @@ func (l *lazyDocs) forKind(apiVersion, kind string) (*Type, bool) {
 	if d == nil {
 		return nil, false
 	}
-	s, err := d.get(defaultV3)
+	s, err := d.get()
 	if err != nil {
 		return nil, false
 	}
@@ -152,7 +175,7 @@ func (l *lazyDocs) forKind(apiVersion, kind string) (*Type, bool) {
 // byName looks name up in every document, in file name order.
 func (l *lazyDocs) byName(name string) (*Type, bool) {
 	for _, d := range l.order {
-		s, err := d.get(defaultV3)
+		s, err := d.get()
 		if err != nil {
 			continue
 		}
@@ -166,7 +189,7 @@ func (l *lazyDocs) byName(name string) (*Type, bool) {
 // check parses every document and returns the first error.
 func (l *lazyDocs) check() error {
 	for _, d := range l.order {
-		if _, err := d.get(defaultV3); err != nil {
+		if _, err := d.get(); err != nil {
 			return err
 		}
 	}

@@ -10,8 +10,15 @@
 // sets). DefaultV3 returns the embedded v3 schema of Kubernetes
 // DefaultKubernetesVersion, parsed lazily one group-version document at a
 // time; DefaultV2 returns its embedded v2 schema, whose metadata is exactly
-// what strategicpatch reads; Default is the engine's default (currently
-// DefaultV2). A loaded Schema and every Type reachable from it are immutable
+// what strategicpatch reads; Default is the engine's default (DefaultV3).
+// LoadCRD reads CustomResourceDefinition manifests (every served version's
+// structural schema, honouring x-kubernetes-preserve-unknown-fields and
+// x-kubernetes-embedded-resource); LoadSource tells v2, v3 and CRD input
+// apart by content and LoadSources reads files and folders of them; Union
+// chains schemas, the first that resolves a name or kind winning; and
+// FromServer reads a server's /openapi/v3 documents through a Fetcher
+// (falling back to /openapi/v2), parsing each group-version once per
+// process on first use. A loaded Schema and every Type reachable from it are immutable
 // and safe for concurrent use; Types reached through $ref are shared
 // pointers, so a $ref cycle (JSONSchemaProps) is a cycle of pointers.
 //

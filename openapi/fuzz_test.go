@@ -65,3 +65,23 @@ func checkLoad(t *testing.T, load func() (*openapi.Schema, error)) {
 		t.Fatal("neither schema nor error")
 	}
 }
+
+// FuzzLoadSource checks the same of LoadSource (and through it LoadCRD),
+// seeded with the CRD fixtures.
+func FuzzLoadSource(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "crd", "errors", "*.yaml"))
+	seeds = append(seeds, filepath.Join("testdata", "crd", "widgets.yaml"), filepath.Join("testdata", "crd", "mixed", "b-v3.json"))
+	for _, p := range seeds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"group":"a","names":{"kind":"W"},"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"x-kubernetes-embedded-resource":true,"properties":{"a":{"type":"array","items":{"x-kubernetes-preserve-unknown-fields":true}}}}}}]}}`))
+	f.Add([]byte("- 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkLoad(t, func() (*openapi.Schema, error) { return openapi.LoadSource("fuzz", data) })
+		checkLoad(t, func() (*openapi.Schema, error) { return openapi.LoadCRD("fuzz", data) })
+	})
+}

@@ -19,15 +19,42 @@ func ParseAPIVersion(apiVersion, kind string) GVK {
 // Schema is a set of resolved types loaded from one or more schema
 // documents. It is immutable once loaded and safe for concurrent use.
 type Schema struct {
-	byName map[string]*Type
-	byGVK  map[GVK]*Type
-	lazy   *lazyDocs // when set, the schema is the lazily parsed embedded default
+	byName  map[string]*Type
+	byGVK   map[GVK]*Type
+	lazy    *lazyDocs // when set, the schema is lazily parsed documents (embedded default, server)
+	sources []*Schema // when set, the schema is Union(sources...)
+}
+
+// Union returns a Schema that looks names and kinds up in schemas in order,
+// the first that has the name or kind winning; nil schemas are skipped.
+// The sources are not copied: lazy sources stay lazy (a lookup the first
+// source answers never parses a later one). Union of no schema resolves
+// nothing. The result is safe for concurrent use when the sources are.
+func Union(schemas ...*Schema) *Schema {
+	out := &Schema{sources: make([]*Schema, 0, len(schemas))}
+	for _, s := range schemas {
+		if s != nil {
+			out.sources = append(out.sources, s)
+		}
+	}
+	if out.sources == nil {
+		out.sources = []*Schema{}
+	}
+	return out
 }
 
 // ByName returns the type of the definition called name
 // ("io.k8s.api.apps.v1.Deployment").
 func (s *Schema) ByName(name string) (*Type, bool) {
 	if s == nil {
+		return nil, false
+	}
+	if s.sources != nil {
+		for _, u := range s.sources {
+			if t, ok := u.ByName(name); ok {
+				return t, true
+			}
+		}
 		return nil, false
 	}
 	if s.lazy != nil {
@@ -41,6 +68,14 @@ func (s *Schema) ByName(name string) (*Type, bool) {
 // kind, found by x-kubernetes-group-version-kind.
 func (s *Schema) ForKind(apiVersion, kind string) (*Type, bool) {
 	if s == nil {
+		return nil, false
+	}
+	if s.sources != nil {
+		for _, u := range s.sources {
+			if t, ok := u.ForKind(apiVersion, kind); ok {
+				return t, true
+			}
+		}
 		return nil, false
 	}
 	if s.lazy != nil {

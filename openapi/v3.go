@@ -14,11 +14,14 @@ import (
 // Structural extensions read from OpenAPI v3 documents (besides the patch
 // extensions LoadV2 reads too).
 const (
-	extListType     = "x-kubernetes-list-type"
-	extListMapKeys  = "x-kubernetes-list-map-keys"
-	extMapType      = "x-kubernetes-map-type"
-	schemasPrefix   = "#/components/schemas/"
-	v3DefaultDocTag = "OpenAPI v3 document"
+	extListType    = "x-kubernetes-list-type"
+	extListMapKeys = "x-kubernetes-list-map-keys"
+	extMapType     = "x-kubernetes-map-type"
+
+	extPreserveUnknown  = "x-kubernetes-preserve-unknown-fields"
+	extEmbeddedResource = "x-kubernetes-embedded-resource"
+	schemasPrefix       = "#/components/schemas/"
+	v3DefaultDocTag     = "OpenAPI v3 document"
 )
 
 // v3Document is the part of an OpenAPI v3 document the loader reads.
@@ -49,6 +52,9 @@ type v3Schema struct {
 	ListMapKeys   json.RawMessage `json:"x-kubernetes-list-map-keys"`
 	MapType       json.RawMessage `json:"x-kubernetes-map-type"`
 	IntOrString   json.RawMessage `json:"x-kubernetes-int-or-string"`
+
+	PreserveUnknown  json.RawMessage `json:"x-kubernetes-preserve-unknown-fields"`
+	EmbeddedResource json.RawMessage `json:"x-kubernetes-embedded-resource"`
 
 	additional *v3Schema // AdditionalProperties when it is a schema
 }
@@ -124,6 +130,7 @@ func (s *Schema) union(o *Schema) {
 // v3Loader converts one parsed document.
 type v3Loader struct {
 	doc  string
+	crd  bool // a CRD's structural schema: $ref is not allowed
 	raw  map[string]*v3Schema
 	defs map[string]*Type
 	keys []keyCheck // list-map-keys to check once every type is filled
@@ -237,6 +244,9 @@ func (l *v3Loader) check(s *v3Schema, def, path string) error {
 	if s == nil {
 		return l.errorf(def, path, "the schema is null, want a schema object")
 	}
+	if s.Ref != "" && l.crd {
+		return l.errorf(def, path, "$ref %q is not allowed in a CustomResourceDefinition schema (structural schemas are self-contained)", s.Ref)
+	}
 	if s.Ref != "" {
 		if !strings.HasPrefix(s.Ref, schemasPrefix) {
 			return l.errorf(def, path, "$ref %q does not point into this document's components.schemas (want %s<name>)", s.Ref, schemasPrefix)
@@ -326,11 +336,24 @@ func (l *v3Loader) fill(t *Type, s *v3Schema, def, path string) error {
 		}
 		t.Kind, t.Elem = KindMap, elem
 	case s.Type == "object" || s.Type == "":
+		// Free-form, with or without x-kubernetes-preserve-unknown-fields:
+		// fields merge as maps do when nothing is known about them.
 		t.Kind = KindUnknown
 	case s.Type == "string" || s.Type == "integer" || s.Type == "number" || s.Type == "boolean":
 		t.Kind, t.Primitive = KindPrimitive, s.Type
 	default:
 		return l.errorf(def, path, "type %q is not an OpenAPI type, want object, array, string, integer, number or boolean", s.Type)
+	}
+	if _, err := l.boolExt(s.PreserveUnknown, extPreserveUnknown, def, path); err != nil {
+		return err
+	}
+	if embedded, err := l.boolExt(s.EmbeddedResource, extEmbeddedResource, def, path); err != nil {
+		return err
+	} else if embedded {
+		if t.Kind != KindStruct && t.Kind != KindUnknown {
+			return l.errorf(def, path, "%s is true on a %s, want an object", extEmbeddedResource, t.Kind)
+		}
+		l.addObjectFields(t)
 	}
 	var err error
 	t.Default, t.HasDefault, err = l.defaultOf(s, def, path)
@@ -451,6 +474,19 @@ func (l *v3Loader) ext(raw json.RawMessage, name, def, path string) (value.Value
 		return value.Value{}, false, l.errorf(def, path, "%s: %v", name, err)
 	}
 	return v, true, nil
+}
+
+// boolExt decodes a boolean extension; false when absent.
+func (l *v3Loader) boolExt(raw json.RawMessage, name, def, path string) (bool, error) {
+	v, ok, err := l.ext(raw, name, def, path)
+	if err != nil || !ok {
+		return false, err
+	}
+	b, isBool := v.AsBool()
+	if !isBool {
+		return false, l.errorf(def, path, "%s is %s, want a boolean", name, kindPhrase(v))
+	}
+	return b, nil
 }
 
 // stringExt decodes a string-valued extension.

@@ -90,6 +90,14 @@ var _ = Describe("ply merge", func() {
 		Entry("env and finalizers as JSON", cat(threeWay(envDir), []string{"-o", "json"}), "env.json", ""),
 		Entry("retainKeys: strategy and volume source", cat(threeWay(strategyDir), []string{"--changes"}), "strategy.yaml", "strategy-changes.txt"),
 		Entry("a schema file", cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "widget.json"), "--changes"}), "widget.yaml", "widget-changes.txt"),
+		Entry("two --schema flags: a v2 file and a CRD; a CRD list-map keyed by port and protocol (TCP by default)",
+			cat(threeWay(testdata("crd")), []string{"--schema", testdata("schema", "widget.json"), "--schema", testdata("crd", "schemas", "gadgets.yaml")}), "gadget.yaml", ""),
+		Entry("two --schema flags: the first that defines the kind wins (v2 merge key)",
+			cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "widget.json"), "--schema", testdata("crd", "schemas")}), "widget.yaml", ""),
+		Entry("two --schema flags: the first that defines the kind wins (CRD atomic list)",
+			cat(threeWay(testdata("schema")), []string{"--schema", testdata("crd", "schemas"), "--schema", testdata("schema", "widget.json")}), "widget-atomic.yaml", ""),
+		Entry("a CRD --schema still falls back to the embedded default for built-in kinds",
+			cat(threeWay(envDir), []string{"--schema", testdata("crd", "schemas", "gadgets.yaml")}), "env.yaml", ""),
 		Entry("a kind the schema lacks: fallback rules and a warning", threeWay(testdata("schema")), "widget-fallback.yaml", "widget-fallback-stderr.txt"),
 		Entry("first apply, live empty", []string{"--local", testdata("first", "local.json"), "--live", testdata("first", "empty.yaml")}, "first.yaml", ""),
 		Entry("first apply, live null", []string{"--local", testdata("first", "local.json"), "--live", testdata("first", "null.yaml")}, "first.yaml", ""),
@@ -128,6 +136,22 @@ var _ = Describe("ply merge", func() {
 		r := plyWithStdin(stdin, "merge", "--recorded", example(envDir, "recorded.yaml"), "--local", "-", "--live", example(envDir, "live.yaml"))
 		Expect(r.code).To(Equal(exitOK), r.stderr)
 		Expect(r.stdout).To(Equal(readFile(testdata("want", "env.yaml"))))
+	})
+
+	It("reads a --schema from standard input, alongside another --schema", func() {
+		stdin, err := os.Open(testdata("schema", "widget.json"))
+		Expect(err).NotTo(HaveOccurred())
+		defer stdin.Close()
+		r := plyWithStdin(stdin, cat([]string{"merge"}, threeWay(testdata("schema")),
+			[]string{"--schema", testdata("crd", "schemas", "gadgets.yaml"), "--schema", "-"})...)
+		Expect(r.code).To(Equal(exitOK), r.stderr)
+		Expect(r.stdout).To(Equal(readFile(testdata("want", "widget.yaml"))))
+	})
+
+	It("rejects an empty --schema as a usage error", func() {
+		r := ply(cat([]string{"merge"}, threeWay(testdata("schema")), []string{"--schema", ""})...)
+		Expect(r.code).To(Equal(exitUsage))
+		Expect(r.stderr).To(ContainSubstring("the value is empty, want a file or folder"))
 	})
 
 	It("names standard input in messages", func() {
@@ -189,7 +213,13 @@ var _ = Describe("ply merge", func() {
 			"ply: schema ("+testdata("schema", "bad.json")+"): definition com.example.v1.WidgetSpec, field parts: ", `"mrege"`),
 		Entry("a schema that is not JSON",
 			cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "recorded.yaml")}),
-			"ply: schema ("+testdata("schema", "recorded.yaml")+"): ", "not a valid OpenAPI v2 document", "; "),
+			"ply: schema ("+testdata("schema", "recorded.yaml")+`): the document has kind "Widget", want an OpenAPI v2 or v3 document or CustomResourceDefinition manifests`),
+		Entry("a folder holding a file that is not a schema",
+			cat(threeWay(testdata("schema")), []string{"--schema", testdata("crd")}),
+			"ply: schema ("+testdata("crd", "live.yaml")+`): the document has kind "Gadget", want `),
+		Entry("a missing schema file",
+			cat(threeWay(testdata("schema")), []string{"--schema", testdata("crd", "schemas"), "--schema", testdata("nope.json")}),
+			"ply: schema ("+testdata("nope.json")+"): cannot read: ", "no such file"),
 		Entry("an unknown type name",
 			cat(threeWay(envDir), []string{"--type", "io.example.Nope"}),
 			"ply: the schema has no definition named io.example.Nope"),

@@ -24,7 +24,8 @@ var mergeFunc = apply.Merge
 // mergeFlags are the flags of ply merge.
 type mergeFlags struct {
 	local, recorded, live string
-	schema, typeName      string
+	schemas               schemaList
+	typeName              string
 	overwrite             bool
 	ordering              string
 	output                string
@@ -38,7 +39,9 @@ func newMergeFlagSet(f *mergeFlags) *flag.FlagSet {
 	fs.StringVar(&f.local, "local", "", "the configuration applied now (`file`, required)")
 	fs.StringVar(&f.recorded, "recorded", "", "the configuration applied last time (`file`); absent, empty or null: first apply")
 	fs.StringVar(&f.live, "live", "", "the object on the server (`file`, required); empty or null: it does not exist yet")
-	fs.StringVar(&f.schema, "schema", "", "OpenAPI v2 (swagger) `file` with the types (default: the embedded Kubernetes "+openapi.DefaultKubernetesVersion+" schema)")
+	fs.Var(&f.schemas, "schema", "a `file or folder` of schemas: OpenAPI v2 or v3 JSON, or CustomResourceDefinition manifests\n"+
+		"(folders are read recursively, files ending .json, .yaml or .yml); repeatable, the first\n"+
+		"that defines a kind wins, then the embedded Kubernetes "+openapi.DefaultKubernetesVersion+" schema")
 	fs.StringVar(&f.typeName, "type", "", "schema definition `name` of the object (default: found from apiVersion and kind)")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: exit 3 on conflicts")
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply)")
@@ -47,7 +50,7 @@ func newMergeFlagSet(f *mergeFlags) *flag.FlagSet {
 	return fs
 }
 
-const mergeUsageHead = `Usage: ply merge --local F [--recorded F] --live F [flags]
+const mergeUsageHead = `Usage: ply merge --local F [--recorded F] --live F [--schema F]... [flags]
 
 Prints the object the server should hold after applying local, given the
 configuration applied last time (recorded) and the object on the server
@@ -109,7 +112,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--live is required")
 	}
 	stdins := 0
-	for _, p := range [...]string{f.local, f.recorded, f.live, f.schema} {
+	for _, p := range append([]string{f.local, f.recorded, f.live}, f.schemas...) {
 		if p == "-" {
 			stdins++
 		}
@@ -125,8 +128,8 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.recorded != "" {
 		recorded = in.add(elements.Recorded, f.recorded)
 	}
-	if f.schema != "" {
-		opts.Schema = in.schema(f.schema)
+	if len(f.schemas) > 0 {
+		opts.Schema = in.schemas(f.schemas)
 	}
 	if in.err != "" {
 		return inputError(stderr, in.err)
@@ -247,36 +250,72 @@ func (in *inputs) add(s elements.Source, path string) value.Value {
 	return value.Null
 }
 
-// schema loads the OpenAPI v2 document at path.
-func (in *inputs) schema(path string) *openapi.Schema {
+// schemaList collects the values of the repeatable --schema flag.
+type schemaList []string
+
+// String renders the list for flag's help (empty: no default shown).
+func (l *schemaList) String() string { return strings.Join(*l, ",") }
+
+// Set adds one --schema value.
+func (l *schemaList) Set(v string) error {
+	if v == "" {
+		return errors.New("the value is empty, want a file or folder")
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+// schemas loads the --schema files and folders in order ("-": standard
+// input) and returns their union, falling back to the embedded default so
+// that built-in kinds still resolve.
+func (in *inputs) schemas(paths []string) *openapi.Schema {
 	if in.err != "" {
 		return nil
 	}
-	name := displayName(path)
-	data, err := in.read(path)
-	if err != nil {
-		in.err = "schema (" + name + "): " + readError(err)
-		return nil
-	}
-	s, err := openapi.LoadV2Named(name, data)
-	if err != nil {
-		var oe *openapi.Error
-		if errors.As(err, &oe) {
-			msg := "schema (" + name + "): "
-			if oe.Definition != "" {
-				msg += "definition " + oe.Definition
-				if oe.Path != "" {
-					msg += ", field " + oe.Path
-				}
-				msg += ": "
+	all := make([]*openapi.Schema, 0, len(paths)+1)
+	for _, path := range paths {
+		var s *openapi.Schema
+		var err error
+		if path == "-" {
+			data, rerr := in.read(path)
+			if rerr != nil {
+				in.err = "schema (stdin): " + readError(rerr)
+				return nil
 			}
-			in.err = msg + oe.Msg
+			s, err = openapi.LoadSource(displayName(path), data)
+		} else {
+			s, err = openapi.LoadSources(path)
+		}
+		if err != nil {
+			in.err = schemaError(displayName(path), err)
 			return nil
 		}
-		in.err = "schema (" + name + "): " + err.Error()
+		all = append(all, s)
+	}
+	def, err := openapi.Default()
+	if err != nil {
+		in.err = schemaError("embedded default", err)
 		return nil
 	}
-	return s
+	return openapi.Union(append(all, def)...)
+}
+
+// schemaError renders a schema loading error: "schema (<file>):
+// definition <name>, field <path>: <msg>".
+func schemaError(name string, err error) string {
+	var oe *openapi.Error
+	if !errors.As(err, &oe) {
+		return "schema (" + name + "): " + err.Error()
+	}
+	msg := "schema (" + oe.Document + "): "
+	if oe.Definition != "" {
+		msg += "definition " + oe.Definition
+		if oe.Path != "" {
+			msg += ", field " + oe.Path
+		}
+		msg += ": "
+	}
+	return msg + oe.Msg
 }
 
 // mergeError reports an error of the engine and returns its exit code.
