@@ -3,7 +3,7 @@ package apply
 import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/changes"
-	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/smp"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/pkg/visitors"
 )
@@ -68,15 +68,9 @@ type Result struct {
 }
 
 // Conflict is a field that live changed away from recorded and that local
-// sets to another value, reported when Options.Overwrite is false.
-type Conflict struct {
-	Path fieldpath.Path
-	// Local is what applying local would write there (null: remove).
-	Local value.Value
-	// Live is what the server changed it to since the last apply (null:
-	// removed).
-	Live value.Value
-}
+// writes too, reported when Options.Overwrite is false: its path, what
+// local writes (null: removes) and what live changed it to.
+type Conflict = smp.Conflict
 
 // ConflictError is returned by Merge when Overwrite is false and conflicts
 // exist; it lists all of them in document order.

@@ -6,6 +6,7 @@ import (
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/smp"
 	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -32,7 +33,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	if !opts.Overwrite {
-		if conflicts := findConflicts(tree); len(conflicts) > 0 {
+		if conflicts := smp.Conflicts(tree); len(conflicts) > 0 {
 			return Result{}, &ConflictError{Conflicts: conflicts}
 		}
 	}

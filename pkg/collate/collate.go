@@ -75,15 +75,18 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		fill(n)
 		return n
 	}
+	leaf := func() (elements.Element, error) {
+		e := alloc(&c.atomics)
+		fill(&e.Node)
+		return e, nil
+	}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
 			e := alloc(&c.empties)
 			fill(&e.Node)
 			return e, nil
 		}
-		e := alloc(&c.atomics)
-		fill(&e.Node)
-		return e, nil
+		return leaf()
 	}
 	local := vals.Local
 	atomic := item && vals.HasLive && value.Equal(local, vals.Live) &&
@@ -120,10 +123,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 			(nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
 			break
 		}
-		elem := t.Elem
-		if elem == nil {
-			elem = openapi.Unknown
-		}
+		elem := t.Item()
 		if elem.Kind == openapi.KindPrimitive {
 			e := alloc(&c.sets)
 			fill(&e.Node)
@@ -151,9 +151,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 			return e, nil
 		}
 	}
-	e := alloc(&c.atomics)
-	fill(&e.Node)
-	return e, nil
+	return leaf()
 }
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }

@@ -182,7 +182,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			return value.Value{}, false
 		}
 		keyOff := sc.pos
-		key, ok := sc.key()
+		key, ok := sc.str()
 		if !ok {
 			return value.Value{}, false
 		}
@@ -200,41 +200,51 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		}
 		sc.fields = append(sc.fields, value.Field{Key: key, Value: v})
 		sc.offsets = append(sc.offsets, keyOff)
-		sc.skipSpace()
-		if sc.pos >= len(sc.data) {
+		if more, ok := sc.separator('}'); !ok {
 			return value.Value{}, false
+		} else if !more {
+			break
 		}
-		if sc.data[sc.pos] == ',' {
-			sc.pos++
-			continue
-		}
-		if sc.data[sc.pos] != '}' {
-			return value.Value{}, false
-		}
-		sc.pos++
-		break
 	}
-	fields := carve(&sc.fieldSlab, len(sc.fields)-base)
-	copy(fields, sc.fields[base:])
-	if !sorted {
-		offs := sc.offsets[base:]
-		order := make([]int, len(fields))
-		for i := range order {
-			order[i] = i
+	src := sc.fields[base:]
+	fields := carve(&sc.fieldSlab, len(src))
+	if sorted {
+		copy(fields, src)
+		return value.MapFromSorted(fields), true
+	}
+	offs := sc.offsets[base:]
+	order := make([]int, len(src))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return src[order[i]].Key < src[order[j]].Key })
+	for i, o := range order {
+		fields[i] = src[o]
+		if i > 0 && fields[i].Key == fields[i-1].Key {
+			sc.fail(offs[o], duplicateMsg(fields[i].Key, sc.lines().lineAt(offs[order[i-1]])), false)
+			return value.Value{}, false
 		}
-		sort.SliceStable(order, func(i, j int) bool { return fields[order[i]].Key < fields[order[j]].Key })
-		out := make([]value.Field, len(fields))
-		for i, o := range order {
-			out[i] = fields[o]
-			if i > 0 && out[i].Key == out[i-1].Key {
-				first, second := order[i-1], o
-				sc.fail(offs[second], duplicateMsg(out[i].Key, sc.lines().lineAt(offs[first])), false)
-				return value.Value{}, false
-			}
-		}
-		fields = out
 	}
 	return value.MapFromSorted(fields), true
+}
+
+// separator reads what follows a member of a map or list: a comma (more
+// is true) or the closing byte (more is false); ok is false for anything
+// else.
+func (sc *jsonScanner) separator(closing byte) (more, ok bool) {
+	sc.skipSpace()
+	if sc.pos >= len(sc.data) {
+		return false, false
+	}
+	switch sc.data[sc.pos] {
+	case ',':
+		sc.pos++
+		return true, true
+	case closing:
+		sc.pos++
+		return false, true
+	}
+	return false, false
 }
 
 func (sc *jsonScanner) array(depth int) (value.Value, bool) {
@@ -252,27 +262,16 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 			return value.Value{}, false
 		}
 		sc.items = append(sc.items, v)
-		sc.skipSpace()
-		if sc.pos >= len(sc.data) {
+		if more, ok := sc.separator(']'); !ok {
 			return value.Value{}, false
+		} else if !more {
+			break
 		}
-		if sc.data[sc.pos] == ',' {
-			sc.pos++
-			continue
-		}
-		if sc.data[sc.pos] != ']' {
-			return value.Value{}, false
-		}
-		sc.pos++
-		break
 	}
 	items := carve(&sc.itemSlab, len(sc.items)-base)
 	copy(items, sc.items[base:])
 	return value.List(items), true
 }
-
-// key reads a map key.
-func (sc *jsonScanner) key() (string, bool) { return sc.str() }
 
 // str reads a string. Strings without escapes are substrings of one copy
 // of the whole input, made on first use: one allocation per document

@@ -8,7 +8,7 @@ import (
 
 // JSON returns v as compact JSON with map keys in sorted order.
 func (v Value) JSON() []byte {
-	sb := jsonBuf{b: make([]byte, 0, 512)}
+	sb := buffer{b: make([]byte, 0, 512)}
 	writeJSON(&sb, v, "", "")
 	return sb.b
 }
@@ -16,21 +16,23 @@ func (v Value) JSON() []byte {
 // IndentJSON returns v as JSON indented by indent per level, with a final
 // newline, map keys in sorted order.
 func (v Value) IndentJSON(indent string) []byte {
-	sb := jsonBuf{b: make([]byte, 0, 1024)}
+	sb := buffer{b: make([]byte, 0, 1024)}
 	writeJSON(&sb, v, "\n", indent)
 	sb.WriteByte('\n')
 	return sb.b
 }
 
-// jsonBuf is an append buffer with the methods of strings.Builder that the
-// encoders use, so the encoded bytes need no final copy.
-type jsonBuf struct{ b []byte }
+// buffer is an append buffer with the methods of strings.Builder that the
+// JSON and YAML encoders use, so the encoded bytes need no final copy.
+type buffer struct{ b []byte }
 
-func (j *jsonBuf) WriteByte(c byte) error            { j.b = append(j.b, c); return nil }
-func (j *jsonBuf) WriteString(s string) (int, error) { j.b = append(j.b, s...); return len(s), nil }
-func (j *jsonBuf) Write(p []byte) (int, error)       { j.b = append(j.b, p...); return len(p), nil }
+func (j *buffer) WriteByte(c byte) error            { j.b = append(j.b, c); return nil }
+func (j *buffer) WriteString(s string) (int, error) { j.b = append(j.b, s...); return len(s), nil }
+func (j *buffer) Write(p []byte) (int, error)       { j.b = append(j.b, p...); return len(p), nil }
 
-func writeJSON(sb *jsonBuf, v Value, nl, indent string) {
+// writeNullBoolInt writes null, a boolean or an integer, which JSON and
+// YAML spell alike, and reports whether v was one.
+func writeNullBoolInt(sb *buffer, v Value) bool {
 	switch v.kind {
 	case KindNull:
 		sb.WriteString("null")
@@ -41,8 +43,18 @@ func writeJSON(sb *jsonBuf, v Value, nl, indent string) {
 			sb.WriteString("false")
 		}
 	case KindInt:
-		var buf [24]byte
-		sb.Write(strconv.AppendInt(buf[:0], int64(v.n), 10))
+		sb.b = strconv.AppendInt(sb.b, int64(v.n), 10)
+	default:
+		return false
+	}
+	return true
+}
+
+func writeJSON(sb *buffer, v Value, nl, indent string) {
+	if writeNullBoolInt(sb, v) {
+		return
+	}
+	switch v.kind {
 	case KindFloat:
 		writeFloat(sb, math.Float64frombits(v.n))
 	case KindString:
@@ -96,7 +108,7 @@ func writeJSON(sb *jsonBuf, v Value, nl, indent string) {
 // writeFloat writes f the way encoding/json does (shortest repr, exponent for
 // very large or small magnitudes); NaN and infinities, which JSON cannot
 // carry, are written as null.
-func writeFloat(sb *jsonBuf, f float64) {
+func writeFloat(sb *buffer, f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		sb.WriteString("null")
 		return
@@ -120,7 +132,7 @@ func writeFloat(sb *jsonBuf, f float64) {
 
 const hexDigits = "0123456789abcdef"
 
-func writeString(sb *jsonBuf, s string) {
+func writeString(sb *buffer, s string) {
 	sb.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -341,7 +341,7 @@ func (v Value) Short() string {
 	case KindMap, KindList:
 		return v.kind.String()
 	}
-	var sb jsonBuf
+	var sb buffer
 	writeJSON(&sb, v, "", "")
 	return string(sb.b)
 }

@@ -40,7 +40,7 @@ const maxImplicitKey = 1000
 //
 // YAML never fails and its output depends only on v.
 func (v Value) YAML() []byte {
-	var sb strings.Builder
+	var sb buffer
 	switch {
 	case v.kind == KindMap && len(v.fields()) > 0:
 		writeYAMLMap(&sb, v, 0, false)
@@ -50,11 +50,11 @@ func (v Value) YAML() []byte {
 		writeYAMLScalar(&sb, v)
 		sb.WriteByte('\n')
 	}
-	return []byte(sb.String())
+	return sb.b
 }
 
 // writeIndent writes n spaces.
-func writeIndent(sb *strings.Builder, n int) {
+func writeIndent(sb *buffer, n int) {
 	for range n {
 		sb.WriteByte(' ')
 	}
@@ -69,7 +69,7 @@ func isBlock(v Value) bool {
 // writeYAMLMap writes the fields of a non-empty map, each line indented by
 // indent spaces; when inline is set, the first line's indentation has been
 // written already (after a list item's "- ").
-func writeYAMLMap(sb *strings.Builder, v Value, indent int, inline bool) {
+func writeYAMLMap(sb *buffer, v Value, indent int, inline bool) {
 	for i, f := range v.fields() {
 		if i > 0 || !inline {
 			writeIndent(sb, indent)
@@ -96,7 +96,7 @@ func writeYAMLMap(sb *strings.Builder, v Value, indent int, inline bool) {
 // ":"): a scalar or an empty collection on the same line, a map on the
 // following lines indented two more than indent, a list on the following
 // lines at listIndent.
-func writeYAMLValue(sb *strings.Builder, v Value, indent, listIndent int) {
+func writeYAMLValue(sb *buffer, v Value, indent, listIndent int) {
 	switch {
 	case v.kind == KindMap && len(v.fields()) > 0:
 		sb.WriteByte('\n')
@@ -115,7 +115,7 @@ func writeYAMLValue(sb *strings.Builder, v Value, indent, listIndent int) {
 // indented by indent spaces (the first one's indentation already written
 // when inline is set). A map or list item starts on its dash's line and
 // continues two spaces further in.
-func writeYAMLList(sb *strings.Builder, v Value, indent int, inline bool) {
+func writeYAMLList(sb *buffer, v Value, indent int, inline bool) {
 	for i, it := range v.items() {
 		if i > 0 || !inline {
 			writeIndent(sb, indent)
@@ -134,19 +134,11 @@ func writeYAMLList(sb *strings.Builder, v Value, indent int, inline bool) {
 }
 
 // writeYAMLScalar writes a scalar or an empty collection in flow form.
-func writeYAMLScalar(sb *strings.Builder, v Value) {
+func writeYAMLScalar(sb *buffer, v Value) {
+	if writeNullBoolInt(sb, v) {
+		return
+	}
 	switch v.kind {
-	case KindNull:
-		sb.WriteString("null")
-	case KindBool:
-		if v.n == 1 {
-			sb.WriteString("true")
-		} else {
-			sb.WriteString("false")
-		}
-	case KindInt:
-		var buf [24]byte
-		sb.Write(strconv.AppendInt(buf[:0], int64(v.n), 10))
 	case KindFloat:
 		writeYAMLFloat(sb, math.Float64frombits(v.n))
 	case KindString:
@@ -162,7 +154,7 @@ func writeYAMLScalar(sb *strings.Builder, v Value) {
 // of the same value: the shortest decimal that round-trips, in exponent form
 // for magnitudes below 1e-6 or from 1e21 on (as JSON), always with a decimal
 // point and, in exponent form, a signed exponent.
-func writeYAMLFloat(sb *strings.Builder, f float64) {
+func writeYAMLFloat(sb *buffer, f float64) {
 	switch {
 	case math.IsNaN(f):
 		sb.WriteString(".nan")
@@ -200,14 +192,14 @@ func yamlKey(k string) string {
 	if plainSafe(k) {
 		return k
 	}
-	var sb strings.Builder
+	var sb buffer
 	writeQuoted(&sb, k)
-	return sb.String()
+	return string(sb.b)
 }
 
 // writeYAMLString writes s plain when that reads back as the same string,
 // else double-quoted.
-func writeYAMLString(sb *strings.Builder, s string) {
+func writeYAMLString(sb *buffer, s string) {
 	if plainSafe(s) {
 		sb.WriteString(s)
 		return
@@ -293,7 +285,7 @@ func isASCIILetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
 // character that is not printable (line and paragraph separators, the byte
 // order mark, unassigned code points) as \u or \U escapes, and invalid
 // UTF-8 bytes as U+FFFD.
-func writeQuoted(sb *strings.Builder, s string) {
+func writeQuoted(sb *buffer, s string) {
 	sb.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -341,7 +333,7 @@ func writeQuoted(sb *strings.Builder, s string) {
 }
 
 // writeUnicodeEscape writes r as \uXXXX, or \UXXXXXXXX beyond the BMP.
-func writeUnicodeEscape(sb *strings.Builder, r rune) {
+func writeUnicodeEscape(sb *buffer, r rune) {
 	digits := 4
 	if r > 0xffff {
 		sb.WriteString(`\U`)
