@@ -21,6 +21,9 @@ const (
 	OrderingKubectl = visitors.OrderKubectl
 )
 
+// ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
+var ParseOrdering = visitors.ParseOrdering
+
 // Options control a Merge. Use DefaultOptions and change what differs: the
 // zero Options has Overwrite false.
 type Options struct {
@@ -73,16 +76,5 @@ type Result struct {
 type Conflict = smp.Conflict
 
 // ConflictError is returned by Merge when Overwrite is false and conflicts
-// exist; it lists all of them in document order.
-type ConflictError struct {
-	Conflicts []Conflict
-}
-
-// Error lists the conflicting paths.
-func (e *ConflictError) Error() string {
-	s := "apply conflicts with changes made on the server at:"
-	for _, c := range e.Conflicts {
-		s += " " + c.Path.String()
-	}
-	return s
-}
+// exist; it lists all of them in document order (see smp.ConflictError).
+type ConflictError = smp.ConflictError

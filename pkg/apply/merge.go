@@ -88,32 +88,19 @@ func rootValues(recorded, local, live value.Value) (elements.Values, error) {
 // or the one whose group-version-kind matches local's apiVersion and kind,
 // or openapi.Unknown with a warning.
 func rootType(local value.Value, opts Options, res *Result) (*openapi.Type, error) {
-	schema := opts.Schema
-	if schema == nil {
-		s, err := openapi.Default()
-		if err != nil {
-			return nil, err
+	if opts.TypeName == "" {
+		if _, ok := local.Get("kind"); !ok {
+			return nil, &elements.Error{Source: elements.Local, Path: fieldpath.Path{fieldpath.Field("kind")},
+				Msg: "missing: the object needs apiVersion and kind to find its schema (or name the type explicitly)"}
 		}
-		schema = s
 	}
-	if opts.TypeName != "" {
-		t, ok := schema.ByName(opts.TypeName)
-		if !ok {
-			return nil, &elements.Error{Msg: "the schema has no definition named " + opts.TypeName}
-		}
-		return t, nil
+	t, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: local, Source: elements.Local})
+	if err == nil && t == openapi.Unknown && opts.TypeName == "" {
+		av, _ := local.Get("apiVersion")
+		k, _ := local.Get("kind")
+		apiVersion, _ := av.AsString()
+		kind, _ := k.AsString()
+		res.Warnings = append(res.Warnings, "no schema for "+apiVersion+" "+kind+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
-	av, _ := local.Get("apiVersion")
-	k, _ := local.Get("kind")
-	apiVersion, _ := av.AsString()
-	kind, _ := k.AsString()
-	if kind == "" {
-		return nil, &elements.Error{Source: elements.Local, Path: fieldpath.Path{fieldpath.Field("kind")},
-			Msg: "missing: the object needs apiVersion and kind to find its schema (or name the type explicitly)"}
-	}
-	if t, ok := schema.ForKind(apiVersion, kind); ok {
-		return t, nil
-	}
-	res.Warnings = append(res.Warnings, "no schema for "+apiVersion+" "+kind+": merged by the fallback rules (maps merge, lists are replaced)")
-	return openapi.Unknown, nil
+	return t, err
 }

@@ -12,9 +12,10 @@ import (
 // MaxKeyFields is the largest number of fields a merge key may have.
 const MaxKeyFields = 4
 
-// tupleKey is the hashable identity of a list item: the ScalarKeys of its
-// merge-key fields in key order, unused slots zero.
-type tupleKey [MaxKeyFields]value.ScalarKey
+// Key is the hashable identity of an item of a keyed list: the
+// value.ScalarKeys of its merge-key fields in key order (schema key
+// defaults filling fields the item leaves out), unused slots zero.
+type Key [MaxKeyFields]value.ScalarKey
 
 // Collate builds the Element tree of one object from its three values and
 // its root type (openapi.Unknown when the kind has no schema). The root of
@@ -244,17 +245,17 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 // all of them, are hashed by their one ScalarKey.
 type keyIndex struct {
 	single map[value.ScalarKey]int
-	multi  map[tupleKey]int
+	multi  map[Key]int
 }
 
 func newKeyIndex(fields, size int) keyIndex {
 	if fields == 1 {
 		return keyIndex{single: make(map[value.ScalarKey]int, size)}
 	}
-	return keyIndex{multi: make(map[tupleKey]int, size)}
+	return keyIndex{multi: make(map[Key]int, size)}
 }
 
-func (x *keyIndex) get(k *tupleKey) (int, bool) {
+func (x *keyIndex) get(k *Key) (int, bool) {
 	if x.single != nil {
 		pos, ok := x.single[k[0]]
 		return pos, ok
@@ -263,7 +264,7 @@ func (x *keyIndex) get(k *tupleKey) (int, bool) {
 	return pos, ok
 }
 
-func (x *keyIndex) put(k *tupleKey, pos int) {
+func (x *keyIndex) put(k *Key, pos int) {
 	if x.single != nil {
 		x.single[k[0]] = pos
 		return
@@ -271,10 +272,12 @@ func (x *keyIndex) put(k *tupleKey, pos int) {
 	x.multi[*k] = pos
 }
 
-// keyOf computes the merge-key tuple of a list item. missing names the
-// first key field the item lacks (with no schema default); bad reports a
-// key field whose value is not a scalar.
-func keyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k tupleKey, missing string, bad bool) {
+// KeyOf computes the Key of a list item for a merge key of at most
+// MaxKeyFields fields, taking itemType's key default
+// (openapi.Type.KeyDefault) for a field the item lacks. missing names the
+// first key field the item lacks with no default; bad reports a key field
+// that is null or not a scalar. k is valid only when both are zero.
+func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := item.Get(name)
 		if !ok {
@@ -311,7 +314,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		if !it.IsMap() {
 			return n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
 		}
-		k, missing, bad := keyOf(it, mk, itemType)
+		k, missing, bad := KeyOf(it, mk, itemType)
 		if missing != "" {
 			msg := "item " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
 			if bad {
@@ -334,7 +337,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
 		}
-		k, missing, _ := keyOf(it, mk, itemType)
+		k, missing, _ := KeyOf(it, mk, itemType)
 		if missing != "" {
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
@@ -354,7 +357,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		if !it.IsMap() {
 			continue
 		}
-		k, missing, _ := keyOf(it, mk, itemType)
+		k, missing, _ := KeyOf(it, mk, itemType)
 		if missing != "" {
 			continue
 		}

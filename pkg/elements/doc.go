@@ -16,6 +16,11 @@
 //	SetElement        a list of primitives merged as a set
 //	EmptyElement      a node no source gives a non-null value
 //
+// A tree collated from a strategic merge patch (pkg/patch) uses the same
+// types: the patch takes the place of Local (errors name it as source
+// Patch), Recorded is absent, and the patch's directives are the nodes'
+// PatchMeta (Node.Patch, nil in three-way trees).
+//
 // Elements know nothing about merging: a Visitor decides, per strategy, what
 // the updated value is. Adding a field type means adding an Element and a
 // method to Visitor; adding a merge strategy means adding a Visitor.

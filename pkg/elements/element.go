@@ -52,6 +52,45 @@ type Node struct {
 	// the zero Outcome (absent) until then, and for nodes a visitor decided
 	// without walking them (fields cleared by retainKeys).
 	Outcome Outcome
+	// Patch is the strategic-merge-patch metadata of a node of a patch tree
+	// (pkg/patch), where Local holds the patch; nil on every node of a
+	// three-way apply tree and on patch nodes the patch gives no directive.
+	Patch *PatchMeta
+}
+
+// PatchMeta is what a strategic merge patch says about one node beyond its
+// value: the directives, taken out of the patch value (they are never
+// data), and, for a merged list, the order of the result they imply.
+//
+// Invariants: the directive values are validated when the tree is built
+// (RetainKeys is a list of strings, SetOrder and DeleteFromList are
+// lists); Layout, when non-nil, indexes the node's Items (0..len-1) and
+// then its LiveExtra (len(Items)...), each at most once — except that a
+// set the patch only reorders keeps live's duplicate values, naming their
+// member once per occurrence.
+type PatchMeta struct {
+	// Directive is the "$patch" value of a map ("replace" or "delete");
+	// empty when there is none.
+	Directive string
+	// RetainKeys lists the fields a map keeps ("$retainKeys"), sorted and
+	// without duplicates; live fields outside it are cleared. Meaningful
+	// only when HasRetainKeys.
+	RetainKeys    []string
+	HasRetainKeys bool
+	// ReplaceList reports a "$patch: replace" item in a merged list: the
+	// list's other items replace live's.
+	ReplaceList bool
+	// SetOrder is the "$setElementOrder/<field>" list given for the node
+	// by its parent map, when HasSetOrder.
+	SetOrder    value.Value
+	HasSetOrder bool
+	// DeleteFromList is the "$deleteFromPrimitiveList/<field>" list given
+	// for the node by its parent map, when HasDeleteFromList.
+	DeleteFromList    value.Value
+	HasDeleteFromList bool
+	// Layout is the result order of a merged list: the members present in
+	// the result, in order.
+	Layout []int
 }
 
 // value returns the first value present of local, live and recorded.

@@ -158,3 +158,20 @@ func sortedScalars(l value.Value) []value.Value {
 	sort.SliceStable(out, func(i, j int) bool { return KeyString(out[i]) < KeyString(out[j]) })
 	return out
 }
+
+// ConflictError reports that applying local would overwrite changes the
+// server made since the last apply (kubectl apply --overwrite=false). It
+// lists every conflict, in the order Conflicts returns them; it is never
+// empty when returned as an error.
+type ConflictError struct {
+	Conflicts []Conflict
+}
+
+// Error lists the conflicting paths.
+func (e *ConflictError) Error() string {
+	s := "apply conflicts with changes made on the server at:"
+	for _, c := range e.Conflicts {
+		s += " " + c.Path.String()
+	}
+	return s
+}

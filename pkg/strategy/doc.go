@@ -8,5 +8,8 @@
 //	                                                  strategy has retainKeys
 //	ListElement, SetElement                        -> Ordered
 //
+// In patch mode (Options.Patch, used by pkg/patch) every element goes to
+// the patch visitor: a strategic merge patch carries its own directives.
+//
 // Adding a strategy means adding a visitor and a line here.
 package strategy

@@ -10,6 +10,12 @@ import (
 type Options struct {
 	// Ordering selects the order of merged lists.
 	Ordering visitors.Ordering
+	// Patch, when non-nil, puts the Walker in patch mode for a tree
+	// collated from a strategic merge patch (pkg/patch): there the patch's
+	// directives (elements.PatchMeta), not the schema strategy alone,
+	// decide every node, so Patch decides every element. Ordering is then
+	// unused.
+	Patch elements.Visitor
 }
 
 // Walker walks an Element tree, computing each node's Outcome with the
@@ -21,11 +27,12 @@ type Walker struct {
 	merge   visitors.Merge
 	retain  visitors.RetainKeys
 	ordered visitors.Ordered
+	patch   elements.Visitor
 }
 
 // New returns a Walker for opts.
 func New(opts Options) *Walker {
-	w := &Walker{}
+	w := &Walker{patch: opts.Patch}
 	w.merge = visitors.Merge{Walker: w}
 	w.retain = visitors.RetainKeys{Merge: w.merge}
 	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering}
@@ -34,6 +41,9 @@ func New(opts Options) *Walker {
 
 // For returns the visitor that decides e.
 func (w *Walker) For(e elements.Element) elements.Visitor {
+	if w.patch != nil {
+		return w.patch
+	}
 	switch e.(type) {
 	case *elements.ListElement, *elements.SetElement:
 		return w.ordered

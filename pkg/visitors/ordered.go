@@ -1,6 +1,9 @@
 package visitors
 
 import (
+	"errors"
+	"strconv"
+
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -18,6 +21,19 @@ const (
 	// kubectlListOrder).
 	OrderKubectl
 )
+
+// ParseOrdering returns the Ordering a user names: "seed" or "kubectl" (the
+// values of the CLI's --ordering flags). Any other name is an error that
+// quotes it.
+func ParseOrdering(name string) (Ordering, error) {
+	switch name {
+	case "seed":
+		return OrderSeed, nil
+	case "kubectl":
+		return OrderKubectl, nil
+	}
+	return OrderSeed, errors.New("--ordering must be seed or kubectl, not " + strconv.Quote(name))
+}
 
 // Ordered merges lists whose strategy is merge: lists of maps item by item,
 // matched by merge key (ListElement), and lists of primitives as sets

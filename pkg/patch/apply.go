@@ -1,0 +1,123 @@
+package patch
+
+import (
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/strategy"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
+)
+
+// Ordering selects the order of the items of merged lists in a patch's
+// result (see doc.go, "Semantics"); it is visitors.Ordering, the choice
+// pkg/apply offers for merges.
+type Ordering = visitors.Ordering
+
+// ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
+var ParseOrdering = visitors.ParseOrdering
+
+const (
+	// OrderSeed (the zero value) follows design document 000: live's items
+	// the patch does not order come first, in live order, then the items
+	// the patch orders ($setElementOrder's order, else the patch list's).
+	OrderSeed = visitors.OrderSeed
+	// OrderKubectl reproduces k8s.io/apimachinery's strategicpatch, list
+	// order included.
+	OrderKubectl = visitors.OrderKubectl
+)
+
+// Options control Apply.
+type Options struct {
+	// Schema supplies the merge metadata; nil means openapi.Default().
+	Schema *openapi.Schema
+	// TypeName names the root definition; empty means resolve it from
+	// live's apiVersion and kind, else the patch's. A kind the schema does
+	// not know is patched without merge metadata: maps merge, lists are
+	// replaced (JSON merge patch semantics), as strategicpatch does.
+	TypeName string
+	// MaxDepth bounds the nesting of maps and lists the patch may reach;
+	// 0 means parse.DefaultMaxDepth. Deeper patches are an error, never a
+	// stack overflow, also for values built in memory.
+	MaxDepth int
+	// Ordering selects the order of merged lists: OrderSeed (the zero
+	// value, design document 000) or OrderKubectl (strategicpatch's).
+	// Which items a list holds does not depend on it.
+	Ordering Ordering
+}
+
+// Apply applies the strategic merge patch patch to live (value.Null, or
+// absent, when the object does not exist yet) and returns the patched
+// object. Neither input is modified.
+//
+// Errors are *elements.Error: Source elements.Patch for a malformed patch
+// (the rejection rules of doc.go), elements.Live for live data the patch
+// cannot be applied to, each with the field path.
+func Apply(live, patch value.Value, opts Options) (value.Value, error) {
+	if err := checkRoots(live, patch); err != nil {
+		return value.Value{}, err
+	}
+	t, err := collate.RootType(opts.Schema, opts.TypeName,
+		collate.Candidate{Object: live, Source: elements.Live}, collate.Candidate{Object: patch, Source: elements.Patch})
+	if err != nil {
+		return value.Value{}, err
+	}
+	return apply(live, patch, t, opts.MaxDepth, opts.Ordering)
+}
+
+// ApplyType applies patch to live like Apply, with t as the root type
+// (nil: no schema), the default depth limit and OrderSeed (Apply's
+// default); ApplyTypeOrdered chooses the ordering.
+func ApplyType(live, patch value.Value, t *openapi.Type) (value.Value, error) {
+	return ApplyTypeOrdered(live, patch, t, OrderSeed)
+}
+
+// ApplyTypeOrdered is ApplyType with the ordering of merged lists given
+// (OrderSeed or OrderKubectl, as Options.Ordering).
+func ApplyTypeOrdered(live, patch value.Value, t *openapi.Type, ordering Ordering) (value.Value, error) {
+	if err := checkRoots(live, patch); err != nil {
+		return value.Value{}, err
+	}
+	return apply(live, patch, t, 0, ordering)
+}
+
+func checkRoots(live, patch value.Value) error {
+	if !patch.IsMap() {
+		return &elements.Error{Source: elements.Patch, Msg: "the top level must be an object, got " + patch.Kind().String()}
+	}
+	if live.Kind() != value.KindNull && !live.IsMap() {
+		return &elements.Error{Source: elements.Live, Msg: "the top level must be an object (or null: no object yet), got " + live.Kind().String()}
+	}
+	return nil
+}
+
+// apply collates the patch tree and walks it in patch mode.
+func apply(live, patch value.Value, t *openapi.Type, maxDepth int, ordering Ordering) (value.Value, error) {
+	if maxDepth <= 0 {
+		maxDepth = parse.DefaultMaxDepth
+	}
+	if t == nil {
+		t = openapi.Unknown
+	}
+	vals := elements.Values{Local: patch, HasLocal: true, Live: value.MustMap(), HasLive: true}
+	if live.IsMap() {
+		vals.Live = live
+	}
+	c := collator{max: maxDepth, kubectl: ordering == OrderKubectl}
+	tree, err := c.node(nil, "", vals, nil, t, openapi.Meta{}, 0)
+	if err != nil {
+		return value.Value{}, err
+	}
+	v := &Visitor{}
+	w := strategy.New(strategy.Options{Patch: v})
+	v.Walker = w
+	out, err := w.Walk(tree)
+	if err != nil {
+		return value.Value{}, err
+	}
+	if !out.Present || !out.Value.IsMap() {
+		return value.MustMap(), nil
+	}
+	return out.Value, nil
+}

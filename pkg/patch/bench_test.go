@@ -1,0 +1,72 @@
+package patch_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// benchInputs returns a live object whose merged list "klist" holds n
+// items and a patch that changes every one of them, with a
+// $setElementOrder reversing the list (kubectl sends one).
+func benchInputs(n int) (live, p value.Value) {
+	items := make([]value.Value, n)
+	changes := make([]value.Value, n)
+	order := make([]value.Value, n)
+	for i := range n {
+		k := value.String("item-" + strconv.Itoa(i))
+		items[i] = value.MustMap(value.Field{Key: "foo", Value: k}, value.Field{Key: "other", Value: value.Int(int64(i))})
+		changes[n-1-i] = value.MustMap(value.Field{Key: "foo", Value: k}, value.Field{Key: "other", Value: value.Int(int64(i + 1))})
+		order[n-1-i] = value.MustMap(value.Field{Key: "foo", Value: k})
+	}
+	live = value.MustMap(
+		value.Field{Key: "apiVersion", Value: value.String("patch.ply.dev/v1")},
+		value.Field{Key: "kind", Value: value.String("Example")},
+		value.Field{Key: "klist", Value: value.List(items)},
+	)
+	p = value.MustMap(
+		value.Field{Key: "$setElementOrder/klist", Value: value.List(order)},
+		value.Field{Key: "klist", Value: value.List(changes)},
+	)
+	return live, p
+}
+
+// BenchmarkApply applies a patch that changes every item of a merged list
+// of 10 to 5000 items, with each ordering.
+func BenchmarkApply(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := openapi.LoadV2Named("schema.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{10, 100, 1000, 5000} {
+		live, p := benchInputs(n)
+		for _, o := range []patch.Ordering{patch.OrderSeed, patch.OrderKubectl} {
+			opts := patch.Options{Schema: s, Ordering: o}
+			b.Run("items="+strconv.Itoa(n)+"/ordering="+orderingFlag(o), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := patch.Apply(live, p, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// orderingFlag names an ordering as ply's --ordering flag does.
+func orderingFlag(o patch.Ordering) string {
+	if o == patch.OrderKubectl {
+		return "kubectl"
+	}
+	return "seed"
+}

@@ -1,0 +1,120 @@
+package patch_test
+
+import (
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
+)
+
+// strategicPatch applies the fixture with k8s.io/apimachinery's
+// strategicpatch (the oracle; tests only) and returns its result with null
+// map fields dropped (ply never puts nulls in a result).
+func strategicPatch(f fixture) (value.Value, error) {
+	var models *oracle.Models
+	var err error
+	name := f.str("type")
+	switch f.str("schema") {
+	case "v2", "default":
+		models, err = oracle.Default()
+	default:
+		var data []byte
+		data, err = os.ReadFile(filepath.Join("testdata", "schema.json"))
+		Expect(err).NotTo(HaveOccurred())
+		models, err = oracle.Load(data)
+		if name == "" {
+			name = "dev.ply.patch.v1.Example"
+		}
+	}
+	Expect(err).NotTo(HaveOccurred())
+	Expect(name).NotTo(BeEmpty(), f.file+": name the type for the oracle")
+	o, err := models.Oracle(name)
+	Expect(err).NotTo(HaveOccurred())
+	live := f.get("live").JSON()
+	out, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live, f.get("patch").JSON(), o.Meta())
+	if err != nil {
+		return value.Value{}, err
+	}
+	v, err := jsonv.Decode(out)
+	Expect(err).NotTo(HaveOccurred())
+	return dropDeletedMaps(dropNulls(v), f.get("patch")), nil
+}
+
+// dropDeletedMaps classifies the one deliberate difference the
+// cross-check meets: a map field the patch deletes with "$patch: delete"
+// is absent from ply's result, where strategicpatch leaves an empty map.
+// It removes from v (strategicpatch's result) every field that is an
+// empty map where p, followed through maps, holds {"$patch": "delete"}.
+func dropDeletedMaps(v, p value.Value) value.Value {
+	if !v.IsMap() || !p.IsMap() {
+		return v
+	}
+	out := v
+	for _, f := range p.Fields() {
+		got, ok := v.Get(f.Key)
+		if !ok || !f.Value.IsMap() {
+			continue
+		}
+		if d, _ := f.Value.Get("$patch"); d.Kind() == value.KindString {
+			if s, _ := d.AsString(); s == "delete" && got.IsMap() && got.Len() == 0 {
+				out = out.Without(f.Key)
+			}
+			continue
+		}
+		out = out.With(f.Key, dropDeletedMaps(got, f.Value))
+	}
+	return out
+}
+
+func dropNulls(v value.Value) value.Value {
+	switch v.Kind() {
+	case value.KindMap:
+		var fs []value.Field
+		for _, f := range v.Fields() {
+			if !f.Value.IsNull() {
+				fs = append(fs, value.Field{Key: f.Key, Value: dropNulls(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fs)
+	case value.KindList:
+		items := make([]value.Value, len(v.Items()))
+		for i, it := range v.Items() {
+			items[i] = dropNulls(it)
+		}
+		return value.List(items)
+	}
+	return v
+}
+
+// Every fixture that strategicpatch can run (single-field merge keys, no
+// deliberate difference) gives under OrderKubectl what strategicpatch
+// gives: the same object, list order included, or an error from both
+// (the maps "$patch: delete" deletes aside: dropDeletedMaps).
+var _ = Describe("cross-check with strategicpatch", func() {
+	for _, dir := range []string{"seeds", "directives", "reject", "bad"} {
+		DescribeTable(dir,
+			func(path string) {
+				f := loadFixture(path)
+				if !f.oracle() || f.str("schema") == "default" || f.str("schema") == "none" {
+					Skip("not comparable: " + f.str("why"))
+				}
+				want, werr := strategicPatch(f)
+				got, err := f.run(patch.OrderKubectl)
+				if werr != nil {
+					Expect(err).To(HaveOccurred(), "strategicpatch rejects it: %v", werr)
+					return
+				}
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(equalValue(want))
+			},
+			entries(dir),
+		)
+	}
+})

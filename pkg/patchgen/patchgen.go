@@ -1,0 +1,143 @@
+package patchgen
+
+import (
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Options control patch creation.
+type Options struct {
+	// Schema resolves the type of the objects; nil means openapi.Default().
+	Schema *openapi.Schema
+	// TypeName names the root definition; empty means resolve it from
+	// modified's apiVersion and kind. A kind the schema lacks (or an object
+	// without kind) is diffed without schema: maps merge, lists are
+	// replaced whole, as strategicpatch does with no merge metadata.
+	TypeName string
+	// Overwrite lets ThreeWay overwrite changes the server made to fields
+	// modified sets; false makes such conflicts an *smp.ConflictError.
+	Overwrite bool
+}
+
+// TwoWay returns the strategic merge patch from original to modified in
+// the form kubectl sends (strategicpatch.CreateTwoWayMergePatch): changed
+// and added fields, null for removed ones, merged lists of maps as their
+// changed and added items plus a $patch: delete item per removed one with a
+// $setElementOrder/<field> parallel list of local's keys, merged sets as
+// their added values with $deleteFromPrimitiveList/<field> and
+// $setElementOrder/<field>, and $retainKeys on maps whose strategy has
+// retainKeys. No change gives the empty object {}. original may be
+// value.Null (nothing yet); modified must be an object.
+//
+// Errors are *elements.Error naming the source (Recorded for original,
+// Local for modified) and the field path.
+func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
+	root, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: modified, Source: elements.Local})
+	if err != nil {
+		return value.Value{}, err
+	}
+	return TwoWayType(original, modified, root)
+}
+
+// TwoWayType is TwoWay with the root type given (openapi.Unknown or nil: no
+// schema).
+func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value, error) {
+	vals, err := rootValues(original, modified, value.Null)
+	if err != nil {
+		return value.Value{}, err
+	}
+	tree, err := collate.Collate(vals, root)
+	if err != nil {
+		return value.Value{}, err
+	}
+	d := &diff{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
+	o, _, err := d.patch(tree)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return orEmpty(o.Value, o.Present), nil
+}
+
+// ThreeWay returns the patch kubectl apply sends
+// (strategicpatch.CreateThreeWayMergePatch(original, modified, current)):
+// the delta from current to modified (additions and changes) combined with
+// the deletions from original to modified (smp.CombineThreeWay). original
+// is the last applied configuration (value.Null on a first apply), current
+// the live object (value.Null when it does not exist).
+//
+// With Overwrite false, changes the server made that the patch would
+// overwrite give an *smp.ConflictError listing every conflicting path,
+// exactly when strategicpatch reports a conflict. Bad input gives an
+// *elements.Error naming the source (Recorded, Local, Live) and the path.
+func ThreeWay(original, modified, current value.Value, opts Options) (value.Value, error) {
+	root, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: modified, Source: elements.Local})
+	if err != nil {
+		return value.Value{}, err
+	}
+	return ThreeWayType(original, modified, current, root, opts.Overwrite)
+}
+
+// ThreeWayType is ThreeWay with the root type given (openapi.Unknown or
+// nil: no schema).
+func ThreeWayType(original, modified, current value.Value, root *openapi.Type, overwrite bool) (value.Value, error) {
+	if root == nil {
+		root = openapi.Unknown
+	}
+	vals, err := rootValues(original, modified, current)
+	if err != nil {
+		return value.Value{}, err
+	}
+	tree, err := collate.Collate(vals, root)
+	if err != nil {
+		return value.Value{}, err
+	}
+	dels := &diff{from: elements.Recorded, deletions: true, blame: elements.Recorded}
+	do, _, err := dels.patch(tree)
+	if err != nil {
+		return value.Value{}, err
+	}
+	delta := &diff{from: elements.Live, changes: true, blame: elements.Live}
+	po, _, err := delta.patch(tree)
+	if err != nil {
+		return value.Value{}, err
+	}
+	p, ok := smp.CombineThreeWay(do.Value, do.Present, po.Value, po.Present, modified, root)
+	if !overwrite {
+		if conflicts := smp.Conflicts(tree); len(conflicts) > 0 {
+			return value.Value{}, &smp.ConflictError{Conflicts: conflicts}
+		}
+	}
+	return orEmpty(p, ok), nil
+}
+
+func orEmpty(v value.Value, ok bool) value.Value {
+	if !ok {
+		return value.MapFromSorted(nil)
+	}
+	return v
+}
+
+// rootValues checks the top level of the objects (each present one is an
+// object; modified must be present) and returns the root's values.
+func rootValues(original, modified, current value.Value) (elements.Values, error) {
+	if !modified.IsMap() {
+		return elements.Values{}, &elements.Error{Source: elements.Local, Msg: "the top level must be an object, got " + modified.Kind().String()}
+	}
+	vals := elements.Values{Local: modified, HasLocal: true}
+	if !original.IsNull() {
+		if !original.IsMap() {
+			return elements.Values{}, &elements.Error{Source: elements.Recorded, Msg: "the top level must be an object, got " + original.Kind().String()}
+		}
+		vals.Recorded, vals.HasRecorded = original, true
+	}
+	if !current.IsNull() {
+		if !current.IsMap() {
+			return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object, got " + current.Kind().String()}
+		}
+		vals.Live, vals.HasLive = current, true
+	}
+	return vals, nil
+}

@@ -1,0 +1,510 @@
+package patchgen
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// diff is the patch-generation Visitor: it computes, for each Element of a
+// collated tree, the strategic merge patch entry that turns the value of
+// source from into the node's local value, in one of kubectl's three diff
+// modes (changes and additions only, deletions only, or both).
+//
+// Every Visit method is called on a node local holds (present, maybe
+// null); fields local lacks are handled by their parent. The Outcome is the
+// node's patch entry (Present false: none). A list's parallel lists
+// ($setElementOrder, $deleteFromPrimitiveList) go to the parent through
+// par, which Visit methods of lists and sets set last and patch reads and
+// clears right after each Accept.
+type diff struct {
+	// from is the source local is compared with: Live for kubectl's delta,
+	// Recorded for its deletions and for a two-way patch.
+	from elements.Source
+	// changes emits additions and changes; deletions emits nulls for
+	// removed fields, delete directives and $deleteFromPrimitiveList.
+	changes, deletions bool
+	// blame is the source named in errors about from's values.
+	blame elements.Source
+	par   parallel
+}
+
+// parallel is what a list contributes to its parent map besides its own
+// entry.
+type parallel struct {
+	order, deletes       value.Value
+	hasOrder, hasDeletes bool
+}
+
+// patch returns the patch entry of e and the parallel lists it adds to its
+// parent.
+func (d *diff) patch(e elements.Element) (elements.Outcome, parallel, error) {
+	o, err := e.Accept(d)
+	p := d.par
+	d.par = parallel{}
+	return o, p, err
+}
+
+// prelude decides the entry of a node whose values alone settle it: from
+// absent (local is new), local null, from null, or the two of different
+// JSON types. done is false when the node must be compared member by
+// member.
+func (d *diff) prelude(n *elements.Node) (o elements.Outcome, done bool) {
+	from, has := n.Get(d.from)
+	local := n.Local
+	switch {
+	case !has:
+	case local.IsNull() && from.IsNull():
+		return elements.Absent, true
+	case !local.IsNull() && !from.IsNull() && smp.SameJSONType(local, from):
+		return elements.Absent, false
+	}
+	if d.changes {
+		return elements.Keep(local), true
+	}
+	return elements.Absent, true
+}
+
+// VisitPrimitive implements elements.Visitor: a changed scalar is sent.
+func (d *diff) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
+	if o, done := d.prelude(&e.Node); done {
+		return o, nil
+	}
+	return d.replaced(&e.Node), nil
+}
+
+// replaced is the entry of a value sent whole when it changed.
+func (d *diff) replaced(n *elements.Node) elements.Outcome {
+	from, _ := n.Get(d.from)
+	if d.changes && !value.Equal(n.Local, from) {
+		return elements.Keep(n.Local)
+	}
+	return elements.Absent
+}
+
+// VisitEmpty implements elements.Visitor: local is null here.
+func (d *diff) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
+	o, _ := d.prelude(&e.Node)
+	return o, nil
+}
+
+// VisitAtomic implements elements.Visitor: a map whose strategy is replace
+// is sent whole whenever local sets it; other atomic values when they
+// changed. Two kinds of atomic node are compared member by member on a
+// subtree collated again without live (see below): for the deletions, a
+// node collated atomically only because live's value has another kind than
+// local's; for the delta, a list item all sources agree on that holds a
+// merged set kubectl would see as reordered (it sorts live's set before it
+// compares, so an unsorted set equal to local's still gets
+// $setElementOrder).
+func (d *diff) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
+	n := &e.Node
+	if o, done := d.prelude(n); done {
+		return o, nil
+	}
+	if n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap() {
+		if d.changes {
+			return elements.Keep(n.Local), nil
+		}
+		return elements.Absent, nil
+	}
+	switch {
+	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !smp.SameJSONType(n.Live, n.Local):
+		return d.below(n, n.Recorded)
+	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live) && hasUnsortedSet(n.Local, n.Type, n.Meta):
+		return d.below(n, n.Live)
+	}
+	return d.replaced(n), nil
+}
+
+// below computes the entry of an atomic node member by member: the node's
+// from value (given) and local value are collated again, without the other
+// sources, under a one-field parent that carries the node's type and merge
+// metadata, and the subtree is visited with from = Recorded.
+func (d *diff) below(n *elements.Node, from value.Value) (elements.Outcome, error) {
+	if !(n.Local.IsMap() || n.Local.IsList()) {
+		return d.replaced(n), nil
+	}
+	name := n.Name
+	if name == "" {
+		name = "item"
+	}
+	parent := &openapi.Type{
+		Name:       n.Type.Name,
+		Kind:       openapi.KindStruct,
+		Fields:     map[string]*openapi.Field{name: {Name: name, Type: n.Type, Meta: n.Meta}},
+		FieldNames: []string{name},
+	}
+	vals := elements.Values{
+		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
+		Local: value.MustMap(value.Field{Key: name, Value: n.Local}), HasLocal: true,
+	}
+	sub, err := collate.Collate(vals, parent)
+	if err != nil {
+		return elements.Absent, rebase(err, n.Path())
+	}
+	root, ok := sub.(*elements.TypeElement)
+	if !ok || len(root.Fields) != 1 {
+		return d.replaced(n), nil
+	}
+	sd := &diff{from: elements.Recorded, changes: d.changes, deletions: d.deletions, blame: d.blame}
+	o, par, err := sd.patch(root.Fields[0].Element)
+	if err != nil {
+		return elements.Absent, rebase(err, n.Path())
+	}
+	d.par = par
+	return o, nil
+}
+
+// hasUnsortedSet reports whether v, of type t with metadata meta, holds
+// (through maps and merged lists of maps) a non-empty merged set whose
+// values are not in kubectl's sorted order.
+func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		if meta.Strategy.Has(openapi.StrategyReplace) {
+			return false
+		}
+		for _, f := range v.Fields() {
+			ct, cm := t.Child(f.Key)
+			if hasUnsortedSet(f.Value, ct, cm) {
+				return true
+			}
+		}
+	case value.KindList:
+		if t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) {
+			return false
+		}
+		it := t.Item()
+		if it.Kind == openapi.KindPrimitive {
+			items := v.Items()
+			for i := 1; i < len(items); i++ {
+				if smp.KeyString(items[i]) < smp.KeyString(items[i-1]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(meta.MergeKey) == 0 {
+			return false
+		}
+		for _, item := range v.Items() {
+			if hasUnsortedSet(item, it, openapi.Meta{}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rebase places an *elements.Error found in a subtree collated by below
+// at node path at: the subtree's first step stands for the node itself.
+func rebase(err error, at fieldpath.Path) error {
+	if e, ok := err.(*elements.Error); ok && len(e.Path) > 0 {
+		p := make(fieldpath.Path, 0, len(at)+len(e.Path)-1)
+		e.Path = append(append(p, at...), e.Path[1:]...)
+	}
+	return err
+}
+
+// VisitMap implements elements.Visitor.
+func (d *diff) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	if o, done := d.prelude(&e.Node); done {
+		return o, nil
+	}
+	return d.fields(&e.Node, e.Fields)
+}
+
+// VisitType implements elements.Visitor.
+func (d *diff) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
+	if o, done := d.prelude(&e.Node); done {
+		return o, nil
+	}
+	return d.fields(&e.Node, e.Fields)
+}
+
+// fields is the patch of a map both sides hold: one entry per field with
+// one, null per field from has and local lacks (deletions), the parallel
+// lists of list fields, and $retainKeys when the map's strategy has
+// retainKeys, the patch is not empty or from holds a non-null field local
+// lacks, and local has a non-null field.
+func (d *diff) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
+	var out []value.Field
+	for _, f := range fs {
+		c := f.Element.Base()
+		if !c.HasLocal {
+			if _, has := c.Get(d.from); has && d.deletions {
+				out = append(out, value.Field{Key: f.Name, Value: value.Null})
+			}
+			continue
+		}
+		o, par, err := d.patch(f.Element)
+		if err != nil {
+			return elements.Absent, err
+		}
+		if o.Present {
+			out = append(out, value.Field{Key: f.Name, Value: o.Value})
+		}
+		if par.hasDeletes {
+			out = append(out, value.Field{Key: smp.DeletePrefix + f.Name, Value: par.deletes})
+		}
+		if par.hasOrder {
+			out = append(out, value.Field{Key: smp.SetOrderPrefix + f.Name, Value: par.order})
+		}
+	}
+	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
+		var keys []value.Value
+		extra := false
+		for _, f := range fs {
+			c := f.Element.Base()
+			if c.LocalSet() {
+				keys = append(keys, value.String(f.Name))
+			} else if v, has := c.Get(d.from); has && !c.HasLocal && !v.IsNull() {
+				extra = true
+			}
+		}
+		if len(keys) > 0 && (len(out) > 0 || extra) {
+			out = append(out, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
+		}
+	}
+	if len(out) == 0 {
+		return elements.Absent, nil
+	}
+	m, dup, ok := value.NewMap(out)
+	if !ok {
+		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
+	}
+	return elements.Keep(m), nil
+}
+
+// fromIndex is an item's position in source from (-1: absent there).
+func (d *diff) fromIndex(it *elements.Item) int {
+	if d.from == elements.Recorded {
+		return it.RecordedIndex
+	}
+	return it.LiveIndex
+}
+
+// VisitList implements elements.Visitor for a list of maps merged by key:
+// the changed items (their own patch plus merge key) and the items new to
+// from (whole), in local's order, then a delete directive per item of from
+// local lacks, ordered by key as kubectl orders them; and $setElementOrder
+// (local's keys) when there are entries or (changes) from's key sequence
+// differs from local's. From's list empty: local's list whole.
+func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	n := &e.Node
+	if o, done := d.prelude(n); done {
+		return o, nil
+	}
+	from, _ := n.Get(d.from)
+	if from.Len() == 0 {
+		if d.changes && n.Local.Len() > 0 {
+			return elements.Keep(n.Local), nil
+		}
+		return elements.Absent, nil
+	}
+	mk := n.Meta.MergeKey
+	itemType := n.Type.Item()
+	fromItems := from.Items()
+	for i, it := range fromItems {
+		if _, ok := smp.KeyOfItem(it, mk, itemType); !ok {
+			return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected an object with every merge key field ("+strings.Join(mk, ",")+") set to a scalar, got "+describe(it))
+		}
+	}
+	local := n.Local.Items()
+	matched := make([]bool, len(fromItems))
+	orderSame := len(fromItems) == len(local)
+	var out []value.Value
+	for i := range e.Items {
+		it := &e.Items[i]
+		if it.LocalIndex < 0 {
+			break
+		}
+		fi := d.fromIndex(it)
+		if fi != it.LocalIndex {
+			orderSame = false
+		}
+		li := local[it.LocalIndex]
+		if fi < 0 {
+			if d.changes {
+				out = append(out, li)
+			}
+			continue
+		}
+		matched[fi] = true
+		o, _, err := d.patch(it.Element)
+		if err != nil {
+			return elements.Absent, err
+		}
+		if o.Present && o.Value.IsMap() {
+			out = append(out, withFields(o.Value, smp.ItemKeyFields(li, mk, itemType)))
+		}
+	}
+	if d.deletions {
+		var dels []keyedDelete
+		for i, it := range fromItems {
+			if matched[i] {
+				continue
+			}
+			kf := smp.ItemKeyFields(it, mk, itemType)
+			dels = append(dels, keyedDelete{sortKey: keyStrings(kf), item: withFields(deleteDirective, kf)})
+		}
+		sort.SliceStable(dels, func(i, j int) bool { return lessStrings(dels[i].sortKey, dels[j].sortKey) })
+		for _, del := range dels {
+			out = append(out, del.item)
+		}
+	}
+	if len(local) > 0 && ((d.changes && (len(out) > 0 || !orderSame)) || (d.deletions && len(out) > 0)) {
+		order := make([]value.Value, len(local))
+		for i, li := range local {
+			order[i] = value.MustMap(smp.ItemKeyFields(li, mk, itemType)...)
+		}
+		d.par = parallel{order: value.List(order), hasOrder: true}
+	}
+	if len(out) == 0 {
+		return elements.Absent, nil
+	}
+	return elements.Keep(value.List(out)), nil
+}
+
+// deleteDirective is the body of a delete directive item.
+var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})
+
+// keyedDelete is a delete directive with the key strings it sorts by.
+type keyedDelete struct {
+	sortKey []string
+	item    value.Value
+}
+
+// keyStrings renders key fields as kubectl compares merge keys.
+func keyStrings(kf []value.Field) []string {
+	out := make([]string, len(kf))
+	for i, f := range kf {
+		out[i] = smp.KeyString(f.Value)
+	}
+	return out
+}
+
+func lessStrings(a, b []string) bool {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+// withFields returns m with fields set.
+func withFields(m value.Value, fields []value.Field) value.Value {
+	for _, f := range fields {
+		m = m.With(f.Key, f.Value)
+	}
+	return m
+}
+
+// describe names the kind of a bad list item.
+func describe(v value.Value) string {
+	if v.IsMap() {
+		return "an object without it"
+	}
+	return v.Kind().String()
+}
+
+// VisitSet implements elements.Visitor for a list of primitives merged as
+// a set: local's values new to from (local's order), $deleteFromPrimitiveList
+// with from's values local lacks (ordered as kubectl orders scalars), and
+// $setElementOrder (local's list) when values are deleted or (changes)
+// local differs from from's list sorted. From's list empty: local's list
+// whole.
+func (d *diff) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	n := &e.Node
+	if o, done := d.prelude(n); done {
+		return o, nil
+	}
+	from, _ := n.Get(d.from)
+	if from.Len() == 0 {
+		if d.changes && n.Local.Len() > 0 {
+			return elements.Keep(n.Local), nil
+		}
+		return elements.Absent, nil
+	}
+	for i, v := range from.Items() {
+		if !v.IsScalar() {
+			return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+		}
+	}
+	var added, dels []value.Value
+	for i := range e.Items {
+		it := &e.Items[i]
+		switch fi := d.fromIndex(it); {
+		case it.LocalIndex >= 0 && fi < 0 && d.changes:
+			added = append(added, it.Element.Base().Local)
+		case it.LocalIndex < 0 && fi >= 0 && d.deletions:
+			v, _ := it.Element.Base().Get(d.from)
+			dels = append(dels, v)
+		}
+	}
+	if len(dels) > 0 {
+		sort.SliceStable(dels, func(i, j int) bool { return smp.KeyString(dels[i]) < smp.KeyString(dels[j]) })
+		d.par.deletes, d.par.hasDeletes = value.List(dels), true
+	}
+	if n.Local.Len() > 0 && (len(dels) > 0 || (d.changes && !d.sortedSame(e, from))) {
+		d.par.order, d.par.hasOrder = n.Local, true
+	}
+	if len(added) == 0 {
+		return elements.Absent, nil
+	}
+	return elements.Keep(value.List(added)), nil
+}
+
+// sortedSame reports whether from's set, sorted as kubectl sorts scalars
+// (by their rendering), equals local's list item by item: local holds
+// distinct values in sorted order and from holds exactly them. (Linear: it
+// uses the items collate matched instead of sorting.)
+func (d *diff) sortedSame(e *elements.SetElement, from value.Value) bool {
+	local := e.Local.Items()
+	if from.Len() != len(local) {
+		return false
+	}
+	matched := 0
+	for i := range e.Items {
+		it := &e.Items[i]
+		if it.LocalIndex < 0 {
+			break
+		}
+		if d.fromIndex(it) < 0 {
+			return false
+		}
+		matched++
+	}
+	if matched != len(local) {
+		// local repeats values: compare with from sorted.
+		return sortedEqual(from, e.Local)
+	}
+	for i := 1; i < len(local); i++ {
+		if smp.KeyString(local[i]) < smp.KeyString(local[i-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedEqual reports whether from, sorted as kubectl sorts scalars, equals
+// local item by item.
+func sortedEqual(from, local value.Value) bool {
+	sorted := append([]value.Value(nil), from.Items()...)
+	sort.SliceStable(sorted, func(i, j int) bool { return smp.KeyString(sorted[i]) < smp.KeyString(sorted[j]) })
+	for i, v := range local.Items() {
+		if !value.Equal(v, sorted[i]) {
+			return false
+		}
+	}
+	return true
+}

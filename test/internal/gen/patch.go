@@ -1,0 +1,362 @@
+package gen
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// The directive keys of strategic merge patches, spelled out here so that
+// the generator does not depend on the implementation it tests.
+const (
+	patchKey           = "$patch"
+	retainKeysKey      = "$retainKeys"
+	setOrderPrefix     = "$setElementOrder/"
+	deletePrimsPrefix  = "$deleteFromPrimitiveList/"
+	unknownDirective   = "$fromTheFuture"
+	patchRateInvalid   = 1 // percent of directive sites given an invalid form
+	patchRateUndecl    = 4
+	patchRateUnknown   = 2
+	patchRateRootMerge = 1
+)
+
+// Patch generates a random strategic merge patch for live (an object of
+// the Generator's root type, or value.Null when the object does not exist)
+// from seed: set, changed and nulled fields, nested patches, and every
+// directive — "$patch: replace/delete/merge" on maps, "$patch: delete"
+// and "$patch: replace" items in merged lists, "$deleteFromPrimitiveList",
+// "$setElementOrder" for lists of maps and of primitives, "$retainKeys" on
+// retainKeys fields — mostly in the form kubectl accepts. A few percent of
+// the directive sites are malformed on purpose (contradicting orders, a
+// $retainKeys list missing a patched field, an unknown "$patch" value, a
+// merge-list item without its key), so that error handling is compared
+// too; and a few patches carry a directive unknown to this version, which
+// the format's forward-compatibility rule says to ignore.
+//
+// Fixed root fields (Config.Fixed) are never patched. The patch is a
+// function of (Generator, seed, live).
+func (g *Generator) Patch(seed uint64, live value.Value) value.Value {
+	s := &state{g: g, seed: seed, r: rand.New(rand.NewPCG(seed, 0x706c792d70617463))}
+	p := s.patchStruct(live, g.root, 0)
+	if s.pct(patchRateRootMerge) {
+		p = p.With(patchKey, value.String("merge"))
+	}
+	if s.pct(patchRateUnknown) {
+		p = p.With(unknownDirective, value.String("x"))
+	}
+	return p
+}
+
+// patchStruct returns a patch for cur (a struct of type t, or null).
+func (s *state) patchStruct(cur value.Value, t *openapi.Type, depth int) value.Value {
+	if !cur.IsMap() {
+		cur = value.Null
+	}
+	out := value.MustMap()
+	for _, name := range t.FieldNames {
+		f := t.Fields[name]
+		if s.isFixed(depth, name) {
+			continue
+		}
+		sh := classify(f.Type, f.Meta)
+		if sh == shapeSkip || (depth >= s.g.cfg.MaxDepth && sh != shapePrim) {
+			continue
+		}
+		old, has := cur.Get(name)
+		// Touch most fields live has and some it lacks, favouring fields
+		// with merge metadata below them.
+		p := 20 + 15*s.g.interest[f.Type]
+		if f.Meta.Strategy != 0 {
+			p += 15
+		}
+		if has {
+			p += 30
+		}
+		if !s.pct(p) {
+			continue
+		}
+		out = s.patchField(out, name, old, f, sh, depth)
+	}
+	if s.g.cfg.UndeclaredFields && s.pct(patchRateUndecl) {
+		if s.r.IntN(3) == 0 {
+			out = out.With("x-undeclared", value.Null)
+		} else {
+			out = out.With("x-undeclared", s.anyScalar())
+		}
+	}
+	return out
+}
+
+// patchField adds the patch of field f (live value old, null when absent)
+// to out.
+func (s *state) patchField(out value.Value, name string, old value.Value, f *openapi.Field, sh shape, depth int) value.Value {
+	if s.r.IntN(12) == 0 {
+		// Null deletes the field (and is dropped when live lacks it).
+		return out.With(name, value.Null)
+	}
+	switch sh {
+	case shapePrim:
+		return out.With(name, s.otherPrim(f.Type, old))
+	case shapeStruct:
+		return out.With(name, s.patchChildStruct(old, f, depth))
+	case shapePrimMap:
+		return out.With(name, s.patchMap(old, keyPool, func(string) value.Value { return s.prim(f.Type.Elem) }))
+	case shapeOpaqueMap:
+		// strategicpatch cannot merge below a map of objects: only delete
+		// entries, or add entries live lacks.
+		return out.With(name, s.patchMap(old, keyPool, func(k string) value.Value {
+			if _, has := old.Get(k); has {
+				return value.Null
+			}
+			return s.opaque(f.Type, k, depth)
+		}))
+	case shapeFree:
+		return out.With(name, s.patchMap(old, freeKeys[:3], func(string) value.Value { return s.anyScalar() }))
+	case shapeKeyed:
+		return s.patchKeyed(out, name, old, f, depth)
+	case shapeSet:
+		return s.patchSet(out, name, old, f)
+	case shapeAtomic:
+		return out.With(name, s.genAtomic(f.Type, depth+1))
+	}
+	return out
+}
+
+// patchChildStruct returns the patch of a struct-valued field.
+func (s *state) patchChildStruct(old value.Value, f *openapi.Field, depth int) value.Value {
+	switch x := s.r.IntN(20); {
+	case x == 0:
+		// Replace the whole struct.
+		return s.genStruct(f.Type, depth+1, "").With(patchKey, value.String("replace"))
+	case x == 1 && old.IsMap():
+		return value.MustMap(value.Field{Key: patchKey, Value: value.String("delete")})
+	case x == 2 && s.pct(10*patchRateInvalid):
+		return value.MustMap(value.Field{Key: patchKey, Value: value.String("bogus")})
+	}
+	sub := s.patchStruct(old, f.Type, depth+1)
+	if s.pct(patchRateInvalid) {
+		// strategicpatch rejects "$patch: merge" in a map.
+		sub = sub.With(patchKey, value.String("merge"))
+	}
+	if f.Meta.Strategy.Has(openapi.StrategyRetainKeys) && s.r.IntN(10) < 7 {
+		sub = sub.With(retainKeysKey, s.retainKeys(sub, old, f.Type))
+	}
+	return sub
+}
+
+// retainKeys returns a $retainKeys list for patch sub of a struct of type
+// t with live value old: every field sub sets, plus some that old has, in
+// sorted order (kubectl sorts it); rarely one patched field is left out,
+// which makes the patch invalid.
+func (s *state) retainKeys(sub, old value.Value, t *openapi.Type) value.Value {
+	var keys []string
+	for _, fl := range sub.Fields() {
+		if fl.Value.IsNull() || fl.Key[0] == '$' {
+			continue
+		}
+		keys = append(keys, fl.Key)
+	}
+	if len(keys) > 0 && s.pct(patchRateInvalid) {
+		keys = slices.Delete(keys, 0, 1)
+	}
+	for _, fl := range old.Fields() {
+		if _, in := sub.Get(fl.Key); !in && s.r.IntN(2) == 0 {
+			keys = append(keys, fl.Key)
+		}
+	}
+	if len(t.FieldNames) > 0 && s.r.IntN(5) == 0 {
+		keys = append(keys, t.FieldNames[s.r.IntN(len(t.FieldNames))])
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	items := make([]value.Value, len(keys))
+	for i, k := range keys {
+		items[i] = value.String(k)
+	}
+	return value.List(items)
+}
+
+// patchMap returns a patch for a map of scalars (or opaque values): some
+// existing keys nulled or changed, some new keys set.
+func (s *state) patchMap(old value.Value, pool []string, fresh func(string) value.Value) value.Value {
+	out := value.MustMap()
+	for _, k := range s.pickDistinct(pool, 1+s.r.IntN(3)) {
+		if _, has := old.Get(k); has && s.r.IntN(3) == 0 {
+			out = out.With(k, value.Null)
+			continue
+		}
+		out = out.With(k, fresh(k))
+	}
+	return out
+}
+
+// keyOf returns the merge-key value of item.
+func keyOf(item value.Value, key string) (value.Value, value.ScalarKey, bool) {
+	kv, ok := item.Get(key)
+	if !ok {
+		return value.Null, value.ScalarKey{}, false
+	}
+	k, ok := kv.Key()
+	return kv, k, ok
+}
+
+// patchKeyed adds the patch of a merged list of maps (and, often, its
+// $setElementOrder list) to out.
+func (s *state) patchKeyed(out value.Value, name string, old value.Value, f *openapi.Field, depth int) value.Value {
+	key := f.Meta.MergeKey[0]
+	kt := f.Type.Elem.Field(key).Type
+	t := f.Type
+	if s.r.IntN(25) == 0 {
+		// Replace the whole list.
+		items := []value.Value{value.MustMap(value.Field{Key: patchKey, Value: value.String("replace")})}
+		items = append(items, s.genKeyed(t, f.Meta, depth+1).Items()...)
+		return out.With(name, value.List(items))
+	}
+	var patchItems, deletes []value.Value
+	var liveKeys []value.Value
+	used := map[value.ScalarKey]bool{}
+	for _, it := range old.Items() {
+		kv, k, ok := keyOf(it, key)
+		if !ok || used[k] {
+			continue
+		}
+		used[k] = true
+		liveKeys = append(liveKeys, kv)
+		switch x := s.r.IntN(10); {
+		case x < 3:
+			patchItems = append(patchItems, s.patchStruct(it, t.Elem, depth+2).With(key, kv))
+		case x == 3:
+			deletes = append(deletes, value.MustMap(value.Field{Key: key, Value: kv}, value.Field{Key: patchKey, Value: value.String("delete")}))
+		}
+	}
+	if s.r.IntN(3) == 0 {
+		for _, i := range s.r.Perm(keyPoolSize(kt))[:1+s.r.IntN(2)] {
+			kv := keyValue(kt, i)
+			k, _ := kv.Key()
+			if used[k] {
+				continue
+			}
+			used[k] = true
+			if s.r.IntN(8) == 0 {
+				// Deleting a key live lacks is a no-op.
+				deletes = append(deletes, value.MustMap(value.Field{Key: key, Value: kv}, value.Field{Key: patchKey, Value: value.String("delete")}))
+				continue
+			}
+			patchItems = append(patchItems, s.newItem(t, key, kv, depth+1))
+		}
+	}
+	s.r.Shuffle(len(patchItems), func(i, j int) { patchItems[i], patchItems[j] = patchItems[j], patchItems[i] })
+	if len(patchItems) > 0 && s.pct(patchRateInvalid) {
+		// An item without its merge key.
+		patchItems[0] = patchItems[0].Without(key)
+	}
+	list := slices.Concat(patchItems, deletes)
+	s.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+	if len(list) > 0 || s.r.IntN(4) == 0 {
+		out = out.With(name, value.List(list))
+	}
+	if s.r.IntN(10) < 4 && (len(list) > 0 || len(liveKeys) > 0 || s.r.IntN(10) == 0) {
+		// $setElementOrder: the patch's items in the patch's order,
+		// interleaved with some of live's.
+		var order []value.Value
+		for _, it := range list {
+			if d, _ := it.Get(patchKey); !d.IsNull() {
+				continue
+			}
+			if kv, ok := it.Get(key); ok {
+				order = append(order, kv)
+			}
+		}
+		var extra []value.Value
+		for _, kv := range liveKeys {
+			if !slices.ContainsFunc(order, func(o value.Value) bool { return value.Equal(o, kv) }) && s.r.IntN(3) > 0 {
+				extra = append(extra, kv)
+			}
+		}
+		order = s.interleave(order, extra)
+		if len(order) > 1 && s.pct(patchRateInvalid) {
+			s.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		items := make([]value.Value, len(order))
+		for i, kv := range order {
+			items[i] = value.MustMap(value.Field{Key: key, Value: kv})
+		}
+		out = out.With(setOrderPrefix+name, value.List(items))
+	}
+	return out
+}
+
+// interleave merges extra, shuffled, into order, keeping order's relative
+// order.
+func (s *state) interleave(order, extra []value.Value) []value.Value {
+	s.r.Shuffle(len(extra), func(i, j int) { extra[i], extra[j] = extra[j], extra[i] })
+	out := make([]value.Value, 0, len(order)+len(extra))
+	i, j := 0, 0
+	for i < len(order) || j < len(extra) {
+		if j == len(extra) || (i < len(order) && s.r.IntN(2) == 0) {
+			out = append(out, order[i])
+			i++
+			continue
+		}
+		out = append(out, extra[j])
+		j++
+	}
+	return out
+}
+
+// patchSet adds the patch of a merged list of primitives (new values,
+// $deleteFromPrimitiveList and $setElementOrder) to out.
+func (s *state) patchSet(out value.Value, name string, old value.Value, f *openapi.Field) value.Value {
+	et := f.Type.Elem
+	var liveVals []value.Value
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range old.Items() {
+		if k, ok := it.Key(); ok && !seen[k] {
+			seen[k] = true
+			liveVals = append(liveVals, it)
+		}
+	}
+	var add []value.Value
+	added := map[value.ScalarKey]bool{}
+	for _, i := range s.r.Perm(setPoolSize(et))[:s.r.IntN(3)] {
+		v := setValue(et, i)
+		k, _ := v.Key()
+		added[k] = true
+		add = append(add, v)
+	}
+	if len(add) > 0 || s.r.IntN(3) == 0 {
+		out = out.With(name, value.List(add))
+	}
+	if s.r.IntN(3) == 0 {
+		var del []value.Value
+		for _, v := range liveVals {
+			k, _ := v.Key()
+			if !added[k] && s.r.IntN(2) == 0 {
+				del = append(del, v)
+			}
+		}
+		if s.r.IntN(6) == 0 {
+			v := setValue(et, s.r.IntN(setPoolSize(et)))
+			if k, _ := v.Key(); !added[k] {
+				del = append(del, v)
+			}
+		}
+		out = out.With(deletePrimsPrefix+name, value.List(del))
+	}
+	if s.r.IntN(10) < 4 && (len(add) > 0 || len(liveVals) > 0 || s.r.IntN(10) == 0) {
+		var extra []value.Value
+		for _, v := range liveVals {
+			if k, _ := v.Key(); !added[k] && s.r.IntN(3) > 0 {
+				extra = append(extra, v)
+			}
+		}
+		order := s.interleave(slices.Clone(add), extra)
+		if len(order) > 1 && s.pct(patchRateInvalid) {
+			s.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		out = out.With(setOrderPrefix+name, value.List(order))
+	}
+	return out
+}

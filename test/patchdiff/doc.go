@@ -1,0 +1,37 @@
+// Package patchdiff is the differential test suite of ply's strategic
+// merge patches: pkg/patch (application) and pkg/patchgen (creation)
+// against k8s.io/apimachinery's strategicpatch, the oracle, on the targets
+// of package difftest (the test schema's Widget and Kubernetes Deployment,
+// Pod and Service, with the embedded v2 schema both sides read).
+//
+// Six modes (see Mode), each a batch of random cases per target:
+//
+//	apply-threeway    strategicpatch.CreateThreeWayMergePatch of a random
+//	                  triple, applied to live by patch.Apply and by
+//	                  StrategicMergePatch: equal objects
+//	apply-twoway      the same with CreateTwoWayMergePatch(recorded, local)
+//	apply-directives  a random hand-built patch full of directives
+//	                  (gen.Generator.Patch), applied to live: equal
+//	                  objects, or both fail
+//	gen-threeway      patchgen.ThreeWay's patch applied by strategicpatch
+//	                  equals apply.Merge's object (overwrite, kubectl order)
+//	gen-conflicts     the same with overwrite false: a conflict exactly
+//	                  when strategicpatch reports one
+//	gen-twoway        patchgen.TwoWay's patch equals
+//	                  CreateTwoWayMergePatch's, as canonical JSON bytes
+//
+// strategicpatch's objects are compared as the API server stores them
+// (difftest.ServerNormalize: nulls and leftover directive keys dropped).
+// Run it with `go test ./test/patchdiff/`. Environment (shared with
+// test/differential):
+//
+//	PLY_DIFF_N     total cases per run over all modes (default 24000)
+//	PLY_DIFF_SEED  base seed (default 1)
+//	PLY_DIFF_CASE  a case file written by a failing run, or a case id
+//	               "<mode>:<target>@<seed>": the Replay spec reruns it
+//	               (-ginkgo.focus=Replay -ginkgo.v)
+//
+// A failing batch shrinks its smallest failures and writes them as YAML
+// case files to a temporary directory; reduced by hand and given an
+// "expect" line they become regression cases in testdata/cases.
+package patchdiff

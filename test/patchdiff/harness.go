@@ -1,0 +1,926 @@
+package patchdiff
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/patchgen"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/jsonv"
+)
+
+// Mode is one kind of differential check.
+type Mode string
+
+// The modes. The first three compare patch application (pkg/patch), the
+// last three patch generation (pkg/patchgen).
+const (
+	// ApplyThreeWay applies strategicpatch's CreateThreeWayMergePatch of a
+	// random triple to live, with ply and with strategicpatch.
+	ApplyThreeWay Mode = "apply-threeway"
+	// ApplyTwoWay applies strategicpatch's CreateTwoWayMergePatch (from
+	// recorded, or live on a first apply, to local) to live.
+	ApplyTwoWay Mode = "apply-twoway"
+	// ApplyDirectives applies a random hand-built patch full of directives
+	// (gen.Generator.Patch) to live.
+	ApplyDirectives Mode = "apply-directives"
+	// GenThreeWay applies ply's three-way patch (overwrite) to live with
+	// strategicpatch and compares with apply.Merge's object (kubectl
+	// ordering).
+	GenThreeWay Mode = "gen-threeway"
+	// GenConflicts creates the three-way patch with overwrite false: ply
+	// must report a conflict exactly when strategicpatch does, and
+	// otherwise pass the GenThreeWay check.
+	GenConflicts Mode = "gen-conflicts"
+	// GenTwoWay compares ply's two-way patch with CreateTwoWayMergePatch's
+	// as canonical JSON bytes.
+	GenTwoWay Mode = "gen-twoway"
+)
+
+// Modes lists every mode, in report order.
+var Modes = []Mode{ApplyThreeWay, ApplyTwoWay, ApplyDirectives, GenThreeWay, GenConflicts, GenTwoWay}
+
+// Class is the verdict on one case.
+type Class uint8
+
+// The verdicts. Those before ObjectMismatch are not failures; of them,
+// DuplicateItems up to ObjectMismatch are the known differences from
+// strategicpatch, each with a regression case in testdata/cases.
+const (
+	// Agree: the same object (or patch).
+	Agree Class = iota
+	// AgreeError: strategicpatch failed and so did ply.
+	AgreeError
+	// AgreeConflict: both reported a conflict (GenConflicts).
+	AgreeConflict
+	// NoInput: strategicpatch cannot build the patch this mode applies
+	// (ApplyThreeWay, ApplyTwoWay), so there is nothing to compare; or,
+	// for GenConflicts, its conflict check failed on its own patch
+	// although it merges with overwrite (difftest.NoVerdict).
+	NoInput
+	// DuplicateItems: an input holds a list with two equal items, which
+	// strategicpatch dedupes in some places and not others.
+	DuplicateItems
+	// OracleLeaksDirective: strategicpatch is wrong. Applying a patch
+	// whose list item is new to live and holds a nested "$patch: delete"
+	// item, it copies the item with the directive inside, so the deleted
+	// entry comes back (difftest.OracleLeaksDirective). ply's object equals
+	// strategicpatch's with those items dropped.
+	OracleLeaksDirective
+	// OracleCopiesUnchecked: strategicpatch is wrong. It checks a patch
+	// only where it merges it into live: below a field live lacks, and for
+	// a field with the replace strategy, it copies the patch value
+	// unchecked (or drops it whole when it holds "$patch"), so an unknown
+	// "$patch" value or a merge-list item without its merge key is
+	// accepted there while the same patch fails where it is merged. ply
+	// rejects the bad part wherever it is; the class requires ply's error
+	// to be a patch error at a path where strategicpatch's raw result
+	// holds the patch's value verbatim, or nothing.
+	OracleCopiesUnchecked
+	// OracleNoMetaBelowMap: strategicpatch cannot merge a patch into an
+	// object or list held by a map of objects or a free-form object (it
+	// fails with "expected kind/slice, but got map": it has no metadata
+	// below maps), where ply merges by the schema, or by the no-schema
+	// rules. The random triples keep such values equal, so this occurs only
+	// where a two-way patch sets one live already has.
+	OracleNoMetaBelowMap
+	// OracleEmptiesDeletedMap: strategicpatch is wrong. "$patch: delete"
+	// on a map live has leaves an empty map, where document 001 says the
+	// map is deleted, as ply does (pkg/patch doc.go, deliberate
+	// differences). ply's object equals strategicpatch's but for empty
+	// maps of fields ply's object lacks and the patch deletes with the
+	// directive.
+	OracleEmptiesDeletedMap
+	// ObjectMismatch: both succeeded with different objects.
+	ObjectMismatch
+	// PatchMismatch: the two-way patches differ (GenTwoWay).
+	PatchMismatch
+	// ConflictMissed: strategicpatch reported a conflict, ply did not.
+	ConflictMissed
+	// ConflictExtra: ply reported a conflict, strategicpatch did not.
+	ConflictExtra
+	// PlyErrorOnly: ply failed where strategicpatch succeeded.
+	PlyErrorOnly
+	// OracleErrorOnly: strategicpatch failed where ply succeeded.
+	OracleErrorOnly
+	// PlyPanic: ply panicked.
+	PlyPanic
+)
+
+var classNames = [...]string{"agree", "agree-error", "agree-conflict", "no-input", "duplicate-items", "oracle-leaks-directive", "oracle-copies-unchecked", "oracle-no-meta-below-map",
+	"oracle-empties-deleted-map", "object-mismatch", "patch-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
+
+// String names the class.
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "invalid"
+}
+
+// ParseClass returns the class called name.
+func ParseClass(name string) (Class, error) {
+	i := slices.Index(classNames[:], name)
+	if i < 0 {
+		return 0, fmt.Errorf("patchdiff: unknown class %q, want one of %v", name, classNames)
+	}
+	return Class(i), nil
+}
+
+// Failed reports whether the class is a disagreement.
+func (c Class) Failed() bool { return c >= ObjectMismatch }
+
+// Case is one input of one mode.
+type Case struct {
+	Mode   Mode
+	Target string
+	// Seed is the generator seed (0 for hand-written cases).
+	Seed uint64
+	// Shrunk is set when the inputs were reduced from the seed's.
+	Shrunk bool
+	// Recorded (value.Null: a first apply), Local and Live are the triple;
+	// ApplyDirectives uses Live and Patch only.
+	Recorded, Local, Live value.Value
+	// Patch is ApplyDirectives' patch.
+	Patch value.Value
+	// Expect is the class a hand-written case must get, when HasExpect.
+	Expect    Class
+	HasExpect bool
+}
+
+// ID renders the replay handle "<mode>:<target>@0x<seed>".
+func (c Case) ID() string {
+	return string(c.Mode) + ":" + c.Target + "@0x" + strconv.FormatUint(c.Seed, 16)
+}
+
+// ParseID parses a handle written by Case.ID.
+func ParseID(id string) (Mode, string, uint64, error) {
+	mode, rest, ok := strings.Cut(id, ":")
+	target, seedText, ok2 := strings.Cut(rest, "@")
+	if !ok || !ok2 || !slices.Contains(Modes, Mode(mode)) || target == "" {
+		return "", "", 0, fmt.Errorf("patchdiff: case id %q: want <mode>:<target>@<seed> with mode one of %v", id, Modes)
+	}
+	seed, err := strconv.ParseUint(seedText, 0, 64)
+	if err != nil {
+		return "", "", 0, fmt.Errorf("patchdiff: case id %q: bad seed: %w", id, err)
+	}
+	return Mode(mode), target, seed, nil
+}
+
+// docs returns pointers to the inputs the case's mode reads, for
+// shrinking.
+func (c *Case) docs() []*value.Value {
+	if c.Mode == ApplyDirectives {
+		return []*value.Value{&c.Live, &c.Patch}
+	}
+	return []*value.Value{&c.Recorded, &c.Local, &c.Live}
+}
+
+// Size is the total JSON size of the case's inputs.
+func (c Case) Size() int {
+	n := 0
+	for _, d := range c.docs() {
+		n += jsonv.Size(*d)
+	}
+	return n
+}
+
+// Outcome is what running a case gave.
+type Outcome struct {
+	Case
+	Class Class
+	// OraclePatch is the patch strategicpatch created (apply modes,
+	// GenTwoWay) or ApplyDirectives' patch; PlyPatch the one ply created
+	// (gen modes).
+	OraclePatch, PlyPatch value.Value
+	// OracleObject and PlyObject are the patched objects (OracleObject
+	// as the API server stores it: see difftest.ServerNormalize). For gen
+	// modes PlyObject is apply.Merge's object and OracleObject ply's
+	// patch applied by strategicpatch.
+	OracleObject, PlyObject value.Value
+	// OracleRaw is strategicpatch's object before ServerNormalize.
+	OracleRaw         value.Value
+	OracleErr, PlyErr error
+	OracleConflict    bool
+	PlyConflict       bool
+	// SamePatchBytes is set (GenThreeWay, GenConflicts) when ply's patch
+	// equals strategicpatch's as canonical JSON.
+	SamePatchBytes bool
+	// DiffPath is where the compared values first differ.
+	DiffPath string
+}
+
+// Signature groups failures likely to share a cause: mode, target,
+// class and the diff path without list indices.
+func (o Outcome) Signature() string {
+	var sb strings.Builder
+	sb.WriteString(string(o.Mode) + " " + o.Target + " " + o.Class.String())
+	if o.DiffPath != "" {
+		sb.WriteByte(' ')
+		in := false
+		for _, r := range o.DiffPath {
+			switch {
+			case r == '[':
+				in = true
+				sb.WriteString("[]")
+			case r == ']':
+				in = false
+			case !in:
+				sb.WriteRune(r)
+			}
+		}
+	}
+	return sb.String()
+}
+
+func enc(v value.Value) []byte {
+	if v.IsNull() {
+		return nil
+	}
+	return v.JSON()
+}
+
+// decode converts strategicpatch's JSON output to a Value.
+func decode(b []byte) (value.Value, error) {
+	v, err := jsonv.Decode(b)
+	if err != nil {
+		return value.Null, fmt.Errorf("decoding strategicpatch's output: %w", err)
+	}
+	return v, nil
+}
+
+// guard runs f, turning a panic into an error; panicked reports it.
+func guard(f func() error) (err error, panicked bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			err, panicked = fmt.Errorf("panic: %v\n%s", p, debug.Stack()), true
+		}
+	}()
+	return f(), false
+}
+
+// oracleApply applies p to live with strategicpatch and returns the result
+// as the API server stores it, and as strategicpatch returned it.
+func oracleApply(t *difftest.Target, live []byte, p []byte) (stored, raw value.Value, err error) {
+	var out []byte
+	err, _ = guard(func() error {
+		var err error
+		out, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live, p, t.Oracle.Meta())
+		return err
+	})
+	if err != nil {
+		return value.Null, value.Null, err
+	}
+	raw, err = decode(out)
+	if err != nil {
+		return value.Null, value.Null, err
+	}
+	stored, _ = difftest.ServerNormalize(raw)
+	return stored, raw, nil
+}
+
+// Run executes c on target t and classifies the outcome.
+func Run(t *difftest.Target, c Case) (o Outcome) {
+	o = Outcome{Case: c}
+	defer func() {
+		if !o.Class.Failed() {
+			return
+		}
+		var ee *elements.Error
+		if o.Class == PlyErrorOnly && c.Mode == ApplyDirectives && errors.As(o.PlyErr, &ee) && ee.Source == elements.Patch {
+			// strategicpatch copied (or dropped) the patch's value at the
+			// bad place instead of merging it, and rejects the same patch
+			// where it merges that place: on live with the place present,
+			// or never, below a field it replaces whole.
+			pv, _ := lookup(c.Patch, ee.Path)
+			pv, _ = difftest.ServerNormalize(withoutDirectiveMaps(pv))
+			rv, in := lookup(o.OracleRaw, ee.Path)
+			if rv, _ = difftest.ServerNormalize(rv); !in || value.Equal(rv, pv) {
+				if replacedBy(t.Root, ee.Path) {
+					o.Class = OracleCopiesUnchecked
+					return
+				}
+				raw, _ := lookup(c.Patch, ee.Path)
+				if probe, ok := present(c.Live, ee.Path, raw); ok {
+					if _, _, err := oracleApply(t, probe.JSON(), c.Patch.JSON()); err != nil {
+						o.Class = OracleCopiesUnchecked
+						return
+					}
+				}
+			}
+		}
+		if o.Class == OracleErrorOnly && (strings.Contains(o.OracleErr.Error(), "expected kind, but got map") ||
+			strings.Contains(o.OracleErr.Error(), "expected slice, but got map")) {
+			o.Class = OracleNoMetaBelowMap
+			return
+		}
+		if o.Class == ObjectMismatch {
+			if leaked, ok := difftest.DropLeakedDeletes(o.OracleRaw); ok {
+				if norm, _ := difftest.ServerNormalize(leaked); value.Equal(norm, o.PlyObject) {
+					o.Class = OracleLeaksDirective
+				}
+			}
+		}
+		if o.Class == ObjectMismatch && c.Mode == ApplyDirectives {
+			if deleted := deletedMapFields(c.Patch, nil); len(deleted) > 0 && equalButDeletedMaps(o.OracleObject, o.PlyObject, deleted) {
+				o.Class = OracleEmptiesDeletedMap
+			}
+		}
+		// Last, as it explains any failure: inputs with duplicate items.
+		if o.Class.Failed() && (difftest.HasDuplicateItems(c.Recorded) || difftest.HasDuplicateItems(c.Local) ||
+			difftest.HasDuplicateItems(c.Live) || difftest.HasDuplicateItems(c.Patch)) {
+			o.Class = DuplicateItems
+		}
+	}()
+	switch c.Mode {
+	case ApplyThreeWay, ApplyTwoWay, ApplyDirectives:
+		runApply(t, &o)
+	case GenThreeWay, GenConflicts:
+		runGenThreeWay(t, &o)
+	case GenTwoWay:
+		runGenTwoWay(t, &o)
+	default:
+		o.Class, o.PlyErr = PlyErrorOnly, fmt.Errorf("patchdiff: unknown mode %q", c.Mode)
+	}
+	return o
+}
+
+// twoWayOriginal is the original of the two-way modes: recorded, or live
+// on a first apply.
+func twoWayOriginal(c Case) value.Value {
+	if c.Recorded.IsNull() {
+		return c.Live
+	}
+	return c.Recorded
+}
+
+func runApply(t *difftest.Target, o *Outcome) {
+	c := o.Case
+	var p []byte
+	switch c.Mode {
+	case ApplyThreeWay, ApplyTwoWay:
+		err, _ := guard(func() error {
+			var err error
+			if c.Mode == ApplyThreeWay {
+				p, err = strategicpatch.CreateThreeWayMergePatch(enc(c.Recorded), enc(c.Local), enc(c.Live), t.Oracle.Meta(), true)
+			} else {
+				p, err = strategicpatch.CreateTwoWayMergePatchUsingLookupPatchMeta(enc(twoWayOriginal(c)), enc(c.Local), t.Oracle.Meta())
+			}
+			return err
+		})
+		if err != nil {
+			o.Class, o.OracleErr = NoInput, err
+			return
+		}
+		pv, err := decode(p)
+		if err != nil {
+			o.Class, o.OracleErr = NoInput, err
+			return
+		}
+		o.OraclePatch = pv
+	default:
+		o.OraclePatch = c.Patch
+		p = c.Patch.JSON()
+	}
+	o.OracleObject, o.OracleRaw, o.OracleErr = oracleApply(t, enc(c.Live), p)
+
+	var panicked bool
+	o.PlyErr, panicked = guard(func() error {
+		var err error
+		o.PlyObject, err = plyApply(t, c.Live, o.OraclePatch)
+		return err
+	})
+	o.Class = compareObjects(o, panicked)
+}
+
+// compareObjects classifies two results that must be equal objects.
+func compareObjects(o *Outcome, panicked bool) Class {
+	switch {
+	case panicked:
+		return PlyPanic
+	case o.OracleErr != nil && o.PlyErr != nil:
+		return AgreeError
+	case o.OracleErr != nil:
+		return OracleErrorOnly
+	case o.PlyErr != nil:
+		return PlyErrorOnly
+	}
+	if p, ok := difftest.FirstDiff(o.OracleObject, o.PlyObject); ok {
+		o.DiffPath = p
+		return ObjectMismatch
+	}
+	return Agree
+}
+
+func runGenThreeWay(t *difftest.Target, o *Outcome) {
+	c := o.Case
+	overwrite := c.Mode == GenThreeWay
+	// strategicpatch's own patch, for the conflict verdict and the
+	// same-bytes statistic.
+	var sp []byte
+	spErr, _ := guard(func() error {
+		var err error
+		sp, err = strategicpatch.CreateThreeWayMergePatch(enc(c.Recorded), enc(c.Local), enc(c.Live), t.Oracle.Meta(), overwrite)
+		return err
+	})
+	o.OracleConflict = spErr != nil && mergepatch.IsConflict(spErr)
+	if spErr == nil {
+		o.OraclePatch, spErr = decode(sp)
+	}
+
+	var merged apply.Result
+	var mergeErr error
+	var plyPatch value.Value
+	var panicked bool
+	o.PlyErr, panicked = guard(func() error {
+		var err error
+		plyPatch, err = patchgen.ThreeWay(c.Recorded, c.Local, c.Live, patchgen.Options{Schema: t.Schema, TypeName: t.TypeName, Overwrite: overwrite})
+		return err
+	})
+	if panicked {
+		o.Class = PlyPanic
+		return
+	}
+	var ce *apply.ConflictError
+	o.PlyConflict = o.PlyErr != nil && errors.As(o.PlyErr, &ce)
+	o.PlyPatch = plyPatch
+
+	if !overwrite {
+		switch {
+		case o.OracleConflict && o.PlyConflict:
+			o.Class = AgreeConflict
+			return
+		case spErr != nil && !o.OracleConflict:
+			// strategicpatch's conflict check failed: a verdict only when
+			// it cannot merge at all.
+			_, err := strategicpatch.CreateThreeWayMergePatch(enc(c.Recorded), enc(c.Local), enc(c.Live), t.Oracle.Meta(), true)
+			if err == nil {
+				o.OracleErr = spErr
+				o.Class = NoInput
+				if o.PlyErr != nil && !o.PlyConflict {
+					o.Class = PlyErrorOnly
+				}
+				return
+			}
+		case o.OracleConflict:
+			o.Class = ConflictMissed
+			return
+		case o.PlyConflict:
+			o.Class = ConflictExtra
+			return
+		}
+	}
+	if spErr != nil {
+		o.OracleErr = spErr
+		if o.PlyErr != nil {
+			o.Class = AgreeError
+		} else {
+			o.Class = OracleErrorOnly
+		}
+		return
+	}
+	if o.PlyErr != nil {
+		o.Class = PlyErrorOnly
+		return
+	}
+	o.SamePatchBytes = bytes.Equal(plyPatch.JSON(), o.OraclePatch.JSON())
+
+	o.PlyErr, panicked = guard(func() error {
+		merged, mergeErr = apply.Merge(c.Recorded, c.Local, c.Live, apply.Options{
+			Schema: t.Schema, TypeName: t.TypeName, Overwrite: true, Ordering: apply.OrderingKubectl})
+		return mergeErr
+	})
+	if panicked {
+		o.Class = PlyPanic
+		return
+	}
+	o.PlyObject = merged.Object
+	o.OracleObject, o.OracleRaw, o.OracleErr = oracleApply(t, enc(c.Live), plyPatch.JSON())
+	o.Class = compareObjects(o, false)
+}
+
+func runGenTwoWay(t *difftest.Target, o *Outcome) {
+	c := o.Case
+	original := twoWayOriginal(c)
+	var sp []byte
+	o.OracleErr, _ = guard(func() error {
+		var err error
+		sp, err = strategicpatch.CreateTwoWayMergePatchUsingLookupPatchMeta(enc(original), enc(c.Local), t.Oracle.Meta())
+		return err
+	})
+	if o.OracleErr == nil {
+		o.OraclePatch, o.OracleErr = decode(sp)
+	}
+	var panicked bool
+	o.PlyErr, panicked = guard(func() error {
+		var err error
+		o.PlyPatch, err = patchgen.TwoWay(original, c.Local, patchgen.Options{Schema: t.Schema, TypeName: t.TypeName})
+		return err
+	})
+	switch {
+	case panicked:
+		o.Class = PlyPanic
+	case o.OracleErr != nil && o.PlyErr != nil:
+		o.Class = AgreeError
+	case o.OracleErr != nil:
+		o.Class = OracleErrorOnly
+	case o.PlyErr != nil:
+		o.Class = PlyErrorOnly
+	case !bytes.Equal(o.OraclePatch.JSON(), o.PlyPatch.JSON()):
+		o.DiffPath, _ = difftest.FirstDiff(o.OraclePatch, o.PlyPatch)
+		o.Class = PatchMismatch
+	default:
+		o.Class = Agree
+	}
+}
+
+// CaseSeed derives the seed of case i of a batch from the base seed, the
+// mode and the target (splitmix64 over their mix).
+func CaseSeed(base uint64, mode Mode, target string, i int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(mode))
+	h.Write([]byte{0})
+	h.Write([]byte(target))
+	x := base ^ h.Sum64() ^ uint64(i)*0x9e3779b97f4a7c15
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// Generate returns the case of mode on t from seed.
+func Generate(t *difftest.Target, mode Mode, seed uint64) Case {
+	tr := t.Gen.Triple(seed)
+	c := Case{Mode: mode, Target: t.Name, Seed: seed, Recorded: tr.Recorded, Local: tr.Local, Live: tr.Live}
+	if mode == ApplyDirectives {
+		c.Recorded, c.Local = value.Null, value.Null
+		c.Patch = t.Gen.Patch(seed, c.Live)
+	}
+	return c
+}
+
+// Stats counts the outcomes of a batch.
+type Stats struct {
+	Mode   Mode
+	Target string
+	Runs   int
+	// ByClass counts outcomes per Class.
+	ByClass [len(classNames)]int
+	// SamePatch counts gen-mode cases whose patch equals strategicpatch's
+	// byte for byte (canonical JSON).
+	SamePatch int
+}
+
+// Add counts the stats of another batch of the same mode.
+func (s *Stats) Add(o Stats) {
+	s.Runs += o.Runs
+	s.SamePatch += o.SamePatch
+	for i, n := range o.ByClass {
+		s.ByClass[i] += n
+	}
+}
+
+// Failures is the number of failed cases.
+func (s Stats) Failures() int {
+	n := 0
+	for c, k := range s.ByClass {
+		if Class(c).Failed() {
+			n += k
+		}
+	}
+	return n
+}
+
+// String renders the counts on one line.
+func (s Stats) String() string {
+	var sb strings.Builder
+	sb.WriteString(string(s.Mode))
+	if s.Target != "" {
+		sb.WriteString(" " + s.Target)
+	}
+	sb.WriteString(": " + strconv.Itoa(s.Runs) + " cases")
+	for c, k := range s.ByClass {
+		if k > 0 {
+			sb.WriteString(", " + Class(c).String() + " " + strconv.Itoa(k))
+		}
+	}
+	if s.Mode == GenThreeWay || s.Mode == GenConflicts {
+		sb.WriteString(" (patch byte-identical to strategicpatch's in " + strconv.Itoa(s.SamePatch) + ")")
+	}
+	return sb.String()
+}
+
+// RunMany runs n generated cases of mode on t from the base seed on
+// workers goroutines and returns the counts and up to keep failing
+// outcomes, smallest first.
+func RunMany(t *difftest.Target, mode Mode, base uint64, n, workers, keep int) (Stats, []Outcome) {
+	st := Stats{Mode: mode, Target: t.Name, Runs: n}
+	var mu sync.Mutex
+	var fails []Outcome
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o := Run(t, Generate(t, mode, CaseSeed(base, mode, t.Name, i)))
+				mu.Lock()
+				st.ByClass[o.Class]++
+				if o.SamePatchBytes {
+					st.SamePatch++
+				}
+				if o.Class.Failed() {
+					at, _ := slices.BinarySearchFunc(fails, o, compareOutcomes)
+					if at < keep {
+						fails = slices.Insert(fails, at, o)
+						fails = fails[:min(len(fails), keep)]
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return st, fails
+}
+
+func compareOutcomes(a, b Outcome) int {
+	if d := a.Size() - b.Size(); d != 0 {
+		return d
+	}
+	switch {
+	case a.Seed < b.Seed:
+		return -1
+	case a.Seed > b.Seed:
+		return 1
+	}
+	return 0
+}
+
+// Pick chooses up to n outcomes to report from fails (smallest first):
+// the smallest of each distinct Signature first.
+func Pick(fails []Outcome, n int) []Outcome {
+	var out []Outcome
+	seen := map[string]bool{}
+	for _, o := range fails {
+		if len(out) < n && !seen[o.Signature()] {
+			seen[o.Signature()] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Shrink reduces a failing outcome's inputs while the case keeps failing
+// with the same class: it deletes one map field or list item at a time
+// from each input (difftest.DeleteNth), keeping each deletion that keeps
+// the failure, running at most budget cases.
+func Shrink(t *difftest.Target, o Outcome, budget int) Outcome {
+	if !o.Class.Failed() {
+		return o
+	}
+	best := o
+	runs := 0
+	for progress := true; progress && runs < budget; {
+		progress = false
+		for d := range len(best.docs()) {
+			for idx := 0; runs < budget; {
+				c := best.Case
+				doc := c.docs()[d]
+				out, ok := difftest.DeleteNth(*doc, idx)
+				if !ok {
+					break
+				}
+				*doc = out
+				c.Shrunk = true
+				runs++
+				if r := Run(t, c); r.Class == best.Class {
+					best = r
+					progress = true
+					continue
+				}
+				idx++
+			}
+		}
+	}
+	return best
+}
+
+// lookup returns the value v holds at path p.
+func lookup(v value.Value, p fieldpath.Path) (value.Value, bool) {
+	for _, e := range p {
+		var ok bool
+		switch e.Kind {
+		case fieldpath.FieldElement:
+			v, ok = v.Get(e.Field)
+		case fieldpath.IndexElement:
+			if ok = v.IsList() && e.Index >= 0 && e.Index < v.Len(); ok {
+				v = v.Items()[e.Index]
+			}
+		case fieldpath.ValueElement:
+			ok = v.IsList() && slices.ContainsFunc(v.Items(), func(it value.Value) bool { return value.Equal(it, e.Value) })
+			v = e.Value
+		case fieldpath.KeyElement:
+			for _, it := range v.Items() {
+				if slices.IndexFunc(e.Key, func(kf fieldpath.KeyField) bool {
+					kv, in := it.Get(kf.Name)
+					return !in || !value.Equal(kv, kf.Value)
+				}) < 0 {
+					v, ok = it, true
+					break
+				}
+			}
+		}
+		if !ok {
+			return value.Null, false
+		}
+	}
+	return v, true
+}
+
+// withoutDirectiveMaps drops from v every map holding a "$patch" key (a
+// list item, or a field's value), as strategicpatch does when it copies a
+// patch value into an object that lacks it.
+func withoutDirectiveMaps(v value.Value) value.Value {
+	switch v.Kind() {
+	case value.KindMap:
+		fs := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if _, d := f.Value.Get("$patch"); d && f.Value.IsMap() {
+				continue
+			}
+			fs = append(fs, value.Field{Key: f.Key, Value: withoutDirectiveMaps(f.Value)})
+		}
+		return value.MapFromSorted(fs)
+	case value.KindList:
+		items := make([]value.Value, 0, v.Len())
+		for _, it := range v.Items() {
+			if _, d := it.Get("$patch"); d && it.IsMap() {
+				continue
+			}
+			items = append(items, withoutDirectiveMaps(it))
+		}
+		return value.List(items)
+	}
+	return v
+}
+
+// replacedBy reports whether path p, below root, passes through a field
+// with the replace strategy (which strategicpatch copies whole).
+func replacedBy(root *openapi.Type, p fieldpath.Path) bool {
+	t := root
+	for _, e := range p {
+		if t == nil {
+			return false
+		}
+		switch e.Kind {
+		case fieldpath.FieldElement:
+			f := t.Field(e.Field)
+			if f == nil {
+				return false
+			}
+			if f.Meta.Strategy.Has(openapi.StrategyReplace) {
+				return true
+			}
+			t = f.Type
+		default:
+			t = t.Elem
+		}
+	}
+	return false
+}
+
+// present returns live with an empty value of kind like at path p (maps
+// and keyed list items created on the way), so that a patch merges there
+// instead of copying; ok is false for paths through indexed or set items.
+func present(live value.Value, p fieldpath.Path, like value.Value) (value.Value, bool) {
+	if len(p) == 0 {
+		if live.Kind() == like.Kind() {
+			return live, true
+		}
+		switch like.Kind() {
+		case value.KindMap:
+			return value.MustMap(), true
+		case value.KindList:
+			return value.List(nil), true
+		}
+		return like, true
+	}
+	e := p[0]
+	switch e.Kind {
+	case fieldpath.FieldElement:
+		if !live.IsMap() {
+			live = value.MustMap()
+		}
+		child, _ := live.Get(e.Field)
+		nv, ok := present(child, p[1:], like)
+		return live.With(e.Field, nv), ok
+	case fieldpath.KeyElement:
+		if !live.IsList() {
+			live = value.List(nil)
+		}
+		items := slices.Clone(live.Items())
+		at := slices.IndexFunc(items, func(it value.Value) bool {
+			return slices.IndexFunc(e.Key, func(kf fieldpath.KeyField) bool {
+				kv, in := it.Get(kf.Name)
+				return !in || !value.Equal(kv, kf.Value)
+			}) < 0
+		})
+		if at < 0 {
+			item := value.MustMap()
+			for _, kf := range e.Key {
+				item = item.With(kf.Name, kf.Value)
+			}
+			items = append(items, item)
+			at = len(items) - 1
+		}
+		nv, ok := present(items[at], p[1:], like)
+		items[at] = nv
+		return value.List(items), ok
+	}
+	return live, false
+}
+
+// deletedMapFields adds to names the name of every field p (at any depth)
+// sets to a map holding "$patch": "delete".
+func deletedMapFields(p value.Value, names map[string]bool) map[string]bool {
+	switch p.Kind() {
+	case value.KindMap:
+		for _, f := range p.Fields() {
+			if d, ok := f.Value.Get("$patch"); ok && f.Value.IsMap() {
+				if s, _ := d.AsString(); s == "delete" {
+					if names == nil {
+						names = make(map[string]bool)
+					}
+					names[f.Key] = true
+					continue
+				}
+			}
+			names = deletedMapFields(f.Value, names)
+		}
+	case value.KindList:
+		for _, it := range p.Items() {
+			names = deletedMapFields(it, names)
+		}
+	}
+	return names
+}
+
+// equalButDeletedMaps reports whether oracle equals ply but for fields
+// oracle holds as empty maps where ply lacks them, each named in deleted
+// (the OracleEmptiesDeletedMap class). Lists are compared item by item.
+func equalButDeletedMaps(oracle, ply value.Value, deleted map[string]bool) bool {
+	switch {
+	case oracle.IsMap() && ply.IsMap():
+		for _, f := range oracle.Fields() {
+			pv, ok := ply.Get(f.Key)
+			if !ok {
+				if !deleted[f.Key] || !f.Value.IsMap() || f.Value.Len() != 0 {
+					return false
+				}
+				continue
+			}
+			if !equalButDeletedMaps(f.Value, pv, deleted) {
+				return false
+			}
+		}
+		for _, f := range ply.Fields() {
+			if _, ok := oracle.Get(f.Key); !ok {
+				return false
+			}
+		}
+		return true
+	case oracle.IsList() && ply.IsList():
+		a, b := oracle.Items(), ply.Items()
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !equalButDeletedMaps(a[i], b[i], deleted) {
+				return false
+			}
+		}
+		return true
+	}
+	return value.Equal(oracle, ply)
+}
