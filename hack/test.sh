@@ -2,7 +2,10 @@
 # The project's test command: formatting, vet, every test suite under the
 # race detector (the differential tests against strategicpatch included),
 # the fuzz targets for a bounded time, and a smoke run of the benchmarks.
-# It installs what it needs (Go modules) itself. Set PLY_FUZZTIME to change
+# It installs what it needs itself: Go modules, Debian's etcd-server (as
+# root, when etcd is missing) and the kube-apiserver binary, built once
+# from the k8s.io/kubernetes module (test/harness/kube-apiserver) and
+# cached in $PLY_CACHE_DIR or ~/.cache/ply. Set PLY_FUZZTIME to change
 # the time each fuzz target runs (default 20s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +32,10 @@ fi
 step "go vet"
 go vet ./...
 
-step "tests (race detector on)"
+step "cluster test prerequisites (etcd-server from Debian, kube-apiserver built from k8s.io/kubernetes and cached, kubectl 1.32)"
+go run ./test/harness/cmd/prepare
+
+step "tests (race detector on; the cluster suites start their own etcd + kube-apiserver on loopback)"
 go test -race -count=1 -timeout 40m ./...
 
 step "fuzz targets (${fuzztime} each)"

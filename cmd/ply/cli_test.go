@@ -253,7 +253,7 @@ var _ = Describe("ply merge", func() {
 			Expect(r.stderr).To(ContainSubstring(want))
 		},
 		Entry("no command", []string{}, "Usage:"),
-		Entry("unknown command", []string{"apply"}, `ply: unknown command "apply"`),
+		Entry("unknown command", []string{"frobnicate"}, `ply: unknown command "frobnicate"`),
 		Entry("unknown flag", []string{"merge", "--bogus"}, "flag provided but not defined: -bogus"),
 		Entry("missing --local", []string{"merge", "--live", "x.yaml"}, "--local is required"),
 		Entry("missing --live", []string{"merge", "--local", "x.yaml"}, "--live is required"),

@@ -21,6 +21,24 @@
 // field path, 2 usage errors, 3 conflicts with changes made on the server
 // (only with --overwrite=false), one conflicting path per line.
 //
-// ply help, ply merge -h and ply version print help and version
+// The strategic merge patch commands work on files too:
+//
+//	ply patch apply --live F --patch F [--schema F]... [--type NAME] [--ordering seed|kubectl] [-o yaml|json]
+//	ply patch create --original F --modified F [--current F] [--overwrite=false] [--schema F]... [--type NAME] [-o yaml|json]
+//
+// patch apply prints live with the patch applied (every directive of the
+// format, see pkg/patch); patch create prints the two-way patch from
+// original to modified, or with --current kubectl apply's three-way patch
+// (see pkg/patchgen). Same exit codes as merge.
+//
+// The cluster commands (shared with the kubectl-ply plugin, see
+// cmd/internal/cli) apply manifests to a cluster and show what an apply
+// would change:
+//
+//	ply apply -f FILE|DIR|- [-R] [-n NS] [--kubeconfig F] [--context C] [--dry-run=none|client|server]
+//	          [--overwrite=false] [--ordering seed|kubectl] [--workers N]
+//	ply diff -f FILE|DIR|- [...]
+//
+// ply help, ply COMMAND -h and ply version print help and version
 // information.
 package main

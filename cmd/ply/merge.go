@@ -94,14 +94,11 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := apply.DefaultOptions()
 	opts.Overwrite = f.overwrite
 	opts.TypeName = f.typeName
-	switch f.ordering {
-	case "seed":
-		opts.Ordering = apply.OrderingSeed
-	case "kubectl":
-		opts.Ordering = apply.OrderingKubectl
-	default:
-		return usageError(stderr, "--ordering must be seed or kubectl, not "+strconv.Quote(f.ordering))
+	ordering, err := apply.ParseOrdering(f.ordering)
+	if err != nil {
+		return usageError(stderr, err.Error())
 	}
+	opts.Ordering = ordering
 	if f.output != "yaml" && f.output != "json" {
 		return usageError(stderr, "-o must be yaml or json, not "+strconv.Quote(f.output))
 	}

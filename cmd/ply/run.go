@@ -20,10 +20,15 @@ const usage = `ply computes Kubernetes three-way applies.
 
 Usage:
   ply merge --local F [--recorded F] --live F [flags]   print the merged object
+  ply patch apply --live F --patch F [flags]           print live with a strategic merge patch applied
+  ply patch create --original F --modified F [--current F] [flags]
+                                                       print the two-way (or three-way) strategic merge patch
+  ply apply -f FILE|DIR|- [flags]                      apply manifests to the cluster (kubectl's last-applied format)
+  ply diff -f FILE|DIR|- [flags]                       show what apply would change (exit 1: differences)
   ply version                                          print version information
-  ply help [merge]                                     print this help, or merge's
+  ply help [merge|patch]                               print this help, or a command's
 
-Run 'ply merge -h' for merge's flags.
+Run 'ply merge -h', 'ply patch -h', 'ply apply -h' or 'ply diff -h' for their flags.
 `
 
 // run is ply's main: it runs the command of args (the arguments after the
@@ -43,6 +48,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "merge":
 		return runMerge(rest, stdin, stdout, stderr)
+	case "patch":
+		return runPatch(rest, stdin, stdout, stderr)
+	case "apply":
+		return runApply(rest, stdin, stdout, stderr)
+	case "diff":
+		return runDiff(rest, stdin, stdout, stderr)
 	case "version":
 		if len(rest) > 0 {
 			fmt.Fprintf(stderr, "ply version: unexpected argument %q\n", rest[0])
@@ -56,6 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			return exitOK
 		case len(rest) == 1 && rest[0] == "merge":
 			writeMergeUsage(stdout)
+			return exitOK
+		case len(rest) == 1 && rest[0] == "patch":
+			writePatchUsage(stdout)
 			return exitOK
 		}
 		fmt.Fprintf(stderr, "ply help: unknown topic %q\n\n%s", rest[0], usage)

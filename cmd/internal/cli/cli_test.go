@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/cluster"
+	"github.com/plyproject/ply/pkg/fieldpath"
+)
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runApply(args ...string) result {
+	var out, errb strings.Builder
+	code := Apply("ply", args, strings.NewReader(""), &out, &errb)
+	return result{code, out.String(), errb.String()}
+}
+
+func runDiff(args ...string) result {
+	var out, errb strings.Builder
+	code := Diff("ply", args, strings.NewReader(""), &out, &errb)
+	return result{code, out.String(), errb.String()}
+}
+
+func runPlugin(args ...string) result {
+	var out, errb strings.Builder
+	code := Plugin(args, strings.NewReader(""), &out, &errb)
+	return result{code, out.String(), errb.String()}
+}
+
+// captureOptions replaces newClient for one spec: it records the options
+// and fails, so no server is needed.
+func captureOptions() *cluster.Options {
+	var got cluster.Options
+	prev := newClient
+	newClient = func(o cluster.Options) (*cluster.Client, error) {
+		got = o
+		return nil, errors.New("no cluster in unit tests")
+	}
+	DeferCleanup(func() { newClient = prev })
+	return &got
+}
+
+var _ = Describe("apply flags", func() {
+	DescribeTable("usage errors exit 2 naming the problem",
+		func(want string, args ...string) {
+			r := runApply(args...)
+			Expect(r.code).To(Equal(ExitUsage))
+			Expect(r.stderr).To(HavePrefix("error: " + want))
+			Expect(r.stderr).To(ContainSubstring("Run 'ply apply -h' for usage."))
+			Expect(r.stdout).To(BeEmpty())
+		},
+		Entry("no -f", "must specify one of -f and -k"),
+		Entry("an unknown flag", "flag provided but not defined: -x", "-x"),
+		Entry("a bad dry-run", `invalid dry-run value "maybe", want none, client or server`, "-f", "testdata/cm.yaml", "--dry-run=maybe"),
+		Entry("a bad ordering", `--ordering must be seed or kubectl, not "random"`, "-f", "testdata/cm.yaml", "--ordering", "random"),
+		Entry("no workers", "--workers must be at least 1, not 0", "-f", "testdata/cm.yaml", "--workers=0"),
+		Entry("no attempts", "--max-attempts must be at least 1, not 0", "-f", "testdata/cm.yaml", "--max-attempts=0"),
+		Entry("a positional argument", `unexpected argument "extra"`, "-f", "testdata/cm.yaml", "extra"),
+		Entry("an empty -f", "invalid value \"\" for flag -f: empty path", "-f", ""),
+	)
+
+	It("prints help on -h", func() {
+		r := runApply("-h")
+		Expect(r.code).To(Equal(ExitOK))
+		Expect(r.stdout).To(HavePrefix("Usage: ply apply -f FILE|DIR|-"))
+		Expect(r.stdout).To(ContainSubstring("-dry-run"))
+	})
+
+	It("passes the flags to the client", func() {
+		got := captureOptions()
+		r := runApply("-f", "testdata/cm.yaml", "-n", "team", "--kubeconfig", "kc", "--context", "c",
+			"--overwrite=false", "--ordering=kubectl", "--dry-run=server", "--workers", "3", "--max-attempts", "4", "--progress")
+		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"))
+		Expect(got.Namespace).To(Equal("team"))
+		Expect(got.Kubeconfig).To(Equal("kc"))
+		Expect(got.Context).To(Equal("c"))
+		Expect(got.Overwrite).To(BeFalse())
+		Expect(got.Ordering).To(Equal(apply.OrderingKubectl))
+		Expect(got.DryRun).To(Equal(cluster.DryRunServer))
+		Expect(got.Workers).To(Equal(3))
+		Expect(got.MaxAttempts).To(Equal(4))
+		Expect(got.Progress).NotTo(BeNil())
+	})
+
+	It("has kubectl's defaults and long names", func() {
+		got := captureOptions()
+		runApply("--filename=testdata/cm.yaml,testdata/cm.yaml", "--namespace", "x", "--recursive")
+		Expect(got.Namespace).To(Equal("x"))
+		Expect(got.Overwrite).To(BeTrue())
+		Expect(got.DryRun).To(Equal(cluster.DryRunNone))
+		Expect(got.Workers).To(Equal(cluster.DefaultWorkers))
+		Expect(got.MaxAttempts).To(Equal(cluster.DefaultMaxAttempts))
+		Expect(got.Progress).To(BeNil())
+	})
+
+	It("reports bad manifests before contacting the cluster", func() {
+		got := captureOptions()
+		r := runApply("-f", "testdata/bad.yaml")
+		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.stderr).To(HavePrefix("error: testdata/bad.yaml: line 4"))
+		Expect(got.Kubeconfig).To(BeEmpty())
+	})
+
+	It("reports an empty input", func() {
+		r := runApply("-f", "-")
+		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.stderr).To(Equal("error: no objects passed to apply\n"))
+	})
+
+	It("reports a kubeconfig that cannot be loaded", func() {
+		r := runApply("-f", "testdata/cm.yaml", "--kubeconfig", "testdata/missing-kubeconfig")
+		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.stderr).To(HavePrefix("error: cannot load the kubeconfig: "))
+	})
+
+	It("reports an unreachable cluster for each object", func() {
+		r := runApply("-f", "testdata/cm.yaml", "--kubeconfig", "testdata/kubeconfig")
+		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.stderr).To(HavePrefix(`error: configmap "settings" (testdata/cm.yaml#1): cannot read the server's OpenAPI schema: `))
+	})
+})
+
+func outcome(kind, group, name, src string, a cluster.Action, err error) cluster.Outcome {
+	return cluster.Outcome{
+		Object: cluster.Object{Source: src},
+		Ref: cluster.Ref{GroupVersionKind: schema.GroupVersionKind{Group: group, Version: "v1", Kind: kind}, Name: name,
+			Resource: strings.ToLower(kind) + "s"},
+		Action: a, Err: err,
+	}
+}
+
+var _ = Describe("apply output", func() {
+	outs := []cluster.Outcome{
+		outcome("Deployment", "apps", "web", "m/web.yaml#1", cluster.Created, nil),
+		outcome("ConfigMap", "", "x", "m/x.yaml#1", cluster.Unchanged, nil),
+		outcome("Service", "", "svc", "m/x.yaml#2", cluster.Failed, errors.New("Service \"svc\" is invalid:\nspec.ports: Required value")),
+		outcome("Secret", "", "s", "m/x.yaml#3", cluster.Configured, nil),
+	}
+
+	DescribeTable("prints kubectl's lines in input order",
+		func(dry cluster.DryRun, suffix string) {
+			var out, errb strings.Builder
+			code := reportApply(outs, dry, &out, &errb)
+			Expect(code).To(Equal(ExitFailed))
+			Expect(out.String()).To(Equal("deployment.apps/web created" + suffix + "\nconfigmap/x unchanged" + suffix + "\nsecret/s configured" + suffix + "\n"))
+			Expect(errb.String()).To(Equal(`error: services "svc" (m/x.yaml#2): Service "svc" is invalid:; spec.ports: Required value` + "\n"))
+		},
+		Entry("writing", cluster.DryRunNone, ""),
+		Entry("in a client dry run", cluster.DryRunClient, " (dry run)"),
+		Entry("in a server dry run", cluster.DryRunServer, " (server dry run)"),
+	)
+
+	It("exits 3 for a conflict", func() {
+		ce := &apply.ConflictError{Conflicts: []apply.Conflict{{Path: fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}}}}
+		var out, errb strings.Builder
+		code := reportApply([]cluster.Outcome{
+			outcome("ConfigMap", "", "x", "a#1", cluster.Failed, errors.New("other")),
+			outcome("Deployment", "apps", "web", "a#2", cluster.Failed, ce),
+		}, cluster.DryRunNone, &out, &errb)
+		Expect(code).To(Equal(ExitConflict))
+		Expect(errb.String()).To(ContainSubstring(`error: deployments.apps "web" (a#2): apply conflicts with changes made on the server at: spec.replicas`))
+	})
+
+	It("exits 0 when everything applied, with warnings on stderr", func() {
+		o := outcome("Widget", "example.com", "w", "a#1", cluster.Created, nil)
+		o.Warnings = []string{"no schema for example.com/v1 Widget"}
+		var out, errb strings.Builder
+		Expect(reportApply([]cluster.Outcome{o}, cluster.DryRunNone, &out, &errb)).To(Equal(ExitOK))
+		Expect(errb.String()).To(Equal("Warning: widget.example.com/w (a#1): no schema for example.com/v1 Widget\n"))
+	})
+})
+
+var _ = Describe("diff", func() {
+	It("exits 2 on usage errors", func() {
+		r := runDiff("--nope")
+		Expect(r.code).To(Equal(DiffError))
+		Expect(r.stderr).To(HavePrefix("error: flag provided but not defined: -nope"))
+	})
+
+	It("prints help on -h", func() {
+		r := runDiff("-h")
+		Expect(r.code).To(Equal(DiffNone))
+		Expect(r.stdout).To(HavePrefix("Usage: ply diff -f FILE|DIR|-"))
+	})
+
+	It("exits 2 on bad manifests", func() {
+		r := runDiff("-f", "testdata/bad.yaml")
+		Expect(r.code).To(Equal(DiffError))
+	})
+
+	mk := func(name, unified string, err error) cluster.DiffResult {
+		o := outcome("ConfigMap", "", name, name+".yaml#1", cluster.Configured, nil)
+		o.Ref.Namespace = "default"
+		return cluster.DiffResult{Object: o.Object, Ref: o.Ref, Unified: unified, Err: err,
+			Fields: []cluster.FieldChange{{Path: "data.a", Op: apply.OpReplace, Reason: cluster.ReasonSetByLocal}}}
+	}
+
+	DescribeTable("exit codes and output",
+		func(res []cluster.DiffResult, changes bool, code int, stdout, stderr string) {
+			var out, errb strings.Builder
+			Expect(reportDiff(res, changes, &out, &errb)).To(Equal(code))
+			Expect(out.String()).To(Equal(stdout))
+			Expect(errb.String()).To(Equal(stderr))
+		},
+		Entry("no differences", []cluster.DiffResult{mk("a", "", nil)}, false, DiffNone, "", ""),
+		Entry("differences", []cluster.DiffResult{mk("a", "", nil), mk("b", "--- x\n+++ y\n", nil)}, false, DiffChanges,
+			"diff -u -N live/v1.ConfigMap.default.b merged/v1.ConfigMap.default.b\n--- x\n+++ y\n", ""),
+		Entry("differences with their provenance", []cluster.DiffResult{mk("b", "--- x\n+++ y\n", nil)}, true, DiffChanges,
+			"# data.a: replace, set by local\ndiff -u -N live/v1.ConfigMap.default.b merged/v1.ConfigMap.default.b\n--- x\n+++ y\n", ""),
+		Entry("an error wins", []cluster.DiffResult{mk("b", "--- x\n+++ y\n", nil), mk("c", "", errors.New("forbidden"))}, false, DiffError,
+			"diff -u -N live/v1.ConfigMap.default.b merged/v1.ConfigMap.default.b\n--- x\n+++ y\n",
+			"error: configmaps \"c\" (c.yaml#1): forbidden\n"),
+	)
+})
+
+var _ = Describe("the kubectl plugin", func() {
+	It("dispatches apply and diff with its own name", func() {
+		r := runPlugin("apply", "-h")
+		Expect(r.code).To(Equal(ExitOK))
+		Expect(r.stdout).To(HavePrefix("Usage: kubectl ply apply"))
+		r = runPlugin("diff", "--bad")
+		Expect(r.code).To(Equal(DiffError))
+		Expect(r.stderr).To(ContainSubstring("Run 'kubectl ply diff -h' for usage."))
+	})
+
+	It("prints help and version", func() {
+		Expect(runPlugin("help").stdout).To(HavePrefix("kubectl ply applies"))
+		Expect(runPlugin("version").stdout).To(HavePrefix("kubectl-ply "))
+	})
+
+	It("rejects unknown commands", func() {
+		r := runPlugin("frobnicate")
+		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.stderr).To(HavePrefix(`kubectl ply: unknown command "frobnicate"`))
+		Expect(runPlugin().code).To(Equal(ExitUsage))
+	})
+})

@@ -1,0 +1,545 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+)
+
+// Action is what Apply did with an object.
+type Action int
+
+const (
+	// Created: the object did not exist and was created.
+	Created Action = iota
+	// Configured: the object existed and was updated.
+	Configured
+	// Unchanged: the merged result equals the live object; nothing was
+	// written.
+	Unchanged
+	// Failed: the object could not be applied; nothing was written for it.
+	Failed
+)
+
+// String returns the word kubectl prints: "created", "configured",
+// "unchanged", "failed".
+func (a Action) String() string {
+	switch a {
+	case Created:
+		return "created"
+	case Configured:
+		return "configured"
+	case Unchanged:
+		return "unchanged"
+	case Failed:
+		return "failed"
+	}
+	return "invalid"
+}
+
+// Outcome is the result of applying one object.
+type Outcome struct {
+	// Object is the object as read.
+	Object Object
+	// Ref identifies it; Namespace and Resource are set once it is mapped.
+	Ref Ref
+	// Action is what was done (with a dry run: what would be done).
+	Action Action
+	// Attempts is the number of read-merge-write rounds made: more than 1
+	// when writes conflicted with concurrent writers; 0 when the object
+	// failed before reading it.
+	Attempts int
+	// Changes are the differences between the live object and what was
+	// written (all additions for a created object).
+	Changes []apply.Change
+	// Warnings are messages of the merge that did not stop it, such as a
+	// kind without schema.
+	Warnings []string
+	// Err is the failure when Action is Failed, else nil: a server error,
+	// a bad object (*elements.Error from the merge) or an
+	// *apply.ConflictError when Options.Overwrite is false.
+	Err error
+}
+
+// crdResource is the resource of CustomResourceDefinitions.
+var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+
+// Apply applies objs and returns one Outcome per object, in input order.
+// Namespaces and CustomResourceDefinitions are applied first; Apply then
+// waits until each CRD applied is established, its kinds are served by
+// discovery and its schema is published (each wait bounded), and applies
+// the other objects through a pool of Options.Workers. An object that
+// fails does not stop the others, and nothing is written for it.
+//
+// Each object is read, merged (recorded from its last-applied annotation,
+// local, live) under the server's schema, and written with the
+// resourceVersion read, so a concurrent write makes the server answer 409;
+// the object is then read and merged again, up to Options.MaxAttempts
+// times, waiting by DefaultBackoff in between. Nothing is written when the
+// result equals the live object.
+func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
+	outs := make([]Outcome, len(objs))
+	refs := make([]Ref, len(objs))
+	for i, o := range objs {
+		refs[i] = refOf(o)
+		outs[i] = Outcome{Object: o, Ref: refs[i], Action: Failed}
+	}
+	sch, err := c.schema(ctx)
+	if err != nil {
+		err = errors.New("cannot read the server's OpenAPI schema: " + err.Error())
+		for i := range outs {
+			outs[i].Err = err
+		}
+		return outs
+	}
+	prog := newProgress(c.opts.Progress, len(objs))
+	first, rest := phases(refs)
+	c.pool(ctx, first, func(i int) {
+		outs[i] = c.applyOne(ctx, objs[i], sch)
+		prog.done()
+	})
+	var crds []int
+	for _, i := range first {
+		if isCRD(refs[i]) && outs[i].Action != Failed {
+			crds = append(crds, i)
+		}
+	}
+	var notReady map[string]error
+	if len(crds) > 0 && c.opts.DryRun == DryRunNone {
+		var kinds []crdKind
+		kinds, notReady = c.waitCRDs(ctx, objs, crds)
+		c.mapper.Reset()
+		sch = c.waitSchema(ctx, sch, kinds)
+	}
+	c.pool(ctx, rest, func(i int) {
+		if err, ok := notReady[refs[i].GroupKind().String()]; ok {
+			outs[i].Err = err
+		} else {
+			outs[i] = c.applyOne(ctx, objs[i], sch)
+		}
+		prog.done()
+	})
+	prog.finish()
+	return outs
+}
+
+// pool runs f for each index of idx on at most Options.Workers goroutines
+// and returns when all are done.
+func (c *Client) pool(ctx context.Context, idx []int, f func(int)) {
+	if len(idx) == 0 {
+		return
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(c.opts.Workers, len(idx)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f(i)
+			}
+		}()
+	}
+	for _, i := range idx {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// target is an object resolved against the server: its ref, the resource
+// client, and local as sent (namespace set, last-applied annotation set).
+type target struct {
+	ref   Ref
+	ri    dynamic.ResourceInterface
+	local value.Value
+}
+
+// resolve maps o to its resource and namespace.
+func (c *Client) resolve(o Object) (target, error) {
+	ref := refOf(o)
+	mapping, err := c.mapper.RESTMapping(ref.GroupKind(), ref.Version)
+	if err != nil {
+		return target{ref: ref}, errors.New("cannot find the resource of " + ref.Kind + " in " + ref.GroupVersion().String() + ": " + err.Error())
+	}
+	ref.Resource = mapping.Resource.Resource
+	local := o.Value
+	md, _ := local.Get("metadata")
+	var ri dynamic.ResourceInterface
+	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
+		nsv, _ := md.Get("namespace")
+		ns, _ := nsv.AsString()
+		switch {
+		case ns == "":
+			ns = c.namespace
+			local = local.With("metadata", md.With("namespace", value.String(ns)))
+		case c.enforce && ns != c.namespace:
+			return target{ref: ref}, errors.New(`the namespace from the provided object "` + ns + `" does not match the namespace "` +
+				c.namespace + `". You must pass '--namespace=` + ns + `' to perform this operation.`)
+		}
+		ref.Namespace = ns
+		ri = c.dyn.Resource(mapping.Resource).Namespace(ns)
+	} else {
+		// The server drops the namespace of cluster-scoped objects; keeping
+		// it would make every apply a change.
+		if _, ok := md.Get("namespace"); ok {
+			local = local.With("metadata", md.Without("namespace"))
+		}
+		ri = c.dyn.Resource(mapping.Resource)
+	}
+	return target{ref: ref, ri: ri, local: WithLastApplied(local)}, nil
+}
+
+// planned is one read-and-merge of a target.
+type planned struct {
+	live   value.Value // value.Null when the object does not exist
+	exists bool
+	rv     string // live's resourceVersion
+	res    apply.Result
+}
+
+// plan reads the live object of t and merges.
+func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (planned, error) {
+	var p planned
+	u, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		p.live = value.Null
+	case err != nil:
+		return p, err
+	default:
+		p.exists = true
+		p.rv = u.GetResourceVersion()
+		if p.live, err = toValue(u); err != nil {
+			return p, err
+		}
+	}
+	recorded, err := RecordedFrom(p.live)
+	if err != nil {
+		return p, errors.New("live object: " + err.Error())
+	}
+	recorded = withLiveAnnotation(recorded, p.live)
+	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering})
+	return p, err
+}
+
+// withLiveAnnotation returns recorded with live's last-applied annotation
+// (when both exist), so that the annotation, which every apply rewrites,
+// is not a change live made since recorded: kubectl's strategic merge
+// patch reports it as a conflict with --overwrite=false whenever the
+// configuration changed, which makes that flag unusable. The merged result
+// is the same (local sets the annotation).
+func withLiveAnnotation(recorded, live value.Value) value.Value {
+	if recorded.IsNull() {
+		return recorded
+	}
+	lmd, _ := live.Get("metadata")
+	lann, _ := lmd.Get("annotations")
+	a, ok := lann.Get(LastAppliedAnnotation)
+	if !ok {
+		return recorded
+	}
+	md, _ := recorded.Get("metadata")
+	if !md.IsMap() {
+		return recorded
+	}
+	ann, _ := md.Get("annotations")
+	if !ann.IsMap() {
+		ann = value.MustMap()
+	}
+	return recorded.With("metadata", md.With("annotations", ann.With(LastAppliedAnnotation, a)))
+}
+
+// applyOne applies one object (see Apply).
+func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Outcome {
+	out := Outcome{Object: o, Ref: refOf(o), Action: Failed}
+	t, err := c.resolve(o)
+	out.Ref = t.ref
+	if err != nil {
+		out.Err = err
+		return out
+	}
+	for attempt := 1; ; attempt++ {
+		out.Attempts = attempt
+		p, err := c.plan(ctx, t, sch)
+		if err != nil {
+			out.Err = err
+			return out
+		}
+		out.Changes, out.Warnings = p.res.Changes, p.res.Warnings
+		if p.exists && value.Equal(p.res.Object, p.live) {
+			out.Action = Unchanged
+			return out
+		}
+		action := Created
+		if p.exists {
+			action = Configured
+		}
+		if c.opts.DryRun == DryRunClient {
+			out.Action = action
+			return out
+		}
+		written, err := c.write(ctx, t, p)
+		if err == nil {
+			if !written {
+				action = Unchanged
+			}
+			out.Action = action
+			return out
+		}
+		retry := (p.exists && apierrors.IsConflict(err)) || (!p.exists && apierrors.IsAlreadyExists(err))
+		if !retry || attempt >= c.opts.MaxAttempts {
+			if retry {
+				err = errors.New("gave up after " + strconv.Itoa(attempt) + " attempts conflicting with concurrent writers: " + err.Error())
+			}
+			out.Err = err
+			return out
+		}
+		if err := c.sleep(ctx, c.backoff.Delay(attempt, c.random())); err != nil {
+			out.Err = err
+			return out
+		}
+	}
+}
+
+// write creates or updates the object of p. written is false when the
+// server stored nothing: an update whose object, after the server's
+// defaulting, equals what it held (the response keeps the resourceVersion
+// sent), as when retainKeys clears a field the server defaults again. Dry
+// runs count as written: they report what a real run would do.
+func (c *Client) write(ctx context.Context, t target, p planned) (written bool, err error) {
+	obj := p.res.Object
+	if p.exists && p.rv != "" {
+		md, _ := obj.Get("metadata")
+		obj = obj.With("metadata", md.With("resourceVersion", value.String(p.rv)))
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
+		return false, errors.New("cannot encode the merged object: " + err.Error())
+	}
+	var dry []string
+	if c.opts.DryRun == DryRunServer {
+		dry = []string{metav1.DryRunAll}
+	}
+	if !p.exists {
+		_, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dry, FieldManager: fieldManager})
+		return err == nil, err
+	}
+	got, err := t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dry, FieldManager: fieldManager})
+	if err != nil {
+		return false, err
+	}
+	return dry != nil || p.rv == "" || got.GetResourceVersion() != p.rv, nil
+}
+
+// fieldManager is the manager name ply's writes record in managedFields,
+// the one kubectl apply's client-side writes use, so that switching
+// between the two keeps one manager.
+const fieldManager = "kubectl-client-side-apply"
+
+// toValue converts a live object to a value.
+func toValue(u *unstructured.Unstructured) (value.Value, error) {
+	data, err := u.MarshalJSON()
+	if err != nil {
+		return value.Null, errors.New("cannot encode the live object: " + err.Error())
+	}
+	v, err := parse.Document(data)
+	if err != nil {
+		return value.Null, errors.New("cannot read the live object: " + err.Error())
+	}
+	return v, nil
+}
+
+// crdKind is a kind a CRD serves, in one version.
+type crdKind struct {
+	apiVersion, kind string
+}
+
+// waitCRDs waits until the CRDs of objs at crds are established and their
+// kinds are served by discovery. It returns the kinds they serve and, by
+// GroupKind string ("Widget.example.com"), the errors of CRDs that did not
+// become ready, for the custom resources of those kinds.
+func (c *Client) waitCRDs(ctx context.Context, objs []Object, crds []int) ([]crdKind, map[string]error) {
+	var kinds []crdKind
+	notReady := map[string]error{}
+	ri := c.dyn.Resource(crdResource)
+	for _, i := range crds {
+		name := refOf(objs[i]).Name
+		var live *unstructured.Unstructured
+		err := c.waitFor(ctx, func() (bool, error) {
+			u, err := ri.Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			live = u
+			return crdEstablished(u), nil
+		})
+		group := stringAt(objs[i].Value, "spec", "group")
+		kind := stringAt(objs[i].Value, "spec", "names", "kind")
+		if live != nil {
+			group, _, _ = unstructured.NestedString(live.Object, "spec", "group")
+			kind, _, _ = unstructured.NestedString(live.Object, "spec", "names", "kind")
+		}
+		gk := kind + "." + group
+		if err != nil {
+			notReady[gk] = errors.New("the CustomResourceDefinition " + name + " did not become established: " + err.Error())
+			continue
+		}
+		versions := servedVersions(live)
+		err = c.waitFor(ctx, func() (bool, error) {
+			for _, v := range versions {
+				if _, err := c.mapper.RESTMapping(schema.GroupKind{Group: group, Kind: kind}, v); err != nil {
+					c.mapper.Reset()
+					return false, nil
+				}
+			}
+			return true, nil
+		})
+		if err != nil {
+			notReady[gk] = errors.New("the kinds of the CustomResourceDefinition " + name + " are not served by discovery: " + err.Error())
+			continue
+		}
+		for _, v := range versions {
+			kinds = append(kinds, crdKind{apiVersion: group + "/" + v, kind: kind})
+		}
+	}
+	return kinds, notReady
+}
+
+// waitSchema re-reads the server's schema until every kind of kinds
+// resolves in it (the server publishes a CRD's OpenAPI documents shortly
+// after establishing it). When that does not happen within the wait, the
+// last schema read is returned: those kinds then merge by the fallback
+// rules, with a warning in their outcomes.
+func (c *Client) waitSchema(ctx context.Context, sch *openapi.Schema, kinds []crdKind) *openapi.Schema {
+	if len(kinds) == 0 {
+		return sch
+	}
+	_ = c.waitFor(ctx, func() (bool, error) {
+		s, err := c.schema(ctx)
+		if err != nil {
+			return false, nil
+		}
+		sch = s
+		for _, k := range kinds {
+			if _, ok := s.ForKind(k.apiVersion, k.kind); !ok {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	return sch
+}
+
+// waitFor calls cond every poll interval until it returns true, an error,
+// or the wait times out.
+func (c *Client) waitFor(ctx context.Context, cond func() (bool, error)) error {
+	ctx, cancel := context.WithTimeout(ctx, c.waitTimeout)
+	defer cancel()
+	for {
+		ok, err := cond()
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		if err := c.sleep(ctx, c.poll); err != nil {
+			return errors.New("timed out after " + c.waitTimeout.String())
+		}
+	}
+}
+
+// stringAt returns the string at path in v, "" when there is none.
+func stringAt(v value.Value, path ...string) string {
+	for _, p := range path {
+		v, _ = v.Get(p)
+	}
+	s, _ := v.AsString()
+	return s
+}
+
+// crdEstablished reports whether the CRD u has the condition Established
+// with status True.
+func crdEstablished(u *unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]any)
+		if ok && m["type"] == "Established" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// servedVersions lists the names of the served versions of the CRD u.
+func servedVersions(u *unstructured.Unstructured) []string {
+	vs, _, _ := unstructured.NestedSlice(u.Object, "spec", "versions")
+	var out []string
+	for _, v := range vs {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		name, _ := m["name"].(string)
+		if served, _ := m["served"].(bool); served && name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// progress writes "applied N/M objects" lines to w, at most one a second
+// and a last one when finished.
+type progress struct {
+	w     io.Writer
+	total int
+	n     atomic.Int64
+	mu    sync.Mutex
+	last  time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	return &progress{w: w, total: total, last: time.Now()}
+}
+
+func (p *progress) done() {
+	n := p.n.Add(1)
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now := time.Now(); now.Sub(p.last) >= time.Second {
+		p.last = now
+		p.write(n)
+	}
+}
+
+func (p *progress) finish() {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.write(p.n.Load())
+}
+
+func (p *progress) write(n int64) {
+	io.WriteString(p.w, "ply: applied "+strconv.FormatInt(n, 10)+"/"+strconv.Itoa(p.total)+" objects\n")
+}

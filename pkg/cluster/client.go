@@ -1,0 +1,238 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// DryRun selects whether Apply writes.
+type DryRun int
+
+const (
+	// DryRunNone writes the objects.
+	DryRunNone DryRun = iota
+	// DryRunClient computes every result but sends no write.
+	DryRunClient
+	// DryRunServer sends the writes with dryRun=All: the server validates
+	// and admits them but persists nothing.
+	DryRunServer
+)
+
+// String names the mode as kubectl's --dry-run flag does: "none",
+// "client", "server".
+func (d DryRun) String() string {
+	switch d {
+	case DryRunNone:
+		return "none"
+	case DryRunClient:
+		return "client"
+	case DryRunServer:
+		return "server"
+	}
+	return "invalid"
+}
+
+// ParseDryRun parses the value of a --dry-run flag: "none", "client" or
+// "server".
+func ParseDryRun(s string) (DryRun, error) {
+	switch s {
+	case "none":
+		return DryRunNone, nil
+	case "client":
+		return DryRunClient, nil
+	case "server":
+		return DryRunServer, nil
+	}
+	return DryRunNone, errors.New(`invalid dry-run value "` + s + `", want none, client or server`)
+}
+
+// Default rate limits of the clients New creates when the rest.Config sets
+// none. The worker pool (Options.Workers) is what bounds the load ply puts
+// on a server; the client-side limit only guards against runaway loops, so
+// it sits far above what DefaultWorkers concurrent applies (a GET and a
+// PUT each, a few milliseconds apart on a healthy server) can issue: a
+// limit of 200 capped the CLI at about 100 objects/s on a loopback server.
+// kubectl's are 50 and 300.
+const (
+	DefaultQPS   = 2000
+	DefaultBurst = 4000
+)
+
+// DefaultWorkers is the number of objects applied concurrently when
+// Options.Workers is zero.
+const DefaultWorkers = 8
+
+// DefaultNamespace is the namespace of namespaced objects that name none,
+// when neither Options.Namespace nor the kubeconfig context sets one.
+const DefaultNamespace = "default"
+
+// Options configure a Client.
+type Options struct {
+	// Kubeconfig is the kubeconfig file NewFromKubeconfig reads; empty
+	// means kubectl's rules (the KUBECONFIG variable, else
+	// ~/.kube/config, else the in-cluster configuration).
+	Kubeconfig string
+	// Context is the kubeconfig context to use; empty means the current
+	// context.
+	Context string
+	// Namespace, when set, is the namespace of namespaced objects (an
+	// object naming another namespace is an error, as with kubectl -n);
+	// empty means the context's namespace, else DefaultNamespace.
+	Namespace string
+	// Overwrite lets local win over changes made on the server; false makes
+	// such a conflict fail the object with an *apply.ConflictError.
+	Overwrite bool
+	// Ordering is the order of merged list items.
+	Ordering apply.Ordering
+	// DryRun selects whether Apply writes.
+	DryRun DryRun
+	// Workers is the number of objects applied concurrently; zero means
+	// DefaultWorkers.
+	Workers int
+	// MaxAttempts bounds the writes of one object when the server reports
+	// a conflict with a concurrent writer; zero means DefaultMaxAttempts.
+	MaxAttempts int
+	// Progress, when not nil, receives progress lines while Apply runs.
+	Progress io.Writer
+}
+
+// Client applies objects to one cluster. It is safe for concurrent use.
+type Client struct {
+	opts Options
+	// namespace is the default namespace; enforce is set when it came
+	// from Options.Namespace, so that objects may not name another one.
+	namespace string
+	enforce   bool
+
+	dyn    dynamic.Interface
+	mapper meta.ResettableRESTMapper
+	// schema loads the server's schema; each call reads the current
+	// OpenAPI index (documents are cached per process).
+	schema func(ctx context.Context) (*openapi.Schema, error)
+
+	backoff Backoff
+	random  func() float64
+	sleep   func(ctx context.Context, d time.Duration) error
+	// poll is the interval of the waits for CRDs; waitTimeout bounds each.
+	poll        time.Duration
+	waitTimeout time.Duration
+}
+
+// New returns a Client for the cluster cfg reaches. cfg is copied; a QPS or
+// Burst of zero becomes DefaultQPS or DefaultBurst. The namespace of
+// namespaced objects that name none is opts.Namespace, else
+// DefaultNamespace. New makes no request: discovery and the schema are
+// read on first use.
+func New(cfg *rest.Config, opts Options) (*Client, error) {
+	if cfg == nil {
+		return nil, errors.New("cluster.New: nil rest.Config")
+	}
+	ns := opts.Namespace
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	return newFromConfig(cfg, opts, ns, opts.Namespace != "")
+}
+
+// NewFromKubeconfig returns a Client configured the way kubectl is:
+// opts.Kubeconfig (else the KUBECONFIG variable, else ~/.kube/config, else
+// the in-cluster configuration) and opts.Context (else the current
+// context). The namespace of namespaced objects that name none is
+// opts.Namespace, else the context's namespace, else DefaultNamespace.
+func NewFromKubeconfig(opts Options) (*Client, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = opts.Kubeconfig
+	overrides := &clientcmd.ConfigOverrides{CurrentContext: opts.Context}
+	overrides.Context.Namespace = opts.Namespace
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, errors.New("cannot load the kubeconfig: " + err.Error())
+	}
+	ns, _, err := cc.Namespace()
+	if err != nil {
+		return nil, errors.New("cannot read the namespace of the kubeconfig context: " + err.Error())
+	}
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	return newFromConfig(cfg, opts, ns, opts.Namespace != "")
+}
+
+func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Client, error) {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		cfg.QPS = DefaultQPS
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = DefaultBurst
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "ply"
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, errors.New("cannot create the discovery client: " + err.Error())
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, errors.New("cannot create the client: " + err.Error())
+	}
+	fetcher := NewFetcher(dc.RESTClient())
+	c := newClient(opts, ns, enforce, dyn,
+		restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc)),
+		func(ctx context.Context) (*openapi.Schema, error) { return openapi.FromServer(ctx, fetcher) })
+	return c, nil
+}
+
+// newClient assembles a Client from its parts (tests pass fakes).
+func newClient(opts Options, ns string, enforce bool, dyn dynamic.Interface, mapper meta.ResettableRESTMapper,
+	schema func(context.Context) (*openapi.Schema, error)) *Client {
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	return &Client{
+		opts: opts, namespace: ns, enforce: enforce,
+		dyn: dyn, mapper: mapper, schema: schema,
+		backoff:     DefaultBackoff(),
+		random:      rand.Float64,
+		sleep:       sleepCtx,
+		poll:        200 * time.Millisecond,
+		waitTimeout: 60 * time.Second,
+	}
+}
+
+// Namespace returns the namespace namespaced objects that name none are
+// applied in.
+func (c *Client) Namespace() string { return c.namespace }
+
+// sleepCtx waits d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,22 @@
+// Package cluster applies manifests to a real Kubernetes cluster with ply's
+// three-way merge: it reads objects from files (ReadObjects), maps them to
+// API resources through the server's discovery (cached in memory), reads
+// each live object, merges the configuration recorded in its
+// kubectl.kubernetes.io/last-applied-configuration annotation, the local
+// object and the live one with apply.Merge under the schema the server
+// publishes (OpenAPI v3, else v2, so custom resources merge by their CRD's
+// schema), and writes the result back with an optimistic-concurrency
+// Update, retried with bounded exponential backoff on conflicts.
+//
+// The annotation ply writes is byte for byte the one kubectl apply writes
+// (compact JSON of the local object, without the annotation itself, and a
+// trailing newline), so that a user can switch between kubectl apply and
+// ply apply in both directions.
+//
+// Client.Apply applies Namespaces and CustomResourceDefinitions first,
+// waits until the CRDs are established, served by discovery and published
+// in the OpenAPI documents, then applies the other objects through a
+// bounded worker pool. An object whose merged result equals the live
+// object is left alone (Unchanged). Client.Diff computes the same merges
+// without writing and renders unified diffs.
+package cluster

@@ -1,0 +1,114 @@
+package cluster
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// sources returns the Source of each object.
+func sources(objs []Object) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.Source
+	}
+	return out
+}
+
+// names returns "Kind/name" of each object.
+func names(objs []Object) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		r := refOf(o)
+		out[i] = r.Kind + "/" + r.Name
+	}
+	return out
+}
+
+var _ = Describe("ReadObjects", func() {
+	dir := filepath.Join("testdata", "read")
+
+	It("reads every document of a multi-document file, skipping empty ones", func() {
+		objs, err := ReadObjects([]string{filepath.Join(dir, "multi.yaml")}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(objs)).To(Equal([]string{"ConfigMap/one", "Deployment/web"}))
+		f := filepath.Join(dir, "multi.yaml")
+		Expect(sources(objs)).To(Equal([]string{f + "#1", f + "#2"}))
+	})
+
+	It("expands List documents into their items", func() {
+		objs, err := ReadObjects([]string{filepath.Join(dir, "list.yaml")}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(objs)).To(Equal([]string{"ConfigMap/a", "Secret/b"}))
+		Expect(objs[1].Source).To(HaveSuffix("list.yaml#1.items[1]"))
+	})
+
+	It("reads the manifest files of a folder, not its sub-folders, in lexical order", func() {
+		objs, err := ReadObjects([]string{filepath.Join(dir, "dir")}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(objs)).To(Equal([]string{"Namespace/team", "ConfigMap/from-json"}))
+	})
+
+	It("reads sub-folders with recursive", func() {
+		objs, err := ReadObjects([]string{filepath.Join(dir, "dir")}, true, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(objs)).To(Equal([]string{"Namespace/team", "ConfigMap/from-json", "ConfigMap/nested"}))
+	})
+
+	It("reads standard input for -, in the order of the paths", func() {
+		in := strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: piped}\n")
+		objs, err := ReadObjects([]string{"-", filepath.Join(dir, "dir", "a.yaml")}, false, in)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(objs)).To(Equal([]string{"ConfigMap/piped", "Namespace/team"}))
+		Expect(objs[0].Source).To(Equal("-#1"))
+	})
+
+	It("rejects reading standard input twice", func() {
+		_, err := ReadObjects([]string{"-", "-"}, false, strings.NewReader(""))
+		Expect(err).To(MatchError(ContainSubstring("only once")))
+	})
+
+	It("reads a file named explicitly whatever its extension", func() {
+		p := filepath.Join(GinkgoT().TempDir(), "manifest.txt")
+		Expect(os.WriteFile(p, []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"t"}}`), 0o644)).To(Succeed())
+		objs, err := ReadObjects([]string{p}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(names(objs)).To(Equal([]string{"ConfigMap/t"}))
+	})
+
+	DescribeTable("reports bad input naming the file and where",
+		func(path string, want ...string) {
+			objs, err := ReadObjects([]string{path}, false, nil)
+			Expect(objs).To(BeNil())
+			Expect(err).To(HaveOccurred())
+			for _, w := range want {
+				Expect(err.Error()).To(ContainSubstring(w))
+			}
+		},
+		Entry("a YAML syntax error, with its line", filepath.Join(dir, "bad.yaml"), "bad.yaml: ", "line 9"),
+		Entry("an object without a name", filepath.Join(dir, "noname.yaml"), "noname.yaml#1: metadata.name: missing"),
+		Entry("a missing path", filepath.Join(dir, "nope.yaml"), `the path "`+filepath.Join(dir, "nope.yaml")+`" does not exist`),
+		Entry("a URL", "https://example.com/x.yaml", "URLs are not supported"),
+	)
+
+	DescribeTable("checks each object",
+		func(doc, want string) {
+			_, err := ReadObjects([]string{"-"}, false, strings.NewReader(doc))
+			Expect(err).To(MatchError("-#1: " + want))
+		},
+		Entry("not a map", "[1, 2]", "expected an object (a map with apiVersion, kind and metadata), got array"),
+		Entry("no kind", "apiVersion: v1\nmetadata: {name: x}", "kind: missing or not a non-empty string: every object needs apiVersion and kind"),
+		Entry("no metadata", "apiVersion: v1\nkind: ConfigMap", "metadata: missing or not an object: every object needs metadata.name"),
+		Entry("a non-string namespace", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: 3}", "metadata.namespace: expected a string, got integer"),
+		Entry("a non-string annotation", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, annotations: {a: 1}}", "metadata.annotations.a: expected a string, got integer"),
+	)
+
+	It("reports the problems of every file", func() {
+		_, err := ReadObjects([]string{filepath.Join(dir, "noname.yaml"), filepath.Join(dir, "nope.yaml")}, false, nil)
+		Expect(err.Error()).To(ContainSubstring("noname.yaml#1"))
+		Expect(err.Error()).To(ContainSubstring("nope.yaml"))
+	})
+})

@@ -1,0 +1,340 @@
+package clusterbench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/yaml"
+
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/cluster"
+	"github.com/plyproject/ply/test/harness"
+)
+
+// Objects is the size of the benchmark's set: half ConfigMaps, half
+// Deployments.
+const Objects = 1000
+
+// perFile is the number of documents in each generated manifest file.
+const perFile = 50
+
+// Tool names a way of applying the set.
+type Tool string
+
+// The tools the benchmark compares.
+const (
+	// Ply applies with pkg/cluster's Client.Apply (its worker pool) in
+	// the benchmark's process.
+	Ply Tool = "ply"
+	// PlyCLI runs the `ply apply -f DIR` binary.
+	PlyCLI Tool = "ply-cli"
+	// Kubectl runs kubectl 1.32's `kubectl apply -f DIR`.
+	Kubectl Tool = "kubectl"
+)
+
+// Tools lists every Tool, in the order the benchmark and the command run
+// them.
+var Tools = []Tool{Ply, PlyCLI, Kubectl}
+
+// pad4 renders i with at least four digits, so that names sort in
+// creation order.
+func pad4(i int) string {
+	s := strconv.Itoa(i)
+	for len(s) < 4 {
+		s = "0" + s
+	}
+	return s
+}
+
+// Manifests returns version version of a set of n objects: n/2 ConfigMaps
+// cm-NNNN and n-n/2 Deployments deploy-NNNN. Every object differs between
+// any two versions (a ConfigMap's "version" value; a Deployment's image
+// tag, its VERSION env var and a label), so applying another version
+// writes every object. Names do not depend on the version.
+func Manifests(n, version int) []map[string]any {
+	v := strconv.Itoa(version)
+	out := make([]map[string]any, 0, n)
+	for i := range n / 2 {
+		out = append(out, map[string]any{
+			"apiVersion": "v1",
+			"kind":       "ConfigMap",
+			"metadata":   map[string]any{"name": "cm-" + pad4(i), "labels": map[string]any{"bench": "clusterbench"}},
+			"data": map[string]any{
+				"version": v,
+				"index":   strconv.Itoa(i),
+				"config":  "listen: 8080\nworkers: 4\nlog: info\n",
+			},
+		})
+	}
+	for i := range n - n/2 {
+		name := "deploy-" + pad4(i)
+		out = append(out, map[string]any{
+			"apiVersion": "apps/v1",
+			"kind":       "Deployment",
+			"metadata": map[string]any{
+				"name":   name,
+				"labels": map[string]any{"bench": "clusterbench", "version": v},
+			},
+			"spec": map[string]any{
+				"replicas": 1,
+				"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+				"template": map[string]any{
+					"metadata": map[string]any{"labels": map[string]any{"app": name}},
+					"spec": map[string]any{
+						"containers": []any{map[string]any{
+							"name":  "app",
+							"image": "nginx:1." + v,
+							"ports": []any{
+								map[string]any{"name": "http", "containerPort": 8080},
+								map[string]any{"name": "metrics", "containerPort": 9090},
+							},
+							"env": []any{
+								map[string]any{"name": "VERSION", "value": v},
+								map[string]any{"name": "INDEX", "value": strconv.Itoa(i)},
+								map[string]any{"name": "MODE", "value": "bench"},
+							},
+							"resources": map[string]any{
+								"requests": map[string]any{"cpu": "10m", "memory": "16Mi"},
+							},
+						}},
+					},
+				},
+			},
+		})
+	}
+	return out
+}
+
+// WriteDir writes Manifests(n, version) into dir (created when missing) as
+// YAML files of up to 50 documents each.
+func WriteDir(dir string, n, version int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	objs := Manifests(n, version)
+	for start := 0; start < len(objs); start += perFile {
+		var buf bytes.Buffer
+		for _, o := range objs[start:min(start+perFile, len(objs))] {
+			b, err := yaml.Marshal(o)
+			if err != nil {
+				return err
+			}
+			buf.WriteString("---\n")
+			buf.Write(b)
+		}
+		name := filepath.Join(dir, "objects-"+pad4(start/perFile)+".yaml")
+		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Env is a running API server with the two tools, and the directories
+// holding the two versions of the set.
+type Env struct {
+	// Server is the API server the objects are applied to.
+	Server *harness.Server
+	// KubectlBin and PlyBin are the tools' binaries.
+	KubectlBin, PlyBin string
+	// Dirs[v] holds version v of the set (v = 1, 2; Dirs[0] is unused).
+	Dirs [3]string
+	// N is the number of objects in the set.
+	N int
+	// Workers is the library's Options.Workers (0: its default); the CLI
+	// gets it as --workers when positive.
+	Workers int
+
+	dir string
+	dyn dynamic.Interface
+}
+
+// Setup prepares the harness (building the API server when missing),
+// starts a server, finds kubectl 1.32, builds ply (unless $PLY_BIN names a
+// ply binary) and writes both versions
+// of an n-object set under a temporary directory. log receives the
+// harness's progress lines. Close releases everything.
+func Setup(n, workers int, log io.Writer) (*Env, error) {
+	if n < 2 {
+		return nil, errors.New("clusterbench: the set needs at least 2 objects")
+	}
+	if err := harness.Prepare(); err != nil {
+		return nil, err
+	}
+	kubectl, err := harness.Kubectl()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "ply-clusterbench-")
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{KubectlBin: kubectl, N: n, Workers: workers, dir: dir}
+	// $PLY_BIN names a ply binary built beforehand; else it is built.
+	if e.PlyBin = os.Getenv("PLY_BIN"); e.PlyBin == "" {
+		if e.PlyBin, _, err = harness.BuildPly(filepath.Join(dir, "bin")); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	for v := 1; v <= 2; v++ {
+		e.Dirs[v] = filepath.Join(dir, "v"+strconv.Itoa(v))
+		if err := WriteDir(e.Dirs[v], n, v); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	if e.Server, err = harness.Start(harness.Options{Name: "clusterbench", Log: log}); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if e.dyn, err = dynamic.NewForConfig(e.Server.Config); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// Close stops the server and removes the temporary directory.
+func (e *Env) Close() error {
+	var err error
+	if e.Server != nil {
+		err = e.Server.Stop()
+	}
+	return errors.Join(err, os.RemoveAll(e.dir))
+}
+
+var namespaces = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+
+// CreateNamespace creates namespace ns.
+func (e *Env) CreateNamespace(ctx context.Context, ns string) error {
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns},
+	}}
+	_, err := e.dyn.Resource(namespaces).Create(ctx, u, metav1.CreateOptions{})
+	return err
+}
+
+// Apply applies version v (1 or 2) of the set to namespace ns with tool t
+// and checks that every object was created or configured (every apply of
+// the benchmark writes). The error names the tool and carries its output.
+func (e *Env) Apply(ctx context.Context, t Tool, ns string, v int) error {
+	if v != 1 && v != 2 {
+		return fmt.Errorf("clusterbench: version %d: want 1 or 2", v)
+	}
+	dir := e.Dirs[v]
+	switch t {
+	case Ply:
+		return e.applyLibrary(ctx, ns, dir)
+	case PlyCLI:
+		args := []string{"apply", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir}
+		if e.Workers > 0 {
+			args = append(args, "--workers", strconv.Itoa(e.Workers))
+		}
+		return e.run(ctx, t, e.PlyBin, args)
+	case Kubectl:
+		return e.run(ctx, t, e.KubectlBin, []string{"apply", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir})
+	}
+	return fmt.Errorf("clusterbench: unknown tool %q", t)
+}
+
+// applyLibrary reads dir and applies it with pkg/cluster.
+func (e *Env) applyLibrary(ctx context.Context, ns, dir string) error {
+	objs, err := cluster.ReadObjects([]string{dir}, false, nil)
+	if err != nil {
+		return err
+	}
+	c, err := cluster.New(e.Server.Config, cluster.Options{
+		Namespace: ns, Overwrite: true, Ordering: apply.OrderingSeed, Workers: e.Workers,
+	})
+	if err != nil {
+		return err
+	}
+	outcomes := c.Apply(ctx, objs)
+	if len(outcomes) != e.N {
+		return fmt.Errorf("clusterbench: ply applied %d objects, want %d", len(outcomes), e.N)
+	}
+	for _, o := range outcomes {
+		if o.Err != nil {
+			return fmt.Errorf("clusterbench: ply: %s: %w", o.Ref, o.Err)
+		}
+		if o.Action != cluster.Created && o.Action != cluster.Configured {
+			return fmt.Errorf("clusterbench: ply: %s %s, want created or configured", o.Ref, o.Action)
+		}
+	}
+	return nil
+}
+
+// run executes a tool's binary and checks its report: one line per object,
+// each "created" or "configured".
+func (e *Env) run(ctx context.Context, t Tool, bin string, args []string) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("clusterbench: %s %s: %w\nstderr:\n%s", t, strings.Join(args, " "), err, lastLines(stderr.String(), 20))
+	}
+	written := 0
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		if strings.HasSuffix(l, " created") || strings.HasSuffix(l, " configured") {
+			written++
+		}
+	}
+	if written != e.N {
+		return fmt.Errorf("clusterbench: %s reported %d objects created or configured, want %d\nstdout:\n%s", t, written, e.N, lastLines(stdout.String(), 20))
+	}
+	return nil
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Lane is one tool's namespace: Seed fills it with version 1 (with the
+// library, not measured), then each Next applies the other version.
+type Lane struct {
+	env  *Env
+	tool Tool
+	ns   string
+	v    int
+}
+
+// NewLane creates namespace ns and seeds it with version 1 of the set.
+func (e *Env) NewLane(ctx context.Context, t Tool, ns string) (*Lane, error) {
+	if err := e.CreateNamespace(ctx, ns); err != nil {
+		return nil, err
+	}
+	if err := e.applyLibrary(ctx, ns, e.Dirs[1]); err != nil {
+		return nil, err
+	}
+	return &Lane{env: e, tool: t, ns: ns, v: 1}, nil
+}
+
+// Next applies the version the lane's namespace does not hold, so every
+// object is written, and returns how long the apply took.
+func (l *Lane) Next(ctx context.Context) (time.Duration, error) {
+	l.v = 3 - l.v
+	start := time.Now()
+	err := l.env.Apply(ctx, l.tool, l.ns, l.v)
+	return time.Since(start), err
+}

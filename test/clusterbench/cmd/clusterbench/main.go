@@ -1,0 +1,95 @@
+// Command clusterbench applies the 1,000-object benchmark set (package
+// test/clusterbench) to a local kube-apiserver with ply (library and
+// binary) and with kubectl 1.32, -runs times each, and prints objects/s per
+// run, the mean of each tool and the ratio of ply's to kubectl's:
+//
+//	go run ./test/clusterbench/cmd/clusterbench [-runs 3] [-n 1000] [-workers 8]
+//
+// Each tool applies to its own namespace, seeded with version 1 of the set;
+// every run applies the other version, so every object is written. The
+// runs interleave the tools (ply, ply-cli, kubectl, ply, ...) so that a
+// slow period of the machine does not fall on one tool only. It exits 1
+// with a message when the server cannot be started or an apply fails.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/plyproject/ply/test/clusterbench"
+)
+
+func main() {
+	runs := flag.Int("runs", 1, "applies per tool")
+	n := flag.Int("n", clusterbench.Objects, "objects in the set (half ConfigMaps, half Deployments)")
+	workers := flag.Int("workers", 0, "ply's concurrent applies (0: its default)")
+	verbose := flag.Bool("v", false, "print the API server harness's progress lines")
+	flag.Parse()
+	if err := run(*runs, *n, *workers, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "clusterbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(runs, n, workers int, verbose bool) error {
+	if runs < 1 {
+		return fmt.Errorf("-runs %d: want at least 1", runs)
+	}
+	var log io.Writer = io.Discard
+	if verbose {
+		log = os.Stderr
+	}
+	e, err := clusterbench.Setup(n, workers, log)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	ctx := context.Background()
+
+	lanes := make([]*clusterbench.Lane, len(clusterbench.Tools))
+	for i, t := range clusterbench.Tools {
+		if lanes[i], err = e.NewLane(ctx, t, "clusterbench-"+string(t)); err != nil {
+			return err
+		}
+	}
+	rates := make([][]float64, len(clusterbench.Tools))
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "run\ttool\tseconds\tobjects/s\t\n")
+	for r := 1; r <= runs; r++ {
+		for i, t := range clusterbench.Tools {
+			d, err := lanes[i].Next(ctx)
+			if err != nil {
+				return err
+			}
+			rate := float64(n) / d.Seconds()
+			rates[i] = append(rates[i], rate)
+			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.1f\t\n", r, t, d.Seconds(), rate)
+		}
+	}
+	tw.Flush()
+
+	mean := func(xs []float64) float64 {
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return s / float64(len(xs))
+	}
+	kubectl := 0.0
+	for i, t := range clusterbench.Tools {
+		if t == clusterbench.Kubectl {
+			kubectl = mean(rates[i])
+		}
+	}
+	fmt.Printf("\n%d objects, %d run(s), mean objects/s:\n", n, runs)
+	for i, t := range clusterbench.Tools {
+		m := mean(rates[i])
+		fmt.Printf("  %-8s %8.1f  (%sx kubectl)\n", t, m, strconv.FormatFloat(m/kubectl, 'f', 2, 64))
+	}
+	return nil
+}

@@ -1,0 +1,24 @@
+// Package e2e is ply's end-to-end suite: it starts a real kube-apiserver
+// with etcd (package test/harness), builds the ply and kubectl-ply binaries
+// and drives them — `ply apply`, `ply diff` and `kubectl ply` through
+// kubectl's plugin lookup — plus the pkg/cluster library where a spec needs
+// an outcome's details, checking the live objects with a dynamic client.
+//
+// Every spec works in its own namespace. The specs cover creating an
+// object; a no-op re-apply that writes nothing; changing, removing and
+// list-item removal; a Deployment strategy switch that must clear the
+// server-defaulted rollingUpdate (retainKeys); TCP and UDP ports on one
+// containerPort; a CRD and a custom resource with a keyed list applied in
+// one run and merged in later runs; the optimistic lock (a competing writer
+// injected through the harness proxy between ply's GET and PUT makes the
+// server answer 409, ply retries and the other writer's change survives);
+// --overwrite=false failing with exit code 3 on a conflicting change;
+// bad manifests, unknown kinds, 422 and 403 answers; an API server killed
+// in the middle of a 200-object run; and client and server dry runs.
+//
+// The manifests are in testdata/. The suite needs what harness.Prepare
+// installs (etcd, the cached kube-apiserver) and a kubectl 1.32 client
+// (harness.Kubectl); a missing one fails the suite with a message.
+//
+//	go test ./test/e2e/
+package e2e

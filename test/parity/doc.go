@@ -1,0 +1,35 @@
+// Package parity checks that `ply apply --ordering kubectl` leaves a real
+// kube-apiserver in the same state as kubectl 1.32's client-side
+// `kubectl apply`.
+//
+// The suite starts its own kube-apiserver and etcd through test/harness
+// (BeforeSuite; a missing prerequisite fails the suite with the harness's
+// message, it never skips) and replays testdata/steps/NN.yaml, a sequence
+// of manifest versions of a Deployment, a Service, a ConfigMap and a custom
+// resource (testdata/crd.yaml), with the same client-go writes made to
+// every namespace between steps (scale, labels, annotations, an injected
+// sidecar, server-set env vars). Four namespaces receive each step:
+//
+//   - kubectl: kubectl apply only (the reference),
+//   - ply: ply apply --ordering kubectl only,
+//   - handover-p / handover-k: the two tools alternate (ply first, kubectl
+//     first), so each tool continues from the other's last-applied
+//     annotation at every step.
+//
+// After each step the live objects of every namespace equal the reference
+// once the fields that must differ are taken out: uid, resourceVersion,
+// creationTimestamp, managedFields, generation, namespace, a Service's
+// allocated clusterIP(s), and the last-applied annotation, which is
+// compared as JSON (without its namespace) in the object diff and, in
+// addition, must be the same text once each namespace's name is replaced
+// by a placeholder (ply writes kubectl's format byte for byte). Each
+// tool's per-object report (created, configured, unchanged) must match
+// too.
+//
+// The one intended difference, a TCP and a UDP port on one containerPort
+// (ply keys container ports by containerPort and protocol, kubectl's patch
+// by containerPort alone), is kept out of that sequence and shown by its
+// own spec on testdata/multikey.
+//
+// Run it with `go test ./test/parity/` (see docs/cluster.md).
+package parity

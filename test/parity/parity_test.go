@@ -1,0 +1,280 @@
+package parity_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// serverChange is a write another client (a controller, an admission
+// webhook, an operator) makes between two applies; every namespace gets
+// the same ones.
+type serverChange struct {
+	what   string
+	ref    objRef
+	change func(u *unstructured.Unstructured)
+}
+
+var (
+	web    = stepObjects[0]
+	svc    = stepObjects[1]
+	config = stepObjects[2]
+	w1     = stepObjects[3]
+)
+
+// changesAfter lists the server-side writes made after each step.
+var changesAfter = map[int][]serverChange{
+	1: {
+		{"scale web to 3", web, func(u *unstructured.Unstructured) { setPath(u, int64(3), "spec", "replicas") }},
+	},
+	2: {
+		{"label and annotate web", web, func(u *unstructured.Unstructured) {
+			setPath(u, "platform", "metadata", "labels", "team")
+			setPath(u, "alice", "metadata", "annotations", "ops.example.com/owner")
+		}},
+		{"inject a sidecar and an env var", web, func(u *unstructured.Unstructured) {
+			cs, set := containers(u)
+			cs = append(cs, map[string]any{
+				"name":  "proxy",
+				"image": "envoyproxy/envoy:v1.30.0",
+				"ports": []any{map[string]any{"name": "proxy-admin", "containerPort": int64(15000)}},
+			})
+			set(cs)
+			editContainer(u, "web", func(c map[string]any) {
+				env, _ := c["env"].([]any)
+				c["env"] = append(env, map[string]any{"name": "INJECTED", "value": "yes"})
+			})
+		}},
+		{"annotate the service", svc, func(u *unstructured.Unstructured) {
+			setPath(u, "true", "metadata", "annotations", "lb.example.com/internal")
+		}},
+		{"add a ConfigMap key", config, func(u *unstructured.Unstructured) {
+			setPath(u, "from-server", "data", "server-key")
+		}},
+	},
+	3: {
+		{"scale web to 5", web, func(u *unstructured.Unstructured) { setPath(u, int64(5), "spec", "replicas") }},
+		{"annotate the widget and set its owner", w1, func(u *unstructured.Unstructured) {
+			setPath(u, "reconciled", "metadata", "annotations", "widgets.example.com/state")
+			setPath(u, "operator", "spec", "owner")
+		}},
+	},
+	4: {
+		{"restart web", web, func(u *unstructured.Unstructured) {
+			setPath(u, "2026-01-01T00:00:00Z", "spec", "template", "metadata", "annotations", "kubectl.kubernetes.io/restartedAt")
+		}},
+	},
+	5: {
+		{"insert an env var before the others", web, func(u *unstructured.Unstructured) {
+			editContainer(u, "web", func(c map[string]any) {
+				env, _ := c["env"].([]any)
+				c["env"] = append([]any{map[string]any{"name": "SERVER_FIRST", "value": "1"}}, env...)
+			})
+		}},
+		{"label the service", svc, func(u *unstructured.Unstructured) {
+			setPath(u, "blue", "metadata", "labels", "zone")
+		}},
+	},
+	6: {
+		{"update the sidecar image", web, func(u *unstructured.Unstructured) {
+			editContainer(u, "proxy", func(c map[string]any) { c["image"] = "envoyproxy/envoy:v1.31.0" })
+		}},
+		{"change an annotation", web, func(u *unstructured.Unstructured) {
+			setPath(u, "carol", "metadata", "annotations", "ops.example.com/owner")
+		}},
+	},
+	7: {
+		{"add a toleration", web, func(u *unstructured.Unstructured) {
+			Expect(unstructured.SetNestedSlice(u.Object, []any{map[string]any{
+				"key": "dedicated", "operator": "Equal", "value": "web", "effect": "NoSchedule",
+			}}, "spec", "template", "spec", "tolerations")).To(Succeed())
+		}},
+	},
+	8: {
+		{"scale web to 2", web, func(u *unstructured.Unstructured) { setPath(u, int64(2), "spec", "replicas") }},
+		{"add another ConfigMap key", config, func(u *unstructured.Unstructured) {
+			setPath(u, "also-from-server", "data", "server-key-2")
+		}},
+	},
+	9: {
+		{"append an env var", web, func(u *unstructured.Unstructured) {
+			editContainer(u, "web", func(c map[string]any) {
+				env, _ := c["env"].([]any)
+				c["env"] = append(env, map[string]any{"name": "INJECTED_2", "value": "late"})
+			})
+		}},
+	},
+	10: {
+		{"relabel web", web, func(u *unstructured.Unstructured) { setPath(u, "infra", "metadata", "labels", "team") }},
+		{"resize the widget", w1, func(u *unstructured.Unstructured) {
+			setPath(u, int64(7), "spec", "size")
+		}},
+	},
+	11: {
+		{"scale web to 6", web, func(u *unstructured.Unstructured) { setPath(u, int64(6), "spec", "replicas") }},
+		{"annotate web", web, func(u *unstructured.Unstructured) {
+			setPath(u, "bob", "metadata", "annotations", "ops.example.com/owner")
+		}},
+		{"inject an env var", web, func(u *unstructured.Unstructured) {
+			editContainer(u, "web", func(c map[string]any) {
+				env, _ := c["env"].([]any)
+				c["env"] = append(env, map[string]any{"name": "INJECTED_3", "value": "x"})
+			})
+		}},
+	},
+}
+
+// lane is one namespace of the sequence and which tool applies step i.
+type lane struct {
+	ns   string
+	tool func(step int) tool
+}
+
+func always(t tool) func(int) tool { return func(int) tool { return t } }
+
+// alternate returns odd on odd steps and the other tool on even ones.
+func alternate(odd tool) func(int) tool {
+	return func(step int) tool {
+		if step%2 == 1 {
+			return odd
+		}
+		if odd == plyTool {
+			return kubectlTool
+		}
+		return plyTool
+	}
+}
+
+// stepFiles lists testdata/steps in order with each file's leading
+// comment, read when the spec tree is built.
+func stepFiles() (files, titles []string) {
+	files, err := filepath.Glob(filepath.Join("testdata", "steps", "*.yaml"))
+	if err != nil || len(files) < 10 {
+		panic("parity: testdata/steps must hold at least 10 manifest versions")
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			panic(err)
+		}
+		var words []string
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() && strings.HasPrefix(sc.Text(), "#") {
+			words = append(words, strings.Fields(strings.TrimPrefix(sc.Text(), "#"))...)
+		}
+		fh.Close()
+		titles = append(titles, strings.Join(words, " "))
+	}
+	return files, titles
+}
+
+var _ = Describe("kubectl apply and ply apply --ordering kubectl", Ordered, func() {
+	const reference = "kubectl"
+	lanes := []lane{
+		{reference, always(kubectlTool)},
+		{"ply", always(plyTool)},
+		{"handover-p", alternate(plyTool)},
+		{"handover-k", alternate(kubectlTool)},
+	}
+
+	BeforeAll(func() {
+		for _, l := range lanes {
+			createNamespace(l.ns)
+		}
+	})
+
+	files, titles := stepFiles()
+	for i, file := range files {
+		step := i + 1
+		It(titles[i], func() {
+			reports := map[string][]string{}
+			for _, l := range lanes {
+				t := l.tool(step)
+				reports[l.ns] = apply(t, file, l.ns)
+				GinkgoWriter.Printf("step %02d %-10s %-7s %v\n", step, l.ns, t, reports[l.ns])
+			}
+			for _, l := range lanes[1:] {
+				Expect(reports[l.ns]).To(Equal(reports[reference]),
+					"step %02d: %s (%s) reported differently from kubectl:\n%s", step, l.ns, l.tool(step), diffLines(reports[reference], reports[l.ns]))
+				expectSame(reference, l.ns, stepObjects)
+			}
+			for _, c := range changesAfter[step] {
+				By(c.what)
+				for _, l := range lanes {
+					update(l.ns, c.ref, c.change)
+				}
+			}
+			for _, l := range lanes[1:] {
+				expectSame(reference, l.ns, stepObjects)
+			}
+		})
+	}
+})
+
+// The one documented difference: kubectl's strategic merge patch keys
+// container ports by containerPort alone, ply by containerPort and protocol
+// (the schema's x-kubernetes-list-map-keys), so a TCP and a UDP port on one
+// containerPort are one item to kubectl and two to ply.
+var _ = Describe("a TCP and a UDP port on one containerPort", Ordered, func() {
+	dns := objRef{deployments, "dns"}
+	const kubectlNS, plyNS = "multikey-kubectl", "multikey-ply"
+	v := func(n string) string { return filepath.Join("testdata", "multikey", "v"+n+".yaml") }
+
+	type port struct {
+		Name     string
+		Port     int64
+		Protocol string
+	}
+	ports := func(ns string) []port {
+		GinkgoHelper()
+		u := get(ns, dns)
+		cs, _ := containers(u)
+		Expect(cs).To(HaveLen(1))
+		list, _, err := unstructured.NestedSlice(cs[0].(map[string]any), "ports")
+		Expect(err).NotTo(HaveOccurred())
+		var out []port
+		for _, p := range list {
+			m := p.(map[string]any)
+			out = append(out, port{m["name"].(string), m["containerPort"].(int64), m["protocol"].(string)})
+		}
+		return out
+	}
+	http := port{"http", 8080, "TCP"}
+	dnsTCP := port{"dns-tcp", 53, "TCP"}
+	dnsUDP := port{"dns-udp", 53, "UDP"}
+
+	BeforeAll(func() {
+		createNamespace(kubectlNS)
+		createNamespace(plyNS)
+	})
+
+	It("creates the same object from the first version (TCP only)", func() {
+		apply(kubectlTool, v("1"), kubectlNS)
+		apply(plyTool, v("1"), plyNS)
+		expectSame(kubectlNS, plyNS, []objRef{dns})
+		Expect(ports(plyNS)).To(Equal([]port{http, dnsTCP}))
+	})
+
+	It("adding UDP on port 53: kubectl merges it into the TCP port and drops it, ply keeps both", func() {
+		apply(kubectlTool, v("2"), kubectlNS)
+		apply(plyTool, v("2"), plyNS)
+		Expect(ports(kubectlNS)).To(Equal([]port{http, dnsTCP}), "kubectl 1.32's result (if this changes, kubectl's behaviour changed)")
+		Expect(ports(plyNS)).To(Equal([]port{http, dnsTCP, dnsUDP}))
+		// The comparison the sequence relies on sees this difference.
+		Expect(comparable(get(plyNS, dns))).NotTo(Equal(comparable(get(kubectlNS, dns))))
+		AddReportEntry("multikey v2 ports", map[string]any{"kubectl": ports(kubectlNS), "ply": ports(plyNS)})
+	})
+
+	It("removing TCP on port 53: kubectl deletes both, ply deletes only TCP", func() {
+		apply(kubectlTool, v("3"), kubectlNS)
+		apply(plyTool, v("3"), plyNS)
+		Expect(ports(kubectlNS)).To(Equal([]port{http}), "kubectl 1.32's result (if this changes, kubectl's behaviour changed)")
+		Expect(ports(plyNS)).To(Equal([]port{http, dnsUDP}))
+		AddReportEntry("multikey v3 ports", map[string]any{"kubectl": ports(kubectlNS), "ply": ports(plyNS)})
+	})
+})
