@@ -19,7 +19,7 @@ import (
 // path) and *ConflictError when Overwrite is false and live changed a field
 // local sets. Merge never modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
-	vals, err := rootValues(recorded, local, live)
+	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
 		return Result{}, err
 	}
@@ -44,44 +44,6 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	res.Object = out.Value
 	res.Changes = changes.Collect(tree)
 	return res, nil
-}
-
-// rootValues checks the top level of the three objects: each present one is
-// an object, and they agree on apiVersion and kind.
-func rootValues(recorded, local, live value.Value) (elements.Values, error) {
-	if !local.IsMap() {
-		return elements.Values{}, &elements.Error{Source: elements.Local, Msg: "the top level must be an object, got " + local.Kind().String()}
-	}
-	vals := elements.Values{Local: local, HasLocal: true}
-	if !recorded.IsNull() {
-		if !recorded.IsMap() {
-			return elements.Values{}, &elements.Error{Source: elements.Recorded, Msg: "the top level must be an object, got " + recorded.Kind().String()}
-		}
-		vals.Recorded, vals.HasRecorded = recorded, true
-	}
-	if !live.IsNull() {
-		if !live.IsMap() {
-			return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object, got " + live.Kind().String()}
-		}
-		vals.Live, vals.HasLive = live, true
-	}
-	for _, field := range [...]string{"apiVersion", "kind"} {
-		want, ok := local.Get(field)
-		if !ok {
-			continue
-		}
-		for _, s := range [...]elements.Source{elements.Recorded, elements.Live} {
-			v, present := vals.Get(s)
-			if !present {
-				continue
-			}
-			if got, ok := v.Get(field); ok && !value.Equal(got, want) {
-				return elements.Values{}, &elements.Error{Source: s, Path: fieldpath.Path{fieldpath.Field(field)},
-					Msg: "is " + got.Short() + " but local's is " + want.Short() + "; all three objects must be of one apiVersion and kind"}
-			}
-		}
-	}
-	return vals, nil
 }
 
 // rootType resolves the schema type of the object: the named definition,

@@ -55,3 +55,45 @@ func RootType(schema *openapi.Schema, typeName string, candidates ...Candidate) 
 	}
 	return openapi.Unknown, nil
 }
+
+// RootValues checks the top level of the three objects of a tree and
+// returns the root's Values: local must be an object; recorded and live
+// are absent when null (a first apply; no object yet) and must be objects
+// otherwise; a recorded or live apiVersion or kind that differs from
+// local's is an error naming that source, since the three must describe
+// one object.
+func RootValues(recorded, local, live value.Value) (elements.Values, error) {
+	if !local.IsMap() {
+		return elements.Values{}, &elements.Error{Source: elements.Local, Msg: "the top level must be an object, got " + local.Kind().String()}
+	}
+	vals := elements.Values{Local: local, HasLocal: true}
+	if !recorded.IsNull() {
+		if !recorded.IsMap() {
+			return elements.Values{}, &elements.Error{Source: elements.Recorded, Msg: "the top level must be an object, got " + recorded.Kind().String()}
+		}
+		vals.Recorded, vals.HasRecorded = recorded, true
+	}
+	if !live.IsNull() {
+		if !live.IsMap() {
+			return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object, got " + live.Kind().String()}
+		}
+		vals.Live, vals.HasLive = live, true
+	}
+	for _, field := range [...]string{"apiVersion", "kind"} {
+		want, ok := local.Get(field)
+		if !ok {
+			continue
+		}
+		for _, s := range [...]elements.Source{elements.Recorded, elements.Live} {
+			v, present := vals.Get(s)
+			if !present {
+				continue
+			}
+			if got, ok := v.Get(field); ok && !value.Equal(got, want) {
+				return elements.Values{}, &elements.Error{Source: s, Path: fieldpath.Path{fieldpath.Field(field)},
+					Msg: "is " + got.Short() + " but local's is " + want.Short() + "; all three objects must be of one apiVersion and kind"}
+			}
+		}
+	}
+	return vals, nil
+}

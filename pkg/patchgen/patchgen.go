@@ -45,7 +45,7 @@ func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
 // TwoWayType is TwoWay with the root type given (openapi.Unknown or nil: no
 // schema).
 func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value, error) {
-	vals, err := rootValues(original, modified, value.Null)
+	vals, err := collate.RootValues(original, modified, value.Null)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -86,7 +86,7 @@ func ThreeWayType(original, modified, current value.Value, root *openapi.Type, o
 	if root == nil {
 		root = openapi.Unknown
 	}
-	vals, err := rootValues(original, modified, current)
+	vals, err := collate.RootValues(original, modified, current)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -118,26 +118,4 @@ func orEmpty(v value.Value, ok bool) value.Value {
 		return value.MapFromSorted(nil)
 	}
 	return v
-}
-
-// rootValues checks the top level of the objects (each present one is an
-// object; modified must be present) and returns the root's values.
-func rootValues(original, modified, current value.Value) (elements.Values, error) {
-	if !modified.IsMap() {
-		return elements.Values{}, &elements.Error{Source: elements.Local, Msg: "the top level must be an object, got " + modified.Kind().String()}
-	}
-	vals := elements.Values{Local: modified, HasLocal: true}
-	if !original.IsNull() {
-		if !original.IsMap() {
-			return elements.Values{}, &elements.Error{Source: elements.Recorded, Msg: "the top level must be an object, got " + original.Kind().String()}
-		}
-		vals.Recorded, vals.HasRecorded = original, true
-	}
-	if !current.IsNull() {
-		if !current.IsMap() {
-			return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object, got " + current.Kind().String()}
-		}
-		vals.Live, vals.HasLive = current, true
-	}
-	return vals, nil
 }
