@@ -39,6 +39,11 @@ type Options struct {
 	Overwrite bool
 	// Ordering selects the order of merged list items.
 	Ordering Ordering
+	// MaxDepth is the deepest nesting of maps and lists accepted in any of
+	// the three objects; 0 means parse.DefaultMaxDepth, the limit that
+	// objects read through pkg/parse already obey. Merging recurses once
+	// per level, so this bounds the stack objects built in memory can use.
+	MaxDepth int
 }
 
 // DefaultOptions returns the options kubectl apply uses: embedded schema,

@@ -1,11 +1,14 @@
 package apply
 
 import (
+	"strconv"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/changes"
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/smp"
 	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
@@ -21,6 +24,9 @@ import (
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := checkDepth(&vals, opts.MaxDepth); err != nil {
 		return Result{}, err
 	}
 	var res Result
@@ -65,4 +71,18 @@ func rootType(local value.Value, opts Options, res *Result) (*openapi.Type, erro
 		res.Warnings = append(res.Warnings, "no schema for "+apiVersion+" "+kind+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
 	return t, err
+}
+
+// checkDepth refuses objects that nest deeper than maxDepth (0: the
+// parse default), naming the first source that does.
+func checkDepth(vals *elements.Values, maxDepth int) error {
+	if maxDepth <= 0 {
+		maxDepth = parse.DefaultMaxDepth
+	}
+	for _, s := range [...]elements.Source{elements.Local, elements.Recorded, elements.Live} {
+		if v, ok := vals.Get(s); ok && value.Deeper(v, maxDepth) {
+			return &elements.Error{Source: s, Msg: "nesting is deeper than the limit of " + strconv.Itoa(maxDepth) + " levels of maps and lists"}
+		}
+	}
+	return nil
 }

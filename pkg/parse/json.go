@@ -257,6 +257,11 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 		return value.List(nil), true
 	}
 	for {
+		if len(sc.items)-base == sc.limits.MaxListItems {
+			sc.skipSpace()
+			sc.fail(sc.pos, tooManyItemsMsg(sc.limits.MaxListItems), false)
+			return value.Value{}, false
+		}
 		v, ok := sc.value(depth)
 		if !ok {
 			return value.Value{}, false

@@ -22,6 +22,14 @@ const (
 	// DefaultMaxAliasExpansion is the default bound on what aliases add to
 	// one document: 16 Mi units (see Limits.MaxAliasExpansion).
 	DefaultMaxAliasExpansion = 16 << 20
+	// DefaultMaxListItems is the default bound on the items of one list:
+	// 1,000,000. No object the Kubernetes API server stores can come near
+	// it: etcd accepts objects of at most 1.5 MiB (its default request
+	// limit), and every JSON list item takes at least 2 bytes ("0,"), so a
+	// stored object holds at most about 786,000 items in all its lists.
+	// Within DefaultMaxBytes, a single list of small items could otherwise
+	// hold 16 million.
+	DefaultMaxListItems = 1_000_000
 )
 
 // Limits bound the work and memory one parse may take, so that hostile
@@ -42,6 +50,11 @@ type Limits struct {
 	// key in it, roughly the bytes it takes as JSON. Each use of an alias
 	// adds the full size of the value it refers to.
 	MaxAliasExpansion int
+	// MaxListItems is the largest number of items one list may hold, counted
+	// after aliases are expanded (an alias of a list counts the items of the
+	// list once, where it is used). Maps are not bounded by it: their size
+	// is bounded by MaxBytes, as every key is written out.
+	MaxListItems int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -53,6 +66,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxAliasExpansion <= 0 {
 		l.MaxAliasExpansion = DefaultMaxAliasExpansion
+	}
+	if l.MaxListItems <= 0 {
+		l.MaxListItems = DefaultMaxListItems
 	}
 	return l
 }

@@ -435,6 +435,9 @@ func mergeFields(entries []entry, merged []value.Field, mergeKey *yaml.Node, mer
 func (w *walker) mergeSources(v *yaml.Node, depth int) ([]value.Field, result, *Error) {
 	srcs := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
+		if len(v.Content) > w.lim.MaxListItems {
+			return nil, result{}, errAt(v.Content[w.lim.MaxListItems], tooManyItemsMsg(w.lim.MaxListItems))
+		}
 		srcs = v.Content
 	}
 	var list *anchored
@@ -473,7 +476,16 @@ func (w *walker) mergeSources(v *yaml.Node, depth int) ([]value.Field, result, *
 	return all, total, nil
 }
 
+// tooManyItemsMsg is the message of a list longer than the limit; the
+// error is located at the first item beyond it.
+func tooManyItemsMsg(limit int) string {
+	return "list has more than the limit of " + strconv.Itoa(limit) + " items"
+}
+
 func (w *walker) sequence(n *yaml.Node, depth int) (result, *Error) {
+	if len(n.Content) > w.lim.MaxListItems {
+		return result{}, errAt(n.Content[w.lim.MaxListItems], tooManyItemsMsg(w.lim.MaxListItems))
+	}
 	items := make([]value.Value, len(n.Content))
 	size, height := 1, 1
 	for i, c := range n.Content {

@@ -345,3 +345,31 @@ func (v Value) Short() string {
 	writeJSON(&sb, v, "", "")
 	return string(sb.b)
 }
+
+// Deeper reports whether v nests maps and lists more than max levels: a
+// scalar nests 0 levels, {"a": [1]} nests 2. It descends at most max+1
+// levels, so its own recursion is bounded by max whatever v holds: callers
+// use it to refuse values built in memory that would exhaust the stack of
+// the recursive algorithms that follow.
+func Deeper(v Value, max int) bool {
+	if v.kind != KindMap && v.kind != KindList {
+		return false
+	}
+	if max <= 0 {
+		return true
+	}
+	if v.kind == KindMap {
+		for _, f := range v.fields() {
+			if Deeper(f.Value, max-1) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, x := range v.items() {
+		if Deeper(x, max-1) {
+			return true
+		}
+	}
+	return false
+}
