@@ -61,7 +61,7 @@ func ReadObjects(paths []string, recursive bool, stdin io.Reader) ([]Object, err
 				errs = append(errs, errors.New("standard input (-): no input available"))
 				continue
 			}
-			data, err := io.ReadAll(stdin)
+			data, err := readLimited(stdin)
 			if err != nil {
 				errs = append(errs, errors.New("standard input (-): "+err.Error()))
 				continue
@@ -83,7 +83,7 @@ func ReadObjects(paths []string, recursive bool, stdin io.Reader) ([]Object, err
 			continue
 		}
 		for _, f := range files {
-			data, err := os.ReadFile(f)
+			data, err := readFileLimited(f)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -217,4 +217,21 @@ func checkObject(v value.Value) error {
 		}
 	}
 	return nil
+}
+
+// readLimited reads r up to one byte past parse.DefaultMaxBytes: enough
+// for the parser to reject an input that is too large, without holding
+// all of a huge one in memory.
+func readLimited(r io.Reader) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, parse.DefaultMaxBytes+1))
+}
+
+// readFileLimited is readLimited for the file named name.
+func readFileLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f)
 }

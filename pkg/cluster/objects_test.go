@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -66,6 +68,26 @@ var _ = Describe("ReadObjects", func() {
 		Expect(objs[0].Source).To(Equal("-#1"))
 	})
 
+	It("rejects a 100 MB manifest after reading no more than the parse limit", func() {
+		name := filepath.Join(GinkgoT().TempDir(), "huge.yaml")
+		f, err := os.Create(name)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(f.Truncate(100_000_000)).To(Succeed()) // sparse: 100 MB of NUL bytes
+		Expect(f.Close()).To(Succeed())
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = ReadObjects([]string{name}, false, nil)
+		runtime.ReadMemStats(&after)
+		Expect(err).To(MatchError(ContainSubstring("more than the limit of 33554432")))
+		Expect(err.Error()).To(ContainSubstring("huge.yaml"))
+		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 100<<20), "the whole file was read")
+	})
+
+	It("rejects 100 MB on standard input after reading no more than the parse limit", func() {
+		_, err := ReadObjects([]string{"-"}, false, io.LimitReader(zeros{}, 100_000_000))
+		Expect(err).To(MatchError(ContainSubstring("more than the limit of 33554432")))
+	})
+
 	It("rejects reading standard input twice", func() {
 		_, err := ReadObjects([]string{"-", "-"}, false, strings.NewReader(""))
 		Expect(err).To(MatchError(ContainSubstring("only once")))
@@ -112,3 +134,11 @@ var _ = Describe("ReadObjects", func() {
 		Expect(err.Error()).To(ContainSubstring("nope.yaml"))
 	})
 })
+
+// zeros is an endless reader of NUL bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
