@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func loadV2(name string, data []byte) (s *Schema, err error) {
 	}
 	doc, err := openapi_v2.ParseDocument(data)
 	if err != nil {
-		return nil, &Error{Document: docName, Msg: "not a valid OpenAPI v2 document: " + err.Error()}
+		return nil, &Error{Document: docName, Msg: "not a valid OpenAPI v2 document: " + gnosticMessage(err.Error())}
 	}
 	if name == "" {
 		if id := strings.TrimSpace(doc.GetInfo().GetTitle() + " " + doc.GetInfo().GetVersion()); id != "" {
@@ -561,4 +562,29 @@ func kindPhrase(v value.Value) string {
 		return "an " + k
 	}
 	return "a " + k
+}
+
+// yamlNodeDump matches the Go dump of a YAML node that gnostic's errors
+// quote as the offending value ("&{Kind:4 Style:32 Tag:!!map ...}
+// (*yaml.Node)"), capturing its kind number and line and column.
+var yamlNodeDump = regexp.MustCompile(`&\{Kind:(\d+) [^()]*?Line:(\d+) Column:(\d+)\} \(\*yaml\.Node\)`)
+
+// gnosticMessage rewrites the Go dumps of YAML nodes in a gnostic error
+// message as what a user can read: the kind of value found and where.
+func gnosticMessage(msg string) string {
+	return yamlNodeDump.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := yamlNodeDump.FindStringSubmatch(m)
+		kind := "a value"
+		switch sub[1] {
+		case "2":
+			kind = "a list"
+		case "4":
+			kind = "an object"
+		case "8":
+			kind = "a scalar"
+		case "16":
+			kind = "an alias"
+		}
+		return "got " + kind + " at line " + sub[2] + ", column " + sub[3]
+	})
 }

@@ -187,6 +187,8 @@ var _ = Describe("LoadV2", func() {
 		Entry("malformed JSON", "malformed.json", "", "",
 			[]string{`openapi: OpenAPI v2 document: not a valid OpenAPI v2 document`, "line"}),
 		Entry("empty", "empty.json", "", "", []string{"the document is empty"}),
+		Entry("a value of the wrong kind (gnostic's node dump rewritten)", "wrong-kind-value.json", "", "",
+			[]string{"$root.definitions.a has unexpected value for required: got an object at line 2, column 33"}),
 		Entry("an OpenAPI v3 document", "openapi-v3.json", "", "", []string{"swagger"}),
 		Entry("dangling $ref", "dangling-ref.json", "ply.test.v1.Broken", "spec.target",
 			[]string{`openapi: OpenAPI v2 document "dangling v1": definition ply.test.v1.Broken, field spec.target: `,
