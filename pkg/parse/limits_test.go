@@ -144,6 +144,48 @@ var _ = Describe("Limits", func() {
 		)
 	})
 
+	Describe("MaxYAMLSeparators", func() {
+		It("has the documented default", func() {
+			Expect(parse.DefaultMaxYAMLSeparators).To(Equal(500_000))
+		})
+
+		DescribeTable("refuses a YAML document of millions of tiny items before the YAML library builds it",
+			func(style string) {
+				input := list(parse.DefaultMaxListItems+1, "0", style) // 2-4 MiB
+				var err error
+				var took time.Duration
+				alloc := allocated(func() {
+					start := time.Now()
+					_, err = parse.Documents(input)
+					took = time.Since(start)
+				})
+				Expect(err).To(MatchError(MatchRegexp(`^line 1: the YAML document starting here has \d+ line breaks and flow separators \(, \[ \{\), more than the limit of 500000`)))
+				Expect(took).To(BeNumerically("<", 200*time.Millisecond))
+				Expect(alloc).To(BeNumerically("<", 1<<20), "the input is only counted")
+				AddReportEntry("refuse 1,000,001 YAML items ("+style+")", took.String()+", "+strconv.FormatUint(alloc, 10)+" bytes allocated")
+			},
+			Entry("flow list", "flow"),
+			Entry("block list", "block"),
+		)
+
+		It("counts per document of a stream, naming the line the document starts on", func() {
+			small := "a: [1, 2]\n"
+			big := string(list(10, "0", "block"))
+			input := []byte(small + "---\n" + small + "---\n" + big)
+			_, err := parse.Limits{MaxYAMLSeparators: 11}.Documents(input)
+			Expect(err).To(MatchError(HavePrefix("line 4: the YAML document starting here has 12 line breaks")))
+			docs, err := parse.Limits{MaxYAMLSeparators: 12}.Documents(input)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(docs).To(HaveLen(3))
+		})
+
+		It("does not bound JSON, which ply's own scanner reads", func() {
+			docs, err := parse.Limits{MaxYAMLSeparators: 1}.Documents([]byte(`{"a": [1, 2, 3]}`))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(docs).To(HaveLen(1))
+		})
+	})
+
 	Describe("nesting", func() {
 		DescribeTable("rejects 10,000 levels fast, at the level beyond the limit",
 			func(input []byte, want string) {

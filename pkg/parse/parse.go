@@ -30,6 +30,11 @@ const (
 	// Within DefaultMaxBytes, a single list of small items could otherwise
 	// hold 16 million.
 	DefaultMaxListItems = 1_000_000
+	// DefaultMaxYAMLSeparators is the default bound on the line breaks and
+	// flow separators of one YAML document: 500,000 (see
+	// Limits.MaxYAMLSeparators). A stored object (at most 1.5 MiB) with
+	// more would average under 3 bytes a line.
+	DefaultMaxYAMLSeparators = 500_000
 )
 
 // Limits bound the work and memory one parse may take, so that hostile
@@ -55,6 +60,14 @@ type Limits struct {
 	// list once, where it is used). Maps are not bounded by it: their size
 	// is bounded by MaxBytes, as every key is written out.
 	MaxListItems int
+	// MaxYAMLSeparators bounds, per YAML document, the count of line breaks
+	// and flow separators (',', '[', '{'). Each can start a value, and the
+	// YAML library builds a document's whole node tree (a few hundred bytes
+	// a node) before ply can check MaxDepth or MaxListItems; this check runs
+	// first, over the bytes, so a document of millions of tiny items is
+	// refused in milliseconds instead of costing gigabytes. JSON input, read
+	// by ply's own scanner, is not bounded by it.
+	MaxYAMLSeparators int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -69,6 +82,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxListItems <= 0 {
 		l.MaxListItems = DefaultMaxListItems
+	}
+	if l.MaxYAMLSeparators <= 0 {
+		l.MaxYAMLSeparators = DefaultMaxYAMLSeparators
 	}
 	return l
 }

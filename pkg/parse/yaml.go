@@ -18,6 +18,9 @@ import (
 // parseYAML reads data as a YAML stream, one document at a time, so that
 // only one document's node tree is held at once.
 func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
+	if err := yamlSeparators(data, l.MaxYAMLSeparators); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	src := newSource(data)
 	var docs []doc
@@ -498,4 +501,40 @@ func (w *walker) sequence(n *yaml.Node, depth int) (result, *Error) {
 		height = max(height, r.height+1)
 	}
 	return result{v: value.List(items), size: size, height: height}, nil
+}
+
+// yamlSeparators checks that no document of the YAML stream data has more
+// than max line breaks and flow separators (see Limits.MaxYAMLSeparators).
+// Documents are told apart by "---" at the start of a line; a "---" line
+// inside a block scalar only splits the count, and the lines of a block
+// scalar are one value anyway. It reads data once per separator byte with
+// bytes.Count, which is vectorised.
+func yamlSeparators(data []byte, max int) *Error {
+	line := 1
+	for start := 0; start < len(data); {
+		end := len(data)
+		for from := start; ; {
+			i := bytes.Index(data[from:], []byte("\n---"))
+			if i < 0 {
+				break
+			}
+			at := from + i + 1 // the '-' that starts the marker line
+			if after := at + 3; after == len(data) || data[after] == '\n' || data[after] == '\r' || data[after] == ' ' || data[after] == '\t' {
+				end = at
+				break
+			}
+			from = at
+		}
+		seg := data[start:end]
+		breaks := bytes.Count(seg, []byte{'\n'})
+		n := breaks + bytes.Count(seg, []byte{','}) + bytes.Count(seg, []byte{'['}) + bytes.Count(seg, []byte{'{'})
+		if n > max {
+			return &Error{Line: line, Msg: "the YAML document starting here has " + strconv.Itoa(n) +
+				" line breaks and flow separators (, [ {), more than the limit of " + strconv.Itoa(max) +
+				": each can start a value the YAML library builds before ply's other limits apply; split the document, or write it as JSON"}
+		}
+		line += breaks
+		start = end
+	}
+	return nil
 }
