@@ -62,34 +62,7 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 			slot++
 		}
 	}
-	// Duplicates of a key local names go with local's item (the server
-	// finds their key in $setElementOrder), right after it; the others
-	// are live-only.
-	var dupsOf map[int][]int
-	left := make([]int, 0, len(ids.byLive))
-	for _, id := range ids.liveOrder(true) {
-		if ids.removed[id] {
-			continue
-		}
-		if id >= n {
-			if of := e.LiveExtra[id-n].Of; of >= 0 && ids.isLocal(of) {
-				if dupsOf == nil {
-					dupsOf = make(map[int][]int)
-				}
-				dupsOf[of] = append(dupsOf[of], id)
-				continue
-			}
-		}
-		left = append(left, id)
-	}
-	right := ids.local
-	if dupsOf != nil {
-		right = make([]int, 0, len(ids.local)+len(dupsOf))
-		for _, id := range ids.local {
-			right = append(right, id)
-			right = append(right, dupsOf[id]...)
-		}
-	}
+	left, right := withDuplicates(e, ids)
 	return mergeRuns(left, right, rank)
 }
 
@@ -128,4 +101,41 @@ func mergeRuns(left, right []int, rank []int) []int {
 	}
 	out = append(out, left[i:]...)
 	return append(out, right[j:]...)
+}
+
+// withDuplicates splits the members of a merged list for ordering: left
+// holds the live-only members in live order, right local's members in
+// local order, each followed by the live items that repeat its key (in
+// live order). Duplicates of a key local names go with local's item —
+// the server finds their key in $setElementOrder, and keeping the merged
+// item first among its duplicates makes a re-apply match the same item.
+// Members deleted because local dropped them are left out.
+func withDuplicates(e *elements.ListElement, ids itemIDs) (left, right []int) {
+	n := len(e.Items)
+	var dupsOf map[int][]int
+	left = make([]int, 0, len(ids.byLive))
+	for _, id := range ids.liveOrder(true) {
+		if ids.removed[id] {
+			continue
+		}
+		if id >= n {
+			if of := e.LiveExtra[id-n].Of; of >= 0 && ids.isLocal(of) {
+				if dupsOf == nil {
+					dupsOf = make(map[int][]int)
+				}
+				dupsOf[of] = append(dupsOf[of], id)
+				continue
+			}
+		}
+		left = append(left, id)
+	}
+	right = ids.local
+	if dupsOf != nil {
+		right = make([]int, 0, len(ids.local)+len(dupsOf))
+		for _, id := range ids.local {
+			right = append(right, id)
+			right = append(right, dupsOf[id]...)
+		}
+	}
+	return left, right
 }

@@ -79,7 +79,8 @@ func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	if o.Ordering == OrderKubectl {
 		order = kubectlListOrder(e, ids)
 	} else {
-		order = seedOrder(ids)
+		left, right := withDuplicates(e, ids)
+		order = append(left, right...)
 	}
 	return elements.Keep(assemble(order, outs)), nil
 }
@@ -184,7 +185,8 @@ func (ids *itemIDs) liveOrder(onlyLiveOnly bool) []int {
 }
 
 // seedOrder is the order of the design: live-only members in live order,
-// then local's members in local order.
+// then local's members in local order. (Lists of maps also place live
+// duplicates of a key right after local's item: see withDuplicates.)
 func seedOrder(ids itemIDs) []int {
 	order := ids.liveOrder(true)
 	return append(order, ids.local...)
