@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -226,12 +227,20 @@ func readLimited(r io.Reader) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, parse.DefaultMaxBytes+1))
 }
 
-// readFileLimited is readLimited for the file named name.
+// readFileLimited is readLimited for the file named name, with its buffer
+// sized from the file's size once (io.ReadAll's growth would allocate
+// several times the bytes read).
 func readFileLimited(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f)
+	size := int64(parse.DefaultMaxBytes + 1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < size {
+		size = st.Size()
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, parse.DefaultMaxBytes+1))
+	return buf.Bytes(), err
 }

@@ -80,7 +80,7 @@ var _ = Describe("ReadObjects", func() {
 		runtime.ReadMemStats(&after)
 		Expect(err).To(MatchError(ContainSubstring("more than the limit of 33554432")))
 		Expect(err.Error()).To(ContainSubstring("huge.yaml"))
-		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 100<<20), "the whole file was read")
+		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 40<<20), "more than the limit was read, or read with a growing buffer")
 	})
 
 	It("rejects 100 MB on standard input after reading no more than the parse limit", func() {
