@@ -109,7 +109,7 @@ func FuzzJSONRoundTrip(f *testing.F) {
 		if !ok {
 			t.Fatalf("JSON() output %q holds a number float64 cannot", out)
 		}
-		if !value.Equal(v, w) {
+		if !value.Equal(v, w) && !sameAfterFloatText(v, w) {
 			t.Fatalf("round trip changed the value:\ninput  %q\nfirst  %s\nsecond %s", data, out, w.JSON())
 		}
 		// One round may turn an integral float into an int ("-0" into
@@ -131,4 +131,44 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			t.Fatalf("IndentJSON holds another document:\nindent %s\njson   %s", compact.Bytes(), out)
 		}
 	})
+}
+
+// sameAfterFloatText reports whether b is a with floats of magnitude 2^53
+// or more (always whole numbers) read back as the integers their JSON text
+// names. JSON() writes floats as encoding/json does, in the shortest form
+// that reads back as the same float64 (2.0000000000000008e16 as
+// 20000000000000010); ply reads such text as an exact integer, which
+// converts back to the same float but is not Equal to it. The fuzzer
+// found this (testdata/fuzz/FuzzJSONRoundTrip/7e17ecb1e875f8e8); it is
+// the documented cost of encoding/json's number format.
+func sameAfterFloatText(a, b value.Value) bool {
+	switch a.Kind() {
+	case value.KindFloat:
+		f, _ := a.AsFloat()
+		i, isInt := b.AsInt()
+		return isInt && math.Abs(f) >= 1<<53 && float64(i) == f
+	case value.KindList:
+		if b.Kind() != value.KindList || a.Len() != b.Len() {
+			return false
+		}
+		bi := b.Items()
+		for k, x := range a.Items() {
+			if !value.Equal(x, bi[k]) && !sameAfterFloatText(x, bi[k]) {
+				return false
+			}
+		}
+		return true
+	case value.KindMap:
+		if b.Kind() != value.KindMap || a.Len() != b.Len() {
+			return false
+		}
+		bf := b.Fields()
+		for k, x := range a.Fields() {
+			if x.Key != bf[k].Key || (!value.Equal(x.Value, bf[k].Value) && !sameAfterFloatText(x.Value, bf[k].Value)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
