@@ -232,18 +232,7 @@ func (o Outcome) Signature() string {
 	sb.WriteString(string(o.Mode) + " " + o.Target + " " + o.Class.String())
 	if o.DiffPath != "" {
 		sb.WriteByte(' ')
-		in := false
-		for _, r := range o.DiffPath {
-			switch {
-			case r == '[':
-				in = true
-				sb.WriteString("[]")
-			case r == ']':
-				in = false
-			case !in:
-				sb.WriteRune(r)
-			}
-		}
+		sb.WriteString(difftest.PathShape(o.DiffPath))
 	}
 	return sb.String()
 }

@@ -1,6 +1,10 @@
 package difftest
 
-import "github.com/plyproject/ply/pkg/value"
+import (
+	"strings"
+
+	"github.com/plyproject/ply/pkg/value"
+)
 
 // The helpers below expose the harness's building blocks to other
 // differential suites (test/patchdiff), which classify their own kinds of
@@ -31,3 +35,23 @@ func HasDuplicateItems(v value.Value) bool { return hasDuplicateItems(v) }
 // list item new to live instead of applying them: the OracleLeaksDirective
 // class); ok reports whether there was one.
 func DropLeakedDeletes(v value.Value) (out value.Value, ok bool) { return dropLeakedDeletes(v) }
+
+// PathShape returns a FirstDiff path with its list indices and keys
+// reduced to "[]" (".spec.parts[1].env[0]" -> ".spec.parts[].env[]"): the
+// part of failure signatures that groups cases likely to share a cause.
+func PathShape(path string) string {
+	var sb strings.Builder
+	in := false
+	for _, r := range path {
+		switch {
+		case r == '[':
+			in = true
+			sb.WriteString("[]")
+		case r == ']':
+			in = false
+		case !in:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
