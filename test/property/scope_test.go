@@ -22,6 +22,9 @@ import (
 // retainKeys union that local leaves out are cleared.
 type scope struct {
 	untouched, merged int
+	// multiKeyItems counts the live items of merged lists with a
+	// multi-field merge key that the walk matched and checked.
+	multiKeyItems int
 	// lost lists untouched values the result changed or dropped; dropped
 	// lists merged maps and lists the result dropped.
 	lost, dropped []string
@@ -88,23 +91,19 @@ func (s *scope) walk(t *openapi.Type, m openapi.Meta, p at, path string) {
 			s.dropped = append(s.dropped, path+": merged list dropped, result "+string(p.res.JSON()))
 			return
 		}
-		var key func(value.Value) (value.ScalarKey, bool)
+		var key func(value.Value) (itemKey, bool)
 		switch {
 		case t.Elem.Kind == openapi.KindPrimitive:
-			key = value.Value.Key
-		case t.Elem.Kind == openapi.KindStruct && len(m.MergeKey) == 1:
-			name := m.MergeKey[0]
-			key = func(v value.Value) (value.ScalarKey, bool) {
-				k, ok := v.Get(name)
-				if !ok {
-					return value.ScalarKey{}, false
-				}
-				return k.Key()
+			key = func(v value.Value) (itemKey, bool) {
+				k, ok := v.Key()
+				return itemKey{k}, ok
 			}
+		case t.Elem.Kind == openapi.KindStruct && len(m.MergeKey) >= 1 && len(m.MergeKey) <= len(itemKey{}):
+			key = func(v value.Value) (itemKey, bool) { return keyTuple(t.Elem, m.MergeKey, v) }
 		default:
 			return
 		}
-		var recItems map[value.ScalarKey]value.Value
+		var recItems map[itemKey]value.Value
 		if p.hasRec && p.rec.IsList() {
 			recItems = index(p.rec, key)
 		}
@@ -118,6 +117,9 @@ func (s *scope) walk(t *openapi.Type, m openapi.Meta, p at, path string) {
 			c.rec, c.hasRec = recItems[k]
 			c.loc, c.hasLoc = locItems[k]
 			c.res, c.hasRes = resItems[k]
+			if len(m.MergeKey) > 1 {
+				s.multiKeyItems++
+			}
 			// A retainKeys strategy on a list applies to the union of
 			// each of its items.
 			s.walk(t.Elem, openapi.Meta{Strategy: m.Strategy & openapi.StrategyRetainKeys}, c, path+"["+strconv.Itoa(i)+"]")
@@ -125,10 +127,33 @@ func (s *scope) walk(t *openapi.Type, m openapi.Meta, p at, path string) {
 	}
 }
 
+// itemKey identifies an item of a merged list: a primitive's value, or
+// the values of the merge-key fields in key order; unused slots are zero.
+type itemKey [3]value.ScalarKey
+
+// keyTuple returns the key of item, a map of struct type et with merge
+// key fields key: a key field the item leaves out takes its schema default
+// (the identity the server gives it). ok is false when a key field is
+// missing with no default or holds a map or list.
+func keyTuple(et *openapi.Type, key []string, item value.Value) (k itemKey, ok bool) {
+	for i, name := range key {
+		v, has := item.Get(name)
+		if !has {
+			if v, has = et.KeyDefault(name); !has {
+				return k, false
+			}
+		}
+		if k[i], ok = v.Key(); !ok {
+			return k, false
+		}
+	}
+	return k, true
+}
+
 // index maps the items of list by key; an item without a key is left out,
 // and of two items with the same key the first is kept.
-func index(list value.Value, key func(value.Value) (value.ScalarKey, bool)) map[value.ScalarKey]value.Value {
-	out := make(map[value.ScalarKey]value.Value, len(list.Items()))
+func index(list value.Value, key func(value.Value) (itemKey, bool)) map[itemKey]value.Value {
+	out := make(map[itemKey]value.Value, len(list.Items()))
 	for _, it := range list.Items() {
 		if k, ok := key(it); ok {
 			if _, dup := out[k]; !dup {

@@ -21,6 +21,9 @@ type targetSpec struct {
 	apiVersion string
 	kind       string
 	undeclared bool
+	// multiKey generates lists with multi-field merge keys (the v3
+	// list-map-keys, such as containerPort,protocol).
+	multiKey bool
 }
 
 var targetSpecs = []targetSpec{
@@ -28,9 +31,9 @@ var targetSpecs = []targetSpec{
 	{name: "deployment/v2", schema: "v2", typeName: "io.k8s.api.apps.v1.Deployment", apiVersion: "apps/v1", kind: "Deployment"},
 	{name: "pod/v2", schema: "v2", typeName: "io.k8s.api.core.v1.Pod", apiVersion: "v1", kind: "Pod"},
 	{name: "service/v2", schema: "v2", typeName: "io.k8s.api.core.v1.Service", apiVersion: "v1", kind: "Service"},
-	{name: "deployment/v3", schema: "v3", apiVersion: "apps/v1", kind: "Deployment"},
-	{name: "pod/v3", schema: "v3", apiVersion: "v1", kind: "Pod"},
-	{name: "service/v3", schema: "v3", apiVersion: "v1", kind: "Service"},
+	{name: "deployment/v3", schema: "v3", apiVersion: "apps/v1", kind: "Deployment", multiKey: true},
+	{name: "pod/v3", schema: "v3", apiVersion: "v1", kind: "Pod", multiKey: true},
+	{name: "service/v3", schema: "v3", apiVersion: "v1", kind: "Service", multiKey: true},
 }
 
 // target is a targetSpec with its schema, root type and generator.
@@ -81,6 +84,7 @@ func load(spec targetSpec) (*target, error) {
 			{Key: "kind", Value: value.String(spec.kind)},
 		},
 		UndeclaredFields: spec.undeclared,
+		MultiFieldKeys:   spec.multiKey,
 	})
 	return &target{targetSpec: spec, schema: s, root: root, gen: g}, nil
 }

@@ -12,8 +12,10 @@
 // that the oracle has an answer to compare with:
 //   - every item of a merged list of maps carries its merge key, and merge
 //     key values are unique within a list; set lists hold unique values;
-//   - lists with multi-field merge keys, and merged lists of maps without
-//     a key, are never generated (multi-field keys are a ply extension);
+//   - merged lists of maps without a key are never generated, nor are
+//     lists with multi-field merge keys unless Config.MultiFieldKeys asks
+//     for them (multi-field keys are a ply extension, for the property
+//     tests, which need no oracle);
 //   - values of maps of non-primitive values, and nested values of
 //     free-form objects, are "opaque": a pure function of the case seed,
 //     the type and the key, so all three inputs agree on them wherever they

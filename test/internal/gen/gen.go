@@ -24,6 +24,14 @@ type Config struct {
 	// first apply (recorded is value.Null). Zero means 10; negative means
 	// never.
 	FirstApplyPercent int
+	// MultiFieldKeys generates merged lists whose merge key has two or
+	// three primitive fields (OpenAPI v3 list-map-keys such as
+	// containerPort,protocol). Off by default: strategicpatch, the
+	// differential oracle, knows single-field keys only. Key tuples come
+	// from small pools so that edits collide; a key field whose value is
+	// its schema default is sometimes left out, so one item is spelled
+	// two ways across the inputs. Patch never generates them.
+	MultiFieldKeys bool
 }
 
 // Triple is one generated case. Recorded is value.Null for a first apply.
@@ -95,15 +103,16 @@ func (g *Generator) Triple(seed uint64) Triple {
 type shape uint8
 
 const (
-	shapeSkip      shape = iota // never generated
-	shapePrim                   // string, integer, number, boolean
-	shapeStruct                 // declared fields
-	shapePrimMap                // map of primitives (labels)
-	shapeOpaqueMap              // map of non-primitive values
-	shapeFree                   // free-form object
-	shapeKeyed                  // merged list of maps, single-field key
-	shapeSet                    // merged list of primitives
-	shapeAtomic                 // any other list: replaced whole
+	shapeSkip       shape = iota // never generated
+	shapePrim                    // string, integer, number, boolean
+	shapeStruct                  // declared fields
+	shapePrimMap                 // map of primitives (labels)
+	shapeOpaqueMap               // map of non-primitive values
+	shapeFree                    // free-form object
+	shapeKeyed                   // merged list of maps, single-field key
+	shapeMultiKeyed              // merged list of maps, key of 2 or 3 fields
+	shapeSet                     // merged list of primitives
+	shapeAtomic                  // any other list: replaced whole
 )
 
 func classify(t *openapi.Type, m openapi.Meta) shape {
@@ -130,14 +139,32 @@ func classify(t *openapi.Type, m openapi.Meta) shape {
 		case openapi.KindPrimitive:
 			return shapeSet
 		case openapi.KindStruct:
-			if len(m.MergeKey) == 1 && t.Elem.Field(m.MergeKey[0]) != nil &&
-				t.Elem.Field(m.MergeKey[0]).Type.Kind == openapi.KindPrimitive {
+			if len(m.MergeKey) == 0 || len(m.MergeKey) > maxKeyFields {
+				return shapeSkip
+			}
+			for _, k := range m.MergeKey {
+				if f := t.Elem.Field(k); f == nil || f.Type.Kind != openapi.KindPrimitive {
+					return shapeSkip
+				}
+			}
+			if len(m.MergeKey) == 1 {
 				return shapeKeyed
 			}
+			return shapeMultiKeyed
 		}
 		return shapeSkip
 	}
 	return shapeSkip
+}
+
+// classify is the package classify, with lists of multi-field keys
+// skipped unless the Config asks for them.
+func (g *Generator) classify(t *openapi.Type, m openapi.Meta) shape {
+	sh := classify(t, m)
+	if sh == shapeMultiKeyed && !g.cfg.MultiFieldKeys {
+		return shapeSkip
+	}
+	return sh
 }
 
 // score rates how much merge metadata lies below t (0 none, 1 some, 2 a
@@ -205,7 +232,7 @@ func (s *state) size(max int) int {
 }
 
 func (s *state) genRoot() value.Value {
-	v := s.genStruct(s.g.root, 0, "")
+	v := s.genStruct(s.g.root, 0, nil)
 	for _, f := range s.g.cfg.Fixed {
 		v = v.With(f.Key, f.Value)
 	}
@@ -213,7 +240,7 @@ func (s *state) genRoot() value.Value {
 }
 
 func (s *state) mutateRoot(v value.Value, rt *rates) value.Value {
-	return s.mutateStruct(v, s.g.root, 0, "", rt)
+	return s.mutateStruct(v, s.g.root, 0, nil, rt)
 }
 
 func (s *state) isFixed(depth int, name string) bool {
@@ -230,11 +257,11 @@ func (s *state) isFixed(depth int, name string) bool {
 
 // gen returns a fresh value for a position of type t with metadata m.
 func (s *state) gen(t *openapi.Type, m openapi.Meta, depth int) value.Value {
-	switch classify(t, m) {
+	switch s.g.classify(t, m) {
 	case shapePrim:
 		return s.prim(t)
 	case shapeStruct:
-		return s.genStruct(t, depth, "")
+		return s.genStruct(t, depth, nil)
 	case shapePrimMap:
 		return s.genPrimMap(t)
 	case shapeOpaqueMap:
@@ -243,6 +270,8 @@ func (s *state) gen(t *openapi.Type, m openapi.Meta, depth int) value.Value {
 		return s.genFree(t)
 	case shapeKeyed:
 		return s.genKeyed(t, m, depth)
+	case shapeMultiKeyed:
+		return s.genMultiKeyed(t, m, depth)
 	case shapeSet:
 		return s.genSet(t)
 	case shapeAtomic:
@@ -284,16 +313,16 @@ func (s *state) otherPrim(t *openapi.Type, old value.Value) value.Value {
 
 // pickFields chooses which declared fields of t a fresh struct sets,
 // favouring fields with merge metadata below them.
-func (s *state) pickFields(t *openapi.Type, depth int, protect string) []*openapi.Field {
+func (s *state) pickFields(t *openapi.Type, depth int, protect []string) []*openapi.Field {
 	var cands []*openapi.Field
 	var weights []int
 	total := 0
 	for _, name := range t.FieldNames {
 		f := t.Fields[name]
-		if name == protect || s.isFixed(depth, name) {
+		if slices.Contains(protect, name) || s.isFixed(depth, name) {
 			continue
 		}
-		sh := classify(f.Type, f.Meta)
+		sh := s.g.classify(f.Type, f.Meta)
 		if sh == shapeSkip || (depth >= s.g.cfg.MaxDepth && sh != shapePrim) {
 			continue
 		}
@@ -328,7 +357,7 @@ func (s *state) pickFields(t *openapi.Type, depth int, protect string) []*openap
 	return out
 }
 
-func (s *state) genStruct(t *openapi.Type, depth int, protect string) value.Value {
+func (s *state) genStruct(t *openapi.Type, depth int, protect []string) value.Value {
 	fields := []value.Field{}
 	for _, f := range s.pickFields(t, depth, protect) {
 		fields = append(fields, value.Field{Key: f.Name, Value: s.gen(f.Type, f.Meta, depth+1)})
@@ -454,7 +483,7 @@ func keyPoolSize(kt *openapi.Type) int {
 }
 
 func (s *state) newItem(t *openapi.Type, key string, kv value.Value, depth int) value.Value {
-	return s.genStruct(t.Elem, depth+1, key).With(key, kv)
+	return s.genStruct(t.Elem, depth+1, []string{key}).With(key, kv)
 }
 
 func (s *state) genKeyed(t *openapi.Type, m openapi.Meta, depth int) value.Value {
@@ -534,7 +563,7 @@ func (s *state) pickDistinct(pool []string, n int) []string {
 // mutate returns an edited copy of v, a value at a position of type t with
 // metadata m.
 func (s *state) mutate(v value.Value, t *openapi.Type, m openapi.Meta, depth int, rt *rates) value.Value {
-	sh := classify(t, m)
+	sh := s.g.classify(t, m)
 	if v.IsNull() {
 		return v
 	}
@@ -545,7 +574,7 @@ func (s *state) mutate(v value.Value, t *openapi.Type, m openapi.Meta, depth int
 		}
 	case shapeStruct:
 		if v.IsMap() {
-			return s.mutateStruct(v, t, depth, "", rt)
+			return s.mutateStruct(v, t, depth, nil, rt)
 		}
 	case shapePrimMap:
 		if v.IsMap() {
@@ -568,6 +597,10 @@ func (s *state) mutate(v value.Value, t *openapi.Type, m openapi.Meta, depth int
 		if v.IsList() {
 			return s.mutateKeyed(v, t, m, depth, rt)
 		}
+	case shapeMultiKeyed:
+		if v.IsList() {
+			return s.mutateMultiKeyed(v, t, m, depth, rt)
+		}
 	case shapeSet:
 		if v.IsList() {
 			return s.mutateSet(v, t, rt)
@@ -580,10 +613,10 @@ func (s *state) mutate(v value.Value, t *openapi.Type, m openapi.Meta, depth int
 	return s.gen(t, m, depth)
 }
 
-func (s *state) mutateStruct(v value.Value, t *openapi.Type, depth int, protect string, rt *rates) value.Value {
+func (s *state) mutateStruct(v value.Value, t *openapi.Type, depth int, protect []string, rt *rates) value.Value {
 	out := v
 	for _, f := range v.Fields() {
-		if f.Key == protect || s.isFixed(depth, f.Key) {
+		if slices.Contains(protect, f.Key) || s.isFixed(depth, f.Key) {
 			continue
 		}
 		fd := t.Field(f.Key)
@@ -653,7 +686,7 @@ func (s *state) mutateKeyed(v value.Value, t *openapi.Type, m openapi.Meta, dept
 		case s.pct(rt.remove):
 			continue
 		case s.pct(rt.descend):
-			it = s.mutateStruct(it, t.Elem, depth+1, key, rt)
+			it = s.mutateStruct(it, t.Elem, depth+1, []string{key}, rt)
 		}
 		used[k] = true
 		items = append(items, it)

@@ -61,7 +61,7 @@ func (s *state) patchStruct(cur value.Value, t *openapi.Type, depth int) value.V
 			continue
 		}
 		sh := classify(f.Type, f.Meta)
-		if sh == shapeSkip || (depth >= s.g.cfg.MaxDepth && sh != shapePrim) {
+		if sh == shapeSkip || sh == shapeMultiKeyed || (depth >= s.g.cfg.MaxDepth && sh != shapePrim) {
 			continue
 		}
 		old, has := cur.Get(name)
@@ -129,7 +129,7 @@ func (s *state) patchChildStruct(old value.Value, f *openapi.Field, depth int) v
 	switch x := s.r.IntN(20); {
 	case x == 0:
 		// Replace the whole struct.
-		return s.genStruct(f.Type, depth+1, "").With(patchKey, value.String("replace"))
+		return s.genStruct(f.Type, depth+1, nil).With(patchKey, value.String("replace"))
 	case x == 1 && old.IsMap():
 		return value.MustMap(value.Field{Key: patchKey, Value: value.String("delete")})
 	case x == 2 && s.pct(10*patchRateInvalid):
