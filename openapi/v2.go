@@ -11,6 +11,7 @@ import (
 	openapi_v2 "github.com/google/gnostic-models/openapiv2"
 	"k8s.io/kube-openapi/pkg/util/proto"
 
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -68,7 +69,7 @@ func loadV2(name string, data []byte) (s *Schema, err error) {
 		// gnostic and kube-openapi index into their input without always
 		// checking it; a panic there is bad input, reported as such.
 		if r := recover(); r != nil {
-			s, err = nil, &Error{Document: docName, Msg: fmt.Sprint("the OpenAPI parser failed on this input: ", r)}
+			s, err = nil, &Error{Document: docName, Msg: notADocument(data, r)}
 		}
 	}()
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -85,6 +86,29 @@ func loadV2(name string, data []byte) (s *Schema, err error) {
 	}
 	l := &loader{doc: docName}
 	return l.load(doc)
+}
+
+// notADocument explains why gnostic panicked on data (panic value r):
+// ply's own parser reads data, which is cheap next to the failed parse and
+// happens only on this path, and the message says what the input is
+// instead of an object: nothing but comments or blank lines, several
+// documents, another kind of value, or unreadable text (with its line and
+// column). When data is a single object after all, the message carries
+// the panic.
+func notADocument(data []byte, r any) string {
+	const want = ", want an OpenAPI v2 document (a JSON or YAML object)"
+	docs, err := parse.Documents(data)
+	switch {
+	case err != nil:
+		return "not valid YAML or JSON (" + err.Error() + ")" + want
+	case len(docs) == 0:
+		return "the input holds no document, only comments, blank lines or nulls" + want
+	case len(docs) > 1:
+		return "the input holds " + strconv.Itoa(len(docs)) + " documents" + want
+	case !docs[0].IsMap():
+		return "the document is " + kindPhrase(docs[0]) + want
+	}
+	return fmt.Sprint("the OpenAPI parser failed on this input: ", r)
 }
 
 // loader converts one parsed document.

@@ -190,6 +190,13 @@ var _ = Describe("LoadV2", func() {
 		Entry("a value of the wrong kind (gnostic's node dump rewritten)", "wrong-kind-value.json", "", "",
 			[]string{"$root.definitions.a has unexpected value for required: got an object at line 2, column 33"}),
 		Entry("an OpenAPI v3 document", "openapi-v3.json", "", "", []string{"swagger"}),
+		// gnostic panics on these (index out of range); ply says what the
+		// input is instead.
+		Entry("only comments", "comments-only.yaml", "", "",
+			[]string{"openapi: OpenAPI v2 document: the input holds no document, only comments, blank lines or nulls, want an OpenAPI v2 document (a JSON or YAML object)"}),
+		Entry("a list holding null", "list-of-null.yaml", "", "",
+			[]string{"openapi: OpenAPI v2 document: the document is an array, want an OpenAPI v2 document (a JSON or YAML object)"}),
+		Entry("a list", "list.yaml", "", "", []string{"openapi: OpenAPI v2 document: "}),
 		Entry("dangling $ref", "dangling-ref.json", "ply.test.v1.Broken", "spec.target",
 			[]string{`openapi: OpenAPI v2 document "dangling v1": definition ply.test.v1.Broken, field spec.target: `,
 				`$ref "#/definitions/ply.test.v1.Missing" names no definition`}),
