@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,6 +25,18 @@ func FuzzJSONScanner(f *testing.F) {
 		`{"z":1,"a":2} {"b":3}`, `"\ud800"`, `"\ud800\u0041"`, "\"\xff\"", `{"a":1,}`, `[01]`, `{"a" 1}`,
 	} {
 		f.Add([]byte(s))
+	}
+	// The JSON fixtures of the parse tests.
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.json"))
+	if len(files) == 0 {
+		f.Fatal("no JSON fixtures in testdata")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !looksLikeJSON(data) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -87,6 +89,18 @@ func FuzzJSONRoundTrip(f *testing.F) {
 		"\"\xff\x80\"",
 	} {
 		f.Add([]byte(s))
+	}
+	// The JSON fixtures of the parse tests: whole manifests and streams.
+	files, _ := filepath.Glob(filepath.Join("..", "parse", "testdata", "ok", "*.json"))
+	if len(files) == 0 {
+		f.Fatal("no JSON fixtures in ../parse/testdata/ok")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		x, err := decodeOneJSON(data)
