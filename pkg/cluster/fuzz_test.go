@@ -3,28 +3,17 @@ package cluster
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/fuzzseed"
 )
 
 // seedFiles adds the manifests under testdata to f.
 func seedFiles(f *testing.F) {
-	for _, pat := range []string{"testdata/read/*.yaml", "testdata/read/dir/*", "testdata/kubectl/*"} {
-		files, err := filepath.Glob(pat)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, p := range files {
-			if data, err := os.ReadFile(p); err == nil {
-				f.Add(data)
-			}
-		}
-	}
+	fuzzseed.Files(f, "testdata/read/*.yaml", "testdata/read/dir/*", "testdata/kubectl/*")
 }
 
 // FuzzDecodeObjects checks that any input decodes to objects or an error

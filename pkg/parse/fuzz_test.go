@@ -3,36 +3,18 @@ package parse
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/fuzzseed"
 )
 
 // fuzzLimits keep each fuzz run small.
 var fuzzLimits = Limits{MaxBytes: 1 << 20, MaxAliasExpansion: 1 << 16}
 
 func addSeeds(f *testing.F) {
-	ok, err := filepath.Glob(filepath.Join("testdata", "ok", "*"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	bad, err := filepath.Glob(filepath.Join("testdata", "error", "*"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	files := append(ok, bad...)
-	if len(files) == 0 {
-		f.Fatal("no seeds in testdata")
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	fuzzseed.Files(f, filepath.Join("testdata", "ok", "*"), filepath.Join("testdata", "error", "*"))
 	for _, s := range []string{"", "a: &a [*a]", "{\"a\": [1, {\"b\": null}]}", "- !!binary /w==\n- \"\\x7f\"", "x: 1e400\ny: 0x1F"} {
 		f.Add([]byte(s))
 	}

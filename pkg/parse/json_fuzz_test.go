@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/fuzzseed"
 	"github.com/plyproject/ply/test/jsonv"
 )
 
@@ -27,17 +27,7 @@ func FuzzJSONScanner(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	// The JSON fixtures of the parse tests.
-	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.json"))
-	if len(files) == 0 {
-		f.Fatal("no JSON fixtures in testdata")
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	fuzzseed.Files(f, filepath.Join("testdata", "*", "*.json"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !looksLikeJSON(data) {
 			return

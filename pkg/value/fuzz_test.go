@@ -6,12 +6,12 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/fuzzseed"
 )
 
 // valueFromJSON converts what encoding/json decodes (with UseNumber) into a
@@ -91,17 +91,7 @@ func FuzzJSONRoundTrip(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	// The JSON fixtures of the parse tests: whole manifests and streams.
-	files, _ := filepath.Glob(filepath.Join("..", "parse", "testdata", "ok", "*.json"))
-	if len(files) == 0 {
-		f.Fatal("no JSON fixtures in ../parse/testdata/ok")
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	fuzzseed.Files(f, filepath.Join("..", "parse", "testdata", "ok", "*.json"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		x, err := decodeOneJSON(data)
 		if err != nil {

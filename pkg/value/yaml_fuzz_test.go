@@ -1,29 +1,19 @@
 package value_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/fuzzseed"
 )
 
 // FuzzYAML checks that every document ply reads is written by Value.YAML as
 // YAML that reads back to an Equal value, both with ply's parser and with
 // kubectl's (sigs.k8s.io/yaml).
 func FuzzYAML(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "yaml", "*"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	fuzzseed.Files(f, filepath.Join("testdata", "yaml", "*"))
 	for _, s := range []string{`"yes"`, `{"a": ["- x", "", 1.0, 1e400]}`, "a: !!binary /w==", "- '#'\n- ':'"} {
 		f.Add([]byte(s))
 	}
