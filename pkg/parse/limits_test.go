@@ -180,9 +180,48 @@ var _ = Describe("Limits", func() {
 		})
 
 		It("does not bound JSON, which ply's own scanner reads", func() {
-			docs, err := parse.Limits{MaxYAMLSeparators: 1}.Documents([]byte(`{"a": [1, 2, 3]}`))
+			docs, err := parse.Limits{MaxYAMLSeparators: 1, MaxYAMLStreamSeparators: 1}.Documents([]byte(`{"a": [1, 2, 3]}`))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(docs).To(HaveLen(1))
+		})
+	})
+
+	Describe("MaxYAMLStreamSeparators", func() {
+		It("has the documented default", func() {
+			Expect(parse.DefaultMaxYAMLStreamSeparators).To(Equal(2_000_000))
+		})
+
+		It("refuses a stream of documents each just under the per-document limit before building any", func() {
+			// Five documents of 499,990 items (499,992 separators with the "---"
+			// line), each admitted alone: the
+			// YAML library would take seconds and a gigabyte for them all.
+			doc := list(499_990, "0", "block")
+			var input bytes.Buffer
+			for range 5 {
+				input.WriteString("---\n")
+				input.Write(doc)
+			}
+			var err error
+			var took time.Duration
+			alloc := allocated(func() {
+				start := time.Now()
+				_, err = parse.Documents(input.Bytes())
+				took = time.Since(start)
+			})
+			Expect(err).To(MatchError(MatchRegexp(`^line 1999969: the YAML stream has 2499960 line breaks and flow separators \(, \[ \{\) up to the end of the document starting here, more than the limit of 2000000 for a whole input`)))
+			Expect(took).To(BeNumerically("<", 200*time.Millisecond))
+			Expect(alloc).To(BeNumerically("<", 1<<20), "the input is only counted")
+			AddReportEntry("refuse 5 YAML documents of 499,990 items", took.String()+", "+strconv.FormatUint(alloc, 10)+" bytes allocated")
+		})
+
+		It("counts all documents together, up to the limit exactly", func() {
+			input := []byte("a: [1, 2]\n---\nb: [1, 2]\n---\nc: 1\n")
+			// 3 + 4 + 2: a "---" line counts with the document it starts.
+			_, err := parse.Limits{MaxYAMLStreamSeparators: 8}.Documents(input)
+			Expect(err).To(MatchError(HavePrefix("line 4: the YAML stream has 9 line breaks")))
+			docs, err := parse.Limits{MaxYAMLStreamSeparators: 9}.Documents(input)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(docs).To(HaveLen(3))
 		})
 	})
 

@@ -35,6 +35,13 @@ const (
 	// Limits.MaxYAMLSeparators). A stored object (at most 1.5 MiB) with
 	// more would average under 3 bytes a line.
 	DefaultMaxYAMLSeparators = 500_000
+	// DefaultMaxYAMLStreamSeparators is the default bound on the line
+	// breaks and flow separators of a whole YAML stream: 2,000,000 (see
+	// Limits.MaxYAMLStreamSeparators). Real YAML takes 24 to 55 bytes per
+	// separator (the Gateway API CRDs, structured-merge-diff's schema
+	// fixtures, Kubernetes conformance data), so a stream within
+	// DefaultMaxBytes has at most about 1.4 million; the bound allows 16.
+	DefaultMaxYAMLStreamSeparators = 2_000_000
 )
 
 // Limits bound the work and memory one parse may take, so that hostile
@@ -68,6 +75,11 @@ type Limits struct {
 	// refused in milliseconds instead of costing gigabytes. JSON input, read
 	// by ply's own scanner, is not bounded by it.
 	MaxYAMLSeparators int
+	// MaxYAMLStreamSeparators bounds the same count over the whole YAML
+	// stream, all documents together: documents are built one at a time,
+	// but a stream of many documents each just under MaxYAMLSeparators
+	// would still cost the YAML library's time for every one of them.
+	MaxYAMLStreamSeparators int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -85,6 +97,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxYAMLSeparators <= 0 {
 		l.MaxYAMLSeparators = DefaultMaxYAMLSeparators
+	}
+	if l.MaxYAMLStreamSeparators <= 0 {
+		l.MaxYAMLStreamSeparators = DefaultMaxYAMLStreamSeparators
 	}
 	return l
 }

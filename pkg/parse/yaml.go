@@ -18,7 +18,7 @@ import (
 // parseYAML reads data as a YAML stream, one document at a time, so that
 // only one document's node tree is held at once.
 func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
-	if err := yamlSeparators(data, l.MaxYAMLSeparators); err != nil {
+	if err := yamlSeparators(data, l.MaxYAMLSeparators, l.MaxYAMLStreamSeparators); err != nil {
 		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -504,13 +504,14 @@ func (w *walker) sequence(n *yaml.Node, depth int) (result, *Error) {
 }
 
 // yamlSeparators checks that no document of the YAML stream data has more
-// than max line breaks and flow separators (see Limits.MaxYAMLSeparators).
+// than max line breaks and flow separators, and the whole stream no more
+// than maxStream (see Limits.MaxYAMLSeparators and MaxYAMLStreamSeparators).
 // Documents are told apart by "---" at the start of a line; a "---" line
 // inside a block scalar only splits the count, and the lines of a block
 // scalar are one value anyway. It reads data once per separator byte with
 // bytes.Count, which is vectorised.
-func yamlSeparators(data []byte, max int) *Error {
-	line := 1
+func yamlSeparators(data []byte, max, maxStream int) *Error {
+	line, total := 1, 0
 	for start := 0; start < len(data); {
 		end := len(data)
 		for from := start; ; {
@@ -532,6 +533,11 @@ func yamlSeparators(data []byte, max int) *Error {
 			return &Error{Line: line, Msg: "the YAML document starting here has " + strconv.Itoa(n) +
 				" line breaks and flow separators (, [ {), more than the limit of " + strconv.Itoa(max) +
 				": each can start a value the YAML library builds before ply's other limits apply; split the document, or write it as JSON"}
+		}
+		if total += n; total > maxStream {
+			return &Error{Line: line, Msg: "the YAML stream has " + strconv.Itoa(total) +
+				" line breaks and flow separators (, [ {) up to the end of the document starting here, more than the limit of " +
+				strconv.Itoa(maxStream) + " for a whole input: the YAML library builds a value for each; split the input into several files, or write it as JSON"}
 		}
 		line += breaks
 		start = end
