@@ -274,13 +274,16 @@ func (x *keyIndex) put(k *Key, pos int) {
 
 // KeyOf computes the Key of a list item for a merge key of at most
 // MaxKeyFields fields, taking itemType's key default
-// (openapi.Type.KeyDefault) for a field the item lacks. missing names the
-// first key field the item lacks with no default; bad reports a key field
-// that is null or not a scalar. k is valid only when both are zero.
+// (openapi.Type.KeyDefault) for a field the item lacks or sets to null (a
+// null deletes the field from the merged item, and the item keeps the
+// identity the default gives it: how a three-way patch says "local no
+// longer writes protocol: TCP"). missing names the first key field the
+// item lacks, or nulls, with no default; bad reports a key field that is
+// not a scalar (missing names it too). k is valid only when both are zero.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := item.Get(name)
-		if !ok {
+		if !ok || v.IsNull() {
 			d, hasDefault := itemType.KeyDefault(name)
 			if !hasDefault {
 				return k, name, false
@@ -288,7 +291,7 @@ func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, 
 			v = d
 		}
 		sk, ok := v.Key()
-		if !ok || v.IsNull() {
+		if !ok {
 			return k, name, true
 		}
 		k[i] = sk

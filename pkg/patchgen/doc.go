@@ -36,9 +36,13 @@
 //
 // Where ply differs on purpose: merge keys of several fields
 // (containerPort,protocol) identify items by the whole tuple, so
-// $setElementOrder entries, patch items and delete items carry every key
-// field (a field an item leaves out is filled from the schema's key
-// default); strategicpatch knows a single key field. With a single key
+// $setElementOrder entries and delete items carry every key field (a field
+// an item leaves out is filled from the schema's key default). Patch items
+// set what they hold, so they carry the key fields local writes and no
+// filled-in default; a key field local no longer writes is null, which the
+// receiver reads as the default for identity and as a deletion of the
+// field. Applying a three-way patch thus gives what apply.Merge gives
+// (test/property checks it). strategicpatch knows a single key field. With a single key
 // field ply equals strategicpatch. Inputs strategicpatch rejects (items of
 // a merged list without their key or not objects, non-scalar set items)
 // are errors naming the source and path.

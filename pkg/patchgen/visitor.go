@@ -344,7 +344,7 @@ func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			return elements.Absent, err
 		}
 		if o.Present && o.Value.IsMap() {
-			out = append(out, withFields(o.Value, smp.ItemKeyFields(li, mk, itemType)))
+			out = append(out, withFields(o.Value, presentKeyFields(li, mk)))
 		}
 	}
 	if d.deletions {
@@ -372,6 +372,22 @@ func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		return elements.Absent, nil
 	}
 	return elements.Keep(value.List(out)), nil
+}
+
+// presentKeyFields returns the merge-key fields item writes. A patch item
+// sets the fields it holds, so it carries only these: a key field local
+// leaves out stays out, and the receiver fills its schema default to match
+// the item, as a merge of local does. (Delete directives and
+// $setElementOrder entries only name items and carry the whole tuple, see
+// smp.ItemKeyFields.)
+func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
+	out := make([]value.Field, 0, len(mergeKey))
+	for _, name := range mergeKey {
+		if v, ok := item.Get(name); ok {
+			out = append(out, value.Field{Key: name, Value: v})
+		}
+	}
+	return out
 }
 
 // deleteDirective is the body of a delete directive item.

@@ -166,8 +166,8 @@ func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openap
 	return value.List(append(out, deletes...))
 }
 
-// ItemKeyFields returns the merge-key fields of item as patch entries
-// carry them: the item's own value, or the key default of itemType for a
+// ItemKeyFields returns the merge-key fields of item as entries that only
+// name an item (delete directives, $setElementOrder) carry them: the item's own value, or the key default of itemType for a
 // field the item leaves out (fields with neither are left out).
 func ItemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))

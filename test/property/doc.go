@@ -15,6 +15,11 @@
 //   - untouched fields: a live field or list item that neither recorded nor
 //     local holds keeps its live value exactly (each live object also gets
 //     a label and an annotation of its own, as a controller would add);
+//   - kubectl's path gives the same object: the three-way patch ply
+//     generates (patchgen.ThreeWay) applied to live by ply's patch engine
+//     (patch.Apply, kubectl ordering) equals the merge (kubectl ordering);
+//     with the v3 targets' multi-field keys this found patch items carrying
+//     filled-in key defaults and a key field's deletion lost in the join;
 //   - no drops outside the merge scope: every map and merged list that local
 //     holds and live holds is still in the result, and so is everything
 //     below it that recorded and local leave out, except the fields of a

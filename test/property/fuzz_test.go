@@ -23,6 +23,8 @@ func FuzzMergeProperties(f *testing.F) {
 		}
 		tr := t.gen.Triple(s)
 		probs := deterministic(t, tr)
+		p, _ := samePatched(t, tr)
+		probs = append(probs, p...)
 		for _, ord := range []apply.Ordering{apply.OrderingSeed, apply.OrderingKubectl} {
 			p, _ := idempotent(t, tr, ord)
 			probs = append(probs, p...)

@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/gen"
 )
@@ -83,6 +85,35 @@ func idempotent(t *target, tr gen.Triple, ord apply.Ordering) (probs []string, r
 			"\n  second: " + string(second.Object.JSON())}, false
 	case len(second.Changes) > 0:
 		return []string{"second apply reports changes:\n" + outcome(second, nil)}, false
+	}
+	return nil, false
+}
+
+// samePatched merges tr with the kubectl ordering, and also computes
+// kubectl's path to the same object: the three-way patch
+// (patchgen.ThreeWay, overwriting) applied to live (patch.Apply,
+// OrderKubectl). It reports how the two objects differ; rejected is set
+// when Merge rejects tr.
+func samePatched(t *target, tr gen.Triple) (probs []string, rejected bool) {
+	merged, err := apply.Merge(tr.Recorded, tr.Local, tr.Live, t.options(apply.OrderingKubectl))
+	if err != nil {
+		return nil, true
+	}
+	original := tr.Recorded
+	if original.IsNull() {
+		original = value.MustMap()
+	}
+	p, err := patchgen.ThreeWay(original, tr.Local, tr.Live, patchgen.Options{Schema: t.schema, TypeName: t.typeName, Overwrite: true})
+	if err != nil {
+		return []string{"ThreeWay fails where Merge does not: " + err.Error()}, false
+	}
+	patched, err := patch.Apply(tr.Live, p, patch.Options{Schema: t.schema, TypeName: t.typeName, Ordering: patch.OrderKubectl})
+	switch {
+	case err != nil:
+		return []string{"the three-way patch does not apply: " + err.Error() + "\n  patch: " + string(p.JSON())}, false
+	case !value.Equal(patched, merged.Object):
+		return []string{"patching differs from merging:\n  patch:   " + string(p.JSON()) +
+			"\n  merged:  " + string(merged.Object.JSON()) + "\n  patched: " + string(patched.JSON())}, false
 	}
 	return nil, false
 }
@@ -191,6 +222,19 @@ var _ = Describe("merge properties", func() {
 		Entry("seed ordering", apply.OrderingSeed),
 		Entry("kubectl ordering", apply.OrderingKubectl),
 	)
+
+	It("gives what kubectl's path gives: the three-way patch applied to live", func() {
+		errorsSeen, total := 0, 0
+		forEachCase(8, func(t *target, tr gen.Triple) []string {
+			total++
+			probs, rejected := samePatched(t, tr)
+			if rejected {
+				errorsSeen++
+			}
+			return probs
+		})
+		Expect(float64(errorsSeen)).To(BeNumerically("<=", maxErrorShare*float64(total)), "Merge rejected %d of %d triples", errorsSeen, total)
+	})
 
 	It("never touches a field or item that neither recorded nor local holds", func() {
 		untouched := 0
