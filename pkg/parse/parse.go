@@ -38,7 +38,7 @@ const (
 	// DefaultMaxYAMLStreamSeparators is the default bound on the line
 	// breaks and flow separators of a whole YAML stream: 2,000,000 (see
 	// Limits.MaxYAMLStreamSeparators). Real YAML takes 24 to 55 bytes per
-	// separator (the Gateway API CRDs, structured-merge-diff's schema
+	// separator (the Gateway API CRDs, the SMD library's Kubernetes schema
 	// fixtures, Kubernetes conformance data), so a stream within
 	// DefaultMaxBytes has at most about 1.4 million; the bound allows 16.
 	DefaultMaxYAMLStreamSeparators = 2_000_000
