@@ -12,7 +12,7 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )

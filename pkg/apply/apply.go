@@ -2,10 +2,10 @@ package apply
 
 import (
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/changes"
-	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/internal/changes"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
-	"github.com/plyproject/ply/pkg/visitors"
+	"github.com/plyproject/ply/internal/visitors"
 )
 
 // Ordering selects how items of merged lists are ordered in the result.

@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/pkg/apply"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/elements"
 )
 
 var _ = Describe("bad input", func() {

@@ -4,13 +4,13 @@ import (
 	"strconv"
 
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/changes"
-	"github.com/plyproject/ply/pkg/collate"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/changes"
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/pkg/smp"
-	"github.com/plyproject/ply/pkg/strategy"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/plyproject/ply/pkg/apply"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 

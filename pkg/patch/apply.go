@@ -2,12 +2,12 @@ package patch
 
 import (
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/collate"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/pkg/strategy"
+	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/pkg/value"
-	"github.com/plyproject/ply/pkg/visitors"
+	"github.com/plyproject/ply/internal/visitors"
 )
 
 // Ordering selects the order of the items of merged lists in a patch's

@@ -3,11 +3,11 @@
 // and multi-field merge keys of 004) to a live object, the way the API
 // server does with k8s.io/apimachinery's strategicpatch (or as the design
 // documents order lists: Options.Ordering) — without a second
-// engine: the patch is collated into the pkg/elements tree as a source
+// engine: the patch is collated into the internal/elements tree as a source
 // (the patch's values in Values.Local, live's in Values.Live, source name
 // elements.Patch in errors) whose directives become each node's
 // elements.PatchMeta, and the tree is decided by Visitor through
-// pkg/strategy's single dispatch point (strategy.Options.Patch).
+// internal/strategy's single dispatch point (strategy.Options.Patch).
 //
 //	Apply(live, patch, Options) / ApplyType(live, patch, rootType)
 //	ApplyTypeOrdered(live, patch, rootType, OrderSeed|OrderKubectl)
@@ -65,7 +65,7 @@
 //   - Multi-field merge keys: strategicpatch knows single-field keys only;
 //     ply matches items (and "$patch: delete" items and $setElementOrder
 //     entries) on the whole key tuple, a key field an item leaves out
-//     taking the schema's key default (protocol: TCP) as pkg/collate does.
+//     taking the schema's key default (protocol: TCP) as internal/collate does.
 //     With a single-field key the two agree.
 //
 // # Rejection rules

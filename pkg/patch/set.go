@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/elements"
-	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -1,13 +1,13 @@
 package patch
 
 import (
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // Visitor is the elements.Visitor of a patch tree: it computes each node's
 // Outcome from the patch (Values.Local), live (Values.Live) and the node's
-// directives (Node.Patch), recursing through Walker. pkg/strategy hands it
+// directives (Node.Patch), recursing through Walker. internal/strategy hands it
 // every element of a patch tree (strategy.Options.Patch).
 //
 // Its rules: a node the patch sets to null is removed; a node the patch

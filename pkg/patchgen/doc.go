@@ -3,7 +3,7 @@
 // (strategicpatch.CreateThreeWayMergePatch, kubectl apply's patch).
 //
 // Patch generation is one more Visitor over the collated tree of
-// pkg/collate (original = Recorded, modified = Local, current = Live): the
+// internal/collate (original = Recorded, modified = Local, current = Live): the
 // diff Visitor computes, node by node, the patch entry that turns one
 // source into local in one of kubectl's three diff modes: additions and
 // changes (live -> local, kubectl's "delta"), deletions only (recorded ->

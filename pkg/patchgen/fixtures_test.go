@@ -6,9 +6,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/patchgen"
-	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 

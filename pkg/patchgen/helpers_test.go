@@ -14,7 +14,7 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"

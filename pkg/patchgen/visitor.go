@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/collate"
-	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
-	"github.com/plyproject/ply/pkg/smp"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 

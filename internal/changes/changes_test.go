@@ -1,0 +1,151 @@
+package changes_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/internal/changes"
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/internal/strategy"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// fixture is one case of testdata/collect: the three inputs (each may be
+// absent) and the expected changes, each written "op path source".
+type fixture struct {
+	vals elements.Values
+	want []string
+}
+
+func loadFixture(path string) fixture {
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	doc, err := parse.Document(data)
+	Expect(err).NotTo(HaveOccurred(), path)
+	var fx fixture
+	fx.vals.Recorded, fx.vals.HasRecorded = doc.Get("recorded")
+	fx.vals.Local, fx.vals.HasLocal = doc.Get("local")
+	fx.vals.Live, fx.vals.HasLive = doc.Get("live")
+	want, ok := doc.Get("changes")
+	Expect(ok).To(BeTrue(), "%s has no changes list", path)
+	fx.want = []string{}
+	for _, w := range want.Items() {
+		s, ok := w.AsString()
+		Expect(ok).To(BeTrue())
+		fx.want = append(fx.want, s)
+	}
+	return fx
+}
+
+func deploymentType() *openapi.Type {
+	schema, err := openapi.Default()
+	Expect(err).NotTo(HaveOccurred())
+	t, ok := schema.ForKind("apps/v1", "Deployment")
+	Expect(ok).To(BeTrue())
+	return t
+}
+
+// decide collates vals as a Deployment and walks the tree with the
+// default options.
+func decide(vals elements.Values) elements.Element {
+	tree, err := collate.Collate(vals, deploymentType())
+	Expect(err).NotTo(HaveOccurred())
+	_, err = strategy.New(strategy.Options{}).Walk(tree)
+	Expect(err).NotTo(HaveOccurred())
+	return tree
+}
+
+func render(cs []changes.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Op.String() + " " + c.Path().String() + " " + c.Source.String()
+	}
+	return out
+}
+
+func fixtureEntries() []TableEntry {
+	files, err := filepath.Glob("testdata/collect/*.yaml")
+	if err != nil || len(files) == 0 {
+		panic("no fixtures in testdata/collect")
+	}
+	sort.Strings(files)
+	entries := make([]TableEntry, len(files))
+	for i, f := range files {
+		entries[i] = Entry(filepath.Base(f), f)
+	}
+	return entries
+}
+
+var _ = Describe("Collect", func() {
+	DescribeTable("reports the outermost differences between live and the result",
+		func(path string) {
+			fx := loadFixture(path)
+			Expect(render(changes.Collect(decide(fx.vals)))).To(Equal(fx.want))
+		},
+		fixtureEntries(),
+	)
+
+	It("is deterministic", func() {
+		fx := loadFixture("testdata/collect/many.yaml")
+		tree := decide(fx.vals)
+		first := render(changes.Collect(tree))
+		Expect(first).NotTo(BeEmpty())
+		Expect(render(changes.Collect(tree))).To(Equal(first), "same tree twice")
+		for range 5 {
+			Expect(render(changes.Collect(decide(fx.vals)))).To(Equal(first), "fresh tree")
+		}
+	})
+
+	It("reports nothing for a tree whose every input is equal", func() {
+		fx := loadFixture("testdata/collect/replace-scalar.yaml")
+		vals := elements.Values{Recorded: fx.vals.Local, HasRecorded: true, Local: fx.vals.Local, HasLocal: true, Live: fx.vals.Local, HasLive: true}
+		Expect(changes.Collect(decide(vals))).To(BeEmpty())
+	})
+
+	It("reports creating the whole object as one add at the root", func() {
+		fx := loadFixture("testdata/collect/add-field.yaml")
+		vals := elements.Values{Local: fx.vals.Local, HasLocal: true}
+		cs := changes.Collect(decide(vals))
+		Expect(render(cs)).To(Equal([]string{"add . local"}))
+		Expect(cs[0].Path()).To(BeEmpty())
+	})
+
+	It("gives each change its own path value", func() {
+		fx := loadFixture("testdata/collect/many.yaml")
+		cs := changes.Collect(decide(fx.vals))
+		Expect(len(cs)).To(BeNumerically(">", 2))
+		p := cs[0].Path()
+		p[0].Field = "overwritten"
+		Expect(render(cs)).To(Equal(fx.want))
+	})
+
+	It("compares the stored outcome with live", func() {
+		// A leaf whose outcome was never stored: Collect reads the zero
+		// Outcome (absent) and so reports live's value as removed.
+		leaf := &elements.PrimitiveElement{Node: elements.Node{
+			Type:   openapi.Unknown,
+			Values: elements.Values{Live: value.Int(1), HasLive: true},
+		}}
+		Expect(render(changes.Collect(leaf))).To(Equal([]string{"remove . local"}))
+		leaf.Outcome = elements.Keep(value.Float(1))
+		Expect(changes.Collect(leaf)).To(BeEmpty(), "1 and 1.0 are the same number")
+	})
+})
+
+var _ = Describe("Op", func() {
+	DescribeTable("String",
+		func(o changes.Op, want string) { Expect(o.String()).To(Equal(want)) },
+		Entry("add", changes.Add, "add"),
+		Entry("replace", changes.Replace, "replace"),
+		Entry("remove", changes.Remove, "remove"),
+		Entry("zero", changes.Op(0), ""),
+		Entry("out of range", changes.Op(9), "invalid"),
+	)
+})

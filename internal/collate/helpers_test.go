@@ -1,0 +1,159 @@
+package collate_test
+
+import (
+	"fmt"
+	"os"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// widget returns the root type of the hand-written fixture schema.
+func widget() *openapi.Type {
+	data, err := os.ReadFile("testdata/swagger.json")
+	Expect(err).NotTo(HaveOccurred())
+	s, err := openapi.LoadV2(data)
+	Expect(err).NotTo(HaveOccurred())
+	t, ok := s.ForKind("ply.test/v1", "Widget")
+	Expect(ok).To(BeTrue())
+	return t
+}
+
+// yamlValue parses one YAML (or JSON) document; "null" is the null value
+// (the parser drops null documents).
+func yamlValue(y string) value.Value {
+	if y == "null" {
+		return value.Null
+	}
+	v, err := parse.Document([]byte(y))
+	Expect(err).NotTo(HaveOccurred(), y)
+	return v
+}
+
+// absent marks a source that is not given.
+const absent = "<absent>"
+
+// three builds Values from YAML texts; absent leaves a source out.
+func three(recorded, local, live string) elements.Values {
+	var vals elements.Values
+	if recorded != absent {
+		vals.Recorded, vals.HasRecorded = yamlValue(recorded), true
+	}
+	if local != absent {
+		vals.Local, vals.HasLocal = yamlValue(local), true
+	}
+	if live != absent {
+		vals.Live, vals.HasLive = yamlValue(live), true
+	}
+	return vals
+}
+
+// loadFixture reads a YAML file holding recorded, local and live keys.
+func loadFixture(path string) elements.Values {
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	doc, err := parse.Document(data)
+	Expect(err).NotTo(HaveOccurred())
+	var vals elements.Values
+	vals.Recorded, vals.HasRecorded = doc.Get("recorded")
+	vals.Local, vals.HasLocal = doc.Get("local")
+	vals.Live, vals.HasLive = doc.Get("live")
+	return vals
+}
+
+// wrapSpec returns a Widget document whose spec is the given YAML (absent
+// passes through).
+func wrapSpec(spec string) string {
+	if spec == absent {
+		return absent
+	}
+	return "{apiVersion: ply.test/v1, kind: Widget, spec: " + spec + "}"
+}
+
+// byPath indexes every node of a tree by its rendered path.
+func byPath(e elements.Element, out map[string]elements.Element) map[string]elements.Element {
+	p := e.Base().Path().String()
+	if _, dup := out[p]; dup {
+		Fail("two nodes render as " + p)
+	}
+	out[p] = e
+	switch e := e.(type) {
+	case *elements.TypeElement:
+		for _, f := range e.Fields {
+			byPath(f.Element, out)
+		}
+	case *elements.MapElement:
+		for _, f := range e.Fields {
+			byPath(f.Element, out)
+		}
+	case *elements.ListElement:
+		for _, it := range e.Items {
+			byPath(it.Element, out)
+		}
+		for _, it := range e.LiveExtra {
+			byPath(it.Element, out)
+		}
+	case *elements.SetElement:
+		for _, it := range e.Items {
+			byPath(it.Element, out)
+		}
+	}
+	return out
+}
+
+// child returns the field called name of a TypeElement or MapElement.
+func child(e elements.Element, name string) elements.Element {
+	var fs elements.Fields
+	switch e := e.(type) {
+	case *elements.TypeElement:
+		fs = e.Fields
+	case *elements.MapElement:
+		fs = e.Fields
+	}
+	for _, f := range fs {
+		if f.Name == name {
+			return f.Element
+		}
+	}
+	Fail("no field " + name + " under " + e.Base().Path().String())
+	return nil
+}
+
+// typeName names the concrete Element type ("TypeElement").
+func typeName(e elements.Element) string {
+	s := fmt.Sprintf("%T", e)
+	return s[len("*elements."):]
+}
+
+// fieldNames lists the Names of fields in order.
+func fieldNames(fs elements.Fields) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// idx is the three source positions of an item.
+type idx struct{ R, L, V int }
+
+func indexes(items []elements.Item) []idx {
+	out := make([]idx, len(items))
+	for i, it := range items {
+		out[i] = idx{it.RecordedIndex, it.LocalIndex, it.LiveIndex}
+	}
+	return out
+}
+
+func itemPaths(items []elements.Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Element.Base().Path().String()
+	}
+	return out
+}

@@ -1,0 +1,257 @@
+package elements_test
+
+import (
+	"errors"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+var _ = Describe("Values", func() {
+	vals := elements.Values{
+		Recorded: value.String("r"), HasRecorded: true,
+		Local: value.Null, HasLocal: true,
+	}
+
+	DescribeTable("Get returns each source's value and presence",
+		func(s elements.Source, want value.Value, wantOK bool) {
+			got, ok := vals.Get(s)
+			Expect(ok).To(Equal(wantOK))
+			Expect(got.Kind()).To(Equal(want.Kind()))
+			Expect(value.Equal(got, want)).To(BeTrue())
+		},
+		Entry("recorded present", elements.Recorded, value.String("r"), true),
+		Entry("local present and null", elements.Local, value.Null, true),
+		Entry("live absent", elements.Live, value.Null, false),
+		Entry("patch is not a node value", elements.Patch, value.Null, false),
+		Entry("no source", elements.NoSource, value.Null, false),
+	)
+
+	It("Get reports a live value that is present", func() {
+		v := elements.Values{Live: value.Int(3), HasLive: true}
+		got, ok := v.Get(elements.Live)
+		Expect(ok).To(BeTrue())
+		Expect(value.Equal(got, value.Int(3))).To(BeTrue())
+	})
+
+	DescribeTable("LocalSet is true only for a present, non-null local",
+		func(v elements.Values, want bool) { Expect(v.LocalSet()).To(Equal(want)) },
+		Entry("absent", elements.Values{Live: value.Int(1), HasLive: true}, false),
+		Entry("explicit null", elements.Values{Local: value.Null, HasLocal: true}, false),
+		Entry("scalar", elements.Values{Local: value.Int(0), HasLocal: true}, true),
+		Entry("empty string", elements.Values{Local: value.String(""), HasLocal: true}, true),
+		Entry("empty map", elements.Values{Local: value.MustMap(), HasLocal: true}, true),
+		Entry("empty list", elements.Values{Local: value.List(nil), HasLocal: true}, true),
+		Entry("zero value with Has false", elements.Values{Local: value.String("x")}, false),
+	)
+})
+
+// chain builds spec.containers[name=web].image by hand:
+// TypeElement -> ListElement -> item TypeElement -> PrimitiveElement.
+func chain() (root *elements.TypeElement, list *elements.ListElement, item *elements.TypeElement, leaf *elements.PrimitiveElement) {
+	root = &elements.TypeElement{Node: elements.Node{Type: openapi.Unknown}}
+	spec := &elements.TypeElement{Node: elements.Node{Parent: root, Name: "spec", Type: openapi.Unknown}}
+	list = &elements.ListElement{Node: elements.Node{Parent: spec, Name: "containers", Type: openapi.Unknown,
+		Meta: openapi.Meta{Strategy: openapi.StrategyMerge, MergeKey: []string{"name"}}}}
+	item = &elements.TypeElement{Node: elements.Node{Parent: list, Type: openapi.Unknown,
+		Values: elements.Values{Local: value.MustMap(value.Field{Key: "name", Value: value.String("web")}), HasLocal: true}}}
+	leaf = &elements.PrimitiveElement{Node: elements.Node{Parent: item, Name: "image", Type: openapi.Unknown}}
+	root.Fields = elements.Fields{{Name: "spec", Element: spec}}
+	spec.Fields = elements.Fields{{Name: "containers", Element: list}}
+	list.Items = []elements.Item{{Element: item, RecordedIndex: -1, LocalIndex: 0, LiveIndex: -1, Of: -1}}
+	item.Fields = elements.Fields{{Name: "image", Element: leaf}}
+	return root, list, item, leaf
+}
+
+var _ = Describe("Node.Path", func() {
+	It("is the empty path at the root", func() {
+		root, _, _, _ := chain()
+		Expect(root.Path()).To(BeEmpty())
+		Expect(root.Path().String()).To(Equal("."))
+	})
+
+	It("walks parent pointers from any node", func() {
+		_, list, item, leaf := chain()
+		Expect(list.Path().String()).To(Equal("spec.containers"))
+		Expect(item.Path().String()).To(Equal("spec.containers[name=web]"))
+		Expect(leaf.Path().String()).To(Equal("spec.containers[name=web].image"))
+		Expect(leaf.Path()).To(HaveLen(4))
+		Expect(leaf.Path()[2].Kind).To(Equal(fieldpath.KeyElement))
+	})
+
+	It("gives a fresh path each call", func() {
+		_, _, _, leaf := chain()
+		p := leaf.Path()
+		p[0] = fieldpath.Field("changed")
+		Expect(leaf.Path().String()).To(Equal("spec.containers[name=web].image"))
+	})
+
+	It("Errorf blames a source at the node's path", func() {
+		_, _, _, leaf := chain()
+		err := leaf.Errorf(elements.Local, "expected a string, got integer")
+		Expect(err.Source).To(Equal(elements.Local))
+		Expect(err.Path.String()).To(Equal("spec.containers[name=web].image"))
+		Expect(err.Error()).To(Equal("local spec.containers[name=web].image: expected a string, got integer"))
+		var target *elements.Error
+		Expect(errors.As(error(err), &target)).To(BeTrue())
+	})
+})
+
+var _ = Describe("Error", func() {
+	path := fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}
+	DescribeTable("renders <source> <path>: <msg>",
+		func(e *elements.Error, want string) { Expect(e.Error()).To(Equal(want)) },
+		Entry("recorded", &elements.Error{Source: elements.Recorded, Path: path, Msg: "bad"}, "recorded spec.replicas: bad"),
+		Entry("local", &elements.Error{Source: elements.Local, Path: path, Msg: "bad"}, "local spec.replicas: bad"),
+		Entry("live", &elements.Error{Source: elements.Live, Path: path, Msg: "bad"}, "live spec.replicas: bad"),
+		Entry("patch", &elements.Error{Source: elements.Patch, Path: path, Msg: "bad"}, "patch spec.replicas: bad"),
+		Entry("no source", &elements.Error{Path: path, Msg: "bad"}, "spec.replicas: bad"),
+		Entry("root path", &elements.Error{Source: elements.Local, Msg: "expected an object, got array"}, "local .: expected an object, got array"),
+		Entry("root path, no source", &elements.Error{Msg: "m"}, ".: m"),
+	)
+
+	DescribeTable("Source.String",
+		func(s elements.Source, want string) { Expect(s.String()).To(Equal(want)) },
+		Entry("none", elements.NoSource, ""),
+		Entry("recorded", elements.Recorded, "recorded"),
+		Entry("local", elements.Local, "local"),
+		Entry("live", elements.Live, "live"),
+		Entry("patch", elements.Patch, "patch"),
+		Entry("out of range", elements.Source(99), "invalid"),
+	)
+})
+
+// recorder is a Visitor that records which method was called with which
+// element, and answers with a distinct outcome per method.
+type recorder struct {
+	calls []string
+	got   elements.Element
+}
+
+func (r *recorder) note(name string, e elements.Element) (elements.Outcome, error) {
+	r.calls = append(r.calls, name)
+	r.got = e
+	return elements.Keep(value.String(name)), nil
+}
+
+func (r *recorder) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
+	return r.note("primitive", e)
+}
+func (r *recorder) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
+	return r.note("atomic", e)
+}
+func (r *recorder) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	return r.note("map", e)
+}
+func (r *recorder) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
+	return r.note("type", e)
+}
+func (r *recorder) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	return r.note("list", e)
+}
+func (r *recorder) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	return r.note("set", e)
+}
+func (r *recorder) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
+	return r.note("empty", e)
+}
+
+var _ = Describe("Accept", func() {
+	DescribeTable("calls the Visitor method of the element's concrete type",
+		func(e elements.Element, want string) {
+			r := &recorder{}
+			out, err := e.Accept(r)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(r.calls).To(Equal([]string{want}))
+			Expect(r.got).To(BeIdenticalTo(e))
+			Expect(out.Present).To(BeTrue())
+			Expect(out.Value.Short()).To(Equal(want))
+		},
+		Entry("PrimitiveElement", &elements.PrimitiveElement{}, "primitive"),
+		Entry("AtomicElement", &elements.AtomicElement{}, "atomic"),
+		Entry("MapElement", &elements.MapElement{}, "map"),
+		Entry("TypeElement", &elements.TypeElement{}, "type"),
+		Entry("ListElement", &elements.ListElement{}, "list"),
+		Entry("SetElement", &elements.SetElement{}, "set"),
+		Entry("EmptyElement", &elements.EmptyElement{}, "empty"),
+	)
+
+	DescribeTable("Base returns the element's own node",
+		func(e elements.Element, n func() *elements.Node) { Expect(e.Base()).To(BeIdenticalTo(n())) },
+		func() []TableEntry {
+			p, a, m := &elements.PrimitiveElement{}, &elements.AtomicElement{}, &elements.MapElement{}
+			t, l, s, em := &elements.TypeElement{}, &elements.ListElement{}, &elements.SetElement{}, &elements.EmptyElement{}
+			return []TableEntry{
+				Entry("PrimitiveElement", p, func() *elements.Node { return &p.Node }),
+				Entry("AtomicElement", a, func() *elements.Node { return &a.Node }),
+				Entry("MapElement", m, func() *elements.Node { return &m.Node }),
+				Entry("TypeElement", t, func() *elements.Node { return &t.Node }),
+				Entry("ListElement", l, func() *elements.Node { return &l.Node }),
+				Entry("SetElement", s, func() *elements.Node { return &s.Node }),
+				Entry("EmptyElement", em, func() *elements.Node { return &em.Node }),
+			}
+		}(),
+	)
+
+	It("passes a visitor's error through", func() {
+		boom := errors.New("boom")
+		out, err := (&elements.ListElement{}).Accept(failing{boom})
+		Expect(err).To(MatchError(boom))
+		Expect(out).To(Equal(elements.Absent))
+	})
+})
+
+// failing is a Visitor whose every method fails.
+type failing struct{ err error }
+
+func (f failing) VisitPrimitive(*elements.PrimitiveElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+func (f failing) VisitAtomic(*elements.AtomicElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+func (f failing) VisitMap(*elements.MapElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+func (f failing) VisitType(*elements.TypeElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+func (f failing) VisitList(*elements.ListElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+func (f failing) VisitSet(*elements.SetElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+func (f failing) VisitEmpty(*elements.EmptyElement) (elements.Outcome, error) {
+	return elements.Absent, f.err
+}
+
+var _ = Describe("Outcome", func() {
+	It("Absent is not present and Keep is", func() {
+		Expect(elements.Absent.Present).To(BeFalse())
+		k := elements.Keep(value.Null)
+		Expect(k.Present).To(BeTrue())
+		Expect(k.Value.IsNull()).To(BeTrue())
+	})
+})
+
+var _ = Describe("Item.RemovedSinceRecorded", func() {
+	DescribeTable("is true when recorded names the item and local does not",
+		func(recorded, local, live int, want bool) {
+			it := elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: -1}
+			Expect(it.RemovedSinceRecorded()).To(Equal(want))
+		},
+		Entry("recorded only", 0, -1, -1, true),
+		Entry("recorded and live, local dropped it", 2, -1, 1, true),
+		Entry("in all three", 0, 0, 0, false),
+		Entry("local and recorded", 1, 3, -1, false),
+		Entry("live only", -1, -1, 0, false),
+		Entry("local only (new)", -1, 0, -1, false),
+		Entry("local and live", -1, 0, 4, false),
+	)
+})

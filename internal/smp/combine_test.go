@@ -1,0 +1,103 @@
+package smp_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+var _ = Describe("CombineThreeWay", func() {
+	DescribeTable("merges kubectl's delta into its deletions",
+		func(deletions, delta, local, want string) {
+			t := rootType("Deployment")
+			d, hasD := value.Value{}, deletions != absent
+			if hasD {
+				d = yamlValue(deletions)
+			}
+			p, hasP := value.Value{}, delta != absent
+			if hasP {
+				p = yamlValue(delta)
+			}
+			got, ok := smp.CombineThreeWay(d, hasD, p, hasP, yamlValue(local), t)
+			if want == absent {
+				Expect(ok).To(BeFalse())
+				return
+			}
+			Expect(ok).To(BeTrue())
+			Expect(string(got.JSON())).To(Equal(string(yamlValue(want).JSON())))
+		},
+		Entry("neither half", absent, absent, `{}`, absent),
+		Entry("deletions only", `{spec: {paused: null}}`, absent, `{spec: {}}`, `{spec: {paused: null}}`),
+		Entry("delta only", absent, `{spec: {replicas: 2}}`, `{spec: {replicas: 2}}`, `{spec: {replicas: 2}}`),
+		Entry("fields of both, the delta's null and value win",
+			`{spec: {paused: null, minReadySeconds: null}}`, `{spec: {replicas: 2, minReadySeconds: 3}}`, `{spec: {replicas: 2, minReadySeconds: 3}}`,
+			`{spec: {minReadySeconds: 3, paused: null, replicas: 2}}`),
+		Entry("a whole local map from the delta takes the deletions' nulls",
+			`{spec: {strategy: {rollingUpdate: null}}}`, `{spec: {strategy: {type: Recreate}}}`, `{spec: {strategy: {type: Recreate}}}`,
+			`{spec: {strategy: {rollingUpdate: null, type: Recreate}}}`),
+		Entry("$retainKeys and $setElementOrder: the deletions' when both have them",
+			`{spec: {strategy: {$retainKeys: [type], rollingUpdate: null}}}`, `{spec: {strategy: {$retainKeys: [type], type: Recreate}}}`, `{spec: {strategy: {type: Recreate}}}`,
+			`{spec: {strategy: {$retainKeys: [type], rollingUpdate: null, type: Recreate}}}`),
+		Entry("list items: local's order for items of either half, merged when in both, delete items last",
+			`{spec: {template: {spec: {$setElementOrder/containers: [{name: b}, {name: a}, {name: c}], containers: [{name: a, workingDir: null}, {name: z, $patch: delete}]}}}}`,
+			`{spec: {template: {spec: {$setElementOrder/containers: [{name: b}, {name: a}, {name: c}], containers: [{name: b, image: b}, {name: a, image: a2}, {name: c, image: c}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: b, image: b}, {name: a, image: a2}, {name: c, image: c}]}}}}`,
+			`{spec: {template: {spec: {$setElementOrder/containers: [{name: b}, {name: a}, {name: c}], containers: [{name: b, image: b}, {image: a2, name: a, workingDir: null}, {name: c, image: c}, {name: z, $patch: delete}]}}}}`),
+		Entry("an item in both halves: merged field by field",
+			`{spec: {template: {spec: {containers: [{name: a, args: null}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: a, command: [x]}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: a, command: [x]}]}}}}`,
+			`{spec: {template: {spec: {containers: [{args: null, command: [x], name: a}]}}}}`),
+	)
+})
+
+var _ = Describe("KeyOfItem", func() {
+	port := &openapi.Type{Kind: openapi.KindStruct, FieldNames: []string{"containerPort", "protocol"}, Fields: map[string]*openapi.Field{
+		"containerPort": {Name: "containerPort", Type: &openapi.Type{Kind: openapi.KindPrimitive, Primitive: "integer"}},
+		"protocol":      {Name: "protocol", Type: &openapi.Type{Kind: openapi.KindPrimitive, Primitive: "string"}, Default: value.String("TCP"), HasDefault: true},
+	}}
+	mk := []string{"containerPort", "protocol"}
+
+	DescribeTable("identifies items by the key tuple, defaults filling left-out fields",
+		func(a, b string, same bool) {
+			ka, okA := smp.KeyOfItem(yamlValue(a), mk, port)
+			kb, okB := smp.KeyOfItem(yamlValue(b), mk, port)
+			Expect(okA && okB).To(BeTrue())
+			Expect(ka == kb).To(Equal(same))
+		},
+		Entry("equal tuples", `{containerPort: 80, protocol: UDP}`, `{protocol: UDP, containerPort: 80, name: x}`, true),
+		Entry("a default fills the protocol", `{containerPort: 80}`, `{containerPort: 80, protocol: TCP}`, true),
+		Entry("protocols differ", `{containerPort: 80}`, `{containerPort: 80, protocol: UDP}`, false),
+		Entry("an integral float is the integer", `{containerPort: 80.0}`, `{containerPort: 80}`, true),
+	)
+
+	DescribeTable("has no key for items that cannot be identified",
+		func(item string) {
+			_, ok := smp.KeyOfItem(yamlValue(item), mk, port)
+			Expect(ok).To(BeFalse())
+		},
+		Entry("not an object", `"80"`),
+		Entry("a key field missing without default", `{protocol: TCP}`),
+		Entry("a null key field", `{containerPort: null}`),
+		Entry("an object as key", `{containerPort: {a: 1}}`),
+	)
+
+	It("carries key fields as patch entries do: the item's own or the default", func() {
+		fs := smp.ItemKeyFields(yamlValue(`{containerPort: 80, name: web}`), mk, port)
+		Expect(string(value.MustMap(fs...).JSON())).To(Equal(`{"containerPort":80,"protocol":"TCP"}`))
+	})
+})
+
+var _ = Describe("ConflictError", func() {
+	It("lists every conflicting path", func() {
+		err := &smp.ConflictError{Conflicts: []smp.Conflict{
+			{Path: fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}},
+			{Path: fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("app")}},
+		}}
+		Expect(err.Error()).To(Equal("apply conflicts with changes made on the server at: spec.replicas metadata.labels.app"))
+	})
+})

@@ -1,0 +1,232 @@
+package strategy_test
+
+import (
+	"errors"
+	"os"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/internal/strategy"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/internal/visitors"
+)
+
+func withStrategy(s openapi.Strategy) elements.Node {
+	return elements.Node{Type: openapi.Unknown, Meta: openapi.Meta{Strategy: s}}
+}
+
+var _ = Describe("Walker.For", func() {
+	var w *strategy.Walker
+	BeforeEach(func() { w = strategy.New(strategy.Options{Ordering: visitors.OrderKubectl}) })
+
+	DescribeTable("decides leaves with Replace",
+		func(e elements.Element) {
+			Expect(w.For(e)).To(BeAssignableToTypeOf(visitors.Replace{}))
+		},
+		Entry("PrimitiveElement", &elements.PrimitiveElement{}),
+		Entry("AtomicElement", &elements.AtomicElement{}),
+		Entry("AtomicElement with strategy replace", &elements.AtomicElement{Node: withStrategy(openapi.StrategyReplace)}),
+		Entry("AtomicElement with retainKeys", &elements.AtomicElement{Node: withStrategy(openapi.StrategyRetainKeys)}),
+		Entry("EmptyElement", &elements.EmptyElement{}),
+		Entry("EmptyElement with retainKeys", &elements.EmptyElement{Node: withStrategy(openapi.StrategyRetainKeys)}),
+	)
+
+	DescribeTable("merges maps and structs, with RetainKeys when the strategy has retainKeys",
+		func(e elements.Element, retain bool) {
+			v := w.For(e)
+			if retain {
+				Expect(v).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
+				Expect(v.(visitors.RetainKeys).Walker).To(BeIdenticalTo(elements.Walker(w)))
+				return
+			}
+			Expect(v).To(BeAssignableToTypeOf(visitors.Merge{}))
+			Expect(v.(visitors.Merge).Walker).To(BeIdenticalTo(elements.Walker(w)))
+		},
+		Entry("MapElement, no strategy", &elements.MapElement{}, false),
+		Entry("TypeElement, no strategy", &elements.TypeElement{}, false),
+		Entry("TypeElement, merge", &elements.TypeElement{Node: withStrategy(openapi.StrategyMerge)}, false),
+		Entry("MapElement, replace", &elements.MapElement{Node: withStrategy(openapi.StrategyReplace)}, false),
+		Entry("TypeElement, retainKeys", &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)}, true),
+		Entry("TypeElement, merge,retainKeys", &elements.TypeElement{Node: withStrategy(openapi.StrategyMerge | openapi.StrategyRetainKeys)}, true),
+		Entry("MapElement, retainKeys", &elements.MapElement{Node: withStrategy(openapi.StrategyRetainKeys)}, true),
+	)
+
+	DescribeTable("orders lists and sets with Ordered and the configured Ordering",
+		func(e elements.Element) {
+			for _, ord := range []visitors.Ordering{visitors.OrderSeed, visitors.OrderKubectl} {
+				w := strategy.New(strategy.Options{Ordering: ord})
+				v := w.For(e)
+				Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
+				o := v.(visitors.Ordered)
+				Expect(o.Ordering).To(Equal(ord))
+				Expect(o.Walker).To(BeIdenticalTo(elements.Walker(w)))
+			}
+		},
+		Entry("ListElement", &elements.ListElement{}),
+		Entry("ListElement, merge,retainKeys (volumes)", &elements.ListElement{Node: withStrategy(openapi.StrategyMerge | openapi.StrategyRetainKeys)}),
+		Entry("SetElement", &elements.SetElement{}),
+	)
+
+	It("decides an Element type it does not know with Replace", func() {
+		Expect(w.For(&failingElement{})).To(BeAssignableToTypeOf(visitors.Replace{}))
+	})
+})
+
+// failingElement is an Element outside the known set whose Accept fails.
+type failingElement struct{ elements.Node }
+
+var errAccept = errors.New("accept failed")
+
+func (e *failingElement) Base() *elements.Node { return &e.Node }
+func (e *failingElement) Accept(elements.Visitor) (elements.Outcome, error) {
+	return elements.Keep(value.String("unused")), errAccept
+}
+
+var _ = Describe("Walker.Walk", func() {
+	It("stores the outcome in the node and returns it", func() {
+		e := &elements.PrimitiveElement{Node: elements.Node{Type: openapi.Unknown,
+			Values: elements.Values{Local: value.Int(5), HasLocal: true, Live: value.Int(3), HasLive: true}}}
+		out, err := strategy.New(strategy.Options{}).Walk(e)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Present).To(BeTrue())
+		Expect(value.Equal(out.Value, value.Int(5))).To(BeTrue())
+		Expect(e.Outcome).To(Equal(out))
+	})
+
+	It("stores an absent outcome too", func() {
+		e := &elements.AtomicElement{Node: elements.Node{Type: openapi.Unknown,
+			Values: elements.Values{Recorded: value.Int(1), HasRecorded: true, Live: value.Int(1), HasLive: true}}}
+		e.Outcome = elements.Keep(value.String("stale"))
+		out, err := strategy.New(strategy.Options{}).Walk(e)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(Equal(elements.Absent))
+		Expect(e.Outcome).To(Equal(elements.Absent))
+	})
+
+	It("returns the visitor's error and an absent outcome, storing nothing", func() {
+		e := &failingElement{}
+		out, err := strategy.New(strategy.Options{}).Walk(e)
+		Expect(err).To(MatchError(errAccept))
+		Expect(out).To(Equal(elements.Absent))
+		Expect(e.Outcome).To(Equal(elements.Absent))
+	})
+})
+
+type fixture struct {
+	vals   elements.Values
+	result value.Value
+}
+
+func load(path string) fixture {
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	doc, err := parse.Document(data)
+	Expect(err).NotTo(HaveOccurred())
+	var fx fixture
+	fx.vals.Recorded, fx.vals.HasRecorded = doc.Get("recorded")
+	fx.vals.Local, fx.vals.HasLocal = doc.Get("local")
+	fx.vals.Live, fx.vals.HasLive = doc.Get("live")
+	fx.result, _ = doc.Get("result")
+	return fx
+}
+
+func collateDeployment(vals elements.Values) elements.Element {
+	schema, err := openapi.Default()
+	Expect(err).NotTo(HaveOccurred())
+	t, ok := schema.ForKind("apps/v1", "Deployment")
+	Expect(ok).To(BeTrue())
+	tree, err := collate.Collate(vals, t)
+	Expect(err).NotTo(HaveOccurred())
+	return tree
+}
+
+// byPath indexes every node of a tree by its rendered path.
+func byPath(e elements.Element, out map[string]elements.Element) map[string]elements.Element {
+	out[e.Base().Path().String()] = e
+	switch e := e.(type) {
+	case *elements.TypeElement:
+		for _, f := range e.Fields {
+			byPath(f.Element, out)
+		}
+	case *elements.MapElement:
+		for _, f := range e.Fields {
+			byPath(f.Element, out)
+		}
+	case *elements.ListElement:
+		for _, it := range e.Items {
+			byPath(it.Element, out)
+		}
+		for _, it := range e.LiveExtra {
+			byPath(it.Element, out)
+		}
+	case *elements.SetElement:
+		for _, it := range e.Items {
+			byPath(it.Element, out)
+		}
+	}
+	return out
+}
+
+func containerNames(v value.Value) []string {
+	spec, _ := v.Get("spec")
+	tmpl, _ := spec.Get("template")
+	pod, _ := tmpl.Get("spec")
+	cs, _ := pod.Get("containers")
+	var names []string
+	for _, c := range cs.Items() {
+		n, _ := c.Get("name")
+		s, _ := n.AsString()
+		names = append(names, s)
+	}
+	return names
+}
+
+var _ = Describe("Walk over a collated Deployment", func() {
+	It("clears a retainKeys union's other members and merges plain maps", func() {
+		fx := load("testdata/retain-keys.yaml")
+		tree := collateDeployment(fx.vals)
+		nodes := byPath(tree, map[string]elements.Element{})
+		w := strategy.New(strategy.Options{})
+		Expect(w.For(nodes["spec.strategy"])).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
+		Expect(w.For(nodes["metadata.labels"])).To(BeAssignableToTypeOf(visitors.Merge{}))
+		Expect(w.For(nodes["spec.replicas"])).To(BeAssignableToTypeOf(visitors.Replace{}))
+
+		out, err := w.Walk(tree)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Present).To(BeTrue())
+		Expect(string(out.Value.JSON())).To(Equal(string(fx.result.JSON())))
+		Expect(tree.Base().Outcome).To(Equal(out))
+	})
+
+	It("stores an outcome in every node it walks", func() {
+		fx := load("testdata/retain-keys.yaml")
+		tree := collateDeployment(fx.vals)
+		_, err := strategy.New(strategy.Options{}).Walk(tree)
+		Expect(err).NotTo(HaveOccurred())
+		nodes := byPath(tree, map[string]elements.Element{})
+		for _, p := range []string{".", "metadata", "metadata.labels", "metadata.labels.tier", "metadata.labels.injected", "spec.strategy", "spec.strategy.type"} {
+			Expect(nodes).To(HaveKey(p))
+			Expect(nodes[p].Base().Outcome.Present).To(BeTrue(), p)
+		}
+		// rollingUpdate is cleared by retainKeys without being walked.
+		Expect(nodes["spec.strategy.rollingUpdate"].Base().Outcome).To(Equal(elements.Absent))
+		labels := nodes["metadata.labels"].Base().Outcome.Value
+		Expect(string(labels.JSON())).To(Equal(`{"app":"web","injected":"true","tier":"front"}`))
+	})
+
+	DescribeTable("passes the Ordering option to the list visitor",
+		func(ord visitors.Ordering, want []string) {
+			fx := load("testdata/ordering.yaml")
+			out, err := strategy.New(strategy.Options{Ordering: ord}).Walk(collateDeployment(fx.vals))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(containerNames(out.Value)).To(Equal(want))
+		},
+		Entry("seed: live-only items first", visitors.OrderSeed, []string{"x", "a", "b", "c"}),
+		Entry("kubectl: live-only items where the patch leaves them", visitors.OrderKubectl, []string{"a", "x", "b", "c"}),
+	)
+})

@@ -1,0 +1,114 @@
+package visitors
+
+import (
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Replace decides every element as one atomic value: local's value when
+// local sets it, else the presence rule. It is the visitor for primitives,
+// atomic lists and fields with strategy replace, and the base the other
+// visitors embed for their leaves.
+type Replace struct{}
+
+// VisitPrimitive implements elements.Visitor.
+func (Replace) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitAtomic implements elements.Visitor.
+func (Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitMap implements elements.Visitor: the map is replaced whole.
+func (Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitType implements elements.Visitor: the struct is replaced whole.
+func (Replace) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitList implements elements.Visitor: the list is replaced whole.
+func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitSet implements elements.Visitor: the list is replaced whole.
+func (Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitEmpty implements elements.Visitor.
+func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// Decide is the outcome of a node taken whole: local's value (without null
+// map fields) when local sets it; absent when local nulls it or when
+// recorded had it and local omits it; else live's value.
+func Decide(n *elements.Node) elements.Outcome {
+	if n.HasLocal {
+		if n.Local.IsNull() {
+			return elements.Absent
+		}
+		return elements.Keep(StripNulls(n.Local))
+	}
+	if n.HasRecorded {
+		return elements.Absent
+	}
+	if n.HasLive {
+		return elements.Keep(n.Live)
+	}
+	return elements.Absent
+}
+
+// StripNulls returns v without map fields whose value is null, at any
+// depth. It returns v itself (no copy) when there are none.
+func StripNulls(v value.Value) value.Value {
+	if !hasNullField(v) {
+		return v
+	}
+	return stripNulls(v)
+}
+
+func hasNullField(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		for _, f := range v.Fields() {
+			if f.Value.IsNull() || hasNullField(f.Value) {
+				return true
+			}
+		}
+	case value.KindList:
+		for _, it := range v.Items() {
+			if hasNullField(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func stripNulls(v value.Value) value.Value {
+	switch v.Kind() {
+	case value.KindMap:
+		fs := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if f.Value.IsNull() {
+				continue
+			}
+			fs = append(fs, value.Field{Key: f.Key, Value: stripNulls(f.Value)})
+		}
+		return value.MapFromSorted(fs)
+	case value.KindList:
+		items := make([]value.Value, len(v.Items()))
+		for i, it := range v.Items() {
+			items[i] = stripNulls(it)
+		}
+		return value.List(items)
+	}
+	return v
+}

@@ -1,0 +1,127 @@
+package visitors_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/strategy"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/internal/visitors"
+)
+
+// field returns the child called name of a TypeElement or MapElement.
+func field(e elements.Element, name string) elements.Element {
+	var fs elements.Fields
+	switch e := e.(type) {
+	case *elements.TypeElement:
+		fs = e.Fields
+	case *elements.MapElement:
+		fs = e.Fields
+	}
+	for _, f := range fs {
+		if f.Name == name {
+			return f.Element
+		}
+	}
+	Fail("no field " + name)
+	return nil
+}
+
+// containerEnv returns the env ListElement of the first container of a
+// collated Deployment.
+func containerEnv(tree elements.Element) *elements.ListElement {
+	pod := field(field(field(tree, "spec"), "template"), "spec")
+	cs := field(pod, "containers").(*elements.ListElement)
+	return field(cs.Items[0].Element, "env").(*elements.ListElement)
+}
+
+var _ = Describe("Merge and RetainKeys", func() {
+	It("differ exactly in the fields local leaves out of a map", func() {
+		fx := loadFixture("retainkeys-strategy.yaml")
+		strategyOf := func() *elements.TypeElement {
+			return field(field(collateVals(fx.vals), "spec"), "strategy").(*elements.TypeElement)
+		}
+		w := strategy.New(strategy.Options{})
+
+		merged, err := visitors.Merge{Walker: w}.VisitType(strategyOf())
+		Expect(err).NotTo(HaveOccurred())
+		expectSame(merged.Value, yamlValue(`{type: Recreate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}`), "merge")
+
+		st := strategyOf()
+		retained, err := visitors.RetainKeys{Merge: visitors.Merge{Walker: w}}.VisitType(st)
+		Expect(err).NotTo(HaveOccurred())
+		expectSame(retained.Value, yamlValue(`{type: Recreate}`), "retainKeys")
+		// The cleared field was not walked.
+		Expect(field(st, "rollingUpdate").Base().Outcome).To(Equal(elements.Absent))
+	})
+
+	It("decide a map local does not set by the presence rule", func() {
+		n := node(absent, "null", "{a: 1}")
+		w := strategy.New(strategy.Options{})
+		for _, v := range []elements.Visitor{visitors.Merge{Walker: w}, visitors.RetainKeys{Merge: visitors.Merge{Walker: w}}} {
+			out, err := (&elements.MapElement{Node: *n}).Accept(v)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out).To(Equal(elements.Absent))
+		}
+		n = node(absent, absent, "{a: 1}")
+		out, err := (&elements.TypeElement{Node: *n}).Accept(visitors.Merge{Walker: w})
+		Expect(err).NotTo(HaveOccurred())
+		expectSame(out.Value, yamlValue("{a: 1}"), "live kept")
+	})
+})
+
+var _ = Describe("Ordered", func() {
+	It("decides a list local does not set by the presence rule", func() {
+		w := strategy.New(strategy.Options{})
+		o := visitors.Ordered{Walker: w}
+		out, err := o.VisitList(&elements.ListElement{Node: *node("[{name: a}]", "null", "[{name: a}]")})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(Equal(elements.Absent))
+		out, err = o.VisitSet(&elements.SetElement{Node: *node(absent, absent, "[a, b]")})
+		Expect(err).NotTo(HaveOccurred())
+		expectSame(out.Value, yamlValue("[a, b]"), "live kept")
+	})
+
+	It("stores Absent in a live duplicate whose key local deleted, and keeps the others", func() {
+		fx := loadFixture("order-live-duplicates.yaml")
+		tree := collateVals(fx.vals)
+		_, err := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl}).Walk(tree)
+		Expect(err).NotTo(HaveOccurred())
+		env := containerEnv(tree)
+		Expect(env.LiveExtra).To(HaveLen(1))
+		Expect(env.LiveExtra[0].Element.Base().Outcome).To(Equal(elements.Absent))
+		Expect(env.Items).To(HaveLen(2))
+		Expect(env.Items[0].Element.Base().Outcome.Present).To(BeTrue())
+		Expect(env.Items[1].Element.Base().Outcome).To(Equal(elements.Absent))
+	})
+
+	DescribeTable("orders by the seed rule: live-only first in live order, then local's order",
+		func(local, live string, want string) {
+			vals := elements.Values{
+				Local: yamlValue("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + local + "}}"), HasLocal: true,
+				Live: yamlValue("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + live + "}}"), HasLive: true,
+			}
+			out := merge(vals, visitors.OrderSeed)
+			md, _ := out.Value.Get("metadata")
+			fin, _ := md.Get("finalizers")
+			expectSame(fin, yamlValue(want), "finalizers")
+		},
+		Entry("no live-only values", "[b, a]", "[a, b]", "[b, a]"),
+		Entry("live-only values keep their live order", "[m]", "[z, m, a, y]", "[z, a, y, m]"),
+		Entry("empty local keeps live", "[]", "[b, a]", "[b, a]"),
+		Entry("duplicate values collapse", "[a, a]", "[c, c, a]", "[c, a]"),
+	)
+
+	It("keeps numbers exact and kinds distinct in a set", func() {
+		vals := elements.Values{
+			Local: yamlValue(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1", "true"]}}`), HasLocal: true,
+			Live: yamlValue(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1"]}}`), HasLive: true,
+		}
+		out := merge(vals, visitors.OrderSeed)
+		md, _ := out.Value.Get("metadata")
+		fin, _ := md.Get("finalizers")
+		Expect(fin.Items()).To(HaveLen(2))
+		Expect(value.Equal(fin.Items()[1], value.String("true"))).To(BeTrue())
+	})
+})
