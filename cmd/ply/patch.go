@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"

@@ -3,9 +3,9 @@ package smp
 import (
 	"strings"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )

@@ -8,9 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/oracle"
 )

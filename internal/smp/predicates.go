@@ -3,8 +3,8 @@ package smp
 import (
 	"sort"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -1,8 +1,8 @@
 package smp
 
 import (
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )

@@ -4,11 +4,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // countingVisitor decides every element as the number of calls so far,

@@ -1,9 +1,9 @@
 package strategy
 
 import (
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/openapi"
 )
 
 // Options configure a Walker.

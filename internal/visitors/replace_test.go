@@ -7,10 +7,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 const absent = "<absent>"

@@ -6,8 +6,8 @@ import (
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // field returns the child called name of a TypeElement or MapElement.

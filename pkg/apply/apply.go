@@ -1,11 +1,11 @@
 package apply
 
 import (
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/changes"
 	"github.com/plyproject/ply/internal/smp"
-	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // Ordering selects how items of merged lists are ordered in the result.

@@ -3,14 +3,14 @@ package apply
 import (
 	"strconv"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/changes"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/pkg/fieldpath"
-	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/internal/strategy"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/value"
 )
 

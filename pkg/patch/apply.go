@@ -1,13 +1,13 @@
 package patch
 
 import (
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // Ordering selects the order of the items of merged lists in a patch's

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 )
 

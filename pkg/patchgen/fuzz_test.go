@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patchgen"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 

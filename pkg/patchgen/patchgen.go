@@ -1,10 +1,10 @@
 package patchgen
 
 import (
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 

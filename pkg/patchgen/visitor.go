@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
