@@ -53,16 +53,28 @@ func (c Change) Path() fieldpath.Path {
 // Collect lists the changes of a decided tree in walk order: map fields by
 // name, list items local's first (local order), then live-only ones (live
 // order), then recorded-only ones.
-func Collect(root elements.Element) []Change {
-	var out []Change
-	collect(root, &out)
-	return out
+func Collect(root elements.Element, outcomes Outcomes) []Change {
+	c := collector{outcomes: outcomes}
+	c.collect(root)
+	return c.out
 }
 
-func collect(e elements.Element, out *[]Change) {
+// Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker
+// with Record).
+type Outcomes interface {
+	Outcome(*elements.Node) elements.Outcome
+}
+
+type collector struct {
+	outcomes Outcomes
+	out      []Change
+}
+
+func (c *collector) collect(e elements.Element) {
+	out := &c.out
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
-	res := n.Outcome
+	res := c.outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
 	switch {
 	case !liveOK && !present:
@@ -81,17 +93,17 @@ func collect(e elements.Element, out *[]Change) {
 	before := len(*out)
 	switch e := e.(type) {
 	case *elements.TypeElement:
-		collectFields(e.Fields, out)
+		c.fields(e.Fields)
 		return
 	case *elements.MapElement:
-		collectFields(e.Fields, out)
+		c.fields(e.Fields)
 		return
 	case *elements.ListElement:
-		collectItems(e.Items, out)
+		c.items(e.Items)
 		for i := range e.LiveExtra {
 			x := &e.LiveExtra[i]
 			mark := len(*out)
-			collect(x.Element, out)
+			c.collect(x.Element)
 			// A live duplicate goes with the item whose key it repeats:
 			// removed because local dropped that key since the last apply.
 			if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
@@ -101,21 +113,21 @@ func collect(e elements.Element, out *[]Change) {
 			}
 		}
 	case *elements.SetElement:
-		collectItems(e.Items, out)
+		c.items(e.Items)
 	}
 	if len(*out) == before && !value.Equal(n.Live, res.Value) {
 		*out = append(*out, Change{node: n, Op: Replace, Source: elements.Local})
 	}
 }
 
-func collectFields(fs elements.Fields, out *[]Change) {
+func (c *collector) fields(fs elements.Fields) {
 	for _, f := range fs {
-		collect(f.Element, out)
+		c.collect(f.Element)
 	}
 }
 
-func collectItems(items []elements.Item, out *[]Change) {
+func (c *collector) items(items []elements.Item) {
 	for i := range items {
-		collect(items[i].Element, out)
+		c.collect(items[i].Element)
 	}
 }

@@ -54,13 +54,27 @@ func deploymentType() *openapi.Type {
 
 // decide collates vals as a Deployment and walks the tree with the
 // default options.
-func decide(vals elements.Values) elements.Element {
+// decided is a collated tree and the walk that decided it.
+type decided struct {
+	tree elements.Element
+	walk *strategy.Walker
+}
+
+func decide(vals elements.Values) decided {
 	tree, err := collate.Collate(vals, deploymentType())
 	Expect(err).NotTo(HaveOccurred())
-	_, err = strategy.New(strategy.Options{}).Walk(tree)
+	w := strategy.New(strategy.Options{Record: true})
+	_, err = w.Walk(tree)
 	Expect(err).NotTo(HaveOccurred())
-	return tree
+	return decided{tree, w}
 }
+
+func collect(d decided) []changes.Change { return changes.Collect(d.tree, d.walk) }
+
+// fixed gives every node one Outcome.
+type fixed elements.Outcome
+
+func (f fixed) Outcome(*elements.Node) elements.Outcome { return elements.Outcome(f) }
 
 func render(cs []changes.Change) []string {
 	out := make([]string, len(cs))
@@ -87,7 +101,7 @@ var _ = Describe("Collect", func() {
 	DescribeTable("reports the outermost differences between live and the result",
 		func(path string) {
 			fx := loadFixture(path)
-			Expect(render(changes.Collect(decide(fx.vals)))).To(Equal(fx.want))
+			Expect(render(collect(decide(fx.vals)))).To(Equal(fx.want))
 		},
 		fixtureEntries(),
 	)
@@ -95,31 +109,31 @@ var _ = Describe("Collect", func() {
 	It("is deterministic", func() {
 		fx := loadFixture("testdata/collect/many.yaml")
 		tree := decide(fx.vals)
-		first := render(changes.Collect(tree))
+		first := render(collect(tree))
 		Expect(first).NotTo(BeEmpty())
-		Expect(render(changes.Collect(tree))).To(Equal(first), "same tree twice")
+		Expect(render(collect(tree))).To(Equal(first), "same tree twice")
 		for range 5 {
-			Expect(render(changes.Collect(decide(fx.vals)))).To(Equal(first), "fresh tree")
+			Expect(render(collect(decide(fx.vals)))).To(Equal(first), "fresh tree")
 		}
 	})
 
 	It("reports nothing for a tree whose every input is equal", func() {
 		fx := loadFixture("testdata/collect/replace-scalar.yaml")
 		vals := elements.Values{Recorded: fx.vals.Local, HasRecorded: true, Local: fx.vals.Local, HasLocal: true, Live: fx.vals.Local, HasLive: true}
-		Expect(changes.Collect(decide(vals))).To(BeEmpty())
+		Expect(collect(decide(vals))).To(BeEmpty())
 	})
 
 	It("reports creating the whole object as one add at the root", func() {
 		fx := loadFixture("testdata/collect/add-field.yaml")
 		vals := elements.Values{Local: fx.vals.Local, HasLocal: true}
-		cs := changes.Collect(decide(vals))
+		cs := collect(decide(vals))
 		Expect(render(cs)).To(Equal([]string{"add . local"}))
 		Expect(cs[0].Path()).To(BeEmpty())
 	})
 
 	It("gives each change its own path value", func() {
 		fx := loadFixture("testdata/collect/many.yaml")
-		cs := changes.Collect(decide(fx.vals))
+		cs := collect(decide(fx.vals))
 		Expect(len(cs)).To(BeNumerically(">", 2))
 		p := cs[0].Path()
 		p[0].Field = "overwritten"
@@ -127,15 +141,14 @@ var _ = Describe("Collect", func() {
 	})
 
 	It("compares the stored outcome with live", func() {
-		// A leaf whose outcome was never stored: Collect reads the zero
-		// Outcome (absent) and so reports live's value as removed.
+		// A leaf whose outcome is absent: Collect reports live's value as
+		// removed.
 		leaf := &elements.PrimitiveElement{Node: elements.Node{
 			Type:   openapi.Unknown,
 			Values: elements.Values{Live: value.Int(1), HasLive: true},
 		}}
-		Expect(render(changes.Collect(leaf))).To(Equal([]string{"remove . local"}))
-		leaf.Outcome = elements.Keep(value.Float(1))
-		Expect(changes.Collect(leaf)).To(BeEmpty(), "1 and 1.0 are the same number")
+		Expect(render(changes.Collect(leaf, fixed(elements.Absent)))).To(Equal([]string{"remove . local"}))
+		Expect(changes.Collect(leaf, fixed(elements.Keep(value.Float(1))))).To(BeEmpty(), "1 and 1.0 are the same number")
 	})
 })
 

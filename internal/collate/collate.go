@@ -9,14 +9,6 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// MaxKeyFields is the largest number of fields a merge key may have.
-const MaxKeyFields = 4
-
-// Key is the hashable identity of an item of a keyed list: the
-// value.ScalarKeys of its merge-key fields in key order (schema key
-// defaults filling fields the item leaves out), unused slots zero.
-type Key [MaxKeyFields]value.ScalarKey
-
 // Collate builds the Element tree of one object from its three values and
 // its root type (openapi.Unknown when the kind has no schema). The root of
 // the tree has no Parent and an empty path.
@@ -42,6 +34,8 @@ type collator struct {
 	// maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
+	// nodes counts the nodes built: the next node's ID.
+	nodes int32
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks.
@@ -69,7 +63,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	// copying them (with the GC's write barriers) would cost more than
 	// deciding what they are.
 	fill := func(n *elements.Node) {
-		n.Parent, n.Name, n.Values, n.Type, n.Meta = parent, name, *vals, t, *meta
+		n.Parent, n.Name, n.Values, n.Type, n.Meta, n.ID = parent, name, *vals, t, *meta, c.nextID()
 	}
 	fail := func() *elements.Node {
 		n := &elements.Node{}
@@ -135,8 +129,8 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		if len(meta.MergeKey) == 0 || elem.Kind == openapi.KindList {
 			break
 		}
-		if len(meta.MergeKey) > MaxKeyFields {
-			return nil, fail().Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(MaxKeyFields)+" are supported")
+		if len(meta.MergeKey) > elements.MaxKeyFields {
+			return nil, fail().Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 		}
 		e := alloc(&c.lists)
 		fill(&e.Node)
@@ -160,7 +154,14 @@ func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
 func (c *collator) atomic(n *elements.Node) *elements.AtomicElement {
 	e := alloc(&c.atomics)
 	e.Node = *n
+	e.ID = c.nextID()
 	return e
+}
+
+// nextID numbers a new node.
+func (c *collator) nextID() int32 {
+	c.nodes++
+	return c.nodes - 1
 }
 
 // mismatch is the error for a local value whose kind the schema rules out.
@@ -241,64 +242,6 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 	return out, nil
 }
 
-// keyIndex maps merge-key tuples to positions. Single-field keys, nearly
-// all of them, are hashed by their one ScalarKey.
-type keyIndex struct {
-	single map[value.ScalarKey]int
-	multi  map[Key]int
-}
-
-func newKeyIndex(fields, size int) keyIndex {
-	if fields == 1 {
-		return keyIndex{single: make(map[value.ScalarKey]int, size)}
-	}
-	return keyIndex{multi: make(map[Key]int, size)}
-}
-
-func (x *keyIndex) get(k *Key) (int, bool) {
-	if x.single != nil {
-		pos, ok := x.single[k[0]]
-		return pos, ok
-	}
-	pos, ok := x.multi[*k]
-	return pos, ok
-}
-
-func (x *keyIndex) put(k *Key, pos int) {
-	if x.single != nil {
-		x.single[k[0]] = pos
-		return
-	}
-	x.multi[*k] = pos
-}
-
-// KeyOf computes the Key of a list item for a merge key of at most
-// MaxKeyFields fields, taking itemType's key default
-// (openapi.Type.KeyDefault) for a field the item lacks or sets to null (a
-// null deletes the field from the merged item, and the item keeps the
-// identity the default gives it: how a three-way patch says "local no
-// longer writes protocol: TCP"). missing names the first key field the
-// item lacks, or nulls, with no default; bad reports a key field that is
-// not a scalar (missing names it too). k is valid only when both are zero.
-func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
-	for i, name := range mergeKey {
-		v, ok := item.Get(name)
-		if !ok || v.IsNull() {
-			d, hasDefault := itemType.KeyDefault(name)
-			if !hasDefault {
-				return k, name, false
-			}
-			v = d
-		}
-		sk, ok := v.Key()
-		if !ok {
-			return k, name, true
-		}
-		k[i] = sk
-	}
-	return k, "", false
-}
-
 // keyedItems collates a list of maps merged by merge key.
 func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 	n := &e.Node
@@ -311,13 +254,13 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	if n.HasRecorded && n.Recorded.IsList() {
 		recorded = n.Recorded.Items()
 	}
-	index := newKeyIndex(len(mk), max(len(local), len(live)))
+	index := elements.NewIndex(len(mk), max(len(local), len(live)))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	for i, it := range local {
 		if !it.IsMap() {
 			return n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
 		}
-		k, missing, bad := KeyOf(it, mk, itemType)
+		k, missing, bad := elements.KeyOf(it, mk, itemType)
 		if missing != "" {
 			msg := "item " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
 			if bad {
@@ -325,13 +268,12 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			}
 			return n.Errorf(elements.Local, msg)
 		}
-		if pos, dup := index.get(&k); dup {
+		if pos, fresh := index.ID(&k); !fresh {
 			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
 			path := at.String()
 			return &elements.Error{Source: elements.Local, Path: at,
 				Msg: "duplicate merge key: items " + strconv.Itoa(items[pos].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + path}
 		}
-		index.put(&k, len(items))
 		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1, Of: -1})
 	}
 	var extra []elements.Item
@@ -340,15 +282,14 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
 		}
-		k, missing, _ := KeyOf(it, mk, itemType)
+		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		if missing != "" {
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 			continue
 		}
-		pos, found := index.get(&k)
+		pos, fresh := index.ID(&k)
 		switch {
-		case !found:
-			index.put(&k, len(items))
+		case fresh:
 			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
 		case items[pos].LiveIndex < 0:
 			items[pos].LiveIndex = i
@@ -360,14 +301,13 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		if !it.IsMap() {
 			continue
 		}
-		k, missing, _ := KeyOf(it, mk, itemType)
+		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		if missing != "" {
 			continue
 		}
-		pos, found := index.get(&k)
+		pos, fresh := index.ID(&k)
 		switch {
-		case !found:
-			index.put(&k, len(items))
+		case fresh:
 			items = append(items, elements.Item{RecordedIndex: i, LocalIndex: -1, LiveIndex: -1, Of: -1})
 		case items[pos].RecordedIndex < 0:
 			items[pos].RecordedIndex = i
@@ -484,7 +424,7 @@ func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *o
 			v = local[it.LocalIndex]
 		}
 		pe := alloc(&c.prims)
-		pe.Node = elements.Node{Parent: self, Values: cv, Type: itemType}
+		pe.Node = elements.Node{Parent: self, Values: cv, Type: itemType, ID: c.nextID()}
 		it.Element = pe
 	}
 	return items, nil

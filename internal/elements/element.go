@@ -48,10 +48,10 @@ type Node struct {
 	// that holds it; items of a list with strategy merge,retainKeys carry
 	// StrategyRetainKeys).
 	Meta openapi.Meta
-	// Outcome is the node's merged value, set by the Walker in Phase 2;
-	// the zero Outcome (absent) until then, and for nodes a visitor decided
-	// without walking them (fields cleared by retainKeys).
-	Outcome Outcome
+	// ID numbers the node within its tree, densely from 0 in collation
+	// order. Phase 2 keeps what it decides in tables indexed by ID
+	// (strategy.Walker.Outcome), so the tree stays read-only once built.
+	ID int32
 	// Patch is the strategic-merge-patch metadata of a node of a patch tree
 	// (pkg/patch), where Local holds the patch; nil on every node of a
 	// three-way apply tree and on patch nodes the patch gives no directive.
@@ -125,21 +125,6 @@ func (n *Node) PathElement() fieldpath.Element {
 		return fieldpath.Val(n.value())
 	}
 	return fieldpath.Field(n.Name)
-}
-
-// KeyFields returns the merge-key fields of a list item, taking the key
-// default of itemType (openapi.Type.KeyDefault) for a key field the item
-// lacks (a null value when there is none).
-func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
-	kf := make([]fieldpath.KeyField, len(mergeKey))
-	for i, name := range mergeKey {
-		v, ok := item.Get(name)
-		if !ok {
-			v, _ = itemType.KeyDefault(name)
-		}
-		kf[i] = fieldpath.KeyField{Name: name, Value: v}
-	}
-	return kf
 }
 
 // Path materialises the path of the node from the root. It walks parent

@@ -3,31 +3,20 @@ package smp
 import (
 	"strings"
 
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// MaxKeyFields is the largest number of fields of a merge key ItemKey
-// identifies items by: collate.MaxKeyFields, the most the tree accepts.
-const MaxKeyFields = collate.MaxKeyFields
-
-// ItemKey is the hashable identity of an item of a keyed list (see
-// collate.Key).
-type ItemKey = collate.Key
-
-// KeyOfItem returns the ItemKey of item for merge key mergeKey, taking the
-// key default of itemType (openapi.Type.KeyDefault) for a field the item
-// lacks. ok is false when item is not a map, a key field is missing with
-// no default, a key field is null or not a scalar, or the key has more than
-// MaxKeyFields fields.
-func KeyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k ItemKey, ok bool) {
-	if !item.IsMap() || len(mergeKey) > MaxKeyFields {
+// KeyOfItem returns the identity of item (elements.KeyOf); ok is false
+// when item is not a map, or has no identity, or the key has more than
+// elements.MaxKeyFields fields.
+func KeyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
+	if !item.IsMap() || len(mergeKey) > elements.MaxKeyFields {
 		return k, false
 	}
-	k, missing, bad := collate.KeyOf(item, mergeKey, itemType)
-	return k, missing == "" && !bad
+	k, missing, _ := elements.KeyOf(item, mergeKey, itemType)
+	return k, missing == ""
 }
 
 // CombineThreeWay is how kubectl assembles its three-way patch from its two
@@ -109,7 +98,7 @@ func combineMaps(d1, d2, local value.Value, t *openapi.Type) value.Value {
 func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openapi.Meta) value.Value {
 	mk := meta.MergeKey
 	itemMeta := openapi.Meta{Strategy: meta.Strategy & openapi.StrategyRetainKeys}
-	i1 := make(map[ItemKey]value.Value, d1.Len())
+	i1 := make(map[elements.Key]value.Value, d1.Len())
 	var deletes []value.Value
 	for _, it := range d1.Items() {
 		if _, del := it.Get(DirectiveKey); del {
@@ -120,7 +109,7 @@ func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openap
 			i1[k] = it
 		}
 	}
-	i2 := make(map[ItemKey]value.Value, d2.Len())
+	i2 := make(map[elements.Key]value.Value, d2.Len())
 	for _, it := range d2.Items() {
 		if k, ok := KeyOfItem(it, mk, itemType); ok {
 			i2[k] = it
@@ -149,7 +138,7 @@ func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openap
 	// both derive their items from local) are kept, in their order.
 	for _, src := range [...]struct {
 		list  value.Value
-		index map[ItemKey]value.Value
+		index map[elements.Key]value.Value
 	}{{d2, i2}, {d1, i1}} {
 		if len(src.index) == 0 {
 			continue

@@ -44,12 +44,12 @@ var _ = Describe("patch mode", func() {
 	DescribeTable("hands every element to Options.Patch, whatever its strategy",
 		func(e elements.Element) {
 			pv := &countingVisitor{}
-			w := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl, Patch: pv})
-			Expect(w.For(e)).To(BeIdenticalTo(elements.Visitor(pv)))
+			w := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl, Patch: pv, Record: true})
+			Expect(visitorFor(w, e)).To(BeIdenticalTo(elements.Visitor(pv)))
 			out, err := w.Walk(e)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(pv.calls).To(Equal(1))
-			Expect(e.Base().Outcome).To(Equal(out))
+			Expect(w.Outcome(e.Base())).To(Equal(out))
 		},
 		Entry("PrimitiveElement", &elements.PrimitiveElement{}),
 		Entry("AtomicElement", &elements.AtomicElement{}),
@@ -62,6 +62,6 @@ var _ = Describe("patch mode", func() {
 
 	It("is off by default", func() {
 		w := strategy.New(strategy.Options{})
-		Expect(w.For(&elements.MapElement{})).To(BeAssignableToTypeOf(visitors.Merge{}))
+		Expect(visitorFor(w, &elements.MapElement{})).To(BeAssignableToTypeOf(visitors.Merge{}))
 	})
 })

@@ -1,6 +1,8 @@
 package strategy
 
 import (
+	"fmt"
+
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
@@ -16,52 +18,85 @@ type Options struct {
 	// decide every node, so Patch decides every element. Ordering is then
 	// unused.
 	Patch elements.Visitor
+	// Record keeps every walked node's Outcome for Outcome (the change
+	// list reads them); off, the walk keeps nothing.
+	Record bool
 }
 
 // Walker walks an Element tree, computing each node's Outcome with the
-// visitor its strategy selects and storing it in the node. It implements
-// elements.Walker. A Walker is cheap and not safe for concurrent use; make
-// one per merge.
+// visitor its strategy selects. It implements elements.Walker. The tree is
+// not modified: with Options.Record the outcomes are kept in a table
+// indexed by node ID. A Walker is cheap and not safe for concurrent use;
+// make one per merge.
 type Walker struct {
 	replace visitors.Replace
 	merge   visitors.Merge
 	retain  visitors.RetainKeys
 	ordered visitors.Ordered
 	patch   elements.Visitor
+	record  bool
+	// outcomes holds, by node ID, the Outcome of every node walked so far
+	// (Record only); nodes not walked are absent.
+	outcomes []elements.Outcome
 }
 
 // New returns a Walker for opts.
 func New(opts Options) *Walker {
-	w := &Walker{patch: opts.Patch}
+	w := &Walker{patch: opts.Patch, record: opts.Record}
 	w.merge = visitors.Merge{Walker: w}
 	w.retain = visitors.RetainKeys{Merge: w.merge}
 	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering}
 	return w
 }
 
-// For returns the visitor that decides e.
-func (w *Walker) For(e elements.Element) elements.Visitor {
+// For returns the visitor that decides e. An Element type it does not know
+// is an error: no element is decided by a default.
+func (w *Walker) For(e elements.Element) (elements.Visitor, error) {
 	if w.patch != nil {
-		return w.patch
+		return w.patch, nil
 	}
 	switch e.(type) {
 	case *elements.ListElement, *elements.SetElement:
-		return w.ordered
+		return w.ordered, nil
 	case *elements.MapElement, *elements.TypeElement:
 		if e.Base().Meta.Strategy.Has(openapi.StrategyRetainKeys) {
-			return w.retain
+			return w.retain, nil
 		}
-		return w.merge
+		return w.merge, nil
+	case *elements.PrimitiveElement, *elements.AtomicElement, *elements.EmptyElement:
+		return w.replace, nil
 	}
-	return w.replace
+	return nil, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
 }
 
-// Walk computes e's Outcome, stores it in e's node and returns it.
+// Walk computes e's Outcome and returns it (keeping it with Record).
 func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
-	out, err := e.Accept(w.For(e))
+	v, err := w.For(e)
 	if err != nil {
 		return elements.Absent, err
 	}
-	e.Base().Outcome = out
+	out, err := e.Accept(v)
+	if err != nil {
+		return elements.Absent, err
+	}
+	if w.record {
+		id := int(e.Base().ID)
+		if id >= len(w.outcomes) {
+			grown := make([]elements.Outcome, max(2*len(w.outcomes), id+1, 64))
+			copy(grown, w.outcomes)
+			w.outcomes = grown
+		}
+		w.outcomes[id] = out
+	}
 	return out, nil
+}
+
+// Outcome returns the Outcome the walk gave node n: absent for a node it
+// did not walk (fields cleared by retainKeys, live duplicates deleted
+// with their key) and for every node unless Options.Record.
+func (w *Walker) Outcome(n *elements.Node) elements.Outcome {
+	if int(n.ID) < len(w.outcomes) {
+		return w.outcomes[n.ID]
+	}
+	return elements.Absent
 }

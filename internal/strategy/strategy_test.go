@@ -26,7 +26,7 @@ var _ = Describe("Walker.For", func() {
 
 	DescribeTable("decides leaves with Replace",
 		func(e elements.Element) {
-			Expect(w.For(e)).To(BeAssignableToTypeOf(visitors.Replace{}))
+			Expect(visitorFor(w, e)).To(BeAssignableToTypeOf(visitors.Replace{}))
 		},
 		Entry("PrimitiveElement", &elements.PrimitiveElement{}),
 		Entry("AtomicElement", &elements.AtomicElement{}),
@@ -38,7 +38,7 @@ var _ = Describe("Walker.For", func() {
 
 	DescribeTable("merges maps and structs, with RetainKeys when the strategy has retainKeys",
 		func(e elements.Element, retain bool) {
-			v := w.For(e)
+			v := visitorFor(w, e)
 			if retain {
 				Expect(v).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
 				Expect(v.(visitors.RetainKeys).Walker).To(BeIdenticalTo(elements.Walker(w)))
@@ -60,7 +60,7 @@ var _ = Describe("Walker.For", func() {
 		func(e elements.Element) {
 			for _, ord := range []visitors.Ordering{visitors.OrderSeed, visitors.OrderKubectl} {
 				w := strategy.New(strategy.Options{Ordering: ord})
-				v := w.For(e)
+				v := visitorFor(w, e)
 				Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
 				o := v.(visitors.Ordered)
 				Expect(o.Ordering).To(Equal(ord))
@@ -72,8 +72,12 @@ var _ = Describe("Walker.For", func() {
 		Entry("SetElement", &elements.SetElement{}),
 	)
 
-	It("decides an Element type it does not know with Replace", func() {
-		Expect(w.For(&failingElement{})).To(BeAssignableToTypeOf(visitors.Replace{}))
+	It("refuses an Element type it does not know, naming it", func() {
+		v, err := w.For(&failingElement{})
+		Expect(v).To(BeNil())
+		Expect(err).To(MatchError(".: no merge rule decides a *strategy_test.failingElement"))
+		_, err = w.Walk(&failingElement{})
+		Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 	})
 })
 
@@ -88,32 +92,34 @@ func (e *failingElement) Accept(elements.Visitor) (elements.Outcome, error) {
 }
 
 var _ = Describe("Walker.Walk", func() {
-	It("stores the outcome in the node and returns it", func() {
+	It("keeps the outcome by node ID and returns it", func() {
 		e := &elements.PrimitiveElement{Node: elements.Node{Type: openapi.Unknown,
 			Values: elements.Values{Local: value.Int(5), HasLocal: true, Live: value.Int(3), HasLive: true}}}
-		out, err := strategy.New(strategy.Options{}).Walk(e)
+		w := strategy.New(strategy.Options{Record: true})
+		out, err := w.Walk(e)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Present).To(BeTrue())
 		Expect(value.Equal(out.Value, value.Int(5))).To(BeTrue())
-		Expect(e.Outcome).To(Equal(out))
+		Expect(w.Outcome(&e.Node)).To(Equal(out))
 	})
 
 	It("stores an absent outcome too", func() {
 		e := &elements.AtomicElement{Node: elements.Node{Type: openapi.Unknown,
 			Values: elements.Values{Recorded: value.Int(1), HasRecorded: true, Live: value.Int(1), HasLive: true}}}
-		e.Outcome = elements.Keep(value.String("stale"))
-		out, err := strategy.New(strategy.Options{}).Walk(e)
+		w := strategy.New(strategy.Options{Record: true})
+		out, err := w.Walk(e)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out).To(Equal(elements.Absent))
-		Expect(e.Outcome).To(Equal(elements.Absent))
+		Expect(w.Outcome(&e.Node)).To(Equal(elements.Absent))
 	})
 
 	It("returns the visitor's error and an absent outcome, storing nothing", func() {
 		e := &failingElement{}
-		out, err := strategy.New(strategy.Options{}).Walk(e)
+		w := strategy.New(strategy.Options{Record: true, Patch: failingVisitor{}})
+		out, err := w.Walk(e)
 		Expect(err).To(MatchError(errAccept))
 		Expect(out).To(Equal(elements.Absent))
-		Expect(e.Outcome).To(Equal(elements.Absent))
+		Expect(w.Outcome(&e.Node)).To(Equal(elements.Absent))
 	})
 })
 
@@ -191,31 +197,32 @@ var _ = Describe("Walk over a collated Deployment", func() {
 		fx := load("testdata/retain-keys.yaml")
 		tree := collateDeployment(fx.vals)
 		nodes := byPath(tree, map[string]elements.Element{})
-		w := strategy.New(strategy.Options{})
-		Expect(w.For(nodes["spec.strategy"])).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
-		Expect(w.For(nodes["metadata.labels"])).To(BeAssignableToTypeOf(visitors.Merge{}))
-		Expect(w.For(nodes["spec.replicas"])).To(BeAssignableToTypeOf(visitors.Replace{}))
+		w := strategy.New(strategy.Options{Record: true})
+		Expect(visitorFor(w, nodes["spec.strategy"])).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
+		Expect(visitorFor(w, nodes["metadata.labels"])).To(BeAssignableToTypeOf(visitors.Merge{}))
+		Expect(visitorFor(w, nodes["spec.replicas"])).To(BeAssignableToTypeOf(visitors.Replace{}))
 
 		out, err := w.Walk(tree)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Present).To(BeTrue())
 		Expect(string(out.Value.JSON())).To(Equal(string(fx.result.JSON())))
-		Expect(tree.Base().Outcome).To(Equal(out))
+		Expect(w.Outcome(tree.Base())).To(Equal(out))
 	})
 
 	It("stores an outcome in every node it walks", func() {
 		fx := load("testdata/retain-keys.yaml")
 		tree := collateDeployment(fx.vals)
-		_, err := strategy.New(strategy.Options{}).Walk(tree)
+		w := strategy.New(strategy.Options{Record: true})
+		_, err := w.Walk(tree)
 		Expect(err).NotTo(HaveOccurred())
 		nodes := byPath(tree, map[string]elements.Element{})
 		for _, p := range []string{".", "metadata", "metadata.labels", "metadata.labels.tier", "metadata.labels.injected", "spec.strategy", "spec.strategy.type"} {
 			Expect(nodes).To(HaveKey(p))
-			Expect(nodes[p].Base().Outcome.Present).To(BeTrue(), p)
+			Expect(w.Outcome(nodes[p].Base()).Present).To(BeTrue(), p)
 		}
 		// rollingUpdate is cleared by retainKeys without being walked.
-		Expect(nodes["spec.strategy.rollingUpdate"].Base().Outcome).To(Equal(elements.Absent))
-		labels := nodes["metadata.labels"].Base().Outcome.Value
+		Expect(w.Outcome(nodes["spec.strategy.rollingUpdate"].Base())).To(Equal(elements.Absent))
+		labels := w.Outcome(nodes["metadata.labels"].Base()).Value
 		Expect(string(labels.JSON())).To(Equal(`{"app":"web","injected":"true","tier":"front"}`))
 	})
 
@@ -230,3 +237,14 @@ var _ = Describe("Walk over a collated Deployment", func() {
 		Entry("kubectl: live-only items where the patch leaves them", visitors.OrderKubectl, []string{"a", "x", "b", "c"}),
 	)
 })
+
+// visitorFor is Walker.For for a known element type.
+func visitorFor(w *strategy.Walker, e elements.Element) elements.Visitor {
+	GinkgoHelper()
+	v, err := w.For(e)
+	Expect(err).NotTo(HaveOccurred())
+	return v
+}
+
+// failingVisitor fails on a failingElement.
+type failingVisitor struct{ visitors.Replace }

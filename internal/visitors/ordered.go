@@ -64,14 +64,14 @@ func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		outs[i] = out
 	}
 	for j, x := range e.LiveExtra {
+		// Deleting a key deletes every live item that carries it: such an
+		// item is absent, not walked.
+		if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
+			continue
+		}
 		out, err := o.Walker.Walk(x.Element)
 		if err != nil {
 			return elements.Absent, err
-		}
-		// Deleting a key deletes every live item that carries it.
-		if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
-			out = elements.Absent
-			x.Element.Base().Outcome = out
 		}
 		outs[len(e.Items)+j] = out
 	}

@@ -53,7 +53,7 @@ var _ = Describe("Merge and RetainKeys", func() {
 		Expect(err).NotTo(HaveOccurred())
 		expectSame(retained.Value, yamlValue(`{type: Recreate}`), "retainKeys")
 		// The cleared field was not walked.
-		Expect(field(st, "rollingUpdate").Base().Outcome).To(Equal(elements.Absent))
+		Expect(w.Outcome(field(st, "rollingUpdate").Base())).To(Equal(elements.Absent))
 	})
 
 	It("decide a map local does not set by the presence rule", func() {
@@ -86,14 +86,15 @@ var _ = Describe("Ordered", func() {
 	It("stores Absent in a live duplicate whose key local deleted, and keeps the others", func() {
 		fx := loadFixture("order-live-duplicates.yaml")
 		tree := collateVals(fx.vals)
-		_, err := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl}).Walk(tree)
+		w := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl, Record: true})
+		_, err := w.Walk(tree)
 		Expect(err).NotTo(HaveOccurred())
 		env := containerEnv(tree)
 		Expect(env.LiveExtra).To(HaveLen(1))
-		Expect(env.LiveExtra[0].Element.Base().Outcome).To(Equal(elements.Absent))
+		Expect(w.Outcome(env.LiveExtra[0].Element.Base())).To(Equal(elements.Absent))
 		Expect(env.Items).To(HaveLen(2))
-		Expect(env.Items[0].Element.Base().Outcome.Present).To(BeTrue())
-		Expect(env.Items[1].Element.Base().Outcome).To(Equal(elements.Absent))
+		Expect(w.Outcome(env.Items[0].Element.Base()).Present).To(BeTrue())
+		Expect(w.Outcome(env.Items[1].Element.Base())).To(Equal(elements.Absent))
 	})
 
 	DescribeTable("orders by the seed rule: live-only first in live order, then local's order",

@@ -43,12 +43,13 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 			return Result{}, &ConflictError{Conflicts: conflicts}
 		}
 	}
-	out, err := strategy.New(strategy.Options{Ordering: opts.Ordering}).Walk(tree)
+	w := strategy.New(strategy.Options{Ordering: opts.Ordering, Record: true})
+	out, err := w.Walk(tree)
 	if err != nil {
 		return Result{}, err
 	}
 	res.Object = out.Value
-	res.Changes = changes.Collect(tree)
+	res.Changes = changes.Collect(tree, w)
 	return res, nil
 }
 

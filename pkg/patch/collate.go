@@ -5,15 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// tupleKey is the hashable identity of a list item (see collate.Key).
-type tupleKey = collate.Key
+// tupleKey is the hashable identity of a list item (see elements.Key).
+type tupleKey = elements.Key
 
 // collator builds the Element tree of a patch: each node holds the patch's
 // value in Values.Local (directive keys and directive items taken out) and

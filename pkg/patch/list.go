@@ -3,7 +3,6 @@ package patch
 import (
 	"strconv"
 
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -134,8 +133,8 @@ func (c *collator) list(parent elements.Element, name string, vals *elements.Val
 		if len(mk) == 0 {
 			return nil, fail(elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
 		}
-		if len(mk) > collate.MaxKeyFields {
-			return nil, fail(elements.Patch, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(collate.MaxKeyFields)+" are supported")
+		if len(mk) > elements.MaxKeyFields {
+			return nil, fail(elements.Patch, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 		}
 		e := &elements.ListElement{}
 		fill(&e.Node)
@@ -165,46 +164,12 @@ func keyMsg(what string, i int, missing string, bad bool, mk []string) string {
 	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
 }
 
-// keyIDs numbers merge-key tuples densely in order of first sight, so
-// that everything keyed() knows per key is an array indexed by that
-// number: each key is hashed once. Single-field keys, nearly all of them,
-// are hashed by their one ScalarKey.
-type keyIDs struct {
-	single map[value.ScalarKey]int
-	multi  map[tupleKey]int
-	n      int
-}
-
-func newKeyIDs(fields, size int) *keyIDs {
-	if fields == 1 {
-		return &keyIDs{single: make(map[value.ScalarKey]int, size)}
-	}
-	return &keyIDs{multi: make(map[tupleKey]int, size)}
-}
-
-// id returns the number of k, numbering it if it is new.
-func (x *keyIDs) id(k *tupleKey) int {
-	if x.single != nil {
-		if id, ok := x.single[k[0]]; ok {
-			return id
-		}
-		x.single[k[0]] = x.n
-	} else {
-		if id, ok := x.multi[*k]; ok {
-			return id
-		}
-		x.multi[*k] = x.n
-	}
-	x.n++
-	return x.n - 1
-}
-
 // keyed collates a merged list of maps and computes its Layout.
 func (c *collator) keyed(e *elements.ListElement, hasPatch bool, pItems, live []value.Value, itemType *openapi.Type, depth int, fail func(elements.Source, string) error) error {
 	n := &e.Node
 	mk := n.Meta.MergeKey
 	pm := n.Patch
-	kx := newKeyIDs(len(mk), len(pItems)+len(live))
+	kx := elements.NewIndex(len(mk), len(pItems)+len(live))
 	// The patch's items: data items, and the "$patch" directive items.
 	// seq lists the items that are not deletions, as strategicpatch checks
 	// them against $setElementOrder: data items by their index in dataPos,
@@ -216,7 +181,7 @@ func (c *collator) keyed(e *elements.ListElement, hasPatch bool, pItems, live []
 			s, _ := d.AsString()
 			switch {
 			case d.Kind() == value.KindString && s == smp.DeleteValue:
-				k, missing, bad := collate.KeyOf(it, mk, itemType)
+				k, missing, bad := elements.KeyOf(it, mk, itemType)
 				if missing != "" {
 					msg := "item " + strconv.Itoa(i) + ": a \"" + smp.DirectiveKey + ": " + smp.DeleteValue + "\" item must give the merge key (" + keyNames(mk) + "); it lacks \"" + missing + "\""
 					if bad {
@@ -224,7 +189,7 @@ func (c *collator) keyed(e *elements.ListElement, hasPatch bool, pItems, live []
 					}
 					return fail(elements.Patch, msg)
 				}
-				delKeys = append(delKeys, kx.id(&k))
+				delKeys = append(delKeys, id(kx.ID(&k)))
 			case d.Kind() == value.KindString && s == smp.ReplaceValue:
 				replace = true
 				seq = append(seq, -1)
@@ -235,21 +200,21 @@ func (c *collator) keyed(e *elements.ListElement, hasPatch bool, pItems, live []
 			}
 			continue
 		}
-		k, missing, bad := collate.KeyOf(it, mk, itemType)
+		k, missing, bad := elements.KeyOf(it, mk, itemType)
 		if missing != "" {
 			return fail(elements.Patch, keyMsg("item", i, missing, bad, mk))
 		}
 		seq = append(seq, len(dataPos))
 		dataPos = append(dataPos, i)
-		dataKeys = append(dataKeys, kx.id(&k))
+		dataKeys = append(dataKeys, id(kx.ID(&k)))
 	}
 	liveKeys := make([]int, len(live))
 	for i, it := range live {
-		k, missing, bad := collate.KeyOf(it, mk, itemType)
+		k, missing, bad := elements.KeyOf(it, mk, itemType)
 		if missing != "" {
 			return fail(elements.Live, keyMsg("item", i, missing, bad, mk))
 		}
-		liveKeys[i] = kx.id(&k)
+		liveKeys[i] = id(kx.ID(&k))
 	}
 	var orderKeys []int
 	hasOrder := pm != nil && pm.HasSetOrder
@@ -260,17 +225,17 @@ func (c *collator) keyed(e *elements.ListElement, hasPatch bool, pItems, live []
 			if !it.IsMap() {
 				return fail(elements.Patch, smp.SetOrderPrefix+n.Name+" item "+strconv.Itoa(i)+": expected an object holding the merge key ("+keyNames(mk)+"), got "+it.Kind().String())
 			}
-			k, missing, bad := collate.KeyOf(it, mk, itemType)
+			k, missing, bad := elements.KeyOf(it, mk, itemType)
 			if missing != "" {
 				return fail(elements.Patch, keyMsg(smp.SetOrderPrefix+n.Name+" item", i, missing, bad, mk))
 			}
-			orderKeys[i] = kx.id(&k)
+			orderKeys[i] = id(kx.ID(&k))
 		}
 	}
 	// Per key: its position among the patch's data items, whether it is
 	// deleted, its first live position, its first position in the order
 	// list (-1: none).
-	nk := kx.n
+	nk := kx.Len()
 	patchPos := fillInt(nk, -1)
 	for j, k := range dataKeys {
 		if prev := patchPos[k]; prev >= 0 {
@@ -655,3 +620,6 @@ func seedInterleave(left, right []int, livePos func(int) int) []int {
 	out = append(out, left[i:]...)
 	return append(out, right[j:]...)
 }
+
+// id drops the freshness Index.ID reports.
+func id(n int, _ bool) int { return n }

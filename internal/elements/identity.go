@@ -1,0 +1,110 @@
+package elements
+
+import (
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// The identity of a list item, one rule for every phase and front-end:
+//
+//   - an item of a keyed list is its merge-key tuple, a key field the item
+//     leaves out (or sets to null) taking the item type's key default
+//     (openapi.Type.KeyDefault: protocol TCP);
+//   - an item of a set is its value;
+//   - a live item that cannot be matched by key (no key, a repeated key)
+//     is its live index.
+//
+// KeyOf gives the hashable form, KeyFields the named form paths and patch
+// entries carry, Index numbers keys densely for the tables of one list.
+
+// MaxKeyFields is the largest number of fields a merge key may have.
+const MaxKeyFields = 4
+
+// Key is the hashable identity of an item of a keyed list: the
+// value.ScalarKeys of its merge-key fields in key order, unused slots zero.
+type Key [MaxKeyFields]value.ScalarKey
+
+// keyField is the value item gives merge-key field name for its identity:
+// its own non-null value, else the key default of itemType; ok is false
+// when there is neither.
+func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Value, ok bool) {
+	if v, ok = item.Get(name); ok && !v.IsNull() {
+		return v, true
+	}
+	return itemType.KeyDefault(name)
+}
+
+// KeyOf returns the Key of item for mergeKey (at most MaxKeyFields fields).
+// A null key field deletes the field from the merged item while the item
+// keeps the identity the default gives it (how a three-way patch says
+// "local no longer writes protocol: TCP"). missing names the first key
+// field with neither a value nor a default, or that is not a scalar (bad
+// then); k is valid only when missing is empty.
+func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
+	for i, name := range mergeKey {
+		v, ok := keyField(item, name, itemType)
+		if !ok {
+			return k, name, false
+		}
+		sk, ok := v.Key()
+		if !ok {
+			return k, name, true
+		}
+		k[i] = sk
+	}
+	return k, "", false
+}
+
+// KeyFields returns the merge-key fields of item by the rule of KeyOf,
+// for paths and patch entries that name an item; a field with neither a
+// value nor a default is null.
+func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
+	kf := make([]fieldpath.KeyField, len(mergeKey))
+	for i, name := range mergeKey {
+		v, ok := keyField(item, name, itemType)
+		if !ok {
+			v = value.Null
+		}
+		kf[i] = fieldpath.KeyField{Name: name, Value: v}
+	}
+	return kf
+}
+
+// Index numbers the Keys of one list densely, in order of first sight, so
+// that what a walker knows per key is an array indexed by that number and
+// each key is hashed once. Single-field keys, nearly all of them, are
+// hashed by their one ScalarKey.
+type Index struct {
+	single map[value.ScalarKey]int
+	multi  map[Key]int
+}
+
+// NewIndex returns an Index for keys of fields fields, sized for size keys.
+func NewIndex(fields, size int) Index {
+	if fields == 1 {
+		return Index{single: make(map[value.ScalarKey]int, size)}
+	}
+	return Index{multi: make(map[Key]int, size)}
+}
+
+// ID returns the number of k and whether k is new (numbered now).
+func (x *Index) ID(k *Key) (id int, fresh bool) {
+	if x.single != nil {
+		if id, ok := x.single[k[0]]; ok {
+			return id, false
+		}
+		id = len(x.single)
+		x.single[k[0]] = id
+		return id, true
+	}
+	if id, ok := x.multi[*k]; ok {
+		return id, false
+	}
+	id = len(x.multi)
+	x.multi[*k] = id
+	return id, true
+}
+
+// Len is how many keys are numbered.
+func (x *Index) Len() int { return len(x.single) + len(x.multi) }
