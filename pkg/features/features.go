@@ -1,0 +1,139 @@
+// Package features holds ply's feature gates: every behaviour where ply
+// departs from kubectl on purpose is a named gate, on by default, with a
+// one-line switch at the place that decides it. With every gate off
+// (Kubectl) ply computes what kubectl's strategic merge patch computes.
+//
+// Gates are given as Kubernetes gives them:
+// --feature-gates=Name=true|false,... (Parse).
+package features
+
+import (
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Gate names one behaviour.
+type Gate uint8
+
+// The gates. Each is on by default.
+const (
+	// SeedOrdering orders merged lists by design document 000 (live-only
+	// items first, then local's or the patch's order); off, lists are
+	// ordered exactly as kubectl's strategic merge patch leaves them.
+	SeedOrdering Gate = iota
+	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 structural
+	// schemas give it: x-kubernetes-list-type and -list-map-keys (items
+	// keyed by every key field, containerPort and protocol, a field left out
+	// taking its schema default), -map-type, and comma-separated
+	// patch-merge-keys; off, only x-kubernetes-patch-strategy and
+	// x-kubernetes-patch-merge-key count, the key being one field name with
+	// no default, as kubectl reads them.
+	MultiFieldMergeKeys
+	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field
+	// (design document 001); off, it leaves an empty map, as
+	// strategicpatch does.
+	PatchDeleteRemovesMap
+	// SetOfMaps merges x-kubernetes-list-type: set lists whose items are
+	// objects as sets of atomic items, identity the whole item, as
+	// server-side apply does; off, such a list is replaced whole, as kubectl
+	// replaces a list without a merge strategy.
+	SetOfMaps
+
+	count
+)
+
+var names = [count]string{"SeedOrdering", "MultiFieldMergeKeys", "PatchDeleteRemovesMap", "SetOfMaps"}
+
+// String is the gate's name as --feature-gates spells it.
+func (g Gate) String() string {
+	if g < count {
+		return names[g]
+	}
+	return "Gate(" + strconv.Itoa(int(g)) + ")"
+}
+
+// All lists every gate.
+func All() []Gate {
+	out := make([]Gate, count)
+	for i := range out {
+		out[i] = Gate(i)
+	}
+	return out
+}
+
+// Gates is a setting of every gate. The zero value has every gate at its
+// default (on); a Gates is a small value, compared and copied freely.
+type Gates struct {
+	off uint32
+}
+
+// Kubectl returns Gates with every gate off: ply computes what kubectl's
+// strategic merge patch computes (--compat=kubectl).
+func Kubectl() Gates { return Gates{off: 1<<count - 1} }
+
+// Enabled reports whether gate g is on.
+func (s Gates) Enabled(g Gate) bool { return s.off&(1<<g) == 0 }
+
+// With returns s with gate g set to on.
+func (s Gates) With(g Gate, on bool) Gates {
+	if on {
+		s.off &^= 1 << g
+	} else {
+		s.off |= 1 << g
+	}
+	return s
+}
+
+// String renders s as Parse reads it, every gate named, sorted by name.
+func (s Gates) String() string {
+	parts := make([]string, 0, count)
+	for _, g := range All() {
+		parts = append(parts, g.String()+"="+strconv.FormatBool(s.Enabled(g)))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// Parse reads "Name=true|false,..." (Kubernetes' --feature-gates syntax;
+// spaces around names and values are ignored, an empty string sets
+// nothing) into base. An unknown name, a value that is not a boolean or a
+// name given twice is an error naming it.
+func Parse(base Gates, spec string) (Gates, error) {
+	seen := map[Gate]bool{}
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(part, "=")
+		if !ok {
+			return base, errors.New("feature gate " + strconv.Quote(part) + ": want Name=true or Name=false")
+		}
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		g, known := byName(name)
+		if !known {
+			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + strings.Join(names[:], ", "))
+		}
+		on, err := strconv.ParseBool(val)
+		if err != nil {
+			return base, errors.New("feature gate " + name + ": " + strconv.Quote(val) + " is not true or false")
+		}
+		if seen[g] {
+			return base, errors.New("feature gate " + name + " is given twice")
+		}
+		seen[g] = true
+		base = base.With(g, on)
+	}
+	return base, nil
+}
+
+func byName(name string) (Gate, bool) {
+	for i, n := range names {
+		if n == name {
+			return Gate(i), true
+		}
+	}
+	return 0, false
+}
