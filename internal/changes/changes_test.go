@@ -61,7 +61,7 @@ type decided struct {
 }
 
 func decide(vals elements.Values) decided {
-	tree, err := collate.Collate(vals, deploymentType())
+	tree, err := collate.Collate(vals, deploymentType(), collate.Options{})
 	Expect(err).NotTo(HaveOccurred())
 	w := strategy.New(strategy.Options{Record: true})
 	_, err = w.Walk(tree)

@@ -5,24 +5,42 @@ import (
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Collate builds the Element tree of one object from its three values and
-// its root type (openapi.Unknown when the kind has no schema). The root of
-// the tree has no Parent and an empty path.
-func Collate(vals elements.Values, root *openapi.Type) (elements.Element, error) {
+// Options control a collation.
+type Options struct {
+	// Patch, when set, says Local holds a strategic merge patch (pkg/patch)
+	// whose directives Patch reads into the nodes' elements.Directives;
+	// nil, Local is configuration.
+	Patch Format
+	// MaxDepth bounds the nesting a patch may reach (Patch only; merges
+	// check their sources whole first); 0 means no bound.
+	MaxDepth int
+	// Gates switch ply's departures from kubectl (pkg/features).
+	Gates features.Gates
+}
+
+// Collate builds the Element tree of one object from its values and its
+// root type (openapi.Unknown when the kind has no schema). The root of the
+// tree has no Parent and an empty path; nodes are numbered from 0.
+func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
 	if root == nil {
 		root = openapi.Unknown
 	}
-	var c collator
+	c := collator{opts: opts}
+	if opts.Patch != nil {
+		return c.patchNode(spot{vals: vals, t: root}, 0)
+	}
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
 // collator allocates the tree's nodes from slabs: a tree of n nodes costs
 // O(log n) allocations per node type instead of n.
 type collator struct {
+	opts    Options
 	types   []elements.TypeElement
 	maps    []elements.MapElement
 	lists   []elements.ListElement
@@ -57,105 +75,20 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// node builds the Element for one node.
-func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
-	// Each element is filled in place in its slab: nodes are large, and
-	// copying them (with the GC's write barriers) would cost more than
-	// deciding what they are.
-	fill := func(n *elements.Node) {
-		n.Parent, n.Name, n.Values, n.Type, n.Meta, n.ID = parent, name, *vals, t, *meta, c.nextID()
-	}
-	fail := func() *elements.Node {
-		n := &elements.Node{}
-		fill(n)
-		return n
-	}
-	leaf := func() (elements.Element, error) {
-		e := alloc(&c.atomics)
-		fill(&e.Node)
-		return e, nil
-	}
-	if !vals.LocalSet() {
-		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
-			e := alloc(&c.empties)
-			fill(&e.Node)
-			return e, nil
-		}
-		return leaf()
-	}
-	local := vals.Local
-	atomic := item && vals.HasLive && value.Equal(local, vals.Live) &&
-		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
-	// (atomic: a list item all three sources agree on: its outcome is
-	// local's value, which is live's; nothing below needs deciding. It is
-	// checked for items only: higher up, comparing whole subtrees at every
-	// level would rescan them once per level.)
-	switch local.Kind() {
-	case value.KindMap:
-		if t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(fail(), t, local)
-		}
-		if atomic || meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
-			break
-		}
-		if t.Kind == openapi.KindStruct {
-			e := alloc(&c.types)
-			fill(&e.Node)
-			fs, err := c.collectFields(e, &e.Node)
-			e.Fields = fs
-			return e, err
-		}
-		e := alloc(&c.maps)
-		fill(&e.Node)
-		fs, err := c.collectFields(e, &e.Node)
-		e.Fields = fs
-		return e, err
-	case value.KindList:
-		if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(fail(), t, local)
-		}
-		if atomic || t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) ||
-			(nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
-			break
-		}
-		elem := t.Item()
-		if elem.Kind == openapi.KindPrimitive {
-			e := alloc(&c.sets)
-			fill(&e.Node)
-			items, err := c.setItems(e, &e.Node, elem)
-			e.Items = items
-			return e, err
-		}
-		if len(meta.MergeKey) == 0 || elem.Kind == openapi.KindList {
-			break
-		}
-		if len(meta.MergeKey) > elements.MaxKeyFields {
-			return nil, fail().Errorf(elements.Local, "schema declares a merge key of "+strconv.Itoa(len(meta.MergeKey))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
-		}
-		e := alloc(&c.lists)
-		fill(&e.Node)
-		err := c.keyedItems(e, elem)
-		return e, err
-	default:
-		if t.Kind != openapi.KindPrimitive && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(fail(), t, local)
-		}
-		if !atomic {
-			e := alloc(&c.prims)
-			fill(&e.Node)
-			return e, nil
-		}
-	}
-	return leaf()
+// spot is where a node goes and what it holds: the data every Element's
+// Node starts from.
+type spot struct {
+	parent elements.Element
+	name   string
+	vals   elements.Values
+	t      *openapi.Type
+	meta   openapi.Meta
+	dirs   *elements.Directives
 }
 
-func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
-
-func (c *collator) atomic(n *elements.Node) *elements.AtomicElement {
-	e := alloc(&c.atomics)
-	e.Node = *n
-	e.ID = c.nextID()
-	return e
+// fill sets n from s, numbering it.
+func (c *collator) fill(n *elements.Node, s *spot) {
+	n.Parent, n.Name, n.Values, n.Type, n.Meta, n.Dirs, n.ID = s.parent, s.name, s.vals, s.t, s.meta, s.dirs, c.nextID()
 }
 
 // nextID numbers a new node.
@@ -164,8 +97,150 @@ func (c *collator) nextID() int32 {
 	return c.nodes - 1
 }
 
-// mismatch is the error for a local value whose kind the schema rules out.
-func mismatch(n *elements.Node, t *openapi.Type, got value.Value) error {
+// atomic is the AtomicElement of s.
+func (c *collator) atomic(s *spot) *elements.AtomicElement {
+	e := alloc(&c.atomics)
+	c.fill(&e.Node, s)
+	return e
+}
+
+// node builds the Element for one node of a merge. Each element is filled
+// in place in its slab: nodes are large, and copying them (with the GC's
+// write barriers) would cost more than deciding what they are.
+func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
+	s := spot{parent: parent, name: name, vals: *vals, t: t, meta: *meta}
+	if !vals.LocalSet() {
+		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
+			e := alloc(&c.empties)
+			c.fill(&e.Node, &s)
+			return e, nil
+		}
+		return c.atomic(&s), nil
+	}
+	local := vals.Local
+	// A list item all three sources agree on is atomic: its outcome is
+	// local's value, which is live's; nothing below needs deciding. (It is
+	// checked for items only: higher up, comparing whole subtrees at every
+	// level would rescan them once per level.)
+	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
+		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
+	if err := kindFits(&s, elements.Local); err != nil {
+		return nil, err
+	}
+	switch local.Kind() {
+	case value.KindMap:
+		if same || meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
+			break
+		}
+		return c.fieldsNode(&s)
+	case value.KindList:
+		if same || !merged(t, meta) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
+			break
+		}
+		return c.listNode(&s)
+	default:
+		if !same {
+			e := alloc(&c.prims)
+			c.fill(&e.Node, &s)
+			return e, nil
+		}
+	}
+	return c.atomic(&s), nil
+}
+
+// merged reports whether a list of type t with metadata meta merges.
+func merged(t *openapi.Type, meta *openapi.Meta) bool {
+	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
+}
+
+// listNode builds a merged list local sets: a set of scalars, or a list of
+// maps keyed by merge key (a list of maps without a key is atomic).
+func (c *collator) listNode(s *spot) (elements.Element, error) {
+	elem := s.t.Item()
+	if elem.Kind == openapi.KindPrimitive {
+		e := alloc(&c.sets)
+		c.fill(&e.Node, s)
+		return e, c.setItems(e)
+	}
+	mk := s.meta.MergeKey
+	if len(mk) == 0 || elem.Kind == openapi.KindList {
+		return c.atomic(s), nil
+	}
+	if err := keyFits(s, c.local()); err != nil {
+		return nil, err
+	}
+	e := alloc(&c.lists)
+	c.fill(&e.Node, s)
+	return e, c.keyedItems(e, elem)
+}
+
+// keyFits refuses a merge key of more fields than an identity holds.
+func keyFits(s *spot, src elements.Source) error {
+	if n := len(s.meta.MergeKey); n > elements.MaxKeyFields {
+		return failAt(s, src, "schema declares a merge key of "+strconv.Itoa(n)+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
+	}
+	return nil
+}
+
+// fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
+// local sets to a map.
+func (c *collator) fieldsNode(s *spot) (elements.Element, error) {
+	var self elements.Element
+	var n *elements.Node
+	if s.t.Kind == openapi.KindStruct {
+		e := alloc(&c.types)
+		self, n = e, &e.Node
+	} else {
+		e := alloc(&c.maps)
+		self, n = e, &e.Node
+	}
+	c.fill(n, s)
+	fs, err := c.collectFields(self, n)
+	switch e := self.(type) {
+	case *elements.TypeElement:
+		e.Fields = fs
+	case *elements.MapElement:
+		e.Fields = fs
+	}
+	return self, err
+}
+
+func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
+
+// local is the source Local holds: the patch in a patch tree.
+func (c *collator) local() elements.Source {
+	if c.opts.Patch != nil {
+		return elements.Patch
+	}
+	return elements.Local
+}
+
+// failAt is an *elements.Error at the node of s (built for the message
+// only: errors are rare, paths are materialised lazily).
+func failAt(s *spot, src elements.Source, msg string) error {
+	n := &elements.Node{Parent: s.parent, Name: s.name, Values: s.vals, Type: s.t, Meta: s.meta}
+	return n.Errorf(src, msg)
+}
+
+// kindFits refuses a value of src whose kind the schema rules out (an
+// object where the schema wants a list, and so on).
+func kindFits(s *spot, src elements.Source) error {
+	t := s.t
+	v := s.vals.Local
+	switch {
+	case t.Kind == openapi.KindUnknown:
+		return nil
+	case v.IsMap():
+		if t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap {
+			return nil
+		}
+	case v.IsList():
+		if t.Kind == openapi.KindList {
+			return nil
+		}
+	case t.Kind == openapi.KindPrimitive:
+		return nil
+	}
 	want := "a " + t.Kind.String()
 	switch t.Kind {
 	case openapi.KindStruct, openapi.KindMap:
@@ -186,14 +261,13 @@ func mismatch(n *elements.Node, t *openapi.Type, got value.Value) error {
 	if t.Name != "" {
 		name = " (" + t.Name + ")"
 	}
-	return n.Errorf(elements.Local, "expected "+want+name+", got "+got.Kind().String())
+	return failAt(s, src, "expected "+want+name+", got "+v.Kind().String())
 }
 
-// fields collates the children of a map-like node whose local value is a
-// map: the sorted union of the keys of local, and of recorded and live where
-// they are maps.
+// collectFields collates the children of a map-like node whose local value
+// is a map: the sorted union of the keys of local, and of recorded and live
+// where they are maps.
 func (c *collator) collectFields(self elements.Element, n *elements.Node) (elements.Fields, error) {
-	lf := n.Local.Fields()
 	var rf, vf []value.Field
 	if n.HasRecorded && n.Recorded.IsMap() {
 		rf = n.Recorded.Fields()
@@ -201,11 +275,25 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 	if n.HasLive && n.Live.IsMap() {
 		vf = n.Live.Fields()
 	}
+	return c.union(n.Local.Fields(), rf, vf, nil, func(key string, cv *elements.Values, _ *elements.Directives) (elements.Element, error) {
+		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
+			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+		}
+		ct, cm := n.Type.Child(key)
+		return c.node(self, key, false, cv, ct, &cm)
+	})
+}
+
+// union calls child for each key of the sorted union of the fields of
+// local, recorded and live and of the names dirs gives directives for (a
+// patch's parallel lists), in key order, with the key's values and
+// directives, and returns the children.
+func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child func(string, *elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
-	i, j, k := 0, 0, 0
-	for i < len(lf) || j < len(rf) || k < len(vf) {
-		// The smallest key among the three heads.
+	i, j, k, d := 0, 0, 0, 0
+	for i < len(lf) || j < len(rf) || k < len(vf) || d < len(dirs) {
+		// The smallest key among the heads.
 		var key string
 		have := false
 		if i < len(lf) {
@@ -215,9 +303,13 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 			key, have = rf[j].Key, true
 		}
 		if k < len(vf) && (!have || vf[k].Key < key) {
-			key = vf[k].Key
+			key, have = vf[k].Key, true
+		}
+		if d < len(dirs) && (!have || dirs[d].Name < key) {
+			key = dirs[d].Name
 		}
 		var cv elements.Values
+		var cd *elements.Directives
 		if i < len(lf) && lf[i].Key == key {
 			cv.Local, cv.HasLocal = lf[i].Value, true
 			i++
@@ -230,16 +322,25 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 			cv.Live, cv.HasLive = vf[k].Value, true
 			k++
 		}
-		ct, cm := n.Type.Child(key)
-		child, err := c.node(self, key, false, &cv, ct, &cm)
+		if d < len(dirs) && dirs[d].Name == key {
+			cd = dirs[d].Dirs
+			d++
+		}
+		ch, err := child(key, &cv, cd)
 		if err != nil {
 			return nil, err
 		}
-		c.fields = append(c.fields, elements.Field{Name: key, Element: child})
+		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
 	}
 	out := carve(&c.fieldSlab, len(c.fields)-base)
 	copy(out, c.fields[base:])
 	return out, nil
+}
+
+// item returns a list member at the given positions (-1: not in that
+// source), named by no "$setElementOrder".
+func item(recorded, local, live, of int) elements.Item {
+	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
 // keyedItems collates a list of maps merged by merge key.
@@ -257,58 +358,41 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	index := elements.NewIndex(len(mk), max(len(local), len(live)))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	for i, it := range local {
-		if !it.IsMap() {
-			return n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
-		}
-		k, missing, bad := elements.KeyOf(it, mk, itemType)
-		if missing != "" {
-			msg := "item " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
-			if bad {
-				msg = "item " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
-			}
-			return n.Errorf(elements.Local, msg)
+		k, err := localKey(n, i, it, itemType, elements.Local)
+		if err != nil {
+			return err
 		}
 		if pos, fresh := index.ID(&k); !fresh {
-			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
-			path := at.String()
-			return &elements.Error{Source: elements.Local, Path: at,
-				Msg: "duplicate merge key: items " + strconv.Itoa(items[pos].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + path}
+			return duplicateKey(n, items[pos].LocalIndex, i, it, itemType, elements.Local)
 		}
-		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1, Of: -1})
+		items = append(items, item(-1, i, -1, -1))
 	}
 	var extra []elements.Item
 	for i, it := range live {
-		if !it.IsMap() {
-			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
-			continue
-		}
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
-		if missing != "" {
-			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
+		if !it.IsMap() || missing != "" {
+			extra = append(extra, item(-1, -1, i, -1))
 			continue
 		}
 		pos, fresh := index.ID(&k)
 		switch {
 		case fresh:
-			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: -1})
+			items = append(items, item(-1, -1, i, -1))
 		case items[pos].LiveIndex < 0:
 			items[pos].LiveIndex = i
 		default:
-			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: i, Of: pos})
+			extra = append(extra, item(-1, -1, i, pos))
 		}
 	}
 	for i, it := range recorded {
-		if !it.IsMap() {
-			continue
-		}
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
-		if missing != "" {
+		if !it.IsMap() || missing != "" {
 			continue
 		}
 		pos, fresh := index.ID(&k)
 		switch {
 		case fresh:
-			items = append(items, elements.Item{RecordedIndex: i, LocalIndex: -1, LiveIndex: -1, Of: -1})
+			items = append(items, item(i, -1, -1, -1))
 		case items[pos].RecordedIndex < 0:
 			items[pos].RecordedIndex = i
 		}
@@ -334,15 +418,45 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 		it.Element = child
 	}
 	for p := range extra {
-		it := &extra[p]
-		it.Element = c.atomic(&elements.Node{
-			Parent: e, Type: itemType,
-			Values: elements.Values{Live: live[it.LiveIndex], HasLive: true},
-		})
+		extra[p].Element = c.atomic(&spot{parent: e, t: itemType, vals: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
 	e.Items = items
 	e.LiveExtra = extra
 	return nil
+}
+
+// localKey is the identity of item i of local's (or the patch's) list of
+// n, or the error for an item without one.
+func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source) (elements.Key, error) {
+	mk := n.Meta.MergeKey
+	if !it.IsMap() {
+		return elements.Key{}, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
+	}
+	k, missing, bad := elements.KeyOf(it, mk, itemType)
+	if missing == "" {
+		return k, nil
+	}
+	return k, n.Errorf(src, KeyMessage("item", i, missing, bad, mk))
+}
+
+// KeyMessage is the message for item i (what names it) whose merge key
+// field missing is absent, or not a scalar (bad).
+func KeyMessage(what string, i int, missing string, bad bool, mk []string) string {
+	if bad {
+		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
+	}
+	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
+}
+
+// duplicateKey is the error for items first and then of src that share
+// a merge key.
+func duplicateKey(n *elements.Node, first, then int, it value.Value, itemType *openapi.Type, src elements.Source) error {
+	if src == elements.Patch {
+		return n.Errorf(src, "items "+strconv.Itoa(first)+" and "+strconv.Itoa(then)+" have the same merge key "+keyNames(n.Meta.MergeKey)+"; a patch names each item once")
+	}
+	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, n.Meta.MergeKey, itemType)))
+	return &elements.Error{Source: src, Path: at,
+		Msg: "duplicate merge key: items " + strconv.Itoa(first) + " and " + strconv.Itoa(then) + " are both " + at.String()}
 }
 
 func keyNames(mk []string) string {
@@ -356,9 +470,11 @@ func keyNames(mk []string) string {
 	return s
 }
 
-// setItems collates a list of primitives merged as a set. Duplicate values
-// collapse into one item (the first occurrence of each source).
-func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *openapi.Type) ([]elements.Item, error) {
+// setItems collates a list of primitives merged as a set. A value local
+// repeats is an error (a set holds each value once); values live or
+// recorded repeat collapse into their first occurrence.
+func (c *collator) setItems(e *elements.SetElement) error {
+	n := &e.Node
 	local := n.Local.Items()
 	var live, recorded []value.Value
 	if n.HasLive && n.Live.IsList() {
@@ -369,16 +485,20 @@ func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *o
 	}
 	index := make(map[value.ScalarKey]int, len(local)+len(live))
 	items := make([]elements.Item, 0, len(local)+len(live))
+	src := c.local()
 	for i, v := range local {
 		k, ok := v.Key()
 		if !ok {
-			return nil, n.Errorf(elements.Local, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+			return n.Errorf(src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
 		}
-		if _, dup := index[k]; dup {
-			continue
+		if pos, dup := index[k]; dup {
+			if src == elements.Patch {
+				continue
+			}
+			return n.Errorf(src, "items "+strconv.Itoa(items[pos].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+v.Short()+"; a set lists each value once")
 		}
 		index[k] = len(items)
-		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: -1, Of: -1})
+		items = append(items, item(-1, i, -1, -1))
 	}
 	add := func(list []value.Value, live bool) {
 		for i, v := range list {
@@ -390,7 +510,7 @@ func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *o
 			if !found {
 				pos = len(items)
 				index[k] = pos
-				items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: -1, Of: -1})
+				items = append(items, item(-1, -1, -1, -1))
 			}
 			it := &items[pos]
 			if live && it.LiveIndex < 0 {
@@ -402,30 +522,25 @@ func (c *collator) setItems(self elements.Element, n *elements.Node, itemType *o
 	}
 	add(live, true)
 	add(recorded, false)
+	e.Items = items
+	if err := c.setOrder(e, index); err != nil {
+		return err
+	}
 	for p := range items {
 		it := &items[p]
 		var cv elements.Values
-		var v value.Value
 		if it.LocalIndex >= 0 {
-			v = local[it.LocalIndex]
-			cv.Local, cv.HasLocal = v, true
+			cv.Local, cv.HasLocal = local[it.LocalIndex], true
 		}
 		if it.LiveIndex >= 0 {
-			v = live[it.LiveIndex]
-			cv.Live, cv.HasLive = v, true
+			cv.Live, cv.HasLive = live[it.LiveIndex], true
 		}
 		if it.RecordedIndex >= 0 {
-			if it.LocalIndex < 0 && it.LiveIndex < 0 {
-				v = recorded[it.RecordedIndex]
-			}
 			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 		}
-		if it.LocalIndex >= 0 {
-			v = local[it.LocalIndex]
-		}
 		pe := alloc(&c.prims)
-		pe.Node = elements.Node{Parent: self, Values: cv, Type: itemType, ID: c.nextID()}
+		c.fill(&pe.Node, &spot{parent: e, vals: cv, t: n.Type.Item()})
 		it.Element = pe
 	}
-	return items, nil
+	return nil
 }

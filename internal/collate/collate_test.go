@@ -17,7 +17,7 @@ var _ = Describe("Collate element types", func() {
 
 	BeforeEach(func() {
 		var err error
-		root, err = collate.Collate(loadFixture("testdata/shapes.yaml"), widget())
+		root, err = collate.Collate(loadFixture("testdata/shapes.yaml"), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		nodes = byPath(root, map[string]elements.Element{})
 	})
@@ -123,7 +123,7 @@ var _ = Describe("Collate element types", func() {
 	// and live agree on needs no deciding below it.
 	DescribeTable("makes a keyed item all sources agree on atomic, with no children",
 		func(recorded, local, live string, elem string) {
-			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget())
+			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
 			n := byPath(tree, map[string]elements.Element{})
 			Expect(n).To(HaveKey("spec.containers[name=a]"))
@@ -189,7 +189,7 @@ var _ = Describe("Collate element types", func() {
 
 	It("treats a nil root type as no schema: objects are maps, lists atomic", func() {
 		vals := three(absent, `{spec: {containers: [{name: a}], labels: {x: y}}}`, absent)
-		tree, err := collate.Collate(vals, nil)
+		tree, err := collate.Collate(vals, nil, collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		n := byPath(tree, map[string]elements.Element{})
 		Expect(typeName(n["."])).To(Equal("MapElement"))
@@ -201,7 +201,7 @@ var _ = Describe("Collate element types", func() {
 
 	DescribeTable("makes a node atomic when live's kind differs from local's",
 		func(local, live, path string) {
-			tree, err := collate.Collate(three(absent, wrapSpec(local), wrapSpec(live)), widget())
+			tree, err := collate.Collate(three(absent, wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
 			n := byPath(tree, map[string]elements.Element{})
 			Expect(n).To(HaveKey(path))
@@ -215,7 +215,7 @@ var _ = Describe("Collate element types", func() {
 	)
 
 	It("keeps a keyed item a TypeElement when live's item is a map (control for the table above)", func() {
-		tree, err := collate.Collate(three(absent, wrapSpec(`{containers: [{name: a, image: i}]}`), wrapSpec(`{containers: [{name: a, image: j}]}`)), widget())
+		tree, err := collate.Collate(three(absent, wrapSpec(`{containers: [{name: a, image: i}]}`), wrapSpec(`{containers: [{name: a, image: j}]}`)), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		n := byPath(tree, map[string]elements.Element{})
 		Expect(typeName(n["spec.containers[name=a]"])).To(Equal("TypeElement"))
@@ -223,7 +223,7 @@ var _ = Describe("Collate element types", func() {
 
 	DescribeTable("gives EmptyElement exactly when no source has a non-null value",
 		func(recorded, local, live string, elem string) {
-			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget())
+			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
 			n := byPath(tree, map[string]elements.Element{})
 			Expect(n).To(HaveKey("spec.replicas"))
@@ -247,7 +247,7 @@ var _ = Describe("Collate map fields", func() {
 			`{metadata: {labels: {d: l, b: l}}}`,
 			`{metadata: {labels: {f: v, c: v, e: v}}}`,
 		)
-		tree, err := collate.Collate(vals, widget())
+		tree, err := collate.Collate(vals, widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		labels := byPath(tree, map[string]elements.Element{})["metadata.labels"].(*elements.MapElement)
 		Expect(fieldNames(labels.Fields)).To(Equal([]string{"a", "b", "c", "d", "e", "f"}))
@@ -266,7 +266,7 @@ var _ = Describe("Collate map fields", func() {
 	})
 
 	It("takes no keys from recorded or live when they are not maps", func() {
-		tree, err := collate.Collate(three(`{metadata: {labels: [x]}}`, `{metadata: {labels: {a: l}}}`, absent), widget())
+		tree, err := collate.Collate(three(`{metadata: {labels: [x]}}`, `{metadata: {labels: {a: l}}}`, absent), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		labels := byPath(tree, map[string]elements.Element{})["metadata.labels"].(*elements.MapElement)
 		Expect(fieldNames(labels.Fields)).To(Equal([]string{"a"}))
@@ -275,7 +275,7 @@ var _ = Describe("Collate map fields", func() {
 
 var _ = Describe("Collate keyed lists", func() {
 	list := func(vals elements.Values, path string) *elements.ListElement {
-		tree, err := collate.Collate(vals, widget())
+		tree, err := collate.Collate(vals, widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		n := byPath(tree, map[string]elements.Element{})
 		Expect(n).To(HaveKey(path))
@@ -346,7 +346,7 @@ var _ = Describe("Collate keyed lists", func() {
 			wrapSpec(`{containers: [{name: r}], tags: [r]}`),
 			wrapSpec(`{containers: [{name: a}, {name: b}], tags: [a, b]}`),
 			wrapSpec(`{containers: [{name: b}, {name: v}], tags: [b, v]}`),
-		), widget())
+		), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		spec := child(tree, "spec")
 		items := append([]elements.Item{}, child(spec, "containers").(*elements.ListElement).Items...)
@@ -400,7 +400,7 @@ var _ = Describe("Collate keyed lists", func() {
 	It("gives the items of a merge,retainKeys list StrategyRetainKeys and no others", func() {
 		tree, err := collate.Collate(three(absent,
 			wrapSpec(`{volumes: [{name: v, configMap: {name: c}}], containers: [{name: a}]}`),
-			wrapSpec(`{volumes: [{name: v, secret: {secretName: s}}, {name: w}]}`)), widget())
+			wrapSpec(`{volumes: [{name: v, secret: {secretName: s}}, {name: w}]}`)), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		n := byPath(tree, map[string]elements.Element{})
 		for _, p := range []string{"spec.volumes[name=v]", "spec.volumes[name=w]"} {
@@ -419,12 +419,17 @@ var _ = Describe("Collate keyed lists", func() {
 })
 
 var _ = Describe("Collate sets", func() {
+	It("refuses a value local repeats, naming both items", func() {
+		_, err := collate.Collate(three(absent, wrapSpec(`{tags: [b, a, b]}`), absent), widget(), collate.Options{})
+		Expect(err).To(MatchError("local spec.tags: items 0 and 2 are both b; a set lists each value once"))
+	})
+
 	It("holds each distinct value once, local first, then live-only, then recorded-only", func() {
 		tree, err := collate.Collate(three(
 			wrapSpec(`{tags: [d, a, e, d]}`),
-			wrapSpec(`{tags: [b, a, b]}`),
+			wrapSpec(`{tags: [b, a]}`),
 			wrapSpec(`{tags: [c, a, c, e]}`),
-		), widget())
+		), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		s := byPath(tree, map[string]elements.Element{})["spec.tags"].(*elements.SetElement)
 		Expect(itemPaths(s.Items)).To(Equal([]string{"spec.tags[=b]", "spec.tags[=a]", "spec.tags[=c]", "spec.tags[=e]", "spec.tags[=d]"}))
@@ -442,7 +447,7 @@ var _ = Describe("Collate sets", func() {
 var _ = Describe("Collate errors", func() {
 	DescribeTable("blames local with the field path and what was expected",
 		func(local, path, msg string) {
-			_, err := collate.Collate(three(absent, local, absent), widget())
+			_, err := collate.Collate(three(absent, local, absent), widget(), collate.Options{})
 			Expect(err).To(HaveOccurred())
 			var e *elements.Error
 			Expect(err).To(BeAssignableToTypeOf(e))
@@ -499,7 +504,7 @@ var _ = Describe("Collate errors", func() {
 
 	DescribeTable("does not blame live or recorded for what local would be blamed for",
 		func(recorded, live string) {
-			_, err := collate.Collate(three(recorded, wrapSpec(`{containers: [{name: a}], tags: [a]}`), live), widget())
+			_, err := collate.Collate(three(recorded, wrapSpec(`{containers: [{name: a}], tags: [a]}`), live), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
 		},
 		Entry("keyless and non-map live items", absent, wrapSpec(`{containers: [{image: i}, 3, {name: {x: 1}}, {name: a}, {name: a}]}`)),

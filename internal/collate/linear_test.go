@@ -43,7 +43,7 @@ var _ = Describe("Collate on long lists", func() {
 
 	It("collates 20,000 keyed items", func() {
 		const n = 20000
-		tree, err := collate.Collate(bigVals(n), t)
+		tree, err := collate.Collate(bigVals(n), t, collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		l := child(child(tree, "spec"), "containers").(*elements.ListElement)
 		Expect(l.Items).To(HaveLen(n + n/2))
@@ -57,7 +57,7 @@ var _ = Describe("Collate on long lists", func() {
 		allocs := func(n int) float64 {
 			vals := bigVals(n)
 			return testing.AllocsPerRun(3, func() {
-				if _, err := collate.Collate(vals, t); err != nil {
+				if _, err := collate.Collate(vals, t, collate.Options{}); err != nil {
 					panic(err)
 				}
 			})

@@ -52,25 +52,23 @@ type Node struct {
 	// order. Phase 2 keeps what it decides in tables indexed by ID
 	// (strategy.Walker.Outcome), so the tree stays read-only once built.
 	ID int32
-	// Patch is the strategic-merge-patch metadata of a node of a patch tree
-	// (pkg/patch), where Local holds the patch; nil on every node of a
-	// three-way apply tree and on patch nodes the patch gives no directive.
-	Patch *PatchMeta
+	// Dirs is what a strategic merge patch says about the node beyond
+	// its value (a tree collated from a patch, pkg/patch); nil when it
+	// says nothing, and on every node of a three-way apply tree.
+	Dirs *Directives
 }
 
-// PatchMeta is what a strategic merge patch says about one node beyond its
-// value: the directives, taken out of the patch value (they are never
-// data), and, for a merged list, the order of the result they imply.
+// Directives is what a strategic merge patch says about one node beyond
+// its value: the directives, taken out of the patch value (they are never
+// data). Phase 1 reads them (internal/collate, through the patch format of
+// pkg/patch); the visitors and the ordering component act on them.
 //
 // Invariants: the directive values are validated when the tree is built
-// (RetainKeys is a list of strings, SetOrder and DeleteFromList are
-// lists); Layout, when non-nil, indexes the node's Items (0..len-1) and
-// then its LiveExtra (len(Items)...), each at most once — except that a
-// set the patch only reorders keeps live's duplicate values, naming their
-// member once per occurrence.
-type PatchMeta struct {
-	// Directive is the "$patch" value of a map ("replace" or "delete");
-	// empty when there is none.
+// (RetainKeys is a sorted list of distinct names, SetOrder and
+// DeleteFromList are lists).
+type Directives struct {
+	// Directive is the "$patch" value of a map ("replace", "delete" or
+	// "merge"); empty when there is none.
 	Directive string
 	// RetainKeys lists the fields a map keeps ("$retainKeys"), sorted and
 	// without duplicates; live fields outside it are cleared. Meaningful
@@ -88,9 +86,6 @@ type PatchMeta struct {
 	// for the node by its parent map, when HasDeleteFromList.
 	DeleteFromList    value.Value
 	HasDeleteFromList bool
-	// Layout is the result order of a merged list: the members present in
-	// the result, in order.
-	Layout []int
 }
 
 // value returns the first value present of local, live and recorded.
@@ -254,6 +249,14 @@ type Item struct {
 	// Of is, for an entry of ListElement.LiveExtra that repeats the key of
 	// an earlier live item, the position in Items of that item; else -1.
 	Of int
+	// OrderIndex is the item's position in the "$setElementOrder" list of
+	// a patch (its first, when repeated); -1 when it is not named there or
+	// there is none.
+	OrderIndex int
+	// Deleted reports an item a patch deletes while it still counts for
+	// the order of the others: a value "$deleteFromPrimitiveList" names, a
+	// live item a "$patch: replace" list drops.
+	Deleted bool
 }
 
 // ListElement is a list of maps merged by merge key (Node.Meta.MergeKey).

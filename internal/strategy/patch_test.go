@@ -8,60 +8,35 @@ import (
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/value"
 )
 
-// countingVisitor decides every element as the number of calls so far,
-// standing in for pkg/patch's visitor.
-type countingVisitor struct{ calls int }
-
-func (c *countingVisitor) visit() (elements.Outcome, error) {
-	c.calls++
-	return elements.Keep(value.Int(int64(c.calls))), nil
-}
-
-func (c *countingVisitor) VisitPrimitive(*elements.PrimitiveElement) (elements.Outcome, error) {
-	return c.visit()
-}
-func (c *countingVisitor) VisitAtomic(*elements.AtomicElement) (elements.Outcome, error) {
-	return c.visit()
-}
-func (c *countingVisitor) VisitMap(*elements.MapElement) (elements.Outcome, error) {
-	return c.visit()
-}
-func (c *countingVisitor) VisitType(*elements.TypeElement) (elements.Outcome, error) {
-	return c.visit()
-}
-func (c *countingVisitor) VisitList(*elements.ListElement) (elements.Outcome, error) {
-	return c.visit()
-}
-func (c *countingVisitor) VisitSet(*elements.SetElement) (elements.Outcome, error) { return c.visit() }
-func (c *countingVisitor) VisitEmpty(*elements.EmptyElement) (elements.Outcome, error) {
-	return c.visit()
-}
-
 var _ = Describe("patch mode", func() {
-	DescribeTable("hands every element to Options.Patch, whatever its strategy",
-		func(e elements.Element) {
-			pv := &countingVisitor{}
-			w := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl, Patch: pv, Record: true})
-			Expect(visitorFor(w, e)).To(BeIdenticalTo(elements.Visitor(pv)))
-			out, err := w.Walk(e)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(pv.calls).To(Equal(1))
-			Expect(w.Outcome(e.Base())).To(Equal(out))
+	retainDirective := &elements.Directives{RetainKeys: []string{"a"}, HasRetainKeys: true}
+	DescribeTable("decides maps by the patch's $retainKeys, not the schema's strategy",
+		func(e elements.Element, retain bool) {
+			w := strategy.New(strategy.Options{Patch: true})
+			if retain {
+				Expect(visitorFor(w, e)).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
+			} else {
+				Expect(visitorFor(w, e)).To(BeAssignableToTypeOf(visitors.Merge{}))
+			}
 		},
-		Entry("PrimitiveElement", &elements.PrimitiveElement{}),
-		Entry("AtomicElement", &elements.AtomicElement{}),
-		Entry("EmptyElement", &elements.EmptyElement{}),
-		Entry("MapElement", &elements.MapElement{}),
-		Entry("TypeElement with retainKeys", &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)}),
-		Entry("ListElement", &elements.ListElement{}),
-		Entry("SetElement", &elements.SetElement{}),
+		Entry("retainKeys strategy, no directive", &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)}, false),
+		Entry("no strategy, $retainKeys", &elements.MapElement{Node: elements.Node{Type: openapi.Unknown, Dirs: retainDirective}}, true),
+		Entry("retainKeys strategy and $retainKeys", &elements.TypeElement{Node: elements.Node{Type: openapi.Unknown, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}, Dirs: retainDirective}}, true),
 	)
+
+	It("orders lists as the patch orders them", func() {
+		w := strategy.New(strategy.Options{Patch: true, Ordering: visitors.OrderKubectl})
+		v := visitorFor(w, &elements.ListElement{})
+		Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
+		Expect(v.(visitors.Ordered).Patch).To(BeTrue())
+		Expect(v.(visitors.Ordered).Ordering).To(Equal(visitors.OrderKubectl))
+	})
 
 	It("is off by default", func() {
 		w := strategy.New(strategy.Options{})
-		Expect(visitorFor(w, &elements.MapElement{})).To(BeAssignableToTypeOf(visitors.Merge{}))
+		Expect(visitorFor(w, &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)})).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
+		Expect(visitorFor(w, &elements.ListElement{}).(visitors.Ordered).Patch).To(BeFalse())
 	})
 })

@@ -12,12 +12,11 @@ import (
 type Options struct {
 	// Ordering selects the order of merged lists.
 	Ordering visitors.Ordering
-	// Patch, when non-nil, puts the Walker in patch mode for a tree
-	// collated from a strategic merge patch (pkg/patch): there the patch's
-	// directives (elements.PatchMeta), not the schema strategy alone,
-	// decide every node, so Patch decides every element. Ordering is then
-	// unused.
-	Patch elements.Visitor
+	// Patch says the tree is collated from a strategic merge patch
+	// (pkg/patch): its directives (elements.Directives), not the schema's
+	// retainKeys strategy, decide which fields a map clears, and its lists
+	// are ordered as the patch orders them.
+	Patch bool
 	// Record keeps every walked node's Outcome for Outcome (the change
 	// list reads them); off, the walk keeps nothing.
 	Record bool
@@ -33,7 +32,7 @@ type Walker struct {
 	merge   visitors.Merge
 	retain  visitors.RetainKeys
 	ordered visitors.Ordered
-	patch   elements.Visitor
+	patch   bool
 	record  bool
 	// outcomes holds, by node ID, the Outcome of every node walked so far
 	// (Record only); nodes not walked are absent.
@@ -45,21 +44,19 @@ func New(opts Options) *Walker {
 	w := &Walker{patch: opts.Patch, record: opts.Record}
 	w.merge = visitors.Merge{Walker: w}
 	w.retain = visitors.RetainKeys{Merge: w.merge}
-	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering}
+	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch}
 	return w
 }
 
 // For returns the visitor that decides e. An Element type it does not know
 // is an error: no element is decided by a default.
 func (w *Walker) For(e elements.Element) (elements.Visitor, error) {
-	if w.patch != nil {
-		return w.patch, nil
-	}
 	switch e.(type) {
 	case *elements.ListElement, *elements.SetElement:
 		return w.ordered, nil
 	case *elements.MapElement, *elements.TypeElement:
-		if e.Base().Meta.Strategy.Has(openapi.StrategyRetainKeys) {
+		n := e.Base()
+		if (n.Dirs != nil && n.Dirs.HasRetainKeys) || (!w.patch && n.Meta.Strategy.Has(openapi.StrategyRetainKeys)) {
 			return w.retain, nil
 		}
 		return w.merge, nil

@@ -113,11 +113,13 @@ var _ = Describe("Walker.Walk", func() {
 		Expect(w.Outcome(&e.Node)).To(Equal(elements.Absent))
 	})
 
-	It("returns the visitor's error and an absent outcome, storing nothing", func() {
-		e := &failingElement{}
-		w := strategy.New(strategy.Options{Record: true, Patch: failingVisitor{}})
+	It("returns a child's error and an absent outcome, keeping none", func() {
+		vals := elements.Values{Local: value.List([]value.Value{value.String("a")}), HasLocal: true}
+		e := &elements.SetElement{Node: elements.Node{Type: openapi.Unknown, Values: vals, ID: 1}}
+		e.Items = []elements.Item{{Element: &failingElement{Node: elements.Node{Parent: e, Values: vals}}, LocalIndex: 0, LiveIndex: -1, RecordedIndex: -1, OrderIndex: -1}}
+		w := strategy.New(strategy.Options{Record: true})
 		out, err := w.Walk(e)
-		Expect(err).To(MatchError(errAccept))
+		Expect(err).To(MatchError(ContainSubstring("no merge rule decides a *strategy_test.failingElement")))
 		Expect(out).To(Equal(elements.Absent))
 		Expect(w.Outcome(&e.Node)).To(Equal(elements.Absent))
 	})
@@ -146,7 +148,7 @@ func collateDeployment(vals elements.Values) elements.Element {
 	Expect(err).NotTo(HaveOccurred())
 	t, ok := schema.ForKind("apps/v1", "Deployment")
 	Expect(ok).To(BeTrue())
-	tree, err := collate.Collate(vals, t)
+	tree, err := collate.Collate(vals, t, collate.Options{})
 	Expect(err).NotTo(HaveOccurred())
 	return tree
 }
@@ -245,6 +247,3 @@ func visitorFor(w *strategy.Walker, e elements.Element) elements.Visitor {
 	Expect(err).NotTo(HaveOccurred())
 	return v
 }
-
-// failingVisitor fails on a failingElement.
-type failingVisitor struct{ visitors.Replace }

@@ -65,7 +65,7 @@ func rootType(obj value.Value) *openapi.Type {
 
 // collateVals builds the tree of vals with the default schema.
 func collateVals(vals elements.Values) elements.Element {
-	tree, err := collate.Collate(vals, rootType(vals.Local))
+	tree, err := collate.Collate(vals, rootType(vals.Local), collate.Options{})
 	Expect(err).NotTo(HaveOccurred())
 	return tree
 }

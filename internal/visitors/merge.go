@@ -24,10 +24,11 @@ func (m Merge) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 	return mergeFields(m.Walker, &e.Node, e.Fields, false)
 }
 
-// RetainKeys merges like Merge and clears every field local does not set:
-// live fields outside local's keys are dropped, so switching a union member
-// (a Deployment strategy from RollingUpdate to Recreate, a volume's source)
-// removes the old member.
+// RetainKeys merges like Merge and clears every field the node does not
+// keep: live fields outside local's keys (or outside a patch's
+// "$retainKeys") are dropped, so switching a union member (a Deployment
+// strategy from RollingUpdate to Recreate, a volume's source) removes the
+// old member.
 type RetainKeys struct {
 	Merge
 }
@@ -43,25 +44,40 @@ func (r RetainKeys) VisitType(e *elements.TypeElement) (elements.Outcome, error)
 }
 
 // mergeFields builds the map of a node local sets to a map: each child's
-// outcome, in key order; with retain, children local does not set are
-// cleared without being walked.
+// outcome, in key order; with retain, children the node does not keep are
+// cleared without being walked. A node keeps the fields a patch's
+// "$retainKeys" lists; without one, the fields local sets (none cleared
+// when local sets none: kubectl sends no $retainKeys then).
 func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, retain bool) (elements.Outcome, error) {
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
 	}
-	// kubectl sends no $retainKeys for a map local gives no non-null field,
-	// so such a map merges.
-	retain = retain && hasSetField(fields)
+	var keep []string
+	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
+	if listed {
+		keep = n.Dirs.RetainKeys
+	}
+	retain = retain && (listed || hasSetField(fields))
 	out := make([]value.Field, 0, len(fields))
+	r := 0
 	for _, f := range fields {
-		if retain && !f.Element.Base().LocalSet() {
-			continue
+		if retain {
+			if !listed && !f.Element.Base().LocalSet() {
+				continue
+			}
+			for r < len(keep) && keep[r] < f.Name {
+				r++
+			}
+			if listed && (r == len(keep) || keep[r] != f.Name) {
+				continue
+			}
 		}
 		o, err := w.Walk(f.Element)
 		if err != nil {
 			return elements.Absent, err
 		}
-		if o.Present && !o.Value.IsNull() {
+		// An outcome that is null is live's null, untouched: kept.
+		if o.Present {
 			out = append(out, value.Field{Key: f.Name, Value: o.Value})
 		}
 	}

@@ -1,39 +1,23 @@
 package visitors
 
 import (
-	"errors"
-	"strconv"
-
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Ordering selects how Ordered orders the items of a merged list.
-type Ordering uint8
+// Ordering selects how Ordered orders the items of a merged list (see
+// internal/order).
+type Ordering = order.Ordering
 
+// The orderings.
 const (
-	// OrderSeed is the rule of the ordering design: items local names in
-	// local's order, and before them the items only live holds, in their
-	// live relative order.
-	OrderSeed Ordering = iota
-	// OrderKubectl reproduces the order kubectl's strategic merge patch
-	// gives, which interleaves live-only items with local's (see
-	// kubectlListOrder).
-	OrderKubectl
+	OrderSeed    = order.OrderSeed
+	OrderKubectl = order.OrderKubectl
 )
 
-// ParseOrdering returns the Ordering a user names: "seed" or "kubectl" (the
-// values of the CLI's --ordering flags). Any other name is an error that
-// quotes it.
-func ParseOrdering(name string) (Ordering, error) {
-	switch name {
-	case "seed":
-		return OrderSeed, nil
-	case "kubectl":
-		return OrderKubectl, nil
-	}
-	return OrderSeed, errors.New("--ordering must be seed or kubectl, not " + strconv.Quote(name))
-}
+// ParseOrdering returns the Ordering a user names: "seed" or "kubectl".
+var ParseOrdering = order.ParseOrdering
 
 // Ordered merges lists whose strategy is merge: lists of maps item by item,
 // matched by merge key (ListElement), and lists of primitives as sets
@@ -46,27 +30,26 @@ type Ordered struct {
 	Walker elements.Walker
 	// Ordering selects the order of the result.
 	Ordering Ordering
+	// Patch says the tree is a patch's: its lists are ordered as the
+	// patch orders them (the members it deletes dropped).
+	Patch bool
 }
 
 // VisitList implements elements.Visitor.
 func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
-	if !n.LocalSet() || !n.Local.IsList() {
+	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
-	ids := newListIDs(e)
-	outs := make([]elements.Outcome, ids.count)
-	for i := range e.Items {
-		out, err := o.Walker.Walk(e.Items[i].Element)
-		if err != nil {
-			return elements.Absent, err
-		}
-		outs[i] = out
+	outs := make([]elements.Outcome, len(e.Items)+len(e.LiveExtra))
+	if err := o.walk(e.Items, outs); err != nil {
+		return elements.Absent, err
 	}
-	for j, x := range e.LiveExtra {
+	for j := range e.LiveExtra {
 		// Deleting a key deletes every live item that carries it: such an
 		// item is absent, not walked.
-		if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
+		x := &e.LiveExtra[j]
+		if x.Deleted || (x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded()) {
 			continue
 		}
 		out, err := o.Walker.Walk(x.Element)
@@ -75,121 +58,47 @@ func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		outs[len(e.Items)+j] = out
 	}
-	var order []int
-	if o.Ordering == OrderKubectl {
-		order = kubectlListOrder(e, ids)
+	var ord []int
+	if o.Patch {
+		ord = order.PatchedList(e, o.Ordering)
 	} else {
-		left, right := withDuplicates(e, ids)
-		order = append(left, right...)
+		ord = order.MergedList(e, o.Ordering)
 	}
-	return elements.Keep(assemble(order, outs)), nil
+	return elements.Keep(assemble(ord, outs)), nil
 }
 
 // VisitSet implements elements.Visitor.
 func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
-	if !n.LocalSet() || !n.Local.IsList() {
+	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
-	ids := newSetIDs(e)
 	outs := make([]elements.Outcome, len(e.Items))
-	for i := range e.Items {
-		out, err := o.Walker.Walk(e.Items[i].Element)
+	if err := o.walk(e.Items, outs); err != nil {
+		return elements.Absent, err
+	}
+	var ord []int
+	if o.Patch {
+		ord = order.PatchedSet(e, o.Ordering)
+	} else {
+		ord = order.MergedSet(e, o.Ordering)
+	}
+	return elements.Keep(assemble(ord, outs)), nil
+}
+
+// walk decides the members items, but those a patch deletes (absent).
+func (o Ordered) walk(items []elements.Item, outs []elements.Outcome) error {
+	for i := range items {
+		if items[i].Deleted {
+			continue
+		}
+		out, err := o.Walker.Walk(items[i].Element)
 		if err != nil {
-			return elements.Absent, err
+			return err
 		}
 		outs[i] = out
 	}
-	var order []int
-	if o.Ordering == OrderKubectl {
-		order = kubectlSetOrder(e, ids)
-	} else {
-		order = seedOrder(ids)
-	}
-	return elements.Keep(assemble(order, outs)), nil
-}
-
-// itemIDs numbers the members of a merged list: Items are 0..len(Items)-1,
-// LiveExtra entries follow. byLive maps each live position to its member.
-type itemIDs struct {
-	count int
-	// local lists the members local names, in local order.
-	local []int
-	// byLive lists the member at each live position.
-	byLive []int
-	// removed marks members deleted because local dropped them.
-	removed []bool
-}
-
-func newListIDs(e *elements.ListElement) itemIDs {
-	ids := itemIDs{count: len(e.Items) + len(e.LiveExtra)}
-	if e.HasLive && e.Live.IsList() {
-		ids.byLive = make([]int, e.Live.Len())
-	}
-	ids.removed = make([]bool, ids.count)
-	for i := range e.Items {
-		it := &e.Items[i]
-		if it.LocalIndex >= 0 {
-			ids.local = append(ids.local, i)
-		}
-		if it.LiveIndex >= 0 {
-			ids.byLive[it.LiveIndex] = i
-		}
-		ids.removed[i] = it.RemovedSinceRecorded()
-	}
-	for j, x := range e.LiveExtra {
-		id := len(e.Items) + j
-		ids.byLive[x.LiveIndex] = id
-		ids.removed[id] = x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded()
-	}
-	return ids
-}
-
-func newSetIDs(e *elements.SetElement) itemIDs {
-	ids := itemIDs{count: len(e.Items)}
-	ids.removed = make([]bool, ids.count)
-	if e.HasLive && e.Live.IsList() {
-		ids.byLive = make([]int, e.Live.Len())
-		for p := range ids.byLive {
-			ids.byLive[p] = -1
-		}
-	}
-	for i := range e.Items {
-		it := &e.Items[i]
-		if it.LocalIndex >= 0 {
-			ids.local = append(ids.local, i)
-		}
-		if it.LiveIndex >= 0 {
-			ids.byLive[it.LiveIndex] = i
-		}
-		ids.removed[i] = it.RemovedSinceRecorded()
-	}
-	return ids
-}
-
-// isLocal reports whether member id is named by local (local members are
-// numbered first).
-func (ids *itemIDs) isLocal(id int) bool { return id < len(ids.local) }
-
-// liveOrder lists the members at live positions in live order, skipping
-// positions that repeat a member (duplicate set values).
-func (ids *itemIDs) liveOrder(onlyLiveOnly bool) []int {
-	out := make([]int, 0, len(ids.byLive))
-	for _, id := range ids.byLive {
-		if id < 0 || (onlyLiveOnly && ids.isLocal(id)) {
-			continue
-		}
-		out = append(out, id)
-	}
-	return out
-}
-
-// seedOrder is the order of the design: live-only members in live order,
-// then local's members in local order. (Lists of maps also place live
-// duplicates of a key right after local's item: see withDuplicates.)
-func seedOrder(ids itemIDs) []int {
-	order := ids.liveOrder(true)
-	return append(order, ids.local...)
+	return nil
 }
 
 // assemble builds the list of the present outcomes in order.

@@ -48,21 +48,43 @@ func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 
 // Decide is the outcome of a node taken whole: local's value (without null
 // map fields) when local sets it; absent when local nulls it or when
-// recorded had it and local omits it; else live's value.
+// recorded had it and local omits it; else live's value, as it is. A
+// patch's "$deleteFromPrimitiveList" then removes its values from a list.
 func Decide(n *elements.Node) elements.Outcome {
-	if n.HasLocal {
+	var out value.Value
+	switch {
+	case n.HasLocal:
 		if n.Local.IsNull() {
 			return elements.Absent
 		}
-		return elements.Keep(StripNulls(n.Local))
-	}
-	if n.HasRecorded {
+		out = StripNulls(n.Local)
+	case n.HasRecorded || !n.HasLive:
 		return elements.Absent
+	default:
+		out = n.Live
 	}
-	if n.HasLive {
-		return elements.Keep(n.Live)
+	if n.Dirs != nil && n.Dirs.HasDeleteFromList && out.IsList() {
+		out = without(out, n.Dirs.DeleteFromList)
 	}
-	return elements.Absent
+	return elements.Keep(out)
+}
+
+// without returns list without the items equal to a value of drop.
+func without(list, drop value.Value) value.Value {
+	del := make(map[value.ScalarKey]bool, drop.Len())
+	for _, d := range drop.Items() {
+		if k, ok := d.Key(); ok {
+			del[k] = true
+		}
+	}
+	items := make([]value.Value, 0, list.Len())
+	for _, it := range list.Items() {
+		if k, ok := it.Key(); ok && del[k] {
+			continue
+		}
+		items = append(items, it)
+	}
+	return value.List(items)
 }
 
 // StripNulls returns v without map fields whose value is null, at any

@@ -97,22 +97,15 @@ func apply(live, patch value.Value, t *openapi.Type, maxDepth int, ordering Orde
 	if maxDepth <= 0 {
 		maxDepth = parse.DefaultMaxDepth
 	}
-	if t == nil {
-		t = openapi.Unknown
-	}
 	vals := elements.Values{Local: patch, HasLocal: true, Live: value.MustMap(), HasLive: true}
 	if live.IsMap() {
 		vals.Live = live
 	}
-	c := collator{max: maxDepth, kubectl: ordering == OrderKubectl}
-	tree, err := c.node(nil, "", vals, nil, t, openapi.Meta{}, 0)
+	tree, err := collate.Collate(vals, t, collate.Options{Patch: format{max: maxDepth}, MaxDepth: maxDepth})
 	if err != nil {
 		return value.Value{}, err
 	}
-	v := &Visitor{}
-	w := strategy.New(strategy.Options{Patch: v})
-	v.Walker = w
-	out, err := w.Walk(tree)
+	out, err := strategy.New(strategy.Options{Patch: true, Ordering: ordering}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -49,7 +49,7 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 	if err != nil {
 		return value.Value{}, err
 	}
-	tree, err := collate.Collate(vals, root)
+	tree, err := collate.Collate(vals, root, collate.Options{})
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -90,7 +90,7 @@ func ThreeWayType(original, modified, current value.Value, root *openapi.Type, o
 	if err != nil {
 		return value.Value{}, err
 	}
-	tree, err := collate.Collate(vals, root)
+	tree, err := collate.Collate(vals, root, collate.Options{})
 	if err != nil {
 		return value.Value{}, err
 	}

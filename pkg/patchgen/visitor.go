@@ -146,7 +146,7 @@ func (d *diff) below(n *elements.Node, from value.Value) (elements.Outcome, erro
 		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
 		Local: value.MustMap(value.Field{Key: name, Value: n.Local}), HasLocal: true,
 	}
-	sub, err := collate.Collate(vals, parent)
+	sub, err := collate.Collate(vals, parent, collate.Options{})
 	if err != nil {
 		return elements.Absent, rebase(err, n.Path())
 	}

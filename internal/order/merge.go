@@ -1,17 +1,15 @@
-package visitors
+package order
 
 import (
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 )
 
-// This file models, from the collated tree, where kubectl's three-way
-// strategic merge patch puts an entry and so in what order the server's
-// patch application leaves a merged list. The facts it encodes (kubectl
-// 1.x, k8s.io/apimachinery strategicpatch):
+// The order of a merged list in a three-way merge. Under OrderKubectl it
+// is where the server's patch application puts each item of kubectl's
+// three-way patch (the union of a live->local delta, additions and changes
+// only, and recorded->local deletions):
 //
-//   - The patch is the union of a "delta" (live -> local, additions and
-//     changes only) and "deletions" (recorded -> local, removals only).
 //   - A merged list carries $setElementOrder (local's order) when the delta
 //     has items for it or live's key sequence differs from local's, or when
 //     the deletions have items for it; with no entry the list stays as live
@@ -25,7 +23,96 @@ import (
 //     deletions and appends: survivors compacted to the front, new items
 //     written into the slots the deletions freed, later new items not seen.
 //
-// OrderKubectl replays that arithmetic in O(n) instead of simulating it.
+// The functions replay that arithmetic in O(n) instead of simulating it.
+
+// MergedList returns the order of the members of a merged list of maps of
+// a three-way merge. Members deleted because local dropped them are left
+// out.
+func MergedList(e *elements.ListElement, o Ordering) []int {
+	ids := newListIDs(e)
+	if o == OrderKubectl {
+		return kubectlListOrder(e, ids)
+	}
+	left, right := withDuplicates(e, ids)
+	return append(left, right...)
+}
+
+// MergedSet returns the order of the members of a merged set of a
+// three-way merge.
+func MergedSet(e *elements.SetElement, o Ordering) []int {
+	ids := newSetIDs(e)
+	if o == OrderKubectl {
+		return kubectlSetOrder(e, ids)
+	}
+	return append(ids.liveOrder(true), ids.local...)
+}
+
+// itemIDs numbers the members of a merged list: Items are 0..len(Items)-1,
+// LiveExtra entries follow. byLive maps each live position to its member.
+type itemIDs struct {
+	count int
+	// local lists the members local names, in local order.
+	local []int
+	// byLive lists the member at each live position (-1: a repeated set
+	// value).
+	byLive []int
+	// removed marks members deleted because local dropped them.
+	removed []bool
+}
+
+func newIDs(items []elements.Item, count, live int) itemIDs {
+	ids := itemIDs{count: count, byLive: fillInt(live, -1), removed: make([]bool, count)}
+	for i := range items {
+		it := &items[i]
+		if it.LocalIndex >= 0 {
+			ids.local = append(ids.local, i)
+		}
+		if it.LiveIndex >= 0 {
+			ids.byLive[it.LiveIndex] = i
+		}
+		ids.removed[i] = it.RemovedSinceRecorded()
+	}
+	return ids
+}
+
+func newListIDs(e *elements.ListElement) itemIDs {
+	ids := newIDs(e.Items, len(e.Items)+len(e.LiveExtra), liveLen(&e.Node))
+	for j, x := range e.LiveExtra {
+		id := len(e.Items) + j
+		ids.byLive[x.LiveIndex] = id
+		ids.removed[id] = x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded()
+	}
+	return ids
+}
+
+func newSetIDs(e *elements.SetElement) itemIDs {
+	return newIDs(e.Items, len(e.Items), liveLen(&e.Node))
+}
+
+// liveLen is the length of live's list (0 when live has none).
+func liveLen(n *elements.Node) int {
+	if n.HasLive && n.Live.IsList() {
+		return n.Live.Len()
+	}
+	return 0
+}
+
+// isLocal reports whether member id is named by local (local members are
+// numbered first).
+func (ids *itemIDs) isLocal(id int) bool { return id < len(ids.local) }
+
+// liveOrder lists the members at live positions in live order, skipping
+// positions that repeat a member (duplicate set values).
+func (ids *itemIDs) liveOrder(onlyLiveOnly bool) []int {
+	out := make([]int, 0, len(ids.byLive))
+	for _, id := range ids.byLive {
+		if id < 0 || (onlyLiveOnly && ids.isLocal(id)) {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
 
 // kubectlListOrder orders a merged list of maps as kubectl does.
 func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
@@ -38,10 +125,7 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 	// Ranks in the server's view of the list. A live duplicate takes a
 	// slot of its own but is found where its key is first found.
 	n := len(e.Items)
-	rank := make([]int, ids.count)
-	for i := range rank {
-		rank[i] = -1
-	}
+	rank := fillInt(ids.count, -1)
 	r := 0
 	for _, id := range ids.byLive {
 		if ids.removed[id] {
@@ -63,7 +147,7 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 		}
 	}
 	left, right := withDuplicates(e, ids)
-	return mergeRuns(left, right, rank)
+	return interleave(left, right, func(id int) int { return rank[id] })
 }
 
 // kubectlSetOrder orders a merged list of primitives as kubectl does: the
@@ -76,31 +160,7 @@ func kubectlSetOrder(e *elements.SetElement, ids itemIDs) []int {
 	if !smp.SetDeltaReorders(e) && !(len(ids.local) > 0 && smp.SetHasDeletions(e)) {
 		return ids.liveOrder(false)
 	}
-	rank := make([]int, ids.count)
-	for i := range e.Items {
-		rank[i] = e.Items[i].LiveIndex
-	}
-	return mergeRuns(ids.liveOrder(true), ids.local, rank)
-}
-
-// mergeRuns merges the live-only run left with local's run right the way
-// the server does: left's head goes first only when both heads have a rank
-// and left's is lower.
-func mergeRuns(left, right []int, rank []int) []int {
-	out := make([]int, 0, len(left)+len(right))
-	i, j := 0, 0
-	for i < len(left) && j < len(right) {
-		l, r := rank[left[i]], rank[right[j]]
-		if l >= 0 && r >= 0 && l < r {
-			out = append(out, left[i])
-			i++
-		} else {
-			out = append(out, right[j])
-			j++
-		}
-	}
-	out = append(out, left[i:]...)
-	return append(out, right[j:]...)
+	return interleave(ids.liveOrder(true), ids.local, func(id int) int { return e.Items[id].LiveIndex })
 }
 
 // withDuplicates splits the members of a merged list for ordering: left

@@ -1,0 +1,447 @@
+package patch
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// format is the strategic merge patch format (collate.Format): it reads
+// the directives out of patch values and applies the rejection rules of
+// doc.go; the collator builds the tree from what it reads. Errors blame
+// elements.Patch (or elements.Live, for live data a directive cannot
+// apply to) at the path of the map or list concerned.
+type format struct {
+	// max is the deepest nesting accepted.
+	max int
+}
+
+// fail is the *elements.Error of source s at node n.
+func fail(n *elements.Node, s elements.Source, msg string) error { return n.Errorf(s, msg) }
+
+// declares reports whether struct type t declares a field called name (a
+// few types, JSONSchemaProps among them, have "$ref" and "$schema" fields,
+// which are data, not directives).
+func declares(t *openapi.Type, name string) bool { return t.Field(name) != nil }
+
+// Map implements collate.Format.
+func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []collate.FieldDirectives, error) {
+	p, t := n.Local, n.Type
+	if d, ok := p.Get(smp.DirectiveKey); ok && !declares(t, smp.DirectiveKey) {
+		s, isString := d.AsString()
+		switch {
+		case !isString || (s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue):
+			return nil, nil, nil, fail(n, elements.Patch, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
+		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
+			return nil, nil, nil, fail(n, elements.Patch, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+		}
+		return p.Without(smp.DirectiveKey).Fields(), with(n.Dirs, func(d *elements.Directives) { d.Directive = s }), nil, nil
+	}
+	dirs := n.Dirs
+	var byField []collate.FieldDirectives
+	field := func(name string) *elements.Directives {
+		for _, fd := range byField {
+			if fd.Name == name {
+				return fd.Dirs
+			}
+		}
+		byField = append(byField, collate.FieldDirectives{Name: name, Dirs: &elements.Directives{}})
+		return byField[len(byField)-1].Dirs
+	}
+	// Directives: $retainKeys, $setElementOrder/<f>,
+	// $deleteFromPrimitiveList/<f>; other "$" keys the schema does not
+	// declare come from newer clients and are ignored.
+	data := make([]value.Field, 0, p.Len())
+	for _, fl := range p.Fields() {
+		if !strings.HasPrefix(fl.Key, "$") || declares(t, fl.Key) {
+			data = append(data, fl)
+			continue
+		}
+		switch {
+		case fl.Key == smp.RetainKeysKey:
+			keys, err := retainKeys(n, fl.Value)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			dirs = with(dirs, func(d *elements.Directives) { d.RetainKeys, d.HasRetainKeys = keys, true })
+		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
+			if !fl.Value.IsList() {
+				return nil, nil, nil, fail(n, elements.Patch, fl.Key+" must be a list, got "+fl.Value.Kind().String())
+			}
+			d := field(fl.Key[len(smp.SetOrderPrefix):])
+			d.SetOrder, d.HasSetOrder = fl.Value, true
+		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
+			if !fl.Value.IsList() {
+				return nil, nil, nil, fail(n, elements.Patch, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
+			}
+			d := field(fl.Key[len(smp.DeletePrefix):])
+			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
+		}
+	}
+	if dirs != nil && dirs.HasRetainKeys {
+		for _, fl := range data {
+			if _, found := slices.BinarySearch(dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
+				return nil, nil, nil, fail(n, elements.Patch, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
+			}
+		}
+	}
+	slices.SortFunc(byField, func(a, b collate.FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
+	for _, fd := range byField {
+		if fd.Dirs.HasSetOrder {
+			if err := checkOrder(n, fd.Name, data, fd.Dirs.SetOrder); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
+	return data, dirs, byField, nil
+}
+
+// with returns a copy of d (or new Directives) changed by set.
+func with(d *elements.Directives, set func(*elements.Directives)) *elements.Directives {
+	out := &elements.Directives{}
+	if d != nil {
+		*out = *d
+	}
+	set(out)
+	return out
+}
+
+// retainKeys reads a "$retainKeys" list: field names, sorted, each once.
+func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
+	if !v.IsList() {
+		return nil, fail(n, elements.Patch, smp.RetainKeysKey+" must be a list of field names, got "+v.Kind().String())
+	}
+	keys := make([]string, 0, v.Len())
+	for i, it := range v.Items() {
+		s, ok := it.AsString()
+		if !ok {
+			return nil, fail(n, elements.Patch, smp.RetainKeysKey+" item "+strconv.Itoa(i)+": expected a field name (string), got "+it.Kind().String())
+		}
+		keys = append(keys, s)
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), nil
+}
+
+// Item implements collate.Format.
+func (f format) Item(n *elements.Node, i int, it value.Value) (string, error) {
+	itemType := n.Type.Item()
+	d, ok := it.Get(smp.DirectiveKey)
+	if !ok || declares(itemType, smp.DirectiveKey) {
+		return "", nil
+	}
+	s, _ := d.AsString()
+	mk := n.Meta.MergeKey
+	switch {
+	case d.Kind() == value.KindString && s == smp.DeleteValue:
+		if _, missing, bad := elements.KeyOf(it, mk, itemType); missing != "" {
+			msg := "item " + strconv.Itoa(i) + ": a \"" + smp.DirectiveKey + ": " + smp.DeleteValue + "\" item must give the merge key (" + strings.Join(mk, ",") + "); it lacks \"" + missing + "\""
+			if bad {
+				msg = collate.KeyMessage("item", i, missing, bad, mk)
+			}
+			return "", fail(n, elements.Patch, msg)
+		}
+		return s, nil
+	case d.Kind() == value.KindString && s == smp.ReplaceValue:
+		return s, nil
+	case d.Kind() == value.KindString && s == smp.MergeValue:
+		return "", fail(n, elements.Patch, "item "+strconv.Itoa(i)+": \""+smp.DirectiveKey+": "+smp.MergeValue+"\" cannot be given for a list (lists with a merge strategy merge without it)")
+	}
+	return "", fail(n, elements.Patch, "item "+strconv.Itoa(i)+": unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
+}
+
+// Whole implements collate.Format: v as data, for a node whose patch
+// value is taken whole (a replaced map or list, a list without merge
+// strategy): map fields set to null are dropped, maps holding "$patch"
+// are dropped (as fields and as list items: the directives of a replaced
+// value are ignored), and the other directive keys are dropped. Nesting
+// deeper than the limit is an error (for values built in memory, which
+// the parser's limit did not see).
+func (f format) Whole(n *elements.Node, v value.Value) (value.Value, error) {
+	depth := 0
+	for p := n.Parent; p != nil; p = p.Base().Parent {
+		depth++
+	}
+	out, _, err := f.clean(v, n.Type, depth)
+	if err != nil {
+		return value.Value{}, fail(n, elements.Patch, err.Error())
+	}
+	return out, nil
+}
+
+type depthError int
+
+func (d depthError) Error() string {
+	return "nesting is deeper than the limit of " + strconv.Itoa(int(d)) + " levels of maps and lists"
+}
+
+// clean is Whole's recursion; keep is false for a value to drop.
+func (f format) clean(v value.Value, t *openapi.Type, depth int) (value.Value, bool, error) {
+	if t == nil {
+		t = openapi.Unknown
+	}
+	switch v.Kind() {
+	case value.KindMap:
+		if depth > f.max {
+			return v, false, depthError(f.max)
+		}
+		if _, ok := v.Get(smp.DirectiveKey); ok && !declares(t, smp.DirectiveKey) {
+			return v, false, nil
+		}
+		out := make([]value.Field, 0, v.Len())
+		for _, fl := range v.Fields() {
+			if fl.Value.IsNull() || (strings.HasPrefix(fl.Key, "$") && !declares(t, fl.Key)) {
+				continue
+			}
+			ct, _ := t.Child(fl.Key)
+			cv, keep, err := f.clean(fl.Value, ct, depth+1)
+			if err != nil {
+				return v, false, err
+			}
+			if keep {
+				out = append(out, value.Field{Key: fl.Key, Value: cv})
+			}
+		}
+		return value.MapFromSorted(out), true, nil
+	case value.KindList:
+		if depth > f.max {
+			return v, false, depthError(f.max)
+		}
+		out := make([]value.Value, 0, v.Len())
+		it := t.Item()
+		for _, x := range v.Items() {
+			cv, keep, err := f.clean(x, it, depth+1)
+			if err != nil {
+				return v, false, err
+			}
+			if keep {
+				out = append(out, cv)
+			}
+		}
+		return value.List(out), true, nil
+	}
+	return v, true, nil
+}
+
+// Check implements collate.Format: the rules relating
+// "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>" to
+// the field's schema and values.
+func (f format) Check(n *elements.Node) error {
+	d := n.Dirs
+	if d.HasDeleteFromList {
+		if err := checkDeleteTarget(n, d.DeleteFromList.Items()); err != nil {
+			return err
+		}
+	}
+	if !d.HasSetOrder {
+		return nil
+	}
+	dir := smp.SetOrderPrefix + n.Name
+	var list value.Value
+	switch {
+	case n.HasLocal && !n.Local.IsList():
+		return fail(n, elements.Patch, dir+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
+	case n.HasLocal:
+		list = n.Local
+	case !n.HasLive || n.Live.IsNull():
+		return nil
+	case !n.Live.IsList():
+		return fail(n, elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
+	}
+	if n.Type.Kind != openapi.KindList || !n.Meta.Strategy.Has(openapi.StrategyMerge) {
+		if n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown {
+			return fail(n, elements.Patch, dir+" orders lists merged by key or value; the schema does not merge this list")
+		}
+		return nil
+	}
+	if list.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0) {
+		return fail(n, elements.Patch, dir+" orders a list that has no items in live or in the patch")
+	}
+	return nil
+}
+
+// checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field
+// that is not a list (by schema, or by the patch's own value), for a list
+// of objects, and values to delete that are not scalars of the list's
+// kind.
+func checkDeleteTarget(n *elements.Node, del []value.Value) error {
+	dir := smp.DeletePrefix + n.Name
+	t := n.Type
+	if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
+		return fail(n, elements.Patch, dir+" applies to lists of scalars; the schema says this field is "+kindPhrase(t))
+	}
+	if n.HasLocal && !n.Local.IsNull() && !n.Local.IsList() {
+		return fail(n, elements.Patch, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
+	}
+	// The values to delete and the list they are deleted from (the
+	// patch's, else live's) are scalars of one kind.
+	dc, msg := collate.Class(del)
+	if msg != "" {
+		return fail(n, elements.Patch, dir+": "+msg)
+	}
+	if len(del) > 0 && !dc.Scalars() {
+		return fail(n, elements.Patch, dir+": the values to delete must be scalars, got "+dc.Name())
+	}
+	base, src := n.Live, elements.Live
+	if n.HasLocal && n.Local.IsList() {
+		base, src = n.Local, elements.Patch
+	} else if !n.HasLive || !n.Live.IsList() {
+		return nil
+	}
+	bc, msg := collate.Class(base.Items())
+	switch {
+	case msg != "":
+		return fail(n, src, msg)
+	case bc.Objects():
+		return fail(n, elements.Patch, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
+	case base.Len() > 0 && len(del) > 0 && bc != dc:
+		return fail(n, elements.Patch, dir+": the values to delete are "+dc.Plural()+" but the list holds "+bc.Plural())
+	}
+	return nil
+}
+
+func kindPhrase(t *openapi.Type) string {
+	switch t.Kind {
+	case openapi.KindStruct, openapi.KindMap:
+		return "an object"
+	case openapi.KindPrimitive:
+		return "a scalar"
+	case openapi.KindList:
+		return "a list"
+	}
+	return "of unknown kind"
+}
+
+// checkOrder enforces the two rules of "$setElementOrder/<name>" for the
+// list the patch map n sets at name: every item of the patch list
+// (deletions aside) is in the order list, and in the same relative order.
+// Lists and entries the collator rejects (no merge strategy, items or
+// entries without identity) are left to it.
+func checkOrder(n *elements.Node, name string, data []value.Field, order value.Value) error {
+	at, found := slices.BinarySearchFunc(data, name, func(f value.Field, k string) int { return strings.Compare(f.Key, k) })
+	if !found || !data[at].Value.IsList() {
+		return nil
+	}
+	items := data[at].Value.Items()
+	ct, cm := n.Type.Child(name)
+	class, msg := collate.Class(items)
+	if ct.Kind != openapi.KindList || !cm.Strategy.Has(openapi.StrategyMerge) || msg != "" || len(items) == 0 {
+		return nil
+	}
+	failOrder := func(msg string) error {
+		return &elements.Error{Source: elements.Patch, Path: n.Path().Child(fieldpath.Field(name)), Msg: msg}
+	}
+	dir := smp.SetOrderPrefix + name
+	empty := failOrder(dir + " is empty but the patch list has items; every item of the patch list must be in it")
+	if class.Scalars() {
+		if order.Len() == 0 {
+			return empty
+		}
+		return checkSetOrder(items, order.Items(), dir, failOrder)
+	}
+	mk, itemType := cm.MergeKey, ct.Item()
+	if !class.Objects() || len(mk) == 0 || len(mk) > elements.MaxKeyFields {
+		return nil
+	}
+	kx := elements.NewIndex(len(mk), len(items)+order.Len())
+	keyID := func(it value.Value) (int, bool) {
+		k, missing, _ := elements.KeyOf(it, mk, itemType)
+		id, _ := kx.ID(&k)
+		return id, it.IsMap() && missing == ""
+	}
+	// seq lists the items that are not deletions, as strategicpatch checks
+	// them: data items by their ordinal, "$patch: replace" items as -1.
+	var seq, dataKeys []int
+	for _, it := range items {
+		if d, ok := it.Get(smp.DirectiveKey); ok && !declares(itemType, smp.DirectiveKey) {
+			switch s, _ := d.AsString(); s {
+			case smp.DeleteValue:
+				continue
+			case smp.ReplaceValue:
+				seq = append(seq, -1)
+				continue
+			}
+			return nil
+		}
+		id, ok := keyID(it)
+		if !ok {
+			return nil
+		}
+		seq = append(seq, len(dataKeys))
+		dataKeys = append(dataKeys, id)
+	}
+	orderKeys := make([]int, 0, order.Len())
+	for _, it := range order.Items() {
+		id, ok := keyID(it)
+		if !ok {
+			return nil
+		}
+		orderKeys = append(orderKeys, id)
+	}
+	switch {
+	case len(seq) == 0:
+		return nil
+	case len(orderKeys) == 0:
+		return empty
+	}
+	// Walk both lists once, as strategicpatch does: a "$patch: replace"
+	// item is skipped while order entries remain, and counts as unmatched
+	// after the last one.
+	p, o := 0, 0
+	for p < len(seq) && o < len(orderKeys) {
+		if seq[p] < 0 {
+			p++
+			continue
+		}
+		if dataKeys[seq[p]] == orderKeys[o] {
+			p++
+		}
+		o++
+	}
+	switch {
+	case p == len(seq):
+		return nil
+	case seq[p] < 0:
+		return failOrder("the patch list has a \"" + smp.DirectiveKey + ": " + smp.ReplaceValue + "\" item after the last item " + dir + " names")
+	case !slices.Contains(orderKeys, dataKeys[seq[p]]):
+		return failOrder("patch list item " + strconv.Itoa(seq[p]) + " is missing from " + dir + "; every item of the patch list must be in it")
+	}
+	return failOrder("the order of the patch list contradicts " + dir + ": patch list item " + strconv.Itoa(seq[p]) + " comes after an item it precedes there")
+}
+
+// checkSetOrder is checkOrder for a list of scalars, compared by value.
+func checkSetOrder(pItems, order []value.Value, dir string, failOrder func(string) error) error {
+	in := make(map[value.ScalarKey]bool, len(order))
+	for _, v := range order {
+		k, ok := v.Key()
+		if !ok || v.IsNull() {
+			return nil
+		}
+		in[k] = true
+	}
+	j := 0
+	for i, v := range pItems {
+		k, _ := v.Key()
+		for j < len(order) {
+			if ok, _ := order[j].Key(); ok == k {
+				break
+			}
+			j++
+		}
+		if j == len(order) {
+			if !in[k] {
+				return failOrder("patch list item " + strconv.Itoa(i) + " (" + v.Short() + ") is missing from " + dir + "; every item of the patch list must be in it")
+			}
+			return failOrder("the order of the patch list contradicts " + dir + ": " + v.Short() + " comes after a value it precedes there")
+		}
+		j++
+	}
+	return nil
+}
