@@ -77,6 +77,9 @@ type Meta struct {
 	// maps, in declaration order; a multi-field key "containerPort,protocol"
 	// has two entries. Empty when none is declared.
 	MergeKey []string
+	// Set reports a list declared x-kubernetes-list-type: set (its
+	// strategy is then merge, with no merge key).
+	Set bool
 }
 
 // Type is a resolved schema type. Types are immutable once built and shared

@@ -437,7 +437,7 @@ func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (Meta, error) 
 		m.MergeKey = nil
 	case listType == "set":
 		m.Strategy = m.Strategy&^StrategyReplace | StrategyMerge
-		m.MergeKey = nil
+		m.MergeKey, m.Set = nil, true
 	case listType == "map":
 		if len(keys) == 0 {
 			return Meta{}, l.errorf(def, path, "%s map without %s, want the key fields", extListType, extListMapKeys)

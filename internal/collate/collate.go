@@ -157,7 +157,7 @@ func merged(t *openapi.Type, meta *openapi.Meta) bool {
 // maps keyed by merge key (a list of maps without a key is atomic).
 func (c *collator) listNode(s *spot) (elements.Element, error) {
 	elem := s.t.Item()
-	if elem.Kind == openapi.KindPrimitive {
+	if elem.Kind == openapi.KindPrimitive || c.setOfMaps(s) {
 		e := alloc(&c.sets)
 		c.fill(&e.Node, s)
 		return e, c.setItems(e)
@@ -172,6 +172,21 @@ func (c *collator) listNode(s *spot) (elements.Element, error) {
 	e := alloc(&c.lists)
 	c.fill(&e.Node, s)
 	return e, c.keyedItems(e, elem)
+}
+
+// setOfMaps reports a set of maps merged as a set (features.SetOfMaps:
+// without the gate, child took its merge strategy away).
+func (c *collator) setOfMaps(s *spot) bool { return elements.SetOfMaps(s.t, &s.meta) }
+
+// child resolves the type and merge metadata of field key of t, as the
+// gates have them: without SetOfMaps a set of maps has no merge strategy
+// and is replaced whole.
+func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Meta) {
+	ct, cm := t.Child(key)
+	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
+		cm.Strategy &^= openapi.StrategyMerge
+	}
+	return ct, cm
 }
 
 // keyFits refuses a merge key of more fields than an identity holds.
@@ -279,7 +294,7 @@ func (c *collator) collectFields(self elements.Element, n *elements.Node) (eleme
 		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
 			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 		}
-		ct, cm := n.Type.Child(key)
+		ct, cm := c.child(n.Type, key)
 		return c.node(self, key, false, cv, ct, &cm)
 	})
 }
@@ -470,9 +485,11 @@ func keyNames(mk []string) string {
 	return s
 }
 
-// setItems collates a list of primitives merged as a set. A value local
-// repeats is an error (a set holds each value once); values live or
-// recorded repeat collapse into their first occurrence.
+// setItems collates a list merged as a set: of primitives, or of maps
+// (features.SetOfMaps) whose items are atomic, identity the whole item
+// (elements.SetKey). A value local repeats is an error (a set holds each
+// value once; a patch's collapse); values live or recorded repeat collapse
+// into their first occurrence.
 func (c *collator) setItems(e *elements.SetElement) error {
 	n := &e.Node
 	local := n.Local.Items()
@@ -486,23 +503,28 @@ func (c *collator) setItems(e *elements.SetElement) error {
 	index := make(map[value.ScalarKey]int, len(local)+len(live))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	src := c.local()
+	objects := c.setOfMaps(&spot{t: n.Type, meta: n.Meta})
 	for i, v := range local {
-		k, ok := v.Key()
+		k, ok := elements.SetKey(v, objects)
 		if !ok {
-			return n.Errorf(src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+			what := "a scalar"
+			if objects {
+				what = "an object"
+			}
+			return n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
 		if pos, dup := index[k]; dup {
 			if src == elements.Patch {
 				continue
 			}
-			return n.Errorf(src, "items "+strconv.Itoa(items[pos].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+v.Short()+"; a set lists each value once")
+			return n.Errorf(src, "items "+strconv.Itoa(items[pos].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
 		}
 		index[k] = len(items)
 		items = append(items, item(-1, i, -1, -1))
 	}
 	add := func(list []value.Value, live bool) {
 		for i, v := range list {
-			k, ok := v.Key()
+			k, ok := elements.SetKey(v, objects)
 			if !ok {
 				continue
 			}
@@ -523,7 +545,7 @@ func (c *collator) setItems(e *elements.SetElement) error {
 	add(live, true)
 	add(recorded, false)
 	e.Items = items
-	if err := c.setOrder(e, index); err != nil {
+	if err := c.setOrder(e, index, objects); err != nil {
 		return err
 	}
 	for p := range items {
@@ -538,8 +560,13 @@ func (c *collator) setItems(e *elements.SetElement) error {
 		if it.RecordedIndex >= 0 {
 			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 		}
+		is := spot{parent: e, vals: cv, t: n.Type.Item()}
+		if objects {
+			it.Element = c.atomic(&is)
+			continue
+		}
 		pe := alloc(&c.prims)
-		c.fill(&pe.Node, &spot{parent: e, vals: cv, t: n.Type.Item()})
+		c.fill(&pe.Node, &is)
 		it.Element = pe
 	}
 	return nil

@@ -139,7 +139,7 @@ func (c *collator) patchMap(s *spot, depth int) (elements.Element, error) {
 	}
 	c.fill(n, s)
 	fs, err := c.union(data, nil, lf, byField, func(key string, cv *elements.Values, cd *elements.Directives) (elements.Element, error) {
-		ct, cm := n.Type.Child(key)
+		ct, cm := c.child(n.Type, key)
 		return c.patchNode(spot{parent: self, name: key, vals: *cv, t: ct, meta: cm, dirs: cd}, depth+1)
 	})
 	switch e := self.(type) {
@@ -180,6 +180,7 @@ func (c *collator) patchList(s *spot, depth int) (elements.Element, error) {
 	case class == classNone:
 		// Nothing to merge or order: the patch's empty list, or live's.
 		return c.atomic(s), nil
+	case class == classMap && c.setOfMaps(s):
 	case class == classMap:
 		if len(s.meta.MergeKey) == 0 {
 			return nil, failAt(s, elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
@@ -341,14 +342,14 @@ func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey [
 // setOrder marks the items of a patch's merged set: OrderIndex from the
 // "$setElementOrder" list (scalars), Deleted for the values
 // "$deleteFromPrimitiveList" names. index maps values to items.
-func (c *collator) setOrder(e *elements.SetElement, index map[value.ScalarKey]int) error {
+func (c *collator) setOrder(e *elements.SetElement, index map[value.ScalarKey]int, objects bool) error {
 	d := e.Dirs
 	if d == nil {
 		return nil
 	}
 	if d.HasSetOrder {
 		for i, v := range d.SetOrder.Items() {
-			k, ok := v.Key()
+			k, ok := elements.SetKey(v, objects)
 			if !ok || v.IsNull() {
 				return e.Errorf(elements.Patch, "$setElementOrder/"+e.Name+" item "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
 			}
@@ -359,7 +360,7 @@ func (c *collator) setOrder(e *elements.SetElement, index map[value.ScalarKey]in
 	}
 	if d.HasDeleteFromList {
 		for _, v := range d.DeleteFromList.Items() {
-			if k, ok := v.Key(); ok {
+			if k, ok := elements.SetKey(v, objects); ok {
 				if p, found := index[k]; found {
 					e.Items[p].Deleted = true
 				}

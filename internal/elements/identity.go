@@ -108,3 +108,30 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 
 // Len is how many keys are numbered.
 func (x *Index) Len() int { return len(x.single) + len(x.multi) }
+
+// SetKey is the identity of an item of a set: its value. A scalar keys by
+// its value.ScalarKey; an object (an item of a set of maps,
+// features.SetOfMaps) by its canonical JSON encoding (sorted keys, exact
+// numbers), so two items are one exactly when value.Equal holds. ok is
+// false for an item without identity: a list, or an object when objects
+// is false.
+func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
+	if k, ok := v.Key(); ok {
+		return k, true
+	}
+	if objects && v.IsMap() {
+		return value.ScalarKey{Kind: value.KindMap, Str: string(v.JSON())}, true
+	}
+	return value.ScalarKey{}, false
+}
+
+// SetOfMaps reports whether a list of type t with metadata meta is a set
+// of maps (x-kubernetes-list-type: set over objects), merged as a set when
+// gates allow.
+func SetOfMaps(t *openapi.Type, meta *openapi.Meta) bool {
+	if t.Kind != openapi.KindList || !meta.Set || !meta.Strategy.Has(openapi.StrategyMerge) {
+		return false
+	}
+	k := t.Item().Kind
+	return k == openapi.KindStruct || k == openapi.KindMap
+}

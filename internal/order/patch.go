@@ -221,13 +221,13 @@ func liveMembers(e *elements.SetElement) []int {
 	byValue := make(map[value.ScalarKey]int, len(e.Items))
 	for id := range e.Items {
 		if li := e.Items[id].LiveIndex; li >= 0 {
-			k, _ := e.Live.Items()[li].Key()
+			k, _ := elements.SetKey(e.Live.Items()[li], true)
 			byValue[k] = id
 		}
 	}
 	out := make([]int, 0, liveLen(&e.Node))
 	for _, v := range e.Live.Items() {
-		if k, ok := v.Key(); ok {
+		if k, ok := elements.SetKey(v, true); ok {
 			if id, found := byValue[k]; found {
 				out = append(out, id)
 			}

@@ -73,13 +73,13 @@ func Decide(n *elements.Node) elements.Outcome {
 func without(list, drop value.Value) value.Value {
 	del := make(map[value.ScalarKey]bool, drop.Len())
 	for _, d := range drop.Items() {
-		if k, ok := d.Key(); ok {
+		if k, ok := elements.SetKey(d, true); ok {
 			del[k] = true
 		}
 	}
 	items := make([]value.Value, 0, list.Len())
 	for _, it := range list.Items() {
-		if k, ok := it.Key(); ok && del[k] {
+		if k, ok := elements.SetKey(it, true); ok && del[k] {
 			continue
 		}
 		items = append(items, it)

@@ -5,6 +5,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -44,6 +45,9 @@ type Options struct {
 	// objects read through pkg/parse already obey. Merging recurses once
 	// per level, so this bounds the stack objects built in memory can use.
 	MaxDepth int
+	// Gates switch ply's departures from kubectl (pkg/features); the zero
+	// value has every gate on.
+	Gates features.Gates
 }
 
 // DefaultOptions returns the options kubectl apply uses: embedded schema,

@@ -34,7 +34,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tree, err := collate.Collate(vals, root, collate.Options{})
+	tree, err := collate.Collate(vals, root, collate.Options{Gates: opts.Gates})
 	if err != nil {
 		return Result{}, err
 	}

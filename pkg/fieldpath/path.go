@@ -94,7 +94,7 @@ func (e Element) write(sb *strings.Builder, first bool) {
 		sb.WriteByte(']')
 	case ValueElement:
 		sb.WriteString("[=")
-		sb.WriteString(e.Value.Short())
+		sb.WriteString(Show(e.Value))
 		sb.WriteByte(']')
 	case IndexElement:
 		sb.WriteByte('[')
@@ -109,4 +109,13 @@ func (p Path) Child(e Element) Path {
 	copy(out, p)
 	out[len(p)] = e
 	return out
+}
+
+// Show renders a value that identifies a set item: a scalar as written, an
+// object (an item of a set of maps) as its JSON.
+func Show(v value.Value) string {
+	if v.IsMap() || v.IsList() {
+		return string(v.JSON())
+	}
+	return v.Short()
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -45,6 +46,9 @@ type Options struct {
 	// value, design document 000) or OrderKubectl (strategicpatch's).
 	// Which items a list holds does not depend on it.
 	Ordering Ordering
+	// Gates switch ply's departures from strategicpatch (pkg/features):
+	// PatchDeleteRemovesMap, SetOfMaps; the zero value has all on.
+	Gates features.Gates
 }
 
 // Apply applies the strategic merge patch patch to live (value.Null, or
@@ -63,7 +67,7 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	return apply(live, patch, t, opts.MaxDepth, opts.Ordering)
+	return apply(live, patch, t, opts)
 }
 
 // ApplyType applies patch to live like Apply, with t as the root type
@@ -79,7 +83,7 @@ func ApplyTypeOrdered(live, patch value.Value, t *openapi.Type, ordering Orderin
 	if err := checkRoots(live, patch); err != nil {
 		return value.Value{}, err
 	}
-	return apply(live, patch, t, 0, ordering)
+	return apply(live, patch, t, Options{Ordering: ordering})
 }
 
 func checkRoots(live, patch value.Value) error {
@@ -93,7 +97,8 @@ func checkRoots(live, patch value.Value) error {
 }
 
 // apply collates the patch tree and walks it in patch mode.
-func apply(live, patch value.Value, t *openapi.Type, maxDepth int, ordering Ordering) (value.Value, error) {
+func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value, error) {
+	maxDepth := opts.MaxDepth
 	if maxDepth <= 0 {
 		maxDepth = parse.DefaultMaxDepth
 	}
@@ -101,11 +106,11 @@ func apply(live, patch value.Value, t *openapi.Type, maxDepth int, ordering Orde
 	if live.IsMap() {
 		vals.Live = live
 	}
-	tree, err := collate.Collate(vals, t, collate.Options{Patch: format{max: maxDepth}, MaxDepth: maxDepth})
+	tree, err := collate.Collate(vals, t, collate.Options{Patch: format{max: maxDepth, gates: opts.Gates}, MaxDepth: maxDepth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}
-	out, err := strategy.New(strategy.Options{Patch: true, Ordering: ordering}).Walk(tree)
+	out, err := strategy.New(strategy.Options{Patch: true, Ordering: opts.Ordering}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}

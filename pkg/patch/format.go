@@ -9,6 +9,7 @@ import (
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -21,6 +22,8 @@ import (
 type format struct {
 	// max is the deepest nesting accepted.
 	max int
+	// gates switch the departures from strategicpatch.
+	gates features.Gates
 }
 
 // fail is the *elements.Error of source s at node n.
@@ -236,7 +239,8 @@ func (f format) clean(v value.Value, t *openapi.Type, depth int) (value.Value, b
 func (f format) Check(n *elements.Node) error {
 	d := n.Dirs
 	if d.HasDeleteFromList {
-		if err := checkDeleteTarget(n, d.DeleteFromList.Items()); err != nil {
+		objects := f.gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(n.Type, &n.Meta)
+		if err := checkDeleteTarget(n, d.DeleteFromList.Items(), objects); err != nil {
 			return err
 		}
 	}
@@ -269,9 +273,9 @@ func (f format) Check(n *elements.Node) error {
 
 // checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field
 // that is not a list (by schema, or by the patch's own value), for a list
-// of objects, and values to delete that are not scalars of the list's
-// kind.
-func checkDeleteTarget(n *elements.Node, del []value.Value) error {
+// of objects but a set of maps (objects), and values to delete that are not
+// of the list's kind.
+func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
 	dir := smp.DeletePrefix + n.Name
 	t := n.Type
 	if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
@@ -286,7 +290,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value) error {
 	if msg != "" {
 		return fail(n, elements.Patch, dir+": "+msg)
 	}
-	if len(del) > 0 && !dc.Scalars() {
+	if len(del) > 0 && !dc.Scalars() && !(objects && dc.Objects()) {
 		return fail(n, elements.Patch, dir+": the values to delete must be scalars, got "+dc.Name())
 	}
 	base, src := n.Live, elements.Live
@@ -299,7 +303,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value) error {
 	switch {
 	case msg != "":
 		return fail(n, src, msg)
-	case bc.Objects():
+	case bc.Objects() && !objects:
 		return fail(n, elements.Patch, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
 	case base.Len() > 0 && len(del) > 0 && bc != dc:
 		return fail(n, elements.Patch, dir+": the values to delete are "+dc.Plural()+" but the list holds "+bc.Plural())

@@ -451,8 +451,9 @@ func (d *diff) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 		}
 		return elements.Absent, nil
 	}
+	objects := elements.SetOfMaps(n.Type, &n.Meta)
 	for i, v := range from.Items() {
-		if !v.IsScalar() {
+		if _, ok := elements.SetKey(v, objects); !ok {
 			return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
 		}
 	}
