@@ -2,16 +2,20 @@ package patch_test
 
 import (
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // nest returns {key: {key: ... leaf}} n levels deep.
@@ -208,3 +212,27 @@ spec:
 		}
 	})
 })
+
+var _ = Describe("live's values a patch does not touch", func() {
+	It("come out unchanged, nulls included, as strategicpatch leaves them", func() {
+		live := jsonv.MustDecode(`{"apiVersion":"patch.ply.dev/v1","kind":"Example","count":1,"note":null,"rollingUpdate":{"maxSurge":null,"maxUnavailable":1}}`)
+		p := jsonv.MustDecode(`{"count":2,"rollingUpdate":{"maxUnavailable":2}}`)
+		want := `{"apiVersion":"patch.ply.dev/v1","count":2,"kind":"Example","note":null,"rollingUpdate":{"maxSurge":null,"maxUnavailable":2}}`
+		got, err := patch.Apply(live, p, patch.Options{Schema: fixture{}.schema()})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.JSON())).To(Equal(want))
+		models, err := oracle.Load(mustRead("testdata/schema.json"))
+		Expect(err).NotTo(HaveOccurred())
+		o, err := models.Oracle("dev.ply.patch.v1.Example")
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), o.Meta())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(jsonv.MustDecode(string(sp)).JSON())).To(Equal(want))
+	})
+})
+
+func mustRead(path string) []byte {
+	data, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	return data
+}
