@@ -31,6 +31,11 @@ type Format interface {
 	// Check applies the rules relating the directives a parent gives node
 	// n (n.Dirs) to n's values, the patch's and live's.
 	Check(n *elements.Node) error
+	// Order applies the rules relating n's "$setElementOrder" to the
+	// patch's list: seq holds the identities (numbers, as elements.Index
+	// gives them) of the patch's items in patch order, -1 for a "$patch:
+	// replace" item; order those of the order list.
+	Order(n *elements.Node, seq, order []int) error
 }
 
 // FieldDirectives are the directives a patch map gives its field Name.
@@ -212,6 +217,7 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 	items := make([]elements.Item, 0, len(pItems)+len(live))
 	var itemKey []int // by Item: its key ID
 	var firstOf []int // by key ID: its Item, -1 when none yet
+	var seq []int     // the patch's items but deletions: key IDs, -1 for replace
 	keyID := func(k *elements.Key) int {
 		id, fresh := kx.ID(k)
 		if fresh {
@@ -227,6 +233,7 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 		}
 		if d == "replace" {
 			replace = true
+			seq = append(seq, -1)
 			continue
 		}
 		k, err := localKey(n, i, it, itemType, elements.Patch)
@@ -241,6 +248,7 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 		if at := firstOf[id]; at >= 0 {
 			return duplicateKey(n, items[at].LocalIndex, i, it, itemType, elements.Patch)
 		}
+		seq = append(seq, id)
 		firstOf[id] = len(items)
 		items = append(items, item(-1, i, -1, -1))
 		itemKey = append(itemKey, id)
@@ -268,7 +276,7 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 			extra = append(extra, x)
 		}
 	}
-	if err := c.keyedOrder(n, items, itemKey, keyID); err != nil {
+	if err := c.keyedOrder(n, items, itemKey, seq, keyID); err != nil {
 		return err
 	}
 	if n.Dirs == nil {
@@ -308,13 +316,15 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 }
 
 // keyedOrder sets each Item's OrderIndex from the "$setElementOrder" list
-// of n: its entries are objects holding the merge key.
-func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey []int, keyID func(*elements.Key) int) error {
+// of n, whose entries are objects holding the merge key, and has the
+// format check it against seq, the patch's items.
+func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey, seq []int, keyID func(*elements.Key) int) error {
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
 		return nil
 	}
 	name := "$setElementOrder/" + n.Name
 	var posOf []int // by key ID
+	order := make([]int, 0, n.Dirs.SetOrder.Len())
 	for i, it := range n.Dirs.SetOrder.Items() {
 		if !it.IsMap() {
 			return n.Errorf(elements.Patch, name+" item "+strconv.Itoa(i)+": expected an object holding the merge key ("+keyNames(n.Meta.MergeKey)+"), got "+it.Kind().String())
@@ -324,6 +334,7 @@ func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey [
 			return n.Errorf(elements.Patch, KeyMessage(name+" item", i, missing, bad, n.Meta.MergeKey))
 		}
 		id := keyID(&k)
+		order = append(order, id)
 		for len(posOf) <= id {
 			posOf = append(posOf, -1)
 		}
@@ -336,7 +347,7 @@ func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey [
 			items[p].OrderIndex = posOf[id]
 		}
 	}
-	return nil
+	return c.opts.Patch.Order(n, seq, order)
 }
 
 // setOrder marks the items of a patch's merged set: OrderIndex from the
@@ -348,20 +359,34 @@ func (c *collator) setOrder(e *elements.SetElement, index map[value.ScalarKey]in
 		return nil
 	}
 	if d.HasSetOrder {
+		order := make([]int, d.SetOrder.Len())
 		for i, v := range d.SetOrder.Items() {
 			k, ok := elements.SetKey(v, objects)
 			if !ok || v.IsNull() {
 				return e.Errorf(elements.Patch, "$setElementOrder/"+e.Name+" item "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
 			}
-			if p, found := index[k]; found && e.Items[p].OrderIndex < 0 {
+			p, found := index[k]
+			if !found {
+				p = len(index)
+				index[k] = p
+			}
+			if order[i] = p; p < len(e.Items) && e.Items[p].OrderIndex < 0 {
 				e.Items[p].OrderIndex = i
 			}
+		}
+		seq := make([]int, 0, e.Local.Len())
+		for _, v := range e.Local.Items() {
+			k, _ := elements.SetKey(v, objects)
+			seq = append(seq, index[k])
+		}
+		if err := c.opts.Patch.Order(&e.Node, seq, order); err != nil {
+			return err
 		}
 	}
 	if d.HasDeleteFromList {
 		for _, v := range d.DeleteFromList.Items() {
 			if k, ok := elements.SetKey(v, objects); ok {
-				if p, found := index[k]; found {
+				if p, found := index[k]; found && p < len(e.Items) {
 					e.Items[p].Deleted = true
 				}
 			}

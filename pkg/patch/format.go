@@ -10,7 +10,6 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
-	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -96,13 +95,6 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 		}
 	}
 	slices.SortFunc(byField, func(a, b collate.FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
-	for _, fd := range byField {
-		if fd.Dirs.HasSetOrder {
-			if err := checkOrder(n, fd.Name, data, fd.Dirs.SetOrder); err != nil {
-				return nil, nil, nil, err
-			}
-		}
-	}
 	return data, dirs, byField, nil
 }
 
@@ -323,89 +315,34 @@ func kindPhrase(t *openapi.Type) string {
 	return "of unknown kind"
 }
 
-// checkOrder enforces the two rules of "$setElementOrder/<name>" for the
-// list the patch map n sets at name: every item of the patch list
-// (deletions aside) is in the order list, and in the same relative order.
-// Lists and entries the collator rejects (no merge strategy, items or
-// entries without identity) are left to it.
-func checkOrder(n *elements.Node, name string, data []value.Field, order value.Value) error {
-	at, found := slices.BinarySearchFunc(data, name, func(f value.Field, k string) int { return strings.Compare(f.Key, k) })
-	if !found || !data[at].Value.IsList() {
-		return nil
-	}
-	items := data[at].Value.Items()
-	ct, cm := n.Type.Child(name)
-	class, msg := collate.Class(items)
-	if ct.Kind != openapi.KindList || !cm.Strategy.Has(openapi.StrategyMerge) || msg != "" || len(items) == 0 {
-		return nil
-	}
-	failOrder := func(msg string) error {
-		return &elements.Error{Source: elements.Patch, Path: n.Path().Child(fieldpath.Field(name)), Msg: msg}
-	}
-	dir := smp.SetOrderPrefix + name
-	empty := failOrder(dir + " is empty but the patch list has items; every item of the patch list must be in it")
-	if class.Scalars() {
-		if order.Len() == 0 {
-			return empty
+// Order implements collate.Format: "$setElementOrder/<field>" names
+// every item of the patch list (deletions aside) in the patch's relative
+// order. It walks both lists once, as strategicpatch does: a "$patch:
+// replace" item (-1 in seq) is skipped while order entries remain, and
+// counts as unmatched after the last one.
+func (f format) Order(n *elements.Node, seq, order []int) error {
+	dir := smp.SetOrderPrefix + n.Name
+	data := 0
+	for _, id := range seq {
+		if id >= 0 {
+			data++
 		}
-		return checkSetOrder(items, order.Items(), dir, failOrder)
-	}
-	mk, itemType := cm.MergeKey, ct.Item()
-	if !class.Objects() || len(mk) == 0 || len(mk) > elements.MaxKeyFields {
-		return nil
-	}
-	kx := elements.NewIndex(len(mk), len(items)+order.Len())
-	keyID := func(it value.Value) (int, bool) {
-		k, missing, _ := elements.KeyOf(it, mk, itemType)
-		id, _ := kx.ID(&k)
-		return id, it.IsMap() && missing == ""
-	}
-	// seq lists the items that are not deletions, as strategicpatch checks
-	// them: data items by their ordinal, "$patch: replace" items as -1.
-	var seq, dataKeys []int
-	for _, it := range items {
-		if d, ok := it.Get(smp.DirectiveKey); ok && !declares(itemType, smp.DirectiveKey) {
-			switch s, _ := d.AsString(); s {
-			case smp.DeleteValue:
-				continue
-			case smp.ReplaceValue:
-				seq = append(seq, -1)
-				continue
-			}
-			return nil
-		}
-		id, ok := keyID(it)
-		if !ok {
-			return nil
-		}
-		seq = append(seq, len(dataKeys))
-		dataKeys = append(dataKeys, id)
-	}
-	orderKeys := make([]int, 0, order.Len())
-	for _, it := range order.Items() {
-		id, ok := keyID(it)
-		if !ok {
-			return nil
-		}
-		orderKeys = append(orderKeys, id)
 	}
 	switch {
-	case len(seq) == 0:
+	case data == 0 && len(order) == 0 || len(seq) == 0:
 		return nil
-	case len(orderKeys) == 0:
-		return empty
+	case len(order) == 0:
+		return fail(n, elements.Patch, dir+" is empty but the patch list has items; every item of the patch list must be in it")
 	}
-	// Walk both lists once, as strategicpatch does: a "$patch: replace"
-	// item is skipped while order entries remain, and counts as unmatched
-	// after the last one.
-	p, o := 0, 0
-	for p < len(seq) && o < len(orderKeys) {
+	p, o, ordinal := 0, 0, 0
+	for p < len(seq) && o < len(order) {
 		if seq[p] < 0 {
 			p++
 			continue
 		}
-		if dataKeys[seq[p]] == orderKeys[o] {
+		if seq[p] == order[o] {
 			p++
+			ordinal++
 		}
 		o++
 	}
@@ -413,39 +350,9 @@ func checkOrder(n *elements.Node, name string, data []value.Field, order value.V
 	case p == len(seq):
 		return nil
 	case seq[p] < 0:
-		return failOrder("the patch list has a \"" + smp.DirectiveKey + ": " + smp.ReplaceValue + "\" item after the last item " + dir + " names")
-	case !slices.Contains(orderKeys, dataKeys[seq[p]]):
-		return failOrder("patch list item " + strconv.Itoa(seq[p]) + " is missing from " + dir + "; every item of the patch list must be in it")
+		return fail(n, elements.Patch, "the patch list has a \""+smp.DirectiveKey+": "+smp.ReplaceValue+"\" item after the last item "+dir+" names")
+	case !slices.Contains(order, seq[p]):
+		return fail(n, elements.Patch, "patch list item "+strconv.Itoa(ordinal)+" is missing from "+dir+"; every item of the patch list must be in it")
 	}
-	return failOrder("the order of the patch list contradicts " + dir + ": patch list item " + strconv.Itoa(seq[p]) + " comes after an item it precedes there")
-}
-
-// checkSetOrder is checkOrder for a list of scalars, compared by value.
-func checkSetOrder(pItems, order []value.Value, dir string, failOrder func(string) error) error {
-	in := make(map[value.ScalarKey]bool, len(order))
-	for _, v := range order {
-		k, ok := v.Key()
-		if !ok || v.IsNull() {
-			return nil
-		}
-		in[k] = true
-	}
-	j := 0
-	for i, v := range pItems {
-		k, _ := v.Key()
-		for j < len(order) {
-			if ok, _ := order[j].Key(); ok == k {
-				break
-			}
-			j++
-		}
-		if j == len(order) {
-			if !in[k] {
-				return failOrder("patch list item " + strconv.Itoa(i) + " (" + v.Short() + ") is missing from " + dir + "; every item of the patch list must be in it")
-			}
-			return failOrder("the order of the patch list contradicts " + dir + ": " + v.Short() + " comes after a value it precedes there")
-		}
-		j++
-	}
-	return nil
+	return fail(n, elements.Patch, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
