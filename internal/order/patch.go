@@ -15,122 +15,141 @@ import (
 // PatchedList returns the order of the members of a merged list of maps a
 // patch sets (or only reorders with "$setElementOrder").
 func PatchedList(e *elements.ListElement, o Ordering) []int {
-	n := len(e.Items)
-	canon := func(id int) int {
-		if id < n {
-			return id
+	v := newListView(e)
+	var layout []int
+	switch {
+	case e.Dirs != nil && e.Dirs.ReplaceList:
+		// The patch's items replace live's list; live's deletions still
+		// shift the server's view of it.
+		layout = make([]int, v.np)
+		for j := range layout {
+			layout[j] = j
 		}
-		return e.LiveExtra[id-n].Of
+		if v.hasOrder() && o == OrderKubectl {
+			return reorder(layout, v.canon, v.orderPos, v.firstAt(v.survivors))
+		}
+	case !e.HasLocal:
+		layout = v.merged
+	case o != OrderKubectl:
+		layout = v.seedLayout()
+	default:
+		layout = v.kubectlLayout()
 	}
-	dirs := e.Dirs
-	hasOrder := dirs != nil && dirs.HasSetOrder
-	orderPos := func(id int) int { return e.Items[canon(id)].OrderIndex }
+	switch {
+	case !v.hasOrder():
+	case o != OrderKubectl:
+		layout, _ = seedArrange(layout, v.orderPos, e.Dirs.SetOrder.Len())
+	case !e.Dirs.ReplaceList:
+		// The server's view of live's backing array: survivors compacted
+		// to the front, then the first new items written into the slots
+		// the deletions freed.
+		view := v.merged[:len(v.survivors)+min(v.fresh, v.live-len(v.survivors))]
+		layout = reorder(layout, v.canon, v.orderPos, v.firstAt(view))
+	}
+	return layout
+}
+
+// listView is what ordering a patched list of maps reads off the tree.
+type listView struct {
+	e *elements.ListElement
+	// n is how many Items there are, np how many of them (the first) are
+	// the patch's data items, live the length of live's list.
+	n, np, live int
 	// survivors: the members at live's positions after the deletions, in
-	// live order (the server's list once it deleted in place).
-	byLive := fillInt(liveLen(&e.Node), -1)
+	// live order (the server's list once it deleted in place); merged:
+	// the survivors, then the new items in patch order (fresh of them).
+	survivors, merged []int
+	fresh             int
+}
+
+func newListView(e *elements.ListElement) *listView {
+	v := &listView{e: e, n: len(e.Items), live: liveLen(&e.Node)}
+	byLive := fillInt(v.live, -1)
 	for i := range e.Items {
 		if li := e.Items[i].LiveIndex; li >= 0 {
 			byLive[li] = i
 		}
 	}
 	for j := range e.LiveExtra {
-		byLive[e.LiveExtra[j].LiveIndex] = n + j
+		byLive[e.LiveExtra[j].LiveIndex] = v.n + j
 	}
-	survivors := make([]int, 0, len(byLive))
+	v.merged = make([]int, 0, v.live+v.n)
 	for _, id := range byLive {
 		if id >= 0 {
-			survivors = append(survivors, id)
+			v.merged = append(v.merged, id)
 		}
 	}
-	// firstAt: each Item's first position in seq, -1 when absent.
-	firstAt := func(seq []int) []int {
-		r := fillInt(n, -1)
-		for p, id := range seq {
-			if c := canon(id); r[c] < 0 {
-				r[c] = p
-			}
+	v.survivors = v.merged
+	for v.np < v.n && e.Items[v.np].LocalIndex >= 0 {
+		if e.Items[v.np].LiveIndex < 0 {
+			v.merged = append(v.merged, v.np)
+			v.fresh++
 		}
-		return r
+		v.np++
 	}
-	np := 0
-	for np < n && e.Items[np].LocalIndex >= 0 {
-		np++
+	v.survivors = v.merged[:len(v.survivors)]
+	return v
+}
+
+// canon maps a member to the Item of its key.
+func (v *listView) canon(id int) int {
+	if id < v.n {
+		return id
 	}
-	if dirs != nil && dirs.ReplaceList {
-		// The patch's items replace live's list; live's deletions still
-		// shift the server's view of it.
-		layout := make([]int, np)
-		for j := range layout {
-			layout[j] = j
-		}
-		if !hasOrder {
-			return layout
-		}
-		if o == OrderKubectl {
-			return reorder(layout, canon, orderPos, firstAt(survivors))
-		}
-		out, _ := seedArrange(layout, orderPos, dirs.SetOrder.Len())
-		return out
-	}
-	// merged: the server's working list after deletions and appends:
-	// survivors in live order, then the new items in patch order.
-	merged := survivors
-	fresh := 0
-	for j := 0; j < np; j++ {
-		if e.Items[j].LiveIndex < 0 {
-			merged = append(merged, j)
-			fresh++
+	return v.e.LiveExtra[id-v.n].Of
+}
+
+func (v *listView) hasOrder() bool { return v.e.Dirs != nil && v.e.Dirs.HasSetOrder }
+
+// orderPos is a member's position in "$setElementOrder" (-1: not named).
+func (v *listView) orderPos(id int) int { return v.e.Items[v.canon(id)].OrderIndex }
+
+// firstAt gives each Item its first position in seq, -1 when absent.
+func (v *listView) firstAt(seq []int) []int {
+	r := fillInt(v.n, -1)
+	for p, id := range seq {
+		if c := v.canon(id); r[c] < 0 {
+			r[c] = p
 		}
 	}
-	nSurvivors := len(merged) - fresh
-	var layout []int
-	switch {
-	case !e.HasLocal:
-		layout = merged
-	case o != OrderKubectl:
-		// Live's items the patch leaves out, in live order, merged with
-		// the patch's in patch order (a live duplicate right after its
-		// item) by their live positions (seedInterleave).
-		byRun, nServer := seedArrange(merged, func(id int) int {
-			if k := canon(id); k < np {
-				return k
-			}
-			return -1
-		}, np)
-		pos := fillInt(n+len(e.LiveExtra), -1)
-		for p, id := range merged[:nSurvivors] {
-			pos[id] = p
+	return r
+}
+
+// seedLayout is OrderSeed's order without "$setElementOrder": live's items
+// the patch leaves out, in live order, merged with the patch's in patch
+// order (a live duplicate right after its item) by their live positions
+// (seedInterleave).
+func (v *listView) seedLayout() []int {
+	byRun, nServer := seedArrange(v.merged, func(id int) int {
+		if k := v.canon(id); k < v.np {
+			return k
 		}
-		layout = seedInterleave(byRun[:nServer], byRun[nServer:], func(id int) int { return pos[id] })
-	default:
-		// Ranks come from live's list after the deletions:
-		// strategicpatch appends the new items to a copy of the slice
-		// header, so they have no rank here.
-		rank := firstAt(merged[:nSurvivors])
-		var inPatch, serverOnly []int
-		for _, id := range merged {
-			if canon(id) < np {
-				inPatch = append(inPatch, id)
-			} else {
-				serverOnly = append(serverOnly, id)
-			}
+		return -1
+	}, v.np)
+	pos := fillInt(v.n+len(v.e.LiveExtra), -1)
+	for p, id := range v.survivors {
+		pos[id] = p
+	}
+	return seedInterleave(byRun[:nServer], byRun[nServer:], func(id int) int { return pos[id] })
+}
+
+// kubectlLayout is strategicpatch's order without "$setElementOrder":
+// ranks come from live's list after the deletions (strategicpatch appends
+// the new items to a copy of the slice header, so they have no rank).
+func (v *listView) kubectlLayout() []int {
+	rank := v.firstAt(v.survivors)
+	var inPatch, serverOnly []int
+	for _, id := range v.merged {
+		if v.canon(id) < v.np {
+			inPatch = append(inPatch, id)
+		} else {
+			serverOnly = append(serverOnly, id)
 		}
-		sortBy(inPatch, canon)
-		rankOf := func(id int) int { return rank[canon(id)] }
-		sortBy(serverOnly, rankOf)
-		layout = interleave(serverOnly, inPatch, rankOf)
 	}
-	switch {
-	case hasOrder && o != OrderKubectl:
-		layout, _ = seedArrange(layout, orderPos, dirs.SetOrder.Len())
-	case hasOrder:
-		// The server's view of live's backing array: survivors compacted
-		// to the front, then the first new items written into the slots
-		// the deletions freed.
-		view := merged[:nSurvivors+min(fresh, len(byLive)-nSurvivors)]
-		layout = reorder(layout, canon, orderPos, firstAt(view))
-	}
-	return layout
+	sortBy(inPatch, v.canon)
+	rankOf := func(id int) int { return rank[v.canon(id)] }
+	sortBy(serverOnly, rankOf)
+	return interleave(serverOnly, inPatch, rankOf)
 }
 
 // PatchedSet returns the order of the members of a merged set a patch
