@@ -132,7 +132,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		if same || meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
 			break
 		}
-		return c.fieldsNode(&s)
+		return c.fieldsNode(&s, local.Fields(), nil, 0)
 	case value.KindList:
 		if same || !merged(t, meta) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
 			break
@@ -198,8 +198,11 @@ func keyFits(s *spot, src elements.Source) error {
 }
 
 // fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
-// local sets to a map.
-func (c *collator) fieldsNode(s *spot) (elements.Element, error) {
+// local (or the patch) sets to a map: its children are the sorted union of
+// data (local's fields), recorded's and live's where they are maps, and
+// the fields a patch gives directives (byField). depth is a patch node's
+// nesting.
+func (c *collator) fieldsNode(s *spot, data []value.Field, byField []FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
 	var n *elements.Node
 	if s.t.Kind == openapi.KindStruct {
@@ -210,7 +213,23 @@ func (c *collator) fieldsNode(s *spot) (elements.Element, error) {
 		self, n = e, &e.Node
 	}
 	c.fill(n, s)
-	fs, err := c.collectFields(self, n)
+	var rf, vf []value.Field
+	if n.HasRecorded && n.Recorded.IsMap() {
+		rf = n.Recorded.Fields()
+	}
+	if n.HasLive && n.Live.IsMap() {
+		vf = n.Live.Fields()
+	}
+	fs, err := c.union(data, rf, vf, byField, func(key string, cv *elements.Values, cd *elements.Directives) (elements.Element, error) {
+		ct, cm := c.child(n.Type, key)
+		if c.opts.Patch != nil {
+			return c.patchNode(spot{parent: self, name: key, vals: *cv, t: ct, meta: cm, dirs: cd}, depth+1)
+		}
+		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
+			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+		}
+		return c.node(self, key, false, cv, ct, &cm)
+	})
 	switch e := self.(type) {
 	case *elements.TypeElement:
 		e.Fields = fs
@@ -277,26 +296,6 @@ func kindFits(s *spot, src elements.Source) error {
 		name = " (" + t.Name + ")"
 	}
 	return failAt(s, src, "expected "+want+name+", got "+v.Kind().String())
-}
-
-// collectFields collates the children of a map-like node whose local value
-// is a map: the sorted union of the keys of local, and of recorded and live
-// where they are maps.
-func (c *collator) collectFields(self elements.Element, n *elements.Node) (elements.Fields, error) {
-	var rf, vf []value.Field
-	if n.HasRecorded && n.Recorded.IsMap() {
-		rf = n.Recorded.Fields()
-	}
-	if n.HasLive && n.Live.IsMap() {
-		vf = n.Live.Fields()
-	}
-	return c.union(n.Local.Fields(), rf, vf, nil, func(key string, cv *elements.Values, _ *elements.Directives) (elements.Element, error) {
-		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
-			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
-		}
-		ct, cm := c.child(n.Type, key)
-		return c.node(self, key, false, cv, ct, &cm)
-	})
 }
 
 // union calls child for each key of the sorted union of the fields of

@@ -127,33 +127,10 @@ func (c *collator) patchMap(s *spot, depth int) (elements.Element, error) {
 		}
 		return c.atomic(s), nil
 	}
-	var lf []value.Field
-	if hasLive {
-		lf = s.vals.Live.Fields()
-	} else {
+	if !hasLive {
 		s.vals.Live, s.vals.HasLive = value.Value{}, false
 	}
-	var self elements.Element
-	var n *elements.Node
-	if s.t.Kind == openapi.KindStruct {
-		e := alloc(&c.types)
-		self, n = e, &e.Node
-	} else {
-		e := alloc(&c.maps)
-		self, n = e, &e.Node
-	}
-	c.fill(n, s)
-	fs, err := c.union(data, nil, lf, byField, func(key string, cv *elements.Values, cd *elements.Directives) (elements.Element, error) {
-		ct, cm := c.child(n.Type, key)
-		return c.patchNode(spot{parent: self, name: key, vals: *cv, t: ct, meta: cm, dirs: cd}, depth+1)
-	})
-	switch e := self.(type) {
-	case *elements.TypeElement:
-		e.Fields = fs
-	case *elements.MapElement:
-		e.Fields = fs
-	}
-	return self, err
+	return c.fieldsNode(s, data, byField, depth)
 }
 
 // patchList builds the node of a list the patch sets, or of a live list
