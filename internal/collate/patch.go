@@ -31,12 +31,28 @@ type Format interface {
 	// Check applies the rules relating the directives a parent gives node
 	// n (n.Dirs) to n's values, the patch's and live's.
 	Check(n *elements.Node) error
+	// List says what merged list n holds, by the patch's items and
+	// live's, or why they cannot be merged.
+	List(n *elements.Node) (ListKind, error)
 	// Order applies the rules relating n's "$setElementOrder" to the
 	// patch's list: seq holds the identities (numbers, as elements.Index
 	// gives them) of the patch's items in patch order, -1 for a "$patch:
 	// replace" item; order those of the order list.
 	Order(n *elements.Node, seq, order []int) error
 }
+
+// ListKind is what a patch's merged list holds.
+type ListKind uint8
+
+// The kinds of merged list.
+const (
+	// ListEmpty: no items, in the patch or in live.
+	ListEmpty ListKind = iota
+	// ListScalars: strings, numbers or booleans, merged as a set.
+	ListScalars
+	// ListObjects: objects, merged by merge key (or as a set of maps).
+	ListObjects
+)
 
 // FieldDirectives are the directives a patch map gives its field Name.
 type FieldDirectives struct {
@@ -155,15 +171,15 @@ func (c *collator) patchList(s *spot, depth int) (elements.Element, error) {
 	if s.vals.HasLive && s.vals.Live.IsList() {
 		live = s.vals.Live.Items()
 	}
-	class, err := listClass(s, pItems, live)
+	kind, err := c.opts.Patch.List(c.scratch(s))
 	switch {
 	case err != nil:
 		return nil, err
-	case class == classNone:
+	case kind == ListEmpty:
 		// Nothing to merge or order: the patch's empty list, or live's.
 		return c.atomic(s), nil
-	case class == classMap && c.setOfMaps(s):
-	case class == classMap:
+	case kind == ListObjects && c.setOfMaps(s):
+	case kind == ListObjects:
 		if len(s.meta.MergeKey) == 0 {
 			return nil, failAt(s, elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
 		}
@@ -370,93 +386,4 @@ func (c *collator) setOrder(e *elements.SetElement, index map[value.ScalarKey]in
 		}
 	}
 	return nil
-}
-
-// ItemClass is the JSON type of a list item as strategicpatch compares
-// them: all items of a merged list must share one.
-type ItemClass uint8
-
-// The classes.
-const (
-	classNone ItemClass = iota
-	classNull
-	classString
-	classNumber
-	classBool
-	classMap
-	classList
-)
-
-var (
-	classNames  = [...]string{"nothing", "null", "a string", "a number", "a boolean", "an object", "a list"}
-	classPlural = [...]string{"nothing", "nulls", "strings", "numbers", "booleans", "objects", "lists"}
-)
-
-func classOf(v value.Value) ItemClass {
-	switch v.Kind() {
-	case value.KindNull:
-		return classNull
-	case value.KindString:
-		return classString
-	case value.KindInt, value.KindFloat:
-		return classNumber
-	case value.KindBool:
-		return classBool
-	case value.KindMap:
-		return classMap
-	}
-	return classList
-}
-
-// Objects, Scalars report the class of a list's items.
-func (c ItemClass) Objects() bool { return c == classMap }
-
-// Scalars reports items that are strings, numbers or booleans.
-func (c ItemClass) Scalars() bool { return c >= classString && c <= classBool }
-
-// Plural names the class in a message ("objects").
-func (c ItemClass) Plural() string { return classPlural[c] }
-
-// Name names one item of the class in a message ("an object").
-func (c ItemClass) Name() string { return classNames[c] }
-
-// Class returns the one class of items (classNone for none), or an error
-// message naming the first item that differs from item 0.
-func Class(items []value.Value) (ItemClass, string) {
-	if len(items) == 0 {
-		return classNone, ""
-	}
-	c := classOf(items[0])
-	for i, it := range items[1:] {
-		if d := classOf(it); d != c {
-			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i+1) + " is " + classNames[d]
-		}
-	}
-	return c, ""
-}
-
-// listClass is the class of a merged list's items, the patch's and live's
-// together, or the error for items that cannot be merged.
-func listClass(s *spot, pItems, live []value.Value) (ItemClass, error) {
-	lc, msg := Class(live)
-	if msg != "" {
-		return 0, failAt(s, elements.Live, msg)
-	}
-	pc, msg := Class(pItems)
-	if msg != "" {
-		return 0, failAt(s, elements.Patch, msg)
-	}
-	class, src := lc, elements.Live
-	if class == classNone {
-		class, src = pc, elements.Patch
-	}
-	switch {
-	case lc != classNone && pc != classNone && lc != pc:
-		return 0, failAt(s, elements.Patch, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
-	case class == classNull:
-		return 0, failAt(s, src, "a merged list cannot hold null items")
-	case class == classList:
-		return 0, failAt(s, src, "lists of lists cannot be merged")
-	}
-	return class, nil
 }

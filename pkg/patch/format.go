@@ -278,12 +278,12 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	}
 	// The values to delete and the list they are deleted from (the
 	// patch's, else live's) are scalars of one kind.
-	dc, msg := collate.Class(del)
+	dc, msg := classOfList(del)
 	if msg != "" {
 		return fail(n, elements.Patch, dir+": "+msg)
 	}
-	if len(del) > 0 && !dc.Scalars() && !(objects && dc.Objects()) {
-		return fail(n, elements.Patch, dir+": the values to delete must be scalars, got "+dc.Name())
+	if len(del) > 0 && !dc.scalars() && !(objects && dc == classMap) {
+		return fail(n, elements.Patch, dir+": the values to delete must be scalars, got "+classNames[dc])
 	}
 	base, src := n.Live, elements.Live
 	if n.HasLocal && n.Local.IsList() {
@@ -291,14 +291,14 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	} else if !n.HasLive || !n.Live.IsList() {
 		return nil
 	}
-	bc, msg := collate.Class(base.Items())
+	bc, msg := classOfList(base.Items())
 	switch {
 	case msg != "":
 		return fail(n, src, msg)
-	case bc.Objects() && !objects:
+	case bc == classMap && !objects:
 		return fail(n, elements.Patch, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
 	case base.Len() > 0 && len(del) > 0 && bc != dc:
-		return fail(n, elements.Patch, dir+": the values to delete are "+dc.Plural()+" but the list holds "+bc.Plural())
+		return fail(n, elements.Patch, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
 	}
 	return nil
 }
@@ -355,4 +355,91 @@ func (f format) Order(n *elements.Node, seq, order []int) error {
 		return fail(n, elements.Patch, "patch list item "+strconv.Itoa(ordinal)+" is missing from "+dir+"; every item of the patch list must be in it")
 	}
 	return fail(n, elements.Patch, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
+}
+
+// itemClass is the JSON type of a list item as strategicpatch compares
+// them: all items of a merged list must share one.
+type itemClass uint8
+
+const (
+	classNone itemClass = iota
+	classNull
+	classString
+	classNumber
+	classBool
+	classMap
+	classList
+)
+
+var (
+	classNames  = [...]string{"nothing", "null", "a string", "a number", "a boolean", "an object", "a list"}
+	classPlural = [...]string{"nothing", "nulls", "strings", "numbers", "booleans", "objects", "lists"}
+)
+
+func classOf(v value.Value) itemClass {
+	switch v.Kind() {
+	case value.KindNull:
+		return classNull
+	case value.KindString:
+		return classString
+	case value.KindInt, value.KindFloat:
+		return classNumber
+	case value.KindBool:
+		return classBool
+	case value.KindMap:
+		return classMap
+	}
+	return classList
+}
+
+func (c itemClass) scalars() bool { return c >= classString && c <= classBool }
+
+// classOfList returns the one class of items (classNone for none), or an
+// error message naming the first item that differs from item 0.
+func classOfList(items []value.Value) (itemClass, string) {
+	if len(items) == 0 {
+		return classNone, ""
+	}
+	c := classOf(items[0])
+	for i, it := range items[1:] {
+		if d := classOf(it); d != c {
+			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i+1) + " is " + classNames[d]
+		}
+	}
+	return c, ""
+}
+
+// List implements collate.Format: the class of a merged list's items, the
+// patch's and live's together, or the error for items that cannot be
+// merged.
+func (f format) List(n *elements.Node) (collate.ListKind, error) {
+	var live value.Value
+	if n.HasLive && n.Live.IsList() {
+		live = n.Live
+	}
+	lc, msg := classOfList(live.Items())
+	if msg != "" {
+		return 0, fail(n, elements.Live, msg)
+	}
+	pc, msg := classOfList(n.Local.Items())
+	if msg != "" {
+		return 0, fail(n, elements.Patch, msg)
+	}
+	class, src := lc, elements.Live
+	if class == classNone {
+		class, src = pc, elements.Patch
+	}
+	switch {
+	case lc != classNone && pc != classNone && lc != pc:
+		return 0, fail(n, elements.Patch, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
+	case class == classNull:
+		return 0, fail(n, src, "a merged list cannot hold null items")
+	case class == classList:
+		return 0, fail(n, src, "lists of lists cannot be merged")
+	case class == classMap:
+		return collate.ListObjects, nil
+	case class == classNone:
+		return collate.ListEmpty, nil
+	}
+	return collate.ListScalars, nil
 }
