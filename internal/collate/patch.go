@@ -272,17 +272,28 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 	if err := c.keyedOrder(n, items, itemKey, seq, keyID); err != nil {
 		return err
 	}
-	if n.Dirs == nil {
-		n.Dirs = &elements.Directives{}
+	if replace {
+		if n.Dirs == nil {
+			n.Dirs = &elements.Directives{}
+		}
+		n.Dirs.ReplaceList = true
 	}
-	n.Dirs.ReplaceList = replace
-	for p := range items {
-		it := &items[p]
+	e.Items, e.LiveExtra = items, extra
+	return c.patchMembers(e, pItems, live, depth)
+}
+
+// patchMembers builds the elements of a patched list's members: a data
+// item merges with live's item of its key (or, in a replaced list, is the
+// patch's, whole); live's other items are live's, whole.
+func (c *collator) patchMembers(e *elements.ListElement, pItems, live []value.Value, depth int) error {
+	itemType := e.Type.Item()
+	for p := range e.Items {
+		it := &e.Items[p]
 		cs := spot{parent: e, t: itemType}
 		switch {
 		case it.LocalIndex < 0:
 			cs.vals = elements.Values{Live: live[it.LiveIndex], HasLive: true}
-		case replace:
+		case e.Dirs != nil && e.Dirs.ReplaceList:
 			cs.vals = elements.Values{Local: pItems[it.LocalIndex], HasLocal: true}
 			if err := c.whole(&cs, cs.vals.Local); err != nil {
 				return err
@@ -301,10 +312,9 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 		}
 		it.Element = c.atomic(&cs)
 	}
-	for j := range extra {
-		extra[j].Element = c.atomic(&spot{parent: e, t: itemType, vals: elements.Values{Live: live[extra[j].LiveIndex], HasLive: true}})
+	for j := range e.LiveExtra {
+		e.LiveExtra[j].Element = c.atomic(&spot{parent: e, t: itemType, vals: elements.Values{Live: live[e.LiveExtra[j].LiveIndex], HasLive: true}})
 	}
-	e.Items, e.LiveExtra = items, extra
 	return nil
 }
 
