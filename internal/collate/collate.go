@@ -415,16 +415,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	itemMeta := openapi.Meta{Strategy: n.Meta.Strategy & openapi.StrategyRetainKeys}
 	for p := range items {
 		it := &items[p]
-		var cv elements.Values
-		if it.LocalIndex >= 0 {
-			cv.Local, cv.HasLocal = local[it.LocalIndex], true
-		}
-		if it.LiveIndex >= 0 {
-			cv.Live, cv.HasLive = live[it.LiveIndex], true
-		}
-		if it.RecordedIndex >= 0 {
-			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
-		}
+		cv := itemValues(it, recorded, local, live)
 		child, err := c.node(e, "", true, &cv, itemType, &itemMeta)
 		if err != nil {
 			return err
@@ -437,6 +428,22 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	e.Items = items
 	e.LiveExtra = extra
 	return nil
+}
+
+// itemValues are a list member's values, from its positions in the
+// sources' lists.
+func itemValues(it *elements.Item, recorded, local, live []value.Value) elements.Values {
+	var cv elements.Values
+	if it.LocalIndex >= 0 {
+		cv.Local, cv.HasLocal = local[it.LocalIndex], true
+	}
+	if it.LiveIndex >= 0 {
+		cv.Live, cv.HasLive = live[it.LiveIndex], true
+	}
+	if it.RecordedIndex >= 0 {
+		cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
+	}
+	return cv
 }
 
 // localKey is the identity of item i of local's (or the patch's) list of
@@ -549,16 +556,7 @@ func (c *collator) setItems(e *elements.SetElement) error {
 	}
 	for p := range items {
 		it := &items[p]
-		var cv elements.Values
-		if it.LocalIndex >= 0 {
-			cv.Local, cv.HasLocal = local[it.LocalIndex], true
-		}
-		if it.LiveIndex >= 0 {
-			cv.Live, cv.HasLive = live[it.LiveIndex], true
-		}
-		if it.RecordedIndex >= 0 {
-			cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
-		}
+		cv := itemValues(it, recorded, local, live)
 		is := spot{parent: e, vals: cv, t: n.Type.Item()}
 		if objects {
 			it.Element = c.atomic(&is)

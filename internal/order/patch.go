@@ -206,22 +206,11 @@ func PatchedSet(e *elements.SetElement, o Ordering) []int {
 		layout, _ = seedArrange(layout, orderPos, e.Dirs.SetOrder.Len())
 		return layout
 	}
-	var named, others []int
-	for _, id := range layout {
-		if orderPos(id) >= 0 {
-			named = append(named, id)
-		} else {
-			others = append(others, id)
-		}
+	rank := make([]int, len(items))
+	for id := range items {
+		rank[id] = items[id].LiveIndex
 	}
-	sortBy(named, orderPos)
-	sortBy(others, func(id int) int {
-		if r := liveRank(id); r >= 0 {
-			return r
-		}
-		return last
-	})
-	return interleave(others, named, liveRank)
+	return reorder(layout, func(id int) int { return id }, orderPos, rank)
 }
 
 func countNew(items []elements.Item) int {

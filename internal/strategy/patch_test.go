@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
@@ -27,11 +28,11 @@ var _ = Describe("patch mode", func() {
 	)
 
 	It("orders lists as the patch orders them", func() {
-		w := strategy.New(strategy.Options{Patch: true, Ordering: visitors.OrderKubectl})
+		w := strategy.New(strategy.Options{Patch: true, Ordering: order.OrderKubectl})
 		v := visitorFor(w, &elements.ListElement{})
 		Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
 		Expect(v.(visitors.Ordered).Patch).To(BeTrue())
-		Expect(v.(visitors.Ordered).Ordering).To(Equal(visitors.OrderKubectl))
+		Expect(v.(visitors.Ordered).Ordering).To(Equal(order.OrderKubectl))
 	})
 
 	It("is off by default", func() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
 )
@@ -11,7 +12,7 @@ import (
 // Options configure a Walker.
 type Options struct {
 	// Ordering selects the order of merged lists.
-	Ordering visitors.Ordering
+	Ordering order.Ordering
 	// Patch says the tree is collated from a strategic merge patch
 	// (pkg/patch): its directives (elements.Directives), not the schema's
 	// retainKeys strategy, decide which fields a map clears, and its lists

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
@@ -22,7 +23,7 @@ func withStrategy(s openapi.Strategy) elements.Node {
 
 var _ = Describe("Walker.For", func() {
 	var w *strategy.Walker
-	BeforeEach(func() { w = strategy.New(strategy.Options{Ordering: visitors.OrderKubectl}) })
+	BeforeEach(func() { w = strategy.New(strategy.Options{Ordering: order.OrderKubectl}) })
 
 	DescribeTable("decides leaves with Replace",
 		func(e elements.Element) {
@@ -58,7 +59,7 @@ var _ = Describe("Walker.For", func() {
 
 	DescribeTable("orders lists and sets with Ordered and the configured Ordering",
 		func(e elements.Element) {
-			for _, ord := range []visitors.Ordering{visitors.OrderSeed, visitors.OrderKubectl} {
+			for _, ord := range []order.Ordering{order.OrderSeed, order.OrderKubectl} {
 				w := strategy.New(strategy.Options{Ordering: ord})
 				v := visitorFor(w, e)
 				Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
@@ -229,14 +230,14 @@ var _ = Describe("Walk over a collated Deployment", func() {
 	})
 
 	DescribeTable("passes the Ordering option to the list visitor",
-		func(ord visitors.Ordering, want []string) {
+		func(ord order.Ordering, want []string) {
 			fx := load("testdata/ordering.yaml")
 			out, err := strategy.New(strategy.Options{Ordering: ord}).Walk(collateDeployment(fx.vals))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(containerNames(out.Value)).To(Equal(want))
 		},
-		Entry("seed: live-only items first", visitors.OrderSeed, []string{"x", "a", "b", "c"}),
-		Entry("kubectl: live-only items where the patch leaves them", visitors.OrderKubectl, []string{"a", "x", "b", "c"}),
+		Entry("seed: live-only items first", order.OrderSeed, []string{"x", "a", "b", "c"}),
+		Entry("kubectl: live-only items where the patch leaves them", order.OrderKubectl, []string{"a", "x", "b", "c"}),
 	)
 })
 

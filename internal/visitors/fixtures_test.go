@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/internal/order"
 )
 
 // fixtureFiles lists every testdata file with what it shows.
@@ -49,7 +49,7 @@ var _ = Describe("Walking fixtures", func() {
 			if !fx.hasWant {
 				Skip("the fixture states only the kubectl order")
 			}
-			out := merge(fx.vals, visitors.OrderSeed)
+			out := merge(fx.vals, order.OrderSeed)
 			Expect(out.Present).To(BeTrue())
 			expectSame(out.Value, fx.want, name)
 		},
@@ -59,7 +59,7 @@ var _ = Describe("Walking fixtures", func() {
 	DescribeTable("OrderKubectl gives wantKubectl",
 		func(name string) {
 			fx := loadFixture(name)
-			out := merge(fx.vals, visitors.OrderKubectl)
+			out := merge(fx.vals, order.OrderKubectl)
 			Expect(out.Present).To(BeTrue())
 			expectSame(out.Value, fx.wantKubectl, name)
 		},

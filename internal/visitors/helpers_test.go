@@ -8,8 +8,8 @@ import (
 
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
@@ -71,7 +71,7 @@ func collateVals(vals elements.Values) elements.Element {
 }
 
 // merge collates vals and walks the tree with ord.
-func merge(vals elements.Values, ord visitors.Ordering) elements.Outcome {
+func merge(vals elements.Values, ord order.Ordering) elements.Outcome {
 	out, err := strategy.New(strategy.Options{Ordering: ord}).Walk(collateVals(vals))
 	Expect(err).NotTo(HaveOccurred())
 	return out

@@ -6,19 +6,6 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Ordering selects how Ordered orders the items of a merged list (see
-// internal/order).
-type Ordering = order.Ordering
-
-// The orderings.
-const (
-	OrderSeed    = order.OrderSeed
-	OrderKubectl = order.OrderKubectl
-)
-
-// ParseOrdering returns the Ordering a user names: "seed" or "kubectl".
-var ParseOrdering = order.ParseOrdering
-
 // Ordered merges lists whose strategy is merge: lists of maps item by item,
 // matched by merge key (ListElement), and lists of primitives as sets
 // (SetElement). Items local names are merged (through Walker), items
@@ -29,7 +16,7 @@ type Ordered struct {
 	// Walker decides the items.
 	Walker elements.Walker
 	// Ordering selects the order of the result.
-	Ordering Ordering
+	Ordering order.Ordering
 	// Patch says the tree is a patch's: its lists are ordered as the
 	// patch orders them (the members it deletes dropped).
 	Patch bool

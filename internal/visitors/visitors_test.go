@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/pkg/value"
@@ -86,7 +87,7 @@ var _ = Describe("Ordered", func() {
 	It("stores Absent in a live duplicate whose key local deleted, and keeps the others", func() {
 		fx := loadFixture("order-live-duplicates.yaml")
 		tree := collateVals(fx.vals)
-		w := strategy.New(strategy.Options{Ordering: visitors.OrderKubectl, Record: true})
+		w := strategy.New(strategy.Options{Ordering: order.OrderKubectl, Record: true})
 		_, err := w.Walk(tree)
 		Expect(err).NotTo(HaveOccurred())
 		env := containerEnv(tree)
@@ -103,7 +104,7 @@ var _ = Describe("Ordered", func() {
 				Local: yamlValue("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + local + "}}"), HasLocal: true,
 				Live: yamlValue("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + live + "}}"), HasLive: true,
 			}
-			out := merge(vals, visitors.OrderSeed)
+			out := merge(vals, order.OrderSeed)
 			md, _ := out.Value.Get("metadata")
 			fin, _ := md.Get("finalizers")
 			expectSame(fin, yamlValue(want), "finalizers")
@@ -119,7 +120,7 @@ var _ = Describe("Ordered", func() {
 			Local: yamlValue(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1", "true"]}}`), HasLocal: true,
 			Live: yamlValue(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1"]}}`), HasLive: true,
 		}
-		out := merge(vals, visitors.OrderSeed)
+		out := merge(vals, order.OrderSeed)
 		md, _ := out.Value.Get("metadata")
 		fin, _ := md.Get("finalizers")
 		Expect(fin.Items()).To(HaveLen(2))

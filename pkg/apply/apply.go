@@ -2,28 +2,28 @@ package apply
 
 import (
 	"github.com/plyproject/ply/internal/changes"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/smp"
-	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // Ordering selects how items of merged lists are ordered in the result.
-type Ordering = visitors.Ordering
+type Ordering = order.Ordering
 
 const (
 	// OrderingSeed is the order the design specifies: local's order for the
 	// items local names, live-only items before them in their live relative
 	// order.
-	OrderingSeed = visitors.OrderSeed
+	OrderingSeed = order.OrderSeed
 	// OrderingKubectl reproduces exactly the order kubectl's strategic merge
 	// patch produces (it interleaves live-only items).
-	OrderingKubectl = visitors.OrderKubectl
+	OrderingKubectl = order.OrderKubectl
 )
 
 // ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
-var ParseOrdering = visitors.ParseOrdering
+var ParseOrdering = order.ParseOrdering
 
 // Options control a Merge. Use DefaultOptions and change what differs: the
 // zero Options has Overwrite false.

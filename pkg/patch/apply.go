@@ -3,8 +3,8 @@ package patch
 import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
@@ -12,21 +12,21 @@ import (
 )
 
 // Ordering selects the order of the items of merged lists in a patch's
-// result (see doc.go, "Semantics"); it is visitors.Ordering, the choice
+// result (see doc.go, "Semantics"); it is order.Ordering, the choice
 // pkg/apply offers for merges.
-type Ordering = visitors.Ordering
+type Ordering = order.Ordering
 
 // ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
-var ParseOrdering = visitors.ParseOrdering
+var ParseOrdering = order.ParseOrdering
 
 const (
 	// OrderSeed (the zero value) follows design document 000: live's items
 	// the patch does not order come first, in live order, then the items
 	// the patch orders ($setElementOrder's order, else the patch list's).
-	OrderSeed = visitors.OrderSeed
+	OrderSeed = order.OrderSeed
 	// OrderKubectl reproduces k8s.io/apimachinery's strategicpatch, list
 	// order included.
-	OrderKubectl = visitors.OrderKubectl
+	OrderKubectl = order.OrderKubectl
 )
 
 // Options control Apply.
