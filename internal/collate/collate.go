@@ -361,14 +361,7 @@ func item(recorded, local, live, of int) elements.Item {
 func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
 	n := &e.Node
 	mk := n.Meta.MergeKey
-	local := n.Local.Items()
-	var live, recorded []value.Value
-	if n.HasLive && n.Live.IsList() {
-		live = n.Live.Items()
-	}
-	if n.HasRecorded && n.Recorded.IsList() {
-		recorded = n.Recorded.Items()
-	}
+	recorded, local, live := n.Lists()
 	index := elements.NewIndex(len(mk), max(len(local), len(live)))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	for i, it := range local {
@@ -498,14 +491,7 @@ func keyNames(mk []string) string {
 // into their first occurrence.
 func (c *collator) setItems(e *elements.SetElement) error {
 	n := &e.Node
-	local := n.Local.Items()
-	var live, recorded []value.Value
-	if n.HasLive && n.Live.IsList() {
-		live = n.Live.Items()
-	}
-	if n.HasRecorded && n.Recorded.IsList() {
-		recorded = n.Recorded.Items()
-	}
+	recorded, local, live := n.Lists()
 	index := make(map[value.ScalarKey]int, len(local)+len(live))
 	items := make([]elements.Item, 0, len(local)+len(live))
 	src := c.local()

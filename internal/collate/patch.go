@@ -164,13 +164,7 @@ func (c *collator) patchList(s *spot, depth int) (elements.Element, error) {
 		}
 		return c.atomic(s), nil
 	}
-	var pItems, live []value.Value
-	if s.vals.HasLocal {
-		pItems = s.vals.Local.Items()
-	}
-	if s.vals.HasLive && s.vals.Live.IsList() {
-		live = s.vals.Live.Items()
-	}
+	_, pItems, live := s.vals.Lists()
 	kind, err := c.opts.Patch.List(c.scratch(s))
 	switch {
 	case err != nil:

@@ -26,6 +26,21 @@ func (v *Values) Get(s Source) (value.Value, bool) {
 	return value.Value{}, false
 }
 
+// Lists returns the items of each source whose value is a list (nil for
+// the others).
+func (v *Values) Lists() (recorded, local, live []value.Value) {
+	if v.HasRecorded && v.Recorded.IsList() {
+		recorded = v.Recorded.Items()
+	}
+	if v.HasLocal && v.Local.IsList() {
+		local = v.Local.Items()
+	}
+	if v.HasLive && v.Live.IsList() {
+		live = v.Live.Items()
+	}
+	return recorded, local, live
+}
+
 // LocalSet reports whether local sets the node to a non-null value.
 func (v *Values) LocalSet() bool { return v.HasLocal && !v.Local.IsNull() }
 
