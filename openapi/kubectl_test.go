@@ -1,8 +1,10 @@
 package openapi_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -31,38 +33,15 @@ func sameMeta(a, b *openapi.Type) []string {
 			if fb == nil {
 				continue
 			}
-			if fa.Meta.Strategy != fb.Meta.Strategy || !equalKeys(fa.Meta.MergeKey, fb.Meta.MergeKey) {
-				diffs = append(diffs, path+"."+name+": "+fa.Meta.Strategy.String()+" "+join(fa.Meta.MergeKey)+
-					" vs "+fb.Meta.Strategy.String()+" "+join(fb.Meta.MergeKey))
+			if fa.Meta.Strategy != fb.Meta.Strategy || !slices.Equal(fa.Meta.MergeKey, fb.Meta.MergeKey) {
+				diffs = append(diffs, fmt.Sprintf("%s.%s: %s %q vs %s %q", path, name,
+					fa.Meta.Strategy, fa.Meta.MergeKey, fb.Meta.Strategy, fb.Meta.MergeKey))
 			}
 			walk(fa.Type, fb.Type, path+"."+name)
 		}
 	}
 	walk(a, b, "")
 	return diffs
-}
-
-func equalKeys(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func join(key []string) string {
-	out := "["
-	for i, k := range key {
-		if i > 0 {
-			out += " "
-		}
-		out += k
-	}
-	return out + "]"
 }
 
 var _ = Describe("the kubectl view of a schema", func() {
