@@ -22,8 +22,8 @@ type Object struct {
 	Source elements.Source
 }
 
-// missing is the message of an object without apiVersion or kind.
-const missing = "missing: the object needs apiVersion and kind to find its schema (or name the type explicitly)"
+// needs ends the messages of an object without apiVersion or kind.
+const needs = ": the object needs apiVersion and kind to find its schema (or name the type explicitly)"
 
 // RootType resolves the schema type of the root of the objects. schema
 // nil means openapi.Default(); with the MultiFieldMergeKeys gate off the
@@ -95,14 +95,14 @@ func typeField(o Object, field string) (string, error) {
 	}
 	v, ok := o.Value.Get(field)
 	if !ok {
-		return "", fail(missing)
+		return "", fail("missing" + needs)
 	}
 	s, isString := v.AsString()
 	switch {
 	case !isString:
 		return "", fail("expected a string, got " + v.Kind().String())
 	case s == "":
-		return "", fail("empty: the object needs apiVersion and kind to find its schema (or name the type explicitly)")
+		return "", fail("empty" + needs)
 	}
 	return s, nil
 }

@@ -55,8 +55,8 @@ type Options struct {
 	//     TCP and a UDP port on one containerPort are one item, and list
 	//     and map types (x-kubernetes-list-type, -map-type) do not count.
 	//
-	// SetOfMaps and PatchDeleteRemovesMap (see package features) are
-	// read where the list merge and patches decide them.
+	// The other gates (see package features) concern list merges and
+	// patch directives.
 	Gates features.Gates
 	// MaxDepth is the deepest nesting of maps and lists accepted in any of
 	// the three objects; 0 means parse.DefaultMaxDepth, the limit that

@@ -61,8 +61,8 @@ type Options struct {
 	//     merge key count, the key is one field name and no default fills
 	//     it.
 	//
-	// PatchDeleteRemovesMap and SetOfMaps (see package features) are read
-	// where the patch's directives and lists are decided.
+	// The other gates (see package features) concern "$patch: delete"
+	// on maps and list merges.
 	Gates features.Gates
 }
 

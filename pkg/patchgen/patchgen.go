@@ -30,7 +30,7 @@ type Options struct {
 	// reads it (openapi.Schema.Kubectl: only the patch strategy and merge
 	// key count, the key is one field name and no default fills it), so
 	// the patch is the one kubectl sends. SetOfMaps (see package features)
-	// is read where lists are diffed; list order (SeedOrdering) and
+	// concerns how lists are diffed; list order (SeedOrdering) and
 	// "$patch: delete" on maps (PatchDeleteRemovesMap) concern applying
 	// patches, not creating them.
 	Gates features.Gates
