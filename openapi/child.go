@@ -52,8 +52,12 @@ func (t *Type) FieldDefault(name string) (value.Value, bool) {
 // zero values ("", 0, false). Kubernetes publishes zero-value defaults for
 // required fields (a container's name, a port's containerPort); for a
 // merge key they would turn a missing identity into a made-up one, so they
-// do not count.
+// do not count. A kubectl view (Type.Kubectl) has no key defaults, as
+// strategicpatch has none.
 func (t *Type) KeyDefault(name string) (value.Value, bool) {
+	if t != nil && t.isKubectl {
+		return value.Value{}, false
+	}
 	d, ok := t.FieldDefault(name)
 	if !ok {
 		return d, false

@@ -43,12 +43,14 @@ func newObjectMeta() *Type {
 		"labels":       {Type: &Type{Name: "ObjectMeta.labels", Kind: KindMap, Elem: str("ObjectMeta.labels{}")}},
 		"annotations":  {Type: &Type{Name: "ObjectMeta.annotations", Kind: KindMap, Elem: str("ObjectMeta.annotations{}")}},
 		"finalizers": {
-			Type: &Type{Name: "ObjectMeta.finalizers", Kind: KindList, Elem: str("ObjectMeta.finalizers[]")},
-			Meta: Meta{Strategy: StrategyMerge},
+			Type:        &Type{Name: "ObjectMeta.finalizers", Kind: KindList, Elem: str("ObjectMeta.finalizers[]")},
+			Meta:        Meta{Strategy: StrategyMerge},
+			KubectlMeta: Meta{Strategy: StrategyMerge},
 		},
 		"ownerReferences": {
-			Type: &Type{Name: "ObjectMeta.ownerReferences", Kind: KindList, Elem: owner},
-			Meta: Meta{Strategy: StrategyMerge, MergeKey: []string{"uid"}},
+			Type:        &Type{Name: "ObjectMeta.ownerReferences", Kind: KindList, Elem: owner},
+			Meta:        Meta{Strategy: StrategyMerge, MergeKey: []string{"uid"}},
+			KubectlMeta: Meta{Strategy: StrategyMerge, MergeKey: []string{"uid"}},
 		},
 	})
 }

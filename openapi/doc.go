@@ -18,9 +18,14 @@
 // chains schemas, the first that resolves a name or kind winning; and
 // FromServer reads a server's /openapi/v3 documents through a Fetcher
 // (falling back to /openapi/v2), parsing each group-version once per
-// process on first use. A loaded Schema and every Type reachable from it are immutable
-// and safe for concurrent use; Types reached through $ref are shared
-// pointers, so a $ref cycle (JSONSchemaProps) is a cycle of pointers.
+// process on first use. Schema.Kubectl is the kubectl view of a schema:
+// merge metadata read as kubectl's strategic merge patch reads it (the
+// patch extensions alone, a merge key one field name, no key defaults),
+// built lazily per type; the engine merges with it when the
+// MultiFieldMergeKeys feature gate is off. A loaded Schema and every Type
+// reachable from it are immutable and safe for concurrent use; Types
+// reached through $ref are shared pointers, so a $ref cycle
+// (JSONSchemaProps) is a cycle of pointers.
 //
 // The embedded documents are regenerated with `go generate ./openapi/`, which
 // writes the same bytes every time (see internal/gen and internal/reduce).

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -111,6 +112,11 @@ type Type struct {
 	Default value.Value
 	// HasDefault reports whether the schema declares Default.
 	HasDefault bool
+
+	// kubectl is t's kubectl view once built (see Kubectl); isKubectl
+	// marks a Type that is a kubectl view.
+	kubectl   atomic.Pointer[Type]
+	isKubectl bool
 }
 
 // Field is one declared field of a struct Type.
@@ -121,6 +127,13 @@ type Field struct {
 	Type *Type
 	// Meta is the merge metadata declared on the field.
 	Meta Meta
+	// KubectlMeta is the merge metadata kubectl's strategic merge patch
+	// reads for the field: x-kubernetes-patch-strategy and
+	// x-kubernetes-patch-merge-key alone (no list or map type), the merge
+	// key one field name taken verbatim, so "port,protocol" names a single
+	// field. The loaders set it; the kubectl view (Type.Kubectl) uses it as
+	// Meta. Types built in Go set it alongside Meta.
+	KubectlMeta Meta
 	// Default is the default declared on the field's own schema (the
 	// property, including a $ref property), when HasDefault. It belongs to
 	// this use of Type only; Type.Default is the default of the type itself.

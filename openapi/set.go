@@ -1,5 +1,7 @@
 package openapi
 
+import "sync"
+
 // GVK identifies a Kubernetes kind: group ("" for the core group), version
 // and kind, as written in x-kubernetes-group-version-kind.
 type GVK struct {
@@ -23,6 +25,13 @@ type Schema struct {
 	byGVK   map[GVK]*Type
 	lazy    *lazyDocs // when set, the schema is lazily parsed documents (embedded default, server)
 	sources []*Schema // when set, the schema is Union(sources...)
+	// kubectlOf, when set, makes the schema the kubectl view of kubectlOf
+	// (see Kubectl); view holds this schema's own kubectl view.
+	kubectlOf *Schema
+	view      struct {
+		once sync.Once
+		s    *Schema
+	}
 }
 
 // Union returns a Schema that looks names and kinds up in schemas in order,
@@ -49,6 +58,10 @@ func (s *Schema) ByName(name string) (*Type, bool) {
 	if s == nil {
 		return nil, false
 	}
+	if s.kubectlOf != nil {
+		t, ok := s.kubectlOf.ByName(name)
+		return t.Kubectl(), ok
+	}
 	if s.sources != nil {
 		for _, u := range s.sources {
 			if t, ok := u.ByName(name); ok {
@@ -69,6 +82,10 @@ func (s *Schema) ByName(name string) (*Type, bool) {
 func (s *Schema) ForKind(apiVersion, kind string) (*Type, bool) {
 	if s == nil {
 		return nil, false
+	}
+	if s.kubectlOf != nil {
+		t, ok := s.kubectlOf.ForKind(apiVersion, kind)
+		return t.Kubectl(), ok
 	}
 	if s.sources != nil {
 		for _, u := range s.sources {

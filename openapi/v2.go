@@ -307,7 +307,7 @@ func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path
 				return err
 			}
 			f := &Field{Name: name, Type: ft}
-			if f.Meta, err = l.meta(np.GetValue(), def, fpath); err != nil {
+			if f.Meta, f.KubectlMeta, err = l.meta(np.GetValue(), def, fpath); err != nil {
 				return err
 			}
 			if _, ref := refTarget(np.GetValue()); ref {
@@ -366,30 +366,53 @@ func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path
 	return err
 }
 
-// meta reads the patch strategy and merge key declared on a property.
-func (l *loader) meta(gs *openapi_v2.Schema, def, path string) (Meta, error) {
-	var m Meta
+// meta reads the patch strategy and merge key declared on a property: as
+// ply reads them (m) and as strategicpatch does (kubectl; see
+// kubectlPatchMeta).
+func (l *loader) meta(gs *openapi_v2.Schema, def, path string) (m, kubectl Meta, err error) {
+	var strategy, mergeKey string
 	for _, na := range gs.GetVendorExtension() {
 		switch na.GetName() {
 		case extPatchStrategy:
-			s, err := l.stringExtension(na, def, path)
-			if err != nil {
-				return Meta{}, err
+			if strategy, err = l.stringExtension(na, def, path); err != nil {
+				return Meta{}, Meta{}, err
 			}
-			if m.Strategy, err = parseStrategy(s); err != nil {
-				return Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+			if m.Strategy, err = parseStrategy(strategy); err != nil {
+				return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
 			}
 		case extPatchMergeKey:
-			s, err := l.stringExtension(na, def, path)
-			if err != nil {
-				return Meta{}, err
+			if mergeKey, err = l.stringExtension(na, def, path); err != nil {
+				return Meta{}, Meta{}, err
 			}
-			if m.MergeKey, err = parseMergeKey(s); err != nil {
-				return Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
+			if m.MergeKey, err = parseMergeKey(mergeKey); err != nil {
+				return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
 			}
 		}
 	}
-	return m, nil
+	return m, kubectlPatchMeta(strategy, mergeKey), nil
+}
+
+// kubectlPatchMeta is the merge metadata strategicpatch reads from the
+// values of x-kubernetes-patch-strategy and x-kubernetes-patch-merge-key
+// (Field.KubectlMeta): the strategy split at commas, each word compared
+// exactly (" retainKeys", space included, is not retainKeys), and the
+// merge key one field name, verbatim.
+func kubectlPatchMeta(strategy, mergeKey string) Meta {
+	var m Meta
+	for _, w := range strings.Split(strategy, ",") {
+		switch w {
+		case "merge":
+			m.Strategy |= StrategyMerge
+		case "replace":
+			m.Strategy |= StrategyReplace
+		case "retainKeys":
+			m.Strategy |= StrategyRetainKeys
+		}
+	}
+	if mergeKey != "" {
+		m.MergeKey = []string{mergeKey}
+	}
+	return m
 }
 
 // parseMergeKey parses an x-kubernetes-patch-merge-key value: field names

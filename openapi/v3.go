@@ -376,7 +376,7 @@ func (l *v3Loader) fillStruct(t *Type, s *v3Schema, def, path string) error {
 			return err
 		}
 		f := &Field{Name: name, Type: ft}
-		if f.Meta, err = l.meta(ps, ft, def, fpath); err != nil {
+		if f.Meta, f.KubectlMeta, err = l.meta(ps, ft, def, fpath); err != nil {
 			return err
 		}
 		if _, ref := ps.target(); ref {
@@ -392,23 +392,31 @@ func (l *v3Loader) fillStruct(t *Type, s *v3Schema, def, path string) error {
 }
 
 // meta reads the merge metadata of a property: the patch extensions first,
-// then the structural extensions, which win where they disagree.
-func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (Meta, error) {
-	var m Meta
-	if s, ok, err := l.stringExt(ps.PatchStrategy, extPatchStrategy, def, path); err != nil {
-		return Meta{}, err
-	} else if ok {
-		if m.Strategy, err = parseStrategy(s); err != nil {
-			return Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
-		}
+// then the structural extensions, which win where they disagree (m); and
+// the patch extensions alone, as strategicpatch reads them (kubectl; see
+// kubectlPatchMeta).
+func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (m, kubectl Meta, err error) {
+	strategy, _, err := l.stringExt(ps.PatchStrategy, extPatchStrategy, def, path)
+	if err != nil {
+		return Meta{}, Meta{}, err
 	}
-	if s, ok, err := l.stringExt(ps.PatchMergeKey, extPatchMergeKey, def, path); err != nil {
-		return Meta{}, err
-	} else if ok {
-		if m.MergeKey, err = parseMergeKey(s); err != nil {
-			return Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
-		}
+	if m.Strategy, err = parseStrategy(strategy); err != nil {
+		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
 	}
+	mergeKey, _, err := l.stringExt(ps.PatchMergeKey, extPatchMergeKey, def, path)
+	if err != nil {
+		return Meta{}, Meta{}, err
+	}
+	if m.MergeKey, err = parseMergeKey(mergeKey); err != nil {
+		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
+	}
+	m, err = l.structuralMeta(m, ps, ft, def, path)
+	return m, kubectlPatchMeta(strategy, mergeKey), err
+}
+
+// structuralMeta applies the structural extensions of a property to the
+// metadata m its patch extensions give.
+func (l *v3Loader) structuralMeta(m Meta, ps *v3Schema, ft *Type, def, path string) (Meta, error) {
 	// A reference takes the structural extensions of its target unless it
 	// declares its own.
 	structural := ps

@@ -3,6 +3,7 @@
 //
 //	ply merge --local F [--recorded F] --live F [--schema F]... [--type NAME]
 //	          [--overwrite=false] [--ordering seed|kubectl] [-o yaml|json] [--changes]
+//	          [--compat=kubectl] [--feature-gates=Name=true|false,...]
 //
 // merge reads the configuration applied last time (recorded), the one
 // applied now (local) and the object on the server (live), and prints what
@@ -15,6 +16,13 @@
 // v3 JSON or CustomResourceDefinition manifests ("-": standard input); a
 // kind resolves from the first that defines it, then from the embedded
 // Kubernetes schema.
+//
+// --compat=kubectl turns every feature gate off, so that ply computes what
+// kubectl computes (list order, one-field merge keys read as kubectl reads
+// them, ...); --feature-gates=Name=true|false,... sets single gates, on top
+// of --compat (see package features; each command's help lists the
+// gates). A bad gate name or value, and --ordering seed with SeedOrdering
+// off, are usage errors. Every command below takes both flags.
 //
 // Exit codes: 0 success, 1 bad input (unreadable or malformed file, bad
 // schema, invalid object) with a one-line message naming the input and

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/plyproject/ply/cmd/internal/cli"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
@@ -30,6 +31,7 @@ type mergeFlags struct {
 	ordering              string
 	output                string
 	changes               bool
+	gates                 cli.GateFlags
 }
 
 func newMergeFlagSet(f *mergeFlags) *flag.FlagSet {
@@ -44,9 +46,11 @@ func newMergeFlagSet(f *mergeFlags) *flag.FlagSet {
 		"that defines a kind wins, then the embedded Kubernetes "+openapi.DefaultKubernetesVersion+" schema")
 	fs.StringVar(&f.typeName, "type", "", "schema definition `name` of the object (default: found from apiVersion and kind)")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: exit 3 on conflicts")
-	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply)")
+	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
+		"kubectl whenever the SeedOrdering gate is off")
 	fs.StringVar(&f.output, "o", "yaml", "output `format`: yaml or json")
 	fs.BoolVar(&f.changes, "changes", false, "also print the changes to live on standard error, one per line")
+	f.gates.Register(fs)
 	return fs
 }
 
@@ -69,6 +73,7 @@ func writeMergeUsage(w io.Writer) {
 	io.WriteString(w, mergeUsageHead)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
+	io.WriteString(w, cli.GatesHelp())
 }
 
 // usageError reports a usage error of merge and returns exitUsage.
@@ -94,11 +99,13 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := apply.DefaultOptions()
 	opts.Overwrite = f.overwrite
 	opts.TypeName = f.typeName
-	ordering, err := apply.ParseOrdering(f.ordering)
-	if err != nil {
+	var err error
+	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return usageError(stderr, err.Error())
 	}
-	opts.Ordering = ordering
+	if opts.Ordering, err = cli.Ordering(fs, f.ordering, opts.Gates); err != nil {
+		return usageError(stderr, err.Error())
+	}
 	if f.output != "yaml" && f.output != "json" {
 		return usageError(stderr, "-o must be yaml or json, not "+strconv.Quote(f.output))
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plyproject/ply/cmd/internal/cli"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/patch"
@@ -42,6 +43,7 @@ type patchApplyFlags struct {
 	typeName    string
 	output      string
 	ordering    string
+	gates       cli.GateFlags
 }
 
 // patchCreateFlags are the flags of ply patch create.
@@ -51,6 +53,7 @@ type patchCreateFlags struct {
 	typeName                    string
 	overwrite                   bool
 	output                      string
+	gates                       cli.GateFlags
 }
 
 // addSchemaFlags adds the flags apply and create share with merge.
@@ -69,8 +72,9 @@ func newPatchApplyFlagSet(f *patchApplyFlags) *flag.FlagSet {
 	fs.StringVar(&f.live, "live", "", "the object to patch (`file`, required); empty or null: it does not exist yet")
 	fs.StringVar(&f.patch, "patch", "", "the strategic merge patch (`file`, required): an object")
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (design document 000: live items the patch does not order first)\n"+
-		"or kubectl (as the API server's strategic merge patch)")
+		"or kubectl (as the API server's strategic merge patch); kubectl whenever the SeedOrdering gate is off")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "live")
+	f.gates.Register(fs)
 	return fs
 }
 
@@ -84,6 +88,7 @@ func newPatchCreateFlagSet(f *patchCreateFlags) *flag.FlagSet {
 		"empty or null: it does not exist yet")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "three-way only: let modified win over changes made on the server; false: exit 3 on conflicts")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "modified")
+	f.gates.Register(fs)
 	return fs
 }
 
@@ -130,6 +135,7 @@ func writePatchApplyUsage(w io.Writer) {
 	io.WriteString(w, patchApplyUsageHead)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
+	io.WriteString(w, cli.GatesHelp())
 }
 
 func writePatchCreateUsage(w io.Writer) {
@@ -138,6 +144,7 @@ func writePatchCreateUsage(w io.Writer) {
 	io.WriteString(w, patchCreateUsageHead)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
+	io.WriteString(w, cli.GatesHelp())
 }
 
 // patchUsageError reports a usage error of ply patch <sub> and returns
@@ -220,7 +227,11 @@ func runPatchApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	if f.patch == "" {
 		return patchUsageError(stderr, "apply", "--patch is required")
 	}
-	ordering, err := patch.ParseOrdering(f.ordering)
+	gates, err := f.gates.Gates()
+	if err != nil {
+		return patchUsageError(stderr, "apply", err.Error())
+	}
+	ordering, err := cli.Ordering(fs, f.ordering, gates)
 	if err != nil {
 		return patchUsageError(stderr, "apply", err.Error())
 	}
@@ -232,7 +243,7 @@ func runPatchApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	if in.err == "" && !p.IsMap() {
 		in.err = in.label(elements.Patch) + ": the patch must be an object, not " + kindName(p)
 	}
-	opts := patch.Options{TypeName: f.typeName, Ordering: ordering}
+	opts := patch.Options{TypeName: f.typeName, Ordering: ordering, Gates: gates}
 	if len(f.schemas) > 0 {
 		opts.Schema = in.schemas(f.schemas)
 	}
@@ -263,6 +274,10 @@ func runPatchCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if !threeWay && !f.overwrite {
 		return patchUsageError(stderr, "create", "--overwrite=false needs --current (conflicts exist only in a three-way patch)")
 	}
+	gates, err := f.gates.Gates()
+	if err != nil {
+		return patchUsageError(stderr, "create", err.Error())
+	}
 
 	in := inputs{stdin: stdin}
 	names := sourceNames{elements.Recorded: "original", elements.Local: "modified", elements.Live: "current"}
@@ -275,7 +290,7 @@ func runPatchCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if threeWay {
 		current = in.addNamed(elements.Live, names, f.current)
 	}
-	opts := patchgen.Options{TypeName: f.typeName, Overwrite: f.overwrite}
+	opts := patchgen.Options{TypeName: f.typeName, Overwrite: f.overwrite, Gates: gates}
 	if len(f.schemas) > 0 {
 		opts.Schema = in.schemas(f.schemas)
 	}
@@ -283,7 +298,6 @@ func runPatchCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return inputError(stderr, in.err)
 	}
 	var out value.Value
-	var err error
 	if threeWay {
 		out, err = patchThreeWayFunc(original, modified, current, opts)
 	} else {

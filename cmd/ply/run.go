@@ -28,6 +28,10 @@ Usage:
   ply version                                          print version information
   ply help [merge|patch]                               print this help, or a command's
 
+merge, patch, apply and diff take --compat=kubectl (compute exactly what kubectl
+computes: every feature gate off) and --feature-gates=Name=true|false,... (one
+gate at a time, on top of --compat; the gates are listed in each command's help).
+
 Run 'ply merge -h', 'ply patch -h', 'ply apply -h' or 'ply diff -h' for their flags.
 `
 

@@ -32,26 +32,44 @@ type Options struct {
 	// default schema.
 	Schema *openapi.Schema
 	// TypeName names the root definition explicitly; empty means resolve it
-	// from apiVersion/kind.
+	// from local's apiVersion and kind. Without it every object given
+	// (local, and recorded and live unless null) must carry apiVersion and
+	// kind: one that lacks either is an *elements.Error naming it.
 	TypeName string
 	// Overwrite lets local win over changes live made to fields local sets.
 	// When false, a field that live changed away from recorded and that
 	// local sets to a third value is a conflict.
 	Overwrite bool
-	// Ordering selects the order of merged list items.
+	// Ordering selects the order of merged list items while the
+	// SeedOrdering gate is on; with it off the order is always
+	// OrderingKubectl.
 	Ordering Ordering
+	// Gates switch ply's deliberate departures from kubectl; the zero
+	// value has all on, features.Kubectl() all off. Merge reads:
+	//
+	//   - SeedOrdering: off, merged lists are ordered as kubectl orders
+	//     them (OrderingKubectl, whatever Ordering says);
+	//   - MultiFieldMergeKeys: off, the schema is read as kubectl reads it
+	//     (openapi.Schema.Kubectl): only the patch strategy and merge key
+	//     count, the key is one field name and no default fills it, so a
+	//     TCP and a UDP port on one containerPort are one item, and list
+	//     and map types (x-kubernetes-list-type, -map-type) do not count.
+	//
+	//   - SetOfMaps: off, a set of maps (x-kubernetes-list-type: set over
+	//     objects) is replaced whole.
+	//
+	// PatchDeleteRemovesMap concerns patches only.
+	Gates features.Gates
 	// MaxDepth is the deepest nesting of maps and lists accepted in any of
 	// the three objects; 0 means parse.DefaultMaxDepth, the limit that
 	// objects read through pkg/parse already obey. Merging recurses once
 	// per level, so this bounds the stack objects built in memory can use.
 	MaxDepth int
-	// Gates switch ply's departures from kubectl (pkg/features); the zero
-	// value has every gate on.
-	Gates features.Gates
 }
 
 // DefaultOptions returns the options kubectl apply uses: embedded schema,
-// Overwrite true, seed ordering.
+// Overwrite true, seed ordering, every feature gate on (ply's semantics;
+// set Gates to features.Kubectl() for kubectl's).
 func DefaultOptions() Options { return Options{Overwrite: true} }
 
 // Change is one difference between live and the merged result.

@@ -26,6 +26,15 @@ var _ = Describe("bad input", func() {
 		entries("bad"),
 	)
 
+	It("needs no apiVersion or kind in any object when the type is named", func() {
+		opts := apply.DefaultOptions()
+		opts.TypeName = "io.k8s.api.core.v1.ConfigMap"
+		res, err := apply.Merge(mustParse(`{data: {a: "1"}}`), mustParse(`{data: {b: "2"}}`), mustParse(`{data: {a: "1", c: "3"}}`), opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Object).To(equalValue(mustParse(`{data: {b: "2", c: "3"}}`)))
+		Expect(res.Warnings).To(BeEmpty())
+	})
+
 	It("names a definition the schema lacks", func() {
 		opts := apply.DefaultOptions()
 		opts.TypeName = "io.k8s.api.apps.v1.NoSuchThing"

@@ -6,10 +6,10 @@ import (
 	"github.com/plyproject/ply/internal/changes"
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -30,7 +30,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	var res Result
-	root, err := rootType(local, opts, &res)
+	root, err := rootType(recorded, local, live, opts, &res)
 	if err != nil {
 		return Result{}, err
 	}
@@ -43,7 +43,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 			return Result{}, &ConflictError{Conflicts: conflicts}
 		}
 	}
-	w := strategy.New(strategy.Options{Ordering: opts.Ordering, Record: true})
+	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: true})
 	out, err := w.Walk(tree)
 	if err != nil {
 		return Result{}, err
@@ -53,17 +53,13 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	return res, nil
 }
 
-// rootType resolves the schema type of the object: the named definition,
-// or the one whose group-version-kind matches local's apiVersion and kind,
-// or openapi.Unknown with a warning.
-func rootType(local value.Value, opts Options, res *Result) (*openapi.Type, error) {
-	if opts.TypeName == "" {
-		if _, ok := local.Get("kind"); !ok {
-			return nil, &elements.Error{Source: elements.Local, Path: fieldpath.Path{fieldpath.Field("kind")},
-				Msg: "missing: the object needs apiVersion and kind to find its schema (or name the type explicitly)"}
-		}
-	}
-	t, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: local, Source: elements.Local})
+// rootType resolves the schema type of the objects (frontend.RootType:
+// the named definition, or the one of local's apiVersion and kind, which
+// recorded and live must carry too), warning when the schema does not know
+// the kind.
+func rootType(recorded, local, live value.Value, opts Options, res *Result) (*openapi.Type, error) {
+	t, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: local, Source: elements.Local},
+		frontend.Object{Value: recorded, Source: elements.Recorded}, frontend.Object{Value: live, Source: elements.Live})
 	if err == nil && t == openapi.Unknown && opts.TypeName == "" {
 		av, _ := local.Get("apiVersion")
 		k, _ := local.Get("kind")

@@ -234,7 +234,7 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 		return p, errors.New("live object: " + err.Error())
 	}
 	recorded = withLiveAnnotation(recorded, p.live)
-	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering})
+	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering, Gates: c.opts.Gates})
 	return p, err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -95,8 +96,16 @@ type Options struct {
 	// Overwrite lets local win over changes made on the server; false makes
 	// such a conflict fail the object with an *apply.ConflictError.
 	Overwrite bool
-	// Ordering is the order of merged list items.
+	// Ordering is the order of merged list items while the SeedOrdering
+	// gate is on (see apply.Options.Ordering).
 	Ordering apply.Ordering
+	// Gates switch ply's deliberate departures from kubectl apply; the
+	// zero value has all on, features.Kubectl() all off, so that Apply
+	// and Diff compute what kubectl apply would. They are passed to every
+	// merge (apply.Options.Gates says what each changes), which resolves
+	// the server's schema under them: with MultiFieldMergeKeys off, its
+	// kubectl view.
+	Gates features.Gates
 	// DryRun selects whether Apply writes.
 	DryRun DryRun
 	// Workers is the number of objects applied concurrently; zero means

@@ -46,12 +46,30 @@ const (
 
 var names = [count]string{"SeedOrdering", "MultiFieldMergeKeys", "PatchDeleteRemovesMap", "SetOfMaps"}
 
+// summaries say in one line what each gate does on and off, for help
+// texts.
+var summaries = [count]string{
+	"merged lists put live-only items first, then local's (or the patch's) order; off: kubectl's order",
+	"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
+	"\"$patch: delete\" on a map deletes the field; off: it leaves an empty map, as kubectl",
+	"x-kubernetes-list-type set lists of objects merge as sets; off: they are replaced whole, as kubectl",
+}
+
 // String is the gate's name as --feature-gates spells it.
 func (g Gate) String() string {
 	if g < count {
 		return names[g]
 	}
 	return "Gate(" + strconv.Itoa(int(g)) + ")"
+}
+
+// Summary says in one sentence what g does when on and, after "; off: ",
+// when off.
+func (g Gate) Summary() string {
+	if g < count {
+		return summaries[g]
+	}
+	return ""
 }
 
 // All lists every gate.

@@ -1,8 +1,9 @@
 package patch
 
 import (
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/openapi"
@@ -34,9 +35,13 @@ type Options struct {
 	// Schema supplies the merge metadata; nil means openapi.Default().
 	Schema *openapi.Schema
 	// TypeName names the root definition; empty means resolve it from
-	// live's apiVersion and kind, else the patch's. A kind the schema does
-	// not know is patched without merge metadata: maps merge, lists are
-	// replaced (JSON merge patch semantics), as strategicpatch does.
+	// live's apiVersion and kind, or the patch's when live is null (the
+	// patch then creates the object): the object that decides must carry
+	// both, else Apply fails with an *elements.Error naming it (a patch
+	// applied to an existing object need not repeat them). A kind the
+	// schema does not know is patched without merge metadata: maps merge,
+	// lists are replaced (JSON merge patch semantics), as strategicpatch
+	// does.
 	TypeName string
 	// MaxDepth bounds the nesting of maps and lists the patch may reach;
 	// 0 means parse.DefaultMaxDepth. Deeper patches are an error, never a
@@ -44,10 +49,22 @@ type Options struct {
 	MaxDepth int
 	// Ordering selects the order of merged lists: OrderSeed (the zero
 	// value, design document 000) or OrderKubectl (strategicpatch's).
-	// Which items a list holds does not depend on it.
+	// Which items a list holds does not depend on it. With the
+	// SeedOrdering gate off the order is always OrderKubectl.
 	Ordering Ordering
-	// Gates switch ply's departures from strategicpatch (pkg/features):
-	// PatchDeleteRemovesMap, SetOfMaps; the zero value has all on.
+	// Gates switch ply's deliberate departures from strategicpatch; the
+	// zero value has all on, features.Kubectl() all off. Apply reads:
+	//
+	//   - SeedOrdering: off, merged lists are ordered as strategicpatch
+	//     orders them (OrderKubectl, whatever Ordering says);
+	//   - MultiFieldMergeKeys: off, the schema is read as strategicpatch
+	//     reads it (openapi.Schema.Kubectl): only the patch strategy and
+	//     merge key count, the key is one field name and no default fills
+	//     it.
+	//
+	//   - PatchDeleteRemovesMap: off, "$patch: delete" on a map leaves an
+	//     empty map, as strategicpatch does;
+	//   - SetOfMaps: off, a set of maps is replaced whole.
 	Gates features.Gates
 }
 
@@ -62,11 +79,17 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	if err := checkRoots(live, patch); err != nil {
 		return value.Value{}, err
 	}
-	t, err := collate.RootType(opts.Schema, opts.TypeName,
-		collate.Candidate{Object: live, Source: elements.Live}, collate.Candidate{Object: patch, Source: elements.Patch})
+	// The object the patch applies to decides the type; the patch does
+	// when it creates the object.
+	decides := frontend.Object{Value: live, Source: elements.Live}
+	if live.IsNull() {
+		decides = frontend.Object{Value: patch, Source: elements.Patch}
+	}
+	t, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, decides)
 	if err != nil {
 		return value.Value{}, err
 	}
+	opts.Ordering = frontend.Ordering(opts.Ordering, opts.Gates)
 	return apply(live, patch, t, opts)
 }
 

@@ -56,7 +56,7 @@ var _ = Describe("Apply on values built in memory", func() {
 	})
 
 	It("honours MaxDepth", func() {
-		p := nest("a", 20, value.Int(1))
+		p := nest("a", 20, value.Int(1)).With("apiVersion", value.String("example.com/v1")).With("kind", value.String("Thing"))
 		_, err := patch.Apply(value.Null, p, patch.Options{Schema: openapi.Union(), MaxDepth: 10})
 		Expect(err).To(MatchError(ContainSubstring("limit of 10 levels")))
 		out, err := patch.Apply(value.Null, p, patch.Options{Schema: openapi.Union(), MaxDepth: 30})

@@ -30,8 +30,10 @@ import (
 //	              result (a misspelt directive, a typo), kept for reference
 //	error: a substring of the error; errorSource: patch | live;
 //	errorPath: the error's path
-//	oracle: false when strategicpatch cannot be compared (multi-field
-//	        keys, deliberate differences)
+//	oracle: false when strategicpatch cannot be compared (deliberate
+//	        differences); gates-off when it can only with every feature
+//	        gate off (multi-field keys, schema key defaults: the
+//	        MultiFieldMergeKeys gate)
 type fixture struct {
 	file string
 	doc  value.Value
@@ -61,10 +63,17 @@ func (f fixture) str(key string) string {
 	return s
 }
 
-// oracle reports whether the fixture can be compared with strategicpatch.
+// oracle reports whether the fixture can be compared with strategicpatch
+// under ply's default gates.
 func (f fixture) oracle() bool {
 	b, ok := f.get("oracle").AsBool()
-	return !ok || b
+	return !f.has("oracle") || ok && b
+}
+
+// oracleGatesOff reports whether the fixture can be compared with
+// strategicpatch with every feature gate off.
+func (f fixture) oracleGatesOff() bool {
+	return f.oracle() || f.str("oracle") == "gates-off"
 }
 
 var testSchema = sync.OnceValues(func() (*openapi.Schema, error) {

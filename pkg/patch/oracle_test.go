@@ -18,13 +18,19 @@ import (
 // strategicPatch applies the fixture with k8s.io/apimachinery's
 // strategicpatch (the oracle; tests only) and returns its result with null
 // map fields dropped (ply never puts nulls in a result).
-func strategicPatch(f fixture) (value.Value, error) {
+func strategicPatch(f fixture) (value.Value, error) { return strategicPatchWith(f, oracle.Default) }
+
+func strategicPatchV3(f fixture) (value.Value, error) { return strategicPatchWith(f, oracle.DefaultV3) }
+
+func strategicPatchWith(f fixture, kubernetes func() (*oracle.Models, error)) (value.Value, error) {
 	var models *oracle.Models
 	var err error
 	name := f.str("type")
 	switch f.str("schema") {
-	case "v2", "default":
+	case "v2":
 		models, err = oracle.Default()
+	case "default":
+		models, err = kubernetes()
 	default:
 		var data []byte
 		data, err = os.ReadFile(filepath.Join("testdata", "schema.json"))
@@ -35,6 +41,9 @@ func strategicPatch(f fixture) (value.Value, error) {
 		}
 	}
 	Expect(err).NotTo(HaveOccurred())
+	if name == "" {
+		name = rootName(f)
+	}
 	Expect(name).NotTo(BeEmpty(), f.file+": name the type for the oracle")
 	o, err := models.Oracle(name)
 	Expect(err).NotTo(HaveOccurred())
@@ -120,33 +129,6 @@ var _ = Describe("cross-check with strategicpatch", func() {
 	}
 })
 
-// With every gate off (features.Kubectl) ply is strategicpatch: the maps
-// "$patch: delete" deletes stay as the empty maps strategicpatch leaves,
-// lists are in its order, with no exception.
-var _ = Describe("cross-check with strategicpatch, every gate off", func() {
-	for _, dir := range []string{"seeds", "directives", "reject", "bad"} {
-		DescribeTable(dir,
-			func(path string) {
-				f := loadFixture(path)
-				if !f.oracle() || f.str("schema") == "default" || f.str("schema") == "none" {
-					Skip("not comparable: " + f.str("why"))
-				}
-				want, werr := strategicPatch(f)
-				opts := f.options(patch.OrderKubectl)
-				opts.Gates = features.Kubectl()
-				got, err := patch.Apply(f.get("live"), f.get("patch"), opts)
-				if werr != nil {
-					Expect(err).To(HaveOccurred(), "strategicpatch rejects it: %v", werr)
-					return
-				}
-				Expect(err).NotTo(HaveOccurred())
-				Expect(got).To(equalValue(want))
-			},
-			entries(dir),
-		)
-	}
-})
-
 var _ = Describe("the PatchDeleteRemovesMap gate", func() {
 	live := jsonv.MustDecode(`{"apiVersion":"patch.ply.dev/v1","kind":"Example","rollingUpdate":{"maxSurge":1},"count":1}`)
 	p := jsonv.MustDecode(`{"rollingUpdate":{"$patch":"delete"}}`)
@@ -164,3 +146,20 @@ var _ = Describe("the PatchDeleteRemovesMap gate", func() {
 			`{"apiVersion":"patch.ply.dev/v1","count":1,"kind":"Example","rollingUpdate":{}}`),
 	)
 })
+
+// rootName is the definition name of the fixture's object in its schema
+// (live's apiVersion and kind, else the patch's), "" when it has none.
+func rootName(f fixture) string {
+	obj := f.get("live")
+	if !obj.IsMap() {
+		obj = f.get("patch")
+	}
+	av, _ := obj.Get("apiVersion")
+	k, _ := obj.Get("kind")
+	apiVersion, _ := av.AsString()
+	kind, _ := k.AsString()
+	if t, ok := f.schema().ForKind(apiVersion, kind); ok {
+		return t.Name
+	}
+	return ""
+}

@@ -3,8 +3,10 @@ package patchgen
 import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -13,13 +15,25 @@ type Options struct {
 	// Schema resolves the type of the objects; nil means openapi.Default().
 	Schema *openapi.Schema
 	// TypeName names the root definition; empty means resolve it from
-	// modified's apiVersion and kind. A kind the schema lacks (or an object
-	// without kind) is diffed without schema: maps merge, lists are
-	// replaced whole, as strategicpatch does with no merge metadata.
+	// modified's apiVersion and kind, which original and current must
+	// carry too unless null: an object lacking either is an
+	// *elements.Error naming it. A kind the schema lacks is diffed without
+	// schema: maps merge, lists are replaced whole, as strategicpatch does
+	// with no merge metadata.
 	TypeName string
 	// Overwrite lets ThreeWay overwrite changes the server made to fields
 	// modified sets; false makes such conflicts an *smp.ConflictError.
 	Overwrite bool
+	// Gates switch ply's deliberate departures from strategicpatch; the
+	// zero value has all on, features.Kubectl() all off. Patch creation
+	// reads MultiFieldMergeKeys: off, the schema is read as strategicpatch
+	// reads it (openapi.Schema.Kubectl: only the patch strategy and merge
+	// key count, the key is one field name and no default fills it), so
+	// the patch is the one kubectl sends. SetOfMaps (see package features)
+	// concerns how lists are diffed; list order (SeedOrdering) and
+	// "$patch: delete" on maps (PatchDeleteRemovesMap) concern applying
+	// patches, not creating them.
+	Gates features.Gates
 }
 
 // TwoWay returns the strategic merge patch from original to modified in
@@ -35,7 +49,7 @@ type Options struct {
 // Errors are *elements.Error naming the source (Recorded for original,
 // Local for modified) and the field path.
 func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
-	root, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: modified, Source: elements.Local})
+	root, err := rootType(opts, modified, original, value.Null)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -73,7 +87,7 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 // exactly when strategicpatch reports a conflict. Bad input gives an
 // *elements.Error naming the source (Recorded, Local, Live) and the path.
 func ThreeWay(original, modified, current value.Value, opts Options) (value.Value, error) {
-	root, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: modified, Source: elements.Local})
+	root, err := rootType(opts, modified, original, current)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -111,6 +125,14 @@ func ThreeWayType(original, modified, current value.Value, root *openapi.Type, o
 		}
 	}
 	return orEmpty(p, ok), nil
+}
+
+// rootType resolves the type of the objects (frontend.RootType):
+// modified's, which original and current, unless null, must carry too.
+// Errors name original as Recorded, modified as Local, current as Live.
+func rootType(opts Options, modified, original, current value.Value) (*openapi.Type, error) {
+	return frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
+		frontend.Object{Value: original, Source: elements.Recorded}, frontend.Object{Value: current, Source: elements.Live})
 }
 
 func orEmpty(v value.Value, ok bool) value.Value {

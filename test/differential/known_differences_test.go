@@ -10,6 +10,7 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
 )
@@ -86,5 +87,38 @@ var _ = Describe("known differences from strategicpatch", func() {
 		var e interface{ Error() string }
 		Expect(errors.As(err, &e)).To(BeTrue())
 		Expect(err).To(MatchError("local routes[name=a]: duplicate merge key: items 0 and 1 are both routes[name=a]"))
+	})
+
+	It("multi-field merge keys with every gate off: one field named \"port,protocol\", and ply fails as strategicpatch does", func() {
+		recorded := `{"ports":[{"port":53,"protocol":"TCP"}]}`
+		local := `{"ports":[{"port":53,"protocol":"TCP"},{"port":53,"protocol":"UDP","name":"dns-udp"}]}`
+		live := `{"ports":[{"port":53,"protocol":"TCP","name":"dns"}]}`
+		_, err := sp.Apply([]byte(recorded), []byte(local), []byte(live), true)
+		Expect(err).To(MatchError(ContainSubstring("port,protocol")))
+		_, err = apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(live),
+			apply.Options{Schema: schema, TypeName: "dev.ply.test.v1.Server", Overwrite: true, Gates: features.Kubectl()})
+		Expect(err).To(MatchError(ContainSubstring(`no merge key field "port,protocol"`)))
+	})
+
+	It("duplicate merge keys in local stay refused with every gate off: TCP and UDP on one containerPort under kubectl's key", func() {
+		// Not a feature gate: strategicpatch keeps one of the two ports
+		// (the last its sort and merge happen to write); ply names both
+		// items. --compat=kubectl refuses such a manifest.
+		deployment := func(ports string) string {
+			return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"dns"},"spec":{"template":{"spec":{"containers":[{"name":"dns","ports":` + ports + `}]}}}}`
+		}
+		recorded := deployment(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"}]`)
+		local := deployment(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"},{"containerPort":53,"protocol":"UDP","name":"dns-udp"}]`)
+		models, err := oracle.DefaultV3()
+		Expect(err).NotTo(HaveOccurred())
+		o, err := models.Oracle("io.k8s.api.apps.v1.Deployment")
+		Expect(err).NotTo(HaveOccurred())
+		res, err := o.Apply([]byte(recorded), []byte(local), []byte(recorded), true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(jsonv.MustDecode(string(res.Object)).JSON())).To(Equal(string(jsonv.MustDecode(recorded).JSON())), "strategicpatch drops the UDP port")
+
+		_, err = apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(recorded),
+			apply.Options{Overwrite: true, Gates: features.Kubectl()})
+		Expect(err).To(MatchError(ContainSubstring("duplicate merge key: items 0 and 1 are both")))
 	})
 })

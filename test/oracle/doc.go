@@ -5,7 +5,9 @@
 // An Oracle computes exactly what kubectl apply sends and what the server
 // then stores: patch := CreateThreeWayMergePatch(recorded, local, live),
 // result := StrategicMergePatchUsingLookupPatchMeta(live, patch), with merge
-// metadata looked up in the same OpenAPI v2 document ply loads. A missing
+// metadata looked up in the same OpenAPI v2 document ply loads (Load,
+// Default), or, as kubectl does with a server that publishes OpenAPI v3,
+// in the same v3 documents (LoadV3, DefaultV3). A missing
 // recorded configuration (first apply) is passed as nil, as kubectl does
 // when the last-applied annotation is absent.
 //

@@ -2,23 +2,28 @@ package oracle
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"sync"
 
 	openapiv2 "github.com/google/gnostic-models/openapiv2"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/kube-openapi/pkg/spec3"
 	"k8s.io/kube-openapi/pkg/util/proto"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
-// Models is a parsed OpenAPI v2 document, ready to build Oracles for its
-// definitions.
+// Models is a parsed OpenAPI v2 document, or a set of OpenAPI v3
+// documents, ready to build Oracles for its definitions.
 type Models struct {
-	models proto.Models
+	models proto.Models            // v2
+	v3     map[string]*spec.Schema // v3: components.schemas of every document
 }
 
 // Load parses an OpenAPI v2 (swagger) document. Documents reduced to their
@@ -55,9 +60,41 @@ type Oracle struct {
 	meta strategicpatch.LookupPatchMeta
 }
 
+// LoadV3 parses OpenAPI v3 documents (such as a server's per
+// group-version documents) into Models whose Oracles read merge metadata
+// as kubectl does from OpenAPI v3 (strategicpatch.PatchMetaFromOpenAPIV3:
+// x-kubernetes-patch-strategy and x-kubernetes-patch-merge-key only). A
+// schema several documents define is taken from the first; Kubernetes
+// repeats shared schemas identically in every document.
+func LoadV3(docs ...[]byte) (*Models, error) {
+	out := &Models{v3: map[string]*spec.Schema{}}
+	for i, data := range docs {
+		var doc spec3.OpenAPI
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("oracle: v3 document #%d: %w", i+1, err)
+		}
+		if doc.Components == nil {
+			continue
+		}
+		for name, sch := range doc.Components.Schemas {
+			if _, ok := out.v3[name]; !ok {
+				out.v3[name] = sch
+			}
+		}
+	}
+	return out, nil
+}
+
 // Oracle returns the Oracle for the definition called name
 // ("io.k8s.api.apps.v1.Deployment").
 func (m *Models) Oracle(name string) (*Oracle, error) {
+	if m.v3 != nil {
+		s := m.v3[name]
+		if s == nil {
+			return nil, fmt.Errorf("oracle: no schema %q in the v3 documents", name)
+		}
+		return &Oracle{name: name, meta: strategicpatch.PatchMetaFromOpenAPIV3{SchemaList: m.v3, Schema: s}}, nil
+	}
 	s := m.models.LookupModel(name)
 	if s == nil {
 		return nil, fmt.Errorf("oracle: no definition %q in the schema", name)
@@ -114,6 +151,39 @@ var embedded struct {
 	once   sync.Once
 	models *Models
 	err    error
+}
+
+var embeddedV3 struct {
+	once   sync.Once
+	models *Models
+	err    error
+}
+
+// DefaultV3 returns the Models of ply's embedded Kubernetes OpenAPI v3
+// documents (openapi/default/v3/*.json, the documents of openapi.Default),
+// loaded once: what kubectl reads from a server of that release.
+func DefaultV3() (*Models, error) {
+	embeddedV3.once.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "openapi", "default", "v3", "*.json"))
+		if err == nil && len(files) == 0 {
+			err = errors.New("no document in openapi/default/v3")
+		}
+		if err != nil {
+			embeddedV3.err = fmt.Errorf("oracle: %w", err)
+			return
+		}
+		sort.Strings(files)
+		docs := make([][]byte, len(files))
+		for i, f := range files {
+			if docs[i], err = os.ReadFile(f); err != nil {
+				embeddedV3.err = fmt.Errorf("oracle: %w", err)
+				return
+			}
+		}
+		embeddedV3.models, embeddedV3.err = LoadV3(docs...)
+	})
+	return embeddedV3.models, embeddedV3.err
 }
 
 // Default returns the Models of ply's embedded Kubernetes swagger

@@ -1,6 +1,6 @@
-// Package parity checks that `ply apply --ordering kubectl` leaves a real
-// kube-apiserver in the same state as kubectl 1.32's client-side
-// `kubectl apply`.
+// Package parity checks that `ply apply --ordering kubectl` and `ply apply
+// --compat=kubectl` (every feature gate off) leave a real kube-apiserver in
+// the same state as kubectl 1.32's client-side `kubectl apply`.
 //
 // The suite starts its own kube-apiserver and etcd through test/harness
 // (BeforeSuite; a missing prerequisite fails the suite with the harness's
@@ -14,7 +14,9 @@
 //   - ply: ply apply --ordering kubectl only,
 //   - handover-p / handover-k: the two tools alternate (ply first, kubectl
 //     first), so each tool continues from the other's last-applied
-//     annotation at every step.
+//     annotation at every step;
+//   - compat: ply apply --compat=kubectl only;
+//   - handover-c: ply apply --compat=kubectl and kubectl alternate.
 //
 // After each step the live objects of every namespace equal the reference
 // once the fields that must differ are taken out: uid, resourceVersion,
@@ -28,8 +30,15 @@
 //
 // The one intended difference, a TCP and a UDP port on one containerPort
 // (ply keys container ports by containerPort and protocol, kubectl's patch
-// by containerPort alone), is kept out of that sequence and shown by its
-// own spec on testdata/multikey.
+// by containerPort alone: the MultiFieldMergeKeys gate), is kept out of
+// that sequence and shown by its own spec on testdata/multikey. With
+// --compat=kubectl it does not apply: testdata/controller replays a
+// controller's UDP port 53 meeting a manifest's TCP port 53, where ply
+// --compat=kubectl leaves what kubectl leaves and ply's default does not.
+// A manifest declaring TCP and UDP on one containerPort (testdata/multikey
+// v2) has two items with one merge key under kubectl's key, which ply
+// refuses even with every gate off (duplicate merge keys are no gate); a
+// spec keeps that refusal visible.
 //
 // Run it with `go test ./test/parity/` (see docs/cluster.md).
 package parity

@@ -27,7 +27,12 @@ type tool string
 
 const (
 	kubectlTool tool = "kubectl"
-	plyTool     tool = "ply"
+	// plyTool is ply apply --ordering kubectl: ply's semantics (every
+	// feature gate on) in kubectl's list order.
+	plyTool tool = "ply"
+	// plyCompatTool is ply apply --compat=kubectl: every feature gate off,
+	// so that ply computes what kubectl does, with no exception.
+	plyCompatTool tool = "ply-compat"
 )
 
 // objRef names one object the steps manage in every namespace.
@@ -52,33 +57,52 @@ var stepObjects = []objRef{
 	{widgets, "w1"},
 }
 
-// run executes a command with a deadline and returns its stdout; a failure
-// fails the spec with the command line and both output streams.
-func run(name string, args ...string) string {
+// run executes a command line with a deadline and returns its stdout; a
+// failure fails the spec with the command line and both output streams.
+func run(cmdline ...string) string {
 	GinkgoHelper()
+	stdout, stderr, err := runErr(cmdline...)
+	Expect(err).NotTo(HaveOccurred(), "%s\nstdout:\n%s\nstderr:\n%s", strings.Join(cmdline, " "), stdout, stderr)
+	return stdout
+}
+
+// runErr executes a command line with a deadline and returns its output
+// streams and how it ended.
+func runErr(cmdline ...string) (stdout, stderr string, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	Expect(err).NotTo(HaveOccurred(), "%s %s\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), stdout.String(), stderr.String())
-	return stdout.String()
+	var out, errb bytes.Buffer
+	cmd := exec.CommandContext(ctx, cmdline[0], cmdline[1:]...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.String(), errb.String(), err
 }
 
 // apply applies file to namespace ns with t and returns its per-object
 // report: one "resource/name action" line per object, sorted.
 func apply(t tool, file, ns string) []string {
 	GinkgoHelper()
-	var out string
+	return report(run(t.command(file, ns)...))
+}
+
+// command is the command line that applies file to namespace ns with t.
+func (t tool) command(file, ns string) []string {
+	GinkgoHelper()
 	switch t {
 	case kubectlTool:
-		out = run(env.kubectl, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "-f", file)
+		return []string{env.kubectl, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "-f", file}
 	case plyTool:
-		out = run(env.ply, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "--ordering", "kubectl", "-f", file)
-	default:
-		Fail("unknown tool " + string(t))
+		return []string{env.ply, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "--ordering", "kubectl", "-f", file}
+	case plyCompatTool:
+		return []string{env.ply, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "--compat=kubectl", "-f", file}
 	}
+	Fail("unknown tool " + string(t))
+	return nil
+}
+
+// report turns a tool's output into its per-object report: one
+// "resource/name action" line per object, lower case, sorted.
+func report(out string) []string {
 	var lines []string
 	for _, l := range strings.Split(out, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -212,3 +236,26 @@ func setPath(u *unstructured.Unstructured, v any, path ...string) {
 
 // diffLines describes how two sorted reports differ, for failure messages.
 func diffLines(a, b []string) string { return cmp.Diff(a, b) }
+
+// port is a container port as the specs compare it.
+type port struct {
+	Name     string
+	Port     int64
+	Protocol string
+}
+
+// portsOf returns the ports of the only container of the Deployment ref in
+// namespace ns.
+func portsOf(ns string, ref objRef) []port {
+	GinkgoHelper()
+	cs, _ := containers(get(ns, ref))
+	Expect(cs).To(HaveLen(1))
+	list, _, err := unstructured.NestedSlice(cs[0].(map[string]any), "ports")
+	Expect(err).NotTo(HaveOccurred())
+	var out []port
+	for _, p := range list {
+		m := p.(map[string]any)
+		out = append(out, port{m["name"].(string), m["containerPort"].(int64), m["protocol"].(string)})
+	}
+	return out
+}

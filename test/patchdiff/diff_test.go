@@ -43,9 +43,16 @@ func envInt(name string, def uint64) uint64 {
 	return n
 }
 
+// totalKey groups the summary: per mode, ply's gates and every gate off
+// apart.
+type totalKey struct {
+	mode    patchdiff.Mode
+	kubectl bool
+}
+
 var (
 	totalsMu sync.Mutex
-	totals   = map[patchdiff.Mode]*patchdiff.Stats{}
+	totals   = map[totalKey]*patchdiff.Stats{}
 	caseDir  string
 )
 
@@ -57,10 +64,12 @@ var _ = AfterSuite(func() {
 	}
 	var lines []string
 	sum := 0
-	for _, m := range patchdiff.Modes {
-		if st, ok := totals[m]; ok {
-			lines = append(lines, st.String())
-			sum += st.Runs
+	for _, kubectl := range []bool{false, true} {
+		for _, m := range patchdiff.Modes {
+			if st, ok := totals[totalKey{m, kubectl}]; ok {
+				lines = append(lines, st.String())
+				sum += st.Runs
+			}
 		}
 	}
 	fmt.Fprintf(GinkgoWriter, "patch differential summary (%d cases):\n  %s\n", sum, strings.Join(lines, "\n  "))
@@ -68,8 +77,11 @@ var _ = AfterSuite(func() {
 	fmt.Printf("patch differential summary (%d cases):\n  %s\n", sum, strings.Join(lines, "\n  "))
 })
 
+// runBatch runs the random cases of mode on the target with ID target (a
+// spec's name, or "<name>/kubectl" for the same cases with every gate off).
 func runBatch(mode patchdiff.Mode, target string) {
-	n := int(envInt("PLY_DIFF_N", defaultN)) * modeShare[mode] / 100 * targetShare[target] / 100
+	name, _, _ := strings.Cut(target, "/")
+	n := int(envInt("PLY_DIFF_N", defaultN)) * modeShare[mode] / 100 * targetShare[name] / 100
 	seed := envInt("PLY_DIFF_SEED", defaultSeed)
 	t, err := difftest.LoadTarget(target)
 	Expect(err).NotTo(HaveOccurred())
@@ -80,10 +92,14 @@ func runBatch(mode patchdiff.Mode, target string) {
 	AddReportEntry("cases", line)
 	fmt.Fprintln(GinkgoWriter, line)
 	totalsMu.Lock()
-	if totals[mode] == nil {
-		totals[mode] = &patchdiff.Stats{Mode: mode}
+	key := totalKey{mode, target != name}
+	if totals[key] == nil {
+		totals[key] = &patchdiff.Stats{Mode: mode}
+		if key.kubectl {
+			totals[key].Target = "(every gate off)"
+		}
 	}
-	totals[mode].Add(stats)
+	totals[key].Add(stats)
 	totalsMu.Unlock()
 	if len(fails) == 0 {
 		return
@@ -99,7 +115,7 @@ func runBatch(mode patchdiff.Mode, target string) {
 	fmt.Fprintf(&sb, "The %d smallest (distinct failure signatures first), shrunk; case files in %s:\n\n", len(picked), caseDir)
 	for i, o := range picked {
 		s := patchdiff.Shrink(t, o, shrinkBudget)
-		name := fmt.Sprintf("%s-%s-%d.yaml", mode, target, i+1)
+		name := fmt.Sprintf("%s-%s-%d.yaml", mode, strings.ReplaceAll(target, "/", "-"), i+1)
 		path, werr := patchdiff.WriteCase(caseDir, name, s)
 		if werr != nil {
 			path = "(not written: " + werr.Error() + ")"
@@ -117,6 +133,21 @@ var _ = Describe("ply's strategic merge patches against strategicpatch", func() 
 		for _, spec := range difftest.Specs {
 			It(fmt.Sprintf("%s: agree on random %s cases", mode, spec.Name), func() {
 				runBatch(mode, spec.Name)
+			})
+		}
+	}
+})
+
+// The same cases with every feature gate off (features.Kubectl()): ply
+// must create and apply exactly what strategicpatch does, Kubernetes
+// targets reading the embedded OpenAPI v3 documents on both sides (see
+// difftest.Kubectl). No class excuses a gated difference.
+var _ = Describe("ply's strategic merge patches with every feature gate off against strategicpatch", func() {
+	for _, mode := range patchdiff.Modes {
+		for _, spec := range difftest.Specs {
+			target := spec.Name + "/" + difftest.Kubectl
+			It(fmt.Sprintf("%s: agree on random %s cases", mode, spec.Name), func() {
+				runBatch(mode, target)
 			})
 		}
 	}

@@ -2,7 +2,10 @@
 // merge patches: pkg/patch (application) and pkg/patchgen (creation)
 // against k8s.io/apimachinery's strategicpatch, the oracle, on the targets
 // of package difftest (the test schema's Widget and Kubernetes Deployment,
-// Pod and Service, with the embedded v2 schema both sides read).
+// Pod and Service, with the embedded v2 schema both sides read), and again
+// with every feature gate off on the same cases (targets "<name>/kubectl",
+// the Kubernetes ones read from the embedded OpenAPI v3 documents by both
+// sides; see difftest.Kubectl).
 //
 // Six modes (see Mode), each a batch of random cases per target:
 //

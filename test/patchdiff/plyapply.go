@@ -7,7 +7,8 @@ import (
 )
 
 // plyApply applies p to live with ply's pkg/patch, with t's schema and
-// strategicpatch's list order (patch.OrderKubectl), the one compared.
+// gates and strategicpatch's list order, the one compared
+// (difftest.Target.PatchOptions).
 func plyApply(t *difftest.Target, live, p value.Value) (value.Value, error) {
-	return patch.Apply(live, p, patch.Options{Schema: t.Schema, TypeName: t.TypeName, Ordering: patch.OrderKubectl})
+	return patch.Apply(live, p, t.PatchOptions())
 }

@@ -99,11 +99,7 @@ func samePatched(t *target, tr gen.Triple) (probs []string, rejected bool) {
 	if err != nil {
 		return nil, true
 	}
-	original := tr.Recorded
-	if original.IsNull() {
-		original = value.MustMap()
-	}
-	p, err := patchgen.ThreeWay(original, tr.Local, tr.Live, patchgen.Options{Schema: t.schema, TypeName: t.typeName, Overwrite: true})
+	p, err := patchgen.ThreeWay(tr.Recorded, tr.Local, tr.Live, patchgen.Options{Schema: t.schema, TypeName: t.typeName, Overwrite: true})
 	if err != nil {
 		return []string{"ThreeWay fails where Merge does not: " + err.Error()}, false
 	}

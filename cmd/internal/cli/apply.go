@@ -68,7 +68,7 @@ func Apply(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return usageError(stderr, name, "unexpected argument "+strconv.Quote(fs.Arg(0)))
 	}
-	opts, err := f.options()
+	opts, err := f.options(fs)
 	if err != nil {
 		return usageError(stderr, name, err.Error())
 	}

@@ -62,7 +62,7 @@ func Diff(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer)
 		usageError(stderr, name, "unexpected argument "+strconv.Quote(fs.Arg(0)))
 		return DiffError
 	}
-	opts, err := f.options()
+	opts, err := f.options(fs)
 	if err != nil {
 		usageError(stderr, name, err.Error())
 		return DiffError

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -47,6 +46,7 @@ type commonFlags struct {
 	overwrite  bool
 	ordering   string
 	workers    int
+	gates      GateFlags
 }
 
 // register adds the common flags to fs.
@@ -63,22 +63,26 @@ func (f *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig `file` (default: $KUBECONFIG, else ~/.kube/config)")
 	fs.StringVar(&f.context, "context", "", "the kubeconfig `context` (default: the current context)")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: conflicts fail the object")
-	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply)")
+	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
+		"kubectl whenever the SeedOrdering gate is off")
 	fs.IntVar(&f.workers, "workers", cluster.DefaultWorkers, "the number of objects applied concurrently")
+	f.gates.Register(fs)
 }
 
-// options checks the common flags and returns the cluster options they
-// set.
-func (f *commonFlags) options() (cluster.Options, error) {
+// options checks the common flags, parsed by fs, and returns the cluster
+// options they set.
+func (f *commonFlags) options(fs *flag.FlagSet) (cluster.Options, error) {
 	opts := cluster.Options{
 		Kubeconfig: f.kubeconfig, Context: f.context, Namespace: f.namespace,
 		Overwrite: f.overwrite, Workers: f.workers,
 	}
-	ordering, err := apply.ParseOrdering(f.ordering)
-	if err != nil {
+	var err error
+	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return opts, err
 	}
-	opts.Ordering = ordering
+	if opts.Ordering, err = Ordering(fs, f.ordering, opts.Gates); err != nil {
+		return opts, err
+	}
 	if f.workers < 1 {
 		return opts, errors.New("--workers must be at least 1, not " + strconv.Itoa(f.workers))
 	}
@@ -97,12 +101,13 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// writeUsage writes head and the flags of fs to w.
+// writeUsage writes head, the flags of fs and the feature gates to w.
 func writeUsage(w io.Writer, head string, fs *flag.FlagSet) {
 	io.WriteString(w, head)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+	io.WriteString(w, GatesHelp())
 }
 
 // usageError reports a usage error of the command prog and returns

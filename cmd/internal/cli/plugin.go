@@ -16,7 +16,10 @@ Usage:
   kubectl ply version                       print version information
   kubectl ply help                          print this help
 
-Run 'kubectl ply apply -h' for apply's flags.
+apply and diff take --compat=kubectl (compute exactly what kubectl apply
+computes: every feature gate off) and --feature-gates=Name=true|false,...
+
+Run 'kubectl ply apply -h' for apply's flags and the feature gates.
 `
 
 // Plugin is the main of the kubectl plugin kubectl-ply: it runs the

@@ -203,12 +203,7 @@ func (t *Target) Run(c Case) Outcome {
 				o.PlyErr = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 			}
 		}()
-		r, err := apply.Merge(c.Recorded, c.Local, c.Live, apply.Options{
-			Schema:    t.Schema,
-			TypeName:  t.TypeName,
-			Overwrite: c.Overwrite,
-			Ordering:  apply.OrderingKubectl,
-		})
+		r, err := apply.Merge(c.Recorded, c.Local, c.Live, t.MergeOptions(c.Overwrite))
 		o.PlyErr = err
 		if err == nil {
 			o.PlyObject = r.Object
@@ -454,7 +449,7 @@ func CaseSeed(base uint64, target string, overwrite bool, i int) uint64 {
 // Generate returns the generated case of the given seed.
 func (t *Target) Generate(seed uint64, overwrite bool) Case {
 	tr := t.Gen.Triple(seed)
-	return Case{Target: t.Name, Seed: seed, Overwrite: overwrite, Recorded: tr.Recorded, Local: tr.Local, Live: tr.Live}
+	return Case{Target: t.ID(), Seed: seed, Overwrite: overwrite, Recorded: tr.Recorded, Local: tr.Local, Live: tr.Live}
 }
 
 // Stats counts the outcomes of a batch.
@@ -502,7 +497,7 @@ func (s Stats) String() string {
 // smallest (by input JSON size) first.
 func (t *Target) RunMany(base uint64, n int, overwrite bool, workers, keep int) (Stats, []Outcome) {
 	workers = max(1, workers)
-	st := Stats{Target: t.Name, Overwrite: overwrite, Runs: n}
+	st := Stats{Target: t.ID(), Overwrite: overwrite, Runs: n}
 	var mu sync.Mutex
 	var fails []Outcome
 	var wg sync.WaitGroup

@@ -5,9 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/gen"
 	"github.com/plyproject/ply/test/oracle"
@@ -60,10 +65,46 @@ var Specs = []Spec{
 // Target is one root type with ply's schema, the oracle and a generator.
 type Target struct {
 	Spec
+	// Variant is "" for ply's semantics (every feature gate on) and
+	// Kubectl for the run with every gate off.
+	Variant string
+	// Gates are the feature gates ply runs with (features.Kubectl() for
+	// the Kubectl variant).
+	Gates  features.Gates
 	Schema *openapi.Schema
+	// Root is the root type as ply reads it under Gates.
 	Root   *openapi.Type
 	Oracle *oracle.Oracle
 	Gen    *gen.Generator
+}
+
+// Kubectl is the Variant of the targets with every feature gate off
+// (features.Kubectl()). Its cases are the base target's (same generator,
+// same seeds); Kubernetes targets read the embedded OpenAPI v3 documents
+// on both sides (ply through openapi.Schema.Kubectl, strategicpatch
+// through PatchMetaFromOpenAPIV3), as kubectl and ply do against a server;
+// the test schema exists as v2 only and is read as before.
+const Kubectl = "kubectl"
+
+// ID names the target in case files and replay handles: the spec's name,
+// followed by "/" and the variant when there is one ("pod/kubectl").
+func (t *Target) ID() string {
+	if t.Variant == "" {
+		return t.Name
+	}
+	return t.Name + "/" + t.Variant
+}
+
+// MergeOptions are the apply.Options the harness merges with: t's schema,
+// type name and gates, in strategicpatch's list order, chosen with
+// Ordering while the SeedOrdering gate is on and by the gate alone (the
+// zero Ordering) when it is off.
+func (t *Target) MergeOptions(overwrite bool) apply.Options {
+	o := apply.Options{Schema: t.Schema, TypeName: t.TypeName, Overwrite: overwrite, Gates: t.Gates}
+	if t.Gates.Enabled(features.SeedOrdering) {
+		o.Ordering = apply.OrderingKubectl
+	}
+	return o
 }
 
 type docs struct {
@@ -115,13 +156,40 @@ func loadDoc(name string) (*docs, error) {
 	return d, nil
 }
 
-// LoadTarget returns the Target called name (one of Specs), loading its
+// LoadTarget returns the Target with ID id: the name of one of Specs,
+// optionally followed by "/kubectl" (the Kubectl variant), loading its
 // schema on first use. Targets are shared and safe for concurrent use.
-func LoadTarget(name string) (*Target, error) {
+func LoadTarget(id string) (*Target, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	if t, ok := loaded.targets[name]; ok {
+	return loadTarget(id)
+}
+
+// PatchOptions are the patch.Options the harness applies patches with:
+// t's schema, type name and gates, in strategicpatch's list order (as
+// MergeOptions).
+func (t *Target) PatchOptions() patch.Options {
+	o := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: t.Gates}
+	if t.Gates.Enabled(features.SeedOrdering) {
+		o.Ordering = patch.OrderKubectl
+	}
+	return o
+}
+
+// PatchgenOptions are the patchgen.Options the harness creates patches
+// with: t's schema, type name and gates.
+func (t *Target) PatchgenOptions(overwrite bool) patchgen.Options {
+	return patchgen.Options{Schema: t.Schema, TypeName: t.TypeName, Overwrite: overwrite, Gates: t.Gates}
+}
+
+// loadTarget is LoadTarget with loaded locked.
+func loadTarget(id string) (*Target, error) {
+	if t, ok := loaded.targets[id]; ok {
 		return t, nil
+	}
+	name, variant, _ := strings.Cut(id, "/")
+	if variant != "" {
+		return loadVariant(name, variant)
 	}
 	var spec *Spec
 	for i := range Specs {
@@ -152,9 +220,45 @@ func LoadTarget(name string) (*Target, error) {
 		UndeclaredFields: spec.Undeclared,
 	})
 	t := &Target{Spec: *spec, Schema: d.ply, Root: root, Oracle: o, Gen: g}
+	store(t)
+	return t, nil
+}
+
+func store(t *Target) {
 	if loaded.targets == nil {
 		loaded.targets = map[string]*Target{}
 	}
-	loaded.targets[name] = t
-	return t, nil
+	loaded.targets[t.ID()] = t
+}
+
+// loadVariant returns the variant of the target called name.
+func loadVariant(name, variant string) (*Target, error) {
+	if variant != Kubectl {
+		return nil, fmt.Errorf("difftest: unknown variant %q of target %q, want %s", variant, name, Kubectl)
+	}
+	base, err := loadTarget(name)
+	if err != nil {
+		return nil, err
+	}
+	t := *base
+	t.Variant, t.Gates = variant, features.Kubectl()
+	if t.Doc == "kubernetes" {
+		if t.Schema, err = openapi.DefaultV3(); err != nil {
+			return nil, fmt.Errorf("difftest: %w", err)
+		}
+		models, err := oracle.DefaultV3()
+		if err != nil {
+			return nil, err
+		}
+		if t.Oracle, err = models.Oracle(t.TypeName); err != nil {
+			return nil, err
+		}
+	}
+	root, ok := t.Schema.Kubectl().ByName(t.TypeName)
+	if !ok {
+		return nil, fmt.Errorf("difftest: ply's schema has no definition %q", t.TypeName)
+	}
+	t.Root = root
+	store(&t)
+	return &t, nil
 }

@@ -1,0 +1,142 @@
+package main
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/test/oracle"
+)
+
+// portsDir holds a Pod whose controller added UDP port 53 (live.yaml)
+// while local.yaml declares TCP port 53: with ply's multi-field keys the
+// two are different ports, with kubectl's one.
+var portsDir = testdata("ports")
+
+func portsMerge(flags ...string) []string { return cat([]string{"merge"}, threeWay(portsDir), flags) }
+
+var _ = Describe("--compat and --feature-gates", func() {
+	DescribeTable("switch the gates of merge, patch apply and patch create",
+		func(args []string, want string) {
+			r := ply(args...)
+			Expect(r.code).To(Equal(exitOK), "stderr: %s", r.stderr)
+			Expect(r.stderr).To(BeEmpty())
+			Expect(r.stdout).To(Equal(readFile(testdata("want", want))))
+		},
+		Entry("merge: ply keeps the controller's UDP port beside local's TCP one", portsMerge(), "ports.yaml"),
+		Entry("merge --compat=kubectl: one port 53, now TCP", portsMerge("--compat=kubectl"), "ports-kubectl.yaml"),
+		Entry("merge --feature-gates=MultiFieldMergeKeys=false: the same (no live-only item left to order)",
+			portsMerge("--feature-gates=MultiFieldMergeKeys=false"), "ports-kubectl.yaml"),
+		Entry("merge --compat=kubectl with --feature-gates on top: two ports in kubectl's order",
+			portsMerge("--feature-gates", "MultiFieldMergeKeys=true", "--compat=kubectl"), "ports-kubectl-multikey.yaml"),
+		Entry("merge --compat=kubectl orders env as --ordering kubectl does", cat([]string{"merge"}, threeWay(envDir), []string{"--compat=kubectl"}), "env-kubectl.yaml"),
+		Entry("merge --feature-gates=SeedOrdering=false likewise", cat([]string{"merge"}, threeWay(envDir), []string{"--feature-gates=SeedOrdering=false"}), "env-kubectl.yaml"),
+		Entry("merge --compat=kubectl --ordering kubectl: consistent, accepted",
+			cat([]string{"merge"}, threeWay(envDir), []string{"--compat=kubectl", "--ordering", "kubectl"}), "env-kubectl.yaml"),
+		Entry("patch apply: a second port 53", []string{"patch", "apply", "--live", testdata("ports", "live.yaml"), "--patch", testdata("ports", "patch.yaml")},
+			"patch-apply-ports.yaml"),
+		Entry("patch apply --compat=kubectl: the UDP port becomes TCP",
+			[]string{"patch", "apply", "--live", testdata("ports", "live.yaml"), "--patch", testdata("ports", "patch.yaml"), "--compat=kubectl"},
+			"patch-apply-ports-kubectl.yaml"),
+		Entry("patch apply with SeedOrdering off orders env as --ordering kubectl does",
+			[]string{"patch", "apply", "--live", example(envDir, "live.yaml"), "--patch", patchFile("env-patch.yaml"), "--feature-gates", "SeedOrdering=false"},
+			"patch-apply.yaml"),
+		Entry("patch create: ports keyed by containerPort and protocol",
+			[]string{"patch", "create", "--original", testdata("ports", "recorded.yaml"), "--modified", testdata("ports", "local.yaml"),
+				"--current", testdata("ports", "live.yaml")}, "patch-threeway-ports.yaml"),
+		Entry("patch create --compat=kubectl: keyed by containerPort alone",
+			[]string{"patch", "create", "--original", testdata("ports", "recorded.yaml"), "--modified", testdata("ports", "local.yaml"),
+				"--current", testdata("ports", "live.yaml"), "--compat=kubectl"}, "patch-threeway-ports-kubectl.yaml"),
+	)
+
+	Describe("with --compat=kubectl and the default (v3) schema, ply prints what strategicpatch computes from the v3 documents", func() {
+		var meta strategicpatch.LookupPatchMeta
+		BeforeEach(func() {
+			models, err := oracle.DefaultV3()
+			Expect(err).NotTo(HaveOccurred())
+			o, err := models.Oracle("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			meta = o.Meta()
+		})
+		ports := func(file string) []byte { return docJSON(readFile(testdata("ports", file))) }
+
+		It("merge: the three-way patch applied to live", func() {
+			r := ply(portsMerge("--compat=kubectl", "-o", "json")...)
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			p, err := strategicpatch.CreateThreeWayMergePatch(ports("recorded.yaml"), ports("local.yaml"), ports("live.yaml"), meta, true)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(ports("live.yaml"), p, meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+		})
+
+		It("patch apply: the object of StrategicMergePatch", func() {
+			r := ply("patch", "apply", "--live", testdata("ports", "live.yaml"), "--patch", testdata("ports", "patch.yaml"), "--compat=kubectl", "-o", "json")
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(ports("live.yaml"), ports("patch.yaml"), meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+		})
+
+		It("patch create: the patch of CreateThreeWayMergePatch", func() {
+			r := ply("patch", "create", "--original", testdata("ports", "recorded.yaml"), "--modified", testdata("ports", "local.yaml"),
+				"--current", testdata("ports", "live.yaml"), "--compat=kubectl", "-o", "json")
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			want, err := strategicpatch.CreateThreeWayMergePatch(ports("recorded.yaml"), ports("local.yaml"), ports("live.yaml"), meta, true)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+		})
+	})
+
+	DescribeTable("bad values are usage errors (exit 2) with features.Parse's message",
+		func(args []string, want string) {
+			r := ply(args...)
+			Expect(r.code).To(Equal(exitUsage))
+			Expect(r.stdout).To(BeEmpty())
+			Expect(r.stderr).To(ContainSubstring(want))
+			Expect(r.stderr).To(ContainSubstring("-h' for usage."))
+		},
+		Entry("merge: an unknown gate", portsMerge("--feature-gates", "Bogus=true"), parseError("Bogus=true")),
+		Entry("merge: not a boolean", portsMerge("--feature-gates", "SeedOrdering=maybe"), parseError("SeedOrdering=maybe")),
+		Entry("merge: no value", portsMerge("--feature-gates", "SeedOrdering"), parseError("SeedOrdering")),
+		Entry("merge: a gate twice, across repeated flags",
+			portsMerge("--feature-gates", "SeedOrdering=false", "--feature-gates", "SeedOrdering=true"), parseError("SeedOrdering=false,SeedOrdering=true")),
+		Entry("merge: an unknown --compat", portsMerge("--compat", "kubernetes"), `--compat must be kubectl, not "kubernetes"`),
+		Entry("merge: --ordering seed with --compat=kubectl", portsMerge("--compat=kubectl", "--ordering", "seed"),
+			"--ordering seed contradicts the SeedOrdering feature gate"),
+		Entry("merge: --ordering seed with SeedOrdering=false", portsMerge("--ordering=seed", "--feature-gates=SeedOrdering=false"),
+			"--ordering seed contradicts the SeedOrdering feature gate"),
+		Entry("patch apply: an unknown gate",
+			[]string{"patch", "apply", "--live", "a", "--patch", "b", "--feature-gates", "Nope=false"}, parseError("Nope=false")),
+		Entry("patch apply: --ordering seed with --compat=kubectl",
+			[]string{"patch", "apply", "--live", "a", "--patch", "b", "--compat=kubectl", "--ordering=seed"}, "--ordering seed contradicts"),
+		Entry("patch create: an unknown --compat",
+			[]string{"patch", "create", "--modified", "a", "--compat=ply"}, `--compat must be kubectl, not "ply"`),
+		Entry("patch create: not a boolean",
+			[]string{"patch", "create", "--modified", "a", "--feature-gates=SetOfMaps=1x"}, parseError("SetOfMaps=1x")),
+	)
+
+	It("lists the gates in the help of merge, patch apply and patch create", func() {
+		for _, args := range [][]string{{"merge", "-h"}, {"patch", "apply", "-h"}, {"patch", "create", "-h"}, {"help", "patch"}} {
+			r := ply(args...)
+			Expect(r.code).To(Equal(exitOK), "%v", args)
+			Expect(r.stdout).To(ContainSubstring("  -feature-gates Name=true|false,..."), "%v", args)
+			Expect(r.stdout).To(ContainSubstring("  -compat kubectl"), "%v", args)
+			Expect(r.stdout).To(ContainSubstring("\nFeature gates (--feature-gates Name=true|false,...; all on by default, --compat=kubectl turns all off):\n"), "%v", args)
+			for _, g := range features.All() {
+				Expect(r.stdout).To(MatchRegexp(`\n  `+g.String()+` +\S`), "%v: %s", args, g)
+			}
+		}
+	})
+})
+
+// parseError is the message features.Parse gives for spec (the spec
+// tree is built with it, so a spec that parses is a bug of the table).
+func parseError(spec string) string {
+	_, err := features.Parse(features.Gates{}, spec)
+	if err == nil {
+		panic("features.Parse accepts " + spec)
+	}
+	return err.Error()
+}
