@@ -1,8 +1,8 @@
 package patch
 
 import (
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy"
