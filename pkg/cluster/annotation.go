@@ -1,7 +1,12 @@
 package cluster
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"errors"
+	"io"
+	"strconv"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
@@ -10,6 +15,17 @@ import (
 // LastAppliedAnnotation is the annotation holding the configuration last
 // applied, as kubectl apply writes it.
 const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+// CompressedLastAppliedAnnotation holds the configuration last applied
+// when LastAppliedAnnotation would push the object's annotations over the
+// API server's limit (AnnotationsLimit): the same bytes, gzip-compressed
+// and base64-encoded. ply reads either; an object carries one of them
+// (kubectl's, when both are there: the newer writer then was kubectl).
+const CompressedLastAppliedAnnotation = "ply.dev/last-applied-configuration-gzip"
+
+// AnnotationsLimit is the API server's limit on the size of an object's
+// annotations, keys and values summed: 256 KiB.
+const AnnotationsLimit = 256 << 10
 
 // LastAppliedConfiguration returns the annotation value kubectl apply
 // records for local (an object with a metadata map): local's compact JSON
@@ -23,7 +39,7 @@ func LastAppliedConfiguration(local value.Value) string {
 	if !ok || !ann.IsMap() {
 		ann = value.MustMap()
 	}
-	md = md.With("annotations", ann.Without(LastAppliedAnnotation))
+	md = md.With("annotations", ann.Without(LastAppliedAnnotation).Without(CompressedLastAppliedAnnotation))
 	return string(local.With("metadata", md).JSON()) + "\n"
 }
 
@@ -40,32 +56,90 @@ func WithLastApplied(local value.Value) value.Value {
 	return local.With("metadata", md)
 }
 
+// Record returns local with its configuration recorded for the next
+// apply: in LastAppliedAnnotation, as kubectl records it (WithLastApplied),
+// whenever the annotations then fit AnnotationsLimit; else compressed in
+// CompressedLastAppliedAnnotation, with a warning saying so. A
+// configuration that does not fit even compressed is an error: nothing is
+// written.
+func Record(local value.Value) (value.Value, string, error) {
+	s := LastAppliedConfiguration(local)
+	md, _ := local.Get("metadata")
+	ann, ok := md.Get("annotations")
+	if !ok || !ann.IsMap() {
+		ann = value.MustMap()
+	}
+	ann = ann.Without(LastAppliedAnnotation).Without(CompressedLastAppliedAnnotation)
+	others := 0
+	for _, f := range ann.Fields() {
+		v, _ := f.Value.AsString()
+		others += len(f.Key) + len(v)
+	}
+	if others+len(LastAppliedAnnotation)+len(s) <= AnnotationsLimit {
+		return local.With("metadata", md.With("annotations", ann.With(LastAppliedAnnotation, value.String(s)))), "", nil
+	}
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w.Write([]byte(s))
+	w.Close()
+	enc := base64.StdEncoding.EncodeToString(z.Bytes())
+	size := strconv.Itoa(len(s)) + " bytes"
+	if others+len(CompressedLastAppliedAnnotation)+len(enc) > AnnotationsLimit {
+		return value.Value{}, "", errors.New("the configuration (" + size + ", " + strconv.Itoa(len(enc)) + " compressed) does not fit the server's limit of " +
+			strconv.Itoa(AnnotationsLimit) + " bytes of annotations, even compressed: ply cannot record it for the next apply (use server-side apply for this object)")
+	}
+	return local.With("metadata", md.With("annotations", ann.With(CompressedLastAppliedAnnotation, value.String(enc)))),
+		"the configuration (" + size + ") would push the annotations over the server's limit of " + strconv.Itoa(AnnotationsLimit) +
+			" bytes in " + LastAppliedAnnotation + ": recorded compressed in " + CompressedLastAppliedAnnotation + " instead (kubectl apply cannot read it; see docs/cluster.md)", nil
+}
+
 // RecordedFrom returns the configuration recorded in live's
-// LastAppliedAnnotation: value.Null when live is null or has no (or an
-// empty) annotation, an error when the annotation is not one JSON object.
+// LastAppliedAnnotation, or else in its CompressedLastAppliedAnnotation:
+// value.Null when live is null or has neither (or an empty one), an error
+// naming the annotation when it is not one JSON object.
 func RecordedFrom(live value.Value) (value.Value, error) {
 	md, _ := live.Get("metadata")
 	ann, _ := md.Get("annotations")
-	a, ok := ann.Get(LastAppliedAnnotation)
+	key := LastAppliedAnnotation
+	a, ok := ann.Get(key)
 	if !ok {
-		return value.Null, nil
+		key = CompressedLastAppliedAnnotation
+		if a, ok = ann.Get(key); !ok {
+			return value.Null, nil
+		}
+	}
+	fail := func(msg string) (value.Value, error) {
+		return value.Null, errors.New("metadata.annotations." + key + ": " + msg)
 	}
 	s, isStr := a.AsString()
 	if !isStr {
-		return value.Null, errors.New("metadata.annotations." + LastAppliedAnnotation + ": expected a string, got " + a.Kind().String())
+		return fail("expected a string, got " + a.Kind().String())
 	}
 	if s == "" {
 		return value.Null, nil
 	}
-	v, err := parse.Document([]byte(s))
-	if err != nil {
-		return value.Null, errors.New("metadata.annotations." + LastAppliedAnnotation + ": not a valid recorded configuration: " + err.Error())
+	data := []byte(s)
+	if key == CompressedLastAppliedAnnotation {
+		z, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return fail("not base64: " + err.Error())
+		}
+		r, err := gzip.NewReader(bytes.NewReader(z))
+		if err == nil {
+			data, err = io.ReadAll(io.LimitReader(r, parse.DefaultMaxBytes+1))
+		}
+		if err != nil {
+			return fail("not gzip-compressed: " + err.Error())
+		}
 	}
-	if v.IsNull() {
+	v, err := parse.Document(data)
+	switch {
+	case err != nil:
+		return fail("not a valid recorded configuration: " + err.Error())
+	case v.IsNull():
 		return value.Null, nil
-	}
-	if !v.IsMap() {
-		return value.Null, errors.New("metadata.annotations." + LastAppliedAnnotation + ": expected a JSON object, got " + v.Kind().String())
+	case !v.IsMap():
+		return fail("expected a JSON object, got " + v.Kind().String())
 	}
 	return v, nil
 }

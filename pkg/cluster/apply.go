@@ -168,6 +168,9 @@ type target struct {
 	ref   Ref
 	ri    dynamic.ResourceInterface
 	local value.Value
+	// recorded says how local's configuration is recorded when that is
+	// worth a warning (compressed: Record).
+	recorded string
 }
 
 // resolve maps o to its resource and namespace.
@@ -202,7 +205,11 @@ func (c *Client) resolve(o Object) (target, error) {
 		}
 		ri = c.dyn.Resource(mapping.Resource)
 	}
-	return target{ref: ref, ri: ri, local: WithLastApplied(local)}, nil
+	local, warning, err := Record(local)
+	if err != nil {
+		return target{ref: ref}, err
+	}
+	return target{ref: ref, ri: ri, local: local, recorded: warning}, nil
 }
 
 // planned is one read-and-merge of a target.
@@ -235,11 +242,15 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 	}
 	recorded = withLiveAnnotation(recorded, p.live)
 	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering, Gates: c.opts.Gates})
+	if t.recorded != "" {
+		p.res.Warnings = append([]string{t.recorded}, p.res.Warnings...)
+	}
 	return p, err
 }
 
-// withLiveAnnotation returns recorded with live's last-applied annotation
-// (when both exist), so that the annotation, which every apply rewrites,
+// withLiveAnnotation returns recorded with live's last-applied annotations
+// (kubectl's and the compressed one, when they exist), so that the
+// annotation, which every apply rewrites,
 // is not a change live made since recorded: kubectl's strategic merge
 // patch reports it as a conflict with --overwrite=false whenever the
 // configuration changed, which makes that flag unusable. The merged result
@@ -250,10 +261,6 @@ func withLiveAnnotation(recorded, live value.Value) value.Value {
 	}
 	lmd, _ := live.Get("metadata")
 	lann, _ := lmd.Get("annotations")
-	a, ok := lann.Get(LastAppliedAnnotation)
-	if !ok {
-		return recorded
-	}
 	md, _ := recorded.Get("metadata")
 	if !md.IsMap() {
 		return recorded
@@ -262,7 +269,16 @@ func withLiveAnnotation(recorded, live value.Value) value.Value {
 	if !ann.IsMap() {
 		ann = value.MustMap()
 	}
-	return recorded.With("metadata", md.With("annotations", ann.With(LastAppliedAnnotation, a)))
+	found := false
+	for _, key := range [...]string{LastAppliedAnnotation, CompressedLastAppliedAnnotation} {
+		if a, ok := lann.Get(key); ok {
+			ann, found = ann.With(key, a), true
+		}
+	}
+	if !found {
+		return recorded
+	}
+	return recorded.With("metadata", md.With("annotations", ann))
 }
 
 // applyOne applies one object (see Apply).
