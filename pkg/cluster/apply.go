@@ -34,6 +34,9 @@ const (
 	Unchanged
 	// Failed: the object could not be applied; nothing was written for it.
 	Failed
+	// Recreated: the server refused the update for immutable fields and
+	// the object was deleted and created again (Options.Force).
+	Recreated
 )
 
 // String returns the word kubectl prints: "created", "configured",
@@ -48,6 +51,8 @@ func (a Action) String() string {
 		return "unchanged"
 	case Failed:
 		return "failed"
+	case Recreated:
+		return "recreated"
 	}
 	return "invalid"
 }
@@ -311,6 +316,18 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Ou
 			return out
 		}
 		written, err := c.write(ctx, t, p)
+		if ie := immutable(err); p.exists && ie != nil {
+			if !c.forced(t.local) {
+				out.Err = ie
+				return out
+			}
+			if err := c.recreate(ctx, t, p, ie); err != nil {
+				out.Err = err
+				return out
+			}
+			out.Action = Recreated
+			return out
+		}
 		if err == nil {
 			if !written {
 				action = Unchanged

@@ -108,6 +108,11 @@ type Options struct {
 	Gates features.Gates
 	// DryRun selects whether Apply writes.
 	DryRun DryRun
+	// Force deletes and creates again an object whose update the server
+	// refuses for immutable fields (never a Namespace or a
+	// CustomResourceDefinition, whose deletion deletes their contents);
+	// ForceAnnotation asks the same for one object.
+	Force bool
 	// Workers is the number of objects applied concurrently; zero means
 	// DefaultWorkers.
 	Workers int

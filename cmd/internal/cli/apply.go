@@ -24,12 +24,15 @@ type applyFlags struct {
 	dryRun      string
 	maxAttempts int
 	progress    bool
+	force       bool
 }
 
 func newApplyFlagSet(f *applyFlags) *flag.FlagSet {
 	fs := newFlagSet("apply")
 	f.register(fs)
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
+		"(never a Namespace or CustomResourceDefinition); per object: annotation "+cluster.ForceAnnotation+": \"true\"")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal)")
@@ -43,7 +46,7 @@ merge of the configuration last applied (the
 kubectl.kubernetes.io/last-applied-configuration annotation, written in
 kubectl's format), the manifest and the live object. Namespaces and
 CustomResourceDefinitions are applied first. One line per object, in input
-order: "deployment.apps/web created|configured|unchanged".
+order: "deployment.apps/web created|configured|unchanged|recreated".
 
 Exit codes: 0 success, 1 an object failed or bad input, 2 usage error,
 3 a conflict with changes made on the server (--overwrite=false).
@@ -79,6 +82,7 @@ func Apply(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return usageError(stderr, name, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
 	}
 	opts.MaxAttempts = f.maxAttempts
+	opts.Force = f.force
 
 	objs, err := cluster.ReadObjects(f.files, f.recursive, stdin)
 	if err != nil {
