@@ -27,14 +27,25 @@ type Options struct {
 // root type (openapi.Unknown when the kind has no schema). The root of the
 // tree has no Parent and an empty path; nodes are numbered from 0.
 func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
+	tree, _, err := Count(vals, root, opts)
+	return tree, err
+}
+
+// Count is Collate that also returns the number of nodes built (their IDs
+// are 0..n-1), so that Phase 2 can size its tables once.
+func Count(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, error) {
 	if root == nil {
 		root = openapi.Unknown
 	}
 	c := collator{opts: opts}
+	var tree elements.Element
+	var err error
 	if opts.Patch != nil {
-		return c.patchNode(spot{vals: vals, t: root}, 0)
+		tree, err = c.patchNode(spot{vals: vals, t: root}, 0)
+	} else {
+		tree, err = c.node(nil, "", false, &vals, root, &openapi.Meta{})
 	}
-	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
+	return tree, int(c.nodes), err
 }
 
 // collator allocates the tree's nodes from slabs: a tree of n nodes costs
@@ -220,15 +231,15 @@ func (c *collator) fieldsNode(s *spot, data []value.Field, byField []FieldDirect
 	if n.HasLive && n.Live.IsMap() {
 		vf = n.Live.Fields()
 	}
-	fs, err := c.union(data, rf, vf, byField, func(key string, cv *elements.Values, cd *elements.Directives) (elements.Element, error) {
+	fs, err := c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
 		ct, cm := c.child(n.Type, key)
 		if c.opts.Patch != nil {
-			return c.patchNode(spot{parent: self, name: key, vals: *cv, t: ct, meta: cm, dirs: cd}, depth+1)
+			return c.patchNode(spot{parent: self, name: key, vals: cv, t: ct, meta: cm, dirs: cd}, depth+1)
 		}
 		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
 			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 		}
-		return c.node(self, key, false, cv, ct, &cm)
+		return c.node(self, key, false, &cv, ct, &cm)
 	})
 	switch e := self.(type) {
 	case *elements.TypeElement:
@@ -302,7 +313,7 @@ func kindFits(s *spot, src elements.Source) error {
 // local, recorded and live and of the names dirs gives directives for (a
 // patch's parallel lists), in key order, with the key's values and
 // directives, and returns the children.
-func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child func(string, *elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
+func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	i, j, k, d := 0, 0, 0, 0
@@ -340,7 +351,7 @@ func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child
 			cd = dirs[d].Dirs
 			d++
 		}
-		ch, err := child(key, &cv, cd)
+		ch, err := child(key, cv, cd)
 		if err != nil {
 			return nil, err
 		}

@@ -341,7 +341,7 @@ func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey, 
 	}
 	for p := range items {
 		if id := itemKey[p]; id < len(posOf) {
-			items[p].OrderIndex = posOf[id]
+			items[p].OrderIndex = int32(posOf[id])
 		}
 	}
 	return c.opts.Patch.Order(n, seq, order)
@@ -368,7 +368,7 @@ func (c *collator) setOrder(e *elements.SetElement, index map[value.ScalarKey]in
 				index[k] = p
 			}
 			if order[i] = p; p < len(e.Items) && e.Items[p].OrderIndex < 0 {
-				e.Items[p].OrderIndex = i
+				e.Items[p].OrderIndex = int32(i)
 			}
 		}
 		seq := make([]int, 0, e.Local.Len())

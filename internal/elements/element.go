@@ -267,7 +267,7 @@ type Item struct {
 	// OrderIndex is the item's position in the "$setElementOrder" list of
 	// a patch (its first, when repeated); -1 when it is not named there or
 	// there is none.
-	OrderIndex int
+	OrderIndex int32
 	// Deleted reports an item a patch deletes while it still counts for
 	// the order of the others: a value "$deleteFromPrimitiveList" names, a
 	// live item a "$patch: replace" list drops.

@@ -102,7 +102,7 @@ func (v *listView) canon(id int) int {
 func (v *listView) hasOrder() bool { return v.e.Dirs != nil && v.e.Dirs.HasSetOrder }
 
 // orderPos is a member's position in "$setElementOrder" (-1: not named).
-func (v *listView) orderPos(id int) int { return v.e.Items[v.canon(id)].OrderIndex }
+func (v *listView) orderPos(id int) int { return int(v.e.Items[v.canon(id)].OrderIndex) }
 
 // firstAt gives each Item its first position in seq, -1 when absent.
 func (v *listView) firstAt(seq []int) []int {
@@ -201,7 +201,7 @@ func PatchedSet(e *elements.SetElement, o Ordering) []int {
 	if e.Dirs == nil || !e.Dirs.HasSetOrder {
 		return layout
 	}
-	orderPos := func(id int) int { return items[id].OrderIndex }
+	orderPos := func(id int) int { return int(items[id].OrderIndex) }
 	if o != OrderKubectl {
 		layout, _ = seedArrange(layout, orderPos, e.Dirs.SetOrder.Len())
 		return layout

@@ -19,8 +19,11 @@ type Options struct {
 	// are ordered as the patch orders them.
 	Patch bool
 	// Record keeps every walked node's Outcome for Outcome (the change
-	// list reads them); off, the walk keeps nothing.
+	// list reads them); off, the walk keeps nothing. Nodes, when known, is
+	// the number of nodes of the tree (collate.Count): the table is sized
+	// once.
 	Record bool
+	Nodes  int
 }
 
 // Walker walks an Element tree, computing each node's Outcome with the
@@ -43,6 +46,9 @@ type Walker struct {
 // New returns a Walker for opts.
 func New(opts Options) *Walker {
 	w := &Walker{patch: opts.Patch, record: opts.Record}
+	if opts.Record && opts.Nodes > 0 {
+		w.outcomes = make([]elements.Outcome, opts.Nodes)
+	}
 	w.merge = visitors.Merge{Walker: w}
 	w.retain = visitors.RetainKeys{Merge: w.merge}
 	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch}

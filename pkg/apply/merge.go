@@ -34,7 +34,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tree, err := collate.Collate(vals, root, collate.Options{Gates: opts.Gates})
+	tree, nodes, err := collate.Count(vals, root, collate.Options{Gates: opts.Gates})
 	if err != nil {
 		return Result{}, err
 	}
@@ -43,7 +43,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 			return Result{}, &ConflictError{Conflicts: conflicts}
 		}
 	}
-	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: true})
+	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: true, Nodes: nodes})
 	out, err := w.Walk(tree)
 	if err != nil {
 		return Result{}, err
