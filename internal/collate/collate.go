@@ -20,6 +20,24 @@ func Collate(vals elements.Values, root *openapi.Type) (elements.Element, error)
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
+// Lenient is Collate for a tree whose local value is an object the server
+// holds (kubectl's conflict check diffs the last applied configuration
+// with live as local). It accepts what kubectl's diff accepts there and
+// Collate refuses in local: where local's kind does not fit the schema
+// (an object where it wants a list, say) the node is atomic, as it is
+// where live's kind differs from local's; of local items of a merged list
+// that repeat a key the first is matched and the others are left out of
+// the node's Items, as live's are kept out of the match. Items without
+// their key, or not objects, and set values that are not scalars are
+// errors still (kubectl fails on them too).
+func Lenient(vals elements.Values, root *openapi.Type) (elements.Element, error) {
+	if root == nil {
+		root = openapi.Unknown
+	}
+	c := collator{lenient: true}
+	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
+}
+
 // collator allocates the tree's nodes from slabs: a tree of n nodes costs
 // O(log n) allocations per node type instead of n.
 type collator struct {
@@ -36,6 +54,8 @@ type collator struct {
 	fieldSlab []elements.Field
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
+	// lenient makes a local value the schema rules out atomic (Lenient).
+	lenient bool
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks.
@@ -93,7 +113,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	switch local.Kind() {
 	case value.KindMap:
 		if t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(fail(), t, local)
+			if !c.lenient {
+				return nil, mismatch(fail(), t, local)
+			}
+			break
 		}
 		if atomic || meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
 			break
@@ -112,7 +135,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		return e, err
 	case value.KindList:
 		if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(fail(), t, local)
+			if !c.lenient {
+				return nil, mismatch(fail(), t, local)
+			}
+			break
 		}
 		if atomic || t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) ||
 			(nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
@@ -138,7 +164,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		return e, err
 	default:
 		if t.Kind != openapi.KindPrimitive && t.Kind != openapi.KindUnknown {
-			return nil, mismatch(fail(), t, local)
+			if !c.lenient {
+				return nil, mismatch(fail(), t, local)
+			}
+			break
 		}
 		if !atomic {
 			e := alloc(&c.prims)
@@ -269,6 +298,9 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			return n.Errorf(elements.Local, msg)
 		}
 		if pos, fresh := index.ID(&k); !fresh {
+			if c.lenient {
+				continue
+			}
 			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
 			path := at.String()
 			return &elements.Error{Source: elements.Local, Path: at,
