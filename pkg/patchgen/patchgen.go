@@ -2,6 +2,7 @@ package patchgen
 
 import (
 	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -53,18 +54,17 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 	if err != nil {
 		return value.Value{}, err
 	}
-	d := &diff{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
-	o, _, err := d.patch(tree)
+	p, ok, err := delta.Patch(tree, delta.TwoWay)
 	if err != nil {
 		return value.Value{}, err
 	}
-	return orEmpty(o.Value, o.Present), nil
+	return orEmpty(p, ok), nil
 }
 
 // ThreeWay returns the patch kubectl apply sends
 // (strategicpatch.CreateThreeWayMergePatch(original, modified, current)):
 // the delta from current to modified (additions and changes) combined with
-// the deletions from original to modified (smp.CombineThreeWay). original
+// the deletions from original to modified (delta.ThreeWay). original
 // is the last applied configuration (value.Null on a first apply), current
 // the live object (value.Null when it does not exist).
 //
@@ -94,17 +94,10 @@ func ThreeWayType(original, modified, current value.Value, root *openapi.Type, o
 	if err != nil {
 		return value.Value{}, err
 	}
-	dels := &diff{from: elements.Recorded, deletions: true, blame: elements.Recorded}
-	do, _, err := dels.patch(tree)
+	p, ok, err := delta.ThreeWay(tree)
 	if err != nil {
 		return value.Value{}, err
 	}
-	delta := &diff{from: elements.Live, changes: true, blame: elements.Live}
-	po, _, err := delta.patch(tree)
-	if err != nil {
-		return value.Value{}, err
-	}
-	p, ok := smp.CombineThreeWay(do.Value, do.Present, po.Value, po.Present, modified, root)
 	if !overwrite {
 		if conflicts := smp.Conflicts(tree); len(conflicts) > 0 {
 			return value.Value{}, &smp.ConflictError{Conflicts: conflicts}
