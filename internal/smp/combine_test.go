@@ -6,7 +6,6 @@ import (
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -89,15 +88,5 @@ var _ = Describe("KeyOfItem", func() {
 	It("carries key fields as patch entries do: the item's own or the default", func() {
 		fs := smp.ItemKeyFields(yamlValue(`{containerPort: 80, name: web}`), mk, port)
 		Expect(string(value.MustMap(fs...).JSON())).To(Equal(`{"containerPort":80,"protocol":"TCP"}`))
-	})
-})
-
-var _ = Describe("ConflictError", func() {
-	It("lists every conflicting path", func() {
-		err := &smp.ConflictError{Conflicts: []smp.Conflict{
-			{Path: fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}},
-			{Path: fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("app")}},
-		}}
-		Expect(err.Error()).To(Equal("apply conflicts with changes made on the server at: spec.replicas metadata.labels.app"))
 	})
 })

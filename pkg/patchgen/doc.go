@@ -9,9 +9,9 @@
 // changes and deletions), or kubectl's three-way patch, the delta (live ->
 // local, additions and changes) combined with the deletions (recorded ->
 // local) as kubectl does (smp.CombineThreeWay). Without overwrite it
-// checks conflicts with smp.Conflicts. Lists are matched by the index
-// collate built in one hash pass, so generation is linear in the size of
-// the objects.
+// checks conflicts by kubectl's rule (delta.Check, which apply.Merge uses
+// too). Lists are matched by the index collate built in one hash pass, so
+// generation is linear in the size of the objects.
 //
 // The output equals strategicpatch's JSON byte for byte where both are
 // defined (same keys, list order and directive placement):

@@ -4,7 +4,6 @@ import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -19,7 +18,7 @@ type Options struct {
 	// replaced whole, as strategicpatch does with no merge metadata.
 	TypeName string
 	// Overwrite lets ThreeWay overwrite changes the server made to fields
-	// modified sets; false makes such conflicts an *smp.ConflictError.
+	// modified sets; false makes such conflicts an *apply.ConflictError.
 	Overwrite bool
 }
 
@@ -69,9 +68,12 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 // the live object (value.Null when it does not exist).
 //
 // With Overwrite false, changes the server made that the patch would
-// overwrite give an *smp.ConflictError listing every conflicting path,
-// exactly when strategicpatch reports a conflict. Bad input gives an
-// *elements.Error naming the source (Recorded, Local, Live) and the path.
+// overwrite give an *apply.ConflictError listing every conflicting path,
+// exactly when strategicpatch reports a conflict (delta.Check: the rule
+// apply.Merge applies too); the recorded->live patch it compares with
+// must be made then, so a live or recorded item it cannot name (without
+// its merge key) is an error. Bad input gives an *elements.Error naming
+// the source (Recorded, Local, Live) and the path.
 func ThreeWay(original, modified, current value.Value, opts Options) (value.Value, error) {
 	root, err := collate.RootType(opts.Schema, opts.TypeName, collate.Candidate{Object: modified, Source: elements.Local})
 	if err != nil {
@@ -99,8 +101,8 @@ func ThreeWayType(original, modified, current value.Value, root *openapi.Type, o
 		return value.Value{}, err
 	}
 	if !overwrite {
-		if conflicts := smp.Conflicts(tree); len(conflicts) > 0 {
-			return value.Value{}, &smp.ConflictError{Conflicts: conflicts}
+		if err := delta.Check(tree, p, ok); err != nil {
+			return value.Value{}, err
 		}
 	}
 	return orEmpty(p, ok), nil
