@@ -2,7 +2,6 @@ package visitors
 
 import (
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 )
 
 // This file models, from the collated tree, where kubectl's three-way
@@ -32,7 +31,7 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 	if len(ids.byLive) == 0 {
 		return ids.local
 	}
-	if !smp.ListHasEntry(e) {
+	if !deltaTouches(e) && !deletionsTouch(e) {
 		return ids.liveOrder(false)
 	}
 	// Ranks in the server's view of the list. A live duplicate takes a
@@ -73,7 +72,7 @@ func kubectlSetOrder(e *elements.SetElement, ids itemIDs) []int {
 	if len(ids.byLive) == 0 {
 		return ids.local
 	}
-	if !smp.SetDeltaReorders(e) && !(len(ids.local) > 0 && smp.SetHasDeletions(e)) {
+	if !deltaTouches(e) && !(len(ids.local) > 0 && deletionsTouch(e)) {
 		return ids.liveOrder(false)
 	}
 	rank := make([]int, ids.count)
