@@ -21,6 +21,16 @@ type Options struct {
 	MaxDepth int
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
+	// Lenient collates an object the server holds as local (kubectl's
+	// conflict check diffs the last applied configuration with live as
+	// local), accepting what kubectl's diff accepts there and a
+	// configuration may not hold: where local's kind does not fit the
+	// schema the node is atomic, as where live's kind differs from local's;
+	// of local items of a merged list that repeat a key (or a set value)
+	// the first is matched and the others are left out, as live's are.
+	// Items without their key, or not objects, and set values that are not
+	// scalars are errors still (kubectl fails on them too).
+	Lenient bool
 }
 
 // Collate builds the Element tree of one object from its values and its
@@ -136,7 +146,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
 	if err := kindFits(&s, elements.Local); err != nil {
-		return nil, err
+		if !c.opts.Lenient {
+			return nil, err
+		}
+		return c.atomic(&s), nil
 	}
 	switch local.Kind() {
 	case value.KindMap:
@@ -381,6 +394,9 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 			return err
 		}
 		if pos, fresh := index.ID(&k); !fresh {
+			if c.opts.Lenient {
+				continue
+			}
 			return duplicateKey(n, items[pos].LocalIndex, i, it, itemType, elements.Local)
 		}
 		items = append(items, item(-1, i, -1, -1))
@@ -517,7 +533,7 @@ func (c *collator) setItems(e *elements.SetElement) error {
 			return n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
 		if pos, dup := index[k]; dup {
-			if src == elements.Patch {
+			if src == elements.Patch || c.opts.Lenient {
 				continue
 			}
 			return n.Errorf(src, "items "+strconv.Itoa(items[pos].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")

@@ -19,4 +19,7 @@
 //     error naming the items. Live may hold duplicates (the first one is
 //     matched, later ones are kept unchanged as live-only extras) and items
 //     without the key (kept unchanged). Recorded keys are used as a set.
+//   - Lenient collates a server object as local (kubectl's conflict check
+//     diffs recorded with live): a local value of a kind the schema rules
+//     out is then atomic, and repeated local keys match their first item.
 package collate

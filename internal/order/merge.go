@@ -2,7 +2,6 @@ package order
 
 import (
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 )
 
 // The order of a merged list in a three-way merge. Under OrderKubectl it
@@ -119,7 +118,7 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 	if len(ids.byLive) == 0 {
 		return ids.local
 	}
-	if !smp.ListHasEntry(e) {
+	if !deltaTouches(e) && !deletionsTouch(e) {
 		return ids.liveOrder(false)
 	}
 	// Ranks in the server's view of the list. A live duplicate takes a
@@ -157,7 +156,7 @@ func kubectlSetOrder(e *elements.SetElement, ids itemIDs) []int {
 	if len(ids.byLive) == 0 {
 		return ids.local
 	}
-	if !smp.SetDeltaReorders(e) && !(len(ids.local) > 0 && smp.SetHasDeletions(e)) {
+	if !deltaTouches(e) && !(len(ids.local) > 0 && deletionsTouch(e)) {
 		return ids.liveOrder(false)
 	}
 	return interleave(ids.liveOrder(true), ids.local, func(id int) int { return e.Items[id].LiveIndex })

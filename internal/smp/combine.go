@@ -8,9 +8,10 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// KeyOfItem returns the identity of item (elements.KeyOf); ok is false
-// when item is not a map, or has no identity, or the key has more than
-// elements.MaxKeyFields fields.
+// KeyOfItem returns the identity of item, an item of a patch list (which
+// may hold anything): elements.KeyOf, with ok false when item is not a
+// map, has no identity, or the key has more than elements.MaxKeyFields
+// fields.
 func KeyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
 	if !item.IsMap() || len(mergeKey) > elements.MaxKeyFields {
 		return k, false
@@ -155,15 +156,13 @@ func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openap
 	return value.List(append(out, deletes...))
 }
 
-// ItemKeyFields returns the merge-key fields of item as entries that only
-// name an item (delete directives, $setElementOrder) carry them: the item's own value, or the key default of itemType for a
-// field the item leaves out (fields with neither are left out).
-func ItemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []value.Field {
-	out := make([]value.Field, 0, len(mergeKey))
-	for _, kf := range elements.KeyFields(item, mergeKey, itemType) {
-		if _, present := item.Get(kf.Name); present || !kf.Value.IsNull() {
-			out = append(out, value.Field{Key: kf.Name, Value: kf.Value})
+// isMapList reports whether the items of the lists are objects (the first
+// item of the first non-empty list decides).
+func isMapList(lists ...value.Value) bool {
+	for _, l := range lists {
+		for _, it := range l.Items() {
+			return it.IsMap()
 		}
 	}
-	return out
+	return false
 }

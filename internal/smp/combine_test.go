@@ -4,16 +4,16 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 var _ = Describe("CombineThreeWay", func() {
 	DescribeTable("merges kubectl's delta into its deletions",
 		func(deletions, delta, local, want string) {
-			t := rootType("Deployment")
+			t := rootType()
 			d, hasD := value.Value{}, deletions != absent
 			if hasD {
 				d = yamlValue(deletions)
@@ -86,18 +86,10 @@ var _ = Describe("KeyOfItem", func() {
 		Entry("an object as key", `{containerPort: {a: 1}}`),
 	)
 
-	It("carries key fields as patch entries do: the item's own or the default", func() {
-		fs := smp.ItemKeyFields(yamlValue(`{containerPort: 80, name: web}`), mk, port)
-		Expect(string(value.MustMap(fs...).JSON())).To(Equal(`{"containerPort":80,"protocol":"TCP"}`))
-	})
-})
-
-var _ = Describe("ConflictError", func() {
-	It("lists every conflicting path", func() {
-		err := &smp.ConflictError{Conflicts: []smp.Conflict{
-			{Path: fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}},
-			{Path: fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("app")}},
-		}}
-		Expect(err.Error()).To(Equal("apply conflicts with changes made on the server at: spec.replicas metadata.labels.app"))
+	It("has no key for a merge key of more than elements.MaxKeyFields fields", func() {
+		wide := []string{"a", "b", "c", "d", "e"}
+		Expect(len(wide)).To(BeNumerically(">", elements.MaxKeyFields))
+		_, ok := smp.KeyOfItem(yamlValue(`{a: 1, b: 2, c: 3, d: 4, e: 5}`), wide, openapi.Unknown)
+		Expect(ok).To(BeFalse())
 	})
 })

@@ -1,14 +1,10 @@
-// Package smp models kubectl's strategic merge patch on ply's collated
-// tree: where kubectl's three-way patch (the union of a live->local delta
-// and recorded->local deletions) has entries, the patch itself, the
-// recorded->live diff, and the conflict rule that compares the two.
+// Package smp is the wire format of kubectl's strategic merge patch: the
+// directive keys, how kubectl renders and sorts merge keys and scalars
+// (KeyString), what it counts as one JSON type (SameJSONType), the
+// identity of a patch list item (KeyOfItem, elements.KeyOf for values that
+// may hold anything), and how it joins the two halves of its three-way
+// patch into one (CombineThreeWay).
 //
-// ply's merge does not go through patches; this model exists so that
-// OrderKubectl can reproduce kubectl's list order, Overwrite=false can
-// report conflicts exactly when kubectl does (Conflicts, ConflictError),
-// and patch generation (pkg/patchgen) can speak the format kubectl's
-// servers understand: the directive keys, CombineThreeWay (how kubectl
-// joins the deletions and the delta into one patch) and KeyOfItem /
-// ItemKeyFields (merge-key identities and the key fields patch entries
-// carry, multi-field keys included).
+// What a patch says is computed elsewhere, by one producer: the Visitor of
+// internal/delta.
 package smp

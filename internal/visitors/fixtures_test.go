@@ -31,6 +31,7 @@ var fixtureFiles = [][2]string{
 	{"order: deleted items removed", "order-deleted.yaml"},
 	{"order: live duplicates removed with their key", "order-live-duplicates.yaml"},
 	{"order: a live duplicate of a key local names stays next to it", "order-live-duplicates-kept.yaml"},
+	{"order: a live item without its key stays in place", "order-live-item-without-key.yaml"},
 	{"order: local reorders, live-only item", "order-seed-maps.yaml"},
 }
 

@@ -2,8 +2,8 @@ package apply
 
 import (
 	"github.com/plyproject/ply/internal/changes"
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
@@ -100,8 +100,8 @@ type Result struct {
 // Conflict is a field that live changed away from recorded and that local
 // writes too, reported when Options.Overwrite is false: its path, what
 // local writes (null: removes) and what live changed it to.
-type Conflict = smp.Conflict
+type Conflict = delta.Conflict
 
 // ConflictError is returned by Merge when Overwrite is false and conflicts
-// exist; it lists all of them in document order (see smp.ConflictError).
-type ConflictError = smp.ConflictError
+// exist; it lists all of them in document order (see delta.Conflicts).
+type ConflictError = delta.ConflictError

@@ -5,9 +5,9 @@ import (
 
 	"github.com/plyproject/ply/internal/changes"
 	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/frontend"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
@@ -20,7 +20,12 @@ import (
 //
 // Errors are *elements.Error for bad input (naming the source and field
 // path) and *ConflictError when Overwrite is false and live changed a field
-// local sets. Merge never modifies its inputs.
+// local sets. With Overwrite false, Merge first makes kubectl's three-way
+// patch and the recorded->live patch and compares them (delta.Check, the
+// rule patchgen.ThreeWay applies too); input these patches cannot be made
+// from is an *elements.Error then, where kubectl fails too (an item
+// without its merge key in a live or recorded list the patches name).
+// Merge never modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
@@ -39,8 +44,12 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	if !opts.Overwrite {
-		if conflicts := smp.Conflicts(tree); len(conflicts) > 0 {
-			return Result{}, &ConflictError{Conflicts: conflicts}
+		p, ok, err := delta.ThreeWay(tree)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := delta.Check(tree, p, ok); err != nil {
+			return Result{}, err
 		}
 	}
 	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: true, Nodes: nodes})

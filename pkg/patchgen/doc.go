@@ -2,15 +2,16 @@
 // sends them: TwoWay (strategicpatch.CreateTwoWayMergePatch) and ThreeWay
 // (strategicpatch.CreateThreeWayMergePatch, kubectl apply's patch).
 //
-// Patch generation is one more Visitor over the collated tree of
-// internal/collate (original = Recorded, modified = Local, current = Live): the
-// diff Visitor computes, node by node, the patch entry that turns one
-// source into local in one of kubectl's three diff modes: additions and
-// changes (live -> local, kubectl's "delta"), deletions only (recorded ->
-// local) or both (the two-way patch). Lists are matched by the index
-// collate built in one hash pass, so generation is linear in the size of
-// the objects. ThreeWay combines the delta with the deletions as kubectl
-// does (smp.CombineThreeWay) and checks conflicts with smp.Conflicts.
+// patchgen is the public front-end of the one patch producer, the Visitor
+// of internal/delta: it resolves the root type, collates the objects into
+// one tree (original = Recorded, modified = Local, current = Live) and asks
+// internal/delta for the patch: the two-way patch (recorded -> local,
+// changes and deletions), or kubectl's three-way patch, the delta (live ->
+// local, additions and changes) combined with the deletions (recorded ->
+// local) as kubectl does (smp.CombineThreeWay). Without overwrite it
+// checks conflicts by kubectl's rule (delta.Check, which apply.Merge uses
+// too). Lists are matched by the index collate built in one hash pass, so
+// generation is linear in the size of the objects.
 //
 // The output equals strategicpatch's JSON byte for byte where both are
 // defined (same keys, list order and directive placement):

@@ -6,8 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -51,7 +51,7 @@ var _ = Describe("ThreeWay", func() {
 			got, err := f.generate()
 			overwrite := f.flag("overwrite", true)
 			if wantC, ok := f.get("wantConflicts"); ok {
-				var ce *smp.ConflictError
+				var ce *delta.ConflictError
 				Expect(errors.As(err, &ce)).To(BeTrue(), "want a conflict, got %v", err)
 				var paths []string
 				for _, c := range ce.Conflicts {

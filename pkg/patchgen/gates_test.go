@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
-	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patchgen"
@@ -65,7 +65,7 @@ var _ = Describe("feature gates", func() {
 			func(path string) {
 				f := loadFixture(path)
 				got, err, want, conflict, spErr := f.generateKubectl()
-				var ce *smp.ConflictError
+				var ce *delta.ConflictError
 				switch {
 				case spErr != nil:
 					Expect(err).To(HaveOccurred(), "strategicpatch fails: %v", spErr)

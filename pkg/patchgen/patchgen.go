@@ -2,9 +2,9 @@ package patchgen
 
 import (
 	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/frontend"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
@@ -22,15 +22,15 @@ type Options struct {
 	// with no merge metadata.
 	TypeName string
 	// Overwrite lets ThreeWay overwrite changes the server made to fields
-	// modified sets; false makes such conflicts an *smp.ConflictError.
+	// modified sets; false makes such conflicts an *apply.ConflictError.
 	Overwrite bool
 	// Gates switch ply's deliberate departures from strategicpatch; the
 	// zero value has all on, features.Kubectl() all off. Patch creation
 	// reads MultiFieldMergeKeys: off, the schema is read as strategicpatch
 	// reads it (openapi.Schema.Kubectl: only the patch strategy and merge
 	// key count, the key is one field name and no default fills it), so
-	// the patch is the one kubectl sends. SetOfMaps (see package features)
-	// concerns how lists are diffed; list order (SeedOrdering) and
+	// the patch is the one kubectl sends. SetOfMaps: off, a set of maps is
+	// sent whole, as a list without merge strategy; list order (SeedOrdering) and
 	// "$patch: delete" on maps (PatchDeleteRemovesMap) concern applying
 	// patches, not creating them.
 	Gates features.Gates
@@ -53,75 +53,75 @@ func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	return TwoWayType(original, modified, root)
+	return twoWay(original, modified, root, opts.Gates)
 }
 
 // TwoWayType is TwoWay with the root type given (openapi.Unknown or nil: no
-// schema).
+// schema) and every gate on.
 func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value, error) {
+	return twoWay(original, modified, root, features.Gates{})
+}
+
+func twoWay(original, modified value.Value, root *openapi.Type, gates features.Gates) (value.Value, error) {
 	vals, err := collate.RootValues(original, modified, value.Null)
 	if err != nil {
 		return value.Value{}, err
 	}
-	tree, err := collate.Collate(vals, root, collate.Options{})
+	tree, err := collate.Collate(vals, root, collate.Options{Gates: gates})
 	if err != nil {
 		return value.Value{}, err
 	}
-	d := &diff{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
-	o, _, err := d.patch(tree)
+	p, ok, err := delta.Patch(tree, delta.TwoWay)
 	if err != nil {
 		return value.Value{}, err
 	}
-	return orEmpty(o.Value, o.Present), nil
+	return orEmpty(p, ok), nil
 }
 
 // ThreeWay returns the patch kubectl apply sends
 // (strategicpatch.CreateThreeWayMergePatch(original, modified, current)):
 // the delta from current to modified (additions and changes) combined with
-// the deletions from original to modified (smp.CombineThreeWay). original
+// the deletions from original to modified (delta.ThreeWay). original
 // is the last applied configuration (value.Null on a first apply), current
 // the live object (value.Null when it does not exist).
 //
 // With Overwrite false, changes the server made that the patch would
-// overwrite give an *smp.ConflictError listing every conflicting path,
-// exactly when strategicpatch reports a conflict. Bad input gives an
-// *elements.Error naming the source (Recorded, Local, Live) and the path.
+// overwrite give an *apply.ConflictError listing every conflicting path,
+// exactly when strategicpatch reports a conflict (delta.Check: the rule
+// apply.Merge applies too); the recorded->live patch it compares with
+// must be made then, so a live or recorded item it cannot name (without
+// its merge key) is an error. Bad input gives an *elements.Error naming
+// the source (Recorded, Local, Live) and the path.
 func ThreeWay(original, modified, current value.Value, opts Options) (value.Value, error) {
 	root, err := rootType(opts, modified, original, current)
 	if err != nil {
 		return value.Value{}, err
 	}
-	return ThreeWayType(original, modified, current, root, opts.Overwrite)
+	return threeWay(original, modified, current, root, opts.Overwrite, opts.Gates)
 }
 
 // ThreeWayType is ThreeWay with the root type given (openapi.Unknown or
-// nil: no schema).
+// nil: no schema) and every gate on.
 func ThreeWayType(original, modified, current value.Value, root *openapi.Type, overwrite bool) (value.Value, error) {
-	if root == nil {
-		root = openapi.Unknown
-	}
+	return threeWay(original, modified, current, root, overwrite, features.Gates{})
+}
+
+func threeWay(original, modified, current value.Value, root *openapi.Type, overwrite bool, gates features.Gates) (value.Value, error) {
 	vals, err := collate.RootValues(original, modified, current)
 	if err != nil {
 		return value.Value{}, err
 	}
-	tree, err := collate.Collate(vals, root, collate.Options{})
+	tree, err := collate.Collate(vals, root, collate.Options{Gates: gates})
 	if err != nil {
 		return value.Value{}, err
 	}
-	dels := &diff{from: elements.Recorded, deletions: true, blame: elements.Recorded}
-	do, _, err := dels.patch(tree)
+	p, ok, err := delta.ThreeWay(tree)
 	if err != nil {
 		return value.Value{}, err
 	}
-	delta := &diff{from: elements.Live, changes: true, blame: elements.Live}
-	po, _, err := delta.patch(tree)
-	if err != nil {
-		return value.Value{}, err
-	}
-	p, ok := smp.CombineThreeWay(do.Value, do.Present, po.Value, po.Present, modified, root)
 	if !overwrite {
-		if conflicts := smp.Conflicts(tree); len(conflicts) > 0 {
-			return value.Value{}, &smp.ConflictError{Conflicts: conflicts}
+		if err := delta.Check(tree, p, ok); err != nil {
+			return value.Value{}, err
 		}
 	}
 	return orEmpty(p, ok), nil

@@ -1,10 +1,14 @@
-package smp_test
+package delta_test
 
 import (
+	"errors"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 )
 
 // conflict is a Conflict as the tables write it: path rendered, values as
@@ -13,21 +17,55 @@ type conflict struct{ path, local, live string }
 
 func c3(path, local, live string) conflict { return conflict{path, local, live} }
 
+// conflicts runs the conflict rule on c as its callers do: on the
+// producer's three-way patch, checking that Check agrees with Conflicts.
+func conflicts(c threeCase) ([]delta.Conflict, error) {
+	tree := c.tree()
+	p, ok, err := delta.ThreeWay(tree)
+	Expect(err).NotTo(HaveOccurred())
+	got, err := delta.Conflicts(tree, p, ok)
+	checked := delta.Check(tree, p, ok)
+	var ce *delta.ConflictError
+	switch {
+	case err != nil:
+		Expect(checked).To(MatchError(err.Error()), "Check")
+	case len(got) > 0:
+		Expect(errors.As(checked, &ce)).To(BeTrue(), "Check: %v", checked)
+		Expect(rows(ce.Conflicts)).To(Equal(rows(got)), "Check")
+	default:
+		Expect(checked).NotTo(HaveOccurred(), "Check")
+	}
+	return got, err
+}
+
+// rows renders conflicts as the tables write them (values as JSON).
+func rows(cs []delta.Conflict) []conflict {
+	var out []conflict
+	for _, c := range cs {
+		out = append(out, conflict{c.Path.String(), string(c.Local.JSON()), string(c.Live.JSON())})
+	}
+	return out
+}
+
+// expectConflicts checks the conflicts of a case and kubectl's verdict on
+// it, and returns the case.
+func expectConflicts(kind, recorded, local, live string, want []conflict, kubectl verdict) threeCase {
+	c := newCase(kind, recorded, local, live)
+	got, err := conflicts(c)
+	Expect(err).NotTo(HaveOccurred())
+	var wantRows []conflict
+	for _, w := range want {
+		wantRows = append(wantRows, conflict{w.path, string(yamlValue(w.local).JSON()), string(yamlValue(w.live).JSON())})
+	}
+	Expect(rows(got)).To(Equal(wantRows))
+	Expect(kubectlVerdict(c.def(), c.recorded, c.hasRecorded, c.local, c.live)).To(Equal(kubectl), "kubectl's verdict")
+	return c
+}
+
 var _ = Describe("Conflicts", func() {
 	DescribeTable("reports where the patch and the server's changes disagree, as kubectl does",
 		func(kind, recorded, local, live string, want []conflict, kubectl verdict) {
-			c := newCase(kind, recorded, local, live)
-			got := smp.Conflicts(c.tree())
-			var rows []conflict
-			for _, g := range got {
-				rows = append(rows, conflict{g.Path.String(), string(g.Local.JSON()), string(g.Live.JSON())})
-			}
-			var wantRows []conflict
-			for _, w := range want {
-				wantRows = append(wantRows, conflict{w.path, string(yamlValue(w.local).JSON()), string(yamlValue(w.live).JSON())})
-			}
-			Expect(rows).To(Equal(wantRows))
-			Expect(kubectlVerdict(c.def(), c.recorded, c.hasRecorded, c.local, c.live)).To(Equal(kubectl), "kubectl's verdict")
+			expectConflicts(kind, recorded, local, live, want, kubectl)
 			if kubectl != kubectlFails {
 				Expect(kubectl == kubectlConflict).To(Equal(len(want) > 0), "the table agrees with kubectl")
 			}
@@ -102,5 +140,66 @@ var _ = Describe("Conflicts", func() {
 		Entry("first apply: the diff is taken from an empty object", "Deployment",
 			absent, `{spec: {replicas: 3}}`, `{spec: {replicas: 2}}`,
 			[]conflict{c3("spec.replicas", "3", "2")}, kubectlConflict),
+		Entry("no patch: none, whatever the server changed", "Deployment",
+			`{spec: {replicas: 1}}`, `{spec: {replicas: 1}}`, `{spec: {replicas: 1}}`, nil, kubectlAccepts),
+		// Items are matched by elements.KeyOf, defaults filling key fields
+		// an item leaves out: with the v3 schema ports are keyed by
+		// (containerPort, protocol), and local's {containerPort: 80} is the
+		// item live writes with protocol TCP. (kubectl keys them by
+		// containerPort alone, and agrees.)
+		Entry("items matched by their key tuple, a default filling a field", "Pod@v3",
+			`{spec: {containers: [{name: a, image: i, ports: [{containerPort: 80, name: x}]}]}}`,
+			`{spec: {containers: [{name: a, image: i, ports: [{containerPort: 80, name: y}]}]}}`,
+			`{spec: {containers: [{name: a, image: i, ports: [{containerPort: 80, protocol: TCP, name: z}]}]}}`,
+			[]conflict{c3("spec.containers[name=a].ports[containerPort=80,protocol=TCP].name", "y", "z")}, kubectlConflict),
 	)
+
+	// Of live items repeating a key the first is compared when live is
+	// diffed from recorded (collate.Options.Lenient), as the merge writes only that
+	// one; kubectl compares the last, as its check indexes them.
+	DescribeTable("compares the first of live's items repeating a key",
+		expectConflicts,
+		Entry("live repeats a key: its first item is compared", "Deployment",
+			`{spec: {template: {spec: {containers: [{name: a, image: "1"}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: a, image: "1"}, {name: a, image: "3"}]}}}}`,
+			nil, kubectlConflict),
+		Entry("live repeats a key: its first item is compared, conflicting", "Deployment",
+			`{spec: {template: {spec: {containers: [{name: a, image: "1"}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`,
+			`{spec: {template: {spec: {containers: [{name: a, image: "3"}, {name: a, image: "1"}]}}}}`,
+			[]conflict{c3("spec.template.spec.containers[name=a].image", `"2"`, `"3"`)}, kubectlConflict),
+	)
+
+	DescribeTable("fails where the recorded->live patch cannot be made, naming the source, as kubectl fails",
+		func(kind, recorded, local, live string, source elements.Source, path string) {
+			c := newCase(kind, recorded, local, live)
+			Expect(kubectlVerdict(c.def(), c.recorded, c.hasRecorded, c.local, c.live)).To(Equal(kubectlFails), "kubectl's verdict")
+			_, err := conflicts(c)
+			var ee *elements.Error
+			Expect(errors.As(err, &ee)).To(BeTrue(), "%v", err)
+			Expect(ee.Source).To(Equal(source))
+			Expect(ee.Path.String()).To(Equal(path))
+		},
+		Entry("a live item without its merge key where recorded has the list", "Deployment",
+			`{spec: {replicas: 1, template: {spec: {volumes: [{name: v, emptyDir: {}}]}}}}`,
+			`{spec: {replicas: 2}}`,
+			`{spec: {replicas: 1, template: {spec: {volumes: [{name: v, emptyDir: {}}, {emptyDir: {}}]}}}}`,
+			elements.Live, "spec.template.spec.volumes"),
+		Entry("a recorded item without its merge key where live has the list", "Deployment",
+			`{spec: {replicas: 1, template: {spec: {volumes: [{emptyDir: {}}]}}}}`,
+			`{spec: {replicas: 2}}`,
+			`{spec: {replicas: 1, template: {spec: {volumes: [{name: v, emptyDir: {}}]}}}}`,
+			elements.Recorded, "spec.template.spec.volumes"),
+	)
+})
+
+var _ = Describe("ConflictError", func() {
+	It("lists every conflicting path", func() {
+		err := &delta.ConflictError{Conflicts: []delta.Conflict{
+			{Path: fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}},
+			{Path: fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("app")}},
+		}}
+		Expect(err.Error()).To(Equal("apply conflicts with changes made on the server at: spec.replicas metadata.labels.app"))
+	})
 })

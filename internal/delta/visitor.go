@@ -1,4 +1,4 @@
-package patchgen
+package delta
 
 import (
 	"sort"
@@ -13,27 +13,98 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// diff is the patch-generation Visitor: it computes, for each Element of a
-// collated tree, the strategic merge patch entry that turns the value of
-// source from into the node's local value, in one of kubectl's three diff
-// modes (changes and additions only, deletions only, or both).
+// Mode is one of the four diffs kubectl's strategicpatch computes (its
+// DiffOptions): the source local is compared with, the entries written,
+// and whether merged lists get a $setElementOrder list.
+type Mode uint8
+
+const (
+	// Delta is live -> local, additions and changes only, with
+	// $setElementOrder: the "delta" half of kubectl's three-way patch
+	// (DiffOptions{IgnoreDeletions, SetElementOrder}).
+	Delta Mode = iota
+	// Deletions is recorded -> local, removals only (nulls, delete
+	// directives, $deleteFromPrimitiveList), with $setElementOrder: the
+	// "deletions" half of kubectl's three-way patch
+	// (DiffOptions{IgnoreChangesAndAdditions, SetElementOrder}).
+	Deletions
+	// TwoWay is recorded -> local, both, with $setElementOrder: the patch
+	// of strategicpatch.CreateTwoWayMergePatch.
+	TwoWay
+	// Changed is TwoWay without $setElementOrder (DiffOptions{}): the
+	// "changed map" kubectl's conflict check takes from the last applied
+	// configuration to the live object (collated with live as local).
+	Changed
+)
+
+// Visitor is the patch-producing elements.Visitor: it computes, for each
+// Element of a collated tree, the strategic merge patch entry that turns
+// the value of source from into the node's local value, in one Mode.
 //
 // Every Visit method is called on a node local holds (present, maybe
 // null); fields local lacks are handled by their parent. The Outcome is the
 // node's patch entry (Present false: none). A list's parallel lists
 // ($setElementOrder, $deleteFromPrimitiveList) go to the parent through
 // par, which Visit methods of lists and sets set last and patch reads and
-// clears right after each Accept.
-type diff struct {
-	// from is the source local is compared with: Live for kubectl's delta,
-	// Recorded for its deletions and for a two-way patch.
+// clears right after each Accept: call Entry, not Accept, from outside. A
+// Visitor keeps no state between Entry calls; it is not safe for
+// concurrent use.
+type Visitor struct {
+	// from is the source local is compared with: Live for the delta,
+	// Recorded for the deletions and for a two-way patch.
 	from elements.Source
 	// changes emits additions and changes; deletions emits nulls for
 	// removed fields, delete directives and $deleteFromPrimitiveList.
 	changes, deletions bool
+	// order emits $setElementOrder lists.
+	order bool
+	// first stops a node's patch at its first entry (see Touches).
+	first bool
 	// blame is the source named in errors about from's values.
 	blame elements.Source
-	par   parallel
+	// par holds the parallel lists of the node just visited; it is zero
+	// unless one of its has flags is set.
+	par parallel
+	// setsType and sets cache setsBelow's last answer.
+	setsType *openapi.Type
+	sets     bool
+}
+
+// New returns the Visitor of mode m; an unknown mode panics.
+func New(m Mode) *Visitor {
+	switch m {
+	case Delta:
+		return &Visitor{from: elements.Live, changes: true, order: true, blame: elements.Live}
+	case Deletions:
+		return &Visitor{from: elements.Recorded, deletions: true, order: true, blame: elements.Recorded}
+	case TwoWay:
+		return &Visitor{from: elements.Recorded, changes: true, deletions: true, order: true, blame: elements.Recorded}
+	case Changed:
+		return &Visitor{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
+	}
+	panic("delta: unknown Mode " + strconv.Itoa(int(m)))
+}
+
+// Entry is what a node contributes to its parent's patch: its own entry
+// and, for a merged list, the parallel lists its parent map carries for
+// it.
+type Entry struct {
+	// Outcome is the node's own entry (Present false: none).
+	elements.Outcome
+	// Order is the $setElementOrder/<field> list, when HasOrder; Deletes
+	// the $deleteFromPrimitiveList/<field> list, when HasDeletes.
+	Order, Deletes       value.Value
+	HasOrder, HasDeletes bool
+}
+
+// Any reports whether the patch says anything about the node: an entry or
+// a parallel list.
+func (en Entry) Any() bool { return en.Present || en.HasOrder || en.HasDeletes }
+
+// Entry returns the patch entry of e, a node local holds.
+func (d *Visitor) Entry(e elements.Element) (Entry, error) {
+	o, p, err := d.patch(e)
+	return Entry{Outcome: o, Order: p.order, Deletes: p.deletes, HasOrder: p.hasOrder, HasDeletes: p.hasDeletes}, err
 }
 
 // parallel is what a list contributes to its parent map besides its own
@@ -44,9 +115,13 @@ type parallel struct {
 }
 
 // patch returns the patch entry of e and the parallel lists it adds to its
-// parent.
-func (d *diff) patch(e elements.Element) (elements.Outcome, parallel, error) {
+// parent. (par is zero unless a has flag is set: most nodes leave it
+// alone, and are not made to clear it.)
+func (d *Visitor) patch(e elements.Element) (elements.Outcome, parallel, error) {
 	o, err := e.Accept(d)
+	if !d.par.hasOrder && !d.par.hasDeletes {
+		return o, parallel{}, err
+	}
 	p := d.par
 	d.par = parallel{}
 	return o, p, err
@@ -56,7 +131,7 @@ func (d *diff) patch(e elements.Element) (elements.Outcome, parallel, error) {
 // absent (local is new), local null, from null, or the two of different
 // JSON types. done is false when the node must be compared member by
 // member.
-func (d *diff) prelude(n *elements.Node) (o elements.Outcome, done bool) {
+func (d *Visitor) prelude(n *elements.Node) (o elements.Outcome, done bool) {
 	from, has := n.Get(d.from)
 	local := n.Local
 	switch {
@@ -72,8 +147,25 @@ func (d *diff) prelude(n *elements.Node) (o elements.Outcome, done bool) {
 	return elements.Absent, true
 }
 
+// listPrelude is prelude for a merged list, which also settles a list
+// from holds empty: local's list is sent whole when it has items (changes).
+// Otherwise (done false) from is from's list, to compare item by item.
+func (d *Visitor) listPrelude(n *elements.Node) (from value.Value, o elements.Outcome, done bool) {
+	if o, done := d.prelude(n); done {
+		return value.Value{}, o, true
+	}
+	from, _ = n.Get(d.from)
+	if from.Len() > 0 {
+		return from, elements.Absent, false
+	}
+	if d.changes && n.Local.Len() > 0 {
+		return from, elements.Keep(n.Local), true
+	}
+	return from, elements.Absent, true
+}
+
 // VisitPrimitive implements elements.Visitor: a changed scalar is sent.
-func (d *diff) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
+func (d *Visitor) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
 	if o, done := d.prelude(&e.Node); done {
 		return o, nil
 	}
@@ -81,7 +173,7 @@ func (d *diff) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, e
 }
 
 // replaced is the entry of a value sent whole when it changed.
-func (d *diff) replaced(n *elements.Node) elements.Outcome {
+func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	from, _ := n.Get(d.from)
 	if d.changes && !value.Equal(n.Local, from) {
 		return elements.Keep(n.Local)
@@ -90,7 +182,7 @@ func (d *diff) replaced(n *elements.Node) elements.Outcome {
 }
 
 // VisitEmpty implements elements.Visitor: local is null here.
-func (d *diff) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
+func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 	o, _ := d.prelude(&e.Node)
 	return o, nil
 }
@@ -104,7 +196,7 @@ func (d *diff) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 // merged set kubectl would see as reordered (it sorts live's set before it
 // compares, so an unsorted set equal to local's still gets
 // $setElementOrder).
-func (d *diff) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
+func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
 	if o, done := d.prelude(n); done {
 		return o, nil
@@ -118,8 +210,11 @@ func (d *diff) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) 
 	switch {
 	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !smp.SameJSONType(n.Live, n.Local):
 		return d.below(n, n.Recorded)
-	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live) && hasUnsortedSet(n.Local, n.Type, n.Meta):
-		return d.below(n, n.Live)
+	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live):
+		if d.setsBelow(n.Type) && hasUnsortedSet(n.Local, n.Type, n.Meta) {
+			return d.below(n, n.Live)
+		}
+		return elements.Absent, nil
 	}
 	return d.replaced(n), nil
 }
@@ -128,7 +223,7 @@ func (d *diff) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) 
 // from value (given) and local value are collated again, without the other
 // sources, under a one-field parent that carries the node's type and merge
 // metadata, and the subtree is visited with from = Recorded.
-func (d *diff) below(n *elements.Node, from value.Value) (elements.Outcome, error) {
+func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, error) {
 	if !(n.Local.IsMap() || n.Local.IsList()) {
 		return d.replaced(n), nil
 	}
@@ -154,13 +249,58 @@ func (d *diff) below(n *elements.Node, from value.Value) (elements.Outcome, erro
 	if !ok || len(root.Fields) != 1 {
 		return d.replaced(n), nil
 	}
-	sd := &diff{from: elements.Recorded, changes: d.changes, deletions: d.deletions, blame: d.blame}
+	sd := *d
+	sd.from, sd.par = elements.Recorded, parallel{}
 	o, par, err := sd.patch(root.Fields[0].Element)
 	if err != nil {
 		return elements.Absent, rebase(err, n.Path())
 	}
 	d.par = par
 	return o, nil
+}
+
+// setsBelow reports whether a map of type t can hold, by its schema, a
+// merged set where hasUnsortedSet looks (through maps and merged lists of
+// maps). The answer for the last type asked is kept: the items of a list,
+// visited in a row, share their type.
+func (d *Visitor) setsBelow(t *openapi.Type) bool {
+	if t != d.setsType {
+		d.setsType, d.sets = t, typeHoldsSet(t, openapi.Meta{}, map[*openapi.Type]bool{})
+	}
+	return d.sets
+}
+
+// typeHoldsSet is setsBelow's answer for a value of type t with metadata
+// meta; seen holds the struct types already asked (a recursive type is
+// asked once: a set below it is found on its first visit).
+func typeHoldsSet(t *openapi.Type, meta openapi.Meta, seen map[*openapi.Type]bool) bool {
+	if meta.Strategy.Has(openapi.StrategyReplace) {
+		return false
+	}
+	switch t.Kind {
+	case openapi.KindStruct:
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		for _, f := range t.Fields {
+			if typeHoldsSet(f.Type, f.Meta, seen) {
+				return true
+			}
+		}
+	case openapi.KindMap:
+		return t.Elem != nil && typeHoldsSet(t.Elem, openapi.Meta{}, seen)
+	case openapi.KindList:
+		if !meta.Strategy.Has(openapi.StrategyMerge) {
+			return false
+		}
+		it := t.Item()
+		if it.Kind == openapi.KindPrimitive {
+			return true
+		}
+		return len(meta.MergeKey) > 0 && typeHoldsSet(it, openapi.Meta{}, seen)
+	}
+	return false
 }
 
 // hasUnsortedSet reports whether v, of type t with metadata meta, holds
@@ -173,6 +313,9 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 			return false
 		}
 		for _, f := range v.Fields() {
+			if !f.Value.IsMap() && !f.Value.IsList() {
+				continue
+			}
 			ct, cm := t.Child(f.Key)
 			if hasUnsortedSet(f.Value, ct, cm) {
 				return true
@@ -215,7 +358,7 @@ func rebase(err error, at fieldpath.Path) error {
 }
 
 // VisitMap implements elements.Visitor.
-func (d *diff) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	if o, done := d.prelude(&e.Node); done {
 		return o, nil
 	}
@@ -223,7 +366,7 @@ func (d *diff) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 }
 
 // VisitType implements elements.Visitor.
-func (d *diff) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
+func (d *Visitor) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 	if o, done := d.prelude(&e.Node); done {
 		return o, nil
 	}
@@ -234,30 +377,36 @@ func (d *diff) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 // one, null per field from has and local lacks (deletions), the parallel
 // lists of list fields, and $retainKeys when the map's strategy has
 // retainKeys, the patch is not empty or from holds a non-null field local
-// lacks, and local has a non-null field.
-func (d *diff) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
+// lacks, and local has a non-null field. With first set it stops after the
+// first field that has entries, trying the fields that are leaves (scalars,
+// nulls, fields local lacks) before the others: any entry will do, and
+// those cost the least.
+func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
 	var out []value.Field
-	for _, f := range fs {
-		c := f.Element.Base()
-		if !c.HasLocal {
-			if _, has := c.Get(d.from); has && d.deletions {
-				out = append(out, value.Field{Key: f.Name, Value: value.Null})
+	var err error
+	if d.first {
+		for _, leaves := range [...]bool{true, false} {
+			for _, f := range fs {
+				if isLeaf(f.Element) != leaves {
+					continue
+				}
+				if out, err = d.field(out, f); err != nil || len(out) > 0 {
+					break
+				}
 			}
-			continue
+			if err != nil || len(out) > 0 {
+				break
+			}
 		}
-		o, par, err := d.patch(f.Element)
-		if err != nil {
-			return elements.Absent, err
+	} else {
+		for _, f := range fs {
+			if out, err = d.field(out, f); err != nil {
+				break
+			}
 		}
-		if o.Present {
-			out = append(out, value.Field{Key: f.Name, Value: o.Value})
-		}
-		if par.hasDeletes {
-			out = append(out, value.Field{Key: smp.DeletePrefix + f.Name, Value: par.deletes})
-		}
-		if par.hasOrder {
-			out = append(out, value.Field{Key: smp.SetOrderPrefix + f.Name, Value: par.order})
-		}
+	}
+	if err != nil {
+		return elements.Absent, err
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
 		var keys []value.Value
@@ -284,8 +433,44 @@ func (d *diff) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, e
 	return elements.Keep(m), nil
 }
 
+// field appends the entries of field f to out: its own, and the parallel
+// lists of a list.
+func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, error) {
+	c := f.Element.Base()
+	if !c.HasLocal {
+		if _, has := c.Get(d.from); has && d.deletions {
+			out = append(out, value.Field{Key: f.Name, Value: value.Null})
+		}
+		return out, nil
+	}
+	o, par, err := d.patch(f.Element)
+	if err != nil {
+		return out, err
+	}
+	if o.Present {
+		out = append(out, value.Field{Key: f.Name, Value: o.Value})
+	}
+	if par.hasDeletes {
+		out = append(out, value.Field{Key: smp.DeletePrefix + f.Name, Value: par.deletes})
+	}
+	if par.hasOrder {
+		out = append(out, value.Field{Key: smp.SetOrderPrefix + f.Name, Value: par.order})
+	}
+	return out, nil
+}
+
+// isLeaf reports whether e is a node whose entry needs no walk below it: a
+// scalar, a null, or a field local lacks.
+func isLeaf(e elements.Element) bool {
+	switch e.(type) {
+	case *elements.PrimitiveElement, *elements.EmptyElement:
+		return true
+	}
+	return !e.Base().HasLocal
+}
+
 // fromIndex is an item's position in source from (-1: absent there).
-func (d *diff) fromIndex(it *elements.Item) int {
+func (d *Visitor) fromIndex(it *elements.Item) int {
 	if d.from == elements.Recorded {
 		return it.RecordedIndex
 	}
@@ -297,29 +482,25 @@ func (d *diff) fromIndex(it *elements.Item) int {
 // from (whole), in local's order, then a delete directive per item of from
 // local lacks, ordered by key as kubectl orders them; and $setElementOrder
 // (local's keys) when there are entries or (changes) from's key sequence
-// differs from local's. From's list empty: local's list whole.
-func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+// differs from local's. From's list empty: local's list whole. With first
+// set it stops at the first item entry.
+func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
-	if o, done := d.prelude(n); done {
+	from, o, done := d.listPrelude(n)
+	if done {
 		return o, nil
-	}
-	from, _ := n.Get(d.from)
-	if from.Len() == 0 {
-		if d.changes && n.Local.Len() > 0 {
-			return elements.Keep(n.Local), nil
-		}
-		return elements.Absent, nil
 	}
 	mk := n.Meta.MergeKey
 	itemType := n.Type.Item()
 	fromItems := from.Items()
-	for i, it := range fromItems {
-		if _, ok := smp.KeyOfItem(it, mk, itemType); !ok {
-			return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected an object with every merge key field ("+strings.Join(mk, ",")+") set to a scalar, got "+describe(it))
-		}
+	if i := d.unnamed(e, fromItems); i >= 0 {
+		return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected an object with every merge key field ("+strings.Join(mk, ",")+") set to a scalar, got "+describe(fromItems[i]))
 	}
 	local := n.Local.Items()
-	matched := make([]bool, len(fromItems))
+	var matched []bool
+	if d.deletions {
+		matched = make([]bool, len(fromItems))
+	}
 	orderSame := len(fromItems) == len(local)
 	var out []value.Value
 	for i := range e.Items {
@@ -331,20 +512,24 @@ func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		if fi != it.LocalIndex {
 			orderSame = false
 		}
-		li := local[it.LocalIndex]
 		if fi < 0 {
 			if d.changes {
-				out = append(out, li)
+				out = append(out, local[it.LocalIndex])
 			}
-			continue
+		} else {
+			if matched != nil {
+				matched[fi] = true
+			}
+			o, _, err := d.patch(it.Element)
+			if err != nil {
+				return elements.Absent, err
+			}
+			if o.Present && o.Value.IsMap() {
+				out = append(out, withFields(o.Value, presentKeyFields(local[it.LocalIndex], mk)))
+			}
 		}
-		matched[fi] = true
-		o, _, err := d.patch(it.Element)
-		if err != nil {
-			return elements.Absent, err
-		}
-		if o.Present && o.Value.IsMap() {
-			out = append(out, withFields(o.Value, presentKeyFields(li, mk)))
+		if d.first && len(out) > 0 {
+			return elements.Keep(value.List(out)), nil
 		}
 	}
 	if d.deletions {
@@ -353,7 +538,7 @@ func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			if matched[i] {
 				continue
 			}
-			kf := smp.ItemKeyFields(it, mk, itemType)
+			kf := itemKeyFields(it, mk, itemType)
 			dels = append(dels, keyedDelete{sortKey: keyStrings(kf), item: withFields(deleteDirective, kf)})
 		}
 		sort.SliceStable(dels, func(i, j int) bool { return lessStrings(dels[i].sortKey, dels[j].sortKey) })
@@ -361,10 +546,10 @@ func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			out = append(out, del.item)
 		}
 	}
-	if len(local) > 0 && ((d.changes && (len(out) > 0 || !orderSame)) || (d.deletions && len(out) > 0)) {
+	if d.order && len(local) > 0 && ((d.changes && (len(out) > 0 || !orderSame)) || (d.deletions && len(out) > 0)) {
 		order := make([]value.Value, len(local))
 		for i, li := range local {
-			order[i] = value.MustMap(smp.ItemKeyFields(li, mk, itemType)...)
+			order[i] = value.MustMap(itemKeyFields(li, mk, itemType)...)
 		}
 		d.par = parallel{order: value.List(order), hasOrder: true}
 	}
@@ -374,17 +559,65 @@ func (d *diff) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(out)), nil
 }
 
+// unnamed returns the position in from's list of its first item without an
+// identity (not an object with every merge-key field set to a scalar: a
+// patch cannot name it), or -1. For live, these are the items collate kept
+// out of the match (LiveExtra entries repeating no item, in live order).
+// Recorded's are looked for, unless collate matched as many recorded
+// identities as recorded has items (each identity is matched once, so each
+// item has one).
+func (d *Visitor) unnamed(e *elements.ListElement, fromItems []value.Value) int {
+	if d.from == elements.Live {
+		for _, x := range e.LiveExtra {
+			if x.Of < 0 {
+				return x.LiveIndex
+			}
+		}
+		return -1
+	}
+	named := 0
+	for i := range e.Items {
+		if e.Items[i].RecordedIndex >= 0 {
+			named++
+		}
+	}
+	if named == len(fromItems) {
+		return -1
+	}
+	mk, itemType := e.Meta.MergeKey, e.Type.Item()
+	for i, it := range fromItems {
+		if _, ok := smp.KeyOfItem(it, mk, itemType); !ok {
+			return i
+		}
+	}
+	return -1
+}
+
 // presentKeyFields returns the merge-key fields item writes. A patch item
 // sets the fields it holds, so it carries only these: a key field local
 // leaves out stays out, and the receiver fills its schema default to match
 // the item, as a merge of local does. (Delete directives and
 // $setElementOrder entries only name items and carry the whole tuple, see
-// smp.ItemKeyFields.)
+// itemKeyFields.)
 func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))
 	for _, name := range mergeKey {
 		if v, ok := item.Get(name); ok {
 			out = append(out, value.Field{Key: name, Value: v})
+		}
+	}
+	return out
+}
+
+// itemKeyFields returns the merge-key fields of item as entries that only
+// name an item (delete directives, $setElementOrder) carry them: the item's
+// own value, or the key default of itemType for a field the item leaves
+// out (fields with neither are left out).
+func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []value.Field {
+	out := make([]value.Field, 0, len(mergeKey))
+	for _, kf := range elements.KeyFields(item, mergeKey, itemType) {
+		if _, present := item.Get(kf.Name); present || !kf.Value.IsNull() {
+			out = append(out, value.Field{Key: kf.Name, Value: kf.Value})
 		}
 	}
 	return out
@@ -438,18 +671,12 @@ func describe(v value.Value) string {
 // with from's values local lacks (ordered as kubectl orders scalars), and
 // $setElementOrder (local's list) when values are deleted or (changes)
 // local differs from from's list sorted. From's list empty: local's list
-// whole.
-func (d *diff) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+// whole. (A set is diffed whole even with first set: one linear pass.)
+func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
-	if o, done := d.prelude(n); done {
+	from, o, done := d.listPrelude(n)
+	if done {
 		return o, nil
-	}
-	from, _ := n.Get(d.from)
-	if from.Len() == 0 {
-		if d.changes && n.Local.Len() > 0 {
-			return elements.Keep(n.Local), nil
-		}
-		return elements.Absent, nil
 	}
 	objects := elements.SetOfMaps(n.Type, &n.Meta)
 	for i, v := range from.Items() {
@@ -472,7 +699,7 @@ func (d *diff) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 		sort.SliceStable(dels, func(i, j int) bool { return smp.KeyString(dels[i]) < smp.KeyString(dels[j]) })
 		d.par.deletes, d.par.hasDeletes = value.List(dels), true
 	}
-	if n.Local.Len() > 0 && (len(dels) > 0 || (d.changes && !d.sortedSame(e, from))) {
+	if d.order && n.Local.Len() > 0 && (len(dels) > 0 || (d.changes && !d.sortedSame(e, from))) {
 		d.par.order, d.par.hasOrder = n.Local, true
 	}
 	if len(added) == 0 {
@@ -485,7 +712,7 @@ func (d *diff) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 // (by their rendering), equals local's list item by item: local holds
 // distinct values in sorted order and from holds exactly them. (Linear: it
 // uses the items collate matched instead of sorting.)
-func (d *diff) sortedSame(e *elements.SetElement, from value.Value) bool {
+func (d *Visitor) sortedSame(e *elements.SetElement, from value.Value) bool {
 	local := e.Local.Items()
 	if from.Len() != len(local) {
 		return false

@@ -1,4 +1,4 @@
-package smp_test
+package delta_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
@@ -33,18 +34,28 @@ func patchHas(patch value.Value, path string) bool {
 	return false
 }
 
-var _ = Describe("DeltaTouches, DeletionsTouch, ListHasEntry and SetDeltaReorders", func() {
-	DescribeTable("agree with kubectl's delta (live -> local) and deletions (recorded -> local)",
-		func(kind, recorded, local, live, path string, delta, deletions bool) {
+// touches is delta.Touches, checked against the full entry it stands for.
+func touches(e elements.Element, m delta.Mode) bool {
+	t, err := delta.Touches(e, m)
+	Expect(err).NotTo(HaveOccurred())
+	en, err := delta.New(m).Entry(e)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(t).To(Equal(en.Any()), "Touches against Entry(...).Any()")
+	return t
+}
+
+var _ = Describe("Touches", func() {
+	DescribeTable("agrees with kubectl's delta (live -> local) and deletions (recorded -> local)",
+		func(kind, recorded, local, live, path string, wantDelta, wantDeletions bool) {
 			c := newCase(kind, recorded, local, live)
 			e := nodeAt(c.tree(), path)
 
-			Expect(smp.DeltaTouches(e)).To(Equal(delta), "DeltaTouches")
+			Expect(touches(e, delta.Delta)).To(Equal(wantDelta), "Touches(Delta)")
 			// With no recorded object kubectl's patch is the delta alone.
 			kDelta := kubectlThreeWay(c.def(), value.Value{}, false, c.local, c.live)
-			Expect(patchHas(kDelta, path)).To(Equal(delta), "kubectl's delta: %s", kDelta.JSON())
+			Expect(patchHas(kDelta, path)).To(Equal(wantDelta), "kubectl's delta: %s", kDelta.JSON())
 
-			Expect(smp.DeletionsTouch(e)).To(Equal(deletions), "DeletionsTouch")
+			Expect(touches(e, delta.Deletions)).To(Equal(wantDeletions), "Touches(Deletions)")
 			if c.hasRecorded {
 				// With live equal to local kubectl's patch is the deletions
 				// alone, but for a set: kubectl sorts live's copy before
@@ -56,17 +67,13 @@ var _ = Describe("DeltaTouches, DeletionsTouch, ListHasEntry and SetDeltaReorder
 					i := strings.LastIndex(path, ".")
 					has = patchHas(kDel, path[:i+1]+smp.DeletePrefix+path[i+1:])
 				}
-				Expect(has).To(Equal(deletions), "kubectl's deletions: %s", kDel.JSON())
+				Expect(has).To(Equal(wantDeletions), "kubectl's deletions: %s", kDel.JSON())
 			}
 
-			kPatch := kubectlThreeWay(c.def(), c.recorded, c.hasRecorded, c.local, c.live)
-			switch e := e.(type) {
-			case *elements.ListElement:
-				Expect(smp.ListHasEntry(e)).To(Equal(delta || deletions), "ListHasEntry")
-				Expect(patchHas(kPatch, path)).To(Equal(delta || deletions), "kubectl's patch: %s", kPatch.JSON())
-			case *elements.SetElement:
-				Expect(smp.SetDeltaReorders(e)).To(Equal(delta), "SetDeltaReorders")
-				Expect(smp.SetHasDeletions(e)).To(Equal(deletions), "SetHasDeletions")
+			// kubectl's list order reads the three-way patch through the two.
+			if _, list := e.(*elements.ListElement); list {
+				kPatch := kubectlThreeWay(c.def(), c.recorded, c.hasRecorded, c.local, c.live)
+				Expect(patchHas(kPatch, path)).To(Equal(wantDelta || wantDeletions), "kubectl's patch: %s", kPatch.JSON())
 			}
 		},
 		// A merged set.
@@ -139,5 +146,25 @@ var _ = Describe("DeltaTouches, DeletionsTouch, ListHasEntry and SetDeltaReorder
 			absent, `{spec: {replicas: 2, paused: true}}`, `{"spec": {"replicas": 2.0}}`, "spec.replicas", false, false),
 		Entry("scalar: changed JSON type", "ConfigMap",
 			absent, `{metadata: {labels: {a: "1"}}}`, `{"metadata": {"labels": {"a": 1}}}`, "metadata.labels", true, false),
+	)
+})
+
+var _ = Describe("Touches on every node", func() {
+	DescribeTable("is Entry(...).Any() for each node local holds, in every mode",
+		func(kind string, vals map[string]string) {
+			c := newCase(kind, get(vals, "recorded"), get(vals, "local"), get(vals, "live"))
+			nodes := 0
+			eachNode(c.tree(), func(e elements.Element) {
+				if !e.Base().HasLocal {
+					return
+				}
+				nodes++
+				for _, m := range []delta.Mode{delta.Delta, delta.Deletions, delta.TwoWay, delta.Changed} {
+					touches(e, m)
+				}
+			})
+			Expect(nodes).NotTo(BeZero())
+		},
+		loadCases("threeway.yaml"),
 	)
 })

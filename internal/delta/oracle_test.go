@@ -1,4 +1,4 @@
-package smp_test
+package delta_test
 
 import (
 	"sort"

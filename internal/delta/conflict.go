@@ -1,0 +1,232 @@
+package delta
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Conflict is a place where the three-way patch (what applying local would
+// write) and the recorded->live patch (what the server changed since the
+// last apply) disagree.
+type Conflict struct {
+	Path fieldpath.Path
+	// Local is what the three-way patch writes there (null for a removal,
+	// a delete directive for a deleted item).
+	Local value.Value
+	// Live is what the recorded->live patch has there (null for a
+	// removal).
+	Live value.Value
+}
+
+// ConflictError reports that applying local would overwrite changes the
+// server made since the last apply (kubectl apply --overwrite=false). It
+// lists every conflict, in the order Conflicts returns them; it is never
+// empty when returned as an error.
+type ConflictError struct {
+	Conflicts []Conflict
+}
+
+// Error lists the conflicting paths.
+func (e *ConflictError) Error() string {
+	s := "apply conflicts with changes made on the server at:"
+	for _, c := range e.Conflicts {
+		s += " " + c.Path.String()
+	}
+	return s
+}
+
+// Check is the conflict check of kubectl apply --overwrite=false for a
+// collated tree whose three-way patch is patch (ThreeWay(root), ok false
+// when it has no entry): a *ConflictError listing Conflicts when there are
+// any, the error of Conflicts, or nil.
+func Check(root elements.Element, patch value.Value, ok bool) error {
+	conflicts, err := Conflicts(root, patch, ok)
+	if err != nil {
+		return err
+	}
+	if len(conflicts) > 0 {
+		return &ConflictError{Conflicts: conflicts}
+	}
+	return nil
+}
+
+// Conflicts returns every conflict between patch, the three-way patch of
+// the collated tree root (ThreeWay(root); ok false: no entry, no
+// conflict), and the Changed patch from root's recorded object to its live
+// one (each the empty object when absent, as kubectl takes them), by
+// kubectl's rule: both have an entry for the same field and they disagree
+// on its scalar value, on its kind (object, list, scalar, null), on a
+// $patch directive, or on the length or a member of an atomic list
+// (lists of scalars compared deduplicated and sorted). Fields with strategy
+// replace and merged lists of scalars never conflict; items of merged
+// lists of maps are matched by elements.KeyOf (schema key defaults
+// included), and items without an identity are not compared. Conflicts come in the patch's order: fields
+// sorted, items in patch order.
+//
+// The recorded->live patch collates live as local (collate.Options.Lenient): a live
+// value whose kind does not fit the schema is taken whole, as kubectl
+// takes a value whose type changed; of live items repeating a key the
+// first is compared, as the merge writes only that one (kubectl's check
+// takes the last). An item that cannot be put in a patch (not an object
+// with its merge key, a set value that is not a scalar) is an
+// *elements.Error naming its source, Live or Recorded, as kubectl fails on
+// it too.
+func Conflicts(root elements.Element, patch value.Value, ok bool) ([]Conflict, error) {
+	if !ok || patch.Len() == 0 {
+		return nil, nil
+	}
+	changed, ok, err := changedSinceRecorded(root)
+	if err != nil || !ok {
+		return nil, err
+	}
+	n := root.Base()
+	var out []Conflict
+	compare(patch, changed, n.Type, n.Meta, nil, &out)
+	return out, nil
+}
+
+// changedSinceRecorded returns kubectl's "changed map" of root's object:
+// the Changed patch from recorded to live, collated leniently with live as
+// local under root's type.
+func changedSinceRecorded(root elements.Element) (value.Value, bool, error) {
+	n := root.Base()
+	empty := value.MapFromSorted(nil)
+	vals := elements.Values{Recorded: empty, HasRecorded: true, Local: empty, HasLocal: true}
+	if n.HasRecorded {
+		vals.Recorded = n.Recorded
+	}
+	if n.HasLive {
+		vals.Local = n.Live
+	}
+	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true})
+	if err != nil {
+		return value.Value{}, false, liveAsLocal(err)
+	}
+	p, ok, err := Patch(tree, Changed)
+	return p, ok, liveAsLocal(err)
+}
+
+// liveAsLocal renames the source of an *elements.Error found in a tree
+// that holds live as local.
+func liveAsLocal(err error) error {
+	if e, ok := err.(*elements.Error); ok && e.Source == elements.Local {
+		e.Source = elements.Live
+	}
+	return err
+}
+
+// compare appends the conflicts between p (three-way) and c (changed) at
+// path, for a node of type t with metadata meta.
+func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, out *[]Conflict) {
+	add := func() { *out = append(*out, Conflict{Path: path, Local: p, Live: c}) }
+	switch p.Kind() {
+	case value.KindMap:
+		if !c.IsMap() {
+			add()
+			return
+		}
+		pd, pok := p.Get(smp.DirectiveKey)
+		cd, cok := c.Get(smp.DirectiveKey)
+		if (pok || cok) && (pok != cok || !value.Equal(pd, cd)) {
+			add()
+			return
+		}
+		if meta.Strategy.Has(openapi.StrategyReplace) {
+			return
+		}
+		for _, f := range p.Fields() {
+			if f.Key == smp.DirectiveKey || f.Key == smp.RetainKeysKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix) || strings.HasPrefix(f.Key, smp.DeletePrefix) {
+				continue
+			}
+			cv, ok := c.Get(f.Key)
+			if !ok {
+				continue
+			}
+			ct, cm := t.Child(f.Key)
+			compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
+		}
+	case value.KindList:
+		if !c.IsList() {
+			add()
+			return
+		}
+		if t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) {
+			if len(meta.MergeKey) > 0 {
+				compareItems(p, c, t.Item(), meta.MergeKey, path, out)
+			}
+			return
+		}
+		if p.Len() != c.Len() {
+			add()
+			return
+		}
+		if p.Len() == 0 || !p.Items()[0].IsMap() {
+			ps, cs := sortedScalars(p), sortedScalars(c)
+			if len(ps) != len(cs) {
+				add()
+				return
+			}
+			for i := range ps {
+				if !value.Equal(ps[i], cs[i]) {
+					add()
+					return
+				}
+			}
+			return
+		}
+		for i, it := range p.Items() {
+			compare(it, c.Items()[i], t.Item(), openapi.Meta{}, path.Child(fieldpath.Index(i)), out)
+		}
+	default:
+		if !value.Equal(p, c) {
+			add()
+		}
+	}
+}
+
+// compareItems compares the items of two patch lists of a list of maps
+// merged by mergeKey: each item of p with the item of c of the same
+// identity (elements.KeyOf; the last of c's items with it, as kubectl
+// indexes them). Items that are not objects with an identity (a merged
+// list of scalars among them) are not compared.
+func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
+	byKey := make(map[elements.Key]value.Value, c.Len())
+	for _, it := range c.Items() {
+		if k, ok := smp.KeyOfItem(it, mergeKey, itemType); ok {
+			byKey[k] = it
+		}
+	}
+	for _, it := range p.Items() {
+		k, ok := smp.KeyOfItem(it, mergeKey, itemType)
+		if !ok {
+			continue
+		}
+		if cit, found := byKey[k]; found {
+			compare(it, cit, itemType, openapi.Meta{}, path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType))), out)
+		}
+	}
+}
+
+// sortedScalars dedupes the items of l and sorts them by smp.KeyString,
+// as kubectl does before it compares atomic lists of scalars.
+func sortedScalars(l value.Value) []value.Value {
+	seen := make(map[value.ScalarKey]bool, l.Len())
+	out := make([]value.Value, 0, l.Len())
+	for _, v := range l.Items() {
+		k, ok := v.Key()
+		if ok && seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, v)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return smp.KeyString(out[i]) < smp.KeyString(out[j]) })
+	return out
+}

@@ -1,0 +1,51 @@
+package delta
+
+import (
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Patch returns the patch of mode m for a collated tree (root: the node
+// whose Local is the whole object): the root's entry, present exactly when
+// the patch has an entry. Errors are *elements.Error naming the source of
+// the bad value (from's items that cannot be put in a patch, a local field
+// named like a directive).
+func Patch(root elements.Element, m Mode) (value.Value, bool, error) {
+	en, err := New(m).Entry(root)
+	if err != nil {
+		return value.Value{}, false, err
+	}
+	return en.Value, en.Present, nil
+}
+
+// ThreeWay returns kubectl apply's patch for a collated tree
+// (strategicpatch.CreateThreeWayMergePatch): the Deletions combined with
+// the Delta by smp.CombineThreeWay. The deletions are computed first, so
+// a fault of recorded is reported before one of live.
+func ThreeWay(root elements.Element) (value.Value, bool, error) {
+	dels, hasDels, err := Patch(root, Deletions)
+	if err != nil {
+		return value.Value{}, false, err
+	}
+	delta, hasDelta, err := Patch(root, Delta)
+	if err != nil {
+		return value.Value{}, false, err
+	}
+	n := root.Base()
+	p, ok := smp.CombineThreeWay(dels, hasDels, delta, hasDelta, n.Local, n.Type)
+	return p, ok, nil
+}
+
+// Touches reports whether the patch of mode m has anything for e, a node
+// local holds: its own entry or a parallel list ($setElementOrder,
+// $deleteFromPrimitiveList). It is Entry(e).Any() computed only as far as
+// needed: each node's patch stops at its first entry (sets are diffed
+// whole), so a touched list costs the items up to its first change. The
+// error is that of Entry when met before the first entry.
+func Touches(e elements.Element, m Mode) (bool, error) {
+	d := New(m)
+	d.first = true
+	en, err := d.Entry(e)
+	return en.Any(), err
+}

@@ -1,0 +1,52 @@
+package smp
+
+import (
+	"strconv"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Directive keys and values of the strategic merge patch format.
+const (
+	DirectiveKey   = "$patch"
+	DeleteValue    = "delete"
+	ReplaceValue   = "replace"
+	MergeValue     = "merge"
+	RetainKeysKey  = "$retainKeys"
+	SetOrderPrefix = "$setElementOrder/"
+	DeletePrefix   = "$deleteFromPrimitiveList/"
+)
+
+// KeyString renders a merge-key value the way kubectl compares and sorts
+// keys (Go's %v of the decoded JSON value).
+func KeyString(v value.Value) string {
+	switch v.Kind() {
+	case value.KindString:
+		s, _ := v.AsString()
+		return s
+	case value.KindInt, value.KindFloat:
+		f, _ := v.AsFloat()
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case value.KindBool:
+		b, _ := v.AsBool()
+		return strconv.FormatBool(b)
+	case value.KindNull:
+		return "<nil>"
+	}
+	return v.Short()
+}
+
+// SameJSONType reports whether a and b decode to the same Go type in
+// encoding/json (all numbers are one type): kubectl diffs and combines
+// values of one type member by member and replaces a value whose type
+// changed.
+func SameJSONType(a, b value.Value) bool {
+	ka, kb := a.Kind(), b.Kind()
+	if ka == value.KindFloat {
+		ka = value.KindInt
+	}
+	if kb == value.KindFloat {
+		kb = value.KindInt
+	}
+	return ka == kb
+}
