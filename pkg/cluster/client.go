@@ -166,7 +166,16 @@ func NewFromKubeconfig(opts Options) (*Client, error) {
 	rules.ExplicitPath = opts.Kubeconfig
 	overrides := &clientcmd.ConfigOverrides{CurrentContext: opts.Context}
 	overrides.Context.Namespace = opts.Namespace
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	return NewFromClientConfig(clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides), opts)
+}
+
+// NewFromClientConfig returns a Client for the cluster cc reaches (such as
+// the one k8s.io/cli-runtime's ConfigFlags build from kubectl's connection
+// flags). The namespace of namespaced objects that name none is cc's
+// namespace, else DefaultNamespace; objects may name another namespace
+// only when opts.Namespace is empty (as with kubectl -n, which the caller
+// passes both in cc and in opts.Namespace).
+func NewFromClientConfig(cc clientcmd.ClientConfig, opts Options) (*Client, error) {
 	cfg, err := cc.ClientConfig()
 	if err != nil {
 		return nil, errors.New("cannot load the kubeconfig: " + err.Error())

@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
@@ -26,57 +28,71 @@ type applyFlags struct {
 	progress    bool
 }
 
-func newApplyFlagSet(f *applyFlags) *flag.FlagSet {
-	fs := newFlagSet("apply")
-	f.register(fs)
-	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
-	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
-	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
-		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal)")
-	return fs
+// WithGatesHelp appends the feature gates' section to the help of c.
+func WithGatesHelp(c *cobra.Command) *cobra.Command {
+	c.SetUsageTemplate(c.UsageTemplate() + GatesHelp())
+	return c
 }
 
-const applyUsageHead = ` -f FILE|DIR|- [-f ...] [-R] [-n NS] [flags]
-
-Applies the objects of the manifests to the cluster with ply's three-way
+const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
 merge of the configuration last applied (the
 kubectl.kubernetes.io/last-applied-configuration annotation, written in
 kubectl's format), the manifest and the live object. Namespaces and
 CustomResourceDefinitions are applied first. One line per object, in input
 order: "deployment.apps/web created|configured|unchanged".
 
+The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
+--as, --server, ...), read the way kubectl reads them.
+
 Exit codes: 0 success, 1 an object failed or bad input, 2 usage error,
-3 a conflict with changes made on the server (--overwrite=false).
+3 a conflict with changes made on the server (--overwrite=false).`
 
-Flags:
-`
+const applyExample = `  # Apply the manifests of a folder and its sub-folders
+  %[1]s apply -Rf manifests/
 
-// Apply runs the apply command; prog is how the user invokes the front
-// end ("ply", "kubectl ply") and args are the arguments after "apply". It
-// returns the exit code.
-func Apply(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+  # Apply a manifest from standard input in namespace team-a
+  cat web.yaml | %[1]s apply -n team-a -f -
+
+  # See what the server would store, persisting nothing
+  %[1]s apply -f web.yaml --dry-run=server
+
+  # Compute exactly what kubectl apply computes
+  %[1]s apply -f web.yaml --compat=kubectl`
+
+func newApplyCommand(name string) *cobra.Command {
 	var f applyFlags
-	fs := newApplyFlagSet(&f)
-	name := prog + " apply"
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeUsage(stdout, "Usage: "+name+applyUsageHead, fs)
-			return ExitOK
-		}
-		return usageError(stderr, name, err.Error())
+	c := &cobra.Command{
+		Use:         "apply -f FILENAME",
+		Short:       "Apply manifests to the cluster (kubectl's last-applied format)",
+		Long:        applyLong,
+		Example:     fmt.Sprintf(applyExample, name),
+		Args:        NoArgs,
+		Annotations: map[string]string{styleAnnotation: "true"},
+		RunE: RunE(func(c *cobra.Command, _ []string) int {
+			return applyMain(c, &f)
+		}),
 	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, name, "unexpected argument "+strconv.Quote(fs.Arg(0)))
-	}
-	opts, err := f.options(fs)
+	fs := c.Flags()
+	f.register(fs)
+	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
+	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
+		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal)")
+	return WithGatesHelp(c)
+}
+
+// applyMain is the apply command's main.
+func applyMain(c *cobra.Command, f *applyFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	opts, err := f.options(c)
 	if err != nil {
-		return usageError(stderr, name, err.Error())
+		return UsageError(c, err.Error())
 	}
 	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
-		return usageError(stderr, name, err.Error())
+		return UsageError(c, err.Error())
 	}
 	if f.maxAttempts < 1 {
-		return usageError(stderr, name, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
+		return UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
 	}
 	opts.MaxAttempts = f.maxAttempts
 
@@ -91,14 +107,14 @@ func Apply(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if f.progress || (len(objs) > ProgressThreshold && isTerminal(stderr)) {
 		opts.Progress = stderr
 	}
-	c, err := newClient(opts)
+	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return ExitFailed
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	outs := c.Apply(ctx, objs)
+	outs := cl.Apply(ctx, objs)
 	return reportApply(outs, opts.DryRun, stdout, stderr)
 }
 

@@ -2,22 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/pkg/cluster"
-)
+	"github.com/spf13/cobra"
 
-// Exit codes of diff, as kubectl diff's.
-const (
-	DiffNone    = 0 // no differences
-	DiffChanges = 1 // differences found
-	DiffError   = 2 // usage error, bad input, or an object could not be diffed
+	"github.com/plyproject/ply/pkg/cluster"
 )
 
 // diffFlags are the flags of diff.
@@ -26,46 +19,43 @@ type diffFlags struct {
 	changes bool
 }
 
-func newDiffFlagSet(f *diffFlags) *flag.FlagSet {
-	fs := newFlagSet("diff")
-	f.register(fs)
-	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
-	return fs
-}
-
-const diffUsageHead = ` -f FILE|DIR|- [-f ...] [-R] [-n NS] [flags]
-
-Shows, as unified diffs of the live objects against the merged ones (YAML,
+const diffLong = `Shows, as unified diffs of the live objects against the merged ones (YAML,
 without managedFields), what apply would change; nothing is written.
 
-Exit codes: 0 no differences, 1 differences, 2 error.
+Exit codes (kubectl diff's): 0 no differences, 1 differences, 2 error.`
 
-Flags:
-`
+const diffExample = `  # What applying a folder would change
+  %[1]s diff -Rf manifests/
 
-// Diff runs the diff command; prog is how the user invokes the front end
-// and args are the arguments after "diff". It returns DiffNone,
-// DiffChanges or DiffError.
-func Diff(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+  # The same, with the changed fields and what decided each
+  %[1]s diff -f web.yaml --changes`
+
+func newDiffCommand(name string) *cobra.Command {
 	var f diffFlags
-	fs := newDiffFlagSet(&f)
-	name := prog + " diff"
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeUsage(stdout, "Usage: "+name+diffUsageHead, fs)
-			return DiffNone
-		}
-		usageError(stderr, name, err.Error())
-		return DiffError
+	c := &cobra.Command{
+		Use:         "diff -f FILENAME",
+		Short:       "Show what apply would change (exit 1: differences)",
+		Long:        diffLong,
+		Example:     fmt.Sprintf(diffExample, name),
+		Args:        NoArgs,
+		Annotations: map[string]string{styleAnnotation: "true"},
+		RunE: RunE(func(c *cobra.Command, _ []string) int {
+			return diffMain(c, &f)
+		}),
 	}
-	if fs.NArg() > 0 {
-		usageError(stderr, name, "unexpected argument "+strconv.Quote(fs.Arg(0)))
-		return DiffError
-	}
-	opts, err := f.options(fs)
+	fs := c.Flags()
+	f.register(fs)
+	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
+	return WithGatesHelp(c)
+}
+
+// diffMain is the diff command's main; it returns DiffNone, DiffChanges or
+// DiffError.
+func diffMain(c *cobra.Command, f *diffFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	opts, err := f.options(c)
 	if err != nil {
-		usageError(stderr, name, err.Error())
-		return DiffError
+		return UsageError(c, err.Error())
 	}
 	opts.DryRun = cluster.DryRunClient
 	objs, err := cluster.ReadObjects(f.files, f.recursive, stdin)
@@ -73,14 +63,14 @@ func Diff(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer)
 		inputErrors(stderr, err)
 		return DiffError
 	}
-	c, err := newClient(opts)
+	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return DiffError
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := c.Diff(ctx, objs)
+	res, err := cl.Diff(ctx, objs)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return DiffError
