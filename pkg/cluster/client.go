@@ -116,6 +116,20 @@ type Options struct {
 	MaxAttempts int
 	// Progress, when not nil, receives progress lines while Apply runs.
 	Progress io.Writer
+	// Report, when not nil, is called with the index and Outcome of each
+	// object as soon as Apply has finished it (concurrently, from the
+	// workers, in the order objects finish).
+	Report func(i int, o Outcome)
+	// ShowSecrets turns off the masking of Secrets: without it, the
+	// unified diffs of Diff show the values of a Secret's data and
+	// stringData (also in its last-applied annotation) as MaskSecrets
+	// does, and the values of a Secret are replaced by Mask in the errors
+	// of its Outcome or DiffResult. Objects (Live, Merged, Result) are
+	// never masked.
+	ShowSecrets bool
+	// FieldManager is the manager name writes record in managedFields;
+	// empty means DefaultFieldManager, kubectl's client-side apply's.
+	FieldManager string
 }
 
 // Client applies objects to one cluster. It is safe for concurrent use.

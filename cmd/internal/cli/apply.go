@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,7 @@ type applyFlags struct {
 	dryRun      string
 	maxAttempts int
 	progress    bool
+	output      string
 }
 
 // WithGatesHelp appends the feature gates' section to the help of c.
@@ -75,6 +77,7 @@ func newApplyCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.StringVarP(&f.output, "output", "o", "", "print the resulting objects instead of kubectl's lines: `name`, json or yaml (Secrets masked unless --show-secrets)")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal)")
@@ -91,12 +94,17 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
 		return UsageError(c, err.Error())
 	}
+	switch f.output {
+	case "", "name", "json", "yaml":
+	default:
+		return UsageError(c, "--output must be name, json or yaml, not "+strconv.Quote(f.output))
+	}
 	if f.maxAttempts < 1 {
 		return UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
 	}
 	opts.MaxAttempts = f.maxAttempts
 
-	objs, err := cluster.ReadObjects(f.files, f.recursive, stdin)
+	objs, err := f.readObjects(stdin)
 	if err != nil {
 		return inputErrors(stderr, err)
 	}
@@ -107,6 +115,8 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if f.progress || (len(objs) > ProgressThreshold && isTerminal(stderr)) {
 		opts.Progress = stderr
 	}
+	printer := newApplyPrinter(f.output, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	opts.Report = printer.report
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
@@ -114,8 +124,8 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	outs := cl.Apply(ctx, objs)
-	return reportApply(outs, opts.DryRun, stdout, stderr)
+	cl.Apply(ctx, objs)
+	return printer.code
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
@@ -129,31 +139,100 @@ func dryRunSuffix(d cluster.DryRun) string {
 	return ""
 }
 
-// reportApply prints the outcomes in order and returns the exit code.
+// reportApply prints the outcomes in order as kubectl's lines and returns
+// the exit code.
 func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
-	code := ExitOK
-	var sb, eb strings.Builder
-	suffix := dryRunSuffix(dry)
-	for _, o := range outs {
-		for _, w := range o.Warnings {
-			eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
-		}
-		if o.Action == cluster.Failed {
-			eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
-			var ce *apply.ConflictError
-			switch {
-			case errors.As(o.Err, &ce):
-				code = ExitConflict
-			case code == ExitOK:
-				code = ExitFailed
-			}
-			continue
-		}
-		sb.WriteString(o.Ref.String() + " " + o.Action.String() + suffix + "\n")
+	p := newApplyPrinter("", dry, false, true, stdout, stderr)
+	for i, o := range outs {
+		p.report(i, o)
 	}
-	io.WriteString(stdout, sb.String())
-	io.WriteString(stderr, eb.String())
-	return code
+	return p.code
+}
+
+// applyPrinter prints the outcomes of apply as they come: kubectl's line
+// ("deployment.apps/web created"), the resulting object (-o json|yaml) or
+// its name (-o name) on stdout, errors and warnings on stderr. Ordered, it
+// holds an outcome back until those before it in the input are printed.
+type applyPrinter struct {
+	mu          sync.Mutex
+	output      string
+	suffix      string
+	showSecrets bool
+	ordered     bool
+	stdout      io.Writer
+	stderr      io.Writer
+	pending     map[int]cluster.Outcome
+	next        int
+	printed     int
+	code        int
+}
+
+func newApplyPrinter(output string, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
+	return &applyPrinter{output: output, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
+		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
+}
+
+// report takes the outcome of the object at index i; it is safe for
+// concurrent use.
+func (p *applyPrinter) report(i int, o cluster.Outcome) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ordered {
+		p.print(o)
+		return
+	}
+	p.pending[i] = o
+	for {
+		o, ok := p.pending[p.next]
+		if !ok {
+			return
+		}
+		delete(p.pending, p.next)
+		p.next++
+		p.print(o)
+	}
+}
+
+// print prints one outcome and updates the exit code.
+func (p *applyPrinter) print(o cluster.Outcome) {
+	var eb strings.Builder
+	for _, w := range o.Warnings {
+		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
+	}
+	if o.Action == cluster.Failed {
+		eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
+		var ce *apply.ConflictError
+		switch {
+		case errors.As(o.Err, &ce):
+			p.code = ExitConflict
+		case p.code == ExitOK:
+			p.code = ExitFailed
+		}
+	}
+	io.WriteString(p.stderr, eb.String())
+	if o.Action == cluster.Failed {
+		return
+	}
+	obj := o.Result
+	if !p.showSecrets {
+		obj = cluster.MaskSecret(obj)
+	}
+	var out string
+	switch p.output {
+	case "":
+		out = o.Ref.String() + " " + o.Action.String() + p.suffix + "\n"
+	case "name":
+		out = o.Ref.String() + "\n"
+	case "json":
+		out = string(obj.IndentJSON("    "))
+	case "yaml":
+		if p.printed > 0 {
+			out = "---\n"
+		}
+		out += string(obj.YAML())
+	}
+	p.printed++
+	io.WriteString(p.stdout, out)
 }
 
 // errString is err's message, or a placeholder for a nil error.

@@ -16,11 +16,28 @@ import (
 // diffFlags are the flags of diff.
 type diffFlags struct {
 	commonFlags
-	changes bool
+	changes    bool
+	serverSide bool
+	color      string
 }
 
 const diffLong = `Shows, as unified diffs of the live objects against the merged ones (YAML,
 without managedFields), what apply would change; nothing is written.
+
+By default the merged object is sent to the server as apply would send it,
+as a server-side dry run (dryRun=All), and the diff shows the server's
+answer: defaulting, admission and conversion show, and a validation error
+or a refused change (an immutable field) is the object's error.
+--server-side=false diffs against the merged object itself, computed
+locally (only reads are sent).
+
+The values of Secrets (data, stringData, and the last-applied annotation
+that holds them) are shown as ***, or *** (before) and *** (after) where
+they change, as kubectl diff shows data; --show-secrets shows them.
+
+KUBECTL_EXTERNAL_DIFF, as with kubectl diff, names a program (with flags)
+run on two directories, live/ and merged/, holding one file per changed
+object, instead of printing the diffs.
 
 Exit codes (kubectl diff's): 0 no differences, 1 differences, 2 error.`
 
@@ -28,7 +45,13 @@ const diffExample = `  # What applying a folder would change
   %[1]s diff -Rf manifests/
 
   # The same, with the changed fields and what decided each
-  %[1]s diff -f web.yaml --changes`
+  %[1]s diff -f web.yaml --changes
+
+  # Diff against the locally merged objects, without the server's dry run
+  %[1]s diff -f web.yaml --server-side=false
+
+  # Diff with another program, as kubectl diff does
+  KUBECTL_EXTERNAL_DIFF="meld" %[1]s diff -k overlays/prod`
 
 func newDiffCommand(name string) *cobra.Command {
 	var f diffFlags
@@ -45,6 +68,8 @@ func newDiffCommand(name string) *cobra.Command {
 	}
 	fs := c.Flags()
 	f.register(fs)
+	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
+	fs.StringVar(&f.color, "color", "auto", "colour the diff: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
 	return WithGatesHelp(c)
 }
@@ -58,7 +83,18 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 		return UsageError(c, err.Error())
 	}
 	opts.DryRun = cluster.DryRunClient
-	objs, err := cluster.ReadObjects(f.files, f.recursive, stdin)
+	if f.serverSide {
+		opts.DryRun = cluster.DryRunServer
+	}
+	color, err := useColor(f.color, stdout)
+	if err != nil {
+		return UsageError(c, err.Error())
+	}
+	external, err := externalDiff(os.Getenv("KUBECTL_EXTERNAL_DIFF"))
+	if err != nil {
+		return UsageError(c, err.Error())
+	}
+	objs, err := f.readObjects(stdin)
 	if err != nil {
 		inputErrors(stderr, err)
 		return DiffError
@@ -75,7 +111,14 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return DiffError
 	}
-	return reportDiff(res, f.changes, stdout, stderr)
+	if external != nil {
+		return runExternalDiff(external, res, stdout, stderr)
+	}
+	out := stdout
+	if color {
+		out = &colorWriter{w: stdout}
+	}
+	return reportDiff(res, f.changes, out, stderr)
 }
 
 // reportDiff prints the diffs in input order and returns the exit code.

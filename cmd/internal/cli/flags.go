@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/plyproject/ply/pkg/cluster"
@@ -37,23 +38,31 @@ func (f *fileList) Set(s string) error {
 // commonFlags are the flags apply and diff share: the input, the merge and
 // kubectl's connection flags (k8s.io/cli-runtime's ConfigFlags).
 type commonFlags struct {
-	files     fileList
-	recursive bool
-	overwrite bool
-	ordering  string
-	workers   int
-	gates     GateFlags
-	config    *genericclioptions.ConfigFlags
+	files       fileList
+	recursive   bool
+	overwrite   bool
+	ordering    string
+	workers     int
+	showSecrets bool
+	manager     string
+	selector    string
+	kustomize   string
+	gates       GateFlags
+	config      *genericclioptions.ConfigFlags
 }
 
 // register adds the common flags to fs.
 func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.VarP(&f.files, "filename", "f", "a `file or folder` of manifests, or - for standard input (repeatable, or comma-separated)")
 	fs.BoolVarP(&f.recursive, "recursive", "R", false, "also read the sub-folders of the -f folders")
+	fs.StringVarP(&f.kustomize, "kustomize", "k", "", "a kustomization `directory`, built in process as kubectl apply -k builds it (instead of -f)")
+	fs.StringVarP(&f.selector, "selector", "l", "", "`selector` (label query) the objects must match, as kubectl's: -l app=web, -l 'tier in (a,b)', -l '!canary'")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: conflicts fail the object")
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
 		"kubectl whenever the SeedOrdering gate is off")
 	fs.IntVar(&f.workers, "workers", cluster.DefaultWorkers, "the number of objects applied concurrently")
+	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
+	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
 	f.gates.Register(fs)
 	f.config = genericclioptions.NewConfigFlags(false)
 	f.config.AddFlags(fs)
@@ -64,7 +73,7 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	opts := cluster.Options{
 		Kubeconfig: *f.config.KubeConfig, Context: *f.config.Context, Namespace: *f.config.Namespace,
-		Overwrite: f.overwrite, Workers: f.workers,
+		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
 	}
 	var err error
 	if opts.Gates, err = f.gates.Gates(); err != nil {
@@ -76,8 +85,21 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	if f.workers < 1 {
 		return opts, errors.New("--workers must be at least 1, not " + strconv.Itoa(f.workers))
 	}
-	if len(f.files) == 0 {
+	if f.manager == "" {
+		return opts, errors.New("--field-manager must not be empty")
+	}
+	switch {
+	case len(f.files) == 0 && f.kustomize == "":
 		return opts, errors.New("must specify one of -f and -k")
+	case len(f.files) > 0 && f.kustomize != "":
+		return opts, errors.New("only one of -f or -k can be specified")
+	case f.kustomize != "" && f.recursive:
+		return opts, errors.New("-R applies to -f folders, not to -k")
+	}
+	if f.selector != "" {
+		if _, err := labels.Parse(f.selector); err != nil {
+			return opts, errors.New("bad -l selector: " + err.Error())
+		}
 	}
 	return opts, nil
 }
