@@ -54,16 +54,8 @@ const mergeExample = `  # Merge the three sources and print the result as YAML
 // newMergeCommand returns ply merge.
 func newMergeCommand() *cobra.Command {
 	var f mergeFlags
-	c := &cobra.Command{
-		Use:     "merge --local FILE [--recorded FILE] --live FILE",
-		Short:   "Print the merged object of a three-way apply",
-		Long:    mergeLong,
-		Example: mergeExample,
-		Args:    cli.NoArgs,
-		RunE: cli.RunE(func(c *cobra.Command, _ []string) int {
-			return runMerge(c, &f)
-		}),
-	}
+	c := cli.Command("merge --local FILE [--recorded FILE] --live FILE", "Print the merged object of a three-way apply",
+		mergeLong, mergeExample, func(c *cobra.Command) int { return runMerge(c, &f) })
 	fs := c.Flags()
 	fs.StringVar(&f.local, "local", "", "the configuration applied now (`file`, required)")
 	fs.StringVar(&f.recorded, "recorded", "", "the configuration applied last time (`file`); absent, empty or null: first apply")

@@ -111,17 +111,10 @@ func newPatchCommand() *cobra.Command {
 
 func newPatchApplyCommand() *cobra.Command {
 	var f patchApplyFlags
-	c := &cobra.Command{
-		Use:   "apply --live FILE --patch FILE",
-		Short: "Print live with a strategic merge patch applied",
-		Long:  patchApplyLong,
-		Example: `  # Patch a Deployment as the API server would, in kubectl's list order
+	c := cli.Command("apply --live FILE --patch FILE", "Print live with a strategic merge patch applied", patchApplyLong,
+		`  # Patch a Deployment as the API server would, in kubectl's list order
   ply patch apply --live live.yaml --patch patch.yaml --ordering kubectl`,
-		Args: cli.NoArgs,
-		RunE: cli.RunE(func(c *cobra.Command, _ []string) int {
-			return runPatchApply(c, &f)
-		}),
-	}
+		func(c *cobra.Command) int { return runPatchApply(c, &f) })
 	fs := c.Flags()
 	fs.StringVar(&f.live, "live", "", "the object to patch (`file`, required); empty or null: it does not exist yet")
 	fs.StringVar(&f.patch, "patch", "", "the strategic merge patch (`file`, required): an object")
@@ -134,20 +127,13 @@ func newPatchApplyCommand() *cobra.Command {
 
 func newPatchCreateCommand() *cobra.Command {
 	var f patchCreateFlags
-	c := &cobra.Command{
-		Use:   "create --original FILE --modified FILE [--current FILE]",
-		Short: "Print the two-way (or three-way) strategic merge patch",
-		Long:  patchCreateLong,
-		Example: `  # The two-way patch of kubectl patch and kubectl edit
+	c := cli.Command("create --original FILE --modified FILE [--current FILE]", "Print the two-way (or three-way) strategic merge patch",
+		patchCreateLong, `  # The two-way patch of kubectl patch and kubectl edit
   ply patch create --original before.yaml --modified after.yaml
 
   # The three-way patch kubectl apply sends, failing on conflicts
   ply patch create --original recorded.yaml --modified local.yaml --current live.yaml --overwrite=false`,
-		Args: cli.NoArgs,
-		RunE: cli.RunE(func(c *cobra.Command, _ []string) int {
-			return runPatchCreate(c, &f)
-		}),
-	}
+		func(c *cobra.Command) int { return runPatchCreate(c, &f) })
 	fs := c.Flags()
 	fs.StringVar(&f.original, "original", "", "the configuration before (`file`); absent, empty or null: none (a first apply)")
 	fs.StringVar(&f.modified, "modified", "", "the configuration after (`file`, required)")

@@ -63,17 +63,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
 
 func newApplyCommand(name string) *cobra.Command {
 	var f applyFlags
-	c := &cobra.Command{
-		Use:         "apply -f FILENAME",
-		Short:       "Apply manifests to the cluster (kubectl's last-applied format)",
-		Long:        applyLong,
-		Example:     fmt.Sprintf(applyExample, name),
-		Args:        NoArgs,
-		Annotations: map[string]string{styleAnnotation: "true"},
-		RunE: RunE(func(c *cobra.Command, _ []string) int {
-			return applyMain(c, &f)
-		}),
-	}
+	c := Command("apply -f FILENAME", "Apply manifests to the cluster (kubectl's last-applied format)", applyLong,
+		fmt.Sprintf(applyExample, name), func(c *cobra.Command) int { return applyMain(c, &f) })
+	c.Annotations = map[string]string{styleAnnotation: "true"}
 	fs := c.Flags()
 	f.register(fs)
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")

@@ -55,17 +55,9 @@ const diffExample = `  # What applying a folder would change
 
 func newDiffCommand(name string) *cobra.Command {
 	var f diffFlags
-	c := &cobra.Command{
-		Use:         "diff -f FILENAME",
-		Short:       "Show what apply would change (exit 1: differences)",
-		Long:        diffLong,
-		Example:     fmt.Sprintf(diffExample, name),
-		Args:        NoArgs,
-		Annotations: map[string]string{styleAnnotation: "true"},
-		RunE: RunE(func(c *cobra.Command, _ []string) int {
-			return diffMain(c, &f)
-		}),
-	}
+	c := Command("diff -f FILENAME", "Show what apply would change (exit 1: differences)", diffLong,
+		fmt.Sprintf(diffExample, name), func(c *cobra.Command) int { return diffMain(c, &f) })
+	c.Annotations = map[string]string{styleAnnotation: "true"}
 	fs := c.Flags()
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")

@@ -42,6 +42,16 @@ func RunE(run func(c *cobra.Command, args []string) int) func(*cobra.Command, []
 	}
 }
 
+// Command returns a command that takes flags only, whose main is run:
+// use and short name and summarise it, long and example are its help.
+func Command(use, short, long, example string, run func(c *cobra.Command) int) *cobra.Command {
+	return &cobra.Command{
+		Use: use, Short: short, Long: long, Example: example,
+		Args: NoArgs,
+		RunE: RunE(func(c *cobra.Command, _ []string) int { return run(c) }),
+	}
+}
+
 // NoArgs is the argument check of commands that take flags only.
 func NoArgs(_ *cobra.Command, args []string) error {
 	if len(args) > 0 {
