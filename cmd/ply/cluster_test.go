@@ -24,8 +24,8 @@ var _ = Describe("ply apply and ply diff", func() {
 
 	It("lists them in the usage", func() {
 		r := ply("help")
-		Expect(r.stdout).To(ContainSubstring("ply apply -f FILE|DIR|-"))
-		Expect(r.stdout).To(ContainSubstring("ply diff -f FILE|DIR|-"))
+		Expect(r.stdout).To(ContainSubstring("ply apply -f FILE|DIR|URL|-"))
+		Expect(r.stdout).To(ContainSubstring("ply diff -f FILE|DIR|URL|-"))
 		Expect(r.stdout).To(MatchRegexp(`\n  apply +Apply manifests`))
 		Expect(r.stdout).To(MatchRegexp(`\n  diff +Show what apply would change`))
 	})

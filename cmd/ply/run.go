@@ -22,8 +22,8 @@ const long = `ply computes Kubernetes three-way applies.
   ply patch apply --live F --patch F [flags]           print live with a strategic merge patch applied
   ply patch create --original F --modified F [--current F] [flags]
                                                        print the two-way (or three-way) strategic merge patch
-  ply apply -f FILE|DIR|- [flags]                      apply manifests to the cluster (kubectl's last-applied format)
-  ply diff -f FILE|DIR|- [flags]                       show what apply would change (exit 1: differences)
+  ply apply -f FILE|DIR|URL|- [flags]                  apply manifests to the cluster (kubectl's last-applied format)
+  ply diff -f FILE|DIR|URL|- [flags]                   show what apply would change (exit 1: differences)
 
 merge, patch, apply and diff take --compat=kubectl (compute exactly what kubectl
 computes: every feature gate off) and --feature-gates=Name=true|false,... (one

@@ -24,10 +24,11 @@ const ProgressThreshold = 50
 // applyFlags are the flags of apply.
 type applyFlags struct {
 	commonFlags
-	dryRun      string
-	maxAttempts int
-	progress    bool
-	output      string
+	dryRun            string
+	maxAttempts       int
+	progress          bool
+	output            string
+	showManagedFields bool
 }
 
 // WithGatesHelp appends the feature gates' section to the help of c.
@@ -72,7 +73,8 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.StringVarP(&f.output, "output", "o", "", "print the resulting objects instead of kubectl's lines: `name`, json or yaml (Secrets masked unless --show-secrets)")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
-		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal)")
+		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
+	fs.BoolVar(&f.showManagedFields, "show-managed-fields", false, "keep metadata.managedFields in -o json|yaml output (kubectl's flag)")
 	return WithGatesHelp(c)
 }
 
@@ -104,10 +106,14 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return ExitFailed
 	}
-	if f.progress || (len(objs) > ProgressThreshold && isTerminal(stderr)) {
+	printer := newApplyPrinter(f.output, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	printer.managedFields = f.showManagedFields
+	switch {
+	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
+		printer.bar = &progressBar{w: stderr, total: len(objs)}
+	case f.progress:
 		opts.Progress = stderr
 	}
-	printer := newApplyPrinter(f.output, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
 	opts.Report = printer.report
 	cl, err := f.client(opts)
 	if err != nil {
@@ -117,6 +123,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cl.Apply(ctx, objs)
+	printer.finish()
 	return printer.code
 }
 
@@ -157,6 +164,10 @@ type applyPrinter struct {
 	next        int
 	printed     int
 	code        int
+	// managedFields keeps metadata.managedFields in -o json|yaml.
+	managedFields bool
+	// bar, when set, shows the progress on a terminal below the results.
+	bar *progressBar
 }
 
 func newApplyPrinter(output string, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
@@ -169,6 +180,10 @@ func newApplyPrinter(output string, dry cluster.DryRun, showSecrets, ordered boo
 func (p *applyPrinter) report(i int, o cluster.Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.clear()
+		defer p.bar.done()
+	}
 	if !p.ordered {
 		p.print(o)
 		return
@@ -209,6 +224,9 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	if !p.showSecrets {
 		obj = cluster.MaskSecret(obj)
 	}
+	if md, ok := obj.Get("metadata"); ok && md.IsMap() && !p.managedFields {
+		obj = obj.With("metadata", md.Without("managedFields"))
+	}
 	var out string
 	switch p.output {
 	case "":
@@ -225,6 +243,63 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	}
 	p.printed++
 	io.WriteString(p.stdout, out)
+}
+
+// finish ends the progress bar, if any.
+func (p *applyPrinter) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.finish()
+	}
+}
+
+// progressBar draws "[=====>    ] 120/500 objects" on one terminal line,
+// redrawn in place as objects finish; results printed meanwhile clear it
+// first. Its methods run under the printer's lock.
+type progressBar struct {
+	w        io.Writer
+	total, n int
+	drawn    bool
+}
+
+// barWidth is the number of cells of the bar.
+const barWidth = 30
+
+// clear erases the bar so that a result can take its line.
+func (b *progressBar) clear() {
+	if b.drawn {
+		io.WriteString(b.w, "\r\x1b[K")
+		b.drawn = false
+	}
+}
+
+// done counts one object and redraws the bar.
+func (b *progressBar) done() {
+	b.n++
+	b.draw()
+}
+
+// draw writes the bar.
+func (b *progressBar) draw() {
+	fill := 0
+	if b.total > 0 {
+		fill = b.n * barWidth / b.total
+	}
+	bar := strings.Repeat("=", fill)
+	if fill < barWidth {
+		bar += ">" + strings.Repeat(" ", barWidth-fill-1)
+	}
+	io.WriteString(b.w, "\r\x1b[K["+bar+"] "+strconv.Itoa(b.n)+"/"+strconv.Itoa(b.total)+" objects")
+	b.drawn = true
+}
+
+// finish leaves the bar's last state on its line.
+func (b *progressBar) finish() {
+	if b.drawn {
+		io.WriteString(b.w, "\n")
+		b.drawn = false
+	}
 }
 
 // errString is err's message, or a placeholder for a nil error.

@@ -53,7 +53,7 @@ type commonFlags struct {
 
 // register adds the common flags to fs.
 func (f *commonFlags) register(fs *pflag.FlagSet) {
-	fs.VarP(&f.files, "filename", "f", "a `file or folder` of manifests, or - for standard input (repeatable, or comma-separated)")
+	fs.VarP(&f.files, "filename", "f", "a `file, folder or URL` of manifests, or - for standard input (repeatable, or comma-separated)")
 	fs.BoolVarP(&f.recursive, "recursive", "R", false, "also read the sub-folders of the -f folders")
 	fs.StringVarP(&f.kustomize, "kustomize", "k", "", "a kustomization `directory`, built in process as kubectl apply -k builds it (instead of -f)")
 	fs.StringVarP(&f.selector, "selector", "l", "", "`selector` (label query) the objects must match, as kubectl's: -l app=web, -l 'tier in (a,b)', -l '!canary'")
@@ -65,6 +65,7 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
 	f.gates.Register(fs)
 	f.config = genericclioptions.NewConfigFlags(false)
+	f.config.CacheDir = nil // ply keeps no discovery cache: no --cache-dir
 	f.config.AddFlags(fs)
 }
 

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,4 +246,68 @@ var _ = Describe("diff output", func() {
 		Expect(code).To(Equal(DiffError))
 		Expect(errb.String()).To(HavePrefix(`error: KUBECTL_EXTERNAL_DIFF "false-and-missing-program": `))
 	})
+})
+
+var _ = Describe("apply progress", func() {
+	It("draws a bar below the results, cleared for each and ended with a new line", func() {
+		var out, errb strings.Builder
+		p := newApplyPrinter("", cluster.DryRunNone, false, false, &out, &errb)
+		p.bar = &progressBar{w: &errb, total: 4}
+		for i, n := range []string{"a", "b", "c", "d"} {
+			p.report(i, outcome("ConfigMap", "", n, n+"#1", cluster.Created, nil))
+		}
+		p.finish()
+		Expect(out.String()).To(Equal("configmap/a created\nconfigmap/b created\nconfigmap/c created\nconfigmap/d created\n"))
+		Expect(errb.String()).To(Equal(golden("apply-progress.txt", errb.String())))
+		Expect(errb.String()).To(HaveSuffix("[==============================] 4/4 objects\n"))
+	})
+
+	It("leaves managedFields out of -o output unless --show-managed-fields", func() {
+		o := secretOutcome(cluster.Created)
+		md, _ := o.Result.Get("metadata")
+		mf, err := parse.Document([]byte(`[{manager: kubectl-client-side-apply, operation: Update}]`))
+		Expect(err).NotTo(HaveOccurred())
+		o.Result = o.Result.With("metadata", md.With("managedFields", mf))
+		for _, show := range []bool{false, true} {
+			var out, errb strings.Builder
+			p := newApplyPrinter("yaml", cluster.DryRunNone, false, true, &out, &errb)
+			p.managedFields = show
+			p.report(0, o)
+			Expect(strings.Contains(out.String(), "manager: kubectl-client-side-apply")).To(Equal(show))
+		}
+	})
+})
+
+var _ = Describe("-f URL", func() {
+	It("reads the manifest from an http(s) URL before contacting the cluster", func() {
+		data, err := os.ReadFile("testdata/cm.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/cm.yaml" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Write(data)
+		}))
+		DeferCleanup(srv.Close)
+		captureOptions()
+		r := runApply("-f", srv.URL+"/cm.yaml")
+		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"), "the object was read")
+		r = runDiff("-f", srv.URL+"/nope.yaml")
+		Expect(r.code).To(Equal(DiffError))
+		Expect(r.stderr).To(Equal("error: " + srv.URL + "/nope.yaml: cannot download: the server answered 404 Not Found\n"))
+	})
+})
+
+var _ = Describe("help", func() {
+	DescribeTable("of apply and diff, as kubectl's",
+		func(cmd, want string) {
+			GinkgoT().Setenv("HOME", "/home/user")
+			r := runPly(cmd, "--help")
+			Expect(r.code).To(Equal(ExitOK))
+			Expect(r.stdout).To(Equal(golden(want, r.stdout)))
+		},
+		Entry("apply", "apply", "apply-help.txt"),
+		Entry("diff", "diff", "diff-help.txt"),
+	)
 })
