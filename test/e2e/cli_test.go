@@ -87,7 +87,7 @@ var _ = Describe("Secrets are masked in every output", Ordered, func() {
 		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+token: "?\*\*\* \(after\)"?$`))
 		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+password: "?\*\*\* \(after\)"?$`), "the server turned stringData into data")
 		Expect(got["diff --server-side=false"]).To(MatchRegexp(`(?m)^[-+]\s+kubectl.kubernetes.io/last-applied-configuration: .*\*\*\*`))
-		Expect(got["apply -o yaml (create)"]).To(ContainSubstring(`token: "***"`))
+		Expect(got["apply -o yaml (create)"]).To(ContainSubstring(`token: '***'`))
 		Expect(got["apply refused by admission (error message)"]).To(ContainSubstring("refused token ***"))
 		Expect(got["diff refused by admission (error message)"]).To(ContainSubstring("refused token ***"))
 	})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
@@ -24,11 +28,12 @@ const ProgressThreshold = 50
 // applyFlags are the flags of apply.
 type applyFlags struct {
 	commonFlags
-	dryRun            string
-	maxAttempts       int
-	progress          bool
-	output            string
-	showManagedFields bool
+	dryRun      string
+	maxAttempts int
+	progress    bool
+	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
+	// go-template, ...), --template, --show-managed-fields, ...
+	print *genericclioptions.PrintFlags
 }
 
 // WithGatesHelp appends the feature gates' section to the help of c.
@@ -43,6 +48,12 @@ kubectl.kubernetes.io/last-applied-configuration annotation, written in
 kubectl's format), the manifest and the live object. Namespaces and
 CustomResourceDefinitions are applied first. One line per object, in input
 order: "deployment.apps/web created|configured|unchanged".
+
+With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
+...) the resulting objects are printed instead: the server's answer, or
+the merged object with --dry-run=client. The values of Secrets are ***
+unless --show-secrets. Results are printed as objects finish: in input
+order when standard output is not a terminal.
 
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
@@ -70,11 +81,11 @@ func newApplyCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
-	fs.StringVarP(&f.output, "output", "o", "", "print the resulting objects instead of kubectl's lines: `name`, json or yaml (Secrets masked unless --show-secrets)")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
-	fs.BoolVar(&f.showManagedFields, "show-managed-fields", false, "keep metadata.managedFields in -o json|yaml output (kubectl's flag)")
+	f.print = genericclioptions.NewPrintFlags("")
+	f.print.AddFlags(c)
 	return WithGatesHelp(c)
 }
 
@@ -88,10 +99,11 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
 		return UsageError(c, err.Error())
 	}
-	switch f.output {
-	case "", "name", "json", "yaml":
-	default:
-		return UsageError(c, "--output must be name, json or yaml, not "+strconv.Quote(f.output))
+	var objPrinter printers.ResourcePrinter
+	if *f.print.OutputFormat != "" || f.print.TemplatePrinterFlags.TemplateArgument != nil && *f.print.TemplatePrinterFlags.TemplateArgument != "" {
+		if objPrinter, err = f.print.ToPrinter(); err != nil {
+			return UsageError(c, err.Error())
+		}
 	}
 	if f.maxAttempts < 1 {
 		return UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
@@ -106,8 +118,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return ExitFailed
 	}
-	printer := newApplyPrinter(f.output, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
-	printer.managedFields = f.showManagedFields
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
 	switch {
 	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
 		printer.bar = &progressBar{w: stderr, total: len(objs)}
@@ -141,7 +152,7 @@ func dryRunSuffix(d cluster.DryRun) string {
 // reportApply prints the outcomes in order as kubectl's lines and returns
 // the exit code.
 func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
-	p := newApplyPrinter("", dry, false, true, stdout, stderr)
+	p := newApplyPrinter(nil, dry, false, true, stdout, stderr)
 	for i, o := range outs {
 		p.report(i, o)
 	}
@@ -149,12 +160,13 @@ func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.W
 }
 
 // applyPrinter prints the outcomes of apply as they come: kubectl's line
-// ("deployment.apps/web created"), the resulting object (-o json|yaml) or
-// its name (-o name) on stdout, errors and warnings on stderr. Ordered, it
-// holds an outcome back until those before it in the input are printed.
+// ("deployment.apps/web created"), or the resulting object through the
+// printer of kubectl's print flags (-o name|json|yaml|jsonpath=...), on
+// stdout, errors and warnings on stderr. Ordered, it holds an outcome back
+// until those before it in the input are printed.
 type applyPrinter struct {
 	mu          sync.Mutex
-	output      string
+	objects     printers.ResourcePrinter
 	suffix      string
 	showSecrets bool
 	ordered     bool
@@ -162,16 +174,13 @@ type applyPrinter struct {
 	stderr      io.Writer
 	pending     map[int]cluster.Outcome
 	next        int
-	printed     int
 	code        int
-	// managedFields keeps metadata.managedFields in -o json|yaml.
-	managedFields bool
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
 }
 
-func newApplyPrinter(output string, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
-	return &applyPrinter{output: output, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
+func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
+	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
 		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
 }
 
@@ -220,29 +229,28 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	if o.Action == cluster.Failed {
 		return
 	}
+	if p.objects == nil {
+		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+"\n")
+		return
+	}
 	obj := o.Result
 	if !p.showSecrets {
 		obj = cluster.MaskSecret(obj)
 	}
-	if md, ok := obj.Get("metadata"); ok && md.IsMap() && !p.managedFields {
-		obj = obj.With("metadata", md.Without("managedFields"))
+	u := &unstructured.Unstructured{}
+	var buf bytes.Buffer
+	err := u.UnmarshalJSON(obj.JSON())
+	if err == nil {
+		err = p.objects.PrintObj(u, &buf)
 	}
-	var out string
-	switch p.output {
-	case "":
-		out = o.Ref.String() + " " + o.Action.String() + p.suffix + "\n"
-	case "name":
-		out = o.Ref.String() + "\n"
-	case "json":
-		out = string(obj.IndentJSON("    "))
-	case "yaml":
-		if p.printed > 0 {
-			out = "---\n"
+	if err != nil {
+		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")
+		if p.code == ExitOK {
+			p.code = ExitFailed
 		}
-		out += string(obj.YAML())
+		return
 	}
-	p.printed++
-	io.WriteString(p.stdout, out)
+	p.stdout.Write(buf.Bytes())
 }
 
 // finish ends the progress bar, if any.

@@ -16,6 +16,7 @@ import (
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 type result struct {
@@ -149,7 +150,14 @@ var _ = Describe("apply flags", func() {
 })
 
 func outcome(kind, group, name, src string, a cluster.Action, err error) cluster.Outcome {
+	apiVersion := "v1"
+	if group != "" {
+		apiVersion = group + "/v1"
+	}
+	result := value.MustMap(value.Field{Key: "apiVersion", Value: value.String(apiVersion)}, value.Field{Key: "kind", Value: value.String(kind)},
+		value.Field{Key: "metadata", Value: value.MustMap(value.Field{Key: "name", Value: value.String(name)})})
 	return cluster.Outcome{
+		Result: result,
 		Object: cluster.Object{Source: src},
 		Ref: cluster.Ref{GroupVersionKind: schema.GroupVersionKind{Group: group, Version: "v1", Kind: kind}, Name: name,
 			Resource: strings.ToLower(kind) + "s"},

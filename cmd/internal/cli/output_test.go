@@ -6,14 +6,31 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/parse"
 )
+
+// printerFor returns the printer of kubectl's print flags for -o output;
+// nil for "" (kubectl's lines).
+func printerFor(output string) printers.ResourcePrinter {
+	GinkgoHelper()
+	if output == "" {
+		return nil
+	}
+	pf := genericclioptions.NewPrintFlags("")
+	*pf.OutputFormat = output
+	p, err := pf.ToPrinter()
+	Expect(err).NotTo(HaveOccurred())
+	return p
+}
 
 // golden returns the content of testdata/want/name; with PLY_UPDATE_GOLDEN
 // set, it writes got there first.
@@ -132,7 +149,7 @@ var _ = Describe("apply output", func() {
 	DescribeTable("-o prints the resulting objects, Secrets masked",
 		func(output, want string) {
 			var out, errb strings.Builder
-			p := newApplyPrinter(output, cluster.DryRunNone, false, true, &out, &errb)
+			p := newApplyPrinter(printerFor(output), cluster.DryRunNone, false, true, &out, &errb)
 			p.report(1, outcome("ConfigMap", "", "x", "x.yaml#1", cluster.Failed, errors.New("boom")))
 			p.report(0, secretOutcome(cluster.Created))
 			p.report(2, secretOutcome(cluster.Unchanged))
@@ -150,7 +167,7 @@ var _ = Describe("apply output", func() {
 
 	It("prints the values with --show-secrets", func() {
 		var out, errb strings.Builder
-		p := newApplyPrinter("yaml", cluster.DryRunNone, true, true, &out, &errb)
+		p := newApplyPrinter(printerFor("yaml"), cluster.DryRunNone, true, true, &out, &errb)
 		p.report(0, secretOutcome(cluster.Created))
 		Expect(out.String()).To(ContainSubstring("plain: s3cr3t-value"))
 		Expect(out.String()).To(ContainSubstring("token: czNjcjN0LXZhbHVl"))
@@ -158,22 +175,37 @@ var _ = Describe("apply output", func() {
 
 	It("prints in input order when ordered, as objects finish otherwise", func() {
 		var out, errb strings.Builder
-		p := newApplyPrinter("name", cluster.DryRunNone, false, true, &out, &errb)
+		p := newApplyPrinter(printerFor("name"), cluster.DryRunNone, false, true, &out, &errb)
 		p.report(1, outcome("ConfigMap", "", "b", "b#1", cluster.Created, nil))
 		Expect(out.String()).To(BeEmpty(), "held back until the first object is done")
 		p.report(0, outcome("ConfigMap", "", "a", "a#1", cluster.Created, nil))
 		Expect(out.String()).To(Equal("configmap/a\nconfigmap/b\n"))
 
 		out.Reset()
-		p = newApplyPrinter("name", cluster.DryRunNone, false, false, &out, &errb)
+		p = newApplyPrinter(printerFor("name"), cluster.DryRunNone, false, false, &out, &errb)
 		p.report(1, outcome("ConfigMap", "", "b", "b#1", cluster.Created, nil))
 		Expect(out.String()).To(Equal("configmap/b\n"))
 	})
 
-	It("rejects an unknown -o", func() {
+	It("rejects an unknown -o with kubectl's message", func() {
 		r := runApply("-f", "testdata/cm.yaml", "-o", "wide")
 		Expect(r.code).To(Equal(ExitUsage))
-		Expect(r.stderr).To(HavePrefix(`error: --output must be name, json or yaml, not "wide"`))
+		Expect(r.stderr).To(HavePrefix(`error: unable to match a printer suitable for the output format "wide", allowed formats are: `))
+	})
+
+	It("prints with kubectl's other print flags: -o jsonpath, --template", func() {
+		for _, args := range [][]string{{"-o", "jsonpath={.metadata.name} {.data.token}"}, {"-o", "go-template", "--template", "{{.metadata.name}} {{.data.token}}"}} {
+			pf := genericclioptions.NewPrintFlags("")
+			*pf.OutputFormat = args[1]
+			if len(args) > 2 {
+				*pf.TemplatePrinterFlags.TemplateArgument = args[3]
+			}
+			printer, err := pf.ToPrinter()
+			Expect(err).NotTo(HaveOccurred(), "%v", args)
+			var out, errb strings.Builder
+			newApplyPrinter(printer, cluster.DryRunNone, false, true, &out, &errb).report(0, secretOutcome(cluster.Created))
+			Expect(out.String()).To(Equal("token ***"), "%v", args)
+		}
 	})
 })
 
@@ -251,7 +283,7 @@ var _ = Describe("diff output", func() {
 var _ = Describe("apply progress", func() {
 	It("draws a bar below the results, cleared for each and ended with a new line", func() {
 		var out, errb strings.Builder
-		p := newApplyPrinter("", cluster.DryRunNone, false, false, &out, &errb)
+		p := newApplyPrinter(nil, cluster.DryRunNone, false, false, &out, &errb)
 		p.bar = &progressBar{w: &errb, total: 4}
 		for i, n := range []string{"a", "b", "c", "d"} {
 			p.report(i, outcome("ConfigMap", "", n, n+"#1", cluster.Created, nil))
@@ -270,8 +302,14 @@ var _ = Describe("apply progress", func() {
 		o.Result = o.Result.With("metadata", md.With("managedFields", mf))
 		for _, show := range []bool{false, true} {
 			var out, errb strings.Builder
-			p := newApplyPrinter("yaml", cluster.DryRunNone, false, true, &out, &errb)
-			p.managedFields = show
+			r := runApply("-f", "testdata/cm.yaml", "-o", "yaml", "--show-managed-fields="+strconv.FormatBool(show), "--kubeconfig", "testdata/missing")
+			Expect(r.stderr).To(HavePrefix("error: cannot load the kubeconfig"), "the flag exists")
+			pf := genericclioptions.NewPrintFlags("")
+			*pf.OutputFormat = "yaml"
+			pf.JSONYamlPrintFlags.ShowManagedFields = show
+			printer, err := pf.ToPrinter()
+			Expect(err).NotTo(HaveOccurred())
+			p := newApplyPrinter(printer, cluster.DryRunNone, false, true, &out, &errb)
 			p.report(0, o)
 			Expect(strings.Contains(out.String(), "manager: kubectl-client-side-apply")).To(Equal(show))
 		}
