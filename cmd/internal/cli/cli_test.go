@@ -322,6 +322,17 @@ var _ = Describe("the command tree", func() {
 		Entry("powershell", "powershell", "# powershell completion for"),
 	)
 
+	DescribeTable("rejects a missing or unknown shell as a usage error",
+		func(want string, args ...string) {
+			r := runPly(append([]string{"completion"}, args...)...)
+			Expect(r.code).To(Equal(ExitUsage))
+			Expect(r.stdout).To(BeEmpty())
+			Expect(r.stderr).To(Equal("ply completion: " + want + ", want bash, zsh, fish or powershell\nRun 'ply completion -h' for usage.\n"))
+		},
+		Entry("missing", "missing shell"),
+		Entry("unknown", `unknown shell "tcsh"`, "tcsh"),
+	)
+
 	It("completes flag names", func() {
 		r := runPly("__complete", "apply", "--kube")
 		Expect(r.code).To(Equal(ExitOK))

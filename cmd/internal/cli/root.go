@@ -125,9 +125,22 @@ func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
 			return ExitUsage
 		}),
 	}
-	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(extra...)
 	root.AddCommand(newApplyCommand(name), newDiffCommand(name), newVersionCommand(name))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// cobra's completion command prints its help for an unknown
+			// shell and exits 0; here that is a usage error.
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = RunE(func(c *cobra.Command, args []string) int {
+				if len(args) == 0 {
+					return UsageError(c, "missing shell, want bash, zsh, fish or powershell")
+				}
+				return UsageError(c, "unknown shell "+strconv.Quote(args[0])+", want bash, zsh, fish or powershell")
+			})
+		}
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
