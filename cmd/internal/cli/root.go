@@ -91,6 +91,7 @@ func Main(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	initCompletion(root)
 	c, err := root.ExecuteC()
 	var ec exitCode
 	switch {
@@ -127,20 +128,6 @@ func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
 	}
 	root.AddCommand(extra...)
 	root.AddCommand(newApplyCommand(name), newDiffCommand(name), newVersionCommand(name))
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "completion" {
-			// cobra's completion command prints its help for an unknown
-			// shell and exits 0; here that is a usage error.
-			c.Args = cobra.ArbitraryArgs
-			c.RunE = RunE(func(c *cobra.Command, args []string) int {
-				if len(args) == 0 {
-					return UsageError(c, "missing shell, want bash, zsh, fish or powershell")
-				}
-				return UsageError(c, "unknown shell "+strconv.Quote(args[0])+", want bash, zsh, fish or powershell")
-			})
-		}
-	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
@@ -160,4 +147,25 @@ func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
 		}),
 	})
 	return root
+}
+
+// initCompletion adds cobra's completion command to root, once its streams
+// are set (the command writes the scripts to the output it finds then),
+// making a missing or unknown shell a usage error where cobra prints the
+// help and exits 0.
+func initCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// cobra's completion command prints its help for an unknown
+			// shell and exits 0; here that is a usage error.
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = RunE(func(c *cobra.Command, args []string) int {
+				if len(args) == 0 {
+					return UsageError(c, "missing shell, want bash, zsh, fish or powershell")
+				}
+				return UsageError(c, "unknown shell "+strconv.Quote(args[0])+", want bash, zsh, fish or powershell")
+			})
+		}
+	}
 }
