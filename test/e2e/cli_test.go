@@ -197,3 +197,24 @@ func changedLines(diff string) []string {
 	sort.Strings(out)
 	return out
 }
+
+var _ = Describe("ply apply: kubectl's input and output flags", func() {
+	It("applies a kustomization (-k), only what -l selects, under --field-manager, printing -o name", func() {
+		ns := newNamespace("kflags-")
+		r := applyOrDiff(ns, "apply", "-k", fixture("kustomize"), "-l", "tier=back", "--field-manager", "ci-bot", "-o", "name")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(Equal(lines("configmap/k-back")))
+		expectAbsent(configMaps, ns, "k-front")
+		back := live(configMaps, ns, "k-back")
+		var managers []string
+		for _, m := range back.GetManagedFields() {
+			managers = append(managers, m.Manager)
+		}
+		Expect(managers).To(Equal([]string{"ci-bot"}))
+
+		r = applyOrDiff(ns, "diff", "-k", fixture("kustomize"))
+		Expect(r.ExitCode).To(Equal(1), "k-front is new: %s", r)
+		Expect(r.Stdout).To(ContainSubstring("+  name: k-front\n"))
+		Expect(r.Stdout).NotTo(ContainSubstring("k-back\n"), "k-back is unchanged")
+	})
+})
