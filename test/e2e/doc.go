@@ -18,7 +18,8 @@
 // masked in every output of apply and diff (and an admission error quoting
 // a value) unless --show-secrets; and ply diff against the server:
 // defaults, immutable refusals, --changes, KUBECTL_EXTERNAL_DIFF, and the
-// same changed lines as kubectl diff on a defaulted Deployment.
+// same changed lines as kubectl diff on a defaulted Deployment; apply -k
+// with -l, --field-manager and -o name.
 //
 // The manifests are in testdata/. The suite needs what harness.Prepare
 // installs (etcd, the cached kube-apiserver) and a kubectl 1.32 client
