@@ -1,7 +1,7 @@
 // Command kubectl-ply is ply's cluster commands as a kubectl plugin: with
 // the binary on PATH, "kubectl ply apply -f DIR" and "kubectl ply diff -f
-// DIR" behave as "ply apply" and "ply diff" (same flags, output and exit
-// codes; the code is shared in cmd/internal/cli).
+// DIR" behave as "ply apply" and "ply diff" (same command tree, flags,
+// output and exit codes: cmd/internal/cli), with version and completion.
 package main
 
 import (

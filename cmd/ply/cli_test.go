@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -254,13 +255,13 @@ var _ = Describe("ply merge", func() {
 		},
 		Entry("no command", []string{}, "Usage:"),
 		Entry("unknown command", []string{"frobnicate"}, `ply: unknown command "frobnicate"`),
-		Entry("unknown flag", []string{"merge", "--bogus"}, "flag provided but not defined: -bogus"),
+		Entry("unknown flag", []string{"merge", "--bogus"}, "ply merge: unknown flag: --bogus\nRun 'ply merge -h' for usage.\n"),
 		Entry("missing --local", []string{"merge", "--live", "x.yaml"}, "--local is required"),
 		Entry("missing --live", []string{"merge", "--local", "x.yaml"}, "--live is required"),
-		Entry("flag without its value", []string{"merge", "--local"}, "flag needs an argument: -local"),
+		Entry("flag without its value", []string{"merge", "--local"}, "ply merge: flag needs an argument: --local"),
 		Entry("bad --ordering", []string{"merge", "--local", "a", "--live", "b", "--ordering", "random"}, `--ordering must be seed or kubectl, not "random"`),
 		Entry("bad -o", []string{"merge", "--local", "a", "--live", "b", "-o", "xml"}, `-o must be yaml or json, not "xml"`),
-		Entry("bad --overwrite", []string{"merge", "--overwrite=maybe"}, "invalid boolean value"),
+		Entry("bad --overwrite", []string{"merge", "--overwrite=maybe"}, `invalid argument "maybe" for "--overwrite" flag`),
 		Entry("extra argument", []string{"merge", "--local", "a", "--live", "b", "c"}, `unexpected argument "c"`),
 		Entry("two inputs on standard input", []string{"merge", "--local", "-", "--live", "-"}, "only one input"),
 		Entry("help on an unknown topic", []string{"help", "nope"}, `unknown topic "nope"`),
@@ -315,7 +316,10 @@ var _ = Describe("ply help and version", func() {
 		for _, arg := range []string{"help", "-h", "--help"} {
 			r := ply(arg)
 			Expect(r.code).To(Equal(exitOK))
-			Expect(r.stdout).To(Equal(usage))
+			Expect(r.stdout).To(MatchRegexp(`^` + regexp.QuoteMeta(long) + `\n\nUsage:\n  ply( \[flags\])?\n  ply \[command\]\n`))
+			for _, c := range []string{"apply", "completion", "diff", "help", "merge", "patch", "version"} {
+				Expect(r.stdout).To(MatchRegexp(`\n  ` + c + ` +\S`))
+			}
 			Expect(r.stderr).To(BeEmpty())
 		}
 	})
@@ -325,8 +329,8 @@ var _ = Describe("ply help and version", func() {
 			r := ply(args...)
 			Expect(r.code).To(Equal(exitOK))
 			Expect(r.stderr).To(BeEmpty())
-			Expect(r.stdout).To(HavePrefix("Usage: ply merge"))
-			for _, f := range []string{"-local", "-recorded", "-live", "-schema", "-type", "-overwrite", "-ordering", "-o format", "-changes"} {
+			Expect(r.stdout).To(HavePrefix(mergeLong + "\n\nUsage:\n  ply merge --local FILE [--recorded FILE] --live FILE [flags]\n\nExamples:\n"))
+			for _, f := range []string{"--local file", "--recorded file", "--live file", "--schema file or folder", "--type name", "--overwrite", "--ordering string", "-o, --output format", "--changes"} {
 				Expect(r.stdout).To(ContainSubstring("  " + f))
 			}
 		}

@@ -12,7 +12,7 @@ var _ = Describe("ply apply and ply diff", func() {
 		func(cmd string, code int) {
 			r := ply(cmd, "-h")
 			Expect(r.code).To(Equal(0))
-			Expect(r.stdout).To(HavePrefix("Usage: ply " + cmd + " -f FILE|DIR|-"))
+			Expect(r.stdout).To(ContainSubstring("\nUsage:\n  ply " + cmd + " -f FILENAME [flags]\n"))
 			r = ply(cmd)
 			Expect(r.code).To(Equal(code))
 			Expect(r.stderr).To(ContainSubstring("must specify one of -f and -k"))
@@ -24,7 +24,9 @@ var _ = Describe("ply apply and ply diff", func() {
 
 	It("lists them in the usage", func() {
 		r := ply("help")
-		Expect(r.stdout).To(ContainSubstring("ply apply -f FILE|DIR|-"))
-		Expect(r.stdout).To(ContainSubstring("ply diff -f FILE|DIR|-"))
+		Expect(r.stdout).To(ContainSubstring("ply apply -f FILE|DIR|URL|-"))
+		Expect(r.stdout).To(ContainSubstring("ply diff -f FILE|DIR|URL|-"))
+		Expect(r.stdout).To(MatchRegexp(`\n  apply +Apply manifests`))
+		Expect(r.stdout).To(MatchRegexp(`\n  diff +Show what apply would change`))
 	})
 })

@@ -41,12 +41,16 @@
 //
 // The cluster commands (shared with the kubectl-ply plugin, see
 // cmd/internal/cli) apply manifests to a cluster and show what an apply
-// would change:
+// would change, with kubectl's flags (every connection flag of
+// k8s.io/cli-runtime's ConfigFlags):
 //
-//	ply apply -f FILE|DIR|- [-R] [-n NS] [--kubeconfig F] [--context C] [--dry-run=none|client|server]
-//	          [--overwrite=false] [--ordering seed|kubectl] [--workers N]
-//	ply diff -f FILE|DIR|- [...]
+//	ply apply -f FILE|DIR|URL|- [-R] | -k DIR [-l SELECTOR] [-n NS] [-o name|json|yaml]
+//	          [--dry-run=none|client|server] [--overwrite=false] [--ordering seed|kubectl]
+//	          [--workers N] [--field-manager NAME] [--show-secrets]
+//	ply diff -f FILE|DIR|URL|- [...] [--server-side=false] [--changes] [--color=auto|always|never]
 //
-// ply help, ply COMMAND -h and ply version print help and version
-// information.
+// The command tree is cmd/internal/cli's (cobra and pflag); ply adds merge
+// and patch. ply help, ply COMMAND -h, ply version [-o json] and ply
+// completion bash|zsh|fish|powershell print help, version information and
+// shell completion scripts.
 package main

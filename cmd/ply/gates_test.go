@@ -121,8 +121,10 @@ var _ = Describe("--compat and --feature-gates", func() {
 		for _, args := range [][]string{{"merge", "-h"}, {"patch", "apply", "-h"}, {"patch", "create", "-h"}, {"help", "patch"}} {
 			r := ply(args...)
 			Expect(r.code).To(Equal(exitOK), "%v", args)
-			Expect(r.stdout).To(ContainSubstring("  -feature-gates Name=true|false,..."), "%v", args)
-			Expect(r.stdout).To(ContainSubstring("  -compat kubectl"), "%v", args)
+			if args[0] != "help" { // ply patch lists its subcommands, which have the flags
+				Expect(r.stdout).To(ContainSubstring("      --feature-gates Name=true|false,..."), "%v", args)
+				Expect(r.stdout).To(ContainSubstring("      --compat kubectl"), "%v", args)
+			}
 			Expect(r.stdout).To(ContainSubstring("\nFeature gates (--feature-gates Name=true|false,...; all on by default, --compat=kubectl turns all off):\n"), "%v", args)
 			for _, g := range features.All() {
 				Expect(r.stdout).To(MatchRegexp(`\n  `+g.String()+` +\S`), "%v: %s", args, g)

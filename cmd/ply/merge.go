@@ -2,13 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 
 	"github.com/plyproject/ply/cmd/internal/cli"
 	"github.com/plyproject/ply/internal/elements"
@@ -34,86 +35,64 @@ type mergeFlags struct {
 	gates                 cli.GateFlags
 }
 
-func newMergeFlagSet(f *mergeFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.StringVar(&f.local, "local", "", "the configuration applied now (`file`, required)")
-	fs.StringVar(&f.recorded, "recorded", "", "the configuration applied last time (`file`); absent, empty or null: first apply")
-	fs.StringVar(&f.live, "live", "", "the object on the server (`file`, required); empty or null: it does not exist yet")
-	fs.Var(&f.schemas, "schema", "a `file or folder` of schemas: OpenAPI v2 or v3 JSON, or CustomResourceDefinition manifests\n"+
-		"(folders are read recursively, files ending .json, .yaml or .yml); repeatable, the first\n"+
-		"that defines a kind wins, then the embedded Kubernetes "+openapi.DefaultKubernetesVersion+" schema")
-	fs.StringVar(&f.typeName, "type", "", "schema definition `name` of the object (default: found from apiVersion and kind)")
-	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: exit 3 on conflicts")
-	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
-		"kubectl whenever the SeedOrdering gate is off")
-	fs.StringVar(&f.output, "o", "yaml", "output `format`: yaml or json")
-	fs.BoolVar(&f.changes, "changes", false, "also print the changes to live on standard error, one per line")
-	f.gates.Register(fs)
-	return fs
-}
-
-const mergeUsageHead = `Usage: ply merge --local F [--recorded F] --live F [--schema F]... [flags]
-
-Prints the object the server should hold after applying local, given the
+const mergeLong = `Prints the object the server should hold after applying local, given the
 configuration applied last time (recorded) and the object on the server
 (live). Each file holds one YAML or JSON document; "-" reads one of them
 from standard input.
 
-Exit codes: 0 success, 1 bad input, 2 usage error, 3 conflicts.
+Exit codes: 0 success, 1 bad input, 2 usage error, 3 conflicts.`
 
-Flags:
-`
+const mergeExample = `  # Merge the three sources and print the result as YAML
+  ply merge --recorded recorded.yaml --local local.yaml --live live.yaml
 
-// writeMergeUsage writes merge's help to w.
-func writeMergeUsage(w io.Writer) {
+  # A first apply (no recorded), as JSON, with the changes on standard error
+  ply merge --local local.yaml --live live.yaml -o json --changes
+
+  # A custom resource, its schema from the CRD manifest
+  ply merge --local w.yaml --live live.yaml --schema crds/widgets.yaml`
+
+// newMergeCommand returns ply merge.
+func newMergeCommand() *cobra.Command {
 	var f mergeFlags
-	fs := newMergeFlagSet(&f)
-	io.WriteString(w, mergeUsageHead)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	io.WriteString(w, cli.GatesHelp())
+	c := cli.Command("merge --local FILE [--recorded FILE] --live FILE", "Print the merged object of a three-way apply",
+		mergeLong, mergeExample, func(c *cobra.Command) int { return runMerge(c, &f) })
+	fs := c.Flags()
+	fs.StringVar(&f.local, "local", "", "the configuration applied now (`file`, required)")
+	fs.StringVar(&f.recorded, "recorded", "", "the configuration applied last time (`file`); absent, empty or null: first apply")
+	fs.StringVar(&f.live, "live", "", "the object on the server (`file`, required); empty or null: it does not exist yet")
+	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "local")
+	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: exit 3 on conflicts")
+	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
+		"kubectl whenever the SeedOrdering gate is off")
+	fs.BoolVar(&f.changes, "changes", false, "also print the changes to live on standard error, one per line")
+	f.gates.Register(fs)
+	return cli.WithGatesHelp(c)
 }
 
-// usageError reports a usage error of merge and returns exitUsage.
-func usageError(stderr io.Writer, msg string) int {
-	io.WriteString(stderr, "ply merge: "+msg+"\nRun 'ply merge -h' for usage.\n")
-	return exitUsage
-}
+// usageError reports a usage error of c and returns exitUsage.
+func usageError(c *cobra.Command, msg string) int { return cli.UsageError(c, msg) }
 
 // runMerge is ply merge.
-func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var f mergeFlags
-	fs := newMergeFlagSet(&f)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeMergeUsage(stdout)
-			return exitOK
-		}
-		return usageError(stderr, err.Error())
-	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, "unexpected argument "+strconv.Quote(fs.Arg(0)))
-	}
+func runMerge(c *cobra.Command, f *mergeFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
 	opts := apply.DefaultOptions()
 	opts.Overwrite = f.overwrite
 	opts.TypeName = f.typeName
 	var err error
 	if opts.Gates, err = f.gates.Gates(); err != nil {
-		return usageError(stderr, err.Error())
+		return usageError(c, err.Error())
 	}
-	if opts.Ordering, err = cli.Ordering(fs, f.ordering, opts.Gates); err != nil {
-		return usageError(stderr, err.Error())
+	if opts.Ordering, err = cli.Ordering(c.Flags(), f.ordering, opts.Gates); err != nil {
+		return usageError(c, err.Error())
 	}
 	if f.output != "yaml" && f.output != "json" {
-		return usageError(stderr, "-o must be yaml or json, not "+strconv.Quote(f.output))
+		return usageError(c, "-o must be yaml or json, not "+strconv.Quote(f.output))
 	}
 	if f.local == "" {
-		return usageError(stderr, "--local is required")
+		return usageError(c, "--local is required")
 	}
 	if f.live == "" {
-		return usageError(stderr, "--live is required")
+		return usageError(c, "--live is required")
 	}
 	stdins := 0
 	for _, p := range append([]string{f.local, f.recorded, f.live}, f.schemas...) {
@@ -122,7 +101,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if stdins > 1 {
-		return usageError(stderr, `only one input can be read from standard input ("-")`)
+		return usageError(c, `only one input can be read from standard input ("-")`)
 	}
 
 	in := inputs{stdin: stdin}
@@ -259,6 +238,9 @@ type schemaList []string
 
 // String renders the list for flag's help (empty: no default shown).
 func (l *schemaList) String() string { return strings.Join(*l, ",") }
+
+// Type names the value in the help.
+func (l *schemaList) Type() string { return "strings" }
 
 // Set adds one --schema value.
 func (l *schemaList) Set(v string) error {

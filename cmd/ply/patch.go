@@ -2,10 +2,12 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/plyproject/ply/cmd/internal/cli"
 	"github.com/plyproject/ply/internal/elements"
@@ -22,7 +24,8 @@ var (
 	patchThreeWayFunc = patchgen.ThreeWay
 )
 
-const patchUsage = `Usage:
+const patchLong = `Applies and creates strategic merge patches on files:
+
   ply patch apply --live F --patch F [--schema F]... [--ordering seed|kubectl] [flags]
       print live with the strategic merge patch applied
   ply patch create --original F --modified F [--current F] [flags]
@@ -31,10 +34,7 @@ const patchUsage = `Usage:
 
 Each file holds one YAML or JSON document; "-" reads one of them from
 standard input. Exit codes: 0 success, 1 bad input, 2 usage error,
-3 conflicts (create with --current and --overwrite=false).
-
-Run 'ply patch apply -h' or 'ply patch create -h' for their flags.
-`
+3 conflicts (create with --current and --overwrite=false).`
 
 // patchApplyFlags are the flags of ply patch apply.
 type patchApplyFlags struct {
@@ -56,32 +56,85 @@ type patchCreateFlags struct {
 	gates                       cli.GateFlags
 }
 
-// addSchemaFlags adds the flags apply and create share with merge.
-func addSchemaFlags(fs *flag.FlagSet, schemas *schemaList, typeName, output *string, typeFrom string) {
+// addSchemaFlags adds the flags merge, patch apply and patch create share.
+func addSchemaFlags(fs *pflag.FlagSet, schemas *schemaList, typeName, output *string, typeFrom string) {
 	fs.Var(schemas, "schema", "a `file or folder` of schemas: OpenAPI v2 or v3 JSON, or CustomResourceDefinition manifests\n"+
 		"(folders are read recursively, files ending .json, .yaml or .yml); repeatable, the first\n"+
 		"that defines a kind wins, then the embedded Kubernetes "+openapi.DefaultKubernetesVersion+" schema")
 	fs.StringVar(typeName, "type", "", "schema definition `name` of the object (default: found from "+typeFrom+"'s apiVersion and kind)")
-	fs.StringVar(output, "o", "yaml", "output `format`: yaml or json")
+	fs.StringVarP(output, "output", "o", "yaml", "output `format`: yaml or json")
 }
 
-func newPatchApplyFlagSet(f *patchApplyFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("patch apply", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+const patchApplyLong = `Prints live with the strategic merge patch applied, as the API server
+stores it after 'kubectl patch --type strategic' (with --ordering kubectl;
+the default, seed, orders merged lists as the design documents say). Each
+file holds one YAML or JSON document; "-" reads one of them from standard
+input.
+
+Exit codes: 0 success, 1 bad input, 2 usage error.`
+
+const patchCreateLong = `Prints the strategic merge patch that turns original into modified. Without
+--current it is the two-way patch of 'kubectl patch' and 'kubectl edit';
+with --current (the object on the server) it is the three-way patch of
+'kubectl apply', original being the configuration applied last time. No
+change prints an empty object. Each file holds one YAML or JSON document;
+"-" reads one of them from standard input.
+
+Exit codes: 0 success, 1 bad input, 2 usage error, 3 conflicts.`
+
+// newPatchCommand returns ply patch and its subcommands.
+func newPatchCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "patch apply|create",
+		Short: "Apply or create strategic merge patches on files",
+		Long:  patchLong,
+		Args:  cobra.ArbitraryArgs,
+		RunE: cli.RunE(func(c *cobra.Command, args []string) int {
+			stderr := c.ErrOrStderr()
+			switch {
+			case len(args) == 0:
+				io.WriteString(stderr, "ply patch: missing subcommand, want apply or create\n\n")
+			case args[0] == "help":
+				c.Help()
+				return exitOK
+			default:
+				io.WriteString(stderr, "ply patch: unknown subcommand "+strconv.Quote(args[0])+", want apply or create\n\n")
+			}
+			c.SetOut(stderr)
+			c.Help()
+			return exitUsage
+		}),
+	}
+	c.AddCommand(newPatchApplyCommand(), newPatchCreateCommand())
+	return cli.WithGatesHelp(c)
+}
+
+func newPatchApplyCommand() *cobra.Command {
+	var f patchApplyFlags
+	c := cli.Command("apply --live FILE --patch FILE", "Print live with a strategic merge patch applied", patchApplyLong,
+		`  # Patch a Deployment as the API server would, in kubectl's list order
+  ply patch apply --live live.yaml --patch patch.yaml --ordering kubectl`,
+		func(c *cobra.Command) int { return runPatchApply(c, &f) })
+	fs := c.Flags()
 	fs.StringVar(&f.live, "live", "", "the object to patch (`file`, required); empty or null: it does not exist yet")
 	fs.StringVar(&f.patch, "patch", "", "the strategic merge patch (`file`, required): an object")
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (design document 000: live items the patch does not order first)\n"+
 		"or kubectl (as the API server's strategic merge patch); kubectl whenever the SeedOrdering gate is off")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "live")
 	f.gates.Register(fs)
-	return fs
+	return cli.WithGatesHelp(c)
 }
 
-func newPatchCreateFlagSet(f *patchCreateFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("patch create", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+func newPatchCreateCommand() *cobra.Command {
+	var f patchCreateFlags
+	c := cli.Command("create --original FILE --modified FILE [--current FILE]", "Print the two-way (or three-way) strategic merge patch",
+		patchCreateLong, `  # The two-way patch of kubectl patch and kubectl edit
+  ply patch create --original before.yaml --modified after.yaml
+
+  # The three-way patch kubectl apply sends, failing on conflicts
+  ply patch create --original recorded.yaml --modified local.yaml --current live.yaml --overwrite=false`,
+		func(c *cobra.Command) int { return runPatchCreate(c, &f) })
+	fs := c.Flags()
 	fs.StringVar(&f.original, "original", "", "the configuration before (`file`); absent, empty or null: none (a first apply)")
 	fs.StringVar(&f.modified, "modified", "", "the configuration after (`file`, required)")
 	fs.StringVar(&f.current, "current", "", "the object on the server (`file`); given, the patch is three-way (kubectl apply's);\n"+
@@ -89,115 +142,13 @@ func newPatchCreateFlagSet(f *patchCreateFlags) *flag.FlagSet {
 	fs.BoolVar(&f.overwrite, "overwrite", true, "three-way only: let modified win over changes made on the server; false: exit 3 on conflicts")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "modified")
 	f.gates.Register(fs)
-	return fs
-}
-
-const patchApplyUsageHead = `Usage: ply patch apply --live F --patch F [--schema F]... [flags]
-
-Prints live with the strategic merge patch applied, as the API server
-stores it after 'kubectl patch --type strategic' (with --ordering kubectl;
-the default, seed, orders merged lists as the design documents say). Each
-file holds one YAML or JSON document; "-" reads one of them from standard
-input.
-
-Exit codes: 0 success, 1 bad input, 2 usage error.
-
-Flags:
-`
-
-const patchCreateUsageHead = `Usage: ply patch create --original F --modified F [--current F] [--schema F]... [flags]
-
-Prints the strategic merge patch that turns original into modified. Without
---current it is the two-way patch of 'kubectl patch' and 'kubectl edit';
-with --current (the object on the server) it is the three-way patch of
-'kubectl apply', original being the configuration applied last time. No
-change prints an empty object. Each file holds one YAML or JSON document;
-"-" reads one of them from standard input.
-
-Exit codes: 0 success, 1 bad input, 2 usage error, 3 conflicts.
-
-Flags:
-`
-
-// writePatchUsage writes patch's help, with the flags of both
-// subcommands, to w.
-func writePatchUsage(w io.Writer) {
-	io.WriteString(w, patchUsage)
-	io.WriteString(w, "\n")
-	writePatchApplyUsage(w)
-	io.WriteString(w, "\n")
-	writePatchCreateUsage(w)
-}
-
-func writePatchApplyUsage(w io.Writer) {
-	var f patchApplyFlags
-	fs := newPatchApplyFlagSet(&f)
-	io.WriteString(w, patchApplyUsageHead)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	io.WriteString(w, cli.GatesHelp())
-}
-
-func writePatchCreateUsage(w io.Writer) {
-	var f patchCreateFlags
-	fs := newPatchCreateFlagSet(&f)
-	io.WriteString(w, patchCreateUsageHead)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	io.WriteString(w, cli.GatesHelp())
-}
-
-// patchUsageError reports a usage error of ply patch <sub> and returns
-// exitUsage.
-func patchUsageError(stderr io.Writer, sub, msg string) int {
-	name := "ply patch"
-	if sub != "" {
-		name += " " + sub
-	}
-	io.WriteString(stderr, name+": "+msg+"\nRun '"+name+" -h' for usage.\n")
-	return exitUsage
-}
-
-// runPatch is ply patch: it dispatches to apply or create.
-func runPatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		io.WriteString(stderr, "ply patch: missing subcommand, want apply or create\n\n"+patchUsage)
-		return exitUsage
-	}
-	switch sub, rest := args[0], args[1:]; sub {
-	case "apply":
-		return runPatchApply(rest, stdin, stdout, stderr)
-	case "create":
-		return runPatchCreate(rest, stdin, stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		writePatchUsage(stdout)
-		return exitOK
-	default:
-		io.WriteString(stderr, "ply patch: unknown subcommand "+strconv.Quote(sub)+", want apply or create\n\n"+patchUsage)
-		return exitUsage
-	}
-}
-
-// parsePatchFlags parses args with fs; done reports that the command is
-// over (help printed or a usage error reported) with the exit code.
-func parsePatchFlags(fs *flag.FlagSet, sub string, args []string, help func(io.Writer), stdout, stderr io.Writer) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			help(stdout)
-			return exitOK, true
-		}
-		return patchUsageError(stderr, sub, err.Error()), true
-	}
-	if fs.NArg() > 0 {
-		return patchUsageError(stderr, sub, "unexpected argument "+strconv.Quote(fs.Arg(0))), true
-	}
-	return 0, false
+	return cli.WithGatesHelp(c)
 }
 
 // checkCommon checks -o and that at most one input is standard input.
-func checkCommon(stderr io.Writer, sub, output string, paths ...string) (int, bool) {
+func checkCommon(c *cobra.Command, output string, paths ...string) (int, bool) {
 	if output != "yaml" && output != "json" {
-		return patchUsageError(stderr, sub, "-o must be yaml or json, not "+strconv.Quote(output)), false
+		return cli.UsageError(c, "-o must be yaml or json, not "+strconv.Quote(output)), false
 	}
 	stdins := 0
 	for _, p := range paths {
@@ -206,34 +157,30 @@ func checkCommon(stderr io.Writer, sub, output string, paths ...string) (int, bo
 		}
 	}
 	if stdins > 1 {
-		return patchUsageError(stderr, sub, `only one input can be read from standard input ("-")`), false
+		return cli.UsageError(c, `only one input can be read from standard input ("-")`), false
 	}
 	return 0, true
 }
 
 // runPatchApply is ply patch apply.
-func runPatchApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var f patchApplyFlags
-	fs := newPatchApplyFlagSet(&f)
-	if code, done := parsePatchFlags(fs, "apply", args, writePatchApplyUsage, stdout, stderr); done {
-		return code
-	}
-	if code, ok := checkCommon(stderr, "apply", f.output, append([]string{f.live, f.patch}, f.schemas...)...); !ok {
+func runPatchApply(c *cobra.Command, f *patchApplyFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	if code, ok := checkCommon(c, f.output, append([]string{f.live, f.patch}, f.schemas...)...); !ok {
 		return code
 	}
 	if f.live == "" {
-		return patchUsageError(stderr, "apply", "--live is required")
+		return cli.UsageError(c, "--live is required")
 	}
 	if f.patch == "" {
-		return patchUsageError(stderr, "apply", "--patch is required")
+		return cli.UsageError(c, "--patch is required")
 	}
 	gates, err := f.gates.Gates()
 	if err != nil {
-		return patchUsageError(stderr, "apply", err.Error())
+		return cli.UsageError(c, err.Error())
 	}
-	ordering, err := cli.Ordering(fs, f.ordering, gates)
+	ordering, err := cli.Ordering(c.Flags(), f.ordering, gates)
 	if err != nil {
-		return patchUsageError(stderr, "apply", err.Error())
+		return cli.UsageError(c, err.Error())
 	}
 
 	in := inputs{stdin: stdin}
@@ -258,25 +205,21 @@ func runPatchApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // runPatchCreate is ply patch create.
-func runPatchCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var f patchCreateFlags
-	fs := newPatchCreateFlagSet(&f)
-	if code, done := parsePatchFlags(fs, "create", args, writePatchCreateUsage, stdout, stderr); done {
-		return code
-	}
-	if code, ok := checkCommon(stderr, "create", f.output, append([]string{f.original, f.modified, f.current}, f.schemas...)...); !ok {
+func runPatchCreate(c *cobra.Command, f *patchCreateFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	if code, ok := checkCommon(c, f.output, append([]string{f.original, f.modified, f.current}, f.schemas...)...); !ok {
 		return code
 	}
 	if f.modified == "" {
-		return patchUsageError(stderr, "create", "--modified is required")
+		return cli.UsageError(c, "--modified is required")
 	}
 	threeWay := f.current != ""
 	if !threeWay && !f.overwrite {
-		return patchUsageError(stderr, "create", "--overwrite=false needs --current (conflicts exist only in a three-way patch)")
+		return cli.UsageError(c, "--overwrite=false needs --current (conflicts exist only in a three-way patch)")
 	}
 	gates, err := f.gates.Gates()
 	if err != nil {
-		return patchUsageError(stderr, "create", err.Error())
+		return cli.UsageError(c, err.Error())
 	}
 
 	in := inputs{stdin: stdin}

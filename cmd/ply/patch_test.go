@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -248,14 +249,14 @@ var _ = Describe("ply patch", func() {
 		Entry("unknown subcommand", []string{"patch", "merge"}, `ply patch: unknown subcommand "merge"`),
 		Entry("apply: missing --live", []string{"patch", "apply", "--patch", "p.yaml"}, "ply patch apply: --live is required"),
 		Entry("apply: missing --patch", []string{"patch", "apply", "--live", "l.yaml"}, "ply patch apply: --patch is required"),
-		Entry("apply: unknown flag", []string{"patch", "apply", "--local", "x"}, "flag provided but not defined: -local"),
+		Entry("apply: unknown flag", []string{"patch", "apply", "--local", "x"}, "ply patch apply: unknown flag: --local"),
 		Entry("apply: bad -o", []string{"patch", "apply", "--live", "a", "--patch", "b", "-o", "xml"}, `-o must be yaml or json, not "xml"`),
 		Entry("apply: bad --ordering", []string{"patch", "apply", "--live", "a", "--patch", "b", "--ordering", "random"}, `ply patch apply: --ordering must be seed or kubectl, not "random"`),
 		Entry("apply: extra argument", []string{"patch", "apply", "--live", "a", "--patch", "b", "c"}, `unexpected argument "c"`),
 		Entry("apply: two inputs on standard input", []string{"patch", "apply", "--live", "-", "--patch", "-"}, "only one input"),
 		Entry("create: missing --modified", []string{"patch", "create", "--original", "a"}, "ply patch create: --modified is required"),
 		Entry("create: --overwrite=false without --current", []string{"patch", "create", "--modified", "a", "--overwrite=false"}, "--overwrite=false needs --current"),
-		Entry("create: bad --overwrite", []string{"patch", "create", "--overwrite=maybe"}, "invalid boolean value"),
+		Entry("create: bad --overwrite", []string{"patch", "create", "--overwrite=maybe"}, `ply patch create: invalid argument "maybe" for "--overwrite" flag`),
 		Entry("create: empty --schema", []string{"patch", "create", "--modified", "a", "--schema", ""}, "the value is empty, want a file or folder"),
 	)
 
@@ -264,19 +265,25 @@ var _ = Describe("ply patch", func() {
 			r := ply(args...)
 			Expect(r.code).To(Equal(exitOK))
 			Expect(r.stderr).To(BeEmpty())
-			Expect(r.stdout).To(HavePrefix("Usage:\n  ply patch apply"))
-			for _, f := range []string{"-live", "-patch", "-original", "-modified", "-current", "-overwrite", "-schema", "-type", "-o format"} {
+			Expect(r.stdout).To(MatchRegexp(`^` + regexp.QuoteMeta(patchLong) + `\n\nUsage:\n  ply patch apply\|create( \[flags\])?\n  ply patch \[command\]\n`))
+			for _, f := range []string{"apply       Print live with", "create      Print the two-way"} {
 				Expect(r.stdout).To(ContainSubstring("  "+f), strings.Join(args, " "))
 			}
 		}
 		r := ply("patch", "apply", "-h")
 		Expect(r.code).To(Equal(exitOK))
-		Expect(r.stdout).To(HavePrefix("Usage: ply patch apply"))
-		Expect(r.stdout).NotTo(ContainSubstring("-original"))
+		Expect(r.stdout).To(HavePrefix(patchApplyLong + "\n\nUsage:\n  ply patch apply --live FILE --patch FILE [flags]\n"))
+		for _, f := range []string{"--live file", "--patch file", "--ordering string", "--schema file or folder", "--type name", "-o, --output format"} {
+			Expect(r.stdout).To(ContainSubstring("  "+f), f)
+		}
+		Expect(r.stdout).NotTo(ContainSubstring("--original"))
 		r = ply("patch", "create", "--help")
 		Expect(r.code).To(Equal(exitOK))
-		Expect(r.stdout).To(HavePrefix("Usage: ply patch create"))
-		Expect(r.stdout).NotTo(ContainSubstring("-patch "))
+		Expect(r.stdout).To(HavePrefix(patchCreateLong + "\n\nUsage:\n  ply patch create --original FILE --modified FILE [--current FILE] [flags]\n"))
+		for _, f := range []string{"--original file", "--modified file", "--current file", "--overwrite", "--schema file or folder", "--type name", "-o, --output format"} {
+			Expect(r.stdout).To(ContainSubstring("  "+f), f)
+		}
+		Expect(r.stdout).NotTo(ContainSubstring("--patch "))
 		Expect(ply("help").stdout).To(ContainSubstring("ply patch create"))
 	})
 

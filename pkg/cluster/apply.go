@@ -75,6 +75,11 @@ type Outcome struct {
 	// Warnings are messages of the merge that did not stop it, such as a
 	// kind without schema.
 	Warnings []string
+	// Result is the object as the server holds it after the apply: the
+	// server's answer to the write (with DryRunServer, what it would
+	// hold), the live object when nothing was written, the merged object
+	// with DryRunClient; value.Null when the object failed.
+	Result value.Value
 	// Err is the failure when Action is Failed, else nil: a server error,
 	// a bad object (*elements.Error from the merge) or an
 	// *apply.ConflictError when Options.Overwrite is false.
@@ -109,14 +114,24 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		err = errors.New("cannot read the server's OpenAPI schema: " + err.Error())
 		for i := range outs {
 			outs[i].Err = err
+			if c.opts.Report != nil {
+				c.opts.Report(i, outs[i])
+			}
 		}
 		return outs
 	}
 	prog := newProgress(c.opts.Progress, len(objs))
 	first, rest := phases(refs)
+	done := func(i int) {
+		outs[i].Err = c.redact(objs[i], outs[i].Err)
+		if c.opts.Report != nil {
+			c.opts.Report(i, outs[i])
+		}
+		prog.done()
+	}
 	c.pool(ctx, first, func(i int) {
 		outs[i] = c.applyOne(ctx, objs[i], sch)
-		prog.done()
+		done(i)
 	})
 	var crds []int
 	for _, i := range first {
@@ -137,7 +152,7 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		} else {
 			outs[i] = c.applyOne(ctx, objs[i], sch)
 		}
-		prog.done()
+		done(i)
 	})
 	prog.finish()
 	return outs
@@ -288,7 +303,7 @@ func withLiveAnnotation(recorded, live value.Value) value.Value {
 
 // applyOne applies one object (see Apply).
 func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Outcome {
-	out := Outcome{Object: o, Ref: refOf(o), Action: Failed}
+	out := Outcome{Object: o, Ref: refOf(o), Action: Failed, Result: value.Null}
 	t, err := c.resolve(o)
 	out.Ref = t.ref
 	if err != nil {
@@ -304,7 +319,7 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Ou
 		}
 		out.Changes, out.Warnings = p.res.Changes, p.res.Warnings
 		if p.exists && value.Equal(p.res.Object, p.live) {
-			out.Action = Unchanged
+			out.Action, out.Result = Unchanged, p.live
 			return out
 		}
 		action := Created
@@ -312,10 +327,10 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Ou
 			action = Configured
 		}
 		if c.opts.DryRun == DryRunClient {
-			out.Action = action
+			out.Action, out.Result = action, p.res.Object
 			return out
 		}
-		written, err := c.write(ctx, t, p)
+		written, result, err := c.write(ctx, t, p, c.opts.DryRun == DryRunServer)
 		if ie := immutable(err); p.exists && ie != nil {
 			if !c.forced(t.local) {
 				out.Err = ie
@@ -325,14 +340,14 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Ou
 				out.Err = err
 				return out
 			}
-			out.Action = Recreated
+			out.Action, out.Result = Recreated, p.res.Object
 			return out
 		}
 		if err == nil {
 			if !written {
 				action = Unchanged
 			}
-			out.Action = action
+			out.Action, out.Result = action, result
 			return out
 		}
 		retry := (p.exists && apierrors.IsConflict(err)) || (!p.exists && apierrors.IsAlreadyExists(err))
@@ -354,8 +369,9 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Ou
 // server stored nothing: an update whose object, after the server's
 // defaulting, equals what it held (the response keeps the resourceVersion
 // sent), as when retainKeys clears a field the server defaults again. Dry
-// runs count as written: they report what a real run would do.
-func (c *Client) write(ctx context.Context, t target, p planned) (written bool, err error) {
+// runs (dry: dryRun=All) count as written: they report what a real run
+// would do. result is the server's answer.
+func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (written bool, result value.Value, err error) {
 	obj := p.res.Object
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
@@ -363,27 +379,68 @@ func (c *Client) write(ctx context.Context, t target, p planned) (written bool, 
 	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
-		return false, errors.New("cannot encode the merged object: " + err.Error())
+		return false, value.Null, errors.New("cannot encode the merged object: " + err.Error())
 	}
-	var dry []string
-	if c.opts.DryRun == DryRunServer {
-		dry = []string{metav1.DryRunAll}
+	var dryRun []string
+	if dry {
+		dryRun = []string{metav1.DryRunAll}
 	}
+	manager := c.fieldManager()
+	var got *unstructured.Unstructured
 	if !p.exists {
-		_, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dry, FieldManager: fieldManager})
-		return err == nil, err
+		got, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun, FieldManager: manager})
+	} else {
+		got, err = t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun, FieldManager: manager})
 	}
-	got, err := t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dry, FieldManager: fieldManager})
 	if err != nil {
-		return false, err
+		return false, value.Null, err
 	}
-	return dry != nil || p.rv == "" || got.GetResourceVersion() != p.rv, nil
+	result = obj
+	if got != nil {
+		if result, err = toValue(got); err != nil {
+			return false, value.Null, err
+		}
+	}
+	return !p.exists || dry || p.rv == "" || got.GetResourceVersion() != p.rv, result, nil
 }
 
-// fieldManager is the manager name ply's writes record in managedFields,
-// the one kubectl apply's client-side writes use, so that switching
-// between the two keeps one manager.
-const fieldManager = "kubectl-client-side-apply"
+// fieldManager is the manager name ply's writes record.
+func (c *Client) fieldManager() string {
+	if c.opts.FieldManager == "" {
+		return DefaultFieldManager
+	}
+	return c.opts.FieldManager
+}
+
+// DefaultFieldManager is the manager name ply's writes record in
+// managedFields unless Options.FieldManager names another: the one kubectl
+// apply's client-side writes use, so that switching between the two keeps
+// one manager (and kubectl apply --server-side's hand-over from
+// client-side apply finds ply's fields).
+const DefaultFieldManager = "kubectl-client-side-apply"
+
+// redact returns err with the values of o, when o is a Secret, replaced
+// by Mask (unless Options.ShowSecrets); errors.As still finds what err
+// wraps.
+func (c *Client) redact(o Object, err error, more ...value.Value) error {
+	if err == nil || c.opts.ShowSecrets || !IsSecret(o.Value) {
+		return err
+	}
+	msg := Redact(err.Error(), SecretValues(append(more, o.Value)...))
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// redactedError is an error whose message has Secret values masked.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // toValue converts a live object to a value.
 func toValue(u *unstructured.Unstructured) (value.Value, error) {

@@ -121,6 +121,20 @@ type Options struct {
 	MaxAttempts int
 	// Progress, when not nil, receives progress lines while Apply runs.
 	Progress io.Writer
+	// Report, when not nil, is called with the index and Outcome of each
+	// object as soon as Apply has finished it (concurrently, from the
+	// workers, in the order objects finish).
+	Report func(i int, o Outcome)
+	// ShowSecrets turns off the masking of Secrets: without it, the
+	// unified diffs of Diff show the values of a Secret's data and
+	// stringData (also in its last-applied annotation) as MaskSecrets
+	// does, and the values of a Secret are replaced by Mask in the errors
+	// of its Outcome or DiffResult. Objects (Live, Merged, Result) are
+	// never masked.
+	ShowSecrets bool
+	// FieldManager is the manager name writes record in managedFields;
+	// empty means DefaultFieldManager, kubectl's client-side apply's.
+	FieldManager string
 }
 
 // Client applies objects to one cluster. It is safe for concurrent use.
@@ -171,7 +185,16 @@ func NewFromKubeconfig(opts Options) (*Client, error) {
 	rules.ExplicitPath = opts.Kubeconfig
 	overrides := &clientcmd.ConfigOverrides{CurrentContext: opts.Context}
 	overrides.Context.Namespace = opts.Namespace
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	return NewFromClientConfig(clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides), opts)
+}
+
+// NewFromClientConfig returns a Client for the cluster cc reaches (such as
+// the one k8s.io/cli-runtime's ConfigFlags build from kubectl's connection
+// flags). The namespace of namespaced objects that name none is cc's
+// namespace, else DefaultNamespace; objects may name another namespace
+// only when opts.Namespace is empty (as with kubectl -n, which the caller
+// passes both in cc and in opts.Namespace).
+func NewFromClientConfig(cc clientcmd.ClientConfig, opts Options) (*Client, error) {
 	cfg, err := cc.ClientConfig()
 	if err != nil {
 		return nil, errors.New("cannot load the kubeconfig: " + err.Error())

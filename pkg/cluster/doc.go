@@ -17,6 +17,16 @@
 // waits until the CRDs are established, served by discovery and published
 // in the OpenAPI documents, then applies the other objects through a
 // bounded worker pool. An object whose merged result equals the live
-// object is left alone (Unchanged). Client.Diff computes the same merges
-// without writing and renders unified diffs.
+// object is left alone (Unchanged); Options.Report hears of each object as
+// it finishes, and Outcome.Result is the server's answer. Client.Diff
+// computes the same merges without writing and renders unified diffs:
+// with DryRunServer against the server's answer to the write sent as a
+// dry run (defaults, admission and refusals show), else against the
+// merged object. ReadObjects reads files, folders, standard input and
+// http(s) URLs.
+//
+// Secrets: Diff's unified diffs mask the values of a Secret's data and
+// stringData, and of its last-applied annotation, as kubectl diff's masker
+// does (MaskSecrets), and the errors of a Secret have its values replaced
+// (SecretValues, Redact), unless Options.ShowSecrets.
 package cluster

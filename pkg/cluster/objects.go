@@ -5,11 +5,14 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
@@ -36,8 +39,9 @@ var manifestExts = [...]string{".json", ".yaml", ".yml"}
 
 // ReadObjects reads the objects of paths in order: each path is a file, a
 // folder (its files ending .json, .yaml or .yml in lexical order; with
-// recursive, also those of its sub-folders) or StdinName ("-", read from
-// stdin, at most once). A file holds a multi-document YAML stream or JSON
+// recursive, also those of its sub-folders), an http:// or https:// URL
+// (downloaded, with the size limit of files, within URLTimeout) or
+// StdinName ("-", read from stdin, at most once). A file holds a multi-document YAML stream or JSON
 // text; empty and null documents are skipped, and a document of a List
 // kind (kind ending in "List" with an items list, such as v1 List or
 // ConfigMapList) is expanded into its items.
@@ -74,8 +78,17 @@ func ReadObjects(paths []string, recursive bool, stdin io.Reader) ([]Object, err
 			}
 			continue
 		}
-		if strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") {
-			errs = append(errs, errors.New(p+": URLs are not supported, pass a file or folder"))
+		if IsURL(p) {
+			data, err := readURL(p)
+			if err != nil {
+				errs = append(errs, errors.New(p+": "+err.Error()))
+				continue
+			}
+			objs, err := decodeObjects(p, data)
+			out = append(out, objs...)
+			if err != nil {
+				errs = append(errs, err)
+			}
 			continue
 		}
 		files, err := manifestFiles(p, recursive)
@@ -218,6 +231,48 @@ func checkObject(v value.Value) error {
 		}
 	}
 	return nil
+}
+
+// IsURL reports whether ReadObjects reads path from the web: it starts
+// with http:// or https://.
+func IsURL(path string) bool {
+	return strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://")
+}
+
+// URLTimeout bounds the download of one manifest URL.
+const URLTimeout = 60 * time.Second
+
+// readURL downloads the manifest at url with readLimited's limit (as for
+// files); a status other than 200 is an error.
+func readURL(url string) ([]byte, error) {
+	client := &http.Client{Timeout: URLTimeout}
+	resp, err := client.Get(url)
+	if err != nil {
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, errors.New("cannot download: " + err.Error())
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, errors.New("cannot download: the server answered " + resp.Status)
+	}
+	data, err := readLimited(resp.Body)
+	if err != nil {
+		return nil, errors.New("cannot download: " + err.Error())
+	}
+	return data, nil
+}
+
+// ParseObjects reads the objects of data, a multi-document YAML stream or
+// JSON text named name in messages, as ReadObjects reads a file (such as
+// the output of kustomize).
+func ParseObjects(name string, data []byte) ([]Object, error) {
+	if len(data) > parse.DefaultMaxBytes {
+		data = data[:parse.DefaultMaxBytes+1]
+	}
+	return decodeObjects(name, data)
 }
 
 // readLimited reads r up to one byte past parse.DefaultMaxBytes: enough

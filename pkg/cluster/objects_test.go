@@ -113,7 +113,7 @@ var _ = Describe("ReadObjects", func() {
 		Entry("a YAML syntax error, with its line", filepath.Join(dir, "bad.yaml"), "bad.yaml: ", "line 9"),
 		Entry("an object without a name", filepath.Join(dir, "noname.yaml"), "noname.yaml#1: metadata.name: missing"),
 		Entry("a missing path", filepath.Join(dir, "nope.yaml"), `the path "`+filepath.Join(dir, "nope.yaml")+`" does not exist`),
-		Entry("a URL", "https://example.com/x.yaml", "URLs are not supported"),
+		Entry("a URL that cannot be reached", "http://127.0.0.1:1/x.yaml", "http://127.0.0.1:1/x.yaml: cannot download: "),
 	)
 
 	DescribeTable("checks each object",

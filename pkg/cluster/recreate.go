@@ -136,7 +136,7 @@ func (c *Client) recreate(ctx context.Context, t target, p planned, ie *Immutabl
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	if _, err := t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: fieldManager}); err != nil {
+	if _, err := t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: c.fieldManager()}); err != nil {
 		return errors.New("deleted the object to re-create it, but cannot create it: " + err.Error())
 	}
 	return nil

@@ -14,7 +14,12 @@
 // server answer 409, ply retries and the other writer's change survives);
 // --overwrite=false failing with exit code 3 on a conflicting change;
 // bad manifests, unknown kinds, 422 and 403 answers; an API server killed
-// in the middle of a 200-object run; and client and server dry runs.
+// in the middle of a 200-object run; client and server dry runs; Secrets
+// masked in every output of apply and diff (and an admission error quoting
+// a value) unless --show-secrets; and ply diff against the server:
+// defaults, immutable refusals, --changes, KUBECTL_EXTERNAL_DIFF, and the
+// same changed lines as kubectl diff on a defaulted Deployment; apply -k
+// with -l, --field-manager and -o name.
 //
 // The manifests are in testdata/. The suite needs what harness.Prepare
 // installs (etcd, the cached kube-apiserver) and a kubectl 1.32 client

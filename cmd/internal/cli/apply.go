@@ -1,14 +1,21 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
@@ -25,66 +32,89 @@ type applyFlags struct {
 	maxAttempts int
 	progress    bool
 	force       bool
+	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
+	// go-template, ...), --template, --show-managed-fields, ...
+	print *genericclioptions.PrintFlags
 }
 
-func newApplyFlagSet(f *applyFlags) *flag.FlagSet {
-	fs := newFlagSet("apply")
-	f.register(fs)
-	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
-	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
-		"(never a Namespace or CustomResourceDefinition); per object: annotation "+cluster.ForceAnnotation+": \"true\"")
-	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
-	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
-		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal)")
-	return fs
+// WithGatesHelp appends the feature gates' section to the help of c.
+func WithGatesHelp(c *cobra.Command) *cobra.Command {
+	c.SetUsageTemplate(c.UsageTemplate() + GatesHelp())
+	return c
 }
 
-const applyUsageHead = ` -f FILE|DIR|- [-f ...] [-R] [-n NS] [flags]
-
-Applies the objects of the manifests to the cluster with ply's three-way
+const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
 merge of the configuration last applied (the
 kubectl.kubernetes.io/last-applied-configuration annotation, written in
 kubectl's format), the manifest and the live object. Namespaces and
 CustomResourceDefinitions are applied first. One line per object, in input
 order: "deployment.apps/web created|configured|unchanged|recreated".
 
+With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
+...) the resulting objects are printed instead: the server's answer, or
+the merged object with --dry-run=client. The values of Secrets are ***
+unless --show-secrets. Results are printed as objects finish: in input
+order when standard output is not a terminal.
+
+The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
+--as, --server, ...), read the way kubectl reads them.
+
 Exit codes: 0 success, 1 an object failed or bad input, 2 usage error,
-3 a conflict with changes made on the server (--overwrite=false).
+3 a conflict with changes made on the server (--overwrite=false).`
 
-Flags:
-`
+const applyExample = `  # Apply the manifests of a folder and its sub-folders
+  %[1]s apply -Rf manifests/
 
-// Apply runs the apply command; prog is how the user invokes the front
-// end ("ply", "kubectl ply") and args are the arguments after "apply". It
-// returns the exit code.
-func Apply(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+  # Apply a manifest from standard input in namespace team-a
+  cat web.yaml | %[1]s apply -n team-a -f -
+
+  # See what the server would store, persisting nothing
+  %[1]s apply -f web.yaml --dry-run=server
+
+  # Compute exactly what kubectl apply computes
+  %[1]s apply -f web.yaml --compat=kubectl`
+
+func newApplyCommand(name string) *cobra.Command {
 	var f applyFlags
-	fs := newApplyFlagSet(&f)
-	name := prog + " apply"
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeUsage(stdout, "Usage: "+name+applyUsageHead, fs)
-			return ExitOK
-		}
-		return usageError(stderr, name, err.Error())
-	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, name, "unexpected argument "+strconv.Quote(fs.Arg(0)))
-	}
-	opts, err := f.options(fs)
+	c := Command("apply -f FILENAME", "Apply manifests to the cluster (kubectl's last-applied format)", applyLong,
+		fmt.Sprintf(applyExample, name), func(c *cobra.Command) int { return applyMain(c, &f) })
+	c.Annotations = map[string]string{styleAnnotation: "true"}
+	fs := c.Flags()
+	f.register(fs)
+	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
+		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
+	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
+	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
+		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
+	f.print = genericclioptions.NewPrintFlags("")
+	f.print.AddFlags(c)
+	return WithGatesHelp(c)
+}
+
+// applyMain is the apply command's main.
+func applyMain(c *cobra.Command, f *applyFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	opts, err := f.options(c)
 	if err != nil {
-		return usageError(stderr, name, err.Error())
+		return UsageError(c, err.Error())
 	}
 	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
-		return usageError(stderr, name, err.Error())
+		return UsageError(c, err.Error())
+	}
+	var objPrinter printers.ResourcePrinter
+	if *f.print.OutputFormat != "" || f.print.TemplatePrinterFlags.TemplateArgument != nil && *f.print.TemplatePrinterFlags.TemplateArgument != "" {
+		if objPrinter, err = f.print.ToPrinter(); err != nil {
+			return UsageError(c, err.Error())
+		}
 	}
 	if f.maxAttempts < 1 {
-		return usageError(stderr, name, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
+		return UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
 	}
 	opts.MaxAttempts = f.maxAttempts
 	opts.Force = f.force
 
-	objs, err := cluster.ReadObjects(f.files, f.recursive, stdin)
+	objs, err := f.readObjects(stdin)
 	if err != nil {
 		return inputErrors(stderr, err)
 	}
@@ -92,18 +122,24 @@ func Apply(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return ExitFailed
 	}
-	if f.progress || (len(objs) > ProgressThreshold && isTerminal(stderr)) {
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	switch {
+	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
+		printer.bar = &progressBar{w: stderr, total: len(objs)}
+	case f.progress:
 		opts.Progress = stderr
 	}
-	c, err := newClient(opts)
+	opts.Report = printer.report
+	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return ExitFailed
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	outs := c.Apply(ctx, objs)
-	return reportApply(outs, opts.DryRun, stdout, stderr)
+	cl.Apply(ctx, objs)
+	printer.finish()
+	return printer.code
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
@@ -117,31 +153,165 @@ func dryRunSuffix(d cluster.DryRun) string {
 	return ""
 }
 
-// reportApply prints the outcomes in order and returns the exit code.
+// reportApply prints the outcomes in order as kubectl's lines and returns
+// the exit code.
 func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
-	code := ExitOK
-	var sb, eb strings.Builder
-	suffix := dryRunSuffix(dry)
-	for _, o := range outs {
-		for _, w := range o.Warnings {
-			eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
-		}
-		if o.Action == cluster.Failed {
-			eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
-			var ce *apply.ConflictError
-			switch {
-			case errors.As(o.Err, &ce):
-				code = ExitConflict
-			case code == ExitOK:
-				code = ExitFailed
-			}
-			continue
-		}
-		sb.WriteString(o.Ref.String() + " " + o.Action.String() + suffix + "\n")
+	p := newApplyPrinter(nil, dry, false, true, stdout, stderr)
+	for i, o := range outs {
+		p.report(i, o)
 	}
-	io.WriteString(stdout, sb.String())
-	io.WriteString(stderr, eb.String())
-	return code
+	return p.code
+}
+
+// applyPrinter prints the outcomes of apply as they come: kubectl's line
+// ("deployment.apps/web created"), or the resulting object through the
+// printer of kubectl's print flags (-o name|json|yaml|jsonpath=...), on
+// stdout, errors and warnings on stderr. Ordered, it holds an outcome back
+// until those before it in the input are printed.
+type applyPrinter struct {
+	mu          sync.Mutex
+	objects     printers.ResourcePrinter
+	suffix      string
+	showSecrets bool
+	ordered     bool
+	stdout      io.Writer
+	stderr      io.Writer
+	pending     map[int]cluster.Outcome
+	next        int
+	code        int
+	// bar, when set, shows the progress on a terminal below the results.
+	bar *progressBar
+}
+
+func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
+	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
+		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
+}
+
+// report takes the outcome of the object at index i; it is safe for
+// concurrent use.
+func (p *applyPrinter) report(i int, o cluster.Outcome) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.clear()
+		defer p.bar.done()
+	}
+	if !p.ordered {
+		p.print(o)
+		return
+	}
+	p.pending[i] = o
+	for {
+		o, ok := p.pending[p.next]
+		if !ok {
+			return
+		}
+		delete(p.pending, p.next)
+		p.next++
+		p.print(o)
+	}
+}
+
+// print prints one outcome and updates the exit code.
+func (p *applyPrinter) print(o cluster.Outcome) {
+	var eb strings.Builder
+	for _, w := range o.Warnings {
+		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
+	}
+	if o.Action == cluster.Failed {
+		eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
+		var ce *apply.ConflictError
+		switch {
+		case errors.As(o.Err, &ce):
+			p.code = ExitConflict
+		case p.code == ExitOK:
+			p.code = ExitFailed
+		}
+	}
+	io.WriteString(p.stderr, eb.String())
+	if o.Action == cluster.Failed {
+		return
+	}
+	if p.objects == nil {
+		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+"\n")
+		return
+	}
+	obj := o.Result
+	if !p.showSecrets {
+		obj = cluster.MaskSecret(obj)
+	}
+	u := &unstructured.Unstructured{}
+	var buf bytes.Buffer
+	err := u.UnmarshalJSON(obj.JSON())
+	if err == nil {
+		err = p.objects.PrintObj(u, &buf)
+	}
+	if err != nil {
+		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")
+		if p.code == ExitOK {
+			p.code = ExitFailed
+		}
+		return
+	}
+	p.stdout.Write(buf.Bytes())
+}
+
+// finish ends the progress bar, if any.
+func (p *applyPrinter) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.finish()
+	}
+}
+
+// progressBar draws "[=====>    ] 120/500 objects" on one terminal line,
+// redrawn in place as objects finish; results printed meanwhile clear it
+// first. Its methods run under the printer's lock.
+type progressBar struct {
+	w        io.Writer
+	total, n int
+	drawn    bool
+}
+
+// barWidth is the number of cells of the bar.
+const barWidth = 30
+
+// clear erases the bar so that a result can take its line.
+func (b *progressBar) clear() {
+	if b.drawn {
+		io.WriteString(b.w, "\r\x1b[K")
+		b.drawn = false
+	}
+}
+
+// done counts one object and redraws the bar.
+func (b *progressBar) done() {
+	b.n++
+	b.draw()
+}
+
+// draw writes the bar.
+func (b *progressBar) draw() {
+	fill := 0
+	if b.total > 0 {
+		fill = b.n * barWidth / b.total
+	}
+	bar := strings.Repeat("=", fill)
+	if fill < barWidth {
+		bar += ">" + strings.Repeat(" ", barWidth-fill-1)
+	}
+	io.WriteString(b.w, "\r\x1b[K["+bar+"] "+strconv.Itoa(b.n)+"/"+strconv.Itoa(b.total)+" objects")
+	b.drawn = true
+}
+
+// finish leaves the bar's last state on its line.
+func (b *progressBar) finish() {
+	if b.drawn {
+		io.WriteString(b.w, "\n")
+		b.drawn = false
+	}
 }
 
 // errString is err's message, or a placeholder for a nil error.

@@ -1,16 +1,22 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 type result struct {
@@ -18,17 +24,16 @@ type result struct {
 	stdout, stderr string
 }
 
-func runApply(args ...string) result {
+// runPly runs ply's tree (without ply's file commands) with args.
+func runPly(args ...string) result {
 	var out, errb strings.Builder
-	code := Apply("ply", args, strings.NewReader(""), &out, &errb)
+	code := Main(NewRoot("ply", "ply"), args, strings.NewReader(""), &out, &errb)
 	return result{code, out.String(), errb.String()}
 }
 
-func runDiff(args ...string) result {
-	var out, errb strings.Builder
-	code := Diff("ply", args, strings.NewReader(""), &out, &errb)
-	return result{code, out.String(), errb.String()}
-}
+func runApply(args ...string) result { return runPly(append([]string{"apply"}, args...)...) }
+
+func runDiff(args ...string) result { return runPly(append([]string{"diff"}, args...)...) }
 
 func runPlugin(args ...string) result {
 	var out, errb strings.Builder
@@ -39,14 +44,22 @@ func runPlugin(args ...string) result {
 // captureOptions replaces newClient for one spec: it records the options
 // and fails, so no server is needed.
 func captureOptions() *cluster.Options {
+	o, _ := captureClient()
+	return o
+}
+
+// captureClient is captureOptions that also records the client
+// configuration the connection flags built.
+func captureClient() (*cluster.Options, *clientcmd.ClientConfig) {
 	var got cluster.Options
+	var cc clientcmd.ClientConfig
 	prev := newClient
-	newClient = func(o cluster.Options) (*cluster.Client, error) {
-		got = o
+	newClient = func(c clientcmd.ClientConfig, o cluster.Options) (*cluster.Client, error) {
+		got, cc = o, c
 		return nil, errors.New("no cluster in unit tests")
 	}
 	DeferCleanup(func() { newClient = prev })
-	return &got
+	return &got, &cc
 }
 
 var _ = Describe("apply flags", func() {
@@ -59,20 +72,26 @@ var _ = Describe("apply flags", func() {
 			Expect(r.stdout).To(BeEmpty())
 		},
 		Entry("no -f", "must specify one of -f and -k"),
-		Entry("an unknown flag", "flag provided but not defined: -x", "-x"),
+		Entry("an unknown flag", "unknown shorthand flag: 'x' in -x", "-x"),
 		Entry("a bad dry-run", `invalid dry-run value "maybe", want none, client or server`, "-f", "testdata/cm.yaml", "--dry-run=maybe"),
 		Entry("a bad ordering", `--ordering must be seed or kubectl, not "random"`, "-f", "testdata/cm.yaml", "--ordering", "random"),
 		Entry("no workers", "--workers must be at least 1, not 0", "-f", "testdata/cm.yaml", "--workers=0"),
 		Entry("no attempts", "--max-attempts must be at least 1, not 0", "-f", "testdata/cm.yaml", "--max-attempts=0"),
 		Entry("a positional argument", `unexpected argument "extra"`, "-f", "testdata/cm.yaml", "extra"),
-		Entry("an empty -f", "invalid value \"\" for flag -f: empty path", "-f", ""),
+		Entry("an empty -f", `invalid argument "" for "-f, --filename" flag: empty path`, "-f", ""),
 	)
 
 	It("prints help on -h", func() {
 		r := runApply("-h")
 		Expect(r.code).To(Equal(ExitOK))
-		Expect(r.stdout).To(HavePrefix("Usage: ply apply -f FILE|DIR|-"))
-		Expect(r.stdout).To(ContainSubstring("-dry-run"))
+		Expect(r.stdout).To(HavePrefix("Applies the objects of the manifests"))
+		Expect(r.stdout).To(ContainSubstring("\nUsage:\n  ply apply -f FILENAME [flags]\n\nExamples:\n  # Apply"))
+		Expect(r.stdout).To(ContainSubstring("  ply apply -Rf manifests/\n"))
+		for _, f := range []string{"--dry-run string", "-f, --filename", "-R, --recursive", "-n, --namespace string", "--kubeconfig string",
+			"--context string", "--token string", "--as string", "--as-group stringArray", "-s, --server string", "--certificate-authority string",
+			"--insecure-skip-tls-verify", "--request-timeout string", "--user string", "--cluster string"} {
+			Expect(r.stdout).To(ContainSubstring("  "+f), f)
+		}
 	})
 
 	It("passes the flags to the client", func() {
@@ -131,7 +150,14 @@ var _ = Describe("apply flags", func() {
 })
 
 func outcome(kind, group, name, src string, a cluster.Action, err error) cluster.Outcome {
+	apiVersion := "v1"
+	if group != "" {
+		apiVersion = group + "/v1"
+	}
+	result := value.MustMap(value.Field{Key: "apiVersion", Value: value.String(apiVersion)}, value.Field{Key: "kind", Value: value.String(kind)},
+		value.Field{Key: "metadata", Value: value.MustMap(value.Field{Key: "name", Value: value.String(name)})})
 	return cluster.Outcome{
+		Result: result,
 		Object: cluster.Object{Source: src},
 		Ref: cluster.Ref{GroupVersionKind: schema.GroupVersionKind{Group: group, Version: "v1", Kind: kind}, Name: name,
 			Resource: strings.ToLower(kind) + "s"},
@@ -184,13 +210,14 @@ var _ = Describe("diff", func() {
 	It("exits 2 on usage errors", func() {
 		r := runDiff("--nope")
 		Expect(r.code).To(Equal(DiffError))
-		Expect(r.stderr).To(HavePrefix("error: flag provided but not defined: -nope"))
+		Expect(r.stderr).To(HavePrefix("error: unknown flag: --nope\nRun 'ply diff -h' for usage.\n"))
 	})
 
 	It("prints help on -h", func() {
 		r := runDiff("-h")
 		Expect(r.code).To(Equal(DiffNone))
-		Expect(r.stdout).To(HavePrefix("Usage: ply diff -f FILE|DIR|-"))
+		Expect(r.stdout).To(HavePrefix("Shows, as unified diffs"))
+		Expect(r.stdout).To(ContainSubstring("\nUsage:\n  ply diff -f FILENAME [flags]\n\nExamples:\n"))
 	})
 
 	It("exits 2 on bad manifests", func() {
@@ -227,7 +254,8 @@ var _ = Describe("the kubectl plugin", func() {
 	It("dispatches apply and diff with its own name", func() {
 		r := runPlugin("apply", "-h")
 		Expect(r.code).To(Equal(ExitOK))
-		Expect(r.stdout).To(HavePrefix("Usage: kubectl ply apply"))
+		Expect(r.stdout).To(ContainSubstring("Usage:\n  kubectl ply apply -f FILENAME"))
+		Expect(r.stdout).To(ContainSubstring("  kubectl ply apply -Rf manifests/"))
 		r = runPlugin("diff", "--bad")
 		Expect(r.code).To(Equal(DiffError))
 		Expect(r.stderr).To(ContainSubstring("Run 'kubectl ply diff -h' for usage."))
@@ -243,5 +271,97 @@ var _ = Describe("the kubectl plugin", func() {
 		Expect(r.code).To(Equal(ExitUsage))
 		Expect(r.stderr).To(HavePrefix(`kubectl ply: unknown command "frobnicate"`))
 		Expect(runPlugin().code).To(Equal(ExitUsage))
+	})
+})
+
+var _ = Describe("the command tree", func() {
+	It("combines shorthand flags as kubectl does: -Rf DIR", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.Mkdir(filepath.Join(dir, "sub"), 0o755)).To(Succeed())
+		data, err := os.ReadFile("testdata/cm.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(dir, "sub", "cm.yaml"), data, 0o644)).To(Succeed())
+		got := captureOptions()
+		r := runApply("-Rf", dir, "-n", "team")
+		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"), "the object of the sub-folder was read")
+		Expect(got.Namespace).To(Equal("team"))
+		r = runApply("-f", dir)
+		Expect(r.stderr).To(Equal("error: no objects passed to apply\n"), "without -R the sub-folder is not read")
+	})
+
+	It("reads kubectl's connection flags into the client configuration", func() {
+		_, cc := captureClient()
+		runApply("-f", "testdata/cm.yaml", "--kubeconfig", "testdata/kubeconfig", "--server", "https://10.0.0.9:6443",
+			"--token", "t0k3n", "--as", "jane", "--as-group", "dev", "--as-group", "ops", "--insecure-skip-tls-verify",
+			"--request-timeout", "7s", "-n", "team")
+		Expect(*cc).NotTo(BeNil())
+		cfg, err := (*cc).ClientConfig()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Host).To(Equal("https://10.0.0.9:6443"))
+		Expect(cfg.BearerToken).To(Equal("t0k3n"))
+		Expect(cfg.Impersonate.UserName).To(Equal("jane"))
+		Expect(cfg.Impersonate.Groups).To(Equal([]string{"dev", "ops"}))
+		Expect(cfg.Insecure).To(BeTrue())
+		Expect(cfg.Timeout.String()).To(Equal("7s"))
+		ns, explicit, err := (*cc).Namespace()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ns).To(Equal("team"))
+		Expect(explicit).To(BeTrue())
+	})
+
+	DescribeTable("prints a completion script for each shell",
+		func(shell, want string) {
+			for _, r := range []result{runPly("completion", shell), runPlugin("completion", shell)} {
+				Expect(r.code).To(Equal(ExitOK), r.stderr)
+				Expect(r.stdout).To(ContainSubstring(want))
+			}
+		},
+		Entry("bash", "bash", "# bash completion V2 for"),
+		Entry("zsh", "zsh", "#compdef"),
+		Entry("fish", "fish", "# fish completion for"),
+		Entry("powershell", "powershell", "# powershell completion for"),
+	)
+
+	DescribeTable("rejects a missing or unknown shell as a usage error",
+		func(want string, args ...string) {
+			r := runPly(append([]string{"completion"}, args...)...)
+			Expect(r.code).To(Equal(ExitUsage))
+			Expect(r.stdout).To(BeEmpty())
+			Expect(r.stderr).To(Equal("ply completion: " + want + ", want bash, zsh, fish or powershell\nRun 'ply completion -h' for usage.\n"))
+		},
+		Entry("missing", "missing shell"),
+		Entry("unknown", `unknown shell "tcsh"`, "tcsh"),
+	)
+
+	It("completes flag names", func() {
+		r := runPly("__complete", "apply", "--kube")
+		Expect(r.code).To(Equal(ExitOK))
+		Expect(r.stdout).To(HavePrefix("--kubeconfig\t"))
+	})
+
+	It("prints the version as JSON with -o json", func() {
+		r := runPly("version", "-o", "json")
+		Expect(r.code).To(Equal(ExitOK))
+		var v VersionInfo
+		Expect(json.Unmarshal([]byte(r.stdout), &v)).To(Succeed())
+		Expect(v).To(Equal(Version("ply")))
+		Expect(v.EmbeddedSchema).NotTo(BeEmpty())
+		r = runPly("version", "-o", "xml")
+		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.stderr).To(Equal("ply version: --output must be json, or not given, not \"xml\"\nRun 'ply version -h' for usage.\n"))
+	})
+
+	It("reports a panic as an internal error with exit code 1", func() {
+		root := NewRoot("ply", "ply")
+		root.AddCommand(&cobra.Command{Use: "boom", Run: func(*cobra.Command, []string) { panic("boom") }})
+		var out, errb strings.Builder
+		Expect(Main(root, []string{"boom"}, strings.NewReader(""), &out, &errb)).To(Equal(ExitFailed))
+		Expect(errb.String()).To(Equal("ply: internal error: boom\n"))
+	})
+
+	It("rejects an unknown help topic", func() {
+		r := runPly("help", "nope")
+		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.stderr).To(HavePrefix(`ply help: unknown topic "nope"`))
 	})
 })

@@ -2,90 +2,115 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/pkg/cluster"
-)
+	"github.com/spf13/cobra"
 
-// Exit codes of diff, as kubectl diff's.
-const (
-	DiffNone    = 0 // no differences
-	DiffChanges = 1 // differences found
-	DiffError   = 2 // usage error, bad input, or an object could not be diffed
+	"github.com/plyproject/ply/pkg/cluster"
 )
 
 // diffFlags are the flags of diff.
 type diffFlags struct {
 	commonFlags
-	changes bool
+	changes    bool
+	serverSide bool
+	color      string
 }
 
-func newDiffFlagSet(f *diffFlags) *flag.FlagSet {
-	fs := newFlagSet("diff")
-	f.register(fs)
-	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
-	return fs
-}
-
-const diffUsageHead = ` -f FILE|DIR|- [-f ...] [-R] [-n NS] [flags]
-
-Shows, as unified diffs of the live objects against the merged ones (YAML,
+const diffLong = `Shows, as unified diffs of the live objects against the merged ones (YAML,
 without managedFields), what apply would change; nothing is written.
 
-Exit codes: 0 no differences, 1 differences, 2 error.
+By default the merged object is sent to the server as apply would send it,
+as a server-side dry run (dryRun=All), and the diff shows the server's
+answer: defaulting, admission and conversion show, and a validation error
+or a refused change (an immutable field) is the object's error.
+--server-side=false diffs against the merged object itself, computed
+locally (only reads are sent).
 
-Flags:
-`
+The values of Secrets (data, stringData, and the last-applied annotation
+that holds them) are shown as ***, or *** (before) and *** (after) where
+they change, as kubectl diff shows data; --show-secrets shows them.
 
-// Diff runs the diff command; prog is how the user invokes the front end
-// and args are the arguments after "diff". It returns DiffNone,
-// DiffChanges or DiffError.
-func Diff(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+KUBECTL_EXTERNAL_DIFF, as with kubectl diff, names a program (with flags)
+run on two directories, live/ and merged/, holding one file per changed
+object, instead of printing the diffs.
+
+Exit codes (kubectl diff's): 0 no differences, 1 differences, 2 error.`
+
+const diffExample = `  # What applying a folder would change
+  %[1]s diff -Rf manifests/
+
+  # The same, with the changed fields and what decided each
+  %[1]s diff -f web.yaml --changes
+
+  # Diff against the locally merged objects, without the server's dry run
+  %[1]s diff -f web.yaml --server-side=false
+
+  # Diff with another program, as kubectl diff does
+  KUBECTL_EXTERNAL_DIFF="meld" %[1]s diff -k overlays/prod`
+
+func newDiffCommand(name string) *cobra.Command {
 	var f diffFlags
-	fs := newDiffFlagSet(&f)
-	name := prog + " diff"
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeUsage(stdout, "Usage: "+name+diffUsageHead, fs)
-			return DiffNone
-		}
-		usageError(stderr, name, err.Error())
-		return DiffError
-	}
-	if fs.NArg() > 0 {
-		usageError(stderr, name, "unexpected argument "+strconv.Quote(fs.Arg(0)))
-		return DiffError
-	}
-	opts, err := f.options(fs)
+	c := Command("diff -f FILENAME", "Show what apply would change (exit 1: differences)", diffLong,
+		fmt.Sprintf(diffExample, name), func(c *cobra.Command) int { return diffMain(c, &f) })
+	c.Annotations = map[string]string{styleAnnotation: "true"}
+	fs := c.Flags()
+	f.register(fs)
+	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
+	fs.StringVar(&f.color, "color", "auto", "colour the diff: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
+	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
+	return WithGatesHelp(c)
+}
+
+// diffMain is the diff command's main; it returns DiffNone, DiffChanges or
+// DiffError.
+func diffMain(c *cobra.Command, f *diffFlags) int {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	opts, err := f.options(c)
 	if err != nil {
-		usageError(stderr, name, err.Error())
-		return DiffError
+		return UsageError(c, err.Error())
 	}
 	opts.DryRun = cluster.DryRunClient
-	objs, err := cluster.ReadObjects(f.files, f.recursive, stdin)
+	if f.serverSide {
+		opts.DryRun = cluster.DryRunServer
+	}
+	color, err := useColor(f.color, stdout)
+	if err != nil {
+		return UsageError(c, err.Error())
+	}
+	external, err := externalDiff(os.Getenv("KUBECTL_EXTERNAL_DIFF"))
+	if err != nil {
+		return UsageError(c, err.Error())
+	}
+	objs, err := f.readObjects(stdin)
 	if err != nil {
 		inputErrors(stderr, err)
 		return DiffError
 	}
-	c, err := newClient(opts)
+	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return DiffError
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := c.Diff(ctx, objs)
+	res, err := cl.Diff(ctx, objs)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return DiffError
 	}
-	return reportDiff(res, f.changes, stdout, stderr)
+	if external != nil {
+		return runExternalDiff(external, res, stdout, stderr)
+	}
+	out := stdout
+	if color {
+		out = &colorWriter{w: stdout}
+	}
+	return reportDiff(res, f.changes, out, stderr)
 }
 
 // reportDiff prints the diffs in input order and returns the exit code.

@@ -1,9 +1,12 @@
-// Package cli implements the cluster commands of ply, apply and diff, for
-// both front ends: the ply command (ply apply, ply diff) and the kubectl
-// plugin kubectl-ply (kubectl ply apply, kubectl ply diff). Each command is
-// a function of its arguments and standard streams returning the exit
-// code, so the front ends only dispatch. GateFlags (--feature-gates,
-// --compat) and GatesHelp are shared with ply's file commands too.
+// Package cli is the command tree of both front ends, on cobra and pflag:
+// the ply command and the kubectl plugin kubectl-ply build it with NewRoot
+// (apply, diff, version, help, completion; ply adds merge and patch) and
+// run it with Main, which returns the exit code of the one table below.
+// apply and diff take kubectl's connection flags through
+// k8s.io/cli-runtime's ConfigFlags, kubectl's input flags (-f FILE|DIR|URL|-,
+// -R, -k, -l) and mask Secrets unless --show-secrets. Command, RunE,
+// NoArgs, UsageError, GateFlags (--feature-gates, --compat) and GatesHelp
+// are shared with ply's file commands.
 //
 // Exit codes of apply: 0 every object applied, 1 an object failed or the
 // input is bad, 2 usage error, 3 an object conflicts with changes made on

@@ -2,27 +2,26 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/pkg/cluster"
-)
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 
-// Exit codes of the cluster commands.
-const (
-	ExitOK       = 0
-	ExitFailed   = 1 // apply: an object failed or the input is bad; diff: differences found
-	ExitUsage    = 2 // unknown flag, missing -f, bad flag value; diff: any error
-	ExitConflict = 3 // apply: a conflict with changes made on the server (--overwrite=false)
+	"github.com/plyproject/ply/pkg/cluster"
 )
 
 // fileList is a repeatable -f flag.
 type fileList []string
 
 func (f *fileList) String() string { return strings.Join(*f, ",") }
+
+// Type names the value in the help.
+func (f *fileList) Type() string { return "strings" }
 
 // Set adds a path; like kubectl, one value may list several separated by
 // commas.
@@ -36,89 +35,83 @@ func (f *fileList) Set(s string) error {
 	return nil
 }
 
-// commonFlags are the flags apply and diff share.
+// commonFlags are the flags apply and diff share: the input, the merge and
+// kubectl's connection flags (k8s.io/cli-runtime's ConfigFlags).
 type commonFlags struct {
-	files      fileList
-	recursive  bool
-	namespace  string
-	kubeconfig string
-	context    string
-	overwrite  bool
-	ordering   string
-	workers    int
-	gates      GateFlags
+	files       fileList
+	recursive   bool
+	overwrite   bool
+	ordering    string
+	workers     int
+	showSecrets bool
+	manager     string
+	selector    string
+	kustomize   string
+	gates       GateFlags
+	config      *genericclioptions.ConfigFlags
 }
 
 // register adds the common flags to fs.
-func (f *commonFlags) register(fs *flag.FlagSet) {
-	for _, n := range [...]string{"f", "filename"} {
-		fs.Var(&f.files, n, "a `file or folder` of manifests, or - for standard input (repeatable)")
-	}
-	for _, n := range [...]string{"R", "recursive"} {
-		fs.BoolVar(&f.recursive, n, false, "also read the sub-folders of the -f folders")
-	}
-	for _, n := range [...]string{"n", "namespace"} {
-		fs.StringVar(&f.namespace, n, "", "the `namespace` of namespaced objects (default: the context's, else default)")
-	}
-	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig `file` (default: $KUBECONFIG, else ~/.kube/config)")
-	fs.StringVar(&f.context, "context", "", "the kubeconfig `context` (default: the current context)")
+func (f *commonFlags) register(fs *pflag.FlagSet) {
+	fs.VarP(&f.files, "filename", "f", "a `file, folder or URL` of manifests, or - for standard input (repeatable, or comma-separated)")
+	fs.BoolVarP(&f.recursive, "recursive", "R", false, "also read the sub-folders of the -f folders")
+	fs.StringVarP(&f.kustomize, "kustomize", "k", "", "a kustomization `directory`, built in process as kubectl apply -k builds it (instead of -f)")
+	fs.StringVarP(&f.selector, "selector", "l", "", "`selector` (label query) the objects must match, as kubectl's: -l app=web, -l 'tier in (a,b)', -l '!canary'")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "let local win over changes made on the server; false: conflicts fail the object")
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
 		"kubectl whenever the SeedOrdering gate is off")
 	fs.IntVar(&f.workers, "workers", cluster.DefaultWorkers, "the number of objects applied concurrently")
+	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
+	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
 	f.gates.Register(fs)
+	f.config = genericclioptions.NewConfigFlags(false)
+	f.config.CacheDir = nil // ply keeps no discovery cache: no --cache-dir
+	f.config.AddFlags(fs)
 }
 
-// options checks the common flags, parsed by fs, and returns the cluster
-// options they set.
-func (f *commonFlags) options(fs *flag.FlagSet) (cluster.Options, error) {
+// options checks the common flags of c and returns the cluster options
+// they set.
+func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	opts := cluster.Options{
-		Kubeconfig: f.kubeconfig, Context: f.context, Namespace: f.namespace,
-		Overwrite: f.overwrite, Workers: f.workers,
+		Kubeconfig: *f.config.KubeConfig, Context: *f.config.Context, Namespace: *f.config.Namespace,
+		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
 	}
 	var err error
 	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return opts, err
 	}
-	if opts.Ordering, err = Ordering(fs, f.ordering, opts.Gates); err != nil {
+	if opts.Ordering, err = Ordering(c.Flags(), f.ordering, opts.Gates); err != nil {
 		return opts, err
 	}
 	if f.workers < 1 {
 		return opts, errors.New("--workers must be at least 1, not " + strconv.Itoa(f.workers))
 	}
-	if len(f.files) == 0 {
-		return opts, errors.New("must specify one of -f and -k (-f FILE|DIR|-; -k is not supported)")
+	if f.manager == "" {
+		return opts, errors.New("--field-manager must not be empty")
+	}
+	switch {
+	case len(f.files) == 0 && f.kustomize == "":
+		return opts, errors.New("must specify one of -f and -k")
+	case len(f.files) > 0 && f.kustomize != "":
+		return opts, errors.New("only one of -f or -k can be specified")
+	case f.kustomize != "" && f.recursive:
+		return opts, errors.New("-R applies to -f folders, not to -k")
+	}
+	if f.selector != "" {
+		if _, err := labels.Parse(f.selector); err != nil {
+			return opts, errors.New("bad -l selector: " + err.Error())
+		}
 	}
 	return opts, nil
 }
 
-// newFlagSet returns a silent flag set: the commands print errors and
-// usage themselves.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// writeUsage writes head, the flags of fs and the feature gates to w.
-func writeUsage(w io.Writer, head string, fs *flag.FlagSet) {
-	io.WriteString(w, head)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-	io.WriteString(w, GatesHelp())
-}
-
-// usageError reports a usage error of the command prog and returns
-// ExitUsage.
-func usageError(stderr io.Writer, prog, msg string) int {
-	io.WriteString(stderr, "error: "+msg+"\nRun '"+prog+" -h' for usage.\n")
-	return ExitUsage
+// client creates the client of the connection flags.
+func (f *commonFlags) client(opts cluster.Options) (*cluster.Client, error) {
+	return newClient(f.config.ToRawKubeConfigLoader(), opts)
 }
 
 // newClient creates the client of the commands; tests replace it.
-var newClient = cluster.NewFromKubeconfig
+var newClient = cluster.NewFromClientConfig
 
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {

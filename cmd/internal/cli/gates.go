@@ -2,9 +2,10 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/features"
@@ -35,8 +36,11 @@ func (g *gateSpecs) Set(s string) error {
 	return nil
 }
 
+// Type names the value in the help.
+func (g *gateSpecs) Type() string { return "strings" }
+
 // Register adds --feature-gates and --compat to fs.
-func (g *GateFlags) Register(fs *flag.FlagSet) {
+func (g *GateFlags) Register(fs *pflag.FlagSet) {
 	fs.Var(&g.specs, "feature-gates", "`Name=true|false,...`: switch ply's departures from kubectl (see Feature gates);\n"+
 		"repeatable, applied on top of --compat")
 	fs.StringVar(&g.compat, "compat", "", "`kubectl`: turn every feature gate off, so ply computes what kubectl computes")
@@ -62,23 +66,16 @@ func (g *GateFlags) Gates() (features.Gates, error) {
 // gates. With the SeedOrdering gate off every list is in kubectl's order,
 // so an explicit --ordering seed contradicts the gates and is an error;
 // --ordering kubectl, or none, is fine.
-func Ordering(fs *flag.FlagSet, value string, gates features.Gates) (apply.Ordering, error) {
+func Ordering(fs *pflag.FlagSet, value string, gates features.Gates) (apply.Ordering, error) {
 	o, err := apply.ParseOrdering(value)
 	if err != nil {
 		return o, err
 	}
-	if o == apply.OrderingSeed && !gates.Enabled(features.SeedOrdering) && isSet(fs, "ordering") {
+	if o == apply.OrderingSeed && !gates.Enabled(features.SeedOrdering) && fs.Changed("ordering") {
 		return o, errors.New("--ordering seed contradicts the SeedOrdering feature gate, which --compat=kubectl or --feature-gates " +
 			"turns off (the order is then kubectl's): drop one of them")
 	}
 	return o, nil
-}
-
-// isSet reports whether flag name was given on the command line.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // GatesHelp is the "Feature gates" section of the help of the commands

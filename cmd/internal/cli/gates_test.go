@@ -53,8 +53,8 @@ var _ = Describe("--compat and --feature-gates of apply and diff", func() {
 
 	It("lists the gates in the help of apply, diff and the plugin's commands", func() {
 		for _, r := range []result{runApply("-h"), runDiff("-h"), runPlugin("apply", "-h"), runPlugin("diff", "-h")} {
-			Expect(r.stdout).To(ContainSubstring("  -compat kubectl"))
-			Expect(r.stdout).To(ContainSubstring("  -feature-gates Name=true|false,..."))
+			Expect(r.stdout).To(ContainSubstring("      --compat kubectl"))
+			Expect(r.stdout).To(ContainSubstring("      --feature-gates Name=true|false,..."))
 			Expect(r.stdout).To(HaveSuffix(GatesHelp()))
 			for _, g := range features.All() {
 				Expect(r.stdout).To(MatchRegexp(`\n  ` + g.String() + ` +\S`))

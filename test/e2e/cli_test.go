@@ -1,0 +1,220 @@
+package e2e
+
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/plyproject/ply/test/harness"
+)
+
+var secrets = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+
+// secretValues are the values of secret*.yaml, as written and as the
+// server stores them (base64), and their base64 encodings.
+var secretValues = func() []string {
+	var out []string
+	for _, v := range []string{"pw-first-9d2f", "tok-first-7c1e", "pw-second-4a8b", "tok-second-3f6d", "tok-refused-5e0a"} {
+		out = append(out, v, base64.StdEncoding.EncodeToString([]byte(v)))
+	}
+	return out
+}()
+
+// leaked returns the values of secretValues that out holds.
+func leaked(out string) []string {
+	var found []string
+	for _, v := range secretValues {
+		if strings.Contains(out, v) {
+			found = append(found, v)
+		}
+	}
+	return found
+}
+
+var _ = Describe("Secrets are masked in every output", Ordered, func() {
+	var ns string
+	BeforeAll(func() {
+		ns = newNamespace("secret-")
+		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-f", fixture("refuse-policy.yaml"))
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+	})
+
+	// outputs runs every command that prints a Secret, in the order that
+	// takes the Secret through its life, and returns what each printed.
+	outputs := func(extra ...string) map[string]string {
+		GinkgoHelper()
+		got := map[string]string{}
+		step := func(name string, wantCode int, args ...string) {
+			GinkgoHelper()
+			r := applyOrDiff(ns, append(args, extra...)...)
+			Expect(r.ExitCode).To(Equal(wantCode), "%s: %s", name, r)
+			got[name] = r.Stdout + r.Stderr
+		}
+		step("apply -o yaml (create)", 0, "apply", "-f", fixture("secret.yaml"), "-o", "yaml")
+		step("diff (server-side)", 1, "diff", "-f", fixture("secret-changed.yaml"))
+		step("diff --server-side=false", 1, "diff", "-f", fixture("secret-changed.yaml"), "--server-side=false")
+		step("diff --changes", 1, "diff", "-f", fixture("secret-changed.yaml"), "--changes")
+		step("apply --dry-run=server -o yaml", 0, "apply", "-f", fixture("secret-changed.yaml"), "--dry-run=server", "-o", "yaml")
+		step("apply --dry-run=client -o json", 0, "apply", "-f", fixture("secret-changed.yaml"), "--dry-run=client", "-o", "json")
+		step("apply --dry-run=server", 0, "apply", "-f", fixture("secret-changed.yaml"), "--dry-run=server")
+		step("apply -o json (update)", 0, "apply", "-f", fixture("secret-changed.yaml"), "-o", "json")
+		Eventually(func() string {
+			r := applyOrDiff(ns, "apply", "-f", fixture("secret-refused.yaml"), "--show-secrets", "--dry-run=server")
+			return r.Stderr
+		}).Should(ContainSubstring("refused token"), "the admission policy is in force")
+		step("apply refused by admission (error message)", 1, "apply", "-f", fixture("secret-refused.yaml"))
+		step("diff refused by admission (error message)", 2, "diff", "-f", fixture("secret-refused.yaml"))
+		// Clean up for the next run of outputs.
+		Expect(srv.Dynamic().Resource(secrets).Namespace(ns).Delete(context.Background(), "creds", metav1.DeleteOptions{})).To(Succeed())
+		return got
+	}
+
+	It("prints no value without --show-secrets, and *** in their place", func() {
+		got := outputs()
+		for name, out := range got {
+			Expect(leaked(out)).To(BeEmpty(), "%s printed a Secret's value:\n%s", name, out)
+		}
+		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^-\s+token: "?\*\*\* \(before\)"?$`))
+		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+token: "?\*\*\* \(after\)"?$`))
+		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+password: "?\*\*\* \(after\)"?$`), "the server turned stringData into data")
+		Expect(got["diff --server-side=false"]).To(MatchRegexp(`(?m)^[-+]\s+kubectl.kubernetes.io/last-applied-configuration: .*\*\*\*`))
+		Expect(got["apply -o yaml (create)"]).To(ContainSubstring(`token: '***'`))
+		Expect(got["apply refused by admission (error message)"]).To(ContainSubstring("refused token ***"))
+		Expect(got["diff refused by admission (error message)"]).To(ContainSubstring("refused token ***"))
+	})
+
+	It("prints the values with --show-secrets: the check above can fail", func() {
+		got := outputs("--show-secrets")
+		for _, name := range []string{"apply -o yaml (create)", "diff (server-side)", "diff --server-side=false", "apply --dry-run=server -o yaml",
+			"apply --dry-run=client -o json", "apply -o json (update)", "apply refused by admission (error message)", "diff refused by admission (error message)"} {
+			Expect(leaked(got[name])).NotTo(BeEmpty(), "%s with --show-secrets:\n%s", name, got[name])
+		}
+		Expect(got["apply refused by admission (error message)"]).To(ContainSubstring("refused token dG9rLXJlZnVzZWQtNWUwYQ=="), "the policy quotes data as the API holds it")
+	})
+})
+
+// applyOrDiff runs ply with args (apply or diff ...) as the admin in ns.
+func applyOrDiff(ns string, args ...string) harness.Result {
+	GinkgoHelper()
+	return ply(append(args, "--kubeconfig", srv.Kubeconfig, "-n", ns)...)
+}
+
+var _ = Describe("ply diff against the server", func() {
+	It("shows the server's defaults and conversions, which the local diff does not", func() {
+		ns := newNamespace("sdiff-")
+		r := applyOrDiff(ns, "diff", "-f", fixture("deployment-defaulted.yaml"))
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stdout).To(MatchRegexp(`(?m)^\+\s+progressDeadlineSeconds: 600$`), "a server default")
+		Expect(r.Stdout).To(MatchRegexp(`(?m)^\+\s+uid: `), "the server's answer to a create")
+		local := applyOrDiff(ns, "diff", "-f", fixture("deployment-defaulted.yaml"), "--server-side=false")
+		Expect(local.ExitCode).To(Equal(1), "%s", local)
+		Expect(local.Stdout).NotTo(ContainSubstring("progressDeadlineSeconds"))
+		expectAbsent(deployments, ns, "lean")
+	})
+
+	It("shows a refused change as the object's error", func() {
+		ns := newNamespace("sdiff-")
+		Expect(applyOrDiff(ns, "apply", "-f", fixture("configmap-immutable.yaml")).ExitCode).To(Equal(0))
+		r := applyOrDiff(ns, "diff", "-f", fixture("configmap-immutable-changed.yaml"))
+		Expect(r.ExitCode).To(Equal(2), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring("field is immutable"))
+		local := applyOrDiff(ns, "diff", "-f", fixture("configmap-immutable-changed.yaml"), "--server-side=false")
+		Expect(local.ExitCode).To(Equal(1), "the local diff cannot know: %s", local)
+	})
+
+	It("lists the changed fields of the server's answer with --changes", func() {
+		ns := newNamespace("sdiff-")
+		Expect(applyOrDiff(ns, "apply", "-f", fixture("deployment-defaulted.yaml")).ExitCode).To(Equal(0))
+		r := applyOrDiff(ns, "diff", "-f", fixture("deployment-defaulted-changed.yaml"), "--changes")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("# spec.replicas: replace, set by local\n"))
+		Expect(r.Stdout).To(ContainSubstring("# metadata.generation: replace, set by the server\n"))
+		Expect(r.Stdout).To(MatchRegexp(`# spec\.template\.spec\.containers: replace, set by the server\n`))
+	})
+
+	It("shows the same changed lines as kubectl diff on a defaulted Deployment", func() {
+		ns := newNamespace("sdiff-")
+		Expect(applyOrDiff(ns, "apply", "-f", fixture("deployment-defaulted.yaml")).ExitCode).To(Equal(0))
+		mine := applyOrDiff(ns, "diff", "-f", fixture("deployment-defaulted-changed.yaml"), "--compat=kubectl")
+		Expect(mine.ExitCode).To(Equal(1), "%s", mine)
+		theirs := run(kubectlBin, []string{"KUBECONFIG=" + srv.Kubeconfig, "KUBECTL_EXTERNAL_DIFF="},
+			"diff", "-n", ns, "-f", fixture("deployment-defaulted-changed.yaml"))
+		Expect(theirs.ExitCode).To(Equal(1), "%s", theirs)
+		// kubectl diff leaves the last-applied annotation as it is; ply
+		// shows the new one, which apply writes.
+		Expect(changedLines(mine.Stdout)).To(ContainElement(MatchRegexp(`^\+\s+kubectl.kubernetes.io/last-applied-configuration: .*nginx:1\.28`)))
+		Expect(withoutLastApplied(changedLines(mine.Stdout))).To(Equal(withoutLastApplied(changedLines(theirs.Stdout))))
+		Expect(changedLines(mine.Stdout)).To(ContainElement(MatchRegexp(`^\+\s+- image: nginx:1\.28$`)))
+		Expect(changedLines(mine.Stdout)).To(ContainElement(MatchRegexp(`^\+\s+protocol: TCP$`)), "a default inside the new port")
+	})
+
+	It("runs KUBECTL_EXTERNAL_DIFF on the live and merged directories", func() {
+		ns := newNamespace("sdiff-")
+		Expect(applyOrDiff(ns, "apply", "-f", fixture("deployment-defaulted.yaml")).ExitCode).To(Equal(0))
+		dir := GinkgoT().TempDir()
+		script := filepath.Join(dir, "list")
+		Expect(os.WriteFile(script, []byte("#!/bin/sh\nls \"$1\" \"$2\"\ngrep -h 'image:' \"$1\"/* \"$2\"/*\nexit 1\n"), 0o755)).To(Succeed())
+		r := run(plyBin, []string{"KUBECTL_EXTERNAL_DIFF=" + script}, "diff", "--kubeconfig", srv.Kubeconfig, "-n", ns,
+			"-f", fixture("deployment-defaulted-changed.yaml"))
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("apps.v1.Deployment." + ns + ".lean"))
+		Expect(r.Stdout).To(ContainSubstring("image: nginx:1.27\n"))
+		Expect(r.Stdout).To(ContainSubstring("image: nginx:1.28\n"))
+	})
+})
+
+// withoutLastApplied returns lines without those of the last-applied
+// annotation.
+func withoutLastApplied(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if !strings.Contains(l, "kubectl.kubernetes.io/last-applied-configuration") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// changedLines returns the added and removed lines of unified diffs,
+// without the file headers, sorted.
+func changedLines(diff string) []string {
+	var out []string
+	header := regexp.MustCompile(`^(\+\+\+|---) `)
+	for _, l := range strings.Split(diff, "\n") {
+		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !header.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var _ = Describe("ply apply: kubectl's input and output flags", func() {
+	It("applies a kustomization (-k), only what -l selects, under --field-manager, printing -o name", func() {
+		ns := newNamespace("kflags-")
+		r := applyOrDiff(ns, "apply", "-k", fixture("kustomize"), "-l", "tier=back", "--field-manager", "ci-bot", "-o", "name")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(Equal(lines("configmap/k-back")))
+		expectAbsent(configMaps, ns, "k-front")
+		back := live(configMaps, ns, "k-back")
+		var managers []string
+		for _, m := range back.GetManagedFields() {
+			managers = append(managers, m.Manager)
+		}
+		Expect(managers).To(Equal([]string{"ci-bot"}))
+
+		r = applyOrDiff(ns, "diff", "-k", fixture("kustomize"))
+		Expect(r.ExitCode).To(Equal(1), "k-front is new: %s", r)
+		Expect(r.Stdout).To(ContainSubstring("+  name: k-front\n"))
+		Expect(r.Stdout).NotTo(ContainSubstring("k-back\n"), "k-back is unchanged")
+	})
+})
