@@ -15,6 +15,7 @@ import (
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -32,6 +33,7 @@ type mergeFlags struct {
 	ordering              string
 	output                string
 	changes               bool
+	showSecrets           bool
 	gates                 cli.GateFlags
 }
 
@@ -65,6 +67,7 @@ func newMergeCommand() *cobra.Command {
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
 		"kubectl whenever the SeedOrdering gate is off")
 	fs.BoolVar(&f.changes, "changes", false, "also print the changes to live on standard error, one per line")
+	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of a Secret (data, stringData and the last-applied annotation) instead of ***")
 	f.gates.Register(fs)
 	return cli.WithGatesHelp(c)
 }
@@ -137,9 +140,13 @@ func runMerge(c *cobra.Command, f *mergeFlags) int {
 		}
 		io.WriteString(stderr, sb.String())
 	}
-	out := res.Object.YAML()
+	obj := res.Object
+	if !f.showSecrets {
+		obj = cluster.MaskSecret(obj)
+	}
+	out := obj.YAML()
 	if f.output == "json" {
-		out = res.Object.IndentJSON("  ")
+		out = obj.IndentJSON("  ")
 	}
 	if _, err := stdout.Write(out); err != nil {
 		return inputError(stderr, "writing the output: "+err.Error())

@@ -12,6 +12,7 @@ import (
 	"github.com/plyproject/ply/cmd/internal/cli"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
@@ -43,6 +44,7 @@ type patchApplyFlags struct {
 	typeName    string
 	output      string
 	ordering    string
+	showSecrets bool
 	gates       cli.GateFlags
 }
 
@@ -53,6 +55,7 @@ type patchCreateFlags struct {
 	typeName                    string
 	overwrite                   bool
 	output                      string
+	showSecrets                 bool
 	gates                       cli.GateFlags
 }
 
@@ -118,6 +121,7 @@ func newPatchApplyCommand() *cobra.Command {
 	fs := c.Flags()
 	fs.StringVar(&f.live, "live", "", "the object to patch (`file`, required); empty or null: it does not exist yet")
 	fs.StringVar(&f.patch, "patch", "", "the strategic merge patch (`file`, required): an object")
+	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of a Secret (data, stringData and the last-applied annotation) instead of ***")
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (design document 000: live items the patch does not order first)\n"+
 		"or kubectl (as the API server's strategic merge patch); kubectl whenever the SeedOrdering gate is off")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "live")
@@ -140,6 +144,7 @@ func newPatchCreateCommand() *cobra.Command {
 	fs.StringVar(&f.current, "current", "", "the object on the server (`file`); given, the patch is three-way (kubectl apply's);\n"+
 		"empty or null: it does not exist yet")
 	fs.BoolVar(&f.overwrite, "overwrite", true, "three-way only: let modified win over changes made on the server; false: exit 3 on conflicts")
+	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values the patch gives a Secret (data, stringData and the last-applied annotation) instead of ***")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "modified")
 	f.gates.Register(fs)
 	return cli.WithGatesHelp(c)
@@ -201,6 +206,9 @@ func runPatchApply(c *cobra.Command, f *patchApplyFlags) int {
 	if err != nil {
 		return in.patchError(stderr, names, err)
 	}
+	if !f.showSecrets {
+		out = cluster.MaskSecret(out)
+	}
 	return writeValue(stdout, stderr, out, f.output)
 }
 
@@ -248,6 +256,9 @@ func runPatchCreate(c *cobra.Command, f *patchCreateFlags) int {
 	}
 	if err != nil {
 		return in.patchError(stderr, names, err)
+	}
+	if !f.showSecrets && (cluster.IsSecret(modified) || cluster.IsSecret(original) || cluster.IsSecret(current)) {
+		out = cluster.MaskPatch(out)
 	}
 	return writeValue(stdout, stderr, out, f.output)
 }

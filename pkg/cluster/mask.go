@@ -55,6 +55,18 @@ func MaskSecret(v value.Value) value.Value {
 	return m
 }
 
+// MaskPatch is MaskSecret for a strategic merge patch of a Secret, which
+// need not name its kind: the values it sets in data and stringData, and
+// those of the last-applied annotation it writes.
+func MaskPatch(p value.Value) value.Value {
+	m, _ := maskFields(p, value.Null)
+	r := lastApplied(m)
+	if r.IsMap() {
+		r, _ = maskFields(r, value.Null)
+	}
+	return withLastAppliedValue(m, r)
+}
+
 // maskFields masks data and stringData of before and after.
 func maskFields(before, after value.Value) (value.Value, value.Value) {
 	for _, f := range secretFields {
@@ -102,6 +114,11 @@ func lastApplied(v value.Value) value.Value {
 func withLastAppliedValue(v, r value.Value) value.Value {
 	md, _ := v.Get("metadata")
 	ann, _ := md.Get("annotations")
+	if _, ok := ann.Get(CompressedLastAppliedAnnotation); ok {
+		// Compressed, the values are still there: masked whole.
+		ann = ann.With(CompressedLastAppliedAnnotation, value.String(Mask))
+		v = v.With("metadata", md.With("annotations", ann))
+	}
 	if _, ok := ann.Get(LastAppliedAnnotation); !ok {
 		return v
 	}
