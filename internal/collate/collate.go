@@ -75,6 +75,8 @@ type collator struct {
 	fieldSlab []elements.Field
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
+	// spare is the node the patch format is handed (scratch).
+	spare elements.Node
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks.

@@ -13,7 +13,8 @@ import (
 // build the tree of a patch: pkg/patch implements it and owns the
 // directives' syntax and the rejection rules of design documents 000, 001
 // and 002; the collator matches items and builds nodes from what it reads.
-// A node passed to a method is complete but for its children and ID.
+// A node passed to a method is complete but for its children and ID, and
+// valid only during the call.
 type Format interface {
 	// Map reads patch map n.Local (live's value beside it): data holds the
 	// map's data fields, sorted (for a "$patch" map, its fields but that); dirs the node's directives ("$patch",
@@ -92,9 +93,12 @@ func (c *collator) patchNode(s spot, depth int) (elements.Element, error) {
 	return c.atomic(&s), nil
 }
 
-// scratch is a node of s for the format's methods and errors.
+// scratch is a node of s for the format's methods and errors: one node of
+// the collator's, overwritten by the next call (Format's methods read it
+// and do not keep it; an error they make holds its path, computed then).
 func (c *collator) scratch(s *spot) *elements.Node {
-	return &elements.Node{Parent: s.parent, Name: s.name, Values: s.vals, Type: s.t, Meta: s.meta, Dirs: s.dirs}
+	c.spare = elements.Node{Parent: s.parent, Name: s.name, Values: s.vals, Type: s.t, Meta: s.meta, Dirs: s.dirs}
+	return &c.spare
 }
 
 // whole replaces the patch value of s by the format's data for it.
@@ -199,12 +203,13 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 	n := &e.Node
 	itemType := n.Type.Item()
 	kx := elements.NewIndex(len(n.Meta.MergeKey), len(pItems)+len(live))
-	var gone []bool // by key ID: deleted by a "$patch: delete" item
+	size := len(pItems) + len(live)
+	gone := make([]bool, 0, size) // by key ID: deleted by a "$patch: delete" item
 	replace := false
 	items := make([]elements.Item, 0, len(pItems)+len(live))
-	var itemKey []int // by Item: its key ID
-	var firstOf []int // by key ID: its Item, -1 when none yet
-	var seq []int     // the patch's items but deletions: key IDs, -1 for replace
+	itemKey := make([]int, 0, size)    // by Item: its key ID
+	firstOf := make([]int, 0, size)    // by key ID: its Item, -1 when none yet
+	seq := make([]int, 0, len(pItems)) // the patch's items but deletions: key IDs, -1 for replace
 	keyID := func(k *elements.Key) int {
 		id, fresh := kx.ID(k)
 		if fresh {
@@ -320,7 +325,7 @@ func (c *collator) keyedOrder(n *elements.Node, items []elements.Item, itemKey, 
 		return nil
 	}
 	name := "$setElementOrder/" + n.Name
-	var posOf []int // by key ID
+	posOf := make([]int, 0, len(itemKey)+n.Dirs.SetOrder.Len()) // by key ID
 	order := make([]int, 0, n.Dirs.SetOrder.Len())
 	for i, it := range n.Dirs.SetOrder.Items() {
 		if !it.IsMap() {

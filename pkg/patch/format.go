@@ -60,6 +60,9 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 	// Directives: $retainKeys, $setElementOrder/<f>,
 	// $deleteFromPrimitiveList/<f>; other "$" keys the schema does not
 	// declare come from newer clients and are ignored.
+	if !hasDirective(p, t) {
+		return p.Fields(), dirs, nil, nil
+	}
 	data := make([]value.Field, 0, p.Len())
 	for _, fl := range p.Fields() {
 		if !strings.HasPrefix(fl.Key, "$") || declares(t, fl.Key) {
@@ -96,6 +99,17 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 	}
 	slices.SortFunc(byField, func(a, b collate.FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
 	return data, dirs, byField, nil
+}
+
+// hasDirective reports whether map p holds a "$" key type t does not
+// declare.
+func hasDirective(p value.Value, t *openapi.Type) bool {
+	for _, fl := range p.Fields() {
+		if strings.HasPrefix(fl.Key, "$") && !declares(t, fl.Key) {
+			return true
+		}
+	}
+	return false
 }
 
 // with returns a copy of d (or new Directives) changed by set.
