@@ -1,6 +1,8 @@
 package delta
 
 import (
+	"sync"
+
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
@@ -44,8 +46,17 @@ func ThreeWay(root elements.Element) (value.Value, bool, error) {
 // whole), so a touched list costs the items up to its first change. The
 // error is that of Entry when met before the first entry.
 func Touches(e elements.Element, m Mode) (bool, error) {
-	d := New(m)
+	d, _ := probes.Get().(*Visitor)
+	if d == nil {
+		d = &Visitor{}
+	}
+	d.reset(m)
 	d.first = true
 	en, err := d.Entry(e)
+	probes.Put(d)
 	return en.Any(), err
 }
+
+// probes keeps the Visitors Touches uses: kubectl's list order asks once
+// or twice per merged list of every merge.
+var probes sync.Pool

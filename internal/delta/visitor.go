@@ -72,17 +72,25 @@ type Visitor struct {
 
 // New returns the Visitor of mode m; an unknown mode panics.
 func New(m Mode) *Visitor {
+	d := &Visitor{}
+	d.reset(m)
+	return d
+}
+
+// reset makes d the Visitor of mode m, with no state.
+func (d *Visitor) reset(m Mode) {
 	switch m {
 	case Delta:
-		return &Visitor{from: elements.Live, changes: true, order: true, blame: elements.Live}
+		*d = Visitor{from: elements.Live, changes: true, order: true, blame: elements.Live}
 	case Deletions:
-		return &Visitor{from: elements.Recorded, deletions: true, order: true, blame: elements.Recorded}
+		*d = Visitor{from: elements.Recorded, deletions: true, order: true, blame: elements.Recorded}
 	case TwoWay:
-		return &Visitor{from: elements.Recorded, changes: true, deletions: true, order: true, blame: elements.Recorded}
+		*d = Visitor{from: elements.Recorded, changes: true, deletions: true, order: true, blame: elements.Recorded}
 	case Changed:
-		return &Visitor{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
+		*d = Visitor{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
+	default:
+		panic("delta: unknown Mode " + strconv.Itoa(int(m)))
 	}
-	panic("delta: unknown Mode " + strconv.Itoa(int(m)))
 }
 
 // Entry is what a node contributes to its parent's patch: its own entry
