@@ -3,6 +3,7 @@ package collate_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/plyproject/ply/test/treetest"
 
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
@@ -19,7 +20,7 @@ var _ = Describe("Collate element types", func() {
 		var err error
 		root, err = collate.Collate(loadFixture("testdata/shapes.yaml"), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		nodes = byPath(root, map[string]elements.Element{})
+		nodes = treetest.ByPath(root)
 	})
 
 	// Every node of the tree, with its Element type. Nodes local does not
@@ -125,7 +126,7 @@ var _ = Describe("Collate element types", func() {
 		func(recorded, local, live string, elem string) {
 			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
-			n := byPath(tree, map[string]elements.Element{})
+			n := treetest.ByPath(tree)
 			Expect(n).To(HaveKey("spec.containers[name=a]"))
 			Expect(typeName(n["spec.containers[name=a]"])).To(Equal(elem))
 			if elem == "AtomicElement" {
@@ -191,7 +192,7 @@ var _ = Describe("Collate element types", func() {
 		vals := three(absent, `{spec: {containers: [{name: a}], labels: {x: y}}}`, absent)
 		tree, err := collate.Collate(vals, nil, collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		n := byPath(tree, map[string]elements.Element{})
+		n := treetest.ByPath(tree)
 		Expect(typeName(n["."])).To(Equal("MapElement"))
 		Expect(n["."].Base().Type).To(BeIdenticalTo(openapi.Unknown))
 		Expect(typeName(n["spec"])).To(Equal("MapElement"))
@@ -203,7 +204,7 @@ var _ = Describe("Collate element types", func() {
 		func(local, live, path string) {
 			tree, err := collate.Collate(three(absent, wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
-			n := byPath(tree, map[string]elements.Element{})
+			n := treetest.ByPath(tree)
 			Expect(n).To(HaveKey(path))
 			Expect(typeName(n[path])).To(Equal("AtomicElement"))
 		},
@@ -217,7 +218,7 @@ var _ = Describe("Collate element types", func() {
 	It("keeps a keyed item a TypeElement when live's item is a map (control for the table above)", func() {
 		tree, err := collate.Collate(three(absent, wrapSpec(`{containers: [{name: a, image: i}]}`), wrapSpec(`{containers: [{name: a, image: j}]}`)), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		n := byPath(tree, map[string]elements.Element{})
+		n := treetest.ByPath(tree)
 		Expect(typeName(n["spec.containers[name=a]"])).To(Equal("TypeElement"))
 	})
 
@@ -225,7 +226,7 @@ var _ = Describe("Collate element types", func() {
 		func(recorded, local, live string, elem string) {
 			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
-			n := byPath(tree, map[string]elements.Element{})
+			n := treetest.ByPath(tree)
 			Expect(n).To(HaveKey("spec.replicas"))
 			Expect(typeName(n["spec.replicas"])).To(Equal(elem))
 		},
@@ -249,7 +250,7 @@ var _ = Describe("Collate map fields", func() {
 		)
 		tree, err := collate.Collate(vals, widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		labels := byPath(tree, map[string]elements.Element{})["metadata.labels"].(*elements.MapElement)
+		labels := treetest.ByPath(tree)["metadata.labels"].(*elements.MapElement)
 		Expect(fieldNames(labels.Fields)).To(Equal([]string{"a", "b", "c", "d", "e", "f"}))
 		type has struct{ R, L, V bool }
 		var got []has
@@ -268,7 +269,7 @@ var _ = Describe("Collate map fields", func() {
 	It("takes no keys from recorded or live when they are not maps", func() {
 		tree, err := collate.Collate(three(`{metadata: {labels: [x]}}`, `{metadata: {labels: {a: l}}}`, absent), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		labels := byPath(tree, map[string]elements.Element{})["metadata.labels"].(*elements.MapElement)
+		labels := treetest.ByPath(tree)["metadata.labels"].(*elements.MapElement)
 		Expect(fieldNames(labels.Fields)).To(Equal([]string{"a"}))
 	})
 })
@@ -277,7 +278,7 @@ var _ = Describe("Collate keyed lists", func() {
 	list := func(vals elements.Values, path string) *elements.ListElement {
 		tree, err := collate.Collate(vals, widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		n := byPath(tree, map[string]elements.Element{})
+		n := treetest.ByPath(tree)
 		Expect(n).To(HaveKey(path))
 		Expect(n[path]).To(BeAssignableToTypeOf(&elements.ListElement{}))
 		return n[path].(*elements.ListElement)
@@ -348,9 +349,9 @@ var _ = Describe("Collate keyed lists", func() {
 			wrapSpec(`{containers: [{name: b}, {name: v}], tags: [b, v]}`),
 		), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		spec := child(tree, "spec")
-		items := append([]elements.Item{}, child(spec, "containers").(*elements.ListElement).Items...)
-		items = append(items, child(spec, "tags").(*elements.SetElement).Items...)
+		spec := treetest.Field(tree, "spec")
+		items := append([]elements.Item{}, treetest.Field(spec, "containers").(*elements.ListElement).Items...)
+		items = append(items, treetest.Field(spec, "tags").(*elements.SetElement).Items...)
 		Expect(items).To(HaveLen(8))
 		for _, it := range items {
 			Expect(it.Of).To(Equal(-1), it.Element.Base().Path().String())
@@ -402,7 +403,7 @@ var _ = Describe("Collate keyed lists", func() {
 			wrapSpec(`{volumes: [{name: v, configMap: {name: c}}], containers: [{name: a}]}`),
 			wrapSpec(`{volumes: [{name: v, secret: {secretName: s}}, {name: w}]}`)), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		n := byPath(tree, map[string]elements.Element{})
+		n := treetest.ByPath(tree)
 		for _, p := range []string{"spec.volumes[name=v]", "spec.volumes[name=w]"} {
 			Expect(n[p].Base().Meta.Strategy).To(Equal(openapi.StrategyRetainKeys), p)
 			Expect(n[p].Base().Meta.MergeKey).To(BeEmpty(), p)
@@ -431,7 +432,7 @@ var _ = Describe("Collate sets", func() {
 			wrapSpec(`{tags: [c, a, c, e]}`),
 		), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		s := byPath(tree, map[string]elements.Element{})["spec.tags"].(*elements.SetElement)
+		s := treetest.ByPath(tree)["spec.tags"].(*elements.SetElement)
 		Expect(itemPaths(s.Items)).To(Equal([]string{"spec.tags[=b]", "spec.tags[=a]", "spec.tags[=c]", "spec.tags[=e]", "spec.tags[=d]"}))
 		Expect(indexes(s.Items)).To(Equal([]idx{{-1, 0, -1}, {1, 1, 1}, {-1, -1, 0}, {2, -1, 3}, {0, -1, -1}}))
 		for _, it := range s.Items {

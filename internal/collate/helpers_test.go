@@ -2,15 +2,14 @@ package collate_test
 
 import (
 	"fmt"
+	"github.com/plyproject/ply/test/treetest"
 	"os"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/pkg/value"
 )
 
 // widget returns the root type of the hand-written fixture schema.
@@ -24,17 +23,6 @@ func widget() *openapi.Type {
 	return t
 }
 
-// yamlValue parses one YAML (or JSON) document; "null" is the null value
-// (the parser drops null documents).
-func yamlValue(y string) value.Value {
-	if y == "null" {
-		return value.Null
-	}
-	v, err := parse.Document([]byte(y))
-	Expect(err).NotTo(HaveOccurred(), y)
-	return v
-}
-
 // absent marks a source that is not given.
 const absent = "<absent>"
 
@@ -42,13 +30,13 @@ const absent = "<absent>"
 func three(recorded, local, live string) elements.Values {
 	var vals elements.Values
 	if recorded != absent {
-		vals.Recorded, vals.HasRecorded = yamlValue(recorded), true
+		vals.Recorded, vals.HasRecorded = treetest.YAML(recorded), true
 	}
 	if local != absent {
-		vals.Local, vals.HasLocal = yamlValue(local), true
+		vals.Local, vals.HasLocal = treetest.YAML(local), true
 	}
 	if live != absent {
-		vals.Live, vals.HasLive = yamlValue(live), true
+		vals.Live, vals.HasLive = treetest.YAML(live), true
 	}
 	return vals
 }
@@ -73,55 +61,6 @@ func wrapSpec(spec string) string {
 		return absent
 	}
 	return "{apiVersion: ply.test/v1, kind: Widget, spec: " + spec + "}"
-}
-
-// byPath indexes every node of a tree by its rendered path.
-func byPath(e elements.Element, out map[string]elements.Element) map[string]elements.Element {
-	p := e.Base().Path().String()
-	if _, dup := out[p]; dup {
-		Fail("two nodes render as " + p)
-	}
-	out[p] = e
-	switch e := e.(type) {
-	case *elements.TypeElement:
-		for _, f := range e.Fields {
-			byPath(f.Element, out)
-		}
-	case *elements.MapElement:
-		for _, f := range e.Fields {
-			byPath(f.Element, out)
-		}
-	case *elements.ListElement:
-		for _, it := range e.Items {
-			byPath(it.Element, out)
-		}
-		for _, it := range e.LiveExtra {
-			byPath(it.Element, out)
-		}
-	case *elements.SetElement:
-		for _, it := range e.Items {
-			byPath(it.Element, out)
-		}
-	}
-	return out
-}
-
-// child returns the field called name of a TypeElement or MapElement.
-func child(e elements.Element, name string) elements.Element {
-	var fs elements.Fields
-	switch e := e.(type) {
-	case *elements.TypeElement:
-		fs = e.Fields
-	case *elements.MapElement:
-		fs = e.Fields
-	}
-	for _, f := range fs {
-		if f.Name == name {
-			return f.Element
-		}
-	}
-	Fail("no field " + name + " under " + e.Base().Path().String())
-	return nil
 }
 
 // typeName names the concrete Element type ("TypeElement").

@@ -3,6 +3,7 @@ package collate_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/plyproject/ply/test/treetest"
 
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
@@ -27,7 +28,7 @@ var _ = Describe("Lenient", func() {
 			Expect(err).To(HaveOccurred(), "Collate blames local")
 			root, err := collate.Collate(three(absent, local, absent), widget(), collate.Options{Lenient: true})
 			Expect(err).NotTo(HaveOccurred())
-			e, ok := byPath(root, map[string]elements.Element{})[path]
+			e, ok := treetest.ByPath(root)[path]
 			Expect(ok).To(BeTrue(), "no node at "+path)
 			Expect(typeName(e)).To(Equal(kind))
 			Expect(members(e)).To(Equal(items))

@@ -1,6 +1,7 @@
 package collate_test
 
 import (
+	"github.com/plyproject/ply/test/treetest"
 	"strconv"
 	"testing"
 
@@ -45,7 +46,7 @@ var _ = Describe("Collate on long lists", func() {
 		const n = 20000
 		tree, err := collate.Collate(bigVals(n), t, collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		l := child(child(tree, "spec"), "containers").(*elements.ListElement)
+		l := treetest.Field(treetest.Field(tree, "spec"), "containers").(*elements.ListElement)
 		Expect(l.Items).To(HaveLen(n + n/2))
 		Expect(l.LiveExtra).To(BeEmpty())
 		Expect(indexes(l.Items[:1])).To(Equal([]idx{{0, 0, -1}}))

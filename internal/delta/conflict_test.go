@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"errors"
+	"github.com/plyproject/ply/test/treetest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -55,7 +56,7 @@ func expectConflicts(kind, recorded, local, live string, want []conflict, kubect
 	Expect(err).NotTo(HaveOccurred())
 	var wantRows []conflict
 	for _, w := range want {
-		wantRows = append(wantRows, conflict{w.path, string(yamlValue(w.local).JSON()), string(yamlValue(w.live).JSON())})
+		wantRows = append(wantRows, conflict{w.path, string(treetest.YAML(w.local).JSON()), string(treetest.YAML(w.live).JSON())})
 	}
 	Expect(rows(got)).To(Equal(wantRows))
 	Expect(kubectlVerdict(c.def(), c.recorded, c.hasRecorded, c.local, c.live)).To(Equal(kubectl), "kubectl's verdict")

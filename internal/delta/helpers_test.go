@@ -1,6 +1,7 @@
 package delta_test
 
 import (
+	"github.com/plyproject/ply/test/treetest"
 	"os"
 	"strings"
 
@@ -42,20 +43,11 @@ func rootType(kind string) *openapi.Type {
 	return t
 }
 
-func yamlValue(y string) value.Value {
-	if y == "null" {
-		return value.Null
-	}
-	v, err := parse.Document([]byte(y))
-	Expect(err).NotTo(HaveOccurred(), y)
-	return v
-}
-
 // object returns the YAML map body as an object of kind.
 func object(kind, body string) value.Value {
 	name, _ := strings.CutSuffix(kind, "@v3")
 	k := kinds[name]
-	v := yamlValue(body)
+	v := treetest.YAML(body)
 	Expect(v.IsMap()).To(BeTrue(), body)
 	return v.With("apiVersion", value.String(k[0])).With("kind", value.String(k[1]))
 }

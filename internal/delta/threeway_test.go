@@ -1,6 +1,7 @@
 package delta_test
 
 import (
+	"github.com/plyproject/ply/test/treetest"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -56,7 +57,7 @@ var _ = Describe("ThreeWay", func() {
 				return
 			}
 			Expect(has).To(BeTrue())
-			Expect(string(got.JSON())).To(Equal(string(yamlValue(want).JSON())))
+			Expect(string(got.JSON())).To(Equal(string(treetest.YAML(want).JSON())))
 			Expect(string(kubectl.JSON())).To(Equal(string(got.JSON())), "kubectl's patch")
 		},
 		Entry("omitted since recorded: null", `{data: {a: "1"}}`, `{data: {}}`, `{data: {a: "1"}}`, "data.a", "null"),

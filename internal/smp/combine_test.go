@@ -3,6 +3,7 @@ package smp_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/plyproject/ply/test/treetest"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
@@ -16,19 +17,19 @@ var _ = Describe("CombineThreeWay", func() {
 			t := rootType()
 			d, hasD := value.Value{}, deletions != absent
 			if hasD {
-				d = yamlValue(deletions)
+				d = treetest.YAML(deletions)
 			}
 			p, hasP := value.Value{}, delta != absent
 			if hasP {
-				p = yamlValue(delta)
+				p = treetest.YAML(delta)
 			}
-			got, ok := smp.CombineThreeWay(d, hasD, p, hasP, yamlValue(local), t)
+			got, ok := smp.CombineThreeWay(d, hasD, p, hasP, treetest.YAML(local), t)
 			if want == absent {
 				Expect(ok).To(BeFalse())
 				return
 			}
 			Expect(ok).To(BeTrue())
-			Expect(string(got.JSON())).To(Equal(string(yamlValue(want).JSON())))
+			Expect(string(got.JSON())).To(Equal(string(treetest.YAML(want).JSON())))
 		},
 		Entry("neither half", absent, absent, `{}`, absent),
 		Entry("deletions only", `{spec: {paused: null}}`, absent, `{spec: {}}`, `{spec: {paused: null}}`),
@@ -64,8 +65,8 @@ var _ = Describe("KeyOfItem", func() {
 
 	DescribeTable("identifies items by the key tuple, defaults filling left-out fields",
 		func(a, b string, same bool) {
-			ka, okA := smp.KeyOfItem(yamlValue(a), mk, port)
-			kb, okB := smp.KeyOfItem(yamlValue(b), mk, port)
+			ka, okA := smp.KeyOfItem(treetest.YAML(a), mk, port)
+			kb, okB := smp.KeyOfItem(treetest.YAML(b), mk, port)
 			Expect(okA && okB).To(BeTrue())
 			Expect(ka == kb).To(Equal(same))
 		},
@@ -77,7 +78,7 @@ var _ = Describe("KeyOfItem", func() {
 
 	DescribeTable("has no key for items that cannot be identified",
 		func(item string) {
-			_, ok := smp.KeyOfItem(yamlValue(item), mk, port)
+			_, ok := smp.KeyOfItem(treetest.YAML(item), mk, port)
 			Expect(ok).To(BeFalse())
 		},
 		Entry("not an object", `"80"`),
@@ -89,7 +90,7 @@ var _ = Describe("KeyOfItem", func() {
 	It("has no key for a merge key of more than elements.MaxKeyFields fields", func() {
 		wide := []string{"a", "b", "c", "d", "e"}
 		Expect(len(wide)).To(BeNumerically(">", elements.MaxKeyFields))
-		_, ok := smp.KeyOfItem(yamlValue(`{a: 1, b: 2, c: 3, d: 4, e: 5}`), wide, openapi.Unknown)
+		_, ok := smp.KeyOfItem(treetest.YAML(`{a: 1, b: 2, c: 3, d: 4, e: 5}`), wide, openapi.Unknown)
 		Expect(ok).To(BeFalse())
 	})
 })

@@ -4,8 +4,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/pkg/value"
 )
 
 const absent = "<absent>"
@@ -17,13 +15,4 @@ func rootType() *openapi.Type {
 	t, ok := s.ForKind("apps/v1", "Deployment")
 	Expect(ok).To(BeTrue())
 	return t
-}
-
-func yamlValue(y string) value.Value {
-	if y == "null" {
-		return value.Null
-	}
-	v, err := parse.Document([]byte(y))
-	Expect(err).NotTo(HaveOccurred(), y)
-	return v
 }

@@ -3,6 +3,7 @@ package smp_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/plyproject/ply/test/treetest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -16,7 +17,7 @@ var _ = Describe("KeyString", func() {
 			var decoded any
 			Expect(json.Unmarshal([]byte(literal), &decoded)).To(Succeed())
 			Expect(fmt.Sprintf("%v", decoded)).To(Equal(want), "the table's expectation")
-			Expect(smp.KeyString(yamlValue(literal))).To(Equal(want))
+			Expect(smp.KeyString(treetest.YAML(literal))).To(Equal(want))
 		},
 		Entry("small integer", `80`, "80"),
 		Entry("zero", `0`, "0"),

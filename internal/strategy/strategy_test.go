@@ -2,6 +2,7 @@ package strategy_test
 
 import (
 	"errors"
+	"github.com/plyproject/ply/test/treetest"
 	"os"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -154,33 +155,6 @@ func collateDeployment(vals elements.Values) elements.Element {
 	return tree
 }
 
-// byPath indexes every node of a tree by its rendered path.
-func byPath(e elements.Element, out map[string]elements.Element) map[string]elements.Element {
-	out[e.Base().Path().String()] = e
-	switch e := e.(type) {
-	case *elements.TypeElement:
-		for _, f := range e.Fields {
-			byPath(f.Element, out)
-		}
-	case *elements.MapElement:
-		for _, f := range e.Fields {
-			byPath(f.Element, out)
-		}
-	case *elements.ListElement:
-		for _, it := range e.Items {
-			byPath(it.Element, out)
-		}
-		for _, it := range e.LiveExtra {
-			byPath(it.Element, out)
-		}
-	case *elements.SetElement:
-		for _, it := range e.Items {
-			byPath(it.Element, out)
-		}
-	}
-	return out
-}
-
 func containerNames(v value.Value) []string {
 	spec, _ := v.Get("spec")
 	tmpl, _ := spec.Get("template")
@@ -199,7 +173,7 @@ var _ = Describe("Walk over a collated Deployment", func() {
 	It("clears a retainKeys union's other members and merges plain maps", func() {
 		fx := load("testdata/retain-keys.yaml")
 		tree := collateDeployment(fx.vals)
-		nodes := byPath(tree, map[string]elements.Element{})
+		nodes := treetest.ByPath(tree)
 		w := strategy.New(strategy.Options{Record: true})
 		Expect(visitorFor(w, nodes["spec.strategy"])).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
 		Expect(visitorFor(w, nodes["metadata.labels"])).To(BeAssignableToTypeOf(visitors.Merge{}))
@@ -218,7 +192,7 @@ var _ = Describe("Walk over a collated Deployment", func() {
 		w := strategy.New(strategy.Options{Record: true})
 		_, err := w.Walk(tree)
 		Expect(err).NotTo(HaveOccurred())
-		nodes := byPath(tree, map[string]elements.Element{})
+		nodes := treetest.ByPath(tree)
 		for _, p := range []string{".", "metadata", "metadata.labels", "metadata.labels.tier", "metadata.labels.injected", "spec.strategy", "spec.strategy.type"} {
 			Expect(nodes).To(HaveKey(p))
 			Expect(w.Outcome(nodes[p].Base()).Present).To(BeTrue(), p)

@@ -82,13 +82,3 @@ func expectSame(got, want value.Value, what string) {
 	GinkgoHelper()
 	Expect(string(got.JSON())).To(Equal(string(want.JSON())), what)
 }
-
-// yamlValue parses one YAML document ("null" is the null value).
-func yamlValue(y string) value.Value {
-	if y == "null" {
-		return value.Null
-	}
-	v, err := parse.Document([]byte(y))
-	Expect(err).NotTo(HaveOccurred(), y)
-	return v
-}

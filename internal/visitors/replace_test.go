@@ -1,6 +1,7 @@
 package visitors_test
 
 import (
+	"github.com/plyproject/ply/test/treetest"
 	"strconv"
 	"testing"
 
@@ -18,13 +19,13 @@ const absent = "<absent>"
 func node(recorded, local, live string) *elements.Node {
 	n := &elements.Node{Type: openapi.Unknown}
 	if recorded != absent {
-		n.Recorded, n.HasRecorded = yamlValue(recorded), true
+		n.Recorded, n.HasRecorded = treetest.YAML(recorded), true
 	}
 	if local != absent {
-		n.Local, n.HasLocal = yamlValue(local), true
+		n.Local, n.HasLocal = treetest.YAML(local), true
 	}
 	if live != absent {
-		n.Live, n.HasLive = yamlValue(live), true
+		n.Live, n.HasLive = treetest.YAML(live), true
 	}
 	return n
 }
@@ -35,7 +36,7 @@ var _ = Describe("Decide", func() {
 			out := visitors.Decide(node(recorded, local, live))
 			Expect(out.Present).To(Equal(present))
 			if present {
-				expectSame(out.Value, yamlValue(want), "outcome")
+				expectSame(out.Value, treetest.YAML(want), "outcome")
 			} else {
 				Expect(out).To(Equal(elements.Absent))
 			}
@@ -67,7 +68,7 @@ var _ = Describe("Replace", func() {
 			out, err := e.Accept(r)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Present).To(BeTrue())
-			expectSame(out.Value, yamlValue("[b, a]"), "outcome")
+			expectSame(out.Value, treetest.YAML("[b, a]"), "outcome")
 		}
 	})
 })
@@ -75,7 +76,7 @@ var _ = Describe("Replace", func() {
 var _ = Describe("StripNulls", func() {
 	DescribeTable("removes null map fields at any depth and keeps list items",
 		func(in, want string) {
-			expectSame(visitors.StripNulls(yamlValue(in)), yamlValue(want), "stripped")
+			expectSame(visitors.StripNulls(treetest.YAML(in)), treetest.YAML(want), "stripped")
 		},
 		Entry("top-level field", "{a: 1, b: null}", "{a: 1}"),
 		Entry("nested map field", "{a: {b: null, c: {d: null, e: 1}}}", "{a: {c: {e: 1}}}"),
@@ -88,7 +89,7 @@ var _ = Describe("StripNulls", func() {
 	)
 
 	It("does not modify its input", func() {
-		in := yamlValue("{a: {b: null, c: 1}, d: null}")
+		in := treetest.YAML("{a: {b: null, c: 1}, d: null}")
 		before := string(in.JSON())
 		visitors.StripNulls(in)
 		Expect(string(in.JSON())).To(Equal(before))

@@ -3,6 +3,7 @@ package visitors_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/plyproject/ply/test/treetest"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
@@ -11,50 +12,32 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// field returns the child called name of a TypeElement or MapElement.
-func field(e elements.Element, name string) elements.Element {
-	var fs elements.Fields
-	switch e := e.(type) {
-	case *elements.TypeElement:
-		fs = e.Fields
-	case *elements.MapElement:
-		fs = e.Fields
-	}
-	for _, f := range fs {
-		if f.Name == name {
-			return f.Element
-		}
-	}
-	Fail("no field " + name)
-	return nil
-}
-
 // containerEnv returns the env ListElement of the first container of a
 // collated Deployment.
 func containerEnv(tree elements.Element) *elements.ListElement {
-	pod := field(field(field(tree, "spec"), "template"), "spec")
-	cs := field(pod, "containers").(*elements.ListElement)
-	return field(cs.Items[0].Element, "env").(*elements.ListElement)
+	pod := treetest.Field(treetest.Field(treetest.Field(tree, "spec"), "template"), "spec")
+	cs := treetest.Field(pod, "containers").(*elements.ListElement)
+	return treetest.Field(cs.Items[0].Element, "env").(*elements.ListElement)
 }
 
 var _ = Describe("Merge and RetainKeys", func() {
 	It("differ exactly in the fields local leaves out of a map", func() {
 		fx := loadFixture("retainkeys-strategy.yaml")
 		strategyOf := func() *elements.TypeElement {
-			return field(field(collateVals(fx.vals), "spec"), "strategy").(*elements.TypeElement)
+			return treetest.Field(treetest.Field(collateVals(fx.vals), "spec"), "strategy").(*elements.TypeElement)
 		}
 		w := strategy.New(strategy.Options{})
 
 		merged, err := visitors.Merge{Walker: w}.VisitType(strategyOf())
 		Expect(err).NotTo(HaveOccurred())
-		expectSame(merged.Value, yamlValue(`{type: Recreate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}`), "merge")
+		expectSame(merged.Value, treetest.YAML(`{type: Recreate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}`), "merge")
 
 		st := strategyOf()
 		retained, err := visitors.RetainKeys{Merge: visitors.Merge{Walker: w}}.VisitType(st)
 		Expect(err).NotTo(HaveOccurred())
-		expectSame(retained.Value, yamlValue(`{type: Recreate}`), "retainKeys")
+		expectSame(retained.Value, treetest.YAML(`{type: Recreate}`), "retainKeys")
 		// The cleared field was not walked.
-		Expect(w.Outcome(field(st, "rollingUpdate").Base())).To(Equal(elements.Absent))
+		Expect(w.Outcome(treetest.Field(st, "rollingUpdate").Base())).To(Equal(elements.Absent))
 	})
 
 	It("decide a map local does not set by the presence rule", func() {
@@ -68,7 +51,7 @@ var _ = Describe("Merge and RetainKeys", func() {
 		n = node(absent, absent, "{a: 1}")
 		out, err := (&elements.TypeElement{Node: *n}).Accept(visitors.Merge{Walker: w})
 		Expect(err).NotTo(HaveOccurred())
-		expectSame(out.Value, yamlValue("{a: 1}"), "live kept")
+		expectSame(out.Value, treetest.YAML("{a: 1}"), "live kept")
 	})
 })
 
@@ -81,7 +64,7 @@ var _ = Describe("Ordered", func() {
 		Expect(out).To(Equal(elements.Absent))
 		out, err = o.VisitSet(&elements.SetElement{Node: *node(absent, absent, "[a, b]")})
 		Expect(err).NotTo(HaveOccurred())
-		expectSame(out.Value, yamlValue("[a, b]"), "live kept")
+		expectSame(out.Value, treetest.YAML("[a, b]"), "live kept")
 	})
 
 	It("stores Absent in a live duplicate whose key local deleted, and keeps the others", func() {
@@ -101,13 +84,13 @@ var _ = Describe("Ordered", func() {
 	DescribeTable("orders by the seed rule: live-only first in live order, then local's order",
 		func(local, live string, want string) {
 			vals := elements.Values{
-				Local: yamlValue("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + local + "}}"), HasLocal: true,
-				Live: yamlValue("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + live + "}}"), HasLive: true,
+				Local: treetest.YAML("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + local + "}}"), HasLocal: true,
+				Live: treetest.YAML("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: " + live + "}}"), HasLive: true,
 			}
 			out := merge(vals, order.OrderSeed)
 			md, _ := out.Value.Get("metadata")
 			fin, _ := md.Get("finalizers")
-			expectSame(fin, yamlValue(want), "finalizers")
+			expectSame(fin, treetest.YAML(want), "finalizers")
 		},
 		Entry("no live-only values", "[b, a]", "[a, b]", "[b, a]"),
 		Entry("live-only values keep their live order", "[m]", "[z, m, a, y]", "[z, a, y, m]"),
@@ -117,8 +100,8 @@ var _ = Describe("Ordered", func() {
 
 	It("keeps numbers exact and kinds distinct in a set", func() {
 		vals := elements.Values{
-			Local: yamlValue(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1", "true"]}}`), HasLocal: true,
-			Live: yamlValue(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1"]}}`), HasLive: true,
+			Local: treetest.YAML(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1", "true"]}}`), HasLocal: true,
+			Live: treetest.YAML(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c, finalizers: ["1"]}}`), HasLive: true,
 		}
 		out := merge(vals, order.OrderSeed)
 		md, _ := out.Value.Get("metadata")
