@@ -115,7 +115,7 @@ func (ids *itemIDs) liveOrder(onlyLiveOnly bool) []int {
 
 // kubectlListOrder orders a merged list of maps as kubectl does.
 func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
-	if len(ids.byLive) == 0 {
+	if len(ids.byLive) == 0 || (len(e.LiveExtra) == 0 && ids.sameAsLive(e.Items)) {
 		return ids.local
 	}
 	if !deltaTouches(e) && !deletionsTouch(e) {
@@ -153,13 +153,29 @@ func kubectlListOrder(e *elements.ListElement, ids itemIDs) []int {
 // server merges live-only values (removed ones included, deleted only
 // afterwards) with local's values, ranking by live position.
 func kubectlSetOrder(e *elements.SetElement, ids itemIDs) []int {
-	if len(ids.byLive) == 0 {
+	if len(ids.byLive) == 0 || ids.sameAsLive(e.Items) {
 		return ids.local
 	}
 	if !deltaTouches(e) && !(len(ids.local) > 0 && deletionsTouch(e)) {
 		return ids.liveOrder(false)
 	}
 	return interleave(ids.liveOrder(true), ids.local, func(id int) int { return e.Items[id].LiveIndex })
+}
+
+// sameAsLive reports whether live holds exactly local's members, in local's
+// order. Every order then agrees: the patch, whatever it holds, names no
+// other item and moves none, so neither kubectl's patch (delta.Touches)
+// nor the interleaving need be computed.
+func (ids *itemIDs) sameAsLive(items []elements.Item) bool {
+	if len(ids.byLive) != len(ids.local) {
+		return false
+	}
+	for pos, id := range ids.local {
+		if items[id].LiveIndex != pos {
+			return false
+		}
+	}
+	return true
 }
 
 // withDuplicates splits the members of a merged list for ordering: left

@@ -32,12 +32,11 @@ type Options struct {
 // indexed by node ID. A Walker is cheap and not safe for concurrent use;
 // make one per merge.
 type Walker struct {
-	replace visitors.Replace
-	merge   visitors.Merge
-	retain  visitors.RetainKeys
-	ordered visitors.Ordered
-	patch   bool
-	record  bool
+	// The visitors, boxed once: handing a struct out as an interface on
+	// every For would allocate per node.
+	replace, merge, retain, ordered elements.Visitor
+	patch                           bool
+	record                          bool
 	// outcomes holds, by node ID, the Outcome of every node walked so far
 	// (Record only); nodes not walked are absent.
 	outcomes []elements.Outcome
@@ -49,8 +48,10 @@ func New(opts Options) *Walker {
 	if opts.Record && opts.Nodes > 0 {
 		w.outcomes = make([]elements.Outcome, opts.Nodes)
 	}
-	w.merge = visitors.Merge{Walker: w}
-	w.retain = visitors.RetainKeys{Merge: w.merge}
+	merge := visitors.Merge{Walker: w}
+	w.replace = visitors.Replace{}
+	w.merge = merge
+	w.retain = visitors.RetainKeys{Merge: merge}
 	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch}
 	return w
 }

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -25,6 +26,7 @@ func (l Limits) parseJSON(data []byte) (docs []doc, err *Error, fallback bool) {
 	sc := scanners.Get().(*jsonScanner)
 	defer sc.release()
 	sc.data, sc.limits = data, l
+	sc.size()
 	index := 0
 	for {
 		sc.skipSpace()
@@ -83,6 +85,27 @@ func carve[T any](slab *[]T, n int) []T {
 	start := len(*slab)
 	*slab = (*slab)[:start+n]
 	return (*slab)[start : start+n : start+n]
+}
+
+// slabLimit bounds the slabs size sizes up front; larger inputs grow
+// them in chunks (carve).
+const slabLimit = 8192
+
+// size makes the slabs as large as data can need, counted from its bytes
+// (a pass that costs a fraction of the scan), so that a document's maps
+// and lists cost one allocation each kind: a map has at most one field per
+// ':', a list at most one item per ',' that no map field accounts for,
+// plus one per list. Colons, commas and brackets inside strings only
+// make the estimate larger, and a short one is still correct: carve grows.
+func (sc *jsonScanner) size() {
+	colons := bytes.Count(sc.data, []byte{':'})
+	items := bytes.Count(sc.data, []byte{','}) + bytes.Count(sc.data, []byte{'['}) + bytes.Count(sc.data, []byte{'{'}) - colons
+	if colons > 0 && colons <= slabLimit {
+		sc.fieldSlab = make([]value.Field, 0, colons)
+	}
+	if items > 0 && items <= slabLimit {
+		sc.itemSlab = make([]value.Value, 0, items)
+	}
 }
 
 // scanners keeps jsonScanners, whose stacks grow to the size of the
