@@ -74,40 +74,72 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 // Index numbers the Keys of one list densely, in order of first sight, so
 // that what a walker knows per key is an array indexed by that number and
 // each key is hashed once. Single-field keys, nearly all of them, are
-// hashed by their one ScalarKey.
+// hashed by their one ScalarKey; a list of at most smallIndex such keys
+// (most lists) is searched in place instead, without a map.
 type Index struct {
 	single map[value.ScalarKey]int
 	multi  map[Key]int
+	// small holds the first n single-field keys while no map is made.
+	small [smallIndex]value.ScalarKey
+	n     int
 }
+
+// smallIndex is the largest list whose keys Index compares one by one:
+// below it a scan costs less than hashing.
+const smallIndex = 12
 
 // NewIndex returns an Index for keys of fields fields, sized for size keys.
 func NewIndex(fields, size int) Index {
-	if fields == 1 {
+	switch {
+	case fields != 1:
+		return Index{multi: make(map[Key]int, size)}
+	case size > smallIndex:
 		return Index{single: make(map[value.ScalarKey]int, size)}
 	}
-	return Index{multi: make(map[Key]int, size)}
+	return Index{}
 }
 
 // ID returns the number of k and whether k is new (numbered now).
 func (x *Index) ID(k *Key) (id int, fresh bool) {
-	if x.single != nil {
-		if id, ok := x.single[k[0]]; ok {
+	switch {
+	case x.multi != nil:
+		if id, ok := x.multi[*k]; ok {
 			return id, false
 		}
-		id = len(x.single)
-		x.single[k[0]] = id
+		id = len(x.multi)
+		x.multi[*k] = id
 		return id, true
+	case x.single == nil:
+		for i := range x.n {
+			if x.small[i] == k[0] {
+				return i, false
+			}
+		}
+		if x.n < smallIndex {
+			x.small[x.n] = k[0]
+			x.n++
+			return x.n - 1, true
+		}
+		x.single = make(map[value.ScalarKey]int, 2*smallIndex)
+		for i, sk := range x.small {
+			x.single[sk] = i
+		}
 	}
-	if id, ok := x.multi[*k]; ok {
+	if id, ok := x.single[k[0]]; ok {
 		return id, false
 	}
-	id = len(x.multi)
-	x.multi[*k] = id
+	id = len(x.single)
+	x.single[k[0]] = id
 	return id, true
 }
 
 // Len is how many keys are numbered.
-func (x *Index) Len() int { return len(x.single) + len(x.multi) }
+func (x *Index) Len() int {
+	if x.single == nil && x.multi == nil {
+		return x.n
+	}
+	return len(x.single) + len(x.multi)
+}
 
 // SetKey is the identity of an item of a set: its value. A scalar keys by
 // its value.ScalarKey; an object (an item of a set of maps,

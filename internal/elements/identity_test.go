@@ -1,0 +1,67 @@
+package elements_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+var _ = Describe("Index", func() {
+	// keys numbers names, some repeated, through an Index sized for size.
+	number := func(size int, names ...string) []int {
+		x := elements.NewIndex(1, size)
+		ids := make([]int, len(names))
+		for i, name := range names {
+			k := elements.Key{{Kind: value.KindString, Str: name}}
+			ids[i], _ = x.ID(&k)
+		}
+		return ids
+	}
+	names := func(n int) []string {
+		out := make([]string, 0, 2*n)
+		for i := range n {
+			out = append(out, string(rune('a'+i%26))+string(rune('a'+i/26)))
+		}
+		// every key again, in reverse: each must get its first number
+		for i := n - 1; i >= 0; i-- {
+			out = append(out, out[i])
+		}
+		return out
+	}
+	DescribeTable("numbers keys densely in order of first sight, whatever the list size",
+		func(keys, size int) {
+			ids := number(size, names(keys)...)
+			for i := range keys {
+				Expect(ids[i]).To(Equal(i), "first sight of key %d", i)
+				Expect(ids[2*keys-1-i]).To(Equal(i), "second sight of key %d", i)
+			}
+		},
+		Entry("a small list, searched in place", 5, 5),
+		Entry("a list just at the in-place limit", 12, 12),
+		Entry("a list that outgrows the in-place search (sized small)", 40, 3),
+		Entry("a large list, hashed from the start", 40, 40),
+	)
+	It("tells new keys from known ones and counts them", func() {
+		x := elements.NewIndex(1, 2)
+		for i, name := range []string{"a", "b", "a", "c", "b"} {
+			k := elements.Key{{Kind: value.KindString, Str: name}}
+			_, fresh := x.ID(&k)
+			Expect(fresh).To(Equal(i == 0 || i == 1 || i == 3), "key %d %q", i, name)
+		}
+		Expect(x.Len()).To(Equal(3))
+	})
+	It("keys multi-field identities by every field", func() {
+		x := elements.NewIndex(2, 4)
+		tcp := elements.Key{{Kind: value.KindInt, Bits: 53}, {Kind: value.KindString, Str: "TCP"}}
+		udp := elements.Key{{Kind: value.KindInt, Bits: 53}, {Kind: value.KindString, Str: "UDP"}}
+		a, _ := x.ID(&tcp)
+		b, fresh := x.ID(&udp)
+		Expect(fresh).To(BeTrue())
+		Expect(b).NotTo(Equal(a))
+		again, fresh := x.ID(&tcp)
+		Expect(fresh).To(BeFalse())
+		Expect(again).To(Equal(a))
+	})
+})
