@@ -40,14 +40,27 @@ type Change struct {
 	// Recorded (local dropped it since the last apply).
 	Source elements.Source
 	node   *elements.Node
+	// path is the path once Detach has materialised it (node nil then).
+	path fieldpath.Path
 }
 
 // Path returns where the change is. Each call builds a new Path.
 func (c Change) Path() fieldpath.Path {
 	if c.node == nil {
-		return nil
+		return append(fieldpath.Path(nil), c.path...)
 	}
 	return c.node.Path()
+}
+
+// Detach materialises the paths of cs, so that they no longer refer to the
+// tree they were collected from (whose storage may then be reused,
+// collate.Arena).
+func Detach(cs []Change) {
+	for i := range cs {
+		if cs[i].node != nil {
+			cs[i].path, cs[i].node = cs[i].node.Path(), nil
+		}
+	}
 }
 
 // Collect lists the changes of a decided tree in walk order: map fields by

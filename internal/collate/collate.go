@@ -2,6 +2,7 @@ package collate
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
@@ -44,18 +45,59 @@ func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.E
 // Count is Collate that also returns the number of nodes built (their IDs
 // are 0..n-1), so that Phase 2 can size its tables once.
 func Count(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, error) {
+	c := collator{opts: opts}
+	tree, err := c.collate(vals, root)
+	return tree, int(c.nodes), err
+}
+
+// CountIn is Count on storage taken from a pool. Give it back with
+// Arena.Release once nothing refers to the tree any more; a tree still
+// referred to (an error, lazy change paths) is simply not released, and
+// the garbage collector takes it.
+func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, Arena, error) {
+	c := collators.Get().(*collator)
+	c.opts = opts
+	tree, err := c.collate(vals, root)
+	return tree, int(c.nodes), Arena{c: c}, err
+}
+
+// Arena is the storage of one tree built by CountIn.
+type Arena struct{ c *collator }
+
+// collators keeps released collators, their slabs emptied and cleared.
+var collators = sync.Pool{New: func() any { return new(collator) }}
+
+// Release clears the tree's storage (it must keep no input alive) and
+// returns it to the pool. The tree must not be used afterwards: its nodes
+// are reused by the next CountIn. Release on a zero Arena does nothing.
+func (a Arena) Release() {
+	c := a.c
+	if c == nil {
+		return
+	}
+	*c = collator{
+		types: reuse(c.types), maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets),
+		atomics: reuse(c.atomics), prims: reuse(c.prims), empties: reuse(c.empties),
+		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab),
+	}
+	collators.Put(c)
+}
+
+// reuse zeroes what a slab holds and empties it.
+func reuse[T any](slab []T) []T {
+	clear(slab)
+	return slab[:0]
+}
+
+// collate builds the tree of vals.
+func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.Element, error) {
 	if root == nil {
 		root = openapi.Unknown
 	}
-	c := collator{opts: opts}
-	var tree elements.Element
-	var err error
-	if opts.Patch != nil {
-		tree, err = c.patchNode(spot{vals: vals, t: root}, 0)
-	} else {
-		tree, err = c.node(nil, "", false, &vals, root, &openapi.Meta{})
+	if c.opts.Patch != nil {
+		return c.patchNode(spot{vals: vals, t: root}, 0)
 	}
-	return tree, int(c.nodes), err
+	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
 // collator allocates the tree's nodes from slabs: a tree of n nodes costs
@@ -79,7 +121,8 @@ type collator struct {
 	spare elements.Node
 }
 
-// alloc returns a new zero T from slab, growing the slab in chunks.
+// alloc returns a new zero T from slab, growing the slab in chunks. (A
+// slab is zero beyond its length: fresh, or cleared by Arena.Release.)
 func alloc[T any](slab *[]T) *T {
 	if len(*slab) == cap(*slab) {
 		*slab = make([]T, 0, min(max(2*cap(*slab), 4), 512))

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
@@ -46,7 +47,11 @@ type Walker struct {
 func New(opts Options) *Walker {
 	w := &Walker{patch: opts.Patch, record: opts.Record}
 	if opts.Record && opts.Nodes > 0 {
-		w.outcomes = make([]elements.Outcome, opts.Nodes)
+		if t, ok := outcomeTables.Get().(*[]elements.Outcome); ok && cap(*t) >= opts.Nodes {
+			w.outcomes = (*t)[:opts.Nodes]
+		} else {
+			w.outcomes = make([]elements.Outcome, opts.Nodes)
+		}
 	}
 	merge := visitors.Merge{Walker: w}
 	w.replace = visitors.Replace{}
@@ -54,6 +59,21 @@ func New(opts Options) *Walker {
 	w.retain = visitors.RetainKeys{Merge: merge}
 	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch}
 	return w
+}
+
+// outcomeTables keeps the outcome tables of released Walkers, cleared.
+var outcomeTables sync.Pool
+
+// Release clears the Walker's outcome table and keeps it for the next
+// Walker; Outcome answers Absent afterwards.
+func (w *Walker) Release() {
+	if w.outcomes == nil {
+		return
+	}
+	t := w.outcomes[:cap(w.outcomes)]
+	clear(t)
+	w.outcomes = nil
+	outcomeTables.Put(&t)
 }
 
 // For returns the visitor that decides e. An Element type it does not know

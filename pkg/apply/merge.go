@@ -39,7 +39,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tree, nodes, err := collate.Count(vals, root, collate.Options{Gates: opts.Gates})
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates})
 	if err != nil {
 		return Result{}, err
 	}
@@ -59,8 +59,19 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	}
 	res.Object = out.Value
 	res.Changes = changes.Collect(tree, w)
+	w.Release()
+	// A few changes take their paths now, and the tree's storage goes
+	// back for the next merge; many keep their paths lazy, and the tree.
+	if len(res.Changes) <= detachedChanges {
+		changes.Detach(res.Changes)
+		arena.Release()
+	}
 	return res, nil
 }
+
+// detachedChanges is the most changes whose paths Merge materialises to
+// reuse the tree's storage.
+const detachedChanges = 64
 
 // rootType resolves the schema type of the objects (frontend.RootType:
 // the named definition, or the one of local's apiVersion and kind, which

@@ -129,7 +129,7 @@ func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value,
 	if live.IsMap() {
 		vals.Live = live
 	}
-	tree, err := collate.Collate(vals, t, collate.Options{Patch: format{max: maxDepth, gates: opts.Gates}, MaxDepth: maxDepth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: format{max: maxDepth, gates: opts.Gates}, MaxDepth: maxDepth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -137,6 +137,9 @@ func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value,
 	if err != nil {
 		return value.Value{}, err
 	}
+	// The result holds values only, never a node: the tree's storage is
+	// reused by the next collation.
+	arena.Release()
 	if !out.Present || !out.Value.IsMap() {
 		return value.MustMap(), nil
 	}
