@@ -8,7 +8,7 @@ import (
 
 // JSON returns v as compact JSON with map keys in sorted order.
 func (v Value) JSON() []byte {
-	sb := buffer{b: make([]byte, 0, 512)}
+	sb := buffer{b: make([]byte, 0, jsonLen(v))}
 	writeJSON(&sb, v, "", "")
 	return sb.b
 }
@@ -131,6 +131,70 @@ func writeFloat(sb *buffer, f float64) {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// jsonLen is the length of v as JSON() writes it, so that JSON allocates
+// its output once, exactly sized.
+func jsonLen(v Value) int {
+	switch v.kind {
+	case KindNull:
+		return 4
+	case KindBool:
+		if v.n == 1 {
+			return 4
+		}
+		return 5
+	case KindInt:
+		var buf [24]byte
+		return len(strconv.AppendInt(buf[:0], int64(v.n), 10))
+	case KindFloat:
+		sb := buffer{b: make([]byte, 0, 32)}
+		writeFloat(&sb, math.Float64frombits(v.n))
+		return len(sb.b)
+	case KindString:
+		return stringLen(v.str())
+	case KindMap:
+		n := 2 + max(len(v.fields())-1, 0)
+		for _, f := range v.fields() {
+			n += stringLen(f.Key) + 1 + jsonLen(f.Value)
+		}
+		return n
+	case KindList:
+		n := 2 + max(len(v.items())-1, 0)
+		for _, it := range v.items() {
+			n += jsonLen(it)
+		}
+		return n
+	}
+	return 0
+}
+
+// stringLen is the length of s as writeString writes it.
+func stringLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&':
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n++
+			default:
+				n += 5
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5 // one byte becomes \ufffd
+		case r == '\u2028' || r == '\u2029':
+			n += 3 // three bytes become \u202X
+		}
+		i += size
+	}
+	return n
+}
 
 func writeString(sb *buffer, s string) {
 	sb.WriteByte('"')

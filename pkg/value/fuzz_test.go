@@ -102,6 +102,9 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			return
 		}
 		out := v.JSON()
+		if len(out) != cap(out) {
+			t.Fatalf("JSON() sized its output %d bytes for %d written, input %q", cap(out), len(out), data)
+		}
 		if !json.Valid(out) {
 			t.Fatalf("JSON() wrote invalid JSON %q for input %q", out, data)
 		}
