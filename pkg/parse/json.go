@@ -60,8 +60,8 @@ type jsonScanner struct {
 	data    []byte
 	pos     int
 	limits  Limits
-	lc      *lineCounter
-	text    string // the input as a string, once a string needs it
+	lc      lineCounter // valid once lc.data is set (lines)
+	text    string      // the input as a string, once a string needs it
 	fields  []value.Field
 	offsets []int // offsets of the keys in fields
 	items   []value.Value
@@ -122,10 +122,10 @@ func (sc *jsonScanner) release() {
 }
 
 func (sc *jsonScanner) lines() *lineCounter {
-	if sc.lc == nil {
-		sc.lc = newLineCounter(sc.data)
+	if sc.lc.data == nil {
+		sc.lc = lineCounter{data: sc.data, line: 1}
 	}
-	return sc.lc
+	return &sc.lc
 }
 
 func (sc *jsonScanner) fail(off int, msg string, fallback bool) {
