@@ -83,6 +83,6 @@ var _ = Describe("pruning options", func() {
 		bad, err := parse.Document([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":["x"]}}`))
 		Expect(err).NotTo(HaveOccurred())
 		_, err = a.label([]Object{{Value: bad, Source: "c.yaml#1"}})
-		Expect(err).To(MatchError("c.yaml#1: metadata.labels: expected a map, got list"))
+		Expect(err).To(MatchError("c.yaml#1: metadata.labels: expected a map, got array"))
 	})
 })
