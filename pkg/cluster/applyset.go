@@ -113,7 +113,9 @@ type applySet struct {
 	parent Ref
 	ri     dynamic.ResourceInterface
 	id     string
-	// exists says whether the parent existed before this run.
+	// exists says whether the parent existed as a parent before this run
+	// (a custom resource without ApplySet labels and annotations does
+	// not).
 	exists bool
 	// tooling is the value written; manager the field manager of the
 	// parent's writes, "<tool>-applyset" as kubectl names its own.
@@ -209,14 +211,19 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	a.id = ApplySetID(name, a.parent.Namespace, a.parent.Kind, a.parent.Group)
 
+	builtin := res.GroupResource() == secretResource.GroupResource() || res.GroupResource() == configMapResource.GroupResource()
 	live, err := a.ri.Get(ctx, name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
-		if res.GroupResource() != secretResource.GroupResource() && res.GroupResource() != configMapResource.GroupResource() {
+		if !builtin {
 			return fail("the " + a.String() + " does not exist: custom resource parents are not created automatically, create it first")
 		}
 	case err != nil:
 		return fail("cannot read the " + a.String() + ": " + err.Error())
+	case !builtin && unmarked(live.GetLabels(), live.GetAnnotations()):
+		// A custom resource of a parent type, created for the set and not
+		// yet marked: the set starts empty (kubectl refuses it until its
+		// id, tooling and kinds are written by hand).
 	default:
 		a.exists = true
 	}
@@ -254,6 +261,22 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	a.tooling, a.manager = tooling, toolName(tooling)+"-applyset"
 	return a, nil
+}
+
+// unmarked reports whether an object carries none of the ApplySet
+// specification's labels and annotations.
+func unmarked(labels, annotations map[string]string) bool {
+	for k := range labels {
+		if strings.HasPrefix(k, "applyset.kubernetes.io/") {
+			return false
+		}
+	}
+	for k := range annotations {
+		if strings.HasPrefix(k, "applyset.kubernetes.io/") {
+			return false
+		}
+	}
+	return true
 }
 
 // readKinds reads the kinds the parent's annotations list. A kind the

@@ -139,11 +139,6 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		return ExitFailed
 	}
 	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
-	if objPrinter != nil && prune != nil {
-		if printer.pruned, err = prunedPrinter(f.print, opts.DryRun); err != nil {
-			return UsageError(c, err.Error())
-		}
-	}
 	switch {
 	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
 		printer.bar = &progressBar{w: stderr, total: len(objs)}
@@ -206,9 +201,6 @@ type applyPrinter struct {
 	code        int
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
-	// pruned, when set, prints pruned objects (-o: kubectl's printer with
-	// the operation "pruned").
-	pruned printers.ResourcePrinter
 }
 
 func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
@@ -261,11 +253,7 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	if o.Action == cluster.Failed {
 		return
 	}
-	objects := p.objects
-	if o.Action == cluster.Pruned && p.pruned != nil {
-		objects = p.pruned
-	}
-	if objects == nil {
+	if p.objects == nil {
 		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+"\n")
 		return
 	}
@@ -277,7 +265,7 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	var buf bytes.Buffer
 	err := u.UnmarshalJSON(obj.JSON())
 	if err == nil {
-		err = objects.PrintObj(u, &buf)
+		err = p.objects.PrintObj(u, &buf)
 	}
 	if err != nil {
 		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")

@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/pflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/pkg/cluster"
 )
@@ -118,15 +116,6 @@ func cascade(s string, stderr io.Writer) (metav1.DeletionPropagation, error) {
 		return metav1.DeletePropagationBackground, nil
 	}
 	return metav1.DeletePropagationOrphan, nil
-}
-
-// prunedPrinter returns the printer of pruned objects for kubectl's print
-// flags pf: -o name prints "kind/name pruned" (with the dry-run suffix), as
-// kubectl's; the other formats print the object.
-func prunedPrinter(pf *genericclioptions.PrintFlags, dry cluster.DryRun) (printers.ResourcePrinter, error) {
-	c := *pf
-	c.NamePrintFlags = genericclioptions.NewNamePrintFlags("pruned" + dryRunSuffix(dry))
-	return c.ToPrinter()
 }
 
 // applyPrune applies objs and prunes as p says, the outcomes going to

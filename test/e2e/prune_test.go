@@ -1,0 +1,360 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/plyproject/ply/pkg/cluster"
+	"github.com/plyproject/ply/test/harness"
+)
+
+var (
+	services = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	gadgets  = schema.GroupVersionResource{Group: "prune.e2e.ply.dev", Version: "v1", Resource: "gadgets"}
+	bundles  = schema.GroupVersionResource{Group: "prune.e2e.ply.dev", Version: "v1", Resource: "bundles"}
+)
+
+// pruneManifests copies the folder testdata/prune/dir to a temporary
+// folder with NS_A and NS_B replaced by nsA and nsB, and returns it.
+func pruneManifests(dir, nsA, nsB string) string {
+	GinkgoHelper()
+	src := fixture(filepath.Join("prune", dir))
+	dst := GinkgoT().TempDir()
+	entries, err := os.ReadDir(src)
+	Expect(err).NotTo(HaveOccurred())
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		Expect(err).NotTo(HaveOccurred())
+		text := strings.NewReplacer("NS_A", nsA, "NS_B", nsB).Replace(string(data))
+		Expect(os.WriteFile(filepath.Join(dst, e.Name()), []byte(text), 0o644)).To(Succeed())
+	}
+	return dst
+}
+
+// plyNS runs ply apply as the admin with -n ns (none when ns is empty),
+// the folder dir and extra flags.
+func plyNS(ns, dir string, extra ...string) harness.Result {
+	GinkgoHelper()
+	args := []string{"apply", "--kubeconfig", srv.Kubeconfig, "-f", dir}
+	if ns != "" {
+		args = append(args, "-n", ns)
+	}
+	return ply(append(args, extra...)...)
+}
+
+// outLines returns the lines of out.
+func outLines(out string) []string {
+	return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+}
+
+// exists reports whether the object exists and is not being deleted.
+func exists(gvr schema.GroupVersionResource, ns, name string) bool {
+	GinkgoHelper()
+	u, err := srv.Dynamic().Resource(gvr).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
+	return err == nil && u.GetDeletionTimestamp() == nil
+}
+
+// parentSpec is an ApplySet parent the prune table runs against.
+type parentSpec struct {
+	// flag is the --applyset value, given the spec's first namespace.
+	flag func(nsA string) string
+	// namespaced parents take -n, and every object is in that namespace;
+	// with a cluster-scoped parent the objects span two namespaces.
+	namespaced bool
+	// gvr, name, namespace locate the parent once it exists.
+	gvr       schema.GroupVersionResource
+	kind      string
+	group     string
+	name      func(nsA string) string
+	setup     func(nsA string)
+	namespace func(nsA string) string
+}
+
+var secretParent = parentSpec{
+	flag: func(string) string { return "app" }, namespaced: true,
+	gvr: secrets, kind: "Secret", name: func(string) string { return "app" }, namespace: func(ns string) string { return ns },
+}
+
+var _ = Describe("ply apply --prune --applyset", func() {
+	BeforeEach(func() {
+		r := plyNS("", fixture("prune/bundle-crd.yaml"))
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Eventually(func() error {
+			_, err := srv.Dynamic().Resource(bundles).List(context.Background(), metav1.ListOptions{})
+			return err
+		}).Should(Succeed())
+	})
+
+	DescribeTable("prunes what a run no longer holds, and keeps the parent's record of the set",
+		func(p parentSpec) {
+			nsA := newNamespace("prune-")
+			nsB := nsA
+			ns := nsA
+			if !p.namespaced {
+				nsB, ns = newNamespace("prune-b-"), ""
+			}
+			if p.setup != nil {
+				p.setup(nsA)
+			}
+			set := "--applyset=" + p.flag(nsA)
+			id := cluster.ApplySetID(p.name(nsA), p.namespace(nsA), p.kind, p.group)
+
+			r := plyNS(ns, pruneManifests("v1", nsA, nsB), "--prune", set)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(outLines(r.Stdout)).To(Equal([]string{"configmap/keep created", "configmap/old created", "configmap/old-b created",
+				"service/web created", "deployment.apps/web created"}))
+			parent := live(p.gvr, p.namespace(nsA), p.name(nsA))
+			Expect(parent.GetLabels()).To(HaveKeyWithValue(cluster.ApplySetIDLabel, id))
+			ann := parent.GetAnnotations()
+			Expect(ann[cluster.ApplySetToolingAnnotation]).To(HavePrefix("ply/v"))
+			Expect(ann).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation, "ConfigMap,Deployment.apps,Service"))
+			wantNS := ""
+			if !p.namespaced {
+				wantNS = strings.Join(sortedPair(nsA, nsB), ",")
+			}
+			Expect(ann).To(HaveKeyWithValue(cluster.ApplySetNamespacesAnnotation, wantNS))
+			cm := live(configMaps, nsA, "old")
+			Expect(cm.GetLabels()).To(HaveKeyWithValue(cluster.ApplySetPartOfLabel, id))
+			Expect(cm.GetAnnotations()[lastApplied]).To(ContainSubstring(`"labels":{"` + cluster.ApplySetPartOfLabel + `":"` + id + `"}`),
+				"the label is part of the applied configuration, as kubectl records it")
+
+			r = plyNS(ns, pruneManifests("v2", nsA, nsB), "--prune", set)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(outLines(r.Stdout)).To(HaveExactElements("configmap/keep unchanged", "configmap/new created",
+				// pruned by kind, then namespace and name
+				BeElementOf("configmap/old pruned", "configmap/old-b pruned"), BeElementOf("configmap/old pruned", "configmap/old-b pruned"),
+				"deployment.apps/web pruned", "service/web pruned"))
+			Expect(outLines(r.Stdout)).To(ContainElements("configmap/old pruned", "configmap/old-b pruned"))
+			expectAbsent(configMaps, nsA, "old")
+			expectAbsent(configMaps, nsB, "old-b")
+			expectAbsent(services, nsA, "web")
+			expectAbsent(deployments, nsB, "web")
+			Expect(exists(configMaps, nsA, "keep")).To(BeTrue())
+			ann = live(p.gvr, p.namespace(nsA), p.name(nsA)).GetAnnotations()
+			Expect(ann).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation, "ConfigMap"))
+			Expect(ann).To(HaveKeyWithValue(cluster.ApplySetNamespacesAnnotation, wantNS))
+
+			r = plyNS(ns, pruneManifests("v3", nsA, nsB), "--prune", set)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(outLines(r.Stdout)).To(Equal([]string{"configmap/keep unchanged", "configmap/new pruned"}))
+			expectAbsent(configMaps, nsB, "new")
+			ann = live(p.gvr, p.namespace(nsA), p.name(nsA)).GetAnnotations()
+			if !p.namespaced {
+				Expect(ann).To(HaveKeyWithValue(cluster.ApplySetNamespacesAnnotation, nsA), "NS_B holds no member any more")
+			}
+		},
+		Entry("a Secret parent (the default), in the namespace of -n", secretParent),
+		Entry("a ConfigMap parent", parentSpec{
+			flag: func(string) string { return "configmaps/app-set" }, namespaced: true,
+			gvr: configMaps, kind: "ConfigMap", name: func(string) string { return "app-set" }, namespace: func(ns string) string { return ns },
+		}),
+		Entry("a cluster-scoped custom resource parent (resource.group), members in two namespaces", parentSpec{
+			flag: func(ns string) string { return "bundles.prune.e2e.ply.dev/" + ns },
+			gvr:  bundles, kind: "Bundle", group: "prune.e2e.ply.dev",
+			name: func(ns string) string { return ns }, namespace: func(string) string { return "" },
+			setup: func(ns string) { createBundle(ns) },
+		}),
+		Entry("a cluster-scoped custom resource parent named by Kind.group", parentSpec{
+			flag: func(ns string) string { return "Bundle.prune.e2e.ply.dev/" + ns },
+			gvr:  bundles, kind: "Bundle", group: "prune.e2e.ply.dev",
+			name: func(ns string) string { return ns }, namespace: func(string) string { return "" },
+			setup: func(ns string) { createBundle(ns) },
+		}),
+	)
+
+	It("prunes a custom resource before its CustomResourceDefinition", func() {
+		ns := newNamespace("prune-crd-")
+		r := plyNS(ns, pruneManifests("crd/v1", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(outLines(r.Stdout)).To(Equal([]string{"customresourcedefinition.apiextensions.k8s.io/gadgets.prune.e2e.ply.dev created",
+			"gadget.prune.e2e.ply.dev/g1 created", "configmap/settings created"}))
+		Expect(live(secrets, ns, "app").GetAnnotations()).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation,
+			"ConfigMap,CustomResourceDefinition.apiextensions.k8s.io,Gadget.prune.e2e.ply.dev"))
+
+		r = plyNS(ns, pruneManifests("crd/v2", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(outLines(r.Stdout)).To(Equal([]string{"configmap/settings configured",
+			"gadget.prune.e2e.ply.dev/g1 pruned", "customresourcedefinition.apiextensions.k8s.io/gadgets.prune.e2e.ply.dev pruned"}))
+		Eventually(func() bool {
+			return exists(crds, "", "gadgets.prune.e2e.ply.dev")
+		}).Should(BeFalse())
+		Expect(live(secrets, ns, "app").GetAnnotations()).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation, "ConfigMap"))
+	})
+
+	It("prunes nothing when an object fails, and keeps both runs' kinds on the parent", func() {
+		ns := newNamespace("prune-fail-")
+		Expect(plyNS(ns, pruneManifests("v1", ns, ns), "--prune", "--applyset=app").ExitCode).To(Equal(0))
+		r := plyNS(ns, pruneManifests("failed", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(`error: deployments.apps "broken"`))
+		Expect(r.Stderr).To(ContainSubstring("error: pruning skipped: 1 object failed to apply; nothing was deleted\n"))
+		Expect(r.Stdout).NotTo(ContainSubstring("pruned"))
+		for _, o := range []struct {
+			gvr  schema.GroupVersionResource
+			name string
+		}{{configMaps, "old"}, {configMaps, "old-b"}, {services, "web"}, {deployments, "web"}} {
+			Expect(exists(o.gvr, ns, o.name)).To(BeTrue(), "%s %s", o.gvr.Resource, o.name)
+		}
+		Expect(live(secrets, ns, "app").GetAnnotations()).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation, "ConfigMap,Deployment.apps,Service"))
+
+		r = plyNS(ns, pruneManifests("v2", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("deployment.apps/web pruned\n"), "the next good run prunes")
+	})
+
+	DescribeTable("a dry run prints what would be pruned and changes nothing",
+		func(dry string, extra []string, want []string) {
+			ns := newNamespace("prune-dry-")
+			Expect(plyNS(ns, pruneManifests("v1", ns, ns), "--prune", "--applyset=app").ExitCode).To(Equal(0))
+			before := live(secrets, ns, "app").GetResourceVersion()
+			r := plyNS(ns, pruneManifests("v2", ns, ns), append([]string{"--prune", "--applyset=app", "--dry-run=" + dry}, extra...)...)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(outLines(r.Stdout)).To(ContainElements(want))
+			for _, name := range []string{"old", "old-b"} {
+				Expect(exists(configMaps, ns, name)).To(BeTrue())
+			}
+			Expect(exists(services, ns, "web")).To(BeTrue())
+			Expect(exists(deployments, ns, "web")).To(BeTrue())
+			expectAbsent(configMaps, ns, "new")
+			Expect(live(secrets, ns, "app").GetResourceVersion()).To(Equal(before), "the parent is not written")
+		},
+		Entry("client", "client", nil, []string{"configmap/new created (dry run)", "configmap/old pruned (dry run)", "service/web pruned (dry run)",
+			"deployment.apps/web pruned (dry run)"}),
+		Entry("server", "server", nil, []string{"configmap/new created (server dry run)", "configmap/old pruned (server dry run)",
+			"service/web pruned (server dry run)", "deployment.apps/web pruned (server dry run)"}),
+		Entry("server, -o name (names only, as kubectl's)", "server", []string{"-o", "name"}, []string{"configmap/new", "configmap/old", "deployment.apps/web"}),
+	)
+
+	It("refuses a parent another tool manages, writing nothing", func() {
+		ns := newNamespace("prune-foreign-")
+		foreign := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": "app", "namespace": ns,
+				"labels":      map[string]any{cluster.ApplySetIDLabel: cluster.ApplySetID("app", ns, "Secret", "")},
+				"annotations": map[string]any{cluster.ApplySetToolingAnnotation: "helm/v3.14.0", cluster.ApplySetGroupKindsAnnotation: "ConfigMap"}},
+		}}
+		_, err := srv.Dynamic().Resource(secrets).Namespace(ns).Create(context.Background(), foreign, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		r := plyNS(ns, pruneManifests("v1", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(`is managed by the tool "helm" (applyset.kubernetes.io/tooling=helm/v3.14.0), not by ply or kubectl: refusing to change it`))
+		expectAbsent(configMaps, ns, "keep")
+		Expect(live(secrets, ns, "app").GetAnnotations()).To(HaveKeyWithValue(cluster.ApplySetToolingAnnotation, "helm/v3.14.0"))
+	})
+
+	DescribeTable("refuses parents kubectl refuses",
+		func(flag string, ns bool, want string) {
+			n := newNamespace("prune-bad-")
+			if !ns {
+				n = ""
+			}
+			r := plyNS(n, fixture("configmap.yaml"), "--prune", "--applyset="+flag)
+			Expect(r.ExitCode).To(Equal(1), "%s", r)
+			Expect(r.Stderr).To(ContainSubstring(want))
+		},
+		Entry("a kind that is not a parent type", "deployments.apps/app", true, `resource "deployments.apps" is not permitted as an ApplySet parent`),
+		Entry("a namespaced parent without -n", "app", false, "the parent is namespaced: name its namespace with -n"),
+		Entry("a custom resource parent that does not exist", "bundles.prune.e2e.ply.dev/absent", false,
+			"custom resource parents are not created automatically"),
+	)
+
+	DescribeTable("deletes with the --cascade propagation policy, as the server records it",
+		func(cascade string, check func(u *unstructured.Unstructured, err error)) {
+			ns := newNamespace("prune-cascade-")
+			r := plyNS(ns, pruneManifests("v1", ns, ns), "--prune", "--applyset=app")
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			r = plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=app", "--cascade="+cascade)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stdout).To(ContainSubstring("deployment.apps/web pruned\n"))
+			u, err := srv.Dynamic().Resource(deployments).Namespace(ns).Get(context.Background(), "web", metav1.GetOptions{})
+			check(u, err)
+		},
+		Entry("background: gone at once (no dependents to wait for)", "background", func(u *unstructured.Unstructured, err error) {
+			Expect(err).To(HaveOccurred(), "deleted")
+		}),
+		Entry("foreground: lingers with deletionTimestamp and the foregroundDeletion finalizer", "foreground", func(u *unstructured.Unstructured, err error) {
+			Expect(err).NotTo(HaveOccurred())
+			Expect(u.GetDeletionTimestamp()).NotTo(BeNil())
+			Expect(u.GetFinalizers()).To(ContainElement(metav1.FinalizerDeleteDependents))
+		}),
+		Entry("orphan: lingers with the orphan finalizer", "orphan", func(u *unstructured.Unstructured, err error) {
+			Expect(err).NotTo(HaveOccurred())
+			Expect(u.GetDeletionTimestamp()).NotTo(BeNil())
+			Expect(u.GetFinalizers()).To(ContainElement(metav1.FinalizerOrphanDependents))
+		}),
+	)
+})
+
+var _ = Describe("ply apply --prune -l (kubectl's older form)", func() {
+	DescribeTable("prunes the selected objects an apply created, of the listed kinds, in the run's namespaces",
+		func(flags []string, pruned []string, kept []string, warned bool) {
+			ns := newNamespace("prune-legacy-")
+			r := plyNS(ns, pruneManifests("legacy/v1", ns, ns), append([]string{"--prune"}, flags...)...)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			// A selected object no apply created: never pruned.
+			manual := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]any{"name": "manual", "namespace": ns, "labels": map[string]any{"app": "legacy"}}}}
+			_, err := srv.Dynamic().Resource(configMaps).Namespace(ns).Create(context.Background(), manual, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+
+			r = plyNS(ns, pruneManifests("legacy/v2", ns, ns), append([]string{"--prune"}, flags...)...)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			want := []string{"configmap/a unchanged"}
+			for _, p := range pruned {
+				want = append(want, p+" pruned")
+			}
+			Expect(outLines(r.Stdout)).To(Equal(want))
+			if warned {
+				Expect(r.Stderr).To(ContainSubstring("Warning: --prune without --applyset and without --prune-allowlist prunes kubectl's default kinds"))
+			} else {
+				Expect(r.Stderr).To(BeEmpty())
+			}
+			for _, k := range kept {
+				kind, name, _ := strings.Cut(k, "/")
+				gvr := configMaps
+				if kind == "service" {
+					gvr = services
+				}
+				Expect(exists(gvr, ns, name)).To(BeTrue(), k)
+			}
+			Expect(exists(configMaps, ns, "a")).To(BeTrue())
+		},
+		Entry("-l, kubectl's default kinds (with a warning)", []string{"-l", "app=legacy"},
+			[]string{"configmap/b", "service/s"}, []string{"configmap/manual"}, true),
+		Entry("-l and an allowlist of ConfigMaps", []string{"-l", "app=legacy", "--prune-allowlist=core/v1/ConfigMap"},
+			[]string{"configmap/b"}, []string{"configmap/manual", "service/s"}, false),
+		Entry("--all and an allowlist of ConfigMaps and Services", []string{"--all", "--prune-allowlist=core/v1/ConfigMap", "--prune-allowlist=core/v1/Service"},
+			[]string{"configmap/b", "service/s"}, []string{"configmap/manual"}, false),
+	)
+})
+
+// createBundle creates the cluster-scoped Bundle name, an ApplySet parent
+// (custom resource parents are not created by apply).
+func createBundle(name string) {
+	GinkgoHelper()
+	b := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "prune.e2e.ply.dev/v1", "kind": "Bundle", "metadata": map[string]any{"name": name}}}
+	Eventually(func() error {
+		_, err := srv.Dynamic().Resource(bundles).Create(context.Background(), b, metav1.CreateOptions{})
+		return err
+	}).WithTimeout(30 * time.Second).Should(Succeed())
+}
+
+// sortedPair returns a and b in order.
+func sortedPair(a, b string) []string {
+	if b < a {
+		return []string{b, a}
+	}
+	return []string{a, b}
+}
