@@ -127,7 +127,7 @@ var _ = Describe("ply apply --prune --applyset", func() {
 			Expect(ann).To(HaveKeyWithValue(cluster.ApplySetNamespacesAnnotation, wantNS))
 			cm := live(configMaps, nsA, "old")
 			Expect(cm.GetLabels()).To(HaveKeyWithValue(cluster.ApplySetPartOfLabel, id))
-			Expect(cm.GetAnnotations()[lastApplied]).To(ContainSubstring(`"labels":{"` + cluster.ApplySetPartOfLabel + `":"` + id + `"}`),
+			Expect(cm.GetAnnotations()[lastApplied]).To(ContainSubstring(`"labels":{"`+cluster.ApplySetPartOfLabel+`":"`+id+`"}`),
 				"the label is part of the applied configuration, as kubectl records it")
 
 			r = plyNS(ns, pruneManifests("v2", nsA, nsB), "--prune", set)
