@@ -237,6 +237,28 @@ var _ = Describe("ply apply --prune --applyset", func() {
 		Entry("server, -o name (names only, as kubectl's)", "server", []string{"-o", "name"}, []string{"configmap/new", "configmap/old", "deployment.apps/web"}),
 	)
 
+	It("prints a pruned Secret with its values masked, unless --show-secrets", func() {
+		for _, show := range []bool{false, true} {
+			ns := newNamespace("prune-secret-")
+			var extra []string
+			if show {
+				extra = []string{"--show-secrets"}
+			}
+			r := plyNS(ns, fixture("secret.yaml"), append([]string{"--prune", "--applyset=app", "-o", "yaml"}, extra...)...)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			r = plyNS(ns, fixture("configmap.yaml"), append([]string{"--prune", "--applyset=app", "-o", "yaml"}, extra...)...)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stdout).To(ContainSubstring("name: creds\n"), "the pruned Secret is printed")
+			expectAbsent(secrets, ns, "creds")
+			if show {
+				Expect(leaked(r.Stdout + r.Stderr)).NotTo(BeEmpty(), "--show-secrets prints the values: the check can fail")
+			} else {
+				Expect(leaked(r.Stdout + r.Stderr)).To(BeEmpty())
+				Expect(r.Stdout).To(ContainSubstring("token: '***'"))
+			}
+		}
+	})
+
 	It("refuses a parent another tool manages, writing nothing", func() {
 		ns := newNamespace("prune-foreign-")
 		foreign := &unstructured.Unstructured{Object: map[string]any{

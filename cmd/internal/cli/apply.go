@@ -215,7 +215,11 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.clear()
-		defer p.bar.done()
+		if i < p.bar.total {
+			defer p.bar.done()
+		} else {
+			defer p.bar.draw() // a pruned object: not one of the total
+		}
 	}
 	if !p.ordered {
 		p.print(o)
