@@ -251,7 +251,7 @@ var _ = Describe("ply apply --prune --applyset", func() {
 			Expect(r.Stdout).To(ContainSubstring("name: creds\n"), "the pruned Secret is printed")
 			expectAbsent(secrets, ns, "creds")
 			if show {
-				Expect(leaked(r.Stdout + r.Stderr)).NotTo(BeEmpty(), "--show-secrets prints the values: the check can fail")
+				Expect(leaked(r.Stdout+r.Stderr)).NotTo(BeEmpty(), "--show-secrets prints the values: the check can fail")
 			} else {
 				Expect(leaked(r.Stdout + r.Stderr)).To(BeEmpty())
 				Expect(r.Stdout).To(ContainSubstring("token: '***'"))
