@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -257,6 +258,72 @@ var _ = Describe("ply apply --prune --applyset", func() {
 				Expect(r.Stdout).To(ContainSubstring("token: '***'"))
 			}
 		}
+	})
+
+	It("takes a kubectl set back with --applyset-tooling=ply/..., which kubectl then refuses", func() {
+		ns := newNamespace("prune-back-")
+		kubectl := func(dir string) harness.Result {
+			GinkgoHelper()
+			return run(kubectlBin, []string{"KUBECTL_APPLYSET=true"}, "apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", dir,
+				"--prune", "--applyset=app")
+		}
+		r := kubectl(pruneManifests("v1", ns, ns))
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(live(secrets, ns, "app").GetAnnotations()[cluster.ApplySetToolingAnnotation]).To(HavePrefix("kubectl/v1.32."))
+
+		r = plyNS(ns, pruneManifests("v2", ns, ns), "--prune", "--applyset=app", "--applyset-tooling=ply/v9.9.9")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("service/web pruned\n"), "ply prunes what kubectl applied")
+		parent := live(secrets, ns, "app")
+		Expect(parent.GetAnnotations()).To(HaveKeyWithValue(cluster.ApplySetToolingAnnotation, "ply/v9.9.9"))
+		var managers []string
+		for _, m := range parent.GetManagedFields() {
+			managers = append(managers, m.Manager)
+		}
+		Expect(managers).To(ContainElement("ply-applyset"), "the annotations kubectl-applyset held were forced over")
+
+		r = kubectl(pruneManifests("v3", ns, ns))
+		Expect(r.ExitCode).NotTo(Equal(0), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(`is managed by tooling "ply" instead of "kubectl"`))
+		Expect(exists(configMaps, ns, "new")).To(BeTrue(), "kubectl pruned nothing")
+	})
+
+	It("reports pruned objects to the library's caller after the applied ones", func() {
+		ns := newNamespace("prune-lib-")
+		var mu sync.Mutex
+		reported := map[int]cluster.Outcome{}
+		c, err := cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Report: func(i int, o cluster.Outcome) {
+			mu.Lock()
+			defer mu.Unlock()
+			reported[i] = o
+		}})
+		Expect(err).NotTo(HaveOccurred())
+		read := func(dir string) []cluster.Object {
+			objs, err := cluster.ReadObjects([]string{pruneManifests(dir, ns, ns)}, false, nil)
+			Expect(err).NotTo(HaveOccurred())
+			return objs
+		}
+		outs, err := c.ApplyPrune(context.Background(), read("v1"), cluster.Prune{ApplySet: "configmaps/lib"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(outs).To(HaveLen(5))
+		clear(reported)
+		v3 := read("v3")
+		outs, err = c.ApplyPrune(context.Background(), v3, cluster.Prune{ApplySet: "configmaps/lib", Propagation: metav1.DeletePropagationForeground})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(outs).To(HaveLen(5), "keep, then old, old-b, the Deployment and the Service")
+		Expect(outs[0].Action).To(Equal(cluster.Unchanged))
+		for i, o := range outs[1:] {
+			Expect(o.Action).To(Equal(cluster.Pruned), "%s", o.Ref)
+			Expect(o.Object.Source).To(Equal(cluster.PruneSource))
+			Expect(o.Ref.Namespace).To(Equal(ns))
+			Expect(reported).To(HaveKeyWithValue(len(v3)+i, o), "reported at its index after the applied objects")
+		}
+		Expect(outs[3].Ref.String()).To(Equal("deployment.apps/web"))
+		Expect(outs[3].Result.JSON()).To(ContainSubstring(`"image":"nginx:1.27"`), "the object as it was")
+		Expect(live(deployments, ns, "web").GetFinalizers()).To(ContainElement(metav1.FinalizerDeleteDependents))
+
+		_, err = c.ApplyPrune(context.Background(), v3, cluster.Prune{})
+		Expect(err).To(MatchError("prune: set exactly one of ApplySet, Selector and All"))
 	})
 
 	It("refuses a parent another tool manages, writing nothing", func() {
