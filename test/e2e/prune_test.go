@@ -326,6 +326,32 @@ var _ = Describe("ply apply --prune --applyset", func() {
 		Expect(err).To(MatchError("prune: set exactly one of ApplySet, Selector and All"))
 	})
 
+	It("reads a parent's older contains-group-resources annotation, and refuses a Secret that is not a parent", func() {
+		ns := newNamespace("prune-old-")
+		id := cluster.ApplySetID("app", ns, "Secret", "")
+		mk := func(obj map[string]any, gvr schema.GroupVersionResource) {
+			GinkgoHelper()
+			_, err := srv.Dynamic().Resource(gvr).Namespace(ns).Create(context.Background(), &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
+			Expect(err).NotTo(HaveOccurred())
+		}
+		mk(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "app",
+			"labels":      map[string]any{cluster.ApplySetIDLabel: id},
+			"annotations": map[string]any{cluster.ApplySetToolingAnnotation: "kubectl/v1.27.0", cluster.ApplySetGroupResourcesAnnotation: "configmaps"}}}, secrets)
+		mk(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "stale",
+			"labels": map[string]any{cluster.ApplySetPartOfLabel: id}}}, configMaps)
+		r := plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(outLines(r.Stdout)).To(Equal([]string{"configmap/keep created", "configmap/stale pruned"}))
+		ann := live(secrets, ns, "app").GetAnnotations()
+		Expect(ann).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation, "ConfigMap"))
+		Expect(ann).To(HaveKeyWithValue(cluster.ApplySetToolingAnnotation, "kubectl/v1.27.0"), "kubectl's set stays kubectl's")
+
+		mk(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "plain"}}, secrets)
+		r = plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=plain")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(`the ApplySet parent secret "plain" in namespace "` + ns + `" exists without the annotation applyset.kubernetes.io/tooling`))
+	})
+
 	It("refuses a parent another tool manages, writing nothing", func() {
 		ns := newNamespace("prune-foreign-")
 		foreign := &unstructured.Unstructured{Object: map[string]any{
