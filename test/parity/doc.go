@@ -45,7 +45,9 @@
 // in one namespace, with ply's in another, and with the tools handing the
 // set over in both directions in two more, must leave the same objects,
 // member labels and annotations and parent (the set's id, the namespace
-// and the tooling aside) and print the same reports.
+// and the tooling aside) and print the same reports; the older form
+// (`--prune -l`, with kubectl's default kinds and with an allowlist) must
+// print the same reports and leave the same objects.
 //
 // Run it with `go test ./test/parity/` (see docs/cluster.md).
 package parity

@@ -200,3 +200,53 @@ var _ = Describe("pruning with an ApplySet: kubectl apply --prune --applyset and
 		})
 	}
 })
+
+var _ = Describe("pruning by selector: kubectl apply --prune -l and ply apply --prune -l", Ordered, func() {
+	// Each lane: the namespace and the extra flags of both tools.
+	lanes := []struct {
+		name  string
+		flags []string
+	}{
+		{"default-kinds", []string{"-l", "app=legacy"}},
+		{"allowlist", []string{"-l", "app=legacy", "--prune-allowlist=core/v1/ConfigMap"}},
+	}
+	BeforeAll(func() {
+		for _, l := range lanes {
+			createNamespace("legacy-kubectl-" + l.name)
+			createNamespace("legacy-ply-" + l.name)
+		}
+		// Applied once in every namespace, unselected: never pruned.
+		for _, l := range lanes {
+			for _, ns := range []string{"legacy-kubectl-" + l.name, "legacy-ply-" + l.name} {
+				run(env.kubectl, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "-f", filepath.Join("testdata", "prune-legacy", "01.yaml"), "-l", "!app")
+			}
+		}
+	})
+
+	for step := range 2 {
+		It("0"+string(rune('1'+step))+": the same reports and the same objects left", func() {
+			file := filepath.Join("testdata", "prune-legacy", "0"+string(rune('1'+step))+".yaml")
+			for _, l := range lanes {
+				k := report(run(append([]string{env.kubectl, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", "legacy-kubectl-" + l.name, "-f", file, "--prune"}, l.flags...)...))
+				p := report(run(append([]string{env.ply, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", "legacy-ply-" + l.name, "--ordering", "kubectl", "-f", file, "--prune"}, l.flags...)...))
+				Expect(p).To(Equal(k), "%s (-kubectl +ply):\n%s", l.name, diffLines(k, p))
+				if step == 1 {
+					Expect(k).To(ContainElement("configmap/b pruned"))
+				}
+				for _, gvr := range []schema.GroupVersionResource{configMaps, services} {
+					names := func(ns string) []string {
+						list, err := env.dyn.Resource(gvr).Namespace(ns).List(context.Background(), metav1.ListOptions{})
+						Expect(err).NotTo(HaveOccurred())
+						var out []string
+						for _, u := range list.Items {
+							out = append(out, u.GetName())
+						}
+						sort.Strings(out)
+						return out
+					}
+					Expect(names("legacy-ply-"+l.name)).To(Equal(names("legacy-kubectl-"+l.name)), "%s %s", l.name, gvr.Resource)
+				}
+			}
+		})
+	}
+})
