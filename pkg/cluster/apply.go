@@ -37,10 +37,13 @@ const (
 	// Recreated: the server refused the update for immutable fields and
 	// the object was deleted and created again (Options.Force).
 	Recreated
+	// Pruned: the object was deleted because the run no longer holds it
+	// (Client.ApplyPrune).
+	Pruned
 )
 
 // String returns the word kubectl prints: "created", "configured",
-// "unchanged", "failed".
+// "unchanged", "failed", "recreated", "pruned".
 func (a Action) String() string {
 	switch a {
 	case Created:
@@ -53,6 +56,8 @@ func (a Action) String() string {
 		return "failed"
 	case Recreated:
 		return "recreated"
+	case Pruned:
+		return "pruned"
 	}
 	return "invalid"
 }

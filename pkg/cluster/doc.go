@@ -25,6 +25,13 @@
 // merged object. ReadObjects reads files, folders, standard input and
 // http(s) URLs.
 //
+// Client.ApplyPrune applies and then prunes: the members of an ApplySet
+// (KEP-3659, as kubectl 1.32: applyset.go holds the parent, its id, the
+// members' label and the tooling rules) that the run no longer holds, or,
+// kubectl's older form, the objects of a list of kinds matching a
+// selector; nothing is pruned when an object failed, and deletions go in
+// reverse apply order (prune.go).
+//
 // Secrets: Diff's unified diffs mask the values of a Secret's data and
 // stringData, and of its last-applied annotation, as kubectl diff's masker
 // does (MaskSecrets), and the errors of a Secret have its values replaced

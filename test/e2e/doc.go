@@ -19,7 +19,10 @@
 // a value) unless --show-secrets; and ply diff against the server:
 // defaults, immutable refusals, --changes, KUBECTL_EXTERNAL_DIFF, and the
 // same changed lines as kubectl diff on a defaulted Deployment; apply -k
-// with -l, --field-manager and -o name.
+// with -l, --field-manager and -o name; and apply --prune with ApplySets
+// (Secret, ConfigMap and custom resource parents, two namespaces, a CRD
+// pruned after its resources, failed runs, dry runs, a foreign tooling,
+// --cascade) and kubectl's older -l/--all form (prune_test.go).
 //
 // The manifests are in testdata/. The suite needs what harness.Prepare
 // installs (etcd, the cached kube-apiserver) and a kubectl 1.32 client

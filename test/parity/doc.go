@@ -40,5 +40,14 @@
 // refuses even with every gate off (duplicate merge keys are no gate); a
 // spec keeps that refusal visible.
 //
+// prune_test.go compares pruning with ApplySets: testdata/prune/NN.yaml
+// applied with kubectl's `apply --prune --applyset` (KUBECTL_APPLYSET=true)
+// in one namespace, with ply's in another, and with the tools handing the
+// set over in both directions in two more, must leave the same objects,
+// member labels and annotations and parent (the set's id, the namespace
+// and the tooling aside) and print the same reports; the older form
+// (`--prune -l`, with kubectl's default kinds and with an allowlist) must
+// print the same reports and leave the same objects.
+//
 // Run it with `go test ./test/parity/` (see docs/cluster.md).
 package parity

@@ -32,6 +32,7 @@ type applyFlags struct {
 	maxAttempts int
 	progress    bool
 	force       bool
+	prune       pruneFlags
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print *genericclioptions.PrintFlags
@@ -56,6 +57,13 @@ the merged object with --dry-run=client. The values of Secrets are ***
 unless --show-secrets. Results are printed as objects finish: in input
 order when standard output is not a terminal.
 
+With --prune, objects a previous apply created that the manifests no longer
+hold are deleted after a successful apply ("configmap/old pruned"):
+--applyset=[RESOURCE][.GROUP]/NAME tracks them in an ApplySet as kubectl
+does (a Secret by default; namespaced parents need -n); -l SELECTOR or --all
+with --prune-allowlist is kubectl's older form. Nothing is pruned when an
+object fails; --dry-run shows what would be; --cascade sets the propagation.
+
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
 
@@ -71,6 +79,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
   # See what the server would store, persisting nothing
   %[1]s apply -f web.yaml --dry-run=server
 
+  # Apply a folder and delete what an earlier apply of it created and it no longer holds
+  %[1]s apply -n team-a -f manifests/ --prune --applyset=web
+
   # Compute exactly what kubectl apply computes
   %[1]s apply -f web.yaml --compat=kubectl`
 
@@ -84,6 +95,7 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
 	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
 		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
+	f.prune.register(fs)
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
@@ -113,6 +125,10 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	opts.MaxAttempts = f.maxAttempts
 	opts.Force = f.force
+	prune, err := f.prune.options(f.selector, stderr)
+	if err != nil {
+		return UsageError(c, err.Error())
+	}
 
 	objs, err := f.readObjects(stdin)
 	if err != nil {
@@ -137,7 +153,11 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cl.Apply(ctx, objs)
+	if prune == nil {
+		cl.Apply(ctx, objs)
+	} else {
+		applyPrune(ctx, cl, objs, *prune, printer)
+	}
 	printer.finish()
 	return printer.code
 }
@@ -195,7 +215,11 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.clear()
-		defer p.bar.done()
+		if i < p.bar.total {
+			defer p.bar.done()
+		} else {
+			defer p.bar.draw() // a pruned object: not one of the total
+		}
 	}
 	if !p.ordered {
 		p.print(o)

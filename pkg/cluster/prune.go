@@ -1,0 +1,470 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Prune says what ApplyPrune deletes after applying: either the members of
+// an ApplySet that this run no longer holds (ApplySet set), or, kubectl's
+// older form, the objects of a list of kinds that match Selector (or any,
+// with All), carry a last-applied annotation and were not applied in this
+// run.
+type Prune struct {
+	// ApplySet is the parent of the set as kubectl's --applyset names it:
+	// "[RESOURCE[.GROUP]/]NAME", a Secret when no resource is given
+	// ("app", "configmaps/app", "widgets.example.com/app"). A namespaced
+	// parent lives in Options.Namespace, which must be set.
+	ApplySet string
+	// Tooling is the value of the parent's ApplySetToolingAnnotation to
+	// write ("ply/v0.3.0" or "kubectl/v1.32.5", see CheckTooling). Empty
+	// means: keep the value of a parent kubectl manages (so that kubectl
+	// continues to accept it), else DefaultTooling.
+	Tooling string
+
+	// Selector is the label selector of the older form; All selects every
+	// object instead. Exactly one is set when ApplySet is not.
+	Selector string
+	All      bool
+	// Allowlist are the kinds the older form lists (its version is the one
+	// listed); empty means DefaultPruneKinds.
+	Allowlist []schema.GroupVersionKind
+
+	// Propagation is the propagation policy of the deletions; empty means
+	// Background.
+	Propagation metav1.DeletionPropagation
+}
+
+// DefaultPruneKinds are the kinds kubectl 1.32's older form of pruning
+// lists when no allowlist is given: namespaced ones in the namespaces of
+// the run, then the cluster-scoped Namespace and PersistentVolume.
+var DefaultPruneKinds = []schema.GroupVersionKind{
+	{Version: "v1", Kind: "ConfigMap"},
+	{Version: "v1", Kind: "Endpoints"},
+	{Version: "v1", Kind: "PersistentVolumeClaim"},
+	{Version: "v1", Kind: "Pod"},
+	{Version: "v1", Kind: "ReplicationController"},
+	{Version: "v1", Kind: "Secret"},
+	{Version: "v1", Kind: "Service"},
+	{Group: "batch", Version: "v1", Kind: "Job"},
+	{Group: "batch", Version: "v1", Kind: "CronJob"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"},
+	{Group: "apps", Version: "v1", Kind: "DaemonSet"},
+	{Group: "apps", Version: "v1", Kind: "Deployment"},
+	{Group: "apps", Version: "v1", Kind: "ReplicaSet"},
+	{Group: "apps", Version: "v1", Kind: "StatefulSet"},
+	{Version: "v1", Kind: "Namespace"},
+	{Version: "v1", Kind: "PersistentVolume"},
+}
+
+// ParsePruneKind parses an allowlist entry as kubectl's --prune-allowlist
+// takes it: "group/version/Kind", with "core" for the core group
+// ("core/v1/ConfigMap", "apps/v1/Deployment").
+func ParsePruneKind(s string) (schema.GroupVersionKind, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
+		return schema.GroupVersionKind{}, errors.New(`invalid --prune-allowlist entry "` + s + `": want group/version/Kind (core/v1/ConfigMap, apps/v1/Deployment)`)
+	}
+	if parts[0] == "core" {
+		parts[0] = ""
+	}
+	return schema.GroupVersionKind{Group: parts[0], Version: parts[1], Kind: parts[2]}, nil
+}
+
+// PruneSource is the Object.Source of the outcomes of pruned objects.
+const PruneSource = "prune"
+
+// PruneSkippedError is ApplyPrune's error when objects failed to apply:
+// nothing was deleted.
+type PruneSkippedError struct {
+	// Failed is the number of objects that failed.
+	Failed int
+}
+
+func (e *PruneSkippedError) Error() string {
+	n := strconv.Itoa(e.Failed) + " objects"
+	if e.Failed == 1 {
+		n = "1 object"
+	}
+	return "pruning skipped: " + n + " failed to apply; nothing was deleted"
+}
+
+// ApplyPrune applies objs as Apply does, then deletes what p selects and
+// the run did not apply. It returns the outcomes of objs (in input order)
+// followed by one outcome per object pruned (Action Pruned, or Failed),
+// which Options.Report hears of at indices from len(objs) on, in the
+// order of deletion.
+//
+// With p.ApplySet, the flow is kubectl's (KEP-3659): the parent is read
+// and checked (openApplySet) and every object gets the set's
+// ApplySetPartOfLabel (so it is recorded in its last-applied
+// configuration) before anything is written; the parent then lists the
+// union of the kinds and namespaces it listed and those of this run, the
+// objects are applied, the members (by label) of every kind in every
+// namespace the parent listed before are deleted unless applied in this
+// run, and the parent at last lists what this run holds. A run that stops
+// on the way leaves the union on the parent, so no member is ever lost
+// from the set.
+//
+// The older form lists the kinds of p.Allowlist (else DefaultPruneKinds):
+// namespaced ones in the namespaces of the run's objects (and
+// Options.Namespace when set), cluster-scoped ones across the cluster,
+// matching p.Selector, and deletes those that carry a last-applied
+// annotation (kubectl's or ply's compressed one) and were not applied.
+//
+// Safety: nothing is deleted when any object failed to apply (the error is
+// a *PruneSkippedError); deletions go in reverse apply order (other
+// objects, then CustomResourceDefinitions, then Namespaces), each with a
+// UID precondition and p.Propagation; with DryRunClient nothing is
+// deleted and the parent not written, with DryRunServer both are sent as
+// dry runs. An error before the apply (a bad or foreign parent, a bad
+// allowlist) returns no outcomes: nothing was written.
+func (c *Client) ApplyPrune(ctx context.Context, objs []Object, p Prune) ([]Outcome, error) {
+	if p.Propagation == "" {
+		p.Propagation = metav1.DeletePropagationBackground
+	}
+	switch p.Propagation {
+	case metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan:
+	default:
+		return nil, errors.New(`invalid propagation policy "` + string(p.Propagation) + `": want Background, Foreground or Orphan`)
+	}
+	if p.ApplySet != "" {
+		return c.applySetPrune(ctx, objs, p)
+	}
+	if (p.Selector == "") == !p.All {
+		return nil, errors.New("prune: set exactly one of ApplySet, Selector and All")
+	}
+	return c.legacyPrune(ctx, objs, p)
+}
+
+// applySetPrune is ApplyPrune with an ApplySet.
+func (c *Client) applySetPrune(ctx context.Context, objs []Object, p Prune) ([]Outcome, error) {
+	set, err := c.openApplySet(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	labelled, err := set.label(objs)
+	if err != nil {
+		return nil, err
+	}
+	kinds, namespaces := c.planned(labelled)
+	for gk := range set.kinds {
+		kinds[gk] = true
+	}
+	for ns := range set.namespaces {
+		namespaces[ns] = true
+	}
+	if err := set.write(ctx, c.opts.DryRun, kinds, namespaces); err != nil {
+		return nil, err
+	}
+	outs := c.Apply(ctx, labelled)
+	if err := skipped(outs); err != nil {
+		return outs, err
+	}
+	var targets []listTarget
+	for _, m := range set.kinds {
+		if m.Scope.Name() != meta.RESTScopeNameNamespace {
+			targets = append(targets, listTarget{mapping: m})
+			continue
+		}
+		for ns := range set.namespaces {
+			targets = append(targets, listTarget{mapping: m, namespace: ns})
+		}
+	}
+	cands, err := c.candidates(ctx, targets, ApplySetPartOfLabel+"="+set.id, applied(outs), false)
+	if err != nil {
+		return outs, errors.New("cannot list the members of the " + set.String() + " to prune (it keeps listing the kinds and namespaces of both runs): " + err.Error())
+	}
+	pruned, failed := c.deleteAll(ctx, cands, len(objs), p.Propagation)
+	outs = append(outs, pruned...)
+	if failed > 0 {
+		return outs, errors.New(strconv.Itoa(failed) + " of " + strconv.Itoa(len(pruned)) + " objects could not be pruned; the " + set.String() +
+			" keeps listing the kinds and namespaces of both runs, so the next run prunes them")
+	}
+	now := map[schema.GroupKind]bool{}
+	nowNS := map[string]bool{}
+	for _, o := range outs[:len(objs)] {
+		now[o.Ref.GroupKind()] = true
+		if o.Ref.Namespace != "" {
+			nowNS[o.Ref.Namespace] = true
+		}
+	}
+	if err := set.write(ctx, c.opts.DryRun, now, nowNS); err != nil {
+		return outs, errors.New("applied and pruned, but: " + err.Error())
+	}
+	return outs, nil
+}
+
+// legacyPrune is ApplyPrune with a selector (or All) and a list of kinds.
+func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Outcome, error) {
+	kinds := p.Allowlist
+	if len(kinds) == 0 {
+		kinds = DefaultPruneKinds
+	}
+	mappings := make([]*meta.RESTMapping, 0, len(kinds))
+	for _, k := range kinds {
+		m, err := c.mapper.RESTMapping(k.GroupKind(), k.Version)
+		if err != nil && meta.IsNoMatchError(err) {
+			c.mapper.Reset()
+			m, err = c.mapper.RESTMapping(k.GroupKind(), k.Version)
+		}
+		if err != nil {
+			return nil, errors.New("cannot prune " + k.Kind + " in " + k.GroupVersion().String() + ": " + err.Error())
+		}
+		mappings = append(mappings, m)
+	}
+	outs := c.Apply(ctx, objs)
+	if err := skipped(outs); err != nil {
+		return outs, err
+	}
+	namespaces := map[string]bool{}
+	if c.enforce {
+		namespaces[c.namespace] = true
+	}
+	for _, o := range outs {
+		if o.Ref.Namespace != "" {
+			namespaces[o.Ref.Namespace] = true
+		}
+	}
+	var targets []listTarget
+	for _, m := range mappings {
+		if m.Scope.Name() != meta.RESTScopeNameNamespace {
+			targets = append(targets, listTarget{mapping: m})
+			continue
+		}
+		for ns := range namespaces {
+			targets = append(targets, listTarget{mapping: m, namespace: ns})
+		}
+	}
+	selector := p.Selector
+	if p.All {
+		selector = ""
+	}
+	cands, err := c.candidates(ctx, targets, selector, applied(outs), true)
+	if err != nil {
+		return outs, errors.New("cannot list the objects to prune: " + err.Error())
+	}
+	pruned, failed := c.deleteAll(ctx, cands, len(objs), p.Propagation)
+	outs = append(outs, pruned...)
+	if failed > 0 {
+		return outs, errors.New(strconv.Itoa(failed) + " of " + strconv.Itoa(len(pruned)) + " objects could not be pruned")
+	}
+	return outs, nil
+}
+
+// skipped returns a *PruneSkippedError when any outcome failed.
+func skipped(outs []Outcome) error {
+	n := 0
+	for _, o := range outs {
+		if o.Action == Failed {
+			n++
+		}
+	}
+	if n > 0 {
+		return &PruneSkippedError{Failed: n}
+	}
+	return nil
+}
+
+// planned returns the kinds and namespaces objs will occupy once applied:
+// a kind's scope comes from discovery, or, for a custom resource whose
+// CustomResourceDefinition is among objs (not served yet), from that
+// definition. Objects of kinds neither knows will fail to apply.
+func (c *Client) planned(objs []Object) (map[schema.GroupKind]bool, map[string]bool) {
+	kinds, namespaces := map[schema.GroupKind]bool{}, map[string]bool{}
+	defined := map[schema.GroupKind]string{}
+	for _, o := range objs {
+		if isCRD(refOf(o)) {
+			gk := schema.GroupKind{Group: stringAt(o.Value, "spec", "group"), Kind: stringAt(o.Value, "spec", "names", "kind")}
+			defined[gk] = stringAt(o.Value, "spec", "scope")
+		}
+	}
+	for _, o := range objs {
+		ref := refOf(o)
+		gk := ref.GroupKind()
+		namespaced := false
+		if m, err := c.mapper.RESTMapping(gk, ref.Version); err == nil {
+			namespaced = m.Scope.Name() == meta.RESTScopeNameNamespace
+		} else if scope, ok := defined[gk]; ok {
+			namespaced = scope == "Namespaced"
+		} else {
+			continue
+		}
+		kinds[gk] = true
+		if namespaced {
+			ns := stringAt(o.Value, "metadata", "namespace")
+			if ns == "" {
+				ns = c.namespace
+			}
+			namespaces[ns] = true
+		}
+	}
+	return kinds, namespaces
+}
+
+// objectKey identifies an object across versions: "Kind.group/namespace/name".
+func objectKey(gk schema.GroupKind, namespace, name string) string {
+	return gk.String() + "/" + namespace + "/" + name
+}
+
+// applied returns the keys (objectKey) of the objects of outs.
+func applied(outs []Outcome) map[string]bool {
+	keys := make(map[string]bool, len(outs))
+	for _, o := range outs {
+		keys[objectKey(o.Ref.GroupKind(), o.Ref.Namespace, o.Ref.Name)] = true
+	}
+	return keys
+}
+
+// listTarget is one list request of pruning: a kind in a namespace (""
+// for a cluster-scoped kind).
+type listTarget struct {
+	mapping   *meta.RESTMapping
+	namespace string
+}
+
+// candidate is an object to prune.
+type candidate struct {
+	ref  Ref
+	live *unstructured.Unstructured
+}
+
+// candidates lists the objects of targets matching selector that are not
+// among keep (by objectKey); with recorded, only those carrying a
+// last-applied annotation. They are returned in deletion order: the
+// reverse of Apply's phases (other objects, then CustomResourceDefinitions,
+// then Namespaces), each sorted by kind, namespace and name.
+func (c *Client) candidates(ctx context.Context, targets []listTarget, selector string, keep map[string]bool, recorded bool) ([]candidate, error) {
+	var out []candidate
+	for _, t := range targets {
+		ri := c.dyn.Resource(t.mapping.Resource).Namespace(t.namespace)
+		opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
+		for {
+			list, err := ri.List(ctx, opts)
+			if err != nil {
+				where := t.mapping.Resource.GroupResource().String()
+				if t.namespace != "" {
+					where += " in namespace " + t.namespace
+				}
+				return nil, errors.New(where + ": " + err.Error())
+			}
+			for i := range list.Items {
+				u := &list.Items[i]
+				gvk := u.GroupVersionKind()
+				if gvk.Empty() {
+					gvk = t.mapping.GroupVersionKind
+				}
+				if keep[objectKey(gvk.GroupKind(), u.GetNamespace(), u.GetName())] {
+					continue
+				}
+				if recorded {
+					ann := u.GetAnnotations()
+					_, a := ann[LastAppliedAnnotation]
+					_, b := ann[CompressedLastAppliedAnnotation]
+					if !a && !b {
+						continue
+					}
+				}
+				out = append(out, candidate{
+					ref:  Ref{GroupVersionKind: gvk, Namespace: u.GetNamespace(), Name: u.GetName(), Resource: t.mapping.Resource.Resource},
+					live: u,
+				})
+			}
+			if opts.Continue = list.GetContinue(); opts.Continue == "" {
+				break
+			}
+		}
+	}
+	rank := func(r Ref) int {
+		switch {
+		case isNamespace(r):
+			return 2
+		case isCRD(r):
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].ref, out[j].ref
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra < rb
+		}
+		if ga, gb := a.GroupKind().String(), b.GroupKind().String(); ga != gb {
+			return ga < gb
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	return out, nil
+}
+
+// deleteAll deletes cands in order, one phase (see candidates) after the
+// other, each phase through the worker pool, and returns their outcomes
+// and how many failed. Options.Report hears of cands[k] at index base+k.
+func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, policy metav1.DeletionPropagation) ([]Outcome, int) {
+	outs := make([]Outcome, len(cands))
+	var phase []int
+	flush := func() {
+		c.pool(ctx, phase, func(k int) {
+			outs[k] = c.deleteOne(ctx, cands[k], policy)
+			if c.opts.Report != nil {
+				c.opts.Report(base+k, outs[k])
+			}
+		})
+		phase = phase[:0]
+	}
+	for k, cd := range cands {
+		if k > 0 && (isCRD(cd.ref) != isCRD(cands[k-1].ref) || isNamespace(cd.ref) != isNamespace(cands[k-1].ref)) {
+			flush()
+		}
+		phase = append(phase, k)
+	}
+	flush()
+	failed := 0
+	for _, o := range outs {
+		if o.Action == Failed {
+			failed++
+		}
+	}
+	return outs, failed
+}
+
+// deleteOne deletes one candidate (see ApplyPrune): an object already gone
+// counts as pruned.
+func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.DeletionPropagation) Outcome {
+	out := Outcome{Ref: cd.ref, Action: Failed, Attempts: 1}
+	v, err := toValue(cd.live)
+	if err != nil {
+		out.Err = err
+		return out
+	}
+	out.Object, out.Result = Object{Value: v, Source: PruneSource}, v
+	if c.opts.DryRun == DryRunClient {
+		out.Action = Pruned
+		return out
+	}
+	uid := cd.live.GetUID()
+	opts := metav1.DeleteOptions{PropagationPolicy: &policy, Preconditions: &metav1.Preconditions{UID: &uid}}
+	if c.opts.DryRun == DryRunServer {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	err = c.dyn.Resource(schema.GroupVersionResource{Group: cd.ref.Group, Version: cd.ref.Version, Resource: cd.ref.Resource}).
+		Namespace(cd.ref.Namespace).Delete(ctx, cd.ref.Name, opts)
+	if err != nil && !apierrors.IsNotFound(err) {
+		out.Err = c.redact(out.Object, errors.New("cannot prune: "+err.Error()))
+		return out
+	}
+	out.Action = Pruned
+	return out
+}
