@@ -131,11 +131,12 @@ func (d *lazyDoc) get() (*Schema, error) {
 	return d.schema, d.err
 }
 
-// embeddedDoc is the lazyDoc of an embedded v3 document file.
+// embeddedDoc is the lazyDoc of an embedded v3 document file, read with
+// ply's own parser (loadV3Parsed).
 func embeddedDoc(file string) *lazyDoc {
 	return &lazyDoc{file: file, name: defaultV3DocName + file, read: func() ([]byte, error) {
 		return fs.ReadFile(defaultV3, path.Join(defaultV3Dir, file))
-	}}
+	}, parse: loadV3Parsed}
 }
 
 // newLazyDefault indexes the embedded v3 documents by the group-version

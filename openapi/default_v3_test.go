@@ -1,6 +1,7 @@
 package openapi_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -169,4 +170,62 @@ var _ = Describe("DefaultV3", func() {
 			Expect(got).To(Equal(want), "openapi/default/v3/%s differs from the reduction of %s; run `go generate ./openapi/`", file, file)
 		}
 	})
+})
+
+// The embedded documents are read with ply's own parser (loadV3Parsed);
+// user and server documents with encoding/json (loadV3). Both must build
+// the same schema from every embedded document, and the parser's loader
+// must report the faults the other one does, with the document named.
+var _ = Describe("the embedded documents' loader", func() {
+	files, err := openapi.EmbeddedV3Files()
+	It("lists the embedded documents", func() {
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).NotTo(BeEmpty())
+	})
+	for _, file := range files {
+		It("loads "+file+" as encoding/json's loader does", func() {
+			data, err := openapi.EmbeddedV3(file)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := openapi.LoadV3JSON(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := openapi.LoadV3Parsed(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(openapi.SchemaDiff(got, want)).To(BeEmpty())
+		})
+	}
+
+	It("tells a changed document from the original", func() {
+		data, err := openapi.EmbeddedV3("apis__apps__v1_openapi.json")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := openapi.LoadV3JSON("apps", data)
+		Expect(err).NotTo(HaveOccurred())
+		changed := bytes.Replace(data, []byte(`"x-kubernetes-list-type":"map"`), []byte(`"x-kubernetes-list-type":"atomic"`), 1)
+		Expect(changed).NotTo(Equal(data))
+		got, err := openapi.LoadV3Parsed("apps", changed)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(openapi.SchemaDiff(got, want)).To(ContainSubstring("meta"))
+	})
+
+	DescribeTable("reports bad documents with the document and path",
+		func(doc, msg string) {
+			_, err := openapi.LoadV3Parsed("bad.json", []byte(doc))
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(ContainSubstring("bad.json"))
+			Expect(err.Error()).To(ContainSubstring(msg))
+		},
+		Entry("malformed JSON", `{"openapi":`, "not a valid OpenAPI v3 JSON document"),
+		Entry("not an object", `[1]`, "the document is an array"),
+		Entry("version 2", `{"openapi":"2.0"}`, `openapi is "2.0", want a 3.x version`),
+		Entry("schemas a list", `{"openapi":"3.0.0","components":{"schemas":[]}}`, "components.schemas is an array"),
+		Entry("type a number", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":{"x":{"type":1}}}}}}`, "definition A, field x: type is an integer, want a string"),
+		Entry("properties a list", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":[]}}}}`, "properties is an array, want an object"),
+		Entry("allOf an object", `{"openapi":"3.0.0","components":{"schemas":{"A":{"allOf":{}}}}}`, "allOf is an object, want a list of schemas"),
+		Entry("a schema a string", `{"openapi":"3.0.0","components":{"schemas":{"A":{"items":"x","type":"array"}}}}`, "the schema is a string, want a schema object"),
+		Entry("bad list type", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":{"l":{"type":"array","items":{"type":"string"},"x-kubernetes-list-type":"bag"}}}}}}`,
+			`x-kubernetes-list-type "bag", want atomic, set or map`),
+		Entry("dangling $ref", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":{"b":{"$ref":"#/components/schemas/B"}}}}}}`,
+			"names no schema of this document"),
+		Entry("additionalProperties a number", `{"openapi":"3.0.0","components":{"schemas":{"A":{"additionalProperties":3}}}}`,
+			"additionalProperties is 3, want a boolean or a schema"),
+	)
 })
