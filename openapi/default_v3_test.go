@@ -229,3 +229,66 @@ var _ = Describe("the embedded documents' loader", func() {
 			"additionalProperties is 3, want a boolean or a schema"),
 	)
 })
+
+// The embedded documents are also compiled (default/v3.compiled): the
+// default schema reads a group-version's section instead of its JSON.
+var _ = Describe("the compiled form of the embedded documents", func() {
+	It("is what the documents compile to, and reads back to the schemas the JSON loaders build", func() {
+		files, err := openapi.EmbeddedV3Files()
+		Expect(err).NotTo(HaveOccurred())
+		sections := map[string][]byte{}
+		wants := map[string]*openapi.Schema{}
+		for _, file := range files {
+			data, err := openapi.EmbeddedV3(file)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := openapi.LoadV3JSON(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			sections[file], err = openapi.CompileSchema(want)
+			Expect(err).NotTo(HaveOccurred())
+			wants[file] = want
+		}
+		blob := openapi.CompileBlob(sections)
+		if openapi.UpdateCompiled() {
+			Expect(os.WriteFile(filepath.Join("default", "v3.compiled"), blob, 0o644)).To(Succeed())
+			return
+		}
+		Expect(bytes.Equal(openapi.DefaultCompiled(), blob)).To(BeTrue(),
+			"openapi/default/v3.compiled is stale: go generate ./openapi/ (or go test ./openapi -run TestOpenAPI -ginkgo.focus 'is what the documents compile to' -update)")
+		embedded, err := openapi.CompiledSections(openapi.DefaultCompiled())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(embedded).To(HaveLen(len(files)))
+		for _, file := range files {
+			got, err := openapi.ReadCompiled(file, embedded[file])
+			Expect(err).NotTo(HaveOccurred(), file)
+			Expect(openapi.SchemaDiff(got, wants[file])).To(BeEmpty(), file)
+		}
+	})
+
+	It("shares a type that several names and fields use, as the loaders do", func() {
+		s, err := openapi.NewLazyDefault()
+		Expect(err).NotTo(HaveOccurred())
+		d, ok := s.ForKind("apps/v1", "Deployment")
+		Expect(ok).To(BeTrue())
+		rs, ok := s.ForKind("apps/v1", "ReplicaSet")
+		Expect(ok).To(BeTrue())
+		Expect(d.Field("metadata").Type).To(BeIdenticalTo(rs.Field("metadata").Type))
+		Expect(openapi.LazyParsedFiles(s)).To(Equal([]string{"apis__apps__v1_openapi.json"}))
+	})
+
+	It("reports a corrupt section as an error naming the document", func() {
+		data, err := openapi.EmbeddedV3("apis__apps__v1_openapi.json")
+		Expect(err).NotTo(HaveOccurred())
+		s, err := openapi.LoadV3JSON("apps", data)
+		Expect(err).NotTo(HaveOccurred())
+		section, err := openapi.CompileSchema(s)
+		Expect(err).NotTo(HaveOccurred())
+		for _, cut := range []int{0, 1, len(section) / 3, len(section) / 2, len(section) - 1} {
+			_, err := openapi.ReadCompiled("apps.compiled", section[:cut])
+			Expect(err).To(MatchError(ContainSubstring("apps.compiled: corrupt compiled schema")), "cut at %d", cut)
+		}
+		_, err = openapi.ReadCompiled("apps.compiled", append(append([]byte{}, section...), 0))
+		Expect(err).To(MatchError(ContainSubstring("trailing bytes")))
+		_, err = openapi.CompiledSections([]byte("not compiled"))
+		Expect(err).To(MatchError(ContainSubstring("bad magic")))
+	})
+})

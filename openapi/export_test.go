@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"flag"
 	"fmt"
 	"reflect"
 	"strings"
@@ -142,3 +143,17 @@ func defaultDiff(a value.Value, hasA bool, b value.Value, hasB bool) string {
 	}
 	return ""
 }
+
+// update makes the compiled-form spec write default/v3.compiled instead of
+// checking it.
+var update = flag.Bool("update", false, "write openapi/default/v3.compiled from the embedded v3 documents")
+
+// Hooks of the compiled form (compiled.go).
+var (
+	CompileSchema    = compileSchema
+	CompileBlob      = compileBlob
+	ReadCompiled     = readCompiled
+	CompiledSections = compiledSections
+	DefaultCompiled  = func() []byte { return defaultCompiled }
+	UpdateCompiled   = func() bool { return *update }
+)
