@@ -8,6 +8,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/cmd/internal/cli"
 )
 
 // heavyInit are packages (or path prefixes, ending in "/") whose
@@ -75,4 +77,44 @@ var _ = Describe("start-up", func() {
 			ContainSubstring("k8s.io/api/core/v1: "),
 			ContainSubstring("k8s.io/client-go/discovery: ")))
 	})
+})
+
+var _ = Describe("the local root of merge and patch", func() {
+	// Run args through rootFor's tree and through the whole tree.
+	both := func(args ...string) (local, whole string, localCode, wholeCode int) {
+		var lo, le, wo, we strings.Builder
+		localCode = cli.Main(rootFor(args), args, strings.NewReader(""), &lo, &le)
+		wholeCode = cli.Main(newRoot(), args, strings.NewReader(""), &wo, &we)
+		return lo.String() + "\x00" + le.String(), wo.String() + "\x00" + we.String(), localCode, wholeCode
+	}
+
+	It("serves merge and patch alone, the whole tree otherwise", func() {
+		Expect(rootFor([]string{"merge"}).Commands()).To(HaveLen(1))
+		Expect(rootFor([]string{"patch", "apply"}).Commands()).To(HaveLen(1))
+		Expect(len(rootFor([]string{"apply"}).Commands())).To(BeNumerically(">=", 5))
+		Expect(len(rootFor(nil).Commands())).To(BeNumerically(">=", 5))
+	})
+
+	DescribeTable("prints and exits as the whole tree does",
+		func(args ...string) {
+			local, whole, lc, wc := both(args...)
+			Expect(local).To(Equal(whole))
+			Expect(lc).To(Equal(wc))
+		},
+		Entry("merge help", "merge", "-h"),
+		Entry("merge --help with flags", "merge", "--help", "--local", "x"),
+		Entry("merge, an unknown flag", "merge", "--bogus"),
+		Entry("merge, an argument", "merge", "extra"),
+		Entry("merge, a missing flag", "merge", "--live", "testdata/first/live.yaml"),
+		Entry("merge, a flag without value", "merge", "--local"),
+		Entry("merge, a bad gate", "merge", "--local", "x", "--live", "y", "--feature-gates", "Nope=true"),
+		Entry("merge, a missing file", "merge", "--local", "testdata/missing.yaml", "--live", "testdata/missing.yaml"),
+		Entry("patch", "patch"),
+		Entry("patch help", "patch", "help"),
+		Entry("patch help apply", "patch", "help", "apply"),
+		Entry("patch, an unknown subcommand", "patch", "bogus"),
+		Entry("patch apply help", "patch", "apply", "-h"),
+		Entry("patch create help", "patch", "create", "--help"),
+		Entry("patch apply, a missing flag", "patch", "apply", "--live", "x"),
+	)
 })
