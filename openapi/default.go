@@ -12,6 +12,7 @@ import (
 )
 
 //go:generate go run ./internal/gen
+//go:generate go test . -run TestOpenAPI -ginkgo.focus "is what the documents compile to" -update
 
 // DefaultKubernetesVersion is the Kubernetes release whose published
 // OpenAPI documents (api/openapi-spec/v3/*.json and swagger.json, reduced
@@ -131,11 +132,17 @@ func (d *lazyDoc) get() (*Schema, error) {
 	return d.schema, d.err
 }
 
-// embeddedDoc is the lazyDoc of an embedded v3 document file.
-func embeddedDoc(file string) *lazyDoc {
+// embeddedDoc is the lazyDoc of an embedded v3 document file: its
+// compiled section when the compiled form has it (compiled.go), else the
+// JSON document read with ply's own parser (loadV3Parsed).
+func embeddedDoc(file string, compiled []byte) *lazyDoc {
+	if compiled != nil {
+		return &lazyDoc{file: file, name: defaultV3DocName + file,
+			read: func() ([]byte, error) { return compiled, nil }, parse: readCompiled}
+	}
 	return &lazyDoc{file: file, name: defaultV3DocName + file, read: func() ([]byte, error) {
 		return fs.ReadFile(defaultV3, path.Join(defaultV3Dir, file))
-	}}
+	}, parse: loadV3Parsed}
 }
 
 // newLazyDefault indexes the embedded v3 documents by the group-version
@@ -145,13 +152,16 @@ func newLazyDefault() (*Schema, error) {
 	if err != nil {
 		return nil, &Error{Document: defaultV3DocName, Msg: err.Error()}
 	}
+	// A compiled form that cannot be read (which the package's tests rule
+	// out) leaves every document to be read from JSON.
+	compiled, _ := compiledSections(defaultCompiled)
 	l := &lazyDocs{byGV: make(map[string]*lazyDoc, len(entries))}
 	for _, e := range entries {
 		gv, ok := reduce.GroupVersion(e.Name())
 		if !ok {
 			continue
 		}
-		d := embeddedDoc(e.Name())
+		d := embeddedDoc(e.Name(), compiled[e.Name()])
 		l.byGV[gv] = d
 		l.order = append(l.order, d)
 	}

@@ -1,6 +1,7 @@
 package openapi_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -168,5 +169,126 @@ var _ = Describe("DefaultV3", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal(want), "openapi/default/v3/%s differs from the reduction of %s; run `go generate ./openapi/`", file, file)
 		}
+	})
+})
+
+// The embedded documents are read with ply's own parser (loadV3Parsed);
+// user and server documents with encoding/json (loadV3). Both must build
+// the same schema from every embedded document, and the parser's loader
+// must report the faults the other one does, with the document named.
+var _ = Describe("the embedded documents' loader", func() {
+	files, err := openapi.EmbeddedV3Files()
+	It("lists the embedded documents", func() {
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).NotTo(BeEmpty())
+	})
+	for _, file := range files {
+		It("loads "+file+" as encoding/json's loader does", func() {
+			data, err := openapi.EmbeddedV3(file)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := openapi.LoadV3JSON(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := openapi.LoadV3Parsed(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(openapi.SchemaDiff(got, want)).To(BeEmpty())
+		})
+	}
+
+	It("tells a changed document from the original", func() {
+		data, err := openapi.EmbeddedV3("apis__apps__v1_openapi.json")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := openapi.LoadV3JSON("apps", data)
+		Expect(err).NotTo(HaveOccurred())
+		changed := bytes.Replace(data, []byte(`"x-kubernetes-list-type":"map"`), []byte(`"x-kubernetes-list-type":"atomic"`), 1)
+		Expect(changed).NotTo(Equal(data))
+		got, err := openapi.LoadV3Parsed("apps", changed)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(openapi.SchemaDiff(got, want)).To(ContainSubstring("meta"))
+	})
+
+	DescribeTable("reports bad documents with the document and path",
+		func(doc, msg string) {
+			_, err := openapi.LoadV3Parsed("bad.json", []byte(doc))
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(ContainSubstring("bad.json"))
+			Expect(err.Error()).To(ContainSubstring(msg))
+		},
+		Entry("malformed JSON", `{"openapi":`, "not a valid OpenAPI v3 JSON document"),
+		Entry("not an object", `[1]`, "the document is an array"),
+		Entry("version 2", `{"openapi":"2.0"}`, `openapi is "2.0", want a 3.x version`),
+		Entry("schemas a list", `{"openapi":"3.0.0","components":{"schemas":[]}}`, "components.schemas is an array"),
+		Entry("type a number", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":{"x":{"type":1}}}}}}`, "definition A, field x: type is an integer, want a string"),
+		Entry("properties a list", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":[]}}}}`, "properties is an array, want an object"),
+		Entry("allOf an object", `{"openapi":"3.0.0","components":{"schemas":{"A":{"allOf":{}}}}}`, "allOf is an object, want a list of schemas"),
+		Entry("a schema a string", `{"openapi":"3.0.0","components":{"schemas":{"A":{"items":"x","type":"array"}}}}`, "the schema is a string, want a schema object"),
+		Entry("bad list type", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":{"l":{"type":"array","items":{"type":"string"},"x-kubernetes-list-type":"bag"}}}}}}`,
+			`x-kubernetes-list-type "bag", want atomic, set or map`),
+		Entry("dangling $ref", `{"openapi":"3.0.0","components":{"schemas":{"A":{"properties":{"b":{"$ref":"#/components/schemas/B"}}}}}}`,
+			"names no schema of this document"),
+		Entry("additionalProperties a number", `{"openapi":"3.0.0","components":{"schemas":{"A":{"additionalProperties":3}}}}`,
+			"additionalProperties is 3, want a boolean or a schema"),
+	)
+})
+
+// The embedded documents are also compiled (default/v3.compiled): the
+// default schema reads a group-version's section instead of its JSON.
+var _ = Describe("the compiled form of the embedded documents", func() {
+	It("is what the documents compile to, and reads back to the schemas the JSON loaders build", func() {
+		files, err := openapi.EmbeddedV3Files()
+		Expect(err).NotTo(HaveOccurred())
+		sections := map[string][]byte{}
+		wants := map[string]*openapi.Schema{}
+		for _, file := range files {
+			data, err := openapi.EmbeddedV3(file)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := openapi.LoadV3JSON(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			sections[file], err = openapi.CompileSchema(want)
+			Expect(err).NotTo(HaveOccurred())
+			wants[file] = want
+		}
+		blob := openapi.CompileBlob(sections)
+		if openapi.UpdateCompiled() {
+			Expect(os.WriteFile(filepath.Join("default", "v3.compiled"), blob, 0o644)).To(Succeed())
+			return
+		}
+		Expect(bytes.Equal(openapi.DefaultCompiled(), blob)).To(BeTrue(),
+			"openapi/default/v3.compiled is stale: go generate ./openapi/ (or go test ./openapi -run TestOpenAPI -ginkgo.focus 'is what the documents compile to' -update)")
+		embedded, err := openapi.CompiledSections(openapi.DefaultCompiled())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(embedded).To(HaveLen(len(files)))
+		for _, file := range files {
+			got, err := openapi.ReadCompiled(file, embedded[file])
+			Expect(err).NotTo(HaveOccurred(), file)
+			Expect(openapi.SchemaDiff(got, wants[file])).To(BeEmpty(), file)
+		}
+	})
+
+	It("shares a type that several names and fields use, as the loaders do", func() {
+		s, err := openapi.NewLazyDefault()
+		Expect(err).NotTo(HaveOccurred())
+		d, ok := s.ForKind("apps/v1", "Deployment")
+		Expect(ok).To(BeTrue())
+		rs, ok := s.ForKind("apps/v1", "ReplicaSet")
+		Expect(ok).To(BeTrue())
+		Expect(d.Field("metadata").Type).To(BeIdenticalTo(rs.Field("metadata").Type))
+		Expect(openapi.LazyParsedFiles(s)).To(Equal([]string{"apis__apps__v1_openapi.json"}))
+	})
+
+	It("reports a corrupt section as an error naming the document", func() {
+		data, err := openapi.EmbeddedV3("apis__apps__v1_openapi.json")
+		Expect(err).NotTo(HaveOccurred())
+		s, err := openapi.LoadV3JSON("apps", data)
+		Expect(err).NotTo(HaveOccurred())
+		section, err := openapi.CompileSchema(s)
+		Expect(err).NotTo(HaveOccurred())
+		for _, cut := range []int{0, 1, len(section) / 3, len(section) / 2, len(section) - 1} {
+			_, err := openapi.ReadCompiled("apps.compiled", section[:cut])
+			Expect(err).To(MatchError(ContainSubstring("apps.compiled: corrupt compiled schema")), "cut at %d", cut)
+		}
+		_, err = openapi.ReadCompiled("apps.compiled", append(append([]byte{}, section...), 0))
+		Expect(err).To(MatchError(ContainSubstring("trailing bytes")))
+		_, err = openapi.CompiledSections([]byte("not compiled"))
+		Expect(err).To(MatchError(ContainSubstring("bad magic")))
 	})
 })

@@ -28,5 +28,11 @@
 // (JSONSchemaProps) is a cycle of pointers.
 //
 // The embedded documents are regenerated with `go generate ./openapi/`, which
-// writes the same bytes every time (see internal/gen and internal/reduce).
+// writes the same bytes every time (see internal/gen and internal/reduce),
+// and compiles them (default/v3.compiled, see compiled.go): DefaultV3 reads
+// a group-version's schema from its compiled section, already converted,
+// so that a command's first lookup costs about a millisecond rather than a
+// JSON parse of the document. Documents from users and servers are read
+// with encoding/json (their errors are its messages); an embedded document
+// the compiled form lacks is read with ply's own parser (pkg/parse).
 package openapi

@@ -1,5 +1,14 @@
 package openapi
 
+import (
+	"flag"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
 // Test hooks: the uncached loader, the embedded documents and a fresh
 // (unparsed) lazy default, as a new process would have it.
 var (
@@ -50,3 +59,101 @@ func LazyParsedFiles(s *Schema) []string {
 	}
 	return s.lazy.parsedFiles()
 }
+
+// Test hooks of the two v3 loaders: encoding/json's (user and server
+// documents) and pkg/parse's (the embedded documents).
+var (
+	LoadV3JSON   = loadV3
+	LoadV3Parsed = loadV3Parsed
+)
+
+// SchemaDiff returns the first difference between two schemas loaded from
+// documents (their definitions, GVK index and every type reachable from
+// them, compared by structure: names, kinds, fields, merge metadata,
+// defaults by value and by their JSON), or "" when they are the same.
+func SchemaDiff(a, b *Schema) string {
+	if len(a.byName) != len(b.byName) {
+		return fmt.Sprintf("%d definitions, against %d", len(a.byName), len(b.byName))
+	}
+	seen := map[[2]*Type]bool{}
+	for name, ta := range a.byName {
+		tb, ok := b.byName[name]
+		if !ok {
+			return "definition " + name + " is missing"
+		}
+		if d := typeDiff(ta, tb, seen); d != "" {
+			return name + ": " + d
+		}
+	}
+	if len(a.byGVK) != len(b.byGVK) {
+		return fmt.Sprintf("%d GVKs, against %d", len(a.byGVK), len(b.byGVK))
+	}
+	for g, ta := range a.byGVK {
+		tb, ok := b.byGVK[g]
+		if !ok || ta.Name != tb.Name {
+			return fmt.Sprintf("GVK %v: %v, against %v", g, ta.Name, tb)
+		}
+	}
+	return ""
+}
+
+func typeDiff(a, b *Type, seen map[[2]*Type]bool) string {
+	if (a == nil) != (b == nil) {
+		return "nil type against non-nil"
+	}
+	if a == nil || seen[[2]*Type{a, b}] {
+		return ""
+	}
+	seen[[2]*Type{a, b}] = true
+	switch {
+	case a.Name != b.Name:
+		return "name " + a.Name + " against " + b.Name
+	case a.Kind != b.Kind || a.Primitive != b.Primitive:
+		return fmt.Sprintf("kind %v %q against %v %q", a.Kind, a.Primitive, b.Kind, b.Primitive)
+	case strings.Join(a.FieldNames, ",") != strings.Join(b.FieldNames, ",") || len(a.Fields) != len(b.Fields):
+		return fmt.Sprintf("fields %v against %v", a.FieldNames, b.FieldNames)
+	}
+	if d := defaultDiff(a.Default, a.HasDefault, b.Default, b.HasDefault); d != "" {
+		return d
+	}
+	for _, n := range a.FieldNames {
+		fa, fb := a.Fields[n], b.Fields[n]
+		if fb == nil || fa.Name != fb.Name {
+			return "field " + n + " is missing"
+		}
+		if !reflect.DeepEqual(fa.Meta, fb.Meta) || !reflect.DeepEqual(fa.KubectlMeta, fb.KubectlMeta) {
+			return fmt.Sprintf("field %s: meta %+v/%+v against %+v/%+v", n, fa.Meta, fa.KubectlMeta, fb.Meta, fb.KubectlMeta)
+		}
+		if d := defaultDiff(fa.Default, fa.HasDefault, fb.Default, fb.HasDefault); d != "" {
+			return "field " + n + ": " + d
+		}
+		if d := typeDiff(fa.Type, fb.Type, seen); d != "" {
+			return "field " + n + ": " + d
+		}
+	}
+	if d := typeDiff(a.Elem, b.Elem, seen); d != "" {
+		return "elem: " + d
+	}
+	return ""
+}
+
+func defaultDiff(a value.Value, hasA bool, b value.Value, hasB bool) string {
+	if hasA != hasB || hasA && (!value.Equal(a, b) || string(a.JSON()) != string(b.JSON())) {
+		return fmt.Sprintf("default %v %s against %v %s", hasA, a.JSON(), hasB, b.JSON())
+	}
+	return ""
+}
+
+// update makes the compiled-form spec write default/v3.compiled instead of
+// checking it.
+var update = flag.Bool("update", false, "write openapi/default/v3.compiled from the embedded v3 documents")
+
+// Hooks of the compiled form (compiled.go).
+var (
+	CompileSchema    = compileSchema
+	CompileBlob      = compileBlob
+	ReadCompiled     = readCompiled
+	CompiledSections = compiledSections
+	DefaultCompiled  = func() []byte { return defaultCompiled }
+	UpdateCompiled   = func() bool { return *update }
+)

@@ -43,21 +43,44 @@ type v3Schema struct {
 	Properties           map[string]*v3Schema `json:"properties"`
 	AdditionalProperties json.RawMessage      `json:"additionalProperties"`
 	AllOf                []*v3Schema          `json:"allOf"`
-	Default              json.RawMessage      `json:"default"`
+	Default              rawValue             `json:"default"`
 
-	GVK           json.RawMessage `json:"x-kubernetes-group-version-kind"`
-	PatchStrategy json.RawMessage `json:"x-kubernetes-patch-strategy"`
-	PatchMergeKey json.RawMessage `json:"x-kubernetes-patch-merge-key"`
-	ListType      json.RawMessage `json:"x-kubernetes-list-type"`
-	ListMapKeys   json.RawMessage `json:"x-kubernetes-list-map-keys"`
-	MapType       json.RawMessage `json:"x-kubernetes-map-type"`
-	IntOrString   json.RawMessage `json:"x-kubernetes-int-or-string"`
+	GVK           rawValue `json:"x-kubernetes-group-version-kind"`
+	PatchStrategy rawValue `json:"x-kubernetes-patch-strategy"`
+	PatchMergeKey rawValue `json:"x-kubernetes-patch-merge-key"`
+	ListType      rawValue `json:"x-kubernetes-list-type"`
+	ListMapKeys   rawValue `json:"x-kubernetes-list-map-keys"`
+	MapType       rawValue `json:"x-kubernetes-map-type"`
+	IntOrString   rawValue `json:"x-kubernetes-int-or-string"`
 
-	PreserveUnknown  json.RawMessage `json:"x-kubernetes-preserve-unknown-fields"`
-	EmbeddedResource json.RawMessage `json:"x-kubernetes-embedded-resource"`
+	PreserveUnknown  rawValue `json:"x-kubernetes-preserve-unknown-fields"`
+	EmbeddedResource rawValue `json:"x-kubernetes-embedded-resource"`
 
-	additional *v3Schema // AdditionalProperties when it is a schema
+	// additional is AdditionalProperties when it is a schema: decoded by
+	// check from the JSON text, or set by schemaOf (v3value.go), which
+	// then leaves AdditionalProperties a non-empty marker.
+	additional *v3Schema
 }
+
+// rawValue is an extension's or a default's value in a v3Schema, decoded
+// on use so that its faults are reported with the schema path: either the
+// JSON text encoding/json kept (decoded as yamlValue decodes it) or, in a
+// document read by pkg/parse (v3value.go), the value itself. The zero
+// rawValue is absent; a JSON null is present.
+type rawValue struct {
+	text    []byte
+	decoded value.Value
+	isValue bool // decoded holds the value (pkg/parse)
+}
+
+// UnmarshalJSON keeps a copy of the JSON text.
+func (r *rawValue) UnmarshalJSON(b []byte) error {
+	r.text = append(r.text[:0], b...)
+	return nil
+}
+
+// present reports whether the schema declares the value.
+func (r rawValue) present() bool { return r.isValue || len(r.text) > 0 }
 
 // LoadV3 loads one or more OpenAPI v3 JSON documents (such as the
 // per-group-version documents a Kubernetes server serves at
@@ -255,10 +278,12 @@ func (l *v3Loader) check(s *v3Schema, def, path string) error {
 			return l.errorf(def, path, "$ref %q names no schema of this document", s.Ref)
 		}
 	}
-	if ap := bytes.TrimSpace(s.AdditionalProperties); len(ap) > 0 && ap[0] == '{' {
-		s.additional = new(v3Schema)
-		if err := json.Unmarshal(ap, s.additional); err != nil {
-			return l.errorf(def, path+"{}", "additionalProperties is not a valid schema: %v", err)
+	if ap := bytes.TrimSpace(s.AdditionalProperties); s.additional != nil || len(ap) > 0 && ap[0] == '{' {
+		if s.additional == nil {
+			s.additional = new(v3Schema)
+			if err := json.Unmarshal(ap, s.additional); err != nil {
+				return l.errorf(def, path+"{}", "additionalProperties is not a valid schema: %v", err)
+			}
 		}
 		if err := l.check(s.additional, def, path+"{}"); err != nil {
 			return err
@@ -420,7 +445,7 @@ func (l *v3Loader) structuralMeta(m Meta, ps *v3Schema, ft *Type, def, path stri
 	// A reference takes the structural extensions of its target unless it
 	// declares its own.
 	structural := ps
-	if target, ok := ps.target(); ok && ps.ListType == nil && ps.MapType == nil {
+	if target, ok := ps.target(); ok && !ps.ListType.present() && !ps.MapType.present() {
 		structural = l.raw[target]
 	}
 	listType, hasListType, err := l.stringExt(structural.ListType, extListType, def, path)
@@ -473,11 +498,14 @@ func (l *v3Loader) structuralMeta(m Meta, ps *v3Schema, ft *Type, def, path stri
 }
 
 // ext decodes a raw extension value; ok is false when it is absent.
-func (l *v3Loader) ext(raw json.RawMessage, name, def, path string) (value.Value, bool, error) {
-	if len(raw) == 0 {
+func (l *v3Loader) ext(raw rawValue, name, def, path string) (value.Value, bool, error) {
+	if raw.isValue {
+		return raw.decoded, true, nil
+	}
+	if len(raw.text) == 0 {
 		return value.Value{}, false, nil
 	}
-	v, err := yamlValue(string(raw))
+	v, err := yamlValue(string(raw.text))
 	if err != nil {
 		return value.Value{}, false, l.errorf(def, path, "%s: %v", name, err)
 	}
@@ -485,7 +513,7 @@ func (l *v3Loader) ext(raw json.RawMessage, name, def, path string) (value.Value
 }
 
 // boolExt decodes a boolean extension; false when absent.
-func (l *v3Loader) boolExt(raw json.RawMessage, name, def, path string) (bool, error) {
+func (l *v3Loader) boolExt(raw rawValue, name, def, path string) (bool, error) {
 	v, ok, err := l.ext(raw, name, def, path)
 	if err != nil || !ok {
 		return false, err
@@ -498,7 +526,7 @@ func (l *v3Loader) boolExt(raw json.RawMessage, name, def, path string) (bool, e
 }
 
 // stringExt decodes a string-valued extension.
-func (l *v3Loader) stringExt(raw json.RawMessage, name, def, path string) (string, bool, error) {
+func (l *v3Loader) stringExt(raw rawValue, name, def, path string) (string, bool, error) {
 	v, ok, err := l.ext(raw, name, def, path)
 	if err != nil || !ok {
 		return "", false, err
@@ -528,10 +556,13 @@ func (l *v3Loader) stringList(v value.Value, def, path string) ([]string, error)
 
 // defaultOf returns the default declared on s.
 func (l *v3Loader) defaultOf(s *v3Schema, def, path string) (value.Value, bool, error) {
-	if len(s.Default) == 0 {
+	if s.Default.isValue {
+		return s.Default.decoded, true, nil
+	}
+	if len(s.Default.text) == 0 {
 		return value.Value{}, false, nil
 	}
-	v, err := yamlValue(string(s.Default))
+	v, err := yamlValue(string(s.Default.text))
 	if err != nil {
 		return value.Value{}, false, l.errorf(def, path, "default: %v", err)
 	}

@@ -35,9 +35,26 @@ func newRoot() *cobra.Command {
 	return cli.NewRoot("ply", long, newMergeCommand(), newPatchCommand())
 }
 
+// rootFor returns the command tree args need: for "ply merge ..." and
+// "ply patch ...", which never talk to a cluster, a root holding that
+// command alone (cli.NewLocalRoot: building apply's and diff's flags is
+// most of the whole tree's cost, paid by every run); otherwise the whole
+// tree. The commands come from the same constructors either way.
+func rootFor(args []string) *cobra.Command {
+	if len(args) > 0 {
+		switch args[0] {
+		case "merge":
+			return cli.NewLocalRoot("ply", long, newMergeCommand())
+		case "patch":
+			return cli.NewLocalRoot("ply", long, newPatchCommand())
+		}
+	}
+	return newRoot()
+}
+
 // run is ply's main: it runs the command of args (the arguments after the
 // program name) and returns the exit code. It never panics: a panic is
 // reported as an internal error with exit code 1.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cli.Main(newRoot(), args, stdin, stdout, stderr)
+	return cli.Main(rootFor(args), args, stdin, stdout, stderr)
 }

@@ -9,13 +9,11 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/cluster/internal/resmap"
 	"github.com/plyproject/ply/pkg/features"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -220,7 +218,7 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "ply"
 	}
-	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	root, err := resmap.NewRootClient(cfg)
 	if err != nil {
 		return nil, errors.New("cannot create the discovery client: " + err.Error())
 	}
@@ -228,9 +226,8 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	if err != nil {
 		return nil, errors.New("cannot create the client: " + err.Error())
 	}
-	fetcher := NewFetcher(dc.RESTClient())
-	c := newClient(opts, ns, enforce, dyn,
-		restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc)),
+	fetcher := NewFetcher(root)
+	c := newClient(opts, ns, enforce, dyn, resmap.New(root),
 		func(ctx context.Context) (*openapi.Schema, error) { return openapi.FromServer(ctx, fetcher) })
 	return c, nil
 }

@@ -14,9 +14,13 @@ func BenchmarkThreeWay(b *testing.B) {
 	for _, in := range benchcase.Inputs() {
 		for _, impl := range impls {
 			b.Run(in.Name()+"/impl="+impl.Name, func(b *testing.B) {
+				run, err := impl.Prepare(in)
+				if err != nil {
+					b.Fatal(err)
+				}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := impl.Run(in); err != nil {
+					if _, err := run(); err != nil {
 						b.Fatal(err)
 					}
 				}

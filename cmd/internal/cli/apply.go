@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/printers"
 
+	"github.com/plyproject/ply/cmd/internal/kubeflags"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
 )
@@ -35,7 +35,7 @@ type applyFlags struct {
 	prune       pruneFlags
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
-	print *genericclioptions.PrintFlags
+	print kubeflags.PrintFlags
 }
 
 // WithGatesHelp appends the feature gates' section to the help of c.
@@ -99,7 +99,6 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
-	f.print = genericclioptions.NewPrintFlags("")
 	f.print.AddFlags(c)
 	return WithGatesHelp(c)
 }
@@ -115,7 +114,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		return UsageError(c, err.Error())
 	}
 	var objPrinter printers.ResourcePrinter
-	if *f.print.OutputFormat != "" || f.print.TemplatePrinterFlags.TemplateArgument != nil && *f.print.TemplatePrinterFlags.TemplateArgument != "" {
+	if f.print.Wanted() {
 		if objPrinter, err = f.print.ToPrinter(); err != nil {
 			return UsageError(c, err.Error())
 		}

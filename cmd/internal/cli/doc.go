@@ -3,7 +3,7 @@
 // (apply, diff, version, help, completion; ply adds merge and patch) and
 // run it with Main, which returns the exit code of the one table below.
 // apply and diff take kubectl's connection flags through
-// k8s.io/cli-runtime's ConfigFlags, kubectl's input flags (-f FILE|DIR|URL|-,
+// k8s.io/cli-runtime's ConfigFlags (package kubeflags), kubectl's input flags (-f FILE|DIR|URL|-,
 // -R, -k, -l) and mask Secrets unless --show-secrets. Command, RunE,
 // NoArgs, UsageError, GateFlags (--feature-gates, --compat) and GatesHelp
 // are shared with ply's file commands.

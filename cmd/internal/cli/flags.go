@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/plyproject/ply/cmd/internal/kubeflags"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -36,7 +36,8 @@ func (f *fileList) Set(s string) error {
 }
 
 // commonFlags are the flags apply and diff share: the input, the merge and
-// kubectl's connection flags (k8s.io/cli-runtime's ConfigFlags).
+// kubectl's connection flags (k8s.io/cli-runtime's ConfigFlags, through
+// package kubeflags, which does not link the API types cli-runtime does).
 type commonFlags struct {
 	files       fileList
 	recursive   bool
@@ -48,7 +49,7 @@ type commonFlags struct {
 	selector    string
 	kustomize   string
 	gates       GateFlags
-	config      *genericclioptions.ConfigFlags
+	config      kubeflags.ConfigFlags
 }
 
 // register adds the common flags to fs.
@@ -64,16 +65,14 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
 	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
 	f.gates.Register(fs)
-	f.config = genericclioptions.NewConfigFlags(false)
-	f.config.CacheDir = nil // ply keeps no discovery cache: no --cache-dir
-	f.config.AddFlags(fs)
+	f.config.AddFlags(fs) // no --cache-dir: ply keeps no discovery cache
 }
 
 // options checks the common flags of c and returns the cluster options
 // they set.
 func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	opts := cluster.Options{
-		Kubeconfig: *f.config.KubeConfig, Context: *f.config.Context, Namespace: *f.config.Namespace,
+		Kubeconfig: f.config.KubeConfig, Context: f.config.Context, Namespace: f.config.Namespace,
 		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
 	}
 	var err error

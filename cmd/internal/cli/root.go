@@ -108,6 +108,21 @@ func Main(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io
 // it has besides apply, diff and version (ply's merge and patch). Every
 // tree has help, version and completion (bash, zsh, fish, powershell).
 func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
+	root := NewLocalRoot(name, long, extra...)
+	root.AddCommand(newApplyCommand(name), newDiffCommand(name), newVersionCommand(name))
+	return root
+}
+
+// NewLocalRoot returns the root NewRoot builds, with its help and
+// completion, holding only the commands cmds (ply's merge or patch),
+// without apply, diff and version: what a front end runs for a command
+// that never talks to a cluster, sparing the construction of the cluster
+// commands and their many flags. Since the commands are built by the same
+// constructors as in the whole tree, their flags, help and behaviour are
+// those of the whole tree; what differs is only what lists the other
+// commands (the root's help), so front ends use it only when the first
+// argument names one of cmds.
+func NewLocalRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:           strings.ReplaceAll(name, " ", "-"),
 		Short:         strings.SplitN(long, "\n", 2)[0],
@@ -126,8 +141,7 @@ func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
 			return ExitUsage
 		}),
 	}
-	root.AddCommand(extra...)
-	root.AddCommand(newApplyCommand(name), newDiffCommand(name), newVersionCommand(name))
+	root.AddCommand(cmds...)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",

@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/test/oracle"
+	"github.com/plyproject/ply/test/ssa"
 )
 
 // EnvSizes are the numbers of env entries the benchmarks use.
@@ -126,38 +129,57 @@ func Make(env int, change string) Input {
 // Impl is one implementation of "three JSON documents in, merged JSON
 // out".
 type Impl struct {
-	// Name is "ply" or "strategicpatch".
+	// Name is "ply", "strategicpatch", "smd" or "fieldmanager".
 	Name string
-	// Run merges in and returns the merged object as JSON.
-	Run func(in Input) ([]byte, error)
+	// Prepare does, once per input and outside what is measured, what the
+	// implementation needs of in besides its documents, and returns the
+	// measured run: it merges in and returns the merged object as JSON.
+	Prepare func(in Input) (run func() ([]byte, error), err error)
 }
 
-// Impls returns ply and strategicpatch, each with its schema loaded once
-// up front (schema loading is not part of what is measured).
+// APIVersion and Kind are the type of the benchmarked objects.
+const (
+	APIVersion = "apps/v1"
+	Kind       = "Deployment"
+)
+
+// Impls returns ply, strategicpatch and server-side apply's engine twice
+// (structured-merge-diff's merge.Updater.Apply, and the whole
+// managedfields.FieldManager.Apply), each with its schema loaded once up
+// front (schema loading is not part of what is measured).
+//
+// Server-side apply takes what was applied last time as the fields the
+// applier owns (metadata.managedFields) rather than as a document, so its
+// Prepare computes that from Recorded once: "smd" is given the field set's
+// fieldsV1 JSON, which it decodes on every run, and "fieldmanager" is
+// given live as the API server stores it after recorded was applied
+// (managedFields included). Its result is compared without managedFields.
 func Impls() ([]Impl, error) {
-	schema, err := openapi.DefaultV2()
+	plySchema, err := openapi.DefaultV2()
 	if err != nil {
 		return nil, err
 	}
-	opts := apply.Options{Schema: schema, TypeName: TypeName, Overwrite: true, Ordering: apply.OrderingKubectl}
-	ply := Impl{Name: "ply", Run: func(in Input) ([]byte, error) {
-		recorded, err := parse.Document(in.Recorded)
-		if err != nil {
-			return nil, err
-		}
-		local, err := parse.Document(in.Local)
-		if err != nil {
-			return nil, err
-		}
-		live, err := parse.Document(in.Live)
-		if err != nil {
-			return nil, err
-		}
-		res, err := apply.Merge(recorded, local, live, opts)
-		if err != nil {
-			return nil, err
-		}
-		return res.Object.JSON(), nil
+	opts := apply.Options{Schema: plySchema, TypeName: TypeName, Overwrite: true, Ordering: apply.OrderingKubectl}
+	ply := Impl{Name: "ply", Prepare: func(in Input) (func() ([]byte, error), error) {
+		return func() ([]byte, error) {
+			recorded, err := parse.Document(in.Recorded)
+			if err != nil {
+				return nil, err
+			}
+			local, err := parse.Document(in.Local)
+			if err != nil {
+				return nil, err
+			}
+			live, err := parse.Document(in.Live)
+			if err != nil {
+				return nil, err
+			}
+			res, err := apply.Merge(recorded, local, live, opts)
+			if err != nil {
+				return nil, err
+			}
+			return res.Object.JSON(), nil
+		}, nil
 	}}
 
 	_, file, _, _ := runtime.Caller(0)
@@ -173,12 +195,38 @@ func Impls() ([]Impl, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := Impl{Name: "strategicpatch", Run: func(in Input) ([]byte, error) {
-		res, err := o.Apply(in.Recorded, in.Local, in.Live, true)
+	sp := Impl{Name: "strategicpatch", Prepare: func(in Input) (func() ([]byte, error), error) {
+		return func() ([]byte, error) {
+			res, err := o.Apply(in.Recorded, in.Local, in.Live, true)
+			if err != nil {
+				return nil, err
+			}
+			return res.Object, nil
+		}, nil
+	}}
+
+	tc, err := ssa.TypeConverter()
+	if err != nil {
+		return nil, err
+	}
+	updater := ssa.NewUpdater(tc, APIVersion)
+	smd := Impl{Name: "smd", Prepare: func(in Input) (func() ([]byte, error), error) {
+		owned, err := ssa.Ownership(tc, in.Recorded)
 		if err != nil {
 			return nil, err
 		}
-		return res.Object, nil
+		return func() ([]byte, error) { return updater.Apply(owned, in.Local, in.Live) }, nil
 	}}
-	return []Impl{ply, sp}, nil
+	fm, err := ssa.NewFieldManager(tc, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: Kind})
+	if err != nil {
+		return nil, err
+	}
+	fieldManager := Impl{Name: "fieldmanager", Prepare: func(in Input) (func() ([]byte, error), error) {
+		stored, err := fm.Stored(in.Recorded, in.Live)
+		if err != nil {
+			return nil, err
+		}
+		return func() ([]byte, error) { return fm.Apply(in.Local, stored) }, nil
+	}}
+	return []Impl{ply, sp, smd, fieldManager}, nil
 }

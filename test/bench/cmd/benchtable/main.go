@@ -1,7 +1,8 @@
 // Command benchtable runs the three-way apply benchmarks of test/bench for
-// ply and strategicpatch and prints a markdown table: ns/op, B/op and
-// allocs/op of each implementation and the ratio strategicpatch/ply (above
-// 1 means ply is cheaper).
+// ply, strategicpatch and server-side apply's engine (smd: merge.Updater;
+// fieldmanager: managedfields.FieldManager) and prints a markdown table:
+// ns/op, B/op and allocs/op of each implementation and the ratios of each
+// peer to ply (above 1 means ply is cheaper).
 //
 //	go run ./test/bench/cmd/benchtable -benchtime 2s -count 3
 //
@@ -53,12 +54,22 @@ func main() {
 
 	fmt.Printf("%s/%s, %d CPUs, GOMAXPROCS %d, %s, benchtime %s, median of %d\n\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *benchtime, *count)
-	fmt.Println("| env | change | ply ns/op | ply B/op | ply allocs/op | strategicpatch ns/op | strategicpatch B/op | strategicpatch allocs/op | time ratio | bytes ratio | allocs ratio |")
-	fmt.Println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	header := "| env | change |"
+	align := "|---:|---|"
+	for _, impl := range impls {
+		header += " " + impl.Name + " ns/op | " + impl.Name + " B/op | " + impl.Name + " allocs/op |"
+		align += "---:|---:|---:|"
+	}
+	for _, impl := range impls[1:] {
+		header += " " + impl.Name + " ÷ ply time | bytes | allocs |"
+		align += "---:|---:|---:|"
+	}
+	fmt.Println(header)
+	fmt.Println(align)
 	for _, n := range sizes {
 		for _, change := range benchcase.Changes {
 			in := benchcase.Make(n, change)
-			var cells [2]result
+			cells := make([]result, len(impls))
 			for i, impl := range impls {
 				r, err := measure(impl, in, *count)
 				if err != nil {
@@ -67,10 +78,15 @@ func main() {
 				}
 				cells[i] = r
 			}
-			p, s := cells[0], cells[1]
-			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, change,
-				num(p.ns), num(p.bytes), num(p.allocs), num(s.ns), num(s.bytes), num(s.allocs),
-				ratio(s.ns, p.ns), ratio(s.bytes, p.bytes), ratio(s.allocs, p.allocs))
+			row := fmt.Sprintf("| %d | %s |", n, change)
+			for _, c := range cells {
+				row += " " + num(c.ns) + " | " + num(c.bytes) + " | " + num(c.allocs) + " |"
+			}
+			p := cells[0]
+			for _, c := range cells[1:] {
+				row += " " + ratio(c.ns, p.ns) + " | " + ratio(c.bytes, p.bytes) + " | " + ratio(c.allocs, p.allocs) + " |"
+			}
+			fmt.Println(row)
 		}
 	}
 }
@@ -80,7 +96,11 @@ type result struct{ ns, bytes, allocs int64 }
 // measure runs impl on in count times and returns the median of each
 // measure.
 func measure(impl benchcase.Impl, in benchcase.Input, count int) (result, error) {
-	if _, err := impl.Run(in); err != nil {
+	run, err := impl.Prepare(in)
+	if err != nil {
+		return result{}, err
+	}
+	if _, err := run(); err != nil {
 		return result{}, err
 	}
 	var ns, bytes, allocs []int64
@@ -88,7 +108,7 @@ func measure(impl benchcase.Impl, in benchcase.Input, count int) (result, error)
 		r := testing.Benchmark(func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := impl.Run(in); err != nil {
+				if _, err := run(); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/cmd/internal/cli"
+)
+
+// heavyInit are packages (or path prefixes, ending in "/") whose
+// initialisation is costly and which ply's binaries must not link: Go runs
+// the init of every linked package when any command starts, so each would
+// slow `ply merge` and `ply patch`, which never talk to a cluster. Use the
+// dynamic client, unstructured objects and ply's own discovery reader
+// (pkg/cluster/internal/resmap) and flags (cmd/internal/kubeflags)
+// instead.
+var heavyInit = map[string]string{
+	"k8s.io/client-go/kubernetes/scheme": "registers every built-in API type (about 1.5 ms)",
+	"k8s.io/api/": "typed API packages register their types; linked through kubernetes/scheme, " +
+		"typed clients, or sigs.k8s.io/cli-utils' kstatus (read status from unstructured objects instead)",
+	"k8s.io/client-go/kubernetes":                "the typed clientset (links every k8s.io/api group)",
+	"k8s.io/client-go/discovery":                 "links kubernetes/scheme and client-go/openapi",
+	"k8s.io/client-go/restmapper":                "links client-go/discovery",
+	"k8s.io/client-go/openapi":                   "links managedfields and structured-merge-diff's typed",
+	"k8s.io/cli-runtime/pkg/genericclioptions":   "links cli-runtime/pkg/resource and client-go/discovery",
+	"k8s.io/cli-runtime/pkg/resource":            "links kubernetes/scheme",
+	"k8s.io/apimachinery/pkg/util/managedfields": "links structured-merge-diff's typed and merge",
+	"sigs.k8s.io/structured-merge-diff/v6/typed": "builds its schema parsers at start-up",
+	"sigs.k8s.io/cli-utils/":                     "kstatus and friends link k8s.io/api and typed clients",
+}
+
+// goList returns the packages pkgs link (go list -deps).
+func goList(pkgs ...string) []string {
+	GinkgoHelper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goBin, append([]string{"list", "-deps"}, pkgs...)...).Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		Fail("go list: " + string(ee.Stderr))
+	}
+	Expect(err).NotTo(HaveOccurred())
+	return strings.Fields(string(out))
+}
+
+// heavy returns the linked packages of deps that heavyInit names, with
+// the reason.
+func heavy(deps []string) []string {
+	var out []string
+	for _, p := range deps {
+		for h, why := range heavyInit {
+			if p == h || strings.HasSuffix(h, "/") && strings.HasPrefix(p, h) {
+				out = append(out, p+": "+why)
+			}
+		}
+	}
+	return out
+}
+
+var _ = Describe("start-up", func() {
+	It("ply and kubectl-ply link no package whose initialisation is costly", func() {
+		deps := goList("github.com/plyproject/ply/cmd/ply", "github.com/plyproject/ply/cmd/kubectl-ply")
+		Expect(deps).To(ContainElement("github.com/plyproject/ply/pkg/cluster"))
+		Expect(heavy(deps)).To(BeEmpty())
+	})
+
+	It("tells the packages that link them (the check can fail)", func() {
+		found := heavy(goList("k8s.io/cli-runtime/pkg/genericclioptions"))
+		Expect(strings.Join(found, "\n")).To(And(
+			ContainSubstring("k8s.io/client-go/kubernetes/scheme: "),
+			ContainSubstring("k8s.io/api/core/v1: "),
+			ContainSubstring("k8s.io/client-go/discovery: ")))
+	})
+})
+
+var _ = Describe("the local root of merge and patch", func() {
+	// Run args through rootFor's tree and through the whole tree.
+	both := func(args ...string) (local, whole string, localCode, wholeCode int) {
+		var lo, le, wo, we strings.Builder
+		localCode = cli.Main(rootFor(args), args, strings.NewReader(""), &lo, &le)
+		wholeCode = cli.Main(newRoot(), args, strings.NewReader(""), &wo, &we)
+		return lo.String() + "\x00" + le.String(), wo.String() + "\x00" + we.String(), localCode, wholeCode
+	}
+
+	It("serves merge and patch alone, the whole tree otherwise", func() {
+		Expect(rootFor([]string{"merge"}).Commands()).To(HaveLen(1))
+		Expect(rootFor([]string{"patch", "apply"}).Commands()).To(HaveLen(1))
+		Expect(len(rootFor([]string{"apply"}).Commands())).To(BeNumerically(">=", 5))
+		Expect(len(rootFor(nil).Commands())).To(BeNumerically(">=", 5))
+	})
+
+	DescribeTable("prints and exits as the whole tree does",
+		func(args ...string) {
+			local, whole, lc, wc := both(args...)
+			Expect(local).To(Equal(whole))
+			Expect(lc).To(Equal(wc))
+		},
+		Entry("merge help", "merge", "-h"),
+		Entry("merge --help with flags", "merge", "--help", "--local", "x"),
+		Entry("merge, an unknown flag", "merge", "--bogus"),
+		Entry("merge, an argument", "merge", "extra"),
+		Entry("merge, a missing flag", "merge", "--live", "testdata/first/live.yaml"),
+		Entry("merge, a flag without value", "merge", "--local"),
+		Entry("merge, a bad gate", "merge", "--local", "x", "--live", "y", "--feature-gates", "Nope=true"),
+		Entry("merge, a missing file", "merge", "--local", "testdata/missing.yaml", "--live", "testdata/missing.yaml"),
+		Entry("patch", "patch"),
+		Entry("patch help", "patch", "help"),
+		Entry("patch help apply", "patch", "help", "apply"),
+		Entry("patch, an unknown subcommand", "patch", "bogus"),
+		Entry("patch apply help", "patch", "apply", "-h"),
+		Entry("patch create help", "patch", "create", "--help"),
+		Entry("patch apply, a missing flag", "patch", "apply", "--live", "x"),
+	)
+})
