@@ -116,6 +116,11 @@ type Options struct {
 	// Workers is the number of objects applied concurrently; zero means
 	// DefaultWorkers.
 	Workers int
+	// ListThreshold is the fewest objects of one resource in one namespace
+	// that Apply reads with one paged LIST instead of a GET each; zero
+	// means DefaultListThreshold, a negative value turns LISTs off. Writes
+	// and the reads after a conflict are the same either way.
+	ListThreshold int
 	// MaxAttempts bounds the writes of one object when the server reports
 	// a conflict with a concurrent writer; zero means DefaultMaxAttempts.
 	MaxAttempts int
