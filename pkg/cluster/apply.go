@@ -258,18 +258,15 @@ type planned struct {
 // and merges.
 func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (planned, error) {
 	var p planned
-	u, found, err := c.readLive(ctx, t)
+	live, found, err := c.readLive(ctx, t)
 	switch {
 	case err != nil:
 		return p, err
 	case !found:
 		p.live = value.Null
 	default:
-		p.exists = true
-		p.rv = u.GetResourceVersion()
-		if p.live, err = toValue(u); err != nil {
-			return p, err
-		}
+		p.exists, p.live = true, live
+		p.rv = stringAt(live, "metadata", "resourceVersion")
 	}
 	recorded, err := RecordedFrom(p.live)
 	if err != nil {
@@ -397,6 +394,13 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
 		obj = obj.With("metadata", md.With("resourceVersion", value.String(p.rv)))
+	}
+	if c.raw != nil {
+		result, err := c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+		if err != nil {
+			return false, value.Null, err
+		}
+		return !p.exists || dry || p.rv == "" || stringAt(result, "metadata", "resourceVersion") != p.rv, result, nil
 	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(obj.JSON()); err != nil {

@@ -7,8 +7,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // DefaultListThreshold is the fewest objects of one resource in one
@@ -59,8 +61,12 @@ type bulkGroup struct {
 	gvk  [2]string // apiVersion and kind of the group's objects
 	want map[string]struct{}
 
+	// raw, when not nil, reads the pages as JSON bytes (wire.go), else ri
+	// does.
+	raw rest.Interface
+
 	once     sync.Once
-	items    map[string]*unstructured.Unstructured
+	items    map[string]value.Value
 	complete bool
 	failed   bool
 	// pages counts the LIST requests made (for tests and reports).
@@ -107,7 +113,7 @@ func (c *Client) newBulk(objs []Object, idx []int) *bulkReader {
 		}
 		g := all[key]
 		if g == nil {
-			g = &bulkGroup{key: key, want: map[string]struct{}{}, gvk: [2]string{ref.GroupVersion().String(), ref.Kind}}
+			g = &bulkGroup{key: key, want: map[string]struct{}{}, gvk: [2]string{ref.GroupVersion().String(), ref.Kind}, raw: c.raw}
 			if namespaced {
 				g.ri = c.dyn.Resource(mapping.Resource).Namespace(key.namespace)
 			} else {
@@ -166,20 +172,48 @@ func (b *bulkReader) group(t target) *bulkGroup {
 	return b.groups[bulkKey{group: t.ref.Group, version: t.ref.Version, resource: t.ref.Resource, namespace: t.ref.Namespace}]
 }
 
-// lookup returns the listed object named name: u and found when it was
+// lookup returns the listed object named name: live and found when it was
 // listed; found false with known true when the complete LIST did not hold
 // it (the object did not exist); known false when the LIST cannot say (it
-// failed, or stopped paging early), and the caller must GET. The object
-// returned is shared: callers must not modify it.
-func (g *bulkGroup) lookup(ctx context.Context, name string) (u *unstructured.Unstructured, found, known bool) {
+// failed, or stopped paging early), and the caller must GET.
+func (g *bulkGroup) lookup(ctx context.Context, name string) (live value.Value, found, known bool) {
 	g.load(ctx)
 	if g.failed {
-		return nil, false, false
+		return value.Null, false, false
 	}
-	if u, ok := g.items[name]; ok {
-		return u, true, true
+	if v, ok := g.items[name]; ok {
+		return v, true, true
 	}
-	return nil, false, g.complete
+	return value.Null, false, g.complete
+}
+
+// page reads one page of the group's LIST: its items, each with apiVersion
+// and kind, and the continue token.
+func (g *bulkGroup) page(ctx context.Context, limit int64, cont string) ([]value.Value, string, error) {
+	if g.raw != nil {
+		return listRaw(ctx, g.raw, g.key, g.gvk, limit, cont)
+	}
+	l, err := g.ri.List(ctx, metav1.ListOptions{Limit: limit, Continue: cont})
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]value.Value, 0, len(l.Items))
+	for i := range l.Items {
+		u := &l.Items[i]
+		// The list's decoder sets the items' apiVersion and kind from
+		// the list's when the server leaves them out; this keeps the
+		// object what a GET returns in any case.
+		if u.GetAPIVersion() == "" || u.GetKind() == "" {
+			u.SetAPIVersion(g.gvk[0])
+			u.SetKind(g.gvk[1])
+		}
+		v, err := toValue(u)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, v)
+	}
+	return out, l.GetContinue(), nil
 }
 
 // load makes the group's LIST, once: pages of listPage objects, following
@@ -189,34 +223,25 @@ func (g *bulkGroup) lookup(ctx context.Context, name string) (u *unstructured.Un
 // expired continue token) it keeps what was read, incomplete.
 func (g *bulkGroup) load(ctx context.Context) {
 	g.once.Do(func() {
-		g.items = make(map[string]*unstructured.Unstructured, len(g.want))
-		opts := metav1.ListOptions{Limit: min(listPage, int64(listOverread*len(g.want)))}
-		read := 0
+		g.items = make(map[string]value.Value, len(g.want))
+		limit := min(listPage, int64(listOverread*len(g.want)))
+		read, cont := 0, ""
 		for {
-			l, err := g.ri.List(ctx, opts)
+			items, next, err := g.page(ctx, limit, cont)
 			g.pages++
 			if err != nil {
 				g.failed = g.pages == 1
 				return
 			}
-			for i := range l.Items {
-				u := &l.Items[i]
+			for _, it := range items {
 				read++
-				if _, ok := g.want[u.GetName()]; !ok {
-					continue
+				name := stringAt(it, "metadata", "name")
+				if _, ok := g.want[name]; ok {
+					g.items[name] = it
 				}
-				// The list's decoder sets the items' apiVersion and kind
-				// from the list's when the server leaves them out; this
-				// keeps the object what a GET returns in any case.
-				if u.GetAPIVersion() == "" || u.GetKind() == "" {
-					u.SetAPIVersion(g.gvk[0])
-					u.SetKind(g.gvk[1])
-				}
-				g.items[u.GetName()] = u
 			}
-			opts.Continue = l.GetContinue()
-			switch {
-			case opts.Continue == "":
+			switch cont = next; {
+			case cont == "":
 				g.complete = true
 				return
 			case len(g.items) == len(g.want), read >= listOverread*len(g.want):
@@ -229,18 +254,22 @@ func (g *bulkGroup) load(ctx context.Context) {
 // readLive reads the live object of t: from its group's LIST when t.bulk
 // is set and the LIST knows the object, else with a GET. It returns the
 // object and whether it exists, or the GET's error (never NotFound).
-func (c *Client) readLive(ctx context.Context, t target) (*unstructured.Unstructured, bool, error) {
+func (c *Client) readLive(ctx context.Context, t target) (value.Value, bool, error) {
 	if t.bulk != nil {
-		if u, found, known := t.bulk.lookup(ctx, t.ref.Name); known {
-			return u, found, nil
+		if v, found, known := t.bulk.lookup(ctx, t.ref.Name); known {
+			return v, found, nil
 		}
+	}
+	if c.raw != nil {
+		return c.getRaw(ctx, c.raw, t.ref)
 	}
 	u, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return nil, false, nil
+		return value.Null, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return value.Null, false, err
 	}
-	return u, true, nil
+	v, err := toValue(u)
+	return v, err == nil, err
 }

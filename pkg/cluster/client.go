@@ -150,7 +150,10 @@ type Client struct {
 	namespace string
 	enforce   bool
 
-	dyn    dynamic.Interface
+	dyn dynamic.Interface
+	// raw, when not nil, sends Apply's reads and writes as JSON bytes
+	// (wire.go); nil means through dyn.
+	raw    rest.Interface
 	mapper meta.ResettableRESTMapper
 	// schema loads the server's schema; each call reads the current
 	// OpenAPI index (documents are cached per process).
@@ -229,7 +232,15 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	if err != nil {
 		return nil, errors.New("cannot create the discovery client: " + err.Error())
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, errors.New("cannot create the client: " + err.Error())
+	}
+	dyn, err := dynamic.NewForConfigAndClient(cfg, hc)
+	if err != nil {
+		return nil, errors.New("cannot create the client: " + err.Error())
+	}
+	raw, err := rest.UnversionedRESTClientForConfigAndClient(dynamic.ConfigFor(cfg), hc)
 	if err != nil {
 		return nil, errors.New("cannot create the client: " + err.Error())
 	}
@@ -237,6 +248,7 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	c := newClient(opts, ns, enforce, dyn,
 		restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc)),
 		func(ctx context.Context) (*openapi.Schema, error) { return openapi.FromServer(ctx, fetcher) })
+	c.raw = raw
 	return c, nil
 }
 
