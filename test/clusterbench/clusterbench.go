@@ -172,6 +172,10 @@ type Env struct {
 	// Workers is the library's Options.Workers (0: its default); the CLI
 	// gets it as --workers when positive.
 	Workers int
+	// ListThreshold is the library's Options.ListThreshold (0: its
+	// default; -1: a GET per object), set from $PLY_BENCH_LIST_THRESHOLD
+	// by Setup.
+	ListThreshold int
 
 	dir string
 	dyn dynamic.Interface
@@ -202,6 +206,12 @@ func Setup(n, workers int, log io.Writer) (*Env, error) {
 		return nil, err
 	}
 	e := &Env{KubectlBin: kubectl, N: n, Workers: workers, dir: dir}
+	if s := os.Getenv("PLY_BENCH_LIST_THRESHOLD"); s != "" {
+		if e.ListThreshold, err = strconv.Atoi(s); err != nil {
+			e.Close()
+			return nil, fmt.Errorf("clusterbench: $PLY_BENCH_LIST_THRESHOLD: %w", err)
+		}
+	}
 	// $PLY_BIN names a ply binary built beforehand; else it is built.
 	if e.PlyBin = os.Getenv("PLY_BIN"); e.PlyBin == "" {
 		if e.PlyBin, _, err = harness.BuildPly(filepath.Join(dir, "bin")); err != nil {
@@ -291,7 +301,7 @@ func (e *Env) applyLibrary(ctx context.Context, ns, dir string) error {
 		return err
 	}
 	c, err := cluster.New(e.Server.Config, cluster.Options{
-		Namespace: ns, Overwrite: true, Ordering: apply.OrderingSeed, Workers: e.Workers,
+		Namespace: ns, Overwrite: true, Ordering: apply.OrderingSeed, Workers: e.Workers, ListThreshold: e.ListThreshold,
 	})
 	if err != nil {
 		return err
