@@ -191,6 +191,43 @@ var _ = Describe("ply apply: many objects of one kind read with one LIST", func(
 		Expect(u.Object["data"]).To(HaveKeyWithValue("version", "2"), "and so does the apply")
 	})
 
+	DescribeTable("dry runs read with the LIST too and write nothing",
+		func(mode cluster.DryRun) {
+			ns := newNamespace("bulk-dry-")
+			seed(ns)
+			objs := run()
+			names := namesOf(objs)
+			before := map[string]string{}
+			for _, n := range names[:40] {
+				before[n] = live(configMaps, ns, n).GetResourceVersion()
+			}
+			c, err := cluster.New(proxy.Config, cluster.Options{Namespace: ns, Overwrite: true, DryRun: mode})
+			Expect(err).NotTo(HaveOccurred())
+			outs := bulkApply(c, objs)
+			lists, gets := requests(proxy, ns, names)
+			Expect(lists).To(Equal(1))
+			Expect(gets).To(Equal(0))
+			for i, o := range outs {
+				want := cluster.Unchanged
+				switch {
+				case i >= 40:
+					want = cluster.Created
+				case i >= 20:
+					want = cluster.Configured
+				}
+				Expect(o.Action).To(Equal(want), "%s", o.Ref)
+			}
+			for n, rv := range before {
+				Expect(live(configMaps, ns, n).GetResourceVersion()).To(Equal(rv), "%s was written", n)
+			}
+			for _, n := range names[40:] {
+				expectAbsent(configMaps, ns, n)
+			}
+		},
+		Entry("client", cluster.DryRunClient),
+		Entry("server", cluster.DryRunServer),
+	)
+
 	It("stops paging a namespace that holds far more than the run wants and reads the rest with GETs", func() {
 		ns := newNamespace("bulk-crowd-")
 		// 100 ConfigMaps the run does not apply, sorted before its own.
