@@ -69,7 +69,8 @@ type bulkGroup struct {
 	items    map[string]value.Value
 	complete bool
 	failed   bool
-	// pages counts the LIST requests made (for tests and reports).
+	// pages counts the LIST requests made: an error on the first marks
+	// the group failed, on a later one incomplete.
 	pages int
 }
 
