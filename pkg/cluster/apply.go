@@ -104,9 +104,13 @@ var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Ver
 // Each object is read, merged (recorded from its last-applied annotation,
 // local, live) under the server's schema, and written with the
 // resourceVersion read, so a concurrent write makes the server answer 409;
-// the object is then read and merged again, up to Options.MaxAttempts
-// times, waiting by DefaultBackoff in between. Nothing is written when the
-// result equals the live object.
+// the object is then read with a GET and merged again, up to
+// Options.MaxAttempts times, waiting by DefaultBackoff in between. Nothing
+// is written when the result equals the live object. The first read of the
+// objects of a resource in a namespace that the run applies at least
+// Options.ListThreshold of is one paged LIST (see newBulk), else a GET per
+// object; either way the write carries the resourceVersion read, so the
+// outcomes are those of GETs made at the time of the LIST.
 func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 	outs := make([]Outcome, len(objs))
 	refs := make([]Ref, len(objs))
@@ -134,10 +138,13 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		}
 		prog.done()
 	}
+	bulk := c.newBulk(objs, first)
+	bulk.prefetch(ctx)
 	c.pool(ctx, first, func(i int) {
-		outs[i] = c.applyOne(ctx, objs[i], sch)
+		outs[i] = c.applyOne(ctx, objs[i], sch, bulk)
 		done(i)
 	})
+	bulk.wait()
 	var crds []int
 	for _, i := range first {
 		if isCRD(refs[i]) && outs[i].Action != Failed {
@@ -151,14 +158,18 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		c.mapper.Reset()
 		sch = c.waitSchema(ctx, sch, kinds)
 	}
+	// Grouped after the CRDs are served, so that their kinds are listed.
+	bulk = c.newBulk(objs, rest)
+	bulk.prefetch(ctx)
 	c.pool(ctx, rest, func(i int) {
 		if err, ok := notReady[refs[i].GroupKind().String()]; ok {
 			outs[i].Err = err
 		} else {
-			outs[i] = c.applyOne(ctx, objs[i], sch)
+			outs[i] = c.applyOne(ctx, objs[i], sch, bulk)
 		}
 		done(i)
 	})
+	bulk.wait()
 	prog.finish()
 	return outs
 }
@@ -193,6 +204,9 @@ type target struct {
 	ref   Ref
 	ri    dynamic.ResourceInterface
 	local value.Value
+	// bulk, when not nil, is the LIST plan reads the live object from;
+	// nil means a GET.
+	bulk *bulkGroup
 	// recorded says how local's configuration is recorded when that is
 	// worth a warning (compressed: Record).
 	recorded string
@@ -245,21 +259,19 @@ type planned struct {
 	res    apply.Result
 }
 
-// plan reads the live object of t and merges.
+// plan reads the live object of t (from t.bulk's LIST, else with a GET)
+// and merges.
 func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (planned, error) {
 	var p planned
-	u, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
+	live, found, err := c.readLive(ctx, t)
 	switch {
-	case apierrors.IsNotFound(err):
-		p.live = value.Null
 	case err != nil:
 		return p, err
+	case !found:
+		p.live = value.Null
 	default:
-		p.exists = true
-		p.rv = u.GetResourceVersion()
-		if p.live, err = toValue(u); err != nil {
-			return p, err
-		}
+		p.exists, p.live = true, live
+		p.rv = stringAt(live, "metadata", "resourceVersion")
 	}
 	recorded, err := RecordedFrom(p.live)
 	if err != nil {
@@ -306,8 +318,10 @@ func withLiveAnnotation(recorded, live value.Value) value.Value {
 	return recorded.With("metadata", md.With("annotations", ann))
 }
 
-// applyOne applies one object (see Apply).
-func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Outcome {
+// applyOne applies one object (see Apply). Its first read comes from
+// bulk's LIST when bulk holds its group; every read after a conflict is a
+// GET.
+func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bulk *bulkReader) Outcome {
 	out := Outcome{Object: o, Ref: refOf(o), Action: Failed, Result: value.Null}
 	t, err := c.resolve(o)
 	out.Ref = t.ref
@@ -315,7 +329,11 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema) Ou
 		out.Err = err
 		return out
 	}
+	t.bulk = bulk.group(t)
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			t.bulk = nil
+		}
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
 		if err != nil {
@@ -381,6 +399,13 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
 		obj = obj.With("metadata", md.With("resourceVersion", value.String(p.rv)))
+	}
+	if c.raw != nil {
+		result, err := c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+		if err != nil {
+			return false, value.Null, err
+		}
+		return !p.exists || dry || p.rv == "" || stringAt(result, "metadata", "resourceVersion") != p.rv, result, nil
 	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(obj.JSON()); err != nil {

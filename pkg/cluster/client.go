@@ -114,6 +114,11 @@ type Options struct {
 	// Workers is the number of objects applied concurrently; zero means
 	// DefaultWorkers.
 	Workers int
+	// ListThreshold is the fewest objects of one resource in one namespace
+	// that Apply reads with one paged LIST instead of a GET each; zero
+	// means DefaultListThreshold, a negative value turns LISTs off. Writes
+	// and the reads after a conflict are the same either way.
+	ListThreshold int
 	// MaxAttempts bounds the writes of one object when the server reports
 	// a conflict with a concurrent writer; zero means DefaultMaxAttempts.
 	MaxAttempts int
@@ -143,7 +148,10 @@ type Client struct {
 	namespace string
 	enforce   bool
 
-	dyn    dynamic.Interface
+	dyn dynamic.Interface
+	// raw, when not nil, sends Apply's reads and writes as JSON bytes
+	// (wire.go); nil means through dyn.
+	raw    rest.Interface
 	mapper meta.ResettableRESTMapper
 	// schema loads the server's schema; each call reads the current
 	// OpenAPI index (documents are cached per process).
@@ -222,13 +230,22 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	if err != nil {
 		return nil, errors.New("cannot create the discovery client: " + err.Error())
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, errors.New("cannot create the client: " + err.Error())
+	}
+	dyn, err := dynamic.NewForConfigAndClient(cfg, hc)
+	if err != nil {
+		return nil, errors.New("cannot create the client: " + err.Error())
+	}
+	raw, err := rest.UnversionedRESTClientForConfigAndClient(dynamic.ConfigFor(cfg), hc)
 	if err != nil {
 		return nil, errors.New("cannot create the client: " + err.Error())
 	}
 	fetcher := NewFetcher(root)
 	c := newClient(opts, ns, enforce, dyn, resmap.New(root),
 		func(ctx context.Context) (*openapi.Schema, error) { return openapi.FromServer(ctx, fetcher) })
+	c.raw = raw
 	return c, nil
 }
 

@@ -6,7 +6,10 @@
 // object and the live one with apply.Merge under the schema the server
 // publishes (OpenAPI v3, else v2, so custom resources merge by their CRD's
 // schema), and writes the result back with an optimistic-concurrency
-// Update, retried with bounded exponential backoff on conflicts.
+// Update, retried with bounded exponential backoff on conflicts. The live
+// objects of a resource in a namespace that a run applies many of
+// (Options.ListThreshold) are read with one paged LIST instead of a GET
+// each; the writes, and the reads after a conflict, are the same.
 //
 // The annotation ply writes is byte for byte the one kubectl apply writes
 // (compact JSON of the local object, without the annotation itself, and a

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/plyproject/ply/test/clusterbench"
 )
@@ -90,4 +91,45 @@ func BenchmarkApply1000(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGetPut measures ply against the ceiling of object-by-object
+// clients in the same iterations: each iteration applies the set with
+// pkg/cluster's Client.Apply, with the bare client-go GET+PUT loop
+// (GetPut, JSON) and with the loop over protobuf (GetPutProto), each in its
+// own namespace, starting with a different one each iteration so that no
+// tool always runs first. It reports each one's objects/s over all
+// iterations and the ratios ply/getput (the target is at least 1.3) and
+// getput-proto/getput (what the protobuf wire format gains).
+func BenchmarkGetPut(b *testing.B) {
+	e := benchEnv(b)
+	ctx := context.Background()
+	tools := []clusterbench.Tool{clusterbench.Ply, clusterbench.GetPut, clusterbench.GetPutProto}
+	ls := make([]*clusterbench.Lane, len(tools))
+	for i, t := range tools {
+		lanes++
+		var err error
+		if ls[i], err = e.NewLane(ctx, t, "bench-"+strconv.Itoa(lanes)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	spent := make([]time.Duration, len(tools))
+	b.ResetTimer()
+	for it := range b.N {
+		for k := range tools {
+			i := (it + k) % len(tools)
+			d, err := ls[i].Next(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += d
+		}
+	}
+	rate := func(i int) float64 { return float64(e.N*b.N) / spent[i].Seconds() }
+	for i, t := range tools {
+		b.ReportMetric(rate(i), string(t)+"-objects/s")
+	}
+	b.ReportMetric(rate(0)/rate(1), "ply/getput")
+	b.ReportMetric(rate(2)/rate(1), "proto/json")
+	b.ReportMetric(0, "ns/op")
 }

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"github.com/plyproject/ply/pkg/apply"
@@ -43,11 +44,25 @@ const (
 	PlyCLI Tool = "ply-cli"
 	// Kubectl runs kubectl 1.32's `kubectl apply -f DIR`.
 	Kubectl Tool = "kubectl"
+	// KubectlSSA runs kubectl 1.32's `kubectl apply --server-side
+	// --force-conflicts -f DIR`.
+	KubectlSSA Tool = "kubectl-ssa"
+	// GetPut is the ceiling of object-by-object clients: a bare client-go
+	// loop (typed clients, JSON) making only a GET and a PUT per object,
+	// with ply's worker count (Env.getPut).
+	GetPut Tool = "getput"
+	// GetPutProto is GetPut with the protobuf wire format.
+	GetPutProto Tool = "getput-proto"
 )
 
 // Tools lists every Tool, in the order the benchmark and the command run
-// them.
-var Tools = []Tool{Ply, PlyCLI, Kubectl}
+// them: ply and the loops it is compared with first, the slow kubectl
+// runs last.
+var Tools = []Tool{Ply, GetPut, GetPutProto, PlyCLI, KubectlSSA, Kubectl}
+
+// Slow reports whether t is one of the kubectl tools, which take minutes
+// for 1,000 objects.
+func (t Tool) Slow() bool { return t == Kubectl || t == KubectlSSA }
 
 // pad4 renders i with at least four digits, so that names sort in
 // creation order.
@@ -157,9 +172,17 @@ type Env struct {
 	// Workers is the library's Options.Workers (0: its default); the CLI
 	// gets it as --workers when positive.
 	Workers int
+	// ListThreshold is the library's Options.ListThreshold (0: its
+	// default; -1: a GET per object), set from $PLY_BENCH_LIST_THRESHOLD
+	// by Setup.
+	ListThreshold int
 
 	dir string
 	dyn dynamic.Interface
+	// typedClients are the loop's clients, JSON and protobuf;
+	// typedSets[v] is version v of the set as typed objects.
+	typedClients [2]kubernetes.Interface
+	typedSets    [3]*typedSet
 }
 
 // Setup prepares the harness (building the API server when missing),
@@ -183,6 +206,12 @@ func Setup(n, workers int, log io.Writer) (*Env, error) {
 		return nil, err
 	}
 	e := &Env{KubectlBin: kubectl, N: n, Workers: workers, dir: dir}
+	if s := os.Getenv("PLY_BENCH_LIST_THRESHOLD"); s != "" {
+		if e.ListThreshold, err = strconv.Atoi(s); err != nil {
+			e.Close()
+			return nil, fmt.Errorf("clusterbench: $PLY_BENCH_LIST_THRESHOLD: %w", err)
+		}
+	}
 	// $PLY_BIN names a ply binary built beforehand; else it is built.
 	if e.PlyBin = os.Getenv("PLY_BIN"); e.PlyBin == "" {
 		if e.PlyBin, _, err = harness.BuildPly(filepath.Join(dir, "bin")); err != nil {
@@ -196,6 +225,10 @@ func Setup(n, workers int, log io.Writer) (*Env, error) {
 			e.Close()
 			return nil, err
 		}
+		if e.typedSets[v], err = typed(n, v); err != nil {
+			e.Close()
+			return nil, err
+		}
 	}
 	if e.Server, err = harness.Start(harness.Options{Name: "clusterbench", Log: log}); err != nil {
 		e.Close()
@@ -204,6 +237,12 @@ func Setup(n, workers int, log io.Writer) (*Env, error) {
 	if e.dyn, err = dynamic.NewForConfig(e.Server.Config); err != nil {
 		e.Close()
 		return nil, err
+	}
+	for i, proto := range []bool{false, true} {
+		if e.typedClients[i], err = e.clientset(proto); err != nil {
+			e.Close()
+			return nil, err
+		}
 	}
 	return e, nil
 }
@@ -247,6 +286,10 @@ func (e *Env) Apply(ctx context.Context, t Tool, ns string, v int) error {
 		return e.run(ctx, t, e.PlyBin, args)
 	case Kubectl:
 		return e.run(ctx, t, e.KubectlBin, []string{"apply", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir})
+	case KubectlSSA:
+		return e.run(ctx, t, e.KubectlBin, []string{"apply", "--server-side", "--force-conflicts", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir})
+	case GetPut, GetPutProto:
+		return e.getPut(ctx, ns, v, t == GetPutProto)
 	}
 	return fmt.Errorf("clusterbench: unknown tool %q", t)
 }
@@ -258,7 +301,7 @@ func (e *Env) applyLibrary(ctx context.Context, ns, dir string) error {
 		return err
 	}
 	c, err := cluster.New(e.Server.Config, cluster.Options{
-		Namespace: ns, Overwrite: true, Ordering: apply.OrderingSeed, Workers: e.Workers,
+		Namespace: ns, Overwrite: true, Ordering: apply.OrderingSeed, Workers: e.Workers, ListThreshold: e.ListThreshold,
 	})
 	if err != nil {
 		return err
@@ -279,7 +322,7 @@ func (e *Env) applyLibrary(ctx context.Context, ns, dir string) error {
 }
 
 // run executes a tool's binary and checks its report: one line per object,
-// each "created" or "configured".
+// each "created", "configured" or (server-side apply) "serverside-applied".
 func (e *Env) run(ctx context.Context, t Tool, bin string, args []string) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
@@ -291,7 +334,7 @@ func (e *Env) run(ctx context.Context, t Tool, bin string, args []string) error 
 	}
 	written := 0
 	for _, l := range strings.Split(stdout.String(), "\n") {
-		if strings.HasSuffix(l, " created") || strings.HasSuffix(l, " configured") {
+		if strings.HasSuffix(l, " created") || strings.HasSuffix(l, " configured") || strings.HasSuffix(l, " serverside-applied") {
 			written++
 		}
 	}

@@ -1,8 +1,10 @@
 // Package clusterbench measures applying 1,000 objects (500 ConfigMaps and
 // 500 Deployments) to a real kube-apiserver with ply, through the library
 // (pkg/cluster's worker pool) and through the `ply apply` binary, against
-// kubectl 1.32's `kubectl apply -f DIR` on the same objects in the same
-// run.
+// the bare client-go GET+PUT loop (the ceiling of clients that read and
+// write object by object, over JSON and over protobuf) and kubectl 1.32's
+// `kubectl apply --server-side` and `kubectl apply -f DIR` on the same
+// objects in the same run.
 //
 // Every measured apply writes every object: a namespace is first filled
 // with version 1 of the set (not measured), then the applies alternate
@@ -11,11 +13,14 @@
 // own namespace.
 //
 //	go test ./test/clusterbench -run '^$' -bench Apply1000 -count 3 | tee bench.txt
-//	go run ./test/clusterbench/cmd/clusterbench -runs 3
+//	go test ./test/clusterbench -run '^$' -bench GetPut -benchtime 3x -count 3
+//	go run ./test/clusterbench/cmd/clusterbench -runs 5 -slow-runs 1
 //
-// BenchmarkApply1000/tool=T reports objects/s for T in ply (library),
-// ply-cli (binary) and kubectl. The server (test/harness) starts on the
-// first benchmark that needs it and stops when the test binary ends; a
-// missing prerequisite fails the benchmark with the harness's message.
-// docs/cluster.md holds measured figures.
+// BenchmarkApply1000/tool=T reports objects/s for each Tool;
+// BenchmarkGetPut interleaves ply and the two loops in each iteration and
+// reports their objects/s, ply/getput and proto/json. The server
+// (test/harness) starts on the first benchmark that needs it and stops
+// when the test binary ends; a missing prerequisite fails the benchmark
+// with the harness's message. docs/benchmarks.md and docs/cluster.md hold
+// measured figures.
 package clusterbench

@@ -270,13 +270,21 @@ var _ = Describe("ply apply under concurrent writers", func() {
 		_, err := env.dyn.Resource(namespacesGVR).Create(ctx, ns, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
 
-		client, err := cluster.New(env.srv.Config, cluster.Options{
+		opts := cluster.Options{
 			Namespace:   namespace,
 			Overwrite:   true,
 			Ordering:    apply.OrderingSeed,
 			Workers:     len(names),
 			MaxAttempts: 100,
-		})
+		}
+		client, err := cluster.New(env.srv.Config, opts)
+		Expect(err).NotTo(HaveOccurred())
+		// One library round in three (even versions; every fourth is the
+		// CLI's) reads the Deployments with one LIST
+		// (a threshold of 1 puts the three in one group), so that the
+		// writers race the bulk read as well as the GETs.
+		opts.ListThreshold = 1
+		lister, err := cluster.New(env.srv.Config, opts)
 		Expect(err).NotTo(HaveOccurred())
 
 		var ps plyStats
@@ -299,7 +307,11 @@ var _ = Describe("ply apply under concurrent writers", func() {
 				Expect(err).NotTo(HaveOccurred())
 				objs = append(objs, cluster.Object{Value: v, Source: name + "@v" + strconv.Itoa(version)})
 			}
-			for _, o := range client.Apply(ctx, objs) {
+			c := client
+			if version%2 == 0 {
+				c = lister
+			}
+			for _, o := range c.Apply(ctx, objs) {
 				Expect(o.Err).NotTo(HaveOccurred(), "library apply of %s (round %d)", o.Object.Source, version)
 				Expect(o.Attempts).To(BeNumerically(">=", 1))
 				ps.applies++

@@ -1,15 +1,20 @@
 // Command clusterbench applies the 1,000-object benchmark set (package
 // test/clusterbench) to a local kube-apiserver with ply (library and
-// binary) and with kubectl 1.32, -runs times each, and prints objects/s per
-// run, the mean of each tool and the ratio of ply's to kubectl's:
+// binary), with the bare client-go GET+PUT loop (JSON and protobuf; the
+// ceiling of clients that read and write object by object), and with
+// kubectl 1.32 (client-side and --server-side), -runs times each, and
+// prints objects/s per run, the mean of each tool and its ratio to the
+// GET+PUT loop's and to kubectl's, and ply's ratio to the loop run by run:
 //
-//	go run ./test/clusterbench/cmd/clusterbench [-runs 3] [-n 1000] [-workers 8]
+//	go run ./test/clusterbench/cmd/clusterbench [-runs 3] [-slow-runs 1] [-n 1000] [-workers 8]
 //
 // Each tool applies to its own namespace, seeded with version 1 of the set;
 // every run applies the other version, so every object is written. The
-// runs interleave the tools (ply, ply-cli, kubectl, ply, ...) so that a
-// slow period of the machine does not fall on one tool only. It exits 1
-// with a message when the server cannot be started or an apply fails.
+// runs interleave the tools (ply, getput, getput-proto, ply-cli,
+// kubectl-ssa, kubectl, ply, ...) so that a slow period of the machine does
+// not fall on one tool only; the kubectl tools, minutes per run, take part
+// in the first -slow-runs runs only. It exits 1 with a message when the
+// server cannot be started or an apply fails.
 package main
 
 import (
@@ -26,17 +31,21 @@ import (
 
 func main() {
 	runs := flag.Int("runs", 1, "applies per tool")
+	slowRuns := flag.Int("slow-runs", -1, "applies of the kubectl tools, in the first runs (-1: -runs)")
 	n := flag.Int("n", clusterbench.Objects, "objects in the set (half ConfigMaps, half Deployments)")
 	workers := flag.Int("workers", 0, "ply's concurrent applies (0: its default)")
 	verbose := flag.Bool("v", false, "print the API server harness's progress lines")
 	flag.Parse()
-	if err := run(*runs, *n, *workers, *verbose); err != nil {
+	if *slowRuns < 0 || *slowRuns > *runs {
+		*slowRuns = *runs
+	}
+	if err := run(*runs, *slowRuns, *n, *workers, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "clusterbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(runs, n, workers int, verbose bool) error {
+func run(runs, slowRuns, n, workers int, verbose bool) error {
 	if runs < 1 {
 		return fmt.Errorf("-runs %d: want at least 1", runs)
 	}
@@ -62,6 +71,9 @@ func run(runs, n, workers int, verbose bool) error {
 	fmt.Fprintf(tw, "run\ttool\tseconds\tobjects/s\t\n")
 	for r := 1; r <= runs; r++ {
 		for i, t := range clusterbench.Tools {
+			if t.Slow() && r > slowRuns {
+				continue
+			}
 			d, err := lanes[i].Next(ctx)
 			if err != nil {
 				return err
@@ -80,16 +92,35 @@ func run(runs, n, workers int, verbose bool) error {
 		}
 		return s / float64(len(xs))
 	}
-	kubectl := 0.0
-	for i, t := range clusterbench.Tools {
-		if t == clusterbench.Kubectl {
-			kubectl = mean(rates[i])
+	ratesOf := func(t clusterbench.Tool) []float64 {
+		for i, u := range clusterbench.Tools {
+			if u == t {
+				return rates[i]
+			}
 		}
+		return nil
 	}
-	fmt.Printf("\n%d objects, %d run(s), mean objects/s:\n", n, runs)
+	meanOf := func(t clusterbench.Tool) float64 { return mean(ratesOf(t)) }
+	getput, kubectl := meanOf(clusterbench.GetPut), meanOf(clusterbench.Kubectl)
+	fmt.Printf("\n%d objects, %d run(s) (kubectl tools: %d), mean objects/s:\n", n, runs, slowRuns)
+	ratio := func(a, b float64) string { return strconv.FormatFloat(a/b, 'f', 2, 64) }
 	for i, t := range clusterbench.Tools {
 		m := mean(rates[i])
-		fmt.Printf("  %-8s %8.1f  (%sx kubectl)\n", t, m, strconv.FormatFloat(m/kubectl, 'f', 2, 64))
+		fmt.Printf("  %-12s %8.1f  (%sx getput, %sx kubectl)\n", t, m, ratio(m, getput), ratio(m, kubectl))
 	}
+	ply, loop := ratesOf(clusterbench.Ply), ratesOf(clusterbench.GetPut)
+	fmt.Printf("ply/getput run by run:")
+	lo, hi := 0.0, 0.0
+	for r := range ply {
+		x := ply[r] / loop[r]
+		if r == 0 || x < lo {
+			lo = x
+		}
+		if r == 0 || x > hi {
+			hi = x
+		}
+		fmt.Printf(" %.2f", x)
+	}
+	fmt.Printf(" (range %.2f-%.2f)\n", lo, hi)
 	return nil
 }
