@@ -54,11 +54,11 @@ func Count(vals elements.Values, root *openapi.Type, opts Options) (elements.Ele
 // Arena.Release once nothing refers to the tree any more; a tree still
 // referred to (an error, lazy change paths) is simply not released, and
 // the garbage collector takes it.
-func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, Arena, error) {
+func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
 	tree, err := c.collate(vals, root)
-	return tree, int(c.nodes), Arena{c: c}, err
+	return tree, int(c.nodes), &Arena{c: c}, err
 }
 
 // Arena is the storage of one tree built by CountIn.
@@ -69,12 +69,13 @@ var collators = sync.Pool{New: func() any { return new(collator) }}
 
 // Release clears the tree's storage (it must keep no input alive) and
 // returns it to the pool. The tree must not be used afterwards: its nodes
-// are reused by the next CountIn. Release on a zero Arena does nothing.
-func (a Arena) Release() {
+// are reused by the next CountIn. A second Release does nothing.
+func (a *Arena) Release() {
 	c := a.c
 	if c == nil {
 		return
 	}
+	a.c = nil
 	*c = collator{
 		types: reuse(c.types), maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets),
 		atomics: reuse(c.atomics), prims: reuse(c.prims), empties: reuse(c.empties),

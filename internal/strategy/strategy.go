@@ -47,7 +47,7 @@ type Walker struct {
 func New(opts Options) *Walker {
 	w := &Walker{patch: opts.Patch, record: opts.Record}
 	if opts.Record && opts.Nodes > 0 {
-		if t, ok := outcomeTables.Get().(*[]elements.Outcome); ok && cap(*t) >= opts.Nodes {
+		if t, ok := outcomeTables.Get().(*[]elements.Outcome); ok && cap(*t) >= opts.Nodes && cap(*t) <= 4*opts.Nodes+64 {
 			w.outcomes = (*t)[:opts.Nodes]
 		} else {
 			w.outcomes = make([]elements.Outcome, opts.Nodes)
@@ -65,13 +65,16 @@ func New(opts Options) *Walker {
 var outcomeTables sync.Pool
 
 // Release clears the Walker's outcome table and keeps it for the next
-// Walker; Outcome answers Absent afterwards.
+// Walker (one needing at most the table, and at least about a quarter of
+// it: a small merge does not take, nor clear, a huge table); Outcome
+// answers Absent afterwards. Entries past the table's length are never
+// written, so they are zero already.
 func (w *Walker) Release() {
 	if w.outcomes == nil {
 		return
 	}
-	t := w.outcomes[:cap(w.outcomes)]
-	clear(t)
+	clear(w.outcomes)
+	t := w.outcomes[:0]
 	w.outcomes = nil
 	outcomeTables.Put(&t)
 }

@@ -109,9 +109,14 @@ func writeJSON(sb *buffer, v Value, nl, indent string) {
 // very large or small magnitudes); NaN and infinities, which JSON cannot
 // carry, are written as null.
 func writeFloat(sb *buffer, f float64) {
+	sb.b = appendFloat(sb.b, f)
+}
+
+// appendFloat appends f to dst as writeFloat writes it (formatted on the
+// stack first, so dst grows only by what is written).
+func appendFloat(dst []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		sb.WriteString("null")
-		return
+		return append(dst, "null"...)
 	}
 	var buf [32]byte
 	abs := math.Abs(f)
@@ -127,7 +132,7 @@ func writeFloat(sb *buffer, f float64) {
 			b = b[:n-1]
 		}
 	}
-	sb.Write(b)
+	return append(dst, b...)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -147,9 +152,8 @@ func jsonLen(v Value) int {
 		var buf [24]byte
 		return len(strconv.AppendInt(buf[:0], int64(v.n), 10))
 	case KindFloat:
-		sb := buffer{b: make([]byte, 0, 32)}
-		writeFloat(&sb, math.Float64frombits(v.n))
-		return len(sb.b)
+		var buf [32]byte
+		return len(appendFloat(buf[:0], math.Float64frombits(v.n)))
 	case KindString:
 		return stringLen(v.str())
 	case KindMap:
