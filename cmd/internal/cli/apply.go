@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,6 +33,8 @@ type applyFlags struct {
 	maxAttempts int
 	progress    bool
 	force       bool
+	wait        bool
+	timeout     time.Duration
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print *genericclioptions.PrintFlags
@@ -56,6 +59,16 @@ the merged object with --dry-run=client. The values of Secrets are ***
 unless --show-secrets. Results are printed as objects finish: in input
 order when standard output is not a terminal.
 
+With --wait, after the writes ply watches every object applied until
+kstatus computes it Current (reconciled and ready: observedGeneration
+caught up, the kind's readiness rules, a Ready condition) or Failed, for
+at most --timeout (default 5m): one final line per object,
+"deployment.apps/web Current: Deployment is available. Replicas: 1", on
+standard output (standard error with -o), and on a terminal a live line
+per object still waited for, redrawn in place on standard error. An
+object that is Failed or not Current in time is an error naming it and
+its last status (exit code 1).
+
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
 
@@ -71,6 +84,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
   # See what the server would store, persisting nothing
   %[1]s apply -f web.yaml --dry-run=server
 
+  # Apply, then wait up to 10 minutes until every object is ready
+  %[1]s apply -f web.yaml --wait --timeout=10m
+
   # Compute exactly what kubectl apply computes
   %[1]s apply -f web.yaml --compat=kubectl`
 
@@ -84,6 +100,10 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
 	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
 		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
+	fs.BoolVar(&f.wait, "wait", false, "after the writes, wait until every object applied is Current (kstatus: reconciled, ready)\n"+
+		"and every object deleted is gone; exit code 1 when one fails or the timeout passes")
+	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects (unlike kubectl apply's --timeout,\n"+
+		"which bounds the wait for deletions only)")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
@@ -113,6 +133,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	opts.MaxAttempts = f.maxAttempts
 	opts.Force = f.force
+	if err := f.checkWait(c, opts.DryRun); err != nil {
+		return UsageError(c, err.Error())
+	}
 
 	objs, err := f.readObjects(stdin)
 	if err != nil {
@@ -137,9 +160,18 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cl.Apply(ctx, objs)
+	outs := cl.Apply(ctx, objs)
 	printer.finish()
-	return printer.code
+	if !f.wait {
+		return printer.code
+	}
+	waitOut := stdout
+	if objPrinter != nil {
+		// -o output stays parseable: the wait's lines go to stderr.
+		waitOut = stderr
+	}
+	code := waitApplied(ctx, cl, outs, nil, cluster.WaitOptions{Timeout: f.timeout}, newWaitPrinter(waitOut, stderr, stderr))
+	return max(printer.code, code)
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
