@@ -33,7 +33,9 @@ apply would fail. With --force (or the object's annotation
 ply.dev/force-recreate: "true"), such an object is shown as apply --force
 would treat it: a line "# <object> would be deleted and created again"
 precedes its diff, which compares live with the object that would be
-created (as sent; the server validates it with a dry-run create).
+created: the server's answer to its create sent as a dry run (under a
+generated name, put back), so that defaults show and a refusal is the
+object's error.
 --server-side=false diffs against the merged object itself, computed
 locally (only reads are sent).
 
