@@ -46,7 +46,7 @@ var _ = Describe("the wait's output", func() {
 		p.start([]cluster.WaitItem{web, cm})
 		p.report(1, state(cm, status.TerminatingStatus, "Resource scheduled for deletion", false, nil))
 		Expect(term.String()).To(Equal(
-			"waiting: deployment.apps/web Unknown: not read yet\n" +
+			"waiting: deployment.apps/web Unknown: not read yet\n"+
 				"waiting: configmap/old Terminating: Resource scheduled for…\n"), "cut to the width")
 		term.Reset()
 		p.report(1, state(cm, status.NotFoundStatus, "deleted", true, nil))
