@@ -19,7 +19,13 @@
 // a value) unless --show-secrets; and ply diff against the server:
 // defaults, immutable refusals, --changes, KUBECTL_EXTERNAL_DIFF, and the
 // same changed lines as kubectl diff on a defaulted Deployment; apply -k
-// with -l, --field-manager and -o name.
+// with -l, --field-manager and -o name; changes to immutable fields (a
+// Deployment's selector, a Job's template, a Service's clusterIP) refused,
+// re-created with --force, and reported without writing by
+// --dry-run=server --force, diff --force and diff; and apply --wait and
+// pkg/cluster's Wait with kstatus, the specs writing the status a
+// controller would through the status subresource while ply waits, and
+// waiting for a deleted object a finalizer holds to be gone.
 //
 // The manifests are in testdata/. The suite needs what harness.Prepare
 // installs (etcd, the cached kube-apiserver) and a kubectl 1.32 client
