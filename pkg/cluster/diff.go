@@ -234,7 +234,7 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 			if d.Err = c.diffRecreation(ctx, &d, t, ie, sch); d.Err != nil {
 				return d
 			}
-			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver)
+			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver, true)
 		} else {
 			if err != nil {
 				d.Err, d.Fields = err, nil
@@ -244,7 +244,7 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 			if diffText(d.Live) == diffText(d.Merged) {
 				return d
 			}
-			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer)
+			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer, false)
 		}
 	}
 	live, merged := d.Live, d.Merged
@@ -263,8 +263,9 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 // serverFields lists the fields that differ between live and the server's
 // answer (maps member by member, other values whole; managedFields left
 // out, as in the diff), each with the merge's provenance when the merge
-// changed that field, else other.
-func serverFields(live, answer value.Value, reasons map[string]FieldChange, other string) []FieldChange {
+// changed that field (with nested, also when it changed a field inside a
+// value compared whole, such as one item of a list), else other.
+func serverFields(live, answer value.Value, reasons map[string]FieldChange, other string, nested bool) []FieldChange {
 	var out []FieldChange
 	var walk func(path fieldpath.Path, a, b value.Value)
 	walk = func(path fieldpath.Path, a, b value.Value) {
@@ -297,7 +298,7 @@ func serverFields(live, answer value.Value, reasons map[string]FieldChange, othe
 		}
 		if r, ok := reasons[fc.Path]; ok {
 			fc.Reason = r.Reason
-		} else if r, ok := reasonWithin(reasons, fc.Path); ok {
+		} else if r, ok := reasonWithin(reasons, fc.Path); ok && nested {
 			fc.Reason = r.Reason
 		}
 		out = append(out, fc)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -312,6 +313,44 @@ var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", fu
 				Expect(cluster.WaitLine(r)).To(Equal("configmap/" + gone[i-len(current)].Ref.Name + " NotFound: deleted"))
 			}
 		}
+	})
+
+	It("lists and watches again when its watches expire (the proxy answers the first three 410 Gone)", func() {
+		ns := newNamespace("wait-expired-")
+		c := libraryClient(ns)
+		outs := applyLibrary(c, "wait/deployment.yaml")
+		proxy, err := srv.StartProxy()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(proxy.Close)
+		var mu sync.Mutex
+		expired, watches := 0, 0
+		proxy.Intercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Query().Get("watch") != "true" || r.URL.Path != "/apis/apps/v1/namespaces/"+ns+"/deployments" {
+				return false
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			watches++
+			if expired == 3 {
+				return false
+			}
+			expired++
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusGone)
+			_, _ = w.Write([]byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version","reason":"Expired","code":410}`))
+			return true
+		})
+		pc, err := cluster.New(proxy.Config, cluster.Options{Namespace: ns})
+		Expect(err).NotTo(HaveOccurred())
+		done := later(2*time.Second, func() error { return setStatus(deployments, ns, "web", deploymentAvailable) })
+		rs := pc.Wait(context.Background(), []cluster.WaitItem{cluster.WaitItemOf(outs[0])}, nil, cluster.WaitOptions{Timeout: 60 * time.Second})
+		done()
+		Expect(rs[0].Err).NotTo(HaveOccurred())
+		Expect(rs[0].Status).To(Equal(status.CurrentStatus))
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(expired).To(Equal(3))
+		Expect(watches).To(BeNumerically(">", 3), "watched again after each expiry")
 	})
 
 	It("ends the wait of an object whose kind the server does not serve", func() {

@@ -18,13 +18,17 @@ import (
 
 // waitApplied waits, after an apply, until every object applied (any
 // outcome but Failed) is Current and every object in gone is deleted,
-// within timeout, printing through p; it returns ExitFailed when an
-// object failed, timed out or could not be watched, else ExitOK. The
-// prune of a run passes the objects it deleted as gone.
+// within opts.Timeout, printing through p; it returns ExitFailed when an
+// object failed, timed out or could not be watched, else ExitOK. An
+// outcome that deleted its object (a prune) belongs in gone, not among
+// those waited for Current.
 func waitApplied(ctx context.Context, cl *cluster.Client, outs []cluster.Outcome, gone []cluster.WaitItem, opts cluster.WaitOptions, p *waitPrinter) int {
 	var current []cluster.WaitItem
 	for _, o := range outs {
-		if o.Action != cluster.Failed {
+		switch o.Action {
+		case cluster.Failed:
+			// Reported by the apply; nothing to wait for.
+		default:
 			current = append(current, cluster.WaitItemOf(o))
 		}
 	}
