@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	"github.com/plyproject/ply/pkg/cluster"
+	"github.com/plyproject/ply/test/harness"
 )
 
 var (
@@ -351,6 +352,21 @@ var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", fu
 		defer mu.Unlock()
 		Expect(expired).To(Equal(3))
 		Expect(watches).To(BeNumerically(">", 3), "watched again after each expiry")
+	})
+
+	It("ends at once the wait of an object the user may not list, naming the refusal", func() {
+		kubeconfig, err := srv.UserKubeconfig(harness.NobodyUser)
+		Expect(err).NotTo(HaveOccurred())
+		c, err := cluster.NewFromKubeconfig(cluster.Options{Kubeconfig: kubeconfig})
+		Expect(err).NotTo(HaveOccurred())
+		item := cluster.WaitItem{Ref: cluster.Ref{GroupVersionKind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Namespace: "default", Name: "x", Resource: "configmaps"}}
+		start := time.Now()
+		rs := c.Wait(context.Background(), []cluster.WaitItem{item}, nil, cluster.WaitOptions{Timeout: 60 * time.Second})
+		Expect(time.Since(start)).To(BeNumerically("<", 20*time.Second), "not retried until the timeout")
+		Expect(rs[0].Done).To(BeTrue())
+		Expect(rs[0].Err).To(MatchError(ContainSubstring("cannot watch configmap/x: ")))
+		Expect(rs[0].Err.Error()).To(ContainSubstring(`User "nobody" cannot list resource "configmaps"`))
 	})
 
 	It("ends the wait of an object whose kind the server does not serve", func() {
