@@ -22,8 +22,8 @@ import (
 )
 
 var (
-	gadgets = schema.GroupVersionResource{Group: "e2e.ply.dev", Version: "v1", Resource: "gadgets"}
-	jobs    = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
+	lamps = schema.GroupVersionResource{Group: "e2e.ply.dev", Version: "v1", Resource: "lamps"}
+	jobs  = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
 )
 
 // statusFunc returns the status to write for an object of generation gen.
@@ -215,16 +215,16 @@ var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", fu
 			[]string{"InProgress: Replicas: 0/1", "InProgress: Replicas: 0/1"},
 			"timed out after 2s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1"),
 		Entry("a custom resource Ready=False, then Ready=True",
-			"wait/gadget.yaml", gadgets, "g1",
+			"wait/lamp.yaml", lamps, "l1",
 			step{before: conditionStatus("Ready", "False", "Warming", "warming up"), after: conditionStatus("Ready", "True", "Warm", "ready")}, 30*time.Second,
 			status.CurrentStatus, "Resource is Ready",
 			[]string{"InProgress: warming up", "Current: Resource is Ready"}, ""),
 		Entry("a custom resource Stalled=True: Failed with the condition's message",
-			"wait/gadget.yaml", gadgets, "g1",
+			"wait/lamp.yaml", lamps, "l1",
 			step{before: conditionStatus("Ready", "False", "Warming", "warming up"), after: conditionStatus("Stalled", "True", "NoCapacity", "no capacity left")}, 30*time.Second,
 			status.FailedStatus, "no capacity left",
 			[]string{"InProgress: warming up", "Failed: no capacity left"},
-			"gadget.e2e.ply.dev/g1 is Failed: no capacity left"),
+			"lamp.e2e.ply.dev/l1 is Failed: no capacity left"),
 		Entry("a Job: InProgress until it starts",
 			"wait/job.yaml", jobs, "once", step{after: jobStarted}, 30*time.Second,
 			status.CurrentStatus, "Job in progress. success:0, active: 1, failed: 0",
