@@ -359,11 +359,12 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 				out.Err = ie
 				return out
 			}
-			if err := c.recreate(ctx, t, p, ie); err != nil {
+			res, err := c.recreate(ctx, t, p, ie, sch)
+			if err != nil {
 				out.Err = err
 				return out
 			}
-			out.Action, out.Result = Recreated, p.res.Object
+			out.Action, out.Result = Recreated, res
 			return out
 		}
 		if err == nil {

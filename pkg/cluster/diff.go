@@ -1,14 +1,19 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // DiffResult is what applying one object would change.
@@ -37,12 +42,95 @@ type DiffResult struct {
 	// Warnings are messages of the merge that did not stop it.
 	Warnings []string
 	// Err is why the object could not be diffed (Unified and Fields are
-	// then empty).
+	// then empty); with DryRunServer, an update refused for immutable
+	// fields when re-creating is not asked for is an error wrapping the
+	// *ImmutableError ("apply would fail: ..."), and a re-creation whose
+	// create the server would refuse a *RecreateRefusedError.
 	Err error
+	// Recreate, with DryRunServer, is set when the server refuses the
+	// update for immutable fields and the object would be deleted and
+	// created again (Options.Force or ForceAnnotation): Merged is then
+	// the object that would be created (see Client.recreation; the
+	// server validated it with a dry-run create), as the server's
+	// dry-run create under a generated name answers it (the name put
+	// back: defaults show, and a new uid), else as sent.
+	Recreate *ImmutableError
 }
 
 // Changed reports whether applying the object would write anything.
-func (d DiffResult) Changed() bool { return d.Err == nil && d.Unified != "" }
+func (d DiffResult) Changed() bool { return d.Err == nil && (d.Unified != "" || d.Recreate != nil) }
+
+// ReasonNotCarriedOver is the provenance of a FieldChange of a re-created
+// object (DiffResult.Recreate) that the merge did not make: a field of the
+// old object (set by the server or another writer) that the new one does
+// not start with.
+const ReasonNotCarriedOver = "not carried over to the re-created object"
+
+// diffRecreation completes d for an update the server refused for the
+// immutable fields of ie: an error saying the apply would fail, unless
+// re-creating the object is asked for and allowed; then d.Recreate is
+// set and d.Merged is the object the re-creation would create, validated
+// by a dry-run create.
+func (c *Client) diffRecreation(ctx context.Context, d *DiffResult, t target, ie *ImmutableError, sch *openapi.Schema) error {
+	if !c.forced(t.local) {
+		return &prefixedError{prefix: "apply would fail: ", err: ie}
+	}
+	if why, ok := neverRecreated[t.ref.Kind]; ok && t.ref.Group == groupOf(t.ref.Kind) {
+		ie.Refused = "not re-created: " + why
+		return &prefixedError{prefix: "apply would fail: ", err: ie}
+	}
+	obj, u, err := c.recreation(t, sch)
+	if err != nil {
+		return err
+	}
+	if err := c.validateRecreation(ctx, t, u); err != nil {
+		return err
+	}
+	d.Recreate, d.Merged = ie, obj
+	if answer, ok := c.dryRunRenamed(ctx, t, u); ok {
+		d.Merged = answer
+	}
+	return nil
+}
+
+// dryRunRenamed returns what the server would make of u, the object a
+// re-creation of t creates, with its defaults: u sent as a dry-run create
+// under a name the server generates from u's (the old object holds u's
+// name), the generated name then replaced by u's everywhere in the answer
+// (a Job's labels repeat it). ok is false when the server refuses that
+// create (a port the old object holds, a name too long to extend): the
+// caller keeps u as sent.
+func (c *Client) dryRunRenamed(ctx context.Context, t target, u *unstructured.Unstructured) (value.Value, bool) {
+	r := u.DeepCopy()
+	r.SetName("")
+	r.SetGenerateName(u.GetName() + "-")
+	got, err := t.ri.Create(ctx, r, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.fieldManager()})
+	if err != nil || got == nil || got.GetName() == "" {
+		return value.Null, false
+	}
+	generated := got.GetName()
+	data, err := got.MarshalJSON()
+	if err != nil {
+		return value.Null, false
+	}
+	data = bytes.ReplaceAll(data, []byte(`"`+generated+`"`), []byte(`"`+u.GetName()+`"`))
+	data = bytes.ReplaceAll(data, []byte(generated), []byte(u.GetName()))
+	v, err := parse.Document(data)
+	if err != nil {
+		return value.Null, false
+	}
+	md, _ := v.Get("metadata")
+	return v.With("metadata", md.Without("generateName")), true
+}
+
+// prefixedError is err with a prefix to its message; errors.As finds err.
+type prefixedError struct {
+	prefix string
+	err    error
+}
+
+func (e *prefixedError) Error() string { return e.prefix + e.err.Error() }
+func (e *prefixedError) Unwrap() error { return e.err }
 
 // FieldChange is one changed field of a diff and its provenance.
 type FieldChange struct {
@@ -141,15 +229,23 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 	}
 	if c.opts.DryRun == DryRunServer {
 		_, result, err := c.write(ctx, t, p, true)
-		if err != nil {
-			d.Err, d.Fields = err, nil
-			return d
+		if ie := immutable(err); p.exists && ie != nil {
+			d.Fields = nil
+			if d.Err = c.diffRecreation(ctx, &d, t, ie, sch); d.Err != nil {
+				return d
+			}
+			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver, true)
+		} else {
+			if err != nil {
+				d.Err, d.Fields = err, nil
+				return d
+			}
+			d.Merged, d.Fields = result, nil
+			if diffText(d.Live) == diffText(d.Merged) {
+				return d
+			}
+			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer, false)
 		}
-		d.Merged, d.Fields = result, nil
-		if diffText(d.Live) == diffText(d.Merged) {
-			return d
-		}
-		d.Fields = serverFields(d.Live, d.Merged, reasons)
 	}
 	live, merged := d.Live, d.Merged
 	if !c.opts.ShowSecrets {
@@ -167,8 +263,9 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 // serverFields lists the fields that differ between live and the server's
 // answer (maps member by member, other values whole; managedFields left
 // out, as in the diff), each with the merge's provenance when the merge
-// changed that field, else ReasonSetByServer.
-func serverFields(live, answer value.Value, reasons map[string]FieldChange) []FieldChange {
+// changed that field (with nested, also when it changed a field inside a
+// value compared whole, such as one item of a list), else other.
+func serverFields(live, answer value.Value, reasons map[string]FieldChange, other string, nested bool) []FieldChange {
 	var out []FieldChange
 	var walk func(path fieldpath.Path, a, b value.Value)
 	walk = func(path fieldpath.Path, a, b value.Value) {
@@ -192,7 +289,7 @@ func serverFields(live, answer value.Value, reasons map[string]FieldChange) []Fi
 		if value.Equal(a, b) {
 			return
 		}
-		fc := FieldChange{Path: path.String(), Op: apply.OpReplace, Reason: ReasonSetByServer}
+		fc := FieldChange{Path: path.String(), Op: apply.OpReplace, Reason: other}
 		switch {
 		case a.IsNull():
 			fc.Op = apply.OpAdd
@@ -201,11 +298,27 @@ func serverFields(live, answer value.Value, reasons map[string]FieldChange) []Fi
 		}
 		if r, ok := reasons[fc.Path]; ok {
 			fc.Reason = r.Reason
+		} else if r, ok := reasonWithin(reasons, fc.Path); ok && nested {
+			fc.Reason = r.Reason
 		}
 		out = append(out, fc)
 	}
 	walk(nil, live, answer)
 	return out
+}
+
+// reasonWithin returns the change of reasons inside the value at path (a
+// list compared whole holds the merge's change of one of its items), the
+// first in path order when there are several.
+func reasonWithin(reasons map[string]FieldChange, path string) (FieldChange, bool) {
+	var found FieldChange
+	ok := false
+	for p, r := range reasons {
+		if len(p) > len(path) && strings.HasPrefix(p, path) && (p[len(path)] == '.' || p[len(path)] == '[') && (!ok || p < found.Path) {
+			found, ok = r, true
+		}
+	}
+	return found, ok
 }
 
 // unionKeys returns the keys of the maps a and b, sorted.

@@ -19,10 +19,16 @@
 // a value) unless --show-secrets; and ply diff against the server:
 // defaults, immutable refusals, --changes, KUBECTL_EXTERNAL_DIFF, and the
 // same changed lines as kubectl diff on a defaulted Deployment; apply -k
-// with -l, --field-manager and -o name; and apply --prune with ApplySets
+// with -l, --field-manager and -o name; apply --prune with ApplySets
 // (Secret, ConfigMap and custom resource parents, two namespaces, a CRD
 // pruned after its resources, failed runs, dry runs, a foreign tooling,
-// --cascade) and kubectl's older -l/--all form (prune_test.go).
+// --cascade) and kubectl's older -l/--all form (prune_test.go); changes to
+// immutable fields (a Deployment's selector, a Job's template, a Service's
+// clusterIP) refused, re-created with --force, and reported without
+// writing by --dry-run=server --force, diff --force and diff; and apply
+// --wait and pkg/cluster's Wait with kstatus, the specs writing the status
+// a controller would through the status subresource while ply waits, and
+// waiting for a deleted object a finalizer holds to be gone.
 //
 // The manifests are in testdata/. The suite needs what harness.Prepare
 // installs (etcd, the cached kube-apiserver) and a kubectl 1.32 client

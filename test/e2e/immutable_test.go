@@ -6,8 +6,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/plyproject/ply/pkg/cluster"
+	"github.com/plyproject/ply/test/harness"
 )
 
 func deploymentWithSelector(app string) map[string]any {
@@ -94,5 +96,94 @@ var _ = Describe("ply apply: immutable fields", func() {
 		after, err := srv.Dynamic().Resource(crds).Get(context.Background(), "gizmos.e2e.ply.dev", metav1.GetOptions{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(after.GetUID()).To(Equal(before.GetUID()))
+	})
+})
+
+var services = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+
+// diffWith runs `ply diff --kubeconfig kubeconfig -n ns -f file` plus
+// extra flags.
+func diffWith(ns, file string, extra ...string) harness.Result {
+	GinkgoHelper()
+	return ply(append([]string{"diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", file}, extra...)...)
+}
+
+var _ = Describe("dry runs and diffs of a change to immutable fields", func() {
+	DescribeTable("say the object would be recreated (--force) or that apply would fail, leaving the live object untouched",
+		func(gvr schema.GroupVersionResource, name, first, changed, ref, field string, removed, added, change string) {
+			ns := newNamespace("immutable-dry-")
+			r := applyWith(srv.Kubeconfig, ns, []string{fixture(first)})
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			before := live(gvr, ns, name)
+			untouched := func(what string) {
+				GinkgoHelper()
+				now := live(gvr, ns, name)
+				Expect(now.GetUID()).To(Equal(before.GetUID()), "%s deletes nothing", what)
+				Expect(now.GetResourceVersion()).To(Equal(before.GetResourceVersion()), "%s writes nothing", what)
+			}
+			file := fixture(changed)
+
+			By("apply --dry-run=server --force")
+			r = applyWith(srv.Kubeconfig, ns, []string{file}, "--dry-run=server", "--force")
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stdout).To(Equal(lines(ref + " recreated (server dry run)")))
+			untouched("a server dry run")
+
+			By("diff --force")
+			r = diffWith(ns, file, "--force")
+			Expect(r.ExitCode).To(Equal(1), "differences: %s", r)
+			Expect(r.Stdout).To(HavePrefix("# " + ref + " would be deleted and created again: the server refuses to change immutable field " + field + "\ndiff -u -N live/"))
+			Expect(r.Stdout).To(ContainSubstring("\n-" + removed + "\n"))
+			Expect(r.Stdout).To(ContainSubstring("\n+" + added + "\n"))
+			Expect(r.Stderr).To(BeEmpty())
+			untouched("diff --force")
+
+			By("diff --force --changes: the fields the new object does not start with")
+			r = diffWith(ns, file, "--force", "--changes")
+			Expect(r.ExitCode).To(Equal(1), "%s", r)
+			Expect(r.Stdout).To(ContainSubstring("# metadata.uid: replace, " + cluster.ReasonNotCarriedOver + "\n"))
+			Expect(r.Stdout).To(ContainSubstring("# " + change + "\n"))
+
+			By("diff without --force")
+			r = diffWith(ns, file)
+			Expect(r.ExitCode).To(Equal(2), "an error: %s", r)
+			Expect(r.Stdout).To(BeEmpty())
+			Expect(r.Stderr).To(ContainSubstring("apply would fail: the server refuses to change immutable field " + field))
+			Expect(r.Stderr).To(ContainSubstring("pass --force"))
+			untouched("diff")
+
+			By("apply --force re-creates it from the manifest")
+			r = applyWith(srv.Kubeconfig, ns, []string{file}, "--force")
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stdout).To(Equal(lines(ref + " recreated")))
+			Expect(live(gvr, ns, name).GetUID()).NotTo(Equal(before.GetUID()))
+			r = diffWith(ns, file)
+			Expect(r.ExitCode).To(Equal(0), "nothing left to change: %s", r)
+		},
+		Entry("a Job's pod template", jobs, "once", "immutable/job.yaml", "immutable/job-changed.yaml",
+			"job.batch/once", "spec.template", "        image: busybox:1.36", "        image: busybox:1.37",
+			"spec.template.spec.containers: replace, set by local"),
+		Entry("a Service's clusterIP", services, "front", "immutable/service.yaml", "immutable/service-changed.yaml",
+			"service/front", "spec.clusterIPs[0]", `  clusterIP: "10.96.0.50"`, `  clusterIP: "10.96.0.51"`,
+			"spec.clusterIP: replace, set by local"),
+	)
+
+	It("refuses a forced re-creation whose create the server would refuse, in the dry run, the diff and the apply", func() {
+		ns := newNamespace("immutable-dry-")
+		r := applyWith(srv.Kubeconfig, ns, []string{fixture("immutable/service-second.yaml")})
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		uid := live(services, ns, "front").GetUID()
+		file := fixture("immutable/service-outside.yaml")
+		const refused = "the object would be deleted to re-create it, but the server refuses to create it: "
+
+		r = applyWith(srv.Kubeconfig, ns, []string{file}, "--dry-run=server", "--force")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(refused))
+		Expect(r.Stderr).To(ContainSubstring("10.97.0.5"))
+
+		r = diffWith(ns, file, "--force")
+		Expect(r.ExitCode).To(Equal(2), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(refused))
+		Expect(live(services, ns, "front").GetUID()).To(Equal(uid))
 	})
 })

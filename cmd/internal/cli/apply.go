@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -33,6 +34,8 @@ type applyFlags struct {
 	progress    bool
 	force       bool
 	prune       pruneFlags
+	wait        bool
+	timeout     time.Duration
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print kubeflags.PrintFlags
@@ -64,6 +67,16 @@ does (a Secret by default; namespaced parents need -n); -l SELECTOR or --all
 with --prune-allowlist is kubectl's older form. Nothing is pruned when an
 object fails; --dry-run shows what would be; --cascade sets the propagation.
 
+With --wait, after the writes ply watches every object applied until
+kstatus computes it Current (reconciled and ready: observedGeneration
+caught up, the kind's readiness rules, a Ready condition) or Failed, for
+at most --timeout (default 5m): one final line per object,
+"deployment.apps/web Current: Deployment is available. Replicas: 1", on
+standard output (standard error with -o), and on a terminal a live line
+per object still waited for, redrawn in place on standard error. An
+object that is Failed or not Current in time is an error naming it and
+its last status (exit code 1).
+
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
 
@@ -82,6 +95,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
   # Apply a folder and delete what an earlier apply of it created and it no longer holds
   %[1]s apply -n team-a -f manifests/ --prune --applyset=web
 
+  # Apply, then wait up to 10 minutes until every object is ready
+  %[1]s apply -f web.yaml --wait --timeout=10m
+
   # Compute exactly what kubectl apply computes
   %[1]s apply -f web.yaml --compat=kubectl`
 
@@ -96,6 +112,10 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
 		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
 	f.prune.register(fs)
+	fs.BoolVar(&f.wait, "wait", false, "after the writes, wait until every object applied is Current (kstatus: reconciled, ready)\n"+
+		"and every object deleted is gone; exit code 1 when one fails or the timeout passes")
+	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects (unlike kubectl apply's --timeout,\n"+
+		"which bounds the wait for deletions only)")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
@@ -128,6 +148,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if err != nil {
 		return UsageError(c, err.Error())
 	}
+	if err := f.checkWait(c, opts.DryRun); err != nil {
+		return UsageError(c, err.Error())
+	}
 
 	objs, err := f.readObjects(stdin)
 	if err != nil {
@@ -152,13 +175,23 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var outs []cluster.Outcome
 	if prune == nil {
-		cl.Apply(ctx, objs)
+		outs = cl.Apply(ctx, objs)
 	} else {
-		applyPrune(ctx, cl, objs, *prune, printer)
+		outs = applyPrune(ctx, cl, objs, *prune, printer)
 	}
 	printer.finish()
-	return printer.code
+	if !f.wait {
+		return printer.code
+	}
+	waitOut := stdout
+	if objPrinter != nil {
+		// -o output stays parseable: the wait's lines go to stderr.
+		waitOut = stderr
+	}
+	code := waitApplied(ctx, cl, outs, cluster.WaitOptions{Timeout: f.timeout}, newWaitPrinter(waitOut, stderr, stderr))
+	return max(printer.code, code)
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.

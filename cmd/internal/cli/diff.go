@@ -19,6 +19,7 @@ type diffFlags struct {
 	changes    bool
 	serverSide bool
 	color      string
+	force      bool
 }
 
 const diffLong = `Shows, as unified diffs of the live objects against the merged ones (YAML,
@@ -27,7 +28,14 @@ without managedFields), what apply would change; nothing is written.
 By default the merged object is sent to the server as apply would send it,
 as a server-side dry run (dryRun=All), and the diff shows the server's
 answer: defaulting, admission and conversion show, and a validation error
-or a refused change (an immutable field) is the object's error.
+or a refused change (an immutable field) is the object's error, saying that
+apply would fail. With --force (or the object's annotation
+ply.dev/force-recreate: "true"), such an object is shown as apply --force
+would treat it: a line "# <object> would be deleted and created again"
+precedes its diff, which compares live with the object that would be
+created: the server's answer to its create sent as a dry run (under a
+generated name, put back), so that defaults show and a refusal is the
+object's error.
 --server-side=false diffs against the merged object itself, computed
 locally (only reads are sent).
 
@@ -62,6 +70,8 @@ func newDiffCommand(name string) *cobra.Command {
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
 	fs.StringVar(&f.color, "color", "auto", "colour the diff: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
+	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
+		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
 	return WithGatesHelp(c)
 }
@@ -75,6 +85,7 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 		return UsageError(c, err.Error())
 	}
 	opts.DryRun = cluster.DryRunClient
+	opts.Force = f.force
 	if f.serverSide {
 		opts.DryRun = cluster.DryRunServer
 	}
@@ -131,6 +142,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 			continue
 		}
 		code = DiffChanges
+		if note := recreateNote(d); note != "" {
+			sb.WriteString("# " + note + "\n")
+		}
 		if changes {
 			for _, fc := range d.Fields {
 				sb.WriteString("# " + fc.Path + ": " + fc.Op.String() + ", " + fc.Reason + "\n")
@@ -146,4 +160,17 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		return DiffError
 	}
 	return code
+}
+
+// recreateNote says that the object of d would be deleted and created
+// again, and for which fields; "" when it would not.
+func recreateNote(d cluster.DiffResult) string {
+	if d.Recreate == nil {
+		return ""
+	}
+	msg := d.Ref.String() + " would be deleted and created again: the server refuses to change immutable field"
+	if len(d.Recreate.Fields) > 1 {
+		msg += "s"
+	}
+	return msg + " " + strings.Join(d.Recreate.Fields, ", ")
 }

@@ -107,6 +107,11 @@ func runExternalDiff(prog []string, res []cluster.DiffResult, stdout, stderr io.
 	defer os.RemoveAll(tmp)
 	live, merged := filepath.Join(tmp, "live"), filepath.Join(tmp, "merged")
 	code := reportDiff(res, false, io.Discard, stderr)
+	for _, d := range res {
+		if note := recreateNote(d); note != "" && d.Changed() {
+			io.WriteString(stderr, "Note: "+note+"\n")
+		}
+	}
 	for _, dir := range []string{live, merged} {
 		if err := os.Mkdir(dir, 0o700); err != nil {
 			io.WriteString(stderr, "error: "+err.Error()+"\n")

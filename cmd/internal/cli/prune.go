@@ -122,13 +122,13 @@ func cascade(s string, stderr io.Writer) (metav1.DeletionPropagation, error) {
 // printer (through the client's Report); a run-level error (a refused
 // parent, pruning skipped after a failure) is printed last and makes the
 // exit code at least ExitFailed.
-func applyPrune(ctx context.Context, cl *cluster.Client, objs []cluster.Object, p cluster.Prune, printer *applyPrinter) {
+func applyPrune(ctx context.Context, cl *cluster.Client, objs []cluster.Object, p cluster.Prune, printer *applyPrinter) []cluster.Outcome {
 	if p.ApplySet == "" && len(p.Allowlist) == 0 {
 		io.WriteString(printer.stderr, legacyWarning)
 	}
-	_, err := cl.ApplyPrune(ctx, objs, p)
+	outs, err := cl.ApplyPrune(ctx, objs, p)
 	if err == nil {
-		return
+		return outs
 	}
 	printer.mu.Lock()
 	defer printer.mu.Unlock()
@@ -136,4 +136,5 @@ func applyPrune(ctx context.Context, cl *cluster.Client, objs []cluster.Object, 
 	if printer.code == ExitOK {
 		printer.code = ExitFailed
 	}
+	return outs
 }

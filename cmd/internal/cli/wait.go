@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/plyproject/ply/pkg/cluster"
+)
+
+// waitApplied waits, after an apply, until every object applied (any
+// outcome but Failed and Pruned) is Current and every object pruned is
+// gone, within opts.Timeout, printing through p; it returns ExitFailed
+// when an object failed, timed out or could not be watched, else ExitOK.
+func waitApplied(ctx context.Context, cl *cluster.Client, outs []cluster.Outcome, opts cluster.WaitOptions, p *waitPrinter) int {
+	var current, gone []cluster.WaitItem
+	for _, o := range outs {
+		switch o.Action {
+		case cluster.Failed:
+			// Reported by the apply; nothing to wait for.
+		case cluster.Pruned:
+			gone = append(gone, cluster.WaitItemOf(o))
+		default:
+			current = append(current, cluster.WaitItemOf(o))
+		}
+	}
+	if len(current)+len(gone) == 0 {
+		return ExitOK
+	}
+	p.start(append(append([]cluster.WaitItem(nil), current...), gone...))
+	opts.Report = p.report
+	rs := cl.Wait(ctx, current, gone, opts)
+	return p.finish(rs)
+}
+
+// maxLiveLines is the number of objects the live block shows on a
+// terminal; the others are counted on one more line.
+const maxLiveLines = 20
+
+// waitPrinter prints the states of a wait: a final line per object on out
+// (cluster.WaitLine), in input order as the objects finish; with live (a
+// terminal), besides, a block of one line per object still waited for,
+// redrawn in place below the final lines as states change. Errors (the
+// objects that failed, timed out or could not be watched) go to errw at
+// the end. Its methods run on the goroutine of cluster.Client.Wait.
+type waitPrinter struct {
+	out, errw io.Writer
+	live      io.Writer
+	width     int
+
+	states  []cluster.WaitResult
+	seen    []bool
+	printed []bool
+	next    int
+	drawn   int
+}
+
+// newWaitPrinter returns a printer of final lines to out and errors to
+// errw; when stderr is a terminal, the live block is drawn on it.
+func newWaitPrinter(out, errw, stderr io.Writer) *waitPrinter {
+	p := &waitPrinter{out: out, errw: errw}
+	if isTerminal(stderr) {
+		p.live = stderr
+		p.width = 120
+		if f, ok := stderr.(*os.File); ok {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+				p.width = w
+			}
+		}
+	}
+	return p
+}
+
+// start readies the printer for the objects of items (those waited for
+// Current, then those waited for deletion, as cluster.Client.Wait orders
+// its results).
+func (p *waitPrinter) start(items []cluster.WaitItem) {
+	n := len(items)
+	p.states = make([]cluster.WaitResult, n)
+	for i, it := range items {
+		p.states[i] = cluster.WaitResult{Item: it, Status: "Unknown", Message: "not read yet"}
+	}
+	p.seen = make([]bool, n)
+	p.printed = make([]bool, n)
+	p.next = 0
+}
+
+// report takes a new state of the object at index i.
+func (p *waitPrinter) report(i int, r cluster.WaitResult) {
+	p.states[i], p.seen[i] = r, true
+	p.clear()
+	if r.Done {
+		if p.live != nil {
+			// On a terminal, an object's final line comes as it finishes.
+			p.printed[i] = true
+			io.WriteString(p.out, cluster.WaitLine(r)+"\n")
+		} else {
+			p.flushOrdered()
+		}
+	}
+	p.draw()
+}
+
+// flushOrdered prints the final lines of the finished objects that no
+// unfinished object precedes.
+func (p *waitPrinter) flushOrdered() {
+	for p.next < len(p.states) && p.seen[p.next] && p.states[p.next].Done {
+		if !p.printed[p.next] {
+			p.printed[p.next] = true
+			io.WriteString(p.out, cluster.WaitLine(p.states[p.next])+"\n")
+		}
+		p.next++
+	}
+}
+
+// clear erases the live block.
+func (p *waitPrinter) clear() {
+	if p.live == nil || p.drawn == 0 {
+		return
+	}
+	io.WriteString(p.live, "\x1b["+strconv.Itoa(p.drawn)+"A\x1b[J")
+	p.drawn = 0
+}
+
+// draw writes the live block: a line per object still waited for, each
+// cut to the terminal's width so that the block's height is its number of
+// lines.
+func (p *waitPrinter) draw() {
+	if p.live == nil {
+		return
+	}
+	var sb strings.Builder
+	shown, more := 0, 0
+	for i, r := range p.states {
+		if p.printed[i] || (p.seen[i] && r.Done) {
+			continue
+		}
+		if shown == maxLiveLines {
+			more++
+			continue
+		}
+		sb.WriteString(cut("waiting: "+cluster.WaitLine(r), p.width-1) + "\n")
+		shown++
+	}
+	if more > 0 {
+		sb.WriteString("waiting: " + strconv.Itoa(more) + " more objects\n")
+		shown++
+	}
+	io.WriteString(p.live, sb.String())
+	p.drawn = shown
+}
+
+// finish prints what is left in input order (the final lines not yet
+// printed, then the errors) and returns the exit code.
+func (p *waitPrinter) finish(rs []cluster.WaitResult) int {
+	p.clear()
+	code := ExitOK
+	var sb, eb strings.Builder
+	for i, r := range rs {
+		if !p.printed[i] {
+			p.printed[i] = true
+			sb.WriteString(cluster.WaitLine(r) + "\n")
+		}
+		if r.Err != nil {
+			eb.WriteString("error: " + oneLine(r.Err.Error()) + "\n")
+			code = ExitFailed
+		}
+	}
+	io.WriteString(p.out, sb.String())
+	io.WriteString(p.errw, eb.String())
+	return code
+}
+
+// cut shortens s to at most n runes, marking the cut with "…".
+func cut(s string, n int) string {
+	if n < 2 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// DefaultWaitTimeout is the default of apply's --timeout.
+const DefaultWaitTimeout = 5 * time.Minute
+
+// checkWait checks the flags of --wait: --timeout goes with --wait and is
+// positive; a dry run has nothing to wait for.
+func (f *applyFlags) checkWait(c *cobra.Command, dry cluster.DryRun) error {
+	if !f.wait {
+		if c.Flags().Changed("timeout") {
+			return errors.New("--timeout is the limit of --wait, which is not set")
+		}
+		return nil
+	}
+	if dry != cluster.DryRunNone {
+		return errors.New("--wait cannot be used with --dry-run=" + dry.String() + ": nothing is written to wait for")
+	}
+	if f.timeout <= 0 {
+		return errors.New("--timeout must be positive, not " + f.timeout.String())
+	}
+	return nil
+}
