@@ -121,10 +121,16 @@ type applySet struct {
 	// parent's writes, "<tool>-applyset" as kubectl names its own.
 	tooling, manager string
 	// kinds are the kinds the parent listed before this run, by their
-	// mapping (kinds the server no longer serves left out);
+	// mapping (kinds the server does not serve now are in unserved);
 	// namespaces the namespaces it covered (its own included).
 	kinds      map[schema.GroupKind]*meta.RESTMapping
 	namespaces map[string]bool
+	// unserved are the kinds the parent lists that the server does not
+	// serve now (a CRD set to served: false, an aggregated API down, a
+	// deleted CRD): their objects cannot be listed, so nothing of them is
+	// pruned, and every write keeps them listed, so that a later run
+	// still finds their members.
+	unserved []string
 }
 
 // String names the parent in messages: `secret "app" in namespace "ns"`
@@ -248,7 +254,9 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 			return fail("the " + a.String() + ": " + err.Error())
 		}
 		if s := ann[ApplySetNamespacesAnnotation]; s != "" {
-			for _, ns := range strings.Split(s, ",") {
+			// Empty entries ("a,") are skipped: the empty namespace would
+			// list every namespace.
+			for _, ns := range splitList(s) {
 				a.namespaces[ns] = true
 			}
 		}
@@ -280,8 +288,9 @@ func unmarked(labels, annotations map[string]string) bool {
 }
 
 // readKinds reads the kinds the parent's annotations list. A kind the
-// server does not serve (its CRD deleted) is left out: no member of it can
-// exist.
+// server does not serve now goes to unserved (kept listed, not pruned); a
+// resource of the older annotation that the server does not serve is an
+// error, for its kind cannot be known.
 func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 	s, ok := ann[ApplySetGroupKindsAnnotation]
 	if !ok {
@@ -291,9 +300,13 @@ func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 		}
 		for _, gr := range splitList(grs) {
 			m, err := c.mapResource(schema.ParseGroupResource(gr).WithVersion(""))
-			if err == nil {
+			switch {
+			case err == nil:
 				a.kinds[m.GroupVersionKind.GroupKind()] = m
-			} else if !meta.IsNoMatchError(err) {
+			case meta.IsNoMatchError(err):
+				return errors.New(ApplySetGroupResourcesAnnotation + ": " + gr + ": the server does not serve it, and the kind of its members is unknown: " +
+					"apply with kubectl, or write " + ApplySetGroupKindsAnnotation + " on the parent")
+			default:
 				return errors.New(ApplySetGroupResourcesAnnotation + ": " + gr + ": " + err.Error())
 			}
 		}
@@ -301,9 +314,12 @@ func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 	}
 	for _, gk := range splitList(s) {
 		m, err := c.mapKind(schema.ParseGroupKind(gk))
-		if err == nil {
+		switch {
+		case err == nil:
 			a.kinds[m.GroupVersionKind.GroupKind()] = m
-		} else if !meta.IsNoMatchError(err) {
+		case meta.IsNoMatchError(err):
+			a.unserved = append(a.unserved, schema.ParseGroupKind(gk).String())
+		default:
 			return errors.New(ApplySetGroupKindsAnnotation + ": " + gk + ": " + err.Error())
 		}
 	}
@@ -372,9 +388,14 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 	if dry == DryRunClient {
 		return nil
 	}
-	gks := make([]string, 0, len(kinds))
+	gks := make([]string, 0, len(kinds)+len(a.unserved))
 	for gk := range kinds {
 		gks = append(gks, gk.String())
+	}
+	for _, gk := range a.unserved {
+		if !kinds[schema.ParseGroupKind(gk)] {
+			gks = append(gks, gk)
+		}
 	}
 	sort.Strings(gks)
 	var nss []string

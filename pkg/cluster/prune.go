@@ -11,7 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Prune says what ApplyPrune deletes after applying: either the members of
@@ -136,6 +138,11 @@ func (c *Client) ApplyPrune(ctx context.Context, objs []Object, p Prune) ([]Outc
 	case metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan:
 	default:
 		return nil, errors.New(`invalid propagation policy "` + string(p.Propagation) + `": want Background, Foreground or Orphan`)
+	}
+	if len(objs) == 0 {
+		// kubectl refuses too: pruning after applying nothing would delete
+		// every member.
+		return nil, errors.New("prune: no objects to apply (an empty run would prune everything)")
 	}
 	if p.ApplySet != "" {
 		return c.applySetPrune(ctx, objs, p)
@@ -316,13 +323,31 @@ func objectKey(gk schema.GroupKind, namespace, name string) string {
 	return gk.String() + "/" + namespace + "/" + name
 }
 
-// applied returns the keys (objectKey) of the objects of outs.
-func applied(outs []Outcome) map[string]bool {
-	keys := make(map[string]bool, len(outs))
+// keep is what a run applied, never to be pruned: the UIDs of the objects
+// the server answered with (kubectl's rule; an object listed under
+// another group of the same kind, an Event through events.k8s.io, is
+// still the same object) and, for answers without a UID (a client dry
+// run creating), the objectKey.
+type keep struct {
+	uids map[string]bool
+	keys map[string]bool
+}
+
+// applied returns what outs applied.
+func applied(outs []Outcome) keep {
+	k := keep{uids: make(map[string]bool, len(outs)), keys: make(map[string]bool, len(outs))}
 	for _, o := range outs {
-		keys[objectKey(o.Ref.GroupKind(), o.Ref.Namespace, o.Ref.Name)] = true
+		k.keys[objectKey(o.Ref.GroupKind(), o.Ref.Namespace, o.Ref.Name)] = true
+		if uid := stringAt(o.Result, "metadata", "uid"); uid != "" {
+			k.uids[uid] = true
+		}
 	}
-	return keys
+	return k
+}
+
+// has reports whether u is an object the run applied.
+func (k keep) has(gk schema.GroupKind, u *unstructured.Unstructured) bool {
+	return k.uids[string(u.GetUID())] || k.keys[objectKey(gk, u.GetNamespace(), u.GetName())]
 }
 
 // listTarget is one list request of pruning: a kind in a namespace (""
@@ -338,13 +363,20 @@ type candidate struct {
 	live *unstructured.Unstructured
 }
 
-// candidates lists the objects of targets matching selector that are not
-// among keep (by objectKey); with recorded, only those carrying a
-// last-applied annotation. They are returned in deletion order: the
+// candidates lists the objects of targets matching selector that the run
+// did not apply (keep), each once (by UID: a kind listed under two
+// groups lists its objects twice); with recorded, only those carrying a
+// last-applied annotation. The selector is checked again on every object
+// listed: a server that ignored it must not make ply delete the rest. They are returned in deletion order: the
 // reverse of Apply's phases (other objects, then CustomResourceDefinitions,
 // then Namespaces), each sorted by kind, namespace and name.
-func (c *Client) candidates(ctx context.Context, targets []listTarget, selector string, keep map[string]bool, recorded bool) ([]candidate, error) {
+func (c *Client) candidates(ctx context.Context, targets []listTarget, selector string, applied keep, recorded bool) ([]candidate, error) {
+	sel, err := labels.Parse(selector)
+	if err != nil {
+		return nil, errors.New("prune selector " + strconv.Quote(selector) + ": " + err.Error())
+	}
 	var out []candidate
+	seen := map[types.UID]bool{}
 	for _, t := range targets {
 		ri := c.dyn.Resource(t.mapping.Resource).Namespace(t.namespace)
 		opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
@@ -363,9 +395,10 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 				if gvk.Empty() {
 					gvk = t.mapping.GroupVersionKind
 				}
-				if keep[objectKey(gvk.GroupKind(), u.GetNamespace(), u.GetName())] {
+				if applied.has(gvk.GroupKind(), u) || !sel.Matches(labels.Set(u.GetLabels())) || seen[u.GetUID()] {
 					continue
 				}
+				seen[u.GetUID()] = true
 				if recorded {
 					ann := u.GetAnnotations()
 					_, a := ann[LastAppliedAnnotation]

@@ -19,9 +19,8 @@ import (
 )
 
 var (
-	services = schema.GroupVersionResource{Version: "v1", Resource: "services"}
-	gadgets  = schema.GroupVersionResource{Group: "prune.e2e.ply.dev", Version: "v1", Resource: "gadgets"}
-	bundles  = schema.GroupVersionResource{Group: "prune.e2e.ply.dev", Version: "v1", Resource: "bundles"}
+	gadgets = schema.GroupVersionResource{Group: "prune.e2e.ply.dev", Version: "v1", Resource: "gadgets"}
+	bundles = schema.GroupVersionResource{Group: "prune.e2e.ply.dev", Version: "v1", Resource: "bundles"}
 )
 
 // pruneManifests copies the folder testdata/prune/dir to a temporary
@@ -350,6 +349,73 @@ var _ = Describe("ply apply --prune --applyset", func() {
 		r = plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=plain")
 		Expect(r.ExitCode).To(Equal(1), "%s", r)
 		Expect(r.Stderr).To(ContainSubstring(`the ApplySet parent secret "plain" in namespace "` + ns + `" exists without the annotation applyset.kubernetes.io/tooling`))
+	})
+
+	// parentWith creates the Secret parent "app" of ns as kubectl would
+	// have left it, with annotations ann.
+	parentWith := func(ns string, ann map[string]any) string {
+		GinkgoHelper()
+		id := cluster.ApplySetID("app", ns, "Secret", "")
+		ann[cluster.ApplySetToolingAnnotation] = "kubectl/v1.32.0"
+		parent := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": "app", "labels": map[string]any{cluster.ApplySetIDLabel: id}, "annotations": ann}}}
+		_, err := srv.Dynamic().Resource(secrets).Namespace(ns).Create(context.Background(), parent, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		return id
+	}
+	// member creates a ConfigMap of the set id in ns.
+	member := func(ns, name, id string) {
+		GinkgoHelper()
+		cm := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name, "labels": map[string]any{cluster.ApplySetPartOfLabel: id}}}}
+		_, err := srv.Dynamic().Resource(configMaps).Namespace(ns).Create(context.Background(), cm, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+	}
+
+	It("prunes a member its parent lists under two groups of one kind once", func() {
+		ns := newNamespace("prune-twice-")
+		id := parentWith(ns, map[string]any{cluster.ApplySetGroupKindsAnnotation: "ConfigMap,Event,Event.events.k8s.io"})
+		ev := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Event",
+			"metadata":       map[string]any{"name": "stale", "labels": map[string]any{cluster.ApplySetPartOfLabel: id}},
+			"involvedObject": map[string]any{"kind": "ConfigMap", "name": "keep", "namespace": ns},
+			"reason":         "Test", "message": "listed as Event and as Event.events.k8s.io", "type": "Normal"}}
+		_, err := srv.Dynamic().Resource(schema.GroupVersionResource{Version: "v1", Resource: "events"}).Namespace(ns).
+			Create(context.Background(), ev, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		r := plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(outLines(r.Stdout)).To(HaveLen(2), "%s", r)
+		Expect(outLines(r.Stdout)[0]).To(Equal("configmap/keep created"))
+		Expect(outLines(r.Stdout)[1]).To(MatchRegexp(`^event(\.events\.k8s\.io)?/stale pruned$`))
+	})
+
+	It("keeps listing kinds the server does not serve now, and prunes nothing of them", func() {
+		ns := newNamespace("prune-unserved-")
+		id := parentWith(ns, map[string]any{cluster.ApplySetGroupKindsAnnotation: "ConfigMap,Lantern.unserved.e2e.ply.dev"})
+		member(ns, "stale", id)
+		r := plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(outLines(r.Stdout)).To(Equal([]string{"configmap/keep created", "configmap/stale pruned"}))
+		Expect(live(secrets, ns, "app").GetAnnotations()).To(HaveKeyWithValue(cluster.ApplySetGroupKindsAnnotation,
+			"ConfigMap,Lantern.unserved.e2e.ply.dev"), "the unserved kind stays listed for a later run")
+	})
+
+	It("reads an empty entry of additional-namespaces as nothing, never as every namespace", func() {
+		ns, other := newNamespace("prune-nsempty-"), newNamespace("prune-nsother-")
+		id := parentWith(ns, map[string]any{cluster.ApplySetGroupKindsAnnotation: "ConfigMap", cluster.ApplySetNamespacesAnnotation: ","})
+		member(ns, "stale", id)
+		member(other, "elsewhere", id)
+		r := plyNS(ns, pruneManifests("v3", ns, ns), "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(outLines(r.Stdout)).To(Equal([]string{"configmap/keep created", "configmap/stale pruned"}))
+		Expect(exists(configMaps, other, "elsewhere")).To(BeTrue(), "a namespace the parent does not list is not searched")
+	})
+
+	It("refuses to prune after applying nothing (the library; the CLI refuses empty input)", func() {
+		cl, err := cluster.New(srv.Config, cluster.Options{Namespace: newNamespace("prune-empty-")})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = cl.ApplyPrune(context.Background(), nil, cluster.Prune{ApplySet: "app"})
+		Expect(err).To(MatchError(ContainSubstring("no objects to apply")))
 	})
 
 	It("refuses a parent another tool manages, writing nothing", func() {
