@@ -372,6 +372,18 @@ var _ = Describe("ply apply --prune --applyset", func() {
 		Expect(err).NotTo(HaveOccurred())
 	}
 
+	It("with --wait, waits for what it applied to be Current and for what it pruned to be gone", func() {
+		ns := newNamespace("prune-wait-")
+		Expect(plyNS(ns, pruneManifests("v1", ns, ns), "--prune", "--applyset=app").ExitCode).To(Equal(0))
+		r := plyNS(ns, pruneManifests("v2", ns, ns), "--prune", "--applyset=app", "--wait", "--timeout=1m")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		lines := outLines(r.Stdout)
+		Expect(lines).To(ContainElements("configmap/old pruned", "deployment.apps/web pruned",
+			"configmap/keep Current: Resource is always ready", "configmap/new Current: Resource is always ready",
+			"configmap/old NotFound: deleted", "service/web NotFound: deleted", "deployment.apps/web NotFound: deleted"), "%s", r)
+		expectAbsent(deployments, ns, "web")
+	})
+
 	It("prunes a member its parent lists under two groups of one kind once", func() {
 		ns := newNamespace("prune-twice-")
 		id := parentWith(ns, map[string]any{cluster.ApplySetGroupKindsAnnotation: "ConfigMap,Event,Event.events.k8s.io"})
