@@ -87,7 +87,7 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// slabLimit bounds the slabs size sizes up front; larger inputs grow
+// slabLimit bounds the slabs that size makes up front; larger inputs grow
 // them in chunks (carve).
 const slabLimit = 8192
 
@@ -95,11 +95,16 @@ const slabLimit = 8192
 // (a pass that costs a fraction of the scan), so that a document's maps
 // and lists cost one allocation each kind: a map has at most one field per
 // ':', a list at most one item per ',' that no map field accounts for,
-// plus one per list. Colons, commas and brackets inside strings only
-// make the estimate larger, and a short one is still correct: carve grows.
+// plus one per list. Characters inside strings skew the estimates either
+// way; a short one is still correct (carve grows), a long one wastes only
+// capacity.
 func (sc *jsonScanner) size() {
 	colons := bytes.Count(sc.data, []byte{':'})
 	items := bytes.Count(sc.data, []byte{','}) + bytes.Count(sc.data, []byte{'['}) + bytes.Count(sc.data, []byte{'{'}) - colons
+	// Colons inside strings (images "nginx:1.25", timestamps) count as
+	// fields and take items off: a little slack saves carving a second
+	// slab for the last few items.
+	items += colons/8 + 4
 	if colons > 0 && colons <= slabLimit {
 		sc.fieldSlab = make([]value.Field, 0, colons)
 	}
