@@ -79,7 +79,7 @@ func (a *Arena) Release() {
 	*c = collator{
 		types: reuse(c.types), maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets),
 		atomics: reuse(c.atomics), prims: reuse(c.prims), empties: reuse(c.empties),
-		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab),
+		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
 	}
 	collators.Put(c)
 }
@@ -116,6 +116,9 @@ type collator struct {
 	// maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
+	// itemSlab holds the members of the lists and sets (Items), each
+	// list's carved at its largest possible length.
+	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
 	// spare is the node the patch format is handed (scratch).
@@ -433,7 +436,7 @@ func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) e
 	mk := n.Meta.MergeKey
 	recorded, local, live := n.Lists()
 	index := elements.NewIndex(len(mk), max(len(local), len(live)))
-	items := make([]elements.Item, 0, len(local)+len(live))
+	items := carve(&c.itemSlab, len(local)+len(live))[:0]
 	for i, it := range local {
 		k, err := localKey(n, i, it, itemType, elements.Local)
 		if err != nil {
@@ -566,7 +569,7 @@ func (c *collator) setItems(e *elements.SetElement) error {
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	index := make(map[value.ScalarKey]int, len(local)+len(live))
-	items := make([]elements.Item, 0, len(local)+len(live))
+	items := carve(&c.itemSlab, len(local)+len(live))[:0]
 	src := c.local()
 	objects := c.setOfMaps(&spot{t: n.Type, meta: n.Meta})
 	for i, v := range local {

@@ -206,7 +206,7 @@ func (c *collator) patchItems(e *elements.ListElement, pItems, live []value.Valu
 	size := len(pItems) + len(live)
 	gone := make([]bool, 0, size) // by key ID: deleted by a "$patch: delete" item
 	replace := false
-	items := make([]elements.Item, 0, len(pItems)+len(live))
+	items := carve(&c.itemSlab, len(pItems)+len(live))[:0]
 	itemKey := make([]int, 0, size)    // by Item: its key ID
 	firstOf := make([]int, 0, size)    // by key ID: its Item, -1 when none yet
 	seq := make([]int, 0, len(pItems)) // the patch's items but deletions: key IDs, -1 for replace
