@@ -158,13 +158,14 @@ func (c *Client) mapResource(gvr schema.GroupVersionResource) (*meta.RESTMapping
 	return c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 }
 
-// mapKind returns the mapping of gk in its preferred version, reading
-// discovery again once when the cached one does not know it.
-func (c *Client) mapKind(gk schema.GroupKind) (*meta.RESTMapping, error) {
-	m, err := c.mapper.RESTMapping(gk)
+// mapKind returns the mapping of gk in the first of versions served (its
+// preferred version when none is given), reading discovery again once when
+// the cached one does not know it.
+func (c *Client) mapKind(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
+	m, err := c.mapper.RESTMapping(gk, versions...)
 	if err != nil && meta.IsNoMatchError(err) {
 		c.mapper.Reset()
-		m, err = c.mapper.RESTMapping(gk)
+		m, err = c.mapper.RESTMapping(gk, versions...)
 	}
 	return m, err
 }

@@ -219,11 +219,7 @@ func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Out
 	}
 	mappings := make([]*meta.RESTMapping, 0, len(kinds))
 	for _, k := range kinds {
-		m, err := c.mapper.RESTMapping(k.GroupKind(), k.Version)
-		if err != nil && meta.IsNoMatchError(err) {
-			c.mapper.Reset()
-			m, err = c.mapper.RESTMapping(k.GroupKind(), k.Version)
-		}
+		m, err := c.mapKind(k.GroupKind(), k.Version)
 		if err != nil {
 			return nil, errors.New("cannot prune " + k.Kind + " in " + k.GroupVersion().String() + ": " + err.Error())
 		}
