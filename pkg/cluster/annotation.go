@@ -132,7 +132,7 @@ func RecordedFrom(live value.Value) (value.Value, error) {
 			return fail("not gzip-compressed: " + err.Error())
 		}
 	}
-	v, err := parse.Document(data)
+	v, err := parse.OwnedDocument(data)
 	switch {
 	case err != nil:
 		return fail("not a valid recorded configuration: " + err.Error())

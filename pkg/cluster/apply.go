@@ -479,7 +479,7 @@ func toValue(u *unstructured.Unstructured) (value.Value, error) {
 	if err != nil {
 		return value.Null, errors.New("cannot encode the live object: " + err.Error())
 	}
-	v, err := parse.Document(data)
+	v, err := parse.OwnedDocument(data)
 	if err != nil {
 		return value.Null, errors.New("cannot read the live object: " + err.Error())
 	}

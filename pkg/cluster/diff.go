@@ -115,7 +115,7 @@ func (c *Client) dryRunRenamed(ctx context.Context, t target, u *unstructured.Un
 	}
 	data = bytes.ReplaceAll(data, []byte(`"`+generated+`"`), []byte(`"`+u.GetName()+`"`))
 	data = bytes.ReplaceAll(data, []byte(generated), []byte(u.GetName()))
-	v, err := parse.Document(data)
+	v, err := parse.OwnedDocument(data)
 	if err != nil {
 		return value.Null, false
 	}

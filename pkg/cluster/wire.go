@@ -48,7 +48,7 @@ func refPath(ref Ref) []string {
 
 // decodeAnswer parses the server's JSON answer for an object.
 func decodeAnswer(body []byte, what string) (value.Value, error) {
-	v, err := parse.Document(body)
+	v, err := parse.OwnedDocument(body)
 	if err != nil {
 		return value.Null, errors.New("cannot read the " + what + ": " + err.Error())
 	}

@@ -39,7 +39,7 @@ func FuzzDocuments(f *testing.F) {
 				t.Fatalf("document %d is null; null documents are left out", i)
 			}
 			j := d.JSON()
-			again, jerr, _ := fuzzLimits.withDefaults().parseJSON(j)
+			again, jerr, _ := fuzzLimits.withDefaults().parseJSON(j, false)
 			if jerr != nil {
 				t.Fatalf("document %d re-encodes to %s, which does not read back: %v", i, j, jerr)
 			}
@@ -57,6 +57,10 @@ func FuzzDocuments(f *testing.F) {
 			v, err := fuzzLimits.Document(data)
 			if err != nil || !value.Equal(v, docs[0]) {
 				t.Fatalf("Document disagrees with Documents: %v", err)
+			}
+			owned, err := fuzzLimits.OwnedDocument(bytes.Clone(data))
+			if err != nil || !value.Equal(owned, docs[0]) {
+				t.Fatalf("OwnedDocument disagrees with Documents: %v", err)
 			}
 		}
 	})

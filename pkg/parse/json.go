@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -21,11 +22,14 @@ import (
 // duplicate key, too deep a nesting), with fallback false, or one that
 // means data is not JSON as kubectl reads JSON (a syntax error, a number
 // beyond float64), with fallback true: kubectl reads such input as YAML
-// instead.
-func (l Limits) parseJSON(data []byte) (docs []doc, err *Error, fallback bool) {
+// instead. With owned, strings share data's memory instead of a copy.
+func (l Limits) parseJSON(data []byte, owned bool) (docs []doc, err *Error, fallback bool) {
 	sc := scanners.Get().(*jsonScanner)
 	defer sc.release()
 	sc.data, sc.limits = data, l
+	if owned && len(data) > 0 {
+		sc.text = unsafe.String(unsafe.SliceData(data), len(data))
+	}
 	sc.size()
 	index := 0
 	for {
@@ -307,8 +311,8 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 }
 
 // str reads a string. Strings without escapes are substrings of one copy
-// of the whole input, made on first use: one allocation per document
-// instead of one per string.
+// of the whole input, made on first use (or of the input itself when it is
+// owned): one allocation per document instead of one per string.
 func (sc *jsonScanner) str() (string, bool) {
 	start, end, escaped, ok := sc.rawString()
 	if !ok {

@@ -112,6 +112,10 @@ func Documents(data []byte) ([]value.Value, error) { return Limits{}.Documents(d
 // default Limits. See Limits.Document.
 func Document(data []byte) (value.Value, error) { return Limits{}.Document(data) }
 
+// OwnedDocument is Document for data the caller hands over: see
+// Limits.OwnedDocument.
+func OwnedDocument(data []byte) (value.Value, error) { return Limits{}.OwnedDocument(data) }
+
 // Documents reads every document of data: a YAML stream of documents
 // separated by "---", or JSON text (one value or several in a row). The
 // result holds one Value per document in input order, leaving out the
@@ -119,7 +123,7 @@ func Document(data []byte) (value.Value, error) { return Limits{}.Document(data)
 // kubectl skips too; it is empty, not an error, when no document remains.
 // Any problem, in any document, is an *Error and no Values are returned.
 func (l Limits) Documents(data []byte) ([]value.Value, error) {
-	docs, err := l.parse(data)
+	docs, err := l.parse(data, false)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +137,18 @@ func (l Limits) Documents(data []byte) ([]value.Value, error) {
 // Document reads data as Documents does and returns its one document. It is
 // an *Error when no document remains after leaving out empty and null ones,
 // or when more than one does (the error names the second).
-func (l Limits) Document(data []byte) (value.Value, error) {
-	docs, err := l.parse(data)
+func (l Limits) Document(data []byte) (value.Value, error) { return l.document(data, false) }
+
+// OwnedDocument reads data as Document does, taking data over: the strings
+// of the result may share data's memory instead of a copy of it, so the
+// caller must not modify data afterwards (a file read for the purpose, a
+// response body). It saves a copy of the input, the largest allocation of
+// parsing JSON.
+func (l Limits) OwnedDocument(data []byte) (value.Value, error) { return l.document(data, true) }
+
+// document is Document, with data taken over when owned.
+func (l Limits) document(data []byte, owned bool) (value.Value, error) {
+	docs, err := l.parse(data, owned)
 	if err != nil {
 		return value.Null, err
 	}
@@ -157,8 +171,9 @@ type doc struct {
 }
 
 // parse reads data as JSON when it starts with { or [ and is valid JSON,
-// and as YAML otherwise, the way kubectl decides.
-func (l Limits) parse(data []byte) ([]doc, *Error) {
+// and as YAML otherwise, the way kubectl decides. With owned, strings read
+// as JSON may share data's memory.
+func (l Limits) parse(data []byte, owned bool) ([]doc, *Error) {
 	l = l.withDefaults()
 	if len(data) > l.MaxBytes {
 		return nil, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
@@ -170,7 +185,7 @@ func (l Limits) parse(data []byte) ([]doc, *Error) {
 	if !looksLikeJSON(data) {
 		return l.parseYAML(data)
 	}
-	docs, jerr, fallback := l.parseJSON(data)
+	docs, jerr, fallback := l.parseJSON(data, owned)
 	if jerr == nil || !fallback {
 		return docs, jerr
 	}

@@ -69,11 +69,11 @@ func Impls() ([]Impl, error) {
 	ply := Impl{
 		Name: "ply",
 		Apply: func(in Input) ([]byte, error) {
-			live, err := parse.Document(in.Live)
+			live, err := parse.OwnedDocument(in.Live)
 			if err != nil {
 				return nil, err
 			}
-			p, err := parse.Document(in.Patch)
+			p, err := parse.OwnedDocument(in.Patch)
 			if err != nil {
 				return nil, err
 			}
@@ -84,11 +84,11 @@ func Impls() ([]Impl, error) {
 			return out.JSON(), nil
 		},
 		Create: func(in Input) ([]byte, error) {
-			original, err := parse.Document(in.Original)
+			original, err := parse.OwnedDocument(in.Original)
 			if err != nil {
 				return nil, err
 			}
-			modified, err := parse.Document(in.Modified)
+			modified, err := parse.OwnedDocument(in.Modified)
 			if err != nil {
 				return nil, err
 			}

@@ -162,15 +162,15 @@ func Impls() ([]Impl, error) {
 	opts := apply.Options{Schema: plySchema, TypeName: TypeName, Overwrite: true, Ordering: apply.OrderingKubectl}
 	ply := Impl{Name: "ply", Prepare: func(in Input) (func() ([]byte, error), error) {
 		return func() ([]byte, error) {
-			recorded, err := parse.Document(in.Recorded)
+			recorded, err := parse.OwnedDocument(in.Recorded)
 			if err != nil {
 				return nil, err
 			}
-			local, err := parse.Document(in.Local)
+			local, err := parse.OwnedDocument(in.Local)
 			if err != nil {
 				return nil, err
 			}
-			live, err := parse.Document(in.Live)
+			live, err := parse.OwnedDocument(in.Live)
 			if err != nil {
 				return nil, err
 			}
