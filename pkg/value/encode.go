@@ -33,7 +33,7 @@ func (j *buffer) Write(p []byte) (int, error)       { j.b = append(j.b, p...); r
 // writeNullBoolInt writes null, a boolean or an integer, which JSON and
 // YAML spell alike, and reports whether v was one.
 func writeNullBoolInt(sb *buffer, v Value) bool {
-	switch v.kind {
+	switch v.kind() {
 	case KindNull:
 		sb.WriteString("null")
 	case KindBool:
@@ -54,7 +54,7 @@ func writeJSON(sb *buffer, v Value, nl, indent string) {
 	if writeNullBoolInt(sb, v) {
 		return
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindFloat:
 		writeFloat(sb, math.Float64frombits(v.n))
 	case KindString:
@@ -140,7 +140,7 @@ const hexDigits = "0123456789abcdef"
 // jsonLen is the length of v as JSON() writes it, so that JSON allocates
 // its output once, exactly sized.
 func jsonLen(v Value) int {
-	switch v.kind {
+	switch v.kind() {
 	case KindNull:
 		return 4
 	case KindBool:

@@ -45,38 +45,70 @@ type Field struct {
 // immutable by convention: functions in ply build new Values instead of
 // modifying those they are given, so subtrees may be shared.
 //
-// A Value is three words: the kind, n (the bits of a bool, int64 or
-// float64, or the length of a string, map or list) and p (the data of a
-// string, map or list). Merging works on millions of these, so their size
-// matters.
+// A Value is two words, p and n; merging works on millions of these, so
+// their size matters. A string, map or list has p pointing to its data and
+// n holding its length in the low bits and its Kind in the top ones
+// (kindShift). A bool, int64 or float64 has n holding its bits and p
+// pointing to the element of scalarTags its Kind indexes, which tells the
+// kind, since no data of a string, map or list lies within scalarTags. The
+// zero Value (p nil, n 0) is null.
 type Value struct {
-	kind Kind
-	n    uint64
-	p    unsafe.Pointer
+	p unsafe.Pointer
+	n uint64
+}
+
+// kindShift places a string's, map's or list's Kind in the top bits of n,
+// above its length (lengths stay far below 1<<kindShift).
+const (
+	kindShift = 60
+	lenMask   = 1<<kindShift - 1
+)
+
+// scalarTags gives the scalar kinds their p: &scalarTags[k] marks kind k.
+var scalarTags [KindString]byte
+
+// kind returns v's Kind.
+func (v Value) kind() Kind {
+	if d := uintptr(v.p) - uintptr(unsafe.Pointer(&scalarTags)); d < uintptr(len(scalarTags)) {
+		return Kind(d)
+	}
+	return Kind(v.n >> kindShift)
+}
+
+// length returns the length of a string, map or list.
+func (v Value) length() int { return int(v.n & lenMask) }
+
+// scalar returns the Value of scalar kind k with bits n.
+func scalar(k Kind, n uint64) Value { return Value{p: unsafe.Pointer(&scalarTags[k]), n: n} }
+
+// container returns the Value of kind k (string, map or list) over n
+// elements at p.
+func container(k Kind, p unsafe.Pointer, n int) Value {
+	return Value{p: p, n: uint64(n) | uint64(k)<<kindShift}
 }
 
 // str returns the string of a KindString Value.
 func (v Value) str() string {
-	if v.kind != KindString {
+	if v.kind() != KindString {
 		return ""
 	}
-	return unsafe.String((*byte)(v.p), int(v.n))
+	return unsafe.String((*byte)(v.p), v.length())
 }
 
 // fields returns the fields of a KindMap Value.
 func (v Value) fields() []Field {
-	if v.kind != KindMap {
+	if v.kind() != KindMap {
 		return nil
 	}
-	return unsafe.Slice((*Field)(v.p), int(v.n))
+	return unsafe.Slice((*Field)(v.p), v.length())
 }
 
 // items returns the items of a KindList Value.
 func (v Value) items() []Value {
-	if v.kind != KindList {
+	if v.kind() != KindList {
 		return nil
 	}
-	return unsafe.Slice((*Value)(v.p), int(v.n))
+	return unsafe.Slice((*Value)(v.p), v.length())
 }
 
 // Null is the explicit JSON null.
@@ -84,34 +116,33 @@ var Null = Value{}
 
 // Bool returns a boolean Value.
 func Bool(b bool) Value {
-	v := Value{kind: KindBool}
 	if b {
-		v.n = 1
+		return scalar(KindBool, 1)
 	}
-	return v
+	return scalar(KindBool, 0)
 }
 
 // Int returns an integer Value.
-func Int(i int64) Value { return Value{kind: KindInt, n: uint64(i)} }
+func Int(i int64) Value { return scalar(KindInt, uint64(i)) }
 
 // Float returns a floating point Value.
-func Float(f float64) Value { return Value{kind: KindFloat, n: math.Float64bits(f)} }
+func Float(f float64) Value { return scalar(KindFloat, math.Float64bits(f)) }
 
 // String returns a string Value.
 func String(s string) Value {
-	return Value{kind: KindString, n: uint64(len(s)), p: unsafe.Pointer(unsafe.StringData(s))}
+	return container(KindString, unsafe.Pointer(unsafe.StringData(s)), len(s))
 }
 
 // List returns a list Value holding items (not copied). A nil slice gives an
 // empty list, never null.
 func List(items []Value) Value {
-	return Value{kind: KindList, n: uint64(len(items)), p: unsafe.Pointer(unsafe.SliceData(items))}
+	return container(KindList, unsafe.Pointer(unsafe.SliceData(items)), len(items))
 }
 
 // MapFromSorted returns a map Value over fields, which the caller guarantees
 // to be sorted by key with unique keys (not copied, not checked).
 func MapFromSorted(fields []Field) Value {
-	return Value{kind: KindMap, n: uint64(len(fields)), p: unsafe.Pointer(unsafe.SliceData(fields))}
+	return container(KindMap, unsafe.Pointer(unsafe.SliceData(fields)), len(fields))
 }
 
 // NewMap returns a map Value over fields in any order. It sorts them (in
@@ -144,28 +175,32 @@ func MustMap(fields ...Field) Value {
 }
 
 // Kind returns the kind of v.
-func (v Value) Kind() Kind { return v.kind }
+func (v Value) Kind() Kind { return v.kind() }
 
 // IsNull reports whether v is the explicit null.
-func (v Value) IsNull() bool { return v.kind == KindNull }
+func (v Value) IsNull() bool { return v == Value{} }
 
 // IsMap reports whether v is an object.
-func (v Value) IsMap() bool { return v.kind == KindMap }
+func (v Value) IsMap() bool { return v.kind() == KindMap }
 
 // IsList reports whether v is an array.
-func (v Value) IsList() bool { return v.kind == KindList }
+func (v Value) IsList() bool { return v.kind() == KindList }
 
 // IsScalar reports whether v is a string, number or boolean.
 func (v Value) IsScalar() bool {
-	return v.kind == KindBool || v.kind == KindInt || v.kind == KindFloat || v.kind == KindString
+	k := v.kind()
+	return k >= KindBool && k <= KindString
 }
 
 // AsBool returns the boolean held by v; ok is false for another kind.
-func (v Value) AsBool() (b bool, ok bool) { return v.kind == KindBool && v.n == 1, v.kind == KindBool }
+func (v Value) AsBool() (b bool, ok bool) {
+	ok = v.kind() == KindBool
+	return ok && v.n == 1, ok
+}
 
 // AsInt returns the integer held by v; ok is false for another kind.
 func (v Value) AsInt() (i int64, ok bool) {
-	if v.kind != KindInt {
+	if v.kind() != KindInt {
 		return 0, false
 	}
 	return int64(v.n), true
@@ -174,7 +209,7 @@ func (v Value) AsInt() (i int64, ok bool) {
 // AsFloat returns the number held by v as a float64 (integers convert); ok
 // is false for a kind that is not a number.
 func (v Value) AsFloat() (f float64, ok bool) {
-	switch v.kind {
+	switch v.kind() {
 	case KindFloat:
 		return math.Float64frombits(v.n), true
 	case KindInt:
@@ -184,7 +219,7 @@ func (v Value) AsFloat() (f float64, ok bool) {
 }
 
 // AsString returns the string held by v; ok is false for another kind.
-func (v Value) AsString() (s string, ok bool) { return v.str(), v.kind == KindString }
+func (v Value) AsString() (s string, ok bool) { return v.str(), v.kind() == KindString }
 
 // Fields returns the fields of a map, sorted by key (nil for other kinds).
 // The slice must not be modified.
@@ -196,8 +231,8 @@ func (v Value) Items() []Value { return v.items() }
 
 // Len returns the number of fields of a map or items of a list, else 0.
 func (v Value) Len() int {
-	if v.kind == KindMap || v.kind == KindList {
-		return int(v.n)
+	if k := v.kind(); k == KindMap || k == KindList {
+		return v.length()
 	}
 	return 0
 }
@@ -255,11 +290,12 @@ func (v Value) Without(key string) Value {
 // the float 2^53); maps compare as sets of fields; lists compare item by
 // item in order.
 func Equal(a, b Value) bool {
-	if a.kind != b.kind {
-		if a.kind == KindFloat && b.kind == KindInt {
-			a, b = b, a
+	ka, kb := a.kind(), b.kind()
+	if ka != kb {
+		if ka == KindFloat && kb == KindInt {
+			a, b, ka, kb = b, a, kb, ka
 		}
-		if a.kind == KindInt && b.kind == KindFloat {
+		if ka == KindInt && kb == KindFloat {
 			// Exact: the float must be a whole number in int64's range
 			// equal to the integer (no rounding of the integer to float64).
 			f := math.Float64frombits(b.n)
@@ -267,7 +303,7 @@ func Equal(a, b Value) bool {
 		}
 		return false
 	}
-	switch a.kind {
+	switch ka {
 	case KindNull:
 		return true
 	case KindBool, KindInt:
@@ -315,11 +351,11 @@ type ScalarKey struct {
 // Key returns the ScalarKey of v. Non-scalar values (maps, lists) are not
 // keys; for them ok is false.
 func (v Value) Key() (k ScalarKey, ok bool) {
-	switch v.kind {
+	switch v.kind() {
 	case KindNull:
 		return ScalarKey{Kind: KindNull}, true
 	case KindBool, KindInt:
-		return ScalarKey{Kind: v.kind, Bits: v.n}, true
+		return ScalarKey{Kind: v.kind(), Bits: v.n}, true
 	case KindString:
 		return ScalarKey{Kind: KindString, Str: v.str()}, true
 	case KindFloat:
@@ -335,11 +371,11 @@ func (v Value) Key() (k ScalarKey, ok bool) {
 // Short renders a scalar for messages: strings as written, numbers and
 // booleans in JSON form, other kinds by their kind name.
 func (v Value) Short() string {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		return v.str()
 	case KindMap, KindList:
-		return v.kind.String()
+		return v.kind().String()
 	}
 	var sb buffer
 	writeJSON(&sb, v, "", "")
@@ -352,13 +388,13 @@ func (v Value) Short() string {
 // use it to refuse values built in memory that would exhaust the stack of
 // the recursive algorithms that follow.
 func Deeper(v Value, max int) bool {
-	if v.kind != KindMap && v.kind != KindList {
+	if v.kind() != KindMap && v.kind() != KindList {
 		return false
 	}
 	if max <= 0 {
 		return true
 	}
-	if v.kind == KindMap {
+	if v.kind() == KindMap {
 		for _, f := range v.fields() {
 			if Deeper(f.Value, max-1) {
 				return true

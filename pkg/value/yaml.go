@@ -42,9 +42,9 @@ const maxImplicitKey = 1000
 func (v Value) YAML() []byte {
 	var sb buffer
 	switch {
-	case v.kind == KindMap && len(v.fields()) > 0:
+	case v.kind() == KindMap && len(v.fields()) > 0:
 		writeYAMLMap(&sb, v, 0, false)
-	case v.kind == KindList && len(v.items()) > 0:
+	case v.kind() == KindList && len(v.items()) > 0:
 		writeYAMLList(&sb, v, 0, false)
 	default:
 		writeYAMLScalar(&sb, v)
@@ -63,7 +63,7 @@ func writeIndent(sb *buffer, n int) {
 // isBlock reports whether v is written as a block of lines of its own (a
 // non-empty map or list) rather than on the line of its key or dash.
 func isBlock(v Value) bool {
-	return (v.kind == KindMap && len(v.fields()) > 0) || (v.kind == KindList && len(v.items()) > 0)
+	return (v.kind() == KindMap && len(v.fields()) > 0) || (v.kind() == KindList && len(v.items()) > 0)
 }
 
 // writeYAMLMap writes the fields of a non-empty map, each line indented by
@@ -98,10 +98,10 @@ func writeYAMLMap(sb *buffer, v Value, indent int, inline bool) {
 // lines at listIndent.
 func writeYAMLValue(sb *buffer, v Value, indent, listIndent int) {
 	switch {
-	case v.kind == KindMap && len(v.fields()) > 0:
+	case v.kind() == KindMap && len(v.fields()) > 0:
 		sb.WriteByte('\n')
 		writeYAMLMap(sb, v, indent+2, false)
-	case v.kind == KindList && len(v.items()) > 0:
+	case v.kind() == KindList && len(v.items()) > 0:
 		sb.WriteByte('\n')
 		writeYAMLList(sb, v, listIndent, false)
 	default:
@@ -122,9 +122,9 @@ func writeYAMLList(sb *buffer, v Value, indent int, inline bool) {
 		}
 		sb.WriteString("- ")
 		switch {
-		case it.kind == KindMap && isBlock(it):
+		case it.kind() == KindMap && isBlock(it):
 			writeYAMLMap(sb, it, indent+2, true)
-		case it.kind == KindList && isBlock(it):
+		case it.kind() == KindList && isBlock(it):
 			writeYAMLList(sb, it, indent+2, true)
 		default:
 			writeYAMLScalar(sb, it)
@@ -138,7 +138,7 @@ func writeYAMLScalar(sb *buffer, v Value) {
 	if writeNullBoolInt(sb, v) {
 		return
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindFloat:
 		writeYAMLFloat(sb, math.Float64frombits(v.n))
 	case KindString:
