@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // deploymentWithEnv returns a Deployment manifest whose container has n env
@@ -35,10 +36,14 @@ func deploymentWithEnv(n int, asJSON bool) []byte {
 }
 
 func benchmarkDocument(b *testing.B, data []byte) {
+	benchmarkWith(b, data, parse.Document)
+}
+
+func benchmarkWith(b *testing.B, data []byte, read func([]byte) (value.Value, error)) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parse.Document(data); err != nil {
+		if _, err := read(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -54,4 +59,22 @@ func BenchmarkDeployment1000EnvYAML(b *testing.B) {
 // JSON.
 func BenchmarkDeployment1000EnvJSON(b *testing.B) {
 	benchmarkDocument(b, deploymentWithEnv(1000, true))
+}
+
+// BenchmarkDeployment1000EnvJSONOwned parses the JSON Deployment with
+// OwnedDocument: no copy of the input.
+func BenchmarkDeployment1000EnvJSONOwned(b *testing.B) {
+	benchmarkWith(b, deploymentWithEnv(1000, true), parse.OwnedDocument)
+}
+
+// BenchmarkDeployment10EnvJSON parses a small JSON Deployment, 10 env
+// entries, the size of most objects.
+func BenchmarkDeployment10EnvJSON(b *testing.B) {
+	benchmarkDocument(b, deploymentWithEnv(10, true))
+}
+
+// BenchmarkDeployment10EnvJSONOwned is BenchmarkDeployment10EnvJSON with
+// OwnedDocument.
+func BenchmarkDeployment10EnvJSONOwned(b *testing.B) {
+	benchmarkWith(b, deploymentWithEnv(10, true), parse.OwnedDocument)
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,24 +240,36 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 	}
 	src := sc.fields[base:]
 	fields := carve(&sc.fieldSlab, len(src))
+	copy(fields, src)
 	if sorted {
-		copy(fields, src)
 		return value.MapFromSorted(fields), true
 	}
-	offs := sc.offsets[base:]
-	order := make([]int, len(src))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return src[order[i]].Key < src[order[j]].Key })
-	for i, o := range order {
-		fields[i] = src[o]
-		if i > 0 && fields[i].Key == fields[i-1].Key {
-			sc.fail(offs[o], duplicateMsg(fields[i].Key, sc.lines().lineAt(offs[order[i-1]])), false)
+	// In place and without allocating (objects in Kubernetes' own order,
+	// not sorted, are common).
+	slices.SortStableFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	for i := 1; i < len(fields); i++ {
+		if fields[i].Key == fields[i-1].Key {
+			sc.duplicate(src, sc.offsets[base:], fields[i].Key)
 			return value.Value{}, false
 		}
 	}
 	return value.MapFromSorted(fields), true
+}
+
+// duplicate fails at the second field of src (whose keys start at offs)
+// named key, naming the line of the first.
+func (sc *jsonScanner) duplicate(src []value.Field, offs []int, key string) {
+	first := -1
+	for i, f := range src {
+		if f.Key != key {
+			continue
+		}
+		if first >= 0 {
+			sc.fail(offs[i], duplicateMsg(key, sc.lines().lineAt(offs[first])), false)
+			return
+		}
+		first = i
+	}
 }
 
 // separator reads what follows a member of a map or list: a comma (more
