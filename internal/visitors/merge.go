@@ -58,7 +58,14 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 		keep = n.Dirs.RetainKeys
 	}
 	retain = retain && (listed || hasSetField(fields))
-	out := make([]value.Field, 0, len(fields))
+	var out []value.Field
+	// Until a field's outcome is not live's own field (the same key, and
+	// live's Value or, for a scalar, one of its kind equal to it), out
+	// stays nil and same counts live's fields matched: a map whose fields
+	// all come out as live has them is live's map, shared instead of
+	// copied.
+	live := n.Live.Fields()
+	same := 0
 	r := 0
 	for _, f := range fields {
 		if retain {
@@ -77,9 +84,23 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 			return elements.Absent, err
 		}
 		// An outcome that is null is live's null, untouched: kept.
-		if o.Present {
-			out = append(out, value.Field{Key: f.Name, Value: o.Value})
+		if !o.Present {
+			continue
 		}
+		if out == nil && same < len(live) && live[same].Key == f.Name && asLive(o.Value, live[same].Value) {
+			same++
+			continue
+		}
+		if out == nil {
+			out = append(make([]value.Field, 0, len(fields)), live[:same]...)
+		}
+		out = append(out, value.Field{Key: f.Name, Value: o.Value})
+	}
+	if out == nil && same == len(live) && n.HasLive {
+		return elements.Keep(n.Live), nil
+	}
+	if out == nil {
+		out = append(make([]value.Field, 0, same), live[:same]...)
 	}
 	return elements.Keep(value.MapFromSorted(out)), nil
 }
@@ -92,4 +113,13 @@ func hasSetField(fields elements.Fields) bool {
 		}
 	}
 	return false
+}
+
+// asLive reports whether outcome o can be given as live's value v: it is
+// v itself (a shared subtree), or a scalar of v's kind equal to it.
+func asLive(o, v value.Value) bool {
+	if o == v {
+		return true
+	}
+	return o.IsScalar() && o.Kind() == v.Kind() && value.Equal(o, v)
 }
