@@ -51,7 +51,7 @@ func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	} else {
 		ord = order.MergedList(e, o.Ordering)
 	}
-	return elements.Keep(assemble(ord, outs)), nil
+	return elements.Keep(assemble(n, ord, outs)), nil
 }
 
 // VisitSet implements elements.Visitor.
@@ -70,7 +70,7 @@ func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	} else {
 		ord = order.MergedSet(e, o.Ordering)
 	}
-	return elements.Keep(assemble(ord, outs)), nil
+	return elements.Keep(assemble(n, ord, outs)), nil
 }
 
 // walk decides the members items, but those a patch deletes (absent).
@@ -88,8 +88,12 @@ func (o Ordered) walk(items []elements.Item, outs []elements.Outcome) error {
 	return nil
 }
 
-// assemble builds the list of the present outcomes in order.
-func assemble(order []int, outs []elements.Outcome) value.Value {
+// assemble builds the list of the present outcomes in order: n's live
+// list itself when they are its items as they stand (see asLive).
+func assemble(n *elements.Node, order []int, outs []elements.Outcome) value.Value {
+	if n.HasLive && n.Live.IsList() && asLiveItems(order, outs, n.Live.Items()) {
+		return n.Live
+	}
 	items := make([]value.Value, 0, len(order))
 	for _, id := range order {
 		if outs[id].Present {
@@ -97,4 +101,20 @@ func assemble(order []int, outs []elements.Outcome) value.Value {
 		}
 	}
 	return value.List(items)
+}
+
+// asLiveItems reports whether the present outcomes, in order, are live's
+// items one for one (asLive).
+func asLiveItems(order []int, outs []elements.Outcome, live []value.Value) bool {
+	k := 0
+	for _, id := range order {
+		if !outs[id].Present {
+			continue
+		}
+		if k == len(live) || !asLive(outs[id].Value, live[k]) {
+			return false
+		}
+		k++
+	}
+	return k == len(live)
 }
