@@ -76,11 +76,10 @@ func rootType(recorded, local, live value.Value, opts Options, res *Result) (*op
 	t, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: local, Source: elements.Local},
 		frontend.Object{Value: recorded, Source: elements.Recorded}, frontend.Object{Value: live, Source: elements.Live})
 	if err == nil && t == openapi.Unknown && opts.TypeName == "" {
+		// RootType found both strings, which Short renders as written.
 		av, _ := local.Get("apiVersion")
 		k, _ := local.Get("kind")
-		apiVersion, _ := av.AsString()
-		kind, _ := k.AsString()
-		res.Warnings = append(res.Warnings, "no schema for "+apiVersion+" "+kind+": merged by the fallback rules (maps merge, lists are replaced)")
+		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
 	return t, err
 }

@@ -25,15 +25,17 @@ type format struct {
 // fail is the *elements.Error blaming the patch at node n.
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
-// declares reports whether struct type t declares a field called name (a
-// few types, JSONSchemaProps among them, have "$ref" and "$schema" data
-// fields).
-func declares(t *openapi.Type, name string) bool { return t.Field(name) != nil }
+// directive reports whether key is a directive of a map of type t: a "$"
+// key t does not declare (a few types, JSONSchemaProps among them, have
+// "$ref" and "$schema" data fields).
+func directive(t *openapi.Type, key string) bool {
+	return strings.HasPrefix(key, "$") && t.Field(key) == nil
+}
 
 // Map implements collate.Format.
 func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []collate.FieldDirectives, error) {
 	p, t := n.Local, n.Type
-	if d, ok := p.Get(smp.DirectiveKey); ok && !declares(t, smp.DirectiveKey) {
+	if d, ok := p.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
@@ -55,14 +57,16 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 		return byField[len(byField)-1].Dirs
 	}
 	// Directives: $retainKeys, $setElementOrder/<f>,
-	// $deleteFromPrimitiveList/<f>; other "$" keys the schema does not
-	// declare come from newer clients and are ignored.
-	if !hasDirective(p, t) {
-		return p.Fields(), dirs, nil, nil
+	// $deleteFromPrimitiveList/<f>; others come from newer clients and are
+	// ignored.
+	fields := p.Fields()
+	first := slices.IndexFunc(fields, func(fl value.Field) bool { return directive(t, fl.Key) })
+	if first < 0 {
+		return fields, dirs, nil, nil
 	}
-	data := make([]value.Field, 0, p.Len())
-	for _, fl := range p.Fields() {
-		if !strings.HasPrefix(fl.Key, "$") || declares(t, fl.Key) {
+	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
+	for _, fl := range fields[first:] {
+		if !directive(t, fl.Key) {
 			data = append(data, fl)
 			continue
 		}
@@ -98,17 +102,6 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 	return data, dirs, byField, nil
 }
 
-// hasDirective reports whether map p holds a "$" key type t does not
-// declare.
-func hasDirective(p value.Value, t *openapi.Type) bool {
-	for _, fl := range p.Fields() {
-		if strings.HasPrefix(fl.Key, "$") && !declares(t, fl.Key) {
-			return true
-		}
-	}
-	return false
-}
-
 // with returns a copy of d (or new Directives) changed by set.
 func with(d *elements.Directives, set func(*elements.Directives)) *elements.Directives {
 	out := &elements.Directives{}
@@ -140,7 +133,7 @@ func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 func (f format) Item(n *elements.Node, i int, it value.Value) (string, error) {
 	itemType := n.Type.Item()
 	d, ok := it.Get(smp.DirectiveKey)
-	if !ok || declares(itemType, smp.DirectiveKey) {
+	if !ok || !directive(itemType, smp.DirectiveKey) {
 		return "", nil
 	}
 	// A value that is not a string reads as "", an unknown value.
@@ -163,12 +156,10 @@ func (f format) Item(n *elements.Node, i int, it value.Value) (string, error) {
 	return "", fail(n, item+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// Whole implements collate.Format: v as data, for a node whose patch
-// value is taken whole (a replaced map or list, a list without merge
-// strategy): map fields set to null, maps holding "$patch" (the
-// directives of a replaced value are ignored) and other directive keys are
-// dropped. Nesting deeper than the limit is an error (for values built in
-// memory, which the parser's limit did not see).
+// Whole implements collate.Format: v as data, without map fields set to
+// null, maps holding "$patch" (a replaced value's directives are ignored)
+// and other directive keys. Nesting deeper than the limit is an error (for
+// values built in memory, which the parser's limit did not see).
 func (f format) Whole(n *elements.Node, v value.Value) (value.Value, error) {
 	depth := 0
 	for p := n.Parent; p != nil; p = p.Base().Parent {
@@ -202,12 +193,12 @@ func (f format) clean(n *elements.Node, v value.Value, t *openapi.Type, depth in
 		}
 		return value.List(items), true, nil
 	}
-	if _, ok := v.Get(smp.DirectiveKey); ok && !declares(t, smp.DirectiveKey) {
+	if _, ok := v.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
 		return v, false, nil
 	}
 	fields := make([]value.Field, 0, v.Len())
 	for _, fl := range v.Fields() {
-		if fl.Value.IsNull() || (strings.HasPrefix(fl.Key, "$") && !declares(t, fl.Key)) {
+		if fl.Value.IsNull() || directive(t, fl.Key) {
 			continue
 		}
 		ct, _ := t.Child(fl.Key)
