@@ -46,6 +46,15 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 		return p.Without(smp.DirectiveKey).Fields(), with(n.Dirs, func(d *elements.Directives) { d.Directive = s }), nil, nil
 	}
 	dirs := n.Dirs
+	// Directives: $retainKeys, $setElementOrder/<f>,
+	// $deleteFromPrimitiveList/<f>; others come from newer clients and are
+	// ignored.
+	fields := p.Fields()
+	first := slices.IndexFunc(fields, func(fl value.Field) bool { return directive(t, fl.Key) })
+	if first < 0 {
+		return fields, dirs, nil, nil
+	}
+	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
 	var byField []collate.FieldDirectives
 	field := func(name string) *elements.Directives {
 		for _, fd := range byField {
@@ -56,15 +65,6 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 		byField = append(byField, collate.FieldDirectives{Name: name, Dirs: &elements.Directives{}})
 		return byField[len(byField)-1].Dirs
 	}
-	// Directives: $retainKeys, $setElementOrder/<f>,
-	// $deleteFromPrimitiveList/<f>; others come from newer clients and are
-	// ignored.
-	fields := p.Fields()
-	first := slices.IndexFunc(fields, func(fl value.Field) bool { return directive(t, fl.Key) })
-	if first < 0 {
-		return fields, dirs, nil, nil
-	}
-	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
 	for _, fl := range fields[first:] {
 		if !directive(t, fl.Key) {
 			data = append(data, fl)
