@@ -252,9 +252,9 @@ func (f format) Check(n *elements.Node) error {
 }
 
 // checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field
-// that is not a list (by schema, or by the patch's own value), for a list
-// of objects but a set of maps (objects), and values to delete that are not
-// of the list's kind.
+// that is not a list (by schema, or by the patch's own value) and for a list
+// of objects but a set of maps (objects): the values to delete and the list
+// they are deleted from (the patch's, else live's) are scalars of one kind.
 func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
 	dir := smp.DeletePrefix + n.Name
 	t := n.Type
@@ -264,8 +264,6 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	if n.HasLocal && !n.Local.IsNull() && !n.Local.IsList() {
 		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
 	}
-	// The values to delete and the list they are deleted from (the
-	// patch's, else live's) are scalars of one kind.
 	dc, msg := classOfList(del)
 	if msg != "" {
 		return fail(n, dir+": "+msg)
