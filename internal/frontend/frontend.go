@@ -1,8 +1,7 @@
-// Package frontend holds the decisions every front-end of the engine
-// (pkg/apply, pkg/patch, pkg/patchgen; pkg/cluster through pkg/apply)
-// makes the same way: the schema type of the root of the objects, with the
-// input check that comes with it, and the order of merged lists, both
-// under the feature gates.
+// Package frontend holds what every front-end of the engine (pkg/apply,
+// pkg/patch, pkg/patchgen) decides the same way under the feature gates:
+// the schema type of the objects' root, with its input check, and the
+// order of merged lists.
 package frontend
 
 import (
@@ -15,8 +14,7 @@ import (
 )
 
 // Object is one input of a front-end and the source it is (for errors).
-// A null Value is an object that does not exist (no recorded
-// configuration on a first apply, no live object yet).
+// A null Value is an object that does not exist.
 type Object struct {
 	Value  value.Value
 	Source elements.Source
@@ -25,20 +23,16 @@ type Object struct {
 // needs ends the messages of an object without apiVersion or kind.
 const needs = ": the object needs apiVersion and kind to find its schema (or name the type explicitly)"
 
-// RootType resolves the schema type of the root of the objects. schema
-// nil means openapi.Default(); with the MultiFieldMergeKeys gate off the
-// schema's kubectl view is used (openapi.Schema.Kubectl), so merge
-// metadata is read as strategicpatch reads it. This is the gate's one
-// switch.
+// RootType resolves the schema type of the objects' root. schema nil means
+// openapi.Default(); with the MultiFieldMergeKeys gate off its kubectl view
+// is used (openapi.Schema.Kubectl), the gate's one switch.
 //
 // A non-empty typeName names the definition (an error when the schema
-// lacks it) and the objects are not looked at. Otherwise first, whose
-// apiVersion and kind give the type, and every other object that exists
-// (a null one does not) must be an object with apiVersion and kind,
-// non-empty strings: the first that is not is an *elements.Error blaming
-// its source at path apiVersion or kind (apiVersion checked first), so
-// that no input is silently merged without schema. A kind the schema does
-// not know gives openapi.Unknown (callers decide whether to warn).
+// lacks it) and the objects are not looked at. Otherwise first's apiVersion
+// and kind give the type, and first and every other object that exists
+// must carry both as non-empty strings: the first that does not is an
+// *elements.Error blaming its source at path apiVersion or kind. A kind the
+// schema does not know gives openapi.Unknown.
 func RootType(schema *openapi.Schema, typeName string, gates features.Gates, first Object, others ...Object) (*openapi.Type, error) {
 	if schema == nil {
 		s, err := openapi.Default()
@@ -74,44 +68,37 @@ func RootType(schema *openapi.Schema, typeName string, gates features.Gates, fir
 	return openapi.Unknown, nil
 }
 
-// typeOf returns the apiVersion and kind of o, which must be non-empty
-// strings.
+// typeOf returns the apiVersion and kind of o, which must be an object
+// holding both as non-empty strings (apiVersion checked first).
 func typeOf(o Object) (apiVersion, kind string, err error) {
-	if apiVersion, err = typeField(o, "apiVersion"); err != nil {
-		return "", "", err
-	}
-	kind, err = typeField(o, "kind")
-	return apiVersion, kind, err
-}
-
-// typeField returns field (apiVersion or kind) of o, which must be a
-// non-empty string.
-func typeField(o Object, field string) (string, error) {
-	fail := func(msg string) error {
-		return &elements.Error{Source: o.Source, Path: fieldpath.Path{fieldpath.Field(field)}, Msg: msg}
-	}
 	if !o.Value.IsMap() {
-		return "", &elements.Error{Source: o.Source, Msg: "the top level must be an object, got " + o.Value.Kind().String()}
+		return "", "", &elements.Error{Source: o.Source, Msg: "the top level must be an object, got " + o.Value.Kind().String()}
 	}
-	v, ok := o.Value.Get(field)
-	if !ok {
-		return "", fail("missing" + needs)
+	var got [2]string
+	for i, field := range [...]string{"apiVersion", "kind"} {
+		v, ok := o.Value.Get(field)
+		s, isString := v.AsString()
+		msg := ""
+		switch {
+		case !ok:
+			msg = "missing" + needs
+		case !isString:
+			msg = "expected a string, got " + v.Kind().String()
+		case s == "":
+			msg = "empty" + needs
+		}
+		if msg != "" {
+			return "", "", &elements.Error{Source: o.Source, Path: fieldpath.Path{fieldpath.Field(field)}, Msg: msg}
+		}
+		got[i] = s
 	}
-	s, isString := v.AsString()
-	switch {
-	case !isString:
-		return "", fail("expected a string, got " + v.Kind().String())
-	case s == "":
-		return "", fail("empty" + needs)
-	}
-	return s, nil
+	return got[0], got[1], nil
 }
 
 // Ordering returns the order of merged lists a front-end uses: kubectl's
-// when the SeedOrdering gate is off (the gate's one switch), else o, the
-// order the caller chose. An explicit order.OrderSeed cannot be told
-// from the default, so it gives way to the gate too; the command line
-// refuses --ordering seed with the gate off.
+// when the SeedOrdering gate is off (the gate's one switch), else o. An
+// explicit order.OrderSeed cannot be told from the default, so it gives way
+// to the gate too.
 func Ordering(o order.Ordering, gates features.Gates) order.Ordering {
 	if !gates.Enabled(features.SeedOrdering) {
 		return order.OrderKubectl

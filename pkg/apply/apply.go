@@ -31,39 +31,25 @@ type Options struct {
 	// Schema resolves the types of the objects; nil means the embedded
 	// default schema.
 	Schema *openapi.Schema
-	// TypeName names the root definition explicitly; empty means resolve it
-	// from local's apiVersion and kind. Without it every object given
-	// (local, and recorded and live unless null) must carry apiVersion and
-	// kind: one that lacks either is an *elements.Error naming it.
+	// TypeName names the root definition; empty means local's apiVersion and
+	// kind, which recorded and live must carry too unless null (else an
+	// *elements.Error naming the object).
 	TypeName string
-	// Overwrite lets local win over changes live made to fields local sets.
-	// When false, a field that live changed away from recorded and that
-	// local sets to a third value is a conflict.
+	// Overwrite lets local win over changes live made to fields local sets;
+	// when false such a field set to a third value is a conflict.
 	Overwrite bool
-	// Ordering selects the order of merged list items while the
-	// SeedOrdering gate is on; with it off the order is always
-	// OrderingKubectl.
+	// Ordering selects the order of merged list items; with the
+	// SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
-	// Gates switch ply's deliberate departures from kubectl; the zero
-	// value has all on, features.Kubectl() all off. Merge reads:
-	//
-	//   - SeedOrdering: off, merged lists are ordered as kubectl orders
-	//     them (OrderingKubectl, whatever Ordering says);
-	//   - MultiFieldMergeKeys: off, the schema is read as kubectl reads it
-	//     (openapi.Schema.Kubectl): only the patch strategy and merge key
-	//     count, the key is one field name and no default fills it, so a
-	//     TCP and a UDP port on one containerPort are one item, and list
-	//     and map types (x-kubernetes-list-type, -map-type) do not count.
-	//
-	//   - SetOfMaps: off, a set of maps (x-kubernetes-list-type: set over
-	//     objects) is replaced whole.
-	//
-	// PatchDeleteRemovesMap concerns patches only.
+	// Gates switch ply's departures from kubectl (zero value: all on;
+	// features.Kubectl(): all off). Merge reads SeedOrdering,
+	// MultiFieldMergeKeys (off: the schema's kubectl view,
+	// openapi.Schema.Kubectl) and SetOfMaps (off: a set of maps is
+	// replaced whole).
 	Gates features.Gates
 	// MaxDepth is the deepest nesting of maps and lists accepted in any of
-	// the three objects; 0 means parse.DefaultMaxDepth, the limit that
-	// objects read through pkg/parse already obey. Merging recurses once
-	// per level, so this bounds the stack objects built in memory can use.
+	// the three objects; 0 means parse.DefaultMaxDepth. It bounds the stack
+	// a merge of objects built in memory can use.
 	MaxDepth int
 }
 
@@ -89,19 +75,18 @@ const (
 type Result struct {
 	// Object is the merged object: what the server should hold.
 	Object value.Value
-	// Changes lists the differences from live in a stable order (see
-	// changes.Collect).
+	// Changes lists the differences from live in a stable order.
 	Changes []Change
-	// Warnings are messages for the user that do not stop the merge, such
-	// as a kind without schema merged by the fallback rules.
+	// Warnings do not stop the merge, such as a kind without schema merged
+	// by the fallback rules.
 	Warnings []string
 }
 
-// Conflict is a field that live changed away from recorded and that local
-// writes too, reported when Options.Overwrite is false: its path, what
-// local writes (null: removes) and what live changed it to.
+// Conflict is a field live changed away from recorded that local writes
+// too (Options.Overwrite false): its path, local's value (null: removes)
+// and live's.
 type Conflict = delta.Conflict
 
-// ConflictError is returned by Merge when Overwrite is false and conflicts
-// exist; it lists all of them in document order (see delta.Conflicts).
+// ConflictError lists, in document order, the conflicts that stop a Merge
+// with Overwrite false.
 type ConflictError = delta.ConflictError

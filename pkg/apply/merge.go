@@ -20,12 +20,9 @@ import (
 //
 // Errors are *elements.Error for bad input (naming the source and field
 // path) and *ConflictError when Overwrite is false and live changed a field
-// local sets. With Overwrite false, Merge first makes kubectl's three-way
-// patch and the recorded->live patch and compares them (delta.Check, the
-// rule patchgen.ThreeWay applies too); input these patches cannot be made
-// from is an *elements.Error then, where kubectl fails too (an item
-// without its merge key in a live or recorded list the patches name).
-// Merge never modifies its inputs.
+// local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
+// kubectl's patches cannot be made from is an error then. Merge never
+// modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
@@ -60,8 +57,8 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	res.Object = out.Value
 	res.Changes = changes.Collect(tree, w)
 	w.Release()
-	// A few changes take their paths now, and the tree's storage goes
-	// back for the next merge; many keep their paths lazy, and the tree.
+	// A few changes take their paths now and the tree's storage is reused;
+	// many keep their paths lazy, and the tree.
 	if len(res.Changes) <= detachedChanges {
 		changes.Detach(res.Changes)
 		arena.Release()
@@ -73,19 +70,16 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 // reuse the tree's storage.
 const detachedChanges = 64
 
-// rootType resolves the schema type of the objects (frontend.RootType:
-// the named definition, or the one of local's apiVersion and kind, which
-// recorded and live must carry too), warning when the schema does not know
-// the kind.
+// rootType resolves the objects' type (frontend.RootType, local first),
+// warning when the schema does not know local's kind.
 func rootType(recorded, local, live value.Value, opts Options, res *Result) (*openapi.Type, error) {
 	t, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: local, Source: elements.Local},
 		frontend.Object{Value: recorded, Source: elements.Recorded}, frontend.Object{Value: live, Source: elements.Live})
 	if err == nil && t == openapi.Unknown && opts.TypeName == "" {
+		// RootType found both strings, which Short renders as written.
 		av, _ := local.Get("apiVersion")
 		k, _ := local.Get("kind")
-		apiVersion, _ := av.AsString()
-		kind, _ := k.AsString()
-		res.Warnings = append(res.Warnings, "no schema for "+apiVersion+" "+kind+": merged by the fallback rules (maps merge, lists are replaced)")
+		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
 	return t, err
 }

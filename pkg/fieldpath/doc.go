@@ -5,7 +5,4 @@
 // Paths render the way users read them in error messages and change lists:
 //
 //	spec.template.spec.containers[name=web].ports[containerPort=80,protocol=UDP]
-//
-// A Path is built lazily: the merge engine keeps a parent pointer per node
-// and only materialises a Path when it reports an error or a change.
 package fieldpath

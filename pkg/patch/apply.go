@@ -13,8 +13,7 @@ import (
 )
 
 // Ordering selects the order of the items of merged lists in a patch's
-// result (see doc.go, "Semantics"); it is order.Ordering, the choice
-// pkg/apply offers for merges.
+// result, as pkg/apply offers for merges.
 type Ordering = order.Ordering
 
 // ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
@@ -25,8 +24,7 @@ const (
 	// the patch does not order come first, in live order, then the items
 	// the patch orders ($setElementOrder's order, else the patch list's).
 	OrderSeed = order.OrderSeed
-	// OrderKubectl reproduces k8s.io/apimachinery's strategicpatch, list
-	// order included.
+	// OrderKubectl reproduces strategicpatch's order.
 	OrderKubectl = order.OrderKubectl
 )
 
@@ -34,53 +32,39 @@ const (
 type Options struct {
 	// Schema supplies the merge metadata; nil means openapi.Default().
 	Schema *openapi.Schema
-	// TypeName names the root definition; empty means resolve it from
-	// live's apiVersion and kind, or the patch's when live is null (the
-	// patch then creates the object): the object that decides must carry
-	// both, else Apply fails with an *elements.Error naming it (a patch
-	// applied to an existing object need not repeat them). A kind the
-	// schema does not know is patched without merge metadata: maps merge,
-	// lists are replaced (JSON merge patch semantics), as strategicpatch
-	// does.
+	// TypeName names the root definition; empty means live's apiVersion
+	// and kind, or the patch's when live is null (the patch creates the
+	// object): that object must carry both, else Apply fails with an
+	// *elements.Error naming it. A kind the schema does not know is
+	// patched without merge metadata (maps merge, lists are replaced), as
+	// strategicpatch does.
 	TypeName string
 	// MaxDepth bounds the nesting of maps and lists the patch may reach;
-	// 0 means parse.DefaultMaxDepth. Deeper patches are an error, never a
-	// stack overflow, also for values built in memory.
+	// 0 means parse.DefaultMaxDepth. Deeper patches are an error, also for
+	// values built in memory.
 	MaxDepth int
-	// Ordering selects the order of merged lists: OrderSeed (the zero
-	// value, design document 000) or OrderKubectl (strategicpatch's).
-	// Which items a list holds does not depend on it. With the
-	// SeedOrdering gate off the order is always OrderKubectl.
+	// Ordering selects the order of merged lists (never which items they
+	// hold); with the SeedOrdering gate off it is always OrderKubectl.
 	Ordering Ordering
-	// Gates switch ply's deliberate departures from strategicpatch; the
-	// zero value has all on, features.Kubectl() all off. Apply reads:
-	//
-	//   - SeedOrdering: off, merged lists are ordered as strategicpatch
-	//     orders them (OrderKubectl, whatever Ordering says);
-	//   - MultiFieldMergeKeys: off, the schema is read as strategicpatch
-	//     reads it (openapi.Schema.Kubectl): only the patch strategy and
-	//     merge key count, the key is one field name and no default fills
-	//     it.
-	//
-	//   - PatchDeleteRemovesMap: off, "$patch: delete" on a map leaves an
-	//     empty map, as strategicpatch does;
-	//   - SetOfMaps: off, a set of maps is replaced whole.
+	// Gates switch ply's departures from strategicpatch (zero value: all
+	// on; features.Kubectl(): all off). Apply reads SeedOrdering,
+	// MultiFieldMergeKeys (off: the schema's kubectl view),
+	// PatchDeleteRemovesMap (off: "$patch: delete" on a map leaves an
+	// empty map) and SetOfMaps (off: a set of maps is replaced whole).
 	Gates features.Gates
 }
 
-// Apply applies the strategic merge patch patch to live (value.Null, or
-// absent, when the object does not exist yet) and returns the patched
-// object. Neither input is modified.
+// Apply applies the strategic merge patch patch to live (value.Null when
+// the object does not exist yet) and returns the patched object. Neither
+// input is modified.
 //
-// Errors are *elements.Error: Source elements.Patch for a malformed patch
-// (the rejection rules of doc.go), elements.Live for live data the patch
-// cannot be applied to, each with the field path.
+// Errors are *elements.Error: Source elements.Patch for a malformed patch,
+// elements.Live for live data the patch cannot be applied to, each with
+// the field path.
 func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	if err := checkRoots(live, patch); err != nil {
 		return value.Value{}, err
 	}
-	// The object the patch applies to decides the type; the patch does
-	// when it creates the object.
 	decides := frontend.Object{Value: live, Source: elements.Live}
 	if live.IsNull() {
 		decides = frontend.Object{Value: patch, Source: elements.Patch}
@@ -94,21 +78,17 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 }
 
 // ApplyType applies patch to live like Apply, with t as the root type
-// (nil: no schema), the default depth limit and OrderSeed (Apply's
-// default); ApplyTypeOrdered chooses the ordering.
+// (nil: no schema), the default depth limit and OrderSeed.
 func ApplyType(live, patch value.Value, t *openapi.Type) (value.Value, error) {
 	return ApplyTypeOrdered(live, patch, t, OrderSeed)
 }
 
-// ApplyTypeOrdered is ApplyType with the ordering of merged lists given
-// (OrderSeed or OrderKubectl, as Options.Ordering).
+// ApplyTypeOrdered is ApplyType with the ordering of merged lists given.
 func ApplyTypeOrdered(live, patch value.Value, t *openapi.Type, ordering Ordering) (value.Value, error) {
-	if err := checkRoots(live, patch); err != nil {
-		return value.Value{}, err
-	}
 	return apply(live, patch, t, Options{Ordering: ordering})
 }
 
+// checkRoots requires the patch to be an object and live an object or null.
 func checkRoots(live, patch value.Value) error {
 	if !patch.IsMap() {
 		return &elements.Error{Source: elements.Patch, Msg: "the top level must be an object, got " + patch.Kind().String()}
@@ -121,6 +101,9 @@ func checkRoots(live, patch value.Value) error {
 
 // apply collates the patch tree and walks it in patch mode.
 func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value, error) {
+	if err := checkRoots(live, patch); err != nil {
+		return value.Value{}, err
+	}
 	maxDepth := opts.MaxDepth
 	if maxDepth <= 0 {
 		maxDepth = parse.DefaultMaxDepth
@@ -137,8 +120,7 @@ func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value,
 	if err != nil {
 		return value.Value{}, err
 	}
-	// The result holds values only, never a node: the tree's storage is
-	// reused by the next collation.
+	// The result holds values only: the tree's storage can be reused.
 	arena.Release()
 	if !out.Present || !out.Value.IsMap() {
 		return value.MustMap(), nil

@@ -14,39 +14,47 @@ import (
 )
 
 // format is the strategic merge patch format (collate.Format): it reads
-// the directives out of patch values and applies the rejection rules of
-// doc.go; the collator builds the tree from what it reads. Errors blame
-// elements.Patch (or elements.Live, for live data a directive cannot
-// apply to) at the path of the map or list concerned.
+// the directives out of patch values and applies the rejection rules.
+// Errors blame elements.Patch (or elements.Live, for live data a directive
+// cannot apply to) at the path of the map or list concerned.
 type format struct {
-	// max is the deepest nesting accepted.
-	max int
-	// gates switch the departures from strategicpatch.
+	max   int // the deepest nesting accepted
 	gates features.Gates
 }
 
-// fail is the *elements.Error of source s at node n.
-func fail(n *elements.Node, s elements.Source, msg string) error { return n.Errorf(s, msg) }
+// fail is the *elements.Error blaming the patch at node n.
+func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
-// declares reports whether struct type t declares a field called name (a
-// few types, JSONSchemaProps among them, have "$ref" and "$schema" fields,
-// which are data, not directives).
-func declares(t *openapi.Type, name string) bool { return t.Field(name) != nil }
+// directive reports whether key is a directive of a map of type t: a "$"
+// key t does not declare (a few types, JSONSchemaProps among them, have
+// "$ref" and "$schema" data fields).
+func directive(t *openapi.Type, key string) bool {
+	return strings.HasPrefix(key, "$") && t.Field(key) == nil
+}
 
 // Map implements collate.Format.
 func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []collate.FieldDirectives, error) {
 	p, t := n.Local, n.Type
-	if d, ok := p.Get(smp.DirectiveKey); ok && !declares(t, smp.DirectiveKey) {
-		s, isString := d.AsString()
+	if d, ok := p.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
+		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
-		case !isString || (s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue):
-			return nil, nil, nil, fail(n, elements.Patch, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
+		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
+			return nil, nil, nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
-			return nil, nil, nil, fail(n, elements.Patch, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
 		return p.Without(smp.DirectiveKey).Fields(), with(n.Dirs, func(d *elements.Directives) { d.Directive = s }), nil, nil
 	}
 	dirs := n.Dirs
+	// Directives: $retainKeys, $setElementOrder/<f>,
+	// $deleteFromPrimitiveList/<f>; others come from newer clients and are
+	// ignored.
+	fields := p.Fields()
+	first := slices.IndexFunc(fields, func(fl value.Field) bool { return directive(t, fl.Key) })
+	if first < 0 {
+		return fields, dirs, nil, nil
+	}
+	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
 	var byField []collate.FieldDirectives
 	field := func(name string) *elements.Directives {
 		for _, fd := range byField {
@@ -57,15 +65,8 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 		byField = append(byField, collate.FieldDirectives{Name: name, Dirs: &elements.Directives{}})
 		return byField[len(byField)-1].Dirs
 	}
-	// Directives: $retainKeys, $setElementOrder/<f>,
-	// $deleteFromPrimitiveList/<f>; other "$" keys the schema does not
-	// declare come from newer clients and are ignored.
-	if !hasDirective(p, t) {
-		return p.Fields(), dirs, nil, nil
-	}
-	data := make([]value.Field, 0, p.Len())
-	for _, fl := range p.Fields() {
-		if !strings.HasPrefix(fl.Key, "$") || declares(t, fl.Key) {
+	for _, fl := range fields[first:] {
+		if !directive(t, fl.Key) {
 			data = append(data, fl)
 			continue
 		}
@@ -78,13 +79,13 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 			dirs = with(dirs, func(d *elements.Directives) { d.RetainKeys, d.HasRetainKeys = keys, true })
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
-				return nil, nil, nil, fail(n, elements.Patch, fl.Key+" must be a list, got "+fl.Value.Kind().String())
+				return nil, nil, nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
 			}
 			d := field(fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
-				return nil, nil, nil, fail(n, elements.Patch, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
+				return nil, nil, nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
 			}
 			d := field(fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
@@ -93,23 +94,12 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 	if dirs != nil && dirs.HasRetainKeys {
 		for _, fl := range data {
 			if _, found := slices.BinarySearch(dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
-				return nil, nil, nil, fail(n, elements.Patch, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
+				return nil, nil, nil, fail(n, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
 			}
 		}
 	}
 	slices.SortFunc(byField, func(a, b collate.FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
 	return data, dirs, byField, nil
-}
-
-// hasDirective reports whether map p holds a "$" key type t does not
-// declare.
-func hasDirective(p value.Value, t *openapi.Type) bool {
-	for _, fl := range p.Fields() {
-		if strings.HasPrefix(fl.Key, "$") && !declares(t, fl.Key) {
-			return true
-		}
-	}
-	return false
 }
 
 // with returns a copy of d (or new Directives) changed by set.
@@ -125,13 +115,13 @@ func with(d *elements.Directives, set func(*elements.Directives)) *elements.Dire
 // retainKeys reads a "$retainKeys" list: field names, sorted, each once.
 func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 	if !v.IsList() {
-		return nil, fail(n, elements.Patch, smp.RetainKeysKey+" must be a list of field names, got "+v.Kind().String())
+		return nil, fail(n, smp.RetainKeysKey+" must be a list of field names, got "+v.Kind().String())
 	}
 	keys := make([]string, 0, v.Len())
 	for i, it := range v.Items() {
 		s, ok := it.AsString()
 		if !ok {
-			return nil, fail(n, elements.Patch, smp.RetainKeysKey+" item "+strconv.Itoa(i)+": expected a field name (string), got "+it.Kind().String())
+			return nil, fail(n, smp.RetainKeysKey+" item "+strconv.Itoa(i)+": expected a field name (string), got "+it.Kind().String())
 		}
 		keys = append(keys, s)
 	}
@@ -143,100 +133,84 @@ func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 func (f format) Item(n *elements.Node, i int, it value.Value) (string, error) {
 	itemType := n.Type.Item()
 	d, ok := it.Get(smp.DirectiveKey)
-	if !ok || declares(itemType, smp.DirectiveKey) {
+	if !ok || !directive(itemType, smp.DirectiveKey) {
 		return "", nil
 	}
-	s, _ := d.AsString()
-	mk := n.Meta.MergeKey
-	switch {
-	case d.Kind() == value.KindString && s == smp.DeleteValue:
+	// A value that is not a string reads as "", an unknown value.
+	item, mk := "item "+strconv.Itoa(i)+": ", n.Meta.MergeKey
+	switch s, _ := d.AsString(); s {
+	case smp.DeleteValue:
 		if _, missing, bad := elements.KeyOf(it, mk, itemType); missing != "" {
-			msg := "item " + strconv.Itoa(i) + ": a \"" + smp.DirectiveKey + ": " + smp.DeleteValue + "\" item must give the merge key (" + strings.Join(mk, ",") + "); it lacks \"" + missing + "\""
+			msg := item + "a \"" + smp.DirectiveKey + ": " + smp.DeleteValue + "\" item must give the merge key (" + strings.Join(mk, ",") + "); it lacks \"" + missing + "\""
 			if bad {
 				msg = collate.KeyMessage("item", i, missing, bad, mk)
 			}
-			return "", fail(n, elements.Patch, msg)
+			return "", fail(n, msg)
 		}
 		return s, nil
-	case d.Kind() == value.KindString && s == smp.ReplaceValue:
+	case smp.ReplaceValue:
 		return s, nil
-	case d.Kind() == value.KindString && s == smp.MergeValue:
-		return "", fail(n, elements.Patch, "item "+strconv.Itoa(i)+": \""+smp.DirectiveKey+": "+smp.MergeValue+"\" cannot be given for a list (lists with a merge strategy merge without it)")
+	case smp.MergeValue:
+		return "", fail(n, item+"\""+smp.DirectiveKey+": "+smp.MergeValue+"\" cannot be given for a list (lists with a merge strategy merge without it)")
 	}
-	return "", fail(n, elements.Patch, "item "+strconv.Itoa(i)+": unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
+	return "", fail(n, item+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// Whole implements collate.Format: v as data, for a node whose patch
-// value is taken whole (a replaced map or list, a list without merge
-// strategy): map fields set to null are dropped, maps holding "$patch"
-// are dropped (as fields and as list items: the directives of a replaced
-// value are ignored), and the other directive keys are dropped. Nesting
-// deeper than the limit is an error (for values built in memory, which
-// the parser's limit did not see).
+// Whole implements collate.Format: v as data, without map fields set to
+// null, maps holding "$patch" (a replaced value's directives are ignored)
+// and other directive keys. Nesting deeper than the limit is an error (for
+// values built in memory, which the parser's limit did not see).
 func (f format) Whole(n *elements.Node, v value.Value) (value.Value, error) {
 	depth := 0
 	for p := n.Parent; p != nil; p = p.Base().Parent {
 		depth++
 	}
-	out, _, err := f.clean(v, n.Type, depth)
-	if err != nil {
-		return value.Value{}, fail(n, elements.Patch, err.Error())
-	}
-	return out, nil
-}
-
-type depthError int
-
-func (d depthError) Error() string {
-	return "nesting is deeper than the limit of " + strconv.Itoa(int(d)) + " levels of maps and lists"
+	out, _, err := f.clean(n, v, n.Type, depth)
+	return out, err
 }
 
 // clean is Whole's recursion; keep is false for a value to drop.
-func (f format) clean(v value.Value, t *openapi.Type, depth int) (value.Value, bool, error) {
+func (f format) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
 	if t == nil {
 		t = openapi.Unknown
 	}
-	switch v.Kind() {
-	case value.KindMap:
-		if depth > f.max {
-			return v, false, depthError(f.max)
-		}
-		if _, ok := v.Get(smp.DirectiveKey); ok && !declares(t, smp.DirectiveKey) {
-			return v, false, nil
-		}
-		out := make([]value.Field, 0, v.Len())
-		for _, fl := range v.Fields() {
-			if fl.Value.IsNull() || (strings.HasPrefix(fl.Key, "$") && !declares(t, fl.Key)) {
-				continue
-			}
-			ct, _ := t.Child(fl.Key)
-			cv, keep, err := f.clean(fl.Value, ct, depth+1)
-			if err != nil {
-				return v, false, err
-			}
-			if keep {
-				out = append(out, value.Field{Key: fl.Key, Value: cv})
-			}
-		}
-		return value.MapFromSorted(out), true, nil
-	case value.KindList:
-		if depth > f.max {
-			return v, false, depthError(f.max)
-		}
-		out := make([]value.Value, 0, v.Len())
-		it := t.Item()
-		for _, x := range v.Items() {
-			cv, keep, err := f.clean(x, it, depth+1)
-			if err != nil {
-				return v, false, err
-			}
-			if keep {
-				out = append(out, cv)
-			}
-		}
-		return value.List(out), true, nil
+	if !v.IsMap() && !v.IsList() {
+		return v, true, nil
 	}
-	return v, true, nil
+	if depth > f.max {
+		return v, false, fail(n, "nesting is deeper than the limit of "+strconv.Itoa(f.max)+" levels of maps and lists")
+	}
+	if v.IsList() {
+		items, it := make([]value.Value, 0, v.Len()), t.Item()
+		for _, x := range v.Items() {
+			cv, keep, err := f.clean(n, x, it, depth+1)
+			if err != nil {
+				return v, false, err
+			}
+			if keep {
+				items = append(items, cv)
+			}
+		}
+		return value.List(items), true, nil
+	}
+	if _, ok := v.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
+		return v, false, nil
+	}
+	fields := make([]value.Field, 0, v.Len())
+	for _, fl := range v.Fields() {
+		if fl.Value.IsNull() || directive(t, fl.Key) {
+			continue
+		}
+		ct, _ := t.Child(fl.Key)
+		cv, keep, err := f.clean(n, fl.Value, ct, depth+1)
+		if err != nil {
+			return v, false, err
+		}
+		if keep {
+			fields = append(fields, value.Field{Key: fl.Key, Value: cv})
+		}
+	}
+	return value.MapFromSorted(fields), true, nil
 }
 
 // Check implements collate.Format: the rules relating
@@ -257,47 +231,45 @@ func (f format) Check(n *elements.Node) error {
 	var list value.Value
 	switch {
 	case n.HasLocal && !n.Local.IsList():
-		return fail(n, elements.Patch, dir+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
+		return fail(n, dir+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
 	case n.HasLocal:
 		list = n.Local
 	case !n.HasLive || n.Live.IsNull():
 		return nil
 	case !n.Live.IsList():
-		return fail(n, elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
+		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
 	}
 	if n.Type.Kind != openapi.KindList || !n.Meta.Strategy.Has(openapi.StrategyMerge) {
 		if n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown {
-			return fail(n, elements.Patch, dir+" orders lists merged by key or value; the schema does not merge this list")
+			return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
 		}
 		return nil
 	}
 	if list.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0) {
-		return fail(n, elements.Patch, dir+" orders a list that has no items in live or in the patch")
+		return fail(n, dir+" orders a list that has no items in live or in the patch")
 	}
 	return nil
 }
 
 // checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field
-// that is not a list (by schema, or by the patch's own value), for a list
-// of objects but a set of maps (objects), and values to delete that are not
-// of the list's kind.
+// that is not a list (by schema, or by the patch's own value) and for a list
+// of objects but a set of maps (objects): the values to delete and the list
+// they are deleted from (the patch's, else live's) are scalars of one kind.
 func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
 	dir := smp.DeletePrefix + n.Name
 	t := n.Type
 	if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
-		return fail(n, elements.Patch, dir+" applies to lists of scalars; the schema says this field is "+kindPhrase(t))
+		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+kindPhrase(t))
 	}
 	if n.HasLocal && !n.Local.IsNull() && !n.Local.IsList() {
-		return fail(n, elements.Patch, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
+		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
 	}
-	// The values to delete and the list they are deleted from (the
-	// patch's, else live's) are scalars of one kind.
 	dc, msg := classOfList(del)
 	if msg != "" {
-		return fail(n, elements.Patch, dir+": "+msg)
+		return fail(n, dir+": "+msg)
 	}
 	if len(del) > 0 && !dc.scalars() && !(objects && dc == classMap) {
-		return fail(n, elements.Patch, dir+": the values to delete must be scalars, got "+classNames[dc])
+		return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
 	}
 	base, src := n.Live, elements.Live
 	if n.HasLocal && n.Local.IsList() {
@@ -308,11 +280,11 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	bc, msg := classOfList(base.Items())
 	switch {
 	case msg != "":
-		return fail(n, src, msg)
+		return n.Errorf(src, msg)
 	case bc == classMap && !objects:
-		return fail(n, elements.Patch, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
+		return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
 	case base.Len() > 0 && len(del) > 0 && bc != dc:
-		return fail(n, elements.Patch, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
+		return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
 	}
 	return nil
 }
@@ -346,7 +318,7 @@ func (f format) Order(n *elements.Node, seq, order []int) error {
 	case data == 0 && len(order) == 0 || len(seq) == 0:
 		return nil
 	case len(order) == 0:
-		return fail(n, elements.Patch, dir+" is empty but the patch list has items; every item of the patch list must be in it")
+		return fail(n, dir+" is empty but the patch list has items; every item of the patch list must be in it")
 	}
 	p, o, ordinal := 0, 0, 0
 	for p < len(seq) && o < len(order) {
@@ -364,11 +336,11 @@ func (f format) Order(n *elements.Node, seq, order []int) error {
 	case p == len(seq):
 		return nil
 	case seq[p] < 0:
-		return fail(n, elements.Patch, "the patch list has a \""+smp.DirectiveKey+": "+smp.ReplaceValue+"\" item after the last item "+dir+" names")
+		return fail(n, "the patch list has a \""+smp.DirectiveKey+": "+smp.ReplaceValue+"\" item after the last item "+dir+" names")
 	case !slices.Contains(order, seq[p]):
-		return fail(n, elements.Patch, "patch list item "+strconv.Itoa(ordinal)+" is missing from "+dir+"; every item of the patch list must be in it")
+		return fail(n, "patch list item "+strconv.Itoa(ordinal)+" is missing from "+dir+"; every item of the patch list must be in it")
 	}
-	return fail(n, elements.Patch, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
+	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
 
 // itemClass is the JSON type of a list item as strategicpatch compares
@@ -433,11 +405,11 @@ func (f format) List(n *elements.Node) (collate.ListKind, error) {
 	}
 	lc, msg := classOfList(live.Items())
 	if msg != "" {
-		return 0, fail(n, elements.Live, msg)
+		return 0, n.Errorf(elements.Live, msg)
 	}
 	pc, msg := classOfList(n.Local.Items())
 	if msg != "" {
-		return 0, fail(n, elements.Patch, msg)
+		return 0, fail(n, msg)
 	}
 	class, src := lc, elements.Live
 	if class == classNone {
@@ -445,11 +417,11 @@ func (f format) List(n *elements.Node) (collate.ListKind, error) {
 	}
 	switch {
 	case lc != classNone && pc != classNone && lc != pc:
-		return 0, fail(n, elements.Patch, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
+		return 0, fail(n, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
 	case class == classNull:
-		return 0, fail(n, src, "a merged list cannot hold null items")
+		return 0, n.Errorf(src, "a merged list cannot hold null items")
 	case class == classList:
-		return 0, fail(n, src, "lists of lists cannot be merged")
+		return 0, n.Errorf(src, "lists of lists cannot be merged")
 	case class == classMap:
 		return collate.ListObjects, nil
 	case class == classNone:
