@@ -1,13 +1,10 @@
-// Package order decides the order of a merged list in Phase 2: the one
-// ordering component, for three-way merges and for patches, under both
-// orderings. Phase 1 (internal/collate) only matches items; it records
-// where each member stands in each source (elements.Item) and what the
-// patch says about order (elements.Directives, Item.OrderIndex); List
-// turns that into the result order of the members.
-//
-// Members are numbered as the tree numbers them: a list's Items 0..n-1,
-// then its LiveExtra n... An order lists members, present or not in the
-// result; the list visitor keeps those whose outcome is present.
+// Package order is the one ordering component: it decides the order of a
+// merged list in Phase 2, for three-way merges and patches, under both
+// orderings, from where Phase 1 found each member in each source
+// (elements.Item) and what the patch says about order. Members are
+// numbered as the tree numbers them: Items 0..n-1, then LiveExtra n...
+// An order lists members, present or not in the result; the list visitor
+// keeps those whose outcome is present.
 package order
 
 import (
@@ -97,9 +94,6 @@ func (v *view) canon(id int) int {
 	return id
 }
 
-// removed reports a member deleted because local dropped its key.
-func (v *view) removed(id int) bool { return v.item(v.canon(id)).RemovedSinceRecorded() }
-
 // livePos is a member's position in live (-1: live lacks it); liveRank
 // that of the Item of its key.
 func (v *view) livePos(id int) int  { return v.item(id).LiveIndex }
@@ -112,7 +106,7 @@ func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
 func (v *view) survivors() []int {
 	byLive := fillInt(v.live, -1)
 	for id := range len(v.items) + len(v.extra) {
-		if li := v.item(id).LiveIndex; li >= 0 && (v.set || !v.removed(id)) {
+		if li := v.item(id).LiveIndex; li >= 0 && (v.set || !v.item(v.canon(id)).RemovedSinceRecorded()) {
 			byLive[li] = id
 		}
 	}

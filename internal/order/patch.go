@@ -92,18 +92,12 @@ func (v *view) liveMembers() []int {
 }
 
 // seedInterleave is OrderSeed's merge of a list without
-// "$setElementOrder", by document 000's rules: two items the patch holds
-// keep the patch's order (right is in patch order), two live-only items
-// live's (left is in live order), a live-only item and a patch item live's
-// when both are in live (livePos, -1 for an item live lacks), and an item
-// live lacks goes after the live-only ones ("append to the end") — unless
-// a later patch item that live has pulls it forward: a new item is ranked
-// with the next patch item that has a live position, so that the patch's
-// order (the stronger rule) holds. Where the rules contradict each other
-// (the patch reorders items that live-only ones lie between), each
-// live-only item goes before the patch's next item when its live position
-// is lower. strategicpatch ranks new items before every live-only one
-// (interleave).
+// "$setElementOrder", by document 000's rules: the patch's items (right)
+// keep the patch's order, live-only ones (left) live's, and a live-only
+// item goes before the patch's next item when its live position (livePos,
+// -1 when live lacks it) is lower. A new item is ranked with the next
+// patch item live has, or after every live-only one when none, so the
+// patch's order (the stronger rule) holds.
 func seedInterleave(left, right []int, livePos func(int) int) []int {
 	// rank: each patch item's live position, or for a new item that of the
 	// next patch item live has (beyond every live position when none).

@@ -1,6 +1,8 @@
 package visitors
 
 import (
+	"slices"
+
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -52,25 +54,17 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
 	}
-	var keep []string
 	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
-	if listed {
-		keep = n.Dirs.RetainKeys
-	}
-	retain = retain && (listed || hasSetField(fields))
+	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
+	retain = retain && (listed || slices.ContainsFunc(fields, localSet))
 	out := make([]value.Field, 0, len(fields))
-	r := 0
 	for _, f := range fields {
-		if retain {
-			if !listed && !f.Element.Base().LocalSet() {
+		if retain && listed {
+			if _, kept := slices.BinarySearch(n.Dirs.RetainKeys, f.Name); !kept {
 				continue
 			}
-			for r < len(keep) && keep[r] < f.Name {
-				r++
-			}
-			if listed && (r == len(keep) || keep[r] != f.Name) {
-				continue
-			}
+		} else if retain && !localSet(f) {
+			continue
 		}
 		o, err := w.Walk(f.Element)
 		if err != nil {
@@ -82,14 +76,4 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 		}
 	}
 	return elements.Keep(value.MapFromSorted(out)), nil
-}
-
-// hasSetField reports whether local sets any of the fields.
-func hasSetField(fields elements.Fields) bool {
-	for _, f := range fields {
-		if f.Element.Base().LocalSet() {
-			return true
-		}
-	}
-	return false
 }
