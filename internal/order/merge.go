@@ -18,7 +18,7 @@ func (v *view) merged(o Ordering) []int {
 	if o == OrderKubectl {
 		switch {
 		case v.live == 0 || (len(v.extra) == 0 && v.sameAsLive()):
-			return indices(v.np)
+			return indices(v.np, v.np)
 		case !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)):
 			return v.survivors()
 		}

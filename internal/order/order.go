@@ -104,7 +104,7 @@ func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
 // because local dropped them, but in a set (the server deletes its values
 // only after merging). Its capacity leaves room for local's new items.
 func (v *view) survivors() []int {
-	byLive := fillInt(v.live, -1)
+	byLive := slices.Repeat([]int{-1}, v.live)
 	for id := range len(v.items) + len(v.extra) {
 		if li := v.item(id).LiveIndex; li >= 0 && (v.set || !v.item(v.canon(id)).RemovedSinceRecorded()) {
 			byLive[li] = id
@@ -127,10 +127,7 @@ func (v *view) survivors() []int {
 // re-apply match the same item.
 func (v *view) runs(survivors []int) (left, right []int) {
 	left = make([]int, 0, len(survivors))
-	right = make([]int, v.np, v.np+len(v.extra))
-	for id := range right {
-		right[id] = id
-	}
+	right = indices(v.np, v.np+len(v.extra))
 	for _, id := range survivors {
 		if c := v.canon(id); c >= v.np {
 			left = append(left, id)
@@ -158,7 +155,7 @@ func (v *view) viewRanks(survivors []int) []int {
 			}
 		}
 	}
-	r := fillInt(len(v.items)+len(v.extra), -1)
+	r := slices.Repeat([]int{-1}, len(v.items)+len(v.extra))
 	for p, id := range seq {
 		if c := v.canon(id); r[c] < 0 {
 			r[c] = p
@@ -193,23 +190,11 @@ func interleave(left, right []int, rank func(int) int) []int {
 	return append(out, right[j:]...)
 }
 
-// indices returns 0, 1, ..., n-1.
-func indices(n int) []int {
-	out := make([]int, n)
+// indices returns 0, 1, ..., n-1, with room for size items.
+func indices(n, size int) []int {
+	out := make([]int, n, size)
 	for i := range out {
 		out[i] = i
 	}
 	return out
 }
-
-// fillInt returns n copies of v.
-func fillInt(n, v int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
-}
-
-// last is the rank after every other.
-const last = int(^uint(0) >> 1)

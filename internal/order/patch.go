@@ -1,6 +1,8 @@
 package order
 
 import (
+	"math"
+
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -20,7 +22,7 @@ func (v *view) patched(o Ordering) []int {
 	case replace:
 		// The patch's items replace live's list; live's deletions still
 		// shift the server's view of it.
-		layout = indices(v.np)
+		layout = indices(v.np, v.np)
 	case v.set && !v.node.HasLocal:
 		// Only reordered: live's list as it is, duplicates included.
 		layout = v.liveMembers()
@@ -61,7 +63,7 @@ func (v *view) patched(o Ordering) []int {
 		if r := rank(id); r >= 0 {
 			return r
 		}
-		return last
+		return math.MaxInt
 	})
 	return interleave(others, named, rank)
 }
@@ -102,7 +104,7 @@ func seedInterleave(left, right []int, livePos func(int) int) []int {
 	// rank: each patch item's live position, or for a new item that of the
 	// next patch item live has (beyond every live position when none).
 	rank := make([]int, len(right))
-	next := last
+	next := math.MaxInt
 	for j := len(right) - 1; j >= 0; j-- {
 		if r := livePos(right[j]); r >= 0 {
 			next = r
