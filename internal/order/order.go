@@ -1,13 +1,10 @@
-// Package order decides the order of a merged list in Phase 2: the one
-// ordering component, for three-way merges and for patches, under both
-// orderings. Phase 1 (internal/collate) only matches items; it records
-// where each member stands in each source (elements.Item) and what the
-// patch says about order (elements.Directives, Item.OrderIndex); the
-// functions here turn that into the result order of the members.
-//
-// Members are numbered as the tree numbers them: a list's Items 0..n-1,
-// then its LiveExtra n... An order lists members, present or not in the
-// result; the list visitor keeps those whose outcome is present.
+// Package order is the one ordering component: it decides the order of a
+// merged list in Phase 2, for three-way merges and patches, under both
+// orderings, from where Phase 1 found each member in each source
+// (elements.Item) and what the patch says about order. Members are
+// numbered as the tree numbers them: Items 0..n-1, then LiveExtra n...
+// An order lists members, present or not in the result; the list visitor
+// keeps those whose outcome is present.
 package order
 
 import (
@@ -15,6 +12,8 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+
+	"github.com/plyproject/ply/internal/elements"
 )
 
 // Ordering selects how merged lists are ordered.
@@ -43,6 +42,128 @@ func ParseOrdering(name string) (Ordering, error) {
 	return OrderSeed, errors.New("--ordering must be seed or kubectl, not " + strconv.Quote(name))
 }
 
+// List returns the order of the members of e, a *elements.ListElement or
+// a *elements.SetElement: the order of a three-way merge, or with patch
+// that of a patch's result.
+func List(e elements.Element, o Ordering, patch bool) []int {
+	v := &view{e: e, node: e.Base()}
+	switch e := e.(type) {
+	case *elements.ListElement:
+		v.items, v.extra = e.Items, e.LiveExtra
+	case *elements.SetElement:
+		v.items, v.set = e.Items, true
+	}
+	if v.node.HasLive && v.node.Live.IsList() {
+		v.live = v.node.Live.Len()
+	}
+	for v.np < len(v.items) && v.items[v.np].LocalIndex >= 0 {
+		v.np++
+	}
+	if patch {
+		return v.patched(o)
+	}
+	return v.merged(o)
+}
+
+// view is what ordering reads off a merged list.
+type view struct {
+	e    elements.Element
+	node *elements.Node
+	// items and extra are the list's Items and LiveExtra (none in a set).
+	items, extra []elements.Item
+	set          bool
+	// np is how many Items local (or the patch) names: the first ones, in
+	// its order. live is the length of live's list.
+	np, live int
+}
+
+// item is member id's Item.
+func (v *view) item(id int) *elements.Item {
+	if id < len(v.items) {
+		return &v.items[id]
+	}
+	return &v.extra[id-len(v.items)]
+}
+
+// canon maps a member to the Item of its key (a live item without a key
+// to itself).
+func (v *view) canon(id int) int {
+	if id >= len(v.items) && v.extra[id-len(v.items)].Of >= 0 {
+		return v.extra[id-len(v.items)].Of
+	}
+	return id
+}
+
+// livePos is a member's position in live (-1: live lacks it); liveRank
+// that of the Item of its key.
+func (v *view) livePos(id int) int  { return v.item(id).LiveIndex }
+func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
+
+// survivors lists the members at live's positions in live order, the
+// server's list once it deleted in place: without the members removed
+// because local dropped them, but in a set (the server deletes its values
+// only after merging). Its capacity leaves room for local's new items.
+func (v *view) survivors() []int {
+	byLive := slices.Repeat([]int{-1}, v.live)
+	for id := range len(v.items) + len(v.extra) {
+		if li := v.item(id).LiveIndex; li >= 0 && (v.set || !v.item(v.canon(id)).RemovedSinceRecorded()) {
+			byLive[li] = id
+		}
+	}
+	out := make([]int, 0, v.live+v.np)
+	for _, id := range byLive {
+		if id >= 0 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// runs splits the members for ordering: left holds the live-only
+// survivors in live order, right local's (or the patch's) items in its
+// order, each followed by the live items that repeat its key (in live
+// order). The server finds such a duplicate's key in $setElementOrder,
+// and keeping the merged item first among its duplicates makes a
+// re-apply match the same item.
+func (v *view) runs(survivors []int) (left, right []int) {
+	left = make([]int, 0, len(survivors))
+	right = indices(v.np, v.np+len(v.extra))
+	for _, id := range survivors {
+		if c := v.canon(id); c >= v.np {
+			left = append(left, id)
+		} else if id >= len(v.items) {
+			right = append(right, id)
+		}
+	}
+	if len(right) > v.np {
+		sortBy(right, v.canon)
+	}
+	return left, right
+}
+
+// viewRanks gives each member's key its first position in the server's
+// view of live's backing array: the survivors compacted to the front,
+// then local's new items written into the slots the deletions freed
+// (a set's server builds a new list: its new values have no rank); -1
+// when absent.
+func (v *view) viewRanks(survivors []int) []int {
+	seq := survivors
+	if !v.set {
+		for id := 0; id < v.np && len(seq) < v.live; id++ {
+			if v.items[id].LiveIndex < 0 {
+				seq = append(seq, id)
+			}
+		}
+	}
+	r := slices.Repeat([]int{-1}, len(v.items)+len(v.extra))
+	for p, id := range seq {
+		if c := v.canon(id); r[c] < 0 {
+			r[c] = p
+		}
+	}
+	return r
+}
+
 // sortBy sorts ids stably by rank.
 func sortBy(ids []int, rank func(int) int) {
 	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
@@ -69,14 +190,11 @@ func interleave(left, right []int, rank func(int) int) []int {
 	return append(out, right[j:]...)
 }
 
-// fillInt returns n copies of v.
-func fillInt(n, v int) []int {
-	out := make([]int, n)
+// indices returns 0, 1, ..., n-1, with room for size items.
+func indices(n, size int) []int {
+	out := make([]int, n, size)
 	for i := range out {
-		out[i] = v
+		out[i] = i
 	}
 	return out
 }
-
-// last is the rank after every other.
-const last = int(^uint(0) >> 1)

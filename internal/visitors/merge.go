@@ -1,6 +1,8 @@
 package visitors
 
 import (
+	"slices"
+
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -52,49 +54,37 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
 	}
-	var keep []string
 	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
-	if listed {
-		keep = n.Dirs.RetainKeys
-	}
-	retain = retain && (listed || hasSetField(fields))
-	var out []value.Field
-	// Until a field's outcome is not live's own field (the same key, and
-	// live's Value or, for a scalar, one of its kind equal to it), out
+	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
+	retain = retain && (listed || slices.ContainsFunc(fields, localSet))
+	// Until a field's outcome is not live's own field (see asLive), out
 	// stays nil and same counts live's fields matched: a map whose fields
-	// all come out as live has them is live's map, shared instead of
-	// copied.
-	live := n.Live.Fields()
-	same := 0
-	r := 0
+	// all come out as live has them is live's map, shared, not copied.
+	var out []value.Field
+	live, same := n.Live.Fields(), 0
 	for _, f := range fields {
-		if retain {
-			if !listed && !f.Element.Base().LocalSet() {
+		if retain && listed {
+			if _, kept := slices.BinarySearch(n.Dirs.RetainKeys, f.Name); !kept {
 				continue
 			}
-			for r < len(keep) && keep[r] < f.Name {
-				r++
-			}
-			if listed && (r == len(keep) || keep[r] != f.Name) {
-				continue
-			}
+		} else if retain && !localSet(f) {
+			continue
 		}
 		o, err := w.Walk(f.Element)
 		if err != nil {
 			return elements.Absent, err
 		}
 		// An outcome that is null is live's null, untouched: kept.
-		if !o.Present {
-			continue
-		}
-		if out == nil && same < len(live) && live[same].Key == f.Name && asLive(o.Value, live[same].Value) {
+		switch {
+		case !o.Present:
+		case out == nil && same < len(live) && live[same].Key == f.Name && asLive(o.Value, live[same].Value):
 			same++
-			continue
+		default:
+			if out == nil {
+				out = append(make([]value.Field, 0, len(fields)), live[:same]...)
+			}
+			out = append(out, value.Field{Key: f.Name, Value: o.Value})
 		}
-		if out == nil {
-			out = append(make([]value.Field, 0, len(fields)), live[:same]...)
-		}
-		out = append(out, value.Field{Key: f.Name, Value: o.Value})
 	}
 	if out == nil && same == len(live) && n.HasLive {
 		return elements.Keep(n.Live), nil
@@ -105,21 +95,8 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 	return elements.Keep(value.MapFromSorted(out)), nil
 }
 
-// hasSetField reports whether local sets any of the fields.
-func hasSetField(fields elements.Fields) bool {
-	for _, f := range fields {
-		if f.Element.Base().LocalSet() {
-			return true
-		}
-	}
-	return false
-}
-
 // asLive reports whether outcome o can be given as live's value v: it is
 // v itself (a shared subtree), or a scalar of v's kind equal to it.
 func asLive(o, v value.Value) bool {
-	if o == v {
-		return true
-	}
-	return o.IsScalar() && o.Kind() == v.Kind() && value.Equal(o, v)
+	return o == v || (o.IsScalar() && o.Kind() == v.Kind() && value.Equal(o, v))
 }

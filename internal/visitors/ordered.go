@@ -24,87 +24,55 @@ type Ordered struct {
 
 // VisitList implements elements.Visitor.
 func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
-	n := &e.Node
-	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
-		return Decide(n), nil
-	}
-	outs := make([]elements.Outcome, len(e.Items)+len(e.LiveExtra))
-	if err := o.walk(e.Items, outs); err != nil {
-		return elements.Absent, err
-	}
-	for j := range e.LiveExtra {
-		// Deleting a key deletes every live item that carries it: such an
-		// item is absent, not walked.
-		x := &e.LiveExtra[j]
-		if x.Deleted || (x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded()) {
-			continue
-		}
-		out, err := o.Walker.Walk(x.Element)
-		if err != nil {
-			return elements.Absent, err
-		}
-		outs[len(e.Items)+j] = out
-	}
-	var ord []int
-	if o.Patch {
-		ord = order.PatchedList(e, o.Ordering)
-	} else {
-		ord = order.MergedList(e, o.Ordering)
-	}
-	return elements.Keep(assemble(n, ord, outs)), nil
+	return o.visit(e, e.Items, e.LiveExtra)
 }
 
 // VisitSet implements elements.Visitor.
 func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
-	n := &e.Node
+	return o.visit(e, e.Items, nil)
+}
+
+// visit decides the members of a merged list (its Items, then live's
+// repeats of a key) and lists the present outcomes in order. Members a
+// patch deletes, and live's repeats of a key local deleted (deleting a
+// key deletes every live item that carries it), are absent, not walked.
+func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elements.Outcome, error) {
+	n := e.Base()
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
-	outs := make([]elements.Outcome, len(e.Items))
-	if err := o.walk(e.Items, outs); err != nil {
-		return elements.Absent, err
-	}
-	var ord []int
-	if o.Patch {
-		ord = order.PatchedSet(e, o.Ordering)
-	} else {
-		ord = order.MergedSet(e, o.Ordering)
-	}
-	return elements.Keep(assemble(n, ord, outs)), nil
-}
-
-// walk decides the members items, but those a patch deletes (absent).
-func (o Ordered) walk(items []elements.Item, outs []elements.Outcome) error {
-	for i := range items {
-		if items[i].Deleted {
+	outs := make([]elements.Outcome, len(items)+len(extra))
+	for id := range outs {
+		var it *elements.Item
+		if id < len(items) {
+			it = &items[id]
+		} else {
+			it = &extra[id-len(items)]
+		}
+		if it.Deleted || (it.Of >= 0 && items[it.Of].RemovedSinceRecorded()) {
 			continue
 		}
-		out, err := o.Walker.Walk(items[i].Element)
+		out, err := o.Walker.Walk(it.Element)
 		if err != nil {
-			return err
+			return elements.Absent, err
 		}
-		outs[i] = out
+		outs[id] = out
 	}
-	return nil
-}
-
-// assemble builds the list of the present outcomes in order: n's live
-// list itself when they are its items as they stand (see asLive).
-func assemble(n *elements.Node, order []int, outs []elements.Outcome) value.Value {
-	if n.HasLive && n.Live.IsList() && asLiveItems(order, outs, n.Live.Items()) {
-		return n.Live
+	ord := order.List(e, o.Ordering, o.Patch)
+	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
+		return elements.Keep(n.Live), nil
 	}
-	items := make([]value.Value, 0, len(order))
-	for _, id := range order {
+	list := make([]value.Value, 0, len(ord))
+	for _, id := range ord {
 		if outs[id].Present {
-			items = append(items, outs[id].Value)
+			list = append(list, outs[id].Value)
 		}
 	}
-	return value.List(items)
+	return elements.Keep(value.List(list)), nil
 }
 
 // asLiveItems reports whether the present outcomes, in order, are live's
-// items one for one (asLive).
+// items one for one (asLive): the list is then live's, shared.
 func asLiveItems(order []int, outs []elements.Outcome, live []value.Value) bool {
 	k := 0
 	for _, id := range order {

@@ -93,7 +93,23 @@ func StripNulls(v value.Value) value.Value {
 	if !hasNullField(v) {
 		return v
 	}
-	return stripNulls(v)
+	switch v.Kind() {
+	case value.KindMap:
+		fs := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if !f.Value.IsNull() {
+				fs = append(fs, value.Field{Key: f.Key, Value: StripNulls(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fs)
+	case value.KindList:
+		items := make([]value.Value, len(v.Items()))
+		for i, it := range v.Items() {
+			items[i] = StripNulls(it)
+		}
+		return value.List(items)
+	}
+	return v
 }
 
 func hasNullField(v value.Value) bool {
@@ -112,25 +128,4 @@ func hasNullField(v value.Value) bool {
 		}
 	}
 	return false
-}
-
-func stripNulls(v value.Value) value.Value {
-	switch v.Kind() {
-	case value.KindMap:
-		fs := make([]value.Field, 0, v.Len())
-		for _, f := range v.Fields() {
-			if f.Value.IsNull() {
-				continue
-			}
-			fs = append(fs, value.Field{Key: f.Key, Value: stripNulls(f.Value)})
-		}
-		return value.MapFromSorted(fs)
-	case value.KindList:
-		items := make([]value.Value, len(v.Items()))
-		for i, it := range v.Items() {
-			items[i] = stripNulls(it)
-		}
-		return value.List(items)
-	}
-	return v
 }

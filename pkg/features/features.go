@@ -9,6 +9,7 @@ package features
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,13 +24,10 @@ const (
 	// items first, then local's or the patch's order); off, lists are
 	// ordered exactly as kubectl's strategic merge patch leaves them.
 	SeedOrdering Gate = iota
-	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 structural
-	// schemas give it: x-kubernetes-list-type and -list-map-keys (items
-	// keyed by every key field, containerPort and protocol, a field left out
-	// taking its schema default), -map-type, and comma-separated
-	// patch-merge-keys; off, only x-kubernetes-patch-strategy and
-	// x-kubernetes-patch-merge-key count, the key being one field name with
-	// no default, as kubectl reads them.
+	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give
+	// it: list and map types, list-map-keys (every key field, a field left
+	// out taking its default) and comma-separated patch-merge-keys; off,
+	// only the patch strategy and a one-field merge key count, as kubectl.
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field
 	// (design document 001); off, it leaves an empty map, as
@@ -46,8 +44,7 @@ const (
 
 var names = [count]string{"SeedOrdering", "MultiFieldMergeKeys", "PatchDeleteRemovesMap", "SetOfMaps"}
 
-// summaries say in one line what each gate does on and off, for help
-// texts.
+// summaries say in one line what each gate does on and off (help texts).
 var summaries = [count]string{
 	"merged lists put live-only items first, then local's (or the patch's) order; off: kubectl's order",
 	"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
@@ -130,10 +127,11 @@ func Parse(base Gates, spec string) (Gates, error) {
 			return base, errors.New("feature gate " + strconv.Quote(part) + ": want Name=true or Name=false")
 		}
 		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
-		g, known := byName(name)
-		if !known {
+		i := slices.Index(names[:], name)
+		if i < 0 {
 			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + strings.Join(names[:], ", "))
 		}
+		g := Gate(i)
 		on, err := strconv.ParseBool(val)
 		if err != nil {
 			return base, errors.New("feature gate " + name + ": " + strconv.Quote(val) + " is not true or false")
@@ -145,13 +143,4 @@ func Parse(base Gates, spec string) (Gates, error) {
 		base = base.With(g, on)
 	}
 	return base, nil
-}
-
-func byName(name string) (Gate, bool) {
-	for i, n := range names {
-		if n == name {
-			return Gate(i), true
-		}
-	}
-	return 0, false
 }
