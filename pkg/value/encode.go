@@ -172,14 +172,27 @@ func jsonLen(v Value) int {
 	return 0
 }
 
+// plain marks the bytes writeString copies as they are: ASCII from space
+// up, but the quote, the backslash and the HTML characters encoding/json
+// escapes.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // stringLen is the length of s as writeString writes it.
 func stringLen(s string) int {
 	n := len(s) + 2
 	for i := 0; i < len(s); {
+		if plain[s[i]] {
+			i++
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
-			case c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&':
 			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
 				n++
 			default:
@@ -204,12 +217,12 @@ func writeString(sb *buffer, s string) {
 	sb.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {
+		if plain[s[i]] {
+			i++
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			sb.WriteString(s[start:i])
 			switch c {
 			case '"', '\\':
