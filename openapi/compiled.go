@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -410,6 +411,25 @@ func (r *compactReader) value(depth int) value.Value {
 // readCompiled reads one compiled section back into a Schema. name is the
 // document's name in errors, which mean the section is corrupt.
 func readCompiled(name string, section []byte) (*Schema, error) {
+	return readSection(name, section, false)
+}
+
+// readEmbedded is readCompiled of a section of the embedded compiled form
+// (defaultCompiled), which nothing writes: the schema's strings are read
+// in place instead of copied.
+func readEmbedded(name string, section []byte) (*Schema, error) {
+	return readSection(name, section, true)
+}
+
+// fieldSlab is how many fields (and field names) readSection allocates at
+// once: the types of a section share a few allocations, carved in turn,
+// instead of two per struct type (apps/v1 has 739 fields in about 160
+// structs).
+const fieldSlab = 256
+
+// readSection reads one compiled section; with aliased, the strings of the
+// Schema point into section, which must never change.
+func readSection(name string, section []byte, aliased bool) (*Schema, error) {
 	r := &compactReader{data: section}
 	nstr, total := r.uint(), r.uint()
 	if r.err == nil && total > len(section)-r.pos {
@@ -418,7 +438,12 @@ func readCompiled(name string, section []byte) (*Schema, error) {
 	if r.err != nil {
 		return nil, &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
 	}
-	all := string(section[r.pos : r.pos+total])
+	var all string
+	if aliased {
+		all = unsafe.String(unsafe.SliceData(section[r.pos:]), total)
+	} else {
+		all = string(section[r.pos : r.pos+total])
+	}
 	r.pos += total
 	r.strs = make([]string, nstr)
 	at := 0
@@ -463,6 +488,10 @@ func readCompiled(name string, section []byte) (*Schema, error) {
 		}
 		return r.value(0), true
 	}
+	var (
+		fieldSpare []Field  // the rest of the current slab of fields
+		nameSpare  []string // and of field names
+	)
 	for i := range types {
 		t := &types[i]
 		t.Name = r.str()
@@ -481,9 +510,15 @@ func readCompiled(name string, section []byte) (*Schema, error) {
 			r.fail("bad field count")
 			break
 		}
-		fields := make([]Field, nf)
+		if nf > len(fieldSpare) {
+			fieldSpare = make([]Field, max(nf, fieldSlab))
+			nameSpare = make([]string, max(nf, fieldSlab))
+		}
+		fields := fieldSpare[:nf:nf]
+		fieldSpare = fieldSpare[nf:]
 		t.Fields = make(map[string]*Field, nf)
-		t.FieldNames = make([]string, nf)
+		t.FieldNames = nameSpare[:nf:nf]
+		nameSpare = nameSpare[nf:]
 		for j := range fields {
 			f := &fields[j]
 			f.Name = r.str()

@@ -138,7 +138,7 @@ func (d *lazyDoc) get() (*Schema, error) {
 func embeddedDoc(file string, compiled []byte) *lazyDoc {
 	if compiled != nil {
 		return &lazyDoc{file: file, name: defaultV3DocName + file,
-			read: func() ([]byte, error) { return compiled, nil }, parse: readCompiled}
+			read: func() ([]byte, error) { return compiled, nil }, parse: readEmbedded}
 	}
 	return &lazyDoc{file: file, name: defaultV3DocName + file, read: func() ([]byte, error) {
 		return fs.ReadFile(defaultV3, path.Join(defaultV3Dir, file))

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 
+	openapi_v2 "github.com/google/gnostic-models/openapiv2"
+
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -157,3 +159,15 @@ var (
 	DefaultCompiled  = func() []byte { return defaultCompiled }
 	UpdateCompiled   = func() bool { return *update }
 )
+
+// CheckShape is the v2 loader's check of a definition's shapes.
+var CheckShape = checkShape
+
+// ShapeName names the shape the v2 loader reads gs as: struct, map, array,
+// primitive or unknown; a reference is "ref".
+func ShapeName(gs *openapi_v2.Schema) string {
+	if gs.GetXRef() != "" {
+		return "ref"
+	}
+	return [...]string{shapeUnknown: "unknown", shapeStruct: "struct", shapeMap: "map", shapeArray: "array", shapePrimitive: "primitive"}[shapeOf(gs)]
+}

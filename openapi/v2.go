@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	openapi_v2 "github.com/google/gnostic-models/openapiv2"
-	"k8s.io/kube-openapi/pkg/util/proto"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
@@ -145,9 +145,13 @@ func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
 			return nil, err
 		}
 	}
-	models, err := proto.NewOpenAPIData(doc)
-	if err != nil {
-		return nil, &Error{Document: l.doc, Msg: "invalid schema: " + err.Error()}
+	// Then the shapes, in document order, with the checks of kubectl's
+	// reader of v2 documents (kube-openapi's proto models): what it
+	// rejects is rejected here too, with its message.
+	for _, ns := range named {
+		if err := checkShape(ns.GetValue(), ns.GetName()); err != nil {
+			return nil, &Error{Document: l.doc, Msg: "invalid schema: " + err.Error()}
+		}
 	}
 
 	// Shells first, so that references (and cycles) resolve to one pointer
@@ -168,11 +172,7 @@ func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
 		if _, alias := refTarget(gs); alias {
 			continue
 		}
-		ps := models.LookupModel(name)
-		if ps == nil {
-			return nil, l.errorf(name, "", "kube-openapi did not parse the definition")
-		}
-		if err := l.fill(l.defs[name], ps, gs, name, ""); err != nil {
+		if err := l.fill(l.defs[name], gs, name, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -271,23 +271,22 @@ func resolveAlias(doc string, defs map[string]*Type, name string, target func(st
 
 // typeOf returns the Type of one use of a schema: the referenced
 // definition's Type for a reference, else a new anonymous Type.
-func (l *loader) typeOf(ps proto.Schema, gs *openapi_v2.Schema, def, path string) (*Type, error) {
+func (l *loader) typeOf(gs *openapi_v2.Schema, def, path string) (*Type, error) {
 	if target, ok := refTarget(gs); ok {
 		return l.defs[target], nil
 	}
 	t := &Type{Name: joinName(def, path)}
-	if err := l.fill(t, ps, gs, def, path); err != nil {
+	if err := l.fill(t, gs, def, path); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-// fill sets t from the kube-openapi schema ps and the gnostic schema gs it
-// was parsed from (ps classifies, gs keeps additionalProperties, defaults
-// and extensions exactly as written).
-func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path string) error {
-	switch p := ps.(type) {
-	case *proto.Kind:
+// fill sets t from the schema gs, which checkShape accepted: its shape
+// (shapeOf) decides the Kind.
+func (l *loader) fill(t *Type, gs *openapi_v2.Schema, def, path string) error {
+	switch shapeOf(gs) {
+	case shapeStruct:
 		props := gs.GetProperties().GetAdditionalProperties()
 		t.Kind = KindStruct
 		t.Fields = make(map[string]*Field, len(props))
@@ -298,11 +297,7 @@ func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path
 			if _, dup := t.Fields[name]; dup {
 				return l.errorf(def, fpath, "the property is declared twice")
 			}
-			fps := p.Fields[name]
-			if fps == nil {
-				return l.errorf(def, fpath, "kube-openapi did not parse the property")
-			}
-			ft, err := l.typeOf(fps, np.GetValue(), def, fpath)
+			ft, err := l.typeOf(np.GetValue(), def, fpath)
 			if err != nil {
 				return err
 			}
@@ -321,17 +316,17 @@ func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path
 			t.FieldNames = append(t.FieldNames, name)
 		}
 		sort.Strings(t.FieldNames)
-	case *proto.Array:
+	case shapeArray:
 		items := gs.GetItems().GetSchema()
 		if len(items) != 1 {
 			return l.errorf(def, path, "the array has %d item schemas, want exactly 1", len(items))
 		}
-		elem, err := l.typeOf(p.SubType, items[0], def, path+"[]")
+		elem, err := l.typeOf(items[0], def, path+"[]")
 		if err != nil {
 			return err
 		}
 		t.Kind, t.Elem = KindList, elem
-	case *proto.Map:
+	case shapeMap:
 		aps := gs.GetAdditionalProperties().GetSchema()
 		if aps == nil {
 			// type: object without properties, or additionalProperties
@@ -339,14 +334,14 @@ func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path
 			t.Kind = KindUnknown
 			break
 		}
-		elem, err := l.typeOf(p.SubType, aps, def, path+"{}")
+		elem, err := l.typeOf(aps, def, path+"{}")
 		if err != nil {
 			return err
 		}
 		t.Kind, t.Elem = KindMap, elem
-	case *proto.Primitive:
-		t.Kind, t.Primitive = KindPrimitive, p.Type
-		if p.Format == formatIntOrString {
+	case shapePrimitive:
+		t.Kind, t.Primitive = KindPrimitive, gs.GetType().GetValue()[0]
+		if gs.GetFormat() == formatIntOrString {
 			t.Primitive = "" // a string or an integer
 		}
 		intOrString, err := l.boolExtension(gs, extIntOrString, def, path)
@@ -356,10 +351,8 @@ func (l *loader) fill(t *Type, ps proto.Schema, gs *openapi_v2.Schema, def, path
 		if intOrString {
 			t.Primitive = ""
 		}
-	case *proto.Arbitrary:
-		t.Kind = KindUnknown
 	default:
-		return l.errorf(def, path, "unsupported schema %s", ps.GetName())
+		t.Kind = KindUnknown
 	}
 	var err error
 	t.Default, t.HasDefault, err = l.defaultOf(gs, def, path)
@@ -613,14 +606,19 @@ func kindPhrase(v value.Value) string {
 
 // yamlNodeDump matches the Go dump of a YAML node that gnostic's errors
 // quote as the offending value ("&{Kind:4 Style:32 Tag:!!map ...}
-// (*yaml.Node)"), capturing its kind number and line and column.
-var yamlNodeDump = regexp.MustCompile(`&\{Kind:(\d+) [^()]*?Line:(\d+) Column:(\d+)\} \(\*yaml\.Node\)`)
+// (*yaml.Node)"), capturing its kind number and line and column. It is
+// compiled on first use (an error message), not at every start of a
+// program that links the package.
+var yamlNodeDump = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`&\{Kind:(\d+) [^()]*?Line:(\d+) Column:(\d+)\} \(\*yaml\.Node\)`)
+})
 
 // gnosticMessage rewrites the Go dumps of YAML nodes in a gnostic error
 // message as what a user can read: the kind of value found and where.
 func gnosticMessage(msg string) string {
-	return yamlNodeDump.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := yamlNodeDump.FindStringSubmatch(m)
+	re := yamlNodeDump()
+	return re.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		kind := "a value"
 		switch sub[1] {
 		case "2":

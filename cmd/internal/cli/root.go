@@ -108,21 +108,28 @@ func Main(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io
 // it has besides apply, diff and version (ply's merge and patch). Every
 // tree has help, version and completion (bash, zsh, fish, powershell).
 func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
-	root := NewLocalRoot(name, long, extra...)
+	root := newRoot(name, long, extra...)
 	root.AddCommand(newApplyCommand(name), newDiffCommand(name), newVersionCommand(name))
 	return root
 }
 
-// NewLocalRoot returns the root NewRoot builds, with its help and
-// completion, holding only the commands cmds (ply's merge or patch),
+// NewLocalRoot returns the root NewRoot builds, with its help, holding only the commands cmds (ply's merge or patch),
 // without apply, diff and version: what a front end runs for a command
 // that never talks to a cluster, sparing the construction of the cluster
 // commands and their many flags. Since the commands are built by the same
 // constructors as in the whole tree, their flags, help and behaviour are
 // those of the whole tree; what differs is only what lists the other
 // commands (the root's help), so front ends use it only when the first
-// argument names one of cmds.
+// argument names one of cmds. It has no completion command either (which
+// the first argument would name): Main does not build it.
 func NewLocalRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
+	root := newRoot(name, long, cmds...)
+	root.CompletionOptions.DisableDefaultCmd = true
+	return root
+}
+
+// newRoot returns the root of NewRoot and NewLocalRoot, holding cmds.
+func newRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:           strings.ReplaceAll(name, " ", "-"),
 		Short:         strings.SplitN(long, "\n", 2)[0],
@@ -168,6 +175,9 @@ func NewLocalRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 // making a missing or unknown shell a usage error where cobra prints the
 // help and exits 0.
 func initCompletion(root *cobra.Command) {
+	if root.CompletionOptions.DisableDefaultCmd {
+		return
+	}
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
