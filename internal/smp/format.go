@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -34,6 +35,21 @@ func KeyString(v value.Value) string {
 		return "<nil>"
 	}
 	return v.Short()
+}
+
+// SortScalars sorts vs stably as kubectl sorts scalars: by KeyString.
+func SortScalars(vs []value.Value) {
+	sort.SliceStable(vs, func(i, j int) bool { return KeyString(vs[i]) < KeyString(vs[j]) })
+}
+
+// Sorted reports whether vs are in SortScalars' order.
+func Sorted(vs []value.Value) bool {
+	for i := 1; i < len(vs); i++ {
+		if KeyString(vs[i]) < KeyString(vs[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // SameJSONType reports whether a and b decode to the same Go type in
