@@ -55,9 +55,6 @@ type Visitor struct {
 	// par holds the parallel lists of the node just visited (zero unless a
 	// has flag is set).
 	par Parallel
-	// setsType and sets cache setsBelow's last answer.
-	setsType *openapi.Type
-	sets     bool
 }
 
 // modes holds the Visitor of each Mode, with no state.
@@ -196,7 +193,7 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !smp.SameJSONType(n.Live, n.Local):
 		return d.below(n, n.Recorded)
 	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live):
-		if d.setsBelow(n.Type) && hasUnsortedSet(n.Local, n.Type, n.Meta) {
+		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
 			return d.below(n, n.Live)
 		}
 		return elements.Absent, nil
@@ -242,48 +239,6 @@ func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, e
 	}
 	d.par = en.Parallel
 	return en.Outcome, nil
-}
-
-// setsBelow reports whether a map of type t can hold, by its schema, a
-// merged set where hasUnsortedSet looks. The answer for the last type asked
-// is kept: the items of a list, visited in a row, share their type.
-func (d *Visitor) setsBelow(t *openapi.Type) bool {
-	if t != d.setsType {
-		d.setsType, d.sets = t, typeHoldsSet(t, openapi.Meta{}, map[*openapi.Type]bool{})
-	}
-	return d.sets
-}
-
-// typeHoldsSet is setsBelow's answer for a value of type t with metadata
-// meta; seen holds the struct types already asked.
-func typeHoldsSet(t *openapi.Type, meta openapi.Meta, seen map[*openapi.Type]bool) bool {
-	if meta.Strategy.Has(openapi.StrategyReplace) {
-		return false
-	}
-	switch t.Kind {
-	case openapi.KindStruct:
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		for _, f := range t.Fields {
-			if typeHoldsSet(f.Type, f.Meta, seen) {
-				return true
-			}
-		}
-	case openapi.KindMap:
-		return t.Elem != nil && typeHoldsSet(t.Elem, openapi.Meta{}, seen)
-	case openapi.KindList:
-		if !meta.Strategy.Has(openapi.StrategyMerge) {
-			return false
-		}
-		it := t.Item()
-		if it.Kind == openapi.KindPrimitive {
-			return true
-		}
-		return len(meta.MergeKey) > 0 && typeHoldsSet(it, openapi.Meta{}, seen)
-	}
-	return false
 }
 
 // hasUnsortedSet reports whether v, of type t with metadata meta, holds
