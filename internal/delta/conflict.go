@@ -180,12 +180,12 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
 	byKey := make(map[elements.Key]value.Value, c.Len())
 	for _, it := range c.Items() {
-		if k, ok := smp.KeyOfItem(it, mergeKey, itemType); ok {
+		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
 			byKey[k] = it
 		}
 	}
 	for _, it := range p.Items() {
-		k, ok := smp.KeyOfItem(it, mergeKey, itemType)
+		k, ok := keyOfItem(it, mergeKey, itemType)
 		if !ok {
 			continue
 		}

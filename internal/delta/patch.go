@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -19,7 +18,7 @@ func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
 
 // ThreeWay returns kubectl apply's patch for a collated tree
 // (strategicpatch.CreateThreeWayMergePatch): the Deletions combined with
-// the Delta by smp.CombineThreeWay. A fault of recorded is reported before
+// the Delta by combineThreeWay. A fault of recorded is reported before
 // one of live.
 func ThreeWay(root elements.Element) (value.Value, bool, error) {
 	dels, hasDels, err := Patch(root, Deletions)
@@ -31,7 +30,7 @@ func ThreeWay(root elements.Element) (value.Value, bool, error) {
 		return value.Value{}, false, err
 	}
 	n := root.Base()
-	p, ok := smp.CombineThreeWay(dels, hasDels, delta, hasDelta, n.Local, n.Type)
+	p, ok := combineThreeWay(dels, hasDels, delta, hasDelta, n.Local, n.Type)
 	return p, ok, nil
 }
 

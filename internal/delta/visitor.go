@@ -122,7 +122,7 @@ func (d *Visitor) prelude(n *elements.Node) (o elements.Outcome, done bool) {
 	case !has:
 	case local.IsNull() && from.IsNull():
 		return elements.Absent, true
-	case !local.IsNull() && !from.IsNull() && smp.SameJSONType(local, from):
+	case !local.IsNull() && !from.IsNull() && sameJSONType(local, from):
 		return elements.Absent, false
 	}
 	if d.changes {
@@ -190,7 +190,7 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 		return elements.Absent, nil
 	}
 	switch {
-	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !smp.SameJSONType(n.Live, n.Local):
+	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
 		return d.below(n, n.Recorded)
 	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live):
 		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
@@ -516,7 +516,7 @@ func (d *Visitor) unnamed(e *elements.ListElement, fromItems []value.Value) int 
 	}
 	mk, itemType := e.Meta.MergeKey, e.Type.Item()
 	for i, it := range fromItems {
-		if _, ok := smp.KeyOfItem(it, mk, itemType); !ok {
+		if _, ok := keyOfItem(it, mk, itemType); !ok {
 			return i
 		}
 	}

@@ -51,18 +51,3 @@ func Sorted(vs []value.Value) bool {
 	}
 	return true
 }
-
-// SameJSONType reports whether a and b decode to the same Go type in
-// encoding/json (all numbers are one type): kubectl diffs and combines
-// values of one type member by member and replaces a value whose type
-// changed.
-func SameJSONType(a, b value.Value) bool {
-	ka, kb := a.Kind(), b.Kind()
-	if ka == value.KindFloat {
-		ka = value.KindInt
-	}
-	if kb == value.KindFloat {
-		kb = value.KindInt
-	}
-	return ka == kb
-}

@@ -8,7 +8,7 @@
 // internal/delta for the patch: the two-way patch (recorded -> local,
 // changes and deletions), or kubectl's three-way patch, the delta (live ->
 // local, additions and changes) combined with the deletions (recorded ->
-// local) as kubectl does (smp.CombineThreeWay). Without overwrite it
+// local) as kubectl does (delta.ThreeWay). Without overwrite it
 // checks conflicts by kubectl's rule (delta.Check, which apply.Merge uses
 // too). Lists are matched by the index collate built in one hash pass, so
 // generation is linear in the size of the objects.

@@ -1,18 +1,19 @@
-package smp
+package delta
 
 import (
 	"strings"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// KeyOfItem returns the identity of item, an item of a patch list (which
+// keyOfItem returns the identity of item, an item of a patch list (which
 // may hold anything): elements.KeyOf, with ok false when item is not a
 // map, has no identity, or the key has more than elements.MaxKeyFields
 // fields.
-func KeyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
+func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
 	if !item.IsMap() || len(mergeKey) > elements.MaxKeyFields {
 		return k, false
 	}
@@ -20,7 +21,7 @@ func KeyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 	return k, missing == ""
 }
 
-// CombineThreeWay is how kubectl assembles its three-way patch from its two
+// combineThreeWay is how kubectl assembles its three-way patch from its two
 // halves: deletions (recorded -> local, removals only) and delta (live ->
 // local, additions and changes only), both for a value of type t whose
 // local value is local. It models strategicpatch's merge of the delta into
@@ -39,7 +40,7 @@ func KeyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 //
 // Neither input is modified. A missing half is passed as value.Value{}
 // with its has flag false.
-func CombineThreeWay(deletions value.Value, hasDeletions bool, delta value.Value, hasDelta bool, local value.Value, t *openapi.Type) (value.Value, bool) {
+func combineThreeWay(deletions value.Value, hasDeletions bool, delta value.Value, hasDelta bool, local value.Value, t *openapi.Type) (value.Value, bool) {
 	switch {
 	case !hasDeletions:
 		return delta, hasDelta
@@ -52,7 +53,7 @@ func CombineThreeWay(deletions value.Value, hasDeletions bool, delta value.Value
 // combine merges delta d2 into deletions d1 at one node.
 func combine(d1, d2, local value.Value, t *openapi.Type, meta openapi.Meta) value.Value {
 	switch {
-	case d2.IsNull() || !SameJSONType(d1, d2):
+	case d2.IsNull() || !sameJSONType(d1, d2):
 		return d2
 	case d1.IsMap():
 		if meta.Strategy.Has(openapi.StrategyReplace) {
@@ -82,7 +83,7 @@ func combineMaps(d1, d2, local value.Value, t *openapi.Type) value.Value {
 		default:
 			key := f1[i].Key
 			v := f1[i].Value
-			if key != RetainKeysKey && !strings.HasPrefix(key, SetOrderPrefix) && !strings.HasPrefix(key, DeletePrefix) {
+			if key != smp.RetainKeysKey && !strings.HasPrefix(key, smp.SetOrderPrefix) && !strings.HasPrefix(key, smp.DeletePrefix) {
 				ct, cm := t.Child(key)
 				lv, _ := local.Get(key)
 				v = combine(f1[i].Value, f2[j].Value, lv, ct, cm)
@@ -102,23 +103,23 @@ func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openap
 	i1 := make(map[elements.Key]value.Value, d1.Len())
 	var deletes []value.Value
 	for _, it := range d1.Items() {
-		if _, del := it.Get(DirectiveKey); del {
+		if _, del := it.Get(smp.DirectiveKey); del {
 			deletes = append(deletes, it)
 			continue
 		}
-		if k, ok := KeyOfItem(it, mk, itemType); ok {
+		if k, ok := keyOfItem(it, mk, itemType); ok {
 			i1[k] = it
 		}
 	}
 	i2 := make(map[elements.Key]value.Value, d2.Len())
 	for _, it := range d2.Items() {
-		if k, ok := KeyOfItem(it, mk, itemType); ok {
+		if k, ok := keyOfItem(it, mk, itemType); ok {
 			i2[k] = it
 		}
 	}
 	out := make([]value.Value, 0, len(i1)+len(i2)+len(deletes))
 	for _, li := range local.Items() {
-		k, ok := KeyOfItem(li, mk, itemType)
+		k, ok := keyOfItem(li, mk, itemType)
 		if !ok {
 			continue
 		}
@@ -145,7 +146,7 @@ func combineItems(d1, d2, local value.Value, itemType *openapi.Type, meta openap
 			continue
 		}
 		for _, it := range src.list.Items() {
-			if k, ok := KeyOfItem(it, mk, itemType); ok {
+			if k, ok := keyOfItem(it, mk, itemType); ok {
 				if _, left := src.index[k]; left {
 					out = append(out, it)
 					delete(src.index, k)
@@ -165,4 +166,19 @@ func isMapList(lists ...value.Value) bool {
 		}
 	}
 	return false
+}
+
+// sameJSONType reports whether a and b decode to the same Go type in
+// encoding/json (all numbers are one type): kubectl diffs and combines
+// values of one type member by member and replaces a value whose type
+// changed.
+func sameJSONType(a, b value.Value) bool {
+	ka, kb := a.Kind(), b.Kind()
+	if ka == value.KindFloat {
+		ka = value.KindInt
+	}
+	if kb == value.KindFloat {
+		kb = value.KindInt
+	}
+	return ka == kb
 }
