@@ -26,7 +26,7 @@ type Conflict struct {
 
 // ConflictError reports that applying local would overwrite changes the
 // server made since the last apply (kubectl apply --overwrite=false),
-// listing every conflict in Conflicts' order; never empty.
+// listing every conflict in Check's order; never empty.
 type ConflictError struct {
 	Conflicts []Conflict
 }
@@ -41,47 +41,37 @@ func (e *ConflictError) Error() string {
 }
 
 // Check is the conflict check of kubectl apply --overwrite=false: a
-// *ConflictError listing Conflicts(root, patch, ok) when there are any, the
-// error of Conflicts, or nil.
-func Check(root elements.Element, patch value.Value, ok bool) error {
-	conflicts, err := Conflicts(root, patch, ok)
-	if err != nil {
-		return err
-	}
-	if len(conflicts) > 0 {
-		return &ConflictError{Conflicts: conflicts}
-	}
-	return nil
-}
-
-// Conflicts returns, by kubectl's rule, every conflict between patch, the
-// three-way patch of root (ThreeWay(root); ok false: no conflict), and the
-// Changed patch from root's recorded object to its live one (each the empty
-// object when absent): both have an entry for a field and they disagree on
-// its scalar value, its kind, a $patch directive, or the length or a member
-// of an atomic list (lists of scalars compared deduplicated and sorted).
-// Fields with strategy replace and merged lists of scalars never conflict;
-// items of merged lists of maps are matched by elements.KeyOf, and items
-// without an identity are not compared. Conflicts come in the patch's
-// order.
+// *ConflictError listing, by kubectl's rule, every conflict between patch,
+// the three-way patch of root (ThreeWay(root); ok false: no conflict), and
+// the Changed patch from root's recorded object to its live one (each the
+// empty object when absent): both have an entry for a field and they
+// disagree on its scalar value, its kind, a $patch directive, or the length
+// or a member of an atomic list (lists of scalars compared deduplicated and
+// sorted). Fields with strategy replace and merged lists of scalars never
+// conflict; items of merged lists of maps are matched by elements.KeyOf,
+// and items without an identity are not compared. Conflicts come in the
+// patch's order.
 //
 // Live is collated as local leniently (collate.Options.Lenient): a live
 // value whose kind does not fit the schema is taken whole, and of live
 // items repeating a key the first is compared, as the merge writes only
 // that one. An item that cannot be put in a patch is an *elements.Error
 // naming its source, as kubectl fails on it too.
-func Conflicts(root elements.Element, patch value.Value, ok bool) ([]Conflict, error) {
+func Check(root elements.Element, patch value.Value, ok bool) error {
 	if !ok || patch.Len() == 0 {
-		return nil, nil
+		return nil
 	}
 	changed, ok, err := changedSinceRecorded(root)
 	if err != nil || !ok {
-		return nil, err
+		return err
 	}
 	n := root.Base()
 	var out []Conflict
 	compare(patch, changed, n.Type, n.Meta, nil, &out)
-	return out, nil
+	if len(out) > 0 {
+		return &ConflictError{Conflicts: out}
+	}
+	return nil
 }
 
 // changedSinceRecorded returns kubectl's "changed map" of root's object:

@@ -103,5 +103,5 @@ type Result struct {
 type Conflict = delta.Conflict
 
 // ConflictError is returned by Merge when Overwrite is false and conflicts
-// exist; it lists all of them in document order (see delta.Conflicts).
+// exist; it lists all of them in document order (see delta.Check).
 type ConflictError = delta.ConflictError
