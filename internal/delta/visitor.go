@@ -104,9 +104,6 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 		return Entry{}, err
 	}
 	o, err := e.Accept(d)
-	if !d.par.HasOrder && !d.par.HasDeletes {
-		return Entry{Outcome: o}, err
-	}
 	en := Entry{Outcome: o, Parallel: d.par}
 	d.par = Parallel{}
 	return en, err
