@@ -83,8 +83,10 @@ type collector struct {
 	out      []Change
 }
 
+// collect appends the changes at and below e: an Add or Remove when only
+// one of live and e's outcome is set (not null), else its children's, else
+// (not a map) a Replace when the outcome differs from live.
 func (c *collector) collect(e elements.Element) {
-	out := &c.out
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
 	res := c.outcomes.Outcome(n)
@@ -93,17 +95,17 @@ func (c *collector) collect(e elements.Element) {
 	case !liveOK && !present:
 		return
 	case !liveOK:
-		*out = append(*out, Change{node: n, Op: Add, Source: elements.Local})
+		c.out = append(c.out, Change{node: n, Op: Add, Source: elements.Local})
 		return
 	case !present:
 		src := elements.Local
 		if !n.HasLocal && n.HasRecorded {
 			src = elements.Recorded
 		}
-		*out = append(*out, Change{node: n, Op: Remove, Source: src})
+		c.out = append(c.out, Change{node: n, Op: Remove, Source: src})
 		return
 	}
-	before := len(*out)
+	before := len(c.out)
 	switch e := e.(type) {
 	case *elements.TypeElement:
 		c.fields(e.Fields)
@@ -115,21 +117,21 @@ func (c *collector) collect(e elements.Element) {
 		c.items(e.Items)
 		for i := range e.LiveExtra {
 			x := &e.LiveExtra[i]
-			mark := len(*out)
+			mark := len(c.out)
 			c.collect(x.Element)
 			// A live duplicate goes with the item whose key it repeats:
 			// removed because local dropped that key since the last apply.
 			if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
-				for k := mark; k < len(*out); k++ {
-					(*out)[k].Source = elements.Recorded
+				for k := mark; k < len(c.out); k++ {
+					c.out[k].Source = elements.Recorded
 				}
 			}
 		}
 	case *elements.SetElement:
 		c.items(e.Items)
 	}
-	if len(*out) == before && !value.Equal(n.Live, res.Value) {
-		*out = append(*out, Change{node: n, Op: Replace, Source: elements.Local})
+	if len(c.out) == before && !value.Equal(n.Live, res.Value) {
+		c.out = append(c.out, Change{node: n, Op: Replace, Source: elements.Local})
 	}
 }
 

@@ -1,7 +1,7 @@
 package delta
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/collate"
@@ -13,8 +13,7 @@ import (
 )
 
 // Conflict is a place where the three-way patch (what applying local would
-// write) and the recorded->live patch (what the server changed since the
-// last apply) disagree.
+// write) and the recorded->live patch (what the server changed) disagree.
 type Conflict struct {
 	Path fieldpath.Path
 	// Local is what the three-way patch writes there (null for a removal,
@@ -26,9 +25,8 @@ type Conflict struct {
 }
 
 // ConflictError reports that applying local would overwrite changes the
-// server made since the last apply (kubectl apply --overwrite=false). It
-// lists every conflict, in the order Conflicts returns them; it is never
-// empty when returned as an error.
+// server made since the last apply (kubectl apply --overwrite=false),
+// listing every conflict in Check's order; never empty.
 type ConflictError struct {
 	Conflicts []Conflict
 }
@@ -42,59 +40,42 @@ func (e *ConflictError) Error() string {
 	return s
 }
 
-// Check is the conflict check of kubectl apply --overwrite=false for a
-// collated tree whose three-way patch is patch (ThreeWay(root), ok false
-// when it has no entry): a *ConflictError listing Conflicts when there are
-// any, the error of Conflicts, or nil.
-func Check(root elements.Element, patch value.Value, ok bool) error {
-	conflicts, err := Conflicts(root, patch, ok)
-	if err != nil {
-		return err
-	}
-	if len(conflicts) > 0 {
-		return &ConflictError{Conflicts: conflicts}
-	}
-	return nil
-}
-
-// Conflicts returns every conflict between patch, the three-way patch of
-// the collated tree root (ThreeWay(root); ok false: no entry, no
-// conflict), and the Changed patch from root's recorded object to its live
-// one (each the empty object when absent, as kubectl takes them), by
-// kubectl's rule: both have an entry for the same field and they disagree
-// on its scalar value, on its kind (object, list, scalar, null), on a
-// $patch directive, or on the length or a member of an atomic list
-// (lists of scalars compared deduplicated and sorted). Fields with strategy
-// replace and merged lists of scalars never conflict; items of merged
-// lists of maps are matched by elements.KeyOf (schema key defaults
-// included), and items without an identity are not compared. Conflicts come in the patch's order: fields
-// sorted, items in patch order.
+// Check is the conflict check of kubectl apply --overwrite=false: a
+// *ConflictError listing, by kubectl's rule, every conflict between patch,
+// the three-way patch of root (ThreeWay(root); ok false: no conflict), and
+// the Changed patch from root's recorded object to its live one (each the
+// empty object when absent): both have an entry for a field and they
+// disagree on its scalar value, its kind, a $patch directive, or the length
+// or a member of an atomic list (lists of scalars compared deduplicated and
+// sorted). Fields with strategy replace and merged lists of scalars never
+// conflict; items of merged lists of maps are matched by elements.KeyOf,
+// and items without an identity are not compared. Conflicts come in the
+// patch's order.
 //
-// The recorded->live patch collates live as local (collate.Options.Lenient): a live
-// value whose kind does not fit the schema is taken whole, as kubectl
-// takes a value whose type changed; of live items repeating a key the
-// first is compared, as the merge writes only that one (kubectl's check
-// takes the last). An item that cannot be put in a patch (not an object
-// with its merge key, a set value that is not a scalar) is an
-// *elements.Error naming its source, Live or Recorded, as kubectl fails on
-// it too.
-func Conflicts(root elements.Element, patch value.Value, ok bool) ([]Conflict, error) {
+// Live is collated as local leniently (collate.Options.Lenient): a live
+// value whose kind does not fit the schema is taken whole, and of live
+// items repeating a key the first is compared, as the merge writes only
+// that one. An item that cannot be put in a patch is an *elements.Error
+// naming its source, as kubectl fails on it too.
+func Check(root elements.Element, patch value.Value, ok bool) error {
 	if !ok || patch.Len() == 0 {
-		return nil, nil
+		return nil
 	}
 	changed, ok, err := changedSinceRecorded(root)
 	if err != nil || !ok {
-		return nil, err
+		return err
 	}
 	n := root.Base()
 	var out []Conflict
 	compare(patch, changed, n.Type, n.Meta, nil, &out)
-	return out, nil
+	if len(out) > 0 {
+		return &ConflictError{Conflicts: out}
+	}
+	return nil
 }
 
 // changedSinceRecorded returns kubectl's "changed map" of root's object:
-// the Changed patch from recorded to live, collated leniently with live as
-// local under root's type.
+// the Changed patch from recorded to live, collated with live as local.
 func changedSinceRecorded(root elements.Element) (value.Value, bool, error) {
 	n := root.Base()
 	empty := value.MapFromSorted(nil)
@@ -168,16 +149,8 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 			return
 		}
 		if p.Len() == 0 || !p.Items()[0].IsMap() {
-			ps, cs := sortedScalars(p), sortedScalars(c)
-			if len(ps) != len(cs) {
+			if !slices.EqualFunc(sortedScalars(p), sortedScalars(c), value.Equal) {
 				add()
-				return
-			}
-			for i := range ps {
-				if !value.Equal(ps[i], cs[i]) {
-					add()
-					return
-				}
 			}
 			return
 		}
@@ -191,20 +164,18 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 	}
 }
 
-// compareItems compares the items of two patch lists of a list of maps
-// merged by mergeKey: each item of p with the item of c of the same
-// identity (elements.KeyOf; the last of c's items with it, as kubectl
-// indexes them). Items that are not objects with an identity (a merged
-// list of scalars among them) are not compared.
+// compareItems compares each item of p, a patch list of maps merged by
+// mergeKey, with the last item of c of the same identity, as kubectl
+// indexes them. Items without an identity are not compared.
 func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
 	byKey := make(map[elements.Key]value.Value, c.Len())
 	for _, it := range c.Items() {
-		if k, ok := smp.KeyOfItem(it, mergeKey, itemType); ok {
+		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
 			byKey[k] = it
 		}
 	}
 	for _, it := range p.Items() {
-		k, ok := smp.KeyOfItem(it, mergeKey, itemType)
+		k, ok := keyOfItem(it, mergeKey, itemType)
 		if !ok {
 			continue
 		}
@@ -227,6 +198,6 @@ func sortedScalars(l value.Value) []value.Value {
 		seen[k] = true
 		out = append(out, v)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return smp.KeyString(out[i]) < smp.KeyString(out[j]) })
+	smp.SortScalars(out)
 	return out
 }

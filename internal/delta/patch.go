@@ -4,27 +4,22 @@ import (
 	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Patch returns the patch of mode m for a collated tree (root: the node
-// whose Local is the whole object): the root's entry, present exactly when
-// the patch has an entry. Errors are *elements.Error naming the source of
-// the bad value (from's items that cannot be put in a patch, a local field
-// named like a directive).
-func Patch(root elements.Element, m Mode) (value.Value, bool, error) {
+// Patch returns the patch of mode m for a collated tree whose root holds
+// the whole object; ok is false when the patch has no entry. Errors are
+// *elements.Error naming the source of the bad value (from's items that
+// cannot be put in a patch, a local field named like a directive).
+func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
 	en, err := New(m).Entry(root)
-	if err != nil {
-		return value.Value{}, false, err
-	}
-	return en.Value, en.Present, nil
+	return en.Value, en.Present, err
 }
 
 // ThreeWay returns kubectl apply's patch for a collated tree
 // (strategicpatch.CreateThreeWayMergePatch): the Deletions combined with
-// the Delta by smp.CombineThreeWay. The deletions are computed first, so
-// a fault of recorded is reported before one of live.
+// the Delta by combineThreeWay. A fault of recorded is reported before
+// one of live.
 func ThreeWay(root elements.Element) (value.Value, bool, error) {
 	dels, hasDels, err := Patch(root, Deletions)
 	if err != nil {
@@ -35,16 +30,13 @@ func ThreeWay(root elements.Element) (value.Value, bool, error) {
 		return value.Value{}, false, err
 	}
 	n := root.Base()
-	p, ok := smp.CombineThreeWay(dels, hasDels, delta, hasDelta, n.Local, n.Type)
+	p, ok := combineThreeWay(dels, hasDels, delta, hasDelta, n.Local, n.Type)
 	return p, ok, nil
 }
 
 // Touches reports whether the patch of mode m has anything for e, a node
-// local holds: its own entry or a parallel list ($setElementOrder,
-// $deleteFromPrimitiveList). It is Entry(e).Any() computed only as far as
-// needed: each node's patch stops at its first entry (sets are diffed
-// whole), so a touched list costs the items up to its first change. The
-// error is that of Entry when met before the first entry.
+// local holds: Entry(e).Any() computed only up to each node's first entry.
+// The error is that of Entry when met before the first entry.
 func Touches(e elements.Element, m Mode) (bool, error) {
 	d, _ := probes.Get().(*Visitor)
 	if d == nil {
@@ -57,6 +49,5 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 	return en.Any(), err
 }
 
-// probes keeps the Visitors Touches uses: kubectl's list order asks once
-// or twice per merged list of every merge.
+// probes keeps the Visitors Touches uses (once or twice per merged list).
 var probes sync.Pool

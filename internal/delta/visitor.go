@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -8,66 +9,60 @@ import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/internal/strategy/rule"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Mode is one of the four diffs kubectl's strategicpatch computes (its
+// Mode is one of the four diffs of kubectl's strategicpatch (its
 // DiffOptions): the source local is compared with, the entries written,
-// and whether merged lists get a $setElementOrder list.
+// and whether merged lists get $setElementOrder.
 type Mode uint8
 
 const (
-	// Delta is live -> local, additions and changes only, with
-	// $setElementOrder: the "delta" half of kubectl's three-way patch
-	// (DiffOptions{IgnoreDeletions, SetElementOrder}).
+	// Delta is live -> local, additions and changes, with $setElementOrder:
+	// the "delta" half of kubectl's three-way patch.
 	Delta Mode = iota
 	// Deletions is recorded -> local, removals only (nulls, delete
 	// directives, $deleteFromPrimitiveList), with $setElementOrder: the
-	// "deletions" half of kubectl's three-way patch
-	// (DiffOptions{IgnoreChangesAndAdditions, SetElementOrder}).
+	// "deletions" half of kubectl's three-way patch.
 	Deletions
-	// TwoWay is recorded -> local, both, with $setElementOrder: the patch
-	// of strategicpatch.CreateTwoWayMergePatch.
+	// TwoWay is recorded -> local, both, with $setElementOrder
+	// (strategicpatch.CreateTwoWayMergePatch).
 	TwoWay
-	// Changed is TwoWay without $setElementOrder (DiffOptions{}): the
-	// "changed map" kubectl's conflict check takes from the last applied
-	// configuration to the live object (collated with live as local).
+	// Changed is TwoWay without $setElementOrder: the "changed map" of
+	// kubectl's conflict check (collated with live as local).
 	Changed
 )
 
-// Visitor is the patch-producing elements.Visitor: it computes, for each
-// Element of a collated tree, the strategic merge patch entry that turns
-// the value of source from into the node's local value, in one Mode.
-//
-// Every Visit method is called on a node local holds (present, maybe
-// null); fields local lacks are handled by their parent. The Outcome is the
-// node's patch entry (Present false: none). A list's parallel lists
-// ($setElementOrder, $deleteFromPrimitiveList) go to the parent through
-// par, which Visit methods of lists and sets set last and patch reads and
-// clears right after each Accept: call Entry, not Accept, from outside. A
-// Visitor keeps no state between Entry calls; it is not safe for
-// concurrent use.
+// Visitor is the patch-producing elements.Visitor: for each Element of a
+// collated tree, the patch entry that turns source from's value into the
+// node's local value, in one Mode. Visit methods are called on nodes local
+// holds (maybe null); fields local lacks are handled by their parent. A
+// list's parallel lists go to its parent through par, which Entry reads and
+// clears after each Accept: call Entry, not Accept, from outside. It keeps
+// no state between Entry calls and is not safe for concurrent use.
 type Visitor struct {
-	// from is the source local is compared with: Live for the delta,
-	// Recorded for the deletions and for a two-way patch.
-	from elements.Source
-	// changes emits additions and changes; deletions emits nulls for
-	// removed fields, delete directives and $deleteFromPrimitiveList.
-	changes, deletions bool
-	// order emits $setElementOrder lists.
-	order bool
+	// from is the source local is compared with; blame the source named in
+	// errors about from's values (from but in a subtree of below).
+	from, blame elements.Source
+	// changes emits additions and changes; deletions emits nulls, delete
+	// directives and $deleteFromPrimitiveList; order emits $setElementOrder.
+	changes, deletions, order bool
 	// first stops a node's patch at its first entry (see Touches).
 	first bool
-	// blame is the source named in errors about from's values.
-	blame elements.Source
-	// par holds the parallel lists of the node just visited; it is zero
-	// unless one of its has flags is set.
-	par parallel
-	// setsType and sets cache setsBelow's last answer.
-	setsType *openapi.Type
-	sets     bool
+	// par holds the parallel lists of the node just visited (zero unless a
+	// has flag is set).
+	par Parallel
+}
+
+// modes holds the Visitor of each Mode, with no state.
+var modes = [...]Visitor{
+	Delta:     {from: elements.Live, changes: true, order: true},
+	Deletions: {from: elements.Recorded, deletions: true, order: true},
+	TwoWay:    {from: elements.Recorded, changes: true, deletions: true, order: true},
+	Changed:   {from: elements.Recorded, changes: true, deletions: true},
 }
 
 // New returns the Visitor of mode m; an unknown mode panics.
@@ -79,66 +74,44 @@ func New(m Mode) *Visitor {
 
 // reset makes d the Visitor of mode m, with no state.
 func (d *Visitor) reset(m Mode) {
-	switch m {
-	case Delta:
-		*d = Visitor{from: elements.Live, changes: true, order: true, blame: elements.Live}
-	case Deletions:
-		*d = Visitor{from: elements.Recorded, deletions: true, order: true, blame: elements.Recorded}
-	case TwoWay:
-		*d = Visitor{from: elements.Recorded, changes: true, deletions: true, order: true, blame: elements.Recorded}
-	case Changed:
-		*d = Visitor{from: elements.Recorded, changes: true, deletions: true, blame: elements.Recorded}
-	default:
-		panic("delta: unknown Mode " + strconv.Itoa(int(m)))
-	}
+	*d = modes[m]
+	d.blame = d.from
 }
 
 // Entry is what a node contributes to its parent's patch: its own entry
-// and, for a merged list, the parallel lists its parent map carries for
-// it.
+// (Present false: none) and, for a merged list, the parallel lists.
 type Entry struct {
-	// Outcome is the node's own entry (Present false: none).
 	elements.Outcome
-	// Order is the $setElementOrder/<field> list, when HasOrder; Deletes
-	// the $deleteFromPrimitiveList/<field> list, when HasDeletes.
+	Parallel
+}
+
+// Parallel holds the $setElementOrder/<field> list (Order, when HasOrder)
+// and the $deleteFromPrimitiveList/<field> list (Deletes, when HasDeletes)
+// of a merged list, which its parent map carries.
+type Parallel struct {
 	Order, Deletes       value.Value
 	HasOrder, HasDeletes bool
 }
 
-// Any reports whether the patch says anything about the node: an entry or
-// a parallel list.
+// Any reports whether the patch says anything about the node.
 func (en Entry) Any() bool { return en.Present || en.HasOrder || en.HasDeletes }
 
-// Entry returns the patch entry of e, a node local holds.
+// Entry returns the patch entry of e, a node local holds. e is visited only
+// when rule.For knows its kind: an Element kind it does not know is an
+// error, as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
-	o, p, err := d.patch(e)
-	return Entry{Outcome: o, Order: p.order, Deletes: p.deletes, HasOrder: p.hasOrder, HasDeletes: p.hasDeletes}, err
-}
-
-// parallel is what a list contributes to its parent map besides its own
-// entry.
-type parallel struct {
-	order, deletes       value.Value
-	hasOrder, hasDeletes bool
-}
-
-// patch returns the patch entry of e and the parallel lists it adds to its
-// parent. (par is zero unless a has flag is set: most nodes leave it
-// alone, and are not made to clear it.)
-func (d *Visitor) patch(e elements.Element) (elements.Outcome, parallel, error) {
-	o, err := e.Accept(d)
-	if !d.par.hasOrder && !d.par.hasDeletes {
-		return o, parallel{}, err
+	if _, err := rule.For(e, false); err != nil {
+		return Entry{}, err
 	}
-	p := d.par
-	d.par = parallel{}
-	return o, p, err
+	o, err := e.Accept(d)
+	en := Entry{Outcome: o, Parallel: d.par}
+	d.par = Parallel{}
+	return en, err
 }
 
 // prelude decides the entry of a node whose values alone settle it: from
-// absent (local is new), local null, from null, or the two of different
-// JSON types. done is false when the node must be compared member by
-// member.
+// absent, local null, from null, or the two of different JSON types. done
+// is false when the node must be compared member by member.
 func (d *Visitor) prelude(n *elements.Node) (o elements.Outcome, done bool) {
 	from, has := n.Get(d.from)
 	local := n.Local
@@ -146,7 +119,7 @@ func (d *Visitor) prelude(n *elements.Node) (o elements.Outcome, done bool) {
 	case !has:
 	case local.IsNull() && from.IsNull():
 		return elements.Absent, true
-	case !local.IsNull() && !from.IsNull() && smp.SameJSONType(local, from):
+	case !local.IsNull() && !from.IsNull() && sameJSONType(local, from):
 		return elements.Absent, false
 	}
 	if d.changes {
@@ -155,8 +128,8 @@ func (d *Visitor) prelude(n *elements.Node) (o elements.Outcome, done bool) {
 	return elements.Absent, true
 }
 
-// listPrelude is prelude for a merged list, which also settles a list
-// from holds empty: local's list is sent whole when it has items (changes).
+// listPrelude is prelude for a merged list, which also settles a list from
+// holds empty: local's list is sent whole when it has items (changes).
 // Otherwise (done false) from is from's list, to compare item by item.
 func (d *Visitor) listPrelude(n *elements.Node) (from value.Value, o elements.Outcome, done bool) {
 	if o, done := d.prelude(n); done {
@@ -197,13 +170,11 @@ func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error)
 
 // VisitAtomic implements elements.Visitor: a map whose strategy is replace
 // is sent whole whenever local sets it; other atomic values when they
-// changed. Two kinds of atomic node are compared member by member on a
-// subtree collated again without live (see below): for the deletions, a
-// node collated atomically only because live's value has another kind than
-// local's; for the delta, a list item all sources agree on that holds a
-// merged set kubectl would see as reordered (it sorts live's set before it
-// compares, so an unsorted set equal to local's still gets
-// $setElementOrder).
+// changed. Two kinds are compared member by member by below: for the
+// deletions, a node atomic only because live's kind differs from local's;
+// for the delta, a list item all sources agree on holding a merged set
+// kubectl sees as reordered (it sorts live's set before comparing, so an
+// unsorted set equal to local's still gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
 	if o, done := d.prelude(n); done {
@@ -216,10 +187,10 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 		return elements.Absent, nil
 	}
 	switch {
-	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !smp.SameJSONType(n.Live, n.Local):
+	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
 		return d.below(n, n.Recorded)
 	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live):
-		if d.setsBelow(n.Type) && hasUnsortedSet(n.Local, n.Type, n.Meta) {
+		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
 			return d.below(n, n.Live)
 		}
 		return elements.Absent, nil
@@ -227,10 +198,10 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	return d.replaced(n), nil
 }
 
-// below computes the entry of an atomic node member by member: the node's
-// from value (given) and local value are collated again, without the other
-// sources, under a one-field parent that carries the node's type and merge
-// metadata, and the subtree is visited with from = Recorded.
+// below computes the entry of an atomic node member by member: its from
+// value (given) and local value are collated again, alone, under a
+// one-field parent carrying the node's type and metadata, and visited with
+// from = Recorded.
 func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, error) {
 	if !(n.Local.IsMap() || n.Local.IsList()) {
 		return d.replaced(n), nil
@@ -258,62 +229,18 @@ func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, e
 		return d.replaced(n), nil
 	}
 	sd := *d
-	sd.from, sd.par = elements.Recorded, parallel{}
-	o, par, err := sd.patch(root.Fields[0].Element)
+	sd.from, sd.par = elements.Recorded, Parallel{}
+	en, err := sd.Entry(root.Fields[0].Element)
 	if err != nil {
 		return elements.Absent, rebase(err, n.Path())
 	}
-	d.par = par
-	return o, nil
-}
-
-// setsBelow reports whether a map of type t can hold, by its schema, a
-// merged set where hasUnsortedSet looks (through maps and merged lists of
-// maps). The answer for the last type asked is kept: the items of a list,
-// visited in a row, share their type.
-func (d *Visitor) setsBelow(t *openapi.Type) bool {
-	if t != d.setsType {
-		d.setsType, d.sets = t, typeHoldsSet(t, openapi.Meta{}, map[*openapi.Type]bool{})
-	}
-	return d.sets
-}
-
-// typeHoldsSet is setsBelow's answer for a value of type t with metadata
-// meta; seen holds the struct types already asked (a recursive type is
-// asked once: a set below it is found on its first visit).
-func typeHoldsSet(t *openapi.Type, meta openapi.Meta, seen map[*openapi.Type]bool) bool {
-	if meta.Strategy.Has(openapi.StrategyReplace) {
-		return false
-	}
-	switch t.Kind {
-	case openapi.KindStruct:
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		for _, f := range t.Fields {
-			if typeHoldsSet(f.Type, f.Meta, seen) {
-				return true
-			}
-		}
-	case openapi.KindMap:
-		return t.Elem != nil && typeHoldsSet(t.Elem, openapi.Meta{}, seen)
-	case openapi.KindList:
-		if !meta.Strategy.Has(openapi.StrategyMerge) {
-			return false
-		}
-		it := t.Item()
-		if it.Kind == openapi.KindPrimitive {
-			return true
-		}
-		return len(meta.MergeKey) > 0 && typeHoldsSet(it, openapi.Meta{}, seen)
-	}
-	return false
+	d.par = en.Parallel
+	return en.Outcome, nil
 }
 
 // hasUnsortedSet reports whether v, of type t with metadata meta, holds
-// (through maps and merged lists of maps) a non-empty merged set whose
-// values are not in kubectl's sorted order.
+// (through maps and merged lists of maps) a merged set whose values are not
+// in kubectl's sorted order.
 func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	switch v.Kind() {
 	case value.KindMap:
@@ -335,13 +262,7 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 		}
 		it := t.Item()
 		if it.Kind == openapi.KindPrimitive {
-			items := v.Items()
-			for i := 1; i < len(items); i++ {
-				if smp.KeyString(items[i]) < smp.KeyString(items[i-1]) {
-					return true
-				}
-			}
-			return false
+			return !smp.Sorted(v.Items())
 		}
 		if len(meta.MergeKey) == 0 {
 			return false
@@ -355,8 +276,8 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	return false
 }
 
-// rebase places an *elements.Error found in a subtree collated by below
-// at node path at: the subtree's first step stands for the node itself.
+// rebase places an *elements.Error found in a subtree collated by below at
+// node path at: the subtree's first step stands for the node itself.
 func rebase(err error, at fieldpath.Path) error {
 	if e, ok := err.(*elements.Error); ok && len(e.Path) > 0 {
 		p := make(fieldpath.Path, 0, len(at)+len(e.Path)-1)
@@ -367,54 +288,41 @@ func rebase(err error, at fieldpath.Path) error {
 
 // VisitMap implements elements.Visitor.
 func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	if o, done := d.prelude(&e.Node); done {
-		return o, nil
-	}
 	return d.fields(&e.Node, e.Fields)
 }
 
 // VisitType implements elements.Visitor.
 func (d *Visitor) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	if o, done := d.prelude(&e.Node); done {
-		return o, nil
-	}
 	return d.fields(&e.Node, e.Fields)
 }
 
-// fields is the patch of a map both sides hold: one entry per field with
-// one, null per field from has and local lacks (deletions), the parallel
-// lists of list fields, and $retainKeys when the map's strategy has
-// retainKeys, the patch is not empty or from holds a non-null field local
-// lacks, and local has a non-null field. With first set it stops after the
-// first field that has entries, trying the fields that are leaves (scalars,
-// nulls, fields local lacks) before the others: any entry will do, and
-// those cost the least.
+// fields is the patch of a map: one entry per field with one, null per
+// field from has and local lacks (deletions), the parallel lists of list
+// fields, and $retainKeys when the strategy has retainKeys, local has a
+// non-null field, and the patch is not empty or from holds a non-null field
+// local lacks. With first it stops at the first field with entries, trying
+// the cheapest fields (isLeaf) first.
 func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
-	var out []value.Field
-	var err error
-	if d.first {
-		for _, leaves := range [...]bool{true, false} {
-			for _, f := range fs {
-				if isLeaf(f.Element) != leaves {
-					continue
-				}
-				if out, err = d.field(out, f); err != nil || len(out) > 0 {
-					break
-				}
-			}
-			if err != nil || len(out) > 0 {
-				break
-			}
-		}
-	} else {
-		for _, f := range fs {
-			if out, err = d.field(out, f); err != nil {
-				break
-			}
-		}
+	if o, done := d.prelude(n); done {
+		return o, nil
 	}
-	if err != nil {
-		return elements.Absent, err
+	var out []value.Field
+	for leaves := range 2 {
+		for _, f := range fs {
+			if d.first && isLeaf(f.Element) != (leaves == 0) {
+				continue
+			}
+			var err error
+			if out, err = d.field(out, f); err != nil {
+				return elements.Absent, err
+			}
+			if d.first && len(out) > 0 {
+				break
+			}
+		}
+		if !d.first || len(out) > 0 {
+			break
+		}
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
 		var keys []value.Value
@@ -451,24 +359,24 @@ func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, err
 		}
 		return out, nil
 	}
-	o, par, err := d.patch(f.Element)
+	en, err := d.Entry(f.Element)
 	if err != nil {
 		return out, err
 	}
-	if o.Present {
-		out = append(out, value.Field{Key: f.Name, Value: o.Value})
+	if en.Present {
+		out = append(out, value.Field{Key: f.Name, Value: en.Value})
 	}
-	if par.hasDeletes {
-		out = append(out, value.Field{Key: smp.DeletePrefix + f.Name, Value: par.deletes})
+	if en.HasDeletes {
+		out = append(out, value.Field{Key: smp.DeletePrefix + f.Name, Value: en.Deletes})
 	}
-	if par.hasOrder {
-		out = append(out, value.Field{Key: smp.SetOrderPrefix + f.Name, Value: par.order})
+	if en.HasOrder {
+		out = append(out, value.Field{Key: smp.SetOrderPrefix + f.Name, Value: en.Order})
 	}
 	return out, nil
 }
 
-// isLeaf reports whether e is a node whose entry needs no walk below it: a
-// scalar, a null, or a field local lacks.
+// isLeaf reports whether e's entry needs no walk below it: a scalar, a
+// null, or a field local lacks.
 func isLeaf(e elements.Element) bool {
 	switch e.(type) {
 	case *elements.PrimitiveElement, *elements.EmptyElement:
@@ -486,20 +394,18 @@ func (d *Visitor) fromIndex(it *elements.Item) int {
 }
 
 // VisitList implements elements.Visitor for a list of maps merged by key:
-// the changed items (their own patch plus merge key) and the items new to
-// from (whole), in local's order, then a delete directive per item of from
-// local lacks, ordered by key as kubectl orders them; and $setElementOrder
+// the changed items (their patch plus merge key) and the items new to from
+// (whole), in local's order, then a delete directive per item of from local
+// lacks, ordered by key as kubectl orders them; and $setElementOrder
 // (local's keys) when there are entries or (changes) from's key sequence
-// differs from local's. From's list empty: local's list whole. With first
-// set it stops at the first item entry.
+// differs from local's. With first it stops at the first item entry.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
 	from, o, done := d.listPrelude(n)
 	if done {
 		return o, nil
 	}
-	mk := n.Meta.MergeKey
-	itemType := n.Type.Item()
+	mk, itemType := n.Meta.MergeKey, n.Type.Item()
 	fromItems := from.Items()
 	if i := d.unnamed(e, fromItems); i >= 0 {
 		return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected an object with every merge key field ("+strings.Join(mk, ",")+") set to a scalar, got "+describe(fromItems[i]))
@@ -528,12 +434,12 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			if matched != nil {
 				matched[fi] = true
 			}
-			o, _, err := d.patch(it.Element)
+			en, err := d.Entry(it.Element)
 			if err != nil {
 				return elements.Absent, err
 			}
-			if o.Present && o.Value.IsMap() {
-				out = append(out, withFields(o.Value, presentKeyFields(local[it.LocalIndex], mk)))
+			if en.Present && en.Value.IsMap() {
+				out = append(out, withFields(en.Value, presentKeyFields(local[it.LocalIndex], mk)))
 			}
 		}
 		if d.first && len(out) > 0 {
@@ -541,25 +447,14 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 	}
 	if d.deletions {
-		var dels []keyedDelete
-		for i, it := range fromItems {
-			if matched[i] {
-				continue
-			}
-			kf := itemKeyFields(it, mk, itemType)
-			dels = append(dels, keyedDelete{sortKey: keyStrings(kf), item: withFields(deleteDirective, kf)})
-		}
-		sort.SliceStable(dels, func(i, j int) bool { return lessStrings(dels[i].sortKey, dels[j].sortKey) })
-		for _, del := range dels {
-			out = append(out, del.item)
-		}
+		out = appendDeletes(out, fromItems, matched, mk, itemType)
 	}
 	if d.order && len(local) > 0 && ((d.changes && (len(out) > 0 || !orderSame)) || (d.deletions && len(out) > 0)) {
 		order := make([]value.Value, len(local))
 		for i, li := range local {
 			order[i] = value.MustMap(itemKeyFields(li, mk, itemType)...)
 		}
-		d.par = parallel{order: value.List(order), hasOrder: true}
+		d.par = Parallel{Order: value.List(order), HasOrder: true}
 	}
 	if len(out) == 0 {
 		return elements.Absent, nil
@@ -567,13 +462,37 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(out)), nil
 }
 
+// appendDeletes appends to out a delete directive per item of fromItems not
+// matched, ordered by key as kubectl orders them.
+func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, itemType *openapi.Type) []value.Value {
+	type keyed struct {
+		sortKey []string
+		item    value.Value
+	}
+	var dels []keyed
+	for i, it := range fromItems {
+		if matched[i] {
+			continue
+		}
+		kf := itemKeyFields(it, mk, itemType)
+		sortKey := make([]string, len(kf))
+		for j, f := range kf {
+			sortKey[j] = smp.KeyString(f.Value)
+		}
+		dels = append(dels, keyed{sortKey, withFields(deleteDirective, kf)})
+	}
+	sort.SliceStable(dels, func(i, j int) bool { return slices.Compare(dels[i].sortKey, dels[j].sortKey) < 0 })
+	for _, del := range dels {
+		out = append(out, del.item)
+	}
+	return out
+}
+
 // unnamed returns the position in from's list of its first item without an
-// identity (not an object with every merge-key field set to a scalar: a
-// patch cannot name it), or -1. For live, these are the items collate kept
-// out of the match (LiveExtra entries repeating no item, in live order).
-// Recorded's are looked for, unless collate matched as many recorded
-// identities as recorded has items (each identity is matched once, so each
-// item has one).
+// identity (not an object with every merge-key field a scalar: a patch
+// cannot name it), or -1. For live, these are the LiveExtra entries
+// repeating no item. Recorded's are looked for unless collate matched as
+// many recorded identities as recorded has items.
 func (d *Visitor) unnamed(e *elements.ListElement, fromItems []value.Value) int {
 	if d.from == elements.Live {
 		for _, x := range e.LiveExtra {
@@ -594,19 +513,17 @@ func (d *Visitor) unnamed(e *elements.ListElement, fromItems []value.Value) int 
 	}
 	mk, itemType := e.Meta.MergeKey, e.Type.Item()
 	for i, it := range fromItems {
-		if _, ok := smp.KeyOfItem(it, mk, itemType); !ok {
+		if _, ok := keyOfItem(it, mk, itemType); !ok {
 			return i
 		}
 	}
 	return -1
 }
 
-// presentKeyFields returns the merge-key fields item writes. A patch item
-// sets the fields it holds, so it carries only these: a key field local
-// leaves out stays out, and the receiver fills its schema default to match
-// the item, as a merge of local does. (Delete directives and
-// $setElementOrder entries only name items and carry the whole tuple, see
-// itemKeyFields.)
+// presentKeyFields returns the merge-key fields item writes: a patch item
+// carries only these, so a key field local leaves out stays out and the
+// receiver fills its default, as a merge of local does. (Entries that only
+// name items carry the whole tuple, see itemKeyFields.)
 func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))
 	for _, name := range mergeKey {
@@ -617,10 +534,9 @@ func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
 	return out
 }
 
-// itemKeyFields returns the merge-key fields of item as entries that only
-// name an item (delete directives, $setElementOrder) carry them: the item's
-// own value, or the key default of itemType for a field the item leaves
-// out (fields with neither are left out).
+// itemKeyFields returns the merge-key fields entries that only name an item
+// (delete directives, $setElementOrder) carry: the item's own value, or
+// itemType's key default for a field it leaves out (neither: left out).
 func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))
 	for _, kf := range elements.KeyFields(item, mergeKey, itemType) {
@@ -633,30 +549,6 @@ func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) 
 
 // deleteDirective is the body of a delete directive item.
 var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})
-
-// keyedDelete is a delete directive with the key strings it sorts by.
-type keyedDelete struct {
-	sortKey []string
-	item    value.Value
-}
-
-// keyStrings renders key fields as kubectl compares merge keys.
-func keyStrings(kf []value.Field) []string {
-	out := make([]string, len(kf))
-	for i, f := range kf {
-		out[i] = smp.KeyString(f.Value)
-	}
-	return out
-}
-
-func lessStrings(a, b []string) bool {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return len(a) < len(b)
-}
 
 // withFields returns m with fields set.
 func withFields(m value.Value, fields []value.Field) value.Value {
@@ -675,11 +567,11 @@ func describe(v value.Value) string {
 }
 
 // VisitSet implements elements.Visitor for a list of primitives merged as
-// a set: local's values new to from (local's order), $deleteFromPrimitiveList
-// with from's values local lacks (ordered as kubectl orders scalars), and
-// $setElementOrder (local's list) when values are deleted or (changes)
-// local differs from from's list sorted. From's list empty: local's list
-// whole. (A set is diffed whole even with first set: one linear pass.)
+// a set: local's values new to from (local's order),
+// $deleteFromPrimitiveList with from's values local lacks (sorted as
+// kubectl sorts scalars), and $setElementOrder (local's list) when values
+// are deleted or (changes) local differs from from's list sorted. A set is
+// diffed whole even with first: one linear pass.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
 	from, o, done := d.listPrelude(n)
@@ -704,11 +596,11 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 		}
 	}
 	if len(dels) > 0 {
-		sort.SliceStable(dels, func(i, j int) bool { return smp.KeyString(dels[i]) < smp.KeyString(dels[j]) })
-		d.par.deletes, d.par.hasDeletes = value.List(dels), true
+		smp.SortScalars(dels)
+		d.par.Deletes, d.par.HasDeletes = value.List(dels), true
 	}
 	if d.order && n.Local.Len() > 0 && (len(dels) > 0 || (d.changes && !d.sortedSame(e, from))) {
-		d.par.order, d.par.hasOrder = n.Local, true
+		d.par.Order, d.par.HasOrder = n.Local, true
 	}
 	if len(added) == 0 {
 		return elements.Absent, nil
@@ -716,10 +608,9 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(added)), nil
 }
 
-// sortedSame reports whether from's set, sorted as kubectl sorts scalars
-// (by their rendering), equals local's list item by item: local holds
-// distinct values in sorted order and from holds exactly them. (Linear: it
-// uses the items collate matched instead of sorting.)
+// sortedSame reports whether from's set, sorted as kubectl sorts scalars,
+// equals local's list item by item. (Linear unless local repeats values:
+// it uses the items collate matched instead of sorting.)
 func (d *Visitor) sortedSame(e *elements.SetElement, from value.Value) bool {
 	local := e.Local.Items()
 	if from.Len() != len(local) {
@@ -737,26 +628,9 @@ func (d *Visitor) sortedSame(e *elements.SetElement, from value.Value) bool {
 		matched++
 	}
 	if matched != len(local) {
-		// local repeats values: compare with from sorted.
-		return sortedEqual(from, e.Local)
+		sorted := slices.Clone(from.Items())
+		smp.SortScalars(sorted)
+		return slices.EqualFunc(local, sorted, value.Equal)
 	}
-	for i := 1; i < len(local); i++ {
-		if smp.KeyString(local[i]) < smp.KeyString(local[i-1]) {
-			return false
-		}
-	}
-	return true
-}
-
-// sortedEqual reports whether from, sorted as kubectl sorts scalars, equals
-// local item by item.
-func sortedEqual(from, local value.Value) bool {
-	sorted := append([]value.Value(nil), from.Items()...)
-	sort.SliceStable(sorted, func(i, j int) bool { return smp.KeyString(sorted[i]) < smp.KeyString(sorted[j]) })
-	for i, v := range local.Items() {
-		if !value.Equal(v, sorted[i]) {
-			return false
-		}
-	}
-	return true
+	return smp.Sorted(local)
 }

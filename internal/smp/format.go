@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -36,17 +37,17 @@ func KeyString(v value.Value) string {
 	return v.Short()
 }
 
-// SameJSONType reports whether a and b decode to the same Go type in
-// encoding/json (all numbers are one type): kubectl diffs and combines
-// values of one type member by member and replaces a value whose type
-// changed.
-func SameJSONType(a, b value.Value) bool {
-	ka, kb := a.Kind(), b.Kind()
-	if ka == value.KindFloat {
-		ka = value.KindInt
+// SortScalars sorts vs stably as kubectl sorts scalars: by KeyString.
+func SortScalars(vs []value.Value) {
+	sort.SliceStable(vs, func(i, j int) bool { return KeyString(vs[i]) < KeyString(vs[j]) })
+}
+
+// Sorted reports whether vs are in SortScalars' order.
+func Sorted(vs []value.Value) bool {
+	for i := 1; i < len(vs); i++ {
+		if KeyString(vs[i]) < KeyString(vs[i-1]) {
+			return false
+		}
 	}
-	if kb == value.KindFloat {
-		kb = value.KindInt
-	}
-	return ka == kb
+	return true
 }

@@ -1,13 +1,12 @@
 package strategy
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/internal/strategy/rule"
 	"github.com/plyproject/ply/internal/visitors"
-	"github.com/plyproject/ply/openapi"
 )
 
 // Options configure a Walker.
@@ -15,31 +14,27 @@ type Options struct {
 	// Ordering selects the order of merged lists.
 	Ordering order.Ordering
 	// Patch says the tree is collated from a strategic merge patch
-	// (pkg/patch): its directives (elements.Directives), not the schema's
-	// retainKeys strategy, decide which fields a map clears, and its lists
-	// are ordered as the patch orders them.
+	// (pkg/patch): its directives decide which fields a map clears, and its
+	// lists are ordered as the patch orders them.
 	Patch bool
-	// Record keeps every walked node's Outcome for Outcome (the change
-	// list reads them); off, the walk keeps nothing. Nodes, when known, is
-	// the number of nodes of the tree (collate.Count): the table is sized
+	// Record keeps every walked node's Outcome for Outcome. Nodes, when
+	// known, is the tree's node count (collate.Count): the table is sized
 	// once.
 	Record bool
 	Nodes  int
 }
 
 // Walker walks an Element tree, computing each node's Outcome with the
-// visitor its strategy selects. It implements elements.Walker. The tree is
-// not modified: with Options.Record the outcomes are kept in a table
-// indexed by node ID. A Walker is cheap and not safe for concurrent use;
-// make one per merge.
+// visitor its rule selects; it implements elements.Walker and does not
+// modify the tree. It is not safe for concurrent use; make one per merge.
 type Walker struct {
-	// The visitors, boxed once: handing a struct out as an interface on
-	// every For would allocate per node.
-	replace, merge, retain, ordered elements.Visitor
-	patch                           bool
-	record                          bool
+	// byRule holds the visitors, boxed once (boxing per For would allocate
+	// per node).
+	byRule [rule.Count]elements.Visitor
+	patch  bool
+	record bool
 	// outcomes holds, by node ID, the Outcome of every node walked so far
-	// (Record only); nodes not walked are absent.
+	// (Record only).
 	outcomes []elements.Outcome
 }
 
@@ -54,21 +49,21 @@ func New(opts Options) *Walker {
 		}
 	}
 	merge := visitors.Merge{Walker: w}
-	w.replace = visitors.Replace{}
-	w.merge = merge
-	w.retain = visitors.RetainKeys{Merge: merge}
-	w.ordered = visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch}
+	w.byRule = [rule.Count]elements.Visitor{
+		rule.Replace:    visitors.Replace{},
+		rule.Merge:      merge,
+		rule.RetainKeys: visitors.RetainKeys{Merge: merge},
+		rule.Ordered:    visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch},
+	}
 	return w
 }
 
 // outcomeTables keeps the outcome tables of released Walkers, cleared.
 var outcomeTables sync.Pool
 
-// Release clears the Walker's outcome table and keeps it for the next
-// Walker (one needing at most the table, and at least about a quarter of
-// it: a small merge does not take, nor clear, a huge table); Outcome
-// answers Absent afterwards. Entries past the table's length are never
-// written, so they are zero already.
+// Release clears the outcome table and keeps it for a later Walker whose
+// tree needs at most it and at least about a quarter of it; Outcome
+// answers Absent afterwards.
 func (w *Walker) Release() {
 	if w.outcomes == nil {
 		return
@@ -79,22 +74,14 @@ func (w *Walker) Release() {
 	outcomeTables.Put(&t)
 }
 
-// For returns the visitor that decides e. An Element type it does not know
-// is an error: no element is decided by a default.
+// For returns the visitor that decides e; an Element type rule.For does not
+// know is an error.
 func (w *Walker) For(e elements.Element) (elements.Visitor, error) {
-	switch e.(type) {
-	case *elements.ListElement, *elements.SetElement:
-		return w.ordered, nil
-	case *elements.MapElement, *elements.TypeElement:
-		n := e.Base()
-		if (n.Dirs != nil && n.Dirs.HasRetainKeys) || (!w.patch && n.Meta.Strategy.Has(openapi.StrategyRetainKeys)) {
-			return w.retain, nil
-		}
-		return w.merge, nil
-	case *elements.PrimitiveElement, *elements.AtomicElement, *elements.EmptyElement:
-		return w.replace, nil
+	r, err := rule.For(e, w.patch)
+	if err != nil {
+		return nil, err
 	}
-	return nil, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
+	return w.byRule[r], nil
 }
 
 // Walk computes e's Outcome and returns it (keeping it with Record).
@@ -120,8 +107,8 @@ func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
 }
 
 // Outcome returns the Outcome the walk gave node n: absent for a node it
-// did not walk (fields cleared by retainKeys, live duplicates deleted
-// with their key) and for every node unless Options.Record.
+// did not walk (fields cleared by retainKeys, live duplicates deleted with
+// their key) and for every node unless Options.Record.
 func (w *Walker) Outcome(n *elements.Node) elements.Outcome {
 	if int(n.ID) < len(w.outcomes) {
 		return w.outcomes[n.ID]

@@ -88,5 +88,5 @@ type Result struct {
 type Conflict = delta.Conflict
 
 // ConflictError lists, in document order, the conflicts that stop a Merge
-// with Overwrite false.
+// with Overwrite false (see delta.Check).
 type ConflictError = delta.ConflictError

@@ -3,7 +3,8 @@
 // (strategicpatch.CreateThreeWayMergePatch, kubectl apply's patch). It
 // collates the objects into one tree (original = Recorded, modified =
 // Local, current = Live) and asks the patch Visitor of internal/delta for
-// the patch, in time linear in the size of the objects.
+// the patch (delta.ThreeWay; conflicts by kubectl's rule, delta.Check), in
+// time linear in the size of the objects.
 //
 // The output equals strategicpatch's JSON byte for byte where both are
 // defined (same keys, list order and directive placement):

@@ -1,29 +1,29 @@
-package smp_test
+package delta_test
 
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/plyproject/ply/test/treetest"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 var _ = Describe("CombineThreeWay", func() {
 	DescribeTable("merges kubectl's delta into its deletions",
-		func(deletions, delta, local, want string) {
-			t := rootType()
+		func(deletions, deltaHalf, local, want string) {
+			t := rootType("Deployment")
 			d, hasD := value.Value{}, deletions != absent
 			if hasD {
 				d = treetest.YAML(deletions)
 			}
-			p, hasP := value.Value{}, delta != absent
+			p, hasP := value.Value{}, deltaHalf != absent
 			if hasP {
-				p = treetest.YAML(delta)
+				p = treetest.YAML(deltaHalf)
 			}
-			got, ok := smp.CombineThreeWay(d, hasD, p, hasP, treetest.YAML(local), t)
+			got, ok := delta.CombineThreeWay(d, hasD, p, hasP, treetest.YAML(local), t)
 			if want == absent {
 				Expect(ok).To(BeFalse())
 				return
@@ -65,8 +65,8 @@ var _ = Describe("KeyOfItem", func() {
 
 	DescribeTable("identifies items by the key tuple, defaults filling left-out fields",
 		func(a, b string, same bool) {
-			ka, okA := smp.KeyOfItem(treetest.YAML(a), mk, port)
-			kb, okB := smp.KeyOfItem(treetest.YAML(b), mk, port)
+			ka, okA := delta.KeyOfItem(treetest.YAML(a), mk, port)
+			kb, okB := delta.KeyOfItem(treetest.YAML(b), mk, port)
 			Expect(okA && okB).To(BeTrue())
 			Expect(ka == kb).To(Equal(same))
 		},
@@ -78,7 +78,7 @@ var _ = Describe("KeyOfItem", func() {
 
 	DescribeTable("has no key for items that cannot be identified",
 		func(item string) {
-			_, ok := smp.KeyOfItem(treetest.YAML(item), mk, port)
+			_, ok := delta.KeyOfItem(treetest.YAML(item), mk, port)
 			Expect(ok).To(BeFalse())
 		},
 		Entry("not an object", `"80"`),
@@ -90,7 +90,7 @@ var _ = Describe("KeyOfItem", func() {
 	It("has no key for a merge key of more than elements.MaxKeyFields fields", func() {
 		wide := []string{"a", "b", "c", "d", "e"}
 		Expect(len(wide)).To(BeNumerically(">", elements.MaxKeyFields))
-		_, ok := smp.KeyOfItem(treetest.YAML(`{a: 1, b: 2, c: 3, d: 4, e: 5}`), wide, openapi.Unknown)
+		_, ok := delta.KeyOfItem(treetest.YAML(`{a: 1, b: 2, c: 3, d: 4, e: 5}`), wide, openapi.Unknown)
 		Expect(ok).To(BeFalse())
 	})
 })

@@ -1,0 +1,7 @@
+package delta
+
+// Exported for the external tests.
+var (
+	CombineThreeWay = combineThreeWay
+	KeyOfItem       = keyOfItem
+)

@@ -1,0 +1,50 @@
+// Package rule is the one switch on Element kinds of Phase 2: which merge
+// rule decides an element. internal/strategy maps the rules to the visitors
+// of internal/visitors; internal/delta, below those in the import graph,
+// asks it before visiting a node, so an Element kind neither knows is an
+// error in merge, patch and patch generation alike.
+package rule
+
+import (
+	"fmt"
+
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
+)
+
+// Rule is the merge rule that decides an element.
+type Rule uint8
+
+// The rules, by the Element kinds they decide.
+const (
+	// Replace decides PrimitiveElement, AtomicElement and EmptyElement.
+	Replace Rule = iota
+	// Merge decides MapElement and TypeElement, unless RetainKeys does.
+	Merge
+	// RetainKeys decides a MapElement or TypeElement whose patch directives
+	// have $retainKeys or, outside a patch, whose strategy has retainKeys.
+	RetainKeys
+	// Ordered decides ListElement and SetElement.
+	Ordered
+	// Count is the number of rules.
+	Count
+)
+
+// For returns the rule that decides e; patch says the tree is collated from
+// a strategic merge patch. An Element type it does not know is an error
+// naming it: no element is decided by a default.
+func For(e elements.Element, patch bool) (Rule, error) {
+	switch e.(type) {
+	case *elements.ListElement, *elements.SetElement:
+		return Ordered, nil
+	case *elements.MapElement, *elements.TypeElement:
+		n := e.Base()
+		if (n.Dirs != nil && n.Dirs.HasRetainKeys) || (!patch && n.Meta.Strategy.Has(openapi.StrategyRetainKeys)) {
+			return RetainKeys, nil
+		}
+		return Merge, nil
+	case *elements.PrimitiveElement, *elements.AtomicElement, *elements.EmptyElement:
+		return Replace, nil
+	}
+	return 0, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
+}
