@@ -90,7 +90,7 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 		root = openapi.Unknown
 	}
 	if c.opts.Patch != nil {
-		return c.patchNode(spot{vals: vals, t: root}, 0)
+		return c.patchNode(elements.Node{Values: vals, Type: root}, 0)
 	}
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
@@ -138,23 +138,14 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// spot is where a node goes and what it holds: what its Node starts from.
-type spot struct {
-	parent elements.Element
-	name   string
-	vals   elements.Values
-	t      *openapi.Type
-	meta   openapi.Meta
-	dirs   *elements.Directives
-}
-
-// fill sets n from s, numbering it.
-func (c *collator) fill(n *elements.Node, s *spot) {
-	n.Parent, n.Name, n.Values, n.Type, n.Meta, n.Dirs, n.ID = s.parent, s.name, s.vals, s.t, s.meta, s.dirs, c.nodes
+// fill sets n to s (complete but for its ID and children), numbering it.
+func (c *collator) fill(n, s *elements.Node) {
+	*n = *s
+	n.ID = c.nodes
 	c.nodes++
 }
 
-func (c *collator) atomic(s *spot) *elements.AtomicElement {
+func (c *collator) atomic(s *elements.Node) *elements.AtomicElement {
 	e := alloc(&c.atomics)
 	c.fill(&e.Node, s)
 	return e
@@ -164,7 +155,7 @@ func (c *collator) atomic(s *spot) *elements.AtomicElement {
 // slab (nodes are large; copying them would cost more than deciding what
 // they are).
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
-	s := spot{parent: parent, name: name, vals: *vals, t: t, meta: *meta}
+	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
 			e := alloc(&c.empties)
@@ -231,10 +222,10 @@ func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Me
 // data (local's fields), recorded's and live's where they are maps, and
 // the fields a patch gives directives (byField). depth is a patch node's
 // nesting.
-func (c *collator) fieldsNode(s *spot, data []value.Field, byField []FieldDirectives, depth int) (elements.Element, error) {
+func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
 	var fields *elements.Fields
-	if s.t.Kind == openapi.KindStruct {
+	if s.Type.Kind == openapi.KindStruct {
 		e := alloc(&c.types)
 		self, fields = e, &e.Fields
 	} else {
@@ -254,7 +245,7 @@ func (c *collator) fieldsNode(s *spot, data []value.Field, byField []FieldDirect
 	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
 		ct, cm := c.child(n.Type, key)
 		if c.opts.Patch != nil {
-			return c.patchNode(spot{parent: self, name: key, vals: cv, t: ct, meta: cm, dirs: cd}, depth+1)
+			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 		}
 		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
 			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
@@ -274,16 +265,10 @@ func (c *collator) local() elements.Source {
 	return elements.Local
 }
 
-// failAt is an *elements.Error at the node of s.
-func failAt(s *spot, src elements.Source, msg string) error {
-	n := &elements.Node{Parent: s.parent, Name: s.name, Values: s.vals, Type: s.t, Meta: s.meta}
-	return n.Errorf(src, msg)
-}
-
 // kindFits refuses a value of src (held in Local) whose kind the schema
 // rules out (an object where the schema wants a list, and so on).
-func kindFits(s *spot, src elements.Source) error {
-	t, v := s.t, s.vals.Local
+func kindFits(s *elements.Node, src elements.Source) error {
+	t, v := s.Type, s.Local
 	switch {
 	case t.Kind == openapi.KindUnknown:
 		return nil
@@ -317,7 +302,7 @@ func kindFits(s *spot, src elements.Source) error {
 	if t.Name != "" {
 		want += " (" + t.Name + ")"
 	}
-	return failAt(s, src, "expected "+want+", got "+v.Kind().String())
+	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
 }
 
 // union calls child for each key of the sorted union of the fields of
@@ -394,9 +379,9 @@ func duplicateKey(n *elements.Node, first, then int, it value.Value, itemType *o
 }
 
 // keyedNode builds a list of maps merged by merge key.
-func (c *collator) keyedNode(s *spot, depth int) (elements.Element, error) {
-	if n := len(s.meta.MergeKey); n > elements.MaxKeyFields {
-		return nil, failAt(s, c.local(), "schema declares a merge key of "+strconv.Itoa(n)+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
+func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
+	if n := len(s.Meta.MergeKey); n > elements.MaxKeyFields {
+		return nil, s.Errorf(c.local(), "schema declares a merge key of "+strconv.Itoa(n)+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 	}
 	e := alloc(&c.lists)
 	c.fill(&e.Node, s)
@@ -404,7 +389,7 @@ func (c *collator) keyedNode(s *spot, depth int) (elements.Element, error) {
 }
 
 // setNode builds a list merged as a set.
-func (c *collator) setNode(s *spot) (elements.Element, error) {
+func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	e := alloc(&c.sets)
 	c.fill(&e.Node, s)
 	return e, c.setItems(e)
@@ -576,21 +561,21 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		case c.opts.Patch == nil:
 			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
 		case it.LocalIndex < 0:
-			it.Element = c.atomic(&spot{parent: e, t: itemType, vals: cv})
+			it.Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: cv})
 		case e.Dirs != nil && e.Dirs.ReplaceList:
-			s := spot{parent: e, t: itemType, vals: elements.Values{Local: cv.Local, HasLocal: true}}
+			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
 			if err = c.whole(&s, cv.Local); err == nil {
 				it.Element = c.atomic(&s)
 			}
 		default:
-			it.Element, err = c.patchNode(spot{parent: e, t: itemType, vals: cv}, depth+1)
+			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	for p := range extra {
-		extra[p].Element = c.atomic(&spot{parent: e, t: itemType, vals: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
+		extra[p].Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
 	e.LiveExtra = extra
 	return nil
@@ -722,7 +707,7 @@ func (c *collator) setItems(e *elements.SetElement) error {
 	}
 	for p := range m.items {
 		it := &m.items[p]
-		is := spot{parent: e, vals: itemValues(it, recorded, local, live), t: n.Type.Item()}
+		is := elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()}
 		if objects {
 			it.Element = c.atomic(&is)
 			continue

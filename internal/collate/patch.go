@@ -61,28 +61,28 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
-// patchNode builds the Element of one node of a patch tree: s.vals holds
-// the patch's value (Local) and live's; s.dirs the directives its parent
+// patchNode builds the Element of one node of a patch tree: s.Values holds
+// the patch's value (Local) and live's; s.Dirs the directives its parent
 // gives it. Every node the patch sets is built and checked, also where
 // live lacks it; nodes the patch leaves out are live's, whole.
-func (c *collator) patchNode(s spot, depth int) (elements.Element, error) {
-	if s.t == nil {
-		s.t = openapi.Unknown
+func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, error) {
+	if s.Type == nil {
+		s.Type = openapi.Unknown
 	}
 	if c.opts.MaxDepth > 0 && depth > c.opts.MaxDepth {
-		return nil, failAt(&s, elements.Patch, "nesting is deeper than the limit of "+strconv.Itoa(c.opts.MaxDepth)+" levels of maps and lists")
+		return nil, s.Errorf(elements.Patch, "nesting is deeper than the limit of "+strconv.Itoa(c.opts.MaxDepth)+" levels of maps and lists")
 	}
-	if s.dirs != nil {
+	if s.Dirs != nil {
 		if err := c.opts.Patch.Check(c.scratch(&s)); err != nil {
 			return nil, err
 		}
 	}
-	v := &s.vals
+	v := &s.Values
 	switch {
 	case !v.HasLocal:
 		// "$setElementOrder/<field>" for a list the patch leaves out
 		// reorders live's list.
-		if s.dirs != nil && s.dirs.HasSetOrder && v.HasLive && v.Live.IsList() {
+		if s.Dirs != nil && s.Dirs.HasSetOrder && v.HasLive && v.Live.IsList() {
 			return c.patchList(&s, depth)
 		}
 	case v.Local.IsMap():
@@ -96,20 +96,20 @@ func (c *collator) patchNode(s spot, depth int) (elements.Element, error) {
 // scratch is a node of s for the format's methods and errors: one node of
 // the collator's, overwritten by the next call (Format's methods read it
 // and do not keep it; an error they make holds its path, computed then).
-func (c *collator) scratch(s *spot) *elements.Node {
-	c.spare = elements.Node{Parent: s.parent, Name: s.name, Values: s.vals, Type: s.t, Meta: s.meta, Dirs: s.dirs}
+func (c *collator) scratch(s *elements.Node) *elements.Node {
+	c.spare = *s
 	return &c.spare
 }
 
 // whole replaces the patch value of s by the format's data for it.
-func (c *collator) whole(s *spot, v value.Value) error {
+func (c *collator) whole(s *elements.Node, v value.Value) error {
 	d, err := c.opts.Patch.Whole(c.scratch(s), v)
-	s.vals.Local = d
+	s.Local = d
 	return err
 }
 
 // patchMap builds the node of a patch map.
-func (c *collator) patchMap(s *spot, depth int) (elements.Element, error) {
+func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, error) {
 	if err := kindFits(s, elements.Patch); err != nil {
 		return nil, err
 	}
@@ -117,30 +117,30 @@ func (c *collator) patchMap(s *spot, depth int) (elements.Element, error) {
 	if err != nil {
 		return nil, err
 	}
-	hasLive := s.vals.HasLive && s.vals.Live.IsMap()
+	hasLive := s.HasLive && s.Live.IsMap()
 	if dirs != nil && dirs.Directive != "" {
 		switch {
 		case !hasLive:
 			// A directive map for a field live lacks is dropped (the field
 			// stays absent), as strategicpatch does.
-			s.vals.Local = value.Null
+			s.Local = value.Null
 		case dirs.Directive == "delete":
 			// Document 001: the map is deleted; without the gate, an empty
 			// map stays, as strategicpatch leaves it.
-			s.dirs, s.vals.Local = dirs, value.Null
+			s.Dirs, s.Local = dirs, value.Null
 			if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
-				s.vals.Local = value.MapFromSorted(nil)
+				s.Local = value.MapFromSorted(nil)
 			}
 		default:
-			s.dirs = dirs
+			s.Dirs = dirs
 			if err := c.whole(s, value.MapFromSorted(data)); err != nil {
 				return nil, err
 			}
 		}
 		return c.atomic(s), nil
 	}
-	s.dirs = dirs
-	if s.meta.Strategy.Has(openapi.StrategyReplace) && hasLive {
+	s.Dirs = dirs
+	if s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive {
 		// A map whose schema strategy is replace is the patch's, whole.
 		if err := c.whole(s, value.MapFromSorted(data)); err != nil {
 			return nil, err
@@ -148,22 +148,22 @@ func (c *collator) patchMap(s *spot, depth int) (elements.Element, error) {
 		return c.atomic(s), nil
 	}
 	if !hasLive {
-		s.vals.Live, s.vals.HasLive = value.Value{}, false
+		s.Live, s.HasLive = value.Value{}, false
 	}
 	return c.fieldsNode(s, data, byField, depth)
 }
 
 // patchList builds the node of a list the patch sets, or of a live list
 // "$setElementOrder/<field>" reorders while the patch leaves it out.
-func (c *collator) patchList(s *spot, depth int) (elements.Element, error) {
-	if s.vals.HasLocal {
+func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, error) {
+	if s.HasLocal {
 		if err := kindFits(s, elements.Patch); err != nil {
 			return nil, err
 		}
 	}
-	if !merged(s.t, &s.meta) {
+	if !merged(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
-		if err := c.whole(s, s.vals.Local); err != nil {
+		if err := c.whole(s, s.Local); err != nil {
 			return nil, err
 		}
 		return c.atomic(s), nil
@@ -174,10 +174,10 @@ func (c *collator) patchList(s *spot, depth int) (elements.Element, error) {
 	case kind == ListEmpty:
 		// Nothing to merge or order: the patch's empty list, or live's.
 		return c.atomic(s), nil
-	case kind == ListScalars || elements.SetOfMaps(s.t, &s.meta):
+	case kind == ListScalars || elements.SetOfMaps(s.Type, &s.Meta):
 		return c.setNode(s)
-	case len(s.meta.MergeKey) == 0:
-		return nil, failAt(s, elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
+	case len(s.Meta.MergeKey) == 0:
+		return nil, s.Errorf(elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
 	}
 	return c.keyedNode(s, depth)
 }
