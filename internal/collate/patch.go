@@ -9,49 +9,41 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Format is the strategic merge patch format as the collator needs it to
-// build the tree of a patch: pkg/patch implements it and owns the
-// directives' syntax and the rejection rules of design documents 000, 001
-// and 002; the collator matches items and builds nodes from what it reads.
-// A node passed to a method is complete but for its children and ID, and
-// valid only during the call.
+// Format is the strategic merge patch format as the collator needs it:
+// pkg/patch implements it and owns the directives' syntax and rejection
+// rules (design documents 000-002); the collator matches items and builds
+// nodes from what it reads. A node passed to a method is complete but for
+// its children and ID, and valid only during the call.
 type Format interface {
-	// Map reads patch map n.Local (live's value beside it): data holds the
-	// map's data fields, sorted (for a "$patch" map, its fields but that); dirs the node's directives ("$patch",
-	// "$retainKeys", on top of those its parent gives it, n.Dirs); byField
-	// those it gives its fields ("$setElementOrder/<f>",
-	// "$deleteFromPrimitiveList/<f>"), sorted by name.
+	// Map reads patch map n.Local: data is its data fields, sorted; dirs
+	// the node's directives ("$patch", "$retainKeys", added to n.Dirs);
+	// byField those it gives its fields, sorted by name.
 	Map(n *elements.Node) (data []value.Field, dirs *elements.Directives, byField []FieldDirectives, err error)
 	// Item reads the "$patch" directive of item i of merged list of maps
-	// n: "" for a data item, else the directive ("delete", with the item's
-	// merge key, or "replace").
+	// n: "", "delete" or "replace".
 	Item(n *elements.Node, i int, item value.Value) (string, error)
 	// Whole returns a patch value of n taken whole (a replaced map or
 	// list, a list without merge strategy) as data.
 	Whole(n *elements.Node, v value.Value) (value.Value, error)
 	// Check applies the rules relating the directives a parent gives node
-	// n (n.Dirs) to n's values, the patch's and live's.
+	// n (n.Dirs) to n's values.
 	Check(n *elements.Node) error
-	// List says what merged list n holds, by the patch's items and
-	// live's, or why they cannot be merged.
+	// List says what merged list n holds, or why it cannot be merged.
 	List(n *elements.Node) (ListKind, error)
-	// Order applies the rules relating n's "$setElementOrder" to the
-	// patch's list: seq holds the identities (numbers, as elements.Index
-	// gives them) of the patch's items in patch order, -1 for a "$patch:
-	// replace" item; order those of the order list.
+	// Order checks n's "$setElementOrder" against the patch's list: seq
+	// holds the identities (elements.Index numbers) of the patch's items
+	// in order, -1 for a "$patch: replace" item; order those it lists.
 	Order(n *elements.Node, seq, order []int) error
 }
 
 // ListKind is what a patch's merged list holds.
 type ListKind uint8
 
-// The kinds of merged list.
+// The kinds of merged list: no items in the patch or in live; scalars,
+// merged as a set; objects, merged by merge key (or as a set of maps).
 const (
-	// ListEmpty: no items, in the patch or in live.
 	ListEmpty ListKind = iota
-	// ListScalars: strings, numbers or booleans, merged as a set.
 	ListScalars
-	// ListObjects: objects, merged by merge key (or as a set of maps).
 	ListObjects
 )
 
@@ -61,10 +53,9 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
-// patchNode builds the Element of one node of a patch tree: s.Values holds
-// the patch's value (Local) and live's; s.Dirs the directives its parent
-// gives it. Every node the patch sets is built and checked, also where
-// live lacks it; nodes the patch leaves out are live's, whole.
+// patchNode builds the Element of one node of a patch tree (the patch's
+// value in Local, s.Dirs what its parent gives it). Every node the patch
+// sets is built and checked; nodes it leaves out are live's, whole.
 func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, error) {
 	if s.Type == nil {
 		s.Type = openapi.Unknown
@@ -93,9 +84,8 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 	return c.atomic(&s), nil
 }
 
-// scratch is a node of s for the format's methods and errors: one node of
-// the collator's, overwritten by the next call (Format's methods read it
-// and do not keep it; an error they make holds its path, computed then).
+// scratch is s in the collator's one spare node, for the format's methods
+// (which do not keep it): handing them s itself would move s to the heap.
 func (c *collator) scratch(s *elements.Node) *elements.Node {
 	c.spare = *s
 	return &c.spare
@@ -118,39 +108,35 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		return nil, err
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
-	if dirs != nil && dirs.Directive != "" {
-		switch {
-		case !hasLive:
-			// A directive map for a field live lacks is dropped (the field
-			// stays absent), as strategicpatch does.
-			s.Local = value.Null
-		case dirs.Directive == "delete":
-			// Document 001: the map is deleted; without the gate, an empty
-			// map stays, as strategicpatch leaves it.
-			s.Dirs, s.Local = dirs, value.Null
-			if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
-				s.Local = value.MapFromSorted(nil)
-			}
-		default:
-			s.Dirs = dirs
-			if err := c.whole(s, value.MapFromSorted(data)); err != nil {
-				return nil, err
-			}
-		}
+	directive := dirs != nil && dirs.Directive != ""
+	if directive && !hasLive {
+		// A directive map for a field live lacks is dropped (the field
+		// stays absent), as strategicpatch does.
+		s.Local = value.Null
 		return c.atomic(s), nil
 	}
 	s.Dirs = dirs
-	if s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive {
-		// A map whose schema strategy is replace is the patch's, whole.
+	switch {
+	case directive && dirs.Directive == "delete":
+		// Document 001: the map is deleted; without the gate, an empty map
+		// stays, as strategicpatch leaves it.
+		s.Local = value.Null
+		if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
+			s.Local = value.MapFromSorted(nil)
+		}
+	case directive || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
+		// A "$patch: replace" map, or a map of strategy replace, is the
+		// patch's, whole.
 		if err := c.whole(s, value.MapFromSorted(data)); err != nil {
 			return nil, err
 		}
-		return c.atomic(s), nil
+	default:
+		if !hasLive {
+			s.Live, s.HasLive = value.Value{}, false
+		}
+		return c.fieldsNode(s, data, byField, depth)
 	}
-	if !hasLive {
-		s.Live, s.HasLive = value.Value{}, false
-	}
-	return c.fieldsNode(s, data, byField, depth)
+	return c.atomic(s), nil
 }
 
 // patchList builds the node of a list the patch sets, or of a live list
