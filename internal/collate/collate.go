@@ -2,6 +2,7 @@ package collate
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
@@ -14,29 +15,24 @@ import (
 // Options control a collation.
 type Options struct {
 	// Patch, when set, says Local holds a strategic merge patch (pkg/patch)
-	// whose directives Patch reads into the nodes' elements.Directives;
-	// nil, Local is configuration.
+	// whose directives Patch reads into the nodes' elements.Directives.
 	Patch Format
-	// MaxDepth bounds the nesting a patch may reach (Patch only; merges
-	// check their sources whole first); 0 means no bound.
+	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means
+	// no bound.
 	MaxDepth int
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
 	// Lenient collates an object the server holds as local (kubectl's
-	// conflict check diffs the last applied configuration with live as
-	// local), accepting what kubectl's diff accepts there and a
-	// configuration may not hold: where local's kind does not fit the
-	// schema the node is atomic, as where live's kind differs from local's;
-	// of local items of a merged list that repeat a key (or a set value)
-	// the first is matched and the others are left out, as live's are.
-	// Items without their key, or not objects, and set values that are not
-	// scalars are errors still (kubectl fails on them too).
+	// conflict check): where local's kind does not fit the schema the node
+	// is atomic, and of local items that repeat a key (or a set value) the
+	// first is matched and the others left out. Items without their key,
+	// or not objects, and set values that are not scalars are errors still.
 	Lenient bool
 }
 
 // Collate builds the Element tree of one object from its values and its
-// root type (openapi.Unknown when the kind has no schema). The root of the
-// tree has no Parent and an empty path; nodes are numbered from 0.
+// root type (openapi.Unknown when the kind has no schema). The root has no
+// Parent; nodes are numbered from 0.
 func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
 	tree, _, err := Count(vals, root, opts)
 	return tree, err
@@ -50,10 +46,9 @@ func Count(vals elements.Values, root *openapi.Type, opts Options) (elements.Ele
 	return tree, int(c.nodes), err
 }
 
-// CountIn is Count on storage taken from a pool. Give it back with
-// Arena.Release once nothing refers to the tree any more; a tree still
-// referred to (an error, lazy change paths) is simply not released, and
-// the garbage collector takes it.
+// CountIn is Count on pooled storage. Give it back with Arena.Release once
+// nothing refers to the tree any more; a tree still referred to (an error,
+// lazy change paths) is simply not released.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
@@ -68,8 +63,8 @@ type Arena struct{ c *collator }
 var collators = sync.Pool{New: func() any { return new(collator) }}
 
 // Release clears the tree's storage (it must keep no input alive) and
-// returns it to the pool. The tree must not be used afterwards: its nodes
-// are reused by the next CountIn. A second Release does nothing.
+// returns it to the pool: the tree must not be used afterwards. A second
+// Release does nothing.
 func (a *Arena) Release() {
 	c := a.c
 	if c == nil {
@@ -90,13 +85,12 @@ func reuse[T any](slab []T) []T {
 	return slab[:0]
 }
 
-// collate builds the tree of vals.
 func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.Element, error) {
 	if root == nil {
 		root = openapi.Unknown
 	}
 	if c.opts.Patch != nil {
-		return c.patchNode(spot{vals: vals, t: root}, 0)
+		return c.patchNode(elements.Node{Values: vals, Type: root}, 0)
 	}
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
@@ -116,8 +110,7 @@ type collator struct {
 	// maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
-	// itemSlab holds the members of the lists and sets (Items), each
-	// list's carved at its largest possible length.
+	// itemSlab holds the members of the lists and sets.
 	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
@@ -145,40 +138,24 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// spot is where a node goes and what it holds: the data every Element's
-// Node starts from.
-type spot struct {
-	parent elements.Element
-	name   string
-	vals   elements.Values
-	t      *openapi.Type
-	meta   openapi.Meta
-	dirs   *elements.Directives
-}
-
-// fill sets n from s, numbering it.
-func (c *collator) fill(n *elements.Node, s *spot) {
-	n.Parent, n.Name, n.Values, n.Type, n.Meta, n.Dirs, n.ID = s.parent, s.name, s.vals, s.t, s.meta, s.dirs, c.nextID()
-}
-
-// nextID numbers a new node.
-func (c *collator) nextID() int32 {
+// fill sets n to s (complete but for its ID and children), numbering it.
+func (c *collator) fill(n, s *elements.Node) {
+	*n = *s
+	n.ID = c.nodes
 	c.nodes++
-	return c.nodes - 1
 }
 
-// atomic is the AtomicElement of s.
-func (c *collator) atomic(s *spot) *elements.AtomicElement {
+func (c *collator) atomic(s *elements.Node) *elements.AtomicElement {
 	e := alloc(&c.atomics)
 	c.fill(&e.Node, s)
 	return e
 }
 
-// node builds the Element for one node of a merge. Each element is filled
-// in place in its slab: nodes are large, and copying them (with the GC's
-// write barriers) would cost more than deciding what they are.
+// node builds the Element for one node of a merge, filled in place in its
+// slab (nodes are large; copying them would cost more than deciding what
+// they are).
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
-	s := spot{parent: parent, name: name, vals: *vals, t: t, meta: *meta}
+	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
 			e := alloc(&c.empties)
@@ -188,9 +165,8 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		return c.atomic(&s), nil
 	}
 	local := vals.Local
-	// A list item all three sources agree on is atomic: its outcome is
-	// local's value, which is live's; nothing below needs deciding. (It is
-	// checked for items only: higher up, comparing whole subtrees at every
+	// A list item all three sources agree on is atomic: nothing below needs
+	// deciding. (Items only: higher up, comparing whole subtrees at every
 	// level would rescan them once per level.)
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
@@ -210,7 +186,12 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		if same || !merged(t, meta) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
 			break
 		}
-		return c.listNode(&s)
+		switch elem := t.Item(); {
+		case elem.Kind == openapi.KindPrimitive || elements.SetOfMaps(t, meta):
+			return c.setNode(&s)
+		case len(meta.MergeKey) > 0 && elem.Kind != openapi.KindList:
+			return c.keyedNode(&s, 0)
+		}
 	default:
 		if !same {
 			e := alloc(&c.prims)
@@ -226,34 +207,8 @@ func merged(t *openapi.Type, meta *openapi.Meta) bool {
 	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
 }
 
-// listNode builds a merged list local sets: a set of scalars, or a list of
-// maps keyed by merge key (a list of maps without a key is atomic).
-func (c *collator) listNode(s *spot) (elements.Element, error) {
-	elem := s.t.Item()
-	if elem.Kind == openapi.KindPrimitive || c.setOfMaps(s) {
-		e := alloc(&c.sets)
-		c.fill(&e.Node, s)
-		return e, c.setItems(e)
-	}
-	mk := s.meta.MergeKey
-	if len(mk) == 0 || elem.Kind == openapi.KindList {
-		return c.atomic(s), nil
-	}
-	if err := keyFits(s, c.local()); err != nil {
-		return nil, err
-	}
-	e := alloc(&c.lists)
-	c.fill(&e.Node, s)
-	return e, c.keyedItems(e, elem)
-}
-
-// setOfMaps reports a set of maps merged as a set (features.SetOfMaps:
-// without the gate, child took its merge strategy away).
-func (c *collator) setOfMaps(s *spot) bool { return elements.SetOfMaps(s.t, &s.meta) }
-
-// child resolves the type and merge metadata of field key of t, as the
-// gates have them: without SetOfMaps a set of maps has no merge strategy
-// and is replaced whole.
+// child resolves the type and merge metadata of field key of t: without
+// the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Meta) {
 	ct, cm := t.Child(key)
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
@@ -262,29 +217,22 @@ func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Me
 	return ct, cm
 }
 
-// keyFits refuses a merge key of more fields than an identity holds.
-func keyFits(s *spot, src elements.Source) error {
-	if n := len(s.meta.MergeKey); n > elements.MaxKeyFields {
-		return failAt(s, src, "schema declares a merge key of "+strconv.Itoa(n)+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
-	}
-	return nil
-}
-
 // fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
 // local (or the patch) sets to a map: its children are the sorted union of
 // data (local's fields), recorded's and live's where they are maps, and
 // the fields a patch gives directives (byField). depth is a patch node's
 // nesting.
-func (c *collator) fieldsNode(s *spot, data []value.Field, byField []FieldDirectives, depth int) (elements.Element, error) {
+func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
-	var n *elements.Node
-	if s.t.Kind == openapi.KindStruct {
+	var fields *elements.Fields
+	if s.Type.Kind == openapi.KindStruct {
 		e := alloc(&c.types)
-		self, n = e, &e.Node
+		self, fields = e, &e.Fields
 	} else {
 		e := alloc(&c.maps)
-		self, n = e, &e.Node
+		self, fields = e, &e.Fields
 	}
+	n := self.Base()
 	c.fill(n, s)
 	var rf, vf []value.Field
 	if n.HasRecorded && n.Recorded.IsMap() {
@@ -293,22 +241,17 @@ func (c *collator) fieldsNode(s *spot, data []value.Field, byField []FieldDirect
 	if n.HasLive && n.Live.IsMap() {
 		vf = n.Live.Fields()
 	}
-	fs, err := c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
+	var err error
+	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
 		ct, cm := c.child(n.Type, key)
 		if c.opts.Patch != nil {
-			return c.patchNode(spot{parent: self, name: key, vals: cv, t: ct, meta: cm, dirs: cd}, depth+1)
+			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 		}
 		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
 			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 		}
 		return c.node(self, key, false, &cv, ct, &cm)
 	})
-	switch e := self.(type) {
-	case *elements.TypeElement:
-		e.Fields = fs
-	case *elements.MapElement:
-		e.Fields = fs
-	}
 	return self, err
 }
 
@@ -322,18 +265,10 @@ func (c *collator) local() elements.Source {
 	return elements.Local
 }
 
-// failAt is an *elements.Error at the node of s (built for the message
-// only: errors are rare, paths are materialised lazily).
-func failAt(s *spot, src elements.Source, msg string) error {
-	n := &elements.Node{Parent: s.parent, Name: s.name, Values: s.vals, Type: s.t, Meta: s.meta}
-	return n.Errorf(src, msg)
-}
-
-// kindFits refuses a value of src whose kind the schema rules out (an
-// object where the schema wants a list, and so on).
-func kindFits(s *spot, src elements.Source) error {
-	t := s.t
-	v := s.vals.Local
+// kindFits refuses a value of src (held in Local) whose kind the schema
+// rules out (an object where the schema wants a list, and so on).
+func kindFits(s *elements.Node, src elements.Source) error {
+	t, v := s.Type, s.Local
 	switch {
 	case t.Kind == openapi.KindUnknown:
 		return nil
@@ -364,17 +299,16 @@ func kindFits(s *spot, src elements.Source) error {
 			want = "a " + t.Primitive
 		}
 	}
-	name := ""
 	if t.Name != "" {
-		name = " (" + t.Name + ")"
+		want += " (" + t.Name + ")"
 	}
-	return failAt(s, src, "expected "+want+name+", got "+v.Kind().String())
+	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
 }
 
 // union calls child for each key of the sorted union of the fields of
-// local, recorded and live and of the names dirs gives directives for (a
-// patch's parallel lists), in key order, with the key's values and
-// directives, and returns the children.
+// local, recorded and live and of the names dirs gives directives for, in
+// key order, with the key's values and directives, and returns the
+// children.
 func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
@@ -424,77 +358,225 @@ func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child
 	return out, nil
 }
 
+// KeyMessage is the message for item i (what names it) whose merge key
+// field missing is absent, or not a scalar (bad).
+func KeyMessage(what string, i int, missing string, bad bool, mk []string) string {
+	if bad {
+		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
+	}
+	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + strings.Join(mk, ",") + ")"
+}
+
+// duplicateKey is the error for items first and then of src that share
+// a merge key.
+func duplicateKey(n *elements.Node, first, then int, it value.Value, itemType *openapi.Type, src elements.Source) error {
+	if src == elements.Patch {
+		return n.Errorf(src, "items "+strconv.Itoa(first)+" and "+strconv.Itoa(then)+" have the same merge key "+strings.Join(n.Meta.MergeKey, ",")+"; a patch names each item once")
+	}
+	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, n.Meta.MergeKey, itemType)))
+	return &elements.Error{Source: src, Path: at,
+		Msg: "duplicate merge key: items " + strconv.Itoa(first) + " and " + strconv.Itoa(then) + " are both " + at.String()}
+}
+
+// keyedNode builds a list of maps merged by merge key.
+func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
+	if n := len(s.Meta.MergeKey); n > elements.MaxKeyFields {
+		return nil, s.Errorf(c.local(), "schema declares a merge key of "+strconv.Itoa(n)+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
+	}
+	e := alloc(&c.lists)
+	c.fill(&e.Node, s)
+	return e, c.keyedItems(e, depth)
+}
+
+// setNode builds a list merged as a set.
+func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
+	e := alloc(&c.sets)
+	c.fill(&e.Node, s)
+	return e, c.setItems(e)
+}
+
+// members matches the items of a merged list's sources by identity: items
+// holds one member per identity, at the number index gives the identity.
+type members struct {
+	index elements.Index
+	items []elements.Item
+}
+
 // item returns a list member at the given positions (-1: not in that
 // source), named by no "$setElementOrder".
 func item(recorded, local, live, of int) elements.Item {
 	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// keyedItems collates a list of maps merged by merge key.
-func (c *collator) keyedItems(e *elements.ListElement, itemType *openapi.Type) error {
+// local makes item i of local's (or the patch's) list, of identity k, a
+// new member; fresh is false, and nothing added, when a member has k.
+func (m *members) local(k *elements.Key, i int) (id int, fresh bool) {
+	if id, fresh = m.index.ID(k); fresh {
+		m.items = append(m.items, item(-1, i, -1, -1))
+	}
+	return id, fresh
+}
+
+// join adds item i of src's list (Live or Recorded), of identity k, to the
+// member of k, made if there is none. ok is false, and nothing added, when
+// that member has an item of src already.
+func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
+	id, fresh := m.index.ID(k)
+	if fresh {
+		m.items = append(m.items, item(-1, -1, -1, -1))
+	}
+	at := &m.items[id].LiveIndex
+	if src == elements.Recorded {
+		at = &m.items[id].RecordedIndex
+	}
+	if *at >= 0 {
+		return id, false
+	}
+	*at = i
+	return id, true
+}
+
+// keyedItems collates a list of maps merged by merge key: local's (the
+// patch's) items in their order, then live's others, then recorded's. A
+// live item without the key (an error in a patch) or repeating one is a
+// LiveExtra. Live items a "$patch: delete" item names are left out; a
+// "$patch: replace" item makes the patch's data items replace live's
+// (live's stay members, Deleted, for the order of the server's view).
+func (c *collator) keyedItems(e *elements.ListElement, depth int) error {
 	n := &e.Node
-	mk := n.Meta.MergeKey
+	itemType, mk, src := n.Type.Item(), n.Meta.MergeKey, c.local()
 	recorded, local, live := n.Lists()
-	index := elements.NewIndex(len(mk), max(len(local), len(live)))
-	items := carve(&c.itemSlab, len(local)+len(live))[:0]
+	m := members{elements.NewIndex(len(mk), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	var gone map[elements.Key]bool // the keys "$patch: delete" items name
+	ordered, replace := n.Dirs != nil && n.Dirs.HasSetOrder, false
+	var seq []int // when ordered: the patch's items but deletions, by ID, -1 for replace
+	if ordered {
+		seq = make([]int, 0, len(local))
+	}
 	for i, it := range local {
-		k, err := localKey(n, i, it, itemType, elements.Local)
+		d := ""
+		if c.opts.Patch != nil {
+			var err error
+			if d, err = c.opts.Patch.Item(n, i, it); err != nil {
+				return err
+			}
+		}
+		if d == "replace" {
+			if replace = true; ordered {
+				seq = append(seq, -1)
+			}
+			continue
+		}
+		k, err := localKey(n, i, it, itemType, src)
 		if err != nil {
 			return err
 		}
-		if pos, fresh := index.ID(&k); !fresh {
+		if d == "delete" {
+			if gone == nil {
+				gone = map[elements.Key]bool{}
+			}
+			gone[k] = true
+			continue
+		}
+		id, fresh := m.local(&k, i)
+		if !fresh {
 			if c.opts.Lenient {
 				continue
 			}
-			return duplicateKey(n, items[pos].LocalIndex, i, it, itemType, elements.Local)
+			return duplicateKey(n, m.items[id].LocalIndex, i, it, itemType, src)
 		}
-		items = append(items, item(-1, i, -1, -1))
+		if ordered {
+			seq = append(seq, id)
+		}
 	}
+	extra, err := c.joinKeyed(n, &m, recorded, live, gone)
+	if err != nil {
+		return err
+	}
+	if ordered {
+		if err := c.order(n, &m, seq, keyedOrderKey); err != nil {
+			return err
+		}
+	}
+	if replace {
+		for p := range m.items {
+			m.items[p].Deleted = m.items[p].LocalIndex < 0
+		}
+		for p := range extra {
+			extra[p].Deleted = true
+		}
+		if n.Dirs == nil {
+			n.Dirs = &elements.Directives{}
+		}
+		n.Dirs.ReplaceList = true
+	}
+	e.Items = m.items
+	return c.keyedMembers(e, extra, depth)
+}
+
+// joinKeyed matches live's and recorded's items of keyed list n to the
+// members by key. It returns the live items without the key (an error in
+// a patch) or repeating one, as LiveExtra; live items gone names are left
+// out.
+func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool) ([]elements.Item, error) {
+	mk, itemType := n.Meta.MergeKey, n.Type.Item()
 	var extra []elements.Item
 	for i, it := range live {
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
-		if !it.IsMap() || missing != "" {
-			extra = append(extra, item(-1, -1, i, -1))
-			continue
-		}
-		pos, fresh := index.ID(&k)
 		switch {
-		case fresh:
-			items = append(items, item(-1, -1, i, -1))
-		case items[pos].LiveIndex < 0:
-			items[pos].LiveIndex = i
+		case !it.IsMap() || missing != "":
+			if c.opts.Patch != nil {
+				_, err := localKey(n, i, it, itemType, elements.Live)
+				return nil, err
+			}
+			extra = append(extra, item(-1, -1, i, -1))
+		case gone[k]:
 		default:
-			extra = append(extra, item(-1, -1, i, pos))
+			if id, ok := m.join(&k, i, elements.Live); !ok {
+				extra = append(extra, item(-1, -1, i, id))
+			}
 		}
 	}
 	for i, it := range recorded {
-		k, missing, _ := elements.KeyOf(it, mk, itemType)
-		if !it.IsMap() || missing != "" {
-			continue
-		}
-		pos, fresh := index.ID(&k)
-		switch {
-		case fresh:
-			items = append(items, item(i, -1, -1, -1))
-		case items[pos].RecordedIndex < 0:
-			items[pos].RecordedIndex = i
+		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
+			m.join(&k, i, elements.Recorded)
 		}
 	}
+	return extra, nil
+}
+
+// keyedMembers builds the elements of a keyed list's members, then of its
+// LiveExtra (live's, whole). A patch's data item merges with live's item
+// of its key (in a replaced list it is the patch's, whole).
+func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int) error {
+	recorded, local, live := e.Lists()
+	itemType := e.Type.Item()
 	// Items of a merge,retainKeys list clear the fields local leaves out.
-	itemMeta := openapi.Meta{Strategy: n.Meta.Strategy & openapi.StrategyRetainKeys}
-	for p := range items {
-		it := &items[p]
+	itemMeta := openapi.Meta{Strategy: e.Meta.Strategy & openapi.StrategyRetainKeys}
+	for p := range e.Items {
+		it := &e.Items[p]
 		cv := itemValues(it, recorded, local, live)
-		child, err := c.node(e, "", true, &cv, itemType, &itemMeta)
+		var err error
+		switch {
+		case c.opts.Patch == nil:
+			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
+		case it.LocalIndex < 0:
+			it.Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: cv})
+		case e.Dirs != nil && e.Dirs.ReplaceList:
+			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
+			if err = c.whole(&s, cv.Local); err == nil {
+				it.Element = c.atomic(&s)
+			}
+		default:
+			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
+		}
 		if err != nil {
 			return err
 		}
-		it.Element = child
 	}
 	for p := range extra {
-		extra[p].Element = c.atomic(&spot{parent: e, t: itemType, vals: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
+		extra[p].Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
-	e.Items = items
 	e.LiveExtra = extra
 	return nil
 }
@@ -515,12 +597,12 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) elements
 	return cv
 }
 
-// localKey is the identity of item i of local's (or the patch's) list of
-// n, or the error for an item without one.
+// localKey is the identity of item i of src's list of n, or the error for
+// an item without one.
 func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source) (elements.Key, error) {
 	mk := n.Meta.MergeKey
 	if !it.IsMap() {
-		return elements.Key{}, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+keyNames(mk)+", got "+it.Kind().String())
+		return elements.Key{}, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
 	}
 	k, missing, bad := elements.KeyOf(it, mk, itemType)
 	if missing == "" {
@@ -529,51 +611,55 @@ func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, s
 	return k, n.Errorf(src, KeyMessage("item", i, missing, bad, mk))
 }
 
-// KeyMessage is the message for item i (what names it) whose merge key
-// field missing is absent, or not a scalar (bad).
-func KeyMessage(what string, i int, missing string, bad bool, mk []string) string {
-	if bad {
-		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
+// keyedOrderKey is the identity of entry i of the "$setElementOrder" list
+// of keyed list n: an object holding the merge key.
+func keyedOrderKey(n *elements.Node, i int, v value.Value) (elements.Key, error) {
+	mk, name := n.Meta.MergeKey, "$setElementOrder/"+n.Name+" item"
+	if !v.IsMap() {
+		return elements.Key{}, n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected an object holding the merge key ("+strings.Join(mk, ",")+"), got "+v.Kind().String())
 	}
-	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + keyNames(mk) + ")"
+	k, missing, bad := elements.KeyOf(v, mk, n.Type.Item())
+	if missing != "" {
+		return k, n.Errorf(elements.Patch, KeyMessage(name, i, missing, bad, mk))
+	}
+	return k, nil
 }
 
-// duplicateKey is the error for items first and then of src that share
-// a merge key.
-func duplicateKey(n *elements.Node, first, then int, it value.Value, itemType *openapi.Type, src elements.Source) error {
-	if src == elements.Patch {
-		return n.Errorf(src, "items "+strconv.Itoa(first)+" and "+strconv.Itoa(then)+" have the same merge key "+keyNames(n.Meta.MergeKey)+"; a patch names each item once")
-	}
-	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, n.Meta.MergeKey, itemType)))
-	return &elements.Error{Source: src, Path: at,
-		Msg: "duplicate merge key: items " + strconv.Itoa(first) + " and " + strconv.Itoa(then) + " are both " + at.String()}
-}
-
-func keyNames(mk []string) string {
-	s := ""
-	for i, k := range mk {
-		if i > 0 {
-			s += ","
+// order sets the members' OrderIndex from n's "$setElementOrder" list,
+// whose entries have the identities key gives, and has the format check it
+// against seq, the IDs of the patch's items in patch order.
+func (c *collator) order(n *elements.Node, m *members, seq []int, key func(*elements.Node, int, value.Value) (elements.Key, error)) error {
+	order := make([]int, n.Dirs.SetOrder.Len())
+	for i, v := range n.Dirs.SetOrder.Items() {
+		k, err := key(n, i, v)
+		if err != nil {
+			return err
 		}
-		s += k
+		id, _ := m.index.ID(&k)
+		if order[i] = id; id < len(m.items) && m.items[id].OrderIndex < 0 {
+			m.items[id].OrderIndex = int32(i)
+		}
 	}
-	return s
+	return c.opts.Patch.Order(n, seq, order)
 }
 
 // setItems collates a list merged as a set: of primitives, or of maps
 // (features.SetOfMaps) whose items are atomic, identity the whole item
-// (elements.SetKey). A value local repeats is an error (a set holds each
-// value once; a patch's collapse); values live or recorded repeat collapse
-// into their first occurrence.
+// (elements.SetKey). A value local repeats is an error (a patch's
+// collapse); values live or recorded repeat collapse into their first.
+// Values "$deleteFromPrimitiveList" names are Deleted.
 func (c *collator) setItems(e *elements.SetElement) error {
 	n := &e.Node
 	recorded, local, live := n.Lists()
-	index := make(map[value.ScalarKey]int, len(local)+len(live))
-	items := carve(&c.itemSlab, len(local)+len(live))[:0]
-	src := c.local()
-	objects := c.setOfMaps(&spot{t: n.Type, meta: n.Meta})
+	m := members{elements.NewIndex(1, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	src, objects := c.local(), elements.SetOfMaps(n.Type, &n.Meta)
+	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
+	var seq []int // when ordered: the patch's items by ID
+	if ordered {
+		seq = make([]int, 0, len(local))
+	}
 	for i, v := range local {
-		k, ok := elements.SetKey(v, objects)
+		k, ok := setKey(v, objects)
 		if !ok {
 			what := "a scalar"
 			if objects {
@@ -581,45 +667,47 @@ func (c *collator) setItems(e *elements.SetElement) error {
 			}
 			return n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
-		if pos, dup := index[k]; dup {
-			if src == elements.Patch || c.opts.Lenient {
-				continue
-			}
-			return n.Errorf(src, "items "+strconv.Itoa(items[pos].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
+		id, fresh := m.local(&k, i)
+		if ordered {
+			seq = append(seq, id)
 		}
-		index[k] = len(items)
-		items = append(items, item(-1, i, -1, -1))
-	}
-	add := func(list []value.Value, live bool) {
-		for i, v := range list {
-			k, ok := elements.SetKey(v, objects)
-			if !ok {
-				continue
-			}
-			pos, found := index[k]
-			if !found {
-				pos = len(items)
-				index[k] = pos
-				items = append(items, item(-1, -1, -1, -1))
-			}
-			it := &items[pos]
-			if live && it.LiveIndex < 0 {
-				it.LiveIndex = i
-			} else if !live && it.RecordedIndex < 0 {
-				it.RecordedIndex = i
-			}
+		if !fresh && src != elements.Patch && !c.opts.Lenient {
+			return n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
 		}
 	}
-	add(live, true)
-	add(recorded, false)
-	e.Items = items
-	if err := c.setOrder(e, index, objects); err != nil {
-		return err
+	for i, v := range live {
+		if k, ok := setKey(v, objects); ok {
+			m.join(&k, i, elements.Live)
+		}
 	}
-	for p := range items {
-		it := &items[p]
-		cv := itemValues(it, recorded, local, live)
-		is := spot{parent: e, vals: cv, t: n.Type.Item()}
+	for i, v := range recorded {
+		if k, ok := setKey(v, objects); ok {
+			m.join(&k, i, elements.Recorded)
+		}
+	}
+	if ordered {
+		if err := c.order(n, &m, seq, func(n *elements.Node, i int, v value.Value) (elements.Key, error) {
+			k, ok := setKey(v, objects)
+			if !ok || v.IsNull() {
+				return k, n.Errorf(elements.Patch, "$setElementOrder/"+n.Name+" item "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
+			}
+			return k, nil
+		}); err != nil {
+			return err
+		}
+	}
+	if d := n.Dirs; d != nil && d.HasDeleteFromList {
+		for _, v := range d.DeleteFromList.Items() {
+			if k, ok := setKey(v, objects); ok {
+				if id, _ := m.index.ID(&k); id < len(m.items) {
+					m.items[id].Deleted = true
+				}
+			}
+		}
+	}
+	for p := range m.items {
+		it := &m.items[p]
+		is := elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()}
 		if objects {
 			it.Element = c.atomic(&is)
 			continue
@@ -628,5 +716,12 @@ func (c *collator) setItems(e *elements.SetElement) error {
 		c.fill(&pe.Node, &is)
 		it.Element = pe
 	}
+	e.Items = m.items
 	return nil
+}
+
+// setKey is the identity of set item v (elements.SetKey).
+func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {
+	k[0], ok = elements.SetKey(v, objects)
+	return k, ok
 }

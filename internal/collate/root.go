@@ -13,33 +13,23 @@ import (
 // local's is an error naming that source, since the three must describe
 // one object.
 func RootValues(recorded, local, live value.Value) (elements.Values, error) {
-	if !local.IsMap() {
-		return elements.Values{}, &elements.Error{Source: elements.Local, Msg: "the top level must be an object, got " + local.Kind().String()}
-	}
 	vals := elements.Values{Local: local, HasLocal: true}
 	if !recorded.IsNull() {
-		if !recorded.IsMap() {
-			return elements.Values{}, &elements.Error{Source: elements.Recorded, Msg: "the top level must be an object, got " + recorded.Kind().String()}
-		}
 		vals.Recorded, vals.HasRecorded = recorded, true
 	}
 	if !live.IsNull() {
-		if !live.IsMap() {
-			return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object, got " + live.Kind().String()}
-		}
 		vals.Live, vals.HasLive = live, true
+	}
+	for _, s := range [...]elements.Source{elements.Local, elements.Recorded, elements.Live} {
+		if v, ok := vals.Get(s); ok && !v.IsMap() {
+			return elements.Values{}, &elements.Error{Source: s, Msg: "the top level must be an object, got " + v.Kind().String()}
+		}
 	}
 	for _, field := range [...]string{"apiVersion", "kind"} {
 		want, ok := local.Get(field)
-		if !ok {
-			continue
-		}
 		for _, s := range [...]elements.Source{elements.Recorded, elements.Live} {
-			v, present := vals.Get(s)
-			if !present {
-				continue
-			}
-			if got, ok := v.Get(field); ok && !value.Equal(got, want) {
+			v, _ := vals.Get(s)
+			if got, found := v.Get(field); ok && found && !value.Equal(got, want) {
 				return elements.Values{}, &elements.Error{Source: s, Path: fieldpath.Path{fieldpath.Field(field)},
 					Msg: "is " + got.Short() + " but local's is " + want.Short() + "; all three objects must be of one apiVersion and kind"}
 			}

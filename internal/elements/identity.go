@@ -6,17 +6,9 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// The identity of a list item, one rule for every phase and front-end:
-//
-//   - an item of a keyed list is its merge-key tuple, a key field the item
-//     leaves out (or sets to null) taking the item type's key default
-//     (openapi.Type.KeyDefault: protocol TCP);
-//   - an item of a set is its value;
-//   - a live item that cannot be matched by key (no key, a repeated key)
-//     is its live index.
-//
-// KeyOf gives the hashable form, KeyFields the named form paths and patch
-// entries carry, Index numbers keys densely for the tables of one list.
+// The identity of a list item, one rule for every phase and front-end: in
+// a keyed list its merge-key tuple (KeyOf), in a set its value (SetKey); a
+// live item that cannot be matched by key is its live index.
 
 // MaxKeyFields is the largest number of fields a merge key may have.
 const MaxKeyFields = 4
@@ -25,9 +17,8 @@ const MaxKeyFields = 4
 // value.ScalarKeys of its merge-key fields in key order, unused slots zero.
 type Key [MaxKeyFields]value.ScalarKey
 
-// keyField is the value item gives merge-key field name for its identity:
-// its own non-null value, else the key default of itemType; ok is false
-// when there is neither.
+// keyField is item's value of merge-key field name: its own non-null
+// value, else itemType's key default; ok is false when there is neither.
 func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Value, ok bool) {
 	if v, ok = item.Get(name); ok && !v.IsNull() {
 		return v, true
@@ -35,12 +26,11 @@ func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Va
 	return itemType.KeyDefault(name)
 }
 
-// KeyOf returns the Key of item for mergeKey (at most MaxKeyFields fields).
-// A null key field deletes the field from the merged item while the item
-// keeps the identity the default gives it (how a three-way patch says
-// "local no longer writes protocol: TCP"). missing names the first key
-// field with neither a value nor a default, or that is not a scalar (bad
-// then); k is valid only when missing is empty.
+// KeyOf returns the Key of item for mergeKey (at most MaxKeyFields
+// fields), a key field left out or null taking the item type's default
+// (openapi.Type.KeyDefault). missing names the first key field with
+// neither a value nor a default, or that is not a scalar (bad then); k is
+// valid only when missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := keyField(item, name, itemType)
@@ -56,9 +46,8 @@ func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, 
 	return k, "", false
 }
 
-// KeyFields returns the merge-key fields of item by the rule of KeyOf,
-// for paths and patch entries that name an item; a field with neither a
-// value nor a default is null.
+// KeyFields returns the merge-key fields of item by the rule of KeyOf, for
+// paths and patch entries; a field with neither value nor default is null.
 func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
 	kf := make([]fieldpath.KeyField, len(mergeKey))
 	for i, name := range mergeKey {
@@ -71,11 +60,9 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 	return kf
 }
 
-// Index numbers the Keys of one list densely, in order of first sight, so
-// that what a walker knows per key is an array indexed by that number and
-// each key is hashed once. Single-field keys, nearly all of them, are
-// hashed by their one ScalarKey; a list of at most smallIndex such keys
-// (most lists) is searched in place instead, without a map.
+// Index numbers the Keys of one list densely, in order of first sight.
+// Single-field keys are hashed by their one ScalarKey, and up to
+// smallIndex of them are searched in place, without a map.
 type Index struct {
 	single map[value.ScalarKey]int
 	multi  map[Key]int
@@ -84,8 +71,8 @@ type Index struct {
 	n     int
 }
 
-// smallIndex is the largest list whose keys Index compares one by one:
-// below it a scan costs less than hashing.
+// smallIndex is the most keys Index compares one by one (cheaper than
+// hashing).
 const smallIndex = 12
 
 // NewIndex returns an Index for keys of fields fields, sized for size keys.
@@ -141,12 +128,10 @@ func (x *Index) Len() int {
 	return len(x.single) + len(x.multi)
 }
 
-// SetKey is the identity of an item of a set: its value. A scalar keys by
-// its value.ScalarKey; an object (an item of a set of maps,
-// features.SetOfMaps) by its canonical JSON encoding (sorted keys, exact
-// numbers), so two items are one exactly when value.Equal holds. ok is
-// false for an item without identity: a list, or an object when objects
-// is false.
+// SetKey is the identity of an item of a set: a scalar's value.ScalarKey,
+// an object's (features.SetOfMaps, when objects) canonical JSON, so two
+// items are one exactly when value.Equal holds. ok is false for an item
+// without identity.
 func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
 	if k, ok := v.Key(); ok {
 		return k, true
@@ -157,9 +142,8 @@ func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
 	return value.ScalarKey{}, false
 }
 
-// SetOfMaps reports whether a list of type t with metadata meta is a set
-// of maps (x-kubernetes-list-type: set over objects), merged as a set when
-// gates allow.
+// SetOfMaps reports whether a list of type t with metadata meta is a
+// merged set of maps (x-kubernetes-list-type: set over objects).
 func SetOfMaps(t *openapi.Type, meta *openapi.Meta) bool {
 	if t.Kind != openapi.KindList || !meta.Set || !meta.Strategy.Has(openapi.StrategyMerge) {
 		return false

@@ -7,20 +7,13 @@ import (
 // Source names where a value came from.
 type Source uint8
 
-// The sources of a three-way apply, and a patch (server-side apply of a
-// strategic merge patch).
+// The sources of a three-way apply and of a patch.
 const (
-	// NoSource is the zero Source: not attributed to any input.
-	NoSource Source = iota
-	// Recorded is the configuration last applied (the
-	// kubectl.kubernetes.io/last-applied-configuration annotation).
-	Recorded
-	// Local is the configuration the user applies now.
-	Local
-	// Live is the object as the server holds it.
-	Live
-	// Patch is a strategic merge patch applied to Live.
-	Patch
+	NoSource Source = iota // not attributed to any input
+	Recorded               // the last applied configuration (annotation)
+	Local                  // the configuration applied now
+	Live                   // the object as the server holds it
+	Patch                  // a strategic merge patch applied to Live
 )
 
 var sourceNames = [...]string{"", "recorded", "local", "live", "patch"}
@@ -33,13 +26,13 @@ func (s Source) String() string {
 	return "invalid"
 }
 
-// Error is bad input found while collating or merging: it names the source
-// that holds the offending value, the field path and what was expected.
+// Error is bad input found while collating or merging: the source that
+// holds the offending value, the field path, and Msg, what is wrong and
+// what was expected.
 type Error struct {
 	Source Source
 	Path   fieldpath.Path
-	// Msg says what is wrong and what was expected.
-	Msg string
+	Msg    string
 }
 
 // Error renders "<source> <path>: <msg>".
