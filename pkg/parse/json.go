@@ -339,12 +339,27 @@ func (sc *jsonScanner) str() (string, bool) {
 	return sc.text[start:end], true
 }
 
+// plainInString marks the bytes a JSON string holds as they are: ASCII
+// from space up, but the quote and the backslash.
+var plainInString = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // rawString scans a string from its opening quote and returns the offsets
 // of the bytes between the quotes; escaped is true when they hold escapes
 // or bytes that are not valid UTF-8 (which JSON decoding replaces).
 func (sc *jsonScanner) rawString() (start, end int, escaped, ok bool) {
 	start = sc.pos + 1
 	for i := start; i < len(sc.data); i++ {
+		for i < len(sc.data) && plainInString[sc.data[i]] {
+			i++
+		}
+		if i == len(sc.data) {
+			break
+		}
 		c := sc.data[i]
 		switch {
 		case c == '"':

@@ -3,15 +3,32 @@ package value
 import (
 	"math"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
 // JSON returns v as compact JSON with map keys in sorted order.
 func (v Value) JSON() []byte {
-	sb := buffer{b: make([]byte, 0, jsonLen(v))}
-	writeJSON(&sb, v, "", "")
-	return sb.b
+	// Written into a pooled buffer, then copied into one allocation of
+	// the exact size: a copy costs far less than measuring v first.
+	sb, _ := scratch.Get().(*buffer)
+	if sb == nil {
+		sb = &buffer{b: make([]byte, 0, 4096)}
+	}
+	writeJSON(sb, v, "", "")
+	out := make([]byte, len(sb.b))
+	copy(out, sb.b)
+	if cap(sb.b) <= maxScratch {
+		sb.b = sb.b[:0]
+		scratch.Put(sb)
+	}
+	return out
 }
+
+// scratch holds JSON's buffers; one grown past maxScratch is not kept.
+var scratch sync.Pool
+
+const maxScratch = 1 << 20
 
 // IndentJSON returns v as JSON indented by indent per level, with a final
 // newline, map keys in sorted order.
@@ -137,41 +154,6 @@ func appendFloat(dst []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// jsonLen is the length of v as JSON() writes it, so that JSON allocates
-// its output once, exactly sized.
-func jsonLen(v Value) int {
-	switch v.kind() {
-	case KindNull:
-		return 4
-	case KindBool:
-		if v.n == 1 {
-			return 4
-		}
-		return 5
-	case KindInt:
-		var buf [24]byte
-		return len(strconv.AppendInt(buf[:0], int64(v.n), 10))
-	case KindFloat:
-		var buf [32]byte
-		return len(appendFloat(buf[:0], math.Float64frombits(v.n)))
-	case KindString:
-		return stringLen(v.str())
-	case KindMap:
-		n := 2 + max(len(v.fields())-1, 0)
-		for _, f := range v.fields() {
-			n += stringLen(f.Key) + 1 + jsonLen(f.Value)
-		}
-		return n
-	case KindList:
-		n := 2 + max(len(v.items())-1, 0)
-		for _, it := range v.items() {
-			n += jsonLen(it)
-		}
-		return n
-	}
-	return 0
-}
-
 // plain marks the bytes writeString copies as they are: ASCII from space
 // up, but the quote, the backslash and the HTML characters encoding/json
 // escapes.
@@ -181,37 +163,6 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// stringLen is the length of s as writeString writes it.
-func stringLen(s string) int {
-	n := len(s) + 2
-	for i := 0; i < len(s); {
-		if plain[s[i]] {
-			i++
-			continue
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n++
-			default:
-				n += 5
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			n += 5 // one byte becomes \ufffd
-		case r == '\u2028' || r == '\u2029':
-			n += 3 // three bytes become \u202X
-		}
-		i += size
-	}
-	return n
-}
 
 func writeString(sb *buffer, s string) {
 	sb.WriteByte('"')
