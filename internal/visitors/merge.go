@@ -86,7 +86,7 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 			out = append(out, value.Field{Key: f.Name, Value: o.Value})
 		}
 	}
-	if out == nil && same == len(live) && n.HasLive {
+	if out == nil && same == len(live) && n.HasLive && n.Live.IsMap() {
 		return elements.Keep(n.Live), nil
 	}
 	if out == nil {
@@ -96,7 +96,8 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 }
 
 // asLive reports whether outcome o can be given as live's value v: it is
-// v itself (a shared subtree), or a scalar of v's kind equal to it.
+// v itself (a shared subtree, or a bool or number with v's kind and bits:
+// -0 is not 0), or a string equal to it.
 func asLive(o, v value.Value) bool {
-	return o == v || (o.IsScalar() && o.Kind() == v.Kind() && value.Equal(o, v))
+	return o == v || (o.Kind() == value.KindString && v.Kind() == value.KindString && value.Equal(o, v))
 }

@@ -67,10 +67,12 @@ const (
 // scalarTags gives the scalar kinds their p: &scalarTags[k] marks kind k.
 var scalarTags [KindString]byte
 
-// kind returns v's Kind.
+// kind returns v's Kind. Only the tags of bool, int and float are
+// recognised: a zero-length string or slice whose data pointer happened to
+// be &scalarTags[KindNull] is still a string or slice.
 func (v Value) kind() Kind {
-	if d := uintptr(v.p) - uintptr(unsafe.Pointer(&scalarTags)); d < uintptr(len(scalarTags)) {
-		return Kind(d)
+	if d := uintptr(v.p) - uintptr(unsafe.Pointer(&scalarTags[KindBool])); d <= uintptr(KindFloat-KindBool) {
+		return KindBool + Kind(d)
 	}
 	return Kind(v.n >> kindShift)
 }
