@@ -106,6 +106,11 @@ var _ = Describe("reading YAML like kubectl (sigs.k8s.io/yaml as the oracle)", f
 		Entry("block scalars", "a: |\n  x\n  y\nb: >-\n  folded\n  text\n"),
 		Entry("an empty document", "# nothing\n"),
 		Entry("flow style", "{a: [1, b, {c: yes}], d: ~}\n"),
+		Entry("an anchored empty value, then a key tagged !", "a: &x\n! 00: 1\n"),
+		Entry("an anchored empty value, then an outer key tagged !", "a:\n  b: &x\n! 00: 1\n"),
+		Entry("an anchor, and its tag ! on the next line", "a: &x\n  !\nb: 1\n"),
+		Entry("an anchor, and its tag ! on the next line before a value", "a: &x\n  ! 12\nb: 1\n"),
+		Entry("an anchored empty item, then an item tagged !", "- &x\n- ! 1\n"),
 		Entry("the deployment fixture", string(fixture("ok/deployment.yaml"))),
 	)
 

@@ -24,6 +24,35 @@ type source struct {
 	// The last position found, from which the next one on the same line
 	// is searched, so that a pass over a line costs O(its length).
 	curLine, curCol, curOff int
+	// doc is the node tree of the document being converted; starts holds
+	// the offsets at which its nodes start, built on first use.
+	doc    *yaml.Node
+	starts map[int]struct{}
+}
+
+// setDocument makes doc the document whose nodes bareTag asks about.
+func (s *source) setDocument(doc *yaml.Node) {
+	s.doc, s.starts = doc, nil
+}
+
+// startsNode reports whether a node of the current document starts at
+// offset off.
+func (s *source) startsNode(off int) bool {
+	if s.starts == nil {
+		s.starts = map[int]struct{}{}
+		var add func(n *yaml.Node)
+		add = func(n *yaml.Node) {
+			s.starts[s.offset(n.Line, n.Column)] = struct{}{}
+			for _, c := range n.Content {
+				add(c)
+			}
+		}
+		if s.doc != nil {
+			add(s.doc)
+		}
+	}
+	_, ok := s.starts[off]
+	return ok
 }
 
 func newSource(data []byte) *source {
@@ -108,7 +137,10 @@ func (s *source) offset(line, col int) int {
 
 // bareTag reports whether plain scalar n carries the non-specific tag "!".
 // A node starts at its properties: an anchor (&name) and a tag in either
-// order, separated by white space, line breaks and comments.
+// order, separated by white space, line breaks and comments. A "!" after
+// the anchor belongs to n only if no other node starts there: after
+// "a: &x" and a line break, "! b: 1" at the map's indentation is the next
+// key, tagged, and a's value is empty (null).
 func (s *source) bareTag(n *yaml.Node) bool {
 	if !s.bareTags || n.Style != 0 {
 		return false
@@ -118,13 +150,13 @@ func (s *source) bareTag(n *yaml.Node) bool {
 		return false
 	}
 	d := s.data
-	for range 2 {
+	for i := range 2 {
 		if off >= len(d) {
 			return false
 		}
 		switch d[off] {
 		case '!':
-			return off+1 == len(d) || spaceWidth(d, off+1) > 0
+			return (off+1 == len(d) || spaceWidth(d, off+1) > 0) && (i == 0 || !s.startsNode(off))
 		case '&':
 			for off < len(d) && spaceWidth(d, off) == 0 {
 				off++

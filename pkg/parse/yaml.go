@@ -71,6 +71,7 @@ func (l Limits) yamlDocument(n *yaml.Node, src *source) (value.Value, *Error) {
 		return value.Null, nil
 	}
 	w := walker{lim: l, src: src}
+	src.setDocument(n)
 	r, err := w.node(n.Content[0], 0)
 	return r.v, err
 }
