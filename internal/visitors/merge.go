@@ -86,11 +86,12 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 			out = append(out, value.Field{Key: f.Name, Value: o.Value})
 		}
 	}
-	if out == nil && same == len(live) && n.HasLive && n.Live.IsMap() {
-		return elements.Keep(n.Live), nil
-	}
 	if out == nil {
-		out = append(make([]value.Field, 0, same), live[:same]...)
+		if same == len(live) && n.HasLive && n.Live.IsMap() {
+			return elements.Keep(n.Live), nil
+		}
+		// A prefix of live's fields: shared as well (values are immutable).
+		out = live[:same:same]
 	}
 	return elements.Keep(value.MapFromSorted(out)), nil
 }
