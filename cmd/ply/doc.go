@@ -39,9 +39,13 @@
 // original to modified, or with --current kubectl apply's three-way patch
 // (see pkg/patchgen). Same exit codes as merge.
 //
-// The cluster commands (shared with the kubectl-ply plugin, see
-// cmd/internal/cli) apply manifests to a cluster and show what an apply
-// would change, with kubectl's flags (every connection flag of
+// The cluster commands are the kubectl-ply plugin's (cmd/internal/cli):
+// ply runs kubectl-ply, found beside ply's own binary or else on PATH, for
+// them (and for their help and the completion of their arguments), under
+// ply's name and with ply's streams and exit codes, so that ply's binary
+// links no cluster client and merge and patch start without initialising
+// one. They apply manifests to a cluster and show what an apply would
+// change, with kubectl's flags (every connection flag of
 // k8s.io/cli-runtime's ConfigFlags):
 //
 //	ply apply -f FILE|DIR|URL|- [-R] | -k DIR [-l SELECTOR] [-n NS] [-o name|json|yaml]
@@ -49,8 +53,8 @@
 //	          [--workers N] [--field-manager NAME] [--show-secrets]
 //	ply diff -f FILE|DIR|URL|- [...] [--server-side=false] [--changes] [--color=auto|always|never]
 //
-// The command tree is cmd/internal/cli's (cobra and pflag); ply adds merge
-// and patch. ply help, ply COMMAND -h, ply version [-o json] and ply
+// The command tree's root is cmd/internal/command's (cobra and pflag),
+// shared with kubectl-ply. ply help, ply COMMAND -h, ply version [-o json] and ply
 // completion bash|zsh|fish|powershell print help, version information and
 // shell completion scripts.
 package main

@@ -11,12 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/plyproject/ply/cmd/internal/cli"
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
-	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -34,7 +34,7 @@ type mergeFlags struct {
 	output                string
 	changes               bool
 	showSecrets           bool
-	gates                 cli.GateFlags
+	gates                 command.GateFlags
 }
 
 const mergeLong = `Prints the object the server should hold after applying local, given the
@@ -56,7 +56,7 @@ const mergeExample = `  # Merge the three sources and print the result as YAML
 // newMergeCommand returns ply merge.
 func newMergeCommand() *cobra.Command {
 	var f mergeFlags
-	c := cli.Command("merge --local FILE [--recorded FILE] --live FILE", "Print the merged object of a three-way apply",
+	c := command.Command("merge --local FILE [--recorded FILE] --live FILE", "Print the merged object of a three-way apply",
 		mergeLong, mergeExample, func(c *cobra.Command) int { return runMerge(c, &f) })
 	fs := c.Flags()
 	fs.StringVar(&f.local, "local", "", "the configuration applied now (`file`, required)")
@@ -69,11 +69,11 @@ func newMergeCommand() *cobra.Command {
 	fs.BoolVar(&f.changes, "changes", false, "also print the changes to live on standard error, one per line")
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of a Secret (data, stringData and the last-applied annotation) instead of ***")
 	f.gates.Register(fs)
-	return cli.WithGatesHelp(c)
+	return command.WithGatesHelp(c)
 }
 
 // usageError reports a usage error of c and returns exitUsage.
-func usageError(c *cobra.Command, msg string) int { return cli.UsageError(c, msg) }
+func usageError(c *cobra.Command, msg string) int { return command.UsageError(c, msg) }
 
 // runMerge is ply merge.
 func runMerge(c *cobra.Command, f *mergeFlags) int {
@@ -85,7 +85,7 @@ func runMerge(c *cobra.Command, f *mergeFlags) int {
 	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return usageError(c, err.Error())
 	}
-	if opts.Ordering, err = cli.Ordering(c.Flags(), f.ordering, opts.Gates); err != nil {
+	if opts.Ordering, err = command.Ordering(c.Flags(), f.ordering, opts.Gates); err != nil {
 		return usageError(c, err.Error())
 	}
 	if f.output != "yaml" && f.output != "json" {
@@ -142,7 +142,7 @@ func runMerge(c *cobra.Command, f *mergeFlags) int {
 	}
 	obj := res.Object
 	if !f.showSecrets {
-		obj = cluster.MaskSecret(obj)
+		obj = secrets.MaskObject(obj)
 	}
 	out := obj.YAML()
 	if f.output == "json" {

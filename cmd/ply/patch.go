@@ -9,12 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/plyproject/ply/cmd/internal/cli"
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
+	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -45,7 +45,7 @@ type patchApplyFlags struct {
 	output      string
 	ordering    string
 	showSecrets bool
-	gates       cli.GateFlags
+	gates       command.GateFlags
 }
 
 // patchCreateFlags are the flags of ply patch create.
@@ -56,7 +56,7 @@ type patchCreateFlags struct {
 	overwrite                   bool
 	output                      string
 	showSecrets                 bool
-	gates                       cli.GateFlags
+	gates                       command.GateFlags
 }
 
 // addSchemaFlags adds the flags merge, patch apply and patch create share.
@@ -92,7 +92,7 @@ func newPatchCommand() *cobra.Command {
 		Short: "Apply or create strategic merge patches on files",
 		Long:  patchLong,
 		Args:  cobra.ArbitraryArgs,
-		RunE: cli.RunE(func(c *cobra.Command, args []string) int {
+		RunE: command.RunE(func(c *cobra.Command, args []string) int {
 			stderr := c.ErrOrStderr()
 			switch {
 			case len(args) == 0:
@@ -109,12 +109,12 @@ func newPatchCommand() *cobra.Command {
 		}),
 	}
 	c.AddCommand(newPatchApplyCommand(), newPatchCreateCommand())
-	return cli.WithGatesHelp(c)
+	return command.WithGatesHelp(c)
 }
 
 func newPatchApplyCommand() *cobra.Command {
 	var f patchApplyFlags
-	c := cli.Command("apply --live FILE --patch FILE", "Print live with a strategic merge patch applied", patchApplyLong,
+	c := command.Command("apply --live FILE --patch FILE", "Print live with a strategic merge patch applied", patchApplyLong,
 		`  # Patch a Deployment as the API server would, in kubectl's list order
   ply patch apply --live live.yaml --patch patch.yaml --ordering kubectl`,
 		func(c *cobra.Command) int { return runPatchApply(c, &f) })
@@ -126,12 +126,12 @@ func newPatchApplyCommand() *cobra.Command {
 		"or kubectl (as the API server's strategic merge patch); kubectl whenever the SeedOrdering gate is off")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "live")
 	f.gates.Register(fs)
-	return cli.WithGatesHelp(c)
+	return command.WithGatesHelp(c)
 }
 
 func newPatchCreateCommand() *cobra.Command {
 	var f patchCreateFlags
-	c := cli.Command("create --original FILE --modified FILE [--current FILE]", "Print the two-way (or three-way) strategic merge patch",
+	c := command.Command("create --original FILE --modified FILE [--current FILE]", "Print the two-way (or three-way) strategic merge patch",
 		patchCreateLong, `  # The two-way patch of kubectl patch and kubectl edit
   ply patch create --original before.yaml --modified after.yaml
 
@@ -147,13 +147,13 @@ func newPatchCreateCommand() *cobra.Command {
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values the patch gives a Secret (data, stringData and the last-applied annotation) instead of ***")
 	addSchemaFlags(fs, &f.schemas, &f.typeName, &f.output, "modified")
 	f.gates.Register(fs)
-	return cli.WithGatesHelp(c)
+	return command.WithGatesHelp(c)
 }
 
 // checkCommon checks -o and that at most one input is standard input.
 func checkCommon(c *cobra.Command, output string, paths ...string) (int, bool) {
 	if output != "yaml" && output != "json" {
-		return cli.UsageError(c, "-o must be yaml or json, not "+strconv.Quote(output)), false
+		return command.UsageError(c, "-o must be yaml or json, not "+strconv.Quote(output)), false
 	}
 	stdins := 0
 	for _, p := range paths {
@@ -162,7 +162,7 @@ func checkCommon(c *cobra.Command, output string, paths ...string) (int, bool) {
 		}
 	}
 	if stdins > 1 {
-		return cli.UsageError(c, `only one input can be read from standard input ("-")`), false
+		return command.UsageError(c, `only one input can be read from standard input ("-")`), false
 	}
 	return 0, true
 }
@@ -174,18 +174,18 @@ func runPatchApply(c *cobra.Command, f *patchApplyFlags) int {
 		return code
 	}
 	if f.live == "" {
-		return cli.UsageError(c, "--live is required")
+		return command.UsageError(c, "--live is required")
 	}
 	if f.patch == "" {
-		return cli.UsageError(c, "--patch is required")
+		return command.UsageError(c, "--patch is required")
 	}
 	gates, err := f.gates.Gates()
 	if err != nil {
-		return cli.UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
-	ordering, err := cli.Ordering(c.Flags(), f.ordering, gates)
+	ordering, err := command.Ordering(c.Flags(), f.ordering, gates)
 	if err != nil {
-		return cli.UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 
 	in := inputs{stdin: stdin}
@@ -207,7 +207,7 @@ func runPatchApply(c *cobra.Command, f *patchApplyFlags) int {
 		return in.patchError(stderr, names, err)
 	}
 	if !f.showSecrets {
-		out = cluster.MaskSecret(out)
+		out = secrets.MaskObject(out)
 	}
 	return writeValue(stdout, stderr, out, f.output)
 }
@@ -219,15 +219,15 @@ func runPatchCreate(c *cobra.Command, f *patchCreateFlags) int {
 		return code
 	}
 	if f.modified == "" {
-		return cli.UsageError(c, "--modified is required")
+		return command.UsageError(c, "--modified is required")
 	}
 	threeWay := f.current != ""
 	if !threeWay && !f.overwrite {
-		return cli.UsageError(c, "--overwrite=false needs --current (conflicts exist only in a three-way patch)")
+		return command.UsageError(c, "--overwrite=false needs --current (conflicts exist only in a three-way patch)")
 	}
 	gates, err := f.gates.Gates()
 	if err != nil {
-		return cli.UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 
 	in := inputs{stdin: stdin}
@@ -257,8 +257,8 @@ func runPatchCreate(c *cobra.Command, f *patchCreateFlags) int {
 	if err != nil {
 		return in.patchError(stderr, names, err)
 	}
-	if !f.showSecrets && (cluster.IsSecret(modified) || cluster.IsSecret(original) || cluster.IsSecret(current)) {
-		out = cluster.MaskPatch(out)
+	if !f.showSecrets && (secrets.Is(modified) || secrets.Is(original) || secrets.Is(current)) {
+		out = secrets.MaskPatch(out)
 	}
 	return writeValue(stdout, stderr, out, f.output)
 }

@@ -1,19 +1,27 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/plyproject/ply/cmd/internal/cli"
+	"github.com/plyproject/ply/cmd/internal/command"
 )
 
-// Exit codes of ply (cli's one table).
+// Exit codes of ply (command's one table).
 const (
-	exitOK       = cli.ExitOK
-	exitInput    = cli.ExitFailed   // bad input: unreadable file, parse or schema error, invalid object
-	exitUsage    = cli.ExitUsage    // unknown command or flag, missing required flag
-	exitConflict = cli.ExitConflict // local conflicts with changes made on the server
+	exitOK       = command.ExitOK
+	exitInput    = command.ExitFailed   // bad input: unreadable file, parse or schema error, invalid object
+	exitUsage    = command.ExitUsage    // unknown command or flag, missing required flag
+	exitConflict = command.ExitConflict // local conflicts with changes made on the server
 )
 
 const long = `ply computes Kubernetes three-way applies.
@@ -29,32 +37,137 @@ merge, patch, apply and diff take --compat=kubectl (compute exactly what kubectl
 computes: every feature gate off) and --feature-gates=Name=true|false,... (one
 gate at a time, on top of --compat; the gates are listed in each command's help).`
 
-// newRoot returns ply's command tree: cli's (apply, diff, version, help,
-// completion) with merge and patch.
-func newRoot() *cobra.Command {
-	return cli.NewRoot("ply", long, newMergeCommand(), newPatchCommand())
-}
+// clusterProgram is the binary that holds the cluster commands: ply runs
+// it for them, so that ply itself links no cluster client (client-go,
+// cli-runtime, kustomize, kstatus) and `ply merge` and `ply patch` start
+// without initialising them.
+const clusterProgram = "kubectl-ply"
 
-// rootFor returns the command tree args need: for "ply merge ..." and
-// "ply patch ...", which never talk to a cluster, a root holding that
-// command alone (cli.NewLocalRoot: building apply's and diff's flags is
-// most of the whole tree's cost, paid by every run); otherwise the whole
-// tree. The commands come from the same constructors either way.
-func rootFor(args []string) *cobra.Command {
-	if len(args) > 0 {
-		switch args[0] {
-		case "merge":
-			return cli.NewLocalRoot("ply", long, newMergeCommand())
-		case "patch":
-			return cli.NewLocalRoot("ply", long, newPatchCommand())
-		}
+// clusterCommands are the commands ply runs through clusterProgram.
+var clusterCommands = []command.Summary{command.Apply, command.Diff}
+
+// newRoot returns ply's command tree: merge and patch, version, help and
+// completion, and apply and diff as entries that list them in the help
+// and run clusterProgram (run sends their arguments there before cobra
+// sees them).
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	cmds := []*cobra.Command{newMergeCommand(), newPatchCommand()}
+	for _, s := range clusterCommands {
+		cmds = append(cmds, &cobra.Command{
+			Use: s.Use, Short: s.Short, DisableFlagParsing: true,
+			RunE: command.RunE(func(c *cobra.Command, args []string) int {
+				return runCluster(append([]string{c.Name()}, args...), stdin, stdout, stderr)
+			}),
+		})
 	}
-	return newRoot()
+	return command.NewRoot("ply", long, cmds...)
 }
 
 // run is ply's main: it runs the command of args (the arguments after the
 // program name) and returns the exit code. It never panics: a panic is
 // reported as an internal error with exit code 1.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cli.Main(rootFor(args), args, stdin, stdout, stderr)
+	if forCluster(args) {
+		return runCluster(args, stdin, stdout, stderr)
+	}
+	return command.Main(newRoot(stdin, stdout, stderr), args, stdin, stdout, stderr)
+}
+
+// forCluster reports whether args run a cluster command, its help, or the
+// completion of its arguments: "apply ...", "help apply", "__complete
+// apply ..." (the completion of a command's name stays ply's, which lists
+// them all).
+func forCluster(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := args[0]
+	switch name {
+	case "help":
+		if len(args) < 2 {
+			return false
+		}
+		name = args[1]
+	case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		if len(args) < 3 {
+			return false
+		}
+		name = args[1]
+	}
+	for _, s := range clusterCommands {
+		if s.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// runCluster runs clusterProgram with args as ply's (argv[0] "ply"), with
+// the given streams, passes it the interrupt and termination signals ply
+// receives meanwhile, and returns its exit code.
+func runCluster(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	path, err := findCluster()
+	if err != nil {
+		io.WriteString(stderr, "ply: "+err.Error()+"\n")
+		return command.ExitFailed
+	}
+	cmd := &exec.Cmd{Path: path, Args: append([]string{"ply"}, args...), Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	if err := cmd.Start(); err != nil {
+		io.WriteString(stderr, "ply: cannot run "+path+": "+err.Error()+"\n")
+		return command.ExitFailed
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case s := <-signals:
+			cmd.Process.Signal(s)
+		case err := <-done:
+			return exitCodeOf(err)
+		}
+	}
+}
+
+// exitCodeOf returns the exit code of a program that ended with err (from
+// exec.Cmd.Wait); killed by a signal, the shell's code for it.
+func exitCodeOf(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return command.ExitOK
+	case !errors.As(err, &ee):
+		return command.ExitFailed
+	case ee.ExitCode() >= 0:
+		return ee.ExitCode()
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return command.ExitFailed
+}
+
+// findCluster returns clusterProgram's path: beside ply's own binary (the
+// two are built and installed together), else on PATH.
+func findCluster() (string, error) {
+	name := clusterProgram
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		if self, err = filepath.EvalSymlinks(self); err == nil {
+			p := filepath.Join(filepath.Dir(self), name)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p, nil
+			}
+		}
+	}
+	p, err := exec.LookPath(name)
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return "", errors.New("the cluster commands (apply, diff) are " + clusterProgram + "'s, which is neither beside ply nor on PATH: " +
+			"install it with ply (go install github.com/plyproject/ply/cmd/...)")
+	}
+	return p, err
 }

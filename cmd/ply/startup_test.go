@@ -8,8 +8,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/plyproject/ply/cmd/internal/cli"
 )
 
 // heavyInit are packages (or path prefixes, ending in "/") whose
@@ -96,42 +94,31 @@ var _ = Describe("start-up", func() {
 	})
 })
 
-var _ = Describe("the local root of merge and patch", func() {
-	// Run args through rootFor's tree and through the whole tree.
-	both := func(args ...string) (local, whole string, localCode, wholeCode int) {
-		var lo, le, wo, we strings.Builder
-		localCode = cli.Main(rootFor(args), args, strings.NewReader(""), &lo, &le)
-		wholeCode = cli.Main(newRoot(), args, strings.NewReader(""), &wo, &we)
-		return lo.String() + "\x00" + le.String(), wo.String() + "\x00" + we.String(), localCode, wholeCode
+// clusterLinks are the packages (or path prefixes, ending in "/") of the
+// cluster commands: ply runs kubectl-ply for apply and diff, so that its
+// own binary links none of them and merge and patch start without their
+// initialisation.
+var clusterLinks = []string{"k8s.io/", "sigs.k8s.io/kustomize/", "sigs.k8s.io/cli-utils/",
+	"github.com/plyproject/ply/pkg/cluster", "github.com/plyproject/ply/cmd/internal/cli"}
+
+// linksCluster returns the packages of deps that clusterLinks names.
+func linksCluster(deps []string) []string {
+	var out []string
+	for _, p := range deps {
+		for _, c := range clusterLinks {
+			if p == c || strings.HasSuffix(c, "/") && strings.HasPrefix(p, c) {
+				out = append(out, p)
+			}
+		}
 	}
+	return out
+}
 
-	It("serves merge and patch alone, the whole tree otherwise", func() {
-		Expect(rootFor([]string{"merge"}).Commands()).To(HaveLen(1))
-		Expect(rootFor([]string{"patch", "apply"}).Commands()).To(HaveLen(1))
-		Expect(len(rootFor([]string{"apply"}).Commands())).To(BeNumerically(">=", 5))
-		Expect(len(rootFor(nil).Commands())).To(BeNumerically(">=", 5))
+var _ = Describe("ply's own binary", func() {
+	It("links no cluster client (the check can fail: kubectl-ply links them)", func() {
+		Expect(linksCluster(goList("github.com/plyproject/ply/cmd/ply"))).To(BeEmpty())
+		found := linksCluster(goList("github.com/plyproject/ply/cmd/kubectl-ply"))
+		Expect(found).To(ContainElements("k8s.io/client-go/rest", "github.com/plyproject/ply/pkg/cluster",
+			"github.com/plyproject/ply/cmd/internal/cli", "sigs.k8s.io/kustomize/api/krusty"))
 	})
-
-	DescribeTable("prints and exits as the whole tree does",
-		func(args ...string) {
-			local, whole, lc, wc := both(args...)
-			Expect(local).To(Equal(whole))
-			Expect(lc).To(Equal(wc))
-		},
-		Entry("merge help", "merge", "-h"),
-		Entry("merge --help with flags", "merge", "--help", "--local", "x"),
-		Entry("merge, an unknown flag", "merge", "--bogus"),
-		Entry("merge, an argument", "merge", "extra"),
-		Entry("merge, a missing flag", "merge", "--live", "testdata/first/live.yaml"),
-		Entry("merge, a flag without value", "merge", "--local"),
-		Entry("merge, a bad gate", "merge", "--local", "x", "--live", "y", "--feature-gates", "Nope=true"),
-		Entry("merge, a missing file", "merge", "--local", "testdata/missing.yaml", "--live", "testdata/missing.yaml"),
-		Entry("patch", "patch"),
-		Entry("patch help", "patch", "help"),
-		Entry("patch help apply", "patch", "help", "apply"),
-		Entry("patch, an unknown subcommand", "patch", "bogus"),
-		Entry("patch apply help", "patch", "apply", "-h"),
-		Entry("patch create help", "patch", "create", "--help"),
-		Entry("patch apply, a missing flag", "patch", "apply", "--live", "x"),
-	)
 })

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/printers"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/cmd/internal/kubeflags"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
@@ -39,12 +40,6 @@ type applyFlags struct {
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print kubeflags.PrintFlags
-}
-
-// WithGatesHelp appends the feature gates' section to the help of c.
-func WithGatesHelp(c *cobra.Command) *cobra.Command {
-	c.SetUsageTemplate(c.UsageTemplate() + GatesHelp())
-	return c
 }
 
 const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
@@ -103,9 +98,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
 
 func newApplyCommand(name string) *cobra.Command {
 	var f applyFlags
-	c := Command("apply -f FILENAME", "Apply manifests to the cluster (kubectl's last-applied format)", applyLong,
+	c := command.Command(command.Apply.Use, command.Apply.Short, applyLong,
 		fmt.Sprintf(applyExample, name), func(c *cobra.Command) int { return applyMain(c, &f) })
-	c.Annotations = map[string]string{styleAnnotation: "true"}
+	c.Annotations = map[string]string{command.KubectlErrors: "true"}
 	fs := c.Flags()
 	f.register(fs)
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
@@ -120,7 +115,7 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
 	f.print.AddFlags(c)
-	return WithGatesHelp(c)
+	return command.WithGatesHelp(c)
 }
 
 // applyMain is the apply command's main.
@@ -128,28 +123,28 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
 	opts, err := f.options(c)
 	if err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 	var objPrinter printers.ResourcePrinter
 	if f.print.Wanted() {
 		if objPrinter, err = f.print.ToPrinter(); err != nil {
-			return UsageError(c, err.Error())
+			return command.UsageError(c, err.Error())
 		}
 	}
 	if f.maxAttempts < 1 {
-		return UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
+		return command.UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
 	}
 	opts.MaxAttempts = f.maxAttempts
 	opts.Force = f.force
 	prune, err := f.prune.options(f.selector, stderr)
 	if err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 	if err := f.checkWait(c, opts.DryRun); err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 
 	objs, err := f.readObjects(stdin)
@@ -158,7 +153,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	if len(objs) == 0 {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
-		return ExitFailed
+		return command.ExitFailed
 	}
 	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
 	switch {
@@ -171,7 +166,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
-		return ExitFailed
+		return command.ExitFailed
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -280,9 +275,9 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		var ce *apply.ConflictError
 		switch {
 		case errors.As(o.Err, &ce):
-			p.code = ExitConflict
-		case p.code == ExitOK:
-			p.code = ExitFailed
+			p.code = command.ExitConflict
+		case p.code == command.ExitOK:
+			p.code = command.ExitFailed
 		}
 	}
 	io.WriteString(p.stderr, eb.String())
@@ -305,8 +300,8 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	}
 	if err != nil {
 		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")
-		if p.code == ExitOK {
-			p.code = ExitFailed
+		if p.code == command.ExitOK {
+			p.code = command.ExitFailed
 		}
 		return
 	}
@@ -378,7 +373,7 @@ func errString(err error) string {
 	return err.Error()
 }
 
-// inputErrors prints each line of err as an error and returns ExitFailed.
+// inputErrors prints each line of err as an error and returns command.ExitFailed.
 func inputErrors(stderr io.Writer, err error) int {
 	var sb strings.Builder
 	for _, l := range strings.Split(err.Error(), "\n") {
@@ -387,5 +382,5 @@ func inputErrors(stderr io.Writer, err error) int {
 		}
 	}
 	io.WriteString(stderr, sb.String())
-	return ExitFailed
+	return command.ExitFailed
 }

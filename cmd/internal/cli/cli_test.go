@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -27,7 +28,7 @@ type result struct {
 // runPly runs ply's tree (without ply's file commands) with args.
 func runPly(args ...string) result {
 	var out, errb strings.Builder
-	code := Main(NewRoot("ply", "ply"), args, strings.NewReader(""), &out, &errb)
+	code := command.Main(NewRoot("ply", "ply"), args, strings.NewReader(""), &out, &errb)
 	return result{code, out.String(), errb.String()}
 }
 
@@ -37,7 +38,7 @@ func runDiff(args ...string) result { return runPly(append([]string{"diff"}, arg
 
 func runPlugin(args ...string) result {
 	var out, errb strings.Builder
-	code := Plugin(args, strings.NewReader(""), &out, &errb)
+	code := Plugin("kubectl-ply", args, strings.NewReader(""), &out, &errb)
 	return result{code, out.String(), errb.String()}
 }
 
@@ -66,7 +67,7 @@ var _ = Describe("apply flags", func() {
 	DescribeTable("usage errors exit 2 naming the problem",
 		func(want string, args ...string) {
 			r := runApply(args...)
-			Expect(r.code).To(Equal(ExitUsage))
+			Expect(r.code).To(Equal(command.ExitUsage))
 			Expect(r.stderr).To(HavePrefix("error: " + want))
 			Expect(r.stderr).To(ContainSubstring("Run 'ply apply -h' for usage."))
 			Expect(r.stdout).To(BeEmpty())
@@ -83,7 +84,7 @@ var _ = Describe("apply flags", func() {
 
 	It("prints help on -h", func() {
 		r := runApply("-h")
-		Expect(r.code).To(Equal(ExitOK))
+		Expect(r.code).To(Equal(command.ExitOK))
 		Expect(r.stdout).To(HavePrefix("Applies the objects of the manifests"))
 		Expect(r.stdout).To(ContainSubstring("\nUsage:\n  ply apply -f FILENAME [flags]\n\nExamples:\n  # Apply"))
 		Expect(r.stdout).To(ContainSubstring("  ply apply -Rf manifests/\n"))
@@ -98,7 +99,7 @@ var _ = Describe("apply flags", func() {
 		got := captureOptions()
 		r := runApply("-f", "testdata/cm.yaml", "-n", "team", "--kubeconfig", "kc", "--context", "c",
 			"--overwrite=false", "--ordering=kubectl", "--dry-run=server", "--workers", "3", "--max-attempts", "4", "--progress")
-		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.code).To(Equal(command.ExitFailed))
 		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"))
 		Expect(got.Namespace).To(Equal("team"))
 		Expect(got.Kubeconfig).To(Equal("kc"))
@@ -125,26 +126,26 @@ var _ = Describe("apply flags", func() {
 	It("reports bad manifests before contacting the cluster", func() {
 		got := captureOptions()
 		r := runApply("-f", "testdata/bad.yaml")
-		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.code).To(Equal(command.ExitFailed))
 		Expect(r.stderr).To(HavePrefix("error: testdata/bad.yaml: line 4"))
 		Expect(got.Kubeconfig).To(BeEmpty())
 	})
 
 	It("reports an empty input", func() {
 		r := runApply("-f", "-")
-		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.code).To(Equal(command.ExitFailed))
 		Expect(r.stderr).To(Equal("error: no objects passed to apply\n"))
 	})
 
 	It("reports a kubeconfig that cannot be loaded", func() {
 		r := runApply("-f", "testdata/cm.yaml", "--kubeconfig", "testdata/missing-kubeconfig")
-		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.code).To(Equal(command.ExitFailed))
 		Expect(r.stderr).To(HavePrefix("error: cannot load the kubeconfig: "))
 	})
 
 	It("reports an unreachable cluster for each object", func() {
 		r := runApply("-f", "testdata/cm.yaml", "--kubeconfig", "testdata/kubeconfig")
-		Expect(r.code).To(Equal(ExitFailed))
+		Expect(r.code).To(Equal(command.ExitFailed))
 		Expect(r.stderr).To(HavePrefix(`error: configmap "settings" (testdata/cm.yaml#1): cannot read the server's OpenAPI schema: `))
 	})
 })
@@ -177,7 +178,7 @@ var _ = Describe("apply output", func() {
 		func(dry cluster.DryRun, suffix string) {
 			var out, errb strings.Builder
 			code := reportApply(outs, dry, &out, &errb)
-			Expect(code).To(Equal(ExitFailed))
+			Expect(code).To(Equal(command.ExitFailed))
 			Expect(out.String()).To(Equal("deployment.apps/web created" + suffix + "\nconfigmap/x unchanged" + suffix + "\nsecret/s configured" + suffix + "\n"))
 			Expect(errb.String()).To(Equal(`error: services "svc" (m/x.yaml#2): Service "svc" is invalid:; spec.ports: Required value` + "\n"))
 		},
@@ -193,7 +194,7 @@ var _ = Describe("apply output", func() {
 			outcome("ConfigMap", "", "x", "a#1", cluster.Failed, errors.New("other")),
 			outcome("Deployment", "apps", "web", "a#2", cluster.Failed, ce),
 		}, cluster.DryRunNone, &out, &errb)
-		Expect(code).To(Equal(ExitConflict))
+		Expect(code).To(Equal(command.ExitConflict))
 		Expect(errb.String()).To(ContainSubstring(`error: deployments.apps "web" (a#2): apply conflicts with changes made on the server at: spec.replicas`))
 	})
 
@@ -201,7 +202,7 @@ var _ = Describe("apply output", func() {
 		o := outcome("Widget", "example.com", "w", "a#1", cluster.Created, nil)
 		o.Warnings = []string{"no schema for example.com/v1 Widget"}
 		var out, errb strings.Builder
-		Expect(reportApply([]cluster.Outcome{o}, cluster.DryRunNone, &out, &errb)).To(Equal(ExitOK))
+		Expect(reportApply([]cluster.Outcome{o}, cluster.DryRunNone, &out, &errb)).To(Equal(command.ExitOK))
 		Expect(errb.String()).To(Equal("Warning: widget.example.com/w (a#1): no schema for example.com/v1 Widget\n"))
 	})
 })
@@ -209,20 +210,20 @@ var _ = Describe("apply output", func() {
 var _ = Describe("diff", func() {
 	It("exits 2 on usage errors", func() {
 		r := runDiff("--nope")
-		Expect(r.code).To(Equal(DiffError))
+		Expect(r.code).To(Equal(command.DiffError))
 		Expect(r.stderr).To(HavePrefix("error: unknown flag: --nope\nRun 'ply diff -h' for usage.\n"))
 	})
 
 	It("prints help on -h", func() {
 		r := runDiff("-h")
-		Expect(r.code).To(Equal(DiffNone))
+		Expect(r.code).To(Equal(command.DiffNone))
 		Expect(r.stdout).To(HavePrefix("Shows, as unified diffs"))
 		Expect(r.stdout).To(ContainSubstring("\nUsage:\n  ply diff -f FILENAME [flags]\n\nExamples:\n"))
 	})
 
 	It("exits 2 on bad manifests", func() {
 		r := runDiff("-f", "testdata/bad.yaml")
-		Expect(r.code).To(Equal(DiffError))
+		Expect(r.code).To(Equal(command.DiffError))
 	})
 
 	mk := func(name, unified string, err error) cluster.DiffResult {
@@ -239,12 +240,12 @@ var _ = Describe("diff", func() {
 			Expect(out.String()).To(Equal(stdout))
 			Expect(errb.String()).To(Equal(stderr))
 		},
-		Entry("no differences", []cluster.DiffResult{mk("a", "", nil)}, false, DiffNone, "", ""),
-		Entry("differences", []cluster.DiffResult{mk("a", "", nil), mk("b", "--- x\n+++ y\n", nil)}, false, DiffChanges,
+		Entry("no differences", []cluster.DiffResult{mk("a", "", nil)}, false, command.DiffNone, "", ""),
+		Entry("differences", []cluster.DiffResult{mk("a", "", nil), mk("b", "--- x\n+++ y\n", nil)}, false, command.DiffChanges,
 			"diff -u -N live/v1.ConfigMap.default.b merged/v1.ConfigMap.default.b\n--- x\n+++ y\n", ""),
-		Entry("differences with their provenance", []cluster.DiffResult{mk("b", "--- x\n+++ y\n", nil)}, true, DiffChanges,
+		Entry("differences with their provenance", []cluster.DiffResult{mk("b", "--- x\n+++ y\n", nil)}, true, command.DiffChanges,
 			"# data.a: replace, set by local\ndiff -u -N live/v1.ConfigMap.default.b merged/v1.ConfigMap.default.b\n--- x\n+++ y\n", ""),
-		Entry("an error wins", []cluster.DiffResult{mk("b", "--- x\n+++ y\n", nil), mk("c", "", errors.New("forbidden"))}, false, DiffError,
+		Entry("an error wins", []cluster.DiffResult{mk("b", "--- x\n+++ y\n", nil), mk("c", "", errors.New("forbidden"))}, false, command.DiffError,
 			"diff -u -N live/v1.ConfigMap.default.b merged/v1.ConfigMap.default.b\n--- x\n+++ y\n",
 			"error: configmaps \"c\" (c.yaml#1): forbidden\n"),
 	)
@@ -253,24 +254,29 @@ var _ = Describe("diff", func() {
 var _ = Describe("the kubectl plugin", func() {
 	It("dispatches apply and diff with its own name", func() {
 		r := runPlugin("apply", "-h")
-		Expect(r.code).To(Equal(ExitOK))
+		Expect(r.code).To(Equal(command.ExitOK))
 		Expect(r.stdout).To(ContainSubstring("Usage:\n  kubectl ply apply -f FILENAME"))
 		Expect(r.stdout).To(ContainSubstring("  kubectl ply apply -Rf manifests/"))
 		r = runPlugin("diff", "--bad")
-		Expect(r.code).To(Equal(DiffError))
+		Expect(r.code).To(Equal(command.DiffError))
 		Expect(r.stderr).To(ContainSubstring("Run 'kubectl ply diff -h' for usage."))
 	})
 
 	It("prints help and version", func() {
 		Expect(runPlugin("help").stdout).To(HavePrefix("kubectl ply applies"))
 		Expect(runPlugin("version").stdout).To(HavePrefix("kubectl-ply "))
+		var out, errb strings.Builder
+		Expect(Plugin("ply", []string{"apply"}, strings.NewReader(""), &out, &errb)).To(Equal(command.ExitUsage))
+		Expect(errb.String()).To(ContainSubstring("Run 'ply apply -h' for usage."))
+		Expect(Plugin("ply", []string{"version"}, strings.NewReader(""), &out, &errb)).To(Equal(command.ExitOK))
+		Expect(out.String()).To(HavePrefix("ply "))
 	})
 
 	It("rejects unknown commands", func() {
 		r := runPlugin("frobnicate")
-		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.code).To(Equal(command.ExitUsage))
 		Expect(r.stderr).To(HavePrefix(`kubectl ply: unknown command "frobnicate"`))
-		Expect(runPlugin().code).To(Equal(ExitUsage))
+		Expect(runPlugin().code).To(Equal(command.ExitUsage))
 	})
 })
 
@@ -312,7 +318,7 @@ var _ = Describe("the command tree", func() {
 	DescribeTable("prints a completion script for each shell",
 		func(shell, want string) {
 			for _, r := range []result{runPly("completion", shell), runPlugin("completion", shell)} {
-				Expect(r.code).To(Equal(ExitOK), r.stderr)
+				Expect(r.code).To(Equal(command.ExitOK), r.stderr)
 				Expect(r.stdout).To(ContainSubstring(want))
 			}
 		},
@@ -325,7 +331,7 @@ var _ = Describe("the command tree", func() {
 	DescribeTable("rejects a missing or unknown shell as a usage error",
 		func(want string, args ...string) {
 			r := runPly(append([]string{"completion"}, args...)...)
-			Expect(r.code).To(Equal(ExitUsage))
+			Expect(r.code).To(Equal(command.ExitUsage))
 			Expect(r.stdout).To(BeEmpty())
 			Expect(r.stderr).To(Equal("ply completion: " + want + ", want bash, zsh, fish or powershell\nRun 'ply completion -h' for usage.\n"))
 		},
@@ -335,19 +341,19 @@ var _ = Describe("the command tree", func() {
 
 	It("completes flag names", func() {
 		r := runPly("__complete", "apply", "--kube")
-		Expect(r.code).To(Equal(ExitOK))
+		Expect(r.code).To(Equal(command.ExitOK))
 		Expect(r.stdout).To(HavePrefix("--kubeconfig\t"))
 	})
 
 	It("prints the version as JSON with -o json", func() {
 		r := runPly("version", "-o", "json")
-		Expect(r.code).To(Equal(ExitOK))
-		var v VersionInfo
+		Expect(r.code).To(Equal(command.ExitOK))
+		var v command.VersionInfo
 		Expect(json.Unmarshal([]byte(r.stdout), &v)).To(Succeed())
-		Expect(v).To(Equal(Version("ply")))
+		Expect(v).To(Equal(command.Version("ply")))
 		Expect(v.EmbeddedSchema).NotTo(BeEmpty())
 		r = runPly("version", "-o", "xml")
-		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.code).To(Equal(command.ExitUsage))
 		Expect(r.stderr).To(Equal("ply version: --output must be json, or not given, not \"xml\"\nRun 'ply version -h' for usage.\n"))
 	})
 
@@ -355,13 +361,13 @@ var _ = Describe("the command tree", func() {
 		root := NewRoot("ply", "ply")
 		root.AddCommand(&cobra.Command{Use: "boom", Run: func(*cobra.Command, []string) { panic("boom") }})
 		var out, errb strings.Builder
-		Expect(Main(root, []string{"boom"}, strings.NewReader(""), &out, &errb)).To(Equal(ExitFailed))
+		Expect(command.Main(root, []string{"boom"}, strings.NewReader(""), &out, &errb)).To(Equal(command.ExitFailed))
 		Expect(errb.String()).To(Equal("ply: internal error: boom\n"))
 	})
 
 	It("rejects an unknown help topic", func() {
 		r := runPly("help", "nope")
-		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.code).To(Equal(command.ExitUsage))
 		Expect(r.stderr).To(HavePrefix(`ply help: unknown topic "nope"`))
 	})
 })

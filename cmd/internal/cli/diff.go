@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -63,9 +64,9 @@ const diffExample = `  # What applying a folder would change
 
 func newDiffCommand(name string) *cobra.Command {
 	var f diffFlags
-	c := Command("diff -f FILENAME", "Show what apply would change (exit 1: differences)", diffLong,
+	c := command.Command(command.Diff.Use, command.Diff.Short, diffLong,
 		fmt.Sprintf(diffExample, name), func(c *cobra.Command) int { return diffMain(c, &f) })
-	c.Annotations = map[string]string{styleAnnotation: "true"}
+	c.Annotations = map[string]string{command.KubectlErrors: "true"}
 	fs := c.Flags()
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
@@ -73,16 +74,16 @@ func newDiffCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
-	return WithGatesHelp(c)
+	return command.WithGatesHelp(c)
 }
 
-// diffMain is the diff command's main; it returns DiffNone, DiffChanges or
-// DiffError.
+// diffMain is the diff command's main; it returns command.DiffNone, command.DiffChanges or
+// command.DiffError.
 func diffMain(c *cobra.Command, f *diffFlags) int {
 	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
 	opts, err := f.options(c)
 	if err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 	opts.DryRun = cluster.DryRunClient
 	opts.Force = f.force
@@ -91,28 +92,28 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 	external, err := externalDiff(os.Getenv("KUBECTL_EXTERNAL_DIFF"))
 	if err != nil {
-		return UsageError(c, err.Error())
+		return command.UsageError(c, err.Error())
 	}
 	objs, err := f.readObjects(stdin)
 	if err != nil {
 		inputErrors(stderr, err)
-		return DiffError
+		return command.DiffError
 	}
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
-		return DiffError
+		return command.DiffError
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := cl.Diff(ctx, objs)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
-		return DiffError
+		return command.DiffError
 	}
 	if external != nil {
 		return runExternalDiff(external, res, stdout, stderr)
@@ -126,7 +127,7 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 
 // reportDiff prints the diffs in input order and returns the exit code.
 func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer) int {
-	code := DiffNone
+	code := command.DiffNone
 	failed := false
 	var sb, eb strings.Builder
 	for _, d := range res {
@@ -141,7 +142,7 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		if !d.Changed() {
 			continue
 		}
-		code = DiffChanges
+		code = command.DiffChanges
 		if note := recreateNote(d); note != "" {
 			sb.WriteString("# " + note + "\n")
 		}
@@ -157,7 +158,7 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 	io.WriteString(stdout, sb.String())
 	io.WriteString(stderr, eb.String())
 	if failed {
-		return DiffError
+		return command.DiffError
 	}
 	return code
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -102,7 +103,7 @@ func runExternalDiff(prog []string, res []cluster.DiffResult, stdout, stderr io.
 	tmp, err := os.MkdirTemp("", "ply-diff-")
 	if err != nil {
 		io.WriteString(stderr, "error: "+err.Error()+"\n")
-		return DiffError
+		return command.DiffError
 	}
 	defer os.RemoveAll(tmp)
 	live, merged := filepath.Join(tmp, "live"), filepath.Join(tmp, "merged")
@@ -115,7 +116,7 @@ func runExternalDiff(prog []string, res []cluster.DiffResult, stdout, stderr io.
 	for _, dir := range []string{live, merged} {
 		if err := os.Mkdir(dir, 0o700); err != nil {
 			io.WriteString(stderr, "error: "+err.Error()+"\n")
-			return DiffError
+			return command.DiffError
 		}
 	}
 	for _, d := range res {
@@ -125,11 +126,11 @@ func runExternalDiff(prog []string, res []cluster.DiffResult, stdout, stderr io.
 		name := d.Ref.FileName()
 		if err := os.WriteFile(filepath.Join(live, name), []byte(d.LiveText), 0o600); err != nil {
 			io.WriteString(stderr, "error: "+err.Error()+"\n")
-			return DiffError
+			return command.DiffError
 		}
 		if err := os.WriteFile(filepath.Join(merged, name), []byte(d.MergedText), 0o600); err != nil {
 			io.WriteString(stderr, "error: "+err.Error()+"\n")
-			return DiffError
+			return command.DiffError
 		}
 	}
 	cmd := exec.Command(prog[0], append(prog[1:], live, merged)...)
@@ -141,7 +142,7 @@ func runExternalDiff(prog []string, res []cluster.DiffResult, stdout, stderr io.
 	case errors.As(err, &ee) && ee.ExitCode() == 1:
 	default:
 		io.WriteString(stderr, "error: KUBECTL_EXTERNAL_DIFF "+strconv.Quote(strings.Join(prog, " "))+": "+err.Error()+"\n")
-		return DiffError
+		return command.DiffError
 	}
 	return code
 }

@@ -1,12 +1,11 @@
-// Package cli is the command tree of both front ends, on cobra and pflag:
-// the ply command and the kubectl plugin kubectl-ply build it with NewRoot
-// (apply, diff, version, help, completion; ply adds merge and patch) and
-// run it with Main, which returns the exit code of the one table below.
-// apply and diff take kubectl's connection flags through
-// k8s.io/cli-runtime's ConfigFlags (package kubeflags), kubectl's input flags (-f FILE|DIR|URL|-,
-// -R, -k, -l) and mask Secrets unless --show-secrets. Command, RunE,
-// NoArgs, UsageError, GateFlags (--feature-gates, --compat) and GatesHelp
-// are shared with ply's file commands.
+// Package cli is the cluster commands, apply and diff, on cobra and pflag:
+// the command tree of the kubectl plugin kubectl-ply (NewRoot, Plugin),
+// which ply runs for them too (cmd/ply). The tree's root, its exit codes,
+// version and the feature-gate flags are package command's, shared with
+// ply's file commands. apply and diff take kubectl's connection flags
+// through k8s.io/cli-runtime's ConfigFlags (package kubeflags), kubectl's
+// input flags (-f FILE|DIR|URL|-, -R, -k, -l) and mask Secrets unless
+// --show-secrets.
 //
 // Exit codes of apply: 0 every object applied, 1 an object failed or the
 // input is bad, 2 usage error, 3 an object conflicts with changes made on

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/cmd/internal/kubeflags"
 	"github.com/plyproject/ply/pkg/cluster"
 )
@@ -48,7 +49,7 @@ type commonFlags struct {
 	manager     string
 	selector    string
 	kustomize   string
-	gates       GateFlags
+	gates       command.GateFlags
 	config      kubeflags.ConfigFlags
 }
 
@@ -79,7 +80,7 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return opts, err
 	}
-	if opts.Ordering, err = Ordering(c.Flags(), f.ordering, opts.Gates); err != nil {
+	if opts.Ordering, err = command.Ordering(c.Flags(), f.ordering, opts.Gates); err != nil {
 		return opts, err
 	}
 	if f.workers < 1 {

@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/features"
 )
@@ -37,11 +38,11 @@ var _ = Describe("--compat and --feature-gates of apply and diff", func() {
 	DescribeTable("bad values are usage errors",
 		func(want string, args ...string) {
 			r := runApply(append([]string{"-f", "testdata/cm.yaml"}, args...)...)
-			Expect(r.code).To(Equal(ExitUsage))
+			Expect(r.code).To(Equal(command.ExitUsage))
 			Expect(r.stderr).To(HavePrefix("error: " + want))
 			Expect(r.stderr).To(ContainSubstring("Run 'ply apply -h' for usage."))
 			d := runDiff(append([]string{"-f", "testdata/cm.yaml"}, args...)...)
-			Expect(d.code).To(Equal(DiffError))
+			Expect(d.code).To(Equal(command.DiffError))
 			Expect(d.stderr).To(HavePrefix("error: " + want))
 		},
 		Entry("an unknown gate", `unknown feature gate "Bogus"; known gates: SeedOrdering, MultiFieldMergeKeys, PatchDeleteRemovesMap, SetOfMaps`,
@@ -55,7 +56,7 @@ var _ = Describe("--compat and --feature-gates of apply and diff", func() {
 		for _, r := range []result{runApply("-h"), runDiff("-h"), runPlugin("apply", "-h"), runPlugin("diff", "-h")} {
 			Expect(r.stdout).To(ContainSubstring("      --compat kubectl"))
 			Expect(r.stdout).To(ContainSubstring("      --feature-gates Name=true|false,..."))
-			Expect(r.stdout).To(HaveSuffix(GatesHelp()))
+			Expect(r.stdout).To(HaveSuffix(command.GatesHelp()))
 			for _, g := range features.All() {
 				Expect(r.stdout).To(MatchRegexp(`\n  ` + g.String() + ` +\S`))
 			}

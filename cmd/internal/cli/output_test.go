@@ -14,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/printers"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/pkg/parse"
 )
@@ -104,7 +105,7 @@ var _ = Describe("input flags", func() {
 		func(want string, args ...string) {
 			for _, run := range []func(...string) result{runApply, runDiff} {
 				r := run(args...)
-				Expect(r.code).To(Equal(ExitUsage))
+				Expect(r.code).To(Equal(command.ExitUsage))
 				Expect(r.stderr).To(HavePrefix("error: " + want))
 				Expect(r.stderr).To(HaveSuffix("\nRun 'ply " + strings.Fields(r.stderr[strings.LastIndex(r.stderr, "'ply ")+5:])[0] + " -h' for usage.\n"))
 			}
@@ -157,7 +158,7 @@ var _ = Describe("apply output", func() {
 			Expect(out.String()).NotTo(ContainSubstring("s3cr3t"))
 			Expect(out.String()).NotTo(ContainSubstring("czNjcjN0"))
 			Expect(errb.String()).To(Equal(`error: configmaps "x" (x.yaml#1): boom` + "\n"))
-			Expect(p.code).To(Equal(ExitFailed))
+			Expect(p.code).To(Equal(command.ExitFailed))
 		},
 		Entry("kubectl's lines", "", "apply-lines.txt"),
 		Entry("name", "name", "apply-name.txt"),
@@ -189,7 +190,7 @@ var _ = Describe("apply output", func() {
 
 	It("rejects an unknown -o with kubectl's message", func() {
 		r := runApply("-f", "testdata/cm.yaml", "-o", "wide")
-		Expect(r.code).To(Equal(ExitUsage))
+		Expect(r.code).To(Equal(command.ExitUsage))
 		Expect(r.stderr).To(HavePrefix(`error: unable to match a printer suitable for the output format "wide", allowed formats are: `))
 	})
 
@@ -216,7 +217,7 @@ var _ = Describe("diff output", func() {
 		var out strings.Builder
 		d := cluster.DiffResult{Ref: outcome("ConfigMap", "", "b", "b#1", cluster.Configured, nil).Ref, Unified: unified}
 		d.Ref.Namespace = "default"
-		Expect(reportDiff([]cluster.DiffResult{d}, false, &colorWriter{w: &out}, &out)).To(Equal(DiffChanges))
+		Expect(reportDiff([]cluster.DiffResult{d}, false, &colorWriter{w: &out}, &out)).To(Equal(command.DiffChanges))
 		Expect(out.String()).To(Equal(golden("diff-color.txt", out.String())))
 	})
 
@@ -238,7 +239,7 @@ var _ = Describe("diff output", func() {
 
 	It("rejects a bad --color before reading anything", func() {
 		r := runDiff("-f", "testdata/cm.yaml", "--color=rainbow")
-		Expect(r.code).To(Equal(DiffError))
+		Expect(r.code).To(Equal(command.DiffError))
 		Expect(r.stderr).To(HavePrefix(`error: --color must be auto, always or never, not "rainbow"`))
 	})
 
@@ -268,14 +269,14 @@ var _ = Describe("diff output", func() {
 		var out, errb strings.Builder
 		code := runExternalDiff([]string{script}, []cluster.DiffResult{d, same}, &out, &errb)
 		Expect(errb.String()).To(BeEmpty())
-		Expect(code).To(Equal(DiffChanges))
+		Expect(code).To(Equal(command.DiffChanges))
 		Expect(out.String()).To(Equal("live\nv1.ConfigMap.default.b\nb: 2\nmerged\nv1.ConfigMap.default.b\nb: 3\n"))
 	})
 
 	It("reports an external program that fails", func() {
 		var out, errb strings.Builder
 		code := runExternalDiff([]string{"false-and-missing-program"}, nil, &out, &errb)
-		Expect(code).To(Equal(DiffError))
+		Expect(code).To(Equal(command.DiffError))
 		Expect(errb.String()).To(HavePrefix(`error: KUBECTL_EXTERNAL_DIFF "false-and-missing-program": `))
 	})
 })
@@ -332,7 +333,7 @@ var _ = Describe("-f URL", func() {
 		r := runApply("-f", srv.URL+"/cm.yaml")
 		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"), "the object was read")
 		r = runDiff("-f", srv.URL+"/nope.yaml")
-		Expect(r.code).To(Equal(DiffError))
+		Expect(r.code).To(Equal(command.DiffError))
 		Expect(r.stderr).To(Equal("error: " + srv.URL + "/nope.yaml: cannot download: the server answered 404 Not Found\n"))
 	})
 })
@@ -342,7 +343,7 @@ var _ = Describe("help", func() {
 		func(cmd, want string) {
 			GinkgoT().Setenv("HOME", "/home/user")
 			r := runPly(cmd, "--help")
-			Expect(r.code).To(Equal(ExitOK))
+			Expect(r.code).To(Equal(command.ExitOK))
 			Expect(r.stdout).To(Equal(golden(want, r.stdout)))
 		},
 		Entry("apply", "apply", "apply-help.txt"),

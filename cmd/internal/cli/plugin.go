@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/plyproject/ply/cmd/internal/command"
 )
 
 // PluginName is how kubectl runs the plugin binary kubectl-ply.
@@ -15,13 +17,24 @@ apply and diff take kubectl's flags (-f, -R, -n, --context, --kubeconfig and
 every other connection flag), --compat=kubectl (compute exactly what kubectl
 apply computes: every feature gate off) and --feature-gates=Name=true|false,...`
 
-// NewPluginRoot returns the command tree of the kubectl plugin kubectl-ply:
-// apply, diff, version, help and completion, as ply's.
+// NewRoot returns the command tree of the cluster commands run as name
+// ("kubectl ply", or "ply" when ply runs them): apply, diff, version, help
+// and completion.
+func NewRoot(name, long string) *cobra.Command {
+	return command.NewRoot(name, long, newApplyCommand(name), newDiffCommand(name))
+}
+
+// NewPluginRoot returns the command tree of the kubectl plugin kubectl-ply.
 func NewPluginRoot() *cobra.Command { return NewRoot(PluginName, pluginLong) }
 
-// Plugin is the main of the kubectl plugin kubectl-ply: it runs the
-// command of args (the arguments after the program name) and returns the
-// exit code.
-func Plugin(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Main(NewPluginRoot(), args, stdin, stdout, stderr)
+// Plugin is the main of kubectl-ply: it runs the command of args (the
+// arguments after the program name) and returns the exit code. Invoked
+// as "ply" (program, the base name of its argv[0], as ply runs it for
+// apply and diff), the commands speak as ply's: "Run 'ply apply -h'".
+func Plugin(program string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := NewPluginRoot()
+	if program == "ply" {
+		root = NewRoot("ply", "ply's cluster commands, which ply runs through kubectl-ply.")
+	}
+	return command.Main(root, args, stdin, stdout, stderr)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -121,7 +122,7 @@ func cascade(s string, stderr io.Writer) (metav1.DeletionPropagation, error) {
 // applyPrune applies objs and prunes as p says, the outcomes going to
 // printer (through the client's Report); a run-level error (a refused
 // parent, pruning skipped after a failure) is printed last and makes the
-// exit code at least ExitFailed.
+// exit code at least command.ExitFailed.
 func applyPrune(ctx context.Context, cl *cluster.Client, objs []cluster.Object, p cluster.Prune, printer *applyPrinter) []cluster.Outcome {
 	if p.ApplySet == "" && len(p.Allowlist) == 0 {
 		io.WriteString(printer.stderr, legacyWarning)
@@ -133,8 +134,8 @@ func applyPrune(ctx context.Context, cl *cluster.Client, objs []cluster.Object, 
 	printer.mu.Lock()
 	defer printer.mu.Unlock()
 	io.WriteString(printer.stderr, "error: "+oneLine(err.Error())+"\n")
-	if printer.code == ExitOK {
-		printer.code = ExitFailed
+	if printer.code == command.ExitOK {
+		printer.code = command.ExitFailed
 	}
 	return outs
 }

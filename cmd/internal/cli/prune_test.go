@@ -4,13 +4,15 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/plyproject/ply/cmd/internal/command"
 )
 
 var _ = Describe("apply's pruning flags", func() {
 	DescribeTable("are checked as kubectl checks them: usage errors exit 2",
 		func(want string, args ...string) {
 			r := runApply(append([]string{"-f", "testdata/cm.yaml"}, args...)...)
-			Expect(r.code).To(Equal(ExitUsage), "%s", r.stderr)
+			Expect(r.code).To(Equal(command.ExitUsage), "%s", r.stderr)
 			Expect(r.stderr).To(HavePrefix("error: " + want))
 			Expect(r.stdout).To(BeEmpty())
 		},

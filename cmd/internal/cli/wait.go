@@ -13,13 +13,14 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
 // waitApplied waits, after an apply, until every object applied (any
 // outcome but Failed and Pruned) is Current and every object pruned is
-// gone, within opts.Timeout, printing through p; it returns ExitFailed
-// when an object failed, timed out or could not be watched, else ExitOK.
+// gone, within opts.Timeout, printing through p; it returns command.ExitFailed
+// when an object failed, timed out or could not be watched, else command.ExitOK.
 func waitApplied(ctx context.Context, cl *cluster.Client, outs []cluster.Outcome, opts cluster.WaitOptions, p *waitPrinter) int {
 	var current, gone []cluster.WaitItem
 	for _, o := range outs {
@@ -33,7 +34,7 @@ func waitApplied(ctx context.Context, cl *cluster.Client, outs []cluster.Outcome
 		}
 	}
 	if len(current)+len(gone) == 0 {
-		return ExitOK
+		return command.ExitOK
 	}
 	p.start(append(append([]cluster.WaitItem(nil), current...), gone...))
 	opts.Report = p.report
@@ -162,7 +163,7 @@ func (p *waitPrinter) draw() {
 // printed, then the errors) and returns the exit code.
 func (p *waitPrinter) finish(rs []cluster.WaitResult) int {
 	p.clear()
-	code := ExitOK
+	code := command.ExitOK
 	var sb, eb strings.Builder
 	for i, r := range rs {
 		if !p.printed[i] {
@@ -171,7 +172,7 @@ func (p *waitPrinter) finish(rs []cluster.WaitResult) int {
 		}
 		if r.Err != nil {
 			eb.WriteString("error: " + oneLine(r.Err.Error()) + "\n")
-			code = ExitFailed
+			code = command.ExitFailed
 		}
 	}
 	io.WriteString(p.out, sb.String())

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
+	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -35,7 +36,7 @@ var _ = Describe("the wait's output", func() {
 		p.report(0, final)
 		Expect(out.String()).To(Equal("deployment.apps/web InProgress: Replicas: 0/1 (timed out after 2s)\nconfigmap/old NotFound: deleted\n"))
 		code := p.finish([]cluster.WaitResult{final, state(cm, status.NotFoundStatus, "deleted", true, nil)})
-		Expect(code).To(Equal(ExitFailed))
+		Expect(code).To(Equal(command.ExitFailed))
 		Expect(errb.String()).To(Equal("error: timed out after 2s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1\n"))
 		Expect(strings.Count(out.String(), "\n")).To(Equal(2), "each final line once")
 	})
@@ -56,7 +57,7 @@ var _ = Describe("the wait's output", func() {
 		final := state(web, status.CurrentStatus, "Deployment is available. Replicas: 1", true, nil)
 		p.report(0, final)
 		Expect(term.String()).To(Equal("\x1b[1A\x1b[J"), "the block is gone")
-		Expect(p.finish([]cluster.WaitResult{final, state(cm, status.NotFoundStatus, "deleted", true, nil)})).To(Equal(ExitOK))
+		Expect(p.finish([]cluster.WaitResult{final, state(cm, status.NotFoundStatus, "deleted", true, nil)})).To(Equal(command.ExitOK))
 		Expect(out.String()).To(Equal("configmap/old NotFound: deleted\ndeployment.apps/web Current: Deployment is available. Replicas: 1\n"))
 	})
 

@@ -1,10 +1,11 @@
-package cli
+package command
 
 import (
 	"errors"
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/plyproject/ply/pkg/apply"
@@ -96,4 +97,10 @@ func GatesHelp() string {
 		}
 	}
 	return sb.String()
+}
+
+// WithGatesHelp appends the feature gates' section to the help of c.
+func WithGatesHelp(c *cobra.Command) *cobra.Command {
+	c.SetUsageTemplate(c.UsageTemplate() + GatesHelp())
+	return c
 }

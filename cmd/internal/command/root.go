@@ -1,4 +1,4 @@
-package cli
+package command
 
 import (
 	"errors"
@@ -60,16 +60,17 @@ func NoArgs(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-// styleAnnotation marks the commands whose usage errors read as kubectl's
-// ("error: <message>"); the others print "<command>: <message>".
-const styleAnnotation = "ply/kubectl-errors"
+// KubectlErrors is the annotation that marks the commands whose usage
+// errors read as kubectl's ("error: <message>"); the others print
+// "<command>: <message>".
+const KubectlErrors = "ply/kubectl-errors"
 
 // UsageError prints a usage error of c, in its style, followed by the hint
 // to run c -h, and returns ExitUsage.
 func UsageError(c *cobra.Command, msg string) int {
 	name := c.CommandPath()
 	prefix := name + ": "
-	if c.Annotations[styleAnnotation] != "" {
+	if c.Annotations[KubectlErrors] != "" {
 		prefix = "error: "
 	}
 	io.WriteString(c.ErrOrStderr(), prefix+msg+"\nRun '"+name+" -h' for usage.\n")
@@ -103,32 +104,30 @@ func Main(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io
 	return UsageError(c, err.Error())
 }
 
-// NewRoot returns the command tree of a front end: name is how the user
-// runs it ("ply", "kubectl ply"), long its overview, and extra the commands
-// it has besides apply, diff and version (ply's merge and patch). Every
-// tree has help, version and completion (bash, zsh, fish, powershell).
-func NewRoot(name, long string, extra ...*cobra.Command) *cobra.Command {
-	root := newRoot(name, long, extra...)
-	root.AddCommand(newApplyCommand(name), newDiffCommand(name), newVersionCommand(name))
-	return root
-}
+// Summary is what a command tree lists of one of its commands.
+type Summary struct{ Use, Short string }
 
-// NewLocalRoot returns the root NewRoot builds, with its help, holding only the commands cmds (ply's merge or patch),
-// without apply, diff and version: what a front end runs for a command
-// that never talks to a cluster, sparing the construction of the cluster
-// commands and their many flags. Since the commands are built by the same
-// constructors as in the whole tree, their flags, help and behaviour are
-// those of the whole tree; what differs is only what lists the other
-// commands (the root's help), so front ends use it only when the first
-// argument names one of cmds. It has no completion command either (which
-// the first argument would name): Main does not build it.
-func NewLocalRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
+// Name is the command's name: the first word of its use line.
+func (s Summary) Name() string { return strings.Fields(s.Use)[0] }
+
+// The cluster commands: kubectl-ply's (package cli), which ply lists in its
+// help and runs through kubectl-ply (cmd/ply).
+var (
+	Apply = Summary{"apply -f FILENAME", "Apply manifests to the cluster (kubectl's last-applied format)"}
+	Diff  = Summary{"diff -f FILENAME", "Show what apply would change (exit 1: differences)"}
+)
+
+// NewRoot returns the root of a front end's command tree: name is how the
+// user runs it ("ply", "kubectl ply"), long its overview, and cmds its
+// commands besides version, help and completion (bash, zsh, fish,
+// powershell), which every tree has.
+func NewRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 	root := newRoot(name, long, cmds...)
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newVersionCommand(name))
 	return root
 }
 
-// newRoot returns the root of NewRoot and NewLocalRoot, holding cmds.
+// newRoot returns the root of NewRoot, holding cmds.
 func newRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:           strings.ReplaceAll(name, " ", "-"),
@@ -175,9 +174,6 @@ func newRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 // making a missing or unknown shell a usage error where cobra prints the
 // help and exits 0.
 func initCompletion(root *cobra.Command) {
-	if root.CompletionOptions.DisableDefaultCmd {
-		return
-	}
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
