@@ -31,7 +31,9 @@ type example struct {
 	Files     map[string]string `yaml:"files"`
 	Generated map[string][]part `yaml:"generated"`
 	Exit      int               `yaml:"exit"`
-	Stderr    []string          `yaml:"stderr"`
+	// Alone runs a copy of ply with no kubectl-ply beside it or on PATH.
+	Alone  bool     `yaml:"alone"`
+	Stderr []string `yaml:"stderr"`
 }
 
 // command is the example's command line as the catalogue shows it.
@@ -218,9 +220,16 @@ var _ = Describe("the error catalogue (docs/errors.md)", func() {
 				}
 				writeFile(filepath.Join(dir, name), []byte(sb.String()))
 			}
-			cmd := exec.Command(bin, e.Args...)
+			exe, path := bin, os.Getenv("PATH")
+			if e.Alone {
+				exe, path = filepath.Join(GinkgoT().TempDir(), "ply"), ""
+				data, err := os.ReadFile(bin)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(os.WriteFile(exe, data, 0o755)).To(Succeed())
+			}
+			cmd := exec.Command(exe, e.Args...)
 			cmd.Dir = dir
-			cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH")}
+			cmd.Env = []string{"HOME=" + dir, "PATH=" + path}
 			cmd.Stdin = bytes.NewReader(nil)
 			if e.Stdin != "" {
 				cmd.Stdin = strings.NewReader(e.Files[e.Stdin])

@@ -1,11 +1,13 @@
 package catalogue_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/onsi/gomega/gexec"
+
+	"github.com/plyproject/ply/test/harness"
 )
 
 func TestCatalogue(t *testing.T) {
@@ -17,8 +19,8 @@ func TestCatalogue(t *testing.T) {
 var bin string
 
 var _ = BeforeSuite(func() {
+	// ply runs kubectl-ply, built beside it, for apply and diff.
 	var err error
-	bin, err = gexec.Build("github.com/plyproject/ply/cmd/ply")
+	bin, _, err = harness.BuildPly(filepath.Join(GinkgoT().TempDir(), "bin"))
 	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(gexec.CleanupBuildArtifacts)
 })
