@@ -105,6 +105,9 @@ func (c *collector) collect(e elements.Element) {
 		c.out = append(c.out, Change{node: n, Op: Remove, Source: src})
 		return
 	}
+	if res.Value == n.Live {
+		return // live's own value, shared by the merge: nothing below changed
+	}
 	before := len(c.out)
 	switch e := e.(type) {
 	case *elements.TypeElement:
