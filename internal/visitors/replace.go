@@ -58,6 +58,9 @@ func Decide(n *elements.Node) elements.Outcome {
 			return elements.Absent
 		}
 		out = StripNulls(n.Local)
+		if n.HasLive && value.Identical(out, n.Live) {
+			out = n.Live // the same JSON: live's own, which the merge can share
+		}
 	case n.HasRecorded || !n.HasLive:
 		return elements.Absent
 	default:

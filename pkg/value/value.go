@@ -287,6 +287,47 @@ func (v Value) Without(key string) Value {
 	return MapFromSorted(out)
 }
 
+// Identical reports whether a and b print as the same JSON: the same kinds
+// all the way down (1 and 1.0 differ, and so do 0 and -0), equal strings
+// and numbers, maps with the same fields, lists with the same items in
+// order. Values that are one (a == b) are identical without a look below.
+func Identical(a, b Value) bool {
+	if a == b {
+		return true
+	}
+	switch k := a.kind(); {
+	case k != b.kind():
+		return false
+	case k == KindNull:
+		return true
+	case k == KindString:
+		return a.str() == b.str()
+	case k == KindMap:
+		af, bf := a.fields(), b.fields()
+		if len(af) != len(bf) {
+			return false
+		}
+		for i := range af {
+			if af[i].Key != bf[i].Key || !Identical(af[i].Value, bf[i].Value) {
+				return false
+			}
+		}
+		return true
+	case k == KindList:
+		ai, bi := a.items(), b.items()
+		if len(ai) != len(bi) {
+			return false
+		}
+		for i := range ai {
+			if !Identical(ai[i], bi[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false // scalars of one kind are identical only as one Value (a == b)
+}
+
 // Equal reports whether a and b are the same JSON value. Numbers compare by
 // exact value across integer and float (1 equals 1.0; 2^53+1 does not equal
 // the float 2^53); maps compare as sets of fields; lists compare item by

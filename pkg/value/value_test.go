@@ -383,3 +383,30 @@ var _ = Describe("Key", func() {
 		Entry("string vs int", value.String("1"), value.Int(1)),
 	)
 })
+
+var _ = Describe("Identical", func() {
+	obj := func(fs ...value.Field) value.Value { return value.MustMap(fs...) }
+	f := func(k string, v value.Value) value.Field { return value.Field{Key: k, Value: v} }
+	list := func(items ...value.Value) value.Value { return value.List(items) }
+	DescribeTable("holds for the same JSON, kinds included, and nothing else",
+		func(a, b value.Value, want bool) {
+			Expect(value.Identical(a, b)).To(Equal(want), "%s vs %s", a.JSON(), b.JSON())
+			Expect(value.Identical(b, a)).To(Equal(want))
+		},
+		Entry("equal objects built apart",
+			obj(f("a", list(value.Int(1), value.String("x"), value.Null, value.Bool(true))), f("b", obj(f("c", value.Float(1.5))))),
+			obj(f("a", list(value.Int(1), value.String("x"), value.Null, value.Bool(true))), f("b", obj(f("c", value.Float(1.5))))), true),
+		Entry("1 and 1.0, which Equal takes as equal", list(value.Int(1)), list(value.Float(1)), false),
+		Entry("0 and -0, which Equal takes as equal", list(value.Float(0)), list(value.Float(math.Copysign(0, -1))), false),
+		Entry("a longer list", list(value.Int(1)), list(value.Int(1), value.Int(2)), false),
+		Entry("a field more", obj(f("a", value.Int(1))), obj(f("a", value.Int(1)), f("b", value.Int(1))), false),
+		Entry("another key", obj(f("a", value.Int(1))), obj(f("b", value.Int(1))), false),
+		Entry("null and null", value.Null, value.Null, true),
+		Entry("the zero Value and null", value.Value{}, value.Null, true),
+		Entry("null and an empty map", obj(f("a", value.Null)), obj(f("a", obj())), false),
+		Entry("equal strings built apart", value.String("ab"+string([]byte{'c'})), value.String("abc"), true),
+		Entry("other strings", value.String("ab"), value.String("ac"), false),
+		Entry("true and false", value.Bool(true), value.Bool(false), false),
+		Entry("2 and 3", value.Int(2), value.Int(3), false),
+	)
+})
