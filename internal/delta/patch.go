@@ -41,7 +41,7 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 	if d == nil {
 		d = &Visitor{}
 	}
-	d.reset(m)
+	*d = modes[m]
 	d.first = true
 	en, err := d.Entry(e)
 	probes.Put(d)

@@ -47,17 +47,12 @@ const (
 // Entry reads and clears after each Accept: call Entry, not Accept, from
 // outside. It is not safe for concurrent use.
 //
-// A patch has two halves: the changes (additions and changes against
-// source changes) and the deletions (removals since source deletions);
-// NoSource leaves a half out. At a node a half compares member by member
-// (compares) or is settled by the values alone: the changes half is then
-// replaced (local's value or none), the deletions half empty. A walk
-// merges the halves node by node: where the changes are settled on
-// local's value and the deletions compare, the node's entry is local's
-// value with the deletions' entries merged in, which is what the walk of
-// local's members gives (their changes are settled on local's values too,
-// the source lacking them); where the deletions have nothing, it is
-// local's value as it is.
+// The patch has two halves, merged node by node: the changes (against
+// source changes) and the deletions (since source deletions). At a node a
+// half compares member by member or is settled (prelude). Where the
+// changes are settled on local's value and the deletions compare, the
+// walk of local's members, whose changes are settled too, merges the two;
+// if the deletions have nothing there, the entry is local's value.
 type Visitor struct {
 	// changes and deletions are the sources of the halves; blame, when
 	// set, is the source named in errors about their values (below).
@@ -86,14 +81,8 @@ var modes = [...]Visitor{
 
 // New returns the Visitor of mode m; an unknown mode panics.
 func New(m Mode) *Visitor {
-	d := &Visitor{}
-	d.reset(m)
-	return d
-}
-
-// reset makes d the Visitor of mode m, with no state.
-func (d *Visitor) reset(m Mode) {
-	*d = modes[m]
+	d := modes[m]
+	return &d
 }
 
 // Entry is what a node contributes to its parent's patch: its own entry
@@ -135,12 +124,17 @@ func compares(n *elements.Node, from elements.Source, list bool) bool {
 	return has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0)
 }
 
-// prelude reports which halves compare n member by member (c: the
-// changes, del: the deletions); done when neither does, the entry being
-// replaced(n).
-func (d *Visitor) prelude(n *elements.Node, list bool) (c, del, done bool) {
-	c, del = compares(n, d.changes, list), compares(n, d.deletions, list)
-	return c, del, !c && !del
+// prelude returns the sources of the halves that compare n member by
+// member, NoSource for a half settled by the values alone (the changes on
+// replaced(n), the deletions on nothing); done when both are settled.
+func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, done bool) {
+	if compares(n, d.changes, list) {
+		cs = d.changes
+	}
+	if compares(n, d.deletions, list) {
+		ds = d.deletions
+	}
+	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
 // replaced is the changes half of a value sent whole when it changed:
@@ -181,7 +175,7 @@ func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error)
 // unsorted set equal to local's still gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
-	c, del, done := d.prelude(n, false)
+	cs, ds, done := d.prelude(n, false)
 	switch {
 	case done:
 	case n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap():
@@ -189,9 +183,9 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 			return elements.Keep(n.Local), nil
 		}
 		return elements.Absent, nil
-	case del && !c && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
+	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
 		return d.below(n, elements.Recorded)
-	case c && d.changes == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
+	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
 		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
 			return d.below(n, elements.Live)
 		}
@@ -311,11 +305,11 @@ func (d *Visitor) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 // a non-null field local lacks. With first it stops at the first field
 // with entries, trying the cheapest fields (isLeaf) first.
 func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
-	c, _, done := d.prelude(n, false)
+	cs, _, done := d.prelude(n, false)
 	if done {
 		return d.replaced(n), nil
 	}
-	dels := d.dels
+	c, dels := cs != elements.NoSource, d.dels
 	var out []value.Field
 	for leaves := range 2 {
 		for _, f := range fs {
@@ -426,14 +420,6 @@ func index(it *elements.Item, src elements.Source) int {
 	return -1
 }
 
-// active is src when its half compares the node (on), else NoSource.
-func active(on bool, src elements.Source) elements.Source {
-	if on {
-		return src
-	}
-	return elements.NoSource
-}
-
 // VisitList implements elements.Visitor for a list of maps merged by key:
 // the changed items (their patch plus merge key) and the items new to the
 // changes' source (whole), in local's order, then a delete directive per
@@ -444,11 +430,11 @@ func active(on bool, src elements.Source) elements.Source {
 // entry.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
-	c, del, done := d.prelude(n, true)
+	cs, ds, done := d.prelude(n, true)
 	if done {
 		return d.replaced(n), nil
 	}
-	cs, ds := active(c, d.changes), active(del, d.deletions)
+	c := cs != elements.NoSource
 	delItems, err := d.items(e, ds)
 	if err != nil {
 		return elements.Absent, err
@@ -638,11 +624,11 @@ func describe(v value.Value) string {
 // linear pass.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
-	c, del, done := d.prelude(n, true)
+	cs, ds, done := d.prelude(n, true)
 	if done {
 		return d.replaced(n), nil
 	}
-	cs, ds := active(c, d.changes), active(del, d.deletions)
+	c := cs != elements.NoSource
 	objects := elements.SetOfMaps(n.Type, &n.Meta)
 	for _, src := range [...]elements.Source{ds, cs} {
 		from, _ := n.Get(src)
