@@ -1,7 +1,4 @@
 package delta
 
 // Exported for the external tests.
-var (
-	CombineThreeWay = combineThreeWay
-	KeyOfItem       = keyOfItem
-)
+var KeyOfItem = keyOfItem

@@ -17,20 +17,19 @@ func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
 }
 
 // ThreeWay returns kubectl apply's patch for a collated tree
-// (strategicpatch.CreateThreeWayMergePatch): the Deletions combined with
-// the Delta by combineThreeWay. A fault of recorded is reported before
-// one of live.
+// (strategicpatch.CreateThreeWayMergePatch): the Delta and the Deletions
+// computed in one walk, merged node by node as kubectl merges the
+// deletions with the delta (see Visitor). A fault of recorded is reported
+// before one of live: on an error, the Deletions alone are asked for
+// theirs.
 func ThreeWay(root elements.Element) (value.Value, bool, error) {
-	dels, hasDels, err := Patch(root, Deletions)
+	p, ok, err := Patch(root, threeWay)
 	if err != nil {
+		if _, _, derr := Patch(root, Deletions); derr != nil {
+			return value.Value{}, false, derr
+		}
 		return value.Value{}, false, err
 	}
-	delta, hasDelta, err := Patch(root, Delta)
-	if err != nil {
-		return value.Value{}, false, err
-	}
-	n := root.Base()
-	p, ok := combineThreeWay(dels, hasDels, delta, hasDelta, n.Local, n.Type)
 	return p, ok, nil
 }
 
@@ -42,7 +41,7 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 	if d == nil {
 		d = &Visitor{}
 	}
-	d.reset(m)
+	*d = modes[m]
 	d.first = true
 	en, err := d.Entry(e)
 	probes.Put(d)

@@ -15,9 +15,9 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Mode is one of the four diffs of kubectl's strategicpatch (its
-// DiffOptions): the source local is compared with, the entries written,
-// and whether merged lists get $setElementOrder.
+// Mode is one of the diffs of kubectl's strategicpatch (its DiffOptions):
+// the sources local is compared with, the entries written, and whether
+// merged lists get $setElementOrder.
 type Mode uint8
 
 const (
@@ -34,24 +34,37 @@ const (
 	// Changed is TwoWay without $setElementOrder: the "changed map" of
 	// kubectl's conflict check (collated with live as local).
 	Changed
+	// threeWay is Delta and Deletions in one walk, the deletions merged
+	// with the delta as strategicpatch merges them (see ThreeWay).
+	threeWay
 )
 
 // Visitor is the patch-producing elements.Visitor: for each Element of a
-// collated tree, the patch entry that turns source from's value into the
-// node's local value, in one Mode. Visit methods are called on nodes local
-// holds (maybe null); fields local lacks are handled by their parent. A
-// list's parallel lists go to its parent through par, which Entry reads and
-// clears after each Accept: call Entry, not Accept, from outside. It keeps
-// no state between Entry calls and is not safe for concurrent use.
+// collated tree, the patch entry that turns the compared sources' values
+// into the node's local value, in one Mode. Visit methods are called on
+// nodes local holds (maybe null); fields local lacks are handled by their
+// parent. A list's parallel lists go to its parent through par, which
+// Entry reads and clears after each Accept: call Entry, not Accept, from
+// outside. It is not safe for concurrent use.
+//
+// The patch has two halves, merged node by node: the changes (against
+// source changes) and the deletions (since source deletions). At a node a
+// half compares member by member or is settled (prelude). Where the
+// changes are settled on local's value and the deletions compare, the
+// walk of local's members, whose changes are settled too, merges the two;
+// if the deletions have nothing there, the entry is local's value.
 type Visitor struct {
-	// from is the source local is compared with; blame the source named in
-	// errors about from's values (from but in a subtree of below).
-	from, blame elements.Source
-	// changes emits additions and changes; deletions emits nulls, delete
-	// directives and $deleteFromPrimitiveList; order emits $setElementOrder.
-	changes, deletions, order bool
+	// changes and deletions are the sources of the halves; blame, when
+	// set, is the source named in errors about their values (below).
+	changes, deletions, blame elements.Source
+	// order emits $setElementOrder.
+	order bool
 	// first stops a node's patch at its first entry (see Touches).
 	first bool
+	// dels counts the deletions emitted (nulls, delete directives,
+	// $deleteFromPrimitiveList values): a node's deletions half has
+	// entries when it grows while the node is visited.
+	dels int
 	// par holds the parallel lists of the node just visited (zero unless a
 	// has flag is set).
 	par Parallel
@@ -59,23 +72,17 @@ type Visitor struct {
 
 // modes holds the Visitor of each Mode, with no state.
 var modes = [...]Visitor{
-	Delta:     {from: elements.Live, changes: true, order: true},
-	Deletions: {from: elements.Recorded, deletions: true, order: true},
-	TwoWay:    {from: elements.Recorded, changes: true, deletions: true, order: true},
-	Changed:   {from: elements.Recorded, changes: true, deletions: true},
+	Delta:     {changes: elements.Live, order: true},
+	Deletions: {deletions: elements.Recorded, order: true},
+	TwoWay:    {changes: elements.Recorded, deletions: elements.Recorded, order: true},
+	Changed:   {changes: elements.Recorded, deletions: elements.Recorded},
+	threeWay:  {changes: elements.Live, deletions: elements.Recorded, order: true},
 }
 
 // New returns the Visitor of mode m; an unknown mode panics.
 func New(m Mode) *Visitor {
-	d := &Visitor{}
-	d.reset(m)
-	return d
-}
-
-// reset makes d the Visitor of mode m, with no state.
-func (d *Visitor) reset(m Mode) {
-	*d = modes[m]
-	d.blame = d.from
+	d := modes[m]
+	return &d
 }
 
 // Entry is what a node contributes to its parent's patch: its own entry
@@ -109,63 +116,54 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	return en, err
 }
 
-// prelude decides the entry of a node whose values alone settle it: from
-// absent, local null, from null, or the two of different JSON types. done
-// is false when the node must be compared member by member.
-func (d *Visitor) prelude(n *elements.Node) (o elements.Outcome, done bool) {
-	from, has := n.Get(d.from)
-	local := n.Local
-	switch {
-	case !has:
-	case local.IsNull() && from.IsNull():
-		return elements.Absent, true
-	case !local.IsNull() && !from.IsNull() && sameJSONType(local, from):
-		return elements.Absent, false
-	}
-	if d.changes {
-		return elements.Keep(local), true
-	}
-	return elements.Absent, true
+// compares reports whether the half of source from compares node n member
+// by member: from and local are non-null values of one JSON type and, for
+// a merged list (list), from has items. NoSource never compares.
+func compares(n *elements.Node, from elements.Source, list bool) bool {
+	v, has := n.Get(from)
+	return has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0)
 }
 
-// listPrelude is prelude for a merged list, which also settles a list from
-// holds empty: local's list is sent whole when it has items (changes).
-// Otherwise (done false) from is from's list, to compare item by item.
-func (d *Visitor) listPrelude(n *elements.Node) (from value.Value, o elements.Outcome, done bool) {
-	if o, done := d.prelude(n); done {
-		return value.Value{}, o, true
+// prelude returns the sources of the halves that compare n member by
+// member, NoSource for a half settled by the values alone (the changes on
+// replaced(n), the deletions on nothing); done when both are settled.
+func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, done bool) {
+	if compares(n, d.changes, list) {
+		cs = d.changes
 	}
-	from, _ = n.Get(d.from)
-	if from.Len() > 0 {
-		return from, elements.Absent, false
+	if compares(n, d.deletions, list) {
+		ds = d.deletions
 	}
-	if d.changes && n.Local.Len() > 0 {
-		return from, elements.Keep(n.Local), true
-	}
-	return from, elements.Absent, true
+	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
-// VisitPrimitive implements elements.Visitor: a changed scalar is sent.
-func (d *Visitor) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
-	if o, done := d.prelude(&e.Node); done {
-		return o, nil
-	}
-	return d.replaced(&e.Node), nil
-}
-
-// replaced is the entry of a value sent whole when it changed.
+// replaced is the changes half of a value sent whole when it changed:
+// local's value unless the changes are left out or their source holds an
+// equal value. A node no half compares has this entry.
 func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
-	from, _ := n.Get(d.from)
-	if d.changes && !value.Equal(n.Local, from) {
+	from, has := n.Get(d.changes)
+	if d.changes != elements.NoSource && !(has && value.Equal(n.Local, from)) {
 		return elements.Keep(n.Local)
 	}
 	return elements.Absent
 }
 
+// errorf is an error about a value of source from at n.
+func (d *Visitor) errorf(n *elements.Node, from elements.Source, msg string) error {
+	if d.blame != elements.NoSource {
+		from = d.blame
+	}
+	return n.Errorf(from, msg)
+}
+
+// VisitPrimitive implements elements.Visitor: a changed scalar is sent.
+func (d *Visitor) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
+	return d.replaced(&e.Node), nil
+}
+
 // VisitEmpty implements elements.Visitor: local is null here.
 func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
-	o, _ := d.prelude(&e.Node)
-	return o, nil
+	return d.replaced(&e.Node), nil
 }
 
 // VisitAtomic implements elements.Visitor: a map whose strategy is replace
@@ -177,32 +175,32 @@ func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error)
 // unsorted set equal to local's still gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
-	if o, done := d.prelude(n); done {
-		return o, nil
-	}
-	if n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap() {
-		if d.changes {
+	cs, ds, done := d.prelude(n, false)
+	switch {
+	case done:
+	case n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap():
+		if d.changes != elements.NoSource {
 			return elements.Keep(n.Local), nil
 		}
 		return elements.Absent, nil
-	}
-	switch {
-	case d.from == elements.Recorded && !d.changes && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
-		return d.below(n, n.Recorded)
-	case d.from == elements.Live && !d.deletions && n.Local.IsMap() && value.Equal(n.Local, n.Live):
+	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
+		return d.below(n, elements.Recorded)
+	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
 		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
-			return d.below(n, n.Live)
+			return d.below(n, elements.Live)
 		}
 		return elements.Absent, nil
 	}
 	return d.replaced(n), nil
 }
 
-// below computes the entry of an atomic node member by member: its from
-// value (given) and local value are collated again, alone, under a
-// one-field parent carrying the node's type and metadata, and visited with
-// from = Recorded.
-func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, error) {
+// below computes the entry of an atomic node member by member: src's value
+// and local's are collated again, alone, under a one-field parent carrying
+// the node's type and metadata (src's value as recorded), and visited. For
+// src Recorded (the deletions) the changes, lacking their source there,
+// are settled on local's values; for src Live (the delta) the changes
+// compare with it and errors name live.
+func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
 	if !(n.Local.IsMap() || n.Local.IsList()) {
 		return d.replaced(n), nil
 	}
@@ -216,6 +214,7 @@ func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, e
 		Fields:     map[string]*openapi.Field{name: {Name: name, Type: n.Type, Meta: n.Meta}},
 		FieldNames: []string{name},
 	}
+	from, _ := n.Get(src)
 	vals := elements.Values{
 		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
 		Local: value.MustMap(value.Field{Key: name, Value: n.Local}), HasLocal: true,
@@ -229,12 +228,15 @@ func (d *Visitor) below(n *elements.Node, from value.Value) (elements.Outcome, e
 		return d.replaced(n), nil
 	}
 	sd := *d
-	sd.from, sd.par = elements.Recorded, Parallel{}
+	sd.par = Parallel{}
+	if src == elements.Live {
+		sd.changes, sd.deletions, sd.blame = elements.Recorded, elements.NoSource, elements.Live
+	}
 	en, err := sd.Entry(root.Fields[0].Element)
 	if err != nil {
 		return elements.Absent, rebase(err, n.Path())
 	}
-	d.par = en.Parallel
+	d.par, d.dels = en.Parallel, sd.dels
 	return en.Outcome, nil
 }
 
@@ -297,15 +299,17 @@ func (d *Visitor) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 }
 
 // fields is the patch of a map: one entry per field with one, null per
-// field from has and local lacks (deletions), the parallel lists of list
-// fields, and $retainKeys when the strategy has retainKeys, local has a
-// non-null field, and the patch is not empty or from holds a non-null field
-// local lacks. With first it stops at the first field with entries, trying
-// the cheapest fields (isLeaf) first.
+// field the deletions' source has and local lacks, the parallel lists of
+// list fields, and $retainKeys when the strategy has retainKeys, local has
+// a non-null field, and a comparing half has entries or its source holds
+// a non-null field local lacks. With first it stops at the first field
+// with entries, trying the cheapest fields (isLeaf) first.
 func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
-	if o, done := d.prelude(n); done {
-		return o, nil
+	cs, _, done := d.prelude(n, false)
+	if done {
+		return d.replaced(n), nil
 	}
+	c, dels := cs != elements.NoSource, d.dels
 	var out []value.Field
 	for leaves := range 2 {
 		for _, f := range fs {
@@ -324,18 +328,22 @@ func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome
 			break
 		}
 	}
+	deleted := d.dels > dels
+	if !c && !deleted {
+		return d.replaced(n), nil
+	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
 		var keys []value.Value
 		extra := false
 		for _, f := range fs {
-			c := f.Element.Base()
-			if c.LocalSet() {
+			e := f.Element.Base()
+			if e.LocalSet() {
 				keys = append(keys, value.String(f.Name))
-			} else if v, has := c.Get(d.from); has && !c.HasLocal && !v.IsNull() {
+			} else if v, has := e.Get(d.changes); has && !e.HasLocal && !v.IsNull() {
 				extra = true
 			}
 		}
-		if len(keys) > 0 && (len(out) > 0 || extra) {
+		if len(keys) > 0 && ((c && (len(out) > 0 || extra)) || deleted) {
 			out = append(out, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
 		}
 	}
@@ -354,8 +362,9 @@ func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome
 func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, error) {
 	c := f.Element.Base()
 	if !c.HasLocal {
-		if _, has := c.Get(d.from); has && d.deletions {
+		if _, has := c.Get(d.deletions); has {
 			out = append(out, value.Field{Key: f.Name, Value: value.Null})
+			d.dels++
 		}
 		return out, nil
 	}
@@ -375,6 +384,20 @@ func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, err
 	return out, nil
 }
 
+// sameJSONType reports whether a and b decode to the same Go type in
+// encoding/json (all numbers are one): kubectl diffs and combines values of
+// one type member by member and replaces a value whose type changed.
+func sameJSONType(a, b value.Value) bool {
+	ka, kb := a.Kind(), b.Kind()
+	if ka == value.KindFloat {
+		ka = value.KindInt
+	}
+	if kb == value.KindFloat {
+		kb = value.KindInt
+	}
+	return ka == kb
+}
+
 // isLeaf reports whether e's entry needs no walk below it: a scalar, a
 // null, or a field local lacks.
 func isLeaf(e elements.Element) bool {
@@ -385,55 +408,62 @@ func isLeaf(e elements.Element) bool {
 	return !e.Base().HasLocal
 }
 
-// fromIndex is an item's position in source from (-1: absent there).
-func (d *Visitor) fromIndex(it *elements.Item) int {
-	if d.from == elements.Recorded {
+// index is an item's position in source src (-1: absent there, or src is
+// NoSource).
+func index(it *elements.Item, src elements.Source) int {
+	switch src {
+	case elements.Recorded:
 		return it.RecordedIndex
+	case elements.Live:
+		return it.LiveIndex
 	}
-	return it.LiveIndex
+	return -1
 }
 
 // VisitList implements elements.Visitor for a list of maps merged by key:
-// the changed items (their patch plus merge key) and the items new to from
-// (whole), in local's order, then a delete directive per item of from local
-// lacks, ordered by key as kubectl orders them; and $setElementOrder
-// (local's keys) when there are entries or (changes) from's key sequence
-// differs from local's. With first it stops at the first item entry.
+// the changed items (their patch plus merge key) and the items new to the
+// changes' source (whole), in local's order, then a delete directive per
+// item of the deletions' source local lacks, ordered by key as kubectl
+// orders them; and $setElementOrder (local's keys) when the deletions have
+// entries or the changes compare and have entries or their source's key
+// sequence differs from local's. With first it stops at the first item
+// entry.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
-	from, o, done := d.listPrelude(n)
+	cs, ds, done := d.prelude(n, true)
 	if done {
-		return o, nil
+		return d.replaced(n), nil
+	}
+	c := cs != elements.NoSource
+	delItems, err := d.items(e, ds)
+	if err != nil {
+		return elements.Absent, err
+	}
+	changeItems, err := d.items(e, cs)
+	if err != nil {
+		return elements.Absent, err
 	}
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
-	fromItems := from.Items()
-	if i := d.unnamed(e, fromItems); i >= 0 {
-		return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected an object with every merge key field ("+strings.Join(mk, ",")+") set to a scalar, got "+describe(fromItems[i]))
-	}
 	local := n.Local.Items()
-	var matched []bool
-	if d.deletions {
-		matched = make([]bool, len(fromItems))
-	}
-	orderSame := len(fromItems) == len(local)
+	matched := make([]bool, len(delItems))
+	orderSame := len(changeItems) == len(local)
+	dels := d.dels
 	var out []value.Value
 	for i := range e.Items {
 		it := &e.Items[i]
 		if it.LocalIndex < 0 {
 			break
 		}
-		fi := d.fromIndex(it)
-		if fi != it.LocalIndex {
-			orderSame = false
+		fc, fd := index(it, cs), index(it, ds)
+		orderSame = orderSame && fc == it.LocalIndex
+		if fd >= 0 {
+			matched[fd] = true
 		}
-		if fi < 0 {
-			if d.changes {
+		if fc < 0 && fd < 0 {
+			if d.changes != elements.NoSource {
 				out = append(out, local[it.LocalIndex])
 			}
 		} else {
-			if matched != nil {
-				matched[fi] = true
-			}
 			en, err := d.Entry(it.Element)
 			if err != nil {
 				return elements.Absent, err
@@ -446,10 +476,14 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			return elements.Keep(value.List(out)), nil
 		}
 	}
-	if d.deletions {
-		out = appendDeletes(out, fromItems, matched, mk, itemType)
+	n0 := len(out)
+	out = appendDeletes(out, delItems, matched, mk, itemType)
+	d.dels += len(out) - n0
+	deleted := d.dels > dels
+	if !c && !deleted {
+		return d.replaced(n), nil
 	}
-	if d.order && len(local) > 0 && ((d.changes && (len(out) > 0 || !orderSame)) || (d.deletions && len(out) > 0)) {
+	if d.order && len(local) > 0 && ((c && (len(out) > 0 || !orderSame)) || deleted) {
 		order := make([]value.Value, len(local))
 		for i, li := range local {
 			order[i] = value.MustMap(itemKeyFields(li, mk, itemType)...)
@@ -488,36 +522,51 @@ func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, it
 	return out
 }
 
-// unnamed returns the position in from's list of its first item without an
-// identity (not an object with every merge-key field a scalar: a patch
-// cannot name it), or -1. For live, these are the LiveExtra entries
-// repeating no item. Recorded's are looked for unless collate matched as
-// many recorded identities as recorded has items.
-func (d *Visitor) unnamed(e *elements.ListElement, fromItems []value.Value) int {
-	if d.from == elements.Live {
+// items returns the items of source src's list at e (none for NoSource),
+// or an error naming the first the patch cannot name: not an object with
+// every merge-key field a scalar. For live, these are the LiveExtra
+// entries repeating no item. Recorded's are looked for unless collate
+// matched as many recorded identities as recorded has items.
+func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.Value, error) {
+	v, _ := e.Get(src)
+	items, bad := v.Items(), -1
+	switch src {
+	case elements.NoSource:
+		return nil, nil
+	case elements.Live:
 		for _, x := range e.LiveExtra {
 			if x.Of < 0 {
-				return x.LiveIndex
+				bad = x.LiveIndex
+				break
 			}
 		}
-		return -1
-	}
-	named := 0
-	for i := range e.Items {
-		if e.Items[i].RecordedIndex >= 0 {
-			named++
+	default:
+		named := 0
+		for i := range e.Items {
+			if e.Items[i].RecordedIndex >= 0 {
+				named++
+			}
+		}
+		for i := 0; named != len(items) && i < len(items) && bad < 0; i++ {
+			if _, ok := keyOfItem(items[i], e.Meta.MergeKey, e.Type.Item()); !ok {
+				bad = i
+			}
 		}
 	}
-	if named == len(fromItems) {
-		return -1
+	if bad >= 0 {
+		return nil, d.errorf(&e.Node, src, "item "+strconv.Itoa(bad)+": expected an object with every merge key field ("+strings.Join(e.Meta.MergeKey, ",")+") set to a scalar, got "+describe(items[bad]))
 	}
-	mk, itemType := e.Meta.MergeKey, e.Type.Item()
-	for i, it := range fromItems {
-		if _, ok := keyOfItem(it, mk, itemType); !ok {
-			return i
-		}
+	return items, nil
+}
+
+// keyOfItem returns the identity (elements.KeyOf) of item, an item of a
+// patch list that may hold anything; ok is false when it has none.
+func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
+	if !item.IsMap() || len(mergeKey) > elements.MaxKeyFields {
+		return k, false
 	}
-	return -1
+	k, missing, _ := elements.KeyOf(item, mergeKey, itemType)
+	return k, missing == ""
 }
 
 // presentKeyFields returns the merge-key fields item writes: a patch item
@@ -567,40 +616,49 @@ func describe(v value.Value) string {
 }
 
 // VisitSet implements elements.Visitor for a list of primitives merged as
-// a set: local's values new to from (local's order),
-// $deleteFromPrimitiveList with from's values local lacks (sorted as
-// kubectl sorts scalars), and $setElementOrder (local's list) when values
-// are deleted or (changes) local differs from from's list sorted. A set is
-// diffed whole even with first: one linear pass.
+// a set: local's values new to the changes' source (local's order),
+// $deleteFromPrimitiveList with the deletions' source's values local lacks
+// (sorted as kubectl sorts scalars), and $setElementOrder (local's list)
+// when values are deleted or the changes compare and local differs from
+// their source's list sorted. A set is diffed whole even with first: one
+// linear pass.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
-	from, o, done := d.listPrelude(n)
+	cs, ds, done := d.prelude(n, true)
 	if done {
-		return o, nil
+		return d.replaced(n), nil
 	}
+	c := cs != elements.NoSource
 	objects := elements.SetOfMaps(n.Type, &n.Meta)
-	for i, v := range from.Items() {
-		if _, ok := elements.SetKey(v, objects); !ok {
-			return elements.Absent, n.Errorf(d.blame, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+	for _, src := range [...]elements.Source{ds, cs} {
+		from, _ := n.Get(src)
+		for i, v := range from.Items() {
+			if _, ok := elements.SetKey(v, objects); !ok {
+				return elements.Absent, d.errorf(n, src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+			}
 		}
 	}
 	var added, dels []value.Value
 	for i := range e.Items {
 		it := &e.Items[i]
-		switch fi := d.fromIndex(it); {
-		case it.LocalIndex >= 0 && fi < 0 && d.changes:
+		switch {
+		case it.LocalIndex >= 0 && c && index(it, cs) < 0:
 			added = append(added, it.Element.Base().Local)
-		case it.LocalIndex < 0 && fi >= 0 && d.deletions:
-			v, _ := it.Element.Base().Get(d.from)
+		case it.LocalIndex < 0 && index(it, ds) >= 0:
+			v, _ := it.Element.Base().Get(ds)
 			dels = append(dels, v)
 		}
 	}
 	if len(dels) > 0 {
 		smp.SortScalars(dels)
 		d.par.Deletes, d.par.HasDeletes = value.List(dels), true
+		d.dels += len(dels)
 	}
-	if d.order && n.Local.Len() > 0 && (len(dels) > 0 || (d.changes && !d.sortedSame(e, from))) {
+	if d.order && n.Local.Len() > 0 && (len(dels) > 0 || (c && !sortedSame(e, cs))) {
 		d.par.Order, d.par.HasOrder = n.Local, true
+	}
+	if !c {
+		return d.replaced(n), nil
 	}
 	if len(added) == 0 {
 		return elements.Absent, nil
@@ -608,10 +666,11 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(added)), nil
 }
 
-// sortedSame reports whether from's set, sorted as kubectl sorts scalars,
+// sortedSame reports whether src's set, sorted as kubectl sorts scalars,
 // equals local's list item by item. (Linear unless local repeats values:
 // it uses the items collate matched instead of sorting.)
-func (d *Visitor) sortedSame(e *elements.SetElement, from value.Value) bool {
+func sortedSame(e *elements.SetElement, src elements.Source) bool {
+	from, _ := e.Get(src)
 	local := e.Local.Items()
 	if from.Len() != len(local) {
 		return false
@@ -622,7 +681,7 @@ func (d *Visitor) sortedSame(e *elements.SetElement, from value.Value) bool {
 		if it.LocalIndex < 0 {
 			break
 		}
-		if d.fromIndex(it) < 0 {
+		if index(it, src) < 0 {
 			return false
 		}
 		matched++
