@@ -15,8 +15,8 @@ import (
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/cluster/secrets"
 	"github.com/plyproject/ply/pkg/parse"
-	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plyproject/ply/pkg/lastapplied"
+	"github.com/plyproject/ply/pkg/cluster/lastapplied"
 	"github.com/plyproject/ply/pkg/value"
 )
 
