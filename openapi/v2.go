@@ -38,11 +38,19 @@ const (
 // Field.Meta, its default becomes Field.Default; definitions are indexed by
 // name and, through x-kubernetes-group-version-kind, by GVK.
 //
+// The document is read with ply's own parser (pkg/parse: JSON or YAML,
+// duplicate keys rejected) and checked by readV2: swagger "2.0", Swagger
+// 2.0 fields only, and in every schema object Swagger 2.0 keywords (or x-
+// extensions) with values of the kinds the specification gives them.
+// Definitions and properties are visited in name order, so of several
+// faults the first by name is reported.
+//
 // Errors are *Error values naming the document (by its info.title and
 // info.version) and, when the fault is inside a definition, the definition
-// and field path: malformed input, a dangling or non-local $ref, an unknown
-// patch strategy, a malformed extension or default, or two definitions
-// claiming one GVK. LoadV2 never panics.
+// and field path (and, for a keyword of the wrong kind, its JSON pointer):
+// malformed input, a dangling or non-local $ref, an unknown patch strategy,
+// a malformed extension or default, or two definitions claiming one GVK.
+// LoadV2 never panics.
 //
 // The result is cached per document content, so loading the same bytes
 // again returns the same *Schema without parsing; the Schema is immutable
