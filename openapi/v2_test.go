@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -240,4 +241,62 @@ var _ = Describe("LoadV2", func() {
 		Entry("integer default beyond int64", "default-out-of-range.json", "ply.test.v1.Big", "count",
 			[]string{"ply.test.v1.Big", "default: integer 18446744073709552000 does not fit in 64 bits"}),
 	)
+
+	// What ply's reader reads differently from gnostic, which LoadV2 used
+	// before, or reads alike where it could differ.
+	Describe("as ply's own parser reads the document", func() {
+		load := func(definitions string) (*openapi.Schema, error) {
+			return openapi.LoadV2Uncached("", []byte(`{"swagger": "2.0", "info": {"title": "t", "version": "v1"},
+				"definitions": `+definitions+`}`))
+		}
+
+		It("keeps an integer beyond int64 as a number where the field is not an integer", func() {
+			s, err := load(`{"T": {"properties": {"s": {"type": "string", "default": 18446744073709551615},
+				"l": {"default": [18446744073709551615]}}}}`)
+			Expect(err).NotTo(HaveOccurred())
+			f := byName(s, "T").Field("s")
+			Expect(f.HasDefault).To(BeTrue())
+			Expect(f.Default.Kind()).To(Equal(value.KindFloat))
+			Expect(string(byName(s, "T").Field("l").Default.JSON())).To(Equal("[18446744073709552000]"))
+		})
+
+		It("reads a list of item schemas (a tuple) as items of any value", func() {
+			s, err := load(`{"T": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}}`)
+			Expect(err).NotTo(HaveOccurred())
+			t := byName(s, "T")
+			Expect(t.Kind).To(Equal(openapi.KindList))
+			Expect(t.Elem.Kind).To(Equal(openapi.KindUnknown))
+			Expect(t.Elem.Name).To(Equal("T[]"))
+		})
+
+		It("needs no info or paths, which it does not read", func() {
+			s, err := openapi.LoadV2Uncached("", []byte(`{"swagger": "2.0", "definitions": {"T": {"type": "string"}}}`))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(byName(s, "T").Primitive).To(Equal("string"))
+			_, err = openapi.LoadV2Uncached("", []byte(`{"swagger": "2.0", "definitions": {"T": {"type": 1}}}`))
+			Expect(err).To(MatchError(HavePrefix("openapi: OpenAPI v2 document: definition T: type is an integer")))
+		})
+
+		It("reports the first fault in name order, not in the document's order", func() {
+			_, err := load(`{"b": {"type": "array"}, "a": {"type": "array"}}`)
+			Expect(err).To(MatchError(ContainSubstring("SchemaError(a): array should have exactly one sub-item")))
+			_, err = load(`{"T": {"properties": {"z": {"title": 1}, "a": {"title": 2}}}}`)
+			var e *openapi.Error
+			Expect(errors.As(err, &e)).To(BeTrue())
+			Expect(e.Path).To(Equal("a"))
+			Expect(e.Msg).To(Equal("title is an integer, want a string (at #/definitions/T/properties/a/title)"))
+		})
+
+		It("reads a YAML document as its JSON", func() {
+			data, err := os.ReadFile(fixturePath)
+			Expect(err).NotTo(HaveOccurred())
+			doc, err := parse.Document(data)
+			Expect(err).NotTo(HaveOccurred())
+			fromYAML, err := openapi.LoadV2Uncached("", doc.YAML())
+			Expect(err).NotTo(HaveOccurred())
+			fromJSON, err := openapi.LoadV2Uncached("", data)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(openapi.SchemaDiff(fromYAML, fromJSON)).To(BeEmpty())
+		})
+	})
 })
