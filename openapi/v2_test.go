@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -285,6 +286,14 @@ var _ = Describe("LoadV2", func() {
 			Expect(errors.As(err, &e)).To(BeTrue())
 			Expect(e.Path).To(Equal("a"))
 			Expect(e.Msg).To(Equal("title is an integer, want a string (at #/definitions/T/properties/a/title)"))
+		})
+
+		It("reads a document beyond the 32 MiB that bound a manifest (a server's, with many CRDs)", func() {
+			big := []byte(`{"swagger": "2.0", "definitions": {"T": {"type": "string", "description": "` +
+				strings.Repeat("x", parse.DefaultMaxBytes) + `"}}}`)
+			s, err := openapi.LoadV2Uncached("", big)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(byName(s, "T").Primitive).To(Equal("string"))
 		})
 
 		It("reads a YAML document as its JSON", func() {

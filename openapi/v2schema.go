@@ -94,6 +94,13 @@ func (s v2Schema) additional() (v2Schema, bool) {
 // unchecked.
 func (s v2Schema) extension(name string) (value.Value, bool) { return s.v.Get(name) }
 
+// v2Limits are the parser's limits for v2 documents: its defaults, but for
+// the size. A server's /openapi/v2 grows with every CRD installed and can
+// exceed the 32 MiB that bound a manifest (gnostic, which read v2 documents
+// before, had no bound); the bound here only keeps a runaway input from
+// exhausting memory.
+var v2Limits = parse.Limits{MaxBytes: 1 << 30}
+
 // readV2 reads data as an OpenAPI v2 document: a single YAML or JSON
 // object with swagger "2.0", an optional info object whose title and
 // version are strings, and an optional definitions object of schema
@@ -107,7 +114,7 @@ func readV2(name string, data []byte) (docName string, defs map[string]v2Schema,
 	if docName == "" {
 		docName = "OpenAPI v2 document"
 	}
-	docs, perr := parse.Documents(data)
+	docs, perr := v2Limits.Documents(data)
 	if msg := notADocument(docs, perr); msg != "" {
 		return docName, nil, nil, &Error{Document: docName, Msg: msg}
 	}
