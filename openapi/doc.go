@@ -3,7 +3,8 @@
 // its shape (struct, map, list, primitive or unknown) and its merge metadata
 // (patch strategy and merge key).
 //
-// LoadV2 reads an OpenAPI v2 (swagger) document; LoadV3 reads OpenAPI v3
+// LoadV2 reads an OpenAPI v2 (swagger) document, with ply's own parser
+// (pkg/parse) and checks of its own; LoadV3 reads OpenAPI v3
 // documents, where x-kubernetes-list-type, x-kubernetes-list-map-keys and
 // x-kubernetes-map-type refine the patch extensions (list-map-keys define
 // identity, atomic lists and maps are replaced whole, set lists merge as

@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 
-	openapi_v2 "github.com/google/gnostic-models/openapiv2"
-
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -160,14 +158,35 @@ var (
 	UpdateCompiled   = func() bool { return *update }
 )
 
-// CheckShape is the v2 loader's check of a definition's shapes.
-var CheckShape = checkShape
-
-// ShapeName names the shape the v2 loader reads gs as: struct, map, array,
-// primitive or unknown; a reference is "ref".
-func ShapeName(gs *openapi_v2.Schema) string {
-	if gs.GetXRef() != "" {
-		return "ref"
+// ShapeVerdict is the v2 loader's shape check (checkShape) of the
+// definitions of data, in name order: "" when it accepts them all; the
+// error is readV2's.
+func ShapeVerdict(data []byte) (string, error) {
+	_, defs, names, err := readV2("", data)
+	if err != nil {
+		return "", err
 	}
-	return [...]string{shapeUnknown: "unknown", shapeStruct: "struct", shapeMap: "map", shapeArray: "array", shapePrimitive: "primitive"}[shapeOf(gs)]
+	for _, name := range names {
+		if err := checkShape(defs[name], name); err != nil {
+			return err.Error(), nil
+		}
+	}
+	return "", nil
+}
+
+// ShapeNames names the shape the v2 loader reads each definition of data
+// as: struct, map, array, primitive or unknown; a reference is "ref".
+func ShapeNames(data []byte) (map[string]string, error) {
+	_, defs, _, err := readV2("", data)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(defs))
+	for name, gs := range defs {
+		out[name] = "ref"
+		if gs.ref() == "" {
+			out[name] = [...]string{shapeUnknown: "unknown", shapeStruct: "struct", shapeMap: "map", shapeArray: "array", shapePrimitive: "primitive"}[shapeOf(gs)]
+		}
+	}
+	return out, nil
 }

@@ -3,15 +3,10 @@ package openapi
 import (
 	"bytes"
 	"fmt"
-	"regexp"
-	"sort"
-	"strconv"
+	"math"
+	"slices"
 	"strings"
-	"sync"
 
-	openapi_v2 "github.com/google/gnostic-models/openapiv2"
-
-	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -43,11 +38,19 @@ const (
 // Field.Meta, its default becomes Field.Default; definitions are indexed by
 // name and, through x-kubernetes-group-version-kind, by GVK.
 //
+// The document is read with ply's own parser (pkg/parse: JSON or YAML,
+// duplicate keys rejected) and checked by readV2: swagger "2.0", Swagger
+// 2.0 fields only, and in every schema object Swagger 2.0 keywords (or x-
+// extensions) with values of the kinds the specification gives them.
+// Definitions and properties are visited in name order, so of several
+// faults the first by name is reported.
+//
 // Errors are *Error values naming the document (by its info.title and
 // info.version) and, when the fault is inside a definition, the definition
-// and field path: malformed input, a dangling or non-local $ref, an unknown
-// patch strategy, a malformed extension or default, or two definitions
-// claiming one GVK. LoadV2 never panics.
+// and field path (and, for a keyword of the wrong kind, its JSON pointer):
+// malformed input, a dangling or non-local $ref, an unknown patch strategy,
+// a malformed extension or default, or two definitions claiming one GVK.
+// LoadV2 never panics.
 //
 // The result is cached per document content, so loading the same bytes
 // again returns the same *Schema without parsing; the Schema is immutable
@@ -59,85 +62,46 @@ func LoadV2(data []byte) (*Schema, error) { return loadCached("", data) }
 // cache, keyed by name and content.
 func LoadV2Named(name string, data []byte) (*Schema, error) { return loadCached(name, data) }
 
-// loadV2 parses and converts one document, uncached.
+// loadV2 reads and converts one document, uncached.
 func loadV2(name string, data []byte) (s *Schema, err error) {
 	docName := name
 	if docName == "" {
 		docName = "OpenAPI v2 document"
 	}
 	defer func() {
-		// gnostic and kube-openapi index into their input without always
-		// checking it; a panic there is bad input, reported as such.
+		// A safety net: no input is known to panic the reader or the
+		// loader; if one does, it is reported as bad input.
 		if r := recover(); r != nil {
-			s, err = nil, &Error{Document: docName, Msg: notADocument(data, r)}
+			s, err = nil, &Error{Document: docName, Msg: fmt.Sprint("the OpenAPI v2 loader failed on this input: ", r)}
 		}
 	}()
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{Document: docName, Msg: "the document is empty, want an OpenAPI v2 JSON document"}
 	}
-	doc, err := openapi_v2.ParseDocument(data)
+	docName, raw, names, err := readV2(name, data)
 	if err != nil {
-		return nil, &Error{Document: docName, Msg: "not a valid OpenAPI v2 document: " + gnosticMessage(err.Error())}
+		return nil, err
 	}
-	if name == "" {
-		if id := strings.TrimSpace(doc.GetInfo().GetTitle() + " " + doc.GetInfo().GetVersion()); id != "" {
-			docName = "OpenAPI v2 document " + strconv.Quote(id)
-		}
-	}
-	l := &loader{doc: docName}
-	return l.load(doc)
+	l := &loader{doc: docName, raw: raw}
+	return l.load(names)
 }
 
-// notADocument explains why gnostic panicked on data (panic value r):
-// ply's own parser reads data, which is cheap next to the failed parse and
-// happens only on this path, and the message says what the input is
-// instead of an object: nothing but comments or blank lines, several
-// documents, another kind of value, or unreadable text (with its line and
-// column). When data is a single object after all, the message carries
-// the panic.
-func notADocument(data []byte, r any) string {
-	const want = ", want an OpenAPI v2 document (a JSON or YAML object)"
-	docs, err := parse.Documents(data)
-	switch {
-	case err != nil:
-		return "not valid YAML or JSON (" + err.Error() + ")" + want
-	case len(docs) == 0:
-		return "the input holds no document, only comments, blank lines or nulls" + want
-	case len(docs) > 1:
-		return "the input holds " + strconv.Itoa(len(docs)) + " documents" + want
-	case !docs[0].IsMap():
-		return "the document is " + kindPhrase(docs[0]) + want
-	}
-	return fmt.Sprint("the OpenAPI parser failed on this input: ", r)
-}
-
-// loader converts one parsed document.
+// loader converts one document read by readV2.
 type loader struct {
 	doc  string
-	raw  map[string]*openapi_v2.Schema // definition name -> its schema
-	defs map[string]*Type              // definition name -> its Type (aliases resolved)
+	raw  map[string]v2Schema // definition name -> its schema
+	defs map[string]*Type    // definition name -> its Type (aliases resolved)
 }
 
 func (l *loader) errorf(def, path, format string, args ...any) *Error {
 	return &Error{Document: l.doc, Definition: def, Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
-	named := doc.GetDefinitions().GetAdditionalProperties()
-	l.raw = make(map[string]*openapi_v2.Schema, len(named))
-	names := make([]string, 0, len(named))
-	for _, ns := range named {
-		if _, dup := l.raw[ns.GetName()]; dup {
-			return nil, l.errorf(ns.GetName(), "", "the definition is declared twice")
-		}
-		if ns.GetValue() == nil {
-			return nil, l.errorf(ns.GetName(), "", "the definition has no schema")
-		}
-		l.raw[ns.GetName()] = ns.GetValue()
-		names = append(names, ns.GetName())
-	}
-	sort.Strings(names) // every pass below reports the first fault in name order
-
+// load converts the definitions, names being their names sorted. Every
+// pass reports the first fault in name order (definitions, and properties
+// within them: value maps are sorted by key, so the document's order is
+// not kept).
+func (l *loader) load(names []string) (*Schema, error) {
 	// Check every $ref first, so a dangling one is reported with its
 	// definition and field (kube-openapi would report it too, as text).
 	for _, name := range names {
@@ -145,11 +109,11 @@ func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
 			return nil, err
 		}
 	}
-	// Then the shapes, in document order, with the checks of kubectl's
-	// reader of v2 documents (kube-openapi's proto models): what it
-	// rejects is rejected here too, with its message.
-	for _, ns := range named {
-		if err := checkShape(ns.GetValue(), ns.GetName()); err != nil {
+	// Then the shapes, with the checks of kubectl's reader of v2
+	// documents (kube-openapi's proto models): what it rejects is
+	// rejected here too, with its message.
+	for _, name := range names {
+		if err := checkShape(l.raw[name], name); err != nil {
 			return nil, &Error{Document: l.doc, Msg: "invalid schema: " + err.Error()}
 		}
 	}
@@ -188,25 +152,24 @@ func (l *loader) load(doc *openapi_v2.Document) (*Schema, error) {
 // reference: a $ref, or an allOf holding a single $ref and nothing else
 // that shapes the value (the form generators use to put a default or a
 // description beside a $ref). ok is false for any other schema.
-func refTarget(gs *openapi_v2.Schema) (target string, ok bool) {
-	if ref := gs.GetXRef(); ref != "" {
+func refTarget(gs v2Schema) (target string, ok bool) {
+	if ref := gs.ref(); ref != "" {
 		return strings.TrimPrefix(ref, definitionsPrefix), true
 	}
-	if len(gs.GetAllOf()) == 1 && gs.GetAllOf()[0].GetXRef() != "" &&
-		len(gs.GetType().GetValue()) == 0 && gs.GetProperties() == nil &&
-		gs.GetItems() == nil && gs.GetAdditionalProperties() == nil {
-		return strings.TrimPrefix(gs.GetAllOf()[0].GetXRef(), definitionsPrefix), true
+	if !gs.has("allOf") || gs.has("properties") || gs.has("items") || gs.has("additionalProperties") ||
+		len(gs.types()) != 0 {
+		return "", false
+	}
+	if all := gs.allOf(); len(all) == 1 && all[0].ref() != "" {
+		return strings.TrimPrefix(all[0].ref(), definitionsPrefix), true
 	}
 	return "", false
 }
 
 // checkRefs verifies that every $ref under gs points at a definition of
 // this document.
-func (l *loader) checkRefs(gs *openapi_v2.Schema, def, path string) error {
-	if gs == nil {
-		return nil
-	}
-	if ref := gs.GetXRef(); ref != "" {
+func (l *loader) checkRefs(gs v2Schema, def, path string) error {
+	if ref := gs.ref(); ref != "" {
 		if !strings.HasPrefix(ref, definitionsPrefix) {
 			return l.errorf(def, path, "$ref %q does not point into this document's definitions (want %s<name>)", ref, definitionsPrefix)
 		}
@@ -214,20 +177,22 @@ func (l *loader) checkRefs(gs *openapi_v2.Schema, def, path string) error {
 			return l.errorf(def, path, "$ref %q names no definition of this document", ref)
 		}
 	}
-	for _, np := range gs.GetProperties().GetAdditionalProperties() {
-		if err := l.checkRefs(np.GetValue(), def, joinField(path, np.GetName())); err != nil {
+	for _, p := range gs.properties() {
+		if err := l.checkRefs(v2Schema{v: p.Value}, def, joinField(path, p.Key)); err != nil {
 			return err
 		}
 	}
-	for _, item := range gs.GetItems().GetSchema() {
+	if item, ok := gs.items(); ok {
 		if err := l.checkRefs(item, def, path+"[]"); err != nil {
 			return err
 		}
 	}
-	if err := l.checkRefs(gs.GetAdditionalProperties().GetSchema(), def, path+"{}"); err != nil {
-		return err
+	if aps, ok := gs.additional(); ok {
+		if err := l.checkRefs(aps, def, path+"{}"); err != nil {
+			return err
+		}
 	}
-	for _, sub := range gs.GetAllOf() {
+	for _, sub := range gs.allOf() {
 		if err := l.checkRefs(sub, def, path); err != nil {
 			return err
 		}
@@ -271,7 +236,7 @@ func resolveAlias(doc string, defs map[string]*Type, name string, target func(st
 
 // typeOf returns the Type of one use of a schema: the referenced
 // definition's Type for a reference, else a new anonymous Type.
-func (l *loader) typeOf(gs *openapi_v2.Schema, def, path string) (*Type, error) {
+func (l *loader) typeOf(gs v2Schema, def, path string) (*Type, error) {
 	if target, ok := refTarget(gs); ok {
 		return l.defs[target], nil
 	}
@@ -284,103 +249,94 @@ func (l *loader) typeOf(gs *openapi_v2.Schema, def, path string) (*Type, error) 
 
 // fill sets t from the schema gs, which checkShape accepted: its shape
 // (shapeOf) decides the Kind.
-func (l *loader) fill(t *Type, gs *openapi_v2.Schema, def, path string) error {
+func (l *loader) fill(t *Type, gs v2Schema, def, path string) error {
+	var err error
 	switch shapeOf(gs) {
 	case shapeStruct:
-		props := gs.GetProperties().GetAdditionalProperties()
-		t.Kind = KindStruct
-		t.Fields = make(map[string]*Field, len(props))
-		t.FieldNames = make([]string, 0, len(props))
-		for _, np := range props {
-			name := np.GetName()
-			fpath := joinField(path, name)
-			if _, dup := t.Fields[name]; dup {
-				return l.errorf(def, fpath, "the property is declared twice")
-			}
-			ft, err := l.typeOf(np.GetValue(), def, fpath)
-			if err != nil {
-				return err
-			}
-			f := &Field{Name: name, Type: ft}
-			if f.Meta, f.KubectlMeta, err = l.meta(np.GetValue(), def, fpath); err != nil {
-				return err
-			}
-			if _, ref := refTarget(np.GetValue()); ref {
-				if f.Default, f.HasDefault, err = l.defaultOf(np.GetValue(), def, fpath); err != nil {
-					return err
-				}
-			} else {
-				f.Default, f.HasDefault = ft.Default, ft.HasDefault
-			}
-			t.Fields[name] = f
-			t.FieldNames = append(t.FieldNames, name)
-		}
-		sort.Strings(t.FieldNames)
+		err = l.fillStruct(t, gs, def, path)
 	case shapeArray:
-		items := gs.GetItems().GetSchema()
-		if len(items) != 1 {
-			return l.errorf(def, path, "the array has %d item schemas, want exactly 1", len(items))
-		}
-		elem, err := l.typeOf(items[0], def, path+"[]")
-		if err != nil {
-			return err
-		}
-		t.Kind, t.Elem = KindList, elem
+		// checkShape accepted the array, so it has items; a list of item
+		// schemas is anySchema (any value).
+		item, _ := gs.items()
+		t.Kind = KindList
+		t.Elem, err = l.typeOf(item, def, path+"[]")
 	case shapeMap:
-		aps := gs.GetAdditionalProperties().GetSchema()
-		if aps == nil {
+		aps, ok := gs.additional()
+		if !ok {
 			// type: object without properties, or additionalProperties
 			// true/false: nothing to say about the values.
 			t.Kind = KindUnknown
 			break
 		}
-		elem, err := l.typeOf(aps, def, path+"{}")
-		if err != nil {
-			return err
-		}
-		t.Kind, t.Elem = KindMap, elem
+		t.Kind = KindMap
+		t.Elem, err = l.typeOf(aps, def, path+"{}")
 	case shapePrimitive:
-		t.Kind, t.Primitive = KindPrimitive, gs.GetType().GetValue()[0]
-		if gs.GetFormat() == formatIntOrString {
+		t.Kind, t.Primitive = KindPrimitive, gs.types()[0]
+		if gs.format() == formatIntOrString {
 			t.Primitive = "" // a string or an integer
 		}
-		intOrString, err := l.boolExtension(gs, extIntOrString, def, path)
-		if err != nil {
-			return err
-		}
-		if intOrString {
+		var intOrString bool
+		if intOrString, err = l.boolExtension(gs, extIntOrString, def, path); intOrString {
 			t.Primitive = ""
 		}
 	default:
 		t.Kind = KindUnknown
 	}
-	var err error
+	if err != nil {
+		return err
+	}
 	t.Default, t.HasDefault, err = l.defaultOf(gs, def, path)
 	return err
+}
+
+// fillStruct sets t, a struct, from the properties of gs: one Field each,
+// with its Type, merge metadata and default (a reference's own default, or
+// the one of its inline Type).
+func (l *loader) fillStruct(t *Type, gs v2Schema, def, path string) error {
+	props := gs.properties()
+	t.Kind = KindStruct
+	t.Fields = make(map[string]*Field, len(props))
+	t.FieldNames = make([]string, 0, len(props))
+	for _, p := range props {
+		ps, fpath := v2Schema{v: p.Value}, joinField(path, p.Key)
+		ft, err := l.typeOf(ps, def, fpath)
+		if err != nil {
+			return err
+		}
+		f := &Field{Name: p.Key, Type: ft}
+		if f.Meta, f.KubectlMeta, err = l.meta(ps, def, fpath); err != nil {
+			return err
+		}
+		if _, ref := refTarget(ps); ref {
+			if f.Default, f.HasDefault, err = l.defaultOf(ps, def, fpath); err != nil {
+				return err
+			}
+		} else {
+			f.Default, f.HasDefault = ft.Default, ft.HasDefault
+		}
+		t.Fields[p.Key] = f
+		t.FieldNames = append(t.FieldNames, p.Key) // sorted: value maps are
+	}
+	return nil
 }
 
 // meta reads the patch strategy and merge key declared on a property: as
 // ply reads them (m) and as strategicpatch does (kubectl; see
 // kubectlPatchMeta).
-func (l *loader) meta(gs *openapi_v2.Schema, def, path string) (m, kubectl Meta, err error) {
-	var strategy, mergeKey string
-	for _, na := range gs.GetVendorExtension() {
-		switch na.GetName() {
-		case extPatchStrategy:
-			if strategy, err = l.stringExtension(na, def, path); err != nil {
-				return Meta{}, Meta{}, err
-			}
-			if m.Strategy, err = parseStrategy(strategy); err != nil {
-				return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
-			}
-		case extPatchMergeKey:
-			if mergeKey, err = l.stringExtension(na, def, path); err != nil {
-				return Meta{}, Meta{}, err
-			}
-			if m.MergeKey, err = parseMergeKey(mergeKey); err != nil {
-				return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
-			}
-		}
+func (l *loader) meta(gs v2Schema, def, path string) (m, kubectl Meta, err error) {
+	strategy, err := l.stringExtension(gs, extPatchStrategy, def, path)
+	if err != nil {
+		return Meta{}, Meta{}, err
+	}
+	if m.Strategy, err = parseStrategy(strategy); err != nil {
+		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+	}
+	mergeKey, err := l.stringExtension(gs, extPatchMergeKey, def, path)
+	if err != nil {
+		return Meta{}, Meta{}, err
+	}
+	if m.MergeKey, err = parseMergeKey(mergeKey); err != nil {
+		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
 	}
 	return m, kubectlPatchMeta(strategy, mergeKey), nil
 }
@@ -453,22 +409,16 @@ func parseStrategy(s string) (Strategy, error) {
 }
 
 // gvks reads a definition's x-kubernetes-group-version-kind.
-func (l *loader) gvks(gs *openapi_v2.Schema, def string) ([]GVK, error) {
-	for _, na := range gs.GetVendorExtension() {
-		if na.GetName() != extGVK {
-			continue
-		}
-		v, err := l.extensionValue(na, def, "")
-		if err != nil {
-			return nil, err
-		}
-		out, msg := parseGVKs(v)
-		if msg != "" {
-			return nil, l.errorf(def, "", "%s", msg)
-		}
-		return out, nil
+func (l *loader) gvks(gs v2Schema, def string) ([]GVK, error) {
+	v, ok := gs.extension(extGVK)
+	if !ok {
+		return nil, nil
 	}
-	return nil, nil
+	out, msg := parseGVKs(v)
+	if msg != "" {
+		return nil, l.errorf(def, "", "%s", msg)
+	}
+	return out, nil
 }
 
 // parseGVKs reads the value of an x-kubernetes-group-version-kind
@@ -525,56 +475,46 @@ func indexGVKs(doc string, names []string, defs map[string]*Type, gvksOf func(na
 	return byGVK, nil
 }
 
-// stringExtension returns the string value of a vendor extension.
-func (l *loader) stringExtension(na *openapi_v2.NamedAny, def, path string) (string, error) {
-	v, err := l.extensionValue(na, def, path)
-	if err != nil {
-		return "", err
+// stringExtension returns the string value of the vendor extension called
+// name on gs, "" when absent.
+func (l *loader) stringExtension(gs v2Schema, name, def, path string) (string, error) {
+	v, ok := gs.extension(name)
+	if !ok {
+		return "", nil
 	}
 	s, ok := v.AsString()
 	if !ok {
-		return "", l.errorf(def, path, "%s is %s, want a string", na.GetName(), kindPhrase(v))
+		return "", l.errorf(def, path, "%s is %s, want a string", name, kindPhrase(v))
 	}
 	return s, nil
 }
 
 // boolExtension returns the boolean value of the vendor extension called
 // name on gs, false when absent.
-func (l *loader) boolExtension(gs *openapi_v2.Schema, name, def, path string) (bool, error) {
-	for _, na := range gs.GetVendorExtension() {
-		if na.GetName() != name {
-			continue
-		}
-		v, err := l.extensionValue(na, def, path)
-		if err != nil {
-			return false, err
-		}
-		b, ok := v.AsBool()
-		if !ok {
-			return false, l.errorf(def, path, "%s is %s, want a boolean", name, kindPhrase(v))
-		}
-		return b, nil
+func (l *loader) boolExtension(gs v2Schema, name, def, path string) (bool, error) {
+	v, ok := gs.extension(name)
+	if !ok {
+		return false, nil
 	}
-	return false, nil
+	b, ok := v.AsBool()
+	if !ok {
+		return false, l.errorf(def, path, "%s is %s, want a boolean", name, kindPhrase(v))
+	}
+	return b, nil
 }
 
-func (l *loader) extensionValue(na *openapi_v2.NamedAny, def, path string) (value.Value, error) {
-	v, err := yamlValue(na.GetValue().GetYaml())
-	if err != nil {
-		return value.Value{}, l.errorf(def, path, "%s: %v", na.GetName(), err)
-	}
-	return v, nil
-}
-
-// defaultOf returns the default declared on gs.
-func (l *loader) defaultOf(gs *openapi_v2.Schema, def, path string) (value.Value, bool, error) {
-	d := gs.GetDefault()
-	if d == nil {
+// defaultOf returns the default declared on gs, as pkg/parse read it
+// (integers beyond 64 bits are numbers, as kubectl's JSON reading has
+// them). On an integer-typed schema, an integral number beyond the int64
+// range is rejected, as the default can be no integer of the field.
+func (l *loader) defaultOf(gs v2Schema, def, path string) (value.Value, bool, error) {
+	v, ok := gs.v.Get("default")
+	if !ok {
 		return value.Value{}, false, nil
 	}
-	v, err := yamlValue(d.GetYaml())
-	if err != nil {
-		return value.Value{}, false, l.errorf(def, path, "default: %v", err)
+	if f, isFloat := v.AsFloat(); isFloat && v.Kind() == value.KindFloat && f == math.Trunc(f) &&
+		(f >= 1<<63 || f < -(1<<63)) && slices.Contains(gs.types(), "integer") {
+		return value.Value{}, false, l.errorf(def, path, "default: integer %s does not fit in 64 bits", v.JSON())
 	}
 	return v, true, nil
 }
@@ -602,34 +542,4 @@ func kindPhrase(v value.Value) string {
 		return "an " + k
 	}
 	return "a " + k
-}
-
-// yamlNodeDump matches the Go dump of a YAML node that gnostic's errors
-// quote as the offending value ("&{Kind:4 Style:32 Tag:!!map ...}
-// (*yaml.Node)"), capturing its kind number and line and column. It is
-// compiled on first use (an error message), not at every start of a
-// program that links the package.
-var yamlNodeDump = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`&\{Kind:(\d+) [^()]*?Line:(\d+) Column:(\d+)\} \(\*yaml\.Node\)`)
-})
-
-// gnosticMessage rewrites the Go dumps of YAML nodes in a gnostic error
-// message as what a user can read: the kind of value found and where.
-func gnosticMessage(msg string) string {
-	re := yamlNodeDump()
-	return re.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := re.FindStringSubmatch(m)
-		kind := "a value"
-		switch sub[1] {
-		case "2":
-			kind = "a list"
-		case "4":
-			kind = "an object"
-		case "8":
-			kind = "a scalar"
-		case "16":
-			kind = "an alias"
-		}
-		return "got " + kind + " at line " + sub[2] + ", column " + sub[3]
-	})
 }

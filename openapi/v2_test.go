@@ -4,12 +4,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -185,18 +187,32 @@ var _ = Describe("LoadV2", func() {
 			Expect(err).To(MatchError(HavePrefix("openapi: " + file + ": ")))
 		},
 		Entry("malformed JSON", "malformed.json", "", "",
-			[]string{`openapi: OpenAPI v2 document: not a valid OpenAPI v2 document`, "line"}),
+			[]string{`openapi: OpenAPI v2 document: not valid YAML or JSON (`, "line 6", "want an OpenAPI v2 document (a JSON or YAML object)"}),
 		Entry("empty", "empty.json", "", "", []string{"the document is empty"}),
-		Entry("a value of the wrong kind (gnostic's node dump rewritten)", "wrong-kind-value.json", "", "",
-			[]string{"$root.definitions.a has unexpected value for required: got an object at line 2, column 33"}),
-		Entry("an OpenAPI v3 document", "openapi-v3.json", "", "", []string{"swagger"}),
-		// gnostic panics on these (index out of range); ply says what the
-		// input is instead.
+		Entry("a keyword value of the wrong kind", "wrong-kind-value.json", "a", "",
+			[]string{`openapi: OpenAPI v2 document "x 1": definition a: required is an object, want a list of strings (at #/definitions/a/required)`}),
+		Entry("a property schema of the wrong kind", "wrong-kind-property.yaml", "ply.test.v1.Thing", "spec.ports[]",
+			[]string{`definition ply.test.v1.Thing, field spec.ports[]: type is an integer, want a string or a list of strings (at #/definitions/ply.test.v1.Thing/properties/spec/properties/ports/items/type)`}),
+		Entry("an unknown schema keyword", "unknown-keyword.json", "ply.test.v1.Typo", "spec",
+			[]string{`unknown schema keyword "proprties", want a Swagger 2.0 schema keyword or an x- extension (at #/definitions/ply.test.v1.Typo/properties/spec/proprties)`}),
+		Entry("definitions that are not an object", "definitions-list.json", "", "",
+			[]string{`definitions is an array, want an object of schemas (at #/definitions)`}),
+		Entry("a definition that is not a schema object", "definition-null.json", "ply.test.v1.Nothing", "",
+			[]string{`the schema is a null, want a schema object (at #/definitions/ply.test.v1.Nothing)`}),
+		Entry("a swagger version other than 2.0", "swagger-3.json", "", "",
+			[]string{`swagger is "3.0", want "2.0" (a string) (at #/swagger)`}),
+		Entry("an info title that is not a string", "info-title-number.json", "", "",
+			[]string{`openapi: OpenAPI v2 document "v1": info.title is an integer, want a string (at #/info/title)`}),
+		Entry("an OpenAPI v3 document", "openapi-v3.json", "", "",
+			[]string{`the document is OpenAPI v3 (openapi "3.0.0"), want an OpenAPI v2 document (swagger "2.0")`}),
+		Entry("a duplicate key (the parser's error)", "duplicate-key.json", "", "",
+			[]string{`not valid YAML or JSON (`, `line 6`, `ply.test.v1.Twice`}),
+		// ply's parser says what the input is when it is not an object.
 		Entry("only comments", "comments-only.yaml", "", "",
 			[]string{"openapi: OpenAPI v2 document: the input holds no document, only comments, blank lines or nulls, want an OpenAPI v2 document (a JSON or YAML object)"}),
 		Entry("a list holding null", "list-of-null.yaml", "", "",
 			[]string{"openapi: OpenAPI v2 document: the document is an array, want an OpenAPI v2 document (a JSON or YAML object)"}),
-		Entry("a list", "list.yaml", "", "", []string{"openapi: OpenAPI v2 document: "}),
+		Entry("a list", "list.yaml", "", "", []string{"openapi: OpenAPI v2 document: the document is an array, want an OpenAPI v2 document"}),
 		Entry("dangling $ref", "dangling-ref.json", "ply.test.v1.Broken", "spec.target",
 			[]string{`openapi: OpenAPI v2 document "dangling v1": definition ply.test.v1.Broken, field spec.target: `,
 				`$ref "#/definitions/ply.test.v1.Missing" names no definition`}),
@@ -220,7 +236,76 @@ var _ = Describe("LoadV2", func() {
 			[]string{"ply.test.v1.Ping", "cycle of $refs", "(ply.test.v1.Ping -> ply.test.v1.Pong -> ply.test.v1.Ping)"}),
 		Entry("array without items (kube-openapi's check)", "array-without-items.json", "", "",
 			[]string{`openapi: OpenAPI v2 document "items v1": invalid schema`, "ply.test.v1.Itemless.list"}),
+		// The parser reads 18446744073709551615 as the number
+		// 18446744073709552000 (as kubectl's JSON reading does); on an
+		// integer field that is no integer of the field.
 		Entry("integer default beyond int64", "default-out-of-range.json", "ply.test.v1.Big", "count",
-			[]string{"ply.test.v1.Big", "default: integer 18446744073709551615 does not fit in 64 bits"}),
+			[]string{"ply.test.v1.Big", "default: integer 18446744073709552000 does not fit in 64 bits"}),
 	)
+
+	// What ply's reader reads differently from gnostic, which LoadV2 used
+	// before, or reads alike where it could differ.
+	Describe("as ply's own parser reads the document", func() {
+		load := func(definitions string) (*openapi.Schema, error) {
+			return openapi.LoadV2Uncached("", []byte(`{"swagger": "2.0", "info": {"title": "t", "version": "v1"},
+				"definitions": `+definitions+`}`))
+		}
+
+		It("keeps an integer beyond int64 as a number where the field is not an integer", func() {
+			s, err := load(`{"T": {"properties": {"s": {"type": "string", "default": 18446744073709551615},
+				"l": {"default": [18446744073709551615]}}}}`)
+			Expect(err).NotTo(HaveOccurred())
+			f := byName(s, "T").Field("s")
+			Expect(f.HasDefault).To(BeTrue())
+			Expect(f.Default.Kind()).To(Equal(value.KindFloat))
+			Expect(string(byName(s, "T").Field("l").Default.JSON())).To(Equal("[18446744073709552000]"))
+		})
+
+		It("reads a list of item schemas (a tuple) as items of any value", func() {
+			s, err := load(`{"T": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}}`)
+			Expect(err).NotTo(HaveOccurred())
+			t := byName(s, "T")
+			Expect(t.Kind).To(Equal(openapi.KindList))
+			Expect(t.Elem.Kind).To(Equal(openapi.KindUnknown))
+			Expect(t.Elem.Name).To(Equal("T[]"))
+		})
+
+		It("needs no info or paths, which it does not read", func() {
+			s, err := openapi.LoadV2Uncached("", []byte(`{"swagger": "2.0", "definitions": {"T": {"type": "string"}}}`))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(byName(s, "T").Primitive).To(Equal("string"))
+			_, err = openapi.LoadV2Uncached("", []byte(`{"swagger": "2.0", "definitions": {"T": {"type": 1}}}`))
+			Expect(err).To(MatchError(HavePrefix("openapi: OpenAPI v2 document: definition T: type is an integer")))
+		})
+
+		It("reports the first fault in name order, not in the document's order", func() {
+			_, err := load(`{"b": {"type": "array"}, "a": {"type": "array"}}`)
+			Expect(err).To(MatchError(ContainSubstring("SchemaError(a): array should have exactly one sub-item")))
+			_, err = load(`{"T": {"properties": {"z": {"title": 1}, "a": {"title": 2}}}}`)
+			var e *openapi.Error
+			Expect(errors.As(err, &e)).To(BeTrue())
+			Expect(e.Path).To(Equal("a"))
+			Expect(e.Msg).To(Equal("title is an integer, want a string (at #/definitions/T/properties/a/title)"))
+		})
+
+		It("reads a document beyond the 32 MiB that bound a manifest (a server's, with many CRDs)", func() {
+			big := []byte(`{"swagger": "2.0", "definitions": {"T": {"type": "string", "description": "` +
+				strings.Repeat("x", parse.DefaultMaxBytes) + `"}}}`)
+			s, err := openapi.LoadV2Uncached("", big)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(byName(s, "T").Primitive).To(Equal("string"))
+		})
+
+		It("reads a YAML document as its JSON", func() {
+			data, err := os.ReadFile(fixturePath)
+			Expect(err).NotTo(HaveOccurred())
+			doc, err := parse.Document(data)
+			Expect(err).NotTo(HaveOccurred())
+			fromYAML, err := openapi.LoadV2Uncached("", doc.YAML())
+			Expect(err).NotTo(HaveOccurred())
+			fromJSON, err := openapi.LoadV2Uncached("", data)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(openapi.SchemaDiff(fromYAML, fromJSON)).To(BeEmpty())
+		})
+	})
 })

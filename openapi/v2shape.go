@@ -3,8 +3,6 @@ package openapi
 import (
 	"errors"
 	"strconv"
-
-	openapi_v2 "github.com/google/gnostic-models/openapiv2"
 )
 
 // shape is how a v2 schema that is not a reference is read, by the rules
@@ -28,14 +26,14 @@ const (
 )
 
 // shapeOf classifies gs, a schema checkShape accepted.
-func shapeOf(gs *openapi_v2.Schema) shape {
-	types := gs.GetType().GetValue()
+func shapeOf(gs v2Schema) shape {
+	types := gs.types()
 	switch {
-	case len(types) == 0 && gs.GetProperties() != nil:
+	case len(types) == 0 && gs.has("properties"):
 		return shapeStruct
 	case len(types) == 0:
 		return shapeUnknown
-	case types[0] == "object" && gs.GetProperties() != nil:
+	case types[0] == "object" && gs.has("properties"):
 		return shapeStruct
 	case types[0] == "object":
 		return shapeMap
@@ -50,17 +48,20 @@ func shapeOf(gs *openapi_v2.Schema) shape {
 // the values of a map), with its message: "SchemaError(<path>): <what>",
 // the path being the definition and the property names ("<def>.spec.x").
 // $refs are assumed to point at definitions of the document (checkRefs).
-func checkShape(gs *openapi_v2.Schema, path string) error {
+// Properties are visited in name order (kube-openapi visits them in the
+// document's order, which the parsed value does not keep), so of several
+// bad properties the first by name is reported.
+func checkShape(gs v2Schema, path string) error {
 	fail := func(msg string) error {
 		if path == "" {
 			return errors.New("SchemaError: " + msg)
 		}
 		return errors.New("SchemaError(" + path + "): " + msg)
 	}
-	types := gs.GetType().GetValue()
-	if gs.GetXRef() != "" {
+	types := gs.types()
+	if gs.ref() != "" {
 		switch {
-		case len(gs.GetProperties().GetAdditionalProperties()) > 0:
+		case len(gs.properties()) > 0:
 			return fail("unallowed embedded type definition")
 		case len(types) > 0:
 			return fail("definition reference can't have a type")
@@ -72,21 +73,23 @@ func checkShape(gs *openapi_v2.Schema, path string) error {
 	}
 	switch shapeOf(gs) {
 	case shapeStruct:
-		for _, np := range gs.GetProperties().GetAdditionalProperties() {
-			if err := checkShape(np.GetValue(), path+"."+np.GetName()); err != nil {
+		for _, p := range gs.properties() {
+			if err := checkShape(v2Schema{v: p.Value}, path+"."+p.Key); err != nil {
 				return err
 			}
 		}
 	case shapeMap:
-		if sub := gs.GetAdditionalProperties().GetSchema(); sub != nil {
+		if sub, ok := gs.additional(); ok {
 			return checkShape(sub, path)
 		}
 	case shapeArray:
-		items := gs.GetItems().GetSchema()
-		if len(items) != 1 {
+		// A list of item schemas reads as one schema that says nothing
+		// (anySchema), as gnostic, kube-openapi's parser, reads it.
+		item, ok := gs.items()
+		if !ok {
 			return fail("array should have exactly one sub-item")
 		}
-		return checkShape(items[0], path)
+		return checkShape(item, path)
 	case shapePrimitive:
 		switch types[0] {
 		case "string", "integer", "number", "boolean":

@@ -13,10 +13,11 @@ import (
 // maxValueDepth bounds the nesting of a default or extension value.
 const maxValueDepth = 100
 
-// yamlValue converts the YAML text gnostic keeps for a default or a vendor
-// extension into a value.Value: integers stay exact int64, mapping keys
-// must be strings and unique, and anchors/aliases, infinities and NaN (which
-// JSON cannot write) are rejected.
+// yamlValue converts the JSON text the v3 loader keeps for a default or a
+// vendor extension (read as YAML, a superset) into a value.Value: integers
+// stay exact int64, mapping keys must be strings and unique, and
+// anchors/aliases, infinities and NaN (which JSON cannot write) are
+// rejected.
 func yamlValue(text string) (value.Value, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {

@@ -97,9 +97,13 @@ var _ = Describe("start-up", func() {
 // clusterLinks are the packages (or path prefixes, ending in "/") of the
 // cluster commands: ply runs kubectl-ply for apply and diff, so that its
 // own binary links none of them and merge and patch start without their
-// initialisation.
+// initialisation. With them, gnostic's OpenAPI models and protobuf, which
+// the cluster clients link and ply's openapi package no longer does (it
+// reads v2 documents with its own reader): gnostic's packages register
+// protobuf descriptors at start-up and its compiler links net/http.
 var clusterLinks = []string{"k8s.io/", "sigs.k8s.io/kustomize/", "sigs.k8s.io/cli-utils/",
-	"github.com/plyproject/ply/pkg/cluster", "github.com/plyproject/ply/cmd/internal/cli"}
+	"github.com/plyproject/ply/pkg/cluster", "github.com/plyproject/ply/cmd/internal/cli",
+	"github.com/google/gnostic-models/", "google.golang.org/protobuf/"}
 
 // linksCluster returns the packages of deps that clusterLinks names.
 func linksCluster(deps []string) []string {
@@ -119,6 +123,7 @@ var _ = Describe("ply's own binary", func() {
 		Expect(linksCluster(goList("github.com/plyproject/ply/cmd/ply"))).To(BeEmpty())
 		found := linksCluster(goList("github.com/plyproject/ply/cmd/kubectl-ply"))
 		Expect(found).To(ContainElements("k8s.io/client-go/rest", "github.com/plyproject/ply/pkg/cluster",
-			"github.com/plyproject/ply/cmd/internal/cli", "sigs.k8s.io/kustomize/api/krusty"))
+			"github.com/plyproject/ply/cmd/internal/cli", "sigs.k8s.io/kustomize/api/krusty",
+			"github.com/google/gnostic-models/openapiv2", "google.golang.org/protobuf/proto"))
 	})
 })
