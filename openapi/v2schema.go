@@ -98,8 +98,8 @@ func (s v2Schema) extension(name string) (value.Value, bool) { return s.v.Get(na
 // the size. A server's /openapi/v2 grows with every CRD installed and can
 // exceed the 32 MiB that bound a manifest (gnostic, which read v2 documents
 // before, had no bound); the bound here only keeps a runaway input from
-// exhausting memory.
-var v2Limits = parse.Limits{MaxBytes: 1 << 30}
+// exhausting memory (256 MiB).
+var v2Limits = parse.Limits{MaxBytes: 256 << 20}
 
 // readV2 reads data as an OpenAPI v2 document: a single YAML or JSON
 // object with swagger "2.0", an optional info object whose title and
