@@ -34,21 +34,15 @@ type Options struct {
 // root type (openapi.Unknown when the kind has no schema). The root has no
 // Parent; nodes are numbered from 0.
 func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
-	tree, _, err := Count(vals, root, opts)
-	return tree, err
-}
-
-// Count is Collate that also returns the number of nodes built (their IDs
-// are 0..n-1), so that Phase 2 can size its tables once.
-func Count(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, error) {
 	c := collator{opts: opts}
-	tree, err := c.collate(vals, root)
-	return tree, int(c.nodes), err
+	return c.collate(vals, root)
 }
 
-// CountIn is Count on pooled storage. Give it back with Arena.Release once
-// nothing refers to the tree any more; a tree still referred to (an error,
-// lazy change paths) is simply not released.
+// CountIn is Collate on pooled storage that also returns the number of
+// nodes built (their IDs are 0..n-1), so that Phase 2 can size its tables
+// once. Give the storage back with Arena.Release once nothing refers to
+// the tree any more; a tree still referred to (an error, lazy change
+// paths) is simply not released.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts

@@ -9,7 +9,6 @@ import (
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -18,8 +17,7 @@ import (
 // Errors blame elements.Patch (or elements.Live, for live data a directive
 // cannot apply to) at the path of the map or list concerned.
 type format struct {
-	max   int // the deepest nesting accepted
-	gates features.Gates
+	max int // the deepest nesting accepted
 }
 
 // fail is the *elements.Error blaming the patch at node n.
@@ -219,8 +217,8 @@ func (f format) clean(n *elements.Node, v value.Value, t *openapi.Type, depth in
 func (f format) Check(n *elements.Node) error {
 	d := n.Dirs
 	if d.HasDeleteFromList {
-		objects := f.gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(n.Type, &n.Meta)
-		if err := checkDeleteTarget(n, d.DeleteFromList.Items(), objects); err != nil {
+		// (n.Meta is collate's: without the SetOfMaps gate no set of maps merges.)
+		if err := checkDeleteTarget(n, d.DeleteFromList.Items(), elements.SetOfMaps(n.Type, &n.Meta)); err != nil {
 			return err
 		}
 	}
