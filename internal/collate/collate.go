@@ -14,9 +14,9 @@ import (
 
 // Options control a collation.
 type Options struct {
-	// Patch, when set, says Local holds a strategic merge patch (pkg/patch)
-	// whose directives Patch reads into the nodes' elements.Directives.
-	Patch Format
+	// Patch says Local holds a strategic merge patch (pkg/patch), whose
+	// directives are read into the nodes' elements.Directives (format.go).
+	Patch bool
 	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means
 	// no bound.
 	MaxDepth int
@@ -83,7 +83,7 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 	if root == nil {
 		root = openapi.Unknown
 	}
-	if c.opts.Patch != nil {
+	if c.opts.Patch {
 		return c.patchNode(elements.Node{Values: vals, Type: root}, 0)
 	}
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
@@ -108,8 +108,6 @@ type collator struct {
 	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
-	// spare is the node the patch format is handed (scratch).
-	spare elements.Node
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks. (A
@@ -238,7 +236,7 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []Fi
 	var err error
 	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
 		ct, cm := c.child(n.Type, key)
-		if c.opts.Patch != nil {
+		if c.opts.Patch {
 			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 		}
 		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
@@ -253,7 +251,7 @@ func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
 
 // local is the source Local holds: the patch in a patch tree.
 func (c *collator) local() elements.Source {
-	if c.opts.Patch != nil {
+	if c.opts.Patch {
 		return elements.Patch
 	}
 	return elements.Local
@@ -352,9 +350,9 @@ func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child
 	return out, nil
 }
 
-// KeyMessage is the message for item i (what names it) whose merge key
+// keyMessage is the message for item i (what names it) whose merge key
 // field missing is absent, or not a scalar (bad).
-func KeyMessage(what string, i int, missing string, bad bool, mk []string) string {
+func keyMessage(what string, i int, missing string, bad bool, mk []string) string {
 	if bad {
 		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
 	}
@@ -449,9 +447,9 @@ func (c *collator) keyedItems(e *elements.ListElement, depth int) error {
 	}
 	for i, it := range local {
 		d := ""
-		if c.opts.Patch != nil {
+		if c.opts.Patch {
 			var err error
-			if d, err = c.opts.Patch.Item(n, i, it); err != nil {
+			if d, err = readItem(n, i, it); err != nil {
 				return err
 			}
 		}
@@ -519,7 +517,7 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []valu
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
-			if c.opts.Patch != nil {
+			if c.opts.Patch {
 				_, err := localKey(n, i, it, itemType, elements.Live)
 				return nil, err
 			}
@@ -552,13 +550,13 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		cv := itemValues(it, recorded, local, live)
 		var err error
 		switch {
-		case c.opts.Patch == nil:
+		case !c.opts.Patch:
 			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
 		case it.LocalIndex < 0:
 			it.Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: cv})
 		case e.Dirs != nil && e.Dirs.ReplaceList:
 			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
-			if err = c.whole(&s, cv.Local); err == nil {
+			if err = c.whole(&s, cv.Local, depth+1); err == nil {
 				it.Element = c.atomic(&s)
 			}
 		default:
@@ -602,7 +600,7 @@ func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, s
 	if missing == "" {
 		return k, nil
 	}
-	return k, n.Errorf(src, KeyMessage("item", i, missing, bad, mk))
+	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
 }
 
 // keyedOrderKey is the identity of entry i of the "$setElementOrder" list
@@ -614,7 +612,7 @@ func keyedOrderKey(n *elements.Node, i int, v value.Value) (elements.Key, error)
 	}
 	k, missing, bad := elements.KeyOf(v, mk, n.Type.Item())
 	if missing != "" {
-		return k, n.Errorf(elements.Patch, KeyMessage(name, i, missing, bad, mk))
+		return k, n.Errorf(elements.Patch, keyMessage(name, i, missing, bad, mk))
 	}
 	return k, nil
 }
@@ -634,7 +632,7 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, key func(*elem
 			m.items[id].OrderIndex = int32(i)
 		}
 	}
-	return c.opts.Patch.Order(n, seq, order)
+	return checkOrder(n, seq, order)
 }
 
 // setItems collates a list merged as a set: of primitives, or of maps

@@ -112,7 +112,7 @@ func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value,
 	if live.IsMap() {
 		vals.Live = live
 	}
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: format{max: maxDepth}, MaxDepth: maxDepth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: maxDepth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}
