@@ -134,19 +134,11 @@ func readItem(n *elements.Node, i int, it value.Value) (string, error) {
 	if !ok || !directive(itemType, smp.DirectiveKey) {
 		return "", nil
 	}
-	// A value that is not a string reads as "", an unknown value.
-	at, mk := "item "+strconv.Itoa(i)+": ", n.Meta.MergeKey
+	// A value that is not a string reads as "", an unknown value. (A
+	// "delete" item's key is checked as it is matched: localKey.)
+	at := "item " + strconv.Itoa(i) + ": "
 	switch s, _ := d.AsString(); s {
-	case smp.DeleteValue:
-		if _, missing, bad := elements.KeyOf(it, mk, itemType); missing != "" {
-			msg := at + "a \"" + smp.DirectiveKey + ": " + smp.DeleteValue + "\" item must give the merge key (" + strings.Join(mk, ",") + "); it lacks \"" + missing + "\""
-			if bad {
-				msg = keyMessage("item", i, missing, bad, mk)
-			}
-			return "", fail(n, msg)
-		}
-		return s, nil
-	case smp.ReplaceValue:
+	case smp.DeleteValue, smp.ReplaceValue:
 		return s, nil
 	case smp.MergeValue:
 		return "", fail(n, at+"\""+smp.DirectiveKey+": "+smp.MergeValue+"\" cannot be given for a list (lists with a merge strategy merge without it)")
@@ -279,6 +271,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	return nil
 }
 
+// kindPhrase names what type t holds: "an object", "a scalar", "a list".
 func kindPhrase(t *openapi.Type) string {
 	switch t.Kind {
 	case openapi.KindStruct, openapi.KindMap:
