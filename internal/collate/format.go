@@ -250,7 +250,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	if msg != "" {
 		return fail(n, dir+": "+msg)
 	}
-	if len(del) > 0 && !dc.scalars() && !(objects && dc == classMap) {
+	if len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap) {
 		return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
 	}
 	base, src := n.Live, elements.Live
@@ -263,7 +263,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	switch {
 	case msg != "":
 		return n.Errorf(src, msg)
-	case bc == classMap && !objects:
+	case bc == value.KindMap && !objects:
 		return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
 	case base.Len() > 0 && len(del) > 0 && bc != dc:
 		return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
@@ -327,46 +327,26 @@ func checkOrder(n *elements.Node, seq, order []int) error {
 	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
 
-// itemClass is the JSON type of a list item as strategicpatch compares
-// them: all items of a merged list must share one.
-type itemClass uint8
-
-const (
-	classNone itemClass = iota
-	classNull
-	classString
-	classNumber
-	classBool
-	classMap
-	classList
-)
+// The class of a list item is its JSON type as strategicpatch compares
+// them (value.Kind, a number's KindInt): all items of a merged list must
+// share one. classNone is the class of no items.
+const classNone = value.KindList + 1
 
 var (
-	classNames  = [...]string{"nothing", "null", "a string", "a number", "a boolean", "an object", "a list"}
-	classPlural = [...]string{"nothing", "nulls", "strings", "numbers", "booleans", "objects", "lists"}
+	classNames  = [...]string{"null", "a boolean", "a number", "", "a string", "an object", "a list", "nothing"}
+	classPlural = [...]string{"nulls", "booleans", "numbers", "", "strings", "objects", "lists", "nothing"}
 )
 
-func classOf(v value.Value) itemClass {
-	switch v.Kind() {
-	case value.KindNull:
-		return classNull
-	case value.KindString:
-		return classString
-	case value.KindInt, value.KindFloat:
-		return classNumber
-	case value.KindBool:
-		return classBool
-	case value.KindMap:
-		return classMap
+func classOf(v value.Value) value.Kind {
+	if k := v.Kind(); k != value.KindFloat {
+		return k
 	}
-	return classList
+	return value.KindInt
 }
-
-func (c itemClass) scalars() bool { return c >= classString && c <= classBool }
 
 // classOfList returns the one class of items (classNone for none), or an
 // error message naming the first item that differs from item 0.
-func classOfList(items []value.Value) (itemClass, string) {
+func classOfList(items []value.Value) (value.Kind, string) {
 	if len(items) == 0 {
 		return classNone, ""
 	}
@@ -382,7 +362,7 @@ func classOfList(items []value.Value) (itemClass, string) {
 // listClass is the class of merged list n's items, the patch's and live's
 // together (classNone: neither has any; else objects or scalars), or the
 // error for items that cannot be merged.
-func listClass(n *elements.Node) (itemClass, error) {
+func listClass(n *elements.Node) (value.Kind, error) {
 	var live value.Value
 	if n.HasLive && n.Live.IsList() {
 		live = n.Live
@@ -402,9 +382,9 @@ func listClass(n *elements.Node) (itemClass, error) {
 	switch {
 	case lc != classNone && pc != classNone && lc != pc:
 		return 0, fail(n, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
-	case class == classNull:
+	case class == value.KindNull:
 		return 0, n.Errorf(src, "a merged list cannot hold null items")
-	case class == classList:
+	case class == value.KindList:
 		return 0, n.Errorf(src, "lists of lists cannot be merged")
 	}
 	return class, nil

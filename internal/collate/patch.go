@@ -124,7 +124,7 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 	case class == classNone:
 		// Nothing to merge or order: the patch's empty list, or live's.
 		return c.atomic(s), nil
-	case class != classMap || elements.SetOfMaps(s.Type, &s.Meta):
+	case class != value.KindMap || elements.SetOfMaps(s.Type, &s.Meta):
 		return c.setNode(s)
 	case len(s.Meta.MergeKey) == 0:
 		return nil, s.Errorf(elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
