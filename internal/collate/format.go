@@ -153,9 +153,6 @@ func readItem(n *elements.Node, i int, it value.Value) (string, error) {
 // the limit is an error (for values built in memory, which the parser's
 // limit did not see).
 func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
-	if t == nil {
-		t = openapi.Unknown
-	}
 	if !v.IsMap() && !v.IsList() {
 		return v, true, nil
 	}
@@ -221,7 +218,7 @@ func checkDirs(n *elements.Node) error {
 	case !n.Live.IsList():
 		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
 	}
-	if n.Type.Kind != openapi.KindList || !n.Meta.Strategy.Has(openapi.StrategyMerge) {
+	if !merged(n.Type, &n.Meta) {
 		if n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown {
 			return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
 		}

@@ -19,9 +19,6 @@ type FieldDirectives struct {
 // value in Local, s.Dirs what its parent gives it). Every node the patch
 // sets is built and checked; nodes it leaves out are live's, whole.
 func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, error) {
-	if s.Type == nil {
-		s.Type = openapi.Unknown
-	}
 	if err := c.depth(&s, depth); err != nil {
 		return nil, err
 	}
