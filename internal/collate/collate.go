@@ -365,25 +365,20 @@ func item(recorded, local, live, of int) elements.Item {
 	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// local makes item i of local's (or the patch's) list, of identity k, a
-// new member; fresh is false, and nothing added, when a member has k.
-func (m *members) local(k *elements.Key, i int) (id int, fresh bool) {
-	if id, fresh = m.index.ID(k); fresh {
-		m.items = append(m.items, item(-1, i, -1, -1))
-	}
-	return id, fresh
-}
-
-// join adds item i of src's list (Live or Recorded), of identity k, to the
-// member of k, made if there is none. ok is false, and nothing added, when
-// that member has an item of src already.
+// join adds item i of src's list, of identity k, to the member of k, made
+// if there is none. ok is false, and nothing added, when that member has
+// an item of src already (for local's items, added first: when k is not
+// new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	id, fresh := m.index.ID(k)
 	if fresh {
 		m.items = append(m.items, item(-1, -1, -1, -1))
 	}
-	at := &m.items[id].LiveIndex
-	if src == elements.Recorded {
+	at := &m.items[id].LocalIndex
+	switch src {
+	case elements.Live:
+		at = &m.items[id].LiveIndex
+	case elements.Recorded:
 		at = &m.items[id].RecordedIndex
 	}
 	if *at >= 0 {
@@ -441,7 +436,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			gone[k] = true
 			continue
 		}
-		id, fresh := m.local(&k, i)
+		id, fresh := m.join(&k, i, src)
 		if !fresh {
 			if c.opts.Lenient {
 				continue
@@ -636,7 +631,7 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			}
 			return nil, n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
-		id, fresh := m.local(&k, i)
+		id, fresh := m.join(&k, i, src)
 		if ordered {
 			seq = append(seq, id)
 		}
