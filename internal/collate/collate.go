@@ -453,13 +453,11 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		}
 	}
 	extra, err := c.joinKeyed(n, &m, recorded, live, gone)
+	if err == nil {
+		err = c.order(n, &m, seq, true, false)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if ordered {
-		if err := c.order(n, &m, seq, true, false); err != nil {
-			return nil, err
-		}
 	}
 	e.Items = m.items
 	return e, c.keyedMembers(e, extra, depth, replace)
@@ -574,11 +572,14 @@ func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, s
 	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
 }
 
-// order sets the members' OrderIndex from n's "$setElementOrder" list and
-// checks it against seq, the IDs of the patch's items in patch order
-// (checkOrder). Its entries are objects holding the merge key in a keyed
-// list, else items of a set (of maps: objects).
+// order sets the members' OrderIndex from n's "$setElementOrder" list, if
+// any, and checks it against seq, the IDs of the patch's items in patch
+// order (checkOrder). Its entries are objects holding the merge key in a
+// keyed list, else items of a set (of maps: objects).
 func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects bool) error {
+	if n.Dirs == nil || !n.Dirs.HasSetOrder {
+		return nil
+	}
 	mk, name := n.Meta.MergeKey, smp.SetOrderPrefix+n.Name+" item"
 	order := make([]int, n.Dirs.SetOrder.Len())
 	for i, v := range n.Dirs.SetOrder.Items() {
@@ -649,10 +650,8 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			m.join(&k, i, elements.Recorded)
 		}
 	}
-	if ordered {
-		if err := c.order(n, &m, seq, false, objects); err != nil {
-			return nil, err
-		}
+	if err := c.order(n, &m, seq, false, objects); err != nil {
+		return nil, err
 	}
 	if d := n.Dirs; d != nil && d.HasDeleteFromList {
 		for _, v := range d.DeleteFromList.Items() {
