@@ -85,8 +85,10 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 		root = openapi.Unknown
 	}
 	if c.opts.Patch {
+		c.src = elements.Patch
 		return c.patchNode(elements.Node{Values: vals, Type: root}, 0)
 	}
+	c.src = elements.Local
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
@@ -94,6 +96,7 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 // O(log n) allocations per node type instead of n.
 type collator struct {
 	opts    Options
+	src     elements.Source // the source Local holds: the patch in a patch tree
 	types   []elements.TypeElement
 	maps    []elements.MapElement
 	lists   []elements.ListElement
@@ -250,14 +253,6 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []Fi
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
 
-// local is the source Local holds: the patch in a patch tree.
-func (c *collator) local() elements.Source {
-	if c.opts.Patch {
-		return elements.Patch
-	}
-	return elements.Local
-}
-
 // kindFits refuses a value of src (held in Local) whose kind the schema
 // rules out (an object where the schema wants a list, and so on).
 func kindFits(s *elements.Node, src elements.Source) error {
@@ -396,7 +391,7 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 // replace live's (live's stay members, Deleted, for the order of the
 // server's view).
 func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
-	itemType, mk, src := s.Type.Item(), s.Meta.MergeKey, c.local()
+	itemType, mk, src := s.Type.Item(), s.Meta.MergeKey, c.src
 	if len(mk) > elements.MaxKeyFields {
 		return nil, s.Errorf(src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 	}
@@ -617,7 +612,7 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(1, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
-	src, objects := c.local(), elements.SetOfMaps(n.Type, &n.Meta)
+	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
 	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
 	var seq []int // when ordered: the patch's items by ID
 	if ordered {
