@@ -54,10 +54,8 @@ func readMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
 	var byField []FieldDirectives
 	field := func(name string) *elements.Directives {
-		for _, fd := range byField {
-			if fd.Name == name {
-				return fd.Dirs
-			}
+		if i := slices.IndexFunc(byField, func(fd FieldDirectives) bool { return fd.Name == name }); i >= 0 {
+			return byField[i].Dirs
 		}
 		byField = append(byField, FieldDirectives{Name: name, Dirs: &elements.Directives{}})
 		return byField[len(byField)-1].Dirs
