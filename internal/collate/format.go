@@ -287,14 +287,9 @@ func kindPhrase(t *openapi.Type) string {
 // while order entries remain, and counts as unmatched after the last one.
 func checkOrder(n *elements.Node, seq, order []int) error {
 	dir := smp.SetOrderPrefix + n.Name
-	data := 0
-	for _, id := range seq {
-		if id >= 0 {
-			data++
-		}
-	}
 	switch {
-	case data == 0 && len(order) == 0 || len(seq) == 0:
+	case !slices.ContainsFunc(seq, func(id int) bool { return id >= 0 }):
+		// No data items: the walk below would skip every one.
 		return nil
 	case len(order) == 0:
 		return fail(n, dir+" is empty but the patch list has items; every item of the patch list must be in it")
