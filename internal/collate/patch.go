@@ -118,10 +118,8 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 	switch class, err := listClass(s); {
 	case err != nil:
 		return nil, err
-	case class == classNone:
-		// Nothing to merge or order: the patch's empty list, or live's.
-		return c.atomic(s), nil
 	case class != value.KindMap || elements.SetOfMaps(s.Type, &s.Meta):
+		// (Without items, in the patch or in live, it is an empty set.)
 		return c.setNode(s)
 	case len(s.Meta.MergeKey) == 0:
 		return nil, s.Errorf(elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
