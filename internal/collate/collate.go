@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -14,9 +15,9 @@ import (
 
 // Options control a collation.
 type Options struct {
-	// Patch, when set, says Local holds a strategic merge patch (pkg/patch)
-	// whose directives Patch reads into the nodes' elements.Directives.
-	Patch Format
+	// Patch says Local holds a strategic merge patch (pkg/patch), whose
+	// directives are read into the nodes' elements.Directives (format.go).
+	Patch bool
 	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means
 	// no bound.
 	MaxDepth int
@@ -34,21 +35,15 @@ type Options struct {
 // root type (openapi.Unknown when the kind has no schema). The root has no
 // Parent; nodes are numbered from 0.
 func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
-	tree, _, err := Count(vals, root, opts)
-	return tree, err
-}
-
-// Count is Collate that also returns the number of nodes built (their IDs
-// are 0..n-1), so that Phase 2 can size its tables once.
-func Count(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, error) {
 	c := collator{opts: opts}
-	tree, err := c.collate(vals, root)
-	return tree, int(c.nodes), err
+	return c.collate(vals, root)
 }
 
-// CountIn is Count on pooled storage. Give it back with Arena.Release once
-// nothing refers to the tree any more; a tree still referred to (an error,
-// lazy change paths) is simply not released.
+// CountIn is Collate on pooled storage that also returns the number of
+// nodes built (their IDs are 0..n-1), so that Phase 2 can size its tables
+// once. Give the storage back with Arena.Release once nothing refers to
+// the tree any more; a tree still referred to (an error, lazy change
+// paths) is simply not released.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
@@ -89,9 +84,11 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 	if root == nil {
 		root = openapi.Unknown
 	}
-	if c.opts.Patch != nil {
+	if c.opts.Patch {
+		c.src = elements.Patch
 		return c.patchNode(elements.Node{Values: vals, Type: root}, 0)
 	}
+	c.src = elements.Local
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
@@ -99,6 +96,7 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 // O(log n) allocations per node type instead of n.
 type collator struct {
 	opts    Options
+	src     elements.Source // the source Local holds: the patch in a patch tree
 	types   []elements.TypeElement
 	maps    []elements.MapElement
 	lists   []elements.ListElement
@@ -114,8 +112,6 @@ type collator struct {
 	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
-	// spare is the node the patch format is handed (scratch).
-	spare elements.Node
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks. (A
@@ -244,10 +240,10 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []Fi
 	var err error
 	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
 		ct, cm := c.child(n.Type, key)
-		if c.opts.Patch != nil {
+		if c.opts.Patch {
 			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 		}
-		if len(key) > 0 && key[0] == '$' && cv.HasLocal && n.Type.Field(key) == nil {
+		if cv.HasLocal && directive(n.Type, key) {
 			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 		}
 		return c.node(self, key, false, &cv, ct, &cm)
@@ -256,14 +252,6 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []Fi
 }
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
-
-// local is the source Local holds: the patch in a patch tree.
-func (c *collator) local() elements.Source {
-	if c.opts.Patch != nil {
-		return elements.Patch
-	}
-	return elements.Local
-}
 
 // kindFits refuses a value of src (held in Local) whose kind the schema
 // rules out (an object where the schema wants a list, and so on).
@@ -283,21 +271,13 @@ func kindFits(s *elements.Node, src elements.Source) error {
 	case t.Kind == openapi.KindPrimitive:
 		return nil
 	}
-	want := "a " + t.Kind.String()
-	switch t.Kind {
-	case openapi.KindStruct, openapi.KindMap:
-		want = "an object"
-	case openapi.KindList:
-		want = "a list"
-	case openapi.KindPrimitive:
-		want = "a scalar"
-		switch t.Primitive {
-		case "":
-		case "integer":
-			want = "an integer"
-		default:
-			want = "a " + t.Primitive
-		}
+	want := kindPhrase(t)
+	switch {
+	case t.Kind != openapi.KindPrimitive || t.Primitive == "":
+	case t.Primitive == "integer":
+		want = "an integer"
+	default:
+		want = "a " + t.Primitive
 	}
 	if t.Name != "" {
 		want += " (" + t.Name + ")"
@@ -358,41 +338,13 @@ func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child
 	return out, nil
 }
 
-// KeyMessage is the message for item i (what names it) whose merge key
+// keyMessage is the message for item i (what names it) whose merge key
 // field missing is absent, or not a scalar (bad).
-func KeyMessage(what string, i int, missing string, bad bool, mk []string) string {
+func keyMessage(what string, i int, missing string, bad bool, mk []string) string {
 	if bad {
 		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
 	}
 	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + strings.Join(mk, ",") + ")"
-}
-
-// duplicateKey is the error for items first and then of src that share
-// a merge key.
-func duplicateKey(n *elements.Node, first, then int, it value.Value, itemType *openapi.Type, src elements.Source) error {
-	if src == elements.Patch {
-		return n.Errorf(src, "items "+strconv.Itoa(first)+" and "+strconv.Itoa(then)+" have the same merge key "+strings.Join(n.Meta.MergeKey, ",")+"; a patch names each item once")
-	}
-	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, n.Meta.MergeKey, itemType)))
-	return &elements.Error{Source: src, Path: at,
-		Msg: "duplicate merge key: items " + strconv.Itoa(first) + " and " + strconv.Itoa(then) + " are both " + at.String()}
-}
-
-// keyedNode builds a list of maps merged by merge key.
-func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
-	if n := len(s.Meta.MergeKey); n > elements.MaxKeyFields {
-		return nil, s.Errorf(c.local(), "schema declares a merge key of "+strconv.Itoa(n)+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
-	}
-	e := alloc(&c.lists)
-	c.fill(&e.Node, s)
-	return e, c.keyedItems(e, depth)
-}
-
-// setNode builds a list merged as a set.
-func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
-	e := alloc(&c.sets)
-	c.fill(&e.Node, s)
-	return e, c.setItems(e)
 }
 
 // members matches the items of a merged list's sources by identity: items
@@ -408,25 +360,20 @@ func item(recorded, local, live, of int) elements.Item {
 	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// local makes item i of local's (or the patch's) list, of identity k, a
-// new member; fresh is false, and nothing added, when a member has k.
-func (m *members) local(k *elements.Key, i int) (id int, fresh bool) {
-	if id, fresh = m.index.ID(k); fresh {
-		m.items = append(m.items, item(-1, i, -1, -1))
-	}
-	return id, fresh
-}
-
-// join adds item i of src's list (Live or Recorded), of identity k, to the
-// member of k, made if there is none. ok is false, and nothing added, when
-// that member has an item of src already.
+// join adds item i of src's list, of identity k, to the member of k, made
+// if there is none. ok is false, and nothing added, when that member has
+// an item of src already (for local's items, added first: when k is not
+// new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	id, fresh := m.index.ID(k)
 	if fresh {
 		m.items = append(m.items, item(-1, -1, -1, -1))
 	}
-	at := &m.items[id].LiveIndex
-	if src == elements.Recorded {
+	at := &m.items[id].LocalIndex
+	switch src {
+	case elements.Live:
+		at = &m.items[id].LiveIndex
+	case elements.Recorded:
 		at = &m.items[id].RecordedIndex
 	}
 	if *at >= 0 {
@@ -436,15 +383,21 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 	return id, true
 }
 
-// keyedItems collates a list of maps merged by merge key: local's (the
-// patch's) items in their order, then live's others, then recorded's. A
-// live item without the key (an error in a patch) or repeating one is a
-// LiveExtra. Live items a "$patch: delete" item names are left out; a
-// "$patch: replace" item makes the patch's data items replace live's
-// (live's stay members, Deleted, for the order of the server's view).
-func (c *collator) keyedItems(e *elements.ListElement, depth int) error {
+// keyedNode builds a list of maps merged by merge key: its members are
+// local's (the patch's) items in their order, then live's others, then
+// recorded's. A live item without the key (an error in a patch) or
+// repeating one is a LiveExtra. Live items a "$patch: delete" item names
+// are left out; a "$patch: replace" item makes the patch's data items
+// replace live's (live's stay members, Deleted, for the order of the
+// server's view).
+func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
+	itemType, mk, src := s.Type.Item(), s.Meta.MergeKey, c.src
+	if len(mk) > elements.MaxKeyFields {
+		return nil, s.Errorf(src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
+	}
+	e := alloc(&c.lists)
+	c.fill(&e.Node, s)
 	n := &e.Node
-	itemType, mk, src := n.Type.Item(), n.Meta.MergeKey, c.local()
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(len(mk), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
@@ -455,10 +408,10 @@ func (c *collator) keyedItems(e *elements.ListElement, depth int) error {
 	}
 	for i, it := range local {
 		d := ""
-		if c.opts.Patch != nil {
+		if c.opts.Patch {
 			var err error
-			if d, err = c.opts.Patch.Item(n, i, it); err != nil {
-				return err
+			if d, err = readItem(n, i, it); err != nil {
+				return nil, err
 			}
 		}
 		if d == "replace" {
@@ -467,9 +420,9 @@ func (c *collator) keyedItems(e *elements.ListElement, depth int) error {
 			}
 			continue
 		}
-		k, err := localKey(n, i, it, itemType, src)
+		k, err := localKey(n, i, it, itemType, src, d == "delete")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if d == "delete" {
 			if gone == nil {
@@ -478,40 +431,31 @@ func (c *collator) keyedItems(e *elements.ListElement, depth int) error {
 			gone[k] = true
 			continue
 		}
-		id, fresh := m.local(&k, i)
+		id, fresh := m.join(&k, i, src)
 		if !fresh {
 			if c.opts.Lenient {
 				continue
 			}
-			return duplicateKey(n, m.items[id].LocalIndex, i, it, itemType, src)
+			first := strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i)
+			if src == elements.Patch {
+				return nil, n.Errorf(src, "items "+first+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
+			}
+			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
+			return nil, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + first + " are both " + at.String()}
 		}
 		if ordered {
 			seq = append(seq, id)
 		}
 	}
 	extra, err := c.joinKeyed(n, &m, recorded, live, gone)
+	if err == nil {
+		err = c.order(n, &m, seq, true, false)
+	}
 	if err != nil {
-		return err
-	}
-	if ordered {
-		if err := c.order(n, &m, seq, keyedOrderKey); err != nil {
-			return err
-		}
-	}
-	if replace {
-		for p := range m.items {
-			m.items[p].Deleted = m.items[p].LocalIndex < 0
-		}
-		for p := range extra {
-			extra[p].Deleted = true
-		}
-		if n.Dirs == nil {
-			n.Dirs = &elements.Directives{}
-		}
-		n.Dirs.ReplaceList = true
+		return nil, err
 	}
 	e.Items = m.items
-	return c.keyedMembers(e, extra, depth)
+	return e, c.keyedMembers(e, extra, depth, replace)
 }
 
 // joinKeyed matches live's and recorded's items of keyed list n to the
@@ -525,8 +469,8 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []valu
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
-			if c.opts.Patch != nil {
-				_, err := localKey(n, i, it, itemType, elements.Live)
+			if c.opts.Patch {
+				_, err := localKey(n, i, it, itemType, elements.Live, false)
 				return nil, err
 			}
 			extra = append(extra, item(-1, -1, i, -1))
@@ -547,24 +491,32 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []valu
 
 // keyedMembers builds the elements of a keyed list's members, then of its
 // LiveExtra (live's, whole). A patch's data item merges with live's item
-// of its key (in a replaced list it is the patch's, whole).
-func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int) error {
+// of its key; in a replaced list (replace) it is the patch's, whole, and
+// live's items are Deleted.
+func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int, replace bool) error {
+	if replace {
+		if e.Dirs == nil {
+			e.Dirs = &elements.Directives{}
+		}
+		e.Dirs.ReplaceList = true
+	}
 	recorded, local, live := e.Lists()
 	itemType := e.Type.Item()
 	// Items of a merge,retainKeys list clear the fields local leaves out.
 	itemMeta := openapi.Meta{Strategy: e.Meta.Strategy & openapi.StrategyRetainKeys}
 	for p := range e.Items {
 		it := &e.Items[p]
+		it.Deleted = replace && it.LocalIndex < 0
 		cv := itemValues(it, recorded, local, live)
 		var err error
 		switch {
-		case c.opts.Patch == nil:
+		case !c.opts.Patch:
 			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
 		case it.LocalIndex < 0:
 			it.Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: cv})
-		case e.Dirs != nil && e.Dirs.ReplaceList:
+		case replace:
 			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
-			if err = c.whole(&s, cv.Local); err == nil {
+			if err = c.whole(&s, cv.Local, depth+1); err == nil {
 				it.Element = c.atomic(&s)
 			}
 		default:
@@ -575,6 +527,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		}
 	}
 	for p := range extra {
+		extra[p].Deleted = replace
 		extra[p].Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
 	e.LiveExtra = extra
@@ -598,61 +551,68 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) elements
 }
 
 // localKey is the identity of item i of src's list of n, or the error for
-// an item without one.
-func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source) (elements.Key, error) {
+// an item without one (del: a "$patch: delete" item).
+func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source, del bool) (elements.Key, error) {
 	mk := n.Meta.MergeKey
 	if !it.IsMap() {
 		return elements.Key{}, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
 	}
 	k, missing, bad := elements.KeyOf(it, mk, itemType)
-	if missing == "" {
+	switch {
+	case missing == "":
 		return k, nil
+	case del && !bad:
+		return k, n.Errorf(src, "item "+strconv.Itoa(i)+": a \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" item must give the merge key ("+strings.Join(mk, ",")+"); it lacks \""+missing+"\"")
 	}
-	return k, n.Errorf(src, KeyMessage("item", i, missing, bad, mk))
+	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
 }
 
-// keyedOrderKey is the identity of entry i of the "$setElementOrder" list
-// of keyed list n: an object holding the merge key.
-func keyedOrderKey(n *elements.Node, i int, v value.Value) (elements.Key, error) {
-	mk, name := n.Meta.MergeKey, "$setElementOrder/"+n.Name+" item"
-	if !v.IsMap() {
-		return elements.Key{}, n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected an object holding the merge key ("+strings.Join(mk, ",")+"), got "+v.Kind().String())
+// order sets the members' OrderIndex from n's "$setElementOrder" list, if
+// any, and checks it against seq, the IDs of the patch's items in patch
+// order (checkOrder). Its entries are objects holding the merge key in a
+// keyed list, else items of a set (of maps: objects).
+func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects bool) error {
+	if n.Dirs == nil || !n.Dirs.HasSetOrder {
+		return nil
 	}
-	k, missing, bad := elements.KeyOf(v, mk, n.Type.Item())
-	if missing != "" {
-		return k, n.Errorf(elements.Patch, KeyMessage(name, i, missing, bad, mk))
-	}
-	return k, nil
-}
-
-// order sets the members' OrderIndex from n's "$setElementOrder" list,
-// whose entries have the identities key gives, and has the format check it
-// against seq, the IDs of the patch's items in patch order.
-func (c *collator) order(n *elements.Node, m *members, seq []int, key func(*elements.Node, int, value.Value) (elements.Key, error)) error {
+	mk, name := n.Meta.MergeKey, smp.SetOrderPrefix+n.Name+" item"
 	order := make([]int, n.Dirs.SetOrder.Len())
 	for i, v := range n.Dirs.SetOrder.Items() {
-		k, err := key(n, i, v)
-		if err != nil {
-			return err
+		var k elements.Key
+		var missing string
+		var bad, ok bool
+		switch {
+		case keyed && !v.IsMap():
+			return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected an object holding the merge key ("+strings.Join(mk, ",")+"), got "+v.Kind().String())
+		case keyed:
+			if k, missing, bad = elements.KeyOf(v, mk, n.Type.Item()); missing != "" {
+				return n.Errorf(elements.Patch, keyMessage(name, i, missing, bad, mk))
+			}
+		default:
+			if k, ok = setKey(v, objects); !ok || v.IsNull() {
+				return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
+			}
 		}
 		id, _ := m.index.ID(&k)
 		if order[i] = id; id < len(m.items) && m.items[id].OrderIndex < 0 {
 			m.items[id].OrderIndex = int32(i)
 		}
 	}
-	return c.opts.Patch.Order(n, seq, order)
+	return checkOrder(n, seq, order)
 }
 
-// setItems collates a list merged as a set: of primitives, or of maps
+// setNode builds a list merged as a set: of primitives, or of maps
 // (features.SetOfMaps) whose items are atomic, identity the whole item
 // (elements.SetKey). A value local repeats is an error (a patch's
 // collapse); values live or recorded repeat collapse into their first.
 // Values "$deleteFromPrimitiveList" names are Deleted.
-func (c *collator) setItems(e *elements.SetElement) error {
+func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
+	e := alloc(&c.sets)
+	c.fill(&e.Node, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(1, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
-	src, objects := c.local(), elements.SetOfMaps(n.Type, &n.Meta)
+	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
 	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
 	var seq []int // when ordered: the patch's items by ID
 	if ordered {
@@ -665,14 +625,14 @@ func (c *collator) setItems(e *elements.SetElement) error {
 			if objects {
 				what = "an object"
 			}
-			return n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
+			return nil, n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
-		id, fresh := m.local(&k, i)
+		id, fresh := m.join(&k, i, src)
 		if ordered {
 			seq = append(seq, id)
 		}
 		if !fresh && src != elements.Patch && !c.opts.Lenient {
-			return n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
+			return nil, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
 		}
 	}
 	for i, v := range live {
@@ -685,16 +645,8 @@ func (c *collator) setItems(e *elements.SetElement) error {
 			m.join(&k, i, elements.Recorded)
 		}
 	}
-	if ordered {
-		if err := c.order(n, &m, seq, func(n *elements.Node, i int, v value.Value) (elements.Key, error) {
-			k, ok := setKey(v, objects)
-			if !ok || v.IsNull() {
-				return k, n.Errorf(elements.Patch, "$setElementOrder/"+n.Name+" item "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
-			}
-			return k, nil
-		}); err != nil {
-			return err
-		}
+	if err := c.order(n, &m, seq, false, objects); err != nil {
+		return nil, err
 	}
 	if d := n.Dirs; d != nil && d.HasDeleteFromList {
 		for _, v := range d.DeleteFromList.Items() {
@@ -717,7 +669,7 @@ func (c *collator) setItems(e *elements.SetElement) error {
 		it.Element = pe
 	}
 	e.Items = m.items
-	return nil
+	return e, nil
 }
 
 // setKey is the identity of set item v (elements.SetKey).

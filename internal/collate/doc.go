@@ -1,6 +1,7 @@
 // Package collate is Phase 1 of every operation: it walks the recorded,
-// local and live objects (or a patch and live) together with the schema
-// and builds one tree of internal/elements Elements.
+// local and live objects (or a patch and live, reading the patch format:
+// format.go) together with the schema and builds one tree of
+// internal/elements Elements.
 //
 // Rules that shape the tree:
 //   - Only nodes local sets (present, not null) get children: a node local

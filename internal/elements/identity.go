@@ -120,14 +120,6 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 	return id, true
 }
 
-// Len is how many keys are numbered.
-func (x *Index) Len() int {
-	if x.single == nil && x.multi == nil {
-		return x.n
-	}
-	return len(x.single) + len(x.multi)
-}
-
 // SetKey is the identity of an item of a set: a scalar's value.ScalarKey,
 // an object's (features.SetOfMaps, when objects) canonical JSON, so two
 // items are one exactly when value.Equal holds. ok is false for an item

@@ -28,7 +28,7 @@ func (v *view) patched(o Ordering) []int {
 		layout = v.liveMembers()
 	case o == OrderSeed || !v.node.HasLocal:
 		left, right := v.runs(survivors)
-		layout = seedInterleave(left, right, v.livePos)
+		layout = v.seedInterleave(left, right)
 	default:
 		// strategicpatch ranks by live's list after the deletions: it
 		// appends the new items to a copy of the slice header, so they
@@ -96,32 +96,21 @@ func (v *view) liveMembers() []int {
 // seedInterleave is OrderSeed's merge of a list without
 // "$setElementOrder", by document 000's rules: the patch's items (right)
 // keep the patch's order, live-only ones (left) live's, and a live-only
-// item goes before the patch's next item when its live position (livePos,
-// -1 when live lacks it) is lower. A new item is ranked with the next
-// patch item live has, or after every live-only one when none, so the
-// patch's order (the stronger rule) holds.
-func seedInterleave(left, right []int, livePos func(int) int) []int {
-	// rank: each patch item's live position, or for a new item that of the
-	// next patch item live has (beyond every live position when none).
-	rank := make([]int, len(right))
+// item goes before the patch's next item when its live position is lower.
+// A new item is ranked with the next patch item live has, or after every
+// live-only one when none, so the patch's order (the stronger rule) holds.
+// (Members hold distinct live positions: no ties.)
+func (v *view) seedInterleave(left, right []int) []int {
+	rank := make([]int, len(v.items)+len(v.extra))
+	for _, id := range left {
+		rank[id] = v.livePos(id)
+	}
 	next := math.MaxInt
 	for j := len(right) - 1; j >= 0; j-- {
-		if r := livePos(right[j]); r >= 0 {
+		if r := v.livePos(right[j]); r >= 0 {
 			next = r
 		}
-		rank[j] = next
+		rank[right[j]] = next
 	}
-	out := make([]int, 0, len(left)+len(right))
-	i, j := 0, 0
-	for i < len(left) && j < len(right) {
-		if rank[j] < livePos(left[i]) {
-			out = append(out, right[j])
-			j++
-		} else {
-			out = append(out, left[i])
-			i++
-		}
-	}
-	out = append(out, left[i:]...)
-	return append(out, right[j:]...)
+	return interleave(left, right, func(id int) int { return rank[id] })
 }

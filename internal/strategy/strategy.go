@@ -18,7 +18,7 @@ type Options struct {
 	// lists are ordered as the patch orders them.
 	Patch bool
 	// Record keeps every walked node's Outcome for Outcome. Nodes, when
-	// known, is the tree's node count (collate.Count): the table is sized
+	// known, is the tree's node count (collate.CountIn): the table is sized
 	// once.
 	Record bool
 	Nodes  int

@@ -91,44 +91,42 @@ func without(list, drop value.Value) value.Value {
 }
 
 // StripNulls returns v without map fields whose value is null, at any
-// depth. It returns v itself (no copy) when there are none.
+// depth. It returns v itself (no copy) when there are none: a map or list
+// is copied from its first changed member on, in one pass.
 func StripNulls(v value.Value) value.Value {
-	if !hasNullField(v) {
-		return v
-	}
 	switch v.Kind() {
 	case value.KindMap:
-		fs := make([]value.Field, 0, v.Len())
-		for _, f := range v.Fields() {
-			if !f.Value.IsNull() {
-				fs = append(fs, value.Field{Key: f.Key, Value: StripNulls(f.Value)})
+		var fs []value.Field // nil while every field is v's own
+		for i, f := range v.Fields() {
+			cv := StripNulls(f.Value)
+			if fs == nil && !cv.IsNull() && cv == f.Value {
+				continue
+			}
+			if fs == nil {
+				fs = append(make([]value.Field, 0, v.Len()), v.Fields()[:i]...)
+			}
+			if !cv.IsNull() {
+				fs = append(fs, value.Field{Key: f.Key, Value: cv})
 			}
 		}
-		return value.MapFromSorted(fs)
-	case value.KindList:
-		items := make([]value.Value, len(v.Items()))
-		for i, it := range v.Items() {
-			items[i] = StripNulls(it)
+		if fs != nil {
+			return value.MapFromSorted(fs)
 		}
-		return value.List(items)
+	case value.KindList:
+		var items []value.Value // nil while every item is v's own
+		for i, it := range v.Items() {
+			cv := StripNulls(it)
+			if items == nil && cv == it {
+				continue
+			}
+			if items == nil {
+				items = append(make([]value.Value, 0, v.Len()), v.Items()[:i]...)
+			}
+			items = append(items, cv)
+		}
+		if items != nil {
+			return value.List(items)
+		}
 	}
 	return v
-}
-
-func hasNullField(v value.Value) bool {
-	switch v.Kind() {
-	case value.KindMap:
-		for _, f := range v.Fields() {
-			if f.Value.IsNull() || hasNullField(f.Value) {
-				return true
-			}
-		}
-	case value.KindList:
-		for _, it := range v.Items() {
-			if hasNullField(it) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -85,6 +85,9 @@ func ApplyType(live, patch value.Value, t *openapi.Type) (value.Value, error) {
 
 // ApplyTypeOrdered is ApplyType with the ordering of merged lists given.
 func ApplyTypeOrdered(live, patch value.Value, t *openapi.Type, ordering Ordering) (value.Value, error) {
+	if err := checkRoots(live, patch); err != nil {
+		return value.Value{}, err
+	}
 	return apply(live, patch, t, Options{Ordering: ordering})
 }
 
@@ -99,11 +102,8 @@ func checkRoots(live, patch value.Value) error {
 	return nil
 }
 
-// apply collates the patch tree and walks it in patch mode.
+// apply collates the patch tree (roots checked) and walks it in patch mode.
 func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value, error) {
-	if err := checkRoots(live, patch); err != nil {
-		return value.Value{}, err
-	}
 	maxDepth := opts.MaxDepth
 	if maxDepth <= 0 {
 		maxDepth = parse.DefaultMaxDepth
@@ -112,7 +112,7 @@ func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value,
 	if live.IsMap() {
 		vals.Live = live
 	}
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: format{max: maxDepth, gates: opts.Gates}, MaxDepth: maxDepth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: maxDepth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}

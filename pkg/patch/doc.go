@@ -6,9 +6,9 @@
 //	Apply(live, patch, Options) / ApplyType(live, patch, rootType)
 //	ApplyTypeOrdered(live, patch, rootType, OrderSeed|OrderKubectl)
 //
-// The patch is one more source of the collator (internal/collate); this
-// package owns its format (format.go: the directives and the rejection
-// rules). OrderKubectl gives strategicpatch's object, list order included,
+// The patch is one more source of the collator (internal/collate), which
+// reads its format (internal/collate/format.go: the directives and the
+// rejection rules). OrderKubectl gives strategicpatch's object, list order included,
 // wherever strategicpatch defines one, but for the deliberate differences,
 // each a feature gate (pkg/features). Errors are *elements.Error naming
 // the source (elements.Patch, or elements.Live for live data the patch

@@ -1,26 +1,21 @@
-package patch
+package collate
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// format is the strategic merge patch format (collate.Format): it reads
-// the directives out of patch values and applies the rejection rules.
-// Errors blame elements.Patch (or elements.Live, for live data a directive
-// cannot apply to) at the path of the map or list concerned.
-type format struct {
-	max   int // the deepest nesting accepted
-	gates features.Gates
-}
+// The strategic merge patch format (design documents 000-002): reading
+// the directives out of patch values, and the rejection rules. Errors
+// blame elements.Patch (or elements.Live, for live data a directive cannot
+// apply to) at the path of the map or list concerned. A node passed here
+// is complete but for its children and ID.
 
 // fail is the *elements.Error blaming the patch at node n.
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
@@ -32,8 +27,10 @@ func directive(t *openapi.Type, key string) bool {
 	return strings.HasPrefix(key, "$") && t.Field(key) == nil
 }
 
-// Map implements collate.Format.
-func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []collate.FieldDirectives, error) {
+// readMap reads patch map n.Local: its data fields, sorted; the node's
+// directives ("$patch", "$retainKeys", added to n.Dirs); and those it
+// gives its fields, sorted by name.
+func readMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDirectives, error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
@@ -55,14 +52,12 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 		return fields, dirs, nil, nil
 	}
 	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
-	var byField []collate.FieldDirectives
+	var byField []FieldDirectives
 	field := func(name string) *elements.Directives {
-		for _, fd := range byField {
-			if fd.Name == name {
-				return fd.Dirs
-			}
+		if i := slices.IndexFunc(byField, func(fd FieldDirectives) bool { return fd.Name == name }); i >= 0 {
+			return byField[i].Dirs
 		}
-		byField = append(byField, collate.FieldDirectives{Name: name, Dirs: &elements.Directives{}})
+		byField = append(byField, FieldDirectives{Name: name, Dirs: &elements.Directives{}})
 		return byField[len(byField)-1].Dirs
 	}
 	for _, fl := range fields[first:] {
@@ -98,7 +93,7 @@ func (f format) Map(n *elements.Node) ([]value.Field, *elements.Directives, []co
 			}
 		}
 	}
-	slices.SortFunc(byField, func(a, b collate.FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(byField, func(a, b FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
 	return data, dirs, byField, nil
 }
 
@@ -129,61 +124,43 @@ func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 	return slices.Compact(keys), nil
 }
 
-// Item implements collate.Format.
-func (f format) Item(n *elements.Node, i int, it value.Value) (string, error) {
+// readItem reads the "$patch" directive of item i of merged list of maps
+// n: "", "delete" or "replace".
+func readItem(n *elements.Node, i int, it value.Value) (string, error) {
 	itemType := n.Type.Item()
 	d, ok := it.Get(smp.DirectiveKey)
 	if !ok || !directive(itemType, smp.DirectiveKey) {
 		return "", nil
 	}
-	// A value that is not a string reads as "", an unknown value.
-	item, mk := "item "+strconv.Itoa(i)+": ", n.Meta.MergeKey
+	// A value that is not a string reads as "", an unknown value. (A
+	// "delete" item's key is checked as it is matched: localKey.)
+	at := "item " + strconv.Itoa(i) + ": "
 	switch s, _ := d.AsString(); s {
-	case smp.DeleteValue:
-		if _, missing, bad := elements.KeyOf(it, mk, itemType); missing != "" {
-			msg := item + "a \"" + smp.DirectiveKey + ": " + smp.DeleteValue + "\" item must give the merge key (" + strings.Join(mk, ",") + "); it lacks \"" + missing + "\""
-			if bad {
-				msg = collate.KeyMessage("item", i, missing, bad, mk)
-			}
-			return "", fail(n, msg)
-		}
-		return s, nil
-	case smp.ReplaceValue:
+	case smp.DeleteValue, smp.ReplaceValue:
 		return s, nil
 	case smp.MergeValue:
-		return "", fail(n, item+"\""+smp.DirectiveKey+": "+smp.MergeValue+"\" cannot be given for a list (lists with a merge strategy merge without it)")
+		return "", fail(n, at+"\""+smp.DirectiveKey+": "+smp.MergeValue+"\" cannot be given for a list (lists with a merge strategy merge without it)")
 	}
-	return "", fail(n, item+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
+	return "", fail(n, at+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// Whole implements collate.Format: v as data, without map fields set to
-// null, maps holding "$patch" (a replaced value's directives are ignored)
-// and other directive keys. Nesting deeper than the limit is an error (for
-// values built in memory, which the parser's limit did not see).
-func (f format) Whole(n *elements.Node, v value.Value) (value.Value, error) {
-	depth := 0
-	for p := n.Parent; p != nil; p = p.Base().Parent {
-		depth++
-	}
-	out, _, err := f.clean(n, v, n.Type, depth)
-	return out, err
-}
-
-// clean is Whole's recursion; keep is false for a value to drop.
-func (f format) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
-	if t == nil {
-		t = openapi.Unknown
-	}
+// clean returns patch value v of node n at nesting depth as data (a
+// replaced map or list, a list without merge strategy): without map fields
+// set to null, maps holding "$patch" (a replaced value's directives are
+// ignored; keep is false) and other directive keys. Nesting deeper than
+// the limit is an error (for values built in memory, which the parser's
+// limit did not see).
+func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
 	if !v.IsMap() && !v.IsList() {
 		return v, true, nil
 	}
-	if depth > f.max {
-		return v, false, fail(n, "nesting is deeper than the limit of "+strconv.Itoa(f.max)+" levels of maps and lists")
+	if err := c.depth(n, depth); err != nil {
+		return v, false, err
 	}
 	if v.IsList() {
 		items, it := make([]value.Value, 0, v.Len()), t.Item()
 		for _, x := range v.Items() {
-			cv, keep, err := f.clean(n, x, it, depth+1)
+			cv, keep, err := c.clean(n, x, it, depth+1)
 			if err != nil {
 				return v, false, err
 			}
@@ -202,7 +179,7 @@ func (f format) clean(n *elements.Node, v value.Value, t *openapi.Type, depth in
 			continue
 		}
 		ct, _ := t.Child(fl.Key)
-		cv, keep, err := f.clean(n, fl.Value, ct, depth+1)
+		cv, keep, err := c.clean(n, fl.Value, ct, depth+1)
 		if err != nil {
 			return v, false, err
 		}
@@ -213,14 +190,14 @@ func (f format) clean(n *elements.Node, v value.Value, t *openapi.Type, depth in
 	return value.MapFromSorted(fields), true, nil
 }
 
-// Check implements collate.Format: the rules relating
-// "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>" to
-// the field's schema and values.
-func (f format) Check(n *elements.Node) error {
+// checkDirs applies the rules relating "$setElementOrder/<field>" and
+// "$deleteFromPrimitiveList/<field>" (n.Dirs, from n's parent) to the
+// field's schema and values.
+func checkDirs(n *elements.Node) error {
 	d := n.Dirs
 	if d.HasDeleteFromList {
-		objects := f.gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(n.Type, &n.Meta)
-		if err := checkDeleteTarget(n, d.DeleteFromList.Items(), objects); err != nil {
+		// (n.Meta is collate's: without the SetOfMaps gate no set of maps merges.)
+		if err := checkDeleteTarget(n, d.DeleteFromList.Items(), elements.SetOfMaps(n.Type, &n.Meta)); err != nil {
 			return err
 		}
 	}
@@ -239,7 +216,7 @@ func (f format) Check(n *elements.Node) error {
 	case !n.Live.IsList():
 		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
 	}
-	if n.Type.Kind != openapi.KindList || !n.Meta.Strategy.Has(openapi.StrategyMerge) {
+	if !merged(n.Type, &n.Meta) {
 		if n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown {
 			return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
 		}
@@ -268,7 +245,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	if msg != "" {
 		return fail(n, dir+": "+msg)
 	}
-	if len(del) > 0 && !dc.scalars() && !(objects && dc == classMap) {
+	if len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap) {
 		return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
 	}
 	base, src := n.Live, elements.Live
@@ -281,7 +258,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	switch {
 	case msg != "":
 		return n.Errorf(src, msg)
-	case bc == classMap && !objects:
+	case bc == value.KindMap && !objects:
 		return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
 	case base.Len() > 0 && len(del) > 0 && bc != dc:
 		return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
@@ -289,6 +266,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	return nil
 }
 
+// kindPhrase names what type t holds: "an object", "a scalar", "a list".
 func kindPhrase(t *openapi.Type) string {
 	switch t.Kind {
 	case openapi.KindStruct, openapi.KindMap:
@@ -301,21 +279,17 @@ func kindPhrase(t *openapi.Type) string {
 	return "of unknown kind"
 }
 
-// Order implements collate.Format: "$setElementOrder/<field>" names
-// every item of the patch list (deletions aside) in the patch's relative
-// order. It walks both lists once, as strategicpatch does: a "$patch:
-// replace" item (-1 in seq) is skipped while order entries remain, and
-// counts as unmatched after the last one.
-func (f format) Order(n *elements.Node, seq, order []int) error {
+// checkOrder checks that n's "$setElementOrder" names every item of the
+// patch list (deletions aside) in the patch's relative order: seq holds
+// the identities (elements.Index numbers) of the patch's items in order,
+// -1 for a "$patch: replace" item; order those it lists. It walks both
+// lists once, as strategicpatch does: a "$patch: replace" item is skipped
+// while order entries remain, and counts as unmatched after the last one.
+func checkOrder(n *elements.Node, seq, order []int) error {
 	dir := smp.SetOrderPrefix + n.Name
-	data := 0
-	for _, id := range seq {
-		if id >= 0 {
-			data++
-		}
-	}
 	switch {
-	case data == 0 && len(order) == 0 || len(seq) == 0:
+	case !slices.ContainsFunc(seq, func(id int) bool { return id >= 0 }):
+		// No data items: the walk below would skip every one.
 		return nil
 	case len(order) == 0:
 		return fail(n, dir+" is empty but the patch list has items; every item of the patch list must be in it")
@@ -343,46 +317,26 @@ func (f format) Order(n *elements.Node, seq, order []int) error {
 	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
 
-// itemClass is the JSON type of a list item as strategicpatch compares
-// them: all items of a merged list must share one.
-type itemClass uint8
-
-const (
-	classNone itemClass = iota
-	classNull
-	classString
-	classNumber
-	classBool
-	classMap
-	classList
-)
+// The class of a list item is its JSON type as strategicpatch compares
+// them (value.Kind, a number's KindInt): all items of a merged list must
+// share one. classNone is the class of no items.
+const classNone = value.KindList + 1
 
 var (
-	classNames  = [...]string{"nothing", "null", "a string", "a number", "a boolean", "an object", "a list"}
-	classPlural = [...]string{"nothing", "nulls", "strings", "numbers", "booleans", "objects", "lists"}
+	classNames  = [...]string{"null", "a boolean", "a number", "", "a string", "an object", "a list", "nothing"}
+	classPlural = [...]string{"nulls", "booleans", "numbers", "", "strings", "objects", "lists", "nothing"}
 )
 
-func classOf(v value.Value) itemClass {
-	switch v.Kind() {
-	case value.KindNull:
-		return classNull
-	case value.KindString:
-		return classString
-	case value.KindInt, value.KindFloat:
-		return classNumber
-	case value.KindBool:
-		return classBool
-	case value.KindMap:
-		return classMap
+func classOf(v value.Value) value.Kind {
+	if k := v.Kind(); k != value.KindFloat {
+		return k
 	}
-	return classList
+	return value.KindInt
 }
-
-func (c itemClass) scalars() bool { return c >= classString && c <= classBool }
 
 // classOfList returns the one class of items (classNone for none), or an
 // error message naming the first item that differs from item 0.
-func classOfList(items []value.Value) (itemClass, string) {
+func classOfList(items []value.Value) (value.Kind, string) {
 	if len(items) == 0 {
 		return classNone, ""
 	}
@@ -395,10 +349,10 @@ func classOfList(items []value.Value) (itemClass, string) {
 	return c, ""
 }
 
-// List implements collate.Format: the class of a merged list's items, the
-// patch's and live's together, or the error for items that cannot be
-// merged.
-func (f format) List(n *elements.Node) (collate.ListKind, error) {
+// listClass is the class of merged list n's items, the patch's and live's
+// together (classNone: neither has any; else objects or scalars), or the
+// error for items that cannot be merged.
+func listClass(n *elements.Node) (value.Kind, error) {
 	var live value.Value
 	if n.HasLive && n.Live.IsList() {
 		live = n.Live
@@ -418,14 +372,10 @@ func (f format) List(n *elements.Node) (collate.ListKind, error) {
 	switch {
 	case lc != classNone && pc != classNone && lc != pc:
 		return 0, fail(n, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
-	case class == classNull:
+	case class == value.KindNull:
 		return 0, n.Errorf(src, "a merged list cannot hold null items")
-	case class == classList:
+	case class == value.KindList:
 		return 0, n.Errorf(src, "lists of lists cannot be merged")
-	case class == classMap:
-		return collate.ListObjects, nil
-	case class == classNone:
-		return collate.ListEmpty, nil
 	}
-	return collate.ListScalars, nil
+	return class, nil
 }
