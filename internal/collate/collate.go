@@ -10,6 +10,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/patch/format"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -179,7 +180,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 		return c.fieldsNode(&s, local.Fields(), nil, 0)
 	case value.KindList:
-		if same || !merged(t, meta) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
+		if same || !elements.MergedList(t, meta) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
 			break
 		}
 		switch elem := t.Item(); {
@@ -198,11 +199,6 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	return c.atomic(&s), nil
 }
 
-// merged reports whether a list of type t with metadata meta merges.
-func merged(t *openapi.Type, meta *openapi.Meta) bool {
-	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
-}
-
 // child resolves the type and merge metadata of field key of t: without
 // the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Meta) {
@@ -218,7 +214,7 @@ func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Me
 // data (local's fields), recorded's and live's where they are maps, and
 // the fields a patch gives directives (byField). depth is a patch node's
 // nesting.
-func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []FieldDirectives, depth int) (elements.Element, error) {
+func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []format.FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
 	var fields *elements.Fields
 	if s.Type.Kind == openapi.KindStruct {
@@ -243,7 +239,7 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []Fi
 		if c.opts.Patch {
 			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 		}
-		if cv.HasLocal && directive(n.Type, key) {
+		if cv.HasLocal && format.Directive(n.Type, key) {
 			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 		}
 		return c.node(self, key, false, &cv, ct, &cm)
@@ -271,7 +267,7 @@ func kindFits(s *elements.Node, src elements.Source) error {
 	case t.Kind == openapi.KindPrimitive:
 		return nil
 	}
-	want := kindPhrase(t)
+	want := format.KindPhrase(t)
 	switch {
 	case t.Kind != openapi.KindPrimitive || t.Primitive == "":
 	case t.Primitive == "integer":
@@ -289,7 +285,7 @@ func kindFits(s *elements.Node, src elements.Source) error {
 // local, recorded and live and of the names dirs gives directives for, in
 // key order, with the key's values and directives, and returns the
 // children.
-func (c *collator) union(lf, rf, vf []value.Field, dirs []FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
+func (c *collator) union(lf, rf, vf []value.Field, dirs []format.FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	i, j, k, d := 0, 0, 0, 0
@@ -410,7 +406,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		d := ""
 		if c.opts.Patch {
 			var err error
-			if d, err = readItem(n, i, it); err != nil {
+			if d, err = format.ReadItem(n, i, it); err != nil {
 				return nil, err
 			}
 		}
@@ -598,7 +594,7 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects
 			m.items[id].OrderIndex = int32(i)
 		}
 	}
-	return checkOrder(n, seq, order)
+	return format.CheckOrder(n, seq, order)
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps

@@ -1,6 +1,6 @@
 // Package collate is Phase 1 of every operation: it walks the recorded,
-// local and live objects (or a patch and live, reading the patch format:
-// format.go) together with the schema and builds one tree of
+// local and live objects (or a patch and live, read by the rules of
+// pkg/patch/format) together with the schema and builds one tree of
 // internal/elements Elements.
 //
 // Rules that shape the tree:

@@ -4,16 +4,12 @@ import (
 	"strconv"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch/format"
 	"github.com/plyproject/ply/pkg/value"
 )
-
-// FieldDirectives are the directives a patch map gives its field Name.
-type FieldDirectives struct {
-	Name string
-	Dirs *elements.Directives
-}
 
 // patchNode builds the Element of one node of a patch tree (the patch's
 // value in Local, s.Dirs what its parent gives it). Every node the patch
@@ -23,7 +19,7 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		return nil, err
 	}
 	if s.Dirs != nil {
-		if err := checkDirs(&s); err != nil {
+		if err := format.CheckDirs(&s); err != nil {
 			return nil, err
 		}
 	}
@@ -64,7 +60,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	if err := kindFits(s, elements.Patch); err != nil {
 		return nil, err
 	}
-	data, dirs, byField, err := readMap(s)
+	data, dirs, byField, err := format.ReadMap(s)
 	if err != nil {
 		return nil, err
 	}
@@ -108,14 +104,14 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 			return nil, err
 		}
 	}
-	if !merged(s.Type, &s.Meta) {
+	if !elements.MergedList(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
 		if err := c.whole(s, s.Local, depth); err != nil {
 			return nil, err
 		}
 		return c.atomic(s), nil
 	}
-	switch class, err := listClass(s); {
+	switch class, err := format.ListClass(s); {
 	case err != nil:
 		return nil, err
 	case class != value.KindMap || elements.SetOfMaps(s.Type, &s.Meta):
@@ -125,4 +121,50 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 		return nil, s.Errorf(elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
 	}
 	return c.keyedNode(s, depth)
+}
+
+// clean returns patch value v of node n at nesting depth as data (a
+// replaced map or list, a list without merge strategy): without map fields
+// set to null, maps holding "$patch" (a replaced value's directives are
+// ignored; keep is false) and other directive keys. Nesting deeper than
+// the limit is an error (for values built in memory, which the parser's
+// limit did not see).
+func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
+	if !v.IsMap() && !v.IsList() {
+		return v, true, nil
+	}
+	if err := c.depth(n, depth); err != nil {
+		return v, false, err
+	}
+	if v.IsList() {
+		items, it := make([]value.Value, 0, v.Len()), t.Item()
+		for _, x := range v.Items() {
+			cv, keep, err := c.clean(n, x, it, depth+1)
+			if err != nil {
+				return v, false, err
+			}
+			if keep {
+				items = append(items, cv)
+			}
+		}
+		return value.List(items), true, nil
+	}
+	if _, ok := v.Get(smp.DirectiveKey); ok && format.Directive(t, smp.DirectiveKey) {
+		return v, false, nil
+	}
+	fields := make([]value.Field, 0, v.Len())
+	for _, fl := range v.Fields() {
+		if fl.Value.IsNull() || format.Directive(t, fl.Key) {
+			continue
+		}
+		ct, _ := t.Child(fl.Key)
+		cv, keep, err := c.clean(n, fl.Value, ct, depth+1)
+		if err != nil {
+			return v, false, err
+		}
+		if keep {
+			fields = append(fields, value.Field{Key: fl.Key, Value: cv})
+		}
+	}
+	return value.MapFromSorted(fields), true, nil
 }

@@ -134,6 +134,11 @@ func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
 	return value.ScalarKey{}, false
 }
 
+// MergedList reports whether a list of type t with metadata meta merges.
+func MergedList(t *openapi.Type, meta *openapi.Meta) bool {
+	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
+}
+
 // SetOfMaps reports whether a list of type t with metadata meta is a
 // merged set of maps (x-kubernetes-list-type: set over objects).
 func SetOfMaps(t *openapi.Type, meta *openapi.Meta) bool {

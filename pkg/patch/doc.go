@@ -7,8 +7,8 @@
 //	ApplyTypeOrdered(live, patch, rootType, OrderSeed|OrderKubectl)
 //
 // The patch is one more source of the collator (internal/collate), which
-// reads its format (internal/collate/format.go: the directives and the
-// rejection rules). OrderKubectl gives strategicpatch's object, list order included,
+// reads it by the rules of its format (package format: the directives and
+// the rejection rules). OrderKubectl gives strategicpatch's object, list order included,
 // wherever strategicpatch defines one, but for the deliberate differences,
 // each a feature gate (pkg/features). Errors are *elements.Error naming
 // the source (elements.Patch, or elements.Live for live data the patch

@@ -1,4 +1,10 @@
-package collate
+// Package format is the strategic merge patch format as ply's engine reads
+// it (design documents 000-002): the directives read out of a patch's
+// values into node metadata, and the rules that reject a patch. The
+// shared collator (internal/collate) calls it while it builds a patch's
+// tree; pkg/patch is the front-end. Its functions take the engine's
+// element nodes: it is not an API for programs outside ply.
+package format
 
 import (
 	"slices"
@@ -11,34 +17,39 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// The strategic merge patch format (design documents 000-002): reading
-// the directives out of patch values, and the rejection rules. Errors
-// blame elements.Patch (or elements.Live, for live data a directive cannot
+// FieldDirectives are the directives a patch map gives its field Name.
+type FieldDirectives struct {
+	Name string
+	Dirs *elements.Directives
+}
+
+// Errors
+// blame elements.Patch (or elements.Live, for live data a Directive cannot
 // apply to) at the path of the map or list concerned. A node passed here
 // is complete but for its children and ID.
 
 // fail is the *elements.Error blaming the patch at node n.
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
-// directive reports whether key is a directive of a map of type t: a "$"
+// Directive reports whether key is a Directive of a map of type t: a "$"
 // key t does not declare (a few types, JSONSchemaProps among them, have
 // "$ref" and "$schema" data fields).
-func directive(t *openapi.Type, key string) bool {
+func Directive(t *openapi.Type, key string) bool {
 	return strings.HasPrefix(key, "$") && t.Field(key) == nil
 }
 
-// readMap reads patch map n.Local: its data fields, sorted; the node's
+// ReadMap reads patch map n.Local: its data fields, sorted; the node's
 // directives ("$patch", "$retainKeys", added to n.Dirs); and those it
 // gives its fields, sorted by name.
-func readMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDirectives, error) {
+func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDirectives, error) {
 	p, t := n.Local, n.Type
-	if d, ok := p.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
+	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
 			return nil, nil, nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
-			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch Directive: maps merge without it")
 		}
 		return p.Without(smp.DirectiveKey).Fields(), with(n.Dirs, func(d *elements.Directives) { d.Directive = s }), nil, nil
 	}
@@ -47,7 +58,7 @@ func readMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 	// $deleteFromPrimitiveList/<f>; others come from newer clients and are
 	// ignored.
 	fields := p.Fields()
-	first := slices.IndexFunc(fields, func(fl value.Field) bool { return directive(t, fl.Key) })
+	first := slices.IndexFunc(fields, func(fl value.Field) bool { return Directive(t, fl.Key) })
 	if first < 0 {
 		return fields, dirs, nil, nil
 	}
@@ -61,7 +72,7 @@ func readMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 		return byField[len(byField)-1].Dirs
 	}
 	for _, fl := range fields[first:] {
-		if !directive(t, fl.Key) {
+		if !Directive(t, fl.Key) {
 			data = append(data, fl)
 			continue
 		}
@@ -124,12 +135,12 @@ func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 	return slices.Compact(keys), nil
 }
 
-// readItem reads the "$patch" directive of item i of merged list of maps
+// ReadItem reads the "$patch" Directive of item i of merged list of maps
 // n: "", "delete" or "replace".
-func readItem(n *elements.Node, i int, it value.Value) (string, error) {
+func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	itemType := n.Type.Item()
 	d, ok := it.Get(smp.DirectiveKey)
-	if !ok || !directive(itemType, smp.DirectiveKey) {
+	if !ok || !Directive(itemType, smp.DirectiveKey) {
 		return "", nil
 	}
 	// A value that is not a string reads as "", an unknown value. (A
@@ -144,56 +155,10 @@ func readItem(n *elements.Node, i int, it value.Value) (string, error) {
 	return "", fail(n, at+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// clean returns patch value v of node n at nesting depth as data (a
-// replaced map or list, a list without merge strategy): without map fields
-// set to null, maps holding "$patch" (a replaced value's directives are
-// ignored; keep is false) and other directive keys. Nesting deeper than
-// the limit is an error (for values built in memory, which the parser's
-// limit did not see).
-func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
-	if !v.IsMap() && !v.IsList() {
-		return v, true, nil
-	}
-	if err := c.depth(n, depth); err != nil {
-		return v, false, err
-	}
-	if v.IsList() {
-		items, it := make([]value.Value, 0, v.Len()), t.Item()
-		for _, x := range v.Items() {
-			cv, keep, err := c.clean(n, x, it, depth+1)
-			if err != nil {
-				return v, false, err
-			}
-			if keep {
-				items = append(items, cv)
-			}
-		}
-		return value.List(items), true, nil
-	}
-	if _, ok := v.Get(smp.DirectiveKey); ok && directive(t, smp.DirectiveKey) {
-		return v, false, nil
-	}
-	fields := make([]value.Field, 0, v.Len())
-	for _, fl := range v.Fields() {
-		if fl.Value.IsNull() || directive(t, fl.Key) {
-			continue
-		}
-		ct, _ := t.Child(fl.Key)
-		cv, keep, err := c.clean(n, fl.Value, ct, depth+1)
-		if err != nil {
-			return v, false, err
-		}
-		if keep {
-			fields = append(fields, value.Field{Key: fl.Key, Value: cv})
-		}
-	}
-	return value.MapFromSorted(fields), true, nil
-}
-
-// checkDirs applies the rules relating "$setElementOrder/<field>" and
+// CheckDirs applies the rules relating "$setElementOrder/<field>" and
 // "$deleteFromPrimitiveList/<field>" (n.Dirs, from n's parent) to the
 // field's schema and values.
-func checkDirs(n *elements.Node) error {
+func CheckDirs(n *elements.Node) error {
 	d := n.Dirs
 	if d.HasDeleteFromList {
 		// (n.Meta is collate's: without the SetOfMaps gate no set of maps merges.)
@@ -216,7 +181,7 @@ func checkDirs(n *elements.Node) error {
 	case !n.Live.IsList():
 		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
 	}
-	if !merged(n.Type, &n.Meta) {
+	if !elements.MergedList(n.Type, &n.Meta) {
 		if n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown {
 			return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
 		}
@@ -236,7 +201,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	dir := smp.DeletePrefix + n.Name
 	t := n.Type
 	if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
-		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+kindPhrase(t))
+		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(t))
 	}
 	if n.HasLocal && !n.Local.IsNull() && !n.Local.IsList() {
 		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
@@ -266,8 +231,8 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	return nil
 }
 
-// kindPhrase names what type t holds: "an object", "a scalar", "a list".
-func kindPhrase(t *openapi.Type) string {
+// KindPhrase names what type t holds: "an object", "a scalar", "a list".
+func KindPhrase(t *openapi.Type) string {
 	switch t.Kind {
 	case openapi.KindStruct, openapi.KindMap:
 		return "an object"
@@ -279,13 +244,13 @@ func kindPhrase(t *openapi.Type) string {
 	return "of unknown kind"
 }
 
-// checkOrder checks that n's "$setElementOrder" names every item of the
+// CheckOrder checks that n's "$setElementOrder" names every item of the
 // patch list (deletions aside) in the patch's relative order: seq holds
 // the identities (elements.Index numbers) of the patch's items in order,
 // -1 for a "$patch: replace" item; order those it lists. It walks both
 // lists once, as strategicpatch does: a "$patch: replace" item is skipped
 // while order entries remain, and counts as unmatched after the last one.
-func checkOrder(n *elements.Node, seq, order []int) error {
+func CheckOrder(n *elements.Node, seq, order []int) error {
 	dir := smp.SetOrderPrefix + n.Name
 	switch {
 	case !slices.ContainsFunc(seq, func(id int) bool { return id >= 0 }):
@@ -349,10 +314,10 @@ func classOfList(items []value.Value) (value.Kind, string) {
 	return c, ""
 }
 
-// listClass is the class of merged list n's items, the patch's and live's
+// ListClass is the class of merged list n's items, the patch's and live's
 // together (classNone: neither has any; else objects or scalars), or the
 // error for items that cannot be merged.
-func listClass(n *elements.Node) (value.Kind, error) {
+func ListClass(n *elements.Node) (value.Kind, error) {
 	var live value.Value
 	if n.HasLive && n.Live.IsList() {
 		live = n.Live
