@@ -24,14 +24,14 @@ type FieldDirectives struct {
 }
 
 // Errors
-// blame elements.Patch (or elements.Live, for live data a Directive cannot
+// blame elements.Patch (or elements.Live, for live data a directive cannot
 // apply to) at the path of the map or list concerned. A node passed here
 // is complete but for its children and ID.
 
 // fail is the *elements.Error blaming the patch at node n.
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
-// Directive reports whether key is a Directive of a map of type t: a "$"
+// Directive reports whether key is a directive of a map of type t: a "$"
 // key t does not declare (a few types, JSONSchemaProps among them, have
 // "$ref" and "$schema" data fields).
 func Directive(t *openapi.Type, key string) bool {
@@ -49,7 +49,7 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
 			return nil, nil, nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
-			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch Directive: maps merge without it")
+			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
 		return p.Without(smp.DirectiveKey).Fields(), with(n.Dirs, func(d *elements.Directives) { d.Directive = s }), nil, nil
 	}
@@ -135,7 +135,7 @@ func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 	return slices.Compact(keys), nil
 }
 
-// ReadItem reads the "$patch" Directive of item i of merged list of maps
+// ReadItem reads the "$patch" directive of item i of merged list of maps
 // n: "", "delete" or "replace".
 func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	itemType := n.Type.Item()
