@@ -65,17 +65,22 @@ func Detach(cs []Change) {
 
 // Collect lists the changes of a decided tree in walk order: map fields by
 // name, list items local's first (local order), then live-only ones (live
-// order), then recorded-only ones. outcome gives the Outcome Phase 2
-// decided for a node (strategy.Walker.Outcome, with Record).
-func Collect(root elements.Element, outcome func(*elements.Node) elements.Outcome) []Change {
-	c := collector{outcome: outcome}
+// order), then recorded-only ones.
+func Collect(root elements.Element, outcomes Outcomes) []Change {
+	c := collector{outcomes: outcomes}
 	c.collect(root)
 	return c.out
 }
 
+// Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker
+// with Record).
+type Outcomes interface {
+	Outcome(*elements.Node) elements.Outcome
+}
+
 type collector struct {
-	outcome func(*elements.Node) elements.Outcome
-	out     []Change
+	outcomes Outcomes
+	out      []Change
 }
 
 // collect appends the changes at and below e: an Add or Remove when only
@@ -84,7 +89,7 @@ type collector struct {
 func (c *collector) collect(e elements.Element) {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
-	res := c.outcome(n)
+	res := c.outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
 	switch {
 	case !liveOK && !present:

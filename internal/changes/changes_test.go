@@ -69,7 +69,7 @@ func decide(vals elements.Values) decided {
 	return decided{tree, w}
 }
 
-func collect(d decided) []changes.Change { return changes.Collect(d.tree, d.walk.Outcome) }
+func collect(d decided) []changes.Change { return changes.Collect(d.tree, d.walk) }
 
 // fixed gives every node one Outcome.
 type fixed elements.Outcome
@@ -147,8 +147,8 @@ var _ = Describe("Collect", func() {
 			Type:   openapi.Unknown,
 			Values: elements.Values{Live: value.Int(1), HasLive: true},
 		}}
-		Expect(render(changes.Collect(leaf, fixed(elements.Absent).Outcome))).To(Equal([]string{"remove . local"}))
-		Expect(changes.Collect(leaf, fixed(elements.Keep(value.Float(1))).Outcome)).To(BeEmpty(), "1 and 1.0 are the same number")
+		Expect(render(changes.Collect(leaf, fixed(elements.Absent)))).To(Equal([]string{"remove . local"}))
+		Expect(changes.Collect(leaf, fixed(elements.Keep(value.Float(1))))).To(BeEmpty(), "1 and 1.0 are the same number")
 	})
 })
 

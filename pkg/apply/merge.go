@@ -55,7 +55,7 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	res.Object = out.Value
-	res.Changes = changes.Collect(tree, w.Outcome)
+	res.Changes = changes.Collect(tree, w)
 	w.Release()
 	// A few changes take their paths now and the tree's storage is reused;
 	// many keep their paths lazy, and the tree.
