@@ -4,8 +4,10 @@
 # input env=10/change=one), side by side with a Go program that does
 # kubectl's strategic merge patch on the same files
 # (test/bench/cmd/smpmerge), and sums the package initialisation
-# GODEBUG=inittrace=1 reports. docs/benchmarks.md ("CLI start-up") holds
-# its output.
+# GODEBUG=inittrace=1 reports; with two more rows: a Go hello-world (the
+# floor any Go program pays on the machine) and ply built static
+# (CGO_ENABLED=0, as kubectl's releases are built: no dynamic loader).
+# docs/benchmarks.md ("CLI start-up") holds its output.
 #
 #   hack/startup.sh [BASE_REV]   # e.g. hack/startup.sh 1e3a139
 #
@@ -14,7 +16,7 @@
 # each command per round, ROUNDS rounds, default 40) so that a machine
 # whose speed drifts slows every command alike; each cell is the median of
 # the rounds, each ratio the median of the per-round ratios. Needs Go, git
-# and bash; nothing is installed.
+# and bash 5; nothing is installed.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -25,13 +27,19 @@ trap 'rm -rf "$work"' EXIT
 
 go run ./test/bench/cmd/benchfiles -dir "$work/in" -env 10 -change one
 go build -o "$work/ply" ./cmd/ply
+CGO_ENABLED=0 go build -o "$work/ply-static" ./cmd/ply
 go build -o "$work/smpmerge" ./test/bench/cmd/smpmerge
-impls=(ply)
+# The floor: a Go program that prints a line and exits.
+mkdir "$work/hello"
+printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' >"$work/hello/main.go"
+printf 'module hello\n\ngo 1.21\n' >"$work/hello/go.mod"
+(cd "$work/hello" && go build -o "$work/hello-world" .)
+impls=(ply ply-static)
 if [[ $# -ge 1 ]]; then
 	mkdir "$work/base"
 	git archive "$1" | tar -x -C "$work/base"
 	(cd "$work/base" && go build -o "$work/ply-before" ./cmd/ply)
-	impls=(ply-before ply)
+	impls=(ply-before ply ply-static)
 fi
 
 in=$work/in
@@ -41,7 +49,8 @@ for p in "${impls[@]}"; do
 	cmds["$p patch"]="$work/$p patch apply --live $in/live.json --patch $in/patch.json"
 done
 cmds[smpmerge]="$work/smpmerge $in/recorded.json $in/local.json $in/live.json"
-names=(smpmerge)
+cmds[hello]="$work/hello-world"
+names=(smpmerge hello)
 for p in "${impls[@]}"; do names+=("$p merge" "$p patch"); done
 
 # The outputs must agree before anything is timed.
@@ -51,17 +60,19 @@ for p in "${impls[@]}"; do
 	cmp -s "$work/out.json" "$work/out-patch.json" || { echo "startup: $p merge and patch apply disagree" >&2; exit 1; }
 done
 
-# now_ns prints a monotonic-enough clock in nanoseconds.
-now_ns() { date +%s%N; }
+# Rounds read bash's own clock in microseconds ($EPOCHREALTIME, bash 5,
+# its decimal separator removed): no process is started to read it, so a
+# round times the command alone (date +%s%N around it added two forks,
+# about 2 ms, to every cell).
 
 declare -A times
 for ((r = 0; r < rounds + 2; r++)); do
 	for n in "${names[@]}"; do
-		t0=$(now_ns)
+		t0=${EPOCHREALTIME/[.,]/}
 		${cmds[$n]} >/dev/null
-		t1=$(now_ns)
+		t1=${EPOCHREALTIME/[.,]/}
 		((r < 2)) && continue # warm-up rounds
-		times[$n]+="$(((t1 - t0) / 1000)) "
+		times[$n]+="$((10#$t1 - 10#$t0)) "
 	done
 done
 
@@ -86,13 +97,15 @@ for n in "${names[@]}"; do
 		awk '{s += $1; n++} END {printf "%.2f %d", s, n}')
 	label=$n
 	[[ $n == smpmerge ]] && label="strategicpatch program (test/bench/cmd/smpmerge)"
+	[[ $n == hello ]] && label="Go hello-world (the floor)"
+	[[ $n == ply-static* ]] && label="${n/ply-static/ply} (static build, CGO_ENABLED=0)"
 	awk -v l="$label" -v med="$med" -v min="$min" -v max="$max" -v r="$ratio" -v i="${init% *}" -v n="${init#* }" \
 		'BEGIN {printf "| %s | %.1f | %.1f | %.1f | %s× | %s | %s |\n", l, med / 1000, min / 1000, max / 1000, r, i, n}'
 done
 
 echo
 for n in "${names[@]}"; do
-	[[ $n == smpmerge || $n == *patch ]] && continue
+	[[ $n == smpmerge || $n == hello || $n == ply-static* || $n == *patch ]] && continue
 	echo "GODEBUG=inittrace=1 $n, the ten costliest packages (median of 15 runs, ms):"
 	for i in $(seq 15); do GODEBUG=inittrace=1 ${cmds[$n]} 2>&1 >/dev/null | grep '^init ' | awk '{print $2, $5}'; done |
 		awk '{v[$1] = v[$1] " " $2} END {for (p in v) print p, v[p]}' |
