@@ -2,8 +2,10 @@ package openapi_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -294,6 +296,19 @@ var _ = Describe("LoadV2", func() {
 			s, err := openapi.LoadV2Uncached("", big)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(byName(s, "T").Primitive).To(Equal("string"))
+		})
+
+		It("reads a YAML document with more lines than a manifest may have", func() {
+			var sb strings.Builder
+			sb.WriteString("swagger: \"2.0\"\ndefinitions:\n")
+			n := parse.DefaultMaxYAMLSeparators/3 + 1
+			for i := range n {
+				fmt.Fprintf(&sb, "  T%d:\n    type: string\n    format: byte\n", i)
+			}
+			s, err := openapi.LoadV2Uncached("", []byte(sb.String()))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(byName(s, "T0").Primitive).To(Equal("string"))
+			Expect(byName(s, "T"+strconv.Itoa(n-1)).Primitive).To(Equal("string"))
 		})
 
 		It("reads a YAML document as its JSON", func() {

@@ -95,11 +95,17 @@ func (s v2Schema) additional() (v2Schema, bool) {
 func (s v2Schema) extension(name string) (value.Value, bool) { return s.v.Get(name) }
 
 // v2Limits are the parser's limits for v2 documents: its defaults, but for
-// the size. A server's /openapi/v2 grows with every CRD installed and can
-// exceed the 32 MiB that bound a manifest (gnostic, which read v2 documents
-// before, had no bound); the bound here only keeps a runaway input from
-// exhausting memory (256 MiB).
-var v2Limits = parse.Limits{MaxBytes: 256 << 20}
+// the size and, in step with it, the YAML separators (line breaks and flow
+// separators) a document and a stream may hold. A server's /openapi/v2
+// grows with every CRD installed and can exceed the 32 MiB that bound a
+// manifest (gnostic, which read v2 documents before, had no bound); the
+// bounds here only keep a runaway input from exhausting memory (256 MiB,
+// eight times a manifest's).
+var v2Limits = parse.Limits{
+	MaxBytes:                256 << 20,
+	MaxYAMLSeparators:       8 * parse.DefaultMaxYAMLSeparators,
+	MaxYAMLStreamSeparators: 8 * parse.DefaultMaxYAMLStreamSeparators,
+}
 
 // readV2 reads data as an OpenAPI v2 document: a single YAML or JSON
 // object with swagger "2.0", an optional info object whose title and

@@ -83,8 +83,9 @@ func checkShape(gs v2Schema, path string) error {
 			return checkShape(sub, path)
 		}
 	case shapeArray:
-		// A list of item schemas reads as one schema that says nothing
-		// (anySchema), as gnostic, kube-openapi's parser, reads it.
+		// A list of item schemas (a tuple, which Swagger 2.0 allows and
+		// gnostic, kubectl's reader, rejects) reads as one schema that
+		// says nothing (anySchema); the schemas in the list are not read.
 		item, ok := gs.items()
 		if !ok {
 			return fail("array should have exactly one sub-item")

@@ -57,6 +57,22 @@ var _ = Describe("ply apply and ply diff", func() {
 		Expect(r.stdout).To(BeEmpty())
 	})
 
+	It("runs them for a help flag before the command too", func() {
+		for _, args := range [][]string{{"-h", "apply"}, {"--help", "diff"}} {
+			r := ply(args...)
+			Expect(r.code).To(Equal(0), "%v", args)
+			Expect(r.stdout).To(ContainSubstring("\nUsage:\n  ply "+args[1]+" -f FILENAME [flags]\n"), "%v", args)
+		}
+	})
+
+	It("exits with diff's error code, not its differences code, when kubectl-ply cannot run", func() {
+		path := os.Getenv("PATH")
+		DeferCleanup(os.Setenv, "PATH", path)
+		os.Setenv("PATH", GinkgoT().TempDir())
+		Expect(ply("diff", "-f", "x.yaml").code).To(Equal(2))
+		Expect(ply("apply", "-f", "x.yaml").code).To(Equal(exitInput))
+	})
+
 	It("says where kubectl-ply was looked for when it is missing", func() {
 		path := os.Getenv("PATH")
 		DeferCleanup(os.Setenv, "PATH", path)

@@ -3,5 +3,9 @@ package main
 import "os"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	if cluster, name := forCluster(args); name != "" {
+		execCluster(cluster)
+	}
+	os.Exit(run(args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -67,49 +68,77 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // program name) and returns the exit code. It never panics: a panic is
 // reported as an internal error with exit code 1.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if forCluster(args) {
-		return runCluster(args, stdin, stdout, stderr)
+	if cluster, name := forCluster(args); name != "" {
+		return runCluster(cluster, stdin, stdout, stderr)
 	}
 	return command.Main(newRoot(stdin, stdout, stderr), args, stdin, stdout, stderr)
 }
 
-// forCluster reports whether args run a cluster command, its help, or the
-// completion of its arguments: "apply ...", "help apply", "__complete
-// apply ..." (the completion of a command's name stays ply's, which lists
-// them all).
-func forCluster(args []string) bool {
-	if len(args) == 0 {
-		return false
+// forCluster returns, when args run a cluster command, its help or the
+// completion of its arguments ("apply ...", "help apply", "-h apply",
+// "__complete apply ..."), the arguments to run clusterProgram with and
+// the command's name; else name is "". The completion of a command's name
+// stays ply's, which lists them all. A help flag before the command goes
+// after it ("-h apply" is "apply -h"), where cobra reads it as help for
+// the command.
+func forCluster(args []string) (cluster []string, name string) {
+	lead := 0
+	for lead < len(args) && (args[lead] == "-h" || args[lead] == "--help") {
+		lead++
 	}
-	name := args[0]
+	rest := args[lead:]
+	if len(rest) == 0 {
+		return nil, ""
+	}
+	name = rest[0]
 	switch name {
 	case "help":
-		if len(args) < 2 {
-			return false
+		if len(rest) < 2 {
+			return nil, ""
 		}
-		name = args[1]
+		name = rest[1]
 	case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
-		if len(args) < 3 {
-			return false
+		if lead > 0 || len(rest) < 3 {
+			return nil, ""
 		}
-		name = args[1]
+		name = rest[1]
 	}
 	for _, s := range clusterCommands {
 		if s.Name() == name {
-			return true
+			return append(slices.Clone(rest), args[:lead]...), name
 		}
 	}
-	return false
+	return nil, ""
+}
+
+// failed is the exit code of a cluster command that could not run: diff's
+// error code for diff (1 means differences there), else ExitFailed.
+func failed(args []string) int {
+	if _, name := forCluster(args); name == command.Diff.Name() {
+		return command.DiffError
+	}
+	return command.ExitFailed
+}
+
+// execCluster replaces ply by clusterProgram run with args as ply's,
+// where the system can (Unix): the cluster command then has ply's process,
+// streams and signals as they are. It returns only when it could not, and
+// run then starts clusterProgram as a child (or reports why it cannot).
+func execCluster(args []string) {
+	if path, err := findCluster(); err == nil {
+		syscall.Exec(path, append([]string{"ply"}, args...), os.Environ())
+	}
 }
 
 // runCluster runs clusterProgram with args as ply's (argv[0] "ply"), with
-// the given streams, passes it the interrupt and termination signals ply
-// receives meanwhile, and returns its exit code.
+// the given streams, and returns its exit code. An interrupt (SIGINT)
+// reaches it from the terminal with ply's, so ply only outlives it; a
+// termination request (SIGTERM) sent to ply is passed on.
 func runCluster(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	path, err := findCluster()
 	if err != nil {
 		io.WriteString(stderr, "ply: "+err.Error()+"\n")
-		return command.ExitFailed
+		return failed(args)
 	}
 	cmd := &exec.Cmd{Path: path, Args: append([]string{"ply"}, args...), Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	signals := make(chan os.Signal, 1)
@@ -117,36 +146,42 @@ func runCluster(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer signal.Stop(signals)
 	if err := cmd.Start(); err != nil {
 		io.WriteString(stderr, "ply: cannot run "+path+": "+err.Error()+"\n")
-		return command.ExitFailed
+		return failed(args)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	for {
 		select {
 		case s := <-signals:
-			cmd.Process.Signal(s)
+			if s == syscall.SIGTERM {
+				cmd.Process.Signal(s)
+			}
 		case err := <-done:
-			return exitCodeOf(err)
+			if code := exitCodeOf(err); code >= 0 {
+				return code
+			}
+			return failed(args)
 		}
 	}
 }
 
 // exitCodeOf returns the exit code of a program that ended with err (from
-// exec.Cmd.Wait); killed by a signal, the shell's code for it.
+// exec.Cmd.Wait); killed by a signal, the shell's code for it; -1 when err
+// is not the program's exit.
 func exitCodeOf(err error) int {
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
 		return command.ExitOK
 	case !errors.As(err, &ee):
-		return command.ExitFailed
+		return -1
 	case ee.ExitCode() >= 0:
 		return ee.ExitCode()
 	}
 	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal())
 	}
-	return command.ExitFailed
+	return -1
 }
 
 // findCluster returns clusterProgram's path: beside ply's own binary (the
