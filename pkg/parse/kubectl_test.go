@@ -112,6 +112,8 @@ var _ = Describe("reading YAML like kubectl (sigs.k8s.io/yaml as the oracle)", f
 		Entry("an anchor, and its tag ! on the next line before a value", "a: &x\n  ! 12\nb: 1\n"),
 		Entry("an anchored empty item, then an item tagged !", "- &x\n- ! 1\n"),
 		Entry("two byte order marks, then a value tagged !", "\ufeff\ufeff! 12"),
+		Entry("three byte order marks, then a value tagged !", "\ufeff\ufeff\ufeff! 12"),
+		Entry("a byte order mark, then JSON", "\ufeff{\"a\": [1, \"b\"]}"),
 		Entry("UTF-16 with a byte order mark as its first character, then !", "\xff\xfe\xff\xfe!\x00"),
 		Entry("the deployment fixture", string(fixture("ok/deployment.yaml"))),
 	)

@@ -209,13 +209,13 @@ func looksLikeJSON(data []byte) bool {
 	return len(rest) > 0 && (rest[0] == '{' || rest[0] == '[')
 }
 
-// toUTF8 removes a UTF-8 byte order mark from data, and converts UTF-16
-// text (which YAML recognises by its byte order mark) to UTF-8, so that
-// every later position counts characters of UTF-8 text.
+// toUTF8 converts UTF-16 text (which YAML recognises by its byte order
+// mark) to UTF-8, so that every later position counts characters of UTF-8
+// text. UTF-8 text is returned as it is, a byte order mark included: the
+// YAML library takes that one as the encoding's and may take a second one
+// at the start of a line as content, as kubectl's does (and input that
+// starts with one is not JSON to kubectl either).
 func toUTF8(data []byte) ([]byte, *Error) {
-	if rest, ok := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); ok {
-		return rest, nil
-	}
 	var order binary.ByteOrder
 	switch {
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
