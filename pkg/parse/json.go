@@ -2,9 +2,11 @@ package parse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,19 +59,21 @@ func (l Limits) parseJSON(data []byte, owned bool) (docs []doc, err *Error, fall
 	}
 }
 
-// jsonScanner reads JSON values from data. fields, offsets and items are
-// stacks shared by all maps and lists being read, so that building a
-// container allocates only its final, exactly sized slice.
+// jsonScanner reads JSON values from data. fields and items are stacks
+// shared by all maps and lists being read, so that building a container
+// allocates only its final, exactly sized slice.
 type jsonScanner struct {
-	data    []byte
-	pos     int
-	limits  Limits
-	lc      lineCounter // valid once lc.data is set (lines)
-	text    string      // the input as a string, once a string needs it
-	fields  []value.Field
-	offsets []int // offsets of the keys in fields
-	items   []value.Value
-	buf     []byte // unescaped string being built
+	data   []byte
+	pos    int
+	limits Limits
+	lc     lineCounter // valid once lc.data is set (lines)
+	text   string      // the input as a string, once a string needs it
+	fields []value.Field
+	items  []value.Value
+	buf    []byte // unescaped string being built
+	// deepest is the most entries either stack held since the scanner
+	// was taken from the pool: what release clears.
+	deepest int
 	// fieldSlab and itemSlab hold the documents' maps and lists: each
 	// container is carved from them, so a document costs a few
 	// allocations, not one per container. (Not kept across documents.)
@@ -124,9 +128,10 @@ var scanners = sync.Pool{New: func() any { return new(jsonScanner) }}
 // release clears sc of everything that refers to a document and returns
 // it to the pool.
 func (sc *jsonScanner) release() {
-	clear(sc.fields[:cap(sc.fields)])
-	clear(sc.items[:cap(sc.items)])
-	*sc = jsonScanner{fields: sc.fields[:0], offsets: sc.offsets[:0], items: sc.items[:0], buf: sc.buf[:0]}
+	// An error leaves the stacks as they were, deeper than recorded.
+	clear(sc.fields[:min(max(sc.deepest, len(sc.fields)), cap(sc.fields))])
+	clear(sc.items[:min(max(sc.deepest, len(sc.items)), cap(sc.items))])
+	*sc = jsonScanner{fields: sc.fields[:0], items: sc.items[:0], buf: sc.buf[:0]}
 	scanners.Put(sc)
 }
 
@@ -144,14 +149,12 @@ func (sc *jsonScanner) fail(off int, msg string, fallback bool) {
 }
 
 func (sc *jsonScanner) skipSpace() {
-	for sc.pos < len(sc.data) {
-		switch sc.data[sc.pos] {
-		case ' ', '\t', '\r', '\n':
-			sc.pos++
-		default:
-			return
-		}
+	i, d := sc.pos, sc.data
+	// Bytes above the space are never white space: one test for most calls.
+	for i < len(d) && d[i] <= ' ' && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
+		i++
 	}
+	sc.pos = i
 }
 
 // value reads one value at depth (the number of maps and lists around it).
@@ -199,9 +202,11 @@ func (sc *jsonScanner) literal(word string) bool {
 }
 
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
+	open := sc.pos
 	sc.pos++ // {
+	// The stacks are cut back to base on success only: an error ends the
+	// whole scan (release empties them).
 	base := len(sc.fields)
-	defer func() { sc.fields, sc.offsets = sc.fields[:base], sc.offsets[:base] }()
 	sc.skipSpace()
 	if sc.pos < len(sc.data) && sc.data[sc.pos] == '}' {
 		sc.pos++
@@ -213,7 +218,6 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		if sc.pos >= len(sc.data) || sc.data[sc.pos] != '"' {
 			return value.Value{}, false
 		}
-		keyOff := sc.pos
 		key, ok := sc.str()
 		if !ok {
 			return value.Value{}, false
@@ -231,7 +235,6 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			sorted = false
 		}
 		sc.fields = append(sc.fields, value.Field{Key: key, Value: v})
-		sc.offsets = append(sc.offsets, keyOff)
 		if more, ok := sc.separator('}'); !ok {
 			return value.Value{}, false
 		} else if !more {
@@ -241,6 +244,8 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 	src := sc.fields[base:]
 	fields := carve(&sc.fieldSlab, len(src))
 	copy(fields, src)
+	sc.deepest = max(sc.deepest, len(sc.fields))
+	sc.fields = sc.fields[:base]
 	if sorted {
 		return value.MapFromSorted(fields), true
 	}
@@ -249,26 +254,34 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 	slices.SortStableFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
 	for i := 1; i < len(fields); i++ {
 		if fields[i].Key == fields[i-1].Key {
-			sc.duplicate(src, sc.offsets[base:], fields[i].Key)
+			sc.duplicate(open, fields[i].Key)
 			return value.Value{}, false
 		}
 	}
 	return value.MapFromSorted(fields), true
 }
 
-// duplicate fails at the second field of src (whose keys start at offs)
-// named key, naming the line of the first.
-func (sc *jsonScanner) duplicate(src []value.Field, offs []int, key string) {
+// duplicate fails at the second field named key of the map that opens at
+// open, naming the line of the first: it reads the map's keys again for
+// their offsets (only errors need them).
+func (sc *jsonScanner) duplicate(open int, key string) {
+	again := jsonScanner{data: sc.data, pos: open + 1, limits: sc.limits, text: sc.text}
 	first := -1
-	for i, f := range src {
-		if f.Key != key {
-			continue
-		}
-		if first >= 0 {
-			sc.fail(offs[i], duplicateMsg(key, sc.lines().lineAt(offs[first])), false)
+	for {
+		again.skipSpace()
+		off := again.pos
+		k, _ := again.str()
+		if k == key && first >= 0 {
+			sc.fail(off, duplicateMsg(key, sc.lines().lineAt(first)), false)
 			return
 		}
-		first = i
+		if k == key {
+			first = off
+		}
+		again.skipSpace()
+		again.pos++ // :
+		again.value(1)
+		again.separator('}')
 	}
 }
 
@@ -292,9 +305,8 @@ func (sc *jsonScanner) separator(closing byte) (more, ok bool) {
 }
 
 func (sc *jsonScanner) array(depth int) (value.Value, bool) {
-	sc.pos++ // [
-	base := len(sc.items)
-	defer func() { sc.items = sc.items[:base] }()
+	sc.pos++              // [
+	base := len(sc.items) // cut back as in object
 	sc.skipSpace()
 	if sc.pos < len(sc.data) && sc.data[sc.pos] == ']' {
 		sc.pos++
@@ -319,22 +331,35 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 	}
 	items := carve(&sc.itemSlab, len(sc.items)-base)
 	copy(items, sc.items[base:])
+	sc.deepest = max(sc.deepest, len(sc.items))
+	sc.items = sc.items[:base]
 	return value.List(items), true
 }
 
 // str reads a string. Strings without escapes are substrings of one copy
 // of the whole input, made on first use (or of the input itself when it is
-// owned): one allocation per document instead of one per string.
+// owned): one allocation per document instead of one per string. The
+// common string, plain ASCII up to its closing quote, is read here; any
+// other goes on in rawString.
 func (sc *jsonScanner) str() (string, bool) {
-	start, end, escaped, ok := sc.rawString()
+	d, start := sc.data, sc.pos+1
+	i := plainRun(d, start)
+	if i < len(d) && d[i] == '"' {
+		sc.pos = i + 1
+		if sc.text == "" {
+			sc.text = string(d)
+		}
+		return sc.text[start:i], true
+	}
+	end, escaped, ok := sc.rawString(start, i)
 	if !ok {
 		return "", false
 	}
 	if escaped {
-		return sc.unescape(sc.data[start:end])
+		return sc.unescape(d[start:end])
 	}
 	if sc.text == "" {
-		sc.text = string(sc.data)
+		sc.text = string(d)
 	}
 	return sc.text[start:end], true
 }
@@ -348,39 +373,60 @@ var plainInString = func() (t [256]bool) {
 	return t
 }()
 
-// rawString scans a string from its opening quote and returns the offsets
-// of the bytes between the quotes; escaped is true when they hold escapes
-// or bytes that are not valid UTF-8 (which JSON decoding replaces).
-func (sc *jsonScanner) rawString() (start, end int, escaped, ok bool) {
-	start = sc.pos + 1
-	for i := start; i < len(sc.data); i++ {
-		for i < len(sc.data) && plainInString[sc.data[i]] {
-			i++
-		}
-		if i == len(sc.data) {
-			break
-		}
-		c := sc.data[i]
+// rawString goes on scanning the string that starts at start from i, the
+// first byte that plainRun stopped at, and returns where its closing
+// quote is; escaped is true when the string holds escapes or bytes that
+// are not valid UTF-8 (which JSON decoding replaces).
+func (sc *jsonScanner) rawString(start, i int) (end int, escaped, ok bool) {
+	d := sc.data
+	for ; i < len(d); i = plainRun(d, i+1) {
+		c := d[i]
 		switch {
 		case c == '"':
 			sc.pos = i + 1
-			return start, i, escaped, true
+			return i, escaped, true
 		case c == '\\':
 			escaped = true
 			i++
 		case c < 0x20:
 			sc.pos = i
-			return 0, 0, false, false
+			return 0, false, false
 		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(sc.data[i:])
+			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size == 1 {
 				escaped = true
 			}
 			i += size - 1
 		}
 	}
-	sc.pos = len(sc.data)
-	return 0, 0, false, false
+	sc.pos = len(d)
+	return 0, false, false
+}
+
+// Byte patterns for plainRun: every byte of a word set to one value.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainRun returns the offset of the first byte from i on that a string
+// does not hold as it is (plainInString), or len(d). It tests eight bytes
+// at a time: a byte is flagged when it is below 0x20, a quote, a backslash
+// or not ASCII. Borrows can flag bytes after the first flagged one, never
+// before it, so the lowest flag is exact.
+func plainRun(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		quote, slash := w^(ones*'"'), w^(ones*'\\')
+		flags := ((w-ones*0x20)&^w | (quote-ones)&^quote | (slash-ones)&^slash | w) & highs
+		if flags != 0 {
+			return i + bits.TrailingZeros64(flags)/8
+		}
+	}
+	for i < len(d) && plainInString[d[i]] {
+		i++
+	}
+	return i
 }
 
 // unescape decodes the escapes of a raw string as encoding/json does

@@ -2,6 +2,7 @@ package value
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -164,10 +165,41 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// Byte patterns for plainPrefix: every byte of a word set to one value.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainPrefix returns how many bytes at the start of s are plain. It tests
+// eight bytes at a time: a byte is flagged when it is below 0x20, one of
+// the five characters plain excludes, or not ASCII. Borrows can flag bytes
+// after the first flagged one, never before it, so the lowest flag is
+// exact.
+func plainPrefix(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		flags := (w-ones*0x20)&^w | w
+		for _, c := range [...]uint64{'"', '\\', '<', '>', '&'} {
+			x := w ^ (ones * c)
+			flags |= (x - ones) &^ x
+		}
+		if flags &= highs; flags != 0 {
+			return i + bits.TrailingZeros64(flags)/8
+		}
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
 func writeString(sb *buffer, s string) {
 	sb.WriteByte('"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := plainPrefix(s); i < len(s); {
 		if plain[s[i]] {
 			i++
 			continue

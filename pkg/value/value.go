@@ -437,16 +437,17 @@ func Deeper(v Value, max int) bool {
 	if max <= 0 {
 		return true
 	}
+	// Scalars are tested here rather than in a call each: most values are.
 	if v.kind() == KindMap {
 		for _, f := range v.fields() {
-			if Deeper(f.Value, max-1) {
+			if k := f.Value.kind(); (k == KindMap || k == KindList) && Deeper(f.Value, max-1) {
 				return true
 			}
 		}
 		return false
 	}
 	for _, x := range v.items() {
-		if Deeper(x, max-1) {
+		if k := x.kind(); (k == KindMap || k == KindList) && Deeper(x, max-1) {
 			return true
 		}
 	}
