@@ -212,7 +212,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		sc.pos++
 		return value.MapFromSorted(nil), true
 	}
-	sorted := true
+	sorted, prev := true, ""
 	for {
 		sc.skipSpace()
 		if sc.pos >= len(sc.data) || sc.data[sc.pos] != '"' {
@@ -227,19 +227,33 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			return value.Value{}, false
 		}
 		sc.pos++
-		v, ok := sc.value(depth)
+		var v value.Value
+		// A string value, the most common, is read here rather than
+		// through value.
+		if sc.skipSpace(); sc.pos < len(sc.data) && sc.data[sc.pos] == '"' {
+			var s string
+			s, ok = sc.str()
+			v = value.String(s)
+		} else {
+			v, ok = sc.value(depth)
+		}
 		if !ok {
 			return value.Value{}, false
 		}
-		if n := len(sc.fields); n > base && sc.fields[n-1].Key >= key {
+		if len(sc.fields) > base && !before(prev, key) {
 			sorted = false
 		}
-		sc.fields = append(sc.fields, value.Field{Key: key, Value: v})
-		if more, ok := sc.separator('}'); !ok {
-			return value.Value{}, false
-		} else if !more {
+		sc.fields, prev = append(sc.fields, value.Field{Key: key, Value: v}), key
+		sc.skipSpace()
+		if sc.pos < len(sc.data) && sc.data[sc.pos] == ',' {
+			sc.pos++
+			continue
+		}
+		if sc.pos < len(sc.data) && sc.data[sc.pos] == '}' {
+			sc.pos++
 			break
 		}
+		return value.Value{}, false
 	}
 	src := sc.fields[base:]
 	fields := carve(&sc.fieldSlab, len(src))
@@ -259,6 +273,15 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		}
 	}
 	return value.MapFromSorted(fields), true
+}
+
+// before reports whether a sorts before b, deciding by the first bytes
+// when they differ (as consecutive keys mostly do) without a call.
+func before(a, b string) bool {
+	if a != "" && b != "" && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a < b
 }
 
 // duplicate fails at the second field named key of the map that opens at

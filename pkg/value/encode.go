@@ -16,7 +16,7 @@ func (v Value) JSON() []byte {
 	if sb == nil {
 		sb = &buffer{b: make([]byte, 0, 4096)}
 	}
-	writeJSON(sb, v, "", "")
+	sb.b = appendJSON(sb.b, v, "", "")
 	out := make([]byte, len(sb.b))
 	copy(out, sb.b)
 	if cap(sb.b) <= maxScratch {
@@ -34,10 +34,7 @@ const maxScratch = 1 << 20
 // IndentJSON returns v as JSON indented by indent per level, with a final
 // newline, map keys in sorted order.
 func (v Value) IndentJSON(indent string) []byte {
-	sb := buffer{b: make([]byte, 0, 1024)}
-	writeJSON(&sb, v, "\n", indent)
-	sb.WriteByte('\n')
-	return sb.b
+	return append(appendJSON(make([]byte, 0, 1024), v, "\n", indent), '\n')
 }
 
 // buffer is an append buffer with the methods of strings.Builder that the
@@ -50,88 +47,82 @@ func (j *buffer) Write(p []byte) (int, error)       { j.b = append(j.b, p...); r
 
 // writeNullBoolInt writes null, a boolean or an integer, which JSON and
 // YAML spell alike, and reports whether v was one.
-func writeNullBoolInt(sb *buffer, v Value) bool {
-	switch v.kind() {
-	case KindNull:
-		sb.WriteString("null")
-	case KindBool:
-		if v.n == 1 {
-			sb.WriteString("true")
-		} else {
-			sb.WriteString("false")
-		}
-	case KindInt:
-		sb.b = strconv.AppendInt(sb.b, int64(v.n), 10)
-	default:
-		return false
-	}
-	return true
+func writeNullBoolInt(sb *buffer, v Value) (ok bool) {
+	sb.b, ok = appendNullBoolInt(sb.b, v)
+	return ok
 }
 
-func writeJSON(sb *buffer, v Value, nl, indent string) {
-	if writeNullBoolInt(sb, v) {
-		return
+func appendNullBoolInt(b []byte, v Value) ([]byte, bool) {
+	switch v.kind() {
+	case KindNull:
+		return append(b, "null"...), true
+	case KindBool:
+		if v.n == 1 {
+			return append(b, "true"...), true
+		}
+		return append(b, "false"...), true
+	case KindInt:
+		return strconv.AppendInt(b, int64(v.n), 10), true
 	}
+	return b, false
+}
+
+// appendJSON appends v to b as JSON: compact when nl is empty, else each
+// member on a line of its own starting with nl, indented by indent per
+// level. (Appending to a slice held in registers, not to a buffer in
+// memory, is what makes it fast.)
+func appendJSON(b []byte, v Value, nl, indent string) []byte {
 	switch v.kind() {
 	case KindFloat:
-		writeFloat(sb, math.Float64frombits(v.n))
+		return appendFloat(b, math.Float64frombits(v.n))
 	case KindString:
-		writeString(sb, v.str())
+		return appendString(b, v.str())
 	case KindMap:
 		if len(v.fields()) == 0 {
-			sb.WriteString("{}")
-			return
+			return append(b, "{}"...)
 		}
-		sb.WriteByte('{')
+		b = append(b, '{')
 		inner := nl
 		if nl != "" {
 			inner = nl + indent
 		}
 		for i, f := range v.fields() {
 			if i > 0 {
-				sb.WriteByte(',')
+				b = append(b, ',')
 			}
-			sb.WriteString(inner)
-			writeString(sb, f.Key)
-			sb.WriteByte(':')
+			b = appendString(append(b, inner...), f.Key)
+			b = append(b, ':')
 			if nl != "" {
-				sb.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			writeJSON(sb, f.Value, inner, indent)
+			b = appendJSON(b, f.Value, inner, indent)
 		}
-		sb.WriteString(nl)
-		sb.WriteByte('}')
+		return append(append(b, nl...), '}')
 	case KindList:
 		if len(v.items()) == 0 {
-			sb.WriteString("[]")
-			return
+			return append(b, "[]"...)
 		}
-		sb.WriteByte('[')
+		b = append(b, '[')
 		inner := nl
 		if nl != "" {
 			inner = nl + indent
 		}
 		for i, it := range v.items() {
 			if i > 0 {
-				sb.WriteByte(',')
+				b = append(b, ',')
 			}
-			sb.WriteString(inner)
-			writeJSON(sb, it, inner, indent)
+			b = appendJSON(append(b, inner...), it, inner, indent)
 		}
-		sb.WriteString(nl)
-		sb.WriteByte(']')
+		return append(append(b, nl...), ']')
 	}
+	b, _ = appendNullBoolInt(b, v)
+	return b
 }
 
-// writeFloat writes f the way encoding/json does (shortest repr, exponent for
-// very large or small magnitudes); NaN and infinities, which JSON cannot
-// carry, are written as null.
-func writeFloat(sb *buffer, f float64) {
-	sb.b = appendFloat(sb.b, f)
-}
-
-// appendFloat appends f to dst as writeFloat writes it (formatted on the
-// stack first, so dst grows only by what is written).
+// appendFloat appends f to dst the way encoding/json writes it (shortest
+// repr, exponent for very large or small magnitudes; formatted on the stack
+// first, so dst grows only by what is written); NaN and infinities, which
+// JSON cannot carry, are written as null.
 func appendFloat(dst []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(dst, "null"...)
@@ -196,8 +187,10 @@ func plainPrefix(s string) int {
 	return i
 }
 
-func writeString(sb *buffer, s string) {
-	sb.WriteByte('"')
+// appendString appends s to b as a JSON string, escaped as encoding/json
+// escapes it.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
 	start := 0
 	for i := plainPrefix(s); i < len(s); {
 		if plain[s[i]] {
@@ -206,25 +199,22 @@ func writeString(sb *buffer, s string) {
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			sb.WriteString(s[start:i])
+			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
-				sb.WriteByte('\\')
-				sb.WriteByte(c)
+				b = append(b, '\\', c)
 			case '\n':
-				sb.WriteString(`\n`)
+				b = append(b, `\n`...)
 			case '\r':
-				sb.WriteString(`\r`)
+				b = append(b, `\r`...)
 			case '\t':
-				sb.WriteString(`\t`)
+				b = append(b, `\t`...)
 			case '\b':
-				sb.WriteString(`\b`)
+				b = append(b, `\b`...)
 			case '\f':
-				sb.WriteString(`\f`)
+				b = append(b, `\f`...)
 			default:
-				sb.WriteString(`\u00`)
-				sb.WriteByte(hexDigits[c>>4])
-				sb.WriteByte(hexDigits[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
@@ -232,22 +222,22 @@ func writeString(sb *buffer, s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			sb.WriteString(s[start:i])
-			sb.WriteString(`\ufffd`)
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
 			i += size
 			start = i
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
-			sb.WriteString(s[start:i])
-			sb.WriteString(`\u202`)
-			sb.WriteByte(hexDigits[r&0xf])
+			b = append(b, s[start:i]...)
+			b = append(b, `\u202`...)
+			b = append(b, hexDigits[r&0xf])
 			i += size
 			start = i
 			continue
 		}
 		i += size
 	}
-	sb.WriteString(s[start:])
-	sb.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -420,9 +420,7 @@ func (v Value) Short() string {
 	case KindMap, KindList:
 		return v.kind().String()
 	}
-	var sb buffer
-	writeJSON(&sb, v, "", "")
-	return string(sb.b)
+	return string(appendJSON(nil, v, "", ""))
 }
 
 // Deeper reports whether v nests maps and lists more than max levels: a
