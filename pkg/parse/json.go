@@ -31,6 +31,8 @@ func (l Limits) parseJSON(data []byte, owned bool) (docs []doc, err *Error, fall
 	sc.data, sc.limits = data, l
 	if owned && len(data) > 0 {
 		sc.text = unsafe.String(unsafe.SliceData(data), len(data))
+	} else {
+		sc.text = string(data)
 	}
 	sc.size()
 	index := 0
@@ -67,7 +69,7 @@ type jsonScanner struct {
 	pos    int
 	limits Limits
 	lc     lineCounter // valid once lc.data is set (lines)
-	text   string      // the input as a string, once a string needs it
+	text   string      // the input as a string, which strings share
 	fields []value.Field
 	items  []value.Value
 	buf    []byte // unescaped string being built
@@ -148,13 +150,16 @@ func (sc *jsonScanner) fail(off int, msg string, fallback bool) {
 	sc.fallback = fallback
 }
 
-func (sc *jsonScanner) skipSpace() {
-	i, d := sc.pos, sc.data
+func (sc *jsonScanner) skipSpace() { sc.pos = skip(sc.data, sc.pos) }
+
+// skip returns the offset of the first byte of d from i on that is not
+// JSON white space, or len(d).
+func skip(d []byte, i int) int {
 	// Bytes above the space are never white space: one test for most calls.
 	for i < len(d) && d[i] <= ' ' && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
 		i++
 	}
-	sc.pos = i
+	return i
 }
 
 // value reads one value at depth (the number of maps and lists around it).
@@ -174,11 +179,9 @@ func (sc *jsonScanner) value(depth int) (value.Value, bool) {
 		}
 		return sc.array(depth + 1)
 	case '"':
-		s, ok := sc.str()
-		if !ok {
-			return value.Value{}, false
-		}
-		return value.String(s), true
+		s, next, ok := sc.str(sc.pos)
+		sc.pos = next
+		return value.String(s), ok
 	case 't':
 		return value.Bool(true), sc.literal("true")
 	case 'f':
@@ -202,57 +205,61 @@ func (sc *jsonScanner) literal(word string) bool {
 }
 
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
-	open := sc.pos
-	sc.pos++ // {
+	// The offset is kept in i and stored in sc.pos only around calls that
+	// read it, and on errors.
+	d, open := sc.data, sc.pos
 	// The stacks are cut back to base on success only: an error ends the
 	// whole scan (release empties them).
 	base := len(sc.fields)
-	sc.skipSpace()
-	if sc.pos < len(sc.data) && sc.data[sc.pos] == '}' {
-		sc.pos++
+	i := skip(d, open+1)
+	if i < len(d) && d[i] == '}' {
+		sc.pos = i + 1
 		return value.MapFromSorted(nil), true
 	}
 	sorted, prev := true, ""
 	for {
-		sc.skipSpace()
-		if sc.pos >= len(sc.data) || sc.data[sc.pos] != '"' {
-			return value.Value{}, false
+		var key string
+		ok := false
+		if i = skip(d, i); i < len(d) && d[i] == '"' {
+			key, i, ok = sc.str(i)
 		}
-		key, ok := sc.str()
 		if !ok {
+			sc.pos = i
 			return value.Value{}, false
 		}
-		sc.skipSpace()
-		if sc.pos >= len(sc.data) || sc.data[sc.pos] != ':' {
+		if i = skip(d, i); i >= len(d) || d[i] != ':' {
+			sc.pos = i
 			return value.Value{}, false
 		}
-		sc.pos++
 		var v value.Value
 		// A string value, the most common, is read here rather than
 		// through value.
-		if sc.skipSpace(); sc.pos < len(sc.data) && sc.data[sc.pos] == '"' {
+		if i = skip(d, i+1); i < len(d) && d[i] == '"' {
 			var s string
-			s, ok = sc.str()
+			s, i, ok = sc.str(i)
 			v = value.String(s)
 		} else {
+			sc.pos = i
 			v, ok = sc.value(depth)
+			i = sc.pos
 		}
 		if !ok {
+			sc.pos = i
 			return value.Value{}, false
 		}
 		if len(sc.fields) > base && !before(prev, key) {
 			sorted = false
 		}
 		sc.fields, prev = append(sc.fields, value.Field{Key: key, Value: v}), key
-		sc.skipSpace()
-		if sc.pos < len(sc.data) && sc.data[sc.pos] == ',' {
-			sc.pos++
+		if i = skip(d, i); i < len(d) && d[i] == ',' {
+			i++
 			continue
 		}
-		if sc.pos < len(sc.data) && sc.data[sc.pos] == '}' {
-			sc.pos++
+		if i < len(d) && d[i] == '}' {
+			sc.pos = i + 1
 			break
 		}
+		sc.pos = i
 		return value.Value{}, false
 	}
 	src := sc.fields[base:]
@@ -293,7 +300,8 @@ func (sc *jsonScanner) duplicate(open int, key string) {
 	for {
 		again.skipSpace()
 		off := again.pos
-		k, _ := again.str()
+		k, next, _ := again.str(off)
+		again.pos = next
 		if k == key && first >= 0 {
 			sc.fail(off, duplicateMsg(key, sc.lines().lineAt(first)), false)
 			return
@@ -359,32 +367,25 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 	return value.List(items), true
 }
 
-// str reads a string. Strings without escapes are substrings of one copy
-// of the whole input, made on first use (or of the input itself when it is
-// owned): one allocation per document instead of one per string. The
-// common string, plain ASCII up to its closing quote, is read here; any
-// other goes on in rawString.
-func (sc *jsonScanner) str() (string, bool) {
-	d, start := sc.data, sc.pos+1
-	i := plainRun(d, start)
-	if i < len(d) && d[i] == '"' {
-		sc.pos = i + 1
-		if sc.text == "" {
-			sc.text = string(d)
-		}
-		return sc.text[start:i], true
+// str reads the string whose opening quote is at offset i and returns it
+// and the offset after its closing quote (or where reading failed). Strings
+// without escapes are substrings of text: no allocation. The common string,
+// plain ASCII up to its closing quote, is read here; any other goes on in
+// rawString.
+func (sc *jsonScanner) str(i int) (string, int, bool) {
+	d, start := sc.data, i+1
+	if i = plainRun(d, start); i < len(d) && d[i] == '"' {
+		return sc.text[start:i], i + 1, true
 	}
 	end, escaped, ok := sc.rawString(start, i)
 	if !ok {
-		return "", false
+		return "", sc.pos, false
 	}
 	if escaped {
-		return sc.unescape(d[start:end])
+		s, ok := sc.unescape(d[start:end])
+		return s, sc.pos, ok
 	}
-	if sc.text == "" {
-		sc.text = string(d)
-	}
-	return sc.text[start:end], true
+	return sc.text[start:end], sc.pos, true
 }
 
 // plainInString marks the bytes a JSON string holds as they are: ASCII
