@@ -135,16 +135,17 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// fill sets n to s (complete but for its ID and children), numbering it.
-func (c *collator) fill(n, s *elements.Node) {
+// build returns a new Element from slab, its node set to s (complete but
+// for its ID and children) and numbered.
+func build[T any, E interface {
+	*T
+	elements.Element
+}](c *collator, slab *[]T, s *elements.Node) E {
+	e := E(alloc(slab))
+	n := e.Base()
 	*n = *s
 	n.ID = c.nodes
 	c.nodes++
-}
-
-func (c *collator) atomic(s *elements.Node) *elements.AtomicElement {
-	e := alloc(&c.atomics)
-	c.fill(&e.Node, s)
 	return e
 }
 
@@ -155,11 +156,9 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
-			e := alloc(&c.empties)
-			c.fill(&e.Node, &s)
-			return e, nil
+			return build(c, &c.empties, &s), nil
 		}
-		return c.atomic(&s), nil
+		return build(c, &c.atomics, &s), nil
 	}
 	local := vals.Local
 	// A list item all three sources agree on is atomic: nothing below needs
@@ -171,7 +170,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		if !c.opts.Lenient {
 			return nil, err
 		}
-		return c.atomic(&s), nil
+		return build(c, &c.atomics, &s), nil
 	}
 	switch local.Kind() {
 	case value.KindMap:
@@ -191,22 +190,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 	default:
 		if !same {
-			e := alloc(&c.prims)
-			c.fill(&e.Node, &s)
-			return e, nil
+			return build(c, &c.prims, &s), nil
 		}
 	}
-	return c.atomic(&s), nil
-}
-
-// child resolves the type and merge metadata of field key of t: without
-// the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
-func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Meta) {
-	ct, cm := t.Child(key)
-	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
-		cm.Strategy &^= openapi.StrategyMerge
-	}
-	return ct, cm
+	return build(c, &c.atomics, &s), nil
 }
 
 // fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
@@ -218,14 +205,13 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []fo
 	var self elements.Element
 	var fields *elements.Fields
 	if s.Type.Kind == openapi.KindStruct {
-		e := alloc(&c.types)
+		e := build(c, &c.types, s)
 		self, fields = e, &e.Fields
 	} else {
-		e := alloc(&c.maps)
+		e := build(c, &c.maps, s)
 		self, fields = e, &e.Fields
 	}
 	n := self.Base()
-	c.fill(n, s)
 	var rf, vf []value.Field
 	if n.HasRecorded && n.Recorded.IsMap() {
 		rf = n.Recorded.Fields()
@@ -235,7 +221,12 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []fo
 	}
 	var err error
 	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
-		ct, cm := c.child(n.Type, key)
+		ct, cm := n.Type.Child(key)
+		// Without the SetOfMaps gate a set of maps has no merge strategy
+		// (replaced whole).
+		if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
+			cm.Strategy &^= openapi.StrategyMerge
+		}
 		if c.opts.Patch {
 			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 		}
@@ -288,40 +279,25 @@ func kindFits(s *elements.Node, src elements.Source) error {
 func (c *collator) union(lf, rf, vf []value.Field, dirs []format.FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
-	i, j, k, d := 0, 0, 0, 0
-	for i < len(lf) || j < len(rf) || k < len(vf) || d < len(dirs) {
+	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
 		// The smallest key among the heads.
 		var key string
 		have := false
-		if i < len(lf) {
-			key, have = lf[i].Key, true
+		for _, fs := range [...][]value.Field{lf, rf, vf} {
+			if len(fs) > 0 && (!have || fs[0].Key < key) {
+				key, have = fs[0].Key, true
+			}
 		}
-		if j < len(rf) && (!have || rf[j].Key < key) {
-			key, have = rf[j].Key, true
-		}
-		if k < len(vf) && (!have || vf[k].Key < key) {
-			key, have = vf[k].Key, true
-		}
-		if d < len(dirs) && (!have || dirs[d].Name < key) {
-			key = dirs[d].Name
+		if len(dirs) > 0 && (!have || dirs[0].Name < key) {
+			key = dirs[0].Name
 		}
 		var cv elements.Values
 		var cd *elements.Directives
-		if i < len(lf) && lf[i].Key == key {
-			cv.Local, cv.HasLocal = lf[i].Value, true
-			i++
-		}
-		if j < len(rf) && rf[j].Key == key {
-			cv.Recorded, cv.HasRecorded = rf[j].Value, true
-			j++
-		}
-		if k < len(vf) && vf[k].Key == key {
-			cv.Live, cv.HasLive = vf[k].Value, true
-			k++
-		}
-		if d < len(dirs) && dirs[d].Name == key {
-			cd = dirs[d].Dirs
-			d++
+		cv.Local, cv.HasLocal, lf = head(lf, key)
+		cv.Recorded, cv.HasRecorded, rf = head(rf, key)
+		cv.Live, cv.HasLive, vf = head(vf, key)
+		if len(dirs) > 0 && dirs[0].Name == key {
+			cd, dirs = dirs[0].Dirs, dirs[1:]
 		}
 		ch, err := child(key, cv, cd)
 		if err != nil {
@@ -332,6 +308,14 @@ func (c *collator) union(lf, rf, vf []value.Field, dirs []format.FieldDirectives
 	out := carve(&c.fieldSlab, len(c.fields)-base)
 	copy(out, c.fields[base:])
 	return out, nil
+}
+
+// head returns the value of key if it heads fields, and fields past it.
+func head(fields []value.Field, key string) (value.Value, bool, []value.Field) {
+	if len(fields) > 0 && fields[0].Key == key {
+		return fields[0].Value, true, fields[1:]
+	}
+	return value.Value{}, false, fields
 }
 
 // keyMessage is the message for item i (what names it) whose merge key
@@ -391,8 +375,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	if len(mk) > elements.MaxKeyFields {
 		return nil, s.Errorf(src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 	}
-	e := alloc(&c.lists)
-	c.fill(&e.Node, s)
+	e := build(c, &c.lists, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(len(mk), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
@@ -509,11 +492,11 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		case !c.opts.Patch:
 			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
 		case it.LocalIndex < 0:
-			it.Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: cv})
+			it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: cv})
 		case replace:
 			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
 			if err = c.whole(&s, cv.Local, depth+1); err == nil {
-				it.Element = c.atomic(&s)
+				it.Element = build(c, &c.atomics, &s)
 			}
 		default:
 			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
@@ -524,7 +507,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 	}
 	for p := range extra {
 		extra[p].Deleted = replace
-		extra[p].Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
+		extra[p].Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
 	e.LiveExtra = extra
 	return nil
@@ -603,8 +586,7 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects
 // collapse); values live or recorded repeat collapse into their first.
 // Values "$deleteFromPrimitiveList" names are Deleted.
 func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
-	e := alloc(&c.sets)
-	c.fill(&e.Node, s)
+	e := build(c, &c.sets, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(1, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
@@ -657,12 +639,10 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 		it := &m.items[p]
 		is := elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()}
 		if objects {
-			it.Element = c.atomic(&is)
-			continue
+			it.Element = build(c, &c.atomics, &is)
+		} else {
+			it.Element = build(c, &c.prims, &is)
 		}
-		pe := alloc(&c.prims)
-		c.fill(&pe.Node, &is)
-		it.Element = pe
 	}
 	e.Items = m.items
 	return e, nil

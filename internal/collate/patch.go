@@ -36,7 +36,7 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 	case v.Local.IsList():
 		return c.patchList(&s, depth)
 	}
-	return c.atomic(&s), nil
+	return build(c, &c.atomics, &s), nil
 }
 
 // depth refuses patch node n at nesting depth beyond Options.MaxDepth.
@@ -70,7 +70,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		// A directive map for a field live lacks is dropped (the field
 		// stays absent), as strategicpatch does.
 		s.Local = value.Null
-		return c.atomic(s), nil
+		return build(c, &c.atomics, s), nil
 	}
 	s.Dirs = dirs
 	switch {
@@ -93,7 +93,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		}
 		return c.fieldsNode(s, data, byField, depth)
 	}
-	return c.atomic(s), nil
+	return build(c, &c.atomics, s), nil
 }
 
 // patchList builds the node of a list the patch sets, or of a live list
@@ -109,7 +109,7 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 		if err := c.whole(s, s.Local, depth); err != nil {
 			return nil, err
 		}
-		return c.atomic(s), nil
+		return build(c, &c.atomics, s), nil
 	}
 	switch class, err := format.ListClass(s); {
 	case err != nil:
