@@ -1,3 +1,19 @@
+// Package collate is Phase 1 of every operation: it walks the recorded,
+// local and live objects (or a patch and live, read by the rules of
+// pkg/patch/format) together with the schema and builds one tree of
+// internal/elements Elements.
+//
+// Rules that shape the tree:
+//   - Only nodes local sets (present, not null) get children: a node local
+//     omits or nulls is a leaf decided by presence alone, so server-owned
+//     subtrees such as status are never walked.
+//   - Local must fit the schema, else an *elements.Error blames it. Live
+//     whose kind differs from local's makes the node atomic; recorded whose
+//     kind differs is ignored below that node.
+//   - Items of merged lists are matched by identity (elements.KeyOf,
+//     elements.SetKey) through one index per list: O(n). A local item
+//     without its key, or two with one key, is an error; live may repeat
+//     keys or lack them (LiveExtra, kept unchanged); recorded keys are a set.
 package collate
 
 import (
@@ -652,4 +668,36 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {
 	k[0], ok = elements.SetKey(v, objects)
 	return k, ok
+}
+
+// RootValues checks the top level of the three objects of a tree and
+// returns the root's Values: local must be an object; recorded and live
+// are absent when null (a first apply; no object yet) and must be objects
+// otherwise; a recorded or live apiVersion or kind that differs from
+// local's is an error naming that source, since the three must describe
+// one object.
+func RootValues(recorded, local, live value.Value) (elements.Values, error) {
+	vals := elements.Values{Local: local, HasLocal: true}
+	if !recorded.IsNull() {
+		vals.Recorded, vals.HasRecorded = recorded, true
+	}
+	if !live.IsNull() {
+		vals.Live, vals.HasLive = live, true
+	}
+	for _, s := range [...]elements.Source{elements.Local, elements.Recorded, elements.Live} {
+		if v, ok := vals.Get(s); ok && !v.IsMap() {
+			return elements.Values{}, &elements.Error{Source: s, Msg: "the top level must be an object, got " + v.Kind().String()}
+		}
+	}
+	for _, field := range [...]string{"apiVersion", "kind"} {
+		want, ok := local.Get(field)
+		for _, s := range [...]elements.Source{elements.Recorded, elements.Live} {
+			v, _ := vals.Get(s)
+			if got, found := v.Get(field); ok && found && !value.Equal(got, want) {
+				return elements.Values{}, &elements.Error{Source: s, Path: fieldpath.Path{fieldpath.Field(field)},
+					Msg: "is " + got.Short() + " but local's is " + want.Short() + "; all three objects must be of one apiVersion and kind"}
+			}
+		}
+	}
+	return vals, nil
 }
