@@ -214,10 +214,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 
 // fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
 // local (or the patch) sets to a map: its children are the sorted union of
-// data (local's fields), recorded's and live's where they are maps, and
-// the fields a patch gives directives (byField). depth is a patch node's
-// nesting.
-func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []format.FieldDirectives, depth int) (elements.Element, error) {
+// lf (local's fields), recorded's and live's where they are maps, and the
+// fields a patch gives directives (dirs), in key order. depth is a patch
+// node's nesting.
+func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
 	var fields *elements.Fields
 	if s.Type.Kind == openapi.KindStruct {
@@ -235,23 +235,56 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []fo
 	if n.HasLive && n.Live.IsMap() {
 		vf = n.Live.Fields()
 	}
-	var err error
-	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
-		ct, cm := n.Type.Child(key)
-		// Without the SetOfMaps gate a set of maps has no merge strategy
-		// (replaced whole).
-		if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
-			cm.Strategy &^= openapi.StrategyMerge
+	base := len(c.fields)
+	defer func() { c.fields = c.fields[:base] }()
+	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
+		// The smallest key among the heads.
+		var key string
+		have := false
+		for _, fs := range [...][]value.Field{lf, rf, vf} {
+			if len(fs) > 0 && (!have || fs[0].Key < key) {
+				key, have = fs[0].Key, true
+			}
 		}
-		if c.opts.Patch {
-			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
+		if len(dirs) > 0 && (!have || dirs[0].Name < key) {
+			key = dirs[0].Name
 		}
-		if cv.HasLocal && format.Directive(n.Type, key) {
-			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+		var cv elements.Values
+		var cd *elements.Directives
+		cv.Local, cv.HasLocal, lf = head(lf, key)
+		cv.Recorded, cv.HasRecorded, rf = head(rf, key)
+		cv.Live, cv.HasLive, vf = head(vf, key)
+		if len(dirs) > 0 && dirs[0].Name == key {
+			cd, dirs = dirs[0].Dirs, dirs[1:]
 		}
-		return c.node(self, key, false, &cv, ct, &cm)
-	})
-	return self, err
+		ch, err := c.field(self, key, &cv, cd, depth)
+		if err != nil {
+			return self, err
+		}
+		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
+	}
+	*fields = carve(&c.fieldSlab, len(c.fields)-base)
+	copy(*fields, c.fields[base:])
+	return self, nil
+}
+
+// field builds the child key of map self from its values cv and the
+// directives cd a patch gives it.
+func (c *collator) field(self elements.Element, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
+	n := self.Base()
+	ct, cm := n.Type.Child(key)
+	// Without the SetOfMaps gate a set of maps has no merge strategy
+	// (replaced whole).
+	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
+		cm.Strategy &^= openapi.StrategyMerge
+	}
+	if c.opts.Patch {
+		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
+	}
+	if cv.HasLocal && format.Directive(n.Type, key) {
+		return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+	}
+	return c.node(self, key, false, cv, ct, &cm)
 }
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
@@ -286,44 +319,6 @@ func kindFits(s *elements.Node, src elements.Source) error {
 		want += " (" + t.Name + ")"
 	}
 	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
-}
-
-// union calls child for each key of the sorted union of the fields of
-// local, recorded and live and of the names dirs gives directives for, in
-// key order, with the key's values and directives, and returns the
-// children.
-func (c *collator) union(lf, rf, vf []value.Field, dirs []format.FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
-	base := len(c.fields)
-	defer func() { c.fields = c.fields[:base] }()
-	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
-		// The smallest key among the heads.
-		var key string
-		have := false
-		for _, fs := range [...][]value.Field{lf, rf, vf} {
-			if len(fs) > 0 && (!have || fs[0].Key < key) {
-				key, have = fs[0].Key, true
-			}
-		}
-		if len(dirs) > 0 && (!have || dirs[0].Name < key) {
-			key = dirs[0].Name
-		}
-		var cv elements.Values
-		var cd *elements.Directives
-		cv.Local, cv.HasLocal, lf = head(lf, key)
-		cv.Recorded, cv.HasRecorded, rf = head(rf, key)
-		cv.Live, cv.HasLive, vf = head(vf, key)
-		if len(dirs) > 0 && dirs[0].Name == key {
-			cd, dirs = dirs[0].Dirs, dirs[1:]
-		}
-		ch, err := child(key, cv, cd)
-		if err != nil {
-			return nil, err
-		}
-		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
-	}
-	out := carve(&c.fieldSlab, len(c.fields)-base)
-	copy(out, c.fields[base:])
-	return out, nil
 }
 
 // head returns the value of key if it heads fields, and fields past it.
