@@ -308,11 +308,9 @@ func kindFits(s *elements.Node, src elements.Source) error {
 		return nil
 	}
 	want := format.KindPhrase(t)
-	switch {
-	case t.Kind != openapi.KindPrimitive || t.Primitive == "":
-	case t.Primitive == "integer":
+	if t.Kind == openapi.KindPrimitive && t.Primitive == "integer" {
 		want = "an integer"
-	default:
+	} else if t.Kind == openapi.KindPrimitive && t.Primitive != "" {
 		want = "a " + t.Primitive
 	}
 	if t.Name != "" {
