@@ -1,3 +1,19 @@
+// Package collate is Phase 1 of every operation: it walks the recorded,
+// local and live objects (or a patch and live, read by the rules of
+// pkg/patch/format) together with the schema and builds one tree of
+// internal/elements Elements.
+//
+// Rules that shape the tree:
+//   - Only nodes local sets (present, not null) get children: a node local
+//     omits or nulls is a leaf decided by presence alone, so server-owned
+//     subtrees such as status are never walked.
+//   - Local must fit the schema, else an *elements.Error blames it. Live
+//     whose kind differs from local's makes the node atomic; recorded whose
+//     kind differs is ignored below that node.
+//   - Items of merged lists are matched by identity (elements.KeyOf,
+//     elements.SetKey) through one index per list: O(n). A local item
+//     without its key, or two with one key, is an error; live may repeat
+//     keys or lack them (LiveExtra, kept unchanged); recorded keys are a set.
 package collate
 
 import (
@@ -135,16 +151,17 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// fill sets n to s (complete but for its ID and children), numbering it.
-func (c *collator) fill(n, s *elements.Node) {
+// build returns a new Element from slab, its node set to s (complete but
+// for its ID and children) and numbered.
+func build[T any, E interface {
+	*T
+	elements.Element
+}](c *collator, slab *[]T, s *elements.Node) E {
+	e := E(alloc(slab))
+	n := e.Base()
 	*n = *s
 	n.ID = c.nodes
 	c.nodes++
-}
-
-func (c *collator) atomic(s *elements.Node) *elements.AtomicElement {
-	e := alloc(&c.atomics)
-	c.fill(&e.Node, s)
 	return e
 }
 
@@ -155,11 +172,9 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
-			e := alloc(&c.empties)
-			c.fill(&e.Node, &s)
-			return e, nil
+			return build(c, &c.empties, &s), nil
 		}
-		return c.atomic(&s), nil
+		return build(c, &c.atomics, &s), nil
 	}
 	local := vals.Local
 	// A list item all three sources agree on is atomic: nothing below needs
@@ -171,7 +186,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		if !c.opts.Lenient {
 			return nil, err
 		}
-		return c.atomic(&s), nil
+		return build(c, &c.atomics, &s), nil
 	}
 	switch local.Kind() {
 	case value.KindMap:
@@ -191,41 +206,28 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 	default:
 		if !same {
-			e := alloc(&c.prims)
-			c.fill(&e.Node, &s)
-			return e, nil
+			return build(c, &c.prims, &s), nil
 		}
 	}
-	return c.atomic(&s), nil
-}
-
-// child resolves the type and merge metadata of field key of t: without
-// the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
-func (c *collator) child(t *openapi.Type, key string) (*openapi.Type, openapi.Meta) {
-	ct, cm := t.Child(key)
-	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
-		cm.Strategy &^= openapi.StrategyMerge
-	}
-	return ct, cm
+	return build(c, &c.atomics, &s), nil
 }
 
 // fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
 // local (or the patch) sets to a map: its children are the sorted union of
-// data (local's fields), recorded's and live's where they are maps, and
-// the fields a patch gives directives (byField). depth is a patch node's
-// nesting.
-func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []format.FieldDirectives, depth int) (elements.Element, error) {
+// lf (local's fields), recorded's and live's where they are maps, and the
+// fields a patch gives directives (dirs), in key order. depth is a patch
+// node's nesting.
+func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
 	var fields *elements.Fields
 	if s.Type.Kind == openapi.KindStruct {
-		e := alloc(&c.types)
+		e := build(c, &c.types, s)
 		self, fields = e, &e.Fields
 	} else {
-		e := alloc(&c.maps)
+		e := build(c, &c.maps, s)
 		self, fields = e, &e.Fields
 	}
 	n := self.Base()
-	c.fill(n, s)
 	var rf, vf []value.Field
 	if n.HasRecorded && n.Recorded.IsMap() {
 		rf = n.Recorded.Fields()
@@ -233,18 +235,56 @@ func (c *collator) fieldsNode(s *elements.Node, data []value.Field, byField []fo
 	if n.HasLive && n.Live.IsMap() {
 		vf = n.Live.Fields()
 	}
-	var err error
-	*fields, err = c.union(data, rf, vf, byField, func(key string, cv elements.Values, cd *elements.Directives) (elements.Element, error) {
-		ct, cm := c.child(n.Type, key)
-		if c.opts.Patch {
-			return c.patchNode(elements.Node{Parent: self, Name: key, Values: cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
+	base := len(c.fields)
+	defer func() { c.fields = c.fields[:base] }()
+	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
+		// The smallest key among the heads.
+		var key string
+		have := false
+		for _, fs := range [...][]value.Field{lf, rf, vf} {
+			if len(fs) > 0 && (!have || fs[0].Key < key) {
+				key, have = fs[0].Key, true
+			}
 		}
-		if cv.HasLocal && format.Directive(n.Type, key) {
-			return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+		if len(dirs) > 0 && (!have || dirs[0].Name < key) {
+			key = dirs[0].Name
 		}
-		return c.node(self, key, false, &cv, ct, &cm)
-	})
-	return self, err
+		var cv elements.Values
+		var cd *elements.Directives
+		cv.Local, cv.HasLocal, lf = head(lf, key)
+		cv.Recorded, cv.HasRecorded, rf = head(rf, key)
+		cv.Live, cv.HasLive, vf = head(vf, key)
+		if len(dirs) > 0 && dirs[0].Name == key {
+			cd, dirs = dirs[0].Dirs, dirs[1:]
+		}
+		ch, err := c.field(self, key, &cv, cd, depth)
+		if err != nil {
+			return self, err
+		}
+		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
+	}
+	*fields = carve(&c.fieldSlab, len(c.fields)-base)
+	copy(*fields, c.fields[base:])
+	return self, nil
+}
+
+// field builds the child key of map self from its values cv and the
+// directives cd a patch gives it.
+func (c *collator) field(self elements.Element, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
+	n := self.Base()
+	ct, cm := n.Type.Child(key)
+	// Without the SetOfMaps gate a set of maps has no merge strategy
+	// (replaced whole).
+	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
+		cm.Strategy &^= openapi.StrategyMerge
+	}
+	if c.opts.Patch {
+		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
+	}
+	if cv.HasLocal && format.Directive(n.Type, key) {
+		return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+	}
+	return c.node(self, key, false, cv, ct, &cm)
 }
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
@@ -268,11 +308,9 @@ func kindFits(s *elements.Node, src elements.Source) error {
 		return nil
 	}
 	want := format.KindPhrase(t)
-	switch {
-	case t.Kind != openapi.KindPrimitive || t.Primitive == "":
-	case t.Primitive == "integer":
+	if t.Kind == openapi.KindPrimitive && t.Primitive == "integer" {
 		want = "an integer"
-	default:
+	} else if t.Kind == openapi.KindPrimitive && t.Primitive != "" {
 		want = "a " + t.Primitive
 	}
 	if t.Name != "" {
@@ -281,57 +319,12 @@ func kindFits(s *elements.Node, src elements.Source) error {
 	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
 }
 
-// union calls child for each key of the sorted union of the fields of
-// local, recorded and live and of the names dirs gives directives for, in
-// key order, with the key's values and directives, and returns the
-// children.
-func (c *collator) union(lf, rf, vf []value.Field, dirs []format.FieldDirectives, child func(string, elements.Values, *elements.Directives) (elements.Element, error)) (elements.Fields, error) {
-	base := len(c.fields)
-	defer func() { c.fields = c.fields[:base] }()
-	i, j, k, d := 0, 0, 0, 0
-	for i < len(lf) || j < len(rf) || k < len(vf) || d < len(dirs) {
-		// The smallest key among the heads.
-		var key string
-		have := false
-		if i < len(lf) {
-			key, have = lf[i].Key, true
-		}
-		if j < len(rf) && (!have || rf[j].Key < key) {
-			key, have = rf[j].Key, true
-		}
-		if k < len(vf) && (!have || vf[k].Key < key) {
-			key, have = vf[k].Key, true
-		}
-		if d < len(dirs) && (!have || dirs[d].Name < key) {
-			key = dirs[d].Name
-		}
-		var cv elements.Values
-		var cd *elements.Directives
-		if i < len(lf) && lf[i].Key == key {
-			cv.Local, cv.HasLocal = lf[i].Value, true
-			i++
-		}
-		if j < len(rf) && rf[j].Key == key {
-			cv.Recorded, cv.HasRecorded = rf[j].Value, true
-			j++
-		}
-		if k < len(vf) && vf[k].Key == key {
-			cv.Live, cv.HasLive = vf[k].Value, true
-			k++
-		}
-		if d < len(dirs) && dirs[d].Name == key {
-			cd = dirs[d].Dirs
-			d++
-		}
-		ch, err := child(key, cv, cd)
-		if err != nil {
-			return nil, err
-		}
-		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
+// head returns the value of key if it heads fields, and fields past it.
+func head(fields []value.Field, key string) (value.Value, bool, []value.Field) {
+	if len(fields) > 0 && fields[0].Key == key {
+		return fields[0].Value, true, fields[1:]
 	}
-	out := carve(&c.fieldSlab, len(c.fields)-base)
-	copy(out, c.fields[base:])
-	return out, nil
+	return value.Value{}, false, fields
 }
 
 // keyMessage is the message for item i (what names it) whose merge key
@@ -391,8 +384,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	if len(mk) > elements.MaxKeyFields {
 		return nil, s.Errorf(src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 	}
-	e := alloc(&c.lists)
-	c.fill(&e.Node, s)
+	e := build(c, &c.lists, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(len(mk), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
@@ -509,11 +501,11 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		case !c.opts.Patch:
 			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
 		case it.LocalIndex < 0:
-			it.Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: cv})
+			it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: cv})
 		case replace:
 			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
 			if err = c.whole(&s, cv.Local, depth+1); err == nil {
-				it.Element = c.atomic(&s)
+				it.Element = build(c, &c.atomics, &s)
 			}
 		default:
 			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
@@ -524,7 +516,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 	}
 	for p := range extra {
 		extra[p].Deleted = replace
-		extra[p].Element = c.atomic(&elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
+		extra[p].Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
 	e.LiveExtra = extra
 	return nil
@@ -603,8 +595,7 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects
 // collapse); values live or recorded repeat collapse into their first.
 // Values "$deleteFromPrimitiveList" names are Deleted.
 func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
-	e := alloc(&c.sets)
-	c.fill(&e.Node, s)
+	e := build(c, &c.sets, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
 	m := members{elements.NewIndex(1, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
@@ -657,12 +648,10 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 		it := &m.items[p]
 		is := elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()}
 		if objects {
-			it.Element = c.atomic(&is)
-			continue
+			it.Element = build(c, &c.atomics, &is)
+		} else {
+			it.Element = build(c, &c.prims, &is)
 		}
-		pe := alloc(&c.prims)
-		c.fill(&pe.Node, &is)
-		it.Element = pe
 	}
 	e.Items = m.items
 	return e, nil
@@ -672,4 +661,36 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {
 	k[0], ok = elements.SetKey(v, objects)
 	return k, ok
+}
+
+// RootValues checks the top level of the three objects of a tree and
+// returns the root's Values: local must be an object; recorded and live
+// are absent when null (a first apply; no object yet) and must be objects
+// otherwise; a recorded or live apiVersion or kind that differs from
+// local's is an error naming that source, since the three must describe
+// one object.
+func RootValues(recorded, local, live value.Value) (elements.Values, error) {
+	vals := elements.Values{Local: local, HasLocal: true}
+	if !recorded.IsNull() {
+		vals.Recorded, vals.HasRecorded = recorded, true
+	}
+	if !live.IsNull() {
+		vals.Live, vals.HasLive = live, true
+	}
+	for _, s := range [...]elements.Source{elements.Local, elements.Recorded, elements.Live} {
+		if v, ok := vals.Get(s); ok && !v.IsMap() {
+			return elements.Values{}, &elements.Error{Source: s, Msg: "the top level must be an object, got " + v.Kind().String()}
+		}
+	}
+	for _, field := range [...]string{"apiVersion", "kind"} {
+		want, ok := local.Get(field)
+		for _, s := range [...]elements.Source{elements.Recorded, elements.Live} {
+			v, _ := vals.Get(s)
+			if got, found := v.Get(field); ok && found && !value.Equal(got, want) {
+				return elements.Values{}, &elements.Error{Source: s, Path: fieldpath.Path{fieldpath.Field(field)},
+					Msg: "is " + got.Short() + " but local's is " + want.Short() + "; all three objects must be of one apiVersion and kind"}
+			}
+		}
+	}
+	return vals, nil
 }

@@ -31,12 +31,16 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		if s.Dirs != nil && s.Dirs.HasSetOrder && v.HasLive && v.Live.IsList() {
 			return c.patchList(&s, depth)
 		}
-	case v.Local.IsMap():
-		return c.patchMap(&s, depth)
-	case v.Local.IsList():
+	case v.Local.IsMap() || v.Local.IsList():
+		if err := kindFits(&s, elements.Patch); err != nil {
+			return nil, err
+		}
+		if v.Local.IsMap() {
+			return c.patchMap(&s, depth)
+		}
 		return c.patchList(&s, depth)
 	}
-	return c.atomic(&s), nil
+	return build(c, &c.atomics, &s), nil
 }
 
 // depth refuses patch node n at nesting depth beyond Options.MaxDepth.
@@ -55,11 +59,8 @@ func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
 	return err
 }
 
-// patchMap builds the node of a patch map.
+// patchMap builds the node of a patch map (that fits the schema).
 func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, error) {
-	if err := kindFits(s, elements.Patch); err != nil {
-		return nil, err
-	}
 	data, dirs, byField, err := format.ReadMap(s)
 	if err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		// A directive map for a field live lacks is dropped (the field
 		// stays absent), as strategicpatch does.
 		s.Local = value.Null
-		return c.atomic(s), nil
+		return build(c, &c.atomics, s), nil
 	}
 	s.Dirs = dirs
 	switch {
@@ -93,23 +94,18 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		}
 		return c.fieldsNode(s, data, byField, depth)
 	}
-	return c.atomic(s), nil
+	return build(c, &c.atomics, s), nil
 }
 
 // patchList builds the node of a list the patch sets, or of a live list
 // "$setElementOrder/<field>" reorders while the patch leaves it out.
 func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, error) {
-	if s.HasLocal {
-		if err := kindFits(s, elements.Patch); err != nil {
-			return nil, err
-		}
-	}
 	if !elements.MergedList(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
 		if err := c.whole(s, s.Local, depth); err != nil {
 			return nil, err
 		}
-		return c.atomic(s), nil
+		return build(c, &c.atomics, s), nil
 	}
 	switch class, err := format.ListClass(s); {
 	case err != nil:

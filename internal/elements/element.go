@@ -1,3 +1,15 @@
+// Package elements is the typed tree that Phase 1 (internal/collate) builds
+// and Phase 2 (internal/visitors, dispatched by internal/strategy) walks,
+// and the one rule of list item identity (identity.go).
+//
+// Every node is an Element holding the node's three values (Recorded,
+// Local, Live; each absent, present or explicitly null) and its merge
+// metadata. A tree collated from a strategic merge patch uses the same
+// types: the patch takes Local's place (errors name it source Patch),
+// Recorded is absent, and its directives are the nodes' Dirs.
+//
+// Elements know nothing about merging: a Visitor decides, per strategy,
+// what the updated value is.
 package elements
 
 import (
@@ -278,3 +290,42 @@ func (e *EmptyElement) Accept(v Visitor) (Outcome, error) { return v.VisitEmpty(
 // RemovedSinceRecorded reports whether local dropped the item since the
 // last apply: recorded names it and local does not.
 func (it *Item) RemovedSinceRecorded() bool { return it.LocalIndex < 0 && it.RecordedIndex >= 0 }
+
+// Source names where a value came from.
+type Source uint8
+
+// The sources of a three-way apply and of a patch.
+const (
+	NoSource Source = iota // not attributed to any input
+	Recorded               // the last applied configuration (annotation)
+	Local                  // the configuration applied now
+	Live                   // the object as the server holds it
+	Patch                  // a strategic merge patch applied to Live
+)
+
+var sourceNames = [...]string{"", "recorded", "local", "live", "patch"}
+
+// String names the source in lower case, as messages print it.
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "invalid"
+}
+
+// Error is bad input found while collating or merging: the source that
+// holds the offending value, the field path, and Msg, what is wrong and
+// what was expected.
+type Error struct {
+	Source Source
+	Path   fieldpath.Path
+	Msg    string
+}
+
+// Error renders "<source> <path>: <msg>".
+func (e *Error) Error() string {
+	if e.Source == NoSource {
+		return e.Path.String() + ": " + e.Msg
+	}
+	return e.Source.String() + " " + e.Path.String() + ": " + e.Msg
+}

@@ -23,12 +23,10 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
-// Errors
-// blame elements.Patch (or elements.Live, for live data a directive cannot
-// apply to) at the path of the map or list concerned. A node passed here
-// is complete but for its children and ID.
-
-// fail is the *elements.Error blaming the patch at node n.
+// fail is the *elements.Error blaming the patch at node n. (Errors blame
+// elements.Patch, or elements.Live for live data a directive cannot apply
+// to, at the path of the map or list concerned. A node passed here is
+// complete but for its children and ID.)
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
 // Directive reports whether key is a directive of a map of type t: a "$"
@@ -51,7 +49,9 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
 			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
-		return p.Without(smp.DirectiveKey).Fields(), with(n.Dirs, func(d *elements.Directives) { d.Directive = s }), nil, nil
+		dirs := copyOf(n.Dirs)
+		dirs.Directive = s
+		return p.Without(smp.DirectiveKey).Fields(), dirs, nil, nil
 	}
 	dirs := n.Dirs
 	// Directives: $retainKeys, $setElementOrder/<f>,
@@ -82,7 +82,8 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			dirs = with(dirs, func(d *elements.Directives) { d.RetainKeys, d.HasRetainKeys = keys, true })
+			dirs = copyOf(dirs)
+			dirs.RetainKeys, dirs.HasRetainKeys = keys, true
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
 				return nil, nil, nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
@@ -108,13 +109,12 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 	return data, dirs, byField, nil
 }
 
-// with returns a copy of d (or new Directives) changed by set.
-func with(d *elements.Directives, set func(*elements.Directives)) *elements.Directives {
+// copyOf returns a copy of d, or new Directives when d is nil.
+func copyOf(d *elements.Directives) *elements.Directives {
 	out := &elements.Directives{}
 	if d != nil {
 		*out = *d
 	}
-	set(out)
 	return out
 }
 
