@@ -374,7 +374,18 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 // rawString.
 func (sc *jsonScanner) str(i int) (string, int, bool) {
 	d, start := sc.data, i+1
-	if i = plainRun(d, start); i < len(d) && d[i] == '"' {
+	// Most strings end within their first eight bytes: that word is tested
+	// here, without a call.
+	if start+8 <= len(d) {
+		if flags := notPlain(binary.LittleEndian.Uint64(d[start:])); flags != 0 {
+			i = start + bits.TrailingZeros64(flags)/8
+		} else {
+			i = plainRun(d, start+8)
+		}
+	} else {
+		i = plainRun(d, start)
+	}
+	if i < len(d) && d[i] == '"' {
 		return sc.text[start:i], i + 1, true
 	}
 	end, escaped, ok := sc.rawString(start, i)
@@ -433,17 +444,21 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plainRun returns the offset of the first byte from i on that a string
-// does not hold as it is (plainInString), or len(d). It tests eight bytes
-// at a time: a byte is flagged when it is below 0x20, a quote, a backslash
-// or not ASCII. Borrows can flag bytes after the first flagged one, never
+// notPlain flags the high bit of each byte of w (eight bytes of a string,
+// the first in the lowest bits) that is below 0x20, a quote, a backslash or
+// not ASCII. Borrows can flag bytes after the first flagged one, never
 // before it, so the lowest flag is exact.
+func notPlain(w uint64) uint64 {
+	quote, slash := w^(ones*'"'), w^(ones*'\\')
+	return ((w-ones*0x20)&^w | (quote-ones)&^quote | (slash-ones)&^slash | w) & highs
+}
+
+// plainRun returns the offset of the first byte from i on that a string
+// does not hold as it is (plainInString), or len(d), testing eight bytes
+// at a time.
 func plainRun(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
-		w := binary.LittleEndian.Uint64(d[i:])
-		quote, slash := w^(ones*'"'), w^(ones*'\\')
-		flags := ((w-ones*0x20)&^w | (quote-ones)&^quote | (slash-ones)&^slash | w) & highs
-		if flags != 0 {
+		if flags := notPlain(binary.LittleEndian.Uint64(d[i:])); flags != 0 {
 			return i + bits.TrailingZeros64(flags)/8
 		}
 	}
