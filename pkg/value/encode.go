@@ -164,19 +164,20 @@ const (
 
 // plainPrefix returns how many bytes at the start of s are plain. It tests
 // eight bytes at a time: a byte is flagged when it is below 0x20, one of
-// the five characters plain excludes, or not ASCII. Borrows can flag bytes
-// after the first flagged one, never before it, so the lowest flag is
-// exact.
+// the five characters plain excludes, or not ASCII. '"' and '&' differ in
+// one bit only, as do '<' and '>', so each pair is one test. Borrows can
+// flag bytes after the first flagged one, never before it, so the lowest
+// flag is exact.
 func plainPrefix(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
+		_ = s[i+7]
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		flags := (w-ones*0x20)&^w | w
-		for _, c := range [...]uint64{'"', '\\', '<', '>', '&'} {
-			x := w ^ (ones * c)
-			flags |= (x - ones) &^ x
-		}
+		quoteAmp := (w | ones*0x04) ^ (ones * '&')
+		angles := (w | ones*0x02) ^ (ones * '>')
+		slash := w ^ (ones * '\\')
+		flags := (w-ones*0x20)&^w | (quoteAmp-ones)&^quoteAmp | (angles-ones)&^angles | (slash-ones)&^slash | w
 		if flags &= highs; flags != 0 {
 			return i + bits.TrailingZeros64(flags)/8
 		}
