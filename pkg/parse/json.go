@@ -76,11 +76,10 @@ type jsonScanner struct {
 	// deepest is the most entries either stack held since the scanner
 	// was taken from the pool: what release clears.
 	deepest int
-	// fieldSlab and itemSlab hold the documents' maps and lists: each
-	// container is carved from them, so a document costs a few
-	// allocations, not one per container. (Not kept across documents.)
-	fieldSlab []value.Field
-	itemSlab  []value.Value
+	// slab holds the documents' maps and lists: each container is carved
+	// from it (carveItems), so a document costs one allocation, not one
+	// per container. (Not kept across documents.)
+	slab []value.Field
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
@@ -97,29 +96,35 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// slabLimit bounds the slabs that size makes up front; larger inputs grow
-// them in chunks (carve).
+// carveItems returns n list items carved from slab, with capacity n: a
+// Field is laid out as two Values are (a pointer word, then a scalar
+// word, twice; a spec checks it), so the slab's memory holds lists as well
+// as maps and the collector reads their pointers right.
+func carveItems(slab *[]value.Field, n int) []value.Value {
+	fields := carve(slab, (n+1)/2)
+	return unsafe.Slice((*value.Value)(unsafe.Pointer(unsafe.SliceData(fields))), n)
+}
+
+// slabLimit bounds the slab that size makes up front; larger inputs grow
+// it in chunks (carve).
 const slabLimit = 8192
 
-// size makes the slabs as large as data can need, counted from its bytes
+// size makes the slab as large as data can need, counted from its bytes
 // (a pass that costs a fraction of the scan), so that a document's maps
-// and lists cost one allocation each kind: a map has at most one field per
+// and lists cost one allocation: a map has at most one field per
 // ':', a list at most one item per ',' that no map field accounts for,
 // plus one per list. Characters inside strings skew the estimates either
 // way; a short one is still correct (carve grows), a long one wastes only
 // capacity.
 func (sc *jsonScanner) size() {
-	colons := bytes.Count(sc.data, []byte{':'})
-	items := bytes.Count(sc.data, []byte{','}) + bytes.Count(sc.data, []byte{'['}) + bytes.Count(sc.data, []byte{'{'}) - colons
-	// Colons inside strings (images "nginx:1.25", timestamps) count as
-	// fields and take items off: a little slack saves carving a second
-	// slab for the last few items.
-	items += colons/8 + 4
-	if colons > 0 && colons <= slabLimit {
-		sc.fieldSlab = make([]value.Field, 0, colons)
-	}
-	if items > 0 && items <= slabLimit {
-		sc.itemSlab = make([]value.Value, 0, items)
+	colons, lists := bytes.Count(sc.data, []byte{':'}), bytes.Count(sc.data, []byte{'['})
+	items := bytes.Count(sc.data, []byte{','}) + lists + bytes.Count(sc.data, []byte{'{'}) - colons
+	// Two items take one field's room, and a list of an odd number wastes
+	// half a field. A colon inside a string (images "nginx:1.25",
+	// timestamps) counts as a field and takes an item off: room for one
+	// item more than it takes.
+	if n := colons + (max(items, 0)+lists+1)/2; n > 0 && n <= slabLimit {
+		sc.slab = make([]value.Field, 0, n)
 	}
 }
 
@@ -263,7 +268,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		return value.Value{}, false
 	}
 	src := sc.fields[base:]
-	fields := carve(&sc.fieldSlab, len(src))
+	fields := carve(&sc.slab, len(src))
 	copy(fields, src)
 	sc.deepest = max(sc.deepest, len(sc.fields))
 	sc.fields = sc.fields[:base]
@@ -360,7 +365,7 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 			break
 		}
 	}
-	items := carve(&sc.itemSlab, len(sc.items)-base)
+	items := carveItems(&sc.slab, len(sc.items)-base)
 	copy(items, sc.items[base:])
 	sc.deepest = max(sc.deepest, len(sc.items))
 	sc.items = sc.items[:base]
