@@ -14,49 +14,36 @@ type Merge struct {
 	Replace
 	// Walker decides the children.
 	Walker elements.Walker
+	// Retain makes it the visitor of rule RetainKeys: it clears every field
+	// the node does not keep, live fields outside local's keys (or outside a
+	// patch's "$retainKeys"), so switching a union member (a Deployment
+	// strategy from RollingUpdate to Recreate, a volume's source) removes
+	// the old member.
+	Retain bool
 }
 
 // VisitMap implements elements.Visitor.
 func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return mergeFields(m.Walker, &e.Node, e.Fields, false)
+	return m.fields(&e.Node, e.Fields)
 }
 
 // VisitType implements elements.Visitor.
 func (m Merge) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	return mergeFields(m.Walker, &e.Node, e.Fields, false)
+	return m.fields(&e.Node, e.Fields)
 }
 
-// RetainKeys merges like Merge and clears every field the node does not
-// keep: live fields outside local's keys (or outside a patch's
-// "$retainKeys") are dropped, so switching a union member (a Deployment
-// strategy from RollingUpdate to Recreate, a volume's source) removes the
-// old member.
-type RetainKeys struct {
-	Merge
-}
-
-// VisitMap implements elements.Visitor.
-func (r RetainKeys) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return mergeFields(r.Walker, &e.Node, e.Fields, true)
-}
-
-// VisitType implements elements.Visitor.
-func (r RetainKeys) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	return mergeFields(r.Walker, &e.Node, e.Fields, true)
-}
-
-// mergeFields builds the map of a node local sets to a map: each child's
-// outcome, in key order; with retain, children the node does not keep are
+// fields builds the map of a node local sets to a map: each child's
+// outcome, in key order; with Retain, children the node does not keep are
 // cleared without being walked. A node keeps the fields a patch's
 // "$retainKeys" lists; without one, the fields local sets (none cleared
 // when local sets none: kubectl sends no $retainKeys then).
-func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, retain bool) (elements.Outcome, error) {
+func (m Merge) fields(n *elements.Node, fields elements.Fields) (elements.Outcome, error) {
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
 	}
 	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
 	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
-	retain = retain && (listed || slices.ContainsFunc(fields, localSet))
+	retain := m.Retain && (listed || slices.ContainsFunc(fields, localSet))
 	// Until a field's outcome is not live's own field (see asLive), out
 	// stays nil and same counts live's fields matched: a map whose fields
 	// all come out as live has them is live's map, shared, not copied.
@@ -70,7 +57,7 @@ func mergeFields(w elements.Walker, n *elements.Node, fields elements.Fields, re
 		} else if retain && !localSet(f) {
 			continue
 		}
-		o, err := w.Walk(f.Element)
+		o, err := m.Walker.Walk(f.Element)
 		if err != nil {
 			return elements.Absent, err
 		}
