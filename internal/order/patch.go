@@ -103,11 +103,11 @@ func (v *view) liveMembers() []int {
 func (v *view) seedInterleave(left, right []int) []int {
 	rank := make([]int, len(v.items)+len(v.extra))
 	for _, id := range left {
-		rank[id] = v.livePos(id)
+		rank[id] = v.item(id).LiveIndex
 	}
 	next := math.MaxInt
 	for j := len(right) - 1; j >= 0; j-- {
-		if r := v.livePos(right[j]); r >= 0 {
+		if r := v.item(right[j]).LiveIndex; r >= 0 {
 			next = r
 		}
 		rank[right[j]] = next
