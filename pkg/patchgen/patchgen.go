@@ -75,11 +75,7 @@ type Options struct {
 // Errors are *elements.Error naming the source (Recorded for original,
 // Local for modified) and the field path.
 func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
-	root, err := rootType(opts, original, modified, value.Null)
-	if err != nil {
-		return value.Value{}, err
-	}
-	return create(original, modified, value.Null, root, opts, false)
+	return resolve(original, modified, value.Null, opts, false)
 }
 
 // TwoWayType is TwoWay with the root type given (openapi.Unknown or nil: no
@@ -102,11 +98,7 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 // name (without its merge key) is an error then. Bad input gives an
 // *elements.Error naming the source (Recorded, Local, Live) and the path.
 func ThreeWay(original, modified, current value.Value, opts Options) (value.Value, error) {
-	root, err := rootType(opts, original, modified, current)
-	if err != nil {
-		return value.Value{}, err
-	}
-	return create(original, modified, current, root, opts, true)
+	return resolve(original, modified, current, opts, true)
 }
 
 // ThreeWayType is ThreeWay with the root type given (openapi.Unknown or
@@ -145,9 +137,13 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	return p, nil
 }
 
-// rootType resolves the objects' type (frontend.RootType): modified's,
-// which original and current, unless null, must carry too.
-func rootType(opts Options, original, modified, current value.Value) (*openapi.Type, error) {
-	return frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
+// resolve is create with the objects' type resolved (frontend.RootType):
+// modified's, which original and current, unless null, must carry too.
+func resolve(original, modified, current value.Value, opts Options, threeWay bool) (value.Value, error) {
+	root, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
 		frontend.Object{Value: original, Source: elements.Recorded}, frontend.Object{Value: current, Source: elements.Live})
+	if err != nil {
+		return value.Value{}, err
+	}
+	return create(original, modified, current, root, opts, threeWay)
 }
