@@ -52,10 +52,7 @@ func ThreeWay(root elements.Element) (value.Value, bool, error) {
 // local holds: Entry(e).Any() computed only up to each node's first entry.
 // The error is that of Entry when met before the first entry.
 func Touches(e elements.Element, m Mode) (bool, error) {
-	d, _ := probes.Get().(*Visitor)
-	if d == nil {
-		d = &Visitor{}
-	}
+	d := probes.Get().(*Visitor)
 	*d = modes[m]
 	d.first = true
 	en, err := d.Entry(e)
@@ -64,7 +61,7 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 }
 
 // probes keeps the Visitors Touches uses (once or twice per merged list).
-var probes sync.Pool
+var probes = sync.Pool{New: func() any { return new(Visitor) }}
 
 // Conflict is a place where the three-way patch (what applying local would
 // write) and the recorded->live patch (what the server changed) disagree.
