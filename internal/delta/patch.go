@@ -112,22 +112,6 @@ func Check(root elements.Element, patch value.Value, ok bool) error {
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
-	changed, ok, err := changedSinceRecorded(root)
-	if err != nil || !ok {
-		return err
-	}
-	n := root.Base()
-	var out []Conflict
-	compare(patch, changed, n.Type, n.Meta, nil, &out)
-	if len(out) > 0 {
-		return &ConflictError{Conflicts: out}
-	}
-	return nil
-}
-
-// changedSinceRecorded returns kubectl's "changed map" of root's object:
-// the Changed patch from recorded to live, collated with live as local.
-func changedSinceRecorded(root elements.Element) (value.Value, bool, error) {
 	n := root.Base()
 	empty := value.MapFromSorted(nil)
 	vals := elements.Values{Recorded: empty, HasRecorded: true, Local: empty, HasLocal: true}
@@ -139,10 +123,18 @@ func changedSinceRecorded(root elements.Element) (value.Value, bool, error) {
 	}
 	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true})
 	if err != nil {
-		return value.Value{}, false, liveAsLocal(err)
+		return liveAsLocal(err)
 	}
-	p, ok, err := Patch(tree, Changed)
-	return p, ok, liveAsLocal(err)
+	changed, ok, err := Patch(tree, Changed)
+	if err != nil || !ok {
+		return liveAsLocal(err)
+	}
+	var out []Conflict
+	compare(patch, changed, n.Type, n.Meta, nil, &out)
+	if len(out) > 0 {
+		return &ConflictError{Conflicts: out}
+	}
+	return nil
 }
 
 // liveAsLocal renames the source of an *elements.Error found in a tree
