@@ -1,9 +1,24 @@
+// Package delta is the patch-producing visitor: what a strategic merge
+// patch must say to turn one source of a collated tree (internal/collate)
+// into local, in kubectl's modes (Mode). It is the one place that decides
+// what kubectl's patches hold: pkg/patchgen sends them (Patch, ThreeWay),
+// kubectl apply --overwrite=false's conflict check compares two of them
+// (Check), and kubectl's list order asks whether a list is touched
+// (Touches). Lists are matched by collate's index (elements.KeyOf), so a
+// patch is linear in the size of the objects; the output equals
+// strategicpatch's JSON byte for byte where both are defined.
 package delta
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
+	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -37,10 +52,7 @@ func ThreeWay(root elements.Element) (value.Value, bool, error) {
 // local holds: Entry(e).Any() computed only up to each node's first entry.
 // The error is that of Entry when met before the first entry.
 func Touches(e elements.Element, m Mode) (bool, error) {
-	d, _ := probes.Get().(*Visitor)
-	if d == nil {
-		d = &Visitor{}
-	}
+	d := probes.Get().(*Visitor)
 	*d = modes[m]
 	d.first = true
 	en, err := d.Entry(e)
@@ -49,4 +61,186 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 }
 
 // probes keeps the Visitors Touches uses (once or twice per merged list).
-var probes sync.Pool
+var probes = sync.Pool{New: func() any { return new(Visitor) }}
+
+// Conflict is a place where the three-way patch (what applying local would
+// write) and the recorded->live patch (what the server changed) disagree.
+type Conflict struct {
+	Path fieldpath.Path
+	// Local is what the three-way patch writes there (null for a removal,
+	// a delete directive for a deleted item).
+	Local value.Value
+	// Live is what the recorded->live patch has there (null for a
+	// removal).
+	Live value.Value
+}
+
+// ConflictError reports that applying local would overwrite changes the
+// server made since the last apply (kubectl apply --overwrite=false),
+// listing every conflict in Check's order; never empty.
+type ConflictError struct {
+	Conflicts []Conflict
+}
+
+// Error lists the conflicting paths.
+func (e *ConflictError) Error() string {
+	s := "apply conflicts with changes made on the server at:"
+	for _, c := range e.Conflicts {
+		s += " " + c.Path.String()
+	}
+	return s
+}
+
+// Check is the conflict check of kubectl apply --overwrite=false: a
+// *ConflictError listing, by kubectl's rule, every conflict between patch,
+// the three-way patch of root (ThreeWay(root); ok false: no conflict), and
+// the Changed patch from root's recorded object to its live one (each the
+// empty object when absent): both have an entry for a field and they
+// disagree on its scalar value, its kind, a $patch directive, or the length
+// or a member of an atomic list (lists of scalars compared deduplicated and
+// sorted). Fields with strategy replace and merged lists of scalars never
+// conflict; items of merged lists of maps are matched by elements.KeyOf,
+// and items without an identity are not compared. Conflicts come in the
+// patch's order.
+//
+// Live is collated as local leniently (collate.Options.Lenient): a live
+// value whose kind does not fit the schema is taken whole, and of live
+// items repeating a key the first is compared, as the merge writes only
+// that one. An item that cannot be put in a patch is an *elements.Error
+// naming its source, as kubectl fails on it too.
+func Check(root elements.Element, patch value.Value, ok bool) error {
+	if !ok || patch.Len() == 0 {
+		return nil
+	}
+	n := root.Base()
+	empty := value.MapFromSorted(nil)
+	vals := elements.Values{Recorded: empty, HasRecorded: true, Local: empty, HasLocal: true}
+	if n.HasRecorded {
+		vals.Recorded = n.Recorded
+	}
+	if n.HasLive {
+		vals.Local = n.Live
+	}
+	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true})
+	if err != nil {
+		return liveAsLocal(err)
+	}
+	changed, ok, err := Patch(tree, Changed)
+	if err != nil || !ok {
+		return liveAsLocal(err)
+	}
+	var out []Conflict
+	compare(patch, changed, n.Type, n.Meta, nil, &out)
+	if len(out) > 0 {
+		return &ConflictError{Conflicts: out}
+	}
+	return nil
+}
+
+// liveAsLocal renames the source of an *elements.Error found in a tree
+// that holds live as local.
+func liveAsLocal(err error) error {
+	if e, ok := err.(*elements.Error); ok && e.Source == elements.Local {
+		e.Source = elements.Live
+	}
+	return err
+}
+
+// compare appends the conflicts between p (three-way) and c (changed) at
+// path, for a node of type t with metadata meta.
+func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, out *[]Conflict) {
+	add := func() { *out = append(*out, Conflict{Path: path, Local: p, Live: c}) }
+	switch p.Kind() {
+	case value.KindMap:
+		if !c.IsMap() {
+			add()
+			return
+		}
+		pd, pok := p.Get(smp.DirectiveKey)
+		cd, cok := c.Get(smp.DirectiveKey)
+		if (pok || cok) && (pok != cok || !value.Equal(pd, cd)) {
+			add()
+			return
+		}
+		if meta.Strategy.Has(openapi.StrategyReplace) {
+			return
+		}
+		for _, f := range p.Fields() {
+			if f.Key == smp.DirectiveKey || f.Key == smp.RetainKeysKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix) || strings.HasPrefix(f.Key, smp.DeletePrefix) {
+				continue
+			}
+			cv, ok := c.Get(f.Key)
+			if !ok {
+				continue
+			}
+			ct, cm := t.Child(f.Key)
+			compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
+		}
+	case value.KindList:
+		if !c.IsList() {
+			add()
+			return
+		}
+		if t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) {
+			if len(meta.MergeKey) > 0 {
+				compareItems(p, c, t.Item(), meta.MergeKey, path, out)
+			}
+			return
+		}
+		if p.Len() != c.Len() {
+			add()
+			return
+		}
+		if p.Len() == 0 || !p.Items()[0].IsMap() {
+			if !slices.EqualFunc(sortedScalars(p), sortedScalars(c), value.Equal) {
+				add()
+			}
+			return
+		}
+		for i, it := range p.Items() {
+			compare(it, c.Items()[i], t.Item(), openapi.Meta{}, path.Child(fieldpath.Index(i)), out)
+		}
+	default:
+		if !value.Equal(p, c) {
+			add()
+		}
+	}
+}
+
+// compareItems compares each item of p, a patch list of maps merged by
+// mergeKey, with the last item of c of the same identity, as kubectl
+// indexes them. Items without an identity are not compared.
+func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
+	byKey := make(map[elements.Key]value.Value, c.Len())
+	for _, it := range c.Items() {
+		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
+			byKey[k] = it
+		}
+	}
+	for _, it := range p.Items() {
+		k, ok := keyOfItem(it, mergeKey, itemType)
+		if !ok {
+			continue
+		}
+		if cit, found := byKey[k]; found {
+			compare(it, cit, itemType, openapi.Meta{}, path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType))), out)
+		}
+	}
+}
+
+// sortedScalars dedupes the items of l and sorts them by smp.KeyString,
+// as kubectl does before it compares atomic lists of scalars.
+func sortedScalars(l value.Value) []value.Value {
+	seen := make(map[value.ScalarKey]bool, l.Len())
+	out := make([]value.Value, 0, l.Len())
+	for _, v := range l.Items() {
+		k, ok := v.Key()
+		if ok && seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, v)
+	}
+	smp.SortScalars(out)
+	return out
+}

@@ -388,14 +388,8 @@ func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, err
 // encoding/json (all numbers are one): kubectl diffs and combines values of
 // one type member by member and replaces a value whose type changed.
 func sameJSONType(a, b value.Value) bool {
-	ka, kb := a.Kind(), b.Kind()
-	if ka == value.KindFloat {
-		ka = value.KindInt
-	}
-	if kb == value.KindFloat {
-		kb = value.KindInt
-	}
-	return ka == kb
+	number := func(k value.Kind) bool { return k == value.KindInt || k == value.KindFloat }
+	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
 }
 
 // isLeaf reports whether e's entry needs no walk below it: a scalar, a
@@ -554,7 +548,11 @@ func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.V
 		}
 	}
 	if bad >= 0 {
-		return nil, d.errorf(&e.Node, src, "item "+strconv.Itoa(bad)+": expected an object with every merge key field ("+strings.Join(e.Meta.MergeKey, ",")+") set to a scalar, got "+describe(items[bad]))
+		got := items[bad].Kind().String()
+		if items[bad].IsMap() {
+			got = "an object without it"
+		}
+		return nil, d.errorf(&e.Node, src, "item "+strconv.Itoa(bad)+": expected an object with every merge key field ("+strings.Join(e.Meta.MergeKey, ",")+") set to a scalar, got "+got)
 	}
 	return items, nil
 }
@@ -605,14 +603,6 @@ func withFields(m value.Value, fields []value.Field) value.Value {
 		m = m.With(f.Key, f.Value)
 	}
 	return m
-}
-
-// describe names the kind of a bad list item.
-func describe(v value.Value) string {
-	if v.IsMap() {
-		return "an object without it"
-	}
-	return v.Kind().String()
 }
 
 // VisitSet implements elements.Visitor for a list of primitives merged as

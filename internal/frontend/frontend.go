@@ -56,10 +56,8 @@ func RootType(schema *openapi.Schema, typeName string, gates features.Gates, fir
 		return nil, err
 	}
 	for _, o := range others {
-		if !o.Value.IsNull() {
-			if _, _, err := typeOf(o); err != nil {
-				return nil, err
-			}
+		if _, _, err := typeOf(o); err != nil && !o.Value.IsNull() {
+			return nil, err
 		}
 	}
 	if t, ok := schema.ForKind(apiVersion, kind); ok {

@@ -1,3 +1,8 @@
+// Package strategy is the one dispatch point of Phase 2: the Walker hands
+// each Element to the visitor of internal/visitors its merge rule
+// (internal/strategy/rule) selects. In patch mode (Options.Patch, used by
+// pkg/patch) a map's $retainKeys directive, not its schema strategy,
+// selects RetainKeys. Adding a strategy means adding a visitor and a rule.
 package strategy
 
 import (
@@ -48,11 +53,10 @@ func New(opts Options) *Walker {
 			w.outcomes = make([]elements.Outcome, opts.Nodes)
 		}
 	}
-	merge := visitors.Merge{Walker: w}
 	w.byRule = [rule.Count]elements.Visitor{
 		rule.Replace:    visitors.Replace{},
-		rule.Merge:      merge,
-		rule.RetainKeys: visitors.RetainKeys{Merge: merge},
+		rule.Merge:      visitors.Merge{Walker: w},
+		rule.RetainKeys: visitors.Merge{Walker: w, Retain: true},
 		rule.Ordered:    visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch},
 	}
 	return w

@@ -41,13 +41,9 @@ var _ = Describe("Walker.For", func() {
 	DescribeTable("merges maps and structs, with RetainKeys when the strategy has retainKeys",
 		func(e elements.Element, retain bool) {
 			v := visitorFor(w, e)
-			if retain {
-				Expect(v).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
-				Expect(v.(visitors.RetainKeys).Walker).To(BeIdenticalTo(elements.Walker(w)))
-				return
-			}
 			Expect(v).To(BeAssignableToTypeOf(visitors.Merge{}))
 			Expect(v.(visitors.Merge).Walker).To(BeIdenticalTo(elements.Walker(w)))
+			Expect(v.(visitors.Merge).Retain).To(Equal(retain))
 		},
 		Entry("MapElement, no strategy", &elements.MapElement{}, false),
 		Entry("TypeElement, no strategy", &elements.TypeElement{}, false),
@@ -175,8 +171,8 @@ var _ = Describe("Walk over a collated Deployment", func() {
 		tree := collateDeployment(fx.vals)
 		nodes := treetest.ByPath(tree)
 		w := strategy.New(strategy.Options{Record: true})
-		Expect(visitorFor(w, nodes["spec.strategy"])).To(BeAssignableToTypeOf(visitors.RetainKeys{}))
-		Expect(visitorFor(w, nodes["metadata.labels"])).To(BeAssignableToTypeOf(visitors.Merge{}))
+		Expect(visitorFor(w, nodes["spec.strategy"])).To(Equal(visitors.Merge{Walker: w, Retain: true}))
+		Expect(visitorFor(w, nodes["metadata.labels"])).To(Equal(visitors.Merge{Walker: w}))
 		Expect(visitorFor(w, nodes["spec.replicas"])).To(BeAssignableToTypeOf(visitors.Replace{}))
 
 		out, err := w.Walk(tree)

@@ -20,7 +20,7 @@ func containerEnv(tree elements.Element) *elements.ListElement {
 	return treetest.Field(cs.Items[0].Element, "env").(*elements.ListElement)
 }
 
-var _ = Describe("Merge and RetainKeys", func() {
+var _ = Describe("Merge, without and with Retain", func() {
 	It("differ exactly in the fields local leaves out of a map", func() {
 		fx := loadFixture("retainkeys-strategy.yaml")
 		strategyOf := func() *elements.TypeElement {
@@ -33,7 +33,7 @@ var _ = Describe("Merge and RetainKeys", func() {
 		expectSame(merged.Value, treetest.YAML(`{type: Recreate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}`), "merge")
 
 		st := strategyOf()
-		retained, err := visitors.RetainKeys{Merge: visitors.Merge{Walker: w}}.VisitType(st)
+		retained, err := visitors.Merge{Walker: w, Retain: true}.VisitType(st)
 		Expect(err).NotTo(HaveOccurred())
 		expectSame(retained.Value, treetest.YAML(`{type: Recreate}`), "retainKeys")
 		// The cleared field was not walked.
@@ -43,7 +43,7 @@ var _ = Describe("Merge and RetainKeys", func() {
 	It("decide a map local does not set by the presence rule", func() {
 		n := node(absent, "null", "{a: 1}")
 		w := strategy.New(strategy.Options{})
-		for _, v := range []elements.Visitor{visitors.Merge{Walker: w}, visitors.RetainKeys{Merge: visitors.Merge{Walker: w}}} {
+		for _, v := range []elements.Visitor{visitors.Merge{Walker: w}, visitors.Merge{Walker: w, Retain: true}} {
 			out, err := (&elements.MapElement{Node: *n}).Accept(v)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out).To(Equal(elements.Absent))

@@ -1,3 +1,41 @@
+// Package patchgen creates strategic merge patches in the form kubectl
+// sends them: TwoWay (strategicpatch.CreateTwoWayMergePatch) and ThreeWay
+// (strategicpatch.CreateThreeWayMergePatch, kubectl apply's patch). It
+// collates the objects into one tree (original = Recorded, modified =
+// Local, current = Live) and asks the patch Visitor of internal/delta for
+// the patch (delta.ThreeWay; conflicts by kubectl's rule, delta.Check), in
+// time linear in the size of the objects.
+//
+// The output equals strategicpatch's JSON byte for byte where both are
+// defined (same keys, list order and directive placement):
+//
+//   - $setElementOrder/<list> carries local's keys (lists of maps) or
+//     local's list (sets); it is sent when the list has entries, and, for
+//     changes, when from's key order differs from local's (lists of maps) or
+//     from's list sorted differs from local's (sets). A list with no items
+//     in from is sent whole, without it.
+//   - Items of a merged list: changed items (their patch plus merge key) and
+//     new items (whole) in local's order, then $patch: delete items ordered
+//     by the rendering of their key.
+//   - $deleteFromPrimitiveList/<set> lists the removed values ordered by
+//     their rendering; $retainKeys lists local's non-null fields sorted, and
+//     is sent when the map's patch is not empty or from has a non-null field
+//     local lacks.
+//   - Fields with strategy replace are sent whole whenever modified sets a
+//     map there; atomic lists and scalars when changed.
+//
+// Every field the patch sets and every deletion is explicit, so a server
+// that ignores $setElementOrder and $retainKeys still reaches modified's
+// fields (design 001).
+//
+// Where ply differs on purpose: multi-field merge keys (containerPort,
+// protocol) identify items by the whole tuple, so $setElementOrder entries
+// and delete items carry every key field (one an item leaves out filled
+// from the schema's default), while patch items carry only the key fields
+// local writes (one local no longer writes is null). Applying a three-way
+// patch thus gives what apply.Merge gives. Inputs strategicpatch rejects
+// (items of a merged list without their key or not objects, non-scalar set
+// items) are errors naming the source and path.
 package patchgen
 
 import (
@@ -37,11 +75,7 @@ type Options struct {
 // Errors are *elements.Error naming the source (Recorded for original,
 // Local for modified) and the field path.
 func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
-	root, err := rootType(opts, original, modified, value.Null)
-	if err != nil {
-		return value.Value{}, err
-	}
-	return create(original, modified, value.Null, root, opts, false)
+	return resolve(original, modified, value.Null, opts, false)
 }
 
 // TwoWayType is TwoWay with the root type given (openapi.Unknown or nil: no
@@ -64,11 +98,7 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 // name (without its merge key) is an error then. Bad input gives an
 // *elements.Error naming the source (Recorded, Local, Live) and the path.
 func ThreeWay(original, modified, current value.Value, opts Options) (value.Value, error) {
-	root, err := rootType(opts, original, modified, current)
-	if err != nil {
-		return value.Value{}, err
-	}
-	return create(original, modified, current, root, opts, true)
+	return resolve(original, modified, current, opts, true)
 }
 
 // ThreeWayType is ThreeWay with the root type given (openapi.Unknown or
@@ -107,9 +137,13 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	return p, nil
 }
 
-// rootType resolves the objects' type (frontend.RootType): modified's,
-// which original and current, unless null, must carry too.
-func rootType(opts Options, original, modified, current value.Value) (*openapi.Type, error) {
-	return frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
+// resolve is create with the objects' type resolved (frontend.RootType):
+// modified's, which original and current, unless null, must carry too.
+func resolve(original, modified, current value.Value, opts Options, threeWay bool) (value.Value, error) {
+	root, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
 		frontend.Object{Value: original, Source: elements.Recorded}, frontend.Object{Value: current, Source: elements.Live})
+	if err != nil {
+		return value.Value{}, err
+	}
+	return create(original, modified, current, root, opts, threeWay)
 }

@@ -1,0 +1,316 @@
+// Package visitors holds Phase 2 of an apply: one elements.Visitor per merge
+// strategy, each computing the Outcome (the updated value) of the elements
+// internal/strategy hands it.
+//
+//	Replace     the value is atomic: local's value wins whole
+//	Merge       maps and structs merge field by field; with Retain (rule
+//	            RetainKeys) fields local leaves out are cleared (unions)
+//	Ordered     lists merged by key (maps) or by value (primitives), and
+//	            ordered by the seed rule or exactly as kubectl orders them
+//
+// Every visitor shares the presence rule for nodes local does not set: a
+// node local nulls is removed; a node local omits is removed when recorded
+// had it (local deleted it since the last apply) and keeps its live value
+// otherwise (it belongs to the server or another writer).
+//
+// Null values never reach a result map: an explicit null in local means
+// "remove", and JSON null and absence are the same thing to the API server.
+package visitors
+
+import (
+	"slices"
+
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Replace decides every element as one atomic value: local's value when
+// local sets it, else the presence rule. It is the visitor for primitives,
+// atomic lists and fields with strategy replace, and the base the other
+// visitors embed for their leaves.
+type Replace struct{}
+
+// VisitPrimitive implements elements.Visitor.
+func (Replace) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitAtomic implements elements.Visitor.
+func (Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitMap implements elements.Visitor: the map is replaced whole.
+func (Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitType implements elements.Visitor: the struct is replaced whole.
+func (Replace) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitList implements elements.Visitor: the list is replaced whole.
+func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitSet implements elements.Visitor: the list is replaced whole.
+func (Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// VisitEmpty implements elements.Visitor.
+func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
+}
+
+// Decide is the outcome of a node taken whole: local's value (without null
+// map fields) when local sets it; absent when local nulls it or when
+// recorded had it and local omits it; else live's value, as it is. A
+// patch's "$deleteFromPrimitiveList" then removes its values from a list.
+func Decide(n *elements.Node) elements.Outcome {
+	var out value.Value
+	switch {
+	case n.HasLocal:
+		if n.Local.IsNull() {
+			return elements.Absent
+		}
+		out = StripNulls(n.Local)
+		if n.HasLive && value.Identical(out, n.Live) {
+			out = n.Live // the same JSON: live's own, which the merge can share
+		}
+	case n.HasRecorded || !n.HasLive:
+		return elements.Absent
+	default:
+		out = n.Live
+	}
+	if n.Dirs != nil && n.Dirs.HasDeleteFromList && out.IsList() {
+		out = without(out, n.Dirs.DeleteFromList)
+	}
+	return elements.Keep(out)
+}
+
+// without returns list without the items equal to a value of drop.
+func without(list, drop value.Value) value.Value {
+	del := make(map[value.ScalarKey]bool, drop.Len())
+	for _, d := range drop.Items() {
+		if k, ok := elements.SetKey(d, true); ok {
+			del[k] = true
+		}
+	}
+	items := make([]value.Value, 0, list.Len())
+	for _, it := range list.Items() {
+		if k, ok := elements.SetKey(it, true); ok && del[k] {
+			continue
+		}
+		items = append(items, it)
+	}
+	return value.List(items)
+}
+
+// StripNulls returns v without map fields whose value is null, at any
+// depth. It returns v itself (no copy) when there are none: a map or list
+// is copied from its first changed member on, in one pass.
+func StripNulls(v value.Value) value.Value {
+	switch v.Kind() {
+	case value.KindMap:
+		var fs []value.Field // nil while every field is v's own
+		for i, f := range v.Fields() {
+			cv := StripNulls(f.Value)
+			if fs == nil && !cv.IsNull() && cv == f.Value {
+				continue
+			}
+			if fs == nil {
+				fs = append(make([]value.Field, 0, v.Len()), v.Fields()[:i]...)
+			}
+			if !cv.IsNull() {
+				fs = append(fs, value.Field{Key: f.Key, Value: cv})
+			}
+		}
+		if fs != nil {
+			return value.MapFromSorted(fs)
+		}
+	case value.KindList:
+		var items []value.Value // nil while every item is v's own
+		for i, it := range v.Items() {
+			cv := StripNulls(it)
+			if items == nil && cv == it {
+				continue
+			}
+			if items == nil {
+				items = append(make([]value.Value, 0, v.Len()), v.Items()[:i]...)
+			}
+			items = append(items, cv)
+		}
+		if items != nil {
+			return value.List(items)
+		}
+	}
+	return v
+}
+
+// Merge merges maps and structs field by field: each field is decided by
+// the visitor its own strategy selects (through Walker). Leaves are decided
+// as Replace does.
+type Merge struct {
+	Replace
+	// Walker decides the children.
+	Walker elements.Walker
+	// Retain makes it the visitor of rule RetainKeys: it clears every field
+	// the node does not keep, live fields outside local's keys (or outside a
+	// patch's "$retainKeys"), so switching a union member (a Deployment
+	// strategy from RollingUpdate to Recreate, a volume's source) removes
+	// the old member.
+	Retain bool
+}
+
+// VisitMap implements elements.Visitor.
+func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	return m.fields(&e.Node, e.Fields)
+}
+
+// VisitType implements elements.Visitor.
+func (m Merge) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
+	return m.fields(&e.Node, e.Fields)
+}
+
+// fields builds the map of a node local sets to a map: each child's
+// outcome, in key order; with Retain, children the node does not keep are
+// cleared without being walked. A node keeps the fields a patch's
+// "$retainKeys" lists; without one, the fields local sets (none cleared
+// when local sets none: kubectl sends no $retainKeys then).
+func (m Merge) fields(n *elements.Node, fields elements.Fields) (elements.Outcome, error) {
+	if !n.LocalSet() || !n.Local.IsMap() {
+		return Decide(n), nil
+	}
+	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
+	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
+	retain := m.Retain && (listed || slices.ContainsFunc(fields, localSet))
+	// Until a field's outcome is not live's own field (see asLive), out
+	// stays nil and same counts live's fields matched: a map whose fields
+	// all come out as live has them is live's map, shared, not copied.
+	var out []value.Field
+	live, same := n.Live.Fields(), 0
+	for _, f := range fields {
+		if retain && listed {
+			if _, kept := slices.BinarySearch(n.Dirs.RetainKeys, f.Name); !kept {
+				continue
+			}
+		} else if retain && !localSet(f) {
+			continue
+		}
+		o, err := m.Walker.Walk(f.Element)
+		if err != nil {
+			return elements.Absent, err
+		}
+		// An outcome that is null is live's null, untouched: kept.
+		switch {
+		case !o.Present:
+		case out == nil && same < len(live) && live[same].Key == f.Name && asLive(o.Value, live[same].Value):
+			same++
+		default:
+			if out == nil {
+				out = append(make([]value.Field, 0, len(fields)), live[:same]...)
+			}
+			out = append(out, value.Field{Key: f.Name, Value: o.Value})
+		}
+	}
+	if out == nil {
+		if same == len(live) && n.HasLive && n.Live.IsMap() {
+			return elements.Keep(n.Live), nil
+		}
+		// A prefix of live's fields: shared as well (values are immutable).
+		out = live[:same:same]
+	}
+	return elements.Keep(value.MapFromSorted(out)), nil
+}
+
+// asLive reports whether outcome o can be given as live's value v: it is
+// v itself (a shared subtree, or a bool or number with v's kind and bits:
+// -0 is not 0), or a string equal to it.
+func asLive(o, v value.Value) bool {
+	return o == v || (o.Kind() == value.KindString && v.Kind() == value.KindString && value.Equal(o, v))
+}
+
+// Ordered merges lists whose strategy is merge: lists of maps item by item,
+// matched by merge key (ListElement), and lists of primitives as sets
+// (SetElement). Items local names are merged (through Walker), items
+// recorded named and local no longer does are removed, live-only items are
+// kept; then the items are ordered by Ordering.
+type Ordered struct {
+	Replace
+	// Walker decides the items.
+	Walker elements.Walker
+	// Ordering selects the order of the result.
+	Ordering order.Ordering
+	// Patch says the tree is a patch's: its lists are ordered as the
+	// patch orders them (the members it deletes dropped).
+	Patch bool
+}
+
+// VisitList implements elements.Visitor.
+func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	return o.visit(e, e.Items, e.LiveExtra)
+}
+
+// VisitSet implements elements.Visitor.
+func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	return o.visit(e, e.Items, nil)
+}
+
+// visit decides the members of a merged list (its Items, then live's
+// repeats of a key) and lists the present outcomes in order. Members a
+// patch deletes, and live's repeats of a key local deleted (deleting a
+// key deletes every live item that carries it), are absent, not walked.
+func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elements.Outcome, error) {
+	n := e.Base()
+	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
+		return Decide(n), nil
+	}
+	outs := make([]elements.Outcome, len(items)+len(extra))
+	for id := range outs {
+		var it *elements.Item
+		if id < len(items) {
+			it = &items[id]
+		} else {
+			it = &extra[id-len(items)]
+		}
+		if it.Deleted || (it.Of >= 0 && items[it.Of].RemovedSinceRecorded()) {
+			continue
+		}
+		out, err := o.Walker.Walk(it.Element)
+		if err != nil {
+			return elements.Absent, err
+		}
+		outs[id] = out
+	}
+	ord := order.List(e, o.Ordering, o.Patch)
+	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
+		return elements.Keep(n.Live), nil
+	}
+	list := make([]value.Value, 0, len(ord))
+	for _, id := range ord {
+		if outs[id].Present {
+			list = append(list, outs[id].Value)
+		}
+	}
+	return elements.Keep(value.List(list)), nil
+}
+
+// asLiveItems reports whether the present outcomes, in order, are live's
+// items one for one (asLive): the list is then live's, shared.
+func asLiveItems(order []int, outs []elements.Outcome, live []value.Value) bool {
+	k := 0
+	for _, id := range order {
+		if !outs[id].Present {
+			continue
+		}
+		if k == len(live) || !asLive(outs[id].Value, live[k]) {
+			return false
+		}
+		k++
+	}
+	return k == len(live)
+}
