@@ -208,6 +208,8 @@ func firstFailingLine(data []byte, msg string, from int) int {
 // character outside YAML's printable set. It returns 0, 0 when there is
 // none.
 func badCharPosition(data []byte) (line, col int) {
+	// Counted after a leading byte order mark, as the YAML library counts.
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	starts := yamlLineStarts(data)
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])

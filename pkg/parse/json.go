@@ -302,7 +302,9 @@ func before(a, b string) bool {
 func (sc *jsonScanner) duplicate(open int, key string) {
 	again := jsonScanner{data: sc.data, pos: open + 1, limits: sc.limits, text: sc.text}
 	first := -1
-	for {
+	// The map was read to its end once, so the second key is found before
+	// the end of the data; the bound only keeps a mistake from looping.
+	for again.pos < len(again.data) {
 		again.skipSpace()
 		off := again.pos
 		k, next, _ := again.str(off)

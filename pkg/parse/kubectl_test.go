@@ -115,6 +115,7 @@ var _ = Describe("reading YAML like kubectl (sigs.k8s.io/yaml as the oracle)", f
 		Entry("three byte order marks, then a value tagged !", "\ufeff\ufeff\ufeff! 12"),
 		Entry("a byte order mark, then JSON", "\ufeff{\"a\": [1, \"b\"]}"),
 		Entry("UTF-16 with a byte order mark as its first character, then !", "\xff\xfe\xff\xfe!\x00"),
+		Entry("UTF-16, then two byte order marks as characters", "\xff\xfe\xff\xfe\xff\xfe"),
 		Entry("the deployment fixture", string(fixture("ok/deployment.yaml"))),
 	)
 

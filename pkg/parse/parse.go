@@ -209,12 +209,16 @@ func looksLikeJSON(data []byte) bool {
 	return len(rest) > 0 && (rest[0] == '{' || rest[0] == '[')
 }
 
+// utf8BOM is the byte order mark in UTF-8.
+const utf8BOM = "\xef\xbb\xbf"
+
 // toUTF8 converts UTF-16 text (which YAML recognises by its byte order
-// mark) to UTF-8, so that every later position counts characters of UTF-8
-// text. UTF-8 text is returned as it is, a byte order mark included: the
-// YAML library takes that one as the encoding's and may take a second one
-// at the start of a line as content, as kubectl's does (and input that
-// starts with one is not JSON to kubectl either).
+// mark) to UTF-8 behind a UTF-8 byte order mark, so that every later
+// position counts characters of UTF-8 text. UTF-8 text is returned as it
+// is, a byte order mark included. Either way the YAML library takes the
+// leading mark as the encoding's, and a further one at the start of a line
+// as content, as kubectl's does (and input that starts with a mark is not
+// JSON to kubectl either); positions are counted after it.
 func toUTF8(data []byte) ([]byte, *Error) {
 	var order binary.ByteOrder
 	switch {
@@ -226,11 +230,12 @@ func toUTF8(data []byte) ([]byte, *Error) {
 		return data, nil
 	}
 	body := data[2:]
-	out := make([]byte, 0, len(body)+len(body)/2)
+	out := append(make([]byte, 0, len(utf8BOM)+len(body)+len(body)/2), utf8BOM...)
 	bad := func(msg string) *Error {
-		starts := yamlLineStarts(out)
+		text := out[len(utf8BOM):]
+		starts := yamlLineStarts(text)
 		last := starts[len(starts)-1]
-		return &Error{Line: len(starts), Column: utf8.RuneCount(out[last:]) + 1, Msg: "invalid UTF-16: " + msg, syntax: true}
+		return &Error{Line: len(starts), Column: utf8.RuneCount(text[last:]) + 1, Msg: "invalid UTF-16: " + msg, syntax: true}
 	}
 	for i := 0; i < len(body); i += 2 {
 		if i+1 == len(body) {

@@ -161,6 +161,9 @@ var _ = Describe("Documents", func() {
 		Entry("a control character", "a: 1\nb: x\x01y\n", "line 2, column 5: invalid YAML: control characters are not allowed"),
 		Entry("invalid UTF-8", "a: 1\nbé: \xff\n", "line 2, column 5: invalid YAML: invalid leading UTF-8 octet"),
 		Entry("after CR, CR LF and LS line breaks", "a: 1\rb: 2\r\nc: 3\u2028d: \x01", "line 4, column 4: invalid YAML: control characters are not allowed"),
+		// Columns count after a leading byte order mark, as the YAML library's own positions do.
+		Entry("invalid UTF-8 after a byte order mark", "\ufeff\xff", "line 1, column 1: invalid YAML: invalid leading UTF-8 octet"),
+		Entry("a control character after a byte order mark", "\ufeff\"x\"\v", "line 1, column 4: invalid YAML: control characters are not allowed"),
 	)
 
 	Describe("encodings", func() {

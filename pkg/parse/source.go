@@ -58,7 +58,7 @@ func (s *source) startsNode(off int) bool {
 func newSource(data []byte) *source {
 	// The YAML library takes a leading byte order mark as the encoding's
 	// and counts no column for it: positions are counted after it.
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	s := &source{data: data}
 	for i := bytes.IndexByte(data, '!'); i >= 0; {
 		if i+1 == len(data) || spaceWidth(data, i+1) > 0 {
