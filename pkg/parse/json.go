@@ -56,7 +56,7 @@ func (l Limits) parseJSON(data []byte, owned bool) (docs []doc, err *Error, fall
 			return nil, jsonSyntaxError(data, start, sc.lines(), cause, index), true
 		}
 		if !v.IsNull() {
-			docs = append(docs, doc{v: v, index: index, line: sc.lines().lineAt(start)})
+			docs = append(docs, doc{v: value.Bounded(v, sc.limits.MaxDepth), index: index, line: sc.lines().lineAt(start)})
 		}
 	}
 }

@@ -237,6 +237,41 @@ var _ = Describe("Documents", func() {
 			Expect(err).To(MatchError("line 1, column 8: nesting is deeper than the limit of 2 levels of maps and lists"))
 		})
 
+		It("marks each document with the limit, so that value.Deeper answers as it would by descending", func() {
+			// JSON and YAML, maps and lists, nesting 1 to 6, under limits
+			// from the nesting up: Deeper on the document (marked) and on
+			// its rebuilt top (unmarked) agree at every limit around it.
+			for nest := 1; nest <= 6; nest++ {
+				var js, ys strings.Builder
+				for i := range nest {
+					if i%2 == 0 {
+						js.WriteString(`{"a":`)
+						ys.WriteString(strings.Repeat("  ", i) + "a:\n")
+					} else {
+						js.WriteString(`[`)
+						ys.WriteString(strings.Repeat("  ", i) + "- \n")
+					}
+				}
+				js.WriteString("1")
+				for i := nest - 1; i >= 0; i-- {
+					js.WriteString(map[bool]string{true: "}", false: "]"}[i%2 == 0])
+				}
+				for limit := nest; limit <= nest+2; limit++ {
+					for _, input := range []string{js.String(), ys.String() + strings.Repeat("  ", nest) + "x\n"} {
+						docs, err := parse.Limits{MaxDepth: limit}.Documents([]byte(input))
+						Expect(err).NotTo(HaveOccurred(), input)
+						doc := docs[0]
+						plain := value.MapFromSorted(doc.Fields())
+						for m := 0; m <= limit+1; m++ {
+							Expect(value.Deeper(doc, m)).To(Equal(value.Deeper(plain, m)), "%q limit %d, Deeper(%d)", input, limit, m)
+						}
+						Expect(value.Deeper(doc, nest)).To(BeFalse())
+						Expect(value.Deeper(doc, nest-1)).To(BeTrue())
+					}
+				}
+			}
+		})
+
 		It("counts the nesting that aliases bring in", func() {
 			// The map, the list of b, and the two lists of a.
 			input := []byte("a: &a [[1]]\nb: [*a]\n")

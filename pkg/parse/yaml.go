@@ -44,7 +44,7 @@ func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
 			return nil, perr
 		}
 		if !v.IsNull() {
-			docs = append(docs, doc{v: v, index: index, line: n.Line})
+			docs = append(docs, doc{v: value.Bounded(v, l.MaxDepth), index: index, line: n.Line})
 		}
 	}
 }

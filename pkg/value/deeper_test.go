@@ -33,3 +33,43 @@ var _ = DescribeTable("Deeper",
 	Entry("1,001 levels beyond 1,000", nested(1001), 1000, true),
 	Entry("1,000,000 levels: stops after 1,001", nested(1000000), 1000, true),
 )
+
+// unmarked rebuilds the top of v, dropping a Bounded mark.
+func unmarked(v value.Value) value.Value {
+	if v.IsMap() {
+		return value.MapFromSorted(v.Fields())
+	}
+	return value.List(v.Items())
+}
+
+var _ = Describe("Bounded", func() {
+	It("is what Deeper reads for a limit at or above the bound, without descending", func() {
+		// The mark is vouched for, not checked: a false one is believed.
+		v := value.Bounded(nested(10), 5)
+		Expect(value.Deeper(v, 5)).To(BeFalse())
+		Expect(value.Deeper(v, 6)).To(BeFalse())
+		By("a limit below the bound descends")
+		Expect(value.Deeper(v, 4)).To(BeTrue())
+		Expect(value.Deeper(value.Bounded(nested(3), 5), 2)).To(BeTrue())
+		Expect(value.Deeper(value.Bounded(nested(3), 5), 3)).To(BeFalse())
+	})
+	It("changes nothing else: equality, identity, length, encoding", func() {
+		for _, v := range []value.Value{nested(3), nested(4), value.MustMap(), value.List(nil)} {
+			m := value.Bounded(v, 7)
+			Expect(value.Equal(m, v)).To(BeTrue())
+			Expect(value.Equal(v, m)).To(BeTrue())
+			Expect(value.Identical(m, v)).To(BeTrue())
+			Expect(m.Len()).To(Equal(v.Len()))
+			Expect(m.JSON()).To(Equal(v.JSON()))
+			Expect(unmarked(m)).To(Equal(v))
+		}
+	})
+	It("leaves scalars and bounds outside 0 to 4094 unmarked", func() {
+		Expect(value.Bounded(value.Int(3), 1)).To(Equal(value.Int(3)))
+		Expect(value.Bounded(value.String("x"), 1)).To(Equal(value.String("x")))
+		two := nested(2)
+		Expect(value.Bounded(two, 4095)).To(Equal(two))
+		Expect(value.Bounded(two, -1)).To(Equal(two))
+		Expect(value.Deeper(value.Bounded(nested(2), 4094), 4094)).To(BeFalse())
+	})
+})

@@ -48,7 +48,8 @@ type Field struct {
 // A Value is two words, p and n; merging works on millions of these, so
 // their size matters. A string, map or list has p pointing to its data and
 // n holding its length in the low bits and its Kind in the top ones
-// (kindShift). A bool, int64 or float64 has n holding its bits and p
+// (kindShift); a map or list marked by Bounded holds its bound in the bits
+// between (boundShift), which only Deeper reads. A bool, int64 or float64 has n holding its bits and p
 // pointing to the element of scalarTags its Kind indexes, which tells the
 // kind, since no data of a string, map or list lies within scalarTags. The
 // zero Value (p nil, n 0) is null.
@@ -57,11 +58,14 @@ type Value struct {
 	n uint64
 }
 
-// kindShift places a string's, map's or list's Kind in the top bits of n,
-// above its length (lengths stay far below 1<<kindShift).
+// kindShift places a string's, map's or list's Kind in the top bits of n;
+// boundShift places Bounded's mark below it, above the length (lengths stay
+// far below 1<<boundShift).
 const (
-	kindShift = 60
-	lenMask   = 1<<kindShift - 1
+	kindShift  = 60
+	boundShift = 48
+	lenMask    = 1<<boundShift - 1
+	boundMask  = 1<<(kindShift-boundShift) - 1
 )
 
 // scalarTags gives the scalar kinds their p: &scalarTags[k] marks kind k.
@@ -356,7 +360,7 @@ func Equal(a, b Value) bool {
 	case KindString:
 		return a.str() == b.str()
 	case KindMap:
-		if a.n != b.n {
+		if a.length() != b.length() {
 			return false
 		}
 		af, bf := a.fields(), b.fields()
@@ -367,7 +371,7 @@ func Equal(a, b Value) bool {
 		}
 		return true
 	case KindList:
-		if a.n != b.n {
+		if a.length() != b.length() {
 			return false
 		}
 		ai, bi := a.items(), b.items()
@@ -423,6 +427,20 @@ func (v Value) Short() string {
 	return string(appendJSON(nil, v, "", ""))
 }
 
+// Bounded returns v marked as nesting at most depth levels of maps and
+// lists (as Deeper counts them), which the caller vouches for: pkg/parse
+// marks each document it reads with the limit it enforced. Deeper(v, max)
+// with max >= depth then answers without descending. The mark changes
+// nothing else: v holds the same value, and Equal, Identical and every
+// accessor ignore it. A scalar, or a depth outside 0 to 4094, is returned
+// unmarked.
+func Bounded(v Value, depth int) Value {
+	if k := v.kind(); (k == KindMap || k == KindList) && depth >= 0 && depth < boundMask {
+		v.n = v.n&^(boundMask<<boundShift) | uint64(depth+1)<<boundShift
+	}
+	return v
+}
+
 // Deeper reports whether v nests maps and lists more than max levels: a
 // scalar nests 0 levels, {"a": [1]} nests 2. It descends at most max+1
 // levels, so its own recursion is bounded by max whatever v holds: callers
@@ -430,6 +448,9 @@ func (v Value) Short() string {
 // the recursive algorithms that follow.
 func Deeper(v Value, max int) bool {
 	if v.kind() != KindMap && v.kind() != KindList {
+		return false
+	}
+	if b := int(v.n >> boundShift & boundMask); b > 0 && b-1 <= max {
 		return false
 	}
 	if max <= 0 {
