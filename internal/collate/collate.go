@@ -238,24 +238,45 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
-		// The smallest key among the heads.
+		// The smallest key among the heads, and which heads hold it: each
+		// head is compared with the key once. A smaller head takes the key
+		// from those before it.
+		var cv elements.Values
 		var key string
-		have := false
-		for _, fs := range [...][]value.Field{lf, rf, vf} {
-			if len(fs) > 0 && (!have || fs[0].Key < key) {
-				key, have = fs[0].Key, true
+		if len(lf) > 0 {
+			key, cv.HasLocal = lf[0].Key, true
+		}
+		if len(rf) > 0 {
+			if c := strings.Compare(rf[0].Key, key); !cv.HasLocal || c < 0 {
+				key, cv.HasLocal, cv.HasRecorded = rf[0].Key, false, true
+			} else {
+				cv.HasRecorded = c == 0
 			}
 		}
-		if len(dirs) > 0 && (!have || dirs[0].Name < key) {
-			key = dirs[0].Name
+		if len(vf) > 0 {
+			if c := strings.Compare(vf[0].Key, key); !cv.HasLocal && !cv.HasRecorded || c < 0 {
+				key, cv.HasLocal, cv.HasRecorded, cv.HasLive = vf[0].Key, false, false, true
+			} else {
+				cv.HasLive = c == 0
+			}
 		}
-		var cv elements.Values
 		var cd *elements.Directives
-		cv.Local, cv.HasLocal, lf = head(lf, key)
-		cv.Recorded, cv.HasRecorded, rf = head(rf, key)
-		cv.Live, cv.HasLive, vf = head(vf, key)
-		if len(dirs) > 0 && dirs[0].Name == key {
-			cd, dirs = dirs[0].Dirs, dirs[1:]
+		if len(dirs) > 0 {
+			if c := strings.Compare(dirs[0].Name, key); !cv.HasLocal && !cv.HasRecorded && !cv.HasLive || c < 0 {
+				key, cv.HasLocal, cv.HasRecorded, cv.HasLive = dirs[0].Name, false, false, false
+				cd, dirs = dirs[0].Dirs, dirs[1:]
+			} else if c == 0 {
+				cd, dirs = dirs[0].Dirs, dirs[1:]
+			}
+		}
+		if cv.HasLocal {
+			cv.Local, lf = lf[0].Value, lf[1:]
+		}
+		if cv.HasRecorded {
+			cv.Recorded, rf = rf[0].Value, rf[1:]
+		}
+		if cv.HasLive {
+			cv.Live, vf = vf[0].Value, vf[1:]
 		}
 		ch, err := c.field(self, key, &cv, cd, depth)
 		if err != nil {
@@ -317,14 +338,6 @@ func kindFits(s *elements.Node, src elements.Source) error {
 		want += " (" + t.Name + ")"
 	}
 	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
-}
-
-// head returns the value of key if it heads fields, and fields past it.
-func head(fields []value.Field, key string) (value.Value, bool, []value.Field) {
-	if len(fields) > 0 && fields[0].Key == key {
-		return fields[0].Value, true, fields[1:]
-	}
-	return value.Value{}, false, fields
 }
 
 // keyMessage is the message for item i (what names it) whose merge key
