@@ -59,11 +59,34 @@ func (c Change) Path() fieldpath.Path {
 // Detach materialises the paths of cs, so that they no longer refer to the
 // tree they were collected from (whose storage may then be reused,
 // collate.Arena).
+//
+// Changes come in walk order, so a path mostly shares its start with the
+// one before: those elements are copied, not made again.
 func Detach(cs []Change) {
+	var last fieldpath.Path    // the path made last
+	var chain []*elements.Node // and its nodes, by depth
 	for i := range cs {
-		if cs[i].node != nil {
-			cs[i].path, cs[i].node = cs[i].node.Path(), nil
+		n := cs[i].node
+		if n == nil {
+			continue
 		}
+		depth := 0
+		for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
+			depth++
+		}
+		p := make(fieldpath.Path, depth)
+		for len(chain) < depth {
+			chain = append(chain, nil)
+		}
+		// A node of the last path has the same path to it (and above).
+		for d, cur := depth-1, n; d >= 0; d, cur = d-1, cur.Parent.Base() {
+			if d < len(last) && chain[d] == cur {
+				copy(p, last[:d+1])
+				break
+			}
+			p[d], chain[d] = cur.PathElement(), cur
+		}
+		cs[i].path, cs[i].node, last = p, nil, p
 	}
 }
 

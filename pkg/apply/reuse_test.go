@@ -92,3 +92,30 @@ var _ = Describe("merges that reuse the storage of earlier trees", func() {
 		wg.Wait()
 	})
 })
+
+// Merge takes a few changes' paths at once, each sharing with the one
+// before it what their paths have in common: every path must still be its
+// own change's, whether it shares the whole parent, part of it or nothing.
+var _ = It("gives changes at every depth and in sibling and cousin items their own paths", func() {
+	deployment := func(label, replicas, envX, envY, imageB string) value.Value {
+		return mustParse(`{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "labels": {"a": "` + label + `", "b": "1"}},
+			"spec": {"replicas": ` + replicas + `, "selector": {"matchLabels": {"app": "d"}}, "template": {"metadata": {"labels": {"app": "d"}}, "spec": {"containers": [
+				{"name": "a", "image": "i", "env": [{"name": "x", "value": "` + envX + `"}, {"name": "y", "value": "` + envY + `"}, {"name": "z", "value": "1"}]},
+				{"name": "b", "image": "` + imageB + `", "env": [{"name": "x", "value": "` + envX + `"}]}]}}}}`)
+	}
+	old, next := deployment("1", "1", "1", "1", "1"), deployment("2", "2", "2", "2", "2")
+	res, err := apply.Merge(old, next, old, apply.DefaultOptions())
+	Expect(err).NotTo(HaveOccurred())
+	var got []string
+	for _, c := range res.Changes {
+		got = append(got, c.Op.String()+" "+c.Path().String())
+	}
+	Expect(got).To(Equal([]string{
+		"replace metadata.labels.a",
+		"replace spec.replicas",
+		"replace spec.template.spec.containers[name=a].env[name=x].value",
+		"replace spec.template.spec.containers[name=a].env[name=y].value",
+		"replace spec.template.spec.containers[name=b].env[name=x].value",
+		"replace spec.template.spec.containers[name=b].image",
+	}))
+})
