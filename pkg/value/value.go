@@ -243,10 +243,19 @@ func (v Value) Len() int {
 	return 0
 }
 
-// Get returns the value of key in a map Value by binary search; ok is false
-// when v is not a map or lacks the key.
+// Get returns the value of key in a map Value, by binary search but in a
+// small map (where comparing lengths rules most keys out without a call);
+// ok is false when v is not a map or lacks the key.
 func (v Value) Get(key string) (Value, bool) {
 	fs := v.fields()
+	if len(fs) <= 8 {
+		for i := range fs {
+			if fs[i].Key == key {
+				return fs[i].Value, true
+			}
+		}
+		return Value{}, false
+	}
 	lo, hi := 0, len(fs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
