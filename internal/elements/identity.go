@@ -66,9 +66,11 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 type Index struct {
 	single map[value.ScalarKey]int
 	multi  map[Key]int
-	// small holds the first n single-field keys while no map is made.
-	small [smallIndex]value.ScalarKey
-	n     int
+	// small holds the first n single-field keys while no map is made;
+	// next is the one after the key found last, tried first (sources
+	// mostly list their items in one order).
+	small   [smallIndex]value.ScalarKey
+	n, next int
 }
 
 // smallIndex is the most keys Index compares one by one (cheaper than
@@ -97,8 +99,13 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 		x.multi[*k] = id
 		return id, true
 	case x.single == nil:
+		if i := x.next; i < x.n && x.small[i] == k[0] {
+			x.next++
+			return i, false
+		}
 		for i := range x.n {
 			if x.small[i] == k[0] {
+				x.next = i + 1
 				return i, false
 			}
 		}
