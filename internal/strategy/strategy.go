@@ -37,16 +37,15 @@ type Walker struct {
 	// per node).
 	byRule [rule.Count]elements.Visitor
 	patch  bool
-	record bool
-	// outcomes holds, by node ID, the Outcome of every node walked so far
-	// (Record only).
+	// outcomes holds, by node ID, the Outcome of every node walked so far;
+	// nil unless Record (and after Release).
 	outcomes []elements.Outcome
 }
 
 // New returns a Walker for opts.
 func New(opts Options) *Walker {
-	w := &Walker{patch: opts.Patch, record: opts.Record}
-	if opts.Record && opts.Nodes > 0 {
+	w := &Walker{patch: opts.Patch}
+	if opts.Record {
 		if t, ok := outcomeTables.Get().(*[]elements.Outcome); ok && cap(*t) >= opts.Nodes && cap(*t) <= 4*opts.Nodes+64 {
 			w.outcomes = (*t)[:opts.Nodes]
 		} else {
@@ -98,7 +97,7 @@ func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
 	if err != nil {
 		return elements.Absent, err
 	}
-	if w.record {
+	if w.outcomes != nil {
 		id := int(e.Base().ID)
 		if id >= len(w.outcomes) {
 			grown := make([]elements.Outcome, max(2*len(w.outcomes), id+1, 64))
