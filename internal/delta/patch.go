@@ -123,11 +123,11 @@ func Check(root elements.Element, patch value.Value, ok bool) error {
 	}
 	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true})
 	if err != nil {
-		return liveAsLocal(err)
+		return renamed(err, elements.Local, elements.Live)
 	}
 	changed, ok, err := Patch(tree, Changed)
 	if err != nil || !ok {
-		return liveAsLocal(err)
+		return renamed(err, elements.Local, elements.Live)
 	}
 	var out []Conflict
 	compare(patch, changed, n.Type, n.Meta, nil, &out)
@@ -137,11 +137,12 @@ func Check(root elements.Element, patch value.Value, ok bool) error {
 	return nil
 }
 
-// liveAsLocal renames the source of an *elements.Error found in a tree
-// that holds live as local.
-func liveAsLocal(err error) error {
-	if e, ok := err.(*elements.Error); ok && e.Source == elements.Local {
-		e.Source = elements.Live
+// renamed blames source to for an *elements.Error blaming from, found in
+// a tree that holds to's value in from's place (live as local: Check; live
+// as recorded: below).
+func renamed(err error, from, to elements.Source) error {
+	if e, ok := err.(*elements.Error); ok && e.Source == from {
+		e.Source = to
 	}
 	return err
 }

@@ -54,9 +54,8 @@ const (
 // walk of local's members, whose changes are settled too, merges the two;
 // if the deletions have nothing there, the entry is local's value.
 type Visitor struct {
-	// changes and deletions are the sources of the halves; blame, when
-	// set, is the source named in errors about their values (below).
-	changes, deletions, blame elements.Source
+	// changes and deletions are the sources of the halves.
+	changes, deletions elements.Source
 	// order emits $setElementOrder.
 	order bool
 	// first stops a node's patch at its first entry (see Touches).
@@ -148,14 +147,6 @@ func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	return elements.Absent
 }
 
-// errorf is an error about a value of source from at n.
-func (d *Visitor) errorf(n *elements.Node, from elements.Source, msg string) error {
-	if d.blame != elements.NoSource {
-		from = d.blame
-	}
-	return n.Errorf(from, msg)
-}
-
 // VisitPrimitive implements elements.Visitor: a changed scalar is sent.
 func (d *Visitor) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
 	return d.replaced(&e.Node), nil
@@ -230,11 +221,11 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 	sd := *d
 	sd.par = Parallel{}
 	if src == elements.Live {
-		sd.changes, sd.deletions, sd.blame = elements.Recorded, elements.NoSource, elements.Live
+		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
 	}
 	en, err := sd.Entry(root.Fields[0].Element)
 	if err != nil {
-		return elements.Absent, rebase(err, n.Path())
+		return elements.Absent, rebase(renamed(err, elements.Recorded, src), n.Path())
 	}
 	d.par, d.dels = en.Parallel, sd.dels
 	return en.Outcome, nil
@@ -552,7 +543,7 @@ func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.V
 		if items[bad].IsMap() {
 			got = "an object without it"
 		}
-		return nil, d.errorf(&e.Node, src, "item "+strconv.Itoa(bad)+": expected an object with every merge key field ("+strings.Join(e.Meta.MergeKey, ",")+") set to a scalar, got "+got)
+		return nil, e.Errorf(src, "item "+strconv.Itoa(bad)+": expected an object with every merge key field ("+strings.Join(e.Meta.MergeKey, ",")+") set to a scalar, got "+got)
 	}
 	return items, nil
 }
@@ -624,7 +615,7 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 		from, _ := n.Get(src)
 		for i, v := range from.Items() {
 			if _, ok := elements.SetKey(v, objects); !ok {
-				return elements.Absent, d.errorf(n, src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
+				return elements.Absent, n.Errorf(src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
 			}
 		}
 	}
