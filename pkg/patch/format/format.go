@@ -203,7 +203,7 @@ func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error 
 	if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
 		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(t))
 	}
-	if n.HasLocal && !n.Local.IsNull() && !n.Local.IsList() {
+	if n.LocalSet() && !n.Local.IsList() {
 		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
 	}
 	dc, msg := classOfList(del)
