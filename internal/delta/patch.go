@@ -182,7 +182,7 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 			add()
 			return
 		}
-		if t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) {
+		if elements.MergedList(t, &meta) {
 			if len(meta.MergeKey) > 0 {
 				compareItems(p, c, t.Item(), meta.MergeKey, path, out)
 			}

@@ -250,7 +250,7 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 			}
 		}
 	case value.KindList:
-		if t.Kind != openapi.KindList || !meta.Strategy.Has(openapi.StrategyMerge) {
+		if !elements.MergedList(t, &meta) {
 			return false
 		}
 		it := t.Item()
