@@ -196,11 +196,18 @@ func (l *lazyDocs) byName(name string) (*Type, bool) {
 	return nil, false
 }
 
-// check parses every document and returns the first error.
+// check parses every document, decoding every type of a compiled one, and
+// returns the first error.
 func (l *lazyDocs) check() error {
 	for _, d := range l.order {
-		if _, err := d.get(); err != nil {
+		s, err := d.get()
+		if err != nil {
 			return err
+		}
+		if s.compiled != nil {
+			if _, err := s.compiled.eager(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
