@@ -60,7 +60,8 @@ var defaultCompiled []byte
 const compiledMagic = "ply openapi compiled v2\n"
 
 // compiledSections indexes defaultCompiled by embedded file name; nil when
-// the blob is unreadable (the documents are then read from JSON).
+// the blob is unreadable (the documents are then read from JSON). The names
+// and sections point into blob, which must never change.
 func compiledSections(blob []byte) (map[string][]byte, error) {
 	if len(blob) < len(compiledMagic) || string(blob[:len(compiledMagic)]) != compiledMagic {
 		return nil, errors.New("not a compiled schema (bad magic)")
@@ -69,8 +70,8 @@ func compiledSections(blob []byte) (map[string][]byte, error) {
 	n := r.uint()
 	out := make(map[string][]byte, n)
 	for range n {
-		name := string(r.bytes())
-		out[name] = r.bytes()
+		name := r.bytes()
+		out[unsafe.String(unsafe.SliceData(name), len(name))] = r.bytes()
 	}
 	if r.err != nil {
 		return nil, r.err
