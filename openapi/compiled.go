@@ -29,7 +29,7 @@ import (
 // Layout, every integer an unsigned varint, every string a length and its
 // bytes:
 //
-//	blob    = magic, count, count × (file name, section length, section)
+//	blob    = magic, count, count × (file name, section length), the sections
 //	section = string table, type count, names, GVKs, offsets, records length,
 //	          records
 //	strings = count, total length, the bytes of all, count × length
@@ -49,7 +49,8 @@ import (
 // Strings are indexes into the section's table. Types are numbered in the
 // order of a walk from the names (sorted) through fields and elements, so
 // that a type shared by several names or fields is written once and read
-// back as one *Type. The offsets let a reader decode only the types a
+// back as one *Type. The file names and lengths come first, so that
+// indexing the blob reads its first page only; the offsets let a reader decode only the types a
 // lookup reaches (readEmbedded): ForKind of Deployment needs about three
 // quarters of the apps/v1 section.
 //
@@ -68,13 +69,34 @@ func compiledSections(blob []byte) (map[string][]byte, error) {
 	}
 	r := &compactReader{data: blob, pos: len(compiledMagic)}
 	n := r.uint()
-	out := make(map[string][]byte, n)
-	for range n {
-		name := r.bytes()
-		out[unsafe.String(unsafe.SliceData(name), len(name))] = r.bytes()
+	if r.err == nil && n > len(blob) {
+		r.fail("bad section count")
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	names := make([]string, n)
+	sizes := make([]int, n)
+	total := 0
+	for i := range names {
+		name := r.bytes()
+		names[i] = unsafe.String(unsafe.SliceData(name), len(name))
+		sizes[i] = r.uint()
+		total += sizes[i]
+		if r.err == nil && total > len(blob)-r.pos {
+			r.fail("truncated")
+		}
+	}
+	if r.err == nil && total != len(blob)-r.pos {
+		r.fail("trailing bytes")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := make(map[string][]byte, n)
+	for i, name := range names {
+		out[name] = blob[r.pos : r.pos+sizes[i] : r.pos+sizes[i]]
+		r.pos += sizes[i]
 	}
 	return out, nil
 }
@@ -327,6 +349,8 @@ func compileBlob(sections map[string][]byte) []byte {
 		w.uint(len(f))
 		w.buf = append(w.buf, f...)
 		w.uint(len(sections[f]))
+	}
+	for _, f := range files {
 		w.buf = append(w.buf, sections[f]...)
 	}
 	return w.buf
