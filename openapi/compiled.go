@@ -32,7 +32,8 @@ import (
 //	blob    = magic, count, count × (file name, section length), the sections
 //	section = string table, type count, names, GVKs, offsets, records length,
 //	          records
-//	strings = count, total length, the bytes of all, count × length
+//	strings = count, total length, the bytes of all, count × 4 bytes
+//	          (little-endian): where each ends
 //	names   = count × (name, root); GVKs = count × (group, version, kind, root)
 //	root    = type index, then how many types and fields it reaches (itself
 //	          included)
@@ -329,8 +330,10 @@ func compileSchema(s *Schema) ([]byte, error) {
 	for _, s := range body.order {
 		out.buf = append(out.buf, s...)
 	}
+	end := 0
 	for _, s := range body.order {
-		out.uint(len(s))
+		end += len(s)
+		out.buf = binary.LittleEndian.AppendUint32(out.buf, uint32(end))
 	}
 	return append(out.buf, body.buf...), nil
 }
@@ -362,7 +365,11 @@ type compactReader struct {
 	data []byte
 	pos  int
 	err  error
-	strs []string
+	// strs holds the bytes of the section's strings and ends, 4 bytes
+	// each, where each string ends in strs: str slices them, so reading a
+	// section allocates nothing per string.
+	strs string
+	ends []byte
 }
 
 func (r *compactReader) fail(msg string) {
@@ -405,11 +412,20 @@ func (r *compactReader) bytes() []byte {
 
 func (r *compactReader) str() string {
 	i := r.uint()
-	if r.err != nil || i >= len(r.strs) {
+	if r.err != nil || i >= len(r.ends)/4 {
 		r.fail("bad string index")
 		return ""
 	}
-	return r.strs[i]
+	start := 0
+	if i > 0 {
+		start = int(binary.LittleEndian.Uint32(r.ends[4*i-4:]))
+	}
+	end := int(binary.LittleEndian.Uint32(r.ends[4*i:]))
+	if start > end || end > len(r.strs) {
+		r.fail("bad string length")
+		return ""
+	}
+	return r.strs[start:end]
 }
 
 // value reads a value compactWriter.value wrote, nesting at most
@@ -560,30 +576,20 @@ func readSection(name string, section []byte, aliased bool) (*compiledTypes, err
 		return &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
 	}
 	nstr, total := r.uint(), r.uint()
-	if r.err == nil && total > len(section)-r.pos {
+	if r.err == nil && (total > len(section)-r.pos || nstr > (len(section)-r.pos-total)/4) {
 		r.fail("truncated string table")
 	}
 	if r.err != nil {
 		return nil, corrupt()
 	}
-	var all string
 	if aliased {
-		all = unsafe.String(unsafe.SliceData(section[r.pos:]), total)
+		r.strs = unsafe.String(unsafe.SliceData(section[r.pos:]), total)
 	} else {
-		all = string(section[r.pos : r.pos+total])
+		r.strs = string(section[r.pos : r.pos+total])
 	}
 	r.pos += total
-	r.strs = make([]string, nstr)
-	at := 0
-	for i := range r.strs {
-		n := r.uint()
-		if r.err != nil || n > len(all)-at {
-			r.fail("bad string length")
-			break
-		}
-		r.strs[i] = all[at : at+n]
-		at += n
-	}
+	r.ends = section[r.pos : r.pos+4*nstr]
+	r.pos += 4 * nstr
 
 	ntypes := r.uint()
 	if r.err == nil && ntypes > len(section)/4 {
