@@ -62,7 +62,8 @@ func Default() (*Schema, error) { return DefaultV3() }
 // containerPort and protocol, protocol defaulting to TCP). It is shared by
 // every later call (and goroutine) of the process. Documents are parsed
 // lazily and once: ForKind parses only the document of the asked
-// group-version; ByName parses every document on first use and returns the
+// group-version, and of its compiled form decodes only the types the kind
+// reaches; ByName parses every document on first use and returns the
 // type from the first document (in file name order) that has the name, so
 // it may be a different pointer than the same definition reached through
 // ForKind of another group-version. An embedded document that fails to
