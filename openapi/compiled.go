@@ -7,6 +7,9 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -26,44 +29,75 @@ import (
 // Layout, every integer an unsigned varint, every string a length and its
 // bytes:
 //
-//	blob    = magic, count, count × (file name, section length, section)
-//	section = string table, types, names, GVKs
-//	strings = count, total length, the bytes of all, count × length
-//	type    = name, kind (byte), primitive, elem (index+1, 0 none),
+//	blob    = magic, count, count × (file name, section length), the sections
+//	section = string table, type count, names, GVKs, offsets, records length,
+//	          records
+//	strings = count, total length, the bytes of all, count × 4 bytes
+//	          (little-endian): where each ends
+//	names   = count × (name, root); GVKs = count × (group, version, kind, root)
+//	root    = type index, then how many types and fields it reaches (itself
+//	          included)
+//	offsets = type count × 4 bytes (little-endian): where each type's record
+//	          starts in records
+//	record  = name, kind (byte), primitive, elem (index+1, 0 none),
 //	          default, fields (0 none, else count+1), fields × field
 //	field   = name, type index, meta, kubectl meta, default
 //	meta    = strategy (byte), set (byte), merge key (0 none, else count+1 strings)
 //	default = 0 none, else 1 and its value: a tag (null, false, true, int,
 //	          float, string, list, map), then a zigzag int, 64 float bits,
 //	          a string, or count × item / count × (key, value)
-//	names   = count × (name, type index); GVKs = count × (group, version, kind, type index)
 //
 // Strings are indexes into the section's table. Types are numbered in the
 // order of a walk from the names (sorted) through fields and elements, so
 // that a type shared by several names or fields is written once and read
-// back as one *Type.
+// back as one *Type. The file names and lengths come first, so that
+// indexing the blob reads its first page only; the offsets let a reader decode only the types a
+// lookup reaches (readEmbedded): ForKind of Deployment needs about three
+// quarters of the apps/v1 section.
 //
 //go:embed default/v3.compiled
 var defaultCompiled []byte
 
 // compiledMagic starts the compiled form; a new layout changes it.
-const compiledMagic = "ply openapi compiled v1\n"
+const compiledMagic = "ply openapi compiled v2\n"
 
 // compiledSections indexes defaultCompiled by embedded file name; nil when
-// the blob is unreadable (the documents are then read from JSON).
+// the blob is unreadable (the documents are then read from JSON). The names
+// and sections point into blob, which must never change.
 func compiledSections(blob []byte) (map[string][]byte, error) {
 	if len(blob) < len(compiledMagic) || string(blob[:len(compiledMagic)]) != compiledMagic {
 		return nil, errors.New("not a compiled schema (bad magic)")
 	}
 	r := &compactReader{data: blob, pos: len(compiledMagic)}
 	n := r.uint()
-	out := make(map[string][]byte, n)
-	for range n {
-		name := string(r.bytes())
-		out[name] = r.bytes()
+	if r.err == nil && n > len(blob) {
+		r.fail("bad section count")
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	names := make([]string, n)
+	sizes := make([]int, n)
+	total := 0
+	for i := range names {
+		name := r.bytes()
+		names[i] = unsafe.String(unsafe.SliceData(name), len(name))
+		sizes[i] = r.uint()
+		total += sizes[i]
+		if r.err == nil && total > len(blob)-r.pos {
+			r.fail("truncated")
+		}
+	}
+	if r.err == nil && total != len(blob)-r.pos {
+		r.fail("trailing bytes")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := make(map[string][]byte, n)
+	for i, name := range names {
+		out[name] = blob[r.pos : r.pos+sizes[i] : r.pos+sizes[i]]
+		r.pos += sizes[i]
 	}
 	return out, nil
 }
@@ -142,7 +176,7 @@ func (w *compactWriter) str(s string) {
 // compileSchema writes the compiled section of s, a schema loaded from one
 // document (names and GVKs, no lazy or union sources).
 func compileSchema(s *Schema) ([]byte, error) {
-	if s.lazy != nil || s.sources != nil || s.kubectlOf != nil {
+	if s.lazy != nil || s.sources != nil || s.kubectlOf != nil || s.compiled != nil {
 		return nil, errors.New("openapi: only a schema loaded from a document compiles")
 	}
 	index := map[*Type]int{}
@@ -211,8 +245,47 @@ func compileSchema(s *Schema) ([]byte, error) {
 		body.uint(1)
 		body.value(v)
 	}
+	writeRoot := func(t *Type) {
+		ntypes, nfields := 0, 0
+		seen := map[*Type]bool{}
+		var reach func(t *Type)
+		reach = func(t *Type) {
+			if t == nil || seen[t] {
+				return
+			}
+			seen[t] = true
+			ntypes++
+			nfields += len(t.FieldNames)
+			for _, n := range t.FieldNames {
+				reach(t.Fields[n].Type)
+			}
+			reach(t.Elem)
+		}
+		reach(t)
+		body.uint(index[t])
+		body.uint(ntypes)
+		body.uint(nfields)
+	}
 	body.uint(len(types))
-	for _, t := range types {
+	body.uint(len(names))
+	for _, n := range names {
+		body.str(n)
+		writeRoot(s.byName[n])
+	}
+	body.uint(len(gvks))
+	for _, g := range gvks {
+		body.str(g.Group)
+		body.str(g.Version)
+		body.str(g.Kind)
+		writeRoot(s.byGVK[g])
+	}
+	// The records go to a buffer of their own (the string table is shared),
+	// each offset noted, then after the offsets.
+	head := body.buf
+	body.buf = nil
+	offsets := make([]int, len(types))
+	for i, t := range types {
+		offsets[i] = len(body.buf)
 		if len(t.FieldNames) != len(t.Fields) {
 			return nil, errors.New("openapi: type " + t.Name + " has fields its FieldNames do not list")
 		}
@@ -239,18 +312,13 @@ func compileSchema(s *Schema) ([]byte, error) {
 			writeDefault(f.Default, f.HasDefault)
 		}
 	}
-	body.uint(len(names))
-	for _, n := range names {
-		body.str(n)
-		body.uint(index[s.byName[n]])
+	records := body.buf
+	body.buf = head
+	for _, o := range offsets {
+		body.buf = binary.LittleEndian.AppendUint32(body.buf, uint32(o))
 	}
-	body.uint(len(gvks))
-	for _, g := range gvks {
-		body.str(g.Group)
-		body.str(g.Version)
-		body.str(g.Kind)
-		body.uint(index[s.byGVK[g]])
-	}
+	body.uint(len(records))
+	body.buf = append(body.buf, records...)
 
 	out := &compactWriter{}
 	out.uint(len(body.order))
@@ -262,8 +330,10 @@ func compileSchema(s *Schema) ([]byte, error) {
 	for _, s := range body.order {
 		out.buf = append(out.buf, s...)
 	}
+	end := 0
 	for _, s := range body.order {
-		out.uint(len(s))
+		end += len(s)
+		out.buf = binary.LittleEndian.AppendUint32(out.buf, uint32(end))
 	}
 	return append(out.buf, body.buf...), nil
 }
@@ -282,6 +352,8 @@ func compileBlob(sections map[string][]byte) []byte {
 		w.uint(len(f))
 		w.buf = append(w.buf, f...)
 		w.uint(len(sections[f]))
+	}
+	for _, f := range files {
 		w.buf = append(w.buf, sections[f]...)
 	}
 	return w.buf
@@ -293,7 +365,11 @@ type compactReader struct {
 	data []byte
 	pos  int
 	err  error
-	strs []string
+	// strs holds the bytes of the section's strings and ends, 4 bytes
+	// each, where each string ends in strs: str slices them, so reading a
+	// section allocates nothing per string.
+	strs string
+	ends []byte
 }
 
 func (r *compactReader) fail(msg string) {
@@ -336,11 +412,20 @@ func (r *compactReader) bytes() []byte {
 
 func (r *compactReader) str() string {
 	i := r.uint()
-	if r.err != nil || i >= len(r.strs) {
+	if r.err != nil || i >= len(r.ends)/4 {
 		r.fail("bad string index")
 		return ""
 	}
-	return r.strs[i]
+	start := 0
+	if i > 0 {
+		start = int(binary.LittleEndian.Uint32(r.ends[4*i-4:]))
+	}
+	end := int(binary.LittleEndian.Uint32(r.ends[4*i:]))
+	if start > end || end > len(r.strs) {
+		r.fail("bad string length")
+		return ""
+	}
+	return r.strs[start:end]
 }
 
 // value reads a value compactWriter.value wrote, nesting at most
@@ -408,70 +493,247 @@ func (r *compactReader) value(depth int) value.Value {
 	}
 }
 
-// readCompiled reads one compiled section back into a Schema. name is the
-// document's name in errors, which mean the section is corrupt.
+// readCompiled reads one compiled section back into a Schema, every type
+// of it decoded. name is the document's name in errors, which mean the
+// section is corrupt.
 func readCompiled(name string, section []byte) (*Schema, error) {
-	return readSection(name, section, false)
+	c, err := readSection(name, section, false)
+	if err != nil {
+		return nil, err
+	}
+	return c.eager()
 }
 
-// readEmbedded is readCompiled of a section of the embedded compiled form
-// (defaultCompiled), which nothing writes: the schema's strings are read
-// in place instead of copied.
+// readEmbedded reads a section of the embedded compiled form
+// (defaultCompiled), which nothing writes, lazily: the schema's strings are
+// read in place instead of copied, and a type is decoded when a lookup
+// first reaches it (compiledTypes).
 func readEmbedded(name string, section []byte) (*Schema, error) {
-	return readSection(name, section, true)
+	c, err := readSection(name, section, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{compiled: c}, nil
 }
 
-// fieldSlab is how many fields (and field names) readSection allocates at
-// once: the types of a section share a few allocations, carved in turn,
-// instead of two per struct type (apps/v1 has 739 fields in about 160
-// structs).
-const fieldSlab = 256
+// Slabs: the types of a section share a few allocations, carved in turn,
+// instead of one per type and two per struct type (apps/v1 has 762 types
+// and 739 fields in 157 structs).
+const (
+	typeSlab  = 64  // types allocated at once
+	fieldSlab = 128 // fields (and field names) allocated at once
+)
 
-// readSection reads one compiled section; with aliased, the strings of the
-// Schema point into section, which must never change.
-func readSection(name string, section []byte, aliased bool) (*Schema, error) {
-	r := &compactReader{data: section}
+// compiledTypes is a compiled section whose types are decoded on first
+// use: a lookup (ByName, ForKind) decodes its root type and every type the
+// root reaches through fields and elements, so a caller never meets a type
+// that is not whole, and a type reached from several roots is decoded once
+// (the same *Type, as the eager reader gives). It is safe for concurrent
+// use: decoding holds mu; a root found once is read without it.
+type compiledTypes struct {
+	doc     string
+	names   []compiledName // sorted by name, as written
+	gvks    []compiledGVK
+	offsets []byte // 4 bytes per type: where its record starts in records
+	records int    // where the records start in r.data
+
+	mu      sync.Mutex
+	r       compactReader // reads records, under mu
+	types   []*Type       // by index, the types decoded so far (each whole once mu is released)
+	decoded int           // how many
+	spare   []Type        // the rest of the current slab of types
+	fields  []Field       // and of fields
+	fnames  []string      // and of field names
+	err     error         // the first corrupt record: every later lookup fails
+}
+
+// compiledRoot is a type a lookup starts from: its index, how many types
+// and fields it reaches, and the type once decoded with everything it
+// reaches.
+type compiledRoot struct {
+	index           int
+	ntypes, nfields int
+	t               atomic.Pointer[Type]
+}
+
+type compiledName struct {
+	name string
+	compiledRoot
+}
+
+type compiledGVK struct {
+	gvk GVK
+	compiledRoot
+}
+
+// readSection reads the string table, the names, the GVKs and the offsets
+// of one compiled section, and checks their bounds; the records are left
+// to compiledTypes.root. With aliased, the strings point into section,
+// which must never change.
+func readSection(name string, section []byte, aliased bool) (*compiledTypes, error) {
+	r := compactReader{data: section}
+	corrupt := func() error {
+		return &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
+	}
 	nstr, total := r.uint(), r.uint()
-	if r.err == nil && total > len(section)-r.pos {
+	if r.err == nil && (total > len(section)-r.pos || nstr > (len(section)-r.pos-total)/4) {
 		r.fail("truncated string table")
 	}
 	if r.err != nil {
-		return nil, &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
+		return nil, corrupt()
 	}
-	var all string
 	if aliased {
-		all = unsafe.String(unsafe.SliceData(section[r.pos:]), total)
+		r.strs = unsafe.String(unsafe.SliceData(section[r.pos:]), total)
 	} else {
-		all = string(section[r.pos : r.pos+total])
+		r.strs = string(section[r.pos : r.pos+total])
 	}
 	r.pos += total
-	r.strs = make([]string, nstr)
-	at := 0
-	for i := range r.strs {
-		n := r.uint()
-		if r.err != nil || n > len(all)-at {
-			r.fail("bad string length")
-			break
-		}
-		r.strs[i] = all[at : at+n]
-		at += n
-	}
+	r.ends = section[r.pos : r.pos+4*nstr]
+	r.pos += 4 * nstr
 
 	ntypes := r.uint()
-	if r.err == nil && ntypes > len(section) {
+	if r.err == nil && ntypes > len(section)/4 {
 		r.fail("bad type count")
 	}
-	if r.err != nil {
-		return nil, &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
+	readRoot := func(root *compiledRoot) {
+		root.index, root.ntypes, root.nfields = r.uint(), r.uint(), r.uint()
+		if r.err == nil && (root.index >= ntypes || root.ntypes > ntypes || root.nfields > len(section)) {
+			r.fail("bad root")
+		}
 	}
-	types := make([]Type, ntypes)
+	nnames := r.uint()
+	if r.err == nil && nnames > len(section) {
+		r.fail("bad name count")
+	}
+	if r.err != nil {
+		return nil, corrupt()
+	}
+	c := &compiledTypes{doc: name, names: make([]compiledName, nnames)}
+	for i := range c.names {
+		c.names[i].name = r.str()
+		readRoot(&c.names[i].compiledRoot)
+		if i > 0 && r.err == nil && c.names[i-1].name >= c.names[i].name {
+			r.fail("names out of order")
+		}
+	}
+	ngvks := r.uint()
+	if r.err == nil && ngvks > len(section) {
+		r.fail("bad GVK count")
+	}
+	if r.err != nil {
+		return nil, corrupt()
+	}
+	c.gvks = make([]compiledGVK, ngvks)
+	for i := range c.gvks {
+		c.gvks[i].gvk = GVK{Group: r.str(), Version: r.str(), Kind: r.str()}
+		readRoot(&c.gvks[i].compiledRoot)
+	}
+	if r.err == nil && ntypes*4 > len(section)-r.pos {
+		r.fail("truncated offsets")
+	}
+	if r.err != nil {
+		return nil, corrupt()
+	}
+	c.offsets = section[r.pos : r.pos+ntypes*4]
+	r.pos += ntypes * 4
+	size := r.uint()
+	switch {
+	case r.err != nil:
+	case size > len(section)-r.pos:
+		r.fail("truncated records")
+	case size < len(section)-r.pos:
+		r.pos += size
+		r.fail("trailing bytes")
+	}
+	for i := 0; i < ntypes && r.err == nil; i++ {
+		if int(binary.LittleEndian.Uint32(c.offsets[4*i:])) >= size {
+			r.fail("bad type offset")
+		}
+	}
+	if r.err != nil {
+		return nil, corrupt()
+	}
+	c.records = r.pos
+	c.r = r
+	c.types = make([]*Type, ntypes)
+	return c, nil
+}
+
+// byName returns the type of the definition called name.
+func (c *compiledTypes) byName(name string) (*Type, bool) {
+	i, ok := sort.Find(len(c.names), func(i int) int { return strings.Compare(name, c.names[i].name) })
+	if !ok {
+		return nil, false
+	}
+	return c.root(&c.names[i].compiledRoot)
+}
+
+// forKind returns the root type of the kind g.
+func (c *compiledTypes) forKind(g GVK) (*Type, bool) {
+	for i := range c.gvks {
+		if c.gvks[i].gvk == g {
+			return c.root(&c.gvks[i].compiledRoot)
+		}
+	}
+	return nil, false
+}
+
+// root returns the type of e, decoding it and every type it reaches on
+// first use; false when a record is corrupt.
+func (c *compiledTypes) root(e *compiledRoot) (*Type, bool) {
+	if t := e.t.Load(); t != nil {
+		return t, true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return nil, false
+	}
+	if c.decoded == 0 {
+		// The first lookup of the section, often the only one: slabs of
+		// the size it needs.
+		c.spare = make([]Type, e.ntypes)
+		c.fields = make([]Field, e.nfields)
+		c.fnames = make([]string, e.nfields)
+	}
+	var work []int // types allocated, not yet decoded
 	typeAt := func(i int) *Type {
-		if i < 0 || i >= len(types) {
-			r.fail("bad type index")
+		if i < 0 || i >= len(c.types) {
+			c.r.fail("bad type index")
 			return nil
 		}
-		return &types[i]
+		if t := c.types[i]; t != nil {
+			return t
+		}
+		if len(c.spare) == 0 {
+			c.spare = make([]Type, typeSlab)
+		}
+		t := &c.spare[0]
+		c.spare = c.spare[1:]
+		c.types[i] = t
+		c.decoded++
+		work = append(work, i)
+		return t
 	}
+	t := typeAt(e.index)
+	for len(work) > 0 && c.r.err == nil {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		c.r.pos = c.records + int(binary.LittleEndian.Uint32(c.offsets[4*i:]))
+		c.readType(c.types[i], typeAt)
+	}
+	if c.r.err != nil {
+		c.err = &Error{Document: c.doc, Msg: "corrupt compiled schema: " + c.r.err.Error()}
+		return nil, false
+	}
+	e.t.Store(t)
+	return t, true
+}
+
+// readType decodes the record at c.r into t; typeAt gives the type of an
+// index.
+func (c *compiledTypes) readType(t *Type, typeAt func(int) *Type) {
+	r := &c.r
 	readMeta := func() Meta {
 		m := Meta{Strategy: Strategy(r.byte()), Set: r.byte() == 1}
 		if n := r.uint(); n > 0 {
@@ -488,71 +750,70 @@ func readSection(name string, section []byte, aliased bool) (*Schema, error) {
 		}
 		return r.value(0), true
 	}
-	var (
-		fieldSpare []Field  // the rest of the current slab of fields
-		nameSpare  []string // and of field names
-	)
-	for i := range types {
-		t := &types[i]
-		t.Name = r.str()
-		t.Kind = Kind(r.byte())
-		t.Primitive = r.str()
-		if e := r.uint(); e > 0 {
-			t.Elem = typeAt(e - 1)
-		}
-		t.Default, t.HasDefault = readDefault()
-		nf := r.uint()
-		if nf == 0 || r.err != nil {
-			continue
-		}
-		nf--
-		if nf > len(section) {
-			r.fail("bad field count")
-			break
-		}
-		if nf > len(fieldSpare) {
-			fieldSpare = make([]Field, max(nf, fieldSlab))
-			nameSpare = make([]string, max(nf, fieldSlab))
-		}
-		fields := fieldSpare[:nf:nf]
-		fieldSpare = fieldSpare[nf:]
-		t.Fields = make(map[string]*Field, nf)
-		t.FieldNames = nameSpare[:nf:nf]
-		nameSpare = nameSpare[nf:]
-		for j := range fields {
-			f := &fields[j]
-			f.Name = r.str()
-			f.Type = typeAt(r.uint())
-			f.Meta = readMeta()
-			f.KubectlMeta = readMeta()
-			f.Default, f.HasDefault = readDefault()
-			t.FieldNames[j] = f.Name
-			t.Fields[f.Name] = f
-		}
+	t.Name = r.str()
+	t.Kind = Kind(r.byte())
+	t.Primitive = r.str()
+	if e := r.uint(); e > 0 {
+		t.Elem = typeAt(e - 1)
 	}
-	nnames := r.uint()
-	byName := make(map[string]*Type, min(nnames, len(section)))
-	for range nnames {
-		if r.err != nil {
-			break
+	t.Default, t.HasDefault = readDefault()
+	nf := r.uint()
+	if nf == 0 || r.err != nil {
+		return
+	}
+	nf--
+	if nf > len(r.data) {
+		r.fail("bad field count")
+		return
+	}
+	if nf > len(c.fields) {
+		c.fields = make([]Field, max(nf, fieldSlab))
+		c.fnames = make([]string, max(nf, fieldSlab))
+	}
+	fields := c.fields[:nf:nf]
+	c.fields = c.fields[nf:]
+	t.Fields = make(map[string]*Field, nf)
+	t.FieldNames = c.fnames[:nf:nf]
+	c.fnames = c.fnames[nf:]
+	for j := range fields {
+		f := &fields[j]
+		f.Name = r.str()
+		f.Type = typeAt(r.uint())
+		f.Meta = readMeta()
+		f.KubectlMeta = readMeta()
+		f.Default, f.HasDefault = readDefault()
+		t.FieldNames[j] = f.Name
+		t.Fields[f.Name] = f
+	}
+}
+
+// eager decodes every type of c and returns the Schema of its names and
+// GVKs, or the error of the first corrupt record.
+func (c *compiledTypes) eager() (*Schema, error) {
+	byName := make(map[string]*Type, len(c.names))
+	for i := range c.names {
+		t, ok := c.root(&c.names[i].compiledRoot)
+		if !ok {
+			return nil, c.err
 		}
-		n := r.str()
-		byName[n] = typeAt(r.uint())
+		byName[c.names[i].name] = t
 	}
-	ngvks := r.uint()
-	byGVK := make(map[GVK]*Type, min(ngvks, len(section)))
-	for range ngvks {
-		if r.err != nil {
-			break
+	byGVK := make(map[GVK]*Type, len(c.gvks))
+	for i := range c.gvks {
+		t, ok := c.root(&c.gvks[i].compiledRoot)
+		if !ok {
+			return nil, c.err
 		}
-		g := GVK{Group: r.str(), Version: r.str(), Kind: r.str()}
-		byGVK[g] = typeAt(r.uint())
+		byGVK[c.gvks[i].gvk] = t
 	}
-	if r.err == nil && r.pos != len(section) {
-		r.fail("trailing bytes")
-	}
-	if r.err != nil {
-		return nil, &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
+	for i := range c.types {
+		if c.types[i] == nil {
+			// Unreachable from names and GVKs: the compiler writes none.
+			c.root(&compiledRoot{index: i})
+			if c.err != nil {
+				return nil, c.err
+			}
+		}
 	}
 	return &Schema{byName: byName, byGVK: byGVK}, nil
 }

@@ -62,7 +62,8 @@ func Default() (*Schema, error) { return DefaultV3() }
 // containerPort and protocol, protocol defaulting to TCP). It is shared by
 // every later call (and goroutine) of the process. Documents are parsed
 // lazily and once: ForKind parses only the document of the asked
-// group-version; ByName parses every document on first use and returns the
+// group-version, and of its compiled form decodes only the types the kind
+// reaches; ByName parses every document on first use and returns the
 // type from the first document (in file name order) that has the name, so
 // it may be a different pointer than the same definition reached through
 // ForKind of another group-version. An embedded document that fails to
@@ -97,6 +98,7 @@ type lazyDocs struct {
 type lazyDoc struct {
 	file  string // the embedded file name, or the document's server path
 	name  string // the document name errors carry
+	data  []byte // the document, when at hand (read is then not called)
 	read  func() ([]byte, error)
 	parse func(name string, data []byte) (*Schema, error) // nil: loadV3
 	// load, when set, replaces read and parse; parsed reports whether the
@@ -117,10 +119,13 @@ func (d *lazyDoc) get() (*Schema, error) {
 			d.parsed.Store(parsed)
 			return
 		}
-		data, err := d.read()
-		if err != nil {
-			d.err = &Error{Document: d.name, Msg: err.Error()}
-			return
+		data := d.data
+		if data == nil {
+			var err error
+			if data, err = d.read(); err != nil {
+				d.err = &Error{Document: d.name, Msg: err.Error()}
+				return
+			}
 		}
 		parse := d.parse
 		if parse == nil {
@@ -132,17 +137,17 @@ func (d *lazyDoc) get() (*Schema, error) {
 	return d.schema, d.err
 }
 
-// embeddedDoc is the lazyDoc of an embedded v3 document file: its
+// embeddedDoc makes d the lazyDoc of an embedded v3 document file: its
 // compiled section when the compiled form has it (compiled.go), else the
 // JSON document read with ply's own parser (loadV3Parsed).
-func embeddedDoc(file string, compiled []byte) *lazyDoc {
+func embeddedDoc(d *lazyDoc, file string, compiled []byte) {
+	d.file, d.name = file, defaultV3DocName+file
 	if compiled != nil {
-		return &lazyDoc{file: file, name: defaultV3DocName + file,
-			read: func() ([]byte, error) { return compiled, nil }, parse: readEmbedded}
+		d.data, d.parse = compiled, readEmbedded
+		return
 	}
-	return &lazyDoc{file: file, name: defaultV3DocName + file, read: func() ([]byte, error) {
-		return fs.ReadFile(defaultV3, path.Join(defaultV3Dir, file))
-	}, parse: loadV3Parsed}
+	d.read = func() ([]byte, error) { return fs.ReadFile(defaultV3, path.Join(defaultV3Dir, file)) }
+	d.parse = loadV3Parsed
 }
 
 // newLazyDefault indexes the embedded v3 documents by the group-version
@@ -155,13 +160,15 @@ func newLazyDefault() (*Schema, error) {
 	// A compiled form that cannot be read (which the package's tests rule
 	// out) leaves every document to be read from JSON.
 	compiled, _ := compiledSections(defaultCompiled)
-	l := &lazyDocs{byGV: make(map[string]*lazyDoc, len(entries))}
-	for _, e := range entries {
+	l := &lazyDocs{byGV: make(map[string]*lazyDoc, len(entries)), order: make([]*lazyDoc, 0, len(entries))}
+	docs := make([]lazyDoc, len(entries)) // one allocation for all
+	for i, e := range entries {
 		gv, ok := reduce.GroupVersion(e.Name())
 		if !ok {
 			continue
 		}
-		d := embeddedDoc(e.Name(), compiled[e.Name()])
+		d := &docs[i]
+		embeddedDoc(d, e.Name(), compiled[e.Name()])
 		l.byGV[gv] = d
 		l.order = append(l.order, d)
 	}
@@ -196,11 +203,18 @@ func (l *lazyDocs) byName(name string) (*Type, bool) {
 	return nil, false
 }
 
-// check parses every document and returns the first error.
+// check parses every document, decoding every type of a compiled one, and
+// returns the first error.
 func (l *lazyDocs) check() error {
 	for _, d := range l.order {
-		if _, err := d.get(); err != nil {
+		s, err := d.get()
+		if err != nil {
 			return err
+		}
+		if s.compiled != nil {
+			if _, err := s.compiled.eager(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -264,6 +264,28 @@ var _ = Describe("the compiled form of the embedded documents", func() {
 		}
 	})
 
+	It("decodes, lookup by lookup, the types the JSON loaders build, shared as they share them", func() {
+		files, err := openapi.EmbeddedV3Files()
+		Expect(err).NotTo(HaveOccurred())
+		embedded, err := openapi.CompiledSections(openapi.DefaultCompiled())
+		Expect(err).NotTo(HaveOccurred())
+		for _, file := range files {
+			data, err := openapi.EmbeddedV3(file)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := openapi.LoadV3JSON(file, data)
+			Expect(err).NotTo(HaveOccurred())
+			for _, gvksFirst := range []bool{false, true} {
+				for _, backwards := range []bool{false, true} {
+					Expect(openapi.LazyDiff(file, embedded[file], want, gvksFirst, backwards)).To(BeEmpty(),
+						"%s, GVKs first %v, backwards %v", file, gvksFirst, backwards)
+				}
+			}
+			same, err := openapi.LazyRace(file, embedded[file], want, 4)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(same).To(BeTrue(), "%s: goroutines looking up at once got different types", file)
+		}
+	})
+
 	It("shares a type that several names and fields use, as the loaders do", func() {
 		s, err := openapi.NewLazyDefault()
 		Expect(err).NotTo(HaveOccurred())
@@ -290,5 +312,13 @@ var _ = Describe("the compiled form of the embedded documents", func() {
 		Expect(err).To(MatchError(ContainSubstring("trailing bytes")))
 		_, err = openapi.CompiledSections([]byte("not compiled"))
 		Expect(err).To(MatchError(ContainSubstring("bad magic")))
+		blob := openapi.CompileBlob(map[string][]byte{"a": section, "b": section})
+		_, err = openapi.CompiledSections(blob[:len(blob)-1])
+		Expect(err).To(MatchError(ContainSubstring("truncated")))
+		_, err = openapi.CompiledSections(append(append([]byte{}, blob...), 0))
+		Expect(err).To(MatchError(ContainSubstring("trailing bytes")))
+		sections, err := openapi.CompiledSections(blob)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sections).To(Equal(map[string][]byte{"a": section, "b": section}))
 	})
 })

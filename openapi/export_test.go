@@ -4,7 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -189,4 +192,143 @@ func ShapeNames(data []byte) (map[string]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// LazyDiff reads section as the embedded default does (readEmbedded: each
+// type decoded when a lookup first reaches it), looks up every name and
+// GVK of want, names first or GVKs first, each list forwards or backwards,
+// and compares each type graph with want's: "" when every lookup gives a
+// type equal to want's (names, kinds, fields, metas, defaults, all the way
+// down) and the types are shared exactly as want's are (one type of the
+// section for each of want's, and the other way round).
+func LazyDiff(file string, section []byte, want *Schema, gvksFirst, backwards bool) string {
+	got, err := readEmbedded(file, section)
+	if err != nil {
+		return err.Error()
+	}
+	if got.compiled == nil {
+		return "the section is not read lazily"
+	}
+	names := make([]string, 0, len(want.byName))
+	for n := range want.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	gvks := make([]GVK, 0, len(want.byGVK))
+	for g := range want.byGVK {
+		gvks = append(gvks, g)
+	}
+	sort.Slice(gvks, func(i, j int) bool { return fmt.Sprint(gvks[i]) < fmt.Sprint(gvks[j]) })
+	if backwards {
+		slices.Reverse(names)
+		slices.Reverse(gvks)
+	}
+	seen := map[[2]*Type]bool{}
+	byName := func() string {
+		for _, n := range names {
+			t, ok := got.ByName(n)
+			if !ok {
+				return "definition " + n + " is missing"
+			}
+			if d := typeDiff(t, want.byName[n], seen); d != "" {
+				return n + ": " + d
+			}
+		}
+		return ""
+	}
+	byGVK := func() string {
+		for _, g := range gvks {
+			apiVersion := g.Version
+			if g.Group != "" {
+				apiVersion = g.Group + "/" + g.Version
+			}
+			t, ok := got.ForKind(apiVersion, g.Kind)
+			if !ok {
+				return fmt.Sprintf("GVK %v is missing", g)
+			}
+			if d := typeDiff(t, want.byGVK[g], seen); d != "" {
+				return fmt.Sprintf("GVK %v: %s", g, d)
+			}
+		}
+		return ""
+	}
+	first, second := byName, byGVK
+	if gvksFirst {
+		first, second = byGVK, byName
+	}
+	if d := first(); d != "" {
+		return d
+	}
+	if d := second(); d != "" {
+		return d
+	}
+	if _, ok := got.ByName("no such definition"); ok {
+		return "a missing name resolves"
+	}
+	if _, ok := got.ForKind("example.com/v1", "Missing"); ok {
+		return "a missing kind resolves"
+	}
+	gotOf, wantOf := map[*Type]*Type{}, map[*Type]*Type{}
+	for pair := range seen {
+		g, w := pair[0], pair[1]
+		if o, ok := wantOf[g]; ok && o != w {
+			return "type " + g.Name + " stands for two types of the loader"
+		}
+		if o, ok := gotOf[w]; ok && o != g {
+			return "type " + w.Name + " of the loader is read back as two types"
+		}
+		wantOf[g], gotOf[w] = w, g
+	}
+	return ""
+}
+
+// LazyRace looks every name and GVK of want up in a fresh lazy read of
+// section from n goroutines at once, and reports whether every goroutine
+// got the same types.
+func LazyRace(file string, section []byte, want *Schema, n int) (bool, error) {
+	got, err := readEmbedded(file, section)
+	if err != nil {
+		return false, err
+	}
+	var names []string
+	for name := range want.byName {
+		names = append(names, name)
+	}
+	var gvks []GVK
+	for g := range want.byGVK {
+		gvks = append(gvks, g)
+	}
+	results := make([][]*Type, n)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range names {
+				// Each goroutine starts at a different name.
+				t, _ := got.ByName(names[(j+i*7)%len(names)])
+				results[i] = append(results[i], t)
+			}
+			for _, g := range gvks {
+				t, _ := got.ForKind(g.Group+"/"+g.Version, g.Kind)
+				if g.Group == "" {
+					t, _ = got.ForKind(g.Version, g.Kind)
+				}
+				results[i] = append(results[i], t)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range results {
+		for j, t := range results[i] {
+			want := results[0][j]
+			if j < len(names) {
+				want, _ = got.ByName(names[(j+i*7)%len(names)])
+			}
+			if t == nil || t != want {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
 }

@@ -25,6 +25,9 @@ type Schema struct {
 	byGVK   map[GVK]*Type
 	lazy    *lazyDocs // when set, the schema is lazily parsed documents (embedded default, server)
 	sources []*Schema // when set, the schema is Union(sources...)
+	// compiled, when set, holds the schema's types: a compiled section
+	// decoded on demand (readEmbedded).
+	compiled *compiledTypes
 	// kubectlOf, when set, makes the schema the kubectl view of kubectlOf
 	// (see Kubectl); view holds this schema's own kubectl view.
 	kubectlOf *Schema
@@ -73,6 +76,9 @@ func (s *Schema) ByName(name string) (*Type, bool) {
 	if s.lazy != nil {
 		return s.lazy.byName(name)
 	}
+	if s.compiled != nil {
+		return s.compiled.byName(name)
+	}
 	t, ok := s.byName[name]
 	return t, ok
 }
@@ -97,6 +103,9 @@ func (s *Schema) ForKind(apiVersion, kind string) (*Type, bool) {
 	}
 	if s.lazy != nil {
 		return s.lazy.forKind(apiVersion, kind)
+	}
+	if s.compiled != nil {
+		return s.compiled.forKind(ParseAPIVersion(apiVersion, kind))
 	}
 	t, ok := s.byGVK[ParseAPIVersion(apiVersion, kind)]
 	return t, ok

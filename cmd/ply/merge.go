@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -195,7 +194,7 @@ func (in *inputs) label(s elements.Source) string {
 func (in *inputs) read(path string) ([]byte, error) {
 	r := in.stdin
 	if path != "-" {
-		f, err := os.Open(path)
+		f, err := openInput(path)
 		if err != nil {
 			return nil, err
 		}

@@ -50,9 +50,26 @@ var clusterCommands = []command.Summary{command.Apply, command.Diff}
 // newRoot returns ply's command tree: merge and patch, version, help and
 // completion, and apply and diff as entries that list them in the help
 // and run clusterProgram (run sends their arguments there before cobra
-// sees them).
-func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	cmds := []*cobra.Command{newMergeCommand(), newPatchCommand()}
+// sees them). When args (the arguments after the program name) run merge
+// or patch, the tree holds that one alone besides version and help: nothing
+// the command prints lists root's commands (command.Main leaves out
+// completion alike), and `ply merge` then builds no flag set of patch's
+// three commands.
+func newRoot(args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	only := ""
+	if len(args) > 0 && (args[0] == "merge" || args[0] == "patch") {
+		only = args[0]
+	}
+	var cmds []*cobra.Command
+	if only != "patch" {
+		cmds = append(cmds, newMergeCommand())
+	}
+	if only != "merge" {
+		cmds = append(cmds, newPatchCommand())
+	}
+	if only != "" {
+		return command.NewRoot("ply", long, cmds...)
+	}
 	for _, s := range clusterCommands {
 		cmds = append(cmds, &cobra.Command{
 			Use: s.Use, Short: s.Short, DisableFlagParsing: true,
@@ -71,7 +88,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cluster, name := forCluster(args); name != "" {
 		return runCluster(cluster, stdin, stdout, stderr)
 	}
-	return command.Main(newRoot(stdin, stdout, stderr), args, stdin, stdout, stderr)
+	return command.Main(newRoot(args, stdin, stdout, stderr), args, stdin, stdout, stderr)
 }
 
 // forCluster returns, when args run a cluster command, its help or the

@@ -99,8 +99,15 @@ func GatesHelp() string {
 	return sb.String()
 }
 
+// gatesHelpFunc is the template function that writes GatesHelp into a
+// usage template, so that the section is built when a help is printed, not
+// for every command each time a command tree is built.
+const gatesHelpFunc = "plyGatesHelp"
+
+func init() { cobra.AddTemplateFunc(gatesHelpFunc, GatesHelp) }
+
 // WithGatesHelp appends the feature gates' section to the help of c.
 func WithGatesHelp(c *cobra.Command) *cobra.Command {
-	c.SetUsageTemplate(c.UsageTemplate() + GatesHelp())
+	c.SetUsageTemplate(c.UsageTemplate() + "{{" + gatesHelpFunc + "}}")
 	return c
 }

@@ -92,7 +92,11 @@ func Main(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	initCompletion(root)
+	if runsOwnCommand(root, args) {
+		root.CompletionOptions.DisableDefaultCmd = true
+	} else {
+		initCompletion(root)
+	}
 	c, err := root.ExecuteC()
 	var ec exitCode
 	switch {
@@ -167,6 +171,24 @@ func newRoot(name, long string, cmds ...*cobra.Command) *cobra.Command {
 		}),
 	})
 	return root
+}
+
+// runsOwnCommand reports whether args run one of the commands root was
+// built with (merge, patch apply, version...), not root itself, help or
+// completion. Nothing such a command prints lists root's commands, so Main
+// does not build cobra's completion command (five commands and their help
+// texts) for it: the start-up of ply merge and ply patch apply pays for
+// what they use.
+func runsOwnCommand(root *cobra.Command, args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == args[0] || c.HasAlias(args[0]) {
+			return c.Name() != "help" && c.Name() != "completion"
+		}
+	}
+	return false
 }
 
 // initCompletion adds cobra's completion command to root, once its streams

@@ -21,12 +21,16 @@ func GroupVersion(file string) (apiVersion string, ok bool) {
 	if !found {
 		return "", false
 	}
-	parts := strings.Split(base, "__")
-	switch {
-	case len(parts) == 2 && parts[0] == "api" && parts[1] != "":
-		return parts[1], true
-	case len(parts) == 3 && parts[0] == "apis" && parts[1] != "" && parts[2] != "":
-		return parts[1] + "/" + parts[2], true
+	switch first, rest, _ := strings.Cut(base, "__"); first {
+	case "api":
+		if rest != "" && !strings.Contains(rest, "__") {
+			return rest, true
+		}
+	case "apis":
+		group, version, _ := strings.Cut(rest, "__")
+		if group != "" && version != "" && !strings.Contains(version, "__") {
+			return group + "/" + version, true
+		}
 	}
 	return "", false
 }
