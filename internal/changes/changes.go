@@ -63,8 +63,9 @@ func (c Change) Path() fieldpath.Path {
 // Changes come in walk order, so a path mostly shares its start with the
 // one before: those elements are copied, not made again.
 func Detach(cs []Change) {
-	var last fieldpath.Path    // the path made last
-	var chain []*elements.Node // and its nodes, by depth
+	var last fieldpath.Path // the path made last
+	var nodes [16]*elements.Node
+	chain := nodes[:0] // and its nodes, by depth
 	for i := range cs {
 		n := cs[i].node
 		if n == nil {
