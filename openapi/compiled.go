@@ -591,20 +591,22 @@ func readSection(name string, section []byte, aliased bool) (*compiledTypes, err
 	r.ends = section[r.pos : r.pos+4*nstr]
 	r.pos += 4 * nstr
 
-	ntypes := r.uint()
-	if r.err == nil && ntypes > len(section)/4 {
-		r.fail("bad type count")
+	// count reads a count of what, which the section's size bounds.
+	count := func(what string, limit int) int {
+		n := r.uint()
+		if r.err == nil && n > limit {
+			r.fail("bad " + what + " count")
+		}
+		return n
 	}
+	ntypes := count("type", len(section)/4)
 	readRoot := func(root *compiledRoot) {
 		root.index, root.ntypes, root.nfields = r.uint(), r.uint(), r.uint()
 		if r.err == nil && (root.index >= ntypes || root.ntypes > ntypes || root.nfields > len(section)) {
 			r.fail("bad root")
 		}
 	}
-	nnames := r.uint()
-	if r.err == nil && nnames > len(section) {
-		r.fail("bad name count")
-	}
+	nnames := count("name", len(section))
 	if r.err != nil {
 		return nil, corrupt()
 	}
@@ -616,10 +618,7 @@ func readSection(name string, section []byte, aliased bool) (*compiledTypes, err
 			r.fail("names out of order")
 		}
 	}
-	ngvks := r.uint()
-	if r.err == nil && ngvks > len(section) {
-		r.fail("bad GVK count")
-	}
+	ngvks := count("GVK", len(section))
 	if r.err != nil {
 		return nil, corrupt()
 	}
