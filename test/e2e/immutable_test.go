@@ -164,7 +164,7 @@ var _ = Describe("dry runs and diffs of a change to immutable fields", func() {
 			"job.batch/once", "spec.template", "        image: busybox:1.36", "        image: busybox:1.37",
 			"spec.template.spec.containers: replace, set by local"),
 		Entry("a Service's clusterIP", services, "front", "immutable/service.yaml", "immutable/service-changed.yaml",
-			"service/front", "spec.clusterIPs[0]", `  clusterIP: "10.96.0.50"`, `  clusterIP: "10.96.0.51"`,
+			"service/front", "spec.clusterIPs[0]", `  clusterIP: "10.96.0.10"`, `  clusterIP: "10.96.0.11"`,
 			"spec.clusterIP: replace, set by local"),
 	)
 
