@@ -39,7 +39,7 @@ func FuzzDocuments(f *testing.F) {
 				t.Fatalf("document %d is null; null documents are left out", i)
 			}
 			j := d.JSON()
-			again, jerr, _ := fuzzLimits.withDefaults().parseJSON(j, false)
+			again, jerr, _ := fuzzLimits.withDefaults().parseJSON(j, false, nil, nil)
 			if jerr != nil {
 				t.Fatalf("document %d re-encodes to %s, which does not read back: %v", i, j, jerr)
 			}

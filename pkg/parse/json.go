@@ -24,8 +24,10 @@ import (
 // duplicate key, too deep a nesting), with fallback false, or one that
 // means data is not JSON as kubectl reads JSON (a syntax error, a number
 // beyond float64), with fallback true: kubectl reads such input as YAML
-// instead. With owned, strings share data's memory instead of a copy.
-func (l Limits) parseJSON(data []byte, owned bool) (docs []doc, err *Error, fallback bool) {
+// instead. With owned, strings share data's memory instead of a copy;
+// maps and lists take a's memory (nil: their own). The documents are
+// appended to docs.
+func (l Limits) parseJSON(data []byte, owned bool, a *Arena, docs []doc) (_ []doc, err *Error, fallback bool) {
 	sc := scanners.Get().(*jsonScanner)
 	defer sc.release()
 	sc.data, sc.limits = data, l
@@ -34,7 +36,7 @@ func (l Limits) parseJSON(data []byte, owned bool) (docs []doc, err *Error, fall
 	} else {
 		sc.text = string(data)
 	}
-	sc.size()
+	sc.size(a)
 	index := 0
 	for {
 		sc.skipSpace()
@@ -116,7 +118,7 @@ const slabLimit = 8192
 // plus one per list. Characters inside strings skew the estimates either
 // way; a short one is still correct (carve grows), a long one wastes only
 // capacity.
-func (sc *jsonScanner) size() {
+func (sc *jsonScanner) size(a *Arena) {
 	colons, lists := bytes.Count(sc.data, []byte{':'}), bytes.Count(sc.data, []byte{'['})
 	items := bytes.Count(sc.data, []byte{','}) + lists + bytes.Count(sc.data, []byte{'{'}) - colons
 	// Two items take one field's room, and a list of an odd number wastes
@@ -124,7 +126,7 @@ func (sc *jsonScanner) size() {
 	// timestamps) counts as a field and takes an item off: room for one
 	// item more than it takes.
 	if n := colons + (max(items, 0)+lists+1)/2; n > 0 && n <= slabLimit {
-		sc.slab = make([]value.Field, 0, n)
+		sc.slab = a.slab(n)
 	}
 }
 

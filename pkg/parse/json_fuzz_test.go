@@ -34,7 +34,7 @@ func FuzzJSONScanner(f *testing.F) {
 		}
 		want, werr := oracleJSONStream(data)
 		// Owned: the strings share the (cloned) input.
-		docs, err, _ := Limits{}.withDefaults().parseJSON(bytes.Clone(data), true)
+		docs, err, _ := Limits{}.withDefaults().parseJSON(bytes.Clone(data), true, nil, nil)
 		if err != nil && (strings.Contains(err.Msg, "duplicate key") || strings.Contains(err.Msg, "nesting is deeper")) {
 			return
 		}
@@ -52,8 +52,23 @@ func FuzzJSONScanner(f *testing.F) {
 				t.Fatalf("document %d: got %s want %s", i, docs[i].v.JSON(), want[i].JSON())
 			}
 		}
+		// Read into memory that earlier inputs used: the same documents.
+		defer fuzzArena.Reset()
+		again, err, _ := Limits{}.withDefaults().parseJSON(bytes.Clone(data), true, &fuzzArena, nil)
+		if err != nil || len(again) != len(want) {
+			t.Fatalf("in an Arena: %d documents, error %v for %q", len(again), err, data)
+		}
+		for i := range want {
+			if !value.Equal(again[i].v, want[i]) {
+				t.Fatalf("in an Arena, document %d: got %s want %s", i, again[i].v.JSON(), want[i].JSON())
+			}
+		}
 	})
 }
+
+// fuzzArena is the Arena FuzzJSONScanner reads every input into a second
+// time, so that each reuses memory an earlier input held.
+var fuzzArena Arena
 
 // oracleJSONStream decodes every value of data with encoding/json, leaving
 // out nulls (as parseJSON does), numbers converted like jsonNumber.

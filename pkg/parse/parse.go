@@ -116,6 +116,12 @@ func Document(data []byte) (value.Value, error) { return Limits{}.Document(data)
 // Limits.OwnedDocument.
 func OwnedDocument(data []byte) (value.Value, error) { return Limits{}.OwnedDocument(data) }
 
+// OwnedDocumentIn is OwnedDocument into a's memory: see
+// Limits.OwnedDocumentIn.
+func OwnedDocumentIn(a *Arena, data []byte) (value.Value, error) {
+	return Limits{}.OwnedDocumentIn(a, data)
+}
+
 // Documents reads every document of data: a YAML stream of documents
 // separated by "---", or JSON text (one value or several in a row). The
 // result holds one Value per document in input order, leaving out the
@@ -123,7 +129,7 @@ func OwnedDocument(data []byte) (value.Value, error) { return Limits{}.OwnedDocu
 // kubectl skips too; it is empty, not an error, when no document remains.
 // Any problem, in any document, is an *Error and no Values are returned.
 func (l Limits) Documents(data []byte) ([]value.Value, error) {
-	docs, err := l.parse(data, false)
+	docs, err := l.parse(data, false, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -137,18 +143,26 @@ func (l Limits) Documents(data []byte) ([]value.Value, error) {
 // Document reads data as Documents does and returns its one document. It is
 // an *Error when no document remains after leaving out empty and null ones,
 // or when more than one does (the error names the second).
-func (l Limits) Document(data []byte) (value.Value, error) { return l.document(data, false) }
+func (l Limits) Document(data []byte) (value.Value, error) { return l.document(data, false, nil) }
 
 // OwnedDocument reads data as Document does, taking data over: the strings
 // of the result may share data's memory instead of a copy of it, so the
 // caller must not modify data afterwards (a file read for the purpose, a
 // response body). It saves a copy of the input, the largest allocation of
 // parsing JSON.
-func (l Limits) OwnedDocument(data []byte) (value.Value, error) { return l.document(data, true) }
+func (l Limits) OwnedDocument(data []byte) (value.Value, error) { return l.document(data, true, nil) }
+
+// OwnedDocumentIn reads data as OwnedDocument does, with the result's maps
+// and lists in a's memory instead of an allocation of their own: the
+// result is valid until a.Reset (see Arena). A nil a is OwnedDocument.
+func (l Limits) OwnedDocumentIn(a *Arena, data []byte) (value.Value, error) {
+	return l.document(data, true, a)
+}
 
 // document is Document, with data taken over when owned.
-func (l Limits) document(data []byte, owned bool) (value.Value, error) {
-	docs, err := l.parse(data, owned)
+func (l Limits) document(data []byte, owned bool, a *Arena) (value.Value, error) {
+	var one [1]doc // room for the one document expected, without allocating
+	docs, err := l.parse(data, owned, a, one[:0])
 	if err != nil {
 		return value.Null, err
 	}
@@ -172,8 +186,9 @@ type doc struct {
 
 // parse reads data as JSON when it starts with { or [ and is valid JSON,
 // and as YAML otherwise, the way kubectl decides. With owned, strings read
-// as JSON may share data's memory.
-func (l Limits) parse(data []byte, owned bool) ([]doc, *Error) {
+// as JSON may share data's memory, and a (nil: none) holds their maps and
+// lists; documents read as JSON are appended to docs.
+func (l Limits) parse(data []byte, owned bool, a *Arena, docs []doc) ([]doc, *Error) {
 	l = l.withDefaults()
 	if len(data) > l.MaxBytes {
 		return nil, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
@@ -185,7 +200,7 @@ func (l Limits) parse(data []byte, owned bool) ([]doc, *Error) {
 	if !looksLikeJSON(data) {
 		return l.parseYAML(data)
 	}
-	docs, jerr, fallback := l.parseJSON(data, owned)
+	docs, jerr, fallback := l.parseJSON(data, owned, a, docs)
 	if jerr == nil || !fallback {
 		return docs, jerr
 	}

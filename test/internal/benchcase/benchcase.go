@@ -12,6 +12,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/oracle"
 	"github.com/plyproject/ply/test/ssa"
 )
@@ -129,7 +130,8 @@ func Make(env int, change string) Input {
 // Impl is one implementation of "three JSON documents in, merged JSON
 // out".
 type Impl struct {
-	// Name is "ply", "strategicpatch", "smd" or "fieldmanager".
+	// Name is "ply", "ply-arena", "strategicpatch", "smd" or
+	// "fieldmanager".
 	Name string
 	// Prepare does, once per input and outside what is measured, what the
 	// implementation needs of in besides its documents, and returns the
@@ -143,7 +145,9 @@ const (
 	Kind       = "Deployment"
 )
 
-// Impls returns ply, strategicpatch and server-side apply's engine twice
+// Impls returns ply (first: the peers' ratios are to it), ply reading its
+// documents into a reused parse.Arena, strategicpatch and server-side
+// apply's engine twice
 // (structured-merge-diff's merge.Updater.Apply, and the whole
 // managedfields.FieldManager.Apply), each with its schema loaded once up
 // front (schema loading is not part of what is measured).
@@ -160,25 +164,32 @@ func Impls() ([]Impl, error) {
 		return nil, err
 	}
 	opts := apply.Options{Schema: plySchema, TypeName: TypeName, Overwrite: true, Ordering: apply.OrderingKubectl}
+	// merge parses the three documents into arena (nil: each into memory
+	// of its own), merges them and encodes the result.
+	merge := func(in Input, arena *parse.Arena) ([]byte, error) {
+		var docs [3]value.Value
+		for i, data := range [...][]byte{in.Recorded, in.Local, in.Live} {
+			var err error
+			if docs[i], err = parse.OwnedDocumentIn(arena, data); err != nil {
+				return nil, err
+			}
+		}
+		res, err := apply.Merge(docs[0], docs[1], docs[2], opts)
+		if err != nil {
+			return nil, err
+		}
+		return res.Object.JSON(), nil
+	}
 	ply := Impl{Name: "ply", Prepare: func(in Input) (func() ([]byte, error), error) {
+		return func() ([]byte, error) { return merge(in, nil) }, nil
+	}}
+	// A program that merges object after object reads each merge's
+	// documents into one Arena and resets it once the result is encoded.
+	plyArena := Impl{Name: "ply-arena", Prepare: func(in Input) (func() ([]byte, error), error) {
+		var arena parse.Arena
 		return func() ([]byte, error) {
-			recorded, err := parse.OwnedDocument(in.Recorded)
-			if err != nil {
-				return nil, err
-			}
-			local, err := parse.OwnedDocument(in.Local)
-			if err != nil {
-				return nil, err
-			}
-			live, err := parse.OwnedDocument(in.Live)
-			if err != nil {
-				return nil, err
-			}
-			res, err := apply.Merge(recorded, local, live, opts)
-			if err != nil {
-				return nil, err
-			}
-			return res.Object.JSON(), nil
+			defer arena.Reset()
+			return merge(in, &arena)
 		}, nil
 	}}
 
@@ -228,5 +239,5 @@ func Impls() ([]Impl, error) {
 		}
 		return func() ([]byte, error) { return fm.Apply(in.Local, stored) }, nil
 	}}
-	return []Impl{ply, sp, smd, fieldManager}, nil
+	return []Impl{ply, plyArena, sp, smd, fieldManager}, nil
 }

@@ -1,8 +1,9 @@
 // Command benchtable runs the three-way apply benchmarks of test/bench for
 // ply, strategicpatch and server-side apply's engine (smd: merge.Updater;
 // fieldmanager: managedfields.FieldManager) and prints a markdown table:
-// ns/op, B/op and allocs/op of each implementation and the ratios of each
-// peer to ply (above 1 means ply is cheaper).
+// ns/op, B/op and allocs/op of each implementation, the ratios of each
+// peer to ply (above 1 means ply is cheaper) and each peer's time ratio to
+// ply-arena (ply with its documents read into a reused parse.Arena).
 //
 //	go run ./test/bench/cmd/benchtable -benchtime 2s -count 3
 //
@@ -60,9 +61,20 @@ func main() {
 		header += " " + impl.Name + " ns/op | " + impl.Name + " B/op | " + impl.Name + " allocs/op |"
 		align += "---:|---:|---:|"
 	}
-	for _, impl := range impls[1:] {
+	// The peers follow ply and ply-arena.
+	plys := 0
+	for plys < len(impls) && strings.HasPrefix(impls[plys].Name, "ply") {
+		plys++
+	}
+	for _, impl := range impls[plys:] {
 		header += " " + impl.Name + " ÷ ply time | bytes | allocs |"
 		align += "---:|---:|---:|"
+	}
+	for _, base := range impls[1:plys] {
+		for _, impl := range impls[plys:] {
+			header += " " + impl.Name + " ÷ " + base.Name + " time |"
+			align += "---:|"
+		}
 	}
 	fmt.Println(header)
 	fmt.Println(align)
@@ -83,8 +95,13 @@ func main() {
 				row += " " + num(c.ns) + " | " + num(c.bytes) + " | " + num(c.allocs) + " |"
 			}
 			p := cells[0]
-			for _, c := range cells[1:] {
+			for _, c := range cells[plys:] {
 				row += " " + ratio(c.ns, p.ns) + " | " + ratio(c.bytes, p.bytes) + " | " + ratio(c.allocs, p.allocs) + " |"
+			}
+			for _, b := range cells[1:plys] {
+				for _, c := range cells[plys:] {
+					row += " " + ratio(c.ns, b.ns) + " |"
+				}
 			}
 			fmt.Println(row)
 		}

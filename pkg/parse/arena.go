@@ -1,0 +1,51 @@
+package parse
+
+import "github.com/plyproject/ply/pkg/value"
+
+// Arena is memory for the maps and lists of documents that are used for
+// one piece of work and then dropped together, such as the three objects
+// of a merge whose result is encoded before the next one: documents read
+// into an Arena (Limits.OwnedDocumentIn) take its memory instead of a new
+// allocation each, and Reset hands that memory to the next documents.
+//
+// Invariant: a document read into an Arena, and every value taken from it
+// or built to share its maps and lists (a merge's result), is valid only
+// until the Arena's next Reset, which overwrites them. The zero Arena is
+// ready to use; an Arena is not safe for concurrent use. Input read as
+// YAML, and documents larger than one slab, do not use it.
+type Arena struct {
+	// slabs[:used] hold documents read since the last Reset; every slab
+	// is zeroed beyond what its document holds.
+	slabs [][]value.Field
+	used  int
+}
+
+// slab returns room for n fields: the next slab of a when it is large
+// enough, a new one kept for next time otherwise. A nil Arena allocates.
+func (a *Arena) slab(n int) []value.Field {
+	if a == nil {
+		return make([]value.Field, 0, n)
+	}
+	if a.used < len(a.slabs) && cap(a.slabs[a.used]) >= n {
+		a.used++
+		return a.slabs[a.used-1][:0]
+	}
+	s := make([]value.Field, 0, n)
+	if a.used < len(a.slabs) {
+		a.slabs[a.used] = s
+	} else {
+		a.slabs = append(a.slabs, s)
+	}
+	a.used++
+	return s
+}
+
+// Reset ends the life of every document read into a so far (see the
+// type's invariant) and makes its memory available again. It clears that
+// memory, so that a holds on to no string of the documents it held.
+func (a *Arena) Reset() {
+	for _, s := range a.slabs[:a.used] {
+		clear(s[:cap(s)])
+	}
+	a.used = 0
+}
