@@ -45,15 +45,30 @@ type Change struct {
 	Source elements.Source
 	node   *elements.Node
 	// path is the path once Detach has materialised it (node nil then).
-	path fieldpath.Path
+	path *segment
+}
+
+// segment is a materialised path: the first shared elements of up's path,
+// then elems. Changes made one after the other share their paths' start.
+type segment struct {
+	up     *segment
+	shared int
+	elems  []fieldpath.Element
 }
 
 // Path returns where the change is. Each call builds a new Path.
 func (c Change) Path() fieldpath.Path {
-	if c.node == nil {
-		return append(fieldpath.Path(nil), c.path...)
+	if c.node != nil {
+		return c.node.Path()
 	}
-	return c.node.Path()
+	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
+	for s, end := c.path, len(p); end > 0; s = s.up {
+		if s.shared < end {
+			copy(p[s.shared:end], s.elems)
+			end = s.shared
+		}
+	}
+	return p
 }
 
 // Detach materialises the paths of cs, so that they no longer refer to the
@@ -61,9 +76,10 @@ func (c Change) Path() fieldpath.Path {
 // collate.Arena).
 //
 // Changes come in walk order, so a path mostly shares its start with the
-// one before: those elements are copied, not made again.
+// one made before: it refers to those elements instead of making them again.
 func Detach(cs []Change) {
-	var last fieldpath.Path // the path made last
+	segments := make([]segment, len(cs))
+	var last *segment // the path made last
 	var nodes [16]*elements.Node
 	chain := nodes[:0] // and its nodes, by depth
 	for i := range cs {
@@ -75,19 +91,24 @@ func Detach(cs []Change) {
 		for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
 			depth++
 		}
-		p := make(fieldpath.Path, depth)
 		for len(chain) < depth {
 			chain = append(chain, nil)
 		}
 		// A node of the last path has the same path to it (and above).
+		seg := &segments[i]
+		seg.shared = depth
 		for d, cur := depth-1, n; d >= 0; d, cur = d-1, cur.Parent.Base() {
-			if d < len(last) && chain[d] == cur {
-				copy(p, last[:d+1])
+			if last != nil && d < last.shared+len(last.elems) && chain[d] == cur {
+				seg.up = last
 				break
 			}
-			p[d], chain[d] = cur.PathElement(), cur
+			seg.shared = d
 		}
-		cs[i].path, cs[i].node, last = p, nil, p
+		seg.elems = make([]fieldpath.Element, depth-seg.shared)
+		for d, cur := depth-1, n; d >= seg.shared; d, cur = d-1, cur.Parent.Base() {
+			seg.elems[d-seg.shared], chain[d] = cur.PathElement(), cur
+		}
+		cs[i].path, cs[i].node, last = seg, nil, seg
 	}
 }
 
