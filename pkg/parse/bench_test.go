@@ -78,3 +78,25 @@ func BenchmarkDeployment10EnvJSON(b *testing.B) {
 func BenchmarkDeployment10EnvJSONOwned(b *testing.B) {
 	benchmarkWith(b, deploymentWithEnv(10, true), parse.OwnedDocument)
 }
+
+// benchmarkArena parses data again and again into one Arena, reset before
+// each parse, as a program that reads document after document does.
+func benchmarkArena(b *testing.B, data []byte) {
+	var a parse.Arena
+	benchmarkWith(b, data, func(d []byte) (value.Value, error) {
+		a.Reset()
+		return parse.OwnedDocumentIn(&a, d)
+	})
+}
+
+// BenchmarkDeployment1000EnvJSONArena is BenchmarkDeployment1000EnvJSONOwned
+// into a reused Arena.
+func BenchmarkDeployment1000EnvJSONArena(b *testing.B) {
+	benchmarkArena(b, deploymentWithEnv(1000, true))
+}
+
+// BenchmarkDeployment10EnvJSONArena is BenchmarkDeployment10EnvJSONOwned
+// into a reused Arena.
+func BenchmarkDeployment10EnvJSONArena(b *testing.B) {
+	benchmarkArena(b, deploymentWithEnv(10, true))
+}
