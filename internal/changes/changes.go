@@ -50,6 +50,8 @@ type Change struct {
 
 // segment is a materialised path: the first shared elements of up's path,
 // then elems. Changes made one after the other share their paths' start.
+// Invariant: up.shared < shared (up is nil when shared is 0), so that
+// rebuilding a path visits at most as many segments as it has elements.
 type segment struct {
 	up     *segment
 	shared int
@@ -58,8 +60,11 @@ type segment struct {
 
 // Path returns where the change is. Each call builds a new Path.
 func (c Change) Path() fieldpath.Path {
-	if c.node != nil {
+	switch {
+	case c.node != nil:
 		return c.node.Path()
+	case c.path == nil:
+		return nil // the zero Change
 	}
 	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
 	for s, end := c.path, len(p); end > 0; s = s.up {
@@ -103,6 +108,9 @@ func Detach(cs []Change) {
 				break
 			}
 			seg.shared = d
+		}
+		for seg.up != nil && seg.up.shared >= seg.shared {
+			seg.up = seg.up.up // holds none of the shared elements
 		}
 		seg.elems = make([]fieldpath.Element, depth-seg.shared)
 		for d, cur := depth-1, n; d >= seg.shared; d, cur = d-1, cur.Parent.Base() {

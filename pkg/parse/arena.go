@@ -9,10 +9,13 @@ import "github.com/plyproject/ply/pkg/value"
 // allocation each, and Reset hands that memory to the next documents.
 //
 // Invariant: a document read into an Arena, and every value taken from it
-// or built to share its maps and lists (a merge's result), is valid only
-// until the Arena's next Reset, which overwrites them. The zero Arena is
-// ready to use; an Arena is not safe for concurrent use. Input read as
-// YAML, and documents larger than one slab, do not use it.
+// or built to share its maps and lists (a merge's result, the key values
+// in the paths of its changes), is valid only until the Arena's next
+// Reset, which overwrites them. The zero Arena is
+// ready to use; an Arena is not safe for concurrent use. Documents read as
+// YAML, and JSON input estimated at more than one slab (8,192 fields),
+// are allocated as without an Arena, as is whatever part of a document
+// its slab turns out too small for.
 type Arena struct {
 	// slabs[:used] hold documents read since the last Reset; every slab
 	// is zeroed beyond what its document holds.
@@ -42,8 +45,12 @@ func (a *Arena) slab(n int) []value.Field {
 
 // Reset ends the life of every document read into a so far (see the
 // type's invariant) and makes its memory available again. It clears that
-// memory, so that a holds on to no string of the documents it held.
+// memory, so that a holds on to no string of the documents it held. A nil
+// Arena has nothing to reset.
 func (a *Arena) Reset() {
+	if a == nil {
+		return
+	}
 	for _, s := range a.slabs[:a.used] {
 		clear(s[:cap(s)])
 	}

@@ -95,7 +95,9 @@ var _ = Describe("an Arena", func() {
 	})
 
 	It("is the document's own memory when nil, as OwnedDocument", func() {
-		one, err := parse.OwnedDocumentIn(nil, []byte(small))
+		var none *parse.Arena
+		none.Reset()
+		one, err := parse.OwnedDocumentIn(none, []byte(small))
 		Expect(err).NotTo(HaveOccurred())
 		two, err := parse.OwnedDocumentIn(nil, []byte(small))
 		Expect(err).NotTo(HaveOccurred())
