@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -22,7 +23,7 @@ var _ = Describe("ply apply and ply diff on Linux", func() {
 		Eventually(func() string {
 			exe, _ := os.Readlink("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/exe")
 			return exe
-		}).Should(Equal(want))
+		}).WithTimeout(30 * time.Second).Should(Equal(want))
 		stdin.Write([]byte("kind: [\n"))
 		stdin.Close()
 		err = cmd.Wait()

@@ -95,6 +95,16 @@ func later(d time.Duration, f func() error) (wait func()) {
 	return wg.Wait
 }
 
+// afterFirst runs f in the background once rec holds a first state, so
+// that the change f makes is seen after the state before it however long
+// the wait takes to read the object; wait waits for f.
+func afterFirst(rec *recorder, f func() error) (wait func()) {
+	return later(0, func() error {
+		Eventually(func() int { return len(rec.seen(0)) }).WithTimeout(time.Minute).Should(BeNumerically(">", 0))
+		return f()
+	})
+}
+
 // libraryClient is a pkg/cluster client for ns as the admin.
 func libraryClient(ns string) *cluster.Client {
 	GinkgoHelper()
@@ -138,8 +148,8 @@ func (r *recorder) seen(i int) []string {
 
 var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", func() {
 	type step struct {
-		// before is written before the wait starts; after, one second
-		// into it (nil: nothing).
+		// before is written before the wait starts; after, once the wait
+		// has reported the first state (nil: nothing).
 		before, after statusFunc
 		// then, when set, is a fixture applied after before is written
 		// (a new generation the status has not seen).
@@ -165,11 +175,11 @@ var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", fu
 				}
 			}
 			Expect(item.Ref.Name).To(Equal(name))
+			var rec recorder
 			done := func() {}
 			if s.after != nil {
-				done = later(time.Second, func() error { return setStatus(gvr, ns, name, s.after) })
+				done = afterFirst(&rec, func() error { return setStatus(gvr, ns, name, s.after) })
 			}
-			var rec recorder
 			start := time.Now()
 			rs := c.Wait(context.Background(), []cluster.WaitItem{item}, nil, cluster.WaitOptions{Timeout: timeout, Report: rec.report})
 			elapsed := time.Since(start)
@@ -210,10 +220,10 @@ var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", fu
 			[]string{"InProgress: Replicas: 0/1", `Failed: Progress deadline exceeded (ProgressDeadlineExceeded: ReplicaSet "web-1" has timed out progressing.)`},
 			`deployment.apps/web is Failed: Progress deadline exceeded (ProgressDeadlineExceeded: ReplicaSet "web-1" has timed out progressing.)`),
 		Entry("a Deployment that never becomes available: timed out, with the last status",
-			"wait/deployment.yaml", deployments, "web", step{}, 2*time.Second,
+			"wait/deployment.yaml", deployments, "web", step{}, 5*time.Second,
 			status.InProgressStatus, "Replicas: 0/1",
 			[]string{"InProgress: Replicas: 0/1", "InProgress: Replicas: 0/1"},
-			"timed out after 2s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1"),
+			"timed out after 5s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1"),
 		Entry("a custom resource Ready=False, then Ready=True",
 			"wait/lamp.yaml", lamps, "l1",
 			step{before: conditionStatus("Ready", "False", "Warming", "warming up"), after: conditionStatus("Ready", "True", "Warm", "ready")}, 30*time.Second,
@@ -245,13 +255,13 @@ var _ = Describe("pkg/cluster Wait: readiness by kstatus on the real server", fu
 		}
 
 		By("timing out while the finalizer holds it")
-		rs := c.Wait(context.Background(), nil, []cluster.WaitItem{item}, cluster.WaitOptions{Timeout: 2 * time.Second})
-		Expect(rs[0].Err).To(MatchError("timed out after 2s waiting for configmap/held to be deleted; last status Terminating: Resource scheduled for deletion"))
-		Expect(cluster.WaitLine(rs[0])).To(Equal("configmap/held Terminating: Resource scheduled for deletion (timed out after 2s)"))
+		rs := c.Wait(context.Background(), nil, []cluster.WaitItem{item}, cluster.WaitOptions{Timeout: 5 * time.Second})
+		Expect(rs[0].Err).To(MatchError("timed out after 5s waiting for configmap/held to be deleted; last status Terminating: Resource scheduled for deletion"))
+		Expect(cluster.WaitLine(rs[0])).To(Equal("configmap/held Terminating: Resource scheduled for deletion (timed out after 5s)"))
 
 		By("ending when the finalizer is removed")
 		var rec recorder
-		done := later(time.Second, release)
+		done := afterFirst(&rec, release)
 		rs = c.Wait(context.Background(), nil, []cluster.WaitItem{item}, cluster.WaitOptions{Timeout: 30 * time.Second, Report: rec.report})
 		done()
 		Expect(rs[0].Err).NotTo(HaveOccurred())
@@ -405,12 +415,12 @@ var _ = Describe("ply apply --wait", func() {
 
 	It("exits 1 naming the object and its last status when the timeout passes", func() {
 		ns := newNamespace("wait-cli-")
-		r := applyWith(srv.Kubeconfig, ns, []string{fixture("wait/deployment.yaml")}, "--wait", "--timeout=2s", "-o", "name")
+		r := applyWith(srv.Kubeconfig, ns, []string{fixture("wait/deployment.yaml")}, "--wait", "--timeout=5s", "-o", "name")
 		Expect(r.ExitCode).To(Equal(1), "%s", r)
 		Expect(r.Stdout).To(Equal(lines("deployment.apps/web")), "-o output stays parseable")
 		Expect(r.Stderr).To(Equal(lines(
-			"deployment.apps/web InProgress: Replicas: 0/1 (timed out after 2s)",
-			"error: timed out after 2s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1",
+			"deployment.apps/web InProgress: Replicas: 0/1 (timed out after 5s)",
+			"error: timed out after 5s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1",
 		)))
 	})
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -562,7 +563,11 @@ func (p *process) kill() {
 }
 
 // freePorts returns n distinct free TCP ports on 127.0.0.1, holding all
-// listeners open until every port is picked.
+// listeners open until every port is picked. They are chosen below the
+// kernel's range for the local ports of outgoing connections
+// (ip_local_port_range), so that no client connection on the machine can
+// take one while its server is down for a restart (RestartAPIServer keeps
+// its port).
 func freePorts(n int) ([]int, error) {
 	ports := make([]int, 0, n)
 	var ls []net.Listener
@@ -571,13 +576,40 @@ func freePorts(n int) ([]int, error) {
 			l.Close()
 		}
 	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+	const lowest = 10000
+	below := outgoingPortsStart()
+	for tries := 0; len(ports) < n && tries < 1000; tries++ {
+		addr := "127.0.0.1:0" // the kernel's choice, when no range is left below
+		if below > lowest+1000 {
+			addr = "127.0.0.1:" + strconv.Itoa(lowest+rand.IntN(below-lowest))
+		}
+		l, err := net.Listen("tcp", addr)
 		if err != nil {
-			return nil, fmt.Errorf("harness: no free loopback port: %w", err)
+			continue // taken: another
 		}
 		ls = append(ls, l)
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
+	if len(ports) < n {
+		return nil, fmt.Errorf("harness: no free loopback port after 1000 tries")
+	}
 	return ports, nil
+}
+
+// outgoingPortsStart returns the first local port the kernel gives
+// outgoing connections (32768, Linux's default, when it cannot be read).
+func outgoingPortsStart() int {
+	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) != 2 {
+		return 32768
+	}
+	start, err := strconv.Atoi(fields[0])
+	if err != nil {
+		return 32768
+	}
+	return start
 }
