@@ -1,6 +1,10 @@
 package parse
 
-import "github.com/plyproject/ply/pkg/value"
+import (
+	"unsafe"
+
+	"github.com/plyproject/ply/pkg/value"
+)
 
 // Arena is memory for the maps and lists of documents that are used for
 // one piece of work and then dropped together, such as the three objects
@@ -17,8 +21,9 @@ import "github.com/plyproject/ply/pkg/value"
 // are allocated as without an Arena, as is whatever part of a document
 // its slab turns out too small for.
 type Arena struct {
-	// slabs[:used] hold documents read since the last Reset; every slab
-	// is zeroed beyond what its document holds.
+	// slabs[:used] hold documents read since the last Reset, each as long
+	// as what its document used (filled); every slab is zero beyond its
+	// length, so that Reset clears only what was used.
 	slabs [][]value.Field
 	used  int
 }
@@ -43,6 +48,18 @@ func (a *Arena) slab(n int) []value.Field {
 	return s
 }
 
+// filled records how much of the slab handed out last its document used:
+// s is the scanner's slab at the end, that slab unless it ran out (carve
+// went on in new memory), in which case all of it counts.
+func (a *Arena) filled(s []value.Field) {
+	last := &a.slabs[a.used-1]
+	if unsafe.SliceData(s) == unsafe.SliceData(*last) {
+		*last = (*last)[:len(s)]
+	} else {
+		*last = (*last)[:cap(*last)]
+	}
+}
+
 // Reset ends the life of every document read into a so far (see the
 // type's invariant) and makes its memory available again. It clears that
 // memory, so that a holds on to no string of the documents it held. A nil
@@ -51,8 +68,9 @@ func (a *Arena) Reset() {
 	if a == nil {
 		return
 	}
-	for _, s := range a.slabs[:a.used] {
-		clear(s[:cap(s)])
+	for i, s := range a.slabs[:a.used] {
+		clear(s)
+		a.slabs[i] = s[:0]
 	}
 	a.used = 0
 }

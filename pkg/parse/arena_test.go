@@ -103,6 +103,21 @@ var _ = Describe("an Arena", func() {
 		Expect(first(two)).NotTo(BeIdenticalTo(first(one)))
 	})
 
+	It("records what each document used of its slab, so that Reset clears no more than that", func() {
+		var a parse.Arena
+		read(&a, big)
+		lens, caps := parse.ArenaSlabs(&a)
+		Expect(lens).To(HaveLen(1))
+		Expect(parse.ArenaHeld(&a)).To(Equal(lens[0]), "every field used is set, none beyond")
+		bigUsed := lens[0]
+		a.Reset()
+		read(&a, small)
+		lens, caps = parse.ArenaSlabs(&a)
+		Expect(lens[0]).To(BeNumerically("<", bigUsed), "the small document in the large slab")
+		Expect(caps[0]).To(BeNumerically(">=", bigUsed))
+		Expect(parse.ArenaHeld(&a)).To(BeNumerically("<=", lens[0]), "nothing set beyond what the small document used")
+	})
+
 	It("holds nothing of its documents after Reset", func() {
 		var a parse.Arena
 		read(&a, small)

@@ -15,3 +15,12 @@ func ArenaHeld(a *Arena) int {
 	}
 	return held
 }
+
+// ArenaSlabs returns the length and capacity of each slab a holds
+// documents in.
+func ArenaSlabs(a *Arena) (lens, caps []int) {
+	for _, s := range a.slabs[:a.used] {
+		lens, caps = append(lens, len(s)), append(caps, cap(s))
+	}
+	return lens, caps
+}

@@ -82,6 +82,9 @@ type jsonScanner struct {
 	// from it (carveItems), so a document costs one allocation, not one
 	// per container. (Not kept across documents.)
 	slab []value.Field
+	// arena, when set, gave slab and is told how much of it was used
+	// (release).
+	arena *Arena
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
@@ -126,7 +129,7 @@ func (sc *jsonScanner) size(a *Arena) {
 	// timestamps) counts as a field and takes an item off: room for one
 	// item more than it takes.
 	if n := colons + (max(items, 0)+lists+1)/2; n > 0 && n <= slabLimit {
-		sc.slab = a.slab(n)
+		sc.slab, sc.arena = a.slab(n), a
 	}
 }
 
@@ -137,6 +140,9 @@ var scanners = sync.Pool{New: func() any { return new(jsonScanner) }}
 // release clears sc of everything that refers to a document and returns
 // it to the pool.
 func (sc *jsonScanner) release() {
+	if sc.arena != nil {
+		sc.arena.filled(sc.slab)
+	}
 	// An error leaves the stacks as they were, deeper than recorded.
 	clear(sc.fields[:min(max(sc.deepest, len(sc.fields)), cap(sc.fields))])
 	clear(sc.items[:min(max(sc.deepest, len(sc.items)), cap(sc.items))])
