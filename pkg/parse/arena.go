@@ -15,11 +15,11 @@ import (
 // Invariant: a document read into an Arena, and every value taken from it
 // or built to share its maps and lists (a merge's result, the key values
 // in the paths of its changes), is valid only until the Arena's next
-// Reset, which overwrites them. The zero Arena is
-// ready to use; an Arena is not safe for concurrent use. Documents read as
-// YAML, and JSON input estimated at more than one slab (8,192 fields),
-// are allocated as without an Arena, as is whatever part of a document
-// its slab turns out too small for.
+// Reset, which overwrites them. The zero Arena is ready to use; an Arena
+// is not safe for concurrent use. Documents read as YAML, and JSON input
+// estimated at more than one slab (8,192 fields), are allocated as
+// without an Arena, as is whatever part of a document its slab turns out
+// too small for.
 type Arena struct {
 	// slabs[:used] hold documents read since the last Reset, each as long
 	// as what its document used (filled); every slab is zero beyond its

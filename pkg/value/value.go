@@ -49,10 +49,10 @@ type Field struct {
 // their size matters. A string, map or list has p pointing to its data and
 // n holding its length in the low bits and its Kind in the top ones
 // (kindShift); a map or list marked by Bounded holds its bound in the bits
-// between (boundShift), which only Deeper reads. A bool, int64 or float64 has n holding its bits and p
-// pointing to the element of scalarTags its Kind indexes, which tells the
-// kind, since no data of a string, map or list lies within scalarTags. The
-// zero Value (p nil, n 0) is null.
+// between (boundShift), which only Deeper reads. A bool, int64 or float64
+// has n holding its bits and p pointing to the element of scalarTags its
+// Kind indexes, which tells the kind, since no data of a string, map or
+// list lies within scalarTags. The zero Value (p nil, n 0) is null.
 type Value struct {
 	p unsafe.Pointer
 	n uint64
