@@ -6,9 +6,10 @@
 //	res, err := apply.Merge(recorded, local, live, apply.DefaultOptions())
 //
 // Merge is safe for concurrent use; schemas are parsed once per process and
-// shared. A program that merges object after object can read each merge's
-// documents into one parse.Arena and reset it once the result is encoded,
-// which saves most of a merge's allocation.
+// shared. MergeBytes takes and gives documents as text and reuses the
+// memory it reads them into from one call to the next; a program that
+// merges values can do the same with a parse.Arena of its own, reset once
+// each result is encoded.
 package apply
 
 import (
@@ -119,6 +120,12 @@ type ConflictError = delta.ConflictError
 // kubectl's patches cannot be made from is an error then. Merge never
 // modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
+	return merge(recorded, local, live, opts, true)
+}
+
+// merge is Merge; without listChanges the Result has no Changes, and the
+// walk keeps no outcomes for them.
+func merge(recorded, local, live value.Value, opts Options, listChanges bool) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
 		return Result{}, err
@@ -157,12 +164,16 @@ func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 			return Result{}, err
 		}
 	}
-	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: true, Nodes: nodes})
+	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: listChanges, Nodes: nodes})
 	out, err := w.Walk(tree)
 	if err != nil {
 		return Result{}, err
 	}
 	res.Object = out.Value
+	if !listChanges {
+		arena.Release()
+		return res, nil
+	}
 	res.Changes = changes.Collect(tree, w)
 	w.Release()
 	// A few changes take their paths now and the tree's storage is reused;

@@ -130,8 +130,8 @@ func Make(env int, change string) Input {
 // Impl is one implementation of "three JSON documents in, merged JSON
 // out".
 type Impl struct {
-	// Name is "ply", "ply-arena", "strategicpatch", "smd" or
-	// "fieldmanager".
+	// Name is "ply", "ply-values", "ply-arena", "strategicpatch", "smd"
+	// or "fieldmanager".
 	Name string
 	// Prepare does, once per input and outside what is measured, what the
 	// implementation needs of in besides its documents, and returns the
@@ -145,12 +145,17 @@ const (
 	Kind       = "Deployment"
 )
 
-// Impls returns ply (first: the peers' ratios are to it), ply reading its
-// documents into a reused parse.Arena, strategicpatch and server-side
-// apply's engine twice
+// Impls returns ply (first: the peers' ratios are to it) and then ply's
+// value-level API twice, strategicpatch and server-side apply's engine
+// twice
 // (structured-merge-diff's merge.Updater.Apply, and the whole
 // managedfields.FieldManager.Apply), each with its schema loaded once up
 // front (schema loading is not part of what is measured).
+//
+// ply is apply.MergeBytes, text in and JSON out as the peers are measured.
+// ply-values parses each document into memory of its own and calls
+// apply.Merge, which also lists the changes; ply-arena does the same with
+// the documents read into one parse.Arena reset after each merge.
 //
 // Server-side apply takes what was applied last time as the fields the
 // applier owns (metadata.managedFields) rather than as a document, so its
@@ -181,6 +186,12 @@ func Impls() ([]Impl, error) {
 		return res.Object.JSON(), nil
 	}
 	ply := Impl{Name: "ply", Prepare: func(in Input) (func() ([]byte, error), error) {
+		return func() ([]byte, error) {
+			out, _, err := apply.MergeBytes(in.Recorded, in.Local, in.Live, opts)
+			return out, err
+		}, nil
+	}}
+	plyValues := Impl{Name: "ply-values", Prepare: func(in Input) (func() ([]byte, error), error) {
 		return func() ([]byte, error) { return merge(in, nil) }, nil
 	}}
 	// A program that merges object after object reads each merge's
@@ -239,5 +250,5 @@ func Impls() ([]Impl, error) {
 		}
 		return func() ([]byte, error) { return fm.Apply(in.Local, stored) }, nil
 	}}
-	return []Impl{ply, plyArena, sp, smd, fieldManager}, nil
+	return []Impl{ply, plyValues, plyArena, sp, smd, fieldManager}, nil
 }

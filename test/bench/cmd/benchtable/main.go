@@ -2,8 +2,9 @@
 // ply, strategicpatch and server-side apply's engine (smd: merge.Updater;
 // fieldmanager: managedfields.FieldManager) and prints a markdown table:
 // ns/op, B/op and allocs/op of each implementation, the ratios of each
-// peer to ply (above 1 means ply is cheaper) and each peer's time ratio to
-// ply-arena (ply with its documents read into a reused parse.Arena).
+// peer to ply (apply.MergeBytes; above 1 means ply is cheaper) and each
+// peer's time ratio to ply's value-level variants, ply-values and ply-arena
+// (see benchcase.Impls).
 //
 //	go run ./test/bench/cmd/benchtable -benchtime 2s -count 3
 //
@@ -61,7 +62,7 @@ func main() {
 		header += " " + impl.Name + " ns/op | " + impl.Name + " B/op | " + impl.Name + " allocs/op |"
 		align += "---:|---:|---:|"
 	}
-	// The peers follow ply and ply-arena.
+	// The peers follow ply and its variants.
 	plys := 0
 	for plys < len(impls) && strings.HasPrefix(impls[plys].Name, "ply") {
 		plys++
