@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -119,6 +120,8 @@ var _ = Describe("MergeBytes", func() {
 		Entry("recorded", `{"a": `, `{}`, ``, "recorded", "line 1"),
 		Entry("local, empty", ``, ``, `{}`, "local", "no document"),
 		Entry("live", ``, `{"kind": "ConfigMap", "apiVersion": "v1"}`, `[1, 2`, "live", "line 1"),
+		Entry("local, nested deeper than the limit", ``, strings.Repeat("[", 1001)+strings.Repeat("]", 1001), ``,
+			"local", "line 1, column 1001: nesting is deeper than the limit of 1000 levels of maps and lists"),
 	)
 
 	It("leaves its arguments as they were", func() {

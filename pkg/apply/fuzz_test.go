@@ -11,9 +11,9 @@ import (
 )
 
 // FuzzMerge feeds arbitrary recorded/local/live documents to Merge against
-// the Deployment schema: Merge must never panic, must be deterministic, and
-// with the seed ordering re-applying local onto its own result must change
-// nothing.
+// the Deployment schema: Merge must never panic, must be deterministic and
+// agree with MergeBytes on the same text, and with the seed ordering
+// re-applying local onto its own result must change nothing.
 func FuzzMerge(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "seeds", "*.yaml"))
 	for _, file := range files {
@@ -47,8 +47,16 @@ func FuzzMerge(f *testing.F) {
 		if (err == nil) != (err2x == nil) || (err != nil && err.Error() != err2x.Error()) {
 			t.Fatalf("not deterministic: %v vs %v", err, err2x)
 		}
+		// MergeBytes, on the same text, fails alike or encodes the same object.
+		out, _, errBytes := apply.MergeBytes(recorded, local, live, opts)
+		if (err == nil) != (errBytes == nil) || (err != nil && err.Error() != errBytes.Error()) {
+			t.Fatalf("MergeBytes: %v, Merge: %v", errBytes, err)
+		}
 		if err != nil {
 			return
+		}
+		if string(out) != string(res.Object.JSON()) {
+			t.Fatalf("MergeBytes returned\n%s\nMerge\n%s", out, res.Object.JSON())
 		}
 		if !value.Equal(res.Object, again.Object) || len(res.Changes) != len(again.Changes) {
 			t.Fatalf("not deterministic:\n%s\n%s", res.Object.JSON(), again.Object.JSON())

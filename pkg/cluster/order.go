@@ -1,12 +1,5 @@
 package cluster
 
-// isFirstPhase reports whether objects of r's kind are applied before the
-// others: Namespaces (other objects live in them) and
-// CustomResourceDefinitions (custom resources need them established).
-func isFirstPhase(r Ref) bool {
-	return isNamespace(r) || isCRD(r)
-}
-
 // isNamespace reports whether r is a core v1-group Namespace.
 func isNamespace(r Ref) bool { return r.Group == "" && r.Kind == "Namespace" }
 

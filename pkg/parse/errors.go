@@ -249,8 +249,6 @@ type lineCounter struct {
 	line int // line of off
 }
 
-func newLineCounter(data []byte) *lineCounter { return &lineCounter{data: data, line: 1} }
-
 // lineAt returns the line of byte offset off.
 func (lc *lineCounter) lineAt(off int) int {
 	off = min(max(off, 0), len(lc.data))

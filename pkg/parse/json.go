@@ -640,20 +640,6 @@ func (sc *jsonScanner) number() (value.Value, bool) {
 	return v, true
 }
 
-// tokenStart returns the offset of the token that follows off: the first
-// byte that is neither JSON white space nor a separator (, or :).
-func tokenStart(data []byte, off int) int {
-	for off < len(data) {
-		switch data[off] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-		default:
-			return off
-		}
-	}
-	return off
-}
-
 // jsonNumber converts a JSON number as kubectl does: an integer literal
 // that fits int64 is an integer, any other number a float64; ok is false
 // when it overflows float64.

@@ -100,34 +100,6 @@ func number(s string) (value.Value, error) {
 	return value.Float(f), nil
 }
 
-// ToAny converts v into the plain Go form encoding/json produces with
-// UseNumber (json.Number for numbers), for marshalling with other libraries.
-func ToAny(v value.Value) any {
-	switch v.Kind() {
-	case value.KindBool:
-		b, _ := v.AsBool()
-		return b
-	case value.KindInt, value.KindFloat:
-		return json.Number(v.JSON())
-	case value.KindString:
-		s, _ := v.AsString()
-		return s
-	case value.KindList:
-		out := make([]any, v.Len())
-		for i, it := range v.Items() {
-			out[i] = ToAny(it)
-		}
-		return out
-	case value.KindMap:
-		out := make(map[string]any, v.Len())
-		for _, f := range v.Fields() {
-			out[f.Key] = ToAny(f.Value)
-		}
-		return out
-	}
-	return nil
-}
-
 // Size is the length of v's compact JSON encoding; used to rank failing
 // cases so the smallest are reported first.
 func Size(v value.Value) int { return len(v.JSON()) }

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"sync"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -281,15 +280,4 @@ func (unstructuredCreater) New(kind schema.GroupVersionKind) (k8sruntime.Object,
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(kind)
 	return u, nil
-}
-
-// StripManagedFields returns obj (JSON) without metadata.managedFields,
-// for comparing FieldManager's result with the other implementations'.
-func StripManagedFields(obj []byte) ([]byte, error) {
-	u, err := decode("result", obj)
-	if err != nil {
-		return nil, err
-	}
-	u.SetManagedFields([]metav1.ManagedFieldsEntry(nil))
-	return json.Marshal(u)
 }

@@ -39,9 +39,6 @@ type Triple struct {
 	Recorded, Local, Live value.Value
 }
 
-// FirstApply reports whether t has no recorded configuration.
-func (t Triple) FirstApply() bool { return t.Recorded.IsNull() }
-
 // Generator produces triples for one root type. It is immutable after New
 // and safe for concurrent use.
 type Generator struct {
