@@ -68,7 +68,8 @@ type Options struct {
 	Gates features.Gates
 	// MaxDepth is the deepest nesting of maps and lists accepted in any of
 	// the three objects; 0 means parse.DefaultMaxDepth. It bounds the stack
-	// a merge of objects built in memory can use.
+	// a merge of objects built in memory can use; MergeBytes also reads its
+	// documents under it.
 	MaxDepth int
 }
 

@@ -1,24 +1,52 @@
 package apply
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// MergeBytes is Merge for objects given as JSON or YAML text (recorded and
-// live empty when there is none) and wanted as JSON: it returns the merged
-// object's JSON and Merge's warnings, and lists no changes. Errors are
-// Merge's, and a *DocumentError for text that does not parse.
+// MergeBytes is Merge for objects given as JSON or YAML text and wanted as
+// JSON: it returns the merged object's JSON and Merge's warnings, and lists
+// no changes. Recorded and live are none (value.Null) when they hold no
+// document: empty, only comments, or null. The documents are read under
+// parse's default limits with opts.MaxDepth (parse.Limits); errors are
+// Merge's, and a *DocumentError for a document that does not parse or
+// breaks a limit.
 //
-// It reads the documents into a parse.Arena taken from a pool and puts it
-// back once the result is encoded, so a program merging object after object
-// allocates little more than its results. The arguments are read in place
-// and never modified; an error may share memory with them (the key values
-// of its path), so they must not be changed while the error is in use.
+// JSON documents are read in place into a parse.Arena taken from a pool,
+// which is put back once the result is encoded, so a program merging
+// object after object allocates little more than its results (YAML, and
+// JSON of more than about 8,192 fields, are read into memory of their
+// own, as parse.OwnedDocument reads them). The arguments are never
+// modified, and nothing returned shares memory with them or with the pool:
+// on failure the merge is repeated on copies of the documents, and that
+// error is returned.
 func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, error) {
 	a := docArenas.Get().(*parse.Arena)
+	defer func() {
+		a.Reset()
+		docArenas.Put(a)
+	}()
+	res, err := mergeText(recorded, local, live, opts, a)
+	if err != nil {
+		// Errors are the slow path; this one may share the arguments' and
+		// a's memory, the repeated merge's does not.
+		_, err = mergeText(recorded, local, live, opts, nil)
+		return nil, nil, err
+	}
+	return res.Object.JSON(), res.Warnings, nil
+}
+
+// docArenas keeps the Arenas MergeBytes reads documents into, reset.
+var docArenas = sync.Pool{New: func() any { return new(parse.Arena) }}
+
+// mergeText reads the three documents in place into a, or into memory of
+// their own when a is nil (parse.Document: copies), and merges them without
+// listing changes.
+func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Result, error) {
 	limits := parse.Limits{MaxDepth: opts.MaxDepth}
 	docs := [...]struct {
 		source string
@@ -27,27 +55,29 @@ func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, e
 	}{{"recorded", recorded, value.Null}, {"local", local, value.Null}, {"live", live, value.Null}}
 	for i := range docs {
 		d := &docs[i]
-		if len(d.data) == 0 && d.source != "local" {
-			continue
-		}
+		var v value.Value
 		var err error
-		if d.v, err = limits.OwnedDocumentIn(a, d.data); err != nil {
-			return nil, nil, &DocumentError{Source: d.source, Err: err} // a is dropped, as below
+		if a != nil {
+			v, err = limits.OwnedDocumentIn(a, d.data)
+		} else {
+			v, err = limits.Document(d.data)
+		}
+		switch {
+		case err == nil:
+			d.v = v
+		case d.source == "local" || !noDocument(err):
+			return Result{}, &DocumentError{Source: d.source, Err: err}
 		}
 	}
-	res, err := merge(docs[0].v, docs[1].v, docs[2].v, opts, false)
-	if err != nil {
-		// The error may refer to a's memory: a is left to the collector.
-		return nil, nil, err
-	}
-	out := res.Object.JSON()
-	a.Reset()
-	docArenas.Put(a)
-	return out, res.Warnings, nil
+	return merge(docs[0].v, docs[1].v, docs[2].v, opts, false)
 }
 
-// docArenas keeps the Arenas MergeBytes reads documents into, reset.
-var docArenas = sync.Pool{New: func() any { return new(parse.Arena) }}
+// noDocument reports whether err is parse's error for input that holds no
+// document.
+func noDocument(err error) bool {
+	var pe *parse.Error
+	return errors.As(err, &pe) && pe.NoDocument()
+}
 
 // DocumentError is one of MergeBytes' documents not parsing: Source is
 // "recorded", "local" or "live", Err the *parse.Error.
@@ -57,7 +87,12 @@ type DocumentError struct {
 }
 
 // Error renders "<source>: <error>".
-func (e *DocumentError) Error() string { return e.Source + ": " + e.Err.Error() }
+func (e *DocumentError) Error() string {
+	if e.Err == nil {
+		return e.Source
+	}
+	return e.Source + ": " + e.Err.Error()
+}
 
 // Unwrap returns the parse error.
 func (e *DocumentError) Unwrap() error { return e.Err }

@@ -1,8 +1,10 @@
 package apply_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/apply"
@@ -32,9 +34,9 @@ func FuzzMerge(f *testing.F) {
 		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","env":[{"name":"X"}]},{"name":"b"}]}}}}`),
 		[]byte(`{"spec":{"strategy":{"rollingUpdate":{}},"template":{"spec":{"containers":[{"name":"b"},{"name":"a","ports":[]}]}}}}`), uint8(3))
 	f.Fuzz(func(t *testing.T, recorded, local, live []byte, mode uint8) {
-		rv, err1 := parse.Document(recorded)
+		rv, err1 := optional(recorded)
 		lv, err2 := parse.Document(local)
-		vv, err3 := parse.Document(live)
+		vv, err3 := optional(live)
 		if err1 != nil || err2 != nil || err3 != nil {
 			return
 		}
@@ -48,15 +50,15 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("not deterministic: %v vs %v", err, err2x)
 		}
 		// MergeBytes, on the same text, fails alike or encodes the same object.
-		out, _, errBytes := apply.MergeBytes(recorded, local, live, opts)
+		out, warnings, errBytes := apply.MergeBytes(recorded, local, live, opts)
 		if (err == nil) != (errBytes == nil) || (err != nil && err.Error() != errBytes.Error()) {
 			t.Fatalf("MergeBytes: %v, Merge: %v", errBytes, err)
 		}
 		if err != nil {
 			return
 		}
-		if string(out) != string(res.Object.JSON()) {
-			t.Fatalf("MergeBytes returned\n%s\nMerge\n%s", out, res.Object.JSON())
+		if string(out) != string(res.Object.JSON()) || !slices.Equal(warnings, res.Warnings) {
+			t.Fatalf("MergeBytes returned\n%s %q\nMerge\n%s %q", out, warnings, res.Object.JSON(), res.Warnings)
 		}
 		if !value.Equal(res.Object, again.Object) || len(res.Changes) != len(again.Changes) {
 			t.Fatalf("not deterministic:\n%s\n%s", res.Object.JSON(), again.Object.JSON())
@@ -75,4 +77,15 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("re-apply changed the object:\nfirst  %s\nsecond %s\nchanges %v", res.Object.JSON(), second.Object.JSON(), second.Changes)
 		}
 	})
+}
+
+// optional reads an object that may be absent, as MergeBytes reads recorded
+// and live: input holding no document is null.
+func optional(data []byte) (value.Value, error) {
+	v, err := parse.Document(data)
+	var pe *parse.Error
+	if errors.As(err, &pe) && pe.NoDocument() {
+		return value.Null, nil
+	}
+	return v, err
 }

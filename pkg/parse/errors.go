@@ -31,7 +31,14 @@ type Error struct {
 	// syntax marks an error of the YAML or JSON syntax, as opposed to one
 	// found in a document that was read.
 	syntax bool
+	// none marks Document's error for input that holds no document.
+	none bool
 }
+
+// NoDocument reports whether e is Document's error for input that holds no
+// document (empty, only comments, only null documents), which callers
+// reading an optional object take as none.
+func (e *Error) NoDocument() bool { return e.none }
 
 // Error renders "document 2: line 7, column 3: msg". The document is named
 // only in a stream of several documents; the line and column only when

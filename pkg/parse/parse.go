@@ -168,7 +168,7 @@ func (l Limits) document(data []byte, owned bool, a *Arena) (value.Value, error)
 	}
 	switch len(docs) {
 	case 0:
-		return value.Null, &Error{Msg: "no document: the input is empty or holds only comments and null documents"}
+		return value.Null, &Error{Msg: "no document: the input is empty or holds only comments and null documents", none: true}
 	case 1:
 		return docs[0].v, nil
 	}

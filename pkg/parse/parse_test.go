@@ -324,8 +324,22 @@ var _ = Describe("Document", func() {
 	It("rejects input without a document", func() {
 		_, err := parse.Document([]byte("# nothing\n---\nnull\n"))
 		Expect(err).To(MatchError("no document: the input is empty or holds only comments and null documents"))
-		parseError(err)
+		Expect(parseError(err).NoDocument()).To(BeTrue())
 	})
+
+	DescribeTable("marks only that error as NoDocument",
+		func(input string, none bool) {
+			_, err := parse.Document([]byte(input))
+			Expect(parseError(err).NoDocument()).To(Equal(none))
+		},
+		Entry("empty", "", true),
+		Entry("JSON null", "null", true),
+		Entry("white space", " \n ", true),
+		Entry("a separator", "---\n", true),
+		Entry("bad JSON", `{"a": `, false),
+		Entry("two documents", "a: 1\n---\nb: 2\n", false),
+		Entry("a duplicate key", `{"a": 1, "a": 2}`, false),
+	)
 
 	It("rejects a second document, naming it", func() {
 		_, err := parse.Document([]byte("kind: A\n---\n\nkind: B\n"))
