@@ -175,6 +175,17 @@ func skip(d []byte, i int) int {
 	return i
 }
 
+// next returns skip(d, i) and whether the byte there is c (false at the
+// end of d), without reading that byte twice.
+func next(d []byte, i int, c byte) (int, bool) {
+	for ; i < len(d); i++ {
+		if b := d[i]; b > ' ' || b != ' ' && b != '\n' && b != '\t' && b != '\r' {
+			return i, b == c
+		}
+	}
+	return i, false
+}
+
 // value reads one value at depth (the number of maps and lists around it).
 func (sc *jsonScanner) value(depth int) (value.Value, bool) {
 	sc.skipSpace()
@@ -217,41 +228,56 @@ func (sc *jsonScanner) literal(word string) bool {
 	return true
 }
 
+// object reads the map whose opening brace is at sc.pos, at depth. Its
+// fields go straight into the slab, after what the slab holds (from
+// start), while the slab has room and no value is a map or a list, which
+// takes slab memory of its own: such a map, the most common, costs no
+// copy. Otherwise they go on the stack (from base; unflat moves those in
+// the slab there) and mapOf copies them into the slab at the end.
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 	// The offset is kept in i and stored in sc.pos only around calls that
-	// read it, and on errors.
+	// read it, and on errors. The stack is cut back to base on success
+	// only: an error ends the whole scan (release empties it).
 	d, open := sc.data, sc.pos
-	// The stacks are cut back to base on success only: an error ends the
-	// whole scan (release empties them).
-	base := len(sc.fields)
-	i := skip(d, open+1)
-	if i < len(d) && d[i] == '}' {
+	base, start, flat := len(sc.fields), len(sc.slab), true
+	i, empty := next(d, open+1, '}')
+	if empty {
 		sc.pos = i + 1
 		return value.MapFromSorted(nil), true
 	}
-	sorted, prev := true, ""
-	for {
-		var key string
-		ok := false
-		if i = skip(d, i); i < len(d) && d[i] == '"' {
-			key, i, ok = sc.str(i)
+	sorted, prev, n := true, "", 0
+	for ; ; n++ {
+		key, ok := "", false
+		// Short keys and string values, the most common, are read here
+		// (shortLen), and string values not through value.
+		if i < len(d) && d[i] == '"' {
+			if m := shortLen(d, i+1); m >= 0 {
+				key, i, ok = sc.text[i+1:i+1+m], i+2+m, true
+			} else {
+				key, i, ok = sc.strFrom(i+1, i+1+^m)
+			}
 		}
 		if !ok {
 			sc.pos = i
 			return value.Value{}, false
 		}
-		if i = skip(d, i); i >= len(d) || d[i] != ':' {
+		if i, ok = next(d, i, ':'); !ok {
 			sc.pos = i
 			return value.Value{}, false
 		}
 		var v value.Value
-		// A string value, the most common, is read here rather than
-		// through value.
-		if i = skip(d, i+1); i < len(d) && d[i] == '"' {
+		if i, ok = next(d, i+1, '"'); ok {
 			var s string
-			s, i, ok = sc.str(i)
+			if m := shortLen(d, i+1); m >= 0 {
+				s, i = sc.text[i+1:i+1+m], i+2+m
+			} else {
+				s, i, ok = sc.strFrom(i+1, i+1+^m)
+			}
 			v = value.String(s)
 		} else {
+			if i < len(d) && (d[i] == '{' || d[i] == '[') {
+				flat = flat && sc.unflat(start)
+			}
 			sc.pos = i
 			v, ok = sc.value(depth)
 			i = sc.pos
@@ -260,26 +286,57 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			sc.pos = i
 			return value.Value{}, false
 		}
-		if len(sc.fields) > base && !before(prev, key) {
+		if n > 0 && !before(prev, key) {
 			sorted = false
 		}
-		sc.fields, prev = append(sc.fields, value.Field{Key: key, Value: v}), key
-		if i = skip(d, i); i < len(d) && d[i] == ',' {
-			i++
+		if f, l := (value.Field{Key: key, Value: v}), len(sc.slab); flat && l < cap(sc.slab) {
+			sc.slab, prev = sc.slab[:l+1], key // room checked: not append
+			sc.slab[l] = f
+		} else {
+			flat = flat && sc.unflat(start)
+			sc.fields, prev = append(sc.fields, f), key
+		}
+		if i, ok = next(d, i, ','); ok {
+			i = skip(d, i+1)
 			continue
 		}
 		if i < len(d) && d[i] == '}' {
 			sc.pos = i + 1
-			break
+			if end := len(sc.slab); flat && sorted {
+				return value.MapFromSorted(sc.slab[start:end:end]), true
+			}
+			return sc.mapOf(open, base, start, flat, sorted)
 		}
 		sc.pos = i
 		return value.Value{}, false
 	}
-	src := sc.fields[base:]
-	fields := carve(&sc.slab, len(src))
-	copy(fields, src)
-	sc.deepest = max(sc.deepest, len(sc.fields))
-	sc.fields = sc.fields[:base]
+}
+
+// unflat moves the fields that object wrote into the slab from start
+// onto the stack and returns false (flat no more). The slab is cleared
+// behind them, as it is beyond its length (see Arena).
+func (sc *jsonScanner) unflat(start int) bool {
+	sc.fields = append(sc.fields, sc.slab[start:]...)
+	clear(sc.slab[start:])
+	sc.slab = sc.slab[:start]
+	return false
+}
+
+// mapOf makes the map that object read, opening at open, of its fields:
+// in the slab from start when flat, on the stack from base otherwise (they
+// are carved out of the slab, and the stack cut back to base). Unless
+// sorted already, they are sorted in place and checked for a duplicate key.
+func (sc *jsonScanner) mapOf(open, base, start int, flat, sorted bool) (value.Value, bool) {
+	var fields []value.Field
+	if flat {
+		fields = sc.slab[start:len(sc.slab):len(sc.slab)]
+	} else {
+		src := sc.fields[base:]
+		fields = carve(&sc.slab, len(src))
+		copy(fields, src)
+		sc.deepest = max(sc.deepest, len(sc.fields))
+		sc.fields = sc.fields[:base]
+	}
 	if sorted {
 		return value.MapFromSorted(fields), true
 	}
@@ -351,32 +408,48 @@ func (sc *jsonScanner) separator(closing byte) (more, ok bool) {
 }
 
 func (sc *jsonScanner) array(depth int) (value.Value, bool) {
-	sc.pos++              // [
+	d := sc.data
 	base := len(sc.items) // cut back as in object
-	sc.skipSpace()
-	if sc.pos < len(sc.data) && sc.data[sc.pos] == ']' {
+	sc.pos = skip(d, sc.pos+1)
+	if sc.pos < len(d) && d[sc.pos] == ']' {
 		sc.pos++
 		return value.List(nil), true
 	}
 	for {
 		if len(sc.items)-base == sc.limits.MaxListItems {
-			sc.skipSpace()
 			sc.fail(sc.pos, tooManyItemsMsg(sc.limits.MaxListItems), false)
 			return value.Value{}, false
 		}
-		v, ok := sc.value(depth)
+		var v value.Value
+		var ok bool
+		// A map, the most common item, is read here rather than through
+		// value (which fails at the depth limit).
+		if sc.pos < len(d) && d[sc.pos] == '{' && depth < sc.limits.MaxDepth {
+			v, ok = sc.object(depth + 1)
+		} else {
+			v, ok = sc.value(depth)
+		}
 		if !ok {
 			return value.Value{}, false
 		}
 		sc.items = append(sc.items, v)
-		if more, ok := sc.separator(']'); !ok {
-			return value.Value{}, false
-		} else if !more {
+		// The separator: the next item starts at sc.pos after a comma.
+		sc.skipSpace()
+		if sc.pos < len(d) && d[sc.pos] == ',' {
+			sc.pos = skip(d, sc.pos+1)
+			continue
+		}
+		if sc.pos < len(d) && d[sc.pos] == ']' {
+			sc.pos++
 			break
 		}
+		return value.Value{}, false
 	}
-	items := carveItems(&sc.slab, len(sc.items)-base)
-	copy(items, sc.items[base:])
+	items, src := carveItems(&sc.slab, len(sc.items)-base), sc.items[base:]
+	// A loop, not copy: lists are mostly too short for its call to pay.
+	for j := range items {
+		items[j] = src[j]
+	}
 	sc.deepest = max(sc.deepest, len(sc.items))
 	sc.items = sc.items[:base]
 	return value.List(items), true
@@ -384,31 +457,59 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 
 // str reads the string whose opening quote is at offset i and returns it
 // and the offset after its closing quote (or where reading failed). Strings
-// without escapes are substrings of text: no allocation. The common string,
-// plain ASCII up to its closing quote, is read here; any other goes on in
-// rawString.
-func (sc *jsonScanner) str(i int) (string, int, bool) {
-	d, start := sc.data, i+1
-	// Most strings end within their first eight bytes: that word is tested
-	// here, without a call.
-	if start+8 <= len(d) {
-		if flags := notPlain(binary.LittleEndian.Uint64(d[start:])); flags != 0 {
-			i = start + bits.TrailingZeros64(flags)/8
-		} else {
-			i = plainRun(d, start+8)
+// without escapes are substrings of text: no allocation.
+func (sc *jsonScanner) str(i int) (string, int, bool) { return sc.strFrom(i+1, i+1) }
+
+// strFrom is str for the string whose content starts at start, the bytes
+// before i known to be plain (shortLen). The common string, plain ASCII up
+// to its closing quote, is read here eight bytes at a time; any other goes
+// on in special.
+func (sc *jsonScanner) strFrom(start, i int) (string, int, bool) {
+	d := sc.data
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		if flags := notPlain(w); flags != 0 {
+			// The lowest flag is the high bit of the first byte that is
+			// not plain: the string ends there when that byte is the quote.
+			end := i + bits.TrailingZeros64(flags)/8
+			if byte(w>>(uint(bits.TrailingZeros64(flags))&^7)) == '"' {
+				return sc.text[start:end], end + 1, true
+			}
+			return sc.special(start, end)
 		}
-	} else {
-		i = plainRun(d, start)
 	}
-	if i < len(d) && d[i] == '"' {
-		return sc.text[start:i], i + 1, true
+	return sc.special(start, plainRun(d, i))
+}
+
+// shortLen returns the length of the string whose content starts at
+// start (after its opening quote) when that string is plain ASCII and its
+// closing quote among the eight bytes from start, the common case: small
+// enough to be inlined where strings are read most. Otherwise it returns
+// ^k, k the number of bytes from start known to be plain, for strFrom.
+func shortLen(d []byte, start int) int {
+	if start+8 > len(d) {
+		return ^0
 	}
+	w := binary.LittleEndian.Uint64(d[start:])
+	// The lowest flag is the high bit of the first byte that is not plain:
+	// the string ends there when that byte is the quote. (Without a flag,
+	// n is 64 and the shift leaves no quote.)
+	n := bits.TrailingZeros64(notPlain(w))
+	if byte(w>>(uint(n)&^7)) == '"' {
+		return n / 8
+	}
+	return ^(n / 8)
+}
+
+// special is str for the string whose content starts at start, from i,
+// the first byte that str did not find plain (or len(data)).
+func (sc *jsonScanner) special(start, i int) (string, int, bool) {
 	end, escaped, ok := sc.rawString(start, i)
 	if !ok {
 		return "", sc.pos, false
 	}
 	if escaped {
-		s, ok := sc.unescape(d[start:end])
+		s, ok := sc.unescape(sc.data[start:end])
 		return s, sc.pos, ok
 	}
 	return sc.text[start:end], sc.pos, true
@@ -464,8 +565,12 @@ const (
 // not ASCII. Borrows can flag bytes after the first flagged one, never
 // before it, so the lowest flag is exact.
 func notPlain(w uint64) uint64 {
-	quote, slash := w^(ones*'"'), w^(ones*'\\')
-	return ((w-ones*0x20)&^w | (quote-ones)&^quote | (slash-ones)&^slash | w) & highs
+	// w flags the bytes that are not ASCII. Of an ASCII byte without a
+	// borrow, w-ones*0x20 flags it when it is below 0x20, and
+	// (w^ones*'"')-ones when it is the quote (the backslash likewise). A
+	// borrow starts only at a byte flagged so.
+	below, quote, slash := w-ones*0x20, (w^(ones*'"'))-ones, (w^(ones*'\\'))-ones
+	return (below | quote | slash | w) & highs
 }
 
 // plainRun returns the offset of the first byte from i on that a string
