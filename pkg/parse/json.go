@@ -168,18 +168,21 @@ func (sc *jsonScanner) skipSpace() { sc.pos = skip(sc.data, sc.pos) }
 // skip returns the offset of the first byte of d from i on that is not
 // JSON white space, or len(d).
 func skip(d []byte, i int) int {
-	// Bytes above the space are never white space: one test for most calls.
-	for i < len(d) && d[i] <= ' ' && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
+	for i < len(d) && space(d[i]) {
 		i++
 	}
 	return i
 }
 
+// space reports whether b is JSON white space. Bytes above the space are
+// never white space: one test for most bytes.
+func space(b byte) bool { return b <= ' ' && (b == ' ' || b == '\n' || b == '\t' || b == '\r') }
+
 // next returns skip(d, i) and whether the byte there is c (false at the
 // end of d), without reading that byte twice.
 func next(d []byte, i int, c byte) (int, bool) {
 	for ; i < len(d); i++ {
-		if b := d[i]; b > ' ' || b != ' ' && b != '\n' && b != '\t' && b != '\r' {
+		if b := d[i]; !space(b) {
 			return i, b == c
 		}
 	}
@@ -433,7 +436,8 @@ func (sc *jsonScanner) array(depth int) (value.Value, bool) {
 			return value.Value{}, false
 		}
 		sc.items = append(sc.items, v)
-		// The separator: the next item starts at sc.pos after a comma.
+		// The separator, as separator reads it, without its call (a tenth
+		// of a list's cost); the next item starts at sc.pos after a comma.
 		sc.skipSpace()
 		if sc.pos < len(d) && d[sc.pos] == ',' {
 			sc.pos = skip(d, sc.pos+1)
