@@ -78,6 +78,29 @@ var _ = Describe("known differences from strategicpatch", func() {
 		}
 	})
 
+	It("duplicate keys in live, every gate off: strategicpatch compares local's item with the live item its sort pairs and changes the first; ply sets the first to local's", func() {
+		// Not covered by a gate yet (docs/differential.md): kubectl sorts
+		// live's items by key, pairs local's item of "a" with the last of
+		// live's two (a short list's sort reverses equal keys), finds no
+		// difference, and sends nothing, so live's first "a" keeps its
+		// target. ply merges local's item into live's first "a".
+		live := `{"routes":[{"name":"a","target":"x"},{"name":"a","target":"z"}]}`
+		local := `{"routes":[{"name":"a","target":"z"}]}`
+		for _, recorded := range []string{`null`, local} {
+			var rec []byte
+			if recorded != `null` {
+				rec = []byte(recorded)
+			}
+			res, err := sp.Apply(rec, []byte(local), []byte(live), true)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(jsonv.MustDecode(string(res.Object)).JSON())).To(Equal(live), "strategicpatch")
+			got, err := apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(live),
+				apply.Options{Schema: schema, TypeName: "dev.ply.test.v1.Server", Overwrite: true, Gates: features.Kubectl()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.Object.JSON())).To(Equal(`{"routes":[{"name":"a","target":"z"},{"name":"a","target":"z"}]}`), "ply")
+		}
+	})
+
 	It("duplicate keys in local: strategicpatch merges them silently, ply refuses with both items named", func() {
 		local := `{"routes":[{"name":"a","target":"1"},{"name":"a","target":"2"}]}`
 		_, err := sp.Apply(nil, []byte(local), []byte(`{}`), true)
