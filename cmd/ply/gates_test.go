@@ -79,6 +79,21 @@ var _ = Describe("--compat and --feature-gates", func() {
 			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
 		})
 
+		It("patch apply: a patch naming port 53 twice merges both items in turn into live's port 53, as StrategicMergePatch does; refused while UniqueMergeKeys is on", func() {
+			args := []string{"patch", "apply", "--live", testdata("ports", "live.yaml"), "--patch", testdata("ports", "patch-repeats.yaml")}
+			r := ply(cat(args, []string{"--feature-gates=MultiFieldMergeKeys=false"})...)
+			Expect(r.code).NotTo(Equal(exitOK))
+			Expect(r.stderr).To(ContainSubstring("items 0 and 1 have the same merge key containerPort; a patch names each item once"))
+
+			r = ply(cat(args, []string{"--compat=kubectl", "-o", "json"})...)
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(ports("live.yaml"), ports("patch-repeats.yaml"), meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+			Expect(r.stdout).To(ContainSubstring(`"name": "dns-tcp"`))
+			Expect(r.stdout).NotTo(ContainSubstring(`dns-udp`))
+		})
+
 		It("patch create: the patch of CreateThreeWayMergePatch", func() {
 			r := ply("patch", "create", "--original", testdata("ports", "recorded.yaml"), "--modified", testdata("ports", "local.yaml"),
 				"--current", testdata("ports", "live.yaml"), "--compat=kubectl", "-o", "json")

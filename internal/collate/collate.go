@@ -438,7 +438,14 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 				continue
 			}
 			first := strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i)
-			if src == elements.Patch {
+			switch {
+			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
+				m.items[id].Repeats = append(m.items[id].Repeats, i)
+				if ordered {
+					seq = append(seq, id)
+				}
+				continue
+			case src == elements.Patch:
 				return nil, n.Errorf(src, "items "+first+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
 			}
 			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))

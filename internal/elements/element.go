@@ -253,6 +253,9 @@ type Item struct {
 	// the order of the others ("$deleteFromPrimitiveList", or a live item
 	// a "$patch: replace" list drops).
 	Deleted bool
+	// Repeats holds the positions in a patch list of its later items that
+	// name this item's key again, in order (gate UniqueMergeKeys off).
+	Repeats []int
 }
 
 // ListElement is a list of maps merged by merge key (Node.Meta.MergeKey).

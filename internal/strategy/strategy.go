@@ -12,6 +12,8 @@ import (
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/strategy/rule"
 	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // Options configure a Walker.
@@ -27,6 +29,9 @@ type Options struct {
 	// once.
 	Record bool
 	Nodes  int
+	// Reapply is the front-end's application of a patch (Patch only): the
+	// Repeats of a patch's list items go through it.
+	Reapply func(v, patch value.Value, t *openapi.Type) (value.Value, error)
 }
 
 // Walker walks an Element tree, computing each node's Outcome with the
@@ -56,7 +61,7 @@ func New(opts Options) *Walker {
 		rule.Replace:    visitors.Replace{},
 		rule.Merge:      visitors.Merge{Walker: w},
 		rule.RetainKeys: visitors.Merge{Walker: w, Retain: true},
-		rule.Ordered:    visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch},
+		rule.Ordered:    visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply},
 	}
 	return w
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -248,6 +249,9 @@ type Ordered struct {
 	// Patch says the tree is a patch's: its lists are ordered as the
 	// patch orders them (the members it deletes dropped).
 	Patch bool
+	// Reapply applies a patch to a value of type t, as the front-end
+	// applies one: a patch item's Repeats go through it.
+	Reapply func(v, patch value.Value, t *openapi.Type) (value.Value, error)
 }
 
 // VisitList implements elements.Visitor.
@@ -281,12 +285,21 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			continue
 		}
 		out, err := o.Walker.Walk(it.Element)
+		for _, p := range it.Repeats {
+			if err != nil || repeatsApart(n) {
+				break
+			}
+			out, err = o.reapply(it.Element.Base(), out.Value, n.Local.Items()[p])
+		}
 		if err != nil {
 			return elements.Absent, err
 		}
 		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
+	if l, ok := e.(*elements.ListElement); ok && o.Patch && repeatsApart(n) && slices.ContainsFunc(items, func(it elements.Item) bool { return it.Repeats != nil }) {
+		return o.apart(l, outs, ord)
+	}
 	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
 		return elements.Keep(n.Live), nil
 	}
@@ -297,6 +310,48 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		}
 	}
 	return elements.Keep(value.List(list)), nil
+}
+
+// repeatsApart reports whether the Repeats of the items of patch list n
+// stay apart, each an item of its own, instead of merging in turn into
+// the item of their key: the API server merges them so where live has the
+// list, and keeps them apart where it takes the patch's list whole (live
+// has none) or lets it replace live's.
+func repeatsApart(n *elements.Node) bool {
+	return !n.HasLive || !n.Live.IsList() || (n.Dirs != nil && n.Dirs.ReplaceList)
+}
+
+// apart lists the members of patch list e (their outcomes outs, in order
+// ord) and their items' Repeats apart (repeatsApart), each applied to
+// nothing, in the order order.Apart gives.
+func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
+	var list []value.Value
+	for _, en := range order.Apart(e, ord) {
+		out := outs[en.ID]
+		if en.Repeat >= 0 {
+			var err error
+			if out, err = o.reapply(e.Items[en.ID].Element.Base(), value.Null, e.Local.Items()[en.Repeat]); err != nil {
+				return elements.Absent, err
+			}
+		}
+		if out.Present {
+			list = append(list, out.Value)
+		}
+	}
+	return elements.Keep(value.List(list)), nil
+}
+
+// reapply applies patch item p to v, the outcome of item node it, its
+// errors placed at it.
+func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome, error) {
+	if o.Reapply == nil {
+		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
+	}
+	out, err := o.Reapply(v, p, it.Type)
+	if e, ok := err.(*elements.Error); ok {
+		e.Path = append(it.Path(), e.Path...)
+	}
+	return elements.Keep(out), err
 }
 
 // asLiveItems reports whether the present outcomes, in order, are live's

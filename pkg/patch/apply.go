@@ -132,7 +132,8 @@ func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value,
 	if err != nil {
 		return value.Value{}, err
 	}
-	out, err := strategy.New(strategy.Options{Patch: true, Ordering: opts.Ordering}).Walk(tree)
+	reapply := func(v, p value.Value, t *openapi.Type) (value.Value, error) { return apply(v, p, t, opts) }
+	out, err := strategy.New(strategy.Options{Patch: true, Ordering: opts.Ordering, Reapply: reapply}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -16,7 +17,9 @@ import (
 // schema, seeded with every fixture: Apply must not panic, its errors are
 // *elements.Error, a result is an object that survives a JSON round trip,
 // Apply is deterministic, and OrderKubectl gives what OrderSeed gives (the
-// same error, or the same items) but for the order of list items.
+// same error, or the same items) but for the order of list items. With
+// every gate off, too, it gives an *elements.Error or an object, the same
+// each time.
 func FuzzApply(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yaml"))
 	for _, file := range files {
@@ -32,6 +35,9 @@ func FuzzApply(f *testing.F) {
 		p, _ := doc.Get("patch")
 		f.Add(live.JSON(), p.JSON())
 	}
+	// A list naming one key twice, merged in turn with every gate off.
+	f.Add([]byte(`{"apiVersion":"patch.ply.dev/v1","kind":"Example","keyed":[{"mergeKey":"a","other":"A"}]}`),
+		[]byte(`{"$setElementOrder/keyed":[{"mergeKey":"a"},{"mergeKey":"b"},{"mergeKey":"a"}],"keyed":[{"mergeKey":"a","other":null},{"mergeKey":"b"},{"mergeKey":"a","other":"B"}]}`))
 	s, err := testSchema()
 	if err != nil {
 		f.Fatal(err)
@@ -45,6 +51,17 @@ func FuzzApply(f *testing.F) {
 		p, err := limits.Document(patchDoc)
 		if err != nil {
 			return
+		}
+		// Every gate off (a patch's repeated keys merged in turn among
+		// them): an *elements.Error or an object, the same twice.
+		off := patch.Options{Schema: s, Gates: features.Kubectl()}
+		if out, err := patch.Apply(live, p, off); err != nil {
+			var ee *elements.Error
+			if !errors.As(err, &ee) {
+				t.Fatalf("every gate off: error %T %v is not an *elements.Error", err, err)
+			}
+		} else if again, err := patch.Apply(live, p, off); !out.IsMap() || err != nil || !value.Equal(out, again) {
+			t.Fatalf("every gate off: %s, then %s (%v)", out.JSON(), again.JSON(), err)
 		}
 		opts := patch.Options{Schema: s}
 		out, err := patch.Apply(live, p, opts)

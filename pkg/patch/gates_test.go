@@ -61,6 +61,100 @@ var _ = Describe("feature gates", func() {
 		)
 	}
 
+	// A patch whose list names one merge key twice, as kubectl sends for a
+	// manifest declaring TCP and UDP on one containerPort: on, refused
+	// naming both items; off, each item merges in turn into the first
+	// item of its key (appended when live has none), as the API server
+	// merges them, which strategicpatch shows, errors included.
+	Describe("UniqueMergeKeys, a patch naming one key twice", func() {
+		pod := func(ports string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","ports":` + ports + `}]}}`)
+		}
+		ports := func(ports string) value.Value {
+			return jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","ports":` + ports + `}]}}`)
+		}
+		var sp *oracle.Oracle
+		BeforeEach(func() {
+			models, err := oracle.DefaultV3()
+			Expect(err).NotTo(HaveOccurred())
+			sp, err = models.Oracle("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+		})
+
+		DescribeTable("off: the API server's result (strategicpatch), or an error where it fails",
+			func(live, p value.Value, failsToo bool) {
+				want, werr := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
+				for _, gates := range []features.Gates{features.Kubectl(), features.Gates{}.With(features.UniqueMergeKeys, false).With(features.MultiFieldMergeKeys, false).With(features.SeedOrdering, false)} {
+					got, err := patch.Apply(live, p, patch.Options{Gates: gates})
+					if failsToo {
+						Expect(werr).To(HaveOccurred())
+						Expect(err).To(HaveOccurred())
+						continue
+					}
+					Expect(werr).NotTo(HaveOccurred())
+					Expect(err).NotTo(HaveOccurred())
+					Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+				}
+			},
+			Entry("kubectl's patch for TCP and UDP declared on port 53: the TCP port's fields merge last",
+				pod(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"}]`),
+				ports(`[{"containerPort":53,"protocol":"UDP","name":"dns-udp"},{"containerPort":53,"protocol":"TCP","name":"dns-tcp"}]`), false),
+			Entry("a key live lacks: the first item appended, the second merged into it",
+				pod(`[{"containerPort":80}]`),
+				ports(`[{"containerPort":53,"protocol":"UDP","name":"dns-udp"},{"containerPort":53,"protocol":"TCP","name":"dns-tcp","hostPort":5353}]`), false),
+			Entry("a delete item of the key first: every live item of it deleted, then the others merged into one",
+				pod(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"}]`),
+				ports(`[{"$patch":"delete","containerPort":53},{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"x"}]`), false),
+			Entry("a null in the first item, a field in the second",
+				pod(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp","hostPort":1}]`),
+				ports(`[{"containerPort":53,"hostPort":null},{"containerPort":53,"name":"n2"}]`), false),
+			Entry("three items of one key",
+				pod(`[{"containerPort":80}]`),
+				ports(`[{"containerPort":1,"name":"q"},{"containerPort":1,"name":"r"},{"containerPort":1,"protocol":"UDP"}]`), false),
+			Entry("live repeating the key too: the patch merges into live's first",
+				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"},{"containerPort":53,"protocol":"UDP"}]`),
+				ports(`[{"containerPort":53,"name":"a"},{"containerPort":53,"name":"b"}]`), false),
+			Entry("$setElementOrder naming the key twice",
+				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":53},{"containerPort":80}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`), false),
+			Entry("repeated containers whose env lists merge in turn",
+				pod(`[{"containerPort":80}]`),
+				jsonv.MustDecode(`{"spec":{"$setElementOrder/containers":[{"name":"c"},{"name":"d"},{"name":"d"}],"containers":[{"name":"d","image":"x","env":[{"name":"A","value":"1"}]},{"name":"d","env":[{"name":"B","value":"2"},{"name":"A","value":"3"}]}]}}`), false),
+			Entry("a list live lacks: the patch's list taken whole, its items of one key apart",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}`),
+				ports(`[{"containerPort":53,"protocol":"UDP"},{"containerPort":80},{"containerPort":53,"name":"b","hostPort":null}]`), false),
+			Entry("a \"$patch: replace\" list: its items replace live's, those of one key apart",
+				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
+				ports(`[{"$patch":"replace"},{"containerPort":53,"protocol":"UDP"},{"containerPort":8080},{"containerPort":53,"name":"b"}]`), false),
+			Entry("a list live lacks, with $setElementOrder: the items of one key apart, together",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80},{"containerPort":53}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":80},{"containerPort":53,"name":"b"}]}]}}`), false),
+			Entry("a \"$patch: replace\" list with $setElementOrder",
+				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":8080},{"containerPort":53},{"containerPort":53}],"ports":[{"$patch":"replace"},{"containerPort":8080},{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`), false),
+			Entry("a \"$patch: replace\" list whose order contradicts its $setElementOrder: both fail",
+				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":8080},{"containerPort":53},{"containerPort":53}],"ports":[{"$patch":"replace"},{"containerPort":53,"protocol":"UDP"},{"containerPort":8080},{"containerPort":53,"name":"b"}]}]}}`), true),
+			Entry("$setElementOrder naming the key once: both reject the patch's order",
+				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`), true),
+		)
+
+		It("off: an error in a later item of a key names its place in the object", func() {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","readinessProbe":{"tcpSocket":{"port":80}}}]}}`)
+			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"j"},{"name":"c","readinessProbe":{"$patch":"bogus"}}]}}`)
+			_, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl()})
+			Expect(err).To(MatchError("patch spec.containers[name=c].readinessProbe: unknown $patch value bogus; expected replace or delete"))
+		})
+
+		It("on: the patch is refused, naming both items", func() {
+			_, err := patch.Apply(pod(`[{"containerPort":80}]`), ports(`[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"protocol":"TCP"}]`),
+				patch.Options{Gates: features.Kubectl().With(features.UniqueMergeKeys, true)})
+			Expect(err).To(MatchError("patch spec.containers[name=c].ports: items 0 and 1 have the same merge key containerPort; a patch names each item once"))
+		})
+
+	})
+
 	Describe("MultiFieldMergeKeys, a TCP port patched into a Pod whose port 53 is UDP", func() {
 		live := mustParse(`
 apiVersion: v1

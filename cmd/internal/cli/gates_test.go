@@ -45,7 +45,7 @@ var _ = Describe("--compat and --feature-gates of apply and diff", func() {
 			Expect(d.code).To(Equal(command.DiffError))
 			Expect(d.stderr).To(HavePrefix("error: " + want))
 		},
-		Entry("an unknown gate", `unknown feature gate "Bogus"; known gates: SeedOrdering, MultiFieldMergeKeys, PatchDeleteRemovesMap, SetOfMaps`,
+		Entry("an unknown gate", `unknown feature gate "Bogus"; known gates: SeedOrdering, MultiFieldMergeKeys, PatchDeleteRemovesMap, SetOfMaps, UniqueMergeKeys`,
 			"--feature-gates", "Bogus=false"),
 		Entry("not a boolean", `feature gate SetOfMaps: "yes please" is not true or false`, "--feature-gates", "SetOfMaps=yes please"),
 		Entry("an unknown --compat", `--compat must be kubectl, not "strict"`, "--compat=strict"),

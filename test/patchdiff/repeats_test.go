@@ -1,0 +1,162 @@
+package patchdiff_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/patchdiff"
+)
+
+// Patches whose lists name one merge key twice, with every feature gate
+// off (UniqueMergeKeys among them): ply must give what the API server's
+// strategicpatch gives, each item of a key merged in turn into the first
+// item of it. The cases are the ApplyDirectives cases of the kubectl
+// targets whose patch agrees without repeats, each keyed list of the
+// patch given one item more (repeat).
+// PLY_DIFF_REPEATS_N sets the cases per target.
+var _ = Describe("patches naming a merge key twice, every feature gate off, against strategicpatch", func() {
+	for _, spec := range difftest.Specs {
+		It("agree on random "+spec.Name+" cases", func() {
+			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
+			Expect(err).NotTo(HaveOccurred())
+			n := int(envInt("PLY_DIFF_REPEATS_N", 400))
+			seed := envInt("PLY_DIFF_SEED", defaultSeed)
+			counts := map[string]int{}
+			var fails []string
+			for i := range n {
+				c := patchdiff.Generate(t, patchdiff.ApplyDirectives, patchdiff.CaseSeed(seed, patchdiff.ApplyDirectives, t.ID()+"/repeats", i))
+				r := rand.New(rand.NewPCG(c.Seed, 7))
+				p, repeated := repeat(c.Patch, t.Root, r)
+				if !repeated {
+					counts["no keyed list"]++
+					continue
+				}
+				// Only what the repeats change is judged: a case whose patch
+				// differs already without them (a known class) is left out.
+				if base := patchdiff.Run(t, c).Class; base != patchdiff.Agree && base != patchdiff.AgreeError {
+					counts["base "+base.String()]++
+					continue
+				}
+				c.Patch = p
+				o := patchdiff.Run(t, c)
+				counts[o.Class.String()]++
+				// DuplicateItems is a failure the harness explains by
+				// duplicate items: here every patch has them.
+				if o.Class.Failed() || o.Class == patchdiff.DuplicateItems {
+					fails = append(fails, fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
+						o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON()))
+				}
+			}
+			keys := make([]string, 0, len(counts))
+			for k := range counts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			line := spec.Name + "/kubectl, repeated keys: " + fmt.Sprint(n) + " cases,"
+			for _, k := range keys {
+				line += fmt.Sprintf(" %s %d", k, counts[k])
+			}
+			AddReportEntry("cases", line)
+			fmt.Fprintln(GinkgoWriter, line)
+			Expect(counts["agree"]).To(BeNumerically(">", n/10), "too few cases repeat a key and merge: %s", line)
+			Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
+		})
+	}
+})
+
+// repeat returns patch p (of type t) with one item more in each list
+// merged by key that has a data item: an item with the key of a random
+// one of them, and the other fields of another (or, in a list of one, its
+// own with a field nulled), placed right after it or at the end of the
+// list, and likewise in the list's "$setElementOrder" when there is one. repeated is false when p has
+// no such list.
+func repeat(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeated bool) {
+	if !p.IsMap() {
+		return p, false
+	}
+	out := p
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			continue
+		}
+		ct, meta := t.Child(f.Key)
+		v := f.Value
+		switch {
+		case v.IsMap():
+			nv, ok := repeat(v, ct, r)
+			if !ok {
+				continue
+			}
+			out, repeated = out.With(f.Key, nv), true
+		case v.IsList() && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1:
+			items := slices.Clone(v.Items())
+			for i, it := range items {
+				if nv, ok := repeat(it, ct.Item(), r); ok {
+					items[i], repeated = nv, true
+				}
+			}
+			var data []int
+			for i, it := range items {
+				if _, directive := it.Get("$patch"); it.IsMap() && !directive {
+					if _, keyed := it.Get(meta.MergeKey[0]); keyed {
+						data = append(data, i)
+					}
+				}
+			}
+			if len(data) == 0 {
+				out = out.With(f.Key, value.List(items))
+				continue
+			}
+			key := meta.MergeKey[0]
+			j := data[r.IntN(len(data))]
+			kv, _ := items[j].Get(key)
+			var extra value.Value
+			if len(data) > 1 {
+				other := data[r.IntN(len(data))]
+				for other == j {
+					other = data[r.IntN(len(data))]
+				}
+				extra = items[other].With(key, kv)
+			} else {
+				extra = items[j]
+				var others []string
+				for _, g := range extra.Fields() {
+					if g.Key != key && !strings.HasPrefix(g.Key, "$") {
+						others = append(others, g.Key)
+					}
+				}
+				if len(others) > 0 {
+					extra = extra.With(others[r.IntN(len(others))], value.Null)
+				}
+			}
+			last := r.IntN(2) == 0 // at the end of the list, else right after item j
+			at := j + 1
+			if last {
+				at = len(items)
+			}
+			items = slices.Insert(items, at, extra)
+			out, repeated = out.With(f.Key, value.List(items)), true
+			if order, ok := out.Get("$setElementOrder/" + f.Key); ok && order.IsList() {
+				entries := slices.Clone(order.Items())
+				if at := slices.IndexFunc(entries, func(e value.Value) bool { ek, _ := e.Get(key); return value.Equal(ek, kv) }); at >= 0 {
+					if last {
+						entries = append(entries, entries[at])
+					} else {
+						entries = slices.Insert(entries, at+1, entries[at])
+					}
+					out = out.With("$setElementOrder/"+f.Key, value.List(entries))
+				}
+			}
+		}
+	}
+	return out, repeated
+}
