@@ -37,8 +37,11 @@
 // --compat=kubectl leaves what kubectl leaves and ply's default does not.
 // A manifest declaring TCP and UDP on one containerPort (testdata/multikey
 // v2) has two items with one merge key under kubectl's key, which ply
-// refuses even with every gate off (duplicate merge keys are no gate); a
-// spec keeps that refusal visible.
+// refuses even with every gate off (the gate UniqueMergeKeys covers only
+// patches so far); a spec keeps that refusal visible. Another applies a
+// patch naming containerPort 53 twice, as kubectl sends for that
+// manifest, with kubectl patch and with ply patch apply --compat=kubectl
+// (UniqueMergeKeys off): the same ports.
 //
 // prune_test.go compares pruning with ApplySets: testdata/prune/NN.yaml
 // applied with kubectl's `apply --prune --applyset` (KUBECTL_APPLYSET=true)
