@@ -440,7 +440,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			first := strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i)
 			switch {
 			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
-				m.items[id].Repeats = append(m.items[id].Repeats, i)
+				e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 				if ordered {
 					seq = append(seq, id)
 				}

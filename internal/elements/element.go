@@ -253,10 +253,11 @@ type Item struct {
 	// the order of the others ("$deleteFromPrimitiveList", or a live item
 	// a "$patch: replace" list drops).
 	Deleted bool
-	// Repeats holds the positions in a patch list of its later items that
-	// name this item's key again, in order (gate UniqueMergeKeys off).
-	Repeats []int
 }
+
+// Repeat is a later item of a patch list that names the key of member ID
+// again (gate UniqueMergeKeys off), at position Pos of the patch list.
+type Repeat struct{ ID, Pos int }
 
 // ListElement is a list of maps merged by merge key (Node.Meta.MergeKey).
 //
@@ -268,6 +269,9 @@ type ListElement struct {
 	Node
 	Items     []Item
 	LiveExtra []Item
+	// Repeats lists a patch's later items of a key, in patch order (none
+	// but with the gate UniqueMergeKeys off).
+	Repeats []Repeat
 }
 
 // Accept implements Element.

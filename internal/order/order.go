@@ -182,39 +182,38 @@ func (v *view) patched(o Ordering) []int {
 	return interleave(others, named, rank)
 }
 
-// Entry is one item of a patch list whose items' Repeats stay apart
-// (Apart): a member, ID, or with Repeat >= 0 the item at that position of
-// the patch list, a repeat of member ID's key.
+// Entry is one item of a patch list whose Repeats stay apart (Apart): a
+// member, ID, or with Repeat >= 0 the item at that position of the patch
+// list, a repeat of member ID's key.
 type Entry struct{ ID, Repeat int }
 
-// Apart is the order of patch list e (a *elements.ListElement) whose
-// items' Repeats stay apart, each an item of its own, given its members'
-// order ord: the patch's order where the API server takes the patch's
-// list whole (live has none), and each repeat right after the member of
-// its key where it orders the list (live's list replaced, or a
-// "$setElementOrder" in a map live has).
+// Apart is the order of patch list e whose Repeats stay apart, each an
+// item of its own, given its members' order ord: the patch's order where
+// the API server takes the patch's list whole (live has none), and each
+// repeat right after the member of its key where it orders the list
+// (live's list replaced, or a "$setElementOrder" in a map live has).
 func Apart(e *elements.ListElement, ord []int) []Entry {
-	out := make([]Entry, 0, len(ord)+e.Local.Len())
+	out := make([]Entry, 0, len(ord)+len(e.Repeats))
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
 		for _, id := range ord {
 			out = append(out, Entry{id, -1})
-			if id < len(e.Items) {
-				for _, p := range e.Items[id].Repeats {
-					out = append(out, Entry{id, p})
+			for _, r := range e.Repeats {
+				if r.ID == id {
+					out = append(out, Entry{id, r.Pos})
 				}
 			}
 		}
 		return out
 	}
 	byPos := slices.Repeat([]Entry{{-1, -1}}, e.Local.Len())
-	for id := range e.Items {
-		if li := e.Items[id].LocalIndex; li >= 0 {
-			byPos[li] = Entry{id, -1}
-			for _, p := range e.Items[id].Repeats {
-				byPos[p] = Entry{id, p}
-			}
+	for id, it := range e.Items {
+		if it.LocalIndex >= 0 {
+			byPos[it.LocalIndex] = Entry{id, -1}
 		}
+	}
+	for _, r := range e.Repeats {
+		byPos[r.Pos] = Entry{r.ID, r.Pos}
 	}
 	for _, en := range byPos {
 		if en.ID >= 0 {

@@ -30,7 +30,7 @@ type Options struct {
 	Record bool
 	Nodes  int
 	// Reapply is the front-end's application of a patch (Patch only): the
-	// Repeats of a patch's list items go through it.
+	// Repeats of a patch's lists go through it.
 	Reapply func(v, patch value.Value, t *openapi.Type) (value.Value, error)
 }
 

@@ -250,7 +250,7 @@ type Ordered struct {
 	// patch orders them (the members it deletes dropped).
 	Patch bool
 	// Reapply applies a patch to a value of type t, as the front-end
-	// applies one: a patch item's Repeats go through it.
+	// applies one: a patch list's Repeats go through it.
 	Reapply func(v, patch value.Value, t *openapi.Type) (value.Value, error)
 }
 
@@ -285,11 +285,8 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			continue
 		}
 		out, err := o.Walker.Walk(it.Element)
-		for _, p := range it.Repeats {
-			if err != nil || repeatsApart(n) {
-				break
-			}
-			out, err = o.reapply(it.Element.Base(), out.Value, n.Local.Items()[p])
+		if l, ok := e.(*elements.ListElement); ok && l.Repeats != nil && err == nil && !repeatsApart(n) {
+			out, err = o.mergeRepeats(l, id, out)
 		}
 		if err != nil {
 			return elements.Absent, err
@@ -297,7 +294,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
-	if l, ok := e.(*elements.ListElement); ok && o.Patch && repeatsApart(n) && slices.ContainsFunc(items, func(it elements.Item) bool { return it.Repeats != nil }) {
+	if l, ok := e.(*elements.ListElement); ok && l.Repeats != nil && repeatsApart(n) {
 		return o.apart(l, outs, ord)
 	}
 	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
@@ -312,18 +309,30 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	return elements.Keep(value.List(list)), nil
 }
 
-// repeatsApart reports whether the Repeats of the items of patch list n
-// stay apart, each an item of its own, instead of merging in turn into
-// the item of their key: the API server merges them so where live has the
-// list, and keeps them apart where it takes the patch's list whole (live
-// has none) or lets it replace live's.
+// repeatsApart reports whether the Repeats of patch list n stay apart,
+// each an item of its own, instead of merging in turn into the member of
+// their key: the API server merges them so where live has the list, and
+// keeps them apart where it takes the patch's list whole (live has none)
+// or lets it replace live's.
 func repeatsApart(n *elements.Node) bool {
 	return !n.HasLive || !n.Live.IsList() || (n.Dirs != nil && n.Dirs.ReplaceList)
 }
 
+// mergeRepeats merges the Repeats of member id of patch list e into its
+// outcome out, in turn.
+func (o Ordered) mergeRepeats(e *elements.ListElement, id int, out elements.Outcome) (elements.Outcome, error) {
+	var err error
+	for _, r := range e.Repeats {
+		if r.ID == id && err == nil {
+			out, err = o.reapply(e.Items[id].Element.Base(), out.Value, e.Local.Items()[r.Pos])
+		}
+	}
+	return out, err
+}
+
 // apart lists the members of patch list e (their outcomes outs, in order
-// ord) and their items' Repeats apart (repeatsApart), each applied to
-// nothing, in the order order.Apart gives.
+// ord) and its Repeats apart (repeatsApart), each applied to nothing, in
+// the order order.Apart gives.
 func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
 	var list []value.Value
 	for _, en := range order.Apart(e, ord) {
