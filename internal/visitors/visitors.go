@@ -273,6 +273,8 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
+	l, _ := e.(*elements.ListElement)
+	repeated := l != nil && l.Repeats != nil // a patch's list naming a key twice
 	outs := make([]elements.Outcome, len(items)+len(extra))
 	for id := range outs {
 		var it *elements.Item
@@ -285,7 +287,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			continue
 		}
 		out, err := o.Walker.Walk(it.Element)
-		if l, ok := e.(*elements.ListElement); ok && l.Repeats != nil && err == nil && !repeatsApart(n) {
+		if repeated && err == nil && !repeatsApart(n) {
 			out, err = o.mergeRepeats(l, id, out)
 		}
 		if err != nil {
@@ -294,7 +296,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
-	if l, ok := e.(*elements.ListElement); ok && l.Repeats != nil && repeatsApart(n) {
+	if repeated && repeatsApart(n) {
 		return o.apart(l, outs, ord)
 	}
 	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
