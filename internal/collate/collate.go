@@ -36,8 +36,9 @@ type Options struct {
 	// directives are read into the nodes' elements.Directives (format.go).
 	Patch bool
 	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means
-	// no bound.
-	MaxDepth int
+	// no bound. Depth is the nesting depth of the root: a patch's item
+	// applied on its own stands where the item stands.
+	MaxDepth, Depth int
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
 	// Lenient collates an object the server holds as local (kubectl's

@@ -45,7 +45,7 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 
 // depth refuses patch node n at nesting depth beyond Options.MaxDepth.
 func (c *collator) depth(n *elements.Node, depth int) error {
-	if c.opts.MaxDepth > 0 && depth > c.opts.MaxDepth {
+	if c.opts.MaxDepth > 0 && c.opts.Depth+depth > c.opts.MaxDepth {
 		return n.Errorf(elements.Patch, "nesting is deeper than the limit of "+strconv.Itoa(c.opts.MaxDepth)+" levels of maps and lists")
 	}
 	return nil

@@ -182,16 +182,26 @@ func (v *view) patched(o Ordering) []int {
 	return interleave(others, named, rank)
 }
 
+// RepeatsApart reports whether the Repeats of patch list e stay apart,
+// each an item of its own, instead of merging in turn into the member of
+// their key: the API server merges them so where live has the list, and
+// keeps them apart where it takes the patch's list whole (live has none)
+// or lets it replace live's.
+func RepeatsApart(e *elements.ListElement) bool {
+	return !e.HasLive || !e.Live.IsList() || (e.Dirs != nil && e.Dirs.ReplaceList)
+}
+
 // Entry is one item of a patch list whose Repeats stay apart (Apart): a
 // member, ID, or with Repeat >= 0 the item at that position of the patch
 // list, a repeat of member ID's key.
 type Entry struct{ ID, Repeat int }
 
-// Apart is the order of patch list e whose Repeats stay apart, each an
-// item of its own, given its members' order ord: the patch's order where
-// the API server takes the patch's list whole (live has none), and each
-// repeat right after the member of its key where it orders the list
-// (live's list replaced, or a "$setElementOrder" in a map live has).
+// Apart is the order of patch list e whose Repeats stay apart
+// (RepeatsApart), each an item of its own, given its members' order ord:
+// the patch's order where the API server takes the patch's list whole,
+// and where it orders the list (a "$patch: replace" list replacing live's,
+// or a "$setElementOrder" in a map live has) each repeat after the member
+// of its key and that member's earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []Entry {
 	out := make([]Entry, 0, len(ord)+len(e.Repeats))
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()

@@ -31,7 +31,7 @@ type Options struct {
 	Nodes  int
 	// Reapply is the front-end's application of a patch (Patch only): the
 	// Repeats of a patch's lists go through it.
-	Reapply func(v, patch value.Value, t *openapi.Type) (value.Value, error)
+	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
 // Walker walks an Element tree, computing each node's Outcome with the

@@ -249,9 +249,10 @@ type Ordered struct {
 	// Patch says the tree is a patch's: its lists are ordered as the
 	// patch orders them (the members it deletes dropped).
 	Patch bool
-	// Reapply applies a patch to a value of type t, as the front-end
-	// applies one: a patch list's Repeats go through it.
-	Reapply func(v, patch value.Value, t *openapi.Type) (value.Value, error)
+	// Reapply applies a patch to value v of type t (null: to nothing), as
+	// the front-end applies one, at nesting depth depth: a patch list's
+	// Repeats go through it.
+	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
 // VisitList implements elements.Visitor.
@@ -287,7 +288,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			continue
 		}
 		out, err := o.Walker.Walk(it.Element)
-		if repeated && err == nil && !repeatsApart(n) {
+		if repeated && err == nil && !order.RepeatsApart(l) {
 			out, err = o.mergeRepeats(l, id, out)
 		}
 		if err != nil {
@@ -296,7 +297,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
-	if repeated && repeatsApart(n) {
+	if repeated && order.RepeatsApart(l) {
 		return o.apart(l, outs, ord)
 	}
 	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
@@ -309,15 +310,6 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		}
 	}
 	return elements.Keep(value.List(list)), nil
-}
-
-// repeatsApart reports whether the Repeats of patch list n stay apart,
-// each an item of its own, instead of merging in turn into the member of
-// their key: the API server merges them so where live has the list, and
-// keeps them apart where it takes the patch's list whole (live has none)
-// or lets it replace live's.
-func repeatsApart(n *elements.Node) bool {
-	return !n.HasLive || !n.Live.IsList() || (n.Dirs != nil && n.Dirs.ReplaceList)
 }
 
 // mergeRepeats merges the Repeats of member id of patch list e into its
@@ -333,8 +325,8 @@ func (o Ordered) mergeRepeats(e *elements.ListElement, id int, out elements.Outc
 }
 
 // apart lists the members of patch list e (their outcomes outs, in order
-// ord) and its Repeats apart (repeatsApart), each applied to nothing, in
-// the order order.Apart gives.
+// ord) and its Repeats apart (order.RepeatsApart), each applied to
+// nothing, in the order order.Apart gives.
 func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
 	var list []value.Value
 	for _, en := range order.Apart(e, ord) {
@@ -352,13 +344,17 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 	return elements.Keep(value.List(list)), nil
 }
 
-// reapply applies patch item p to v, the outcome of item node it, its
-// errors placed at it.
+// reapply applies patch item p to v, the outcome of item node it (null:
+// to nothing), at its depth, its errors placed at it.
 func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome, error) {
 	if o.Reapply == nil {
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	}
-	out, err := o.Reapply(v, p, it.Type)
+	depth := 0
+	for cur := it; cur.Parent != nil; cur = cur.Parent.Base() {
+		depth++
+	}
+	out, err := o.Reapply(v, p, it.Type, depth)
 	if e, ok := err.(*elements.Error); ok {
 		e.Path = append(it.Path(), e.Path...)
 	}

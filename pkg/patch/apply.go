@@ -66,7 +66,9 @@ type Options struct {
 	// on; features.Kubectl(): all off). Apply reads SeedOrdering,
 	// MultiFieldMergeKeys (off: the schema's kubectl view),
 	// PatchDeleteRemovesMap (off: "$patch: delete" on a map leaves an
-	// empty map) and SetOfMaps (off: a set of maps is replaced whole).
+	// empty map), SetOfMaps (off: a set of maps is replaced whole) and
+	// UniqueMergeKeys (off: a list naming a key twice is applied as the
+	// API server applies it).
 	Gates features.Gates
 }
 
@@ -120,19 +122,27 @@ func checkRoots(live, patch value.Value) error {
 
 // apply collates the patch tree (roots checked) and walks it in patch mode.
 func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value, error) {
-	maxDepth := opts.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = parse.DefaultMaxDepth
-	}
 	vals := elements.Values{Local: patch, HasLocal: true, Live: value.MustMap(), HasLive: true}
 	if live.IsMap() {
 		vals.Live = live
 	}
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: maxDepth, Gates: opts.Gates})
+	return applyAt(vals, t, 0, opts)
+}
+
+// applyAt applies vals' patch, at nesting depth depth (a patch's item
+// applied on its own: Repeats), to vals' live value, if any.
+func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = parse.DefaultMaxDepth
+	}
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: maxDepth, Depth: depth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}
-	reapply := func(v, p value.Value, t *openapi.Type) (value.Value, error) { return apply(v, p, t, opts) }
+	reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
+		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
+	}
 	out, err := strategy.New(strategy.Options{Patch: true, Ordering: opts.Ordering, Reapply: reapply}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
