@@ -4,9 +4,11 @@
 # input env=10/change=one), side by side with a Go program that does
 # kubectl's strategic merge patch on the same files
 # (test/bench/cmd/smpmerge), and sums the package initialisation
-# GODEBUG=inittrace=1 reports; with two more rows: a Go hello-world (the
-# floor any Go program pays on the machine) and ply built static
-# (CGO_ENABLED=0, as kubectl's releases are built: no dynamic loader).
+# GODEBUG=inittrace=1 reports; with more rows: a Go hello-world (the
+# floor any Go program pays on the machine), the same importing net (the
+# floor of a default build, which links it dynamically) and ply built
+# static (CGO_ENABLED=0, as kubectl's releases are built: no dynamic
+# loader).
 # docs/benchmarks.md ("CLI start-up") holds its output.
 #
 #   hack/startup.sh [BASE_REV]   # e.g. hack/startup.sh 1e3a139
@@ -29,11 +31,16 @@ go run ./test/bench/cmd/benchfiles -dir "$work/in" -env 10 -change one
 go build -o "$work/ply" ./cmd/ply
 CGO_ENABLED=0 go build -o "$work/ply-static" ./cmd/ply
 go build -o "$work/smpmerge" ./test/bench/cmd/smpmerge
-# The floor: a Go program that prints a line and exits.
-mkdir "$work/hello"
+# The floor: a Go program that prints a line and exits; and the same
+# program importing net, as pflag does, which a default (cgo) build links
+# dynamically: the floor of ply's default build.
+mkdir "$work/hello" "$work/hello-net"
 printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' >"$work/hello/main.go"
 printf 'module hello\n\ngo 1.21\n' >"$work/hello/go.mod"
 (cd "$work/hello" && go build -o "$work/hello-world" .)
+printf 'package main\n\nimport (\n\t"net"\n\t"os"\n)\n\nvar _ = net.ParseIP\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' >"$work/hello-net/main.go"
+printf 'module hellonet\n\ngo 1.21\n' >"$work/hello-net/go.mod"
+(cd "$work/hello-net" && go build -o "$work/hello-net-world" .)
 impls=(ply ply-static)
 if [[ $# -ge 1 ]]; then
 	mkdir "$work/base"
@@ -50,7 +57,8 @@ for p in "${impls[@]}"; do
 done
 cmds[smpmerge]="$work/smpmerge $in/recorded.json $in/local.json $in/live.json"
 cmds[hello]="$work/hello-world"
-names=(smpmerge hello)
+cmds[hello-net]="$work/hello-net-world"
+names=(smpmerge hello hello-net)
 for p in "${impls[@]}"; do names+=("$p merge" "$p patch"); done
 
 # The outputs must agree before anything is timed.
@@ -98,6 +106,7 @@ for n in "${names[@]}"; do
 	label=$n
 	[[ $n == smpmerge ]] && label="strategicpatch program (test/bench/cmd/smpmerge)"
 	[[ $n == hello ]] && label="Go hello-world (the floor)"
+	[[ $n == hello-net ]] && label="Go hello-world importing net (dynamically linked: the floor of a default build)"
 	[[ $n == ply-static* ]] && label="${n/ply-static/ply} (static build, CGO_ENABLED=0)"
 	awk -v l="$label" -v med="$med" -v min="$min" -v max="$max" -v r="$ratio" -v i="${init% *}" -v n="${init#* }" \
 		'BEGIN {printf "| %s | %.1f | %.1f | %.1f | %s× | %s | %s |\n", l, med / 1000, min / 1000, max / 1000, r, i, n}'
@@ -105,7 +114,7 @@ done
 
 echo
 for n in "${names[@]}"; do
-	[[ $n == smpmerge || $n == hello || $n == ply-static* || $n == *patch ]] && continue
+	[[ $n == smpmerge || $n == hello* || $n == ply-static* || $n == *patch ]] && continue
 	echo "GODEBUG=inittrace=1 $n, the ten costliest packages (median of 15 runs, ms):"
 	for i in $(seq 15); do GODEBUG=inittrace=1 ${cmds[$n]} 2>&1 >/dev/null | grep '^init ' | awk '{print $2, $5}'; done |
 		awk '{v[$1] = v[$1] " " $2} END {for (p in v) print p, v[p]}' |
