@@ -92,10 +92,7 @@ func Detach(cs []Change) {
 		if n == nil {
 			continue
 		}
-		depth := 0
-		for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
-			depth++
-		}
+		depth := n.Depth()
 		for len(chain) < depth {
 			chain = append(chain, nil)
 		}

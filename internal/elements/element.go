@@ -132,12 +132,19 @@ func (n *Node) PathElement() fieldpath.Element {
 	return fieldpath.Field(n.Name)
 }
 
-// Path materialises the path of the node from the root (not for hot paths).
-func (n *Node) Path() fieldpath.Path {
+// Depth is the number of steps from the root to the node: the length of
+// its Path.
+func (n *Node) Depth() int {
 	depth := 0
 	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
 		depth++
 	}
+	return depth
+}
+
+// Path materialises the path of the node from the root (not for hot paths).
+func (n *Node) Path() fieldpath.Path {
+	depth := n.Depth()
 	p := make(fieldpath.Path, depth)
 	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
 		depth--

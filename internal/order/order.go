@@ -206,12 +206,14 @@ func Apart(e *elements.ListElement, ord []int) []Entry {
 	out := make([]Entry, 0, len(ord)+len(e.Repeats))
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
+		byID := make(map[int][]int, len(e.Repeats)) // positions, in patch order
+		for _, r := range e.Repeats {
+			byID[r.ID] = append(byID[r.ID], r.Pos)
+		}
 		for _, id := range ord {
 			out = append(out, Entry{id, -1})
-			for _, r := range e.Repeats {
-				if r.ID == id {
-					out = append(out, Entry{id, r.Pos})
-				}
+			for _, p := range byID[id] {
+				out = append(out, Entry{id, p})
 			}
 		}
 		return out

@@ -288,9 +288,6 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			continue
 		}
 		out, err := o.Walker.Walk(it.Element)
-		if repeated && err == nil && !order.RepeatsApart(l) {
-			out, err = o.mergeRepeats(l, id, out)
-		}
 		if err != nil {
 			return elements.Absent, err
 		}
@@ -299,6 +296,15 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	ord := order.List(e, o.Ordering, o.Patch)
 	if repeated && order.RepeatsApart(l) {
 		return o.apart(l, outs, ord)
+	}
+	if repeated {
+		// In patch order: each merges into its member's outcome in turn.
+		for _, r := range l.Repeats {
+			var err error
+			if outs[r.ID], err = o.reapply(l.Items[r.ID].Element.Base(), outs[r.ID].Value, l.Local.Items()[r.Pos]); err != nil {
+				return elements.Absent, err
+			}
+		}
 	}
 	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
 		return elements.Keep(n.Live), nil
@@ -310,18 +316,6 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		}
 	}
 	return elements.Keep(value.List(list)), nil
-}
-
-// mergeRepeats merges the Repeats of member id of patch list e into its
-// outcome out, in turn.
-func (o Ordered) mergeRepeats(e *elements.ListElement, id int, out elements.Outcome) (elements.Outcome, error) {
-	var err error
-	for _, r := range e.Repeats {
-		if r.ID == id && err == nil {
-			out, err = o.reapply(e.Items[id].Element.Base(), out.Value, e.Local.Items()[r.Pos])
-		}
-	}
-	return out, err
 }
 
 // apart lists the members of patch list e (their outcomes outs, in order
@@ -350,11 +344,7 @@ func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome,
 	if o.Reapply == nil {
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	}
-	depth := 0
-	for cur := it; cur.Parent != nil; cur = cur.Parent.Base() {
-		depth++
-	}
-	out, err := o.Reapply(v, p, it.Type, depth)
+	out, err := o.Reapply(v, p, it.Type, it.Depth())
 	if e, ok := err.(*elements.Error); ok {
 		e.Path = append(it.Path(), e.Path...)
 	}
