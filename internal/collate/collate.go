@@ -1,6 +1,5 @@
-// Package collate is Phase 1 of every operation: it walks the recorded,
-// local and live objects (or a patch and live, read by the rules of
-// pkg/patch/format) together with the schema and builds one tree of
+// Package collate is Phase 1 of every operation: it walks the recorded, local and live objects (or a patch
+// and live, read by the rules of pkg/patch/format) together with the schema and builds one tree of
 // internal/elements Elements.
 //
 // Rules that shape the tree:
@@ -32,36 +31,31 @@ import (
 
 // Options control a collation.
 type Options struct {
-	// Patch says Local holds a strategic merge patch (pkg/patch), whose
-	// directives are read into the nodes' elements.Directives (format.go).
+	// Patch says Local holds a strategic merge patch (pkg/patch), whose directives are read into the nodes'
+	// elements.Directives (format.go).
 	Patch bool
-	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means
-	// no bound. Depth is the nesting depth of the root: a patch's item
-	// applied on its own stands where the item stands.
+	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means no bound. Depth is the nesting depth
+	// of the root: a patch's item applied on its own stands where the item stands.
 	MaxDepth, Depth int
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
-	// Lenient collates an object the server holds as local (kubectl's
-	// conflict check): where local's kind does not fit the schema the node
-	// is atomic, and of local items that repeat a key (or a set value) the
-	// first is matched and the others left out. Items without their key,
-	// or not objects, and set values that are not scalars are errors still.
+	// Lenient collates an object the server holds as local (kubectl's conflict check): where local's kind does
+	// not fit the schema the node is atomic, and of local items that repeat a key (or a set value) the first is
+	// matched and the others left out. Items without their key, or not objects, and set values that are not
+	// scalars are errors still.
 	Lenient bool
 }
 
-// Collate builds the Element tree of one object from its values and its
-// root type (openapi.Unknown when the kind has no schema). The root has no
-// Parent; nodes are numbered from 0.
+// Collate builds the Element tree of one object from its values and its root type (openapi.Unknown when the
+// kind has no schema). The root has no Parent; nodes are numbered from 0.
 func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
 	c := collator{opts: opts}
 	return c.collate(vals, root)
 }
 
-// CountIn is Collate on pooled storage that also returns the number of
-// nodes built (their IDs are 0..n-1), so that Phase 2 can size its tables
-// once. Give the storage back with Arena.Release once nothing refers to
-// the tree any more; a tree still referred to (an error, lazy change
-// paths) is simply not released.
+// CountIn is Collate on pooled storage that also returns the number of nodes built (their IDs are 0..n-1), so
+// that Phase 2 can size its tables once. Give the storage back with Arena.Release once nothing refers to the
+// tree any more; a tree still referred to (an error, lazy change paths) is simply not released.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
@@ -75,9 +69,8 @@ type Arena struct{ c *collator }
 // collators keeps released collators, their slabs emptied and cleared.
 var collators = sync.Pool{New: func() any { return new(collator) }}
 
-// Release clears the tree's storage (it must keep no input alive) and
-// returns it to the pool: the tree must not be used afterwards. A second
-// Release does nothing.
+// Release clears the tree's storage (it must keep no input alive) and returns it to the pool: the tree must
+// not be used afterwards. A second Release does nothing.
 func (a *Arena) Release() {
 	c := a.c
 	if c == nil {
@@ -110,8 +103,8 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
-// collator allocates the tree's nodes from slabs: a tree of n nodes costs
-// O(log n) allocations per node type instead of n.
+// collator allocates the tree's nodes from slabs: a tree of n nodes costs O(log n) allocations per node type
+// instead of n.
 type collator struct {
 	opts    Options
 	src     elements.Source // the source Local holds: the patch in a patch tree
@@ -122,8 +115,7 @@ type collator struct {
 	atomics []elements.AtomicElement
 	prims   []elements.PrimitiveElement
 	empties []elements.EmptyElement
-	// fields is a stack of the fields of the maps being collated; done
-	// maps move theirs to fieldSlab.
+	// fields is a stack of the fields of the maps being collated; done maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
 	// itemSlab holds the members of the lists and sets.
@@ -132,8 +124,8 @@ type collator struct {
 	nodes int32
 }
 
-// alloc returns a new zero T from slab, growing the slab in chunks. (A
-// slab is zero beyond its length: fresh, or cleared by Arena.Release.)
+// alloc returns a new zero T from slab, growing the slab in chunks. (A slab is zero beyond its length: fresh,
+// or cleared by Arena.Release.)
 func alloc[T any](slab *[]T) *T {
 	if len(*slab) == cap(*slab) {
 		*slab = make([]T, 0, min(max(2*cap(*slab), 4), 512))
@@ -152,8 +144,8 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// build returns a new Element from slab, its node set to s (complete but
-// for its ID and children) and numbered.
+// build returns a new Element from slab, its node set to s (complete but for its ID and children) and
+// numbered.
 func build[T any, E interface {
 	*T
 	elements.Element
@@ -166,9 +158,8 @@ func build[T any, E interface {
 	return e
 }
 
-// node builds the Element for one node of a merge, filled in place in its
-// slab (nodes are large; copying them would cost more than deciding what
-// they are).
+// node builds the Element for one node of a merge, filled in place in its slab (nodes are large; copying them
+// would cost more than deciding what they are).
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
@@ -178,9 +169,8 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		return build(c, &c.atomics, &s), nil
 	}
 	local := vals.Local
-	// A list item all three sources agree on is atomic: nothing below needs
-	// deciding. (Items only: higher up, comparing whole subtrees at every
-	// level would rescan them once per level.)
+	// A list item all three sources agree on is atomic: nothing below needs deciding. (Items only: higher up,
+	// comparing whole subtrees at every level would rescan them once per level.)
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
 	if err := kindFits(&s, elements.Local); err != nil {
@@ -213,11 +203,9 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	return build(c, &c.atomics, &s), nil
 }
 
-// fieldsNode builds a struct (TypeElement) or free-form map (MapElement)
-// local (or the patch) sets to a map: its children are the sorted union of
-// lf (local's fields), recorded's and live's where they are maps, and the
-// fields a patch gives directives (dirs), in key order. depth is a patch
-// node's nesting.
+// fieldsNode builds a struct (TypeElement) or free-form map (MapElement) local (or the patch) sets to a map:
+// its children are the sorted union of lf (local's fields), recorded's and live's where they are maps, and
+// the fields a patch gives directives (dirs), in key order. depth is a patch node's nesting.
 func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
 	var self elements.Element
 	var fields *elements.Fields
@@ -239,9 +227,8 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
-		// The smallest key among the heads, and which heads hold it: each
-		// head is compared with the key once. A smaller head takes the key
-		// from those before it.
+		// The smallest key among the heads, and which heads hold it: each head is compared with the key once. A
+		// smaller head takes the key from those before it.
 		var cv elements.Values
 		var key string
 		if len(lf) > 0 {
@@ -290,13 +277,11 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	return self, nil
 }
 
-// field builds the child key of map self from its values cv and the
-// directives cd a patch gives it.
+// field builds the child key of map self from its values cv and the directives cd a patch gives it.
 func (c *collator) field(self elements.Element, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
 	n := self.Base()
 	ct, cm := n.Type.Child(key)
-	// Without the SetOfMaps gate a set of maps has no merge strategy
-	// (replaced whole).
+	// Without the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
 	}
@@ -311,8 +296,8 @@ func (c *collator) field(self elements.Element, key string, cv *elements.Values,
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
 
-// kindFits refuses a value of src (held in Local) whose kind the schema
-// rules out (an object where the schema wants a list, and so on).
+// kindFits refuses a value of src (held in Local) whose kind the schema rules out (an object where the schema
+// wants a list, and so on).
 func kindFits(s *elements.Node, src elements.Source) error {
 	t, v := s.Type, s.Local
 	switch {
@@ -341,8 +326,8 @@ func kindFits(s *elements.Node, src elements.Source) error {
 	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
 }
 
-// keyMessage is the message for item i (what names it) whose merge key
-// field missing is absent, or not a scalar (bad).
+// keyMessage is the message for item i (what names it) whose merge key field missing is absent, or not a
+// scalar (bad).
 func keyMessage(what string, i int, missing string, bad bool, mk []string) string {
 	if bad {
 		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
@@ -350,22 +335,20 @@ func keyMessage(what string, i int, missing string, bad bool, mk []string) strin
 	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + strings.Join(mk, ",") + ")"
 }
 
-// members matches the items of a merged list's sources by identity: items
-// holds one member per identity, at the number index gives the identity.
+// members matches the items of a merged list's sources by identity: items holds one member per identity, at
+// the number index gives the identity.
 type members struct {
 	index elements.Index
 	items []elements.Item
 }
 
-// item returns a list member at the given positions (-1: not in that
-// source), named by no "$setElementOrder".
+// item returns a list member at the given positions (-1: not in that source), named by no "$setElementOrder".
 func item(recorded, local, live, of int) elements.Item {
 	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// join adds item i of src's list, of identity k, to the member of k, made
-// if there is none. ok is false, and nothing added, when that member has
-// an item of src already (for local's items, added first: when k is not
+// join adds item i of src's list, of identity k, to the member of k, made if there is none. ok is false, and
+// nothing added, when that member has an item of src already (for local's items, added first: when k is not
 // new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	id, fresh := m.index.ID(k)
@@ -386,13 +369,10 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 	return id, true
 }
 
-// keyedNode builds a list of maps merged by merge key: its members are
-// local's (the patch's) items in their order, then live's others, then
-// recorded's. A live item without the key (an error in a patch) or
-// repeating one is a LiveExtra. Live items a "$patch: delete" item names
-// are left out; a "$patch: replace" item makes the patch's data items
-// replace live's (live's stay members, Deleted, for the order of the
-// server's view).
+// keyedNode builds a list of maps merged by merge key: its members are local's (the patch's) items in their
+// order, then live's others, then recorded's. A live item without the key (an error in a patch) or repeating
+// one is a LiveExtra. Live items a "$patch: delete" item names are left out; a "$patch: replace" item makes
+// the patch's data items replace live's (live's stay members, Deleted, for the order of the server's view).
 func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
 	itemType, mk, src := s.Type.Item(), s.Meta.MergeKey, c.src
 	if len(mk) > elements.MaxKeyFields {
@@ -467,9 +447,8 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	return e, c.keyedMembers(e, extra, depth, replace)
 }
 
-// joinKeyed matches live's and recorded's items of keyed list n to the
-// members by key. It returns the live items without the key (an error in
-// a patch) or repeating one, as LiveExtra; live items gone names are left
+// joinKeyed matches live's and recorded's items of keyed list n to the members by key. It returns the live
+// items without the key (an error in a patch) or repeating one, as LiveExtra; live items gone names are left
 // out.
 func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool) ([]elements.Item, error) {
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
@@ -498,10 +477,9 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []valu
 	return extra, nil
 }
 
-// keyedMembers builds the elements of a keyed list's members, then of its
-// LiveExtra (live's, whole). A patch's data item merges with live's item
-// of its key; in a replaced list (replace) it is the patch's, whole, and
-// live's items are Deleted.
+// keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (live's, whole). A
+// patch's data item merges with live's item of its key; in a replaced list (replace) it is the patch's,
+// whole, and live's items are Deleted.
 func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int, replace bool) error {
 	if replace {
 		if e.Dirs == nil {
@@ -543,8 +521,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 	return nil
 }
 
-// itemValues are a list member's values, from its positions in the
-// sources' lists.
+// itemValues are a list member's values, from its positions in the sources' lists.
 func itemValues(it *elements.Item, recorded, local, live []value.Value) elements.Values {
 	var cv elements.Values
 	if it.LocalIndex >= 0 {
@@ -559,8 +536,8 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) elements
 	return cv
 }
 
-// localKey is the identity of item i of src's list of n, or the error for
-// an item without one (del: a "$patch: delete" item).
+// localKey is the identity of item i of src's list of n, or the error for an item without one (del: a
+// "$patch: delete" item).
 func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source, del bool) (elements.Key, error) {
 	mk := n.Meta.MergeKey
 	if !it.IsMap() {
@@ -576,9 +553,8 @@ func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, s
 	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
 }
 
-// order sets the members' OrderIndex from n's "$setElementOrder" list, if
-// any, and checks it against seq, the IDs of the patch's items in patch
-// order (checkOrder). Its entries are objects holding the merge key in a
+// order sets the members' OrderIndex from n's "$setElementOrder" list, if any, and checks it against seq, the
+// IDs of the patch's items in patch order (checkOrder). Its entries are objects holding the merge key in a
 // keyed list, else items of a set (of maps: objects).
 func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects bool) error {
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
@@ -610,11 +586,10 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects
 	return format.CheckOrder(n, seq, order)
 }
 
-// setNode builds a list merged as a set: of primitives, or of maps
-// (features.SetOfMaps) whose items are atomic, identity the whole item
-// (elements.SetKey). A value local repeats is an error (a patch's
-// collapse); values live or recorded repeat collapse into their first.
-// Values "$deleteFromPrimitiveList" names are Deleted.
+// setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are
+// atomic, identity the whole item (elements.SetKey). A value local repeats is an error (a patch's collapse);
+// values live or recorded repeat collapse into their first. Values "$deleteFromPrimitiveList" names are
+// Deleted.
 func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	e := build(c, &c.sets, s)
 	n := &e.Node
@@ -684,12 +659,10 @@ func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {
 	return k, ok
 }
 
-// RootValues checks the top level of the three objects of a tree and
-// returns the root's Values: local must be an object; recorded and live
-// are absent when null (a first apply; no object yet) and must be objects
-// otherwise; a recorded or live apiVersion or kind that differs from
-// local's is an error naming that source, since the three must describe
-// one object.
+// RootValues checks the top level of the three objects of a tree and returns the root's Values: local must be
+// an object; recorded and live are absent when null (a first apply; no object yet) and must be objects
+// otherwise; a recorded or live apiVersion or kind that differs from local's is an error naming that source,
+// since the three must describe one object.
 func RootValues(recorded, local, live value.Value) (elements.Values, error) {
 	vals := elements.Values{Local: local, HasLocal: true}
 	if !recorded.IsNull() {

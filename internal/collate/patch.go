@@ -11,9 +11,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// patchNode builds the Element of one node of a patch tree (the patch's
-// value in Local, s.Dirs what its parent gives it). Every node the patch
-// sets is built and checked; nodes it leaves out are live's, whole.
+// patchNode builds the Element of one node of a patch tree (the patch's value in Local, s.Dirs what its
+// parent gives it). Every node the patch sets is built and checked; nodes it leaves out are live's, whole.
 func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, error) {
 	if err := c.depth(&s, depth); err != nil {
 		return nil, err
@@ -26,8 +25,7 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 	v := &s.Values
 	switch {
 	case !v.HasLocal:
-		// "$setElementOrder/<field>" for a list the patch leaves out
-		// reorders live's list.
+		// "$setElementOrder/<field>" for a list the patch leaves out reorders live's list.
 		if s.Dirs != nil && s.Dirs.HasSetOrder && v.HasLive && v.Live.IsList() {
 			return c.patchList(&s, depth)
 		}
@@ -51,8 +49,7 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 	return nil
 }
 
-// whole replaces the patch value of s, at nesting depth, by its data
-// (clean).
+// whole replaces the patch value of s, at nesting depth, by its data (clean).
 func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
 	d, _, err := c.clean(s, v, s.Type, depth)
 	s.Local = d
@@ -68,23 +65,20 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	hasLive := s.HasLive && s.Live.IsMap()
 	directive := dirs != nil && dirs.Directive != ""
 	if directive && !hasLive {
-		// A directive map for a field live lacks is dropped (the field
-		// stays absent), as strategicpatch does.
+		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.
 		s.Local = value.Null
 		return build(c, &c.atomics, s), nil
 	}
 	s.Dirs = dirs
 	switch {
 	case directive && dirs.Directive == "delete":
-		// Document 001: the map is deleted; without the gate, an empty map
-		// stays, as strategicpatch leaves it.
+		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves it.
 		s.Local = value.Null
 		if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
 			s.Local = value.MapFromSorted(nil)
 		}
 	case directive || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
-		// A "$patch: replace" map, or a map of strategy replace, is the
-		// patch's, whole.
+		// A "$patch: replace" map, or a map of strategy replace, is the patch's, whole.
 		if err := c.whole(s, value.MapFromSorted(data), depth); err != nil {
 			return nil, err
 		}
@@ -97,8 +91,8 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	return build(c, &c.atomics, s), nil
 }
 
-// patchList builds the node of a list the patch sets, or of a live list
-// "$setElementOrder/<field>" reorders while the patch leaves it out.
+// patchList builds the node of a list the patch sets, or of a live list "$setElementOrder/<field>" reorders
+// while the patch leaves it out.
 func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, error) {
 	if !elements.MergedList(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
@@ -119,12 +113,10 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 	return c.keyedNode(s, depth)
 }
 
-// clean returns patch value v of node n at nesting depth as data (a
-// replaced map or list, a list without merge strategy): without map fields
-// set to null, maps holding "$patch" (a replaced value's directives are
-// ignored; keep is false) and other directive keys. Nesting deeper than
-// the limit is an error (for values built in memory, which the parser's
-// limit did not see).
+// clean returns patch value v of node n at nesting depth as data (a replaced map or list, a list without
+// merge strategy): without map fields set to null, maps holding "$patch" (a replaced value's directives are
+// ignored; keep is false) and other directive keys. Nesting deeper than the limit is an error (for values
+// built in memory, which the parser's limit did not see).
 func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
 	if !v.IsMap() && !v.IsList() {
 		return v, true, nil

@@ -1,12 +1,9 @@
-// Package delta is the patch-producing visitor: what a strategic merge
-// patch must say to turn one source of a collated tree (internal/collate)
-// into local, in kubectl's modes (Mode). It is the one place that decides
-// what kubectl's patches hold: pkg/patchgen sends them (Patch, ThreeWay),
-// kubectl apply --overwrite=false's conflict check compares two of them
-// (Check), and kubectl's list order asks whether a list is touched
-// (Touches). Lists are matched by collate's index (elements.KeyOf), so a
-// patch is linear in the size of the objects; the output equals
-// strategicpatch's JSON byte for byte where both are defined.
+// Package delta is the patch-producing visitor: what a strategic merge patch must say to turn one source of a
+// collated tree (internal/collate) into local, in kubectl's modes (Mode). It is the one place that decides
+// what kubectl's patches hold: pkg/patchgen sends them (Patch, ThreeWay), kubectl apply --overwrite=false's
+// conflict check compares two of them (Check), and kubectl's list order asks whether a list is touched
+// (Touches). Lists are matched by collate's index (elements.KeyOf), so a patch is linear in the size of the
+// objects; the output equals strategicpatch's JSON byte for byte where both are defined.
 package delta
 
 import (
@@ -22,8 +19,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Patch returns the patch of mode m for a collated tree whose root holds
-// the whole object; ok is false when the patch has no entry. Errors are
+// Patch returns the patch of mode m for a collated tree whose root holds the whole object; ok is false when
+// the patch has no entry. Errors are
 // *elements.Error naming the source of the bad value (from's items that
 // cannot be put in a patch, a local field named like a directive).
 func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
@@ -31,12 +28,10 @@ func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
 	return en.Value, en.Present, err
 }
 
-// ThreeWay returns kubectl apply's patch for a collated tree
-// (strategicpatch.CreateThreeWayMergePatch): the Delta and the Deletions
-// computed in one walk, merged node by node as kubectl merges the
-// deletions with the delta (see Visitor). A fault of recorded is reported
-// before one of live: on an error, the Deletions alone are asked for
-// theirs.
+// ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): the
+// Delta and the Deletions computed in one walk, merged node by node as kubectl merges the deletions with the
+// delta (see Visitor). A fault of recorded is reported before one of live: on an error, the Deletions alone
+// are asked for theirs.
 func ThreeWay(root elements.Element) (value.Value, bool, error) {
 	p, ok, err := Patch(root, threeWay)
 	if err != nil {
@@ -48,9 +43,8 @@ func ThreeWay(root elements.Element) (value.Value, bool, error) {
 	return p, ok, nil
 }
 
-// Touches reports whether the patch of mode m has anything for e, a node
-// local holds: Entry(e).Any() computed only up to each node's first entry.
-// The error is that of Entry when met before the first entry.
+// Touches reports whether the patch of mode m has anything for e, a node local holds: Entry(e).Any() computed
+// only up to each node's first entry. The error is that of Entry when met before the first entry.
 func Touches(e elements.Element, m Mode) (bool, error) {
 	d := probes.Get().(*Visitor)
 	*d = modes[m]
@@ -63,21 +57,19 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 // probes keeps the Visitors Touches uses (once or twice per merged list).
 var probes = sync.Pool{New: func() any { return new(Visitor) }}
 
-// Conflict is a place where the three-way patch (what applying local would
-// write) and the recorded->live patch (what the server changed) disagree.
+// Conflict is a place where the three-way patch (what applying local would write) and the recorded->live
+// patch (what the server changed) disagree.
 type Conflict struct {
 	Path fieldpath.Path
-	// Local is what the three-way patch writes there (null for a removal,
-	// a delete directive for a deleted item).
+	// Local is what the three-way patch writes there (null for a removal, a delete directive for a deleted
+	// item).
 	Local value.Value
-	// Live is what the recorded->live patch has there (null for a
-	// removal).
+	// Live is what the recorded->live patch has there (null for a removal).
 	Live value.Value
 }
 
-// ConflictError reports that applying local would overwrite changes the
-// server made since the last apply (kubectl apply --overwrite=false),
-// listing every conflict in Check's order; never empty.
+// ConflictError reports that applying local would overwrite changes the server made since the last apply
+// (kubectl apply --overwrite=false), listing every conflict in Check's order; never empty.
 type ConflictError struct {
 	Conflicts []Conflict
 }
@@ -93,21 +85,17 @@ func (e *ConflictError) Error() string {
 
 // Check is the conflict check of kubectl apply --overwrite=false: a
 // *ConflictError listing, by kubectl's rule, every conflict between patch,
-// the three-way patch of root (ThreeWay(root); ok false: no conflict), and
-// the Changed patch from root's recorded object to its live one (each the
-// empty object when absent): both have an entry for a field and they
-// disagree on its scalar value, its kind, a $patch directive, or the length
-// or a member of an atomic list (lists of scalars compared deduplicated and
-// sorted). Fields with strategy replace and merged lists of scalars never
-// conflict; items of merged lists of maps are matched by elements.KeyOf,
-// and items without an identity are not compared. Conflicts come in the
-// patch's order.
+// the three-way patch of root (ThreeWay(root); ok false: no conflict), and the Changed patch from root's
+// recorded object to its live one (each the empty object when absent): both have an entry for a field and
+// they disagree on its scalar value, its kind, a $patch directive, or the length or a member of an atomic
+// list (lists of scalars compared deduplicated and sorted). Fields with strategy replace and merged lists of
+// scalars never conflict; items of merged lists of maps are matched by elements.KeyOf, and items without an
+// identity are not compared. Conflicts come in the patch's order.
 //
-// Live is collated as local leniently (collate.Options.Lenient): a live
-// value whose kind does not fit the schema is taken whole, and of live
-// items repeating a key the first is compared, as the merge writes only
-// that one. An item that cannot be put in a patch is an *elements.Error
-// naming its source, as kubectl fails on it too.
+// Live is collated as local leniently (collate.Options.Lenient): a live value whose kind does not fit the
+// schema is taken whole, and of live items repeating a key the first is compared, as the merge writes only
+// that one. An item that cannot be put in a patch is an *elements.Error naming its source, as kubectl fails
+// on it too.
 func Check(root elements.Element, patch value.Value, ok bool) error {
 	if !ok || patch.Len() == 0 {
 		return nil
@@ -137,9 +125,8 @@ func Check(root elements.Element, patch value.Value, ok bool) error {
 	return nil
 }
 
-// renamed blames source to for an *elements.Error blaming from, found in
-// a tree that holds to's value in from's place (live as local: Check; live
-// as recorded: below).
+// renamed blames source to for an *elements.Error blaming from, found in a tree that holds to's value in
+// from's place (live as local: Check; live as recorded: below).
 func renamed(err error, from, to elements.Source) error {
 	if e, ok := err.(*elements.Error); ok && e.Source == from {
 		e.Source = to
@@ -147,8 +134,8 @@ func renamed(err error, from, to elements.Source) error {
 	return err
 }
 
-// compare appends the conflicts between p (three-way) and c (changed) at
-// path, for a node of type t with metadata meta.
+// compare appends the conflicts between p (three-way) and c (changed) at path, for a node of type t with
+// metadata meta.
 func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, out *[]Conflict) {
 	add := func() { *out = append(*out, Conflict{Path: path, Local: p, Live: c}) }
 	switch p.Kind() {
@@ -208,9 +195,8 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 	}
 }
 
-// compareItems compares each item of p, a patch list of maps merged by
-// mergeKey, with the last item of c of the same identity, as kubectl
-// indexes them. Items without an identity are not compared.
+// compareItems compares each item of p, a patch list of maps merged by mergeKey, with the last item of c of
+// the same identity, as kubectl indexes them. Items without an identity are not compared.
 func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
 	byKey := make(map[elements.Key]value.Value, c.Len())
 	for _, it := range c.Items() {
@@ -229,8 +215,8 @@ func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, p
 	}
 }
 
-// sortedScalars dedupes the items of l and sorts them by smp.KeyString,
-// as kubectl does before it compares atomic lists of scalars.
+// sortedScalars dedupes the items of l and sorts them by smp.KeyString, as kubectl does before it compares
+// atomic lists of scalars.
 func sortedScalars(l value.Value) []value.Value {
 	seen := make(map[value.ScalarKey]bool, l.Len())
 	out := make([]value.Value, 0, l.Len())

@@ -15,58 +15,44 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Mode is one of the diffs of kubectl's strategicpatch (its DiffOptions):
-// the sources local is compared with, the entries written, and whether
-// merged lists get $setElementOrder.
+// Mode is one of the diffs of kubectl's strategicpatch (its DiffOptions): the sources local is compared with,
+// the entries written, and whether merged lists get $setElementOrder.
 type Mode uint8
 
 const (
-	// Delta is live -> local, additions and changes, with $setElementOrder:
-	// the "delta" half of kubectl's three-way patch.
+	// Delta is live -> local, additions and changes, with $setElementOrder: the "delta" half of kubectl's
+	// three-way patch.
 	Delta Mode = iota
-	// Deletions is recorded -> local, removals only (nulls, delete
-	// directives, $deleteFromPrimitiveList), with $setElementOrder: the
-	// "deletions" half of kubectl's three-way patch.
+	// Deletions is recorded -> local, removals only (nulls, delete directives, $deleteFromPrimitiveList), with
+	// $setElementOrder: the "deletions" half of kubectl's three-way patch.
 	Deletions
-	// TwoWay is recorded -> local, both, with $setElementOrder
-	// (strategicpatch.CreateTwoWayMergePatch).
+	// TwoWay is recorded -> local, both, with $setElementOrder (strategicpatch.CreateTwoWayMergePatch).
 	TwoWay
-	// Changed is TwoWay without $setElementOrder: the "changed map" of
-	// kubectl's conflict check (collated with live as local).
+	// Changed is TwoWay without $setElementOrder: the "changed map" of kubectl's conflict check (collated with
+	// live as local).
 	Changed
-	// threeWay is Delta and Deletions in one walk, the deletions merged
-	// with the delta as strategicpatch merges them (see ThreeWay).
+	// threeWay is Delta and Deletions in one walk, merged as strategicpatch merges them (see ThreeWay).
 	threeWay
 )
 
-// Visitor is the patch-producing elements.Visitor: for each Element of a
-// collated tree, the patch entry that turns the compared sources' values
-// into the node's local value, in one Mode. Visit methods are called on
-// nodes local holds (maybe null); fields local lacks are handled by their
-// parent. A list's parallel lists go to its parent through par, which
-// Entry reads and clears after each Accept: call Entry, not Accept, from
-// outside. It is not safe for concurrent use.
+// Visitor is the patch-producing elements.Visitor: for each Element of a collated tree, the patch entry that
+// turns the compared sources' values into the node's local value, in one Mode. Visit methods are called on
+// nodes local holds (maybe null); fields local lacks are handled by their parent. A list's parallel lists
+// reach its parent through par, which Entry reads and clears: call Entry, not Accept, from outside. It is not
+// safe for concurrent use.
 //
-// The patch has two halves, merged node by node: the changes (against
-// source changes) and the deletions (since source deletions). At a node a
-// half compares member by member or is settled (prelude). Where the
-// changes are settled on local's value and the deletions compare, the
-// walk of local's members, whose changes are settled too, merges the two;
+// The patch has two halves, merged node by node: the changes (against source changes) and the deletions
+// (since source deletions). At a node a half compares member by member or is settled (prelude). Where the
+// changes are settled on local's value and the deletions compare, the walk of local's members merges the two;
 // if the deletions have nothing there, the entry is local's value.
 type Visitor struct {
-	// changes and deletions are the sources of the halves.
-	changes, deletions elements.Source
-	// order emits $setElementOrder.
-	order bool
-	// first stops a node's patch at its first entry (see Touches).
-	first bool
-	// dels counts the deletions emitted (nulls, delete directives,
-	// $deleteFromPrimitiveList values): a node's deletions half has
-	// entries when it grows while the node is visited.
+	changes, deletions elements.Source // the sources of the halves
+	order              bool            // emit $setElementOrder
+	first              bool            // stop a node's patch at its first entry (see Touches)
+	// dels counts the deletions emitted (nulls, delete directives, $deleteFromPrimitiveList values): a node's
+	// deletions half has entries when it grows while the node is visited.
 	dels int
-	// par holds the parallel lists of the node just visited (zero unless a
-	// has flag is set).
-	par Parallel
+	par  Parallel // the parallel lists of the node just visited
 }
 
 // modes holds the Visitor of each Mode, with no state.
@@ -84,16 +70,15 @@ func New(m Mode) *Visitor {
 	return &d
 }
 
-// Entry is what a node contributes to its parent's patch: its own entry
-// (Present false: none) and, for a merged list, the parallel lists.
+// Entry is what a node contributes to its parent's patch: its own entry (Present false: none) and, for a
+// merged list, the parallel lists.
 type Entry struct {
 	elements.Outcome
 	Parallel
 }
 
-// Parallel holds the $setElementOrder/<field> list (Order, when HasOrder)
-// and the $deleteFromPrimitiveList/<field> list (Deletes, when HasDeletes)
-// of a merged list, which its parent map carries.
+// Parallel holds a merged list's $setElementOrder/<field> list (Order, when HasOrder) and
+// $deleteFromPrimitiveList/<field> list (Deletes, when HasDeletes), which its parent map carries.
 type Parallel struct {
 	Order, Deletes       value.Value
 	HasOrder, HasDeletes bool
@@ -102,9 +87,8 @@ type Parallel struct {
 // Any reports whether the patch says anything about the node.
 func (en Entry) Any() bool { return en.Present || en.HasOrder || en.HasDeletes }
 
-// Entry returns the patch entry of e, a node local holds. e is visited only
-// when rule.For knows its kind: an Element kind it does not know is an
-// error, as in a merge.
+// Entry returns the patch entry of e, a node local holds. An Element kind rule.For does not know is an error,
+// as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	if _, err := rule.For(e, false); err != nil {
 		return Entry{}, err
@@ -115,17 +99,15 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	return en, err
 }
 
-// compares reports whether the half of source from compares node n member
-// by member: from and local are non-null values of one JSON type and, for
-// a merged list (list), from has items. NoSource never compares.
+// compares reports whether the half of source from compares node n member by member: from and local are
+// non-null values of one JSON type and, for a merged list (list), from has items. NoSource never compares.
 func compares(n *elements.Node, from elements.Source, list bool) bool {
 	v, has := n.Get(from)
 	return has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0)
 }
 
-// prelude returns the sources of the halves that compare n member by
-// member, NoSource for a half settled by the values alone (the changes on
-// replaced(n), the deletions on nothing); done when both are settled.
+// prelude returns the sources of the halves that compare n member by member, NoSource for a half settled by
+// the values alone (the changes on replaced(n), the deletions on nothing); done when both are settled.
 func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, done bool) {
 	if compares(n, d.changes, list) {
 		cs = d.changes
@@ -136,9 +118,8 @@ func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, 
 	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
-// replaced is the changes half of a value sent whole when it changed:
-// local's value unless the changes are left out or their source holds an
-// equal value. A node no half compares has this entry.
+// replaced is the changes half of a value sent whole when it changed: local's value unless the changes are
+// left out or their source holds an equal value. A node no half compares has this entry.
 func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	from, has := n.Get(d.changes)
 	if d.changes != elements.NoSource && !(has && value.Equal(n.Local, from)) {
@@ -157,13 +138,11 @@ func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error)
 	return d.replaced(&e.Node), nil
 }
 
-// VisitAtomic implements elements.Visitor: a map whose strategy is replace
-// is sent whole whenever local sets it; other atomic values when they
-// changed. Two kinds are compared member by member by below: for the
-// deletions, a node atomic only because live's kind differs from local's;
-// for the delta, a list item all sources agree on holding a merged set
-// kubectl sees as reordered (it sorts live's set before comparing, so an
-// unsorted set equal to local's still gets $setElementOrder).
+// VisitAtomic implements elements.Visitor: a map of strategy replace is sent whole whenever local sets it,
+// other atomic values when they changed. Two kinds are compared member by member (below): for the deletions,
+// a node atomic only because live's kind differs from local's; for the delta, a list item all sources agree
+// on holding a merged set kubectl sees as reordered (it sorts live's set before comparing, so an unsorted set
+// equal to local's still gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
 	cs, ds, done := d.prelude(n, false)
@@ -185,12 +164,10 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	return d.replaced(n), nil
 }
 
-// below computes the entry of an atomic node member by member: src's value
-// and local's are collated again, alone, under a one-field parent carrying
-// the node's type and metadata (src's value as recorded), and visited. For
-// src Recorded (the deletions) the changes, lacking their source there,
-// are settled on local's values; for src Live (the delta) the changes
-// compare with it and errors name live.
+// below computes the entry of an atomic node member by member: src's value (as recorded) and local's are
+// collated again, alone, under a one-field parent carrying the node's type and metadata, and visited. For src
+// Recorded (the deletions) the changes, lacking their source there, are settled on local's values; for src
+// Live (the delta) the changes compare with it and errors name live.
 func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
 	if !(n.Local.IsMap() || n.Local.IsList()) {
 		return d.replaced(n), nil
@@ -231,9 +208,8 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 	return en.Outcome, nil
 }
 
-// hasUnsortedSet reports whether v, of type t with metadata meta, holds
-// (through maps and merged lists of maps) a merged set whose values are not
-// in kubectl's sorted order.
+// hasUnsortedSet reports whether v, of type t with metadata meta, holds (through maps and merged lists of
+// maps) a merged set whose values are not in kubectl's sorted order.
 func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	switch v.Kind() {
 	case value.KindMap:
@@ -269,8 +245,8 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	return false
 }
 
-// rebase places an *elements.Error found in a subtree collated by below at
-// node path at: the subtree's first step stands for the node itself.
+// rebase places an *elements.Error found in a subtree collated by below at node path at: the subtree's first
+// step stands for the node itself.
 func rebase(err error, at fieldpath.Path) error {
 	if e, ok := err.(*elements.Error); ok && len(e.Path) > 0 {
 		p := make(fieldpath.Path, 0, len(at)+len(e.Path)-1)
@@ -289,12 +265,10 @@ func (d *Visitor) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 	return d.fields(&e.Node, e.Fields)
 }
 
-// fields is the patch of a map: one entry per field with one, null per
-// field the deletions' source has and local lacks, the parallel lists of
-// list fields, and $retainKeys when the strategy has retainKeys, local has
-// a non-null field, and a comparing half has entries or its source holds
-// a non-null field local lacks. With first it stops at the first field
-// with entries, trying the cheapest fields (isLeaf) first.
+// fields is the patch of a map: one entry per field with one, null per field the deletions' source has and
+// local lacks, the parallel lists of list fields, and $retainKeys when the strategy has retainKeys, local has
+// a non-null field, and a comparing half has entries or its source holds a non-null field local lacks. With
+// first it stops at the first field with entries, trying the cheapest fields (isLeaf) first.
 func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
 	cs, _, done := d.prelude(n, false)
 	if done {
@@ -348,8 +322,7 @@ func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome
 	return elements.Keep(m), nil
 }
 
-// field appends the entries of field f to out: its own, and the parallel
-// lists of a list.
+// field appends the entries of field f to out: its own, and the parallel lists of a list.
 func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, error) {
 	c := f.Element.Base()
 	if !c.HasLocal {
@@ -375,16 +348,14 @@ func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, err
 	return out, nil
 }
 
-// sameJSONType reports whether a and b decode to the same Go type in
-// encoding/json (all numbers are one): kubectl diffs and combines values of
-// one type member by member and replaces a value whose type changed.
+// sameJSONType reports whether a and b decode to the same Go type in encoding/json (all numbers are one):
+// kubectl diffs and combines values of one type member by member and replaces a value whose type changed.
 func sameJSONType(a, b value.Value) bool {
 	number := func(k value.Kind) bool { return k == value.KindInt || k == value.KindFloat }
 	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
 }
 
-// isLeaf reports whether e's entry needs no walk below it: a scalar, a
-// null, or a field local lacks.
+// isLeaf reports whether e's entry needs no walk below it: a scalar, a null, or a field local lacks.
 func isLeaf(e elements.Element) bool {
 	switch e.(type) {
 	case *elements.PrimitiveElement, *elements.EmptyElement:
@@ -393,8 +364,7 @@ func isLeaf(e elements.Element) bool {
 	return !e.Base().HasLocal
 }
 
-// index is an item's position in source src (-1: absent there, or src is
-// NoSource).
+// index is an item's position in source src (-1: absent there, or src is NoSource).
 func index(it *elements.Item, src elements.Source) int {
 	switch src {
 	case elements.Recorded:
@@ -405,14 +375,11 @@ func index(it *elements.Item, src elements.Source) int {
 	return -1
 }
 
-// VisitList implements elements.Visitor for a list of maps merged by key:
-// the changed items (their patch plus merge key) and the items new to the
-// changes' source (whole), in local's order, then a delete directive per
-// item of the deletions' source local lacks, ordered by key as kubectl
-// orders them; and $setElementOrder (local's keys) when the deletions have
-// entries or the changes compare and have entries or their source's key
-// sequence differs from local's. With first it stops at the first item
-// entry.
+// VisitList implements elements.Visitor for a list of maps merged by key: the changed items (their patch plus
+// merge key) and the items new to the changes' source (whole), in local's order, then a delete directive per
+// item of the deletions' source local lacks, ordered by key as kubectl orders them; and $setElementOrder
+// (local's keys) when the deletions have entries or the changes compare and have entries or their source's
+// key sequence differs from local's. With first it stops at the first item entry.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
 	cs, ds, done := d.prelude(n, true)
@@ -481,8 +448,8 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(out)), nil
 }
 
-// appendDeletes appends to out a delete directive per item of fromItems not
-// matched, ordered by key as kubectl orders them.
+// appendDeletes appends to out a delete directive per item of fromItems not matched, ordered by key as
+// kubectl orders them.
 func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, itemType *openapi.Type) []value.Value {
 	type keyed struct {
 		sortKey []string
@@ -507,11 +474,9 @@ func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, it
 	return out
 }
 
-// items returns the items of source src's list at e (none for NoSource),
-// or an error naming the first the patch cannot name: not an object with
-// every merge-key field a scalar. For live, these are the LiveExtra
-// entries repeating no item. Recorded's are looked for unless collate
-// matched as many recorded identities as recorded has items.
+// items returns the items of source src's list at e (none for NoSource), or an error naming the first the
+// patch cannot name: not an object with every merge-key field a scalar. For live, these are the LiveExtra
+// entries repeating no item; recorded's are looked for unless collate matched them all.
 func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.Value, error) {
 	v, _ := e.Get(src)
 	items, bad := v.Items(), -1
@@ -548,8 +513,8 @@ func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.V
 	return items, nil
 }
 
-// keyOfItem returns the identity (elements.KeyOf) of item, an item of a
-// patch list that may hold anything; ok is false when it has none.
+// keyOfItem returns the identity (elements.KeyOf) of item, an item of a patch list that may hold anything; ok
+// is false when it has none.
 func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
 	if !item.IsMap() || len(mergeKey) > elements.MaxKeyFields {
 		return k, false
@@ -558,10 +523,9 @@ func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 	return k, missing == ""
 }
 
-// presentKeyFields returns the merge-key fields item writes: a patch item
-// carries only these, so a key field local leaves out stays out and the
-// receiver fills its default, as a merge of local does. (Entries that only
-// name items carry the whole tuple, see itemKeyFields.)
+// presentKeyFields returns the merge-key fields item writes: a patch item carries only these, so a key field
+// local leaves out stays out and the receiver fills its default, as a merge of local does. (Entries that only
+// name items carry the whole tuple: itemKeyFields.)
 func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))
 	for _, name := range mergeKey {
@@ -572,9 +536,8 @@ func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
 	return out
 }
 
-// itemKeyFields returns the merge-key fields entries that only name an item
-// (delete directives, $setElementOrder) carry: the item's own value, or
-// itemType's key default for a field it leaves out (neither: left out).
+// itemKeyFields returns the merge-key fields entries that only name an item (delete directives,
+// $setElementOrder) carry: the item's own value, or itemType's key default for a field it leaves out.
 func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))
 	for _, kf := range elements.KeyFields(item, mergeKey, itemType) {
@@ -596,13 +559,10 @@ func withFields(m value.Value, fields []value.Field) value.Value {
 	return m
 }
 
-// VisitSet implements elements.Visitor for a list of primitives merged as
-// a set: local's values new to the changes' source (local's order),
-// $deleteFromPrimitiveList with the deletions' source's values local lacks
-// (sorted as kubectl sorts scalars), and $setElementOrder (local's list)
-// when values are deleted or the changes compare and local differs from
-// their source's list sorted. A set is diffed whole even with first: one
-// linear pass.
+// VisitSet implements elements.Visitor for a list merged as a set: local's values new to the changes' source
+// (local's order), $deleteFromPrimitiveList with the deletions' source's values local lacks (sorted as
+// kubectl sorts scalars), and $setElementOrder (local's list) when values are deleted or the changes compare
+// and local differs from their source's list sorted. A set is diffed whole even with first.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
 	cs, ds, done := d.prelude(n, true)
@@ -647,9 +607,8 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(added)), nil
 }
 
-// sortedSame reports whether src's set, sorted as kubectl sorts scalars,
-// equals local's list item by item. (Linear unless local repeats values:
-// it uses the items collate matched instead of sorting.)
+// sortedSame reports whether src's set, sorted as kubectl sorts scalars, equals local's list item by item
+// (linear unless local repeats values: it uses the items collate matched instead of sorting).
 func sortedSame(e *elements.SetElement, src elements.Source) bool {
 	from, _ := e.Get(src)
 	local := e.Local.Items()

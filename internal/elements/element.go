@@ -1,15 +1,12 @@
-// Package elements is the typed tree that Phase 1 (internal/collate) builds
-// and Phase 2 (internal/visitors, dispatched by internal/strategy) walks,
-// and the one rule of list item identity (identity.go).
+// Package elements is the typed tree that Phase 1 (internal/collate) builds and Phase 2 (internal/visitors,
+// dispatched by internal/strategy) walks, and the one rule of list item identity (identity.go).
 //
-// Every node is an Element holding the node's three values (Recorded,
-// Local, Live; each absent, present or explicitly null) and its merge
-// metadata. A tree collated from a strategic merge patch uses the same
-// types: the patch takes Local's place (errors name it source Patch),
-// Recorded is absent, and its directives are the nodes' Dirs.
+// Every node is an Element holding the node's three values (Recorded, Local, Live; each absent, present or
+// explicitly null) and its merge metadata. A tree collated from a strategic merge patch uses the same types:
+// the patch takes Local's place (errors name it source Patch), Recorded is absent, and its directives are the
+// nodes' Dirs.
 //
-// Elements know nothing about merging: a Visitor decides, per strategy,
-// what the updated value is.
+// Elements know nothing about merging: a Visitor decides, per strategy, what the updated value is.
 package elements
 
 import (
@@ -18,8 +15,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Values holds the three values of one node. A value that is absent has its
-// Has flag false; an explicit null is present (Has true) and IsNull.
+// Values holds the three values of one node. A value that is absent has its Has flag false; an explicit null
+// is present (Has true) and IsNull.
 type Values struct {
 	Recorded, Local, Live          value.Value
 	HasRecorded, HasLocal, HasLive bool
@@ -55,45 +52,42 @@ func (v *Values) Lists() (recorded, local, live []value.Value) {
 // LocalSet reports whether local sets the node to a non-null value.
 func (v *Values) LocalSet() bool { return v.HasLocal && !v.Local.IsNull() }
 
-// Node is the data every Element shares: where it is, its values and its
-// merge metadata.
+// Node is the data every Element shares: where it is, its values and its merge metadata.
 //
-// Invariants: Parent is nil only for the root; Name is the field name of a
-// child of a MapElement or TypeElement, empty for list items (whose place
-// PathElement derives from their values) and the root; Type is never nil
-// (openapi.Unknown without schema).
+// Invariants: Parent is nil only for the root; Name is the field name of a child of a MapElement or
+// TypeElement, empty for list items (whose place PathElement derives from their values) and the root; Type is
+// never nil (openapi.Unknown without schema).
 type Node struct {
 	Parent Element
 	Name   string
 	Values
 	Type *openapi.Type
-	// Meta is the merge metadata of the field that holds the node (items
-	// of a merge,retainKeys list carry StrategyRetainKeys).
+	// Meta is the merge metadata of the field that holds the node (items of a merge,retainKeys list carry
+	// StrategyRetainKeys).
 	Meta openapi.Meta
-	// ID numbers the node densely from 0 in collation order: Phase 2 keeps
-	// its decisions in tables indexed by ID, the tree read-only once built.
+	// ID numbers the node densely from 0 in collation order: Phase 2 keeps its decisions in tables indexed by
+	// ID, the tree read-only once built.
 	ID int32
-	// Dirs is what a patch says about the node beyond its value; nil when
-	// it says nothing, and always in a three-way tree.
+	// Dirs is what a patch says about the node beyond its value; nil when it says nothing, and always in a
+	// three-way tree.
 	Dirs *Directives
 }
 
-// Directives is what a strategic merge patch says about one node beyond
-// its value, taken out of the patch value (directives are never data).
+// Directives is what a strategic merge patch says about one node beyond its value, taken out of the patch
+// value (directives are never data).
 //
-// Invariants: validated when the tree is built: RetainKeys is sorted and
-// without duplicates, SetOrder and DeleteFromList are lists.
+// Invariants: validated when the tree is built: RetainKeys is sorted and without duplicates, SetOrder and
+// DeleteFromList are lists.
 type Directives struct {
 	// Directive is a map's "$patch" value ("replace", "delete", "merge").
 	Directive string
 	// RetainKeys lists the fields a map keeps ("$retainKeys").
 	RetainKeys    []string
 	HasRetainKeys bool
-	// ReplaceList reports a "$patch: replace" item in a merged list: the
-	// list's other items replace live's.
+	// ReplaceList reports a "$patch: replace" item in a merged list: the list's other items replace live's.
 	ReplaceList bool
-	// SetOrder and DeleteFromList are the "$setElementOrder/<field>" and
-	// "$deleteFromPrimitiveList/<field>" lists the parent map gives.
+	// SetOrder and DeleteFromList are the "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>"
+	// lists the parent map gives.
 	SetOrder          value.Value
 	HasSetOrder       bool
 	DeleteFromList    value.Value
@@ -111,9 +105,8 @@ func (n *Node) value() value.Value {
 	return n.Recorded
 }
 
-// PathElement returns the step from the node's parent to the node: the
-// field name under a map, the identity of a list item (KeyFields, a set's
-// value, a LiveExtra's live index); the zero Element for the root. It is
+// PathElement returns the step from the node's parent to the node: the field name under a map, the identity
+// of a list item (KeyFields, a set's value, a LiveExtra's live index); the zero Element for the root. It is
 // computed, not stored: paths are asked for only for errors and changes.
 func (n *Node) PathElement() fieldpath.Element {
 	switch p := n.Parent.(type) {
@@ -132,8 +125,7 @@ func (n *Node) PathElement() fieldpath.Element {
 	return fieldpath.Field(n.Name)
 }
 
-// Depth is the number of steps from the root to the node: the length of
-// its Path.
+// Depth is the number of steps from the root to the node: the length of its Path.
 func (n *Node) Depth() int {
 	depth := 0
 	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
@@ -169,8 +161,7 @@ type Element interface {
 	Accept(Visitor) (Outcome, error)
 }
 
-// Outcome is the merged value of an Element: Present false means the field
-// or item is not in the result.
+// Outcome is the merged value of an Element: Present false means the field or item is not in the result.
 type Outcome struct {
 	Value   value.Value
 	Present bool
@@ -182,9 +173,8 @@ var Absent = Outcome{}
 // Keep returns the Outcome that holds v.
 func Keep(v value.Value) Outcome { return Outcome{Value: v, Present: true} }
 
-// Visitor computes the Outcome of each kind of Element, recursing into
-// children through a Walker so that each gets the visitor its strategy
-// selects.
+// Visitor computes the Outcome of each kind of Element, recursing into children through a Walker so that each
+// gets the visitor its strategy selects.
 type Visitor interface {
 	VisitPrimitive(*PrimitiveElement) (Outcome, error)
 	VisitAtomic(*AtomicElement) (Outcome, error)
@@ -195,8 +185,7 @@ type Visitor interface {
 	VisitEmpty(*EmptyElement) (Outcome, error)
 }
 
-// Walker computes the Outcome of any Element, choosing the Visitor for it
-// (internal/strategy).
+// Walker computes the Outcome of any Element, choosing the Visitor for it (internal/strategy).
 type Walker interface {
 	Walk(Element) (Outcome, error)
 }
@@ -207,9 +196,8 @@ type PrimitiveElement struct{ Node }
 // Accept implements Element.
 func (e *PrimitiveElement) Accept(v Visitor) (Outcome, error) { return v.VisitPrimitive(e) }
 
-// AtomicElement is a value replaced whole (a list without merge strategy,
-// a field of strategy replace, a node whose sources disagree on its kind):
-// its children are not collated.
+// AtomicElement is a value replaced whole (a list without merge strategy, a field of strategy replace, a node
+// whose sources disagree on its kind): its children are not collated.
 type AtomicElement struct{ Node }
 
 // Accept implements Element.
@@ -221,8 +209,8 @@ type Field struct {
 	Element Element
 }
 
-// Fields is the children of a map-like element, sorted by Name, holding the
-// union of the keys of all present, non-null sources.
+// Fields is the children of a map-like element, sorted by Name, holding the union of the keys of all present,
+// non-null sources.
 type Fields []Field
 
 // MapElement is a free-form map (additionalProperties, or no schema).
@@ -234,8 +222,7 @@ type MapElement struct {
 // Accept implements Element.
 func (e *MapElement) Accept(v Visitor) (Outcome, error) { return v.VisitMap(e) }
 
-// TypeElement is a struct with schema-declared fields (undeclared fields
-// are untyped children).
+// TypeElement is a struct with schema-declared fields (undeclared fields are untyped children).
 type TypeElement struct {
 	Node
 	Fields Fields
@@ -244,48 +231,43 @@ type TypeElement struct {
 // Accept implements Element.
 func (e *TypeElement) Accept(v Visitor) (Outcome, error) { return v.VisitType(e) }
 
-// Item is one member of a ListElement or SetElement: an item present in at
-// least one source, with its position in each source list (-1 where the
-// source lacks it).
+// Item is one member of a ListElement or SetElement: an item present in at least one source, with its
+// position in each source list (-1 where the source lacks it).
 type Item struct {
 	Element                              Element
 	RecordedIndex, LocalIndex, LiveIndex int
-	// Of is, for a LiveExtra entry repeating the key of an earlier live
-	// item, that item's position in Items; else -1.
+	// Of is, for a LiveExtra entry repeating the key of an earlier live item, that item's position in Items;
+	// else -1.
 	Of int
-	// OrderIndex is the item's (first) position in a patch's
-	// "$setElementOrder" list; -1 when not named there.
+	// OrderIndex is the item's (first) position in a patch's "$setElementOrder" list; -1 when not named there.
 	OrderIndex int32
-	// Deleted reports an item a patch deletes while it still counts for
-	// the order of the others ("$deleteFromPrimitiveList", or a live item
-	// a "$patch: replace" list drops).
+	// Deleted reports an item a patch deletes while it still counts for the order of the others
+	// ("$deleteFromPrimitiveList", or a live item a "$patch: replace" list drops).
 	Deleted bool
 }
 
-// Repeat is a later item of a patch list that names the key of member ID
-// again (gate UniqueMergeKeys off), at position Pos of the patch list.
+// Repeat is a later item of a patch list that names the key of member ID again (gate UniqueMergeKeys off), at
+// position Pos of the patch list.
 type Repeat struct{ ID, Pos int }
 
 // ListElement is a list of maps merged by merge key (Node.Meta.MergeKey).
 //
-// Invariants: Items holds each distinct key once, local's items first (in
-// local order), then live-only items, then recorded-only ones. LiveExtra
-// holds the live items that repeat an earlier live item's key or lack the
+// Invariants: Items holds each distinct key once, local's items first (in local order), then live-only items,
+// then recorded-only ones. LiveExtra holds the live items that repeat an earlier live item's key or lack the
 // key, kept as they are.
 type ListElement struct {
 	Node
 	Items     []Item
 	LiveExtra []Item
-	// Repeats lists a patch's later items of a key, in patch order (none
-	// but with the gate UniqueMergeKeys off).
+	// Repeats lists a patch's later items of a key, in patch order (none but with the gate UniqueMergeKeys off).
 	Repeats []Repeat
 }
 
 // Accept implements Element.
 func (e *ListElement) Accept(v Visitor) (Outcome, error) { return v.VisitList(e) }
 
-// SetElement is a list of primitives merged as a set (strategy merge).
-// Items holds each distinct value once, ordered like ListElement.Items.
+// SetElement is a list of primitives merged as a set (strategy merge). Items holds each distinct value once,
+// ordered like ListElement.Items.
 type SetElement struct {
 	Node
 	Items []Item
@@ -294,15 +276,14 @@ type SetElement struct {
 // Accept implements Element.
 func (e *SetElement) Accept(v Visitor) (Outcome, error) { return v.VisitSet(e) }
 
-// EmptyElement is a node no source gives a non-null value: it is absent
-// from the result.
+// EmptyElement is a node no source gives a non-null value: it is absent from the result.
 type EmptyElement struct{ Node }
 
 // Accept implements Element.
 func (e *EmptyElement) Accept(v Visitor) (Outcome, error) { return v.VisitEmpty(e) }
 
-// RemovedSinceRecorded reports whether local dropped the item since the
-// last apply: recorded names it and local does not.
+// RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it and
+// local does not.
 func (it *Item) RemovedSinceRecorded() bool { return it.LocalIndex < 0 && it.RecordedIndex >= 0 }
 
 // Source names where a value came from.
@@ -327,9 +308,8 @@ func (s Source) String() string {
 	return "invalid"
 }
 
-// Error is bad input found while collating or merging: the source that
-// holds the offending value, the field path, and Msg, what is wrong and
-// what was expected.
+// Error is bad input found while collating or merging: the source that holds the offending value, the field
+// path, and Msg, what is wrong and what was expected.
 type Error struct {
 	Source Source
 	Path   fieldpath.Path

@@ -6,19 +6,18 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// The identity of a list item, one rule for every phase and front-end: in
-// a keyed list its merge-key tuple (KeyOf), in a set its value (SetKey); a
-// live item that cannot be matched by key is its live index.
+// The identity of a list item, one rule for every phase and front-end: in a keyed list its merge-key tuple
+// (KeyOf), in a set its value (SetKey); a live item that cannot be matched by key is its live index.
 
 // MaxKeyFields is the largest number of fields a merge key may have.
 const MaxKeyFields = 4
 
-// Key is the hashable identity of an item of a keyed list: the
-// value.ScalarKeys of its merge-key fields in key order, unused slots zero.
+// Key is the hashable identity of an item of a keyed list: the value.ScalarKeys of its merge-key fields in
+// key order, unused slots zero.
 type Key [MaxKeyFields]value.ScalarKey
 
-// keyField is item's value of merge-key field name: its own non-null
-// value, else itemType's key default; ok is false when there is neither.
+// keyField is item's value of merge-key field name: its own non-null value, else itemType's key default; ok
+// is false when there is neither.
 func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Value, ok bool) {
 	if v, ok = item.Get(name); ok && !v.IsNull() {
 		return v, true
@@ -26,11 +25,9 @@ func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Va
 	return itemType.KeyDefault(name)
 }
 
-// KeyOf returns the Key of item for mergeKey (at most MaxKeyFields
-// fields), a key field left out or null taking the item type's default
-// (openapi.Type.KeyDefault). missing names the first key field with
-// neither a value nor a default, or that is not a scalar (bad then); k is
-// valid only when missing is empty.
+// KeyOf returns the Key of item for mergeKey (at most MaxKeyFields fields), a key field left out or null
+// taking the item type's default (openapi.Type.KeyDefault). missing names the first key field with neither a
+// value nor a default, or that is not a scalar (bad then); k is valid only when missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := keyField(item, name, itemType)
@@ -46,8 +43,8 @@ func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, 
 	return k, "", false
 }
 
-// KeyFields returns the merge-key fields of item by the rule of KeyOf, for
-// paths and patch entries; a field with neither value nor default is null.
+// KeyFields returns the merge-key fields of item by the rule of KeyOf, for paths and patch entries; a field
+// with neither value nor default is null.
 func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
 	kf := make([]fieldpath.KeyField, len(mergeKey))
 	for i, name := range mergeKey {
@@ -60,21 +57,18 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 	return kf
 }
 
-// Index numbers the Keys of one list densely, in order of first sight.
-// Single-field keys are hashed by their one ScalarKey, and up to
-// smallIndex of them are searched in place, without a map.
+// Index numbers the Keys of one list densely, in order of first sight. Single-field keys are hashed by their
+// one ScalarKey, and up to smallIndex of them are searched in place, without a map.
 type Index struct {
 	single map[value.ScalarKey]int
 	multi  map[Key]int
-	// small holds the first n single-field keys while no map is made;
-	// next is the one after the key found last, tried first (sources
-	// mostly list their items in one order).
+	// small holds the first n single-field keys while no map is made; next is the one after the key found last,
+	// tried first (sources mostly list their items in one order).
 	small   [smallIndex]value.ScalarKey
 	n, next int
 }
 
-// smallIndex is the most keys Index compares one by one (cheaper than
-// hashing).
+// smallIndex is the most keys Index compares one by one (cheaper than hashing).
 const smallIndex = 12
 
 // NewIndex returns an Index for keys of fields fields, sized for size keys.
@@ -127,9 +121,8 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 	return id, true
 }
 
-// SetKey is the identity of an item of a set: a scalar's value.ScalarKey,
-// an object's (features.SetOfMaps, when objects) canonical JSON, so two
-// items are one exactly when value.Equal holds. ok is false for an item
+// SetKey is the identity of an item of a set: a scalar's value.ScalarKey, an object's (features.SetOfMaps,
+// when objects) canonical JSON, so two items are one exactly when value.Equal holds. ok is false for an item
 // without identity.
 func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
 	if k, ok := v.Key(); ok {
@@ -146,8 +139,8 @@ func MergedList(t *openapi.Type, meta *openapi.Meta) bool {
 	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
 }
 
-// SetOfMaps reports whether a list of type t with metadata meta is a
-// merged set of maps (x-kubernetes-list-type: set over objects).
+// SetOfMaps reports whether a list of type t with metadata meta is a merged set of maps
+// (x-kubernetes-list-type: set over objects).
 func SetOfMaps(t *openapi.Type, meta *openapi.Meta) bool {
 	if t.Kind != openapi.KindList || !meta.Set || !meta.Strategy.Has(openapi.StrategyMerge) {
 		return false
