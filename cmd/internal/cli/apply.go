@@ -200,16 +200,6 @@ func dryRunSuffix(d cluster.DryRun) string {
 	return ""
 }
 
-// reportApply prints the outcomes in order as kubectl's lines and returns
-// the exit code.
-func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
-	p := newApplyPrinter(nil, dry, false, true, stdout, stderr)
-	for i, o := range outs {
-		p.report(i, o)
-	}
-	return p.code
-}
-
 // applyPrinter prints the outcomes of apply as they come: kubectl's line
 // ("deployment.apps/web created"), or the resulting object through the
 // printer of kubectl's print flags (-o name|json|yaml|jsonpath=...), on

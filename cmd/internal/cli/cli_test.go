@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -371,3 +372,13 @@ var _ = Describe("the command tree", func() {
 		Expect(r.stderr).To(HavePrefix(`ply help: unknown topic "nope"`))
 	})
 })
+
+// reportApply prints the outcomes in order as kubectl's lines and returns
+// the exit code.
+func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
+	p := newApplyPrinter(nil, dry, false, true, stdout, stderr)
+	for i, o := range outs {
+		p.report(i, o)
+	}
+	return p.code
+}
