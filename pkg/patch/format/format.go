@@ -135,8 +135,7 @@ func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	if !ok || !Directive(n.Type.Item(), smp.DirectiveKey) {
 		return "", nil
 	}
-	// A value that is not a string reads as "", an unknown value. (A "delete" item's key is checked as it is
-	// matched: localKey.)
+	// A non-string reads as "" (unknown). (A "delete" item's key is checked as it is matched: localKey.)
 	at := "item " + strconv.Itoa(i) + ": "
 	switch s, _ := d.AsString(); s {
 	case smp.DeleteValue, smp.ReplaceValue:
@@ -285,8 +284,7 @@ func classOf(v value.Value) value.Kind {
 	return value.KindInt
 }
 
-// classOfList returns the one class of items (classNone for none), or an error message naming the first
-// item that differs from item 0.
+// classOfList returns the items' class (classNone: none), or a message naming the first item unlike item 0.
 func classOfList(items []value.Value) (value.Kind, string) {
 	if len(items) == 0 {
 		return classNone, ""
@@ -303,11 +301,8 @@ func classOfList(items []value.Value) (value.Kind, string) {
 // ListClass is the class of merged list n's items, the patch's and live's together (classNone: neither has
 // any; else objects or scalars), or the error for items that cannot be merged.
 func ListClass(n *elements.Node) (value.Kind, error) {
-	var live value.Value
-	if n.HasLive && n.Live.IsList() {
-		live = n.Live
-	}
-	lc, msg := classOfList(live.Items())
+	_, _, live := n.Lists()
+	lc, msg := classOfList(live)
 	if msg != "" {
 		return 0, n.Errorf(elements.Live, msg)
 	}
