@@ -1,6 +1,5 @@
-// Package patch applies a strategic merge patch (design documents 001, 000, 002 and 004) to a live object as
-// the API server does with k8s.io/apimachinery's strategicpatch, or with list order by the design documents
-// (Options.Ordering):
+// Package patch applies a strategic merge patch (design documents 000-002, 004) to a live object as the API
+// server does with k8s.io/apimachinery's strategicpatch, or with list order by the design (Options.Ordering):
 //
 //	Apply(live, patch, Options) / ApplyType(live, patch, rootType)
 //	ApplyTypeOrdered(live, patch, rootType, OrderSeed|OrderKubectl)
@@ -8,9 +7,7 @@
 // The patch is one more source of the collator (internal/collate), which reads it by the rules of its
 // format (package format: the directives and the rejection rules). OrderKubectl gives strategicpatch's
 // object, list order included, wherever strategicpatch defines one, but for the deliberate differences,
-// each a feature gate (pkg/features). Errors are *elements.Error naming the source (elements.Patch, or
-// elements.Live for live data the patch cannot apply to) and the path. The rules in full: docs/patches.md,
-// "Applying a patch: the rules in full".
+// each a feature gate (pkg/features). Rules in full: docs/patches.md, "Applying a patch: the rules in full".
 package patch
 
 import (
@@ -25,8 +22,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Ordering selects the order of the items of merged lists in a patch's result, as pkg/apply offers for
-// merges.
+// Ordering selects the order of merged lists' items in a patch's result, as pkg/apply does for merges.
 type Ordering = order.Ordering
 
 // ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
@@ -44,10 +40,9 @@ const (
 type Options struct {
 	// Schema supplies the merge metadata; nil means openapi.Default().
 	Schema *openapi.Schema
-	// TypeName names the root definition; empty means live's apiVersion and kind, or the patch's when live
-	// is null (the patch creates the object): that object must carry both, else Apply fails with an
-	// *elements.Error naming it. A kind the schema does not know is patched without merge metadata (maps
-	// merge, lists are replaced), as strategicpatch does.
+	// TypeName names the root definition; empty means live's apiVersion and kind, or the patch's when live is
+	// null: that object must carry both, else an *elements.Error names it. An unknown kind is patched without
+	// merge metadata (maps merge, lists are replaced), as strategicpatch does.
 	TypeName string
 	// MaxDepth bounds the nesting of maps and lists the patch may reach; 0 means parse.DefaultMaxDepth.
 	// Deeper patches are an error, also for values built in memory.
@@ -81,11 +76,13 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 		return value.Value{}, err
 	}
 	opts.Ordering = frontend.Ordering(opts.Ordering, opts.Gates)
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = parse.DefaultMaxDepth
+	}
 	return applyAt(vals, t, 0, opts)
 }
 
-// ApplyType applies patch to live like Apply, with t as the root type (nil: no schema), the default depth
-// limit and OrderSeed.
+// ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.
 func ApplyType(live, patch value.Value, t *openapi.Type) (value.Value, error) {
 	return ApplyTypeOrdered(live, patch, t, OrderSeed)
 }
@@ -96,11 +93,10 @@ func ApplyTypeOrdered(live, patch value.Value, t *openapi.Type, ordering Orderin
 	if err != nil {
 		return value.Value{}, err
 	}
-	return applyAt(vals, t, 0, Options{Ordering: ordering})
+	return applyAt(vals, t, 0, Options{Ordering: ordering, MaxDepth: parse.DefaultMaxDepth})
 }
 
-// roots requires the patch to be an object and live an object or null, and returns them as the values to
-// collate, a null live as the empty map.
+// roots requires an object patch and an object or null live (taken as {}) and returns the values to collate.
 func roots(live, patch value.Value) (elements.Values, error) {
 	if !patch.IsMap() {
 		return elements.Values{}, &elements.Error{Source: elements.Patch, Msg: "the top level must be an object, got " + patch.Kind().String()}
@@ -115,13 +111,9 @@ func roots(live, patch value.Value) (elements.Values, error) {
 }
 
 // applyAt applies vals' patch, at nesting depth depth (a patch's item applied on its own: Repeats), to
-// vals' live value, if any.
+// vals' live value, if any; opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
-	maxDepth := opts.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = parse.DefaultMaxDepth
-	}
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: maxDepth, Depth: depth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}
