@@ -32,8 +32,7 @@ const (
 	// OrderingSeed is the order the design specifies: local's order for the items local names, live-only
 	// items before them in their live relative order.
 	OrderingSeed = order.OrderSeed
-	// OrderingKubectl reproduces exactly the order kubectl's strategic merge patch produces (it interleaves
-	// live-only items).
+	// OrderingKubectl is exactly kubectl's strategic merge patch order (it interleaves live-only items).
 	OrderingKubectl = order.OrderKubectl
 )
 
@@ -47,19 +46,16 @@ type Options struct {
 	// TypeName names the root definition; empty means local's apiVersion and kind, which recorded and live
 	// must carry too unless null (else an *elements.Error naming the object).
 	TypeName string
-	// Overwrite lets local win over changes live made to fields local sets; when false such a field set to
-	// a third value is a conflict.
+	// Overwrite lets local win over live's changes to fields local sets; else a third value there conflicts.
 	Overwrite bool
-	// Ordering selects the order of merged list items; with the SeedOrdering gate off it is always
-	// OrderingKubectl.
+	// Ordering orders merged list items; with the SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
 	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge
 	// reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view, openapi.Schema.Kubectl) and
 	// SetOfMaps (off: a set of maps is replaced whole).
 	Gates features.Gates
-	// MaxDepth is the deepest nesting of maps and lists accepted in any of the three objects; 0 means
-	// parse.DefaultMaxDepth. It bounds the stack a merge of objects built in memory can use; MergeBytes
-	// also reads its documents under it.
+	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so
+	// the stack a merge of in-memory objects uses; MergeBytes reads its documents under it too.
 	MaxDepth int
 }
 
@@ -100,10 +96,9 @@ type ConflictError = delta.ConflictError
 // Merge computes what the server should hold after applying local: recorded is the configuration last
 // applied (value.Null on a first apply), live the object on the server (value.Null if it does not exist).
 //
-// Errors are *elements.Error for bad input (naming the source and field path) and *ConflictError when
-// Overwrite is false and live changed a field local sets, by kubectl's rule (delta.Check, as
-// patchgen.ThreeWay): input kubectl's patches cannot be made from is an error then. Merge never modifies
-// its inputs.
+// Errors are *elements.Error for bad input (naming source and path) and *ConflictError when Overwrite is
+// false and live changed a field local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
+// kubectl's patches cannot be made from is an error then. Merge never modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	return merge(recorded, local, live, opts, true)
 }
@@ -158,8 +153,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 		res.Changes = changes.Collect(tree, w)
 		w.Release()
 	}
-	// No or a few changes take their paths now and the tree's storage is reused; many keep their paths lazy,
-	// and the tree.
+	// Few changes (or none) take paths now and the tree's storage is reused; many keep it, for lazy paths.
 	if len(res.Changes) <= detachedChanges {
 		changes.Detach(res.Changes)
 		arena.Release()

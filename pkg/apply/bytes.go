@@ -8,17 +8,15 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// MergeBytes is Merge for objects given as JSON or YAML text and wanted as JSON: it returns the merged
-// object's JSON and Merge's warnings, and lists no changes. Recorded and live are none (value.Null) when
-// they hold no document: empty, only comments, or null. The documents are read under parse's default limits
-// with opts.MaxDepth (parse.Limits); errors are Merge's, and a *DocumentError for a document that does not
-// parse or breaks a limit.
+// MergeBytes is Merge on objects as JSON or YAML text: it returns the merged object's JSON and Merge's
+// warnings, and lists no changes. Recorded and live are none (value.Null) when they hold no document: empty,
+// only comments, or null. Documents are read under parse.Limits' defaults with opts.MaxDepth; errors are
+// Merge's, and a *DocumentError for a document that does not parse or breaks a limit.
 //
-// JSON documents are read in place into a parse.Arena taken from a pool, which is put back once the result
-// is encoded, so a program merging object after object allocates little more than its results (YAML, and
-// JSON of more than about 8,192 fields, are read into memory of their own, as parse.OwnedDocument reads
-// them). The arguments are never modified, and nothing returned shares memory with them or with the pool:
-// on failure the merge is repeated on copies of the documents, and that error is returned.
+// JSON documents are read in place into a parse.Arena from a pool, put back once the result is encoded, so
+// repeated merges allocate little more than their results (YAML, and JSON of over about 8,192 fields, get
+// memory of their own, as parse.OwnedDocument). The arguments are never modified, and nothing returned shares
+// memory with them or the pool: on failure the merge is repeated on copies, and that error is returned.
 func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, error) {
 	a := docArenas.Get().(*parse.Arena)
 	defer func() {
@@ -27,8 +25,7 @@ func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, e
 	}()
 	res, err := mergeText(recorded, local, live, opts, a)
 	if err != nil {
-		// Errors are the slow path; this one may share the arguments' and a's memory, the repeated merge's
-		// does not.
+		// The slow path: this error may share the arguments' and a's memory, the repeated merge's does not.
 		_, err = mergeText(recorded, local, live, opts, nil)
 		return nil, nil, err
 	}
