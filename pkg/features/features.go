@@ -77,12 +77,10 @@ func All() []Gate {
 	return out
 }
 
-// Gates is a setting of every gate. The zero value has every gate at its default (on); a Gates is a small
-// value, compared and copied freely.
+// Gates holds a setting of every gate, the zero value all on (their default); compare and copy it freely.
 type Gates struct{ off uint32 }
 
-// Kubectl returns Gates with every gate off: ply computes what kubectl's strategic merge patch computes
-// (--compat=kubectl).
+// Kubectl returns every gate off (--compat=kubectl): ply computes what kubectl's strategic merge patch does.
 func Kubectl() Gates { return Gates{off: 1<<count - 1} }
 
 // Enabled reports whether gate g is on.
@@ -90,9 +88,8 @@ func (s Gates) Enabled(g Gate) bool { return s.off&(1<<g) == 0 }
 
 // With returns s with gate g set to on.
 func (s Gates) With(g Gate, on bool) Gates {
-	if on {
-		s.off &^= 1 << g
-	} else {
+	s.off &^= 1 << g
+	if !on {
 		s.off |= 1 << g
 	}
 	return s
