@@ -1,6 +1,5 @@
-// Package smp is the wire format of kubectl's strategic merge patch: the directive keys, and how kubectl
-// renders and sorts merge keys and scalars (KeyString, SortScalars). What a patch says is computed by
-// internal/delta.
+// Package smp is kubectl's strategic merge patch wire format: its directive keys, and how kubectl renders and
+// sorts merge keys and scalars (KeyString, SortScalars). internal/delta computes what a patch says.
 package smp
 
 import (
@@ -22,8 +21,7 @@ const (
 	DeletePrefix   = "$deleteFromPrimitiveList/"
 )
 
-// KeyString renders a merge-key value the way kubectl compares and sorts keys (Go's %v of the decoded JSON
-// value).
+// KeyString renders a merge-key value as kubectl compares and sorts keys (Go's %v of the decoded JSON).
 func KeyString(v value.Value) string {
 	switch v.Kind() {
 	case value.KindString:

@@ -101,8 +101,7 @@ func (p Path) Child(e Element) Path {
 	return out
 }
 
-// Show renders a value that identifies a set item: a scalar as written, an object (an item of a set of maps)
-// as its JSON.
+// Show renders a set item's identifying value: a scalar as written, an object (in a set of maps) as its JSON.
 func Show(v value.Value) string {
 	if v.IsMap() || v.IsList() {
 		return string(v.JSON())

@@ -1,8 +1,7 @@
 // Package patchgen creates strategic merge patches in the form kubectl sends them: TwoWay
 // (strategicpatch.CreateTwoWayMergePatch) and ThreeWay (strategicpatch.CreateThreeWayMergePatch, kubectl
 // apply's patch). It collates the objects into one tree (original = Recorded, modified = Local, current =
-// Live) and asks the patch Visitor of internal/delta for the patch (delta.ThreeWay; conflicts by kubectl's
-// rule, delta.Check), in time linear in the size of the objects.
+// Live) and has internal/delta make the patch (conflicts by kubectl's rule, delta.Check) in linear time.
 //
 // The output equals strategicpatch's JSON byte for byte where both are defined (same keys, list order and
 // directive placement):
@@ -22,12 +21,11 @@
 // Every field the patch sets and every deletion is explicit, so a server that ignores $setElementOrder and
 // $retainKeys still reaches modified's fields (design 001).
 //
-// Where ply differs on purpose: multi-field merge keys (containerPort, protocol) identify items by the
-// whole tuple, so $setElementOrder entries and delete items carry every key field (one an item leaves out
-// filled from the schema's default), while patch items carry only the key fields local writes (one local
-// no longer writes is null). Applying a three-way patch thus gives what apply.Merge gives. Inputs
-// strategicpatch rejects (items of a merged list without their key or not objects, non-scalar set items)
-// are errors naming the source and path.
+// Where ply differs on purpose: multi-field merge keys (containerPort, protocol) identify items by the whole
+// tuple, so $setElementOrder entries and delete items carry every key field (one an item leaves out filled
+// from the schema's default), while patch items carry only the key fields local writes (one local no longer
+// writes is null). Applying a three-way patch thus gives what apply.Merge gives. Inputs strategicpatch
+// rejects (merged list items not objects or without their key, non-scalar set items) are errors.
 package patchgen
 
 import (
@@ -57,12 +55,10 @@ type Options struct {
 	Gates features.Gates
 }
 
-// TwoWay returns the strategic merge patch from original to modified in the form kubectl sends
-// (strategicpatch.CreateTwoWayMergePatch; see the package documentation); no change gives the empty object
-// {}. original may be value.Null (nothing yet); modified must be an object.
+// TwoWay returns the patch original->modified as kubectl sends it (strategicpatch.CreateTwoWayMergePatch);
+// no change gives {}. original may be value.Null (nothing yet); modified must be an object.
 //
-// Errors are *elements.Error naming the source (Recorded for original, Local for modified) and the field
-// path.
+// Errors are *elements.Error naming the source (Recorded for original, Local for modified) and the path.
 func TwoWay(original, modified value.Value, opts Options) (value.Value, error) {
 	return resolve(original, modified, value.Null, opts, false)
 }
@@ -73,9 +69,8 @@ func TwoWayType(original, modified value.Value, root *openapi.Type) (value.Value
 }
 
 // ThreeWay returns the patch kubectl apply sends (strategicpatch.CreateThreeWayMergePatch): the delta from
-// current to modified (additions and changes) combined with the deletions from original to modified.
-// original is the last applied configuration (value.Null on a first apply), current the live object
-// (value.Null when it does not exist).
+// current to modified (additions and changes) plus the deletions from original to modified. original is the
+// last applied configuration (value.Null on a first apply), current the live object (value.Null if none).
 //
 // With Overwrite false, changes the server made that the patch would overwrite give an *apply.ConflictError
 // listing every conflicting path, exactly when strategicpatch reports a conflict (delta.Check, as
@@ -120,8 +115,7 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	return p, nil
 }
 
-// resolve is create with the objects' type resolved (frontend.RootType): modified's, which original and
-// current, unless null, must carry too.
+// resolve is create with the root type by frontend.RootType: modified's, which non-null others must carry.
 func resolve(original, modified, current value.Value, opts Options, threeWay bool) (value.Value, error) {
 	root, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
 		frontend.Object{Value: original, Source: elements.Recorded}, frontend.Object{Value: current, Source: elements.Live})
