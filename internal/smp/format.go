@@ -1,12 +1,11 @@
-// Package smp is the wire format of kubectl's strategic merge patch: the
-// directive keys, and how kubectl renders and sorts merge keys and scalars
-// (KeyString, SortScalars). What a patch says is computed by
-// internal/delta.
+// Package smp is kubectl's strategic merge patch wire format: its directive keys, and how kubectl renders and
+// sorts merge keys and scalars (KeyString, SortScalars). internal/delta computes what a patch says.
 package smp
 
 import (
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -22,8 +21,7 @@ const (
 	DeletePrefix   = "$deleteFromPrimitiveList/"
 )
 
-// KeyString renders a merge-key value the way kubectl compares and sorts
-// keys (Go's %v of the decoded JSON value).
+// KeyString renders a merge-key value as kubectl compares and sorts keys (Go's %v of the decoded JSON).
 func KeyString(v value.Value) string {
 	switch v.Kind() {
 	case value.KindString:
@@ -42,16 +40,9 @@ func KeyString(v value.Value) string {
 }
 
 // SortScalars sorts vs stably as kubectl sorts scalars: by KeyString.
-func SortScalars(vs []value.Value) {
-	sort.SliceStable(vs, func(i, j int) bool { return KeyString(vs[i]) < KeyString(vs[j]) })
-}
+func SortScalars(vs []value.Value) { slices.SortStableFunc(vs, byKeyString) }
 
 // Sorted reports whether vs are in SortScalars' order.
-func Sorted(vs []value.Value) bool {
-	for i := 1; i < len(vs); i++ {
-		if KeyString(vs[i]) < KeyString(vs[i-1]) {
-			return false
-		}
-	}
-	return true
-}
+func Sorted(vs []value.Value) bool { return slices.IsSortedFunc(vs, byKeyString) }
+
+func byKeyString(a, b value.Value) int { return strings.Compare(KeyString(a), KeyString(b)) }

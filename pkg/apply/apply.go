@@ -1,15 +1,12 @@
-// Package apply is ply's facade for programs that embed it: one call merges
-// the recorded (last-applied), local and live objects of one Kubernetes
-// resource the way kubectl apply means, and returns the updated object with
-// the list of changes it makes to live.
+// Package apply is ply's facade for programs that embed it: one call merges the recorded (last-applied),
+// local and live objects of one Kubernetes resource the way kubectl apply means, and returns the updated
+// object with the list of changes it makes to live.
 //
 //	res, err := apply.Merge(recorded, local, live, apply.DefaultOptions())
 //
-// Merge is safe for concurrent use; schemas are parsed once per process and
-// shared. MergeBytes takes and gives documents as text and reuses the
-// memory it reads them into from one call to the next; a program that
-// merges values can do the same with a parse.Arena of its own, reset once
-// each result is encoded.
+// Merge is safe for concurrent use; schemas are parsed once per process and shared. MergeBytes takes and
+// gives documents as text and reuses the memory it reads them into from one call to the next; a program
+// that merges values can do the same with a parse.Arena of its own, reset once each result is encoded.
 package apply
 
 import (
@@ -32,50 +29,38 @@ import (
 type Ordering = order.Ordering
 
 const (
-	// OrderingSeed is the order the design specifies: local's order for the
-	// items local names, live-only items before them in their live relative
-	// order.
+	// OrderingSeed is the order the design specifies: local's order for the items local names, live-only
+	// items before them in their live relative order.
 	OrderingSeed = order.OrderSeed
-	// OrderingKubectl reproduces exactly the order kubectl's strategic merge
-	// patch produces (it interleaves live-only items).
+	// OrderingKubectl is exactly kubectl's strategic merge patch order (it interleaves live-only items).
 	OrderingKubectl = order.OrderKubectl
 )
 
 // ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
 var ParseOrdering = order.ParseOrdering
 
-// Options control a Merge. Use DefaultOptions and change what differs: the
-// zero Options has Overwrite false.
+// Options control a Merge. Use DefaultOptions and change what differs: the zero Options has Overwrite false.
 type Options struct {
-	// Schema resolves the types of the objects; nil means the embedded
-	// default schema.
+	// Schema resolves the types of the objects; nil means the embedded default schema.
 	Schema *openapi.Schema
-	// TypeName names the root definition; empty means local's apiVersion and
-	// kind, which recorded and live must carry too unless null (else an
-	// *elements.Error naming the object).
+	// TypeName names the root definition; empty means local's apiVersion and kind, which recorded and live
+	// must carry too unless null (else an *elements.Error naming the object).
 	TypeName string
-	// Overwrite lets local win over changes live made to fields local sets;
-	// when false such a field set to a third value is a conflict.
+	// Overwrite lets local win over live's changes to fields local sets; else a third value there conflicts.
 	Overwrite bool
-	// Ordering selects the order of merged list items; with the
-	// SeedOrdering gate off it is always OrderingKubectl.
+	// Ordering orders merged list items; with the SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
-	// Gates switch ply's departures from kubectl (zero value: all on;
-	// features.Kubectl(): all off). Merge reads SeedOrdering,
-	// MultiFieldMergeKeys (off: the schema's kubectl view,
-	// openapi.Schema.Kubectl) and SetOfMaps (off: a set of maps is
-	// replaced whole).
+	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge
+	// reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view, openapi.Schema.Kubectl) and
+	// SetOfMaps (off: a set of maps is replaced whole).
 	Gates features.Gates
-	// MaxDepth is the deepest nesting of maps and lists accepted in any of
-	// the three objects; 0 means parse.DefaultMaxDepth. It bounds the stack
-	// a merge of objects built in memory can use; MergeBytes also reads its
-	// documents under it.
+	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so
+	// the stack a merge of in-memory objects uses; MergeBytes reads its documents under it too.
 	MaxDepth int
 }
 
-// DefaultOptions returns the options kubectl apply uses: embedded schema,
-// Overwrite true, seed ordering, every feature gate on (ply's semantics;
-// set Gates to features.Kubectl() for kubectl's).
+// DefaultOptions returns the options kubectl apply uses: embedded schema, Overwrite true, seed ordering,
+// every feature gate on (ply's semantics; set Gates to features.Kubectl() for kubectl's).
 func DefaultOptions() Options { return Options{Overwrite: true} }
 
 // Change is one difference between live and the merged result.
@@ -97,35 +82,28 @@ type Result struct {
 	Object value.Value
 	// Changes lists the differences from live in a stable order.
 	Changes []Change
-	// Warnings do not stop the merge, such as a kind without schema merged
-	// by the fallback rules.
+	// Warnings do not stop the merge, such as a kind without schema merged by the fallback rules.
 	Warnings []string
 }
 
-// Conflict is a field live changed away from recorded that local writes
-// too (Options.Overwrite false): its path, local's value (null: removes)
-// and live's.
+// Conflict is a field live changed away from recorded that local writes too (Options.Overwrite false): its
+// path, local's value (null: removes) and live's.
 type Conflict = delta.Conflict
 
-// ConflictError lists, in document order, the conflicts that stop a Merge
-// with Overwrite false (see delta.Check).
+// ConflictError lists, in document order, the conflicts that stop a Merge with Overwrite false (delta.Check).
 type ConflictError = delta.ConflictError
 
-// Merge computes what the server should hold after applying local: recorded
-// is the configuration last applied (value.Null on a first apply), live the
-// object on the server (value.Null when it does not exist yet).
+// Merge computes what the server should hold after applying local: recorded is the configuration last
+// applied (value.Null on a first apply), live the object on the server (value.Null if it does not exist).
 //
-// Errors are *elements.Error for bad input (naming the source and field
-// path) and *ConflictError when Overwrite is false and live changed a field
-// local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
-// kubectl's patches cannot be made from is an error then. Merge never
-// modifies its inputs.
+// Errors are *elements.Error for bad input (naming source and path) and *ConflictError when Overwrite is
+// false and live changed a field local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
+// kubectl's patches cannot be made from is an error then. Merge never modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	return merge(recorded, local, live, opts, true)
 }
 
-// merge is Merge; without listChanges the Result has no Changes, and the
-// walk keeps no outcomes for them.
+// merge is Merge; without listChanges the Result has no Changes, and the walk keeps no outcomes for them.
 func merge(recorded, local, live value.Value, opts Options, listChanges bool) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
@@ -171,14 +149,11 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 		return Result{}, err
 	}
 	res.Object = out.Value
-	if !listChanges {
-		arena.Release()
-		return res, nil
+	if listChanges {
+		res.Changes = changes.Collect(tree, w)
+		w.Release()
 	}
-	res.Changes = changes.Collect(tree, w)
-	w.Release()
-	// A few changes take their paths now and the tree's storage is reused;
-	// many keep their paths lazy, and the tree.
+	// Few changes (or none) take paths now and the tree's storage is reused; many keep it, for lazy paths.
 	if len(res.Changes) <= detachedChanges {
 		changes.Detach(res.Changes)
 		arena.Release()
@@ -186,6 +161,5 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	return res, nil
 }
 
-// detachedChanges is the most changes whose paths Merge materialises to
-// reuse the tree's storage.
+// detachedChanges is the most changes whose paths Merge materialises to reuse the tree's storage.
 const detachedChanges = 64

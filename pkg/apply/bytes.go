@@ -8,22 +8,15 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// MergeBytes is Merge for objects given as JSON or YAML text and wanted as
-// JSON: it returns the merged object's JSON and Merge's warnings, and lists
-// no changes. Recorded and live are none (value.Null) when they hold no
-// document: empty, only comments, or null. The documents are read under
-// parse's default limits with opts.MaxDepth (parse.Limits); errors are
-// Merge's, and a *DocumentError for a document that does not parse or
-// breaks a limit.
+// MergeBytes is Merge on objects as JSON or YAML text: it returns the merged object's JSON and Merge's
+// warnings, and lists no changes. Recorded and live are none (value.Null) when they hold no document: empty,
+// only comments, or null. Documents are read under parse.Limits' defaults with opts.MaxDepth; errors are
+// Merge's, and a *DocumentError for a document that does not parse or breaks a limit.
 //
-// JSON documents are read in place into a parse.Arena taken from a pool,
-// which is put back once the result is encoded, so a program merging
-// object after object allocates little more than its results (YAML, and
-// JSON of more than about 8,192 fields, are read into memory of their
-// own, as parse.OwnedDocument reads them). The arguments are never
-// modified, and nothing returned shares memory with them or with the pool:
-// on failure the merge is repeated on copies of the documents, and that
-// error is returned.
+// JSON documents are read in place into a parse.Arena from a pool, put back once the result is encoded, so
+// repeated merges allocate little more than their results (YAML, and JSON of over about 8,192 fields, get
+// memory of their own, as parse.OwnedDocument). The arguments are never modified, and nothing returned shares
+// memory with them or the pool: on failure the merge is repeated on copies, and that error is returned.
 func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, error) {
 	a := docArenas.Get().(*parse.Arena)
 	defer func() {
@@ -32,8 +25,7 @@ func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, e
 	}()
 	res, err := mergeText(recorded, local, live, opts, a)
 	if err != nil {
-		// Errors are the slow path; this one may share the arguments' and
-		// a's memory, the repeated merge's does not.
+		// The slow path: this error may share the arguments' and a's memory, the repeated merge's does not.
 		_, err = mergeText(recorded, local, live, opts, nil)
 		return nil, nil, err
 	}
@@ -43,44 +35,35 @@ func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, e
 // docArenas keeps the Arenas MergeBytes reads documents into, reset.
 var docArenas = sync.Pool{New: func() any { return new(parse.Arena) }}
 
-// mergeText reads the three documents in place into a, or into memory of
-// their own when a is nil (parse.Document: copies), and merges them without
-// listing changes.
+// mergeText reads the three documents in place into a, or into memory of their own when a is nil
+// (parse.Document: copies), and merges them without listing changes.
 func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Result, error) {
 	limits := parse.Limits{MaxDepth: opts.MaxDepth}
-	docs := [...]struct {
-		source string
-		data   []byte
-		v      value.Value
-	}{{"recorded", recorded, value.Null}, {"local", local, value.Null}, {"live", live, value.Null}}
-	for i := range docs {
-		d := &docs[i]
-		var v value.Value
-		var err error
-		if a != nil {
-			v, err = limits.OwnedDocumentIn(a, d.data)
-		} else {
-			v, err = limits.Document(d.data)
-		}
-		switch {
+	read := limits.Document
+	if a != nil {
+		read = func(data []byte) (value.Value, error) { return limits.OwnedDocumentIn(a, data) }
+	}
+	var vs [3]value.Value // value.Null where a document is none
+	for i, data := range [...][]byte{recorded, local, live} {
+		v, err := read(data)
+		switch source := [...]string{"recorded", "local", "live"}[i]; {
 		case err == nil:
-			d.v = v
-		case d.source == "local" || !noDocument(err):
-			return Result{}, &DocumentError{Source: d.source, Err: err}
+			vs[i] = v
+		case source == "local" || !noDocument(err):
+			return Result{}, &DocumentError{Source: source, Err: err}
 		}
 	}
-	return merge(docs[0].v, docs[1].v, docs[2].v, opts, false)
+	return merge(vs[0], vs[1], vs[2], opts, false)
 }
 
-// noDocument reports whether err is parse's error for input that holds no
-// document.
+// noDocument reports whether err is parse's error for input that holds no document.
 func noDocument(err error) bool {
 	var pe *parse.Error
 	return errors.As(err, &pe) && pe.NoDocument()
 }
 
-// DocumentError is one of MergeBytes' documents not parsing: Source is
-// "recorded", "local" or "live", Err the *parse.Error.
+// DocumentError is one of MergeBytes' documents not parsing: Source is "recorded", "local" or "live", Err
+// the *parse.Error.
 type DocumentError struct {
 	Source string
 	Err    error

@@ -1,10 +1,8 @@
-// Package features holds ply's feature gates: every behaviour where ply
-// departs from kubectl on purpose is a named gate, on by default, with a
-// one-line switch at the place that decides it. With every gate off
+// Package features holds ply's feature gates: every behaviour where ply departs from kubectl on purpose is a
+// named gate, on by default, with a one-line switch at the place that decides it. With every gate off
 // (Kubectl) ply computes what kubectl's strategic merge patch computes.
 //
-// Gates are given as Kubernetes gives them:
-// --feature-gates=Name=true|false,... (Parse).
+// Gates are given as Kubernetes gives them: --feature-gates=Name=true|false,... (Parse).
 package features
 
 import (
@@ -20,30 +18,24 @@ type Gate uint8
 
 // The gates. Each is on by default.
 const (
-	// SeedOrdering orders merged lists by design document 000 (live-only
-	// items first, then local's or the patch's order); off, lists are
-	// ordered exactly as kubectl's strategic merge patch leaves them.
+	// SeedOrdering orders merged lists by design document 000 (live-only items first, then local's or the
+	// patch's order); off, lists are ordered exactly as kubectl's strategic merge patch leaves them.
 	SeedOrdering Gate = iota
-	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give
-	// it: list and map types, list-map-keys (every key field, a field left
-	// out taking its default) and comma-separated patch-merge-keys; off,
-	// only the patch strategy and a one-field merge key count, as kubectl.
+	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give it: list and map types,
+	// list-map-keys (every key field, a field left out taking its default) and comma-separated
+	// patch-merge-keys; off, only the patch strategy and a one-field merge key count, as kubectl.
 	MultiFieldMergeKeys
-	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field
-	// (design document 001); off, it leaves an empty map, as
-	// strategicpatch does.
+	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
+	// leaves an empty map, as strategicpatch does.
 	PatchDeleteRemovesMap
-	// SetOfMaps merges x-kubernetes-list-type: set lists whose items are
-	// objects as sets of atomic items, identity the whole item, as
-	// server-side apply does; off, such a list is replaced whole, as kubectl
+	// SetOfMaps merges x-kubernetes-list-type: set lists whose items are objects as sets of atomic items,
+	// identity the whole item, as server-side apply does; off, such a list is replaced whole, as kubectl
 	// replaces a list without a merge strategy.
 	SetOfMaps
-	// UniqueMergeKeys refuses a list that names one merge key twice: in a
-	// patch (naming both items) and in local; off, such a patch is applied
-	// as the API server applies it, the later items of a key merged in
-	// turn into the first or kept apart (docs/patches.md). Local's
-	// repeated keys are refused still: kubectl's pairing of them is not
-	// reproduced.
+	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in
+	// local; off, such a patch is applied as the API server applies it, the later items of a key merged in
+	// turn into the first or kept apart (docs/patches.md). Local's repeated keys are refused still:
+	// kubectl's pairing of them is not reproduced.
 	UniqueMergeKeys
 
 	count
@@ -68,8 +60,7 @@ func (g Gate) String() string {
 	return "Gate(" + strconv.Itoa(int(g)) + ")"
 }
 
-// Summary says in one sentence what g does when on and, after "; off: ",
-// when off.
+// Summary says in one sentence what g does when on and, after "; off: ", when off.
 func (g Gate) Summary() string {
 	if g < count {
 		return summaries[g]
@@ -86,14 +77,10 @@ func All() []Gate {
 	return out
 }
 
-// Gates is a setting of every gate. The zero value has every gate at its
-// default (on); a Gates is a small value, compared and copied freely.
-type Gates struct {
-	off uint32
-}
+// Gates holds a setting of every gate, the zero value all on (their default); compare and copy it freely.
+type Gates struct{ off uint32 }
 
-// Kubectl returns Gates with every gate off: ply computes what kubectl's
-// strategic merge patch computes (--compat=kubectl).
+// Kubectl returns every gate off (--compat=kubectl): ply computes what kubectl's strategic merge patch does.
 func Kubectl() Gates { return Gates{off: 1<<count - 1} }
 
 // Enabled reports whether gate g is on.
@@ -101,9 +88,8 @@ func (s Gates) Enabled(g Gate) bool { return s.off&(1<<g) == 0 }
 
 // With returns s with gate g set to on.
 func (s Gates) With(g Gate, on bool) Gates {
-	if on {
-		s.off &^= 1 << g
-	} else {
+	s.off &^= 1 << g
+	if !on {
 		s.off |= 1 << g
 	}
 	return s
@@ -119,12 +105,11 @@ func (s Gates) String() string {
 	return strings.Join(parts, ",")
 }
 
-// Parse reads "Name=true|false,..." (Kubernetes' --feature-gates syntax;
-// spaces around names and values are ignored, an empty string sets
-// nothing) into base. An unknown name, a value that is not a boolean or a
-// name given twice is an error naming it.
+// Parse reads "Name=true|false,..." (Kubernetes' --feature-gates syntax; spaces around names and values are
+// ignored, an empty string sets nothing) into base. An unknown name, a value that is not a boolean or a name
+// given twice is an error naming it.
 func Parse(base Gates, spec string) (Gates, error) {
-	seen := map[Gate]bool{}
+	seen := map[string]bool{}
 	for _, part := range strings.Split(spec, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -139,16 +124,15 @@ func Parse(base Gates, spec string) (Gates, error) {
 		if i < 0 {
 			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + strings.Join(names[:], ", "))
 		}
-		g := Gate(i)
 		on, err := strconv.ParseBool(val)
 		if err != nil {
 			return base, errors.New("feature gate " + name + ": " + strconv.Quote(val) + " is not true or false")
 		}
-		if seen[g] {
+		if seen[name] {
 			return base, errors.New("feature gate " + name + " is given twice")
 		}
-		seen[g] = true
-		base = base.With(g, on)
+		seen[name] = true
+		base = base.With(Gate(i), on)
 	}
 	return base, nil
 }

@@ -1,6 +1,5 @@
-// Package fieldpath names a place inside an object: a field of a map, an
-// item of a keyed list (by its merge-key tuple), an item of a set (by value)
-// or an item of an atomic list (by index).
+// Package fieldpath names a place inside an object: a field of a map, an item of a keyed list (by its
+// merge-key tuple), an item of a set (by value) or an item of an atomic list (by index).
 //
 // Paths render the way users read them in error messages and change lists:
 //
@@ -56,59 +55,43 @@ func Val(v value.Value) Element { return Element{Kind: ValueElement, Value: v} }
 // Index returns the element selecting list item i.
 func Index(i int) Element { return Element{Kind: IndexElement, Index: i} }
 
-// Path is a sequence of Elements from the root of an object. The empty Path
-// is the root itself.
+// Path is a sequence of Elements from the root of an object. The empty Path is the root itself.
 type Path []Element
 
-// String renders p: fields joined by dots, list items in brackets
-// ("[name=web]", "[containerPort=80,protocol=UDP]", "[=value]", "[3]").
-// The root renders as ".".
+// String renders p: fields joined by dots, list items in brackets ("[name=web]",
+// "[containerPort=80,protocol=UDP]", "[=value]", "[3]"). The root renders as ".".
 func (p Path) String() string {
 	if len(p) == 0 {
 		return "."
 	}
 	var sb strings.Builder
 	for i, e := range p {
-		e.write(&sb, i == 0)
+		switch e.Kind {
+		case FieldElement:
+			if i > 0 {
+				sb.WriteByte('.')
+			}
+			sb.WriteString(e.Field)
+		case KeyElement:
+			sb.WriteByte('[')
+			for j, kf := range e.Key {
+				if j > 0 {
+					sb.WriteByte(',')
+				}
+				sb.WriteString(kf.Name + "=" + kf.Value.Short())
+			}
+			sb.WriteByte(']')
+		case ValueElement:
+			sb.WriteString("[=" + Show(e.Value) + "]")
+		case IndexElement:
+			sb.WriteString("[" + strconv.Itoa(e.Index) + "]")
+		}
 	}
 	return sb.String()
 }
 
 // String renders one element as it appears inside a Path.
-func (e Element) String() string {
-	var sb strings.Builder
-	e.write(&sb, true)
-	return sb.String()
-}
-
-func (e Element) write(sb *strings.Builder, first bool) {
-	switch e.Kind {
-	case FieldElement:
-		if !first {
-			sb.WriteByte('.')
-		}
-		sb.WriteString(e.Field)
-	case KeyElement:
-		sb.WriteByte('[')
-		for i, kf := range e.Key {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(kf.Name)
-			sb.WriteByte('=')
-			sb.WriteString(kf.Value.Short())
-		}
-		sb.WriteByte(']')
-	case ValueElement:
-		sb.WriteString("[=")
-		sb.WriteString(Show(e.Value))
-		sb.WriteByte(']')
-	case IndexElement:
-		sb.WriteByte('[')
-		sb.WriteString(strconv.Itoa(e.Index))
-		sb.WriteByte(']')
-	}
-}
+func (e Element) String() string { return Path{e}.String() }
 
 // Child returns a new Path of p followed by e; p itself is not modified.
 func (p Path) Child(e Element) Path {
@@ -118,8 +101,7 @@ func (p Path) Child(e Element) Path {
 	return out
 }
 
-// Show renders a value that identifies a set item: a scalar as written, an
-// object (an item of a set of maps) as its JSON.
+// Show renders a set item's identifying value: a scalar as written, an object (in a set of maps) as its JSON.
 func Show(v value.Value) string {
 	if v.IsMap() || v.IsList() {
 		return string(v.JSON())

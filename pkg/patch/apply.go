@@ -1,19 +1,13 @@
-// Package patch applies a strategic merge patch (design documents 001,
-// 000, 002 and 004) to a live object as the API server does with
-// k8s.io/apimachinery's strategicpatch, or with list order by the design
-// documents (Options.Ordering):
+// Package patch applies a strategic merge patch (design documents 000-002, 004) to a live object as the API
+// server does with k8s.io/apimachinery's strategicpatch, or with list order by the design (Options.Ordering):
 //
 //	Apply(live, patch, Options) / ApplyType(live, patch, rootType)
 //	ApplyTypeOrdered(live, patch, rootType, OrderSeed|OrderKubectl)
 //
-// The patch is one more source of the collator (internal/collate), which
-// reads it by the rules of its format (package format: the directives and
-// the rejection rules). OrderKubectl gives strategicpatch's object, list order included,
-// wherever strategicpatch defines one, but for the deliberate differences,
-// each a feature gate (pkg/features). Errors are *elements.Error naming
-// the source (elements.Patch, or elements.Live for live data the patch
-// cannot apply to) and the path. The rules in full: docs/patches.md,
-// "Applying a patch: the rules in full".
+// The patch is one more source of the collator (internal/collate), which reads it by the rules of its
+// format (package format: the directives and the rejection rules). OrderKubectl gives strategicpatch's
+// object, list order included, wherever strategicpatch defines one, but for the deliberate differences,
+// each a feature gate (pkg/features). Rules in full: docs/patches.md, "Applying a patch: the rules in full".
 package patch
 
 import (
@@ -28,17 +22,15 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Ordering selects the order of the items of merged lists in a patch's
-// result, as pkg/apply offers for merges.
+// Ordering selects the order of merged lists' items in a patch's result, as pkg/apply does for merges.
 type Ordering = order.Ordering
 
 // ParseOrdering returns the Ordering named "seed" or "kubectl", or an error.
 var ParseOrdering = order.ParseOrdering
 
 const (
-	// OrderSeed (the zero value) follows design document 000: live's items
-	// the patch does not order come first, in live order, then the items
-	// the patch orders ($setElementOrder's order, else the patch list's).
+	// OrderSeed (the zero value) follows design document 000: live's items the patch does not order come
+	// first, in live order, then those the patch orders ($setElementOrder's order, else the patch list's).
 	OrderSeed = order.OrderSeed
 	// OrderKubectl reproduces strategicpatch's order.
 	OrderKubectl = order.OrderKubectl
@@ -48,39 +40,31 @@ const (
 type Options struct {
 	// Schema supplies the merge metadata; nil means openapi.Default().
 	Schema *openapi.Schema
-	// TypeName names the root definition; empty means live's apiVersion
-	// and kind, or the patch's when live is null (the patch creates the
-	// object): that object must carry both, else Apply fails with an
-	// *elements.Error naming it. A kind the schema does not know is
-	// patched without merge metadata (maps merge, lists are replaced), as
-	// strategicpatch does.
+	// TypeName names the root definition; empty means live's apiVersion and kind, or the patch's when live is
+	// null: that object must carry both, else an *elements.Error names it. An unknown kind is patched without
+	// merge metadata (maps merge, lists are replaced), as strategicpatch does.
 	TypeName string
-	// MaxDepth bounds the nesting of maps and lists the patch may reach;
-	// 0 means parse.DefaultMaxDepth. Deeper patches are an error, also for
-	// values built in memory.
+	// MaxDepth bounds the nesting of maps and lists the patch may reach; 0 means parse.DefaultMaxDepth.
+	// Deeper patches are an error, also for values built in memory.
 	MaxDepth int
-	// Ordering selects the order of merged lists (never which items they
-	// hold); with the SeedOrdering gate off it is always OrderKubectl.
+	// Ordering selects the order of merged lists (never which items they hold); with the SeedOrdering gate
+	// off it is always OrderKubectl.
 	Ordering Ordering
-	// Gates switch ply's departures from strategicpatch (zero value: all
-	// on; features.Kubectl(): all off). Apply reads SeedOrdering,
-	// MultiFieldMergeKeys (off: the schema's kubectl view),
-	// PatchDeleteRemovesMap (off: "$patch: delete" on a map leaves an
-	// empty map), SetOfMaps (off: a set of maps is replaced whole) and
-	// UniqueMergeKeys (off: a list naming a key twice is applied as the
-	// API server applies it).
+	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off).
+	// Apply reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap
+	// (off: "$patch: delete" on a map leaves an empty map), SetOfMaps (off: a set of maps is replaced
+	// whole) and UniqueMergeKeys (off: a list naming a key twice is applied as the API server applies it).
 	Gates features.Gates
 }
 
-// Apply applies the strategic merge patch patch to live (value.Null when
-// the object does not exist yet) and returns the patched object. Neither
-// input is modified.
+// Apply applies the strategic merge patch patch to live (value.Null when the object does not exist yet) and
+// returns the patched object. Neither input is modified.
 //
-// Errors are *elements.Error: Source elements.Patch for a malformed patch,
-// elements.Live for live data the patch cannot be applied to, each with
-// the field path.
+// Errors are *elements.Error: Source elements.Patch for a malformed patch, elements.Live for live data the
+// patch cannot be applied to, each with the field path.
 func Apply(live, patch value.Value, opts Options) (value.Value, error) {
-	if err := checkRoots(live, patch); err != nil {
+	vals, err := roots(live, patch)
+	if err != nil {
 		return value.Value{}, err
 	}
 	decides := frontend.Object{Value: live, Source: elements.Live}
@@ -92,51 +76,44 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 		return value.Value{}, err
 	}
 	opts.Ordering = frontend.Ordering(opts.Ordering, opts.Gates)
-	return apply(live, patch, t, opts)
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = parse.DefaultMaxDepth
+	}
+	return applyAt(vals, t, 0, opts)
 }
 
-// ApplyType applies patch to live like Apply, with t as the root type
-// (nil: no schema), the default depth limit and OrderSeed.
+// ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.
 func ApplyType(live, patch value.Value, t *openapi.Type) (value.Value, error) {
 	return ApplyTypeOrdered(live, patch, t, OrderSeed)
 }
 
 // ApplyTypeOrdered is ApplyType with the ordering of merged lists given.
 func ApplyTypeOrdered(live, patch value.Value, t *openapi.Type, ordering Ordering) (value.Value, error) {
-	if err := checkRoots(live, patch); err != nil {
+	vals, err := roots(live, patch)
+	if err != nil {
 		return value.Value{}, err
 	}
-	return apply(live, patch, t, Options{Ordering: ordering})
+	return applyAt(vals, t, 0, Options{Ordering: ordering, MaxDepth: parse.DefaultMaxDepth})
 }
 
-// checkRoots requires the patch to be an object and live an object or null.
-func checkRoots(live, patch value.Value) error {
+// roots requires an object patch and an object or null live (taken as {}) and returns the values to collate.
+func roots(live, patch value.Value) (elements.Values, error) {
 	if !patch.IsMap() {
-		return &elements.Error{Source: elements.Patch, Msg: "the top level must be an object, got " + patch.Kind().String()}
+		return elements.Values{}, &elements.Error{Source: elements.Patch, Msg: "the top level must be an object, got " + patch.Kind().String()}
 	}
 	if live.Kind() != value.KindNull && !live.IsMap() {
-		return &elements.Error{Source: elements.Live, Msg: "the top level must be an object (or null: no object yet), got " + live.Kind().String()}
+		return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object (or null: no object yet), got " + live.Kind().String()}
 	}
-	return nil
+	if !live.IsMap() {
+		live = value.MustMap()
+	}
+	return elements.Values{Local: patch, HasLocal: true, Live: live, HasLive: true}, nil
 }
 
-// apply collates the patch tree (roots checked) and walks it in patch mode.
-func apply(live, patch value.Value, t *openapi.Type, opts Options) (value.Value, error) {
-	vals := elements.Values{Local: patch, HasLocal: true, Live: value.MustMap(), HasLive: true}
-	if live.IsMap() {
-		vals.Live = live
-	}
-	return applyAt(vals, t, 0, opts)
-}
-
-// applyAt applies vals' patch, at nesting depth depth (a patch's item
-// applied on its own: Repeats), to vals' live value, if any.
+// applyAt applies vals' patch, at nesting depth depth (a patch's item applied on its own: Repeats), to
+// vals' live value, if any; opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
-	maxDepth := opts.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = parse.DefaultMaxDepth
-	}
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: maxDepth, Depth: depth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -1,9 +1,7 @@
-// Package format is the strategic merge patch format as ply's engine reads
-// it (design documents 000-002): the directives read out of a patch's
-// values into node metadata, and the rules that reject a patch. The
-// shared collator (internal/collate) calls it while it builds a patch's
-// tree; pkg/patch is the front-end. Its functions take the engine's
-// element nodes: it is not an API for programs outside ply.
+// Package format is the strategic merge patch format as ply's engine reads it (design documents 000-002):
+// the directives read out of a patch's values into node metadata, and the rules that reject a patch. The
+// collator (internal/collate) calls it while it builds a patch's tree; pkg/patch is the front-end. Its
+// functions take the engine's element nodes: it is not an API for programs outside ply.
 package format
 
 import (
@@ -23,22 +21,19 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
-// fail is the *elements.Error blaming the patch at node n. (Errors blame
-// elements.Patch, or elements.Live for live data a directive cannot apply
-// to, at the path of the map or list concerned. A node passed here is
+// fail is the *elements.Error blaming the patch at node n. (Errors blame elements.Patch, or elements.Live for
+// live data a directive cannot apply to, at the path of the map or list concerned. A node passed here is
 // complete but for its children and ID.)
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
-// Directive reports whether key is a directive of a map of type t: a "$"
-// key t does not declare (a few types, JSONSchemaProps among them, have
-// "$ref" and "$schema" data fields).
+// Directive reports whether key is a directive of a map of type t: a "$" key t does not declare (a few
+// types, JSONSchemaProps among them, have "$ref" and "$schema" data fields).
 func Directive(t *openapi.Type, key string) bool {
 	return strings.HasPrefix(key, "$") && t.Field(key) == nil
 }
 
-// ReadMap reads patch map n.Local: its data fields, sorted; the node's
-// directives ("$patch", "$retainKeys", added to n.Dirs); and those it
-// gives its fields, sorted by name.
+// ReadMap reads patch map n.Local: its data fields, sorted; the node's directives ("$patch", "$retainKeys",
+// added to n.Dirs); and those it gives its fields, sorted by name.
 func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDirectives, error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
@@ -54,9 +49,8 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 		return p.Without(smp.DirectiveKey).Fields(), dirs, nil, nil
 	}
 	dirs := n.Dirs
-	// Directives: $retainKeys, $setElementOrder/<f>,
-	// $deleteFromPrimitiveList/<f>; others come from newer clients and are
-	// ignored.
+	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others come from newer
+	// clients and are ignored.
 	fields := p.Fields()
 	first := slices.IndexFunc(fields, func(fl value.Field) bool { return Directive(t, fl.Key) })
 	if first < 0 {
@@ -135,16 +129,13 @@ func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
 	return slices.Compact(keys), nil
 }
 
-// ReadItem reads the "$patch" directive of item i of merged list of maps
-// n: "", "delete" or "replace".
+// ReadItem reads the "$patch" directive of item i of merged list of maps n: "", "delete" or "replace".
 func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
-	itemType := n.Type.Item()
 	d, ok := it.Get(smp.DirectiveKey)
-	if !ok || !Directive(itemType, smp.DirectiveKey) {
+	if !ok || !Directive(n.Type.Item(), smp.DirectiveKey) {
 		return "", nil
 	}
-	// A value that is not a string reads as "", an unknown value. (A
-	// "delete" item's key is checked as it is matched: localKey.)
+	// A non-string reads as "" (unknown). (A "delete" item's key is checked as it is matched: localKey.)
 	at := "item " + strconv.Itoa(i) + ": "
 	switch s, _ := d.AsString(); s {
 	case smp.DeleteValue, smp.ReplaceValue:
@@ -155,9 +146,8 @@ func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	return "", fail(n, at+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// CheckDirs applies the rules relating "$setElementOrder/<field>" and
-// "$deleteFromPrimitiveList/<field>" (n.Dirs, from n's parent) to the
-// field's schema and values.
+// CheckDirs applies the rules relating "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>"
+// (n.Dirs, from n's parent) to the field's schema and values.
 func CheckDirs(n *elements.Node) error {
 	d := n.Dirs
 	if d.HasDeleteFromList {
@@ -193,15 +183,13 @@ func CheckDirs(n *elements.Node) error {
 	return nil
 }
 
-// checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field
-// that is not a list (by schema, or by the patch's own value) and for a list
-// of objects but a set of maps (objects): the values to delete and the list
-// they are deleted from (the patch's, else live's) are scalars of one kind.
+// checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field that is not a list (by schema, or
+// by the patch's own value) and for a list of objects but a set of maps (objects): the values to delete and
+// the list they are deleted from (the patch's, else live's) are scalars of one kind.
 func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
 	dir := smp.DeletePrefix + n.Name
-	t := n.Type
-	if t.Kind != openapi.KindList && t.Kind != openapi.KindUnknown {
-		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(t))
+	if n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown {
+		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
 	}
 	if n.LocalSet() && !n.Local.IsList() {
 		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
@@ -244,12 +232,10 @@ func KindPhrase(t *openapi.Type) string {
 	return "of unknown kind"
 }
 
-// CheckOrder checks that n's "$setElementOrder" names every item of the
-// patch list (deletions aside) in the patch's relative order: seq holds
-// the identities (elements.Index numbers) of the patch's items in order,
-// -1 for a "$patch: replace" item; order those it lists. It walks both
-// lists once, as strategicpatch does: a "$patch: replace" item is skipped
-// while order entries remain, and counts as unmatched after the last one.
+// CheckOrder checks that n's "$setElementOrder" names every item of the patch list (deletions aside) in the
+// patch's relative order: seq holds the identities (elements.Index numbers) of the patch's items in order, -1
+// for a "$patch: replace" item; order those it lists. It walks both lists once, as strategicpatch does: a
+// "$patch: replace" item is skipped while order entries remain, and counts as unmatched after the last one.
 func CheckOrder(n *elements.Node, seq, order []int) error {
 	dir := smp.SetOrderPrefix + n.Name
 	switch {
@@ -282,9 +268,8 @@ func CheckOrder(n *elements.Node, seq, order []int) error {
 	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
 
-// The class of a list item is its JSON type as strategicpatch compares
-// them (value.Kind, a number's KindInt): all items of a merged list must
-// share one. classNone is the class of no items.
+// The class of a list item is its JSON type as strategicpatch compares them (value.Kind, a number's
+// KindInt): all items of a merged list must share one. classNone is the class of no items.
 const classNone = value.KindList + 1
 
 var (
@@ -299,8 +284,7 @@ func classOf(v value.Value) value.Kind {
 	return value.KindInt
 }
 
-// classOfList returns the one class of items (classNone for none), or an
-// error message naming the first item that differs from item 0.
+// classOfList returns the items' class (classNone: none), or a message naming the first item unlike item 0.
 func classOfList(items []value.Value) (value.Kind, string) {
 	if len(items) == 0 {
 		return classNone, ""
@@ -314,15 +298,11 @@ func classOfList(items []value.Value) (value.Kind, string) {
 	return c, ""
 }
 
-// ListClass is the class of merged list n's items, the patch's and live's
-// together (classNone: neither has any; else objects or scalars), or the
-// error for items that cannot be merged.
+// ListClass is the class of merged list n's items, the patch's and live's together (classNone: neither has
+// any; else objects or scalars), or the error for items that cannot be merged.
 func ListClass(n *elements.Node) (value.Kind, error) {
-	var live value.Value
-	if n.HasLive && n.Live.IsList() {
-		live = n.Live
-	}
-	lc, msg := classOfList(live.Items())
+	_, _, live := n.Lists()
+	lc, msg := classOfList(live)
 	if msg != "" {
 		return 0, n.Errorf(elements.Live, msg)
 	}
