@@ -34,15 +34,15 @@ type Options struct {
 	// Patch says Local holds a strategic merge patch (pkg/patch), whose directives are read into the nodes'
 	// elements.Directives (format.go).
 	Patch bool
-	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means no bound. Depth is the nesting depth
-	// of the root: a patch's item applied on its own stands where the item stands.
+	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means no bound. Depth is the nesting
+	// depth of the root: a patch's item applied on its own stands where the item stands.
 	MaxDepth, Depth int
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
-	// Lenient collates an object the server holds as local (kubectl's conflict check): where local's kind does
-	// not fit the schema the node is atomic, and of local items that repeat a key (or a set value) the first is
-	// matched and the others left out. Items without their key, or not objects, and set values that are not
-	// scalars are errors still.
+	// Lenient collates an object the server holds as local (kubectl's conflict check): where local's kind
+	// does not fit the schema the node is atomic, and of local items that repeat a key (or a set value) the
+	// first is matched and the others left out. Items without their key, or not objects, and set values that
+	// are not scalars are errors still.
 	Lenient bool
 }
 
@@ -227,8 +227,8 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
-		// The smallest key among the heads, and which heads hold it: each head is compared with the key once. A
-		// smaller head takes the key from those before it.
+		// The smallest key among the heads, and which heads hold it: each head is compared with the key once.
+		// A smaller head takes the key from those before it.
 		var cv elements.Values
 		var key string
 		if len(lf) > 0 {

@@ -72,7 +72,8 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	s.Dirs = dirs
 	switch {
 	case directive && dirs.Directive == "delete":
-		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves it.
+		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves
+		// it.
 		s.Local = value.Null
 		if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
 			s.Local = value.MapFromSorted(nil)

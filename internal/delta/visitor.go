@@ -23,13 +23,13 @@ const (
 	// Delta is live -> local, additions and changes, with $setElementOrder: the "delta" half of kubectl's
 	// three-way patch.
 	Delta Mode = iota
-	// Deletions is recorded -> local, removals only (nulls, delete directives, $deleteFromPrimitiveList), with
-	// $setElementOrder: the "deletions" half of kubectl's three-way patch.
+	// Deletions is recorded -> local, removals only (nulls, delete directives, $deleteFromPrimitiveList),
+	// with $setElementOrder: the "deletions" half of kubectl's three-way patch.
 	Deletions
 	// TwoWay is recorded -> local, both, with $setElementOrder (strategicpatch.CreateTwoWayMergePatch).
 	TwoWay
-	// Changed is TwoWay without $setElementOrder: the "changed map" of kubectl's conflict check (collated with
-	// live as local).
+	// Changed is TwoWay without $setElementOrder: the "changed map" of kubectl's conflict check (collated
+	// with live as local).
 	Changed
 	// threeWay is Delta and Deletions in one walk, merged as strategicpatch merges them (see ThreeWay).
 	threeWay

@@ -239,7 +239,8 @@ type Item struct {
 	// Of is, for a LiveExtra entry repeating the key of an earlier live item, that item's position in Items;
 	// else -1.
 	Of int
-	// OrderIndex is the item's (first) position in a patch's "$setElementOrder" list; -1 when not named there.
+	// OrderIndex is the item's (first) position in a patch's "$setElementOrder" list; -1 when not named
+	// there.
 	OrderIndex int32
 	// Deleted reports an item a patch deletes while it still counts for the order of the others
 	// ("$deleteFromPrimitiveList", or a live item a "$patch: replace" list drops).
@@ -259,7 +260,8 @@ type ListElement struct {
 	Node
 	Items     []Item
 	LiveExtra []Item
-	// Repeats lists a patch's later items of a key, in patch order (none but with the gate UniqueMergeKeys off).
+	// Repeats lists a patch's later items of a key, in patch order (none but with the gate UniqueMergeKeys
+	// off).
 	Repeats []Repeat
 }
 

@@ -62,8 +62,8 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 type Index struct {
 	single map[value.ScalarKey]int
 	multi  map[Key]int
-	// small holds the first n single-field keys while no map is made; next is the one after the key found last,
-	// tried first (sources mostly list their items in one order).
+	// small holds the first n single-field keys while no map is made; next is the one after the key found
+	// last, tried first (sources mostly list their items in one order).
 	small   [smallIndex]value.ScalarKey
 	n, next int
 }
