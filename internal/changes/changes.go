@@ -171,21 +171,10 @@ func (c *collector) collect(e elements.Element) {
 		c.fields(e.Fields)
 		return
 	case *elements.ListElement:
-		c.items(e.Items)
-		for i := range e.LiveExtra {
-			x := &e.LiveExtra[i]
-			mark := len(c.out)
-			c.collect(x.Element)
-			// A live duplicate goes with the item whose key it repeats:
-			// removed because local dropped that key since the last apply.
-			if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
-				for k := mark; k < len(c.out); k++ {
-					c.out[k].Source = elements.Recorded
-				}
-			}
-		}
+		c.items(e.Items, nil)
+		c.items(e.LiveExtra, e.Items)
 	case *elements.SetElement:
-		c.items(e.Items)
+		c.items(e.Items, nil)
 	}
 	if len(c.out) == before && !value.Equal(n.Live, res.Value) {
 		c.out = append(c.out, Change{node: n, Op: Replace, Source: elements.Local})
@@ -198,8 +187,16 @@ func (c *collector) fields(fs elements.Fields) {
 	}
 }
 
-func (c *collector) items(items []elements.Item) {
+// items collects the changes of items. With keys (items are then a list's LiveExtra, keys its Items), a live
+// duplicate goes with the item whose key it repeats: removed because local dropped that key since the last apply.
+func (c *collector) items(items, keys []elements.Item) {
 	for i := range items {
+		mark := len(c.out)
 		c.collect(items[i].Element)
+		if of := items[i].Of; keys != nil && of >= 0 && keys[of].RemovedSinceRecorded() {
+			for k := mark; k < len(c.out); k++ {
+				c.out[k].Source = elements.Recorded
+			}
+		}
 	}
 }
