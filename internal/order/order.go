@@ -78,21 +78,18 @@ func List(e elements.Element, o Ordering, patch bool) []int {
 // and merges the live-only run with local's by rank in its view of the
 // list (viewRanks, interleave): the arithmetic is replayed in O(n).
 func (v *view) merged(o Ordering) []int {
-	if o == OrderKubectl {
-		switch {
-		case v.live == 0 || (len(v.extra) == 0 && v.sameAsLive()):
-			return indices(v.np, v.np)
-		case !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)):
-			return v.survivors()
-		}
+	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
+		return indices(v.np, v.np)
 	}
 	survivors := v.survivors()
+	if o == OrderKubectl && !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)) {
+		return survivors
+	}
 	left, right := v.runs(survivors)
 	if o != OrderKubectl {
 		return append(left, right...)
 	}
-	rank := v.viewRanks(survivors)
-	return interleave(left, right, func(id int) int { return rank[v.canon(id)] })
+	return interleave(left, right, v.viewRank(survivors))
 }
 
 // sameAsLive reports whether live holds exactly local's members, in local's
@@ -170,8 +167,7 @@ func (v *view) patched(o Ordering) []int {
 	// server's view of live's list (unranked last), then interleaved.
 	rank := v.liveRank
 	if !replace {
-		view := v.viewRanks(survivors)
-		rank = func(id int) int { return view[v.canon(id)] }
+		rank = v.viewRank(survivors)
 	}
 	sortBy(others, func(id int) int {
 		if r := rank(id); r >= 0 {
@@ -357,12 +353,12 @@ func (v *view) runs(survivors []int) (left, right []int) {
 	return left, right
 }
 
-// viewRanks gives each member's key its first position in the server's
+// viewRank ranks each member by its key's first position in the server's
 // view of live's backing array: the survivors compacted to the front,
 // then local's new items written into the slots the deletions freed
 // (a set's server builds a new list: its new values have no rank); -1
 // when absent.
-func (v *view) viewRanks(survivors []int) []int {
+func (v *view) viewRank(survivors []int) func(int) int {
 	seq := survivors
 	if !v.set {
 		for id := 0; id < v.np && len(seq) < v.live; id++ {
@@ -377,7 +373,7 @@ func (v *view) viewRanks(survivors []int) []int {
 			r[c] = p
 		}
 	}
-	return r
+	return func(id int) int { return r[v.canon(id)] }
 }
 
 // sortBy sorts ids stably by rank.
