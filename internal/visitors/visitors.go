@@ -274,8 +274,6 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
-	l, _ := e.(*elements.ListElement)
-	repeated := l != nil && l.Repeats != nil // a patch's list naming a key twice
 	outs := make([]elements.Outcome, len(items)+len(extra))
 	for id := range outs {
 		var it *elements.Item
@@ -294,10 +292,10 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
-	if repeated && order.RepeatsApart(l) {
-		return o.apart(l, outs, ord)
-	}
-	if repeated {
+	if l, _ := e.(*elements.ListElement); l != nil && l.Repeats != nil { // a patch's list naming a key twice
+		if order.RepeatsApart(l) {
+			return o.apart(l, outs, ord)
+		}
 		// In patch order: each merges into its member's outcome in turn.
 		for _, r := range l.Repeats {
 			var err error
