@@ -1,6 +1,5 @@
-// Package changes lists what a merge changes in the live object: after
-// Phase 2 has stored an Outcome in every node it decided, Collect compares
-// each outcome with live and reports the outermost paths where they differ,
+// Package changes lists what a merge changes in the live object: after Phase 2 has stored an Outcome in every
+// node it decided, Collect compares each outcome with live and reports the outermost paths where they differ,
 // with the operation and the source that decided it.
 package changes
 
@@ -17,8 +16,7 @@ type Op uint8
 const (
 	// Add puts a field or item live does not hold.
 	Add Op = iota + 1
-	// Replace changes a value live holds (a scalar, an atomic value, or the
-	// order of a list whose items are otherwise unchanged).
+	// Replace changes a value live holds: a scalar, an atomic value, or a list's order (its items unchanged).
 	Replace
 	// Remove deletes a field or item live holds.
 	Remove
@@ -34,23 +32,20 @@ func (o Op) String() string {
 	return "invalid"
 }
 
-// Change is one difference between live and the merged result, reported at
-// the outermost path where they differ. Its path is materialised only when
-// asked for (Path), so listing thousands of changes stays cheap.
+// Change is one difference between live and the merged result, reported at the outermost path where they
+// differ. Its path is materialised only when asked for (Path), so listing thousands of changes stays cheap.
 type Change struct {
 	Op Op
-	// Source is the input that decided the change: Local (local sets the
-	// value, nulls it, or leaves out a field of a retainKeys union) or
-	// Recorded (local dropped it since the last apply).
+	// Source is the input that decided the change: Local (local sets the value, nulls it, or leaves out a
+	// field of a retainKeys union) or Recorded (local dropped it since the last apply).
 	Source elements.Source
 	node   *elements.Node
 	// path is the path once Detach has materialised it (node nil then).
 	path *segment
 }
 
-// segment is a materialised path: the first shared elements of up's path,
-// then elems. Changes made one after the other share their paths' start.
-// Invariant: up.shared < shared (up is nil when shared is 0), so that
+// segment is a materialised path: the first shared elements of up's path, then elems. Changes made one after
+// the other share their paths' start. Invariant: up.shared < shared (up is nil when shared is 0), so that
 // rebuilding a path visits at most as many segments as it has elements.
 type segment struct {
 	up     *segment
@@ -76,12 +71,9 @@ func (c Change) Path() fieldpath.Path {
 	return p
 }
 
-// Detach materialises the paths of cs, so that they no longer refer to the
-// tree they were collected from (whose storage may then be reused,
-// collate.Arena).
-//
-// Changes come in walk order, so a path mostly shares its start with the
-// one made before: it refers to those elements instead of making them again.
+// Detach materialises the paths of cs, so that they no longer refer to the tree they were collected from
+// (whose storage may then be reused, collate.Arena). Changes come in walk order, so a path mostly shares its
+// start with the one made before and refers to those elements instead of making them again.
 func Detach(cs []Change) {
 	segments := make([]segment, len(cs))
 	var last *segment // the path made last
@@ -117,17 +109,15 @@ func Detach(cs []Change) {
 	}
 }
 
-// Collect lists the changes of a decided tree in walk order: map fields by
-// name, list items local's first (local order), then live-only ones (live
-// order), then recorded-only ones.
+// Collect lists the changes of a decided tree in walk order: map fields by name, list items local's first
+// (local order), then live-only ones (live order), then recorded-only ones.
 func Collect(root elements.Element, outcomes Outcomes) []Change {
 	c := collector{outcomes: outcomes}
 	c.collect(root)
 	return c.out
 }
 
-// Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker
-// with Record).
+// Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker with Record).
 type Outcomes interface {
 	Outcome(*elements.Node) elements.Outcome
 }
@@ -137,9 +127,8 @@ type collector struct {
 	out      []Change
 }
 
-// collect appends the changes at and below e: an Add or Remove when only
-// one of live and e's outcome is set (not null), else its children's, else
-// (not a map) a Replace when the outcome differs from live.
+// collect appends the changes at and below e: an Add or Remove when only one of live and e's outcome is set
+// (not null), else its children's, else (not a map) a Replace when the outcome differs from live.
 func (c *collector) collect(e elements.Element) {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
@@ -158,8 +147,7 @@ func (c *collector) collect(e elements.Element) {
 		}
 		c.out = append(c.out, Change{node: n, Op: Remove, Source: src})
 		return
-	}
-	if res.Value == n.Live {
+	case res.Value == n.Live:
 		return // live's own value, shared by the merge: nothing below changed
 	}
 	before := len(c.out)
@@ -187,8 +175,9 @@ func (c *collector) fields(fs elements.Fields) {
 	}
 }
 
-// items collects the changes of items. With keys (items are then a list's LiveExtra, keys its Items), a live
-// duplicate goes with the item whose key it repeats: removed because local dropped that key since the last apply.
+// items collects the changes of items; with keys (items are a list's LiveExtra, keys its Items), a live
+// duplicate goes with the item whose key it repeats: Recorded when local dropped that key since the last
+// apply.
 func (c *collector) items(items, keys []elements.Item) {
 	for i := range items {
 		mark := len(c.out)
