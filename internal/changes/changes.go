@@ -1,6 +1,5 @@
-// Package changes lists what a merge changes in the live object: after Phase 2 has stored an Outcome in every
-// node it decided, Collect compares each outcome with live and reports the outermost paths where they differ,
-// with the operation and the source that decided it.
+// Package changes lists what a merge changes in live: Collect compares each Outcome Phase 2 stored with live
+// and reports the outermost paths where they differ, with the operation and the source that decided it.
 package changes
 
 import (
@@ -44,9 +43,8 @@ type Change struct {
 	path *segment
 }
 
-// segment is a materialised path: the first shared elements of up's path, then elems. Changes made one after
-// the other share their paths' start. Invariant: up.shared < shared (up is nil when shared is 0), so that
-// rebuilding a path visits at most as many segments as it has elements.
+// segment is a materialised path: up's first shared elements, then elems. Invariant: up.shared < shared (up
+// nil when shared is 0), so rebuilding a path visits at most as many segments as it has elements.
 type segment struct {
 	up     *segment
 	shared int
@@ -175,9 +173,8 @@ func (c *collector) fields(fs elements.Fields) {
 	}
 }
 
-// items collects the changes of items; with keys (items are a list's LiveExtra, keys its Items), a live
-// duplicate goes with the item whose key it repeats: Recorded when local dropped that key since the last
-// apply.
+// items collects the changes of items; with keys (items a list's LiveExtra, keys its Items) a live duplicate
+// goes with its key's item: Recorded when local dropped that key since the last apply.
 func (c *collector) items(items, keys []elements.Item) {
 	for i := range items {
 		mark := len(c.out)

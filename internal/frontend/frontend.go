@@ -1,6 +1,5 @@
-// Package frontend holds what every front-end of the engine (pkg/apply, pkg/patch, pkg/patchgen) decides the
-// same way under the feature gates: the schema type of the objects' root, with its input check, and the order
-// of merged lists.
+// Package frontend holds what every front-end (pkg/apply, pkg/patch, pkg/patchgen) decides the same way under
+// the feature gates: the root's schema type, with its input check, and the order of merged lists.
 package frontend
 
 import (
@@ -12,8 +11,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Object is one input of a front-end and the source it is (for errors). A null Value is an object that does
-// not exist.
+// Object is a front-end's input and its source (for errors); a null Value is an object that does not exist.
 type Object struct {
 	Value  value.Value
 	Source elements.Source
@@ -86,9 +84,8 @@ func typeOf(o Object) (apiVersion, kind string, err error) {
 	return got[0], got[1], nil
 }
 
-// Ordering returns the order of merged lists a front-end uses: kubectl's when the SeedOrdering gate is off
-// (the gate's one switch), else o. An explicit order.OrderSeed, indistinguishable from the default, gives way
-// too.
+// Ordering returns a front-end's merged-list order: kubectl's when the SeedOrdering gate is off (the gate's
+// one switch), else o; an explicit order.OrderSeed, indistinguishable from the default, gives way too.
 func Ordering(o order.Ordering, gates features.Gates) order.Ordering {
 	if !gates.Enabled(features.SeedOrdering) {
 		return order.OrderKubectl

@@ -64,13 +64,11 @@ var outcomeTables sync.Pool
 // Release clears the outcome table and keeps it for a later Walker whose tree needs at most it and at least
 // about a quarter of it; Outcome answers Absent afterwards.
 func (w *Walker) Release() {
-	if w.outcomes == nil {
-		return
+	if t := w.outcomes[:0]; w.outcomes != nil {
+		clear(w.outcomes)
+		w.outcomes = nil
+		outcomeTables.Put(&t)
 	}
-	clear(w.outcomes)
-	t := w.outcomes[:0]
-	w.outcomes = nil
-	outcomeTables.Put(&t)
 }
 
 // For returns the visitor that decides e; an Element type rule.For does not know is an error.

@@ -1,11 +1,9 @@
 // Package visitors holds Phase 2 of an apply: one elements.Visitor per merge strategy, each computing the
 // Outcome (the updated value) of the elements internal/strategy hands it.
 //
-//	Replace     the value is atomic: local's value wins whole
-//	Merge       maps and structs merge field by field; with Retain (rule
-//	            RetainKeys) fields local leaves out are cleared (unions)
-//	Ordered     lists merged by key (maps) or by value (primitives), and
-//	            ordered by the seed rule or exactly as kubectl orders them
+//	Replace  the value is atomic: local's value wins whole
+//	Merge    maps and structs merge by field; with Retain (RetainKeys) fields local omits are cleared (unions)
+//	Ordered  lists merged by key (maps) or value (primitives), in the seed rule's order or exactly kubectl's
 //
 // Every visitor shares the presence rule for nodes local does not set: a node local nulls is removed; a node
 // local omits is removed when recorded had it (local deleted it since the last apply) and keeps its live
@@ -251,8 +249,8 @@ func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 }
 
 // visit decides the members of a merged list (its Items, then live's repeats of a key) and lists the present
-// outcomes in order. Members a patch deletes, and live's repeats of a key local deleted (deleting a key
-// deletes every live item that carries it), are absent, not walked.
+// outcomes in order. Members a patch deletes, and live's repeats of a key local deleted (with every live item
+// carrying it), are absent, unwalked.
 func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elements.Outcome, error) {
 	n := e.Base()
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
@@ -319,8 +317,7 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 	return elements.Keep(value.List(list)), nil
 }
 
-// reapply applies patch item p to v, the outcome of item node it (null: to nothing), at its depth, its errors
-// placed at it.
+// reapply applies patch item p to v (item node it's outcome; null: nothing) at its depth, errors at its path.
 func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome, error) {
 	if o.Reapply == nil {
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
