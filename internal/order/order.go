@@ -23,8 +23,7 @@ const (
 	// OrderSeed is the rule of design document 000: items only live holds first, in their live relative
 	// order, then the items local (or the patch) names, in its order.
 	OrderSeed Ordering = iota
-	// OrderKubectl reproduces kubectl's strategic merge patch order, interleaving live-only items with
-	// local's.
+	// OrderKubectl is kubectl's strategic merge patch order: live-only items interleaved with local's.
 	OrderKubectl
 )
 
@@ -96,10 +95,9 @@ func (v *view) sameAsLive() bool {
 	return true
 }
 
-// touches reports whether part m of kubectl's patch (internal/delta, for this list node alone, up to its
-// first entry) has anything for e: items, directives or $setElementOrder. A list with an item that cannot be
-// put in a patch counts as touched: kubectl fails on it, and ply merges the runs by live rank, which is
-// live's order when nothing else in the list changed.
+// touches reports whether part m of kubectl's patch (internal/delta, this node alone, to its first entry) has
+// anything for e: items, directives or $setElementOrder. A list with an item no patch can hold counts as
+// touched: kubectl fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
 func touches(e elements.Element, m delta.Mode) bool {
 	t, err := delta.Touches(e, m)
 	return t || err != nil
@@ -165,10 +163,9 @@ func RepeatsApart(e *elements.ListElement) bool {
 // item at that position of the patch list, a repeat of member ID's key.
 type Entry struct{ ID, Repeat int }
 
-// Apart orders patch list e whose Repeats stay apart (RepeatsApart), given its members' order ord: as the
-// patch does where the API server takes the patch's list whole; where it orders the list ("$patch: replace"
-// replacing live's, or "$setElementOrder" in a map live has), each repeat follows its key's member and that
-// member's earlier repeats.
+// Apart orders patch list e whose Repeats stay apart, given its members' order ord: as the patch does where
+// the API server takes the patch's list whole; where it orders the list ("$patch: replace" replacing live's,
+// or "$setElementOrder" in a map live has), each repeat after its key's member and its earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []Entry {
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
@@ -224,8 +221,7 @@ func (v *view) liveMembers() []int {
 // seedInterleave is OrderSeed's merge of a list without "$setElementOrder" (document 000): the patch's items
 // (right) keep its order, live-only ones (left) live's, and a live-only item precedes the patch's next item
 // when its live position is lower. A new item ranks with the next patch item live has, else after every
-// live-only one, so the patch's order (the stronger rule) holds. Members hold distinct live positions: no
-// ties.
+// live-only one, so the patch's order, the stronger rule, holds. Live positions are distinct: no ties.
 func (v *view) seedInterleave(left, right []int) []int {
 	rank := make([]int, len(v.items)+len(v.extra))
 	for _, id := range left {
@@ -286,8 +282,7 @@ func (v *view) survivors() []int {
 
 // runs splits the members: left holds the live-only survivors in live order, right local's (or the patch's)
 // items in its order, each followed by the live items repeating its key (in live order). The server finds
-// such a duplicate's key in $setElementOrder; keeping the merged item first makes a re-apply match the same
-// item.
+// such a duplicate's key in $setElementOrder; keeping the merged item first makes a re-apply match it.
 func (v *view) runs(survivors []int) (left, right []int) {
 	left = make([]int, 0, len(survivors))
 	right = indices(v.np, v.np+len(v.extra))
@@ -331,8 +326,7 @@ func sortBy(ids []int, rank func(int) int) {
 }
 
 // interleave merges two sorted runs as the server's strategic merge patch does: left's head (live-only
-// members) goes first only when both heads have a rank in live and left's is lower; else right's (local's or
-// the patch's).
+// members) goes first only when both heads have a rank in live and left's is lower, else right's.
 func interleave(left, right []int, rank func(int) int) []int {
 	out := make([]int, 0, len(left)+len(right))
 	i, j := 0, 0

@@ -22,9 +22,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Replace decides every element as one atomic value: local's value when local sets it, else the presence
-// rule. It is the visitor for primitives, atomic lists and fields of strategy replace, and the base the
-// others embed for their leaves.
+// Replace decides every element as one atomic value: local's when local sets it, else the presence rule. It
+// is the visitor of primitives, atomic lists and strategy replace fields, and the others' base for leaves.
 type Replace struct{}
 
 // VisitPrimitive implements elements.Visitor.
@@ -62,9 +61,8 @@ func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
 
-// Decide is the outcome of a node taken whole: local's value (without null map fields) when local sets it;
-// absent when local nulls it, or omits it and recorded had it; else live's value. A patch's
-// "$deleteFromPrimitiveList" then removes its values from a list.
+// Decide is a node's outcome taken whole: local's value without null map fields when local sets it, else the
+// presence rule; a patch's "$deleteFromPrimitiveList" then removes its values from a list.
 func Decide(n *elements.Node) elements.Outcome {
 	var out value.Value
 	switch {
@@ -230,11 +228,9 @@ type Ordered struct {
 	Walker elements.Walker
 	// Ordering selects the order of the result.
 	Ordering order.Ordering
-	// Patch says the tree is a patch's: its lists are ordered as it orders them, the members it deletes
-	// dropped.
+	// Patch says the tree is a patch's: lists are ordered as it orders them, members it deletes dropped.
 	Patch bool
-	// Reapply applies a patch to value v of type t (null: to nothing) at nesting depth depth, as the
-	// front-end does: a patch list's Repeats go through it.
+	// Reapply applies patch to v (null: nothing) of type t at nesting depth depth, for a list's Repeats.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
@@ -329,8 +325,7 @@ func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome,
 	return elements.Keep(out), err
 }
 
-// asLiveItems reports whether the present outcomes, in order, are live's items one for one (asLive): the list
-// is then live's, shared.
+// asLiveItems reports whether the present outcomes, in order, are live's items one for one (asLive).
 func asLiveItems(order []int, outs []elements.Outcome, live []value.Value) bool {
 	k := 0
 	for _, id := range order {
