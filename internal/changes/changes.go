@@ -61,17 +61,14 @@ func (c Change) Path() fieldpath.Path {
 	}
 	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
 	for s, end := c.path, len(p); end > 0; s = s.up {
-		if s.shared < end {
-			copy(p[s.shared:end], s.elems)
-			end = s.shared
-		}
+		copy(p[s.shared:end], s.elems)
+		end = s.shared
 	}
 	return p
 }
 
-// Detach materialises the paths of cs, so that they no longer refer to the tree they were collected from
-// (whose storage may then be reused, collate.Arena). Changes come in walk order, so a path mostly shares its
-// start with the one made before and refers to those elements instead of making them again.
+// Detach materialises the paths of cs so they no longer refer to their tree (whose storage collate.Arena may
+// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements.
 func Detach(cs []Change) {
 	segments := make([]segment, len(cs))
 	var last *segment // the path made last

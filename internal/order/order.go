@@ -84,15 +84,11 @@ func (v *view) merged(o Ordering) []int {
 
 // sameAsLive reports whether live holds exactly local's members in local's order: every order then agrees.
 func (v *view) sameAsLive() bool {
-	if v.live != v.np {
-		return false
+	id := 0
+	for id < v.np && v.items[id].LiveIndex == id {
+		id++
 	}
-	for id := range v.np {
-		if v.items[id].LiveIndex != id {
-			return false
-		}
-	}
-	return true
+	return id == v.np && id == v.live
 }
 
 // touches reports whether part m of kubectl's patch (internal/delta, this node alone, to its first entry) has

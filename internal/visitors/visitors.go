@@ -5,9 +5,8 @@
 //	Merge    maps and structs merge by field; with Retain (RetainKeys) fields local omits are cleared (unions)
 //	Ordered  lists merged by key (maps) or value (primitives), in the seed rule's order or exactly kubectl's
 //
-// Every visitor shares the presence rule for nodes local does not set: a node local nulls is removed; a node
-// local omits is removed when recorded had it (local deleted it since the last apply) and keeps its live
-// value otherwise (it belongs to the server or another writer).
+// The visitors share the presence rule for nodes local does not set: removed when local nulls them, or omits
+// them and recorded had them (deleted since the last apply); else live's value stays (another writer's).
 //
 // Null values never reach a result map: an explicit null in local means "remove", and JSON null and absence
 // are the same thing to the API server.
@@ -66,15 +65,12 @@ func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 func Decide(n *elements.Node) elements.Outcome {
 	var out value.Value
 	switch {
-	case n.HasLocal:
-		if n.Local.IsNull() {
-			return elements.Absent
-		}
+	case n.LocalSet():
 		out = StripNulls(n.Local)
 		if n.HasLive && value.Identical(out, n.Live) {
 			out = n.Live // the same JSON: live's own, which the merge can share
 		}
-	case n.HasRecorded || !n.HasLive:
+	case n.HasLocal || n.HasRecorded || !n.HasLive:
 		return elements.Absent
 	default:
 		out = n.Live
@@ -95,10 +91,9 @@ func without(list, drop value.Value) value.Value {
 	}
 	items := make([]value.Value, 0, list.Len())
 	for _, it := range list.Items() {
-		if k, ok := elements.SetKey(it, true); ok && del[k] {
-			continue
+		if k, ok := elements.SetKey(it, true); !ok || !del[k] {
+			items = append(items, it)
 		}
-		items = append(items, it)
 	}
 	return value.List(items)
 }
@@ -244,15 +239,15 @@ func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return o.visit(e, e.Items, nil)
 }
 
-// visit decides the members of a merged list (its Items, then live's repeats of a key) and lists the present
-// outcomes in order. Members a patch deletes, and live's repeats of a key local deleted (with every live item
-// carrying it), are absent, unwalked.
+// visit decides a merged list's members (Items, then live's repeats of a key) and lists the present outcomes
+// in order; members a patch deletes, and live repeats of a key local deleted, are absent, unwalked.
 func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elements.Outcome, error) {
 	n := e.Base()
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
 	outs := make([]elements.Outcome, len(items)+len(extra))
+	var err error
 	for id := range outs {
 		var it *elements.Item
 		if id < len(items) {
@@ -263,11 +258,9 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		if it.Deleted || (it.Of >= 0 && items[it.Of].RemovedSinceRecorded()) {
 			continue
 		}
-		out, err := o.Walker.Walk(it.Element)
-		if err != nil {
+		if outs[id], err = o.Walker.Walk(it.Element); err != nil {
 			return elements.Absent, err
 		}
-		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
 	if l, _ := e.(*elements.ListElement); l != nil && l.Repeats != nil { // a patch's list naming a key twice
@@ -276,7 +269,6 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		}
 		// In patch order: each merges into its member's outcome in turn.
 		for _, r := range l.Repeats {
-			var err error
 			if outs[r.ID], err = o.reapply(l.Items[r.ID].Element.Base(), outs[r.ID].Value, l.Local.Items()[r.Pos]); err != nil {
 				return elements.Absent, err
 			}
