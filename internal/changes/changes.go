@@ -1,7 +1,5 @@
-// Package changes lists what a merge changes in the live object: after
-// Phase 2 has stored an Outcome in every node it decided, Collect compares
-// each outcome with live and reports the outermost paths where they differ,
-// with the operation and the source that decided it.
+// Package changes lists what a merge changes in live: Collect compares each Outcome Phase 2 stored with live
+// and reports the outermost paths where they differ, with the operation and the source that decided it.
 package changes
 
 import (
@@ -17,8 +15,7 @@ type Op uint8
 const (
 	// Add puts a field or item live does not hold.
 	Add Op = iota + 1
-	// Replace changes a value live holds (a scalar, an atomic value, or the
-	// order of a list whose items are otherwise unchanged).
+	// Replace changes a value live holds: a scalar, an atomic value, or a list's order (its items unchanged).
 	Replace
 	// Remove deletes a field or item live holds.
 	Remove
@@ -34,24 +31,20 @@ func (o Op) String() string {
 	return "invalid"
 }
 
-// Change is one difference between live and the merged result, reported at
-// the outermost path where they differ. Its path is materialised only when
-// asked for (Path), so listing thousands of changes stays cheap.
+// Change is one difference between live and the merged result, reported at the outermost path where they
+// differ. Its path is materialised only when asked for (Path), so listing thousands of changes stays cheap.
 type Change struct {
 	Op Op
-	// Source is the input that decided the change: Local (local sets the
-	// value, nulls it, or leaves out a field of a retainKeys union) or
-	// Recorded (local dropped it since the last apply).
+	// Source is the input that decided the change: Local (local sets the value, nulls it, or leaves out a
+	// field of a retainKeys union) or Recorded (local dropped it since the last apply).
 	Source elements.Source
 	node   *elements.Node
 	// path is the path once Detach has materialised it (node nil then).
 	path *segment
 }
 
-// segment is a materialised path: the first shared elements of up's path,
-// then elems. Changes made one after the other share their paths' start.
-// Invariant: up.shared < shared (up is nil when shared is 0), so that
-// rebuilding a path visits at most as many segments as it has elements.
+// segment is a materialised path: up's first shared elements, then elems. Invariant: up.shared < shared (up
+// nil when shared is 0), so rebuilding a path visits at most as many segments as it has elements.
 type segment struct {
 	up     *segment
 	shared int
@@ -68,20 +61,14 @@ func (c Change) Path() fieldpath.Path {
 	}
 	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
 	for s, end := c.path, len(p); end > 0; s = s.up {
-		if s.shared < end {
-			copy(p[s.shared:end], s.elems)
-			end = s.shared
-		}
+		copy(p[s.shared:end], s.elems)
+		end = s.shared
 	}
 	return p
 }
 
-// Detach materialises the paths of cs, so that they no longer refer to the
-// tree they were collected from (whose storage may then be reused,
-// collate.Arena).
-//
-// Changes come in walk order, so a path mostly shares its start with the
-// one made before: it refers to those elements instead of making them again.
+// Detach materialises the paths of cs so they no longer refer to their tree (whose storage collate.Arena may
+// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements.
 func Detach(cs []Change) {
 	segments := make([]segment, len(cs))
 	var last *segment // the path made last
@@ -117,17 +104,15 @@ func Detach(cs []Change) {
 	}
 }
 
-// Collect lists the changes of a decided tree in walk order: map fields by
-// name, list items local's first (local order), then live-only ones (live
-// order), then recorded-only ones.
+// Collect lists the changes of a decided tree in walk order: map fields by name, list items local's first
+// (local order), then live-only ones (live order), then recorded-only ones.
 func Collect(root elements.Element, outcomes Outcomes) []Change {
 	c := collector{outcomes: outcomes}
 	c.collect(root)
 	return c.out
 }
 
-// Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker
-// with Record).
+// Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker with Record).
 type Outcomes interface {
 	Outcome(*elements.Node) elements.Outcome
 }
@@ -137,9 +122,8 @@ type collector struct {
 	out      []Change
 }
 
-// collect appends the changes at and below e: an Add or Remove when only
-// one of live and e's outcome is set (not null), else its children's, else
-// (not a map) a Replace when the outcome differs from live.
+// collect appends the changes at and below e: an Add or Remove when only one of live and e's outcome is set
+// (not null), else its children's, else (not a map) a Replace when the outcome differs from live.
 func (c *collector) collect(e elements.Element) {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
@@ -158,8 +142,7 @@ func (c *collector) collect(e elements.Element) {
 		}
 		c.out = append(c.out, Change{node: n, Op: Remove, Source: src})
 		return
-	}
-	if res.Value == n.Live {
+	case res.Value == n.Live:
 		return // live's own value, shared by the merge: nothing below changed
 	}
 	before := len(c.out)
@@ -171,21 +154,10 @@ func (c *collector) collect(e elements.Element) {
 		c.fields(e.Fields)
 		return
 	case *elements.ListElement:
-		c.items(e.Items)
-		for i := range e.LiveExtra {
-			x := &e.LiveExtra[i]
-			mark := len(c.out)
-			c.collect(x.Element)
-			// A live duplicate goes with the item whose key it repeats:
-			// removed because local dropped that key since the last apply.
-			if x.Of >= 0 && e.Items[x.Of].RemovedSinceRecorded() {
-				for k := mark; k < len(c.out); k++ {
-					c.out[k].Source = elements.Recorded
-				}
-			}
-		}
+		c.items(e.Items, nil)
+		c.items(e.LiveExtra, e.Items)
 	case *elements.SetElement:
-		c.items(e.Items)
+		c.items(e.Items, nil)
 	}
 	if len(c.out) == before && !value.Equal(n.Live, res.Value) {
 		c.out = append(c.out, Change{node: n, Op: Replace, Source: elements.Local})
@@ -198,8 +170,16 @@ func (c *collector) fields(fs elements.Fields) {
 	}
 }
 
-func (c *collector) items(items []elements.Item) {
+// items collects the changes of items; with keys (items a list's LiveExtra, keys its Items) a live duplicate
+// goes with its key's item: Recorded when local dropped that key since the last apply.
+func (c *collector) items(items, keys []elements.Item) {
 	for i := range items {
+		mark := len(c.out)
 		c.collect(items[i].Element)
+		if of := items[i].Of; keys != nil && of >= 0 && keys[of].RemovedSinceRecorded() {
+			for k := mark; k < len(c.out); k++ {
+				c.out[k].Source = elements.Recorded
+			}
+		}
 	}
 }

@@ -1,7 +1,5 @@
-// Package frontend holds what every front-end of the engine (pkg/apply,
-// pkg/patch, pkg/patchgen) decides the same way under the feature gates:
-// the schema type of the objects' root, with its input check, and the
-// order of merged lists.
+// Package frontend holds what every front-end (pkg/apply, pkg/patch, pkg/patchgen) decides the same way under
+// the feature gates: the root's schema type, with its input check, and the order of merged lists.
 package frontend
 
 import (
@@ -13,8 +11,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Object is one input of a front-end and the source it is (for errors).
-// A null Value is an object that does not exist.
+// Object is a front-end's input and its source (for errors); a null Value is an object that does not exist.
 type Object struct {
 	Value  value.Value
 	Source elements.Source
@@ -23,23 +20,18 @@ type Object struct {
 // needs ends the messages of an object without apiVersion or kind.
 const needs = ": the object needs apiVersion and kind to find its schema (or name the type explicitly)"
 
-// RootType resolves the schema type of the objects' root. schema nil means
-// openapi.Default(); with the MultiFieldMergeKeys gate off its kubectl view
-// is used (openapi.Schema.Kubectl), the gate's one switch.
-//
-// A non-empty typeName names the definition (an error when the schema
-// lacks it) and the objects are not looked at. Otherwise first's apiVersion
-// and kind give the type, and first and every other object that exists
-// must carry both as non-empty strings: the first that does not is an
-// *elements.Error blaming its source at path apiVersion or kind. A kind the
-// schema does not know gives openapi.Unknown.
+// RootType resolves the schema type of the objects' root. schema nil means openapi.Default(); with the
+// MultiFieldMergeKeys gate off its kubectl view (openapi.Schema.Kubectl) is used, the gate's one switch. A
+// non-empty typeName names the definition (an error when the schema lacks it) and the objects are not looked
+// at. Otherwise first's apiVersion and kind give the type, and first and every other existing object must
+// carry both as non-empty strings: the first that does not is an *elements.Error blaming its source at path
+// apiVersion or kind. A kind the schema does not know gives openapi.Unknown.
 func RootType(schema *openapi.Schema, typeName string, gates features.Gates, first Object, others ...Object) (*openapi.Type, error) {
+	var err error
 	if schema == nil {
-		s, err := openapi.Default()
-		if err != nil {
+		if schema, err = openapi.Default(); err != nil {
 			return nil, err
 		}
-		schema = s
 	}
 	if !gates.Enabled(features.MultiFieldMergeKeys) {
 		schema = schema.Kubectl()
@@ -66,8 +58,7 @@ func RootType(schema *openapi.Schema, typeName string, gates features.Gates, fir
 	return openapi.Unknown, nil
 }
 
-// typeOf returns the apiVersion and kind of o, which must be an object
-// holding both as non-empty strings (apiVersion checked first).
+// typeOf returns the apiVersion and kind object o must hold as non-empty strings (apiVersion checked first).
 func typeOf(o Object) (apiVersion, kind string, err error) {
 	if !o.Value.IsMap() {
 		return "", "", &elements.Error{Source: o.Source, Msg: "the top level must be an object, got " + o.Value.Kind().String()}
@@ -93,10 +84,8 @@ func typeOf(o Object) (apiVersion, kind string, err error) {
 	return got[0], got[1], nil
 }
 
-// Ordering returns the order of merged lists a front-end uses: kubectl's
-// when the SeedOrdering gate is off (the gate's one switch), else o. An
-// explicit order.OrderSeed cannot be told from the default, so it gives way
-// to the gate too.
+// Ordering returns a front-end's merged-list order: kubectl's when the SeedOrdering gate is off (the gate's
+// one switch), else o; an explicit order.OrderSeed, indistinguishable from the default, gives way too.
 func Ordering(o order.Ordering, gates features.Gates) order.Ordering {
 	if !gates.Enabled(features.SeedOrdering) {
 		return order.OrderKubectl

@@ -1,10 +1,7 @@
-// Package order is the one ordering component: it decides the order of a
-// merged list in Phase 2, for three-way merges and patches, under both
-// orderings, from where Phase 1 found each member in each source
-// (elements.Item) and what the patch says about order. Members are
-// numbered as the tree numbers them: Items 0..n-1, then LiveExtra n...
-// An order lists members, present or not in the result; the list visitor
-// keeps those whose outcome is present.
+// Package order decides the order of a merged list in Phase 2, for three-way merges and patches under both
+// orderings, from where Phase 1 found each member in each source (elements.Item) and what the patch says
+// about order. Members are numbered as the tree numbers them: Items 0..n-1, then LiveExtra n...; an order
+// lists members present in the result or not, and the list visitor keeps those whose outcome is present.
 package order
 
 import (
@@ -23,18 +20,15 @@ import (
 type Ordering uint8
 
 const (
-	// OrderSeed is the rule of design document 000: items only live holds
-	// first, in their live relative order, then the items local (or the
-	// patch) names, in its order.
+	// OrderSeed is the rule of design document 000: items only live holds first, in their live relative
+	// order, then the items local (or the patch) names, in its order.
 	OrderSeed Ordering = iota
-	// OrderKubectl reproduces the order kubectl's strategic merge patch
-	// gives, which interleaves live-only items with local's.
+	// OrderKubectl is kubectl's strategic merge patch order: live-only items interleaved with local's.
 	OrderKubectl
 )
 
-// ParseOrdering returns the Ordering a user names: "seed" or "kubectl" (the
-// values of the CLI's --ordering flags). Any other name is an error that
-// quotes it.
+// ParseOrdering returns the Ordering a user names: "seed" or "kubectl" (the CLI's --ordering values); any
+// other name is an error that quotes it.
 func ParseOrdering(name string) (Ordering, error) {
 	switch name {
 	case "seed":
@@ -45,9 +39,8 @@ func ParseOrdering(name string) (Ordering, error) {
 	return OrderSeed, errors.New("--ordering must be seed or kubectl, not " + strconv.Quote(name))
 }
 
-// List returns the order of the members of e, a *elements.ListElement or
-// a *elements.SetElement: the order of a three-way merge, or with patch
-// that of a patch's result.
+// List returns the order of the members of e, a *elements.ListElement or a *elements.SetElement: the order of
+// a three-way merge, or with patch that of a patch's result.
 func List(e elements.Element, o Ordering, patch bool) []int {
 	v := &view{e: e, node: e.Base()}
 	switch e := e.(type) {
@@ -68,65 +61,48 @@ func List(e elements.Element, o Ordering, patch bool) []int {
 	return v.merged(o)
 }
 
-// merged is the order of a three-way merge. Under OrderKubectl it is where
-// the server's patch application puts each item of kubectl's three-way
-// patch (a live->local delta, additions and changes only, and
-// recorded->local deletions). The list carries $setElementOrder (local's
-// order) when either part has anything for it; with no entry it stays as
-// live has it, and with live's list empty local's is sent whole. Applying
-// it, the server deletes the removed items in place, appends the new ones
-// and merges the live-only run with local's by rank in its view of the
-// list (viewRanks, interleave): the arithmetic is replayed in O(n).
+// merged is the order of a three-way merge. Under OrderKubectl it replays in O(n) where the server's patch
+// application puts each item of kubectl's three-way patch (a live->local delta of additions and changes, plus
+// recorded->local deletions). The patch carries $setElementOrder (local's order) when either part has
+// anything for the list; with none the list stays as live has it, and with live's empty local's is sent
+// whole. The server deletes removed items in place, appends new ones and merges the live-only run with
+// local's by rank in its view of the list (viewRank, interleave).
 func (v *view) merged(o Ordering) []int {
-	if o == OrderKubectl {
-		switch {
-		case v.live == 0 || (len(v.extra) == 0 && v.sameAsLive()):
-			return indices(v.np, v.np)
-		case !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)):
-			return v.survivors()
-		}
+	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
+		return indices(v.np, v.np)
 	}
 	survivors := v.survivors()
+	if o == OrderKubectl && !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)) {
+		return survivors
+	}
 	left, right := v.runs(survivors)
 	if o != OrderKubectl {
 		return append(left, right...)
 	}
-	rank := v.viewRanks(survivors)
-	return interleave(left, right, func(id int) int { return rank[v.canon(id)] })
+	return interleave(left, right, v.viewRank(survivors))
 }
 
-// sameAsLive reports whether live holds exactly local's members, in local's
-// order. Every order then agrees, so neither kubectl's patch nor the
-// interleaving need be computed.
+// sameAsLive reports whether live holds exactly local's members in local's order: every order then agrees.
 func (v *view) sameAsLive() bool {
-	if v.live != v.np {
-		return false
+	id := 0
+	for id < v.np && v.items[id].LiveIndex == id {
+		id++
 	}
-	for id := range v.np {
-		if v.items[id].LiveIndex != id {
-			return false
-		}
-	}
-	return true
+	return id == v.np && id == v.live
 }
 
-// touches reports whether the part m of kubectl's patch (internal/delta,
-// asked for this list node alone and only up to its first entry) has
-// anything for e: items, directives or $setElementOrder. A list the
-// producer cannot diff (an item that cannot be put in a patch) counts as
-// touched: kubectl fails on it, and ply merges the runs by live rank,
-// which is live's order when nothing else in the list changed.
+// touches reports whether part m of kubectl's patch (internal/delta, this node alone, to its first entry) has
+// anything for e: items, directives or $setElementOrder. A list with an item no patch can hold counts as
+// touched: kubectl fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
 func touches(e elements.Element, m delta.Mode) bool {
 	t, err := delta.Touches(e, m)
 	return t || err != nil
 }
 
-// patched is the order of a patch's result (pkg/patch; design document 000
-// under OrderSeed, strategicpatch's under OrderKubectl), then
-// "$setElementOrder" applied. Phase 1 leaves out the live items a "$patch:
-// delete" item deletes; those a "$patch: replace" list or
-// "$deleteFromPrimitiveList" deletes stay members (Item.Deleted), ordered
-// like the others, and the list visitor drops them.
+// patched is the order of a patch's result (pkg/patch; document 000's under OrderSeed, strategicpatch's under
+// OrderKubectl), then "$setElementOrder" applied. Phase 1 leaves out the live items a "$patch: delete" item
+// deletes; those a "$patch: replace" list or "$deleteFromPrimitiveList" deletes stay members (Item.Deleted),
+// ordered like the others, for the list visitor to drop.
 func (v *view) patched(o Ordering) []int {
 	survivors := v.survivors()
 	dirs := v.node.Dirs
@@ -134,19 +110,16 @@ func (v *view) patched(o Ordering) []int {
 	var layout []int
 	switch {
 	case replace:
-		// The patch's items replace live's list; live's deletions still
-		// shift the server's view of it.
+		// The patch's items replace live's list; live's deletions still shift the server's view of it.
 		layout = indices(v.np, v.np)
 	case v.set && !v.node.HasLocal:
 		// Only reordered: live's list as it is, duplicates included.
 		layout = v.liveMembers()
 	case o == OrderSeed || !v.node.HasLocal:
-		left, right := v.runs(survivors)
-		layout = v.seedInterleave(left, right)
+		layout = v.seedInterleave(v.runs(survivors))
 	default:
-		// strategicpatch ranks by live's list after the deletions: it
-		// appends the new items to a copy of the slice header, so they
-		// have no rank.
+		// strategicpatch ranks by live's list after the deletions: it appends the new items to a copy of the
+		// slice header, so they have no rank.
 		left, right := v.runs(survivors)
 		sortBy(left, v.liveRank)
 		layout = interleave(left, right, v.liveRank)
@@ -154,24 +127,17 @@ func (v *view) patched(o Ordering) []int {
 	if dirs == nil || !dirs.HasSetOrder {
 		return layout
 	}
-	var named, others []int
-	for _, id := range layout {
-		if v.orderPos(id) >= 0 {
-			named = append(named, id)
-		} else {
-			others = append(others, id)
-		}
-	}
+	named := slices.DeleteFunc(slices.Clone(layout), func(id int) bool { return v.orderPos(id) < 0 })
+	others := slices.DeleteFunc(layout, func(id int) bool { return v.orderPos(id) >= 0 })
 	sortBy(named, v.orderPos)
 	if o == OrderSeed {
 		return append(others, named...)
 	}
-	// As strategicpatch applies it: the others sorted by their rank in the
-	// server's view of live's list (unranked last), then interleaved.
+	// As strategicpatch applies it: the others sorted by their rank in the server's view of live's list
+	// (unranked last), then interleaved.
 	rank := v.liveRank
 	if !replace {
-		view := v.viewRanks(survivors)
-		rank = func(id int) int { return view[v.canon(id)] }
+		rank = v.viewRank(survivors)
 	}
 	sortBy(others, func(id int) int {
 		if r := rank(id); r >= 0 {
@@ -182,34 +148,28 @@ func (v *view) patched(o Ordering) []int {
 	return interleave(others, named, rank)
 }
 
-// RepeatsApart reports whether the Repeats of patch list e stay apart,
-// each an item of its own, instead of merging in turn into the member of
-// their key: the API server merges them so where live has the list, and
-// keeps them apart where it takes the patch's list whole (live has none)
-// or lets it replace live's.
+// RepeatsApart reports whether the Repeats of patch list e stay apart, each an item of its own, instead of
+// merging in turn into their key's member: the API server merges them where live has the list, and keeps them
+// apart where it takes the patch's list whole (live has none) or lets it replace live's.
 func RepeatsApart(e *elements.ListElement) bool {
 	return !e.HasLive || !e.Live.IsList() || (e.Dirs != nil && e.Dirs.ReplaceList)
 }
 
-// Entry is one item of a patch list whose Repeats stay apart (Apart): a
-// member, ID, or with Repeat >= 0 the item at that position of the patch
-// list, a repeat of member ID's key.
+// Entry is one item of a patch list whose Repeats stay apart (Apart): a member, ID, or with Repeat >= 0 the
+// item at that position of the patch list, a repeat of member ID's key.
 type Entry struct{ ID, Repeat int }
 
-// Apart is the order of patch list e whose Repeats stay apart
-// (RepeatsApart), each an item of its own, given its members' order ord:
-// the patch's order where the API server takes the patch's list whole,
-// and where it orders the list (a "$patch: replace" list replacing live's,
-// or a "$setElementOrder" in a map live has) each repeat after the member
-// of its key and that member's earlier repeats.
+// Apart orders patch list e whose Repeats stay apart, given its members' order ord: as the patch does where
+// the API server takes the patch's list whole; where it orders the list ("$patch: replace" replacing live's,
+// or "$setElementOrder" in a map live has), each repeat after its key's member and its earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []Entry {
-	out := make([]Entry, 0, len(ord)+len(e.Repeats))
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
 		byID := make(map[int][]int, len(e.Repeats)) // positions, in patch order
 		for _, r := range e.Repeats {
 			byID[r.ID] = append(byID[r.ID], r.Pos)
 		}
+		out := make([]Entry, 0, len(ord)+len(e.Repeats))
 		for _, id := range ord {
 			out = append(out, Entry{id, -1})
 			for _, p := range byID[id] {
@@ -227,20 +187,14 @@ func Apart(e *elements.ListElement, ord []int) []Entry {
 	for _, r := range e.Repeats {
 		byPos[r.Pos] = Entry{r.ID, r.Pos}
 	}
-	for _, en := range byPos {
-		if en.ID >= 0 {
-			out = append(out, en)
-		}
-	}
-	return out
+	return slices.DeleteFunc(byPos, func(en Entry) bool { return en.ID < 0 })
 }
 
 // orderPos is a member's position in "$setElementOrder" (-1: not named).
 func (v *view) orderPos(id int) int { return int(v.item(v.canon(id)).OrderIndex) }
 
-// liveMembers lists the member of each of a set's live values in live
-// order, repeated values included (a set the patch only reorders keeps
-// them).
+// liveMembers lists the member of each of a set's live values in live order, repeated values included (a set
+// the patch only reorders keeps them).
 func (v *view) liveMembers() []int {
 	byValue := make(map[value.ScalarKey]int, len(v.items))
 	for id := range v.items {
@@ -260,13 +214,10 @@ func (v *view) liveMembers() []int {
 	return out
 }
 
-// seedInterleave is OrderSeed's merge of a list without
-// "$setElementOrder", by document 000's rules: the patch's items (right)
-// keep the patch's order, live-only ones (left) live's, and a live-only
-// item goes before the patch's next item when its live position is lower.
-// A new item is ranked with the next patch item live has, or after every
-// live-only one when none, so the patch's order (the stronger rule) holds.
-// (Members hold distinct live positions: no ties.)
+// seedInterleave is OrderSeed's merge of a list without "$setElementOrder" (document 000): the patch's items
+// (right) keep its order, live-only ones (left) live's, and a live-only item precedes the patch's next item
+// when its live position is lower. A new item ranks with the next patch item live has, else after every
+// live-only one, so the patch's order, the stronger rule, holds. Live positions are distinct: no ties.
 func (v *view) seedInterleave(left, right []int) []int {
 	rank := make([]int, len(v.items)+len(v.extra))
 	for _, id := range left {
@@ -289,8 +240,7 @@ type view struct {
 	// items and extra are the list's Items and LiveExtra (none in a set).
 	items, extra []elements.Item
 	set          bool
-	// np is how many Items local (or the patch) names: the first ones, in
-	// its order. live is the length of live's list.
+	// np counts the Items local (or the patch) names, the first ones, in its order; live is live's length.
 	np, live int
 }
 
@@ -302,8 +252,7 @@ func (v *view) item(id int) *elements.Item {
 	return &v.extra[id-len(v.items)]
 }
 
-// canon maps a member to the Item of its key (a live item without a key
-// to itself).
+// canon maps a member to the Item of its key (a live item without a key to itself).
 func (v *view) canon(id int) int {
 	if id >= len(v.items) && v.extra[id-len(v.items)].Of >= 0 {
 		return v.extra[id-len(v.items)].Of
@@ -311,14 +260,12 @@ func (v *view) canon(id int) int {
 	return id
 }
 
-// liveRank is the position in live of the Item of a member's key (-1:
-// live lacks it).
+// liveRank is the position in live of the Item of a member's key (-1: live lacks it).
 func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
 
-// survivors lists the members at live's positions in live order, the
-// server's list once it deleted in place: without the members removed
-// because local dropped them, but in a set (the server deletes its values
-// only after merging). Its capacity leaves room for local's new items.
+// survivors lists the members at live's positions in live order, the server's list once it deleted in place:
+// without those removed because local dropped them, except in a set (whose server deletes values only after
+// merging). Its capacity, live's length, leaves viewRank room for local's new items.
 func (v *view) survivors() []int {
 	byLive := slices.Repeat([]int{-1}, v.live)
 	for id := range len(v.items) + len(v.extra) {
@@ -326,21 +273,12 @@ func (v *view) survivors() []int {
 			byLive[li] = id
 		}
 	}
-	out := make([]int, 0, v.live+v.np)
-	for _, id := range byLive {
-		if id >= 0 {
-			out = append(out, id)
-		}
-	}
-	return out
+	return slices.DeleteFunc(byLive, func(id int) bool { return id < 0 })
 }
 
-// runs splits the members for ordering: left holds the live-only
-// survivors in live order, right local's (or the patch's) items in its
-// order, each followed by the live items that repeat its key (in live
-// order). The server finds such a duplicate's key in $setElementOrder,
-// and keeping the merged item first among its duplicates makes a
-// re-apply match the same item.
+// runs splits the members: left holds the live-only survivors in live order, right local's (or the patch's)
+// items in its order, each followed by the live items repeating its key (in live order). The server finds
+// such a duplicate's key in $setElementOrder; keeping the merged item first makes a re-apply match it.
 func (v *view) runs(survivors []int) (left, right []int) {
 	left = make([]int, 0, len(survivors))
 	right = indices(v.np, v.np+len(v.extra))
@@ -357,12 +295,10 @@ func (v *view) runs(survivors []int) (left, right []int) {
 	return left, right
 }
 
-// viewRanks gives each member's key its first position in the server's
-// view of live's backing array: the survivors compacted to the front,
-// then local's new items written into the slots the deletions freed
-// (a set's server builds a new list: its new values have no rank); -1
-// when absent.
-func (v *view) viewRanks(survivors []int) []int {
+// viewRank ranks a member by its key's first position in the server's view of live's backing array: the
+// survivors compacted to the front, then local's new items written into the slots the deletions freed (a
+// set's server builds a new list: its new values have no rank); -1 when absent.
+func (v *view) viewRank(survivors []int) func(int) int {
 	seq := survivors
 	if !v.set {
 		for id := 0; id < v.np && len(seq) < v.live; id++ {
@@ -377,7 +313,7 @@ func (v *view) viewRanks(survivors []int) []int {
 			r[c] = p
 		}
 	}
-	return r
+	return func(id int) int { return r[v.canon(id)] }
 }
 
 // sortBy sorts ids stably by rank.
@@ -385,10 +321,8 @@ func sortBy(ids []int, rank func(int) int) {
 	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
 }
 
-// interleave merges two sorted runs the way the server's strategic merge
-// patch does: the head of left (live-only members) goes first only when
-// both heads have a rank in live and left's is lower; otherwise right's
-// (local's or the patch's) does.
+// interleave merges two sorted runs as the server's strategic merge patch does: left's head (live-only
+// members) goes first only when both heads have a rank in live and left's is lower, else right's.
 func interleave(left, right []int, rank func(int) int) []int {
 	out := make([]int, 0, len(left)+len(right))
 	i, j := 0, 0

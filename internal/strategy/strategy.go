@@ -1,8 +1,6 @@
-// Package strategy is the one dispatch point of Phase 2: the Walker hands
-// each Element to the visitor of internal/visitors its merge rule
-// (internal/strategy/rule) selects. In patch mode (Options.Patch, used by
-// pkg/patch) a map's $retainKeys directive, not its schema strategy,
-// selects RetainKeys. Adding a strategy means adding a visitor and a rule.
+// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the internal/visitors
+// visitor its merge rule (internal/strategy/rule) selects. In patch mode (Options.Patch, pkg/patch) a map's
+// $retainKeys directive, not its schema strategy, selects RetainKeys. A new strategy is a visitor and a rule.
 package strategy
 
 import (
@@ -20,30 +18,24 @@ import (
 type Options struct {
 	// Ordering selects the order of merged lists.
 	Ordering order.Ordering
-	// Patch says the tree is collated from a strategic merge patch
-	// (pkg/patch): its directives decide which fields a map clears, and its
-	// lists are ordered as the patch orders them.
+	// Patch says the tree is collated from a strategic merge patch (pkg/patch): its directives decide which
+	// fields a map clears, and its lists are ordered as the patch orders them.
 	Patch bool
-	// Record keeps every walked node's Outcome for Outcome. Nodes, when
-	// known, is the tree's node count (collate.CountIn): the table is sized
-	// once.
+	// Record keeps each walked node's Outcome for Outcome; Nodes, when known, is the tree's node count
+	// (collate.CountIn), to size the table once.
 	Record bool
 	Nodes  int
-	// Reapply is the front-end's application of a patch (Patch only): the
-	// Repeats of a patch's lists go through it.
+	// Reapply is the front-end's application of a patch (Patch only), for the Repeats of a patch's lists.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
-// Walker walks an Element tree, computing each node's Outcome with the
-// visitor its rule selects; it implements elements.Walker and does not
-// modify the tree. It is not safe for concurrent use; make one per merge.
+// Walker walks an Element tree, computing each node's Outcome with the visitor its rule selects: an
+// elements.Walker that does not modify the tree. It is not safe for concurrent use; make one per merge.
 type Walker struct {
-	// byRule holds the visitors, boxed once (boxing per For would allocate
-	// per node).
+	// byRule holds the visitors, boxed once (boxing per For would allocate per node).
 	byRule [rule.Count]elements.Visitor
 	patch  bool
-	// outcomes holds, by node ID, the Outcome of every node walked so far;
-	// nil unless Record (and after Release).
+	// outcomes holds by node ID the Outcome of each node walked; nil unless Record (and after Release).
 	outcomes []elements.Outcome
 }
 
@@ -69,21 +61,17 @@ func New(opts Options) *Walker {
 // outcomeTables keeps the outcome tables of released Walkers, cleared.
 var outcomeTables sync.Pool
 
-// Release clears the outcome table and keeps it for a later Walker whose
-// tree needs at most it and at least about a quarter of it; Outcome
-// answers Absent afterwards.
+// Release clears the outcome table and keeps it for a later Walker whose tree needs at most it and at least
+// about a quarter of it; Outcome answers Absent afterwards.
 func (w *Walker) Release() {
-	if w.outcomes == nil {
-		return
+	if t := w.outcomes[:0]; w.outcomes != nil {
+		clear(w.outcomes)
+		w.outcomes = nil
+		outcomeTables.Put(&t)
 	}
-	clear(w.outcomes)
-	t := w.outcomes[:0]
-	w.outcomes = nil
-	outcomeTables.Put(&t)
 }
 
-// For returns the visitor that decides e; an Element type rule.For does not
-// know is an error.
+// For returns the visitor that decides e; an Element type rule.For does not know is an error.
 func (w *Walker) For(e elements.Element) (elements.Visitor, error) {
 	r, err := rule.For(e, w.patch)
 	if err != nil {
@@ -104,19 +92,16 @@ func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
 	}
 	if w.outcomes != nil {
 		id := int(e.Base().ID)
-		if id >= len(w.outcomes) {
-			grown := make([]elements.Outcome, max(2*len(w.outcomes), id+1, 64))
-			copy(grown, w.outcomes)
-			w.outcomes = grown
+		if n := id + 1 - len(w.outcomes); n > 0 {
+			w.outcomes = append(w.outcomes, make([]elements.Outcome, max(n, len(w.outcomes), 64))...)
 		}
 		w.outcomes[id] = out
 	}
 	return out, nil
 }
 
-// Outcome returns the Outcome the walk gave node n: absent for a node it
-// did not walk (fields cleared by retainKeys, live duplicates deleted with
-// their key) and for every node unless Options.Record.
+// Outcome returns the Outcome the walk gave node n: absent for a node it did not walk (fields cleared by
+// retainKeys, live duplicates deleted with their key) and for every node unless Options.Record.
 func (w *Walker) Outcome(n *elements.Node) elements.Outcome {
 	if int(n.ID) < len(w.outcomes) {
 		return w.outcomes[n.ID]

@@ -1,20 +1,15 @@
-// Package visitors holds Phase 2 of an apply: one elements.Visitor per merge
-// strategy, each computing the Outcome (the updated value) of the elements
-// internal/strategy hands it.
+// Package visitors holds Phase 2 of an apply: one elements.Visitor per merge strategy, each computing the
+// Outcome (the updated value) of the elements internal/strategy hands it.
 //
-//	Replace     the value is atomic: local's value wins whole
-//	Merge       maps and structs merge field by field; with Retain (rule
-//	            RetainKeys) fields local leaves out are cleared (unions)
-//	Ordered     lists merged by key (maps) or by value (primitives), and
-//	            ordered by the seed rule or exactly as kubectl orders them
+//	Replace  the value is atomic: local's value wins whole
+//	Merge    maps and structs merge by field; with Retain (RetainKeys) fields local omits are cleared (unions)
+//	Ordered  lists merged by key (maps) or value (primitives), in the seed rule's order or exactly kubectl's
 //
-// Every visitor shares the presence rule for nodes local does not set: a
-// node local nulls is removed; a node local omits is removed when recorded
-// had it (local deleted it since the last apply) and keeps its live value
-// otherwise (it belongs to the server or another writer).
+// The visitors share the presence rule for nodes local does not set: removed when local nulls them, or omits
+// them and recorded had them (deleted since the last apply); else live's value stays (another writer's).
 //
-// Null values never reach a result map: an explicit null in local means
-// "remove", and JSON null and absence are the same thing to the API server.
+// Null values never reach a result map: an explicit null in local means "remove", and JSON null and absence
+// are the same thing to the API server.
 package visitors
 
 import (
@@ -26,10 +21,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Replace decides every element as one atomic value: local's value when
-// local sets it, else the presence rule. It is the visitor for primitives,
-// atomic lists and fields with strategy replace, and the base the other
-// visitors embed for their leaves.
+// Replace decides every element as one atomic value: local's when local sets it, else the presence rule. It
+// is the visitor of primitives, atomic lists and strategy replace fields, and the others' base for leaves.
 type Replace struct{}
 
 // VisitPrimitive implements elements.Visitor.
@@ -67,22 +60,17 @@ func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
 
-// Decide is the outcome of a node taken whole: local's value (without null
-// map fields) when local sets it; absent when local nulls it or when
-// recorded had it and local omits it; else live's value, as it is. A
-// patch's "$deleteFromPrimitiveList" then removes its values from a list.
+// Decide is a node's outcome taken whole: local's value without null map fields when local sets it, else the
+// presence rule; a patch's "$deleteFromPrimitiveList" then removes its values from a list.
 func Decide(n *elements.Node) elements.Outcome {
 	var out value.Value
 	switch {
-	case n.HasLocal:
-		if n.Local.IsNull() {
-			return elements.Absent
-		}
+	case n.LocalSet():
 		out = StripNulls(n.Local)
 		if n.HasLive && value.Identical(out, n.Live) {
 			out = n.Live // the same JSON: live's own, which the merge can share
 		}
-	case n.HasRecorded || !n.HasLive:
+	case n.HasLocal || n.HasRecorded || !n.HasLive:
 		return elements.Absent
 	default:
 		out = n.Live
@@ -103,17 +91,15 @@ func without(list, drop value.Value) value.Value {
 	}
 	items := make([]value.Value, 0, list.Len())
 	for _, it := range list.Items() {
-		if k, ok := elements.SetKey(it, true); ok && del[k] {
-			continue
+		if k, ok := elements.SetKey(it, true); !ok || !del[k] {
+			items = append(items, it)
 		}
-		items = append(items, it)
 	}
 	return value.List(items)
 }
 
-// StripNulls returns v without map fields whose value is null, at any
-// depth. It returns v itself (no copy) when there are none: a map or list
-// is copied from its first changed member on, in one pass.
+// StripNulls returns v without map fields whose value is null, at any depth. It returns v itself (no copy)
+// when there are none: a map or list is copied from its first changed member on, in one pass.
 func StripNulls(v value.Value) value.Value {
 	switch v.Kind() {
 	case value.KindMap:
@@ -152,18 +138,15 @@ func StripNulls(v value.Value) value.Value {
 	return v
 }
 
-// Merge merges maps and structs field by field: each field is decided by
-// the visitor its own strategy selects (through Walker). Leaves are decided
-// as Replace does.
+// Merge merges maps and structs field by field, each field decided by the visitor its own strategy selects
+// (through Walker); leaves as Replace does.
 type Merge struct {
 	Replace
 	// Walker decides the children.
 	Walker elements.Walker
-	// Retain makes it the visitor of rule RetainKeys: it clears every field
-	// the node does not keep, live fields outside local's keys (or outside a
-	// patch's "$retainKeys"), so switching a union member (a Deployment
-	// strategy from RollingUpdate to Recreate, a volume's source) removes
-	// the old member.
+	// Retain makes it rule RetainKeys' visitor: it clears the live fields the node does not keep (outside
+	// local's keys or a patch's "$retainKeys"), so switching a union member (a Deployment strategy from
+	// RollingUpdate to Recreate, a volume's source) removes the old one.
 	Retain bool
 }
 
@@ -177,11 +160,9 @@ func (m Merge) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
 	return m.fields(&e.Node, e.Fields)
 }
 
-// fields builds the map of a node local sets to a map: each child's
-// outcome, in key order; with Retain, children the node does not keep are
-// cleared without being walked. A node keeps the fields a patch's
-// "$retainKeys" lists; without one, the fields local sets (none cleared
-// when local sets none: kubectl sends no $retainKeys then).
+// fields builds the map of a node local sets to a map: each child's outcome, in key order; with Retain,
+// children the node does not keep are cleared unwalked. A node keeps the fields a patch's "$retainKeys"
+// lists, else those local sets (none cleared when local sets none: kubectl sends no $retainKeys then).
 func (m Merge) fields(n *elements.Node, fields elements.Fields) (elements.Outcome, error) {
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
@@ -189,9 +170,8 @@ func (m Merge) fields(n *elements.Node, fields elements.Fields) (elements.Outcom
 	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
 	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
 	retain := m.Retain && (listed || slices.ContainsFunc(fields, localSet))
-	// Until a field's outcome is not live's own field (see asLive), out
-	// stays nil and same counts live's fields matched: a map whose fields
-	// all come out as live has them is live's map, shared, not copied.
+	// Until a field's outcome is not live's own field (see asLive), out stays nil and same counts live's
+	// fields matched: a map whose fields all come out as live has them is live's map, shared, not copied.
 	var out []value.Field
 	live, same := n.Live.Fields(), 0
 	for _, f := range fields {
@@ -228,30 +208,24 @@ func (m Merge) fields(n *elements.Node, fields elements.Fields) (elements.Outcom
 	return elements.Keep(value.MapFromSorted(out)), nil
 }
 
-// asLive reports whether outcome o can be given as live's value v: it is
-// v itself (a shared subtree, or a bool or number with v's kind and bits:
-// -0 is not 0), or a string equal to it.
+// asLive reports whether outcome o can be given as live's value v: v itself (a shared subtree, or a bool or
+// number of v's kind and bits: -0 is not 0), or a string equal to it.
 func asLive(o, v value.Value) bool {
 	return o == v || (o.Kind() == value.KindString && v.Kind() == value.KindString && value.Equal(o, v))
 }
 
-// Ordered merges lists whose strategy is merge: lists of maps item by item,
-// matched by merge key (ListElement), and lists of primitives as sets
-// (SetElement). Items local names are merged (through Walker), items
-// recorded named and local no longer does are removed, live-only items are
-// kept; then the items are ordered by Ordering.
+// Ordered merges lists of strategy merge: lists of maps item by item, matched by merge key (ListElement),
+// lists of primitives as sets (SetElement). Items local names are merged (through Walker), those recorded
+// named and local no longer does removed, live-only ones kept; then the items are ordered by Ordering.
 type Ordered struct {
 	Replace
 	// Walker decides the items.
 	Walker elements.Walker
 	// Ordering selects the order of the result.
 	Ordering order.Ordering
-	// Patch says the tree is a patch's: its lists are ordered as the
-	// patch orders them (the members it deletes dropped).
+	// Patch says the tree is a patch's: lists are ordered as it orders them, members it deletes dropped.
 	Patch bool
-	// Reapply applies a patch to value v of type t (null: to nothing), as
-	// the front-end applies one, at nesting depth depth: a patch list's
-	// Repeats go through it.
+	// Reapply applies patch to v (null: nothing) of type t at nesting depth depth, for a list's Repeats.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
@@ -265,18 +239,15 @@ func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return o.visit(e, e.Items, nil)
 }
 
-// visit decides the members of a merged list (its Items, then live's
-// repeats of a key) and lists the present outcomes in order. Members a
-// patch deletes, and live's repeats of a key local deleted (deleting a
-// key deletes every live item that carries it), are absent, not walked.
+// visit decides a merged list's members (Items, then live's repeats of a key) and lists the present outcomes
+// in order; members a patch deletes, and live repeats of a key local deleted, are absent, unwalked.
 func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elements.Outcome, error) {
 	n := e.Base()
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
-	l, _ := e.(*elements.ListElement)
-	repeated := l != nil && l.Repeats != nil // a patch's list naming a key twice
 	outs := make([]elements.Outcome, len(items)+len(extra))
+	var err error
 	for id := range outs {
 		var it *elements.Item
 		if id < len(items) {
@@ -287,20 +258,17 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		if it.Deleted || (it.Of >= 0 && items[it.Of].RemovedSinceRecorded()) {
 			continue
 		}
-		out, err := o.Walker.Walk(it.Element)
-		if err != nil {
+		if outs[id], err = o.Walker.Walk(it.Element); err != nil {
 			return elements.Absent, err
 		}
-		outs[id] = out
 	}
 	ord := order.List(e, o.Ordering, o.Patch)
-	if repeated && order.RepeatsApart(l) {
-		return o.apart(l, outs, ord)
-	}
-	if repeated {
+	if l, _ := e.(*elements.ListElement); l != nil && l.Repeats != nil { // a patch's list naming a key twice
+		if order.RepeatsApart(l) {
+			return o.apart(l, outs, ord)
+		}
 		// In patch order: each merges into its member's outcome in turn.
 		for _, r := range l.Repeats {
-			var err error
 			if outs[r.ID], err = o.reapply(l.Items[r.ID].Element.Base(), outs[r.ID].Value, l.Local.Items()[r.Pos]); err != nil {
 				return elements.Absent, err
 			}
@@ -318,9 +286,8 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	return elements.Keep(value.List(list)), nil
 }
 
-// apart lists the members of patch list e (their outcomes outs, in order
-// ord) and its Repeats apart (order.RepeatsApart), each applied to
-// nothing, in the order order.Apart gives.
+// apart lists the members of patch list e (their outcomes outs, in order ord) and its Repeats apart
+// (order.RepeatsApart), each applied to nothing, in the order order.Apart gives.
 func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
 	var list []value.Value
 	for _, en := range order.Apart(e, ord) {
@@ -338,8 +305,7 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 	return elements.Keep(value.List(list)), nil
 }
 
-// reapply applies patch item p to v, the outcome of item node it (null:
-// to nothing), at its depth, its errors placed at it.
+// reapply applies patch item p to v (item node it's outcome; null: nothing) at its depth, errors at its path.
 func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome, error) {
 	if o.Reapply == nil {
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
@@ -351,8 +317,7 @@ func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome,
 	return elements.Keep(out), err
 }
 
-// asLiveItems reports whether the present outcomes, in order, are live's
-// items one for one (asLive): the list is then live's, shared.
+// asLiveItems reports whether the present outcomes, in order, are live's items one for one (asLive).
 func asLiveItems(order []int, outs []elements.Outcome, live []value.Value) bool {
 	k := 0
 	for _, id := range order {

@@ -1,8 +1,6 @@
-// Package rule is the one switch on Element kinds of Phase 2: which merge
-// rule decides an element. internal/strategy maps the rules to the visitors
-// of internal/visitors; internal/delta, below those in the import graph,
-// asks it before visiting a node, so an Element kind neither knows is an
-// error in merge, patch and patch generation alike.
+// Package rule is Phase 2's one switch on Element kinds: which merge rule decides an element.
+// internal/strategy maps rules to internal/visitors; internal/delta, below those in the import graph, asks it
+// before visiting a node, so an Element kind neither knows is an error in merge, patch and patchgen alike.
 package rule
 
 import (
@@ -21,8 +19,8 @@ const (
 	Replace Rule = iota
 	// Merge decides MapElement and TypeElement, unless RetainKeys does.
 	Merge
-	// RetainKeys decides a MapElement or TypeElement whose patch directives
-	// have $retainKeys or, outside a patch, whose strategy has retainKeys.
+	// RetainKeys decides a MapElement or TypeElement whose patch directives have $retainKeys or, outside a
+	// patch, whose strategy has retainKeys.
 	RetainKeys
 	// Ordered decides ListElement and SetElement.
 	Ordered
@@ -30,9 +28,8 @@ const (
 	Count
 )
 
-// For returns the rule that decides e; patch says the tree is collated from
-// a strategic merge patch. An Element type it does not know is an error
-// naming it: no element is decided by a default.
+// For returns the rule that decides e; patch says the tree is collated from a strategic merge patch. An
+// Element type it does not know is an error naming it: no element is decided by a default.
 func For(e elements.Element, patch bool) (Rule, error) {
 	switch e.(type) {
 	case *elements.ListElement, *elements.SetElement:
