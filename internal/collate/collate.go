@@ -422,15 +422,12 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			switch {
 			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 				e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
-				if ordered {
-					seq = append(seq, id)
-				}
-				continue
 			case src == elements.Patch:
 				return nil, n.Errorf(src, "items "+first+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
+			default:
+				at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
+				return nil, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + first + " are both " + at.String()}
 			}
-			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
-			return nil, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + first + " are both " + at.String()}
 		}
 		if ordered {
 			seq = append(seq, id)
