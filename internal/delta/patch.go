@@ -20,8 +20,7 @@ import (
 )
 
 // Patch returns the patch of mode m for a collated tree whose root holds the whole object; ok is false when
-// the patch has no entry. Errors are
-// *elements.Error naming the source of the bad value (from's items that
+// the patch has no entry. Errors are *elements.Error naming the source of the bad value (from's items that
 // cannot be put in a patch, a local field named like a directive).
 func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
 	en, err := New(m).Entry(root)
@@ -83,14 +82,13 @@ func (e *ConflictError) Error() string {
 	return s
 }
 
-// Check is the conflict check of kubectl apply --overwrite=false: a
-// *ConflictError listing, by kubectl's rule, every conflict between patch,
-// the three-way patch of root (ThreeWay(root); ok false: no conflict), and the Changed patch from root's
-// recorded object to its live one (each the empty object when absent): both have an entry for a field and
-// they disagree on its scalar value, its kind, a $patch directive, or the length or a member of an atomic
-// list (lists of scalars compared deduplicated and sorted). Fields with strategy replace and merged lists of
-// scalars never conflict; items of merged lists of maps are matched by elements.KeyOf, and items without an
-// identity are not compared. Conflicts come in the patch's order.
+// Check is the conflict check of kubectl apply --overwrite=false: a *ConflictError listing, by kubectl's
+// rule, every conflict between patch, the three-way patch of root (ThreeWay(root); ok false: no conflict),
+// and the Changed patch from root's recorded object to its live one (each the empty object when absent): both
+// have an entry for a field and they disagree on its scalar value, its kind, a $patch directive, or the
+// length or a member of an atomic list (lists of scalars compared deduplicated and sorted). Fields with
+// strategy replace and merged lists of scalars never conflict; items of merged lists of maps are matched by
+// elements.KeyOf, and items without an identity are not compared. Conflicts come in the patch's order.
 //
 // Live is collated as local leniently (collate.Options.Lenient): a live value whose kind does not fit the
 // schema is taken whole, and of live items repeating a key the first is compared, as the merge writes only
