@@ -66,7 +66,7 @@ func List(e elements.Element, o Ordering, patch bool) []int {
 // recorded->local deletions). The patch carries $setElementOrder (local's order) when either part has
 // anything for the list; with none the list stays as live has it, and with live's empty local's is sent
 // whole. The server deletes removed items in place, appends new ones and merges the live-only run with
-// local's by rank in its view of the list (viewRank, interleave).
+// local's by rank in its view of the list (viewRanks, interleave).
 func (v *view) merged(o Ordering) []int {
 	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
 		return indices(v.np, v.np)
@@ -79,7 +79,8 @@ func (v *view) merged(o Ordering) []int {
 	if o != OrderKubectl {
 		return append(left, right...)
 	}
-	return interleave(left, right, v.viewRank(survivors))
+	view := v.viewRanks(survivors)
+	return interleave(left, right, func(id int) int { return view[v.canon(id)] })
 }
 
 // sameAsLive reports whether live holds exactly local's members in local's order: every order then agrees.
@@ -137,7 +138,8 @@ func (v *view) patched(o Ordering) []int {
 	// (unranked last), then interleaved.
 	rank := v.liveRank
 	if !replace {
-		rank = v.viewRank(survivors)
+		view := v.viewRanks(survivors)
+		rank = func(id int) int { return view[v.canon(id)] }
 	}
 	sortBy(others, func(id int) int {
 		if r := rank(id); r >= 0 {
@@ -265,7 +267,7 @@ func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
 
 // survivors lists the members at live's positions in live order, the server's list once it deleted in place:
 // without those removed because local dropped them, except in a set (whose server deletes values only after
-// merging). Its capacity, live's length, leaves viewRank room for local's new items.
+// merging). Its capacity, live's length, leaves viewRanks room for local's new items.
 func (v *view) survivors() []int {
 	byLive := slices.Repeat([]int{-1}, v.live)
 	for id := range len(v.items) + len(v.extra) {
@@ -295,10 +297,11 @@ func (v *view) runs(survivors []int) (left, right []int) {
 	return left, right
 }
 
-// viewRank ranks a member by its key's first position in the server's view of live's backing array: the
-// survivors compacted to the front, then local's new items written into the slots the deletions freed (a
-// set's server builds a new list: its new values have no rank); -1 when absent.
-func (v *view) viewRank(survivors []int) func(int) int {
+// viewRanks ranks each member's key (by canon ID) by its first position in the server's view of live's
+// backing array: the survivors compacted to the front, then local's new items written into the slots the
+// deletions freed (a set's server builds a new list: its new values have no rank); -1 when absent. (A table,
+// not a func: a returned closure would cost an allocation per list.)
+func (v *view) viewRanks(survivors []int) []int {
 	seq := survivors
 	if !v.set {
 		for id := 0; id < v.np && len(seq) < v.live; id++ {
@@ -313,7 +316,7 @@ func (v *view) viewRank(survivors []int) func(int) int {
 			r[c] = p
 		}
 	}
-	return func(id int) int { return r[v.canon(id)] }
+	return r
 }
 
 // sortBy sorts ids stably by rank.

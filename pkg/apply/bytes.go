@@ -39,13 +39,15 @@ var docArenas = sync.Pool{New: func() any { return new(parse.Arena) }}
 // (parse.Document: copies), and merges them without listing changes.
 func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Result, error) {
 	limits := parse.Limits{MaxDepth: opts.MaxDepth}
-	read := limits.Document
-	if a != nil {
-		read = func(data []byte) (value.Value, error) { return limits.OwnedDocumentIn(a, data) }
-	}
 	var vs [3]value.Value // value.Null where a document is none
 	for i, data := range [...][]byte{recorded, local, live} {
-		v, err := read(data)
+		var v value.Value
+		var err error
+		if a != nil { // (a branch, not a func value: that would cost allocations per merge)
+			v, err = limits.OwnedDocumentIn(a, data)
+		} else {
+			v, err = limits.Document(data)
+		}
 		switch source := [...]string{"recorded", "local", "live"}[i]; {
 		case err == nil:
 			vs[i] = v
