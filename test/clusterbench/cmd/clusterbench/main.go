@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"text/tabwriter"
@@ -103,10 +104,20 @@ func run(runs, slowRuns, n, workers int, verbose bool) error {
 	meanOf := func(t clusterbench.Tool) float64 { return mean(ratesOf(t)) }
 	getput, kubectl := meanOf(clusterbench.GetPut), meanOf(clusterbench.Kubectl)
 	fmt.Printf("\n%d objects, %d run(s) (kubectl tools: %d), mean objects/s:\n", n, runs, slowRuns)
-	ratio := func(a, b float64) string { return strconv.FormatFloat(a/b, 'f', 2, 64) }
+	// A tool that did not run (kubectl's with -slow-runs 0) has no mean and no ratios.
+	ratio := func(a, b float64) string {
+		if math.IsNaN(a) || math.IsNaN(b) {
+			return "-"
+		}
+		return strconv.FormatFloat(a/b, 'f', 2, 64) + "x"
+	}
 	for i, t := range clusterbench.Tools {
+		if len(rates[i]) == 0 {
+			fmt.Printf("  %-12s %8s\n", t, "not run")
+			continue
+		}
 		m := mean(rates[i])
-		fmt.Printf("  %-12s %8.1f  (%sx getput, %sx kubectl)\n", t, m, ratio(m, getput), ratio(m, kubectl))
+		fmt.Printf("  %-12s %8.1f  (%s getput, %s kubectl)\n", t, m, ratio(m, getput), ratio(m, kubectl))
 	}
 	ply, loop := ratesOf(clusterbench.Ply), ratesOf(clusterbench.GetPut)
 	fmt.Printf("ply/getput run by run:")
