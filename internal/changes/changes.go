@@ -147,11 +147,10 @@ func (c *collector) collect(e elements.Element) {
 	}
 	before := len(c.out)
 	switch e := e.(type) {
-	case *elements.TypeElement:
-		c.fields(e.Fields)
-		return
 	case *elements.MapElement:
-		c.fields(e.Fields)
+		for _, f := range e.Fields {
+			c.collect(f.Element)
+		}
 		return
 	case *elements.ListElement:
 		c.items(e.Items, nil)
@@ -161,12 +160,6 @@ func (c *collector) collect(e elements.Element) {
 	}
 	if len(c.out) == before && !value.Equal(n.Live, res.Value) {
 		c.out = append(c.out, Change{node: n, Op: Replace, Source: elements.Local})
-	}
-}
-
-func (c *collector) fields(fs elements.Fields) {
-	for _, f := range fs {
-		c.collect(f.Element)
 	}
 }
 

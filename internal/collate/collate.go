@@ -78,8 +78,8 @@ func (a *Arena) Release() {
 	}
 	a.c = nil
 	*c = collator{
-		types: reuse(c.types), maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets),
-		atomics: reuse(c.atomics), prims: reuse(c.prims), empties: reuse(c.empties),
+		maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets),
+		atomics: reuse(c.atomics), prims: reuse(c.prims),
 		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
 	}
 	collators.Put(c)
@@ -108,13 +108,11 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 type collator struct {
 	opts    Options
 	src     elements.Source // the source Local holds: the patch in a patch tree
-	types   []elements.TypeElement
 	maps    []elements.MapElement
 	lists   []elements.ListElement
 	sets    []elements.SetElement
 	atomics []elements.AtomicElement
 	prims   []elements.PrimitiveElement
-	empties []elements.EmptyElement
 	// fields is a stack of the fields of the maps being collated; done maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
@@ -164,7 +162,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
 		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
-			return build(c, &c.empties, &s), nil
+			return build(c, &c.prims, &s), nil
 		}
 		return build(c, &c.atomics, &s), nil
 	}
@@ -203,20 +201,12 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	return build(c, &c.atomics, &s), nil
 }
 
-// fieldsNode builds a struct (TypeElement) or free-form map (MapElement) local (or the patch) sets to a map:
-// its children are the sorted union of lf (local's fields), recorded's and live's where they are maps, and
-// the fields a patch gives directives (dirs), in key order. depth is a patch node's nesting.
+// fieldsNode builds the MapElement (a struct or a free-form map) of a node local (or the patch) sets to a
+// map: its children are the sorted union of lf (local's fields), recorded's and live's where they are maps,
+// and the fields a patch gives directives (dirs), in key order. depth is a patch node's nesting.
 func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
-	var self elements.Element
-	var fields *elements.Fields
-	if s.Type.Kind == openapi.KindStruct {
-		e := build(c, &c.types, s)
-		self, fields = e, &e.Fields
-	} else {
-		e := build(c, &c.maps, s)
-		self, fields = e, &e.Fields
-	}
-	n := self.Base()
+	self := build(c, &c.maps, s)
+	n := &self.Node
 	var rf, vf []value.Field
 	if n.HasRecorded && n.Recorded.IsMap() {
 		rf = n.Recorded.Fields()
@@ -272,8 +262,8 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 		}
 		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
 	}
-	*fields = carve(&c.fieldSlab, len(c.fields)-base)
-	copy(*fields, c.fields[base:])
+	self.Fields = carve(&c.fieldSlab, len(c.fields)-base)
+	copy(self.Fields, c.fields[base:])
 	return self, nil
 }
 

@@ -27,10 +27,10 @@ var _ = Describe("Collate element types", func() {
 	// set are leaves, so nothing below spec.serverOnly, status,
 	// metadata.labels.injected and the like is collated.
 	want := map[string]string{
-		".":                                     "TypeElement",
+		".":                                     "MapElement",
 		"extra":                                 "PrimitiveElement",
 		"status":                                "AtomicElement",
-		"metadata":                              "TypeElement",
+		"metadata":                              "MapElement",
 		"metadata.name":                         "PrimitiveElement",
 		"metadata.uid":                          "AtomicElement",
 		"metadata.labels":                       "MapElement",
@@ -40,7 +40,7 @@ var _ = Describe("Collate element types", func() {
 		"metadata.finalizers":                   "SetElement",
 		"metadata.finalizers[=f1]":              "PrimitiveElement",
 		"metadata.finalizers[=f2]":              "PrimitiveElement",
-		"spec":                                  "TypeElement",
+		"spec":                                  "MapElement",
 		"spec.replicas":                         "PrimitiveElement",
 		"spec.enabled":                          "AtomicElement",
 		"spec.config":                           "MapElement",
@@ -55,28 +55,28 @@ var _ = Describe("Collate element types", func() {
 		"spec.tags[=d]":                         "PrimitiveElement",
 		"spec.replacedTags":                     "AtomicElement",
 		"spec.ports":                            "ListElement",
-		"spec.ports[port=80,protocol=TCP]":      "TypeElement",
+		"spec.ports[port=80,protocol=TCP]":      "MapElement",
 		"spec.ports[port=80,protocol=TCP].port": "PrimitiveElement",
 		"spec.containers":                       "ListElement",
-		"spec.containers[name=c]":               "TypeElement",
+		"spec.containers[name=c]":               "MapElement",
 		"spec.containers[name=c].name":          "PrimitiveElement",
 		"spec.containers[name=c].image":         "PrimitiveElement",
 		"spec.volumes":                          "ListElement",
-		"spec.volumes[name=v]":                  "TypeElement",
+		"spec.volumes[name=v]":                  "MapElement",
 		"spec.volumes[name=v].name":             "PrimitiveElement",
-		"spec.volumes[name=v].configMap":        "TypeElement",
+		"spec.volumes[name=v].configMap":        "MapElement",
 		"spec.volumes[name=v].configMap.name":   "PrimitiveElement",
 		"spec.unkeyed":                          "AtomicElement",
 		"spec.four":                             "ListElement",
-		"spec.four[a=1,b=2,c=3,d=4]":            "TypeElement",
+		"spec.four[a=1,b=2,c=3,d=4]":            "MapElement",
 		"spec.four[a=1,b=2,c=3,d=4].a":          "PrimitiveElement",
 		"spec.four[a=1,b=2,c=3,d=4].b":          "PrimitiveElement",
 		"spec.four[a=1,b=2,c=3,d=4].c":          "PrimitiveElement",
 		"spec.four[a=1,b=2,c=3,d=4].d":          "PrimitiveElement",
 		"spec.kindChange":                       "AtomicElement",
-		"spec.nulled":                           "EmptyElement",
-		"spec.allNull":                          "EmptyElement",
-		"spec.liveNull":                         "EmptyElement",
+		"spec.nulled":                           "PrimitiveElement (empty)",
+		"spec.allNull":                          "PrimitiveElement (empty)",
+		"spec.liveNull":                         "PrimitiveElement (empty)",
 		"spec.gone":                             "AtomicElement",
 		"spec.serverOnly":                       "AtomicElement",
 	}
@@ -94,8 +94,8 @@ var _ = Describe("Collate element types", func() {
 			Expect(nodes).To(HaveKey(path))
 			Expect(typeName(nodes[path])).To(Equal(elem))
 		},
-		Entry("a struct is a TypeElement", "spec", "TypeElement"),
-		Entry("the root struct is a TypeElement", ".", "TypeElement"),
+		Entry("a struct is a MapElement", "spec", "MapElement"),
+		Entry("the root struct is a MapElement", ".", "MapElement"),
 		Entry("an additionalProperties map is a MapElement", "metadata.labels", "MapElement"),
 		Entry("a schemaless object is a MapElement", "spec.config", "MapElement"),
 		Entry("an object under a schemaless object is a MapElement", "spec.config.a", "MapElement"),
@@ -115,9 +115,9 @@ var _ = Describe("Collate element types", func() {
 		Entry("a scalar is a PrimitiveElement", "spec.replicas", "PrimitiveElement"),
 		Entry("an undeclared scalar is a PrimitiveElement", "extra", "PrimitiveElement"),
 		Entry("a set member is a PrimitiveElement", "spec.tags[=a]", "PrimitiveElement"),
-		Entry("local null and nothing else is an EmptyElement", "spec.nulled", "EmptyElement"),
-		Entry("null in all three sources is an EmptyElement", "spec.allNull", "EmptyElement"),
-		Entry("live null only is an EmptyElement", "spec.liveNull", "EmptyElement"),
+		Entry("local null and nothing else is an empty PrimitiveElement", "spec.nulled", "PrimitiveElement (empty)"),
+		Entry("null in all three sources is an empty PrimitiveElement", "spec.allNull", "PrimitiveElement (empty)"),
+		Entry("live null only is an empty PrimitiveElement", "spec.liveNull", "PrimitiveElement (empty)"),
 	)
 
 	// The equal-subtree shortcut: a list item recorded (when given), local
@@ -137,9 +137,9 @@ var _ = Describe("Collate element types", func() {
 		},
 		Entry("recorded, local and live equal", `{containers: [{name: a, image: i}]}`, `{containers: [{name: a, image: i}, {name: b}]}`, `{containers: [{name: a, image: i}]}`, "AtomicElement"),
 		Entry("no recorded, local and live equal", absent, `{containers: [{name: a, image: i}, {name: b}]}`, `{containers: [{name: a, image: i}]}`, "AtomicElement"),
-		Entry("recorded differs", `{containers: [{name: a, image: j}]}`, `{containers: [{name: a, image: i}, {name: b}]}`, `{containers: [{name: a, image: i}]}`, "TypeElement"),
-		Entry("live differs", absent, `{containers: [{name: a, image: i}, {name: b}]}`, `{containers: [{name: a, image: i, args: [x]}]}`, "TypeElement"),
-		Entry("no live", `{containers: [{name: a, image: i}]}`, `{containers: [{name: a, image: i}, {name: b}]}`, absent, "TypeElement"),
+		Entry("recorded differs", `{containers: [{name: a, image: j}]}`, `{containers: [{name: a, image: i}, {name: b}]}`, `{containers: [{name: a, image: i}]}`, "MapElement"),
+		Entry("live differs", absent, `{containers: [{name: a, image: i}, {name: b}]}`, `{containers: [{name: a, image: i, args: [x]}]}`, "MapElement"),
+		Entry("no live", `{containers: [{name: a, image: i}]}`, `{containers: [{name: a, image: i}, {name: b}]}`, absent, "MapElement"),
 	)
 
 	It("does not walk below nodes local does not set", func() {
@@ -215,14 +215,14 @@ var _ = Describe("Collate element types", func() {
 		Entry("struct inside a keyed item vs scalar", `{volumes: [{name: v, configMap: {name: c}}]}`, `{volumes: [{name: v, configMap: str}]}`, "spec.volumes[name=v].configMap"),
 	)
 
-	It("keeps a keyed item a TypeElement when live's item is a map (control for the table above)", func() {
+	It("keeps a keyed item a MapElement when live's item is a map (control for the table above)", func() {
 		tree, err := collate.Collate(three(absent, wrapSpec(`{containers: [{name: a, image: i}]}`), wrapSpec(`{containers: [{name: a, image: j}]}`)), widget(), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		n := treetest.ByPath(tree)
-		Expect(typeName(n["spec.containers[name=a]"])).To(Equal("TypeElement"))
+		Expect(typeName(n["spec.containers[name=a]"])).To(Equal("MapElement"))
 	})
 
-	DescribeTable("gives EmptyElement exactly when no source has a non-null value",
+	DescribeTable("gives an empty PrimitiveElement exactly when no source has a non-null value",
 		func(recorded, local, live string, elem string) {
 			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
@@ -231,9 +231,9 @@ var _ = Describe("Collate element types", func() {
 			Expect(typeName(n["spec.replicas"])).To(Equal(elem))
 		},
 		// enabled differs in every entry, so spec is collated.
-		Entry("local null only", `{enabled: true}`, `{replicas: null, enabled: false}`, `{}`, "EmptyElement"),
-		Entry("recorded null, live null, local omits", `{replicas: null}`, `{enabled: false}`, `{replicas: null, enabled: true}`, "EmptyElement"),
-		Entry("all three null", `{replicas: null}`, `{replicas: null, enabled: false}`, `{replicas: null}`, "EmptyElement"),
+		Entry("local null only", `{enabled: true}`, `{replicas: null, enabled: false}`, `{}`, "PrimitiveElement (empty)"),
+		Entry("recorded null, live null, local omits", `{replicas: null}`, `{enabled: false}`, `{replicas: null, enabled: true}`, "PrimitiveElement (empty)"),
+		Entry("all three null", `{replicas: null}`, `{replicas: null, enabled: false}`, `{replicas: null}`, "PrimitiveElement (empty)"),
 		Entry("local null, recorded set", `{replicas: 1}`, `{replicas: null, enabled: false}`, `{}`, "AtomicElement"),
 		Entry("local null, live set", `{}`, `{replicas: null, enabled: false}`, `{replicas: 1}`, "AtomicElement"),
 		Entry("local omits, live set", `{}`, `{enabled: false}`, `{replicas: 1}`, "AtomicElement"),

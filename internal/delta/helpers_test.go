@@ -88,8 +88,6 @@ func children(e elements.Element) []elements.Element {
 	var fields elements.Fields
 	var items []elements.Item
 	switch e := e.(type) {
-	case *elements.TypeElement:
-		fields = e.Fields
 	case *elements.MapElement:
 		fields = e.Fields
 	case *elements.ListElement:

@@ -128,13 +128,8 @@ func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	return elements.Absent
 }
 
-// VisitPrimitive implements elements.Visitor: a changed scalar is sent.
+// VisitPrimitive implements elements.Visitor: a changed scalar or null is sent.
 func (d *Visitor) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
-	return d.replaced(&e.Node), nil
-}
-
-// VisitEmpty implements elements.Visitor: local is null here.
-func (d *Visitor) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 	return d.replaced(&e.Node), nil
 }
 
@@ -191,7 +186,7 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 	if err != nil {
 		return elements.Absent, rebase(err, n.Path())
 	}
-	root, ok := sub.(*elements.TypeElement)
+	root, ok := sub.(*elements.MapElement)
 	if !ok || len(root.Fields) != 1 {
 		return d.replaced(n), nil
 	}
@@ -255,21 +250,13 @@ func rebase(err error, at fieldpath.Path) error {
 	return err
 }
 
-// VisitMap implements elements.Visitor.
+// VisitMap implements elements.Visitor: the patch of a map is one entry per field with one, null per field
+// the deletions' source has and local lacks, the parallel lists of list fields, and $retainKeys when the
+// strategy has retainKeys, local has a non-null field, and a comparing half has entries or its source holds a
+// non-null field local lacks. With first it stops at the first field with entries, trying the cheapest fields
+// (isLeaf) first.
 func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return d.fields(&e.Node, e.Fields)
-}
-
-// VisitType implements elements.Visitor.
-func (d *Visitor) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	return d.fields(&e.Node, e.Fields)
-}
-
-// fields is the patch of a map: one entry per field with one, null per field the deletions' source has and
-// local lacks, the parallel lists of list fields, and $retainKeys when the strategy has retainKeys, local has
-// a non-null field, and a comparing half has entries or its source holds a non-null field local lacks. With
-// first it stops at the first field with entries, trying the cheapest fields (isLeaf) first.
-func (d *Visitor) fields(n *elements.Node, fs elements.Fields) (elements.Outcome, error) {
+	n, fs := &e.Node, e.Fields
 	cs, _, done := d.prelude(n, false)
 	if done {
 		return d.replaced(n), nil
@@ -357,11 +344,8 @@ func sameJSONType(a, b value.Value) bool {
 
 // isLeaf reports whether e's entry needs no walk below it: a scalar, a null, or a field local lacks.
 func isLeaf(e elements.Element) bool {
-	switch e.(type) {
-	case *elements.PrimitiveElement, *elements.EmptyElement:
-		return true
-	}
-	return !e.Base().HasLocal
+	_, prim := e.(*elements.PrimitiveElement)
+	return prim || !e.Base().HasLocal
 }
 
 // index is an item's position in source src (-1: absent there, or src is NoSource).

@@ -54,9 +54,9 @@ func (v *Values) LocalSet() bool { return v.HasLocal && !v.Local.IsNull() }
 
 // Node is the data every Element shares: where it is, its values and its merge metadata.
 //
-// Invariants: Parent is nil only for the root; Name is the field name of a child of a MapElement or
-// TypeElement, empty for list items (whose place PathElement derives from their values) and the root; Type is
-// never nil (openapi.Unknown without schema).
+// Invariants: Parent is nil only for the root; Name is the field name of a child of a MapElement, empty for
+// list items (whose place PathElement derives from their values) and the root; Type is never nil
+// (openapi.Unknown without schema).
 type Node struct {
 	Parent Element
 	Name   string
@@ -179,10 +179,8 @@ type Visitor interface {
 	VisitPrimitive(*PrimitiveElement) (Outcome, error)
 	VisitAtomic(*AtomicElement) (Outcome, error)
 	VisitMap(*MapElement) (Outcome, error)
-	VisitType(*TypeElement) (Outcome, error)
 	VisitList(*ListElement) (Outcome, error)
 	VisitSet(*SetElement) (Outcome, error)
-	VisitEmpty(*EmptyElement) (Outcome, error)
 }
 
 // Walker computes the Outcome of any Element, choosing the Visitor for it (internal/strategy).
@@ -190,7 +188,8 @@ type Walker interface {
 	Walk(Element) (Outcome, error)
 }
 
-// PrimitiveElement is a scalar or null field.
+// PrimitiveElement is a scalar or null, or a node no source gives a non-null value (absent from the result
+// then).
 type PrimitiveElement struct{ Node }
 
 // Accept implements Element.
@@ -203,7 +202,7 @@ type AtomicElement struct{ Node }
 // Accept implements Element.
 func (e *AtomicElement) Accept(v Visitor) (Outcome, error) { return v.VisitAtomic(e) }
 
-// Field is a named child of a MapElement or TypeElement.
+// Field is a named child of a MapElement.
 type Field struct {
 	Name    string
 	Element Element
@@ -213,7 +212,9 @@ type Field struct {
 // non-null sources.
 type Fields []Field
 
-// MapElement is a free-form map (additionalProperties, or no schema).
+// MapElement is a map node: a schema struct (undeclared fields are untyped children) or a free-form map
+// (additionalProperties, or no schema); Node.Type says which. Both merge alike: one kind, as in
+// structured-merge-diff.
 type MapElement struct {
 	Node
 	Fields Fields
@@ -221,15 +222,6 @@ type MapElement struct {
 
 // Accept implements Element.
 func (e *MapElement) Accept(v Visitor) (Outcome, error) { return v.VisitMap(e) }
-
-// TypeElement is a struct with schema-declared fields (undeclared fields are untyped children).
-type TypeElement struct {
-	Node
-	Fields Fields
-}
-
-// Accept implements Element.
-func (e *TypeElement) Accept(v Visitor) (Outcome, error) { return v.VisitType(e) }
 
 // Item is one member of a ListElement or SetElement: an item present in at least one source, with its
 // position in each source list (-1 where the source lacks it).
@@ -277,12 +269,6 @@ type SetElement struct {
 
 // Accept implements Element.
 func (e *SetElement) Accept(v Visitor) (Outcome, error) { return v.VisitSet(e) }
-
-// EmptyElement is a node no source gives a non-null value: it is absent from the result.
-type EmptyElement struct{ Node }
-
-// Accept implements Element.
-func (e *EmptyElement) Accept(v Visitor) (Outcome, error) { return v.VisitEmpty(e) }
 
 // RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it and
 // local does not.

@@ -52,13 +52,13 @@ var _ = Describe("Values", func() {
 })
 
 // chain builds spec.containers[name=web].image by hand:
-// TypeElement -> ListElement -> item TypeElement -> PrimitiveElement.
-func chain() (root *elements.TypeElement, list *elements.ListElement, item *elements.TypeElement, leaf *elements.PrimitiveElement) {
-	root = &elements.TypeElement{Node: elements.Node{Type: openapi.Unknown}}
-	spec := &elements.TypeElement{Node: elements.Node{Parent: root, Name: "spec", Type: openapi.Unknown}}
+// MapElement -> ListElement -> item MapElement -> PrimitiveElement.
+func chain() (root *elements.MapElement, list *elements.ListElement, item *elements.MapElement, leaf *elements.PrimitiveElement) {
+	root = &elements.MapElement{Node: elements.Node{Type: openapi.Unknown}}
+	spec := &elements.MapElement{Node: elements.Node{Parent: root, Name: "spec", Type: openapi.Unknown}}
 	list = &elements.ListElement{Node: elements.Node{Parent: spec, Name: "containers", Type: openapi.Unknown,
 		Meta: openapi.Meta{Strategy: openapi.StrategyMerge, MergeKey: []string{"name"}}}}
-	item = &elements.TypeElement{Node: elements.Node{Parent: list, Type: openapi.Unknown,
+	item = &elements.MapElement{Node: elements.Node{Parent: list, Type: openapi.Unknown,
 		Values: elements.Values{Local: value.MustMap(value.Field{Key: "name", Value: value.String("web")}), HasLocal: true}}}
 	leaf = &elements.PrimitiveElement{Node: elements.Node{Parent: item, Name: "image", Type: openapi.Unknown}}
 	root.Fields = elements.Fields{{Name: "spec", Element: spec}}
@@ -148,20 +148,17 @@ func (r *recorder) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, err
 func (r *recorder) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	return r.note("map", e)
 }
-func (r *recorder) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	return r.note("type", e)
-}
 func (r *recorder) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return r.note("list", e)
 }
 func (r *recorder) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return r.note("set", e)
 }
-func (r *recorder) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
-	return r.note("empty", e)
-}
 
 var _ = Describe("Accept", func() {
+	// A struct is a MapElement, a node without a non-null value a PrimitiveElement.
+	structType := &openapi.Type{Kind: openapi.KindStruct}
+	null := elements.Values{Local: value.Null, HasLocal: true, Live: value.Null, HasLive: true}
 	DescribeTable("calls the Visitor method of the element's concrete type",
 		func(e elements.Element, want string) {
 			r := &recorder{}
@@ -175,25 +172,26 @@ var _ = Describe("Accept", func() {
 		Entry("PrimitiveElement", &elements.PrimitiveElement{}, "primitive"),
 		Entry("AtomicElement", &elements.AtomicElement{}, "atomic"),
 		Entry("MapElement", &elements.MapElement{}, "map"),
-		Entry("TypeElement", &elements.TypeElement{}, "type"),
+		Entry("MapElement of a struct", &elements.MapElement{Node: elements.Node{Type: structType}}, "map"),
 		Entry("ListElement", &elements.ListElement{}, "list"),
 		Entry("SetElement", &elements.SetElement{}, "set"),
-		Entry("EmptyElement", &elements.EmptyElement{}, "empty"),
+		Entry("PrimitiveElement of a null", &elements.PrimitiveElement{Node: elements.Node{Values: null}}, "primitive"),
 	)
 
 	DescribeTable("Base returns the element's own node",
 		func(e elements.Element, n func() *elements.Node) { Expect(e.Base()).To(BeIdenticalTo(n())) },
 		func() []TableEntry {
 			p, a, m := &elements.PrimitiveElement{}, &elements.AtomicElement{}, &elements.MapElement{}
-			t, l, s, em := &elements.TypeElement{}, &elements.ListElement{}, &elements.SetElement{}, &elements.EmptyElement{}
+			t, l, s := &elements.MapElement{Node: elements.Node{Type: structType}}, &elements.ListElement{}, &elements.SetElement{}
+			em := &elements.PrimitiveElement{Node: elements.Node{Values: null}}
 			return []TableEntry{
 				Entry("PrimitiveElement", p, func() *elements.Node { return &p.Node }),
 				Entry("AtomicElement", a, func() *elements.Node { return &a.Node }),
 				Entry("MapElement", m, func() *elements.Node { return &m.Node }),
-				Entry("TypeElement", t, func() *elements.Node { return &t.Node }),
+				Entry("MapElement of a struct", t, func() *elements.Node { return &t.Node }),
 				Entry("ListElement", l, func() *elements.Node { return &l.Node }),
 				Entry("SetElement", s, func() *elements.Node { return &s.Node }),
-				Entry("EmptyElement", em, func() *elements.Node { return &em.Node }),
+				Entry("PrimitiveElement of a null", em, func() *elements.Node { return &em.Node }),
 			}
 		}(),
 	)
@@ -218,16 +216,10 @@ func (f failing) VisitAtomic(*elements.AtomicElement) (elements.Outcome, error) 
 func (f failing) VisitMap(*elements.MapElement) (elements.Outcome, error) {
 	return elements.Absent, f.err
 }
-func (f failing) VisitType(*elements.TypeElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
 func (f failing) VisitList(*elements.ListElement) (elements.Outcome, error) {
 	return elements.Absent, f.err
 }
 func (f failing) VisitSet(*elements.SetElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
-func (f failing) VisitEmpty(*elements.EmptyElement) (elements.Outcome, error) {
 	return elements.Absent, f.err
 }
 

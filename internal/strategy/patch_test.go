@@ -18,9 +18,9 @@ var _ = Describe("patch mode", func() {
 			w := strategy.New(strategy.Options{Patch: true})
 			Expect(visitorFor(w, e)).To(Equal(visitors.Merge{Walker: w, Retain: retain}))
 		},
-		Entry("retainKeys strategy, no directive", &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)}, false),
+		Entry("retainKeys strategy, no directive", &elements.MapElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}}}, false),
 		Entry("no strategy, $retainKeys", &elements.MapElement{Node: elements.Node{Type: openapi.Unknown, Dirs: retainDirective}}, true),
-		Entry("retainKeys strategy and $retainKeys", &elements.TypeElement{Node: elements.Node{Type: openapi.Unknown, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}, Dirs: retainDirective}}, true),
+		Entry("retainKeys strategy and $retainKeys", &elements.MapElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}, Dirs: retainDirective}}, true),
 	)
 
 	It("orders lists as the patch orders them", func() {
@@ -33,7 +33,7 @@ var _ = Describe("patch mode", func() {
 
 	It("is off by default", func() {
 		w := strategy.New(strategy.Options{})
-		Expect(visitorFor(w, &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)})).To(Equal(visitors.Merge{Walker: w, Retain: true}))
+		Expect(visitorFor(w, &elements.MapElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}}})).To(Equal(visitors.Merge{Walker: w, Retain: true}))
 		Expect(visitorFor(w, &elements.ListElement{}).(visitors.Ordered).Patch).To(BeFalse())
 	})
 })

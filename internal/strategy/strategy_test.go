@@ -22,6 +22,9 @@ func withStrategy(s openapi.Strategy) elements.Node {
 	return elements.Node{Type: openapi.Unknown, Meta: openapi.Meta{Strategy: s}}
 }
 
+// structT is the type of a MapElement collated from a struct.
+var structT = &openapi.Type{Kind: openapi.KindStruct}
+
 var _ = Describe("Walker.For", func() {
 	var w *strategy.Walker
 	BeforeEach(func() { w = strategy.New(strategy.Options{Ordering: order.OrderKubectl}) })
@@ -34,8 +37,8 @@ var _ = Describe("Walker.For", func() {
 		Entry("AtomicElement", &elements.AtomicElement{}),
 		Entry("AtomicElement with strategy replace", &elements.AtomicElement{Node: withStrategy(openapi.StrategyReplace)}),
 		Entry("AtomicElement with retainKeys", &elements.AtomicElement{Node: withStrategy(openapi.StrategyRetainKeys)}),
-		Entry("EmptyElement", &elements.EmptyElement{}),
-		Entry("EmptyElement with retainKeys", &elements.EmptyElement{Node: withStrategy(openapi.StrategyRetainKeys)}),
+		Entry("PrimitiveElement no source gives a non-null value", &elements.PrimitiveElement{Node: elements.Node{Type: structT, Values: elements.Values{Local: value.Null, HasLocal: true}}}),
+		Entry("PrimitiveElement with retainKeys (a struct no source sets)", &elements.PrimitiveElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}}}),
 	)
 
 	DescribeTable("merges maps and structs, with RetainKeys when the strategy has retainKeys",
@@ -46,11 +49,11 @@ var _ = Describe("Walker.For", func() {
 			Expect(v.(visitors.Merge).Retain).To(Equal(retain))
 		},
 		Entry("MapElement, no strategy", &elements.MapElement{}, false),
-		Entry("TypeElement, no strategy", &elements.TypeElement{}, false),
-		Entry("TypeElement, merge", &elements.TypeElement{Node: withStrategy(openapi.StrategyMerge)}, false),
+		Entry("MapElement of a struct, no strategy", &elements.MapElement{Node: elements.Node{Type: structT}}, false),
+		Entry("MapElement of a struct, merge", &elements.MapElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyMerge}}}, false),
 		Entry("MapElement, replace", &elements.MapElement{Node: withStrategy(openapi.StrategyReplace)}, false),
-		Entry("TypeElement, retainKeys", &elements.TypeElement{Node: withStrategy(openapi.StrategyRetainKeys)}, true),
-		Entry("TypeElement, merge,retainKeys", &elements.TypeElement{Node: withStrategy(openapi.StrategyMerge | openapi.StrategyRetainKeys)}, true),
+		Entry("MapElement of a struct, retainKeys", &elements.MapElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}}}, true),
+		Entry("MapElement of a struct, merge,retainKeys", &elements.MapElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyMerge | openapi.StrategyRetainKeys}}}, true),
 		Entry("MapElement, retainKeys", &elements.MapElement{Node: withStrategy(openapi.StrategyRetainKeys)}, true),
 	)
 

@@ -61,9 +61,7 @@ var _ = Describe("Replace", func() {
 		r := visitors.Replace{}
 		for _, e := range []elements.Element{
 			&elements.PrimitiveElement{Node: *n}, &elements.AtomicElement{Node: *n},
-			&elements.MapElement{Node: *n}, &elements.TypeElement{Node: *n},
-			&elements.ListElement{Node: *n}, &elements.SetElement{Node: *n},
-			&elements.EmptyElement{Node: *n},
+			&elements.MapElement{Node: *n}, &elements.ListElement{Node: *n}, &elements.SetElement{Node: *n},
 		} {
 			out, err := e.Accept(r)
 			Expect(err).NotTo(HaveOccurred())

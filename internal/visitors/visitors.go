@@ -40,11 +40,6 @@ func (Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
 
-// VisitType implements elements.Visitor: the struct is replaced whole.
-func (Replace) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
-}
-
 // VisitList implements elements.Visitor: the list is replaced whole.
 func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
@@ -52,11 +47,6 @@ func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 
 // VisitSet implements elements.Visitor: the list is replaced whole.
 func (Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
-}
-
-// VisitEmpty implements elements.Visitor.
-func (Replace) VisitEmpty(e *elements.EmptyElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
 
@@ -150,20 +140,12 @@ type Merge struct {
 	Retain bool
 }
 
-// VisitMap implements elements.Visitor.
+// VisitMap implements elements.Visitor: it builds the map of a node local sets to a map: each child's
+// outcome, in key order; with Retain, children the node does not keep are cleared unwalked. A node keeps the
+// fields a patch's "$retainKeys" lists, else those local sets (none cleared when local sets none: kubectl
+// sends no $retainKeys then).
 func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return m.fields(&e.Node, e.Fields)
-}
-
-// VisitType implements elements.Visitor.
-func (m Merge) VisitType(e *elements.TypeElement) (elements.Outcome, error) {
-	return m.fields(&e.Node, e.Fields)
-}
-
-// fields builds the map of a node local sets to a map: each child's outcome, in key order; with Retain,
-// children the node does not keep are cleared unwalked. A node keeps the fields a patch's "$retainKeys"
-// lists, else those local sets (none cleared when local sets none: kubectl sends no $retainKeys then).
-func (m Merge) fields(n *elements.Node, fields elements.Fields) (elements.Outcome, error) {
+	n, fields := &e.Node, e.Fields
 	if !n.LocalSet() || !n.Local.IsMap() {
 		return Decide(n), nil
 	}

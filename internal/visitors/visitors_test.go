@@ -23,17 +23,17 @@ func containerEnv(tree elements.Element) *elements.ListElement {
 var _ = Describe("Merge, without and with Retain", func() {
 	It("differ exactly in the fields local leaves out of a map", func() {
 		fx := loadFixture("retainkeys-strategy.yaml")
-		strategyOf := func() *elements.TypeElement {
-			return treetest.Field(treetest.Field(collateVals(fx.vals), "spec"), "strategy").(*elements.TypeElement)
+		strategyOf := func() *elements.MapElement {
+			return treetest.Field(treetest.Field(collateVals(fx.vals), "spec"), "strategy").(*elements.MapElement)
 		}
 		w := strategy.New(strategy.Options{})
 
-		merged, err := visitors.Merge{Walker: w}.VisitType(strategyOf())
+		merged, err := visitors.Merge{Walker: w}.VisitMap(strategyOf())
 		Expect(err).NotTo(HaveOccurred())
 		expectSame(merged.Value, treetest.YAML(`{type: Recreate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}`), "merge")
 
 		st := strategyOf()
-		retained, err := visitors.Merge{Walker: w, Retain: true}.VisitType(st)
+		retained, err := visitors.Merge{Walker: w, Retain: true}.VisitMap(st)
 		Expect(err).NotTo(HaveOccurred())
 		expectSame(retained.Value, treetest.YAML(`{type: Recreate}`), "retainKeys")
 		// The cleared field was not walked.
@@ -49,7 +49,7 @@ var _ = Describe("Merge, without and with Retain", func() {
 			Expect(out).To(Equal(elements.Absent))
 		}
 		n = node(absent, absent, "{a: 1}")
-		out, err := (&elements.TypeElement{Node: *n}).Accept(visitors.Merge{Walker: w})
+		out, err := (&elements.MapElement{Node: *n}).Accept(visitors.Merge{Walker: w})
 		Expect(err).NotTo(HaveOccurred())
 		expectSame(out.Value, treetest.YAML("{a: 1}"), "live kept")
 	})

@@ -101,7 +101,7 @@ var _ = Describe("collating a set of maps", func() {
 		Expect(ok).To(BeTrue())
 		tree, err := collate.Collate(elements.Values{Local: local, HasLocal: true}, t, collate.Options{Gates: g})
 		Expect(err).NotTo(HaveOccurred())
-		spec := tree.(*elements.TypeElement).Fields[3].Element.(*elements.TypeElement)
+		spec := tree.(*elements.MapElement).Fields[3].Element.(*elements.MapElement)
 		Expect(spec.Fields[0].Name).To(Equal("routes"))
 		return spec.Fields[0].Element
 	}

@@ -38,10 +38,6 @@ func ByPath(root elements.Element) map[string]elements.Element {
 		}
 		out[p] = e
 		switch e := e.(type) {
-		case *elements.TypeElement:
-			for _, f := range e.Fields {
-				walk(f.Element)
-			}
 		case *elements.MapElement:
 			for _, f := range e.Fields {
 				walk(f.Element)
@@ -63,16 +59,12 @@ func ByPath(root elements.Element) map[string]elements.Element {
 	return out
 }
 
-// Field returns the child called name of a TypeElement or MapElement,
-// failing the spec when there is none.
+// Field returns the child called name of a MapElement, failing the spec when there is none.
 func Field(e elements.Element, name string) elements.Element {
 	GinkgoHelper()
 	var fs elements.Fields
-	switch e := e.(type) {
-	case *elements.TypeElement:
-		fs = e.Fields
-	case *elements.MapElement:
-		fs = e.Fields
+	if m, ok := e.(*elements.MapElement); ok {
+		fs = m.Fields
 	}
 	for _, f := range fs {
 		if f.Name == name {

@@ -15,12 +15,12 @@ type Rule uint8
 
 // The rules, by the Element kinds they decide.
 const (
-	// Replace decides PrimitiveElement, AtomicElement and EmptyElement.
+	// Replace decides PrimitiveElement and AtomicElement.
 	Replace Rule = iota
-	// Merge decides MapElement and TypeElement, unless RetainKeys does.
+	// Merge decides MapElement, unless RetainKeys does.
 	Merge
-	// RetainKeys decides a MapElement or TypeElement whose patch directives have $retainKeys or, outside a
-	// patch, whose strategy has retainKeys.
+	// RetainKeys decides a MapElement whose patch directives have $retainKeys or, outside a patch, whose
+	// strategy has retainKeys.
 	RetainKeys
 	// Ordered decides ListElement and SetElement.
 	Ordered
@@ -34,13 +34,13 @@ func For(e elements.Element, patch bool) (Rule, error) {
 	switch e.(type) {
 	case *elements.ListElement, *elements.SetElement:
 		return Ordered, nil
-	case *elements.MapElement, *elements.TypeElement:
+	case *elements.MapElement:
 		n := e.Base()
 		if (n.Dirs != nil && n.Dirs.HasRetainKeys) || (!patch && n.Meta.Strategy.Has(openapi.StrategyRetainKeys)) {
 			return RetainKeys, nil
 		}
 		return Merge, nil
-	case *elements.PrimitiveElement, *elements.AtomicElement, *elements.EmptyElement:
+	case *elements.PrimitiveElement, *elements.AtomicElement:
 		return Replace, nil
 	}
 	return 0, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
