@@ -182,7 +182,7 @@ var _ = Describe("Collect", func() {
 	It("compares the stored outcome with live", func() {
 		// A leaf whose outcome is absent: Collect reports live's value as
 		// removed.
-		leaf := &elements.PrimitiveElement{Node: elements.Node{
+		leaf := &elements.AtomicElement{Node: elements.Node{
 			Type:   openapi.Unknown,
 			Values: elements.Values{Live: value.Int(1), HasLive: true},
 		}}

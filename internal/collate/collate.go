@@ -78,8 +78,7 @@ func (a *Arena) Release() {
 	}
 	a.c = nil
 	*c = collator{
-		maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets),
-		atomics: reuse(c.atomics), prims: reuse(c.prims),
+		maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets), atomics: reuse(c.atomics),
 		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
 	}
 	collators.Put(c)
@@ -112,7 +111,6 @@ type collator struct {
 	lists   []elements.ListElement
 	sets    []elements.SetElement
 	atomics []elements.AtomicElement
-	prims   []elements.PrimitiveElement
 	// fields is a stack of the fields of the maps being collated; done maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
@@ -161,9 +159,6 @@ func build[T any, E interface {
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
-		if !nonNull(vals.Recorded, vals.HasRecorded) && !nonNull(vals.Live, vals.HasLive) {
-			return build(c, &c.prims, &s), nil
-		}
 		return build(c, &c.atomics, &s), nil
 	}
 	local := vals.Local
@@ -192,10 +187,6 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 			return c.setNode(&s)
 		case len(meta.MergeKey) > 0 && elem.Kind != openapi.KindList:
 			return c.keyedNode(&s, 0)
-		}
-	default:
-		if !same {
-			return build(c, &c.prims, &s), nil
 		}
 	}
 	return build(c, &c.atomics, &s), nil
@@ -629,12 +620,7 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	}
 	for p := range m.items {
 		it := &m.items[p]
-		is := elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()}
-		if objects {
-			it.Element = build(c, &c.atomics, &is)
-		} else {
-			it.Element = build(c, &c.prims, &is)
-		}
+		it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()})
 	}
 	e.Items = m.items
 	return e, nil

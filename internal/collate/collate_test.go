@@ -28,55 +28,55 @@ var _ = Describe("Collate element types", func() {
 	// metadata.labels.injected and the like is collated.
 	want := map[string]string{
 		".":                                     "MapElement",
-		"extra":                                 "PrimitiveElement",
+		"extra":                                 "AtomicElement",
 		"status":                                "AtomicElement",
 		"metadata":                              "MapElement",
-		"metadata.name":                         "PrimitiveElement",
+		"metadata.name":                         "AtomicElement",
 		"metadata.uid":                          "AtomicElement",
 		"metadata.labels":                       "MapElement",
-		"metadata.labels.app":                   "PrimitiveElement",
+		"metadata.labels.app":                   "AtomicElement",
 		"metadata.labels.injected":              "AtomicElement",
 		"metadata.labels.old":                   "AtomicElement",
 		"metadata.finalizers":                   "SetElement",
-		"metadata.finalizers[=f1]":              "PrimitiveElement",
-		"metadata.finalizers[=f2]":              "PrimitiveElement",
+		"metadata.finalizers[=f1]":              "AtomicElement",
+		"metadata.finalizers[=f2]":              "AtomicElement",
 		"spec":                                  "MapElement",
-		"spec.replicas":                         "PrimitiveElement",
+		"spec.replicas":                         "AtomicElement",
 		"spec.enabled":                          "AtomicElement",
 		"spec.config":                           "MapElement",
 		"spec.config.a":                         "MapElement",
-		"spec.config.a.b":                       "PrimitiveElement",
+		"spec.config.a.b":                       "AtomicElement",
 		"spec.selector":                         "AtomicElement",
 		"spec.template":                         "AtomicElement",
 		"spec.args":                             "AtomicElement",
 		"spec.tags":                             "SetElement",
-		"spec.tags[=b]":                         "PrimitiveElement",
-		"spec.tags[=a]":                         "PrimitiveElement",
-		"spec.tags[=d]":                         "PrimitiveElement",
+		"spec.tags[=b]":                         "AtomicElement",
+		"spec.tags[=a]":                         "AtomicElement",
+		"spec.tags[=d]":                         "AtomicElement",
 		"spec.replacedTags":                     "AtomicElement",
 		"spec.ports":                            "ListElement",
 		"spec.ports[port=80,protocol=TCP]":      "MapElement",
-		"spec.ports[port=80,protocol=TCP].port": "PrimitiveElement",
+		"spec.ports[port=80,protocol=TCP].port": "AtomicElement",
 		"spec.containers":                       "ListElement",
 		"spec.containers[name=c]":               "MapElement",
-		"spec.containers[name=c].name":          "PrimitiveElement",
-		"spec.containers[name=c].image":         "PrimitiveElement",
+		"spec.containers[name=c].name":          "AtomicElement",
+		"spec.containers[name=c].image":         "AtomicElement",
 		"spec.volumes":                          "ListElement",
 		"spec.volumes[name=v]":                  "MapElement",
-		"spec.volumes[name=v].name":             "PrimitiveElement",
+		"spec.volumes[name=v].name":             "AtomicElement",
 		"spec.volumes[name=v].configMap":        "MapElement",
-		"spec.volumes[name=v].configMap.name":   "PrimitiveElement",
+		"spec.volumes[name=v].configMap.name":   "AtomicElement",
 		"spec.unkeyed":                          "AtomicElement",
 		"spec.four":                             "ListElement",
 		"spec.four[a=1,b=2,c=3,d=4]":            "MapElement",
-		"spec.four[a=1,b=2,c=3,d=4].a":          "PrimitiveElement",
-		"spec.four[a=1,b=2,c=3,d=4].b":          "PrimitiveElement",
-		"spec.four[a=1,b=2,c=3,d=4].c":          "PrimitiveElement",
-		"spec.four[a=1,b=2,c=3,d=4].d":          "PrimitiveElement",
+		"spec.four[a=1,b=2,c=3,d=4].a":          "AtomicElement",
+		"spec.four[a=1,b=2,c=3,d=4].b":          "AtomicElement",
+		"spec.four[a=1,b=2,c=3,d=4].c":          "AtomicElement",
+		"spec.four[a=1,b=2,c=3,d=4].d":          "AtomicElement",
 		"spec.kindChange":                       "AtomicElement",
-		"spec.nulled":                           "PrimitiveElement (empty)",
-		"spec.allNull":                          "PrimitiveElement (empty)",
-		"spec.liveNull":                         "PrimitiveElement (empty)",
+		"spec.nulled":                           "AtomicElement (empty)",
+		"spec.allNull":                          "AtomicElement (empty)",
+		"spec.liveNull":                         "AtomicElement (empty)",
 		"spec.gone":                             "AtomicElement",
 		"spec.serverOnly":                       "AtomicElement",
 	}
@@ -112,12 +112,12 @@ var _ = Describe("Collate element types", func() {
 		Entry("a node local omits (recorded only) is atomic", "spec.gone", "AtomicElement"),
 		Entry("a node local nulls while live has it is atomic", "spec.enabled", "AtomicElement"),
 		Entry("a node whose live kind differs from local's is atomic", "spec.kindChange", "AtomicElement"),
-		Entry("a scalar is a PrimitiveElement", "spec.replicas", "PrimitiveElement"),
-		Entry("an undeclared scalar is a PrimitiveElement", "extra", "PrimitiveElement"),
-		Entry("a set member is a PrimitiveElement", "spec.tags[=a]", "PrimitiveElement"),
-		Entry("local null and nothing else is an empty PrimitiveElement", "spec.nulled", "PrimitiveElement (empty)"),
-		Entry("null in all three sources is an empty PrimitiveElement", "spec.allNull", "PrimitiveElement (empty)"),
-		Entry("live null only is an empty PrimitiveElement", "spec.liveNull", "PrimitiveElement (empty)"),
+		Entry("a scalar is an AtomicElement", "spec.replicas", "AtomicElement"),
+		Entry("an undeclared scalar is an AtomicElement", "extra", "AtomicElement"),
+		Entry("a set member is an AtomicElement", "spec.tags[=a]", "AtomicElement"),
+		Entry("local null and nothing else is an empty AtomicElement", "spec.nulled", "AtomicElement (empty)"),
+		Entry("null in all three sources is an empty AtomicElement", "spec.allNull", "AtomicElement (empty)"),
+		Entry("live null only is an empty AtomicElement", "spec.liveNull", "AtomicElement (empty)"),
 	)
 
 	// The equal-subtree shortcut: a list item recorded (when given), local
@@ -222,7 +222,7 @@ var _ = Describe("Collate element types", func() {
 		Expect(typeName(n["spec.containers[name=a]"])).To(Equal("MapElement"))
 	})
 
-	DescribeTable("gives an empty PrimitiveElement exactly when no source has a non-null value",
+	DescribeTable("gives an empty AtomicElement exactly when no source has a non-null value",
 		func(recorded, local, live string, elem string) {
 			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), collate.Options{})
 			Expect(err).NotTo(HaveOccurred())
@@ -231,13 +231,13 @@ var _ = Describe("Collate element types", func() {
 			Expect(typeName(n["spec.replicas"])).To(Equal(elem))
 		},
 		// enabled differs in every entry, so spec is collated.
-		Entry("local null only", `{enabled: true}`, `{replicas: null, enabled: false}`, `{}`, "PrimitiveElement (empty)"),
-		Entry("recorded null, live null, local omits", `{replicas: null}`, `{enabled: false}`, `{replicas: null, enabled: true}`, "PrimitiveElement (empty)"),
-		Entry("all three null", `{replicas: null}`, `{replicas: null, enabled: false}`, `{replicas: null}`, "PrimitiveElement (empty)"),
+		Entry("local null only", `{enabled: true}`, `{replicas: null, enabled: false}`, `{}`, "AtomicElement (empty)"),
+		Entry("recorded null, live null, local omits", `{replicas: null}`, `{enabled: false}`, `{replicas: null, enabled: true}`, "AtomicElement (empty)"),
+		Entry("all three null", `{replicas: null}`, `{replicas: null, enabled: false}`, `{replicas: null}`, "AtomicElement (empty)"),
 		Entry("local null, recorded set", `{replicas: 1}`, `{replicas: null, enabled: false}`, `{}`, "AtomicElement"),
 		Entry("local null, live set", `{}`, `{replicas: null, enabled: false}`, `{replicas: 1}`, "AtomicElement"),
 		Entry("local omits, live set", `{}`, `{enabled: false}`, `{replicas: 1}`, "AtomicElement"),
-		Entry("local sets", `{}`, `{replicas: 1, enabled: false}`, `{}`, "PrimitiveElement"),
+		Entry("local sets", `{}`, `{replicas: 1, enabled: false}`, `{}`, "AtomicElement"),
 	)
 })
 
@@ -436,7 +436,7 @@ var _ = Describe("Collate sets", func() {
 		Expect(itemPaths(s.Items)).To(Equal([]string{"spec.tags[=b]", "spec.tags[=a]", "spec.tags[=c]", "spec.tags[=e]", "spec.tags[=d]"}))
 		Expect(indexes(s.Items)).To(Equal([]idx{{-1, 0, -1}, {1, 1, 1}, {-1, -1, 0}, {2, -1, 3}, {0, -1, -1}}))
 		for _, it := range s.Items {
-			Expect(it.Element).To(BeAssignableToTypeOf(&elements.PrimitiveElement{}))
+			Expect(it.Element).To(BeAssignableToTypeOf(&elements.AtomicElement{}))
 			n := it.Element.Base()
 			Expect(n.HasRecorded).To(Equal(it.RecordedIndex >= 0))
 			Expect(n.HasLocal).To(Equal(it.LocalIndex >= 0))

@@ -63,11 +63,11 @@ func wrapSpec(spec string) string {
 	return "{apiVersion: ply.test/v1, kind: Widget, spec: " + spec + "}"
 }
 
-// typeName names the concrete Element type ("MapElement"), "PrimitiveElement (empty)" for a PrimitiveElement
-// no source gives a non-null value (absent from the result).
+// typeName names the concrete Element type ("MapElement"), "AtomicElement (empty)" for an AtomicElement no
+// source gives a non-null value (absent from the result).
 func typeName(e elements.Element) string {
 	s := fmt.Sprintf("%T", e)[len("*elements."):]
-	if _, prim := e.(*elements.PrimitiveElement); prim {
+	if _, atomic := e.(*elements.AtomicElement); atomic {
 		for _, src := range []elements.Source{elements.Recorded, elements.Local, elements.Live} {
 			if v, has := e.Base().Get(src); has && !v.IsNull() {
 				return s

@@ -128,18 +128,16 @@ func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	return elements.Absent
 }
 
-// VisitPrimitive implements elements.Visitor: a changed scalar or null is sent.
-func (d *Visitor) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
-	return d.replaced(&e.Node), nil
-}
-
-// VisitAtomic implements elements.Visitor: a map of strategy replace is sent whole whenever local sets it,
-// other atomic values when they changed. Two kinds are compared member by member (below): for the deletions,
-// a node atomic only because live's kind differs from local's; for the delta, a list item all sources agree
-// on holding a merged set kubectl sees as reordered (it sorts live's set before comparing, so an unsorted set
-// equal to local's still gets $setElementOrder).
+// VisitAtomic implements elements.Visitor: a changed scalar or null is sent, a map of strategy replace whole
+// whenever local sets it, other atomic values when they changed. Two kinds are compared member by member
+// (below): for the deletions, a node atomic only because live's kind differs from local's; for the delta, a
+// list item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's set before
+// comparing, so an unsorted set equal to local's still gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
+	if !n.Local.IsMap() && !n.Local.IsList() {
+		return d.replaced(n), nil
+	}
 	cs, ds, done := d.prelude(n, false)
 	switch {
 	case done:
@@ -342,10 +340,10 @@ func sameJSONType(a, b value.Value) bool {
 	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
 }
 
-// isLeaf reports whether e's entry needs no walk below it: a scalar, a null, or a field local lacks.
+// isLeaf reports whether e's entry needs no walk below it: a field local lacks, or sets to a scalar or null.
 func isLeaf(e elements.Element) bool {
-	_, prim := e.(*elements.PrimitiveElement)
-	return prim || !e.Base().HasLocal
+	n := e.Base()
+	return !n.HasLocal || (!n.Local.IsMap() && !n.Local.IsList())
 }
 
 // index is an item's position in source src (-1: absent there, or src is NoSource).

@@ -176,7 +176,6 @@ func Keep(v value.Value) Outcome { return Outcome{Value: v, Present: true} }
 // Visitor computes the Outcome of each kind of Element, recursing into children through a Walker so that each
 // gets the visitor its strategy selects.
 type Visitor interface {
-	VisitPrimitive(*PrimitiveElement) (Outcome, error)
 	VisitAtomic(*AtomicElement) (Outcome, error)
 	VisitMap(*MapElement) (Outcome, error)
 	VisitList(*ListElement) (Outcome, error)
@@ -188,15 +187,9 @@ type Walker interface {
 	Walk(Element) (Outcome, error)
 }
 
-// PrimitiveElement is a scalar or null, or a node no source gives a non-null value (absent from the result
-// then).
-type PrimitiveElement struct{ Node }
-
-// Accept implements Element.
-func (e *PrimitiveElement) Accept(v Visitor) (Outcome, error) { return v.VisitPrimitive(e) }
-
-// AtomicElement is a value replaced whole (a list without merge strategy, a field of strategy replace, a node
-// whose sources disagree on its kind): its children are not collated.
+// AtomicElement is a value decided whole, its children not collated: a scalar or null, a node no source gives
+// a non-null value (absent from the result then), a list without merge strategy, a field of strategy replace,
+// a node whose sources disagree on its kind.
 type AtomicElement struct{ Node }
 
 // Accept implements Element.

@@ -52,15 +52,15 @@ var _ = Describe("Values", func() {
 })
 
 // chain builds spec.containers[name=web].image by hand:
-// MapElement -> ListElement -> item MapElement -> PrimitiveElement.
-func chain() (root *elements.MapElement, list *elements.ListElement, item *elements.MapElement, leaf *elements.PrimitiveElement) {
+// MapElement -> ListElement -> item MapElement -> AtomicElement.
+func chain() (root *elements.MapElement, list *elements.ListElement, item *elements.MapElement, leaf *elements.AtomicElement) {
 	root = &elements.MapElement{Node: elements.Node{Type: openapi.Unknown}}
 	spec := &elements.MapElement{Node: elements.Node{Parent: root, Name: "spec", Type: openapi.Unknown}}
 	list = &elements.ListElement{Node: elements.Node{Parent: spec, Name: "containers", Type: openapi.Unknown,
 		Meta: openapi.Meta{Strategy: openapi.StrategyMerge, MergeKey: []string{"name"}}}}
 	item = &elements.MapElement{Node: elements.Node{Parent: list, Type: openapi.Unknown,
 		Values: elements.Values{Local: value.MustMap(value.Field{Key: "name", Value: value.String("web")}), HasLocal: true}}}
-	leaf = &elements.PrimitiveElement{Node: elements.Node{Parent: item, Name: "image", Type: openapi.Unknown}}
+	leaf = &elements.AtomicElement{Node: elements.Node{Parent: item, Name: "image", Type: openapi.Unknown}}
 	root.Fields = elements.Fields{{Name: "spec", Element: spec}}
 	spec.Fields = elements.Fields{{Name: "containers", Element: list}}
 	list.Items = []elements.Item{{Element: item, RecordedIndex: -1, LocalIndex: 0, LiveIndex: -1, Of: -1}}
@@ -139,9 +139,6 @@ func (r *recorder) note(name string, e elements.Element) (elements.Outcome, erro
 	return elements.Keep(value.String(name)), nil
 }
 
-func (r *recorder) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
-	return r.note("primitive", e)
-}
 func (r *recorder) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	return r.note("atomic", e)
 }
@@ -156,7 +153,7 @@ func (r *recorder) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 }
 
 var _ = Describe("Accept", func() {
-	// A struct is a MapElement, a node without a non-null value a PrimitiveElement.
+	// A struct is a MapElement, a node without a non-null value an AtomicElement.
 	structType := &openapi.Type{Kind: openapi.KindStruct}
 	null := elements.Values{Local: value.Null, HasLocal: true, Live: value.Null, HasLive: true}
 	DescribeTable("calls the Visitor method of the element's concrete type",
@@ -169,29 +166,27 @@ var _ = Describe("Accept", func() {
 			Expect(out.Present).To(BeTrue())
 			Expect(out.Value.Short()).To(Equal(want))
 		},
-		Entry("PrimitiveElement", &elements.PrimitiveElement{}, "primitive"),
 		Entry("AtomicElement", &elements.AtomicElement{}, "atomic"),
 		Entry("MapElement", &elements.MapElement{}, "map"),
 		Entry("MapElement of a struct", &elements.MapElement{Node: elements.Node{Type: structType}}, "map"),
 		Entry("ListElement", &elements.ListElement{}, "list"),
 		Entry("SetElement", &elements.SetElement{}, "set"),
-		Entry("PrimitiveElement of a null", &elements.PrimitiveElement{Node: elements.Node{Values: null}}, "primitive"),
+		Entry("AtomicElement of a null", &elements.AtomicElement{Node: elements.Node{Values: null}}, "atomic"),
 	)
 
 	DescribeTable("Base returns the element's own node",
 		func(e elements.Element, n func() *elements.Node) { Expect(e.Base()).To(BeIdenticalTo(n())) },
 		func() []TableEntry {
-			p, a, m := &elements.PrimitiveElement{}, &elements.AtomicElement{}, &elements.MapElement{}
+			a, m := &elements.AtomicElement{}, &elements.MapElement{}
 			t, l, s := &elements.MapElement{Node: elements.Node{Type: structType}}, &elements.ListElement{}, &elements.SetElement{}
-			em := &elements.PrimitiveElement{Node: elements.Node{Values: null}}
+			em := &elements.AtomicElement{Node: elements.Node{Values: null}}
 			return []TableEntry{
-				Entry("PrimitiveElement", p, func() *elements.Node { return &p.Node }),
 				Entry("AtomicElement", a, func() *elements.Node { return &a.Node }),
 				Entry("MapElement", m, func() *elements.Node { return &m.Node }),
 				Entry("MapElement of a struct", t, func() *elements.Node { return &t.Node }),
 				Entry("ListElement", l, func() *elements.Node { return &l.Node }),
 				Entry("SetElement", s, func() *elements.Node { return &s.Node }),
-				Entry("PrimitiveElement of a null", em, func() *elements.Node { return &em.Node }),
+				Entry("AtomicElement of a null", em, func() *elements.Node { return &em.Node }),
 			}
 		}(),
 	)
@@ -207,9 +202,6 @@ var _ = Describe("Accept", func() {
 // failing is a Visitor whose every method fails.
 type failing struct{ err error }
 
-func (f failing) VisitPrimitive(*elements.PrimitiveElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
 func (f failing) VisitAtomic(*elements.AtomicElement) (elements.Outcome, error) {
 	return elements.Absent, f.err
 }

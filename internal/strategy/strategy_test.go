@@ -33,12 +33,11 @@ var _ = Describe("Walker.For", func() {
 		func(e elements.Element) {
 			Expect(visitorFor(w, e)).To(BeAssignableToTypeOf(visitors.Replace{}))
 		},
-		Entry("PrimitiveElement", &elements.PrimitiveElement{}),
 		Entry("AtomicElement", &elements.AtomicElement{}),
 		Entry("AtomicElement with strategy replace", &elements.AtomicElement{Node: withStrategy(openapi.StrategyReplace)}),
 		Entry("AtomicElement with retainKeys", &elements.AtomicElement{Node: withStrategy(openapi.StrategyRetainKeys)}),
-		Entry("PrimitiveElement no source gives a non-null value", &elements.PrimitiveElement{Node: elements.Node{Type: structT, Values: elements.Values{Local: value.Null, HasLocal: true}}}),
-		Entry("PrimitiveElement with retainKeys (a struct no source sets)", &elements.PrimitiveElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}}}),
+		Entry("AtomicElement no source gives a non-null value", &elements.AtomicElement{Node: elements.Node{Type: structT, Values: elements.Values{Local: value.Null, HasLocal: true}}}),
+		Entry("AtomicElement with retainKeys (a struct no source sets)", &elements.AtomicElement{Node: elements.Node{Type: structT, Meta: openapi.Meta{Strategy: openapi.StrategyRetainKeys}}}),
 	)
 
 	DescribeTable("merges maps and structs, with RetainKeys when the strategy has retainKeys",
@@ -94,7 +93,7 @@ func (e *failingElement) Accept(elements.Visitor) (elements.Outcome, error) {
 
 var _ = Describe("Walker.Walk", func() {
 	It("keeps the outcome by node ID and returns it", func() {
-		e := &elements.PrimitiveElement{Node: elements.Node{Type: openapi.Unknown,
+		e := &elements.AtomicElement{Node: elements.Node{Type: openapi.Unknown,
 			Values: elements.Values{Local: value.Int(5), HasLocal: true, Live: value.Int(3), HasLive: true}}}
 		w := strategy.New(strategy.Options{Record: true})
 		out, err := w.Walk(e)

@@ -60,7 +60,7 @@ var _ = Describe("Replace", func() {
 		n := node(absent, "[b, a]", "[a, c]")
 		r := visitors.Replace{}
 		for _, e := range []elements.Element{
-			&elements.PrimitiveElement{Node: *n}, &elements.AtomicElement{Node: *n},
+			&elements.AtomicElement{Node: *n},
 			&elements.MapElement{Node: *n}, &elements.ListElement{Node: *n}, &elements.SetElement{Node: *n},
 		} {
 			out, err := e.Accept(r)

@@ -25,11 +25,6 @@ import (
 // is the visitor of primitives, atomic lists and strategy replace fields, and the others' base for leaves.
 type Replace struct{}
 
-// VisitPrimitive implements elements.Visitor.
-func (Replace) VisitPrimitive(e *elements.PrimitiveElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
-}
-
 // VisitAtomic implements elements.Visitor.
 func (Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil

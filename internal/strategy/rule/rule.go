@@ -15,7 +15,7 @@ type Rule uint8
 
 // The rules, by the Element kinds they decide.
 const (
-	// Replace decides PrimitiveElement and AtomicElement.
+	// Replace decides AtomicElement.
 	Replace Rule = iota
 	// Merge decides MapElement, unless RetainKeys does.
 	Merge
@@ -40,7 +40,7 @@ func For(e elements.Element, patch bool) (Rule, error) {
 			return RetainKeys, nil
 		}
 		return Merge, nil
-	case *elements.PrimitiveElement, *elements.AtomicElement:
+	case *elements.AtomicElement:
 		return Replace, nil
 	}
 	return 0, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
