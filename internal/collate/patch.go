@@ -58,27 +58,26 @@ func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
 
 // patchMap builds the node of a patch map (that fits the schema).
 func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, error) {
-	data, dirs, byField, err := format.ReadMap(s)
+	data, directive, dirs, byField, err := format.ReadMap(s)
 	if err != nil {
 		return nil, err
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
-	directive := dirs != nil && dirs.Directive != ""
-	if directive && !hasLive {
+	if directive != "" && !hasLive {
 		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.
 		s.Local = value.Null
 		return build(c, &c.atomics, s), nil
 	}
 	s.Dirs = dirs
 	switch {
-	case directive && dirs.Directive == "delete":
+	case directive == smp.DeleteValue:
 		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves
 		// it.
 		s.Local = value.Null
 		if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
 			s.Local = value.MapFromSorted(nil)
 		}
-	case directive || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
+	case directive != "" || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
 		// A "$patch: replace" map, or a map of strategy replace, is the patch's, whole.
 		if err := c.whole(s, value.MapFromSorted(data), depth); err != nil {
 			return nil, err

@@ -79,8 +79,6 @@ type Node struct {
 // Invariants: validated when the tree is built: RetainKeys is sorted and without duplicates, SetOrder and
 // DeleteFromList are lists.
 type Directives struct {
-	// Directive is a map's "$patch" value ("replace", "delete", "merge").
-	Directive string
 	// RetainKeys lists the fields a map keeps ("$retainKeys").
 	RetainKeys    []string
 	HasRetainKeys bool

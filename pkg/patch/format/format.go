@@ -32,32 +32,30 @@ func Directive(t *openapi.Type, key string) bool {
 	return strings.HasPrefix(key, "$") && t.Field(key) == nil
 }
 
-// ReadMap reads patch map n.Local: its data fields, sorted; the node's directives ("$patch", "$retainKeys",
-// added to n.Dirs); and those it gives its fields, sorted by name.
-func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDirectives, error) {
+// ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value (directive: "replace",
+// "delete" or "merge"; "" when it has none), else the node's directives ("$retainKeys", added to n.Dirs) and
+// those it gives its fields, sorted by name.
+func ReadMap(n *elements.Node) (data []value.Field, directive string, dirs *elements.Directives, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
-			return nil, nil, nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
+			return nil, "", nil, nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
-			return nil, nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+			return nil, "", nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
-		dirs := copyOf(n.Dirs)
-		dirs.Directive = s
-		return p.Without(smp.DirectiveKey).Fields(), dirs, nil, nil
+		return p.Without(smp.DirectiveKey).Fields(), s, n.Dirs, nil, nil
 	}
-	dirs := n.Dirs
+	dirs = n.Dirs
 	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others come from newer
 	// clients and are ignored.
 	fields := p.Fields()
 	first := slices.IndexFunc(fields, func(fl value.Field) bool { return Directive(t, fl.Key) })
 	if first < 0 {
-		return fields, dirs, nil, nil
+		return fields, "", dirs, nil, nil
 	}
-	data := append(make([]value.Field, 0, len(fields)), fields[:first]...)
-	var byField []FieldDirectives
+	data = append(make([]value.Field, 0, len(fields)), fields[:first]...)
 	field := func(name string) *elements.Directives {
 		if i := slices.IndexFunc(byField, func(fd FieldDirectives) bool { return fd.Name == name }); i >= 0 {
 			return byField[i].Dirs
@@ -74,19 +72,19 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 		case fl.Key == smp.RetainKeysKey:
 			keys, err := retainKeys(n, fl.Value)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, "", nil, nil, err
 			}
 			dirs = copyOf(dirs)
 			dirs.RetainKeys, dirs.HasRetainKeys = keys, true
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
-				return nil, nil, nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
+				return nil, "", nil, nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
 			}
 			d := field(fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
-				return nil, nil, nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
+				return nil, "", nil, nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
 			}
 			d := field(fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
@@ -95,12 +93,12 @@ func ReadMap(n *elements.Node) ([]value.Field, *elements.Directives, []FieldDire
 	if dirs != nil && dirs.HasRetainKeys {
 		for _, fl := range data {
 			if _, found := slices.BinarySearch(dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
-				return nil, nil, nil, fail(n, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
+				return nil, "", nil, nil, fail(n, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
 			}
 		}
 	}
 	slices.SortFunc(byField, func(a, b FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
-	return data, dirs, byField, nil
+	return data, "", dirs, byField, nil
 }
 
 // copyOf returns a copy of d, or new Directives when d is nil.
