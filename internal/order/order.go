@@ -157,39 +157,36 @@ func RepeatsApart(e *elements.ListElement) bool {
 	return !e.HasLive || !e.Live.IsList() || (e.Dirs != nil && e.Dirs.ReplaceList)
 }
 
-// Entry is one item of a patch list whose Repeats stay apart (Apart): a member, ID, or with Repeat >= 0 the
-// item at that position of the patch list, a repeat of member ID's key.
-type Entry struct{ ID, Repeat int }
-
-// Apart orders patch list e whose Repeats stay apart, given its members' order ord: as the patch does where
-// the API server takes the patch's list whole; where it orders the list ("$patch: replace" replacing live's,
-// or "$setElementOrder" in a map live has), each repeat after its key's member and its earlier repeats.
-func Apart(e *elements.ListElement, ord []int) []Entry {
+// Apart orders the items of patch list e whose Repeats stay apart, given its members' order ord: each a
+// Repeat, or member ID itself (Pos -1). It orders them as the patch does where the API server takes the
+// patch's list whole; where it orders the list ("$patch: replace" replacing live's, or "$setElementOrder" in
+// a map live has), each repeat after its key's member and its earlier repeats.
+func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
 		byID := make(map[int][]int, len(e.Repeats)) // positions, in patch order
 		for _, r := range e.Repeats {
 			byID[r.ID] = append(byID[r.ID], r.Pos)
 		}
-		out := make([]Entry, 0, len(ord)+len(e.Repeats))
+		out := make([]elements.Repeat, 0, len(ord)+len(e.Repeats))
 		for _, id := range ord {
-			out = append(out, Entry{id, -1})
+			out = append(out, elements.Repeat{ID: id, Pos: -1})
 			for _, p := range byID[id] {
-				out = append(out, Entry{id, p})
+				out = append(out, elements.Repeat{ID: id, Pos: p})
 			}
 		}
 		return out
 	}
-	byPos := slices.Repeat([]Entry{{-1, -1}}, e.Local.Len())
+	byPos := slices.Repeat([]elements.Repeat{{ID: -1}}, e.Local.Len())
 	for id, it := range e.Items {
 		if it.LocalIndex >= 0 {
-			byPos[it.LocalIndex] = Entry{id, -1}
+			byPos[it.LocalIndex] = elements.Repeat{ID: id, Pos: -1}
 		}
 	}
 	for _, r := range e.Repeats {
-		byPos[r.Pos] = Entry{r.ID, r.Pos}
+		byPos[r.Pos] = r
 	}
-	return slices.DeleteFunc(byPos, func(en Entry) bool { return en.ID < 0 })
+	return slices.DeleteFunc(byPos, func(r elements.Repeat) bool { return r.ID < 0 })
 }
 
 // orderPos is a member's position in "$setElementOrder" (-1: not named).

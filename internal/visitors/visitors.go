@@ -267,11 +267,11 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 // (order.RepeatsApart), each applied to nothing, in the order order.Apart gives.
 func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
 	var list []value.Value
-	for _, en := range order.Apart(e, ord) {
-		out := outs[en.ID]
-		if en.Repeat >= 0 {
+	for _, r := range order.Apart(e, ord) {
+		out := outs[r.ID]
+		if r.Pos >= 0 {
 			var err error
-			if out, err = o.reapply(e.Items[en.ID].Element.Base(), value.Null, e.Local.Items()[en.Repeat]); err != nil {
+			if out, err = o.reapply(e.Items[r.ID].Element.Base(), value.Null, e.Local.Items()[r.Pos]); err != nil {
 				return elements.Absent, err
 			}
 		}
