@@ -79,7 +79,7 @@ func typeName(e elements.Element) string {
 }
 
 // fieldNames lists the Names of fields in order.
-func fieldNames(fs elements.Fields) []string {
+func fieldNames(fs []elements.Field) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.Name

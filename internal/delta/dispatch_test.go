@@ -28,7 +28,7 @@ var _ = Describe("dispatch", func() {
 		m := &elements.MapElement{Node: elements.Node{Type: openapi.Unknown, Values: vals}}
 		unknown.Node = elements.Node{Parent: m, Name: "x", Type: openapi.Unknown,
 			Values: elements.Values{Local: value.Int(2), HasLocal: true, Recorded: value.Int(1), HasRecorded: true, Live: value.Int(1), HasLive: true}}
-		m.Fields = elements.Fields{{Name: "x", Element: unknown}}
+		m.Fields = []elements.Field{{Name: "x", Element: unknown}}
 		return m
 	}
 

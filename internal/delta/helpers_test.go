@@ -85,7 +85,7 @@ func (c threeCase) def() string { return rootType(c.kind).Name }
 
 // children returns the child elements of e.
 func children(e elements.Element) []elements.Element {
-	var fields elements.Fields
+	var fields []elements.Field
 	var items []elements.Item
 	switch e := e.(type) {
 	case *elements.MapElement:

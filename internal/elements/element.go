@@ -199,16 +199,13 @@ type Field struct {
 	Element Element
 }
 
-// Fields is the children of a map-like element, sorted by Name, holding the union of the keys of all present,
-// non-null sources.
-type Fields []Field
-
 // MapElement is a map node: a schema struct (undeclared fields are untyped children) or a free-form map
 // (additionalProperties, or no schema); Node.Type says which. Both merge alike: one kind, as in
 // structured-merge-diff.
 type MapElement struct {
 	Node
-	Fields Fields
+	// Fields are the children, sorted by Name: the union of the keys of all present, non-null sources.
+	Fields []Field
 }
 
 // Accept implements Element.

@@ -61,10 +61,10 @@ func chain() (root *elements.MapElement, list *elements.ListElement, item *eleme
 	item = &elements.MapElement{Node: elements.Node{Parent: list, Type: openapi.Unknown,
 		Values: elements.Values{Local: value.MustMap(value.Field{Key: "name", Value: value.String("web")}), HasLocal: true}}}
 	leaf = &elements.AtomicElement{Node: elements.Node{Parent: item, Name: "image", Type: openapi.Unknown}}
-	root.Fields = elements.Fields{{Name: "spec", Element: spec}}
-	spec.Fields = elements.Fields{{Name: "containers", Element: list}}
+	root.Fields = []elements.Field{{Name: "spec", Element: spec}}
+	spec.Fields = []elements.Field{{Name: "containers", Element: list}}
 	list.Items = []elements.Item{{Element: item, RecordedIndex: -1, LocalIndex: 0, LiveIndex: -1, Of: -1}}
-	item.Fields = elements.Fields{{Name: "image", Element: leaf}}
+	item.Fields = []elements.Field{{Name: "image", Element: leaf}}
 	return root, list, item, leaf
 }
 

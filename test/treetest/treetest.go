@@ -62,7 +62,7 @@ func ByPath(root elements.Element) map[string]elements.Element {
 // Field returns the child called name of a MapElement, failing the spec when there is none.
 func Field(e elements.Element, name string) elements.Element {
 	GinkgoHelper()
-	var fs elements.Fields
+	var fs []elements.Field
 	if m, ok := e.(*elements.MapElement); ok {
 		fs = m.Fields
 	}
