@@ -200,8 +200,8 @@ type Field struct {
 }
 
 // MapElement is a map node: a schema struct (undeclared fields are untyped children) or a free-form map
-// (additionalProperties, or no schema); Node.Type says which. Both merge alike: one kind, as in
-// structured-merge-diff.
+// (additionalProperties, or no schema); Node.Type says which. Both merge alike: one kind, as server-side
+// apply's typed values have.
 type MapElement struct {
 	Node
 	// Fields are the children, sorted by Name: the union of the keys of all present, non-null sources.
