@@ -157,14 +157,12 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	return d.replaced(n), nil
 }
 
-// below computes the entry of an atomic node member by member: src's value (as recorded) and local's are
-// collated again, alone, under a one-field parent carrying the node's type and metadata, and visited. For src
-// Recorded (the deletions) the changes, lacking their source there, are settled on local's values; for src
-// Live (the delta) the changes compare with it and errors name live.
+// below computes the entry of an atomic node whose local value is a map or a list (VisitAtomic settles the
+// others) member by member: src's value (as recorded) and local's are collated again, alone, under a
+// one-field parent carrying the node's type and metadata, and visited. For src Recorded (the deletions) the
+// changes, lacking their source there, are settled on local's values; for src Live (the delta) the changes
+// compare with it and errors name live.
 func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
-	if !(n.Local.IsMap() || n.Local.IsList()) {
-		return d.replaced(n), nil
-	}
 	name := n.Name
 	if name == "" {
 		name = "item"
