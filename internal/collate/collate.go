@@ -37,6 +37,8 @@ type Options struct {
 	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means no bound. Depth is the nesting
 	// depth of the root: a patch's item applied on its own stands where the item stands.
 	MaxDepth, Depth int
+	// Compose (with Patch) collates a patch to merge into another, held as live (pkg/patch.Compose).
+	Compose bool
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
 	// Lenient collates an object the server holds as local (kubectl's conflict check): where local's kind
@@ -265,6 +267,10 @@ func (c *collator) field(self elements.Element, key string, cv *elements.Values,
 	// Without the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
+	}
+	if c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
+		format.Directive(n.Type, key) && !value.Equal(cv.Local, cv.Live) {
+		return nil, n.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
 	}
 	if c.opts.Patch {
 		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)

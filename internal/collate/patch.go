@@ -33,6 +33,16 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		if err := kindFits(&s, elements.Patch); err != nil {
 			return nil, err
 		}
+		if c.opts.Compose && (!v.HasLive || v.Live.Kind() != v.Local.Kind()) && (s.Dirs == nil || !s.Dirs.HasSetOrder) {
+			// A value the first patch lacks (or holds of another kind) is the second's whole; under a map, without
+			// its maps that hold "$patch".
+			if l, _ := s.Parent.(*elements.ListElement); s.Parent != nil && (l == nil || !l.HasLive) {
+				if s.Local, v.HasLocal = dropPatchMaps(v.Local); !v.HasLocal {
+					s.Values = elements.Values{}
+				}
+			}
+			return build(c, &c.atomics, &s), nil
+		}
 		if v.Local.IsMap() {
 			return c.patchMap(&s, depth)
 		}
@@ -49,8 +59,12 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 	return nil
 }
 
-// whole replaces the patch value of s, at nesting depth, by its data (clean).
+// whole replaces the patch value of s, at nesting depth, by its data (clean); in compose mode, by v as it is.
 func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
+	if c.opts.Compose {
+		s.Local = v
+		return nil
+	}
 	d, _, err := c.clean(s, v, s.Type, depth)
 	s.Local = d
 	return err
@@ -58,7 +72,7 @@ func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
 
 // patchMap builds the node of a patch map (that fits the schema).
 func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, error) {
-	data, directive, dirs, byField, err := format.ReadMap(s)
+	data, directive, dirs, byField, err := format.ReadMap(s, c.opts.Compose)
 	if err != nil {
 		return nil, err
 	}
@@ -155,4 +169,29 @@ func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth
 		}
 	}
 	return value.MapFromSorted(fields), true, nil
+}
+
+// dropPatchMaps returns v without the maps that hold "$patch", at any depth; keep is false when v is one.
+func dropPatchMaps(v value.Value) (out value.Value, keep bool) {
+	if _, ok := v.Get(smp.DirectiveKey); ok {
+		return v, false
+	}
+	var vals []value.Value
+	if v.IsMap() {
+		fields := make([]value.Field, 0, v.Len())
+		for _, fl := range v.Fields() {
+			if cv, keep := dropPatchMaps(fl.Value); keep {
+				fields = append(fields, value.Field{Key: fl.Key, Value: cv})
+			}
+		}
+		return value.MapFromSorted(fields), true
+	} else if v.IsList() {
+		for _, x := range v.Items() {
+			if cx, keep := dropPatchMaps(x); keep {
+				vals = append(vals, cx)
+			}
+		}
+		return value.List(vals), true
+	}
+	return v, true
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -40,9 +41,10 @@ func ParseOrdering(name string) (Ordering, error) {
 }
 
 // List returns the order of the members of e, a *elements.ListElement or a *elements.SetElement: the order of
-// a three-way merge, or with patch that of a patch's result.
-func List(e elements.Element, o Ordering, patch bool) []int {
-	v := &view{e: e, node: e.Base()}
+// a three-way merge, or with patch that of a patch's result; with compose as well, that of a patch merged into
+// another (pkg/patch.Compose), whose "$patch: delete" items, data there, go last in their run.
+func List(e elements.Element, o Ordering, patch, compose bool) []int {
+	v := &view{e: e, node: e.Base(), compose: compose}
 	switch e := e.(type) {
 	case *elements.ListElement:
 		v.items, v.extra = e.Items, e.LiveExtra
@@ -123,6 +125,8 @@ func (v *view) patched(o Ordering) []int {
 		// slice header, so they have no rank.
 		left, right := v.runs(survivors)
 		sortBy(left, v.liveRank)
+		v.deletesLast(left)
+		v.deletesLast(right)
 		layout = interleave(left, right, v.liveRank)
 	}
 	if dirs == nil || !dirs.HasSetOrder {
@@ -147,7 +151,26 @@ func (v *view) patched(o Ordering) []int {
 		}
 		return math.MaxInt
 	})
+	v.deletesLast(named)
+	v.deletesLast(others)
 	return interleave(others, named, rank)
+}
+
+// deletesLast moves, in compose mode, the members that are live's "$patch: delete" items (the first patch's) to
+// the end of run ids, in live order, as strategicpatch orders a merged patch's list.
+func (v *view) deletesLast(ids []int) {
+	if !v.compose || v.set {
+		return
+	}
+	sortBy(ids, func(id int) int {
+		if li := v.item(id).LiveIndex; li >= 0 {
+			d, _ := v.node.Live.Items()[li].Get(smp.DirectiveKey)
+			if s, ok := d.AsString(); ok && s == smp.DeleteValue {
+				return li + 1
+			}
+		}
+		return 0
+	})
 }
 
 // RepeatsApart reports whether the Repeats of patch list e stay apart, each an item of its own, instead of
@@ -238,7 +261,7 @@ type view struct {
 	node *elements.Node
 	// items and extra are the list's Items and LiveExtra (none in a set).
 	items, extra []elements.Item
-	set          bool
+	set, compose bool
 	// np counts the Items local (or the patch) names, the first ones, in its order; live is live's length.
 	np, live int
 }

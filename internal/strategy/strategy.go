@@ -25,6 +25,9 @@ type Options struct {
 	// (collate.CountIn), to size the table once.
 	Record bool
 	Nodes  int
+	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose): nulls and
+	// directives the patch gives are kept, and live's "$patch: delete" items are data, ordered last.
+	Compose bool
 	// Reapply is the front-end's application of a patch (Patch only), for the Repeats of a patch's lists.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
@@ -49,11 +52,12 @@ func New(opts Options) *Walker {
 			w.outcomes = make([]elements.Outcome, opts.Nodes)
 		}
 	}
+	r := visitors.Replace{Compose: opts.Compose}
 	w.byRule = [rule.Count]elements.Visitor{
-		rule.Replace:    visitors.Replace{},
-		rule.Merge:      visitors.Merge{Walker: w},
-		rule.RetainKeys: visitors.Merge{Walker: w, Retain: true},
-		rule.Ordered:    visitors.Ordered{Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply},
+		rule.Replace:    r,
+		rule.Merge:      visitors.Merge{Replace: r, Walker: w},
+		rule.RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true},
+		rule.Ordered:    visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply},
 	}
 	return w
 }

@@ -23,26 +23,38 @@ import (
 
 // Replace decides every element as one atomic value: local's when local sets it, else the presence rule. It
 // is the visitor of primitives, atomic lists and strategy replace fields, and the others' base for leaves.
-type Replace struct{}
+type Replace struct {
+	// Compose decides as a patch merged into another (pkg/patch.Compose): wherever local (the second patch)
+	// has a value, null included, that value as it stands.
+	Compose bool
+}
 
 // VisitAtomic implements elements.Visitor.
-func (Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
+func (r Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
+	return r.decide(&e.Node), nil
 }
 
 // VisitMap implements elements.Visitor: the map is replaced whole.
-func (Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
+func (r Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	return r.decide(&e.Node), nil
 }
 
 // VisitList implements elements.Visitor: the list is replaced whole.
-func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
+func (r Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	return r.decide(&e.Node), nil
 }
 
 // VisitSet implements elements.Visitor: the list is replaced whole.
-func (Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
-	return Decide(&e.Node), nil
+func (r Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	return r.decide(&e.Node), nil
+}
+
+// decide is Decide, or with Compose local's value as it stands where local has one.
+func (r Replace) decide(n *elements.Node) elements.Outcome {
+	if r.Compose && n.HasLocal {
+		return elements.Keep(n.Local)
+	}
+	return Decide(n)
 }
 
 // Decide is a node's outcome taken whole: local's value without null map fields when local sets it, else the
@@ -142,7 +154,7 @@ type Merge struct {
 func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	n, fields := &e.Node, e.Fields
 	if !n.LocalSet() || !n.Local.IsMap() {
-		return Decide(n), nil
+		return m.decide(n), nil
 	}
 	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
 	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
@@ -239,7 +251,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			return elements.Absent, err
 		}
 	}
-	ord := order.List(e, o.Ordering, o.Patch)
+	ord := order.List(e, o.Ordering, o.Patch, o.Compose)
 	if l, _ := e.(*elements.ListElement); l != nil && l.Repeats != nil { // a patch's list naming a key twice
 		if order.RepeatsApart(l) {
 			return o.apart(l, outs, ord)

@@ -55,6 +55,8 @@ type Options struct {
 	// (off: "$patch: delete" on a map leaves an empty map), SetOfMaps (off: a set of maps is replaced
 	// whole) and UniqueMergeKeys (off: a list naming a key twice is applied as the API server applies it).
 	Gates features.Gates
+
+	compose bool // set by Compose
 }
 
 // Apply applies the strategic merge patch patch to live (value.Null when the object does not exist yet) and
@@ -80,6 +82,23 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 		opts.MaxDepth = parse.DefaultMaxDepth
 	}
 	return applyAt(vals, t, 0, opts)
+}
+
+// Compose merges patch second into patch first and returns one patch: what k8s.io/apimachinery's strategicpatch
+// computes with mergeMap(first, second) under MergeOptions{MergeParallelList: false, IgnoreUnmatchedNulls:
+// false}, as kubectl merges the delta half of its three-way patch into the deletions half. That is Apply with
+// first as live and these differences: a null second gives is kept, as null; the second's "$retainKeys",
+// "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" are kept in the result and not applied but for
+// "$setElementOrder", which still orders its list (first's "$retainKeys" or "$setElementOrder/<f>", if any, must
+// equal second's, else an error); first's "$patch: delete" list items are data, which second's item of their
+// key merges into, ordered after the other items of their run; a value first lacks, or holds of another kind,
+// is second's as it stands (under a map, without the maps that hold "$patch"). Order is always OrderKubectl;
+// the list items second names twice merge, each in turn, into the first item of their key. first may be null
+// (taken as {}). Give Options.TypeName: patches seldom carry apiVersion and kind. (strategicpatch's
+// MergeStrategicMergeMapPatchUsingLookupPatchMeta(schema, first, second) is Compose(Compose({}, first), second).)
+func Compose(first, second value.Value, opts Options) (value.Value, error) {
+	opts.compose, opts.Ordering = true, OrderKubectl
+	return Apply(first, second, opts)
 }
 
 // ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.
@@ -113,14 +132,14 @@ func roots(live, patch value.Value) (elements.Values, error) {
 // applyAt applies vals' patch, at nesting depth depth (a patch's item applied on its own: Repeats), to
 // vals' live value, if any; opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
 	if err != nil {
 		return value.Value{}, err
 	}
 	reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
 		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
 	}
-	out, err := strategy.New(strategy.Options{Patch: true, Ordering: opts.Ordering, Reapply: reapply}).Walk(tree)
+	out, err := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Reapply: reapply}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}

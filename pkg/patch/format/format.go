@@ -34,8 +34,9 @@ func Directive(t *openapi.Type, key string) bool {
 
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value (directive: "replace",
 // "delete" or "merge"; "" when it has none), else the node's directives ("$retainKeys", added to n.Dirs) and
-// those it gives its fields, sorted by name.
-func ReadMap(n *elements.Node) (data []value.Field, directive string, dirs *elements.Directives, byField []FieldDirectives, err error) {
+// those it gives its fields, sorted by name. With compose (a patch merged into another: pkg/patch.Compose) its
+// directive keys are data as well, and of them only "$setElementOrder/<f>" is read.
+func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, dirs *elements.Directives, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
@@ -64,9 +65,11 @@ func ReadMap(n *elements.Node) (data []value.Field, directive string, dirs *elem
 		return byField[len(byField)-1].Dirs
 	}
 	for _, fl := range fields[first:] {
-		if !Directive(t, fl.Key) {
+		if dir := Directive(t, fl.Key); !dir || compose {
 			data = append(data, fl)
-			continue
+			if !dir || !strings.HasPrefix(fl.Key, smp.SetOrderPrefix) {
+				continue
+			}
 		}
 		switch {
 		case fl.Key == smp.RetainKeysKey:
