@@ -1,0 +1,163 @@
+package patch_test
+
+import (
+	"errors"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
+)
+
+// Compose merges a patch into another as kubectl merges the delta half of
+// its three-way patch into the deletions half: strategicpatch's mergeMap
+// with MergeParallelList and IgnoreUnmatchedNulls off (oracle.MergePatches),
+// list order included, or an error from both. Composing first into {}
+// before gives the exported MergeStrategicMergeMapPatchUsingLookupPatchMeta
+// (oracle.MergedPatches).
+var _ = Describe("Compose, every gate off, against strategicpatch's merge of two patches", func() {
+	var sp *oracle.Oracle
+	BeforeEach(func() {
+		models, err := oracle.DefaultV3()
+		Expect(err).NotTo(HaveOccurred())
+		sp, err = models.Oracle("io.k8s.api.core.v1.Pod")
+		Expect(err).NotTo(HaveOccurred())
+	})
+	opts := patch.Options{TypeName: "io.k8s.api.core.v1.Pod", Gates: features.Kubectl()}
+	compare := func(got value.Value, err error, want []byte, werr error) {
+		if werr != nil {
+			Expect(err).To(HaveOccurred(), "strategicpatch fails: %v; ply gives %s", werr, got.JSON())
+			var ee *elements.Error
+			Expect(errors.As(err, &ee)).To(BeTrue(), "%T %v", err, err)
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+	}
+
+	DescribeTable("mergeMap(first, second)",
+		func(first, second string, fails bool) {
+			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+			want, werr := sp.MergePatches(f.JSON(), s.JSON())
+			Expect(werr != nil).To(Equal(fails), "strategicpatch: %v", werr)
+			got, err := patch.Compose(f, s, opts)
+			compare(got, err, want, werr)
+
+			// The exported merge: first composed into {} first.
+			want, werr = sp.MergedPatches(f.JSON(), s.JSON())
+			if got, err = patch.Compose(value.MustMap(), f, opts); err == nil {
+				got, err = patch.Compose(got, s, opts)
+			}
+			compare(got, err, want, werr)
+		},
+		Entry("nulls: kept, also where first lacks the field and in values taken whole",
+			`{"spec":{"activeDeadlineSeconds":null,"hostname":"h"}}`,
+			`{"spec":{"hostname":null,"subdomain":null,"containers":[{"name":"a","image":null}]}}`, false),
+		Entry("nulls merged into first's map and item",
+			`{"metadata":{"labels":{"a":"1","c":null}},"spec":{"containers":[{"name":"a","image":"i"}]}}`,
+			`{"metadata":{"labels":{"a":null,"b":"2"}},"spec":{"containers":[{"name":"a","image":null,"tty":true}]}}`, false),
+		Entry("a delete item in first and a second item of its key: merged into it, \"$patch: delete\" kept",
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"x"}]}}`, false),
+		Entry("a delete item in first, second naming other keys: the delete item last",
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b","image":null},{"name":"c","tty":null}]}}`,
+			`{"spec":{"containers":[{"name":"d","image":"x"},{"name":"b","image":"y"}]}}`, false),
+		Entry("second's empty list reorders first's: delete items last",
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[]}}`, false),
+		Entry("second naming a key twice that first lacks: one item",
+			`{"spec":{"containers":[{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"x"},{"name":"c"},{"name":"a","command":["c"],"image":"y"}]}}`, false),
+		Entry("second naming a key twice that first has: both merged into it in turn",
+			`{"spec":{"containers":[{"name":"a","image":null},{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true,"stdin":false},{"name":"a","stdin":true}]}}`, false),
+		Entry("second naming a key twice that first deletes",
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","stdin":true,"tty":null}]}}`, false),
+		Entry("first repeating a key: only its first item receives the merge",
+			`{"spec":{"containers":[{"name":"a","image":null},{"name":"b"},{"name":"a","tty":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","stdin":true}]}}`, false),
+		Entry("second's list where first has none: taken whole, repeats apart, nulls kept",
+			`{"spec":{"hostname":null}}`,
+			`{"spec":{"containers":[{"name":"a","image":"x","ports":[{"containerPort":1,"hostPort":null}]},{"name":"a","tty":true}]}}`, false),
+		Entry("$setElementOrder in both, equal: kept, and orders the merged list",
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"a","image":null},{"$patch":"delete","name":"z"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"b","image":"y"}]}}`, false),
+		Entry("$setElementOrder in both, different: an error",
+			`{"spec":{"$setElementOrder/containers":[{"name":"a"},{"name":"b"}],"containers":[{"name":"a","image":null}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"b","image":"y"}]}}`, true),
+		Entry("$setElementOrder in second only: copied, and orders first's list it does not patch",
+			`{"spec":{"containers":[{"name":"a","image":null},{"$patch":"delete","name":"z"},{"name":"b","image":null}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"hostname":"h"}}`, false),
+		Entry("$setElementOrder in second only, with its list",
+			`{"spec":{"containers":[{"name":"a","image":null},{"name":"c","image":null},{"name":"b","image":null}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"d"},{"name":"a"}],"containers":[{"name":"d","image":"d"},{"name":"a","tty":true}]}}`, false),
+		Entry("$setElementOrder in second for a list first lacks: orders second's items",
+			`{"spec":{"hostname":null}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"},{"name":"b"}],"containers":[{"name":"b","image":"y"},{"name":"a"},{"name":"b","tty":true}]}}`, false),
+		Entry("$setElementOrder in first only: data, no order applied",
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"$patch":"delete","name":"z"}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"x"},{"name":"b","image":"y"}]}}`, false),
+		Entry("$setElementOrder of a set of scalars in both",
+			`{"metadata":{"$setElementOrder/finalizers":["b","a"],"finalizers":["a"]}}`,
+			`{"metadata":{"$setElementOrder/finalizers":["b","a"],"finalizers":["b"]}}`, false),
+		Entry("$retainKeys in both, equal: copied, not applied",
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"hostPath":null}]}}`,
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`, false),
+		Entry("$retainKeys in second only: copied, first's fields stay",
+			`{"spec":{"volumes":[{"name":"v","hostPath":null,"emptyDir":{"medium":"m"}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`, false),
+		Entry("$retainKeys in both, different: an error",
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","hostPath"]}]}}`,
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`, true),
+		Entry("$deleteFromPrimitiveList: second's copied over first's, not applied",
+			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"finalizers":["c","x"]}}`,
+			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["b","x"],"finalizers":["d","c"]}}`, false),
+		Entry("$deleteFromPrimitiveList in first only: kept",
+			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}}`,
+			`{"metadata":{"finalizers":["d"]}}`, false),
+		Entry("nested lists inside items: delete items, order and nulls one level down",
+			`{"spec":{"containers":[{"name":"a","env":[{"$patch":"delete","name":"X"},{"name":"Z","value":null}],"$setElementOrder/env":[{"name":"Y"},{"name":"Z"}],"ports":[{"containerPort":1,"hostPort":null}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"Y","value":"1"},{"name":"X","value":"2"}],"$setElementOrder/env":[{"name":"Y"},{"name":"X"},{"name":"Z"}],"ports":[{"containerPort":2},{"containerPort":1,"name":"p"}]}]}}`, true),
+		Entry("nested lists inside items, orders agreeing",
+			`{"spec":{"containers":[{"name":"a","env":[{"$patch":"delete","name":"X"},{"name":"Z","value":null}],"$setElementOrder/env":[{"name":"Y"},{"name":"Z"}],"ports":[{"containerPort":1,"hostPort":null}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"Y","value":"1"}],"$setElementOrder/env":[{"name":"Y"},{"name":"Z"}],"ports":[{"containerPort":2},{"containerPort":1,"name":"p"}]}]}}`, false),
+		Entry("a value first lacks, taken whole: its maps holding \"$patch\" dropped, other directives kept",
+			`{"spec":{"hostname":null}}`,
+			`{"spec":{"containers":[{"name":"a","env":[{"$patch":"delete","name":"X"},{"name":"Y","value":null}],"$setElementOrder/env":[{"name":"Y"}]}],"securityContext":{"$patch":"replace","runAsUser":1},"affinity":{"nodeAffinity":{"$patch":"delete"},"podAffinity":{}}}}`, false),
+		Entry("a value of another kind than first's: second's whole",
+			`{"spec":{"containers":null,"hostname":null}}`,
+			`{"spec":{"containers":[{"name":"a","env":[{"$patch":"delete","name":"X"}]}],"hostname":"h"}}`, false),
+		Entry("an item first's list lacks: appended as second has it, \"$patch\" maps and all",
+			`{"spec":{"containers":[{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","env":[{"$patch":"delete","name":"X"},{"name":"Y","value":null}]}]}}`, false),
+		Entry("a \"$patch: replace\" map over first's: second's map as it is, nulls kept",
+			`{"spec":{"securityContext":{"runAsUser":1,"runAsGroup":null}}}`,
+			`{"spec":{"securityContext":{"$patch":"replace","fsGroup":2,"runAsNonRoot":null}}}`, false),
+		Entry("a \"$patch: delete\" map over first's: an empty map",
+			`{"spec":{"securityContext":{"runAsUser":1}}}`,
+			`{"spec":{"securityContext":{"$patch":"delete"}}}`, false),
+		Entry("a delete item in second deletes first's items of its key",
+			`{"spec":{"containers":[{"name":"a","image":null},{"name":"b","image":null}]}}`,
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"c"}]}}`, false),
+		Entry("a set of scalars: merged and ordered as the server merges sets",
+			`{"metadata":{"finalizers":["c","a","b"]}}`,
+			`{"metadata":{"finalizers":["d","a"]}}`, false),
+		Entry("an atomic list: second's as it is",
+			`{"spec":{"containers":[{"name":"a","command":["x",null]}]}}`,
+			`{"spec":{"containers":[{"name":"a","command":["y"]}]}}`, false),
+	)
+
+	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {
+		_, err := patch.Compose(value.MustMap(), value.List(nil), opts)
+		var ee *elements.Error
+		Expect(errors.As(err, &ee)).To(BeTrue())
+		_, err = patch.Compose(value.List(nil), value.MustMap(), opts)
+		Expect(errors.As(err, &ee)).To(BeTrue())
+	})
+})
