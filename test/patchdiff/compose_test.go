@@ -1,0 +1,161 @@
+package patchdiff_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/collate"
+	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/patchdiff"
+)
+
+// pkg/patch.Compose merges the two halves of kubectl's three-way patch as
+// kubectl does (strategicpatch's mergeMap, oracle.MergePatches): for
+// generated triples of each target, every feature gate off, the halves
+// are ply's own (delta.Deletions and delta.Delta of the collated triple),
+// and in about half the cases a keyed list of the delta half names one of
+// its keys again (repeat). Classes: agree (objects equal; "agree
+// repeated" when the delta half repeats a key), agree-error (both fail),
+// mismatch, ply-error-only, oracle-error-only, no-input (ply's producer
+// fails on the triple). Unrepeated cases also check Compose against the
+// producer's own merge of the halves, delta.ThreeWay ("three-way" counts
+// those equal). PLY_DIFF_COMPOSE_N sets the cases per target.
+var _ = Describe("Compose of kubectl's two patch halves, every feature gate off, against strategicpatch", func() {
+	for _, spec := range difftest.Specs {
+		It("agree on random "+spec.Name+" cases", func() {
+			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
+			Expect(err).NotTo(HaveOccurred())
+			n := int(envInt("PLY_DIFF_COMPOSE_N", 300))
+			seed := envInt("PLY_DIFF_SEED", defaultSeed)
+			opts := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: features.Kubectl()}
+			counts := map[string]int{}
+			var fails []string
+			for i := range n {
+				c := patchdiff.Generate(t, patchdiff.GenThreeWay, patchdiff.CaseSeed(seed, patchdiff.GenThreeWay, t.ID()+"/compose", i))
+				first, second, threeWay, err := halves(t, c)
+				if err != nil {
+					counts["no-input"]++
+					continue
+				}
+				repeated := false
+				if r := rand.New(rand.NewPCG(c.Seed, 11)); r.IntN(2) == 0 {
+					if second, repeated = repeat(second, t.Root, r); repeated {
+						first = syncOrders(first, second, t.Root)
+					}
+				}
+				want, werr := t.Oracle.MergePatches(first.JSON(), second.JSON())
+				got, err := patch.Compose(first, second, opts)
+				class := "agree"
+				switch {
+				case werr != nil && err != nil:
+					class = "agree-error"
+				case werr != nil:
+					class = "oracle-error-only"
+				case err != nil:
+					class = "ply-error-only"
+				case !value.Equal(got, jsonv.MustDecode(string(want))):
+					class = "mismatch"
+				}
+				if repeated && strings.HasPrefix(class, "agree") {
+					class += " repeated"
+				}
+				if strings.HasPrefix(class, "agree-error") && envInt("PLY_DIFF_COMPOSE_SHOW", 0) > 0 {
+					fmt.Fprintf(GinkgoWriter, "agree-error %s: %v / %v\n  first %s\n  second %s\n", c.ID(), werr, err, first.JSON(), second.JSON())
+				}
+				counts[class]++
+				if !repeated && err == nil && value.Equal(got, threeWay) {
+					counts["three-way"]++
+				}
+				if !strings.HasPrefix(class, "agree") {
+					fails = append(fails, fmt.Sprintf("%s: %s\n  first %s\n  second %s\n  strategicpatch %v %s\n  ply %v %s",
+						class, c.ID(), first.JSON(), second.JSON(), werr, want, err, got.JSON()))
+				}
+			}
+			keys := make([]string, 0, len(counts))
+			for k := range counts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			line := spec.Name + "/kubectl, compose: " + fmt.Sprint(n) + " cases,"
+			for _, k := range keys {
+				line += fmt.Sprintf(" %s %d", k, counts[k])
+			}
+			AddReportEntry("cases", line)
+			fmt.Fprintln(GinkgoWriter, line)
+			Expect(counts["agree repeated"]).To(BeNumerically(">", n/20), "too few cases repeat a key: %s", line)
+			Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
+		})
+	}
+})
+
+// halves returns the two halves of kubectl's three-way patch for case c as
+// ply's producer computes them, and the producer's three-way patch ({}
+// for a half or patch without entries).
+func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay value.Value, err error) {
+	vals, err := collate.RootValues(c.Recorded, c.Local, c.Live)
+	if err != nil {
+		return
+	}
+	tree, err := collate.Collate(vals, t.Root, collate.Options{Gates: features.Kubectl()})
+	if err != nil {
+		return
+	}
+	out := [3]value.Value{}
+	for i, f := range []func() (value.Value, bool, error){
+		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Deletions) },
+		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Delta) },
+		func() (value.Value, bool, error) { return delta.ThreeWay(tree) },
+	} {
+		p, ok, perr := f()
+		if perr != nil {
+			return deletions, delta_, threeWay, perr
+		}
+		if out[i] = p; !ok {
+			out[i] = value.MustMap()
+		}
+	}
+	return out[0], out[1], out[2], nil
+}
+
+// syncOrders returns first with each "$setElementOrder/<f>" that second has
+// at the same place (list items matched by merge key) set to second's: a
+// key local names twice is in both halves' orders twice.
+func syncOrders(first, second value.Value, t *openapi.Type) value.Value {
+	if !first.IsMap() || !second.IsMap() {
+		return first
+	}
+	out := first
+	for _, f := range first.Fields() {
+		s, ok := second.Get(f.Key)
+		ct, meta := t.Child(f.Key)
+		switch {
+		case !ok:
+		case strings.HasPrefix(f.Key, "$setElementOrder/"):
+			out = out.With(f.Key, s)
+		case f.Value.IsMap():
+			out = out.With(f.Key, syncOrders(f.Value, s, ct))
+		case f.Value.IsList() && s.IsList() && len(meta.MergeKey) == 1:
+			items := slices.Clone(f.Value.Items())
+			for i, it := range items {
+				k, _ := it.Get(meta.MergeKey[0])
+				if j := slices.IndexFunc(s.Items(), func(si value.Value) bool { sk, ok := si.Get(meta.MergeKey[0]); return ok && value.Equal(sk, k) }); j >= 0 {
+					items[i] = syncOrders(it, s.Items()[j], ct.Item())
+				}
+			}
+			out = out.With(f.Key, value.List(items))
+		}
+	}
+	return out
+}
