@@ -18,6 +18,9 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		return nil, err
 	}
 	if s.Dirs != nil {
+		if c.opts.Compose && s.Dirs.HasSetOrder && s.HasLive && !s.Live.IsList() {
+			return nil, s.Errorf(elements.Live, smp.SetOrderPrefix+s.Name+" orders a list, but the first patch's value is "+s.Live.Kind().String())
+		}
 		if err := format.CheckDirs(&s); err != nil {
 			return nil, err
 		}
@@ -34,10 +37,13 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 			return nil, err
 		}
 		if c.opts.Compose && (!v.HasLive || v.Live.Kind() != v.Local.Kind()) && (s.Dirs == nil || !s.Dirs.HasSetOrder) {
-			// A value the first patch lacks (or holds of another kind) is the second's whole; under a map, without
-			// its maps that hold "$patch".
+			// A value first lacks (or of another kind) is second's whole; under a map, less its "$patch" maps.
 			if l, _ := s.Parent.(*elements.ListElement); s.Parent != nil && (l == nil || !l.HasLive) {
-				if s.Local, v.HasLocal = dropPatchMaps(v.Local); !v.HasLocal {
+				d, keep, err := c.clean(&s, v.Local, s.Type, depth)
+				if err != nil {
+					return nil, err
+				}
+				if s.Local = d; !keep {
 					s.Values = elements.Values{}
 				}
 			}
@@ -129,8 +135,8 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 
 // clean returns patch value v of node n at nesting depth as data (a replaced map or list, a list without
 // merge strategy): without map fields set to null, maps holding "$patch" (a replaced value's directives are
-// ignored; keep is false) and other directive keys. Nesting deeper than the limit is an error (for values
-// built in memory, which the parser's limit did not see).
+// ignored; keep is false) and other directive keys; in compose mode, without those maps only. Nesting deeper
+// than the limit is an error (for values built in memory, which the parser's limit did not see).
 func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
 	if !v.IsMap() && !v.IsList() {
 		return v, true, nil
@@ -156,7 +162,7 @@ func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth
 	}
 	fields := make([]value.Field, 0, v.Len())
 	for _, fl := range v.Fields() {
-		if fl.Value.IsNull() || format.Directive(t, fl.Key) {
+		if !c.opts.Compose && (fl.Value.IsNull() || format.Directive(t, fl.Key)) {
 			continue
 		}
 		ct, _ := t.Child(fl.Key)
@@ -169,29 +175,4 @@ func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth
 		}
 	}
 	return value.MapFromSorted(fields), true, nil
-}
-
-// dropPatchMaps returns v without the maps that hold "$patch", at any depth; keep is false when v is one.
-func dropPatchMaps(v value.Value) (out value.Value, keep bool) {
-	if _, ok := v.Get(smp.DirectiveKey); ok {
-		return v, false
-	}
-	var vals []value.Value
-	if v.IsMap() {
-		fields := make([]value.Field, 0, v.Len())
-		for _, fl := range v.Fields() {
-			if cv, keep := dropPatchMaps(fl.Value); keep {
-				fields = append(fields, value.Field{Key: fl.Key, Value: cv})
-			}
-		}
-		return value.MapFromSorted(fields), true
-	} else if v.IsList() {
-		for _, x := range v.Items() {
-			if cx, keep := dropPatchMaps(x); keep {
-				vals = append(vals, cx)
-			}
-		}
-		return value.List(vals), true
-	}
-	return v, true
 }

@@ -125,8 +125,7 @@ func (v *view) patched(o Ordering) []int {
 		// slice header, so they have no rank.
 		left, right := v.runs(survivors)
 		sortBy(left, v.liveRank)
-		v.deletesLast(left)
-		v.deletesLast(right)
+		v.deletesLast(left, right)
 		layout = interleave(left, right, v.liveRank)
 	}
 	if dirs == nil || !dirs.HasSetOrder {
@@ -151,26 +150,26 @@ func (v *view) patched(o Ordering) []int {
 		}
 		return math.MaxInt
 	})
-	v.deletesLast(named)
-	v.deletesLast(others)
+	v.deletesLast(named, others)
 	return interleave(others, named, rank)
 }
 
-// deletesLast moves, in compose mode, the members that are live's "$patch: delete" items (the first patch's) to
-// the end of run ids, in live order, as strategicpatch orders a merged patch's list.
-func (v *view) deletesLast(ids []int) {
-	if !v.compose || v.set {
-		return
-	}
-	sortBy(ids, func(id int) int {
-		if li := v.item(id).LiveIndex; li >= 0 {
-			d, _ := v.node.Live.Items()[li].Get(smp.DirectiveKey)
-			if s, ok := d.AsString(); ok && s == smp.DeleteValue {
-				return li + 1
-			}
+// deletesLast moves, in compose mode, live's "$patch: delete" items (the first patch's) to the end of each run,
+// in live order, as strategicpatch orders a merged patch's list.
+func (v *view) deletesLast(runs ...[]int) {
+	for _, ids := range runs {
+		if v.compose && !v.set {
+			sortBy(ids, func(id int) int {
+				if li := v.item(id).LiveIndex; li >= 0 {
+					d, _ := v.node.Live.Items()[li].Get(smp.DirectiveKey)
+					if s, ok := d.AsString(); ok && s == smp.DeleteValue {
+						return li + 1
+					}
+				}
+				return 0
+			})
 		}
-		return 0
-	})
+	}
 }
 
 // RepeatsApart reports whether the Repeats of patch list e stay apart, each an item of its own, instead of

@@ -25,8 +25,7 @@ type Options struct {
 	// (collate.CountIn), to size the table once.
 	Record bool
 	Nodes  int
-	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose): nulls and
-	// directives the patch gives are kept, and live's "$patch: delete" items are data, ordered last.
+	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose).
 	Compose bool
 	// Reapply is the front-end's application of a patch (Patch only), for the Repeats of a patch's lists.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)

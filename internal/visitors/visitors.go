@@ -24,37 +24,31 @@ import (
 // Replace decides every element as one atomic value: local's when local sets it, else the presence rule. It
 // is the visitor of primitives, atomic lists and strategy replace fields, and the others' base for leaves.
 type Replace struct {
-	// Compose decides as a patch merged into another (pkg/patch.Compose): wherever local (the second patch)
-	// has a value, null included, that value as it stands.
+	// Compose (pkg/patch.Compose) decides a leaf local has, null included, as local's value as it stands.
 	Compose bool
 }
 
 // VisitAtomic implements elements.Visitor.
 func (r Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
-	return r.decide(&e.Node), nil
+	if r.Compose && e.HasLocal {
+		return elements.Keep(e.Local), nil
+	}
+	return Decide(&e.Node), nil
 }
 
 // VisitMap implements elements.Visitor: the map is replaced whole.
-func (r Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return r.decide(&e.Node), nil
+func (Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
 }
 
 // VisitList implements elements.Visitor: the list is replaced whole.
-func (r Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
-	return r.decide(&e.Node), nil
+func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
 }
 
 // VisitSet implements elements.Visitor: the list is replaced whole.
-func (r Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
-	return r.decide(&e.Node), nil
-}
-
-// decide is Decide, or with Compose local's value as it stands where local has one.
-func (r Replace) decide(n *elements.Node) elements.Outcome {
-	if r.Compose && n.HasLocal {
-		return elements.Keep(n.Local)
-	}
-	return Decide(n)
+func (Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
+	return Decide(&e.Node), nil
 }
 
 // Decide is a node's outcome taken whole: local's value without null map fields when local sets it, else the
@@ -138,13 +132,13 @@ func StripNulls(v value.Value) value.Value {
 // Merge merges maps and structs field by field, each field decided by the visitor its own strategy selects
 // (through Walker); leaves as Replace does.
 type Merge struct {
-	Replace
 	// Walker decides the children.
 	Walker elements.Walker
 	// Retain makes it rule RetainKeys' visitor: it clears the live fields the node does not keep (outside
 	// local's keys or a patch's "$retainKeys"), so switching a union member (a Deployment strategy from
 	// RollingUpdate to Recreate, a volume's source) removes the old one.
-	Retain bool
+	Retain  bool
+	Replace // (last: it packs with Retain)
 }
 
 // VisitMap implements elements.Visitor: it builds the map of a node local sets to a map: each child's
@@ -154,7 +148,7 @@ type Merge struct {
 func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	n, fields := &e.Node, e.Fields
 	if !n.LocalSet() || !n.Local.IsMap() {
-		return m.decide(n), nil
+		return Decide(n), nil
 	}
 	listed := n.Dirs != nil && n.Dirs.HasRetainKeys
 	localSet := func(f elements.Field) bool { return f.Element.Base().LocalSet() }
@@ -207,13 +201,13 @@ func asLive(o, v value.Value) bool {
 // lists of primitives as sets (SetElement). Items local names are merged (through Walker), those recorded
 // named and local no longer does removed, live-only ones kept; then the items are ordered by Ordering.
 type Ordered struct {
-	Replace
 	// Walker decides the items.
 	Walker elements.Walker
 	// Ordering selects the order of the result.
 	Ordering order.Ordering
 	// Patch says the tree is a patch's: lists are ordered as it orders them, members it deletes dropped.
-	Patch bool
+	Patch   bool
+	Replace // (here: it packs with Patch)
 	// Reapply applies patch to v (null: nothing) of type t at nesting depth depth, for a list's Repeats.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }

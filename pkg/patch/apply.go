@@ -54,8 +54,7 @@ type Options struct {
 	// Apply reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap
 	// (off: "$patch: delete" on a map leaves an empty map), SetOfMaps (off: a set of maps is replaced
 	// whole) and UniqueMergeKeys (off: a list naming a key twice is applied as the API server applies it).
-	Gates features.Gates
-
+	Gates   features.Gates
 	compose bool // set by Compose
 }
 
@@ -84,18 +83,17 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	return applyAt(vals, t, 0, opts)
 }
 
-// Compose merges patch second into patch first and returns one patch: what k8s.io/apimachinery's strategicpatch
-// computes with mergeMap(first, second) under MergeOptions{MergeParallelList: false, IgnoreUnmatchedNulls:
-// false}, as kubectl merges the delta half of its three-way patch into the deletions half. That is Apply with
-// first as live and these differences: a null second gives is kept, as null; the second's "$retainKeys",
-// "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" are kept in the result and not applied but for
-// "$setElementOrder", which still orders its list (first's "$retainKeys" or "$setElementOrder/<f>", if any, must
-// equal second's, else an error); first's "$patch: delete" list items are data, which second's item of their
-// key merges into, ordered after the other items of their run; a value first lacks, or holds of another kind,
-// is second's as it stands (under a map, without the maps that hold "$patch"). Order is always OrderKubectl;
-// the list items second names twice merge, each in turn, into the first item of their key. first may be null
-// (taken as {}). Give Options.TypeName: patches seldom carry apiVersion and kind. (strategicpatch's
-// MergeStrategicMergeMapPatchUsingLookupPatchMeta(schema, first, second) is Compose(Compose({}, first), second).)
+// Compose merges patch second into patch first and returns one patch, as kubectl merges the delta half of its
+// three-way patch into the deletions half: strategicpatch's mergeMap(first, second) with MergeParallelList and
+// IgnoreUnmatchedNulls off. That is Apply with first as live, under OrderKubectl, but that second's nulls are
+// kept, as nulls; its "$retainKeys" and "$deleteFromPrimitiveList/<f>" are copied, not applied, and its
+// "$setElementOrder/<f>" orders the list and is copied (first's "$retainKeys" or "$setElementOrder/<f>", if
+// any, must equal second's, else an error); first's "$patch: delete" items are data, which second's item of
+// their key merges into, ordered last in their run; and a value first lacks, or holds of another kind, is
+// second's as it stands (under a map, without its maps that hold "$patch"). Items second names twice merge in
+// turn into the first item of their key. first may be null ({}); patches seldom carry apiVersion and kind:
+// give Options.TypeName. MergeStrategicMergeMapPatchUsingLookupPatchMeta(first, second) is
+// Compose(Compose({}, first), second).
 func Compose(first, second value.Value, opts Options) (value.Value, error) {
 	opts.compose, opts.Ordering = true, OrderKubectl
 	return Apply(first, second, opts)

@@ -26,7 +26,10 @@ import (
 // generated triples of each target, every feature gate off, the halves
 // are ply's own (delta.Deletions and delta.Delta of the collated triple),
 // and in about half the cases a keyed list of the delta half names one of
-// its keys again (repeat). Classes: agree (objects equal; "agree
+// its keys again (repeat; in a third of those, one of the deletions half
+// too), the deletions half then given the delta half's
+// "$setElementOrder" lists (syncOrders), as local's repeated key gives
+// both. Classes: agree (objects equal; "agree
 // repeated" when the delta half repeats a key), agree-error (both fail),
 // mismatch, ply-error-only, oracle-error-only, no-input (ply's producer
 // fails on the triple). Unrepeated cases also check Compose against the
@@ -52,6 +55,9 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 				repeated := false
 				if r := rand.New(rand.NewPCG(c.Seed, 11)); r.IntN(2) == 0 {
 					if second, repeated = repeat(second, t.Root, r); repeated {
+						if r.IntN(3) == 0 { // the first half repeating a key as well
+							first, _ = repeat(first, t.Root, r)
+						}
 						first = syncOrders(first, second, t.Root)
 					}
 				}
