@@ -420,7 +420,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			seq = append(seq, id)
 		}
 	}
-	extra, err := c.joinKeyed(n, &m, recorded, live, gone)
+	extra, err := c.joinKeyed(n, &m, recorded, live, gone, replace)
 	if err == nil {
 		err = c.order(n, &m, seq, true, false)
 	}
@@ -432,16 +432,16 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 }
 
 // joinKeyed matches live's and recorded's items of keyed list n to the members by key. It returns the live
-// items without the key (an error in a patch) or repeating one, as LiveExtra; live items gone names are left
-// out.
-func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool) ([]elements.Item, error) {
+// items without the key (an error in a patch, but for a first patch's list a second replaces) or repeating
+// one, as LiveExtra; live items gone names are left out.
+func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool, replace bool) ([]elements.Item, error) {
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
 	var extra []elements.Item
 	for i, it := range live {
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
-			if c.opts.Patch {
+			if c.opts.Patch && !(c.opts.Compose && replace) {
 				_, err := localKey(n, i, it, itemType, elements.Live, false)
 				return nil, err
 			}

@@ -78,6 +78,9 @@ func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
 
 // patchMap builds the node of a patch map (that fits the schema).
 func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, error) {
+	if c.opts.Compose && s.Meta.Strategy.Has(openapi.StrategyReplace) && s.HasLive && s.Live.IsMap() {
+		return build(c, &c.atomics, s), nil // second's map of strategy replace, "$patch" and all
+	}
 	data, directive, dirs, byField, err := format.ReadMap(s, c.opts.Compose)
 	if err != nil {
 		return nil, err
