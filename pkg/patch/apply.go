@@ -50,12 +50,12 @@ type Options struct {
 	// Ordering selects the order of merged lists (never which items they hold); with the SeedOrdering gate
 	// off it is always OrderKubectl.
 	Ordering Ordering
+	compose  bool // set by Compose (here, it packs with Ordering)
 	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off).
 	// Apply reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap
 	// (off: "$patch: delete" on a map leaves an empty map), SetOfMaps (off: a set of maps is replaced
 	// whole) and UniqueMergeKeys (off: a list naming a key twice is applied as the API server applies it).
-	Gates   features.Gates
-	compose bool // set by Compose
+	Gates features.Gates
 }
 
 // Apply applies the strategic merge patch patch to live (value.Null when the object does not exist yet) and
