@@ -13,6 +13,8 @@
 //     elements.SetKey) through one index per list: O(n). A local item
 //     without its key, or two with one key, is an error; live may repeat
 //     keys or lack them (LiveExtra, kept unchanged); recorded keys are a set.
+//     With the gate UniqueMergeKeys off, a merge's list that repeats a key
+//     in any source is matched as kubectl pairs such items (rankedNode).
 package collate
 
 import (
@@ -68,6 +70,9 @@ func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.E
 // Arena is the storage of one tree built by CountIn.
 type Arena struct{ c *collator }
 
+// Ranked reports whether the tree holds a Ranked list (elements.ListElement.Ranked); call it before Release.
+func (a *Arena) Ranked() bool { return a.c != nil && a.c.ranked }
+
 // collators keeps released collators, their slabs emptied and cleared.
 var collators = sync.Pool{New: func() any { return new(collator) }}
 
@@ -120,6 +125,8 @@ type collator struct {
 	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
+	// ranked reports a Ranked list built.
+	ranked bool
 }
 
 // alloc returns a new zero T from slab, growing the slab in chunks. (A slab is zero beyond its length: fresh,
@@ -402,11 +409,12 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		}
 		id, fresh := m.join(&k, i, src)
 		if !fresh {
-			if c.opts.Lenient {
-				continue
-			}
 			first := strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i)
 			switch {
+			case c.rankable(n):
+				return c.rankedNode(e)
+			case c.opts.Lenient:
+				continue
 			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 				e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 			case src == elements.Patch:
@@ -420,7 +428,10 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			seq = append(seq, id)
 		}
 	}
-	extra, err := c.joinKeyed(n, &m, recorded, live, gone, replace)
+	extra, repeats, err := c.joinKeyed(n, &m, recorded, live, gone, replace)
+	if repeats && err == nil && c.rankable(n) {
+		return c.rankedNode(e)
+	}
 	if err == nil {
 		err = c.order(n, &m, seq, true, false)
 	}
@@ -433,32 +444,82 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 
 // joinKeyed matches live's and recorded's items of keyed list n to the members by key. It returns the live
 // items without the key (an error in a patch, but for a first patch's list a second replaces) or repeating
-// one, as LiveExtra; live items gone names are left out.
-func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool, replace bool) ([]elements.Item, error) {
+// one, as LiveExtra, and whether live or recorded repeats a key; live items gone names are left out.
+func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool, replace bool) ([]elements.Item, bool, error) {
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
 	var extra []elements.Item
+	repeats := false
 	for i, it := range live {
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && replace) {
 				_, err := localKey(n, i, it, itemType, elements.Live, false)
-				return nil, err
+				return nil, false, err
 			}
 			extra = append(extra, item(-1, -1, i, -1))
 		case gone[k]:
 		default:
 			if id, ok := m.join(&k, i, elements.Live); !ok {
-				extra = append(extra, item(-1, -1, i, id))
+				extra, repeats = append(extra, item(-1, -1, i, id)), true
 			}
 		}
 	}
 	for i, it := range recorded {
 		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
-			m.join(&k, i, elements.Recorded)
+			if _, ok := m.join(&k, i, elements.Recorded); !ok {
+				repeats = true
+			}
 		}
 	}
-	return extra, nil
+	return extra, repeats, nil
+}
+
+// rankable reports whether keyed list n, one of whose sources repeats a key, is matched as kubectl matches it
+// (rankedNode): in a merge's tree (not a patch's) with the gate UniqueMergeKeys off and a one-field merge key,
+// kubectl's.
+func (c *collator) rankable(n *elements.Node) bool {
+	return !c.opts.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys) && len(n.Meta.MergeKey) == 1
+}
+
+// rankedNode matches the items of keyed list e, one of whose sources repeats a key (rankable), as kubectl's
+// three-way patch pairs them: the identity of an item is its key and its rank among the items of that key in
+// the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is the i-th in
+// the others. A live item without the key is a LiveExtra.
+func (c *collator) rankedNode(e *elements.ListElement) (elements.Element, error) {
+	n := &e.Node
+	recorded, local, live := n.Lists()
+	mk, itemType := n.Meta.MergeKey, n.Type.Item()
+	m := members{elements.NewIndex(2, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	var extra []elements.Item
+	for _, src := range [...]elements.Source{elements.Local, elements.Live, elements.Recorded} {
+		list := local
+		if src == elements.Live {
+			list = live
+		} else if src == elements.Recorded {
+			list = recorded
+		}
+		_, rank := smp.SortByKey(list, mk[0])
+		for i, it := range list {
+			k, missing, _ := elements.KeyOf(it, mk, itemType)
+			switch {
+			case src == elements.Local:
+				var err error
+				if k, err = localKey(n, i, it, itemType, src, false); err != nil {
+					return nil, err
+				}
+			case !it.IsMap() || missing != "":
+				if src == elements.Live {
+					extra = append(extra, item(-1, -1, i, -1))
+				}
+				continue
+			}
+			k[1] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(rank[i])}
+			m.join(&k, i, src)
+		}
+	}
+	e.Items, e.Ranked, c.ranked = m.items, true, true
+	return e, c.keyedMembers(e, extra, 0, false)
 }
 
 // keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (live's, whole). A

@@ -1,6 +1,8 @@
 package collate_test
 
 import (
+	"strconv"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/plyproject/ply/test/treetest"
@@ -8,6 +10,7 @@ import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -513,4 +516,60 @@ var _ = Describe("Collate errors", func() {
 		Entry("non-scalar set items in live and recorded", wrapSpec(`{tags: [{x: 1}]}`), wrapSpec(`{tags: [[a], a]}`)),
 		Entry("live and recorded of the wrong kind", wrapSpec(`{containers: x, tags: {a: 1}}`), wrapSpec(`"spec"`)),
 	)
+})
+
+var _ = Describe("Collate, a list whose sources repeat a merge key, gate UniqueMergeKeys off", func() {
+	gatesOff := collate.Options{Gates: features.Kubectl()}
+	// pairs renders the members of spec.containers: each as
+	// "recorded/local/live" positions ("-" for absent), in Items order.
+	pairs := func(tree elements.Element) []string {
+		var e elements.Element = tree
+		for _, name := range []string{"spec", "containers"} {
+			for _, f := range e.(*elements.MapElement).Fields {
+				if f.Name == name {
+					e = f.Element
+				}
+			}
+		}
+		l := e.(*elements.ListElement)
+		Expect(l.Ranked).To(BeTrue())
+		pos := func(i int) string {
+			if i < 0 {
+				return "-"
+			}
+			return strconv.Itoa(i)
+		}
+		var out []string
+		for _, it := range l.Items {
+			out = append(out, pos(it.RecordedIndex)+"/"+pos(it.LocalIndex)+"/"+pos(it.LiveIndex))
+		}
+		return out
+	}
+
+	DescribeTable("pairs the i-th item of a key in each source's kubectl sort (equal keys come out reversed in a short list)",
+		func(recorded, local, live string, want []string) {
+			tree, err := collate.Collate(three(wrapSpec(recorded), wrapSpec(local), wrapSpec(live)), widget(), gatesOff)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(pairs(tree)).To(Equal(want))
+		},
+		Entry("local repeats a key live has once: live's item pairs with local's last of the key",
+			absent, `{containers: [{name: a, image: x}, {name: b}, {name: a, image: y}]}`, `{containers: [{name: a}, {name: b}]}`,
+			[]string{"-/0/-", "-/1/1", "-/2/0"}),
+		Entry("all three repeat it",
+			`{containers: [{name: a}, {name: a, image: r}]}`, `{containers: [{name: a, image: x}, {name: a, image: y}]}`, `{containers: [{name: a, image: v}, {name: a}]}`,
+			[]string{"0/0/0", "1/1/1"}),
+		Entry("recorded repeats a key local has once",
+			`{containers: [{name: a, image: x}, {name: a, image: y}]}`, `{containers: [{name: a}]}`, `{containers: [{name: a}]}`,
+			[]string{"1/0/0", "0/-/-"}),
+		Entry("live alone repeats a key",
+			absent, `{containers: [{name: a}, {name: b}]}`, `{containers: [{name: b}, {name: a, image: x}, {name: a}]}`,
+			[]string{"-/0/2", "-/1/0", "-/-/1"}),
+	)
+
+	It("keeps refusing repeats in a patch's tree, under a multi-field key, and with the gate on", func() {
+		_, err := collate.Collate(three(absent, wrapSpec(`{ports: [{port: 80}, {port: 80, protocol: TCP}]}`), absent), widget(), gatesOff)
+		Expect(err).To(MatchError(ContainSubstring("duplicate merge key: items 0 and 1 are both spec.ports[port=80,protocol=TCP]")))
+		_, err = collate.Collate(three(absent, wrapSpec(`{containers: [{name: a}, {name: a}]}`), absent), widget(), collate.Options{})
+		Expect(err).To(MatchError(ContainSubstring("duplicate merge key: items 0 and 1 are both spec.containers[name=a]")))
+	})
 })

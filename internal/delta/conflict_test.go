@@ -9,6 +9,7 @@ import (
 
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 )
 
@@ -22,9 +23,9 @@ func c3(path, local, live string) conflict { return conflict{path, local, live} 
 // producer's three-way patch.
 func conflicts(c threeCase) ([]delta.Conflict, error) {
 	tree := c.tree()
-	p, ok, err := delta.ThreeWay(tree)
+	p, ok, err := delta.ThreeWay(tree, nil)
 	Expect(err).NotTo(HaveOccurred())
-	err = delta.Check(tree, p, ok)
+	err = delta.Check(tree, p, ok, features.Gates{})
 	var ce *delta.ConflictError
 	if errors.As(err, &ce) {
 		Expect(ce.Conflicts).NotTo(BeEmpty(), "a ConflictError is never empty")

@@ -40,7 +40,7 @@ var _ = Describe("dispatch", func() {
 			_, err = delta.Touches(root, m)
 			Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 		}
-		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}))
+		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), nil)
 		Expect(err).To(MatchError(ContainSubstring("no merge rule decides a *delta_test.unknownElement")))
 	})
 

@@ -15,6 +15,7 @@ import (
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -29,10 +30,13 @@ func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
 
 // ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): the
 // Delta and the Deletions computed in one walk, merged node by node as kubectl merges the deletions with the
-// delta (see Visitor). A fault of recorded is reported before one of live: on an error, the Deletions alone
-// are asked for theirs.
-func ThreeWay(root elements.Element) (value.Value, bool, error) {
-	p, ok, err := Patch(root, threeWay)
+// delta (see Visitor); compose merges them where that does not hold (Visitor.Compose). A fault of recorded
+// is reported before one of live: on an error, the Deletions alone are asked for theirs.
+func ThreeWay(root elements.Element, compose Composer) (value.Value, bool, error) {
+	d := New(threeWay)
+	d.Compose = compose
+	en, err := d.Entry(root)
+	p, ok := en.Value, en.Present
 	if err != nil {
 		if _, _, derr := Patch(root, Deletions); derr != nil {
 			return value.Value{}, false, derr
@@ -92,9 +96,9 @@ func (e *ConflictError) Error() string {
 //
 // Live is collated as local leniently (collate.Options.Lenient): a live value whose kind does not fit the
 // schema is taken whole, and of live items repeating a key the first is compared, as the merge writes only
-// that one. An item that cannot be put in a patch is an *elements.Error naming its source, as kubectl fails
-// on it too.
-func Check(root elements.Element, patch value.Value, ok bool) error {
+// that one, but with the gate UniqueMergeKeys off (gates) they are paired as kubectl pairs them. An item that
+// cannot be put in a patch is an *elements.Error naming its source, as kubectl fails on it too.
+func Check(root elements.Element, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
@@ -107,7 +111,7 @@ func Check(root elements.Element, patch value.Value, ok bool) error {
 	if n.HasLive {
 		vals.Local = n.Live
 	}
-	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true})
+	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true, Gates: gates})
 	if err != nil {
 		return renamed(err, elements.Local, elements.Live)
 	}
@@ -193,8 +197,8 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 	}
 }
 
-// compareItems compares each item of p, a patch list of maps merged by mergeKey, with the last item of c of
-// the same identity, as kubectl indexes them. Items without an identity are not compared.
+// compareItems compares the last item of p, a patch list of maps merged by mergeKey, of each identity with
+// the last item of c of that identity, as kubectl indexes them. Items without an identity are not compared.
 func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
 	byKey := make(map[elements.Key]value.Value, c.Len())
 	for _, it := range c.Items() {
@@ -202,9 +206,15 @@ func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, p
 			byKey[k] = it
 		}
 	}
-	for _, it := range p.Items() {
+	last := make(map[elements.Key]int, p.Len())
+	for i, it := range p.Items() {
+		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
+			last[k] = i
+		}
+	}
+	for i, it := range p.Items() {
 		k, ok := keyOfItem(it, mergeKey, itemType)
-		if !ok {
+		if !ok || last[k] != i {
 			continue
 		}
 		if cit, found := byKey[k]; found {

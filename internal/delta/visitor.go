@@ -53,7 +53,14 @@ type Visitor struct {
 	// deletions half has entries when it grows while the node is visited.
 	dels int
 	par  Parallel // the parallel lists of the node just visited
+	// Compose merges a patch into a patch as kubectl merges the halves of its three-way patch (pkg/patch's
+	// Compose), for Ranked lists; the front-end sets it.
+	Compose Composer
 }
+
+// Composer merges patch second into patch first, both objects of type t, as strategicpatch merges two
+// patches (MergeParallelList and IgnoreUnmatchedNulls false).
+type Composer func(first, second value.Value, t *openapi.Type) (value.Value, error)
 
 // modes holds the Visitor of each Mode, with no state.
 var modes = [...]Visitor{
@@ -163,16 +170,7 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 // changes, lacking their source there, are settled on local's values; for src Live (the delta) the changes
 // compare with it and errors name live.
 func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
-	name := n.Name
-	if name == "" {
-		name = "item"
-	}
-	parent := &openapi.Type{
-		Name:       n.Type.Name,
-		Kind:       openapi.KindStruct,
-		Fields:     map[string]*openapi.Field{name: {Name: name, Type: n.Type, Meta: n.Meta}},
-		FieldNames: []string{name},
-	}
+	parent, name := holder(n)
 	from, _ := n.Get(src)
 	vals := elements.Values{
 		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
@@ -197,6 +195,58 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 	}
 	d.par, d.dels = en.Parallel, sd.dels
 	return en.Outcome, nil
+}
+
+// holder returns a struct type of one field, name, that holds node n's type and metadata: n's value alone
+// under a parent, to be collated or patched again.
+func holder(n *elements.Node) (t *openapi.Type, name string) {
+	if name = n.Name; name == "" {
+		name = "item"
+	}
+	return &openapi.Type{
+		Name:       n.Type.Name,
+		Kind:       openapi.KindStruct,
+		Fields:     map[string]*openapi.Field{name: {Name: name, Type: n.Type, Meta: n.Meta}},
+		FieldNames: []string{name},
+	}, name
+}
+
+// composed is the three-way entry of a Ranked list: its Delta and Deletions entries made apart and, when the
+// deletions have one, the delta merged into them as kubectl merges its two halves, a patch into a patch
+// (Composer): there an item of a repeated key merges into the first item of its key, whichever member made
+// it, so the node-by-node merge of the halves does not hold.
+func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
+	dels, delta := modes[Deletions], modes[Delta]
+	den, err := dels.Entry(e)
+	if err != nil {
+		return elements.Absent, err
+	}
+	en, err := delta.Entry(e)
+	if err != nil || !den.Any() {
+		d.par = en.Parallel
+		return en.Outcome, err
+	}
+	d.dels += dels.dels
+	t, name := holder(&e.Node)
+	half := func(en Entry) value.Value {
+		var fs []value.Field
+		if en.Present {
+			fs = append(fs, value.Field{Key: name, Value: en.Value})
+		}
+		if en.HasOrder {
+			fs = append(fs, value.Field{Key: smp.SetOrderPrefix + name, Value: en.Order})
+		}
+		return value.MustMap(fs...)
+	}
+	out, err := d.Compose(half(den), half(en), t)
+	if err != nil {
+		return elements.Absent, rebase(err, e.Path())
+	}
+	d.par.Order, d.par.HasOrder = out.Get(smp.SetOrderPrefix + name)
+	if v, ok := out.Get(name); ok {
+		return elements.Keep(v), nil
+	}
+	return elements.Absent, nil
 }
 
 // hasUnsortedSet reports whether v, of type t with metadata meta, holds (through maps and merged lists of
@@ -362,6 +412,9 @@ func index(it *elements.Item, src elements.Source) int {
 // key sequence differs from local's. With first it stops at the first item entry.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
+	if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
+		return d.composed(e)
+	}
 	cs, ds, done := d.prelude(n, true)
 	if done {
 		return d.replaced(n), nil
@@ -380,8 +433,15 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	matched := make([]bool, len(delItems))
 	orderSame := len(changeItems) == len(local)
 	dels := d.dels
+	var seq []int // a Ranked list's local members in the order of kubectl's patch, by position
+	if e.Ranked {
+		seq = smp.PatchOrder(smp.SortByKey(local, mk[0]))
+	}
 	var out []value.Value
 	for i := range e.Items {
+		if seq != nil && i < len(seq) {
+			i = seq[i]
+		}
 		it := &e.Items[i]
 		if it.LocalIndex < 0 {
 			break
@@ -406,6 +466,14 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		if d.first && len(out) > 0 {
 			return elements.Keep(value.List(out)), nil
+		}
+	}
+	if e.Ranked { // kubectl compares the keys at each position; members are not in local's order
+		orderSame = len(changeItems) == len(local)
+		for i := 0; orderSame && i < len(local); i++ {
+			a, _ := keyOfItem(changeItems[i], mk, itemType)
+			b, _ := keyOfItem(local[i], mk, itemType)
+			orderSame = a == b
 		}
 	}
 	n0 := len(out)

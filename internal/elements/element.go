@@ -243,6 +243,9 @@ type ListElement struct {
 	// Repeats lists a patch's later items of a key, in patch order (none but with the gate UniqueMergeKeys
 	// off).
 	Repeats []Repeat
+	// Ranked reports a merge's list whose sources repeat a key, matched as kubectl pairs such items (gate
+	// UniqueMergeKeys off): Items holds each key and rank once (collate.rankedNode).
+	Ranked bool
 }
 
 // Accept implements Element.

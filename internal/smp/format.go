@@ -4,6 +4,7 @@ package smp
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -46,3 +47,56 @@ func SortScalars(vs []value.Value) { slices.SortStableFunc(vs, byKeyString) }
 func Sorted(vs []value.Value) bool { return slices.IsSortedFunc(vs, byKeyString) }
 
 func byKeyString(a, b value.Value) int { return strings.Compare(KeyString(a), KeyString(b)) }
+
+// SortByKey returns the positions of list's items (maps) in the order kubectl sorts a list of maps by merge key
+// field key: sort.Sort by the key's KeyString, an equal key counting as less, so that the items of one key come
+// out reversed in a short list. rank holds each item's rank among the items of its key in that order.
+func SortByKey(list []value.Value, key string) (sorted, rank []int) {
+	s := byKey{pos: make([]int, len(list)), keys: make([]string, len(list))}
+	for i, it := range list {
+		v, _ := it.Get(key)
+		s.pos[i], s.keys[i] = i, KeyString(v)
+	}
+	sort.Sort(s)
+	rank = make([]int, len(list))
+	for p := 1; p < len(s.pos); p++ {
+		if s.keys[p] == s.keys[p-1] {
+			rank[s.pos[p]] = rank[s.pos[p-1]] + 1
+		}
+	}
+	return s.pos, rank
+}
+
+// byKey sorts positions by key as kubectl sorts a list of maps: Less holds for equal keys.
+type byKey struct {
+	pos  []int
+	keys []string
+}
+
+func (s byKey) Len() int           { return len(s.pos) }
+func (s byKey) Less(i, j int) bool { return s.keys[i] <= s.keys[j] }
+func (s byKey) Swap(i, j int) {
+	s.pos[i], s.pos[j] = s.pos[j], s.pos[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+}
+
+// PatchOrder returns the positions of list's items in the order kubectl's patch lists them, given
+// SortByKey's result: each key where the list first names it, its items by rank.
+func PatchOrder(sorted, rank []int) []int {
+	at := make([]int, len(sorted)) // an item's position in sorted
+	for p, i := range sorted {
+		at[i] = p
+	}
+	out, done := make([]int, 0, len(sorted)), make([]bool, len(sorted))
+	for i := range sorted {
+		start := at[i] - rank[i] // the key's first item in sorted
+		if done[start] {
+			continue
+		}
+		done[start] = true
+		for p := start; p < len(sorted) && (p == start || rank[sorted[p]] > 0); p++ {
+			out = append(out, sorted[p])
+		}
+	}
+	return out
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -100,11 +101,12 @@ type ConflictError = delta.ConflictError
 // false and live changed a field local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
 // kubectl's patches cannot be made from is an error then. Merge never modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
-	return merge(recorded, local, live, opts, true)
+	return merge(recorded, local, live, opts, true, true)
 }
 
 // merge is Merge; without listChanges the Result has no Changes, and the walk keeps no outcomes for them.
-func merge(recorded, local, live value.Value, opts Options, listChanges bool) (Result, error) {
+// Without patched, a tree holding a Ranked list is walked as any other (for the changes of patched's result).
+func merge(recorded, local, live value.Value, opts Options, listChanges, patched bool) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
 		return Result{}, err
@@ -134,13 +136,25 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	if err != nil {
 		return Result{}, err
 	}
-	if !opts.Overwrite {
-		p, ok, err := delta.ThreeWay(tree)
+	// A list whose sources repeat a merge key (gate UniqueMergeKeys off: collate's Ranked lists) merges as
+	// kubectl's pipeline does, which no node-by-node merge reproduces: its three-way patch applied to live as
+	// the API server applies it. A first apply creates local as it is, as kubectl does.
+	patched = patched && arena.Ranked() && vals.HasLive
+	if !opts.Overwrite || patched {
+		p, ok, err := delta.ThreeWay(tree, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+			return patch.ComposeType(first, second, t, opts.Gates)
+		})
 		if err != nil {
 			return Result{}, err
 		}
-		if err := delta.Check(tree, p, ok); err != nil {
-			return Result{}, err
+		if !opts.Overwrite {
+			if err := delta.Check(tree, p, ok, opts.Gates); err != nil {
+				return Result{}, err
+			}
+		}
+		if patched {
+			arena.Release()
+			return viaPatch(live, p, ok, opts, res, listChanges)
 		}
 	}
 	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: listChanges, Nodes: nodes})
@@ -157,6 +171,32 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	if len(res.Changes) <= detachedChanges {
 		changes.Detach(res.Changes)
 		arena.Release()
+	}
+	return res, nil
+}
+
+// viaPatch completes res (Merge's) with live patched by p, kubectl's three-way patch (none unless ok), and
+// the changes of that result: those of a merge of it over live.
+func viaPatch(live, p value.Value, ok bool, opts Options, res Result, listChanges bool) (Result, error) {
+	res.Object = live
+	if ok {
+		var err error
+		res.Object, err = patch.Apply(live, p, patch.Options{Schema: opts.Schema, TypeName: opts.TypeName, MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
+		if e, ok := err.(*elements.Error); ok && e.Source == elements.Patch {
+			// kubectl's patch for such a list can be malformed (its halves merged items of a repeated key).
+			e.Source, e.Msg = elements.Local, "kubectl's patch for this list, which repeats a merge key, cannot be applied: "+e.Msg
+		}
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	if listChanges {
+		opts.Overwrite = true
+		c, err := merge(live, res.Object, live, opts, true, false)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Changes = c.Changes
 	}
 	return res, nil
 }

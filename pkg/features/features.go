@@ -34,8 +34,9 @@ const (
 	SetOfMaps
 	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in
 	// local; off, such a patch is applied as the API server applies it, the later items of a key merged in
-	// turn into the first or kept apart (docs/patches.md). Local's repeated keys are refused still:
-	// kubectl's pairing of them is not reproduced.
+	// turn into the first or kept apart (docs/patches.md), and a merge whose recorded, local or live list
+	// repeats a one-field key pairs the items as kubectl does and applies kubectl's patch as the server
+	// does (docs/differential.md).
 	UniqueMergeKeys
 
 	count
@@ -49,7 +50,7 @@ var summaries = [count]string{
 	"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
 	"\"$patch: delete\" on a map deletes the field; off: it leaves an empty map, as kubectl",
 	"x-kubernetes-list-type set lists of objects merge as sets; off: they are replaced whole, as kubectl",
-	"a list naming one merge key twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it (local's stay refused)",
+	"a list naming one merge key twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
 }
 
 // String is the gate's name as --feature-gates spells it.

@@ -99,6 +99,15 @@ func Compose(first, second value.Value, opts Options) (value.Value, error) {
 	return Apply(first, second, opts)
 }
 
+// ComposeType is Compose with t as the root type (nil: no schema) and the default depth limit.
+func ComposeType(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
+	vals, err := roots(first, second)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
+}
+
 // ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.
 func ApplyType(live, patch value.Value, t *openapi.Type) (value.Value, error) {
 	return ApplyTypeOrdered(live, patch, t, OrderSeed)

@@ -35,6 +35,7 @@ import (
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -99,9 +100,11 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree)
+		p, ok, err = delta.ThreeWay(tree, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+			return patch.ComposeType(first, second, t, opts.Gates)
+		})
 		if err == nil && !opts.Overwrite {
-			err = delta.Check(tree, p, ok)
+			err = delta.Check(tree, p, ok, opts.Gates)
 		}
 	} else {
 		p, ok, err = delta.Patch(tree, delta.TwoWay)

@@ -78,12 +78,11 @@ var _ = Describe("known differences from strategicpatch", func() {
 		}
 	})
 
-	It("duplicate keys in live, every gate off: strategicpatch compares local's item with the live item its sort pairs and changes the first; ply sets the first to local's", func() {
-		// Not covered by a gate yet (docs/differential.md): kubectl sorts
-		// live's items by key, pairs local's item of "a" with the last of
-		// live's two (a short list's sort reverses equal keys), finds no
-		// difference, and sends nothing, so live's first "a" keeps its
-		// target. ply merges local's item into live's first "a".
+	It("duplicate keys in live, every gate off (UniqueMergeKeys): ply pairs them as strategicpatch does and leaves what it leaves", func() {
+		// With the gate on, ply merges local's item into live's first "a".
+		// Off, as kubectl: its sort pairs local's item of "a" with the last
+		// of live's two (a short list's sort reverses equal keys), finds no
+		// difference and sends nothing, so live's first "a" keeps its target.
 		live := `{"routes":[{"name":"a","target":"x"},{"name":"a","target":"z"}]}`
 		local := `{"routes":[{"name":"a","target":"z"}]}`
 		for _, recorded := range []string{`null`, local} {
@@ -97,7 +96,11 @@ var _ = Describe("known differences from strategicpatch", func() {
 			got, err := apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(live),
 				apply.Options{Schema: schema, TypeName: "dev.ply.test.v1.Server", Overwrite: true, Gates: features.Kubectl()})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(string(got.Object.JSON())).To(Equal(`{"routes":[{"name":"a","target":"z"},{"name":"a","target":"z"}]}`), "ply")
+			Expect(string(got.Object.JSON())).To(Equal(live), "ply, every gate off")
+			got, err = apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(live),
+				apply.Options{Schema: schema, TypeName: "dev.ply.test.v1.Server", Overwrite: true, Gates: features.Kubectl().With(features.UniqueMergeKeys, true)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.Object.JSON())).To(Equal(`{"routes":[{"name":"a","target":"z"},{"name":"a","target":"z"}]}`), "ply, UniqueMergeKeys on")
 		}
 	})
 
@@ -123,10 +126,10 @@ var _ = Describe("known differences from strategicpatch", func() {
 		Expect(err).To(MatchError(ContainSubstring(`no merge key field "port,protocol"`)))
 	})
 
-	It("duplicate merge keys in local stay refused with every gate off: TCP and UDP on one containerPort under kubectl's key", func() {
-		// Not a feature gate: strategicpatch keeps one of the two ports
-		// (the last its sort and merge happen to write); ply names both
-		// items. --compat=kubectl refuses such a manifest.
+	It("duplicate merge keys in local, every gate off (UniqueMergeKeys): TCP and UDP on one containerPort under kubectl's key merge as kubectl merges them", func() {
+		// strategicpatch pairs recorded's TCP port with local's UDP one (its
+		// sort reverses the two), sends both, and the server merges both
+		// into live's one port 53: the TCP one, last written, stays.
 		deployment := func(ports string) string {
 			return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"dns"},"spec":{"template":{"spec":{"containers":[{"name":"dns","ports":` + ports + `}]}}}}`
 		}
@@ -140,8 +143,14 @@ var _ = Describe("known differences from strategicpatch", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(jsonv.MustDecode(string(res.Object)).JSON())).To(Equal(string(jsonv.MustDecode(recorded).JSON())), "strategicpatch drops the UDP port")
 
-		_, err = apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(recorded),
+		got, err := apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(recorded),
 			apply.Options{Overwrite: true, Gates: features.Kubectl()})
-		Expect(err).To(MatchError(ContainSubstring("duplicate merge key: items 0 and 1 are both")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.Object.JSON())).To(Equal(string(jsonv.MustDecode(recorded).JSON())), "ply, every gate off")
+
+		_, err = apply.Merge(jsonv.MustDecode(recorded), jsonv.MustDecode(local), jsonv.MustDecode(recorded),
+			apply.Options{Overwrite: true, Gates: features.Kubectl().With(features.UniqueMergeKeys, true)})
+		Expect(err).To(MatchError(ContainSubstring("duplicate merge key: items 0 and 1 are both")), "UniqueMergeKeys on")
 	})
+
 })

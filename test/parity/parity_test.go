@@ -370,23 +370,56 @@ var _ = Describe("with --compat=kubectl, a patch naming a containerPort twice", 
 })
 
 // The multi-key manifests above declare TCP and UDP on one containerPort.
-// Under kubectl's one-field key those are two items with one merge key,
-// which kubectl merges silently and ply refuses, gates or not: duplicate
-// merge keys in local are a difference no feature gate covers yet (the
-// patch kubectl sends for them ply applies as the server does, above, but
-// does not make: see docs/differential.md), so --compat=kubectl does not
-// reproduce that scenario. This spec keeps the refusal visible.
+// Under kubectl's one-field key those are two items with one merge key.
+// With --compat=kubectl (the gate UniqueMergeKeys off among the others) ply
+// pairs them as kubectl does and sends its patch through the API server's
+// merge, so the two tools leave the same objects at every step: kubectl
+// turns the added UDP port into the TCP one, and dropping TCP deletes
+// every port 53. With the gate on, the repeated key is refused and nothing
+// is written.
 var _ = Describe("with --compat=kubectl, TCP and UDP declared on one containerPort", Ordered, func() {
-	const ns = "multikey-compat"
+	const kubectlNS, compatNS, refusedNS = "multikey-kubectl", "multikey-compat", "multikey-refused"
+	dns := objRef{deployments, "dns"}
 	v := func(n string) string { return filepath.Join("testdata", "multikey", "v"+n+".yaml") }
+	http := port{"http", 8080, "TCP"}
+	dnsTCP := port{"dns-tcp", 53, "TCP"}
 
-	It("is refused as duplicate merge keys, naming both ports, and nothing is written", func() {
-		createNamespace(ns)
-		apply(plyCompatTool, v("1"), ns)
-		before := comparable(get(ns, objRef{deployments, "dns"}))
-		_, stderr, err := runErr(plyCompatTool.command(v("2"), ns)...)
+	applyBoth := func(file string) {
+		GinkgoHelper()
+		want := apply(kubectlTool, file, kubectlNS)
+		Expect(apply(plyCompatTool, file, compatNS)).To(Equal(want), "ply --compat=kubectl reported differently from kubectl")
+		expectSame(kubectlNS, compatNS, []objRef{dns})
+	}
+
+	BeforeAll(func() {
+		for _, ns := range []string{kubectlNS, compatNS, refusedNS} {
+			createNamespace(ns)
+		}
+	})
+
+	It("creates the same object", func() {
+		applyBoth(v("1"))
+		Expect(portsOf(compatNS, dns)).To(Equal([]port{http, dnsTCP}))
+	})
+
+	It("adding UDP on port 53: both merge it into the TCP port, which stays", func() {
+		applyBoth(v("2"))
+		Expect(portsOf(kubectlNS, dns)).To(Equal([]port{http, dnsTCP}), "kubectl 1.32's result (if this changes, kubectl's behaviour changed)")
+	})
+
+	It("removing TCP on port 53: both delete every port 53", func() {
+		applyBoth(v("3"))
+		Expect(portsOf(kubectlNS, dns)).To(Equal([]port{http}), "kubectl 1.32's result (if this changes, kubectl's behaviour changed)")
+	})
+
+	It("with the gate UniqueMergeKeys on, the repeated key is refused, naming both ports, and nothing is written", func() {
+		cmd := plyCompatTool.command(v("1"), refusedNS)
+		run(cmd...)
+		before := comparable(get(refusedNS, dns))
+		cmd = append(plyCompatTool.command(v("2"), refusedNS), "--feature-gates=UniqueMergeKeys=true")
+		_, stderr, err := runErr(cmd...)
 		Expect(err).To(HaveOccurred())
 		Expect(stderr).To(ContainSubstring("duplicate merge key: items 1 and 2 are both spec.template.spec.containers[name=dns].ports[containerPort=53]"))
-		Expect(comparable(get(ns, objRef{deployments, "dns"}))).To(Equal(before))
+		Expect(comparable(get(refusedNS, dns))).To(Equal(before))
 	})
 })

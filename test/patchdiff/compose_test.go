@@ -166,7 +166,7 @@ func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay v
 	for i, f := range []func() (value.Value, bool, error){
 		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Deletions) },
 		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Delta) },
-		func() (value.Value, bool, error) { return delta.ThreeWay(tree) },
+		func() (value.Value, bool, error) { return delta.ThreeWay(tree, nil) },
 	} {
 		p, ok, perr := f()
 		if perr != nil {

@@ -1,0 +1,181 @@
+package differential_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/patchgen"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/patchdiff"
+)
+
+// Objects whose merged lists name one merge key twice, with every feature
+// gate off (UniqueMergeKeys among them): ply must merge them as kubectl
+// apply does, its three-way patch (items paired by their rank among the
+// items of a key in kubectl's sort) applied by the API server, and make
+// that patch byte for byte. The cases are the generated triples of the
+// differential targets with repeats added to local and, each with even
+// odds, to recorded and live (repeatObject). PLY_DIFF_REPEATS_N sets the
+// cases per target and mode.
+var _ = Describe("objects naming a merge key twice, every feature gate off, against kubectl's pipeline", func() {
+	for _, spec := range difftest.Specs {
+		for _, overwrite := range []bool{true, false} {
+			It(fmt.Sprintf("agree on random %s triples (overwrite %t)", spec.Name, overwrite), func() {
+				runRepeats(spec.Name+"/"+difftest.Kubectl, overwrite)
+			})
+		}
+	}
+})
+
+func runRepeats(target string, overwrite bool) {
+	t, err := difftest.LoadTarget(target)
+	Expect(err).NotTo(HaveOccurred())
+	n := int(envInt("PLY_DIFF_REPEATS_N", 300))
+	seed := envInt("PLY_DIFF_SEED", defaultSeed)
+	counts := map[string]int{}
+	var fails []string
+	for i := range n {
+		c := t.Generate(difftest.CaseSeed(seed, target+"/repeats", overwrite, i), overwrite)
+		r := rand.New(rand.NewPCG(c.Seed, 11))
+		local, repeated := repeatObject(c.Local, t.Root, r)
+		if !repeated {
+			counts["no keyed list"]++
+			continue
+		}
+		c.Local = local
+		if !c.Recorded.IsNull() && r.IntN(2) == 0 {
+			c.Recorded, _ = repeatObject(c.Recorded, t.Root, r)
+		}
+		if !c.Live.IsNull() && r.IntN(2) == 0 {
+			c.Live, _ = repeatObject(c.Live, t.Root, r)
+		}
+		o := t.Run(c)
+		class := o.Class.String()
+		if o.Class == difftest.PlyErrorOnly && o.OraclePatch != nil {
+			// kubectl's own patch, applied by ply's patch front-end, may hit a
+			// known strategicpatch defect of patch application: ply must then
+			// fail just as applying that patch does, for that reason.
+			p, err := parse.Document(o.OraclePatch)
+			Expect(err).NotTo(HaveOccurred())
+			pc := patchdiff.Case{Mode: patchdiff.ApplyDirectives, Target: target, Seed: c.Seed, Live: c.Live, Patch: p}
+			var pe, me *elements.Error
+			if po := patchdiff.Run(t, pc); po.Class == patchdiff.OracleCopiesUnchecked && errors.As(po.PlyErr, &pe) && errors.As(o.PlyErr, &me) &&
+				me.Path.String() == pe.Path.String() && strings.HasSuffix(me.Msg, pe.Msg) {
+				class = po.Class.String()
+				o.Class = difftest.Agree // counted under class, not a failure
+			}
+		}
+		if o.Class == difftest.DuplicateItems {
+			// An input's atomic list repeats a value (the generator's); the
+			// harness names that before it looks for a known defect.
+			if leaked, ok := difftest.DropLeakedDeletes(o.OracleRaw); ok {
+				if norm, _ := difftest.ServerNormalize(leaked); value.Equal(norm, o.PlyObject) {
+					o.Class = difftest.OracleLeaksDirective
+					class = o.Class.String()
+				}
+			}
+		}
+		if o.Class == difftest.Agree && o.OraclePatch != nil {
+			// The patch too: kubectl's, as ply makes it.
+			want, err := parse.Document(o.OraclePatch)
+			Expect(err).NotTo(HaveOccurred())
+			opts := t.MergeOptions(overwrite)
+			got, err := patchgen.ThreeWay(c.Recorded, c.Local, c.Live, patchgen.Options{Schema: opts.Schema, TypeName: opts.TypeName, Overwrite: overwrite, Gates: opts.Gates})
+			if err != nil || string(got.JSON()) != string(want.JSON()) {
+				class = "patch-differs"
+				fails = append(fails, fmt.Sprintf("patch-differs: %s\n  recorded %s\n  local %s\n  live %s\n  kubectl %s\n  ply %v %s",
+					c.ID(), c.Recorded.JSON(), c.Local.JSON(), c.Live.JSON(), want.JSON(), err, got.JSON()))
+			}
+		}
+		counts[class]++
+		if o.Class.Failed() || o.Class == difftest.DuplicateItems {
+			fails = append(fails, fmt.Sprintf("%s: %s (at %s)\n  recorded %s\n  local %s\n  live %s\n  patch %s\n  strategicpatch %v %s\n  ply %v %s",
+				o.Class, c.ID(), o.DiffPath, c.Recorded.JSON(), c.Local.JSON(), c.Live.JSON(), o.OraclePatch, o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON()))
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	line := fmt.Sprintf("%s overwrite=%t, repeated keys: %d cases,", target, overwrite, n)
+	for _, k := range keys {
+		line += fmt.Sprintf(" %s %d", k, counts[k])
+	}
+	AddReportEntry("cases", line)
+	fmt.Fprintln(GinkgoWriter, line)
+	Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
+	Expect(counts["agree"]+counts["agree-conflict"]).To(BeNumerically(">", n/10), "too few cases repeat a key and agree: %s", line)
+}
+
+// repeatObject returns v (of type t) with one item more in some of its lists
+// merged by a one-field key: the key of a random item of the list and the
+// other fields of another item (or, in a list of one, its own with a field
+// changed), right after that item or at the end. repeated is false when v
+// has no such list.
+func repeatObject(v value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeated bool) {
+	if !v.IsMap() {
+		return v, false
+	}
+	out := v
+	for _, f := range v.Fields() {
+		ct, meta := t.Child(f.Key)
+		fv := f.Value
+		switch {
+		case fv.IsMap():
+			if nv, ok := repeatObject(fv, ct, r); ok {
+				out, repeated = out.With(f.Key, nv), true
+			}
+		case fv.IsList() && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1:
+			items := slices.Clone(fv.Items())
+			for i, it := range items {
+				if nv, ok := repeatObject(it, ct.Item(), r); ok && r.IntN(2) == 0 {
+					items[i], repeated = nv, true
+				}
+			}
+			key := meta.MergeKey[0]
+			var keyed []int
+			for i, it := range items {
+				if _, ok := it.Get(key); ok && it.IsMap() {
+					keyed = append(keyed, i)
+				}
+			}
+			if len(keyed) == 0 || r.IntN(3) == 0 {
+				out = out.With(f.Key, value.List(items))
+				continue
+			}
+			j := keyed[r.IntN(len(keyed))]
+			kv, _ := items[j].Get(key)
+			extra := items[keyed[r.IntN(len(keyed))]].With(key, kv)
+			if value.Equal(extra, items[j]) {
+				var others []string
+				for _, g := range extra.Fields() {
+					if g.Key != key {
+						others = append(others, g.Key)
+					}
+				}
+				if len(others) > 0 {
+					extra = extra.Without(others[r.IntN(len(others))])
+				}
+			}
+			at := j + 1
+			if r.IntN(2) == 0 {
+				at = len(items)
+			}
+			items = slices.Insert(items, at, extra)
+			out, repeated = out.With(f.Key, value.List(items)), true
+		}
+	}
+	return out, repeated
+}
