@@ -488,19 +488,14 @@ func (c *collator) rankable(n *elements.Node) bool {
 // the others. A live item without the key is a LiveExtra.
 func (c *collator) rankedNode(e *elements.ListElement) (elements.Element, error) {
 	n := &e.Node
-	recorded, local, live := n.Lists()
+	_, local, live := n.Lists()
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
 	m := members{elements.NewIndex(2, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
 	var extra []elements.Item
 	for _, src := range [...]elements.Source{elements.Local, elements.Live, elements.Recorded} {
-		list := local
-		if src == elements.Live {
-			list = live
-		} else if src == elements.Recorded {
-			list = recorded
-		}
-		_, rank := smp.SortByKey(list, mk[0])
-		for i, it := range list {
+		v, _ := n.Get(src)
+		_, rank := smp.SortByKey(v.Items(), mk[0])
+		for i, it := range v.Items() {
 			k, missing, _ := elements.KeyOf(it, mk, itemType)
 			switch {
 			case src == elements.Local:

@@ -378,7 +378,7 @@ var _ = Describe("with --compat=kubectl, a patch naming a containerPort twice", 
 // every port 53. With the gate on, the repeated key is refused and nothing
 // is written.
 var _ = Describe("with --compat=kubectl, TCP and UDP declared on one containerPort", Ordered, func() {
-	const kubectlNS, compatNS, refusedNS = "multikey-kubectl", "multikey-compat", "multikey-refused"
+	const kubectlNS, compatNS, refusedNS = "dupkey-kubectl", "dupkey-compat", "dupkey-refused"
 	dns := objRef{deployments, "dns"}
 	v := func(n string) string { return filepath.Join("testdata", "multikey", "v"+n+".yaml") }
 	http := port{"http", 8080, "TCP"}
