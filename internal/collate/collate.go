@@ -43,10 +43,10 @@ type Options struct {
 	Compose bool
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
-	// Lenient collates an object the server holds as local (kubectl's conflict check): where local's kind
-	// does not fit the schema the node is atomic, and of local items that repeat a key (or a set value) the
-	// first is matched and the others left out. Items without their key, or not objects, and set values that
-	// are not scalars are errors still.
+	// Lenient collates an object the server holds as local (kubectl's conflict check, a merge's result):
+	// where local's kind does not fit the schema the node is atomic, a field named like a directive is data,
+	// and of local items that repeat a key (or a set value) the first is matched and the others left out.
+	// Items without their key, or not objects, and set values that are not scalars are errors still.
 	Lenient bool
 }
 
@@ -282,7 +282,7 @@ func (c *collator) field(self elements.Element, key string, cv *elements.Values,
 	if c.opts.Patch {
 		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 	}
-	if cv.HasLocal && format.Directive(n.Type, key) {
+	if cv.HasLocal && !c.opts.Lenient && format.Directive(n.Type, key) {
 		return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, &cm)

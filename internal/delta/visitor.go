@@ -468,13 +468,8 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			return elements.Keep(value.List(out)), nil
 		}
 	}
-	if e.Ranked { // kubectl compares the keys at each position; members are not in local's order
-		orderSame = len(changeItems) == len(local)
-		for i := 0; orderSame && i < len(local); i++ {
-			a, _ := keyOfItem(changeItems[i], mk, itemType)
-			b, _ := keyOfItem(local[i], mk, itemType)
-			orderSame = a == b
-		}
+	if e.Ranked { // members are not in local's order
+		orderSame = sameKeys(changeItems, local, mk, itemType)
 	}
 	n0 := len(out)
 	out = appendDeletes(out, delItems, matched, mk, itemType)
@@ -494,6 +489,22 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		return elements.Absent, nil
 	}
 	return elements.Keep(value.List(out)), nil
+}
+
+// sameKeys reports whether lists a and b of maps have the same key at each position, as kubectl compares
+// their order.
+func sameKeys(a, b []value.Value, mk []string, itemType *openapi.Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		ka, _ := keyOfItem(a[i], mk, itemType)
+		kb, _ := keyOfItem(b[i], mk, itemType)
+		if ka != kb {
+			return false
+		}
+	}
+	return true
 }
 
 // appendDeletes appends to out a delete directive per item of fromItems not matched, ordered by key as

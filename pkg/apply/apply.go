@@ -101,12 +101,13 @@ type ConflictError = delta.ConflictError
 // false and live changed a field local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
 // kubectl's patches cannot be made from is an error then. Merge never modifies its inputs.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
-	return merge(recorded, local, live, opts, true, true)
+	return merge(recorded, local, live, opts, true, false)
 }
 
 // merge is Merge; without listChanges the Result has no Changes, and the walk keeps no outcomes for them.
-// Without patched, a tree holding a Ranked list is walked as any other (for the changes of patched's result).
-func merge(recorded, local, live value.Value, opts Options, listChanges, patched bool) (Result, error) {
+// With result, local is a merge's outcome (viaPatch's, for its changes): collated leniently, as an object the
+// server holds, and walked as any tree.
+func merge(recorded, local, live value.Value, opts Options, listChanges, result bool) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
 		return Result{}, err
@@ -132,14 +133,14 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, patched
 		k, _ := local.Get("kind")
 		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates})
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result})
 	if err != nil {
 		return Result{}, err
 	}
 	// A list whose sources repeat a merge key (gate UniqueMergeKeys off: collate's Ranked lists) merges as
 	// kubectl's pipeline does, which no node-by-node merge reproduces: its three-way patch applied to live as
 	// the API server applies it. A first apply creates local as it is, as kubectl does.
-	patched = patched && arena.Ranked() && vals.HasLive
+	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
 		p, ok, err := delta.ThreeWay(tree, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
 			return patch.ComposeType(first, second, t, opts.Gates)
@@ -192,7 +193,7 @@ func viaPatch(live, p value.Value, ok bool, opts Options, res Result, listChange
 	}
 	if listChanges {
 		opts.Overwrite = true
-		c, err := merge(live, res.Object, live, opts, true, false)
+		c, err := merge(live, res.Object, live, opts, true, true)
 		if err != nil {
 			return Result{}, err
 		}

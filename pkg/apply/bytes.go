@@ -55,7 +55,7 @@ func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Resu
 			return Result{}, &DocumentError{Source: source, Err: err}
 		}
 	}
-	return merge(vs[0], vs[1], vs[2], opts, false, true)
+	return merge(vs[0], vs[1], vs[2], opts, false, false)
 }
 
 // noDocument reports whether err is parse's error for input that holds no document.

@@ -8,14 +8,16 @@ import (
 	"testing"
 
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // FuzzMerge feeds arbitrary recorded/local/live documents to Merge against
-// the Deployment schema: Merge must never panic, must be deterministic and
-// agree with MergeBytes on the same text, and with the seed ordering
-// re-applying local onto its own result must change nothing.
+// the Deployment schema, with every gate on or (mode 4) off: Merge must
+// never panic, must be deterministic and agree with MergeBytes on the same
+// text, and with the seed ordering re-applying local onto its own result
+// must change nothing.
 func FuzzMerge(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "seeds", "*.yaml"))
 	for _, file := range files {
@@ -33,6 +35,10 @@ func FuzzMerge(f *testing.F) {
 	f.Add([]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}]}]}}}}`),
 		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","env":[{"name":"X"}]},{"name":"b"}]}}}}`),
 		[]byte(`{"spec":{"strategy":{"rollingUpdate":{}},"template":{"spec":{"containers":[{"name":"b"},{"name":"a","ports":[]}]}}}}`), uint8(3))
+	// Every gate off (mode 4): a port repeated under kubectl's one-field key.
+	f.Add([]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":53,"protocol":"TCP"},{"containerPort":53,"protocol":"UDP"}]}]}}}}`),
+		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":53,"protocol":"UDP"}]}]}}}}`),
+		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":53,"protocol":"TCP","name":"x"}]}]}}}}`), uint8(4))
 	f.Fuzz(func(t *testing.T, recorded, local, live []byte, mode uint8) {
 		rv, err1 := optional(recorded)
 		lv, err2 := parse.Document(local)
@@ -43,6 +49,9 @@ func FuzzMerge(f *testing.F) {
 		opts := apply.Options{TypeName: "io.k8s.api.apps.v1.Deployment", Overwrite: mode&1 == 0}
 		if mode&2 != 0 {
 			opts.Ordering = apply.OrderingKubectl
+		}
+		if mode&4 != 0 {
+			opts.Gates = features.Kubectl()
 		}
 		res, err := apply.Merge(rv, lv, vv, opts)
 		again, err2x := apply.Merge(rv, lv, vv, opts)
@@ -66,7 +75,7 @@ func FuzzMerge(f *testing.F) {
 		if !res.Object.IsMap() {
 			t.Fatalf("result is not an object: %s", res.Object.JSON())
 		}
-		if opts.Ordering != apply.OrderingSeed || !opts.Overwrite {
+		if opts.Ordering != apply.OrderingSeed || !opts.Overwrite || mode&4 != 0 {
 			return
 		}
 		second, err := apply.Merge(lv, lv, res.Object, opts)
