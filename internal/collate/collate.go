@@ -198,7 +198,36 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 			return c.keyedNode(&s, 0)
 		}
 	}
+	// Below a value live holds as another kind, a repeated key too is merged through kubectl's patch.
+	if nonNull(vals.Live, vals.HasLive) && vals.Live.Kind() != local.Kind() && !c.ranked && !c.opts.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys) {
+		c.ranked = repeatsKey(local, t, *meta)
+	}
 	return build(c, &c.atomics, &s), nil
+}
+
+// repeatsKey reports whether v, of type t with metadata meta, holds a list merged by a one-field key that
+// names a key twice.
+func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
+	if v.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace) {
+		for _, f := range v.Fields() {
+			if ct, cm := t.Child(f.Key); repeatsKey(f.Value, ct, cm) {
+				return true
+			}
+		}
+	}
+	if !v.IsList() || !elements.MergedList(t, &meta) || len(meta.MergeKey) != 1 {
+		return false
+	}
+	seen := map[elements.Key]bool{}
+	for _, it := range v.Items() {
+		if k, missing, _ := elements.KeyOf(it, meta.MergeKey, t.Item()); it.IsMap() && missing == "" {
+			if seen[k] || repeatsKey(it, t.Item(), openapi.Meta{}) {
+				return true
+			}
+			seen[k] = true
+		}
+	}
+	return false
 }
 
 // fieldsNode builds the MapElement (a struct or a free-form map) of a node local (or the patch) sets to a
@@ -409,7 +438,6 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		}
 		id, fresh := m.join(&k, i, src)
 		if !fresh {
-			first := strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i)
 			switch {
 			case c.rankable(n):
 				return c.rankedNode(e)
@@ -417,11 +445,8 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 				continue
 			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 				e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
-			case src == elements.Patch:
-				return nil, n.Errorf(src, "items "+first+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
 			default:
-				at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
-				return nil, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + first + " are both " + at.String()}
+				return nil, duplicate(n, src, m.items[id].LocalIndex, i, it)
 			}
 		}
 		if ordered {
@@ -440,6 +465,16 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	}
 	e.Items = m.items
 	return e, c.keyedMembers(e, extra, depth, replace)
+}
+
+// duplicate is the error for items i and j (it) of src's keyed list at n, which have one merge key.
+func duplicate(n *elements.Node, src elements.Source, i, j int, it value.Value) error {
+	both, mk := strconv.Itoa(i)+" and "+strconv.Itoa(j), n.Meta.MergeKey
+	if src == elements.Patch {
+		return n.Errorf(src, "items "+both+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
+	}
+	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, n.Type.Item())))
+	return &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + both + " are both " + at.String()}
 }
 
 // joinKeyed matches live's and recorded's items of keyed list n to the members by key. It returns the live

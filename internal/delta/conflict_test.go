@@ -7,10 +7,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // conflict is a Conflict as the tables write it: path rendered, values as
@@ -23,7 +27,7 @@ func c3(path, local, live string) conflict { return conflict{path, local, live} 
 // producer's three-way patch.
 func conflicts(c threeCase) ([]delta.Conflict, error) {
 	tree := c.tree()
-	p, ok, err := delta.ThreeWay(tree, nil)
+	p, ok, err := delta.ThreeWay(tree, features.Gates{}, nil)
 	Expect(err).NotTo(HaveOccurred())
 	err = delta.Check(tree, p, ok, features.Gates{})
 	var ce *delta.ConflictError
@@ -166,6 +170,47 @@ var _ = Describe("Check", func() {
 			`{spec: {template: {spec: {containers: [{name: a, image: "3"}, {name: a, image: "1"}]}}}}`,
 			[]conflict{c3("spec.template.spec.containers[name=a].image", `"2"`, `"3"`)}, kubectlConflict),
 	)
+
+	// With every gate off (UniqueMergeKeys) the items are paired as kubectl
+	// pairs them (collate's Ranked lists): its sort reverses live's two
+	// items of "a", so local's is compared with the one holding "3", and of
+	// the server's changes the last item of "a" counts, as kubectl's check
+	// indexes them.
+	DescribeTable("with every gate off, pairs live's repeated items as kubectl does",
+		func(live string, want []conflict) {
+			c := newCase("Deployment", `{spec: {template: {spec: {containers: [{name: a, image: "1"}]}}}}`,
+				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
+			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl()})
+			Expect(err).NotTo(HaveOccurred())
+			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+				return patch.ComposeType(first, second, t, features.Kubectl())
+			})
+			Expect(err).NotTo(HaveOccurred())
+			var ce *delta.ConflictError
+			Expect(errors.As(delta.Check(tree, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))
+			var wantRows []conflict
+			for _, w := range want {
+				wantRows = append(wantRows, conflict{w.path, string(treetest.YAML(w.local).JSON()), string(treetest.YAML(w.live).JSON())})
+			}
+			if ce != nil {
+				Expect(rows(ce.Conflicts)).To(Equal(wantRows))
+			}
+			Expect(kubectlVerdict(c.def(), c.recorded, c.hasRecorded, c.local, c.live)).To(Equal(kubectlConflict), "kubectl's verdict")
+		},
+		Entry("the server's changes end with the item holding 1",
+			`{spec: {template: {spec: {containers: [{name: a, image: "1"}, {name: a, image: "3"}]}}}}`,
+			[]conflict{c3("spec.template.spec.containers[name=a].image", `"2"`, `"1"`)}),
+		Entry("the server's changes end with the item holding 3",
+			`{spec: {template: {spec: {containers: [{name: a, image: "3"}, {name: a, image: "1"}]}}}}`,
+			[]conflict{c3("spec.template.spec.containers[name=a].image", `"2"`, `"3"`)}),
+	)
+
+	// Live's fields named like directives are data to the check (collate.Options.Lenient), as to kubectl's:
+	// an annotation "$foo" no longer stops it.
+	It("takes a live annotation named like a directive as data", func() {
+		expectConflicts("Deployment", `{metadata: {annotations: {a: "1"}}}`, `{metadata: {annotations: {a: "2"}}}`,
+			`{metadata: {annotations: {a: "1", $foo: x}}}`, nil, kubectlAccepts)
+	})
 
 	DescribeTable("fails where the recorded->live patch cannot be made, naming the source, as kubectl fails",
 		func(kind, recorded, local, live string, source elements.Source, path string) {

@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -35,17 +36,17 @@ var _ = Describe("dispatch", func() {
 	It("refuses an Element kind the merge rules do not know, in every mode", func() {
 		for _, m := range []delta.Mode{delta.Delta, delta.Deletions, delta.TwoWay, delta.Changed} {
 			root := parentOf(&unknownElement{})
-			_, _, err := delta.Patch(root, m)
+			_, _, err := delta.Patch(root, m, features.Gates{})
 			Expect(err).To(MatchError("x: no merge rule decides a *delta_test.unknownElement"))
 			_, err = delta.Touches(root, m)
 			Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 		}
-		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), nil)
+		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), features.Gates{}, nil)
 		Expect(err).To(MatchError(ContainSubstring("no merge rule decides a *delta_test.unknownElement")))
 	})
 
 	It("refuses an unknown root", func() {
-		_, _, err := delta.Patch(&unknownElement{Node: elements.Node{Type: openapi.Unknown}}, delta.TwoWay)
+		_, _, err := delta.Patch(&unknownElement{Node: elements.Node{Type: openapi.Unknown}}, delta.TwoWay, features.Gates{})
 		Expect(err).To(MatchError(".: no merge rule decides a *delta_test.unknownElement"))
 	})
 })

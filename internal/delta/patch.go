@@ -20,25 +20,28 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Patch returns the patch of mode m for a collated tree whose root holds the whole object; ok is false when
-// the patch has no entry. Errors are *elements.Error naming the source of the bad value (from's items that
-// cannot be put in a patch, a local field named like a directive).
-func Patch(root elements.Element, m Mode) (p value.Value, ok bool, err error) {
-	en, err := New(m).Entry(root)
+// Patch returns the patch of mode m for a collated tree whose root holds the whole object, collated under
+// gates; ok is false when the patch has no entry. Errors are *elements.Error naming the source of the bad
+// value (from's items that cannot be put in a patch, a local field named like a directive).
+func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, ok bool, err error) {
+	d := New(m)
+	d.Gates = gates
+	en, err := d.Entry(root)
 	return en.Value, en.Present, err
 }
 
 // ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): the
 // Delta and the Deletions computed in one walk, merged node by node as kubectl merges the deletions with the
-// delta (see Visitor); compose merges them where that does not hold (Visitor.Compose). A fault of recorded
-// is reported before one of live: on an error, the Deletions alone are asked for theirs.
-func ThreeWay(root elements.Element, compose Composer) (value.Value, bool, error) {
+// delta (see Visitor); compose merges them where that does not hold, and must be set for a tree that may
+// hold a Ranked list (Visitor.Compose). A fault of recorded is reported before one of live: on an error, the
+// Deletions alone are asked for theirs.
+func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (value.Value, bool, error) {
 	d := New(threeWay)
-	d.Compose = compose
+	d.Gates, d.Compose = gates, compose
 	en, err := d.Entry(root)
 	p, ok := en.Value, en.Present
 	if err != nil {
-		if _, _, derr := Patch(root, Deletions); derr != nil {
+		if _, _, derr := Patch(root, Deletions, gates); derr != nil {
 			return value.Value{}, false, derr
 		}
 		return value.Value{}, false, err
@@ -95,9 +98,10 @@ func (e *ConflictError) Error() string {
 // elements.KeyOf, and items without an identity are not compared. Conflicts come in the patch's order.
 //
 // Live is collated as local leniently (collate.Options.Lenient): a live value whose kind does not fit the
-// schema is taken whole, and of live items repeating a key the first is compared, as the merge writes only
-// that one, but with the gate UniqueMergeKeys off (gates) they are paired as kubectl pairs them. An item that
-// cannot be put in a patch is an *elements.Error naming its source, as kubectl fails on it too.
+// schema is taken whole, a field named like a directive is data, and of live items repeating a key the first
+// is compared, as the merge writes only that one, but with the gate UniqueMergeKeys off (gates) they are
+// paired as kubectl pairs them. An item that cannot be put in a patch is an *elements.Error naming its
+// source, as kubectl fails on it too.
 func Check(root elements.Element, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
@@ -115,7 +119,7 @@ func Check(root elements.Element, patch value.Value, ok bool, gates features.Gat
 	if err != nil {
 		return renamed(err, elements.Local, elements.Live)
 	}
-	changed, ok, err := Patch(tree, Changed)
+	changed, ok, err := Patch(tree, Changed, gates)
 	if err != nil || !ok {
 		return renamed(err, elements.Local, elements.Live)
 	}
@@ -200,25 +204,28 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 // compareItems compares the last item of p, a patch list of maps merged by mergeKey, of each identity with
 // the last item of c of that identity, as kubectl indexes them. Items without an identity are not compared.
 func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
-	byKey := make(map[elements.Key]value.Value, c.Len())
+	type entry struct {
+		c    value.Value
+		last int // the position of p's last item of the key
+	}
+	byKey := make(map[elements.Key]entry, c.Len())
 	for _, it := range c.Items() {
 		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
-			byKey[k] = it
+			byKey[k] = entry{c: it}
 		}
 	}
-	last := make(map[elements.Key]int, p.Len())
-	for i, it := range p.Items() {
-		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
-			last[k] = i
-		}
-	}
-	for i, it := range p.Items() {
-		k, ok := keyOfItem(it, mergeKey, itemType)
-		if !ok || last[k] != i {
-			continue
-		}
-		if cit, found := byKey[k]; found {
-			compare(it, cit, itemType, openapi.Meta{}, path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType))), out)
+	for pass := range 2 {
+		for i, it := range p.Items() {
+			k, ok := keyOfItem(it, mergeKey, itemType)
+			e, found := byKey[k]
+			switch {
+			case !ok || !found:
+			case pass == 0:
+				e.last = i
+				byKey[k] = e
+			case e.last == i:
+				compare(it, e.c, itemType, openapi.Meta{}, path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType))), out)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -26,7 +27,7 @@ var _ = Describe("TwoWay and Changed", func() {
 				mode delta.Mode
 				want value.Value
 			}{{delta.TwoWay, kubectl}, {delta.Changed, normalize(kubectl, t)}} {
-				got, ok, err := delta.Patch(tree, m.mode)
+				got, ok, err := delta.Patch(tree, m.mode, features.Gates{})
 				Expect(err).NotTo(HaveOccurred())
 				if !ok {
 					got = value.MustMap()

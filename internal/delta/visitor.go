@@ -11,6 +11,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/internal/strategy/rule"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -54,8 +55,9 @@ type Visitor struct {
 	dels int
 	par  Parallel // the parallel lists of the node just visited
 	// Compose merges a patch into a patch as kubectl merges the halves of its three-way patch (pkg/patch's
-	// Compose), for Ranked lists; the front-end sets it.
+	// ComposeType), for Ranked lists; the front-end sets it, and Gates, those the tree was collated under.
 	Compose Composer
+	Gates   features.Gates
 }
 
 // Composer merges patch second into patch first, both objects of type t, as strategicpatch merges two
@@ -176,7 +178,7 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
 		Local: value.MustMap(value.Field{Key: name, Value: n.Local}), HasLocal: true,
 	}
-	sub, err := collate.Collate(vals, parent, collate.Options{})
+	sub, err := collate.Collate(vals, parent, collate.Options{Gates: d.Gates})
 	if err != nil {
 		return elements.Absent, rebase(err, n.Path())
 	}
@@ -217,6 +219,7 @@ func holder(n *elements.Node) (t *openapi.Type, name string) {
 // it, so the node-by-node merge of the halves does not hold.
 func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	dels, delta := modes[Deletions], modes[Delta]
+	dels.Gates, delta.Gates = d.Gates, d.Gates
 	den, err := dels.Entry(e)
 	if err != nil {
 		return elements.Absent, err
@@ -240,13 +243,23 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	}
 	out, err := d.Compose(half(den), half(en), t)
 	if err != nil {
-		return elements.Absent, rebase(err, e.Path())
+		return elements.Absent, Malformed(rebase(err, e.Path()), "made")
 	}
 	d.par.Order, d.par.HasOrder = out.Get(smp.SetOrderPrefix + name)
 	if v, ok := out.Get(name); ok {
 		return elements.Keep(v), nil
 	}
 	return elements.Absent, nil
+}
+
+// Malformed blames local for an error met when kubectl's three-way patch for a list that repeats a merge key
+// is made (verb) or applied: its halves merged into one, items of such a key can make a patch that is not
+// valid, as kubectl's own patch then is.
+func Malformed(err error, verb string) error {
+	if e, ok := err.(*elements.Error); ok && e.Source != elements.Local {
+		e.Source, e.Msg = elements.Local, "kubectl's patch for local's repeated merge keys cannot be "+verb+": "+e.Msg
+	}
+	return err
 }
 
 // hasUnsortedSet reports whether v, of type t with metadata meta, holds (through maps and merged lists of

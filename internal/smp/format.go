@@ -49,35 +49,23 @@ func Sorted(vs []value.Value) bool { return slices.IsSortedFunc(vs, byKeyString)
 func byKeyString(a, b value.Value) int { return strings.Compare(KeyString(a), KeyString(b)) }
 
 // SortByKey returns the positions of list's items (maps) in the order kubectl sorts a list of maps by merge key
-// field key: sort.Sort by the key's KeyString, an equal key counting as less, so that the items of one key come
-// out reversed in a short list. rank holds each item's rank among the items of its key in that order.
+// field key: by the key's KeyString with Go's sort.Sort and an equal key counting as less (sort.Slice runs the
+// same algorithm), so that the items of one key come out reversed in a short list. rank holds each item's
+// rank among the items of its key in that order.
 func SortByKey(list []value.Value, key string) (sorted, rank []int) {
-	s := byKey{pos: make([]int, len(list)), keys: make([]string, len(list))}
+	keys := make([]string, len(list))
+	sorted, rank = make([]int, len(list)), make([]int, len(list))
 	for i, it := range list {
 		v, _ := it.Get(key)
-		s.pos[i], s.keys[i] = i, KeyString(v)
+		sorted[i], keys[i] = i, KeyString(v)
 	}
-	sort.Sort(s)
-	rank = make([]int, len(list))
-	for p := 1; p < len(s.pos); p++ {
-		if s.keys[p] == s.keys[p-1] {
-			rank[s.pos[p]] = rank[s.pos[p-1]] + 1
+	sort.Slice(sorted, func(a, b int) bool { return keys[sorted[a]] <= keys[sorted[b]] })
+	for p := 1; p < len(sorted); p++ {
+		if keys[sorted[p]] == keys[sorted[p-1]] {
+			rank[sorted[p]] = rank[sorted[p-1]] + 1
 		}
 	}
-	return s.pos, rank
-}
-
-// byKey sorts positions by key as kubectl sorts a list of maps: Less holds for equal keys.
-type byKey struct {
-	pos  []int
-	keys []string
-}
-
-func (s byKey) Len() int           { return len(s.pos) }
-func (s byKey) Less(i, j int) bool { return s.keys[i] <= s.keys[j] }
-func (s byKey) Swap(i, j int) {
-	s.pos[i], s.pos[j] = s.pos[j], s.pos[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+	return sorted, rank
 }
 
 // PatchOrder returns the positions of list's items in the order kubectl's patch lists them, given

@@ -142,7 +142,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// the API server applies it. A first apply creates local as it is, as kubectl does.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+		p, ok, err := delta.ThreeWay(tree, opts.Gates, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
 			return patch.ComposeType(first, second, t, opts.Gates)
 		})
 		if err != nil {
@@ -184,8 +184,7 @@ func viaPatch(live, p value.Value, ok bool, opts Options, res Result, listChange
 		var err error
 		res.Object, err = patch.Apply(live, p, patch.Options{Schema: opts.Schema, TypeName: opts.TypeName, MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
 		if e, ok := err.(*elements.Error); ok && e.Source == elements.Patch {
-			// kubectl's patch for such a list can be malformed (its halves merged items of a repeated key).
-			e.Source, e.Msg = elements.Local, "kubectl's patch for this list, which repeats a merge key, cannot be applied: "+e.Msg
+			return Result{}, delta.Malformed(err, "applied")
 		}
 		if err != nil {
 			return Result{}, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
@@ -99,7 +100,8 @@ func FuzzTwoWay(f *testing.F) {
 }
 
 // FuzzThreeWay: ThreeWay never panics and is deterministic, with and
-// without overwrite.
+// without overwrite, every gate on or (an original of odd length) off, so
+// that lists repeating a merge key are paired as kubectl pairs them.
 func FuzzThreeWay(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s[0], s[1], s[2], false)
@@ -114,6 +116,9 @@ func FuzzThreeWay(f *testing.F) {
 			return
 		}
 		opts := patchgen.Options{Schema: schema, Overwrite: overwrite}
+		if len(original)%2 == 1 {
+			opts.Gates = features.Kubectl()
+		}
 		p1, e1 := patchgen.ThreeWay(ov, mv, cv, opts)
 		p2, e2 := patchgen.ThreeWay(ov, mv, cv, opts)
 		sameResult(t, p1, e1, p2, e2)

@@ -100,14 +100,14 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+		p, ok, err = delta.ThreeWay(tree, opts.Gates, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
 			return patch.ComposeType(first, second, t, opts.Gates)
 		})
 		if err == nil && !opts.Overwrite {
 			err = delta.Check(tree, p, ok, opts.Gates)
 		}
 	} else {
-		p, ok, err = delta.Patch(tree, delta.TwoWay)
+		p, ok, err = delta.Patch(tree, delta.TwoWay, opts.Gates)
 	}
 	if err != nil {
 		return value.Value{}, err

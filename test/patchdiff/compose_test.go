@@ -164,9 +164,9 @@ func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay v
 	}
 	out := [3]value.Value{}
 	for i, f := range []func() (value.Value, bool, error){
-		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Deletions) },
-		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Delta) },
-		func() (value.Value, bool, error) { return delta.ThreeWay(tree, nil) },
+		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Deletions, features.Kubectl()) },
+		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Delta, features.Kubectl()) },
+		func() (value.Value, bool, error) { return delta.ThreeWay(tree, features.Kubectl(), nil) },
 	} {
 		p, ok, perr := f()
 		if perr != nil {
