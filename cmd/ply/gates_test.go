@@ -71,6 +71,28 @@ var _ = Describe("--compat and --feature-gates", func() {
 			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
 		})
 
+		It("merge: local naming containerPort 53 twice (TCP and UDP), as kubectl merges it: one port 53", func() {
+			dup := func(file string) []byte { return docJSON(readFile(testdata("dupports", file))) }
+			r := ply(cat([]string{"merge"}, threeWay(testdata("dupports")), []string{"--compat=kubectl", "-o", "json"})...)
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			p, err := strategicpatch.CreateThreeWayMergePatch(dup("recorded.yaml"), dup("local.yaml"), dup("live.yaml"), meta, true)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(dup("live.yaml"), p, meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+			Expect(r.stdout).To(ContainSubstring(`"dns-tcp"`))
+			Expect(r.stdout).NotTo(ContainSubstring(`"dns-udp"`))
+
+			r = ply(cat([]string{"patch", "create", "--original", testdata("dupports", "recorded.yaml"), "--modified", testdata("dupports", "local.yaml"),
+				"--current", testdata("dupports", "live.yaml")}, []string{"--compat=kubectl"})...)
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			Expect(canonical(docJSON(r.stdout))).To(Equal(canonical(p)), "kubectl's patch")
+
+			r = ply(cat([]string{"merge"}, threeWay(testdata("dupports")), []string{"--compat=kubectl", "--feature-gates=UniqueMergeKeys=true"})...)
+			Expect(r.code).NotTo(Equal(exitOK))
+			Expect(r.stderr).To(ContainSubstring("duplicate merge key: items 1 and 2 are both spec.containers[name=dns].ports[containerPort=53]"))
+		})
+
 		It("patch apply: the object of StrategicMergePatch", func() {
 			r := ply("patch", "apply", "--live", testdata("ports", "live.yaml"), "--patch", testdata("ports", "patch.yaml"), "--compat=kubectl", "-o", "json")
 			Expect(r.code).To(Equal(exitOK), r.stderr)
