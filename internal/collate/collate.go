@@ -199,7 +199,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 	}
 	// Below a value live holds as another kind, a repeated key too is merged through kubectl's patch.
-	if nonNull(vals.Live, vals.HasLive) && vals.Live.Kind() != local.Kind() && !c.ranked && !c.opts.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys) {
+	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && !c.ranked && nonNull(vals.Live, vals.HasLive) && vals.Live.Kind() != local.Kind() {
 		c.ranked = repeatsKey(local, t, *meta)
 	}
 	return build(c, &c.atomics, &s), nil
