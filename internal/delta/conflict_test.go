@@ -10,11 +10,9 @@ import (
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/patch"
-	"github.com/plyproject/ply/pkg/value"
 )
 
 // conflict is a Conflict as the tables write it: path rendered, values as
@@ -182,9 +180,7 @@ var _ = Describe("Check", func() {
 				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
 			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl()})
 			Expect(err).NotTo(HaveOccurred())
-			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), func(first, second value.Value, t *openapi.Type) (value.Value, error) {
-				return patch.ComposeType(first, second, t, features.Kubectl())
-			})
+			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Composer(features.Kubectl()))
 			Expect(err).NotTo(HaveOccurred())
 			var ce *delta.ConflictError
 			Expect(errors.As(delta.Check(tree, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))

@@ -55,7 +55,7 @@ type Visitor struct {
 	dels int
 	par  Parallel // the parallel lists of the node just visited
 	// Compose merges a patch into a patch as kubectl merges the halves of its three-way patch (pkg/patch's
-	// ComposeType), for Ranked lists; the front-end sets it, and Gates, those the tree was collated under.
+	// Composer), for Ranked lists; the front-end sets it, and Gates, those the tree was collated under.
 	Compose Composer
 	Gates   features.Gates
 }

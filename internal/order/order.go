@@ -157,18 +157,19 @@ func (v *view) patched(o Ordering) []int {
 // deletesLast moves, in compose mode, live's "$patch: delete" items (the first patch's) to the end of each run,
 // in live order, as strategicpatch orders a merged patch's list.
 func (v *view) deletesLast(runs ...[]int) {
+	if !v.compose || v.set {
+		return
+	}
 	for _, ids := range runs {
-		if v.compose && !v.set {
-			sortBy(ids, func(id int) int {
-				if li := v.item(id).LiveIndex; li >= 0 {
-					d, _ := v.node.Live.Items()[li].Get(smp.DirectiveKey)
-					if s, ok := d.AsString(); ok && s == smp.DeleteValue {
-						return li + 1
-					}
+		sortBy(ids, func(id int) int {
+			if li := v.item(id).LiveIndex; li >= 0 {
+				d, _ := v.node.Live.Items()[li].Get(smp.DirectiveKey)
+				if s, ok := d.AsString(); ok && s == smp.DeleteValue {
+					return li + 1
 				}
-				return 0
-			})
-		}
+			}
+			return 0
+		})
 	}
 }
 

@@ -142,9 +142,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// the API server applies it. A first apply creates local as it is, as kubectl does.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, opts.Gates, func(first, second value.Value, t *openapi.Type) (value.Value, error) {
-			return patch.ComposeType(first, second, t, opts.Gates)
-		})
+		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Composer(opts.Gates))
 		if err != nil {
 			return Result{}, err
 		}

@@ -99,13 +99,16 @@ func Compose(first, second value.Value, opts Options) (value.Value, error) {
 	return Apply(first, second, opts)
 }
 
-// ComposeType is Compose with t as the root type (nil: no schema) and the default depth limit.
-func ComposeType(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
-	vals, err := roots(first, second)
-	if err != nil {
-		return value.Value{}, err
+// Composer returns Compose under gates with the root type given (nil: no schema) and the default depth
+// limit: what the patch producers of pkg/apply and pkg/patchgen merge kubectl's two halves with.
+func Composer(gates features.Gates) func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+	return func(first, second value.Value, t *openapi.Type) (value.Value, error) {
+		vals, err := roots(first, second)
+		if err != nil {
+			return value.Value{}, err
+		}
+		return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
 	}
-	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
 }
 
 // ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.
