@@ -14,10 +14,11 @@
 //     without its key, or two with one key, is an error; live may repeat
 //     keys or lack them (LiveExtra, kept unchanged); recorded keys are a set.
 //     With the gate UniqueMergeKeys off, a merge's list that repeats a key
-//     in any source is matched as kubectl pairs such items (rankedNode).
+//     in any source is matched as kubectl pairs such items (ranks).
 package collate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -403,8 +404,9 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	}
 	e := build(c, &c.lists, s)
 	n := &e.Node
-	recorded, local, live := n.Lists()
-	m := members{elements.NewIndex(len(mk), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	_, local, live := n.Lists()
+	ranks := c.ranks(e)
+	m := members{elements.NewIndex(max(len(mk), len(ranks)), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	ordered, replace := n.Dirs != nil && n.Dirs.HasSetOrder, false
 	var seq []int // when ordered: the patch's items but deletions, by ID, -1 for replace
@@ -436,11 +438,9 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			gone[k] = true
 			continue
 		}
-		id, fresh := m.join(&k, i, src)
+		id, fresh := m.join(ranked(&k, ranks, elements.Local, i), i, src)
 		if !fresh {
 			switch {
-			case c.rankable(n):
-				return c.rankedNode(e)
 			case c.opts.Lenient:
 				continue
 			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
@@ -453,10 +453,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			seq = append(seq, id)
 		}
 	}
-	extra, repeats, err := c.joinKeyed(n, &m, recorded, live, gone, replace)
-	if repeats && err == nil && c.rankable(n) {
-		return c.rankedNode(e)
-	}
+	extra, err := c.joinKeyed(n, &m, ranks, gone, replace)
 	if err == nil {
 		err = c.order(n, &m, seq, true, false)
 	}
@@ -477,79 +474,65 @@ func duplicate(n *elements.Node, src elements.Source, i, j int, it value.Value) 
 	return &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + both + " are both " + at.String()}
 }
 
-// joinKeyed matches live's and recorded's items of keyed list n to the members by key. It returns the live
-// items without the key (an error in a patch, but for a first patch's list a second replaces) or repeating
-// one, as LiveExtra, and whether live or recorded repeats a key; live items gone names are left out.
-func (c *collator) joinKeyed(n *elements.Node, m *members, recorded, live []value.Value, gone map[elements.Key]bool, replace bool) ([]elements.Item, bool, error) {
+// joinKeyed matches live's and recorded's items of keyed list n to the members by key (and rank: ranks). It
+// returns the live items without the key (an error in a patch, but for a first patch's list a second
+// replaces) or repeating one, as LiveExtra; live items gone names are left out.
+func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone map[elements.Key]bool, replace bool) ([]elements.Item, error) {
+	recorded, _, live := n.Lists()
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
 	var extra []elements.Item
-	repeats := false
 	for i, it := range live {
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && replace) {
 				_, err := localKey(n, i, it, itemType, elements.Live, false)
-				return nil, false, err
+				return nil, err
 			}
 			extra = append(extra, item(-1, -1, i, -1))
 		case gone[k]:
 		default:
-			if id, ok := m.join(&k, i, elements.Live); !ok {
-				extra, repeats = append(extra, item(-1, -1, i, id)), true
+			if id, ok := m.join(ranked(&k, ranks, elements.Live, i), i, elements.Live); !ok {
+				extra = append(extra, item(-1, -1, i, id))
 			}
 		}
 	}
 	for i, it := range recorded {
 		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
-			if _, ok := m.join(&k, i, elements.Recorded); !ok {
-				repeats = true
-			}
+			m.join(ranked(&k, ranks, elements.Recorded, i), i, elements.Recorded)
 		}
 	}
-	return extra, repeats, nil
+	return extra, nil
 }
 
-// rankable reports whether keyed list n, one of whose sources repeats a key, is matched as kubectl matches it
-// (rankedNode): in a merge's tree (not a patch's) with the gate UniqueMergeKeys off and a one-field merge key,
-// kubectl's.
-func (c *collator) rankable(n *elements.Node) bool {
-	return !c.opts.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys) && len(n.Meta.MergeKey) == 1
-}
-
-// rankedNode matches the items of keyed list e, one of whose sources repeats a key (rankable), as kubectl's
-// three-way patch pairs them: the identity of an item is its key and its rank among the items of that key in
-// the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is the i-th in
-// the others. A live item without the key is a LiveExtra.
-func (c *collator) rankedNode(e *elements.ListElement) (elements.Element, error) {
-	n := &e.Node
-	_, local, live := n.Lists()
-	mk, itemType := n.Meta.MergeKey, n.Type.Item()
-	m := members{elements.NewIndex(2, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
-	var extra []elements.Item
-	for _, src := range [...]elements.Source{elements.Local, elements.Live, elements.Recorded} {
-		v, _ := n.Get(src)
-		_, rank := smp.SortByKey(v.Items(), mk[0])
-		for i, it := range v.Items() {
-			k, missing, _ := elements.KeyOf(it, mk, itemType)
-			switch {
-			case src == elements.Local:
-				var err error
-				if k, err = localKey(n, i, it, itemType, src, false); err != nil {
-					return nil, err
-				}
-			case !it.IsMap() || missing != "":
-				if src == elements.Live {
-					extra = append(extra, item(-1, -1, i, -1))
-				}
-				continue
-			}
-			k[1] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(rank[i])}
-			m.join(&k, i, src)
-		}
+// ranks pairs the items of keyed list e as kubectl's three-way patch does when a source repeats a key: in a
+// merge's tree with the gate UniqueMergeKeys off and a one-field merge key (kubectl's), the identity of an
+// item is its key and its rank among the items of that key in the list sorted as kubectl sorts it
+// (smp.SortByKey), so the i-th item of a key in one source is the i-th in the others. It returns each
+// source's ranks by position and marks e Ranked, or nil when no source repeats a key.
+func (c *collator) ranks(e *elements.ListElement) [][]int {
+	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(e.Meta.MergeKey) != 1 {
+		return nil
 	}
-	e.Items, e.Ranked, c.ranked = m.items, true, true
-	return e, c.keyedMembers(e, extra, 0, false)
+	ranks := make([][]int, elements.Live+1)
+	for _, src := range [...]elements.Source{elements.Recorded, elements.Local, elements.Live} {
+		v, _ := e.Get(src)
+		_, ranks[src] = smp.SortByKey(v.Items(), e.Meta.MergeKey[0])
+		e.Ranked = e.Ranked || slices.Max(append(ranks[src], 0)) > 0
+	}
+	if !e.Ranked {
+		return nil
+	}
+	c.ranked = true
+	return ranks
+}
+
+// ranked returns k with, for a Ranked list (ranks), the rank of item i of src.
+func ranked(k *elements.Key, ranks [][]int, src elements.Source, i int) *elements.Key {
+	if ranks != nil {
+		k[1] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(ranks[src][i])}
+	}
+	return k
 }
 
 // keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (live's, whole). A

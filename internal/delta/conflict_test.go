@@ -180,7 +180,7 @@ var _ = Describe("Check", func() {
 				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
 			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl()})
 			Expect(err).NotTo(HaveOccurred())
-			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Composer(features.Kubectl()))
+			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Compose)
 			Expect(err).NotTo(HaveOccurred())
 			var ce *delta.ConflictError
 			Expect(errors.As(delta.Check(tree, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))

@@ -9,7 +9,6 @@ package delta
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/elements"
@@ -49,19 +48,11 @@ func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (va
 	return p, ok, nil
 }
 
-// Touches reports whether the patch of mode m has anything for e, a node local holds: Entry(e).Any() computed
-// only up to each node's first entry. The error is that of Entry when met before the first entry.
+// Touches reports whether the patch of mode m has anything for e, a node local holds; the error is Entry's.
 func Touches(e elements.Element, m Mode) (bool, error) {
-	d := probes.Get().(*Visitor)
-	*d = modes[m]
-	d.first = true
-	en, err := d.Entry(e)
-	probes.Put(d)
+	en, err := New(m).Entry(e)
 	return en.Any(), err
 }
-
-// probes keeps the Visitors Touches uses (once or twice per merged list).
-var probes = sync.Pool{New: func() any { return new(Visitor) }}
 
 // Conflict is a place where the three-way patch (what applying local would write) and the recorded->live
 // patch (what the server changed) disagree.

@@ -49,7 +49,6 @@ const (
 type Visitor struct {
 	changes, deletions elements.Source // the sources of the halves
 	order              bool            // emit $setElementOrder
-	first              bool            // stop a node's patch at its first entry (see Touches)
 	// dels counts the deletions emitted (nulls, delete directives, $deleteFromPrimitiveList values): a node's
 	// deletions half has entries when it grows while the node is visited.
 	dels int
@@ -60,9 +59,9 @@ type Visitor struct {
 	Gates   features.Gates
 }
 
-// Composer merges patch second into patch first, both objects of type t, as strategicpatch merges two
-// patches (MergeParallelList and IgnoreUnmatchedNulls false).
-type Composer func(first, second value.Value, t *openapi.Type) (value.Value, error)
+// Composer merges patch second into patch first, both objects of type t, under gates, as strategicpatch
+// merges two patches (pkg/patch.Compose).
+type Composer func(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error)
 
 // modes holds the Visitor of each Mode, with no state.
 var modes = [...]Visitor{
@@ -241,7 +240,7 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		return value.MustMap(fs...)
 	}
-	out, err := d.Compose(half(den), half(en), t)
+	out, err := d.Compose(half(den), half(en), t, d.Gates)
 	if err != nil {
 		return elements.Absent, Malformed(rebase(err, e.Path()), "made")
 	}
@@ -312,8 +311,7 @@ func rebase(err error, at fieldpath.Path) error {
 // VisitMap implements elements.Visitor: the patch of a map is one entry per field with one, null per field
 // the deletions' source has and local lacks, the parallel lists of list fields, and $retainKeys when the
 // strategy has retainKeys, local has a non-null field, and a comparing half has entries or its source holds a
-// non-null field local lacks. With first it stops at the first field with entries, trying the cheapest fields
-// (isLeaf) first.
+// non-null field local lacks.
 func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	n, fs := &e.Node, e.Fields
 	cs, _, done := d.prelude(n, false)
@@ -322,21 +320,10 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	}
 	c, dels := cs != elements.NoSource, d.dels
 	var out []value.Field
-	for leaves := range 2 {
-		for _, f := range fs {
-			if d.first && isLeaf(f.Element) != (leaves == 0) {
-				continue
-			}
-			var err error
-			if out, err = d.field(out, f); err != nil {
-				return elements.Absent, err
-			}
-			if d.first && len(out) > 0 {
-				break
-			}
-		}
-		if !d.first || len(out) > 0 {
-			break
+	for _, f := range fs {
+		var err error
+		if out, err = d.field(out, f); err != nil {
+			return elements.Absent, err
 		}
 	}
 	deleted := d.dels > dels
@@ -401,12 +388,6 @@ func sameJSONType(a, b value.Value) bool {
 	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
 }
 
-// isLeaf reports whether e's entry needs no walk below it: a field local lacks, or sets to a scalar or null.
-func isLeaf(e elements.Element) bool {
-	n := e.Base()
-	return !n.HasLocal || (!n.Local.IsMap() && !n.Local.IsList())
-}
-
 // index is an item's position in source src (-1: absent there, or src is NoSource).
 func index(it *elements.Item, src elements.Source) int {
 	switch src {
@@ -422,7 +403,7 @@ func index(it *elements.Item, src elements.Source) int {
 // merge key) and the items new to the changes' source (whole), in local's order, then a delete directive per
 // item of the deletions' source local lacks, ordered by key as kubectl orders them; and $setElementOrder
 // (local's keys) when the deletions have entries or the changes compare and have entries or their source's
-// key sequence differs from local's. With first it stops at the first item entry.
+// key sequence differs from local's.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
 	if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
@@ -476,9 +457,6 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			if en.Present && en.Value.IsMap() {
 				out = append(out, withFields(en.Value, presentKeyFields(local[it.LocalIndex], mk)))
 			}
-		}
-		if d.first && len(out) > 0 {
-			return elements.Keep(value.List(out)), nil
 		}
 	}
 	if e.Ranked { // members are not in local's order
@@ -634,7 +612,7 @@ func withFields(m value.Value, fields []value.Field) value.Value {
 // VisitSet implements elements.Visitor for a list merged as a set: local's values new to the changes' source
 // (local's order), $deleteFromPrimitiveList with the deletions' source's values local lacks (sorted as
 // kubectl sorts scalars), and $setElementOrder (local's list) when values are deleted or the changes compare
-// and local differs from their source's list sorted. A set is diffed whole even with first.
+// and local differs from their source's list sorted.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
 	cs, ds, done := d.prelude(n, true)

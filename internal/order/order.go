@@ -68,13 +68,15 @@ func List(e elements.Element, o Ordering, patch, compose bool) []int {
 // recorded->local deletions). The patch carries $setElementOrder (local's order) when either part has
 // anything for the list; with none the list stays as live has it, and with live's empty local's is sent
 // whole. The server deletes removed items in place, appends new ones and merges the live-only run with
-// local's by rank in its view of the list (viewRanks, interleave).
+// local's by rank in its view of the list (viewRanks, interleave). A list of maps the patch leaves out has
+// live's keys in local's order, which that merge keeps; a set it leaves out can differ from local's order
+// (kubectl compares it sorted), so a set asks internal/delta whether the patch touches it.
 func (v *view) merged(o Ordering) []int {
 	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
 		return indices(v.np, v.np)
 	}
 	survivors := v.survivors()
-	if o == OrderKubectl && !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)) {
+	if o == OrderKubectl && v.set && !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)) {
 		return survivors
 	}
 	left, right := v.runs(survivors)
@@ -94,9 +96,9 @@ func (v *view) sameAsLive() bool {
 	return id == v.np && id == v.live
 }
 
-// touches reports whether part m of kubectl's patch (internal/delta, this node alone, to its first entry) has
-// anything for e: items, directives or $setElementOrder. A list with an item no patch can hold counts as
-// touched: kubectl fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
+// touches reports whether part m of kubectl's patch (internal/delta, this node alone) has anything for e:
+// items, directives or $setElementOrder. A list with an item no patch can hold counts as touched: kubectl
+// fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
 func touches(e elements.Element, m delta.Mode) bool {
 	t, err := delta.Touches(e, m)
 	return t || err != nil

@@ -142,7 +142,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// the API server applies it. A first apply creates local as it is, as kubectl does.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Composer(opts.Gates))
+		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose)
 		if err != nil {
 			return Result{}, err
 		}

@@ -50,7 +50,7 @@ type Options struct {
 	// Ordering selects the order of merged lists (never which items they hold); with the SeedOrdering gate
 	// off it is always OrderKubectl.
 	Ordering Ordering
-	compose  bool // set by Compose (here, it packs with Ordering)
+	compose  bool // set by Compose
 	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off).
 	// Apply reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap
 	// (off: "$patch: delete" on a map leaves an empty map), SetOfMaps (off: a set of maps is replaced
@@ -83,32 +83,20 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	return applyAt(vals, t, 0, opts)
 }
 
-// Compose merges patch second into patch first and returns one patch, as kubectl merges the delta half of its
-// three-way patch into the deletions half: strategicpatch's mergeMap(first, second) with MergeParallelList and
-// IgnoreUnmatchedNulls off. That is Apply with first as live, under OrderKubectl, but that second's nulls are
-// kept, as nulls; its "$retainKeys" and "$deleteFromPrimitiveList/<f>" are copied, not applied, and its
-// "$setElementOrder/<f>" orders the list and is copied (first's "$retainKeys" or "$setElementOrder/<f>", if
-// any, must equal second's, else an error); first's "$patch: delete" items are data, which second's item of
-// their key merges into, ordered last in their run; and a value first lacks, or holds of another kind, is
-// second's as it stands (under a map, without its maps that hold "$patch"). Items second names twice merge in
-// turn into the first item of their key. first may be null ({}); patches seldom carry apiVersion and kind:
-// give Options.TypeName. MergeStrategicMergeMapPatchUsingLookupPatchMeta(first, second) is
-// Compose(Compose({}, first), second).
-func Compose(first, second value.Value, opts Options) (value.Value, error) {
-	opts.compose, opts.Ordering = true, OrderKubectl
-	return Apply(first, second, opts)
-}
-
-// Composer returns Compose under gates with the root type given (nil: no schema) and the default depth
-// limit: what the patch producers of pkg/apply and pkg/patchgen merge kubectl's two halves with.
-func Composer(gates features.Gates) func(first, second value.Value, t *openapi.Type) (value.Value, error) {
-	return func(first, second value.Value, t *openapi.Type) (value.Value, error) {
-		vals, err := roots(first, second)
-		if err != nil {
-			return value.Value{}, err
-		}
-		return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
+// Compose merges patch second into patch first, both objects of type t (nil: no schema), under gates, as
+// kubectl merges the delta half of its three-way patch into the deletions half (strategicpatch's mergeMap with
+// MergeParallelList and IgnoreUnmatchedNulls off). It is Apply with first as live under OrderKubectl, but that
+// second's nulls stay nulls; its "$retainKeys" and "$deleteFromPrimitiveList/<f>" are copied, not applied; its
+// "$setElementOrder/<f>" orders the list and is copied (first's, if any, must equal it); first's "$patch:
+// delete" items are data, which second's item of their key merges into, last in their run; a value first
+// lacks, or holds of another kind, is second's as it stands (under a map, without its maps holding "$patch");
+// and items second names twice merge in turn into the first item of their key. first may be null ({}).
+func Compose(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
+	vals, err := roots(first, second)
+	if err != nil {
+		return value.Value{}, err
 	}
+	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
 }
 
 // ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -28,7 +29,13 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		sp, err = models.Oracle("io.k8s.api.core.v1.Pod")
 		Expect(err).NotTo(HaveOccurred())
 	})
-	opts := patch.Options{TypeName: "io.k8s.api.core.v1.Pod", Gates: features.Kubectl()}
+	compose := func(first, second value.Value) (value.Value, error) {
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		return patch.Compose(first, second, pod, features.Kubectl())
+	}
 	compare := func(got value.Value, err error, want []byte, werr error) {
 		if werr != nil {
 			Expect(err).To(HaveOccurred(), "strategicpatch fails: %v; ply gives %s", werr, got.JSON())
@@ -45,13 +52,13 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
 			want, werr := sp.MergePatches(f.JSON(), s.JSON())
 			Expect(werr != nil).To(Equal(fails), "strategicpatch: %v", werr)
-			got, err := patch.Compose(f, s, opts)
+			got, err := compose(f, s)
 			compare(got, err, want, werr)
 
 			// The exported merge: first composed into {} first.
 			want, werr = sp.MergedPatches(f.JSON(), s.JSON())
-			if got, err = patch.Compose(value.MustMap(), f, opts); err == nil {
-				got, err = patch.Compose(got, s, opts)
+			if got, err = compose(value.MustMap(), f); err == nil {
+				got, err = compose(got, s)
 			}
 			compare(got, err, want, werr)
 		},
@@ -172,10 +179,10 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 	)
 
 	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {
-		_, err := patch.Compose(value.MustMap(), value.List(nil), opts)
+		_, err := compose(value.MustMap(), value.List(nil))
 		var ee *elements.Error
 		Expect(errors.As(err, &ee)).To(BeTrue())
-		_, err = patch.Compose(value.List(nil), value.MustMap(), opts)
+		_, err = compose(value.List(nil), value.MustMap())
 		Expect(errors.As(err, &ee)).To(BeTrue())
 	})
 })

@@ -100,7 +100,7 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Composer(opts.Gates))
+		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Compose)
 		if err == nil && !opts.Overwrite {
 			err = delta.Check(tree, p, ok, opts.Gates)
 		}

@@ -42,7 +42,6 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 			Expect(err).NotTo(HaveOccurred())
 			n := int(envInt("PLY_DIFF_COMPOSE_N", 300))
 			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			opts := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: features.Kubectl()}
 			counts := map[string]int{}
 			var fails []string
 			for i := range n {
@@ -61,7 +60,7 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 						first = syncOrders(first, second, t.Root)
 					}
 				}
-				class, got, fail := composeCase(t, c, first, second, opts)
+				class, got, fail := composeCase(t, c, first, second)
 				if repeated && strings.HasPrefix(class, "agree") {
 					class += " repeated"
 				}
@@ -88,7 +87,6 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 			Expect(err).NotTo(HaveOccurred())
 			n := int(envInt("PLY_DIFF_COMPOSE_N", 300))
 			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			opts := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: features.Kubectl()}
 			counts := map[string]int{}
 			var fails []string
 			for i := range n {
@@ -97,7 +95,7 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 				if i%2 == 0 {
 					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
 				}
-				class, _, fail := composeCase(t, c, first, c.Patch, opts)
+				class, _, fail := composeCase(t, c, first, c.Patch)
 				counts[class]++
 				if fail != "" {
 					fails = append(fails, fail)
@@ -112,9 +110,9 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 // composeCase composes first and second with ply and strategicpatch and
 // returns the class of the outcome, ply's patch, and for a failed class
 // a description.
-func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value, opts patch.Options) (class string, got value.Value, fail string) {
+func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value) (class string, got value.Value, fail string) {
 	want, werr := t.Oracle.MergePatches(first.JSON(), second.JSON())
-	got, err := patch.Compose(first, second, opts)
+	got, err := patch.Compose(first, second, t.Root, features.Kubectl())
 	switch {
 	case werr != nil && err != nil:
 		return "agree-error", got, ""
