@@ -11,7 +11,6 @@ import (
 // Op is the kind of a Change.
 type Op uint8
 
-// The operations a Change can make.
 const (
 	// Add puts a field or item live does not hold.
 	Add Op = iota + 1
@@ -31,8 +30,7 @@ func (o Op) String() string {
 	return "invalid"
 }
 
-// Change is one difference between live and the merged result, reported at the outermost path where they
-// differ. Its path is materialised only when asked for (Path), so listing thousands of changes stays cheap.
+// Change is one difference between live and the merged result, its path materialised on demand (Path) to stay cheap.
 type Change struct {
 	Op Op
 	// Source is the input that decided the change: Local (local sets the value, nulls it, or leaves out a
@@ -104,8 +102,7 @@ func Detach(cs []Change) {
 	}
 }
 
-// Collect lists the changes of a decided tree in walk order: map fields by name, list items local's first
-// (local order), then live-only ones (live order), then recorded-only ones.
+// Collect lists the changes of a decided tree in walk order: children in the tree's order (Fields, Items, LiveExtra).
 func Collect(root elements.Element, outcomes Outcomes) []Change {
 	c := collector{outcomes: outcomes}
 	c.collect(root)

@@ -1,12 +1,7 @@
-// Package elements is the typed tree that Phase 1 (internal/collate) builds and Phase 2 (internal/visitors,
-// dispatched by internal/strategy) walks, and the one rule of list item identity (identity.go).
-//
-// Every node is an Element holding the node's three values (Recorded, Local, Live; each absent, present or
-// explicitly null) and its merge metadata. A tree collated from a strategic merge patch uses the same types:
-// the patch takes Local's place (errors name it source Patch), Recorded is absent, and its directives are the
-// nodes' Dirs.
-//
-// Elements know nothing about merging: a Visitor decides, per strategy, what the updated value is.
+// Package elements is the typed tree Phase 1 (internal/collate) builds and Phase 2 (internal/visitors, dispatched by
+// internal/strategy) walks, and the one rule of list item identity (identity.go). A tree collated from a strategic
+// merge patch uses the same types: the patch takes Local's place (errors name it source Patch), Recorded is absent,
+// and its directives are the nodes' Dirs. Elements know nothing about merging: Visitors decide the updated values.
 package elements
 
 import (
@@ -15,8 +10,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Values holds the three values of one node. A value that is absent has its Has flag false; an explicit null
-// is present (Has true) and IsNull.
+// Values holds a node's three values: an absent one has its Has flag false; an explicit null is present and IsNull.
 type Values struct {
 	Recorded, Local, Live          value.Value
 	HasRecorded, HasLocal, HasLive bool
@@ -52,47 +46,36 @@ func (v *Values) Lists() (recorded, local, live []value.Value) {
 // LocalSet reports whether local sets the node to a non-null value.
 func (v *Values) LocalSet() bool { return v.HasLocal && !v.Local.IsNull() }
 
-// Node is the data every Element shares: where it is, its values and its merge metadata.
-//
-// Invariants: Parent is nil only for the root; Name is the field name of a child of a MapElement, empty for
-// list items (whose place PathElement derives from their values) and the root; Type is never nil
-// (openapi.Unknown without schema).
+// Node is the data every Element shares. Invariants: Parent is nil only for the root; Name is a MapElement child's
+// field name, empty for the root and list items; Type is never nil (openapi.Unknown without schema).
 type Node struct {
 	Parent Element
 	Name   string
 	Values
 	Type *openapi.Type
-	// Meta is the merge metadata of the field that holds the node (items of a merge,retainKeys list carry
-	// StrategyRetainKeys).
+	// Meta is the merge metadata of the field holding the node (merge,retainKeys list items carry StrategyRetainKeys).
 	Meta openapi.Meta
-	// ID numbers the node densely from 0 in collation order: Phase 2 keeps its decisions in tables indexed by
-	// ID, the tree read-only once built.
+	// ID numbers nodes densely from 0 in collation order; Phase 2 keeps decisions in tables by ID, the tree read-only.
 	ID int32
-	// Dirs is what a patch says about the node beyond its value; nil when it says nothing, and always in a
-	// three-way tree.
+	// Dirs is what a patch says of the node beyond its value; nil when it says nothing, and always in a three-way tree.
 	Dirs *Directives
 }
 
-// Directives is what a strategic merge patch says about one node beyond its value, taken out of the patch
-// value (directives are never data).
-//
-// Invariants: validated when the tree is built: RetainKeys is sorted and without duplicates, SetOrder and
-// DeleteFromList are lists.
+// Directives is what a strategic merge patch says about a node beyond its value, taken out of the value (never data).
+// Invariants, validated when the tree is built: RetainKeys is sorted and unique; SetOrder and DeleteFromList are lists.
 type Directives struct {
 	// RetainKeys lists the fields a map keeps ("$retainKeys").
 	RetainKeys    []string
 	HasRetainKeys bool
 	// ReplaceList reports a "$patch: replace" item in a merged list: the list's other items replace live's.
 	ReplaceList bool
-	// SetOrder and DeleteFromList are the "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>"
-	// lists the parent map gives.
+	// SetOrder and DeleteFromList are the parent's "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>".
 	SetOrder          value.Value
 	HasSetOrder       bool
 	DeleteFromList    value.Value
 	HasDeleteFromList bool
 }
 
-// value returns the first value present of local, live and recorded.
 func (n *Node) value() value.Value {
 	switch {
 	case n.HasLocal:
@@ -103,9 +86,8 @@ func (n *Node) value() value.Value {
 	return n.Recorded
 }
 
-// PathElement returns the step from the node's parent to the node: the field name under a map, the identity
-// of a list item (KeyFields, a set's value, a LiveExtra's live index); the zero Element for the root. It is
-// computed, not stored: paths are asked for only for errors and changes.
+// PathElement returns the step from the parent to the node: a map field's name, a list item's identity (KeyFields, a
+// set's value, a LiveExtra's live index), the zero Element for the root; computed, as only errors and changes ask.
 func (n *Node) PathElement() fieldpath.Element {
 	switch p := n.Parent.(type) {
 	case nil:
@@ -171,8 +153,7 @@ var Absent = Outcome{}
 // Keep returns the Outcome that holds v.
 func Keep(v value.Value) Outcome { return Outcome{Value: v, Present: true} }
 
-// Visitor computes the Outcome of each kind of Element, recursing into children through a Walker so that each
-// gets the visitor its strategy selects.
+// Visitor computes each Element kind's Outcome, recursing through a Walker so each child gets its strategy's visitor.
 type Visitor interface {
 	VisitAtomic(*AtomicElement) (Outcome, error)
 	VisitMap(*MapElement) (Outcome, error)
@@ -185,9 +166,8 @@ type Walker interface {
 	Walk(Element) (Outcome, error)
 }
 
-// AtomicElement is a value decided whole, its children not collated: a scalar or null, a node no source gives
-// a non-null value (absent from the result then), a list without merge strategy, a field of strategy replace,
-// a node whose sources disagree on its kind.
+// AtomicElement is a value decided whole, children not collated: a scalar or null, a node no source gives a non-null
+// value (absent from the result then), a list without merge strategy, a replace field, a node of conflicting kinds.
 type AtomicElement struct{ Node }
 
 // Accept implements Element.
@@ -199,9 +179,8 @@ type Field struct {
 	Element Element
 }
 
-// MapElement is a map node: a schema struct (undeclared fields are untyped children) or a free-form map
-// (additionalProperties, or no schema); Node.Type says which. Both merge alike: one kind, as server-side
-// apply's typed values have.
+// MapElement is a schema struct (undeclared fields are untyped children) or a free-form map (additionalProperties, or
+// no schema); Node.Type says which. Both merge alike: one kind, as in server-side apply's typed values.
 type MapElement struct {
 	Node
 	// Fields are the children, sorted by Name: the union of the keys of all present, non-null sources.
@@ -211,39 +190,32 @@ type MapElement struct {
 // Accept implements Element.
 func (e *MapElement) Accept(v Visitor) (Outcome, error) { return v.VisitMap(e) }
 
-// Item is one member of a ListElement or SetElement: an item present in at least one source, with its
-// position in each source list (-1 where the source lacks it).
+// Item is a ListElement or SetElement member in some source, with its index in each source list (-1 where absent).
 type Item struct {
 	Element                              Element
 	RecordedIndex, LocalIndex, LiveIndex int
-	// Of is, for a LiveExtra entry repeating the key of an earlier live item, that item's position in Items;
-	// else -1.
+	// Of is, for a LiveExtra entry repeating an earlier live item's key, that item's position in Items; else -1.
 	Of int
-	// OrderIndex is the item's (first) position in a patch's "$setElementOrder" list; -1 when not named
-	// there.
+	// OrderIndex is the item's (first) position in a patch's "$setElementOrder" list; -1 when not named there.
 	OrderIndex int32
-	// Deleted reports an item a patch deletes while it still counts for the order of the others
-	// ("$deleteFromPrimitiveList", or a live item a "$patch: replace" list drops).
+	// Deleted reports an item a patch deletes that still counts for the others' order ("$deleteFromPrimitiveList", or
+	// a live item a "$patch: replace" list drops).
 	Deleted bool
 }
 
-// Repeat is a later item of a patch list that names the key of member ID again (gate UniqueMergeKeys off), at
-// position Pos of the patch list.
+// Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 type Repeat struct{ ID, Pos int }
 
-// ListElement is a list of maps merged by merge key (Node.Meta.MergeKey).
-//
-// Invariants: Items holds each distinct key once, local's items first (in local order), then live-only items,
-// then recorded-only ones. LiveExtra holds the live items that repeat an earlier live item's key or lack the
-// key, kept as they are.
+// ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,
+// local's items first (local order), then live-only ones (live order), then recorded-only ones; LiveExtra holds the
+// live items that repeat an earlier live item's key or lack the key, kept as they are.
 type ListElement struct {
 	Node
 	Items     []Item
 	LiveExtra []Item
-	// Repeats lists a patch's later items of a key, in patch order (none but with the gate UniqueMergeKeys
-	// off).
+	// Repeats lists a patch's later items of a key, in patch order (none unless gate UniqueMergeKeys is off).
 	Repeats []Repeat
-	// Ranked reports a merge's list whose sources repeat a key, matched as kubectl pairs such items (gate
+	// Ranked reports a merge's list whose sources repeat a key, its items paired as kubectl pairs them (gate
 	// UniqueMergeKeys off): Items holds each key and rank once (collate.rankedNode).
 	Ranked bool
 }
@@ -251,8 +223,7 @@ type ListElement struct {
 // Accept implements Element.
 func (e *ListElement) Accept(v Visitor) (Outcome, error) { return v.VisitList(e) }
 
-// SetElement is a list of primitives merged as a set (strategy merge). Items holds each distinct value once,
-// ordered like ListElement.Items.
+// SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's.
 type SetElement struct {
 	Node
 	Items []Item
@@ -261,8 +232,7 @@ type SetElement struct {
 // Accept implements Element.
 func (e *SetElement) Accept(v Visitor) (Outcome, error) { return v.VisitSet(e) }
 
-// RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it and
-// local does not.
+// RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it, local not.
 func (it *Item) RemovedSinceRecorded() bool { return it.LocalIndex < 0 && it.RecordedIndex >= 0 }
 
 // Source names where a value came from.
@@ -287,8 +257,8 @@ func (s Source) String() string {
 	return "invalid"
 }
 
-// Error is bad input found while collating or merging: the source that holds the offending value, the field
-// path, and Msg, what is wrong and what was expected.
+// Error is bad input found collating or merging: the source holding the offending value, its path, and Msg (what is
+// wrong, what was expected).
 type Error struct {
 	Source Source
 	Path   fieldpath.Path

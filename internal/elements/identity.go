@@ -6,18 +6,13 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// The identity of a list item, one rule for every phase and front-end: in a keyed list its merge-key tuple
-// (KeyOf), in a set its value (SetKey); a live item that cannot be matched by key is its live index.
-
 // MaxKeyFields is the largest number of fields a merge key may have.
 const MaxKeyFields = 4
 
-// Key is the hashable identity of an item of a keyed list: the value.ScalarKeys of its merge-key fields in
-// key order, unused slots zero.
+// Key is a keyed list item's hashable identity: its merge-key fields' value.ScalarKeys in key order, unused slots zero.
 type Key [MaxKeyFields]value.ScalarKey
 
-// keyField is item's value of merge-key field name: its own non-null value, else itemType's key default; ok
-// is false when there is neither.
+// keyField returns item's value of key field name, or itemType's key default when null or absent; ok false if neither.
 func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Value, ok bool) {
 	if v, ok = item.Get(name); ok && !v.IsNull() {
 		return v, true
@@ -25,9 +20,8 @@ func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Va
 	return itemType.KeyDefault(name)
 }
 
-// KeyOf returns the Key of item for mergeKey (at most MaxKeyFields fields), a key field left out or null
-// taking the item type's default (openapi.Type.KeyDefault). missing names the first key field with neither a
-// value nor a default, or that is not a scalar (bad then); k is valid only when missing is empty.
+// KeyOf returns item's Key for mergeKey (at most MaxKeyFields fields), a field absent or null taking the item type's
+// KeyDefault. missing names the first field lacking both, or not a scalar (bad); k is valid only if missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := keyField(item, name, itemType)
@@ -43,8 +37,7 @@ func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, 
 	return k, "", false
 }
 
-// KeyFields returns the merge-key fields of item by the rule of KeyOf, for paths and patch entries; a field
-// with neither value nor default is null.
+// KeyFields returns item's merge-key fields by KeyOf's rule, for paths and patches; a field lacking both is null.
 func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
 	kf := make([]fieldpath.KeyField, len(mergeKey))
 	for i, name := range mergeKey {
@@ -57,8 +50,7 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 	return kf
 }
 
-// Index numbers the Keys of one list densely, in order of first sight. Single-field keys are hashed by their
-// one ScalarKey, and up to smallIndex of them are searched in place, without a map.
+// Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place.
 type Index struct {
 	single map[value.ScalarKey]int
 	multi  map[Key]int
@@ -121,9 +113,8 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 	return id, true
 }
 
-// SetKey is the identity of an item of a set: a scalar's value.ScalarKey, an object's (features.SetOfMaps,
-// when objects) canonical JSON, so two items are one exactly when value.Equal holds. ok is false for an item
-// without identity.
+// SetKey is a set item's identity: a scalar's value.ScalarKey, an object's canonical JSON (features.SetOfMaps, when
+// objects), so two items are one exactly when value.Equal holds; ok is false for an item without identity.
 func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
 	if k, ok := v.Key(); ok {
 		return k, true
@@ -139,8 +130,7 @@ func MergedList(t *openapi.Type, meta *openapi.Meta) bool {
 	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
 }
 
-// SetOfMaps reports whether a list of type t with metadata meta is a merged set of maps
-// (x-kubernetes-list-type: set over objects).
+// SetOfMaps reports whether a list of type t with metadata meta is a merged x-kubernetes-list-type set of objects.
 func SetOfMaps(t *openapi.Type, meta *openapi.Meta) bool {
 	if t.Kind != openapi.KindList || !meta.Set || !meta.Strategy.Has(openapi.StrategyMerge) {
 		return false

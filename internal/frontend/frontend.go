@@ -17,15 +17,13 @@ type Object struct {
 	Source elements.Source
 }
 
-// needs ends the messages of an object without apiVersion or kind.
 const needs = ": the object needs apiVersion and kind to find its schema (or name the type explicitly)"
 
-// RootType resolves the schema type of the objects' root. schema nil means openapi.Default(); with the
-// MultiFieldMergeKeys gate off its kubectl view (openapi.Schema.Kubectl) is used, the gate's one switch. A
-// non-empty typeName names the definition (an error when the schema lacks it) and the objects are not looked
-// at. Otherwise first's apiVersion and kind give the type, and first and every other existing object must
-// carry both as non-empty strings: the first that does not is an *elements.Error blaming its source at path
-// apiVersion or kind. A kind the schema does not know gives openapi.Unknown.
+// RootType resolves the schema type of the objects' root. A nil schema means openapi.Default(); with gate
+// MultiFieldMergeKeys off (its one switch) the schema's kubectl view (openapi.Schema.Kubectl) is used. A non-empty
+// typeName names the definition (an error if absent) and no object is read. Else first's apiVersion and kind give the
+// type (openapi.Unknown for a kind the schema lacks), and first and every other existing object must carry both as
+// non-empty strings: the first that does not is an *elements.Error blaming its source at path apiVersion or kind.
 func RootType(schema *openapi.Schema, typeName string, gates features.Gates, first Object, others ...Object) (*openapi.Type, error) {
 	var err error
 	if schema == nil {

@@ -48,10 +48,9 @@ func Sorted(vs []value.Value) bool { return slices.IsSortedFunc(vs, byKeyString)
 
 func byKeyString(a, b value.Value) int { return strings.Compare(KeyString(a), KeyString(b)) }
 
-// SortByKey returns the positions of list's items (maps) in the order kubectl sorts a list of maps by merge key
-// field key: by the key's KeyString with Go's sort.Sort and an equal key counting as less (sort.Slice runs the
-// same algorithm), so that the items of one key come out reversed in a short list. rank holds each item's
-// rank among the items of its key in that order.
+// SortByKey returns the positions of list's maps in kubectl's order by merge key field key: by KeyString, with Go's
+// sort.Sort and an equal key counting as less (sort.Slice runs the same algorithm), so one key's items come out
+// reversed in a short list. rank holds each item's rank among its key's items in that order.
 func SortByKey(list []value.Value, key string) (sorted, rank []int) {
 	keys := make([]string, len(list))
 	sorted, rank = make([]int, len(list)), make([]int, len(list))

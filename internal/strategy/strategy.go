@@ -1,6 +1,5 @@
-// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the internal/visitors
-// visitor its merge rule (internal/strategy/rule) selects. In patch mode (Options.Patch, pkg/patch) a map's
-// $retainKeys directive, not its schema strategy, selects RetainKeys. A new strategy is a visitor and a rule.
+// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the internal/visitors visitor
+// its merge rule (internal/strategy/rule) selects. A new strategy is a visitor and a rule.
 package strategy
 
 import (
@@ -16,13 +15,11 @@ import (
 
 // Options configure a Walker.
 type Options struct {
-	// Ordering selects the order of merged lists.
 	Ordering order.Ordering
-	// Patch says the tree is collated from a strategic merge patch (pkg/patch): its directives decide which
-	// fields a map clears, and its lists are ordered as the patch orders them.
+	// Patch says the tree is collated from a strategic merge patch (pkg/patch): its directives decide which fields
+	// a map clears (a map's $retainKeys, not its schema strategy), and its lists are ordered as the patch orders them.
 	Patch bool
-	// Record keeps each walked node's Outcome for Outcome; Nodes, when known, is the tree's node count
-	// (collate.CountIn), to size the table once.
+	// Record keeps each walked node's Outcome for Outcome; Nodes, when known (collate.CountIn), sizes the table once.
 	Record bool
 	Nodes  int
 	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose).
@@ -31,8 +28,7 @@ type Options struct {
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
-// Walker walks an Element tree, computing each node's Outcome with the visitor its rule selects: an
-// elements.Walker that does not modify the tree. It is not safe for concurrent use; make one per merge.
+// Walker is the elements.Walker of a merge: it never modifies the tree and is not safe for concurrent use.
 type Walker struct {
 	// byRule holds the visitors, boxed once (boxing per For would allocate per node).
 	byRule [rule.Count]elements.Visitor
@@ -61,11 +57,9 @@ func New(opts Options) *Walker {
 	return w
 }
 
-// outcomeTables keeps the outcome tables of released Walkers, cleared.
 var outcomeTables sync.Pool
 
-// Release clears the outcome table and keeps it for a later Walker whose tree needs at most it and at least
-// about a quarter of it; Outcome answers Absent afterwards.
+// Release pools the cleared outcome table for a Walker needing about a quarter to all of it; then Outcome is Absent.
 func (w *Walker) Release() {
 	if t := w.outcomes[:0]; w.outcomes != nil {
 		clear(w.outcomes)

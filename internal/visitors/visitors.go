@@ -1,15 +1,8 @@
-// Package visitors holds Phase 2 of an apply: one elements.Visitor per merge strategy, each computing the
-// Outcome (the updated value) of the elements internal/strategy hands it.
-//
-//	Replace  the value is atomic: local's value wins whole
-//	Merge    maps and structs merge by field; with Retain (RetainKeys) fields local omits are cleared (unions)
-//	Ordered  lists merged by key (maps) or value (primitives), in the seed rule's order or exactly kubectl's
-//
-// The visitors share the presence rule for nodes local does not set: removed when local nulls them, or omits
-// them and recorded had them (deleted since the last apply); else live's value stays (another writer's).
-//
-// Null values never reach a result map: an explicit null in local means "remove", and JSON null and absence
-// are the same thing to the API server.
+// Package visitors holds Phase 2 of an apply: one elements.Visitor per merge strategy, each computing the Outcome
+// (the updated value) of the elements internal/strategy hands it. They share the presence rule for nodes local does
+// not set: removed when local nulls them, or omits them and recorded had them (deleted since the last apply); else
+// live's value stays (another writer's). Null values never reach a result map: an explicit null in local means
+// "remove", and JSON null and absence are the same thing to the API server.
 package visitors
 
 import (
@@ -72,7 +65,6 @@ func Decide(n *elements.Node) elements.Outcome {
 	return elements.Keep(out)
 }
 
-// without returns list without the items equal to a value of drop.
 func without(list, drop value.Value) value.Value {
 	del := make(map[value.ScalarKey]bool, drop.Len())
 	for _, d := range drop.Items() {
@@ -129,22 +121,18 @@ func StripNulls(v value.Value) value.Value {
 	return v
 }
 
-// Merge merges maps and structs field by field, each field decided by the visitor its own strategy selects
-// (through Walker); leaves as Replace does.
+// Merge merges maps and structs field by field, each by its own strategy's visitor (through Walker); leaves as Replace.
 type Merge struct {
-	// Walker decides the children.
 	Walker elements.Walker
-	// Retain makes it rule RetainKeys' visitor: it clears the live fields the node does not keep (outside
-	// local's keys or a patch's "$retainKeys"), so switching a union member (a Deployment strategy from
-	// RollingUpdate to Recreate, a volume's source) removes the old one.
+	// Retain makes it rule RetainKeys' visitor: it clears the live fields the node does not keep, so switching a union
+	// member (a Deployment strategy from RollingUpdate to Recreate, a volume's source) removes the old one.
 	Retain  bool
 	Replace // (last: it packs with Retain)
 }
 
-// VisitMap implements elements.Visitor: it builds the map of a node local sets to a map: each child's
-// outcome, in key order; with Retain, children the node does not keep are cleared unwalked. A node keeps the
-// fields a patch's "$retainKeys" lists, else those local sets (none cleared when local sets none: kubectl
-// sends no $retainKeys then).
+// VisitMap implements elements.Visitor: a node local sets to a map gets each child's outcome, in key order; with
+// Retain, children the node does not keep are cleared unwalked. It keeps the fields a patch's "$retainKeys" lists,
+// else those local sets (none cleared when local sets none: kubectl sends no $retainKeys then).
 func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	n, fields := &e.Node, e.Fields
 	if !n.LocalSet() || !n.Local.IsMap() {
@@ -197,11 +185,9 @@ func asLive(o, v value.Value) bool {
 	return o == v || (o.Kind() == value.KindString && v.Kind() == value.KindString && value.Equal(o, v))
 }
 
-// Ordered merges lists of strategy merge: lists of maps item by item, matched by merge key (ListElement),
-// lists of primitives as sets (SetElement). Items local names are merged (through Walker), those recorded
-// named and local no longer does removed, live-only ones kept; then the items are ordered by Ordering.
+// Ordered merges lists of strategy merge, maps matched by merge key (ListElement), primitives as sets (SetElement):
+// items local names merge (through Walker), the others follow the presence rule; Ordering orders the result.
 type Ordered struct {
-	// Walker decides the items.
 	Walker elements.Walker
 	// Ordering selects the order of the result.
 	Ordering order.Ordering

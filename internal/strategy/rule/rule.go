@@ -13,14 +13,12 @@ import (
 // Rule is the merge rule that decides an element.
 type Rule uint8
 
-// The rules, by the Element kinds they decide.
 const (
 	// Replace decides AtomicElement.
 	Replace Rule = iota
 	// Merge decides MapElement, unless RetainKeys does.
 	Merge
-	// RetainKeys decides a MapElement whose patch directives have $retainKeys or, outside a patch, whose
-	// strategy has retainKeys.
+	// RetainKeys decides a MapElement with a patch's $retainKeys or, outside a patch, of strategy retainKeys.
 	RetainKeys
 	// Ordered decides ListElement and SetElement.
 	Ordered
