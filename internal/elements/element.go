@@ -167,7 +167,8 @@ type Walker interface {
 }
 
 // AtomicElement is a value decided whole, children not collated: a scalar or null, a node no source gives a non-null
-// value (absent from the result then), a list without merge strategy, a replace field, a node of conflicting kinds.
+// value (absent from the result but for a null only live holds), a list without merge strategy, a replace field, a
+// node of conflicting kinds.
 type AtomicElement struct{ Node }
 
 // Accept implements Element.
@@ -216,7 +217,7 @@ type ListElement struct {
 	// Repeats lists a patch's later items of a key, in patch order (none unless gate UniqueMergeKeys is off).
 	Repeats []Repeat
 	// Ranked reports a merge's list whose sources repeat a key, its items paired as kubectl pairs them (gate
-	// UniqueMergeKeys off): Items holds each key and rank once (collate.rankedNode).
+	// UniqueMergeKeys off): Items holds each key and rank once (collate's ranks).
 	Ranked bool
 }
 
