@@ -11,8 +11,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// patchNode builds the Element of one node of a patch tree (the patch's value in Local, s.Dirs what its
-// parent gives it). Every node the patch sets is built and checked; nodes it leaves out are live's, whole.
+// patchNode builds patch tree node s (Dirs: its parent's directives): checked if the patch sets it, else live's, whole.
 func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, error) {
 	if err := c.depth(&s, depth); err != nil {
 		return nil, err
@@ -57,7 +56,6 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 	return build(c, &c.atomics, &s), nil
 }
 
-// depth refuses patch node n at nesting depth beyond Options.MaxDepth.
 func (c *collator) depth(n *elements.Node, depth int) error {
 	if c.opts.MaxDepth > 0 && c.opts.Depth+depth > c.opts.MaxDepth {
 		return n.Errorf(elements.Patch, "nesting is deeper than the limit of "+strconv.Itoa(c.opts.MaxDepth)+" levels of maps and lists")
@@ -65,7 +63,6 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 	return nil
 }
 
-// whole replaces the patch value of s, at nesting depth, by its data (clean); in compose mode, by v as it is.
 func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
 	if c.opts.Compose {
 		s.Local = v
@@ -94,8 +91,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	s.Dirs = dirs
 	switch {
 	case directive == smp.DeleteValue:
-		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves
-		// it.
+		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves it.
 		s.Local = value.Null
 		if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
 			s.Local = value.MapFromSorted(nil)
@@ -114,8 +110,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	return build(c, &c.atomics, s), nil
 }
 
-// patchList builds the node of a list the patch sets, or of a live list "$setElementOrder/<field>" reorders
-// while the patch leaves it out.
+// patchList builds the node of a list the patch sets, or of live's list "$setElementOrder/<field>" reorders.
 func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, error) {
 	if !elements.MergedList(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
@@ -136,10 +131,9 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 	return c.keyedNode(s, depth)
 }
 
-// clean returns patch value v of node n at nesting depth as data (a replaced map or list, a list without
-// merge strategy): without map fields set to null, maps holding "$patch" (a replaced value's directives are
-// ignored; keep is false) and other directive keys; in compose mode, without those maps only. Nesting deeper
-// than the limit is an error (for values built in memory, which the parser's limit did not see).
+// clean returns patch value v of n at depth as data (a replaced map or list, a list without merge strategy): without
+// null map fields, directive keys and maps holding "$patch" (keep false: a replaced value's directives are ignored); in
+// compose mode, without those maps only. Too deep is an error (values built in memory escape the parser's limit).
 func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth int) (out value.Value, keep bool, err error) {
 	if !v.IsMap() && !v.IsList() {
 		return v, true, nil

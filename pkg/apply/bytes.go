@@ -8,15 +8,13 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// MergeBytes is Merge on objects as JSON or YAML text: it returns the merged object's JSON and Merge's
-// warnings, and lists no changes. Recorded and live are none (value.Null) when they hold no document: empty,
-// only comments, or null. Documents are read under parse.Limits' defaults with opts.MaxDepth; errors are
-// Merge's, and a *DocumentError for a document that does not parse or breaks a limit.
+// MergeBytes is Merge on JSON or YAML text, returning the merged object's JSON and Merge's warnings (not changes).
+// Recorded or live with no document (empty, only comments, or null) is value.Null. Parsing uses parse.Limits' defaults
+// with opts.MaxDepth; errors are Merge's, or a *DocumentError for a document that does not parse or breaks a limit.
 //
-// JSON documents are read in place into a parse.Arena from a pool, put back once the result is encoded, so
-// repeated merges allocate little more than their results (YAML, and JSON of over about 8,192 fields, get
-// memory of their own, as parse.OwnedDocument). The arguments are never modified, and nothing returned shares
-// memory with them or the pool: on failure the merge is repeated on copies, and that error is returned.
+// JSON is read in place into a pooled parse.Arena, so repeated merges allocate little beyond their results (YAML, and
+// JSON of over about 8,192 fields, get memory of their own, as parse.OwnedDocument). Arguments are never modified and
+// nothing returned shares memory with them or the pool: a failed merge is repeated on copies, whose error is returned.
 func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, error) {
 	a := docArenas.Get().(*parse.Arena)
 	defer func() {
@@ -32,11 +30,9 @@ func MergeBytes(recorded, local, live []byte, opts Options) ([]byte, []string, e
 	return res.Object.JSON(), res.Warnings, nil
 }
 
-// docArenas keeps the Arenas MergeBytes reads documents into, reset.
 var docArenas = sync.Pool{New: func() any { return new(parse.Arena) }}
 
-// mergeText reads the three documents in place into a, or into memory of their own when a is nil
-// (parse.Document: copies), and merges them without listing changes.
+// mergeText reads the documents in place into a (nil: into copies, parse.Document) and merges them, listing no changes.
 func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Result, error) {
 	limits := parse.Limits{MaxDepth: opts.MaxDepth}
 	var vs [3]value.Value // value.Null where a document is none
@@ -58,14 +54,12 @@ func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Resu
 	return merge(vs[0], vs[1], vs[2], opts, false, false)
 }
 
-// noDocument reports whether err is parse's error for input that holds no document.
 func noDocument(err error) bool {
 	var pe *parse.Error
 	return errors.As(err, &pe) && pe.NoDocument()
 }
 
-// DocumentError is one of MergeBytes' documents not parsing: Source is "recorded", "local" or "live", Err
-// the *parse.Error.
+// DocumentError is a MergeBytes document not parsing: Source "recorded", "local" or "live"; Err the *parse.Error.
 type DocumentError struct {
 	Source string
 	Err    error

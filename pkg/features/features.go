@@ -1,8 +1,5 @@
-// Package features holds ply's feature gates: every behaviour where ply departs from kubectl on purpose is a
-// named gate, on by default, with a one-line switch at the place that decides it. With every gate off
-// (Kubectl) ply computes what kubectl's strategic merge patch computes.
-//
-// Gates are given as Kubernetes gives them: --feature-gates=Name=true|false,... (Parse).
+// Package features holds ply's feature gates: each deliberate departure from kubectl is a named gate, on by default,
+// switched in one line where it is decided. All off (Kubectl), ply computes what kubectl's strategic merge patch does.
 package features
 
 import (
@@ -21,22 +18,20 @@ const (
 	// SeedOrdering orders merged lists by design document 000 (live-only items first, then local's or the
 	// patch's order); off, lists are ordered exactly as kubectl's strategic merge patch leaves them.
 	SeedOrdering Gate = iota
-	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give it: list and map types,
-	// list-map-keys (every key field, a field left out taking its default) and comma-separated
-	// patch-merge-keys; off, only the patch strategy and a one-field merge key count, as kubectl.
+	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give it: list and map types, list-map-keys (every
+	// key field, a field left out taking its default) and comma-separated patch-merge-keys; off, only the patch
+	// strategy and a one-field merge key count, as kubectl.
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
 	// leaves an empty map, as strategicpatch does.
 	PatchDeleteRemovesMap
-	// SetOfMaps merges x-kubernetes-list-type: set lists whose items are objects as sets of atomic items,
-	// identity the whole item, as server-side apply does; off, such a list is replaced whole, as kubectl
-	// replaces a list without a merge strategy.
+	// SetOfMaps merges x-kubernetes-list-type: set lists of objects as sets of atomic items, identity the whole item,
+	// as server-side apply does; off, such a list is replaced whole, as kubectl replaces a list without merge strategy.
 	SetOfMaps
-	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in
-	// local; off, such a patch is applied as the API server applies it, the later items of a key merged in
-	// turn into the first or kept apart (docs/patches.md), and a merge whose recorded, local or live list
-	// repeats a one-field key pairs the items as kubectl does and applies kubectl's patch as the server
-	// does (docs/differential.md).
+	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in local; off,
+	// such a patch is applied as the API server applies it, the later items of a key merged in turn into the first or
+	// kept apart (docs/patches.md), and a merge whose recorded, local or live list repeats a one-field key pairs the
+	// items as kubectl does and applies kubectl's patch as the server does (docs/differential.md).
 	UniqueMergeKeys
 
 	count
@@ -44,7 +39,6 @@ const (
 
 var names = [count]string{"SeedOrdering", "MultiFieldMergeKeys", "PatchDeleteRemovesMap", "SetOfMaps", "UniqueMergeKeys"}
 
-// summaries say in one line what each gate does on and off (help texts).
 var summaries = [count]string{
 	"merged lists put live-only items first, then local's (or the patch's) order; off: kubectl's order",
 	"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
@@ -106,9 +100,8 @@ func (s Gates) String() string {
 	return strings.Join(parts, ",")
 }
 
-// Parse reads "Name=true|false,..." (Kubernetes' --feature-gates syntax; spaces around names and values are
-// ignored, an empty string sets nothing) into base. An unknown name, a value that is not a boolean or a name
-// given twice is an error naming it.
+// Parse reads "Name=true|false,..." (Kubernetes' --feature-gates syntax; spaces around names and values are ignored, ""
+// sets nothing) into base. An unknown name, a value that is not a boolean or a name given twice is an error naming it.
 func Parse(base Gates, spec string) (Gates, error) {
 	seen := map[string]bool{}
 	for _, part := range strings.Split(spec, ",") {

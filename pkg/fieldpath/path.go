@@ -1,7 +1,4 @@
-// Package fieldpath names a place inside an object: a field of a map, an item of a keyed list (by its
-// merge-key tuple), an item of a set (by value) or an item of an atomic list (by index).
-//
-// Paths render the way users read them in error messages and change lists:
+// Package fieldpath names a place inside an object the way users read it in error messages and change lists:
 //
 //	spec.template.spec.containers[name=web].ports[containerPort=80,protocol=UDP]
 package fieldpath
@@ -22,7 +19,6 @@ type KeyField struct {
 // ElementKind says which member of an Element is set.
 type ElementKind uint8
 
-// The kinds of path element.
 const (
 	// FieldElement selects a field of a map by name.
 	FieldElement ElementKind = iota
@@ -58,8 +54,7 @@ func Index(i int) Element { return Element{Kind: IndexElement, Index: i} }
 // Path is a sequence of Elements from the root of an object. The empty Path is the root itself.
 type Path []Element
 
-// String renders p: fields joined by dots, list items in brackets ("[name=web]",
-// "[containerPort=80,protocol=UDP]", "[=value]", "[3]"). The root renders as ".".
+// String renders p: fields joined by dots, list items in brackets ("[name=web]", "[=value]", "[3]"), the root as ".".
 func (p Path) String() string {
 	if len(p) == 0 {
 		return "."

@@ -1,7 +1,5 @@
-// Package format is the strategic merge patch format as ply's engine reads it (design documents 000-002):
-// the directives read out of a patch's values into node metadata, and the rules that reject a patch. The
-// collator (internal/collate) calls it while it builds a patch's tree; pkg/patch is the front-end. Its
-// functions take the engine's element nodes: it is not an API for programs outside ply.
+// Package format reads the strategic merge patch format (design documents 000-002) for internal/collate: a patch's
+// directives into node metadata, and the rules that reject a patch. It takes engine nodes; programs use pkg/patch.
 package format
 
 import (
@@ -21,9 +19,8 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
-// fail is the *elements.Error blaming the patch at node n. (Errors blame elements.Patch, or elements.Live for
-// live data a directive cannot apply to, at the path of the map or list concerned. A node passed here is
-// complete but for its children and ID.)
+// fail is the *elements.Error blaming the patch at n, a node complete but for its children and ID. (Errors blame
+// elements.Patch, or elements.Live for live data a directive cannot apply to, at the map's or list's path.)
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
 // Directive reports whether key is a directive of a map of type t: a "$" key t does not declare (a few
@@ -32,10 +29,9 @@ func Directive(t *openapi.Type, key string) bool {
 	return strings.HasPrefix(key, "$") && t.Field(key) == nil
 }
 
-// ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value (directive: "replace",
-// "delete" or "merge"; "" when it has none), else the node's directives ("$retainKeys", added to n.Dirs) and
-// those it gives its fields, sorted by name. With compose (a patch merged into another: pkg/patch.Compose) its
-// directive keys are data as well, and of them only "$setElementOrder/<f>" is read.
+// ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
+// none), else its directives (n.Dirs plus "$retainKeys") and those it gives its fields, sorted by name. With compose (a
+// patch merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read.
 func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, dirs *elements.Directives, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
@@ -49,8 +45,7 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 		return p.Without(smp.DirectiveKey).Fields(), s, n.Dirs, nil, nil
 	}
 	dirs = n.Dirs
-	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others come from newer
-	// clients and are ignored.
+	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others (newer clients') are ignored.
 	fields := p.Fields()
 	first := slices.IndexFunc(fields, func(fl value.Field) bool { return Directive(t, fl.Key) })
 	if first < 0 {
@@ -104,7 +99,6 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 	return data, "", dirs, byField, nil
 }
 
-// copyOf returns a copy of d, or new Directives when d is nil.
 func copyOf(d *elements.Directives) *elements.Directives {
 	out := &elements.Directives{}
 	if d != nil {
@@ -147,8 +141,7 @@ func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	return "", fail(n, at+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// CheckDirs applies the rules relating "$setElementOrder/<field>" and "$deleteFromPrimitiveList/<field>"
-// (n.Dirs, from n's parent) to the field's schema and values.
+// CheckDirs checks n.Dirs' "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" against n's schema and values.
 func CheckDirs(n *elements.Node) error {
 	d := n.Dirs
 	if d.HasDeleteFromList {
@@ -184,9 +177,8 @@ func CheckDirs(n *elements.Node) error {
 	return nil
 }
 
-// checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" for a field that is not a list (by schema, or
-// by the patch's own value) and for a list of objects but a set of maps (objects): the values to delete and
-// the list they are deleted from (the patch's, else live's) are scalars of one kind.
+// checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" except on a list (by schema and patch value) whose items
+// (the patch's, else live's) and the values to delete are scalars of one kind, or objects of a set of maps.
 func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
 	dir := smp.DeletePrefix + n.Name
 	if n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown {
@@ -233,10 +225,9 @@ func KindPhrase(t *openapi.Type) string {
 	return "of unknown kind"
 }
 
-// CheckOrder checks that n's "$setElementOrder" names every item of the patch list (deletions aside) in the
-// patch's relative order: seq holds the identities (elements.Index numbers) of the patch's items in order, -1
-// for a "$patch: replace" item; order those it lists. It walks both lists once, as strategicpatch does: a
-// "$patch: replace" item is skipped while order entries remain, and counts as unmatched after the last one.
+// CheckOrder checks that n's "$setElementOrder" lists every patch item (deletions aside) in the patch's order: seq
+// holds the items' identities (elements.Index numbers; -1: a "$patch: replace" item), order those it lists. Like
+// strategicpatch it walks both once: a replace item is skipped while order entries remain, then counts as unmatched.
 func CheckOrder(n *elements.Node, seq, order []int) error {
 	dir := smp.SetOrderPrefix + n.Name
 	switch {
@@ -269,8 +260,7 @@ func CheckOrder(n *elements.Node, seq, order []int) error {
 	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
 
-// The class of a list item is its JSON type as strategicpatch compares them (value.Kind, a number's
-// KindInt): all items of a merged list must share one. classNone is the class of no items.
+// An item's class is its JSON type as strategicpatch compares them (value.Kind, numbers KindInt); classNone: no items.
 const classNone = value.KindList + 1
 
 var (
@@ -299,8 +289,7 @@ func classOfList(items []value.Value) (value.Kind, string) {
 	return c, ""
 }
 
-// ListClass is the class of merged list n's items, the patch's and live's together (classNone: neither has
-// any; else objects or scalars), or the error for items that cannot be merged.
+// ListClass is the class of merged list n's items, the patch's and live's: classNone (none), objects or scalars.
 func ListClass(n *elements.Node) (value.Kind, error) {
 	_, _, live := n.Lists()
 	lc, msg := classOfList(live)
