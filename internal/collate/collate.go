@@ -1,20 +1,12 @@
-// Package collate is Phase 1 of every operation: it walks the recorded, local and live objects (or a patch
-// and live, read by the rules of pkg/patch/format) together with the schema and builds one tree of
-// internal/elements Elements.
-//
-// Rules that shape the tree:
-//   - Only nodes local sets (present, not null) get children: a node local
-//     omits or nulls is a leaf decided by presence alone, so server-owned
-//     subtrees such as status are never walked.
-//   - Local must fit the schema, else an *elements.Error blames it. Live
-//     whose kind differs from local's makes the node atomic; recorded whose
-//     kind differs is ignored below that node.
-//   - Items of merged lists are matched by identity (elements.KeyOf,
-//     elements.SetKey) through one index per list: O(n). A local item
-//     without its key, or two with one key, is an error; live may repeat
-//     keys or lack them (LiveExtra, kept unchanged); recorded keys are a set.
-//     With the gate UniqueMergeKeys off, a merge's list that repeats a key
-//     in any source is matched as kubectl pairs such items (ranks).
+// Package collate is Phase 1 of every operation: it walks the recorded, local and live objects (or a patch and live,
+// read by pkg/patch/format's rules) with the schema into one tree of internal/elements Elements, by these rules:
+//   - Only nodes local sets (present, not null) get children: a node local omits or nulls is a leaf decided by presence
+//     alone, so server-owned subtrees such as status are never walked.
+//   - Local must fit the schema, else an *elements.Error blames it. Live whose kind differs from local's makes the node
+//     atomic; recorded whose kind differs is ignored below that node.
+//   - Merged lists match items by identity (elements.KeyOf, elements.SetKey) via one index per list (O(n)). Local items
+//     lacking their key or sharing one are errors; live may repeat or lack keys (LiveExtra, kept unchanged); recorded
+//     keys are a set. With gate UniqueMergeKeys off, a merge pairs repeated keys as kubectl does (ranks).
 package collate
 
 import (
@@ -34,33 +26,29 @@ import (
 
 // Options control a collation.
 type Options struct {
-	// Patch says Local holds a strategic merge patch (pkg/patch), whose directives are read into the nodes'
-	// elements.Directives (format.go).
+	// Patch says Local holds a strategic merge patch (pkg/patch), its directives read into the nodes' Directives.
 	Patch bool
-	// MaxDepth bounds the nesting a patch may reach (Patch only); 0 means no bound. Depth is the nesting
-	// depth of the root: a patch's item applied on its own stands where the item stands.
+	// MaxDepth bounds a patch's nesting (0: none); Depth is the root's (a patch's item applied alone keeps its own).
 	MaxDepth, Depth int
 	// Compose (with Patch) collates a patch to merge into another, held as live (pkg/patch.Compose).
 	Compose bool
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
-	// Lenient collates an object the server holds as local (kubectl's conflict check, a merge's result):
-	// where local's kind does not fit the schema the node is atomic, a field named like a directive is data,
-	// and of local items that repeat a key (or a set value) the first is matched and the others left out.
-	// Items without their key, or not objects, and set values that are not scalars are errors still.
+	// Lenient collates as local an object the server holds (kubectl's conflict check, a merge's result): a kind the
+	// schema rules out makes the node atomic, a directive-named field is data, and of local items repeating a key (or
+	// set value) only the first is matched. Keyless or non-object items and non-scalar set values still fail.
 	Lenient bool
 }
 
-// Collate builds the Element tree of one object from its values and its root type (openapi.Unknown when the
-// kind has no schema). The root has no Parent; nodes are numbered from 0.
+// Collate builds the Element tree of one object from its values and its root type (openapi.Unknown when the kind has no
+// schema). The root has no Parent; nodes are numbered from 0.
 func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, error) {
 	c := collator{opts: opts}
 	return c.collate(vals, root)
 }
 
-// CountIn is Collate on pooled storage that also returns the number of nodes built (their IDs are 0..n-1), so
-// that Phase 2 can size its tables once. Give the storage back with Arena.Release once nothing refers to the
-// tree any more; a tree still referred to (an error, lazy change paths) is simply not released.
+// CountIn is Collate on pooled storage, also returning the node count n (IDs 0..n-1) for Phase 2's tables. Call
+// Arena.Release once nothing refers to the tree; one still referred to (an error, lazy change paths) stays unreleased.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
@@ -77,8 +65,7 @@ func (a *Arena) Ranked() bool { return a.c != nil && a.c.ranked }
 // collators keeps released collators, their slabs emptied and cleared.
 var collators = sync.Pool{New: func() any { return new(collator) }}
 
-// Release clears the tree's storage (it must keep no input alive) and returns it to the pool: the tree must
-// not be used afterwards. A second Release does nothing.
+// Release clears the storage (to keep no input alive) and pools it; then the tree is unusable and Release a no-op.
 func (a *Arena) Release() {
 	c := a.c
 	if c == nil {
@@ -92,7 +79,6 @@ func (a *Arena) Release() {
 	collators.Put(c)
 }
 
-// reuse zeroes what a slab holds and empties it.
 func reuse[T any](slab []T) []T {
 	clear(slab)
 	return slab[:0]
@@ -110,8 +96,7 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
-// collator allocates the tree's nodes from slabs: a tree of n nodes costs O(log n) allocations per node type
-// instead of n.
+// collator allocates the tree's nodes from slabs: n nodes cost O(log n) allocations per node type, not n.
 type collator struct {
 	opts    Options
 	src     elements.Source // the source Local holds: the patch in a patch tree
@@ -130,8 +115,7 @@ type collator struct {
 	ranked bool
 }
 
-// alloc returns a new zero T from slab, growing the slab in chunks. (A slab is zero beyond its length: fresh,
-// or cleared by Arena.Release.)
+// alloc returns a new zero T from slab, grown in chunks (a slab is zero past its length: fresh, or cleared by Release).
 func alloc[T any](slab *[]T) *T {
 	if len(*slab) == cap(*slab) {
 		*slab = make([]T, 0, min(max(2*cap(*slab), 4), 512))
@@ -150,8 +134,7 @@ func carve[T any](slab *[]T, n int) []T {
 	return (*slab)[start : start+n : start+n]
 }
 
-// build returns a new Element from slab, its node set to s (complete but for its ID and children) and
-// numbered.
+// build returns a new Element from slab, its node set to s (complete but for its ID and children) and numbered.
 func build[T any, E interface {
 	*T
 	elements.Element
@@ -164,16 +147,14 @@ func build[T any, E interface {
 	return e
 }
 
-// node builds the Element for one node of a merge, filled in place in its slab (nodes are large; copying them
-// would cost more than deciding what they are).
+// node builds a merge node's Element in place in its slab (nodes are large: copying costs more than deciding the kind).
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if !vals.LocalSet() {
 		return build(c, &c.atomics, &s), nil
 	}
 	local := vals.Local
-	// A list item all three sources agree on is atomic: nothing below needs deciding. (Items only: higher up,
-	// comparing whole subtrees at every level would rescan them once per level.)
+	// An item all sources agree on is atomic (items only: comparing at every level would rescan subtrees per level).
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
 	if err := kindFits(&s, elements.Local); err != nil {
@@ -206,8 +187,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	return build(c, &c.atomics, &s), nil
 }
 
-// repeatsKey reports whether v, of type t with metadata meta, holds a list merged by a one-field key that
-// names a key twice.
+// repeatsKey reports whether v (type t, metadata meta) holds a list merged by a one-field key that names a key twice.
 func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	if v.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace) {
 		for _, f := range v.Fields() {
@@ -231,9 +211,8 @@ func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	return false
 }
 
-// fieldsNode builds the MapElement (a struct or a free-form map) of a node local (or the patch) sets to a
-// map: its children are the sorted union of lf (local's fields), recorded's and live's where they are maps,
-// and the fields a patch gives directives (dirs), in key order. depth is a patch node's nesting.
+// fieldsNode builds the MapElement of a node local (or the patch) sets to a map: its children, in key order, are the
+// union of lf (local's fields), recorded's and live's where maps, and the fields a patch gives directives (dirs).
 func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
 	self := build(c, &c.maps, s)
 	n := &self.Node
@@ -247,8 +226,7 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
-		// The smallest key among the heads, and which heads hold it: each head is compared with the key once.
-		// A smaller head takes the key from those before it.
+		// The heads' smallest key and which hold it, each head compared once; a smaller one takes it from earlier ones.
 		var cv elements.Values
 		var key string
 		if len(lf) > 0 {
@@ -320,8 +298,7 @@ func (c *collator) field(self elements.Element, key string, cv *elements.Values,
 
 func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
 
-// kindFits refuses a value of src (held in Local) whose kind the schema rules out (an object where the schema
-// wants a list, and so on).
+// kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list.
 func kindFits(s *elements.Node, src elements.Source) error {
 	t, v := s.Type, s.Local
 	switch {
@@ -350,8 +327,7 @@ func kindFits(s *elements.Node, src elements.Source) error {
 	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
 }
 
-// keyMessage is the message for item i (what names it) whose merge key field missing is absent, or not a
-// scalar (bad).
+// keyMessage is the message for item i (what names it) whose merge key field missing is absent, or not a scalar (bad).
 func keyMessage(what string, i int, missing string, bad bool, mk []string) string {
 	if bad {
 		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
@@ -359,8 +335,7 @@ func keyMessage(what string, i int, missing string, bad bool, mk []string) strin
 	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + strings.Join(mk, ",") + ")"
 }
 
-// members matches the items of a merged list's sources by identity: items holds one member per identity, at
-// the number index gives the identity.
+// members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it.
 type members struct {
 	index elements.Index
 	items []elements.Item
@@ -371,9 +346,8 @@ func item(recorded, local, live, of int) elements.Item {
 	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// join adds item i of src's list, of identity k, to the member of k, made if there is none. ok is false, and
-// nothing added, when that member has an item of src already (for local's items, added first: when k is not
-// new).
+// join adds item i of src's list, of identity k, to k's member, made if none. ok is false, and nothing added, when that
+// member has an item of src already (for local's items, added first: when k is not new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	id, fresh := m.index.ID(k)
 	if fresh {
@@ -393,10 +367,9 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 	return id, true
 }
 
-// keyedNode builds a list of maps merged by merge key: its members are local's (the patch's) items in their
-// order, then live's others, then recorded's. A live item without the key (an error in a patch) or repeating
-// one is a LiveExtra. Live items a "$patch: delete" item names are left out; a "$patch: replace" item makes
-// the patch's data items replace live's (live's stay members, Deleted, for the order of the server's view).
+// keyedNode builds a list of maps merged by key: members are local's (the patch's) items in order, then live's others
+// (LiveExtra: joinKeyed), then recorded's. Live items a "$patch: delete" item names are left out; with a "$patch:
+// replace" item the patch's data items replace live's (live's stay members, Deleted, for the server's view's order).
 func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
 	itemType, mk, src := s.Type.Item(), s.Meta.MergeKey, c.src
 	if len(mk) > elements.MaxKeyFields {
@@ -474,9 +447,8 @@ func duplicate(n *elements.Node, src elements.Source, i, j int, it value.Value) 
 	return &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + both + " are both " + at.String()}
 }
 
-// joinKeyed matches live's and recorded's items of keyed list n to the members by key (and rank: ranks). It
-// returns the live items without the key (an error in a patch, but for a first patch's list a second
-// replaces) or repeating one, as LiveExtra; live items gone names are left out.
+// joinKeyed joins n's live and recorded items to members by key (and rank), returning as LiveExtra live items repeating
+// a key or lacking it (a patch's error, unless a second patch replaces the list); items gone names are left out.
 func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone map[elements.Key]bool, replace bool) ([]elements.Item, error) {
 	recorded, _, live := n.Lists()
 	mk, itemType := n.Meta.MergeKey, n.Type.Item()
@@ -505,11 +477,10 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone m
 	return extra, nil
 }
 
-// ranks pairs the items of keyed list e as kubectl's three-way patch does when a source repeats a key: in a
-// merge's tree with the gate UniqueMergeKeys off and a one-field merge key (kubectl's), the identity of an
-// item is its key and its rank among the items of that key in the list sorted as kubectl sorts it
-// (smp.SortByKey), so the i-th item of a key in one source is the i-th in the others. It returns each
-// source's ranks by position and marks e Ranked, or nil when no source repeats a key.
+// ranks pairs keyed list e's items as kubectl's three-way patch does when a source repeats a key: in a merge's tree
+// with gate UniqueMergeKeys off and a one-field merge key, an item's identity is its key and its rank among that key's
+// items in the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is the i-th in
+// the others. It returns each source's ranks by position and marks e Ranked, or nil if no source repeats a key.
 func (c *collator) ranks(e *elements.ListElement) [][]int {
 	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(e.Meta.MergeKey) != 1 {
 		return nil
@@ -535,9 +506,8 @@ func ranked(k *elements.Key, ranks [][]int, src elements.Source, i int) *element
 	return k
 }
 
-// keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (live's, whole). A
-// patch's data item merges with live's item of its key; in a replaced list (replace) it is the patch's,
-// whole, and live's items are Deleted.
+// keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (live's, whole). A patch's data
+// item merges with live's item of its key; in a replaced list (replace) it is the patch's whole, live's Deleted.
 func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int, replace bool) error {
 	if replace {
 		if e.Dirs == nil {
@@ -579,7 +549,6 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 	return nil
 }
 
-// itemValues are a list member's values, from its positions in the sources' lists.
 func itemValues(it *elements.Item, recorded, local, live []value.Value) elements.Values {
 	var cv elements.Values
 	if it.LocalIndex >= 0 {
@@ -594,8 +563,7 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) elements
 	return cv
 }
 
-// localKey is the identity of item i of src's list of n, or the error for an item without one (del: a
-// "$patch: delete" item).
+// localKey is the identity of item i of src's list at n, or the error for an item lacking one (del: "$patch: delete").
 func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source, del bool) (elements.Key, error) {
 	mk := n.Meta.MergeKey
 	if !it.IsMap() {
@@ -611,9 +579,8 @@ func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, s
 	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
 }
 
-// order sets the members' OrderIndex from n's "$setElementOrder" list, if any, and checks it against seq, the
-// IDs of the patch's items in patch order (checkOrder). Its entries are objects holding the merge key in a
-// keyed list, else items of a set (of maps: objects).
+// order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against seq, the patch's item
+// IDs in patch order (format.CheckOrder). Its entries hold the merge key if keyed, else are set items (objects: maps).
 func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects bool) error {
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
 		return nil
@@ -644,10 +611,9 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects
 	return format.CheckOrder(n, seq, order)
 }
 
-// setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are
-// atomic, identity the whole item (elements.SetKey). A value local repeats is an error (a patch's collapse);
-// values live or recorded repeat collapse into their first. Values "$deleteFromPrimitiveList" names are
-// Deleted.
+// setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,
+// identity the whole item (elements.SetKey). A value local repeats is an error (a patch's collapse); values live or
+// recorded repeat collapse into their first. Values "$deleteFromPrimitiveList" names are Deleted.
 func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	e := build(c, &c.sets, s)
 	n := &e.Node
@@ -706,16 +672,14 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	return e, nil
 }
 
-// setKey is the identity of set item v (elements.SetKey).
 func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {
 	k[0], ok = elements.SetKey(v, objects)
 	return k, ok
 }
 
-// RootValues checks the top level of the three objects of a tree and returns the root's Values: local must be
-// an object; recorded and live are absent when null (a first apply; no object yet) and must be objects
-// otherwise; a recorded or live apiVersion or kind that differs from local's is an error naming that source,
-// since the three must describe one object.
+// RootValues checks the top level of a tree's three objects and returns the root's Values: local must be an object;
+// recorded and live are absent when null (a first apply; no object yet), else objects; a recorded or live apiVersion or
+// kind other than local's is an error naming that source, since the three must describe one object.
 func RootValues(recorded, local, live value.Value) (elements.Values, error) {
 	vals := elements.Values{Local: local, HasLocal: true}
 	if !recorded.IsNull() {

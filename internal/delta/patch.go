@@ -1,9 +1,7 @@
-// Package delta is the patch-producing visitor: what a strategic merge patch must say to turn one source of a
-// collated tree (internal/collate) into local, in kubectl's modes (Mode). It is the one place that decides
-// what kubectl's patches hold: pkg/patchgen sends them (Patch, ThreeWay), kubectl apply --overwrite=false's
-// conflict check compares two of them (Check), and kubectl's list order asks whether a list is touched
-// (Touches). Lists are matched by collate's index (elements.KeyOf), so a patch is linear in the size of the
-// objects; the output equals strategicpatch's JSON byte for byte where both are defined.
+// Package delta is the one place deciding what kubectl's strategic merge patches hold, made from a collated tree
+// (internal/collate) in kubectl's modes (Mode) for pkg/patchgen (Patch, ThreeWay), kubectl apply --overwrite=false's
+// conflict check (Check) and kubectl's list order (Touches). Lists are matched by collate's index, so a patch is linear
+// in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
 package delta
 
 import (
@@ -19,9 +17,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Patch returns the patch of mode m for a collated tree whose root holds the whole object, collated under
-// gates; ok is false when the patch has no entry. Errors are *elements.Error naming the source of the bad
-// value (from's items that cannot be put in a patch, a local field named like a directive).
+// Patch returns mode m's patch for a tree of a whole object collated under gates; ok false: no entry. Errors are
+// *elements.Error naming the bad value's source (an item a patch cannot name, a local field named like a directive).
 func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, ok bool, err error) {
 	d := New(m)
 	d.Gates = gates
@@ -29,11 +26,9 @@ func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, 
 	return en.Value, en.Present, err
 }
 
-// ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): the
-// Delta and the Deletions computed in one walk, merged node by node as kubectl merges the deletions with the
-// delta (see Visitor); compose merges them where that does not hold, and must be set for a tree that may
-// hold a Ranked list (Visitor.Compose). A fault of recorded is reported before one of live: on an error, the
-// Deletions alone are asked for theirs.
+// ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): Delta and
+// Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be Ranked) where
+// that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are asked for theirs.
 func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (value.Value, bool, error) {
 	d := New(threeWay)
 	d.Gates, d.Compose = gates, compose
@@ -54,19 +49,16 @@ func Touches(e elements.Element, m Mode) (bool, error) {
 	return en.Any(), err
 }
 
-// Conflict is a place where the three-way patch (what applying local would write) and the recorded->live
-// patch (what the server changed) disagree.
+// Conflict is where the three-way patch (what local writes) and the recorded->live patch (server changes) disagree.
 type Conflict struct {
 	Path fieldpath.Path
-	// Local is what the three-way patch writes there (null for a removal, a delete directive for a deleted
-	// item).
+	// Local is what the three-way patch writes there (null for a removal, a delete directive for a deleted item).
 	Local value.Value
 	// Live is what the recorded->live patch has there (null for a removal).
 	Live value.Value
 }
 
-// ConflictError reports that applying local would overwrite changes the server made since the last apply
-// (kubectl apply --overwrite=false), listing every conflict in Check's order; never empty.
+// ConflictError reports that applying local would overwrite the server's changes since the last apply; never empty.
 type ConflictError struct {
 	Conflicts []Conflict
 }
@@ -80,19 +72,15 @@ func (e *ConflictError) Error() string {
 	return s
 }
 
-// Check is the conflict check of kubectl apply --overwrite=false: a *ConflictError listing, by kubectl's
-// rule, every conflict between patch, the three-way patch of root (ThreeWay(root); ok false: no conflict),
-// and the Changed patch from root's recorded object to its live one (each the empty object when absent): both
-// have an entry for a field and they disagree on its scalar value, its kind, a $patch directive, or the
-// length or a member of an atomic list (lists of scalars compared deduplicated and sorted). Fields with
-// strategy replace and merged lists of scalars never conflict; items of merged lists of maps are matched by
-// elements.KeyOf, and items without an identity are not compared. Conflicts come in the patch's order.
+// Check is kubectl apply --overwrite=false's conflict check: a *ConflictError listing, in the patch's order, each field
+// where patch, root's three-way patch (ThreeWay(root); ok false: no conflict), and the Changed patch from root's
+// recorded to its live object ({} when absent) both have an entry and, by kubectl's rule, disagree on a scalar, a kind,
+// a $patch directive, or an atomic list's length or member (scalars deduplicated and sorted). Replace-strategy fields
+// and merged lists of scalars never conflict; items of merged lists of maps match by elements.KeyOf (none: skipped).
 //
-// Live is collated as local leniently (collate.Options.Lenient): a live value whose kind does not fit the
-// schema is taken whole, a field named like a directive is data, and of live items repeating a key the first
-// is compared, as the merge writes only that one, but with the gate UniqueMergeKeys off (gates) they are
-// paired as kubectl pairs them. An item that cannot be put in a patch is an *elements.Error naming its
-// source, as kubectl fails on it too.
+// Live is collated as local leniently (collate.Options.Lenient): of items repeating a key the first is compared, as the
+// merge writes only it, but with gate UniqueMergeKeys off they pair as kubectl's do. An item no patch can name is an
+// *elements.Error naming its source, as kubectl fails on it too.
 func Check(root elements.Element, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
@@ -122,8 +110,8 @@ func Check(root elements.Element, patch value.Value, ok bool, gates features.Gat
 	return nil
 }
 
-// renamed blames source to for an *elements.Error blaming from, found in a tree that holds to's value in
-// from's place (live as local: Check; live as recorded: below).
+// renamed blames source to for an *elements.Error blaming from, found in a tree holding to's value in from's place
+// (live as local: Check; live as recorded: below).
 func renamed(err error, from, to elements.Source) error {
 	if e, ok := err.(*elements.Error); ok && e.Source == from {
 		e.Source = to
@@ -131,8 +119,7 @@ func renamed(err error, from, to elements.Source) error {
 	return err
 }
 
-// compare appends the conflicts between p (three-way) and c (changed) at path, for a node of type t with
-// metadata meta.
+// compare appends the conflicts between p (three-way) and c (changed) at path, of type t with metadata meta.
 func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, out *[]Conflict) {
 	add := func() { *out = append(*out, Conflict{Path: path, Local: p, Live: c}) }
 	switch p.Kind() {
@@ -192,8 +179,8 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 	}
 }
 
-// compareItems compares the last item of p, a patch list of maps merged by mergeKey, of each identity with
-// the last item of c of that identity, as kubectl indexes them. Items without an identity are not compared.
+// compareItems compares, per identity, the last item of p, a patch list of maps merged by mergeKey, with c's last, as
+// kubectl indexes them; items without an identity are not compared.
 func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
 	type entry struct {
 		c    value.Value
@@ -221,8 +208,7 @@ func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, p
 	}
 }
 
-// sortedScalars dedupes the items of l and sorts them by smp.KeyString, as kubectl does before it compares
-// atomic lists of scalars.
+// sortedScalars dedupes l's items and sorts them by smp.KeyString, as kubectl does to compare atomic lists of scalars.
 func sortedScalars(l value.Value) []value.Value {
 	seen := make(map[value.ScalarKey]bool, l.Len())
 	out := make([]value.Value, 0, l.Len())

@@ -16,54 +16,42 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Mode is one of the diffs of kubectl's strategicpatch (its DiffOptions): the sources local is compared with,
-// the entries written, and whether merged lists get $setElementOrder.
+// Mode is one of strategicpatch's diffs (DiffOptions): sources compared, entries written, $setElementOrder or not.
 type Mode uint8
 
 const (
-	// Delta is live -> local, additions and changes, with $setElementOrder: the "delta" half of kubectl's
-	// three-way patch.
+	// Delta is live -> local, additions and changes, with $setElementOrder: the three-way patch's "delta" half.
 	Delta Mode = iota
-	// Deletions is recorded -> local, removals only (nulls, delete directives, $deleteFromPrimitiveList),
-	// with $setElementOrder: the "deletions" half of kubectl's three-way patch.
+	// Deletions is recorded -> local: nulls, delete directives, $deleteFromPrimitiveList, and $setElementOrder.
 	Deletions
 	// TwoWay is recorded -> local, both, with $setElementOrder (strategicpatch.CreateTwoWayMergePatch).
 	TwoWay
-	// Changed is TwoWay without $setElementOrder: the "changed map" of kubectl's conflict check (collated
-	// with live as local).
+	// Changed is TwoWay without $setElementOrder: kubectl's conflict check's "changed map" (live collated as local).
 	Changed
 	// threeWay is Delta and Deletions in one walk, merged as strategicpatch merges them (see ThreeWay).
 	threeWay
 )
 
-// Visitor is the patch-producing elements.Visitor: for each Element of a collated tree, the patch entry that
-// turns the compared sources' values into the node's local value, in one Mode. Visit methods are called on
-// nodes local holds (maybe null); fields local lacks are handled by their parent. A list's parallel lists
-// reach its parent through par, which Entry reads and clears: call Entry, not Accept, from outside. It is not
-// safe for concurrent use.
-//
-// The patch has two halves, merged node by node: the changes (against source changes) and the deletions
-// (since source deletions). At a node a half compares member by member or is settled (prelude). Where the
-// changes are settled on local's value and the deletions compare, the walk of local's members merges the two;
-// if the deletions have nothing there, the entry is local's value.
+// Visitor is the patch-producing elements.Visitor: per Element, the entry of one Mode's patch turning the compared
+// sources into local's value. Visit methods see nodes local holds (maybe null); parents handle fields local lacks.
+// Parallel lists reach the parent through par, which Entry reads and clears: call Entry, not Accept. Not safe for
+// concurrent use. The halves, changes (against source changes) and deletions (since source deletions), merge node by
+// node; at a node each compares member by member or is settled (prelude). Where the changes are settled on local's
+// value and the deletions compare, the walk of local's members merges them (no deletions: local's value).
 type Visitor struct {
 	changes, deletions elements.Source // the sources of the halves
 	order              bool            // emit $setElementOrder
-	// dels counts the deletions emitted (nulls, delete directives, $deleteFromPrimitiveList values): a node's
-	// deletions half has entries when it grows while the node is visited.
+	// dels counts the deletions emitted: a node's deletions half has entries if it grows during the node's visit.
 	dels int
 	par  Parallel // the parallel lists of the node just visited
-	// Compose merges a patch into a patch as kubectl merges the halves of its three-way patch (pkg/patch's
-	// Composer), for Ranked lists; the front-end sets it, and Gates, those the tree was collated under.
+	// Compose merges a Ranked list's three-way halves; the front-end sets it and Gates, the tree's collation gates.
 	Compose Composer
 	Gates   features.Gates
 }
 
-// Composer merges patch second into patch first, both objects of type t, under gates, as strategicpatch
-// merges two patches (pkg/patch.Compose).
+// Composer merges patch second into first, objects of type t, under gates as strategicpatch does (pkg/patch.Compose).
 type Composer func(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error)
 
-// modes holds the Visitor of each Mode, with no state.
 var modes = [...]Visitor{
 	Delta:     {changes: elements.Live, order: true},
 	Deletions: {deletions: elements.Recorded, order: true},
@@ -78,15 +66,13 @@ func New(m Mode) *Visitor {
 	return &d
 }
 
-// Entry is what a node contributes to its parent's patch: its own entry (Present false: none) and, for a
-// merged list, the parallel lists.
+// Entry is what a node gives its parent's patch: its entry (Present false: none) and a merged list's parallel lists.
 type Entry struct {
 	elements.Outcome
 	Parallel
 }
 
-// Parallel holds a merged list's $setElementOrder/<field> list (Order, when HasOrder) and
-// $deleteFromPrimitiveList/<field> list (Deletes, when HasDeletes), which its parent map carries.
+// Parallel holds a merged list's $setElementOrder/<field> (Order) and $deleteFromPrimitiveList/<field> (Deletes).
 type Parallel struct {
 	Order, Deletes       value.Value
 	HasOrder, HasDeletes bool
@@ -95,8 +81,7 @@ type Parallel struct {
 // Any reports whether the patch says anything about the node.
 func (en Entry) Any() bool { return en.Present || en.HasOrder || en.HasDeletes }
 
-// Entry returns the patch entry of e, a node local holds. An Element kind rule.For does not know is an error,
-// as in a merge.
+// Entry returns the patch entry of e, a node local holds; an Element kind rule.For rejects is an error, as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	if _, err := rule.For(e, false); err != nil {
 		return Entry{}, err
@@ -126,8 +111,7 @@ func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, 
 	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
-// replaced is the changes half of a value sent whole when it changed: local's value unless the changes are
-// left out or their source holds an equal value. A node no half compares has this entry.
+// replaced is the changes half of a value sent whole: local's, unless changes are left out or their source equals it.
 func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	from, has := n.Get(d.changes)
 	if d.changes != elements.NoSource && !(has && value.Equal(n.Local, from)) {
@@ -136,11 +120,10 @@ func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	return elements.Absent
 }
 
-// VisitAtomic implements elements.Visitor: a changed scalar or null is sent, a map of strategy replace whole
-// whenever local sets it, other atomic values when they changed. Two kinds are compared member by member
-// (below): for the deletions, a node atomic only because live's kind differs from local's; for the delta, a
-// list item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's set before
-// comparing, so an unsorted set equal to local's still gets $setElementOrder).
+// VisitAtomic implements elements.Visitor: a map of strategy replace is sent whole whenever local sets it, others when
+// changed. Compared member by member (below): for the deletions, a node atomic only as live's kind differs; for the
+// delta, an item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's first: an
+// unsorted set equal to local's gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
 	if !n.Local.IsMap() && !n.Local.IsList() {
@@ -165,11 +148,9 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	return d.replaced(n), nil
 }
 
-// below computes the entry of an atomic node whose local value is a map or a list (VisitAtomic settles the
-// others) member by member: src's value (as recorded) and local's are collated again, alone, under a
-// one-field parent carrying the node's type and metadata, and visited. For src Recorded (the deletions) the
-// changes, lacking their source there, are settled on local's values; for src Live (the delta) the changes
-// compare with it and errors name live.
+// below computes member by member the entry of atomic node n, a map or list in local: src's value (as recorded)
+// and local's are collated again alone under holder(n) and visited. For Recorded (the deletions) the changes,
+// lacking their source, are settled on local's values; for Live (the delta) they compare with it, errors name live.
 func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
 	parent, name := holder(n)
 	from, _ := n.Get(src)
@@ -198,8 +179,7 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 	return en.Outcome, nil
 }
 
-// holder returns a struct type of one field, name, that holds node n's type and metadata: n's value alone
-// under a parent, to be collated or patched again.
+// holder returns a struct type whose one field, name, has n's type and metadata: to collate or patch n alone.
 func holder(n *elements.Node) (t *openapi.Type, name string) {
 	if name = n.Name; name == "" {
 		name = "item"
@@ -212,10 +192,9 @@ func holder(n *elements.Node) (t *openapi.Type, name string) {
 	}, name
 }
 
-// composed is the three-way entry of a Ranked list: its Delta and Deletions entries made apart and, when the
-// deletions have one, the delta merged into them as kubectl merges its two halves, a patch into a patch
-// (Composer): there an item of a repeated key merges into the first item of its key, whichever member made
-// it, so the node-by-node merge of the halves does not hold.
+// composed is a Ranked list's three-way entry: its Delta and Deletions entries made apart and, if the deletions
+// have one, the delta merged into them by Compose as kubectl does: there an item of a repeated key merges into the
+// first item of its key, whichever member made it, so the node-by-node merge of the halves does not hold.
 func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	dels, delta := modes[Deletions], modes[Delta]
 	dels.Gates, delta.Gates = d.Gates, d.Gates
@@ -251,9 +230,8 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	return elements.Absent, nil
 }
 
-// Malformed blames local for an error met when kubectl's three-way patch for a list that repeats a merge key
-// is made (verb) or applied: its halves merged into one, items of such a key can make a patch that is not
-// valid, as kubectl's own patch then is.
+// Malformed blames local for err, met when kubectl's three-way patch for a list repeating a merge key is verb
+// ("made" or "applied"): its merged halves can make the patch invalid, as kubectl's own then is.
 func Malformed(err error, verb string) error {
 	if e, ok := err.(*elements.Error); ok && e.Source != elements.Local {
 		e.Source, e.Msg = elements.Local, "kubectl's patch for local's repeated merge keys cannot be "+verb+": "+e.Msg
@@ -261,8 +239,7 @@ func Malformed(err error, verb string) error {
 	return err
 }
 
-// hasUnsortedSet reports whether v, of type t with metadata meta, holds (through maps and merged lists of
-// maps) a merged set whose values are not in kubectl's sorted order.
+// hasUnsortedSet reports whether v (type t, metadata meta) holds, within maps and keyed lists, an unsorted merged set.
 func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	switch v.Kind() {
 	case value.KindMap:
@@ -298,8 +275,7 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	return false
 }
 
-// rebase places an *elements.Error found in a subtree collated by below at node path at: the subtree's first
-// step stands for the node itself.
+// rebase moves an *elements.Error of a subtree below collated to node path at (the subtree's first step is the node).
 func rebase(err error, at fieldpath.Path) error {
 	if e, ok := err.(*elements.Error); ok && len(e.Path) > 0 {
 		p := make(fieldpath.Path, 0, len(at)+len(e.Path)-1)
@@ -308,10 +284,9 @@ func rebase(err error, at fieldpath.Path) error {
 	return err
 }
 
-// VisitMap implements elements.Visitor: the patch of a map is one entry per field with one, null per field
-// the deletions' source has and local lacks, the parallel lists of list fields, and $retainKeys when the
-// strategy has retainKeys, local has a non-null field, and a comparing half has entries or its source holds a
-// non-null field local lacks.
+// VisitMap implements elements.Visitor: a map's patch has each field's entry, null for a field the deletions'
+// source has and local lacks, list fields' parallel lists, and $retainKeys under strategy retainKeys when local
+// sets a field and a comparing half has entries or its source holds a non-null field local lacks.
 func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	n, fs := &e.Node, e.Fields
 	cs, _, done := d.prelude(n, false)
@@ -355,7 +330,6 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	return elements.Keep(m), nil
 }
 
-// field appends the entries of field f to out: its own, and the parallel lists of a list.
 func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, error) {
 	c := f.Element.Base()
 	if !c.HasLocal {
@@ -388,7 +362,6 @@ func sameJSONType(a, b value.Value) bool {
 	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
 }
 
-// index is an item's position in source src (-1: absent there, or src is NoSource).
 func index(it *elements.Item, src elements.Source) int {
 	switch src {
 	case elements.Recorded:
@@ -399,11 +372,10 @@ func index(it *elements.Item, src elements.Source) int {
 	return -1
 }
 
-// VisitList implements elements.Visitor for a list of maps merged by key: the changed items (their patch plus
-// merge key) and the items new to the changes' source (whole), in local's order, then a delete directive per
-// item of the deletions' source local lacks, ordered by key as kubectl orders them; and $setElementOrder
-// (local's keys) when the deletions have entries or the changes compare and have entries or their source's
-// key sequence differs from local's.
+// VisitList implements elements.Visitor for a list of maps merged by key: changed items (their patch plus merge
+// key) and items new to the changes' source (whole), in local's order, then a delete directive per item of the
+// deletions' source local lacks, in kubectl's key order; and $setElementOrder (local's keys) when the deletions
+// have entries or the changes compare and have entries or their source's key sequence differs from local's.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
 	if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
@@ -482,8 +454,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(out)), nil
 }
 
-// sameKeys reports whether lists a and b of maps have the same key at each position, as kubectl compares
-// their order.
+// sameKeys reports whether lists a and b of maps have the same key at each position, as kubectl compares order.
 func sameKeys(a, b []value.Value, mk []string, itemType *openapi.Type) bool {
 	if len(a) != len(b) {
 		return false
@@ -498,8 +469,7 @@ func sameKeys(a, b []value.Value, mk []string, itemType *openapi.Type) bool {
 	return true
 }
 
-// appendDeletes appends to out a delete directive per item of fromItems not matched, ordered by key as
-// kubectl orders them.
+// appendDeletes appends to out a delete directive per unmatched item of fromItems, in kubectl's key order.
 func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, itemType *openapi.Type) []value.Value {
 	type keyed struct {
 		sortKey []string
@@ -524,9 +494,8 @@ func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, it
 	return out
 }
 
-// items returns the items of source src's list at e (none for NoSource), or an error naming the first the
-// patch cannot name: not an object with every merge-key field a scalar. For live, these are the LiveExtra
-// entries repeating no item; recorded's are looked for unless collate matched them all.
+// items returns src's items at e (none for NoSource), or an error for the first a patch cannot name (not an object with
+// scalar merge-key fields): for live, a LiveExtra repeating no item; recorded's are checked unless collate matched all.
 func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.Value, error) {
 	v, _ := e.Get(src)
 	items, bad := v.Items(), -1
@@ -563,8 +532,7 @@ func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.V
 	return items, nil
 }
 
-// keyOfItem returns the identity (elements.KeyOf) of item, an item of a patch list that may hold anything; ok
-// is false when it has none.
+// keyOfItem returns the identity (elements.KeyOf) of item, a patch list's item that may be anything; ok false: none.
 func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k elements.Key, ok bool) {
 	if !item.IsMap() || len(mergeKey) > elements.MaxKeyFields {
 		return k, false
@@ -573,9 +541,8 @@ func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 	return k, missing == ""
 }
 
-// presentKeyFields returns the merge-key fields item writes: a patch item carries only these, so a key field
-// local leaves out stays out and the receiver fills its default, as a merge of local does. (Entries that only
-// name items carry the whole tuple: itemKeyFields.)
+// presentKeyFields returns the merge-key fields item writes, all a patch item carries: a key field local leaves
+// out stays out and the receiver fills its default, as a merge of local does (unlike itemKeyFields).
 func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
 	out := make([]value.Field, 0, len(mergeKey))
 	for _, name := range mergeKey {
@@ -598,10 +565,8 @@ func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) 
 	return out
 }
 
-// deleteDirective is the body of a delete directive item.
 var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})
 
-// withFields returns m with fields set.
 func withFields(m value.Value, fields []value.Field) value.Value {
 	for _, f := range fields {
 		m = m.With(f.Key, f.Value)
@@ -609,10 +574,9 @@ func withFields(m value.Value, fields []value.Field) value.Value {
 	return m
 }
 
-// VisitSet implements elements.Visitor for a list merged as a set: local's values new to the changes' source
-// (local's order), $deleteFromPrimitiveList with the deletions' source's values local lacks (sorted as
-// kubectl sorts scalars), and $setElementOrder (local's list) when values are deleted or the changes compare
-// and local differs from their source's list sorted.
+// VisitSet implements elements.Visitor for a set: local's values new to the changes' source (local's order),
+// $deleteFromPrimitiveList with the deletions' source's values local lacks (in kubectl's scalar order), and
+// $setElementOrder (local's list) when values are deleted or the changes compare and local is not their list sorted.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
 	cs, ds, done := d.prelude(n, true)

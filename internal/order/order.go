@@ -1,7 +1,6 @@
-// Package order decides the order of a merged list in Phase 2, for three-way merges and patches under both
-// orderings, from where Phase 1 found each member in each source (elements.Item) and what the patch says
-// about order. Members are numbered as the tree numbers them: Items 0..n-1, then LiveExtra n...; an order
-// lists members present in the result or not, and the list visitor keeps those whose outcome is present.
+// Package order decides a merged list's order in Phase 2 (merges and patches, both orderings) from where Phase 1 found
+// each member in each source (elements.Item) and what the patch says about order. Members are numbered as in the tree
+// (Items 0..n-1, then LiveExtra n...); an order may list members absent from the result.
 package order
 
 import (
@@ -21,15 +20,13 @@ import (
 type Ordering uint8
 
 const (
-	// OrderSeed is the rule of design document 000: items only live holds first, in their live relative
-	// order, then the items local (or the patch) names, in its order.
+	// OrderSeed is design document 000's rule: live-only items first, in live's order, then local's (or the patch's).
 	OrderSeed Ordering = iota
 	// OrderKubectl is kubectl's strategic merge patch order: live-only items interleaved with local's.
 	OrderKubectl
 )
 
-// ParseOrdering returns the Ordering a user names: "seed" or "kubectl" (the CLI's --ordering values); any
-// other name is an error that quotes it.
+// ParseOrdering returns the Ordering "seed" or "kubectl" names (--ordering's values); another is an error quoting it.
 func ParseOrdering(name string) (Ordering, error) {
 	switch name {
 	case "seed":
@@ -40,9 +37,9 @@ func ParseOrdering(name string) (Ordering, error) {
 	return OrderSeed, errors.New("--ordering must be seed or kubectl, not " + strconv.Quote(name))
 }
 
-// List returns the order of the members of e, a *elements.ListElement or a *elements.SetElement: the order of
-// a three-way merge, or with patch that of a patch's result; with compose as well, that of a patch merged into
-// another (pkg/patch.Compose), whose "$patch: delete" items, data there, go last in their run.
+// List orders the members of e (a *elements.ListElement or *elements.SetElement) for a three-way merge, or with patch
+// for a patch's result; with compose too, for a patch merged into another (pkg/patch.Compose), whose "$patch: delete"
+// items, data there, go last in their run.
 func List(e elements.Element, o Ordering, patch, compose bool) []int {
 	v := &view{e: e, node: e.Base(), compose: compose}
 	switch e := e.(type) {
@@ -63,14 +60,12 @@ func List(e elements.Element, o Ordering, patch, compose bool) []int {
 	return v.merged(o)
 }
 
-// merged is the order of a three-way merge. Under OrderKubectl it replays in O(n) where the server's patch
-// application puts each item of kubectl's three-way patch (a live->local delta of additions and changes, plus
-// recorded->local deletions). The patch carries $setElementOrder (local's order) when either part has
-// anything for the list; with none the list stays as live has it, and with live's empty local's is sent
-// whole. The server deletes removed items in place, appends new ones and merges the live-only run with
-// local's by rank in its view of the list (viewRanks, interleave). A list of maps the patch leaves out has
-// live's keys in local's order, which that merge keeps; a set it leaves out can differ from local's order
-// (kubectl compares it sorted), so a set asks internal/delta whether the patch touches it.
+// merged is a three-way merge's order. Under OrderKubectl it replays in O(n) where the server puts each item of
+// kubectl's three-way patch (live->local additions and changes, recorded->local deletions). The patch carries
+// $setElementOrder (local's order) when either part touches the list; untouched, it stays as live has it; with live's
+// empty, local's is sent whole. The server deletes removed items in place, appends new ones and merges the live-only
+// run with local's by rank in its view of the list (viewRanks, interleave). An untouched list of maps has live's keys
+// in local's order, which that merge keeps; an untouched set may not (kubectl compares sets sorted), so sets ask delta.
 func (v *view) merged(o Ordering) []int {
 	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
 		return indices(v.np, v.np)
@@ -96,18 +91,16 @@ func (v *view) sameAsLive() bool {
 	return id == v.np && id == v.live
 }
 
-// touches reports whether part m of kubectl's patch (internal/delta, this node alone) has anything for e:
-// items, directives or $setElementOrder. A list with an item no patch can hold counts as touched: kubectl
-// fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
+// touches reports whether part m of kubectl's patch has anything for e alone (delta.Touches), or e has an item no patch
+// can hold: kubectl fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
 func touches(e elements.Element, m delta.Mode) bool {
 	t, err := delta.Touches(e, m)
 	return t || err != nil
 }
 
-// patched is the order of a patch's result (pkg/patch; document 000's under OrderSeed, strategicpatch's under
-// OrderKubectl), then "$setElementOrder" applied. Phase 1 leaves out the live items a "$patch: delete" item
-// deletes; those a "$patch: replace" list or "$deleteFromPrimitiveList" deletes stay members (Item.Deleted),
-// ordered like the others, for the list visitor to drop.
+// patched is a patch's result's order (document 000's under OrderSeed, strategicpatch's under OrderKubectl), then
+// "$setElementOrder" applied. Live items a "$patch: delete" item deletes are not members; those a "$patch: replace"
+// list or "$deleteFromPrimitiveList" deletes are (Item.Deleted), ordered like the others for the list visitor to drop.
 func (v *view) patched(o Ordering) []int {
 	survivors := v.survivors()
 	dirs := v.node.Dirs
@@ -123,8 +116,7 @@ func (v *view) patched(o Ordering) []int {
 	case o == OrderSeed || !v.node.HasLocal:
 		layout = v.seedInterleave(v.runs(survivors))
 	default:
-		// strategicpatch ranks by live's list after the deletions: it appends the new items to a copy of the
-		// slice header, so they have no rank.
+		// strategicpatch ranks by live's list after deletions: new items go to a copy of its slice header, unranked.
 		left, right := v.runs(survivors)
 		sortBy(left, v.liveRank)
 		v.deletesLast(left, right)
@@ -139,8 +131,7 @@ func (v *view) patched(o Ordering) []int {
 	if o == OrderSeed {
 		return append(others, named...)
 	}
-	// As strategicpatch applies it: the others sorted by their rank in the server's view of live's list
-	// (unranked last), then interleaved.
+	// As strategicpatch does: the others sorted by rank in the server's view of live (unranked last), interleaved.
 	rank := v.liveRank
 	if !replace {
 		view := v.viewRanks(survivors)
@@ -156,8 +147,8 @@ func (v *view) patched(o Ordering) []int {
 	return interleave(others, named, rank)
 }
 
-// deletesLast moves, in compose mode, live's "$patch: delete" items (the first patch's) to the end of each run,
-// in live order, as strategicpatch orders a merged patch's list.
+// deletesLast moves the first patch's "$patch: delete" items (compose mode) last in each run, in live order, as
+// strategicpatch orders a merged patch's list.
 func (v *view) deletesLast(runs ...[]int) {
 	if !v.compose || v.set {
 		return
@@ -175,17 +166,15 @@ func (v *view) deletesLast(runs ...[]int) {
 	}
 }
 
-// RepeatsApart reports whether the Repeats of patch list e stay apart, each an item of its own, instead of
-// merging in turn into their key's member: the API server merges them where live has the list, and keeps them
-// apart where it takes the patch's list whole (live has none) or lets it replace live's.
+// RepeatsApart reports whether patch list e's Repeats stay items of their own instead of merging in turn into their
+// key's member, as they do where the API server takes the patch's list whole (live has none) or replacing live's.
 func RepeatsApart(e *elements.ListElement) bool {
 	return !e.HasLive || !e.Live.IsList() || (e.Dirs != nil && e.Dirs.ReplaceList)
 }
 
-// Apart orders the items of patch list e whose Repeats stay apart, given its members' order ord: each a
-// Repeat, or member ID itself (Pos -1). It orders them as the patch does where the API server takes the
-// patch's list whole; where it orders the list ("$patch: replace" replacing live's, or "$setElementOrder" in
-// a map live has), each repeat after its key's member and its earlier repeats.
+// Apart orders patch list e's items when its Repeats stay apart, given its members' order ord: each a Repeat or member
+// ID (Pos -1). Where the API server takes the patch's list whole, the patch's order; where it orders it ("$patch:
+// replace" of live's, "$setElementOrder" in a map live has), each repeat after its key's member and earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
@@ -217,8 +206,7 @@ func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
 // orderPos is a member's position in "$setElementOrder" (-1: not named).
 func (v *view) orderPos(id int) int { return int(v.item(v.canon(id)).OrderIndex) }
 
-// liveMembers lists the member of each of a set's live values in live order, repeated values included (a set
-// the patch only reorders keeps them).
+// liveMembers lists the member of each of a set's live values in live order, repeats included (kept if only reordered).
 func (v *view) liveMembers() []int {
 	byValue := make(map[value.ScalarKey]int, len(v.items))
 	for id := range v.items {
@@ -238,10 +226,9 @@ func (v *view) liveMembers() []int {
 	return out
 }
 
-// seedInterleave is OrderSeed's merge of a list without "$setElementOrder" (document 000): the patch's items
-// (right) keep its order, live-only ones (left) live's, and a live-only item precedes the patch's next item
-// when its live position is lower. A new item ranks with the next patch item live has, else after every
-// live-only one, so the patch's order, the stronger rule, holds. Live positions are distinct: no ties.
+// seedInterleave is OrderSeed's merge without "$setElementOrder": the patch's items (right) keep its order, live-only
+// ones (left) live's, each before the patch's next item if its live position is lower. A new item ranks with the next
+// patch item live has, else after all live-only ones: the patch's order, the stronger rule, holds. Positions never tie.
 func (v *view) seedInterleave(left, right []int) []int {
 	rank := make([]int, len(v.items)+len(v.extra))
 	for _, id := range left {
@@ -268,7 +255,6 @@ type view struct {
 	np, live int
 }
 
-// item is member id's Item.
 func (v *view) item(id int) *elements.Item {
 	if id < len(v.items) {
 		return &v.items[id]
@@ -287,9 +273,8 @@ func (v *view) canon(id int) int {
 // liveRank is the position in live of the Item of a member's key (-1: live lacks it).
 func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
 
-// survivors lists the members at live's positions in live order, the server's list once it deleted in place:
-// without those removed because local dropped them, except in a set (whose server deletes values only after
-// merging). Its capacity, live's length, leaves viewRanks room for local's new items.
+// survivors is the server's list after it deletes in place: the members at live's positions, less those local dropped
+// unless in a set (its server deletes after merging). Its capacity, live's length, leaves viewRanks room for new items.
 func (v *view) survivors() []int {
 	byLive := slices.Repeat([]int{-1}, v.live)
 	for id := range len(v.items) + len(v.extra) {
@@ -300,9 +285,9 @@ func (v *view) survivors() []int {
 	return slices.DeleteFunc(byLive, func(id int) bool { return id < 0 })
 }
 
-// runs splits the members: left holds the live-only survivors in live order, right local's (or the patch's)
-// items in its order, each followed by the live items repeating its key (in live order). The server finds
-// such a duplicate's key in $setElementOrder; keeping the merged item first makes a re-apply match it.
+// runs splits the members: left holds the live-only survivors in live order, right local's (or the patch's) items in
+// its order, each followed by the live items repeating its key (in live order). The server finds such a duplicate's key
+// in $setElementOrder; keeping the merged item first makes a re-apply match it.
 func (v *view) runs(survivors []int) (left, right []int) {
 	left = make([]int, 0, len(survivors))
 	right = indices(v.np, v.np+len(v.extra))
@@ -319,10 +304,9 @@ func (v *view) runs(survivors []int) (left, right []int) {
 	return left, right
 }
 
-// viewRanks ranks each member's key (by canon ID) by its first position in the server's view of live's
-// backing array: the survivors compacted to the front, then local's new items written into the slots the
-// deletions freed (a set's server builds a new list: its new values have no rank); -1 when absent. (A table,
-// not a func: a returned closure would cost an allocation per list.)
+// viewRanks ranks each member's key (by canon ID) by its first position in the server's view of live's backing array:
+// the survivors compacted to the front, then local's new items in the slots deletions freed (a set's server builds a
+// new list: its new values have no rank); -1 when absent. A table, not a closure: that would allocate per list.
 func (v *view) viewRanks(survivors []int) []int {
 	seq := survivors
 	if !v.set {
@@ -341,13 +325,12 @@ func (v *view) viewRanks(survivors []int) []int {
 	return r
 }
 
-// sortBy sorts ids stably by rank.
 func sortBy(ids []int, rank func(int) int) {
 	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
 }
 
-// interleave merges two sorted runs as the server's strategic merge patch does: left's head (live-only
-// members) goes first only when both heads have a rank in live and left's is lower, else right's.
+// interleave merges two sorted runs as the server's strategic merge patch does: left's head (live-only members) goes
+// first only when both heads have a rank in live and left's is lower, else right's.
 func interleave(left, right []int, rank func(int) int) []int {
 	out := make([]int, 0, len(left)+len(right))
 	i, j := 0, 0
@@ -365,7 +348,6 @@ func interleave(left, right []int, rank func(int) int) []int {
 	return append(out, right[j:]...)
 }
 
-// indices returns 0, 1, ..., n-1, with room for size items.
 func indices(n, size int) []int {
 	out := make([]int, n, size)
 	for i := range out {

@@ -1,12 +1,10 @@
-// Package apply is ply's facade for programs that embed it: one call merges the recorded (last-applied),
-// local and live objects of one Kubernetes resource the way kubectl apply means, and returns the updated
-// object with the list of changes it makes to live.
+// Package apply is ply's facade for programs that embed it: one call merges the recorded (last-applied), local and live
+// objects of one Kubernetes resource the way kubectl apply means, returning the updated object and its changes to live.
 //
 //	res, err := apply.Merge(recorded, local, live, apply.DefaultOptions())
 //
-// Merge is safe for concurrent use; schemas are parsed once per process and shared. MergeBytes takes and
-// gives documents as text and reuses the memory it reads them into from one call to the next; a program
-// that merges values can do the same with a parse.Arena of its own, reset once each result is encoded.
+// Merge is safe for concurrent use; schemas are parsed once per process and shared. MergeBytes works on text and reuses
+// its memory across calls, as a program merging values can with its own parse.Arena, reset once each result is encoded.
 package apply
 
 import (
@@ -30,8 +28,7 @@ import (
 type Ordering = order.Ordering
 
 const (
-	// OrderingSeed is the order the design specifies: local's order for the items local names, live-only
-	// items before them in their live relative order.
+	// OrderingSeed is the design's order: live-only items first, in live's relative order, then local's, in its order.
 	OrderingSeed = order.OrderSeed
 	// OrderingKubectl is exactly kubectl's strategic merge patch order (it interleaves live-only items).
 	OrderingKubectl = order.OrderKubectl
@@ -51,17 +48,16 @@ type Options struct {
 	Overwrite bool
 	// Ordering orders merged list items; with the SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
-	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge
-	// reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view, openapi.Schema.Kubectl) and
-	// SetOfMaps (off: a set of maps is replaced whole).
+	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge reads
+	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl) and SetOfMaps (off: sets of maps replaced whole).
 	Gates features.Gates
-	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so
-	// the stack a merge of in-memory objects uses; MergeBytes reads its documents under it too.
+	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so the stack a
+	// merge of in-memory objects uses; MergeBytes reads its documents under it too.
 	MaxDepth int
 }
 
-// DefaultOptions returns the options kubectl apply uses: embedded schema, Overwrite true, seed ordering,
-// every feature gate on (ply's semantics; set Gates to features.Kubectl() for kubectl's).
+// DefaultOptions returns the options kubectl apply uses: embedded schema, Overwrite true, seed ordering, every feature
+// gate on (ply's semantics; set Gates to features.Kubectl() for kubectl's).
 func DefaultOptions() Options { return Options{Overwrite: true} }
 
 // Change is one difference between live and the merged result.
@@ -87,26 +83,22 @@ type Result struct {
 	Warnings []string
 }
 
-// Conflict is a field live changed away from recorded that local writes too (Options.Overwrite false): its
-// path, local's value (null: removes) and live's.
+// Conflict is a field local writes that live changed from recorded: its path, local's value (null: removes) and live's.
 type Conflict = delta.Conflict
 
 // ConflictError lists, in document order, the conflicts that stop a Merge with Overwrite false (delta.Check).
 type ConflictError = delta.ConflictError
 
-// Merge computes what the server should hold after applying local: recorded is the configuration last
-// applied (value.Null on a first apply), live the object on the server (value.Null if it does not exist).
-//
-// Errors are *elements.Error for bad input (naming source and path) and *ConflictError when Overwrite is
-// false and live changed a field local sets, by kubectl's rule (delta.Check, as patchgen.ThreeWay): input
-// kubectl's patches cannot be made from is an error then. Merge never modifies its inputs.
+// Merge computes what the server should hold after applying local, never modifying its inputs: recorded is the
+// configuration last applied (value.Null on a first apply), live the object on the server (value.Null if none). Errors
+// are *elements.Error for bad input (naming source and path) and, with Overwrite false, *ConflictError if live changed
+// a field local sets (kubectl's rule: delta.Check), or an error if kubectl's patches cannot be made.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
 	return merge(recorded, local, live, opts, true, false)
 }
 
-// merge is Merge; without listChanges the Result has no Changes, and the walk keeps no outcomes for them.
-// With result, local is a merge's outcome (viaPatch's, for its changes): collated leniently, as an object the
-// server holds, and walked as any tree.
+// merge is Merge; without listChanges the Result has no Changes and the walk keeps no outcomes for them. With result,
+// local is a merge's outcome (viaPatch's, for its changes), collated leniently as an object the server holds.
 func merge(recorded, local, live value.Value, opts Options, listChanges, result bool) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
@@ -137,9 +129,8 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	if err != nil {
 		return Result{}, err
 	}
-	// A list whose sources repeat a merge key (gate UniqueMergeKeys off: collate's Ranked lists) merges as
-	// kubectl's pipeline does, which no node-by-node merge reproduces: its three-way patch applied to live as
-	// the API server applies it. A first apply creates local as it is, as kubectl does.
+	// A list whose sources repeat a merge key (Ranked) merges as kubectl's pipeline does, which no node-by-node merge
+	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
 		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose)
@@ -174,8 +165,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	return res, nil
 }
 
-// viaPatch completes res (Merge's) with live patched by p, kubectl's three-way patch (none unless ok), and
-// the changes of that result: those of a merge of it over live.
+// viaPatch completes res with live patched by p (kubectl's three-way patch; none unless ok) and its changes over live.
 func viaPatch(live, p value.Value, ok bool, opts Options, res Result, listChanges bool) (Result, error) {
 	res.Object = live
 	if ok {

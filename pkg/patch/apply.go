@@ -1,13 +1,12 @@
-// Package patch applies a strategic merge patch (design documents 000-002, 004) to a live object as the API
-// server does with k8s.io/apimachinery's strategicpatch, or with list order by the design (Options.Ordering):
+// Package patch applies a strategic merge patch (design documents 000-002, 004) to a live object as the API server does
+// with k8s.io/apimachinery's strategicpatch, or with list order by the design (Options.Ordering):
 //
 //	Apply(live, patch, Options) / ApplyType(live, patch, rootType)
 //	ApplyTypeOrdered(live, patch, rootType, OrderSeed|OrderKubectl)
 //
-// The patch is one more source of the collator (internal/collate), which reads it by the rules of its
-// format (package format: the directives and the rejection rules). OrderKubectl gives strategicpatch's
-// object, list order included, wherever strategicpatch defines one, but for the deliberate differences,
-// each a feature gate (pkg/features). Rules in full: docs/patches.md, "Applying a patch: the rules in full".
+// The patch is read by the rules of package format (directives, rejections). OrderKubectl gives strategicpatch's
+// object, list order included, wherever it defines one, but for the deliberate differences, each a feature gate
+// (pkg/features). Rules in full: docs/patches.md, "Applying a patch: the rules in full".
 package patch
 
 import (
@@ -40,29 +39,24 @@ const (
 type Options struct {
 	// Schema supplies the merge metadata; nil means openapi.Default().
 	Schema *openapi.Schema
-	// TypeName names the root definition; empty means live's apiVersion and kind, or the patch's when live is
-	// null: that object must carry both, else an *elements.Error names it. An unknown kind is patched without
-	// merge metadata (maps merge, lists are replaced), as strategicpatch does.
+	// TypeName names the root definition; empty means live's apiVersion and kind (the patch's if live is null), which
+	// that object must carry, else an *elements.Error names it. An unknown kind is patched as strategicpatch does,
+	// without merge metadata (maps merge, lists are replaced).
 	TypeName string
-	// MaxDepth bounds the nesting of maps and lists the patch may reach; 0 means parse.DefaultMaxDepth.
-	// Deeper patches are an error, also for values built in memory.
+	// MaxDepth is the most nesting of maps and lists the patch may have, in memory too (0: parse.DefaultMaxDepth).
 	MaxDepth int
-	// Ordering selects the order of merged lists (never which items they hold); with the SeedOrdering gate
-	// off it is always OrderKubectl.
+	// Ordering orders merged lists (never which items they hold); with gate SeedOrdering off it is always OrderKubectl.
 	Ordering Ordering
 	compose  bool // set by Compose
-	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off).
-	// Apply reads SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap
-	// (off: "$patch: delete" on a map leaves an empty map), SetOfMaps (off: a set of maps is replaced
-	// whole) and UniqueMergeKeys (off: a list naming a key twice is applied as the API server applies it).
+	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off). Apply reads
+	// SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap (off: "$patch: delete"
+	// empties a map), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: repeated keys applied as
+	// the API server does).
 	Gates features.Gates
 }
 
-// Apply applies the strategic merge patch patch to live (value.Null when the object does not exist yet) and
-// returns the patched object. Neither input is modified.
-//
-// Errors are *elements.Error: Source elements.Patch for a malformed patch, elements.Live for live data the
-// patch cannot be applied to, each with the field path.
+// Apply returns live (value.Null: no object yet) patched by patch, modifying neither. Errors are *elements.Error with
+// the field path, Source elements.Patch for a malformed patch, elements.Live for live data the patch cannot apply to.
 func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	vals, err := roots(live, patch)
 	if err != nil {
@@ -83,14 +77,13 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	return applyAt(vals, t, 0, opts)
 }
 
-// Compose merges patch second into patch first, both objects of type t (nil: no schema), under gates, as
-// kubectl merges the delta half of its three-way patch into the deletions half (strategicpatch's mergeMap with
-// MergeParallelList and IgnoreUnmatchedNulls off). It is Apply with first as live under OrderKubectl, but that
-// second's nulls stay nulls; its "$retainKeys" and "$deleteFromPrimitiveList/<f>" are copied, not applied; its
-// "$setElementOrder/<f>" orders the list and is copied (first's, if any, must equal it); first's "$patch:
-// delete" items are data, which second's item of their key merges into, last in their run; a value first
-// lacks, or holds of another kind, is second's as it stands (under a map, without its maps holding "$patch");
-// and items second names twice merge in turn into the first item of their key. first may be null ({}).
+// Compose merges patch second into patch first, objects of type t (nil: no schema; first may be null: {}), under gates,
+// as kubectl merges its three-way patch's delta into its deletions (strategicpatch's mergeMap with MergeParallelList
+// and IgnoreUnmatchedNulls off). It is Apply with first as live under OrderKubectl, but second's nulls stay nulls; its
+// "$retainKeys" and "$deleteFromPrimitiveList/<f>" are copied, not applied; its "$setElementOrder/<f>" orders the list
+// and is copied (first's, if any, must equal it); first's "$patch: delete" items are data, which second's item of their
+// key merges into, last in their run; a value first lacks, or holds of another kind, is second's as it stands (under a
+// map, without its maps holding "$patch"); items second names twice merge in turn into their key's first item.
 func Compose(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
 	vals, err := roots(first, second)
 	if err != nil {
@@ -127,8 +120,7 @@ func roots(live, patch value.Value) (elements.Values, error) {
 	return elements.Values{Local: patch, HasLocal: true, Live: live, HasLive: true}, nil
 }
 
-// applyAt applies vals' patch, at nesting depth depth (a patch's item applied on its own: Repeats), to
-// vals' live value, if any; opts.MaxDepth is set.
+// applyAt applies vals' patch to vals' live, if any, at nesting depth (a Repeat applied alone); opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
 	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
 	if err != nil {
