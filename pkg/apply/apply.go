@@ -49,7 +49,8 @@ type Options struct {
 	// Ordering orders merged list items; with the SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
 	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge reads
-	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl) and SetOfMaps (off: sets of maps replaced whole).
+	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl), SetOfMaps (off: sets of maps replaced whole)
+	// and UniqueMergeKeys (off: a list repeating a merge key merges as kubectl apply merges it).
 	Gates features.Gates
 	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so the stack a
 	// merge of in-memory objects uses; MergeBytes reads its documents under it too.
