@@ -3,8 +3,6 @@
 package changes
 
 import (
-	"slices"
-
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
@@ -40,24 +38,67 @@ type Change struct {
 	Source elements.Source
 	node   *elements.Node
 	// path is the path once Detach has materialised it (node nil then).
-	path fieldpath.Path
+	path *segment
+}
+
+// segment is a materialised path: up's first shared elements, then elems. Invariant: up.shared < shared (up
+// nil when shared is 0), so rebuilding a path visits at most as many segments as it has elements.
+type segment struct {
+	up     *segment
+	shared int
+	elems  []fieldpath.Element
 }
 
 // Path returns where the change is. Each call builds a new Path.
 func (c Change) Path() fieldpath.Path {
-	if c.node != nil {
+	switch {
+	case c.node != nil:
 		return c.node.Path()
+	case c.path == nil:
+		return nil // the zero Change
 	}
-	return slices.Clone(c.path)
+	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
+	for s, end := c.path, len(p); end > 0; s = s.up {
+		copy(p[s.shared:end], s.elems)
+		end = s.shared
+	}
+	return p
 }
 
 // Detach materialises the paths of cs so they no longer refer to their tree (whose storage collate.Arena may
-// then reuse).
+// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements.
 func Detach(cs []Change) {
+	segments := make([]segment, len(cs))
+	var last *segment // the path made last
+	var nodes [16]*elements.Node
+	chain := nodes[:0] // and its nodes, by depth
 	for i := range cs {
-		if n := cs[i].node; n != nil {
-			cs[i].path, cs[i].node = n.Path(), nil
+		n := cs[i].node
+		if n == nil {
+			continue
 		}
+		depth := n.Depth()
+		for len(chain) < depth {
+			chain = append(chain, nil)
+		}
+		// A node of the last path has the same path to it (and above).
+		seg := &segments[i]
+		seg.shared = depth
+		for d, cur := depth-1, n; d >= 0; d, cur = d-1, cur.Parent.Base() {
+			if last != nil && d < last.shared+len(last.elems) && chain[d] == cur {
+				seg.up = last
+				break
+			}
+			seg.shared = d
+		}
+		for seg.up != nil && seg.up.shared >= seg.shared {
+			seg.up = seg.up.up // holds none of the shared elements
+		}
+		seg.elems = make([]fieldpath.Element, depth-seg.shared)
+		for d, cur := depth-1, n; d >= seg.shared; d, cur = d-1, cur.Parent.Base() {
+			seg.elems[d-seg.shared], chain[d] = cur.PathElement(), cur
+		}
+		cs[i].path, cs[i].node, last = seg, nil, seg
 	}
 }
 
