@@ -10,7 +10,6 @@
 package collate
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -378,8 +377,11 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	e := build(c, &c.lists, s)
 	n := &e.Node
 	_, local, live := n.Lists()
-	ranks := c.ranks(e)
-	m := members{elements.NewIndex(max(len(mk), len(ranks)), max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	ranks, fields := c.ranks(e), len(mk)
+	if ranks != nil {
+		fields++ // and the rank
+	}
+	m := members{elements.NewIndex(fields, max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	ordered, replace := n.Dirs != nil && n.Dirs.HasSetOrder, false
 	var seq []int // when ordered: the patch's items but deletions, by ID, -1 for replace
@@ -482,20 +484,32 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone m
 // items in the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is the i-th in
 // the others. It returns each source's ranks by position and marks e Ranked, or nil if no source repeats a key.
 func (c *collator) ranks(e *elements.ListElement) [][]int {
-	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(e.Meta.MergeKey) != 1 {
+	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(e.Meta.MergeKey) != 1 || !repeats(e) {
 		return nil
 	}
 	ranks := make([][]int, elements.Live+1)
 	for _, src := range [...]elements.Source{elements.Recorded, elements.Local, elements.Live} {
 		v, _ := e.Get(src)
 		_, ranks[src] = smp.SortByKey(v.Items(), e.Meta.MergeKey[0])
-		e.Ranked = e.Ranked || slices.Max(append(ranks[src], 0)) > 0
 	}
-	if !e.Ranked {
-		return nil
-	}
-	c.ranked = true
+	e.Ranked, c.ranked = true, true
 	return ranks
+}
+
+// repeats reports whether a source of keyed list e names a merge key twice.
+func repeats(e *elements.ListElement) bool {
+	recorded, local, live := e.Lists()
+	for _, items := range [...][]value.Value{recorded, local, live} {
+		x := elements.NewIndex(1, len(items))
+		for _, it := range items {
+			if k, missing, _ := elements.KeyOf(it, e.Meta.MergeKey, e.Type.Item()); it.IsMap() && missing == "" {
+				if _, fresh := x.ID(&k); !fresh {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // ranked returns k with, for a Ranked list (ranks), the rank of item i of src.
