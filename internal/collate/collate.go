@@ -10,6 +10,7 @@
 package collate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,16 +199,10 @@ func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	if !v.IsList() || !elements.MergedList(t, &meta) || len(meta.MergeKey) != 1 {
 		return false
 	}
-	seen := map[elements.Key]bool{}
-	for _, it := range v.Items() {
-		if k, missing, _ := elements.KeyOf(it, meta.MergeKey, t.Item()); it.IsMap() && missing == "" {
-			if seen[k] || repeatsKey(it, t.Item(), openapi.Meta{}) {
-				return true
-			}
-			seen[k] = true
-		}
-	}
-	return false
+	return repeated(v.Items(), meta.MergeKey, t.Item()) || slices.ContainsFunc(v.Items(), func(it value.Value) bool {
+		_, missing, _ := elements.KeyOf(it, meta.MergeKey, t.Item())
+		return it.IsMap() && missing == "" && repeatsKey(it, t.Item(), openapi.Meta{})
+	})
 }
 
 // fieldsNode builds the MapElement of a node local (or the patch) sets to a map: its children, in key order, are the
@@ -499,13 +494,18 @@ func (c *collator) ranks(e *elements.ListElement) [][]int {
 // repeats reports whether a source of keyed list e names a merge key twice.
 func repeats(e *elements.ListElement) bool {
 	recorded, local, live := e.Lists()
-	for _, items := range [...][]value.Value{recorded, local, live} {
-		x := elements.NewIndex(1, len(items))
-		for _, it := range items {
-			if k, missing, _ := elements.KeyOf(it, e.Meta.MergeKey, e.Type.Item()); it.IsMap() && missing == "" {
-				if _, fresh := x.ID(&k); !fresh {
-					return true
-				}
+	return slices.ContainsFunc([][]value.Value{recorded, local, live}, func(items []value.Value) bool {
+		return repeated(items, e.Meta.MergeKey, e.Type.Item())
+	})
+}
+
+// repeated reports whether two of items (of type itemType) with a merge key (mk) have the same one.
+func repeated(items []value.Value, mk []string, itemType *openapi.Type) bool {
+	x := elements.NewIndex(len(mk), len(items))
+	for _, it := range items {
+		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
+			if _, fresh := x.ID(&k); !fresh {
+				return true
 			}
 		}
 	}
