@@ -53,9 +53,7 @@ var _ = Describe("--compat and --feature-gates", func() {
 	Describe("with --compat=kubectl and the default (v3) schema, ply prints what strategicpatch computes from the v3 documents", func() {
 		var meta strategicpatch.LookupPatchMeta
 		BeforeEach(func() {
-			models, err := oracle.DefaultV3()
-			Expect(err).NotTo(HaveOccurred())
-			o, err := models.Oracle("io.k8s.api.core.v1.Pod")
+			o, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
 			Expect(err).NotTo(HaveOccurred())
 			meta = o.Meta()
 		})

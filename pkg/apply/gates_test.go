@@ -51,9 +51,7 @@ func kubectlMerge(f fixture) value.Value {
 	kind, _ := k.AsString()
 	t, ok := s.ForKind(apiVersion, kind)
 	Expect(ok).To(BeTrue())
-	models, err := oracle.DefaultV3()
-	Expect(err).NotTo(HaveOccurred())
-	o, err := models.Oracle(t.Name)
+	o, err := oracle.DefaultV3For(t.Name)
 	Expect(err).NotTo(HaveOccurred())
 	var recorded []byte
 	if r := f.get("recorded"); !r.IsNull() {

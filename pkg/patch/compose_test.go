@@ -24,9 +24,8 @@ import (
 var _ = Describe("Compose, every gate off, against strategicpatch's merge of two patches", func() {
 	var sp *oracle.Oracle
 	BeforeEach(func() {
-		models, err := oracle.DefaultV3()
-		Expect(err).NotTo(HaveOccurred())
-		sp, err = models.Oracle("io.k8s.api.core.v1.Pod")
+		var err error
+		sp, err = oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
 		Expect(err).NotTo(HaveOccurred())
 	})
 	compose := func(first, second value.Value) (value.Value, error) {

@@ -75,9 +75,8 @@ var _ = Describe("feature gates", func() {
 		}
 		var sp *oracle.Oracle
 		BeforeEach(func() {
-			models, err := oracle.DefaultV3()
-			Expect(err).NotTo(HaveOccurred())
-			sp, err = models.Oracle("io.k8s.api.core.v1.Pod")
+			var err error
+			sp, err = oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
 			Expect(err).NotTo(HaveOccurred())
 		})
 
@@ -229,9 +228,7 @@ spec:
 				Expect(ports(out)).To(equalValue(mustParse(`
 - {containerPort: 53, protocol: TCP, name: dns-tcp}`)))
 
-				models, err := oracle.DefaultV3()
-				Expect(err).NotTo(HaveOccurred())
-				o, err := models.Oracle("io.k8s.api.core.v1.Pod")
+				o, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
 				Expect(err).NotTo(HaveOccurred())
 				sp, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), o.Meta())
 				Expect(err).NotTo(HaveOccurred())

@@ -25,9 +25,7 @@ func (f fixture) kubectlMeta() strategicpatch.LookupPatchMeta {
 	if f.str("schema") != "v3" {
 		return f.patchMeta(name)
 	}
-	models, err := oracle.DefaultV3()
-	Expect(err).NotTo(HaveOccurred())
-	o, err := models.Oracle(name)
+	o, err := oracle.DefaultV3For(name)
 	Expect(err).NotTo(HaveOccurred())
 	return o.Meta()
 }

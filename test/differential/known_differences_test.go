@@ -135,9 +135,7 @@ var _ = Describe("known differences from strategicpatch", func() {
 		}
 		recorded := deployment(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"}]`)
 		local := deployment(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"},{"containerPort":53,"protocol":"UDP","name":"dns-udp"}]`)
-		models, err := oracle.DefaultV3()
-		Expect(err).NotTo(HaveOccurred())
-		o, err := models.Oracle("io.k8s.api.apps.v1.Deployment")
+		o, err := oracle.DefaultV3For("io.k8s.api.apps.v1.Deployment")
 		Expect(err).NotTo(HaveOccurred())
 		res, err := o.Apply([]byte(recorded), []byte(local), []byte(recorded), true)
 		Expect(err).NotTo(HaveOccurred())

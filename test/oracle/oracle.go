@@ -186,6 +186,15 @@ func DefaultV3() (*Models, error) {
 	return embeddedV3.models, embeddedV3.err
 }
 
+// DefaultV3For returns the Oracle of definition name in DefaultV3's models.
+func DefaultV3For(name string) (*Oracle, error) {
+	models, err := DefaultV3()
+	if err != nil {
+		return nil, err
+	}
+	return models.Oracle(name)
+}
+
 // Default returns the Models of ply's embedded Kubernetes swagger
 // (openapi/default/swagger.json), loaded once.
 func Default() (*Models, error) {

@@ -38,18 +38,12 @@ import (
 var _ = Describe("Compose of kubectl's two patch halves, every feature gate off, against strategicpatch", func() {
 	for _, spec := range difftest.Specs {
 		It("agree on random "+spec.Name+" cases", func() {
-			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
-			Expect(err).NotTo(HaveOccurred())
-			n := int(envInt("PLY_DIFF_COMPOSE_N", 300))
-			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			counts := map[string]int{}
-			var fails []string
-			for i := range n {
-				c := patchdiff.Generate(t, patchdiff.GenThreeWay, patchdiff.CaseSeed(seed, patchdiff.GenThreeWay, t.ID()+"/compose", i))
+			run := kubectlRun{mode: patchdiff.GenThreeWay, tag: "compose", label: "compose", env: "PLY_DIFF_COMPOSE_N", def: 300}
+			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
 				first, second, threeWay, err := halves(t, c)
 				if err != nil {
 					counts["no-input"]++
-					continue
+					return ""
 				}
 				repeated := false
 				if r := rand.New(rand.NewPCG(c.Seed, 11)); r.IntN(2) == 0 {
@@ -68,13 +62,9 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 				if !repeated && class == "agree" && value.Equal(got, threeWay) {
 					counts["three-way"]++
 				}
-				if fail != "" {
-					fails = append(fails, fail)
-				}
-			}
-			line := composeReport(spec.Name+"/kubectl, compose: ", n, counts)
+				return fail
+			})
 			Expect(counts["agree repeated"]).To(BeNumerically(">", n/20), "too few cases repeat a key: %s", line)
-			Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
 		})
 
 		// Patches of every kind the ApplyDirectives generator writes
@@ -83,29 +73,49 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 		// itself. oracle-no-meta-below-map: strategicpatch finds no merge
 		// metadata below a map of objects and fails (a known class).
 		It("agree on random "+spec.Name+" patches of every kind", func() {
-			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
-			Expect(err).NotTo(HaveOccurred())
-			n := int(envInt("PLY_DIFF_COMPOSE_N", 300))
-			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			counts := map[string]int{}
-			var fails []string
-			for i := range n {
-				c := patchdiff.Generate(t, patchdiff.ApplyDirectives, patchdiff.CaseSeed(seed, patchdiff.ApplyDirectives, t.ID()+"/compose", i))
+			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "compose", label: "compose of patches", env: "PLY_DIFF_COMPOSE_N", def: 300}
+			run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
 				first := c.Live
 				if i%2 == 0 {
 					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
 				}
 				class, _, fail := composeCase(t, c, first, c.Patch)
 				counts[class]++
-				if fail != "" {
-					fails = append(fails, fail)
-				}
-			}
-			line := composeReport(spec.Name+"/kubectl, compose of patches: ", n, counts)
-			Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
+				return fail
+			})
 		})
 	}
 })
+
+// kubectlRun is a random suite over a target with every feature gate off: cases of generator mode, seeded under
+// tag, as many as the environment variable env says (def without it), reported under label.
+type kubectlRun struct {
+	mode       patchdiff.Mode
+	tag, label string
+	env        string
+	def        uint64
+}
+
+// cases runs judge on each case of spec's kubectl target. judge counts the case's classes and returns a
+// description of a failed one (else ""). cases reports the counts (reportCounts) and asserts that no case failed; it
+// returns the number of cases, the counts and the report line.
+func (r kubectlRun) cases(spec string, judge func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string) (int, map[string]int, string) {
+	t, err := difftest.LoadTarget(spec + "/" + difftest.Kubectl)
+	Expect(err).NotTo(HaveOccurred())
+	n := int(envInt(r.env, r.def))
+	seed := envInt("PLY_DIFF_SEED", defaultSeed)
+	counts := map[string]int{}
+	var fails []string
+	for i := range n {
+		c := patchdiff.Generate(t, r.mode, patchdiff.CaseSeed(seed, r.mode, t.ID()+"/"+r.tag, i))
+		if fail := judge(t, i, c, counts); fail != "" {
+			fails = append(fails, fail)
+		}
+	}
+	line := reportCounts(spec+"/kubectl, "+r.label+": ", n, counts)
+	Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
+	return n, counts, line
+}
 
 // composeCase composes first and second with ply and strategicpatch and
 // returns the class of the outcome, ply's patch, and for a failed class
@@ -131,9 +141,9 @@ func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value
 		class, c.ID(), first.JSON(), second.JSON(), werr, want, err, got.JSON())
 }
 
-// composeReport adds the report entry "cases" for n cases counted by class
+// reportCounts adds the report entry "cases" for n cases counted by class
 // (prefix, then the counts) and returns it.
-func composeReport(prefix string, n int, counts map[string]int) string {
+func reportCounts(prefix string, n int, counts map[string]int) string {
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)

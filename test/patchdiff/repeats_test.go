@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -26,25 +25,19 @@ import (
 var _ = Describe("patches naming a merge key twice, every feature gate off, against strategicpatch", func() {
 	for _, spec := range difftest.Specs {
 		It("agree on random "+spec.Name+" cases", func() {
-			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
-			Expect(err).NotTo(HaveOccurred())
-			n := int(envInt("PLY_DIFF_REPEATS_N", 400))
-			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			counts := map[string]int{}
-			var fails []string
-			for i := range n {
-				c := patchdiff.Generate(t, patchdiff.ApplyDirectives, patchdiff.CaseSeed(seed, patchdiff.ApplyDirectives, t.ID()+"/repeats", i))
+			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "repeats", label: "repeated keys", env: "PLY_DIFF_REPEATS_N", def: 400}
+			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
 				r := rand.New(rand.NewPCG(c.Seed, 7))
 				p, repeated := repeat(c.Patch, t.Root, r)
 				if !repeated {
 					counts["no keyed list"]++
-					continue
+					return ""
 				}
 				// Only what the repeats change is judged: a case whose patch
 				// differs already without them (a known class) is left out.
 				if base := patchdiff.Run(t, c).Class; base != patchdiff.Agree && base != patchdiff.AgreeError {
 					counts["base "+base.String()]++
-					continue
+					return ""
 				}
 				c.Patch = p
 				o := patchdiff.Run(t, c)
@@ -52,23 +45,12 @@ var _ = Describe("patches naming a merge key twice, every feature gate off, agai
 				// DuplicateItems is a failure the harness explains by
 				// duplicate items: here every patch has them.
 				if o.Class.Failed() || o.Class == patchdiff.DuplicateItems {
-					fails = append(fails, fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
-						o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON()))
+					return fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
+						o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON())
 				}
-			}
-			keys := make([]string, 0, len(counts))
-			for k := range counts {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			line := spec.Name + "/kubectl, repeated keys: " + fmt.Sprint(n) + " cases,"
-			for _, k := range keys {
-				line += fmt.Sprintf(" %s %d", k, counts[k])
-			}
-			AddReportEntry("cases", line)
-			fmt.Fprintln(GinkgoWriter, line)
+				return ""
+			})
 			Expect(counts["agree"]).To(BeNumerically(">", n/10), "too few cases repeat a key and merge: %s", line)
-			Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
 		})
 	}
 })
