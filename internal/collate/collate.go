@@ -545,9 +545,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 			it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: cv})
 		case replace:
 			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
-			if err = c.whole(&s, cv.Local, depth+1); err == nil {
-				it.Element = build(c, &c.atomics, &s)
-			}
+			it.Element, err = c.whole(&s, cv.Local, depth+1)
 		default:
 			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
 		}

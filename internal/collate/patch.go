@@ -63,14 +63,16 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 	return nil
 }
 
-func (c *collator) whole(s *elements.Node, v value.Value, depth int) error {
-	if c.opts.Compose {
-		s.Local = v
-		return nil
+// whole builds s as a leaf holding patch value v whole: as it stands in compose mode, else as data (clean).
+func (c *collator) whole(s *elements.Node, v value.Value, depth int) (elements.Element, error) {
+	if !c.opts.Compose {
+		var err error
+		if v, _, err = c.clean(s, v, s.Type, depth); err != nil {
+			return nil, err
+		}
 	}
-	d, _, err := c.clean(s, v, s.Type, depth)
-	s.Local = d
-	return err
+	s.Local = v
+	return build(c, &c.atomics, s), nil
 }
 
 // patchMap builds the node of a patch map (that fits the schema).
@@ -98,9 +100,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		}
 	case directive != "" || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
 		// A "$patch: replace" map, or a map of strategy replace, is the patch's, whole.
-		if err := c.whole(s, value.MapFromSorted(data), depth); err != nil {
-			return nil, err
-		}
+		return c.whole(s, value.MapFromSorted(data), depth)
 	default:
 		if !hasLive {
 			s.Live, s.HasLive = value.Value{}, false
@@ -114,10 +114,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, error) {
 	if !elements.MergedList(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
-		if err := c.whole(s, s.Local, depth); err != nil {
-			return nil, err
-		}
-		return build(c, &c.atomics, s), nil
+		return c.whole(s, s.Local, depth)
 	}
 	switch class, err := format.ListClass(s); {
 	case err != nil:
