@@ -693,13 +693,8 @@ func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {
 // recorded and live are absent when null (a first apply; no object yet), else objects; a recorded or live apiVersion or
 // kind other than local's is an error naming that source, since the three must describe one object.
 func RootValues(recorded, local, live value.Value) (elements.Values, error) {
-	vals := elements.Values{Local: local, HasLocal: true}
-	if !recorded.IsNull() {
-		vals.Recorded, vals.HasRecorded = recorded, true
-	}
-	if !live.IsNull() {
-		vals.Live, vals.HasLive = live, true
-	}
+	vals := elements.Values{Recorded: recorded, Local: local, Live: live,
+		HasRecorded: !recorded.IsNull(), HasLocal: true, HasLive: !live.IsNull()}
 	for _, s := range [...]elements.Source{elements.Local, elements.Recorded, elements.Live} {
 		if v, ok := vals.Get(s); ok && !v.IsMap() {
 			return elements.Values{}, &elements.Error{Source: s, Msg: "the top level must be an object, got " + v.Kind().String()}
