@@ -154,6 +154,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		return build(c, &c.atomics, &s), nil
 	}
 	local := vals.Local
+	clash := vals.HasLive && !vals.Live.IsNull() && vals.Live.Kind() != local.Kind() // live holds another kind
 	// An item all sources agree on is atomic (items only: comparing at every level would rescan subtrees per level).
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
@@ -165,12 +166,12 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	}
 	switch local.Kind() {
 	case value.KindMap:
-		if same || meta.Strategy.Has(openapi.StrategyReplace) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsMap()) {
+		if same || clash || meta.Strategy.Has(openapi.StrategyReplace) {
 			break
 		}
 		return c.fieldsNode(&s, local.Fields(), nil, 0)
 	case value.KindList:
-		if same || !elements.MergedList(t, meta) || (nonNull(vals.Live, vals.HasLive) && !vals.Live.IsList()) {
+		if same || clash || !elements.MergedList(t, meta) {
 			break
 		}
 		switch elem := t.Item(); {
@@ -181,7 +182,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 	}
 	// Below a value live holds as another kind, a repeated key too is merged through kubectl's patch.
-	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && !c.ranked && nonNull(vals.Live, vals.HasLive) && vals.Live.Kind() != local.Kind() {
+	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && !c.ranked && clash {
 		c.ranked = repeatsKey(local, t, *meta)
 	}
 	return build(c, &c.atomics, &s), nil
@@ -289,8 +290,6 @@ func (c *collator) field(self elements.Element, key string, cv *elements.Values,
 	}
 	return c.node(self, key, false, cv, ct, &cm)
 }
-
-func nonNull(v value.Value, has bool) bool { return has && !v.IsNull() }
 
 // kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list.
 func kindFits(s *elements.Node, src elements.Source) error {
