@@ -210,13 +210,12 @@ func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 // union of lf (local's fields), recorded's and live's where maps, and the fields a patch gives directives (dirs).
 func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
 	self := build(c, &c.maps, s)
-	n := &self.Node
-	var rf, vf []value.Field
-	if n.HasRecorded && n.Recorded.IsMap() {
-		rf = n.Recorded.Fields()
+	var rf, vf []value.Field // (Fields is nil for other kinds)
+	if self.HasRecorded {
+		rf = self.Recorded.Fields()
 	}
-	if n.HasLive && n.Live.IsMap() {
-		vf = n.Live.Fields()
+	if self.HasLive {
+		vf = self.Live.Fields()
 	}
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
@@ -271,22 +270,21 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 }
 
 // field builds the child key of map self from its values cv and the directives cd a patch gives it.
-func (c *collator) field(self elements.Element, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
-	n := self.Base()
-	ct, cm := n.Type.Child(key)
+func (c *collator) field(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
+	ct, cm := self.Type.Child(key)
 	// Without the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
 	}
 	if c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
-		format.Directive(n.Type, key) && !value.Equal(cv.Local, cv.Live) {
-		return nil, n.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
+		format.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live) {
+		return nil, self.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
 	}
 	if c.opts.Patch {
 		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
 	}
-	if cv.HasLocal && !c.opts.Lenient && format.Directive(n.Type, key) {
-		return nil, n.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
+	if cv.HasLocal && !c.opts.Lenient && format.Directive(self.Type, key) {
+		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, &cm)
 }
