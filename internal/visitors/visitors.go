@@ -217,18 +217,15 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	}
 	outs := make([]elements.Outcome, len(items)+len(extra))
 	var err error
-	for id := range outs {
-		var it *elements.Item
-		if id < len(items) {
-			it = &items[id]
-		} else {
-			it = &extra[id-len(items)]
-		}
-		if it.Deleted || (it.Of >= 0 && items[it.Of].RemovedSinceRecorded()) {
-			continue
-		}
-		if outs[id], err = o.Walker.Walk(it.Element); err != nil {
-			return elements.Absent, err
+	id := 0 // items' IDs, then extra's
+	for _, list := range [...][]elements.Item{items, extra} {
+		for p := range list {
+			if it := &list[p]; !it.Deleted && (it.Of < 0 || !items[it.Of].RemovedSinceRecorded()) {
+				if outs[id], err = o.Walker.Walk(it.Element); err != nil {
+					return elements.Absent, err
+				}
+			}
+			id++
 		}
 	}
 	ord := order.List(e, o.Ordering, o.Patch, o.Compose)
