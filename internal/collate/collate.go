@@ -332,9 +332,9 @@ type members struct {
 	items []elements.Item
 }
 
-// item returns a list member at the given positions (-1: not in that source), named by no "$setElementOrder".
-func item(recorded, local, live, of int) elements.Item {
-	return elements.Item{RecordedIndex: recorded, LocalIndex: local, LiveIndex: live, Of: of, OrderIndex: -1}
+// item returns a list member in live alone, at position live (-1: in no source yet), named by no "$setElementOrder".
+func item(live, of int) elements.Item {
+	return elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
 // join adds item i of src's list, of identity k, to k's member, made if none. ok is false, and nothing added, when that
@@ -342,7 +342,7 @@ func item(recorded, local, live, of int) elements.Item {
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	id, fresh := m.index.ID(k)
 	if fresh {
-		m.items = append(m.items, item(-1, -1, -1, -1))
+		m.items = append(m.items, item(-1, -1))
 	}
 	at := &m.items[id].LocalIndex
 	switch src {
@@ -455,11 +455,11 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone m
 				_, err := localKey(n, i, it, itemType, elements.Live, false)
 				return nil, err
 			}
-			extra = append(extra, item(-1, -1, i, -1))
+			extra = append(extra, item(i, -1))
 		case gone[k]:
 		default:
 			if id, ok := m.join(ranked(&k, ranks, elements.Live, i), i, elements.Live); !ok {
-				extra = append(extra, item(-1, -1, i, id))
+				extra = append(extra, item(i, id))
 			}
 		}
 	}
