@@ -476,24 +476,22 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone m
 // items in the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is the i-th in
 // the others. It returns each source's ranks by position and marks e Ranked, or nil if no source repeats a key.
 func (c *collator) ranks(e *elements.ListElement) [][]int {
-	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(e.Meta.MergeKey) != 1 || !repeats(e) {
+	mk := e.Meta.MergeKey
+	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(mk) != 1 {
 		return nil
 	}
-	ranks := make([][]int, elements.Live+1)
-	for _, src := range [...]elements.Source{elements.Recorded, elements.Local, elements.Live} {
-		v, _ := e.Get(src)
-		_, ranks[src] = smp.SortByKey(v.Items(), e.Meta.MergeKey[0])
+	recorded, local, live := e.Lists()
+	lists := [...][]value.Value{elements.Recorded: recorded, elements.Local: local, elements.Live: live}
+	repeats := func(items []value.Value) bool { return repeated(items, mk, e.Type.Item()) }
+	if !slices.ContainsFunc(lists[elements.Recorded:], repeats) {
+		return nil
+	}
+	ranks := make([][]int, len(lists))
+	for src := elements.Recorded; src <= elements.Live; src++ {
+		_, ranks[src] = smp.SortByKey(lists[src], mk[0])
 	}
 	e.Ranked, c.ranked = true, true
 	return ranks
-}
-
-// repeats reports whether a source of keyed list e names a merge key twice.
-func repeats(e *elements.ListElement) bool {
-	recorded, local, live := e.Lists()
-	return slices.ContainsFunc([][]value.Value{recorded, local, live}, func(items []value.Value) bool {
-		return repeated(items, e.Meta.MergeKey, e.Type.Item())
-	})
 }
 
 // repeated reports whether two of items (of type itemType) with a merge key (mk) have the same one.
