@@ -649,14 +649,12 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			return nil, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
 		}
 	}
-	for i, v := range live {
-		if k, ok := setKey(v, objects); ok {
-			m.join(&k, i, elements.Live)
-		}
-	}
-	for i, v := range recorded {
-		if k, ok := setKey(v, objects); ok {
-			m.join(&k, i, elements.Recorded)
+	lists := [...][]value.Value{elements.Recorded: recorded, elements.Live: live}
+	for _, src := range [...]elements.Source{elements.Live, elements.Recorded} {
+		for i, v := range lists[src] {
+			if k, ok := setKey(v, objects); ok {
+				m.join(&k, i, src)
+			}
 		}
 	}
 	if err := c.order(n, &m, seq, false, objects); err != nil {
