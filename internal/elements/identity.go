@@ -132,9 +132,6 @@ func MergedList(t *openapi.Type, meta *openapi.Meta) bool {
 
 // SetOfMaps reports whether a list of type t with metadata meta is a merged x-kubernetes-list-type set of objects.
 func SetOfMaps(t *openapi.Type, meta *openapi.Meta) bool {
-	if t.Kind != openapi.KindList || !meta.Set || !meta.Strategy.Has(openapi.StrategyMerge) {
-		return false
-	}
-	k := t.Item().Kind
-	return k == openapi.KindStruct || k == openapi.KindMap
+	k := t.Item().Kind // (openapi.Unknown's unless t is a list)
+	return meta.Set && MergedList(t, meta) && (k == openapi.KindStruct || k == openapi.KindMap)
 }
