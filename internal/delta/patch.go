@@ -33,14 +33,13 @@ func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (va
 	d := New(threeWay)
 	d.Gates, d.Compose = gates, compose
 	en, err := d.Entry(root)
-	p, ok := en.Value, en.Present
 	if err != nil {
 		if _, _, derr := Patch(root, Deletions, gates); derr != nil {
-			return value.Value{}, false, derr
+			err = derr
 		}
 		return value.Value{}, false, err
 	}
-	return p, ok, nil
+	return en.Value, en.Present, nil
 }
 
 // Touches reports whether the patch of mode m has anything for e, a node local holds; the error is Entry's.
