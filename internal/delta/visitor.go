@@ -81,6 +81,20 @@ type Parallel struct {
 // Any reports whether the patch says anything about the node.
 func (en Entry) Any() bool { return en.Present || en.HasOrder || en.HasDeletes }
 
+// appendTo appends to out what en puts in the patch of the map holding the node as field name.
+func (en Entry) appendTo(out []value.Field, name string) []value.Field {
+	if en.Present {
+		out = append(out, value.Field{Key: name, Value: en.Value})
+	}
+	if en.HasDeletes {
+		out = append(out, value.Field{Key: smp.DeletePrefix + name, Value: en.Deletes})
+	}
+	if en.HasOrder {
+		out = append(out, value.Field{Key: smp.SetOrderPrefix + name, Value: en.Order})
+	}
+	return out
+}
+
 // Entry returns the patch entry of e, a node local holds; an Element kind rule.For rejects is an error, as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	if _, err := rule.For(e, false); err != nil {
@@ -209,17 +223,7 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	}
 	d.dels += dels.dels
 	t, name := holder(&e.Node)
-	half := func(en Entry) value.Value {
-		var fs []value.Field
-		if en.Present {
-			fs = append(fs, value.Field{Key: name, Value: en.Value})
-		}
-		if en.HasOrder {
-			fs = append(fs, value.Field{Key: smp.SetOrderPrefix + name, Value: en.Order})
-		}
-		return value.MustMap(fs...)
-	}
-	out, err := d.Compose(half(den), half(en), t, d.Gates)
+	out, err := d.Compose(value.MustMap(den.appendTo(nil, name)...), value.MustMap(en.appendTo(nil, name)...), t, d.Gates)
 	if err != nil {
 		return elements.Absent, Malformed(rebase(err, e.Path()), "made")
 	}
@@ -296,10 +300,18 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	c, dels := cs != elements.NoSource, d.dels
 	var out []value.Field
 	for _, f := range fs {
-		var err error
-		if out, err = d.field(out, f); err != nil {
+		if fe := f.Element.Base(); !fe.HasLocal {
+			if _, has := fe.Get(d.deletions); has {
+				out = append(out, value.Field{Key: f.Name, Value: value.Null})
+				d.dels++
+			}
+			continue
+		}
+		en, err := d.Entry(f.Element)
+		if err != nil {
 			return elements.Absent, err
 		}
+		out = en.appendTo(out, f.Name)
 	}
 	deleted := d.dels > dels
 	if !c && !deleted {
@@ -328,31 +340,6 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), nil
-}
-
-func (d *Visitor) field(out []value.Field, f elements.Field) ([]value.Field, error) {
-	c := f.Element.Base()
-	if !c.HasLocal {
-		if _, has := c.Get(d.deletions); has {
-			out = append(out, value.Field{Key: f.Name, Value: value.Null})
-			d.dels++
-		}
-		return out, nil
-	}
-	en, err := d.Entry(f.Element)
-	if err != nil {
-		return out, err
-	}
-	if en.Present {
-		out = append(out, value.Field{Key: f.Name, Value: en.Value})
-	}
-	if en.HasDeletes {
-		out = append(out, value.Field{Key: smp.DeletePrefix + f.Name, Value: en.Deletes})
-	}
-	if en.HasOrder {
-		out = append(out, value.Field{Key: smp.SetOrderPrefix + f.Name, Value: en.Order})
-	}
-	return out, nil
 }
 
 // sameJSONType reports whether a and b decode to the same Go type in encoding/json (all numbers are one):
