@@ -418,8 +418,12 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			}
 		}
 	}
-	if e.Ranked { // members are not in local's order
-		orderSame = sameKeys(changeItems, local, mk, itemType)
+	if e.Ranked { // members are not in local's order: compare the keys at each position, as kubectl compares order
+		orderSame = slices.EqualFunc(changeItems, local, func(a, b value.Value) bool {
+			ka, _ := keyOfItem(a, mk, itemType)
+			kb, _ := keyOfItem(b, mk, itemType)
+			return ka == kb
+		})
 	}
 	n0 := len(out)
 	out = appendDeletes(out, delItems, matched, mk, itemType)
@@ -439,21 +443,6 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		return elements.Absent, nil
 	}
 	return elements.Keep(value.List(out)), nil
-}
-
-// sameKeys reports whether lists a and b of maps have the same key at each position, as kubectl compares order.
-func sameKeys(a, b []value.Value, mk []string, itemType *openapi.Type) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		ka, _ := keyOfItem(a[i], mk, itemType)
-		kb, _ := keyOfItem(b[i], mk, itemType)
-		if ka != kb {
-			return false
-		}
-	}
-	return true
 }
 
 // appendDeletes appends to out a delete directive per unmatched item of fromItems, in kubectl's key order.
