@@ -180,8 +180,7 @@ func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome
 	if !ok || len(root.Fields) != 1 {
 		return d.replaced(n), nil
 	}
-	sd := *d
-	sd.par = Parallel{}
+	sd := *d // (d.par is empty: Entry clears it after each visit)
 	if src == elements.Live {
 		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
 	}
@@ -392,7 +391,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	}
 	var out []value.Value
 	for i := range e.Items {
-		if seq != nil && i < len(seq) {
+		if i < len(seq) {
 			i = seq[i]
 		}
 		it := &e.Items[i]
