@@ -72,8 +72,11 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 			if err != nil {
 				return nil, "", nil, nil, err
 			}
-			dirs = copyOf(dirs)
-			dirs.RetainKeys, dirs.HasRetainKeys = keys, true
+			d := &elements.Directives{} // a copy: n.Dirs is the parent's
+			if dirs != nil {
+				*d = *dirs
+			}
+			d.RetainKeys, d.HasRetainKeys, dirs = keys, true, d
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
 				return nil, "", nil, nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
@@ -97,14 +100,6 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 	}
 	slices.SortFunc(byField, func(a, b FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
 	return data, "", dirs, byField, nil
-}
-
-func copyOf(d *elements.Directives) *elements.Directives {
-	out := &elements.Directives{}
-	if d != nil {
-		*out = *d
-	}
-	return out
 }
 
 // retainKeys reads a "$retainKeys" list: field names, sorted, each once.
