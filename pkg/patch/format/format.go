@@ -149,12 +149,10 @@ func CheckDirs(n *elements.Node) error {
 		return nil
 	}
 	dir := smp.SetOrderPrefix + n.Name
-	var list value.Value
 	switch {
 	case n.HasLocal && !n.Local.IsList():
 		return fail(n, dir+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
-	case n.HasLocal:
-		list = n.Local
+	case n.HasLocal: // the patch's list (n.Local is null without it)
 	case !n.HasLive || n.Live.IsNull():
 		return nil
 	case !n.Live.IsList():
@@ -166,7 +164,7 @@ func CheckDirs(n *elements.Node) error {
 		}
 		return nil
 	}
-	if list.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0) {
+	if n.Local.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0) {
 		return fail(n, dir+" orders a list that has no items in live or in the patch")
 	}
 	return nil
