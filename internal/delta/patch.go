@@ -123,13 +123,9 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 	add := func() { *out = append(*out, Conflict{Path: path, Local: p, Live: c}) }
 	switch p.Kind() {
 	case value.KindMap:
-		if !c.IsMap() {
-			add()
-			return
-		}
 		pd, pok := p.Get(smp.DirectiveKey)
 		cd, cok := c.Get(smp.DirectiveKey)
-		if (pok || cok) && (pok != cok || !value.Equal(pd, cd)) {
+		if !c.IsMap() || pok != cok || !value.Equal(pd, cd) {
 			add()
 			return
 		}
@@ -140,36 +136,27 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 			if f.Key == smp.DirectiveKey || f.Key == smp.RetainKeysKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix) || strings.HasPrefix(f.Key, smp.DeletePrefix) {
 				continue
 			}
-			cv, ok := c.Get(f.Key)
-			if !ok {
-				continue
+			if cv, ok := c.Get(f.Key); ok {
+				ct, cm := t.Child(f.Key)
+				compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
 			}
-			ct, cm := t.Child(f.Key)
-			compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
 		}
 	case value.KindList:
-		if !c.IsList() {
+		switch merged := elements.MergedList(t, &meta); {
+		case !c.IsList() || (!merged && p.Len() != c.Len()):
 			add()
-			return
-		}
-		if elements.MergedList(t, &meta) {
+		case merged:
 			if len(meta.MergeKey) > 0 {
 				compareItems(p, c, t.Item(), meta.MergeKey, path, out)
 			}
-			return
-		}
-		if p.Len() != c.Len() {
-			add()
-			return
-		}
-		if p.Len() == 0 || !p.Items()[0].IsMap() {
+		case p.Len() == 0 || !p.Items()[0].IsMap():
 			if !slices.EqualFunc(sortedScalars(p), sortedScalars(c), value.Equal) {
 				add()
 			}
-			return
-		}
-		for i, it := range p.Items() {
-			compare(it, c.Items()[i], t.Item(), openapi.Meta{}, path.Child(fieldpath.Index(i)), out)
+		default:
+			for i, it := range p.Items() {
+				compare(it, c.Items()[i], t.Item(), openapi.Meta{}, path.Child(fieldpath.Index(i)), out)
+			}
 		}
 	default:
 		if !value.Equal(p, c) {
