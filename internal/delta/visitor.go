@@ -266,14 +266,9 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 		if it.Kind == openapi.KindPrimitive {
 			return !smp.Sorted(v.Items())
 		}
-		if len(meta.MergeKey) == 0 {
-			return false
-		}
-		for _, item := range v.Items() {
-			if hasUnsortedSet(item, it, openapi.Meta{}) {
-				return true
-			}
-		}
+		return len(meta.MergeKey) > 0 && slices.ContainsFunc(v.Items(), func(item value.Value) bool {
+			return hasUnsortedSet(item, it, openapi.Meta{})
+		})
 	}
 	return false
 }
