@@ -227,10 +227,8 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 		return elements.Absent, Malformed(rebase(err, e.Path()), "made")
 	}
 	d.par.Order, d.par.HasOrder = out.Get(smp.SetOrderPrefix + name)
-	if v, ok := out.Get(name); ok {
-		return elements.Keep(v), nil
-	}
-	return elements.Absent, nil
+	v, ok := out.Get(name)
+	return elements.Outcome{Value: v, Present: ok}, nil
 }
 
 // Malformed blames local for err, met when kubectl's three-way patch for a list repeating a merge key is verb
