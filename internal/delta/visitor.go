@@ -2,7 +2,6 @@ package delta
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -455,7 +454,7 @@ func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, it
 		}
 		dels = append(dels, keyed{sortKey, withFields(deleteDirective, kf)})
 	}
-	sort.SliceStable(dels, func(i, j int) bool { return slices.Compare(dels[i].sortKey, dels[j].sortKey) < 0 })
+	slices.SortStableFunc(dels, func(a, b keyed) int { return slices.Compare(a.sortKey, b.sortKey) })
 	for _, del := range dels {
 		out = append(out, del.item)
 	}
