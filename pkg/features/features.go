@@ -5,7 +5,6 @@ package features
 import (
 	"errors"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -96,7 +95,7 @@ func (s Gates) String() string {
 	for _, g := range All() {
 		parts = append(parts, g.String()+"="+strconv.FormatBool(s.Enabled(g)))
 	}
-	sort.Strings(parts)
+	slices.Sort(parts)
 	return strings.Join(parts, ",")
 }
 
