@@ -470,11 +470,8 @@ func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.V
 	case elements.NoSource:
 		return nil, nil
 	case elements.Live:
-		for _, x := range e.LiveExtra {
-			if x.Of < 0 {
-				bad = x.LiveIndex
-				break
-			}
+		if i := slices.IndexFunc(e.LiveExtra, func(x elements.Item) bool { return x.Of < 0 }); i >= 0 {
+			bad = e.LiveExtra[i].LiveIndex
 		}
 	default:
 		named := 0
