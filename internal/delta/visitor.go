@@ -395,11 +395,10 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		if fd >= 0 {
 			matched[fd] = true
 		}
-		if fc < 0 && fd < 0 {
-			if d.changes != elements.NoSource {
-				out = append(out, local[it.LocalIndex])
-			}
-		} else {
+		switch {
+		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
+			out = append(out, local[it.LocalIndex])
+		case fc >= 0 || fd >= 0:
 			en, err := d.Entry(it.Element)
 			if err != nil {
 				return elements.Absent, err
@@ -416,9 +415,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			return ka == kb
 		})
 	}
-	n0 := len(out)
-	out = appendDeletes(out, delItems, matched, mk, itemType)
-	d.dels += len(out) - n0
+	out = d.appendDeletes(out, delItems, matched, mk, itemType)
 	deleted := d.dels > dels
 	if !c && !deleted {
 		return d.replaced(n), nil
@@ -436,8 +433,8 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return elements.Keep(value.List(out)), nil
 }
 
-// appendDeletes appends to out a delete directive per unmatched item of fromItems, in kubectl's key order.
-func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, itemType *openapi.Type) []value.Value {
+// appendDeletes appends to out a delete directive per unmatched item of fromItems (counted in d.dels), in key order.
+func (d *Visitor) appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, itemType *openapi.Type) []value.Value {
 	type keyed struct {
 		sortKey []string
 		item    value.Value
@@ -454,6 +451,7 @@ func appendDeletes(out, fromItems []value.Value, matched []bool, mk []string, it
 		}
 		dels = append(dels, keyed{sortKey, withFields(deleteDirective, kf)})
 	}
+	d.dels += len(dels)
 	slices.SortStableFunc(dels, func(a, b keyed) int { return slices.Compare(a.sortKey, b.sortKey) })
 	for _, del := range dels {
 		out = append(out, del.item)
