@@ -326,10 +326,12 @@ func keyMessage(what string, i int, missing string, bad bool, mk []string) strin
 	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + strings.Join(mk, ",") + ")"
 }
 
-// members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it.
+// members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it;
+// repeated reports a source naming an identity twice.
 type members struct {
-	index elements.Index
-	items []elements.Item
+	index    elements.Index
+	items    []elements.Item
+	repeated bool
 }
 
 // item returns a list member in live alone, at position live (-1: in no source yet), named by no "$setElementOrder".
@@ -352,6 +354,7 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 		at = &m.items[id].RecordedIndex
 	}
 	if *at >= 0 {
+		m.repeated = true
 		return id, false
 	}
 	*at = i
@@ -359,23 +362,45 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 }
 
 // keyedNode builds a list of maps merged by key: members are local's (the patch's) items in order, then live's others
-// (LiveExtra: joinKeyed), then recorded's. Live items a "$patch: delete" item names are left out; with a "$patch:
-// replace" item the patch's data items replace live's (live's stay members, Deleted, for the server's view's order).
+// (those repeating a key or lacking it go to LiveExtra: joinKeyed), then recorded's. Live items a "$patch: delete" item
+// names are left out; with a "$patch: replace" item the patch's data items replace live's (live's stay members,
+// Deleted, for the server's view's order). A merge's list whose source repeats a key is matched again by rank (ranks).
 func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
-	itemType, mk, src := s.Type.Item(), s.Meta.MergeKey, c.src
-	if len(mk) > elements.MaxKeyFields {
-		return nil, s.Errorf(src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
+	if mk := s.Meta.MergeKey; len(mk) > elements.MaxKeyFields {
+		return nil, s.Errorf(c.src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 	}
 	e := build(c, &c.lists, s)
-	n := &e.Node
+	m, extra, replace, err := c.matchKeyed(e, nil)
+	if err == nil && m.repeated && c.rankable(e) {
+		m, extra, replace, err = c.matchKeyed(e, c.ranks(e))
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.Items = m.items
+	return e, c.keyedMembers(e, extra, depth, replace)
+}
+
+// rankable reports whether keyed list e pairs repeated keys by rank (ranks): in a merge, with gate UniqueMergeKeys off
+// and a one-field merge key.
+func (c *collator) rankable(e *elements.ListElement) bool {
+	return !c.opts.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys) && len(e.Meta.MergeKey) == 1
+}
+
+// matchKeyed matches keyed list e's items to members by key (and rank, given ranks), in keyedNode's order, returning
+// them, live's LiveExtra and whether a "$patch: replace" item replaces live's list. Without ranks, a rankable list's
+// local item repeating a key is passed over (members.repeated says so), not an error.
+func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members, extra []elements.Item, replace bool, err error) {
+	n, src := &e.Node, c.src
+	itemType, mk := n.Type.Item(), n.Meta.MergeKey
 	_, local, live := n.Lists()
-	ranks, fields := c.ranks(e), len(mk)
+	fields := len(mk)
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	m := members{elements.NewIndex(fields, max(len(local), len(live))), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
-	ordered, replace := n.Dirs != nil && n.Dirs.HasSetOrder, false
+	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
 	var seq []int // when ordered: the patch's items but deletions, by ID, -1 for replace
 	if ordered {
 		seq = make([]int, 0, len(local))
@@ -385,7 +410,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		if c.opts.Patch {
 			var err error
 			if d, err = format.ReadItem(n, i, it); err != nil {
-				return nil, err
+				return m, nil, false, err
 			}
 		}
 		if d == "replace" {
@@ -396,7 +421,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		}
 		k, err := localKey(n, i, it, itemType, src, d == "delete")
 		if err != nil {
-			return nil, err
+			return m, nil, false, err
 		}
 		if d == "delete" {
 			if gone == nil {
@@ -408,27 +433,22 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		id, fresh := m.join(ranked(&k, ranks, elements.Local, i), i, src)
 		if !fresh {
 			switch {
-			case c.opts.Lenient:
+			case c.opts.Lenient || (ranks == nil && c.rankable(e)):
 				continue
 			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 				e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 			default:
-				return nil, duplicate(n, src, m.items[id].LocalIndex, i, it)
+				return m, nil, false, duplicate(n, src, m.items[id].LocalIndex, i, it)
 			}
 		}
 		if ordered {
 			seq = append(seq, id)
 		}
 	}
-	extra, err := c.joinKeyed(n, &m, ranks, gone, replace)
-	if err == nil {
+	if extra, err = c.joinKeyed(n, &m, ranks, gone, replace); err == nil {
 		err = c.order(n, &m, seq, true, false)
 	}
-	if err != nil {
-		return nil, err
-	}
-	e.Items = m.items
-	return e, c.keyedMembers(e, extra, depth, replace)
+	return m, extra, replace, err
 }
 
 // duplicate is the error for items i and j (it) of src's keyed list at n, which have one merge key.
@@ -471,24 +491,15 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone m
 	return extra, nil
 }
 
-// ranks pairs keyed list e's items as kubectl's three-way patch does when a source repeats a key: in a merge's tree
-// with gate UniqueMergeKeys off and a one-field merge key, an item's identity is its key and its rank among that key's
-// items in the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is the i-th in
-// the others. It returns each source's ranks by position and marks e Ranked, or nil if no source repeats a key.
+// ranks pairs rankable keyed list e's items as kubectl's three-way patch does when a source repeats a key: an item's
+// identity is its key and its rank among that key's items in the list sorted as kubectl sorts it (smp.SortByKey), so
+// the i-th item of a key in one source is the i-th in the others. It returns each source's ranks by position and
+// marks e Ranked.
 func (c *collator) ranks(e *elements.ListElement) [][]int {
-	mk := e.Meta.MergeKey
-	if c.opts.Patch || c.opts.Gates.Enabled(features.UniqueMergeKeys) || len(mk) != 1 {
-		return nil
-	}
 	recorded, local, live := e.Lists()
-	lists := [...][]value.Value{elements.Recorded: recorded, elements.Local: local, elements.Live: live}
-	repeats := func(items []value.Value) bool { return repeated(items, mk, e.Type.Item()) }
-	if !slices.ContainsFunc(lists[elements.Recorded:], repeats) {
-		return nil
-	}
-	ranks := make([][]int, len(lists))
-	for src := elements.Recorded; src <= elements.Live; src++ {
-		_, ranks[src] = smp.SortByKey(lists[src], mk[0])
+	ranks := make([][]int, elements.Live+1)
+	for src, items := range [...][]value.Value{elements.Recorded: recorded, elements.Local: local, elements.Live: live} {
+		_, ranks[src] = smp.SortByKey(items, e.Meta.MergeKey[0])
 	}
 	e.Ranked, c.ranked = true, true
 	return ranks
@@ -625,7 +636,7 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	e := build(c, &c.sets, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
-	m := members{elements.NewIndex(1, len(local)+len(live)), carve(&c.itemSlab, len(local)+len(live))[:0]}
+	m := members{index: elements.NewIndex(1, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
 	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
 	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
 	var seq []int // when ordered: the patch's items by ID
