@@ -59,7 +59,8 @@ func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.E
 // Arena is the storage of one tree built by CountIn.
 type Arena struct{ c *collator }
 
-// Ranked reports whether the tree holds a Ranked list (elements.ListElement.Ranked); call it before Release.
+// Ranked reports whether the tree holds a Ranked list (elements.ListElement.Ranked), or a repeated key below a value
+// live holds as another kind (repeatsKey): kubectl's patch decides the merge. Call it before Release.
 func (a *Arena) Ranked() bool { return a.c != nil && a.c.ranked }
 
 // collators keeps released collators, their slabs emptied and cleared.
@@ -111,7 +112,7 @@ type collator struct {
 	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
-	// ranked reports a Ranked list built.
+	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
 }
 
@@ -210,13 +211,7 @@ func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 // union of lf (local's fields), recorded's and live's where maps, and the fields a patch gives directives (dirs).
 func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.FieldDirectives, depth int) (elements.Element, error) {
 	self := build(c, &c.maps, s)
-	var rf, vf []value.Field // (Fields is nil for other kinds)
-	if self.HasRecorded {
-		rf = self.Recorded.Fields()
-	}
-	if self.HasLive {
-		vf = self.Live.Fields()
-	}
+	rf, vf := self.Recorded.Fields(), self.Live.Fields() // (nil when absent, null or not a map)
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {

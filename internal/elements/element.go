@@ -10,7 +10,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Values holds a node's three values: an absent one has its Has flag false; an explicit null is present and IsNull.
+// Values holds a node's three values: an absent one has its Has flag false and is null (the zero Value); an explicit
+// null is present and IsNull.
 type Values struct {
 	Recorded, Local, Live          value.Value
 	HasRecorded, HasLocal, HasLive bool

@@ -83,7 +83,8 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 // "$retainKeys" and "$deleteFromPrimitiveList/<f>" are copied, not applied; its "$setElementOrder/<f>" orders the list
 // and is copied (first's, if any, must equal it); first's "$patch: delete" items are data, which second's item of their
 // key merges into, last in their run; a value first lacks, or holds of another kind, is second's as it stands (under a
-// map, without its maps holding "$patch"); items second names twice merge in turn into their key's first item.
+// map, without its maps holding "$patch"); items second names twice merge in turn into their key's first item. t is
+// used as given: for kubectl's merge keys (gate MultiFieldMergeKeys off) pass the type of openapi.Schema.Kubectl.
 func Compose(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
 	vals, err := roots(first, second)
 	if err != nil {
