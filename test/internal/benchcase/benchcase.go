@@ -11,6 +11,7 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/oracle"
@@ -130,8 +131,8 @@ func Make(env int, change string) Input {
 // Impl is one implementation of "three JSON documents in, merged JSON
 // out".
 type Impl struct {
-	// Name is "ply", "ply-values", "ply-arena", "strategicpatch", "smd"
-	// or "fieldmanager".
+	// Name is "ply", "ply-values", "ply-arena", "ply-kubectl",
+	// "strategicpatch", "smd" or "fieldmanager".
 	Name string
 	// Prepare does, once per input and outside what is measured, what the
 	// implementation needs of in besides its documents, and returns the
@@ -145,9 +146,9 @@ const (
 	Kind       = "Deployment"
 )
 
-// Impls returns ply (first: the peers' ratios are to it) and then ply's
-// value-level API twice, strategicpatch and server-side apply's engine
-// twice
+// Impls returns ply (first: the peers' ratios are to it), then ply's
+// value-level API twice and ply with every feature gate off, then
+// strategicpatch and server-side apply's engine twice
 // (structured-merge-diff's merge.Updater.Apply, and the whole
 // managedfields.FieldManager.Apply), each with its schema loaded once up
 // front (schema loading is not part of what is measured).
@@ -155,7 +156,8 @@ const (
 // ply is apply.MergeBytes, text in and JSON out as the peers are measured.
 // ply-values parses each document into memory of its own and calls
 // apply.Merge, which also lists the changes; ply-arena does the same with
-// the documents read into one parse.Arena reset after each merge.
+// the documents read into one parse.Arena reset after each merge;
+// ply-kubectl is ply with features.Kubectl(), as --compat=kubectl runs.
 //
 // Server-side apply takes what was applied last time as the fields the
 // applier owns (metadata.managedFields) rather than as a document, so its
@@ -201,6 +203,15 @@ func Impls() ([]Impl, error) {
 		return func() ([]byte, error) {
 			defer arena.Reset()
 			return merge(in, &arena)
+		}, nil
+	}}
+	// ply as --compat=kubectl runs it: every feature gate off.
+	kubectlOpts := opts
+	kubectlOpts.Gates = features.Kubectl()
+	plyKubectl := Impl{Name: "ply-kubectl", Prepare: func(in Input) (func() ([]byte, error), error) {
+		return func() ([]byte, error) {
+			out, _, err := apply.MergeBytes(in.Recorded, in.Local, in.Live, kubectlOpts)
+			return out, err
 		}, nil
 	}}
 
@@ -250,5 +261,5 @@ func Impls() ([]Impl, error) {
 		}
 		return func() ([]byte, error) { return fm.Apply(in.Local, stored) }, nil
 	}}
-	return []Impl{ply, plyValues, plyArena, sp, smd, fieldManager}, nil
+	return []Impl{ply, plyValues, plyArena, plyKubectl, sp, smd, fieldManager}, nil
 }
