@@ -10,7 +10,6 @@
 package collate
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -201,10 +200,15 @@ func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	if !v.IsList() || !elements.MergedList(t, &meta) || len(meta.MergeKey) != 1 {
 		return false
 	}
-	return repeated(v.Items(), meta.MergeKey, t.Item()) || slices.ContainsFunc(v.Items(), func(it value.Value) bool {
-		_, missing, _ := elements.KeyOf(it, meta.MergeKey, t.Item())
-		return it.IsMap() && missing == "" && repeatsKey(it, t.Item(), openapi.Meta{})
-	})
+	x := elements.NewIndex(1, v.Len())
+	for _, it := range v.Items() {
+		if k, missing, _ := elements.KeyOf(it, meta.MergeKey, t.Item()); it.IsMap() && missing == "" {
+			if _, fresh := x.ID(&k); !fresh || repeatsKey(it, t.Item(), openapi.Meta{}) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fieldsNode builds the MapElement of a node local (or the patch) sets to a map: its children, in key order, are the
@@ -498,19 +502,6 @@ func (c *collator) ranks(e *elements.ListElement) [][]int {
 	}
 	e.Ranked, c.ranked = true, true
 	return ranks
-}
-
-// repeated reports whether two of items (of type itemType) with a merge key (mk) have the same one.
-func repeated(items []value.Value, mk []string, itemType *openapi.Type) bool {
-	x := elements.NewIndex(len(mk), len(items))
-	for _, it := range items {
-		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
-			if _, fresh := x.ID(&k); !fresh {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // ranked returns k with, for a Ranked list (ranks), the rank of item i of src.
