@@ -291,18 +291,8 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 // kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list.
 func kindFits(s *elements.Node, src elements.Source) error {
 	t, v := s.Type, s.Local
-	switch {
-	case t.Kind == openapi.KindUnknown:
-		return nil
-	case v.IsMap():
-		if t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap {
-			return nil
-		}
-	case v.IsList():
-		if t.Kind == openapi.KindList {
-			return nil
-		}
-	case t.Kind == openapi.KindPrimitive:
+	// A map fits an object's type, a list a list's, anything else a primitive's.
+	if k := t.Kind; k == openapi.KindUnknown || v.IsMap() == (k == openapi.KindStruct || k == openapi.KindMap) && v.IsList() == (k == openapi.KindList) {
 		return nil
 	}
 	want := format.KindPhrase(t)
