@@ -158,13 +158,10 @@ func CheckDirs(n *elements.Node) error {
 	case !n.Live.IsList():
 		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
 	}
-	if !elements.MergedList(n.Type, &n.Meta) {
-		if n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown {
-			return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
-		}
-		return nil
-	}
-	if n.Local.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0) {
+	switch merged := elements.MergedList(n.Type, &n.Meta); {
+	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
+		return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
+	case merged && n.Local.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0):
 		return fail(n, dir+" orders a list that has no items in live or in the patch")
 	}
 	return nil
