@@ -397,7 +397,6 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	for i, it := range local {
 		d := ""
 		if c.opts.Patch {
-			var err error
 			if d, err = format.ReadItem(n, i, it); err != nil {
 				return m, nil, false, err
 			}
