@@ -351,7 +351,7 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 }
 
 // keyedNode builds a list of maps merged by key: members are local's (the patch's) items in order, then live's others
-// (those repeating a key or lacking it go to LiveExtra: joinKeyed), then recorded's. Live items a "$patch: delete" item
+// (those repeating a key or lacking it go to LiveExtra: matchKeyed), then recorded's. Live items a "$patch: delete" item
 // names are left out; with a "$patch: replace" item the patch's data items replace live's (live's stay members,
 // Deleted, for the server's view's order). A merge's list whose source repeats a key is matched again by rank (ranks).
 func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
@@ -382,7 +382,7 @@ func (c *collator) rankable(e *elements.ListElement) bool {
 func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members, extra []elements.Item, replace bool, err error) {
 	n, src := &e.Node, c.src
 	itemType, mk := n.Type.Item(), n.Meta.MergeKey
-	_, local, live := n.Lists()
+	recorded, local, live := n.Lists()
 	fields := len(mk)
 	if ranks != nil {
 		fields++ // and the rank
@@ -433,35 +433,15 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			seq = append(seq, id)
 		}
 	}
-	if extra, err = c.joinKeyed(n, &m, ranks, gone, replace); err == nil {
-		err = c.order(n, &m, seq, true, false)
-	}
-	return m, extra, replace, err
-}
-
-// duplicate is the error for items i and j (it) of src's keyed list at n, which have one merge key.
-func duplicate(n *elements.Node, src elements.Source, i, j int, it value.Value) error {
-	both, mk := strconv.Itoa(i)+" and "+strconv.Itoa(j), n.Meta.MergeKey
-	if src == elements.Patch {
-		return n.Errorf(src, "items "+both+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
-	}
-	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, n.Type.Item())))
-	return &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + both + " are both " + at.String()}
-}
-
-// joinKeyed joins n's live and recorded items to members by key (and rank), returning as LiveExtra live items repeating
-// a key or lacking it (a patch's error, unless a second patch replaces the list); items gone names are left out.
-func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone map[elements.Key]bool, replace bool) ([]elements.Item, error) {
-	recorded, _, live := n.Lists()
-	mk, itemType := n.Meta.MergeKey, n.Type.Item()
-	var extra []elements.Item
+	// Live's items repeating a key or lacking it are LiveExtra (a patch's error, unless a second patch replaces the
+	// list); items gone names are left out.
 	for i, it := range live {
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && replace) {
-				_, err := localKey(n, i, it, itemType, elements.Live, false)
-				return nil, err
+				_, err = localKey(n, i, it, itemType, elements.Live, false)
+				return m, nil, false, err
 			}
 			extra = append(extra, item(i, -1))
 		case gone[k]:
@@ -476,7 +456,18 @@ func (c *collator) joinKeyed(n *elements.Node, m *members, ranks [][]int, gone m
 			m.join(ranked(&k, ranks, elements.Recorded, i), i, elements.Recorded)
 		}
 	}
-	return extra, nil
+	err = c.order(n, &m, seq, true, false)
+	return m, extra, replace, err
+}
+
+// duplicate is the error for items i and j (it) of src's keyed list at n, which have one merge key.
+func duplicate(n *elements.Node, src elements.Source, i, j int, it value.Value) error {
+	both, mk := strconv.Itoa(i)+" and "+strconv.Itoa(j), n.Meta.MergeKey
+	if src == elements.Patch {
+		return n.Errorf(src, "items "+both+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
+	}
+	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, n.Type.Item())))
+	return &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + both + " are both " + at.String()}
 }
 
 // ranks pairs rankable keyed list e's items as kubectl's three-way patch does when a source repeats a key: an item's
