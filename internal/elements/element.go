@@ -32,16 +32,7 @@ func (v *Values) Get(s Source) (value.Value, bool) {
 
 // Lists returns the items of each source whose value is a list, else nil.
 func (v *Values) Lists() (recorded, local, live []value.Value) {
-	if v.HasRecorded && v.Recorded.IsList() {
-		recorded = v.Recorded.Items()
-	}
-	if v.HasLocal && v.Local.IsList() {
-		local = v.Local.Items()
-	}
-	if v.HasLive && v.Live.IsList() {
-		live = v.Live.Items()
-	}
-	return recorded, local, live
+	return v.Recorded.Items(), v.Local.Items(), v.Live.Items() // (nil when absent, null or not a list)
 }
 
 // LocalSet reports whether local sets the node to a non-null value.
