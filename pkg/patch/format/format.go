@@ -171,32 +171,26 @@ func CheckDirs(n *elements.Node) error {
 // (the patch's, else live's) and the values to delete are scalars of one kind, or objects of a set of maps.
 func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
 	dir := smp.DeletePrefix + n.Name
-	if n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown {
-		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
-	}
-	if n.LocalSet() && !n.Local.IsList() {
-		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
-	}
 	dc, msg := classOfList(del)
-	if msg != "" {
-		return fail(n, dir+": "+msg)
+	base, src := n.Live.Items(), elements.Live // (nil unless a list)
+	if n.Local.IsList() {
+		base, src = n.Local.Items(), elements.Patch
 	}
-	if len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap) {
-		return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
-	}
-	base, src := n.Live, elements.Live
-	if n.HasLocal && n.Local.IsList() {
-		base, src = n.Local, elements.Patch
-	} else if !n.HasLive || !n.Live.IsList() {
-		return nil
-	}
-	bc, msg := classOfList(base.Items())
+	bc, baseMsg := classOfList(base)
 	switch {
+	case n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown:
+		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
+	case n.LocalSet() && !n.Local.IsList():
+		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
 	case msg != "":
-		return n.Errorf(src, msg)
+		return fail(n, dir+": "+msg)
+	case len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap):
+		return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
+	case baseMsg != "":
+		return n.Errorf(src, baseMsg)
 	case bc == value.KindMap && !objects:
 		return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
-	case base.Len() > 0 && len(del) > 0 && bc != dc:
+	case len(base) > 0 && len(del) > 0 && bc != dc:
 		return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
 	}
 	return nil
