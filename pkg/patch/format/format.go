@@ -275,20 +275,17 @@ func classOfList(items []value.Value) (value.Kind, string) {
 
 // ListClass is the class of merged list n's items, the patch's and live's: classNone (none), objects or scalars.
 func ListClass(n *elements.Node) (value.Kind, error) {
-	_, _, live := n.Lists()
-	lc, msg := classOfList(live)
-	if msg != "" {
-		return 0, n.Errorf(elements.Live, msg)
-	}
-	pc, msg := classOfList(n.Local.Items())
-	if msg != "" {
-		return 0, fail(n, msg)
-	}
+	lc, liveMsg := classOfList(n.Live.Items())
+	pc, patchMsg := classOfList(n.Local.Items())
 	class, src := lc, elements.Live
 	if class == classNone {
 		class, src = pc, elements.Patch
 	}
 	switch {
+	case liveMsg != "":
+		return 0, n.Errorf(elements.Live, liveMsg)
+	case patchMsg != "":
+		return 0, fail(n, patchMsg)
 	case lc != classNone && pc != classNone && lc != pc:
 		return 0, fail(n, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
 	case class == value.KindNull:
