@@ -149,19 +149,16 @@ func CheckDirs(n *elements.Node) error {
 		return nil
 	}
 	dir := smp.SetOrderPrefix + n.Name
-	switch {
+	switch merged := elements.MergedList(n.Type, &n.Meta); {
 	case n.HasLocal && !n.Local.IsList():
 		return fail(n, dir+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
-	case n.HasLocal: // the patch's list (n.Local is null without it)
-	case !n.HasLive || n.Live.IsNull():
+	case !n.HasLocal && (!n.HasLive || n.Live.IsNull()):
 		return nil
-	case !n.Live.IsList():
+	case !n.HasLocal && !n.Live.IsList():
 		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
-	}
-	switch merged := elements.MergedList(n.Type, &n.Meta); {
 	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
 		return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
-	case merged && n.Local.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0):
+	case merged && n.Local.Len() == 0 && (!n.HasLive || !n.Live.IsList() || n.Live.Len() == 0): // (n.Local is null without the patch's list)
 		return fail(n, dir+" orders a list that has no items in live or in the patch")
 	}
 	return nil
