@@ -164,16 +164,11 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 		return build(c, &c.atomics, &s), nil
 	}
-	switch local.Kind() {
-	case value.KindMap:
-		if same || clash || meta.Strategy.Has(openapi.StrategyReplace) {
-			break
-		}
+	switch {
+	case same || clash: // atomic
+	case local.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
 		return c.fieldsNode(&s, local.Fields(), nil, 0)
-	case value.KindList:
-		if same || clash || !elements.MergedList(t, meta) {
-			break
-		}
+	case local.IsList() && elements.MergedList(t, meta):
 		switch elem := t.Item(); {
 		case elem.Kind == openapi.KindPrimitive || elements.SetOfMaps(t, meta):
 			return c.setNode(&s)
