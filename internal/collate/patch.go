@@ -26,12 +26,10 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 	}
 	v := &s.Values
 	switch {
-	case !v.HasLocal:
+	case !v.HasLocal && s.Dirs != nil && s.Dirs.HasSetOrder && v.HasLive && v.Live.IsList():
 		// "$setElementOrder/<field>" for a list the patch leaves out reorders live's list.
-		if s.Dirs != nil && s.Dirs.HasSetOrder && v.HasLive && v.Live.IsList() {
-			return c.patchList(&s, depth)
-		}
-	case v.Local.IsMap() || v.Local.IsList():
+		return c.patchList(&s, depth)
+	case v.Local.IsMap() || v.Local.IsList(): // (a value the patch leaves out is null)
 		if err := kindFits(&s, elements.Patch); err != nil {
 			return nil, err
 		}
