@@ -83,13 +83,11 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		return nil, err
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
-	if directive != "" && !hasLive {
+	s.Dirs = dirs // (n.Dirs with a "$patch")
+	switch {
+	case directive != "" && !hasLive:
 		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.
 		s.Local = value.Null
-		return build(c, &c.atomics, s), nil
-	}
-	s.Dirs = dirs
-	switch {
 	case directive == smp.DeleteValue:
 		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves it.
 		s.Local = value.Null

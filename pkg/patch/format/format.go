@@ -30,8 +30,9 @@ func Directive(t *openapi.Type, key string) bool {
 }
 
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
-// none), else its directives (n.Dirs plus "$retainKeys") and those it gives its fields, sorted by name. With compose (a
-// patch merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read.
+// none), else its directives (n.Dirs plus "$retainKeys") and those it gives its fields, sorted by name; with "$patch",
+// n.Dirs and no fields' directives. With compose (a patch merged into another: pkg/patch.Compose) directive keys are
+// data too, and only "$setElementOrder/<f>" is read.
 func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, dirs *elements.Directives, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
