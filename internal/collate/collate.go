@@ -158,13 +158,11 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	// An item all sources agree on is atomic (items only: comparing at every level would rescan subtrees per level).
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
-	if err := kindFits(&s, elements.Local); err != nil {
-		if !c.opts.Lenient {
-			return nil, err
-		}
+	switch err := kindFits(&s, elements.Local); {
+	case err != nil && !c.opts.Lenient:
+		return nil, err
+	case err != nil: // (Lenient) a kind the schema rules out is atomic
 		return build(c, &c.atomics, &s), nil
-	}
-	switch {
 	case same || clash: // atomic
 	case local.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
 		return c.fieldsNode(&s, local.Fields(), nil, 0)
