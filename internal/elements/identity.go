@@ -28,11 +28,9 @@ func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, 
 		if !ok {
 			return k, name, false
 		}
-		sk, ok := v.Key()
-		if !ok {
+		if k[i], ok = v.Key(); !ok {
 			return k, name, true
 		}
-		k[i] = sk
 	}
 	return k, "", false
 }
