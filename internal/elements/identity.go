@@ -39,11 +39,10 @@ func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, 
 func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
 	kf := make([]fieldpath.KeyField, len(mergeKey))
 	for i, name := range mergeKey {
-		v, ok := keyField(item, name, itemType)
-		if !ok {
-			v = value.Null
+		kf[i].Name = name // (and Value null, the zero Value)
+		if v, ok := keyField(item, name, itemType); ok {
+			kf[i].Value = v
 		}
-		kf[i] = fieldpath.KeyField{Name: name, Value: v}
 	}
 	return kf
 }
