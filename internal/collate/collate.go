@@ -526,8 +526,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 	return nil
 }
 
-func itemValues(it *elements.Item, recorded, local, live []value.Value) elements.Values {
-	var cv elements.Values
+func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elements.Values) {
 	if it.LocalIndex >= 0 {
 		cv.Local, cv.HasLocal = local[it.LocalIndex], true
 	}
