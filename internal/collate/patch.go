@@ -137,11 +137,10 @@ func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth
 	if v.IsList() {
 		items, it := make([]value.Value, 0, v.Len()), t.Item()
 		for _, x := range v.Items() {
-			cv, keep, err := c.clean(n, x, it, depth+1)
-			if err != nil {
+			switch cv, keep, err := c.clean(n, x, it, depth+1); {
+			case err != nil:
 				return v, false, err
-			}
-			if keep {
+			case keep:
 				items = append(items, cv)
 			}
 		}
@@ -156,11 +155,10 @@ func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth
 			continue
 		}
 		ct, _ := t.Child(fl.Key)
-		cv, keep, err := c.clean(n, fl.Value, ct, depth+1)
-		if err != nil {
+		switch cv, keep, err := c.clean(n, fl.Value, ct, depth+1); {
+		case err != nil:
 			return v, false, err
-		}
-		if keep {
+		case keep:
 			fields = append(fields, value.Field{Key: fl.Key, Value: cv})
 		}
 	}
