@@ -380,13 +380,12 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
-	var gone map[elements.Key]bool // the keys "$patch: delete" items name
-	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
-	var seq []int // when ordered: the patch's items but deletions, by ID, -1 for replace
-	if ordered {
+	var seq []int // with a "$setElementOrder" (else nil): the patch's items but deletions, by ID, -1 for replace
+	if n.Dirs != nil && n.Dirs.HasSetOrder {
 		seq = make([]int, 0, len(local))
 	}
+	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
+	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	for i, it := range local {
 		d := ""
 		if c.opts.Patch {
@@ -395,7 +394,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			}
 		}
 		if d == "replace" {
-			if replace = true; ordered {
+			if replace = true; seq != nil {
 				seq = append(seq, -1)
 			}
 			continue
@@ -422,7 +421,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 				return m, nil, false, duplicate(n, src, m.items[id].LocalIndex, i, it)
 			}
 		}
-		if ordered {
+		if seq != nil {
 			seq = append(seq, id)
 		}
 	}
@@ -596,9 +595,8 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	recorded, local, live := n.Lists()
 	m := members{index: elements.NewIndex(1, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
 	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
-	ordered := n.Dirs != nil && n.Dirs.HasSetOrder
-	var seq []int // when ordered: the patch's items by ID
-	if ordered {
+	var seq []int // with a "$setElementOrder" (else nil): the patch's items by ID
+	if n.Dirs != nil && n.Dirs.HasSetOrder {
 		seq = make([]int, 0, len(local))
 	}
 	for i, v := range local {
@@ -611,7 +609,7 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			return nil, n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
 		id, fresh := m.join(&k, i, src)
-		if ordered {
+		if seq != nil {
 			seq = append(seq, id)
 		}
 		if !fresh && src != elements.Patch && !c.opts.Lenient {
