@@ -540,11 +540,10 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 // localKey is the identity of item i of src's list at n, or the error for an item lacking one (del: "$patch: delete").
 func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source, del bool) (elements.Key, error) {
 	mk := n.Meta.MergeKey
-	if !it.IsMap() {
-		return elements.Key{}, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
-	}
 	k, missing, bad := elements.KeyOf(it, mk, itemType)
 	switch {
+	case !it.IsMap():
+		return k, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
 	case missing == "":
 		return k, nil
 	case del && !bad:
