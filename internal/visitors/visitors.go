@@ -89,13 +89,10 @@ func StripNulls(v value.Value) value.Value {
 		var fs []value.Field // nil while every field is v's own
 		for i, f := range v.Fields() {
 			cv := StripNulls(f.Value)
-			if fs == nil && !cv.IsNull() && cv == f.Value {
-				continue
-			}
-			if fs == nil {
+			if fs == nil && (cv.IsNull() || cv != f.Value) {
 				fs = append(make([]value.Field, 0, v.Len()), v.Fields()[:i]...)
 			}
-			if !cv.IsNull() {
+			if fs != nil && !cv.IsNull() {
 				fs = append(fs, value.Field{Key: f.Key, Value: cv})
 			}
 		}
@@ -106,13 +103,12 @@ func StripNulls(v value.Value) value.Value {
 		var items []value.Value // nil while every item is v's own
 		for i, it := range v.Items() {
 			cv := StripNulls(it)
-			if items == nil && cv == it {
-				continue
-			}
-			if items == nil {
+			if items == nil && cv != it {
 				items = append(make([]value.Value, 0, v.Len()), v.Items()[:i]...)
 			}
-			items = append(items, cv)
+			if items != nil {
+				items = append(items, cv)
+			}
 		}
 		if items != nil {
 			return value.List(items)
