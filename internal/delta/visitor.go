@@ -464,14 +464,12 @@ func (d *Visitor) appendDeletes(out, fromItems []value.Value, matched []bool, mk
 func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.Value, error) {
 	v, _ := e.Get(src)
 	items, bad := v.Items(), -1
-	switch src {
-	case elements.NoSource:
-		return nil, nil
+	switch src { // (NoSource's value is null: no items)
 	case elements.Live:
 		if i := slices.IndexFunc(e.LiveExtra, func(x elements.Item) bool { return x.Of < 0 }); i >= 0 {
 			bad = e.LiveExtra[i].LiveIndex
 		}
-	default:
+	case elements.Recorded:
 		named := 0
 		for i := range e.Items {
 			if e.Items[i].RecordedIndex >= 0 {
