@@ -404,7 +404,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 				return elements.Absent, err
 			}
 			if en.Present && en.Value.IsMap() {
-				out = append(out, withFields(en.Value, presentKeyFields(local[it.LocalIndex], mk)))
+				out = append(out, withPresentKeys(en.Value, local[it.LocalIndex], mk))
 			}
 		}
 	}
@@ -501,16 +501,15 @@ func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 	return k, missing == ""
 }
 
-// presentKeyFields returns the merge-key fields item writes, all a patch item carries: a key field local leaves
+// withPresentKeys returns m with the merge-key fields item writes, all a patch item carries: a key field local leaves
 // out stays out and the receiver fills its default, as a merge of local does (unlike itemKeyFields).
-func presentKeyFields(item value.Value, mergeKey []string) []value.Field {
-	out := make([]value.Field, 0, len(mergeKey))
+func withPresentKeys(m, item value.Value, mergeKey []string) value.Value {
 	for _, name := range mergeKey {
 		if v, ok := item.Get(name); ok {
-			out = append(out, value.Field{Key: name, Value: v})
+			m = m.With(name, v)
 		}
 	}
-	return out
+	return m
 }
 
 // itemKeyFields returns the merge-key fields entries that only name an item (delete directives,
