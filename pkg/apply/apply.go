@@ -105,13 +105,12 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	if err != nil {
 		return Result{}, err
 	}
-	maxDepth := opts.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = parse.DefaultMaxDepth
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = parse.DefaultMaxDepth
 	}
 	for _, s := range [...]elements.Source{elements.Local, elements.Recorded, elements.Live} {
-		if v, ok := vals.Get(s); ok && value.Deeper(v, maxDepth) {
-			return Result{}, &elements.Error{Source: s, Msg: "nesting is deeper than the limit of " + strconv.Itoa(maxDepth) + " levels of maps and lists"}
+		if v, ok := vals.Get(s); ok && value.Deeper(v, opts.MaxDepth) {
+			return Result{}, &elements.Error{Source: s, Msg: "nesting is deeper than the limit of " + strconv.Itoa(opts.MaxDepth) + " levels of maps and lists"}
 		}
 	}
 	root, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: local, Source: elements.Local},
