@@ -243,18 +243,13 @@ func Malformed(err error, verb string) error {
 func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	switch v.Kind() {
 	case value.KindMap:
-		if meta.Strategy.Has(openapi.StrategyReplace) {
-			return false
-		}
-		for _, f := range v.Fields() {
+		return !meta.Strategy.Has(openapi.StrategyReplace) && slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
 			if !f.Value.IsMap() && !f.Value.IsList() {
-				continue
+				return false
 			}
 			ct, cm := t.Child(f.Key)
-			if hasUnsortedSet(f.Value, ct, cm) {
-				return true
-			}
-		}
+			return hasUnsortedSet(f.Value, ct, cm)
+		})
 	case value.KindList:
 		if !elements.MergedList(t, &meta) {
 			return false
