@@ -583,16 +583,11 @@ func sortedSame(e *elements.SetElement, src elements.Source) bool {
 	if from.Len() != len(local) {
 		return false
 	}
-	matched := 0
-	for i := range e.Items {
-		it := &e.Items[i]
-		if it.LocalIndex < 0 {
-			break
-		}
-		if index(it, src) < 0 {
+	matched := 0 // local's items, the first ones, all in src
+	for ; matched < len(e.Items) && e.Items[matched].LocalIndex >= 0; matched++ {
+		if index(&e.Items[matched], src) < 0 {
 			return false
 		}
-		matched++
 	}
 	if matched != len(local) {
 		sorted := slices.Clone(from.Items())
