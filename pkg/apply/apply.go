@@ -134,13 +134,11 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
 		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose)
+		if err == nil && !opts.Overwrite {
+			err = delta.Check(tree, p, ok, opts.Gates)
+		}
 		if err != nil {
 			return Result{}, err
-		}
-		if !opts.Overwrite {
-			if err := delta.Check(tree, p, ok, opts.Gates); err != nil {
-				return Result{}, err
-			}
 		}
 		if patched {
 			arena.Release()
