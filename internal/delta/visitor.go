@@ -440,11 +440,12 @@ func (d *Visitor) appendDeletes(out, fromItems []value.Value, matched []bool, mk
 			continue
 		}
 		kf := itemKeyFields(it, mk, itemType)
-		sortKey := make([]string, len(kf))
+		sortKey, del := make([]string, len(kf)), deleteDirective
 		for j, f := range kf {
 			sortKey[j] = smp.KeyString(f.Value)
+			del = del.With(f.Key, f.Value)
 		}
-		dels = append(dels, keyed{sortKey, withFields(deleteDirective, kf)})
+		dels = append(dels, keyed{sortKey, del})
 	}
 	d.dels += len(dels)
 	slices.SortStableFunc(dels, func(a, b keyed) int { return slices.Compare(a.sortKey, b.sortKey) })
@@ -520,13 +521,6 @@ func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) 
 }
 
 var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})
-
-func withFields(m value.Value, fields []value.Field) value.Value {
-	for _, f := range fields {
-		m = m.With(f.Key, f.Value)
-	}
-	return m
-}
 
 // VisitSet implements elements.Visitor for a set: local's values new to the changes' source (local's order),
 // $deleteFromPrimitiveList with the deletions' source's values local lacks (in kubectl's scalar order), and
