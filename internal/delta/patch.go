@@ -199,12 +199,10 @@ func sortedScalars(l value.Value) []value.Value {
 	seen := make(map[value.ScalarKey]bool, l.Len())
 	out := make([]value.Value, 0, l.Len())
 	for _, v := range l.Items() {
-		k, ok := v.Key()
-		if ok && seen[k] {
-			continue
+		if k, ok := v.Key(); !ok || !seen[k] {
+			seen[k] = true
+			out = append(out, v)
 		}
-		seen[k] = true
-		out = append(out, v)
 	}
 	smp.SortScalars(out)
 	return out
