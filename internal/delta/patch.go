@@ -133,10 +133,8 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 			return
 		}
 		for _, f := range p.Fields() {
-			if f.Key == smp.DirectiveKey || f.Key == smp.RetainKeysKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix) || strings.HasPrefix(f.Key, smp.DeletePrefix) {
-				continue
-			}
-			if cv, ok := c.Get(f.Key); ok {
+			if cv, ok := c.Get(f.Key); ok && f.Key != smp.DirectiveKey && f.Key != smp.RetainKeysKey &&
+				!strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !strings.HasPrefix(f.Key, smp.DeletePrefix) {
 				ct, cm := t.Child(f.Key)
 				compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
 			}
