@@ -76,13 +76,11 @@ func PatchOrder(sorted, rank []int) []int {
 	}
 	out, done := make([]int, 0, len(sorted)), make([]bool, len(sorted))
 	for i := range sorted {
-		start := at[i] - rank[i] // the key's first item in sorted
-		if done[start] {
-			continue
-		}
-		done[start] = true
-		for p := start; p < len(sorted) && (p == start || rank[sorted[p]] > 0); p++ {
-			out = append(out, sorted[p])
+		if start := at[i] - rank[i]; !done[start] { // start: the key's first item in sorted
+			done[start] = true
+			for p := start; p < len(sorted) && (p == start || rank[sorted[p]] > 0); p++ {
+				out = append(out, sorted[p])
+			}
 		}
 	}
 	return out
