@@ -146,10 +146,9 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	switch {
 	case done:
 	case n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap():
-		if d.changes != elements.NoSource {
+		if d.changes != elements.NoSource { // (else replaced's Absent)
 			return elements.Keep(n.Local), nil
 		}
-		return elements.Absent, nil
 	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
 		return d.below(n, elements.Recorded)
 	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
