@@ -250,14 +250,11 @@ func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 			return hasUnsortedSet(f.Value, ct, cm)
 		})
 	case value.KindList:
-		if !elements.MergedList(t, &meta) {
-			return false
-		}
 		it := t.Item()
 		if it.Kind == openapi.KindPrimitive {
-			return !smp.Sorted(v.Items())
+			return elements.MergedList(t, &meta) && !smp.Sorted(v.Items())
 		}
-		return len(meta.MergeKey) > 0 && slices.ContainsFunc(v.Items(), func(item value.Value) bool {
+		return elements.MergedList(t, &meta) && len(meta.MergeKey) > 0 && slices.ContainsFunc(v.Items(), func(item value.Value) bool {
 			return hasUnsortedSet(item, it, openapi.Meta{})
 		})
 	}
