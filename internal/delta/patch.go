@@ -127,16 +127,13 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 		cd, cok := c.Get(smp.DirectiveKey)
 		if !c.IsMap() || pok != cok || !value.Equal(pd, cd) {
 			add()
-			return
-		}
-		if meta.Strategy.Has(openapi.StrategyReplace) {
-			return
-		}
-		for _, f := range p.Fields() {
-			if cv, ok := c.Get(f.Key); ok && f.Key != smp.DirectiveKey && f.Key != smp.RetainKeysKey &&
-				!strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !strings.HasPrefix(f.Key, smp.DeletePrefix) {
-				ct, cm := t.Child(f.Key)
-				compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
+		} else if !meta.Strategy.Has(openapi.StrategyReplace) {
+			for _, f := range p.Fields() {
+				if cv, ok := c.Get(f.Key); ok && f.Key != smp.DirectiveKey && f.Key != smp.RetainKeysKey &&
+					!strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !strings.HasPrefix(f.Key, smp.DeletePrefix) {
+					ct, cm := t.Child(f.Key)
+					compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
+				}
 			}
 		}
 	case value.KindList:
