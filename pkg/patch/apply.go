@@ -112,11 +112,10 @@ func roots(live, patch value.Value) (elements.Values, error) {
 	if !patch.IsMap() {
 		return elements.Values{}, &elements.Error{Source: elements.Patch, Msg: "the top level must be an object, got " + patch.Kind().String()}
 	}
-	if live.Kind() != value.KindNull && !live.IsMap() {
-		return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object (or null: no object yet), got " + live.Kind().String()}
-	}
-	if !live.IsMap() {
+	if live.Kind() == value.KindNull {
 		live = value.MustMap()
+	} else if !live.IsMap() {
+		return elements.Values{}, &elements.Error{Source: elements.Live, Msg: "the top level must be an object (or null: no object yet), got " + live.Kind().String()}
 	}
 	return elements.Values{Local: patch, HasLocal: true, Live: live, HasLive: true}, nil
 }
