@@ -72,13 +72,10 @@ func without(list, drop value.Value) value.Value {
 			del[k] = true
 		}
 	}
-	items := make([]value.Value, 0, list.Len())
-	for _, it := range list.Items() {
-		if k, ok := elements.SetKey(it, true); !ok || !del[k] {
-			items = append(items, it)
-		}
-	}
-	return value.List(items)
+	return value.List(slices.DeleteFunc(slices.Clone(list.Items()), func(it value.Value) bool {
+		k, ok := elements.SetKey(it, true)
+		return ok && del[k]
+	}))
 }
 
 // StripNulls returns v without map fields whose value is null, at any depth. It returns v itself (no copy)
