@@ -303,8 +303,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		var keys []value.Value
 		extra := false
 		for _, f := range fs {
-			e := f.Element.Base()
-			if e.LocalSet() {
+			if e := f.Element.Base(); e.LocalSet() {
 				keys = append(keys, value.String(f.Name))
 			} else if v, has := e.Get(d.changes); has && !e.HasLocal && !v.IsNull() {
 				extra = true
