@@ -284,7 +284,7 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 func kindFits(s *elements.Node, src elements.Source) error {
 	t, v := s.Type, s.Local
 	// A map fits an object's type, a list a list's, anything else a primitive's.
-	if k := t.Kind; k == openapi.KindUnknown || v.IsMap() == (k == openapi.KindStruct || k == openapi.KindMap) && v.IsList() == (k == openapi.KindList) {
+	if k := t.Kind; k == openapi.KindUnknown || (v.IsMap() == (k == openapi.KindStruct || k == openapi.KindMap) && v.IsList() == (k == openapi.KindList)) {
 		return nil
 	}
 	want := format.KindPhrase(t)

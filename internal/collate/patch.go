@@ -83,7 +83,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		return nil, err
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
-	s.Dirs = dirs // (n.Dirs with a "$patch")
+	s.Dirs = dirs // (s.Dirs itself when the map holds "$patch")
 	switch {
 	case directive != "" && !hasLive:
 		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.

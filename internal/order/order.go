@@ -48,9 +48,7 @@ func List(e elements.Element, o Ordering, patch, compose bool) []int {
 	case *elements.SetElement:
 		v.items, v.set = e.Items, true
 	}
-	if v.node.HasLive && v.node.Live.IsList() {
-		v.live = v.node.Live.Len()
-	}
+	v.live = len(v.node.Live.Items()) // (0 unless live holds a list: an absent value is null)
 	for v.np < len(v.items) && v.items[v.np].LocalIndex >= 0 {
 		v.np++
 	}
