@@ -283,8 +283,11 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 // kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list.
 func kindFits(s *elements.Node, src elements.Source) error {
 	t, v := s.Type, s.Local
-	// A map fits an object's type, a list a list's, anything else a primitive's.
-	if k := t.Kind; k == openapi.KindUnknown || (v.IsMap() == (k == openapi.KindStruct || k == openapi.KindMap) && v.IsList() == (k == openapi.KindList)) {
+	switch {
+	case t.Kind == openapi.KindUnknown,
+		v.IsMap() && (t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap),
+		v.IsList() && t.Kind == openapi.KindList,
+		!v.IsMap() && !v.IsList() && t.Kind == openapi.KindPrimitive:
 		return nil
 	}
 	want := format.KindPhrase(t)
@@ -343,7 +346,7 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 }
 
 // keyedNode builds a list of maps merged by key: members are local's (the patch's) items in order, then live's others
-// (those repeating a key or lacking it go to LiveExtra: matchKeyed), then recorded's. Live items a "$patch: delete" item
+// (those repeating a key or lacking it go to LiveExtra), then recorded's. Live items a "$patch: delete" item
 // names are left out; with a "$patch: replace" item the patch's data items replace live's (live's stay members,
 // Deleted, for the server's view's order). A merge's list whose source repeats a key is matched again by rank (ranks).
 func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, error) {
@@ -368,9 +371,10 @@ func (c *collator) rankable(e *elements.ListElement) bool {
 	return !c.opts.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys) && len(e.Meta.MergeKey) == 1
 }
 
-// matchKeyed matches keyed list e's items to members by key (and rank, given ranks), in keyedNode's order, returning
-// them, live's LiveExtra and whether a "$patch: replace" item replaces live's list. Without ranks, a rankable list's
-// local item repeating a key is passed over (members.repeated says so), not an error.
+// matchKeyed matches keyed list e's items (local's, then live's, then recorded's) to members by key (and rank, given
+// ranks), in keyedNode's order, returning them, live's LiveExtra and whether a "$patch: replace" item replaces live's
+// list. Without ranks, a rankable list's local item repeating a key is passed over (members.repeated says so), not an
+// error; in a patch, a live item lacking the key is.
 func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members, extra []elements.Item, replace bool, err error) {
 	n, src := &e.Node, c.src
 	itemType, mk := n.Type.Item(), n.Meta.MergeKey

@@ -435,12 +435,12 @@ func (d *Visitor) appendDeletes(out, fromItems []value.Value, matched []bool, mk
 			continue
 		}
 		kf := itemKeyFields(it, mk, itemType)
-		sortKey, del := make([]string, len(kf)), deleteDirective
+		sortKey, directive := make([]string, len(kf)), deleteDirective
 		for j, f := range kf {
 			sortKey[j] = smp.KeyString(f.Value)
-			del = del.With(f.Key, f.Value)
+			directive = directive.With(f.Key, f.Value)
 		}
-		dels = append(dels, keyed{sortKey, del})
+		dels = append(dels, keyed{sortKey, directive})
 	}
 	d.dels += len(dels)
 	slices.SortStableFunc(dels, func(a, b keyed) int { return slices.Compare(a.sortKey, b.sortKey) })
