@@ -167,7 +167,8 @@ func repeatObject(v value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, 
 					}
 				}
 				if len(others) == 0 {
-					// Two equal items are the harness's duplicate-items class.
+					// The repeat would equal its first item: the list is
+					// left as it is (these repeats differ from their first).
 					out = out.With(f.Key, value.List(items))
 					continue
 				}

@@ -36,12 +36,12 @@
 // controller's UDP port 53 meeting a manifest's TCP port 53, where ply
 // --compat=kubectl leaves what kubectl leaves and ply's default does not.
 // A manifest declaring TCP and UDP on one containerPort (testdata/multikey
-// v2) has two items with one merge key under kubectl's key, which ply
-// refuses even with every gate off (the gate UniqueMergeKeys covers only
-// patches so far); a spec keeps that refusal visible. Another applies a
-// patch naming containerPort 53 twice, as kubectl sends for that
-// manifest, with kubectl patch and with ply patch apply --compat=kubectl
-// (UniqueMergeKeys off): the same ports.
+// v2) has two items with one merge key under kubectl's key: with
+// --compat=kubectl (UniqueMergeKeys off) ply merges it as kubectl does and
+// leaves the same objects at every step, and with that gate on it refuses
+// it and writes nothing. Another spec applies a patch naming containerPort
+// 53 twice, as kubectl sends for that manifest, with kubectl patch and
+// with ply patch apply --compat=kubectl: the same ports.
 //
 // prune_test.go compares pruning with ApplySets: testdata/prune/NN.yaml
 // applied with kubectl's `apply --prune --applyset` (KUBECTL_APPLYSET=true)

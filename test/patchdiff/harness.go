@@ -74,8 +74,10 @@ const (
 	// for GenConflicts, its conflict check failed on its own patch
 	// although it merges with overwrite (difftest.NoVerdict).
 	NoInput
-	// DuplicateItems: an input holds a list with two equal items, which
-	// strategicpatch dedupes in some places and not others.
+	// DuplicateItems: ply reports a conflict (GenConflicts) that
+	// strategicpatch misses, every one at an atomic list of scalars holding
+	// two equal items in local or live: strategicpatch's check dedupes
+	// both lists and compares only the patch's (difftest.DuplicateItems).
 	DuplicateItems
 	// OracleLeaksDirective: strategicpatch is wrong. Applying a patch
 	// whose list item is new to live and holds a nested "$patch: delete"
@@ -105,11 +107,9 @@ const (
 	// map is deleted, as ply does (pkg/patch doc.go, deliberate
 	// differences). ply's object equals strategicpatch's but for empty
 	// maps of fields ply's object lacks and the patch deletes with the
-	// directive. This is the PatchDeleteRemovesMap gate's difference: with
-	// the gate on it is deliberate; with every gate off (the
-	// difftest.Kubectl targets) it is the one gated difference still
-	// classified, until pkg/patch switches that gate (another change),
-	// after which it must not occur there.
+	// directive. This is the PatchDeleteRemovesMap gate's difference, so
+	// it is classified only with the gate on; with every gate off (the
+	// difftest.Kubectl targets) ply leaves the empty map too.
 	OracleEmptiesDeletedMap
 	// ObjectMismatch: both succeeded with different objects.
 	ObjectMismatch
@@ -301,15 +301,15 @@ func Run(t *difftest.Target, c Case) (o Outcome) {
 			// bad place instead of merging it, and rejects the same patch
 			// where it merges that place: on live with the place present,
 			// or never, below a field it replaces whole.
-			pv, _ := lookup(c.Patch, ee.Path)
+			pv, _ := difftest.Lookup(c.Patch, ee.Path)
 			pv, _ = difftest.ServerNormalize(withoutDirectiveMaps(pv))
-			rv, in := lookup(o.OracleRaw, ee.Path)
+			rv, in := difftest.Lookup(o.OracleRaw, ee.Path)
 			if rv, _ = difftest.ServerNormalize(rv); !in || value.Equal(rv, pv) {
 				if replacedBy(t.Root, ee.Path) {
 					o.Class = OracleCopiesUnchecked
 					return
 				}
-				raw, _ := lookup(c.Patch, ee.Path)
+				raw, _ := difftest.Lookup(c.Patch, ee.Path)
 				if probe, ok := present(c.Live, ee.Path, raw); ok {
 					if _, _, err := oracleApply(t, probe.JSON(), c.Patch.JSON()); err != nil {
 						o.Class = OracleCopiesUnchecked
@@ -337,9 +337,8 @@ func Run(t *difftest.Target, c Case) (o Outcome) {
 				o.Class = OracleEmptiesDeletedMap
 			}
 		}
-		// Last, as it explains any failure: inputs with duplicate items.
-		if o.Class.Failed() && (difftest.HasDuplicateItems(c.Recorded) || difftest.HasDuplicateItems(c.Local) ||
-			difftest.HasDuplicateItems(c.Live) || difftest.HasDuplicateItems(c.Patch)) {
+		// A conflict ply finds only at atomic lists holding two equal items.
+		if o.Class == ConflictExtra && difftest.ConflictsAtDuplicates(c.Local, c.Live, o.PlyErr) {
 			o.Class = DuplicateItems
 		}
 	}()
@@ -719,38 +718,6 @@ func Shrink(t *difftest.Target, o Outcome, budget int) Outcome {
 		}
 	}
 	return best
-}
-
-// lookup returns the value v holds at path p.
-func lookup(v value.Value, p fieldpath.Path) (value.Value, bool) {
-	for _, e := range p {
-		var ok bool
-		switch e.Kind {
-		case fieldpath.FieldElement:
-			v, ok = v.Get(e.Field)
-		case fieldpath.IndexElement:
-			if ok = v.IsList() && e.Index >= 0 && e.Index < v.Len(); ok {
-				v = v.Items()[e.Index]
-			}
-		case fieldpath.ValueElement:
-			ok = v.IsList() && slices.ContainsFunc(v.Items(), func(it value.Value) bool { return value.Equal(it, e.Value) })
-			v = e.Value
-		case fieldpath.KeyElement:
-			for _, it := range v.Items() {
-				if slices.IndexFunc(e.Key, func(kf fieldpath.KeyField) bool {
-					kv, in := it.Get(kf.Name)
-					return !in || !value.Equal(kv, kf.Value)
-				}) < 0 {
-					v, ok = it, true
-					break
-				}
-			}
-		}
-		if !ok {
-			return value.Null, false
-		}
-	}
-	return v, true
 }
 
 // withoutDirectiveMaps drops from v every map holding a "$patch" key (a

@@ -1,8 +1,12 @@
 package difftest
 
 import (
+	"errors"
+	"slices"
 	"strings"
 
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -26,9 +30,71 @@ func FirstDiff(a, b value.Value) (path string, ok bool) { return firstDiff(a, b,
 // n+1 such nodes. Shrinkers call it with n = 0, 1, 2, ...
 func DeleteNth(v value.Value, n int) (out value.Value, ok bool) { return deleteNth(v, n) }
 
-// HasDuplicateItems reports whether v holds, at any depth, a list with two
-// equal items.
-func HasDuplicateItems(v value.Value) bool { return hasDuplicateItems(v) }
+// ConflictsAtDuplicates reports whether err is ply's *apply.ConflictError
+// and local's or live's value at each of its paths is a list holding two
+// equal items: where kubectl's check, deduplicating both lists and
+// comparing only as many items as the patch's list keeps, finds none (the
+// DuplicateItems class).
+func ConflictsAtDuplicates(local, live value.Value, err error) bool {
+	var ce *apply.ConflictError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	for _, c := range ce.Conflicts {
+		l, _ := Lookup(local, c.Path)
+		v, _ := Lookup(live, c.Path)
+		if !repeatsItem(l) && !repeatsItem(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// repeatsItem reports whether v is a list holding two equal items.
+func repeatsItem(v value.Value) bool {
+	items := v.Items()
+	for i := range items {
+		for j := i + 1; j < len(items); j++ {
+			if value.Equal(items[i], items[j]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Lookup returns the value v holds at path p; ok is false where it holds
+// none.
+func Lookup(v value.Value, p fieldpath.Path) (value.Value, bool) {
+	for _, e := range p {
+		var ok bool
+		switch e.Kind {
+		case fieldpath.FieldElement:
+			v, ok = v.Get(e.Field)
+		case fieldpath.IndexElement:
+			if ok = v.IsList() && e.Index >= 0 && e.Index < v.Len(); ok {
+				v = v.Items()[e.Index]
+			}
+		case fieldpath.ValueElement:
+			ok = v.IsList() && slices.ContainsFunc(v.Items(), func(it value.Value) bool { return value.Equal(it, e.Value) })
+			v = e.Value
+		case fieldpath.KeyElement:
+			for _, it := range v.Items() {
+				if slices.IndexFunc(e.Key, func(kf fieldpath.KeyField) bool {
+					kv, in := it.Get(kf.Name)
+					return !in || !value.Equal(kv, kf.Value)
+				}) < 0 {
+					v, ok = it, true
+					break
+				}
+			}
+		}
+		if !ok {
+			return value.Null, false
+		}
+	}
+	return v, true
+}
 
 // DropLeakedDeletes removes from v every list item that carries a
 // "$patch": "delete" directive (strategicpatch copies such items into a

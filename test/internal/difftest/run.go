@@ -97,9 +97,10 @@ const (
 	// the patch it sends reorders them (a container's command, say). ply's
 	// object equals strategicpatch's with Overwrite true.
 	OracleSortsList
-	// DuplicateItems: an input holds a list with two equal items, which
-	// strategicpatch dedupes in some places and not others (a set, a
-	// conflict check); ply's behaviour is documented and tested instead.
+	// DuplicateItems: ply reports a conflict strategicpatch misses, every
+	// one at an atomic list of scalars holding two equal items in local or
+	// live: strategicpatch's check dedupes both lists and then compares
+	// only as many items as the patch's keeps (ConflictsAtDuplicates).
 	DuplicateItems
 	// ObjectMismatch: both succeeded with different objects.
 	ObjectMismatch
@@ -302,7 +303,7 @@ func serverNormalize(v value.Value) (out value.Value, changed bool) {
 // explain returns the known strategicpatch defect (or the duplicate items)
 // that accounts for a disagreement, or failed when none does.
 func (t *Target) explain(c Case, o *Outcome, failed Class) Class {
-	if hasDuplicateItems(c.Local) || hasDuplicateItems(c.Live) || hasDuplicateItems(c.Recorded) {
+	if failed == ConflictExtra && ConflictsAtDuplicates(c.Local, c.Live, o.PlyErr) {
 		return DuplicateItems
 	}
 	if failed != ObjectMismatch {
@@ -324,32 +325,6 @@ func (t *Target) explain(c Case, o *Outcome, failed Class) Class {
 		}
 	}
 	return failed
-}
-
-// hasDuplicateItems reports whether v holds, at any depth, a list with two
-// equal items.
-func hasDuplicateItems(v value.Value) bool {
-	switch v.Kind() {
-	case value.KindMap:
-		for _, f := range v.Fields() {
-			if hasDuplicateItems(f.Value) {
-				return true
-			}
-		}
-	case value.KindList:
-		items := v.Items()
-		for i := range items {
-			for j := i + 1; j < len(items); j++ {
-				if value.Equal(items[i], items[j]) {
-					return true
-				}
-			}
-			if hasDuplicateItems(items[i]) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // dropLeakedDeletes removes from v every list item that carries a
