@@ -77,7 +77,7 @@ const (
 	// DuplicateItems: ply reports a conflict (GenConflicts) that
 	// strategicpatch misses, every one at an atomic list of scalars holding
 	// two equal items in local or live: strategicpatch's check dedupes
-	// both lists and compares only the patch's (difftest.DuplicateItems).
+	// both lists and compares only the patch's (difftest.ConflictsAtDuplicates).
 	DuplicateItems
 	// OracleLeaksDirective: strategicpatch is wrong. Applying a patch
 	// whose list item is new to live and holds a nested "$patch: delete"
