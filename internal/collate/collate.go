@@ -512,7 +512,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 			it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: cv})
 		case replace:
 			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
-			it.Element, err = c.whole(&s, cv.Local, depth+1)
+			it.Element, err = c.whole(&s, cv.Local, depth+1, !c.opts.Compose)
 		default:
 			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
 		}

@@ -35,16 +35,8 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		}
 		if c.opts.Compose && (!v.HasLive || v.Live.Kind() != v.Local.Kind()) && (s.Dirs == nil || !s.Dirs.HasSetOrder) {
 			// A value first lacks (or of another kind) is second's whole; under a map, less its "$patch" maps.
-			if l, _ := s.Parent.(*elements.ListElement); s.Parent != nil && (l == nil || !l.HasLive) {
-				d, keep, err := c.clean(&s, v.Local, s.Type, depth)
-				if err != nil {
-					return nil, err
-				}
-				if s.Local = d; !keep {
-					s.Values = elements.Values{}
-				}
-			}
-			return build(c, &c.atomics, &s), nil
+			l, _ := s.Parent.(*elements.ListElement)
+			return c.whole(&s, v.Local, depth, s.Parent != nil && (l == nil || !l.HasLive))
 		}
 		if v.Local.IsMap() {
 			return c.patchMap(&s, depth)
@@ -61,15 +53,19 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 	return nil
 }
 
-// whole builds s as a leaf holding patch value v whole: as it stands in compose mode, else as data (clean).
-func (c *collator) whole(s *elements.Node, v value.Value, depth int) (elements.Element, error) {
-	if !c.opts.Compose {
+// whole builds s as a leaf holding patch value v whole: as it stands, or, if clean, as clean returns it (s holding no
+// value if clean drops it). A patch's data is cleaned outside compose mode (clean: !c.opts.Compose).
+func (c *collator) whole(s *elements.Node, v value.Value, depth int, clean bool) (elements.Element, error) {
+	keep := true
+	if clean {
 		var err error
-		if v, _, err = c.clean(s, v, s.Type, depth); err != nil {
+		if v, keep, err = c.clean(s, v, s.Type, depth); err != nil {
 			return nil, err
 		}
 	}
-	s.Local = v
+	if s.Local = v; !keep {
+		s.Values = elements.Values{}
+	}
 	return build(c, &c.atomics, s), nil
 }
 
@@ -96,7 +92,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		}
 	case directive != "" || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
 		// A "$patch: replace" map, or a map of strategy replace, is the patch's, whole.
-		return c.whole(s, value.MapFromSorted(data), depth)
+		return c.whole(s, value.MapFromSorted(data), depth, !c.opts.Compose)
 	default:
 		if !hasLive {
 			s.Live, s.HasLive = value.Value{}, false
@@ -110,7 +106,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, error) {
 	if !elements.MergedList(s.Type, &s.Meta) {
 		// The patch's list replaces live's whole.
-		return c.whole(s, s.Local, depth)
+		return c.whole(s, s.Local, depth, !c.opts.Compose)
 	}
 	switch class, err := format.ListClass(s); {
 	case err != nil:
