@@ -487,8 +487,8 @@ func ranked(k *elements.Key, ranks [][]int, src elements.Source, i int) *element
 	return k
 }
 
-// keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (live's, whole). A patch's data
-// item merges with live's item of its key; in a replaced list (replace) it is the patch's whole, live's Deleted.
+// keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (as members local lacks: live's,
+// whole). A patch's data item merges with live's of its key; in a replaced list (replace) it is whole, live's Deleted.
 func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int, replace bool) error {
 	if replace {
 		if e.Dirs == nil {
@@ -500,29 +500,27 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 	itemType := e.Type.Item()
 	// Items of a merge,retainKeys list clear the fields local leaves out.
 	itemMeta := openapi.Meta{Strategy: e.Meta.Strategy & openapi.StrategyRetainKeys}
-	for p := range e.Items {
-		it := &e.Items[p]
-		it.Deleted = replace && it.LocalIndex < 0
-		cv := itemValues(it, recorded, local, live)
-		var err error
-		switch {
-		case !c.opts.Patch:
-			it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
-		case it.LocalIndex < 0:
-			it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: cv})
-		case replace:
-			s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
-			it.Element, err = c.whole(&s, cv.Local, depth+1, !c.opts.Compose)
-		default:
-			it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
+	for _, items := range [...][]elements.Item{e.Items, extra} {
+		for p := range items {
+			it := &items[p]
+			it.Deleted = replace && it.LocalIndex < 0
+			cv := itemValues(it, recorded, local, live)
+			var err error
+			switch {
+			case !c.opts.Patch:
+				it.Element, err = c.node(e, "", true, &cv, itemType, &itemMeta)
+			case it.LocalIndex < 0:
+				it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: cv})
+			case replace:
+				s := elements.Node{Parent: e, Type: itemType, Values: elements.Values{Local: cv.Local, HasLocal: true}}
+				it.Element, err = c.whole(&s, cv.Local, depth+1, !c.opts.Compose)
+			default:
+				it.Element, err = c.patchNode(elements.Node{Parent: e, Type: itemType, Values: cv}, depth+1)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
-	}
-	for p := range extra {
-		extra[p].Deleted = replace
-		extra[p].Element = build(c, &c.atomics, &elements.Node{Parent: e, Type: itemType, Values: elements.Values{Live: live[extra[p].LiveIndex], HasLive: true}})
 	}
 	e.LiveExtra = extra
 	return nil
