@@ -137,16 +137,36 @@ func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	return "", fail(n, at+"unknown "+smp.DirectiveKey+" value "+d.Short()+"; a list item takes "+smp.DeleteValue+" or "+smp.ReplaceValue)
 }
 
-// CheckDirs checks n.Dirs' "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" against n's schema and values.
+// CheckDirs checks n.Dirs' "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" against n's schema and values;
+// the latter applies only to a list (by schema and patch value) whose items (the patch's, else live's) and the values
+// to delete are scalars of one kind, or objects of a set of maps (n.Meta is collate's: with gate SetOfMaps off, none).
 func CheckDirs(n *elements.Node) error {
-	d := n.Dirs
-	if d.HasDeleteFromList {
-		// (n.Meta is collate's: without the SetOfMaps gate no set of maps merges.)
-		if err := checkDeleteTarget(n, d.DeleteFromList.Items(), elements.SetOfMaps(n.Type, &n.Meta)); err != nil {
-			return err
+	if d := n.Dirs; d.HasDeleteFromList {
+		dir, del, objects := smp.DeletePrefix+n.Name, d.DeleteFromList.Items(), elements.SetOfMaps(n.Type, &n.Meta)
+		dc, msg := classOfList(del)
+		base, src := n.Live.Items(), elements.Live // (nil unless a list)
+		if n.Local.IsList() {
+			base, src = n.Local.Items(), elements.Patch
+		}
+		bc, baseMsg := classOfList(base)
+		switch {
+		case n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown:
+			return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
+		case n.LocalSet() && !n.Local.IsList():
+			return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
+		case msg != "":
+			return fail(n, dir+": "+msg)
+		case len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap):
+			return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
+		case baseMsg != "":
+			return n.Errorf(src, baseMsg)
+		case bc == value.KindMap && !objects:
+			return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
+		case len(base) > 0 && len(del) > 0 && bc != dc:
+			return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
 		}
 	}
-	if !d.HasSetOrder {
+	if !n.Dirs.HasSetOrder {
 		return nil
 	}
 	dir := smp.SetOrderPrefix + n.Name
@@ -161,35 +181,6 @@ func CheckDirs(n *elements.Node) error {
 		return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
 	case merged && len(n.Local.Items()) == 0 && len(n.Live.Items()) == 0: // (no items where absent, null or not a list)
 		return fail(n, dir+" orders a list that has no items in live or in the patch")
-	}
-	return nil
-}
-
-// checkDeleteTarget rejects "$deleteFromPrimitiveList/<field>" except on a list (by schema and patch value) whose items
-// (the patch's, else live's) and the values to delete are scalars of one kind, or objects of a set of maps.
-func checkDeleteTarget(n *elements.Node, del []value.Value, objects bool) error {
-	dir := smp.DeletePrefix + n.Name
-	dc, msg := classOfList(del)
-	base, src := n.Live.Items(), elements.Live // (nil unless a list)
-	if n.Local.IsList() {
-		base, src = n.Local.Items(), elements.Patch
-	}
-	bc, baseMsg := classOfList(base)
-	switch {
-	case n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown:
-		return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
-	case n.LocalSet() && !n.Local.IsList():
-		return fail(n, dir+" applies to lists of scalars; the patch sets this field to "+n.Local.Kind().String())
-	case msg != "":
-		return fail(n, dir+": "+msg)
-	case len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap):
-		return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
-	case baseMsg != "":
-		return n.Errorf(src, baseMsg)
-	case bc == value.KindMap && !objects:
-		return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
-	case len(base) > 0 && len(del) > 0 && bc != dc:
-		return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
 	}
 	return nil
 }
