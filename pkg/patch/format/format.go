@@ -53,12 +53,12 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 		return fields, "", dirs, nil, nil
 	}
 	data = append(make([]value.Field, 0, len(fields)), fields[:first]...)
-	field := func(name string) *elements.Directives {
-		if i := slices.IndexFunc(byField, func(fd FieldDirectives) bool { return fd.Name == name }); i >= 0 {
-			return byField[i].Dirs
+	field := func(name string) *elements.Directives { // (byField kept sorted by name)
+		i, found := slices.BinarySearchFunc(byField, name, func(fd FieldDirectives, k string) int { return strings.Compare(fd.Name, k) })
+		if !found {
+			byField = slices.Insert(byField, i, FieldDirectives{Name: name, Dirs: &elements.Directives{}})
 		}
-		byField = append(byField, FieldDirectives{Name: name, Dirs: &elements.Directives{}})
-		return byField[len(byField)-1].Dirs
+		return byField[i].Dirs
 	}
 	for _, fl := range fields[first:] {
 		if dir := Directive(t, fl.Key); !dir || compose {
@@ -99,7 +99,6 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 			}
 		}
 	}
-	slices.SortFunc(byField, func(a, b FieldDirectives) int { return strings.Compare(a.Name, b.Name) })
 	return data, "", dirs, byField, nil
 }
 
