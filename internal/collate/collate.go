@@ -311,11 +311,13 @@ func keyMessage(what string, i int, missing string, bad bool, mk []string) strin
 }
 
 // members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it;
-// repeated reports a source naming an identity twice.
+// repeated reports a source naming an identity twice. With a "$setElementOrder" (else nil), seq lists the IDs of the
+// patch's items joined, in patch order (-1: a "$patch: replace" item), for format.CheckOrder.
 type members struct {
 	index    elements.Index
 	items    []elements.Item
 	repeated bool
+	seq      []int
 }
 
 // item returns a list member in live alone, at position live (-1: in no source yet), named by no "$setElementOrder".
@@ -323,12 +325,15 @@ func item(live, of int) elements.Item {
 	return elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// join adds item i of src's list, of identity k, to k's member, made if none. ok is false, and nothing added, when that
-// member has an item of src already (for local's items, added first: when k is not new).
+// join adds item i of src's list, of identity k, to k's member, made if none (a patch's, to seq too). ok is false, and
+// the member unchanged, when it has an item of src already (for local's items, added first: when k is not new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	id, fresh := m.index.ID(k)
 	if fresh {
 		m.items = append(m.items, item(-1, -1))
+	}
+	if m.seq != nil && src == elements.Patch {
+		m.seq = append(m.seq, id)
 	}
 	at := &m.items[id].LocalIndex
 	switch src {
@@ -383,11 +388,10 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	var seq []int // with a "$setElementOrder" (else nil): the patch's items but deletions, by ID, -1 for replace
-	if n.Dirs != nil && n.Dirs.HasSetOrder {
-		seq = make([]int, 0, len(local))
-	}
 	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
+	if n.Dirs != nil && n.Dirs.HasSetOrder {
+		m.seq = make([]int, 0, len(local))
+	}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	for i, it := range local {
 		d := ""
@@ -397,8 +401,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			}
 		}
 		if d == "replace" {
-			if replace = true; seq != nil {
-				seq = append(seq, -1)
+			if replace = true; m.seq != nil {
+				m.seq = append(m.seq, -1)
 			}
 			continue
 		}
@@ -424,9 +428,6 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 				return m, nil, false, duplicate(n, src, m.items[id].LocalIndex, i, it)
 			}
 		}
-		if seq != nil {
-			seq = append(seq, id)
-		}
 	}
 	// Live's items repeating a key or lacking it are LiveExtra (a patch's error, unless a second patch replaces the
 	// list); items gone names are left out.
@@ -451,7 +452,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			m.join(ranked(&k, ranks, elements.Recorded, i), i, elements.Recorded)
 		}
 	}
-	err = c.order(n, &m, seq, true, false)
+	err = c.order(n, &m, true, false)
 	return m, extra, replace, err
 }
 
@@ -554,9 +555,9 @@ func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, s
 	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
 }
 
-// order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against seq, the patch's item
+// order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item
 // IDs in patch order (format.CheckOrder). Its entries hold the merge key if keyed, else are set items (objects: maps).
-func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects bool) error {
+func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) error {
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
 		return nil
 	}
@@ -583,7 +584,7 @@ func (c *collator) order(n *elements.Node, m *members, seq []int, keyed, objects
 			m.items[id].OrderIndex = int32(i)
 		}
 	}
-	return format.CheckOrder(n, seq, order)
+	return format.CheckOrder(n, m.seq, order)
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,
@@ -595,9 +596,8 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	recorded, local, live := n.Lists()
 	m := members{index: elements.NewIndex(1, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
 	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
-	var seq []int // with a "$setElementOrder" (else nil): the patch's items by ID
 	if n.Dirs != nil && n.Dirs.HasSetOrder {
-		seq = make([]int, 0, len(local))
+		m.seq = make([]int, 0, len(local))
 	}
 	for i, v := range local {
 		k, ok := setKey(v, objects)
@@ -609,9 +609,6 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			return nil, n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
 		id, fresh := m.join(&k, i, src)
-		if seq != nil {
-			seq = append(seq, id)
-		}
 		if !fresh && src != elements.Patch && !c.opts.Lenient {
 			return nil, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
 		}
@@ -624,7 +621,7 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			}
 		}
 	}
-	if err := c.order(n, &m, seq, false, objects); err != nil {
+	if err := c.order(n, &m, false, objects); err != nil {
 		return nil, err
 	}
 	if d := n.Dirs; d != nil && d.HasDeleteFromList {
