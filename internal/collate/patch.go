@@ -74,12 +74,11 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	if c.opts.Compose && s.Meta.Strategy.Has(openapi.StrategyReplace) && s.HasLive && s.Live.IsMap() {
 		return build(c, &c.atomics, s), nil // second's map of strategy replace, "$patch" and all
 	}
-	data, directive, dirs, byField, err := format.ReadMap(s, c.opts.Compose)
+	data, directive, byField, err := format.ReadMap(s, c.opts.Compose)
 	if err != nil {
 		return nil, err
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
-	s.Dirs = dirs // (s.Dirs itself when the map holds "$patch")
 	switch {
 	case directive != "" && !hasLive:
 		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.

@@ -30,27 +30,26 @@ func Directive(t *openapi.Type, key string) bool {
 }
 
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
-// none), else its directives (n.Dirs plus "$retainKeys") and those it gives its fields, sorted by name; with "$patch",
-// n.Dirs and no fields' directives. With compose (a patch merged into another: pkg/patch.Compose) directive keys are
-// data too, and only "$setElementOrder/<f>" is read.
-func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, dirs *elements.Directives, byField []FieldDirectives, err error) {
+// none), else its "$retainKeys", into n.Dirs (a copy of the parent's directives for n), and the directives it gives its
+// fields, sorted by name. With compose (a patch merged into another: pkg/patch.Compose) directive keys are data too,
+// and only "$setElementOrder/<f>" is read.
+func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
-			return nil, "", nil, nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
+			return nil, "", nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
-			return nil, "", nil, nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+			return nil, "", nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
-		return p.Without(smp.DirectiveKey).Fields(), s, n.Dirs, nil, nil
+		return p.Without(smp.DirectiveKey).Fields(), s, nil, nil
 	}
-	dirs = n.Dirs
 	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others (newer clients') are ignored.
 	fields := p.Fields()
 	first := slices.IndexFunc(fields, func(fl value.Field) bool { return Directive(t, fl.Key) })
 	if first < 0 {
-		return fields, "", dirs, nil, nil
+		return fields, "", nil, nil
 	}
 	data = append(make([]value.Field, 0, len(fields)), fields[:first]...)
 	field := func(name string) *elements.Directives { // (byField kept sorted by name)
@@ -71,35 +70,35 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 		case fl.Key == smp.RetainKeysKey:
 			keys, err := retainKeys(n, fl.Value)
 			if err != nil {
-				return nil, "", nil, nil, err
+				return nil, "", nil, err
 			}
 			d := &elements.Directives{} // a copy: n.Dirs is the parent's
-			if dirs != nil {
-				*d = *dirs
+			if n.Dirs != nil {
+				*d = *n.Dirs
 			}
-			d.RetainKeys, d.HasRetainKeys, dirs = keys, true, d
+			d.RetainKeys, d.HasRetainKeys, n.Dirs = keys, true, d
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
-				return nil, "", nil, nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
+				return nil, "", nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
 			}
 			d := field(fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
-				return nil, "", nil, nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
+				return nil, "", nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
 			}
 			d := field(fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
 		}
 	}
-	if dirs != nil && dirs.HasRetainKeys {
+	if n.Dirs != nil && n.Dirs.HasRetainKeys {
 		for _, fl := range data {
-			if _, found := slices.BinarySearch(dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
-				return nil, "", nil, nil, fail(n, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
+			if _, found := slices.BinarySearch(n.Dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
+				return nil, "", nil, fail(n, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
 			}
 		}
 	}
-	return data, "", dirs, byField, nil
+	return data, "", byField, nil
 }
 
 // retainKeys reads a "$retainKeys" list: field names, sorted, each once.
