@@ -417,16 +417,12 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			gone[k] = true
 			continue
 		}
-		id, fresh := m.join(ranked(&k, ranks, elements.Local, i), i, src)
-		if !fresh {
-			switch {
-			case c.opts.Lenient || (ranks == nil && c.rankable(e)):
-				continue
-			case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
-				e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
-			default:
-				return m, nil, false, duplicate(n, src, m.items[id].LocalIndex, i, it)
-			}
+		switch id, fresh := m.join(ranked(&k, ranks, elements.Local, i), i, src); {
+		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
+		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
+			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
+		default:
+			return m, nil, false, duplicate(n, src, m.items[id].LocalIndex, i, it)
 		}
 	}
 	// Live's items repeating a key or lacking it are LiveExtra (a patch's error, unless a second patch replaces the
