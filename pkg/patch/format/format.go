@@ -210,15 +210,14 @@ func CheckOrder(n *elements.Node, seq, order []int) error {
 	}
 	p, o, ordinal := 0, 0, 0
 	for p < len(seq) && o < len(order) {
-		if seq[p] < 0 {
+		switch {
+		case seq[p] < 0:
 			p++
-			continue
+		case seq[p] == order[o]:
+			p, o, ordinal = p+1, o+1, ordinal+1
+		default:
+			o++
 		}
-		if seq[p] == order[o] {
-			p++
-			ordinal++
-		}
-		o++
 	}
 	switch {
 	case p == len(seq):
