@@ -212,7 +212,7 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	base := len(c.fields)
 	defer func() { c.fields = c.fields[:base] }()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
-		// The heads' smallest key and which hold it, each head compared once; a smaller one takes it from earlier ones.
+		// The heads' smallest key and which hold it, each value's head compared once; a smaller key takes it from earlier.
 		var cv elements.Values
 		var key string
 		if len(lf) > 0 {
@@ -233,13 +233,11 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 			}
 		}
 		var cd *elements.Directives
-		if len(dirs) > 0 {
-			if c := strings.Compare(dirs[0].Name, key); !cv.HasLocal && !cv.HasRecorded && !cv.HasLive || c < 0 {
-				key, cv.HasLocal, cv.HasRecorded, cv.HasLive = dirs[0].Name, false, false, false
-				cd, dirs = dirs[0].Dirs, dirs[1:]
-			} else if c == 0 {
-				cd, dirs = dirs[0].Dirs, dirs[1:]
+		if len(dirs) > 0 && (!cv.HasLocal && !cv.HasRecorded && !cv.HasLive || dirs[0].Name <= key) {
+			if dirs[0].Name != key {
+				key, cv = dirs[0].Name, elements.Values{}
 			}
+			cd, dirs = dirs[0].Dirs, dirs[1:]
 		}
 		if cv.HasLocal {
 			cv.Local, lf = lf[0].Value, lf[1:]
