@@ -67,16 +67,24 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 			}
 		}
 		switch {
-		case fl.Key == smp.RetainKeysKey:
-			keys, err := retainKeys(n, fl.Value)
-			if err != nil {
-				return nil, "", nil, err
+		case fl.Key == smp.RetainKeysKey: // field names, kept sorted, each once
+			if !fl.Value.IsList() {
+				return nil, "", nil, fail(n, smp.RetainKeysKey+" must be a list of field names, got "+fl.Value.Kind().String())
 			}
+			keys := make([]string, 0, fl.Value.Len())
+			for i, it := range fl.Value.Items() {
+				name, ok := it.AsString()
+				if !ok {
+					return nil, "", nil, fail(n, smp.RetainKeysKey+" item "+strconv.Itoa(i)+": expected a field name (string), got "+it.Kind().String())
+				}
+				keys = append(keys, name)
+			}
+			slices.Sort(keys)
 			d := &elements.Directives{} // a copy: n.Dirs is the parent's
 			if n.Dirs != nil {
 				*d = *n.Dirs
 			}
-			d.RetainKeys, d.HasRetainKeys, n.Dirs = keys, true, d
+			d.RetainKeys, d.HasRetainKeys, n.Dirs = slices.Compact(keys), true, d
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
 				return nil, "", nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
@@ -99,23 +107,6 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 		}
 	}
 	return data, "", byField, nil
-}
-
-// retainKeys reads a "$retainKeys" list: field names, sorted, each once.
-func retainKeys(n *elements.Node, v value.Value) ([]string, error) {
-	if !v.IsList() {
-		return nil, fail(n, smp.RetainKeysKey+" must be a list of field names, got "+v.Kind().String())
-	}
-	keys := make([]string, 0, v.Len())
-	for i, it := range v.Items() {
-		s, ok := it.AsString()
-		if !ok {
-			return nil, fail(n, smp.RetainKeysKey+" item "+strconv.Itoa(i)+": expected a field name (string), got "+it.Kind().String())
-		}
-		keys = append(keys, s)
-	}
-	slices.Sort(keys)
-	return slices.Compact(keys), nil
 }
 
 // ReadItem reads the "$patch" directive of item i of merged list of maps n: "", "delete" or "replace".
