@@ -419,8 +419,11 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
+		case src == elements.Patch:
+			return m, nil, false, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
 		default:
-			return m, nil, false, duplicate(n, src, m.items[id].LocalIndex, i, it)
+			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
+			return m, nil, false, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + at.String()}
 		}
 	}
 	// Live's items repeating a key or lacking it are LiveExtra (a patch's error, unless a second patch replaces the
@@ -448,16 +451,6 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	}
 	err = c.order(n, &m, true, false)
 	return m, extra, replace, err
-}
-
-// duplicate is the error for items i and j (it) of src's keyed list at n, which have one merge key.
-func duplicate(n *elements.Node, src elements.Source, i, j int, it value.Value) error {
-	both, mk := strconv.Itoa(i)+" and "+strconv.Itoa(j), n.Meta.MergeKey
-	if src == elements.Patch {
-		return n.Errorf(src, "items "+both+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
-	}
-	at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, n.Type.Item())))
-	return &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + both + " are both " + at.String()}
 }
 
 // ranks pairs rankable keyed list e's items as kubectl's three-way patch does when a source repeats a key: an item's
