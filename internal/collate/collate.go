@@ -359,7 +359,16 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 	e := build(c, &c.lists, s)
 	m, extra, replace, err := c.matchKeyed(e, nil)
 	if err == nil && m.repeated && c.rankable(e) {
-		m, extra, replace, err = c.matchKeyed(e, c.ranks(e))
+		// ranks pairs the items as kubectl's three-way patch does: an item's identity is its key and its rank among that
+		// key's items in the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is
+		// the i-th in the others. It holds each source's ranks by position.
+		recorded, local, live := e.Lists()
+		ranks := make([][]int, elements.Live+1)
+		for src, items := range [...][]value.Value{elements.Recorded: recorded, elements.Local: local, elements.Live: live} {
+			_, ranks[src] = smp.SortByKey(items, e.Meta.MergeKey[0])
+		}
+		e.Ranked, c.ranked = true, true
+		m, extra, replace, err = c.matchKeyed(e, ranks)
 	}
 	if err != nil {
 		return nil, err
@@ -451,20 +460,6 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	}
 	err = c.order(n, &m, true, false)
 	return m, extra, replace, err
-}
-
-// ranks pairs rankable keyed list e's items as kubectl's three-way patch does when a source repeats a key: an item's
-// identity is its key and its rank among that key's items in the list sorted as kubectl sorts it (smp.SortByKey), so
-// the i-th item of a key in one source is the i-th in the others. It returns each source's ranks by position and
-// marks e Ranked.
-func (c *collator) ranks(e *elements.ListElement) [][]int {
-	recorded, local, live := e.Lists()
-	ranks := make([][]int, elements.Live+1)
-	for src, items := range [...][]value.Value{elements.Recorded: recorded, elements.Local: local, elements.Live: live} {
-		_, ranks[src] = smp.SortByKey(items, e.Meta.MergeKey[0])
-	}
-	e.Ranked, c.ranked = true, true
-	return ranks
 }
 
 // ranked returns k with, for a Ranked list (ranks), the rank of item i of src.
