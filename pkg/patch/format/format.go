@@ -229,22 +229,18 @@ var (
 	classPlural = [...]string{"nulls", "booleans", "numbers", "", "strings", "objects", "lists", "nothing"}
 )
 
-func classOf(v value.Value) value.Kind {
-	if k := v.Kind(); k != value.KindFloat {
-		return k
-	}
-	return value.KindInt
-}
-
 // classOfList returns the items' class (classNone: none), or a message naming the first item unlike item 0.
 func classOfList(items []value.Value) (value.Kind, string) {
-	if len(items) == 0 {
-		return classNone, ""
-	}
-	c := classOf(items[0])
-	for i, it := range items[1:] {
-		if d := classOf(it); d != c {
-			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i+1) + " is " + classNames[d]
+	c := classNone
+	for i, it := range items {
+		d := it.Kind()
+		if d == value.KindFloat {
+			d = value.KindInt
+		}
+		if i == 0 {
+			c = d
+		} else if d != c {
+			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i) + " is " + classNames[d]
 		}
 	}
 	return c, ""
