@@ -300,14 +300,6 @@ func kindFits(s *elements.Node, src elements.Source) error {
 	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
 }
 
-// keyMessage is the message for item i (what names it) whose merge key field missing is absent, or not a scalar (bad).
-func keyMessage(what string, i int, missing string, bad bool, mk []string) string {
-	if bad {
-		return what + " " + strconv.Itoa(i) + ": merge key field \"" + missing + "\" must be a string, number or boolean"
-	}
-	return what + " " + strconv.Itoa(i) + " has no merge key field \"" + missing + "\" (the merge key is " + strings.Join(mk, ",") + ")"
-}
-
 // members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it;
 // repeated reports a source naming an identity twice. With a "$setElementOrder" (else nil), seq lists the IDs of the
 // patch's items joined, in patch order (-1: a "$patch: replace" item), for format.CheckOrder.
@@ -413,7 +405,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			}
 			continue
 		}
-		k, err := localKey(n, i, it, itemType, src, d == "delete")
+		k, err := localKey(n, "item", i, it, src, d == "delete")
 		if err != nil {
 			return m, nil, false, err
 		}
@@ -442,7 +434,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && replace) {
-				_, err = localKey(n, i, it, itemType, elements.Live, false)
+				_, err = localKey(n, "item", i, it, elements.Live, false)
 				return m, nil, false, err
 			}
 			extra = append(extra, item(i, -1))
@@ -522,19 +514,22 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 	return cv
 }
 
-// localKey is the identity of item i of src's list at n, or the error for an item lacking one (del: "$patch: delete").
-func localKey(n *elements.Node, i int, it value.Value, itemType *openapi.Type, src elements.Source, del bool) (elements.Key, error) {
+// localKey is the identity of item i (what names it) of src's list at n, or the error for an item lacking one, its
+// merge key field missing absent or not a scalar (del: a "$patch: delete" item).
+func localKey(n *elements.Node, what string, i int, it value.Value, src elements.Source, del bool) (elements.Key, error) {
 	mk := n.Meta.MergeKey
-	k, missing, bad := elements.KeyOf(it, mk, itemType)
+	k, missing, bad := elements.KeyOf(it, mk, n.Type.Item())
 	switch {
 	case !it.IsMap():
-		return k, n.Errorf(src, "item "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
+		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
 	case missing == "":
 		return k, nil
-	case del && !bad:
-		return k, n.Errorf(src, "item "+strconv.Itoa(i)+": a \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" item must give the merge key ("+strings.Join(mk, ",")+"); it lacks \""+missing+"\"")
+	case bad:
+		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": merge key field \""+missing+"\" must be a string, number or boolean")
+	case del:
+		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": a \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" item must give the merge key ("+strings.Join(mk, ",")+"); it lacks \""+missing+"\"")
 	}
-	return k, n.Errorf(src, keyMessage("item", i, missing, bad, mk))
+	return k, n.Errorf(src, what+" "+strconv.Itoa(i)+" has no merge key field \""+missing+"\" (the merge key is "+strings.Join(mk, ",")+")")
 }
 
 // order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item
@@ -547,14 +542,14 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 	order := make([]int, n.Dirs.SetOrder.Len())
 	for i, v := range n.Dirs.SetOrder.Items() {
 		var k elements.Key
-		var missing string
-		var bad, ok bool
+		var ok bool
+		var err error
 		switch {
 		case keyed && !v.IsMap():
 			return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected an object holding the merge key ("+strings.Join(mk, ",")+"), got "+v.Kind().String())
 		case keyed:
-			if k, missing, bad = elements.KeyOf(v, mk, n.Type.Item()); missing != "" {
-				return n.Errorf(elements.Patch, keyMessage(name, i, missing, bad, mk))
+			if k, err = localKey(n, name, i, v, elements.Patch, false); err != nil {
+				return err
 			}
 		default:
 			if k, ok = setKey(v, objects); !ok || v.IsNull() {
