@@ -105,22 +105,19 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	return en, err
 }
 
-// compares reports whether the half of source from compares node n member by member: from and local are
-// non-null values of one JSON type and, for a merged list (list), from has items. NoSource never compares.
-func compares(n *elements.Node, from elements.Source, list bool) bool {
-	v, has := n.Get(from)
-	return has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0)
+// compares returns from if the half of that source compares node n member by member, else NoSource: from and local
+// are non-null values of one JSON type and, for a merged list (list), from has items. NoSource never compares.
+func compares(n *elements.Node, from elements.Source, list bool) elements.Source {
+	if v, has := n.Get(from); has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0) {
+		return from
+	}
+	return elements.NoSource
 }
 
 // prelude returns the sources of the halves that compare n member by member, NoSource for a half settled by
 // the values alone (the changes on replaced(n), the deletions on nothing); done when both are settled.
 func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, done bool) {
-	if compares(n, d.changes, list) {
-		cs = d.changes
-	}
-	if compares(n, d.deletions, list) {
-		ds = d.deletions
-	}
+	cs, ds = compares(n, d.changes, list), compares(n, d.deletions, list)
 	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
