@@ -20,9 +20,7 @@ import (
 // Patch returns mode m's patch for a tree of a whole object collated under gates; ok false: no entry. Errors are
 // *elements.Error naming the bad value's source (an item a patch cannot name, a local field named like a directive).
 func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, ok bool, err error) {
-	d := New(m)
-	d.Gates = gates
-	en, err := d.Entry(root)
+	en, err := New(m, gates).Entry(root)
 	return en.Value, en.Present, err
 }
 
@@ -30,8 +28,8 @@ func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, 
 // Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be Ranked) where
 // that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are asked for theirs.
 func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (value.Value, bool, error) {
-	d := New(threeWay)
-	d.Gates, d.Compose = gates, compose
+	d := New(threeWay, gates)
+	d.Compose = compose
 	en, err := d.Entry(root)
 	if err != nil {
 		if _, _, derr := Patch(root, Deletions, gates); derr != nil {
@@ -44,7 +42,7 @@ func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (va
 
 // Touches reports whether the patch of mode m has anything for e, a node local holds; the error is Entry's.
 func Touches(e elements.Element, m Mode) (bool, error) {
-	en, err := New(m).Entry(e)
+	en, err := New(m, features.Gates{}).Entry(e)
 	return en.Any(), err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -38,7 +39,7 @@ func patchHas(patch value.Value, path string) bool {
 func touches(e elements.Element, m delta.Mode) bool {
 	t, err := delta.Touches(e, m)
 	Expect(err).NotTo(HaveOccurred())
-	en, err := delta.New(m).Entry(e)
+	en, err := delta.New(m, features.Gates{}).Entry(e)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(t).To(Equal(en.Any()), "Touches against Entry(...).Any()")
 	return t

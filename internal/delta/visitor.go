@@ -43,7 +43,7 @@ type Visitor struct {
 	// dels counts the deletions emitted: a node's deletions half has entries if it grows during the node's visit.
 	dels int
 	par  Parallel // the parallel lists of the node just visited
-	// Compose merges a Ranked list's three-way halves; the front-end sets it and Gates, the tree's collation gates.
+	// Compose merges a Ranked list's three-way halves (ThreeWay sets it); Gates are the tree's collation gates.
 	Compose Composer
 	Gates   features.Gates
 }
@@ -59,9 +59,10 @@ var modes = [...]Visitor{
 	threeWay:  {changes: elements.Live, deletions: elements.Recorded, order: true},
 }
 
-// New returns the Visitor of mode m; an unknown mode panics.
-func New(m Mode) *Visitor {
+// New returns the Visitor of mode m for a tree collated under gates; an unknown mode panics.
+func New(m Mode, gates features.Gates) *Visitor {
 	d := modes[m]
+	d.Gates = gates
 	return &d
 }
 
@@ -204,8 +205,7 @@ func holder(n *elements.Node) (t *openapi.Type, name string) {
 // have one, the delta merged into them by Compose as kubectl does: there an item of a repeated key merges into the
 // first item of its key, whichever member made it, so the node-by-node merge of the halves does not hold.
 func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
-	dels, delta := modes[Deletions], modes[Delta]
-	dels.Gates, delta.Gates = d.Gates, d.Gates
+	dels, delta := New(Deletions, d.Gates), New(Delta, d.Gates)
 	den, err := dels.Entry(e)
 	if err != nil {
 		return elements.Absent, err
