@@ -25,7 +25,7 @@ func c3(path, local, live string) conflict { return conflict{path, local, live} 
 // producer's three-way patch.
 func conflicts(c threeCase) ([]delta.Conflict, error) {
 	tree := c.tree()
-	p, ok, err := delta.ThreeWay(tree, features.Gates{}, nil)
+	p, ok, err := delta.ThreeWay(tree, features.Gates{}, nil, true)
 	Expect(err).NotTo(HaveOccurred())
 	err = delta.Check(tree, p, ok, features.Gates{})
 	var ce *delta.ConflictError
@@ -180,7 +180,7 @@ var _ = Describe("Check", func() {
 				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
 			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl()})
 			Expect(err).NotTo(HaveOccurred())
-			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Compose)
+			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Compose, true)
 			Expect(err).NotTo(HaveOccurred())
 			var ce *delta.ConflictError
 			Expect(errors.As(delta.Check(tree, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))

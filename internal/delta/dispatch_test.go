@@ -41,7 +41,7 @@ var _ = Describe("dispatch", func() {
 			_, err = delta.Touches(root, m)
 			Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 		}
-		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), features.Gates{}, nil)
+		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), features.Gates{}, nil, true)
 		Expect(err).To(MatchError(ContainSubstring("no merge rule decides a *delta_test.unknownElement")))
 	})
 

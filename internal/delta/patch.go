@@ -27,7 +27,8 @@ func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, 
 // ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): Delta and
 // Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be Ranked) where
 // that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are asked for theirs.
-func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (value.Value, bool, error) {
+// Unless overwrite, the patch's conflicts with live's changes (Check) are the error.
+func ThreeWay(root elements.Element, gates features.Gates, compose Composer, overwrite bool) (value.Value, bool, error) {
 	d := New(threeWay, gates)
 	d.Compose = compose
 	en, err := d.Entry(root)
@@ -37,7 +38,10 @@ func ThreeWay(root elements.Element, gates features.Gates, compose Composer) (va
 		}
 		return value.Value{}, false, err
 	}
-	return en.Value, en.Present, nil
+	if !overwrite {
+		err = Check(root, en.Value, en.Present, gates)
+	}
+	return en.Value, en.Present, err
 }
 
 // Touches reports whether the patch of mode m has anything for e, a node local holds; the error is Entry's.

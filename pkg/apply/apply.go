@@ -133,10 +133,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose)
-		if err == nil && !opts.Overwrite {
-			err = delta.Check(tree, p, ok, opts.Gates)
-		}
+		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
 		if err != nil {
 			return Result{}, err
 		}

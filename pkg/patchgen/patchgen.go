@@ -78,10 +78,7 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Compose)
-		if err == nil && !opts.Overwrite {
-			err = delta.Check(tree, p, ok, opts.Gates)
-		}
+		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
 	} else {
 		p, ok, err = delta.Patch(tree, delta.TwoWay, opts.Gates)
 	}
