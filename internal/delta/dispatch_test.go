@@ -38,7 +38,7 @@ var _ = Describe("dispatch", func() {
 			root := parentOf(&unknownElement{})
 			_, _, err := delta.Patch(root, m, features.Gates{})
 			Expect(err).To(MatchError("x: no merge rule decides a *delta_test.unknownElement"))
-			_, err = delta.Touches(root, m)
+			_, err = delta.New(m, features.Gates{}).Entry(root)
 			Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 		}
 		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), features.Gates{}, nil, true)

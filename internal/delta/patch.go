@@ -1,7 +1,7 @@
 // Package delta is the one place deciding what kubectl's strategic merge patches hold, made from a collated tree
 // (internal/collate) in kubectl's modes (Mode) for pkg/patchgen (Patch, ThreeWay), kubectl apply --overwrite=false's
-// conflict check (Check) and kubectl's list order (Touches). Lists are matched by collate's index, so a patch is linear
-// in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
+// conflict check (Check) and kubectl's list order (Visitor.Entry). Lists are matched by collate's index, so a patch is
+// linear in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
 package delta
 
 import (
@@ -42,12 +42,6 @@ func ThreeWay(root elements.Element, gates features.Gates, compose Composer, ove
 		err = Check(root, en.Value, en.Present, gates)
 	}
 	return en.Value, en.Present, err
-}
-
-// Touches reports whether the patch of mode m has anything for e, a node local holds; the error is Entry's.
-func Touches(e elements.Element, m Mode) (bool, error) {
-	en, err := New(m, features.Gates{}).Entry(e)
-	return en.Any(), err
 }
 
 // Conflict is where the three-way patch (what local writes) and the recorded->live patch (server changes) disagree.

@@ -13,6 +13,7 @@ import (
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -89,11 +90,11 @@ func (v *view) sameAsLive() bool {
 	return id == v.np && id == v.live
 }
 
-// touches reports whether part m of kubectl's patch has anything for e alone (delta.Touches), or e has an item no patch
+// touches reports whether part m of kubectl's patch has anything for e alone (delta.Entry), or e has an item no patch
 // can hold: kubectl fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
 func touches(e elements.Element, m delta.Mode) bool {
-	t, err := delta.Touches(e, m)
-	return t || err != nil
+	en, err := delta.New(m, features.Gates{}).Entry(e)
+	return en.Any() || err != nil
 }
 
 // patched is a patch's result's order (document 000's under OrderSeed, strategicpatch's under OrderKubectl), then
