@@ -38,17 +38,12 @@ func ParseOrdering(name string) (Ordering, error) {
 	return OrderSeed, errors.New("--ordering must be seed or kubectl, not " + strconv.Quote(name))
 }
 
-// List orders the members of e (a *elements.ListElement or *elements.SetElement) for a three-way merge, or with patch
-// for a patch's result; with compose too, for a patch merged into another (pkg/patch.Compose), whose "$patch: delete"
-// items, data there, go last in their run.
-func List(e elements.Element, o Ordering, patch, compose bool) []int {
-	v := &view{e: e, node: e.Base(), compose: compose}
-	switch e := e.(type) {
-	case *elements.ListElement:
-		v.items, v.extra = e.Items, e.LiveExtra
-	case *elements.SetElement:
-		v.items, v.set = e.Items, true
-	}
+// List orders the members of e, a *elements.ListElement (items its Items, extra its LiveExtra) or *elements.SetElement
+// (items its Items), for a three-way merge, or with patch for a patch's result; with compose too, for a patch merged
+// into another (pkg/patch.Compose), whose "$patch: delete" items, data there, go last in their run.
+func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, compose bool) []int {
+	_, set := e.(*elements.SetElement)
+	v := &view{e: e, node: e.Base(), items: items, extra: extra, set: set, compose: compose}
 	v.live = len(v.node.Live.Items()) // (0 unless live holds a list: an absent value is null)
 	for v.np < len(v.items) && v.items[v.np].LocalIndex >= 0 {
 		v.np++

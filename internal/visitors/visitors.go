@@ -221,7 +221,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			id++
 		}
 	}
-	ord := order.List(e, o.Ordering, o.Patch, o.Compose)
+	ord := order.List(e, items, extra, o.Ordering, o.Patch, o.Compose)
 	if l, _ := e.(*elements.ListElement); l != nil && l.Repeats != nil { // a patch's list naming a key twice
 		if order.RepeatsApart(l) {
 			return o.apart(l, outs, ord)
