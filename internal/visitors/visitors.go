@@ -233,14 +233,26 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			}
 		}
 	}
-	if n.HasLive && n.Live.IsList() && asLiveItems(ord, outs, n.Live.Items()) {
-		return elements.Keep(n.Live), nil
-	}
-	list := make([]value.Value, 0, len(ord))
+	// As in Merge.VisitMap, list stays nil while the present outcomes are live's first items one for one (asLive).
+	var list []value.Value
+	live, same := n.Live.Items(), 0
 	for _, id := range ord {
-		if outs[id].Present {
-			list = append(list, outs[id].Value)
+		switch out := outs[id]; {
+		case !out.Present:
+		case list == nil && same < len(live) && asLive(out.Value, live[same]):
+			same++
+		default:
+			if list == nil {
+				list = append(make([]value.Value, 0, len(ord)), live[:same]...)
+			}
+			list = append(list, out.Value)
 		}
+	}
+	if list == nil {
+		if same == len(live) && n.HasLive && n.Live.IsList() {
+			return elements.Keep(n.Live), nil
+		}
+		list = live[:same:same] // a prefix of live's items: shared as well
 	}
 	return elements.Keep(value.List(list)), nil
 }
@@ -274,19 +286,4 @@ func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome,
 		e.Path = append(it.Path(), e.Path...)
 	}
 	return elements.Keep(out), err
-}
-
-// asLiveItems reports whether the present outcomes, in order, are live's items one for one (asLive).
-func asLiveItems(order []int, outs []elements.Outcome, live []value.Value) bool {
-	k := 0
-	for _, id := range order {
-		if !outs[id].Present {
-			continue
-		}
-		if k == len(live) || !asLive(outs[id].Value, live[k]) {
-			return false
-		}
-		k++
-	}
-	return k == len(live)
 }
