@@ -59,23 +59,19 @@ func Decide(n *elements.Node) elements.Outcome {
 	default:
 		out = n.Live
 	}
-	if n.Dirs != nil && n.Dirs.HasDeleteFromList && out.IsList() {
-		out = without(out, n.Dirs.DeleteFromList)
+	if d := n.Dirs; d != nil && d.HasDeleteFromList && out.IsList() {
+		del := make(map[value.ScalarKey]bool, d.DeleteFromList.Len())
+		for _, v := range d.DeleteFromList.Items() {
+			if k, ok := elements.SetKey(v, true); ok {
+				del[k] = true
+			}
+		}
+		out = value.List(slices.DeleteFunc(slices.Clone(out.Items()), func(it value.Value) bool {
+			k, ok := elements.SetKey(it, true)
+			return ok && del[k]
+		}))
 	}
 	return elements.Keep(out)
-}
-
-func without(list, drop value.Value) value.Value {
-	del := make(map[value.ScalarKey]bool, drop.Len())
-	for _, d := range drop.Items() {
-		if k, ok := elements.SetKey(d, true); ok {
-			del[k] = true
-		}
-	}
-	return value.List(slices.DeleteFunc(slices.Clone(list.Items()), func(it value.Value) bool {
-		k, ok := elements.SetKey(it, true)
-		return ok && del[k]
-	}))
 }
 
 // StripNulls returns v without map fields whose value is null, at any depth. It returns v itself (no copy)
