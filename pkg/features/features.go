@@ -109,19 +109,17 @@ func Parse(base Gates, spec string) (Gates, error) {
 			continue
 		}
 		name, val, ok := strings.Cut(part, "=")
-		if !ok {
-			return base, errors.New("feature gate " + strconv.Quote(part) + ": want Name=true or Name=false")
-		}
 		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
 		i := slices.Index(names[:], name)
-		if i < 0 {
-			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + strings.Join(names[:], ", "))
-		}
 		on, err := strconv.ParseBool(val)
-		if err != nil {
+		switch {
+		case !ok:
+			return base, errors.New("feature gate " + strconv.Quote(part) + ": want Name=true or Name=false")
+		case i < 0:
+			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + strings.Join(names[:], ", "))
+		case err != nil:
 			return base, errors.New("feature gate " + name + ": " + strconv.Quote(val) + " is not true or false")
-		}
-		if seen[name] {
+		case seen[name]:
 			return base, errors.New("feature gate " + name + " is given twice")
 		}
 		seen[name] = true
