@@ -131,12 +131,7 @@ func (v *view) patched(o Ordering) []int {
 		view := v.viewRanks(survivors)
 		rank = func(id int) int { return view[v.canon(id)] }
 	}
-	sortBy(others, func(id int) int {
-		if r := rank(id); r >= 0 {
-			return r
-		}
-		return math.MaxInt
-	})
+	sortBy(others, rank)
 	v.deletesLast(named, others)
 	return interleave(others, named, rank)
 }
@@ -319,8 +314,9 @@ func (v *view) viewRanks(survivors []int) []int {
 	return r
 }
 
+// sortBy sorts ids stably by rank, -1 (unranked) last: ranks compare as unsigned.
 func sortBy(ids []int, rank func(int) int) {
-	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
+	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(uint(rank(a)), uint(rank(b))) })
 }
 
 // interleave merges two sorted runs as the server's strategic merge patch does: left's head (live-only members) goes
