@@ -68,19 +68,15 @@ type Directives struct {
 	HasDeleteFromList bool
 }
 
-func (n *Node) value() value.Value {
-	switch {
-	case n.HasLocal:
-		return n.Local
-	case n.HasLive:
-		return n.Live
-	}
-	return n.Recorded
-}
-
 // PathElement returns the step from the parent to the node: a map field's name, a list item's identity (KeyFields, a
 // set's value, a LiveExtra's live index), the zero Element for the root; computed, as only errors and changes ask.
 func (n *Node) PathElement() fieldpath.Element {
+	item := n.Recorded // an item as local has it, else live, else recorded
+	if n.HasLocal {
+		item = n.Local
+	} else if n.HasLive {
+		item = n.Live
+	}
 	switch p := n.Parent.(type) {
 	case nil:
 		return fieldpath.Element{}
@@ -90,9 +86,9 @@ func (n *Node) PathElement() fieldpath.Element {
 				return fieldpath.Index(p.LiveExtra[i].LiveIndex)
 			}
 		}
-		return fieldpath.Key(KeyFields(n.value(), p.Meta.MergeKey, p.Type.Item()))
+		return fieldpath.Key(KeyFields(item, p.Meta.MergeKey, p.Type.Item()))
 	case *SetElement:
-		return fieldpath.Val(n.value())
+		return fieldpath.Val(item)
 	}
 	return fieldpath.Field(n.Name)
 }
