@@ -70,7 +70,6 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	opts.Ordering = frontend.Ordering(opts.Ordering, opts.Gates)
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = parse.DefaultMaxDepth
 	}
@@ -129,7 +128,7 @@ func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (va
 	reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
 		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
 	}
-	out, err := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Reapply: reapply}).Walk(tree)
+	out, err := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Reapply: reapply}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}
