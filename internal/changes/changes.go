@@ -104,9 +104,7 @@ func Detach(cs []Change) {
 
 // Collect lists the changes of a decided tree in walk order: children in the tree's order (Fields, Items, LiveExtra).
 func Collect(root elements.Element, outcomes Outcomes) []Change {
-	c := collector{outcomes: outcomes}
-	c.collect(root)
-	return c.out
+	return collect(nil, root, outcomes)
 }
 
 // Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker with Record).
@@ -114,62 +112,57 @@ type Outcomes interface {
 	Outcome(*elements.Node) elements.Outcome
 }
 
-type collector struct {
-	outcomes Outcomes
-	out      []Change
-}
-
-// collect appends the changes at and below e: an Add or Remove when only one of live and e's outcome is set
+// collect appends to out the changes at and below e: an Add or Remove when only one of live and e's outcome is set
 // (not null), else its children's, else (not a map) a Replace when the outcome differs from live.
-func (c *collector) collect(e elements.Element) {
+func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
-	res := c.outcomes.Outcome(n)
+	res := outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
 	switch {
 	case !liveOK && !present:
-		return
+		return out
 	case !liveOK:
-		c.out = append(c.out, Change{node: n, Op: Add, Source: elements.Local})
-		return
+		return append(out, Change{node: n, Op: Add, Source: elements.Local})
 	case !present:
 		src := elements.Local
 		if !n.HasLocal && n.HasRecorded {
 			src = elements.Recorded
 		}
-		c.out = append(c.out, Change{node: n, Op: Remove, Source: src})
-		return
+		return append(out, Change{node: n, Op: Remove, Source: src})
 	case res.Value == n.Live:
-		return // live's own value, shared by the merge: nothing below changed
+		return out // live's own value, shared by the merge: nothing below changed
 	}
-	before := len(c.out)
+	before := len(out)
 	switch e := e.(type) {
 	case *elements.MapElement:
 		for _, f := range e.Fields {
-			c.collect(f.Element)
+			out = collect(out, f.Element, outcomes)
 		}
-		return
+		return out
 	case *elements.ListElement:
-		c.items(e.Items, nil)
-		c.items(e.LiveExtra, e.Items)
+		out = collectItems(out, e.Items, nil, outcomes)
+		out = collectItems(out, e.LiveExtra, e.Items, outcomes)
 	case *elements.SetElement:
-		c.items(e.Items, nil)
+		out = collectItems(out, e.Items, nil, outcomes)
 	}
-	if len(c.out) == before && !value.Equal(n.Live, res.Value) {
-		c.out = append(c.out, Change{node: n, Op: Replace, Source: elements.Local})
+	if len(out) == before && !value.Equal(n.Live, res.Value) {
+		out = append(out, Change{node: n, Op: Replace, Source: elements.Local})
 	}
+	return out
 }
 
-// items collects the changes of items; with keys (items a list's LiveExtra, keys its Items) a live duplicate
-// goes with its key's item: Recorded when local dropped that key since the last apply.
-func (c *collector) items(items, keys []elements.Item) {
+// collectItems appends to out the changes of items; with keys (items a list's LiveExtra, keys its Items) a live
+// duplicate goes with its key's item: Recorded when local dropped that key since the last apply.
+func collectItems(out []Change, items, keys []elements.Item, outcomes Outcomes) []Change {
 	for i := range items {
-		mark := len(c.out)
-		c.collect(items[i].Element)
+		mark := len(out)
+		out = collect(out, items[i].Element, outcomes)
 		if of := items[i].Of; keys != nil && of >= 0 && keys[of].RemovedSinceRecorded() {
-			for k := mark; k < len(c.out); k++ {
-				c.out[k].Source = elements.Recorded
+			for k := mark; k < len(out); k++ {
+				out[k].Source = elements.Recorded
 			}
 		}
 	}
+	return out
 }
