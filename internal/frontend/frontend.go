@@ -1,10 +1,9 @@
-// Package frontend holds what every front-end (pkg/apply, pkg/patch, pkg/patchgen) decides the same way under
-// the feature gates: the root's schema type, with its input check, and the order of merged lists.
+// Package frontend holds what every front-end (pkg/apply, pkg/patch, pkg/patchgen) decides the same way: the root's
+// schema type under the feature gates, with its input check.
 package frontend
 
 import (
 	"github.com/plyproject/ply/internal/elements"
-	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -80,13 +79,4 @@ func typeOf(o Object) (apiVersion, kind string, err error) {
 		got[i] = s
 	}
 	return got[0], got[1], nil
-}
-
-// Ordering returns a front-end's merged-list order: kubectl's when the SeedOrdering gate is off (the gate's
-// one switch), else o; an explicit order.OrderSeed, indistinguishable from the default, gives way too.
-func Ordering(o order.Ordering, gates features.Gates) order.Ordering {
-	if !gates.Enabled(features.SeedOrdering) {
-		return order.OrderKubectl
-	}
-	return o
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/frontend"
-	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
@@ -85,16 +84,5 @@ var _ = Describe("RootType", func() {
 		Expect(err).NotTo(HaveOccurred())
 		_, err = frontend.RootType(def, "io.example.Nope", features.Gates{}, obj(deployment, elements.Local))
 		Expect(err).To(MatchError(ContainSubstring("the schema has no definition named io.example.Nope")))
-	})
-})
-
-var _ = Describe("Ordering", func() {
-	It("is the caller's with SeedOrdering on, kubectl's with it off", func() {
-		for _, o := range []order.Ordering{order.OrderSeed, order.OrderKubectl} {
-			Expect(frontend.Ordering(o, features.Gates{})).To(Equal(o))
-			Expect(frontend.Ordering(o, features.Gates{}.With(features.SeedOrdering, false))).To(Equal(order.OrderKubectl))
-			Expect(frontend.Ordering(o, features.Kubectl())).To(Equal(order.OrderKubectl))
-			Expect(frontend.Ordering(o, features.Kubectl().With(features.SeedOrdering, true))).To(Equal(o))
-		}
 	})
 })

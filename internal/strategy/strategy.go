@@ -10,12 +10,15 @@ import (
 	"github.com/plyproject/ply/internal/strategy/rule"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // Options configure a Walker.
 type Options struct {
+	// Ordering orders merged lists; with gate SeedOrdering off in Gates (the gate's one switch) kubectl's order does.
 	Ordering order.Ordering
+	Gates    features.Gates
 	// Patch says the tree is collated from a strategic merge patch (pkg/patch): its directives decide which fields
 	// a map clears (a map's $retainKeys, not its schema strategy), and its lists are ordered as the patch orders them.
 	Patch bool
@@ -46,6 +49,9 @@ func New(opts Options) *Walker {
 		} else {
 			w.outcomes = make([]elements.Outcome, opts.Nodes)
 		}
+	}
+	if !opts.Gates.Enabled(features.SeedOrdering) {
+		opts.Ordering = order.OrderKubectl
 	}
 	r := visitors.Replace{Compose: opts.Compose}
 	w.byRule = [rule.Count]elements.Visitor{

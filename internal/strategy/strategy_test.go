@@ -14,6 +14,7 @@ import (
 	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -56,15 +57,22 @@ var _ = Describe("Walker.For", func() {
 		Entry("MapElement, retainKeys", &elements.MapElement{Node: withStrategy(openapi.StrategyRetainKeys)}, true),
 	)
 
-	DescribeTable("orders lists and sets with Ordered and the configured Ordering",
+	DescribeTable("orders lists and sets with Ordered and the configured Ordering, kubectl's with SeedOrdering off",
 		func(e elements.Element) {
 			for _, ord := range []order.Ordering{order.OrderSeed, order.OrderKubectl} {
-				w := strategy.New(strategy.Options{Ordering: ord})
-				v := visitorFor(w, e)
-				Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
-				o := v.(visitors.Ordered)
-				Expect(o.Ordering).To(Equal(ord))
-				Expect(o.Walker).To(BeIdenticalTo(elements.Walker(w)))
+				for _, g := range []features.Gates{{}, features.Gates{}.With(features.SeedOrdering, false),
+					features.Kubectl(), features.Kubectl().With(features.SeedOrdering, true)} {
+					w := strategy.New(strategy.Options{Ordering: ord, Gates: g})
+					v := visitorFor(w, e)
+					Expect(v).To(BeAssignableToTypeOf(visitors.Ordered{}))
+					o := v.(visitors.Ordered)
+					want := ord
+					if !g.Enabled(features.SeedOrdering) {
+						want = order.OrderKubectl
+					}
+					Expect(o.Ordering).To(Equal(want), g.String())
+					Expect(o.Walker).To(BeIdenticalTo(elements.Walker(w)))
+				}
 			}
 		},
 		Entry("ListElement", &elements.ListElement{}),

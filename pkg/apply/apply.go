@@ -142,7 +142,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 			return viaPatch(live, p, ok, opts, res, listChanges)
 		}
 	}
-	w := strategy.New(strategy.Options{Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Record: listChanges, Nodes: nodes})
+	w := strategy.New(strategy.Options{Ordering: opts.Ordering, Gates: opts.Gates, Record: listChanges, Nodes: nodes})
 	out, err := w.Walk(tree)
 	if err != nil {
 		return Result{}, err

@@ -128,7 +128,7 @@ func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (va
 	reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
 		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
 	}
-	out, err := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: frontend.Ordering(opts.Ordering, opts.Gates), Reapply: reapply}).Walk(tree)
+	out, err := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates, Reapply: reapply}).Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}
