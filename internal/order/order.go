@@ -166,30 +166,25 @@ func RepeatsApart(e *elements.ListElement) bool {
 // replace" of live's, "$setElementOrder" in a map live has), each repeat after its key's member and earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
-	if (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder) {
-		byID := make(map[int][]int, len(e.Repeats)) // positions, in patch order
-		for _, r := range e.Repeats {
-			byID[r.ID] = append(byID[r.ID], r.Pos)
-		}
-		out := make([]elements.Repeat, 0, len(ord)+len(e.Repeats))
-		for _, id := range ord {
-			out = append(out, elements.Repeat{ID: id, Pos: -1})
-			for _, p := range byID[id] {
-				out = append(out, elements.Repeat{ID: id, Pos: p})
-			}
-		}
-		return out
+	ordered := (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder)
+	rank := make([]int, len(e.Items)) // a member's position in ord
+	out := make([]elements.Repeat, len(ord), len(ord)+len(e.Repeats))
+	for i, id := range ord {
+		out[i], rank[id] = elements.Repeat{ID: id, Pos: -1}, i
 	}
-	byPos := slices.Repeat([]elements.Repeat{{ID: -1}}, e.Local.Len())
-	for id, it := range e.Items {
-		if it.LocalIndex >= 0 {
-			byPos[it.LocalIndex] = elements.Repeat{ID: id, Pos: -1}
+	// Sorted stably by place: ordered, a repeat takes its member's (ord's) and follows it; else each its patch position.
+	place := func(r elements.Repeat) int {
+		switch {
+		case ordered:
+			return rank[r.ID]
+		case r.Pos < 0:
+			return e.Items[r.ID].LocalIndex
 		}
+		return r.Pos
 	}
-	for _, r := range e.Repeats {
-		byPos[r.Pos] = r
-	}
-	return slices.DeleteFunc(byPos, func(r elements.Repeat) bool { return r.ID < 0 })
+	out = append(out, e.Repeats...)
+	slices.SortStableFunc(out, func(a, b elements.Repeat) int { return cmp.Compare(place(a), place(b)) })
+	return out
 }
 
 // orderPos is a member's position in "$setElementOrder" (-1: not named).
