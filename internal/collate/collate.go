@@ -302,12 +302,14 @@ func kindFits(s *elements.Node, src elements.Source) error {
 
 // members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it;
 // repeated reports a source naming an identity twice. With a "$setElementOrder" (else nil), seq lists the IDs of the
-// patch's items joined, in patch order (-1: a "$patch: replace" item), for format.CheckOrder.
+// patch's items joined, in patch order (-1: a "$patch: replace" item), for format.CheckOrder. For a Ranked list, ranks
+// holds each source's ranks by position (keyedNode's), a key's second field.
 type members struct {
 	index    elements.Index
 	items    []elements.Item
 	repeated bool
 	seq      []int
+	ranks    [][]int
 }
 
 // item returns a list member in live alone, at position live (-1: in no source yet), named by no "$setElementOrder".
@@ -315,9 +317,13 @@ func item(live, of int) elements.Item {
 	return elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
-// join adds item i of src's list, of identity k, to k's member, made if none (a patch's, to seq too). ok is false, and
-// the member unchanged, when it has an item of src already (for local's items, added first: when k is not new).
+// join adds item i of src's list, of identity k (and rank, given ranks: set in k), to k's member, made if none (a
+// patch's, to seq too). ok is false, and the member unchanged, when it has an item of src already (for local's items,
+// added first: when k is not new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
+	if m.ranks != nil {
+		k[1] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(m.ranks[src][i])}
+	}
 	id, fresh := m.index.ID(k)
 	if fresh {
 		m.items = append(m.items, item(-1, -1))
@@ -387,7 +393,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
+	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0], ranks: ranks}
 	if n.Dirs != nil && n.Dirs.HasSetOrder {
 		m.seq = make([]int, 0, len(local))
 	}
@@ -416,7 +422,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			gone[k] = true
 			continue
 		}
-		switch id, fresh := m.join(ranked(&k, ranks, elements.Local, i), i, src); {
+		switch id, fresh := m.join(&k, i, src); {
 		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
@@ -440,26 +446,18 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			extra = append(extra, item(i, -1))
 		case gone[k]:
 		default:
-			if id, ok := m.join(ranked(&k, ranks, elements.Live, i), i, elements.Live); !ok {
+			if id, ok := m.join(&k, i, elements.Live); !ok {
 				extra = append(extra, item(i, id))
 			}
 		}
 	}
 	for i, it := range recorded {
 		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
-			m.join(ranked(&k, ranks, elements.Recorded, i), i, elements.Recorded)
+			m.join(&k, i, elements.Recorded)
 		}
 	}
 	err = c.order(n, &m, true, false)
 	return m, extra, replace, err
-}
-
-// ranked returns k with, for a Ranked list (ranks), the rank of item i of src.
-func ranked(k *elements.Key, ranks [][]int, src elements.Source, i int) *elements.Key {
-	if ranks != nil {
-		k[1] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(ranks[src][i])}
-	}
-	return k
 }
 
 // keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (as members local lacks: live's,
