@@ -355,7 +355,7 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		return nil, s.Errorf(c.src, "schema declares a merge key of "+strconv.Itoa(len(mk))+" fields; at most "+strconv.Itoa(elements.MaxKeyFields)+" are supported")
 	}
 	e := build(c, &c.lists, s)
-	m, extra, replace, err := c.matchKeyed(e, nil)
+	m, extra, err := c.matchKeyed(e, nil)
 	if err == nil && m.repeated && c.rankable(e) {
 		// ranks pairs the items as kubectl's three-way patch does: an item's identity is its key and its rank among that
 		// key's items in the list sorted as kubectl sorts it (smp.SortByKey), so the i-th item of a key in one source is
@@ -366,13 +366,13 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 			_, ranks[src] = smp.SortByKey(items, e.Meta.MergeKey[0])
 		}
 		e.Ranked, c.ranked = true, true
-		m, extra, replace, err = c.matchKeyed(e, ranks)
+		m, extra, err = c.matchKeyed(e, ranks)
 	}
 	if err != nil {
 		return nil, err
 	}
 	e.Items = m.items
-	return e, c.keyedMembers(e, extra, depth, replace)
+	return e, c.keyedMembers(e, extra, depth)
 }
 
 // rankable reports whether keyed list e pairs repeated keys by rank (ranks): in a merge, with gate UniqueMergeKeys off
@@ -382,10 +382,10 @@ func (c *collator) rankable(e *elements.ListElement) bool {
 }
 
 // matchKeyed matches keyed list e's items (local's, then live's, then recorded's) to members by key (and rank, given
-// ranks), in keyedNode's order, returning them, live's LiveExtra and whether a "$patch: replace" item replaces live's
-// list. Without ranks, a rankable list's local item repeating a key is passed over (members.repeated says so), not an
-// error; in a patch, a live item lacking the key is.
-func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members, extra []elements.Item, replace bool, err error) {
+// ranks), in keyedNode's order, returning them and live's LiveExtra; a "$patch: replace" item sets e's Dirs.ReplaceList
+// (the patch's list replaces live's). Without ranks, a rankable list's local item repeating a key is passed over
+// (members.repeated says so), not an error; in a patch, a live item lacking the key is.
+func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members, extra []elements.Item, err error) {
 	n, src := &e.Node, c.src
 	itemType, mk := n.Type.Item(), n.Meta.MergeKey
 	recorded, local, live := n.Lists()
@@ -402,18 +402,21 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		d := ""
 		if c.opts.Patch {
 			if d, err = format.ReadItem(n, i, it); err != nil {
-				return m, nil, false, err
+				return m, nil, err
 			}
 		}
 		if d == "replace" {
-			if replace = true; m.seq != nil {
+			if e.Dirs == nil {
+				e.Dirs = &elements.Directives{}
+			}
+			if e.Dirs.ReplaceList = true; m.seq != nil {
 				m.seq = append(m.seq, -1)
 			}
 			continue
 		}
 		k, err := localKey(n, "item", i, it, src, d == "delete")
 		if err != nil {
-			return m, nil, false, err
+			return m, nil, err
 		}
 		if d == "delete" {
 			if gone == nil {
@@ -427,10 +430,10 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 		case src == elements.Patch:
-			return m, nil, false, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
+			return m, nil, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" have the same merge key "+strings.Join(mk, ",")+"; a patch names each item once")
 		default:
 			at := n.Path().Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
-			return m, nil, false, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + at.String()}
+			return m, nil, &elements.Error{Source: src, Path: at, Msg: "duplicate merge key: items " + strconv.Itoa(m.items[id].LocalIndex) + " and " + strconv.Itoa(i) + " are both " + at.String()}
 		}
 	}
 	// Live's items repeating a key or lacking it are LiveExtra (a patch's error, unless a second patch replaces the
@@ -439,9 +442,9 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
-			if c.opts.Patch && !(c.opts.Compose && replace) {
+			if c.opts.Patch && !(c.opts.Compose && e.Dirs != nil && e.Dirs.ReplaceList) {
 				_, err = localKey(n, "item", i, it, elements.Live, false)
-				return m, nil, false, err
+				return m, nil, err
 			}
 			extra = append(extra, item(i, -1))
 		case gone[k]:
@@ -457,18 +460,13 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 	}
 	err = c.order(n, &m, true, false)
-	return m, extra, replace, err
+	return m, extra, err
 }
 
 // keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (as members local lacks: live's,
-// whole). A patch's data item merges with live's of its key; in a replaced list (replace) it is whole, live's Deleted.
-func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int, replace bool) error {
-	if replace {
-		if e.Dirs == nil {
-			e.Dirs = &elements.Directives{}
-		}
-		e.Dirs.ReplaceList = true
-	}
+// whole). A patch's data item merges with live's of its key; in a replaced list (Dirs.ReplaceList) it is whole, live's Deleted.
+func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int) error {
+	replace := e.Dirs != nil && e.Dirs.ReplaceList
 	recorded, local, live := e.Lists()
 	itemType := e.Type.Item()
 	// Items of a merge,retainKeys list clear the fields local leaves out.
