@@ -80,15 +80,13 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
 	switch {
-	case directive != "" && !hasLive:
-		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.
+	case directive != "" && !hasLive, directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):
+		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does; with the
+		// gate, so is a "$patch: delete" map (document 001).
 		s.Local = value.Null
 	case directive == smp.DeleteValue:
-		// Document 001: the map is deleted; without the gate, an empty map stays, as strategicpatch leaves it.
-		s.Local = value.Null
-		if !c.opts.Gates.Enabled(features.PatchDeleteRemovesMap) {
-			s.Local = value.MapFromSorted(nil)
-		}
+		// Without the gate, a "$patch: delete" map leaves an empty map, as strategicpatch does.
+		s.Local = value.MapFromSorted(nil)
 	case directive != "" || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
 		// A "$patch: replace" map, or a map of strategy replace, is the patch's, whole.
 		return c.whole(s, value.MapFromSorted(data), depth, !c.opts.Compose)
