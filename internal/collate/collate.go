@@ -75,6 +75,7 @@ func (a *Arena) Release() {
 	*c = collator{
 		maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets), atomics: reuse(c.atomics),
 		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
+		seq: c.seq[:0],
 	}
 	collators.Put(c)
 }
@@ -113,6 +114,8 @@ type collator struct {
 	nodes int32
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
+	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
+	seq []int
 }
 
 // alloc returns a new zero T from slab, grown in chunks (a slab is zero past its length: fresh, or cleared by Release).
@@ -301,9 +304,9 @@ func kindFits(s *elements.Node, src elements.Source) error {
 }
 
 // members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it;
-// repeated reports a source naming an identity twice. With a "$setElementOrder" (else nil), seq lists the IDs of the
-// patch's items joined, in patch order (-1: a "$patch: replace" item), for format.CheckOrder. For a Ranked list, ranks
-// holds each source's ranks by position (keyedNode's), a key's second field.
+// repeated reports a source naming an identity twice. In a patch, seq lists the IDs of the patch's items joined, in
+// patch order (-1: a "$patch: replace" item), for format.CheckOrder (in collator.seq's buffer, reused). For a Ranked
+// list, ranks holds each source's ranks by position (keyedNode's), a key's second field.
 type members struct {
 	index    elements.Index
 	items    []elements.Item
@@ -328,7 +331,7 @@ func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok 
 	if fresh {
 		m.items = append(m.items, item(-1, -1))
 	}
-	if m.seq != nil && src == elements.Patch {
+	if src == elements.Patch {
 		m.seq = append(m.seq, id)
 	}
 	at := &m.items[id].LocalIndex
@@ -393,10 +396,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0], ranks: ranks}
-	if n.Dirs != nil && n.Dirs.HasSetOrder {
-		m.seq = make([]int, 0, len(local))
-	}
+	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0],
+		seq: c.seq[:0], ranks: ranks}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	for i, it := range local {
 		d := ""
@@ -409,9 +410,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			if e.Dirs == nil {
 				e.Dirs = &elements.Directives{}
 			}
-			if e.Dirs.ReplaceList = true; m.seq != nil {
-				m.seq = append(m.seq, -1)
-			}
+			e.Dirs.ReplaceList, m.seq = true, append(m.seq, -1)
 			continue
 		}
 		k, err := localKey(n, "item", i, it, src, d == "delete")
@@ -531,6 +530,7 @@ func localKey(n *elements.Node, what string, i int, it value.Value, src elements
 // order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item
 // IDs in patch order (format.CheckOrder). Its entries hold the merge key if keyed, else are set items (objects: maps).
 func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) error {
+	c.seq = m.seq // (its buffer, grown, for the next list)
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
 		return nil
 	}
@@ -567,11 +567,8 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	e := build(c, &c.sets, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
-	m := members{index: elements.NewIndex(1, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0]}
+	m := members{index: elements.NewIndex(1, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0], seq: c.seq[:0]}
 	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
-	if n.Dirs != nil && n.Dirs.HasSetOrder {
-		m.seq = make([]int, 0, len(local))
-	}
 	for i, v := range local {
 		k, ok := setKey(v, objects)
 		if !ok {
