@@ -30,8 +30,8 @@ func Directive(t *openapi.Type, key string) bool {
 }
 
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
-// none), else its "$retainKeys", into n.Dirs (a copy of the parent's directives for n), and the directives it gives its
-// fields, sorted by name. With compose (a patch merged into another: pkg/patch.Compose) directive keys are data too,
+// none), else its "$retainKeys", into n.Dirs (nil before: the directives a parent gives a field are for lists, and
+// CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch merged into another: pkg/patch.Compose) directive keys are data too,
 // and only "$setElementOrder/<f>" is read.
 func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
@@ -80,11 +80,7 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 				keys = append(keys, name)
 			}
 			slices.Sort(keys)
-			d := &elements.Directives{} // a copy: n.Dirs is the parent's
-			if n.Dirs != nil {
-				*d = *n.Dirs
-			}
-			d.RetainKeys, d.HasRetainKeys, n.Dirs = slices.Compact(keys), true, d
+			n.Dirs = &elements.Directives{RetainKeys: slices.Compact(keys), HasRetainKeys: true}
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
 				return nil, "", nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
