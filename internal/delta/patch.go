@@ -5,6 +5,7 @@
 package delta
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -80,15 +81,9 @@ func Check(root elements.Element, patch value.Value, ok bool, gates features.Gat
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
-	n := root.Base()
-	empty := value.MapFromSorted(nil)
-	vals := elements.Values{Recorded: empty, HasRecorded: true, Local: empty, HasLocal: true}
-	if n.HasRecorded {
-		vals.Recorded = n.Recorded
-	}
-	if n.HasLive {
-		vals.Local = n.Live
-	}
+	n, empty := root.Base(), value.MapFromSorted(nil)
+	// Recorded and live, absent exactly when null (collate.RootValues), are {} then.
+	vals := elements.Values{Recorded: cmp.Or(n.Recorded, empty), HasRecorded: true, Local: cmp.Or(n.Live, empty), HasLocal: true}
 	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true, Gates: gates})
 	if err != nil {
 		return renamed(err, elements.Local, elements.Live)
