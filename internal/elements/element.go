@@ -104,11 +104,9 @@ func (n *Node) Depth() int {
 
 // Path materialises the path of the node from the root (not for hot paths).
 func (n *Node) Path() fieldpath.Path {
-	depth := n.Depth()
-	p := make(fieldpath.Path, depth)
-	for cur := n; cur.Parent != nil; cur = cur.Parent.Base() {
-		depth--
-		p[depth] = cur.PathElement()
+	p := make(fieldpath.Path, n.Depth())
+	for d, cur := len(p)-1, n; d >= 0; d, cur = d-1, cur.Parent.Base() {
+		p[d] = cur.PathElement()
 	}
 	return p
 }

@@ -89,12 +89,7 @@ func (p Path) String() string {
 func (e Element) String() string { return Path{e}.String() }
 
 // Child returns a new Path of p followed by e; p itself is not modified.
-func (p Path) Child(e Element) Path {
-	out := make(Path, len(p)+1)
-	copy(out, p)
-	out[len(p)] = e
-	return out
-}
+func (p Path) Child(e Element) Path { return append(p[:len(p):len(p)], e) }
 
 // Show renders a set item's identifying value: a scalar as written, an object (in a set of maps) as its JSON.
 func Show(v value.Value) string {
