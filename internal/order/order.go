@@ -167,7 +167,7 @@ func RepeatsApart(e *elements.ListElement) bool {
 func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
 	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
 	ordered := (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder)
-	rank := make([]int, len(e.Items)) // a member's position in ord
+	rank := make([]int, len(e.Items)+len(e.LiveExtra)) // a member's position in ord
 	out := make([]elements.Repeat, len(ord), len(ord)+len(e.Repeats))
 	for i, id := range ord {
 		out[i], rank[id] = elements.Repeat{ID: id, Pos: -1}, i
