@@ -462,8 +462,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	return m, extra, err
 }
 
-// keyedMembers builds the elements of a keyed list's members, then of its LiveExtra (as members local lacks: live's,
-// whole). A patch's data item merges with live's of its key; in a replaced list (Dirs.ReplaceList) it is whole, live's Deleted.
+// keyedMembers builds the elements of a keyed list's members, then its LiveExtra's (members local lacks: live's whole).
+// A patch's data item merges with live's of its key; in a replaced list (Dirs.ReplaceList) it is whole, live's Deleted.
 func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, depth int) error {
 	replace := e.Dirs != nil && e.Dirs.ReplaceList
 	recorded, local, live := e.Lists()

@@ -31,8 +31,8 @@ func Directive(t *openapi.Type, key string) bool {
 
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
 // none), else its "$retainKeys", into n.Dirs (nil before: the directives a parent gives a field are for lists, and
-// CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch merged into another: pkg/patch.Compose) directive keys are data too,
-// and only "$setElementOrder/<f>" is read.
+// CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch
+// merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read.
 func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
