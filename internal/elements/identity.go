@@ -75,7 +75,12 @@ func NewIndex(fields, size int) Index {
 func (x *Index) ID(k *Key) (id int, fresh bool) {
 	switch {
 	case x.multi != nil:
-		return number(x.multi, *k)
+		if id, ok := x.multi[*k]; ok {
+			return id, false
+		}
+		id = len(x.multi)
+		x.multi[*k] = id
+		return id, true
 	case x.single == nil:
 		if i := x.next; i < x.n && x.small[i] == k[0] {
 			x.next++
@@ -97,16 +102,12 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.single[sk] = i
 		}
 	}
-	return number(x.single, k[0])
-}
-
-// number returns k's number in m, numbering it len(m) if new (fresh).
-func number[K comparable](m map[K]int, k K) (id int, fresh bool) {
-	if id, ok := m[k]; ok {
+	if id, ok := x.single[k[0]]; ok {
 		return id, false
 	}
-	m[k] = len(m)
-	return len(m) - 1, true
+	id = len(x.single)
+	x.single[k[0]] = id
+	return id, true
 }
 
 // SetKey is a set item's identity: a scalar's value.ScalarKey, an object's canonical JSON (features.SetOfMaps, when
