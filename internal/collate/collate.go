@@ -413,7 +413,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			e.Dirs.ReplaceList, m.seq = true, append(m.seq, -1)
 			continue
 		}
-		k, err := localKey(n, "item", i, it, src, d == "delete")
+		k, err := localKey(n, "item", i, it, itemType, src, d == "delete")
 		if err != nil {
 			return m, nil, err
 		}
@@ -442,7 +442,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && e.Dirs != nil && e.Dirs.ReplaceList) {
-				_, err = localKey(n, "item", i, it, elements.Live, false)
+				_, err = localKey(n, "item", i, it, itemType, elements.Live, false)
 				return m, nil, err
 			}
 			extra = append(extra, item(i, -1))
@@ -511,9 +511,9 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 
 // localKey is the identity of item i (what names it) of src's list at n, or the error for an item lacking one, its
 // merge key field missing absent or not a scalar (del: a "$patch: delete" item).
-func localKey(n *elements.Node, what string, i int, it value.Value, src elements.Source, del bool) (elements.Key, error) {
+func localKey(n *elements.Node, what string, i int, it value.Value, itemType *openapi.Type, src elements.Source, del bool) (elements.Key, error) {
 	mk := n.Meta.MergeKey
-	k, missing, bad := elements.KeyOf(it, mk, n.Type.Item())
+	k, missing, bad := elements.KeyOf(it, mk, itemType)
 	switch {
 	case !it.IsMap():
 		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
@@ -544,7 +544,7 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 		case keyed && !v.IsMap():
 			return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected an object holding the merge key ("+strings.Join(mk, ",")+"), got "+v.Kind().String())
 		case keyed:
-			if k, err = localKey(n, name, i, v, elements.Patch, false); err != nil {
+			if k, err = localKey(n, name, i, v, n.Type.Item(), elements.Patch, false); err != nil {
 				return err
 			}
 		default:

@@ -233,7 +233,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	var list []value.Value
 	live, same := n.Live.Items(), 0
 	for _, id := range ord {
-		switch out := outs[id]; {
+		switch out := &outs[id]; {
 		case !out.Present:
 		case list == nil && same < len(live) && asLive(out.Value, live[same]):
 			same++
