@@ -228,8 +228,12 @@ func plainSafe(s string) bool {
 	if c >= '0' && c <= '9' {
 		return false
 	}
-	if (c == '+' || c == '-' || c == '.') && len(s) > 1 && (s[1] == '.' || (s[1] >= '0' && s[1] <= '9')) {
-		return false
+	// A sign or a point before a point or a digit, with any "_"s between:
+	// YAML 1.1 readers drop every "_" of a would-be number ("+_1" is 1).
+	if c == '+' || c == '-' || c == '.' {
+		if r := strings.TrimLeft(s[1:], "_"); r != "" && (r[0] == '.' || (r[0] >= '0' && r[0] <= '9')) {
+			return false
+		}
 	}
 	if c == '.' || c == '+' {
 		lower := strings.ToLower(strings.TrimPrefix(s, "+"))

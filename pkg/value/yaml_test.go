@@ -168,6 +168,8 @@ var _ = Describe("YAML", func() {
 		Entry("date", value.String("2001-12-14"), `"2001-12-14"`),
 		Entry("infinity", value.String(".inf"), `".inf"`),
 		Entry("signed", value.String("+1"), `"+1"`),
+		Entry("signed, with underscores", value.String("+_1"), `"+_1"`),
+		Entry("signed point, with underscores", value.String("+__.5"), `"+__.5"`),
 		Entry("leading dash and space", value.String("- x"), `"- x"`),
 		Entry("lone dash", value.String("-"), `"-"`),
 		Entry("document marker", value.String("---"), `"---"`),
@@ -192,6 +194,30 @@ var _ = Describe("YAML", func() {
 		Entry("empty map", value.MustMap(), "{}"),
 		Entry("empty list", value.List(nil), "[]"),
 	)
+
+	It("writes every short string of the characters YAML resolution turns on so that ply and kubectl read it back", func() {
+		// Every string of one to four of these, as a list item and as a
+		// key: numbers with signs, points, exponents and "_"s, comments,
+		// indicators and quotes.
+		const alphabet = "+-._01ex: #'!"
+		s := make([]byte, 0, 4)
+		var each func()
+		each = func() {
+			if len(s) > 0 {
+				expectYAMLDocRoundTrip(value.List([]value.Value{value.String(string(s))}))
+				expectYAMLDocRoundTrip(value.MustMap(value.Field{Key: string(s), Value: value.Int(1)}))
+			}
+			if len(s) == cap(s) {
+				return
+			}
+			for i := range len(alphabet) {
+				s = append(s, alphabet[i])
+				each()
+				s = s[:len(s)-1]
+			}
+		}
+		each()
+	})
 
 	DescribeTable("writes collections in kubectl's block style",
 		func(in, want string) {
