@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/plyproject/ply/cmd/internal/command"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/cluster/secrets"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"

@@ -3,7 +3,7 @@
 package changes
 
 import (
-	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )

@@ -6,8 +6,8 @@ import (
 	"github.com/plyproject/ply/test/treetest"
 
 	"github.com/plyproject/ply/internal/delta"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 

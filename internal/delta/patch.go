@@ -1,5 +1,5 @@
 // Package delta is the one place deciding what kubectl's strategic merge patches hold, made from a collated tree
-// (internal/collate) in kubectl's modes (Mode) for pkg/patchgen (Patch, ThreeWay), kubectl apply --overwrite=false's
+// (pkg/collate) in kubectl's modes (Mode) for pkg/patchgen (Patch, ThreeWay), kubectl apply --overwrite=false's
 // conflict check (Check) and kubectl's list order (Visitor.Entry). Lists are matched by collate's index, so a patch is
 // linear in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
 package delta
@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plyproject/ply/internal/collate"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"

@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/internal/collate"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
-	"github.com/plyproject/ply/internal/strategy/rule"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/strategy/rule"
 	"github.com/plyproject/ply/pkg/value"
 )
 

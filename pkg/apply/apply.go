@@ -11,16 +11,16 @@ import (
 	"strconv"
 
 	"github.com/plyproject/ply/internal/changes"
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/delta"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -6,7 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/patch"
 )
 

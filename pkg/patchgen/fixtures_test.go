@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/delta"
-	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 )

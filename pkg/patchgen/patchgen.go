@@ -17,11 +17,11 @@
 package patchgen
 
 import (
-	"github.com/plyproject/ply/internal/collate"
 	"github.com/plyproject/ply/internal/delta"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"

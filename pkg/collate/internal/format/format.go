@@ -1,4 +1,4 @@
-// Package format reads the strategic merge patch format (design documents 000-002) for internal/collate: a patch's
+// Package format reads the strategic merge patch format (design documents 000-002) for pkg/collate: a patch's
 // directives into node metadata, and the rules that reject a patch. It takes engine nodes; programs use pkg/patch.
 package format
 
@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 

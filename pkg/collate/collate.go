@@ -1,5 +1,5 @@
 // Package collate is Phase 1 of every operation: it walks the recorded, local and live objects (or a patch and live,
-// read by pkg/patch/format's rules) with the schema into one tree of internal/elements Elements, by these rules:
+// read by pkg/collate/internal/format's rules) with the schema into one tree of pkg/elements Elements, by these rules:
 //   - Only nodes local sets (present, not null) get children: a node local omits or nulls is a leaf decided by presence
 //     alone, so server-owned subtrees such as status are never walked.
 //   - Local must fit the schema, else an *elements.Error blames it. Live whose kind differs from local's makes the node
@@ -14,12 +14,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate/internal/format"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
-	"github.com/plyproject/ply/pkg/patch/format"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -4,11 +4,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/strategy"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 var _ = Describe("patch mode", func() {

@@ -1,13 +1,13 @@
 // Package rule is Phase 2's one switch on Element kinds: which merge rule decides an element.
-// internal/strategy maps rules to internal/visitors; internal/delta, below those in the import graph, asks it
+// pkg/strategy maps rules to pkg/visitors; internal/delta, below those in the import graph, asks it
 // before visiting a node, so an Element kind neither knows is an error in merge, patch and patchgen alike.
 package rule
 
 import (
 	"fmt"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 )
 
 // Rule is the merge rule that decides an element.

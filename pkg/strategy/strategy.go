@@ -1,17 +1,17 @@
-// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the internal/visitors visitor
-// its merge rule (internal/strategy/rule) selects. A new strategy is a visitor and a rule.
+// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the pkg/visitors visitor
+// its merge rule (pkg/strategy/rule) selects. A new strategy is a visitor and a rule.
 package strategy
 
 import (
 	"sync"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/strategy/rule"
-	"github.com/plyproject/ply/internal/visitors"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/strategy/rule"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // Options configure a Walker.

@@ -6,12 +6,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/collate"
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/strategy"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
 )
 

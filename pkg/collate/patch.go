@@ -3,11 +3,11 @@ package collate
 import (
 	"strconv"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/collate/internal/format"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
-	"github.com/plyproject/ply/pkg/patch/format"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -1,5 +1,5 @@
 // Package visitors holds Phase 2 of an apply: one elements.Visitor per merge strategy, each computing the Outcome
-// (the updated value) of the elements internal/strategy hands it. They share the presence rule for nodes local does
+// (the updated value) of the elements pkg/strategy hands it. They share the presence rule for nodes local does
 // not set: removed when local nulls them, or omits them and recorded had them (deleted since the last apply); else
 // live's value stays (another writer's). Null values never reach a result map: an explicit null in local means
 // "remove", and JSON null and absence are the same thing to the API server.
@@ -8,9 +8,9 @@ package visitors
 import (
 	"slices"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 

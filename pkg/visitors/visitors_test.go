@@ -5,11 +5,11 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/plyproject/ply/test/treetest"
 
-	"github.com/plyproject/ply/internal/elements"
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/strategy"
-	"github.com/plyproject/ply/internal/visitors"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // containerEnv returns the env ListElement of the first container of a

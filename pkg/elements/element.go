@@ -1,5 +1,5 @@
-// Package elements is the typed tree Phase 1 (internal/collate) builds and Phase 2 (internal/visitors, dispatched by
-// internal/strategy) walks, and the one rule of list item identity (identity.go). A tree collated from a strategic
+// Package elements is the typed tree Phase 1 (pkg/collate) builds and Phase 2 (pkg/visitors, dispatched by
+// pkg/strategy) walks, and the one rule of list item identity (identity.go). A tree collated from a strategic
 // merge patch uses the same types: the patch takes Local's place (errors name it source Patch), Recorded is absent,
 // and its directives are the nodes' Dirs. Elements know nothing about merging: Visitors decide the updated values.
 package elements
@@ -147,7 +147,7 @@ type Visitor interface {
 	VisitSet(*SetElement) (Outcome, error)
 }
 
-// Walker computes the Outcome of any Element, choosing the Visitor for it (internal/strategy).
+// Walker computes the Outcome of any Element, choosing the Visitor for it (pkg/strategy).
 type Walker interface {
 	Walk(Element) (Outcome, error)
 }

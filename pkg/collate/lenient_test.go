@@ -5,8 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/plyproject/ply/test/treetest"
 
-	"github.com/plyproject/ply/internal/collate"
-	"github.com/plyproject/ply/internal/elements"
+	"github.com/plyproject/ply/pkg/collate"
+	"github.com/plyproject/ply/pkg/elements"
 )
 
 var _ = Describe("Lenient", func() {
