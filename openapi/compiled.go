@@ -181,6 +181,7 @@ func compileSchema(s *Schema) ([]byte, error) {
 	}
 	index := map[*Type]int{}
 	var types []*Type
+	ruled := "" // a field naming a merge rule, which the compiled form does not hold
 	var walk func(t *Type)
 	walk = func(t *Type) {
 		if t == nil {
@@ -192,6 +193,9 @@ func compileSchema(s *Schema) ([]byte, error) {
 		index[t] = len(types)
 		types = append(types, t)
 		for _, n := range t.FieldNames {
+			if t.Fields[n].Meta.Rule != nil || t.Fields[n].KubectlMeta.Rule != nil {
+				ruled = t.Name + "." + n
+			}
 			walk(t.Fields[n].Type)
 		}
 		walk(t.Elem)
@@ -219,6 +223,9 @@ func compileSchema(s *Schema) ([]byte, error) {
 		}
 		return a.Kind < b.Kind
 	})
+	if ruled != "" {
+		return nil, errors.New("openapi: field " + ruled + " names a merge rule (" + ExtMergeRule + "), which the compiled form does not hold")
+	}
 
 	body := &compactWriter{strings: map[string]int{}}
 	writeMeta := func(m Meta) {

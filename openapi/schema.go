@@ -81,6 +81,11 @@ type Meta struct {
 	// Set reports a list declared x-kubernetes-list-type: set (its
 	// strategy is then merge, with no merge key).
 	Set bool
+	// Rule names the merge rule a program registered that decides the
+	// field (pkg/elements.RegisterRule), declared by the schema extension
+	// x-ply-merge-rule or set in code (Schema.WithRules); nil: the
+	// built-in rules decide. It counts in kubectl's view too.
+	Rule *RuleRef
 }
 
 // Type is a resolved schema type. Types are immutable once built and shared

@@ -338,7 +338,14 @@ func (l *loader) meta(gs v2Schema, def, path string) (m, kubectl Meta, err error
 	if m.MergeKey, err = parseMergeKey(mergeKey); err != nil {
 		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
 	}
-	return m, kubectlPatchMeta(strategy, mergeKey), nil
+	kubectl = kubectlPatchMeta(strategy, mergeKey)
+	if v, ok := gs.extension(ExtMergeRule); ok {
+		if m.Rule, err = parseRuleRef(v); err != nil {
+			return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", ExtMergeRule, err)
+		}
+		kubectl.Rule = m.Rule
+	}
+	return m, kubectl, nil
 }
 
 // kubectlPatchMeta is the merge metadata strategicpatch reads from the

@@ -55,6 +55,7 @@ type v3Schema struct {
 
 	PreserveUnknown  rawValue `json:"x-kubernetes-preserve-unknown-fields"`
 	EmbeddedResource rawValue `json:"x-kubernetes-embedded-resource"`
+	MergeRule        rawValue `json:"x-ply-merge-rule"`
 
 	// additional is AdditionalProperties when it is a schema: decoded by
 	// check from the JSON text, or set by schemaOf (v3value.go), which
@@ -435,8 +436,17 @@ func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (m, kubectl Me
 	if m.MergeKey, err = parseMergeKey(mergeKey); err != nil {
 		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchMergeKey, err)
 	}
-	m, err = l.structuralMeta(m, ps, ft, def, path)
-	return m, kubectlPatchMeta(strategy, mergeKey), err
+	if m, err = l.structuralMeta(m, ps, ft, def, path); err != nil {
+		return m, kubectl, err
+	}
+	kubectl = kubectlPatchMeta(strategy, mergeKey)
+	if v, ok, err := l.ext(ps.MergeRule, ExtMergeRule, def, path); err != nil || !ok {
+		return m, kubectl, err
+	} else if m.Rule, err = parseRuleRef(v); err != nil {
+		return m, kubectl, l.errorf(def, path, "%s: %v", ExtMergeRule, err)
+	}
+	kubectl.Rule = m.Rule
+	return m, kubectl, nil
 }
 
 // structuralMeta applies the structural extensions of a property to the

@@ -109,6 +109,8 @@ func (l *v3Loader) schemaOf(v value.Value, def, path string) (*v3Schema, error) 
 			s.PreserveUnknown = valueOf(f.Value)
 		case extEmbeddedResource:
 			s.EmbeddedResource = valueOf(f.Value)
+		case ExtMergeRule:
+			s.MergeRule = valueOf(f.Value)
 		}
 		if err != nil {
 			return nil, err

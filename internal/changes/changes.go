@@ -6,6 +6,7 @@ import (
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // Op is the kind of a Change.
@@ -18,9 +19,12 @@ const (
 	Replace
 	// Remove deletes a field or item live holds.
 	Remove
+	// Kept is a value local sets that the field's registered rule (pkg/elements.Rule) did not take: the result holds
+	// the rule's value (live's, for a field another writer owns). It changes nothing in live.
+	Kept
 )
 
-var opNames = [...]string{"", "add", "replace", "remove"}
+var opNames = [...]string{"", "add", "replace", "remove", "kept"}
 
 // String names the op.
 func (o Op) String() string {
@@ -112,13 +116,17 @@ type Outcomes interface {
 	Outcome(*elements.Node) elements.Outcome
 }
 
-// collect appends to out the changes at and below e: an Add or Remove when only one of live and e's outcome is set
-// (not null), else its children's, else (not a map) a Replace when the outcome differs from live.
+// collect appends to out the changes at and below e: Kept where a registered rule did not take local's value, then an
+// Add or Remove when only one of live and e's outcome is set (not null), else its children's, else (not a map) a
+// Replace when the outcome differs from live.
 func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
 	res := outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
+	if n.Meta.Rule != nil && n.LocalSet() && !(res.Present && value.Equal(res.Value, visitors.StripNulls(n.Local))) {
+		out = append(out, Change{node: n, Op: Kept, Source: elements.Local})
+	}
 	switch {
 	case !liveOK && !present:
 		return out
@@ -145,6 +153,10 @@ func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 		out = collectItems(out, e.LiveExtra, e.Items, outcomes)
 	case *elements.SetElement:
 		out = collectItems(out, e.Items, nil, outcomes)
+	case elements.Parent: // a program's element kind
+		for _, ch := range e.Children() {
+			out = collect(out, ch, outcomes)
+		}
 	}
 	if len(out) == before && !value.Equal(n.Live, res.Value) {
 		out = append(out, Change{node: n, Op: Replace, Source: elements.Local})

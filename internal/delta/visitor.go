@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
-	"github.com/plyproject/ply/pkg/strategy/rule"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -95,15 +95,44 @@ func (en Entry) appendTo(out []value.Field, name string) []value.Field {
 	return out
 }
 
-// Entry returns the patch entry of e, a node local holds; an Element kind rule.For rejects is an error, as in a merge.
+// Entry returns the patch entry of e, a node local holds. A registered rule's field is left out (PatchLeavesLive) or
+// an *elements.RuleError (PatchRefused); an Element kind no built-in rule decides is an error, as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
-	if _, err := rule.For(e, false); err != nil {
+	if skip, err := ruled(e.Base()); skip || err != nil {
 		return Entry{}, err
 	}
-	o, err := e.Accept(d)
+	o, err := d.Visit(e)
 	en := Entry{Outcome: o, Parallel: d.par}
 	d.par = Parallel{}
 	return en, err
+}
+
+// ruled says how patch generation treats node n under its registered rule (pkg/elements.Rule.Patch): skip for a
+// field another writer owns (no entry of any kind), an error for a rule no patch expresses; neither for the others.
+func ruled(n *elements.Node) (skip bool, err error) {
+	switch r := elements.RuleOf(n); {
+	case r == nil || r.Patch == elements.PatchByMetadata:
+		return false, nil
+	case r.Patch == elements.PatchLeavesLive:
+		return true, nil
+	default:
+		return false, &elements.RuleError{Rule: r.Name, Path: n.Path(), Msg: "decides this field in a way no strategic merge patch expresses; no patch can be made for this object"}
+	}
+}
+
+// Visit implements elements.Visitor, switching on the built-in kinds; another kind is an error.
+func (d *Visitor) Visit(e elements.Element) (elements.Outcome, error) {
+	switch e := e.(type) {
+	case *elements.AtomicElement:
+		return d.VisitAtomic(e)
+	case *elements.MapElement:
+		return d.VisitMap(e)
+	case *elements.ListElement:
+		return d.VisitList(e)
+	case *elements.SetElement:
+		return d.VisitSet(e)
+	}
+	return elements.Absent, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
 }
 
 // compares returns from if the half of that source compares node n member by member, else NoSource: from and local
@@ -131,7 +160,7 @@ func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	return elements.Absent
 }
 
-// VisitAtomic implements elements.Visitor: a map of strategy replace is sent whole whenever local sets it, others when
+// VisitAtomic is Visit for its kind: a map of strategy replace is sent whole whenever local sets it, others when
 // changed. Compared member by member (below): for the deletions, a node atomic only as live's kind differs; for the
 // delta, an item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's first: an
 // unsorted set equal to local's gets $setElementOrder).
@@ -267,7 +296,7 @@ func rebase(err error, at fieldpath.Path) error {
 	return err
 }
 
-// VisitMap implements elements.Visitor: a map's patch has each field's entry, null for a field the deletions'
+// VisitMap is Visit for its kind: a map's patch has each field's entry, null for a field the deletions'
 // source has and local lacks, list fields' parallel lists, and $retainKeys under strategy retainKeys when local
 // sets a field and a comparing half has entries or its source holds a non-null field local lacks.
 func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
@@ -280,7 +309,9 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	var out []value.Field
 	for _, f := range fs {
 		if fe := f.Element.Base(); !fe.HasLocal {
-			if _, has := fe.Get(d.deletions); has {
+			if skip, err := ruled(fe); err != nil {
+				return elements.Absent, err
+			} else if _, has := fe.Get(d.deletions); has && !skip {
 				out = append(out, value.Field{Key: f.Name, Value: value.Null})
 				d.dels++
 			}
@@ -337,7 +368,7 @@ func index(it *elements.Item, src elements.Source) int {
 	return -1
 }
 
-// VisitList implements elements.Visitor for a list of maps merged by key: changed items (their patch plus merge
+// VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
 // key) and items new to the changes' source (whole), in local's order, then a delete directive per item of the
 // deletions' source local lacks, in kubectl's key order; and $setElementOrder (local's keys) when the deletions
 // have entries or the changes compare and have entries or their source's key sequence differs from local's.
@@ -514,7 +545,7 @@ func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) 
 
 var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})
 
-// VisitSet implements elements.Visitor for a set: local's values new to the changes' source (local's order),
+// VisitSet is Visit for its kind for a set: local's values new to the changes' source (local's order),
 // $deleteFromPrimitiveList with the deletions' source's values local lacks (in kubectl's scalar order), and
 // $setElementOrder (local's list) when values are deleted or the changes compare and local is not their list sorted.
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {

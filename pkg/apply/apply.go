@@ -72,6 +72,8 @@ const (
 	OpAdd     = changes.Add
 	OpReplace = changes.Replace
 	OpRemove  = changes.Remove
+	// OpKept is a value local sets that the field's registered merge rule did not take (pkg/elements.Rule).
+	OpKept = changes.Kept
 )
 
 // Result is the outcome of a Merge.

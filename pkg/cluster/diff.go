@@ -157,6 +157,9 @@ const (
 	// ReasonKeptFromLive: the value comes from live (a field neither
 	// recorded nor local has).
 	ReasonKeptFromLive = "kept from live"
+	// ReasonKeptByRule: local sets the field, and the merge rule that
+	// decides it (a field another writer owns) kept another value.
+	ReasonKeptByRule = "kept by its merge rule"
 )
 
 // reason returns the provenance of a change.
@@ -168,6 +171,8 @@ func reason(ch apply.Change) string {
 		return ReasonKeptFromLive
 	case ch.Op == apply.OpRemove:
 		return ReasonRemovedByLocal
+	case ch.Op == apply.OpKept:
+		return ReasonKeptByRule
 	}
 	return ReasonSetByLocal
 }

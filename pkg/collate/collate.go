@@ -153,6 +153,11 @@ func build[T any, E interface {
 // node builds a merge node's Element in place in its slab (nodes are large: copying costs more than deciding the kind).
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
+	if meta.Rule != nil {
+		if r := elements.RuleOf(&s); r != nil && r.Collate != nil {
+			return r.Collate(c, s)
+		}
+	}
 	if !vals.LocalSet() {
 		return build(c, &c.atomics, &s), nil
 	}
@@ -269,6 +274,12 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
 	}
+	if cm.Rule != nil {
+		var err error
+		if cm, err = c.ruleMeta(self, key, cm); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
 		format.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live):
@@ -279,6 +290,42 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, &cm)
+}
+
+// ruleMeta resolves the merge rule field key of map self names (cm.Rule): an unregistered rule is an error; with its
+// gate off the field's metadata is the schema's alone (the built-in rules decide it), else the rule's (Rule.Meta).
+func (c *collator) ruleMeta(self *elements.MapElement, key string, cm openapi.Meta) (openapi.Meta, error) {
+	at := func(msg string) error {
+		return &elements.Error{Path: self.Path().Child(fieldpath.Field(key)), Msg: "merge rule " + cm.Rule.String() + " " + msg}
+	}
+	r, ok := elements.LookupRule(cm.Rule.Name)
+	switch {
+	case !ok:
+		return cm, at("is not registered (pkg/elements.RegisterRule); the schema or a field rule names it")
+	case !c.opts.Gates.Enabled(r.Gate):
+		cm.Rule = nil
+		return cm, nil
+	case r.Meta == nil:
+		return cm, nil
+	}
+	m, err := r.Meta(cm, cm.Rule.Args)
+	if err != nil {
+		return cm, at(err.Error())
+	}
+	m.Rule = cm.Rule
+	return m, nil
+}
+
+// Number implements elements.Builder: n takes the tree's next ID.
+func (c *collator) Number(n *elements.Node) {
+	n.ID = c.nodes
+	c.nodes++
+}
+
+// Child implements elements.Builder: the element of a child of parent (a field name, or "" for a list item) by the
+// ordinary rules of a merge.
+func (c *collator) Child(parent elements.Element, name string, vals elements.Values, t *openapi.Type, meta openapi.Meta) (elements.Element, error) {
+	return c.node(parent, name, name == "", &vals, t, &meta)
 }
 
 // kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list.

@@ -1,10 +1,18 @@
 // Package elements is the typed tree Phase 1 (pkg/collate) builds and Phase 2 (pkg/visitors, dispatched by
-// pkg/strategy) walks, and the one rule of list item identity (identity.go). A tree collated from a strategic
-// merge patch uses the same types: the patch takes Local's place (errors name it source Patch), Recorded is absent,
-// and its directives are the nodes' Dirs. Elements know nothing about merging: Visitors decide the updated values.
+// pkg/strategy) walks, the one rule of list item identity (identity.go), and the registry of merge rules that
+// programs add (rules.go). A tree collated from a strategic merge patch uses the same types: the patch takes Local's
+// place (errors name it source Patch), Recorded is absent, and its directives are the nodes' Dirs.
+//
+// Invariants: a tree is read-only once collated; every Element embeds a Node, numbered densely from 0 (Node.ID), so
+// Phase 2 keeps what it decides in tables by ID; Elements know nothing about merging: Visitors decide the updated
+// values. The Visitor interface has one method and Element one, so a new Element kind (built-in or a program's,
+// through a Rule's Collate hook) changes no interface anyone implements: a visitor meets a kind it does not decide
+// with an error (Unsupported), and walks over the whole tree reach a program's kinds through Parent.
 package elements
 
 import (
+	"fmt"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
@@ -119,12 +127,19 @@ func (n *Node) Errorf(s Source, msg string) *Error {
 	return &Error{Source: s, Path: n.Path(), Msg: msg}
 }
 
-// Element is one node of the collated tree.
+// Element is one node of the collated tree: *AtomicElement, *MapElement, *ListElement, *SetElement, or a kind a
+// program defines (a struct embedding Node, built by its Rule's Collate hook; Parent if it has children).
 type Element interface {
 	// Base returns the shared node data.
 	Base() *Node
-	// Accept calls the Visitor method for the element's concrete type.
-	Accept(Visitor) (Outcome, error)
+}
+
+// Parent is implemented by an Element kind defined outside this package whose node has children in the tree, so that
+// walks over a whole tree (the change list) reach them. The built-in kinds' children are their Fields and Items.
+type Parent interface {
+	Element
+	// Children lists the element's children in the tree's order.
+	Children() []Element
 }
 
 // Outcome is the merged value of an Element: Present false means the field or item is not in the result.
@@ -139,12 +154,16 @@ var Absent = Outcome{}
 // Keep returns the Outcome that holds v.
 func Keep(v value.Value) Outcome { return Outcome{Value: v, Present: true} }
 
-// Visitor computes each Element kind's Outcome, recursing through a Walker so each child gets its strategy's visitor.
+// Visitor computes the Outcome of the Elements its merge rule decides, recursing into children through a Walker so
+// that each child gets the visitor of its own rule. It switches on the kinds it decides; any other kind is an error
+// (Unsupported), never a default.
 type Visitor interface {
-	VisitAtomic(*AtomicElement) (Outcome, error)
-	VisitMap(*MapElement) (Outcome, error)
-	VisitList(*ListElement) (Outcome, error)
-	VisitSet(*SetElement) (Outcome, error)
+	Visit(Element) (Outcome, error)
+}
+
+// Unsupported is the error of visitor v handed element e of a kind it does not decide.
+func Unsupported(v any, e Element) error {
+	return e.Base().Errorf(NoSource, fmt.Sprintf("%T does not decide a %T", v, e))
 }
 
 // Walker computes the Outcome of any Element, choosing the Visitor for it (pkg/strategy).
@@ -157,8 +176,6 @@ type Walker interface {
 // node of conflicting kinds.
 type AtomicElement struct{ Node }
 
-// Accept implements Element.
-func (e *AtomicElement) Accept(v Visitor) (Outcome, error) { return v.VisitAtomic(e) }
 
 // Field is a named child of a MapElement.
 type Field struct {
@@ -174,8 +191,6 @@ type MapElement struct {
 	Fields []Field
 }
 
-// Accept implements Element.
-func (e *MapElement) Accept(v Visitor) (Outcome, error) { return v.VisitMap(e) }
 
 // Item is a ListElement or SetElement member in some source, with its index in each source list (-1 where absent).
 type Item struct {
@@ -207,8 +222,6 @@ type ListElement struct {
 	Ranked bool
 }
 
-// Accept implements Element.
-func (e *ListElement) Accept(v Visitor) (Outcome, error) { return v.VisitList(e) }
 
 // SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's.
 type SetElement struct {
@@ -216,8 +229,6 @@ type SetElement struct {
 	Items []Item
 }
 
-// Accept implements Element.
-func (e *SetElement) Accept(v Visitor) (Outcome, error) { return v.VisitSet(e) }
 
 // RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it, local not.
 func (it *Item) RemovedSinceRecorded() bool { return it.LocalIndex < 0 && it.RecordedIndex >= 0 }

@@ -126,53 +126,9 @@ var _ = Describe("Error", func() {
 	)
 })
 
-// recorder is a Visitor that records which method was called with which
-// element, and answers with a distinct outcome per method.
-type recorder struct {
-	calls []string
-	got   elements.Element
-}
-
-func (r *recorder) note(name string, e elements.Element) (elements.Outcome, error) {
-	r.calls = append(r.calls, name)
-	r.got = e
-	return elements.Keep(value.String(name)), nil
-}
-
-func (r *recorder) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
-	return r.note("atomic", e)
-}
-func (r *recorder) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
-	return r.note("map", e)
-}
-func (r *recorder) VisitList(e *elements.ListElement) (elements.Outcome, error) {
-	return r.note("list", e)
-}
-func (r *recorder) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
-	return r.note("set", e)
-}
-
-var _ = Describe("Accept", func() {
-	// A struct is a MapElement, a node without a non-null value an AtomicElement.
+var _ = Describe("Element kinds", func() {
 	structType := &openapi.Type{Kind: openapi.KindStruct}
 	null := elements.Values{Local: value.Null, HasLocal: true, Live: value.Null, HasLive: true}
-	DescribeTable("calls the Visitor method of the element's concrete type",
-		func(e elements.Element, want string) {
-			r := &recorder{}
-			out, err := e.Accept(r)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(r.calls).To(Equal([]string{want}))
-			Expect(r.got).To(BeIdenticalTo(e))
-			Expect(out.Present).To(BeTrue())
-			Expect(out.Value.Short()).To(Equal(want))
-		},
-		Entry("AtomicElement", &elements.AtomicElement{}, "atomic"),
-		Entry("MapElement", &elements.MapElement{}, "map"),
-		Entry("MapElement of a struct", &elements.MapElement{Node: elements.Node{Type: structType}}, "map"),
-		Entry("ListElement", &elements.ListElement{}, "list"),
-		Entry("SetElement", &elements.SetElement{}, "set"),
-		Entry("AtomicElement of a null", &elements.AtomicElement{Node: elements.Node{Values: null}}, "atomic"),
-	)
 
 	DescribeTable("Base returns the element's own node",
 		func(e elements.Element, n func() *elements.Node) { Expect(e.Base()).To(BeIdenticalTo(n())) },
@@ -191,29 +147,29 @@ var _ = Describe("Accept", func() {
 		}(),
 	)
 
-	It("passes a visitor's error through", func() {
-		boom := errors.New("boom")
-		out, err := (&elements.ListElement{}).Accept(failing{boom})
-		Expect(err).To(MatchError(boom))
-		Expect(out).To(Equal(elements.Absent))
+	It("Unsupported names the visitor, the kind and the node's path", func() {
+		parent := &elements.MapElement{}
+		child := &elements.ListElement{Node: elements.Node{Parent: parent, Name: "items"}}
+		Expect(elements.Unsupported(struct{ elements.Visitor }{}, child)).To(MatchError(
+			"items: struct { elements.Visitor } does not decide a *elements.ListElement"))
+	})
+
+	It("lets a kind defined elsewhere list its children (Parent)", func() {
+		leaf := &elements.AtomicElement{}
+		var e elements.Element = &pair{children: []elements.Element{leaf, leaf}}
+		p, ok := e.(elements.Parent)
+		Expect(ok).To(BeTrue())
+		Expect(p.Children()).To(HaveLen(2))
 	})
 })
 
-// failing is a Visitor whose every method fails.
-type failing struct{ err error }
+// pair is an Element kind of a program's own: a node with children.
+type pair struct {
+	elements.Node
+	children []elements.Element
+}
 
-func (f failing) VisitAtomic(*elements.AtomicElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
-func (f failing) VisitMap(*elements.MapElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
-func (f failing) VisitList(*elements.ListElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
-func (f failing) VisitSet(*elements.SetElement) (elements.Outcome, error) {
-	return elements.Absent, f.err
-}
+func (p *pair) Children() []elements.Element { return p.children }
 
 var _ = Describe("Outcome", func() {
 	It("Absent is not present and Keep is", func() {

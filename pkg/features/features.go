@@ -1,5 +1,10 @@
 // Package features holds ply's feature gates: each deliberate departure from kubectl is a named gate, on by default,
 // switched in one line where it is decided. All off (Kubectl), ply computes what kubectl's strategic merge patch does.
+//
+// Programs that embed ply add gates of their own with Register (a merge rule of theirs behind a gate, see
+// pkg/elements.RegisterRule). A registered gate is like a built-in one: on by default, named by Parse and String,
+// switched by --feature-gates, and off in Kubectl(). Invariants: a Gate is a small index, built-in gates first, in
+// registration order; names are unique; registration never changes a Gates value already made.
 package features
 
 import (
@@ -7,12 +12,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Gate names one behaviour.
 type Gate uint8
 
-// The gates. Each is on by default.
+// The built-in gates. Each is on by default.
 const (
 	// SeedOrdering orders merged lists by design document 000 (live-only items first, then local's or the
 	// patch's order); off, lists are ordered exactly as kubectl's strategic merge patch leaves them.
@@ -33,38 +39,96 @@ const (
 	// items as kubectl does and applies kubectl's patch as the server does (docs/differential.md).
 	UniqueMergeKeys
 
-	count
+	builtIn
 )
 
-var names = [count]string{"SeedOrdering", "MultiFieldMergeKeys", "PatchDeleteRemovesMap", "SetOfMaps", "UniqueMergeKeys"}
+// MaxGates is how many gates a process can hold, built-in and registered together.
+const MaxGates = 64
 
-var summaries = [count]string{
-	"merged lists put live-only items first, then local's (or the patch's) order; off: kubectl's order",
-	"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
-	"\"$patch: delete\" on a map deletes the field; off: it leaves an empty map, as kubectl",
-	"x-kubernetes-list-type set lists of objects merge as sets; off: they are replaced whole, as kubectl",
-	"a list naming one merge key twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
+// registry holds every gate's name and summary, by Gate; built-in ones first. Reads take the lock too: registration
+// happens at start-up, and a read is a slice index.
+var registry = struct {
+	sync.RWMutex
+	names, summaries []string
+}{
+	names: []string{"SeedOrdering", "MultiFieldMergeKeys", "PatchDeleteRemovesMap", "SetOfMaps", "UniqueMergeKeys"},
+	summaries: []string{
+		"merged lists put live-only items first, then local's (or the patch's) order; off: kubectl's order",
+		"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
+		"\"$patch: delete\" on a map deletes the field; off: it leaves an empty map, as kubectl",
+		"x-kubernetes-list-type set lists of objects merge as sets; off: they are replaced whole, as kubectl",
+		"a list naming one merge key twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
+	},
+}
+
+// Register adds a gate named name (a Go identifier, as --feature-gates spells gates) with a one-sentence summary: what
+// it does when on and, after "; off: ", when off. It is on by default and off in Kubectl(). A name already registered,
+// one that is not an identifier, or more than MaxGates gates in all is an error. Register is safe for concurrent use;
+// call it at start-up (a package's init or main), before any Gates value that should know the gate is parsed.
+func Register(name, summary string) (Gate, error) {
+	if !identifier(name) {
+		return 0, errors.New("feature gate name " + strconv.Quote(name) + " is not an identifier (letters, digits, starting with a letter)")
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	switch {
+	case slices.Contains(registry.names, name):
+		return 0, errors.New("feature gate " + name + " is registered already")
+	case len(registry.names) == MaxGates:
+		return 0, errors.New("feature gate " + name + ": a process holds at most " + strconv.Itoa(MaxGates) + " gates")
+	}
+	registry.names = append(registry.names, name)
+	registry.summaries = append(registry.summaries, summary)
+	return Gate(len(registry.names) - 1), nil
+}
+
+// MustRegister is Register for a package-level variable: it panics on the errors Register returns.
+func MustRegister(name, summary string) Gate {
+	g, err := Register(name, summary)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func identifier(s string) bool {
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // String is the gate's name as --feature-gates spells it.
 func (g Gate) String() string {
-	if g < count {
-		return names[g]
+	registry.RLock()
+	defer registry.RUnlock()
+	if int(g) < len(registry.names) {
+		return registry.names[g]
 	}
 	return "Gate(" + strconv.Itoa(int(g)) + ")"
 }
 
 // Summary says in one sentence what g does when on and, after "; off: ", when off.
 func (g Gate) Summary() string {
-	if g < count {
-		return summaries[g]
+	registry.RLock()
+	defer registry.RUnlock()
+	if int(g) < len(registry.summaries) {
+		return registry.summaries[g]
 	}
 	return ""
 }
 
-// All lists every gate.
+// BuiltIn reports whether g is one of ply's own gates, not one a program registered.
+func (g Gate) BuiltIn() bool { return g < builtIn }
+
+// All lists every gate, built-in and registered, in Gate order.
 func All() []Gate {
-	out := make([]Gate, count)
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]Gate, len(registry.names))
 	for i := range out {
 		out[i] = Gate(i)
 	}
@@ -72,10 +136,11 @@ func All() []Gate {
 }
 
 // Gates holds a setting of every gate, the zero value all on (their default); compare and copy it freely.
-type Gates struct{ off uint32 }
+type Gates struct{ off uint64 }
 
-// Kubectl returns every gate off (--compat=kubectl): ply computes what kubectl's strategic merge patch does.
-func Kubectl() Gates { return Gates{off: 1<<count - 1} }
+// Kubectl returns every gate off (--compat=kubectl), registered ones included, and any registered later: ply computes
+// what kubectl's strategic merge patch does.
+func Kubectl() Gates { return Gates{off: ^uint64(0)} }
 
 // Enabled reports whether gate g is on.
 func (s Gates) Enabled(g Gate) bool { return s.off&(1<<g) == 0 }
@@ -91,12 +156,21 @@ func (s Gates) With(g Gate, on bool) Gates {
 
 // String renders s as Parse reads it, every gate named, sorted by name.
 func (s Gates) String() string {
-	parts := make([]string, 0, count)
-	for _, g := range All() {
+	all := All()
+	parts := make([]string, 0, len(all))
+	for _, g := range all {
 		parts = append(parts, g.String()+"="+strconv.FormatBool(s.Enabled(g)))
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ",")
+}
+
+// Lookup returns the gate named name, built-in or registered.
+func Lookup(name string) (Gate, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	i := slices.Index(registry.names, name)
+	return Gate(max(i, 0)), i >= 0
 }
 
 // Parse reads "Name=true|false,..." (Kubernetes' --feature-gates syntax; spaces around names and values are ignored, ""
@@ -110,20 +184,26 @@ func Parse(base Gates, spec string) (Gates, error) {
 		}
 		name, val, ok := strings.Cut(part, "=")
 		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
-		i := slices.Index(names[:], name)
+		g, known := Lookup(name)
 		on, err := strconv.ParseBool(val)
 		switch {
 		case !ok:
 			return base, errors.New("feature gate " + strconv.Quote(part) + ": want Name=true or Name=false")
-		case i < 0:
-			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + strings.Join(names[:], ", "))
+		case !known:
+			return base, errors.New("unknown feature gate " + strconv.Quote(name) + "; known gates: " + knownNames())
 		case err != nil:
 			return base, errors.New("feature gate " + name + ": " + strconv.Quote(val) + " is not true or false")
 		case seen[name]:
 			return base, errors.New("feature gate " + name + " is given twice")
 		}
 		seen[name] = true
-		base = base.With(Gate(i), on)
+		base = base.With(g, on)
 	}
 	return base, nil
+}
+
+func knownNames() string {
+	registry.RLock()
+	defer registry.RUnlock()
+	return strings.Join(registry.names, ", ")
 }

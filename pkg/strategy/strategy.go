@@ -1,18 +1,57 @@
-// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the pkg/visitors visitor
-// its merge rule (pkg/strategy/rule) selects. A new strategy is a visitor and a rule.
+// Package strategy is Phase 2's one dispatch point: the Walker hands each Element to the visitor of the merge rule that
+// decides it. A registered rule (pkg/elements.Rule, named by the node's Meta.Rule) decides with its own Visitor;
+// otherwise the built-in rules decide by the element's kind (For): Replace atomic values, Merge maps (RetainKeys for
+// a patch's $retainKeys or, outside a patch, strategy retainKeys), Ordered merged lists and sets. An element no
+// rule decides is an error, never a default.
+//
+// Invariants: the Walker never modifies the tree; each node's Outcome is kept by node ID (Record), so one tree can be
+// merged, listed for changes and diffed in turn; each registered rule's visitor is made once per Walker.
 package strategy
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
-	"github.com/plyproject/ply/pkg/strategy/rule"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/pkg/visitors"
 )
+
+// BuiltIn names a built-in merge rule.
+type BuiltIn uint8
+
+const (
+	// Replace decides AtomicElement: the value whole.
+	Replace BuiltIn = iota
+	// Merge decides MapElement, unless RetainKeys does.
+	Merge
+	// RetainKeys decides a MapElement with a patch's $retainKeys or, outside a patch, of strategy retainKeys.
+	RetainKeys
+	// Ordered decides ListElement and SetElement.
+	Ordered
+	builtIns
+)
+
+// For returns the built-in rule that decides e by its kind; patch says the tree is collated from a strategic merge
+// patch. ok is false for a kind no built-in rule decides (a program's, which its own rule must decide).
+func For(e elements.Element, patch bool) (r BuiltIn, ok bool) {
+	switch e.(type) {
+	case *elements.ListElement, *elements.SetElement:
+		return Ordered, true
+	case *elements.MapElement:
+		n := e.Base()
+		if (n.Dirs != nil && n.Dirs.HasRetainKeys) || (!patch && n.Meta.Strategy.Has(openapi.StrategyRetainKeys)) {
+			return RetainKeys, true
+		}
+		return Merge, true
+	case *elements.AtomicElement:
+		return Replace, true
+	}
+	return 0, false
+}
 
 // Options configure a Walker.
 type Options struct {
@@ -33,9 +72,11 @@ type Options struct {
 
 // Walker is the elements.Walker of a merge: it never modifies the tree and is not safe for concurrent use.
 type Walker struct {
-	// byRule holds the visitors, boxed once (boxing per For would allocate per node).
-	byRule [rule.Count]elements.Visitor
-	patch  bool
+	// builtIn holds the built-in rules' visitors, boxed once (boxing per node would allocate per node).
+	builtIn [builtIns]elements.Visitor
+	// registered holds the visitors of the registered rules met so far, by rule.
+	registered map[*elements.Rule]elements.Visitor
+	patch      bool
 	// outcomes holds by node ID the Outcome of each node walked; nil unless Record (and after Release).
 	outcomes []elements.Outcome
 }
@@ -54,11 +95,11 @@ func New(opts Options) *Walker {
 		opts.Ordering = order.OrderKubectl
 	}
 	r := visitors.Replace{Compose: opts.Compose}
-	w.byRule = [rule.Count]elements.Visitor{
-		rule.Replace:    r,
-		rule.Merge:      visitors.Merge{Replace: r, Walker: w},
-		rule.RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true},
-		rule.Ordered:    visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply},
+	w.builtIn = [builtIns]elements.Visitor{
+		Replace:    r,
+		Merge:      visitors.Merge{Replace: r, Walker: w},
+		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true},
+		Ordered:    visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply},
 	}
 	return w
 }
@@ -74,13 +115,25 @@ func (w *Walker) Release() {
 	}
 }
 
-// For returns the visitor that decides e; an Element type rule.For does not know is an error.
+// For returns the visitor that decides e: its registered rule's, else the built-in rule's for its kind; an element
+// neither decides is an error naming its kind.
 func (w *Walker) For(e elements.Element) (elements.Visitor, error) {
-	r, err := rule.For(e, w.patch)
-	if err != nil {
-		return nil, err
+	if r := elements.RuleOf(e.Base()); r != nil && r.Visitor != nil {
+		v, ok := w.registered[r]
+		if !ok {
+			if w.registered == nil {
+				w.registered = map[*elements.Rule]elements.Visitor{}
+			}
+			v = r.Visitor(w)
+			w.registered[r] = v
+		}
+		return v, nil
 	}
-	return w.byRule[r], nil
+	b, ok := For(e, w.patch)
+	if !ok {
+		return nil, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
+	}
+	return w.builtIn[b], nil
 }
 
 // Walk computes e's Outcome and returns it (keeping it with Record).
@@ -89,7 +142,7 @@ func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
 	if err != nil {
 		return elements.Absent, err
 	}
-	out, err := e.Accept(v)
+	out, err := v.Visit(e)
 	if err != nil {
 		return elements.Absent, err
 	}

@@ -1,7 +1,6 @@
 package strategy_test
 
 import (
-	"errors"
 	"github.com/plyproject/ply/test/treetest"
 	"os"
 
@@ -89,15 +88,8 @@ var _ = Describe("Walker.For", func() {
 	})
 })
 
-// failingElement is an Element outside the known set whose Accept fails.
+// failingElement is an Element kind outside the built-in set that no registered rule decides.
 type failingElement struct{ elements.Node }
-
-var errAccept = errors.New("accept failed")
-
-func (e *failingElement) Base() *elements.Node { return &e.Node }
-func (e *failingElement) Accept(elements.Visitor) (elements.Outcome, error) {
-	return elements.Keep(value.String("unused")), errAccept
-}
 
 var _ = Describe("Walker.Walk", func() {
 	It("keeps the outcome by node ID and returns it", func() {

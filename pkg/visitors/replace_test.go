@@ -63,7 +63,7 @@ var _ = Describe("Replace", func() {
 			&elements.AtomicElement{Node: *n},
 			&elements.MapElement{Node: *n}, &elements.ListElement{Node: *n}, &elements.SetElement{Node: *n},
 		} {
-			out, err := e.Accept(r)
+			out, err := r.Visit(e)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Present).To(BeTrue())
 			expectSame(out.Value, treetest.YAML("[b, a]"), "outcome")

@@ -1,5 +1,6 @@
-// Package visitors holds Phase 2 of an apply: one elements.Visitor per merge strategy, each computing the Outcome
-// (the updated value) of the elements pkg/strategy hands it. They share the presence rule for nodes local does
+// Package visitors holds Phase 2 of an apply: one elements.Visitor per built-in merge rule (Replace, Merge, Merge
+// with Retain for retainKeys, Ordered), each computing the Outcome (the updated value) of the elements pkg/strategy
+// hands it. A program's rule (pkg/elements.Rule) may embed or call them. They share the presence rule for nodes local does
 // not set: removed when local nulls them, or omits them and recorded had them (deleted since the last apply); else
 // live's value stays (another writer's). Null values never reach a result map: an explicit null in local means
 // "remove", and JSON null and absence are the same thing to the API server.
@@ -21,7 +22,15 @@ type Replace struct {
 	Compose bool
 }
 
-// VisitAtomic implements elements.Visitor.
+// Visit implements elements.Visitor: Replace decides an element of any kind, built-in or not, whole.
+func (r Replace) Visit(e elements.Element) (elements.Outcome, error) {
+	if a, ok := e.(*elements.AtomicElement); ok {
+		return r.VisitAtomic(a)
+	}
+	return Decide(e.Base()), nil
+}
+
+// VisitAtomic decides a leaf: under Compose a leaf local has is local's as it stands, else Decide.
 func (r Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	if r.Compose && e.HasLocal {
 		return elements.Keep(e.Local), nil
@@ -29,17 +38,17 @@ func (r Replace) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error
 	return Decide(&e.Node), nil
 }
 
-// VisitMap implements elements.Visitor: the map is replaced whole.
+// VisitMap decides the map whole.
 func (Replace) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
 
-// VisitList implements elements.Visitor: the list is replaced whole.
+// VisitList decides the list whole.
 func (Replace) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
 
-// VisitSet implements elements.Visitor: the list is replaced whole.
+// VisitSet decides the list whole.
 func (Replace) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return Decide(&e.Node), nil
 }
@@ -119,7 +128,15 @@ type Merge struct {
 	Replace // (last: it packs with Retain)
 }
 
-// VisitMap implements elements.Visitor: a node local sets to a map gets each child's outcome, in key order; with
+// Visit implements elements.Visitor: Merge decides maps (MapElement); another kind is an error.
+func (m Merge) Visit(e elements.Element) (elements.Outcome, error) {
+	if me, ok := e.(*elements.MapElement); ok {
+		return m.VisitMap(me)
+	}
+	return elements.Absent, elements.Unsupported(m, e)
+}
+
+// VisitMap decides a map: a node local sets to a map gets each child's outcome, in key order; with
 // Retain, children the node does not keep are cleared unwalked. It keeps the fields a patch's "$retainKeys" lists,
 // else those local sets (none cleared when local sets none: kubectl sends no $retainKeys then).
 func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
@@ -187,12 +204,23 @@ type Ordered struct {
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
-// VisitList implements elements.Visitor.
+// Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.
+func (o Ordered) Visit(e elements.Element) (elements.Outcome, error) {
+	switch e := e.(type) {
+	case *elements.ListElement:
+		return o.visit(e, e.Items, e.LiveExtra)
+	case *elements.SetElement:
+		return o.visit(e, e.Items, nil)
+	}
+	return elements.Absent, elements.Unsupported(o, e)
+}
+
+// VisitList decides a list of maps merged by key.
 func (o Ordered) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	return o.visit(e, e.Items, e.LiveExtra)
 }
 
-// VisitSet implements elements.Visitor.
+// VisitSet decides a set.
 func (o Ordered) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	return o.visit(e, e.Items, nil)
 }

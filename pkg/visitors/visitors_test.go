@@ -44,12 +44,12 @@ var _ = Describe("Merge, without and with Retain", func() {
 		n := node(absent, "null", "{a: 1}")
 		w := strategy.New(strategy.Options{})
 		for _, v := range []elements.Visitor{visitors.Merge{Walker: w}, visitors.Merge{Walker: w, Retain: true}} {
-			out, err := (&elements.MapElement{Node: *n}).Accept(v)
+			out, err := v.Visit(&elements.MapElement{Node: *n})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out).To(Equal(elements.Absent))
 		}
 		n = node(absent, absent, "{a: 1}")
-		out, err := (&elements.MapElement{Node: *n}).Accept(visitors.Merge{Walker: w})
+		out, err := visitors.Merge{Walker: w}.Visit(&elements.MapElement{Node: *n})
 		Expect(err).NotTo(HaveOccurred())
 		expectSame(out.Value, treetest.YAML("{a: 1}"), "live kept")
 	})
