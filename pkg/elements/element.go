@@ -176,7 +176,6 @@ type Walker interface {
 // node of conflicting kinds.
 type AtomicElement struct{ Node }
 
-
 // Field is a named child of a MapElement.
 type Field struct {
 	Name    string
@@ -190,7 +189,6 @@ type MapElement struct {
 	// Fields are the children, sorted by Name: the union of the keys of all present, non-null sources.
 	Fields []Field
 }
-
 
 // Item is a ListElement or SetElement member in some source, with its index in each source list (-1 where absent).
 type Item struct {
@@ -222,13 +220,11 @@ type ListElement struct {
 	Ranked bool
 }
 
-
 // SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's.
 type SetElement struct {
 	Node
 	Items []Item
 }
-
 
 // RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it, local not.
 func (it *Item) RemovedSinceRecorded() bool { return it.LocalIndex < 0 && it.RecordedIndex >= 0 }
