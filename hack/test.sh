@@ -32,6 +32,9 @@ fi
 step "go vet"
 go vet ./...
 
+step "examples/extend: a module of its own that adds merge rules through ply's public API (vet, tests under -race)"
+(cd examples/extend && go mod download && go vet ./... && go test -race -count=1 ./...)
+
 step "cluster test prerequisites (etcd-server from Debian, kube-apiserver built from k8s.io/kubernetes and cached, kubectl 1.32)"
 go run ./test/harness/cmd/prepare
 

@@ -19,8 +19,8 @@ const (
 	Replace
 	// Remove deletes a field or item live holds.
 	Remove
-	// Kept is a value local sets that the field's registered rule (pkg/elements.Rule) did not take: the result holds
-	// the rule's value (live's, for a field another writer owns). It changes nothing in live.
+	// Kept is a value local sets that the field's registered rule (pkg/elements.Rule) did not take, keeping live's (a
+	// field another writer owns). It changes nothing in live.
 	Kept
 )
 
@@ -124,7 +124,7 @@ func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 	liveOK := n.HasLive && !n.Live.IsNull()
 	res := outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
-	if n.Meta.Rule != nil && n.LocalSet() && !(res.Present && value.Equal(res.Value, visitors.StripNulls(n.Local))) {
+	if kept(n, res) {
 		out = append(out, Change{node: n, Op: Kept, Source: elements.Local})
 	}
 	switch {
@@ -138,8 +138,8 @@ func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 			src = elements.Recorded
 		}
 		return append(out, Change{node: n, Op: Remove, Source: src})
-	case res.Value == n.Live:
-		return out // live's own value, shared by the merge: nothing below changed
+	case res.Value == n.Live && !n.Ruled:
+		return out // live's own value, shared by the merge: nothing below changed (but Kept, which Ruled marks)
 	}
 	before := len(out)
 	switch e := e.(type) {
@@ -162,6 +162,18 @@ func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 		out = append(out, Change{node: n, Op: Replace, Source: elements.Local})
 	}
 	return out
+}
+
+// kept reports whether node n, decided by a registered rule's own visitor (not by the built-in rules under a rule's
+// metadata), kept live as it is (outcome res) where local sets another value.
+func kept(n *elements.Node, res elements.Outcome) bool {
+	if n.Meta.Rule == nil || !n.LocalSet() {
+		return false
+	}
+	liveOK := n.HasLive && !n.Live.IsNull()
+	asLive := res.Present == liveOK && (!liveOK || value.Equal(res.Value, n.Live))
+	r := elements.RuleOf(n)
+	return r != nil && r.Visitor != nil && asLive && !(res.Present && value.Equal(res.Value, visitors.StripNulls(n.Local)))
 }
 
 // collectItems appends to out the changes of items; with keys (items a list's LiveExtra, keys its Items) a live

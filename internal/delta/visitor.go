@@ -40,6 +40,9 @@ const (
 type Visitor struct {
 	changes, deletions elements.Source // the sources of the halves
 	order              bool            // emit $setElementOrder
+	// check marks the conflict check's Changed patch: a registered rule's field is left out, whatever its PatchForm
+	// (the three-way patch, made first, has refused or left it out already, so no conflict can be there).
+	check bool
 	// dels counts the deletions emitted: a node's deletions half has entries if it grows during the node's visit.
 	dels int
 	par  Parallel // the parallel lists of the node just visited
@@ -55,7 +58,7 @@ var modes = [...]Visitor{
 	Delta:     {changes: elements.Live, order: true},
 	Deletions: {deletions: elements.Recorded, order: true},
 	TwoWay:    {changes: elements.Recorded, deletions: elements.Recorded, order: true},
-	Changed:   {changes: elements.Recorded, deletions: elements.Recorded},
+	Changed:   {changes: elements.Recorded, deletions: elements.Recorded, check: true},
 	threeWay:  {changes: elements.Live, deletions: elements.Recorded, order: true},
 }
 
@@ -98,7 +101,7 @@ func (en Entry) appendTo(out []value.Field, name string) []value.Field {
 // Entry returns the patch entry of e, a node local holds. A registered rule's field is left out (PatchLeavesLive) or
 // an *elements.RuleError (PatchRefused); an Element kind no built-in rule decides is an error, as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
-	if skip, err := ruled(e.Base()); skip || err != nil {
+	if skip, err := d.ruled(e.Base()); skip || err != nil {
 		return Entry{}, err
 	}
 	o, err := d.Visit(e)
@@ -109,11 +112,11 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 
 // ruled says how patch generation treats node n under its registered rule (pkg/elements.Rule.Patch): skip for a
 // field another writer owns (no entry of any kind), an error for a rule no patch expresses; neither for the others.
-func ruled(n *elements.Node) (skip bool, err error) {
+func (d *Visitor) ruled(n *elements.Node) (skip bool, err error) {
 	switch r := elements.RuleOf(n); {
 	case r == nil || r.Patch == elements.PatchByMetadata:
 		return false, nil
-	case r.Patch == elements.PatchLeavesLive:
+	case r.Patch == elements.PatchLeavesLive || d.check:
 		return true, nil
 	default:
 		return false, &elements.RuleError{Rule: r.Name, Path: n.Path(), Msg: "decides this field in a way no strategic merge patch expresses; no patch can be made for this object"}
@@ -309,9 +312,12 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	var out []value.Field
 	for _, f := range fs {
 		if fe := f.Element.Base(); !fe.HasLocal {
-			if skip, err := ruled(fe); err != nil {
+			if _, has := fe.Get(d.deletions); !has {
+				continue
+			}
+			if skip, err := d.ruled(fe); err != nil {
 				return elements.Absent, err
-			} else if _, has := fe.Get(d.deletions); has && !skip {
+			} else if !skip {
 				out = append(out, value.Field{Key: f.Name, Value: value.Null})
 				d.dels++
 			}

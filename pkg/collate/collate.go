@@ -274,22 +274,42 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
 	}
-	if cm.Rule != nil {
-		var err error
-		if cm, err = c.ruleMeta(self, key, cm); err != nil {
-			return nil, err
-		}
+	if cm.Rule == nil {
+		return c.child(self, key, cv, cd, depth, ct, &cm)
 	}
+	cm, err := c.ruleMeta(self, key, cm)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := c.child(self, key, cv, cd, depth, ct, &cm)
+	if r := elements.RuleOf(&elements.Node{Meta: cm}); err == nil && r != nil && r.Visitor != nil {
+		markRuled(ch.Base())
+	}
+	return ch, err
+}
+
+// child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
+func (c *collator) child(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int, ct *openapi.Type, cm *openapi.Meta) (elements.Element, error) {
 	switch {
 	case c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
 		format.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live):
 		return nil, self.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
 	case c.opts.Patch:
-		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: cm, Dirs: cd}, depth+1)
+		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: *cm, Dirs: cd}, depth+1)
 	case cv.HasLocal && !c.opts.Lenient && format.Directive(self.Type, key):
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
-	return c.node(self, key, false, cv, ct, &cm)
+	return c.node(self, key, false, cv, ct, cm)
+}
+
+// markRuled sets Ruled on n, decided by a registered rule's visitor, and on its ancestors.
+func markRuled(n *elements.Node) {
+	for ; !n.Ruled; n = n.Parent.Base() {
+		n.Ruled = true
+		if n.Parent == nil {
+			return
+		}
+	}
 }
 
 // ruleMeta resolves the merge rule field key of map self names (cm.Rule): an unregistered rule is an error; with its

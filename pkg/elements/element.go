@@ -57,6 +57,9 @@ type Node struct {
 	Meta openapi.Meta
 	// ID numbers nodes densely from 0 in collation order; Phase 2 keeps decisions in tables by ID, the tree read-only.
 	ID int32
+	// Ruled reports that a registered rule's own visitor decides the node or a node below it (pkg/elements.Rule): walks
+	// that stop at a subtree the merge left as live has it (the change list) still reach such nodes.
+	Ruled bool
 	// Dirs is what a patch says of the node beyond its value; nil when it says nothing, and always in a three-way tree.
 	Dirs *Directives
 }
