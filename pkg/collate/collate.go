@@ -7,6 +7,9 @@
 //   - Merged lists match items by identity (elements.KeyOf, elements.SetKey) via one index per list (O(n)). Local items
 //     lacking their key or sharing one are errors; live may repeat or lack keys (LiveExtra, kept unchanged); recorded
 //     keys are a set. With gate UniqueMergeKeys off, a merge pairs repeated keys as kubectl does (ranks).
+//   - A field whose metadata names a registered merge rule (openapi.Meta.Rule) is resolved where its metadata is
+//     (collator.ruleMeta): with the rule's gate off the schema alone decides; a rule's Meta gives the metadata, its
+//     Collate builds the node (merges only); nodes its Visitor decides, and their ancestors, are marked Ruled.
 package collate
 
 import (
