@@ -180,7 +180,9 @@ var _ = Describe("rules a program registers", func() {
 var _ = Describe("RegisterRule", func() {
 	visitor := func(elements.Walker) elements.Visitor { return maxVisitor{} }
 	DescribeTable("refuses a rule that cannot work, naming it",
-		func(r elements.Rule, msg string) { Expect(elements.RegisterRule(r)).To(MatchError(ContainSubstring(msg))) },
+		func(r elements.Rule, msg string) {
+			Expect(elements.RegisterRule(r)).To(MatchError(ContainSubstring(msg)))
+		},
 		Entry("no name", elements.Rule{Visitor: visitor, Patch: elements.PatchRefused, Gate: maxGate}, "needs a name"),
 		Entry("nothing to do", elements.Rule{Name: "A", Gate: maxGate}, "would decide nothing"),
 		Entry("a kind without visitor", elements.Rule{Name: "B", Gate: maxGate, Collate: collateUnion}, "needs a Visitor"),
