@@ -138,6 +138,13 @@ type Options struct {
 	// FieldManager is the manager name writes record in managedFields;
 	// empty means DefaultFieldManager, kubectl's client-side apply's.
 	FieldManager string
+	// FieldRules declare merge rules a program registered
+	// (pkg/elements.RegisterRule) on fields of the server's kinds; they
+	// apply to the server's schema each time it is read
+	// (openapi.Schema.WithRules), so merges and diffs decide those fields
+	// by the rules. A rule naming a kind the server does not serve fails
+	// the run as an unreadable schema does.
+	FieldRules []openapi.FieldRule
 }
 
 // Client applies objects to one cluster. It is safe for concurrent use.
@@ -243,8 +250,13 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 		return nil, errors.New("cannot create the client: " + err.Error())
 	}
 	fetcher := NewFetcher(root)
-	c := newClient(opts, ns, enforce, dyn, resmap.New(root),
-		func(ctx context.Context) (*openapi.Schema, error) { return openapi.FromServer(ctx, fetcher) })
+	c := newClient(opts, ns, enforce, dyn, resmap.New(root), func(ctx context.Context) (*openapi.Schema, error) {
+		s, err := openapi.FromServer(ctx, fetcher)
+		if err != nil || len(opts.FieldRules) == 0 {
+			return s, err
+		}
+		return s.WithRules(opts.FieldRules...)
+	})
 	c.raw = raw
 	return c, nil
 }

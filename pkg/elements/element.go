@@ -122,6 +122,14 @@ func (n *Node) Path() fieldpath.Path {
 	return p
 }
 
+// Root returns the root of n's tree: the object's own node, whose HasLive tells whether the object exists yet.
+func (n *Node) Root() *Node {
+	for n.Parent != nil {
+		n = n.Parent.Base()
+	}
+	return n
+}
+
 // Base returns n: every Element embeds its Node.
 func (n *Node) Base() *Node { return n }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // KeepLive is the name of the rule that keeps live's value of a field another writer owns.
@@ -24,13 +25,17 @@ func init() {
 }
 
 // keepLive decides a field as live holds it: live's value, or absent when live has none (the field stays unset until
-// its owner sets it). It decides every element kind alike, built-in or not, without walking children.
+// its owner sets it); an object created now takes the manifest's value, as there is no owner's yet. It decides every
+// element kind alike, built-in or not, without walking children.
 type keepLive struct{}
 
 // Visit implements elements.Visitor.
 func (keepLive) Visit(e elements.Element) (elements.Outcome, error) {
-	if n := e.Base(); n.HasLive && !n.Live.IsNull() {
+	switch n := e.Base(); {
+	case n.HasLive && !n.Live.IsNull():
 		return elements.Keep(n.Live), nil
+	case !n.Root().HasLive:
+		return visitors.Decide(n), nil
 	}
 	return elements.Absent, nil
 }
