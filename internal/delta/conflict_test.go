@@ -13,6 +13,7 @@ import (
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // conflict is a Conflict as the tables write it: path rendered, values as
@@ -238,5 +239,28 @@ var _ = Describe("ConflictError", func() {
 			{Path: fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("app")}},
 		}}
 		Expect(err.Error()).To(Equal("apply conflicts with changes made on the server at: spec.replicas metadata.labels.app"))
+	})
+})
+
+var _ = Describe("Conflict.Describe", func() {
+	pw := fieldpath.Path{fieldpath.Field("data"), fieldpath.Field("pw")}
+	replicas := fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}
+	err := func() *delta.ConflictError {
+		return &delta.ConflictError{Conflicts: []delta.Conflict{
+			{Path: pw, Local: value.String("TjN3LVBXLTUzNTM="), Live: value.String("T0xELVBXLTc3Nzc=")},
+			{Path: replicas, Local: value.Int(2), Live: value.Null},
+		}}
+	}
+	It("renders both values, and null as a removal", func() {
+		e := err()
+		Expect(e.Conflicts[0].Describe(false)).To(Equal(`data.pw: local sets "TjN3LVBXLTUzNTM=", live has "T0xELVBXLTc3Nzc="`))
+		Expect(e.Conflicts[1].Describe(false)).To(Equal(`spec.replicas: local sets 2, live removed it`))
+	})
+	It("renders the values of the conflicts Mask marks as ***, unless shown", func() {
+		e := err()
+		e.Mask(func(p fieldpath.Path) bool { return p[0].Field == "data" })
+		Expect(e.Conflicts[0].Describe(false)).To(Equal(`data.pw: local sets ***, live has ***`))
+		Expect(e.Conflicts[0].Describe(true)).To(Equal(`data.pw: local sets "TjN3LVBXLTUzNTM=", live has "T0xELVBXLTc3Nzc="`))
+		Expect(e.Conflicts[1].Describe(false)).To(Equal(`spec.replicas: local sets 2, live removed it`))
 	})
 })
