@@ -3,6 +3,7 @@ package delta_test
 import (
 	"errors"
 	"github.com/plyproject/ply/test/treetest"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -255,6 +256,10 @@ var _ = Describe("Conflict.Describe", func() {
 		e := err()
 		Expect(e.Conflicts[0].Describe(false)).To(Equal(`data.pw: local sets "TjN3LVBXLTUzNTM=", live has "T0xELVBXLTc3Nzc="`))
 		Expect(e.Conflicts[1].Describe(false)).To(Equal(`spec.replicas: local sets 2, live removed it`))
+	})
+	It("shortens long values at a rune's start", func() {
+		c := delta.Conflict{Path: replicas, Local: value.String(strings.Repeat("é", 100)), Live: value.Int(3)}
+		Expect(c.Describe(false)).To(Equal(`spec.replicas: local sets "` + strings.Repeat("é", 29) + `..., live has 3`))
 	})
 	It("renders the values of the conflicts Mask marks as ***, unless shown", func() {
 		e := err()

@@ -198,7 +198,6 @@ func (c *Client) Diff(ctx context.Context, objs []Object) ([]DiffResult, error) 
 	}
 	c.pool(ctx, idx, func(i int) {
 		outs[i] = c.diffOne(ctx, objs[i], sch)
-		outs[i].Err = c.redact(objs[i], outs[i].Err, outs[i].Live)
 	})
 	return outs, nil
 }
