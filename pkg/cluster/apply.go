@@ -140,7 +140,9 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 	bulk := c.newBulk(objs, first)
 	bulk.prefetch(ctx)
 	c.pool(ctx, first, func(i int) {
-		outs[i] = c.applyOne(ctx, objs[i], sch, bulk)
+		octx, heard := withWarnings(ctx)
+		outs[i] = c.applyOne(octx, objs[i], sch, bulk)
+		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 		done(i)
 	})
 	bulk.wait()
@@ -164,7 +166,9 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		if err, ok := notReady[refs[i].GroupKind().String()]; ok {
 			outs[i].Err = err
 		} else {
-			outs[i] = c.applyOne(ctx, objs[i], sch, bulk)
+			octx, heard := withWarnings(ctx)
+			outs[i] = c.applyOne(octx, objs[i], sch, bulk)
+			outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 		}
 		done(i)
 	})

@@ -197,7 +197,9 @@ func (c *Client) Diff(ctx context.Context, objs []Object) ([]DiffResult, error) 
 		idx[i] = i
 	}
 	c.pool(ctx, idx, func(i int) {
-		outs[i] = c.diffOne(ctx, objs[i], sch)
+		octx, heard := withWarnings(ctx)
+		outs[i] = c.diffOne(octx, objs[i], sch)
+		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 	})
 	return outs, nil
 }
