@@ -12,12 +12,14 @@ import (
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // FuzzSecretMessages checks that what ply prints about a Secret holds
 // none of its values, in any form, on every failure path: the conflicts
-// of a merge with Overwrite false (their error and each Describe line),
+// of a merge and of a three-way patch with Overwrite false (their error
+// and each Describe line), the three-way patch (ply patch create),
 // a server's refusal (a metav1.Status whose message and causes quote the
 // values, as admission policies and validation do) as apply and diff
 // report it, bare and inside an ImmutableError and a RecreateRefusedError,
@@ -134,17 +136,27 @@ func refusalOf(vals []string, shape uint8) error {
 func secretMessages(t *testing.T, sch *openapi.Schema, vals []string, shape uint8) string {
 	recorded, local, live := fuzzSecrets(vals, shape)
 	var out strings.Builder
-	_, err := apply.Merge(recorded, local, live, apply.Options{Schema: sch})
-	var ce *apply.ConflictError
-	switch {
-	case errors.As(err, &ce):
-		out.WriteString(err.Error() + "\n")
-		for _, c := range ce.Conflicts {
-			out.WriteString(c.Describe(false) + "\n")
+	conflicts := func(what string, err error) {
+		var ce *apply.ConflictError
+		switch {
+		case errors.As(err, &ce):
+			out.WriteString(err.Error() + "\n")
+			for _, c := range ce.Conflicts {
+				out.WriteString(c.Describe(false) + "\n")
+			}
+		case err != nil:
+			t.Fatalf("%s: %v", what, err)
 		}
-	case err != nil:
-		t.Fatalf("merge: %v", err)
 	}
+	_, err := apply.Merge(recorded, local, live, apply.Options{Schema: sch})
+	conflicts("merge", err)
+	_, err = patchgen.ThreeWay(recorded, local, live, patchgen.Options{Schema: sch})
+	conflicts("three-way patch", err)
+	p, err := patchgen.ThreeWay(recorded, local, live, patchgen.Options{Schema: sch, Overwrite: true})
+	if err != nil {
+		t.Fatalf("three-way patch: %v", err)
+	}
+	out.Write(MaskPatch(p).JSON())
 	c := &Client{}
 	ref := Ref{GroupVersionKind: schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, Namespace: "default", Name: "s", Resource: "secrets"}
 	refused := c.maskStatus(ref, refusalOf(vals, shape))
