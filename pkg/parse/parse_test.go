@@ -148,7 +148,7 @@ var _ = Describe("Documents", func() {
 		Entry("NaN", "error/nan.yaml",
 			`line 1, column 3: .NaN is not a finite number, which JSON cannot hold (quote it to keep it as a string)`),
 		Entry("a !!int tag on a word", "error/bad_int_tag.yaml",
-			`line 1, column 11: value "three" is not a valid !!int`),
+			`line 1, column 11: the value is not a valid !!int`),
 		Entry("bad !!binary data", "error/bad_binary.yaml",
 			`line 1, column 7: !!binary value is not valid base64`),
 	)

@@ -237,7 +237,9 @@ func (w *walker) resolveNode(n *yaml.Node) (scalar, error) {
 func (w *walker) scalarValue(n *yaml.Node) (result, *Error) {
 	s, err := w.resolveNode(n)
 	if errors.Is(err, errNotTag) {
-		return result{}, errAt(n, "value "+strconv.Quote(n.Value)+" is not a valid "+n.Tag)
+		// The value is not repeated: it may be a Secret's, and the
+		// document's kind is not known yet. The position names it.
+		return result{}, errAt(n, "the value is not a valid "+n.Tag)
 	}
 	if err != nil {
 		return result{}, errAt(n, err.Error())
