@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -297,13 +296,6 @@ var _ = Describe("ply merge", func() {
 		code := run(cat([]string{"merge"}, threeWay(envDir)), strings.NewReader(""), failingWriter{}, &stderr)
 		Expect(code).To(Equal(exitInput))
 		Expect(stderr.String()).To(Equal("ply: writing the output: closed\n"))
-	})
-
-	It("shortens long values in conflict messages", func() {
-		long := brief(value.String(strings.Repeat("é", 100)))
-		Expect(long).To(Equal(`"` + strings.Repeat("é", 29) + "..."))
-		Expect(utf8.ValidString(long)).To(BeTrue())
-		Expect(brief(value.Int(3))).To(Equal("3"))
 	})
 })
 

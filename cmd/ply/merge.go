@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -106,7 +105,7 @@ func runMerge(c *cobra.Command, f *mergeFlags) int {
 		return usageError(c, `only one input can be read from standard input ("-")`)
 	}
 
-	in := inputs{stdin: stdin}
+	in := inputs{stdin: stdin, showSecrets: f.showSecrets}
 	local := in.add(elements.Local, f.local)
 	live := in.add(elements.Live, f.live)
 	recorded := value.Null
@@ -170,6 +169,8 @@ type inputs struct {
 	// err is the first problem, as the message to print; later reads are
 	// skipped once it is set.
 	err string
+	// showSecrets prints the values of a Secret's conflicts (else ***).
+	showSecrets bool
 }
 
 // displayName is the name messages use for path.
@@ -324,22 +325,7 @@ func (in *inputs) mergeError(stderr io.Writer, err error) int {
 		}
 		sb.WriteString(" with changes made on the server since the last apply (--overwrite=true lets local win):\n")
 		for _, c := range ce.Conflicts {
-			sb.WriteString("  ")
-			sb.WriteString(c.Path.String())
-			sb.WriteString(": ")
-			if c.Local.IsNull() {
-				sb.WriteString("local removes it")
-			} else {
-				sb.WriteString("local sets ")
-				sb.WriteString(brief(c.Local))
-			}
-			if c.Live.IsNull() {
-				sb.WriteString(", live removed it\n")
-			} else {
-				sb.WriteString(", live has ")
-				sb.WriteString(brief(c.Live))
-				sb.WriteByte('\n')
-			}
+			sb.WriteString("  " + c.Describe(in.showSecrets) + "\n")
 		}
 		io.WriteString(stderr, sb.String())
 		return exitConflict
@@ -359,21 +345,4 @@ func (in *inputs) mergeError(stderr io.Writer, err error) int {
 		return inputError(stderr, msg+ee.Msg)
 	}
 	return inputError(stderr, err.Error())
-}
-
-// briefMax is the longest rendering of a value in a message, in bytes.
-const briefMax = 60
-
-// brief renders v on one line for a message: compact JSON, cut short with
-// "..." beyond briefMax bytes.
-func brief(v value.Value) string {
-	s := string(v.JSON())
-	if len(s) <= briefMax {
-		return s
-	}
-	cut := briefMax
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }

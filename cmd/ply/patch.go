@@ -230,7 +230,7 @@ func runPatchCreate(c *cobra.Command, f *patchCreateFlags) int {
 		return command.UsageError(c, err.Error())
 	}
 
-	in := inputs{stdin: stdin}
+	in := inputs{stdin: stdin, showSecrets: f.showSecrets}
 	names := sourceNames{elements.Recorded: "original", elements.Local: "modified", elements.Live: "current"}
 	original := value.Null
 	if f.original != "" {

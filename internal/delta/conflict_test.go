@@ -3,6 +3,7 @@ package delta_test
 import (
 	"errors"
 	"github.com/plyproject/ply/test/treetest"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,6 +14,7 @@ import (
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // conflict is a Conflict as the tables write it: path rendered, values as
@@ -238,5 +240,32 @@ var _ = Describe("ConflictError", func() {
 			{Path: fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("app")}},
 		}}
 		Expect(err.Error()).To(Equal("apply conflicts with changes made on the server at: spec.replicas metadata.labels.app"))
+	})
+})
+
+var _ = Describe("Conflict.Describe", func() {
+	pw := fieldpath.Path{fieldpath.Field("data"), fieldpath.Field("pw")}
+	replicas := fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}
+	err := func() *delta.ConflictError {
+		return &delta.ConflictError{Conflicts: []delta.Conflict{
+			{Path: pw, Local: value.String("TjN3LVBXLTUzNTM="), Live: value.String("T0xELVBXLTc3Nzc=")},
+			{Path: replicas, Local: value.Int(2), Live: value.Null},
+		}}
+	}
+	It("renders both values, and null as a removal", func() {
+		e := err()
+		Expect(e.Conflicts[0].Describe(false)).To(Equal(`data.pw: local sets "TjN3LVBXLTUzNTM=", live has "T0xELVBXLTc3Nzc="`))
+		Expect(e.Conflicts[1].Describe(false)).To(Equal(`spec.replicas: local sets 2, live removed it`))
+	})
+	It("shortens long values at a rune's start", func() {
+		c := delta.Conflict{Path: replicas, Local: value.String(strings.Repeat("é", 100)), Live: value.Int(3)}
+		Expect(c.Describe(false)).To(Equal(`spec.replicas: local sets "` + strings.Repeat("é", 29) + `..., live has 3`))
+	})
+	It("renders the values of the conflicts Mask marks as ***, unless shown", func() {
+		e := err()
+		e.Mask(func(p fieldpath.Path) bool { return p[0].Field == "data" })
+		Expect(e.Conflicts[0].Describe(false)).To(Equal(`data.pw: local sets ***, live has ***`))
+		Expect(e.Conflicts[0].Describe(true)).To(Equal(`data.pw: local sets "TjN3LVBXLTUzNTM=", live has "T0xELVBXLTc3Nzc="`))
+		Expect(e.Conflicts[1].Describe(false)).To(Equal(`spec.replicas: local sets 2, live removed it`))
 	})
 })

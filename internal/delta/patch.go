@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -52,6 +53,49 @@ type Conflict struct {
 	Local value.Value
 	// Live is what the recorded->live patch has there (null for a removal).
 	Live value.Value
+	// Masked marks Local and Live as values that must not be printed (a Secret's: ConflictError.Mask): Describe
+	// renders them as MaskedValue.
+	Masked bool
+}
+
+// MaskedValue stands for a value Describe does not print, as ply's Secret masking writes it.
+const MaskedValue = "***"
+
+// Describe renders c on one line: "path: local sets V, live has W" ("local removes it", "live removed it" for null),
+// each value as compact JSON cut short at 60 bytes, or MaskedValue when c.Masked and not show.
+func (c Conflict) Describe(show bool) string {
+	render := func(v value.Value) string {
+		if c.Masked && !show {
+			return MaskedValue
+		}
+		return brief(v)
+	}
+	s := c.Path.String() + ": "
+	if c.Local.IsNull() {
+		s += "local removes it"
+	} else {
+		s += "local sets " + render(c.Local)
+	}
+	if c.Live.IsNull() {
+		return s + ", live removed it"
+	}
+	return s + ", live has " + render(c.Live)
+}
+
+// briefMax is the longest rendering of a value in Describe, in bytes.
+const briefMax = 60
+
+// brief renders v on one line: compact JSON, cut short with "..." beyond briefMax bytes (at a rune's start).
+func brief(v value.Value) string {
+	s := string(v.JSON())
+	if len(s) <= briefMax {
+		return s
+	}
+	cut := briefMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // ConflictError reports that applying local would overwrite the server's changes since the last apply; never empty.
@@ -59,13 +103,20 @@ type ConflictError struct {
 	Conflicts []Conflict
 }
 
-// Error lists the conflicting paths.
+// Error lists the conflicting paths (never a value).
 func (e *ConflictError) Error() string {
 	s := "apply conflicts with changes made on the server at:"
 	for _, c := range e.Conflicts {
 		s += " " + c.Path.String()
 	}
 	return s
+}
+
+// Mask sets Masked on the conflicts whose path holds reports true for: the front-ends mask a Secret's values with it.
+func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
+	for i := range e.Conflicts {
+		e.Conflicts[i].Masked = e.Conflicts[i].Masked || holds(e.Conflicts[i].Path)
+	}
 }
 
 // Check is kubectl apply --overwrite=false's conflict check: a *ConflictError listing, in the patch's order, each field

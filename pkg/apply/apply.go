@@ -15,6 +15,7 @@ import (
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/cluster/secrets"
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -89,7 +90,8 @@ type Result struct {
 // Conflict is a field local writes that live changed from recorded: its path, local's value (null: removes) and live's.
 type Conflict = delta.Conflict
 
-// ConflictError lists, in document order, the conflicts that stop a Merge with Overwrite false (delta.Check).
+// ConflictError lists, in document order, the conflicts that stop a Merge with Overwrite false (delta.Check); Error
+// names their paths, Conflict.Describe renders each with its values, those of a Secret masked (secrets.MaskConflicts).
 type ConflictError = delta.ConflictError
 
 // Merge computes what the server should hold after applying local, never modifying its inputs: recorded is the
@@ -137,7 +139,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	if !opts.Overwrite || patched {
 		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
 		if err != nil {
-			return Result{}, err
+			return Result{}, secrets.MaskConflicts(err, recorded, local, live)
 		}
 		if patched {
 			arena.Release()

@@ -132,7 +132,6 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 	prog := newProgress(c.opts.Progress, len(objs))
 	first, rest := phases(refs)
 	done := func(i int) {
-		outs[i].Err = c.redact(objs[i], outs[i].Err)
 		if c.opts.Report != nil {
 			c.opts.Report(i, outs[i])
 		}
@@ -141,7 +140,9 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 	bulk := c.newBulk(objs, first)
 	bulk.prefetch(ctx)
 	c.pool(ctx, first, func(i int) {
-		outs[i] = c.applyOne(ctx, objs[i], sch, bulk)
+		octx, heard := withWarnings(ctx)
+		outs[i] = c.applyOne(octx, objs[i], sch, bulk)
+		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 		done(i)
 	})
 	bulk.wait()
@@ -165,7 +166,9 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		if err, ok := notReady[refs[i].GroupKind().String()]; ok {
 			outs[i].Err = err
 		} else {
-			outs[i] = c.applyOne(ctx, objs[i], sch, bulk)
+			octx, heard := withWarnings(ctx)
+			outs[i] = c.applyOne(octx, objs[i], sch, bulk)
+			outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 		}
 		done(i)
 	})
@@ -264,6 +267,7 @@ type planned struct {
 func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (planned, error) {
 	var p planned
 	live, found, err := c.readLive(ctx, t)
+	err = c.maskStatus(t.ref, err)
 	switch {
 	case err != nil:
 		return p, err
@@ -396,6 +400,7 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 // runs (dry: dryRun=All) count as written: they report what a real run
 // would do. result is the server's answer.
 func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (written bool, result value.Value, err error) {
+	defer func() { err = c.maskStatus(t.ref, err) }()
 	obj := p.res.Object
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
@@ -449,29 +454,6 @@ func (c *Client) fieldManager() string {
 // one manager (and kubectl apply --server-side's hand-over from
 // client-side apply finds ply's fields).
 const DefaultFieldManager = "kubectl-client-side-apply"
-
-// redact returns err with the values of o, when o is a Secret, replaced
-// by Mask (unless Options.ShowSecrets); errors.As still finds what err
-// wraps.
-func (c *Client) redact(o Object, err error, more ...value.Value) error {
-	if err == nil || c.opts.ShowSecrets || !IsSecret(o.Value) {
-		return err
-	}
-	msg := Redact(err.Error(), SecretValues(append(more, o.Value)...))
-	if msg == err.Error() {
-		return err
-	}
-	return &redactedError{msg: msg, err: err}
-}
-
-// redactedError is an error whose message has Secret values masked.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
 
 // toValue converts a live object to a value.
 func toValue(u *unstructured.Unstructured) (value.Value, error) {

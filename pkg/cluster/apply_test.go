@@ -33,7 +33,7 @@ var (
 )
 
 // fakeCluster is a Client over client-go's fake dynamic client, knowing
-// ConfigMaps, Deployments and Namespaces, with the embedded schema and
+// ConfigMaps, Deployments, Namespaces and Secrets, with the embedded schema and
 // recorded backoff waits.
 type fakeCluster struct {
 	c     *Client
@@ -46,6 +46,7 @@ func newFakeCluster(opts Options, namespace string, enforce bool) *fakeCluster {
 	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, meta.RESTScopeNamespace)
 	m.Add(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, meta.RESTScopeNamespace)
 	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, meta.RESTScopeRoot)
+	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, meta.RESTScopeNamespace)
 	fake := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
 	f := &fakeCluster{fake: fake}
 	f.c = newClient(opts, namespace, enforce, fake, staticMapper{m}, func(context.Context) (*openapi.Schema, error) {

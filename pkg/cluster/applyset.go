@@ -131,6 +131,9 @@ type applySet struct {
 	// pruned, and every write keeps them listed, so that a later run
 	// still finds their members.
 	unserved []string
+	// mask renders the server's refusals of the parent's writes
+	// (Client.maskStatus: a Secret parent's without the server's text).
+	mask func(Ref, error) error
 }
 
 // String names the parent in messages: `secret "app" in namespace "ns"`
@@ -205,6 +208,7 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 		parent:     Ref{GroupVersionKind: mapping.GroupVersionKind, Name: name, Resource: res.Resource},
 		kinds:      map[schema.GroupKind]*meta.RESTMapping{},
 		namespaces: map[string]bool{},
+		mask:       c.maskStatus,
 	}
 	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
 		if !c.enforce {
@@ -433,7 +437,7 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 		_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
 	}
 	if err != nil {
-		return errors.New("cannot update the " + a.String() + ": " + err.Error())
+		return errors.New("cannot update the " + a.String() + ": " + a.mask(a.parent, err).Error())
 	}
 	return nil
 }

@@ -131,9 +131,9 @@ type Options struct {
 	// ShowSecrets turns off the masking of Secrets: without it, the
 	// unified diffs of Diff show the values of a Secret's data and
 	// stringData (also in its last-applied annotation) as MaskSecrets
-	// does, and the values of a Secret are replaced by Mask in the errors
-	// of its Outcome or DiffResult. Objects (Live, Merged, Result) are
-	// never masked.
+	// does, and the server's refusals of a Secret are rendered without
+	// the server's text (SecretStatusError) in the errors of its Outcome
+	// or DiffResult. Objects (Live, Merged, Result) are never masked.
 	ShowSecrets bool
 	// FieldManager is the manager name writes record in managedFields;
 	// empty means DefaultFieldManager, kubectl's client-side apply's.
@@ -145,6 +145,12 @@ type Options struct {
 	// by the rules. A rule naming a kind the server does not serve fails
 	// the run as an unreadable schema does.
 	FieldRules []openapi.FieldRule
+	// Warn receives the server's warnings (Warning headers) of the
+	// requests about no one object: discovery, the schema, an ApplySet's
+	// parent, a prune. Those about one object are in its
+	// Outcome.Warnings and DiffResult.Warnings. Nil drops them; client-go
+	// never logs them.
+	Warn func(text string)
 }
 
 // Client applies objects to one cluster. It is safe for concurrent use.
@@ -233,6 +239,7 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "ply"
 	}
+	cfg.WarningHandler, cfg.WarningHandlerWithContext = nil, serverWarnings{other: opts.Warn}
 	root, err := resmap.NewRootClient(cfg)
 	if err != nil {
 		return nil, errors.New("cannot create the discovery client: " + err.Error())

@@ -202,8 +202,9 @@ func (c *Client) Diff(ctx context.Context, objs []Object) ([]DiffResult, error) 
 		idx[i] = i
 	}
 	c.pool(ctx, idx, func(i int) {
-		outs[i] = c.diffOne(ctx, objs[i], sch)
-		outs[i].Err = c.redact(objs[i], outs[i].Err, outs[i].Live)
+		octx, heard := withWarnings(ctx)
+		outs[i] = c.diffOne(octx, objs[i], sch)
+		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 	})
 	return outs, nil
 }

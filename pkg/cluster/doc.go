@@ -37,6 +37,9 @@
 //
 // Secrets: Diff's unified diffs mask the values of a Secret's data and
 // stringData, and of its last-applied annotation, as kubectl diff's masker
-// does (MaskSecrets), and the errors of a Secret have its values replaced
-// (SecretValues, Redact), unless Options.ShowSecrets.
+// does (MaskSecrets); unless Options.ShowSecrets, no message about a
+// Secret holds one of its values in any form: the server's refusals are
+// rendered from their Status's reason, code and causes' field paths
+// (SecretStatusError, made where the requests answer), conflicts list
+// paths, and no message is ever searched for values or rewritten.
 package cluster

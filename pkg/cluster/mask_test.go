@@ -1,12 +1,34 @@
 package cluster
 
 import (
+	"context"
+	"errors"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/plyproject/ply/pkg/cluster/secrets"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
+
+var secretGVR = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+
+// unstructuredOf converts a value to an object of the fake client.
+func unstructuredOf(v value.Value) *unstructured.Unstructured {
+	GinkgoHelper()
+	u := &unstructured.Unstructured{}
+	Expect(u.UnmarshalJSON(v.JSON())).To(Succeed())
+	return u
+}
 
 func doc(s string) value.Value {
 	GinkgoHelper()
@@ -57,10 +79,72 @@ var _ = Describe("masking Secrets", func() {
 		Expect(string(a.JSON())).NotTo(ContainSubstring("dHdv"))
 	})
 
-	It("redacts the values, encoded and decoded, from messages", func() {
-		secrets := SecretValues(before)
-		Expect(Redact(`Secret "s" is invalid: data[old]: "b2xkdmFs" (oldval), stringData: hunter2; same`, secrets)).
-			To(Equal(`Secret "s" is invalid: data[old]: "***" (***), stringData: ***; ***`))
-		Expect(SecretValues(doc(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: secretish}}`))).To(BeEmpty())
+	It("leaves the conflicts of other kinds, and other fields of a Secret, unmarked", func() {
+		Expect(secrets.HoldsValues(fieldpath.Path{fieldpath.Field("type")})).To(BeFalse())
+		Expect(secrets.HoldsValues(fieldpath.Path{fieldpath.Field("metadata"), fieldpath.Field("labels"), fieldpath.Field("a")})).To(BeFalse())
+		for _, p := range []fieldpath.Path{nil, {fieldpath.Field("data")}, {fieldpath.Field("stringData"), fieldpath.Field("pw")},
+			{fieldpath.Field("metadata")}, {fieldpath.Field("metadata"), fieldpath.Field("annotations")},
+			{fieldpath.Field("metadata"), fieldpath.Field("annotations"), fieldpath.Field(LastAppliedAnnotation)}} {
+			Expect(secrets.HoldsValues(p)).To(BeTrue(), p.String())
+		}
+	})
+})
+
+// refusal is the server's refusal of a write of the Secret "s", quoting,
+// as an admission policy or validation can, a value of stringData as the
+// API holds it (base64), a value only live holds, and a value of 3 digits.
+func refusal(verb string) func(clienttesting.Action) (bool, runtime.Object, error) {
+	return func(clienttesting.Action) (bool, runtime.Object, error) {
+		err := apierrors.NewInvalid(schema.GroupKind{Kind: "Secret"}, "s", field.ErrorList{
+			field.Invalid(field.NewPath("data").Key("pw"), "UzNjcjN0LVBXLTQyNDI=", "quoted by the server"),
+			field.Invalid(field.NewPath("data").Key("old"), "T0xELWxpdmUtb25seQ==", "quoted by the server"),
+		})
+		err.ErrStatus.Message += "; " + verb + " refused: S3cr3t-PW-4242 OLD-live-only 443 https://127.0.0.1:36443/"
+		return true, nil, err
+	}
+}
+
+var _ = Describe("the server's refusal of a Secret", func() {
+	ctx := context.Background()
+	secret := `{apiVersion: v1, kind: Secret, metadata: {name: s, namespace: default}, stringData: {pw: S3cr3t-PW-4242}, data: {n: NDQz}}`
+	live := `{apiVersion: v1, kind: Secret, metadata: {name: s, namespace: default}, data: {old: T0xELWxpdmUtb25seQ==}}`
+	values := []string{"UzNjcjN0LVBXLTQyNDI=", "S3cr3t-PW-4242", "T0xELWxpdmUtb25seQ==", "OLD-live-only", "443", "NDQz"}
+	want := `the server refused Secret "s": Invalid (422) at data[pw] (FieldValueInvalid), data[old] (FieldValueInvalid); ` +
+		`its message is not shown, as it can quote the Secret's values (--show-secrets shows it)`
+
+	setup := func(opts Options) *fakeCluster {
+		f := newFakeCluster(opts, "default", false)
+		_, err := f.fake.Resource(secretGVR).Namespace("default").Create(ctx, unstructuredOf(doc(live)), metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		f.fake.PrependReactor("update", "secrets", refusal("update"))
+		return f
+	}
+
+	It("is rendered from the Status's reason, code and causes' fields, in apply and diff, whatever the values", func() {
+		f := setup(Options{Overwrite: true, DryRun: DryRunServer})
+		outs := f.c.Apply(ctx, objects(secret))
+		Expect(outs[0].Action).To(Equal(Failed))
+		Expect(outs[0].Err.Error()).To(Equal(want))
+		var se *apierrors.StatusError
+		Expect(errors.As(outs[0].Err, &se)).To(BeTrue(), "the server's error is still found")
+		diffs, err := f.c.Diff(ctx, objects(secret))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(diffs[0].Err.Error()).To(Equal(want))
+		for _, v := range values {
+			Expect(outs[0].Err.Error() + diffs[0].Err.Error()).NotTo(ContainSubstring(v))
+		}
+	})
+
+	It("is the server's own with ShowSecrets", func() {
+		f := setup(Options{Overwrite: true, ShowSecrets: true})
+		outs := f.c.Apply(ctx, objects(secret))
+		Expect(outs[0].Err.Error()).To(ContainSubstring("update refused: S3cr3t-PW-4242 OLD-live-only 443 https://127.0.0.1:36443/"))
+	})
+
+	It("is the server's own for other kinds", func() {
+		f := newFakeCluster(Options{Overwrite: true}, "default", false)
+		f.fake.PrependReactor("create", "configmaps", refusal("create"))
+		outs := f.c.Apply(ctx, objects(`{apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: "443"}}`))
+		Expect(outs[0].Err.Error()).To(ContainSubstring("create refused: S3cr3t-PW-4242 OLD-live-only 443 https://127.0.0.1:36443/"))
 	})
 })

@@ -88,6 +88,16 @@ var _ = Describe("ReadObjects", func() {
 		Expect(err).To(MatchError(ContainSubstring("more than the limit of 33554432")))
 	})
 
+	It("rejects the spread-alias input, naming the file: the aliases of all its documents count together", func() {
+		one, err := os.ReadFile(filepath.Join("..", "parse", "testdata", "spread_alias.yaml"))
+		Expect(err).NotTo(HaveOccurred())
+		name := filepath.Join(GinkgoT().TempDir(), "spread.yaml")
+		Expect(os.WriteFile(name, []byte(strings.Repeat(string(one)+"---\n", 400)), 0o644)).To(Succeed())
+		_, err = ReadObjects([]string{name}, false, nil)
+		Expect(err).To(MatchError(name + ": document 2: line 34, column 22: aliases expand the input beyond the limit of 16777216, " +
+			"all its documents together (each use of an alias copies the whole value of its anchor)"))
+	})
+
 	It("rejects reading standard input twice", func() {
 		_, err := ReadObjects([]string{"-", "-"}, false, strings.NewReader(""))
 		Expect(err).To(MatchError(ContainSubstring("only once")))

@@ -491,7 +491,7 @@ func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.Dele
 	err = c.dyn.Resource(schema.GroupVersionResource{Group: cd.ref.Group, Version: cd.ref.Version, Resource: cd.ref.Resource}).
 		Namespace(cd.ref.Namespace).Delete(ctx, cd.ref.Name, opts)
 	if err != nil && !apierrors.IsNotFound(err) {
-		out.Err = c.redact(out.Object, errors.New("cannot prune: "+err.Error()))
+		out.Err = errors.New("cannot prune: " + c.maskStatus(cd.ref, err).Error())
 		return out
 	}
 	out.Action = Pruned

@@ -53,9 +53,3 @@ func MaskSecret(v value.Value) value.Value { return secrets.MaskObject(v) }
 
 // MaskPatch is secrets.MaskPatch.
 func MaskPatch(p value.Value) value.Value { return secrets.MaskPatch(p) }
-
-// SecretValues is secrets.Values.
-func SecretValues(objs ...value.Value) []string { return secrets.Values(objs...) }
-
-// Redact is secrets.Redact.
-func Redact(msg string, values []string) string { return secrets.Redact(msg, values) }

@@ -116,7 +116,7 @@ func (c *Client) recreate(ctx context.Context, t target, p planned, ie *Immutabl
 		opts.Preconditions = &metav1.Preconditions{UID: &u}
 	}
 	if err := t.ri.Delete(ctx, t.ref.Name, opts); err != nil && !apierrors.IsNotFound(err) {
-		return value.Null, errors.New("cannot delete the object to re-create it: " + err.Error())
+		return value.Null, errors.New("cannot delete the object to re-create it: " + c.maskStatus(t.ref, err).Error())
 	}
 	for {
 		got, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
@@ -124,7 +124,7 @@ func (c *Client) recreate(ctx context.Context, t target, p planned, ie *Immutabl
 			break
 		}
 		if err != nil {
-			return value.Null, errors.New("deleted the object to re-create it, then: " + err.Error())
+			return value.Null, errors.New("deleted the object to re-create it, then: " + c.maskStatus(t.ref, err).Error())
 		}
 		select {
 		case <-ctx.Done():
@@ -134,7 +134,7 @@ func (c *Client) recreate(ctx context.Context, t target, p planned, ie *Immutabl
 	}
 	got, err := t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: c.fieldManager()})
 	if err != nil {
-		return value.Null, errors.New("deleted the object to re-create it, but cannot create it: " + err.Error())
+		return value.Null, errors.New("deleted the object to re-create it, but cannot create it: " + c.maskStatus(t.ref, err).Error())
 	}
 	if res, err := toValue(got); err == nil {
 		return res, nil
@@ -173,7 +173,7 @@ func (c *Client) validateRecreation(ctx context.Context, t target, u *unstructur
 	if err == nil || apierrors.IsAlreadyExists(err) || heldByOld(err) {
 		return nil
 	}
-	return &RecreateRefusedError{Err: err}
+	return &RecreateRefusedError{Err: c.maskStatus(t.ref, err)}
 }
 
 // RecreateRefusedError is the server's refusal of the create a

@@ -100,3 +100,18 @@ func BenchmarkDeployment1000EnvJSONArena(b *testing.B) {
 func BenchmarkDeployment10EnvJSONArena(b *testing.B) {
 	benchmarkArena(b, deploymentWithEnv(10, true))
 }
+
+// BenchmarkSpreadAliases measures the refusal of the spread-alias input
+// (400 documents, each within the alias bound alone): a parse that
+// bounded aliases per document accepted it, and every use of the
+// documents (encoding, recording, merging) then worked on 400 times the
+// bound.
+func BenchmarkSpreadAliases(b *testing.B) {
+	in := spreadAliases()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := parse.Documents(in); err == nil {
+			b.Fatal("the spread-alias input is accepted")
+		}
+	}
+}

@@ -65,9 +65,9 @@
 // Limits bound what one parse may cost: MaxBytes (default 32 MiB) the input
 // size; MaxDepth (default 1000) the nesting of maps and lists, counted after
 // expanding aliases (the YAML library also stops at 10000 levels);
-// MaxAliasExpansion (default 16 Mi) the size aliases add to a document,
-// counted as one per node plus the bytes of its strings and keys, for each
-// use of an alias; and MaxListItems (default 1,000,000) the items of one
+// MaxAliasExpansion (default 16 Mi) the size aliases add to an input, all
+// its documents together, counted as one per node plus the bytes of its
+// strings and keys, for each use of an alias; and MaxListItems (default 1,000,000) the items of one
 // list, more than any object the API server can store holds. Anchored
 // values are converted once and shared, so a "billion laughs" alias bomb
 // fails in time linear in its size. JSON fails at MaxDepth and

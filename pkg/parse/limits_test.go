@@ -2,6 +2,8 @@ package parse_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -243,6 +245,25 @@ var _ = Describe("Limits", func() {
 	})
 
 	Describe("MaxAliasExpansion", func() {
+		It("bounds the aliases of all documents of an input together: the spread-alias input fails at its second document", func() {
+			one := fixture("spread_alias.yaml")
+			_, err := parse.Documents(one)
+			Expect(err).NotTo(HaveOccurred(), "one document is within the bound")
+			_, err = parse.Documents(spreadAliases())
+			Expect(err).To(MatchError("document 2: line 34, column 22: aliases expand the input beyond the limit of 16777216, " +
+				"all its documents together (each use of an alias copies the whole value of its anchor)"))
+			AddReportEntry("spread-alias input", strconv.Itoa(len(spreadAliases()))+" bytes; BenchmarkSpreadAliases measures the refusal")
+		})
+
+		It("reads a stream of many documents whose aliases stay within the bound, expanded", func() {
+			doc := "kind: Deployment\nmetadata: {labels: &l {app: web, tier: front}}\nspec: {selector: {matchLabels: *l}, template: {metadata: {labels: *l}}}\n"
+			docs, err := parse.Documents([]byte(strings.Repeat(doc+"---\n", 2000)))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(docs).To(HaveLen(2000))
+			Expect(string(docs[1999].JSON())).To(Equal(`{"kind":"Deployment","metadata":{"labels":{"app":"web","tier":"front"}},` +
+				`"spec":{"selector":{"matchLabels":{"app":"web","tier":"front"}},"template":{"metadata":{"labels":{"app":"web","tier":"front"}}}}}`))
+		})
+
 		It("rejects the classic billion laughs with little memory", func() {
 			// Nine levels of ten aliases each: 10^9 "lol"s once expanded.
 			var sb strings.Builder
@@ -259,7 +280,7 @@ var _ = Describe("Limits", func() {
 				_, err = parse.Documents([]byte(sb.String()))
 				took = time.Since(start)
 			})
-			Expect(err).To(MatchError(ContainSubstring("aliases expand the document beyond the limit of 16777216")))
+			Expect(err).To(MatchError(ContainSubstring("aliases expand the input beyond the limit of 16777216")))
 			Expect(parseError(err).Line).To(BeNumerically(">", 1))
 			Expect(took).To(BeNumerically("<", time.Second))
 			Expect(alloc).To(BeNumerically("<", 1<<20))
@@ -267,3 +288,14 @@ var _ = Describe("Limits", func() {
 		})
 	})
 })
+
+// spreadAliases is the spread-alias input of issue 37: 400 copies of
+// testdata/spread_alias.yaml, each within the alias bound alone.
+// It panics when the fixture cannot be read (it serves benchmarks too).
+func spreadAliases() []byte {
+	one, err := os.ReadFile(filepath.Join("testdata", "spread_alias.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	return []byte(strings.Repeat(string(one)+"---\n", 400))
+}

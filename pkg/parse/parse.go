@@ -20,7 +20,8 @@ const (
 	// and lists. Kubernetes objects nest a few dozen levels at most.
 	DefaultMaxDepth = 1000
 	// DefaultMaxAliasExpansion is the default bound on what aliases add to
-	// one document: 16 Mi units (see Limits.MaxAliasExpansion).
+	// one input, all its documents together: 16 Mi units (see
+	// Limits.MaxAliasExpansion).
 	DefaultMaxAliasExpansion = 16 << 20
 	// DefaultMaxListItems is the default bound on the items of one list:
 	// 1,000,000. No object the Kubernetes API server stores can come near
@@ -57,10 +58,13 @@ type Limits struct {
 	// library itself stops at 10000 levels whatever the limit.)
 	MaxDepth int
 	// MaxAliasExpansion bounds the total size that aliases (*name, also
-	// when merged with <<) add to one document, where the size of a value
-	// counts 1 per node plus the length in bytes of every string and map
-	// key in it, roughly the bytes it takes as JSON. Each use of an alias
-	// adds the full size of the value it refers to.
+	// when merged with <<) add to one input, all its documents together,
+	// where the size of a value counts 1 per node plus the length in bytes
+	// of every string and map key in it, roughly the bytes it takes as
+	// JSON. Each use of an alias adds the full size of the value it refers
+	// to. Everything done with the documents (encoding, recording,
+	// merging) works on them expanded, so a bound per document would let
+	// an input of many small documents cost that bound many times over.
 	MaxAliasExpansion int
 	// MaxListItems is the largest number of items one list may hold, counted
 	// after aliases are expanded (an alias of a list counts the items of the

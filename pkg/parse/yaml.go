@@ -24,6 +24,7 @@ func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	src := newSource(data)
 	var docs []doc
+	expanded := 0 // what aliases added so far, all documents together
 	for index := 1; ; index++ {
 		n, err := decodeNode(dec)
 		if errors.Is(err, io.EOF) {
@@ -32,7 +33,7 @@ func (l Limits) parseYAML(data []byte) ([]doc, *Error) {
 		if err != nil {
 			return nil, yamlSyntaxError(data, err, index)
 		}
-		v, perr := l.yamlDocument(n, src)
+		v, perr := l.yamlDocument(n, src, &expanded)
 		if perr != nil {
 			perr.Doc = index
 			if index == 1 {
@@ -65,14 +66,16 @@ func decodeNode(dec *yaml.Decoder) (n *yaml.Node, err error) {
 	return &node, nil
 }
 
-// yamlDocument converts the node tree of one document.
-func (l Limits) yamlDocument(n *yaml.Node, src *source) (value.Value, *Error) {
+// yamlDocument converts the node tree of one document; expanded is what
+// aliases added to the documents before it, and is updated.
+func (l Limits) yamlDocument(n *yaml.Node, src *source, expanded *int) (value.Value, *Error) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return value.Null, nil
 	}
-	w := walker{lim: l, src: src}
+	w := walker{lim: l, src: src, expanded: *expanded}
 	src.setDocument(n)
 	r, err := w.node(n.Content[0], 0)
+	*expanded = w.expanded
 	return r.v, err
 }
 
@@ -87,7 +90,11 @@ type walker struct {
 	// YAML library resolves an alias to the node of the latest anchor of
 	// that name, which may lie in an earlier document or (for an alias
 	// inside its own anchor) be unfinished; neither is in anchors as done.
-	anchors  map[*yaml.Node]*anchored
+	anchors map[*yaml.Node]*anchored
+	// expanded is what aliases added, in this document and the stream's
+	// documents before it: every consumer of the documents (encoding,
+	// merging, recording) works on them expanded, so the limit bounds the
+	// input's work as a whole, not one document's.
 	expanded int
 }
 
@@ -205,8 +212,8 @@ func (w *walker) target(n *yaml.Node) (*anchored, *Error) {
 func (w *walker) expand(n *yaml.Node, size int) *Error {
 	w.expanded += size
 	if w.expanded > w.lim.MaxAliasExpansion {
-		return errAt(n, "aliases expand the document beyond the limit of "+strconv.Itoa(w.lim.MaxAliasExpansion)+
-			" (each use of an alias copies the whole value of its anchor)")
+		return errAt(n, "aliases expand the input beyond the limit of "+strconv.Itoa(w.lim.MaxAliasExpansion)+
+			", all its documents together (each use of an alias copies the whole value of its anchor)")
 	}
 	return nil
 }
@@ -230,7 +237,9 @@ func (w *walker) resolveNode(n *yaml.Node) (scalar, error) {
 func (w *walker) scalarValue(n *yaml.Node) (result, *Error) {
 	s, err := w.resolveNode(n)
 	if errors.Is(err, errNotTag) {
-		return result{}, errAt(n, "value "+strconv.Quote(n.Value)+" is not a valid "+n.Tag)
+		// The value is not repeated: it may be a Secret's, and the
+		// document's kind is not known yet. The position names it.
+		return result{}, errAt(n, "the value is not a valid "+n.Tag)
 	}
 	if err != nil {
 		return result{}, errAt(n, err.Error())

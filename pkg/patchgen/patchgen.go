@@ -20,6 +20,7 @@ import (
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/cluster/secrets"
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -79,6 +80,7 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var ok bool
 	if threeWay {
 		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
+		err = secrets.MaskConflicts(err, original, modified, current)
 	} else {
 		p, ok, err = delta.Patch(tree, delta.TwoWay, opts.Gates)
 	}

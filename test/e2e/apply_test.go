@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"regexp"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -211,5 +212,27 @@ var _ = Describe("kubectl ply and ply diff", func() {
 
 		r = kubectlPly("diff", "-n", ns, "-f", fixture("missing-name.yaml"))
 		Expect(r.ExitCode).To(BeNumerically(">", 1), "an error: %s", r)
+	})
+})
+
+// klogLine matches a line in klog's format ("W1129 12:00:00.000000   123
+// warnings.go:70] ..."), which ply never prints.
+var klogLine = regexp.MustCompile(`(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^ ]+:\d+\] `)
+
+var _ = Describe("ply apply: the server's warnings", func() {
+	It("prints a warning under the object it concerns, in ply's words, never client-go's log line", func() {
+		ns := newNamespace("warn-")
+		for _, dry := range []string{"--dry-run=none", "--dry-run=server"} {
+			r := applyWith(srv.Kubeconfig, ns, []string{fixture("gizmo-unknown-field.yaml")}, dry)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stderr).To(ContainSubstring(`Warning: gizmo.e2e.ply.dev/g1 (` + fixture("gizmo-unknown-field.yaml") + `#2): unknown field "spec.colour"` + "\n"))
+			Expect(r.Stderr).NotTo(MatchRegexp(klogLine.String()), "a klog line")
+		}
+		Expect(field(live(gizmos, ns, "g1"), "spec")).To(Equal(map[string]any{"size": int64(1)}), "the server dropped the field")
+
+		By("diff")
+		r := applyOrDiff(ns, "diff", "-f", fixture("gizmo-unknown-field.yaml"))
+		Expect(r.Stderr).To(ContainSubstring(`Warning: gizmo.e2e.ply.dev/g1 (` + fixture("gizmo-unknown-field.yaml") + `#2): unknown field "spec.colour"` + "\n"))
+		Expect(r.Stderr).NotTo(MatchRegexp(klogLine.String()), "a klog line")
 	})
 })

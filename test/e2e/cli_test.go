@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"encoding/base64"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/plyproject/ply/test/harness"
@@ -23,7 +26,7 @@ var secrets = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
 // server stores them (base64), and their base64 encodings.
 var secretValues = func() []string {
 	var out []string
-	for _, v := range []string{"pw-first-9d2f", "tok-first-7c1e", "pw-second-4a8b", "tok-second-3f6d", "tok-refused-5e0a"} {
+	for _, v := range []string{"pw-first-9d2f", "tok-first-7c1e", "pw-second-4a8b", "tok-second-3f6d", "tok-refused-5e0a", "pw-refused-2b7c", "live-only-8c3d"} {
 		out = append(out, v, base64.StdEncoding.EncodeToString([]byte(v)))
 	}
 	return out
@@ -73,8 +76,18 @@ var _ = Describe("Secrets are masked in every output", Ordered, func() {
 		}).Should(ContainSubstring("refused token"), "the admission policy is in force")
 		step("apply refused by admission (error message)", 1, "apply", "-f", fixture("secret-refused.yaml"))
 		step("diff refused by admission (error message)", 2, "diff", "-f", fixture("secret-refused.yaml"))
+		// The Secret exists, unlabelled (the policy lets it be), with a
+		// value only live holds, which the merge keeps.
+		liveOnly := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": "refused"}, "data": map[string]any{"extra": base64.StdEncoding.EncodeToString([]byte("live-only-8c3d"))}}}
+		_, err := srv.Dynamic().Resource(secrets).Namespace(ns).Create(context.Background(), liveOnly, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		step("apply of an update refused by admission (error message)", 1, "apply", "-f", fixture("secret-refused.yaml"))
+		step("diff of an update refused by admission (error message)", 2, "diff", "-f", fixture("secret-refused.yaml"))
 		// Clean up for the next run of outputs.
-		Expect(srv.Dynamic().Resource(secrets).Namespace(ns).Delete(context.Background(), "creds", metav1.DeleteOptions{})).To(Succeed())
+		for _, name := range []string{"creds", "refused"} {
+			Expect(srv.Dynamic().Resource(secrets).Namespace(ns).Delete(context.Background(), name, metav1.DeleteOptions{})).To(Succeed())
+		}
 		return got
 	}
 
@@ -88,17 +101,23 @@ var _ = Describe("Secrets are masked in every output", Ordered, func() {
 		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+password: "?\*\*\* \(after\)"?$`), "the server turned stringData into data")
 		Expect(got["diff --server-side=false"]).To(MatchRegexp(`(?m)^[-+]\s+kubectl.kubernetes.io/last-applied-configuration: .*\*\*\*`))
 		Expect(got["apply -o yaml (create)"]).To(ContainSubstring(`token: '***'`))
-		Expect(got["apply refused by admission (error message)"]).To(ContainSubstring("refused token ***"))
-		Expect(got["diff refused by admission (error message)"]).To(ContainSubstring("refused token ***"))
+		refused := `: the server refused secrets "refused": Invalid (422); its message is not shown, as it can quote the Secret's values (--show-secrets shows it)` + "\n"
+		for _, name := range []string{"apply refused by admission (error message)", "diff refused by admission (error message)",
+			"apply of an update refused by admission (error message)", "diff of an update refused by admission (error message)"} {
+			Expect(got[name]).To(HaveSuffix(refused), name)
+		}
 	})
 
 	It("prints the values with --show-secrets: the check above can fail", func() {
 		got := outputs("--show-secrets")
 		for _, name := range []string{"apply -o yaml (create)", "diff (server-side)", "diff --server-side=false", "apply --dry-run=server -o yaml",
-			"apply --dry-run=client -o json", "apply -o json (update)", "apply refused by admission (error message)", "diff refused by admission (error message)"} {
+			"apply --dry-run=client -o json", "apply -o json (update)", "apply refused by admission (error message)", "diff refused by admission (error message)",
+			"apply of an update refused by admission (error message)", "diff of an update refused by admission (error message)"} {
 			Expect(leaked(got[name])).NotTo(BeEmpty(), "%s with --show-secrets:\n%s", name, got[name])
 		}
-		Expect(got["apply refused by admission (error message)"]).To(ContainSubstring("refused token dG9rLXJlZnVzZWQtNWUwYQ=="), "the policy quotes data as the API holds it")
+		Expect(got["apply refused by admission (error message)"]).To(ContainSubstring("refused token dG9rLXJlZnVzZWQtNWUwYQ== password cHctcmVmdXNlZC0yYjdj\n"),
+			"the policy quotes data as the API holds it, stringData turned into data")
+		Expect(got["apply of an update refused by admission (error message)"]).To(ContainSubstring(" extra bGl2ZS1vbmx5LThjM2Q=\n"), "the merge keeps live's value")
 	})
 })
 
@@ -216,5 +235,32 @@ var _ = Describe("ply apply: kubectl's input and output flags", func() {
 		Expect(r.ExitCode).To(Equal(1), "k-front is new: %s", r)
 		Expect(r.Stdout).To(ContainSubstring("+  name: k-front\n"))
 		Expect(r.Stdout).NotTo(ContainSubstring("k-back\n"), "k-back is unchanged")
+	})
+})
+
+var _ = Describe("a Secret whose values are part of unrelated text", func() {
+	It("leaves a connection error whole: the server URL's host and port, which are also the Secret's values", func() {
+		ns := newNamespace("secret-url-")
+		proxy, err := srv.StartProxy()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(proxy.Close)
+		u, err := url.Parse(proxy.URL)
+		Expect(err).NotTo(HaveOccurred())
+		// The create of the Secret reaches the proxy, which resets the
+		// stream: the error names the request's URL.
+		collection := "/api/v1/namespaces/" + ns + "/secrets"
+		proxy.Intercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Method != http.MethodPost || r.URL.Path != collection {
+				return false
+			}
+			panic(http.ErrAbortHandler) // the stream is reset
+		})
+		file := filepath.Join(GinkgoT().TempDir(), "secret.yaml")
+		Expect(os.WriteFile(file, []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: url}\nstringData: {host: "+u.Hostname()+
+			", port: \""+u.Port()+"\"}\ndata: {port: "+base64.StdEncoding.EncodeToString([]byte(u.Port()))+"}\n"), 0o644)).To(Succeed())
+		r := applyWith(proxy.Kubeconfig, ns, []string{file})
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring(`"`+proxy.URL+collection+"?"), "the URL is whole")
+		Expect(r.Stderr).NotTo(ContainSubstring("***"))
 	})
 })

@@ -21,6 +21,7 @@ var (
 	deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	configMaps  = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 	widgets     = schema.GroupVersionResource{Group: "e2e.ply.dev", Version: "v1", Resource: "widgets"}
+	gizmos      = schema.GroupVersionResource{Group: "e2e.ply.dev", Version: "v1", Resource: "gizmos"}
 )
 
 // commandTimeout bounds every ply and kubectl run.

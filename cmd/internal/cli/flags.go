@@ -75,6 +75,7 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	opts := cluster.Options{
 		Kubeconfig: f.config.KubeConfig, Context: f.config.Context, Namespace: f.config.Namespace,
 		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
+		Warn: (&warningWriter{w: c.ErrOrStderr()}).warn,
 	}
 	var err error
 	if opts.Gates, err = f.gates.Gates(); err != nil {

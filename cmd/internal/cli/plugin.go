@@ -36,5 +36,6 @@ func Plugin(program string, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if program == "ply" {
 		root = NewRoot("ply", "ply's cluster commands, which ply runs through kubectl-ply.")
 	}
+	routeKlog(&warningWriter{w: stderr})
 	return command.Main(root, args, stdin, stdout, stderr)
 }

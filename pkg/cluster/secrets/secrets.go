@@ -1,16 +1,17 @@
 // Package secrets keeps the values of Secrets out of what ply prints: it
 // masks them in objects, diffs and patches as kubectl diff's masker does,
-// inside the last-applied annotation too, and redacts them from messages.
-// It links no cluster client, so that ply's file commands use it as apply
-// and diff do.
+// inside the last-applied annotation too, and marks the conflicts of a
+// Secret's merge whose values must not be printed. Messages are built
+// from masked values and paths where they are made; no text is ever
+// searched for values. It links no cluster client, so that ply's file
+// commands use it as apply and diff do.
 package secrets
 
 import (
-	"encoding/base64"
-	"sort"
-	"strings"
+	"errors"
 
 	"github.com/plyproject/ply/pkg/cluster/lastapplied"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -135,61 +136,50 @@ func withLastAppliedValue(v, r value.Value) value.Value {
 	return v.With("metadata", md.With("annotations", ann.With(lastapplied.Annotation, value.String(s))))
 }
 
-// Values returns the strings that would reveal the values of the
-// Secrets among objs: each value of data (as sent, base64, and decoded)
-// and of stringData, also those in the last-applied annotation; longest
-// first, for Redact. Values shorter than minSecretLen are left out: they
-// would mask unrelated text ("1", "true") and reveal little.
-func Values(objs ...value.Value) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(s string) {
-		if len(s) >= minSecretLen && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+// HoldsValues reports whether the field at path of a Secret holds some of
+// its values, or lies within one: the root, metadata and its annotations
+// (which hold the last-applied ones), data and stringData and their
+// fields, and the last-applied annotations.
+func HoldsValues(path fieldpath.Path) bool {
+	if len(path) == 0 {
+		return true
 	}
-	var collect func(v value.Value)
-	collect = func(v value.Value) {
-		if !Is(v) {
-			return
-		}
-		for _, f := range secretFields {
-			m, _ := v.Get(f)
-			for _, e := range m.Fields() {
-				s, ok := e.Value.AsString()
-				if !ok {
-					add(string(e.Value.JSON()))
-					continue
-				}
-				add(s)
-				if f == "data" {
-					if d, err := base64.StdEncoding.DecodeString(s); err == nil {
-						add(string(d))
-					}
-				}
-			}
-		}
-		if r, err := lastapplied.From(v); err == nil && !r.IsNull() {
-			collect(r)
-		}
+	switch path[0].Field {
+	case "data", "stringData":
+		return true
+	case "metadata":
+	default:
+		return false
 	}
-	for _, v := range objs {
-		collect(v)
+	if len(path) == 1 {
+		return true
 	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
+	if path[1].Field != "annotations" {
+		return false
+	}
+	if len(path) == 2 {
+		return true
+	}
+	key := path[2].Field
+	return key == lastapplied.Annotation || key == lastapplied.CompressedAnnotation
 }
 
-// minSecretLen is the shortest value Values reports.
-const minSecretLen = 3
-
-// Redact replaces every occurrence of the secrets in msg by Masked.
-func Redact(msg string, secrets []string) string {
-	for _, s := range secrets {
-		if strings.Contains(msg, s) {
-			msg = strings.ReplaceAll(msg, s, Masked)
+// MaskConflicts marks, when one of objs is a Secret, the conflicts of err
+// (an *apply.ConflictError, found through its Mask method) whose paths hold
+// the Secret's values (HoldsValues), so that their report prints ***; it
+// returns err.
+func MaskConflicts(err error, objs ...value.Value) error {
+	var masker interface {
+		Mask(holds func(fieldpath.Path) bool)
+	}
+	if err == nil || !errors.As(err, &masker) {
+		return err
+	}
+	for _, v := range objs {
+		if Is(v) {
+			masker.Mask(HoldsValues)
+			break
 		}
 	}
-	return msg
+	return err
 }
