@@ -12,9 +12,9 @@ import (
 	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
-	"github.com/plyproject/ply/pkg/cluster/secrets"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 

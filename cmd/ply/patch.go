@@ -11,10 +11,10 @@ import (
 
 	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/cluster/secrets"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
+	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 

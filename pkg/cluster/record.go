@@ -1,8 +1,8 @@
 package cluster
 
 import (
-	"github.com/plyproject/ply/pkg/cluster/lastapplied"
-	"github.com/plyproject/ply/pkg/cluster/secrets"
+	"github.com/plyproject/ply/pkg/lastapplied"
+	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 

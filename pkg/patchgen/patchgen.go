@@ -20,11 +20,11 @@ import (
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/cluster/secrets"
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
 

@@ -16,7 +16,7 @@ var floors = map[string]int{
 	"pkg/value": 0, "pkg/fieldpath": 0, "pkg/features": 0, "pkg/parse": 0,
 	"openapi":      1,
 	"pkg/elements": 2, "pkg/collate": 2, "pkg/visitors": 2, "pkg/strategy": 2, "internal": 2,
-	"pkg/apply": 3, "pkg/patch": 3, "pkg/patchgen": 3, "pkg/strategicpatch": 3,
+	"pkg/apply": 3, "pkg/patch": 3, "pkg/patchgen": 3, "pkg/strategicpatch": 3, "pkg/secrets": 3, "pkg/lastapplied": 3,
 	"pkg/cluster": 4,
 	"cmd":         5,
 }

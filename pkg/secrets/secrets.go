@@ -10,8 +10,8 @@ package secrets
 import (
 	"errors"
 
-	"github.com/plyproject/ply/pkg/cluster/lastapplied"
 	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/lastapplied"
 	"github.com/plyproject/ply/pkg/value"
 )
 
