@@ -174,47 +174,56 @@ func (w *compactWriter) str(s string) {
 }
 
 // compileSchema writes the compiled section of s, a schema loaded from one
-// document (names and GVKs, no lazy or union sources).
+// document (names and GVKs, no lazy or union sources): the string table,
+// then the body numberTypes and writeBody lay out.
 func compileSchema(s *Schema) ([]byte, error) {
 	if s.lazy != nil || s.sources != nil || s.kubectlOf != nil || s.compiled != nil {
 		return nil, errors.New("openapi: only a schema loaded from a document compiles")
 	}
-	index := map[*Type]int{}
-	var types []*Type
-	ruled := "" // a field naming a merge rule, which the compiled form does not hold
-	var walk func(t *Type)
-	walk = func(t *Type) {
-		if t == nil {
-			return
-		}
-		if _, ok := index[t]; ok {
-			return
-		}
-		index[t] = len(types)
-		types = append(types, t)
-		for _, n := range t.FieldNames {
-			if t.Fields[n].Meta.Rule != nil || t.Fields[n].KubectlMeta.Rule != nil {
-				ruled = t.Name + "." + n
-			}
-			walk(t.Fields[n].Type)
-		}
-		walk(t.Elem)
+	n := numberTypes(s)
+	if n.ruled != "" {
+		return nil, errors.New("openapi: field " + n.ruled + " names a merge rule (" + ExtMergeRule + "), which the compiled form does not hold")
 	}
-	names := make([]string, 0, len(s.byName))
-	for n := range s.byName {
-		names = append(names, n)
+	body := &compactWriter{strings: map[string]int{}}
+	if err := n.writeBody(body, s); err != nil {
+		return nil, err
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		walk(s.byName[n])
+	return append(stringTable(body.order), body.buf...), nil
+}
+
+// typeNumbering numbers the types of a schema for its compiled section:
+// types[i] is the type of index i and index[types[i]] is i, in the order
+// of a walk from the names (sorted) and then the GVKs, through fields
+// before elements, so that every type reachable from a root has exactly
+// one index.
+type typeNumbering struct {
+	names []string // the schema's definition names, sorted
+	gvks  []GVK    // the schema's GVKs, sorted by group, version and kind
+	types []*Type
+	index map[*Type]int
+	// ruled is a field ("Type.field") naming a merge rule, which the
+	// compiled form does not hold; empty when no field does.
+	ruled string
+}
+
+// numberTypes numbers every type reachable from the names and GVKs of s.
+func numberTypes(s *Schema) *typeNumbering {
+	n := &typeNumbering{index: map[*Type]int{}}
+	n.names = make([]string, 0, len(s.byName))
+	for name := range s.byName {
+		n.names = append(n.names, name)
 	}
-	gvks := make([]GVK, 0, len(s.byGVK))
+	sort.Strings(n.names)
+	for _, name := range n.names {
+		n.walk(s.byName[name])
+	}
+	n.gvks = make([]GVK, 0, len(s.byGVK))
 	for g := range s.byGVK {
-		gvks = append(gvks, g)
-		walk(s.byGVK[g])
+		n.gvks = append(n.gvks, g)
+		n.walk(s.byGVK[g])
 	}
-	sort.Slice(gvks, func(i, j int) bool {
-		a, b := gvks[i], gvks[j]
+	sort.Slice(n.gvks, func(i, j int) bool {
+		a, b := n.gvks[i], n.gvks[j]
 		if a.Group != b.Group {
 			return a.Group < b.Group
 		}
@@ -223,100 +232,56 @@ func compileSchema(s *Schema) ([]byte, error) {
 		}
 		return a.Kind < b.Kind
 	})
-	if ruled != "" {
-		return nil, errors.New("openapi: field " + ruled + " names a merge rule (" + ExtMergeRule + "), which the compiled form does not hold")
-	}
+	return n
+}
 
-	body := &compactWriter{strings: map[string]int{}}
-	writeMeta := func(m Meta) {
-		body.buf = append(body.buf, byte(m.Strategy))
-		if m.Set {
-			body.buf = append(body.buf, 1)
-		} else {
-			body.buf = append(body.buf, 0)
-		}
-		if m.MergeKey == nil {
-			body.uint(0)
-			return
-		}
-		body.uint(len(m.MergeKey) + 1)
-		for _, k := range m.MergeKey {
-			body.str(k)
-		}
+// walk numbers t and every type it reaches that has no number yet,
+// fields (in FieldNames order) before the element.
+func (n *typeNumbering) walk(t *Type) {
+	if t == nil {
+		return
 	}
-	writeDefault := func(v value.Value, has bool) {
-		if !has {
-			body.uint(0)
-			return
+	if _, ok := n.index[t]; ok {
+		return
+	}
+	n.index[t] = len(n.types)
+	n.types = append(n.types, t)
+	for _, name := range t.FieldNames {
+		if t.Fields[name].Meta.Rule != nil || t.Fields[name].KubectlMeta.Rule != nil {
+			n.ruled = t.Name + "." + name
 		}
-		body.uint(1)
-		body.value(v)
+		n.walk(t.Fields[name].Type)
 	}
-	writeRoot := func(t *Type) {
-		ntypes, nfields := 0, 0
-		seen := map[*Type]bool{}
-		var reach func(t *Type)
-		reach = func(t *Type) {
-			if t == nil || seen[t] {
-				return
-			}
-			seen[t] = true
-			ntypes++
-			nfields += len(t.FieldNames)
-			for _, n := range t.FieldNames {
-				reach(t.Fields[n].Type)
-			}
-			reach(t.Elem)
-		}
-		reach(t)
-		body.uint(index[t])
-		body.uint(ntypes)
-		body.uint(nfields)
+	n.walk(t.Elem)
+}
+
+// writeBody writes the section after its string table: the type count,
+// the names and GVKs with their roots, the offsets of the records, the
+// records' length and the records; the strings they use go to body's
+// table.
+func (n *typeNumbering) writeBody(body *compactWriter, s *Schema) error {
+	body.uint(len(n.types))
+	body.uint(len(n.names))
+	for _, name := range n.names {
+		body.str(name)
+		n.writeRoot(body, s.byName[name])
 	}
-	body.uint(len(types))
-	body.uint(len(names))
-	for _, n := range names {
-		body.str(n)
-		writeRoot(s.byName[n])
-	}
-	body.uint(len(gvks))
-	for _, g := range gvks {
+	body.uint(len(n.gvks))
+	for _, g := range n.gvks {
 		body.str(g.Group)
 		body.str(g.Version)
 		body.str(g.Kind)
-		writeRoot(s.byGVK[g])
+		n.writeRoot(body, s.byGVK[g])
 	}
 	// The records go to a buffer of their own (the string table is shared),
 	// each offset noted, then after the offsets.
 	head := body.buf
 	body.buf = nil
-	offsets := make([]int, len(types))
-	for i, t := range types {
+	offsets := make([]int, len(n.types))
+	for i, t := range n.types {
 		offsets[i] = len(body.buf)
-		if len(t.FieldNames) != len(t.Fields) {
-			return nil, errors.New("openapi: type " + t.Name + " has fields its FieldNames do not list")
-		}
-		body.str(t.Name)
-		body.buf = append(body.buf, byte(t.Kind))
-		body.str(t.Primitive)
-		if t.Elem == nil {
-			body.uint(0)
-		} else {
-			body.uint(index[t.Elem] + 1)
-		}
-		writeDefault(t.Default, t.HasDefault)
-		if t.Fields == nil {
-			body.uint(0)
-			continue
-		}
-		body.uint(len(t.FieldNames) + 1)
-		for _, n := range t.FieldNames {
-			f := t.Fields[n]
-			body.str(f.Name)
-			body.uint(index[f.Type])
-			writeMeta(f.Meta)
-			writeMeta(f.KubectlMeta)
-			writeDefault(f.Default, f.HasDefault)
+		if err := n.writeRecord(body, t); err != nil {
+			return err
 		}
 	}
 	records := body.buf
@@ -326,23 +291,120 @@ func compileSchema(s *Schema) ([]byte, error) {
 	}
 	body.uint(len(records))
 	body.buf = append(body.buf, records...)
+	return nil
+}
 
+// writeRoot writes the root t: its index, then how many types and fields
+// it reaches, itself included.
+func (n *typeNumbering) writeRoot(body *compactWriter, t *Type) {
+	ntypes, nfields := reachCounts(t)
+	body.uint(n.index[t])
+	body.uint(ntypes)
+	body.uint(nfields)
+}
+
+// reachCounts returns how many types t reaches through fields and
+// elements, itself included, and how many fields those types have.
+func reachCounts(t *Type) (ntypes, nfields int) {
+	seen := map[*Type]bool{}
+	var reach func(t *Type)
+	reach = func(t *Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		ntypes++
+		nfields += len(t.FieldNames)
+		for _, name := range t.FieldNames {
+			reach(t.Fields[name].Type)
+		}
+		reach(t.Elem)
+	}
+	reach(t)
+	return ntypes, nfields
+}
+
+// writeRecord writes the record of t: name, kind, primitive, element,
+// default and fields. It fails when t has fields its FieldNames do not
+// list.
+func (n *typeNumbering) writeRecord(body *compactWriter, t *Type) error {
+	if len(t.FieldNames) != len(t.Fields) {
+		return errors.New("openapi: type " + t.Name + " has fields its FieldNames do not list")
+	}
+	body.str(t.Name)
+	body.buf = append(body.buf, byte(t.Kind))
+	body.str(t.Primitive)
+	if t.Elem == nil {
+		body.uint(0)
+	} else {
+		body.uint(n.index[t.Elem] + 1)
+	}
+	body.defaultValue(t.Default, t.HasDefault)
+	if t.Fields == nil {
+		body.uint(0)
+		return nil
+	}
+	body.uint(len(t.FieldNames) + 1)
+	for _, name := range t.FieldNames {
+		f := t.Fields[name]
+		body.str(f.Name)
+		body.uint(n.index[f.Type])
+		body.meta(f.Meta)
+		body.meta(f.KubectlMeta)
+		body.defaultValue(f.Default, f.HasDefault)
+	}
+	return nil
+}
+
+// meta writes m: strategy, set, and the merge key (0 for none, else its
+// length+1 and its strings).
+func (w *compactWriter) meta(m Meta) {
+	w.buf = append(w.buf, byte(m.Strategy))
+	if m.Set {
+		w.buf = append(w.buf, 1)
+	} else {
+		w.buf = append(w.buf, 0)
+	}
+	if m.MergeKey == nil {
+		w.uint(0)
+		return
+	}
+	w.uint(len(m.MergeKey) + 1)
+	for _, k := range m.MergeKey {
+		w.str(k)
+	}
+}
+
+// defaultValue writes a default: 0 when there is none (has false), else 1
+// and v.
+func (w *compactWriter) defaultValue(v value.Value, has bool) {
+	if !has {
+		w.uint(0)
+		return
+	}
+	w.uint(1)
+	w.value(v)
+}
+
+// stringTable writes the string table of strs: the count, the total
+// length, the bytes of all, then where each ends (4 bytes, little-endian).
+func stringTable(strs []string) []byte {
 	out := &compactWriter{}
-	out.uint(len(body.order))
+	out.uint(len(strs))
 	total := 0
-	for _, s := range body.order {
+	for _, s := range strs {
 		total += len(s)
 	}
 	out.uint(total)
-	for _, s := range body.order {
+	for _, s := range strs {
 		out.buf = append(out.buf, s...)
 	}
 	end := 0
-	for _, s := range body.order {
+	for _, s := range strs {
 		end += len(s)
 		out.buf = binary.LittleEndian.AppendUint32(out.buf, uint32(end))
 	}
-	return append(out.buf, body.buf...), nil
+	return out.buf
 }
 
 // compileBlob writes the compiled form of the sections (file name to
@@ -576,78 +638,112 @@ type compiledGVK struct {
 // readSection reads the string table, the names, the GVKs and the offsets
 // of one compiled section, and checks their bounds; the records are left
 // to compiledTypes.root. With aliased, the strings point into section,
-// which must never change.
+// which must never change. An error means the section is corrupt and
+// names the document and the byte at fault.
 func readSection(name string, section []byte, aliased bool) (*compiledTypes, error) {
-	r := compactReader{data: section}
-	corrupt := func() error {
-		return &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
+	c := &compiledTypes{doc: name, r: compactReader{data: section}}
+	r := &c.r
+	r.readStringTable(aliased)
+	ntypes := 0
+	if r.err == nil {
+		ntypes = r.count("type", len(section)/4)
+		c.readRoots(ntypes)
 	}
+	if r.err == nil {
+		c.readOffsets(ntypes)
+	}
+	if r.err != nil {
+		return nil, &Error{Document: name, Msg: "corrupt compiled schema: " + r.err.Error()}
+	}
+	c.types = make([]*Type, ntypes)
+	return c, nil
+}
+
+// readStringTable reads the section's string table into r.strs and
+// r.ends, leaving r at what follows it; with aliased, r.strs points into
+// r.data. A table that does not fit in r.data fails r.
+func (r *compactReader) readStringTable(aliased bool) {
 	nstr, total := r.uint(), r.uint()
-	if r.err == nil && (total > len(section)-r.pos || nstr > (len(section)-r.pos-total)/4) {
+	if r.err == nil && (total > len(r.data)-r.pos || nstr > (len(r.data)-r.pos-total)/4) {
 		r.fail("truncated string table")
 	}
 	if r.err != nil {
-		return nil, corrupt()
+		return
 	}
 	if aliased {
-		r.strs = unsafe.String(unsafe.SliceData(section[r.pos:]), total)
+		r.strs = unsafe.String(unsafe.SliceData(r.data[r.pos:]), total)
 	} else {
-		r.strs = string(section[r.pos : r.pos+total])
+		r.strs = string(r.data[r.pos : r.pos+total])
 	}
 	r.pos += total
-	r.ends = section[r.pos : r.pos+4*nstr]
+	r.ends = r.data[r.pos : r.pos+4*nstr]
 	r.pos += 4 * nstr
+}
 
-	// count reads a count of what, which the section's size bounds.
-	count := func(what string, limit int) int {
-		n := r.uint()
-		if r.err == nil && n > limit {
-			r.fail("bad " + what + " count")
-		}
-		return n
+// count reads a count of what; one over limit (which the section's size
+// gives) fails r.
+func (r *compactReader) count(what string, limit int) int {
+	n := r.uint()
+	if r.err == nil && n > limit {
+		r.fail("bad " + what + " count")
 	}
-	ntypes := count("type", len(section)/4)
-	readRoot := func(root *compiledRoot) {
-		root.index, root.ntypes, root.nfields = r.uint(), r.uint(), r.uint()
-		if r.err == nil && (root.index >= ntypes || root.ntypes > ntypes || root.nfields > len(section)) {
-			r.fail("bad root")
-		}
-	}
-	nnames := count("name", len(section))
+	return n
+}
+
+// readRoots reads the names (which must be in strictly increasing order)
+// and the GVKs of the section, with their roots, into c; it stops at the
+// first fault, which fails c.r.
+func (c *compiledTypes) readRoots(ntypes int) {
+	r := &c.r
+	nnames := r.count("name", len(r.data))
 	if r.err != nil {
-		return nil, corrupt()
+		return
 	}
-	c := &compiledTypes{doc: name, names: make([]compiledName, nnames)}
+	c.names = make([]compiledName, nnames)
 	for i := range c.names {
 		c.names[i].name = r.str()
-		readRoot(&c.names[i].compiledRoot)
+		r.readRoot(&c.names[i].compiledRoot, ntypes)
 		if i > 0 && r.err == nil && c.names[i-1].name >= c.names[i].name {
 			r.fail("names out of order")
 		}
 	}
-	ngvks := count("GVK", len(section))
+	ngvks := r.count("GVK", len(r.data))
 	if r.err != nil {
-		return nil, corrupt()
+		return
 	}
 	c.gvks = make([]compiledGVK, ngvks)
 	for i := range c.gvks {
 		c.gvks[i].gvk = GVK{Group: r.str(), Version: r.str(), Kind: r.str()}
-		readRoot(&c.gvks[i].compiledRoot)
+		r.readRoot(&c.gvks[i].compiledRoot, ntypes)
 	}
-	if r.err == nil && ntypes*4 > len(section)-r.pos {
+}
+
+// readRoot reads a root into root; an index or type count not under
+// ntypes, or a field count over the section's size, fails r.
+func (r *compactReader) readRoot(root *compiledRoot, ntypes int) {
+	root.index, root.ntypes, root.nfields = r.uint(), r.uint(), r.uint()
+	if r.err == nil && (root.index >= ntypes || root.ntypes > ntypes || root.nfields > len(r.data)) {
+		r.fail("bad root")
+	}
+}
+
+// readOffsets reads the offsets of the ntypes records and the records'
+// length into c, checking that the records end the section and that every
+// offset falls inside them; c.records is where they start.
+func (c *compiledTypes) readOffsets(ntypes int) {
+	r := &c.r
+	if ntypes*4 > len(r.data)-r.pos {
 		r.fail("truncated offsets")
+		return
 	}
-	if r.err != nil {
-		return nil, corrupt()
-	}
-	c.offsets = section[r.pos : r.pos+ntypes*4]
+	c.offsets = r.data[r.pos : r.pos+ntypes*4]
 	r.pos += ntypes * 4
 	size := r.uint()
 	switch {
 	case r.err != nil:
-	case size > len(section)-r.pos:
+	case size > len(r.data)-r.pos:
 		r.fail("truncated records")
-	case size < len(section)-r.pos:
+	case size < len(r.data)-r.pos:
 		r.pos += size
 		r.fail("trailing bytes")
 	}
@@ -656,13 +752,7 @@ func readSection(name string, section []byte, aliased bool) (*compiledTypes, err
 			r.fail("bad type offset")
 		}
 	}
-	if r.err != nil {
-		return nil, corrupt()
-	}
 	c.records = r.pos
-	c.r = r
-	c.types = make([]*Type, ntypes)
-	return c, nil
 }
 
 // byName returns the type of the definition called name.

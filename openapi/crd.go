@@ -182,94 +182,137 @@ func str(v value.Value, key string) (string, bool) {
 	return f.AsString()
 }
 
-// loadCRDDoc converts one CRD manifest and adds its kinds to out.
+// loadCRDDoc converts one CRD manifest, or a List of them, and adds its
+// kinds to out.
 func loadCRDDoc(doc string, d value.Value, out *Schema) error {
-	fail := func(def, msg string) error { return &Error{Document: doc, Definition: def, Msg: msg} }
 	if !d.IsMap() {
-		return fail("", "the document is "+kindPhrase(d)+", want a CustomResourceDefinition object")
+		return &Error{Document: doc, Msg: "the document is " + kindPhrase(d) + ", want a CustomResourceDefinition object"}
 	}
 	apiVersion, _ := str(d, "apiVersion")
 	kind, _ := str(d, "kind")
 	if kind == crdListKind || kind == "List" {
-		items, _ := d.Get("items")
-		if !items.IsList() {
-			return fail("", "items of the "+kind+" is missing or not a list")
-		}
-		for i, item := range items.Items() {
-			if err := loadCRDDoc(doc+" items["+strconv.Itoa(i)+"]", item, out); err != nil {
-				return err
-			}
-		}
-		return nil
+		return loadCRDList(doc, kind, d, out)
 	}
 	if kind != crdKind {
-		return fail("", "kind is "+strconv.Quote(kind)+", want "+crdKind)
+		return &Error{Document: doc, Msg: "kind is " + strconv.Quote(kind) + ", want " + crdKind}
 	}
 	if apiVersion != crdAPIVersion {
-		return fail("", "apiVersion is "+strconv.Quote(apiVersion)+", want "+crdAPIVersion)
+		return &Error{Document: doc, Msg: "apiVersion is " + strconv.Quote(apiVersion) + ", want " + crdAPIVersion}
 	}
+	c, err := readCRDSpec(doc, d)
+	if err != nil {
+		return err
+	}
+	for i, ver := range c.versions.Items() {
+		if err := c.loadVersion(i, ver, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadCRDList adds the kinds of every item of list, a kind List (or
+// CustomResourceDefinitionList) document, to out; an item's errors name it
+// "doc items[i]".
+func loadCRDList(doc, kind string, list value.Value, out *Schema) error {
+	items, _ := list.Get("items")
+	if !items.IsList() {
+		return &Error{Document: doc, Msg: "items of the " + kind + " is missing or not a list"}
+	}
+	for i, item := range items.Items() {
+		if err := loadCRDDoc(doc+" items["+strconv.Itoa(i)+"]", item, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// crdSpec is what the versions of one CRD share: the document it is read
+// from, the label its errors name it by ("CustomResourceDefinition
+// name"), its non-empty group and kind, and its versions, a non-empty
+// list.
+type crdSpec struct {
+	doc, label  string
+	group, kind string
+	versions    value.Value
+}
+
+// fail returns the error at def (the CRD's label, or one of its versions)
+// of c's document.
+func (c *crdSpec) fail(def, msg string) error {
+	return &Error{Document: c.doc, Definition: def, Msg: msg}
+}
+
+// readCRDSpec reads the spec of the CRD manifest d: the group, the kind
+// of spec.names and the versions, each required.
+func readCRDSpec(doc string, d value.Value) (*crdSpec, error) {
 	meta, _ := d.Get("metadata")
 	crdName, _ := str(meta, "name")
-	label := crdKind + " " + crdName
+	c := &crdSpec{doc: doc, label: crdKind + " " + crdName}
 	if crdName == "" {
-		label = crdKind + " (no metadata.name)"
+		c.label = crdKind + " (no metadata.name)"
 	}
 	spec, ok := d.Get("spec")
 	if !ok || !spec.IsMap() {
-		return fail(label, "spec is missing or not an object")
+		return nil, c.fail(c.label, "spec is missing or not an object")
 	}
-	group, ok := str(spec, "group")
-	if !ok || group == "" {
-		return fail(label, "spec.group is missing or not a non-empty string")
+	c.group, ok = str(spec, "group")
+	if !ok || c.group == "" {
+		return nil, c.fail(c.label, "spec.group is missing or not a non-empty string")
 	}
 	names, _ := spec.Get("names")
-	rootKind, ok := str(names, "kind")
-	if !ok || rootKind == "" {
-		return fail(label, "spec.names.kind is missing or not a non-empty string")
+	c.kind, ok = str(names, "kind")
+	if !ok || c.kind == "" {
+		return nil, c.fail(c.label, "spec.names.kind is missing or not a non-empty string")
 	}
-	versions, ok := spec.Get("versions")
-	if !ok || !versions.IsList() || versions.Len() == 0 {
-		return fail(label, "spec.versions is missing or empty, want a list of versions")
+	c.versions, ok = spec.Get("versions")
+	if !ok || !c.versions.IsList() || c.versions.Len() == 0 {
+		return nil, c.fail(c.label, "spec.versions is missing or empty, want a list of versions")
 	}
-	for i, ver := range versions.Items() {
-		vname, ok := str(ver, "name")
-		if !ok || vname == "" {
-			return fail(label, "spec.versions["+strconv.Itoa(i)+"].name is missing or not a non-empty string")
-		}
-		vlabel := label + " version " + vname
-		served := true
-		if s, ok := ver.Get("served"); ok {
-			b, isBool := s.AsBool()
-			if !isBool {
-				return fail(vlabel, "served is "+kindPhrase(s)+", want a boolean")
-			}
-			served = b
-		}
-		if !served {
-			continue
-		}
-		sv, _ := ver.Get("schema")
-		root, ok := sv.Get("openAPIV3Schema")
-		if !ok || !root.IsMap() {
-			return fail(vlabel, "the version has no schema.openAPIV3Schema object, want a structural schema")
-		}
-		gvk := GVK{Group: group, Version: vname, Kind: rootKind}
-		defName := group + "/" + vname + "/" + rootKind
-		t, err := convertCRDSchema(doc, defName, root)
-		if err != nil {
-			var oe *Error
-			if errors.As(err, &oe) {
-				oe.Definition = vlabel
-			}
-			return err
-		}
-		if _, dup := out.byGVK[gvk]; dup {
-			return fail(vlabel, "group "+strconv.Quote(group)+", version "+strconv.Quote(vname)+", kind "+
-				strconv.Quote(rootKind)+" is defined twice")
-		}
-		out.byGVK[gvk] = t
-		out.byName[defName] = t
+	return c, nil
+}
+
+// loadVersion adds the kind of ver, the i-th of c's versions, to out
+// under its GVK and the definition name "group/version/kind" when it is
+// served; a GVK out already has is an error.
+func (c *crdSpec) loadVersion(i int, ver value.Value, out *Schema) error {
+	vname, ok := str(ver, "name")
+	if !ok || vname == "" {
+		return c.fail(c.label, "spec.versions["+strconv.Itoa(i)+"].name is missing or not a non-empty string")
 	}
+	vlabel := c.label + " version " + vname
+	served := true
+	if s, ok := ver.Get("served"); ok {
+		b, isBool := s.AsBool()
+		if !isBool {
+			return c.fail(vlabel, "served is "+kindPhrase(s)+", want a boolean")
+		}
+		served = b
+	}
+	if !served {
+		return nil
+	}
+	sv, _ := ver.Get("schema")
+	root, ok := sv.Get("openAPIV3Schema")
+	if !ok || !root.IsMap() {
+		return c.fail(vlabel, "the version has no schema.openAPIV3Schema object, want a structural schema")
+	}
+	gvk := GVK{Group: c.group, Version: vname, Kind: c.kind}
+	defName := c.group + "/" + vname + "/" + c.kind
+	t, err := convertCRDSchema(c.doc, defName, root)
+	if err != nil {
+		var oe *Error
+		if errors.As(err, &oe) {
+			oe.Definition = vlabel
+		}
+		return err
+	}
+	if _, dup := out.byGVK[gvk]; dup {
+		return c.fail(vlabel, "group "+strconv.Quote(c.group)+", version "+strconv.Quote(vname)+", kind "+
+			strconv.Quote(c.kind)+" is defined twice")
+	}
+	out.byGVK[gvk] = t
+	out.byName[defName] = t
 	return nil
 }
 

@@ -159,27 +159,41 @@ func editScript(a, b []string) []lineOp {
 // myers computes the edit script of a and b, falling back to removing all
 // of a and adding all of b past maxEditDistance.
 func myers(a, b []string) []lineOp {
+	if len(a) == 0 || len(b) == 0 {
+		return replaceWhole(a, b)
+	}
+	trace := myersTrace(a, b, min(len(a)+len(b), maxEditDistance))
+	if trace == nil {
+		return replaceWhole(a, b)
+	}
+	return reorderChanges(myersBacktrack(a, b, trace))
+}
+
+// replaceWhole is the edit script that removes every line of a, then adds
+// every line of b.
+func replaceWhole(a, b []string) []lineOp {
+	ops := make([]lineOp, 0, len(a)+len(b))
+	for _, l := range a {
+		ops = append(ops, lineOp{'-', l})
+	}
+	for _, l := range b {
+		ops = append(ops, lineOp{'+', l})
+	}
+	return ops
+}
+
+// myersTrace runs the forward search of Myers' algorithm for at most maxD
+// edits: trace[d][k+d], for each diagonal k = x-y in -d..d, is the
+// furthest x reached with d edits. The last step stops at the diagonal
+// that reaches (len(a), len(b)), so len(trace)-1 is the edit distance;
+// the trace is nil when that takes more than maxD edits.
+func myersTrace(a, b []string, maxD int) [][]int {
 	n, m := len(a), len(b)
-	whole := func() []lineOp {
-		ops := make([]lineOp, 0, n+m)
-		for _, l := range a {
-			ops = append(ops, lineOp{'-', l})
-		}
-		for _, l := range b {
-			ops = append(ops, lineOp{'+', l})
-		}
-		return ops
-	}
-	if n == 0 || m == 0 {
-		return whole()
-	}
-	maxD := min(n+m, maxEditDistance)
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
-	// trace[d] is v[-d..d] before step d+1, copied.
 	var trace [][]int
-	found := -1
-	for d := 0; d <= maxD && found < 0; d++ {
+	found := false
+	for d := 0; d <= maxD && !found; d++ {
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
@@ -194,7 +208,7 @@ func myers(a, b []string) []lineOp {
 			}
 			v[off+k] = x
 			if x >= n && y >= m {
-				found = d
+				found = true
 				break
 			}
 		}
@@ -202,13 +216,19 @@ func myers(a, b []string) []lineOp {
 		copy(snap, v[off-d:off+d+1])
 		trace = append(trace, snap)
 	}
-	if found < 0 {
-		return whole()
+	if !found {
+		return nil
 	}
-	// Walk back from (n, m).
-	rev := make([]lineOp, 0, n+m)
-	x, y := n, m
-	for d := found; d > 0; d-- {
+	return trace
+}
+
+// myersBacktrack walks trace (myersTrace's) back from (len(a), len(b)) to
+// (0, 0) and returns the edit script it describes, in order: kept lines
+// along diagonals, and one removal or addition for each edit.
+func myersBacktrack(a, b []string, trace [][]int) []lineOp {
+	rev := make([]lineOp, 0, len(a)+len(b))
+	x, y := len(a), len(b)
+	for d := len(trace) - 1; d > 0; d-- {
 		prev := trace[d-1]
 		get := func(k int) int { return prev[k+d-1] }
 		k := x - y
@@ -242,7 +262,7 @@ func myers(a, b []string) []lineOp {
 	for i := range rev {
 		ops[i] = rev[len(rev)-1-i]
 	}
-	return reorderChanges(ops)
+	return ops
 }
 
 // reorderChanges puts the removals of each run of changes before its

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -166,27 +167,29 @@ const (
 // given live as the API server stores it after recorded was applied
 // (managedFields included). Its result is compared without managedFields.
 func Impls() ([]Impl, error) {
+	plys, err := plyImpls()
+	if err != nil {
+		return nil, err
+	}
+	sp, err := strategicPatchImpl()
+	if err != nil {
+		return nil, err
+	}
+	ssas, err := serverSideApplyImpls()
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(plys, []Impl{sp}, ssas), nil
+}
+
+// plyImpls returns ply, ply-values, ply-arena and ply-kubectl (see
+// Impls), all merging with ply's default v2 schema.
+func plyImpls() ([]Impl, error) {
 	plySchema, err := openapi.DefaultV2()
 	if err != nil {
 		return nil, err
 	}
 	opts := apply.Options{Schema: plySchema, TypeName: TypeName, Overwrite: true, Ordering: apply.OrderingKubectl}
-	// merge parses the three documents into arena (nil: each into memory
-	// of its own), merges them and encodes the result.
-	merge := func(in Input, arena *parse.Arena) ([]byte, error) {
-		var docs [3]value.Value
-		for i, data := range [...][]byte{in.Recorded, in.Local, in.Live} {
-			var err error
-			if docs[i], err = parse.OwnedDocumentIn(arena, data); err != nil {
-				return nil, err
-			}
-		}
-		res, err := apply.Merge(docs[0], docs[1], docs[2], opts)
-		if err != nil {
-			return nil, err
-		}
-		return res.Object.JSON(), nil
-	}
 	ply := Impl{Name: "ply", Prepare: func(in Input) (func() ([]byte, error), error) {
 		return func() ([]byte, error) {
 			out, _, err := apply.MergeBytes(in.Recorded, in.Local, in.Live, opts)
@@ -194,7 +197,7 @@ func Impls() ([]Impl, error) {
 		}, nil
 	}}
 	plyValues := Impl{Name: "ply-values", Prepare: func(in Input) (func() ([]byte, error), error) {
-		return func() ([]byte, error) { return merge(in, nil) }, nil
+		return func() ([]byte, error) { return mergeValues(in, nil, opts) }, nil
 	}}
 	// A program that merges object after object reads each merge's
 	// documents into one Arena and resets it once the result is encoded.
@@ -202,7 +205,7 @@ func Impls() ([]Impl, error) {
 		var arena parse.Arena
 		return func() ([]byte, error) {
 			defer arena.Reset()
-			return merge(in, &arena)
+			return mergeValues(in, &arena, opts)
 		}, nil
 	}}
 	// ply as --compat=kubectl runs it: every feature gate off.
@@ -214,21 +217,44 @@ func Impls() ([]Impl, error) {
 			return out, err
 		}, nil
 	}}
+	return []Impl{ply, plyValues, plyArena, plyKubectl}, nil
+}
 
+// mergeValues parses the three documents of in into arena (nil: each
+// into memory of its own), merges them with apply.Merge and opts, and
+// encodes the result.
+func mergeValues(in Input, arena *parse.Arena, opts apply.Options) ([]byte, error) {
+	var docs [3]value.Value
+	for i, data := range [...][]byte{in.Recorded, in.Local, in.Live} {
+		var err error
+		if docs[i], err = parse.OwnedDocumentIn(arena, data); err != nil {
+			return nil, err
+		}
+	}
+	res, err := apply.Merge(docs[0], docs[1], docs[2], opts)
+	if err != nil {
+		return nil, err
+	}
+	return res.Object.JSON(), nil
+}
+
+// strategicPatchImpl returns strategicpatch (kubectl's three-way merge,
+// through test/oracle) with the repository's openapi/default/swagger.json.
+func strategicPatchImpl() (Impl, error) {
 	_, file, _, _ := runtime.Caller(0)
 	doc, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", "openapi", "default", "swagger.json"))
 	if err != nil {
-		return nil, err
+		return Impl{}, err
 	}
 	models, err := oracle.Load(doc)
 	if err != nil {
-		return nil, err
+		return Impl{}, err
 	}
 	o, err := models.Oracle(TypeName)
 	if err != nil {
-		return nil, err
+		return Impl{}, err
 	}
-	sp := Impl{Name: "strategicpatch", Prepare: func(in Input) (func() ([]byte, error), error) {
+	return Impl{Name: "strategicpatch", Prepare: func(in Input) (func() ([]byte, error), error) {
 		return func() ([]byte, error) {
 			res, err := o.Apply(in.Recorded, in.Local, in.Live, true)
 			if err != nil {
@@ -236,8 +262,12 @@ func Impls() ([]Impl, error) {
 			}
 			return res.Object, nil
 		}, nil
-	}}
+	}}, nil
+}
 
+// serverSideApplyImpls returns smd and fieldmanager (see Impls), sharing
+// one type converter.
+func serverSideApplyImpls() ([]Impl, error) {
 	tc, err := ssa.TypeConverter()
 	if err != nil {
 		return nil, err
@@ -261,5 +291,5 @@ func Impls() ([]Impl, error) {
 		}
 		return func() ([]byte, error) { return fm.Apply(in.Local, stored) }, nil
 	}}
-	return []Impl{ply, plyValues, plyArena, plyKubectl, sp, smd, fieldManager}, nil
+	return []Impl{smd, fieldManager}, nil
 }

@@ -206,7 +206,6 @@ func keyOf(item value.Value, key string) (value.Value, value.ScalarKey, bool) {
 // $setElementOrder list) to out.
 func (s *state) patchKeyed(out value.Value, name string, old value.Value, f *openapi.Field, depth int) value.Value {
 	key := f.Meta.MergeKey[0]
-	kt := f.Type.Elem.Field(key).Type
 	t := f.Type
 	if s.r.IntN(25) == 0 {
 		// Replace the whole list.
@@ -214,78 +213,123 @@ func (s *state) patchKeyed(out value.Value, name string, old value.Value, f *ope
 		items = append(items, s.genKeyed(t, f.Meta, depth+1).Items()...)
 		return out.With(name, value.List(items))
 	}
-	var patchItems, deletes []value.Value
-	var liveKeys []value.Value
-	used := map[value.ScalarKey]bool{}
-	for _, it := range old.Items() {
-		kv, k, ok := keyOf(it, key)
-		if !ok || used[k] {
-			continue
-		}
-		used[k] = true
-		liveKeys = append(liveKeys, kv)
-		switch x := s.r.IntN(10); {
-		case x < 3:
-			patchItems = append(patchItems, s.patchStruct(it, t.Elem, depth+2).With(key, kv))
-		case x == 3:
-			deletes = append(deletes, value.MustMap(value.Field{Key: key, Value: kv}, value.Field{Key: patchKey, Value: value.String("delete")}))
-		}
-	}
+	p := &keyedPatch{key: key, used: map[value.ScalarKey]bool{}}
+	s.patchLiveItems(p, old, t.Elem, depth)
 	if s.r.IntN(3) == 0 {
-		for _, i := range s.r.Perm(keyPoolSize(kt))[:1+s.r.IntN(2)] {
-			kv := keyValue(kt, i)
-			k, _ := kv.Key()
-			if used[k] {
-				continue
-			}
-			used[k] = true
-			if s.r.IntN(8) == 0 {
-				// Deleting a key live lacks is a no-op.
-				deletes = append(deletes, value.MustMap(value.Field{Key: key, Value: kv}, value.Field{Key: patchKey, Value: value.String("delete")}))
-				continue
-			}
-			patchItems = append(patchItems, s.newItem(t, key, kv, depth+1))
-		}
+		s.patchNewItems(p, t, depth)
 	}
-	s.r.Shuffle(len(patchItems), func(i, j int) { patchItems[i], patchItems[j] = patchItems[j], patchItems[i] })
-	if len(patchItems) > 0 && s.pct(patchRateInvalid) {
-		// An item without its merge key.
-		patchItems[0] = patchItems[0].Without(key)
-	}
-	list := slices.Concat(patchItems, deletes)
-	s.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+	list := s.shuffleKeyedPatch(p)
 	if len(list) > 0 || s.r.IntN(4) == 0 {
 		out = out.With(name, value.List(list))
 	}
-	if s.r.IntN(10) < 4 && (len(list) > 0 || len(liveKeys) > 0 || s.r.IntN(10) == 0) {
-		// $setElementOrder: the patch's items in the patch's order,
-		// interleaved with some of live's.
-		var order []value.Value
-		for _, it := range list {
-			if d, _ := it.Get(patchKey); !d.IsNull() {
-				continue
-			}
-			if kv, ok := it.Get(key); ok {
-				order = append(order, kv)
-			}
-		}
-		var extra []value.Value
-		for _, kv := range liveKeys {
-			if !slices.ContainsFunc(order, func(o value.Value) bool { return value.Equal(o, kv) }) && s.r.IntN(3) > 0 {
-				extra = append(extra, kv)
-			}
-		}
-		order = s.interleave(order, extra)
-		if len(order) > 1 && s.pct(patchRateInvalid) {
-			s.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		}
-		items := make([]value.Value, len(order))
-		for i, kv := range order {
-			items[i] = value.MustMap(value.Field{Key: key, Value: kv})
-		}
-		out = out.With(setOrderPrefix+name, value.List(items))
+	if s.r.IntN(10) < 4 && (len(list) > 0 || len(p.liveKeys) > 0 || s.r.IntN(10) == 0) {
+		out = out.With(setOrderPrefix+name, s.setElementOrder(list, p.liveKeys, key))
 	}
 	return out
+}
+
+// keyedPatch is the patch of a merged list being generated: the items it
+// merges and the $patch: delete items it holds, each naming its merge-key
+// value under key; liveKeys are the merge-key values of live's items, in
+// live's order, each once; used holds every key value an item of the
+// patch or of live has, so that no two items share one.
+type keyedPatch struct {
+	key            string
+	items, deletes []value.Value
+	liveKeys       []value.Value
+	used           map[value.ScalarKey]bool
+}
+
+// deleteItem is the patch item that deletes the item whose merge key (key)
+// is kv.
+func deleteItem(key string, kv value.Value) value.Value {
+	return value.MustMap(value.Field{Key: key, Value: kv}, value.Field{Key: patchKey, Value: value.String("delete")})
+}
+
+// patchLiveItems adds to p, for some of the items of old (live's list,
+// whose items are of type et), a patch of the item or its deletion; an
+// item without a key, or with one an earlier item has, is left alone.
+func (s *state) patchLiveItems(p *keyedPatch, old value.Value, et *openapi.Type, depth int) {
+	for _, it := range old.Items() {
+		kv, k, ok := keyOf(it, p.key)
+		if !ok || p.used[k] {
+			continue
+		}
+		p.used[k] = true
+		p.liveKeys = append(p.liveKeys, kv)
+		switch x := s.r.IntN(10); {
+		case x < 3:
+			p.items = append(p.items, s.patchStruct(it, et, depth+2).With(p.key, kv))
+		case x == 3:
+			p.deletes = append(p.deletes, deleteItem(p.key, kv))
+		}
+	}
+}
+
+// patchNewItems adds to p one or two items with key values neither live
+// nor p has yet (t is the list's type): mostly new items, sometimes the
+// deletion of the absent key, which is a no-op.
+func (s *state) patchNewItems(p *keyedPatch, t *openapi.Type, depth int) {
+	kt := t.Elem.Field(p.key).Type
+	for _, i := range s.r.Perm(keyPoolSize(kt))[:1+s.r.IntN(2)] {
+		kv := keyValue(kt, i)
+		k, _ := kv.Key()
+		if p.used[k] {
+			continue
+		}
+		p.used[k] = true
+		if s.r.IntN(8) == 0 {
+			// Deleting a key live lacks is a no-op.
+			p.deletes = append(p.deletes, deleteItem(p.key, kv))
+			continue
+		}
+		p.items = append(p.items, s.newItem(t, p.key, kv, depth+1))
+	}
+}
+
+// shuffleKeyedPatch returns the items of p, merged items and deletions,
+// in a random order; at patchRateInvalid one merged item lacks its merge
+// key.
+func (s *state) shuffleKeyedPatch(p *keyedPatch) []value.Value {
+	s.r.Shuffle(len(p.items), func(i, j int) { p.items[i], p.items[j] = p.items[j], p.items[i] })
+	if len(p.items) > 0 && s.pct(patchRateInvalid) {
+		// An item without its merge key.
+		p.items[0] = p.items[0].Without(p.key)
+	}
+	list := slices.Concat(p.items, p.deletes)
+	s.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+	return list
+}
+
+// setElementOrder returns a $setElementOrder list for the patch items
+// list: the merge-key values (under key) of its items that are not
+// directives, in the patch's order, interleaved with some of liveKeys
+// they lack; at patchRateInvalid the order is shuffled.
+func (s *state) setElementOrder(list, liveKeys []value.Value, key string) value.Value {
+	var order []value.Value
+	for _, it := range list {
+		if d, _ := it.Get(patchKey); !d.IsNull() {
+			continue
+		}
+		if kv, ok := it.Get(key); ok {
+			order = append(order, kv)
+		}
+	}
+	var extra []value.Value
+	for _, kv := range liveKeys {
+		if !slices.ContainsFunc(order, func(o value.Value) bool { return value.Equal(o, kv) }) && s.r.IntN(3) > 0 {
+			extra = append(extra, kv)
+		}
+	}
+	order = s.interleave(order, extra)
+	if len(order) > 1 && s.pct(patchRateInvalid) {
+		s.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	items := make([]value.Value, len(order))
+	for i, kv := range order {
+		items[i] = value.MustMap(value.Field{Key: key, Value: kv})
+	}
+	return value.List(items)
 }
 
 // interleave merges extra, shuffled, into order, keeping order's relative

@@ -46,6 +46,9 @@ func main() {
 	}
 }
 
+// run starts the server, seeds a lane per tool, applies runs times
+// (the slow tools slowRuns times) and prints the table of runs and the
+// summary of means and ratios.
 func run(runs, slowRuns, n, workers int, verbose bool) error {
 	if runs < 1 {
 		return fmt.Errorf("-runs %d: want at least 1", runs)
@@ -67,6 +70,21 @@ func run(runs, slowRuns, n, workers int, verbose bool) error {
 			return err
 		}
 	}
+	rates, err := measure(ctx, lanes, runs, slowRuns, n)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n%d objects, %d run(s) (kubectl tools: %d), mean objects/s:\n", n, runs, slowRuns)
+	printMeans(rates)
+	printPlyRatios(rates)
+	return nil
+}
+
+// measure applies with every lane (lanes[i] is clusterbench.Tools[i]'s)
+// runs times, interleaving the tools, the slow ones in the first slowRuns
+// runs only, and prints a row per apply. rates[i] holds the objects/s of
+// the runs of clusterbench.Tools[i], n objects each.
+func measure(ctx context.Context, lanes []*clusterbench.Lane, runs, slowRuns, n int) ([][]float64, error) {
 	rates := make([][]float64, len(clusterbench.Tools))
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "run\ttool\tseconds\tobjects/s\t\n")
@@ -77,7 +95,7 @@ func run(runs, slowRuns, n, workers int, verbose bool) error {
 			}
 			d, err := lanes[i].Next(ctx)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			rate := float64(n) / d.Seconds()
 			rates[i] = append(rates[i], rate)
@@ -85,32 +103,14 @@ func run(runs, slowRuns, n, workers int, verbose bool) error {
 		}
 	}
 	tw.Flush()
+	return rates, nil
+}
 
-	mean := func(xs []float64) float64 {
-		s := 0.0
-		for _, x := range xs {
-			s += x
-		}
-		return s / float64(len(xs))
-	}
-	ratesOf := func(t clusterbench.Tool) []float64 {
-		for i, u := range clusterbench.Tools {
-			if u == t {
-				return rates[i]
-			}
-		}
-		return nil
-	}
-	meanOf := func(t clusterbench.Tool) float64 { return mean(ratesOf(t)) }
-	getput, kubectl := meanOf(clusterbench.GetPut), meanOf(clusterbench.Kubectl)
-	fmt.Printf("\n%d objects, %d run(s) (kubectl tools: %d), mean objects/s:\n", n, runs, slowRuns)
-	// A tool that did not run (kubectl's with -slow-runs 0) has no mean and no ratios.
-	ratio := func(a, b float64) string {
-		if math.IsNaN(a) || math.IsNaN(b) {
-			return "-"
-		}
-		return strconv.FormatFloat(a/b, 'f', 2, 64) + "x"
-	}
+// printMeans prints each tool's mean objects/s and its ratios to the
+// GET+PUT loop's and to kubectl's; a tool that did not run (kubectl's
+// with -slow-runs 0) is "not run", and a ratio to it "-".
+func printMeans(rates [][]float64) {
+	getput, kubectl := mean(ratesOf(rates, clusterbench.GetPut)), mean(ratesOf(rates, clusterbench.Kubectl))
 	for i, t := range clusterbench.Tools {
 		if len(rates[i]) == 0 {
 			fmt.Printf("  %-12s %8s\n", t, "not run")
@@ -119,7 +119,12 @@ func run(runs, slowRuns, n, workers int, verbose bool) error {
 		m := mean(rates[i])
 		fmt.Printf("  %-12s %8.1f  (%s getput, %s kubectl)\n", t, m, ratio(m, getput), ratio(m, kubectl))
 	}
-	ply, loop := ratesOf(clusterbench.Ply), ratesOf(clusterbench.GetPut)
+}
+
+// printPlyRatios prints ply's rate over the GET+PUT loop's, run by run,
+// and their range.
+func printPlyRatios(rates [][]float64) {
+	ply, loop := ratesOf(rates, clusterbench.Ply), ratesOf(rates, clusterbench.GetPut)
 	fmt.Printf("ply/getput run by run:")
 	lo, hi := 0.0, 0.0
 	for r := range ply {
@@ -133,5 +138,32 @@ func run(runs, slowRuns, n, workers int, verbose bool) error {
 		fmt.Printf(" %.2f", x)
 	}
 	fmt.Printf(" (range %.2f-%.2f)\n", lo, hi)
+}
+
+// mean is the mean of xs; NaN when xs is empty.
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// ratesOf returns the rates of tool t (rates[i] is clusterbench.Tools[i]'s).
+func ratesOf(rates [][]float64, t clusterbench.Tool) []float64 {
+	for i, u := range clusterbench.Tools {
+		if u == t {
+			return rates[i]
+		}
+	}
 	return nil
+}
+
+// ratio renders a/b as "1.23x"; "-" when either is NaN (a tool that did
+// not run).
+func ratio(a, b float64) string {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return "-"
+	}
+	return strconv.FormatFloat(a/b, 'f', 2, 64) + "x"
 }
