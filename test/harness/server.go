@@ -91,10 +91,10 @@ type Server struct {
 	// etcdBin and etcdArgs start etcd again (RestartEtcd).
 	etcdBin  string
 	etcdArgs []string
-	tokens  map[string]string // user -> token
-	pki     *pki
-	mapper  mapperState
-	http    *http.Client
+	tokens   map[string]string // user -> token
+	pki      *pki
+	mapper   mapperState
+	http     *http.Client
 
 	mu        sync.Mutex
 	etcd      *process
