@@ -224,12 +224,7 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	a.id = ApplySetID(name, a.parent.Namespace, a.parent.Kind, a.parent.Group)
 
 	builtin := res.GroupResource() == secretResource.GroupResource() || res.GroupResource() == configMapResource.GroupResource()
-	var live *unstructured.Unstructured
-	err = c.retrier().do(ctx, func(ctx context.Context) error {
-		var err error
-		live, err = a.ri.Get(ctx, name, metav1.GetOptions{})
-		return err
-	})
+	live, err := a.read(ctx)
 	switch {
 	case apierrors.IsNotFound(err):
 		if !builtin {
@@ -280,6 +275,15 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	a.tooling, a.manager = tooling, toolName(tooling)+"-applyset"
 	return a, nil
+}
+
+// read reads the parent, repeating the read while it fails transiently.
+func (a *applySet) read(ctx context.Context) (live *unstructured.Unstructured, err error) {
+	err = a.client.retrier().do(ctx, func(ctx context.Context) error {
+		live, err = a.ri.Get(ctx, a.parent.Name, metav1.GetOptions{})
+		return err
+	})
+	return live, err
 }
 
 // unmarked reports whether an object carries none of the ApplySet
