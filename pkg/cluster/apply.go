@@ -32,7 +32,9 @@ const (
 	// Unchanged: the merged result equals the live object; nothing was
 	// written.
 	Unchanged
-	// Failed: the object could not be applied; nothing was written for it.
+	// Failed: the object could not be applied; nothing was written for
+	// it, unless Err is a *LostWriteError (a write was sent and its
+	// answer lost, and the server could not be read again).
 	Failed
 	// Recreated: the server refused the update for immutable fields and
 	// the object was deleted and created again (Options.Force).
@@ -71,8 +73,8 @@ type Outcome struct {
 	// Action is what was done (with a dry run: what would be done).
 	Action Action
 	// Attempts is the number of read-merge-write rounds made: more than 1
-	// when writes conflicted with concurrent writers; 0 when the object
-	// failed before reading it.
+	// when writes conflicted with concurrent writers or failed
+	// transiently; 0 when the object failed before reading it.
 	Attempts int
 	// Changes are the differences between the live object and what was
 	// written (all additions for a created object).
@@ -105,8 +107,11 @@ var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Ver
 // local, live) under the server's schema, and written with the
 // resourceVersion read, so a concurrent write makes the server answer 409;
 // the object is then read with a GET and merged again, up to
-// Options.MaxAttempts times, waiting by DefaultBackoff in between. Nothing
-// is written when the result equals the live object. The first read of the
+// Options.MaxAttempts times, waiting by DefaultBackoff in between. A write
+// that fails transiently is followed by the same read and merge (within
+// Options.RetryTimeout), and the object is reported by what the server
+// then holds (see applyOne). Nothing is written when the result equals
+// the live object. The first read of the
 // objects of a resource in a namespace that the run applies at least
 // Options.ListThreshold of is one paged LIST (see newBulk), else a GET per
 // object; either way the write carries the resourceVersion read, so the

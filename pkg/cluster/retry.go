@@ -205,7 +205,10 @@ func (r *retries) attempt(ctx context.Context, op func(context.Context) error) e
 	actx, cancel := context.WithTimeout(ctx, r.c.requestTimeout)
 	err := op(actx)
 	cancel()
-	if err != nil && ctx.Err() == nil && actx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || utilnet.IsTimeout(err)) {
+	// A deadline the caller's context did not set is the request
+	// timeout's (this one, client-go's or the http.Client's, which
+	// --request-timeout also sets).
+	if err != nil && ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || utilnet.IsTimeout(err)) {
 		err = &attemptTimeoutError{after: r.c.requestTimeout, err: err}
 	}
 	r.c.observe(err)
