@@ -188,3 +188,69 @@ var _ = Describe("retries of transient failures", func() {
 		Expect(outs[0].Attempts).To(Equal(2))
 	})
 })
+
+var _ = Describe("retries of deletes and dry runs", func() {
+	ctx := context.Background()
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: v1}\n"
+
+	// candidateOf returns the prune candidate of the stored ConfigMap a.
+	candidateOf := func(f *fakeCluster) candidate {
+		u, err := f.fake.Resource(cmGVR).Namespace("default").Get(ctx, "a", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		u.SetUID("uid-a")
+		return candidate{ref: Ref{GroupVersionKind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, Namespace: "default", Name: "a", Resource: "configmaps"}, live: u}
+	}
+
+	It("repeats a delete whose answer was lost and counts the object pruned when the repeat finds it gone", func() {
+		f := newFakeCluster(Options{Overwrite: true}, "default", false)
+		f.withClock()
+		Expect(actions(f.c.Apply(ctx, objects(cm)))).To(Equal([]string{"configmap/a created"}))
+		deletes := 0
+		f.fake.PrependReactor("delete", "configmaps", func(a clienttesting.Action) (bool, runtime.Object, error) {
+			deletes++
+			if deletes == 1 {
+				Expect(f.fake.Tracker().Delete(cmGVR, "default", "a")).To(Succeed())
+				return true, nil, unavailable()
+			}
+			return false, nil, nil
+		})
+		out := f.c.deleteOne(ctx, candidateOf(f), metav1.DeletePropagationBackground)
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(out.Action).To(Equal(Pruned))
+		Expect(deletes).To(Equal(2), "the repeat found the object gone (404)")
+	})
+
+	It("does not delete another object of the same name after a lost answer (the UID precondition's 409)", func() {
+		f := newFakeCluster(Options{Overwrite: true}, "default", false)
+		f.withClock()
+		f.c.Apply(ctx, objects(cm))
+		deletes := 0
+		f.fake.PrependReactor("delete", "configmaps", func(a clienttesting.Action) (bool, runtime.Object, error) {
+			if deletes++; deletes == 1 {
+				return true, nil, unavailable()
+			}
+			return true, nil, apierrors.NewConflict(cmGVR.GroupResource(), "a", errors.New("Precondition failed: UID in precondition: uid-a, UID in object meta: uid-b"))
+		})
+		out := f.c.deleteOne(ctx, candidateOf(f), metav1.DeletePropagationBackground)
+		Expect(out.Action).To(Equal(Pruned), "the object the run meant to delete is gone: %v", out.Err)
+		Expect(deletes).To(Equal(2))
+	})
+
+	It("retries a server dry run of Diff that fails transiently", func() {
+		f := newFakeCluster(Options{Overwrite: true, DryRun: DryRunServer}, "default", false)
+		f.withClock()
+		failures := 2
+		f.fake.PrependReactor("create", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+			if failures == 0 {
+				return false, nil, nil
+			}
+			failures--
+			return true, nil, apierrors.NewTimeoutError("the server was too slow", 0)
+		})
+		res, err := f.c.Diff(ctx, objects(cm))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res[0].Err).NotTo(HaveOccurred())
+		Expect(failures).To(Equal(0))
+		Expect(f.waits).To(HaveLen(2))
+	})
+})
