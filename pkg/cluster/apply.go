@@ -32,7 +32,9 @@ const (
 	// Unchanged: the merged result equals the live object; nothing was
 	// written.
 	Unchanged
-	// Failed: the object could not be applied; nothing was written for it.
+	// Failed: the object could not be applied; nothing was written for
+	// it, unless Err is a *LostWriteError (a write was sent and its
+	// answer lost, and the server could not be read again).
 	Failed
 	// Recreated: the server refused the update for immutable fields and
 	// the object was deleted and created again (Options.Force).
@@ -71,8 +73,8 @@ type Outcome struct {
 	// Action is what was done (with a dry run: what would be done).
 	Action Action
 	// Attempts is the number of read-merge-write rounds made: more than 1
-	// when writes conflicted with concurrent writers; 0 when the object
-	// failed before reading it.
+	// when writes conflicted with concurrent writers or failed
+	// transiently; 0 when the object failed before reading it.
 	Attempts int
 	// Changes are the differences between the live object and what was
 	// written (all additions for a created object).
@@ -105,8 +107,11 @@ var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Ver
 // local, live) under the server's schema, and written with the
 // resourceVersion read, so a concurrent write makes the server answer 409;
 // the object is then read with a GET and merged again, up to
-// Options.MaxAttempts times, waiting by DefaultBackoff in between. Nothing
-// is written when the result equals the live object. The first read of the
+// Options.MaxAttempts times, waiting by DefaultBackoff in between. A write
+// that fails transiently is followed by the same read and merge (within
+// Options.RetryTimeout), and the object is reported by what the server
+// then holds (see applyOne). Nothing is written when the result equals
+// the live object. The first read of the
 // objects of a resource in a namespace that the run applies at least
 // Options.ListThreshold of is one paged LIST (see newBulk), else a GET per
 // object; either way the write carries the resourceVersion read, so the
@@ -213,6 +218,9 @@ type target struct {
 	// recorded says how local's configuration is recorded when that is
 	// worth a warning (compressed: Record).
 	recorded string
+	// retries bounds the retries of the object's requests that fail
+	// transiently, all of them together.
+	retries *retries
 }
 
 // resolve maps o to its resource and namespace.
@@ -251,7 +259,7 @@ func (c *Client) resolve(o Object) (target, error) {
 	if err != nil {
 		return target{ref: ref}, err
 	}
-	return target{ref: ref, ri: ri, local: local, recorded: warning}, nil
+	return target{ref: ref, ri: ri, local: local, recorded: warning, retries: c.retrier()}, nil
 }
 
 // planned is one read-and-merge of a target.
@@ -323,8 +331,14 @@ func withLiveAnnotation(recorded, live value.Value) value.Value {
 }
 
 // applyOne applies one object (see Apply). Its first read comes from
-// bulk's LIST when bulk holds its group; every read after a conflict is a
-// GET.
+// bulk's LIST when bulk holds its group; every read after a conflict or a
+// lost answer is a GET.
+//
+// A write that fails transiently may have been stored (its answer was
+// lost): it is not repeated as it was, the object is read and merged
+// again, as after a conflict, and written only if it still differs; the
+// outcome is then what the server holds (lostWrite.settle), so that an
+// object this run wrote is never reported unchanged.
 func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bulk *bulkReader) Outcome {
 	out := Outcome{Object: o, Ref: refOf(o), Action: Failed, Result: value.Null}
 	t, err := c.resolve(o)
@@ -334,6 +348,8 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		return out
 	}
 	t.bulk = bulk.group(t)
+	var lost *lostWrite
+	conflicts := 0
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
 			t.bulk = nil
@@ -341,12 +357,12 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
 		if err != nil {
-			out.Err = err
+			out.Err = lost.failure(err)
 			return out
 		}
 		out.Changes, out.Warnings = p.res.Changes, p.res.Warnings
 		if p.exists && value.Equal(p.res.Object, p.live) {
-			out.Action, out.Result = Unchanged, p.live
+			out.Action, out.Result = lost.settle(Unchanged, p), p.live
 			return out
 		}
 		action := Created
@@ -359,41 +375,118 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		}
 		written, result, err := c.write(ctx, t, p, c.opts.DryRun == DryRunServer)
 		if ie := immutable(err); p.exists && ie != nil {
-			if !c.forced(t.local) {
-				out.Err = ie
-				return out
-			}
-			res, err := c.recreate(ctx, t, p, ie, sch)
-			if err != nil {
-				out.Err = err
-				return out
-			}
-			out.Action, out.Result = Recreated, res
+			out.Action, out.Result, out.Err = c.refused(ctx, t, p, ie, sch)
 			return out
 		}
-		if err == nil {
+		switch {
+		case err == nil:
 			if !written {
 				action = Unchanged
 			}
-			out.Action, out.Result = action, result
+			out.Action, out.Result = lost.settle(action, p), result
 			return out
-		}
-		retry := (p.exists && apierrors.IsConflict(err)) || (!p.exists && apierrors.IsAlreadyExists(err))
-		if !retry || attempt >= c.opts.MaxAttempts {
-			if retry {
-				err = errors.New("gave up after " + strconv.Itoa(attempt) + " attempts conflicting with concurrent writers: " + err.Error())
+		case transient(err):
+			if lost == nil && c.opts.DryRun == DryRunNone {
+				lost = sent(p)
 			}
-			out.Err = err
-			return out
+			err = t.retries.wait(ctx, err)
+		case (p.exists && apierrors.IsConflict(err)) || (!p.exists && apierrors.IsAlreadyExists(err)):
+			if conflicts++; conflicts >= c.opts.MaxAttempts {
+				err = errors.New("gave up after " + strconv.Itoa(attempt) + " attempts conflicting with concurrent writers: " + err.Error())
+			} else {
+				err = c.sleep(ctx, c.backoff.Delay(conflicts, c.random()))
+			}
 		}
-		if err := c.sleep(ctx, c.backoff.Delay(attempt, c.random())); err != nil {
-			out.Err = err
+		if err != nil {
+			out.Err = lost.failure(err)
 			return out
 		}
 	}
 }
 
-// write creates or updates the object of p. written is false when the
+// refused handles the server's refusal of an update for immutable fields:
+// the object is re-created when that is asked for (Options.Force,
+// ForceAnnotation), else it fails with ie.
+func (c *Client) refused(ctx context.Context, t target, p planned, ie *ImmutableError, sch *openapi.Schema) (Action, value.Value, error) {
+	if !c.forced(t.local) {
+		return Failed, value.Null, ie
+	}
+	res, err := c.recreate(ctx, t, p, ie, sch)
+	if err != nil {
+		return Failed, value.Null, err
+	}
+	return Recreated, res, nil
+}
+
+// lostWrite is a write of this run that failed transiently after it may
+// have reached the server: its answer was lost, so it may or may not have
+// been stored. A nil *lostWrite is no such write.
+type lostWrite struct {
+	// create is true for a create (the object did not exist when read);
+	// recorded is then the configuration it recorded (its last-applied
+	// annotations).
+	create   bool
+	recorded string
+	// rv is the resourceVersion an update carried (the one read).
+	rv string
+}
+
+// sent returns the lostWrite of the write p planned.
+func sent(p planned) *lostWrite {
+	return &lostWrite{create: !p.exists, recorded: recordedAnnotations(p.res.Object), rv: p.rv}
+}
+
+// settle returns the action to report for an object that now needs no
+// write (Unchanged) or was just written (action), given what p read after
+// the lost write l: an object whose lost create was stored (it exists and
+// records the configuration that create sent) was Created by this run; an
+// object that needs no write any more and whose resourceVersion moved
+// since the lost update was read holds what that update sent: Configured.
+func (l *lostWrite) settle(action Action, p planned) Action {
+	switch {
+	case l == nil:
+		return action
+	case l.create:
+		if p.exists && recordedAnnotations(p.live) == l.recorded {
+			return Created
+		}
+	case action == Unchanged && p.exists && p.rv != l.rv:
+		return Configured
+	}
+	return action
+}
+
+// failure returns err, the object's failure, saying when a write of it was
+// lost, so that the failure is not read as "nothing was written".
+func (l *lostWrite) failure(err error) error {
+	if l == nil {
+		return err
+	}
+	return &LostWriteError{Err: err}
+}
+
+// LostWriteError is the failure of an object a write of which was sent
+// and its answer lost (a transient failure after the request may have
+// reached the server), when the server could not be read again to learn
+// whether it was stored.
+type LostWriteError struct{ Err error }
+
+func (e *LostWriteError) Error() string {
+	return e.Err.Error() + " (an earlier write of this object was sent and its answer lost: the server may hold it)"
+}
+
+func (e *LostWriteError) Unwrap() error { return e.Err }
+
+// recordedAnnotations returns the configuration v records: its
+// last-applied annotations (kubectl's and the compressed one), joined.
+func recordedAnnotations(v value.Value) string {
+	return stringAt(v, "metadata", "annotations", LastAppliedAnnotation) + "\x00" +
+		stringAt(v, "metadata", "annotations", CompressedLastAppliedAnnotation)
+}
+
+// write creates or updates the object of p, once (one attempt of
+// t.retries: within the request timeout, unless the server is
+// unreachable). written is false when the
 // server stored nothing: an update whose object, after the server's
 // defaulting, equals what it held (the response keeps the resourceVersion
 // sent), as when retainKeys clears a field the server defaults again. Dry
@@ -407,7 +500,11 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 		obj = obj.With("metadata", md.With("resourceVersion", value.String(p.rv)))
 	}
 	if c.raw != nil {
-		result, err := c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+		err := t.retries.attempt(ctx, func(ctx context.Context) error {
+			var err error
+			result, err = c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+			return err
+		})
 		if err != nil {
 			return false, value.Null, err
 		}
@@ -423,11 +520,15 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	}
 	manager := c.fieldManager()
 	var got *unstructured.Unstructured
-	if !p.exists {
-		got, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun, FieldManager: manager})
-	} else {
-		got, err = t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun, FieldManager: manager})
-	}
+	err = t.retries.attempt(ctx, func(ctx context.Context) error {
+		var err error
+		if !p.exists {
+			got, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun, FieldManager: manager})
+		} else {
+			got, err = t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun, FieldManager: manager})
+		}
+		return err
+	})
 	if err != nil {
 		return false, value.Null, err
 	}

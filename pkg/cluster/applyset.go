@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
@@ -113,6 +114,9 @@ type applySet struct {
 	parent Ref
 	ri     dynamic.ResourceInterface
 	id     string
+	// client retries the parent's reads and writes that fail transiently
+	// (a server-side apply of the same parent is safe to repeat).
+	client *Client
 	// exists says whether the parent existed as a parent before this run
 	// (a custom resource without ApplySet labels and annotations does
 	// not).
@@ -209,6 +213,7 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 		kinds:      map[schema.GroupKind]*meta.RESTMapping{},
 		namespaces: map[string]bool{},
 		mask:       c.maskStatus,
+		client:     c,
 	}
 	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
 		if !c.enforce {
@@ -223,7 +228,7 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	a.id = ApplySetID(name, a.parent.Namespace, a.parent.Kind, a.parent.Group)
 
 	builtin := res.GroupResource() == secretResource.GroupResource() || res.GroupResource() == configMapResource.GroupResource()
-	live, err := a.ri.Get(ctx, name, metav1.GetOptions{})
+	live, err := a.read(ctx)
 	switch {
 	case apierrors.IsNotFound(err):
 		if !builtin {
@@ -274,6 +279,15 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	a.tooling, a.manager = tooling, toolName(tooling)+"-applyset"
 	return a, nil
+}
+
+// read reads the parent, repeating the read while it fails transiently.
+func (a *applySet) read(ctx context.Context) (live *unstructured.Unstructured, err error) {
+	err = a.client.retrier().do(ctx, func(ctx context.Context) error {
+		live, err = a.ri.Get(ctx, a.parent.Name, metav1.GetOptions{})
+		return err
+	})
+	return live, err
 }
 
 // unmarked reports whether an object carries none of the ApplySet
@@ -430,12 +444,15 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 	if dry == DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
-	if apierrors.IsConflict(err) {
-		force := true
-		opts.Force = &force
-		_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
-	}
+	err = a.client.retrier().do(ctx, func(ctx context.Context) error {
+		_, err := a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
+		if apierrors.IsConflict(err) {
+			force := true
+			opts.Force = &force
+			_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
+		}
+		return err
+	})
 	if err != nil {
 		return errors.New("cannot update the " + a.String() + ": " + a.mask(a.parent, err).Error())
 	}

@@ -64,6 +64,8 @@ type bulkGroup struct {
 	// raw, when not nil, reads the pages as JSON bytes (wire.go), else ri
 	// does.
 	raw rest.Interface
+	// client retries the pages that fail transiently.
+	client *Client
 
 	once     sync.Once
 	items    map[string]value.Value
@@ -114,7 +116,7 @@ func (c *Client) newBulk(objs []Object, idx []int) *bulkReader {
 		}
 		g := all[key]
 		if g == nil {
-			g = &bulkGroup{key: key, want: map[string]struct{}{}, gvk: [2]string{ref.GroupVersion().String(), ref.Kind}, raw: c.raw}
+			g = &bulkGroup{key: key, want: map[string]struct{}{}, gvk: [2]string{ref.GroupVersion().String(), ref.Kind}, raw: c.raw, client: c}
 			if namespaced {
 				g.ri = c.dyn.Resource(mapping.Resource).Namespace(key.namespace)
 			} else {
@@ -219,16 +221,23 @@ func (g *bulkGroup) page(ctx context.Context, limit int64, cont string) ([]value
 
 // load makes the group's LIST, once: pages of listPage objects, following
 // continue tokens, until the last page, until every wanted name was found,
-// or until listOverread times as many objects as wanted were read. An
-// error on the first page marks the group failed; on a later page (an
-// expired continue token) it keeps what was read, incomplete.
+// or until listOverread times as many objects as wanted were read. A page
+// that fails transiently is read again (retries). An error on the first
+// page marks the group failed; on a later page (an expired continue token)
+// it keeps what was read, incomplete.
 func (g *bulkGroup) load(ctx context.Context) {
 	g.once.Do(func() {
 		g.items = make(map[string]value.Value, len(g.want))
 		limit := min(listPage, int64(listOverread*len(g.want)))
 		read, cont := 0, ""
 		for {
-			items, next, err := g.page(ctx, limit, cont)
+			var items []value.Value
+			var next string
+			err := g.client.retrier().do(ctx, func(ctx context.Context) error {
+				var err error
+				items, next, err = g.page(ctx, limit, cont)
+				return err
+			})
 			g.pages++
 			if err != nil {
 				g.failed = g.pages == 1
@@ -253,14 +262,25 @@ func (g *bulkGroup) load(ctx context.Context) {
 }
 
 // readLive reads the live object of t: from its group's LIST when t.bulk
-// is set and the LIST knows the object, else with a GET. It returns the
-// object and whether it exists, or the GET's error (never NotFound).
-func (c *Client) readLive(ctx context.Context, t target) (value.Value, bool, error) {
+// is set and the LIST knows the object, else with a GET, repeated while it
+// fails transiently (t.retries). It returns the object and whether it
+// exists, or the GET's error (never NotFound).
+func (c *Client) readLive(ctx context.Context, t target) (live value.Value, found bool, err error) {
 	if t.bulk != nil {
 		if v, found, known := t.bulk.lookup(ctx, t.ref.Name); known {
 			return v, found, nil
 		}
 	}
+	err = t.retries.do(ctx, func(ctx context.Context) error {
+		var err error
+		live, found, err = c.getOnce(ctx, t)
+		return err
+	})
+	return live, found, err
+}
+
+// getOnce sends one GET of the live object of t.
+func (c *Client) getOnce(ctx context.Context, t target) (value.Value, bool, error) {
 	if c.raw != nil {
 		return c.getRaw(ctx, c.raw, t.ref)
 	}

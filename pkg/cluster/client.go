@@ -122,6 +122,17 @@ type Options struct {
 	// MaxAttempts bounds the writes of one object when the server reports
 	// a conflict with a concurrent writer; zero means DefaultMaxAttempts.
 	MaxAttempts int
+	// RetryTimeout is how long a request that fails transiently (429, 5xx,
+	// a connection refused or reset, an answer cut short, no answer within
+	// the request timeout) is retried, from its first failure; zero means
+	// DefaultRetryTimeout, a negative value turns retries off. Reads are
+	// repeated as they are; a write whose answer was lost is not repeated
+	// blindly: the object is read again and written again only if it
+	// still differs (see Apply). Once every request to the server has
+	// failed for this long, the requests that follow fail without being
+	// sent. Each request is bounded by the rest.Config's Timeout, else
+	// DefaultRequestTimeout.
+	RetryTimeout time.Duration
 	// Progress, when not nil, receives progress lines while Apply runs.
 	Progress io.Writer
 	// Report, when not nil, is called with the index and Outcome of each
@@ -173,6 +184,12 @@ type Client struct {
 	backoff Backoff
 	random  func() float64
 	sleep   func(ctx context.Context, d time.Duration) error
+	now     func() time.Time
+	// requestTimeout bounds each attempt of a request; retryTimeout is
+	// Options.RetryTimeout resolved; health tracks the server's answers.
+	requestTimeout time.Duration
+	retryTimeout   time.Duration
+	health         health
 	// poll is the interval of the waits for CRDs; waitTimeout bounds each.
 	poll        time.Duration
 	waitTimeout time.Duration
@@ -256,15 +273,23 @@ func newFromConfig(cfg *rest.Config, opts Options, ns string, enforce bool) (*Cl
 	if err != nil {
 		return nil, errors.New("cannot create the client: " + err.Error())
 	}
-	fetcher := NewFetcher(root)
-	c := newClient(opts, ns, enforce, dyn, resmap.New(root), func(ctx context.Context) (*openapi.Schema, error) {
+	fetcher := &restFetcher{rc: root}
+	mapper := resmap.New(root)
+	c := newClient(opts, ns, enforce, dyn, mapper, func(ctx context.Context) (*openapi.Schema, error) {
 		s, err := openapi.FromServer(ctx, fetcher)
 		if err != nil || len(opts.FieldRules) == 0 {
 			return s, err
 		}
 		return s.WithRules(opts.FieldRules...)
 	})
+	// Discovery and the OpenAPI documents are reads: repeated while they
+	// fail transiently, as Apply's are.
+	retry := func(ctx context.Context, op func(context.Context) error) error { return c.retrier().do(ctx, op) }
+	mapper.Retry, fetcher.retry = retry, retry
 	c.raw = raw
+	if cfg.Timeout > 0 {
+		c.requestTimeout = cfg.Timeout
+	}
 	return c, nil
 }
 
@@ -277,14 +302,21 @@ func newClient(opts Options, ns string, enforce bool, dyn dynamic.Interface, map
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = DefaultMaxAttempts
 	}
+	retryTimeout := opts.RetryTimeout
+	if retryTimeout == 0 {
+		retryTimeout = DefaultRetryTimeout
+	}
 	return &Client{
 		opts: opts, namespace: ns, enforce: enforce,
 		dyn: dyn, mapper: mapper, schema: schema,
-		backoff:     DefaultBackoff(),
-		random:      rand.Float64,
-		sleep:       sleepCtx,
-		poll:        200 * time.Millisecond,
-		waitTimeout: 60 * time.Second,
+		backoff:        DefaultBackoff(),
+		random:         rand.Float64,
+		sleep:          sleepCtx,
+		now:            time.Now,
+		requestTimeout: DefaultRequestTimeout,
+		retryTimeout:   retryTimeout,
+		poll:           200 * time.Millisecond,
+		waitTimeout:    60 * time.Second,
 	}
 }
 

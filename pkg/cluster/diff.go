@@ -209,6 +209,21 @@ func (c *Client) Diff(ctx context.Context, objs []Object) ([]DiffResult, error) 
 	return outs, nil
 }
 
+// dryWrite sends the write of p as a server dry run, repeated while it
+// fails transiently (a dry run stores nothing, so a repeat is safe), and
+// returns the server's answer.
+func (c *Client) dryWrite(ctx context.Context, t target, p planned) (value.Value, error) {
+	for {
+		_, result, err := c.write(ctx, t, p, true)
+		if !transient(err) {
+			return result, err
+		}
+		if err := t.retries.wait(ctx, err); err != nil {
+			return value.Null, err
+		}
+	}
+}
+
 // diffOne diffs one object (see Diff).
 func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) DiffResult {
 	d := DiffResult{Object: o, Ref: refOf(o), Live: value.Null, Merged: value.Null}
@@ -234,7 +249,7 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 		reasons[fc.Path] = fc
 	}
 	if c.opts.DryRun == DryRunServer {
-		_, result, err := c.write(ctx, t, p, true)
+		result, err := c.dryWrite(ctx, t, p)
 		if ie := immutable(err); p.exists && ie != nil {
 			d.Fields = nil
 			if d.Err = c.diffRecreation(ctx, &d, t, ie, sch); d.Err != nil {

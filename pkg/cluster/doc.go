@@ -35,6 +35,16 @@
 // selector; nothing is pruned when an object failed, and deletions go in
 // reverse apply order (prune.go).
 //
+// Faults (retry.go): a request that fails transiently (429, 5xx, a
+// connection refused or reset, an answer cut short, no answer within the
+// request timeout: the rest.Config's Timeout, else DefaultRequestTimeout)
+// is retried with the backoff for Options.RetryTimeout. Reads and deletes
+// (which carry a UID precondition) are repeated as they are; a create or
+// update is never repeated blindly: the object is read and merged again,
+// and its outcome is what the server then holds (lostWrite), so an object
+// this run wrote is never reported Unchanged. Once every request has
+// failed for the retry time, the requests that follow fail unsent.
+//
 // Secrets: Diff's unified diffs mask the values of a Secret's data and
 // stringData, and of its last-applied annotation, as kubectl diff's masker
 // does (MaskSecrets); unless Options.ShowSecrets, no message about a

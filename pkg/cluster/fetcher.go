@@ -2,7 +2,7 @@ package cluster
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"github.com/plyproject/ply/openapi"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -15,18 +15,30 @@ import (
 // an error wrapping openapi.ErrNotServed; other failures are returned as
 // the client reports them. Pass it to openapi.FromServer, which caches the
 // parsed documents per process.
-func NewFetcher(rc rest.Interface) openapi.Fetcher { return restFetcher{rc: rc} }
+func NewFetcher(rc rest.Interface) openapi.Fetcher { return &restFetcher{rc: rc} }
 
-type restFetcher struct{ rc rest.Interface }
+type restFetcher struct {
+	rc rest.Interface
+	// retry, when not nil, runs each GET, repeating it as it sees fit.
+	retry func(ctx context.Context, op func(context.Context) error) error
+}
 
 // Fetch implements openapi.Fetcher.
-func (f restFetcher) Fetch(ctx context.Context, path string) ([]byte, error) {
-	data, err := f.rc.Get().RequestURI(path).SetHeader("Accept", "application/json").Do(ctx).Raw()
+func (f *restFetcher) Fetch(ctx context.Context, path string) (data []byte, err error) {
+	get := func(ctx context.Context) error {
+		data, err = f.rc.Get().RequestURI(path).SetHeader("Accept", "application/json").Do(ctx).Raw()
+		return err
+	}
+	if f.retry != nil {
+		err = f.retry(ctx, get)
+	} else {
+		err = get(ctx)
+	}
 	if err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, &notServedError{path: path}
 		}
-		return nil, errors.New("GET " + path + ": " + err.Error())
+		return nil, fmt.Errorf("GET %s: %w", path, err)
 	}
 	return data, nil
 }

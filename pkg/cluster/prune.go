@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sort"
 	"strconv"
@@ -377,7 +378,12 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 		ri := c.dyn.Resource(t.mapping.Resource).Namespace(t.namespace)
 		opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
 		for {
-			list, err := ri.List(ctx, opts)
+			var list *unstructured.UnstructuredList
+			err := c.retrier().do(ctx, func(ctx context.Context) error {
+				var err error
+				list, err = ri.List(ctx, opts)
+				return err
+			})
 			if err != nil {
 				where := t.mapping.Resource.GroupResource().String()
 				if t.namespace != "" {
@@ -469,8 +475,10 @@ func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, pol
 	return outs, failed
 }
 
-// deleteOne deletes one candidate (see ApplyPrune): an object already gone
-// counts as pruned.
+// deleteOne deletes one candidate (see ApplyPrune), repeating the delete
+// while it fails transiently: an object already gone counts as pruned, and
+// so does one replaced by another of the same name after a delete whose
+// answer was lost.
 func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.DeletionPropagation) Outcome {
 	out := Outcome{Ref: cd.ref, Action: Failed, Attempts: 1}
 	v, err := toValue(cd.live)
@@ -488,12 +496,35 @@ func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.Dele
 	if c.opts.DryRun == DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	err = c.dyn.Resource(schema.GroupVersionResource{Group: cd.ref.Group, Version: cd.ref.Version, Resource: cd.ref.Resource}).
-		Namespace(cd.ref.Namespace).Delete(ctx, cd.ref.Name, opts)
-	if err != nil && !apierrors.IsNotFound(err) {
+	// The UID precondition makes a repeat safe: once the object is
+	// deleted, a repeat finds none (404), or another object of the same
+	// name (409), which it does not delete.
+	lost := false
+	err = c.retrier().do(ctx, func(ctx context.Context) error {
+		err := c.deleteOnce(ctx, cd.ref, opts)
+		lost = lost || (transient(err) && c.opts.DryRun == DryRunNone)
+		return err
+	})
+	gone := apierrors.IsNotFound(err) || (lost && apierrors.IsConflict(err))
+	if err != nil && !gone {
 		out.Err = errors.New("cannot prune: " + c.maskStatus(cd.ref, err).Error())
 		return out
 	}
 	out.Action = Pruned
 	return out
+}
+
+// deleteOnce sends one delete of the object ref names with opts.
+func (c *Client) deleteOnce(ctx context.Context, ref Ref, opts metav1.DeleteOptions) error {
+	if c.raw == nil {
+		return c.dyn.Resource(schema.GroupVersionResource{Group: ref.Group, Version: ref.Version, Resource: ref.Resource}).
+			Namespace(ref.Namespace).Delete(ctx, ref.Name, opts)
+	}
+	opts.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "DeleteOptions"}
+	body, err := json.Marshal(&opts)
+	if err != nil {
+		return err
+	}
+	_, err = do(ctx, c.raw.Delete().AbsPath(refPath(ref)...).SetHeader("Content-Type", "application/json").Body(body))
+	return err
 }

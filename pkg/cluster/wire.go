@@ -19,7 +19,9 @@ import (
 // through the dynamic client's unstructured maps, which decode, encode and
 // decode again every object (about half of ply's CPU per object). Requests,
 // query parameters and the errors returned (*apierrors.StatusError for the
-// server's refusals) are those of the dynamic client.
+// server's refusals) are those of the dynamic client. Each request is sent
+// once (client-go's own repeat after a Retry-After is off): the callers
+// retry through retries (retry.go), which knows which repeats are safe.
 
 // objectPath returns the URL path segments of the resource of ref in its
 // namespace, and of the object name when name is not empty.
@@ -50,10 +52,10 @@ func refPath(ref Ref) []string {
 func decodeAnswer(body []byte, what string) (value.Value, error) {
 	v, err := parse.OwnedDocument(body)
 	if err != nil {
-		return value.Null, errors.New("cannot read the " + what + ": " + err.Error())
+		return value.Null, &badAnswerError{msg: "cannot read the " + what + ": " + err.Error()}
 	}
 	if !v.IsMap() {
-		return value.Null, errors.New("cannot read the " + what + ": not an object")
+		return value.Null, &badAnswerError{msg: "cannot read the " + what + ": not an object"}
 	}
 	return v, nil
 }
@@ -62,7 +64,7 @@ func decodeAnswer(body []byte, what string) (value.Value, error) {
 // Status describes (Result.Error decodes it, as the dynamic client does;
 // Result.Raw alone keeps only a generic message).
 func do(ctx context.Context, req *rest.Request) ([]byte, error) {
-	res := req.Do(ctx)
+	res := req.MaxRetries(0).Do(ctx)
 	if err := res.Error(); err != nil {
 		return nil, err
 	}

@@ -204,8 +204,10 @@ var _ = Describe("ply apply: the API server dies mid-run", Serial, func() {
 		})
 
 		// One worker: exactly one request is in flight when the server
-		// dies, so which objects were written is known exactly.
-		r := applyWith(proxy.Kubeconfig, ns, []string{file}, "--workers", "1")
+		// dies, so which objects were written is known exactly. ply
+		// retries that object for --retry-timeout, then fails the others
+		// without sending them.
+		r := applyWith(proxy.Kubeconfig, ns, []string{file}, "--workers", "1", "--retry-timeout", "3s")
 		Expect(r.ExitCode).To(Equal(1), "%s", r)
 		mu.Lock()
 		Expect(killErr).NotTo(HaveOccurred())
@@ -229,6 +231,9 @@ var _ = Describe("ply apply: the API server dies mid-run", Serial, func() {
 			}
 		}
 		Expect(failed).To(HaveLen(total-killAt+1), "every object not applied is named: %s", r)
+		Expect(r.Stderr).To(MatchRegexp(`error: configmaps "cm-059" .*: gave up after \d+ transient failures in 3(\.\d)?s: .* \(an earlier write of this object was sent and its answer lost: the server may hold it\)`))
+		Expect(regexp.MustCompile(`: not sent: every request to the server has failed for \ds, the last with: `).FindAllString(r.Stderr, -1)).
+			To(HaveLen(total-killAt), "%s", r)
 		for name := range failed {
 			Expect(created).NotTo(HaveKey(name))
 		}

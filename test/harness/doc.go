@@ -52,8 +52,14 @@
 // (Count), runs a hook once before the first request matching a method and
 // path (OnFirst; e.g. a competing update through Server.Dynamic between a
 // client's GET and PUT, to force a 409), and lets interceptors answer
-// requests themselves (Intercept). ObjectPath renders the paths client-go
-// requests.
+// requests themselves (Intercept). Proxy.InjectFaults applies a FaultPlan
+// to every request: connection resets, 429 and 503 before forwarding,
+// stalls and hangs, and after forwarding a 503 (with or without
+// Retry-After), a reset or a body cut in half, so that the server carried
+// the request out and the client cannot know; Proxy.Exchanges records
+// each request's fault and the server's answer (Exchange.Stored).
+// RestartEtcd kills etcd and starts it again on the same data after a
+// downtime. ObjectPath renders the paths client-go requests.
 //
 // Stop kills both processes (SIGKILL to their process groups) and removes
 // the temporary directory (kept, and its path logged, when PLY_HARNESS_KEEP

@@ -13,12 +13,14 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gstruct"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -155,6 +157,66 @@ var _ = Describe("Server", Ordered, func() {
 		var status apierrors.APIStatus
 		Expect(errors.As(err, &status)).To(BeTrue(), "want an API status error, got %v", err)
 		Expect(status.Status().Code).To(BeEquivalentTo(http.StatusTeapot))
+	})
+
+	It("injects faults by plan and records what the server stored", func() {
+		ns, err := s.CreateNamespace(ctx, "faults-")
+		Expect(err).NotTo(HaveOccurred())
+		p, err := s.StartProxy()
+		Expect(err).NotTo(HaveOccurred())
+		defer p.Close()
+		cfg := rest.CopyConfig(p.Config)
+		cfg.Timeout = 2 * time.Second
+		pdyn, err := dynamic.NewForConfig(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		ri := pdyn.Resource(configMaps).Namespace(ns)
+		var next Fault
+		p.InjectFaults(&FaultPlan{Choose: func(*http.Request) Fault { return next }})
+
+		next = UnavailableAfter
+		_, err = ri.Create(ctx, configMap(ns, "a", "1"), metav1.CreateOptions{})
+		Expect(apierrors.IsServiceUnavailable(err)).To(BeTrue(), "want 503, got %v", err)
+		_, err = s.Get(ctx, "v1", "ConfigMap", ns, "a")
+		Expect(err).NotTo(HaveOccurred(), "the create was carried out")
+
+		next = ResetBefore
+		_, err = ri.Create(ctx, configMap(ns, "b", "1"), metav1.CreateOptions{})
+		Expect(err).To(HaveOccurred())
+		next = Hang
+		_, err = ri.Create(ctx, configMap(ns, "c", "1"), metav1.CreateOptions{})
+		Expect(err).To(HaveOccurred())
+		for _, name := range []string{"b", "c"} {
+			_, err = s.Get(ctx, "v1", "ConfigMap", ns, name)
+			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "%s was not forwarded: %v", name, err)
+		}
+
+		next = TruncateAfter
+		_, err = ri.Get(ctx, "a", metav1.GetOptions{})
+		Expect(err).To(HaveOccurred(), "half an answer is no answer")
+		next = NoFault
+		_, err = ri.Get(ctx, "a", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+
+		ex := p.Exchanges()
+		Expect(ex).To(HaveLen(5))
+		Expect(ex[0]).To(gstruct.MatchFields(gstruct.IgnoreExtras, gstruct.Fields{"Method": Equal("POST"), "Fault": Equal(UnavailableAfter), "Name": Equal("a"), "Status": Equal(201)}))
+		Expect(ex[0].Stored()).To(BeTrue())
+		Expect(ex[1].Stored() || ex[2].Stored()).To(BeFalse())
+		Expect(ex[2].Fault.Forwarded()).To(BeFalse())
+		Expect(ex[3]).To(gstruct.MatchFields(gstruct.IgnoreExtras, gstruct.Fields{"Method": Equal("GET"), "Fault": Equal(TruncateAfter), "Name": Equal("a"), "Status": Equal(200)}))
+		Expect(ex[3].Stored()).To(BeFalse(), "a read stores nothing")
+	})
+
+	It("restarts etcd on the same data", func() {
+		ns, err := s.CreateNamespace(ctx, "etcd-")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Dynamic().Resource(configMaps).Namespace(ns).Create(ctx, configMap(ns, "kept", "v"), metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.RestartEtcd(500 * time.Millisecond)).To(Succeed())
+		Eventually(func() error {
+			_, err := s.Get(ctx, "v1", "ConfigMap", ns, "kept")
+			return err
+		}).WithTimeout(30 * time.Second).Should(Succeed())
 	})
 
 	It("survives a killed API server after a restart, keeping the data in etcd", func() {

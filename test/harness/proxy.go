@@ -34,6 +34,8 @@ type Proxy struct {
 	http     *http.Server
 	listener net.Listener
 	forward  *httputil.ReverseProxy
+	target   *url.URL
+	faults   faultState
 
 	closeOnce sync.Once
 	closeErr  error
@@ -73,6 +75,7 @@ func (s *Server) StartProxy() (*Proxy, error) {
 		server:   s,
 		listener: l,
 		counts:   map[string]int{},
+		target:   target,
 	}
 	p.forward = &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
@@ -101,7 +104,8 @@ func (s *Server) StartProxy() (*Proxy, error) {
 }
 
 // ServeHTTP counts the request, runs the first matching unfired hook, then
-// the interceptors, then forwards the request to the API server.
+// the interceptors, then the fault plan (InjectFaults), then forwards the
+// request to the API server.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.counts[r.Method+" "+r.URL.Path]++
@@ -129,6 +133,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if ic(w, r) {
 			return
 		}
+	}
+	if p.serveFault(w, r) {
+		return
 	}
 	p.forward.ServeHTTP(w, r)
 }

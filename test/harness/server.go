@@ -88,10 +88,13 @@ type Server struct {
 	timeout time.Duration
 	apiBin  string
 	apiArgs []string
-	tokens  map[string]string // user -> token
-	pki     *pki
-	mapper  mapperState
-	http    *http.Client
+	// etcdBin and etcdArgs start etcd again (RestartEtcd).
+	etcdBin  string
+	etcdArgs []string
+	tokens   map[string]string // user -> token
+	pki      *pki
+	mapper   mapperState
+	http     *http.Client
 
 	mu        sync.Mutex
 	etcd      *process
@@ -184,7 +187,7 @@ func start(opts Options) (*Server, error) {
 	s.URL = "https://127.0.0.1:" + strconv.Itoa(ports[2])
 
 	start := time.Now()
-	s.etcd, err = startProcess(etcdBin, []string{
+	s.etcdBin, s.etcdArgs = etcdBin, []string{
 		"--name=ply",
 		"--data-dir=" + filepath.Join(dir, "etcd"),
 		"--listen-client-urls=" + s.EtcdURL,
@@ -196,7 +199,8 @@ func start(opts Options) (*Server, error) {
 		"--logger=zap",
 		"--log-outputs=stderr",
 		"--quota-backend-bytes=4294967296",
-	}, s.EtcdLog)
+	}
+	s.etcd, err = startProcess(s.etcdBin, s.etcdArgs, s.EtcdLog)
 	if err != nil {
 		return nil, fmt.Errorf("harness[%s]: starting etcd: %w", s.Name, err)
 	}
@@ -444,6 +448,40 @@ func (s *Server) RestartAPIServer() error {
 		return err
 	}
 	fmt.Fprintf(s.log, "harness[%s]: kube-apiserver restarted in %s\n", s.Name, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// RestartEtcd SIGKILLs etcd, leaves it down for downtime and starts it
+// again with the same flags, ports and data, returning when it is healthy.
+// Meanwhile the API server answers requests that need etcd with errors
+// (500, 503 or 504, or after its own timeout); it reconnects by itself.
+func (s *Server) RestartEtcd(downtime time.Duration) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return fmt.Errorf("harness[%s]: RestartEtcd after Stop", s.Name)
+	}
+	p := s.etcd
+	s.mu.Unlock()
+	start := time.Now()
+	p.kill()
+	time.Sleep(downtime)
+	np, err := startProcess(s.etcdBin, s.etcdArgs, s.EtcdLog)
+	if err != nil {
+		return fmt.Errorf("harness[%s]: restarting etcd: %w", s.Name, err)
+	}
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		np.kill()
+		return fmt.Errorf("harness[%s]: stopped while restarting etcd", s.Name)
+	}
+	s.etcd = np
+	s.mu.Unlock()
+	if err := s.waitEtcd(); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.log, "harness[%s]: etcd restarted (down %s)\n", s.Name, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -79,6 +80,7 @@ var _ = Describe("apply flags", func() {
 		Entry("a bad ordering", `--ordering must be seed or kubectl, not "random"`, "-f", "testdata/cm.yaml", "--ordering", "random"),
 		Entry("no workers", "--workers must be at least 1, not 0", "-f", "testdata/cm.yaml", "--workers=0"),
 		Entry("no attempts", "--max-attempts must be at least 1, not 0", "-f", "testdata/cm.yaml", "--max-attempts=0"),
+		Entry("a negative retry time", "--retry-timeout must not be negative, not -1s", "-f", "testdata/cm.yaml", "--retry-timeout=-1s"),
 		Entry("a positional argument", `unexpected argument "extra"`, "-f", "testdata/cm.yaml", "extra"),
 		Entry("an empty -f", `invalid argument "" for "-f, --filename" flag: empty path`, "-f", ""),
 	)
@@ -99,7 +101,7 @@ var _ = Describe("apply flags", func() {
 	It("passes the flags to the client", func() {
 		got := captureOptions()
 		r := runApply("-f", "testdata/cm.yaml", "-n", "team", "--kubeconfig", "kc", "--context", "c",
-			"--overwrite=false", "--ordering=kubectl", "--dry-run=server", "--workers", "3", "--max-attempts", "4", "--progress")
+			"--overwrite=false", "--ordering=kubectl", "--dry-run=server", "--workers", "3", "--max-attempts", "4", "--progress", "--retry-timeout=5s")
 		Expect(r.code).To(Equal(command.ExitFailed))
 		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"))
 		Expect(got.Namespace).To(Equal("team"))
@@ -111,6 +113,13 @@ var _ = Describe("apply flags", func() {
 		Expect(got.Workers).To(Equal(3))
 		Expect(got.MaxAttempts).To(Equal(4))
 		Expect(got.Progress).NotTo(BeNil())
+		Expect(got.RetryTimeout).To(Equal(5 * time.Second))
+	})
+
+	It("turns retries off with --retry-timeout=0", func() {
+		got := captureOptions()
+		runApply("-f", "testdata/cm.yaml", "--retry-timeout=0")
+		Expect(got.RetryTimeout).To(BeNumerically("<", 0))
 	})
 
 	It("has kubectl's defaults and long names", func() {
@@ -121,6 +130,7 @@ var _ = Describe("apply flags", func() {
 		Expect(got.DryRun).To(Equal(cluster.DryRunNone))
 		Expect(got.Workers).To(Equal(cluster.DefaultWorkers))
 		Expect(got.MaxAttempts).To(Equal(cluster.DefaultMaxAttempts))
+		Expect(got.RetryTimeout).To(Equal(cluster.DefaultRetryTimeout))
 		Expect(got.Progress).To(BeNil())
 	})
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -45,6 +46,7 @@ type commonFlags struct {
 	overwrite   bool
 	ordering    string
 	workers     int
+	retry       time.Duration
 	showSecrets bool
 	manager     string
 	selector    string
@@ -63,6 +65,8 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ordering, "ordering", "seed", "order of merged list items: seed (server-only items first) or kubectl (as kubectl apply);\n"+
 		"kubectl whenever the SeedOrdering gate is off")
 	fs.IntVar(&f.workers, "workers", cluster.DefaultWorkers, "the number of objects applied concurrently")
+	fs.DurationVar(&f.retry, "retry-timeout", cluster.DefaultRetryTimeout, "how long a request that fails transiently (429, 5xx, a connection refused or reset,\n"+
+		"an answer cut short, no answer within --request-timeout, else 30s) is retried; 0: not retried")
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
 	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
 	f.gates.Register(fs)
@@ -75,7 +79,14 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	opts := cluster.Options{
 		Kubeconfig: f.config.KubeConfig, Context: f.config.Context, Namespace: f.config.Namespace,
 		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
-		Warn: (&warningWriter{w: c.ErrOrStderr()}).warn,
+		Warn:         (&warningWriter{w: c.ErrOrStderr()}).warn,
+		RetryTimeout: f.retry,
+	}
+	switch {
+	case f.retry == 0:
+		opts.RetryTimeout = -1 // no retries; zero would mean the default
+	case f.retry < 0:
+		return opts, errors.New("--retry-timeout must not be negative, not " + f.retry.String())
 	}
 	var err error
 	if opts.Gates, err = f.gates.Gates(); err != nil {

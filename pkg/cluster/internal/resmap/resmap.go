@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,9 @@ const acceptAggregated = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGrou
 // Mapper is a meta.ResettableRESTMapper over a server's discovery.
 type Mapper struct {
 	rc rest.Interface
+	// Retry, when not nil, runs each read of discovery (op), repeating it
+	// as it sees fit; nil means one attempt.
+	Retry func(ctx context.Context, op func(context.Context) error) error
 
 	mu     sync.Mutex
 	mapper meta.RESTMapper // nil until read, and after Reset
@@ -69,7 +73,18 @@ func (m *Mapper) current() (meta.RESTMapper, error) {
 	if m.mapper != nil {
 		return m.mapper, nil
 	}
-	groups, err := read(context.Background(), m.rc)
+	var groups []group
+	op := func(ctx context.Context) error {
+		var err error
+		groups, err = read(ctx, m.rc)
+		return err
+	}
+	var err error
+	if m.Retry != nil {
+		err = m.Retry(context.Background(), op)
+	} else {
+		err = op(context.Background())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +213,7 @@ func read(ctx context.Context, rc rest.Interface) ([]group, error) {
 			if root == "/apis" && isNotFound(err) {
 				break // a server with the core group only
 			}
-			return nil, errors.New("cannot read the server's API discovery (GET " + root + "): " + err.Error())
+			return nil, fmt.Errorf("cannot read the server's API discovery (GET %s): %w", root, err)
 		}
 		var head struct {
 			Kind string `json:"kind"`
@@ -213,7 +228,7 @@ func read(ctx context.Context, rc rest.Interface) ([]group, error) {
 			groups, err = legacy(ctx, rc, root, body)
 		}
 		if err != nil {
-			return nil, errors.New("cannot read the server's API discovery (GET " + root + "): " + err.Error())
+			return nil, fmt.Errorf("cannot read the server's API discovery (GET %s): %w", root, err)
 		}
 		out = append(out, groups...)
 	}
