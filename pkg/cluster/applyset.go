@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -14,8 +15,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -131,6 +134,11 @@ type applySet struct {
 	// pruned, and every write keeps them listed, so that a later run
 	// still finds their members.
 	unserved []string
+	// corrupt are the entries of the parent's kinds annotation that are
+	// not "Kind" or "Kind.group": the kinds of some members are unknown,
+	// so this run prunes nothing, and every write keeps them as they are
+	// for a person to fix.
+	corrupt []string
 }
 
 // String names the parent in messages: `secret "app" in namespace "ns"`
@@ -314,6 +322,10 @@ func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 		return nil
 	}
 	for _, gk := range splitList(s) {
+		if !wellFormedKind(gk) {
+			a.corrupt = append(a.corrupt, gk)
+			continue
+		}
 		m, err := c.mapKind(schema.ParseGroupKind(gk))
 		switch {
 		case err == nil:
@@ -325,6 +337,42 @@ func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// kindPattern is the form of a kind's name: a letter, then letters and
+// digits.
+var kindPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+
+// wellFormedKind reports whether an entry of the kinds annotation reads as
+// "Kind" or "Kind.group" (a DNS subdomain).
+func wellFormedKind(entry string) bool {
+	gk := schema.ParseGroupKind(entry)
+	return kindPattern.MatchString(gk.Kind) && (gk.Group == "" || len(validation.IsDNS1123Subdomain(gk.Group)) == 0)
+}
+
+// warnings are what the parent's annotations make a run say before it
+// applies anything: kinds it cannot prune in this run.
+func (a *applySet) warnings() []string {
+	var out []string
+	if len(a.corrupt) > 0 {
+		out = append(out, "Warning: the "+a.String()+" has entries in its annotation "+ApplySetGroupKindsAnnotation+
+			" that are not Kind or Kind.group ("+quoteAll(a.corrupt)+"): the kinds of its members are not known, so this run prunes nothing; "+
+			"the entries are kept: correct them on the parent")
+	}
+	if len(a.unserved) > 0 {
+		out = append(out, "Warning: the "+a.String()+" lists kinds the server does not serve now ("+strings.Join(a.unserved, ", ")+
+			", in "+ApplySetGroupKindsAnnotation+"): their members are not pruned in this run, and the kinds stay listed")
+	}
+	return out
+}
+
+// quoteAll quotes each of ss and joins them with commas.
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
 }
 
 // splitList splits a comma-separated annotation, without empty items.
@@ -381,26 +429,108 @@ func (a *applySet) label(objs []Object) ([]Object, error) {
 	return out, errors.Join(errs...)
 }
 
-// write sets the parent's id label and annotations to kinds and
-// namespaces by server-side apply under a.manager, creating a Secret or
-// ConfigMap parent that does not exist; a conflict with another manager's
-// fields is forced, as kubectl does. Nothing is sent with DryRunClient.
-func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.GroupKind]bool, namespaces map[string]bool) error {
+// parentLists are the kinds ("Kind.group", as the kinds annotation
+// spells them) and the namespaces a parent lists.
+type parentLists struct {
+	kinds, namespaces map[string]bool
+}
+
+// union returns the lists of both.
+func (p parentLists) union(q parentLists) parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	for _, l := range [...]parentLists{p, q} {
+		for k := range l.kinds {
+			out.kinds[k] = true
+		}
+		for ns := range l.namespaces {
+			out.namespaces[ns] = true
+		}
+	}
+	return out
+}
+
+// listsOf returns what the parent live lists. A parent with only the
+// older resources annotation lists the kinds read from it at open.
+func (a *applySet) listsOf(live *unstructured.Unstructured) parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	ann := live.GetAnnotations()
+	if s, ok := ann[ApplySetGroupKindsAnnotation]; ok {
+		for _, gk := range splitList(s) {
+			out.kinds[gk] = true
+		}
+	} else {
+		out = out.union(a.opened())
+	}
+	for _, ns := range splitList(ann[ApplySetNamespacesAnnotation]) {
+		out.namespaces[ns] = true
+	}
+	return out
+}
+
+// opened returns what the parent listed when the run opened it: its
+// kinds (unserved and corrupt entries included) and namespaces.
+func (a *applySet) opened() parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	for gk := range a.kinds {
+		out.kinds[gk.String()] = true
+	}
+	for _, gk := range append(append([]string(nil), a.unserved...), a.corrupt...) {
+		out.kinds[gk] = true
+	}
+	for ns := range a.namespaces {
+		out.namespaces[ns] = true
+	}
+	return out
+}
+
+// maxParentAttempts bounds the writes of the parent that conflict with
+// concurrent writers of it.
+const maxParentAttempts = 10
+
+// update sets the parent's id label and annotations, its kinds and
+// namespaces being what next makes of the lists the parent holds now.
+// The parent is read first and the write carries the resourceVersion
+// read (optimistic lock); when it conflicts with another writer, the
+// parent is read and next called again, so that what others added is
+// merged, not overwritten. A Secret or ConfigMap parent that does not
+// exist is created. Nothing is sent with DryRunClient.
+func (a *applySet) update(ctx context.Context, dry DryRun, next func(current parentLists) parentLists) error {
 	if dry == DryRunClient {
 		return nil
 	}
-	gks := make([]string, 0, len(kinds)+len(a.unserved))
-	for gk := range kinds {
-		gks = append(gks, gk.String())
-	}
-	for _, gk := range a.unserved {
-		if !kinds[schema.ParseGroupKind(gk)] {
-			gks = append(gks, gk)
+	for attempt := 1; ; attempt++ {
+		current := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+		rv := ""
+		live, err := a.ri.Get(ctx, a.parent.Name, metav1.GetOptions{})
+		switch {
+		case err == nil:
+			current, rv = a.listsOf(live), live.GetResourceVersion()
+		case !apierrors.IsNotFound(err):
+			return errors.New("cannot read the " + a.String() + ": " + err.Error())
 		}
+		err = a.write(ctx, dry, next(current), rv)
+		if err == nil {
+			return nil
+		}
+		if !apierrors.IsConflict(err) || attempt >= maxParentAttempts {
+			return errors.New("cannot update the " + a.String() + ": " + err.Error())
+		}
+	}
+}
+
+// write sets the parent's id label and annotations to want by
+// server-side apply under a.manager, with rv as the resourceVersion
+// precondition (none when empty: the parent is created). A conflict with
+// another manager's fields is forced, as kubectl does; a conflict with
+// the resourceVersion is returned.
+func (a *applySet) write(ctx context.Context, dry DryRun, want parentLists, rv string) error {
+	gks := make([]string, 0, len(want.kinds))
+	for gk := range want.kinds {
+		gks = append(gks, gk)
 	}
 	sort.Strings(gks)
 	var nss []string
-	for ns := range namespaces {
+	for ns := range want.namespaces {
 		if ns != a.parent.Namespace && ns != "" {
 			nss = append(nss, ns)
 		}
@@ -418,6 +548,9 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 	if a.parent.Namespace != "" {
 		md["namespace"] = a.parent.Namespace
 	}
+	if rv != "" {
+		md["resourceVersion"] = rv
+	}
 	data, err := json.Marshal(map[string]any{"apiVersion": a.parent.GroupVersion().String(), "kind": a.parent.Kind, "metadata": md})
 	if err != nil {
 		return err
@@ -427,13 +560,25 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
 	_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
-	if apierrors.IsConflict(err) {
+	if managerConflict(err) {
 		force := true
 		opts.Force = &force
 		_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
 	}
-	if err != nil {
-		return errors.New("cannot update the " + a.String() + ": " + err.Error())
+	return err
+}
+
+// managerConflict reports whether err is server-side apply's conflict
+// with another field manager (not an optimistic-lock conflict).
+func managerConflict(err error) bool {
+	var status apierrors.APIStatus
+	if !apierrors.IsConflict(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return false
 	}
-	return nil
+	for _, c := range status.Status().Details.Causes {
+		if c.Type == metav1.CauseTypeFieldManagerConflict {
+			return true
+		}
+	}
+	return false
 }
