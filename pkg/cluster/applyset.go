@@ -244,30 +244,8 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	tooling := p.Tooling
 	if a.exists {
-		ann := live.GetAnnotations()
-		current, ok := ann[ApplySetToolingAnnotation]
-		switch tool := toolName(current); {
-		case !ok:
-			return fail("the " + a.String() + " exists without the annotation " + ApplySetToolingAnnotation + ": it is not an ApplySet ply may manage")
-		case tool != PlyTool && tool != KubectlTool:
-			return fail("the " + a.String() + ` is managed by the tool "` + tool + `" (` + ApplySetToolingAnnotation + "=" + current +
-				`), not by ply or kubectl: refusing to change it`)
-		case tooling == "" && tool == KubectlTool:
-			// Continue kubectl's set as kubectl: it refuses any other tool.
-			tooling = current
-		}
-		if got := live.GetLabels()[ApplySetIDLabel]; got != a.id {
-			return fail("the " + a.String() + " has the label " + ApplySetIDLabel + `="` + got + `", want "` + a.id + `"`)
-		}
-		if err := a.readKinds(c, ann); err != nil {
-			return fail("the " + a.String() + ": " + err.Error())
-		}
-		if s := ann[ApplySetNamespacesAnnotation]; s != "" {
-			// Empty entries ("a,") are skipped: the empty namespace would
-			// list every namespace.
-			for _, ns := range splitList(s) {
-				a.namespaces[ns] = true
-			}
+		if tooling, err = a.readExisting(c, live, tooling); err != nil {
+			return fail(err.Error())
 		}
 	}
 	if tooling == "" {
@@ -278,6 +256,37 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	a.tooling, a.manager = tooling, toolName(tooling)+"-applyset"
 	return a, nil
+}
+
+// readExisting checks that ply may manage the existing parent live (its
+// tooling names ply or kubectl, its id label is the set's), reads the
+// kinds and namespaces it lists, and returns the tooling to write: the
+// one asked for, else kubectl's on a set kubectl manages.
+func (a *applySet) readExisting(c *Client, live *unstructured.Unstructured, tooling string) (string, error) {
+	ann := live.GetAnnotations()
+	current, ok := ann[ApplySetToolingAnnotation]
+	switch tool := toolName(current); {
+	case !ok:
+		return "", errors.New("the " + a.String() + " exists without the annotation " + ApplySetToolingAnnotation + ": it is not an ApplySet ply may manage")
+	case tool != PlyTool && tool != KubectlTool:
+		return "", errors.New("the " + a.String() + ` is managed by the tool "` + tool + `" (` + ApplySetToolingAnnotation + "=" + current +
+			`), not by ply or kubectl: refusing to change it`)
+	case tooling == "" && tool == KubectlTool:
+		// Continue kubectl's set as kubectl: it refuses any other tool.
+		tooling = current
+	}
+	if got := live.GetLabels()[ApplySetIDLabel]; got != a.id {
+		return "", errors.New("the " + a.String() + " has the label " + ApplySetIDLabel + `="` + got + `", want "` + a.id + `"`)
+	}
+	if err := a.readKinds(c, ann); err != nil {
+		return "", errors.New("the " + a.String() + ": " + err.Error())
+	}
+	// Empty entries ("a,") are skipped: the empty namespace would list
+	// every namespace.
+	for _, ns := range splitList(ann[ApplySetNamespacesAnnotation]) {
+		a.namespaces[ns] = true
+	}
+	return tooling, nil
 }
 
 // unmarked reports whether an object carries none of the ApplySet

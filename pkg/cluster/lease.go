@@ -31,7 +31,8 @@ import (
 //     third of its duration; another run takes it when it has no holder,
 //     or when it has not changed for its spec.leaseDurationSeconds since
 //     that run first saw it (a holder that was killed), so a dead holder
-//     blocks others for at most that long (plus one retry period);
+//     blocks others for at most that long (the waiting run reads the
+//     Lease again when the record it saw expires);
 //   - every write of the Lease carries the resourceVersion read, so two
 //     runs never both take it;
 //   - a run that cannot renew it for its whole duration (or finds another
@@ -134,9 +135,7 @@ func (c *Client) lock(ctx context.Context, set *applySet, opts Lock, notify func
 	if opts.Duration <= 0 {
 		opts.Duration = DefaultLeaseDuration
 	}
-	if opts.Duration < time.Second {
-		opts.Duration = time.Second
-	}
+	opts.Duration = max(opts.Duration.Truncate(time.Second), time.Second)
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultLockTimeout
 	}
@@ -199,7 +198,10 @@ func (l *setLease) acquire(ctx context.Context, set, ns string, timeout time.Dur
 		if timeout < 0 || time.Since(start) >= timeout {
 			return &LockTimeoutError{Set: set, Holder: rec.holder, Lease: ns + "/" + l.name, Timeout: max(timeout, 0)}
 		}
-		if err := sleepCtx(ctx, min(l.retryPeriod(), time.Until(start.Add(timeout))+time.Millisecond)); err != nil {
+		// Read again after a retry period, or just after the record
+		// expires or the timeout passes, whichever comes first.
+		expires := time.Until(seenAt.Add(time.Duration(rec.seconds)*time.Second)) + 10*time.Millisecond
+		if err := sleepCtx(ctx, min(l.retryPeriod(), expires, time.Until(start.Add(timeout))+time.Millisecond)); err != nil {
 			return errors.New("waiting for the lease on the " + set + ": " + err.Error())
 		}
 	}
