@@ -327,6 +327,59 @@ var _ = Describe("one run at a time per ApplySet", func() {
 		Expect(field(leaseOf(ns), "spec", "holderIdentity")).To(Equal("thief"), "the lease is left to its new holder")
 	})
 
+	It("takes turns in the library: Prune.Lock's duration and identity are written, Notify hears the wait, the release lets the other in", func() {
+		ns := newNamespace("lock-lib-")
+		dir := GinkgoT().TempDir()
+		objs, err := cluster.ReadObjects([]string{writeSet(dir, "cms.yaml", 1, 2, false)}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		proxy, err := srv.StartProxy()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(proxy.Close)
+		stalled, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		member := harness.ObjectPath(configMaps, ns, "cm-001")
+		proxy.Intercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path == member {
+				once.Do(func() { close(stalled) })
+				<-release
+			}
+			return false
+		})
+		holder, err := cluster.New(proxy.Config, cluster.Options{Namespace: ns})
+		Expect(err).NotTo(HaveOccurred())
+		waiter, err := cluster.New(srv.Config, cluster.Options{Namespace: ns})
+		Expect(err).NotTo(HaveOccurred())
+
+		holderDone := make(chan error, 1)
+		go func() {
+			defer GinkgoRecover()
+			_, err := holder.ApplyPrune(context.Background(), objs, cluster.Prune{ApplySet: "set", Lock: cluster.Lock{Duration: 2 * time.Second, Identity: "library-a"}})
+			holderDone <- err
+		}()
+		Eventually(stalled).WithTimeout(time.Minute).Should(BeClosed())
+		l := leaseOf(ns)
+		Expect(field(l, "spec", "holderIdentity")).To(Equal("library-a"))
+		Expect(field(l, "spec", "leaseDurationSeconds")).To(Equal(int64(2)))
+
+		var heard []string
+		var mu sync.Mutex
+		notify := func(line string) { mu.Lock(); heard = append(heard, line); mu.Unlock() }
+		waiterDone := make(chan error, 1)
+		go func() {
+			defer GinkgoRecover()
+			_, err := waiter.ApplyPrune(context.Background(), objs, cluster.Prune{ApplySet: "set", Notify: notify, Lock: cluster.Lock{Identity: "library-b"}})
+			waiterDone <- err
+		}()
+		Eventually(func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), heard...) }).
+			Should(ContainElement(ContainSubstring(`held by "library-a"`)))
+		// Past the 2 s duration the holder, stalled but alive, still renews it: the waiter waits.
+		Consistently(waiterDone).WithTimeout(3 * time.Second).ShouldNot(Receive())
+		close(release)
+		Eventually(holderDone).WithTimeout(time.Minute).Should(Receive(BeNil()))
+		Eventually(waiterDone).WithTimeout(10*time.Second).Should(Receive(BeNil()), "released: taken at once, not after an expiry")
+		Expect(has(leaseOf(ns), "spec", "holderIdentity")).To(BeFalse())
+	})
+
 	It("lets the next run proceed once the lease of a holder that stopped renewing it (killed) has expired", func() {
 		ns := newNamespace("lock-expired-")
 		dir := GinkgoT().TempDir()
