@@ -376,7 +376,7 @@ var _ = Describe("one run at a time per ApplySet", func() {
 		Consistently(waiterDone).WithTimeout(3 * time.Second).ShouldNot(Receive())
 		close(release)
 		Eventually(holderDone).WithTimeout(time.Minute).Should(Receive(BeNil()))
-		Eventually(waiterDone).WithTimeout(10*time.Second).Should(Receive(BeNil()), "released: taken at once, not after an expiry")
+		Eventually(waiterDone).WithTimeout(10*time.Second).Should(Receive(BeNil()), "the waiter runs once the holder has released the lease")
 		Expect(has(leaseOf(ns), "spec", "holderIdentity")).To(BeFalse())
 	})
 
