@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -114,9 +116,6 @@ type applySet struct {
 	parent Ref
 	ri     dynamic.ResourceInterface
 	id     string
-	// client retries the parent's reads and writes that fail transiently
-	// (a server-side apply of the same parent is safe to repeat).
-	client *Client
 	// exists says whether the parent existed as a parent before this run
 	// (a custom resource without ApplySet labels and annotations does
 	// not).
@@ -135,9 +134,16 @@ type applySet struct {
 	// pruned, and every write keeps them listed, so that a later run
 	// still finds their members.
 	unserved []string
-	// mask renders the server's refusals of the parent's writes
-	// (Client.maskStatus: a Secret parent's without the server's text).
-	mask func(Ref, error) error
+	// corrupt are the entries of the parent's kinds annotation that are
+	// not "Kind" or "Kind.group": the kinds of some members are unknown,
+	// so this run prunes nothing, and every write keeps them as they are
+	// for a person to fix.
+	corrupt []string
+	// client retries the parent's reads and writes that fail transiently
+	// (a server-side apply of the same parent is safe to repeat), and
+	// renders the server's refusals of them (Client.maskStatus: a Secret
+	// parent's without the server's text).
+	client *Client
 }
 
 // String names the parent in messages: `secret "app" in namespace "ns"`
@@ -212,7 +218,6 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 		parent:     Ref{GroupVersionKind: mapping.GroupVersionKind, Name: name, Resource: res.Resource},
 		kinds:      map[schema.GroupKind]*meta.RESTMapping{},
 		namespaces: map[string]bool{},
-		mask:       c.maskStatus,
 		client:     c,
 	}
 	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
@@ -235,7 +240,7 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 			return fail("the " + a.String() + " does not exist: custom resource parents are not created automatically, create it first")
 		}
 	case err != nil:
-		return fail("cannot read the " + a.String() + ": " + err.Error())
+		return fail("cannot read the " + a.String() + ": " + c.maskStatus(a.parent, err).Error())
 	case !builtin && unmarked(live.GetLabels(), live.GetAnnotations()):
 		// A custom resource of a parent type, created for the set and not
 		// yet marked: the set starts empty (kubectl refuses it until its
@@ -245,30 +250,8 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	tooling := p.Tooling
 	if a.exists {
-		ann := live.GetAnnotations()
-		current, ok := ann[ApplySetToolingAnnotation]
-		switch tool := toolName(current); {
-		case !ok:
-			return fail("the " + a.String() + " exists without the annotation " + ApplySetToolingAnnotation + ": it is not an ApplySet ply may manage")
-		case tool != PlyTool && tool != KubectlTool:
-			return fail("the " + a.String() + ` is managed by the tool "` + tool + `" (` + ApplySetToolingAnnotation + "=" + current +
-				`), not by ply or kubectl: refusing to change it`)
-		case tooling == "" && tool == KubectlTool:
-			// Continue kubectl's set as kubectl: it refuses any other tool.
-			tooling = current
-		}
-		if got := live.GetLabels()[ApplySetIDLabel]; got != a.id {
-			return fail("the " + a.String() + " has the label " + ApplySetIDLabel + `="` + got + `", want "` + a.id + `"`)
-		}
-		if err := a.readKinds(c, ann); err != nil {
-			return fail("the " + a.String() + ": " + err.Error())
-		}
-		if s := ann[ApplySetNamespacesAnnotation]; s != "" {
-			// Empty entries ("a,") are skipped: the empty namespace would
-			// list every namespace.
-			for _, ns := range splitList(s) {
-				a.namespaces[ns] = true
-			}
+		if tooling, err = a.readExisting(c, live, tooling); err != nil {
+			return fail(err.Error())
 		}
 	}
 	if tooling == "" {
@@ -281,13 +264,35 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	return a, nil
 }
 
-// read reads the parent, repeating the read while it fails transiently.
-func (a *applySet) read(ctx context.Context) (live *unstructured.Unstructured, err error) {
-	err = a.client.retrier().do(ctx, func(ctx context.Context) error {
-		live, err = a.ri.Get(ctx, a.parent.Name, metav1.GetOptions{})
-		return err
-	})
-	return live, err
+// readExisting checks that ply may manage the existing parent live (its
+// tooling names ply or kubectl, its id label is the set's), reads the
+// kinds and namespaces it lists, and returns the tooling to write: the
+// one asked for, else kubectl's on a set kubectl manages.
+func (a *applySet) readExisting(c *Client, live *unstructured.Unstructured, tooling string) (string, error) {
+	ann := live.GetAnnotations()
+	current, ok := ann[ApplySetToolingAnnotation]
+	switch tool := toolName(current); {
+	case !ok:
+		return "", errors.New("the " + a.String() + " exists without the annotation " + ApplySetToolingAnnotation + ": it is not an ApplySet ply may manage")
+	case tool != PlyTool && tool != KubectlTool:
+		return "", errors.New("the " + a.String() + ` is managed by the tool "` + tool + `" (` + ApplySetToolingAnnotation + "=" + current +
+			`), not by ply or kubectl: refusing to change it`)
+	case tooling == "" && tool == KubectlTool:
+		// Continue kubectl's set as kubectl: it refuses any other tool.
+		tooling = current
+	}
+	if got := live.GetLabels()[ApplySetIDLabel]; got != a.id {
+		return "", errors.New("the " + a.String() + " has the label " + ApplySetIDLabel + `="` + got + `", want "` + a.id + `"`)
+	}
+	if err := a.readKinds(c, ann); err != nil {
+		return "", errors.New("the " + a.String() + ": " + err.Error())
+	}
+	// Empty entries ("a,") are skipped: the empty namespace would list
+	// every namespace.
+	for _, ns := range splitList(ann[ApplySetNamespacesAnnotation]) {
+		a.namespaces[ns] = true
+	}
+	return tooling, nil
 }
 
 // unmarked reports whether an object carries none of the ApplySet
@@ -332,6 +337,10 @@ func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 		return nil
 	}
 	for _, gk := range splitList(s) {
+		if !wellFormedKind(gk) {
+			a.corrupt = append(a.corrupt, gk)
+			continue
+		}
 		m, err := c.mapKind(schema.ParseGroupKind(gk))
 		switch {
 		case err == nil:
@@ -343,6 +352,42 @@ func (a *applySet) readKinds(c *Client, ann map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// kindPattern is the form of a kind's name: a letter, then letters and
+// digits.
+var kindPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+
+// wellFormedKind reports whether an entry of the kinds annotation reads as
+// "Kind" or "Kind.group" (a DNS subdomain).
+func wellFormedKind(entry string) bool {
+	gk := schema.ParseGroupKind(entry)
+	return kindPattern.MatchString(gk.Kind) && (gk.Group == "" || len(validation.IsDNS1123Subdomain(gk.Group)) == 0)
+}
+
+// warnings are what the parent's annotations make a run say before it
+// applies anything: kinds it cannot prune in this run.
+func (a *applySet) warnings() []string {
+	var out []string
+	if len(a.corrupt) > 0 {
+		out = append(out, "Warning: the "+a.String()+" has entries in its annotation "+ApplySetGroupKindsAnnotation+
+			" that are not Kind or Kind.group ("+quoteAll(a.corrupt)+"): the kinds of its members are not known, so this run prunes nothing; "+
+			"the entries are kept: correct them on the parent")
+	}
+	if len(a.unserved) > 0 {
+		out = append(out, "Warning: the "+a.String()+" lists kinds the server does not serve now ("+strings.Join(a.unserved, ", ")+
+			", in "+ApplySetGroupKindsAnnotation+"): their members are not pruned in this run, and the kinds stay listed")
+	}
+	return out
+}
+
+// quoteAll quotes each of ss and joins them with commas.
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
 }
 
 // splitList splits a comma-separated annotation, without empty items.
@@ -399,26 +444,108 @@ func (a *applySet) label(objs []Object) ([]Object, error) {
 	return out, errors.Join(errs...)
 }
 
-// write sets the parent's id label and annotations to kinds and
-// namespaces by server-side apply under a.manager, creating a Secret or
-// ConfigMap parent that does not exist; a conflict with another manager's
-// fields is forced, as kubectl does. Nothing is sent with DryRunClient.
-func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.GroupKind]bool, namespaces map[string]bool) error {
+// parentLists are the kinds ("Kind.group", as the kinds annotation
+// spells them) and the namespaces a parent lists.
+type parentLists struct {
+	kinds, namespaces map[string]bool
+}
+
+// union returns the lists of both.
+func (p parentLists) union(q parentLists) parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	for _, l := range [...]parentLists{p, q} {
+		for k := range l.kinds {
+			out.kinds[k] = true
+		}
+		for ns := range l.namespaces {
+			out.namespaces[ns] = true
+		}
+	}
+	return out
+}
+
+// listsOf returns what the parent live lists. A parent with only the
+// older resources annotation lists the kinds read from it at open.
+func (a *applySet) listsOf(live *unstructured.Unstructured) parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	ann := live.GetAnnotations()
+	if s, ok := ann[ApplySetGroupKindsAnnotation]; ok {
+		for _, gk := range splitList(s) {
+			out.kinds[gk] = true
+		}
+	} else {
+		out = out.union(a.opened())
+	}
+	for _, ns := range splitList(ann[ApplySetNamespacesAnnotation]) {
+		out.namespaces[ns] = true
+	}
+	return out
+}
+
+// opened returns what the parent listed when the run opened it: its
+// kinds (unserved and corrupt entries included) and namespaces.
+func (a *applySet) opened() parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	for gk := range a.kinds {
+		out.kinds[gk.String()] = true
+	}
+	for _, gk := range append(append([]string(nil), a.unserved...), a.corrupt...) {
+		out.kinds[gk] = true
+	}
+	for ns := range a.namespaces {
+		out.namespaces[ns] = true
+	}
+	return out
+}
+
+// maxParentAttempts bounds the writes of the parent that conflict with
+// concurrent writers of it.
+const maxParentAttempts = 10
+
+// update sets the parent's id label and annotations, its kinds and
+// namespaces being what next makes of the lists the parent holds now.
+// The parent is read first and the write carries the resourceVersion
+// read (optimistic lock); when it conflicts with another writer, the
+// parent is read and next called again, so that what others added is
+// merged, not overwritten. A Secret or ConfigMap parent that does not
+// exist is created. Nothing is sent with DryRunClient.
+func (a *applySet) update(ctx context.Context, dry DryRun, next func(current parentLists) parentLists) error {
 	if dry == DryRunClient {
 		return nil
 	}
-	gks := make([]string, 0, len(kinds)+len(a.unserved))
-	for gk := range kinds {
-		gks = append(gks, gk.String())
-	}
-	for _, gk := range a.unserved {
-		if !kinds[schema.ParseGroupKind(gk)] {
-			gks = append(gks, gk)
+	for attempt := 1; ; attempt++ {
+		current := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+		rv := ""
+		live, err := a.read(ctx)
+		switch {
+		case err == nil:
+			current, rv = a.listsOf(live), live.GetResourceVersion()
+		case !apierrors.IsNotFound(err):
+			return errors.New("cannot read the " + a.String() + ": " + a.client.maskStatus(a.parent, err).Error())
 		}
+		err = a.write(ctx, dry, next(current), rv)
+		if err == nil {
+			return nil
+		}
+		if !apierrors.IsConflict(err) || attempt >= maxParentAttempts {
+			return errors.New("cannot update the " + a.String() + ": " + a.client.maskStatus(a.parent, err).Error())
+		}
+	}
+}
+
+// write sets the parent's id label and annotations to want by
+// server-side apply under a.manager, with rv as the resourceVersion
+// precondition (none when empty: the parent is created). A conflict with
+// another manager's fields is forced, as kubectl does; a conflict with
+// the resourceVersion is returned.
+func (a *applySet) write(ctx context.Context, dry DryRun, want parentLists, rv string) error {
+	gks := make([]string, 0, len(want.kinds))
+	for gk := range want.kinds {
+		gks = append(gks, gk)
 	}
 	sort.Strings(gks)
 	var nss []string
-	for ns := range namespaces {
+	for ns := range want.namespaces {
 		if ns != a.parent.Namespace && ns != "" {
 			nss = append(nss, ns)
 		}
@@ -436,6 +563,9 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 	if a.parent.Namespace != "" {
 		md["namespace"] = a.parent.Namespace
 	}
+	if rv != "" {
+		md["resourceVersion"] = rv
+	}
 	data, err := json.Marshal(map[string]any{"apiVersion": a.parent.GroupVersion().String(), "kind": a.parent.Kind, "metadata": md})
 	if err != nil {
 		return err
@@ -444,17 +574,39 @@ func (a *applySet) write(ctx context.Context, dry DryRun, kinds map[schema.Group
 	if dry == DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	err = a.client.retrier().do(ctx, func(ctx context.Context) error {
+	// Repeated while it fails transiently: with the resourceVersion it
+	// carries, a repeat of a stored write gets 409 and update reads again.
+	return a.client.retrier().do(ctx, func(ctx context.Context) error {
 		_, err := a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
-		if apierrors.IsConflict(err) {
+		if managerConflict(err) {
 			force := true
 			opts.Force = &force
 			_, err = a.ri.Patch(ctx, a.parent.Name, types.ApplyPatchType, data, opts)
 		}
 		return err
 	})
-	if err != nil {
-		return errors.New("cannot update the " + a.String() + ": " + a.mask(a.parent, err).Error())
+}
+
+// read reads the parent, repeating the read while it fails transiently.
+func (a *applySet) read(ctx context.Context) (live *unstructured.Unstructured, err error) {
+	err = a.client.retrier().do(ctx, func(ctx context.Context) error {
+		live, err = a.ri.Get(ctx, a.parent.Name, metav1.GetOptions{})
+		return err
+	})
+	return live, err
+}
+
+// managerConflict reports whether err is server-side apply's conflict
+// with another field manager (not an optimistic-lock conflict).
+func managerConflict(err error) bool {
+	var status apierrors.APIStatus
+	if !apierrors.IsConflict(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return false
 	}
-	return nil
+	for _, c := range status.Status().Details.Causes {
+		if c.Type == metav1.CauseTypeFieldManagerConflict {
+			return true
+		}
+	}
+	return false
 }

@@ -75,15 +75,15 @@ func (c *Client) diffRecreation(ctx context.Context, d *DiffResult, t target, ie
 	if !c.forced(t.local) {
 		return &prefixedError{prefix: "apply would fail: ", err: ie}
 	}
-	if why, ok := neverRecreated[t.ref.Kind]; ok && t.ref.Group == groupOf(t.ref.Kind) {
-		ie.Refused = "not re-created: " + why
+	if why := notRecreated(t, ie); why != "" {
+		ie.Refused = why
 		return &prefixedError{prefix: "apply would fail: ", err: ie}
 	}
 	obj, u, err := c.recreation(t, sch)
 	if err != nil {
 		return err
 	}
-	if err := c.validateRecreation(ctx, t, u); err != nil {
+	if err := c.validateRecreation(ctx, t, u, true); err != nil {
 		return err
 	}
 	d.Recreate, d.Merged = ie, obj

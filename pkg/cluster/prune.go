@@ -45,11 +45,29 @@ type Prune struct {
 	// Propagation is the propagation policy of the deletions; empty means
 	// Background.
 	Propagation metav1.DeletionPropagation
+
+	// Lock configures the Lease a run holds on its ApplySet (not in dry
+	// runs): see lease.go.
+	Lock Lock
+	// Notify, when not nil, hears what the run says besides its
+	// outcomes, one line at a time: that it waits for the Lease another
+	// run holds, warnings ("Warning: ...") about the parent or the kinds
+	// pruned.
+	Notify func(line string)
+}
+
+// notify tells p.Notify line, when set.
+func (p Prune) notify(line string) {
+	if p.Notify != nil {
+		p.Notify(line)
+	}
 }
 
 // DefaultPruneKinds are the kinds kubectl 1.32's older form of pruning
 // lists when no allowlist is given: namespaced ones in the namespaces of
-// the run, then the cluster-scoped Namespace and PersistentVolume.
+// the run, then the cluster-scoped Namespace and PersistentVolume. ply's
+// default is the namespaced ones only: cluster-scoped kinds are pruned
+// when Prune.Allowlist names them.
 var DefaultPruneKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "ConfigMap"},
 	{Version: "v1", Kind: "Endpoints"},
@@ -116,13 +134,20 @@ func (e *PruneSkippedError) Error() string {
 // namespace the parent listed before are deleted unless applied in this
 // run, and the parent at last lists what this run holds. A run that stops
 // on the way leaves the union on the parent, so no member is ever lost
-// from the set.
+// from the set. Outside dry runs, the run holds the set's Lease (lease.go)
+// from before it reads the parent until its last write of it, so runs on
+// one set take turns; every write of the parent carries the
+// resourceVersion read and is merged again after a conflict (update), so
+// what another writer added stays listed. A parent that is itself among
+// objs is refused; a kinds annotation with entries that are not kinds
+// makes the run prune nothing.
 //
-// The older form lists the kinds of p.Allowlist (else DefaultPruneKinds):
-// namespaced ones in the namespaces of the run's objects (and
-// Options.Namespace when set), cluster-scoped ones across the cluster,
-// matching p.Selector, and deletes those that carry a last-applied
-// annotation (kubectl's or ply's compressed one) and were not applied.
+// The older form lists the kinds of p.Allowlist (else the namespaced kinds
+// of DefaultPruneKinds): namespaced ones in the namespaces of the run's
+// objects (and Options.Namespace when set), cluster-scoped ones across
+// the cluster, matching p.Selector, and deletes those that carry a
+// last-applied annotation (kubectl's or ply's compressed one) and were
+// not applied.
 //
 // Safety: nothing is deleted when any object failed to apply (the error is
 // a *PruneSkippedError); deletions go in reverse apply order (other
@@ -154,30 +179,82 @@ func (c *Client) ApplyPrune(ctx context.Context, objs []Object, p Prune) ([]Outc
 	return c.legacyPrune(ctx, objs, p)
 }
 
-// applySetPrune is ApplyPrune with an ApplySet.
+// applySetPrune is ApplyPrune with an ApplySet. Outside dry runs, the run
+// holds the set's Lease (lock) from before it reads the parent until its
+// last write of the parent; the parent is read once before, so that a
+// refused parent fails at once, and again under the Lease.
 func (c *Client) applySetPrune(ctx context.Context, objs []Object, p Prune) ([]Outcome, error) {
 	set, err := c.openApplySet(ctx, p)
 	if err != nil {
 		return nil, err
 	}
+	if c.opts.DryRun == DryRunNone {
+		lease, err := c.lock(ctx, set, p.Lock, p.notify)
+		if err != nil {
+			return nil, err
+		}
+		defer lease.release(ctx)
+		if set, err = c.openApplySet(ctx, p); err != nil {
+			return nil, err
+		}
+		return c.applySetRun(ctx, objs, p, set, lease.check)
+	}
+	return c.applySetRun(ctx, objs, p, set, func(context.Context) error { return nil })
+}
+
+// applySetRun applies objs to the opened set and prunes its members that
+// the run did not apply (see ApplyPrune); held says whether the run still
+// holds the set's Lease, checked before the prune and the last write.
+func (c *Client) applySetRun(ctx context.Context, objs []Object, p Prune, set *applySet, held func(context.Context) error) ([]Outcome, error) {
 	labelled, err := set.label(objs)
 	if err != nil {
 		return nil, err
 	}
+	if err := c.parentNotMember(set, labelled); err != nil {
+		return nil, err
+	}
+	for _, w := range set.warnings() {
+		p.notify(w)
+	}
 	kinds, namespaces := c.planned(labelled)
-	for gk := range set.kinds {
-		kinds[gk] = true
+	planned := parentLists{kinds: map[string]bool{}, namespaces: namespaces}
+	for gk := range kinds {
+		planned.kinds[gk.String()] = true
 	}
-	for ns := range set.namespaces {
-		namespaces[ns] = true
-	}
-	if err := set.write(ctx, c.opts.DryRun, kinds, namespaces); err != nil {
+	err = set.update(ctx, c.opts.DryRun, func(current parentLists) parentLists {
+		return current.union(set.opened()).union(planned)
+	})
+	if err != nil {
 		return nil, err
 	}
 	outs := c.Apply(ctx, labelled)
 	if err := skipped(outs); err != nil {
 		return outs, err
 	}
+	if len(set.corrupt) > 0 {
+		return outs, errors.New("pruning skipped: the " + set.String() + " has entries in its annotation " + ApplySetGroupKindsAnnotation +
+			" that are not kinds (" + quoteAll(set.corrupt) + "); nothing was deleted: correct the annotation")
+	}
+	if err := held(ctx); err != nil {
+		return outs, errors.New("pruning skipped: " + err.Error() + "; nothing was deleted")
+	}
+	outs, err = c.pruneMembers(ctx, set, outs, len(objs), p.Propagation)
+	if err != nil {
+		return outs, err
+	}
+	if err := held(ctx); err != nil {
+		return outs, errors.New("applied and pruned, but " + err.Error() + ": the parent keeps listing the kinds of both runs")
+	}
+	if err := set.update(ctx, c.opts.DryRun, func(current parentLists) parentLists { return c.remaining(set, current, outs[:len(objs)]) }); err != nil {
+		return outs, errors.New("applied and pruned, but: " + err.Error())
+	}
+	return outs, nil
+}
+
+// pruneMembers deletes the members of set (every kind in every namespace
+// it listed when opened) that outs did not apply, and returns outs with
+// their outcomes appended (Options.Report hears of them from index base).
+func (c *Client) pruneMembers(ctx context.Context, set *applySet, outs []Outcome, base int, policy metav1.DeletionPropagation) ([]Outcome, error) {
 	var targets []listTarget
 	for _, m := range set.kinds {
 		if m.Scope.Name() != meta.RESTScopeNameNamespace {
@@ -192,27 +269,76 @@ func (c *Client) applySetPrune(ctx context.Context, objs []Object, p Prune) ([]O
 	if err != nil {
 		return outs, errors.New("cannot list the members of the " + set.String() + " to prune (it keeps listing the kinds and namespaces of both runs): " + err.Error())
 	}
-	pruned, failed := c.deleteAll(ctx, cands, len(objs), p.Propagation)
+	pruned, failed := c.deleteAll(ctx, cands, base, policy)
 	outs = append(outs, pruned...)
 	if failed > 0 {
 		return outs, errors.New(strconv.Itoa(failed) + " of " + strconv.Itoa(len(pruned)) + " objects could not be pruned; the " + set.String() +
 			" keeps listing the kinds and namespaces of both runs, so the next run prunes them")
 	}
-	now := map[schema.GroupKind]bool{}
-	nowNS := map[string]bool{}
-	for _, o := range outs[:len(objs)] {
-		now[o.Ref.GroupKind()] = true
-		if o.Ref.Namespace != "" {
-			nowNS[o.Ref.Namespace] = true
-		}
-	}
-	if err := set.write(ctx, c.opts.DryRun, now, nowNS); err != nil {
-		return outs, errors.New("applied and pruned, but: " + err.Error())
-	}
 	return outs, nil
 }
 
-// legacyPrune is ApplyPrune with a selector (or All) and a list of kinds.
+// remaining returns what the parent lists after a run that applied outs
+// and pruned set: the kinds and namespaces of outs, and of current
+// (the parent as read now) those the prune did not cover (unserved and
+// corrupt entries, and what another writer added since the run opened
+// the set).
+func (c *Client) remaining(set *applySet, current parentLists, outs []Outcome) parentLists {
+	out := parentLists{kinds: map[string]bool{}, namespaces: map[string]bool{}}
+	for _, o := range outs {
+		out.kinds[o.Ref.GroupKind().String()] = true
+		if o.Ref.Namespace != "" {
+			out.namespaces[o.Ref.Namespace] = true
+		}
+	}
+	for gk := range current.kinds {
+		if wellFormedKind(gk) {
+			if _, covered := set.kinds[schema.ParseGroupKind(gk)]; covered {
+				continue
+			}
+		}
+		out.kinds[gk] = true
+	}
+	for ns := range current.namespaces {
+		if !set.namespaces[ns] {
+			out.namespaces[ns] = true
+		}
+	}
+	return out
+}
+
+// parentNotMember refuses objs that hold the parent of set itself: a
+// parent is not a member of its set (ApplySetPartOfLabel on it would make
+// it one, pruned with its data when it leaves the manifests, and its
+// manifest would overwrite the set's annotations).
+func (c *Client) parentNotMember(set *applySet, objs []Object) error {
+	for _, o := range objs {
+		ref := refOf(o)
+		if ref.GroupKind() != set.parent.GroupKind() || ref.Name != set.parent.Name {
+			continue
+		}
+		ns := stringAt(o.Value, "metadata", "namespace")
+		if ns == "" && set.parent.Namespace != "" {
+			ns = c.namespace
+		}
+		if ns == set.parent.Namespace {
+			return errors.New(o.Source + ": the manifests hold the " + set.String() + " itself: a parent cannot be a member of its own ApplySet " +
+				"(it would be labelled a member and pruned with its data once it leaves the manifests); nothing was written: " +
+				"name another parent with --applyset, or leave this object out of the manifests")
+		}
+	}
+	return nil
+}
+
+// LegacyClusterScopedWarning is what the older form of pruning without an
+// allowlist leaves out, and kubectl does not.
+const LegacyClusterScopedWarning = "Warning: --prune without --applyset and --prune-allowlist prunes kubectl's default namespaced kinds only: " +
+	"kubectl apply --prune would also delete every Namespace and PersistentVolume in the cluster that matches the selector " +
+	"(--all: every one that carries a last-applied annotation), and with a Namespace every object in it; " +
+	"ply prunes cluster-scoped kinds only when --prune-allowlist names them (core/v1/Namespace)"
+
+// legacyPrune is ApplyPrune with a selector (or All) and a list of kinds;
+// without p.Allowlist, the namespaced kinds of DefaultPruneKinds.
 func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Outcome, error) {
 	kinds := p.Allowlist
 	if len(kinds) == 0 {
@@ -223,6 +349,11 @@ func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Out
 		m, err := c.mapKind(k.GroupKind(), k.Version)
 		if err != nil {
 			return nil, errors.New("cannot prune " + k.Kind + " in " + k.GroupVersion().String() + ": " + err.Error())
+		}
+		if len(p.Allowlist) == 0 && m.Scope.Name() != meta.RESTScopeNameNamespace {
+			// Never by default: a selector that also matches a Namespace
+			// would delete everything in it (see LegacyClusterScopedWarning).
+			continue
 		}
 		mappings = append(mappings, m)
 	}

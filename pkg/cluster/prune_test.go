@@ -86,3 +86,26 @@ var _ = Describe("pruning options", func() {
 		Expect(err).To(MatchError("c.yaml#1: metadata.labels: expected a map, got array"))
 	})
 })
+
+var _ = Describe("the kinds annotation of a parent", func() {
+	DescribeTable("reads an entry as a kind only when it is Kind or Kind.group",
+		func(entry string, ok bool) {
+			Expect(wellFormedKind(entry)).To(Equal(ok))
+		},
+		Entry("a core kind", "ConfigMap", true),
+		Entry("a kind and its group", "Deployment.apps", true),
+		Entry("a custom resource", "Bundle.prune.e2e.ply.dev", true),
+		Entry("a space", "Config Map", false),
+		Entry("punctuation", "ConfigMap!", false),
+		Entry("a kind starting with a digit", "1Map", false),
+		Entry("an upper-case group", "Widget.Example.com", false),
+		Entry("an empty kind", ".apps", false),
+		Entry("a slash", "apps/Deployment", false),
+	)
+
+	It("names an ApplySet's Lease by a hash of its id, a valid object name", func() {
+		id := ApplySetID("app", "team-a", "Secret", "")
+		Expect(LeaseName(id)).To(MatchRegexp(`^ply-applyset-[0-9a-f]{32}$`))
+		Expect(LeaseName(id)).NotTo(Equal(LeaseName(ApplySetID("app", "team-b", "Secret", ""))))
+	})
+})

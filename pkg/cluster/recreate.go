@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
@@ -26,7 +24,12 @@ const ForceAnnotation = "ply.dev/force-recreate"
 // them, Err is the server's answer.
 type ImmutableError struct {
 	Fields []string
-	Err    error
+	// Invalid names the fields of the refusal's other causes (plain
+	// validation errors, such as a ConfigMap key with a space): a new
+	// object would be refused for them too, so an object whose refusal
+	// has any is never re-created.
+	Invalid []string
+	Err     error
 	// Refused says why the object is not re-created even so ("" when
 	// re-creating it was not asked for).
 	Refused string
@@ -39,17 +42,27 @@ func (e *ImmutableError) Error() string {
 		msg += "s"
 	}
 	msg += " " + strings.Join(e.Fields, ", ") + " (" + e.Err.Error() + ")"
-	if e.Refused != "" {
+	switch {
+	case e.Refused != "":
 		return msg + "; " + e.Refused
+	case len(e.Invalid) > 0:
+		return msg + "; " + e.alsoInvalid() + ": fix the manifest"
 	}
 	return msg + `; pass --force (or annotate the object ` + ForceAnnotation + `: "true") to delete it and create it again`
+}
+
+// alsoInvalid names the fields of the refusal that are invalid rather
+// than immutable.
+func (e *ImmutableError) alsoInvalid() string {
+	return "the server also refuses " + strings.Join(e.Invalid, ", ") + ", not for being immutable"
 }
 
 func (e *ImmutableError) Unwrap() error { return e.Err }
 
 // immutable returns the ImmutableError of err when err is the server's
 // refusal to change immutable fields, else nil: the causes saying "field
-// is immutable", or "may not change once set" (a Service's clusterIPs).
+// is immutable", or "may not change once set" (a Service's clusterIPs),
+// are its Fields, the others its Invalid fields.
 func immutable(err error) *ImmutableError {
 	var status apierrors.APIStatus
 	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
@@ -59,16 +72,18 @@ func immutable(err error) *ImmutableError {
 	if d == nil {
 		return nil
 	}
-	var fields []string
+	var fields, invalid []string
 	for _, c := range d.Causes {
 		if strings.Contains(c.Message, "immutable") || strings.Contains(c.Message, "may not change once set") {
 			fields = append(fields, c.Field)
+		} else {
+			invalid = append(invalid, c.Field)
 		}
 	}
 	if len(fields) == 0 {
 		return nil
 	}
-	return &ImmutableError{Fields: fields, Err: err}
+	return &ImmutableError{Fields: fields, Invalid: invalid, Err: err}
 }
 
 // forced reports whether local asks to be re-created when an update is
@@ -87,54 +102,46 @@ var neverRecreated = map[string]string{
 	"CustomResourceDefinition": "deleting a CustomResourceDefinition deletes every resource of it",
 }
 
-// recreate deletes the live object of p (the one read, by UID), waits
-// until it is gone and creates in its place the object apply would create
-// if there were none (recreation), and returns the server's answer. In a
-// server dry run nothing is deleted: the create is sent as a dry run to
-// validate the new object (validateRecreation), and the object sent is
-// returned. ie is the refusal that led here; Namespaces and
-// CustomResourceDefinitions are never re-created.
-func (c *Client) recreate(ctx context.Context, t target, p planned, ie *ImmutableError, sch *openapi.Schema) (value.Value, error) {
+// notRecreated returns why the object of t, whose update the server
+// refused as ie says, must not be re-created ("" when it may be):
+// Namespaces and CustomResourceDefinitions never are, nor objects whose
+// refusal also names fields that are invalid rather than immutable.
+func notRecreated(t target, ie *ImmutableError) string {
 	if why, ok := neverRecreated[t.ref.Kind]; ok && t.ref.Group == groupOf(t.ref.Kind) {
-		ie.Refused = "not re-created: " + why
+		return "not re-created: " + why
+	}
+	if len(ie.Invalid) > 0 {
+		return "not re-created: " + ie.alsoInvalid() + ", and a new object would be refused for them too: fix the manifest"
+	}
+	return ""
+}
+
+// recreate replaces the live object of p, whose update the server refused
+// as ie says, by the object apply would create if there were none
+// (recreation), and returns the server's answer. The create is first
+// sent as a dry run while the old object exists (validateRecreation): a
+// refusal fails the object with nothing deleted. In a server dry run
+// that is all, and the object sent is returned; otherwise replace deletes
+// the old object and creates the new one, restoring the old one when the
+// create fails even so.
+func (c *Client) recreate(ctx context.Context, t target, p planned, ie *ImmutableError, sch *openapi.Schema) (value.Value, error) {
+	if why := notRecreated(t, ie); why != "" {
+		ie.Refused = why
 		return value.Null, ie
 	}
 	obj, u, err := c.recreation(t, sch)
 	if err != nil {
 		return value.Null, err
 	}
+	if err := c.validateRecreation(ctx, t, u, c.opts.DryRun == DryRunServer); err != nil {
+		return value.Null, err
+	}
 	if c.opts.DryRun == DryRunServer {
-		return obj, c.validateRecreation(ctx, t, u)
+		return obj, nil
 	}
-	uidv, _ := p.live.Get("metadata")
-	uidv, _ = uidv.Get("uid")
-	uid, _ := uidv.AsString()
-	background := metav1.DeletePropagationBackground
-	opts := metav1.DeleteOptions{PropagationPolicy: &background}
-	if uid != "" {
-		u := types.UID(uid)
-		opts.Preconditions = &metav1.Preconditions{UID: &u}
-	}
-	if err := t.ri.Delete(ctx, t.ref.Name, opts); err != nil && !apierrors.IsNotFound(err) {
-		return value.Null, errors.New("cannot delete the object to re-create it: " + c.maskStatus(t.ref, err).Error())
-	}
-	for {
-		got, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) || (err == nil && string(got.GetUID()) != uid) {
-			break
-		}
-		if err != nil {
-			return value.Null, errors.New("deleted the object to re-create it, then: " + c.maskStatus(t.ref, err).Error())
-		}
-		select {
-		case <-ctx.Done():
-			return value.Null, errors.New("deleted the object to re-create it, but it is not gone: " + ctx.Err().Error())
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	got, err := t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: c.fieldManager()})
+	got, err := c.replace(ctx, t, p.live, u)
 	if err != nil {
-		return value.Null, errors.New("deleted the object to re-create it, but cannot create it: " + c.maskStatus(t.ref, err).Error())
+		return value.Null, err
 	}
 	if res, err := toValue(got); err == nil {
 		return res, nil
@@ -166,23 +173,32 @@ func (c *Client) recreation(t target, sch *openapi.Schema) (value.Value, *unstru
 // name, so AlreadyExists means the create would pass once the old object
 // is gone; so does a refusal whose every cause is a port or IP already
 // allocated (the old object holds them until it is deleted). Any other
-// refusal is returned: the re-creation would delete the object and then
-// fail to create it.
-func (c *Client) validateRecreation(ctx context.Context, t target, u *unstructured.Unstructured) error {
+// refusal is returned (dry says whether the run is a dry run, for its
+// message): the re-creation would delete the object and then fail to
+// create it.
+func (c *Client) validateRecreation(ctx context.Context, t target, u *unstructured.Unstructured, dry bool) error {
 	_, err := t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.fieldManager()})
 	if err == nil || apierrors.IsAlreadyExists(err) || heldByOld(err) {
 		return nil
 	}
-	return &RecreateRefusedError{Err: c.maskStatus(t.ref, err)}
+	return &RecreateRefusedError{Err: c.maskStatus(t.ref, err), DryRun: dry}
 }
 
 // RecreateRefusedError is the server's refusal of the create a
-// re-creation would make, found by its dry run: the old object would be
-// deleted and the new one not created.
-type RecreateRefusedError struct{ Err error }
+// re-creation would make, found by its dry run before anything is
+// deleted: the old object would be deleted and the new one not created,
+// so the old one is kept.
+type RecreateRefusedError struct {
+	Err error
+	// DryRun is set when the run itself is a dry run (or a diff).
+	DryRun bool
+}
 
 func (e *RecreateRefusedError) Error() string {
-	return "the object would be deleted to re-create it, but the server refuses to create it: " + e.Err.Error()
+	if e.DryRun {
+		return "the object would be deleted to re-create it, but the server refuses to create it: " + e.Err.Error()
+	}
+	return "not re-created, nothing deleted: the server refuses to create the new object (a dry-run create): " + e.Err.Error()
 }
 
 func (e *RecreateRefusedError) Unwrap() error { return e.Err }

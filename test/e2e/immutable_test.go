@@ -168,7 +168,7 @@ var _ = Describe("dry runs and diffs of a change to immutable fields", func() {
 			"spec.clusterIP: replace, set by local"),
 	)
 
-	It("refuses a forced re-creation whose create the server would refuse, in the dry run, the diff and the apply", func() {
+	It("refuses a forced re-creation whose create the server would refuse, in the dry run, the diff and the apply, deleting nothing", func() {
 		ns := newNamespace("immutable-dry-")
 		r := applyWith(srv.Kubeconfig, ns, []string{fixture("immutable/service-second.yaml")})
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
@@ -185,5 +185,12 @@ var _ = Describe("dry runs and diffs of a change to immutable fields", func() {
 		Expect(r.ExitCode).To(Equal(2), "%s", r)
 		Expect(r.Stderr).To(ContainSubstring(refused))
 		Expect(live(services, ns, "front").GetUID()).To(Equal(uid))
+
+		By("apply --force validates the create before deleting: nothing is deleted")
+		r = applyWith(srv.Kubeconfig, ns, []string{file}, "--force")
+		Expect(live(services, ns, "front").GetUID()).To(Equal(uid))
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring("not re-created, nothing deleted: the server refuses to create the new object (a dry-run create): "))
+		Expect(r.Stderr).To(ContainSubstring("10.97.0.5"))
 	})
 })

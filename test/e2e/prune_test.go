@@ -510,7 +510,7 @@ var _ = Describe("ply apply --prune -l (kubectl's older form)", func() {
 			}
 			Expect(outLines(r.Stdout)).To(Equal(want))
 			if warned {
-				Expect(r.Stderr).To(ContainSubstring("Warning: --prune without --applyset and without --prune-allowlist prunes kubectl's default kinds"))
+				Expect(r.Stderr).To(ContainSubstring(cluster.LegacyClusterScopedWarning))
 			} else {
 				Expect(r.Stderr).To(BeEmpty())
 			}

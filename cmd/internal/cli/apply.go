@@ -59,8 +59,11 @@ With --prune, objects a previous apply created that the manifests no longer
 hold are deleted after a successful apply ("configmap/old pruned"):
 --applyset=[RESOURCE][.GROUP]/NAME tracks them in an ApplySet as kubectl
 does (a Secret by default; namespaced parents need -n); -l SELECTOR or --all
-with --prune-allowlist is kubectl's older form. Nothing is pruned when an
-object fails; --dry-run shows what would be; --cascade sets the propagation.
+with --prune-allowlist is kubectl's older form (cluster-scoped kinds only
+when --prune-allowlist names them). Nothing is pruned when an object fails;
+--dry-run shows what would be; --cascade sets the propagation. A run with
+--applyset holds a lease on the set (a Lease beside the parent): another
+run waits for it, at most --lock-timeout.
 
 With --wait, after the writes ply watches every object applied until
 kstatus computes it Current (reconciled and ready: observedGeneration

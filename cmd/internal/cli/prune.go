@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/spf13/pflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,6 +22,9 @@ type pruneFlags struct {
 	all       bool
 	allowlist []string
 	cascade   string
+	// lockTimeout is how long a run waits for the lease another run
+	// holds on its ApplySet.
+	lockTimeout time.Duration
 }
 
 // register adds the pruning flags to fs.
@@ -34,6 +38,8 @@ func (f *pruneFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.all, "all", false, "with --prune and no --applyset: select every object of the --prune-allowlist kinds")
 	fs.StringArrayVar(&f.allowlist, "prune-allowlist", nil, "with --prune and no --applyset: a group/version/Kind to prune instead of kubectl's default list (repeatable)")
 	fs.StringVar(&f.cascade, "cascade", "background", `the deletion propagation of pruned objects: "background", "foreground" or "orphan"`)
+	fs.DurationVar(&f.lockTimeout, "lock-timeout", cluster.DefaultLockTimeout, "with --applyset, how long to wait while another run holds the lease on the set\n"+
+		"(0: fail at once); nothing is written before the lease is taken")
 }
 
 // options checks the pruning flags (selector is -l) and returns what
@@ -52,10 +58,16 @@ func (f *pruneFlags) options(selector string, stderr io.Writer) (*cluster.Prune,
 		return nil, errors.New("cannot set --all and --selector at the same time")
 	case !f.prune && (f.all || len(f.allowlist) > 0):
 		return nil, errors.New("--all and --prune-allowlist require --prune")
+	case f.lockTimeout < 0:
+		return nil, errors.New("--lock-timeout must not be negative, not " + f.lockTimeout.String())
 	case !f.prune:
 		return nil, nil
 	}
-	p := &cluster.Prune{ApplySet: f.applySet, Tooling: f.tooling, Selector: selector, All: f.all, Propagation: policy}
+	p := &cluster.Prune{ApplySet: f.applySet, Tooling: f.tooling, Selector: selector, All: f.all, Propagation: policy,
+		Lock: cluster.Lock{Timeout: f.lockTimeout}}
+	if f.lockTimeout == 0 {
+		p.Lock.Timeout = -1 // cluster.Lock's "do not wait"
+	}
 	if f.applySet != "" {
 		switch {
 		case f.all:
@@ -85,13 +97,6 @@ func (f *pruneFlags) options(selector string, stderr io.Writer) (*cluster.Prune,
 	}
 	return p, nil
 }
-
-// legacyWarning is apply's warning for the older form of pruning without
-// an allowlist: kubectl's default kinds include cluster-scoped ones, which
-// it deprecates pruning under --namespace.
-const legacyWarning = "Warning: --prune without --applyset and without --prune-allowlist prunes kubectl's default kinds, " +
-	"among them the cluster-scoped Namespaces and PersistentVolumes, also with --namespace (kubectl deprecates that): " +
-	"name the kinds with --prune-allowlist, or track the objects with --applyset\n"
 
 // cascade parses --cascade as kubectl does, its deprecated boolean values
 // included (with a warning).
@@ -125,7 +130,12 @@ func cascade(s string, stderr io.Writer) (metav1.DeletionPropagation, error) {
 // exit code at least command.ExitFailed.
 func applyPrune(ctx context.Context, cl *cluster.Client, objs []cluster.Object, p cluster.Prune, printer *applyPrinter) []cluster.Outcome {
 	if p.ApplySet == "" && len(p.Allowlist) == 0 {
-		io.WriteString(printer.stderr, legacyWarning)
+		io.WriteString(printer.stderr, cluster.LegacyClusterScopedWarning+"\n")
+	}
+	p.Notify = func(line string) {
+		printer.mu.Lock()
+		defer printer.mu.Unlock()
+		io.WriteString(printer.stderr, line+"\n")
 	}
 	outs, err := cl.ApplyPrune(ctx, objs, p)
 	if err == nil {

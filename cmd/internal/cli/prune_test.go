@@ -25,6 +25,7 @@ var _ = Describe("apply's pruning flags", func() {
 		Entry("an allowlist without --prune", "--all and --prune-allowlist require --prune", "--prune-allowlist=core/v1/ConfigMap"),
 		Entry("a bad allowlist entry", `invalid --prune-allowlist entry "ConfigMap": want group/version/Kind`, "--prune", "--all", "--prune-allowlist=ConfigMap"),
 		Entry("a bad cascade", `invalid cascade value (sideways). Must be "background", "foreground", or "orphan"`, "--prune", "--all", "--cascade=sideways"),
+		Entry("a negative --lock-timeout", "--lock-timeout must not be negative, not -1s", "--prune", "--applyset=app", "--lock-timeout=-1s"),
 		Entry("tooling without --applyset", "--applyset-tooling requires --applyset", "--prune", "--all", "--applyset-tooling=ply/v1"),
 		Entry("a foreign tooling", `--applyset-tooling: invalid ApplySet tooling "helm/v3": want ply/VERSION or kubectl/VERSION`,
 			"--prune", "--applyset=app", "--applyset-tooling=helm/v3"),
