@@ -14,13 +14,10 @@ import (
 // maxDepth bounds the nesting of documents given as Go values, as parse.DefaultMaxDepth bounds JSON.
 const maxDepth = parse.DefaultMaxDepth
 
-// readObject reads JSON text holding an object (null: {}) as strategicpatch does; anything else, including text that is
-// not strict JSON, is mergepatch.ErrBadJSONDoc.
+// readObject reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
+// mergepatch.ErrBadJSONDoc.
 func readObject(data []byte) (value.Value, error) {
-	if !json.Valid(data) {
-		return value.Value{}, mergepatch.ErrBadJSONDoc
-	}
-	v, err := parse.Document(data)
+	v, err := parse.Limits{}.JSONDocument(data)
 	switch {
 	case err != nil:
 		return value.Value{}, mergepatch.ErrBadJSONDoc

@@ -21,11 +21,15 @@ type Options struct {
 	Gates *features.Gates
 }
 
+// gates are the engine's gates for o. MultiFieldMergeKeys is on whatever o says: the one thing it switches is the
+// schema's kubectl view, and a schema read from a LookupPatchMeta is one already (the patch strategy and a one-field
+// merge key taken verbatim, no list or map types, no key defaults), so the view would only copy it.
 func (o Options) gates() features.Gates {
-	if o.Gates == nil {
-		return features.Kubectl()
+	g := features.Kubectl()
+	if o.Gates != nil {
+		g = *o.Gates
 	}
-	return *o.Gates
+	return g.With(features.MultiFieldMergeKeys, true)
 }
 
 // rootName names the root type in the one-type schema of a call.

@@ -38,21 +38,27 @@ const (
 	diffing
 )
 
-// placed is a value at one place of the documents and the document it comes from.
+// placed is a value at one place of the documents and the document it comes from. A witness (the object a patch
+// applies to) gives no field of its own: only the patch's keys are looked up, as strategicpatch looks them up, and the
+// witness's values there count for failAt and below.
 type placed struct {
-	v   value.Value
-	doc int
+	v       value.Value
+	doc     int
+	witness bool
 }
 
 // typeOf builds the ply schema type of documents docs (objects or null, all of one type) from l, asking l only for the
 // keys the documents hold, as strategicpatch does. A failed look-up is an error where strategicpatch would fail (see
 // mode); anywhere else the field is left without schema (maps merge, lists are replaced), which is what strategicpatch
 // does with values it takes without looking at them.
+//
+// In mode merging, docs are the object and the patch (or two patches): only the keys of the patch (docs[1]) are
+// looked up, so that the cost is the patch's, not the object's.
 func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
 	maps := make([]placed, 0, len(docs))
 	for i, d := range docs {
 		if d.IsMap() {
-			maps = append(maps, placed{d, i})
+			maps = append(maps, placed{d, i, m == merging && i == 0})
 		}
 	}
 	b := builder{mode: m}
@@ -65,9 +71,10 @@ type builder struct {
 
 // fieldValues collects, for one key of the objects of a node, the non-null values the documents hold there.
 type fieldValues struct {
-	values     []placed
+	values     []placed // the objects and lists
 	maps       int
 	lists      int
+	scalars    int
 	listLookup bool // a $setElementOrder or $deleteFromPrimitiveList directive names the key
 	ordered    bool // a $setElementOrder directive names the key
 }
@@ -94,41 +101,54 @@ func (b *builder) structType(l Lookup, maps []placed, depth int) (*openapi.Type,
 	return t, nil
 }
 
-// collectFields groups the fields of maps by key; a directive naming a list counts for the list's key.
+// collectFields groups the fields of maps by key; a directive naming a list counts for the list's key. Witnesses
+// add values to the keys the others hold only.
 func collectFields(maps []placed) map[string]*fieldValues {
 	fields := make(map[string]*fieldValues)
+	for _, witnesses := range [...]bool{false, true} {
+		for _, m := range maps {
+			if m.witness == witnesses {
+				addFields(fields, m)
+			}
+		}
+	}
+	return fields
+}
+
+// addFields adds the fields of m to fields.
+func addFields(fields map[string]*fieldValues, m placed) {
 	get := func(k string) *fieldValues {
 		fv := fields[k]
-		if fv == nil {
+		if fv == nil && !m.witness {
 			fv = &fieldValues{}
 			fields[k] = fv
 		}
 		return fv
 	}
-	for _, m := range maps {
-		for _, f := range m.v.Fields() {
-			if strings.HasPrefix(f.Key, "$") {
-				if name, ok := listDirective(f.Key); ok {
-					fv := get(name)
-					fv.listLookup = true
-					fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
-				}
-				continue
+	for _, f := range m.v.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			if name, ok := listDirective(f.Key); ok && !m.witness {
+				fv := get(name)
+				fv.listLookup = true
+				fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
 			}
-			if f.Value.IsNull() {
-				continue
-			}
-			fv := get(f.Key)
-			fv.values = append(fv.values, placed{f.Value, m.doc})
-			switch {
-			case f.Value.IsMap():
-				fv.maps++
-			case f.Value.IsList():
-				fv.lists++
-			}
+			continue
 		}
+		fv := get(f.Key)
+		if fv == nil || f.Value.IsNull() {
+			continue
+		}
+		switch {
+		case f.Value.IsMap():
+			fv.maps++
+		case f.Value.IsList():
+			fv.lists++
+		default:
+			fv.scalars++
+			continue
+		}
+		fv.values = append(fv.values, placed{f.Value, m.doc, m.witness})
 	}
-	return fields
 }
 
 // listDirective returns the list a "$setElementOrder/" or "$deleteFromPrimitiveList/" key names.
@@ -141,7 +161,7 @@ func listDirective(key string) (string, bool) {
 
 // fieldType is the type and metadata of field name holding fv, nil for a field left without schema.
 func (b *builder) fieldType(l Lookup, name string, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, error) {
-	n := len(fv.values)
+	n := fv.maps + fv.lists + fv.scalars
 	switch {
 	case n > 0 && fv.maps == n:
 		sub, m, err := l.Struct(name)
@@ -194,7 +214,7 @@ func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, 
 		for _, it := range list.v.Items() {
 			switch {
 			case it.IsMap():
-				maps = append(maps, placed{it, list.doc})
+				maps = append(maps, placed{it, list.doc, list.witness})
 			case it.IsScalar():
 				scalars++
 			}
