@@ -123,6 +123,13 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 // withoutOrder drops the "$setElementOrder/" directives of patch p, which strategicpatch's diff of current's changes
 // leaves out.
 func withoutOrder(p value.Value) value.Value {
+	if p.IsList() {
+		items := make([]value.Value, p.Len())
+		for i, it := range p.Items() {
+			items[i] = withoutOrder(it)
+		}
+		return value.List(items)
+	}
 	if !p.IsMap() {
 		return p
 	}
