@@ -15,9 +15,9 @@ var _ = Describe("the benchmarked calls", func() {
 				It("give the same bytes in ply and apimachinery: "+op+" "+benchcase.Make(n, change).Name(), func() {
 					c, err := dropinbench.NewCase(n, change)
 					Expect(err).NotTo(HaveOccurred())
-					want, err := dropinbench.Call(dropinbench.APIs[1], op, c, nil)
+					want, err := dropinbench.Call(dropinbench.APIs[1], op, c, true)
 					Expect(err).NotTo(HaveOccurred())
-					got, err := dropinbench.Call(dropinbench.APIs[0], op, c, nil)
+					got, err := dropinbench.Call(dropinbench.APIs[0], op, c, true)
 					Expect(err).NotTo(HaveOccurred())
 					Expect(string(got)).To(Equal(string(want)))
 					Expect(len(c.Patch)).To(BeNumerically(">", 100), "the patch changes something")

@@ -1,6 +1,6 @@
 // Package dropinbench measures pkg/strategicpatch against k8s.io/apimachinery's strategicpatch, the same calls on the
 // same inputs: StrategicMergePatch (JSON, the struct schema of apps/v1 Deployment: the API server's PATCH),
-// StrategicMergeMapPatch (the same on maps) and CreateThreeWayMergePatch (kubectl apply's patch, Helm's upgrade) on
+// StrategicMergeMapPatch (the same on maps, deep copies of them included) and CreateThreeWayMergePatch (kubectl apply's patch, Helm's upgrade) on
 // test/internal/benchcase's Deployments (10, 100 and 1,000 env entries; the image changed, or every env value).
 //
 //	go test ./test/dropinbench -run XXX -bench . -benchmem          # testing.B, side by side
@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
@@ -46,6 +48,8 @@ var Ops = []string{"StrategicMergePatch", "StrategicMergeMapPatch", "CreateThree
 type Case struct {
 	benchcase.Input
 	Patch []byte
+	// liveMap and patchMap are Live and Patch decoded, as the API server decodes them (int64 numbers).
+	liveMap, patchMap map[string]interface{}
 }
 
 // Schema is the Deployment's struct schema, as the API server and Helm read it.
@@ -55,31 +59,33 @@ var Schema, _ = sp.NewPatchMetaFromStruct(&appsv1.Deployment{})
 func NewCase(env int, change string) (Case, error) {
 	in := benchcase.Make(env, change)
 	p, err := sp.CreateThreeWayMergePatch(in.Recorded, in.Local, in.Live, Schema, true)
-	return Case{Input: in, Patch: p}, err
+	if err != nil {
+		return Case{}, err
+	}
+	c := Case{Input: in, Patch: p}
+	for _, d := range []struct {
+		data []byte
+		into *map[string]interface{}
+	}{{in.Live, &c.liveMap}, {p, &c.patchMap}} {
+		var v interface{}
+		if err := utiljson.Unmarshal(d.data, &v); err != nil {
+			return Case{}, err
+		}
+		*d.into = v.(map[string]interface{})
+	}
+	return c, nil
 }
 
-// Call runs op of api on c once, returning its result as JSON; maps are decoded from c's JSON first (apimachinery
-// modifies them), outside the measured time when b is given.
-func Call(api API, op string, c Case, b *testing.B) ([]byte, error) {
+// Call runs op of api on c once, returning its result as JSON (maps: encoded only when encode is set). The map call
+// takes deep copies of c's live object and patch (runtime.DeepCopyJSON), made in the measured time for both
+// implementations: apimachinery modifies its arguments, so a caller keeping them copies them.
+func Call(api API, op string, c Case, encode bool) ([]byte, error) {
 	switch op {
 	case "StrategicMergePatch":
 		return api.StrategicMergePatch(c.Live, c.Patch, &appsv1.Deployment{})
 	case "StrategicMergeMapPatch":
-		if b != nil {
-			b.StopTimer()
-		}
-		var live, patch map[string]interface{}
-		if err := json.Unmarshal(c.Live, &live); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal(c.Patch, &patch); err != nil {
-			return nil, err
-		}
-		if b != nil {
-			b.StartTimer()
-		}
-		out, err := api.StrategicMergeMapPatch(live, patch, &appsv1.Deployment{})
-		if err != nil || b != nil {
+		out, err := api.StrategicMergeMapPatch(runtime.DeepCopyJSON(c.liveMap), runtime.DeepCopyJSON(c.patchMap), &appsv1.Deployment{})
+		if err != nil || !encode {
 			return nil, err
 		}
 		return json.Marshal(out)
@@ -94,7 +100,7 @@ func Bench(api API, op string, c Case) func(b *testing.B) {
 	return func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := Call(api, op, c, b); err != nil {
+			if _, err := Call(api, op, c, false); err != nil {
 				b.Fatal(err)
 			}
 		}

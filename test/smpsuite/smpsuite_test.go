@@ -99,6 +99,8 @@ var _ = Describe("apimachinery's strategicpatch tests, run against pkg/strategic
 			"  subtests:       %d run, %d passed, %d excepted, %d failed\n",
 			scratch.Version, top.run, top.passed, top.excepted, len(top.failed), len(scratch.Removed), removed(scratch),
 			subs.run, subs.passed, subs.excepted, len(subs.failed))
+		distinct, distinctExcepted := distinctSubtests(results.Outcomes)
+		report += fmt.Sprintf("  distinct subtests (repeats and schema field lists folded): %d, of which %d excepted\n", distinct, distinctExcepted)
 		for _, e := range smpsuite.Exceptions {
 			report += fmt.Sprintf("  excepted (%s, %d runs): %s\n", e.Class, subs.exceptionsMet[e.Name], e.Name)
 		}
@@ -113,6 +115,24 @@ var _ = Describe("apimachinery's strategicpatch tests, run against pkg/strategic
 		Expect(top.passed).To(BeNumerically(">=", 4), "TestCustomStrategicMergePatch, TestNumberConversion, TestReplaceWithRawExtension, TestUnknownField pass")
 	})
 })
+
+// distinctSubtests counts the subtests by normalized name, and those of them excepted.
+func distinctSubtests(outcomes map[string]smpsuite.Outcome) (all, excepted int) {
+	seen := map[string]bool{}
+	for name := range outcomes {
+		if !strings.Contains(name, "/") {
+			continue
+		}
+		n := smpsuite.Normalize(name)
+		if !seen[n] {
+			seen[n] = true
+			if _, ok := smpsuite.Excepted(n); ok {
+				excepted++
+			}
+		}
+	}
+	return len(seen), excepted
+}
 
 func removed(s *smpsuite.Scratch) string {
 	var names []string

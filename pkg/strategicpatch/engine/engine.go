@@ -50,7 +50,7 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Ordering: patch.OrderKubectl, Gates: o.gates()})
+	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
 	}
