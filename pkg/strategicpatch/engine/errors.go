@@ -21,8 +21,8 @@ type docs map[elements.Source]value.Value
 var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merge key field "[^"]*" \(the merge key is ([^)]*)\)$`)
 
 // asAPIMachinery gives err the message strategicpatch gives for the same fault where ply's tells the same thing in its
-// own words: a patch list out of $setElementOrder's order, an item without its merge key. Other errors are ply's
-// (*elements.Error: the source, the field path and what is wrong).
+// own words: a patch list out of $setElementOrder's order, an item without its merge key; ply's *elements.Error (the
+// source, the field path and what is wrong) stays reachable with errors.As. Other errors are ply's as they are.
 func asAPIMachinery(err error, in docs) error {
 	var ee *elements.Error
 	if !errors.As(err, &ee) {
@@ -41,7 +41,7 @@ func asAPIMachinery(err error, in docs) error {
 		}
 		list, _ := parent.Get(field)
 		order, _ := parent.Get(setOrderPrefix + field)
-		return fmt.Errorf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", toGo(list), strings.TrimSuffix(setOrderPrefix, "/"), toGo(order))
+		return &apiError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", toGo(list), strings.TrimSuffix(setOrderPrefix, "/"), toGo(order)), err}
 	case noMergeKey.MatchString(ee.Msg):
 		m := noMergeKey.FindStringSubmatch(ee.Msg)
 		list, ok := at(doc, ee.Path)
@@ -50,10 +50,20 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		item, _ := toGo(list.Items()[i]).(map[string]interface{})
-		return mergepatch.ErrNoMergeKey(item, m[2])
+		return &apiError{mergepatch.ErrNoMergeKey(item, m[2]).Error(), err}
 	}
 	return err
 }
+
+// apiError is strategicpatch's message for a fault ply found: errors.As still finds ply's *elements.Error (the source
+// and the field path) through Unwrap.
+type apiError struct {
+	msg string
+	ply error
+}
+
+func (e *apiError) Error() string { return e.msg }
+func (e *apiError) Unwrap() error { return e.ply }
 
 // parentOf returns the map holding the value at path p of v, and its field name.
 func parentOf(v value.Value, p fieldpath.Path) (value.Value, string, bool) {

@@ -117,6 +117,10 @@ func collectFields(maps []placed) map[string]*fieldValues {
 
 // addFields adds the fields of m to fields.
 func addFields(fields map[string]*fieldValues, m placed) {
+	if _, ok := m.v.Get("$patch"); ok && !m.witness {
+		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
+		return
+	}
 	get := func(k string) *fieldValues {
 		fv := fields[k]
 		if fv == nil && !m.witness {
@@ -168,15 +172,25 @@ func (b *builder) fieldType(l Lookup, name string, fv *fieldValues, depth int) (
 		if err != nil {
 			return nil, openapi.Meta{}, b.failAt(err, fv, false)
 		}
+		meta := toMeta(m)
+		if meta.Strategy.Has(openapi.StrategyReplace) {
+			// Taken whole: strategicpatch looks nothing up inside.
+			return openapi.Unknown, meta, nil
+		}
 		t, err := b.structType(sub, fv.values, depth+1)
-		return t, toMeta(m), err
+		return t, meta, err
 	case fv.lists == n && (n > 0 || fv.listLookup):
 		sub, m, err := l.Slice(name)
 		if err != nil {
 			return nil, openapi.Meta{}, b.failAt(err, fv, fv.ordered)
 		}
+		meta := toMeta(m)
+		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode == merging {
+			// Replaced whole: applying, strategicpatch looks nothing up inside. (Its conflict check does, item by item.)
+			return atomicList, meta, nil
+		}
 		t, err := b.listType(sub, fv.values, depth+1)
-		return t, toMeta(m), err
+		return t, meta, err
 	}
 	return nil, openapi.Meta{}, nil
 }
@@ -232,6 +246,9 @@ func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, 
 	}
 	return &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: elem}, nil
 }
+
+// atomicList is the type of lists replaced whole.
+var atomicList = &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: openapi.Unknown}
 
 // anyPrimitive is the item type of lists of scalars.
 var anyPrimitive = &openapi.Type{Name: "strategicpatch scalar", Kind: openapi.KindPrimitive}
