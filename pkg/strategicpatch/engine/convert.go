@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
@@ -78,7 +80,7 @@ func fromGo(x interface{}, depth int) (value.Value, error) {
 			}
 			fields = append(fields, value.Field{Key: k, Value: fv})
 		}
-		return value.MustMap(fields...), nil
+		return sortedMap(fields), nil
 	case []interface{}:
 		items := make([]value.Value, len(t))
 		for i, it := range t {
@@ -116,7 +118,7 @@ func fromReflect(r reflect.Value, depth int) (value.Value, error) {
 				}
 				fields = append(fields, value.Field{Key: it.Key().String(), Value: fv})
 			}
-			return value.MustMap(fields...), nil
+			return sortedMap(fields), nil
 		}
 	case reflect.Slice, reflect.Array:
 		items := make([]value.Value, r.Len())
@@ -135,6 +137,12 @@ func fromReflect(r reflect.Value, depth int) (value.Value, error) {
 		return fromGo(r.Elem().Interface(), depth)
 	}
 	return value.Value{}, fmt.Errorf("unknown type: %v", r.Type())
+}
+
+// sortedMap is the map of fields, whose keys (a Go map's) are distinct.
+func sortedMap(fields []value.Field) value.Value {
+	slices.SortFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	return value.MapFromSorted(fields)
 }
 
 // toMap converts an object into Go values as strategicpatch's JSON decoding gives them: map[string]interface{},
