@@ -28,9 +28,9 @@ const (
 	deletePrimPrefix = "$deleteFromPrimitiveList/"
 )
 
-// A mode says when a failed look-up fails the call, as in strategicpatch: applying or merging patches looks a key up
-// wherever two documents hold objects (or lists) there, and fails; creating a patch looks it up where two documents
-// hold objects (or lists) that differ, and fails, unless they are equal.
+// A mode says when a failed look-up fails the call, as in strategicpatch: applying a patch (or merging two) looks a key
+// up wherever both documents hold objects (or both lists) there, and fails; creating a patch looks it up where two
+// documents hold objects (or lists) there, and fails only when they differ.
 type mode uint8
 
 const (
@@ -65,6 +65,7 @@ func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
 	return b.structType(l, maps, 0)
 }
 
+// builder builds the schema type of one call.
 type builder struct {
 	mode mode
 }
