@@ -14,7 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/plyproject/ply/pkg/features"
 	ply "github.com/plyproject/ply/pkg/strategicpatch"
+	"github.com/plyproject/ply/pkg/strategicpatch/engine"
 )
 
 // deployment schema, as the API server and Helm read it.
@@ -213,5 +215,19 @@ var _ = Describe("pkg/strategicpatch", func() {
 			Expect(dep).NotTo(HaveSuffix("/strategicpatch"))
 			Expect(dep).NotTo(ContainSubstring("jsonmergepatch"))
 		}
+	})
+})
+
+var _ = Describe("Lookup", func() {
+	It("gives the engine a LookupPatchMeta, for calls with ply's gates", func() {
+		live := []byte(`{"spec":{"strategy":{"type":"Recreate"}}}`)
+		patch := []byte(`{"spec":{"strategy":{"$patch":"delete"}}}`)
+		off, err := ply.StrategicMergePatchUsingLookupPatchMeta(live, patch, schema)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(off)).To(Equal(`{"spec":{"strategy":{}}}`), "every gate off: strategicpatch's empty map")
+		on := features.Gates{}
+		out, err := engine.Options{Gates: &on}.ApplyJSON(live, patch, ply.Lookup(schema))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(Equal(`{"spec":{}}`), "PatchDeleteRemovesMap on: the map is deleted")
 	})
 })
