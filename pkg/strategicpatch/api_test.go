@@ -231,3 +231,27 @@ var _ = Describe("Lookup", func() {
 		Expect(string(out)).To(Equal(`{"spec":{}}`), "PatchDeleteRemovesMap on: the map is deleted")
 	})
 })
+
+var _ = DescribeTable("malformed patches give apimachinery's errors",
+	func(live, patch string, sentinel bool) {
+		_, want := sp.StrategicMergePatch([]byte(live), []byte(patch), &appsv1.Deployment{})
+		Expect(want).To(HaveOccurred())
+		_, got := ply.StrategicMergePatch([]byte(live), []byte(patch), &appsv1.Deployment{})
+		Expect(got).To(MatchError(want.Error()))
+		if sentinel {
+			Expect(got == want).To(BeTrue(), "the same sentinel, compared with ==")
+		}
+	},
+	Entry("$retainKeys not a list", `{"spec":{"strategy":{"type":"Recreate"}}}`,
+		`{"spec":{"strategy":{"$retainKeys":"type","type":"Recreate"}}}`, true),
+	Entry("$retainKeys missing a field the patch sets", `{"spec":{"strategy":{"type":"Recreate"}}}`,
+		`{"spec":{"strategy":{"$retainKeys":["type"],"rollingUpdate":{"maxSurge":1},"type":"RollingUpdate"}}}`, true),
+	Entry("an unknown $patch value in a map", `{"spec":{"strategy":{"type":"Recreate"}}}`,
+		`{"spec":{"strategy":{"$patch":"shred"}}}`, false),
+	Entry("$patch: merge in a map", `{"spec":{"selector":{"matchLabels":{"a":"b"}}}}`,
+		`{"spec":{"selector":{"$patch":"merge","matchLabels":{"c":"d"}}}}`, false),
+	Entry("a patch list out of $setElementOrder's order", `{"spec":{"template":{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}}}`,
+		`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"a"},{"name":"b"}],"containers":[{"name":"b","image":"1"},{"name":"a","image":"2"}]}}}}`, false),
+	Entry("an item without its merge key", `{"spec":{"template":{"spec":{"containers":[{"name":"a"}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"image":"2"}]}}}}`, false),
+)

@@ -21,8 +21,10 @@ type docs map[elements.Source]value.Value
 var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merge key field "[^"]*" \(the merge key is ([^)]*)\)$`)
 
 // asAPIMachinery gives err the message strategicpatch gives for the same fault where ply's tells the same thing in its
-// own words: a patch list out of $setElementOrder's order, an item without its merge key; ply's *elements.Error (the
-// source, the field path and what is wrong) stays reachable with errors.As. Other errors are ply's as they are.
+// own words: a patch list out of $setElementOrder's order, an item without its merge key, an unknown "$patch" value in
+// a map; ply's *elements.Error (the source, the field path and what is wrong) stays reachable with errors.As. A
+// "$retainKeys" that is not a list or misses a field the patch sets is mergepatch.ErrBadPatchFormatForRetainKeys itself,
+// the sentinel the API server compares with ==. Other errors are ply's as they are.
 func asAPIMachinery(err error, in docs) error {
 	var ee *elements.Error
 	if !errors.As(err, &ee) {
@@ -42,6 +44,22 @@ func asAPIMachinery(err error, in docs) error {
 		list, _ := parent.Get(field)
 		order, _ := parent.Get(setOrderPrefix + field)
 		return &apiError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", toGo(list), strings.TrimSuffix(setOrderPrefix, "/"), toGo(order)), err}
+	case ee.Source == elements.Patch && (strings.HasPrefix(ee.Msg, "$retainKeys must be a list") ||
+		strings.HasPrefix(ee.Msg, "the patch sets field ") && strings.Contains(ee.Msg, " but $retainKeys does not list it")):
+		// strategicpatch checks "$retainKeys" in a map the object has (content the object lacks it copies unchecked, and
+		// ply's error stays): its sentinel, which the API server answers with 400 Bad Request.
+		if live, ok := at(in[elements.Live], ee.Path); ok && live.IsMap() {
+			return mergepatch.ErrBadPatchFormatForRetainKeys
+		}
+		return err
+	case ee.Source == elements.Patch && (strings.HasPrefix(ee.Msg, "unknown $patch value ") && strings.Contains(ee.Msg, "; expected ") ||
+		strings.HasPrefix(ee.Msg, "$patch: merge is a schema strategy")):
+		m, ok := at(doc, ee.Path)
+		d, _ := m.Get("$patch")
+		if !ok || !m.IsMap() {
+			return err
+		}
+		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(m)).Error(), err}
 	case noMergeKey.MatchString(ee.Msg):
 		m := noMergeKey.FindStringSubmatch(ee.Msg)
 		list, ok := at(doc, ee.Path)
