@@ -79,6 +79,11 @@ var _ = Describe("pkg/strategicpatch", func() {
 			{ply.NewPatchMetaFromStruct, sp.NewPatchMetaFromStruct},
 			{ply.NewPatchMetaFromOpenAPI, sp.NewPatchMetaFromOpenAPI},
 			{ply.ItemAddedToModifiedSlice, sp.ItemAddedToModifiedSlice},
+			{ply.ItemRemovedFromModifiedSlice, sp.ItemRemovedFromModifiedSlice},
+			{ply.ItemMatchesOriginalAndModifiedSlice, sp.ItemMatchesOriginalAndModifiedSlice},
+			{ply.GetTagStructTypeOrDie, sp.GetTagStructTypeOrDie},
+			{ply.NewKindItem, sp.NewKindItem},
+			{ply.NewSliceItem, sp.NewSliceItem},
 		}
 		for _, p := range pairs {
 			Expect(reflect.TypeOf(p[0])).To(Equal(reflect.TypeOf(p[1])))

@@ -31,11 +31,14 @@ type (
 	SortableSliceOfScalars = sp.SortableSliceOfScalars
 )
 
-// The schema constructors are apimachinery's: they build schema values, never merge.
+// The schema constructors are apimachinery's: they build schema values (and the visitors of OpenAPI v2 models that
+// PatchMetaFromOpenAPI looks keys up with), never merge.
 var (
 	NewPatchMetaFromStruct  = sp.NewPatchMetaFromStruct
 	NewPatchMetaFromOpenAPI = sp.NewPatchMetaFromOpenAPI
 	GetTagStructTypeOrDie   = sp.GetTagStructTypeOrDie
+	NewKindItem             = sp.NewKindItem
+	NewSliceItem            = sp.NewSliceItem
 )
 
 // LookupPatchItem is apimachinery's visitor of OpenAPI v2 models for look-ups.
