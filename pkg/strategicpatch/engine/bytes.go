@@ -30,12 +30,14 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 }
 
 // ApplyMap is Apply on objects held as Go values (StrategicMergeMapPatchUsingLookupPatchMeta); neither is modified.
+// Only what the patch names is converted to ply's values: the result holds original's other values themselves, as
+// strategicpatch's result (original, modified) does.
 func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
-	ov, err := fromMap(original)
+	pv, err := fromMap(p)
 	if err != nil {
 		return nil, err
 	}
-	pv, err := fromMap(p)
+	ov, rest, err := scoped(original, pv, l, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +45,9 @@ func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[str
 	if err != nil {
 		return nil, err
 	}
-	return toMap(out), nil
+	result := toMap(out)
+	rest.restore(result)
+	return result, nil
 }
 
 // ComposeMaps is Compose on patches held as Go values.

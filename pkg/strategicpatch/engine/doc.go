@@ -10,7 +10,8 @@
 // the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
-// docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments; errors are
+// docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
+// ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original); errors are
 // apimachinery's (mergepatch's sentinels compared with ==, ErrConflict, ErrPreconditionFailed, the messages of a patch
 // list out of $setElementOrder's order and of an item without its merge key), else ply's *elements.Error naming the
 // source and field path.
