@@ -15,9 +15,10 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Options choose ply's behaviour; the zero value (every feature gate off: Kubectl) gives strategicpatch's results.
+// Options choose ply's behaviour; the zero value (every feature gate off) gives strategicpatch's results.
 type Options struct {
-	// Gates switch ply's departures from strategicpatch on; the zero value is features.Kubectl(), every gate off.
+	// Gates switch ply's departures from strategicpatch (features.Gates{}: all on); nil is features.Kubectl(), every
+	// gate off.
 	Gates *features.Gates
 }
 
