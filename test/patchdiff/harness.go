@@ -397,7 +397,7 @@ func runApply(t *difftest.Target, o *Outcome) {
 	var panicked bool
 	o.PlyErr, panicked = guard(func() error {
 		var err error
-		o.PlyObject, err = plyApply(t, c.Live, o.OraclePatch)
+		o.PlyObject, err = PlyApply(t, c.Live, o.OraclePatch)
 		return err
 	})
 	o.Class = compareObjects(o, panicked)
