@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -54,6 +55,10 @@ var _ = Describe("Entry's Any (a patch touches a node)", func() {
 			Expect(patchHas(kDelta, path)).To(Equal(wantDelta), "kubectl's delta: %s", kDelta.JSON())
 
 			Expect(touches(e, delta.Deletions)).To(Equal(wantDeletions), "Touches(Deletions)")
+			if set, ok := e.(*elements.SetElement); ok { // internal/order asks halves, which the patch's sets follow
+				Expect(halves.SetTouched(set, elements.Live, elements.NoSource)).To(Equal(wantDelta), "halves.SetTouched, delta")
+				Expect(halves.SetTouched(set, elements.NoSource, elements.Recorded)).To(Equal(wantDeletions), "halves.SetTouched, deletions")
+			}
 			if c.hasRecorded {
 				// With live equal to local kubectl's patch is the deletions
 				// alone, but for a set: kubectl sorts live's copy before

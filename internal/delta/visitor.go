@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate"
@@ -98,26 +99,13 @@ func (en Entry) appendTo(out []value.Field, name string) []value.Field {
 // Entry returns the patch entry of e, a node local holds. A registered rule's field is left out (PatchLeavesLive) or
 // an *elements.RuleError (PatchRefused); an Element kind no built-in rule decides is an error, as in a merge.
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
-	if skip, err := ruled(e.Base()); skip || err != nil {
+	if skip, err := halves.Ruled(e.Base()); skip || err != nil {
 		return Entry{}, err
 	}
 	o, err := d.Visit(e)
 	en := Entry{Outcome: o, Parallel: d.par}
 	d.par = Parallel{}
 	return en, err
-}
-
-// ruled says how patch generation treats node n under its registered rule (pkg/elements.Rule.Patch): skip for a
-// field another writer owns (no entry of any kind), an error for a rule no patch expresses; neither for the others.
-func ruled(n *elements.Node) (skip bool, err error) {
-	switch r := elements.RuleOf(n); {
-	case r == nil || r.Patch == elements.PatchByMetadata:
-		return false, nil
-	case r.Patch == elements.PatchLeavesLive:
-		return true, nil
-	default:
-		return false, &elements.RuleError{Rule: r.Name, Path: n.Path(), Msg: "decides this field in a way no strategic merge patch expresses; no patch can be made for this object"}
-	}
 }
 
 // Visit implements elements.Visitor, switching on the built-in kinds; another kind is an error.
@@ -135,30 +123,15 @@ func (d *Visitor) Visit(e elements.Element) (elements.Outcome, error) {
 	return elements.Absent, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
 }
 
-// compares returns from if the half of that source compares node n member by member, else NoSource: from and local
-// are non-null values of one JSON type and, for a merged list (list), from has items. NoSource never compares.
-func compares(n *elements.Node, from elements.Source, list bool) elements.Source {
-	if v, has := n.Get(from); has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0) {
-		return from
-	}
-	return elements.NoSource
-}
-
 // prelude returns the sources of the halves that compare n member by member, NoSource for a half settled by
 // the values alone (the changes on replaced(n), the deletions on nothing); done when both are settled.
 func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, done bool) {
-	cs, ds = compares(n, d.changes, list), compares(n, d.deletions, list)
+	cs, ds = halves.Compares(n, d.changes, list), halves.Compares(n, d.deletions, list)
 	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
-// replaced is the changes half of a value sent whole: local's, unless changes are left out or their source equals it.
-func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
-	from, has := n.Get(d.changes)
-	if d.changes != elements.NoSource && !(has && value.Equal(n.Local, from)) {
-		return elements.Keep(n.Local)
-	}
-	return elements.Absent
-}
+// replaced is the changes half of a value sent whole (halves.Replaced).
+func (d *Visitor) replaced(n *elements.Node) elements.Outcome { return halves.Replaced(n, d.changes) }
 
 // VisitAtomic is Visit for its kind: a map of strategy replace is sent whole whenever local sets it, others when
 // changed. Compared member by member (below): for the deletions, a node atomic only as live's kind differs; for the
@@ -176,7 +149,7 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 		if d.changes != elements.NoSource { // (else replaced's Absent)
 			return elements.Keep(n.Local), nil
 		}
-	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
+	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, n.Local):
 		return d.below(n, elements.Recorded)
 	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
 		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
@@ -309,7 +282,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	var out []value.Field
 	for _, f := range fs {
 		if fe := f.Element.Base(); !fe.HasLocal {
-			if skip, err := ruled(fe); err != nil {
+			if skip, err := halves.Ruled(fe); err != nil {
 				return elements.Absent, err
 			} else if _, has := fe.Get(d.deletions); has && !skip {
 				out = append(out, value.Field{Key: f.Name, Value: value.Null})
@@ -349,23 +322,6 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), nil
-}
-
-// sameJSONType reports whether a and b decode to the same Go type in encoding/json (all numbers are one):
-// kubectl diffs and combines values of one type member by member and replaces a value whose type changed.
-func sameJSONType(a, b value.Value) bool {
-	number := func(k value.Kind) bool { return k == value.KindInt || k == value.KindFloat }
-	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
-}
-
-func index(it *elements.Item, src elements.Source) int {
-	switch src {
-	case elements.Recorded:
-		return it.RecordedIndex
-	case elements.Live:
-		return it.LiveIndex
-	}
-	return -1
 }
 
 // VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
@@ -408,7 +364,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		if it.LocalIndex < 0 {
 			break
 		}
-		fc, fd := index(it, cs), index(it, ds)
+		fc, fd := halves.Index(it, cs), halves.Index(it, ds)
 		orderSame = orderSame && fc == it.LocalIndex
 		if fd >= 0 {
 			matched[fd] = true
@@ -547,69 +503,29 @@ var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: va
 
 // VisitSet is Visit for its kind for a set: local's values new to the changes' source (local's order),
 // $deleteFromPrimitiveList with the deletions' source's values local lacks (in kubectl's scalar order), and
-// $setElementOrder (local's list) when values are deleted or the changes compare and local is not their list sorted.
+// $setElementOrder (local's list) when values are deleted or the changes compare and local is not their list sorted
+// (halves.OfSet decides which).
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
-	cs, ds, done := d.prelude(n, true)
-	if done {
+	s, err := halves.OfSet(e, d.changes, d.deletions)
+	switch {
+	case err != nil:
+		return elements.Absent, err
+	case s.Settled:
 		return d.replaced(n), nil
 	}
-	c := cs != elements.NoSource
-	objects := elements.SetOfMaps(n.Type, &n.Meta)
-	for _, src := range [...]elements.Source{ds, cs} {
-		from, _ := n.Get(src)
-		for i, v := range from.Items() {
-			if _, ok := elements.SetKey(v, objects); !ok {
-				return elements.Absent, n.Errorf(src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
-			}
-		}
+	if len(s.Deleted) > 0 {
+		d.par.Deletes, d.par.HasDeletes = value.List(s.Deleted), true
+		d.dels += len(s.Deleted)
 	}
-	var added, dels []value.Value
-	for i := range e.Items {
-		it := &e.Items[i]
-		switch {
-		case it.LocalIndex >= 0 && c && index(it, cs) < 0:
-			added = append(added, it.Element.Base().Local)
-		case it.LocalIndex < 0 && index(it, ds) >= 0:
-			v, _ := it.Element.Base().Get(ds)
-			dels = append(dels, v)
-		}
-	}
-	if len(dels) > 0 {
-		smp.SortScalars(dels)
-		d.par.Deletes, d.par.HasDeletes = value.List(dels), true
-		d.dels += len(dels)
-	}
-	if d.order && n.Local.Len() > 0 && (len(dels) > 0 || (c && !sortedSame(e, cs))) {
+	if d.order && s.Order {
 		d.par.Order, d.par.HasOrder = n.Local, true
 	}
-	if !c {
+	switch {
+	case !s.Compared:
 		return d.replaced(n), nil
-	}
-	if len(added) == 0 {
+	case len(s.Added) == 0:
 		return elements.Absent, nil
 	}
-	return elements.Keep(value.List(added)), nil
-}
-
-// sortedSame reports whether src's set, sorted as kubectl sorts scalars, equals local's list item by item
-// (linear unless local repeats values: it uses the items collate matched instead of sorting).
-func sortedSame(e *elements.SetElement, src elements.Source) bool {
-	from, _ := e.Get(src)
-	local := e.Local.Items()
-	if from.Len() != len(local) {
-		return false
-	}
-	matched := 0 // local's items, the first ones, all in src
-	for ; matched < len(e.Items) && e.Items[matched].LocalIndex >= 0; matched++ {
-		if index(&e.Items[matched], src) < 0 {
-			return false
-		}
-	}
-	if matched != len(local) {
-		sorted := slices.Clone(from.Items())
-		smp.SortScalars(sorted)
-		return slices.EqualFunc(local, sorted, value.Equal)
-	}
-	return smp.Sorted(local)
+	return elements.Keep(value.List(s.Added)), nil
 }
