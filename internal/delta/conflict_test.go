@@ -178,7 +178,7 @@ var _ = Describe("Check", func() {
 		func(live string, want []conflict) {
 			c := newCase("Deployment", `{spec: {template: {spec: {containers: [{name: a, image: "1"}]}}}}`,
 				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
-			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl()})
+			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl(), Patches: true})
 			Expect(err).NotTo(HaveOccurred())
 			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Compose, true)
 			Expect(err).NotTo(HaveOccurred())

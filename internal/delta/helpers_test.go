@@ -76,7 +76,7 @@ func (c threeCase) vals() elements.Values {
 }
 
 func (c threeCase) tree() elements.Element {
-	tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{})
+	tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Patches: true})
 	Expect(err).NotTo(HaveOccurred())
 	return tree
 }

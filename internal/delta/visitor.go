@@ -9,7 +9,6 @@ import (
 	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -134,9 +133,9 @@ func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, 
 func (d *Visitor) replaced(n *elements.Node) elements.Outcome { return halves.Replaced(n, d.changes) }
 
 // VisitAtomic is Visit for its kind: a map of strategy replace is sent whole whenever local sets it, others when
-// changed. Compared member by member (below): for the deletions, a node atomic only as live's kind differs; for the
-// delta, an item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's first: an
-// unsorted set equal to local's gets $setElementOrder).
+// changed. Compared member by member (its elements.Below): for the deletions, a node atomic only as live's kind
+// differs; for the delta, an item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's
+// first: an unsorted set equal to local's gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
 	if !n.Local.IsMap() && !n.Local.IsList() {
@@ -150,41 +149,38 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 			return elements.Keep(n.Local), nil
 		}
 	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, n.Local):
-		return d.below(n, elements.Recorded)
+		return d.below(e, elements.Recorded)
 	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
-		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
-			return d.below(n, elements.Live)
+		if e.Below != nil || halves.HasUnsortedSet(n.Local, n.Type, n.Meta) {
+			return d.below(e, elements.Live)
 		}
 		return elements.Absent, nil
 	}
 	return d.replaced(n), nil
 }
 
-// below computes member by member the entry of atomic node n, a map or list in local: src's value (as recorded)
-// and local's are collated again alone under holder(n) and visited. For Recorded (the deletions) the changes,
-// lacking their source, are settled on local's values; for Live (the delta) they compare with it, errors name live.
-func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
-	parent, name := holder(n)
-	from, _ := n.Get(src)
-	vals := elements.Values{
-		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
-		Local: value.MustMap(value.Field{Key: name, Value: n.Local}), HasLocal: true,
-	}
-	sub, err := collate.Collate(vals, parent, collate.Options{Gates: d.Gates})
-	if err != nil {
-		return elements.Absent, rebase(err, n.Path())
-	}
-	root, ok := sub.(*elements.MapElement)
-	if !ok || len(root.Fields) != 1 {
-		return d.replaced(n), nil
+// below computes member by member the entry of atomic node e, a map or list in local, from its elements.Below: src's
+// value (as recorded) and local's. For Recorded (the deletions) the changes, lacking their source, are settled on
+// local's values; for Live (the delta) they compare with it, errors name live. A tree collated without Below (not for
+// patches: collate.Options.Patches) is an error, never a patch made without it.
+func (d *Visitor) below(e *elements.AtomicElement, src elements.Source) (elements.Outcome, error) {
+	switch b := e.Below; {
+	case b == nil:
+		return elements.Absent, e.Errorf(elements.NoSource, "kubectl's patch compares this value member by member, but the tree was not collated for patches (collate.Options.Patches)")
+	case b.Err != nil:
+		if ce, ok := b.Err.(*elements.Error); ok { // (a copy: callers may rename what they are handed)
+			c := *ce
+			return elements.Absent, &c
+		}
+		return elements.Absent, b.Err
 	}
 	sd := *d // (d.par is empty: Entry clears it after each visit)
 	if src == elements.Live {
 		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
 	}
-	en, err := sd.Entry(root.Fields[0].Element)
+	en, err := sd.Entry(e.Below.Element)
 	if err != nil {
-		return elements.Absent, rebase(renamed(err, elements.Recorded, src), n.Path())
+		return elements.Absent, renamed(err, elements.Recorded, src)
 	}
 	d.par, d.dels = en.Parallel, sd.dels
 	return en.Outcome, nil
@@ -235,29 +231,6 @@ func Malformed(err error, verb string) error {
 		e.Source, e.Msg = elements.Local, "kubectl's patch for local's repeated merge keys cannot be "+verb+": "+e.Msg
 	}
 	return err
-}
-
-// hasUnsortedSet reports whether v (type t, metadata meta) holds, within maps and keyed lists, an unsorted merged set.
-func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
-	switch v.Kind() {
-	case value.KindMap:
-		return !meta.Strategy.Has(openapi.StrategyReplace) && slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-			if !f.Value.IsMap() && !f.Value.IsList() {
-				return false
-			}
-			ct, cm := t.Child(f.Key)
-			return hasUnsortedSet(f.Value, ct, cm)
-		})
-	case value.KindList:
-		it := t.Item()
-		if it.Kind == openapi.KindPrimitive {
-			return elements.MergedList(t, &meta) && !smp.Sorted(v.Items())
-		}
-		return elements.MergedList(t, &meta) && len(meta.MergeKey) > 0 && slices.ContainsFunc(v.Items(), func(item value.Value) bool {
-			return hasUnsortedSet(item, it, openapi.Meta{})
-		})
-	}
-	return false
 }
 
 // rebase moves an *elements.Error of a subtree below collated to node path at (the subtree's first step is the node).

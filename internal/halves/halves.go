@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -125,6 +126,30 @@ func SetTouched(e *elements.SetElement, changes, deletions elements.Source) bool
 		return len(s.Deleted) > 0 || s.Order || Replaced(&e.Node, changes).Present
 	}
 	return len(s.Deleted) > 0 || s.Order || len(s.Added) > 0
+}
+
+// HasUnsortedSet reports whether v (type t, metadata meta) holds, within maps and keyed lists, an unsorted merged set:
+// in an item all sources agree on, kubectl's delta still gives it $setElementOrder (it sorts live's copy first).
+func HasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		return !meta.Strategy.Has(openapi.StrategyReplace) && slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+			if !f.Value.IsMap() && !f.Value.IsList() {
+				return false
+			}
+			ct, cm := t.Child(f.Key)
+			return HasUnsortedSet(f.Value, ct, cm)
+		})
+	case value.KindList:
+		it := t.Item()
+		if it.Kind == openapi.KindPrimitive {
+			return elements.MergedList(t, &meta) && !smp.Sorted(v.Items())
+		}
+		return elements.MergedList(t, &meta) && len(meta.MergeKey) > 0 && slices.ContainsFunc(v.Items(), func(item value.Value) bool {
+			return HasUnsortedSet(item, it, openapi.Meta{})
+		})
+	}
+	return false
 }
 
 // sortedSame reports whether src's set, sorted as kubectl sorts scalars, equals local's list item by item

@@ -127,7 +127,10 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 		k, _ := local.Get("kind")
 		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result})
+	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false) and, with gate
+	// UniqueMergeKeys off, for a list repeating a merge key (Ranked, known once collated): collate for patches then.
+	forPatches := !result && (!opts.Overwrite || !opts.Gates.Enabled(features.UniqueMergeKeys))
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result, Patches: forPatches})
 	if err != nil {
 		return Result{}, err
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plyproject/ply/internal/halves"
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
@@ -33,6 +35,9 @@ type Options struct {
 	Compose bool
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
+	// Patches collates the tree for patch generation too (internal/delta): atomic nodes kubectl's patches compare
+	// member by member get their elements.Below, collated in the same pass; a merge alone needs none.
+	Patches bool
 	// Lenient collates as local an object the server holds (kubectl's conflict check, a merge's result): a kind the
 	// schema rules out makes the node atomic, a directive-named field is data, and of local items repeating a key (or
 	// set value) only the first is matched. Keyless or non-object items and non-scalar set values still fail.
@@ -86,6 +91,7 @@ func reuse[T any](slab []T) []T {
 }
 
 func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.Element, error) {
+	probe.Collated()
 	if root == nil {
 		root = openapi.Unknown
 	}
@@ -170,7 +176,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	case err != nil && !c.opts.Lenient:
 		return nil, err
 	case err != nil: // (Lenient) a kind the schema rules out is atomic
-		return build(c, &c.atomics, &s), nil
+		return c.atomic(&s, vals.HasLive && value.Equal(local, vals.Live)), nil
 	case same || clash: // atomic
 	case local.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
 		return c.fieldsNode(&s, local.Fields(), nil, 0)
@@ -186,7 +192,38 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && !c.ranked && clash {
 		c.ranked = repeatsKey(local, t, *meta)
 	}
-	return build(c, &c.atomics, &s), nil
+	return c.atomic(&s, same), nil
+}
+
+// atomic builds the AtomicElement of node s, local setting it to a value decided whole; same: live holds local's value
+// (and recorded too, if it has one). For patches (Options.Patches) it gets its elements.Below where kubectl's patches compare it
+// member by member.
+func (c *collator) atomic(s *elements.Node, same bool) *elements.AtomicElement {
+	e := build(c, &c.atomics, s)
+	if !c.opts.Patches {
+		return e
+	}
+	n, local := &e.Node, s.Local
+	var from value.Value
+	switch {
+	case !local.IsMap() && !local.IsList(), local.IsMap() && n.Meta.Strategy.Has(openapi.StrategyReplace):
+		return e
+	case n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, local) && halves.Compares(n, elements.Recorded, false) != elements.NoSource:
+		from = n.Recorded // live holds another kind: the deletions compare recorded's value with local's
+	case same && local.IsMap() && halves.HasUnsortedSet(local, n.Type, n.Meta):
+		from = n.Live // kubectl's delta sorts live's copy of a set before comparing
+	default:
+		return e
+	}
+	ranked := c.ranked // (a subtree for patches decides nothing of the merge)
+	vals := elements.Values{Recorded: from, HasRecorded: true, Local: local, HasLocal: true}
+	sub, err := c.node(n.Parent, n.Name, false, &vals, n.Type, &n.Meta)
+	c.ranked = ranked
+	if err != nil {
+		sub = nil
+	}
+	e.Below = &elements.Below{Element: sub, Err: err}
+	return e
 }
 
 // repeatsKey reports whether v (type t, metadata meta) holds a list merged by a one-field key that names a key twice.

@@ -71,7 +71,7 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	if err != nil {
 		return value.Value{}, err
 	}
-	tree, err := collate.Collate(vals, root, collate.Options{Gates: opts.Gates})
+	tree, err := collate.Collate(vals, root, collate.Options{Gates: opts.Gates, Patches: true})
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -166,7 +166,7 @@ func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay v
 	if err != nil {
 		return
 	}
-	tree, err := collate.Collate(vals, t.Root, collate.Options{Gates: features.Kubectl()})
+	tree, err := collate.Collate(vals, t.Root, collate.Options{Gates: features.Kubectl(), Patches: true})
 	if err != nil {
 		return
 	}
