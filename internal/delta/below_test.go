@@ -21,7 +21,7 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 	DescribeTable("equal kubectl's three-way patch",
 		func(recorded, local, live string) {
 			c := newCase("Deployment", recorded, local, live)
-			p, ok, err := delta.ThreeWay(c.tree(), features.Gates{}, patch.Compose, true)
+			p, ok, err := delta.ThreeWay(c.tree(), features.Gates{}, patch.Compose, nil)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeTrue())
 			Expect(p.JSON()).To(MatchJSON(kubectlThreeWay(c.def(), c.recorded, c.hasRecorded, c.local, c.live).JSON()))
@@ -48,7 +48,7 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 
 	It("report an error of the subtree at its full path, and only when a patch is made", func() {
 		c := newCase("Deployment", recorded, local, live)
-		_, _, err := delta.ThreeWay(c.tree(), features.Gates{}, patch.Compose, true)
+		_, _, err := delta.ThreeWay(c.tree(), features.Gates{}, patch.Compose, nil)
 		var e *elements.Error
 		Expect(errors.As(err, &e)).To(BeTrue(), "%v", err)
 		Expect(e.Source).To(Equal(elements.Local))
@@ -65,7 +65,7 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 		c := newCase("Deployment", recorded, `{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
 		tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		_, _, err = delta.ThreeWay(tree, features.Gates{}, patch.Compose, true)
+		_, _, err = delta.ThreeWay(tree, features.Gates{}, patch.Compose, nil)
 		Expect(err).To(MatchError(ContainSubstring("not collated for patches")))
 	})
 })

@@ -5,13 +5,12 @@
 package delta
 
 import (
-	"cmp"
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -25,11 +24,12 @@ func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, 
 	return en.Value, en.Present, err
 }
 
-// ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): Delta and
-// Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be Ranked) where
-// that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are asked for theirs.
-// Unless overwrite, the patch's conflicts with live's changes (Check) are the error.
-func ThreeWay(root elements.Element, gates features.Gates, compose Composer, overwrite bool) (value.Value, bool, error) {
+// ThreeWay returns kubectl apply's patch for a tree collated for patches (collate.Options.Patches;
+// strategicpatch.CreateThreeWayMergePatch): Delta and Deletions in one walk, merged node by node as kubectl does, or by
+// compose (required if a list may be Ranked) where that does not hold. A fault of recorded wins over one of live: on an
+// error the Deletions alone are asked for theirs. Given check (Overwrite false), the patch's conflicts with live's
+// changes (Check) are the error; nil: local overwrites them.
+func ThreeWay(root elements.Element, gates features.Gates, compose Composer, check *Changes) (value.Value, bool, error) {
 	d := New(threeWay, gates)
 	d.Compose = compose
 	en, err := d.Entry(root)
@@ -39,10 +39,18 @@ func ThreeWay(root elements.Element, gates features.Gates, compose Composer, ove
 		}
 		return value.Value{}, false, err
 	}
-	if !overwrite {
-		err = Check(root, en.Value, en.Present, gates)
+	if check != nil {
+		err = Check(root, *check, en.Value, en.Present, gates)
 	}
 	return en.Value, en.Present, err
+}
+
+// Changes is what the conflict check reads of an object besides its tree: the view of its recorded and live values
+// that collate.Options.Conflicts builds in the tree's own collation (collate.Arena.Conflicts), live's values held as
+// Local, or the error collating it (Tree nil).
+type Changes struct {
+	Tree elements.Element
+	Err  error
 }
 
 // Conflict is where the three-way patch (what local writes) and the recorded->live patch (server changes) disagree.
@@ -74,24 +82,29 @@ func (e *ConflictError) Error() string {
 // a $patch directive, or an atomic list's length or member (scalars deduplicated and sorted). Replace-strategy fields
 // and merged lists of scalars never conflict; items of merged lists of maps match by elements.KeyOf (none: skipped).
 //
-// Live is collated as local leniently (collate.Options.Lenient): of items repeating a key the first is compared, as the
-// merge writes only it, but with gate UniqueMergeKeys off they pair as kubectl's do. An item no patch can name is an
-// *elements.Error naming its source, as kubectl fails on it too.
-func Check(root elements.Element, patch value.Value, ok bool, gates features.Gates) error {
+// The Changed patch is made of view, live collated as local leniently (collate.Options.Conflicts): of items repeating
+// a key the first is compared, as the merge writes only it, but with gate UniqueMergeKeys off they pair as kubectl's
+// do. An item no patch can name is an *elements.Error naming its source, as kubectl fails on it too; so is view.Err.
+func Check(root elements.Element, view Changes, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
-	n, empty := root.Base(), value.MapFromSorted(nil)
-	// Recorded and live, absent exactly when null (collate.RootValues), are {} then.
-	vals := elements.Values{Recorded: cmp.Or(n.Recorded, empty), HasRecorded: true, Local: cmp.Or(n.Live, empty), HasLocal: true}
-	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true, Gates: gates})
-	if err != nil {
+	if view.Err != nil {
+		err := view.Err
+		if e, ok := err.(*elements.Error); ok { // (a copy: the view's error stays as collated)
+			c := *e
+			err = &c
+		}
 		return renamed(err, elements.Local, elements.Live)
 	}
-	changed, ok, err := Patch(tree, Changed, gates)
+	if view.Tree == nil {
+		return errors.New("the conflict check needs the view of recorded and live collated with the tree (collate.Options.Conflicts)")
+	}
+	changed, ok, err := Patch(view.Tree, Changed, gates)
 	if err != nil || !ok {
 		return renamed(err, elements.Local, elements.Live)
 	}
+	n := root.Base()
 	var out []Conflict
 	compare(patch, changed, n.Type, n.Meta, nil, &out)
 	if len(out) > 0 {

@@ -127,10 +127,12 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 		k, _ := local.Get("kind")
 		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
-	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false) and, with gate
-	// UniqueMergeKeys off, for a list repeating a merge key (Ranked, known once collated): collate for patches then.
-	forPatches := !result && (!opts.Overwrite || !opts.Gates.Enabled(features.UniqueMergeKeys))
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result, Patches: forPatches})
+	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false: with its view of recorded
+	// and live, collated in the same pass) and, with gate UniqueMergeKeys off, for a list repeating a merge key (Ranked,
+	// known once collated): the tree is collated for patches then.
+	check := !result && !opts.Overwrite
+	forPatches := check || (!result && !opts.Gates.Enabled(features.UniqueMergeKeys))
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result, Patches: forPatches, Conflicts: check})
 	if err != nil {
 		return Result{}, err
 	}
@@ -138,7 +140,12 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
+		var view *delta.Changes
+		if check {
+			view = new(delta.Changes)
+			view.Tree, view.Err = arena.Conflicts()
+		}
+		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose, view)
 		if err != nil {
 			return Result{}, err
 		}

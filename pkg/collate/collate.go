@@ -10,6 +10,7 @@
 package collate
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,10 @@ type Options struct {
 	// Patches collates the tree for patch generation too (internal/delta): atomic nodes kubectl's patches compare
 	// member by member get their elements.Below, collated in the same pass; a merge alone needs none.
 	Patches bool
+	// Conflicts collates, in the same pass, the conflict check's view of the object (kubectl apply --overwrite=false):
+	// recorded's and live's values ({} when absent) as recorded and local, leniently, from the root type. It is a second
+	// root in the tree's storage and ID space (Arena.Conflicts); its error fails nothing but the check that reads it.
+	Conflicts bool
 	// Lenient collates as local an object the server holds (kubectl's conflict check, a merge's result): a kind the
 	// schema rules out makes the node atomic, a directive-named field is data, and of local items repeating a key (or
 	// set value) only the first is matched. Keyless or non-object items and non-scalar set values still fail.
@@ -57,7 +62,33 @@ func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.E
 	c := collators.Get().(*collator)
 	c.opts = opts
 	tree, err := c.collate(vals, root)
+	if err == nil && opts.Conflicts {
+		c.conflictView(tree.Base())
+	}
 	return tree, int(c.nodes), &Arena{c: c}, err
+}
+
+// conflictView collates the conflict check's view of the object at root (Options.Conflicts) as a second root.
+func (c *collator) conflictView(root *elements.Node) {
+	empty := value.MapFromSorted(nil)
+	// Recorded and live, absent exactly when null (RootValues), are {} then.
+	vals := elements.Values{Recorded: cmp.Or(root.Recorded, empty), HasRecorded: true, Local: cmp.Or(root.Live, empty), HasLocal: true}
+	opts, ranked := c.opts, c.ranked // (the view decides nothing of the merge)
+	c.opts = Options{Lenient: true, Gates: opts.Gates}
+	c.conflicts, c.conflictsErr = c.node(nil, "", false, &vals, root.Type, &openapi.Meta{})
+	if c.conflictsErr != nil {
+		c.conflicts = nil
+	}
+	c.opts, c.ranked = opts, ranked
+}
+
+// Conflicts returns the conflict check's view of the tree (Options.Conflicts), or the error collating it, its source
+// as collated: live's value is Local there. Both are nil for a tree collated without Conflicts. Call it before Release.
+func (a *Arena) Conflicts() (elements.Element, error) {
+	if a.c == nil {
+		return nil, nil
+	}
+	return a.c.conflicts, a.c.conflictsErr
 }
 
 // Arena is the storage of one tree built by CountIn.
@@ -122,6 +153,9 @@ type collator struct {
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
+	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
+	conflicts    elements.Element
+	conflictsErr error
 }
 
 // alloc returns a new zero T from slab, grown in chunks (a slab is zero past its length: fresh, or cleared by Release).

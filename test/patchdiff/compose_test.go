@@ -174,7 +174,7 @@ func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay v
 	for i, f := range []func() (value.Value, bool, error){
 		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Deletions, features.Kubectl()) },
 		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Delta, features.Kubectl()) },
-		func() (value.Value, bool, error) { return delta.ThreeWay(tree, features.Kubectl(), nil, true) },
+		func() (value.Value, bool, error) { return delta.ThreeWay(tree, features.Kubectl(), nil, nil) },
 	} {
 		p, ok, perr := f()
 		if perr != nil {
