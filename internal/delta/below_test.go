@@ -21,7 +21,8 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 	DescribeTable("equal kubectl's three-way patch",
 		func(recorded, local, live string) {
 			c := newCase("Deployment", recorded, local, live)
-			p, ok, err := delta.ThreeWay(c.tree(), features.Gates{}, patch.Compose, nil)
+			tree, beside := c.collated(features.Gates{})
+			p, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, patch.Compose, true)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeTrue())
 			Expect(p.JSON()).To(MatchJSON(kubectlThreeWay(c.def(), c.recorded, c.hasRecorded, c.local, c.live).JSON()))
@@ -48,7 +49,8 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 
 	It("report an error of the subtree at its full path, and only when a patch is made", func() {
 		c := newCase("Deployment", recorded, local, live)
-		_, _, err := delta.ThreeWay(c.tree(), features.Gates{}, patch.Compose, nil)
+		tree, beside := c.collated(features.Gates{})
+		_, _, err := delta.ThreeWay(tree, beside, features.Gates{}, patch.Compose, true)
 		var e *elements.Error
 		Expect(errors.As(err, &e)).To(BeTrue(), "%v", err)
 		Expect(e.Source).To(Equal(elements.Local))
@@ -63,9 +65,9 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 
 	It("refuse a tree not collated for patches, never making another patch", func() {
 		c := newCase("Deployment", recorded, `{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
-		tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{})
+		tree, _, arena, err := collate.CountIn(c.vals(), rootType(c.kind), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		_, _, err = delta.ThreeWay(tree, features.Gates{}, patch.Compose, nil)
+		_, _, err = delta.ThreeWay(tree, arena, features.Gates{}, patch.Compose, true)
 		Expect(err).To(MatchError(ContainSubstring("not collated for patches")))
 	})
 })

@@ -77,20 +77,12 @@ func (c threeCase) vals() elements.Values {
 	}
 }
 
-func (c threeCase) tree() elements.Element {
-	tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Patches: true})
-	Expect(err).NotTo(HaveOccurred())
-	return tree
-}
-
-// checked returns c's tree collated under gates for patches with the conflict check's view (as pkg/apply collates
-// it for Overwrite false), and that view.
-func (c threeCase) checked(gates features.Gates) (elements.Element, *delta.Changes) {
+// collated returns c's tree collated under gates for patches with the conflict check's view (as pkg/apply collates
+// it for Overwrite false), and what the collation built beside it.
+func (c threeCase) collated(gates features.Gates) (elements.Element, delta.Beside) {
 	tree, _, arena, err := collate.CountIn(c.vals(), rootType(c.kind), collate.Options{Gates: gates, Patches: true, Conflicts: true})
 	Expect(err).NotTo(HaveOccurred())
-	view := new(delta.Changes)
-	view.Tree, view.Err = arena.Conflicts()
-	return tree, view
+	return tree, arena
 }
 
 func (c threeCase) def() string { return rootType(c.kind).Name }

@@ -46,6 +46,8 @@ type Visitor struct {
 	// Compose merges a Ranked list's three-way halves (ThreeWay sets it); Gates are the tree's collation gates.
 	Compose Composer
 	Gates   features.Gates
+	// Beside is what the tree's collation built beside it (Below subtrees); nil: nothing (not collated for patches).
+	Beside Beside
 }
 
 // Composer merges patch second into first, objects of type t, under gates as strategicpatch does (pkg/patch.Compose).
@@ -149,22 +151,31 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 			return elements.Keep(n.Local), nil
 		}
 	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, n.Local):
-		return d.below(e, elements.Recorded)
+		return d.compareBelow(e, elements.Recorded)
 	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
-		if e.Below != nil || halves.HasUnsortedSet(n.Local, n.Type, n.Meta) {
-			return d.below(e, elements.Live)
+		if d.below(e) != nil || halves.HasUnsortedSet(n.Local, n.Type, n.Meta) {
+			return d.compareBelow(e, elements.Live)
 		}
 		return elements.Absent, nil
 	}
 	return d.replaced(n), nil
 }
 
-// below computes member by member the entry of atomic node e, a map or list in local, from its elements.Below: src's
-// value (as recorded) and local's. For Recorded (the deletions) the changes, lacking their source, are settled on
-// local's values; for Live (the delta) they compare with it, errors name live. A tree collated without Below (not for
-// patches: collate.Options.Patches) is an error, never a patch made without it.
-func (d *Visitor) below(e *elements.AtomicElement, src elements.Source) (elements.Outcome, error) {
-	switch b := e.Below; {
+// below returns atomic node e's elements.Below, nil if it has none (or nothing is beside the tree).
+func (d *Visitor) below(e *elements.AtomicElement) *elements.Below {
+	if d.Beside == nil {
+		return nil
+	}
+	return d.Beside.Below(e)
+}
+
+// compareBelow computes member by member the entry of atomic node e, a map or list in local, from its elements.Below:
+// src's value (as recorded) and local's. For Recorded (the deletions) the changes, lacking their source, are settled
+// on local's values; for Live (the delta) they compare with it, errors name live. A tree collated without Below (not
+// for patches: collate.Options.Patches) is an error, never a patch made without it.
+func (d *Visitor) compareBelow(e *elements.AtomicElement, src elements.Source) (elements.Outcome, error) {
+	b := d.below(e)
+	switch {
 	case b == nil:
 		return elements.Absent, e.Errorf(elements.NoSource, "kubectl's patch compares this value member by member, but the tree was not collated for patches (collate.Options.Patches)")
 	case b.Err != nil:
@@ -178,7 +189,7 @@ func (d *Visitor) below(e *elements.AtomicElement, src elements.Source) (element
 	if src == elements.Live {
 		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
 	}
-	en, err := sd.Entry(e.Below.Element)
+	en, err := sd.Entry(b.Element)
 	if err != nil {
 		return elements.Absent, renamed(err, elements.Recorded, src)
 	}
@@ -204,6 +215,7 @@ func holder(n *elements.Node) (t *openapi.Type, name string) {
 // first item of its key, whichever member made it, so the node-by-node merge of the halves does not hold.
 func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	dels, delta := New(Deletions, d.Gates), New(Delta, d.Gates)
+	dels.Beside, delta.Beside = d.Beside, d.Beside
 	den, err := dels.Entry(e)
 	if err != nil {
 		return elements.Absent, err

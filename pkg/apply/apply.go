@@ -140,12 +140,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		var view *delta.Changes
-		if check {
-			view = new(delta.Changes)
-			view.Tree, view.Err = arena.Conflicts()
-		}
-		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose, view)
+		p, ok, err := delta.ThreeWay(tree, arena, opts.Gates, patch.Compose, opts.Overwrite)
 		if err != nil {
 			return Result{}, err
 		}

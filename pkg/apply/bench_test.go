@@ -67,3 +67,25 @@ func BenchmarkMerge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMergeNoOverwrite measures Merge with Overwrite false (kubectl apply --overwrite=false: the three-way patch
+// and the conflict check besides the merge) on the Deployments of BenchmarkMerge.
+func BenchmarkMergeNoOverwrite(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 5000} {
+		recorded, local, live := deployment(n, "a", false), deployment(n, "b", false), deployment(n, "a", true)
+		b.Run("env="+strconv.Itoa(n), func(b *testing.B) {
+			opts := apply.DefaultOptions()
+			opts.Overwrite = false
+			if _, err := apply.Merge(recorded, local, live, opts); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := apply.Merge(recorded, local, live, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -37,7 +37,7 @@ type Options struct {
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
 	// Patches collates the tree for patch generation too (internal/delta): atomic nodes kubectl's patches compare
-	// member by member get their elements.Below, collated in the same pass; a merge alone needs none.
+	// member by member get their elements.Below (Arena.Below), collated in the same pass; a merge alone needs none.
 	Patches bool
 	// Conflicts collates, in the same pass, the conflict check's view of the object (kubectl apply --overwrite=false):
 	// recorded's and live's values ({} when absent) as recorded and local, leniently, from the root type. It is a second
@@ -80,6 +80,15 @@ func (c *collator) conflictView(root *elements.Node) {
 		c.conflicts = nil
 	}
 	c.opts, c.ranked = opts, ranked
+}
+
+// Below returns the subtree kubectl's patches compare atomic node e of the tree by (elements.Below), nil if it has none:
+// in a tree collated without Options.Patches, none has. Call it before Release.
+func (a *Arena) Below(e *elements.AtomicElement) *elements.Below {
+	if a.c == nil {
+		return nil
+	}
+	return a.c.belows[e.ID]
 }
 
 // Conflicts returns the conflict check's view of the tree (Options.Conflicts), or the error collating it, its source
@@ -153,6 +162,8 @@ type collator struct {
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
+	// belows holds the atomic nodes' elements.Below by node ID (Options.Patches; nil until one is built).
+	belows map[int32]*elements.Below
 	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
 	conflicts    elements.Element
 	conflictsErr error
@@ -230,8 +241,8 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 }
 
 // atomic builds the AtomicElement of node s, local setting it to a value decided whole; same: live holds local's value
-// (and recorded too, if it has one). For patches (Options.Patches) it gets its elements.Below where kubectl's patches compare it
-// member by member.
+// (and recorded too, if it has one). For patches (Options.Patches) it gets its elements.Below where kubectl's patches
+// compare it member by member.
 func (c *collator) atomic(s *elements.Node, same bool) *elements.AtomicElement {
 	e := build(c, &c.atomics, s)
 	if !c.opts.Patches {
@@ -256,7 +267,10 @@ func (c *collator) atomic(s *elements.Node, same bool) *elements.AtomicElement {
 	if err != nil {
 		sub = nil
 	}
-	e.Below = &elements.Below{Element: sub, Err: err}
+	if c.belows == nil {
+		c.belows = map[int32]*elements.Below{}
+	}
+	c.belows[n.ID] = &elements.Below{Element: sub, Err: err}
 	return e
 }
 

@@ -174,19 +174,15 @@ type Walker interface {
 // AtomicElement is a value decided whole, children not collated: a scalar or null, a node no source gives a non-null
 // value (absent from the result but for a null only live holds), a list without merge strategy, a replace field, a
 // node of conflicting kinds.
-type AtomicElement struct {
-	Node
-	// Below is nil but in a tree collated for patches (pkg/collate's Options.Patches), at a node a merge decides whole
-	// and kubectl's patches compare member by member: see Below.
-	Below *Below
-}
+type AtomicElement struct{ Node }
 
 // Below is the subtree of an AtomicElement, local holding a map or list there, that kubectl's patches compare member by
-// member: where live holds another kind, the deletions compare recorded's value with local's; in an item all sources
+// member though a merge decides the node whole; a tree collated for patches has it beside the tree (pkg/collate's
+// Options.Patches, Arena.Below), never in it: where live holds another kind, the deletions compare recorded's value with local's; in an item all sources
 // agree on holding an unsorted merged set, the delta compares live's (kubectl sorts its copy first). Element is
 // collated, in the tree's collation, numbering and storage, from local's value and the other (recorded's or live's) as
 // Recorded alone, with the node's Parent, Name, Type and Meta; Err is the error collating it (Element nil then), which
-// only patch generation reports: a merge never reads Below.
+// only patch generation reports: a merge never reads it.
 type Below struct {
 	Element Element
 	Err     error

@@ -80,14 +80,9 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		var view *delta.Changes
-		if check {
-			view = new(delta.Changes)
-			view.Tree, view.Err = arena.Conflicts()
-		}
-		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Compose, view)
+		p, ok, err = delta.ThreeWay(tree, arena, opts.Gates, patch.Compose, opts.Overwrite)
 	} else {
-		p, ok, err = delta.Patch(tree, delta.TwoWay, opts.Gates)
+		p, ok, err = delta.Patch(tree, arena, delta.TwoWay, opts.Gates)
 	}
 	if err != nil {
 		return value.Value{}, err

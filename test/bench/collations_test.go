@@ -8,6 +8,7 @@ import (
 
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
@@ -64,6 +65,29 @@ var _ = Describe("collations per operation", func() {
 		}),
 		Entry("TwoWay", func() (value.Value, error) { return patchgen.TwoWay(recorded, local, patchgen.Options{}) }),
 	)
+
+	// docs/extending.md: the one path that collates more than once, kubectl's pipeline for a list repeating a merge key.
+	It("a merge through kubectl's patch (gate UniqueMergeKeys off, a repeated key) collates per step of that pipeline", func() {
+		doc := func(values ...string) value.Value {
+			items := ""
+			for i, v := range values {
+				if i > 0 {
+					items += ","
+				}
+				items += `{"name":"A","value":"` + v + `"}`
+			}
+			v, err := jsonv.Decode([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":` +
+				`{"template":{"spec":{"containers":[{"name":"web","env":[` + items + `]}]}}}}`))
+			Expect(err).NotTo(HaveOccurred())
+			return v
+		}
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		_, err := apply.Merge(doc("1"), doc("2", "3"), doc("1"), opts)
+		Expect(err).NotTo(HaveOccurred())
+		// The tree; the patch applied to live, and its repeated item applied again in turn; the change list.
+		Expect(collations.Load()).To(BeEquivalentTo(4))
+	})
 
 	It("patch.Apply of kubectl's patch collates once", func() {
 		p, err := patchgen.ThreeWay(recorded, local, live, patchgen.Options{Overwrite: true})
