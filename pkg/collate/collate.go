@@ -56,16 +56,18 @@ func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.E
 	return c.collate(vals, root)
 }
 
-// CountIn is Collate on pooled storage, also returning the node count n (IDs 0..n-1) for Phase 2's tables. Call
+// CountIn is Collate on pooled storage, also returning the tree's node count n (IDs 0..n-1) for Phase 2's tables; the
+// conflict check's view (Options.Conflicts), which Phase 2's merge never walks, is numbered after them. Call
 // Arena.Release once nothing refers to the tree; one still referred to (an error, lazy change paths) stays unreleased.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
 	tree, err := c.collate(vals, root)
+	nodes := int(c.nodes)
 	if err == nil && opts.Conflicts {
 		c.conflictView(tree.Base())
 	}
-	return tree, int(c.nodes), &Arena{c: c}, err
+	return tree, nodes, &Arena{c: c}, err
 }
 
 // conflictView collates the conflict check's view of the object at root (Options.Conflicts) as a second root.
@@ -75,9 +77,16 @@ func (c *collator) conflictView(root *elements.Node) {
 	vals := elements.Values{Recorded: cmp.Or(root.Recorded, empty), HasRecorded: true, Local: cmp.Or(root.Live, empty), HasLocal: true}
 	opts, ranked := c.opts, c.ranked // (the view decides nothing of the merge)
 	c.opts = Options{Lenient: true, Gates: opts.Gates}
+	// The view's lists take their members from new chunks, sized by its own lists as a tree's first are, not grown from
+	// the tree's last chunk; of the two last chunks the larger stays, for Release to pool.
+	items := c.itemSlab
+	c.itemSlab = nil
 	c.conflicts, c.conflictsErr = c.node(nil, "", false, &vals, root.Type, &openapi.Meta{})
 	if c.conflictsErr != nil {
 		c.conflicts = nil
+	}
+	if cap(items) > cap(c.itemSlab) {
+		c.itemSlab = items
 	}
 	c.opts, c.ranked = opts, ranked
 }
