@@ -1,7 +1,9 @@
 // Package delta is the one place deciding what kubectl's strategic merge patches hold, made from a collated tree
-// (pkg/collate) in kubectl's modes (Mode) for pkg/patchgen (Patch, ThreeWay), kubectl apply --overwrite=false's
-// conflict check (Check) and kubectl's list order (Visitor.Entry). Lists are matched by collate's index, so a patch is
-// linear in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
+// (pkg/collate) in kubectl's modes (Mode) for pkg/patchgen and pkg/apply (Patch, ThreeWay) and kubectl apply
+// --overwrite=false's conflict check (Check); the predicates it shares with kubectl's list order are internal/halves'.
+// It only reads trees: what it needs beyond a merge's tree (elements.Below subtrees, the conflict check's view) is
+// built by the same collation, beside the tree (Beside: collate.Arena). Lists are matched by collate's index, so a
+// patch is linear in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
 package delta
 
 import (
