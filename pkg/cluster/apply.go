@@ -272,7 +272,10 @@ func (c *Client) resolve(o Object) (target, error) {
 		ri = c.dyn.Resource(mapping.Resource)
 	}
 	t := target{ref: ref, ri: ri, config: local, retries: c.retrier()}
-	t.local, t.recorded, t.recordErr = Record(local)
+	if c.opts.Lane != LaneServerSide {
+		// The server-side lane records nothing: it sends config.
+		t.local, t.recorded, t.recordErr = Record(local)
+	}
 	return t, nil
 }
 
