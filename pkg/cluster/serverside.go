@@ -147,17 +147,21 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
 	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
+	if err != nil && !dry && managerConflict(err) {
+		var moved bool
+		if answer, moved, err = c.migrateFirst(ctx, t, body, manager, err); moved {
+			r.migrated = true
+		}
+	}
 	if err != nil {
 		return r, c.ssaError(t.ref, err)
 	}
 	r.answer, r.created = answer, created
-	if dry {
+	if dry || r.migrated {
 		return r, nil
 	}
-	if manager == DefaultServerSideFieldManager {
-		if r.answer, err = c.keepLastApplied(ctx, t, r.answer); err != nil {
-			return r, c.maskStatus(t.ref, err)
-		}
+	if r.answer, err = c.handOver(ctx, t, r.answer, manager); err != nil {
+		return r, c.maskStatus(t.ref, err)
 	}
 	migrated, err := c.migrate(ctx, t, r.answer, manager)
 	if err != nil || migrated.IsNull() {
@@ -165,7 +169,79 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	}
 	r.migrated = true
 	r.answer, _, err = c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, false)
-	return r, c.ssaError(t.ref, err)
+	if err != nil {
+		// The object holds the first patch, its fields moved to manager:
+		// the next apply removes what this one could not.
+		return r, &prefixedError{prefix: "applied, and the client-side managers' fields moved to " + strconv.Quote(manager) +
+			", but the apply sent again to remove the fields the manifest dropped failed: ", err: c.ssaError(t.ref, err)}
+	}
+	return r, nil
+}
+
+// handOver returns answer after keepLastApplied when manager is kubectl's.
+func (c *Client) handOver(ctx context.Context, t target, answer value.Value, manager string) (value.Value, error) {
+	if manager != DefaultServerSideFieldManager {
+		return answer, nil
+	}
+	return c.keepLastApplied(ctx, t, answer)
+}
+
+// migrateFirst handles the conflict conflict of t's first apply patch:
+// when every manager it names is a client-side manager of the object (an
+// Update manager that owns a last-applied annotation: ply's or kubectl's
+// earlier client-side apply, whose fields the migration would move
+// anyway), the object is read, handed over as after a patch (handOver,
+// migrate) and the patch sent again; moved reports that the fields were
+// moved. kubectl migrates only after a patch that succeeded, so its first
+// server-side apply of an object whose manifest changed a value its
+// client-side apply set fails; ply's goes through. Any other conflict is
+// returned as it is.
+func (c *Client) migrateFirst(ctx context.Context, t target, body []byte, manager string, conflict error) (answer value.Value, moved bool, err error) {
+	live, found, err := c.readLive(ctx, target{ref: t.ref, ri: t.ri, retries: t.retries})
+	if err != nil || !found {
+		return value.Null, false, conflict
+	}
+	csa := sets.New(owners(live, "Update", LastAppliedAnnotation)...)
+	csa.Insert(owners(live, "Update", CompressedLastAppliedAnnotation)...)
+	for _, name := range conflictManagerNames(conflict) {
+		if !csa.Has(name) {
+			return value.Null, false, conflict
+		}
+	}
+	if live, err = c.handOver(ctx, t, live, manager); err != nil {
+		return value.Null, false, err
+	}
+	switch migrated, err := c.migrate(ctx, t, live, manager); {
+	case err != nil:
+		return value.Null, false, err
+	case migrated.IsNull():
+		return value.Null, false, conflict
+	}
+	answer, _, err = c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, false)
+	return answer, true, err
+}
+
+// conflictManagerNames returns the names of the managers the causes of a
+// server-side apply conflict name (empty when one cannot be read).
+func conflictManagerNames(err error) []string {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || status.Status().Details == nil {
+		return []string{""}
+	}
+	var out []string
+	for _, cause := range status.Status().Details.Causes {
+		if cause.Type != metav1.CauseTypeFieldManagerConflict {
+			continue
+		}
+		rest, _ := strings.CutPrefix(cause.Message, "conflict with ")
+		quoted, qerr := strconv.QuotedPrefix(rest)
+		name, uerr := strconv.Unquote(quoted)
+		if qerr != nil || uerr != nil {
+			name = ""
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 // keepLastApplied gives kubectl's last-applied annotation of answer, when

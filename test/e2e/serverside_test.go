@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/plyproject/ply/pkg/cluster"
 	"github.com/plyproject/ply/test/harness"
@@ -206,7 +207,7 @@ var _ = Describe("hand-over between the lanes of kubectl and ply", func() {
 
 	It("applies a ~700 KB CRD server-side by default, says so once, and kubectl apply --server-side takes it over without conflict", func() {
 		path := writeManifest(largeCRD(800, ""))
-		DeferCleanup(func() { kubectlIn("default", "delete", "crd", "larges.e2e.ply.dev", "--ignore-not-found") })
+		withoutLargeCRD()
 		r := applyWith(srv.Kubeconfig, "default", []string{path})
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
 		Expect(r.Stdout).To(Equal(lines("customresourcedefinition.apiextensions.k8s.io/larges.e2e.ply.dev serverside-applied")))
@@ -229,32 +230,75 @@ var _ = Describe("hand-over between the lanes of kubectl and ply", func() {
 		Expect(crdHasProperty(u, "p0009")).To(BeTrue())
 	})
 
-	It("moves an object ply recorded compressed to the server-side lane, once, and kubectl then applies it", func() {
-		ns := newNamespace("large-move")
-		first := writeManifest(largeConfigMap(600, ""))
-		r := applyWith(srv.Kubeconfig, ns, []string{first}, compressed)
-		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		Expect(live(configMaps, ns, "large").GetAnnotations()).To(HaveKey(cluster.CompressedLastAppliedAnnotation))
+	DescribeTable("moves an object ply recorded compressed to the server-side lane, once, with a changed value, and kubectl then applies it",
+		func(gvr schema.GroupVersionResource, namespaced bool, name string, make func(drop, change string) map[string]any,
+			present func(*unstructured.Unstructured, string) bool) {
+			ns := ""
+			if namespaced {
+				ns = newNamespace("large-move")
+			} else {
+				withoutLargeCRD()
+			}
+			flagNS := ns
+			if flagNS == "" {
+				flagNS = "default"
+			}
+			r := applyWith(srv.Kubeconfig, flagNS, []string{writeManifest(make("", ""))}, compressed)
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(live(gvr, ns, name).GetAnnotations()).To(HaveKey(cluster.CompressedLastAppliedAnnotation))
 
-		second := writeManifest(largeConfigMap(600, "k0003"))
-		r = applyWith(srv.Kubeconfig, ns, []string{second})
-		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		Expect(r.Stdout).To(Equal(lines("configmap/large serverside-applied")))
-		Expect(strings.Count(r.Stderr, "is over the server's limit")).To(Equal(1), "%s", r.Stderr)
-		u := live(configMaps, ns, "large")
-		Expect(u.GetAnnotations()).NotTo(HaveKey(cluster.CompressedLastAppliedAnnotation), "ply's annotation went with its manager")
-		Expect(dataKeys(u)).NotTo(ContainElement("k0003"))
-		Expect(managers(u)).To(Equal([]string{"kubectl/Apply"}))
+			// A value the client-side apply set changes: kubectl's own
+			// hand-over would conflict with the client-side manager here.
+			second := writeManifest(make("0003", "0005"))
+			r = applyWith(srv.Kubeconfig, flagNS, []string{second})
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stdout).To(HaveSuffix(" serverside-applied\n"))
+			Expect(strings.Count(r.Stderr, "is over the server's limit")).To(Equal(1), "%s", r.Stderr)
+			u := live(gvr, ns, name)
+			Expect(u.GetAnnotations()).NotTo(HaveKey(cluster.CompressedLastAppliedAnnotation), "ply's annotation went with its manager")
+			Expect(present(u, "0003")).To(BeFalse(), "the field the manifest dropped is gone")
+			Expect(managers(u)).To(ContainElement("kubectl/Apply"))
+			Expect(managers(u)).NotTo(ContainElement("kubectl-client-side-apply/Update"))
 
-		r = applyWith(srv.Kubeconfig, ns, []string{second})
-		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		Expect(r.Stderr).To(BeEmpty())
+			r = applyWith(srv.Kubeconfig, flagNS, []string{second})
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stderr).To(BeEmpty(), "said once")
 
-		k := kubectlIn(ns, "apply", "--server-side", "-f", writeManifest(largeConfigMap(600, "k0004")))
-		Expect(k.ExitCode).To(Equal(0), "%s", k)
-		Expect(dataKeys(live(configMaps, ns, "large"))).NotTo(ContainElement("k0004"))
-	})
+			k := kubectlIn(flagNS, "apply", "--server-side", "-f", writeManifest(make("0004", "0006")))
+			Expect(k.ExitCode).To(Equal(0), "no conflict: %s", k)
+			Expect(present(live(gvr, ns, name), "0004")).To(BeFalse())
+		},
+		Entry("a ConfigMap of about 600 KB", configMaps, true, "large",
+			func(drop, change string) map[string]any {
+				cm := largeConfigMap(600, "k"+drop)
+				if change != "" {
+					cm["data"].(map[string]any)["k"+change] = "changed"
+				}
+				return cm
+			},
+			func(u *unstructured.Unstructured, key string) bool { return has(u, "data", "k"+key) }),
+		Entry("a CustomResourceDefinition of about 700 KB", crds, false, "larges.e2e.ply.dev",
+			func(drop, change string) map[string]any {
+				crd := largeCRD(800, "p"+drop)
+				if change != "" {
+					versions := crd["spec"].(map[string]any)["versions"].([]any)
+					props := versions[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)
+					props["p"+change].(map[string]any)["description"] = "changed"
+				}
+				return crd
+			},
+			func(u *unstructured.Unstructured, p string) bool { return crdHasProperty(u, "p"+p) }),
+	)
 })
+
+// withoutLargeCRD deletes the large CRD other specs apply, if it exists,
+// waits until it is gone, and deletes it again when the spec ends.
+func withoutLargeCRD() {
+	GinkgoHelper()
+	k := kubectlIn("default", "delete", "crd", "larges.e2e.ply.dev", "--ignore-not-found", "--wait")
+	Expect(k.ExitCode).To(Equal(0), "%s", k)
+	DeferCleanup(func() { kubectlIn("default", "delete", "crd", "larges.e2e.ply.dev", "--ignore-not-found", "--wait") })
+}
 
 var _ = Describe("ply apply --server-side=auto", func() {
 	It("applies each object in the lane it was last applied in, printing the lane", func() {
