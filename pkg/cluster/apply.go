@@ -42,10 +42,13 @@ const (
 	// Pruned: the object was deleted because the run no longer holds it
 	// (Client.ApplyPrune).
 	Pruned
+	// ServerSideApplied: the object was sent as a server-side apply patch
+	// (created or updated by the server, or left as it was).
+	ServerSideApplied
 )
 
 // String returns the word kubectl prints: "created", "configured",
-// "unchanged", "failed", "recreated", "pruned".
+// "unchanged", "failed", "recreated", "pruned", "serverside-applied".
 func (a Action) String() string {
 	switch a {
 	case Created:
@@ -60,6 +63,8 @@ func (a Action) String() string {
 		return "recreated"
 	case Pruned:
 		return "pruned"
+	case ServerSideApplied:
+		return "serverside-applied"
 	}
 	return "invalid"
 }
@@ -72,6 +77,9 @@ type Outcome struct {
 	Ref Ref
 	// Action is what was done (with a dry run: what would be done).
 	Action Action
+	// Lane is the lane the object was applied in (LaneClientSide or
+	// LaneServerSide); with LaneAuto, the one chosen for it.
+	Lane Lane
 	// Attempts is the number of read-merge-write rounds made: more than 1
 	// when writes conflicted with concurrent writers or failed
 	// transiently; 0 when the object failed before reading it.
@@ -216,8 +224,16 @@ type target struct {
 	// nil means a GET.
 	bulk *bulkGroup
 	// recorded says how local's configuration is recorded when that is
-	// worth a warning (compressed: Record).
-	recorded string
+	// worth a warning (compressed: Record); recordErr is Record's error
+	// when the configuration cannot be recorded at all.
+	recorded  string
+	recordErr error
+	// config is local before the last-applied annotation is added: what
+	// the server-side lane sends.
+	config value.Value
+	// pre, when not nil, is the live object already read (to choose the
+	// lane) that the first plan uses instead of reading it again.
+	pre *liveRead
 	// retries bounds the retries of the object's requests that fail
 	// transiently, all of them together.
 	retries *retries
@@ -255,11 +271,12 @@ func (c *Client) resolve(o Object) (target, error) {
 		}
 		ri = c.dyn.Resource(mapping.Resource)
 	}
-	local, warning, err := Record(local)
-	if err != nil {
-		return target{ref: ref}, err
+	t := target{ref: ref, ri: ri, config: local, retries: c.retrier()}
+	if c.opts.Lane != LaneServerSide {
+		// The server-side lane records nothing: it sends config.
+		t.local, t.recorded, t.recordErr = Record(local)
 	}
-	return target{ref: ref, ri: ri, local: local, recorded: warning, retries: c.retrier()}, nil
+	return t, nil
 }
 
 // planned is one read-and-merge of a target.
@@ -288,6 +305,11 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 	recorded, err := RecordedFrom(p.live)
 	if err != nil {
 		return p, errors.New("live object: " + err.Error())
+	}
+	if recorded.IsNull() && p.exists {
+		// Applied server-side last, without the annotation: what the
+		// server-side manager applied is the record.
+		recorded = recordedFromManager(p.live, c.serverSideManager())
 	}
 	recorded = withLiveAnnotation(recorded, p.live)
 	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering, Gates: c.opts.Gates})
@@ -348,11 +370,23 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		return out
 	}
 	t.bulk = bulk.group(t)
+	lane, warning, err := c.laneOf(ctx, &t)
+	out.Lane = lane
+	switch {
+	case err != nil:
+		out.Err = err
+		return out
+	case lane == LaneServerSide:
+		return c.applyOneServerSide(ctx, t, out, warning)
+	case t.recordErr != nil:
+		out.Err = t.recordErr
+		return out
+	}
 	var lost *lostWrite
 	conflicts := 0
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
-			t.bulk = nil
+			t.bulk, t.pre = nil, nil
 		}
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)

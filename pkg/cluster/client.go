@@ -147,8 +147,22 @@ type Options struct {
 	// or DiffResult. Objects (Live, Merged, Result) are never masked.
 	ShowSecrets bool
 	// FieldManager is the manager name writes record in managedFields;
-	// empty means DefaultFieldManager, kubectl's client-side apply's.
+	// empty means DefaultFieldManager (kubectl's client-side apply's) in
+	// the client-side lane and DefaultServerSideFieldManager ("kubectl")
+	// in the server-side lane.
 	FieldManager string
+	// Lane selects how objects are written: LaneClientSide (ply's
+	// three-way merge and PUT), LaneServerSide (one server-side apply
+	// patch each) or LaneAuto (each in the lane it was last applied in).
+	Lane Lane
+	// ForceConflicts makes server-side applies take over fields other
+	// managers own with other values; without it the object fails with a
+	// *ManagerConflictError.
+	ForceConflicts bool
+	// LargeObjects selects the lane of objects whose configuration would
+	// push their annotations over AnnotationsLimit (client-side and auto
+	// lanes): server-side by default.
+	LargeObjects LargeObjects
 	// FieldRules declare merge rules a program registered
 	// (pkg/elements.RegisterRule) on fields of the server's kinds; they
 	// apply to the server's schema each time it is read

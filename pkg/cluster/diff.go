@@ -233,6 +233,13 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 		d.Err = err
 		return d
 	}
+	if c.opts.Lane == LaneServerSide || (c.opts.DryRun == DryRunServer && c.largeGoesServerSide(t)) {
+		return c.diffServerSide(ctx, d, t)
+	}
+	if t.recordErr != nil {
+		d.Err = t.recordErr
+		return d
+	}
 	p, err := c.plan(ctx, t, sch)
 	if err != nil {
 		d.Err = err

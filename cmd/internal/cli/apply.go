@@ -30,13 +30,18 @@ const ProgressThreshold = 50
 // applyFlags are the flags of apply.
 type applyFlags struct {
 	commonFlags
-	dryRun      string
-	maxAttempts int
-	progress    bool
-	force       bool
-	prune       pruneFlags
-	wait        bool
-	timeout     time.Duration
+	dryRun string
+	// serverSide is --server-side: true, false or auto;
+	// forceConflicts and largeObjects are the server-side lane's flags.
+	serverSide     string
+	forceConflicts bool
+	largeObjects   string
+	maxAttempts    int
+	progress       bool
+	force          bool
+	prune          pruneFlags
+	wait           bool
+	timeout        time.Duration
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print kubeflags.PrintFlags
@@ -75,11 +80,24 @@ per object still waited for, redrawn in place on standard error. An
 object that is Failed or not Current in time is an error naming it and
 its last status (exit code 1).
 
+With --server-side, each object is sent as one server-side apply patch
+under --field-manager (default kubectl, as kubectl apply --server-side):
+the server merges it and records the fields it sets; "configmap/x
+serverside-applied". Fields another manager owns with other values fail
+the object, naming each field and its manager, unless --force-conflicts.
+The first server-side apply of an object applied client-side moves the
+client-side manager's fields to the server-side one, as kubectl does.
+--server-side=auto applies each object in the lane it was last applied in
+(a new one client-side) and prints the lane on its line. Objects whose
+configuration is over the annotation limit are applied server-side in
+every lane, unless --large-objects=compressed-annotation.
+
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
 
 Exit codes: 0 success, 1 an object failed or bad input, 2 usage error,
-3 a conflict with changes made on the server (--overwrite=false).`
+3 a conflict with changes made on the server (--overwrite=false) or with
+another field manager (--server-side without --force-conflicts).`
 
 const applyExample = `  # Apply the manifests of a folder and its sub-folders
   %[1]s apply -Rf manifests/
@@ -96,6 +114,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
   # Apply, then wait up to 10 minutes until every object is ready
   %[1]s apply -f web.yaml --wait --timeout=10m
 
+  # Apply server-side, as kubectl apply --server-side does
+  %[1]s apply -f web.yaml --server-side
+
   # Compute exactly what kubectl apply computes
   %[1]s apply -f web.yaml --compat=kubectl`
 
@@ -107,6 +128,12 @@ func newApplyCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.StringVar(&f.serverSide, "server-side", "false", "true: send each object as a server-side apply patch (field manager kubectl); false: ply's\n"+
+		"client-side three-way merge; auto: each object in the lane it was last applied in (a new one client-side)")
+	fs.Lookup("server-side").NoOptDefVal = "true"
+	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side, take over the fields other managers own with other values")
+	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "objects whose configuration is over the annotation limit: server-side (apply them\n"+
+		"server-side) or compressed-annotation (client-side, recorded in ply's compressed annotation)")
 	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
 		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
 	f.prune.register(fs)
@@ -137,6 +164,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 			return command.UsageError(c, err.Error())
 		}
 	}
+	if err := f.lanes(&opts); err != nil {
+		return command.UsageError(c, err.Error())
+	}
 	if f.maxAttempts < 1 {
 		return command.UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
 	}
@@ -159,6 +189,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		return command.ExitFailed
 	}
 	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	printer.lanes = opts.Lane == cluster.LaneAuto
 	switch {
 	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
 		printer.bar = &progressBar{w: stderr, total: len(objs)}
@@ -192,6 +223,28 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	return max(printer.code, code)
 }
 
+// lanes sets the lane options of opts from the flags, refusing what
+// kubectl apply --server-side refuses (--dry-run=client, --force).
+func (f *applyFlags) lanes(opts *cluster.Options) error {
+	var err error
+	if opts.Lane, err = cluster.ParseLane(f.serverSide); err != nil {
+		return err
+	}
+	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
+		return err
+	}
+	opts.ForceConflicts = f.forceConflicts
+	switch {
+	case f.forceConflicts && opts.Lane == cluster.LaneClientSide:
+		return errors.New("--force-conflicts only works with --server-side")
+	case opts.Lane != cluster.LaneClientSide && opts.DryRun == cluster.DryRunClient:
+		return errors.New("--dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)")
+	case opts.Lane != cluster.LaneClientSide && f.force:
+		return errors.New("--force cannot be used with --server-side")
+	}
+	return nil
+}
+
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
 func dryRunSuffix(d cluster.DryRun) string {
 	switch d {
@@ -221,6 +274,8 @@ type applyPrinter struct {
 	code        int
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
+	// lanes appends each object's lane to its line (--server-side=auto).
+	lanes bool
 }
 
 func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
@@ -266,8 +321,9 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	if o.Action == cluster.Failed {
 		eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
 		var ce *apply.ConflictError
+		var mce *cluster.ManagerConflictError
 		switch {
-		case errors.As(o.Err, &ce):
+		case errors.As(o.Err, &ce), errors.As(o.Err, &mce):
 			p.code = command.ExitConflict
 		case p.code == command.ExitOK:
 			p.code = command.ExitFailed
@@ -278,7 +334,11 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		return
 	}
 	if p.objects == nil {
-		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+"\n")
+		lane := ""
+		if p.lanes && o.Action != cluster.Pruned {
+			lane = " (" + o.Lane.Word() + ")"
+		}
+		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+lane+"\n")
 		return
 	}
 	obj := o.Result

@@ -19,8 +19,13 @@ type diffFlags struct {
 	commonFlags
 	changes    bool
 	serverSide bool
-	color      string
-	force      bool
+	// serverSideApply diffs against the server's dry-run answer to a
+	// server-side apply; forceConflicts is apply's --force-conflicts.
+	serverSideApply bool
+	forceConflicts  bool
+	largeObjects    string
+	color           string
+	force           bool
 }
 
 const diffLong = `Shows, as unified diffs of the live objects against the merged ones (YAML,
@@ -38,7 +43,11 @@ created: the server's answer to its create sent as a dry run (under a
 generated name, put back), so that defaults show and a refusal is the
 object's error.
 --server-side=false diffs against the merged object itself, computed
-locally (only reads are sent).
+locally (only reads are sent). --server-side-apply diffs against the
+server's answer to the server-side apply that apply --server-side would
+send (a dry run under --field-manager, default kubectl, with
+--force-conflicts as given): a field another manager owns with another
+value is the object's error, as it would be for apply.
 
 The values of Secrets (data, stringData, and the last-applied annotation
 that holds them) are shown as ***, or *** (before) and *** (after) where
@@ -70,6 +79,10 @@ func newDiffCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
+	fs.BoolVar(&f.serverSideApply, "server-side-apply", false, "diff against the server's dry-run answer to apply --server-side's server-side apply")
+	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply, as apply --force-conflicts: take over fields other managers own")
+	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "as apply's: objects over the annotation limit are diffed server-side (as with\n"+
+		"--server-side-apply) or client-side with compressed-annotation")
 	fs.StringVar(&f.color, "color", "auto", "colour the diff: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
@@ -89,6 +102,19 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	opts.Force = f.force
 	if f.serverSide {
 		opts.DryRun = cluster.DryRunServer
+	}
+	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
+		return command.UsageError(c, err.Error())
+	}
+	switch {
+	case f.serverSideApply && !f.serverSide:
+		return command.UsageError(c, "--server-side-apply diffs against the server's dry run: it cannot be used with --server-side=false")
+	case f.serverSideApply && f.force:
+		return command.UsageError(c, "--force cannot be used with --server-side-apply")
+	case f.forceConflicts && !f.serverSideApply:
+		return command.UsageError(c, "--force-conflicts only works with --server-side-apply")
+	case f.serverSideApply:
+		opts.Lane, opts.ForceConflicts = cluster.LaneServerSide, f.forceConflicts
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {

@@ -68,7 +68,8 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.retry, "retry-timeout", cluster.DefaultRetryTimeout, "how long a request that fails transiently (429, 5xx, a connection refused or reset,\n"+
 		"an answer cut short, no answer within --request-timeout, else 30s) is retried; 0: not retried")
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
-	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
+	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md);\n"+
+		"unset: "+cluster.DefaultFieldManager+" client-side, "+cluster.DefaultServerSideFieldManager+" server-side")
 	f.gates.Register(fs)
 	f.config.AddFlags(fs) // no --cache-dir: ply keeps no discovery cache
 }
@@ -78,7 +79,7 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	opts := cluster.Options{
 		Kubeconfig: f.config.KubeConfig, Context: f.config.Context, Namespace: f.config.Namespace,
-		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
+		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets,
 		Warn:         (&warningWriter{w: c.ErrOrStderr()}).warn,
 		RetryTimeout: f.retry,
 	}
@@ -100,6 +101,10 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	}
 	if f.manager == "" {
 		return opts, errors.New("--field-manager must not be empty")
+	}
+	if c.Flags().Changed("field-manager") {
+		// Unset, each lane has its default (see cluster.Options).
+		opts.FieldManager = f.manager
 	}
 	switch {
 	case len(f.files) == 0 && f.kustomize == "":

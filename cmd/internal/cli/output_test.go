@@ -116,10 +116,10 @@ var _ = Describe("input flags", func() {
 		Entry("an empty field manager", "--field-manager must not be empty", "-f", "testdata/cm.yaml", "--field-manager="),
 	)
 
-	It("passes --field-manager and --show-secrets to the client; kubectl's manager by default", func() {
+	It("passes --field-manager and --show-secrets to the client; unset, each lane's default (kubectl's)", func() {
 		got := captureOptions()
 		runApply("-f", "testdata/cm.yaml")
-		Expect(got.FieldManager).To(Equal(cluster.DefaultFieldManager))
+		Expect(got.FieldManager).To(BeEmpty())
 		Expect(got.ShowSecrets).To(BeFalse())
 		runDiff("-f", "testdata/cm.yaml", "--field-manager", "ci", "--show-secrets")
 		Expect(got.FieldManager).To(Equal("ci"))
