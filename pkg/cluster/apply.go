@@ -493,7 +493,7 @@ func recordedAnnotations(v value.Value) string {
 // runs (dry: dryRun=All) count as written: they report what a real run
 // would do. result is the server's answer.
 func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (written bool, result value.Value, err error) {
-	defer func() { err = c.maskStatus(t.ref, err) }()
+	defer func() { err = c.maskStatus(t.ref, fieldValidationError(err)) }()
 	obj := p.res.Object
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
@@ -514,18 +514,13 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
 		return false, value.Null, errors.New("cannot encode the merged object: " + err.Error())
 	}
-	var dryRun []string
-	if dry {
-		dryRun = []string{metav1.DryRunAll}
-	}
-	manager := c.fieldManager()
 	var got *unstructured.Unstructured
 	err = t.retries.attempt(ctx, func(ctx context.Context) error {
 		var err error
 		if !p.exists {
-			got, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun, FieldManager: manager})
+			got, err = t.ri.Create(ctx, u, c.createOptions(dry))
 		} else {
-			got, err = t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun, FieldManager: manager})
+			got, err = t.ri.Update(ctx, u, c.updateOptions(dry))
 		}
 		return err
 	})

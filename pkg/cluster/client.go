@@ -156,6 +156,10 @@ type Options struct {
 	// by the rules. A rule naming a kind the server does not serve fails
 	// the run as an unreadable schema does.
 	FieldRules []openapi.FieldRule
+	// FieldValidation is the server's handling of unknown and duplicate
+	// fields in every write and dry run of an object (validate.go); empty
+	// means FieldValidationStrict, kubectl's default.
+	FieldValidation FieldValidation
 	// Warn receives the server's warnings (Warning headers) of the
 	// requests about no one object: discovery, the schema, an ApplySet's
 	// parent, a prune. Those about one object are in its

@@ -12,7 +12,6 @@ import (
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -104,7 +103,7 @@ func (c *Client) dryRunRenamed(ctx context.Context, t target, u *unstructured.Un
 	r := u.DeepCopy()
 	r.SetName("")
 	r.SetGenerateName(u.GetName() + "-")
-	got, err := t.ri.Create(ctx, r, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.fieldManager()})
+	got, err := t.ri.Create(ctx, r, c.createOptions(true))
 	if err != nil || got == nil || got.GetName() == "" {
 		return value.Null, false
 	}

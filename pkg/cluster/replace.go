@@ -62,7 +62,7 @@ func (c *Client) replace(ctx context.Context, t target, live value.Value, u *uns
 		}
 		return nil, errors.New(err.Error() + "; the object as it was is saved in " + backup)
 	}
-	got, err := t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: c.fieldManager()})
+	got, err := t.ri.Create(ctx, u, c.createOptions(false))
 	if err == nil {
 		os.Remove(backup)
 		return got, nil

@@ -180,6 +180,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		outs = applyPrune(ctx, cl, objs, *prune, printer)
 	}
 	printer.finish()
+	if f.warningsFailure(stderr, printer.warnings) {
+		printer.code = max(printer.code, command.ExitFailed)
+	}
 	if !f.wait {
 		return printer.code
 	}
@@ -219,6 +222,8 @@ type applyPrinter struct {
 	pending     map[int]cluster.Outcome
 	next        int
 	code        int
+	// warnings counts the warning lines printed.
+	warnings int
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
 }
@@ -263,6 +268,7 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	for _, w := range o.Warnings {
 		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
 	}
+	p.warnings += len(o.Warnings)
 	if o.Action == cluster.Failed {
 		eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
 		var ce *apply.ConflictError

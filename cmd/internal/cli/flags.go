@@ -49,7 +49,12 @@ type commonFlags struct {
 	retry       time.Duration
 	showSecrets bool
 	manager     string
-	selector    string
+	validate    string
+	// warningsAsErrors makes a run that printed a warning fail
+	// (warningsFailure); warnings counts the warnings about no one object.
+	warningsAsErrors bool
+	warnings         *warningWriter
+	selector         string
 	kustomize   string
 	gates       command.GateFlags
 	config      kubeflags.ConfigFlags
@@ -69,6 +74,10 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 		"an answer cut short, no answer within --request-timeout, else 30s) is retried; 0: not retried")
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
 	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
+	fs.StringVar(&f.validate, "validate", "strict", "the server's handling of unknown and duplicate fields: strict (or true) refuses the object,\n"+
+		"warn stores it without them and warns, ignore (or false) stores it without them silently")
+	fs.Lookup("validate").NoOptDefVal = "strict"
+	fs.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "treat the warnings printed (the server's and ply's) as errors: exit code 1 (diff: 2) after the run")
 	f.gates.Register(fs)
 	f.config.AddFlags(fs) // no --cache-dir: ply keeps no discovery cache
 }
@@ -76,10 +85,11 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 // options checks the common flags of c and returns the cluster options
 // they set.
 func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
+	f.warnings = &warningWriter{w: c.ErrOrStderr()}
 	opts := cluster.Options{
 		Kubeconfig: f.config.KubeConfig, Context: f.config.Context, Namespace: f.config.Namespace,
 		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
-		Warn:         (&warningWriter{w: c.ErrOrStderr()}).warn,
+		Warn:         f.warnings.warn,
 		RetryTimeout: f.retry,
 	}
 	switch {
@@ -89,6 +99,9 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 		return opts, errors.New("--retry-timeout must not be negative, not " + f.retry.String())
 	}
 	var err error
+	if opts.FieldValidation, err = cluster.ParseValidate(f.validate); err != nil {
+		return opts, err
+	}
 	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return opts, err
 	}
@@ -115,6 +128,22 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 		}
 	}
 	return opts, nil
+}
+
+// warningsFailure writes kubectl's "error: N warnings received" and
+// returns true when --warnings-as-errors is set and the run printed
+// warnings: objectWarnings about objects, besides those about none.
+func (f *commonFlags) warningsFailure(stderr io.Writer, objectWarnings int) bool {
+	n := objectWarnings + f.warnings.printed()
+	if !f.warningsAsErrors || n == 0 {
+		return false
+	}
+	noun := " warnings"
+	if n == 1 {
+		noun = " warning"
+	}
+	io.WriteString(stderr, "error: "+strconv.Itoa(n)+noun+" received\n")
+	return true
 }
 
 // client creates the client of the connection flags.
