@@ -55,9 +55,9 @@ type commonFlags struct {
 	warningsAsErrors bool
 	warnings         *warningWriter
 	selector         string
-	kustomize   string
-	gates       command.GateFlags
-	config      kubeflags.ConfigFlags
+	kustomize        string
+	gates            command.GateFlags
+	config           kubeflags.ConfigFlags
 }
 
 // register adds the common flags to fs.
