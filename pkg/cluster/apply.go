@@ -502,7 +502,11 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if c.raw != nil {
 		err := t.retries.attempt(ctx, func(ctx context.Context) error {
 			var err error
-			result, err = c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+			if p.exists {
+				result, err = c.updateRaw(ctx, t, p, obj, dry)
+			} else {
+				result, err = c.writeRaw(ctx, c.raw, t.ref, true, obj.JSON(), dry)
+			}
 			return err
 		})
 		if err != nil {
@@ -520,7 +524,7 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 		if !p.exists {
 			got, err = t.ri.Create(ctx, u, c.createOptions(dry))
 		} else {
-			got, err = t.ri.Update(ctx, u, c.updateOptions(dry))
+			got, err = c.updateDynamic(ctx, t, p, u, obj, dry)
 		}
 		return err
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/plyproject/ply/openapi"
@@ -194,6 +195,9 @@ type Client struct {
 	requestTimeout time.Duration
 	retryTimeout   time.Duration
 	health         health
+	// patchVerb holds the patchKeys of the resources whose updates are
+	// sent as patches (patchverb.go).
+	patchVerb sync.Map
 	// poll is the interval of the waits for CRDs; waitTimeout bounds each.
 	poll        time.Duration
 	waitTimeout time.Duration
