@@ -290,7 +290,9 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 		return p, errors.New("live object: " + err.Error())
 	}
 	recorded = withLiveAnnotation(recorded, p.live)
+	sch, ignoreWarnings := c.withIgnored(sch, t.ref, t.local, p.live)
 	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering, Gates: c.opts.Gates})
+	p.res.Warnings = append(ignoreWarnings, p.res.Warnings...)
 	if t.recorded != "" {
 		p.res.Warnings = append([]string{t.recorded}, p.res.Warnings...)
 	}

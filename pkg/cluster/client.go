@@ -157,6 +157,12 @@ type Options struct {
 	// by the rules. A rule naming a kind the server does not serve fails
 	// the run as an unreadable schema does.
 	FieldRules []openapi.FieldRule
+	// IgnoreFields are fields of a kind ply leaves to other writers, and
+	// IgnoreManagers the managers whose fields (by the live object's
+	// managedFields) it leaves to them: the merge keeps live's values of
+	// those fields (ignore.go; also IgnoreFieldsAnnotation).
+	IgnoreFields   []IgnoreField
+	IgnoreManagers []string
 	// FieldValidation is the server's handling of unknown and duplicate
 	// fields in every write and dry run of an object (validate.go); empty
 	// means FieldValidationStrict, kubectl's default.
@@ -198,6 +204,8 @@ type Client struct {
 	// patchVerb holds the patchKeys of the resources whose updates are
 	// sent as patches (patchverb.go).
 	patchVerb sync.Map
+	// ignoreSchemas caches the schemas derived for ignored fields.
+	ignoreSchemas ignoreSchemas
 	// poll is the interval of the waits for CRDs; waitTimeout bounds each.
 	poll        time.Duration
 	waitTimeout time.Duration

@@ -38,6 +38,11 @@ type DiffResult struct {
 	// Fields lists the changed fields and what decided each, in the order
 	// of apply.Result.Changes.
 	Fields []FieldChange
+	// Ignored lists the paths of the fields local sets that the merge left
+	// as live holds them: fields ply leaves to other writers (ignore.go),
+	// and fields of any other registered rule that kept live's value
+	// (apply.OpKept). They are not changes.
+	Ignored []string
 	// Warnings are messages of the merge that did not stop it.
 	Warnings []string
 	// Err is why the object could not be diffed (Unified and Fields are
@@ -238,6 +243,11 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 		return d
 	}
 	d.Exists, d.Live, d.Merged, d.Warnings = p.exists, p.live, p.res.Object, p.res.Warnings
+	for _, ch := range p.res.Changes {
+		if ch.Op == apply.OpKept {
+			d.Ignored = append(d.Ignored, ch.Path().String())
+		}
+	}
 	if p.exists && value.Equal(p.live, p.res.Object) {
 		return d
 	}

@@ -149,6 +149,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 			failed = true
 			continue
 		}
+		for _, path := range d.Ignored {
+			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")
+		}
 		if !d.Changed() {
 			continue
 		}

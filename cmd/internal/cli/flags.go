@@ -50,6 +50,9 @@ type commonFlags struct {
 	showSecrets bool
 	manager     string
 	validate    string
+	// ignoreFields and ignoreManagers are the fields left to other writers.
+	ignoreFields   []string
+	ignoreManagers []string
 	// warningsAsErrors makes a run that printed a warning fail
 	// (warningsFailure); warnings counts the warnings about no one object.
 	warningsAsErrors bool
@@ -77,6 +80,10 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.validate, "validate", "strict", "the server's handling of unknown and duplicate fields: strict (or true) refuses the object,\n"+
 		"warn stores it without them and warns, ignore (or false) stores it without them silently")
 	fs.Lookup("validate").NoOptDefVal = "strict"
+	fs.StringArrayVar(&f.ignoreFields, "ignore-field", nil, "a `rule` KIND[.GROUP]:PATH[:SELECTOR]: a field ply leaves to other writers, keeping live's value\n"+
+		"(deployment.apps:spec.replicas; repeatable; per object: the annotation "+cluster.IgnoreFieldsAnnotation+")")
+	fs.StringSliceVar(&f.ignoreManagers, "ignore-manager", nil, "a field `manager` (managedFields) whose fields ply leaves to it, keeping live's value\n"+
+		"(kube-controller-manager; repeatable, or comma-separated)")
 	fs.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "treat the warnings printed (the server's and ply's) as errors: exit code 1 (diff: 2) after the run")
 	f.gates.Register(fs)
 	f.config.AddFlags(fs) // no --cache-dir: ply keeps no discovery cache
@@ -102,6 +109,14 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	if opts.FieldValidation, err = cluster.ParseValidate(f.validate); err != nil {
 		return opts, err
 	}
+	for _, s := range f.ignoreFields {
+		rule, err := cluster.ParseIgnoreField(s)
+		if err != nil {
+			return opts, err
+		}
+		opts.IgnoreFields = append(opts.IgnoreFields, rule)
+	}
+	opts.IgnoreManagers = f.ignoreManagers
 	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return opts, err
 	}
