@@ -1,11 +1,19 @@
 package cluster
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
@@ -90,3 +98,59 @@ func FuzzMergePatch(f *testing.F) {
 		}
 	})
 }
+
+var _ = Describe("Client.Apply when update is forbidden (dynamic client)", func() {
+	It("sends the update as a merge patch carrying the resourceVersion read, and PUTs no more for that resource", func() {
+		f := newFakeCluster(Options{Overwrite: true}, "default", false)
+		f.c.Apply(context.Background(), objects(deployV1))
+		// The fake stores no resourceVersion of its own: give the object one.
+		rc := f.fake.Resource(deployGVR).Namespace("default")
+		u, err := rc.Get(context.Background(), "web", metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		u.SetResourceVersion("41")
+		_, err = rc.Update(context.Background(), u, metav1.UpdateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		f.fake.PrependReactor("update", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+			return true, nil, apierrors.NewForbidden(deployGVR.GroupResource(), "web",
+				errors.New(`User "deployer" cannot update resource "deployments" in API group "apps" in the namespace "default"`))
+		})
+		f.fake.ClearActions()
+		for _, replicas := range []string{"3", "4"} {
+			outs := f.c.Apply(context.Background(), objects(strings.Replace(deployV1, "replicas: 2", "replicas: "+replicas, 1)))
+			// (The fake keeps the resourceVersion through a patch, so the
+			// outcome reads unchanged: a server moves it.)
+			Expect(outs[0].Err).NotTo(HaveOccurred())
+			Expect(f.get(deployGVR, "default", "web").JSON()).To(ContainSubstring(`"replicas":` + replicas))
+		}
+		var verbs []string
+		var first []byte
+		for _, a := range f.fake.Actions() {
+			if a.GetVerb() == "get" {
+				continue
+			}
+			verbs = append(verbs, a.GetVerb())
+			if pa, ok := a.(clienttesting.PatchAction); ok && first == nil {
+				Expect(pa.GetPatchType()).To(Equal(types.MergePatchType))
+				first = pa.GetPatch()
+			}
+		}
+		Expect(verbs).To(Equal([]string{"update", "patch", "patch"}), "one refused update, then patches")
+		Expect(string(first)).To(ContainSubstring(`"resourceVersion":"41"`))
+		Expect(string(first)).To(ContainSubstring(`"replicas":3`))
+	})
+
+	It("does not turn to a patch when the 403 is not the update verb's (an admission webhook's)", func() {
+		f := newFakeCluster(Options{Overwrite: true}, "default", false)
+		f.c.Apply(context.Background(), objects(deployV1))
+		f.fake.PrependReactor("update", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+			return true, nil, apierrors.NewForbidden(deployGVR.GroupResource(), "web", errors.New(`admission webhook "deny" denied the request`))
+		})
+		f.fake.ClearActions()
+		outs := f.c.Apply(context.Background(), objects(strings.Replace(deployV1, "replicas: 2", "replicas: 3", 1)))
+		Expect(outs[0].Action).To(Equal(Failed))
+		Expect(outs[0].Err).To(MatchError(ContainSubstring("denied the request")))
+		for _, a := range f.fake.Actions() {
+			Expect(a.GetVerb()).NotTo(Equal("patch"))
+		}
+	})
+})
