@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -61,5 +63,20 @@ var _ = Describe("ignored fields", func() {
 		obj := doc(`{"spec":{"replicas":3,"x":1},"webhooks":[{"name":"a","clientConfig":{"caBundle":"Q0E=","url":"u"}},{"name":"b"}]}`)
 		got := StripIgnored(obj, []string{"spec.replicas", "webhooks.clientConfig.caBundle", "status.absent"})
 		Expect(string(got.JSON())).To(MatchJSON(`{"spec":{"x":1},"webhooks":[{"name":"a","clientConfig":{"url":"u"}},{"name":"b"}]}`))
+	})
+})
+
+var _ = Describe("Client.IgnoredPaths", func() {
+	It("joins the options' paths for the kind, the annotation's and the managers' fields of live", func() {
+		rule, err := ParseIgnoreField("deployment.apps:spec.template.spec.containers.image")
+		Expect(err).NotTo(HaveOccurred())
+		other, err := ParseIgnoreField("configmap:data.a")
+		Expect(err).NotTo(HaveOccurred())
+		f := newFakeCluster(Options{IgnoreFields: []IgnoreField{rule, other}, IgnoreManagers: []string{"kube-controller-manager"}}, "default", false)
+		obj := objects(strings.Replace(deployV1, "  name: web\n", "  name: web\n  annotations: {ply.dev/ignore-fields: \"spec.paused, spec.replicas\"}\n", 1))[0]
+		live := doc(`{"metadata":{"managedFields":[{"manager":"kube-controller-manager","fieldsV1":{"f:spec":{"f:replicas":{}},"f:status":{"f:readyReplicas":{}}}}]}}`)
+		paths, err := f.c.IgnoredPaths(obj, live)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(paths).To(Equal([]string{"spec.paused", "spec.replicas", "spec.template.spec.containers.image", "status.readyReplicas"}))
 	})
 })
