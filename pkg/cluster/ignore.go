@@ -245,12 +245,17 @@ func managedPaths(live value.Value, managers []string) []string {
 // fieldsV1Paths appends to out the dotted paths of the leaf fields of a
 // fieldsV1 set under prefix: "f:name" is a field, "k:{...}", "v:..." and
 // "i:N" are items of a list (crossed without a step, as rules name lists),
-// "." marks the node itself.
+// "." marks the node itself. A name that is empty or holds a dot (a map
+// key such as an annotation's) is no step of a path: skipped with what it
+// holds.
 func fieldsV1Paths(set value.Value, prefix string, out []string) []string {
 	for _, f := range set.Fields() {
 		switch {
 		case strings.HasPrefix(f.Key, "f:"):
 			path := f.Key[2:]
+			if path == "" || strings.Contains(path, ".") {
+				continue // not a step of a dotted path (a key such as "app.kubernetes.io/name")
+			}
 			if prefix != "" {
 				path = prefix + "." + path
 			}

@@ -1,7 +1,11 @@
 package cluster
 
 import (
+	"slices"
 	"strings"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/parse"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -80,3 +84,25 @@ var _ = Describe("Client.IgnoredPaths", func() {
 		Expect(paths).To(Equal([]string{"spec.paused", "spec.replicas", "spec.template.spec.containers.image", "status.readyReplicas"}))
 	})
 })
+
+// FuzzManagedPaths checks that any managedFields give paths of non-empty
+// dotted field names, sorted and unique, never a panic.
+func FuzzManagedPaths(f *testing.F) {
+	f.Add([]byte(`{"metadata":{"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{"f:replicas":{},"f:ports":{"k:{\"port\":1}":{".":{},"f:name":{}}}}}}]}}`))
+	f.Add([]byte(`{"metadata":{"managedFields":[{"manager":"m","fieldsV1":{"f:":{}, "v:1":{"f:a":{}}}}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		live, err := parse.Document(data)
+		if err != nil {
+			return
+		}
+		paths := managedPaths(live, []string{"m"})
+		if !slices.IsSorted(paths) || len(slices.Compact(slices.Clone(paths))) != len(paths) {
+			t.Fatalf("paths not sorted and unique: %q", paths)
+		}
+		for _, p := range paths {
+			if p == "" {
+				t.Fatalf("an empty path in %q", paths)
+			}
+		}
+	})
+}
