@@ -312,7 +312,9 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 		recorded = recordedFromManager(p.live, c.serverSideManager())
 	}
 	recorded = withLiveAnnotation(recorded, p.live)
+	sch, ignoreWarnings := c.withIgnored(sch, t.ref, t.local, p.live)
 	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering, Gates: c.opts.Gates})
+	p.res.Warnings = append(ignoreWarnings, p.res.Warnings...)
 	if t.recorded != "" {
 		p.res.Warnings = append([]string{t.recorded}, p.res.Warnings...)
 	}
@@ -527,7 +529,7 @@ func recordedAnnotations(v value.Value) string {
 // runs (dry: dryRun=All) count as written: they report what a real run
 // would do. result is the server's answer.
 func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (written bool, result value.Value, err error) {
-	defer func() { err = c.maskStatus(t.ref, err) }()
+	defer func() { err = c.maskStatus(t.ref, fieldValidationError(err)) }()
 	obj := p.res.Object
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
@@ -536,7 +538,11 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if c.raw != nil {
 		err := t.retries.attempt(ctx, func(ctx context.Context) error {
 			var err error
-			result, err = c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+			if p.exists {
+				result, err = c.updateRaw(ctx, t, p, obj, dry)
+			} else {
+				result, err = c.writeRaw(ctx, c.raw, t.ref, true, obj.JSON(), dry)
+			}
 			return err
 		})
 		if err != nil {
@@ -548,18 +554,13 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
 		return false, value.Null, errors.New("cannot encode the merged object: " + err.Error())
 	}
-	var dryRun []string
-	if dry {
-		dryRun = []string{metav1.DryRunAll}
-	}
-	manager := c.fieldManager()
 	var got *unstructured.Unstructured
 	err = t.retries.attempt(ctx, func(ctx context.Context) error {
 		var err error
 		if !p.exists {
-			got, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun, FieldManager: manager})
+			got, err = t.ri.Create(ctx, u, c.createOptions(dry))
 		} else {
-			got, err = t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun, FieldManager: manager})
+			got, err = c.updateDynamic(ctx, t, p, u, obj, dry)
 		}
 		return err
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/plyproject/ply/openapi"
@@ -170,6 +171,16 @@ type Options struct {
 	// by the rules. A rule naming a kind the server does not serve fails
 	// the run as an unreadable schema does.
 	FieldRules []openapi.FieldRule
+	// IgnoreFields are fields of a kind ply leaves to other writers, and
+	// IgnoreManagers the managers whose fields (by the live object's
+	// managedFields) it leaves to them: the merge keeps live's values of
+	// those fields (ignore.go; also IgnoreFieldsAnnotation).
+	IgnoreFields   []IgnoreField
+	IgnoreManagers []string
+	// FieldValidation is the server's handling of unknown and duplicate
+	// fields in every write and dry run of an object (validate.go); empty
+	// means FieldValidationStrict, kubectl's default.
+	FieldValidation FieldValidation
 	// Warn receives the server's warnings (Warning headers) of the
 	// requests about no one object: discovery, the schema, an ApplySet's
 	// parent, a prune. Those about one object are in its
@@ -204,6 +215,11 @@ type Client struct {
 	requestTimeout time.Duration
 	retryTimeout   time.Duration
 	health         health
+	// patchVerb holds the patchKeys of the resources whose updates are
+	// sent as patches (patchverb.go).
+	patchVerb sync.Map
+	// ignoreSchemas caches the schemas derived for ignored fields.
+	ignoreSchemas ignoreSchemas
 	// poll is the interval of the waits for CRDs; waitTimeout bounds each.
 	poll        time.Duration
 	waitTimeout time.Duration

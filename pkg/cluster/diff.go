@@ -12,7 +12,6 @@ import (
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -39,6 +38,11 @@ type DiffResult struct {
 	// Fields lists the changed fields and what decided each, in the order
 	// of apply.Result.Changes.
 	Fields []FieldChange
+	// Ignored lists the paths of the fields local sets that the merge left
+	// as live holds them: fields ply leaves to other writers (ignore.go),
+	// and fields of any other registered rule that kept live's value
+	// (apply.OpKept). They are not changes.
+	Ignored []string
 	// Warnings are messages of the merge that did not stop it.
 	Warnings []string
 	// Err is why the object could not be diffed (Unified and Fields are
@@ -104,7 +108,7 @@ func (c *Client) dryRunRenamed(ctx context.Context, t target, u *unstructured.Un
 	r := u.DeepCopy()
 	r.SetName("")
 	r.SetGenerateName(u.GetName() + "-")
-	got, err := t.ri.Create(ctx, r, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.fieldManager()})
+	got, err := t.ri.Create(ctx, r, c.createOptions(true))
 	if err != nil || got == nil || got.GetName() == "" {
 		return value.Null, false
 	}
@@ -246,6 +250,11 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 		return d
 	}
 	d.Exists, d.Live, d.Merged, d.Warnings = p.exists, p.live, p.res.Object, p.res.Warnings
+	for _, ch := range p.res.Changes {
+		if ch.Op == apply.OpKept {
+			d.Ignored = append(d.Ignored, ch.Path().String())
+		}
+	}
 	if p.exists && value.Equal(p.live, p.res.Object) {
 		return d
 	}

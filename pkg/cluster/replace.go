@@ -77,7 +77,7 @@ func (c *Client) replace(ctx context.Context, t target, live value.Value, u *uns
 func (c *Client) createRetried(ctx context.Context, t target, u *unstructured.Unstructured) (got *unstructured.Unstructured, err error) {
 	lost := false
 	err = c.retrier().do(ctx, func(ctx context.Context) error {
-		got, err = t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: c.fieldManager()})
+		got, err = t.ri.Create(ctx, u, c.createOptions(false))
 		if lost && apierrors.IsAlreadyExists(err) {
 			if cur, gerr := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{}); gerr == nil &&
 				cur.GetAnnotations()[lastapplied.Annotation] == u.GetAnnotations()[lastapplied.Annotation] {

@@ -211,6 +211,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		outs = applyPrune(ctx, cl, objs, *prune, printer)
 	}
 	printer.finish()
+	if f.warningsFailure(stderr, printer.warnings) {
+		printer.code = max(printer.code, command.ExitFailed)
+	}
 	if !f.wait {
 		return printer.code
 	}
@@ -272,6 +275,8 @@ type applyPrinter struct {
 	pending     map[int]cluster.Outcome
 	next        int
 	code        int
+	// warnings counts the warning lines printed.
+	warnings int
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
 	// lanes appends each object's lane to its line (--server-side=auto).
@@ -318,6 +323,7 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	for _, w := range o.Warnings {
 		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
 	}
+	p.warnings += len(o.Warnings)
 	if o.Action == cluster.Failed {
 		eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
 		var ce *apply.ConflictError

@@ -141,14 +141,24 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.DiffError
 	}
+	var code int
 	if external != nil {
-		return runExternalDiff(external, res, stdout, stderr)
+		code = runExternalDiff(external, res, stdout, stderr)
+	} else {
+		out := stdout
+		if color {
+			out = &colorWriter{w: stdout}
+		}
+		code = reportDiff(res, f.changes, out, stderr)
 	}
-	out := stdout
-	if color {
-		out = &colorWriter{w: stdout}
+	warnings := 0
+	for _, d := range res {
+		warnings += len(d.Warnings)
 	}
-	return reportDiff(res, f.changes, out, stderr)
+	if f.warningsFailure(stderr, warnings) {
+		return command.DiffError
+	}
+	return code
 }
 
 // reportDiff prints the diffs in input order and returns the exit code.
@@ -164,6 +174,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 			eb.WriteString("error: " + d.Ref.Quoted() + " (" + d.Object.Source + "): " + oneLine(d.Err.Error()) + "\n")
 			failed = true
 			continue
+		}
+		for _, path := range d.Ignored {
+			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")
 		}
 		if !d.Changed() {
 			continue

@@ -15,6 +15,17 @@ import (
 type warningWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	n  int
+}
+
+// printed is the number of lines warn wrote.
+func (w *warningWriter) printed() int {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
 }
 
 // warn writes "Warning: <text>" on one line.
@@ -22,6 +33,7 @@ func (w *warningWriter) warn(text string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	io.WriteString(w.w, "Warning: "+oneLine(text)+"\n")
+	w.n++
 }
 
 // routeKlog makes klog, which client-go logs through, write ply's warning
