@@ -100,12 +100,12 @@ func (c *Client) updateRaw(ctx context.Context, t target, p planned, obj value.V
 		}
 		c.patchVerb.Store(patchKeyOf(t.ref), true)
 	}
-	return c.patchRaw(ctx, c.raw, t.ref, updatePatch(p.live, obj, p.rv).JSON(), dry)
+	return c.mergePatchRaw(ctx, c.raw, t.ref, updatePatch(p.live, obj, p.rv).JSON(), dry)
 }
 
-// patchRaw sends body as a JSON merge patch of the object ref names and
+// mergePatchRaw sends body as a JSON merge patch of the object ref names and
 // returns the server's answer.
-func (c *Client) patchRaw(ctx context.Context, raw rest.Interface, ref Ref, body []byte, dry bool) (value.Value, error) {
+func (c *Client) mergePatchRaw(ctx context.Context, raw rest.Interface, ref Ref, body []byte, dry bool) (value.Value, error) {
 	req := raw.Patch(types.MergePatchType).AbsPath(refPath(ref)...).
 		Param("fieldManager", c.fieldManager()).Param("fieldValidation", c.fieldValidation()).Body(body)
 	if dry {
