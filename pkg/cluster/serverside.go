@@ -143,10 +143,15 @@ type ssaResult struct {
 // resourceVersion it was computed from.
 func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, error) {
 	var r ssaResult
-	body := t.config.JSON()
+	config, err := c.serverSideConfig(ctx, t)
+	if err != nil {
+		return r, c.maskStatus(t.ref, err)
+	}
+	body := config.JSON()
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
 	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
+	err = fieldValidationError(err)
 	if err != nil && !dry && managerConflict(err) {
 		var moved bool
 		if answer, moved, err = c.migrateFirst(ctx, t, body, manager, err); moved {
@@ -176,6 +181,28 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 			", but the apply sent again to remove the fields the manifest dropped failed: ", err: c.ssaError(t.ref, err)}
 	}
 	return r, nil
+}
+
+// serverSideConfig is the configuration the lane applies: t's, less the fields ply leaves to other writers (ignore
+// rules, see ignore.go): the paths the flags and the object's annotation name and, when managers are named
+// (Options.IgnoreManagers), the fields live's managedFields give them; live is read for that alone, once. Left out of
+// an apply configuration, a field keeps its owner's value and raises no conflict, as the client-side lane keeps live's.
+func (c *Client) serverSideConfig(ctx context.Context, t target) (value.Value, error) {
+	live := value.Null
+	if len(c.opts.IgnoreManagers) > 0 {
+		v, found, err := c.readLive(ctx, t)
+		if err != nil {
+			return value.Null, err
+		}
+		if found {
+			live = v
+		}
+	}
+	given, owned := c.ignored(t.ref, t.local, live)
+	if len(given)+len(owned) == 0 {
+		return t.config, nil
+	}
+	return StripIgnored(t.config, append(given, owned...)), nil
 }
 
 // handOver returns answer after keepLastApplied when manager is kubectl's.
@@ -345,7 +372,7 @@ func (c *Client) sendPatch(ctx context.Context, t target, pt types.PatchType, bo
 
 // patchRaw sends one patch through the wire path (wire.go).
 func (c *Client) patchRaw(ctx context.Context, ref Ref, pt types.PatchType, body []byte, manager string, force, dry bool) (value.Value, bool, error) {
-	req := c.raw.Patch(pt).AbsPath(refPath(ref)...).Param("fieldManager", manager).Body(body)
+	req := c.raw.Patch(pt).AbsPath(refPath(ref)...).Param("fieldManager", manager).Param("fieldValidation", c.fieldValidation()).Body(body)
 	if force && pt == types.ApplyPatchType {
 		req = req.Param("force", "true")
 	}

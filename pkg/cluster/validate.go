@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -101,9 +102,36 @@ const strictDecoding = "strict decoding error: "
 // Go-quoted path after "unknown field" or "duplicate field".
 var strictField = regexp.MustCompile(`(unknown|duplicate) field "(?:[^"\\]|\\.)*"`)
 
+// typedPatchText is what the server's answer to a server-side apply says
+// when the configuration does not fit the kind's schema (a 500, whatever
+// fieldValidation says): `failed to create typed patch object (ns/name;
+// apps/v1, Kind=Deployment): .spec.replcas: field not declared in schema`.
+// No repeat cures it.
+const typedPatchText = "failed to create typed patch object"
+
+// undeclaredField matches one field of that answer: its path, with a
+// leading dot, before ": field not declared in schema".
+var undeclaredField = regexp.MustCompile(`\.([^\s:]+): field not declared in schema`)
+
+// typedPatchRefusal reports whether msg is the server's refusal of an apply
+// configuration that does not fit the schema (typedPatchText).
+func typedPatchRefusal(msg string) bool { return strings.Contains(msg, typedPatchText) }
+
 // fieldValidationError returns err as a *FieldValidationError when it is
-// the server's strict refusal of unknown or duplicate fields, else err.
+// the server's strict refusal of unknown or duplicate fields, or its
+// refusal of an apply configuration naming fields the schema does not
+// declare, else err.
 func fieldValidationError(err error) error {
+	if err != nil && apierrors.IsInternalError(err) && typedPatchRefusal(err.Error()) {
+		var fields []string
+		for _, m := range undeclaredField.FindAllStringSubmatch(err.Error(), -1) {
+			fields = append(fields, "unknown field "+strconv.Quote(m[1]))
+		}
+		if len(fields) > 0 {
+			return &FieldValidationError{Fields: fields, Err: err}
+		}
+		return err
+	}
 	if err == nil || !apierrors.IsBadRequest(err) {
 		return err
 	}
