@@ -78,13 +78,18 @@ var errNotDeleted = errors.New("nothing deleted")
 // Background) and waits until it is gone or another object holds its name.
 func (c *Client) deleteAndWait(ctx context.Context, t target, uid string) error {
 	background := metav1.DeletePropagationBackground
-	opts := metav1.DeleteOptions{PropagationPolicy: &background}
+	opts := metav1.DeleteOptions{PropagationPolicy: &background, GracePeriodSeconds: c.opts.GracePeriod}
 	if uid != "" {
 		u := types.UID(uid)
 		opts.Preconditions = &metav1.Preconditions{UID: &u}
 	}
 	if err := t.ri.Delete(ctx, t.ref.Name, opts); err != nil && !apierrors.IsNotFound(err) {
 		return errors.Join(errNotDeleted, errors.New("not re-created: cannot delete the object: "+c.maskStatus(t.ref, err).Error()))
+	}
+	if c.opts.DeleteTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.opts.DeleteTimeout)
+		defer cancel()
 	}
 	for {
 		got, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})

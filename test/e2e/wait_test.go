@@ -431,7 +431,7 @@ var _ = Describe("ply apply --wait", func() {
 			Expect(r.Stderr).To(ContainSubstring(want))
 		},
 		Entry("--wait with a dry run", "--wait cannot be used with --dry-run=server", "--wait", "--dry-run=server"),
-		Entry("--timeout without --wait", "--timeout is the limit of --wait", "--timeout=1m"),
+		Entry("a negative timeout", "--timeout must be positive, not -1s", "--timeout=-1s"),
 		Entry("a timeout of zero", "--timeout must be positive", "--wait", "--timeout=0s"),
 	)
 })

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/cmd/internal/command"
@@ -31,6 +32,7 @@ const ProgressThreshold = 50
 type applyFlags struct {
 	commonFlags
 	dryRun      string
+	gracePeriod int
 	maxAttempts int
 	progress    bool
 	force       bool
@@ -106,14 +108,18 @@ func newApplyCommand(name string) *cobra.Command {
 	c.Annotations = map[string]string{command.KubectlErrors: "true"}
 	fs := c.Flags()
 	f.register(fs)
-	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing);\n"+
+		"a bare --dry-run is client, as kubectl's (deprecated there)")
+	fs.Lookup("dry-run").NoOptDefVal = bareDryRun
+	fs.IntVar(&f.gracePeriod, "grace-period", -1, "the grace period in seconds of the deletions (prune, re-creation with --force);\n"+
+		"negative: each object's default, as kubectl's")
 	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
 		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
 	f.prune.register(fs)
 	fs.BoolVar(&f.wait, "wait", false, "after the writes, wait until every object applied is Current (kstatus: reconciled, ready)\n"+
 		"and every object deleted is gone; exit code 1 when one fails or the timeout passes")
-	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects (unlike kubectl apply's --timeout,\n"+
-		"which bounds the wait for deletions only)")
+	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects; when given, also how long a re-creation\n"+
+		"(--force) waits for the old object to be gone, which is all kubectl apply's --timeout bounds")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
@@ -128,8 +134,15 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
+	if opts.DryRun, err = parseDryRun(f.dryRun, stderr); err != nil {
 		return command.UsageError(c, err.Error())
+	}
+	if f.gracePeriod >= 0 {
+		grace := int64(f.gracePeriod)
+		opts.GracePeriod = &grace
+	}
+	if c.Flags().Changed("timeout") {
+		opts.DeleteTimeout = f.timeout
 	}
 	var objPrinter printers.ResourcePrinter
 	if f.print.Wanted() {
@@ -158,7 +171,12 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return command.ExitFailed
 	}
-	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	// Input order on a terminal too: the progress bar shows what is done
+	// while an object early in the input holds the lines after it back.
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
+	if listsObjects(&f.print) {
+		printer.list = &listing{total: len(objs)}
+	}
 	switch {
 	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
 		printer.bar = &progressBar{w: stderr, total: len(objs)}
@@ -206,25 +224,28 @@ func dryRunSuffix(d cluster.DryRun) string {
 // applyPrinter prints the outcomes of apply as they come: kubectl's line
 // ("deployment.apps/web created"), or the resulting object through the
 // printer of kubectl's print flags (-o name|json|yaml|jsonpath=...), on
-// stdout, errors and warnings on stderr. Ordered, it holds an outcome back
-// until those before it in the input are printed.
+// stdout, errors and warnings on stderr, in input order: it holds an
+// outcome back until those before it in the input are printed.
 type applyPrinter struct {
 	mu          sync.Mutex
 	objects     printers.ResourcePrinter
 	suffix      string
 	showSecrets bool
-	ordered     bool
 	stdout      io.Writer
 	stderr      io.Writer
 	pending     map[int]cluster.Outcome
 	next        int
 	code        int
+	// list, when set, collects the resulting objects to print them at
+	// the end as kubectl apply -o json|yaml|jsonpath|go-template does
+	// (listing): see printList.
+	list *listing
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
 }
 
-func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
-	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
+func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets bool, stdout, stderr io.Writer) *applyPrinter {
+	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets,
 		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
 }
 
@@ -240,10 +261,6 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 		} else {
 			defer p.bar.draw() // a pruned object: not one of the total
 		}
-	}
-	if !p.ordered {
-		p.print(o)
-		return
 	}
 	p.pending[i] = o
 	for {
@@ -286,27 +303,50 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		obj = cluster.MaskSecret(obj)
 	}
 	u := &unstructured.Unstructured{}
-	var buf bytes.Buffer
-	err := u.UnmarshalJSON(obj.JSON())
-	if err == nil {
-		err = p.objects.PrintObj(u, &buf)
+	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
+		p.printError(o.Ref.Quoted()+" ("+o.Object.Source+")", err)
+		return
 	}
-	if err != nil {
-		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")
-		if p.code == command.ExitOK {
-			p.code = command.ExitFailed
-		}
+	if p.list != nil && o.Action != cluster.Pruned {
+		p.list.items = append(p.list.items, *u)
+		return
+	}
+	if p.list != nil {
+		// kubectl prints the pruned objects after the list, one by one.
+		p.list.pruned = append(p.list.pruned, prunedObject{o.Ref.Quoted() + " (" + o.Object.Source + ")", u})
+		return
+	}
+	p.printObject(o.Ref.Quoted()+" ("+o.Object.Source+")", u)
+}
+
+// printObject prints u through the -o printer; what names u in an error.
+func (p *applyPrinter) printObject(what string, u runtime.Object) {
+	var buf bytes.Buffer
+	if err := p.objects.PrintObj(u, &buf); err != nil {
+		p.printError(what, err)
 		return
 	}
 	p.stdout.Write(buf.Bytes())
 }
 
-// finish ends the progress bar, if any.
+// printError reports that the resulting object of o cannot be printed.
+func (p *applyPrinter) printError(what string, err error) {
+	io.WriteString(p.stderr, "error: "+what+": cannot print the object: "+oneLine(err.Error())+"\n")
+	if p.code == command.ExitOK {
+		p.code = command.ExitFailed
+	}
+}
+
+// finish ends the progress bar, if any, and prints the collected objects
+// of a listing.
 func (p *applyPrinter) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.finish()
+	}
+	if p.list != nil {
+		p.printList()
 	}
 }
 

@@ -386,7 +386,7 @@ var _ = Describe("the command tree", func() {
 // reportApply prints the outcomes in order as kubectl's lines and returns
 // the exit code.
 func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
-	p := newApplyPrinter(nil, dry, false, true, stdout, stderr)
+	p := newApplyPrinter(nil, dry, false, stdout, stderr)
 	for i, o := range outs {
 		p.report(i, o)
 	}

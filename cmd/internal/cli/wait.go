@@ -192,20 +192,18 @@ func cut(s string, n int) string {
 // DefaultWaitTimeout is the default of apply's --timeout.
 const DefaultWaitTimeout = 5 * time.Minute
 
-// checkWait checks the flags of --wait: --timeout goes with --wait and is
-// positive; a dry run has nothing to wait for.
+// checkWait checks the flags of --wait: --timeout is not negative (and
+// positive with --wait; without, it bounds the deletes of re-creations, as
+// kubectl apply's does); a dry run has nothing to wait for.
 func (f *applyFlags) checkWait(c *cobra.Command, dry cluster.DryRun) error {
+	if f.timeout < 0 || (f.wait && f.timeout == 0) {
+		return errors.New("--timeout must be positive, not " + f.timeout.String())
+	}
 	if !f.wait {
-		if c.Flags().Changed("timeout") {
-			return errors.New("--timeout is the limit of --wait, which is not set")
-		}
 		return nil
 	}
 	if dry != cluster.DryRunNone {
 		return errors.New("--wait cannot be used with --dry-run=" + dry.String() + ": nothing is written to wait for")
-	}
-	if f.timeout <= 0 {
-		return errors.New("--timeout must be positive, not " + f.timeout.String())
 	}
 	return nil
 }
