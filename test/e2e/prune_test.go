@@ -456,9 +456,10 @@ var _ = Describe("ply apply --prune --applyset", func() {
 			r := plyNS(n, fixture("configmap.yaml"), "--prune", "--applyset="+flag)
 			Expect(r.ExitCode).To(Equal(1), "%s", r)
 			Expect(r.Stderr).To(ContainSubstring(want))
+			Expect(r.Stderr).NotTo(ContainSubstring("Options."), "the CLI names its flags, not the library's options")
 		},
 		Entry("a kind that is not a parent type", "deployments.apps/app", true, `resource "deployments.apps" is not permitted as an ApplySet parent`),
-		Entry("a namespaced parent without -n", "app", false, "the parent is namespaced: name its namespace with -n"),
+		Entry("a namespaced parent without -n", "app", false, "the parent is namespaced: name its namespace with -n (--namespace)"),
 		Entry("a custom resource parent that does not exist", "bundles.prune.e2e.ply.dev/absent", false,
 			"custom resource parents are not created automatically"),
 	)
