@@ -124,6 +124,8 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
 	f.print.AddFlags(c)
+	f.registerCompletions(c)
+	registerOutputCompletion(c)
 	return command.WithGatesHelp(c)
 }
 
