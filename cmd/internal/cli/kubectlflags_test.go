@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -102,5 +104,25 @@ var _ = Describe("-v", func() {
 		DeferCleanup(klog.ClearLogger)
 		klog.Background().V(1).Info("Request")
 		Expect(strings.TrimSpace(buf.String())).To(BeEmpty())
+	})
+})
+
+var _ = Describe("a -f folder without manifests", func() {
+	It("is kubectl's error: diff exits 2, apply 1; a folder with one (-R: in a sub-folder) is read", func() {
+		captureOptions()
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a manifest"), 0o644)).To(Succeed())
+		Expect(os.Mkdir(filepath.Join(dir, "sub"), 0o755)).To(Succeed())
+		want := "error: error reading [" + dir + "]: recognized file extensions are [.json .yaml .yml]\n"
+		r := runDiff("-f", dir)
+		Expect(r.code).To(Equal(command.DiffError))
+		Expect(r.stderr).To(Equal(want))
+		r = runApply("-f", dir)
+		Expect(r.code).To(Equal(command.ExitFailed))
+		Expect(r.stderr).To(Equal(want))
+
+		Expect(os.WriteFile(filepath.Join(dir, "sub", "empty.yaml"), nil, 0o644)).To(Succeed())
+		Expect(runDiff("-f", dir).stderr).To(Equal(want), "without -R the sub-folder is not read")
+		Expect(runDiff("-R", "-f", dir).stderr).To(Equal("error: no cluster in unit tests\n"), "read, then on to the cluster")
 	})
 })
