@@ -200,6 +200,10 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		outs = applyPrune(ctx, cl, objs, *prune, printer)
 	}
 	printer.finish()
+	if ctx.Err() != nil {
+		io.WriteString(stderr, "error: interrupted\n")
+		return ExitInterrupted
+	}
 	if !f.wait {
 		return printer.code
 	}

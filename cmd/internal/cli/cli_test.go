@@ -303,7 +303,7 @@ var _ = Describe("the command tree", func() {
 		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"), "the object of the sub-folder was read")
 		Expect(got.Namespace).To(Equal("team"))
 		r = runApply("-f", dir)
-		Expect(r.stderr).To(Equal("error: no objects passed to apply\n"), "without -R the sub-folder is not read")
+		Expect(r.stderr).To(Equal("error: error reading ["+dir+"]: recognized file extensions are [.json .yaml .yml]\n"), "without -R the sub-folder is not read")
 	})
 
 	It("reads kubectl's connection flags into the client configuration", func() {
