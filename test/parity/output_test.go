@@ -101,3 +101,33 @@ var _ = Describe("apply -o: ply prints what kubectl 1.32 prints", func() {
 		Expect(names).To(Equal([]string{"settings", "web", "features"}))
 	})
 })
+
+var _ = Describe("apply --dry-run says what the apply would say", func() {
+	It("with the server's dry run, as kubectl 1.32; with the client's, as the real apply, where kubectl says configured", func() {
+		outputLane++
+		file := filepath.Join("testdata", "output", "several.yaml")
+		server, client := map[tool][]string{}, map[tool][]string{}
+		var realApply []string
+		for _, t := range []tool{kubectlTool, plyTool} {
+			ns := "dry-" + strconv.Itoa(outputLane) + "-" + string(t)
+			createNamespace(ns)
+			for range 2 { // before the objects exist, then after
+				server[t] = append(server[t], report(run(append(t.command(file, ns), "--dry-run=server")...))...)
+				client[t] = append(client[t], report(run(append(t.command(file, ns), "--dry-run=client")...))...)
+				if t == plyTool {
+					realApply = append(realApply, apply(t, file, ns)...)
+				} else {
+					apply(t, file, ns)
+				}
+			}
+		}
+		Expect(server[plyTool]).To(Equal(server[kubectlTool]))
+		Expect(server[plyTool]).To(ContainElements("configmap/settings created (server dry run)", "configmap/settings unchanged (server dry run)"))
+		var want []string
+		for _, l := range realApply {
+			want = append(want, l+" (dry run)")
+		}
+		Expect(client[plyTool]).To(Equal(want), "what the apply that follows says")
+		Expect(client[kubectlTool]).To(ContainElement("configmap/settings configured (dry run)"), "kubectl's client dry run says configured for an object it would leave unchanged")
+	})
+})

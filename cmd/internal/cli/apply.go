@@ -54,8 +54,10 @@ order: "deployment.apps/web created|configured|unchanged|recreated".
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
 the merged object with --dry-run=client. The values of Secrets are ***
-unless --show-secrets. Results are printed as objects finish: in input
-order when standard output is not a terminal.
+unless --show-secrets. As kubectl, -o name prints each object as it is
+done; the other formats print once, at the end, the one object of an
+input of one, else a List (apiVersion v1) of the objects in input order
+(-o jsonpath='{.items[*].metadata.name}').
 
 With --prune, objects a previous apply created that the manifests no longer
 hold are deleted after a successful apply ("configmap/old pruned"):
@@ -70,12 +72,14 @@ run waits for it, at most --lock-timeout.
 With --wait, after the writes ply watches every object applied until
 kstatus computes it Current (reconciled and ready: observedGeneration
 caught up, the kind's readiness rules, a Ready condition) or Failed, for
-at most --timeout (default 5m): one final line per object,
-"deployment.apps/web Current: Deployment is available. Replicas: 1", on
-standard output (standard error with -o), and on a terminal a live line
-per object still waited for, redrawn in place on standard error. An
-object that is Failed or not Current in time is an error naming it and
-its last status (exit code 1).
+at most --timeout (default 5m): one final line per object not ready when
+first read, "deployment.apps/web Current: Deployment is available.
+Replicas: 1", and a summary line for the others ("3 objects Current when
+first read (configmaps: 3)"), on standard output (standard error with
+-o), and on a terminal a live line per object still waited for, redrawn
+in place on standard error. An object that is Failed or not Current in
+time is an error naming it and its last status (exit code 1). Ctrl-C
+exits 130, as kubectl under SIGINT.
 
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
