@@ -365,7 +365,9 @@ func unionKeys(a, b value.Value) []string {
 }
 
 // diffText renders an object for a diff: YAML without
-// metadata.managedFields; empty for null (an absent object).
+// metadata.managedFields, the configurations of the last-applied
+// annotations decoded at the end (readableLastApplied); empty for null (an
+// absent object).
 func diffText(v value.Value) string {
 	if v.IsNull() {
 		return ""
@@ -373,5 +375,6 @@ func diffText(v value.Value) string {
 	if md, ok := v.Get("metadata"); ok && md.IsMap() {
 		v = v.With("metadata", md.Without("managedFields"))
 	}
-	return string(v.YAML())
+	v, decoded := readableLastApplied(v)
+	return string(v.YAML()) + decoded
 }

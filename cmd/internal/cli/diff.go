@@ -40,6 +40,11 @@ object's error.
 --server-side=false diffs against the merged object itself, computed
 locally (only reads are sent).
 
+The last-applied annotation's configuration is shown decoded at the end
+of each object, its lines commented ("-#     image: web:1"), so that the
+fields the next apply will read differently show one a line; ply's
+compressed annotation is decompressed, never shown as base64.
+
 The values of Secrets (data, stringData, and the last-applied annotation
 that holds them) are shown as ***, or *** (before) and *** (after) where
 they change, as kubectl diff shows data; --show-secrets shows them.
