@@ -37,6 +37,11 @@ precedes its diff, which compares live with the object that would be
 created: the server's answer to its create sent as a dry run (under a
 generated name, put back), so that defaults show and a refusal is the
 object's error.
+An object in a namespace that does not exist yet, which a Namespace of the
+same manifests creates, cannot be dry-run by the server: it is shown as
+created from the local merge, under a line "# <object>: namespace <ns>
+does not exist yet (the manifests create it): shown as merged locally,
+...".
 --server-side=false diffs against the merged object itself, computed
 locally (only reads are sent).
 
@@ -151,6 +156,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		code = command.DiffChanges
 		if note := recreateNote(d); note != "" {
 			sb.WriteString("# " + note + "\n")
+		}
+		if d.Note != "" {
+			sb.WriteString("# " + d.Ref.String() + ": " + d.Note + "\n")
 		}
 		if changes {
 			for _, fc := range d.Fields {
