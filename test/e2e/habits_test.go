@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gbytes"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 var _ = Describe("kubectl's -v and Ctrl-C on the real server", func() {
@@ -45,5 +46,26 @@ var _ = Describe("kubectl's -v and Ctrl-C on the real server", func() {
 		Expect(err.(*exec.ExitError).ExitCode()).To(Equal(130), "stdout:\n%s\nstderr:\n%s", out.Contents(), errb.Contents())
 		Expect(string(errb.Contents())).To(Equal("error: interrupted, 1 object not waited for to the end\n"))
 		Expect(string(out.Contents())).To(Equal("deployment.apps/web created\n"), "only the apply's line")
+	})
+})
+
+var _ = Describe("--grace-period on the real server", func() {
+	It("is the grace period of the prune's deletes, as the server records it", func() {
+		ns := newNamespace("grace-")
+		dir := GinkgoT().TempDir()
+		// A Pod bound to a node no kubelet runs: its graceful deletion
+		// leaves it Terminating with the grace period the delete asked.
+		pod := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: worker\nspec:\n  nodeName: nowhere\n  containers:\n  - name: c\n    image: busybox\n"
+		cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n"
+		Expect(os.WriteFile(filepath.Join(dir, "pod.yaml"), []byte(pod), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "cm.yaml"), []byte(cm), 0o644)).To(Succeed())
+		r := plyNS(ns, dir, "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(os.Remove(filepath.Join(dir, "pod.yaml"))).To(Succeed())
+		r = plyNS(ns, dir, "--prune", "--applyset=app", "--grace-period=77")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("pod/worker pruned\n"))
+		got := live(schema.GroupVersionResource{Version: "v1", Resource: "pods"}, ns, "worker")
+		Expect(got.GetDeletionGracePeriodSeconds()).To(HaveValue(BeEquivalentTo(77)))
 	})
 })
