@@ -122,6 +122,10 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := cl.Diff(ctx, objs)
+	if ctx.Err() != nil {
+		io.WriteString(stderr, "error: interrupted\n")
+		return ExitInterrupted
+	}
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.DiffError
