@@ -140,15 +140,8 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	if opts.DryRun, err = parseDryRun(f.dryRun, stderr); err != nil {
+	if err := f.writeOptions(c, &opts); err != nil {
 		return command.UsageError(c, err.Error())
-	}
-	if f.gracePeriod >= 0 {
-		grace := int64(f.gracePeriod)
-		opts.GracePeriod = &grace
-	}
-	if c.Flags().Changed("timeout") {
-		opts.DeleteTimeout = f.timeout
 	}
 	var objPrinter printers.ResourcePrinter
 	if f.print.Wanted() {
@@ -218,6 +211,24 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	code := waitApplied(ctx, cl, outs, cluster.WaitOptions{Timeout: f.timeout}, newWaitPrinter(waitOut, stderr, stderr))
 	return max(printer.code, code)
+}
+
+// writeOptions sets in opts what the flags of kubectl's apply say about
+// the writes: --dry-run, --grace-period of the deletes, --timeout of a
+// re-creation's delete.
+func (f *applyFlags) writeOptions(c *cobra.Command, opts *cluster.Options) error {
+	var err error
+	if opts.DryRun, err = parseDryRun(f.dryRun, c.ErrOrStderr()); err != nil {
+		return err
+	}
+	if f.gracePeriod >= 0 {
+		grace := int64(f.gracePeriod)
+		opts.GracePeriod = &grace
+	}
+	if c.Flags().Changed("timeout") {
+		opts.DeleteTimeout = f.timeout
+	}
+	return nil
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
