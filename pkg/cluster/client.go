@@ -112,6 +112,14 @@ type Options struct {
 	// CustomResourceDefinition, whose deletion deletes their contents);
 	// ForceAnnotation asks the same for one object.
 	Force bool
+	// GracePeriod, when not nil, is the grace period in seconds of the
+	// deletions Apply sends (prune deletes, re-creations with Force), as
+	// kubectl apply's --grace-period; nil leaves each object's default.
+	GracePeriod *int64
+	// DeleteTimeout, when positive, bounds the wait of a re-creation
+	// (Force) for the old object to be gone, as kubectl apply's --timeout
+	// bounds its delete; zero waits as long as the run's context allows.
+	DeleteTimeout time.Duration
 	// Workers is the number of objects applied concurrently; zero means
 	// DefaultWorkers.
 	Workers int

@@ -59,6 +59,11 @@ type DiffResult struct {
 	// dry-run create under a generated name answers it (the name put
 	// back: defaults show, and a new uid), else as sent.
 	Recreate *ImmutableError
+	// Note, when not empty, says how Merged was obtained where it is not
+	// the server's answer to a dry run (DryRunServer): the object's
+	// namespace does not exist yet and is created by a Namespace of the
+	// same run (NewNamespaceNote).
+	Note string
 }
 
 // Changed reports whether applying the object would write anything.
@@ -205,9 +210,10 @@ func (c *Client) Diff(ctx context.Context, objs []Object) ([]DiffResult, error) 
 	for i := range idx {
 		idx[i] = i
 	}
+	declared := declaredNamespaces(objs)
 	c.pool(ctx, idx, func(i int) {
 		octx, heard := withWarnings(ctx)
-		outs[i] = c.diffOne(octx, objs[i], sch)
+		outs[i] = c.diffOne(octx, objs[i], sch, declared)
 		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 	})
 	return outs, nil
@@ -228,8 +234,9 @@ func (c *Client) dryWrite(ctx context.Context, t target, p planned) (value.Value
 	}
 }
 
-// diffOne diffs one object (see Diff).
-func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) DiffResult {
+// diffOne diffs one object (see Diff); declared are the namespaces the
+// run's Namespace objects create.
+func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, declared map[string]bool) DiffResult {
 	d := DiffResult{Object: o, Ref: refOf(o), Live: value.Null, Merged: value.Null}
 	t, err := c.resolve(o)
 	d.Ref = t.ref
@@ -273,7 +280,13 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 			}
 			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver, true)
 		} else {
-			if err != nil {
+			switch {
+			case err != nil && !p.exists && declared[t.ref.Namespace] && namespaceNotFound(err, t.ref.Namespace):
+				// The dry run cannot succeed before the Namespace exists;
+				// the apply creates it first: show the local merge.
+				d.Note = NewNamespaceNote(t.ref.Namespace)
+				result = p.res.Object
+			case err != nil:
 				d.Err, d.Fields = err, nil
 				return d
 			}
@@ -381,7 +394,9 @@ func unionKeys(a, b value.Value) []string {
 }
 
 // diffText renders an object for a diff: YAML without
-// metadata.managedFields; empty for null (an absent object).
+// metadata.managedFields, the configurations of the last-applied
+// annotations decoded at the end (readableLastApplied); empty for null (an
+// absent object).
 func diffText(v value.Value) string {
 	if v.IsNull() {
 		return ""
@@ -389,5 +404,6 @@ func diffText(v value.Value) string {
 	if md, ok := v.Get("metadata"); ok && md.IsMap() {
 		v = v.With("metadata", md.Without("managedFields"))
 	}
-	return string(v.YAML())
+	v, decoded := readableLastApplied(v)
+	return string(v.YAML()) + decoded
 }

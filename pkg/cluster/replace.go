@@ -98,7 +98,7 @@ var errNotDeleted = errors.New("nothing deleted")
 // Background) and waits until it is gone or another object holds its name.
 func (c *Client) deleteAndWait(ctx context.Context, t target, uid string) error {
 	background := metav1.DeletePropagationBackground
-	opts := metav1.DeleteOptions{PropagationPolicy: &background}
+	opts := metav1.DeleteOptions{PropagationPolicy: &background, GracePeriodSeconds: c.opts.GracePeriod}
 	if uid != "" {
 		u := types.UID(uid)
 		opts.Preconditions = &metav1.Preconditions{UID: &u}
@@ -120,6 +120,11 @@ func (c *Client) deleteAndWait(ctx context.Context, t target, uid string) error 
 			return errors.New(msg + " (a delete was sent and its answer lost: the object may be deleted)")
 		}
 		return errors.Join(errNotDeleted, errors.New(msg))
+	}
+	if c.opts.DeleteTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.opts.DeleteTimeout)
+		defer cancel()
 	}
 	for {
 		var got *unstructured.Unstructured

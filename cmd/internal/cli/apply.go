@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/cmd/internal/command"
@@ -36,6 +37,7 @@ type applyFlags struct {
 	serverSide     string
 	forceConflicts bool
 	largeObjects   string
+	gracePeriod    int
 	maxAttempts    int
 	progress       bool
 	force          bool
@@ -57,8 +59,10 @@ order: "deployment.apps/web created|configured|unchanged|recreated".
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
 the merged object with --dry-run=client. The values of Secrets are ***
-unless --show-secrets. Results are printed as objects finish: in input
-order when standard output is not a terminal.
+unless --show-secrets. As kubectl, -o name prints each object as it is
+done; the other formats print once, at the end, the one object of an
+input of one, else a List (apiVersion v1) of the objects in input order
+(-o jsonpath='{.items[*].metadata.name}').
 
 With --prune, objects a previous apply created that the manifests no longer
 hold are deleted after a successful apply ("configmap/old pruned"):
@@ -73,12 +77,14 @@ run waits for it, at most --lock-timeout.
 With --wait, after the writes ply watches every object applied until
 kstatus computes it Current (reconciled and ready: observedGeneration
 caught up, the kind's readiness rules, a Ready condition) or Failed, for
-at most --timeout (default 5m): one final line per object,
-"deployment.apps/web Current: Deployment is available. Replicas: 1", on
-standard output (standard error with -o), and on a terminal a live line
-per object still waited for, redrawn in place on standard error. An
-object that is Failed or not Current in time is an error naming it and
-its last status (exit code 1).
+at most --timeout (default 5m): one final line per object not ready when
+first read, "deployment.apps/web Current: Deployment is available.
+Replicas: 1", and a summary line for the others ("3 objects Current when
+first read (configmaps: 3)"), on standard output (standard error with
+-o), and on a terminal a live line per object still waited for, redrawn
+in place on standard error. An object that is Failed or not Current in
+time is an error naming it and its last status (exit code 1). Ctrl-C
+exits 130, as kubectl under SIGINT.
 
 With --server-side, each object is sent as one server-side apply patch
 under --field-manager (default kubectl, as kubectl apply --server-side):
@@ -127,7 +133,11 @@ func newApplyCommand(name string) *cobra.Command {
 	c.Annotations = map[string]string{command.KubectlErrors: "true"}
 	fs := c.Flags()
 	f.register(fs)
-	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing);\n"+
+		"a bare --dry-run is client, as kubectl's (deprecated there)")
+	fs.Lookup("dry-run").NoOptDefVal = bareDryRun
+	fs.IntVar(&f.gracePeriod, "grace-period", -1, "the grace period in seconds of the deletions (prune, re-creation with --force);\n"+
+		"negative: each object's default, as kubectl's")
 	fs.StringVar(&f.serverSide, "server-side", "false", "true: send each object as a server-side apply patch (field manager kubectl); false: ply's\n"+
 		"client-side three-way merge; auto: each object in the lane it was last applied in (a new one client-side)")
 	fs.Lookup("server-side").NoOptDefVal = "true"
@@ -139,12 +149,14 @@ func newApplyCommand(name string) *cobra.Command {
 	f.prune.register(fs)
 	fs.BoolVar(&f.wait, "wait", false, "after the writes, wait until every object applied is Current (kstatus: reconciled, ready)\n"+
 		"and every object deleted is gone; exit code 1 when one fails or the timeout passes")
-	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects (unlike kubectl apply's --timeout,\n"+
-		"which bounds the wait for deletions only)")
+	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects; when given, also how long a re-creation\n"+
+		"(--force) waits for the old object to be gone, which is all kubectl apply's --timeout bounds")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
 	f.print.AddFlags(c)
+	f.registerCompletions(c)
+	registerOutputCompletion(c)
 	return command.WithGatesHelp(c)
 }
 
@@ -155,7 +167,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
+	if err := f.writeOptions(c, &opts); err != nil {
 		return command.UsageError(c, err.Error())
 	}
 	var objPrinter printers.ResourcePrinter
@@ -188,8 +200,13 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return command.ExitFailed
 	}
-	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	// Input order on a terminal too: the progress bar shows what is done
+	// while an object early in the input holds the lines after it back.
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
 	printer.lanes = opts.Lane == cluster.LaneAuto
+	if listsObjects(&f.print) {
+		printer.list = &listing{total: len(objs)}
+	}
 	switch {
 	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
 		printer.bar = &progressBar{w: stderr, total: len(objs)}
@@ -211,6 +228,10 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		outs = applyPrune(ctx, cl, objs, *prune, printer)
 	}
 	printer.finish()
+	if ctx.Err() != nil {
+		io.WriteString(stderr, "error: interrupted\n")
+		return ExitInterrupted
+	}
 	if f.warningsFailure(stderr, printer.warnings) {
 		printer.code = max(printer.code, command.ExitFailed)
 	}
@@ -248,6 +269,24 @@ func (f *applyFlags) lanes(opts *cluster.Options) error {
 	return nil
 }
 
+// writeOptions sets in opts what the flags of kubectl's apply say about
+// the writes: --dry-run, --grace-period of the deletes, --timeout of a
+// re-creation's delete.
+func (f *applyFlags) writeOptions(c *cobra.Command, opts *cluster.Options) error {
+	var err error
+	if opts.DryRun, err = parseDryRun(f.dryRun, c.ErrOrStderr()); err != nil {
+		return err
+	}
+	if f.gracePeriod >= 0 {
+		grace := int64(f.gracePeriod)
+		opts.GracePeriod = &grace
+	}
+	if c.Flags().Changed("timeout") {
+		opts.DeleteTimeout = f.timeout
+	}
+	return nil
+}
+
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
 func dryRunSuffix(d cluster.DryRun) string {
 	switch d {
@@ -262,14 +301,13 @@ func dryRunSuffix(d cluster.DryRun) string {
 // applyPrinter prints the outcomes of apply as they come: kubectl's line
 // ("deployment.apps/web created"), or the resulting object through the
 // printer of kubectl's print flags (-o name|json|yaml|jsonpath=...), on
-// stdout, errors and warnings on stderr. Ordered, it holds an outcome back
-// until those before it in the input are printed.
+// stdout, errors and warnings on stderr, in input order: it holds an
+// outcome back until those before it in the input are printed.
 type applyPrinter struct {
 	mu          sync.Mutex
 	objects     printers.ResourcePrinter
 	suffix      string
 	showSecrets bool
-	ordered     bool
 	stdout      io.Writer
 	stderr      io.Writer
 	pending     map[int]cluster.Outcome
@@ -277,14 +315,18 @@ type applyPrinter struct {
 	code        int
 	// warnings counts the warning lines printed.
 	warnings int
+	// list, when set, collects the resulting objects to print them at
+	// the end as kubectl apply -o json|yaml|jsonpath|go-template does
+	// (listing): see printList.
+	list *listing
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
 	// lanes appends each object's lane to its line (--server-side=auto).
 	lanes bool
 }
 
-func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
-	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
+func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets bool, stdout, stderr io.Writer) *applyPrinter {
+	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets,
 		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
 }
 
@@ -300,10 +342,6 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 		} else {
 			defer p.bar.draw() // a pruned object: not one of the total
 		}
-	}
-	if !p.ordered {
-		p.print(o)
-		return
 	}
 	p.pending[i] = o
 	for {
@@ -352,27 +390,50 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		obj = cluster.MaskSecret(obj)
 	}
 	u := &unstructured.Unstructured{}
-	var buf bytes.Buffer
-	err := u.UnmarshalJSON(obj.JSON())
-	if err == nil {
-		err = p.objects.PrintObj(u, &buf)
+	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
+		p.printError(o.Ref.Quoted()+" ("+o.Object.Source+")", err)
+		return
 	}
-	if err != nil {
-		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")
-		if p.code == command.ExitOK {
-			p.code = command.ExitFailed
-		}
+	if p.list != nil && o.Action != cluster.Pruned {
+		p.list.items = append(p.list.items, *u)
+		return
+	}
+	if p.list != nil {
+		// kubectl prints the pruned objects after the list, one by one.
+		p.list.pruned = append(p.list.pruned, prunedObject{o.Ref.Quoted() + " (" + o.Object.Source + ")", u})
+		return
+	}
+	p.printObject(o.Ref.Quoted()+" ("+o.Object.Source+")", u)
+}
+
+// printObject prints u through the -o printer; what names u in an error.
+func (p *applyPrinter) printObject(what string, u runtime.Object) {
+	var buf bytes.Buffer
+	if err := p.objects.PrintObj(u, &buf); err != nil {
+		p.printError(what, err)
 		return
 	}
 	p.stdout.Write(buf.Bytes())
 }
 
-// finish ends the progress bar, if any.
+// printError reports that the resulting object of o cannot be printed.
+func (p *applyPrinter) printError(what string, err error) {
+	io.WriteString(p.stderr, "error: "+what+": cannot print the object: "+oneLine(err.Error())+"\n")
+	if p.code == command.ExitOK {
+		p.code = command.ExitFailed
+	}
+}
+
+// finish ends the progress bar, if any, and prints the collected objects
+// of a listing.
 func (p *applyPrinter) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.finish()
+	}
+	if p.list != nil {
+		p.printList()
 	}
 }
 

@@ -42,12 +42,22 @@ precedes its diff, which compares live with the object that would be
 created: the server's answer to its create sent as a dry run (under a
 generated name, put back), so that defaults show and a refusal is the
 object's error.
+An object in a namespace that does not exist yet, which a Namespace of the
+same manifests creates, cannot be dry-run by the server: it is shown as
+created from the local merge, under a line "# <object>: namespace <ns>
+does not exist yet (the manifests create it): shown as merged locally,
+...".
 --server-side=false diffs against the merged object itself, computed
 locally (only reads are sent). --server-side-apply diffs against the
 server's answer to the server-side apply that apply --server-side would
 send (a dry run under --field-manager, default kubectl, with
 --force-conflicts as given): a field another manager owns with another
 value is the object's error, as it would be for apply.
+
+The last-applied annotation's configuration is shown decoded at the end
+of each object, its lines commented ("-#     image: web:1"), so that the
+fields the next apply will read differently show one a line; ply's
+compressed annotation is decompressed, never shown as base64.
 
 The values of Secrets (data, stringData, and the last-applied annotation
 that holds them) are shown as ***, or *** (before) and *** (after) where
@@ -87,6 +97,7 @@ func newDiffCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
+	f.registerCompletions(c)
 	return command.WithGatesHelp(c)
 }
 
@@ -137,6 +148,10 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := cl.Diff(ctx, objs)
+	if ctx.Err() != nil {
+		io.WriteString(stderr, "error: interrupted\n")
+		return ExitInterrupted
+	}
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.DiffError
@@ -184,6 +199,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		code = command.DiffChanges
 		if note := recreateNote(d); note != "" {
 			sb.WriteString("# " + note + "\n")
+		}
+		if d.Note != "" {
+			sb.WriteString("# " + d.Ref.String() + ": " + d.Note + "\n")
 		}
 		if changes {
 			for _, fc := range d.Fields {

@@ -61,6 +61,8 @@ type commonFlags struct {
 	kustomize        string
 	gates            command.GateFlags
 	config           kubeflags.ConfigFlags
+	verbosity        int
+	cacheDir         string
 }
 
 // register adds the common flags to fs.
@@ -87,7 +89,11 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 		"(kube-controller-manager; repeatable, or comma-separated)")
 	fs.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "treat the warnings printed (the server's and ply's) as errors: exit code 1 (diff: 2) after the run")
 	f.gates.Register(fs)
-	f.config.AddFlags(fs) // no --cache-dir: ply keeps no discovery cache
+	f.config.AddFlags(fs)
+	fs.IntVarP(&f.verbosity, "v", "v", 0, "`level` of client-go's log lines on standard error: 6 each request and response (method, URL,\n"+
+		"status, time), 7 also the headers (credentials masked); bodies never (kubectl prints them from 8)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "$HOME/.kube/cache", "accepted as kubectl's; ply keeps no discovery cache: it reads the server's\n"+
+		"resources and schema once per run")
 }
 
 // options checks the common flags of c and returns the cluster options
@@ -106,6 +112,10 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	case f.retry < 0:
 		return opts, errors.New("--retry-timeout must not be negative, not " + f.retry.String())
 	}
+	if f.verbosity < 0 {
+		return opts, errors.New("-v must not be negative, not " + strconv.Itoa(f.verbosity))
+	}
+	setVerbosity(f.verbosity)
 	var err error
 	if opts.FieldValidation, err = cluster.ParseValidate(f.validate); err != nil {
 		return opts, err

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -30,10 +31,17 @@ func (w *warningWriter) printed() int {
 
 // warn writes "Warning: <text>" on one line.
 func (w *warningWriter) warn(text string) {
+	w.line("Warning: " + oneLine(text))
+	w.mu.Lock()
+	w.n++
+	w.mu.Unlock()
+}
+
+// line writes text, one line, as it is.
+func (w *warningWriter) line(text string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	io.WriteString(w.w, "Warning: "+oneLine(text)+"\n")
-	w.n++
+	io.WriteString(w.w, text+"\n")
 }
 
 // routeKlog makes klog, which client-go logs through, write ply's warning
@@ -55,11 +63,15 @@ type klogSink struct {
 
 func (s *klogSink) Init(logr.RuntimeInfo) {}
 
-// Enabled keeps klog's level 0 only.
-func (s *klogSink) Enabled(level int) bool { return level <= 0 }
+// Enabled keeps klog's level 0 and the levels up to -v.
+func (s *klogSink) Enabled(level int) bool { return level <= int(verbosity.Load()) }
 
 func (s *klogSink) Info(level int, msg string, kv ...any) {
+	if !s.Enabled(level) {
+		return
+	}
 	if level > 0 {
+		s.w.line("I" + strconv.Itoa(level) + "] " + oneLine(msg+s.render(kv)))
 		return
 	}
 	s.w.warn(strings.TrimPrefix(msg, "Warning: ") + s.render(kv))
@@ -87,9 +99,12 @@ func (s *klogSink) render(kv []any) string {
 	}
 	parts := make([]string, 0, (len(all)+1)/2)
 	for i := 0; i < len(all); i += 2 {
-		if i+1 < len(all) {
+		switch {
+		case i+1 < len(all) && all[i] == bodyKey:
+			parts = append(parts, bodyKey+"="+omittedBody)
+		case i+1 < len(all):
 			parts = append(parts, fmt.Sprint(all[i])+"="+fmt.Sprint(all[i+1]))
-		} else {
+		default:
 			parts = append(parts, fmt.Sprint(all[i]))
 		}
 	}
