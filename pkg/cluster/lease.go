@@ -286,7 +286,10 @@ func (l *setLease) held(sent time.Time) {
 // or until it is lost.
 func (l *setLease) renewLoop() {
 	defer close(l.done)
-	t := time.NewTicker(l.duration / 3)
+	// Renewed every retry period (a few a lease's duration), so that the
+	// requests of one renewal failing transiently leave others before the
+	// Lease runs out, as client-go's leader election retries.
+	t := time.NewTicker(l.retryPeriod())
 	defer t.Stop()
 	for {
 		select {
@@ -306,7 +309,7 @@ func (l *setLease) renew() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), l.duration/3)
 	defer cancel()
 	sent := time.Now()
-	cur, err := l.ri.Get(ctx, l.name, metav1.GetOptions{})
+	cur, err := l.get(ctx)
 	if err == nil {
 		if holder := recordOf(cur).holder; holder != l.identity {
 			l.lose("another run took it (" + strconv.Quote(holder) + ")")
@@ -314,7 +317,11 @@ func (l *setLease) renew() bool {
 		}
 		renewed := metav1.NewMicroTime(time.Now()).UTC().Format(metav1.RFC3339Micro)
 		unstructured.SetNestedField(cur.Object, renewed, "spec", "renewTime")
-		if _, err = l.ri.Update(ctx, cur, metav1.UpdateOptions{}); err == nil {
+		// A repeat after a lost answer meets 409: the next renewal reads again.
+		if err = l.retry(ctx, func(ctx context.Context) error {
+			_, err := l.ri.Update(ctx, cur, metav1.UpdateOptions{})
+			return err
+		}); err == nil {
 			l.held(sent)
 			return false
 		}
@@ -344,6 +351,12 @@ func (l *setLease) check(ctx context.Context) error {
 	l.mu.Lock()
 	lost, left := l.lost, time.Until(l.validTill)
 	l.mu.Unlock()
+	if lost == "" && left < l.duration/3 { // one renewal more before giving up on it
+		l.renew()
+		l.mu.Lock()
+		lost, left = l.lost, time.Until(l.validTill)
+		l.mu.Unlock()
+	}
 	switch {
 	case lost != "":
 		return errors.New("this run lost the lease on its ApplySet: " + lost)

@@ -19,6 +19,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/plyproject/ply/test/harness"
 )
@@ -239,8 +240,9 @@ type writer struct {
 	last   map[string]string
 	writes int
 
-	stop chan struct{}
-	done chan struct{}
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
 }
 
 // startWriter starts a writer on names of ns.
@@ -248,6 +250,12 @@ func startWriter(ns string, objs []string, seed uint64) *writer {
 	w := &writer{ns: ns, names: objs, rng: rand.New(rand.NewPCG(seed, seed)), last: map[string]string{},
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
+	// A spec that fails before finish still stops its writer, so that it
+	// never writes into the next spec's server restarts.
+	DeferCleanup(func() {
+		w.stopOnce.Do(func() { close(w.stop) })
+		<-w.done
+	})
 	return w
 }
 
@@ -263,13 +271,21 @@ func (w *writer) run() {
 		case <-time.After(5 * time.Millisecond):
 		}
 		name := w.names[w.rng.IntN(len(w.names))]
-		val := strconv.Itoa(n)
-		for {
-			u, err := ri.Get(ctx, name, metav1.GetOptions{})
-			if apierrors.IsNotFound(err) {
-				break // not created yet
-			}
-			Expect(err).NotTo(HaveOccurred())
+		w.write(ctx, ri, name, strconv.Itoa(n))
+	}
+}
+
+// write labels object name with val, repeating the read and the update after a conflict, and after any other failure
+// (the server restarting): a repeat of a stored update writes the same label again, so the value the writer last
+// confirmed is the one the server must hold. Stopped while the server fails, the object's last value is unknown, and
+// it is left out of the check.
+func (w *writer) write(ctx context.Context, ri dynamic.ResourceInterface, name, val string) {
+	for {
+		u, err := ri.Get(ctx, name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return // not created yet
+		}
+		if err == nil {
 			labels := u.GetLabels()
 			if labels == nil {
 				labels = map[string]string{}
@@ -277,15 +293,24 @@ func (w *writer) run() {
 			labels["writer"] = val
 			u.SetLabels(labels)
 			_, err = ri.Update(ctx, u, metav1.UpdateOptions{FieldManager: "concurrent-writer"})
-			if apierrors.IsConflict(err) {
-				continue
-			}
-			Expect(err).NotTo(HaveOccurred())
+		}
+		switch {
+		case err == nil:
 			w.mu.Lock()
 			w.last[name] = val
 			w.writes++
 			w.mu.Unlock()
-			break
+			return
+		case apierrors.IsConflict(err):
+			continue
+		}
+		select {
+		case <-w.stop:
+			w.mu.Lock()
+			delete(w.last, name)
+			w.mu.Unlock()
+			return
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
@@ -294,7 +319,7 @@ func (w *writer) run() {
 // last that the server no longer holds.
 func (w *writer) finish() (writes int, lost []string) {
 	GinkgoHelper()
-	close(w.stop)
+	w.stopOnce.Do(func() { close(w.stop) })
 	<-w.done
 	ri := srv.Dynamic().Resource(configMaps).Namespace(w.ns)
 	for name, val := range w.last {
