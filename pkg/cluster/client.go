@@ -139,6 +139,13 @@ type Options struct {
 	// object as soon as Apply has finished it (concurrently, from the
 	// workers, in the order objects finish).
 	Report func(i int, o Outcome)
+	// StageDone, when not nil, is called by Apply when the objects of
+	// stage s have been applied and another stage follows (outs holds
+	// the outcomes of every stage so far, by input index); an error
+	// stops the run: the objects of the later stages fail with it and
+	// nothing is written for them. The CLI's --wait waits there until
+	// the stage's objects are Current.
+	StageDone func(ctx context.Context, s Stage, outs []Outcome) error
 	// ShowSecrets turns off the masking of Secrets: without it, the
 	// unified diffs of Diff show the values of a Secret's data and
 	// stringData (also in its last-applied annotation) as MaskSecrets

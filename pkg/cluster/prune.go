@@ -489,15 +489,16 @@ type listTarget struct {
 type candidate struct {
 	ref  Ref
 	live *unstructured.Unstructured
+	// stage is the deletion stage (orderDeletions), from 1.
+	stage int
 }
 
 // candidates lists the objects of targets matching selector that the run
 // did not apply (keep), each once (by UID: a kind listed under two
 // groups lists its objects twice); with recorded, only those carrying a
 // last-applied annotation. The selector is checked again on every object
-// listed: a server that ignored it must not make ply delete the rest. They are returned in deletion order: the
-// reverse of Apply's phases (other objects, then CustomResourceDefinitions,
-// then Namespaces), each sorted by kind, namespace and name.
+// listed: a server that ignored it must not make ply delete the rest. They are returned in deletion order
+// (orderDeletions).
 func (c *Client) candidates(ctx context.Context, targets []listTarget, selector string, applied keep, recorded bool) ([]candidate, error) {
 	sel, err := labels.Parse(selector)
 	if err != nil {
@@ -550,19 +551,33 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 			}
 		}
 	}
-	rank := func(r Ref) int {
-		switch {
-		case isNamespace(r):
-			return 2
-		case isCRD(r):
-			return 1
-		}
-		return 0
+	return orderDeletions(out)
+}
+
+// orderDeletions sorts cands into deletion order, the reverse of Apply's
+// stages (see stagesOf with deleting: higher sync waves first, the kapp
+// rules "delete before|after deleting", admission webhooks, then
+// workloads, ..., CustomResourceDefinitions, Namespaces last), read from
+// the live objects' annotations; within a stage by kind, namespace and
+// name. Each candidate's stage is set.
+func orderDeletions(cands []candidate) ([]candidate, error) {
+	items := make([]orderItem, len(cands))
+	for i, cd := range cands {
+		items[i] = orderItem{ref: cd.ref, annotations: cd.live.GetAnnotations(), source: "the live object"}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].ref, out[j].ref
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra < rb
+	stages, err := stagesOf(items, true)
+	if err != nil {
+		return nil, errors.New("cannot order the deletions: " + err.Error())
+	}
+	for _, s := range stages {
+		for _, i := range s.Indices {
+			cands[i].stage = s.Number
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i].ref, cands[j].ref
+		if sa, sb := cands[i].stage, cands[j].stage; sa != sb {
+			return sa < sb
 		}
 		if ga, gb := a.GroupKind().String(), b.GroupKind().String(); ga != gb {
 			return ga < gb
@@ -572,11 +587,11 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 		}
 		return a.Name < b.Name
 	})
-	return out, nil
+	return cands, nil
 }
 
-// deleteAll deletes cands in order, one phase (see candidates) after the
-// other, each phase through the worker pool, and returns their outcomes
+// deleteAll deletes cands in order, one stage (see orderDeletions) after
+// the other, each stage through the worker pool, and returns their outcomes
 // and how many failed. Options.Report hears of cands[k] at index base+k.
 func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, policy metav1.DeletionPropagation) ([]Outcome, int) {
 	outs := make([]Outcome, len(cands))
@@ -591,7 +606,7 @@ func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, pol
 		phase = phase[:0]
 	}
 	for k, cd := range cands {
-		if k > 0 && (isCRD(cd.ref) != isCRD(cands[k-1].ref) || isNamespace(cd.ref) != isNamespace(cands[k-1].ref)) {
+		if k > 0 && cd.stage != cands[k-1].stage {
 			flush()
 		}
 		phase = append(phase, k)

@@ -404,11 +404,13 @@ var _ = Describe("ply apply --wait", func() {
 		r := applyWith(srv.Kubeconfig, ns, []string{fixture("wait/deployment.yaml"), fixture("configmap.yaml")}, "--wait", "--timeout=60s")
 		done()
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		// Stage by stage: the ConfigMap's (what others refer to), then
+		// the Deployment's (workloads).
 		Expect(r.Stdout).To(Equal(lines(
-			"deployment.apps/web created",
 			"configmap/settings created",
-			"deployment.apps/web Current: Deployment is available. Replicas: 1",
 			"configmap/settings Current: Resource is always ready",
+			"deployment.apps/web created",
+			"deployment.apps/web Current: Deployment is available. Replicas: 1",
 		)))
 		Expect(r.Stderr).To(BeEmpty(), "no live block when standard error is not a terminal")
 	})

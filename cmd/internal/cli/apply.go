@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,10 +167,23 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		opts.Progress = stderr
 	}
 	opts.Report = printer.report
+	waitOut := stdout
+	if objPrinter != nil {
+		// -o output stays parseable: the wait's lines go to stderr.
+		waitOut = stderr
+	}
+	var stages *stageWaiter
+	if f.wait {
+		stages = newStageWaiter(f.timeout, printer.flush, func() *waitPrinter { return newWaitPrinter(waitOut, stderr, stderr) })
+		opts.StageDone = stages.stageDone
+	}
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.ExitFailed
+	}
+	if stages != nil {
+		stages.cl = cl
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -183,13 +197,8 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if !f.wait {
 		return printer.code
 	}
-	waitOut := stdout
-	if objPrinter != nil {
-		// -o output stays parseable: the wait's lines go to stderr.
-		waitOut = stderr
-	}
-	code := waitApplied(ctx, cl, outs, cluster.WaitOptions{Timeout: f.timeout}, newWaitPrinter(waitOut, stderr, stderr))
-	return max(printer.code, code)
+	code := waitApplied(ctx, cl, stages.rest(outs), cluster.WaitOptions{Timeout: stages.remaining()}, newWaitPrinter(waitOut, stderr, stderr))
+	return max(printer.code, code, stages.code)
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
@@ -217,7 +226,9 @@ type applyPrinter struct {
 	stdout      io.Writer
 	stderr      io.Writer
 	pending     map[int]cluster.Outcome
-	next        int
+	// printed holds the indices at or after next printed by flush.
+	printed map[int]bool
+	next    int
 	code        int
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
@@ -225,7 +236,7 @@ type applyPrinter struct {
 
 func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
 	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
-		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
+		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}, printed: map[int]bool{}}
 }
 
 // report takes the outcome of the object at index i; it is safe for
@@ -247,6 +258,11 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 	}
 	p.pending[i] = o
 	for {
+		if p.printed[p.next] {
+			delete(p.printed, p.next)
+			p.next++
+			continue
+		}
 		o, ok := p.pending[p.next]
 		if !ok {
 			return
@@ -254,6 +270,24 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 		delete(p.pending, p.next)
 		p.next++
 		p.print(o)
+	}
+}
+
+// flush prints the outcomes held back, in input order, ahead of those
+// not reported yet: apply --wait calls it at the end of a stage, so that
+// a stage's lines precede its wait's.
+func (p *applyPrinter) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	idx := make([]int, 0, len(p.pending))
+	for i := range p.pending {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		p.print(p.pending[i])
+		delete(p.pending, i)
+		p.printed[i] = true
 	}
 }
 
