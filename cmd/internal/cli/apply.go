@@ -229,7 +229,7 @@ type applyPrinter struct {
 	// printed holds the indices at or after next printed by flush.
 	printed map[int]bool
 	next    int
-	code        int
+	code    int
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
 }
