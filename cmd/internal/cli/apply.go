@@ -46,9 +46,18 @@ type applyFlags struct {
 const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
 merge of the configuration last applied (the
 kubectl.kubernetes.io/last-applied-configuration annotation, written in
-kubectl's format), the manifest and the live object. Namespaces and
-CustomResourceDefinitions are applied first. One line per object, in input
-order: "deployment.apps/web created|configured|unchanged|recreated".
+kubectl's format), the manifest and the live object. One line per object,
+in input order: "deployment.apps/web created|configured|unchanged|recreated".
+
+Objects are applied in stages: by Argo CD sync wave
+(argocd.argoproj.io/sync-wave), then kapp change rules
+(kapp.k14s.io/change-group, kapp.k14s.io/change-rule: "upsert after
+upserting <group>"), then kind: Namespaces; CustomResourceDefinitions
+(waited for until established); service accounts, RBAC, config maps,
+secrets, storage and classes, services; workloads and everything else;
+admission webhooks and policies and API services last. With --wait, each
+stage is waited for before the next starts; prune deletes in the reverse
+order.
 
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
@@ -66,15 +75,15 @@ when --prune-allowlist names them). Nothing is pruned when an object fails;
 --applyset holds a lease on the set (a Lease beside the parent): another
 run waits for it, at most --lock-timeout.
 
-With --wait, after the writes ply watches every object applied until
-kstatus computes it Current (reconciled and ready: observedGeneration
-caught up, the kind's readiness rules, a Ready condition) or Failed, for
-at most --timeout (default 5m): one final line per object,
+With --wait, after each stage's writes ply watches its objects until
+kstatus computes each Current (reconciled and ready: observedGeneration
+caught up, the kind's readiness rules, a Ready condition) or Failed, all
+stages within --timeout (default 5m): one final line per object,
 "deployment.apps/web Current: Deployment is available. Replicas: 1", on
 standard output (standard error with -o), and on a terminal a live line
 per object still waited for, redrawn in place on standard error. An
 object that is Failed or not Current in time is an error naming it and
-its last status (exit code 1).
+its last status (exit code 1), and the later stages are not applied.
 
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.

@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/pkg/cluster"
+)
+
+// diffPlan runs ply diff -o json with args in ns and decodes the plan.
+func diffPlan(ns string, wantCode int, args ...string) cluster.Plan {
+	GinkgoHelper()
+	r := ply(append([]string{"diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-o", "json"}, args...)...)
+	Expect(r.ExitCode).To(Equal(wantCode), "%s", r)
+	var plan cluster.Plan
+	Expect(json.Unmarshal([]byte(r.Stdout), &plan)).To(Succeed(), r.Stdout)
+	return plan
+}
+
+// planLine is an object of a plan as "action ref (stage N)".
+func planLines(plan cluster.Plan) []string {
+	var out []string
+	for _, o := range plan.Objects {
+		ref := strings.ToLower(o.Kind) + "/" + o.Name
+		if g, _, ok := strings.Cut(o.APIVersion, "/"); ok {
+			ref = strings.ToLower(o.Kind) + "." + g + "/" + o.Name
+		}
+		out = append(out, o.Action+" "+ref)
+	}
+	return out
+}
+
+var _ = Describe("ply diff: the plan, and what prune would delete", func() {
+	It("prints one plan with actions, stages, masked field values and a summary; --prune lists exactly what apply --prune deletes", func() {
+		ns := newNamespace("plan-")
+		v1, v2 := fixture("stages/plan/v1.yaml"), fixture("stages/plan/v2.yaml")
+		plan := diffPlan(ns, 1, "-f", v1, "--prune", "--applyset=app")
+		Expect(planLines(plan)).To(Equal([]string{"create configmap/settings", "create secret/creds", "create configmap/old", "create deployment.apps/old"}))
+		Expect(plan.Summary).To(Equal(cluster.PlanSummary{Create: 4}))
+		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v1, "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(diffPlan(ns, 0, "-f", v1, "--prune", "--applyset=app").Summary).To(Equal(cluster.PlanSummary{Unchanged: 4}))
+
+		r = ply("diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-o", "json", "-f", v2, "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stdout).NotTo(ContainSubstring("hunter2"))
+		Expect(json.Unmarshal([]byte(r.Stdout), &plan)).To(Succeed())
+		Expect(planLines(plan)).To(Equal([]string{"update configmap/settings", "update secret/creds", "create configmap/new",
+			"prune deployment.apps/old", "prune configmap/old"}))
+		Expect(plan.Summary).To(Equal(cluster.PlanSummary{Create: 1, Update: 2, Prune: 2}))
+		settings := plan.Objects[0]
+		Expect(settings.Stage).To(Equal(1))
+		Expect(settings.ResourceVersion).To(Equal(live(configMaps, ns, "settings").GetResourceVersion()))
+		Expect(settings.Digest).To(HavePrefix("sha256:"))
+		Expect(settings.Fields).To(ContainElement(cluster.PlanField{Path: "data.mode", Op: "replace", Reason: cluster.ReasonSetByLocal,
+			Before: json.RawMessage(`"blue"`), After: json.RawMessage(`"green"`)}))
+		var password *cluster.PlanField
+		for k, f := range plan.Objects[1].Fields {
+			if f.Path == "data.password" {
+				password = &plan.Objects[1].Fields[k]
+			}
+		}
+		Expect(password).NotTo(BeNil(), "%v", plan.Objects[1].Fields)
+		Expect(string(password.Before)).To(Equal(`"*** (before)"`))
+		Expect(string(password.After)).To(Equal(`"*** (after)"`))
+		Expect(plan.Objects[3].Stage).To(BeNumerically(">", plan.Objects[2].Stage), "deletions follow the writes")
+
+		text := ply("diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v2, "--prune", "--applyset=app")
+		Expect(text.ExitCode).To(Equal(1), "%s", text)
+		Expect(text.Stdout).To(HaveSuffix("# deployment.apps/old would be pruned (stage 2)\n# configmap/old would be pruned (stage 3)\n"))
+		Expect(text.Stderr).To(HaveSuffix("Plan: 1 to create, 2 to update, 0 to recreate, 2 to prune, 0 unchanged, 0 failed.\n"))
+
+		r = ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v2, "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		var pruned []string
+		for _, l := range outLines(r.Stdout) {
+			if s, ok := strings.CutSuffix(l, " pruned"); ok {
+				pruned = append(pruned, "prune "+s)
+			}
+		}
+		Expect(pruned).To(Equal(planLines(plan)[3:]), "apply --prune deletes what the plan listed, in its order")
+	})
+
+	It("lists what the legacy -l prune would delete", func() {
+		ns := newNamespace("plan-")
+		v1, v2 := fixture("stages/plan/v1.yaml"), fixture("stages/plan/v2.yaml")
+		Expect(ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v1).ExitCode).To(Equal(0))
+		plan := diffPlan(ns, 1, "-f", v2, "--prune", "--all")
+		Expect(planLines(plan)[3:]).To(Equal([]string{"prune deployment.apps/old", "prune configmap/old"}))
+		Expect(plan.Summary.Prune).To(Equal(2))
+	})
+})
