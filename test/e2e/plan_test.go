@@ -92,4 +92,21 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(planLines(plan)[3:]).To(Equal([]string{"prune deployment.apps/old", "prune configmap/old"}))
 		Expect(plan.Summary.Prune).To(Equal(2))
 	})
+
+	It("apply --confirm refuses without a terminal, and with --yes shows the diff and the summary, then writes", func() {
+		ns := newNamespace("plan-")
+		v1 := fixture("stages/plan/v1.yaml")
+		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v1, "--confirm")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(Equal("error: --confirm: standard input is not a terminal to ask on; pass --yes to approve without asking\n"))
+		Expect(exists(configMaps, ns, "settings")).To(BeFalse(), "nothing written")
+
+		r = ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v1, "--confirm", "--yes", "--prune", "--applyset=app")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("diff -u -N live/v1.ConfigMap." + ns + ".settings merged/v1.ConfigMap." + ns + ".settings\n"))
+		Expect(r.Stdout).NotTo(ContainSubstring("hunter2"))
+		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n"))
+		Expect(r.Stdout).To(HaveSuffix("configmap/settings created\nsecret/creds created\nconfigmap/old created\ndeployment.apps/old created\n"))
+		Expect(exists(configMaps, ns, "settings")).To(BeTrue())
+	})
 })

@@ -41,6 +41,8 @@ type applyFlags struct {
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print kubeflags.PrintFlags
+	// approval are --confirm and --yes.
+	approval confirmFlags
 }
 
 const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
@@ -127,6 +129,7 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
+	f.approval.register(fs)
 	f.print.AddFlags(c)
 	return command.WithGatesHelp(c)
 }
@@ -196,6 +199,11 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if f.approval.confirm {
+		if code := f.confirmRun(ctx, c, opts, objs, prune); code != command.ExitOK {
+			return code
+		}
+	}
 	var outs []cluster.Outcome
 	if prune == nil {
 		outs = cl.Apply(ctx, objs)
