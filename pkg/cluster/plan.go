@@ -54,7 +54,9 @@ type PlanObject struct {
 	// against; empty for an object to create.
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 	// Digest is the SHA-256 of the object apply would write, as JSON,
-	// for update, create and recreate.
+	// without what the server sets on each request (uid,
+	// resourceVersion, creationTimestamp, generation, managedFields) and
+	// status, for update, create and recreate.
 	Digest string `json:"digest,omitempty"`
 	// Fields are the changed fields of an update or a re-creation, with
 	// masked values (none for a create: every field is new).
@@ -164,7 +166,9 @@ func planObject(d DiffResult, showSecrets bool) PlanObject {
 		o.Action = PlanUnchanged
 		return o
 	}
-	sum := sha256.Sum256(d.Merged.JSON())
+	// Without what the server sets per request (uid, timestamps, ...),
+	// so that the same change planned twice has the same digest.
+	sum := sha256.Sum256(restorable(d.Merged).JSON())
 	o.Digest = "sha256:" + hex.EncodeToString(sum[:])
 	if o.Action == PlanCreate {
 		// Every field is new: the digest says what is created.

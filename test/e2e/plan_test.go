@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/plyproject/ply/pkg/cluster"
 )
@@ -108,5 +112,45 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n"))
 		Expect(r.Stdout).To(HaveSuffix("configmap/settings created\nsecret/creds created\nconfigmap/old created\ndeployment.apps/old created\n"))
 		Expect(exists(configMaps, ns, "settings")).To(BeTrue())
+	})
+
+	It("apply --plan applies a saved plan, and refuses one the live objects or the manifests moved away from, naming the objects", func() {
+		ns := newNamespace("plan-")
+		v1, v2 := fixture("stages/plan/v1.yaml"), fixture("stages/plan/v2.yaml")
+		save := func(args ...string) string {
+			r := ply(append([]string{"diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-o", "json"}, args...)...)
+			Expect(r.ExitCode).To(BeNumerically("<=", 1), "%s", r)
+			path := filepath.Join(GinkgoT().TempDir(), "plan.json")
+			Expect(os.WriteFile(path, []byte(r.Stdout), 0o600)).To(Succeed())
+			return path
+		}
+		first := save("-f", v1, "--prune", "--applyset=app")
+		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v1, "--prune", "--applyset=app", "--plan", first)
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(exists(configMaps, ns, "settings")).To(BeTrue())
+
+		second := save("-f", v2, "--prune", "--applyset=app")
+		By("the manifests of another run")
+		r = ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v1, "--prune", "--applyset=app", "--plan", second)
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(ContainSubstring("error: " + second + ": ConfigMap " + ns + "/settings: planned update, would now be unchanged\n"))
+		Expect(r.Stderr).To(ContainSubstring("error: " + second + ": Deployment " + ns + "/old: planned prune, would now be unchanged\n"))
+		Expect(r.Stderr).To(ContainSubstring("error: " + second + ": ConfigMap " + ns + "/new: in the plan (create), not in this run\n"))
+
+		By("a live object changed since the plan")
+		cm := live(configMaps, ns, "settings")
+		before := cm.GetResourceVersion()
+		cm.SetLabels(map[string]string{"touched": "yes"})
+		_, err := srv.Dynamic().Resource(configMaps).Namespace(ns).Update(context.Background(), cm, metav1.UpdateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		after := live(configMaps, ns, "settings").GetResourceVersion()
+		r = ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v2, "--prune", "--applyset=app", "--plan", second)
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(Equal("error: " + second + ": ConfigMap " + ns + "/settings: the live object changed since the plan (resourceVersion \"" +
+			before + "\" in the plan, \"" + after + "\" now)\n" +
+			"error: not applied: the run no longer does what the plan " + second + " says; make the plan again (ply diff -o json)\n"))
+		Expect(r.Stdout).To(BeEmpty())
+		Expect(exists(configMaps, ns, "new")).To(BeFalse(), "nothing written")
+		Expect(exists(configMaps, ns, "old")).To(BeTrue(), "nothing pruned")
 	})
 })

@@ -43,6 +43,8 @@ type applyFlags struct {
 	print kubeflags.PrintFlags
 	// approval are --confirm and --yes.
 	approval confirmFlags
+	// planFile is --plan: the plan (ply diff -o json) the run must match.
+	planFile string
 }
 
 const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
@@ -130,6 +132,8 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
 	f.approval.register(fs)
+	fs.StringVar(&f.planFile, "plan", "", "apply only if the run does exactly what this plan (saved from ply diff -o json with the same flags) says:\n"+
+		"the same objects, actions and content, and no live object changed since (its resourceVersion)")
 	f.print.AddFlags(c)
 	return command.WithGatesHelp(c)
 }
@@ -179,27 +183,16 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		opts.Progress = stderr
 	}
 	opts.Report = printer.report
-	waitOut := stdout
-	if objPrinter != nil {
-		// -o output stays parseable: the wait's lines go to stderr.
-		waitOut = stderr
-	}
-	var stages *stageWaiter
-	if f.wait {
-		stages = newStageWaiter(f.timeout, printer.flush, func() *waitPrinter { return newWaitPrinter(waitOut, stderr, stderr) })
-		opts.StageDone = stages.stageDone
-	}
+	stages := f.stageWaiter(&opts, printer, objPrinter != nil, stdout, stderr)
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.ExitFailed
 	}
-	if stages != nil {
-		stages.cl = cl
-	}
+	stages.cl = cl
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if f.approval.confirm {
+	if f.approval.confirm || f.planFile != "" {
 		if code := f.confirmRun(ctx, c, opts, objs, prune); code != command.ExitOK {
 			return code
 		}
@@ -214,8 +207,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if !f.wait {
 		return printer.code
 	}
-	code := waitApplied(ctx, cl, stages.rest(outs), cluster.WaitOptions{Timeout: stages.remaining()}, newWaitPrinter(waitOut, stderr, stderr))
-	return max(printer.code, code, stages.code)
+	return max(printer.code, stages.finish(ctx, outs))
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.

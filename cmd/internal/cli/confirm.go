@@ -31,45 +31,61 @@ func (f *confirmFlags) register(fs *pflag.FlagSet) {
 // errNotConfirmed is apply's error when the user did not approve.
 var errNotConfirmed = errors.New("not applied: the changes were not approved")
 
-// approve shows what applying objs (and pruning, with prune) would
-// change, through a server dry run made with diffClient, on stdout (the
-// diffs) and stderr (the summary), and asks on stderr for approval read
-// from stdin when it is a terminal. Without a terminal it refuses unless
-// yes. It returns nil when the run may write; a plan without changes
-// needs no approval.
-func (f *confirmFlags) approve(ctx context.Context, diffClient *cluster.Client, objs []cluster.Object, prune *cluster.Prune,
-	stdin io.Reader, stdout, stderr io.Writer, showSecrets bool) error {
-	if !f.yes && !isTerminalInput(stdin) {
-		return errors.New("--confirm: standard input is not a terminal to ask on; pass --yes to approve without asking")
-	}
+// runPlan is what a server dry run of an apply says it would do.
+type runPlan struct {
+	res    []cluster.DiffResult
+	pruned []cluster.PlannedPrune
+	plan   cluster.Plan
+}
+
+// planRun diffs objs with diffClient (a server dry-run client), as apply
+// (with prune, when not nil) would write them, and lists what prune would
+// delete.
+func planRun(ctx context.Context, diffClient *cluster.Client, objs []cluster.Object, prune *cluster.Prune, showSecrets bool) (runPlan, error) {
 	diffed := objs
 	if prune != nil {
 		var err error
 		if diffed, err = diffClient.PruneObjects(ctx, objs, *prune); err != nil {
-			return err
+			return runPlan{}, err
 		}
 	}
 	res, err := diffClient.Diff(ctx, diffed)
 	if err != nil {
-		return err
+		return runPlan{}, err
 	}
 	pruned, err := prunePlan(ctx, diffClient, res, prune)
 	if err != nil {
-		return err
+		return runPlan{}, err
 	}
-	reportDiff(res, false, stdout, stderr)
+	return runPlan{res: res, pruned: pruned, plan: cluster.NewPlan(objs, res, pruned, showSecrets)}, nil
+}
+
+// approve shows what the run rp would change on stdout (the diffs) and
+// stderr (the summary), and asks on stderr for approval read from stdin
+// when it is a terminal; without a terminal it refuses unless yes. It
+// returns nil when the run may write; a plan without changes needs no
+// approval.
+func (f *confirmFlags) approve(rp runPlan, objs []cluster.Object, stdin io.Reader, stdout, stderr io.Writer) error {
+	reportDiff(rp.res, false, stdout, stderr)
 	stages, _ := cluster.Stages(objs)
-	io.WriteString(stdout, prunedLines(pruned, len(stages)))
-	plan := cluster.NewPlan(objs, res, pruned, showSecrets)
-	io.WriteString(stderr, plan.Summary.String()+"\n")
+	io.WriteString(stdout, prunedLines(rp.pruned, len(stages)))
+	io.WriteString(stderr, rp.plan.Summary.String()+"\n")
 	switch {
-	case plan.Summary.Failed > 0:
+	case rp.plan.Summary.Failed > 0:
 		return errors.New("--confirm: not applied: objects would fail (see above)")
-	case !plan.Summary.Changes(), f.yes:
+	case !rp.plan.Summary.Changes(), f.yes:
 		return nil
 	}
 	if !ask(stdin, stderr, "Apply these changes? [y/N]: ") {
 		return errNotConfirmed
+	}
+	return nil
+}
+
+// checkAsker refuses --confirm without a terminal on stdin, unless --yes.
+func (f *confirmFlags) checkAsker(stdin io.Reader) error {
+	if !f.yes && !isTerminalInput(stdin) {
+		return errors.New("--confirm: standard input is not a terminal to ask on; pass --yes to approve without asking")
 	}
 	return nil
 }
@@ -98,22 +114,67 @@ func ask(in io.Reader, w io.Writer, question string) bool {
 	return false
 }
 
-// confirmRun asks for approval of the apply (see approve), with a client
-// that sends the writes as server dry runs, and returns command.ExitOK
-// when the run may write, else the exit code after printing why.
+// confirmRun checks, before apply writes, what --confirm and --plan ask:
+// the approval of the run's diff, and that the run does what the saved
+// plan says. It plans the run with a client that sends the writes as
+// server dry runs, and returns command.ExitOK when the run may write,
+// else the exit code after printing why.
 func (f *applyFlags) confirmRun(ctx context.Context, c *cobra.Command, opts cluster.Options, objs []cluster.Object, prune *cluster.Prune) int {
-	stderr := c.ErrOrStderr()
-	if opts.DryRun != cluster.DryRunNone {
-		return command.UsageError(c, "--confirm asks before writing: it cannot be used with --dry-run")
-	}
-	opts.DryRun, opts.Report, opts.StageDone, opts.Progress = cluster.DryRunServer, nil, nil, nil
-	dc, err := f.client(opts)
-	if err == nil {
-		err = f.approval.approve(ctx, dc, objs, prune, c.InOrStdin(), c.OutOrStdout(), stderr, f.showSecrets)
-	}
-	if err != nil {
+	stdin, stdout, stderr := c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
+	fail := func(err error) int {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.ExitFailed
 	}
+	var saved cluster.Plan
+	if f.planFile != "" {
+		var err error
+		if saved, err = readPlanFile(f.planFile); err != nil {
+			return fail(err)
+		}
+	}
+	if f.approval.confirm {
+		if err := f.approval.checkAsker(stdin); err != nil {
+			return fail(err)
+		}
+	}
+	opts.DryRun, opts.Report, opts.StageDone, opts.Progress = cluster.DryRunServer, nil, nil, nil
+	dc, err := f.client(opts)
+	if err != nil {
+		return fail(err)
+	}
+	rp, err := planRun(ctx, dc, objs, prune, f.showSecrets)
+	if err != nil {
+		return fail(err)
+	}
+	if f.planFile != "" {
+		if moved := saved.Moved(rp.plan); len(moved) > 0 {
+			var sb strings.Builder
+			for _, m := range moved {
+				sb.WriteString("error: " + f.planFile + ": " + m + "\n")
+			}
+			sb.WriteString("error: not applied: the run no longer does what the plan " + f.planFile + " says; make the plan again (ply diff -o json)\n")
+			io.WriteString(stderr, sb.String())
+			return command.ExitFailed
+		}
+	}
+	if f.approval.confirm {
+		if err := f.approval.approve(rp, objs, stdin, stdout, stderr); err != nil {
+			return fail(err)
+		}
+	}
 	return command.ExitOK
+}
+
+// readPlanFile reads the plan saved in path.
+func readPlanFile(path string) (cluster.Plan, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return cluster.Plan{}, errors.New("--plan: " + err.Error())
+	}
+	defer file.Close()
+	p, err := cluster.ReadPlan(file)
+	if err != nil {
+		return cluster.Plan{}, errors.New("--plan " + path + ": " + err.Error())
+	}
+	return p, nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -25,9 +24,10 @@ var _ = Describe("the approval prompt", func() {
 		Entry("only the first line counts", "no\ny\n", false),
 	)
 
-	It("refuses without a terminal unless --yes, before reading anything from the cluster", func() {
+	It("refuses without a terminal unless --yes", func() {
 		f := confirmFlags{confirm: true}
-		err := f.approve(context.Background(), nil, nil, nil, strings.NewReader("y\n"), nil, nil, false)
-		Expect(err).To(MatchError("--confirm: standard input is not a terminal to ask on; pass --yes to approve without asking"))
+		Expect(f.checkAsker(strings.NewReader("y\n"))).To(MatchError("--confirm: standard input is not a terminal to ask on; pass --yes to approve without asking"))
+		f.yes = true
+		Expect(f.checkAsker(strings.NewReader(""))).To(Succeed())
 	})
 })

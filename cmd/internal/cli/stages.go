@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/plyproject/ply/cmd/internal/command"
@@ -57,13 +58,30 @@ func (w *stageWaiter) stageDone(ctx context.Context, s cluster.Stage, outs []clu
 	return nil
 }
 
-// rest returns the outcomes not waited for yet.
-func (w *stageWaiter) rest(outs []cluster.Outcome) []cluster.Outcome {
-	var out []cluster.Outcome
+// stageWaiter returns apply's stageWaiter, hooked on opts with --wait:
+// the wait's lines go to stdout, to stderr when -o prints objects (so
+// that the output stays parseable).
+func (f *applyFlags) stageWaiter(opts *cluster.Options, printer *applyPrinter, objects bool, stdout, stderr io.Writer) *stageWaiter {
+	out := stdout
+	if objects {
+		out = stderr
+	}
+	w := newStageWaiter(f.timeout, printer.flush, func() *waitPrinter { return newWaitPrinter(out, stderr, stderr) })
+	if f.wait {
+		opts.StageDone = w.stageDone
+	}
+	return w
+}
+
+// finish waits for the objects of outs not waited for yet (the last
+// stage's, those pruned) and returns the exit code of all the waits.
+func (w *stageWaiter) finish(ctx context.Context, outs []cluster.Outcome) int {
+	var rest []cluster.Outcome
 	for i, o := range outs {
 		if !w.waited[i] {
-			out = append(out, o)
+			rest = append(rest, o)
 		}
 	}
-	return out
+	code := waitApplied(ctx, w.cl, rest, cluster.WaitOptions{Timeout: w.remaining()}, w.newPrint())
+	return max(code, w.code)
 }
