@@ -414,6 +414,13 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 			out.Err = lost.failure(err)
 			return out
 		}
+		if c.opts.Expect != nil && lost == nil {
+			// Not after a lost answer: the write may have moved it.
+			if err := c.opts.Expect(t.ref, p.rv, p.exists); err != nil {
+				out.Err = err
+				return out
+			}
+		}
 		out.Changes, out.Warnings = p.res.Changes, p.res.Warnings
 		if p.exists && value.Equal(p.res.Object, p.live) {
 			out.Action, out.Result = lost.settle(Unchanged, p), p.live

@@ -78,3 +78,25 @@ func quoteOrNone(rv string) string {
 	}
 	return strconv.Quote(rv)
 }
+
+// Expect returns an Options.Expect that fails an object of the plan whose
+// live object is not the one the plan was computed against (another
+// resourceVersion, or created or deleted since); objects not in the plan
+// pass.
+func (p Plan) Expect() func(ref Ref, resourceVersion string, exists bool) error {
+	rvs := make(map[string]string, len(p.Objects))
+	for _, o := range p.Objects {
+		if o.Action != PlanPrune {
+			rvs[o.key()] = o.ResourceVersion
+		}
+	}
+	return func(ref Ref, rv string, exists bool) error {
+		o := PlanObject{APIVersion: ref.GroupVersion().String(), Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
+		want, ok := rvs[o.key()]
+		if !ok || want == rv {
+			return nil
+		}
+		return errors.New("the live object changed since the plan (resourceVersion " + quoteOrNone(want) + " in the plan, " +
+			quoteOrNone(rv) + " now); nothing was written")
+	}
+}

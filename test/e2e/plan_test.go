@@ -153,4 +153,35 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(exists(configMaps, ns, "new")).To(BeFalse(), "nothing written")
 		Expect(exists(configMaps, ns, "old")).To(BeTrue(), "nothing pruned")
 	})
+
+	It("holds the library's writes to a plan's resourceVersions (Options.Expect), conflicts' reads included", func() {
+		ns := newNamespace("plan-")
+		applyLibrary(libraryClient(ns), "stages/plan/v1.yaml")
+		rv := live(configMaps, ns, "settings").GetResourceVersion()
+		plan := cluster.Plan{Objects: []cluster.PlanObject{{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "settings", Action: cluster.PlanUpdate, ResourceVersion: rv}}}
+		objs, err := cluster.ReadObjects([]string{fixture("stages/plan/v2.yaml")}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		objs = objs[:1] // settings: mode green
+		Expect(objs[0].Value.JSON()).To(ContainSubstring(`"name":"settings"`))
+
+		cm := live(configMaps, ns, "settings")
+		cm.SetLabels(map[string]string{"moved": "yes"})
+		_, err = srv.Dynamic().Resource(configMaps).Namespace(ns).Update(context.Background(), cm, metav1.UpdateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		moved := live(configMaps, ns, "settings").GetResourceVersion()
+
+		c, err := cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Expect: plan.Expect()})
+		Expect(err).NotTo(HaveOccurred())
+		outs := c.Apply(context.Background(), objs)
+		Expect(outs[0].Action).To(Equal(cluster.Failed))
+		Expect(outs[0].Err).To(MatchError(`the live object changed since the plan (resourceVersion "` + rv + `" in the plan, "` + moved + `" now); nothing was written`))
+		Expect(live(configMaps, ns, "settings").GetResourceVersion()).To(Equal(moved), "untouched")
+
+		plan.Objects[0].ResourceVersion = moved
+		c, err = cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Expect: plan.Expect()})
+		Expect(err).NotTo(HaveOccurred())
+		outs = c.Apply(context.Background(), objs)
+		Expect(outs[0].Err).NotTo(HaveOccurred())
+		Expect(outs[0].Action).To(Equal(cluster.Configured))
+	})
 })

@@ -184,6 +184,10 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	}
 	opts.Report = printer.report
 	stages := f.stageWaiter(&opts, printer, objPrinter != nil, stdout, stderr)
+	if err := f.holdToPlan(&opts); err != nil {
+		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
+		return command.ExitFailed
+	}
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")

@@ -137,7 +137,7 @@ func (f *applyFlags) confirmRun(ctx context.Context, c *cobra.Command, opts clus
 			return fail(err)
 		}
 	}
-	opts.DryRun, opts.Report, opts.StageDone, opts.Progress = cluster.DryRunServer, nil, nil, nil
+	opts.DryRun, opts.Report, opts.StageDone, opts.Progress, opts.Expect = cluster.DryRunServer, nil, nil, nil, nil
 	dc, err := f.client(opts)
 	if err != nil {
 		return fail(err)
@@ -177,4 +177,19 @@ func readPlanFile(path string) (cluster.Plan, error) {
 		return cluster.Plan{}, errors.New("--plan " + path + ": " + err.Error())
 	}
 	return p, nil
+}
+
+// holdToPlan holds apply's writes to --plan's resourceVersions
+// (cluster.Options.Expect): an object that moves between confirmRun's
+// check and its write fails, writing nothing.
+func (f *applyFlags) holdToPlan(opts *cluster.Options) error {
+	if f.planFile == "" {
+		return nil
+	}
+	saved, err := readPlanFile(f.planFile)
+	if err != nil {
+		return err
+	}
+	opts.Expect = saved.Expect()
+	return nil
 }
