@@ -2,8 +2,8 @@
 # The project's test command: formatting, vet, every test suite under the
 # race detector (the differential tests against strategicpatch included),
 # the fuzz targets for a bounded time, and a smoke run of the benchmarks.
-# It installs what it needs itself: Go modules, Debian's etcd-server (as
-# root, when etcd is missing) and the kube-apiserver binary, built once
+# It installs what it needs itself: Go modules, Debian's etcd-server and
+# bash-completion (as root, when missing) and the kube-apiserver binary, built once
 # from the k8s.io/kubernetes module (test/harness/kube-apiserver) and
 # cached in $PLY_CACHE_DIR or ~/.cache/ply. Set PLY_FUZZTIME to change
 # the time each fuzz target runs (default 20s).
@@ -35,7 +35,7 @@ go vet ./...
 step "examples/extend: a module of its own that adds merge rules through ply's public API (vet, tests under -race)"
 (cd examples/extend && go mod download && go vet ./... && go test -race -count=1 ./...)
 
-step "cluster test prerequisites (etcd-server from Debian, kube-apiserver built from k8s.io/kubernetes and cached, kubectl 1.32)"
+step "cluster test prerequisites (etcd-server and bash-completion from Debian, kube-apiserver built from k8s.io/kubernetes and cached, kubectl 1.32)"
 go run ./test/harness/cmd/prepare
 
 step "tests (race detector on; the cluster suites start their own etcd + kube-apiserver on loopback)"

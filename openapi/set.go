@@ -55,6 +55,13 @@ func Union(schemas ...*Schema) *Schema {
 	return out
 }
 
+// FromTypes returns a Schema resolving the definitions of types by name, and no kinds: a schema built in Go, such as
+// the types of objects whose merge metadata comes from elsewhere (pkg/strategicpatch's look-ups). types is not
+// copied; its Types must be complete, and are then immutable like every Type of a Schema.
+func FromTypes(types map[string]*Type) *Schema {
+	return &Schema{byName: types}
+}
+
 // ByName returns the type of the definition called name
 // ("io.k8s.api.apps.v1.Deployment").
 func (s *Schema) ByName(name string) (*Type, bool) {

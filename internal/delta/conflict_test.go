@@ -9,7 +9,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/delta"
-	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -26,10 +25,10 @@ func c3(path, local, live string) conflict { return conflict{path, local, live} 
 // conflicts runs the conflict rule on c as its callers do: on the
 // producer's three-way patch.
 func conflicts(c threeCase) ([]delta.Conflict, error) {
-	tree := c.tree()
-	p, ok, err := delta.ThreeWay(tree, features.Gates{}, nil, true)
+	tree, beside := c.collated(features.Gates{})
+	p, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, nil, true)
 	Expect(err).NotTo(HaveOccurred())
-	err = delta.Check(tree, p, ok, features.Gates{})
+	err = delta.Check(tree, beside, p, ok, features.Gates{})
 	var ce *delta.ConflictError
 	if errors.As(err, &ce) {
 		Expect(ce.Conflicts).NotTo(BeEmpty(), "a ConflictError is never empty")
@@ -180,12 +179,11 @@ var _ = Describe("Check", func() {
 		func(live string, want []conflict) {
 			c := newCase("Deployment", `{spec: {template: {spec: {containers: [{name: a, image: "1"}]}}}}`,
 				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
-			tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{Gates: features.Kubectl()})
-			Expect(err).NotTo(HaveOccurred())
-			p, ok, err := delta.ThreeWay(tree, features.Kubectl(), patch.Compose, true)
+			tree, beside := c.collated(features.Kubectl())
+			p, ok, err := delta.ThreeWay(tree, beside, features.Kubectl(), patch.Compose, true)
 			Expect(err).NotTo(HaveOccurred())
 			var ce *delta.ConflictError
-			Expect(errors.As(delta.Check(tree, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))
+			Expect(errors.As(delta.Check(tree, beside, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))
 			var wantRows []conflict
 			for _, w := range want {
 				wantRows = append(wantRows, conflict{w.path, string(treetest.YAML(w.local).JSON()), string(treetest.YAML(w.live).JSON())})

@@ -30,17 +30,17 @@ var _ = Describe("dispatch", func() {
 	It("refuses an Element kind the merge rules do not know, in every mode", func() {
 		for _, m := range []delta.Mode{delta.Delta, delta.Deletions, delta.TwoWay, delta.Changed} {
 			root := parentOf(&unknownElement{})
-			_, _, err := delta.Patch(root, m, features.Gates{})
+			_, _, err := delta.Patch(root, nil, m, features.Gates{})
 			Expect(err).To(MatchError("x: no merge rule decides a *delta_test.unknownElement"))
 			_, err = delta.New(m, features.Gates{}).Entry(root)
 			Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 		}
-		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), features.Gates{}, nil, true)
+		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), nil, features.Gates{}, nil, true)
 		Expect(err).To(MatchError(ContainSubstring("no merge rule decides a *delta_test.unknownElement")))
 	})
 
 	It("refuses an unknown root", func() {
-		_, _, err := delta.Patch(&unknownElement{Node: elements.Node{Type: openapi.Unknown}}, delta.TwoWay, features.Gates{})
+		_, _, err := delta.Patch(&unknownElement{Node: elements.Node{Type: openapi.Unknown}}, nil, delta.TwoWay, features.Gates{})
 		Expect(err).To(MatchError(".: no merge rule decides a *delta_test.unknownElement"))
 	})
 })

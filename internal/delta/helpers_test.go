@@ -8,9 +8,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -75,10 +77,12 @@ func (c threeCase) vals() elements.Values {
 	}
 }
 
-func (c threeCase) tree() elements.Element {
-	tree, err := collate.Collate(c.vals(), rootType(c.kind), collate.Options{})
+// collated returns c's tree collated under gates for patches with the conflict check's view (as pkg/apply collates
+// it for Overwrite false), and what the collation built beside it.
+func (c threeCase) collated(gates features.Gates) (elements.Element, delta.Beside) {
+	tree, _, arena, err := collate.CountIn(c.vals(), rootType(c.kind), collate.Options{Gates: gates, Patches: true, Conflicts: true})
 	Expect(err).NotTo(HaveOccurred())
-	return tree
+	return tree, arena
 }
 
 func (c threeCase) def() string { return rootType(c.kind).Name }

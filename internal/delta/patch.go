@@ -1,47 +1,61 @@
 // Package delta is the one place deciding what kubectl's strategic merge patches hold, made from a collated tree
-// (pkg/collate) in kubectl's modes (Mode) for pkg/patchgen (Patch, ThreeWay), kubectl apply --overwrite=false's
-// conflict check (Check) and kubectl's list order (Visitor.Entry). Lists are matched by collate's index, so a patch is
-// linear in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
+// (pkg/collate) in kubectl's modes (Mode) for pkg/patchgen and pkg/apply (Patch, ThreeWay) and kubectl apply
+// --overwrite=false's conflict check (Check); the predicates it shares with kubectl's list order are internal/halves'.
+// It only reads trees: what it needs beyond a merge's tree (elements.Below subtrees, the conflict check's view) is
+// built by the same collation, beside the tree (Beside: collate.Arena). Lists are matched by collate's index, so a
+// patch is linear in the objects' size; it equals strategicpatch's JSON byte for byte where both are defined.
 package delta
 
 import (
-	"cmp"
+	"errors"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// Patch returns mode m's patch for a tree of a whole object collated under gates; ok false: no entry. Errors are
-// *elements.Error naming the bad value's source (an item a patch cannot name, a local field named like a directive).
-func Patch(root elements.Element, m Mode, gates features.Gates) (p value.Value, ok bool, err error) {
-	en, err := New(m, gates).Entry(root)
+// Beside is what Phase 1 builds beside a tree, in the same collation, for patch generation: collate.Arena, of a tree
+// collated with Options.Patches (and Options.Conflicts for the conflict check).
+type Beside interface {
+	// Below returns the subtree kubectl's patches compare atomic node e by (elements.Below), nil if it has none.
+	Below(e *elements.AtomicElement) *elements.Below
+	// Conflicts returns the conflict check's view of the object: its recorded and live values, live's held as Local,
+	// collated with the tree; or the error collating it. Both nil: collated without it.
+	Conflicts() (elements.Element, error)
+}
+
+// Patch returns mode m's patch for a tree of a whole object collated for patches under gates (beside: what its
+// collation built beside it); ok false: no entry. Errors are *elements.Error naming the bad value's source (an item a
+// patch cannot name, a local field named like a directive).
+func Patch(root elements.Element, beside Beside, m Mode, gates features.Gates) (p value.Value, ok bool, err error) {
+	d := New(m, gates)
+	d.Beside = beside
+	en, err := d.Entry(root)
 	return en.Value, en.Present, err
 }
 
-// ThreeWay returns kubectl apply's patch for a collated tree (strategicpatch.CreateThreeWayMergePatch): Delta and
-// Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be Ranked) where
-// that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are asked for theirs.
-// Unless overwrite, the patch's conflicts with live's changes (Check) are the error.
-func ThreeWay(root elements.Element, gates features.Gates, compose Composer, overwrite bool) (value.Value, bool, error) {
+// ThreeWay returns kubectl apply's patch for a tree collated for patches (strategicpatch.CreateThreeWayMergePatch):
+// Delta and Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be
+// Ranked) where that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are
+// asked for theirs. Unless overwrite, the patch's conflicts with live's changes (Check) are the error.
+func ThreeWay(root elements.Element, beside Beside, gates features.Gates, compose Composer, overwrite bool) (value.Value, bool, error) {
 	d := New(threeWay, gates)
-	d.Compose = compose
+	d.Compose, d.Beside = compose, beside
 	en, err := d.Entry(root)
 	if err != nil {
-		if _, _, derr := Patch(root, Deletions, gates); derr != nil {
+		if _, _, derr := Patch(root, beside, Deletions, gates); derr != nil {
 			err = derr
 		}
 		return value.Value{}, false, err
 	}
 	if !overwrite {
-		err = Check(root, en.Value, en.Present, gates)
+		err = Check(root, beside, en.Value, en.Present, gates)
 	}
 	return en.Value, en.Present, err
 }
@@ -125,24 +139,34 @@ func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
 // a $patch directive, or an atomic list's length or member (scalars deduplicated and sorted). Replace-strategy fields
 // and merged lists of scalars never conflict; items of merged lists of maps match by elements.KeyOf (none: skipped).
 //
-// Live is collated as local leniently (collate.Options.Lenient): of items repeating a key the first is compared, as the
-// merge writes only it, but with gate UniqueMergeKeys off they pair as kubectl's do. An item no patch can name is an
-// *elements.Error naming its source, as kubectl fails on it too.
-func Check(root elements.Element, patch value.Value, ok bool, gates features.Gates) error {
+// The Changed patch is made of beside's Conflicts view, live collated as local leniently (collate.Options.Conflicts):
+// of items repeating a key the first is compared, as the merge writes only it, but with gate UniqueMergeKeys off they
+// pair as kubectl's do. An item no patch can name is an *elements.Error naming its source, as kubectl fails on it too;
+// so is the view's collation error.
+func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
-	n, empty := root.Base(), value.MapFromSorted(nil)
-	// Recorded and live, absent exactly when null (collate.RootValues), are {} then.
-	vals := elements.Values{Recorded: cmp.Or(n.Recorded, empty), HasRecorded: true, Local: cmp.Or(n.Live, empty), HasLocal: true}
-	tree, err := collate.Collate(vals, n.Type, collate.Options{Lenient: true, Gates: gates})
+	var view elements.Element
+	var err error
+	if beside != nil {
+		view, err = beside.Conflicts()
+	}
 	if err != nil {
+		if e, ok := err.(*elements.Error); ok { // (a copy: the view's error stays as collated)
+			c := *e
+			err = &c
+		}
 		return renamed(err, elements.Local, elements.Live)
 	}
-	changed, ok, err := Patch(tree, Changed, gates)
+	if view == nil {
+		return errors.New("the conflict check needs the view of recorded and live collated with the tree (collate.Options.Conflicts)")
+	}
+	changed, ok, err := Patch(view, nil, Changed, gates)
 	if err != nil || !ok {
 		return renamed(err, elements.Local, elements.Live)
 	}
+	n := root.Base()
 	var out []Conflict
 	compare(patch, changed, n.Type, n.Meta, nil, &out)
 	if len(out) > 0 {

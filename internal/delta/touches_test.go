@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -36,8 +37,10 @@ func patchHas(patch value.Value, path string) bool {
 }
 
 // touches reports whether mode m's patch has anything for e (its Entry's Any, as internal/order asks); no error.
-func touches(e elements.Element, m delta.Mode) bool {
-	en, err := delta.New(m, features.Gates{}).Entry(e)
+func touches(e elements.Element, m delta.Mode, beside delta.Beside) bool {
+	d := delta.New(m, features.Gates{})
+	d.Beside = beside
+	en, err := d.Entry(e)
 	Expect(err).NotTo(HaveOccurred())
 	return en.Any()
 }
@@ -46,14 +49,19 @@ var _ = Describe("Entry's Any (a patch touches a node)", func() {
 	DescribeTable("agrees with kubectl's delta (live -> local) and deletions (recorded -> local)",
 		func(kind, recorded, local, live, path string, wantDelta, wantDeletions bool) {
 			c := newCase(kind, recorded, local, live)
-			e := nodeAt(c.tree(), path)
+			tree, beside := c.collated(features.Gates{})
+			e := nodeAt(tree, path)
 
-			Expect(touches(e, delta.Delta)).To(Equal(wantDelta), "Touches(Delta)")
+			Expect(touches(e, delta.Delta, beside)).To(Equal(wantDelta), "Touches(Delta)")
 			// With no recorded object kubectl's patch is the delta alone.
 			kDelta := kubectlThreeWay(c.def(), value.Value{}, false, c.local, c.live)
 			Expect(patchHas(kDelta, path)).To(Equal(wantDelta), "kubectl's delta: %s", kDelta.JSON())
 
-			Expect(touches(e, delta.Deletions)).To(Equal(wantDeletions), "Touches(Deletions)")
+			Expect(touches(e, delta.Deletions, beside)).To(Equal(wantDeletions), "Touches(Deletions)")
+			if set, ok := e.(*elements.SetElement); ok { // internal/order asks halves, which the patch's sets follow
+				Expect(halves.SetTouched(set, elements.Live, elements.NoSource)).To(Equal(wantDelta), "halves.SetTouched, delta")
+				Expect(halves.SetTouched(set, elements.NoSource, elements.Recorded)).To(Equal(wantDeletions), "halves.SetTouched, deletions")
+			}
 			if c.hasRecorded {
 				// With live equal to local kubectl's patch is the deletions
 				// alone, but for a set: kubectl sorts live's copy before
@@ -152,13 +160,14 @@ var _ = Describe("Entry on every node", func() {
 		func(kind string, vals map[string]string) {
 			c := newCase(kind, get(vals, "recorded"), get(vals, "local"), get(vals, "live"))
 			nodes := 0
-			eachNode(c.tree(), func(e elements.Element) {
+			tree, beside := c.collated(features.Gates{})
+			eachNode(tree, func(e elements.Element) {
 				if !e.Base().HasLocal {
 					return
 				}
 				nodes++
 				for _, m := range []delta.Mode{delta.Delta, delta.Deletions, delta.TwoWay, delta.Changed} {
-					touches(e, m)
+					touches(e, m, beside)
 				}
 			})
 			Expect(nodes).NotTo(BeZero())

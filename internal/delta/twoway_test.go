@@ -27,7 +27,7 @@ var _ = Describe("TwoWay and Changed", func() {
 				mode delta.Mode
 				want value.Value
 			}{{delta.TwoWay, kubectl}, {delta.Changed, normalize(kubectl, t)}} {
-				got, ok, err := delta.Patch(tree, m.mode, features.Gates{})
+				got, ok, err := delta.Patch(tree, nil, m.mode, features.Gates{})
 				Expect(err).NotTo(HaveOccurred())
 				if !ok {
 					got = value.MustMap()

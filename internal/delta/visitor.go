@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
-	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -49,6 +49,8 @@ type Visitor struct {
 	// Compose merges a Ranked list's three-way halves (ThreeWay sets it); Gates are the tree's collation gates.
 	Compose Composer
 	Gates   features.Gates
+	// Beside is what the tree's collation built beside it (Below subtrees); nil: nothing (not collated for patches).
+	Beside Beside
 }
 
 // Composer merges patch second into first, objects of type t, under gates as strategicpatch does (pkg/patch.Compose).
@@ -110,17 +112,13 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	return en, err
 }
 
-// ruled says how patch generation treats node n under its registered rule (pkg/elements.Rule.Patch): skip for a
-// field another writer owns (no entry of any kind), an error for a rule no patch expresses; neither for the others.
+// ruled is halves.Ruled, except in the conflict check's Changed patch, which leaves every ruled field out whatever
+// its PatchForm: the three-way patch, made first, has refused or left it out already, so no conflict can be there.
 func (d *Visitor) ruled(n *elements.Node) (skip bool, err error) {
-	switch r := elements.RuleOf(n); {
-	case r == nil || r.Patch == elements.PatchByMetadata:
-		return false, nil
-	case r.Patch == elements.PatchLeavesLive || d.check:
+	if d.check && elements.RuleOf(n) != nil {
 		return true, nil
-	default:
-		return false, &elements.RuleError{Rule: r.Name, Path: n.Path(), Msg: "decides this field in a way no strategic merge patch expresses; no patch can be made for this object"}
 	}
+	return halves.Ruled(n)
 }
 
 // Visit implements elements.Visitor, switching on the built-in kinds; another kind is an error.
@@ -138,35 +136,20 @@ func (d *Visitor) Visit(e elements.Element) (elements.Outcome, error) {
 	return elements.Absent, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
 }
 
-// compares returns from if the half of that source compares node n member by member, else NoSource: from and local
-// are non-null values of one JSON type and, for a merged list (list), from has items. NoSource never compares.
-func compares(n *elements.Node, from elements.Source, list bool) elements.Source {
-	if v, has := n.Get(from); has && !n.Local.IsNull() && !v.IsNull() && sameJSONType(n.Local, v) && (!list || v.Len() > 0) {
-		return from
-	}
-	return elements.NoSource
-}
-
 // prelude returns the sources of the halves that compare n member by member, NoSource for a half settled by
 // the values alone (the changes on replaced(n), the deletions on nothing); done when both are settled.
 func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, done bool) {
-	cs, ds = compares(n, d.changes, list), compares(n, d.deletions, list)
+	cs, ds = halves.Compares(n, d.changes, list), halves.Compares(n, d.deletions, list)
 	return cs, ds, cs == elements.NoSource && ds == elements.NoSource
 }
 
-// replaced is the changes half of a value sent whole: local's, unless changes are left out or their source equals it.
-func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
-	from, has := n.Get(d.changes)
-	if d.changes != elements.NoSource && !(has && value.Equal(n.Local, from)) {
-		return elements.Keep(n.Local)
-	}
-	return elements.Absent
-}
+// replaced is the changes half of a value sent whole (halves.Replaced).
+func (d *Visitor) replaced(n *elements.Node) elements.Outcome { return halves.Replaced(n, d.changes) }
 
 // VisitAtomic is Visit for its kind: a map of strategy replace is sent whole whenever local sets it, others when
-// changed. Compared member by member (below): for the deletions, a node atomic only as live's kind differs; for the
-// delta, an item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's first: an
-// unsorted set equal to local's gets $setElementOrder).
+// changed. Compared member by member (its elements.Below): for the deletions, a node atomic only as live's kind
+// differs; for the delta, an item all sources agree on holding a merged set kubectl sees as reordered (it sorts live's
+// first: an unsorted set equal to local's gets $setElementOrder).
 func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, error) {
 	n := &e.Node
 	if !n.Local.IsMap() && !n.Local.IsList() {
@@ -179,42 +162,48 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 		if d.changes != elements.NoSource { // (else replaced's Absent)
 			return elements.Keep(n.Local), nil
 		}
-	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !sameJSONType(n.Live, n.Local):
-		return d.below(n, elements.Recorded)
+	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, n.Local):
+		return d.compareBelow(e, elements.Recorded)
 	case cs == elements.Live && n.Local.IsMap() && value.Equal(n.Local, n.Live):
-		if hasUnsortedSet(n.Local, n.Type, n.Meta) {
-			return d.below(n, elements.Live)
+		if d.below(e) != nil || halves.HasUnsortedSet(n.Local, n.Type, n.Meta) {
+			return d.compareBelow(e, elements.Live)
 		}
 		return elements.Absent, nil
 	}
 	return d.replaced(n), nil
 }
 
-// below computes member by member the entry of atomic node n, a map or list in local: src's value (as recorded)
-// and local's are collated again alone under holder(n) and visited. For Recorded (the deletions) the changes,
-// lacking their source, are settled on local's values; for Live (the delta) they compare with it, errors name live.
-func (d *Visitor) below(n *elements.Node, src elements.Source) (elements.Outcome, error) {
-	parent, name := holder(n)
-	from, _ := n.Get(src)
-	vals := elements.Values{
-		Recorded: value.MustMap(value.Field{Key: name, Value: from}), HasRecorded: true,
-		Local: value.MustMap(value.Field{Key: name, Value: n.Local}), HasLocal: true,
+// below returns atomic node e's elements.Below, nil if it has none (or nothing is beside the tree).
+func (d *Visitor) below(e *elements.AtomicElement) *elements.Below {
+	if d.Beside == nil {
+		return nil
 	}
-	sub, err := collate.Collate(vals, parent, collate.Options{Gates: d.Gates})
-	if err != nil {
-		return elements.Absent, rebase(err, n.Path())
-	}
-	root, ok := sub.(*elements.MapElement)
-	if !ok || len(root.Fields) != 1 {
-		return d.replaced(n), nil
+	return d.Beside.Below(e)
+}
+
+// compareBelow computes member by member the entry of atomic node e, a map or list in local, from its elements.Below:
+// src's value (as recorded) and local's. For Recorded (the deletions) the changes, lacking their source, are settled
+// on local's values; for Live (the delta) they compare with it, errors name live. A tree collated without Below (not
+// for patches: collate.Options.Patches) is an error, never a patch made without it.
+func (d *Visitor) compareBelow(e *elements.AtomicElement, src elements.Source) (elements.Outcome, error) {
+	b := d.below(e)
+	switch {
+	case b == nil:
+		return elements.Absent, e.Errorf(elements.NoSource, "kubectl's patch compares this value member by member, but the tree was not collated for patches (collate.Options.Patches)")
+	case b.Err != nil:
+		if ce, ok := b.Err.(*elements.Error); ok { // (a copy: callers may rename what they are handed)
+			c := *ce
+			return elements.Absent, &c
+		}
+		return elements.Absent, b.Err
 	}
 	sd := *d // (d.par is empty: Entry clears it after each visit)
 	if src == elements.Live {
 		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
 	}
-	en, err := sd.Entry(root.Fields[0].Element)
+	en, err := sd.Entry(b.Element)
 	if err != nil {
-		return elements.Absent, rebase(renamed(err, elements.Recorded, src), n.Path())
+		return elements.Absent, renamed(err, elements.Recorded, src)
 	}
 	d.par, d.dels = en.Parallel, sd.dels
 	return en.Outcome, nil
@@ -238,6 +227,7 @@ func holder(n *elements.Node) (t *openapi.Type, name string) {
 // first item of its key, whichever member made it, so the node-by-node merge of the halves does not hold.
 func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	dels, delta := New(Deletions, d.Gates), New(Delta, d.Gates)
+	dels.Beside, delta.Beside = d.Beside, d.Beside
 	den, err := dels.Entry(e)
 	if err != nil {
 		return elements.Absent, err
@@ -265,29 +255,6 @@ func Malformed(err error, verb string) error {
 		e.Source, e.Msg = elements.Local, "kubectl's patch for local's repeated merge keys cannot be "+verb+": "+e.Msg
 	}
 	return err
-}
-
-// hasUnsortedSet reports whether v (type t, metadata meta) holds, within maps and keyed lists, an unsorted merged set.
-func hasUnsortedSet(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
-	switch v.Kind() {
-	case value.KindMap:
-		return !meta.Strategy.Has(openapi.StrategyReplace) && slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-			if !f.Value.IsMap() && !f.Value.IsList() {
-				return false
-			}
-			ct, cm := t.Child(f.Key)
-			return hasUnsortedSet(f.Value, ct, cm)
-		})
-	case value.KindList:
-		it := t.Item()
-		if it.Kind == openapi.KindPrimitive {
-			return elements.MergedList(t, &meta) && !smp.Sorted(v.Items())
-		}
-		return elements.MergedList(t, &meta) && len(meta.MergeKey) > 0 && slices.ContainsFunc(v.Items(), func(item value.Value) bool {
-			return hasUnsortedSet(item, it, openapi.Meta{})
-		})
-	}
-	return false
 }
 
 // rebase moves an *elements.Error of a subtree below collated to node path at (the subtree's first step is the node).
@@ -357,23 +324,6 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	return elements.Keep(m), nil
 }
 
-// sameJSONType reports whether a and b decode to the same Go type in encoding/json (all numbers are one):
-// kubectl diffs and combines values of one type member by member and replaces a value whose type changed.
-func sameJSONType(a, b value.Value) bool {
-	number := func(k value.Kind) bool { return k == value.KindInt || k == value.KindFloat }
-	return a.Kind() == b.Kind() || (number(a.Kind()) && number(b.Kind()))
-}
-
-func index(it *elements.Item, src elements.Source) int {
-	switch src {
-	case elements.Recorded:
-		return it.RecordedIndex
-	case elements.Live:
-		return it.LiveIndex
-	}
-	return -1
-}
-
 // VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
 // key) and items new to the changes' source (whole), in local's order, then a delete directive per item of the
 // deletions' source local lacks, in kubectl's key order; and $setElementOrder (local's keys) when the deletions
@@ -414,7 +364,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		if it.LocalIndex < 0 {
 			break
 		}
-		fc, fd := index(it, cs), index(it, ds)
+		fc, fd := halves.Index(it, cs), halves.Index(it, ds)
 		orderSame = orderSame && fc == it.LocalIndex
 		if fd >= 0 {
 			matched[fd] = true
@@ -553,69 +503,29 @@ var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: va
 
 // VisitSet is Visit for its kind for a set: local's values new to the changes' source (local's order),
 // $deleteFromPrimitiveList with the deletions' source's values local lacks (in kubectl's scalar order), and
-// $setElementOrder (local's list) when values are deleted or the changes compare and local is not their list sorted.
+// $setElementOrder (local's list) when values are deleted or the changes compare and local is not their list sorted
+// (halves.OfSet decides which).
 func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	n := &e.Node
-	cs, ds, done := d.prelude(n, true)
-	if done {
+	s, err := halves.OfSet(e, d.changes, d.deletions)
+	switch {
+	case err != nil:
+		return elements.Absent, err
+	case s.Settled:
 		return d.replaced(n), nil
 	}
-	c := cs != elements.NoSource
-	objects := elements.SetOfMaps(n.Type, &n.Meta)
-	for _, src := range [...]elements.Source{ds, cs} {
-		from, _ := n.Get(src)
-		for i, v := range from.Items() {
-			if _, ok := elements.SetKey(v, objects); !ok {
-				return elements.Absent, n.Errorf(src, "item "+strconv.Itoa(i)+": expected a scalar in a set list, got "+v.Kind().String())
-			}
-		}
+	if len(s.Deleted) > 0 {
+		d.par.Deletes, d.par.HasDeletes = value.List(s.Deleted), true
+		d.dels += len(s.Deleted)
 	}
-	var added, dels []value.Value
-	for i := range e.Items {
-		it := &e.Items[i]
-		switch {
-		case it.LocalIndex >= 0 && c && index(it, cs) < 0:
-			added = append(added, it.Element.Base().Local)
-		case it.LocalIndex < 0 && index(it, ds) >= 0:
-			v, _ := it.Element.Base().Get(ds)
-			dels = append(dels, v)
-		}
-	}
-	if len(dels) > 0 {
-		smp.SortScalars(dels)
-		d.par.Deletes, d.par.HasDeletes = value.List(dels), true
-		d.dels += len(dels)
-	}
-	if d.order && n.Local.Len() > 0 && (len(dels) > 0 || (c && !sortedSame(e, cs))) {
+	if d.order && s.Order {
 		d.par.Order, d.par.HasOrder = n.Local, true
 	}
-	if !c {
+	switch {
+	case !s.Compared:
 		return d.replaced(n), nil
-	}
-	if len(added) == 0 {
+	case len(s.Added) == 0:
 		return elements.Absent, nil
 	}
-	return elements.Keep(value.List(added)), nil
-}
-
-// sortedSame reports whether src's set, sorted as kubectl sorts scalars, equals local's list item by item
-// (linear unless local repeats values: it uses the items collate matched instead of sorting).
-func sortedSame(e *elements.SetElement, src elements.Source) bool {
-	from, _ := e.Get(src)
-	local := e.Local.Items()
-	if from.Len() != len(local) {
-		return false
-	}
-	matched := 0 // local's items, the first ones, all in src
-	for ; matched < len(e.Items) && e.Items[matched].LocalIndex >= 0; matched++ {
-		if index(&e.Items[matched], src) < 0 {
-			return false
-		}
-	}
-	if matched != len(local) {
-		sorted := slices.Clone(from.Items())
-		smp.SortScalars(sorted)
-		return slices.EqualFunc(local, sorted, value.Equal)
-	}
-	return smp.Sorted(local)
+	return elements.Keep(value.List(s.Added)), nil
 }

@@ -10,10 +10,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
-	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -59,13 +58,13 @@ func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, c
 // $setElementOrder (local's order) when either part touches the list; untouched, it stays as live has it; with live's
 // empty, local's is sent whole. The server deletes removed items in place, appends new ones and merges the live-only
 // run with local's by rank in its view of the list (viewRanks, interleave). An untouched list of maps has live's keys
-// in local's order, which that merge keeps; an untouched set may not (kubectl compares sets sorted), so sets ask delta.
+// in local's order, which that merge keeps; an untouched set may not (kubectl compares sets sorted), so sets ask halves.
 func (v *view) merged(o Ordering) []int {
 	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
 		return indices(v.np, v.np)
 	}
 	survivors := v.survivors()
-	if o == OrderKubectl && v.set && !touches(v.e, delta.Delta) && !(v.np > 0 && touches(v.e, delta.Deletions)) {
+	if o == OrderKubectl && v.set && !v.setTouched() {
 		return survivors
 	}
 	left, right := v.runs(survivors)
@@ -76,6 +75,15 @@ func (v *view) merged(o Ordering) []int {
 	return interleave(left, right, func(id int) int { return view[v.canon(id)] })
 }
 
+// setTouched reports whether kubectl's three-way patch touches the set alone: its delta (live -> local) says anything
+// about it, or, local naming members, its deletions (recorded -> local) do; or an item no patch can hold (kubectl fails
+// on it, and ply merges the runs by live rank: live's order if nothing else changed). halves decides, as for patches.
+func (v *view) setTouched() bool {
+	set := v.e.(*elements.SetElement)
+	return halves.SetTouched(set, elements.Live, elements.NoSource) ||
+		(v.np > 0 && halves.SetTouched(set, elements.NoSource, elements.Recorded))
+}
+
 // sameAsLive reports whether live holds exactly local's members in local's order: every order then agrees.
 func (v *view) sameAsLive() bool {
 	id := 0
@@ -83,13 +91,6 @@ func (v *view) sameAsLive() bool {
 		id++
 	}
 	return id == v.np && id == v.live
-}
-
-// touches reports whether part m of kubectl's patch has anything for e alone (delta.Entry), or e has an item no patch
-// can hold: kubectl fails on it, and ply merges the runs by live rank (live's order if nothing else changed).
-func touches(e elements.Element, m delta.Mode) bool {
-	en, err := delta.New(m, features.Gates{}).Entry(e)
-	return en.Any() || err != nil
 }
 
 // patched is a patch's result's order (document 000's under OrderSeed, strategicpatch's under OrderKubectl), then

@@ -129,7 +129,12 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 		k, _ := local.Get("kind")
 		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result})
+	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false: with its view of recorded
+	// and live, collated in the same pass) and, with gate UniqueMergeKeys off, for a list repeating a merge key (Ranked,
+	// known once collated): the tree is collated for patches then.
+	check := !result && !opts.Overwrite
+	forPatches := check || (!result && !opts.Gates.Enabled(features.UniqueMergeKeys))
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result, Patches: forPatches, Conflicts: check})
 	if err != nil {
 		return Result{}, err
 	}
@@ -137,7 +142,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
+		p, ok, err := delta.ThreeWay(tree, arena, opts.Gates, patch.Compose, opts.Overwrite)
 		if err != nil {
 			return Result{}, secrets.MaskConflicts(err, recorded, local, live)
 		}

@@ -42,10 +42,13 @@ const (
 	// Pruned: the object was deleted because the run no longer holds it
 	// (Client.ApplyPrune).
 	Pruned
+	// ServerSideApplied: the object was sent as a server-side apply patch
+	// (created or updated by the server, or left as it was).
+	ServerSideApplied
 )
 
 // String returns the word kubectl prints: "created", "configured",
-// "unchanged", "failed", "recreated", "pruned".
+// "unchanged", "failed", "recreated", "pruned", "serverside-applied".
 func (a Action) String() string {
 	switch a {
 	case Created:
@@ -60,6 +63,8 @@ func (a Action) String() string {
 		return "recreated"
 	case Pruned:
 		return "pruned"
+	case ServerSideApplied:
+		return "serverside-applied"
 	}
 	return "invalid"
 }
@@ -72,6 +77,9 @@ type Outcome struct {
 	Ref Ref
 	// Action is what was done (with a dry run: what would be done).
 	Action Action
+	// Lane is the lane the object was applied in (LaneClientSide or
+	// LaneServerSide); with LaneAuto, the one chosen for it.
+	Lane Lane
 	// Attempts is the number of read-merge-write rounds made: more than 1
 	// when writes conflicted with concurrent writers or failed
 	// transiently; 0 when the object failed before reading it.
@@ -270,8 +278,16 @@ type target struct {
 	// nil means a GET.
 	bulk *bulkGroup
 	// recorded says how local's configuration is recorded when that is
-	// worth a warning (compressed: Record).
-	recorded string
+	// worth a warning (compressed: Record); recordErr is Record's error
+	// when the configuration cannot be recorded at all.
+	recorded  string
+	recordErr error
+	// config is local before the last-applied annotation is added: what
+	// the server-side lane sends.
+	config value.Value
+	// pre, when not nil, is the live object already read (to choose the
+	// lane) that the first plan uses instead of reading it again.
+	pre *liveRead
 	// retries bounds the retries of the object's requests that fail
 	// transiently, all of them together.
 	retries *retries
@@ -309,11 +325,12 @@ func (c *Client) resolve(o Object) (target, error) {
 		}
 		ri = c.dyn.Resource(mapping.Resource)
 	}
-	local, warning, err := Record(local)
-	if err != nil {
-		return target{ref: ref}, err
+	t := target{ref: ref, ri: ri, config: local, retries: c.retrier()}
+	if c.opts.Lane != LaneServerSide {
+		// The server-side lane records nothing: it sends config.
+		t.local, t.recorded, t.recordErr = Record(local)
 	}
-	return target{ref: ref, ri: ri, local: local, recorded: warning, retries: c.retrier()}, nil
+	return t, nil
 }
 
 // planned is one read-and-merge of a target.
@@ -343,8 +360,15 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 	if err != nil {
 		return p, errors.New("live object: " + err.Error())
 	}
+	if recorded.IsNull() && p.exists {
+		// Applied server-side last, without the annotation: what the
+		// server-side manager applied is the record.
+		recorded = recordedFromManager(p.live, c.serverSideManager())
+	}
 	recorded = withLiveAnnotation(recorded, p.live)
+	sch, ignoreWarnings := c.withIgnored(sch, t.ref, t.local, p.live)
 	p.res, err = apply.Merge(recorded, t.local, p.live, apply.Options{Schema: sch, Overwrite: c.opts.Overwrite, Ordering: c.opts.Ordering, Gates: c.opts.Gates})
+	p.res.Warnings = append(ignoreWarnings, p.res.Warnings...)
 	if t.recorded != "" {
 		p.res.Warnings = append([]string{t.recorded}, p.res.Warnings...)
 	}
@@ -402,11 +426,23 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		return out
 	}
 	t.bulk = bulk.group(t)
+	lane, warning, err := c.laneOf(ctx, &t)
+	out.Lane = lane
+	switch {
+	case err != nil:
+		out.Err = err
+		return out
+	case lane == LaneServerSide:
+		return c.applyOneServerSide(ctx, t, out, warning)
+	case t.recordErr != nil:
+		out.Err = t.recordErr
+		return out
+	}
 	var lost *lostWrite
 	conflicts := 0
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
-			t.bulk = nil
+			t.bulk, t.pre = nil, nil
 		}
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
@@ -554,7 +590,7 @@ func recordedAnnotations(v value.Value) string {
 // runs (dry: dryRun=All) count as written: they report what a real run
 // would do. result is the server's answer.
 func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (written bool, result value.Value, err error) {
-	defer func() { err = c.maskStatus(t.ref, err) }()
+	defer func() { err = c.maskStatus(t.ref, fieldValidationError(err)) }()
 	obj := p.res.Object
 	if p.exists && p.rv != "" {
 		md, _ := obj.Get("metadata")
@@ -563,7 +599,11 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if c.raw != nil {
 		err := t.retries.attempt(ctx, func(ctx context.Context) error {
 			var err error
-			result, err = c.writeRaw(ctx, c.raw, t.ref, !p.exists, obj.JSON(), dry)
+			if p.exists {
+				result, err = c.updateRaw(ctx, t, p, obj, dry)
+			} else {
+				result, err = c.writeRaw(ctx, c.raw, t.ref, true, obj.JSON(), dry)
+			}
 			return err
 		})
 		if err != nil {
@@ -575,18 +615,13 @@ func (c *Client) write(ctx context.Context, t target, p planned, dry bool) (writ
 	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
 		return false, value.Null, errors.New("cannot encode the merged object: " + err.Error())
 	}
-	var dryRun []string
-	if dry {
-		dryRun = []string{metav1.DryRunAll}
-	}
-	manager := c.fieldManager()
 	var got *unstructured.Unstructured
 	err = t.retries.attempt(ctx, func(ctx context.Context) error {
 		var err error
 		if !p.exists {
-			got, err = t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun, FieldManager: manager})
+			got, err = t.ri.Create(ctx, u, c.createOptions(dry))
 		} else {
-			got, err = t.ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun, FieldManager: manager})
+			got, err = c.updateDynamic(ctx, t, p, u, obj, dry)
 		}
 		return err
 	})

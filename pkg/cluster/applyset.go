@@ -222,7 +222,7 @@ func (c *Client) openApplySet(ctx context.Context, p Prune) (*applySet, error) {
 	}
 	if mapping.Scope.Name() == meta.RESTScopeNameNamespace {
 		if !c.enforce {
-			return fail("the parent is namespaced: name its namespace with -n (Options.Namespace)")
+			return fail("the parent is namespaced: name its namespace with -n (--namespace)")
 		}
 		a.parent.Namespace = c.namespace
 		a.namespaces[c.namespace] = true

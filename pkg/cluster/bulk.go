@@ -89,7 +89,8 @@ func (c *Client) newBulk(objs []Object, idx []int) *bulkReader {
 	if threshold == 0 {
 		threshold = DefaultListThreshold
 	}
-	if threshold < 0 || len(idx) < threshold {
+	// The server-side lane reads nothing before its writes.
+	if threshold < 0 || len(idx) < threshold || c.opts.Lane == LaneServerSide {
 		return nil
 	}
 	all := map[bulkKey]*bulkGroup{}
@@ -261,11 +262,15 @@ func (g *bulkGroup) load(ctx context.Context) {
 	})
 }
 
-// readLive reads the live object of t: from its group's LIST when t.bulk
+// readLive reads the live object of t: t.pre when it was read already,
+// else from its group's LIST when t.bulk
 // is set and the LIST knows the object, else with a GET, repeated while it
 // fails transiently (t.retries). It returns the object and whether it
 // exists, or the GET's error (never NotFound).
 func (c *Client) readLive(ctx context.Context, t target) (live value.Value, found bool, err error) {
+	if t.pre != nil {
+		return t.pre.live, t.pre.found, nil
+	}
 	if t.bulk != nil {
 		if v, found, known := t.bulk.lookup(ctx, t.ref.Name); known {
 			return v, found, nil

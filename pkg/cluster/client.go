@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/plyproject/ply/openapi"
@@ -111,6 +112,14 @@ type Options struct {
 	// CustomResourceDefinition, whose deletion deletes their contents);
 	// ForceAnnotation asks the same for one object.
 	Force bool
+	// GracePeriod, when not nil, is the grace period in seconds of the
+	// deletions Apply sends (prune deletes, re-creations with Force), as
+	// kubectl apply's --grace-period; nil leaves each object's default.
+	GracePeriod *int64
+	// DeleteTimeout, when positive, bounds the wait of a re-creation
+	// (Force) for the old object to be gone, as kubectl apply's --timeout
+	// bounds its delete; zero waits as long as the run's context allows.
+	DeleteTimeout time.Duration
 	// Workers is the number of objects applied concurrently; zero means
 	// DefaultWorkers.
 	Workers int
@@ -161,8 +170,22 @@ type Options struct {
 	// or DiffResult. Objects (Live, Merged, Result) are never masked.
 	ShowSecrets bool
 	// FieldManager is the manager name writes record in managedFields;
-	// empty means DefaultFieldManager, kubectl's client-side apply's.
+	// empty means DefaultFieldManager (kubectl's client-side apply's) in
+	// the client-side lane and DefaultServerSideFieldManager ("kubectl")
+	// in the server-side lane.
 	FieldManager string
+	// Lane selects how objects are written: LaneClientSide (ply's
+	// three-way merge and PUT), LaneServerSide (one server-side apply
+	// patch each) or LaneAuto (each in the lane it was last applied in).
+	Lane Lane
+	// ForceConflicts makes server-side applies take over fields other
+	// managers own with other values; without it the object fails with a
+	// *ManagerConflictError.
+	ForceConflicts bool
+	// LargeObjects selects the lane of objects whose configuration would
+	// push their annotations over AnnotationsLimit (client-side and auto
+	// lanes): server-side by default.
+	LargeObjects LargeObjects
 	// FieldRules declare merge rules a program registered
 	// (pkg/elements.RegisterRule) on fields of the server's kinds; they
 	// apply to the server's schema each time it is read
@@ -170,6 +193,16 @@ type Options struct {
 	// by the rules. A rule naming a kind the server does not serve fails
 	// the run as an unreadable schema does.
 	FieldRules []openapi.FieldRule
+	// IgnoreFields are fields of a kind ply leaves to other writers, and
+	// IgnoreManagers the managers whose fields (by the live object's
+	// managedFields) it leaves to them: the merge keeps live's values of
+	// those fields (ignore.go; also IgnoreFieldsAnnotation).
+	IgnoreFields   []IgnoreField
+	IgnoreManagers []string
+	// FieldValidation is the server's handling of unknown and duplicate
+	// fields in every write and dry run of an object (validate.go); empty
+	// means FieldValidationStrict, kubectl's default.
+	FieldValidation FieldValidation
 	// Warn receives the server's warnings (Warning headers) of the
 	// requests about no one object: discovery, the schema, an ApplySet's
 	// parent, a prune. Those about one object are in its
@@ -204,6 +237,11 @@ type Client struct {
 	requestTimeout time.Duration
 	retryTimeout   time.Duration
 	health         health
+	// patchVerb holds the patchKeys of the resources whose updates are
+	// sent as patches (patchverb.go).
+	patchVerb sync.Map
+	// ignoreSchemas caches the schemas derived for ignored fields.
+	ignoreSchemas ignoreSchemas
 	// poll is the interval of the waits for CRDs; waitTimeout bounds each.
 	poll        time.Duration
 	waitTimeout time.Duration

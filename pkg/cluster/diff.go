@@ -12,7 +12,6 @@ import (
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -39,6 +38,11 @@ type DiffResult struct {
 	// Fields lists the changed fields and what decided each, in the order
 	// of apply.Result.Changes.
 	Fields []FieldChange
+	// Ignored lists the paths of the fields local sets that the merge left
+	// as live holds them: fields ply leaves to other writers (ignore.go),
+	// and fields of any other registered rule that kept live's value
+	// (apply.OpKept). They are not changes.
+	Ignored []string
 	// Warnings are messages of the merge that did not stop it.
 	Warnings []string
 	// Err is why the object could not be diffed (Unified and Fields are
@@ -55,6 +59,11 @@ type DiffResult struct {
 	// dry-run create under a generated name answers it (the name put
 	// back: defaults show, and a new uid), else as sent.
 	Recreate *ImmutableError
+	// Note, when not empty, says how Merged was obtained where it is not
+	// the server's answer to a dry run (DryRunServer): the object's
+	// namespace does not exist yet and is created by a Namespace of the
+	// same run (NewNamespaceNote).
+	Note string
 	// paths holds the path of each of Fields.
 	paths []fieldpath.Path
 }
@@ -106,7 +115,7 @@ func (c *Client) dryRunRenamed(ctx context.Context, t target, u *unstructured.Un
 	r := u.DeepCopy()
 	r.SetName("")
 	r.SetGenerateName(u.GetName() + "-")
-	got, err := t.ri.Create(ctx, r, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.fieldManager()})
+	got, err := t.ri.Create(ctx, r, c.createOptions(true))
 	if err != nil || got == nil || got.GetName() == "" {
 		return value.Null, false
 	}
@@ -203,9 +212,10 @@ func (c *Client) Diff(ctx context.Context, objs []Object) ([]DiffResult, error) 
 	for i := range idx {
 		idx[i] = i
 	}
+	declared := declaredNamespaces(objs)
 	c.pool(ctx, idx, func(i int) {
 		octx, heard := withWarnings(ctx)
-		outs[i] = c.diffOne(octx, objs[i], sch)
+		outs[i] = c.diffOne(octx, objs[i], sch, declared)
 		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
 	})
 	return outs, nil
@@ -226,13 +236,21 @@ func (c *Client) dryWrite(ctx context.Context, t target, p planned) (value.Value
 	}
 }
 
-// diffOne diffs one object (see Diff).
-func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) DiffResult {
+// diffOne diffs one object (see Diff); declared are the namespaces the
+// run's Namespace objects create.
+func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, declared map[string]bool) DiffResult {
 	d := DiffResult{Object: o, Ref: refOf(o), Live: value.Null, Merged: value.Null}
 	t, err := c.resolve(o)
 	d.Ref = t.ref
 	if err != nil {
 		d.Err = err
+		return d
+	}
+	if c.opts.Lane == LaneServerSide || (c.opts.DryRun == DryRunServer && c.largeGoesServerSide(t)) {
+		return c.diffServerSide(ctx, d, t)
+	}
+	if t.recordErr != nil {
+		d.Err = t.recordErr
 		return d
 	}
 	p, err := c.plan(ctx, t, sch)
@@ -241,6 +259,11 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 		return d
 	}
 	d.Exists, d.Live, d.Merged, d.Warnings = p.exists, p.live, p.res.Object, p.res.Warnings
+	for _, ch := range p.res.Changes {
+		if ch.Op == apply.OpKept {
+			d.Ignored = append(d.Ignored, ch.Path().String())
+		}
+	}
 	if p.exists && value.Equal(p.live, p.res.Object) {
 		return d
 	}
@@ -260,7 +283,13 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema) Dif
 			}
 			d.Fields, d.paths = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver, true)
 		} else {
-			if err != nil {
+			switch {
+			case err != nil && !p.exists && declared[t.ref.Namespace] && namespaceNotFound(err, t.ref.Namespace):
+				// The dry run cannot succeed before the Namespace exists;
+				// the apply creates it first: show the local merge.
+				d.Note = NewNamespaceNote(t.ref.Namespace)
+				result = p.res.Object
+			case err != nil:
 				d.Err, d.Fields, d.paths = err, nil, nil
 				return d
 			}
@@ -370,7 +399,9 @@ func unionKeys(a, b value.Value) []string {
 }
 
 // diffText renders an object for a diff: YAML without
-// metadata.managedFields; empty for null (an absent object).
+// metadata.managedFields, the configurations of the last-applied
+// annotations decoded at the end (readableLastApplied); empty for null (an
+// absent object).
 func diffText(v value.Value) string {
 	if v.IsNull() {
 		return ""
@@ -378,5 +409,6 @@ func diffText(v value.Value) string {
 	if md, ok := v.Get("metadata"); ok && md.IsMap() {
 		v = v.With("metadata", md.Without("managedFields"))
 	}
-	return string(v.YAML())
+	v, decoded := readableLastApplied(v)
+	return string(v.YAML()) + decoded
 }

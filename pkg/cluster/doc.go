@@ -33,6 +33,19 @@
 // merged object. ReadObjects reads files, folders, standard input and
 // http(s) URLs.
 //
+// Options.Lane selects the server-side lane instead (serverside.go,
+// lane.go): each object is sent as one server-side apply patch, no read
+// first, repeated while it fails transiently (an apply patch is
+// idempotent); the hand-over from client-side apply is kubectl's
+// (csaupgrade), done from the server's answer; a conflict with another
+// manager fails the object with nothing written (ManagerConflictError,
+// built from the Status's causes alone). LaneAuto reads each object and
+// applies it in the lane it was last applied in. Objects whose
+// configuration is over AnnotationsLimit go server-side unless
+// Options.LargeObjects says LargeCompressed. The client-side lane merges
+// with what the server-side manager applied (its managedFields) when live
+// has no last-applied annotation.
+//
 // Client.ApplyPrune applies and then prunes: the members of an ApplySet
 // (KEP-3659, as kubectl 1.32: applyset.go holds the parent, its id, the
 // members' label and the tooling rules) that the run no longer holds, or,

@@ -111,7 +111,11 @@ func (e *LockTimeoutError) Error() string {
 
 // setLease is a Lease this run holds; release gives it up.
 type setLease struct {
-	ri       dynamic.ResourceInterface
+	ri dynamic.ResourceInterface
+	// retry repeats a request while it fails transiently (Client.retrier):
+	// a repeated create meets AlreadyExists and a repeated update 409, after
+	// which acquire reads the Lease again, so a lost answer is safe.
+	retry    func(context.Context, func(context.Context) error) error
 	name     string
 	identity string
 	duration time.Duration
@@ -146,7 +150,7 @@ func (c *Client) lock(ctx context.Context, set *applySet, opts Lock, notify func
 	if ns == "" {
 		ns = LeaseNamespaceClusterScoped
 	}
-	l := &setLease{ri: c.dyn.Resource(leaseResource).Namespace(ns), name: LeaseName(set.id), identity: opts.Identity, duration: opts.Duration}
+	l := &setLease{ri: c.dyn.Resource(leaseResource).Namespace(ns), retry: c.retrier().do, name: LeaseName(set.id), identity: opts.Identity, duration: opts.Duration}
 	if err := l.acquire(ctx, set.String(), ns, opts.Timeout, notify); err != nil {
 		return nil, err
 	}
@@ -168,7 +172,7 @@ func (l *setLease) acquire(ctx context.Context, set, ns string, timeout time.Dur
 	told := ""
 	for {
 		sent := time.Now()
-		cur, err := l.ri.Get(ctx, l.name, metav1.GetOptions{})
+		cur, err := l.get(ctx)
 		switch {
 		case apierrors.IsNotFound(err):
 			err = l.create(ctx, set, sent)
@@ -231,7 +235,10 @@ func (l *setLease) create(ctx context.Context, set string, sent time.Time) error
 		"metadata": map[string]any{"name": l.name, "annotations": map[string]any{LeaseApplySetAnnotation: set}},
 		"spec":     l.spec(0),
 	}}
-	if _, err := l.ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
+	if err := l.retry(ctx, func(ctx context.Context) error {
+		_, err := l.ri.Create(ctx, u, metav1.CreateOptions{})
+		return err
+	}); err != nil {
 		return err
 	}
 	l.held(sent)
@@ -245,7 +252,10 @@ func (l *setLease) take(ctx context.Context, cur *unstructured.Unstructured, sen
 		transitions++
 	}
 	cur.Object["spec"] = l.spec(transitions)
-	if _, err := l.ri.Update(ctx, cur, metav1.UpdateOptions{}); err != nil {
+	if err := l.retry(ctx, func(ctx context.Context) error {
+		_, err := l.ri.Update(ctx, cur, metav1.UpdateOptions{})
+		return err
+	}); err != nil {
 		return err
 	}
 	l.held(sent)
@@ -340,7 +350,7 @@ func (l *setLease) check(ctx context.Context) error {
 	case left < l.duration/3:
 		return errors.New("this run lost the lease on its ApplySet: it could not be renewed in time")
 	}
-	cur, err := l.ri.Get(ctx, l.name, metav1.GetOptions{})
+	cur, err := l.get(ctx)
 	if err != nil {
 		return errors.New("cannot confirm that this run holds the lease on its ApplySet: " + err.Error())
 	}
@@ -349,6 +359,15 @@ func (l *setLease) check(ctx context.Context) error {
 		return errors.New("this run lost the lease on its ApplySet: another run took it (" + strconv.Quote(holder) + ")")
 	}
 	return nil
+}
+
+// get reads the Lease, repeating the read while it fails transiently.
+func (l *setLease) get(ctx context.Context) (cur *unstructured.Unstructured, err error) {
+	err = l.retry(ctx, func(ctx context.Context) error {
+		cur, err = l.ri.Get(ctx, l.name, metav1.GetOptions{})
+		return err
+	})
+	return cur, err
 }
 
 // release stops the renewal and gives the Lease up (no holder), so that a

@@ -195,6 +195,24 @@ func isList(v value.Value) bool {
 	return strings.HasSuffix(kind, "List") && ok && items.IsList()
 }
 
+// unquotedScalar is the error of a field that must be a string and that
+// YAML read as a boolean or a number (present is whether the field is
+// there): kubectl refuses such an object too ("cannot unmarshal bool into
+// ... of type string"); nil when x is not one.
+func unquotedScalar(field string, x value.Value, present bool) error {
+	if !present {
+		return nil
+	}
+	switch x.Kind() {
+	case value.KindBool:
+		return errors.New(field + ": a boolean, not a string: YAML reads an unquoted y, n, yes, no, on, off, true or false " +
+			"as a boolean; quote it (\"y\")")
+	case value.KindInt, value.KindFloat:
+		return errors.New(field + ": a number, not a string: quote it")
+	}
+	return nil
+}
+
 // checkObject checks that v is an object with apiVersion, kind and
 // metadata.name, and that the metadata fields ply reads have their types.
 func checkObject(v value.Value) error {
@@ -203,6 +221,9 @@ func checkObject(v value.Value) error {
 	}
 	for _, f := range [...]string{"apiVersion", "kind"} {
 		x, ok := v.Get(f)
+		if err := unquotedScalar(f, x, ok); err != nil {
+			return err
+		}
 		if s, isStr := x.AsString(); !ok || !isStr || s == "" {
 			return errors.New(f + ": missing or not a non-empty string: every object needs apiVersion and kind")
 		}
@@ -211,7 +232,10 @@ func checkObject(v value.Value) error {
 	if !ok || !md.IsMap() {
 		return errors.New("metadata: missing or not an object: every object needs metadata.name")
 	}
-	name, _ := md.Get("name")
+	name, ok := md.Get("name")
+	if err := unquotedScalar("metadata.name", name, ok); err != nil {
+		return err
+	}
 	if s, ok := name.AsString(); !ok || s == "" {
 		return errors.New("metadata.name: missing or not a non-empty string (generateName is not supported by apply)")
 	}

@@ -134,6 +134,10 @@ var _ = Describe("ReadObjects", func() {
 		Entry("not a map", "[1, 2]", "expected an object (a map with apiVersion, kind and metadata), got array"),
 		Entry("no kind", "apiVersion: v1\nmetadata: {name: x}", "kind: missing or not a non-empty string: every object needs apiVersion and kind"),
 		Entry("no metadata", "apiVersion: v1\nkind: ConfigMap", "metadata: missing or not an object: every object needs metadata.name"),
+		Entry("a name YAML reads as a boolean", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}",
+			`metadata.name: a boolean, not a string: YAML reads an unquoted y, n, yes, no, on, off, true or false as a boolean; quote it ("y")`),
+		Entry("a name YAML reads as a number", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 0123}",
+			`metadata.name: a number, not a string: quote it`),
 		Entry("a non-string namespace", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: 3}", "metadata.namespace: expected a string, got integer"),
 		Entry("a non-string annotation", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, annotations: {a: 1}}", "metadata.annotations.a: expected a string, got integer"),
 	)

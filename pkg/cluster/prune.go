@@ -669,7 +669,8 @@ func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.Dele
 		return out
 	}
 	uid := cd.live.GetUID()
-	opts := metav1.DeleteOptions{PropagationPolicy: &policy, Preconditions: &metav1.Preconditions{UID: &uid}}
+	opts := metav1.DeleteOptions{PropagationPolicy: &policy, Preconditions: &metav1.Preconditions{UID: &uid},
+		GracePeriodSeconds: c.opts.GracePeriod}
 	if c.opts.DryRun == DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/plyproject/ply/openapi"
@@ -177,7 +176,12 @@ func (c *Client) recreation(t target, sch *openapi.Schema) (value.Value, *unstru
 // message): the re-creation would delete the object and then fail to
 // create it.
 func (c *Client) validateRecreation(ctx context.Context, t target, u *unstructured.Unstructured, dry bool) error {
-	_, err := t.ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: c.fieldManager()})
+	// A dry run writes nothing: repeated while it fails transiently.
+	err := c.retrier().do(ctx, func(ctx context.Context) error {
+		_, err := t.ri.Create(ctx, u, c.createOptions(true))
+		return err
+	})
+	err = fieldValidationError(err)
 	if err == nil || apierrors.IsAlreadyExists(err) || heldByOld(err) {
 		return nil
 	}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"github.com/plyproject/ply/pkg/lastapplied"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,12 +63,31 @@ func (c *Client) replace(ctx context.Context, t target, live value.Value, u *uns
 		}
 		return nil, errors.New(err.Error() + "; the object as it was is saved in " + backup)
 	}
-	got, err := t.ri.Create(ctx, u, metav1.CreateOptions{FieldManager: c.fieldManager()})
+	got, err := c.createRetried(ctx, t, u)
 	if err == nil {
 		os.Remove(backup)
 		return got, nil
 	}
 	return nil, c.restore(ctx, t, old, backup, err)
+}
+
+// createRetried creates u, repeating the create while it fails transiently. A repeat that meets AlreadyExists after an
+// answer was lost reads the object: if it records the configuration u carries (its last-applied annotation), the lost
+// create stored it and it is the answer; else the AlreadyExists stands (another writer created the name meanwhile).
+func (c *Client) createRetried(ctx context.Context, t target, u *unstructured.Unstructured) (got *unstructured.Unstructured, err error) {
+	lost := false
+	err = c.retrier().do(ctx, func(ctx context.Context) error {
+		got, err = t.ri.Create(ctx, u, c.createOptions(false))
+		if lost && apierrors.IsAlreadyExists(err) {
+			if cur, gerr := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{}); gerr == nil &&
+				cur.GetAnnotations()[lastapplied.Annotation] == u.GetAnnotations()[lastapplied.Annotation] {
+				got, err = cur, nil
+			}
+		}
+		lost = lost || transient(err)
+		return err
+	})
+	return got, err
 }
 
 // errNotDeleted marks the errors of deleteAndWait after which the old
@@ -78,16 +98,41 @@ var errNotDeleted = errors.New("nothing deleted")
 // Background) and waits until it is gone or another object holds its name.
 func (c *Client) deleteAndWait(ctx context.Context, t target, uid string) error {
 	background := metav1.DeletePropagationBackground
-	opts := metav1.DeleteOptions{PropagationPolicy: &background}
+	opts := metav1.DeleteOptions{PropagationPolicy: &background, GracePeriodSeconds: c.opts.GracePeriod}
 	if uid != "" {
 		u := types.UID(uid)
 		opts.Preconditions = &metav1.Preconditions{UID: &u}
 	}
-	if err := t.ri.Delete(ctx, t.ref.Name, opts); err != nil && !apierrors.IsNotFound(err) {
-		return errors.Join(errNotDeleted, errors.New("not re-created: cannot delete the object: "+c.maskStatus(t.ref, err).Error()))
+	// The UID precondition makes a repeat safe: a repeat after a lost answer finds the object gone (404) or another of
+	// the name (409), which it does not delete.
+	lost := false
+	err := c.retrier().do(ctx, func(ctx context.Context) error {
+		err := t.ri.Delete(ctx, t.ref.Name, opts)
+		if lost && apierrors.IsConflict(err) {
+			err = nil
+		}
+		lost = lost || transient(err)
+		return err
+	})
+	if err != nil && !apierrors.IsNotFound(err) {
+		msg := "not re-created: cannot delete the object: " + c.maskStatus(t.ref, err).Error()
+		if lost { // the object may be gone: not errNotDeleted, so the saved copy stays and is named
+			return errors.New(msg + " (a delete was sent and its answer lost: the object may be deleted)")
+		}
+		return errors.Join(errNotDeleted, errors.New(msg))
+	}
+	if c.opts.DeleteTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.opts.DeleteTimeout)
+		defer cancel()
 	}
 	for {
-		got, err := t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
+		var got *unstructured.Unstructured
+		err := c.retrier().do(ctx, func(ctx context.Context) error {
+			var err error
+			got, err = t.ri.Get(ctx, t.ref.Name, metav1.GetOptions{})
+			return err
+		})
 		if apierrors.IsNotFound(err) || (err == nil && string(got.GetUID()) != uid) {
 			return nil
 		}

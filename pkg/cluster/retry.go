@@ -111,7 +111,7 @@ func transient(err error) bool {
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		code := status.Status().Code
-		return code == http.StatusTooManyRequests || code >= 500
+		return code == http.StatusTooManyRequests || (code >= 500 && !typedPatchRefusal(status.Status().Message))
 	}
 	var te *attemptTimeoutError
 	var be *badAnswerError

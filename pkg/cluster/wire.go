@@ -94,7 +94,8 @@ func (c *Client) writeRaw(ctx context.Context, raw rest.Interface, ref Ref, crea
 	} else {
 		req = raw.Put().AbsPath(refPath(ref)...)
 	}
-	req = req.SetHeader("Content-Type", "application/json").Param("fieldManager", c.fieldManager()).Body(body)
+	req = req.SetHeader("Content-Type", "application/json").Param("fieldManager", c.fieldManager()).
+		Param("fieldValidation", c.fieldValidation()).Body(body)
 	if dry {
 		req = req.Param("dryRun", metav1.DryRunAll)
 	}

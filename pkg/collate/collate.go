@@ -13,10 +13,13 @@
 package collate
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/plyproject/ply/internal/halves"
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
@@ -36,6 +39,13 @@ type Options struct {
 	Compose bool
 	// Gates switch ply's departures from kubectl (pkg/features).
 	Gates features.Gates
+	// Patches collates the tree for patch generation too (internal/delta): atomic nodes kubectl's patches compare
+	// member by member get their elements.Below (Arena.Below), collated in the same pass; a merge alone needs none.
+	Patches bool
+	// Conflicts collates, in the same pass, the conflict check's view of the object (kubectl apply --overwrite=false):
+	// recorded's and live's values ({} when absent) as recorded and local, leniently, from the root type. It is a second
+	// root in the tree's storage and ID space (Arena.Conflicts); its error fails nothing but the check that reads it.
+	Conflicts bool
 	// Lenient collates as local an object the server holds (kubectl's conflict check, a merge's result): a kind the
 	// schema rules out makes the node atomic, a directive-named field is data, and of local items repeating a key (or
 	// set value) only the first is matched. Keyless or non-object items and non-scalar set values still fail.
@@ -49,13 +59,57 @@ func Collate(vals elements.Values, root *openapi.Type, opts Options) (elements.E
 	return c.collate(vals, root)
 }
 
-// CountIn is Collate on pooled storage, also returning the node count n (IDs 0..n-1) for Phase 2's tables. Call
+// CountIn is Collate on pooled storage, also returning the tree's node count n (IDs 0..n-1) for Phase 2's tables; the
+// conflict check's view (Options.Conflicts), which Phase 2's merge never walks, is numbered after them. Call
 // Arena.Release once nothing refers to the tree; one still referred to (an error, lazy change paths) stays unreleased.
 func CountIn(vals elements.Values, root *openapi.Type, opts Options) (elements.Element, int, *Arena, error) {
 	c := collators.Get().(*collator)
 	c.opts = opts
 	tree, err := c.collate(vals, root)
-	return tree, int(c.nodes), &Arena{c: c}, err
+	nodes := int(c.nodes)
+	if err == nil && opts.Conflicts {
+		c.conflictView(tree.Base())
+	}
+	return tree, nodes, &Arena{c: c}, err
+}
+
+// conflictView collates the conflict check's view of the object at root (Options.Conflicts) as a second root.
+func (c *collator) conflictView(root *elements.Node) {
+	empty := value.MapFromSorted(nil)
+	// Recorded and live, absent exactly when null (RootValues), are {} then.
+	vals := elements.Values{Recorded: cmp.Or(root.Recorded, empty), HasRecorded: true, Local: cmp.Or(root.Live, empty), HasLocal: true}
+	opts, ranked := c.opts, c.ranked // (the view decides nothing of the merge)
+	c.opts = Options{Lenient: true, Gates: opts.Gates}
+	// The view's lists take their members from new chunks, sized by its own lists as a tree's first are, not grown from
+	// the tree's last chunk; of the two last chunks the larger stays, for Release to pool.
+	items := c.itemSlab
+	c.itemSlab = nil
+	c.conflicts, c.conflictsErr = c.node(nil, "", false, &vals, root.Type, &openapi.Meta{})
+	if c.conflictsErr != nil {
+		c.conflicts = nil
+	}
+	if cap(items) > cap(c.itemSlab) {
+		c.itemSlab = items
+	}
+	c.opts, c.ranked = opts, ranked
+}
+
+// Below returns the subtree kubectl's patches compare atomic node e of the tree by (elements.Below), nil if it has none:
+// in a tree collated without Options.Patches, none has. Call it before Release.
+func (a *Arena) Below(e *elements.AtomicElement) *elements.Below {
+	if a.c == nil {
+		return nil
+	}
+	return a.c.belows[e.ID]
+}
+
+// Conflicts returns the conflict check's view of the tree (Options.Conflicts), or the error collating it, its source
+// as collated: live's value is Local there. Both are nil for a tree collated without Conflicts. Call it before Release.
+func (a *Arena) Conflicts() (elements.Element, error) {
+	if a.c == nil {
+		return nil, nil
+	}
+	return a.c.conflicts, a.c.conflictsErr
 }
 
 // Arena is the storage of one tree built by CountIn.
@@ -89,6 +143,7 @@ func reuse[T any](slab []T) []T {
 }
 
 func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.Element, error) {
+	probe.Collated()
 	if root == nil {
 		root = openapi.Unknown
 	}
@@ -119,6 +174,11 @@ type collator struct {
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
+	// belows holds the atomic nodes' elements.Below by node ID (Options.Patches; nil until one is built).
+	belows map[int32]*elements.Below
+	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
+	conflicts    elements.Element
+	conflictsErr error
 }
 
 // alloc returns a new zero T from slab, grown in chunks (a slab is zero past its length: fresh, or cleared by Release).
@@ -173,7 +233,7 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	case err != nil && !c.opts.Lenient:
 		return nil, err
 	case err != nil: // (Lenient) a kind the schema rules out is atomic
-		return build(c, &c.atomics, &s), nil
+		return c.atomic(&s, vals.HasLive && value.Equal(local, vals.Live)), nil
 	case same || clash: // atomic
 	case local.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
 		return c.fieldsNode(&s, local.Fields(), nil, 0)
@@ -189,7 +249,41 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && !c.ranked && clash {
 		c.ranked = repeatsKey(local, t, *meta)
 	}
-	return build(c, &c.atomics, &s), nil
+	return c.atomic(&s, same), nil
+}
+
+// atomic builds the AtomicElement of node s, local setting it to a value decided whole; same: live holds local's value
+// (and recorded too, if it has one). For patches (Options.Patches) it gets its elements.Below where kubectl's patches
+// compare it member by member.
+func (c *collator) atomic(s *elements.Node, same bool) *elements.AtomicElement {
+	e := build(c, &c.atomics, s)
+	if !c.opts.Patches {
+		return e
+	}
+	n, local := &e.Node, s.Local
+	var from value.Value
+	switch {
+	case !local.IsMap() && !local.IsList(), local.IsMap() && n.Meta.Strategy.Has(openapi.StrategyReplace):
+		return e
+	case n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, local) && halves.Compares(n, elements.Recorded, false) != elements.NoSource:
+		from = n.Recorded // live holds another kind: the deletions compare recorded's value with local's
+	case same && local.IsMap() && halves.HasUnsortedSet(local, n.Type, n.Meta):
+		from = n.Live // kubectl's delta sorts live's copy of a set before comparing
+	default:
+		return e
+	}
+	ranked := c.ranked // (a subtree for patches decides nothing of the merge)
+	vals := elements.Values{Recorded: from, HasRecorded: true, Local: local, HasLocal: true}
+	sub, err := c.node(n.Parent, n.Name, false, &vals, n.Type, &n.Meta)
+	c.ranked = ranked
+	if err != nil {
+		sub = nil
+	}
+	if c.belows == nil {
+		c.belows = map[int32]*elements.Below{}
+	}
+	c.belows[n.ID] = &elements.Below{Element: sub, Err: err}
+	return e
 }
 
 // repeatsKey reports whether v (type t, metadata meta) holds a list merged by a one-field key that names a key twice.

@@ -187,6 +187,18 @@ type Walker interface {
 // node of conflicting kinds.
 type AtomicElement struct{ Node }
 
+// Below is the subtree of an AtomicElement, local holding a map or list there, that kubectl's patches compare member by
+// member though a merge decides the node whole; a tree collated for patches has it beside the tree (pkg/collate's
+// Options.Patches, Arena.Below), never in it: where live holds another kind, the deletions compare recorded's value with local's; in an item all sources
+// agree on holding an unsorted merged set, the delta compares live's (kubectl sorts its copy first). Element is
+// collated, in the tree's collation, numbering and storage, from local's value and the other (recorded's or live's) as
+// Recorded alone, with the node's Parent, Name, Type and Meta; Err is the error collating it (Element nil then), which
+// only patch generation reports: a merge never reads it.
+type Below struct {
+	Element Element
+	Err     error
+}
+
 // Field is a named child of a MapElement.
 type Field struct {
 	Name    string

@@ -72,17 +72,19 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	if err != nil {
 		return value.Value{}, err
 	}
-	tree, err := collate.Collate(vals, root, collate.Options{Gates: opts.Gates})
+	check := threeWay && !opts.Overwrite
+	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check})
 	if err != nil {
 		return value.Value{}, err
 	}
+	defer arena.Release() // (the patch and errors hold values and paths, never the tree)
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree, opts.Gates, patch.Compose, opts.Overwrite)
+		p, ok, err = delta.ThreeWay(tree, arena, opts.Gates, patch.Compose, opts.Overwrite)
 		err = secrets.MaskConflicts(err, original, modified, current)
 	} else {
-		p, ok, err = delta.Patch(tree, delta.TwoWay, opts.Gates)
+		p, ok, err = delta.Patch(tree, arena, delta.TwoWay, opts.Gates)
 	}
 	if err != nil {
 		return value.Value{}, err

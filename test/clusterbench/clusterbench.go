@@ -42,6 +42,11 @@ const (
 	Ply Tool = "ply"
 	// PlyCLI runs the `ply apply -f DIR` binary.
 	PlyCLI Tool = "ply-cli"
+	// PlySSA is Ply in the server-side lane (Options.Lane
+	// LaneServerSide, ForceConflicts, as KubectlSSA).
+	PlySSA Tool = "ply-ssa"
+	// PlyCLISSA runs `ply apply --server-side --force-conflicts -f DIR`.
+	PlyCLISSA Tool = "ply-cli-ssa"
 	// Kubectl runs kubectl 1.32's `kubectl apply -f DIR`.
 	Kubectl Tool = "kubectl"
 	// KubectlSSA runs kubectl 1.32's `kubectl apply --server-side
@@ -58,11 +63,16 @@ const (
 // Tools lists every Tool, in the order the benchmark and the command run
 // them: ply and the loops it is compared with first, the slow kubectl
 // runs last.
-var Tools = []Tool{Ply, GetPut, GetPutProto, PlyCLI, KubectlSSA, Kubectl}
+var Tools = []Tool{Ply, PlySSA, GetPut, GetPutProto, PlyCLI, PlyCLISSA, KubectlSSA, Kubectl}
 
 // Slow reports whether t is one of the kubectl tools, which take minutes
 // for 1,000 objects.
 func (t Tool) Slow() bool { return t == Kubectl || t == KubectlSSA }
+
+// ServerSide reports whether t applies with server-side apply (its lane is
+// seeded server-side, under the manager kubectl, so that no run measures
+// the hand-over from client-side apply).
+func (t Tool) ServerSide() bool { return t == PlySSA || t == PlyCLISSA || t == KubectlSSA }
 
 // pad4 renders i with at least four digits, so that names sort in
 // creation order.
@@ -277,9 +287,14 @@ func (e *Env) Apply(ctx context.Context, t Tool, ns string, v int) error {
 	dir := e.Dirs[v]
 	switch t {
 	case Ply:
-		return e.applyLibrary(ctx, ns, dir)
-	case PlyCLI:
+		return e.applyLibrary(ctx, ns, dir, cluster.LaneClientSide)
+	case PlySSA:
+		return e.applyLibrary(ctx, ns, dir, cluster.LaneServerSide)
+	case PlyCLI, PlyCLISSA:
 		args := []string{"apply", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir}
+		if t == PlyCLISSA {
+			args = append(args, "--server-side", "--force-conflicts")
+		}
 		if e.Workers > 0 {
 			args = append(args, "--workers", strconv.Itoa(e.Workers))
 		}
@@ -294,14 +309,15 @@ func (e *Env) Apply(ctx context.Context, t Tool, ns string, v int) error {
 	return fmt.Errorf("clusterbench: unknown tool %q", t)
 }
 
-// applyLibrary reads dir and applies it with pkg/cluster.
-func (e *Env) applyLibrary(ctx context.Context, ns, dir string) error {
+// applyLibrary reads dir and applies it with pkg/cluster in lane.
+func (e *Env) applyLibrary(ctx context.Context, ns, dir string, lane cluster.Lane) error {
 	objs, err := cluster.ReadObjects([]string{dir}, false, nil)
 	if err != nil {
 		return err
 	}
 	c, err := cluster.New(e.Server.Config, cluster.Options{
 		Namespace: ns, Overwrite: true, Ordering: apply.OrderingSeed, Workers: e.Workers, ListThreshold: e.ListThreshold,
+		Lane: lane, ForceConflicts: lane == cluster.LaneServerSide,
 	})
 	if err != nil {
 		return err
@@ -314,8 +330,8 @@ func (e *Env) applyLibrary(ctx context.Context, ns, dir string) error {
 		if o.Err != nil {
 			return fmt.Errorf("clusterbench: ply: %s: %w", o.Ref, o.Err)
 		}
-		if o.Action != cluster.Created && o.Action != cluster.Configured {
-			return fmt.Errorf("clusterbench: ply: %s %s, want created or configured", o.Ref, o.Action)
+		if o.Action != cluster.Created && o.Action != cluster.Configured && o.Action != cluster.ServerSideApplied {
+			return fmt.Errorf("clusterbench: ply: %s %s, want created, configured or serverside-applied", o.Ref, o.Action)
 		}
 	}
 	return nil
@@ -367,7 +383,11 @@ func (e *Env) NewLane(ctx context.Context, t Tool, ns string) (*Lane, error) {
 	if err := e.CreateNamespace(ctx, ns); err != nil {
 		return nil, err
 	}
-	if err := e.applyLibrary(ctx, ns, e.Dirs[1]); err != nil {
+	lane := cluster.LaneClientSide
+	if t.ServerSide() {
+		lane = cluster.LaneServerSide
+	}
+	if err := e.applyLibrary(ctx, ns, e.Dirs[1], lane); err != nil {
 		return nil, err
 	}
 	return &Lane{env: e, tool: t, ns: ns, v: 1}, nil

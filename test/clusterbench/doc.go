@@ -1,6 +1,8 @@
 // Package clusterbench measures applying 1,000 objects (500 ConfigMaps and
 // 500 Deployments) to a real kube-apiserver with ply, through the library
-// (pkg/cluster's worker pool) and through the `ply apply` binary, against
+// (pkg/cluster's worker pool) and through the `ply apply` binary, each in
+// the client-side lane and the server-side one (`--server-side
+// --force-conflicts`, one PATCH per object), against
 // the bare client-go GET+PUT loop (the ceiling of clients that read and
 // write object by object, over JSON and over protobuf) and kubectl 1.32's
 // `kubectl apply --server-side` and `kubectl apply -f DIR` on the same
@@ -10,7 +12,9 @@
 // with version 1 of the set (not measured), then the applies alternate
 // between versions 2 and 1, each of which changes every object (a
 // ConfigMap value, a Deployment's image and env var). Each tool gets its
-// own namespace.
+// own namespace; those of the server-side tools (ply's and kubectl's) are
+// seeded server-side, so that no measured run is a hand-over from
+// client-side apply.
 //
 //	go test ./test/clusterbench -run '^$' -bench Apply1000 -count 3 | tee bench.txt
 //	go test ./test/clusterbench -run '^$' -bench GetPut -benchtime 3x -count 3

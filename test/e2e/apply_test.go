@@ -223,7 +223,7 @@ var _ = Describe("ply apply: the server's warnings", func() {
 	It("prints a warning under the object it concerns, in ply's words, never client-go's log line", func() {
 		ns := newNamespace("warn-")
 		for _, dry := range []string{"--dry-run=none", "--dry-run=server"} {
-			r := applyWith(srv.Kubeconfig, ns, []string{fixture("gizmo-unknown-field.yaml")}, dry)
+			r := applyWith(srv.Kubeconfig, ns, []string{fixture("gizmo-unknown-field.yaml")}, dry, "--validate=warn")
 			Expect(r.ExitCode).To(Equal(0), "%s", r)
 			Expect(r.Stderr).To(ContainSubstring(`Warning: gizmo.e2e.ply.dev/g1 (` + fixture("gizmo-unknown-field.yaml") + `#2): unknown field "spec.colour"` + "\n"))
 			Expect(r.Stderr).NotTo(MatchRegexp(klogLine.String()), "a klog line")
@@ -231,7 +231,7 @@ var _ = Describe("ply apply: the server's warnings", func() {
 		Expect(field(live(gizmos, ns, "g1"), "spec")).To(Equal(map[string]any{"size": int64(1)}), "the server dropped the field")
 
 		By("diff")
-		r := applyOrDiff(ns, "diff", "-f", fixture("gizmo-unknown-field.yaml"))
+		r := applyOrDiff(ns, "diff", "-f", fixture("gizmo-unknown-field.yaml"), "--validate=warn")
 		Expect(r.Stderr).To(ContainSubstring(`Warning: gizmo.e2e.ply.dev/g1 (` + fixture("gizmo-unknown-field.yaml") + `#2): unknown field "spec.colour"` + "\n"))
 		Expect(r.Stderr).NotTo(MatchRegexp(klogLine.String()), "a klog line")
 	})

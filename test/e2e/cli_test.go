@@ -99,7 +99,8 @@ var _ = Describe("Secrets are masked in every output", Ordered, func() {
 		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^-\s+token: "?\*\*\* \(before\)"?$`))
 		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+token: "?\*\*\* \(after\)"?$`))
 		Expect(got["diff (server-side)"]).To(MatchRegexp(`(?m)^\+\s+password: "?\*\*\* \(after\)"?$`), "the server turned stringData into data")
-		Expect(got["diff --server-side=false"]).To(MatchRegexp(`(?m)^[-+]\s+kubectl.kubernetes.io/last-applied-configuration: .*\*\*\*`))
+		annotation, _ := splitLastApplied(got["diff --server-side=false"])
+		Expect(annotation).To(ContainElement(MatchRegexp(`^[-+]#\s+token: "?\*\*\*`)), "the annotation, decoded, masked")
 		Expect(got["apply -o yaml (create)"]).To(ContainSubstring(`token: '***'`))
 		refused := `: the server refused secrets "refused": Invalid (422); its message is not shown, as it can quote the Secret's values (--show-secrets shows it)` + "\n"
 		for _, name := range []string{"apply refused by admission (error message)", "diff refused by admission (error message)",
@@ -174,9 +175,12 @@ var _ = Describe("ply diff against the server", func() {
 			"diff", "-n", ns, "-f", fixture("deployment-defaulted-changed.yaml"))
 		Expect(theirs.ExitCode).To(Equal(1), "%s", theirs)
 		// kubectl diff leaves the last-applied annotation as it is; ply
-		// shows the new one, which apply writes.
-		Expect(changedLines(mine.Stdout)).To(ContainElement(MatchRegexp(`^\+\s+kubectl.kubernetes.io/last-applied-configuration: .*nginx:1\.28`)))
-		Expect(withoutLastApplied(changedLines(mine.Stdout))).To(Equal(withoutLastApplied(changedLines(theirs.Stdout))))
+		// shows the new one, which apply writes, decoded.
+		annotation, rest := splitLastApplied(mine.Stdout)
+		Expect(annotation).To(ContainElement(MatchRegexp(`^\+#\s+- image: nginx:1\.28$`)), "%s", mine.Stdout)
+		Expect(annotation).To(ContainElement(MatchRegexp(`^-#\s+- image: nginx:1\.27$`)))
+		_, theirsRest := splitLastApplied(theirs.Stdout)
+		Expect(changedLines(rest)).To(Equal(changedLines(theirsRest)))
 		Expect(changedLines(mine.Stdout)).To(ContainElement(MatchRegexp(`^\+\s+- image: nginx:1\.28$`)))
 		Expect(changedLines(mine.Stdout)).To(ContainElement(MatchRegexp(`^\+\s+protocol: TCP$`)), "a default inside the new port")
 	})
@@ -196,16 +200,39 @@ var _ = Describe("ply diff against the server", func() {
 	})
 })
 
-// withoutLastApplied returns lines without those of the last-applied
-// annotation.
-func withoutLastApplied(lines []string) []string {
-	var out []string
-	for _, l := range lines {
-		if !strings.Contains(l, "kubectl.kubernetes.io/last-applied-configuration") {
-			out = append(out, l)
+// splitLastApplied splits unified diffs into the changed lines of the
+// last-applied annotation (ply shows the configuration decoded at the end
+// of each object, its lines commented: "+#     image: web:2"; kubectl as
+// its key's line and the lines indented below it) and the diffs without
+// them.
+func splitLastApplied(diff string) (annotation []string, rest string) {
+	var sb strings.Builder
+	depth := -1 // the indentation of kubectl's annotation key while in its block
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		body := strings.TrimRight(l, "\n")
+		if body == "" || strings.HasPrefix(body, "@@") || strings.HasPrefix(body, "--- ") || strings.HasPrefix(body, "+++ ") {
+			depth = -1
+			sb.WriteString(l)
+			continue
+		}
+		content := body[1:]
+		trimmed := strings.TrimLeft(content, " ")
+		indent := len(content) - len(trimmed)
+		inBlock := depth >= 0 && indent > depth
+		switch {
+		case strings.HasPrefix(content, "#"), inBlock:
+		case strings.HasPrefix(trimmed, "kubectl.kubernetes.io/last-applied-configuration:"):
+			depth = indent
+		default:
+			depth = -1
+			sb.WriteString(l)
+			continue
+		}
+		if body[0] == '+' || body[0] == '-' {
+			annotation = append(annotation, body)
 		}
 	}
-	return out
+	return annotation, sb.String()
 }
 
 // changedLines returns the added and removed lines of unified diffs,

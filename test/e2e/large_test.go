@@ -77,6 +77,10 @@ func writeManifest(obj map[string]any) string {
 	return path
 }
 
+// compressed is the flag that keeps objects over the annotation limit in
+// the client-side lane, recorded in ply's compressed annotation.
+const compressed = "--large-objects=compressed-annotation"
+
 // crdHasProperty reports whether the CRD's schema declares spec property
 // name.
 func crdHasProperty(u *unstructured.Unstructured, name string) bool {
@@ -90,7 +94,7 @@ func crdHasProperty(u *unstructured.Unstructured, name string) bool {
 }
 
 var _ = Describe("ply apply: objects whose configuration is over the annotation limit", func() {
-	DescribeTable("creates, re-applies and removes a field the manifest dropped, recording the configuration compressed",
+	DescribeTable("with --large-objects=compressed-annotation, creates, re-applies and removes a field the manifest dropped, recording the configuration compressed",
 		func(gvr schema.GroupVersionResource, namespaced bool, name string, make func(without string) map[string]any, field string,
 			present func(*unstructured.Unstructured, string) bool) {
 			ns, flagNS := "", "default"
@@ -112,7 +116,7 @@ var _ = Describe("ply apply: objects whose configuration is over the annotation 
 			Expect(k.ExitCode).NotTo(Equal(0), "kubectl's client-side apply cannot record it: %s", k)
 			Expect(k.Stderr).To(ContainSubstring("metadata.annotations: Too long"))
 
-			r := applyWith(srv.Kubeconfig, flagNS, []string{first})
+			r := applyWith(srv.Kubeconfig, flagNS, []string{first}, compressed)
 			Expect(r.ExitCode).To(Equal(0), "%s", r)
 			Expect(r.Stdout).To(ContainSubstring("created"))
 			Expect(strings.Count(r.Stderr, "recorded compressed in "+cluster.CompressedLastAppliedAnnotation)).To(Equal(1), "said once: %s", r.Stderr)
@@ -121,20 +125,20 @@ var _ = Describe("ply apply: objects whose configuration is over the annotation 
 			Expect(obj.GetAnnotations()).To(HaveKey(cluster.CompressedLastAppliedAnnotation))
 			Expect(present(obj, field)).To(BeTrue())
 
-			again := applyWith(srv.Kubeconfig, flagNS, []string{first})
+			again := applyWith(srv.Kubeconfig, flagNS, []string{first}, compressed)
 			Expect(again.ExitCode).To(Equal(0), "%s", again)
 			Expect(again.Stdout).To(ContainSubstring("unchanged"))
 
 			second := writeManifest(make(field))
-			d := ply("diff", "--kubeconfig", srv.Kubeconfig, "-n", flagNS, "-f", second)
+			d := ply("diff", "--kubeconfig", srv.Kubeconfig, "-n", flagNS, "-f", second, compressed)
 			Expect(d.ExitCode).To(Equal(1), "diff exits 1 when there are differences: %s", d)
 			Expect(d.Stdout).To(ContainSubstring(field))
-			dry := applyWith(srv.Kubeconfig, flagNS, []string{second}, "--dry-run=server")
+			dry := applyWith(srv.Kubeconfig, flagNS, []string{second}, "--dry-run=server", compressed)
 			Expect(dry.ExitCode).To(Equal(0), "%s", dry)
 			Expect(dry.Stdout).To(ContainSubstring("(server dry run)"))
 			Expect(present(get(), field)).To(BeTrue(), "a dry run writes nothing")
 
-			r = applyWith(srv.Kubeconfig, flagNS, []string{second})
+			r = applyWith(srv.Kubeconfig, flagNS, []string{second}, compressed)
 			Expect(r.ExitCode).To(Equal(0), "%s", r)
 			Expect(r.Stdout).To(ContainSubstring("configured"))
 			Expect(present(get(), field)).To(BeFalse(), "the field the manifest dropped is removed from the live object")

@@ -404,11 +404,11 @@ var _ = Describe("ply apply --wait", func() {
 		r := applyWith(srv.Kubeconfig, ns, []string{fixture("wait/deployment.yaml"), fixture("configmap.yaml")}, "--wait", "--timeout=60s")
 		done()
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		// Stage by stage: the ConfigMap's (what others refer to), then
-		// the Deployment's (workloads).
+		// Stage by stage: the ConfigMap's (what others refer to), ready
+		// when first read, then the Deployment's (workloads).
 		Expect(r.Stdout).To(Equal(lines(
 			"configmap/settings created",
-			"configmap/settings Current: Resource is always ready",
+			"1 object Current when first read (configmaps: 1)",
 			"deployment.apps/web created",
 			"deployment.apps/web Current: Deployment is available. Replicas: 1",
 		)))
@@ -421,9 +421,8 @@ var _ = Describe("ply apply --wait", func() {
 		Expect(r.ExitCode).To(Equal(1), "%s", r)
 		Expect(r.Stdout).To(Equal(lines("deployment.apps/web")), "-o output stays parseable")
 		Expect(r.Stderr).To(Equal(lines(
-			"deployment.apps/web InProgress: Replicas: 0/1 (timed out after 5s)",
 			"error: timed out after 5s waiting for deployment.apps/web to be Current; last status InProgress: Replicas: 0/1",
-		)))
+		)), "the timeout said once")
 	})
 
 	DescribeTable("refuses flags that do not go together",
@@ -433,7 +432,7 @@ var _ = Describe("ply apply --wait", func() {
 			Expect(r.Stderr).To(ContainSubstring(want))
 		},
 		Entry("--wait with a dry run", "--wait cannot be used with --dry-run=server", "--wait", "--dry-run=server"),
-		Entry("--timeout without --wait", "--timeout is the limit of --wait", "--timeout=1m"),
+		Entry("a negative timeout", "--timeout must be positive, not -1s", "--timeout=-1s"),
 		Entry("a timeout of zero", "--timeout must be positive", "--wait", "--timeout=0s"),
 	)
 })

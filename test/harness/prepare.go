@@ -65,7 +65,8 @@ var (
 
 // Prepare makes sure the prerequisites of Start exist: an etcd binary
 // (installed with `apt-get install -y etcd-server` when missing and the
-// process runs as root; otherwise an error says what to install) and the
+// process runs as root; otherwise an error says what to install),
+// bash-completion's script for the completion specs (BashCompletion) and the
 // kube-apiserver binary at APIServerBinary() (built from the module in
 // test/harness/kube-apiserver when missing). Concurrent callers, in this
 // process or in other processes, build the binary once: the build runs
@@ -79,6 +80,9 @@ func Prepare() error {
 		return nil
 	}
 	if _, err := etcdBinary(true); err != nil {
+		return err
+	}
+	if _, err := BashCompletion(true); err != nil {
 		return err
 	}
 	if err := ensureAPIServer(); err != nil {
@@ -120,28 +124,68 @@ func etcdBinary(install bool) (string, error) {
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		return "", errors.New("harness: etcd not found and apt-get is not available; " + hint)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	install1 := func() ([]byte, error) {
-		cmd := exec.CommandContext(ctx, "apt-get", "install", "-y", "--no-install-recommends", "etcd-server")
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		return cmd.CombinedOutput()
-	}
-	out, err := install1()
-	if err != nil {
-		// The package index may be missing or stale on a fresh machine.
-		upd, uerr := exec.CommandContext(ctx, "apt-get", "update").CombinedOutput()
-		if uerr != nil {
-			return "", fmt.Errorf("harness: apt-get update failed: %w\n%s", uerr, tail(upd, 20))
-		}
-		if out, err = install1(); err != nil {
-			return "", fmt.Errorf("harness: apt-get install -y etcd-server failed: %w\n%s", err, tail(out, 20))
-		}
+	if err := aptInstall("etcd-server"); err != nil {
+		return "", err
 	}
 	if p := find(); p != "" {
 		return p, nil
 	}
 	return "", errors.New("harness: etcd-server was installed but no etcd binary was found; " + hint)
+}
+
+// aptInstall installs the Debian package pkg with apt-get (as root),
+// updating the package index first when the install fails without it.
+func aptInstall(pkg string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	install := func() ([]byte, error) {
+		cmd := exec.CommandContext(ctx, "apt-get", "install", "-y", "--no-install-recommends", pkg)
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		return cmd.CombinedOutput()
+	}
+	out, err := install()
+	if err != nil {
+		// The package index may be missing or stale on a fresh machine.
+		upd, uerr := exec.CommandContext(ctx, "apt-get", "update").CombinedOutput()
+		if uerr != nil {
+			return fmt.Errorf("harness: apt-get update failed: %w\n%s", uerr, tail(upd, 20))
+		}
+		if out, err = install(); err != nil {
+			return fmt.Errorf("harness: apt-get install -y %s failed: %w\n%s", pkg, err, tail(out, 20))
+		}
+	}
+	return nil
+}
+
+// bashCompletionScript is where Debian's bash-completion package puts the
+// script that loads bash's programmable completion.
+const bashCompletionScript = "/usr/share/bash-completion/bash_completion"
+
+// BashCompletion returns the path of bash-completion's script, which the
+// completion specs source before a program's own completion script. With
+// install set and running as root, a missing script is installed from
+// Debian's bash-completion package (Prepare does).
+func BashCompletion(install bool) (string, error) {
+	if _, err := os.Stat(bashCompletionScript); err == nil {
+		return bashCompletionScript, nil
+	}
+	const hint = "install bash-completion (Debian/Ubuntu: `apt-get install -y bash-completion`)"
+	if !install {
+		return "", errors.New("harness: " + bashCompletionScript + " not found; run Prepare or " + hint)
+	}
+	if os.Geteuid() != 0 {
+		return "", errors.New("harness: " + bashCompletionScript + " not found and not running as root, so it cannot be installed here; " + hint)
+	}
+	if _, err := exec.LookPath("apt-get"); err != nil {
+		return "", errors.New("harness: " + bashCompletionScript + " not found and apt-get is not available; " + hint)
+	}
+	if err := aptInstall("bash-completion"); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(bashCompletionScript); err != nil {
+		return "", errors.New("harness: bash-completion was installed but " + bashCompletionScript + " is missing; " + hint)
+	}
+	return bashCompletionScript, nil
 }
 
 // ensureAPIServer builds the kube-apiserver into the cache unless it is

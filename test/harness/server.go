@@ -178,18 +178,59 @@ func start(opts Options) (*Server, error) {
 			s.Stop()
 		}
 	}()
+	began := time.Now()
+	if err := s.bootstrap(opts, etcdBin); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(s.log, "harness[%s]: kube-apiserver %s ready at %s (etcd %s) in %s; kubeconfig %s\n",
+		s.Name, KubernetesVersion, s.URL, s.EtcdURL, time.Since(began).Round(time.Millisecond), s.Kubeconfig)
+	liveMu.Lock()
+	liveSet[s] = struct{}{}
+	liveMu.Unlock()
+	ok = true
+	return s, nil
+}
+
+// bootstrap starts s's etcd (etcdBin) on free loopback ports, makes its certificates and tokens, starts its
+// kube-apiserver and writes its kubeconfig; on an error, the caller stops what was started.
+func (s *Server) bootstrap(opts Options, etcdBin string) error {
 	ports, err := freePorts(3)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.EtcdURL = "http://127.0.0.1:" + strconv.Itoa(ports[0])
 	peerURL := "http://127.0.0.1:" + strconv.Itoa(ports[1])
 	s.URL = "https://127.0.0.1:" + strconv.Itoa(ports[2])
+	if err := s.startEtcd(etcdBin, peerURL); err != nil {
+		return err
+	}
+	p, err := newPKI(filepath.Join(s.Dir, "pki"))
+	if err != nil {
+		return fmt.Errorf("harness[%s]: generating certificates: %w", s.Name, err)
+	}
+	s.CAFile, s.CAData, s.pki = p.caFile, p.caPEM, p
+	tokenFile, err := s.writeTokens(opts.Users)
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(p.caPEM)
+	s.http = &http.Client{
+		Timeout:   10 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+	}
+	s.apiArgs = append(apiServerFlags(s, p, ports[2], tokenFile), opts.ExtraAPIServerFlags...)
+	if err := s.startAPIServer(); err != nil {
+		return err
+	}
+	return s.writeClientConfig()
+}
 
-	start := time.Now()
+// startEtcd starts etcd for s, its client URL s.EtcdURL and its peer URL peerURL, and waits until it answers.
+func (s *Server) startEtcd(etcdBin, peerURL string) error {
 	s.etcdBin, s.etcdArgs = etcdBin, []string{
 		"--name=ply",
-		"--data-dir=" + filepath.Join(dir, "etcd"),
+		"--data-dir=" + filepath.Join(s.Dir, "etcd"),
 		"--listen-client-urls=" + s.EtcdURL,
 		"--advertise-client-urls=" + s.EtcdURL,
 		"--listen-peer-urls=" + peerURL,
@@ -200,35 +241,23 @@ func start(opts Options) (*Server, error) {
 		"--log-outputs=stderr",
 		"--quota-backend-bytes=4294967296",
 	}
+	var err error
 	s.etcd, err = startProcess(s.etcdBin, s.etcdArgs, s.EtcdLog)
 	if err != nil {
-		return nil, fmt.Errorf("harness[%s]: starting etcd: %w", s.Name, err)
+		return fmt.Errorf("harness[%s]: starting etcd: %w", s.Name, err)
 	}
-	if err := s.waitEtcd(); err != nil {
-		return nil, err
-	}
+	return s.waitEtcd()
+}
 
-	p, err := newPKI(filepath.Join(dir, "pki"))
-	if err != nil {
-		return nil, fmt.Errorf("harness[%s]: generating certificates: %w", s.Name, err)
-	}
-	s.CAFile, s.CAData, s.pki = p.caFile, p.caPEM, p
-	tokenFile, err := s.writeTokens(opts.Users)
-	if err != nil {
-		return nil, err
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(p.caPEM)
-	s.http = &http.Client{
-		Timeout:   10 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
-	}
-	s.apiArgs = append([]string{
+// apiServerFlags are the kube-apiserver flags of s: loopback on port, its etcd, p's certificates and keys, the static
+// tokens of tokenFile, RBAC, and no controllers' prerequisites (service account admission, endpoints, APF).
+func apiServerFlags(s *Server, p *pki, port int, tokenFile string) []string {
+	return []string{
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(ports[2]),
+		"--secure-port=" + strconv.Itoa(port),
 		"--etcd-servers=" + s.EtcdURL,
-		"--cert-dir=" + filepath.Join(dir, "certs"),
+		"--cert-dir=" + filepath.Join(s.Dir, "certs"),
 		"--tls-cert-file=" + p.servingCert,
 		"--tls-private-key-file=" + p.servingK,
 		"--token-auth-file=" + tokenFile,
@@ -243,20 +272,7 @@ func start(opts Options) (*Server, error) {
 		"--allow-privileged=true",
 		"--profiling=false",
 		"--v=1",
-	}, opts.ExtraAPIServerFlags...)
-	if err := s.startAPIServer(); err != nil {
-		return nil, err
 	}
-	if err := s.writeClientConfig(); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(s.log, "harness[%s]: kube-apiserver %s ready at %s (etcd %s) in %s; kubeconfig %s\n",
-		s.Name, KubernetesVersion, s.URL, s.EtcdURL, time.Since(start).Round(time.Millisecond), s.Kubeconfig)
-	liveMu.Lock()
-	liveSet[s] = struct{}{}
-	liveMu.Unlock()
-	ok = true
-	return s, nil
 }
 
 // writeTokens writes the static token file: the admin in system:masters,

@@ -33,6 +33,12 @@ const (
 	// plyCompatTool is ply apply --compat=kubectl: every feature gate off,
 	// so that ply computes what kubectl does, with no exception.
 	plyCompatTool tool = "ply-compat"
+	// kubectlSSATool and plySSATool are the server-side lanes: kubectl
+	// apply --server-side and ply apply --server-side, with
+	// --force-conflicts (the steps' server-side changes, a controller's,
+	// would conflict in both).
+	kubectlSSATool tool = "kubectl-ssa"
+	plySSATool     tool = "ply-ssa"
 )
 
 // objRef names one object the steps manage in every namespace.
@@ -95,6 +101,10 @@ func (t tool) command(file, ns string) []string {
 		return []string{env.ply, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "--ordering", "kubectl", "-f", file}
 	case plyCompatTool:
 		return []string{env.ply, "apply", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "--compat=kubectl", "-f", file}
+	case kubectlSSATool:
+		return []string{env.kubectl, "apply", "--server-side", "--force-conflicts", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "-f", file}
+	case plySSATool:
+		return []string{env.ply, "apply", "--server-side", "--force-conflicts", "--kubeconfig", env.srv.Kubeconfig, "-n", ns, "-f", file}
 	}
 	Fail("unknown tool " + string(t))
 	return nil

@@ -166,15 +166,17 @@ func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay v
 	if err != nil {
 		return
 	}
-	tree, err := collate.Collate(vals, t.Root, collate.Options{Gates: features.Kubectl()})
+	tree, _, arena, err := collate.CountIn(vals, t.Root, collate.Options{Gates: features.Kubectl(), Patches: true})
 	if err != nil {
 		return
 	}
 	out := [3]value.Value{}
 	for i, f := range []func() (value.Value, bool, error){
-		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Deletions, features.Kubectl()) },
-		func() (value.Value, bool, error) { return delta.Patch(tree, delta.Delta, features.Kubectl()) },
-		func() (value.Value, bool, error) { return delta.ThreeWay(tree, features.Kubectl(), nil, true) },
+		func() (value.Value, bool, error) {
+			return delta.Patch(tree, arena, delta.Deletions, features.Kubectl())
+		},
+		func() (value.Value, bool, error) { return delta.Patch(tree, arena, delta.Delta, features.Kubectl()) },
+		func() (value.Value, bool, error) { return delta.ThreeWay(tree, arena, features.Kubectl(), nil, true) },
 	} {
 		p, ok, perr := f()
 		if perr != nil {

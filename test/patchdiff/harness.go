@@ -397,7 +397,7 @@ func runApply(t *difftest.Target, o *Outcome) {
 	var panicked bool
 	o.PlyErr, panicked = guard(func() error {
 		var err error
-		o.PlyObject, err = plyApply(t, c.Live, o.OraclePatch)
+		o.PlyObject, err = PlyApply(t, c.Live, o.OraclePatch)
 		return err
 	})
 	o.Class = compareObjects(o, panicked)
@@ -438,8 +438,6 @@ func runGenThreeWay(t *difftest.Target, o *Outcome) {
 		o.OraclePatch, spErr = decode(sp)
 	}
 
-	var merged apply.Result
-	var mergeErr error
 	var plyPatch value.Value
 	var panicked bool
 	o.PlyErr, panicked = guard(func() error {
@@ -454,47 +452,64 @@ func runGenThreeWay(t *difftest.Target, o *Outcome) {
 	var ce *apply.ConflictError
 	o.PlyConflict = o.PlyErr != nil && errors.As(o.PlyErr, &ce)
 	o.PlyPatch = plyPatch
-
-	if !overwrite {
-		switch {
-		case o.OracleConflict && o.PlyConflict:
-			o.Class = AgreeConflict
-			return
-		case spErr != nil && !o.OracleConflict:
-			// strategicpatch's conflict check failed: a verdict only when
-			// it cannot merge at all.
-			_, err := strategicpatch.CreateThreeWayMergePatch(enc(c.Recorded), enc(c.Local), enc(c.Live), t.Oracle.Meta(), true)
-			if err == nil {
-				o.OracleErr = spErr
-				o.Class = NoInput
-				if o.PlyErr != nil && !o.PlyConflict {
-					o.Class = PlyErrorOnly
-				}
-				return
-			}
-		case o.OracleConflict:
-			o.Class = ConflictMissed
-			return
-		case o.PlyConflict:
-			o.Class = ConflictExtra
-			return
-		}
-	}
-	if spErr != nil {
-		o.OracleErr = spErr
-		if o.PlyErr != nil {
-			o.Class = AgreeError
-		} else {
-			o.Class = OracleErrorOnly
-		}
-		return
-	}
-	if o.PlyErr != nil {
-		o.Class = PlyErrorOnly
+	if (!overwrite && conflictVerdict(t, o, spErr)) || errorVerdict(o, spErr) {
 		return
 	}
 	o.SamePatchBytes = bytes.Equal(plyPatch.JSON(), o.OraclePatch.JSON())
+	compareAppliedPatch(t, o, plyPatch)
+}
 
+// conflictVerdict classifies o by the conflict checks of both sides (spErr: strategicpatch's error making its patch)
+// and reports whether that settles it.
+func conflictVerdict(t *difftest.Target, o *Outcome, spErr error) bool {
+	c := o.Case
+	switch {
+	case o.OracleConflict && o.PlyConflict:
+		o.Class = AgreeConflict
+		return true
+	case spErr != nil && !o.OracleConflict:
+		// strategicpatch's conflict check failed: a verdict only when
+		// it cannot merge at all.
+		_, err := strategicpatch.CreateThreeWayMergePatch(enc(c.Recorded), enc(c.Local), enc(c.Live), t.Oracle.Meta(), true)
+		if err == nil {
+			o.OracleErr = spErr
+			o.Class = NoInput
+			if o.PlyErr != nil && !o.PlyConflict {
+				o.Class = PlyErrorOnly
+			}
+			return true
+		}
+	case o.OracleConflict:
+		o.Class = ConflictMissed
+		return true
+	case o.PlyConflict:
+		o.Class = ConflictExtra
+		return true
+	}
+	return false
+}
+
+// errorVerdict classifies o when either side failed to make its patch, and reports whether one did.
+func errorVerdict(o *Outcome, spErr error) bool {
+	switch {
+	case spErr != nil && o.PlyErr != nil:
+		o.OracleErr, o.Class = spErr, AgreeError
+	case spErr != nil:
+		o.OracleErr, o.Class = spErr, OracleErrorOnly
+	case o.PlyErr != nil:
+		o.Class = PlyErrorOnly
+	default:
+		return false
+	}
+	return true
+}
+
+// compareAppliedPatch classifies o by ply's merge of the case against strategicpatch's application of ply's patch.
+func compareAppliedPatch(t *difftest.Target, o *Outcome, plyPatch value.Value) {
+	c := o.Case
+	var merged apply.Result
+	var mergeErr error
+	var panicked bool
 	o.PlyErr, panicked = guard(func() error {
 		merged, mergeErr = apply.Merge(c.Recorded, c.Local, c.Live, t.MergeOptions(true))
 		return mergeErr

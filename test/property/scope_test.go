@@ -55,75 +55,86 @@ func (s *scope) walk(t *openapi.Type, m openapi.Meta, p at, path string) {
 	}
 	switch {
 	case p.live.IsMap() && p.loc.IsMap() && t.Kind != openapi.KindPrimitive && t.Kind != openapi.KindList:
-		s.merged++
-		if !p.hasRes || !p.res.IsMap() {
-			s.dropped = append(s.dropped, path+": merged map dropped, result "+string(p.res.JSON()))
-			return
-		}
-		retain := m.Strategy.Has(openapi.StrategyRetainKeys)
-		for _, f := range p.live.Fields() {
-			ct, cm := openapi.Unknown, openapi.Meta{}
-			switch t.Kind {
-			case openapi.KindStruct:
-				if fd := t.Field(f.Key); fd != nil {
-					ct, cm = fd.Type, fd.Meta
-				}
-			case openapi.KindMap:
-				ct = t.Elem
-			}
-			c := at{live: f.Value}
-			if p.hasRec && p.rec.IsMap() {
-				c.rec, c.hasRec = p.rec.Get(f.Key)
-			}
-			c.loc, c.hasLoc = p.loc.Get(f.Key)
-			c.res, c.hasRes = p.res.Get(f.Key)
-			if retain && !c.hasLoc {
-				continue // a union field local leaves out is cleared
-			}
-			if p.root && (f.Key == "apiVersion" || f.Key == "kind") {
-				continue
-			}
-			s.walk(ct, cm, c, path+"."+f.Key)
-		}
+		s.walkMap(t, m, p, path)
 	case p.live.IsList() && p.loc.IsList() && t.Kind == openapi.KindList && m.Strategy.Has(openapi.StrategyMerge):
-		s.merged++
-		if !p.hasRes || !p.res.IsList() {
-			s.dropped = append(s.dropped, path+": merged list dropped, result "+string(p.res.JSON()))
-			return
-		}
-		var key func(value.Value) (itemKey, bool)
-		switch {
-		case t.Elem.Kind == openapi.KindPrimitive:
-			key = func(v value.Value) (itemKey, bool) {
-				k, ok := v.Key()
-				return itemKey{k}, ok
+		s.walkList(t, m, p, path)
+	}
+}
+
+// walkMap checks the fields of a map that live and local hold (type t, metadata m) at path, each by walk.
+func (s *scope) walkMap(t *openapi.Type, m openapi.Meta, p at, path string) {
+	s.merged++
+	if !p.hasRes || !p.res.IsMap() {
+		s.dropped = append(s.dropped, path+": merged map dropped, result "+string(p.res.JSON()))
+		return
+	}
+	retain := m.Strategy.Has(openapi.StrategyRetainKeys)
+	for _, f := range p.live.Fields() {
+		ct, cm := openapi.Unknown, openapi.Meta{}
+		switch t.Kind {
+		case openapi.KindStruct:
+			if fd := t.Field(f.Key); fd != nil {
+				ct, cm = fd.Type, fd.Meta
 			}
-		case t.Elem.Kind == openapi.KindStruct && len(m.MergeKey) >= 1 && len(m.MergeKey) <= len(itemKey{}):
-			key = func(v value.Value) (itemKey, bool) { return keyTuple(t.Elem, m.MergeKey, v) }
-		default:
-			return
+		case openapi.KindMap:
+			ct = t.Elem
 		}
-		var recItems map[itemKey]value.Value
-		if p.hasRec && p.rec.IsList() {
-			recItems = index(p.rec, key)
+		c := at{live: f.Value}
+		if p.hasRec && p.rec.IsMap() {
+			c.rec, c.hasRec = p.rec.Get(f.Key)
 		}
-		locItems, resItems := index(p.loc, key), index(p.res, key)
-		for i, it := range p.live.Items() {
-			k, ok := key(it)
-			if !ok {
-				continue
-			}
-			c := at{live: it}
-			c.rec, c.hasRec = recItems[k]
-			c.loc, c.hasLoc = locItems[k]
-			c.res, c.hasRes = resItems[k]
-			if len(m.MergeKey) > 1 {
-				s.multiKeyItems++
-			}
-			// A retainKeys strategy on a list applies to the union of
-			// each of its items.
-			s.walk(t.Elem, openapi.Meta{Strategy: m.Strategy & openapi.StrategyRetainKeys}, c, path+"["+strconv.Itoa(i)+"]")
+		c.loc, c.hasLoc = p.loc.Get(f.Key)
+		c.res, c.hasRes = p.res.Get(f.Key)
+		if retain && !c.hasLoc {
+			continue // a union field local leaves out is cleared
 		}
+		if p.root && (f.Key == "apiVersion" || f.Key == "kind") {
+			continue
+		}
+		s.walk(ct, cm, c, path+"."+f.Key)
+	}
+}
+
+// walkList checks the items of a merged list that live and local hold (type t, metadata m) at path, each by walk,
+// matched by their identity: a scalar's value, or a list of maps' merge key.
+func (s *scope) walkList(t *openapi.Type, m openapi.Meta, p at, path string) {
+	s.merged++
+	if !p.hasRes || !p.res.IsList() {
+		s.dropped = append(s.dropped, path+": merged list dropped, result "+string(p.res.JSON()))
+		return
+	}
+	var key func(value.Value) (itemKey, bool)
+	switch {
+	case t.Elem.Kind == openapi.KindPrimitive:
+		key = func(v value.Value) (itemKey, bool) {
+			k, ok := v.Key()
+			return itemKey{k}, ok
+		}
+	case t.Elem.Kind == openapi.KindStruct && len(m.MergeKey) >= 1 && len(m.MergeKey) <= len(itemKey{}):
+		key = func(v value.Value) (itemKey, bool) { return keyTuple(t.Elem, m.MergeKey, v) }
+	default:
+		return
+	}
+	var recItems map[itemKey]value.Value
+	if p.hasRec && p.rec.IsList() {
+		recItems = index(p.rec, key)
+	}
+	locItems, resItems := index(p.loc, key), index(p.res, key)
+	for i, it := range p.live.Items() {
+		k, ok := key(it)
+		if !ok {
+			continue
+		}
+		c := at{live: it}
+		c.rec, c.hasRec = recItems[k]
+		c.loc, c.hasLoc = locItems[k]
+		c.res, c.hasRes = resItems[k]
+		if len(m.MergeKey) > 1 {
+			s.multiKeyItems++
+		}
+		// A retainKeys strategy on a list applies to the union of
+		// each of its items.
+		s.walk(t.Elem, openapi.Meta{Strategy: m.Strategy & openapi.StrategyRetainKeys}, c, path+"["+strconv.Itoa(i)+"]")
 	}
 }
 

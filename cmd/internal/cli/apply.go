@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/printers"
 
 	"github.com/plyproject/ply/cmd/internal/command"
@@ -31,13 +32,19 @@ const ProgressThreshold = 50
 // applyFlags are the flags of apply.
 type applyFlags struct {
 	commonFlags
-	dryRun      string
-	maxAttempts int
-	progress    bool
-	force       bool
-	prune       pruneFlags
-	wait        bool
-	timeout     time.Duration
+	dryRun string
+	// serverSide is --server-side: true, false or auto;
+	// forceConflicts and largeObjects are the server-side lane's flags.
+	serverSide     string
+	forceConflicts bool
+	largeObjects   string
+	gracePeriod    int
+	maxAttempts    int
+	progress       bool
+	force          bool
+	prune          pruneFlags
+	wait           bool
+	timeout        time.Duration
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print kubeflags.PrintFlags
@@ -66,8 +73,10 @@ order.
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
 the merged object with --dry-run=client. The values of Secrets are ***
-unless --show-secrets. Results are printed as objects finish: in input
-order when standard output is not a terminal.
+unless --show-secrets. As kubectl, -o name prints each object as it is
+done; the other formats print once, at the end, the one object of an
+input of one, else a List (apiVersion v1) of the objects in input order
+(-o jsonpath='{.items[*].metadata.name}').
 
 With --prune, objects a previous apply created that the manifests no longer
 hold are deleted after a successful apply ("configmap/old pruned"):
@@ -82,18 +91,34 @@ run waits for it, at most --lock-timeout.
 With --wait, after each stage's writes ply watches its objects until
 kstatus computes each Current (reconciled and ready: observedGeneration
 caught up, the kind's readiness rules, a Ready condition) or Failed, all
-stages within --timeout (default 5m): one final line per object,
-"deployment.apps/web Current: Deployment is available. Replicas: 1", on
-standard output (standard error with -o), and on a terminal a live line
-per object still waited for, redrawn in place on standard error. An
-object that is Failed or not Current in time is an error naming it and
-its last status (exit code 1), and the later stages are not applied.
+stages within --timeout (default 5m): per stage, one final line per object
+not ready when first read, "deployment.apps/web Current: Deployment is
+available. Replicas: 1", and a summary line for the others ("3 objects
+Current when first read (configmaps: 3)"), on standard output (standard
+error with -o), and on a terminal a live line per object still waited for,
+redrawn in place on standard error. An object that is Failed or not
+Current in time is an error naming it and its last status (exit code 1),
+and the later stages are not applied. Ctrl-C exits 130, as kubectl under
+SIGINT.
+
+With --server-side, each object is sent as one server-side apply patch
+under --field-manager (default kubectl, as kubectl apply --server-side):
+the server merges it and records the fields it sets; "configmap/x
+serverside-applied". Fields another manager owns with other values fail
+the object, naming each field and its manager, unless --force-conflicts.
+The first server-side apply of an object applied client-side moves the
+client-side manager's fields to the server-side one, as kubectl does.
+--server-side=auto applies each object in the lane it was last applied in
+(a new one client-side) and prints the lane on its line. Objects whose
+configuration is over the annotation limit are applied server-side in
+every lane, unless --large-objects=compressed-annotation.
 
 The connection flags are kubectl's (--kubeconfig, --context, -n, --token,
 --as, --server, ...), read the way kubectl reads them.
 
 Exit codes: 0 success, 1 an object failed or bad input, 2 usage error,
-3 a conflict with changes made on the server (--overwrite=false).`
+3 a conflict with changes made on the server (--overwrite=false) or with
+another field manager (--server-side without --force-conflicts).`
 
 const applyExample = `  # Apply the manifests of a folder and its sub-folders
   %[1]s apply -Rf manifests/
@@ -110,6 +135,9 @@ const applyExample = `  # Apply the manifests of a folder and its sub-folders
   # Apply, then wait up to 10 minutes until every object is ready
   %[1]s apply -f web.yaml --wait --timeout=10m
 
+  # Apply server-side, as kubectl apply --server-side does
+  %[1]s apply -f web.yaml --server-side
+
   # Compute exactly what kubectl apply computes
   %[1]s apply -f web.yaml --compat=kubectl`
 
@@ -120,14 +148,24 @@ func newApplyCommand(name string) *cobra.Command {
 	c.Annotations = map[string]string{command.KubectlErrors: "true"}
 	fs := c.Flags()
 	f.register(fs)
-	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing)")
+	fs.StringVar(&f.dryRun, "dry-run", "none", "none, client (compute, send nothing) or server (the server validates, persists nothing);\n"+
+		"a bare --dry-run is client, as kubectl's (deprecated there)")
+	fs.Lookup("dry-run").NoOptDefVal = bareDryRun
+	fs.IntVar(&f.gracePeriod, "grace-period", -1, "the grace period in seconds of the deletions (prune, re-creation with --force);\n"+
+		"negative: each object's default, as kubectl's")
+	fs.StringVar(&f.serverSide, "server-side", "false", "true: send each object as a server-side apply patch (field manager kubectl); false: ply's\n"+
+		"client-side three-way merge; auto: each object in the lane it was last applied in (a new one client-side)")
+	fs.Lookup("server-side").NoOptDefVal = "true"
+	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side, take over the fields other managers own with other values")
+	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "objects whose configuration is over the annotation limit: server-side (apply them\n"+
+		"server-side) or compressed-annotation (client-side, recorded in ply's compressed annotation)")
 	fs.BoolVar(&f.force, "force", false, "delete and create again an object whose update the server refuses for immutable fields\n"+
 		"(never a Namespace or CustomResourceDefinition); per object: the annotation "+cluster.ForceAnnotation+": \"true\"")
 	f.prune.register(fs)
 	fs.BoolVar(&f.wait, "wait", false, "after the writes, wait until every object applied is Current (kstatus: reconciled, ready)\n"+
 		"and every object deleted is gone; exit code 1 when one fails or the timeout passes")
-	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects (unlike kubectl apply's --timeout,\n"+
-		"which bounds the wait for deletions only)")
+	fs.DurationVar(&f.timeout, "timeout", DefaultWaitTimeout, "with --wait, how long to wait for all objects; when given, also how long a re-creation\n"+
+		"(--force) waits for the old object to be gone, which is all kubectl apply's --timeout bounds")
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
@@ -135,6 +173,8 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.StringVar(&f.planFile, "plan", "", "apply only if the run does exactly what this plan (saved from ply diff -o json with the same flags) says:\n"+
 		"the same objects, actions and content, and no live object changed since (its resourceVersion)")
 	f.print.AddFlags(c)
+	f.registerCompletions(c)
+	registerOutputCompletion(c)
 	return command.WithGatesHelp(c)
 }
 
@@ -145,7 +185,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	if opts.DryRun, err = cluster.ParseDryRun(f.dryRun); err != nil {
+	if err := f.writeOptions(c, &opts); err != nil {
 		return command.UsageError(c, err.Error())
 	}
 	var objPrinter printers.ResourcePrinter
@@ -153,6 +193,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		if objPrinter, err = f.print.ToPrinter(); err != nil {
 			return command.UsageError(c, err.Error())
 		}
+	}
+	if err := f.lanes(&opts); err != nil {
+		return command.UsageError(c, err.Error())
 	}
 	if f.maxAttempts < 1 {
 		return command.UsageError(c, "--max-attempts must be at least 1, not "+strconv.Itoa(f.maxAttempts))
@@ -175,7 +218,13 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return command.ExitFailed
 	}
-	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, !isTerminal(stdout), stdout, stderr)
+	// Input order on a terminal too: the progress bar shows what is done
+	// while an object early in the input holds the lines after it back.
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
+	printer.lanes = opts.Lane == cluster.LaneAuto
+	if listsObjects(&f.print) {
+		printer.list = &listing{total: len(objs)}
+	}
 	switch {
 	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
 		printer.bar = &progressBar{w: stderr, total: len(objs)}
@@ -208,10 +257,57 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		outs = applyPrune(ctx, cl, objs, *prune, printer)
 	}
 	printer.finish()
+	if ctx.Err() != nil {
+		io.WriteString(stderr, "error: interrupted\n")
+		return ExitInterrupted
+	}
+	if f.warningsFailure(stderr, printer.warnings) {
+		printer.code = max(printer.code, command.ExitFailed)
+	}
 	if !f.wait {
 		return printer.code
 	}
 	return max(printer.code, stages.finish(ctx, outs))
+}
+
+// lanes sets the lane options of opts from the flags, refusing what
+// kubectl apply --server-side refuses (--dry-run=client, --force).
+func (f *applyFlags) lanes(opts *cluster.Options) error {
+	var err error
+	if opts.Lane, err = cluster.ParseLane(f.serverSide); err != nil {
+		return err
+	}
+	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
+		return err
+	}
+	opts.ForceConflicts = f.forceConflicts
+	switch {
+	case f.forceConflicts && opts.Lane == cluster.LaneClientSide:
+		return errors.New("--force-conflicts only works with --server-side")
+	case opts.Lane != cluster.LaneClientSide && opts.DryRun == cluster.DryRunClient:
+		return errors.New("--dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)")
+	case opts.Lane != cluster.LaneClientSide && f.force:
+		return errors.New("--force cannot be used with --server-side")
+	}
+	return nil
+}
+
+// writeOptions sets in opts what the flags of kubectl's apply say about
+// the writes: --dry-run, --grace-period of the deletes, --timeout of a
+// re-creation's delete.
+func (f *applyFlags) writeOptions(c *cobra.Command, opts *cluster.Options) error {
+	var err error
+	if opts.DryRun, err = parseDryRun(f.dryRun, c.ErrOrStderr()); err != nil {
+		return err
+	}
+	if f.gracePeriod >= 0 {
+		grace := int64(f.gracePeriod)
+		opts.GracePeriod = &grace
+	}
+	if c.Flags().Changed("timeout") {
+		opts.DeleteTimeout = f.timeout
+	}
+	return nil
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
@@ -228,14 +324,13 @@ func dryRunSuffix(d cluster.DryRun) string {
 // applyPrinter prints the outcomes of apply as they come: kubectl's line
 // ("deployment.apps/web created"), or the resulting object through the
 // printer of kubectl's print flags (-o name|json|yaml|jsonpath=...), on
-// stdout, errors and warnings on stderr. Ordered, it holds an outcome back
-// until those before it in the input are printed.
+// stdout, errors and warnings on stderr, in input order: it holds an
+// outcome back until those before it in the input are printed.
 type applyPrinter struct {
 	mu          sync.Mutex
 	objects     printers.ResourcePrinter
 	suffix      string
 	showSecrets bool
-	ordered     bool
 	stdout      io.Writer
 	stderr      io.Writer
 	pending     map[int]cluster.Outcome
@@ -243,12 +338,20 @@ type applyPrinter struct {
 	printed map[int]bool
 	next    int
 	code    int
+	// warnings counts the warning lines printed.
+	warnings int
+	// list, when set, collects the resulting objects to print them at
+	// the end as kubectl apply -o json|yaml|jsonpath|go-template does
+	// (listing): see printList.
+	list *listing
 	// bar, when set, shows the progress on a terminal below the results.
 	bar *progressBar
+	// lanes appends each object's lane to its line (--server-side=auto).
+	lanes bool
 }
 
-func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets, ordered bool, stdout, stderr io.Writer) *applyPrinter {
-	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets, ordered: ordered,
+func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets bool, stdout, stderr io.Writer) *applyPrinter {
+	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets,
 		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}, printed: map[int]bool{}}
 }
 
@@ -264,10 +367,6 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 		} else {
 			defer p.bar.draw() // a pruned object: not one of the total
 		}
-	}
-	if !p.ordered {
-		p.print(o)
-		return
 	}
 	p.pending[i] = o
 	for {
@@ -310,11 +409,13 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 	for _, w := range o.Warnings {
 		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
 	}
+	p.warnings += len(o.Warnings)
 	if o.Action == cluster.Failed {
 		eb.WriteString("error: " + o.Ref.Quoted() + " (" + o.Object.Source + "): " + oneLine(errString(o.Err)) + "\n")
 		var ce *apply.ConflictError
+		var mce *cluster.ManagerConflictError
 		switch {
-		case errors.As(o.Err, &ce):
+		case errors.As(o.Err, &ce), errors.As(o.Err, &mce):
 			p.code = command.ExitConflict
 		case p.code == command.ExitOK:
 			p.code = command.ExitFailed
@@ -325,7 +426,11 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		return
 	}
 	if p.objects == nil {
-		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+"\n")
+		lane := ""
+		if p.lanes && o.Action != cluster.Pruned {
+			lane = " (" + o.Lane.Word() + ")"
+		}
+		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+lane+"\n")
 		return
 	}
 	obj := o.Result
@@ -333,27 +438,50 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		obj = cluster.MaskSecret(obj)
 	}
 	u := &unstructured.Unstructured{}
-	var buf bytes.Buffer
-	err := u.UnmarshalJSON(obj.JSON())
-	if err == nil {
-		err = p.objects.PrintObj(u, &buf)
+	if err := u.UnmarshalJSON(obj.JSON()); err != nil {
+		p.printError(o.Ref.Quoted()+" ("+o.Object.Source+")", err)
+		return
 	}
-	if err != nil {
-		io.WriteString(p.stderr, "error: "+o.Ref.Quoted()+" ("+o.Object.Source+"): cannot print the object: "+oneLine(err.Error())+"\n")
-		if p.code == command.ExitOK {
-			p.code = command.ExitFailed
-		}
+	if p.list != nil && o.Action != cluster.Pruned {
+		p.list.items = append(p.list.items, *u)
+		return
+	}
+	if p.list != nil {
+		// kubectl prints the pruned objects after the list, one by one.
+		p.list.pruned = append(p.list.pruned, prunedObject{o.Ref.Quoted() + " (" + o.Object.Source + ")", u})
+		return
+	}
+	p.printObject(o.Ref.Quoted()+" ("+o.Object.Source+")", u)
+}
+
+// printObject prints u through the -o printer; what names u in an error.
+func (p *applyPrinter) printObject(what string, u runtime.Object) {
+	var buf bytes.Buffer
+	if err := p.objects.PrintObj(u, &buf); err != nil {
+		p.printError(what, err)
 		return
 	}
 	p.stdout.Write(buf.Bytes())
 }
 
-// finish ends the progress bar, if any.
+// printError reports that the resulting object of o cannot be printed.
+func (p *applyPrinter) printError(what string, err error) {
+	io.WriteString(p.stderr, "error: "+what+": cannot print the object: "+oneLine(err.Error())+"\n")
+	if p.code == command.ExitOK {
+		p.code = command.ExitFailed
+	}
+}
+
+// finish ends the progress bar, if any, and prints the collected objects
+// of a listing.
 func (p *applyPrinter) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.finish()
+	}
+	if p.list != nil {
+		p.printList()
 	}
 }
 

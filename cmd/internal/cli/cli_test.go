@@ -303,7 +303,7 @@ var _ = Describe("the command tree", func() {
 		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"), "the object of the sub-folder was read")
 		Expect(got.Namespace).To(Equal("team"))
 		r = runApply("-f", dir)
-		Expect(r.stderr).To(Equal("error: no objects passed to apply\n"), "without -R the sub-folder is not read")
+		Expect(r.stderr).To(Equal("error: error reading ["+dir+"]: recognized file extensions are [.json .yaml .yml]\n"), "without -R the sub-folder is not read")
 	})
 
 	It("reads kubectl's connection flags into the client configuration", func() {
@@ -386,7 +386,7 @@ var _ = Describe("the command tree", func() {
 // reportApply prints the outcomes in order as kubectl's lines and returns
 // the exit code.
 func reportApply(outs []cluster.Outcome, dry cluster.DryRun, stdout, stderr io.Writer) int {
-	p := newApplyPrinter(nil, dry, false, true, stdout, stderr)
+	p := newApplyPrinter(nil, dry, false, stdout, stderr)
 	for i, o := range outs {
 		p.report(i, o)
 	}

@@ -19,8 +19,13 @@ type diffFlags struct {
 	commonFlags
 	changes    bool
 	serverSide bool
-	color      string
-	force      bool
+	// serverSideApply diffs against the server's dry-run answer to a
+	// server-side apply; forceConflicts is apply's --force-conflicts.
+	serverSideApply bool
+	forceConflicts  bool
+	largeObjects    string
+	color           string
+	force           bool
 	// output is -o: "" for unified diffs, "json" for the plan.
 	output string
 	prune  pruneFlags
@@ -40,8 +45,22 @@ precedes its diff, which compares live with the object that would be
 created: the server's answer to its create sent as a dry run (under a
 generated name, put back), so that defaults show and a refusal is the
 object's error.
+An object in a namespace that does not exist yet, which a Namespace of the
+same manifests creates, cannot be dry-run by the server: it is shown as
+created from the local merge, under a line "# <object>: namespace <ns>
+does not exist yet (the manifests create it): shown as merged locally,
+...".
 --server-side=false diffs against the merged object itself, computed
-locally (only reads are sent).
+locally (only reads are sent). --server-side-apply diffs against the
+server's answer to the server-side apply that apply --server-side would
+send (a dry run under --field-manager, default kubectl, with
+--force-conflicts as given): a field another manager owns with another
+value is the object's error, as it would be for apply.
+
+The last-applied annotation's configuration is shown decoded at the end
+of each object, its lines commented ("-#     image: web:1"), so that the
+fields the next apply will read differently show one a line; ply's
+compressed annotation is decompressed, never shown as base64.
 
 The values of Secrets (data, stringData, and the last-applied annotation
 that holds them) are shown as ***, or *** (before) and *** (after) where
@@ -90,12 +109,17 @@ func newDiffCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
+	fs.BoolVar(&f.serverSideApply, "server-side-apply", false, "diff against the server's dry-run answer to apply --server-side's server-side apply")
+	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply, as apply --force-conflicts: take over fields other managers own")
+	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "as apply's: objects over the annotation limit are diffed server-side (as with\n"+
+		"--server-side-apply) or client-side with compressed-annotation")
 	fs.StringVar(&f.color, "color", "auto", "colour the diff: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
 	fs.StringVarP(&f.output, "output", "o", "", "json: print the plan (per object its action, stage and changed fields, and a summary) instead of diffs")
 	f.prune.registerDiffPrune(fs)
+	f.registerCompletions(c)
 	return command.WithGatesHelp(c)
 }
 
@@ -111,6 +135,19 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	opts.Force = f.force
 	if f.serverSide {
 		opts.DryRun = cluster.DryRunServer
+	}
+	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
+		return command.UsageError(c, err.Error())
+	}
+	switch {
+	case f.serverSideApply && !f.serverSide:
+		return command.UsageError(c, "--server-side-apply diffs against the server's dry run: it cannot be used with --server-side=false")
+	case f.serverSideApply && f.force:
+		return command.UsageError(c, "--force cannot be used with --server-side-apply")
+	case f.forceConflicts && !f.serverSideApply:
+		return command.UsageError(c, "--force-conflicts only works with --server-side-apply")
+	case f.serverSideApply:
+		opts.Lane, opts.ForceConflicts = cluster.LaneServerSide, f.forceConflicts
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
@@ -147,23 +184,38 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 		}
 	}
 	res, err := cl.Diff(ctx, objs)
+	var pruned []cluster.PlannedPrune
 	if err == nil {
-		var pruned []cluster.PlannedPrune
-		if pruned, err = prunePlan(ctx, cl, res, prune); err == nil {
-			return f.report(objs, res, pruned, external, color, stdout, stderr)
-		}
+		pruned, err = prunePlan(ctx, cl, res, prune)
 	}
-	io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
-	return command.DiffError
+	if ctx.Err() != nil {
+		io.WriteString(stderr, "error: interrupted\n")
+		return ExitInterrupted
+	}
+	if err != nil {
+		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
+		return command.DiffError
+	}
+	return f.report(objs, res, pruned, external, color, stdout, stderr)
 }
 
 // report prints the diff of objs (res, and what prune would delete) as
-// -o, KUBECTL_EXTERNAL_DIFF and --color ask, and returns the exit code.
+// -o, KUBECTL_EXTERNAL_DIFF and --color ask, and returns the exit code:
+// command.DiffError too when --warnings-as-errors and a warning came.
 func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, pruned []cluster.PlannedPrune,
 	external []string, color bool, stdout, stderr io.Writer) int {
+	warnings := 0
+	for _, d := range res {
+		warnings += len(d.Warnings)
+	}
 	plan := cluster.NewPlan(objs, res, pruned, f.showSecrets)
 	if f.output == planOutput {
-		return printPlan(plan, stdout, stderr)
+		io.WriteString(stderr, warningLines(res))
+		code := printPlan(plan, stdout, stderr)
+		if f.warningsFailure(stderr, warnings) {
+			return command.DiffError
+		}
+		return code
 	}
 	var code int
 	if external != nil {
@@ -178,6 +230,9 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 	stages, _ := cluster.Stages(objs)
 	io.WriteString(stdout, prunedLines(pruned, len(stages)))
 	io.WriteString(stderr, plan.Summary.String()+"\n")
+	if f.warningsFailure(stderr, warnings) {
+		return command.DiffError
+	}
 	if code == command.DiffNone && len(pruned) > 0 {
 		code = command.DiffChanges
 	}
@@ -198,12 +253,18 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 			failed = true
 			continue
 		}
+		for _, path := range d.Ignored {
+			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")
+		}
 		if !d.Changed() {
 			continue
 		}
 		code = command.DiffChanges
 		if note := recreateNote(d); note != "" {
 			sb.WriteString("# " + note + "\n")
+		}
+		if d.Note != "" {
+			sb.WriteString("# " + d.Ref.String() + ": " + d.Note + "\n")
 		}
 		if changes {
 			for _, fc := range d.Fields {
@@ -220,6 +281,18 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		return command.DiffError
 	}
 	return code
+}
+
+// warningLines are the lines of the server's warnings about the objects
+// of res, in input order, as reportDiff prints them.
+func warningLines(res []cluster.DiffResult) string {
+	var sb strings.Builder
+	for _, d := range res {
+		for _, w := range d.Warnings {
+			sb.WriteString("Warning: " + d.Ref.String() + " (" + d.Object.Source + "): " + oneLine(w) + "\n")
+		}
+	}
+	return sb.String()
 }
 
 // recreateNote says that the object of d would be deleted and created

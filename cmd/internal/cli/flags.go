@@ -49,10 +49,20 @@ type commonFlags struct {
 	retry       time.Duration
 	showSecrets bool
 	manager     string
-	selector    string
-	kustomize   string
-	gates       command.GateFlags
-	config      kubeflags.ConfigFlags
+	validate    string
+	// ignoreFields and ignoreManagers are the fields left to other writers.
+	ignoreFields   []string
+	ignoreManagers []string
+	// warningsAsErrors makes a run that printed a warning fail
+	// (warningsFailure); warnings counts the warnings about no one object.
+	warningsAsErrors bool
+	warnings         *warningWriter
+	selector         string
+	kustomize        string
+	gates            command.GateFlags
+	config           kubeflags.ConfigFlags
+	verbosity        int
+	cacheDir         string
 }
 
 // register adds the common flags to fs.
@@ -68,18 +78,32 @@ func (f *commonFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.retry, "retry-timeout", cluster.DefaultRetryTimeout, "how long a request that fails transiently (429, 5xx, a connection refused or reset,\n"+
 		"an answer cut short, no answer within --request-timeout, else 30s) is retried; 0: not retried")
 	fs.BoolVar(&f.showSecrets, "show-secrets", false, "print the values of Secrets (data, stringData and the last-applied annotation) instead of ***")
-	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md)")
+	fs.StringVar(&f.manager, "field-manager", cluster.DefaultFieldManager, "the `name` of the manager ply's writes record in managedFields (see docs/cluster.md);\n"+
+		"unset: "+cluster.DefaultFieldManager+" client-side, "+cluster.DefaultServerSideFieldManager+" server-side")
+	fs.StringVar(&f.validate, "validate", "strict", "the server's handling of unknown and duplicate fields: strict (or true) refuses the object,\n"+
+		"warn stores it without them and warns, ignore (or false) stores it without them silently")
+	fs.Lookup("validate").NoOptDefVal = "strict"
+	fs.StringArrayVar(&f.ignoreFields, "ignore-field", nil, "a `rule` KIND[.GROUP]:PATH[:SELECTOR]: a field ply leaves to other writers, keeping live's value\n"+
+		"(deployment.apps:spec.replicas; repeatable; per object: the annotation "+cluster.IgnoreFieldsAnnotation+")")
+	fs.StringSliceVar(&f.ignoreManagers, "ignore-manager", nil, "a field `manager` (managedFields) whose fields ply leaves to it, keeping live's value\n"+
+		"(kube-controller-manager; repeatable, or comma-separated)")
+	fs.BoolVar(&f.warningsAsErrors, "warnings-as-errors", false, "treat the warnings printed (the server's and ply's) as errors: exit code 1 (diff: 2) after the run")
 	f.gates.Register(fs)
-	f.config.AddFlags(fs) // no --cache-dir: ply keeps no discovery cache
+	f.config.AddFlags(fs)
+	fs.IntVarP(&f.verbosity, "v", "v", 0, "`level` of client-go's log lines on standard error: 6 each request and response (method, URL,\n"+
+		"status, time), 7 also the headers (credentials masked); bodies never (kubectl prints them from 8)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "$HOME/.kube/cache", "accepted as kubectl's; ply keeps no discovery cache: it reads the server's\n"+
+		"resources and schema once per run")
 }
 
 // options checks the common flags of c and returns the cluster options
 // they set.
 func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
+	f.warnings = &warningWriter{w: c.ErrOrStderr()}
 	opts := cluster.Options{
 		Kubeconfig: f.config.KubeConfig, Context: f.config.Context, Namespace: f.config.Namespace,
-		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets, FieldManager: f.manager,
-		Warn:         (&warningWriter{w: c.ErrOrStderr()}).warn,
+		Overwrite: f.overwrite, Workers: f.workers, ShowSecrets: f.showSecrets,
+		Warn:         f.warnings.warn,
 		RetryTimeout: f.retry,
 	}
 	switch {
@@ -88,7 +112,22 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	case f.retry < 0:
 		return opts, errors.New("--retry-timeout must not be negative, not " + f.retry.String())
 	}
+	if f.verbosity < 0 {
+		return opts, errors.New("-v must not be negative, not " + strconv.Itoa(f.verbosity))
+	}
+	setVerbosity(f.verbosity)
 	var err error
+	if opts.FieldValidation, err = cluster.ParseValidate(f.validate); err != nil {
+		return opts, err
+	}
+	for _, s := range f.ignoreFields {
+		rule, err := cluster.ParseIgnoreField(s)
+		if err != nil {
+			return opts, err
+		}
+		opts.IgnoreFields = append(opts.IgnoreFields, rule)
+	}
+	opts.IgnoreManagers = f.ignoreManagers
 	if opts.Gates, err = f.gates.Gates(); err != nil {
 		return opts, err
 	}
@@ -100,6 +139,10 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 	}
 	if f.manager == "" {
 		return opts, errors.New("--field-manager must not be empty")
+	}
+	if c.Flags().Changed("field-manager") {
+		// Unset, each lane has its default (see cluster.Options).
+		opts.FieldManager = f.manager
 	}
 	switch {
 	case len(f.files) == 0 && f.kustomize == "":
@@ -115,6 +158,22 @@ func (f *commonFlags) options(c *cobra.Command) (cluster.Options, error) {
 		}
 	}
 	return opts, nil
+}
+
+// warningsFailure writes kubectl's "error: N warnings received" and
+// returns true when --warnings-as-errors is set and the run printed
+// warnings: objectWarnings about objects, besides those about none.
+func (f *commonFlags) warningsFailure(stderr io.Writer, objectWarnings int) bool {
+	n := objectWarnings + f.warnings.printed()
+	if !f.warningsAsErrors || n == 0 {
+		return false
+	}
+	noun := " warnings"
+	if n == 1 {
+		noun = " warning"
+	}
+	io.WriteString(stderr, "error: "+strconv.Itoa(n)+noun+" received\n")
+	return true
 }
 
 // client creates the client of the connection flags.

@@ -3,6 +3,10 @@ package cli
 import (
 	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -21,6 +25,9 @@ func (f *commonFlags) readObjects(stdin io.Reader) ([]cluster.Object, error) {
 		objs, err = kustomize(f.kustomize)
 	} else {
 		objs, err = cluster.ReadObjects(f.files, f.recursive, stdin)
+		if err == nil && len(objs) == 0 {
+			err = noManifestFolder(f.files, f.recursive)
+		}
 	}
 	if err != nil || f.selector == "" {
 		return objs, err
@@ -67,4 +74,43 @@ func kustomize(dir string) ([]cluster.Object, error) {
 		return nil, errors.New(dir + ": kustomize: " + err.Error())
 	}
 	return cluster.ParseObjects(dir+" (kustomize)", data)
+}
+
+// manifestFile reports whether name is a file -f reads in a folder: a
+// .json, .yaml or .yml file, as kubectl's.
+func manifestFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// noManifestFolder returns kubectl's error for the first of the -f paths
+// that is a folder holding no manifest file (in its sub-folders too with
+// -R), nil when there is none: kubectl apply and diff refuse such a
+// folder ("recognized file extensions are [.json .yaml .yml]").
+func noManifestFolder(paths []string, recursive bool) error {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		found := false
+		filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil || found:
+				return filepath.SkipAll
+			case d.IsDir() && path != p && !recursive:
+				return filepath.SkipDir
+			case !d.IsDir() && manifestFile(d.Name()):
+				found = true
+			}
+			return nil
+		})
+		if !found {
+			return errors.New("error reading [" + p + "]: recognized file extensions are [.json .yaml .yml]")
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,13 +16,32 @@ import (
 type warningWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	n  int
+}
+
+// printed is the number of lines warn wrote.
+func (w *warningWriter) printed() int {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
 }
 
 // warn writes "Warning: <text>" on one line.
 func (w *warningWriter) warn(text string) {
+	w.line("Warning: " + oneLine(text))
+	w.mu.Lock()
+	w.n++
+	w.mu.Unlock()
+}
+
+// line writes text, one line, as it is.
+func (w *warningWriter) line(text string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	io.WriteString(w.w, "Warning: "+oneLine(text)+"\n")
+	io.WriteString(w.w, text+"\n")
 }
 
 // routeKlog makes klog, which client-go logs through, write ply's warning
@@ -43,11 +63,15 @@ type klogSink struct {
 
 func (s *klogSink) Init(logr.RuntimeInfo) {}
 
-// Enabled keeps klog's level 0 only.
-func (s *klogSink) Enabled(level int) bool { return level <= 0 }
+// Enabled keeps klog's level 0 and the levels up to -v.
+func (s *klogSink) Enabled(level int) bool { return level <= int(verbosity.Load()) }
 
 func (s *klogSink) Info(level int, msg string, kv ...any) {
+	if !s.Enabled(level) {
+		return
+	}
 	if level > 0 {
+		s.w.line("I" + strconv.Itoa(level) + "] " + oneLine(msg+s.render(kv)))
 		return
 	}
 	s.w.warn(strings.TrimPrefix(msg, "Warning: ") + s.render(kv))
@@ -75,9 +99,12 @@ func (s *klogSink) render(kv []any) string {
 	}
 	parts := make([]string, 0, (len(all)+1)/2)
 	for i := 0; i < len(all); i += 2 {
-		if i+1 < len(all) {
+		switch {
+		case i+1 < len(all) && all[i] == bodyKey:
+			parts = append(parts, bodyKey+"="+omittedBody)
+		case i+1 < len(all):
 			parts = append(parts, fmt.Sprint(all[i])+"="+fmt.Sprint(all[i+1]))
-		} else {
+		default:
 			parts = append(parts, fmt.Sprint(all[i]))
 		}
 	}

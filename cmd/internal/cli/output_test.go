@@ -116,10 +116,10 @@ var _ = Describe("input flags", func() {
 		Entry("an empty field manager", "--field-manager must not be empty", "-f", "testdata/cm.yaml", "--field-manager="),
 	)
 
-	It("passes --field-manager and --show-secrets to the client; kubectl's manager by default", func() {
+	It("passes --field-manager and --show-secrets to the client; unset, each lane's default (kubectl's)", func() {
 		got := captureOptions()
 		runApply("-f", "testdata/cm.yaml")
-		Expect(got.FieldManager).To(Equal(cluster.DefaultFieldManager))
+		Expect(got.FieldManager).To(BeEmpty())
 		Expect(got.ShowSecrets).To(BeFalse())
 		runDiff("-f", "testdata/cm.yaml", "--field-manager", "ci", "--show-secrets")
 		Expect(got.FieldManager).To(Equal("ci"))
@@ -150,7 +150,7 @@ var _ = Describe("apply output", func() {
 	DescribeTable("-o prints the resulting objects, Secrets masked",
 		func(output, want string) {
 			var out, errb strings.Builder
-			p := newApplyPrinter(printerFor(output), cluster.DryRunNone, false, true, &out, &errb)
+			p := newApplyPrinter(printerFor(output), cluster.DryRunNone, false, &out, &errb)
 			p.report(1, outcome("ConfigMap", "", "x", "x.yaml#1", cluster.Failed, errors.New("boom")))
 			p.report(0, secretOutcome(cluster.Created))
 			p.report(2, secretOutcome(cluster.Unchanged))
@@ -168,24 +168,19 @@ var _ = Describe("apply output", func() {
 
 	It("prints the values with --show-secrets", func() {
 		var out, errb strings.Builder
-		p := newApplyPrinter(printerFor("yaml"), cluster.DryRunNone, true, true, &out, &errb)
+		p := newApplyPrinter(printerFor("yaml"), cluster.DryRunNone, true, &out, &errb)
 		p.report(0, secretOutcome(cluster.Created))
 		Expect(out.String()).To(ContainSubstring("plain: s3cr3t-value"))
 		Expect(out.String()).To(ContainSubstring("token: czNjcjN0LXZhbHVl"))
 	})
 
-	It("prints in input order when ordered, as objects finish otherwise", func() {
+	It("prints in input order, a terminal or not", func() {
 		var out, errb strings.Builder
-		p := newApplyPrinter(printerFor("name"), cluster.DryRunNone, false, true, &out, &errb)
+		p := newApplyPrinter(printerFor("name"), cluster.DryRunNone, false, &out, &errb)
 		p.report(1, outcome("ConfigMap", "", "b", "b#1", cluster.Created, nil))
 		Expect(out.String()).To(BeEmpty(), "held back until the first object is done")
 		p.report(0, outcome("ConfigMap", "", "a", "a#1", cluster.Created, nil))
 		Expect(out.String()).To(Equal("configmap/a\nconfigmap/b\n"))
-
-		out.Reset()
-		p = newApplyPrinter(printerFor("name"), cluster.DryRunNone, false, false, &out, &errb)
-		p.report(1, outcome("ConfigMap", "", "b", "b#1", cluster.Created, nil))
-		Expect(out.String()).To(Equal("configmap/b\n"))
 	})
 
 	It("rejects an unknown -o with kubectl's message", func() {
@@ -204,7 +199,7 @@ var _ = Describe("apply output", func() {
 			printer, err := pf.ToPrinter()
 			Expect(err).NotTo(HaveOccurred(), "%v", args)
 			var out, errb strings.Builder
-			newApplyPrinter(printer, cluster.DryRunNone, false, true, &out, &errb).report(0, secretOutcome(cluster.Created))
+			newApplyPrinter(printer, cluster.DryRunNone, false, &out, &errb).report(0, secretOutcome(cluster.Created))
 			Expect(out.String()).To(Equal("token ***"), "%v", args)
 		}
 	})
@@ -284,7 +279,7 @@ var _ = Describe("diff output", func() {
 var _ = Describe("apply progress", func() {
 	It("draws a bar below the results, cleared for each and ended with a new line", func() {
 		var out, errb strings.Builder
-		p := newApplyPrinter(nil, cluster.DryRunNone, false, false, &out, &errb)
+		p := newApplyPrinter(nil, cluster.DryRunNone, false, &out, &errb)
 		p.bar = &progressBar{w: &errb, total: 4}
 		for i, n := range []string{"a", "b", "c", "d"} {
 			p.report(i, outcome("ConfigMap", "", n, n+"#1", cluster.Created, nil))
@@ -310,7 +305,7 @@ var _ = Describe("apply progress", func() {
 			pf.JSONYamlPrintFlags.ShowManagedFields = show
 			printer, err := pf.ToPrinter()
 			Expect(err).NotTo(HaveOccurred())
-			p := newApplyPrinter(printer, cluster.DryRunNone, false, true, &out, &errb)
+			p := newApplyPrinter(printer, cluster.DryRunNone, false, &out, &errb)
 			p.report(0, o)
 			Expect(strings.Contains(out.String(), "manager: kubectl-client-side-apply")).To(Equal(show))
 		}

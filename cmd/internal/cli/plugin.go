@@ -11,6 +11,12 @@ import (
 // PluginName is how kubectl runs the plugin binary kubectl-ply.
 const PluginName = "kubectl ply"
 
+// CompletionProgram is the name under which kubectl-ply completes its
+// arguments: kubectl runs kubectl_complete-ply (found on PATH; a link to
+// kubectl-ply) with the words after "kubectl ply" to complete them, and
+// reads the completions one a line and cobra's ":<directive>" last.
+const CompletionProgram = "kubectl_complete-ply"
+
 const pluginLong = `kubectl ply applies Kubernetes manifests with ply's three-way merge.
 
 apply and diff take kubectl's flags (-f, -R, -n, --context, --kubeconfig and
@@ -31,10 +37,15 @@ func NewPluginRoot() *cobra.Command { return NewRoot(PluginName, pluginLong) }
 // arguments after the program name) and returns the exit code. Invoked
 // as "ply" (program, the base name of its argv[0], as ply runs it for
 // apply and diff), the commands speak as ply's: "Run 'ply apply -h'".
+// Invoked as kubectl_complete-ply (CompletionProgram), it prints the
+// completions of args, as cobra's __complete does.
 func Plugin(program string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := NewPluginRoot()
 	if program == "ply" {
 		root = NewRoot("ply", "ply's cluster commands, which ply runs through kubectl-ply.")
+	}
+	if program == CompletionProgram {
+		args = append([]string{cobra.ShellCompRequestCmd}, args...)
 	}
 	routeKlog(&warningWriter{w: stderr})
 	return command.Main(root, args, stdin, stdout, stderr)

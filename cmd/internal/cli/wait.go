@@ -46,12 +46,16 @@ func waitApplied(ctx context.Context, cl *cluster.Client, outs []cluster.Outcome
 // terminal; the others are counted on one more line.
 const maxLiveLines = 20
 
-// waitPrinter prints the states of a wait: a final line per object on out
-// (cluster.WaitLine), in input order as the objects finish; with live (a
-// terminal), besides, a block of one line per object still waited for,
-// redrawn in place below the final lines as states change. Errors (the
-// objects that failed, timed out or could not be watched) go to errw at
-// the end. Its methods run on the goroutine of cluster.Client.Wait.
+// waitPrinter prints the states of a wait: a final line per object that
+// was not in its state when first read (cluster.WaitLine) on out, in input
+// order as the objects finish, and one summary line for those that were
+// ("4 objects Current when first read (configmaps: 3, services: 1)"); with
+// live (a terminal), besides, a block of one line per object still waited
+// for, redrawn in place below the final lines as states change, each line
+// cut to the terminal's width in its message, so that the names stay.
+// Errors (the objects that failed, timed out or could not be watched) go
+// to errw at the end, once each, without a final line of their own. Its
+// methods run on the goroutine of cluster.Client.Wait.
 type waitPrinter struct {
 	out, errw io.Writer
 	live      io.Writer
@@ -60,8 +64,11 @@ type waitPrinter struct {
 	states  []cluster.WaitResult
 	seen    []bool
 	printed []bool
-	next    int
-	drawn   int
+	// atOnce marks the objects whose first state read was their end,
+	// without an error: summarised, not printed one by one.
+	atOnce []bool
+	next   int
+	drawn  int
 }
 
 // newWaitPrinter returns a printer of final lines to out and errors to
@@ -91,23 +98,36 @@ func (p *waitPrinter) start(items []cluster.WaitItem) {
 	}
 	p.seen = make([]bool, n)
 	p.printed = make([]bool, n)
+	p.atOnce = make([]bool, n)
 	p.next = 0
 }
 
 // report takes a new state of the object at index i.
 func (p *waitPrinter) report(i int, r cluster.WaitResult) {
+	if r.Done && r.Err == nil && !p.seen[i] {
+		p.atOnce[i] = true
+	}
 	p.states[i], p.seen[i] = r, true
 	p.clear()
 	if r.Done {
 		if p.live != nil {
 			// On a terminal, an object's final line comes as it finishes.
 			p.printed[i] = true
-			io.WriteString(p.out, cluster.WaitLine(r)+"\n")
+			if p.ownLine(r, i) {
+				io.WriteString(p.out, cluster.WaitLine(r)+"\n")
+			}
 		} else {
 			p.flushOrdered()
 		}
 	}
 	p.draw()
+}
+
+// ownLine reports whether the object at i, finished in r, gets a final
+// line: not when its error says it all, nor when it was done when first
+// read (the summary counts it).
+func (p *waitPrinter) ownLine(r cluster.WaitResult, i int) bool {
+	return r.Err == nil && !p.atOnce[i]
 }
 
 // flushOrdered prints the final lines of the finished objects that no
@@ -116,7 +136,9 @@ func (p *waitPrinter) flushOrdered() {
 	for p.next < len(p.states) && p.seen[p.next] && p.states[p.next].Done {
 		if !p.printed[p.next] {
 			p.printed[p.next] = true
-			io.WriteString(p.out, cluster.WaitLine(p.states[p.next])+"\n")
+			if p.ownLine(p.states[p.next], p.next) {
+				io.WriteString(p.out, cluster.WaitLine(p.states[p.next])+"\n")
+			}
 		}
 		p.next++
 	}
@@ -148,7 +170,7 @@ func (p *waitPrinter) draw() {
 			more++
 			continue
 		}
-		sb.WriteString(cut("waiting: "+cluster.WaitLine(r), p.width-1) + "\n")
+		sb.WriteString(liveLine(r, p.width-1) + "\n")
 		shown++
 	}
 	if more > 0 {
@@ -165,19 +187,109 @@ func (p *waitPrinter) finish(rs []cluster.WaitResult) int {
 	p.clear()
 	code := command.ExitOK
 	var sb, eb strings.Builder
+	stopped := 0
 	for i, r := range rs {
 		if !p.printed[i] {
 			p.printed[i] = true
-			sb.WriteString(cluster.WaitLine(r) + "\n")
+			if p.ownLine(r, i) {
+				sb.WriteString(cluster.WaitLine(r) + "\n")
+			}
 		}
-		if r.Err != nil {
+		var we *cluster.WaitError
+		switch {
+		case r.Err == nil:
+		case errors.As(r.Err, &we) && we.Failure == cluster.WaitCanceled:
+			stopped++
+		default:
 			eb.WriteString("error: " + oneLine(r.Err.Error()) + "\n")
 			code = command.ExitFailed
 		}
 	}
+	sb.WriteString(atOnceSummary(rs, p.atOnce))
+	if stopped > 0 {
+		// Interrupted: one line for all, and the status of a process
+		// that SIGINT ends, as kubectl's.
+		eb.WriteString("error: interrupted, " + strconv.Itoa(stopped) + " " + plural(stopped, "object") + " not waited for to the end\n")
+		code = ExitInterrupted
+	}
 	io.WriteString(p.out, sb.String())
 	io.WriteString(p.errw, eb.String())
 	return code
+}
+
+// ExitInterrupted is the exit code after Ctrl-C (SIGINT): 128+2, what the
+// shell reports for kubectl, which the signal ends.
+const ExitInterrupted = 130
+
+// atOnceSummary is the line that counts the objects done when first read,
+// by state and resource: "3 objects Current when first read (configmaps:
+// 2, services: 1)"; "" when there are none.
+func atOnceSummary(rs []cluster.WaitResult, atOnce []bool) string {
+	type key struct{ status, resource string }
+	counts := map[key]int{}
+	var order []key
+	for i, r := range rs {
+		if i >= len(atOnce) || !atOnce[i] {
+			continue
+		}
+		res := r.Item.Ref.Resource
+		if res == "" {
+			res = strings.ToLower(r.Item.Ref.Kind)
+		}
+		if g := r.Item.Ref.Group; g != "" {
+			res += "." + g
+		}
+		k := key{string(r.Status), res}
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	var sb strings.Builder
+	for len(order) > 0 {
+		st := order[0].status
+		n, parts, rest := 0, []string(nil), order[:0:0]
+		for _, k := range order {
+			if k.status != st {
+				rest = append(rest, k)
+				continue
+			}
+			n += counts[k]
+			parts = append(parts, k.resource+": "+strconv.Itoa(counts[k]))
+		}
+		sb.WriteString(strconv.Itoa(n) + " " + plural(n, "object") + " " + st + " when first read (" + strings.Join(parts, ", ") + ")\n")
+		order = rest
+	}
+	return sb.String()
+}
+
+// plural is word, with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// liveLine is the live line of r in at most width runes: the object's name
+// and status whole where they fit, the message cut, so that lines of
+// objects whose names share a long prefix still differ.
+func liveLine(r cluster.WaitResult, width int) string {
+	head := r.Item.Ref.String() + " " + string(r.Status)
+	if r.Message == "" || utf8.RuneCountInString(head) >= width-4 {
+		return cutFront(head, width)
+	}
+	return head + cut(": "+oneLine(r.Message), width-utf8.RuneCountInString(head))
+}
+
+// cutFront shortens s to at most n runes, keeping its end and marking the
+// cut with a leading "…".
+func cutFront(s string, n int) string {
+	if n < 2 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // cut shortens s to at most n runes, marking the cut with "…".
@@ -192,20 +304,18 @@ func cut(s string, n int) string {
 // DefaultWaitTimeout is the default of apply's --timeout.
 const DefaultWaitTimeout = 5 * time.Minute
 
-// checkWait checks the flags of --wait: --timeout goes with --wait and is
-// positive; a dry run has nothing to wait for.
+// checkWait checks the flags of --wait: --timeout is not negative (and
+// positive with --wait; without, it bounds the deletes of re-creations, as
+// kubectl apply's does); a dry run has nothing to wait for.
 func (f *applyFlags) checkWait(c *cobra.Command, dry cluster.DryRun) error {
+	if f.timeout < 0 || (f.wait && f.timeout == 0) {
+		return errors.New("--timeout must be positive, not " + f.timeout.String())
+	}
 	if !f.wait {
-		if c.Flags().Changed("timeout") {
-			return errors.New("--timeout is the limit of --wait, which is not set")
-		}
 		return nil
 	}
 	if dry != cluster.DryRunNone {
 		return errors.New("--wait cannot be used with --dry-run=" + dry.String() + ": nothing is written to wait for")
-	}
-	if f.timeout <= 0 {
-		return errors.New("--timeout must be positive, not " + f.timeout.String())
 	}
 	return nil
 }

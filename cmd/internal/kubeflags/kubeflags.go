@@ -224,6 +224,9 @@ func jsonYAMLFormats() []string {
 	return []string{"json", "yaml"}
 }
 
+// Formats lists the -o formats, in kubectl's order, for completion.
+func Formats() []string { return allowedFormats() }
+
 // allowedFormats lists every format in kubectl's order.
 func allowedFormats() []string {
 	out := append(jsonYAMLFormats(), "name")

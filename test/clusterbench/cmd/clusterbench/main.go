@@ -1,17 +1,18 @@
 // Command clusterbench applies the 1,000-object benchmark set (package
 // test/clusterbench) to a local kube-apiserver with ply (library and
-// binary), with the bare client-go GET+PUT loop (JSON and protobuf; the
+// binary, each in the client-side and the server-side lane), with the bare client-go GET+PUT loop (JSON and protobuf; the
 // ceiling of clients that read and write object by object), and with
 // kubectl 1.32 (client-side and --server-side), -runs times each, and
 // prints objects/s per run, the mean of each tool and its ratio to the
-// GET+PUT loop's and to kubectl's, and ply's ratio to the loop run by run:
+// GET+PUT loop's, to kubectl's and to kubectl --server-side's, and ply's
+// ratio to the loop run by run:
 //
 //	go run ./test/clusterbench/cmd/clusterbench [-runs 3] [-slow-runs 1] [-n 1000] [-workers 8]
 //
 // Each tool applies to its own namespace, seeded with version 1 of the set;
 // every run applies the other version, so every object is written. The
-// runs interleave the tools (ply, getput, getput-proto, ply-cli,
-// kubectl-ssa, kubectl, ply, ...) so that a slow period of the machine does
+// runs interleave the tools (ply, ply-ssa, getput, getput-proto, ply-cli,
+// ply-cli-ssa, kubectl-ssa, kubectl, ply, ...) so that a slow period of the machine does
 // not fall on one tool only; the kubectl tools, minutes per run, take part
 // in the first -slow-runs runs only. It exits 1 with a message when the
 // server cannot be started or an apply fails.
@@ -107,17 +108,18 @@ func measure(ctx context.Context, lanes []*clusterbench.Lane, runs, slowRuns, n 
 }
 
 // printMeans prints each tool's mean objects/s and its ratios to the
-// GET+PUT loop's and to kubectl's; a tool that did not run (kubectl's
+// GET+PUT loop's, to kubectl's and to kubectl --server-side's; a tool that did not run (kubectl's
 // with -slow-runs 0) is "not run", and a ratio to it "-".
 func printMeans(rates [][]float64) {
 	getput, kubectl := mean(ratesOf(rates, clusterbench.GetPut)), mean(ratesOf(rates, clusterbench.Kubectl))
+	kubectlSSA := mean(ratesOf(rates, clusterbench.KubectlSSA))
 	for i, t := range clusterbench.Tools {
 		if len(rates[i]) == 0 {
 			fmt.Printf("  %-12s %8s\n", t, "not run")
 			continue
 		}
 		m := mean(rates[i])
-		fmt.Printf("  %-12s %8.1f  (%s getput, %s kubectl)\n", t, m, ratio(m, getput), ratio(m, kubectl))
+		fmt.Printf("  %-12s %8.1f  (%s getput, %s kubectl, %s kubectl-ssa)\n", t, m, ratio(m, getput), ratio(m, kubectl), ratio(m, kubectlSSA))
 	}
 }
 

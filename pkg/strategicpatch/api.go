@@ -1,0 +1,133 @@
+package strategicpatch
+
+// This file is apimachinery's strategicpatch API over ply's engine. It compiles in two places unchanged: here, where
+// types.go aliases apimachinery's types, and inside a copy of apimachinery's own package, in place of its patch.go
+// (test/smpsuite), so it names only LookupPatchMeta, PatchMeta, JSONMap, NewPatchMetaFromStruct and the imports
+// below, and its own names start with "ply".
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
+	"github.com/plyproject/ply/pkg/strategicpatch/engine"
+)
+
+// plyKubectl is the engine with every feature gate off: strategicpatch's results.
+var plyKubectl = engine.Options{}
+
+// plyLookup walks a LookupPatchMeta for the engine.
+type plyLookup struct{ s LookupPatchMeta }
+
+func plyLookupOf(s LookupPatchMeta) engine.Lookup {
+	if s == nil {
+		return nil
+	}
+	return plyLookup{s}
+}
+
+func (l plyLookup) Struct(key string) (engine.Lookup, engine.Meta, error) {
+	sub, m, err := l.s.LookupPatchMetadataForStruct(key)
+	return plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}, err
+}
+
+func (l plyLookup) Slice(key string) (engine.Lookup, engine.Meta, error) {
+	sub, m, err := l.s.LookupPatchMetadataForSlice(key)
+	return plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}, err
+}
+
+// CreateTwoWayMergePatch returns the patch from original to modified (JSON; empty: {}), the schema read from the Go
+// struct dataStruct's tags, checked by fns.
+func CreateTwoWayMergePatch(original, modified []byte, dataStruct interface{}, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
+	schema, err := NewPatchMetaFromStruct(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	return CreateTwoWayMergePatchUsingLookupPatchMeta(original, modified, schema, fns...)
+}
+
+// CreateTwoWayMergePatchUsingLookupPatchMeta is CreateTwoWayMergePatch with the schema given.
+func CreateTwoWayMergePatchUsingLookupPatchMeta(original, modified []byte, schema LookupPatchMeta, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
+	return plyKubectl.TwoWayJSON(original, modified, plyLookupOf(schema), fns...)
+}
+
+// CreateTwoWayMergeMapPatch is CreateTwoWayMergePatch on objects held as Go values.
+func CreateTwoWayMergeMapPatch(original, modified JSONMap, dataStruct interface{}, fns ...mergepatch.PreconditionFunc) (JSONMap, error) {
+	schema, err := NewPatchMetaFromStruct(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	return CreateTwoWayMergeMapPatchUsingLookupPatchMeta(original, modified, schema, fns...)
+}
+
+// CreateTwoWayMergeMapPatchUsingLookupPatchMeta is CreateTwoWayMergeMapPatch with the schema given.
+func CreateTwoWayMergeMapPatchUsingLookupPatchMeta(original, modified JSONMap, schema LookupPatchMeta, fns ...mergepatch.PreconditionFunc) (JSONMap, error) {
+	return plyKubectl.TwoWayMap(original, modified, plyLookupOf(schema), fns...)
+}
+
+// StrategicMergePatch applies patch to original (JSON; nil: {}), the schema read from dataStruct's tags.
+func StrategicMergePatch(original, patch []byte, dataStruct interface{}) ([]byte, error) {
+	schema, err := NewPatchMetaFromStruct(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	return StrategicMergePatchUsingLookupPatchMeta(original, patch, schema)
+}
+
+// StrategicMergePatchUsingLookupPatchMeta is StrategicMergePatch with the schema given.
+func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema LookupPatchMeta) ([]byte, error) {
+	return plyKubectl.ApplyJSON(original, patch, plyLookupOf(schema))
+}
+
+// StrategicMergeMapPatch is StrategicMergePatch on objects held as Go values, which it leaves unmodified. Unstructured
+// objects carry no tags: their dataStruct is refused with mergepatch.ErrUnsupportedStrategicMergePatchFormat.
+func StrategicMergeMapPatch(original, patch JSONMap, dataStruct interface{}) (JSONMap, error) {
+	schema, err := NewPatchMetaFromStruct(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := dataStruct.(*unstructured.Unstructured); ok {
+		return nil, mergepatch.ErrUnsupportedStrategicMergePatchFormat
+	}
+	return StrategicMergeMapPatchUsingLookupPatchMeta(original, patch, schema)
+}
+
+// StrategicMergeMapPatchUsingLookupPatchMeta is StrategicMergeMapPatch with the schema given.
+func StrategicMergeMapPatchUsingLookupPatchMeta(original, patch JSONMap, schema LookupPatchMeta) (JSONMap, error) {
+	return plyKubectl.ApplyMap(original, patch, plyLookupOf(schema))
+}
+
+// MergeStrategicMergeMapPatchUsingLookupPatchMeta merges patches in turn into one, nulls and directives kept, a later
+// patch's value winning.
+func MergeStrategicMergeMapPatchUsingLookupPatchMeta(schema LookupPatchMeta, patches ...JSONMap) (JSONMap, error) {
+	maps := make([]map[string]interface{}, len(patches))
+	for i, p := range patches {
+		maps[i] = p
+	}
+	return plyKubectl.ComposeMaps(plyLookupOf(schema), maps...)
+}
+
+// MergingMapsHaveConflicts reports whether patches left and right set a key to different values.
+func MergingMapsHaveConflicts(left, right map[string]interface{}, schema LookupPatchMeta) (bool, error) {
+	return plyKubectl.ConflictingMaps(left, right, plyLookupOf(schema))
+}
+
+// CreateThreeWayMergePatch returns kubectl apply's patch: current -> modified, plus original -> modified's deletions
+// (JSON; empty: {}), checked by fns; unless overwrite, a change of current since original that the patch changes
+// otherwise is a mergepatch.ErrConflict.
+func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupPatchMeta, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
+	return plyKubectl.ThreeWayJSON(original, modified, current, plyLookupOf(schema), overwrite, fns...)
+}
+
+// ItemAddedToModifiedSlice reports original > modified.
+func ItemAddedToModifiedSlice(original, modified string) bool { return original > modified }
+
+// ItemRemovedFromModifiedSlice reports original < modified.
+func ItemRemovedFromModifiedSlice(original, modified string) bool { return original < modified }
+
+// ItemMatchesOriginalAndModifiedSlice reports original == modified.
+func ItemMatchesOriginalAndModifiedSlice(original, modified string) bool { return original == modified }
+
+// CreateDeleteDirective returns the list item that deletes the items whose mergeKey is mergeKeyValue.
+func CreateDeleteDirective(mergeKey string, mergeKeyValue interface{}) map[string]interface{} {
+	return map[string]interface{}{mergeKey: mergeKeyValue, "$patch": "delete"}
+}

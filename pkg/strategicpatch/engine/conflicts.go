@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+)
+
+// ConflictingMaps reports whether patches left and right, objects held as Go values, set some key to different values
+// (MergingMapsHaveConflicts): a value of another kind, a different "$patch" directive, a different scalar, lists
+// without merge strategy that differ (lists of scalars compared as sets); merged lists of objects are compared item by
+// item, items matched by merge key, and merged lists of scalars never conflict. Keys only one side sets do not
+// conflict. Look-ups follow the data, as strategicpatch's do: a failed one is returned with true.
+func (o Options) ConflictingMaps(left, right map[string]interface{}, l Lookup) (bool, error) {
+	return conflicting(left, right, l, "", "", 0)
+}
+
+// conflicting compares two values of one field, its patch strategy (retainKeys aside) and merge key given.
+func conflicting(left, right interface{}, l Lookup, strategy, mergeKey string, depth int) (bool, error) {
+	if depth > maxDepth {
+		return true, fmt.Errorf("the patches nest deeper than %d levels", maxDepth)
+	}
+	switch lt := left.(type) {
+	case map[string]interface{}:
+		rt, ok := right.(map[string]interface{})
+		if !ok {
+			return true, nil
+		}
+		ld, lok := lt["$patch"]
+		rd, rok := rt["$patch"]
+		if lok != rok || (lok && ld != rd) {
+			return true, nil
+		}
+		if strategy == "replace" {
+			return false, nil
+		}
+		return conflictingFields(lt, rt, l, depth)
+	case []interface{}:
+		rt, ok := right.([]interface{})
+		if !ok {
+			return true, nil
+		}
+		return conflictingLists(lt, rt, l, strategy, mergeKey, depth)
+	case string, float64, bool, int64, nil:
+		return !reflect.DeepEqual(left, right), nil
+	}
+	return true, fmt.Errorf("unknown type: %v", reflect.TypeOf(left))
+}
+
+// conflictingFields compares the fields both objects set, but "$patch" and "$retainKeys".
+func conflictingFields(left, right map[string]interface{}, l Lookup, depth int) (bool, error) {
+	for key, lv := range left {
+		rv, ok := right[key]
+		if !ok || key == "$patch" || key == "$retainKeys" {
+			continue
+		}
+		var sub Lookup
+		var meta Meta
+		var err error
+		switch lv.(type) {
+		case []interface{}:
+			sub, meta, err = lookup(l, key, true)
+		case map[string]interface{}:
+			sub, meta, err = lookup(l, key, false)
+		}
+		if err != nil {
+			return true, err
+		}
+		strategy, err := otherStrategy(meta.Strategies)
+		if err != nil {
+			return true, err
+		}
+		if c, err := conflicting(lv, rv, sub, strategy, meta.MergeKey, depth+1); c {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// lookup asks l for field key's schema (a list's items when slice); no schema gives none.
+func lookup(l Lookup, key string, slice bool) (Lookup, Meta, error) {
+	if l == nil {
+		return nil, Meta{}, nil
+	}
+	if slice {
+		return l.Slice(key)
+	}
+	return l.Struct(key)
+}
+
+// otherStrategy is the strategy of strategies besides retainKeys; more than one is an error.
+func otherStrategy(strategies []string) (string, error) {
+	var other []string
+	for _, s := range strategies {
+		if s != "retainKeys" {
+			other = append(other, s)
+		}
+	}
+	switch {
+	case len(strategies) > 2 || len(other) > 1:
+		return "", fmt.Errorf("unexpected patch strategy: %v", strategies)
+	case len(other) == 1:
+		return other[0], nil
+	}
+	return "", nil
+}
+
+// conflictingLists compares two lists of one field.
+func conflictingLists(left, right []interface{}, l Lookup, strategy, mergeKey string, depth int) (bool, error) {
+	itemKind, err := itemKind(left, right)
+	if err != nil {
+		return true, err
+	}
+	if strategy == "merge" {
+		if itemKind != reflect.Map {
+			return false, nil
+		}
+		return conflictingByKey(left, right, l, mergeKey, depth)
+	}
+	if len(left) != len(right) {
+		return true, nil
+	}
+	if itemKind != reflect.Map {
+		left, right = sortedSet(left), sortedSet(right)
+	}
+	for i := range left {
+		if c, err := conflicting(left[i], right[i], l, "", "", depth+1); c {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// itemKind is the one Go kind of the items of lists; lists of lists, items of several types and no items at all are
+// errors.
+func itemKind(lists ...[]interface{}) (reflect.Kind, error) {
+	var first reflect.Type
+	for _, list := range lists {
+		for _, it := range list {
+			t := reflect.TypeOf(it)
+			switch {
+			case first == nil && t != nil && t.Kind() == reflect.Slice:
+				return 0, mergepatch.ErrNoListOfLists
+			case first == nil:
+				first = t
+			case t != first:
+				return 0, fmt.Errorf("list element types are not identical: %v", fmt.Sprint(lists))
+			}
+		}
+	}
+	if first == nil {
+		return 0, errors.New("no elements in any of the given slices")
+	}
+	return first.Kind(), nil
+}
+
+// conflictingByKey compares the items of two merged lists of objects that share a merge key value.
+func conflictingByKey(left, right []interface{}, l Lookup, mergeKey string, depth int) (bool, error) {
+	lm, err := byKey(left, mergeKey)
+	if err != nil {
+		return true, err
+	}
+	rm, err := byKey(right, mergeKey)
+	if err != nil {
+		return true, err
+	}
+	for k, lv := range lm {
+		if rv, ok := rm[k]; ok {
+			if c, err := conflicting(lv, rv, l, "", "", depth+1); c {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// byKey indexes the objects of list by their merge key value's rendering (the last of a key winning).
+func byKey(list []interface{}, mergeKey string) (map[string]interface{}, error) {
+	out := make(map[string]interface{}, len(list))
+	for _, it := range list {
+		m, ok := it.(map[string]interface{})
+		if !ok {
+			return nil, fmt.Errorf("invalid element type in merging list:%v", list)
+		}
+		k, ok := m[mergeKey]
+		if !ok {
+			return nil, fmt.Errorf("cannot find merge key `%s` in merging list element:%v", mergeKey, m)
+		}
+		out[fmt.Sprintf("%s", k)] = m
+	}
+	return out, nil
+}
+
+// sortedSet returns the distinct scalars of list sorted by their rendering, in a new slice.
+func sortedSet(list []interface{}) []interface{} {
+	out := make([]interface{}, 0, len(list))
+	for _, it := range list {
+		dup := false
+		for _, seen := range out {
+			if seen == it {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, it)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return fmt.Sprintf("%v", out[i]) < fmt.Sprintf("%v", out[j]) })
+	return out
+}

@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// maxDepth bounds the nesting of documents given as Go values, as parse.DefaultMaxDepth bounds JSON.
+const maxDepth = parse.DefaultMaxDepth
+
+// readObject reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
+// mergepatch.ErrBadJSONDoc.
+func readObject(data []byte) (value.Value, error) {
+	v, err := parse.Limits{}.JSONDocument(data)
+	switch {
+	case err != nil:
+		return value.Value{}, mergepatch.ErrBadJSONDoc
+	case v.IsNull():
+		return value.MustMap(), nil
+	case !v.IsMap():
+		return value.Value{}, mergepatch.ErrBadJSONDoc
+	}
+	return v, nil
+}
+
+// readDocument is readObject, with nil or empty text an empty object (strategicpatch's patch creation).
+func readDocument(data []byte) (value.Value, error) {
+	if len(data) == 0 {
+		return value.MustMap(), nil
+	}
+	return readObject(data)
+}
+
+// fromMap converts a JSON object held as Go values (as encoding/json decodes them, numbers of any Go numeric type or
+// json.Number) into a Value; a nil map is {}.
+func fromMap(m map[string]interface{}) (value.Value, error) {
+	return fromGo(m, 0)
+}
+
+func fromGo(x interface{}, depth int) (value.Value, error) {
+	if depth > maxDepth {
+		return value.Value{}, fmt.Errorf("the document nests deeper than %d levels", maxDepth)
+	}
+	switch t := x.(type) {
+	case nil:
+		return value.Null, nil
+	case string:
+		return value.String(t), nil
+	case bool:
+		return value.Bool(t), nil
+	case int64:
+		return value.Int(t), nil
+	case float64:
+		return value.Float(t), nil
+	case int:
+		return value.Int(int64(t)), nil
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return value.Int(i), nil
+		}
+		f, err := t.Float64()
+		if err != nil {
+			return value.Value{}, fmt.Errorf("invalid number %q", string(t))
+		}
+		return value.Float(f), nil
+	case map[string]interface{}:
+		fields := make([]value.Field, 0, len(t))
+		for k, v := range t {
+			fv, err := fromGo(v, depth+1)
+			if err != nil {
+				return value.Value{}, err
+			}
+			fields = append(fields, value.Field{Key: k, Value: fv})
+		}
+		return sortedMap(fields), nil
+	case []interface{}:
+		items := make([]value.Value, len(t))
+		for i, it := range t {
+			v, err := fromGo(it, depth+1)
+			if err != nil {
+				return value.Value{}, err
+			}
+			items[i] = v
+		}
+		return value.List(items), nil
+	}
+	return fromReflect(reflect.ValueOf(x), depth)
+}
+
+// fromReflect converts the other Go types JSON maps hold: named maps and slices (JSONMap), sized numbers.
+func fromReflect(r reflect.Value, depth int) (value.Value, error) {
+	switch r.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return value.Int(r.Int()), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return value.Int(int64(r.Uint())), nil
+	case reflect.Float32, reflect.Float64:
+		return value.Float(r.Float()), nil
+	case reflect.String:
+		return value.String(r.String()), nil
+	case reflect.Bool:
+		return value.Bool(r.Bool()), nil
+	case reflect.Map:
+		if r.Type().Key().Kind() == reflect.String {
+			fields := make([]value.Field, 0, r.Len())
+			for it := r.MapRange(); it.Next(); {
+				fv, err := fromGo(it.Value().Interface(), depth+1)
+				if err != nil {
+					return value.Value{}, err
+				}
+				fields = append(fields, value.Field{Key: it.Key().String(), Value: fv})
+			}
+			return sortedMap(fields), nil
+		}
+	case reflect.Slice, reflect.Array:
+		items := make([]value.Value, r.Len())
+		for i := range items {
+			v, err := fromGo(r.Index(i).Interface(), depth+1)
+			if err != nil {
+				return value.Value{}, err
+			}
+			items[i] = v
+		}
+		return value.List(items), nil
+	case reflect.Pointer, reflect.Interface:
+		if r.IsNil() {
+			return value.Null, nil
+		}
+		return fromGo(r.Elem().Interface(), depth)
+	}
+	return value.Value{}, fmt.Errorf("unknown type: %v", r.Type())
+}
+
+// sortedMap is the map of fields, whose keys (a Go map's) are distinct.
+func sortedMap(fields []value.Field) value.Value {
+	slices.SortFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	return value.MapFromSorted(fields)
+}
+
+// toMap converts an object into Go values as strategicpatch's JSON decoding gives them: map[string]interface{},
+// []interface{}, string, bool, int64, float64 and nil.
+func toMap(v value.Value) map[string]interface{} {
+	m, _ := toGo(v).(map[string]interface{})
+	if m == nil {
+		m = map[string]interface{}{}
+	}
+	return m
+}
+
+func toGo(v value.Value) interface{} {
+	switch v.Kind() {
+	case value.KindBool:
+		b, _ := v.AsBool()
+		return b
+	case value.KindInt:
+		i, _ := v.AsInt()
+		return i
+	case value.KindFloat:
+		f, _ := v.AsFloat()
+		return f
+	case value.KindString:
+		s, _ := v.AsString()
+		return s
+	case value.KindMap:
+		fields := v.Fields()
+		m := make(map[string]interface{}, len(fields))
+		for _, f := range fields {
+			m[f.Key] = toGo(f.Value)
+		}
+		return m
+	case value.KindList:
+		items := v.Items()
+		l := make([]interface{}, len(items))
+		for i, it := range items {
+			l[i] = toGo(it)
+		}
+		return l
+	}
+	return nil
+}

@@ -1,0 +1,18 @@
+// Package engine is ply's engine behind apimachinery's strategicpatch API (package strategicpatch above it): patch
+// application (Options.Apply, pkg/patch), merging of patches (Compose, patch.Compose), two- and three-way patch
+// creation (TwoWay, ThreeWay, pkg/patchgen) and the conflict check of two patches (ConflictingMaps), on JSON text,
+// objects held as Go values, or value.Values.
+//
+// The schema is a Lookup, the shape of strategicpatch's LookupPatchMeta, which this package does not import: it
+// imports nothing of k8s.io/apimachinery's strategicpatch or jsonmergepatch, so that package strategicpatch's api.go can
+// sit inside a copy of apimachinery's own package and call it without an import cycle (test/smpsuite). Each call builds
+// ply's schema type (openapi.Type, in a one-type openapi.FromTypes schema) from the Lookup, asking it only for the keys
+// the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one.
+//
+// Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
+// docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
+// ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original); errors are
+// apimachinery's (mergepatch's sentinels compared with ==, ErrConflict, ErrPreconditionFailed, the messages of a patch
+// list out of $setElementOrder's order and of an item without its merge key), else ply's *elements.Error naming the
+// source and field path.
+package engine

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/patchgen"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// Options choose ply's behaviour; the zero value (every feature gate off) gives strategicpatch's results.
+type Options struct {
+	// Gates switch ply's departures from strategicpatch (features.Gates{}: all on); nil is features.Kubectl(), every
+	// gate off.
+	Gates *features.Gates
+}
+
+// gates are the engine's gates for o. MultiFieldMergeKeys is on whatever o says: the one thing it switches is the
+// schema's kubectl view, and a schema read from a LookupPatchMeta is one already (the patch strategy and a one-field
+// merge key taken verbatim, no list or map types, no key defaults), so the view would only copy it.
+func (o Options) gates() features.Gates {
+	g := features.Kubectl()
+	if o.Gates != nil {
+		g = *o.Gates
+	}
+	return g.With(features.MultiFieldMergeKeys, true)
+}
+
+// rootName names the root type in the one-type schema of a call.
+const rootName = "root"
+
+// schemaOf builds the schema of one call: the type of docs under l, named rootName.
+func schemaOf(l Lookup, m mode, docs ...value.Value) (*openapi.Schema, *openapi.Type, error) {
+	t, err := typeOf(l, m, docs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return openapi.FromTypes(map[string]*openapi.Type{rootName: t}), t, nil
+}
+
+// Apply returns original patched by p (StrategicMergeMapPatchUsingLookupPatchMeta).
+func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
+	s, _, err := schemaOf(l, merging, original, p)
+	if err != nil {
+		return value.Value{}, err
+	}
+	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	if err != nil {
+		return value.Value{}, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
+	}
+	return out, nil
+}
+
+// Compose merges patches in turn into {}, as MergeStrategicMergeMapPatchUsingLookupPatchMeta (nulls and directives
+// kept).
+func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) {
+	merged := value.MustMap()
+	for _, p := range patches {
+		_, t, err := schemaOf(l, merging, merged, p)
+		if err != nil {
+			return value.Value{}, err
+		}
+		next, err := patch.Compose(merged, p, t, o.gates())
+		if err != nil {
+			return value.Value{}, asAPIMachinery(err, docs{elements.Live: merged, elements.Patch: p})
+		}
+		merged = next
+	}
+	return merged, nil
+}
+
+// TwoWay returns the patch original -> modified (CreateTwoWayMergeMapPatchUsingLookupPatchMeta), checked by fns.
+func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
+	s, _, err := schemaOf(l, diffing, original, modified)
+	if err != nil {
+		return value.Value{}, err
+	}
+	p, err := patchgen.TwoWay(original, modified, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	if err != nil {
+		return value.Value{}, asAPIMachinery(err, docs{elements.Recorded: original, elements.Local: modified})
+	}
+	return p, preconditions(p, fns)
+}
+
+// ThreeWay returns kubectl apply's patch (CreateThreeWayMergePatch), checked by fns; unless overwrite, changes of
+// current since original that the patch overwrites are a mergepatch.ErrConflict.
+func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
+	s, _, err := schemaOf(l, diffing, original, modified, current)
+	if err != nil {
+		return value.Value{}, err
+	}
+	in := docs{elements.Recorded: original, elements.Local: modified, elements.Live: current}
+	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), Overwrite: overwrite}
+	p, err := patchgen.ThreeWay(original, modified, current, opts)
+	var conflict *apply.ConflictError
+	if !errors.As(err, &conflict) {
+		if err != nil {
+			return value.Value{}, asAPIMachinery(err, in)
+		}
+		return p, preconditions(p, fns)
+	}
+	// A conflict: strategicpatch checks the preconditions first, and names the patch and current's changes.
+	opts.Overwrite = true
+	if p, err = patchgen.ThreeWay(original, modified, current, opts); err != nil {
+		return value.Value{}, asAPIMachinery(err, in)
+	}
+	if err := preconditions(p, fns); err != nil {
+		return value.Value{}, err
+	}
+	changed, err := patchgen.TwoWay(original, current, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	if err != nil {
+		return value.Value{}, asAPIMachinery(err, in)
+	}
+	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(toMap(p)), mergepatch.ToYAMLOrError(toMap(withoutOrder(changed))))
+}
+
+// withoutOrder drops the "$setElementOrder/" directives of patch p, which strategicpatch's diff of current's changes
+// leaves out.
+func withoutOrder(p value.Value) value.Value {
+	if p.IsList() {
+		items := make([]value.Value, p.Len())
+		for i, it := range p.Items() {
+			items[i] = withoutOrder(it)
+		}
+		return value.List(items)
+	}
+	if !p.IsMap() {
+		return p
+	}
+	fields := make([]value.Field, 0, p.Len())
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, setOrderPrefix) {
+			continue
+		}
+		fields = append(fields, value.Field{Key: f.Key, Value: withoutOrder(f.Value)})
+	}
+	return value.MapFromSorted(fields)
+}
+
+// preconditions checks patch p against fns as strategicpatch does: the first that fails is a
+// mergepatch.ErrPreconditionFailed naming the patch.
+func preconditions(p value.Value, fns []mergepatch.PreconditionFunc) error {
+	if len(fns) == 0 {
+		return nil
+	}
+	m := toMap(p)
+	for _, fn := range fns {
+		if !fn(m) {
+			return mergepatch.NewErrPreconditionFailed(m)
+		}
+	}
+	return nil
+}

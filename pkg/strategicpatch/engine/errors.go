@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// docs are the documents of one call by the source ply's errors blame.
+type docs map[elements.Source]value.Value
+
+// noMergeKey matches ply's message for a list item without its merge key.
+var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merge key field "[^"]*" \(the merge key is ([^)]*)\)$`)
+
+// asAPIMachinery gives err the message strategicpatch gives for the same fault where ply's tells the same thing in its
+// own words: a patch list out of $setElementOrder's order, an item without its merge key, an unknown "$patch" value in
+// a map; ply's *elements.Error (the source, the field path and what is wrong) stays reachable with errors.As. A
+// "$retainKeys" that is not a list or misses a field the patch sets is mergepatch.ErrBadPatchFormatForRetainKeys itself,
+// the sentinel the API server compares with ==. Other errors are ply's as they are.
+func asAPIMachinery(err error, in docs) error {
+	var ee *elements.Error
+	if !errors.As(err, &ee) {
+		return err
+	}
+	doc, ok := in[ee.Source]
+	if !ok {
+		return err
+	}
+	switch {
+	case strings.HasPrefix(ee.Msg, "the order of the patch list contradicts "+setOrderPrefix),
+		strings.HasPrefix(ee.Msg, "patch list item ") && strings.Contains(ee.Msg, " is missing from "+setOrderPrefix):
+		parent, field, ok := parentOf(doc, ee.Path)
+		if !ok {
+			return err
+		}
+		list, _ := parent.Get(field)
+		order, _ := parent.Get(setOrderPrefix + field)
+		return &apiError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", toGo(list), strings.TrimSuffix(setOrderPrefix, "/"), toGo(order)), err}
+	case ee.Source == elements.Patch && (strings.HasPrefix(ee.Msg, "$retainKeys must be a list") ||
+		strings.HasPrefix(ee.Msg, "the patch sets field ") && strings.Contains(ee.Msg, " but $retainKeys does not list it")):
+		// strategicpatch checks "$retainKeys" in a map the object has (content the object lacks it copies unchecked, and
+		// ply's error stays): its sentinel, which the API server answers with 400 Bad Request.
+		if live, ok := at(in[elements.Live], ee.Path); ok && live.IsMap() {
+			return mergepatch.ErrBadPatchFormatForRetainKeys
+		}
+		return err
+	case ee.Source == elements.Patch && (strings.HasPrefix(ee.Msg, "unknown $patch value ") && strings.Contains(ee.Msg, "; expected ") ||
+		strings.HasPrefix(ee.Msg, "$patch: merge is a schema strategy")):
+		m, ok := at(doc, ee.Path)
+		d, _ := m.Get("$patch")
+		if !ok || !m.IsMap() {
+			return err
+		}
+		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(m)).Error(), err}
+	case noMergeKey.MatchString(ee.Msg):
+		m := noMergeKey.FindStringSubmatch(ee.Msg)
+		list, ok := at(doc, ee.Path)
+		i, _ := strconv.Atoi(m[1])
+		if !ok || !list.IsList() || i >= list.Len() {
+			return err
+		}
+		item, _ := toGo(list.Items()[i]).(map[string]interface{})
+		return &apiError{mergepatch.ErrNoMergeKey(item, m[2]).Error(), err}
+	}
+	return err
+}
+
+// apiError is strategicpatch's message for a fault ply found: errors.As still finds ply's *elements.Error (the source
+// and the field path) through Unwrap.
+type apiError struct {
+	msg string
+	ply error
+}
+
+func (e *apiError) Error() string { return e.msg }
+func (e *apiError) Unwrap() error { return e.ply }
+
+// parentOf returns the map holding the value at path p of v, and its field name.
+func parentOf(v value.Value, p fieldpath.Path) (value.Value, string, bool) {
+	if len(p) == 0 || p[len(p)-1].Kind != fieldpath.FieldElement {
+		return value.Value{}, "", false
+	}
+	parent, ok := at(v, p[:len(p)-1])
+	return parent, p[len(p)-1].Field, ok && parent.IsMap()
+}
+
+// at returns the value at path p of v.
+func at(v value.Value, p fieldpath.Path) (value.Value, bool) {
+	for _, e := range p {
+		var ok bool
+		switch e.Kind {
+		case fieldpath.FieldElement:
+			v, ok = v.Get(e.Field)
+		case fieldpath.IndexElement:
+			ok = v.IsList() && e.Index < v.Len()
+			if ok {
+				v = v.Items()[e.Index]
+			}
+		default:
+			v, ok = itemAt(v, e)
+		}
+		if !ok {
+			return value.Value{}, false
+		}
+	}
+	return v, true
+}
+
+// itemAt returns the first item of list v that element e (a merge key or a set value) selects.
+func itemAt(v value.Value, e fieldpath.Element) (value.Value, bool) {
+	if !v.IsList() {
+		return value.Value{}, false
+	}
+	for _, it := range v.Items() {
+		if e.Kind == fieldpath.ValueElement && value.Equal(it, e.Value) {
+			return it, true
+		}
+		if e.Kind == fieldpath.KeyElement && matchesKey(it, e.Key) {
+			return it, true
+		}
+	}
+	return value.Value{}, false
+}
+
+func matchesKey(item value.Value, key []fieldpath.KeyField) bool {
+	for _, kf := range key {
+		if v, ok := item.Get(kf.Name); !ok || !value.Equal(v, kf.Value) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,71 @@
+package strategicpatch_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
+	ply "github.com/plyproject/ply/pkg/strategicpatch"
+)
+
+// FuzzStrategicMergePatch applies arbitrary text as a patch to arbitrary text with a Deployment's struct schema, and
+// creates the two- and three-way patches between them: no call panics, text that is not JSON is
+// mergepatch.ErrBadJSONDoc (compared with ==, as the API server does), a result is a JSON object, every call gives the
+// same bytes or error twice, and the map form of patch application leaves its arguments as they were.
+func FuzzStrategicMergePatch(f *testing.F) {
+	f.Add([]byte(current), []byte(`{"spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"web","image":"x"}]}}}}`))
+	f.Add([]byte(original), []byte(modified))
+	f.Add([]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","env":[{"name":"x"}]}]}}}}`),
+		[]byte(`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"b"},{"$patch":"delete","name":"a"}]}}}}`))
+	f.Add([]byte(`{"metadata":{"finalizers":["a","b"]}}`), []byte(`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"finalizers":["c"]}}`))
+	f.Add([]byte(`{"spec":{"strategy":{"type":"Recreate"}}}`), []byte(`{"spec":{"strategy":{"$retainKeys":["type"],"type":"RollingUpdate"}}}`))
+	f.Add([]byte(`not json`), []byte(`{}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		out, err := ply.StrategicMergePatch(a, b, &appsv1.Deployment{})
+		again, err2 := ply.StrategicMergePatch(a, b, &appsv1.Deployment{})
+		if string(out) != string(again) || errText(err) != errText(err2) {
+			t.Fatalf("not deterministic: %s %v / %s %v", out, err, again, err2)
+		}
+		if len(a) > 0 && len(b) > 0 && (!json.Valid(a) || !json.Valid(b)) && err != mergepatch.ErrBadJSONDoc {
+			t.Fatalf("text that is not JSON: %v, want mergepatch.ErrBadJSONDoc", err)
+		}
+		if err == nil && !isObject(out) {
+			t.Fatalf("the result is not a JSON object: %s", out)
+		}
+		var objA, objB map[string]interface{}
+		if json.Unmarshal(a, &objA) == nil && json.Unmarshal(b, &objB) == nil {
+			before, _ := json.Marshal([]interface{}{objA, objB})
+			_, _ = ply.StrategicMergeMapPatch(objA, objB, &appsv1.Deployment{})
+			if after, _ := json.Marshal([]interface{}{objA, objB}); string(before) != string(after) {
+				t.Fatalf("StrategicMergeMapPatch modified its arguments")
+			}
+		}
+		for _, create := range []func() ([]byte, error){
+			func() ([]byte, error) { return ply.CreateTwoWayMergePatch(a, b, &appsv1.Deployment{}) },
+			func() ([]byte, error) { return ply.CreateThreeWayMergePatch(a, b, a, schema, false) },
+		} {
+			p1, e1 := create()
+			p2, e2 := create()
+			if string(p1) != string(p2) || errText(e1) != errText(e2) {
+				t.Fatalf("patch creation not deterministic: %s %v / %s %v", p1, e1, p2, e2)
+			}
+			if e1 == nil && !isObject(p1) {
+				t.Fatalf("the patch is not a JSON object: %s", p1)
+			}
+		}
+	})
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func isObject(data []byte) bool {
+	var m map[string]interface{}
+	return json.Unmarshal(data, &m) == nil && m != nil
+}

@@ -1,0 +1,25 @@
+package dropinbench_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/plyproject/ply/test/dropinbench"
+	"github.com/plyproject/ply/test/internal/benchcase"
+)
+
+func BenchmarkDropIn(b *testing.B) {
+	for _, op := range dropinbench.Ops {
+		for _, n := range dropinbench.Sizes {
+			for _, change := range benchcase.Changes {
+				c, err := dropinbench.NewCase(n, change)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, api := range dropinbench.APIs {
+					b.Run(fmt.Sprintf("op=%s/env=%d/change=%s/impl=%s", op, n, change, api.Name), dropinbench.Bench(api, op, c))
+				}
+			}
+		}
+	}
+}
