@@ -381,7 +381,7 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 		}
 		delete(p.pending, p.next)
 		p.next++
-		p.print(o)
+		p.print(p.next-1, o)
 	}
 }
 
@@ -397,14 +397,15 @@ func (p *applyPrinter) flush() {
 	}
 	sort.Ints(idx)
 	for _, i := range idx {
-		p.print(p.pending[i])
+		p.print(i, p.pending[i])
 		delete(p.pending, i)
 		p.printed[i] = true
 	}
 }
 
-// print prints one outcome and updates the exit code.
-func (p *applyPrinter) print(o cluster.Outcome) {
+// print prints the outcome o of the object at input index i and updates
+// the exit code.
+func (p *applyPrinter) print(i int, o cluster.Outcome) {
 	var eb strings.Builder
 	for _, w := range o.Warnings {
 		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
@@ -443,7 +444,7 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		return
 	}
 	if p.list != nil && o.Action != cluster.Pruned {
-		p.list.items = append(p.list.items, *u)
+		p.list.add(i, u)
 		return
 	}
 	if p.list != nil {
