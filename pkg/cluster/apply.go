@@ -432,6 +432,12 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 	case err != nil:
 		out.Err = err
 		return out
+	case lane == LaneServerSide && c.opts.Expect != nil:
+		// A server-side apply patch carries no resourceVersion read
+		// here: Expect could not hold the write to it.
+		out.Err = errors.New("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
+			"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)")
+		return out
 	case lane == LaneServerSide:
 		return c.applyOneServerSide(ctx, t, out, warning)
 	case t.recordErr != nil:

@@ -154,6 +154,8 @@ type Options struct {
 	// fails the object, writing nothing. Since the write carries the
 	// resourceVersion read, an object Expect accepted is written only if
 	// it has not changed since. Plan.Expect holds live to a saved plan.
+	// The server-side lane cannot be held so: with Expect set, an object
+	// applied server-side fails, writing nothing.
 	Expect func(ref Ref, resourceVersion string, exists bool) error
 	// StageDone, when not nil, is called by Apply when the objects of
 	// stage s have been applied and another stage follows (outs holds

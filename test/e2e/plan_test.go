@@ -184,4 +184,32 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(outs[0].Err).NotTo(HaveOccurred())
 		Expect(outs[0].Action).To(Equal(cluster.Configured))
 	})
+
+	It("fails, writing nothing, an object the server-side lane would apply under a plan (Options.Expect): its patch carries no resourceVersion", func() {
+		ns := newNamespace("plan-")
+		objs, err := cluster.ReadObjects([]string{writeManifest(largeConfigMap(600, ""))}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		plan := cluster.Plan{Objects: []cluster.PlanObject{{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "large", Action: cluster.PlanCreate}}}
+		c, err := cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Expect: plan.Expect()})
+		Expect(err).NotTo(HaveOccurred())
+		outs := c.Apply(context.Background(), objs)
+		Expect(outs[0].Action).To(Equal(cluster.Failed))
+		Expect(outs[0].Err).To(MatchError("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
+			"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)"))
+		Expect(exists(configMaps, ns, "large")).To(BeFalse(), "nothing written")
+
+		By("in the client-side lane, compressed, the plan holds it")
+		c, err = cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Expect: plan.Expect(), LargeObjects: cluster.LargeCompressed})
+		Expect(err).NotTo(HaveOccurred())
+		outs = c.Apply(context.Background(), objs)
+		Expect(outs[0].Err).NotTo(HaveOccurred())
+		Expect(outs[0].Action).To(Equal(cluster.Created))
+	})
+
+	It("apply refuses --plan with --server-side before reading anything", func() {
+		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", "default", "-f", fixture("stages/plan/v1.yaml"), "--server-side", "--plan", "plan.json")
+		Expect(r.ExitCode).To(Equal(2), "%s", r)
+		Expect(r.Stderr).To(HavePrefix("error: --plan cannot be used with --server-side: a plan holds the client-side lane's writes " +
+			"to the resourceVersions it read, and a server-side apply patch carries none\n"))
+	})
 })

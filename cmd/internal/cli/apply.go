@@ -271,7 +271,8 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 }
 
 // lanes sets the lane options of opts from the flags, refusing what
-// kubectl apply --server-side refuses (--dry-run=client, --force).
+// kubectl apply --server-side refuses (--dry-run=client, --force), and
+// the approval flags a lane cannot hold (confirmFlags.checkLane).
 func (f *applyFlags) lanes(opts *cluster.Options) error {
 	var err error
 	if opts.Lane, err = cluster.ParseLane(f.serverSide); err != nil {
@@ -289,7 +290,7 @@ func (f *applyFlags) lanes(opts *cluster.Options) error {
 	case opts.Lane != cluster.LaneClientSide && f.force:
 		return errors.New("--force cannot be used with --server-side")
 	}
-	return nil
+	return f.approval.checkLane(opts.Lane, f.planFile)
 }
 
 // writeOptions sets in opts what the flags of kubectl's apply say about

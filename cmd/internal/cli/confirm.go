@@ -28,6 +28,23 @@ func (f *confirmFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.yes, "yes", false, "with --confirm: approve without asking (the diff and summary are still shown)")
 }
 
+// checkLane refuses what the lane cannot hold: --plan (planFile) in a
+// server-side lane, whose apply patches carry no resourceVersion for the
+// plan to hold live to (a plan describes the client-side lane's writes),
+// and --confirm with --server-side=auto, whose diff cannot show each
+// object in the lane it would be applied in.
+func (f *confirmFlags) checkLane(lane cluster.Lane, planFile string) error {
+	switch {
+	case planFile != "" && lane != cluster.LaneClientSide:
+		return errors.New("--plan cannot be used with --server-side: a plan holds the client-side lane's writes to the " +
+			"resourceVersions it read, and a server-side apply patch carries none")
+	case f.confirm && lane == cluster.LaneAuto:
+		return errors.New("--confirm cannot be used with --server-side=auto: the diff shows one lane for every object; " +
+			"pass --server-side=true or false")
+	}
+	return nil
+}
+
 // errNotConfirmed is apply's error when the user did not approve.
 var errNotConfirmed = errors.New("not applied: the changes were not approved")
 

@@ -5,6 +5,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/cmd/internal/command"
+	"github.com/plyproject/ply/pkg/cluster"
 )
 
 var _ = Describe("the approval prompt", func() {
@@ -29,5 +32,27 @@ var _ = Describe("the approval prompt", func() {
 		Expect(f.checkAsker(strings.NewReader("y\n"))).To(MatchError("--confirm: standard input is not a terminal to ask on; pass --yes to approve without asking"))
 		f.yes = true
 		Expect(f.checkAsker(strings.NewReader(""))).To(Succeed())
+	})
+
+	DescribeTable("refuse the lanes they cannot hold",
+		func(want string, args ...string) {
+			captureOptions()
+			r := runApply(append([]string{"-f", "testdata/cm.yaml"}, args...)...)
+			Expect(r.code).To(Equal(command.ExitUsage))
+			Expect(r.stderr).To(HavePrefix("error: " + want + "\n"))
+		},
+		Entry("--plan with --server-side", "--plan cannot be used with --server-side: a plan holds the client-side lane's writes "+
+			"to the resourceVersions it read, and a server-side apply patch carries none", "--plan=plan.json", "--server-side"),
+		Entry("--plan with --server-side=auto", "--plan cannot be used with --server-side: a plan holds the client-side lane's writes "+
+			"to the resourceVersions it read, and a server-side apply patch carries none", "--plan=plan.json", "--server-side=auto"),
+		Entry("--confirm with --server-side=auto", "--confirm cannot be used with --server-side=auto: the diff shows one lane "+
+			"for every object; pass --server-side=true or false", "--confirm", "--yes", "--server-side=auto"),
+	)
+
+	It("--confirm goes on with --server-side: the diff is the server-side apply's dry run", func() {
+		got := captureOptions()
+		r := runApply("-f", "testdata/cm.yaml", "--confirm", "--yes", "--server-side")
+		Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"))
+		Expect(got.Lane).To(Equal(cluster.LaneServerSide))
 	})
 })
