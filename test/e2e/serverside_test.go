@@ -144,7 +144,8 @@ var _ = Describe("ply apply --server-side", func() {
 		r := applyWith(srv.Kubeconfig, ns, []string{keep, gone}, "--server-side", "--prune", "--applyset=ssa", "--wait", "--timeout=30s")
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
 		Expect(r.Stdout).To(ContainSubstring("configmap/keep serverside-applied\nconfigmap/gone serverside-applied\n"))
-		Expect(r.Stdout).To(ContainSubstring("configmap/keep Current"))
+		Expect(r.Stdout).To(ContainSubstring("configmap/gone serverside-applied\n2 objects Current when first read (configmaps: 2)\n"),
+			"ConfigMaps are Current as soon as they exist: one summary line for their stage")
 		Expect(live(configMaps, ns, "gone").GetLabels()).To(HaveKey(cluster.ApplySetPartOfLabel))
 
 		r = applyWith(srv.Kubeconfig, ns, []string{keep}, "--server-side", "--prune", "--applyset=ssa")
