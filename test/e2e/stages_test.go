@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -28,6 +30,19 @@ func resourceVersion(gvr schema.GroupVersionResource, ns, name string) int64 {
 	n, err := strconv.ParseInt(live(gvr, ns, name).GetResourceVersion(), 10, 64)
 	Expect(err).NotTo(HaveOccurred())
 	return n
+}
+
+// applyLines are the lines of out but the summary lines of --wait ("3
+// objects Current when first read (configmaps: 3)").
+func applyLines(out string) []string {
+	GinkgoHelper()
+	var lines []string
+	for _, l := range outLines(out) {
+		if !strings.Contains(l, " when first read (") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
 
 var _ = Describe("apply in stages on the real server", func() {
@@ -82,42 +97,57 @@ var _ = Describe("apply in stages on the real server", func() {
 			`" (` + filepath.Join(dir, "all.yaml") + `#1): not applied: stage 3 (wave 0, workloads) did not finish:`))
 	})
 
-	It("writes by sync wave, then by kapp change rule, and prunes in the reverse order", func() {
-		ns := newNamespace("stages-")
-		dir := fixture("stages/declared/waves.yaml")
-		groups := fixture("stages/declared/groups.yaml")
-		res := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", dir, "-f", groups, "--prune", "--applyset=declared")
-		Expect(res.ExitCode).To(Equal(0), "%s", res)
-		written := []int64{
-			resourceVersion(secrets, ns, "wave-minus-1"),
-			resourceVersion(configMaps, ns, "wave-0"),
-			resourceVersion(configMaps, ns, "wave-1"),
-			resourceVersion(configMaps, ns, "wave-2"),
-		}
-		for k := 1; k < len(written); k++ {
-			Expect(written[k-1]).To(BeNumerically("<", written[k]), "wave order")
-		}
-		Expect(resourceVersion(configMaps, ns, "db")).To(BeNumerically("<", resourceVersion(configMaps, ns, "migrations")))
-		Expect(resourceVersion(configMaps, ns, "migrations")).To(BeNumerically("<", resourceVersion(configMaps, ns, "app")))
-		Expect(resourceVersion(configMaps, ns, "app")).To(BeNumerically("<", resourceVersion(configMaps, ns, "wave-1")),
-			"the change rules order within wave 0")
+	DescribeTable("writes by sync wave, then by kapp change rule, and prunes in the reverse order, in every lane and under ignore rules",
+		func(verb string, args ...string) {
+			ns := newNamespace("stages-")
+			dir := fixture("stages/declared/waves.yaml")
+			groups := fixture("stages/declared/groups.yaml")
+			res := ply(append([]string{"apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", dir, "-f", groups, "--prune", "--applyset=declared"}, args...)...)
+			Expect(res.ExitCode).To(Equal(0), "%s", res)
+			for _, obj := range []string{"configmap/wave-2", "configmap/wave-0", "secret/wave-minus-1", "configmap/wave-1",
+				"configmap/app", "configmap/migrations", "configmap/db"} {
+				Expect(applyLines(res.Stdout)).To(ContainElement(obj+" "+verb), "no object skipped")
+			}
+			written := []int64{
+				resourceVersion(secrets, ns, "wave-minus-1"),
+				resourceVersion(configMaps, ns, "wave-0"),
+				resourceVersion(configMaps, ns, "wave-1"),
+				resourceVersion(configMaps, ns, "wave-2"),
+			}
+			for k := 1; k < len(written); k++ {
+				Expect(written[k-1]).To(BeNumerically("<", written[k]), "wave order")
+			}
+			Expect(resourceVersion(configMaps, ns, "db")).To(BeNumerically("<", resourceVersion(configMaps, ns, "migrations")))
+			Expect(resourceVersion(configMaps, ns, "migrations")).To(BeNumerically("<", resourceVersion(configMaps, ns, "app")))
+			Expect(resourceVersion(configMaps, ns, "app")).To(BeNumerically("<", resourceVersion(configMaps, ns, "wave-1")),
+				"the change rules order within wave 0")
 
-		empty := GinkgoT().TempDir()
-		Expect(os.WriteFile(filepath.Join(empty, "keep.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: keep}\n"), 0o644)).To(Succeed())
-		res = plyNS(ns, empty, "--prune", "--applyset=declared")
-		Expect(res.ExitCode).To(Equal(0), "%s", res)
-		Expect(outLines(res.Stdout)).To(Equal([]string{
-			"configmap/keep created",
-			"configmap/wave-2 pruned",
-			"configmap/wave-1 pruned",
-			// wave 0: "delete before deleting migrations" puts app first.
-			"configmap/app pruned",
-			"configmap/db pruned",
-			"configmap/wave-0 pruned",
-			"configmap/migrations pruned",
-			"secret/wave-minus-1 pruned",
-		}))
-	})
+			empty := GinkgoT().TempDir()
+			Expect(os.WriteFile(filepath.Join(empty, "keep.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: keep}\n"), 0o644)).To(Succeed())
+			res = plyNS(ns, empty, append([]string{"--prune", "--applyset=declared"}, args...)...)
+			Expect(res.ExitCode).To(Equal(0), "%s", res)
+			if slices.Contains(args, "--wait") {
+				Expect(res.Stdout).To(ContainSubstring("1 object Current when first read (configmaps: 1)\n"))
+				Expect(res.Stdout).To(MatchRegexp(`\n\d objects? NotFound when first read \(`), "the pruned objects waited for")
+			}
+			Expect(applyLines(res.Stdout)).To(Equal([]string{
+				"configmap/keep " + verb,
+				"configmap/wave-2 pruned",
+				"configmap/wave-1 pruned",
+				// wave 0: "delete before deleting migrations" puts app first.
+				"configmap/app pruned",
+				"configmap/db pruned",
+				"configmap/wave-0 pruned",
+				"configmap/migrations pruned",
+				"secret/wave-minus-1 pruned",
+			}))
+		},
+		Entry("client-side", "created"),
+		Entry("server-side, waiting for each stage", "serverside-applied", "--server-side", "--wait", "--timeout=60s"),
+		Entry("client-side under an ignore rule, waiting for each stage", "created",
+			"--ignore-field=configmap:metadata.labels.team", "--wait", "--timeout=60s"),
+		Entry("server-side under an ignore rule", "serverside-applied", "--server-side", "--ignore-manager=kube-controller-manager"),
+	)
 
 	It("refuses change rules that form a cycle, naming the groups, and writes nothing", func() {
 		ns := newNamespace("stages-")
