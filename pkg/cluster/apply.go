@@ -427,16 +427,10 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 	}
 	t.bulk = bulk.group(t)
 	lane, warning, err := c.laneOf(ctx, &t)
-	out.Lane = lane
+	out.Lane, err = lane, c.heldLane(lane, err)
 	switch {
 	case err != nil:
 		out.Err = err
-		return out
-	case lane == LaneServerSide && c.opts.Expect != nil:
-		// A server-side apply patch carries no resourceVersion read
-		// here: Expect could not hold the write to it.
-		out.Err = errors.New("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
-			"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)")
 		return out
 	case lane == LaneServerSide:
 		return c.applyOneServerSide(ctx, t, out, warning)
@@ -452,16 +446,12 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		}
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
+		if err == nil {
+			err = c.expect(t, p, lost)
+		}
 		if err != nil {
 			out.Err = lost.failure(err)
 			return out
-		}
-		if c.opts.Expect != nil && lost == nil {
-			// Not after a lost answer: the write may have moved it.
-			if err := c.opts.Expect(t.ref, p.rv, p.exists); err != nil {
-				out.Err = err
-				return out
-			}
 		}
 		out.Changes, out.Warnings = p.res.Changes, p.res.Warnings
 		if p.exists && value.Equal(p.res.Object, p.live) {
@@ -519,6 +509,31 @@ func (c *Client) refused(ctx context.Context, t target, p planned, ie *Immutable
 		return Failed, value.Null, err
 	}
 	return Recreated, res, nil
+}
+
+// errServerSideUnderPlan fails an object the server-side lane would apply
+// while Options.Expect holds the writes: a server-side apply patch
+// carries no resourceVersion read, so Expect could not hold its write.
+var errServerSideUnderPlan = errors.New("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
+	"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)")
+
+// heldLane is err, the error of choosing lane, or errServerSideUnderPlan
+// when Options.Expect holds the writes and lane is the server-side one.
+func (c *Client) heldLane(lane Lane, err error) error {
+	if err == nil && lane == LaneServerSide && c.opts.Expect != nil {
+		return errServerSideUnderPlan
+	}
+	return err
+}
+
+// expect is Options.Expect's verdict on p, the live object read for t's
+// write: nil without Expect, and after a lost answer (lost not nil: the
+// write may have moved the object itself).
+func (c *Client) expect(t target, p planned, lost *lostWrite) error {
+	if c.opts.Expect == nil || lost != nil {
+		return nil
+	}
+	return c.opts.Expect(t.ref, p.rv, p.exists)
 }
 
 // lostWrite is a write of this run that failed transiently after it may

@@ -218,20 +218,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return command.ExitFailed
 	}
-	// Input order on a terminal too: the progress bar shows what is done
-	// while an object early in the input holds the lines after it back.
-	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
-	printer.lanes = opts.Lane == cluster.LaneAuto
-	if listsObjects(&f.print) {
-		printer.list = &listing{total: len(objs)}
-	}
-	switch {
-	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
-		printer.bar = &progressBar{w: stderr, total: len(objs)}
-	case f.progress:
-		opts.Progress = stderr
-	}
-	opts.Report = printer.report
+	printer := f.printer(objPrinter, &opts, len(objs), stdout, stderr)
 	stages := f.stageWaiter(&opts, printer, objPrinter != nil, stdout, stderr)
 	if err := f.holdToPlan(&opts); err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
@@ -268,6 +255,26 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		return printer.code
 	}
 	return max(printer.code, stages.finish(ctx, outs))
+}
+
+// printer returns apply's printer of n objects and hooks it on opts: the
+// lines (or -o's objects), and the progress (a bar on a terminal).
+func (f *applyFlags) printer(objPrinter printers.ResourcePrinter, opts *cluster.Options, n int, stdout, stderr io.Writer) *applyPrinter {
+	// Input order on a terminal too: the progress bar shows what is done
+	// while an object early in the input holds the lines after it back.
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
+	printer.lanes = opts.Lane == cluster.LaneAuto
+	if listsObjects(&f.print) {
+		printer.list = &listing{total: n}
+	}
+	switch {
+	case (f.progress || n > ProgressThreshold) && isTerminal(stderr):
+		printer.bar = &progressBar{w: stderr, total: n}
+	case f.progress:
+		opts.Progress = stderr
+	}
+	opts.Report = printer.report
+	return printer
 }
 
 // lanes sets the lane options of opts from the flags, refusing what
