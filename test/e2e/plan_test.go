@@ -206,6 +206,32 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(outs[0].Action).To(Equal(cluster.Created))
 	})
 
+	It("diff --server-side-apply -o json plans the server-side apply: its changed fields with their values before and after", func() {
+		ns := newNamespace("plan-")
+		r := applyWith(srv.Kubeconfig, ns, []string{configMapWith("colours", map[string]any{"colour": "blue", "shade": "dark"})}, "--server-side")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		rv := live(configMaps, ns, "colours").GetResourceVersion()
+		plan := diffPlan(ns, 1, "-f", configMapWith("colours", map[string]any{"colour": "green", "shade": "dark"}), "--server-side-apply")
+		Expect(plan.Objects).To(HaveLen(1))
+		o := plan.Objects[0]
+		Expect(o.Action).To(Equal(cluster.PlanUpdate))
+		Expect(o.ResourceVersion).To(Equal(rv))
+		Expect(o.Digest).To(HavePrefix("sha256:"))
+		var colour []cluster.PlanField
+		for _, f := range o.Fields {
+			Expect(f.Path).NotTo(ContainSubstring("shade"), "unchanged")
+			if strings.Contains(f.Path, "colour") {
+				colour = append(colour, f)
+			}
+		}
+		Expect(colour).To(HaveLen(1), "%v", o.Fields)
+		Expect(colour[0].Reason).To(Equal(cluster.ReasonServerSideApply))
+		Expect(string(colour[0].Before)).To(Equal(`"blue"`), "the value before, which the plan showed none of without the paths")
+		Expect(string(colour[0].After)).To(Equal(`"green"`))
+		again := diffPlan(ns, 1, "-f", configMapWith("colours", map[string]any{"colour": "green", "shade": "dark"}), "--server-side-apply")
+		Expect(again.Objects[0].Digest).To(Equal(o.Digest), "the same change planned twice")
+	})
+
 	It("apply refuses --plan with --server-side before reading anything", func() {
 		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", "default", "-f", fixture("stages/plan/v1.yaml"), "--server-side", "--plan", "plan.json")
 		Expect(r.ExitCode).To(Equal(2), "%s", r)
