@@ -105,11 +105,17 @@ type Outcome struct {
 var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
 // Apply applies objs and returns one Outcome per object, in input order.
-// Namespaces and CustomResourceDefinitions are applied first; Apply then
-// waits until each CRD applied is established, its kinds are served by
-// discovery and its schema is published (each wait bounded), and applies
-// the other objects through a pool of Options.Workers. An object that
-// fails does not stop the others, and nothing is written for it.
+// The objects are applied in stages (see Stages: sync waves, kapp change
+// rules, then kinds: Namespaces, CustomResourceDefinitions, what others
+// refer to, workloads, admission webhooks last), each stage through a
+// pool of Options.Workers once the stage before it has finished. After a
+// stage holding CRDs, Apply waits until each CRD applied is established,
+// its kinds are served by discovery and its schema is published (each
+// wait bounded). Options.StageDone, when set, is called between stages
+// (with --wait: the stage's wait); its error fails the objects of the
+// stages left, writing nothing for them. An object that fails does not
+// stop the others, and nothing is written for it. Declared order that
+// cannot be read (a bad wave or rule, a cycle) fails every object.
 //
 // Each object is read, merged (recorded from its last-applied annotation,
 // local, live) under the server's schema, and written with the
@@ -142,52 +148,100 @@ func (c *Client) Apply(ctx context.Context, objs []Object) []Outcome {
 		}
 		return outs
 	}
-	prog := newProgress(c.opts.Progress, len(objs))
-	first, rest := phases(refs)
-	done := func(i int) {
-		if c.opts.Report != nil {
-			c.opts.Report(i, outs[i])
+	stages, err := Stages(objs)
+	if err != nil {
+		for i := range outs {
+			outs[i].Err = err
+			if c.opts.Report != nil {
+				c.opts.Report(i, outs[i])
+			}
 		}
-		prog.done()
+		return outs
 	}
-	bulk := c.newBulk(objs, first)
+	prog := newProgress(c.opts.Progress, len(objs))
+	st := stageRun{c: c, objs: objs, refs: refs, outs: outs, sch: sch, prog: prog, notReady: map[string]error{}}
+	for n, s := range stages {
+		if st.stopped != nil {
+			st.fail(s, st.stopped)
+			continue
+		}
+		st.apply(ctx, s)
+		if c.opts.StageDone != nil && n < len(stages)-1 {
+			if err := c.opts.StageDone(ctx, s, outs); err != nil {
+				st.stopped = errors.New("not applied: " + s.String() + " did not finish: " + err.Error())
+			}
+		}
+	}
+	prog.finish()
+	return outs
+}
+
+// stageRun is the state of Apply across its stages.
+type stageRun struct {
+	c    *Client
+	objs []Object
+	refs []Ref
+	outs []Outcome
+	sch  *openapi.Schema
+	prog *progress
+	// notReady holds, by group/kind, why the kinds of a CRD applied in an
+	// earlier stage are not served: their objects fail with it.
+	notReady map[string]error
+	// stopped, when set, fails the objects of the stages left.
+	stopped error
+}
+
+// done reports the outcome of the object at index i.
+func (st *stageRun) done(i int) {
+	if st.c.opts.Report != nil {
+		st.c.opts.Report(i, st.outs[i])
+	}
+	st.prog.done()
+}
+
+// fail fails the objects of s with err, writing nothing.
+func (st *stageRun) fail(s Stage, err error) {
+	for _, i := range s.Indices {
+		st.outs[i].Err = err
+		st.done(i)
+	}
+}
+
+// apply applies the objects of s through the worker pool; when s holds
+// CRDs (and the run writes), it then waits until they are established,
+// their kinds served and their schemas published (each wait bounded).
+func (st *stageRun) apply(ctx context.Context, s Stage) {
+	c := st.c
+	// Grouped after the CRDs of earlier stages are served, so that their
+	// kinds are listed.
+	bulk := c.newBulk(st.objs, s.Indices)
 	bulk.prefetch(ctx)
-	c.pool(ctx, first, func(i int) {
-		octx, heard := withWarnings(ctx)
-		outs[i] = c.applyOne(octx, objs[i], sch, bulk)
-		outs[i].Warnings = heard.appendTo(outs[i].Warnings)
-		done(i)
+	c.pool(ctx, s.Indices, func(i int) {
+		if err, ok := st.notReady[st.refs[i].GroupKind().String()]; ok {
+			st.outs[i].Err = err
+		} else {
+			octx, heard := withWarnings(ctx)
+			st.outs[i] = c.applyOne(octx, st.objs[i], st.sch, bulk)
+			st.outs[i].Warnings = heard.appendTo(st.outs[i].Warnings)
+		}
+		st.done(i)
 	})
 	bulk.wait()
 	var crds []int
-	for _, i := range first {
-		if isCRD(refs[i]) && outs[i].Action != Failed {
+	for _, i := range s.Indices {
+		if isCRD(st.refs[i]) && st.outs[i].Action != Failed {
 			crds = append(crds, i)
 		}
 	}
-	var notReady map[string]error
-	if len(crds) > 0 && c.opts.DryRun == DryRunNone {
-		var kinds []crdKind
-		kinds, notReady = c.waitCRDs(ctx, objs, crds)
-		c.mapper.Reset()
-		sch = c.waitSchema(ctx, sch, kinds)
+	if len(crds) == 0 || c.opts.DryRun != DryRunNone {
+		return
 	}
-	// Grouped after the CRDs are served, so that their kinds are listed.
-	bulk = c.newBulk(objs, rest)
-	bulk.prefetch(ctx)
-	c.pool(ctx, rest, func(i int) {
-		if err, ok := notReady[refs[i].GroupKind().String()]; ok {
-			outs[i].Err = err
-		} else {
-			octx, heard := withWarnings(ctx)
-			outs[i] = c.applyOne(octx, objs[i], sch, bulk)
-			outs[i].Warnings = heard.appendTo(outs[i].Warnings)
-		}
-		done(i)
-	})
-	bulk.wait()
-	prog.finish()
-	return outs
+	kinds, notReady := c.waitCRDs(ctx, st.objs, crds)
+	for gk, err := range notReady {
+		st.notReady[gk] = err
+	}
+	c.mapper.Reset()
+	st.sch = c.waitSchema(ctx, st.sch, kinds)
 }
 
 // pool runs f for each index of idx on at most Options.Workers goroutines
@@ -373,7 +427,7 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 	}
 	t.bulk = bulk.group(t)
 	lane, warning, err := c.laneOf(ctx, &t)
-	out.Lane = lane
+	out.Lane, err = lane, c.heldLane(lane, err)
 	switch {
 	case err != nil:
 		out.Err = err
@@ -392,6 +446,9 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 		}
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
+		if err == nil {
+			err = c.expect(t, p, lost)
+		}
 		if err != nil {
 			out.Err = lost.failure(err)
 			return out
@@ -452,6 +509,31 @@ func (c *Client) refused(ctx context.Context, t target, p planned, ie *Immutable
 		return Failed, value.Null, err
 	}
 	return Recreated, res, nil
+}
+
+// errServerSideUnderPlan fails an object the server-side lane would apply
+// while Options.Expect holds the writes: a server-side apply patch
+// carries no resourceVersion read, so Expect could not hold its write.
+var errServerSideUnderPlan = errors.New("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
+	"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)")
+
+// heldLane is err, the error of choosing lane, or errServerSideUnderPlan
+// when Options.Expect holds the writes and lane is the server-side one.
+func (c *Client) heldLane(lane Lane, err error) error {
+	if err == nil && lane == LaneServerSide && c.opts.Expect != nil {
+		return errServerSideUnderPlan
+	}
+	return err
+}
+
+// expect is Options.Expect's verdict on p, the live object read for t's
+// write: nil without Expect, and after a lost answer (lost not nil: the
+// write may have moved the object itself).
+func (c *Client) expect(t target, p planned, lost *lostWrite) error {
+	if c.opts.Expect == nil || lost != nil {
+		return nil
+	}
+	return c.opts.Expect(t.ref, p.rv, p.exists)
 }
 
 // lostWrite is a write of this run that failed transiently after it may

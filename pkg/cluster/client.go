@@ -148,6 +148,22 @@ type Options struct {
 	// object as soon as Apply has finished it (concurrently, from the
 	// workers, in the order objects finish).
 	Report func(i int, o Outcome)
+	// Expect, when not nil, is called by Apply with each live object it
+	// reads before merging (its resourceVersion, "" and exists false when
+	// it does not exist), the reads after a conflict included; an error
+	// fails the object, writing nothing. Since the write carries the
+	// resourceVersion read, an object Expect accepted is written only if
+	// it has not changed since. Plan.Expect holds live to a saved plan.
+	// The server-side lane cannot be held so: with Expect set, an object
+	// applied server-side fails, writing nothing.
+	Expect func(ref Ref, resourceVersion string, exists bool) error
+	// StageDone, when not nil, is called by Apply when the objects of
+	// stage s have been applied and another stage follows (outs holds
+	// the outcomes of every stage so far, by input index); an error
+	// stops the run: the objects of the later stages fail with it and
+	// nothing is written for them. The CLI's --wait waits there until
+	// the stage's objects are Current.
+	StageDone func(ctx context.Context, s Stage, outs []Outcome) error
 	// ShowSecrets turns off the masking of Secrets: without it, the
 	// unified diffs of Diff show the values of a Secret's data and
 	// stringData (also in its last-applied annotation) as MaskSecrets

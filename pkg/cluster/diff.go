@@ -64,6 +64,8 @@ type DiffResult struct {
 	// namespace does not exist yet and is created by a Namespace of the
 	// same run (NewNamespaceNote).
 	Note string
+	// paths holds the path of each of Fields.
+	paths []fieldpath.Path
 }
 
 // Changed reports whether applying the object would write anything.
@@ -269,16 +271,17 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 	for _, ch := range p.res.Changes {
 		fc := FieldChange{Path: ch.Path().String(), Op: ch.Op, Reason: reason(ch)}
 		d.Fields = append(d.Fields, fc)
+		d.paths = append(d.paths, ch.Path())
 		reasons[fc.Path] = fc
 	}
 	if c.opts.DryRun == DryRunServer {
 		result, err := c.dryWrite(ctx, t, p)
 		if ie := immutable(err); p.exists && ie != nil {
-			d.Fields = nil
+			d.Fields, d.paths = nil, nil
 			if d.Err = c.diffRecreation(ctx, &d, t, ie, sch); d.Err != nil {
 				return d
 			}
-			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver, true)
+			d.Fields, d.paths = serverFields(d.Live, d.Merged, reasons, ReasonNotCarriedOver, true)
 		} else {
 			switch {
 			case err != nil && !p.exists && declared[t.ref.Namespace] && namespaceNotFound(err, t.ref.Namespace):
@@ -287,14 +290,14 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 				d.Note = NewNamespaceNote(t.ref.Namespace)
 				result = p.res.Object
 			case err != nil:
-				d.Err, d.Fields = err, nil
+				d.Err, d.Fields, d.paths = err, nil, nil
 				return d
 			}
-			d.Merged, d.Fields = result, nil
+			d.Merged, d.Fields, d.paths = result, nil, nil
 			if diffText(d.Live) == diffText(d.Merged) {
 				return d
 			}
-			d.Fields = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer, false)
+			d.Fields, d.paths = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer, false)
 		}
 	}
 	live, merged := d.Live, d.Merged
@@ -310,13 +313,14 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 	return d
 }
 
-// serverFields lists the fields that differ between live and the server's
+// serverFields lists the fields (and their paths) that differ between live and the server's
 // answer (maps member by member, other values whole; managedFields left
 // out, as in the diff), each with the merge's provenance when the merge
 // changed that field (with nested, also when it changed a field inside a
 // value compared whole, such as one item of a list), else other.
-func serverFields(live, answer value.Value, reasons map[string]FieldChange, other string, nested bool) []FieldChange {
+func serverFields(live, answer value.Value, reasons map[string]FieldChange, other string, nested bool) ([]FieldChange, []fieldpath.Path) {
 	var out []FieldChange
+	var paths []fieldpath.Path
 	var walk func(path fieldpath.Path, a, b value.Value)
 	walk = func(path fieldpath.Path, a, b value.Value) {
 		if len(path) == 2 && path[0].Field == "metadata" && path[1].Field == "managedFields" {
@@ -352,9 +356,10 @@ func serverFields(live, answer value.Value, reasons map[string]FieldChange, othe
 			fc.Reason = r.Reason
 		}
 		out = append(out, fc)
+		paths = append(paths, path)
 	}
 	walk(nil, live, answer)
-	return out
+	return out, paths
 }
 
 // reasonWithin returns the change of reasons inside the value at path (a

@@ -16,10 +16,20 @@
 // trailing newline), so that a user can switch between kubectl apply and
 // ply apply in both directions.
 //
-// Client.Apply applies Namespaces and CustomResourceDefinitions first,
-// waits until the CRDs are established, served by discovery and published
-// in the OpenAPI documents, then applies the other objects through a
-// bounded worker pool. An object whose merged result equals the live
+// Client.Apply applies a run in stages (Stages: Argo CD sync waves, kapp
+// change rules, then kinds: Namespaces, CustomResourceDefinitions, what
+// others refer to, workloads, admission webhooks last), one stage after
+// the other, each through a bounded worker pool; after a stage holding
+// CRDs it waits until they are established, served by discovery and
+// published in the OpenAPI documents, and Options.StageDone runs between
+// stages (the CLI's --wait). Prune deletes in the reverse order; NewPlan,
+// PrunePlan and Plan.Moved describe a run without writing and hold a
+// later run to that description (Options.Expect: the client-side lane's
+// writes carry the resourceVersion the plan read; an object the
+// server-side lane would apply fails under Expect, writing nothing). Every
+// object of a stage goes through the same per-object apply whatever its
+// lane and ignore rules, so the stages, StageDone and prune see the
+// outcomes of both lanes alike. An object whose merged result equals the live
 // object is left alone (Unchanged); Options.Report hears of each object as
 // it finishes, and Outcome.Result is the server's answer. Client.Diff
 // computes the same merges without writing and renders unified diffs:

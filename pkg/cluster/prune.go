@@ -255,17 +255,7 @@ func (c *Client) applySetRun(ctx context.Context, objs []Object, p Prune, set *a
 // it listed when opened) that outs did not apply, and returns outs with
 // their outcomes appended (Options.Report hears of them from index base).
 func (c *Client) pruneMembers(ctx context.Context, set *applySet, outs []Outcome, base int, policy metav1.DeletionPropagation) ([]Outcome, error) {
-	var targets []listTarget
-	for _, m := range set.kinds {
-		if m.Scope.Name() != meta.RESTScopeNameNamespace {
-			targets = append(targets, listTarget{mapping: m})
-			continue
-		}
-		for ns := range set.namespaces {
-			targets = append(targets, listTarget{mapping: m, namespace: ns})
-		}
-	}
-	cands, err := c.candidates(ctx, targets, ApplySetPartOfLabel+"="+set.id, applied(outs), false)
+	cands, err := c.candidates(ctx, set.targets(), ApplySetPartOfLabel+"="+set.id, applied(outs), false)
 	if err != nil {
 		return outs, errors.New("cannot list the members of the " + set.String() + " to prune (it keeps listing the kinds and namespaces of both runs): " + err.Error())
 	}
@@ -276,6 +266,22 @@ func (c *Client) pruneMembers(ctx context.Context, set *applySet, outs []Outcome
 			" keeps listing the kinds and namespaces of both runs, so the next run prunes them")
 	}
 	return outs, nil
+}
+
+// targets are the lists that find the members of set: every kind it
+// listed when opened, in every namespace it listed.
+func (set *applySet) targets() []listTarget {
+	var targets []listTarget
+	for _, m := range set.kinds {
+		if m.Scope.Name() != meta.RESTScopeNameNamespace {
+			targets = append(targets, listTarget{mapping: m})
+			continue
+		}
+		for ns := range set.namespaces {
+			targets = append(targets, listTarget{mapping: m, namespace: ns})
+		}
+	}
+	return targets
 }
 
 // remaining returns what the parent lists after a run that applied outs
@@ -340,6 +346,33 @@ const LegacyClusterScopedWarning = "Warning: --prune without --applyset and --pr
 // legacyPrune is ApplyPrune with a selector (or All) and a list of kinds;
 // without p.Allowlist, the namespaced kinds of DefaultPruneKinds.
 func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Outcome, error) {
+	mappings, err := c.legacyMappings(p)
+	if err != nil {
+		return nil, err
+	}
+	outs := c.Apply(ctx, objs)
+	if err := skipped(outs); err != nil {
+		return outs, err
+	}
+	refs := make([]Ref, len(outs))
+	for i, o := range outs {
+		refs[i] = o.Ref
+	}
+	cands, err := c.candidates(ctx, c.legacyTargets(mappings, refs), p.legacySelector(), applied(outs), true)
+	if err != nil {
+		return outs, errors.New("cannot list the objects to prune: " + err.Error())
+	}
+	pruned, failed := c.deleteAll(ctx, cands, len(objs), p.Propagation)
+	outs = append(outs, pruned...)
+	if failed > 0 {
+		return outs, errors.New(strconv.Itoa(failed) + " of " + strconv.Itoa(len(pruned)) + " objects could not be pruned")
+	}
+	return outs, nil
+}
+
+// legacyMappings maps the kinds the legacy prune p lists: p.Allowlist,
+// else the namespaced kinds of DefaultPruneKinds.
+func (c *Client) legacyMappings(p Prune) ([]*meta.RESTMapping, error) {
 	kinds := p.Allowlist
 	if len(kinds) == 0 {
 		kinds = DefaultPruneKinds
@@ -357,17 +390,19 @@ func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Out
 		}
 		mappings = append(mappings, m)
 	}
-	outs := c.Apply(ctx, objs)
-	if err := skipped(outs); err != nil {
-		return outs, err
-	}
+	return mappings, nil
+}
+
+// legacyTargets are the lists of the legacy prune: the kinds of mappings,
+// the namespaced ones in the namespace of -n and those of refs.
+func (c *Client) legacyTargets(mappings []*meta.RESTMapping, refs []Ref) []listTarget {
 	namespaces := map[string]bool{}
 	if c.enforce {
 		namespaces[c.namespace] = true
 	}
-	for _, o := range outs {
-		if o.Ref.Namespace != "" {
-			namespaces[o.Ref.Namespace] = true
+	for _, r := range refs {
+		if r.Namespace != "" {
+			namespaces[r.Namespace] = true
 		}
 	}
 	var targets []listTarget
@@ -380,20 +415,16 @@ func (c *Client) legacyPrune(ctx context.Context, objs []Object, p Prune) ([]Out
 			targets = append(targets, listTarget{mapping: m, namespace: ns})
 		}
 	}
-	selector := p.Selector
+	return targets
+}
+
+// legacySelector is the label selector of the legacy prune p: none with
+// All.
+func (p Prune) legacySelector() string {
 	if p.All {
-		selector = ""
+		return ""
 	}
-	cands, err := c.candidates(ctx, targets, selector, applied(outs), true)
-	if err != nil {
-		return outs, errors.New("cannot list the objects to prune: " + err.Error())
-	}
-	pruned, failed := c.deleteAll(ctx, cands, len(objs), p.Propagation)
-	outs = append(outs, pruned...)
-	if failed > 0 {
-		return outs, errors.New(strconv.Itoa(failed) + " of " + strconv.Itoa(len(pruned)) + " objects could not be pruned")
-	}
-	return outs, nil
+	return p.Selector
 }
 
 // skipped returns a *PruneSkippedError when any outcome failed.
@@ -489,15 +520,16 @@ type listTarget struct {
 type candidate struct {
 	ref  Ref
 	live *unstructured.Unstructured
+	// stage is the deletion stage (orderDeletions), from 1.
+	stage int
 }
 
 // candidates lists the objects of targets matching selector that the run
 // did not apply (keep), each once (by UID: a kind listed under two
 // groups lists its objects twice); with recorded, only those carrying a
 // last-applied annotation. The selector is checked again on every object
-// listed: a server that ignored it must not make ply delete the rest. They are returned in deletion order: the
-// reverse of Apply's phases (other objects, then CustomResourceDefinitions,
-// then Namespaces), each sorted by kind, namespace and name.
+// listed: a server that ignored it must not make ply delete the rest. They are returned in deletion order
+// (orderDeletions).
 func (c *Client) candidates(ctx context.Context, targets []listTarget, selector string, applied keep, recorded bool) ([]candidate, error) {
 	sel, err := labels.Parse(selector)
 	if err != nil {
@@ -550,19 +582,33 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 			}
 		}
 	}
-	rank := func(r Ref) int {
-		switch {
-		case isNamespace(r):
-			return 2
-		case isCRD(r):
-			return 1
-		}
-		return 0
+	return orderDeletions(out)
+}
+
+// orderDeletions sorts cands into deletion order, the reverse of Apply's
+// stages (see stagesOf with deleting: higher sync waves first, the kapp
+// rules "delete before|after deleting", admission webhooks, then
+// workloads, ..., CustomResourceDefinitions, Namespaces last), read from
+// the live objects' annotations; within a stage by kind, namespace and
+// name. Each candidate's stage is set.
+func orderDeletions(cands []candidate) ([]candidate, error) {
+	items := make([]orderItem, len(cands))
+	for i, cd := range cands {
+		items[i] = orderItem{ref: cd.ref, annotations: cd.live.GetAnnotations(), source: "the live object"}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].ref, out[j].ref
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra < rb
+	stages, err := stagesOf(items, true)
+	if err != nil {
+		return nil, errors.New("cannot order the deletions: " + err.Error())
+	}
+	for _, s := range stages {
+		for _, i := range s.Indices {
+			cands[i].stage = s.Number
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i].ref, cands[j].ref
+		if sa, sb := cands[i].stage, cands[j].stage; sa != sb {
+			return sa < sb
 		}
 		if ga, gb := a.GroupKind().String(), b.GroupKind().String(); ga != gb {
 			return ga < gb
@@ -572,11 +618,11 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 		}
 		return a.Name < b.Name
 	})
-	return out, nil
+	return cands, nil
 }
 
-// deleteAll deletes cands in order, one phase (see candidates) after the
-// other, each phase through the worker pool, and returns their outcomes
+// deleteAll deletes cands in order, one stage (see orderDeletions) after
+// the other, each stage through the worker pool, and returns their outcomes
 // and how many failed. Options.Report hears of cands[k] at index base+k.
 func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, policy metav1.DeletionPropagation) ([]Outcome, int) {
 	outs := make([]Outcome, len(cands))
@@ -591,7 +637,7 @@ func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, pol
 		phase = phase[:0]
 	}
 	for k, cd := range cands {
-		if k > 0 && (isCRD(cd.ref) != isCRD(cands[k-1].ref) || isNamespace(cd.ref) != isNamespace(cands[k-1].ref)) {
+		if k > 0 && cd.stage != cands[k-1].stage {
 			flush()
 		}
 		phase = append(phase, k)

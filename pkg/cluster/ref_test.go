@@ -36,23 +36,6 @@ var _ = Describe("Ref", func() {
 	})
 })
 
-var _ = Describe("phases", func() {
-	It("puts Namespaces, then CRDs, first, each in input order", func() {
-		refs := []Ref{
-			ref("apps", "v1", "Deployment", "", "web", ""),
-			ref("example.com", "v1", "Widget", "", "w", ""),
-			ref("apiextensions.k8s.io", "v1", "CustomResourceDefinition", "", "widgets.example.com", ""),
-			ref("", "v1", "Namespace", "", "b", ""),
-			ref("", "v1", "ConfigMap", "", "c", ""),
-			ref("", "v1", "Namespace", "", "a", ""),
-			ref("example.com", "v1", "Namespace", "", "not-core", ""),
-		}
-		first, rest := phases(refs)
-		Expect(first).To(Equal([]int{3, 5, 2}))
-		Expect(rest).To(Equal([]int{0, 1, 4, 6}))
-	})
-})
-
 var _ = Describe("Backoff", func() {
 	b := DefaultBackoff()
 

@@ -501,7 +501,7 @@ func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) Dif
 		d.Merged = live
 		return d
 	}
-	d.Fields = serverFields(d.Live, d.Merged, nil, ReasonServerSideApply, false)
+	d.Fields, d.paths = serverFields(d.Live, d.Merged, nil, ReasonServerSideApply, false)
 	shown, merged := live, answer
 	if !c.opts.ShowSecrets {
 		shown, merged = MaskSecrets(shown, merged)

@@ -134,9 +134,11 @@ var _ = Describe("ply apply --prune --applyset", func() {
 			r = plyNS(ns, pruneManifests("v2", nsA, nsB), "--prune", set)
 			Expect(r.ExitCode).To(Equal(0), "%s", r)
 			Expect(outLines(r.Stdout)).To(HaveExactElements("configmap/keep unchanged", "configmap/new created",
-				// pruned by kind, then namespace and name
+				// pruned in the reverse of the apply stages (workloads, then
+				// what they refer to), each by kind, then namespace and name
+				"deployment.apps/web pruned",
 				BeElementOf("configmap/old pruned", "configmap/old-b pruned"), BeElementOf("configmap/old pruned", "configmap/old-b pruned"),
-				"deployment.apps/web pruned", "service/web pruned"))
+				"service/web pruned"))
 			Expect(outLines(r.Stdout)).To(ContainElements("configmap/old pruned", "configmap/old-b pruned"))
 			expectAbsent(configMaps, nsA, "old")
 			expectAbsent(configMaps, nsB, "old-b")
@@ -310,7 +312,7 @@ var _ = Describe("ply apply --prune --applyset", func() {
 		v3 := read("v3")
 		outs, err = c.ApplyPrune(context.Background(), v3, cluster.Prune{ApplySet: "configmaps/lib", Propagation: metav1.DeletePropagationForeground})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(outs).To(HaveLen(5), "keep, then old, old-b, the Deployment and the Service")
+		Expect(outs).To(HaveLen(5), "keep, then the Deployment, old, old-b and the Service")
 		Expect(outs[0].Action).To(Equal(cluster.Unchanged))
 		for i, o := range outs[1:] {
 			Expect(o.Action).To(Equal(cluster.Pruned), "%s", o.Ref)
@@ -318,8 +320,8 @@ var _ = Describe("ply apply --prune --applyset", func() {
 			Expect(o.Ref.Namespace).To(Equal(ns))
 			Expect(reported).To(HaveKeyWithValue(len(v3)+i, o), "reported at its index after the applied objects")
 		}
-		Expect(outs[3].Ref.String()).To(Equal("deployment.apps/web"))
-		Expect(outs[3].Result.JSON()).To(ContainSubstring(`"image":"nginx:1.27"`), "the object as it was")
+		Expect(outs[1].Ref.String()).To(Equal("deployment.apps/web"))
+		Expect(outs[1].Result.JSON()).To(ContainSubstring(`"image":"nginx:1.27"`), "the object as it was")
 		Expect(live(deployments, ns, "web").GetFinalizers()).To(ContainElement(metav1.FinalizerDeleteDependents))
 
 		_, err = c.ApplyPrune(context.Background(), v3, cluster.Prune{})

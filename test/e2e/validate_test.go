@@ -54,6 +54,24 @@ var _ = Describe("ply apply --validate", func() {
 		Expect(r.ExitCode).To(Equal(0), "no warning: %s", r)
 	})
 
+	It("diff --warnings-as-errors exits 2 after the diff and after the plan (-o json), the warnings on stderr", func() {
+		warning := `Warning: deployment.apps/typo (` + typo + `#1): unknown field "spec.replcas"` + "\n"
+		r := kubectlPly("diff", "-n", ns, "-f", typo, "--validate=warn", "--warnings-as-errors")
+		Expect(r.ExitCode).To(Equal(2), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring("+++ merged/apps.v1.Deployment." + ns + ".typo"))
+		Expect(r.Stderr).To(Equal(warning + "Plan: 1 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n" +
+			"error: 1 warning received\n"))
+
+		r = kubectlPly("diff", "-n", ns, "-f", typo, "--validate=warn", "--warnings-as-errors", "-o", "json")
+		Expect(r.ExitCode).To(Equal(2), "%s", r)
+		Expect(r.Stdout).To(ContainSubstring(`"action": "create"`))
+		Expect(r.Stderr).To(Equal(warning + "error: 1 warning received\n"))
+
+		r = kubectlPly("diff", "-n", ns, "-f", typo, "--validate=warn", "-o", "json")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(r.Stderr).To(Equal(warning), "the warning said with -o json too")
+	})
+
 	It("refuses a duplicate field before sending anything, naming the file and the line, whatever --validate says", func() {
 		dup := fixture("configmap-duplicate.yaml")
 		for _, v := range []string{"strict", "warn", "ignore"} {

@@ -404,13 +404,32 @@ var _ = Describe("ply apply --wait", func() {
 		r := applyWith(srv.Kubeconfig, ns, []string{fixture("wait/deployment.yaml"), fixture("configmap.yaml")}, "--wait", "--timeout=60s")
 		done()
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		// Stage by stage: the ConfigMap's (what others refer to), ready
+		// when first read, then the Deployment's (workloads).
 		Expect(r.Stdout).To(Equal(lines(
-			"deployment.apps/web created",
 			"configmap/settings created",
-			"deployment.apps/web Current: Deployment is available. Replicas: 1",
 			"1 object Current when first read (configmaps: 1)",
+			"deployment.apps/web created",
+			"deployment.apps/web Current: Deployment is available. Replicas: 1",
 		)))
 		Expect(r.Stderr).To(BeEmpty(), "no live block when standard error is not a terminal")
+	})
+
+	It("with -o json, lists the objects in input order though the stages wrote them in another", func() {
+		ns := newNamespace("wait-cli-")
+		done := later(0, func() error {
+			Eventually(func() error {
+				_, err := srv.Dynamic().Resource(deployments).Namespace(ns).Get(context.Background(), "web", metav1.GetOptions{})
+				return err
+			}).Should(Succeed())
+			return setStatus(deployments, ns, "web", deploymentAvailable)
+		})
+		r := applyWith(srv.Kubeconfig, ns, []string{fixture("wait/deployment.yaml"), fixture("configmap.yaml")},
+			"--wait", "--timeout=60s", "-o", "jsonpath={range .items[*]}{.kind}/{.metadata.name} {end}")
+		done()
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		Expect(r.Stdout).To(Equal("Deployment/web ConfigMap/settings "))
+		Expect(r.Stderr).To(ContainSubstring("1 object Current when first read (configmaps: 1)\n"), "the wait's lines on stderr")
 	})
 
 	It("exits 1 naming the object and its last status when the timeout passes", func() {

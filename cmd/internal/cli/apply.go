@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,14 +48,27 @@ type applyFlags struct {
 	// print are kubectl's print flags: -o (name, json, yaml, jsonpath,
 	// go-template, ...), --template, --show-managed-fields, ...
 	print kubeflags.PrintFlags
+	// approval are --confirm and --yes.
+	approval confirmFlags
+	// planFile is --plan: the plan (ply diff -o json) the run must match.
+	planFile string
 }
 
 const applyLong = `Applies the objects of the manifests to the cluster with ply's three-way
 merge of the configuration last applied (the
 kubectl.kubernetes.io/last-applied-configuration annotation, written in
-kubectl's format), the manifest and the live object. Namespaces and
-CustomResourceDefinitions are applied first. One line per object, in input
-order: "deployment.apps/web created|configured|unchanged|recreated".
+kubectl's format), the manifest and the live object. One line per object,
+in input order: "deployment.apps/web created|configured|unchanged|recreated".
+
+Objects are applied in stages: by Argo CD sync wave
+(argocd.argoproj.io/sync-wave), then kapp change rules
+(kapp.k14s.io/change-group, kapp.k14s.io/change-rule: "upsert after
+upserting <group>"), then kind: Namespaces; CustomResourceDefinitions
+(waited for until established); service accounts, RBAC, config maps,
+secrets, storage and classes, services; workloads and everything else;
+admission webhooks and policies and API services last. With --wait, each
+stage is waited for before the next starts; prune deletes in the reverse
+order.
 
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
@@ -74,17 +88,18 @@ when --prune-allowlist names them). Nothing is pruned when an object fails;
 --applyset holds a lease on the set (a Lease beside the parent): another
 run waits for it, at most --lock-timeout.
 
-With --wait, after the writes ply watches every object applied until
-kstatus computes it Current (reconciled and ready: observedGeneration
-caught up, the kind's readiness rules, a Ready condition) or Failed, for
-at most --timeout (default 5m): one final line per object not ready when
-first read, "deployment.apps/web Current: Deployment is available.
-Replicas: 1", and a summary line for the others ("3 objects Current when
-first read (configmaps: 3)"), on standard output (standard error with
--o), and on a terminal a live line per object still waited for, redrawn
-in place on standard error. An object that is Failed or not Current in
-time is an error naming it and its last status (exit code 1). Ctrl-C
-exits 130, as kubectl under SIGINT.
+With --wait, after each stage's writes ply watches its objects until
+kstatus computes each Current (reconciled and ready: observedGeneration
+caught up, the kind's readiness rules, a Ready condition) or Failed, all
+stages within --timeout (default 5m): per stage, one final line per object
+not ready when first read, "deployment.apps/web Current: Deployment is
+available. Replicas: 1", and a summary line for the others ("3 objects
+Current when first read (configmaps: 3)"), on standard output (standard
+error with -o), and on a terminal a live line per object still waited for,
+redrawn in place on standard error. An object that is Failed or not
+Current in time is an error naming it and its last status (exit code 1),
+and the later stages are not applied. Ctrl-C exits 130, as kubectl under
+SIGINT.
 
 With --server-side, each object is sent as one server-side apply patch
 under --field-manager (default kubectl, as kubectl apply --server-side):
@@ -154,6 +169,9 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.IntVar(&f.maxAttempts, "max-attempts", cluster.DefaultMaxAttempts, "the attempts per object when writes conflict with concurrent writers")
 	fs.BoolVar(&f.progress, "progress", false, "report progress on standard error (default: when more than "+
 		strconv.Itoa(ProgressThreshold)+" objects and standard error is a terminal; there, as a bar)")
+	f.approval.register(fs)
+	fs.StringVar(&f.planFile, "plan", "", "apply only if the run does exactly what this plan (saved from ply diff -o json with the same flags) says:\n"+
+		"the same objects, actions and content, and no live object changed since (its resourceVersion)")
 	f.print.AddFlags(c)
 	f.registerCompletions(c)
 	registerOutputCompletion(c)
@@ -200,27 +218,25 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return command.ExitFailed
 	}
-	// Input order on a terminal too: the progress bar shows what is done
-	// while an object early in the input holds the lines after it back.
-	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
-	printer.lanes = opts.Lane == cluster.LaneAuto
-	if listsObjects(&f.print) {
-		printer.list = &listing{total: len(objs)}
+	printer := f.printer(objPrinter, &opts, len(objs), stdout, stderr)
+	stages := f.stageWaiter(&opts, printer, objPrinter != nil, stdout, stderr)
+	if err := f.holdToPlan(&opts); err != nil {
+		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
+		return command.ExitFailed
 	}
-	switch {
-	case (f.progress || len(objs) > ProgressThreshold) && isTerminal(stderr):
-		printer.bar = &progressBar{w: stderr, total: len(objs)}
-	case f.progress:
-		opts.Progress = stderr
-	}
-	opts.Report = printer.report
 	cl, err := f.client(opts)
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.ExitFailed
 	}
+	stages.cl = cl
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if f.approval.confirm || f.planFile != "" {
+		if code := f.confirmRun(ctx, c, opts, objs, prune); code != command.ExitOK {
+			return code
+		}
+	}
 	var outs []cluster.Outcome
 	if prune == nil {
 		outs = cl.Apply(ctx, objs)
@@ -238,17 +254,32 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if !f.wait {
 		return printer.code
 	}
-	waitOut := stdout
-	if objPrinter != nil {
-		// -o output stays parseable: the wait's lines go to stderr.
-		waitOut = stderr
+	return max(printer.code, stages.finish(ctx, outs))
+}
+
+// printer returns apply's printer of n objects and hooks it on opts: the
+// lines (or -o's objects), and the progress (a bar on a terminal).
+func (f *applyFlags) printer(objPrinter printers.ResourcePrinter, opts *cluster.Options, n int, stdout, stderr io.Writer) *applyPrinter {
+	// Input order on a terminal too: the progress bar shows what is done
+	// while an object early in the input holds the lines after it back.
+	printer := newApplyPrinter(objPrinter, opts.DryRun, f.showSecrets, stdout, stderr)
+	printer.lanes = opts.Lane == cluster.LaneAuto
+	if listsObjects(&f.print) {
+		printer.list = &listing{total: n}
 	}
-	code := waitApplied(ctx, cl, outs, cluster.WaitOptions{Timeout: f.timeout}, newWaitPrinter(waitOut, stderr, stderr))
-	return max(printer.code, code)
+	switch {
+	case (f.progress || n > ProgressThreshold) && isTerminal(stderr):
+		printer.bar = &progressBar{w: stderr, total: n}
+	case f.progress:
+		opts.Progress = stderr
+	}
+	opts.Report = printer.report
+	return printer
 }
 
 // lanes sets the lane options of opts from the flags, refusing what
-// kubectl apply --server-side refuses (--dry-run=client, --force).
+// kubectl apply --server-side refuses (--dry-run=client, --force), and
+// the approval flags a lane cannot hold (confirmFlags.checkLane).
 func (f *applyFlags) lanes(opts *cluster.Options) error {
 	var err error
 	if opts.Lane, err = cluster.ParseLane(f.serverSide); err != nil {
@@ -266,7 +297,7 @@ func (f *applyFlags) lanes(opts *cluster.Options) error {
 	case opts.Lane != cluster.LaneClientSide && f.force:
 		return errors.New("--force cannot be used with --server-side")
 	}
-	return nil
+	return f.approval.checkLane(opts.Lane, f.planFile)
 }
 
 // writeOptions sets in opts what the flags of kubectl's apply say about
@@ -311,8 +342,10 @@ type applyPrinter struct {
 	stdout      io.Writer
 	stderr      io.Writer
 	pending     map[int]cluster.Outcome
-	next        int
-	code        int
+	// printed holds the indices at or after next printed by flush.
+	printed map[int]bool
+	next    int
+	code    int
 	// warnings counts the warning lines printed.
 	warnings int
 	// list, when set, collects the resulting objects to print them at
@@ -327,7 +360,7 @@ type applyPrinter struct {
 
 func newApplyPrinter(objects printers.ResourcePrinter, dry cluster.DryRun, showSecrets bool, stdout, stderr io.Writer) *applyPrinter {
 	return &applyPrinter{objects: objects, suffix: dryRunSuffix(dry), showSecrets: showSecrets,
-		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}}
+		stdout: stdout, stderr: stderr, pending: map[int]cluster.Outcome{}, printed: map[int]bool{}}
 }
 
 // report takes the outcome of the object at index i; it is safe for
@@ -345,18 +378,42 @@ func (p *applyPrinter) report(i int, o cluster.Outcome) {
 	}
 	p.pending[i] = o
 	for {
+		if p.printed[p.next] {
+			delete(p.printed, p.next)
+			p.next++
+			continue
+		}
 		o, ok := p.pending[p.next]
 		if !ok {
 			return
 		}
 		delete(p.pending, p.next)
 		p.next++
-		p.print(o)
+		p.print(p.next-1, o)
 	}
 }
 
-// print prints one outcome and updates the exit code.
-func (p *applyPrinter) print(o cluster.Outcome) {
+// flush prints the outcomes held back, in input order, ahead of those
+// not reported yet: apply --wait calls it at the end of a stage, so that
+// a stage's lines precede its wait's.
+func (p *applyPrinter) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	idx := make([]int, 0, len(p.pending))
+	for i := range p.pending {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		p.print(i, p.pending[i])
+		delete(p.pending, i)
+		p.printed[i] = true
+	}
+}
+
+// print prints the outcome o of the object at input index i and updates
+// the exit code.
+func (p *applyPrinter) print(i int, o cluster.Outcome) {
 	var eb strings.Builder
 	for _, w := range o.Warnings {
 		eb.WriteString("Warning: " + o.Ref.String() + " (" + o.Object.Source + "): " + oneLine(w) + "\n")
@@ -395,7 +452,7 @@ func (p *applyPrinter) print(o cluster.Outcome) {
 		return
 	}
 	if p.list != nil && o.Action != cluster.Pruned {
-		p.list.items = append(p.list.items, *u)
+		p.list.add(i, u)
 		return
 	}
 	if p.list != nil {

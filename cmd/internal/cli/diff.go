@@ -26,6 +26,9 @@ type diffFlags struct {
 	largeObjects    string
 	color           string
 	force           bool
+	// output is -o: "" for unified diffs, "json" for the plan.
+	output string
+	prune  pruneFlags
 }
 
 const diffLong = `Shows, as unified diffs of the live objects against the merged ones (YAML,
@@ -67,7 +70,21 @@ KUBECTL_EXTERNAL_DIFF, as with kubectl diff, names a program (with flags)
 run on two directories, live/ and merged/, holding one file per changed
 object, instead of printing the diffs.
 
-Exit codes (kubectl diff's): 0 no differences, 1 differences, 2 error.`
+The last line, on standard error (standard output stays a patch), is the
+summary of the plan: "Plan: 1 to create, 2 to update, 0 to recreate, 0 to
+prune, 3 unchanged, 0 failed." With -o json, the plan is printed instead
+of the diffs: per object its action (create, update, recreate, prune,
+unchanged, failed), its stage (the order apply writes in), the live
+resourceVersion, a digest of what apply would write, and the changed
+fields with their values before and after (Secrets' values masked), then
+the summary. With --prune (and --applyset, or -l/--all as apply takes
+them), the objects apply --prune would delete are listed too ("# <object>
+would be pruned (stage N)" after the diffs): the same listing, reading
+only (no lease is taken, nothing is written).
+
+Exit codes (kubectl diff's): 0 no differences, 1 differences (objects to
+create, update, recreate or prune), 2 error (an object that cannot be
+applied included).`
 
 const diffExample = `  # What applying a folder would change
   %[1]s diff -Rf manifests/
@@ -77,6 +94,9 @@ const diffExample = `  # What applying a folder would change
 
   # Diff against the locally merged objects, without the server's dry run
   %[1]s diff -f web.yaml --server-side=false
+
+  # The plan of a CI job, with what prune would delete
+  %[1]s diff -n team-a -f manifests/ --prune --applyset=web -o json
 
   # Diff with another program, as kubectl diff does
   KUBECTL_EXTERNAL_DIFF="meld" %[1]s diff -k overlays/prod`
@@ -97,6 +117,8 @@ func newDiffCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
+	fs.StringVarP(&f.output, "output", "o", "", "json: print the plan (per object its action, stage and changed fields, and a summary) instead of diffs")
+	f.prune.registerDiffPrune(fs)
 	f.registerCompletions(c)
 	return command.WithGatesHelp(c)
 }
@@ -135,6 +157,13 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	if err != nil {
 		return command.UsageError(c, err.Error())
 	}
+	if err := checkDiffOutput(f.output); err != nil {
+		return command.UsageError(c, err.Error())
+	}
+	prune, err := f.prune.options(f.selector, stderr)
+	if err != nil {
+		return command.UsageError(c, err.Error())
+	}
 	objs, err := f.readObjects(stdin)
 	if err != nil {
 		inputErrors(stderr, err)
@@ -147,7 +176,18 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if prune != nil {
+		// Diffed as apply --prune writes them: labelled as the ApplySet's.
+		if objs, err = cl.PruneObjects(ctx, objs, *prune); err != nil {
+			io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
+			return command.DiffError
+		}
+	}
 	res, err := cl.Diff(ctx, objs)
+	var pruned []cluster.PlannedPrune
+	if err == nil {
+		pruned, err = prunePlan(ctx, cl, res, prune)
+	}
 	if ctx.Err() != nil {
 		io.WriteString(stderr, "error: interrupted\n")
 		return ExitInterrupted
@@ -155,6 +195,27 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	if err != nil {
 		io.WriteString(stderr, "error: "+oneLine(err.Error())+"\n")
 		return command.DiffError
+	}
+	return f.report(objs, res, pruned, external, color, stdout, stderr)
+}
+
+// report prints the diff of objs (res, and what prune would delete) as
+// -o, KUBECTL_EXTERNAL_DIFF and --color ask, and returns the exit code:
+// command.DiffError too when --warnings-as-errors and a warning came.
+func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, pruned []cluster.PlannedPrune,
+	external []string, color bool, stdout, stderr io.Writer) int {
+	warnings := 0
+	for _, d := range res {
+		warnings += len(d.Warnings)
+	}
+	plan := cluster.NewPlan(objs, res, pruned, f.showSecrets)
+	if f.output == planOutput {
+		io.WriteString(stderr, warningLines(res))
+		code := printPlan(plan, stdout, stderr)
+		if f.warningsFailure(stderr, warnings) {
+			return command.DiffError
+		}
+		return code
 	}
 	var code int
 	if external != nil {
@@ -166,12 +227,14 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 		}
 		code = reportDiff(res, f.changes, out, stderr)
 	}
-	warnings := 0
-	for _, d := range res {
-		warnings += len(d.Warnings)
-	}
+	stages, _ := cluster.Stages(objs)
+	io.WriteString(stdout, prunedLines(pruned, len(stages)))
+	io.WriteString(stderr, plan.Summary.String()+"\n")
 	if f.warningsFailure(stderr, warnings) {
 		return command.DiffError
+	}
+	if code == command.DiffNone && len(pruned) > 0 {
+		code = command.DiffChanges
 	}
 	return code
 }
@@ -218,6 +281,18 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		return command.DiffError
 	}
 	return code
+}
+
+// warningLines are the lines of the server's warnings about the objects
+// of res, in input order, as reportDiff prints them.
+func warningLines(res []cluster.DiffResult) string {
+	var sb strings.Builder
+	for _, d := range res {
+		for _, w := range d.Warnings {
+			sb.WriteString("Warning: " + d.Ref.String() + " (" + d.Object.Source + "): " + oneLine(w) + "\n")
+		}
+	}
+	return sb.String()
 }
 
 // recreateNote says that the object of d would be deleted and created

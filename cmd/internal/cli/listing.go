@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -16,9 +17,20 @@ import (
 type listing struct {
 	// total is the number of objects of the input: kubectl prints one
 	// object alone when the input holds one, a v1 List otherwise.
-	total  int
+	total int
+	// items are the objects applied, in input order: index holds the
+	// input index of each (apply --wait prints a stage's results ahead
+	// of the objects before them in the input).
 	items  []unstructured.Unstructured
+	index  []int
 	pruned []prunedObject
+}
+
+// add adds u, the object of input index i, to the items.
+func (l *listing) add(i int, u *unstructured.Unstructured) {
+	at, _ := slices.BinarySearch(l.index, i)
+	l.index = slices.Insert(l.index, at, i)
+	l.items = slices.Insert(l.items, at, *u)
 }
 
 // prunedObject is an object pruned and what names it in messages.
