@@ -59,25 +59,10 @@ func init() {
 	elements.MustRegisterRule(elements.Rule{
 		Name:    IgnoredRule,
 		Gate:    IgnoreFieldsGate,
-		Visitor: func(elements.Walker) elements.Visitor { return keepLive{} },
+		Visitor: func(elements.Walker) elements.Visitor { return visitors.KeepLive{} },
 		// Another writer's field: a patch never mentions it.
 		Patch: elements.PatchLeavesLive,
 	})
-}
-
-// keepLive decides a field as live holds it: live's value, or absent when
-// live has none; an object created now takes the manifest's value.
-type keepLive struct{}
-
-// Visit implements elements.Visitor.
-func (keepLive) Visit(e elements.Element) (elements.Outcome, error) {
-	switch n := e.Base(); {
-	case n.HasLive && !n.Live.IsNull():
-		return elements.Keep(n.Live), nil
-	case !n.Root().HasLive:
-		return visitors.Decide(n), nil
-	}
-	return elements.Absent, nil
 }
 
 // IgnoreField is a field of the objects of one kind that ply leaves to

@@ -311,3 +311,20 @@ func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome,
 	}
 	return elements.Keep(out), err
 }
+
+// KeepLive decides a field another writer owns, of any element kind, as live holds it: live's value, or absent when
+// live has none (the field stays unset until its owner sets it); an object created now (its root has no live) takes
+// the manifest's value by Decide, as there is no owner's yet. It walks no children. Rules of fields left to other
+// writers (pkg/elements.Rule with PatchLeavesLive) use it.
+type KeepLive struct{}
+
+// Visit implements elements.Visitor.
+func (KeepLive) Visit(e elements.Element) (elements.Outcome, error) {
+	switch n := e.Base(); {
+	case n.HasLive && !n.Live.IsNull():
+		return elements.Keep(n.Live), nil
+	case !n.Root().HasLive:
+		return Decide(n), nil
+	}
+	return elements.Absent, nil
+}

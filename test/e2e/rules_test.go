@@ -20,19 +20,7 @@ var ownedGate = features.MustRegister("E2EKeepLive", "fields declared another wr
 
 func init() {
 	elements.MustRegisterRule(elements.Rule{Name: "E2EKeepLive", Gate: ownedGate, Patch: elements.PatchLeavesLive,
-		Visitor: func(elements.Walker) elements.Visitor { return keepLiveVisitor{} }})
-}
-
-type keepLiveVisitor struct{}
-
-func (keepLiveVisitor) Visit(e elements.Element) (elements.Outcome, error) {
-	switch n := e.Base(); {
-	case n.HasLive && !n.Live.IsNull():
-		return elements.Keep(n.Live), nil
-	case !n.Root().HasLive: // an object created now: the manifest's value
-		return visitors.Decide(n), nil
-	}
-	return elements.Absent, nil
+		Visitor: func(elements.Walker) elements.Visitor { return visitors.KeepLive{} }})
 }
 
 var _ = Describe("a program's merge rule through pkg/cluster's FieldRules", func() {

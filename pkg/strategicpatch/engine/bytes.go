@@ -14,15 +14,11 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 	if p == nil {
 		p = []byte("{}")
 	}
-	ov, err := readObject(original)
+	vs, err := readAll(readObject, original, p)
 	if err != nil {
 		return nil, err
 	}
-	pv, err := readObject(p)
-	if err != nil {
-		return nil, err
-	}
-	out, err := o.Apply(ov, pv, l)
+	out, err := o.Apply(vs[0], vs[1], l)
 	if err != nil {
 		return nil, err
 	}
@@ -52,13 +48,9 @@ func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[str
 
 // ComposeMaps is Compose on patches held as Go values.
 func (o Options) ComposeMaps(l Lookup, patches ...map[string]interface{}) (map[string]interface{}, error) {
-	vals := make([]value.Value, len(patches))
-	for i, p := range patches {
-		v, err := fromMap(p)
-		if err != nil {
-			return nil, err
-		}
-		vals[i] = v
+	vals, err := readAll(fromMap, patches...)
+	if err != nil {
+		return nil, err
 	}
 	out, err := o.Compose(l, vals...)
 	if err != nil {
@@ -69,15 +61,11 @@ func (o Options) ComposeMaps(l Lookup, patches ...map[string]interface{}) (map[s
 
 // TwoWayJSON is TwoWay on JSON text (CreateTwoWayMergePatchUsingLookupPatchMeta): empty text is {}.
 func (o Options) TwoWayJSON(original, modified []byte, l Lookup, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
-	ov, err := readDocument(original)
+	vs, err := readAll(readDocument, original, modified)
 	if err != nil {
 		return nil, err
 	}
-	mv, err := readDocument(modified)
-	if err != nil {
-		return nil, err
-	}
-	p, err := o.TwoWay(ov, mv, l, fns...)
+	p, err := o.TwoWay(vs[0], vs[1], l, fns...)
 	if err != nil {
 		return nil, err
 	}
@@ -86,15 +74,11 @@ func (o Options) TwoWayJSON(original, modified []byte, l Lookup, fns ...mergepat
 
 // TwoWayMap is TwoWay on objects held as Go values (CreateTwoWayMergeMapPatchUsingLookupPatchMeta).
 func (o Options) TwoWayMap(original, modified map[string]interface{}, l Lookup, fns ...mergepatch.PreconditionFunc) (map[string]interface{}, error) {
-	ov, err := fromMap(original)
+	vs, err := readAll(fromMap, original, modified)
 	if err != nil {
 		return nil, err
 	}
-	mv, err := fromMap(modified)
-	if err != nil {
-		return nil, err
-	}
-	p, err := o.TwoWay(ov, mv, l, fns...)
+	p, err := o.TwoWay(vs[0], vs[1], l, fns...)
 	if err != nil {
 		return nil, err
 	}
@@ -103,21 +87,26 @@ func (o Options) TwoWayMap(original, modified map[string]interface{}, l Lookup, 
 
 // ThreeWayJSON is ThreeWay on JSON text (CreateThreeWayMergePatch): empty text is {}.
 func (o Options) ThreeWayJSON(original, modified, current []byte, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
-	ov, err := readDocument(original)
+	vs, err := readAll(readDocument, original, modified, current)
 	if err != nil {
 		return nil, err
 	}
-	mv, err := readDocument(modified)
-	if err != nil {
-		return nil, err
-	}
-	cv, err := readDocument(current)
-	if err != nil {
-		return nil, err
-	}
-	p, err := o.ThreeWay(ov, mv, cv, l, overwrite, fns...)
+	p, err := o.ThreeWay(vs[0], vs[1], vs[2], l, overwrite, fns...)
 	if err != nil {
 		return nil, err
 	}
 	return p.JSON(), nil
+}
+
+// readAll reads each input with read, in order; the first error is returned, as the callers read them one by one.
+func readAll[T any](read func(T) (value.Value, error), inputs ...T) ([]value.Value, error) {
+	out := make([]value.Value, len(inputs))
+	for i, in := range inputs {
+		v, err := read(in)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
