@@ -15,11 +15,32 @@
 //
 //	go run ./test/harness/cmd/prepare
 //
-// Start calls Prepare itself. A missing prerequisite is an error with a
-// message saying what to install; suites fail on it, they never skip.
+// Start calls PrepareAPIServer (and so Prepare) itself. A missing
+// prerequisite is an error with a message saying what to install; suites
+// fail on it, they never skip.
 // Kubectl finds a kubectl 1.32 client ($PLY_KUBECTL, the Cloud SDK's
 // kubectl.1.32, or kubectl on PATH) and BuildPly builds ./cmd/ply and
 // ./cmd/kubectl-ply.
+//
+// # The kube-apiserver built on ply
+//
+// PrepareAPIServer(PlyAPIServer) builds a second kube-apiserver, the same
+// build with k8s.io/apimachinery replaced by a copy whose strategicpatch
+// package is ply's pkg/strategicpatch/api.go (test/internal/patchedmachinery),
+// so that every PATCH with application/strategic-merge-patch+json (kubectl
+// apply's, edit's and patch's) merges with ply's engine. The build module is
+// written to CacheDir()/build-ply (go.mod's replaces: apimachinery by the
+// copy, ply by the source tree) and the binary cached as
+// kube-apiserver-<KubernetesVersion>-ply-<PlySourceHash>, the hash of ply's
+// sources the build reads, so an unchanged tree reuses it; the three newest
+// are kept. Cold it takes as long as the stock build; after a change of ply
+// it recompiles the packages above apimachinery's strategicpatch and links.
+// Options.APIServer picks the server Start runs; empty means
+// $PLY_TEST_APISERVER ("stock" or unset, or "ply"), so a suite runs on the
+// ply-built server with
+//
+//	go run ./test/harness/cmd/prepare -ply
+//	PLY_TEST_APISERVER=ply go test ./test/e2e ./test/parity
 //
 // # A server
 //

@@ -188,21 +188,37 @@ func BashCompletion(install bool) (string, error) {
 	return bashCompletionScript, nil
 }
 
-// ensureAPIServer builds the kube-apiserver into the cache unless it is
+// ensureAPIServer builds the stock kube-apiserver into the cache unless it is
 // there already.
 func ensureAPIServer() error {
 	bin, err := APIServerBinary()
 	if err != nil {
 		return err
 	}
+	return ensureBinary(bin, bin+".lock", "kube-apiserver "+KubernetesVersion, func() (string, func(), error) {
+		root, err := ModuleRoot()
+		if err != nil {
+			return "", nil, err
+		}
+		src := filepath.Join(root, "test", "harness", "kube-apiserver")
+		if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
+			return "", nil, fmt.Errorf("harness: the kube-apiserver build module is missing: %w", err)
+		}
+		return src, func() {}, nil
+	})
+}
+
+// ensureBinary builds kube-apiserver into bin unless it is there already: under an exclusive flock(2) on lockPath, in
+// the build module writeModule returns (its cleanup runs after the build), into a temporary file renamed into place
+// only when complete. what names the binary in progress lines and errors.
+func ensureBinary(bin, lockPath, what string, writeModule func() (string, func(), error)) error {
 	if isExecutable(bin) {
 		return nil
 	}
-	dir := filepath.Dir(bin)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return fmt.Errorf("harness: cache directory: %w", err)
 	}
-	lock, err := os.OpenFile(bin+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	lock, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return fmt.Errorf("harness: lock file: %w", err)
 	}
@@ -214,16 +230,29 @@ func ensureAPIServer() error {
 	if isExecutable(bin) { // another process built it while we waited
 		return nil
 	}
-	root, err := ModuleRoot()
+	src, cleanup, err := writeModule()
 	if err != nil {
 		return err
 	}
-	src := filepath.Join(root, "test", "harness", "kube-apiserver")
-	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
-		return fmt.Errorf("harness: the kube-apiserver build module is missing: %w", err)
-	}
+	defer cleanup()
 	tmp := bin + ".building"
 	_ = os.Remove(tmp)
+	fmt.Fprintf(os.Stderr, "harness: building %s into %s (takes 5-10 minutes on a cold cache)\n", what, bin)
+	start := time.Now()
+	if err := buildAPIServer(src, tmp); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("harness: building %s in %s failed after %s: %w", what, src, time.Since(start).Round(time.Second), err)
+	}
+	if err := os.Rename(tmp, bin); err != nil {
+		return fmt.Errorf("harness: installing %s: %w", what, err)
+	}
+	fmt.Fprintf(os.Stderr, "harness: built %s in %s\n", what, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// buildAPIServer builds k8s.io/kubernetes/cmd/kube-apiserver of the build module in src into out, stamped with
+// KubernetesVersion.
+func buildAPIServer(src, out string) error {
 	ldflags := strings.Join([]string{
 		"-s", "-w",
 		"-X", "k8s.io/component-base/version.gitVersion=" + KubernetesVersion,
@@ -233,20 +262,12 @@ func ensureAPIServer() error {
 	}, " ")
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags", ldflags, "-o", tmp, "k8s.io/kubernetes/cmd/kube-apiserver")
+	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags", ldflags, "-o", out, "k8s.io/kubernetes/cmd/kube-apiserver")
 	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "GONOSUMDB=k8s.io/kubernetes", "GOFLAGS=-mod=mod")
-	fmt.Fprintf(os.Stderr, "harness: building kube-apiserver %s into %s (takes 5-10 minutes on a cold cache)\n", KubernetesVersion, bin)
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("harness: building kube-apiserver in %s failed after %s: %w\n%s", src, time.Since(start).Round(time.Second), err, tail(out, 40))
+	cmd.Env = append(os.Environ(), "GONOSUMDB=k8s.io/kubernetes", "GOFLAGS=-mod=mod", "GOWORK=off")
+	if output, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%w\n%s", err, tail(output, 40))
 	}
-	if err := os.Rename(tmp, bin); err != nil {
-		return fmt.Errorf("harness: installing kube-apiserver: %w", err)
-	}
-	fmt.Fprintf(os.Stderr, "harness: built kube-apiserver in %s\n", time.Since(start).Round(time.Second))
 	return nil
 }
 

@@ -53,6 +53,10 @@ type Options struct {
 	// StartTimeout bounds waiting for etcd and for the API server's
 	// /readyz; default 3 minutes.
 	StartTimeout time.Duration
+	// APIServer is the kube-apiserver build to run: StockAPIServer, or
+	// PlyAPIServer (strategic merge patches on ply's engine); empty means
+	// what $PLY_TEST_APISERVER names (APIServerFromEnv), stock when unset.
+	APIServer APIServer
 }
 
 // Server is a running etcd plus kube-apiserver pair on loopback. Its
@@ -61,6 +65,9 @@ type Options struct {
 type Server struct {
 	// Name is Options.Name.
 	Name string
+	// APIServer is the kube-apiserver build running (Options.APIServer,
+	// resolved).
+	APIServer APIServer
 	// Dir is the server's temporary directory (data, certificates,
 	// kubeconfigs, logs); Stop removes it.
 	Dir string
@@ -119,11 +126,19 @@ var (
 // before etcd or the API server binds it; Start then tries again with new
 // ports, up to three times.
 func Start(opts Options) (*Server, error) {
-	if err := Prepare(); err != nil {
+	if opts.APIServer == "" {
+		kind, err := APIServerFromEnv()
+		if err != nil {
+			return nil, err
+		}
+		opts.APIServer = kind
+	}
+	apiBin, err := PrepareAPIServer(opts.APIServer)
+	if err != nil {
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
-		s, err := start(opts)
+		s, err := start(opts, apiBin)
 		if err == nil || !errors.Is(err, errPortTaken) || attempt == 3 {
 			return s, err
 		}
@@ -139,8 +154,8 @@ func portTaken(log string) bool {
 	return strings.Contains(log, "address already in use")
 }
 
-// start is one attempt of Start.
-func start(opts Options) (*Server, error) {
+// start is one attempt of Start, running the kube-apiserver binary apiBin.
+func start(opts Options, apiBin string) (*Server, error) {
 	if opts.Name == "" {
 		opts.Name = "ply"
 	}
@@ -154,16 +169,13 @@ func start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	apiBin, err := APIServerBinary()
-	if err != nil {
-		return nil, err
-	}
 	dir, err := os.MkdirTemp(opts.Dir, "ply-harness-"+opts.Name+"-")
 	if err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
 	s := &Server{
 		Name:         opts.Name,
+		APIServer:    opts.APIServer,
 		Dir:          dir,
 		APIServerLog: filepath.Join(dir, "kube-apiserver.log"),
 		EtcdLog:      filepath.Join(dir, "etcd.log"),
@@ -182,8 +194,8 @@ func start(opts Options) (*Server, error) {
 	if err := s.bootstrap(opts, etcdBin); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(s.log, "harness[%s]: kube-apiserver %s ready at %s (etcd %s) in %s; kubeconfig %s\n",
-		s.Name, KubernetesVersion, s.URL, s.EtcdURL, time.Since(began).Round(time.Millisecond), s.Kubeconfig)
+	fmt.Fprintf(s.log, "harness[%s]: kube-apiserver %s (%s) ready at %s (etcd %s) in %s; kubeconfig %s\n",
+		s.Name, KubernetesVersion, s.APIServer, s.URL, s.EtcdURL, time.Since(began).Round(time.Millisecond), s.Kubeconfig)
 	liveMu.Lock()
 	liveSet[s] = struct{}{}
 	liveMu.Unlock()

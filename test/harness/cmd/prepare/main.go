@@ -6,12 +6,18 @@
 // CI to run once before `go test ./...` so that the build does not count
 // against a test timeout:
 //
-//	go run ./test/harness/cmd/prepare
+//	go run ./test/harness/cmd/prepare        # the stock kube-apiserver
+//	go run ./test/harness/cmd/prepare -ply   # and the one built on ply
+//
+// With -ply, or PLY_TEST_APISERVER=ply, it also builds the kube-apiserver
+// whose strategic merge patches run on ply (harness.PlyAPIServer), cached
+// under the hash of ply's sources that build reads.
 //
 // It exits 0 when everything is in place and 1 with a message otherwise.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -20,21 +26,32 @@ import (
 )
 
 func main() {
+	withPly := flag.Bool("ply", false, "also build the kube-apiserver whose strategic merge patches run on ply")
+	flag.Parse()
 	start := time.Now()
-	if err := harness.Prepare(); err != nil {
-		fmt.Fprintln(os.Stderr, "prepare:", err)
-		os.Exit(1)
-	}
-	bin, err := harness.APIServerBinary()
+	kinds := []harness.APIServer{harness.StockAPIServer}
+	fromEnv, err := harness.APIServerFromEnv()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "prepare:", err)
-		os.Exit(1)
+		fail(err)
+	}
+	if *withPly || fromEnv == harness.PlyAPIServer {
+		kinds = append(kinds, harness.PlyAPIServer)
+	}
+	for _, kind := range kinds {
+		bin, err := harness.PrepareAPIServer(kind)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("prepare: kube-apiserver %s (%s) at %s\n", harness.KubernetesVersion, kind, bin)
 	}
 	kubectl, err := harness.Kubectl()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "prepare:", err)
-		os.Exit(1)
+		fail(err)
 	}
-	fmt.Printf("prepare: kube-apiserver %s at %s; kubectl %s; done in %s\n",
-		harness.KubernetesVersion, bin, kubectl, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("prepare: kubectl %s; done in %s\n", kubectl, time.Since(start).Round(time.Millisecond))
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "prepare:", err)
+	os.Exit(1)
 }
