@@ -3,10 +3,13 @@
 # race detector (the differential tests against strategicpatch included),
 # the fuzz targets for a bounded time, and a smoke run of the benchmarks.
 # It installs what it needs itself: Go modules, Debian's etcd-server and
-# bash-completion (as root, when missing) and the kube-apiserver binary, built once
-# from the k8s.io/kubernetes module (test/harness/kube-apiserver) and
-# cached in $PLY_CACHE_DIR or ~/.cache/ply. Set PLY_FUZZTIME to change
-# the time each fuzz target runs (default 20s).
+# bash-completion (as root, when missing) and the kube-apiserver binaries, built
+# once from the k8s.io/kubernetes module (test/harness/kube-apiserver) and
+# cached in $PLY_CACHE_DIR or ~/.cache/ply: the stock one, and the one whose
+# strategic merge patches run on ply (rebuilt when ply's sources it links
+# change), against which the e2e and kubectl-parity suites run a second
+# time. Set PLY_FUZZTIME to change the time each fuzz target runs (default
+# 20s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,11 +38,14 @@ go vet ./...
 step "examples/extend: a module of its own that adds merge rules through ply's public API (vet, tests under -race)"
 (cd examples/extend && go mod download && go vet ./... && go test -race -count=1 ./...)
 
-step "cluster test prerequisites (etcd-server and bash-completion from Debian, kube-apiserver built from k8s.io/kubernetes and cached, kubectl 1.32)"
-go run ./test/harness/cmd/prepare
+step "cluster test prerequisites (etcd-server and bash-completion from Debian, kube-apiserver built from k8s.io/kubernetes and cached, stock and on ply, kubectl 1.32)"
+go run ./test/harness/cmd/prepare -ply
 
 step "tests (race detector on; the cluster suites start their own etcd + kube-apiserver on loopback)"
 go test -race -count=1 -timeout 40m ./...
+
+step "e2e and kubectl-parity suites again, against the kube-apiserver whose strategic merge patches run on ply"
+PLY_TEST_APISERVER=ply go test -race -count=1 -timeout 40m ./test/e2e ./test/parity
 
 step "fuzz targets (${fuzztime} each)"
 fuzz() { # package target

@@ -37,6 +37,8 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	srv, err = harness.Start(harness.Options{Name: "e2e", Log: GinkgoWriter})
 	Expect(err).NotTo(HaveOccurred())
+	// $PLY_TEST_APISERVER=ply runs the suite on the kube-apiserver built on ply.
+	AddReportEntry("kube-apiserver", string(srv.APIServer))
 	SetDefaultEventuallyTimeout(30 * time.Second)
 })
 

@@ -42,6 +42,8 @@ var _ = BeforeSuite(func() {
 
 	env.srv, err = harness.Start(harness.Options{Name: "parity", Log: GinkgoWriter})
 	Expect(err).NotTo(HaveOccurred())
+	// $PLY_TEST_APISERVER=ply runs the suite on the kube-apiserver built on ply.
+	AddReportEntry("kube-apiserver", string(env.srv.APIServer))
 
 	env.dyn, err = dynamic.NewForConfig(env.srv.Config)
 	Expect(err).NotTo(HaveOccurred())
