@@ -19,12 +19,19 @@
 //	go test ./test/clusterbench -run '^$' -bench Apply1000 -count 3 | tee bench.txt
 //	go test ./test/clusterbench -run '^$' -bench GetPut -benchtime 3x -count 3
 //	go run ./test/clusterbench/cmd/clusterbench -runs 5 -slow-runs 1
+//	go test ./test/clusterbench -run '^$' -bench Patch -benchtime 5x -count 3
 //
 // BenchmarkApply1000/tool=T reports objects/s for each Tool;
 // BenchmarkGetPut interleaves ply and the two loops in each iteration and
-// reports their objects/s, ply/getput and proto/json. The server
-// (test/harness) starts on the first benchmark that needs it and stops
-// when the test binary ends; a missing prerequisite fails the benchmark
+// reports their objects/s, ply/getput and proto/json. BenchmarkPatch
+// (PatchEnv, PatchSet) sends the same strategic merge patches (kubectl's
+// two-way patches between two versions of a set) to the stock
+// kube-apiserver and to the one built on ply (test/harness's
+// PlyAPIServer), interleaved in each iteration, on the set above and on
+// Deployments with 1,000 env entries whose values all change, checks every
+// answer against the manifest, and reports both servers' objects/s and
+// ply/stock. The servers (test/harness) start on the first benchmark that
+// needs them and stop when the test binary ends; a missing prerequisite fails the benchmark
 // with the harness's message. docs/benchmarks.md and docs/cluster.md hold
 // measured figures.
 package clusterbench

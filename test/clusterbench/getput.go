@@ -72,6 +72,21 @@ func (e *Env) getPut(ctx context.Context, ns string, v int, proto bool) error {
 		workers = cluster.DefaultWorkers
 	}
 	n := len(set.configMaps) + len(set.deployments)
+	err := forEach(n, workers, func(i int) error {
+		if i < len(set.configMaps) {
+			return putConfigMap(ctx, cs, ns, set.configMaps[i])
+		}
+		return putDeployment(ctx, cs, ns, set.deployments[i-len(set.configMaps)])
+	})
+	if err != nil {
+		return fmt.Errorf("clusterbench: getput: %w", err)
+	}
+	return nil
+}
+
+// forEach runs f for every index below n, workers at a time (each worker
+// taking the next index), and returns the first error.
+func forEach(n, workers int, f func(i int) error) error {
 	work := make(chan int)
 	errs := make(chan error, n)
 	var wg sync.WaitGroup
@@ -80,13 +95,7 @@ func (e *Env) getPut(ctx context.Context, ns string, v int, proto bool) error {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				var err error
-				if i < len(set.configMaps) {
-					err = putConfigMap(ctx, cs, ns, set.configMaps[i])
-				} else {
-					err = putDeployment(ctx, cs, ns, set.deployments[i-len(set.configMaps)])
-				}
-				if err != nil {
+				if err := f(i); err != nil {
 					errs <- err
 				}
 			}
@@ -99,7 +108,7 @@ func (e *Env) getPut(ctx context.Context, ns string, v int, proto bool) error {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		return fmt.Errorf("clusterbench: getput: %w", err)
+		return err
 	}
 	return nil
 }

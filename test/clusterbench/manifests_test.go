@@ -65,3 +65,40 @@ var _ = Describe("the benchmark's object set", func() {
 		Expect(err).To(MatchError(ContainSubstring("at least 2 objects")))
 	})
 })
+
+// BenchmarkPatch's long-list set means "1,000 entries, every value changed"
+// only if the versions have that shape.
+var _ = Describe("the long-list Deployments of BenchmarkPatch", func() {
+	It("hold the same names and env names in both versions, every env value different", func() {
+		v1, v2 := clusterbench.LongLists(3, 1000, 1), clusterbench.LongLists(3, 1000, 2)
+		Expect(v1).To(HaveLen(3))
+		for i := range v1 {
+			Expect(v1[i]["metadata"].(map[string]any)["name"]).To(Equal(v2[i]["metadata"].(map[string]any)["name"]))
+			env1, env2 := envOf(v1[i]), envOf(v2[i])
+			Expect(env1).To(HaveLen(1000))
+			Expect(env2).To(HaveLen(1000))
+			for j := range env1 {
+				Expect(env1[j]["name"]).To(Equal(env2[j]["name"]))
+				Expect(env1[j]["value"]).NotTo(Equal(env2[j]["value"]))
+			}
+		}
+	})
+
+	It("make a patch set only of two objects or more", func() {
+		_, err := clusterbench.NewPatchSet(func(v int) []map[string]any { return clusterbench.LongLists(1, 10, v) })
+		Expect(err).To(MatchError(ContainSubstring("at least 2 objects")))
+		set, err := clusterbench.NewPatchSet(func(v int) []map[string]any { return clusterbench.LongLists(2, 10, v) })
+		Expect(err).NotTo(HaveOccurred())
+		Expect(set.N).To(Equal(2))
+	})
+})
+
+// envOf is the env list of a LongLists Deployment's one container.
+func envOf(d map[string]any) []map[string]any {
+	c := d["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	var out []map[string]any
+	for _, e := range c["env"].([]any) {
+		out = append(out, e.(map[string]any))
+	}
+	return out
+}
