@@ -2,8 +2,10 @@ package harness
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -102,5 +104,35 @@ var _ = Describe("the kube-apiserver built on ply", Ordered, func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got.Object["data"]).To(Equal(map[string]any{"k": "v", "a": "b"}))
 		}
+	})
+})
+
+var _ = Describe("prunePlyBuilds", func() {
+	It("keeps the binary just built and the two newest others, and nothing else of the cache is touched", func() {
+		dir := GinkgoT().TempDir()
+		write := func(name string, age time.Duration) string {
+			p := filepath.Join(dir, name)
+			Expect(os.WriteFile(p, []byte("x"), 0o755)).To(Succeed())
+			t := time.Now().Add(-age)
+			Expect(os.Chtimes(p, t, t)).To(Succeed())
+			return p
+		}
+		keep := write(plyBinaryPrefix+"new", 48*time.Hour) // the oldest, but just built for this tree
+		write(plyBinaryPrefix+"a", time.Hour)
+		write(plyBinaryPrefix+"b", 2*time.Hour)
+		write(plyBinaryPrefix+"c", 3*time.Hour)
+		write(plyBinaryPrefix+"d.building", 4*time.Hour)
+		write("kube-apiserver-"+KubernetesVersion, 5*time.Hour)
+		write("kube-apiserver-"+KubernetesVersion+"-ply.lock", 5*time.Hour)
+		Expect(prunePlyBuilds(dir, keep)).To(Succeed())
+		entries, err := os.ReadDir(dir)
+		Expect(err).NotTo(HaveOccurred())
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		Expect(names).To(ConsistOf(
+			plyBinaryPrefix+"new", plyBinaryPrefix+"a", plyBinaryPrefix+"b", plyBinaryPrefix+"d.building",
+			"kube-apiserver-"+KubernetesVersion, "kube-apiserver-"+KubernetesVersion+"-ply.lock"))
 	})
 })
