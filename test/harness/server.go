@@ -115,7 +115,8 @@ var (
 	liveSet = map[*Server]struct{}{}
 )
 
-// Start runs Prepare, then etcd and kube-apiserver on free loopback ports,
+// Start runs PrepareAPIServer for Options.APIServer (so Prepare), then etcd
+// and the kube-apiserver of Options.APIServer on free loopback ports,
 // and returns when the API server's /readyz answers ok. On failure it stops
 // whatever it started, removes the temporary directory and returns an error
 // carrying the tail of the failed process's log. Call Stop (or StopAll)
