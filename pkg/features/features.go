@@ -33,10 +33,11 @@ const (
 	// SetOfMaps merges x-kubernetes-list-type: set lists of objects as sets of atomic items, identity the whole item,
 	// as server-side apply does; off, such a list is replaced whole, as kubectl replaces a list without merge strategy.
 	SetOfMaps
-	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in local; off,
-	// such a patch is applied as the API server applies it, the later items of a key merged in turn into the first or
-	// kept apart (docs/patches.md), and a merge whose recorded, local or live list repeats a one-field key pairs the
-	// items as kubectl does and applies kubectl's patch as the server does (docs/differential.md).
+	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in local, and a
+	// set local names one value of twice; off, such a patch is applied as the API server applies it, the later items of
+	// a key merged in turn into the first or kept apart (docs/patches.md), and a merge whose recorded, local or live
+	// list repeats a one-field key, or a set's value, pairs the items as kubectl does and applies kubectl's patch as the
+	// server does (docs/differential.md).
 	UniqueMergeKeys
 
 	builtIn
@@ -57,7 +58,7 @@ var registry = struct {
 		"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
 		"\"$patch: delete\" on a map deletes the field; off: it leaves an empty map, as kubectl",
 		"x-kubernetes-list-type set lists of objects merge as sets; off: they are replaced whole, as kubectl",
-		"a list naming one merge key twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
+		"a list naming one merge key (a set: one value) twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
 	},
 }
 

@@ -12,16 +12,6 @@ type Exception struct {
 // lists. Every other test must pass, and every exception must still fail (a fixed one is removed from the list).
 var Exceptions = []Exception{
 	{
-		Name:   "TestStrategicMergePatch/behavior of set element order for a merging int list with duplicate/TwoWay",
-		Class:  "repeated-set-value",
-		Reason: "modified repeats a value of a merged list of scalars; ply refuses it (\"a set lists each value once\"), even with every gate off, where strategicpatch orders the repeats",
-	},
-	{
-		Name:   "TestStrategicMergePatch/behavior of set element order for a merging int list with duplicate/ThreeWay",
-		Class:  "repeated-set-value",
-		Reason: "as TwoWay",
-	},
-	{
 		Name:   "TestStrategicMergePatch/nested patch merge with empty list/TwoWay",
 		Class:  "directive-in-object",
 		Reason: "modified, an object, holds a \"$patch: delete\" list item; ply refuses a directive in an object (it is not configuration), where strategicpatch copies it into the patch",
