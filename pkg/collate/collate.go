@@ -387,6 +387,7 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
 func (c *collator) child(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int, ct *openapi.Type, cm *openapi.Meta) (elements.Element, error) {
+	ct = c.kubectlList(ct, cm, cv, cd)
 	switch {
 	case c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
 		format.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live):
@@ -397,6 +398,24 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, cm)
+}
+
+// kubectlList is the type of a field of type t (metadata meta, values cv, a patch's directives cd) as kubectl reads it
+// with gate MultiFieldMergeKeys off: where the schema types a field of merge strategy as an object but local (the
+// patch) holds a list there, or the patch's "$setElementOrder" orders live's list there, strategicpatch takes the
+// object's schema for the items' (LookupPatchMetadataForSlice), so the field is a list of that object, merged by the
+// field's key. Otherwise, and with the gate on (the value then refused, naming the path), it is t.
+func (c *collator) kubectlList(t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) *openapi.Type {
+	if (t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap) || !meta.Strategy.Has(openapi.StrategyMerge) ||
+		c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
+		return t
+	}
+	list := cv.HasLocal && cv.Local.IsList()
+	orders := !cv.HasLocal && cd != nil && cd.HasSetOrder && cv.HasLive && cv.Live.IsList()
+	if !list && !orders {
+		return t
+	}
+	return &openapi.Type{Name: t.Name + " list", Kind: openapi.KindList, Elem: t}
 }
 
 // markRuled sets Ruled on n, decided by a registered rule's visitor, and on its ancestors.

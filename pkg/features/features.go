@@ -24,8 +24,10 @@ const (
 	// patch's order); off, lists are ordered exactly as kubectl's strategic merge patch leaves them.
 	SeedOrdering Gate = iota
 	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give it: list and map types, list-map-keys (every
-	// key field, a field left out taking its default) and comma-separated patch-merge-keys; off, only the patch
-	// strategy and a one-field merge key count, as kubectl.
+	// key field, a field left out taking its default) and comma-separated patch-merge-keys, and a list where the schema
+	// has an object is refused; off, only the patch strategy and a one-field merge key count, as kubectl, which takes a
+	// list (or a "$setElementOrder" of one) where the schema has an object field of merge strategy as a list of that
+	// object merged by the field's key.
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
 	// leaves an empty map, as strategicpatch does.
