@@ -135,19 +135,24 @@ func runRepeats(target string, overwrite bool, rep repeater) {
 				o.Class, c.ID(), o.DiffPath, c.Recorded.JSON(), c.Local.JSON(), c.Live.JSON(), o.OraclePatch, o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON()))
 		}
 	}
+	line := countsLine(fmt.Sprintf("%s overwrite=%t, %s: %d cases,", target, overwrite, rep.label, n), counts)
+	AddReportEntry("cases", line)
+	fmt.Fprintln(GinkgoWriter, line)
+	Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
+	Expect(counts["agree"]+counts["agree-conflict"]).To(BeNumerically(">", n/10), "too few cases repeat a key and agree: %s", line)
+}
+
+// countsLine is head followed by each class and its count, in name order.
+func countsLine(head string, counts map[string]int) string {
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	line := fmt.Sprintf("%s overwrite=%t, %s: %d cases,", target, overwrite, rep.label, n)
 	for _, k := range keys {
-		line += fmt.Sprintf(" %s %d", k, counts[k])
+		head += fmt.Sprintf(" %s %d", k, counts[k])
 	}
-	AddReportEntry("cases", line)
-	fmt.Fprintln(GinkgoWriter, line)
-	Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
-	Expect(counts["agree"]+counts["agree-conflict"]).To(BeNumerically(">", n/10), "too few cases repeat a key and agree: %s", line)
+	return head
 }
 
 // repeatObject returns v (of type t) with one item more in some of its lists
