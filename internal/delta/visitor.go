@@ -78,9 +78,12 @@ type Entry struct {
 }
 
 // Parallel holds a merged list's $setElementOrder/<field> (Order) and $deleteFromPrimitiveList/<field> (Deletes).
+// Unordered (three-way patches only) reports a list of repeated items whose delta half's list is no subsequence of
+// Order, which kubectl refuses where it merges its halves' maps holding the list (VisitMap).
 type Parallel struct {
 	Order, Deletes       value.Value
 	HasOrder, HasDeletes bool
+	Unordered            int // 1 + the first patch list item out of Order's order (0: none)
 }
 
 // Any reports whether the patch says anything about the node.
@@ -235,6 +238,9 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	en, err := delta.Entry(e)
 	if err != nil || !den.Any() {
 		d.par = en.Parallel
+		if err == nil && en.Present && en.HasOrder {
+			d.par.Unordered = firstOutOfOrder(en.Value.Items(), en.Order.Items(), e.Meta.MergeKey)
+		}
 		return en.Outcome, err
 	}
 	d.dels += dels.dels
@@ -246,6 +252,48 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	d.par.Order, d.par.HasOrder = out.Get(smp.SetOrderPrefix + name)
 	v, ok := out.Get(name)
 	return elements.Outcome{Value: v, Present: ok}, nil
+}
+
+// outOfOrder is the error for list e of repeated items whose delta half's patch list item i (counting data items)
+// comes after an item it precedes in $setElementOrder: kubectl's three-way patch cannot be made.
+func outOfOrder(e elements.Element, i int) *elements.Error {
+	n, what := e.Base(), "merge keys"
+	if _, set := e.(*elements.SetElement); set {
+		what = "set values"
+	}
+	return n.Errorf(elements.Local, "kubectl's patch for local's repeated "+what+" cannot be made: the order of the patch list contradicts "+
+		smp.SetOrderPrefix+n.Name+": patch list item "+strconv.Itoa(i)+" comes after an item it precedes there")
+}
+
+// firstOutOfOrder walks patch list list and order as kubectl checks them (a data item matches the next order entry of
+// its key, or value, skipping entries; "$patch" items are passed over) and returns 1 + the ordinal of the first data
+// item left unmatched, or 0 when every item matches.
+func firstOutOfOrder(list, order []value.Value, mk []string) int {
+	same := func(a, b value.Value) bool {
+		if len(mk) == 0 {
+			return value.Equal(a, b)
+		}
+		ka, _ := a.Get(mk[0])
+		kb, _ := b.Get(mk[0])
+		return value.Equal(ka, kb)
+	}
+	p, o, ordinal := 0, 0, 0
+	for p < len(list) && o < len(order) {
+		if _, directive := list[p].Get(smp.DirectiveKey); directive && list[p].IsMap() {
+			p++
+			continue
+		}
+		if same(list[p], order[o]) {
+			p, ordinal = p+1, ordinal+1
+		}
+		o++
+	}
+	for ; p < len(list); p++ {
+		if _, directive := list[p].Get(smp.DirectiveKey); !directive || !list[p].IsMap() {
+			return ordinal + 1
+		}
+	}
+	return 0
 }
 
 // Malformed blames local for err, met when kubectl's three-way patch for a list repeating a merge key is verb
@@ -277,6 +325,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	}
 	c, dels := cs != elements.NoSource, d.dels
 	var out []value.Field
+	var unordered *elements.Error // the first list of repeated items kubectl's merge of the halves here refuses
 	for _, f := range fs {
 		if fe := f.Element.Base(); !fe.HasLocal {
 			if _, has := fe.Get(d.deletions); !has {
@@ -294,9 +343,17 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		if err != nil {
 			return elements.Absent, err
 		}
+		if en.Unordered > 0 && unordered == nil {
+			unordered = outOfOrder(f.Element, en.Unordered-1)
+		}
 		out = en.appendTo(out, f.Name)
 	}
 	deleted := d.dels > dels
+	if unordered != nil && (n.Parent == nil || deleted) {
+		// kubectl merges its halves' maps here (the root, or a map both halves hold), checking each delta list against
+		// its $setElementOrder.
+		return elements.Absent, unordered
+	}
 	if !c && !deleted {
 		return d.replaced(n), nil
 	}
@@ -520,6 +577,9 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	}
 	if d.order && s.Order {
 		d.par.Order, d.par.HasOrder = n.Local, true
+		if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
+			d.par.Unordered = firstOutOfOrder(s.Added, n.Local.Items(), nil)
+		}
 	}
 	switch {
 	case !s.Compared:

@@ -108,8 +108,31 @@ func OfSet(e *elements.SetElement, changes, deletions elements.Source) (Set, err
 		}
 	}
 	smp.SortScalars(s.Deleted)
+	if e.Ranked {
+		// kubectl compares the sorted lists: its additions come out grouped by value (at its first place in local), its
+		// deletions deduplicated.
+		s.Deleted = smp.DedupScalars(s.Deleted)
+		groupByFirst(s.Added, n.Local.Items(), objects)
+	}
 	s.Order = n.Local.Len() > 0 && (len(s.Deleted) > 0 || (s.Compared && !sortedSame(e, cs)))
 	return s, nil
+}
+
+// groupByFirst sorts a Ranked set's additions, in local's order, stably by the first place of their value in local.
+func groupByFirst(added, local []value.Value, objects bool) {
+	first := make(map[value.ScalarKey]int, len(local))
+	for i, v := range local {
+		if k, ok := elements.SetKey(v, objects); ok {
+			if _, seen := first[k]; !seen {
+				first[k] = i
+			}
+		}
+	}
+	place := func(v value.Value) int {
+		k, _ := elements.SetKey(v, objects)
+		return first[k]
+	}
+	slices.SortStableFunc(added, func(a, b value.Value) int { return place(a) - place(b) })
 }
 
 // SetTouched reports whether a patch with orders made of the halves against changes and since deletions says anything

@@ -43,6 +43,22 @@ func KeyString(v value.Value) string {
 // SortScalars sorts vs stably as kubectl sorts scalars: by KeyString.
 func SortScalars(vs []value.Value) { slices.SortStableFunc(vs, byKeyString) }
 
+// DedupScalars returns vs without repeated values, in the order kubectl's deduplication leaves them, reusing vs: for
+// each value in turn, every later equal value is overwritten by the list's last one and the list shortened (so a sorted
+// list may come out unsorted).
+func DedupScalars(vs []value.Value) []value.Value {
+	for i := 0; i < len(vs)-1; i++ {
+		for j := i + 1; j < len(vs); j++ {
+			if value.Equal(vs[i], vs[j]) {
+				vs[j] = vs[len(vs)-1]
+				vs = vs[:len(vs)-1]
+				j--
+			}
+		}
+	}
+	return vs
+}
+
 // Sorted reports whether vs are in SortScalars' order.
 func Sorted(vs []value.Value) bool { return slices.IsSortedFunc(vs, byKeyString) }
 

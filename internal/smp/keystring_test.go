@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -88,4 +89,17 @@ var _ = Describe("SortByKey and PatchOrder", func() {
 		Expect(rank).To(Equal([]int{1, 1, 0, 0}))
 		Expect(smp.PatchOrder(sorted, rank)).To(Equal([]int{2, 0, 3, 1}))
 	})
+})
+
+var _ = Describe("DedupScalars", func() {
+	DescribeTable("leaves one copy of each value, in the order kubectl's deduplication leaves them",
+		func(in, want string) {
+			got := value.List(smp.DedupScalars(slices.Clone(treetest.YAML(in).Items())))
+			Expect(string(got.JSON())).To(Equal(string(treetest.YAML(want).JSON())))
+		},
+		Entry("no repeats", `[a, b, c]`, `[a, b, c]`),
+		Entry("a repeat, sorted", `[a, a, b]`, `[a, b]`),
+		Entry("the last value moves into a repeat's place, unsorting the list", `[a, a, a, b, c]`, `[a, c, b]`),
+		Entry("numbers and strings are distinct", `[1, "1", 1]`, `[1, "1"]`),
+	)
 })

@@ -387,6 +387,7 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
 func (c *collator) child(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int, ct *openapi.Type, cm *openapi.Meta) (elements.Element, error) {
+	ct = c.kubectlList(ct, cm, cv, cd)
 	switch {
 	case c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
 		format.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live):
@@ -397,6 +398,24 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, cm)
+}
+
+// kubectlList is the type of a field of type t (metadata meta, values cv, a patch's directives cd) as kubectl reads it
+// with gate MultiFieldMergeKeys off: where the schema types a field of merge strategy as an object but local (the
+// patch) holds a list there, or the patch's "$setElementOrder" orders live's list there, strategicpatch takes the
+// object's schema for the items' (LookupPatchMetadataForSlice), so the field is a list of that object, merged by the
+// field's key. Otherwise, and with the gate on (the value then refused, naming the path), it is t.
+func (c *collator) kubectlList(t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) *openapi.Type {
+	if (t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap) || !meta.Strategy.Has(openapi.StrategyMerge) ||
+		c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
+		return t
+	}
+	list := cv.HasLocal && cv.Local.IsList()
+	orders := !cv.HasLocal && cd != nil && cd.HasSetOrder && cv.HasLive && cv.Live.IsList()
+	if !list && !orders {
+		return t
+	}
+	return &openapi.Type{Name: t.Name + " list", Kind: openapi.KindList, Elem: t}
 }
 
 // markRuled sets Ruled on n, decided by a registered rule's visitor, and on its ancestors.
@@ -484,12 +503,21 @@ func item(live, of int) elements.Item {
 	return elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: live, Of: of, OrderIndex: -1}
 }
 
+// rankKey is a Key's rank field (members.ranks): zero for the first item of a value or key, so that it is the Key that
+// names the value or key alone ("$setElementOrder", "$deleteFromPrimitiveList").
+func rankKey(rank int) value.ScalarKey {
+	if rank == 0 {
+		return value.ScalarKey{}
+	}
+	return value.ScalarKey{Kind: value.KindInt, Bits: uint64(rank)}
+}
+
 // join adds item i of src's list, of identity k (and rank, given ranks: set in k), to k's member, made if none (a
 // patch's, to seq too). ok is false, and the member unchanged, when it has an item of src already (for local's items,
 // added first: when k is not new).
 func (m *members) join(k *elements.Key, i int, src elements.Source) (id int, ok bool) {
 	if m.ranks != nil {
-		k[1] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(m.ranks[src][i])}
+		k[1] = rankKey(m.ranks[src][i])
 	}
 	id, fresh := m.index.ID(k)
 	if fresh {
@@ -725,14 +753,68 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,
-// identity the whole item (elements.SetKey). A value local repeats is an error (a patch's collapse); values live or
-// recorded repeat collapse into their first. Values "$deleteFromPrimitiveList" names are Deleted.
+// identity the whole item (elements.SetKey). A value local repeats is an error, unless gate UniqueMergeKeys is off
+// (rankableSet): then a merge's set whose sources repeat a value is Ranked and merged through kubectl's patch
+// (Arena.Ranked), and a patch's list the server takes whole (live holds none) keeps its repeats, Ranked too. Other
+// repeats, in a patch or in live or recorded, collapse into their first. Values "$deleteFromPrimitiveList" names are
+// Deleted, each occurrence.
 func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	e := build(c, &c.sets, s)
 	n := &e.Node
 	recorded, local, live := n.Lists()
-	m := members{index: elements.NewIndex(1, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0], seq: c.seq[:0]}
-	src, objects := c.src, elements.SetOfMaps(n.Type, &n.Meta)
+	objects := elements.SetOfMaps(n.Type, &n.Meta)
+	m, err := c.matchSet(n, nil, objects)
+	if err == nil && m.repeated && c.rankableSet(n) {
+		e.Ranked, c.ranked = true, c.ranked || !c.opts.Patch
+		m, err = c.matchSet(n, setRanks(objects, c.src, recorded, local, live), objects)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var canon []int // a Ranked patch list's members by their value's first (the one "$setElementOrder" names)
+	if e.Ranked && c.opts.Patch {
+		canon = canonical(&m, local, objects)
+		for p, id := range m.seq {
+			m.seq[p] = canon[id]
+		}
+	}
+	if err := c.order(n, &m, false, objects); err != nil {
+		return nil, err
+	}
+	for id, first := range canon {
+		m.items[id].OrderIndex = m.items[first].OrderIndex
+	}
+	if d := n.Dirs; d != nil && d.HasDeleteFromList {
+		deleteFromSet(&m, d.DeleteFromList.Items(), objects)
+	}
+	for p := range m.items {
+		it := &m.items[p]
+		it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()})
+	}
+	e.Items = m.items
+	return e, nil
+}
+
+// rankableSet reports whether set n keeps repeated values apart (gate UniqueMergeKeys off): in a merge, and in a patch
+// (not a Compose) where live holds no list, the server then taking the patch's whole.
+func (c *collator) rankableSet(n *elements.Node) bool {
+	if c.opts.Gates.Enabled(features.UniqueMergeKeys) {
+		return false
+	}
+	return !c.opts.Patch || (!c.opts.Compose && !(n.HasLive && n.Live.IsList()))
+}
+
+// matchSet matches set n's items (local's, then live's, then recorded's) to members by value (and rank, given ranks).
+// Without ranks, a value local repeats is an error unless the set is rankableSet, a patch's or Lenient.
+func (c *collator) matchSet(n *elements.Node, ranks [][]int, objects bool) (members, error) {
+	recorded, local, live := n.Lists()
+	fields := 1
+	if ranks != nil {
+		fields = 2
+	}
+	m := members{index: elements.NewIndex(fields, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0],
+		seq: c.seq[:0], ranks: ranks}
+	src := c.src
 	for i, v := range local {
 		k, ok := setKey(v, objects)
 		if !ok {
@@ -740,11 +822,11 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			if objects {
 				what = "an object"
 			}
-			return nil, n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
+			return m, n.Errorf(src, "item "+strconv.Itoa(i)+": expected "+what+" in a set list, got "+v.Kind().String())
 		}
 		id, fresh := m.join(&k, i, src)
-		if !fresh && src != elements.Patch && !c.opts.Lenient {
-			return nil, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
+		if !fresh && src != elements.Patch && !c.opts.Lenient && !c.rankableSet(n) {
+			return m, n.Errorf(src, "items "+strconv.Itoa(m.items[id].LocalIndex)+" and "+strconv.Itoa(i)+" are both "+fieldpath.Show(v)+"; a set lists each value once")
 		}
 	}
 	lists := [...][]value.Value{elements.Recorded: recorded, elements.Live: live}
@@ -755,24 +837,54 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 			}
 		}
 	}
-	if err := c.order(n, &m, false, objects); err != nil {
-		return nil, err
-	}
-	if d := n.Dirs; d != nil && d.HasDeleteFromList {
-		for _, v := range d.DeleteFromList.Items() {
-			if k, ok := setKey(v, objects); ok {
-				if id, _ := m.index.ID(&k); id < len(m.items) {
-					m.items[id].Deleted = true
-				}
+	return m, nil
+}
+
+// setRanks returns each source's ranks by position for a Ranked set (members.ranks): an item's rank is how many items
+// before it in its list have its value. Local's list is held for src (Local, or Patch in a patch).
+func setRanks(objects bool, src elements.Source, recorded, local, live []value.Value) [][]int {
+	ranks := make([][]int, elements.Patch+1)
+	for s, items := range map[elements.Source][]value.Value{elements.Recorded: recorded, src: local, elements.Live: live} {
+		seen := make(map[value.ScalarKey]int, len(items))
+		ranks[s] = make([]int, len(items))
+		for i, v := range items {
+			if k, ok := elements.SetKey(v, objects); ok {
+				ranks[s][i] = seen[k]
+				seen[k]++
 			}
 		}
 	}
-	for p := range m.items {
-		it := &m.items[p]
-		it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()})
+	return ranks
+}
+
+// canonical maps each member of a Ranked patch set (its items local's, all patch items) to the member of its value's
+// first occurrence.
+func canonical(m *members, local []value.Value, objects bool) []int {
+	canon := make([]int, len(m.items))
+	for id := range m.items {
+		k, _ := setKey(local[m.items[id].LocalIndex], objects)
+		canon[id], _ = m.index.ID(&k)
 	}
-	e.Items = m.items
-	return e, nil
+	return canon
+}
+
+// deleteFromSet marks Deleted the members holding the values of a "$deleteFromPrimitiveList" (each rank of a Ranked
+// set's).
+func deleteFromSet(m *members, values []value.Value, objects bool) {
+	for _, v := range values {
+		k, ok := setKey(v, objects)
+		for ok {
+			id, fresh := m.index.ID(&k)
+			if fresh || id >= len(m.items) {
+				break
+			}
+			m.items[id].Deleted = true
+			if m.ranks == nil {
+				break
+			}
+			k[1] = rankKey(int(k[1].Bits) + 1)
+		}
+	}
 }
 
 func setKey(v value.Value, objects bool) (k elements.Key, ok bool) {

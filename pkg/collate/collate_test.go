@@ -428,6 +428,31 @@ var _ = Describe("Collate sets", func() {
 		Expect(err).To(MatchError("local spec.tags: items 0 and 2 are both b; a set lists each value once"))
 	})
 
+	It("with gate UniqueMergeKeys off, pairs each source's i-th copy of a value (Ranked) and has kubectl's patch decide the merge", func() {
+		vals := three(wrapSpec(`{tags: [a, a, b]}`), wrapSpec(`{tags: [b, a, b]}`), wrapSpec(`{tags: [a, c, a, a]}`))
+		tree, _, arena, err := collate.CountIn(vals, widget(), collate.Options{Gates: features.Kubectl()})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(arena.Ranked()).To(BeTrue())
+		s := field(field(tree, "spec"), "tags").(*elements.SetElement)
+		Expect(s.Ranked).To(BeTrue())
+		Expect(indexes(s.Items)).To(Equal([]idx{{2, 0, -1}, {0, 1, 0}, {-1, 2, -1}, {-1, -1, 1}, {1, -1, 2}, {-1, -1, 3}}))
+	})
+
+	It("collapses a value live repeats into its first with the gate on; off, ranks it", func() {
+		vals := three(absent, wrapSpec(`{tags: [a]}`), wrapSpec(`{tags: [a, a]}`))
+		for _, gates := range []features.Gates{{}, features.Kubectl()} {
+			tree, _, arena, err := collate.CountIn(vals, widget(), collate.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			s := field(field(tree, "spec"), "tags").(*elements.SetElement)
+			Expect(s.Ranked).To(Equal(arena.Ranked()))
+			if s.Ranked {
+				Expect(indexes(s.Items)).To(Equal([]idx{{-1, 0, 0}, {-1, -1, 1}}))
+			} else {
+				Expect(indexes(s.Items)).To(Equal([]idx{{-1, 0, 0}}))
+			}
+		}
+	})
+
 	It("holds each distinct value once, local first, then live-only, then recorded-only", func() {
 		tree, err := collate.Collate(three(
 			wrapSpec(`{tags: [d, a, e, d]}`),

@@ -5,6 +5,7 @@ import (
 	"github.com/plyproject/ply/test/treetest"
 	"os"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/openapi"
@@ -104,4 +105,18 @@ func itemPaths(items []elements.Item) []string {
 		out[i] = it.Element.Base().Path().String()
 	}
 	return out
+}
+
+// field returns the child name of map e (a ranked list's items render alike, so treetest.ByPath cannot index them).
+func field(e elements.Element, name string) elements.Element {
+	GinkgoHelper()
+	m, ok := e.(*elements.MapElement)
+	Expect(ok).To(BeTrue(), "%T is not a map", e)
+	for _, f := range m.Fields {
+		if f.Name == name {
+			return f.Element
+		}
+	}
+	Fail("no field " + name)
+	return nil
 }

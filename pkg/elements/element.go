@@ -243,10 +243,16 @@ type ListElement struct {
 	Ranked bool
 }
 
-// SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's.
+// SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's,
+// unless Ranked.
 type SetElement struct {
 	Node
 	Items []Item
+	// Ranked reports a set whose repeated values stay apart (gate UniqueMergeKeys off): a merge's whose sources repeat a
+	// value, each value's i-th occurrence in one source paired with its i-th in the others, as kubectl's sorted
+	// comparison pairs them; or a patch's list that the server takes whole (live holds none). Items holds each value
+	// and rank once, in the order of the first source naming it.
+	Ranked bool
 }
 
 // RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it, local not.

@@ -24,8 +24,10 @@ const (
 	// patch's order); off, lists are ordered exactly as kubectl's strategic merge patch leaves them.
 	SeedOrdering Gate = iota
 	// MultiFieldMergeKeys reads merge metadata as OpenAPI v3 schemas give it: list and map types, list-map-keys (every
-	// key field, a field left out taking its default) and comma-separated patch-merge-keys; off, only the patch
-	// strategy and a one-field merge key count, as kubectl.
+	// key field, a field left out taking its default) and comma-separated patch-merge-keys, and a list where the schema
+	// has an object is refused; off, only the patch strategy and a one-field merge key count, as kubectl, which takes a
+	// list (or a "$setElementOrder" of one) where the schema has an object field of merge strategy as a list of that
+	// object merged by the field's key.
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
 	// leaves an empty map, as strategicpatch does.
@@ -33,10 +35,11 @@ const (
 	// SetOfMaps merges x-kubernetes-list-type: set lists of objects as sets of atomic items, identity the whole item,
 	// as server-side apply does; off, such a list is replaced whole, as kubectl replaces a list without merge strategy.
 	SetOfMaps
-	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in local; off,
-	// such a patch is applied as the API server applies it, the later items of a key merged in turn into the first or
-	// kept apart (docs/patches.md), and a merge whose recorded, local or live list repeats a one-field key pairs the
-	// items as kubectl does and applies kubectl's patch as the server does (docs/differential.md).
+	// UniqueMergeKeys refuses a list that names one merge key twice: in a patch (naming both items) and in local, and a
+	// set local names one value of twice; off, such a patch is applied as the API server applies it, the later items of
+	// a key merged in turn into the first or kept apart (docs/patches.md), and a merge whose recorded, local or live
+	// list repeats a one-field key, or a set's value, pairs the items as kubectl does and applies kubectl's patch as the
+	// server does (docs/differential.md).
 	UniqueMergeKeys
 
 	builtIn
@@ -57,7 +60,7 @@ var registry = struct {
 		"OpenAPI v3 list-map-keys, list and map types and key defaults count (ports by containerPort and protocol); off: only the patch strategy and a one-field merge key, as kubectl",
 		"\"$patch: delete\" on a map deletes the field; off: it leaves an empty map, as kubectl",
 		"x-kubernetes-list-type set lists of objects merge as sets; off: they are replaced whole, as kubectl",
-		"a list naming one merge key twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
+		"a list naming one merge key (a set: one value) twice is refused, in a patch as in local; off: such a patch is applied as the API server applies it, and such a manifest merged as kubectl apply merges it",
 	},
 }
 

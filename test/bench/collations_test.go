@@ -89,6 +89,21 @@ var _ = Describe("collations per operation", func() {
 		Expect(collations.Load()).To(BeEquivalentTo(4))
 	})
 
+	It("a merge through kubectl's patch for a set repeating a value (gate UniqueMergeKeys off) collates per step of that pipeline", func() {
+		doc := func(finalizers string) value.Value {
+			v, err := jsonv.Decode([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","finalizers":` + finalizers + `}}`))
+			Expect(err).NotTo(HaveOccurred())
+			return v
+		}
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		res, err := apply.Merge(doc(`["a"]`), doc(`["a","b","a"]`), doc(`["a","c"]`), opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(res.Object.JSON())).To(Equal(string(doc(`["a","b","c"]`).JSON())), "kubectl's result")
+		// The tree; the patch applied to live; the change list.
+		Expect(collations.Load()).To(BeEquivalentTo(3))
+	})
+
 	It("patch.Apply of kubectl's patch collates once", func() {
 		p, err := patchgen.ThreeWay(recorded, local, live, patchgen.Options{Overwrite: true})
 		Expect(err).NotTo(HaveOccurred())

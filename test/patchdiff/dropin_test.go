@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 
@@ -186,6 +187,60 @@ var _ = Describe("pkg/strategicpatch's patches against strategicpatch's", func()
 			AddReportEntry("cases", fmt.Sprintf("%s: %d triples, %d differ; strategicpatch without an answer: %d panics, %d no-verdict; "+
 				"pkg/patchgen's conflict verdict: %d", t.ID(), n, len(diffs), panics, noVerdicts, engine))
 			Expect(diffs).To(BeEmpty())
+		})
+	}
+})
+
+// The same on triples whose lists repeat items: each with even odds a set's value (repeatSetValue) or a keyed list's
+// key (repeat) added to local, and likewise to recorded and live with even odds each. The patch differential's own
+// repeat functions serve: an object holds no directive for them to skip.
+var _ = Describe("pkg/strategicpatch's patches against strategicpatch's, lists repeating items", func() {
+	for _, spec := range difftest.Specs {
+		It(fmt.Sprintf("are the same bytes on random %s triples with repeats, every gate off", spec.Name), func() {
+			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
+			Expect(err).NotTo(HaveOccurred())
+			n := int(envInt("PLY_DIFF_DROPIN_N", 150))
+			seed := envInt("PLY_DIFF_SEED", defaultSeed)
+			counts := map[string]int{}
+			var diffs []string
+			for i := range n {
+				c := patchdiff.Generate(t, patchdiff.GenThreeWay, patchdiff.CaseSeed(seed, patchdiff.GenThreeWay, t.Name+"/repeats", i))
+				r := rand.New(rand.NewPCG(c.Seed, 13))
+				add := repeatSetValue
+				if r.IntN(2) == 0 {
+					add = repeat
+				}
+				local, repeated := add(c.Local, t.Root, r)
+				if !repeated {
+					counts["no list to repeat in"]++
+					continue
+				}
+				c.Local = local
+				for _, doc := range []*value.Value{&c.Recorded, &c.Live} {
+					if !doc.IsNull() && r.IntN(2) == 0 {
+						*doc, _ = add(*doc, t.Root, r)
+					}
+				}
+				switch d := creation(t, c); d {
+				case "":
+					counts["same"]++
+				case errOraclePanicked.Error():
+					counts["strategicpatch panicked"]++
+				case noVerdict:
+					counts["no-verdict"]++
+				case engineVerdict:
+					counts["pkg/patchgen's conflict verdict"]++
+				default:
+					diffs = append(diffs, d)
+				}
+			}
+			line := fmt.Sprintf("%s, repeated items: %d triples, %d differ;", t.ID(), n, len(diffs))
+			for _, k := range []string{"same", "no list to repeat in", "strategicpatch panicked", "no-verdict", "pkg/patchgen's conflict verdict"} {
+				line += fmt.Sprintf(" %s %d", k, counts[k])
+			}
+			AddReportEntry("cases", line)
+			Expect(diffs).To(BeEmpty(), "%s\n%s", line, strings.Join(diffs[:min(len(diffs), 3)], "\n"))
+			Expect(counts["same"]).To(BeNumerically(">", n/5), line)
 		})
 	}
 })

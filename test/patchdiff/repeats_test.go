@@ -53,6 +53,83 @@ var _ = Describe("patches naming a merge key twice, every feature gate off, agai
 	}
 })
 
+// Patches whose lists of scalars (sets) name one value twice, every feature
+// gate off: ply must give what strategicpatch gives, the repeats collapsing
+// into their value where live has the list and kept where the server takes
+// the patch's list whole. The cases are the ApplyDirectives cases of the
+// kubectl targets whose patch agrees without repeats, some set lists of the
+// patch given one of their values again (repeatSetValue).
+var _ = Describe("patches naming a set's value twice, every feature gate off, against strategicpatch", func() {
+	for _, spec := range difftest.Specs {
+		It("agree on random "+spec.Name+" cases", func() {
+			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "set-repeats", label: "repeated set values", env: "PLY_DIFF_REPEATS_N", def: 400}
+			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
+				r := rand.New(rand.NewPCG(c.Seed, 7))
+				p, repeated := repeatSetValue(c.Patch, t.Root, r)
+				if !repeated {
+					counts["no set"]++
+					return ""
+				}
+				if base := patchdiff.Run(t, c).Class; base != patchdiff.Agree && base != patchdiff.AgreeError {
+					counts["base "+base.String()]++
+					return ""
+				}
+				c.Patch = p
+				o := patchdiff.Run(t, c)
+				counts[o.Class.String()]++
+				if o.Class.Failed() {
+					return fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
+						o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON())
+				}
+				return ""
+			})
+			Expect(counts["agree"]).To(BeNumerically(">", n/20), "too few cases repeat a set value and merge: %s", line)
+		})
+	}
+})
+
+// repeatSetValue returns patch p (of type t) with, in some of its merged
+// lists of scalars that have items, one of them again, right after it or at
+// the end; it looks into maps and the items of lists merged by key, never
+// into directives. repeated is false when p has no such list.
+func repeatSetValue(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeated bool) {
+	if !p.IsMap() {
+		return p, false
+	}
+	out := p
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			continue
+		}
+		ct, meta := t.Child(f.Key)
+		v := f.Value
+		merged := v.IsList() && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)
+		switch {
+		case v.IsMap():
+			if nv, ok := repeatSetValue(v, ct, r); ok {
+				out, repeated = out.With(f.Key, nv), true
+			}
+		case merged && len(meta.MergeKey) > 0:
+			items := slices.Clone(v.Items())
+			for i, it := range items {
+				if nv, ok := repeatSetValue(it, ct.Item(), r); ok {
+					items[i], repeated = nv, true
+				}
+			}
+			out = out.With(f.Key, value.List(items))
+		case merged && ct.Item().Kind == openapi.KindPrimitive && v.Len() > 0 && r.IntN(3) > 0:
+			items := slices.Clone(v.Items())
+			j := r.IntN(len(items))
+			at := j + 1
+			if r.IntN(2) == 0 {
+				at = len(items)
+			}
+			out, repeated = out.With(f.Key, value.List(slices.Insert(items, at, items[j]))), true
+		}
+	}
+	return out, repeated
+}
+
 // repeat returns patch p (of type t) with one item more in each list
 // merged by key that has a data item: an item with the key of a random
 // one of them, and the other fields of another (or, in a list of one, its

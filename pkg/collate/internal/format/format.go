@@ -164,6 +164,8 @@ func CheckDirs(n *elements.Node) error {
 		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
 	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
 		return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
+	case !merged:
+		return fail(n, dir+" orders a list, but the schema says this field is "+KindPhrase(n.Type))
 	case merged && len(n.Local.Items()) == 0 && len(n.Live.Items()) == 0: // (no items where absent, null or not a list)
 		return fail(n, dir+" orders a list that has no items in live or in the patch")
 	}
