@@ -150,7 +150,7 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	body := config.JSON()
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
-	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
+	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, heldBody(t, config), manager, c.opts.ForceConflicts, dry)
 	err = fieldValidationError(err)
 	if err != nil && !dry && managerConflict(err) {
 		var moved bool
@@ -227,6 +227,9 @@ func (c *Client) migrateFirst(ctx context.Context, t target, body []byte, manage
 	live, found, err := c.readLive(ctx, target{ref: t.ref, ri: t.ri, retries: t.retries})
 	if err != nil || !found {
 		return value.Null, false, conflict
+	}
+	if t.held != "" && stringAt(live, "metadata", "resourceVersion") != t.held {
+		return value.Null, false, movedSincePlan(t)
 	}
 	csa := sets.New(owners(live, "Update", LastAppliedAnnotation)...)
 	csa.Insert(owners(live, "Update", CompressedLastAppliedAnnotation)...)
@@ -491,12 +494,19 @@ func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) Dif
 		d.Err = c.maskStatus(t.ref, err)
 		return d
 	}
+	if why := ignoredWrite(t.config, live, found); why != "" {
+		d.Exists, d.Live, d.Merged, d.IgnoredReason = true, live, live, why
+		return d
+	}
+	// Live is kept when the patch fails: a plan names the version the
+	// failure was computed against.
+	d.Exists, d.Live = found, live
 	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, t.config.JSON(), c.serverSideManager(), c.opts.ForceConflicts, true)
 	if err != nil {
 		d.Err = c.ssaError(t.ref, err)
 		return d
 	}
-	d.Exists, d.Live, d.Merged = found, live, answer
+	d.Merged = answer
 	if found && diffText(live) == diffText(answer) {
 		d.Merged = live
 		return d
