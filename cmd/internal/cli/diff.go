@@ -72,15 +72,27 @@ object, instead of printing the diffs.
 
 The last line, on standard error (standard output stays a patch), is the
 summary of the plan: "Plan: 1 to create, 2 to update, 0 to recreate, 0 to
-prune, 3 unchanged, 0 failed." With -o json, the plan is printed instead
-of the diffs: per object its action (create, update, recreate, prune,
-unchanged, failed), its stage (the order apply writes in), the live
-resourceVersion, a digest of what apply would write, and the changed
-fields with their values before and after (Secrets' values masked), then
-the summary. With --prune (and --applyset, or -l/--all as apply takes
-them), the objects apply --prune would delete are listed too ("# <object>
-would be pruned (stage N)" after the diffs): the same listing, reading
-only (no lease is taken, nothing is written).
+prune, 3 unchanged, 0 ignored, 0 failed." With -o json (or -o plan), the
+plan is printed instead of the diffs: per object its action (create,
+update, recreate, prune, unchanged, ignored, failed), its stage (the
+order apply writes in), the live resourceVersion, a digest of what apply
+would write, and the changed fields with their values before and after
+(Secrets' values masked), then the summary. With --prune (and
+--applyset, or -l/--all as apply takes them), the objects apply --prune
+would delete are listed too ("# <object> would be pruned (stage N)"
+after the diffs): the same listing, reading only (no lease is taken,
+nothing is written).
+
+An object a per-object control leaves as it is is "ignored", with the
+reason ("# configmap/x ignored (reconcile disabled)"): a live object
+annotated ply.dev/reconcile: disabled (or Flux's
+kustomize.toolkit.fluxcd.io/reconcile: disabled), a manifest annotated
+ply.dev/create: if-absent (or kustomize.toolkit.fluxcd.io/ssa:
+IfNotPresent) whose object exists, and, among what prune would delete, a
+live object annotated ply.dev/prune: disabled (or Flux's
+kustomize.toolkit.fluxcd.io/prune: disabled, Argo CD's
+argocd.argoproj.io/sync-options: Prune=false, kapp's
+kapp.k14s.io/delete-strategy: orphan).
 
 Exit codes (kubectl diff's): 0 no differences, 1 differences (objects to
 create, update, recreate or prune), 2 error (an object that cannot be
@@ -117,9 +129,10 @@ func newDiffCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
-	fs.StringVarP(&f.output, "output", "o", "", "json: print the plan (per object its action, stage and changed fields, and a summary) instead of diffs")
+	fs.StringVarP(&f.output, "output", "o", "", "json (or plan): print the plan (per object its action, stage and changed fields, and a summary) instead of diffs")
 	f.prune.registerDiffPrune(fs)
 	f.registerCompletions(c)
+	registerOutputCompletion(c, []string{planOutput, planFormat})
 	return command.WithGatesHelp(c)
 }
 
@@ -209,7 +222,7 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 		warnings += len(d.Warnings)
 	}
 	plan := cluster.NewPlan(objs, res, pruned, f.showSecrets)
-	if f.output == planOutput {
+	if isPlanOutput(f.output) {
 		io.WriteString(stderr, warningLines(res))
 		code := printPlan(plan, stdout, stderr)
 		if f.warningsFailure(stderr, warnings) {
@@ -255,6 +268,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		}
 		for _, path := range d.Ignored {
 			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")
+		}
+		if d.IgnoredReason != "" {
+			sb.WriteString("# " + d.Ref.String() + " ignored (" + d.IgnoredReason + ")\n")
 		}
 		if !d.Changed() {
 			continue
