@@ -16,10 +16,11 @@ import (
 )
 
 // The server-side lane: each object is sent as one server-side apply
-// patch (types.ApplyPatchType) under the server-side field manager, with
-// no read first; the server merges it with what it holds and records the
-// fields in managedFields. What kubectl apply --server-side does after
-// that patch, ply does too, from the server's answer alone:
+// patch (types.ApplyPatchType) under the server-side field manager, after
+// a read for the per-object controls (controls.go); the server merges
+// it with what it holds and records the fields in managedFields. What
+// kubectl apply --server-side does after that patch, ply does too, from
+// the server's answer alone:
 //
 //   - with the field manager "kubectl", an object that carries kubectl's
 //     last-applied annotation that no Apply manager owns gets it owned by
