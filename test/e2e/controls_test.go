@@ -123,4 +123,21 @@ var _ = Describe("per-object controls: the ignored action", func() {
 		Entry("client-side", controlLane{written: "configured"}),
 		Entry("server-side", controlLane{apply: []string{"--server-side"}, diff: []string{"--server-side-apply"}, written: "serverside-applied"}),
 	)
+
+	It("an ApplySet keeps listing the kind of a member prune left, though the run applies none of that kind", func() {
+		ns := newNamespace("controls-")
+		v1, v2 := fixture("stages/plan/v1.yaml"), fixture("stages/plan/v2.yaml")
+		Expect(applyWith(srv.Kubeconfig, ns, []string{v1}, "--prune", "--applyset=app").ExitCode).To(Equal(0))
+		update(deployments, ns, "old", func(u *unstructured.Unstructured) {
+			u.SetAnnotations(map[string]string{"ply.dev/prune": "disabled"})
+		})
+		for range 2 {
+			r := applyWith(srv.Kubeconfig, ns, []string{v2}, "--prune", "--applyset=app")
+			Expect(r.ExitCode).To(Equal(0), "%s", r)
+			Expect(r.Stdout).To(ContainSubstring("deployment.apps/old ignored (prune disabled)\n"), "listed again on the second run")
+		}
+		Expect(live(secrets, ns, "app").GetAnnotations()).To(HaveKeyWithValue("applyset.kubernetes.io/contains-group-kinds",
+			ContainSubstring("Deployment.apps")))
+		Expect(exists(deployments, ns, "old")).To(BeTrue())
+	})
 })
