@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/cmd/internal/command"
+	"github.com/plyproject/ply/pkg/cluster"
 )
 
 var _ = Describe("-o plan", func() {
@@ -57,4 +60,39 @@ var _ = Describe("-o plan", func() {
 		Entry("diff, nothing typed", "diff", "", "json\nplan"),
 		Entry("diff, p", "diff", "p", "plan"),
 	)
+})
+
+var _ = Describe("apply's lines of ignored objects", func() {
+	ignored := func(name, src, why string) cluster.Outcome {
+		o := outcome("ConfigMap", "", name, src, cluster.Ignored, nil)
+		o.IgnoredReason = why
+		return o
+	}
+	outs := []cluster.Outcome{
+		ignored("frozen", "x.yaml#1", cluster.IgnoredReconcileDisabled),
+		outcome("ConfigMap", "", "a", "x.yaml#2", cluster.Configured, nil),
+		ignored("kept", cluster.PruneSource, cluster.IgnoredPruneDisabled),
+	}
+
+	DescribeTable("say why, exit 0, and carry the dry run's suffix after the reason",
+		func(dry cluster.DryRun, want string) {
+			var out, errb strings.Builder
+			Expect(reportApply(outs, dry, &out, &errb)).To(Equal(command.ExitOK))
+			Expect(out.String()).To(Equal(want))
+			Expect(errb.String()).To(BeEmpty())
+		},
+		Entry("a run", cluster.DryRunNone, "configmap/frozen ignored (reconcile disabled)\nconfigmap/a configured\nconfigmap/kept ignored (prune disabled)\n"),
+		Entry("a server dry run", cluster.DryRunServer, "configmap/frozen ignored (reconcile disabled) (server dry run)\n"+
+			"configmap/a configured (server dry run)\nconfigmap/kept ignored (prune disabled) (server dry run)\n"),
+	)
+
+	It("-o name lists the objects applied, not those prune left", func() {
+		var out, errb strings.Builder
+		p := newApplyPrinter(printerFor("name"), cluster.DryRunNone, false, &out, &errb)
+		for i, o := range outs {
+			p.report(i, o)
+		}
+		p.finish()
+		Expect(out.String()).To(Equal("configmap/frozen\nconfigmap/a\n"))
+	})
 })
