@@ -56,7 +56,7 @@ func deleteDoohickeys() {
 	Eventually(func() bool {
 		_, err := rc.Get(context.Background(), "doohickeys.stages.e2e.ply.dev", metav1.GetOptions{})
 		return apierrors.IsNotFound(err)
-	}).WithTimeout(60 * time.Second).Should(BeTrue(), "the CRD is deleted")
+	}).WithTimeout(60*time.Second).Should(BeTrue(), "the CRD is deleted")
 }
 
 var _ = Describe("apply in stages on the real server", func() {
