@@ -246,11 +246,10 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 	d := DiffResult{Object: o, Ref: refOf(o), Live: value.Null, Merged: value.Null}
 	t, err := c.resolve(o)
 	d.Ref = t.ref
-	if err != nil {
-		d.Err = err
-		return d
+	serverSide := false
+	if err == nil {
+		serverSide, err = c.diffLane(ctx, &t)
 	}
-	serverSide, err := c.diffLane(ctx, &t)
 	switch {
 	case err != nil:
 		d.Err = err
@@ -312,6 +311,13 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 			d.Fields, d.paths = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer, false)
 		}
 	}
+	return c.rendered(d)
+}
+
+// rendered returns d with the texts of d.Live and d.Merged (Secrets
+// masked unless Options.ShowSecrets) and their unified diff, named
+// live/<file> and merged/<file>; the texts stay empty when equal.
+func (c *Client) rendered(d DiffResult) DiffResult {
 	live, merged := d.Live, d.Merged
 	if !c.opts.ShowSecrets {
 		live, merged = MaskSecrets(live, merged)

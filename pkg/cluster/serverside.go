@@ -513,15 +513,5 @@ func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) Dif
 		return d
 	}
 	d.Fields, d.paths = serverFields(d.Live, d.Merged, nil, ReasonServerSideApply, false)
-	shown, merged := live, answer
-	if !c.opts.ShowSecrets {
-		shown, merged = MaskSecrets(shown, merged)
-	}
-	d.LiveText, d.MergedText = diffText(shown), diffText(merged)
-	name := d.Ref.FileName()
-	d.Unified = unifiedDiff("live/"+name, "merged/"+name, d.LiveText, d.MergedText)
-	if d.Unified == "" {
-		d.LiveText, d.MergedText = "", ""
-	}
-	return d
+	return c.rendered(d)
 }
