@@ -8,6 +8,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Per-object controls: annotations, ply's own and those of the tools users
@@ -197,23 +198,40 @@ func (c *Client) holdServerSide(ctx context.Context, t *target, out *Outcome) bo
 	return false
 }
 
-// heldBody is the body of the first apply patch of t: config, with
-// metadata.resourceVersion set to t.held when the writes are held to a
-// plan (the server then refuses the patch with a conflict if live moved).
-func heldBody(t target, config value.Value) []byte {
+// sendFirst sends the first apply patch of t, config, as sendPatch does.
+// When the writes are held to a plan (t.held), the patch carries
+// metadata.resourceVersion t.held, which the server refuses with a
+// conflict once live moved; a repeat after a transient failure that the
+// server refuses so may have been refused for the repeated patch's own
+// stored write: it is then a *LostWriteError, not a move since the plan.
+func (c *Client) sendFirst(ctx context.Context, t target, config value.Value, manager string, dry bool) (value.Value, bool, error) {
 	if t.held == "" {
-		return config.JSON()
+		return c.sendPatch(ctx, t, types.ApplyPatchType, config.JSON(), manager, c.opts.ForceConflicts, dry)
 	}
 	md, _ := config.Get("metadata")
-	return config.With("metadata", md.With("resourceVersion", value.String(t.held))).JSON()
+	body := config.With("metadata", md.With("resourceVersion", value.String(t.held))).JSON()
+	var answer value.Value
+	created, lost := false, false
+	err := t.retries.do(ctx, func(ctx context.Context) error {
+		var err error
+		answer, created, err = c.patchOnce(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
+		lost = lost || (transient(err) && !dry)
+		return err
+	})
+	if lost && apierrors.IsConflict(err) && !managerConflict(err) {
+		return value.Null, false, &LostWriteError{Err: c.maskStatus(t.ref, err)}
+	}
+	return answer, created, err
 }
 
 // heldError is err, the failure of t's server-side apply, saying that the
 // live object moved since the plan when the patch held to t.held was
-// refused for it (a conflict that is not another manager's fields).
+// refused for it (a conflict that is not another manager's fields, nor
+// the repeat of a patch whose answer was lost).
 func heldError(t target, err error) error {
 	var mce *ManagerConflictError
-	if t.held == "" || !apierrors.IsConflict(err) || errors.As(err, &mce) {
+	var lost *LostWriteError
+	if t.held == "" || !apierrors.IsConflict(err) || errors.As(err, &mce) || errors.As(err, &lost) {
 		return err
 	}
 	return movedSincePlan(t)

@@ -151,7 +151,7 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	body := config.JSON()
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
-	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, heldBody(t, config), manager, c.opts.ForceConflicts, dry)
+	answer, created, err := c.sendFirst(ctx, t, config, manager, dry)
 	err = fieldValidationError(err)
 	if err != nil && !dry && managerConflict(err) {
 		var moved bool
@@ -354,24 +354,32 @@ func owners(v value.Value, op, key string) []string {
 func (c *Client) sendPatch(ctx context.Context, t target, pt types.PatchType, body []byte, manager string, force, dry bool) (answer value.Value, created bool, err error) {
 	err = t.retries.do(ctx, func(ctx context.Context) error {
 		var err error
-		if c.raw != nil {
-			answer, created, err = c.patchRaw(ctx, t.ref, pt, body, manager, force, dry)
-			return err
-		}
-		opts := metav1.PatchOptions{FieldManager: manager}
-		if pt == types.ApplyPatchType {
-			opts.Force = &force
-		}
-		if dry {
-			opts.DryRun = []string{metav1.DryRunAll}
-		}
-		got, err := t.ri.Patch(ctx, t.ref.Name, pt, body, opts)
-		if err == nil {
-			answer, err = toValue(got)
-		}
+		answer, created, err = c.patchOnce(ctx, t, pt, body, manager, force, dry)
 		return err
 	})
 	return answer, created, err
+}
+
+// patchOnce sends one patch of type pt for t's object under manager and
+// returns the server's answer and whether it created the object (201,
+// known on the wire path only).
+func (c *Client) patchOnce(ctx context.Context, t target, pt types.PatchType, body []byte, manager string, force, dry bool) (value.Value, bool, error) {
+	if c.raw != nil {
+		return c.patchRaw(ctx, t.ref, pt, body, manager, force, dry)
+	}
+	opts := metav1.PatchOptions{FieldManager: manager}
+	if pt == types.ApplyPatchType {
+		opts.Force = &force
+	}
+	if dry {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	got, err := t.ri.Patch(ctx, t.ref.Name, pt, body, opts)
+	if err != nil {
+		return value.Null, false, err
+	}
+	answer, err := toValue(got)
+	return answer, false, err
 }
 
 // patchRaw sends one patch through the wire path (wire.go).

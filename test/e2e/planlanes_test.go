@@ -3,16 +3,22 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/plyproject/ply/pkg/cluster"
+	"github.com/plyproject/ply/test/harness"
 )
 
 // savePlan runs ply with args (a diff -o json or an apply -o plan),
@@ -109,6 +115,49 @@ var _ = Describe("plans in every lane, apply -o plan, and prune held to a plan",
 		outs = c.Apply(context.Background(), objs)
 		Expect(outs[0].Err).NotTo(HaveOccurred())
 		Expect(field(live(configMaps, ns, "settings"), "data", "mode")).To(Equal("green"))
+	})
+
+	It("reports a held apply patch whose answer was lost, and whose repeat the server refused for the version it stored itself, as a lost write", func() {
+		ns := newNamespace("planssa-")
+		r := applyWith(srv.Kubeconfig, ns, []string{configMapWith("settings", map[string]any{"mode": "blue"})}, "--server-side")
+		Expect(r.ExitCode).To(Equal(0), "%s", r)
+		proxy, err := srv.StartProxy()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(proxy.Close)
+		// The first patch reaches the server (sent on by the interceptor),
+		// and its answer is lost (503): the patch is repeated.
+		path := harness.ObjectPath(configMaps, ns, "settings")
+		var once sync.Once
+		proxy.Intercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Method != http.MethodPatch || r.URL.Path != path {
+				return false
+			}
+			stored := false
+			once.Do(func() {
+				body, err := io.ReadAll(r.Body)
+				Expect(err).NotTo(HaveOccurred())
+				force := true
+				_, err = srv.Dynamic().Resource(configMaps).Namespace(ns).Patch(r.Context(), "settings", types.ApplyPatchType, body,
+					metav1.PatchOptions{FieldManager: r.URL.Query().Get("fieldManager"), Force: &force})
+				Expect(err).NotTo(HaveOccurred())
+				stored = true
+			})
+			if stored {
+				http.Error(w, "the answer is lost", http.StatusServiceUnavailable)
+			}
+			return stored
+		})
+		c, err := cluster.New(proxy.Config, cluster.Options{Namespace: ns, Lane: cluster.LaneServerSide, ForceConflicts: true,
+			Expect: func(cluster.Ref, string, bool) error { return nil }})
+		Expect(err).NotTo(HaveOccurred())
+		objs, err := cluster.ReadObjects([]string{configMapWith("settings", map[string]any{"mode": "green"})}, false, nil)
+		Expect(err).NotTo(HaveOccurred())
+		outs := c.Apply(context.Background(), objs)
+		Expect(outs[0].Action).To(Equal(cluster.Failed))
+		var lost *cluster.LostWriteError
+		Expect(errors.As(outs[0].Err, &lost)).To(BeTrue(), "%v", outs[0].Err)
+		Expect(outs[0].Err.Error()).To(HaveSuffix("(an earlier write of this object was sent and its answer lost: the server may hold it)"))
+		Expect(field(live(configMaps, ns, "settings"), "data", "mode")).To(Equal("green"), "the lost patch was stored")
 	})
 
 	It("--server-side=auto plans each object in its lane: apply --dry-run=server -o plan, then --plan and --confirm apply it", func() {
