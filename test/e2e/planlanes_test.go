@@ -160,7 +160,7 @@ var _ = Describe("plans in every lane, apply -o plan, and prune held to a plan",
 		Expect(field(live(configMaps, ns, "settings"), "data", "mode")).To(Equal("green"), "the lost patch was stored")
 	})
 
-	It("--server-side=auto plans each object in its lane: apply --dry-run=server -o plan, then --plan and --confirm apply it", func() {
+	It("--server-side=auto plans each object in its lane: apply --dry-run=server -o plan (diff --server-side-apply=auto), then --plan and --confirm apply it", func() {
 		ns := newNamespace("planauto-")
 		r := applyWith(srv.Kubeconfig, ns, []string{configMapWith("a", map[string]any{"k": "1"})})
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
@@ -174,6 +174,9 @@ var _ = Describe("plans in every lane, apply -o plan, and prune held to a plan",
 		Expect(planLines(plan)).To(Equal([]string{"update configmap/a", "update configmap/b"}))
 		Expect(plan.Objects[1].Fields[0].Reason).To(Equal(cluster.ReasonServerSideApply), "b is planned server-side")
 		Expect(plan.Objects[0].Fields[0].Reason).To(Equal(cluster.ReasonSetByLocal), "a is planned client-side")
+		r = ply("diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", a2, "-f", b2, "--server-side-apply=auto", "-o", "json")
+		Expect(r.ExitCode).To(Equal(1), "%s", r)
+		Expect(readPlan(r.Stdout)).To(Equal(plan), "diff --server-side-apply=auto plans the same")
 
 		r = applyWith(srv.Kubeconfig, ns, []string{a2, b2}, "--server-side=auto", "--plan", saved)
 		Expect(r.ExitCode).To(Equal(0), "%s", r)

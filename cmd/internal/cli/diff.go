@@ -19,9 +19,10 @@ type diffFlags struct {
 	commonFlags
 	changes    bool
 	serverSide bool
-	// serverSideApply diffs against the server's dry-run answer to a
-	// server-side apply; forceConflicts is apply's --force-conflicts.
-	serverSideApply bool
+	// serverSideApply is --server-side-apply: true diffs against the
+	// server's dry-run answer to a server-side apply, auto each object in
+	// its lane (see lane); forceConflicts is apply's --force-conflicts.
+	serverSideApply string
 	forceConflicts  bool
 	largeObjects    string
 	color           string
@@ -121,7 +122,9 @@ func newDiffCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
-	fs.BoolVar(&f.serverSideApply, "server-side-apply", false, "diff against the server's dry-run answer to apply --server-side's server-side apply")
+	fs.StringVar(&f.serverSideApply, "server-side-apply", "false", "diff against the server's dry-run answer to apply --server-side's server-side apply;\n"+
+		"auto: each object in the lane apply --server-side=auto would apply it in")
+	fs.Lookup("server-side-apply").NoOptDefVal = "true"
 	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply, as apply --force-conflicts: take over fields other managers own")
 	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "as apply's: objects over the annotation limit are diffed server-side (as with\n"+
 		"--server-side-apply) or client-side with compressed-annotation")
@@ -152,15 +155,8 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	switch {
-	case f.serverSideApply && !f.serverSide:
-		return command.UsageError(c, "--server-side-apply diffs against the server's dry run: it cannot be used with --server-side=false")
-	case f.serverSideApply && f.force:
-		return command.UsageError(c, "--force cannot be used with --server-side-apply")
-	case f.forceConflicts && !f.serverSideApply:
-		return command.UsageError(c, "--force-conflicts only works with --server-side-apply")
-	case f.serverSideApply:
-		opts.Lane, opts.ForceConflicts = cluster.LaneServerSide, f.forceConflicts
+	if err := f.lane(&opts); err != nil {
+		return command.UsageError(c, err.Error())
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
