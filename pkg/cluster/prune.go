@@ -150,7 +150,9 @@ func (e *PruneSkippedError) Error() string {
 // not applied.
 //
 // Safety: nothing is deleted when any object failed to apply (the error is
-// a *PruneSkippedError); deletions go in reverse apply order (other
+// a *PruneSkippedError); a member a per-object control protects
+// (ignoredPrune) is not deleted, its outcome Ignored; deletions go in
+// reverse apply order (other
 // objects, then CustomResourceDefinitions, then Namespaces), each with a
 // UID precondition and p.Propagation; with DryRunClient nothing is
 // deleted and the parent not written, with DryRunServer both are sent as

@@ -70,6 +70,16 @@ admission webhooks and policies and API services last. With --wait, each
 stage is waited for before the next starts; prune deletes in the reverse
 order.
 
+Per-object controls leave an object as it is, printed "configmap/x ignored
+(reason)": a live object annotated ply.dev/reconcile: disabled (or Flux's
+kustomize.toolkit.fluxcd.io/reconcile: disabled) is not written nor
+pruned; a manifest annotated ply.dev/create: if-absent (or
+kustomize.toolkit.fluxcd.io/ssa: IfNotPresent) is created only when
+absent; prune does not delete a live object annotated ply.dev/prune:
+disabled (or kustomize.toolkit.fluxcd.io/prune: disabled, Argo CD's
+argocd.argoproj.io/sync-options: Prune=false, kapp's
+kapp.k14s.io/delete-strategy: orphan).
+
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
 the merged object with --dry-run=client. The values of Secrets are ***
