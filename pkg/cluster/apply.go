@@ -457,8 +457,7 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 	for attempt := 1; ; attempt, t.bulk, t.pre = attempt+1, nil, nil { // reads after the first: GETs
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
-		if why := leftAlone(t, p, lost); why != "" {
-			out.Action, out.IgnoredReason, out.Result = Ignored, why, p.live
+		if leftAlone(t, p, lost, &out) {
 			return out
 		}
 		if err == nil {

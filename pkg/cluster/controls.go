@@ -127,16 +127,27 @@ func ignoredPrune(ann map[string]string) string {
 	return ""
 }
 
-// leftAlone returns why the client-side lane leaves the object of t as it
-// is, given p, the read for its write (see ignoredWrite); "" when it
-// writes it. After a create of this run whose answer was lost, the object
-// found may be this run's: it is settled as before (lostWrite), not
-// ignored.
-func leftAlone(t target, p planned, lost *lostWrite) string {
+// leftAlone reports whether a per-object control leaves the object of t
+// as it is, given p, the read for its write (see ignoredWrite), and then
+// fills out: Ignored with the reason; after an update of this run whose
+// answer was lost (which the server may hold), Failed with a
+// *LostWriteError, so that the outcome does not read as nothing written.
+// After a create of this run whose answer was lost, the object found may
+// be this run's: it is settled as before (lostWrite), not ignored.
+func leftAlone(t target, p planned, lost *lostWrite, out *Outcome) bool {
 	if lost != nil && lost.create {
-		return ""
+		return false
 	}
-	return ignoredWrite(t.local, p.live, p.exists)
+	why := ignoredWrite(t.local, p.live, p.exists)
+	switch {
+	case why == "":
+		return false
+	case lost != nil:
+		out.Err = lost.failure(errors.New("left as it is (" + why + ")"))
+	default:
+		out.Action, out.IgnoredReason, out.Result = Ignored, why, p.live
+	}
+	return true
 }
 
 // kept returns the outcomes of the objects a run keeps in its ApplySet:

@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"errors"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -57,6 +59,27 @@ var _ = Describe("per-object controls", func() {
 		Entry("ply's reconcile: disabled", map[string]string{"ply.dev/reconcile": "disabled"}, IgnoredReconcileDisabled),
 		Entry("Flux's reconcile: disabled", map[string]string{"kustomize.toolkit.fluxcd.io/reconcile": "disabled"}, IgnoredReconcileDisabled),
 		Entry("prune: enabled", map[string]string{"ply.dev/prune": "enabled"}, ""),
+	)
+
+	DescribeTable("the client-side lane's verdict after each read: a lost write of this run is never reported as left alone",
+		func(lost *lostWrite, wantLeft bool, wantAction Action, wantErr string) {
+			live := withAnnotations(map[string]string{"ply.dev/reconcile": "disabled"})
+			out := Outcome{Action: Failed}
+			left := leftAlone(target{local: withAnnotations(nil)}, planned{live: live, exists: true}, lost, &out)
+			Expect(left).To(Equal(wantLeft))
+			Expect(out.Action).To(Equal(wantAction))
+			if wantErr == "" {
+				Expect(out.Err).NotTo(HaveOccurred())
+				return
+			}
+			var lw *LostWriteError
+			Expect(errors.As(out.Err, &lw)).To(BeTrue())
+			Expect(out.Err).To(MatchError(wantErr))
+		},
+		Entry("no lost write: ignored", nil, true, Ignored, ""),
+		Entry("a lost update: failed, saying the write may be held", &lostWrite{rv: "5"}, true, Failed,
+			"left as it is (reconcile disabled) (an earlier write of this object was sent and its answer lost: the server may hold it)"),
+		Entry("a lost create: settled as before (the object found may be this run's)", &lostWrite{create: true}, false, Failed, ""),
 	)
 
 	It("the plan shows an ignored object's action and reason, counts it, and gives it no digest nor fields", func() {

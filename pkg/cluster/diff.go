@@ -261,7 +261,7 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 		return d
 	}
 	p, err := c.plan(ctx, t, sch)
-	if why := leftAlone(t, p, nil); why != "" {
+	if why := ignoredWrite(t.local, p.live, p.exists); why != "" {
 		d.Exists, d.Live, d.Merged, d.IgnoredReason = true, p.live, p.live, why
 		return d
 	}
