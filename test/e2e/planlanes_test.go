@@ -91,15 +91,18 @@ var _ = Describe("plans in every lane, apply -o plan, and prune held to a plan",
 		ns := newNamespace("planssa-")
 		r := applyWith(srv.Kubeconfig, ns, []string{configMapWith("settings", map[string]any{"mode": "blue"})}, "--server-side")
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		read := ""
+		read, next := "", "red"
 		// Expect runs between the read and the patch: the other writer
-		// moves the object there, so the patch carries a stale version.
+		// moves the object there (data.mode set to next), so the patch
+		// carries a stale version.
 		expect := func(ref cluster.Ref, rv string, exists bool) error {
 			read = rv
-			setData(ns, "settings", "mode", "red")
+			setData(ns, "settings", "mode", next)
 			return nil
 		}
-		c, err := cluster.New(srv.Config, cluster.Options{Namespace: ns, Lane: cluster.LaneServerSide, Expect: expect})
+		// --force-conflicts: the other writer's field is taken over, so
+		// only the resourceVersion can stop the patch.
+		c, err := cluster.New(srv.Config, cluster.Options{Namespace: ns, Lane: cluster.LaneServerSide, Expect: expect, ForceConflicts: true})
 		Expect(err).NotTo(HaveOccurred())
 		objs, err := cluster.ReadObjects([]string{configMapWith("settings", map[string]any{"mode": "green"})}, false, nil)
 		Expect(err).NotTo(HaveOccurred())
@@ -107,6 +110,14 @@ var _ = Describe("plans in every lane, apply -o plan, and prune held to a plan",
 		Expect(outs[0].Action).To(Equal(cluster.Failed))
 		Expect(outs[0].Err).To(MatchError(`the live object changed since the plan (resourceVersion "` + read + `" in the plan); nothing was written`))
 		Expect(field(live(configMaps, ns, "settings"), "data", "mode")).To(Equal("red"), "the other writer's value stays")
+
+		By("without --force-conflicts, the other writer's field conflicts first: the move is named all the same")
+		next = "purple"
+		c, err = cluster.New(srv.Config, cluster.Options{Namespace: ns, Lane: cluster.LaneServerSide, Expect: expect})
+		Expect(err).NotTo(HaveOccurred())
+		outs = c.Apply(context.Background(), objs)
+		Expect(outs[0].Err).To(MatchError(`the live object changed since the plan (resourceVersion "` + read + `" in the plan); nothing was written`))
+		Expect(field(live(configMaps, ns, "settings"), "data", "mode")).To(Equal("purple"))
 
 		By("without a move, the held patch is written")
 		c, err = cluster.New(srv.Config, cluster.Options{Namespace: ns, Lane: cluster.LaneServerSide,
