@@ -45,10 +45,14 @@ const (
 	// ServerSideApplied: the object was sent as a server-side apply patch
 	// (created or updated by the server, or left as it was).
 	ServerSideApplied
+	// Ignored: a per-object control (controls.go) left the object as it
+	// is: nothing was written or deleted; Outcome.IgnoredReason says why.
+	Ignored
 )
 
 // String returns the word kubectl prints: "created", "configured",
-// "unchanged", "failed", "recreated", "pruned", "serverside-applied".
+// "unchanged", "failed", "recreated", "pruned", "serverside-applied";
+// "ignored" for an object a per-object control left as it is.
 func (a Action) String() string {
 	switch a {
 	case Created:
@@ -65,6 +69,8 @@ func (a Action) String() string {
 		return "pruned"
 	case ServerSideApplied:
 		return "serverside-applied"
+	case Ignored:
+		return "ignored"
 	}
 	return "invalid"
 }
@@ -77,6 +83,10 @@ type Outcome struct {
 	Ref Ref
 	// Action is what was done (with a dry run: what would be done).
 	Action Action
+	// IgnoredReason says why the object was left as it is when Action is
+	// Ignored (IgnoredReconcileDisabled, IgnoredExists,
+	// IgnoredPruneDisabled).
+	IgnoredReason string
 	// Lane is the lane the object was applied in (LaneClientSide or
 	// LaneServerSide); with LaneAuto, the one chosen for it.
 	Lane Lane
@@ -286,8 +296,12 @@ type target struct {
 	// the server-side lane sends.
 	config value.Value
 	// pre, when not nil, is the live object already read (to choose the
-	// lane) that the first plan uses instead of reading it again.
+	// lane, or for the server-side lane's controls) that the first plan
+	// uses instead of reading it again.
 	pre *liveRead
+	// held, when set, is the resourceVersion the server-side lane's first
+	// apply patch carries as its precondition (Options.Expect).
+	held string
 	// retries bounds the retries of the object's requests that fail
 	// transiently, all of them together.
 	retries *retries
@@ -427,7 +441,7 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 	}
 	t.bulk = bulk.group(t)
 	lane, warning, err := c.laneOf(ctx, &t)
-	out.Lane, err = lane, c.heldLane(lane, err)
+	out.Lane = lane
 	switch {
 	case err != nil:
 		out.Err = err
@@ -440,12 +454,12 @@ func (c *Client) applyOne(ctx context.Context, o Object, sch *openapi.Schema, bu
 	}
 	var lost *lostWrite
 	conflicts := 0
-	for attempt := 1; ; attempt++ {
-		if attempt > 1 {
-			t.bulk, t.pre = nil, nil
-		}
+	for attempt := 1; ; attempt, t.bulk, t.pre = attempt+1, nil, nil { // reads after the first: GETs
 		out.Attempts = attempt
 		p, err := c.plan(ctx, t, sch)
+		if leftAlone(t, p, lost, &out) {
+			return out
+		}
 		if err == nil {
 			err = c.expect(t, p, lost)
 		}
@@ -509,21 +523,6 @@ func (c *Client) refused(ctx context.Context, t target, p planned, ie *Immutable
 		return Failed, value.Null, err
 	}
 	return Recreated, res, nil
-}
-
-// errServerSideUnderPlan fails an object the server-side lane would apply
-// while Options.Expect holds the writes: a server-side apply patch
-// carries no resourceVersion read, so Expect could not hold its write.
-var errServerSideUnderPlan = errors.New("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
-	"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)")
-
-// heldLane is err, the error of choosing lane, or errServerSideUnderPlan
-// when Options.Expect holds the writes and lane is the server-side one.
-func (c *Client) heldLane(lane Lane, err error) error {
-	if err == nil && lane == LaneServerSide && c.opts.Expect != nil {
-		return errServerSideUnderPlan
-	}
-	return err
 }
 
 // expect is Options.Expect's verdict on p, the live object read for t's

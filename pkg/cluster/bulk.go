@@ -89,8 +89,8 @@ func (c *Client) newBulk(objs []Object, idx []int) *bulkReader {
 	if threshold == 0 {
 		threshold = DefaultListThreshold
 	}
-	// The server-side lane reads nothing before its writes.
-	if threshold < 0 || len(idx) < threshold || c.opts.Lane == LaneServerSide {
+	// The server-side lane reads each object too (its controls).
+	if threshold < 0 || len(idx) < threshold {
 		return nil
 	}
 	all := map[bulkKey]*bulkGroup{}

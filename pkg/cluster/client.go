@@ -154,9 +154,18 @@ type Options struct {
 	// fails the object, writing nothing. Since the write carries the
 	// resourceVersion read, an object Expect accepted is written only if
 	// it has not changed since. Plan.Expect holds live to a saved plan.
-	// The server-side lane cannot be held so: with Expect set, an object
-	// applied server-side fails, writing nothing.
+	// The server-side lane reads each object before its patch for Expect,
+	// and the patch of an object that exists carries the resourceVersion
+	// read (metadata.resourceVersion of an apply patch is a precondition:
+	// the server refuses it with a conflict once live moved).
 	Expect func(ref Ref, resourceVersion string, exists bool) error
+	// ExpectPrune, when not nil, gives ApplyPrune the resourceVersion each
+	// object it deletes must still have (Plan.ExpectPrune: the one a saved
+	// plan listed): the delete carries it as a precondition beside the
+	// UID, so an object changed since is not deleted and fails. planned
+	// false fails the object, deleting nothing: the plan does not delete
+	// it.
+	ExpectPrune func(ref Ref) (resourceVersion string, planned bool)
 	// StageDone, when not nil, is called by Apply when the objects of
 	// stage s have been applied and another stage follows (outs holds
 	// the outcomes of every stage so far, by input index); an error

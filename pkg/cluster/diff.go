@@ -45,6 +45,10 @@ type DiffResult struct {
 	Ignored []string
 	// Warnings are messages of the merge that did not stop it.
 	Warnings []string
+	// IgnoredReason, when set, says why apply would leave the object as
+	// it is (a per-object control, controls.go): Merged is then Live and
+	// there is no diff.
+	IgnoredReason string
 	// Err is why the object could not be diffed (Unified and Fields are
 	// then empty); with DryRunServer, an update refused for immutable
 	// fields when re-creating is not asked for is an error wrapping the
@@ -242,18 +246,25 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 	d := DiffResult{Object: o, Ref: refOf(o), Live: value.Null, Merged: value.Null}
 	t, err := c.resolve(o)
 	d.Ref = t.ref
-	if err != nil {
+	serverSide := false
+	if err == nil {
+		serverSide, err = c.diffLane(ctx, &t)
+	}
+	switch {
+	case err != nil:
 		d.Err = err
 		return d
-	}
-	if c.opts.Lane == LaneServerSide || (c.opts.DryRun == DryRunServer && c.largeGoesServerSide(t)) {
+	case serverSide:
 		return c.diffServerSide(ctx, d, t)
-	}
-	if t.recordErr != nil {
+	case t.recordErr != nil:
 		d.Err = t.recordErr
 		return d
 	}
 	p, err := c.plan(ctx, t, sch)
+	if why := ignoredWrite(t.local, p.live, p.exists); why != "" {
+		d.Exists, d.Live, d.Merged, d.IgnoredReason = true, p.live, p.live, why
+		return d
+	}
 	if err != nil {
 		d.Err = err
 		return d
@@ -300,6 +311,13 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 			d.Fields, d.paths = serverFields(d.Live, d.Merged, reasons, ReasonSetByServer, false)
 		}
 	}
+	return c.rendered(d)
+}
+
+// rendered returns d with the texts of d.Live and d.Merged (Secrets
+// masked unless Options.ShowSecrets) and their unified diff, named
+// live/<file> and merged/<file>; the texts stay empty when equal.
+func (c *Client) rendered(d DiffResult) DiffResult {
 	live, merged := d.Live, d.Merged
 	if !c.opts.ShowSecrets {
 		live, merged = MaskSecrets(live, merged)
@@ -311,6 +329,22 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 		d.LiveText, d.MergedText = "", ""
 	}
 	return d
+}
+
+// diffLane reports whether t is diffed in the server-side lane: with
+// Options.Lane LaneServerSide; in a server dry run, an object the
+// client-side lane sends server-side for its size; with LaneAuto, the
+// lane laneOf chooses for it (reading the live object into t.pre), so
+// that a diff plans each object in the lane apply would write it in.
+func (c *Client) diffLane(ctx context.Context, t *target) (bool, error) {
+	switch {
+	case c.opts.Lane == LaneServerSide, c.opts.DryRun == DryRunServer && c.largeGoesServerSide(*t):
+		return true, nil
+	case c.opts.Lane != LaneAuto:
+		return false, nil
+	}
+	lane, _, err := c.laneOf(ctx, t)
+	return lane == LaneServerSide, err
 }
 
 // serverFields lists the fields (and their paths) that differ between live and the server's

@@ -25,8 +25,11 @@
 // stages (the CLI's --wait). Prune deletes in the reverse order; NewPlan,
 // PrunePlan and Plan.Moved describe a run without writing and hold a
 // later run to that description (Options.Expect: the client-side lane's
-// writes carry the resourceVersion the plan read; an object the
-// server-side lane would apply fails under Expect, writing nothing). Every
+// writes carry the resourceVersion the plan read, the server-side lane's
+// first apply patch carries it as metadata.resourceVersion;
+// Options.ExpectPrune: prune's deletes carry it as a precondition). An
+// object a per-object control leaves (controls.go) is Ignored: nothing is
+// written or deleted for it, in either lane. Every
 // object of a stage goes through the same per-object apply whatever its
 // lane and ignore rules, so the stages, StageDone and prune see the
 // outcomes of both lanes alike. An object whose merged result equals the live
@@ -39,9 +42,9 @@
 // http(s) URLs.
 //
 // Options.Lane selects the server-side lane instead (serverside.go,
-// lane.go): each object is sent as one server-side apply patch, no read
-// first, repeated while it fails transiently (an apply patch is
-// idempotent); the hand-over from client-side apply is kubectl's
+// lane.go): each object is read (for the per-object controls,
+// controls.go) and sent as one server-side apply patch, repeated while it
+// fails transiently (an apply patch is idempotent); the hand-over from client-side apply is kubectl's
 // (csaupgrade), done from the server's answer; a conflict with another
 // manager fails the object with nothing written (ManagerConflictError,
 // built from the Status's causes alone). LaneAuto reads each object and

@@ -120,9 +120,12 @@ func ownsLastApplied(e value.Value) bool {
 // apply (it is created, or its client-side managers are moved).
 func (c *Client) applyOneServerSide(ctx context.Context, t target, out Outcome, warning string) Outcome {
 	out.Attempts = 1
+	if c.holdServerSide(ctx, &t, &out) {
+		return out
+	}
 	r, err := c.applyServerSide(ctx, t)
 	if err != nil {
-		out.Err = err
+		out.Err = heldError(t, err)
 		return out
 	}
 	out.Action, out.Result = ServerSideApplied, r.answer

@@ -23,6 +23,7 @@ const (
 	PlanRecreate  = "recreate"
 	PlanPrune     = "prune"
 	PlanUnchanged = "unchanged"
+	PlanIgnored   = "ignored"
 	PlanFailed    = "failed"
 )
 
@@ -45,8 +46,13 @@ type PlanObject struct {
 	// Source is where the object was read ("web.yaml#2"); "prune" for
 	// the objects prune would delete.
 	Source string `json:"source"`
-	// Action is create, update, recreate, prune, unchanged or failed.
+	// Action is create, update, recreate, prune, unchanged, ignored or
+	// failed.
 	Action string `json:"action"`
+	// Reason says why an ignored object is left as it is (a per-object
+	// control: IgnoredReconcileDisabled, IgnoredExists,
+	// IgnoredPruneDisabled).
+	Reason string `json:"reason,omitempty"`
 	// Stage is the stage the object is written (or deleted) in, from 1;
 	// the deletions' stages follow the writes'.
 	Stage int `json:"stage"`
@@ -83,15 +89,16 @@ type PlanSummary struct {
 	Recreate  int `json:"recreate"`
 	Prune     int `json:"prune"`
 	Unchanged int `json:"unchanged"`
+	Ignored   int `json:"ignored"`
 	Failed    int `json:"failed"`
 }
 
 // String is the summary line: "Plan: 1 to create, 2 to update, 0 to
-// recreate, 0 to prune, 3 unchanged, 0 failed."
+// recreate, 0 to prune, 3 unchanged, 0 ignored, 0 failed."
 func (s PlanSummary) String() string {
 	n := strconv.Itoa
 	return "Plan: " + n(s.Create) + " to create, " + n(s.Update) + " to update, " + n(s.Recreate) + " to recreate, " +
-		n(s.Prune) + " to prune, " + n(s.Unchanged) + " unchanged, " + n(s.Failed) + " failed."
+		n(s.Prune) + " to prune, " + n(s.Unchanged) + " unchanged, " + n(s.Ignored) + " ignored, " + n(s.Failed) + " failed."
 }
 
 // Changes reports whether the plan writes or deletes anything.
@@ -121,10 +128,13 @@ func NewPlan(objs []Object, res []DiffResult, pruned []PlannedPrune, showSecrets
 		p.Objects = append(p.Objects, o)
 	}
 	for _, pp := range pruned {
-		p.Objects = append(p.Objects, PlanObject{APIVersion: pp.Ref.GroupVersion().String(), Kind: pp.Ref.Kind,
-			Namespace: pp.Ref.Namespace, Name: pp.Ref.Name, Source: PruneSource, Action: PlanPrune,
-			Stage: len(stages) + pp.Stage, ResourceVersion: pp.ResourceVersion})
-		p.count(PlanPrune)
+		o := PlanObject{APIVersion: pp.Ref.GroupVersion().String(), Kind: pp.Ref.Kind, Namespace: pp.Ref.Namespace,
+			Name: pp.Ref.Name, Source: PruneSource, Action: PlanPrune, Stage: len(stages) + pp.Stage, ResourceVersion: pp.ResourceVersion}
+		if pp.IgnoredReason != "" {
+			o.Action, o.Reason = PlanIgnored, pp.IgnoredReason
+		}
+		p.count(o.Action)
+		p.Objects = append(p.Objects, o)
 	}
 	return p
 }
@@ -143,6 +153,8 @@ func (p *Plan) count(action string) {
 		s.Prune++
 	case PlanUnchanged:
 		s.Unchanged++
+	case PlanIgnored:
+		s.Ignored++
 	default:
 		s.Failed++
 	}
@@ -155,6 +167,9 @@ func planObject(d DiffResult, showSecrets bool) PlanObject {
 	switch {
 	case d.Err != nil:
 		o.Action, o.Error = PlanFailed, d.Err.Error()
+		return o
+	case d.IgnoredReason != "":
+		o.Action, o.Reason = PlanIgnored, d.IgnoredReason
 		return o
 	case !d.Exists:
 		o.Action = PlanCreate

@@ -39,8 +39,9 @@ func (o PlanObject) String() string {
 // now, and returns one message per object that differs: an object only
 // in one of them, a live object whose resourceVersion moved (or that was
 // created or deleted since), an action or a digest (what apply would
-// write) that changed. An empty result means applying now does what p
-// says.
+// write) that changed. An object ignored in both is left as it is
+// whatever its resourceVersion. An empty result means applying now does
+// what p says.
 func (p Plan) Moved(now Plan) []string {
 	saved := make(map[string]PlanObject, len(p.Objects))
 	for _, o := range p.Objects {
@@ -54,7 +55,7 @@ func (p Plan) Moved(now Plan) []string {
 		switch {
 		case !ok:
 			out = append(out, n.String()+": not in the plan (would be "+n.Action+")")
-		case s.ResourceVersion != n.ResourceVersion:
+		case s.ResourceVersion != n.ResourceVersion && (s.Action != PlanIgnored || n.Action != PlanIgnored):
 			out = append(out, n.String()+": the live object changed since the plan (resourceVersion "+
 				quoteOrNone(s.ResourceVersion)+" in the plan, "+quoteOrNone(n.ResourceVersion)+" now)")
 		case s.Action != n.Action:
@@ -86,7 +87,7 @@ func quoteOrNone(rv string) string {
 func (p Plan) Expect() func(ref Ref, resourceVersion string, exists bool) error {
 	rvs := make(map[string]string, len(p.Objects))
 	for _, o := range p.Objects {
-		if o.Action != PlanPrune {
+		if o.Source != PruneSource {
 			rvs[o.key()] = o.ResourceVersion
 		}
 	}
@@ -98,5 +99,22 @@ func (p Plan) Expect() func(ref Ref, resourceVersion string, exists bool) error 
 		}
 		return errors.New("the live object changed since the plan (resourceVersion " + quoteOrNone(want) + " in the plan, " +
 			quoteOrNone(rv) + " now); nothing was written")
+	}
+}
+
+// ExpectPrune returns an Options.ExpectPrune that gives each deletion of
+// the plan (action prune) the resourceVersion the plan listed; an object
+// the plan does not delete is not planned.
+func (p Plan) ExpectPrune() func(ref Ref) (string, bool) {
+	rvs := map[string]string{}
+	for _, o := range p.Objects {
+		if o.Action == PlanPrune {
+			rvs[o.key()] = o.ResourceVersion
+		}
+	}
+	return func(ref Ref) (string, bool) {
+		o := PlanObject{APIVersion: ref.GroupVersion().String(), Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
+		rv, ok := rvs[o.key()]
+		return rv, ok
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 var _ = Describe("Plan.Moved", func() {
@@ -31,6 +32,34 @@ var _ = Describe("Plan.Moved", func() {
 			[]string{`ConfigMap ns/d: not in the plan (would be create)`,
 				`ConfigMap ns/b: in the plan (create), not in this run`, `ConfigMap ns/c: in the plan (unchanged), not in this run`}),
 	)
+
+	DescribeTable("an ignored object: its resourceVersion matters only when it is no longer ignored, or becomes so",
+		func(was, now PlanObject, want []string) {
+			Expect(plan(was).Moved(plan(now))).To(Equal(want))
+		},
+		Entry("ignored in both, moved: left as it is either way", obj("k", PlanIgnored, "10", ""), obj("k", PlanIgnored, "11", ""), []string(nil)),
+		Entry("no longer ignored", obj("k", PlanIgnored, "10", ""), obj("k", PlanUpdate, "11", "sha256:1"),
+			[]string{`ConfigMap ns/k: the live object changed since the plan (resourceVersion "10" in the plan, "11" now)`}),
+		Entry("no longer ignored, same version (the manifest dropped its create-only annotation)", obj("k", PlanIgnored, "10", ""),
+			obj("k", PlanUpdate, "10", "sha256:1"), []string{`ConfigMap ns/k: planned ignored, would now be update`}),
+		Entry("ignored now, planned to be pruned", obj("k", PlanPrune, "10", ""), obj("k", PlanIgnored, "10", ""),
+			[]string{`ConfigMap ns/k: planned prune, would now be ignored`}),
+	)
+
+	It("ExpectPrune gives the planned deletions their resourceVersions, and nothing else", func() {
+		p := plan(obj("a", PlanUpdate, "10", "sha256:1"), obj("old", PlanPrune, "7", ""), obj("kept", PlanIgnored, "8", ""))
+		expect := p.ExpectPrune()
+		ref := func(name string) Ref {
+			return Ref{GroupVersionKind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, Namespace: "ns", Name: name}
+		}
+		rv, ok := expect(ref("old"))
+		Expect(ok).To(BeTrue())
+		Expect(rv).To(Equal("7"))
+		for _, name := range []string{"a", "kept", "other"} {
+			_, ok := expect(ref(name))
+			Expect(ok).To(BeFalse(), name)
+		}
+	})
 
 	It("reads only plans", func() {
 		_, err := ReadPlan(strings.NewReader(`{"apiVersion":"v1","kind":"List"}`))

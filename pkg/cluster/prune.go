@@ -150,7 +150,9 @@ func (e *PruneSkippedError) Error() string {
 // not applied.
 //
 // Safety: nothing is deleted when any object failed to apply (the error is
-// a *PruneSkippedError); deletions go in reverse apply order (other
+// a *PruneSkippedError); a member a per-object control protects
+// (ignoredPrune) is not deleted, its outcome Ignored; deletions go in
+// reverse apply order (other
 // objects, then CustomResourceDefinitions, then Namespaces), each with a
 // UID precondition and p.Propagation; with DryRunClient nothing is
 // deleted and the parent not written, with DryRunServer both are sent as
@@ -245,7 +247,7 @@ func (c *Client) applySetRun(ctx context.Context, objs []Object, p Prune, set *a
 	if err := held(ctx); err != nil {
 		return outs, errors.New("applied and pruned, but " + err.Error() + ": the parent keeps listing the kinds of both runs")
 	}
-	if err := set.update(ctx, c.opts.DryRun, func(current parentLists) parentLists { return c.remaining(set, current, outs[:len(objs)]) }); err != nil {
+	if err := set.update(ctx, c.opts.DryRun, func(current parentLists) parentLists { return c.remaining(set, current, kept(outs, len(objs))) }); err != nil {
 		return outs, errors.New("applied and pruned, but: " + err.Error())
 	}
 	return outs, nil
@@ -522,6 +524,9 @@ type candidate struct {
 	live *unstructured.Unstructured
 	// stage is the deletion stage (orderDeletions), from 1.
 	stage int
+	// ignored, when set, is why prune leaves it (ignoredPrune): it is
+	// not deleted.
+	ignored string
 }
 
 // candidates lists the objects of targets matching selector that the run
@@ -574,7 +579,7 @@ func (c *Client) candidates(ctx context.Context, targets []listTarget, selector 
 				}
 				out = append(out, candidate{
 					ref:  Ref{GroupVersionKind: gvk, Namespace: u.GetNamespace(), Name: u.GetName(), Resource: t.mapping.Resource.Resource},
-					live: u,
+					live: u, ignored: ignoredPrune(u.GetAnnotations()),
 				})
 			}
 			if opts.Continue = list.GetContinue(); opts.Continue == "" {
@@ -655,7 +660,9 @@ func (c *Client) deleteAll(ctx context.Context, cands []candidate, base int, pol
 // deleteOne deletes one candidate (see ApplyPrune), repeating the delete
 // while it fails transiently: an object already gone counts as pruned, and
 // so does one replaced by another of the same name after a delete whose
-// answer was lost.
+// answer was lost. A candidate a per-object control protects is Ignored,
+// not deleted. Under Options.ExpectPrune the delete also carries the
+// planned resourceVersion as a precondition.
 func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.DeletionPropagation) Outcome {
 	out := Outcome{Ref: cd.ref, Action: Failed, Attempts: 1}
 	v, err := toValue(cd.live)
@@ -664,7 +671,11 @@ func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.Dele
 		return out
 	}
 	out.Object, out.Result = Object{Value: v, Source: PruneSource}, v
-	if c.opts.DryRun == DryRunClient {
+	switch {
+	case cd.ignored != "":
+		out.Action, out.IgnoredReason, out.Attempts = Ignored, cd.ignored, 0
+		return out
+	case c.opts.DryRun == DryRunClient:
 		out.Action = Pruned
 		return out
 	}
@@ -673,6 +684,11 @@ func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.Dele
 		GracePeriodSeconds: c.opts.GracePeriod}
 	if c.opts.DryRun == DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	planned, err := c.plannedDelete(cd.ref, &opts)
+	if err != nil {
+		out.Err = err
+		return out
 	}
 	// The UID precondition makes a repeat safe: once the object is
 	// deleted, a repeat finds none (404), or another object of the same
@@ -683,8 +699,13 @@ func (c *Client) deleteOne(ctx context.Context, cd candidate, policy metav1.Dele
 		lost = lost || (transient(err) && c.opts.DryRun == DryRunNone)
 		return err
 	})
-	gone := apierrors.IsNotFound(err) || (lost && apierrors.IsConflict(err))
-	if err != nil && !gone {
+	// Under a plan, a conflict may be the resourceVersion's: not gone.
+	gone := apierrors.IsNotFound(err) || (lost && apierrors.IsConflict(err) && planned == "")
+	switch {
+	case err != nil && planned != "" && apierrors.IsConflict(err) && !lost:
+		out.Err = errors.New("the live object changed since the plan (resourceVersion " + strconv.Quote(planned) + " in the plan); not deleted")
+		return out
+	case err != nil && !gone:
 		out.Err = errors.New("cannot prune: " + c.maskStatus(cd.ref, err).Error())
 		return out
 	}

@@ -12,6 +12,9 @@ type PlannedPrune struct {
 	Stage int
 	// ResourceVersion is that of the live object listed.
 	ResourceVersion string
+	// IgnoredReason, when set, says why ApplyPrune would leave it (a
+	// per-object control): it would not be deleted.
+	IgnoredReason string
 }
 
 // PruneObjects returns objs as ApplyPrune with p sends them: with an
@@ -80,7 +83,7 @@ func (c *Client) PrunePlan(ctx context.Context, res []DiffResult, p Prune) ([]Pl
 	}
 	out := make([]PlannedPrune, len(cands))
 	for i, cd := range cands {
-		out[i] = PlannedPrune{Ref: cd.ref, Stage: cd.stage, ResourceVersion: cd.live.GetResourceVersion()}
+		out[i] = PlannedPrune{Ref: cd.ref, Stage: cd.stage, ResourceVersion: cd.live.GetResourceVersion(), IgnoredReason: cd.ignored}
 	}
 	return out, nil
 }

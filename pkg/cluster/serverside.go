@@ -16,10 +16,11 @@ import (
 )
 
 // The server-side lane: each object is sent as one server-side apply
-// patch (types.ApplyPatchType) under the server-side field manager, with
-// no read first; the server merges it with what it holds and records the
-// fields in managedFields. What kubectl apply --server-side does after
-// that patch, ply does too, from the server's answer alone:
+// patch (types.ApplyPatchType) under the server-side field manager, after
+// a read for the per-object controls (controls.go); the server merges
+// it with what it holds and records the fields in managedFields. What
+// kubectl apply --server-side does after that patch, ply does too, from
+// the server's answer alone:
 //
 //   - with the field manager "kubectl", an object that carries kubectl's
 //     last-applied annotation that no Apply manager owns gets it owned by
@@ -150,7 +151,7 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	body := config.JSON()
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
-	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
+	answer, created, err := c.sendFirst(ctx, t, config, manager, dry)
 	err = fieldValidationError(err)
 	if err != nil && !dry && managerConflict(err) {
 		var moved bool
@@ -227,6 +228,9 @@ func (c *Client) migrateFirst(ctx context.Context, t target, body []byte, manage
 	live, found, err := c.readLive(ctx, target{ref: t.ref, ri: t.ri, retries: t.retries})
 	if err != nil || !found {
 		return value.Null, false, conflict
+	}
+	if t.held != "" && stringAt(live, "metadata", "resourceVersion") != t.held {
+		return value.Null, false, movedSincePlan(t)
 	}
 	csa := sets.New(owners(live, "Update", LastAppliedAnnotation)...)
 	csa.Insert(owners(live, "Update", CompressedLastAppliedAnnotation)...)
@@ -350,24 +354,32 @@ func owners(v value.Value, op, key string) []string {
 func (c *Client) sendPatch(ctx context.Context, t target, pt types.PatchType, body []byte, manager string, force, dry bool) (answer value.Value, created bool, err error) {
 	err = t.retries.do(ctx, func(ctx context.Context) error {
 		var err error
-		if c.raw != nil {
-			answer, created, err = c.patchRaw(ctx, t.ref, pt, body, manager, force, dry)
-			return err
-		}
-		opts := metav1.PatchOptions{FieldManager: manager}
-		if pt == types.ApplyPatchType {
-			opts.Force = &force
-		}
-		if dry {
-			opts.DryRun = []string{metav1.DryRunAll}
-		}
-		got, err := t.ri.Patch(ctx, t.ref.Name, pt, body, opts)
-		if err == nil {
-			answer, err = toValue(got)
-		}
+		answer, created, err = c.patchOnce(ctx, t, pt, body, manager, force, dry)
 		return err
 	})
 	return answer, created, err
+}
+
+// patchOnce sends one patch of type pt for t's object under manager and
+// returns the server's answer and whether it created the object (201,
+// known on the wire path only).
+func (c *Client) patchOnce(ctx context.Context, t target, pt types.PatchType, body []byte, manager string, force, dry bool) (value.Value, bool, error) {
+	if c.raw != nil {
+		return c.patchRaw(ctx, t.ref, pt, body, manager, force, dry)
+	}
+	opts := metav1.PatchOptions{FieldManager: manager}
+	if pt == types.ApplyPatchType {
+		opts.Force = &force
+	}
+	if dry {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	got, err := t.ri.Patch(ctx, t.ref.Name, pt, body, opts)
+	if err != nil {
+		return value.Null, false, err
+	}
+	answer, err := toValue(got)
+	return answer, false, err
 }
 
 // patchRaw sends one patch through the wire path (wire.go).
@@ -491,26 +503,23 @@ func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) Dif
 		d.Err = c.maskStatus(t.ref, err)
 		return d
 	}
+	if why := ignoredWrite(t.config, live, found); why != "" {
+		d.Exists, d.Live, d.Merged, d.IgnoredReason = true, live, live, why
+		return d
+	}
+	// Live is kept when the patch fails: a plan names the version the
+	// failure was computed against.
+	d.Exists, d.Live = found, live
 	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, t.config.JSON(), c.serverSideManager(), c.opts.ForceConflicts, true)
 	if err != nil {
 		d.Err = c.ssaError(t.ref, err)
 		return d
 	}
-	d.Exists, d.Live, d.Merged = found, live, answer
+	d.Merged = answer
 	if found && diffText(live) == diffText(answer) {
 		d.Merged = live
 		return d
 	}
 	d.Fields, d.paths = serverFields(d.Live, d.Merged, nil, ReasonServerSideApply, false)
-	shown, merged := live, answer
-	if !c.opts.ShowSecrets {
-		shown, merged = MaskSecrets(shown, merged)
-	}
-	d.LiveText, d.MergedText = diffText(shown), diffText(merged)
-	name := d.Ref.FileName()
-	d.Unified = unifiedDiff("live/"+name, "merged/"+name, d.LiveText, d.MergedText)
-	if d.Unified == "" {
-		d.LiveText, d.MergedText = "", ""
-	}
-	return d
+	return c.rendered(d)
 }

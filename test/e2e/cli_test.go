@@ -108,7 +108,7 @@ var _ = Describe("Secrets are masked in every output", Ordered, func() {
 			out := got[name]
 			if strings.HasPrefix(name, "diff") {
 				// diff ends with the plan's summary.
-				out = strings.TrimSuffix(out, "Plan: 0 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 1 failed.\n")
+				out = strings.TrimSuffix(out, "Plan: 0 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 ignored, 1 failed.\n")
 			}
 			Expect(out).To(HaveSuffix(refused), name)
 		}

@@ -53,13 +53,13 @@ var _ = Describe("ply apply --confirm on a terminal", func() {
 		r := applyAnswering("n\n", args...)
 		Expect(r.ExitCode).To(Equal(1), "%s", r)
 		Expect(r.Stdout).To(ContainSubstring("diff -u -N live/v1.ConfigMap." + ns + ".settings merged/v1.ConfigMap." + ns + ".settings\n"))
-		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n" +
+		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 ignored, 0 failed.\n" +
 			"Apply these changes? [y/N]: error: not applied: the changes were not approved\n"))
 		Expect(exists(configMaps, ns, "settings")).To(BeFalse(), "nothing written")
 
 		r = applyAnswering("y\n", args...)
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n" +
+		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 ignored, 0 failed.\n" +
 			"Apply these changes? [y/N]: "))
 		Expect(r.Stdout).To(HaveSuffix("configmap/settings created\nsecret/creds created\nconfigmap/old created\ndeployment.apps/old created\n"))
 		Expect(exists(configMaps, ns, "settings")).To(BeTrue())
@@ -67,6 +67,6 @@ var _ = Describe("ply apply --confirm on a terminal", func() {
 		By("nothing to change: no question")
 		r = applyAnswering("", args...)
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
-		Expect(r.Stderr).To(Equal("Plan: 0 to create, 0 to update, 0 to recreate, 0 to prune, 4 unchanged, 0 failed.\n"))
+		Expect(r.Stderr).To(Equal("Plan: 0 to create, 0 to update, 0 to recreate, 0 to prune, 4 unchanged, 0 ignored, 0 failed.\n"))
 	})
 })

@@ -37,7 +37,7 @@ var _ = Describe("ply diff of an app whose Namespace is in the same manifests", 
 		ns := "diff-new-" + strconv.FormatInt(time.Now().UnixNano()%1e9, 36)
 		r := ply("diff", "--kubeconfig", srv.Kubeconfig, "-f", newNamespaceApp(ns, true))
 		Expect(r.ExitCode).To(Equal(1), "%s", r)
-		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n"),
+		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 ignored, 0 failed.\n"),
 			"nothing but the plan's summary: the dry runs that cannot succeed yet are no errors")
 		for _, obj := range []string{"configmap/settings", "secret/token", "deployment.apps/web"} {
 			Expect(r.Stdout).To(ContainSubstring("# " + obj + ": " + cluster.NewNamespaceNote(ns) + "\n"))

@@ -135,7 +135,7 @@ var _ = Describe("dry runs and diffs of a change to immutable fields", func() {
 			Expect(r.Stdout).To(HavePrefix("# " + ref + " would be deleted and created again: the server refuses to change immutable field " + field + "\ndiff -u -N live/"))
 			Expect(r.Stdout).To(ContainSubstring("\n-" + removed + "\n"))
 			Expect(r.Stdout).To(ContainSubstring("\n+" + added + "\n"))
-			Expect(r.Stderr).To(Equal("Plan: 0 to create, 0 to update, 1 to recreate, 0 to prune, 0 unchanged, 0 failed.\n"), "the summary alone")
+			Expect(r.Stderr).To(Equal("Plan: 0 to create, 0 to update, 1 to recreate, 0 to prune, 0 unchanged, 0 ignored, 0 failed.\n"), "the summary alone")
 			untouched("diff --force")
 
 			By("diff --force --changes: the fields the new object does not start with")

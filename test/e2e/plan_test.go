@@ -75,7 +75,7 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		text := ply("diff", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v2, "--prune", "--applyset=app")
 		Expect(text.ExitCode).To(Equal(1), "%s", text)
 		Expect(text.Stdout).To(HaveSuffix("# deployment.apps/old would be pruned (stage 2)\n# configmap/old would be pruned (stage 3)\n"))
-		Expect(text.Stderr).To(HaveSuffix("Plan: 1 to create, 2 to update, 0 to recreate, 2 to prune, 0 unchanged, 0 failed.\n"))
+		Expect(text.Stderr).To(HaveSuffix("Plan: 1 to create, 2 to update, 0 to recreate, 2 to prune, 0 unchanged, 0 ignored, 0 failed.\n"))
 
 		r = ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", ns, "-f", v2, "--prune", "--applyset=app")
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
@@ -109,7 +109,7 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(r.ExitCode).To(Equal(0), "%s", r)
 		Expect(r.Stdout).To(ContainSubstring("diff -u -N live/v1.ConfigMap." + ns + ".settings merged/v1.ConfigMap." + ns + ".settings\n"))
 		Expect(r.Stdout).NotTo(ContainSubstring("hunter2"))
-		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n"))
+		Expect(r.Stderr).To(Equal("Plan: 4 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 ignored, 0 failed.\n"))
 		Expect(r.Stdout).To(HaveSuffix("configmap/settings created\nsecret/creds created\nconfigmap/old created\ndeployment.apps/old created\n"))
 		Expect(exists(configMaps, ns, "settings")).To(BeTrue())
 	})
@@ -185,7 +185,7 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(outs[0].Action).To(Equal(cluster.Configured))
 	})
 
-	It("fails, writing nothing, an object the server-side lane would apply under a plan (Options.Expect): its patch carries no resourceVersion", func() {
+	It("holds an object the server-side lane applies for its size to the plan too (Options.Expect): read before its patch", func() {
 		ns := newNamespace("plan-")
 		objs, err := cluster.ReadObjects([]string{writeManifest(largeConfigMap(600, ""))}, false, nil)
 		Expect(err).NotTo(HaveOccurred())
@@ -193,17 +193,15 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		c, err := cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Expect: plan.Expect()})
 		Expect(err).NotTo(HaveOccurred())
 		outs := c.Apply(context.Background(), objs)
-		Expect(outs[0].Action).To(Equal(cluster.Failed))
-		Expect(outs[0].Err).To(MatchError("applied server-side, which a plan cannot hold (its writes carry no resourceVersion read); " +
-			"nothing was written: apply it in the client-side lane (--large-objects=compressed-annotation for a large object)"))
-		Expect(exists(configMaps, ns, "large")).To(BeFalse(), "nothing written")
-
-		By("in the client-side lane, compressed, the plan holds it")
-		c, err = cluster.New(srv.Config, cluster.Options{Namespace: ns, Overwrite: true, Expect: plan.Expect(), LargeObjects: cluster.LargeCompressed})
-		Expect(err).NotTo(HaveOccurred())
-		outs = c.Apply(context.Background(), objs)
 		Expect(outs[0].Err).NotTo(HaveOccurred())
-		Expect(outs[0].Action).To(Equal(cluster.Created))
+		Expect(outs[0].Action).To(Equal(cluster.ServerSideApplied))
+		rv := live(configMaps, ns, "large").GetResourceVersion()
+
+		By("the same plan again: the object exists now, nothing is written")
+		outs = c.Apply(context.Background(), objs)
+		Expect(outs[0].Action).To(Equal(cluster.Failed))
+		Expect(outs[0].Err).To(MatchError(`the live object changed since the plan (resourceVersion none in the plan, "` + rv + `" now); nothing was written`))
+		Expect(live(configMaps, ns, "large").GetResourceVersion()).To(Equal(rv))
 	})
 
 	It("diff --server-side-apply -o json plans the server-side apply: its changed fields with their values before and after", func() {
@@ -230,12 +228,5 @@ var _ = Describe("ply diff: the plan, and what prune would delete", func() {
 		Expect(string(colour[0].After)).To(Equal(`"green"`))
 		again := diffPlan(ns, 1, "-f", configMapWith("colours", map[string]any{"colour": "green", "shade": "dark"}), "--server-side-apply")
 		Expect(again.Objects[0].Digest).To(Equal(o.Digest), "the same change planned twice")
-	})
-
-	It("apply refuses --plan with --server-side before reading anything", func() {
-		r := ply("apply", "--kubeconfig", srv.Kubeconfig, "-n", "default", "-f", fixture("stages/plan/v1.yaml"), "--server-side", "--plan", "plan.json")
-		Expect(r.ExitCode).To(Equal(2), "%s", r)
-		Expect(r.Stderr).To(HavePrefix("error: --plan cannot be used with --server-side: a plan holds the client-side lane's writes " +
-			"to the resourceVersions it read, and a server-side apply patch carries none\n"))
 	})
 })

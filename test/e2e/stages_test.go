@@ -11,6 +11,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -45,6 +46,19 @@ func applyLines(out string) []string {
 	return lines
 }
 
+// deleteDoohickeys deletes the CRD the stage specs share and waits until
+// it is gone: a spec that follows would otherwise find it terminating
+// (ply reads it unchanged, and the wait then finds it gone).
+func deleteDoohickeys() {
+	GinkgoHelper()
+	rc := srv.Dynamic().Resource(crds)
+	rc.Delete(context.Background(), "doohickeys.stages.e2e.ply.dev", metav1.DeleteOptions{})
+	Eventually(func() bool {
+		_, err := rc.Get(context.Background(), "doohickeys.stages.e2e.ply.dev", metav1.GetOptions{})
+		return apierrors.IsNotFound(err)
+	}).WithTimeout(60*time.Second).Should(BeTrue(), "the CRD is deleted")
+}
+
 var _ = Describe("apply in stages on the real server", func() {
 	It("applies the CRD, then what others refer to, then workloads, and the webhook only once the workload behind its Service is Current", func() {
 		ns := newNamespace("stages-")
@@ -52,7 +66,7 @@ var _ = Describe("apply in stages on the real server", func() {
 		hook := "doohickeys-" + ns
 		DeferCleanup(func() {
 			srv.Dynamic().Resource(webhooks).Delete(context.Background(), hook, metav1.DeleteOptions{})
-			srv.Dynamic().Resource(crds).Delete(context.Background(), "doohickeys.stages.e2e.ply.dev", metav1.DeleteOptions{})
+			deleteDoohickeys()
 		})
 		var res harness.Result
 		finished := make(chan struct{})
@@ -88,7 +102,7 @@ var _ = Describe("apply in stages on the real server", func() {
 		hook := "doohickeys-" + ns
 		DeferCleanup(func() {
 			srv.Dynamic().Resource(webhooks).Delete(context.Background(), hook, metav1.DeleteOptions{})
-			srv.Dynamic().Resource(crds).Delete(context.Background(), "doohickeys.stages.e2e.ply.dev", metav1.DeleteOptions{})
+			deleteDoohickeys()
 		})
 		res := plyNS(ns, dir, "--wait", "--timeout=5s")
 		Expect(res.ExitCode).To(Equal(1), "%s", res)

@@ -59,7 +59,7 @@ var _ = Describe("ply apply --validate", func() {
 		r := kubectlPly("diff", "-n", ns, "-f", typo, "--validate=warn", "--warnings-as-errors")
 		Expect(r.ExitCode).To(Equal(2), "%s", r)
 		Expect(r.Stdout).To(ContainSubstring("+++ merged/apps.v1.Deployment." + ns + ".typo"))
-		Expect(r.Stderr).To(Equal(warning + "Plan: 1 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 failed.\n" +
+		Expect(r.Stderr).To(Equal(warning + "Plan: 1 to create, 0 to update, 0 to recreate, 0 to prune, 0 unchanged, 0 ignored, 0 failed.\n" +
 			"error: 1 warning received\n"))
 
 		r = kubectlPly("diff", "-n", ns, "-f", typo, "--validate=warn", "--warnings-as-errors", "-o", "json")

@@ -70,6 +70,16 @@ admission webhooks and policies and API services last. With --wait, each
 stage is waited for before the next starts; prune deletes in the reverse
 order.
 
+Per-object controls leave an object as it is, printed "configmap/x ignored
+(reason)": a live object annotated ply.dev/reconcile: disabled (or Flux's
+kustomize.toolkit.fluxcd.io/reconcile: disabled) is not written nor
+pruned; a manifest annotated ply.dev/create: if-absent (or
+kustomize.toolkit.fluxcd.io/ssa: IfNotPresent) is created only when
+absent; prune does not delete a live object annotated ply.dev/prune:
+disabled (or kustomize.toolkit.fluxcd.io/prune: disabled, Argo CD's
+argocd.argoproj.io/sync-options: Prune=false, kapp's
+kapp.k14s.io/delete-strategy: orphan).
+
 With -o (kubectl's print flags: name, json, yaml, jsonpath=..., go-template,
 ...) the resulting objects are printed instead: the server's answer, or
 the merged object with --dry-run=client. The values of Secrets are ***
@@ -173,8 +183,9 @@ func newApplyCommand(name string) *cobra.Command {
 	fs.StringVar(&f.planFile, "plan", "", "apply only if the run does exactly what this plan (saved from ply diff -o json with the same flags) says:\n"+
 		"the same objects, actions and content, and no live object changed since (its resourceVersion)")
 	f.print.AddFlags(c)
+	fs.Lookup("output").Usage += planUsage
 	f.registerCompletions(c)
-	registerOutputCompletion(c)
+	registerOutputCompletion(c, applyOutputFormats())
 	return command.WithGatesHelp(c)
 }
 
@@ -189,7 +200,7 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 		return command.UsageError(c, err.Error())
 	}
 	var objPrinter printers.ResourcePrinter
-	if f.print.Wanted() {
+	if f.print.Wanted() && f.print.Output != planFormat {
 		if objPrinter, err = f.print.ToPrinter(); err != nil {
 			return command.UsageError(c, err.Error())
 		}
@@ -217,6 +228,9 @@ func applyMain(c *cobra.Command, f *applyFlags) int {
 	if len(objs) == 0 {
 		io.WriteString(stderr, "error: no objects passed to apply\n")
 		return command.ExitFailed
+	}
+	if f.print.Output == planFormat {
+		return f.printRunPlan(c, opts, objs, prune)
 	}
 	printer := f.printer(objPrinter, &opts, len(objs), stdout, stderr)
 	stages := f.stageWaiter(&opts, printer, objPrinter != nil, stdout, stderr)
@@ -278,8 +292,7 @@ func (f *applyFlags) printer(objPrinter printers.ResourcePrinter, opts *cluster.
 }
 
 // lanes sets the lane options of opts from the flags, refusing what
-// kubectl apply --server-side refuses (--dry-run=client, --force), and
-// the approval flags a lane cannot hold (confirmFlags.checkLane).
+// kubectl apply --server-side refuses (--dry-run=client, --force).
 func (f *applyFlags) lanes(opts *cluster.Options) error {
 	var err error
 	if opts.Lane, err = cluster.ParseLane(f.serverSide); err != nil {
@@ -297,12 +310,12 @@ func (f *applyFlags) lanes(opts *cluster.Options) error {
 	case opts.Lane != cluster.LaneClientSide && f.force:
 		return errors.New("--force cannot be used with --server-side")
 	}
-	return f.approval.checkLane(opts.Lane, f.planFile)
+	return nil
 }
 
 // writeOptions sets in opts what the flags of kubectl's apply say about
 // the writes: --dry-run, --grace-period of the deletes, --timeout of a
-// re-creation's delete.
+// re-creation's delete; it refuses -o plan without a dry run.
 func (f *applyFlags) writeOptions(c *cobra.Command, opts *cluster.Options) error {
 	var err error
 	if opts.DryRun, err = parseDryRun(f.dryRun, c.ErrOrStderr()); err != nil {
@@ -315,7 +328,7 @@ func (f *applyFlags) writeOptions(c *cobra.Command, opts *cluster.Options) error
 	if c.Flags().Changed("timeout") {
 		opts.DeleteTimeout = f.timeout
 	}
-	return nil
+	return f.checkPlanOutput(opts.DryRun)
 }
 
 // dryRunSuffix is what kubectl appends to its lines in a dry run.
@@ -436,10 +449,14 @@ func (p *applyPrinter) print(i int, o cluster.Outcome) {
 	}
 	if p.objects == nil {
 		lane := ""
-		if p.lanes && o.Action != cluster.Pruned {
+		if p.lanes && o.Action != cluster.Pruned && o.Action != cluster.Ignored {
 			lane = " (" + o.Lane.Word() + ")"
 		}
-		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+p.suffix+lane+"\n")
+		io.WriteString(p.stdout, o.Ref.String()+" "+o.Action.String()+ignoredWhy(o)+p.suffix+lane+"\n")
+		return
+	}
+	if o.Action == cluster.Ignored && o.Object.Source == cluster.PruneSource {
+		// Neither applied nor pruned: not one of -o's objects.
 		return
 	}
 	obj := o.Result

@@ -10,8 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-
-	"github.com/plyproject/ply/cmd/internal/kubeflags"
 )
 
 // manifestExtensions are the file name extensions -f completes (and
@@ -46,10 +44,10 @@ func (f *commonFlags) registerCompletions(c *cobra.Command) {
 	c.RegisterFlagCompletionFunc("user", fixed(f.kubeconfigNames(userNames)))
 }
 
-// registerOutputCompletion completes -o with kubectl's formats.
-func registerOutputCompletion(c *cobra.Command) {
+// registerOutputCompletion completes -o with formats.
+func registerOutputCompletion(c *cobra.Command, formats []string) {
 	c.RegisterFlagCompletionFunc("output", func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		return withPrefix(kubeflags.Formats(), toComplete), cobra.ShellCompDirectiveNoFileComp
+		return withPrefix(formats, toComplete), cobra.ShellCompDirectiveNoFileComp
 	})
 }
 

@@ -28,23 +28,6 @@ func (f *confirmFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.yes, "yes", false, "with --confirm: approve without asking (the diff and summary are still shown)")
 }
 
-// checkLane refuses what the lane cannot hold: --plan (planFile) in a
-// server-side lane, whose apply patches carry no resourceVersion for the
-// plan to hold live to (a plan describes the client-side lane's writes),
-// and --confirm with --server-side=auto, whose diff cannot show each
-// object in the lane it would be applied in.
-func (f *confirmFlags) checkLane(lane cluster.Lane, planFile string) error {
-	switch {
-	case planFile != "" && lane != cluster.LaneClientSide:
-		return errors.New("--plan cannot be used with --server-side: a plan holds the client-side lane's writes to the " +
-			"resourceVersions it read, and a server-side apply patch carries none")
-	case f.confirm && lane == cluster.LaneAuto:
-		return errors.New("--confirm cannot be used with --server-side=auto: the diff shows one lane for every object; " +
-			"pass --server-side=true or false")
-	}
-	return nil
-}
-
 // errNotConfirmed is apply's error when the user did not approve.
 var errNotConfirmed = errors.New("not applied: the changes were not approved")
 
@@ -55,9 +38,10 @@ type runPlan struct {
 	plan   cluster.Plan
 }
 
-// planRun diffs objs with diffClient (a server dry-run client), as apply
-// (with prune, when not nil) would write them, and lists what prune would
-// delete.
+// planRun diffs objs with diffClient (a dry-run client), as apply (with
+// prune, when not nil) would write them, and lists what prune would
+// delete: nothing when an object would fail (the plan then holds that
+// failure).
 func planRun(ctx context.Context, diffClient *cluster.Client, objs []cluster.Object, prune *cluster.Prune, showSecrets bool) (runPlan, error) {
 	diffed := objs
 	if prune != nil {
@@ -71,9 +55,12 @@ func planRun(ctx context.Context, diffClient *cluster.Client, objs []cluster.Obj
 		return runPlan{}, err
 	}
 	pruned, err := prunePlan(ctx, diffClient, res, prune)
-	if err != nil {
+	var skipped *cluster.PruneSkippedError
+	if err != nil && !errors.As(err, &skipped) {
 		return runPlan{}, err
 	}
+	// With an object that would fail, prune would delete nothing: the
+	// plan holds the failures, which refuse it.
 	return runPlan{res: res, pruned: pruned, plan: cluster.NewPlan(objs, res, pruned, showSecrets)}, nil
 }
 
@@ -154,7 +141,7 @@ func (f *applyFlags) confirmRun(ctx context.Context, c *cobra.Command, opts clus
 			return fail(err)
 		}
 	}
-	opts.DryRun, opts.Report, opts.StageDone, opts.Progress, opts.Expect = cluster.DryRunServer, nil, nil, nil, nil
+	opts.DryRun, opts.Report, opts.StageDone, opts.Progress, opts.Expect, opts.ExpectPrune = cluster.DryRunServer, nil, nil, nil, nil, nil
 	dc, err := f.client(opts)
 	if err != nil {
 		return fail(err)
@@ -196,9 +183,10 @@ func readPlanFile(path string) (cluster.Plan, error) {
 	return p, nil
 }
 
-// holdToPlan holds apply's writes to --plan's resourceVersions
-// (cluster.Options.Expect): an object that moves between confirmRun's
-// check and its write fails, writing nothing.
+// holdToPlan holds apply's writes and prune's deletions to --plan's
+// resourceVersions (cluster.Options.Expect and ExpectPrune): an object
+// that moves between confirmRun's check and its write or deletion fails,
+// and nothing is written or deleted for it.
 func (f *applyFlags) holdToPlan(opts *cluster.Options) error {
 	if f.planFile == "" {
 		return nil
@@ -207,6 +195,6 @@ func (f *applyFlags) holdToPlan(opts *cluster.Options) error {
 	if err != nil {
 		return err
 	}
-	opts.Expect = saved.Expect()
+	opts.Expect, opts.ExpectPrune = saved.Expect(), saved.ExpectPrune()
 	return nil
 }

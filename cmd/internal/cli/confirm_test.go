@@ -1,12 +1,13 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/cmd/internal/command"
 	"github.com/plyproject/ply/pkg/cluster"
 )
 
@@ -34,19 +35,20 @@ var _ = Describe("the approval prompt", func() {
 		Expect(f.checkAsker(strings.NewReader(""))).To(Succeed())
 	})
 
-	DescribeTable("refuse the lanes they cannot hold",
-		func(want string, args ...string) {
-			captureOptions()
-			r := runApply(append([]string{"-f", "testdata/cm.yaml"}, args...)...)
-			Expect(r.code).To(Equal(command.ExitUsage))
-			Expect(r.stderr).To(HavePrefix("error: " + want + "\n"))
+	DescribeTable("hold every lane: --plan and --confirm go on with --server-side=true|auto, the writes and deletions held to the plan",
+		func(lane cluster.Lane, args ...string) {
+			plan := filepath.Join(GinkgoT().TempDir(), "plan.json")
+			Expect(os.WriteFile(plan, []byte(`{"apiVersion":"ply.dev/v1alpha1","kind":"Plan","objects":[],"summary":{}}`), 0o600)).To(Succeed())
+			got := captureOptions()
+			r := runApply(append([]string{"-f", "testdata/cm.yaml", "--plan", plan}, args...)...)
+			Expect(r.stderr).To(Equal("error: no cluster in unit tests\n"))
+			Expect(got.Lane).To(Equal(lane))
+			Expect(got.Expect).NotTo(BeNil())
+			Expect(got.ExpectPrune).NotTo(BeNil())
 		},
-		Entry("--plan with --server-side", "--plan cannot be used with --server-side: a plan holds the client-side lane's writes "+
-			"to the resourceVersions it read, and a server-side apply patch carries none", "--plan=plan.json", "--server-side"),
-		Entry("--plan with --server-side=auto", "--plan cannot be used with --server-side: a plan holds the client-side lane's writes "+
-			"to the resourceVersions it read, and a server-side apply patch carries none", "--plan=plan.json", "--server-side=auto"),
-		Entry("--confirm with --server-side=auto", "--confirm cannot be used with --server-side=auto: the diff shows one lane "+
-			"for every object; pass --server-side=true or false", "--confirm", "--yes", "--server-side=auto"),
+		Entry("--plan with --server-side", cluster.LaneServerSide, "--server-side"),
+		Entry("--plan with --server-side=auto", cluster.LaneAuto, "--server-side=auto"),
+		Entry("--plan and --confirm with --server-side=auto", cluster.LaneAuto, "--confirm", "--yes", "--server-side=auto"),
 	)
 
 	It("--confirm goes on with --server-side: the diff is the server-side apply's dry run", func() {

@@ -19,9 +19,10 @@ type diffFlags struct {
 	commonFlags
 	changes    bool
 	serverSide bool
-	// serverSideApply diffs against the server's dry-run answer to a
-	// server-side apply; forceConflicts is apply's --force-conflicts.
-	serverSideApply bool
+	// serverSideApply is --server-side-apply: true diffs against the
+	// server's dry-run answer to a server-side apply, auto each object in
+	// its lane (see lane); forceConflicts is apply's --force-conflicts.
+	serverSideApply string
 	forceConflicts  bool
 	largeObjects    string
 	color           string
@@ -72,15 +73,27 @@ object, instead of printing the diffs.
 
 The last line, on standard error (standard output stays a patch), is the
 summary of the plan: "Plan: 1 to create, 2 to update, 0 to recreate, 0 to
-prune, 3 unchanged, 0 failed." With -o json, the plan is printed instead
-of the diffs: per object its action (create, update, recreate, prune,
-unchanged, failed), its stage (the order apply writes in), the live
-resourceVersion, a digest of what apply would write, and the changed
-fields with their values before and after (Secrets' values masked), then
-the summary. With --prune (and --applyset, or -l/--all as apply takes
-them), the objects apply --prune would delete are listed too ("# <object>
-would be pruned (stage N)" after the diffs): the same listing, reading
-only (no lease is taken, nothing is written).
+prune, 3 unchanged, 0 ignored, 0 failed." With -o json (or -o plan), the
+plan is printed instead of the diffs: per object its action (create,
+update, recreate, prune, unchanged, ignored, failed), its stage (the
+order apply writes in), the live resourceVersion, a digest of what apply
+would write, and the changed fields with their values before and after
+(Secrets' values masked), then the summary. With --prune (and
+--applyset, or -l/--all as apply takes them), the objects apply --prune
+would delete are listed too ("# <object> would be pruned (stage N)"
+after the diffs): the same listing, reading only (no lease is taken,
+nothing is written).
+
+An object a per-object control leaves as it is is "ignored", with the
+reason ("# configmap/x ignored (reconcile disabled)"): a live object
+annotated ply.dev/reconcile: disabled (or Flux's
+kustomize.toolkit.fluxcd.io/reconcile: disabled), a manifest annotated
+ply.dev/create: if-absent (or kustomize.toolkit.fluxcd.io/ssa:
+IfNotPresent) whose object exists, and, among what prune would delete, a
+live object annotated ply.dev/prune: disabled (or Flux's
+kustomize.toolkit.fluxcd.io/prune: disabled, Argo CD's
+argocd.argoproj.io/sync-options: Prune=false, kapp's
+kapp.k14s.io/delete-strategy: orphan).
 
 Exit codes (kubectl diff's): 0 no differences, 1 differences (objects to
 create, update, recreate or prune), 2 error (an object that cannot be
@@ -109,7 +122,9 @@ func newDiffCommand(name string) *cobra.Command {
 	fs := c.Flags()
 	f.register(fs)
 	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
-	fs.BoolVar(&f.serverSideApply, "server-side-apply", false, "diff against the server's dry-run answer to apply --server-side's server-side apply")
+	fs.StringVar(&f.serverSideApply, "server-side-apply", "false", "diff against the server's dry-run answer to apply --server-side's server-side apply;\n"+
+		"auto: each object in the lane apply --server-side=auto would apply it in")
+	fs.Lookup("server-side-apply").NoOptDefVal = "true"
 	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply, as apply --force-conflicts: take over fields other managers own")
 	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "as apply's: objects over the annotation limit are diffed server-side (as with\n"+
 		"--server-side-apply) or client-side with compressed-annotation")
@@ -117,9 +132,10 @@ func newDiffCommand(name string) *cobra.Command {
 	fs.BoolVar(&f.force, "force", false, "diff as apply --force would apply: an object whose update the server refuses for immutable fields\n"+
 		"is shown as deleted and created again (per object: the annotation "+cluster.ForceAnnotation+": \"true\")")
 	fs.BoolVar(&f.changes, "changes", false, "before each diff, list the changed fields and what decided each (\"# path: op, reason\")")
-	fs.StringVarP(&f.output, "output", "o", "", "json: print the plan (per object its action, stage and changed fields, and a summary) instead of diffs")
+	fs.StringVarP(&f.output, "output", "o", "", "json (or plan): print the plan (per object its action, stage and changed fields, and a summary) instead of diffs")
 	f.prune.registerDiffPrune(fs)
 	f.registerCompletions(c)
+	registerOutputCompletion(c, []string{planOutput, planFormat})
 	return command.WithGatesHelp(c)
 }
 
@@ -139,15 +155,8 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	switch {
-	case f.serverSideApply && !f.serverSide:
-		return command.UsageError(c, "--server-side-apply diffs against the server's dry run: it cannot be used with --server-side=false")
-	case f.serverSideApply && f.force:
-		return command.UsageError(c, "--force cannot be used with --server-side-apply")
-	case f.forceConflicts && !f.serverSideApply:
-		return command.UsageError(c, "--force-conflicts only works with --server-side-apply")
-	case f.serverSideApply:
-		opts.Lane, opts.ForceConflicts = cluster.LaneServerSide, f.forceConflicts
+	if err := f.lane(&opts); err != nil {
+		return command.UsageError(c, err.Error())
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
@@ -209,7 +218,7 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 		warnings += len(d.Warnings)
 	}
 	plan := cluster.NewPlan(objs, res, pruned, f.showSecrets)
-	if f.output == planOutput {
+	if isPlanOutput(f.output) {
 		io.WriteString(stderr, warningLines(res))
 		code := printPlan(plan, stdout, stderr)
 		if f.warningsFailure(stderr, warnings) {
@@ -255,6 +264,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 		}
 		for _, path := range d.Ignored {
 			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")
+		}
+		if d.IgnoredReason != "" {
+			sb.WriteString("# " + d.Ref.String() + " ignored (" + d.IgnoredReason + ")\n")
 		}
 		if !d.Changed() {
 			continue

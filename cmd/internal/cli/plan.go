@@ -29,8 +29,8 @@ func (f *pruneFlags) registerDiffPrune(fs *pflag.FlagSet) {
 
 // checkOutput checks diff's -o.
 func checkDiffOutput(o string) error {
-	if o != "" && o != planOutput {
-		return errors.New(`unable to match a printer suitable for the output format "` + o + `", allowed formats are: json`)
+	if o != "" && !isPlanOutput(o) {
+		return errors.New(`unable to match a printer suitable for the output format "` + o + `", allowed formats are: json, plan`)
 	}
 	return nil
 }
@@ -69,11 +69,25 @@ func planCode(s cluster.PlanSummary) int {
 }
 
 // prunedLines are the text diff's lines for the objects prune would
-// delete: "# configmap/old would be pruned (stage 4)".
+// delete, "# configmap/old would be pruned (stage 4)", and those it would
+// leave, "# configmap/keep ignored (prune disabled): not pruned".
 func prunedLines(pruned []cluster.PlannedPrune, stages int) string {
 	s := ""
 	for _, p := range pruned {
+		if p.IgnoredReason != "" {
+			s += "# " + p.Ref.String() + " ignored (" + p.IgnoredReason + "): not pruned\n"
+			continue
+		}
 		s += "# " + p.Ref.String() + " would be pruned (stage " + strconv.Itoa(stages+p.Stage) + ")\n"
 	}
 	return s
+}
+
+// ignoredWhy is the reason on the line of an object a per-object control
+// left as it is, " (reconcile disabled)"; "" for the others.
+func ignoredWhy(o cluster.Outcome) string {
+	if o.Action != cluster.Ignored {
+		return ""
+	}
+	return " (" + o.IgnoredReason + ")"
 }

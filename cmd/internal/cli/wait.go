@@ -18,15 +18,15 @@ import (
 )
 
 // waitApplied waits, after an apply, until every object applied (any
-// outcome but Failed and Pruned) is Current and every object pruned is
+// outcome but Failed, Ignored and Pruned) is Current and every object pruned is
 // gone, within opts.Timeout, printing through p; it returns command.ExitFailed
 // when an object failed, timed out or could not be watched, else command.ExitOK.
 func waitApplied(ctx context.Context, cl *cluster.Client, outs []cluster.Outcome, opts cluster.WaitOptions, p *waitPrinter) int {
 	var current, gone []cluster.WaitItem
 	for _, o := range outs {
 		switch o.Action {
-		case cluster.Failed:
-			// Reported by the apply; nothing to wait for.
+		case cluster.Failed, cluster.Ignored:
+			// Reported by the apply, or left as it is: nothing to wait for.
 		case cluster.Pruned:
 			gone = append(gone, cluster.WaitItemOf(o))
 		default:
