@@ -147,7 +147,7 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	if err != nil {
 		return r, c.maskStatus(t.ref, err)
 	}
-	body := config.JSON()
+	body := applyBody(config)
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
 	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
@@ -286,7 +286,7 @@ func (c *Client) keepLastApplied(ctx context.Context, t target, answer value.Val
 	}
 	patch := value.MustMap(value.Field{Key: "apiVersion", Value: value.String(t.ref.GroupVersion().String())},
 		value.Field{Key: "kind", Value: value.String(t.ref.Kind)}, value.Field{Key: "metadata", Value: md})
-	got, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, patch.JSON(), lastAppliedManager, false, false)
+	got, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, applyBody(patch), lastAppliedManager, false, false)
 	return got, err
 }
 
@@ -491,7 +491,7 @@ func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) Dif
 		d.Err = c.maskStatus(t.ref, err)
 		return d
 	}
-	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, t.config.JSON(), c.serverSideManager(), c.opts.ForceConflicts, true)
+	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, applyBody(t.config), c.serverSideManager(), c.opts.ForceConflicts, true)
 	if err != nil {
 		d.Err = c.ssaError(t.ref, err)
 		return d
