@@ -64,6 +64,8 @@ type DiffResult struct {
 	// namespace does not exist yet and is created by a Namespace of the
 	// same run (NewNamespaceNote).
 	Note string
+	// Lane is the lane the object was diffed in (see Client.diffLane).
+	Lane Lane
 	// paths holds the path of each of Fields.
 	paths []fieldpath.Path
 }
@@ -246,7 +248,11 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 		d.Err = err
 		return d
 	}
-	if c.opts.Lane == LaneServerSide || (c.opts.DryRun == DryRunServer && c.largeGoesServerSide(t)) {
+	if d.Lane, err = c.diffLane(ctx, &t); err != nil {
+		d.Err = err
+		return d
+	}
+	if d.Lane == LaneServerSide {
 		return c.diffServerSide(ctx, d, t)
 	}
 	if t.recordErr != nil {

@@ -17,8 +17,9 @@ import (
 // diffFlags are the flags of diff.
 type diffFlags struct {
 	commonFlags
-	changes    bool
-	serverSide bool
+	changes bool
+	// serverSide is --server-side: true, false or auto.
+	serverSide string
 	// serverSideApply diffs against the server's dry-run answer to a
 	// server-side apply; forceConflicts is apply's --force-conflicts.
 	serverSideApply bool
@@ -55,7 +56,11 @@ locally (only reads are sent). --server-side-apply diffs against the
 server's answer to the server-side apply that apply --server-side would
 send (a dry run under --field-manager, default kubectl, with
 --force-conflicts as given): a field another manager owns with another
-value is the object's error, as it would be for apply.
+value is the object's error, as it would be for apply. --server-side=auto
+diffs each object in the lane apply --server-side=auto would apply it in
+(the lane it was last applied in; a new object client-side unless over the
+annotation limit), each as above, and names it before its diff:
+"# configmap/web: server-side".
 
 The last-applied annotation's configuration is shown decoded at the end
 of each object, its lines commented ("-#     image: web:1"), so that the
@@ -108,7 +113,9 @@ func newDiffCommand(name string) *cobra.Command {
 	c.Annotations = map[string]string{command.KubectlErrors: "true"}
 	fs := c.Flags()
 	f.register(fs)
-	fs.BoolVar(&f.serverSide, "server-side", true, "diff against the server's answer to a dry run of the write; false: against the locally merged object")
+	fs.StringVar(&f.serverSide, "server-side", "true", "true: diff against the server's answer to a dry run of the write; false: against the locally merged\n"+
+		"object; auto: as true, each object in the lane apply --server-side=auto would apply it in, printed per object")
+	fs.Lookup("server-side").NoOptDefVal = "true"
 	fs.BoolVar(&f.serverSideApply, "server-side-apply", false, "diff against the server's dry-run answer to apply --server-side's server-side apply")
 	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply, as apply --force-conflicts: take over fields other managers own")
 	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "as apply's: objects over the annotation limit are diffed server-side (as with\n"+
@@ -131,23 +138,9 @@ func diffMain(c *cobra.Command, f *diffFlags) int {
 	if err != nil {
 		return command.UsageError(c, err.Error())
 	}
-	opts.DryRun = cluster.DryRunClient
 	opts.Force = f.force
-	if f.serverSide {
-		opts.DryRun = cluster.DryRunServer
-	}
-	if opts.LargeObjects, err = cluster.ParseLargeObjects(f.largeObjects); err != nil {
+	if err := f.lanes(&opts); err != nil {
 		return command.UsageError(c, err.Error())
-	}
-	switch {
-	case f.serverSideApply && !f.serverSide:
-		return command.UsageError(c, "--server-side-apply diffs against the server's dry run: it cannot be used with --server-side=false")
-	case f.serverSideApply && f.force:
-		return command.UsageError(c, "--force cannot be used with --server-side-apply")
-	case f.forceConflicts && !f.serverSideApply:
-		return command.UsageError(c, "--force-conflicts only works with --server-side-apply")
-	case f.serverSideApply:
-		opts.Lane, opts.ForceConflicts = cluster.LaneServerSide, f.forceConflicts
 	}
 	color, err := useColor(f.color, stdout)
 	if err != nil {
@@ -225,7 +218,7 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 		if color {
 			out = &colorWriter{w: stdout}
 		}
-		code = reportDiff(res, f.changes, out, stderr)
+		code = reportDiffLanes(res, f.changes, f.serverSide == "auto", out, stderr)
 	}
 	stages, _ := cluster.Stages(objs)
 	io.WriteString(stdout, prunedLines(pruned, len(stages)))
@@ -241,6 +234,12 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 
 // reportDiff prints the diffs in input order and returns the exit code.
 func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer) int {
+	return reportDiffLanes(res, changes, false, stdout, stderr)
+}
+
+// reportDiffLanes is reportDiff; with lanes, each object diffed is first
+// named with its lane (laneLine).
+func reportDiffLanes(res []cluster.DiffResult, changes, lanes bool, stdout, stderr io.Writer) int {
 	code := command.DiffNone
 	failed := false
 	var sb, eb strings.Builder
@@ -252,6 +251,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 			eb.WriteString("error: " + d.Ref.Quoted() + " (" + d.Object.Source + "): " + oneLine(d.Err.Error()) + "\n")
 			failed = true
 			continue
+		}
+		if lanes {
+			sb.WriteString(laneLine(d))
 		}
 		for _, path := range d.Ignored {
 			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")
