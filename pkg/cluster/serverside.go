@@ -33,8 +33,8 @@ import (
 //     answer), and the apply patch is sent again, so that fields the
 //     manifest no longer sets are removed.
 //
-// A dry run sends the first patch only (with dryRun=All): the follow-ups
-// change managedFields, which a dry run does not persist.
+// A dry run sends the first patch (with dryRun=All) and derives from the
+// server's answer what the follow-ups would leave (ssadry.go).
 
 // Lane selects how Apply writes each object.
 type Lane int
@@ -152,7 +152,10 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	manager := c.serverSideManager()
 	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
 	err = fieldValidationError(err)
-	if err != nil && !dry && managerConflict(err) {
+	switch {
+	case err != nil && dry && managerConflict(err):
+		answer, created, err = c.dryForce(ctx, t, body, manager, err)
+	case err != nil && managerConflict(err):
 		var moved bool
 		if answer, moved, err = c.migrateFirst(ctx, t, body, manager, err); moved {
 			r.migrated = true
@@ -162,7 +165,11 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 		return r, c.ssaError(t.ref, err)
 	}
 	r.answer, r.created = answer, created
-	if dry || r.migrated {
+	if dry {
+		r.answer, r.migrated, err = dryHandOver(answer, manager)
+		return r, err
+	}
+	if r.migrated {
 		return r, nil
 	}
 	if r.answer, err = c.handOver(ctx, t, r.answer, manager); err != nil {
@@ -228,12 +235,8 @@ func (c *Client) migrateFirst(ctx context.Context, t target, body []byte, manage
 	if err != nil || !found {
 		return value.Null, false, conflict
 	}
-	csa := sets.New(owners(live, "Update", LastAppliedAnnotation)...)
-	csa.Insert(owners(live, "Update", CompressedLastAppliedAnnotation)...)
-	for _, name := range conflictManagerNames(conflict) {
-		if !csa.Has(name) {
-			return value.Null, false, conflict
-		}
+	if !clientSideConflict(live, conflict) {
+		return value.Null, false, conflict
 	}
 	if live, err = c.handOver(ctx, t, live, manager); err != nil {
 		return value.Null, false, err
@@ -482,16 +485,16 @@ const ReasonServerSideApply = "set by the server-side apply"
 
 // diffServerSide fills d, for the resolved t, with the diff of the live
 // object against the server's answer to t's server-side apply patch sent
-// with dryRun=All. The answer is that of the first patch: for an object
-// last applied client-side, the fields the migration would then remove
-// (see applyServerSide) are not shown removed.
+// with dryRun=All, as the real run would leave the object (dryApply): for
+// an object last applied client-side, the fields the migration would then
+// remove (see applyServerSide) are shown removed.
 func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) DiffResult {
 	live, found, err := c.readLive(ctx, t)
 	if err != nil {
 		d.Err = c.maskStatus(t.ref, err)
 		return d
 	}
-	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, applyBody(t.config), c.serverSideManager(), c.opts.ForceConflicts, true)
+	answer, err := c.dryApply(ctx, t, applyBody(t.config))
 	if err != nil {
 		d.Err = c.ssaError(t.ref, err)
 		return d
