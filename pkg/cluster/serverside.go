@@ -147,9 +147,13 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	if err != nil {
 		return r, c.maskStatus(t.ref, err)
 	}
-	body := applyBody(config)
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
+	if t.pre != nil && t.pre.found && alreadyApplied(t.pre.live, config, manager) {
+		r.answer = t.pre.live
+		return r, nil
+	}
+	body := applyBody(config)
 	answer, created, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, dry)
 	err = fieldValidationError(err)
 	switch {
