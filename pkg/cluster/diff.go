@@ -248,12 +248,8 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 		d.Err = err
 		return d
 	}
-	if d.Lane, err = c.diffLane(ctx, &t); err != nil {
-		d.Err = err
-		return d
-	}
-	if d.Lane == LaneServerSide {
-		return c.diffServerSide(ctx, d, t)
+	if sd, done := c.diffIfServerSide(ctx, d, &t); done {
+		return sd
 	}
 	if t.recordErr != nil {
 		d.Err = t.recordErr

@@ -19,3 +19,20 @@ func (c *Client) diffLane(ctx context.Context, t *target) (Lane, error) {
 	lane, _, err := c.laneOf(ctx, t)
 	return lane, err
 }
+
+// diffIfServerSide diffs t server-side when diffLane chooses the
+// server-side lane, and reports whether it did (or the choice failed: d
+// then holds the error). Otherwise d is for the client-side lane, whose
+// Lane is the zero value.
+func (c *Client) diffIfServerSide(ctx context.Context, d DiffResult, t *target) (DiffResult, bool) {
+	lane, err := c.diffLane(ctx, t)
+	switch {
+	case err != nil:
+		d.Err = err
+		return d, true
+	case lane == LaneServerSide:
+		d.Lane = lane
+		return c.diffServerSide(ctx, d, *t), true
+	}
+	return d, false
+}
