@@ -117,7 +117,7 @@ func newDiffCommand(name string) *cobra.Command {
 		"object; auto: as true, each object in the lane apply --server-side=auto would apply it in, printed per object")
 	fs.Lookup("server-side").NoOptDefVal = "true"
 	fs.BoolVar(&f.serverSideApply, "server-side-apply", false, "diff against the server's dry-run answer to apply --server-side's server-side apply")
-	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply, as apply --force-conflicts: take over fields other managers own")
+	fs.BoolVar(&f.forceConflicts, "force-conflicts", false, "with --server-side-apply or --server-side=auto, as apply --force-conflicts: take over fields other managers own")
 	fs.StringVar(&f.largeObjects, "large-objects", "server-side", "as apply's: objects over the annotation limit are diffed server-side (as with\n"+
 		"--server-side-apply) or client-side with compressed-annotation")
 	fs.StringVar(&f.color, "color", "auto", "colour the diff: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
