@@ -370,14 +370,9 @@ func (c *Client) plan(ctx context.Context, t target, sch *openapi.Schema) (plann
 		p.exists, p.live = true, live
 		p.rv = stringAt(live, "metadata", "resourceVersion")
 	}
-	recorded, err := RecordedFrom(p.live)
+	recorded, err := c.recordOf(p.live)
 	if err != nil {
-		return p, errors.New("live object: " + err.Error())
-	}
-	if recorded.IsNull() && p.exists {
-		// Applied server-side last, without the annotation: what the
-		// server-side manager applied is the record.
-		recorded = recordedFromManager(p.live, c.serverSideManager())
+		return p, err
 	}
 	recorded = withLiveAnnotation(recorded, p.live)
 	sch, ignoreWarnings := c.withIgnored(sch, t.ref, t.local, p.live)

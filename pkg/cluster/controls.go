@@ -217,10 +217,10 @@ func (c *Client) holdServerSide(ctx context.Context, t *target, out *Outcome) bo
 // stored write: it is then a *LostWriteError, not a move since the plan.
 func (c *Client) sendFirst(ctx context.Context, t target, config value.Value, manager string, dry bool) (value.Value, bool, error) {
 	if t.held == "" {
-		return c.sendPatch(ctx, t, types.ApplyPatchType, config.JSON(), manager, c.opts.ForceConflicts, dry)
+		return c.sendPatch(ctx, t, types.ApplyPatchType, applyBody(config), manager, c.opts.ForceConflicts, dry)
 	}
 	md, _ := config.Get("metadata")
-	body := config.With("metadata", md.With("resourceVersion", value.String(t.held))).JSON()
+	body := applyBody(config.With("metadata", md.With("resourceVersion", value.String(t.held))))
 	var answer value.Value
 	created, lost := false, false
 	err := t.retries.do(ctx, func(ctx context.Context) error {

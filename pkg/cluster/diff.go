@@ -68,6 +68,8 @@ type DiffResult struct {
 	// namespace does not exist yet and is created by a Namespace of the
 	// same run (NewNamespaceNote).
 	Note string
+	// Lane is the lane the object was diffed in (see Client.diffLane).
+	Lane Lane
 	// paths holds the path of each of Fields.
 	paths []fieldpath.Path
 }
@@ -246,17 +248,14 @@ func (c *Client) diffOne(ctx context.Context, o Object, sch *openapi.Schema, dec
 	d := DiffResult{Object: o, Ref: refOf(o), Live: value.Null, Merged: value.Null}
 	t, err := c.resolve(o)
 	d.Ref = t.ref
-	serverSide := false
-	if err == nil {
-		serverSide, err = c.diffLane(ctx, &t)
-	}
-	switch {
-	case err != nil:
+	if err != nil {
 		d.Err = err
 		return d
-	case serverSide:
-		return c.diffServerSide(ctx, d, t)
-	case t.recordErr != nil:
+	}
+	if sd, done := c.diffIfServerSide(ctx, d, &t); done {
+		return sd
+	}
+	if t.recordErr != nil {
 		d.Err = t.recordErr
 		return d
 	}
@@ -329,22 +328,6 @@ func (c *Client) rendered(d DiffResult) DiffResult {
 		d.LiveText, d.MergedText = "", ""
 	}
 	return d
-}
-
-// diffLane reports whether t is diffed in the server-side lane: with
-// Options.Lane LaneServerSide; in a server dry run, an object the
-// client-side lane sends server-side for its size; with LaneAuto, the
-// lane laneOf chooses for it (reading the live object into t.pre), so
-// that a diff plans each object in the lane apply would write it in.
-func (c *Client) diffLane(ctx context.Context, t *target) (bool, error) {
-	switch {
-	case c.opts.Lane == LaneServerSide, c.opts.DryRun == DryRunServer && c.largeGoesServerSide(*t):
-		return true, nil
-	case c.opts.Lane != LaneAuto:
-		return false, nil
-	}
-	lane, _, err := c.laneOf(ctx, t)
-	return lane == LaneServerSide, err
 }
 
 // serverFields lists the fields (and their paths) that differ between live and the server's

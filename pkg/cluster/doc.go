@@ -48,11 +48,15 @@
 // (csaupgrade), done from the server's answer; a conflict with another
 // manager fails the object with nothing written (ManagerConflictError,
 // built from the Status's causes alone). LaneAuto reads each object and
-// applies it in the lane it was last applied in. Objects whose
+// applies it in the lane it was last applied in (an object the read shows
+// already applied is not sent: noop.go). Objects whose
 // configuration is over AnnotationsLimit go server-side unless
-// Options.LargeObjects says LargeCompressed. The client-side lane merges
-// with what the server-side manager applied (its managedFields) when live
-// has no last-applied annotation.
+// Options.LargeObjects says LargeCompressed. A server dry run of the
+// server-side lane answers what the real run, hand-over included, would
+// leave (ssadry.go). The client-side lane's record is the last-applied
+// annotation while managedFields say it is current, else what the
+// server-side manager applied, in both cases less the fields other
+// managers' server-side applies own (staleness.go).
 //
 // Client.ApplyPrune applies and then prunes: the members of an ApplySet
 // (KEP-3659, as kubectl 1.32: applyset.go holds the parent, its id, the

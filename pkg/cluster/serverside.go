@@ -34,8 +34,8 @@ import (
 //     answer), and the apply patch is sent again, so that fields the
 //     manifest no longer sets are removed.
 //
-// A dry run sends the first patch only (with dryRun=All): the follow-ups
-// change managedFields, which a dry run does not persist.
+// A dry run sends the first patch (with dryRun=All) and derives from the
+// server's answer what the follow-ups would leave (ssadry.go).
 
 // Lane selects how Apply writes each object.
 type Lane int
@@ -148,12 +148,19 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	if err != nil {
 		return r, c.maskStatus(t.ref, err)
 	}
-	body := config.JSON()
 	dry := c.opts.DryRun == DryRunServer
 	manager := c.serverSideManager()
+	if t.pre != nil && t.pre.found && alreadyApplied(t.pre.live, config, manager) {
+		r.answer = t.pre.live
+		return r, nil
+	}
+	body := applyBody(config)
 	answer, created, err := c.sendFirst(ctx, t, config, manager, dry)
 	err = fieldValidationError(err)
-	if err != nil && !dry && managerConflict(err) {
+	switch {
+	case err != nil && dry && managerConflict(err):
+		answer, created, err = c.dryForce(ctx, t, body, manager, err)
+	case err != nil && managerConflict(err):
 		var moved bool
 		if answer, moved, err = c.migrateFirst(ctx, t, body, manager, err); moved {
 			r.migrated = true
@@ -163,7 +170,11 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 		return r, c.ssaError(t.ref, err)
 	}
 	r.answer, r.created = answer, created
-	if dry || r.migrated {
+	if dry {
+		r.answer, r.migrated, err = dryHandOver(answer, manager)
+		return r, err
+	}
+	if r.migrated {
 		return r, nil
 	}
 	if r.answer, err = c.handOver(ctx, t, r.answer, manager); err != nil {
@@ -232,12 +243,8 @@ func (c *Client) migrateFirst(ctx context.Context, t target, body []byte, manage
 	if t.held != "" && stringAt(live, "metadata", "resourceVersion") != t.held {
 		return value.Null, false, movedSincePlan(t)
 	}
-	csa := sets.New(owners(live, "Update", LastAppliedAnnotation)...)
-	csa.Insert(owners(live, "Update", CompressedLastAppliedAnnotation)...)
-	for _, name := range conflictManagerNames(conflict) {
-		if !csa.Has(name) {
-			return value.Null, false, conflict
-		}
+	if !clientSideConflict(live, conflict) {
+		return value.Null, false, conflict
 	}
 	if live, err = c.handOver(ctx, t, live, manager); err != nil {
 		return value.Null, false, err
@@ -290,7 +297,7 @@ func (c *Client) keepLastApplied(ctx context.Context, t target, answer value.Val
 	}
 	patch := value.MustMap(value.Field{Key: "apiVersion", Value: value.String(t.ref.GroupVersion().String())},
 		value.Field{Key: "kind", Value: value.String(t.ref.Kind)}, value.Field{Key: "metadata", Value: md})
-	got, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, patch.JSON(), lastAppliedManager, false, false)
+	got, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, applyBody(patch), lastAppliedManager, false, false)
 	return got, err
 }
 
@@ -494,9 +501,9 @@ const ReasonServerSideApply = "set by the server-side apply"
 
 // diffServerSide fills d, for the resolved t, with the diff of the live
 // object against the server's answer to t's server-side apply patch sent
-// with dryRun=All. The answer is that of the first patch: for an object
-// last applied client-side, the fields the migration would then remove
-// (see applyServerSide) are not shown removed.
+// with dryRun=All, as the real run would leave the object (dryApply): for
+// an object last applied client-side, the fields the migration would then
+// remove (see applyServerSide) are shown removed.
 func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) DiffResult {
 	live, found, err := c.readLive(ctx, t)
 	if err != nil {
@@ -510,7 +517,7 @@ func (c *Client) diffServerSide(ctx context.Context, d DiffResult, t target) Dif
 	// Live is kept when the patch fails: a plan names the version the
 	// failure was computed against.
 	d.Exists, d.Live = found, live
-	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, t.config.JSON(), c.serverSideManager(), c.opts.ForceConflicts, true)
+	answer, err := c.dryApply(ctx, t, applyBody(t.config))
 	if err != nil {
 		d.Err = c.ssaError(t.ref, err)
 		return d

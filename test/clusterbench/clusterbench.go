@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -281,15 +282,22 @@ func (e *Env) CreateNamespace(ctx context.Context, ns string) error {
 // and checks that every object was created or configured (every apply of
 // the benchmark writes). The error names the tool and carries its output.
 func (e *Env) Apply(ctx context.Context, t Tool, ns string, v int) error {
+	_, err := e.apply(ctx, t, ns, v)
+	return err
+}
+
+// apply is Apply, returning the CPU time of the tool's process when it
+// runs one (the binaries); zero for the tools run in this process.
+func (e *Env) apply(ctx context.Context, t Tool, ns string, v int) (time.Duration, error) {
 	if v != 1 && v != 2 {
-		return fmt.Errorf("clusterbench: version %d: want 1 or 2", v)
+		return 0, fmt.Errorf("clusterbench: version %d: want 1 or 2", v)
 	}
 	dir := e.Dirs[v]
 	switch t {
 	case Ply:
-		return e.applyLibrary(ctx, ns, dir, cluster.LaneClientSide)
+		return 0, e.applyLibrary(ctx, ns, dir, cluster.LaneClientSide)
 	case PlySSA:
-		return e.applyLibrary(ctx, ns, dir, cluster.LaneServerSide)
+		return 0, e.applyLibrary(ctx, ns, dir, cluster.LaneServerSide)
 	case PlyCLI, PlyCLISSA:
 		args := []string{"apply", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir}
 		if t == PlyCLISSA {
@@ -304,9 +312,9 @@ func (e *Env) Apply(ctx context.Context, t Tool, ns string, v int) error {
 	case KubectlSSA:
 		return e.run(ctx, t, e.KubectlBin, []string{"apply", "--server-side", "--force-conflicts", "--kubeconfig", e.Server.Kubeconfig, "-n", ns, "-f", dir})
 	case GetPut, GetPutProto:
-		return e.getPut(ctx, ns, v, t == GetPutProto)
+		return 0, e.getPut(ctx, ns, v, t == GetPutProto)
 	}
-	return fmt.Errorf("clusterbench: unknown tool %q", t)
+	return 0, fmt.Errorf("clusterbench: unknown tool %q", t)
 }
 
 // applyLibrary reads dir and applies it with pkg/cluster in lane.
@@ -339,15 +347,17 @@ func (e *Env) applyLibrary(ctx context.Context, ns, dir string, lane cluster.Lan
 
 // run executes a tool's binary and checks its report: one line per object,
 // each "created", "configured" or (server-side apply) "serverside-applied".
-func (e *Env) run(ctx context.Context, t Tool, bin string, args []string) error {
+// It returns the CPU time (user and system) the process used.
+func (e *Env) run(ctx context.Context, t Tool, bin string, args []string) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("clusterbench: %s %s: %w\nstderr:\n%s", t, strings.Join(args, " "), err, lastLines(stderr.String(), 20))
+		return 0, fmt.Errorf("clusterbench: %s %s: %w\nstderr:\n%s", t, strings.Join(args, " "), err, lastLines(stderr.String(), 20))
 	}
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	written := 0
 	for _, l := range strings.Split(stdout.String(), "\n") {
 		if strings.HasSuffix(l, " created") || strings.HasSuffix(l, " configured") || strings.HasSuffix(l, " serverside-applied") {
@@ -355,9 +365,9 @@ func (e *Env) run(ctx context.Context, t Tool, bin string, args []string) error 
 		}
 	}
 	if written != e.N {
-		return fmt.Errorf("clusterbench: %s reported %d objects created or configured, want %d\nstdout:\n%s", t, written, e.N, lastLines(stdout.String(), 20))
+		return cpu, fmt.Errorf("clusterbench: %s reported %d objects created or configured, want %d\nstdout:\n%s", t, written, e.N, lastLines(stdout.String(), 20))
 	}
-	return nil
+	return cpu, nil
 }
 
 // lastLines returns the last n lines of s.
@@ -396,8 +406,49 @@ func (e *Env) NewLane(ctx context.Context, t Tool, ns string) (*Lane, error) {
 // Next applies the version the lane's namespace does not hold, so every
 // object is written, and returns how long the apply took.
 func (l *Lane) Next(ctx context.Context) (time.Duration, error) {
+	s, err := l.Measure(ctx)
+	return s.Wall, err
+}
+
+// Sample is what one apply of the set took.
+type Sample struct {
+	// Wall is the time from start to end.
+	Wall time.Duration
+	// Client is the CPU time (user and system) of the tool: of its process
+	// for the binaries, of this process for the library and the loops.
+	Client time.Duration
+	// APIServer and Etcd are the CPU times the server's two processes used
+	// meanwhile (on a shared machine, with whatever else reached them).
+	APIServer, Etcd time.Duration
+}
+
+// Measure is Next, with the CPU times of the client and of the server.
+func (l *Lane) Measure(ctx context.Context) (Sample, error) {
 	l.v = 3 - l.v
+	api0, etcd0, err := l.env.Server.CPU()
+	if err != nil {
+		return Sample{}, err
+	}
+	self0 := selfCPU()
 	start := time.Now()
-	err := l.env.Apply(ctx, l.tool, l.ns, l.v)
-	return time.Since(start), err
+	child, err := l.env.apply(ctx, l.tool, l.ns, l.v)
+	s := Sample{Wall: time.Since(start), Client: child}
+	if err != nil {
+		return s, err
+	}
+	if child == 0 {
+		s.Client = selfCPU() - self0
+	}
+	api1, etcd1, err := l.env.Server.CPU()
+	s.APIServer, s.Etcd = api1-api0, etcd1-etcd0
+	return s, err
+}
+
+// selfCPU is the CPU time (user and system) this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

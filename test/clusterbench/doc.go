@@ -20,6 +20,11 @@
 //	go test ./test/clusterbench -run '^$' -bench GetPut -benchtime 3x -count 3
 //	go run ./test/clusterbench/cmd/clusterbench -runs 5 -slow-runs 1
 //	go test ./test/clusterbench -run '^$' -bench Patch -benchtime 5x -count 3
+//	go run ./test/clusterbench/cmd/clusterbench -runs 3 -slow-runs 1 -tools ply,ply-ssa,kubectl-ssa
+//
+// Lane.Measure also returns the CPU time a run cost the tool, the API
+// server and etcd (Sample; harness.Server.CPU), which the command prints
+// per object beside objects/s.
 //
 // BenchmarkApply1000/tool=T reports objects/s for each Tool;
 // BenchmarkGetPut interleaves ply and the two loops in each iteration and

@@ -56,7 +56,11 @@ locally (only reads are sent). --server-side-apply diffs against the
 server's answer to the server-side apply that apply --server-side would
 send (a dry run under --field-manager, default kubectl, with
 --force-conflicts as given): a field another manager owns with another
-value is the object's error, as it would be for apply.
+value is the object's error, as it would be for apply. --server-side=auto
+diffs each object in the lane apply --server-side=auto would apply it in
+(the lane it was last applied in; a new object client-side unless over the
+annotation limit), each as above, and names it before its diff:
+"# configmap/web: server-side".
 
 The last-applied annotation's configuration is shown decoded at the end
 of each object, its lines commented ("-#     image: web:1"), so that the
@@ -234,7 +238,7 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 		if color {
 			out = &colorWriter{w: stdout}
 		}
-		code = reportDiff(res, f.changes, out, stderr)
+		code = reportDiffLanes(res, f.changes, f.serverSideApply == "auto", out, stderr)
 	}
 	stages, _ := cluster.Stages(objs)
 	io.WriteString(stdout, prunedLines(pruned, len(stages)))
@@ -250,6 +254,12 @@ func (f *diffFlags) report(objs []cluster.Object, res []cluster.DiffResult, prun
 
 // reportDiff prints the diffs in input order and returns the exit code.
 func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer) int {
+	return reportDiffLanes(res, changes, false, stdout, stderr)
+}
+
+// reportDiffLanes is reportDiff; with lanes, each object diffed is first
+// named with its lane (laneLine).
+func reportDiffLanes(res []cluster.DiffResult, changes, lanes bool, stdout, stderr io.Writer) int {
 	code := command.DiffNone
 	failed := false
 	var sb, eb strings.Builder
@@ -261,6 +271,9 @@ func reportDiff(res []cluster.DiffResult, changes bool, stdout, stderr io.Writer
 			eb.WriteString("error: " + d.Ref.Quoted() + " (" + d.Object.Source + "): " + oneLine(d.Err.Error()) + "\n")
 			failed = true
 			continue
+		}
+		if lanes {
+			sb.WriteString(laneLine(d))
 		}
 		for _, path := range d.Ignored {
 			sb.WriteString("# " + d.Ref.String() + ": " + path + " ignored: live's value kept, another writer's\n")

@@ -30,3 +30,9 @@ func (f *diffFlags) lane(opts *cluster.Options) error {
 	opts.Lane, opts.ForceConflicts = lane, f.forceConflicts
 	return nil
 }
+
+// laneLine is the line naming the lane d was diffed in:
+// "# configmap/web: server-side".
+func laneLine(d cluster.DiffResult) string {
+	return "# " + d.Ref.String() + ": " + d.Lane.Word() + "\n"
+}

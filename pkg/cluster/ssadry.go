@@ -1,0 +1,145 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// A server dry run of the server-side lane shows what the real run would
+// leave. The real run of an object last applied client-side sends the
+// apply patch, moves the client-side managers' fields to the lane's
+// manager (keeping kubectl's annotation for the manager kubectl) and sends
+// the apply patch again, which removes the fields the manifest dropped;
+// a dry run persists nothing, so the follow-ups cannot be sent after it.
+// The dry run sends the first patch with dryRun=All and derives the rest
+// from the server's answer (dryHandOver): the fields the client-side
+// managers own there, that the lane's manager does not apply and that no
+// other manager owns, are what the second patch would remove; they are
+// removed from the answer, and the client-side managers' entries left out
+// of its managedFields. A first patch that conflicts only with those
+// client-side managers, which the real run moves out of the way first
+// (migrateFirst), is sent with force: the fields it takes are the ones the
+// move would give the lane's manager.
+
+// dryHandOver returns the server's dry-run answer to the first apply patch
+// of an object under manager as the real run would leave the object, and
+// whether the run would move client-side managers' fields (see above).
+func dryHandOver(answer value.Value, manager string) (value.Value, bool, error) {
+	csa := sets.New(owners(answer, "Update", LastAppliedAnnotation)...)
+	csa.Insert(owners(answer, "Update", CompressedLastAppliedAnnotation)...)
+	if csa.Len() == 0 {
+		return answer, false, nil
+	}
+	md, _ := answer.Get("metadata")
+	mf, _ := md.Get("managedFields")
+	moved, kept := &fieldpath.Set{}, &fieldpath.Set{}
+	var entries []value.Value
+	for _, e := range mf.Items() {
+		fields, err := fieldSet(e)
+		if err != nil {
+			return value.Null, false, err
+		}
+		if stringAt(e, "operation") == "Update" && stringAt(e, "subresource") == "" && csa.Has(stringAt(e, "manager")) {
+			moved = moved.Union(fields)
+			continue
+		}
+		kept = kept.Union(fields)
+		entries = append(entries, e)
+	}
+	if manager == DefaultServerSideFieldManager && stringAt(md, "annotations", LastAppliedAnnotation) != "" {
+		// handOver gives it to kubectl-last-applied first.
+		kept.Insert(fieldpath.MakePathOrDie("metadata", "annotations", LastAppliedAnnotation))
+	}
+	removed, err := setValue(moved.Difference(withAncestors(kept)))
+	if err != nil {
+		return value.Null, false, err
+	}
+	out := keepIdentity(answer, withoutOwned(answer, removed))
+	omd, _ := out.Get("metadata")
+	return out.With("metadata", omd.With("managedFields", value.List(entries))), true, nil
+}
+
+// withAncestors returns s with the paths above each of its members: a map
+// or list item that holds a kept field is kept, as the server keeps it.
+func withAncestors(s *fieldpath.Set) *fieldpath.Set {
+	out := s.Copy()
+	s.Iterate(func(p fieldpath.Path) {
+		for i := 1; i < len(p); i++ {
+			out.Insert(p[:i].Copy())
+		}
+	})
+	return out
+}
+
+// fieldSet reads the fieldsV1 of the managedFields entry e.
+func fieldSet(e value.Value) (*fieldpath.Set, error) {
+	f, ok := e.Get("fieldsV1")
+	s := &fieldpath.Set{}
+	if !ok {
+		return s, nil
+	}
+	if err := s.FromJSON(bytes.NewReader(f.JSON())); err != nil {
+		return nil, errors.New("cannot read the managed fields of " + stringAt(e, "manager") + ": " + err.Error())
+	}
+	return s, nil
+}
+
+// setValue returns s as a FieldsV1 value.
+func setValue(s *fieldpath.Set) (value.Value, error) {
+	b, err := s.ToJSON()
+	if err != nil {
+		return value.Null, err
+	}
+	return parse.Document(b)
+}
+
+// dryApply sends t's apply patch body under the lane's manager as a dry
+// run and returns the server's answer as the real run would leave the
+// object (dryForce, dryHandOver): what ply diff --server-side-apply diffs.
+func (c *Client) dryApply(ctx context.Context, t target, body []byte) (value.Value, error) {
+	manager := c.serverSideManager()
+	answer, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, c.opts.ForceConflicts, true)
+	err = fieldValidationError(err)
+	if err != nil && managerConflict(err) {
+		answer, _, err = c.dryForce(ctx, t, body, manager, err)
+	}
+	if err != nil {
+		return value.Null, err
+	}
+	answer, _, err = dryHandOver(answer, manager)
+	return answer, err
+}
+
+// dryForce sends, for a dry run, the first apply patch of t again with
+// force when the server refused it only for fields of the object's
+// client-side managers (clientSideConflict), which the real run moves to
+// the lane's manager before it applies: the answer and whether it created
+// the object; conflict itself when the conflict is any other.
+func (c *Client) dryForce(ctx context.Context, t target, body []byte, manager string, conflict error) (value.Value, bool, error) {
+	live, found, err := c.readLive(ctx, target{ref: t.ref, ri: t.ri, retries: t.retries})
+	if err != nil || !found || !clientSideConflict(live, conflict) {
+		return value.Null, false, conflict
+	}
+	return c.sendPatch(ctx, t, types.ApplyPatchType, body, manager, true, true)
+}
+
+// clientSideConflict reports whether every manager the apply conflict
+// conflict names is a client-side manager of live (an Update manager that
+// owns a last-applied annotation, kubectl's or ply's compressed one).
+func clientSideConflict(live value.Value, conflict error) bool {
+	csa := sets.New(owners(live, "Update", LastAppliedAnnotation)...)
+	csa.Insert(owners(live, "Update", CompressedLastAppliedAnnotation)...)
+	for _, name := range conflictManagerNames(conflict) {
+		if !csa.Has(name) {
+			return false
+		}
+	}
+	return true
+}
