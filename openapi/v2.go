@@ -41,7 +41,14 @@ const (
 // The document is read with ply's own parser (pkg/parse: JSON or YAML,
 // duplicate keys rejected) and checked by readV2: swagger "2.0", Swagger
 // 2.0 fields only, and in every schema object Swagger 2.0 keywords (or x-
-// extensions) with values of the kinds the specification gives them.
+// extensions) with values of the kinds the specification gives them. A
+// value of another kind that kube-openapi (the reader of kubectl and
+// strategicpatch, through gnostic) reads past is read as it reads it, with
+// a Warning (Schema.Warnings): a schema, items or additionalProperties
+// that is a string (strategicpatch's own test schema has
+// "additionalProperties": "object"), a number or null reads as the empty
+// schema (additionalProperties: as true), properties or allOf of another
+// kind as none, a string keyword that is an integer or null as unused.
 // Definitions and properties are visited in name order, so of several
 // faults the first by name is reported.
 //
@@ -78,19 +85,20 @@ func loadV2(name string, data []byte) (s *Schema, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{Document: docName, Msg: "the document is empty, want an OpenAPI v2 JSON document"}
 	}
-	docName, raw, names, err := readV2(name, data)
+	doc, err := readV2(name, data)
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{doc: docName, raw: raw}
-	return l.load(names)
+	l := &loader{doc: doc.name, raw: doc.defs, warnings: doc.warnings}
+	return l.load(doc.names)
 }
 
 // loader converts one document read by readV2.
 type loader struct {
-	doc  string
-	raw  map[string]v2Schema // definition name -> its schema
-	defs map[string]*Type    // definition name -> its Type (aliases resolved)
+	doc      string
+	raw      map[string]v2Schema // definition name -> its schema
+	defs     map[string]*Type    // definition name -> its Type (aliases resolved)
+	warnings []Warning           // readV2's, then the loader's own
 }
 
 func (l *loader) errorf(def, path, format string, args ...any) *Error {
@@ -145,7 +153,7 @@ func (l *loader) load(names []string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{byName: l.defs, byGVK: byGVK}, nil
+	return &Schema{byName: l.defs, byGVK: byGVK, warnings: l.warnings}, nil
 }
 
 // refTarget returns the definition a schema stands for when it is a
