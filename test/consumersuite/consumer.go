@@ -70,15 +70,19 @@ func writeModule(plyRoot, dir, extra string) error {
 // CoverProfile is the coverage profile a patched run writes, in the Ply module.
 const CoverProfile = "strategicpatch.cover"
 
+// trimPath builds without the scratch directory's path in the compiled packages, so that the go command's build
+// cache serves the packages above the patched apimachinery to the next run, whose scratch directory differs.
+const trimPath = "-trimpath"
+
 // RunStock runs Helm's pkg/kube tests on stock apimachinery; args are further `go test` flags (-run, -skip).
 func (s *Scratch) RunStock(ctx context.Context, args ...string) (*gotestjson.Results, error) {
-	return gotestjson.Run(ctx, s.Stock, append(args, Package)...)
+	return gotestjson.Run(ctx, s.Stock, append(append([]string{trimPath}, args...), Package)...)
 }
 
 // RunPly runs them with the patched apimachinery, writing the coverage profile of PatchedPackage and EnginePackage.
 func (s *Scratch) RunPly(ctx context.Context, args ...string) (*gotestjson.Results, error) {
-	cover := []string{"-coverpkg=" + PatchedPackage + "," + EnginePackage, "-coverprofile=" + CoverProfile}
-	return gotestjson.Run(ctx, s.Ply, append(append(cover, args...), Package)...)
+	flags := []string{trimPath, "-coverpkg=" + PatchedPackage + "," + EnginePackage, "-coverprofile=" + CoverProfile}
+	return gotestjson.Run(ctx, s.Ply, append(append(flags, args...), Package)...)
 }
 
 // Covered reads the last patched run's coverage profile: the functions of PatchedPackage and EnginePackage it ran,
