@@ -336,8 +336,12 @@ func (l *loader) meta(gs v2Schema, def, path string) (m, kubectl Meta, err error
 	if err != nil {
 		return Meta{}, Meta{}, err
 	}
-	if m.Strategy, err = parseStrategy(strategy); err != nil {
+	var unknown []string
+	if m.Strategy, unknown, err = parseStrategy(strategy); err != nil {
 		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+	}
+	if unknown != nil {
+		l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Path: path, Msg: unknownStrategyWarning(strategy, unknown)})
 	}
 	mergeKey, err := l.stringExtension(gs, extPatchMergeKey, def, path)
 	if err != nil {
@@ -399,14 +403,15 @@ func parseMergeKey(s string) ([]string, error) {
 
 // parseStrategy parses an x-kubernetes-patch-strategy value: words
 // separated by commas, each merge, replace or retainKeys, merge and replace
-// exclusive. Blank means no strategy.
-func parseStrategy(s string) (Strategy, error) {
+// exclusive. Blank means no strategy. Other words are left out of st and
+// returned in unknown, which the loaders warn of: strategicpatch ignores
+// them, and kube-openapi reads the document.
+func parseStrategy(s string) (st Strategy, unknown []string, err error) {
 	if strings.TrimSpace(s) == "" {
-		return 0, nil
+		return 0, nil, nil
 	}
-	var st Strategy
 	for _, w := range strings.Split(s, ",") {
-		switch strings.TrimSpace(w) {
+		switch w = strings.TrimSpace(w); w {
 		case "merge":
 			st |= StrategyMerge
 		case "replace":
@@ -414,13 +419,20 @@ func parseStrategy(s string) (Strategy, error) {
 		case "retainKeys":
 			st |= StrategyRetainKeys
 		default:
-			return 0, fmt.Errorf("unknown patch strategy %q in %q, want merge, replace, retainKeys or merge,retainKeys", strings.TrimSpace(w), s)
+			unknown = append(unknown, w)
 		}
 	}
 	if st.Has(StrategyMerge | StrategyReplace) {
-		return 0, fmt.Errorf("%q declares both merge and replace, which exclude each other", s)
+		return 0, nil, fmt.Errorf("%q declares both merge and replace, which exclude each other", s)
 	}
-	return st, nil
+	return st, unknown, nil
+}
+
+// unknownStrategyWarning is the message of the unknown words of an
+// x-kubernetes-patch-strategy value s.
+func unknownStrategyWarning(s string, unknown []string) string {
+	return fmt.Sprintf("%s: unknown patch strategy %q in %q, want merge, replace, retainKeys or merge,retainKeys; "+
+		"ignored, as strategicpatch ignores it", extPatchStrategy, strings.Join(unknown, ","), s)
 }
 
 // gvks reads a definition's x-kubernetes-group-version-kind.

@@ -216,8 +216,6 @@ var _ = Describe("LoadV2", func() {
 			[]string{"ply.test.v1.List", "ply.test.v1.Gone"}),
 		Entry("$ref outside the document", "non-local-ref.json", "ply.test.v1.Remote", "other",
 			[]string{"other.json#/definitions/Thing", "does not point into this document's definitions"}),
-		Entry("unknown patch strategy word", "unknown-strategy.json", "ply.test.v1.PodSpec", "containers",
-			[]string{"definition ply.test.v1.PodSpec, field containers", `unknown patch strategy "mrege"`, "want merge, replace, retainKeys"}),
 		Entry("merge and replace together", "merge-and-replace.json", "ply.test.v1.Both", "list",
 			[]string{"ply.test.v1.Both", "merge and replace"}),
 		Entry("empty merge key part", "empty-merge-key.json", "ply.test.v1.Keyed", "ports",

@@ -446,8 +446,16 @@ func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (m, kubectl Me
 	if err != nil {
 		return Meta{}, Meta{}, err
 	}
-	if m.Strategy, err = parseStrategy(strategy); err != nil {
+	var unknown []string
+	if m.Strategy, unknown, err = parseStrategy(strategy); err != nil {
 		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+	}
+	if unknown != nil {
+		if l.crd {
+			return Meta{}, Meta{}, l.errorf(def, path, "%s", strings.TrimSuffix(unknownStrategyWarning(strategy, unknown),
+				"; ignored, as strategicpatch ignores it"))
+		}
+		l.warnf(def, path, "%s", unknownStrategyWarning(strategy, unknown))
 	}
 	mergeKey, _, err := l.stringExt(ps.PatchMergeKey, extPatchMergeKey, def, path)
 	if err != nil {

@@ -81,6 +81,30 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 			"info.title is an integer, want a string; not used to name the document"),
 	)
 
+	DescribeTable("an unknown word in x-kubernetes-patch-strategy: ignored, as strategicpatch ignores it, with a Warning",
+		func(load func() (*openapi.Schema, error), definition, path string, want openapi.Strategy) {
+			s, err := load()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(s.Warnings()).To(HaveLen(1))
+			w := s.Warnings()[0]
+			Expect([]string{w.Definition, w.Path}).To(Equal([]string{definition, path}))
+			Expect(w.Msg).To(HavePrefix(`x-kubernetes-patch-strategy: unknown patch strategy "mrege" in `))
+			Expect(w.Msg).To(HaveSuffix("; ignored, as strategicpatch ignores it"))
+			f, _ := at(byName(s, definition), path)
+			Expect(f.Meta.Strategy).To(Equal(want))
+			Expect(f.KubectlMeta.Strategy).To(Equal(want))
+		},
+		Entry("v2, the only word", func() (*openapi.Schema, error) {
+			data := readFile("testdata/warnings/unknown-strategy.json")
+			kubeOpenAPIReads(data)
+			return openapi.LoadV2Uncached("", data)
+		}, "ply.test.v1.PodSpec", "containers", openapi.Strategy(0)),
+		Entry("v3, beside retainKeys", func() (*openapi.Schema, error) {
+			return openapi.LoadV3("typo", []byte(`{"openapi": "3.0.0", "components": {"schemas": {"a.B": {"type": "object",
+				"properties": {"c": {"type": "object", "x-kubernetes-patch-strategy": "mrege,retainKeys"}}}}}}`))
+		}, "a.B", "c", openapi.StrategyRetainKeys),
+	)
+
 	It("v2: reads strategicpatch's own test schemas, as kube-openapi reads them", func() {
 		dir := moduleDir("k8s.io/apimachinery")
 		files, err := filepath.Glob(filepath.Join(dir, "pkg", "util", "strategicpatch", "testdata", "*.json"))
@@ -200,7 +224,7 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 		Expect(def.Warnings()).To(BeEmpty())
 	})
 
-	It("keeps refusing a list-map-key a CustomResourceDefinition's item does not declare (the API server refuses it too)", func() {
+	It("keeps refusing, in a CustomResourceDefinition, a list-map-key its item does not declare (the API server refuses it too) and an unknown patch strategy", func() {
 		crd := `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 			"metadata": {"name": "things.ply.test"}, "spec": {"group": "ply.test", "names": {"kind": "Thing", "plural": "things"},
 			"scope": "Namespaced", "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema":
@@ -209,6 +233,11 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 			"items": {"type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}]}}`
 		_, err := openapi.LoadCRD("thing.json", []byte(crd))
 		Expect(err).To(MatchError(ContainSubstring(`x-kubernetes-list-map-keys names "port", which the item type`)))
+		typo := strings.Replace(strings.Replace(crd, `["port"]`, `["name"]`, 1), `"x-kubernetes-list-type": "map"`,
+			`"x-kubernetes-list-type": "map", "x-kubernetes-patch-strategy": "mrege"`, 1)
+		_, err = openapi.LoadCRD("thing.json", []byte(typo))
+		Expect(err).To(MatchError(HaveSuffix(`x-kubernetes-patch-strategy: unknown patch strategy "mrege" in "mrege", ` +
+			`want merge, replace, retainKeys or merge,retainKeys`)))
 	})
 })
 
