@@ -435,26 +435,32 @@ func unknownStrategyWarning(s string, unknown []string) string {
 		"ignored, as strategicpatch ignores it", extPatchStrategy, strings.Join(unknown, ","), s)
 }
 
-// gvks reads a definition's x-kubernetes-group-version-kind.
+// gvks reads a definition's x-kubernetes-group-version-kind, skipping
+// malformed entries with a Warning each.
 func (l *loader) gvks(gs v2Schema, def string) ([]GVK, error) {
 	v, ok := gs.extension(extGVK)
 	if !ok {
 		return nil, nil
 	}
-	out, msg := parseGVKs(v)
-	if msg != "" {
-		return nil, l.errorf(def, "", "%s", msg)
+	out, skipped := parseGVKs(v)
+	for _, msg := range skipped {
+		l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Msg: msg})
 	}
 	return out, nil
 }
 
 // parseGVKs reads the value of an x-kubernetes-group-version-kind
-// extension; msg says what is wrong when it is malformed.
-func parseGVKs(v value.Value) (out []GVK, msg string) {
+// extension: a list of {group, version, kind} (group may be left out).
+// Malformed entries (a value that is no list is one) are left out, as
+// kubectl leaves them out of its map of kinds, and kube-openapi reads the
+// document; skipped says, for each, what is wrong.
+func parseGVKs(v value.Value) (out []GVK, skipped []string) {
+	const ignored = "; the entry is skipped, as kubectl skips it"
 	if !v.IsList() {
-		return nil, extGVK + " is " + kindPhrase(v) + ", want a list of {group, version, kind}"
+		return nil, []string{extGVK + " is " + kindPhrase(v) + ", want a list of {group, version, kind}" + ignored}
 	}
 	out = make([]GVK, 0, v.Len())
+items:
 	for i, item := range v.Items() {
 		var g GVK
 		for _, f := range [...]struct {
@@ -468,14 +474,15 @@ func parseGVKs(v value.Value) (out []GVK, msg string) {
 			}
 			s, isString := fv.AsString()
 			if !ok || !isString || (f.required && s == "") {
-				return nil, fmt.Sprintf("%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings",
-					extGVK, i, f.key)
+				skipped = append(skipped, fmt.Sprintf("%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings%s",
+					extGVK, i, f.key, ignored))
+				continue items
 			}
 			*f.dst = s
 		}
 		out = append(out, g)
 	}
-	return out, ""
+	return out, skipped
 }
 
 // indexGVKs maps every GVK claimed by the definitions (in names order) to

@@ -271,9 +271,9 @@ func (l *v3Loader) load() (*Schema, error) {
 		if err != nil || !ok {
 			return nil, err
 		}
-		gvks, msg := parseGVKs(v)
-		if msg != "" {
-			return nil, l.errorf(name, "", "%s", msg)
+		gvks, skipped := parseGVKs(v)
+		for _, msg := range skipped {
+			l.warnf(name, "", "%s", msg)
 		}
 		return gvks, nil
 	})

@@ -79,7 +79,27 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 			"definitions is an array, want an object of schemas; read as no definitions"),
 		Entry("an info title that is a number", readFile("testdata/warnings/info-title-number.json"), "", "",
 			"info.title is an integer, want a string; not used to name the document"),
+		Entry("a group-version-kind without kind", readFile("testdata/warnings/bad-gvk.json"), "ply.test.v1.Kindless", "",
+			"x-kubernetes-group-version-kind[0].kind is missing or not a non-empty string, want {group, version, kind} strings; "+
+				"the entry is skipped, as kubectl skips it"),
+		Entry("a group-version-kind that is no list", v2Doc(`{"T": {"type": "string", "x-kubernetes-group-version-kind": {"kind": "T"}}}`), "T", "",
+			"x-kubernetes-group-version-kind is an object, want a list of {group, version, kind}; the entry is skipped"),
 	)
+
+	It("indexes the well-formed group-version-kinds of a definition, skipping the malformed ones (v2 and v3)", func() {
+		gvk := `"x-kubernetes-group-version-kind": [{"version": "v1"}, {"group": "ply.test", "version": "v1", "kind": "Good"}, {"kind": 3}]`
+		v2, err := openapi.LoadV2Uncached("", v2Doc(`{"T": {"type": "object", "properties": {"a": {}}, `+gvk+`}}`))
+		Expect(err).NotTo(HaveOccurred())
+		v3, err := openapi.LoadV3("", []byte(`{"openapi": "3.0.0", "components": {"schemas": {"T": {"type": "object", `+gvk+`}}}}`))
+		Expect(err).NotTo(HaveOccurred())
+		for _, s := range []*openapi.Schema{v2, v3} {
+			_, ok := s.ForKind("ply.test/v1", "Good")
+			Expect(ok).To(BeTrue())
+			Expect(s.Warnings()).To(HaveLen(2))
+			Expect(s.Warnings()[0].Msg).To(HavePrefix("x-kubernetes-group-version-kind[0].kind is missing"))
+			Expect(s.Warnings()[1].Msg).To(HavePrefix("x-kubernetes-group-version-kind[2].version is missing"))
+		}
+	})
 
 	DescribeTable("an unknown word in x-kubernetes-patch-strategy: ignored, as strategicpatch ignores it, with a Warning",
 		func(load func() (*openapi.Schema, error), definition, path string, want openapi.Strategy) {
