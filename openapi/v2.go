@@ -135,8 +135,8 @@ func (l *loader) load(names []string) (*Schema, error) {
 		}
 	}
 	for _, name := range names {
-		if _, err := l.resolveAlias(name); err != nil {
-			return nil, err
+		if _, cycle := l.resolveAlias(name); cycle != "" {
+			l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: name, Msg: cycle})
 		}
 	}
 	for _, name := range names {
@@ -210,9 +210,9 @@ func (l *loader) checkRefs(gs v2Schema, def, path string) error {
 
 // resolveAlias returns the Type of definition name, following definitions
 // that are only a reference to another one (and recording the result for
-// every definition on the way).
-func (l *loader) resolveAlias(name string) (*Type, error) {
-	return resolveAlias(l.doc, l.defs, name, func(n string) string {
+// every definition on the way); cycle is resolveAlias's.
+func (l *loader) resolveAlias(name string) (t *Type, cycle string) {
+	return resolveAlias(l.defs, name, func(n string) string {
 		t, _ := refTarget(l.raw[n])
 		return t
 	})
@@ -221,7 +221,11 @@ func (l *loader) resolveAlias(name string) (*Type, error) {
 // resolveAlias returns the Type of definition name in defs, which holds a
 // shell for every definition that is not an alias; target returns the
 // definition an alias refers to. Every alias on the way is recorded in defs.
-func resolveAlias(doc string, defs map[string]*Type, name string, target func(string) string) (*Type, error) {
+// References that go round a cycle without reaching a schema, which
+// kube-openapi reads (it follows references only when visiting), are read
+// as any value (KindUnknown), and cycle says so, naming the chain; it is ""
+// otherwise.
+func resolveAlias(defs map[string]*Type, name string, target func(string) string) (t *Type, cycle string) {
 	var chain []string
 	seen := make(map[string]bool)
 	cur := name
@@ -230,11 +234,13 @@ func resolveAlias(doc string, defs map[string]*Type, name string, target func(st
 			for _, n := range chain {
 				defs[n] = t
 			}
-			return t, nil
+			return t, cycle
 		}
 		if seen[cur] {
-			return nil, &Error{Document: doc, Definition: name, Msg: "the definition is a cycle of $refs that never reaches a schema (" +
-				strings.Join(append(chain, cur), " -> ") + ")"}
+			cycle = "the definition is a cycle of $refs that never reaches a schema (" + strings.Join(append(chain, cur), " -> ") +
+				"); read as any value, as kube-openapi reads the document"
+			defs[cur] = &Type{Name: cur, Kind: KindUnknown}
+			continue
 		}
 		seen[cur] = true
 		chain = append(chain, cur)

@@ -236,8 +236,8 @@ func (l *v3Loader) load() (*Schema, error) {
 		return t
 	}
 	for _, name := range names {
-		if _, err := resolveAlias(l.doc, l.defs, name, aliasOf); err != nil {
-			return nil, err
+		if _, cycle := resolveAlias(l.defs, name, aliasOf); cycle != "" {
+			l.warnf(name, "", "%s", cycle) // never in a CRD, which check refuses any $ref in
 		}
 	}
 	for _, name := range names {

@@ -79,6 +79,9 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 			"definitions is an array, want an object of schemas; read as no definitions"),
 		Entry("an info title that is a number", readFile("testdata/warnings/info-title-number.json"), "", "",
 			"info.title is an integer, want a string; not used to name the document"),
+		Entry("definitions that only reference each other", readFile("testdata/warnings/alias-cycle.json"), "ply.test.v1.Ping", "",
+			"the definition is a cycle of $refs that never reaches a schema (ply.test.v1.Ping -> ply.test.v1.Pong -> ply.test.v1.Ping); "+
+				"read as any value, as kube-openapi reads the document"),
 		Entry("a group-version-kind without kind", readFile("testdata/warnings/bad-gvk.json"), "ply.test.v1.Kindless", "",
 			"x-kubernetes-group-version-kind[0].kind is missing or not a non-empty string, want {group, version, kind} strings; "+
 				"the entry is skipped, as kubectl skips it"),
@@ -229,6 +232,15 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 				`the key is kept (items are merged by it), as kube-openapi reads the extension unchecked`,
 			[]string{"name"}),
 	)
+
+	It("v3: reads schemas that only reference each other as any value, with a Warning", func() {
+		s, err := openapi.LoadV3("cycle", readFile("testdata/v3warnings/ref-cycle.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Warnings()).To(Equal([]openapi.Warning{{Document: "cycle", Definition: "a.A",
+			Msg: "the definition is a cycle of $refs that never reaches a schema (a.A -> a.B -> a.A); read as any value, as kube-openapi reads the document"}}))
+		Expect(byName(s, "a.A").Kind).To(Equal(openapi.KindUnknown))
+		Expect(byName(s, "a.B")).To(BeIdenticalTo(byName(s, "a.A")))
+	})
 
 	It("lists the warnings of every source of a Union, in order, and of the kubectl view", func() {
 		a, err := openapi.LoadV2Uncached("a", v2Doc(`{"A": {"properties": {"x": "s"}}}`))
