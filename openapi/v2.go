@@ -299,8 +299,8 @@ func (l *loader) fill(t *Type, gs v2Schema, def, path string) error {
 	if err != nil {
 		return err
 	}
-	t.Default, t.HasDefault, err = l.defaultOf(gs, def, path)
-	return err
+	t.Default, t.HasDefault = l.defaultOf(gs, def, path)
+	return nil
 }
 
 // fillStruct sets t, a struct, from the properties of gs: one Field each,
@@ -322,9 +322,7 @@ func (l *loader) fillStruct(t *Type, gs v2Schema, def, path string) error {
 			return err
 		}
 		if _, ref := refTarget(ps); ref {
-			if f.Default, f.HasDefault, err = l.defaultOf(ps, def, fpath); err != nil {
-				return err
-			}
+			f.Default, f.HasDefault = l.defaultOf(ps, def, fpath)
 		} else {
 			f.Default, f.HasDefault = ft.Default, ft.HasDefault
 		}
@@ -546,18 +544,25 @@ func (l *loader) boolExtension(gs v2Schema, name, def, path string) (bool, error
 // defaultOf returns the default declared on gs, as pkg/parse read it
 // (integers beyond 64 bits are numbers, as kubectl's JSON reading has
 // them). On an integer-typed schema, an integral number beyond the int64
-// range is rejected, as the default can be no integer of the field.
-func (l *loader) defaultOf(gs v2Schema, def, path string) (value.Value, bool, error) {
+// range can be no integer of the field: it is left out, with a Warning
+// (kube-openapi reads the document, keeping the number).
+func (l *loader) defaultOf(gs v2Schema, def, path string) (value.Value, bool) {
 	v, ok := gs.v.Get("default")
 	if !ok {
-		return value.Value{}, false, nil
+		return value.Value{}, false
 	}
 	if f, isFloat := v.AsFloat(); isFloat && v.Kind() == value.KindFloat && f == math.Trunc(f) &&
 		(f >= 1<<63 || f < -(1<<63)) && slices.Contains(gs.types(), "integer") {
-		return value.Value{}, false, l.errorf(def, path, "default: integer %s does not fit in 64 bits", v.JSON())
+		l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Path: path,
+			Msg: "default: integer " + string(v.JSON()) + " does not fit in 64 bits; " + defaultLeftOut})
+		return value.Value{}, false
 	}
-	return v, true, nil
+	return v, true
 }
+
+// defaultLeftOut says how the loaders read a default that can be no value
+// of its field.
+const defaultLeftOut = "the default is left out, as kube-openapi reads the document (keeping the value)"
 
 // joinField appends a field name to a path inside a definition.
 func joinField(path, name string) string {

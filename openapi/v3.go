@@ -601,8 +601,12 @@ func (l *v3Loader) defaultOf(s *v3Schema, def, path string) (value.Value, bool, 
 		return value.Value{}, false, nil
 	}
 	v, err := yamlValue(string(s.Default.text))
-	if err != nil {
+	switch {
+	case err != nil && l.crd:
 		return value.Value{}, false, l.errorf(def, path, "default: %v", err)
+	case err != nil:
+		l.warnf(def, path, "default: %v; %s", err, defaultLeftOut)
+		return value.Value{}, false, nil
 	}
 	return v, true, nil
 }

@@ -82,6 +82,11 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 		Entry("definitions that only reference each other", readFile("testdata/warnings/alias-cycle.json"), "ply.test.v1.Ping", "",
 			"the definition is a cycle of $refs that never reaches a schema (ply.test.v1.Ping -> ply.test.v1.Pong -> ply.test.v1.Ping); "+
 				"read as any value, as kube-openapi reads the document"),
+		// The parser reads 18446744073709551615 as the number
+		// 18446744073709552000 (as kubectl's JSON reading does); on an
+		// integer field that is no integer of the field.
+		Entry("an integer default beyond int64", readFile("testdata/warnings/default-out-of-range.json"), "ply.test.v1.Big", "count",
+			"default: integer 18446744073709552000 does not fit in 64 bits; the default is left out, as kube-openapi reads the document (keeping the value)"),
 		Entry("a group-version-kind without kind", readFile("testdata/warnings/bad-gvk.json"), "ply.test.v1.Kindless", "",
 			"x-kubernetes-group-version-kind[0].kind is missing or not a non-empty string, want {group, version, kind} strings; "+
 				"the entry is skipped, as kubectl skips it"),
@@ -240,6 +245,16 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 			Msg: "the definition is a cycle of $refs that never reaches a schema (a.A -> a.B -> a.A); read as any value, as kube-openapi reads the document"}}))
 		Expect(byName(s, "a.A").Kind).To(Equal(openapi.KindUnknown))
 		Expect(byName(s, "a.B")).To(BeIdenticalTo(byName(s, "a.A")))
+	})
+
+	It("v3: leaves out a default that is no value of its field, with a Warning", func() {
+		s, err := openapi.LoadV3("big", readFile("testdata/v3warnings/bad-default.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Warnings()).To(HaveLen(1))
+		Expect(s.Warnings()[0].Msg).To(HavePrefix("default: "))
+		Expect(s.Warnings()[0].Msg).To(HaveSuffix("; the default is left out, as kube-openapi reads the document (keeping the value)"))
+		f, _ := at(byName(s, "a.B"), "n")
+		Expect(f.HasDefault).To(BeFalse())
 	})
 
 	It("lists the warnings of every source of a Union, in order, and of the kubectl view", func() {
