@@ -133,6 +133,34 @@ var _ = Describe("documents kube-openapi reads past a departure from the specifi
 		}, "a.B", "c", openapi.StrategyRetainKeys),
 	)
 
+	It("v2: still refuses, of the documents kube-openapi reads, only these (faults of the extensions ply interprets, a repeated key)", func() {
+		files, err := filepath.Glob("testdata/errors/*")
+		Expect(err).NotTo(HaveOccurred())
+		var refused []string
+		for _, f := range files {
+			data := readFile(f)
+			doc, err := parseOrNil(data)
+			if err != nil {
+				continue
+			}
+			if _, err := proto.NewOpenAPIData(doc); err != nil {
+				continue
+			}
+			_, err = openapi.LoadV2Uncached("", data)
+			Expect(err).To(HaveOccurred(), f) // a document under testdata/errors is refused
+			refused = append(refused, filepath.Base(f))
+		}
+		Expect(refused).To(ConsistOf("duplicate-gvk.json", "duplicate-key.json", "empty-merge-key.json",
+			"merge-and-replace.json", "strategy-not-string.json"))
+		warned, err := filepath.Glob("testdata/warnings/*")
+		Expect(err).NotTo(HaveOccurred())
+		for _, f := range warned {
+			s, err := openapi.LoadV2Uncached("", readFile(f))
+			Expect(err).NotTo(HaveOccurred(), f)
+			Expect(s.Warnings()).NotTo(BeEmpty(), f)
+		}
+	})
+
 	It("v2: reads strategicpatch's own test schemas, as kube-openapi reads them", func() {
 		dir := moduleDir("k8s.io/apimachinery")
 		files, err := filepath.Glob(filepath.Join(dir, "pkg", "util", "strategicpatch", "testdata", "*.json"))
