@@ -222,7 +222,7 @@ var _ = Describe("ply merge", func() {
 			"ply: live ("+testdata("bad")+"): cannot read: "),
 		Entry("a bad schema",
 			cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "bad.json")}),
-			"ply: schema ("+testdata("schema", "bad.json")+"): definition com.example.v1.WidgetSpec, field parts: ", `"mrege"`),
+			"ply: schema ("+testdata("schema", "bad.json")+"): definition com.example.v1.WidgetSpec, field parts: ", `"merge,replace" declares both merge and replace`),
 		Entry("a schema that is not JSON",
 			cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "recorded.yaml")}),
 			"ply: schema ("+testdata("schema", "recorded.yaml")+`): the document has kind "Widget", want an OpenAPI v2 or v3 document or CustomResourceDefinition manifests`),
