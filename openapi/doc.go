@@ -19,7 +19,10 @@
 // chains schemas, the first that resolves a name or kind winning; and
 // FromServer reads a server's /openapi/v3 documents through a Fetcher
 // (falling back to /openapi/v2), parsing each group-version once per
-// process on first use. Schema.Kubectl is the kubectl view of a schema:
+// process on first use. Where a document departs from the OpenAPI
+// specification in a way kube-openapi reads past, the loaders read it as
+// kube-openapi does and record a Warning, which Schema.Warnings returns
+// (they print nothing). Schema.Kubectl is the kubectl view of a schema:
 // merge metadata read as kubectl's strategic merge patch reads it (the
 // patch extensions alone, a merge key one field name, no key defaults),
 // built lazily per type; the engine merges with it when the

@@ -24,19 +24,39 @@ type Error struct {
 
 // Error renders `openapi: <document>: definition <name>, field <path>: <msg>`,
 // leaving out the parts that are empty.
-func (e *Error) Error() string {
+func (e *Error) Error() string { return render("openapi: ", e.Document, e.Definition, e.Path, e.Msg) }
+
+// Warning is a place where a loaded document departs from the OpenAPI
+// specification (or from Kubernetes' extensions to it) in a way
+// kube-openapi, the reader of kubectl and strategicpatch, reads past. The
+// loader reads that place as kube-openapi does and records a Warning,
+// which Schema.Warnings returns; the loaders print nothing. Its fields
+// name the place as Error's do; Msg says what departs, what the
+// specification wants and how the value was read.
+type Warning struct {
+	Document, Definition, Path, Msg string
+}
+
+// String renders `openapi: warning: <document>: definition <name>, field
+// <path>: <msg>`, leaving out the parts that are empty.
+func (w Warning) String() string {
+	return render("openapi: warning: ", w.Document, w.Definition, w.Path, w.Msg)
+}
+
+// render is the text of an Error or a Warning.
+func render(prefix, document, definition, path, msg string) string {
 	var sb strings.Builder
-	sb.WriteString("openapi: ")
-	sb.WriteString(e.Document)
-	if e.Definition != "" {
+	sb.WriteString(prefix)
+	sb.WriteString(document)
+	if definition != "" {
 		sb.WriteString(": definition ")
-		sb.WriteString(e.Definition)
-		if e.Path != "" {
+		sb.WriteString(definition)
+		if path != "" {
 			sb.WriteString(", field ")
-			sb.WriteString(e.Path)
+			sb.WriteString(path)
 		}
 	}
 	sb.WriteString(": ")
-	sb.WriteString(e.Msg)
+	sb.WriteString(msg)
 	return sb.String()
 }

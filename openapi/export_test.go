@@ -165,12 +165,12 @@ var (
 // definitions of data, in name order: "" when it accepts them all; the
 // error is readV2's.
 func ShapeVerdict(data []byte) (string, error) {
-	_, defs, names, err := readV2("", data)
+	doc, err := readV2("", data)
 	if err != nil {
 		return "", err
 	}
-	for _, name := range names {
-		if err := checkShape(defs[name], name); err != nil {
+	for _, name := range doc.names {
+		if err := checkShape(doc.defs[name], name); err != nil {
 			return err.Error(), nil
 		}
 	}
@@ -180,12 +180,12 @@ func ShapeVerdict(data []byte) (string, error) {
 // ShapeNames names the shape the v2 loader reads each definition of data
 // as: struct, map, array, primitive or unknown; a reference is "ref".
 func ShapeNames(data []byte) (map[string]string, error) {
-	_, defs, _, err := readV2("", data)
+	doc, err := readV2("", data)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]string, len(defs))
-	for name, gs := range defs {
+	out := make(map[string]string, len(doc.defs))
+	for name, gs := range doc.defs {
 		out[name] = "ref"
 		if gs.ref() == "" {
 			out[name] = [...]string{shapeUnknown: "unknown", shapeStruct: "struct", shapeMap: "map", shapeArray: "array", shapePrimitive: "primitive"}[shapeOf(gs)]

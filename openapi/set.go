@@ -1,6 +1,9 @@
 package openapi
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // GVK identifies a Kubernetes kind: group ("" for the core group), version
 // and kind, as written in x-kubernetes-group-version-kind.
@@ -35,6 +38,41 @@ type Schema struct {
 		once sync.Once
 		s    *Schema
 	}
+	// warnings are the departures from the specification the loader read
+	// past in the schema's own document(s) (see Warnings).
+	warnings []Warning
+}
+
+// Warnings lists the places where the schema's documents depart from the
+// OpenAPI specification (or from Kubernetes' extensions to it) and the
+// loader read them as kube-openapi does, in the order the loader met them
+// (definitions and properties in name order). A Union lists its sources'
+// warnings in order; a lazily parsed schema (FromServer) those of the
+// documents parsed so far; the kubectl view those of its schema. The
+// loaders never print them: a program shows them as it sees fit. The
+// slice is the caller's.
+func (s *Schema) Warnings() []Warning {
+	switch {
+	case s == nil:
+		return nil
+	case s.kubectlOf != nil:
+		return s.kubectlOf.Warnings()
+	case s.sources != nil:
+		var out []Warning
+		for _, u := range s.sources {
+			out = append(out, u.Warnings()...)
+		}
+		return out
+	case s.lazy != nil:
+		var out []Warning
+		for _, d := range s.lazy.order {
+			if d.parsed.Load() && d.schema != nil {
+				out = append(out, d.schema.Warnings()...)
+			}
+		}
+		return out
+	}
+	return slices.Clone(s.warnings)
 }
 
 // Union returns a Schema that looks names and kinds up in schemas in order,

@@ -41,7 +41,14 @@ const (
 // The document is read with ply's own parser (pkg/parse: JSON or YAML,
 // duplicate keys rejected) and checked by readV2: swagger "2.0", Swagger
 // 2.0 fields only, and in every schema object Swagger 2.0 keywords (or x-
-// extensions) with values of the kinds the specification gives them.
+// extensions) with values of the kinds the specification gives them. A
+// value of another kind that kube-openapi (the reader of kubectl and
+// strategicpatch, through gnostic) reads past is read as it reads it, with
+// a Warning (Schema.Warnings): a schema, items or additionalProperties
+// that is a string (strategicpatch's own test schema has
+// "additionalProperties": "object"), a number or null reads as the empty
+// schema (additionalProperties: as true), properties or allOf of another
+// kind as none, a string keyword that is an integer or null as unused.
 // Definitions and properties are visited in name order, so of several
 // faults the first by name is reported.
 //
@@ -78,19 +85,20 @@ func loadV2(name string, data []byte) (s *Schema, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{Document: docName, Msg: "the document is empty, want an OpenAPI v2 JSON document"}
 	}
-	docName, raw, names, err := readV2(name, data)
+	doc, err := readV2(name, data)
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{doc: docName, raw: raw}
-	return l.load(names)
+	l := &loader{doc: doc.name, raw: doc.defs, warnings: doc.warnings}
+	return l.load(doc.names)
 }
 
 // loader converts one document read by readV2.
 type loader struct {
-	doc  string
-	raw  map[string]v2Schema // definition name -> its schema
-	defs map[string]*Type    // definition name -> its Type (aliases resolved)
+	doc      string
+	raw      map[string]v2Schema // definition name -> its schema
+	defs     map[string]*Type    // definition name -> its Type (aliases resolved)
+	warnings []Warning           // readV2's, then the loader's own
 }
 
 func (l *loader) errorf(def, path, format string, args ...any) *Error {
@@ -127,8 +135,8 @@ func (l *loader) load(names []string) (*Schema, error) {
 		}
 	}
 	for _, name := range names {
-		if _, err := l.resolveAlias(name); err != nil {
-			return nil, err
+		if _, cycle := l.resolveAlias(name); cycle != "" {
+			l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: name, Msg: cycle})
 		}
 	}
 	for _, name := range names {
@@ -145,7 +153,7 @@ func (l *loader) load(names []string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{byName: l.defs, byGVK: byGVK}, nil
+	return &Schema{byName: l.defs, byGVK: byGVK, warnings: l.warnings}, nil
 }
 
 // refTarget returns the definition a schema stands for when it is a
@@ -202,9 +210,9 @@ func (l *loader) checkRefs(gs v2Schema, def, path string) error {
 
 // resolveAlias returns the Type of definition name, following definitions
 // that are only a reference to another one (and recording the result for
-// every definition on the way).
-func (l *loader) resolveAlias(name string) (*Type, error) {
-	return resolveAlias(l.doc, l.defs, name, func(n string) string {
+// every definition on the way); cycle is resolveAlias's.
+func (l *loader) resolveAlias(name string) (t *Type, cycle string) {
+	return resolveAlias(l.defs, name, func(n string) string {
 		t, _ := refTarget(l.raw[n])
 		return t
 	})
@@ -213,7 +221,11 @@ func (l *loader) resolveAlias(name string) (*Type, error) {
 // resolveAlias returns the Type of definition name in defs, which holds a
 // shell for every definition that is not an alias; target returns the
 // definition an alias refers to. Every alias on the way is recorded in defs.
-func resolveAlias(doc string, defs map[string]*Type, name string, target func(string) string) (*Type, error) {
+// References that go round a cycle without reaching a schema, which
+// kube-openapi reads (it follows references only when visiting), are read
+// as any value (KindUnknown), and cycle says so, naming the chain; it is ""
+// otherwise.
+func resolveAlias(defs map[string]*Type, name string, target func(string) string) (t *Type, cycle string) {
 	var chain []string
 	seen := make(map[string]bool)
 	cur := name
@@ -222,11 +234,13 @@ func resolveAlias(doc string, defs map[string]*Type, name string, target func(st
 			for _, n := range chain {
 				defs[n] = t
 			}
-			return t, nil
+			return t, cycle
 		}
 		if seen[cur] {
-			return nil, &Error{Document: doc, Definition: name, Msg: "the definition is a cycle of $refs that never reaches a schema (" +
-				strings.Join(append(chain, cur), " -> ") + ")"}
+			cycle = "the definition is a cycle of $refs that never reaches a schema (" + strings.Join(append(chain, cur), " -> ") +
+				"); read as any value, as kube-openapi reads the document"
+			defs[cur] = &Type{Name: cur, Kind: KindUnknown}
+			continue
 		}
 		seen[cur] = true
 		chain = append(chain, cur)
@@ -285,8 +299,8 @@ func (l *loader) fill(t *Type, gs v2Schema, def, path string) error {
 	if err != nil {
 		return err
 	}
-	t.Default, t.HasDefault, err = l.defaultOf(gs, def, path)
-	return err
+	t.Default, t.HasDefault = l.defaultOf(gs, def, path)
+	return nil
 }
 
 // fillStruct sets t, a struct, from the properties of gs: one Field each,
@@ -308,9 +322,7 @@ func (l *loader) fillStruct(t *Type, gs v2Schema, def, path string) error {
 			return err
 		}
 		if _, ref := refTarget(ps); ref {
-			if f.Default, f.HasDefault, err = l.defaultOf(ps, def, fpath); err != nil {
-				return err
-			}
+			f.Default, f.HasDefault = l.defaultOf(ps, def, fpath)
 		} else {
 			f.Default, f.HasDefault = ft.Default, ft.HasDefault
 		}
@@ -328,8 +340,12 @@ func (l *loader) meta(gs v2Schema, def, path string) (m, kubectl Meta, err error
 	if err != nil {
 		return Meta{}, Meta{}, err
 	}
-	if m.Strategy, err = parseStrategy(strategy); err != nil {
+	var unknown []string
+	if m.Strategy, unknown, err = parseStrategy(strategy); err != nil {
 		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+	}
+	if unknown != nil {
+		l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Path: path, Msg: unknownStrategyWarning(strategy, unknown)})
 	}
 	mergeKey, err := l.stringExtension(gs, extPatchMergeKey, def, path)
 	if err != nil {
@@ -391,14 +407,15 @@ func parseMergeKey(s string) ([]string, error) {
 
 // parseStrategy parses an x-kubernetes-patch-strategy value: words
 // separated by commas, each merge, replace or retainKeys, merge and replace
-// exclusive. Blank means no strategy.
-func parseStrategy(s string) (Strategy, error) {
+// exclusive. Blank means no strategy. Other words are left out of st and
+// returned in unknown, which the loaders warn of: strategicpatch ignores
+// them, and kube-openapi reads the document.
+func parseStrategy(s string) (st Strategy, unknown []string, err error) {
 	if strings.TrimSpace(s) == "" {
-		return 0, nil
+		return 0, nil, nil
 	}
-	var st Strategy
 	for _, w := range strings.Split(s, ",") {
-		switch strings.TrimSpace(w) {
+		switch w = strings.TrimSpace(w); w {
 		case "merge":
 			st |= StrategyMerge
 		case "replace":
@@ -406,35 +423,48 @@ func parseStrategy(s string) (Strategy, error) {
 		case "retainKeys":
 			st |= StrategyRetainKeys
 		default:
-			return 0, fmt.Errorf("unknown patch strategy %q in %q, want merge, replace, retainKeys or merge,retainKeys", strings.TrimSpace(w), s)
+			unknown = append(unknown, w)
 		}
 	}
 	if st.Has(StrategyMerge | StrategyReplace) {
-		return 0, fmt.Errorf("%q declares both merge and replace, which exclude each other", s)
+		return 0, nil, fmt.Errorf("%q declares both merge and replace, which exclude each other", s)
 	}
-	return st, nil
+	return st, unknown, nil
 }
 
-// gvks reads a definition's x-kubernetes-group-version-kind.
+// unknownStrategyWarning is the message of the unknown words of an
+// x-kubernetes-patch-strategy value s.
+func unknownStrategyWarning(s string, unknown []string) string {
+	return fmt.Sprintf("%s: unknown patch strategy %q in %q, want merge, replace, retainKeys or merge,retainKeys; "+
+		"ignored, as strategicpatch ignores it", extPatchStrategy, strings.Join(unknown, ","), s)
+}
+
+// gvks reads a definition's x-kubernetes-group-version-kind, skipping
+// malformed entries with a Warning each.
 func (l *loader) gvks(gs v2Schema, def string) ([]GVK, error) {
 	v, ok := gs.extension(extGVK)
 	if !ok {
 		return nil, nil
 	}
-	out, msg := parseGVKs(v)
-	if msg != "" {
-		return nil, l.errorf(def, "", "%s", msg)
+	out, skipped := parseGVKs(v)
+	for _, msg := range skipped {
+		l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Msg: msg})
 	}
 	return out, nil
 }
 
 // parseGVKs reads the value of an x-kubernetes-group-version-kind
-// extension; msg says what is wrong when it is malformed.
-func parseGVKs(v value.Value) (out []GVK, msg string) {
+// extension: a list of {group, version, kind} (group may be left out).
+// Malformed entries (a value that is no list is one) are left out, as
+// kubectl leaves them out of its map of kinds, and kube-openapi reads the
+// document; skipped says, for each, what is wrong.
+func parseGVKs(v value.Value) (out []GVK, skipped []string) {
+	const ignored = "; the entry is skipped, as kubectl skips it"
 	if !v.IsList() {
-		return nil, extGVK + " is " + kindPhrase(v) + ", want a list of {group, version, kind}"
+		return nil, []string{extGVK + " is " + kindPhrase(v) + ", want a list of {group, version, kind}" + ignored}
 	}
 	out = make([]GVK, 0, v.Len())
+items:
 	for i, item := range v.Items() {
 		var g GVK
 		for _, f := range [...]struct {
@@ -448,14 +478,15 @@ func parseGVKs(v value.Value) (out []GVK, msg string) {
 			}
 			s, isString := fv.AsString()
 			if !ok || !isString || (f.required && s == "") {
-				return nil, fmt.Sprintf("%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings",
-					extGVK, i, f.key)
+				skipped = append(skipped, fmt.Sprintf("%s[%d].%s is missing or not a non-empty string, want {group, version, kind} strings%s",
+					extGVK, i, f.key, ignored))
+				continue items
 			}
 			*f.dst = s
 		}
 		out = append(out, g)
 	}
-	return out, ""
+	return out, skipped
 }
 
 // indexGVKs maps every GVK claimed by the definitions (in names order) to
@@ -513,18 +544,25 @@ func (l *loader) boolExtension(gs v2Schema, name, def, path string) (bool, error
 // defaultOf returns the default declared on gs, as pkg/parse read it
 // (integers beyond 64 bits are numbers, as kubectl's JSON reading has
 // them). On an integer-typed schema, an integral number beyond the int64
-// range is rejected, as the default can be no integer of the field.
-func (l *loader) defaultOf(gs v2Schema, def, path string) (value.Value, bool, error) {
+// range can be no integer of the field: it is left out, with a Warning
+// (kube-openapi reads the document, keeping the number).
+func (l *loader) defaultOf(gs v2Schema, def, path string) (value.Value, bool) {
 	v, ok := gs.v.Get("default")
 	if !ok {
-		return value.Value{}, false, nil
+		return value.Value{}, false
 	}
 	if f, isFloat := v.AsFloat(); isFloat && v.Kind() == value.KindFloat && f == math.Trunc(f) &&
 		(f >= 1<<63 || f < -(1<<63)) && slices.Contains(gs.types(), "integer") {
-		return value.Value{}, false, l.errorf(def, path, "default: integer %s does not fit in 64 bits", v.JSON())
+		l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Path: path,
+			Msg: "default: integer " + string(v.JSON()) + " does not fit in 64 bits; " + defaultLeftOut})
+		return value.Value{}, false
 	}
-	return v, true, nil
+	return v, true
 }
+
+// defaultLeftOut says how the loaders read a default that can be no value
+// of its field.
+const defaultLeftOut = "the default is left out, as kube-openapi reads the document (keeping the value)"
 
 // joinField appends a field name to a path inside a definition.
 func joinField(path, name string) string {

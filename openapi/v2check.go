@@ -77,7 +77,11 @@ func schemaKeyword(key string) (k keywordKind, ok bool) {
 // maps are sorted), so of several faults the first by name is reported.
 func (r *v2Reader) checkSchema(v value.Value, def, path, ptr string) error {
 	if !v.IsMap() {
-		return r.kindFault(def, path, ptr, "the schema", v, "a schema object")
+		// gnostic, kube-openapi's parser, reads any value where a schema
+		// belongs as a schema object, which holds no keyword unless it is
+		// one; so does v2Schema.
+		r.warnKind(def, path, ptr, "the schema", v, "a schema object", "read as the empty schema (any value)")
+		return nil
 	}
 	for _, f := range v.Fields() {
 		if strings.HasPrefix(f.Key, "x-") {
@@ -125,8 +129,14 @@ func (r *v2Reader) checkKeyword(k keywordKind, f value.Field, def, path, ptr str
 		return nil
 	case k == kwStringList || k == kwType && v.IsList():
 		for i, item := range v.Items() {
-			if item.Kind() != value.KindString {
-				return r.kindFault(def, path, ptr+"/"+strconv.Itoa(i), f.Key+"["+strconv.Itoa(i)+"]", item, "a string")
+			iptr, what := ptr+"/"+strconv.Itoa(i), f.Key+"["+strconv.Itoa(i)+"]"
+			switch {
+			case item.Kind() == value.KindString:
+			case k == kwStringList:
+				r.warnKind(def, path, iptr, what, item, "a string", "ignored, as the loader does not use it")
+				return nil
+			default:
+				return r.kindFault(def, path, iptr, what, item, "a string")
 			}
 		}
 		if v.IsList() {
@@ -135,7 +145,35 @@ func (r *v2Reader) checkKeyword(k keywordKind, f value.Field, def, path, ptr str
 	case scalarKindOK(k, v.Kind()):
 		return nil
 	}
+	if reading := readAnyway(k, f.Key, v); reading != "" {
+		r.warnKind(def, path, ptr, f.Key, v, keywordWant[k], reading)
+		return nil
+	}
 	return r.kindFault(def, path, ptr, f.Key, v, keywordWant[k])
+}
+
+// readAnyway says how kube-openapi (gnostic, its parser) reads v, a value of
+// the wrong kind for keyword key of kind k, and so how the loader reads it
+// (v2Schema's accessors find nothing of the wrong kind); "" when
+// kube-openapi refuses it too, and so does the loader.
+func readAnyway(k keywordKind, key string, v value.Value) string {
+	switch {
+	case k == kwString && v.IsNull():
+		return "read as absent"
+	case k == kwString && v.Kind() == value.KindInt && key != "$ref":
+		return "read as the string " + strconv.Quote(string(v.JSON())) + ", which the loader does not use"
+	case key == "xml" || k == kwList:
+		return "ignored, as the loader does not use it"
+	case k == kwSchemaList:
+		return "read as no allOf"
+	case k == kwSchemaMap:
+		return "read as an object declaring no properties"
+	case k == kwItems:
+		return "read as the empty schema (items of any value)"
+	case k == kwAdditional:
+		return "read as true (values of any kind)"
+	}
+	return ""
 }
 
 // scalarKindOK reports whether a value of kind vk suits a keyword of kind

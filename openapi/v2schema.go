@@ -10,10 +10,13 @@ import (
 )
 
 // v2Schema is one schema object of an OpenAPI v2 document as pkg/parse
-// read it. Invariant: v is a map that checkSchema accepted, so every
-// Swagger 2.0 keyword in it has the kind the specification gives it (and
-// the schemas under it were accepted too); the accessors rely on that and
-// check nothing.
+// read it. Invariant: checkSchema accepted v, so v is a map whose keywords
+// have the kinds the specification gives them, or a value kube-openapi
+// reads past (recorded as a Warning): a v that is not a map is the empty
+// schema, since it holds no keyword; a keyword of another kind is found by
+// no accessor (its As* conversion fails, or it has no fields or items),
+// which is how kube-openapi reads it. The accessors rely on that and check
+// nothing.
 type v2Schema struct{ v value.Value }
 
 // anySchema is the schema that says nothing ({}): what a list of item
@@ -107,22 +110,33 @@ var v2Limits = parse.Limits{
 	MaxYAMLStreamSeparators: 8 * parse.DefaultMaxYAMLStreamSeparators,
 }
 
+// v2Doc is an OpenAPI v2 document readV2 read.
+type v2Doc struct {
+	// name names the document in errors and warnings.
+	name string
+	// defs maps every definition to its schema; names lists them sorted.
+	defs  map[string]v2Schema
+	names []string
+	// warnings are the departures from the specification read past.
+	warnings []Warning
+}
+
 // readV2 reads data as an OpenAPI v2 document: a single YAML or JSON
-// object with swagger "2.0", an optional info object whose title and
-// version are strings, and an optional definitions object of schema
-// objects, each checked by checkSchema (definitions in name order). name
-// is the document's name for errors; when empty, the document is named by
-// its info.title and info.version (the returned docName). defs maps every
-// definition to its schema; names lists them sorted. Errors are *Error
-// values.
-func readV2(name string, data []byte) (docName string, defs map[string]v2Schema, names []string, err error) {
-	docName = name
+// object with swagger "2.0", an optional info object, and an optional
+// definitions object of schema objects, each checked by checkSchema
+// (definitions in name order). Values of another kind than the
+// specification's that kube-openapi reads past are read as it reads them,
+// with a Warning each. name is the document's name for errors; when
+// empty, the document is named by its info.title and info.version (when
+// strings). Errors are *Error values.
+func readV2(name string, data []byte) (*v2Doc, error) {
+	docName := name
 	if docName == "" {
 		docName = "OpenAPI v2 document"
 	}
 	docs, perr := v2Limits.Documents(data)
 	if msg := notADocument(docs, perr); msg != "" {
-		return docName, nil, nil, &Error{Document: docName, Msg: msg}
+		return nil, &Error{Document: docName, Msg: msg}
 	}
 	doc := docs[0]
 	if name == "" {
@@ -137,19 +151,19 @@ func readV2(name string, data []byte) (docName string, defs map[string]v2Schema,
 	}
 	r := &v2Reader{doc: docName}
 	if err := r.checkTop(doc); err != nil {
-		return docName, nil, nil, err
+		return nil, err
 	}
 	definitions, _ := doc.Get("definitions")
-	defs = make(map[string]v2Schema, definitions.Len())
-	names = make([]string, 0, definitions.Len())
+	out := &v2Doc{name: docName, defs: make(map[string]v2Schema, definitions.Len()), names: make([]string, 0, definitions.Len())}
 	for _, f := range definitions.Fields() {
 		if err := r.checkSchema(f.Value, f.Key, "", "#/definitions/"+pointerToken(f.Key)); err != nil {
-			return docName, nil, nil, err
+			return nil, err
 		}
-		defs[f.Key] = v2Schema{v: f.Value}
-		names = append(names, f.Key)
+		out.defs[f.Key] = v2Schema{v: f.Value}
+		out.names = append(out.names, f.Key)
 	}
-	return docName, defs, names, nil
+	out.warnings = r.warnings
+	return out, nil
 }
 
 // notADocument says why the result of parse.Documents (docs, err) is not a
@@ -171,8 +185,19 @@ func notADocument(docs []value.Value, err error) string {
 	return ""
 }
 
-// v2Reader checks the structure of one document; doc names it.
-type v2Reader struct{ doc string }
+// v2Reader checks the structure of one document; doc names it. warnings
+// are the departures from the specification it read past.
+type v2Reader struct {
+	doc      string
+	warnings []Warning
+}
+
+// warnKind records a value v at ptr, of another kind than the want of the
+// specification, that kube-openapi reads past, and how it is read.
+func (r *v2Reader) warnKind(def, path, ptr, what string, v value.Value, want, reading string) {
+	r.warnings = append(r.warnings, Warning{Document: r.doc, Definition: def, Path: path,
+		Msg: what + " is " + kindPhrase(v) + ", want " + want + "; " + reading + ", as kube-openapi reads it (at " + ptr + ")"})
+}
 
 // fail is a fault of the value at ptr (a JSON pointer into the document),
 // inside definition def at field path (both empty outside definitions).
@@ -219,13 +244,18 @@ func (r *v2Reader) checkTop(doc value.Value) error {
 			return r.kindFault("", "", "#/info", "info", info, "an object")
 		}
 		for _, key := range [...]string{"title", "version"} {
-			if v, ok := info.Get(key); ok && v.Kind() != value.KindString {
+			v, ok := info.Get(key)
+			switch {
+			case !ok || v.Kind() == value.KindString:
+			case v.IsNull() || v.Kind() == value.KindInt:
+				r.warnKind("", "", "#/info/"+key, "info."+key, v, "a string", "not used to name the document")
+			default:
 				return r.kindFault("", "", "#/info/"+key, "info."+key, v, "a string")
 			}
 		}
 	}
 	if defs, ok := doc.Get("definitions"); ok && !defs.IsMap() {
-		return r.kindFault("", "", "#/definitions", "definitions", defs, "an object of schemas")
+		r.warnKind("", "", "#/definitions", "definitions", defs, "an object of schemas", "read as no definitions")
 	}
 	return nil
 }

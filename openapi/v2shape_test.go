@@ -44,7 +44,7 @@ var _ = Describe("v2 shapes, against kube-openapi's proto models", func() {
 
 	It("agrees on the embedded document and every v2 test document", func() {
 		docs := [][]byte{openapi.EmbeddedDefault}
-		for _, glob := range []string{"testdata/*.json", "testdata/errors/*.json"} {
+		for _, glob := range []string{"testdata/*.json", "testdata/errors/*.json", "testdata/warnings/*.json"} {
 			files, err := filepath.Glob(glob)
 			Expect(err).NotTo(HaveOccurred())
 			for _, f := range files {

@@ -110,8 +110,9 @@ func (r rawValue) present() bool { return r.isValue || len(r.text) > 0 }
 // *Error values naming the document (name, followed by its position when
 // there are several; "OpenAPI v3 document" when name is empty) and the
 // schema and path at fault: malformed JSON, a dangling or non-local $ref,
-// a malformed extension or default, list-map-keys naming a field the item
-// type lacks. LoadV3 never panics and does not cache.
+// a malformed extension or default. List-map-keys naming a field the item
+// type lacks are kept, with a Warning (Schema.Warnings), as kube-openapi
+// reads them. LoadV3 never panics and does not cache.
 func LoadV3(name string, docs ...[]byte) (*Schema, error) {
 	if len(docs) == 1 {
 		return loadV3(docName(name), docs[0])
@@ -137,8 +138,10 @@ func docName(name string) string {
 	return name
 }
 
-// union adds the names and GVKs of o that s does not have yet.
+// union adds the names and GVKs of o that s does not have yet, and o's
+// warnings.
 func (s *Schema) union(o *Schema) {
+	s.warnings = append(s.warnings, o.warnings...)
 	for n, t := range o.byName {
 		if _, ok := s.byName[n]; !ok {
 			s.byName[n] = t
@@ -158,6 +161,14 @@ type v3Loader struct {
 	raw  map[string]*v3Schema
 	defs map[string]*Type
 	keys []keyCheck // list-map-keys to check once every type is filled
+	// warnings are the departures from the specification read past.
+	warnings []Warning
+}
+
+// warnf records a departure from the specification that the loader read
+// past, at definition def and path.
+func (l *v3Loader) warnf(def, path, format string, args ...any) {
+	l.warnings = append(l.warnings, Warning{Document: l.doc, Definition: def, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 // keyCheck is a list-map-keys declaration awaiting its item type.
@@ -225,8 +236,8 @@ func (l *v3Loader) load() (*Schema, error) {
 		return t
 	}
 	for _, name := range names {
-		if _, err := resolveAlias(l.doc, l.defs, name, aliasOf); err != nil {
-			return nil, err
+		if _, cycle := resolveAlias(l.defs, name, aliasOf); cycle != "" {
+			l.warnf(name, "", "%s", cycle) // never in a CRD, which check refuses any $ref in
 		}
 	}
 	for _, name := range names {
@@ -241,7 +252,16 @@ func (l *v3Loader) load() (*Schema, error) {
 		item := c.list.Item()
 		for _, k := range c.keys {
 			if item.Kind != KindStruct || item.Field(k) == nil {
-				return nil, l.errorf(c.def, c.path, "%s names %q, which the item type %s does not declare as a field",
+				if l.crd { // the API server refuses such a CustomResourceDefinition
+					return nil, l.errorf(c.def, c.path, "%s names %q, which the item type %s does not declare as a field",
+						extListMapKeys, k, item.Name)
+				}
+				// Kubernetes' own documents have such keys (the List types
+				// of storage.k8s.io/v1 in 1.29, of
+				// storagemigration.k8s.io/v1alpha1 in 1.30 to 1.34), and
+				// kube-openapi does not check the extension.
+				l.warnf(c.def, c.path, "%s names %q, which the item type %s does not declare as a field; "+
+					"the key is kept (items are merged by it), as kube-openapi reads the extension unchecked",
 					extListMapKeys, k, item.Name)
 			}
 		}
@@ -251,16 +271,16 @@ func (l *v3Loader) load() (*Schema, error) {
 		if err != nil || !ok {
 			return nil, err
 		}
-		gvks, msg := parseGVKs(v)
-		if msg != "" {
-			return nil, l.errorf(name, "", "%s", msg)
+		gvks, skipped := parseGVKs(v)
+		for _, msg := range skipped {
+			l.warnf(name, "", "%s", msg)
 		}
 		return gvks, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{byName: l.defs, byGVK: byGVK}, nil
+	return &Schema{byName: l.defs, byGVK: byGVK, warnings: l.warnings}, nil
 }
 
 // check verifies every $ref under s and decodes additionalProperties.
@@ -426,8 +446,16 @@ func (l *v3Loader) meta(ps *v3Schema, ft *Type, def, path string) (m, kubectl Me
 	if err != nil {
 		return Meta{}, Meta{}, err
 	}
-	if m.Strategy, err = parseStrategy(strategy); err != nil {
+	var unknown []string
+	if m.Strategy, unknown, err = parseStrategy(strategy); err != nil {
 		return Meta{}, Meta{}, l.errorf(def, path, "%s: %v", extPatchStrategy, err)
+	}
+	if unknown != nil {
+		if l.crd {
+			return Meta{}, Meta{}, l.errorf(def, path, "%s", strings.TrimSuffix(unknownStrategyWarning(strategy, unknown),
+				"; ignored, as strategicpatch ignores it"))
+		}
+		l.warnf(def, path, "%s", unknownStrategyWarning(strategy, unknown))
 	}
 	mergeKey, _, err := l.stringExt(ps.PatchMergeKey, extPatchMergeKey, def, path)
 	if err != nil {
@@ -573,8 +601,12 @@ func (l *v3Loader) defaultOf(s *v3Schema, def, path string) (value.Value, bool, 
 		return value.Value{}, false, nil
 	}
 	v, err := yamlValue(string(s.Default.text))
-	if err != nil {
+	switch {
+	case err != nil && l.crd:
 		return value.Value{}, false, l.errorf(def, path, "default: %v", err)
+	case err != nil:
+		l.warnf(def, path, "default: %v; %s", err, defaultLeftOut)
+		return value.Value{}, false, nil
 	}
 	return v, true, nil
 }

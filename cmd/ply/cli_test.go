@@ -148,6 +148,18 @@ var _ = Describe("ply merge", func() {
 		Expect(r.stdout).To(Equal(readFile(testdata("want", "widget.yaml"))))
 	})
 
+	It("merges with a --schema that departs from the OpenAPI specification where kube-openapi reads past it, and warns", func() {
+		widget := readFile(testdata("schema", "widget.json"))
+		departing := strings.Replace(widget, `"size": {"type": "string"}`, `"size": {"type": "string"}, "labels": {"additionalProperties": "object"}`, 1)
+		Expect(departing).NotTo(Equal(widget))
+		r := plyWithStdin(strings.NewReader(departing), cat([]string{"merge"}, threeWay(testdata("schema")), []string{"--schema", "-"})...)
+		Expect(r.code).To(Equal(exitOK), r.stderr)
+		Expect(r.stdout).To(Equal(readFile(testdata("want", "widget.yaml"))))
+		Expect(r.stderr).To(Equal("warning: schema (stdin): definition com.example.v1.Part, field labels: additionalProperties is a string, " +
+			"want a boolean or a schema; read as true (values of any kind), as kube-openapi reads it " +
+			"(at #/definitions/com.example.v1.Part/properties/labels/additionalProperties)\n"))
+	})
+
 	It("rejects an empty --schema as a usage error", func() {
 		r := ply(cat([]string{"merge"}, threeWay(testdata("schema")), []string{"--schema", ""})...)
 		Expect(r.code).To(Equal(exitUsage))
@@ -210,7 +222,7 @@ var _ = Describe("ply merge", func() {
 			"ply: live ("+testdata("bad")+"): cannot read: "),
 		Entry("a bad schema",
 			cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "bad.json")}),
-			"ply: schema ("+testdata("schema", "bad.json")+"): definition com.example.v1.WidgetSpec, field parts: ", `"mrege"`),
+			"ply: schema ("+testdata("schema", "bad.json")+"): definition com.example.v1.WidgetSpec, field parts: ", `"merge,replace" declares both merge and replace`),
 		Entry("a schema that is not JSON",
 			cat(threeWay(testdata("schema")), []string{"--schema", testdata("schema", "recorded.yaml")}),
 			"ply: schema ("+testdata("schema", "recorded.yaml")+`): the document has kind "Widget", want an OpenAPI v2 or v3 document or CustomResourceDefinition manifests`),

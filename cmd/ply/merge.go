@@ -118,6 +118,9 @@ func runMerge(c *cobra.Command, f *mergeFlags) int {
 	if in.err != "" {
 		return inputError(stderr, in.err)
 	}
+	for _, w := range opts.Schema.Warnings() {
+		io.WriteString(stderr, "warning: "+schemaWarning(w)+"\n")
+	}
 
 	res, err := mergeFunc(recorded, local, live, opts)
 	if err != nil {
@@ -291,6 +294,13 @@ func (in *inputs) schemas(paths []string) *openapi.Schema {
 		return nil
 	}
 	return openapi.Union(append(all, def)...)
+}
+
+// schemaWarning renders a departure from the OpenAPI specification a
+// --schema document holds, which the loader read past as kube-openapi
+// does: "schema (<file>): definition <name>, field <path>: <msg>".
+func schemaWarning(w openapi.Warning) string {
+	return schemaError(w.Document, &openapi.Error{Document: w.Document, Definition: w.Definition, Path: w.Path, Msg: w.Msg})
 }
 
 // schemaError renders a schema loading error: "schema (<file>):
