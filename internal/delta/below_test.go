@@ -11,7 +11,6 @@ import (
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
-	"github.com/plyproject/ply/pkg/patch"
 )
 
 // Where a merge decides a node whole but kubectl's patch compares it member by member, patch generation reads the
@@ -22,7 +21,7 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 		func(recorded, local, live string) {
 			c := newCase("Deployment", recorded, local, live)
 			tree, beside := c.collated(features.Gates{})
-			p, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, patch.Compose, true)
+			p, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, true)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeTrue())
 			Expect(p.JSON()).To(MatchJSON(kubectlThreeWay(c.def(), c.recorded, c.hasRecorded, c.local, c.live).JSON()))
@@ -50,7 +49,7 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 	It("report an error of the subtree at its full path, and only when a patch is made", func() {
 		c := newCase("Deployment", recorded, local, live)
 		tree, beside := c.collated(features.Gates{})
-		_, _, err := delta.ThreeWay(tree, beside, features.Gates{}, patch.Compose, true)
+		_, _, err := delta.ThreeWay(tree, beside, features.Gates{}, true)
 		var e *elements.Error
 		Expect(errors.As(err, &e)).To(BeTrue(), "%v", err)
 		Expect(e.Source).To(Equal(elements.Local))
@@ -67,7 +66,7 @@ var _ = Describe("patches of nodes a merge decides whole (elements.Below)", func
 		c := newCase("Deployment", recorded, `{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
 		tree, _, arena, err := collate.CountIn(c.vals(), rootType(c.kind), collate.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		_, _, err = delta.ThreeWay(tree, arena, features.Gates{}, patch.Compose, true)
+		_, _, err = delta.ThreeWay(tree, arena, features.Gates{}, true)
 		Expect(err).To(MatchError(ContainSubstring("not collated for patches")))
 	})
 })

@@ -12,7 +12,6 @@ import (
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
-	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -26,7 +25,7 @@ func c3(path, local, live string) conflict { return conflict{path, local, live} 
 // producer's three-way patch.
 func conflicts(c threeCase) ([]delta.Conflict, error) {
 	tree, beside := c.collated(features.Gates{})
-	p, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, nil, true)
+	p, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, true)
 	Expect(err).NotTo(HaveOccurred())
 	err = delta.Check(tree, beside, p, ok, features.Gates{})
 	var ce *delta.ConflictError
@@ -180,7 +179,7 @@ var _ = Describe("Check", func() {
 			c := newCase("Deployment", `{spec: {template: {spec: {containers: [{name: a, image: "1"}]}}}}`,
 				`{spec: {template: {spec: {containers: [{name: a, image: "2"}]}}}}`, live)
 			tree, beside := c.collated(features.Kubectl())
-			p, ok, err := delta.ThreeWay(tree, beside, features.Kubectl(), patch.Compose, true)
+			p, ok, err := delta.ThreeWay(tree, beside, features.Kubectl(), true)
 			Expect(err).NotTo(HaveOccurred())
 			var ce *delta.ConflictError
 			Expect(errors.As(delta.Check(tree, beside, p, ok, features.Kubectl()), &ce)).To(Equal(want != nil))

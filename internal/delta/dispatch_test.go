@@ -35,7 +35,7 @@ var _ = Describe("dispatch", func() {
 			_, err = delta.New(m, features.Gates{}).Entry(root)
 			Expect(err).To(MatchError(ContainSubstring("no merge rule decides")))
 		}
-		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), nil, features.Gates{}, nil, true)
+		_, _, err := delta.ThreeWay(parentOf(&unknownElement{}), nil, features.Gates{}, true)
 		Expect(err).To(MatchError(ContainSubstring("no merge rule decides a *delta_test.unknownElement")))
 	})
 

@@ -41,12 +41,12 @@ func Patch(root elements.Element, beside Beside, m Mode, gates features.Gates) (
 }
 
 // ThreeWay returns kubectl apply's patch for a tree collated for patches (strategicpatch.CreateThreeWayMergePatch):
-// Delta and Deletions in one walk, merged node by node as kubectl does, or by compose (required if a list may be
-// Ranked) where that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are
+// Delta and Deletions in one walk, merged node by node as kubectl does, or, for a Ranked list, as values made of the
+// tree where that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are
 // asked for theirs. Unless overwrite, the patch's conflicts with live's changes (Check) are the error.
-func ThreeWay(root elements.Element, beside Beside, gates features.Gates, compose Composer, overwrite bool) (value.Value, bool, error) {
+func ThreeWay(root elements.Element, beside Beside, gates features.Gates, overwrite bool) (value.Value, bool, error) {
 	d := New(threeWay, gates)
-	d.Compose, d.Beside = compose, beside
+	d.Beside = beside
 	en, err := d.Entry(root)
 	if err != nil {
 		if _, _, derr := Patch(root, beside, Deletions, gates); derr != nil {

@@ -15,7 +15,7 @@ import (
 // threeWay returns the producer's three-way patch of c ({} when none).
 func threeWay(c threeCase) value.Value {
 	tree, beside := c.collated(features.Gates{})
-	got, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, nil, true)
+	got, ok, err := delta.ThreeWay(tree, beside, features.Gates{}, true)
 	Expect(err).NotTo(HaveOccurred())
 	if !ok {
 		return value.MustMap()
@@ -129,7 +129,7 @@ var _ = Describe("ThreeWay's errors", func() {
 			`{metadata: {ownerReferences: [{uid: "1", name: a, kind: K, apiVersion: v1}]}, spec: {template: {spec: {containers: [{name: a}]}}}}`,
 			`{metadata: {ownerReferences: [{name: b, kind: K, apiVersion: v1}]}, spec: {template: {spec: {containers: [{name: a}]}}}}`)
 		tree, beside := c.collated(features.Gates{})
-		_, _, err := delta.ThreeWay(tree, beside, features.Gates{}, nil, true)
+		_, _, err := delta.ThreeWay(tree, beside, features.Gates{}, true)
 		Expect(err).To(MatchError(HavePrefix("recorded spec.template.spec.containers: item 0: expected an object with every merge key field (name)")))
 		_, _, err = delta.Patch(tree, beside, delta.Delta, features.Gates{})
 		Expect(err).To(MatchError(HavePrefix("live metadata.ownerReferences: item 0:")))

@@ -46,15 +46,11 @@ type Visitor struct {
 	// dels counts the deletions emitted: a node's deletions half has entries if it grows during the node's visit.
 	dels int
 	par  Parallel // the parallel lists of the node just visited
-	// Compose merges a Ranked list's three-way halves (ThreeWay sets it); Gates are the tree's collation gates.
-	Compose Composer
-	Gates   features.Gates
+	// Gates are the tree's collation gates.
+	Gates features.Gates
 	// Beside is what the tree's collation built beside it (Below subtrees); nil: nothing (not collated for patches).
 	Beside Beside
 }
-
-// Composer merges patch second into first, objects of type t, under gates as strategicpatch does (pkg/patch.Compose).
-type Composer func(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error)
 
 var modes = [...]Visitor{
 	Delta:     {changes: elements.Live, order: true},
@@ -226,8 +222,9 @@ func holder(n *elements.Node) (t *openapi.Type, name string) {
 }
 
 // composed is a Ranked list's three-way entry: its Delta and Deletions entries made apart and, if the deletions
-// have one, the delta merged into them by Compose as kubectl does: there an item of a repeated key merges into the
-// first item of its key, whichever member made it, so the node-by-node merge of the halves does not hold.
+// have one, the delta merged into them as values, as kubectl merges them (mergePatchMaps): there an item of a repeated
+// key merges into the first item of its key, whichever member made it, so the node-by-node merge of the halves does
+// not hold. Both halves are made of the one tree; nothing is collated again.
 func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	dels, delta := New(Deletions, d.Gates), New(Delta, d.Gates)
 	dels.Beside, delta.Beside = d.Beside, d.Beside
@@ -245,9 +242,9 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 	}
 	d.dels += dels.dels
 	t, name := holder(&e.Node)
-	out, err := d.Compose(value.MustMap(den.appendTo(nil, name)...), value.MustMap(en.appendTo(nil, name)...), t, d.Gates)
+	out, err := mergePatchMaps(value.MustMap(den.appendTo(nil, name)...), value.MustMap(en.appendTo(nil, name)...), t)
 	if err != nil {
-		return elements.Absent, Malformed(rebase(err, e.Path()), "made")
+		return elements.Absent, Malformed(e.Errorf(elements.NoSource, err.Error()), "made")
 	}
 	d.par.Order, d.par.HasOrder = out.Get(smp.SetOrderPrefix + name)
 	v, ok := out.Get(name)

@@ -142,7 +142,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
 	patched := !result && arena.Ranked() && vals.HasLive
 	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, arena, opts.Gates, patch.Compose, opts.Overwrite)
+		p, ok, err := delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite)
 		if err != nil {
 			return Result{}, secrets.MaskConflicts(err, recorded, local, live)
 		}

@@ -23,7 +23,6 @@ import (
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
-	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -81,7 +80,7 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree, arena, opts.Gates, patch.Compose, opts.Overwrite)
+		p, ok, err = delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite)
 		err = secrets.MaskConflicts(err, original, modified, current)
 	} else {
 		p, ok, err = delta.Patch(tree, arena, delta.TwoWay, opts.Gates)

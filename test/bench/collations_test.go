@@ -89,6 +89,24 @@ var _ = Describe("collations per operation", func() {
 		Expect(collations.Load()).To(BeEquivalentTo(4))
 	})
 
+	It("a merge through kubectl's patch whose deletions have entries merges its two halves without collating", func() {
+		doc := func(env string) value.Value {
+			v, err := jsonv.Decode([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":` +
+				`{"template":{"spec":{"containers":[{"name":"web","env":` + env + `}]}}}}`))
+			Expect(err).NotTo(HaveOccurred())
+			return v
+		}
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		recorded := doc(`[{"name":"A","value":"1"},{"name":"B","value":"x"}]`)
+		res, err := apply.Merge(recorded, doc(`[{"name":"A","value":"2"},{"name":"A","value":"3"}]`), recorded, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(res.Object.JSON())).To(Equal(string(doc(`[{"name":"A","value":"2"}]`).JSON())), "kubectl's result")
+		// The tree (the patch's halves, B's deletion among them, are values of it, merged as values); the patch applied
+		// to live; the change list.
+		Expect(collations.Load()).To(BeEquivalentTo(3))
+	})
+
 	It("a merge through kubectl's patch for a set repeating a value (gate UniqueMergeKeys off) collates per step of that pipeline", func() {
 		doc := func(finalizers string) value.Value {
 			v, err := jsonv.Decode([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","finalizers":` + finalizers + `}}`))

@@ -176,7 +176,7 @@ func halves(t *difftest.Target, c patchdiff.Case) (deletions, delta_, threeWay v
 			return delta.Patch(tree, arena, delta.Deletions, features.Kubectl())
 		},
 		func() (value.Value, bool, error) { return delta.Patch(tree, arena, delta.Delta, features.Kubectl()) },
-		func() (value.Value, bool, error) { return delta.ThreeWay(tree, arena, features.Kubectl(), nil, true) },
+		func() (value.Value, bool, error) { return delta.ThreeWay(tree, arena, features.Kubectl(), true) },
 	} {
 		p, ok, perr := f()
 		if perr != nil {
