@@ -62,7 +62,7 @@ func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
 		}
 	}
 	b := builder{mode: m}
-	return b.structType(l, maps, 0)
+	return b.structType(l, objects{maps: maps}, 0)
 }
 
 // builder builds the schema type of one call.
@@ -72,6 +72,7 @@ type builder struct {
 
 // fieldValues collects, for one key of the objects of a node, the non-null values the documents hold there.
 type fieldValues struct {
+	name       string
 	values     []placed // the objects and lists
 	maps       int
 	lists      int
@@ -80,55 +81,130 @@ type fieldValues struct {
 	ordered    bool // a $setElementOrder directive names the key
 }
 
-// structType is the type of objects maps (at nesting depth) under schema l: a struct with one field per key they hold.
-func (b *builder) structType(l Lookup, maps []placed, depth int) (*openapi.Type, error) {
+// fieldSet holds the fieldValues of the keys of one node, one per key; index finds them once there are many.
+type fieldSet struct {
+	fields []fieldValues
+	index  map[string]int
+}
+
+// fieldSetIndexed is the number of keys past which a fieldSet finds keys through its index rather than by scanning.
+const fieldSetIndexed = 16
+
+// find returns the position of key's fieldValues, or -1.
+func (s *fieldSet) find(key string) int {
+	if s.index != nil {
+		if i, ok := s.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range s.fields {
+		if s.fields[i].name == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// add returns the position of key's fieldValues, added if s has none.
+func (s *fieldSet) add(key string) int {
+	if i := s.find(key); i >= 0 {
+		return i
+	}
+	s.fields = append(s.fields, fieldValues{name: key})
+	i := len(s.fields) - 1
+	switch {
+	case s.index != nil:
+		s.index[key] = i
+	case len(s.fields) > fieldSetIndexed:
+		s.index = make(map[string]int, 2*len(s.fields))
+		for j, f := range s.fields {
+			s.index[f.name] = j
+		}
+	}
+	return i
+}
+
+// objects are the objects of one node: maps themselves, or the items of lists that are objects.
+type objects struct {
+	maps    []placed
+	itemsOf []placed
+}
+
+// each calls f with each object, in order.
+func (o objects) each(f func(placed)) {
+	for _, m := range o.maps {
+		f(m)
+	}
+	for _, list := range o.itemsOf {
+		for _, it := range list.v.Items() {
+			if it.IsMap() {
+				f(placed{it, list.doc, list.witness})
+			}
+		}
+	}
+}
+
+// keysHint is a size for the set of keys of o: the most any one object holds.
+func (o objects) keysHint() int {
+	most := 0
+	o.each(func(m placed) { most = max(most, m.v.Len()) })
+	return most
+}
+
+// structType is the type of objects objs (at nesting depth) under schema l: a struct with one field per key they hold.
+func (b *builder) structType(l Lookup, objs objects, depth int) (*openapi.Type, error) {
 	if l == nil || depth > maxDepth {
 		return openapi.Unknown, nil
 	}
-	fields := collectFields(maps)
-	t := &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields))}
-	for name, fv := range fields {
-		ft, meta, err := b.fieldType(l, name, fv, depth)
+	fields := collectFields(objs)
+	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })
+	t := &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields)),
+		FieldNames: make([]string, 0, len(fields))}
+	for i := range fields {
+		fv := &fields[i]
+		ft, meta, err := b.fieldType(l, fv, depth)
 		if err != nil {
 			return nil, err
 		}
 		if ft == nil {
 			continue
 		}
-		t.Fields[name] = &openapi.Field{Name: name, Type: ft, Meta: meta, KubectlMeta: meta}
-		t.FieldNames = append(t.FieldNames, name)
+		t.Fields[fv.name] = &openapi.Field{Name: fv.name, Type: ft, Meta: meta, KubectlMeta: meta}
+		t.FieldNames = append(t.FieldNames, fv.name)
 	}
-	slices.Sort(t.FieldNames)
 	return t, nil
 }
 
 // collectFields groups the fields of maps by key; a directive naming a list counts for the list's key. Witnesses
 // add values to the keys the others hold only.
-func collectFields(maps []placed) map[string]*fieldValues {
-	fields := make(map[string]*fieldValues)
+func collectFields(objs objects) []fieldValues {
+	fields := fieldSet{fields: make([]fieldValues, 0, objs.keysHint())}
 	for _, witnesses := range [...]bool{false, true} {
-		for _, m := range maps {
+		objs.each(func(m placed) {
 			if m.witness == witnesses {
-				addFields(fields, m)
+				addFields(&fields, m)
 			}
-		}
+		})
 	}
-	return fields
+	return fields.fields
 }
 
 // addFields adds the fields of m to fields.
-func addFields(fields map[string]*fieldValues, m placed) {
+func addFields(fields *fieldSet, m placed) {
 	if _, ok := m.v.Get("$patch"); ok && !m.witness {
 		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
 		return
 	}
 	get := func(k string) *fieldValues {
-		fv := fields[k]
-		if fv == nil && !m.witness {
-			fv = &fieldValues{}
-			fields[k] = fv
+		i := fields.find(k)
+		if i < 0 && !m.witness {
+			i = fields.add(k)
 		}
-		return fv
+		if i < 0 {
+			return nil
+		}
+		return &fields.fields[i]
 	}
 	for _, f := range m.v.Fields() {
 		if strings.HasPrefix(f.Key, "$") {
@@ -164,8 +240,9 @@ func listDirective(key string) (string, bool) {
 	return strings.CutPrefix(key, deletePrimPrefix)
 }
 
-// fieldType is the type and metadata of field name holding fv, nil for a field left without schema.
-func (b *builder) fieldType(l Lookup, name string, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, error) {
+// fieldType is the type and metadata of field fv.name holding fv, nil for a field left without schema.
+func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, error) {
+	name := fv.name
 	n := fv.maps + fv.lists + fv.scalars
 	switch {
 	case n > 0 && fv.maps == n:
@@ -178,7 +255,7 @@ func (b *builder) fieldType(l Lookup, name string, fv *fieldValues, depth int) (
 			// Taken whole: strategicpatch looks nothing up inside.
 			return openapi.Unknown, meta, nil
 		}
-		t, err := b.structType(sub, fv.values, depth+1)
+		t, err := b.structType(sub, objects{maps: fv.values}, depth+1)
 		return t, meta, err
 	case fv.lists == n && (n > 0 || fv.listLookup):
 		sub, m, err := l.Slice(name)
@@ -223,13 +300,12 @@ func (b *builder) failAt(err error, fv *fieldValues, ordered bool) error {
 // listType is the type of lists lists, their items of schema l: objects (a struct type), scalars (a primitive type),
 // else no schema.
 func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, error) {
-	var maps []placed
-	scalars := 0
+	maps, scalars := 0, 0
 	for _, list := range lists {
 		for _, it := range list.v.Items() {
 			switch {
 			case it.IsMap():
-				maps = append(maps, placed{it, list.doc, list.witness})
+				maps++
 			case it.IsScalar():
 				scalars++
 			}
@@ -237,12 +313,12 @@ func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, 
 	}
 	elem := openapi.Unknown
 	switch {
-	case len(maps) > 0 && scalars == 0:
+	case maps > 0 && scalars == 0:
 		var err error
-		if elem, err = b.structType(l, maps, depth); err != nil {
+		if elem, err = b.structType(l, objects{itemsOf: lists}, depth); err != nil {
 			return nil, err
 		}
-	case len(maps) == 0:
+	case maps == 0:
 		elem = anyPrimitive
 	}
 	return &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: elem}, nil
