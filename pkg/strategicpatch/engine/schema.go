@@ -159,8 +159,8 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (*openapi.Type, 
 	}
 	fields := collectFields(objs)
 	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })
-	t := &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields)),
-		FieldNames: make([]string, 0, len(fields))}
+	var t *openapi.Type
+	var declared []openapi.Field
 	for i := range fields {
 		fv := &fields[i]
 		ft, meta, err := b.fieldType(l, fv, depth)
@@ -170,28 +170,62 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (*openapi.Type, 
 		if ft == nil {
 			continue
 		}
-		t.Fields[fv.name] = &openapi.Field{Name: fv.name, Type: ft, Meta: meta, KubectlMeta: meta}
+		if t == nil {
+			n := len(fields) - i
+			t = &openapi.Type{Name: emptyStruct.Name, Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, n),
+				FieldNames: make([]string, 0, n)}
+			declared = make([]openapi.Field, 0, n)
+		}
+		declared = append(declared, openapi.Field{Name: fv.name, Type: ft, Meta: meta, KubectlMeta: meta})
+		t.Fields[fv.name] = &declared[len(declared)-1]
 		t.FieldNames = append(t.FieldNames, fv.name)
+	}
+	if t == nil {
+		return emptyStruct, nil
 	}
 	return t, nil
 }
 
+// emptyStruct is the type of objects none of whose fields have a type (maps of scalars, as labels): shared, as types
+// are never modified once built.
+var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: map[string]*openapi.Field{}}
+
 // collectFields groups the fields of maps by key; a directive naming a list counts for the list's key. Witnesses
 // add values to the keys the others hold only.
+//
+// It reads objs twice: first it finds the keys and counts their values, then it gives each key its part of one slice
+// holding the objects and lists of all keys and fills them in.
 func collectFields(objs objects) []fieldValues {
 	fields := fieldSet{fields: make([]fieldValues, 0, objs.keysHint())}
-	for _, witnesses := range [...]bool{false, true} {
-		objs.each(func(m placed) {
-			if m.witness == witnesses {
-				addFields(&fields, m)
-			}
-		})
+	read := func(fill bool) {
+		for _, witnesses := range [...]bool{false, true} {
+			objs.each(func(m placed) {
+				if m.witness == witnesses {
+					addFields(&fields, m, fill)
+				}
+			})
+		}
 	}
+	read(false)
+	total := 0
+	for i := range fields.fields {
+		total += fields.fields[i].maps + fields.fields[i].lists
+	}
+	if total == 0 {
+		return fields.fields
+	}
+	values := make([]placed, total)
+	for i := range fields.fields {
+		fv := &fields.fields[i]
+		n := fv.maps + fv.lists
+		fv.values, values = values[:0:n], values[n:]
+	}
+	read(true)
 	return fields.fields
 }
 
-// addFields adds the fields of m to fields.
-func addFields(fields *fieldSet, m placed) {
+// addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists.
+func addFields(fields *fieldSet, m placed, fill bool) {
 	if _, ok := m.v.Get("$patch"); ok && !m.witness {
 		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
 		return
@@ -208,7 +242,7 @@ func addFields(fields *fieldSet, m placed) {
 	}
 	for _, f := range m.v.Fields() {
 		if strings.HasPrefix(f.Key, "$") {
-			if name, ok := listDirective(f.Key); ok && !m.witness {
+			if name, ok := listDirective(f.Key); ok && !m.witness && !fill {
 				fv := get(name)
 				fv.listLookup = true
 				fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
@@ -216,19 +250,19 @@ func addFields(fields *fieldSet, m placed) {
 			continue
 		}
 		fv := get(f.Key)
-		if fv == nil || f.Value.IsNull() {
-			continue
-		}
 		switch {
+		case fv == nil || f.Value.IsNull():
+		case fill:
+			if f.Value.IsMap() || f.Value.IsList() {
+				fv.values = append(fv.values, placed{f.Value, m.doc, m.witness})
+			}
 		case f.Value.IsMap():
 			fv.maps++
 		case f.Value.IsList():
 			fv.lists++
 		default:
 			fv.scalars++
-			continue
 		}
-		fv.values = append(fv.values, placed{f.Value, m.doc, m.witness})
 	}
 }
 
