@@ -6,6 +6,7 @@ package strategicpatch
 // below, and its own names start with "ply".
 
 import (
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -107,7 +108,8 @@ func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
 	}
 	c.mu.Lock()
 	if len(c.found) < plyStructMaxKeys {
-		c.found[k] = f
+		// The key is a copy: the caller's may share the memory of a whole document.
+		c.found[plyStructKey{strings.Clone(k.key), k.slice}] = f
 	}
 	c.mu.Unlock()
 	return f.sub, f.meta, nil

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
@@ -16,10 +17,16 @@ import (
 // maxDepth bounds the nesting of documents given as Go values, as parse.DefaultMaxDepth bounds JSON.
 const maxDepth = parse.DefaultMaxDepth
 
-// readObject reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
+// jsonReader reads the JSON inputs of one call: the values' maps and lists in the arena's memory, valid until its Reset
+// (see inArena), or (no arena) in memory of their own. Their strings are a copy of the inputs' either way.
+type jsonReader struct {
+	arena *parse.Arena
+}
+
+// object reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
 // mergepatch.ErrBadJSONDoc.
-func readObject(data []byte) (value.Value, error) {
-	v, err := parse.Limits{}.JSONDocument(data)
+func (r jsonReader) object(data []byte) (value.Value, error) {
+	v, err := parse.Limits{}.JSONDocumentIn(r.arena, data)
 	switch {
 	case err != nil:
 		return value.Value{}, mergepatch.ErrBadJSONDoc
@@ -31,12 +38,30 @@ func readObject(data []byte) (value.Value, error) {
 	return v, nil
 }
 
-// readDocument is readObject, with nil or empty text an empty object (strategicpatch's patch creation).
-func readDocument(data []byte) (value.Value, error) {
+// document is object, with nil or empty text an empty object (strategicpatch's patch creation).
+func (r jsonReader) document(data []byte) (value.Value, error) {
 	if len(data) == 0 {
 		return value.MustMap(), nil
 	}
-	return readObject(data)
+	return r.object(data)
+}
+
+// arenas keeps the memory of the documents of finished calls for the next ones.
+var arenas = sync.Pool{New: func() any { return new(parse.Arena) }}
+
+// inArena runs call with a reader into an arena, so that reading the inputs allocates nothing per map or list; call's
+// result must share no memory with the values it read (JSON text the call encodes, Go values toGo builds do not). An
+// error is computed again by call with a reader without arena, so that no error refers to the arena's memory; calls
+// are deterministic, so it is the same error.
+func inArena[R any](call func(jsonReader) (R, error)) (R, error) {
+	a := arenas.Get().(*parse.Arena)
+	out, err := call(jsonReader{arena: a})
+	a.Reset()
+	arenas.Put(a)
+	if err != nil {
+		return call(jsonReader{})
+	}
+	return out, nil
 }
 
 // fromMap converts a JSON object held as Go values (as encoding/json decodes them, numbers of any Go numeric type or

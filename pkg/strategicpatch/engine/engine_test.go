@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -44,5 +46,27 @@ var _ = Describe("engine.Options", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(Equal(`{"spec":{"containers":[{"image":"1","name":"a"},{"image":"2","name":"b"}]}}`),
 			"PatchDeleteRemovesMap deletes the map; SeedOrdering keeps live's item first")
+	})
+})
+
+var _ = Describe("the JSON calls", func() {
+	It("give results and errors that later calls, reading into the same reused memory, leave as they were", func() {
+		on := features.Gates{}
+		dup := []byte(`{"spec":{"containers":[{"name":"x","image":"1"},{"name":"x","image":"2"}]}}`)
+		_, refused := engine.Options{Gates: &on}.ApplyJSON([]byte(`{"spec":{"containers":[{"name":"x"}]}}`), dup, schema)
+		Expect(refused).To(HaveOccurred(), "ply refuses a patch list naming one merge key twice")
+		msg := refused.Error()
+		Expect(msg).To(ContainSubstring("spec.containers"))
+		first, err := engine.Options{}.ApplyJSON([]byte(`{"spec":{"containers":[{"name":"a","image":"1"}]}}`),
+			[]byte(`{"spec":{"containers":[{"name":"a","image":"2"}]}}`), schema)
+		Expect(err).NotTo(HaveOccurred())
+		want := string(first)
+		for i := range 50 {
+			other := []byte(fmt.Sprintf(`{"spec":{"containers":[{"name":"n%d","image":"%d"},{"name":"m","image":"y"}]}}`, i, i))
+			_, err := engine.Options{}.ThreeWayJSON(other, dup[:0], other, schema, true)
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(string(first)).To(Equal(want))
+		Expect(refused.Error()).To(Equal(msg))
 	})
 })
