@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
@@ -61,13 +62,55 @@ func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
 			maps = append(maps, placed{d, i, m == merging && i == 0})
 		}
 	}
-	b := builder{mode: m}
+	b := builders.Get().(*builder)
+	defer b.release()
+	b.mode = m
 	return b.structType(l, objects{maps: maps}, 0)
 }
 
-// builder builds the schema type of one call.
+// builder builds the schema type of one call. Its scratch memory (the keys of each node and their values, dropped
+// once the node's type is built) is kept for the next call.
 type builder struct {
-	mode mode
+	mode   mode
+	fields scratch[fieldValues]
+	values scratch[placed]
+}
+
+var builders = sync.Pool{New: func() any { return new(builder) }}
+
+// release clears b's scratch memory, which refers to the documents, and returns b to the pool.
+func (b *builder) release() {
+	b.fields.reset()
+	b.values.reset()
+	builders.Put(b)
+}
+
+// scratch hands out slices of one chunk of memory, a larger chunk when it runs out, until reset makes the last chunk
+// (cleared) available again.
+type scratch[T any] struct {
+	chunk []T
+}
+
+// scratchMax bounds the chunks of a scratch, in elements: larger requests get memory of their own.
+const scratchMax = 1 << 16
+
+// take returns a slice of length 0 and capacity n.
+func (s *scratch[T]) take(n int) []T {
+	if n > cap(s.chunk)-len(s.chunk) {
+		if n > scratchMax/2 {
+			return make([]T, 0, n)
+		}
+		s.chunk = make([]T, 0, min(max(n, 2*cap(s.chunk), 256), scratchMax))
+	}
+	at := len(s.chunk)
+	s.chunk = s.chunk[:at+n]
+	return s.chunk[at : at : at+n]
+}
+
+// reset clears what s handed out of its chunk and makes the chunk available again.
+func (s *scratch[T]) reset() {
+	clear(s.chunk)
+	s.chunk = s.chunk[:0]
 }
 
 // fieldValues collects, for one key of the objects of a node, the non-null values the documents hold there.
@@ -157,7 +200,7 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (*openapi.Type, 
 	if l == nil || depth > maxDepth {
 		return openapi.Unknown, nil
 	}
-	fields := collectFields(objs)
+	fields := b.collectFields(objs)
 	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })
 	var t *openapi.Type
 	var declared []openapi.Field
@@ -193,10 +236,10 @@ var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct
 // collectFields groups the fields of maps by key; a directive naming a list counts for the list's key. Witnesses
 // add values to the keys the others hold only.
 //
-// It reads objs twice: first it finds the keys and counts their values, then it gives each key its part of one slice
-// holding the objects and lists of all keys and fills them in.
-func collectFields(objs objects) []fieldValues {
-	fields := fieldSet{fields: make([]fieldValues, 0, objs.keysHint())}
+// It reads objs twice: first it finds the keys and counts their values, then it gives each key room for its objects and
+// lists from the builder's scratch memory and fills them in.
+func (b *builder) collectFields(objs objects) []fieldValues {
+	fields := fieldSet{fields: b.fields.take(objs.keysHint())}
 	read := func(fill bool) {
 		for _, witnesses := range [...]bool{false, true} {
 			objs.each(func(m placed) {
@@ -207,18 +250,12 @@ func collectFields(objs objects) []fieldValues {
 		}
 	}
 	read(false)
-	total := 0
-	for i := range fields.fields {
-		total += fields.fields[i].maps + fields.fields[i].lists
-	}
-	if total == 0 {
+	if !slices.ContainsFunc(fields.fields, func(fv fieldValues) bool { return fv.maps+fv.lists > 0 }) {
 		return fields.fields
 	}
-	values := make([]placed, total)
 	for i := range fields.fields {
 		fv := &fields.fields[i]
-		n := fv.maps + fv.lists
-		fv.values, values = values[:0:n], values[n:]
+		fv.values = b.values.take(fv.maps + fv.lists)
 	}
 	read(true)
 	return fields.fields
