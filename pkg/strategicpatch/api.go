@@ -52,11 +52,13 @@ var plyStructs sync.Map
 const plyStructMaxKeys = 256
 
 // plyStruct is the cached walk of one Go type: the successful look-ups of its keys (failed ones are asked again each
-// time, so that data cannot grow the cache, and give the schema's error). It is safe for concurrent use.
+// time, so that data cannot grow the cache, and give the schema's error), and the engine's types of its objects. It is
+// safe for concurrent use.
 type plyStruct struct {
 	s     PatchMetaFromStruct
 	mu    sync.RWMutex
 	found map[plyStructKey]plyStructFound
+	types engine.Types
 }
 
 // plyStructKey is a key looked up as an object (Struct) or as a list (Slice).
@@ -78,6 +80,9 @@ func plyStructOf(s PatchMetaFromStruct) *plyStruct {
 	c, _ := plyStructs.LoadOrStore(s.T, &plyStruct{s: s, found: map[plyStructKey]plyStructFound{}})
 	return c.(*plyStruct)
 }
+
+// Types keeps the engine's types of objects of c's Go type.
+func (c *plyStruct) Types() *engine.Types { return &c.types }
 
 func (c *plyStruct) Struct(key string) (engine.Lookup, engine.Meta, error) {
 	return c.lookup(plyStructKey{key, false})

@@ -12,13 +12,17 @@ import (
 	ply "github.com/plyproject/ply/pkg/strategicpatch"
 )
 
-var _ = Describe("the look-ups of a Go type, cached once per type", func() {
+var _ = Describe("the look-ups of a Go type and the types of its objects, cached once per type", func() {
 	// Keys of other case match a field as encoding/json matches them; an unknown field fails the look-up each time.
 	patches := []string{
 		`{"spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"web","image":"x"}]}}}}`,
 		`{"Spec":{"Replicas":4,"TEMPLATE":{"spec":{"Containers":[{"name":"web","image":"y"}]}}}}`,
 		`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"side"},{"name":"web"}],"containers":[{"name":"side","image":"s"}]}}}}`,
 		`{"spec":{"unknownField":{"a":1},"template":{"spec":{"containers":[{"name":"web","image":"z"}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":{"name":"web"}}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"9"}],"ports":null}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"9"}],"ports":[{"containerPort":81}]}]}}}}`,
+		`{"metadata":{"labels":{"app":"x"}},"spec":{"replicas":1}}`,
 	}
 	type result struct{ Out, Err string }
 	// calls applies each patch to two objects and creates the three-way patch to it, the schema given by schemaOf.

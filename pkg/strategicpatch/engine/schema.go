@@ -65,15 +65,18 @@ func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
 	b := builders.Get().(*builder)
 	defer b.release()
 	b.mode = m
-	return b.structType(l, objects{maps: maps}, 0)
+	t, _, err := b.structType(l, objects{maps: maps}, 0)
+	return t, err
 }
 
 // builder builds the schema type of one call. Its scratch memory (the keys of each node and their values, dropped
 // once the node's type is built) is kept for the next call.
 type builder struct {
-	mode   mode
-	fields scratch[fieldValues]
-	values scratch[placed]
+	mode     mode
+	fields   scratch[fieldValues]
+	values   scratch[placed]
+	declared scratch[openapi.Field]
+	shape    []byte
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -82,6 +85,7 @@ var builders = sync.Pool{New: func() any { return new(builder) }}
 func (b *builder) release() {
 	b.fields.reset()
 	b.values.reset()
+	b.declared.reset()
 	builders.Put(b)
 }
 
@@ -196,37 +200,63 @@ func (o objects) keysHint() int {
 }
 
 // structType is the type of objects objs (at nesting depth) under schema l: a struct with one field per key they hold.
-func (b *builder) structType(l Lookup, objs objects, depth int) (*openapi.Type, error) {
+// stable reports a type that is kept (see Types) or shared, whose address names it in the shape of another.
+func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type, stable bool, err error) {
 	if l == nil || depth > maxDepth {
-		return openapi.Unknown, nil
+		return openapi.Unknown, true, nil
 	}
 	fields := b.collectFields(objs)
 	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })
-	var t *openapi.Type
-	var declared []openapi.Field
+	declared := b.declared.take(len(fields))
+	stable = true
 	for i := range fields {
 		fv := &fields[i]
-		ft, meta, err := b.fieldType(l, fv, depth)
+		ft, meta, ftStable, err := b.fieldType(l, fv, depth)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if ft == nil {
 			continue
 		}
-		if t == nil {
-			n := len(fields) - i
-			t = &openapi.Type{Name: emptyStruct.Name, Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, n),
-				FieldNames: make([]string, 0, n)}
-			declared = make([]openapi.Field, 0, n)
-		}
+		stable = stable && ftStable
 		declared = append(declared, openapi.Field{Name: fv.name, Type: ft, Meta: meta, KubectlMeta: meta})
-		t.Fields[fv.name] = &declared[len(declared)-1]
-		t.FieldNames = append(t.FieldNames, fv.name)
 	}
-	if t == nil {
-		return emptyStruct, nil
+	if len(declared) == 0 {
+		return emptyStruct, true, nil
 	}
-	return t, nil
+	cache, ok := l.(TypeCacher)
+	if !ok || !stable {
+		return newStruct(declared, false), false, nil
+	}
+	shape := append(b.shape[:0], byte(b.mode))
+	for i := range declared {
+		shape = appendShape(shape, &declared[i])
+	}
+	b.shape = shape
+	if t := cache.Types().get(shape); t != nil {
+		return t, true, nil
+	}
+	t = newStruct(declared, true)
+	if kept := cache.Types().put(shape, t); kept != nil {
+		return kept, true, nil
+	}
+	return t, false, nil
+}
+
+// newStruct is the struct type declaring fields (sorted by name), in memory of its own; with toKeep, the field names
+// are copies, as the documents' may share the memory of a whole document text.
+func newStruct(fields []openapi.Field, toKeep bool) *openapi.Type {
+	t := &openapi.Type{Name: emptyStruct.Name, Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields)),
+		FieldNames: make([]string, len(fields))}
+	own := slices.Clone(fields)
+	for i := range own {
+		if toKeep {
+			own[i].Name = strings.Clone(own[i].Name)
+		}
+		t.Fields[own[i].Name] = &own[i]
+		t.FieldNames[i] = own[i].Name
+	}
+	return t
 }
 
 // emptyStruct is the type of objects none of whose fields have a type (maps of scalars, as labels): shared, as types
@@ -311,37 +341,38 @@ func listDirective(key string) (string, bool) {
 	return strings.CutPrefix(key, deletePrimPrefix)
 }
 
-// fieldType is the type and metadata of field fv.name holding fv, nil for a field left without schema.
-func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, error) {
+// fieldType is the type and metadata of field fv.name holding fv, nil for a field left without schema; stable as for
+// structType.
+func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, bool, error) {
 	name := fv.name
 	n := fv.maps + fv.lists + fv.scalars
 	switch {
 	case n > 0 && fv.maps == n:
 		sub, m, err := l.Struct(name)
 		if err != nil {
-			return nil, openapi.Meta{}, b.failAt(err, fv, false)
+			return nil, openapi.Meta{}, false, b.failAt(err, fv, false)
 		}
 		meta := toMeta(m)
 		if meta.Strategy.Has(openapi.StrategyReplace) {
 			// Taken whole: strategicpatch looks nothing up inside.
-			return openapi.Unknown, meta, nil
+			return openapi.Unknown, meta, true, nil
 		}
-		t, err := b.structType(sub, objects{maps: fv.values}, depth+1)
-		return t, meta, err
+		t, stable, err := b.structType(sub, objects{maps: fv.values}, depth+1)
+		return t, meta, stable, err
 	case fv.lists == n && (n > 0 || fv.listLookup):
 		sub, m, err := l.Slice(name)
 		if err != nil {
-			return nil, openapi.Meta{}, b.failAt(err, fv, fv.ordered)
+			return nil, openapi.Meta{}, false, b.failAt(err, fv, fv.ordered)
 		}
 		meta := toMeta(m)
 		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode == merging {
 			// Replaced whole: applying, strategicpatch looks nothing up inside. (Its conflict check does, item by item.)
-			return atomicList, meta, nil
+			return atomicList, meta, true, nil
 		}
-		t, err := b.listType(sub, fv.values, depth+1)
-		return t, meta, err
+		t, stable, err := b.listType(sub, fv.values, depth+1)
+		return t, meta, stable, err
 	}
-	return nil, openapi.Meta{}, nil
+	return nil, openapi.Meta{}, true, nil
 }
 
 // failAt is err where strategicpatch would look the field up and fail (see mode), nil elsewhere. ordered reports a
@@ -369,8 +400,8 @@ func (b *builder) failAt(err error, fv *fieldValues, ordered bool) error {
 }
 
 // listType is the type of lists lists, their items of schema l: objects (a struct type), scalars (a primitive type),
-// else no schema.
-func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, error) {
+// else no schema; stable as for structType.
+func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, bool, error) {
 	maps, scalars := 0, 0
 	for _, list := range lists {
 		for _, it := range list.v.Items() {
@@ -382,17 +413,18 @@ func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, 
 			}
 		}
 	}
-	elem := openapi.Unknown
+	elem, stable := openapi.Unknown, true
 	switch {
 	case maps > 0 && scalars == 0:
 		var err error
-		if elem, err = b.structType(l, objects{itemsOf: lists}, depth); err != nil {
-			return nil, err
+		if elem, stable, err = b.structType(l, objects{itemsOf: lists}, depth); err != nil {
+			return nil, false, err
 		}
 	case maps == 0:
 		elem = anyPrimitive
 	}
-	return &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: elem}, nil
+	t, stable := listOf(elem, stable)
+	return t, stable, nil
 }
 
 // atomicList is the type of lists replaced whole.
