@@ -31,21 +31,23 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 // Only what the patch names is converted to ply's values: the result holds original's other values themselves, as
 // strategicpatch's result (original, modified) does.
 func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
-	pv, err := fromMap(p)
-	if err != nil {
-		return nil, err
-	}
-	ov, rest, err := scoped(original, pv, l, 0)
-	if err != nil {
-		return nil, err
-	}
-	out, err := o.Apply(ov, pv, l)
-	if err != nil {
-		return nil, err
-	}
-	result := toMap(out)
-	rest.restore(result)
-	return result, nil
+	return withGoReader(func(r goReader) (map[string]interface{}, error) {
+		pv, err := r.fromGo(p, 0)
+		if err != nil {
+			return nil, err
+		}
+		ov, rest, err := r.scoped(original, pv, l, 0)
+		if err != nil {
+			return nil, err
+		}
+		out, err := o.Apply(ov, pv, l)
+		if err != nil {
+			return nil, err
+		}
+		result := toMap(out)
+		rest.restore(result)
+		return result, nil
+	})
 }
 
 // ComposeMaps is Compose on patches held as Go values.
