@@ -448,7 +448,36 @@ func toMeta(m Meta) openapi.Meta {
 		}
 	}
 	if m.MergeKey != "" {
-		out.MergeKey = []string{m.MergeKey}
+		out.MergeKey = mergeKeyOf(m.MergeKey)
 	}
 	return out
+}
+
+// mergeKeys holds one merge key slice per field name a schema names as one (never modified: types share them).
+var mergeKeys struct {
+	sync.RWMutex
+	of map[string][]string
+}
+
+// mergeKeysMax bounds the merge keys held; others get a slice per call.
+const mergeKeysMax = 1024
+
+// mergeKeyOf returns the merge key of one field, name.
+func mergeKeyOf(name string) []string {
+	mergeKeys.RLock()
+	key, ok := mergeKeys.of[name]
+	mergeKeys.RUnlock()
+	if ok {
+		return key
+	}
+	key = []string{strings.Clone(name)}
+	mergeKeys.Lock()
+	defer mergeKeys.Unlock()
+	if mergeKeys.of == nil {
+		mergeKeys.of = map[string][]string{}
+	}
+	if len(mergeKeys.of) < mergeKeysMax {
+		mergeKeys.of[key[0]] = key
+	}
+	return key
 }
