@@ -127,7 +127,7 @@ func CreateTwoWayMergePatch(original, modified []byte, dataStruct interface{}, f
 	if err != nil {
 		return nil, err
 	}
-	return CreateTwoWayMergePatchUsingLookupPatchMeta(original, modified, schema, fns...)
+	return plyKubectl.TwoWayJSON(original, modified, plyStructOf(schema), fns...)
 }
 
 // CreateTwoWayMergePatchUsingLookupPatchMeta is CreateTwoWayMergePatch with the schema given.
@@ -141,7 +141,7 @@ func CreateTwoWayMergeMapPatch(original, modified JSONMap, dataStruct interface{
 	if err != nil {
 		return nil, err
 	}
-	return CreateTwoWayMergeMapPatchUsingLookupPatchMeta(original, modified, schema, fns...)
+	return plyKubectl.TwoWayMap(original, modified, plyStructOf(schema), fns...)
 }
 
 // CreateTwoWayMergeMapPatchUsingLookupPatchMeta is CreateTwoWayMergeMapPatch with the schema given.
@@ -155,7 +155,7 @@ func StrategicMergePatch(original, patch []byte, dataStruct interface{}) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	return StrategicMergePatchUsingLookupPatchMeta(original, patch, schema)
+	return plyKubectl.ApplyJSON(original, patch, plyStructOf(schema))
 }
 
 // StrategicMergePatchUsingLookupPatchMeta is StrategicMergePatch with the schema given.
@@ -173,7 +173,7 @@ func StrategicMergeMapPatch(original, patch JSONMap, dataStruct interface{}) (JS
 	if _, ok := dataStruct.(*unstructured.Unstructured); ok {
 		return nil, mergepatch.ErrUnsupportedStrategicMergePatchFormat
 	}
-	return StrategicMergeMapPatchUsingLookupPatchMeta(original, patch, schema)
+	return plyKubectl.ApplyMap(original, patch, plyStructOf(schema))
 }
 
 // StrategicMergeMapPatchUsingLookupPatchMeta is StrategicMergeMapPatch with the schema given.

@@ -54,19 +54,19 @@ type placed struct {
 // does with values it takes without looking at them.
 //
 // In mode merging, docs are the object and the patch (or two patches): only the keys of the patch (docs[1]) are
-// looked up, so that the cost is the patch's, not the object's.
-func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
-	maps := make([]placed, 0, len(docs))
+// looked up, so that the cost is the patch's, not the object's. stable reports a type kept for later calls (see
+// Types).
+func typeOf(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable bool, err error) {
+	b := builders.Get().(*builder)
+	defer b.release()
+	b.mode = m
+	maps := b.values.take(len(docs))
 	for i, d := range docs {
 		if d.IsMap() {
 			maps = append(maps, placed{d, i, m == merging && i == 0})
 		}
 	}
-	b := builders.Get().(*builder)
-	defer b.release()
-	b.mode = m
-	t, _, err := b.structType(l, objects{maps: maps}, 0)
-	return t, err
+	return b.structType(l, objects{maps: maps}, 0)
 }
 
 // builder builds the schema type of one call. Its scratch memory (the keys of each node and their values, dropped
