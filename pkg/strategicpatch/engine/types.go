@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"sync"
 	"unsafe"
 
@@ -53,19 +54,24 @@ func (c *Types) put(shape []byte, t *openapi.Type) *openapi.Type {
 	return t
 }
 
-// appendShape appends the shape of field f of a struct type to shape.
+// appendShape appends the shape of field f of a struct type to shape: each string with its length before it, so
+// that no two shapes read alike.
 func appendShape(shape []byte, f *openapi.Field) []byte {
-	shape = append(shape, f.Name...)
+	shape = appendString(shape, f.Name)
 	set := byte(0)
 	if f.Meta.Set {
 		set = 1
 	}
-	shape = append(shape, 0, byte(f.Meta.Strategy), set)
+	shape = binary.AppendUvarint(append(shape, byte(f.Meta.Strategy), set), uint64(len(f.Meta.MergeKey)))
 	for _, k := range f.Meta.MergeKey {
-		shape = append(shape, k...)
-		shape = append(shape, 0)
+		shape = appendString(shape, k)
 	}
-	return appendAddress(append(shape, 0), f.Type)
+	return appendAddress(shape, f.Type)
+}
+
+// appendString appends s's length and s.
+func appendString(shape []byte, s string) []byte {
+	return append(binary.AppendUvarint(shape, uint64(len(s))), s...)
 }
 
 // appendAddress appends t's address, which names it while it is kept.
