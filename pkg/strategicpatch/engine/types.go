@@ -28,6 +28,13 @@ type Types struct {
 // a shape of their own, and past the bound their types are built for each call.
 const typesMax = 1024
 
+// Len is the number of shapes c keeps.
+func (c *Types) Len() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.byShape)
+}
+
 // get returns the type kept for shape, or nil.
 func (c *Types) get(shape []byte) *openapi.Type {
 	c.mu.RLock()
