@@ -11,12 +11,24 @@ import (
 // that Document would read included) or that holds no value or more than one is an *Error. A null value is
 // value.Null. Limits apply as for Document.
 func (l Limits) JSONDocument(data []byte) (value.Value, error) {
+	return l.jsonDocument(data, false, nil)
+}
+
+// JSONDocumentIn reads data as JSONDocument does, with the result's maps and lists in a's memory instead of an
+// allocation of their own: the result is valid until a.Reset (see Arena). Its strings are a copy of data's, as
+// JSONDocument's are. A nil a is JSONDocument.
+func (l Limits) JSONDocumentIn(a *Arena, data []byte) (value.Value, error) {
+	return l.jsonDocument(data, false, a)
+}
+
+// jsonDocument is JSONDocument, with data taken over when owned and maps and lists in a.
+func (l Limits) jsonDocument(data []byte, owned bool, a *Arena) (value.Value, error) {
 	l = l.withDefaults()
 	if len(data) > l.MaxBytes {
 		return value.Null, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
 	}
 	var one [1]doc
-	docs, err, _ := l.parseJSON(data, false, nil, one[:0])
+	docs, err, _ := l.parseJSON(data, owned, a, one[:0])
 	switch {
 	case err != nil:
 		return value.Null, err

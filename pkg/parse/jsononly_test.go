@@ -16,10 +16,19 @@ var _ = Describe("JSONDocument", func() {
 			Expect(json.Valid([]byte(text))).To(Equal(want != ""), "encoding/json agrees")
 			if want == "" {
 				Expect(err).To(HaveOccurred())
+				_, err = parse.Limits{}.JSONDocumentIn(&parse.Arena{}, []byte(text))
+				Expect(err).To(HaveOccurred())
 				return
 			}
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(v.JSON())).To(Equal(want))
+
+			var a parse.Arena
+			data := []byte(text)
+			inArena, err := parse.Limits{}.JSONDocumentIn(&a, data)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(inArena.JSON())).To(Equal(want), "the same value, read into an Arena")
+			a.Reset()
 		},
 		Entry("an object", ` {"b": [1, 2.5], "a": null} `, `{"a":null,"b":[1,2.5]}`),
 		Entry("a list", `[true]`, `[true]`),

@@ -2,10 +2,13 @@ package strategicpatch
 
 // This file is apimachinery's strategicpatch API over ply's engine. It compiles in two places unchanged: here, where
 // types.go aliases apimachinery's types, and inside a copy of apimachinery's own package, in place of its patch.go
-// (test/smpsuite), so it names only LookupPatchMeta, PatchMeta, JSONMap, NewPatchMetaFromStruct and the imports
+// (test/smpsuite), so it names only LookupPatchMeta, PatchMeta, PatchMetaFromStruct, JSONMap, NewPatchMetaFromStruct and the imports
 // below, and its own names start with "ply".
 
 import (
+	"strings"
+	"sync"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
@@ -18,9 +21,14 @@ var plyKubectl = engine.Options{}
 // plyLookup walks a LookupPatchMeta for the engine.
 type plyLookup struct{ s LookupPatchMeta }
 
+// plyLookupOf adapts s for the engine: a PatchMetaFromStruct through the look-ups cached for its Go type, any other
+// schema key by key as it is asked.
 func plyLookupOf(s LookupPatchMeta) engine.Lookup {
-	if s == nil {
+	switch t := s.(type) {
+	case nil:
 		return nil
+	case PatchMetaFromStruct:
+		return plyStructOf(t)
 	}
 	return plyLookup{s}
 }
@@ -35,6 +43,83 @@ func (l plyLookup) Slice(key string) (engine.Lookup, engine.Meta, error) {
 	return plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}, err
 }
 
+// plyStructs holds one *plyStruct per Go type a PatchMetaFromStruct has been asked about (reflect.Type keys), so
+// that the tags of a type are read by reflection once per key, whichever call asks.
+var plyStructs sync.Map
+
+// plyStructMaxKeys bounds the look-ups cached per type: a struct's fields match JSON keys case-insensitively, so the
+// keys that succeed are bounded by its fields only up to case; past the bound, look-ups go to the schema each time.
+const plyStructMaxKeys = 256
+
+// plyStruct is the cached walk of one Go type: the successful look-ups of its keys (failed ones are asked again each
+// time, so that data cannot grow the cache, and give the schema's error), and the engine's types of its objects. It is
+// safe for concurrent use.
+type plyStruct struct {
+	s     PatchMetaFromStruct
+	mu    sync.RWMutex
+	found map[plyStructKey]plyStructFound
+	types engine.Types
+}
+
+// plyStructKey is a key looked up as an object (Struct) or as a list (Slice).
+type plyStructKey struct {
+	key   string
+	slice bool
+}
+
+// plyStructFound is a successful look-up: the field's schema (cached itself) and metadata.
+type plyStructFound struct {
+	sub  engine.Lookup
+	meta engine.Meta
+}
+
+func plyStructOf(s PatchMetaFromStruct) *plyStruct {
+	if c, ok := plyStructs.Load(s.T); ok {
+		return c.(*plyStruct)
+	}
+	c, _ := plyStructs.LoadOrStore(s.T, &plyStruct{s: s, found: map[plyStructKey]plyStructFound{}})
+	return c.(*plyStruct)
+}
+
+// Types keeps the engine's types of objects of c's Go type.
+func (c *plyStruct) Types() *engine.Types { return &c.types }
+
+func (c *plyStruct) Struct(key string) (engine.Lookup, engine.Meta, error) {
+	return c.lookup(plyStructKey{key, false})
+}
+
+func (c *plyStruct) Slice(key string) (engine.Lookup, engine.Meta, error) {
+	return c.lookup(plyStructKey{key, true})
+}
+
+func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
+	c.mu.RLock()
+	f, ok := c.found[k]
+	c.mu.RUnlock()
+	if ok {
+		return f.sub, f.meta, nil
+	}
+	var sub LookupPatchMeta
+	var m PatchMeta
+	var err error
+	if k.slice {
+		sub, m, err = c.s.LookupPatchMetadataForSlice(k.key)
+	} else {
+		sub, m, err = c.s.LookupPatchMetadataForStruct(k.key)
+	}
+	f = plyStructFound{plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}}
+	if err != nil {
+		return f.sub, f.meta, err
+	}
+	c.mu.Lock()
+	if len(c.found) < plyStructMaxKeys {
+		// The key is a copy: the caller's may share the memory of a whole document.
+		c.found[plyStructKey{strings.Clone(k.key), k.slice}] = f
+	}
+	c.mu.Unlock()
+	return f.sub, f.meta, nil
+}
+
 // CreateTwoWayMergePatch returns the patch from original to modified (JSON; empty: {}), the schema read from the Go
 // struct dataStruct's tags, checked by fns.
 func CreateTwoWayMergePatch(original, modified []byte, dataStruct interface{}, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
@@ -42,7 +127,7 @@ func CreateTwoWayMergePatch(original, modified []byte, dataStruct interface{}, f
 	if err != nil {
 		return nil, err
 	}
-	return CreateTwoWayMergePatchUsingLookupPatchMeta(original, modified, schema, fns...)
+	return plyKubectl.TwoWayJSON(original, modified, plyStructOf(schema), fns...)
 }
 
 // CreateTwoWayMergePatchUsingLookupPatchMeta is CreateTwoWayMergePatch with the schema given.
@@ -56,7 +141,7 @@ func CreateTwoWayMergeMapPatch(original, modified JSONMap, dataStruct interface{
 	if err != nil {
 		return nil, err
 	}
-	return CreateTwoWayMergeMapPatchUsingLookupPatchMeta(original, modified, schema, fns...)
+	return plyKubectl.TwoWayMap(original, modified, plyStructOf(schema), fns...)
 }
 
 // CreateTwoWayMergeMapPatchUsingLookupPatchMeta is CreateTwoWayMergeMapPatch with the schema given.
@@ -70,7 +155,7 @@ func StrategicMergePatch(original, patch []byte, dataStruct interface{}) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	return StrategicMergePatchUsingLookupPatchMeta(original, patch, schema)
+	return plyKubectl.ApplyJSON(original, patch, plyStructOf(schema))
 }
 
 // StrategicMergePatchUsingLookupPatchMeta is StrategicMergePatch with the schema given.
@@ -88,7 +173,7 @@ func StrategicMergeMapPatch(original, patch JSONMap, dataStruct interface{}) (JS
 	if _, ok := dataStruct.(*unstructured.Unstructured); ok {
 		return nil, mergepatch.ErrUnsupportedStrategicMergePatchFormat
 	}
-	return StrategicMergeMapPatchUsingLookupPatchMeta(original, patch, schema)
+	return plyKubectl.ApplyMap(original, patch, plyStructOf(schema))
 }
 
 // StrategicMergeMapPatchUsingLookupPatchMeta is StrategicMergeMapPatch with the schema given.

@@ -4,7 +4,7 @@
 // test/internal/benchcase's Deployments (10, 100 and 1,000 env entries; the image changed, or every env value).
 //
 //	go test ./test/dropinbench -run XXX -bench . -benchmem          # testing.B, side by side
-//	go run ./test/dropinbench/cmd/ratios -benchtime 1s               # the table of ratios, docs/strategicpatch.md
+//	go run ./test/dropinbench/cmd/ratios -cpu -benchtime 500ms -count 5  # the tables of ratios, docs/strategicpatch.md
 //
 // The package's Ginkgo suite checks that both implementations return the same bytes (maps) on every input, so the
 // numbers compare equal work.

@@ -14,36 +14,40 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 	if p == nil {
 		p = []byte("{}")
 	}
-	vs, err := readAll(readObject, original, p)
-	if err != nil {
-		return nil, err
-	}
-	out, err := o.Apply(vs[0], vs[1], l)
-	if err != nil {
-		return nil, err
-	}
-	return out.JSON(), nil
+	return inArena(func(r jsonReader) ([]byte, error) {
+		vs, err := readAll(r.object, original, p)
+		if err != nil {
+			return nil, err
+		}
+		out, err := o.Apply(vs[0], vs[1], l)
+		if err != nil {
+			return nil, err
+		}
+		return out.JSON(), nil
+	})
 }
 
 // ApplyMap is Apply on objects held as Go values (StrategicMergeMapPatchUsingLookupPatchMeta); neither is modified.
 // Only what the patch names is converted to ply's values: the result holds original's other values themselves, as
 // strategicpatch's result (original, modified) does.
 func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
-	pv, err := fromMap(p)
-	if err != nil {
-		return nil, err
-	}
-	ov, rest, err := scoped(original, pv, l, 0)
-	if err != nil {
-		return nil, err
-	}
-	out, err := o.Apply(ov, pv, l)
-	if err != nil {
-		return nil, err
-	}
-	result := toMap(out)
-	rest.restore(result)
-	return result, nil
+	return withGoReader(func(r goReader) (map[string]interface{}, error) {
+		pv, err := r.fromGo(p, 0)
+		if err != nil {
+			return nil, err
+		}
+		ov, rest, err := r.scoped(original, pv, l, 0)
+		if err != nil {
+			return nil, err
+		}
+		out, err := o.Apply(ov, pv, l)
+		if err != nil {
+			return nil, err
+		}
+		result := toMap(out)
+		rest.restore(result)
+		return result, nil
+	})
 }
 
 // ComposeMaps is Compose on patches held as Go values.
@@ -61,15 +65,18 @@ func (o Options) ComposeMaps(l Lookup, patches ...map[string]interface{}) (map[s
 
 // TwoWayJSON is TwoWay on JSON text (CreateTwoWayMergePatchUsingLookupPatchMeta): empty text is {}.
 func (o Options) TwoWayJSON(original, modified []byte, l Lookup, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
-	vs, err := readAll(readDocument, original, modified)
-	if err != nil {
-		return nil, err
+	call := func(r jsonReader) ([]byte, error) {
+		vs, err := readAll(r.document, original, modified)
+		if err != nil {
+			return nil, err
+		}
+		p, err := o.TwoWay(vs[0], vs[1], l, fns...)
+		if err != nil {
+			return nil, err
+		}
+		return p.JSON(), nil
 	}
-	p, err := o.TwoWay(vs[0], vs[1], l, fns...)
-	if err != nil {
-		return nil, err
-	}
-	return p.JSON(), nil
+	return inArena(call)
 }
 
 // TwoWayMap is TwoWay on objects held as Go values (CreateTwoWayMergeMapPatchUsingLookupPatchMeta).
@@ -87,15 +94,18 @@ func (o Options) TwoWayMap(original, modified map[string]interface{}, l Lookup, 
 
 // ThreeWayJSON is ThreeWay on JSON text (CreateThreeWayMergePatch): empty text is {}.
 func (o Options) ThreeWayJSON(original, modified, current []byte, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
-	vs, err := readAll(readDocument, original, modified, current)
-	if err != nil {
-		return nil, err
+	call := func(r jsonReader) ([]byte, error) {
+		vs, err := readAll(r.document, original, modified, current)
+		if err != nil {
+			return nil, err
+		}
+		p, err := o.ThreeWay(vs[0], vs[1], vs[2], l, overwrite, fns...)
+		if err != nil {
+			return nil, err
+		}
+		return p.JSON(), nil
 	}
-	p, err := o.ThreeWay(vs[0], vs[1], vs[2], l, overwrite, fns...)
-	if err != nil {
-		return nil, err
-	}
-	return p.JSON(), nil
+	return inArena(call)
 }
 
 // readAll reads each input with read, in order; the first error is returned, as the callers read them one by one.

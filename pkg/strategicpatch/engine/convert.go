@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
@@ -16,10 +17,16 @@ import (
 // maxDepth bounds the nesting of documents given as Go values, as parse.DefaultMaxDepth bounds JSON.
 const maxDepth = parse.DefaultMaxDepth
 
-// readObject reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
+// jsonReader reads the JSON inputs of one call: the values' maps and lists in the arena's memory, valid until its Reset
+// (see inArena), or (no arena) in memory of their own. Their strings are a copy of the inputs' either way.
+type jsonReader struct {
+	arena *parse.Arena
+}
+
+// object reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
 // mergepatch.ErrBadJSONDoc.
-func readObject(data []byte) (value.Value, error) {
-	v, err := parse.Limits{}.JSONDocument(data)
+func (r jsonReader) object(data []byte) (value.Value, error) {
+	v, err := parse.Limits{}.JSONDocumentIn(r.arena, data)
 	switch {
 	case err != nil:
 		return value.Value{}, mergepatch.ErrBadJSONDoc
@@ -31,21 +38,80 @@ func readObject(data []byte) (value.Value, error) {
 	return v, nil
 }
 
-// readDocument is readObject, with nil or empty text an empty object (strategicpatch's patch creation).
-func readDocument(data []byte) (value.Value, error) {
+// document is object, with nil or empty text an empty object (strategicpatch's patch creation).
+func (r jsonReader) document(data []byte) (value.Value, error) {
 	if len(data) == 0 {
 		return value.MustMap(), nil
 	}
-	return readObject(data)
+	return r.object(data)
+}
+
+// arenas keeps the memory of the documents of finished calls for the next ones.
+var arenas = sync.Pool{New: func() any { return new(parse.Arena) }}
+
+// inArena runs call with a reader into an arena, so that reading the inputs allocates nothing per map or list; call's
+// result must share no memory with the values it read (JSON text the call encodes, Go values toGo builds do not). An
+// error is computed again by call with a reader without arena, so that no error refers to the arena's memory; calls
+// are deterministic, so it is the same error.
+func inArena[R any](call func(jsonReader) (R, error)) (R, error) {
+	a := arenas.Get().(*parse.Arena)
+	out, err := call(jsonReader{arena: a})
+	a.Reset()
+	arenas.Put(a)
+	if err != nil {
+		return call(jsonReader{})
+	}
+	return out, nil
 }
 
 // fromMap converts a JSON object held as Go values (as encoding/json decodes them, numbers of any Go numeric type or
 // json.Number) into a Value; a nil map is {}.
 func fromMap(m map[string]interface{}) (value.Value, error) {
-	return fromGo(m, 0)
+	return goReader{}.fromGo(m, 0)
 }
 
-func fromGo(x interface{}, depth int) (value.Value, error) {
+// goReader converts Go values into Values, their maps and lists in the scratch memory of a pooled goReader (valid
+// until its release; see withGoReader) or, for the zero goReader, in memory of their own.
+type goReader struct {
+	fields *scratch[value.Field]
+	items  *scratch[value.Value]
+}
+
+// goReaders keeps the scratch memory of finished calls for the next ones.
+var goReaders = sync.Pool{New: func() any { return &goReader{new(scratch[value.Field]), new(scratch[value.Value])} }}
+
+// withGoReader runs call with a pooled goReader; call's result must share no memory with the values it converted (Go
+// values toGo builds do not). An error is computed again by call with the zero goReader, so that no error refers to the
+// scratch memory; calls are deterministic, so it is the same error.
+func withGoReader[R any](call func(goReader) (R, error)) (R, error) {
+	r := goReaders.Get().(*goReader)
+	out, err := call(*r)
+	r.fields.reset()
+	r.items.reset()
+	goReaders.Put(r)
+	if err != nil {
+		return call(goReader{})
+	}
+	return out, nil
+}
+
+// takeFields returns room for n fields.
+func (r goReader) takeFields(n int) []value.Field {
+	if r.fields == nil {
+		return make([]value.Field, 0, n)
+	}
+	return r.fields.take(n)
+}
+
+// takeItems returns a list of n items.
+func (r goReader) takeItems(n int) []value.Value {
+	if r.items == nil {
+		return make([]value.Value, n)
+	}
+	return r.items.take(n)[:n]
+}
+
+func (r goReader) fromGo(x interface{}, depth int) (value.Value, error) {
 	if depth > maxDepth {
 		return value.Value{}, fmt.Errorf("the document nests deeper than %d levels", maxDepth)
 	}
@@ -72,9 +138,9 @@ func fromGo(x interface{}, depth int) (value.Value, error) {
 		}
 		return value.Float(f), nil
 	case map[string]interface{}:
-		fields := make([]value.Field, 0, len(t))
+		fields := r.takeFields(len(t))
 		for k, v := range t {
-			fv, err := fromGo(v, depth+1)
+			fv, err := r.fromGo(v, depth+1)
 			if err != nil {
 				return value.Value{}, err
 			}
@@ -82,9 +148,9 @@ func fromGo(x interface{}, depth int) (value.Value, error) {
 		}
 		return sortedMap(fields), nil
 	case []interface{}:
-		items := make([]value.Value, len(t))
+		items := r.takeItems(len(t))
 		for i, it := range t {
-			v, err := fromGo(it, depth+1)
+			v, err := r.fromGo(it, depth+1)
 			if err != nil {
 				return value.Value{}, err
 			}
@@ -92,11 +158,11 @@ func fromGo(x interface{}, depth int) (value.Value, error) {
 		}
 		return value.List(items), nil
 	}
-	return fromReflect(reflect.ValueOf(x), depth)
+	return r.fromReflect(reflect.ValueOf(x), depth)
 }
 
 // fromReflect converts the other Go types JSON maps hold: named maps and slices (JSONMap), sized numbers.
-func fromReflect(r reflect.Value, depth int) (value.Value, error) {
+func (gr goReader) fromReflect(r reflect.Value, depth int) (value.Value, error) {
 	switch r.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return value.Int(r.Int()), nil
@@ -112,7 +178,7 @@ func fromReflect(r reflect.Value, depth int) (value.Value, error) {
 		if r.Type().Key().Kind() == reflect.String {
 			fields := make([]value.Field, 0, r.Len())
 			for it := r.MapRange(); it.Next(); {
-				fv, err := fromGo(it.Value().Interface(), depth+1)
+				fv, err := gr.fromGo(it.Value().Interface(), depth+1)
 				if err != nil {
 					return value.Value{}, err
 				}
@@ -123,7 +189,7 @@ func fromReflect(r reflect.Value, depth int) (value.Value, error) {
 	case reflect.Slice, reflect.Array:
 		items := make([]value.Value, r.Len())
 		for i := range items {
-			v, err := fromGo(r.Index(i).Interface(), depth+1)
+			v, err := gr.fromGo(r.Index(i).Interface(), depth+1)
 			if err != nil {
 				return value.Value{}, err
 			}
@@ -134,7 +200,7 @@ func fromReflect(r reflect.Value, depth int) (value.Value, error) {
 		if r.IsNil() {
 			return value.Null, nil
 		}
-		return fromGo(r.Elem().Interface(), depth)
+		return gr.fromGo(r.Elem().Interface(), depth)
 	}
 	return value.Value{}, fmt.Errorf("unknown type: %v", r.Type())
 }

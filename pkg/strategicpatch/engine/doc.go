@@ -7,12 +7,16 @@
 // imports nothing of k8s.io/apimachinery's strategicpatch or jsonmergepatch, so that package strategicpatch's api.go can
 // sit inside a copy of apimachinery's own package and call it without an import cycle (test/smpsuite). Each call builds
 // ply's schema type (openapi.Type, in a one-type openapi.FromTypes schema) from the Lookup, asking it only for the keys
-// the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one.
+// the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one. A
+// Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
+// objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
-// ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original); errors are
-// apimachinery's (mergepatch's sentinels compared with ==, ErrConflict, ErrPreconditionFailed, the messages of a patch
-// list out of $setElementOrder's order and of an item without its merge key), else ply's *elements.Error naming the
-// source and field path.
+// ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original), and none
+// refers to the memory the calls keep for the next ones (documents read into a pooled parse.Arena, scratch memory of
+// the schema builder and of ApplyMap's conversion: results are encoded or converted before it is reset, errors are
+// computed again without it); errors are apimachinery's (mergepatch's sentinels compared with ==, ErrConflict,
+// ErrPreconditionFailed, the messages of a patch list out of $setElementOrder's order and of an item without its merge
+// key), else ply's *elements.Error naming the source and field path.
 package engine

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
@@ -38,12 +39,22 @@ const rootName = "root"
 
 // schemaOf builds the schema of one call: the type of docs under l, named rootName.
 func schemaOf(l Lookup, m mode, docs ...value.Value) (*openapi.Schema, *openapi.Type, error) {
-	t, err := typeOf(l, m, docs...)
+	t, stable, err := typeOf(l, m, docs...)
 	if err != nil {
 		return nil, nil, err
 	}
-	return openapi.FromTypes(map[string]*openapi.Type{rootName: t}), t, nil
+	if !stable {
+		return openapi.FromTypes(map[string]*openapi.Type{rootName: t}), t, nil
+	}
+	if s, ok := schemas.Load(t); ok {
+		return s.(*openapi.Schema), t, nil
+	}
+	s, _ := schemas.LoadOrStore(t, openapi.FromTypes(map[string]*openapi.Type{rootName: t}))
+	return s.(*openapi.Schema), t, nil
 }
+
+// schemas holds the one-type schema of each kept root type (see Types), *openapi.Type keys.
+var schemas sync.Map
 
 // Apply returns original patched by p (StrategicMergeMapPatchUsingLookupPatchMeta).
 func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {

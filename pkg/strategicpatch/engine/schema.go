@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
@@ -53,25 +54,72 @@ type placed struct {
 // does with values it takes without looking at them.
 //
 // In mode merging, docs are the object and the patch (or two patches): only the keys of the patch (docs[1]) are
-// looked up, so that the cost is the patch's, not the object's.
-func typeOf(l Lookup, m mode, docs ...value.Value) (*openapi.Type, error) {
-	maps := make([]placed, 0, len(docs))
+// looked up, so that the cost is the patch's, not the object's. stable reports a type kept for later calls (see
+// Types).
+func typeOf(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable bool, err error) {
+	b := builders.Get().(*builder)
+	defer b.release()
+	b.mode = m
+	maps := b.values.take(len(docs))
 	for i, d := range docs {
 		if d.IsMap() {
 			maps = append(maps, placed{d, i, m == merging && i == 0})
 		}
 	}
-	b := builder{mode: m}
-	return b.structType(l, maps, 0)
+	return b.structType(l, objects{maps: maps}, 0)
 }
 
-// builder builds the schema type of one call.
+// builder builds the schema type of one call. Its scratch memory (the keys of each node and their values, dropped
+// once the node's type is built) is kept for the next call.
 type builder struct {
-	mode mode
+	mode     mode
+	fields   scratch[fieldValues]
+	values   scratch[placed]
+	declared scratch[openapi.Field]
+	shape    []byte
+}
+
+var builders = sync.Pool{New: func() any { return new(builder) }}
+
+// release clears b's scratch memory, which refers to the documents, and returns b to the pool.
+func (b *builder) release() {
+	b.fields.reset()
+	b.values.reset()
+	b.declared.reset()
+	builders.Put(b)
+}
+
+// scratch hands out slices of one chunk of memory, a larger chunk when it runs out, until reset makes the last chunk
+// (cleared) available again.
+type scratch[T any] struct {
+	chunk []T
+}
+
+// scratchMax bounds the chunks of a scratch, in elements: larger requests get memory of their own.
+const scratchMax = 1 << 16
+
+// take returns a slice of length 0 and capacity n.
+func (s *scratch[T]) take(n int) []T {
+	if n > cap(s.chunk)-len(s.chunk) {
+		if n > scratchMax/2 {
+			return make([]T, 0, n)
+		}
+		s.chunk = make([]T, 0, min(max(n, 2*cap(s.chunk), 256), scratchMax))
+	}
+	at := len(s.chunk)
+	s.chunk = s.chunk[:at+n]
+	return s.chunk[at : at : at+n]
+}
+
+// reset clears what s handed out of its chunk and makes the chunk available again.
+func (s *scratch[T]) reset() {
+	clear(s.chunk)
+	s.chunk = s.chunk[:0]
 }
 
 // fieldValues collects, for one key of the objects of a node, the non-null values the documents hold there.
 type fieldValues struct {
+	name       string
 	values     []placed // the objects and lists
 	maps       int
 	lists      int
@@ -80,59 +128,188 @@ type fieldValues struct {
 	ordered    bool // a $setElementOrder directive names the key
 }
 
-// structType is the type of objects maps (at nesting depth) under schema l: a struct with one field per key they hold.
-func (b *builder) structType(l Lookup, maps []placed, depth int) (*openapi.Type, error) {
-	if l == nil || depth > maxDepth {
-		return openapi.Unknown, nil
+// fieldSet holds the fieldValues of the keys of one node, one per key; index finds them once there are many.
+type fieldSet struct {
+	fields []fieldValues
+	index  map[string]int
+}
+
+// fieldSetIndexed is the number of keys past which a fieldSet finds keys through its index rather than by scanning.
+const fieldSetIndexed = 16
+
+// find returns the position of key's fieldValues, or -1.
+func (s *fieldSet) find(key string) int {
+	if s.index != nil {
+		if i, ok := s.index[key]; ok {
+			return i
+		}
+		return -1
 	}
-	fields := collectFields(maps)
-	t := &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields))}
-	for name, fv := range fields {
-		ft, meta, err := b.fieldType(l, name, fv, depth)
+	for i := range s.fields {
+		if s.fields[i].name == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// add returns the position of key's fieldValues, added if s has none.
+func (s *fieldSet) add(key string) int {
+	if i := s.find(key); i >= 0 {
+		return i
+	}
+	s.fields = append(s.fields, fieldValues{name: key})
+	i := len(s.fields) - 1
+	switch {
+	case s.index != nil:
+		s.index[key] = i
+	case len(s.fields) > fieldSetIndexed:
+		s.index = make(map[string]int, 2*len(s.fields))
+		for j, f := range s.fields {
+			s.index[f.name] = j
+		}
+	}
+	return i
+}
+
+// objects are the objects of one node: maps themselves, or the items of lists that are objects.
+type objects struct {
+	maps    []placed
+	itemsOf []placed
+}
+
+// each calls f with each object, in order.
+func (o objects) each(f func(placed)) {
+	for _, m := range o.maps {
+		f(m)
+	}
+	for _, list := range o.itemsOf {
+		for _, it := range list.v.Items() {
+			if it.IsMap() {
+				f(placed{it, list.doc, list.witness})
+			}
+		}
+	}
+}
+
+// keysHint is a size for the set of keys of o: the most any one object holds.
+func (o objects) keysHint() int {
+	most := 0
+	o.each(func(m placed) { most = max(most, m.v.Len()) })
+	return most
+}
+
+// structType is the type of objects objs (at nesting depth) under schema l: a struct with one field per key they hold.
+// stable reports a type that is kept (see Types) or shared, whose address names it in the shape of another.
+func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type, stable bool, err error) {
+	if l == nil || depth > maxDepth {
+		return openapi.Unknown, true, nil
+	}
+	fields := b.collectFields(objs)
+	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })
+	declared := b.declared.take(len(fields))
+	stable = true
+	for i := range fields {
+		fv := &fields[i]
+		ft, meta, ftStable, err := b.fieldType(l, fv, depth)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if ft == nil {
 			continue
 		}
-		t.Fields[name] = &openapi.Field{Name: name, Type: ft, Meta: meta, KubectlMeta: meta}
-		t.FieldNames = append(t.FieldNames, name)
+		stable = stable && ftStable
+		declared = append(declared, openapi.Field{Name: fv.name, Type: ft, Meta: meta, KubectlMeta: meta})
 	}
-	slices.Sort(t.FieldNames)
-	return t, nil
+	if len(declared) == 0 {
+		return emptyStruct, true, nil
+	}
+	cache, ok := l.(TypeCacher)
+	if !ok || !stable {
+		return newStruct(declared, false), false, nil
+	}
+	shape := append(b.shape[:0], byte(b.mode))
+	for i := range declared {
+		shape = appendShape(shape, &declared[i])
+	}
+	b.shape = shape
+	if t := cache.Types().get(shape); t != nil {
+		return t, true, nil
+	}
+	t = newStruct(declared, true)
+	if kept := cache.Types().put(shape, t); kept != nil {
+		return kept, true, nil
+	}
+	return t, false, nil
 }
+
+// newStruct is the struct type declaring fields (sorted by name), in memory of its own; with toKeep, the field names
+// are copies, as the documents' may share the memory of a whole document text.
+func newStruct(fields []openapi.Field, toKeep bool) *openapi.Type {
+	t := &openapi.Type{Name: emptyStruct.Name, Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields)),
+		FieldNames: make([]string, len(fields))}
+	own := slices.Clone(fields)
+	for i := range own {
+		if toKeep {
+			own[i].Name = strings.Clone(own[i].Name)
+		}
+		t.Fields[own[i].Name] = &own[i]
+		t.FieldNames[i] = own[i].Name
+	}
+	return t
+}
+
+// emptyStruct is the type of objects none of whose fields have a type (maps of scalars, as labels): shared, as types
+// are never modified once built.
+var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: map[string]*openapi.Field{}}
 
 // collectFields groups the fields of maps by key; a directive naming a list counts for the list's key. Witnesses
 // add values to the keys the others hold only.
-func collectFields(maps []placed) map[string]*fieldValues {
-	fields := make(map[string]*fieldValues)
-	for _, witnesses := range [...]bool{false, true} {
-		for _, m := range maps {
-			if m.witness == witnesses {
-				addFields(fields, m)
-			}
+//
+// It reads objs twice: first it finds the keys and counts their values, then it gives each key room for its objects and
+// lists from the builder's scratch memory and fills them in.
+func (b *builder) collectFields(objs objects) []fieldValues {
+	fields := fieldSet{fields: b.fields.take(objs.keysHint())}
+	read := func(fill bool) {
+		for _, witnesses := range [...]bool{false, true} {
+			objs.each(func(m placed) {
+				if m.witness == witnesses {
+					addFields(&fields, m, fill)
+				}
+			})
 		}
 	}
-	return fields
+	read(false)
+	if !slices.ContainsFunc(fields.fields, func(fv fieldValues) bool { return fv.maps+fv.lists > 0 }) {
+		return fields.fields
+	}
+	for i := range fields.fields {
+		fv := &fields.fields[i]
+		fv.values = b.values.take(fv.maps + fv.lists)
+	}
+	read(true)
+	return fields.fields
 }
 
-// addFields adds the fields of m to fields.
-func addFields(fields map[string]*fieldValues, m placed) {
+// addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists.
+func addFields(fields *fieldSet, m placed, fill bool) {
 	if _, ok := m.v.Get("$patch"); ok && !m.witness {
 		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
 		return
 	}
 	get := func(k string) *fieldValues {
-		fv := fields[k]
-		if fv == nil && !m.witness {
-			fv = &fieldValues{}
-			fields[k] = fv
+		i := fields.find(k)
+		if i < 0 && !m.witness {
+			i = fields.add(k)
 		}
-		return fv
+		if i < 0 {
+			return nil
+		}
+		return &fields.fields[i]
 	}
 	for _, f := range m.v.Fields() {
 		if strings.HasPrefix(f.Key, "$") {
-			if name, ok := listDirective(f.Key); ok && !m.witness {
+			if name, ok := listDirective(f.Key); ok && !m.witness && !fill {
 				fv := get(name)
 				fv.listLookup = true
 				fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
@@ -140,19 +317,19 @@ func addFields(fields map[string]*fieldValues, m placed) {
 			continue
 		}
 		fv := get(f.Key)
-		if fv == nil || f.Value.IsNull() {
-			continue
-		}
 		switch {
+		case fv == nil || f.Value.IsNull():
+		case fill:
+			if f.Value.IsMap() || f.Value.IsList() {
+				fv.values = append(fv.values, placed{f.Value, m.doc, m.witness})
+			}
 		case f.Value.IsMap():
 			fv.maps++
 		case f.Value.IsList():
 			fv.lists++
 		default:
 			fv.scalars++
-			continue
 		}
-		fv.values = append(fv.values, placed{f.Value, m.doc, m.witness})
 	}
 }
 
@@ -164,36 +341,38 @@ func listDirective(key string) (string, bool) {
 	return strings.CutPrefix(key, deletePrimPrefix)
 }
 
-// fieldType is the type and metadata of field name holding fv, nil for a field left without schema.
-func (b *builder) fieldType(l Lookup, name string, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, error) {
+// fieldType is the type and metadata of field fv.name holding fv, nil for a field left without schema; stable as for
+// structType.
+func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, bool, error) {
+	name := fv.name
 	n := fv.maps + fv.lists + fv.scalars
 	switch {
 	case n > 0 && fv.maps == n:
 		sub, m, err := l.Struct(name)
 		if err != nil {
-			return nil, openapi.Meta{}, b.failAt(err, fv, false)
+			return nil, openapi.Meta{}, false, b.failAt(err, fv, false)
 		}
 		meta := toMeta(m)
 		if meta.Strategy.Has(openapi.StrategyReplace) {
 			// Taken whole: strategicpatch looks nothing up inside.
-			return openapi.Unknown, meta, nil
+			return openapi.Unknown, meta, true, nil
 		}
-		t, err := b.structType(sub, fv.values, depth+1)
-		return t, meta, err
+		t, stable, err := b.structType(sub, objects{maps: fv.values}, depth+1)
+		return t, meta, stable, err
 	case fv.lists == n && (n > 0 || fv.listLookup):
 		sub, m, err := l.Slice(name)
 		if err != nil {
-			return nil, openapi.Meta{}, b.failAt(err, fv, fv.ordered)
+			return nil, openapi.Meta{}, false, b.failAt(err, fv, fv.ordered)
 		}
 		meta := toMeta(m)
 		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode == merging {
 			// Replaced whole: applying, strategicpatch looks nothing up inside. (Its conflict check does, item by item.)
-			return atomicList, meta, nil
+			return atomicList, meta, true, nil
 		}
-		t, err := b.listType(sub, fv.values, depth+1)
-		return t, meta, err
+		t, stable, err := b.listType(sub, fv.values, depth+1)
+		return t, meta, stable, err
 	}
-	return nil, openapi.Meta{}, nil
+	return nil, openapi.Meta{}, true, nil
 }
 
 // failAt is err where strategicpatch would look the field up and fail (see mode), nil elsewhere. ordered reports a
@@ -221,31 +400,31 @@ func (b *builder) failAt(err error, fv *fieldValues, ordered bool) error {
 }
 
 // listType is the type of lists lists, their items of schema l: objects (a struct type), scalars (a primitive type),
-// else no schema.
-func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, error) {
-	var maps []placed
-	scalars := 0
+// else no schema; stable as for structType.
+func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, bool, error) {
+	maps, scalars := 0, 0
 	for _, list := range lists {
 		for _, it := range list.v.Items() {
 			switch {
 			case it.IsMap():
-				maps = append(maps, placed{it, list.doc, list.witness})
+				maps++
 			case it.IsScalar():
 				scalars++
 			}
 		}
 	}
-	elem := openapi.Unknown
+	elem, stable := openapi.Unknown, true
 	switch {
-	case len(maps) > 0 && scalars == 0:
+	case maps > 0 && scalars == 0:
 		var err error
-		if elem, err = b.structType(l, maps, depth); err != nil {
-			return nil, err
+		if elem, stable, err = b.structType(l, objects{itemsOf: lists}, depth); err != nil {
+			return nil, false, err
 		}
-	case len(maps) == 0:
+	case maps == 0:
 		elem = anyPrimitive
 	}
-	return &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: elem}, nil
+	t, stable := listOf(elem, stable)
+	return t, stable, nil
 }
 
 // atomicList is the type of lists replaced whole.
@@ -269,7 +448,36 @@ func toMeta(m Meta) openapi.Meta {
 		}
 	}
 	if m.MergeKey != "" {
-		out.MergeKey = []string{m.MergeKey}
+		out.MergeKey = mergeKeyOf(m.MergeKey)
 	}
 	return out
+}
+
+// mergeKeys holds one merge key slice per field name a schema names as one (never modified: types share them).
+var mergeKeys struct {
+	sync.RWMutex
+	of map[string][]string
+}
+
+// mergeKeysMax bounds the merge keys held; others get a slice per call.
+const mergeKeysMax = 1024
+
+// mergeKeyOf returns the merge key of one field, name.
+func mergeKeyOf(name string) []string {
+	mergeKeys.RLock()
+	key, ok := mergeKeys.of[name]
+	mergeKeys.RUnlock()
+	if ok {
+		return key
+	}
+	key = []string{strings.Clone(name)}
+	mergeKeys.Lock()
+	defer mergeKeys.Unlock()
+	if mergeKeys.of == nil {
+		mergeKeys.of = map[string][]string{}
+	}
+	if len(mergeKeys.of) < mergeKeysMax {
+		mergeKeys.of[key[0]] = key
+	}
+	return key
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/openapi"
@@ -19,23 +20,25 @@ type kept struct {
 // "$retainKeys" (which decide about every field) that merges into original's (not a field of strategy replace), the
 // fields p does not name (by key, or through a "$setElementOrder/" or "$deleteFromPrimitiveList/" directive) are left
 // out of the value and kept aside, so that the cost of a small patch to a large object is the patch's.
-func scoped(original map[string]interface{}, p value.Value, l Lookup, depth int) (value.Value, *kept, error) {
+func (r goReader) scoped(original map[string]interface{}, p value.Value, l Lookup, depth int) (value.Value, *kept, error) {
 	if !p.IsMap() || depth > maxDepth {
-		v, err := fromGo(original, depth)
+		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
 	if _, ok := p.Get("$patch"); ok {
-		v, err := fromGo(original, depth)
+		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
 	if _, ok := p.Get("$retainKeys"); ok {
-		v, err := fromGo(original, depth)
+		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
 	k := &kept{}
-	fields := make([]value.Field, 0, p.Len())
+	fields := r.takeFields(min(p.Len(), len(original)))
+	var room [4]string
+	listed := directiveLists(p, room[:0])
 	for key, ov := range original {
-		pv, named := namedBy(p, key)
+		pv, named := namedBy(p, key, listed)
 		if !named {
 			if k.rest == nil {
 				k.rest = make(map[string]interface{}, len(original))
@@ -48,14 +51,14 @@ func scoped(original map[string]interface{}, p value.Value, l Lookup, depth int)
 		if om, ok := ov.(map[string]interface{}); ok && pv.IsMap() && merges(l, key) {
 			subSchema, _, _ := l.Struct(key)
 			var sub *kept
-			if v, sub, err = scoped(om, pv, subSchema, depth+1); sub != nil {
+			if v, sub, err = r.scoped(om, pv, subSchema, depth+1); sub != nil {
 				if k.sub == nil {
 					k.sub = map[string]*kept{}
 				}
 				k.sub[key] = sub
 			}
 		} else {
-			v, err = fromGo(ov, depth+1)
+			v, err = r.fromGo(ov, depth+1)
 		}
 		if err != nil {
 			return value.Value{}, nil, err
@@ -75,17 +78,24 @@ func merges(l Lookup, key string) bool {
 	return err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
 }
 
-// namedBy returns the value patch map p gives key, and whether p names key: as a field or through a list directive.
-func namedBy(p value.Value, key string) (value.Value, bool) {
+// namedBy returns the value patch map p gives key, and whether p names key: as a field or through a list directive
+// (listed, the lists p's directives name).
+func namedBy(p value.Value, key string, listed []string) (value.Value, bool) {
 	if v, ok := p.Get(key); ok {
 		return v, true
 	}
-	if strings.HasPrefix(key, "$") {
-		return value.Value{}, false
+	return value.Value{}, !strings.HasPrefix(key, "$") && slices.Contains(listed, key)
+}
+
+// directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of
+// patch map p name.
+func directiveLists(p value.Value, names []string) []string {
+	for _, f := range p.Fields() {
+		if name, ok := listDirective(f.Key); ok {
+			names = append(names, name)
+		}
 	}
-	_, ordered := p.Get(setOrderPrefix + key)
-	_, deleted := p.Get(deletePrimPrefix + key)
-	return value.Value{}, ordered || deleted
+	return names
 }
 
 // restore puts the fields k kept aside back into result, the map the patch gave.

@@ -4,7 +4,10 @@
 //
 //	go run ./test/dropinbench/cmd/ratios -benchtime 1s -count 3
 //
-// With -count above 1 each cell is the median of the runs, the two implementations alternating run by run.
+// With -count above 1 each cell is the median of the runs, the two implementations alternating run by run, and the
+// time ratio is the median of the runs' ratios, their range in parentheses. With -cpu the times are CPU time per call
+// (user and system time of the process, its garbage collector included) instead of wall time: on a machine shared
+// with other work, CPU time moves less with the load than wall time does.
 package main
 
 import (
@@ -14,7 +17,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/plyproject/ply/test/dropinbench"
 	"github.com/plyproject/ply/test/internal/benchcase"
@@ -22,17 +27,30 @@ import (
 
 type result struct{ ns, bytes, allocs int64 }
 
+// settings are the command's flags.
+type settings struct {
+	benchtime string
+	count     int
+	cpu       bool
+}
+
 func main() {
 	testing.Init()
-	benchtime := flag.String("benchtime", "1s", "run time (or Nx iterations) per benchmark")
-	count := flag.Int("count", 1, "runs per benchmark; cells show the median")
+	var set settings
+	flag.StringVar(&set.benchtime, "benchtime", "1s", "run time (or Nx iterations) per benchmark")
+	flag.IntVar(&set.count, "count", 1, "runs per benchmark; cells show the median")
+	flag.BoolVar(&set.cpu, "cpu", false, "measure CPU time per call (the process's, garbage collection included), not wall time")
 	flag.Parse()
-	if err := flag.Set("test.benchtime", *benchtime); err != nil {
+	if err := flag.Set("test.benchtime", set.benchtime); err != nil {
 		fmt.Fprintln(os.Stderr, "ratios: -benchtime:", err)
 		os.Exit(2)
 	}
-	fmt.Printf("%s/%s, %d CPUs, GOMAXPROCS %d, %s, benchtime %s, median of %d\n\n",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *benchtime, *count)
+	clock := "wall time"
+	if set.cpu {
+		clock = "CPU time"
+	}
+	fmt.Printf("%s/%s, %d CPUs, GOMAXPROCS %d, %s, benchtime %s, median of %d, %s\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), set.benchtime, set.count, clock)
 	fmt.Println("| call | env | change | ply ns/op | ply B/op | ply allocs/op | apimachinery ns/op | apimachinery B/op | apimachinery allocs/op | time ratio | bytes ratio | allocs ratio |")
 	fmt.Println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, op := range dropinbench.Ops {
@@ -43,27 +61,28 @@ func main() {
 					fmt.Fprintln(os.Stderr, "ratios:", err)
 					os.Exit(1)
 				}
-				cells := measure(op, c, *count)
+				cells, timeRatio := measure(op, c, set)
 				p, a := cells[0], cells[1]
 				fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", op, n, change,
 					num(p.ns), num(p.bytes), num(p.allocs), num(a.ns), num(a.bytes), num(a.allocs),
-					ratio(a.ns, p.ns), ratio(a.bytes, p.bytes), ratio(a.allocs, p.allocs))
+					timeRatio, ratio(a.bytes, p.bytes), ratio(a.allocs, p.allocs))
 			}
 		}
 	}
 }
 
-// measure runs op on c for each API count times, alternating, and returns each API's medians.
-func measure(op string, c dropinbench.Case, count int) []result {
+// measure runs op on c for each API set.count times, alternating, and returns each API's medians and the time ratio
+// (apimachinery's over ply's): the median of the runs' ratios, with their range when there are several.
+func measure(op string, c dropinbench.Case, set settings) ([]result, string) {
 	runs := make([][]result, len(dropinbench.APIs))
-	for range count {
+	for range set.count {
 		for i, api := range dropinbench.APIs {
-			r := testing.Benchmark(dropinbench.Bench(api, op, c))
-			if r.N == 0 {
-				fmt.Fprintf(os.Stderr, "ratios: %s %s %s failed\n", api.Name, op, c.Name())
+			r, err := run(api, op, c, set)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "ratios: %s %s %s: %v\n", api.Name, op, c.Name(), err)
 				os.Exit(1)
 			}
-			runs[i] = append(runs[i], result{r.NsPerOp(), r.AllocedBytesPerOp(), r.AllocsPerOp()})
+			runs[i] = append(runs[i], r)
 		}
 	}
 	out := make([]result, len(runs))
@@ -71,7 +90,54 @@ func measure(op string, c dropinbench.Case, count int) []result {
 		out[i] = result{median(rs, func(r result) int64 { return r.ns }), median(rs, func(r result) int64 { return r.bytes }),
 			median(rs, func(r result) int64 { return r.allocs })}
 	}
-	return out
+	ratios := make([]float64, set.count)
+	for i := range ratios {
+		ratios[i] = float64(runs[1][i].ns) / float64(max(runs[0][i].ns, 1))
+	}
+	slices.Sort(ratios)
+	timeRatio := strconv.FormatFloat(ratios[len(ratios)/2], 'f', 2, 64) + "×"
+	if set.count > 1 {
+		timeRatio += fmt.Sprintf(" (%.2f–%.2f)", ratios[0], ratios[len(ratios)-1])
+	}
+	return out, timeRatio
+}
+
+// run measures op of api on c once: with testing.Benchmark, or with set.cpu its CPU time per call over set.benchtime
+// (a duration, or N calls written Nx).
+func run(api dropinbench.API, op string, c dropinbench.Case, set settings) (result, error) {
+	if !set.cpu {
+		r := testing.Benchmark(dropinbench.Bench(api, op, c))
+		if r.N == 0 {
+			return result{}, fmt.Errorf("the benchmark failed")
+		}
+		return result{r.NsPerOp(), r.AllocedBytesPerOp(), r.AllocsPerOp()}, nil
+	}
+	calls, d := 0, time.Duration(0)
+	if n, ok := strings.CutSuffix(set.benchtime, "x"); ok {
+		calls, _ = strconv.Atoi(n)
+	} else {
+		d, _ = time.ParseDuration(set.benchtime)
+	}
+	if _, err := dropinbench.Call(api, op, c, false); err != nil { // warm the caches as testing.Benchmark's first run does
+		return result{}, err
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu0, err := processCPU()
+	if err != nil {
+		return result{}, err
+	}
+	n, start := 0, time.Now()
+	for n < max(calls, 1) || time.Since(start) < d {
+		if _, err := dropinbench.Call(api, op, c, false); err != nil {
+			return result{}, err
+		}
+		n++
+	}
+	cpu1, _ := processCPU()
+	runtime.ReadMemStats(&after)
+	return result{(cpu1 - cpu0).Nanoseconds() / int64(n), int64(after.TotalAlloc-before.TotalAlloc) / int64(n),
+		int64(after.Mallocs-before.Mallocs) / int64(n)}, nil
 }
 
 func median(rs []result, f func(result) int64) int64 {

@@ -1,0 +1,70 @@
+package strategicpatch_test
+
+import (
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	appsv1 "k8s.io/api/apps/v1"
+	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	ply "github.com/plyproject/ply/pkg/strategicpatch"
+)
+
+var _ = Describe("the look-ups of a Go type and the types of its objects, cached once per type", func() {
+	// Keys of other case match a field as encoding/json matches them; an unknown field fails the look-up each time.
+	patches := []string{
+		`{"spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"web","image":"x"}]}}}}`,
+		`{"Spec":{"Replicas":4,"TEMPLATE":{"spec":{"Containers":[{"name":"web","image":"y"}]}}}}`,
+		`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"side"},{"name":"web"}],"containers":[{"name":"side","image":"s"}]}}}}`,
+		`{"spec":{"unknownField":{"a":1},"template":{"spec":{"containers":[{"name":"web","image":"z"}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":{"name":"web"}}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"9"}],"ports":null}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"9"}],"ports":[{"containerPort":81}]}]}}}}`,
+		`{"metadata":{"labels":{"app":"x"}},"spec":{"replicas":1}}`,
+	}
+	type result struct{ Out, Err string }
+	// calls applies each patch to two objects and creates the three-way patch to it, the schema given by schemaOf.
+	calls := func(schemaOf func() sp.LookupPatchMeta) []result {
+		var out []result
+		for _, p := range patches {
+			for _, live := range []string{current, `{"spec":{"unknownField":{"b":2}}}`} {
+				b, err := ply.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), schemaOf())
+				out = append(out, result{string(b), errText(err)})
+			}
+			b, err := ply.CreateThreeWayMergePatch([]byte(original), []byte(p), []byte(current), schemaOf(), true)
+			out = append(out, result{string(b), errText(err)})
+		}
+		return out
+	}
+
+	It("give the results of the same schema walked key by key, from many goroutines at once", func() {
+		var asked []string
+		want := calls(func() sp.LookupPatchMeta { return countingLookup{schema, &asked} })
+		Expect(want).To(ContainElement(HaveField("Err", ContainSubstring(`unable to find api field in struct DeploymentSpec for the json field "unknownField"`))),
+			"a failed look-up is the schema's error")
+		Expect(want).To(ContainElement(HaveField("Out", ContainSubstring(`"Spec":{"Replicas":4`))))
+
+		got := make([][]result, 8)
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				for range 5 {
+					got[i] = calls(func() sp.LookupPatchMeta {
+						s, err := ply.NewPatchMetaFromStruct(&appsv1.Deployment{})
+						Expect(err).NotTo(HaveOccurred())
+						return s
+					})
+				}
+			}()
+		}
+		wg.Wait()
+		for _, g := range got {
+			Expect(g).To(Equal(want))
+		}
+	})
+})
