@@ -112,9 +112,12 @@ func (e *LockTimeoutError) Error() string {
 // setLease is a Lease this run holds; release gives it up.
 type setLease struct {
 	ri dynamic.ResourceInterface
-	// retry repeats a request while it fails transiently (Client.retrier):
-	// a repeated create meets AlreadyExists and a repeated update 409, after
-	// which acquire reads the Lease again, so a lost answer is safe.
+	// retry repeats a request while it fails transiently, each call with
+	// retries of its own (Client.retrier: the retry time runs from that
+	// operation's first failure, and the renewals and the run's reads call
+	// it concurrently): a repeated create meets AlreadyExists and a repeated
+	// update 409, after which acquire reads the Lease again, so a lost
+	// answer is safe.
 	retry    func(context.Context, func(context.Context) error) error
 	name     string
 	identity string
@@ -150,13 +153,20 @@ func (c *Client) lock(ctx context.Context, set *applySet, opts Lock, notify func
 	if ns == "" {
 		ns = LeaseNamespaceClusterScoped
 	}
-	l := &setLease{ri: c.dyn.Resource(leaseResource).Namespace(ns), retry: c.retrier().do, name: LeaseName(set.id), identity: opts.Identity, duration: opts.Duration}
+	l := c.newSetLease(ns, LeaseName(set.id), opts.Identity, opts.Duration)
 	if err := l.acquire(ctx, set.String(), ns, opts.Timeout, notify); err != nil {
 		return nil, err
 	}
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
 	go l.renewLoop()
 	return l, nil
+}
+
+// newSetLease is the Lease name in namespace ns, for identity, not yet
+// taken. Each of its requests is retried with retries of its own.
+func (c *Client) newSetLease(ns, name, identity string, duration time.Duration) *setLease {
+	retry := func(ctx context.Context, op func(context.Context) error) error { return c.retrier().do(ctx, op) }
+	return &setLease{ri: c.dyn.Resource(leaseResource).Namespace(ns), retry: retry, name: name, identity: identity, duration: duration}
 }
 
 // retryPeriod is how often a waiting run reads the Lease again.
