@@ -2,8 +2,9 @@ package cluster
 
 import "github.com/plyproject/ply/pkg/value"
 
-// An object already read before its server-side apply (t.pre: the lane
-// chosen with LaneAuto read it, from the run's LIST or a GET) needs no
+// An object already read before its server-side apply (t.pre: read for
+// the per-object controls, and for the lane LaneAuto chooses, from the
+// run's LIST or a GET) needs no
 // apply patch when managedFields show that the patch would change
 // nothing: the server-side manager's Apply entry, of the configuration's
 // apiVersion, owns exactly the configuration's fields, and live holds the
