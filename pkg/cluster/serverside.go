@@ -171,8 +171,8 @@ func (c *Client) applyServerSide(ctx context.Context, t target) (ssaResult, erro
 	}
 	r.answer, r.created = answer, created
 	if dry {
-		r.answer, r.migrated, err = dryHandOver(answer, manager)
-		return r, err
+		r.answer, r.migrated = dryHandOver(answer, manager)
+		return r, nil
 	}
 	if r.migrated {
 		return r, nil

@@ -1,15 +1,11 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
-	"errors"
 
-	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // A server dry run of the server-side lane shows what the real run would
@@ -31,73 +27,33 @@ import (
 // dryHandOver returns the server's dry-run answer to the first apply patch
 // of an object under manager as the real run would leave the object, and
 // whether the run would move client-side managers' fields (see above).
-func dryHandOver(answer value.Value, manager string) (value.Value, bool, error) {
+func dryHandOver(answer value.Value, manager string) (value.Value, bool) {
 	csa := sets.New(owners(answer, "Update", LastAppliedAnnotation)...)
 	csa.Insert(owners(answer, "Update", CompressedLastAppliedAnnotation)...)
 	if csa.Len() == 0 {
-		return answer, false, nil
+		return answer, false
 	}
 	md, _ := answer.Get("metadata")
 	mf, _ := md.Get("managedFields")
-	moved, kept := &fieldpath.Set{}, &fieldpath.Set{}
+	moved, kept := value.MustMap(), value.MustMap()
 	var entries []value.Value
 	for _, e := range mf.Items() {
-		fields, err := fieldSet(e)
-		if err != nil {
-			return value.Null, false, err
-		}
+		fields, _ := e.Get("fieldsV1")
 		if stringAt(e, "operation") == "Update" && stringAt(e, "subresource") == "" && csa.Has(stringAt(e, "manager")) {
-			moved = moved.Union(fields)
+			moved = unionFields(moved, fields)
 			continue
 		}
-		kept = kept.Union(fields)
+		kept = unionFields(kept, fields)
 		entries = append(entries, e)
 	}
 	if manager == DefaultServerSideFieldManager && stringAt(md, "annotations", LastAppliedAnnotation) != "" {
 		// handOver gives it to kubectl-last-applied first.
-		kept.Insert(fieldpath.MakePathOrDie("metadata", "annotations", LastAppliedAnnotation))
+		kept = unionFields(kept, fieldsPath("metadata", "annotations", LastAppliedAnnotation))
 	}
-	removed, err := setValue(moved.Difference(withAncestors(kept)))
-	if err != nil {
-		return value.Null, false, err
-	}
+	removed := fieldsOutside(moved, kept)
 	out := keepIdentity(answer, withoutOwned(answer, removed))
 	omd, _ := out.Get("metadata")
-	return out.With("metadata", omd.With("managedFields", value.List(entries))), true, nil
-}
-
-// withAncestors returns s with the paths above each of its members: a map
-// or list item that holds a kept field is kept, as the server keeps it.
-func withAncestors(s *fieldpath.Set) *fieldpath.Set {
-	out := s.Copy()
-	s.Iterate(func(p fieldpath.Path) {
-		for i := 1; i < len(p); i++ {
-			out.Insert(p[:i].Copy())
-		}
-	})
-	return out
-}
-
-// fieldSet reads the fieldsV1 of the managedFields entry e.
-func fieldSet(e value.Value) (*fieldpath.Set, error) {
-	f, ok := e.Get("fieldsV1")
-	s := &fieldpath.Set{}
-	if !ok {
-		return s, nil
-	}
-	if err := s.FromJSON(bytes.NewReader(f.JSON())); err != nil {
-		return nil, errors.New("cannot read the managed fields of " + stringAt(e, "manager") + ": " + err.Error())
-	}
-	return s, nil
-}
-
-// setValue returns s as a FieldsV1 value.
-func setValue(s *fieldpath.Set) (value.Value, error) {
-	b, err := s.ToJSON()
-	if err != nil {
-		return value.Null, err
-	}
-	return parse.Document(b)
+	return out.With("metadata", omd.With("managedFields", value.List(entries))), true
 }
 
 // dryApply sends t's apply patch body under the lane's manager as a dry
@@ -113,8 +69,8 @@ func (c *Client) dryApply(ctx context.Context, t target, body []byte) (value.Val
 	if err != nil {
 		return value.Null, err
 	}
-	answer, _, err = dryHandOver(answer, manager)
-	return answer, err
+	answer, _ = dryHandOver(answer, manager)
+	return answer, nil
 }
 
 // dryForce sends, for a dry run, the first apply patch of t again with
