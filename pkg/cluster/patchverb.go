@@ -106,12 +106,7 @@ func (c *Client) updateRaw(ctx context.Context, t target, p planned, obj value.V
 // mergePatchRaw sends body as a JSON merge patch of the object ref names and
 // returns the server's answer.
 func (c *Client) mergePatchRaw(ctx context.Context, raw rest.Interface, ref Ref, body []byte, dry bool) (value.Value, error) {
-	req := raw.Patch(types.MergePatchType).AbsPath(refPath(ref)...).
-		Param("fieldManager", c.fieldManager()).Param("fieldValidation", c.fieldValidation()).Body(body)
-	if dry {
-		req = req.Param("dryRun", metav1.DryRunAll)
-	}
-	answer, err := do(ctx, req)
+	answer, err := do(ctx, c.writeParams(raw.Patch(types.MergePatchType).AbsPath(refPath(ref)...).Body(body), c.fieldManager(), dry))
 	if err != nil {
 		return value.Null, err
 	}

@@ -391,12 +391,9 @@ func (c *Client) patchOnce(ctx context.Context, t target, pt types.PatchType, bo
 
 // patchRaw sends one patch through the wire path (wire.go).
 func (c *Client) patchRaw(ctx context.Context, ref Ref, pt types.PatchType, body []byte, manager string, force, dry bool) (value.Value, bool, error) {
-	req := c.raw.Patch(pt).AbsPath(refPath(ref)...).Param("fieldManager", manager).Param("fieldValidation", c.fieldValidation()).Body(body)
+	req := c.writeParams(c.raw.Patch(pt).AbsPath(refPath(ref)...).Body(body), manager, dry)
 	if force && pt == types.ApplyPatchType {
 		req = req.Param("force", "true")
-	}
-	if dry {
-		req = req.Param("dryRun", metav1.DryRunAll)
 	}
 	res := req.MaxRetries(0).Do(ctx)
 	if err := res.Error(); err != nil {

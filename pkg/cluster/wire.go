@@ -71,6 +71,17 @@ func do(ctx context.Context, req *rest.Request) ([]byte, error) {
 	return res.Raw()
 }
 
+// writeParams returns req, a write, with the parameters every write
+// carries: the field manager, the field validation (--validate) and, for a
+// dry run, dryRun=All.
+func (c *Client) writeParams(req *rest.Request, manager string, dry bool) *rest.Request {
+	req = req.Param("fieldManager", manager).Param("fieldValidation", c.fieldValidation())
+	if dry {
+		req = req.Param("dryRun", metav1.DryRunAll)
+	}
+	return req
+}
+
 // getRaw reads the object ref names; found is false when the server
 // answers 404.
 func (c *Client) getRaw(ctx context.Context, raw rest.Interface, ref Ref) (live value.Value, found bool, err error) {
@@ -94,11 +105,7 @@ func (c *Client) writeRaw(ctx context.Context, raw rest.Interface, ref Ref, crea
 	} else {
 		req = raw.Put().AbsPath(refPath(ref)...)
 	}
-	req = req.SetHeader("Content-Type", "application/json").Param("fieldManager", c.fieldManager()).
-		Param("fieldValidation", c.fieldValidation()).Body(body)
-	if dry {
-		req = req.Param("dryRun", metav1.DryRunAll)
-	}
+	req = c.writeParams(req.SetHeader("Content-Type", "application/json").Body(body), c.fieldManager(), dry)
 	answer, err := do(ctx, req)
 	if err != nil {
 		return value.Null, err
