@@ -14,6 +14,20 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
+// yamlCases reads the table of a spec: the items of the YAML list in the
+// file at path, read when the spec tree is built.
+func yamlCases(path string) []value.Value {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	cases, err := parse.Document(data)
+	if err != nil {
+		panic(path + ": " + err.Error())
+	}
+	return cases.Items()
+}
+
 // laneDoc parses a YAML document for a spec.
 func laneDoc(yaml string) value.Value {
 	GinkgoHelper()
@@ -23,15 +37,7 @@ func laneDoc(yaml string) value.Value {
 }
 
 var _ = Describe("recordedFromManager", func() {
-	data, err := os.ReadFile("testdata/lane/recorded.yaml")
-	if err != nil {
-		panic(err)
-	}
-	cases, err := parse.Document(data)
-	if err != nil {
-		panic(err)
-	}
-	for _, c := range cases.Items() {
+	for _, c := range yamlCases("testdata/lane/recorded.yaml") {
 		live, _ := c.Get("live")
 		want, _ := c.Get("want")
 		It(stringAt(c, "name"), func() {

@@ -1,24 +1,12 @@
 package cluster
 
 import (
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/plyproject/ply/pkg/parse"
 )
 
 var _ = Describe("alreadyApplied", func() {
-	data, err := os.ReadFile("testdata/noop/cases.yaml")
-	if err != nil {
-		panic(err)
-	}
-	cases, err := parse.Document(data)
-	if err != nil {
-		panic(err)
-	}
-	for _, c := range cases.Items() {
+	for _, c := range yamlCases("testdata/noop/cases.yaml") {
 		live, _ := c.Get("live")
 		config, _ := c.Get("config")
 		want, _ := c.Get("want")

@@ -1,24 +1,12 @@
 package cluster
 
 import (
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/plyproject/ply/pkg/parse"
 )
 
 var _ = Describe("dryHandOver", func() {
-	data, err := os.ReadFile("testdata/ssadry/cases.yaml")
-	if err != nil {
-		panic(err)
-	}
-	cases, err := parse.Document(data)
-	if err != nil {
-		panic(err)
-	}
-	for _, c := range cases.Items() {
+	for _, c := range yamlCases("testdata/ssadry/cases.yaml") {
 		answer, _ := c.Get("answer")
 		want, _ := c.Get("want")
 		movedValue, _ := c.Get("moved")

@@ -1,24 +1,12 @@
 package cluster
 
 import (
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/plyproject/ply/pkg/parse"
 )
 
 var _ = Describe("the record of the client-side lane (recordOf)", func() {
-	data, err := os.ReadFile("testdata/record/cases.yaml")
-	if err != nil {
-		panic(err)
-	}
-	cases, err := parse.Document(data)
-	if err != nil {
-		panic(err)
-	}
-	for _, c := range cases.Items() {
+	for _, c := range yamlCases("testdata/record/cases.yaml") {
 		live, _ := c.Get("live")
 		want, _ := c.Get("want")
 		It(stringAt(c, "name"), func() {
