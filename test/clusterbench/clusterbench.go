@@ -107,41 +107,42 @@ func Manifests(n, version int) []map[string]any {
 	}
 	for i := range n - n/2 {
 		name := "deploy-" + pad4(i)
-		out = append(out, map[string]any{
-			"apiVersion": "apps/v1",
-			"kind":       "Deployment",
-			"metadata": map[string]any{
-				"name":   name,
-				"labels": map[string]any{"bench": "clusterbench", "version": v},
+		out = append(out, benchDeployment(name, v, map[string]any{
+			"name":  "app",
+			"image": "nginx:1." + v,
+			"ports": []any{
+				map[string]any{"name": "http", "containerPort": 8080},
+				map[string]any{"name": "metrics", "containerPort": 9090},
 			},
-			"spec": map[string]any{
-				"replicas": 1,
-				"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
-				"template": map[string]any{
-					"metadata": map[string]any{"labels": map[string]any{"app": name}},
-					"spec": map[string]any{
-						"containers": []any{map[string]any{
-							"name":  "app",
-							"image": "nginx:1." + v,
-							"ports": []any{
-								map[string]any{"name": "http", "containerPort": 8080},
-								map[string]any{"name": "metrics", "containerPort": 9090},
-							},
-							"env": []any{
-								map[string]any{"name": "VERSION", "value": v},
-								map[string]any{"name": "INDEX", "value": strconv.Itoa(i)},
-								map[string]any{"name": "MODE", "value": "bench"},
-							},
-							"resources": map[string]any{
-								"requests": map[string]any{"cpu": "10m", "memory": "16Mi"},
-							},
-						}},
-					},
-				},
+			"env": []any{
+				map[string]any{"name": "VERSION", "value": v},
+				map[string]any{"name": "INDEX", "value": strconv.Itoa(i)},
+				map[string]any{"name": "MODE", "value": "bench"},
 			},
-		})
+			"resources": map[string]any{
+				"requests": map[string]any{"cpu": "10m", "memory": "16Mi"},
+			},
+		}))
 	}
 	return out
+}
+
+// benchDeployment is the Deployment name of the bench set at version v,
+// its one container given.
+func benchDeployment(name, v string, container map[string]any) map[string]any {
+	return map[string]any{
+		"apiVersion": "apps/v1",
+		"kind":       "Deployment",
+		"metadata":   map[string]any{"name": name, "labels": map[string]any{"bench": "clusterbench", "version": v}},
+		"spec": map[string]any{
+			"replicas": 1,
+			"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"app": name}},
+				"spec":     map[string]any{"containers": []any{container}},
+			},
+		},
+	}
 }
 
 // WriteDir writes Manifests(n, version) into dir (created when missing) as

@@ -158,21 +158,7 @@ func LongLists(n, env, version int) []map[string]any {
 	out := make([]map[string]any, n)
 	for i := range n {
 		name := "long-" + pad4(i)
-		out[i] = map[string]any{
-			"apiVersion": "apps/v1",
-			"kind":       "Deployment",
-			"metadata":   map[string]any{"name": name, "labels": map[string]any{"bench": "clusterbench", "version": v}},
-			"spec": map[string]any{
-				"replicas": 1,
-				"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
-				"template": map[string]any{
-					"metadata": map[string]any{"labels": map[string]any{"app": name}},
-					"spec": map[string]any{
-						"containers": []any{map[string]any{"name": "app", "image": "nginx:1." + v, "env": vars}},
-					},
-				},
-			},
-		}
+		out[i] = benchDeployment(name, v, map[string]any{"name": "app", "image": "nginx:1." + v, "env": vars})
 	}
 	return out
 }
