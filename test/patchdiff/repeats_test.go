@@ -27,26 +27,7 @@ var _ = Describe("patches naming a merge key twice, every feature gate off, agai
 		It("agree on random "+spec.Name+" cases", func() {
 			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "repeats", label: "repeated keys", env: "PLY_DIFF_REPEATS_N", def: 400}
 			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				r := rand.New(rand.NewPCG(c.Seed, 7))
-				p, repeated := repeat(c.Patch, t.Root, r)
-				if !repeated {
-					counts["no keyed list"]++
-					return ""
-				}
-				// Only what the repeats change is judged: a case whose patch
-				// differs already without them (a known class) is left out.
-				if base := patchdiff.Run(t, c).Class; base != patchdiff.Agree && base != patchdiff.AgreeError {
-					counts["base "+base.String()]++
-					return ""
-				}
-				c.Patch = p
-				o := patchdiff.Run(t, c)
-				counts[o.Class.String()]++
-				if o.Class.Failed() {
-					return fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
-						o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON())
-				}
-				return ""
+				return judgeRepeated(t, c, counts, repeat, "no keyed list")
 			})
 			Expect(counts["agree"]).To(BeNumerically(">", n/10), "too few cases repeat a key and merge: %s", line)
 		})
@@ -64,29 +45,38 @@ var _ = Describe("patches naming a set's value twice, every feature gate off, ag
 		It("agree on random "+spec.Name+" cases", func() {
 			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "set-repeats", label: "repeated set values", env: "PLY_DIFF_REPEATS_N", def: 400}
 			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				r := rand.New(rand.NewPCG(c.Seed, 7))
-				p, repeated := repeatSetValue(c.Patch, t.Root, r)
-				if !repeated {
-					counts["no set"]++
-					return ""
-				}
-				if base := patchdiff.Run(t, c).Class; base != patchdiff.Agree && base != patchdiff.AgreeError {
-					counts["base "+base.String()]++
-					return ""
-				}
-				c.Patch = p
-				o := patchdiff.Run(t, c)
-				counts[o.Class.String()]++
-				if o.Class.Failed() {
-					return fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
-						o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON())
-				}
-				return ""
+				return judgeRepeated(t, c, counts, repeatSetValue, "no set")
 			})
 			Expect(counts["agree"]).To(BeNumerically(">", n/20), "too few cases repeat a set value and merge: %s", line)
 		})
 	}
 })
+
+// judgeRepeated judges case c of target t with its patch given repeats by
+// repeated (counted as none when it finds nothing to repeat): only what the
+// repeats change is judged, so a case whose patch differs already without
+// them (a known class) is left out, counted by its class. It returns the
+// report of a failed case, else "".
+func judgeRepeated(t *difftest.Target, c patchdiff.Case, counts map[string]int,
+	repeated func(value.Value, *openapi.Type, *rand.Rand) (value.Value, bool), none string) string {
+	p, ok := repeated(c.Patch, t.Root, rand.New(rand.NewPCG(c.Seed, 7)))
+	if !ok {
+		counts[none]++
+		return ""
+	}
+	if base := patchdiff.Run(t, c).Class; base != patchdiff.Agree && base != patchdiff.AgreeError {
+		counts["base "+base.String()]++
+		return ""
+	}
+	c.Patch = p
+	o := patchdiff.Run(t, c)
+	counts[o.Class.String()]++
+	if o.Class.Failed() {
+		return fmt.Sprintf("%s: %v\n  patch %s\n  live %s\n  strategicpatch %v %s\n  ply %v %s",
+			o.Class, c.ID(), c.Patch.JSON(), c.Live.JSON(), o.OracleErr, o.OracleObject.JSON(), o.PlyErr, o.PlyObject.JSON())
+	}
+	return ""
+}
 
 // repeatSetValue returns patch p (of type t) with, in some of its merged
 // lists of scalars that have items, one of them again, right after it or at
