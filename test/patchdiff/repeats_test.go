@@ -120,6 +120,76 @@ func repeatSetValue(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value
 	return out, repeated
 }
 
+// repeatInList is repeat's step for list v, field field of patch map out, merged by key (items of type ct.Item()):
+// the items repeated within, then one item more repeating the key of a random data item (repeatedItem), right after
+// it or at the end, and in field's "$setElementOrder" likewise. It returns out with the new list, and whether anything
+// was repeated.
+func repeatInList(out value.Value, field string, v value.Value, ct *openapi.Type, key string, r *rand.Rand) (value.Value, bool) {
+	repeated := false
+	items := slices.Clone(v.Items())
+	for i, it := range items {
+		if nv, ok := repeat(it, ct.Item(), r); ok {
+			items[i], repeated = nv, true
+		}
+	}
+	var data []int
+	for i, it := range items {
+		if _, directive := it.Get("$patch"); it.IsMap() && !directive {
+			if _, keyed := it.Get(key); keyed {
+				data = append(data, i)
+			}
+		}
+	}
+	if len(data) == 0 {
+		return out.With(field, value.List(items)), repeated
+	}
+	j := data[r.IntN(len(data))]
+	kv, _ := items[j].Get(key)
+	extra := repeatedItem(items, data, j, key, kv, r)
+	last := r.IntN(2) == 0 // at the end of the list, else right after item j
+	at := j + 1
+	if last {
+		at = len(items)
+	}
+	items = slices.Insert(items, at, extra)
+	out = out.With(field, value.List(items))
+	if order, ok := out.Get("$setElementOrder/" + field); ok && order.IsList() {
+		entries := slices.Clone(order.Items())
+		if at := slices.IndexFunc(entries, func(e value.Value) bool { ek, _ := e.Get(key); return value.Equal(ek, kv) }); at >= 0 {
+			if last {
+				entries = append(entries, entries[at])
+			} else {
+				entries = slices.Insert(entries, at+1, entries[at])
+			}
+			out = out.With("$setElementOrder/"+field, value.List(entries))
+		}
+	}
+	return out, true
+}
+
+// repeatedItem is the item that repeats key value kv of items[j] (data: the indexes of the data items): the other
+// fields of another data item, or, when j is the only one, its own with a random field other than key nulled.
+func repeatedItem(items []value.Value, data []int, j int, key string, kv value.Value, r *rand.Rand) value.Value {
+	if len(data) > 1 {
+		other := data[r.IntN(len(data))]
+		for other == j {
+			other = data[r.IntN(len(data))]
+		}
+		return items[other].With(key, kv)
+	}
+	extra := items[j]
+	var others []string
+	for _, g := range extra.Fields() {
+		if g.Key != key && !strings.HasPrefix(g.Key, "$") {
+			others = append(others, g.Key)
+		}
+	}
+	if len(others) > 0 {
+		extra = extra.With(others[r.IntN(len(others))], value.Null)
+	}
+	return extra
+}
+
 // repeat returns patch p (of type t) with one item more in each list
 // merged by key that has a data item: an item with the key of a random
 // one of them, and the other fields of another (or, in a list of one, its
@@ -145,63 +215,9 @@ func repeat(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeat
 			}
 			out, repeated = out.With(f.Key, nv), true
 		case v.IsList() && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1:
-			items := slices.Clone(v.Items())
-			for i, it := range items {
-				if nv, ok := repeat(it, ct.Item(), r); ok {
-					items[i], repeated = nv, true
-				}
-			}
-			var data []int
-			for i, it := range items {
-				if _, directive := it.Get("$patch"); it.IsMap() && !directive {
-					if _, keyed := it.Get(meta.MergeKey[0]); keyed {
-						data = append(data, i)
-					}
-				}
-			}
-			if len(data) == 0 {
-				out = out.With(f.Key, value.List(items))
-				continue
-			}
-			key := meta.MergeKey[0]
-			j := data[r.IntN(len(data))]
-			kv, _ := items[j].Get(key)
-			var extra value.Value
-			if len(data) > 1 {
-				other := data[r.IntN(len(data))]
-				for other == j {
-					other = data[r.IntN(len(data))]
-				}
-				extra = items[other].With(key, kv)
-			} else {
-				extra = items[j]
-				var others []string
-				for _, g := range extra.Fields() {
-					if g.Key != key && !strings.HasPrefix(g.Key, "$") {
-						others = append(others, g.Key)
-					}
-				}
-				if len(others) > 0 {
-					extra = extra.With(others[r.IntN(len(others))], value.Null)
-				}
-			}
-			last := r.IntN(2) == 0 // at the end of the list, else right after item j
-			at := j + 1
-			if last {
-				at = len(items)
-			}
-			items = slices.Insert(items, at, extra)
-			out, repeated = out.With(f.Key, value.List(items)), true
-			if order, ok := out.Get("$setElementOrder/" + f.Key); ok && order.IsList() {
-				entries := slices.Clone(order.Items())
-				if at := slices.IndexFunc(entries, func(e value.Value) bool { ek, _ := e.Get(key); return value.Equal(ek, kv) }); at >= 0 {
-					if last {
-						entries = append(entries, entries[at])
-					} else {
-						entries = slices.Insert(entries, at+1, entries[at])
-					}
-					out = out.With("$setElementOrder/"+f.Key, value.List(entries))
-				}
+			var ok bool
+			if out, ok = repeatInList(out, f.Key, v, ct, meta.MergeKey[0], r); ok {
+				repeated = true
 			}
 		}
 	}

@@ -33,80 +33,112 @@ func main() {
 	envs := flag.String("env", "", "comma-separated env sizes (default: all of benchcase.EnvSizes)")
 	flag.Parse()
 	if err := flag.Set("test.benchtime", *benchtime); err != nil {
-		fmt.Fprintln(os.Stderr, "benchtable: -benchtime:", err)
-		os.Exit(2)
+		fail(2, "-benchtime: "+err.Error())
 	}
-	sizes := benchcase.EnvSizes
-	if *envs != "" {
-		sizes = nil
-		for _, s := range strings.Split(*envs, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n <= 0 {
-				fmt.Fprintf(os.Stderr, "benchtable: -env: bad size %q\n", s)
-				os.Exit(2)
-			}
-			sizes = append(sizes, n)
-		}
+	sizes, err := envSizes(*envs)
+	if err != nil {
+		fail(2, "-env: "+err.Error())
 	}
 	impls, err := benchcase.Impls()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "benchtable:", err)
-		os.Exit(1)
+		fail(1, err.Error())
 	}
-
 	fmt.Printf("%s/%s, %d CPUs, GOMAXPROCS %d, %s, benchtime %s, median of %d\n\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *benchtime, *count)
-	header := "| env | change |"
-	align := "|---:|---|"
-	for _, impl := range impls {
-		header += " " + impl.Name + " ns/op | " + impl.Name + " B/op | " + impl.Name + " allocs/op |"
-		align += "---:|---:|---:|"
+	t := table{impls: impls, plys: plyCount(impls)}
+	t.printHeader()
+	for _, n := range sizes {
+		for _, change := range benchcase.Changes {
+			t.printRow(n, change, *count)
+		}
 	}
-	// The peers follow ply and its variants.
+}
+
+// fail prints msg as benchtable's error and exits with code.
+func fail(code int, msg string) {
+	fmt.Fprintln(os.Stderr, "benchtable: "+msg)
+	os.Exit(code)
+}
+
+// envSizes returns the env sizes list names (comma-separated), or benchcase.EnvSizes when list is empty.
+func envSizes(list string) ([]int, error) {
+	if list == "" {
+		return benchcase.EnvSizes, nil
+	}
+	var sizes []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("bad size %q", s)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}
+
+// plyCount is the number of ply's implementations at the head of impls: the peers follow ply and its variants.
+func plyCount(impls []benchcase.Impl) int {
 	plys := 0
 	for plys < len(impls) && strings.HasPrefix(impls[plys].Name, "ply") {
 		plys++
 	}
-	for _, impl := range impls[plys:] {
+	return plys
+}
+
+// table prints the Markdown table: a column group per implementation, then each peer's ratio to ply, then each
+// peer's ratio to ply's other variants (impls[1:plys]).
+type table struct {
+	impls []benchcase.Impl
+	plys  int
+}
+
+// printHeader prints the table's header and alignment rows.
+func (t table) printHeader() {
+	header := "| env | change |"
+	align := "|---:|---|"
+	for _, impl := range t.impls {
+		header += " " + impl.Name + " ns/op | " + impl.Name + " B/op | " + impl.Name + " allocs/op |"
+		align += "---:|---:|---:|"
+	}
+	for _, impl := range t.impls[t.plys:] {
 		header += " " + impl.Name + " ÷ ply time | bytes | allocs |"
 		align += "---:|---:|---:|"
 	}
-	for _, base := range impls[1:plys] {
-		for _, impl := range impls[plys:] {
+	for _, base := range t.impls[1:t.plys] {
+		for _, impl := range t.impls[t.plys:] {
 			header += " " + impl.Name + " ÷ " + base.Name + " time |"
 			align += "---:|"
 		}
 	}
 	fmt.Println(header)
 	fmt.Println(align)
-	for _, n := range sizes {
-		for _, change := range benchcase.Changes {
-			in := benchcase.Make(n, change)
-			cells := make([]result, len(impls))
-			for i, impl := range impls {
-				r, err := measure(impl, in, *count)
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "benchtable: %s %s: %v\n", impl.Name, in.Name(), err)
-					os.Exit(1)
-				}
-				cells[i] = r
-			}
-			row := fmt.Sprintf("| %d | %s |", n, change)
-			for _, c := range cells {
-				row += " " + num(c.ns) + " | " + num(c.bytes) + " | " + num(c.allocs) + " |"
-			}
-			p := cells[0]
-			for _, c := range cells[plys:] {
-				row += " " + ratio(c.ns, p.ns) + " | " + ratio(c.bytes, p.bytes) + " | " + ratio(c.allocs, p.allocs) + " |"
-			}
-			for _, b := range cells[1:plys] {
-				for _, c := range cells[plys:] {
-					row += " " + ratio(c.ns, b.ns) + " |"
-				}
-			}
-			fmt.Println(row)
+}
+
+// printRow measures every implementation on the n-entry case of change count times and prints its row.
+func (t table) printRow(n int, change string, count int) {
+	in := benchcase.Make(n, change)
+	cells := make([]result, len(t.impls))
+	for i, impl := range t.impls {
+		r, err := measure(impl, in, count)
+		if err != nil {
+			fail(1, impl.Name+" "+in.Name()+": "+err.Error())
+		}
+		cells[i] = r
+	}
+	row := fmt.Sprintf("| %d | %s |", n, change)
+	for _, c := range cells {
+		row += " " + num(c.ns) + " | " + num(c.bytes) + " | " + num(c.allocs) + " |"
+	}
+	p := cells[0]
+	for _, c := range cells[t.plys:] {
+		row += " " + ratio(c.ns, p.ns) + " | " + ratio(c.bytes, p.bytes) + " | " + ratio(c.allocs, p.allocs) + " |"
+	}
+	for _, b := range cells[1:t.plys] {
+		for _, c := range cells[t.plys:] {
+			row += " " + ratio(c.ns, b.ns) + " |"
 		}
 	}
+	fmt.Println(row)
 }
 
 type result struct{ ns, bytes, allocs int64 }
