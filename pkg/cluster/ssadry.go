@@ -15,11 +15,13 @@ import (
 // the apply patch again, which removes the fields the manifest dropped;
 // a dry run persists nothing, so the follow-ups cannot be sent after it.
 // The dry run sends the first patch with dryRun=All and derives the rest
-// from the server's answer (dryHandOver): the fields the client-side
-// managers own there, that the lane's manager does not apply and that no
-// other manager owns, are what the second patch would remove; they are
-// removed from the answer, and the client-side managers' entries left out
-// of its managedFields. A first patch that conflicts only with those
+// from the server's answer (dryHandOver): under the manager kubectl,
+// kubectl's annotation that no Apply manager owns is given to
+// kubectl-last-applied, as handOver gives it (dryKeepLastApplied); the
+// fields the client-side managers own there, that the lane's manager does
+// not apply and that no other manager owns, are what the second patch would
+// remove; they are removed from the answer, and the client-side managers'
+// entries left out of its managedFields. A first patch that conflicts only with those
 // client-side managers, which the real run moves out of the way first
 // (migrateFirst), is sent with force: the fields it takes are the ones the
 // move would give the lane's manager.
@@ -28,6 +30,7 @@ import (
 // of an object under manager as the real run would leave the object, and
 // whether the run would move client-side managers' fields (see above).
 func dryHandOver(answer value.Value, manager string) (value.Value, bool) {
+	answer = dryKeepLastApplied(answer, manager)
 	csa := sets.New(owners(answer, "Update", LastAppliedAnnotation)...)
 	csa.Insert(owners(answer, "Update", CompressedLastAppliedAnnotation)...)
 	if csa.Len() == 0 {
@@ -46,14 +49,60 @@ func dryHandOver(answer value.Value, manager string) (value.Value, bool) {
 		kept = unionFields(kept, fields)
 		entries = append(entries, e)
 	}
-	if manager == DefaultServerSideFieldManager && stringAt(md, "annotations", LastAppliedAnnotation) != "" {
-		// handOver gives it to kubectl-last-applied first.
-		kept = unionFields(kept, fieldsPath("metadata", "annotations", LastAppliedAnnotation))
-	}
 	removed := fieldsOutside(moved, kept)
 	out := keepIdentity(answer, withoutOwned(answer, removed))
 	omd, _ := out.Get("metadata")
 	return out.With("metadata", omd.With("managedFields", value.List(entries))), true
+}
+
+// dryKeepLastApplied returns the server's dry-run answer to the first apply
+// patch of an object under manager as handOver (keepLastApplied) would leave
+// it: when manager is kubectl's and the answer holds kubectl's last-applied
+// annotation that no Apply manager owns, its managedFields gain the Apply
+// entry of the manager "kubectl-last-applied" that owns the annotation,
+// timed as manager's entry (the patch's time) and placed where the server
+// places it (lastAppliedEntry).
+func dryKeepLastApplied(answer value.Value, manager string) value.Value {
+	if manager != DefaultServerSideFieldManager || stringAt(answer, "metadata", "annotations", LastAppliedAnnotation) == "" ||
+		len(owners(answer, "Apply", LastAppliedAnnotation)) > 0 {
+		return answer
+	}
+	md, _ := answer.Get("metadata")
+	mf, _ := md.Get("managedFields")
+	entry := []value.Field{{Key: "manager", Value: value.String(lastAppliedManager)}, {Key: "operation", Value: value.String("Apply")}}
+	if apiVersion, ok := answer.Get("apiVersion"); ok {
+		entry = append(entry, value.Field{Key: "apiVersion", Value: apiVersion})
+	}
+	for _, e := range mf.Items() {
+		if stringAt(e, "operation") == "Apply" && stringAt(e, "manager") == manager && stringAt(e, "subresource") == "" {
+			if at, ok := e.Get("time"); ok {
+				entry = append(entry, value.Field{Key: "time", Value: at})
+			}
+		}
+	}
+	entry = append(entry, value.Field{Key: "fieldsType", Value: value.String("FieldsV1")},
+		value.Field{Key: "fieldsV1", Value: fieldsPath("metadata", "annotations", LastAppliedAnnotation)})
+	return answer.With("metadata", md.With("managedFields", value.List(withEntry(mf.Items(), value.MustMap(entry...)))))
+}
+
+// withEntry returns the managedFields entries with entry added where the
+// server orders it (by operation, then time, RFC 3339 in UTC, which sorts as
+// text, then manager name): after the last entry that does not sort after
+// it.
+func withEntry(entries []value.Value, entry value.Value) []value.Value {
+	key := func(e value.Value) [3]string {
+		return [3]string{stringAt(e, "operation"), stringAt(e, "time"), stringAt(e, "manager")}
+	}
+	at, k := 0, key(entry)
+	for i, e := range entries {
+		if ke := key(e); ke[0] < k[0] || ke[0] == k[0] && (ke[1] < k[1] || ke[1] == k[1] && ke[2] <= k[2]) {
+			at = i + 1
+		}
+	}
+	out := make([]value.Value, 0, len(entries)+1)
+	out = append(out, entries[:at]...)
+	out = append(out, entry)
+	return append(out, entries[at:]...)
 }
 
 // dryApply sends t's apply patch body under the lane's manager as a dry

@@ -188,6 +188,12 @@ type Env struct {
 	// default; -1: a GET per object), set from $PLY_BENCH_LIST_THRESHOLD
 	// by Setup.
 	ListThreshold int
+	// Profiling is true when kube-apiserver serves /debug/pprof (its
+	// --profiling), set from $PLY_BENCH_APISERVER_PROFILING (any
+	// non-empty value) by Setup: `kubectl --kubeconfig Server.Kubeconfig
+	// get --raw '/debug/pprof/profile?seconds=20'` reads a CPU profile of
+	// the server while a run goes on.
+	Profiling bool
 
 	dir string
 	dyn dynamic.Interface
@@ -242,7 +248,11 @@ func Setup(n, workers int, log io.Writer) (*Env, error) {
 			return nil, err
 		}
 	}
-	if e.Server, err = harness.Start(harness.Options{Name: "clusterbench", Log: log}); err != nil {
+	opts := harness.Options{Name: "clusterbench", Log: log}
+	if e.Profiling = os.Getenv("PLY_BENCH_APISERVER_PROFILING") != ""; e.Profiling {
+		opts.ExtraAPIServerFlags = []string{"--profiling=true"}
+	}
+	if e.Server, err = harness.Start(opts); err != nil {
 		e.Close()
 		return nil, err
 	}

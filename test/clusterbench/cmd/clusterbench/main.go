@@ -13,6 +13,10 @@
 //
 //	go run ./test/clusterbench/cmd/clusterbench [-runs 3] [-slow-runs 1] [-n 1000] [-workers 8] [-tools ply,ply-ssa,kubectl-ssa]
 //
+// With $PLY_BENCH_APISERVER_PROFILING set, kube-apiserver serves
+// /debug/pprof and the command prints, on stderr once the server is up, the
+// kubectl command that reads a CPU profile of it (Env.Profiling).
+//
 // Each tool applies to its own namespace, seeded with version 1 of the set;
 // every run applies the other version, so every object is written. The
 // runs interleave the tools (ply, ply-ssa, getput, getput-proto, ply-cli,
@@ -108,6 +112,10 @@ func run(runs, slowRuns, n, workers int, verbose bool, selected []bool) error {
 		return err
 	}
 	defer e.Close()
+	if e.Profiling {
+		fmt.Fprintf(os.Stderr, "clusterbench: kube-apiserver serves /debug/pprof: kubectl --kubeconfig %s get --raw '/debug/pprof/profile?seconds=20' >cpu.pprof\n",
+			e.Server.Kubeconfig)
+	}
 	ctx := context.Background()
 
 	lanes := make([]*clusterbench.Lane, len(clusterbench.Tools))
