@@ -1,0 +1,121 @@
+package visitors
+
+import (
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// A patch list naming a merge key again (elements.Repeat, gate UniqueMergeKeys off) is applied as the API server
+// applies it: each later item of the key to the outcome of the ones before, or, where the server takes the patch's
+// list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
+//   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
+//   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
+//     as live would build the same nodes, v's fields aside (ontoFits): maps, fields decided whole, map fields v lacks.
+//   - Elsewhere (a merged list v holds too, a directive, a map of strategy replace, merge rules, compose mode) the
+//     front-end applies the item to v (Ordered.Reapply).
+
+// repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
+// an absent outcome, as for a patch's root); an error is at the item's path.
+func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Value) (elements.Outcome, error) {
+	it := l.Items[r.ID].Element.Base()
+	var out elements.Outcome
+	var err error
+	switch {
+	case v.IsNull() && r.Err != nil:
+		err = r.Err
+	case v.IsNull():
+		out, err = o.Walker.Walk(r.Element)
+	case !o.Compose && r.Element != nil && ontoFits(r.Element, v):
+		out, err = o.onto(r.Element.(*elements.MapElement), v)
+	case o.Reapply == nil:
+		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
+	default:
+		var applied value.Value
+		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, it.Depth())
+		out = elements.Keep(applied)
+	}
+	if e, ok := err.(*elements.Error); ok {
+		at := *e // (a collation's error is the tree's, read-only)
+		at.Path = append(it.Path(), e.Path...)
+		return elements.Absent, &at
+	}
+	if err != nil {
+		return elements.Absent, err
+	}
+	if !out.Present || !out.Value.IsMap() {
+		return elements.Keep(value.MustMap()), nil
+	}
+	return out, nil
+}
+
+// ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
+// with v as live and walked gives: e is a map of the patch's, with no directive, rule or strategy replace, and v a map
+// whose fields no merge rule names; each field of e that v holds is decided whole (a scalar, a null, a list merged by
+// no strategy) or a map, fitting onto v's field where that is a map; e has a field if v has one (the depth limit is
+// checked at its fields' depth).
+func ontoFits(e elements.Element, v value.Value) bool {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() || !m.Local.IsMap() || m.Dirs != nil || m.Ruled || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
+		(len(m.Fields) == 0 && v.Len() > 0) {
+		return false
+	}
+	for _, f := range v.Fields() {
+		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
+			return false
+		}
+	}
+	for _, f := range m.Fields {
+		lv, inLive := v.Get(f.Name)
+		if !inLive {
+			// A list whose repeats stay apart orders them by its parent's live ("$setElementOrder": order.Apart).
+			if l, _ := f.Element.(*elements.ListElement); l != nil && l.Dirs != nil && l.Dirs.HasSetOrder && len(l.Repeats) > 0 {
+				return false
+			}
+			continue
+		}
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			pv, _ := m.Local.Get(f.Name) // (a dropped directive map is null in the node: the patch's value tells)
+			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
+				return false
+			}
+		case *elements.MapElement:
+			if lv.IsMap() && !ontoFits(c, lv) || c.Dirs != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// onto merges patch map e (ontoFits) onto map v field by field: v's fields e lacks stay as v holds them, e's fields
+// v lacks or holds as a value decided whole are e's outcomes, and map fields on both sides merge onto v's field.
+func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, error) {
+	live := v.Fields()
+	fields := make([]value.Field, 0, len(live)+len(e.Fields))
+	for _, f := range e.Fields {
+		for len(live) > 0 && live[0].Key < f.Name {
+			fields, live = append(fields, live[0]), live[1:]
+		}
+		var out elements.Outcome
+		var err error
+		if c, _ := f.Element.(*elements.MapElement); c != nil && len(live) > 0 && live[0].Key == f.Name && live[0].Value.IsMap() {
+			out, err = o.onto(c, live[0].Value)
+		} else {
+			out, err = o.Walker.Walk(f.Element)
+		}
+		if err != nil {
+			return elements.Absent, err
+		}
+		if len(live) > 0 && live[0].Key == f.Name {
+			live = live[1:]
+		}
+		if out.Present {
+			fields = append(fields, value.Field{Key: f.Name, Value: out.Value})
+		}
+	}
+	return elements.Keep(value.MapFromSorted(append(fields, live...))), nil
+}
