@@ -693,10 +693,15 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 }
 
 // repeats collates each of patch list e's Repeats alone (elements.Repeat.Element): the item as a root of the item type,
-// without live, at the items' depth, as the API server applies it to nothing. A failed one keeps its error (Err) for
-// the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may not fail.
+// without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
+// Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
+// error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
+// not fail.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
+	base := c.opts.Depth
+	defer func() { c.opts.Depth = base }()
+	c.opts.Depth = 0
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
