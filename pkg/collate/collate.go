@@ -10,6 +10,9 @@
 //   - A field whose metadata names a registered merge rule (openapi.Meta.Rule) is resolved where its metadata is
 //     (collator.ruleMeta): with the rule's gate off the schema alone decides; a rule's Meta gives the metadata, its
 //     Collate builds the node (merges only); nodes its Visitor decides, and their ancestors, are marked Ruled.
+//   - A patch's list naming a merge key twice (gate UniqueMergeKeys off) keeps each later item of the key as a Repeat,
+//     collated in the same pass as a root of its own, without live (elements.Repeat.Element); its error is kept for the
+//     walk that reads it, never failing the collation.
 package collate
 
 import (
@@ -685,7 +688,27 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		}
 	}
 	e.LiveExtra = extra
+	c.repeats(e, depth)
 	return nil
+}
+
+// repeats collates each of patch list e's Repeats alone (elements.Repeat.Element): the item as a root of the item type,
+// without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
+// Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
+// error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
+// not fail.
+func (c *collator) repeats(e *elements.ListElement, depth int) {
+	local := e.Local.Items()
+	base := c.opts.Depth
+	defer func() { c.opts.Depth = base }()
+	c.opts.Depth = 0
+	for i := range e.Repeats {
+		r := &e.Repeats[i]
+		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
+		if r.Element, r.Err = c.patchNode(s, depth+1); r.Err != nil {
+			r.Element = nil
+		}
+	}
 }
 
 func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elements.Values) {

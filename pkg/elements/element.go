@@ -227,7 +227,15 @@ type Item struct {
 }
 
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
-type Repeat struct{ ID, Pos int }
+// Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
+// Parent, no live: the item as the API server applies it to nothing), at the item's depth; Err is the error collating
+// it (Element nil then), which only applying the repeat to nothing reports. Both are unset in a member order
+// (order.Apart's entries of ID alone, Pos -1).
+type Repeat struct {
+	ID, Pos int
+	Element Element
+	Err     error
+}
 
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,
 // local's items first (local order), then live-only ones (live order), then recorded-only ones; LiveExtra holds the

@@ -119,7 +119,8 @@ func roots(live, patch value.Value) (elements.Values, error) {
 	return elements.Values{Local: patch, HasLocal: true, Live: live, HasLive: true}, nil
 }
 
-// applyAt applies vals' patch to vals' live, if any, at nesting depth (a Repeat applied alone); opts.MaxDepth is set.
+// applyAt applies vals' patch to vals' live, if any, at nesting depth (a Repeat applied to its member's outcome, where
+// Phase 2 cannot decide it from the patch's tree: strategy.Options.Reapply); opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
 	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -60,6 +61,39 @@ func BenchmarkApply(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkApplyRepeats applies, with every gate off, a patch naming each key of a merged list of 10 to 1000 items
+// twice, as kubectl sends for a manifest repeating keys: each second item merges in turn into the first's outcome.
+func BenchmarkApplyRepeats(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := openapi.LoadV2Named("schema.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{10, 100, 1000} {
+		live, p := benchInputs(n)
+		changes, _ := p.Get("klist")
+		twice := make([]value.Value, 0, 2*n)
+		for _, it := range changes.Items() {
+			other, _ := it.Get("other")
+			again, _ := other.AsInt()
+			twice = append(twice, it, it.With("other", value.Int(again+1)))
+		}
+		p = p.Without("$setElementOrder/klist").With("klist", value.List(twice))
+		opts := patch.Options{Schema: s, Gates: features.Kubectl()}
+		b.Run("items="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := patch.Apply(live, p, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

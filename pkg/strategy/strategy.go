@@ -66,7 +66,8 @@ type Options struct {
 	Nodes  int
 	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose).
 	Compose bool
-	// Reapply is the front-end's application of a patch (Patch only), for the Repeats of a patch's lists.
+	// Reapply is the front-end's application of a patch (Patch only): a Repeat of a patch's list applied to its
+	// member's outcome where Phase 2 cannot decide it from the patch's tree (pkg/visitors, repeat.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 

@@ -3,7 +3,8 @@
 // hands it. A program's rule (pkg/elements.Rule) may embed or call them. They share the presence rule for nodes local does
 // not set: removed when local nulls them, or omits them and recorded had them (deleted since the last apply); else
 // live's value stays (another writer's). Null values never reach a result map: an explicit null in local means
-// "remove", and JSON null and absence are the same thing to the API server.
+// "remove", and JSON null and absence are the same thing to the API server. A patch's list naming a merge key twice is
+// applied as the API server applies it, each later item in turn (repeat.go).
 package visitors
 
 import (
@@ -200,7 +201,8 @@ type Ordered struct {
 	// Patch says the tree is a patch's: lists are ordered as it orders them, members it deletes dropped.
 	Patch   bool
 	Replace // (here: it packs with Patch)
-	// Reapply applies patch to v (null: nothing) of type t at nesting depth depth, for a list's Repeats.
+	// Reapply applies patch to v of type t at nesting depth depth: a list's Repeat merged in turn into its member's
+	// outcome where Onto cannot decide it from the repeat's own tree (repeat.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
@@ -252,7 +254,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 		}
 		// In patch order: each merges into its member's outcome in turn.
 		for _, r := range l.Repeats {
-			if outs[r.ID], err = o.reapply(l.Items[r.ID].Element.Base(), outs[r.ID].Value, l.Local.Items()[r.Pos]); err != nil {
+			if outs[r.ID], err = o.repeat(l, r, outs[r.ID].Value); err != nil {
 				return elements.Absent, err
 			}
 		}
@@ -289,7 +291,7 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 		out := outs[r.ID]
 		if r.Pos >= 0 {
 			var err error
-			if out, err = o.reapply(e.Items[r.ID].Element.Base(), value.Null, e.Local.Items()[r.Pos]); err != nil {
+			if out, err = o.repeat(e, r, value.Null); err != nil {
 				return elements.Absent, err
 			}
 		}
@@ -298,18 +300,6 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 		}
 	}
 	return elements.Keep(value.List(list)), nil
-}
-
-// reapply applies patch item p to v (item node it's outcome; null: nothing) at its depth, errors at its path.
-func (o Ordered) reapply(it *elements.Node, v, p value.Value) (elements.Outcome, error) {
-	if o.Reapply == nil {
-		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
-	}
-	out, err := o.Reapply(v, p, it.Type, it.Depth())
-	if e, ok := err.(*elements.Error); ok {
-		e.Path = append(it.Path(), e.Path...)
-	}
-	return elements.Keep(out), err
 }
 
 // KeepLive decides a field another writer owns, of any element kind, as live holds it: live's value, or absent when

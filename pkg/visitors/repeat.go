@@ -1,0 +1,148 @@
+package visitors
+
+import (
+	"slices"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// A patch list naming a merge key again (elements.Repeat, gate UniqueMergeKeys off) is applied as the API server
+// applies it: each later item of the key to the outcome of the ones before, or, where the server takes the patch's
+// list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
+//   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
+//   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
+//     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
+//     whole, fields v lacks or holds as another kind.
+//   - Elsewhere (a merged list v holds too, another directive where v has the field, a map of strategy replace, merge
+//     rules, compose mode) the front-end applies the item to v (Ordered.Reapply).
+
+// repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
+// an absent outcome, as for a patch's root); an error is at the item's path.
+func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Value) (elements.Outcome, error) {
+	it := l.Items[r.ID].Element.Base()
+	var out elements.Outcome
+	var err error
+	switch {
+	case v.IsNull() && r.Err != nil:
+		err = r.Err
+	case v.IsNull():
+		out, err = o.Walker.Walk(r.Element)
+	case !o.Compose && r.Element != nil && ontoFits(r.Element, v):
+		out, err = o.onto(r.Element.(*elements.MapElement), v)
+	case o.Reapply == nil:
+		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
+	default:
+		var applied value.Value
+		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, it.Depth())
+		out = elements.Keep(applied)
+	}
+	if e, ok := err.(*elements.Error); ok {
+		at := *e // (a collation's error is the tree's, read-only)
+		at.Path = append(it.Path(), e.Path...)
+		return elements.Absent, &at
+	}
+	if err != nil {
+		return elements.Absent, err
+	}
+	if !out.Present || !out.Value.IsMap() {
+		return elements.Keep(value.MustMap()), nil
+	}
+	return out, nil
+}
+
+// ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
+// with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
+// its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
+// scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; e has a field if
+// v has one (the depth limit is checked at its fields' depth).
+func ontoFits(e elements.Element, v value.Value) bool {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
+		m.Meta.Strategy.Has(openapi.StrategyReplace) || (len(m.Fields) == 0 && v.Len() > 0) {
+		return false
+	}
+	for _, f := range v.Fields() {
+		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
+			return false
+		}
+	}
+	for _, f := range m.Fields {
+		lv, inLive := v.Get(f.Name)
+		if !inLive {
+			// A list whose repeats stay apart orders them by its parent's live ("$setElementOrder": order.Apart).
+			if l, _ := f.Element.(*elements.ListElement); l != nil && l.Dirs != nil && l.Dirs.HasSetOrder && len(l.Repeats) > 0 {
+				return false
+			}
+			continue
+		}
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			pv, _ := m.Local.Get(f.Name) // (a dropped directive map is null in the node: the patch's value tells)
+			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
+				return false
+			}
+		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
+			if lv.IsMap() && !ontoFits(c, lv) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// retainsOnly reports whether d is a map's "$retainKeys" and nothing more.
+func retainsOnly(d *elements.Directives) bool {
+	return d.HasRetainKeys && !d.ReplaceList && !d.HasSetOrder && !d.HasDeleteFromList
+}
+
+// onto merges patch map e (ontoFits) onto map v field by field: v's fields e lacks stay as v holds them, e's fields
+// v lacks or holds as a value decided whole are e's outcomes, and map fields on both sides merge onto v's field. With
+// "$retainKeys", only the fields it names are kept, as Merge with Retain keeps them.
+func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, error) {
+	kept := func(string) bool { return true }
+	if e.Dirs != nil && e.Dirs.HasRetainKeys {
+		kept = func(name string) bool {
+			_, found := slices.BinarySearch(e.Dirs.RetainKeys, name)
+			return found
+		}
+	}
+	live := v.Fields()
+	fields := make([]value.Field, 0, len(live)+len(e.Fields))
+	for _, f := range e.Fields {
+		var lv value.Value // v's value of f, if any
+		inLive := false
+		for ; len(live) > 0 && live[0].Key <= f.Name; live = live[1:] {
+			if live[0].Key == f.Name {
+				lv, inLive = live[0].Value, true
+			} else if kept(live[0].Key) {
+				fields = append(fields, live[0])
+			}
+		}
+		if !kept(f.Name) {
+			continue
+		}
+		var out elements.Outcome
+		var err error
+		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
+			out, err = o.onto(c, lv)
+		} else {
+			out, err = o.Walker.Walk(f.Element)
+		}
+		if err != nil {
+			return elements.Absent, err
+		}
+		if out.Present {
+			fields = append(fields, value.Field{Key: f.Name, Value: out.Value})
+		}
+	}
+	for _, f := range live {
+		if kept(f.Key) {
+			fields = append(fields, f)
+		}
+	}
+	return elements.Keep(value.MapFromSorted(fields)), nil
+}
