@@ -129,8 +129,12 @@ func (a *Arena) Release() {
 		return
 	}
 	a.c = nil
+	c.maps.reset()
+	c.lists.reset()
+	c.sets.reset()
+	c.atomics.reset()
 	*c = collator{
-		maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets), atomics: reuse(c.atomics),
+		maps: c.maps, lists: c.lists, sets: c.sets, atomics: c.atomics,
 		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
 		seq: c.seq[:0],
 	}
@@ -155,14 +159,15 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
-// collator allocates the tree's nodes from slabs: n nodes cost O(log n) allocations per node type, not n.
+// collator allocates the tree's nodes from slabs: n nodes cost O(log n) allocations per node type, not n, and none
+// once a pooled collator's slabs have held a tree of n nodes (slab).
 type collator struct {
 	opts    Options
 	src     elements.Source // the source Local holds: the patch in a patch tree
-	maps    []elements.MapElement
-	lists   []elements.ListElement
-	sets    []elements.SetElement
-	atomics []elements.AtomicElement
+	maps    slab[elements.MapElement]
+	lists   slab[elements.ListElement]
+	sets    slab[elements.SetElement]
+	atomics slab[elements.AtomicElement]
 	// fields is a stack of the fields of the maps being collated; done maps move theirs to fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
@@ -181,15 +186,6 @@ type collator struct {
 	conflictsErr error
 }
 
-// alloc returns a new zero T from slab, grown in chunks (a slab is zero past its length: fresh, or cleared by Release).
-func alloc[T any](slab *[]T) *T {
-	if len(*slab) == cap(*slab) {
-		*slab = make([]T, 0, min(max(2*cap(*slab), 4), 512))
-	}
-	*slab = (*slab)[:len(*slab)+1]
-	return &(*slab)[len(*slab)-1]
-}
-
 // carve returns a slice of n elements from slab, with capacity n.
 func carve[T any](slab *[]T, n int) []T {
 	if cap(*slab)-len(*slab) < n {
@@ -204,7 +200,7 @@ func carve[T any](slab *[]T, n int) []T {
 func build[T any, E interface {
 	*T
 	elements.Element
-}](c *collator, slab *[]T, s *elements.Node) E {
+}](c *collator, slab *slab[T], s *elements.Node) E {
 	e := E(alloc(slab))
 	n := e.Base()
 	*n = *s
