@@ -47,14 +47,18 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 	return kf
 }
 
-// Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place.
+// Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place,
+// past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
+// and other single-field keys by their ScalarKey.
 type Index struct {
-	single map[value.ScalarKey]int
+	strs   map[string]int          // single-field string keys, once mapped
+	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
 	multi  map[Key]int
-	// small holds the first n single-field keys while no map is made; next is the one after the key found
-	// last, tried first (sources mostly list their items in one order).
+	// small holds the first n single-field keys while not mapped; next is the one after the key found last, tried
+	// first (sources mostly list their items in one order). Once mapped, n counts the keys numbered.
 	small   [smallIndex]value.ScalarKey
 	n, next int
+	mapped  bool
 }
 
 // smallIndex is the most keys Index compares one by one (cheaper than hashing).
@@ -66,7 +70,7 @@ func NewIndex(fields, size int) Index {
 	case fields != 1:
 		return Index{multi: make(map[Key]int, size)}
 	case size > smallIndex:
-		return Index{single: make(map[value.ScalarKey]int, size)}
+		return Index{strs: make(map[string]int, size), mapped: true}
 	}
 	return Index{}
 }
@@ -81,7 +85,7 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 		id = len(x.multi)
 		x.multi[*k] = id
 		return id, true
-	case x.single == nil:
+	case !x.mapped:
 		if i := x.next; i < x.n && x.small[i] == k[0] {
 			x.next++
 			return i, false
@@ -97,17 +101,32 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.n++
 			return x.n - 1, true
 		}
-		x.single = make(map[value.ScalarKey]int, 2*smallIndex)
-		for i, sk := range x.small {
-			x.single[sk] = i
+		x.strs, x.n, x.mapped = make(map[string]int, 2*smallIndex), 0, true
+		for _, sk := range x.small {
+			x.mappedID(sk)
 		}
 	}
-	if id, ok := x.single[k[0]]; ok {
-		return id, false
+	return x.mappedID(k[0])
+}
+
+// mappedID is ID for a single-field key sk once x is mapped.
+func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
+	if sk.Kind == value.KindString { // (a string's ScalarKey is its Str alone)
+		if id, ok := x.strs[sk.Str]; ok {
+			return id, false
+		}
+		x.strs[sk.Str] = x.n
+	} else {
+		if id, ok := x.single[sk]; ok {
+			return id, false
+		}
+		if x.single == nil {
+			x.single = map[value.ScalarKey]int{}
+		}
+		x.single[sk] = x.n
 	}
-	id = len(x.single)
-	x.single[k[0]] = id
-	return id, true
+	x.n++
+	return x.n - 1, true
 }
 
 // SetKey is a set item's identity: a scalar's value.ScalarKey, an object's canonical JSON (features.SetOfMaps, when
