@@ -23,7 +23,7 @@ func (m *memory) fields(n int) []value.Field {
 		return make([]value.Field, n)
 	}
 	if cap(m.chunk)-len(m.chunk) < n {
-		m.chunk = make([]value.Field, 0, min(max(2*cap(m.chunk), 64), memoryChunk))
+		m.chunk = make([]value.Field, 0, min(max(2*cap(m.chunk), 8), memoryChunk))
 	}
 	at := len(m.chunk)
 	m.chunk = m.chunk[:at+n]

@@ -3,6 +3,7 @@
 // divided by ply's (above 1: ply is cheaper).
 //
 //	go run ./test/dropinbench/cmd/ratios -benchtime 1s -count 3
+//	go run ./test/dropinbench/cmd/ratios -cpu -count 5 -match 'CreateThreeWayMergePatch/1000/'  # some rows only
 //
 // With -count above 1 each cell is the median of the runs, the two implementations alternating run by run, and the
 // time ratio is the median of the runs' ratios, their range in parentheses. With -cpu the times are CPU time per call
@@ -14,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -32,6 +34,7 @@ type settings struct {
 	benchtime string
 	count     int
 	cpu       bool
+	match     *regexp.Regexp // the rows measured, by "call/env/change"
 }
 
 func main() {
@@ -40,7 +43,13 @@ func main() {
 	flag.StringVar(&set.benchtime, "benchtime", "1s", "run time (or Nx iterations) per benchmark")
 	flag.IntVar(&set.count, "count", 1, "runs per benchmark; cells show the median")
 	flag.BoolVar(&set.cpu, "cpu", false, "measure CPU time per call (the process's, garbage collection included), not wall time")
+	match := flag.String("match", "", "measure only the rows whose \"call/env/change\" matches this regular expression")
 	flag.Parse()
+	var err error
+	if set.match, err = regexp.Compile(*match); err != nil {
+		fmt.Fprintln(os.Stderr, "ratios: -match:", err)
+		os.Exit(2)
+	}
 	if err := flag.Set("test.benchtime", set.benchtime); err != nil {
 		fmt.Fprintln(os.Stderr, "ratios: -benchtime:", err)
 		os.Exit(2)
@@ -56,6 +65,9 @@ func main() {
 	for _, op := range dropinbench.Ops {
 		for _, n := range dropinbench.Sizes {
 			for _, change := range benchcase.Changes {
+				if !set.match.MatchString(fmt.Sprintf("%s/%d/%s", op, n, change)) {
+					continue
+				}
 				c, err := dropinbench.NewCase(n, change)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, "ratios:", err)
