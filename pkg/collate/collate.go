@@ -136,8 +136,9 @@ func (a *Arena) Release() {
 	*c = collator{
 		maps: c.maps, lists: c.lists, sets: c.sets, atomics: c.atomics,
 		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
-		seq: c.seq[:0],
+		seq: c.seq[:0], index: c.index,
 	}
+	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	collators.Put(c)
 }
 
@@ -179,6 +180,9 @@ type collator struct {
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
+	// index is members.index, reset list after list: a list's members are matched (and its order checked) before any
+	// other list is collated.
+	index elements.Index
 	// belows holds the atomic nodes' elements.Below by node ID (Options.Patches; nil until one is built).
 	belows map[int32]*elements.Below
 	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
@@ -487,7 +491,7 @@ func kindFits(s *elements.Node, src elements.Source) error {
 // patch order (-1: a "$patch: replace" item), for format.CheckOrder (in collator.seq's buffer, reused). For a Ranked
 // list, ranks holds each source's ranks by position (keyedNode's), a key's second field.
 type members struct {
-	index    elements.Index
+	index    *elements.Index // the collator's (collator.index)
 	items    []elements.Item
 	repeated bool
 	seq      []int
@@ -584,7 +588,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0],
+	c.index.Reset(fields, max(len(local), len(live)))
+	m = members{index: &c.index, items: carve(&c.itemSlab, len(local)+len(live))[:0],
 		seq: c.seq[:0], ranks: ranks}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	for i, it := range local {
@@ -808,7 +813,8 @@ func (c *collator) matchSet(n *elements.Node, ranks [][]int, objects bool) (memb
 	if ranks != nil {
 		fields = 2
 	}
-	m := members{index: elements.NewIndex(fields, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0],
+	c.index.Reset(fields, len(local)+len(live))
+	m := members{index: &c.index, items: carve(&c.itemSlab, len(local)+len(live))[:0],
 		seq: c.seq[:0], ranks: ranks}
 	src := c.src
 	for i, v := range local {

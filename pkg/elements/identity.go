@@ -53,12 +53,13 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 type Index struct {
 	strs   map[string]int          // single-field string keys, once mapped
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
-	multi  map[Key]int
+	multi  map[Key]int             // the keys of more than one field (keyed)
 	// small holds the first n single-field keys while not mapped; next is the one after the key found last, tried
 	// first (sources mostly list their items in one order). Once mapped, n counts the keys numbered.
 	small   [smallIndex]value.ScalarKey
 	n, next int
 	mapped  bool
+	keyed   bool // keys of more than one field
 }
 
 // smallIndex is the most keys Index compares one by one (cheaper than hashing).
@@ -66,19 +67,40 @@ const smallIndex = 12
 
 // NewIndex returns an Index for keys of fields fields, sized for size keys.
 func NewIndex(fields, size int) Index {
+	var x Index
+	x.Reset(fields, size)
+	return x
+}
+
+// indexKeptMax bounds the keys of a map Reset keeps for the next keys (cleared): a larger one is dropped.
+const indexKeptMax = 1 << 14
+
+// Reset empties x for keys of fields fields, sized for size keys, keeping its maps (cleared) for them, so that an
+// Index reused list after list allocates only for a list larger than those before.
+func (x *Index) Reset(fields, size int) {
+	strs, single, multi := keptMap(x.strs), keptMap(x.single), keptMap(x.multi)
+	*x = Index{strs: strs, single: single, multi: multi, keyed: fields != 1, mapped: fields == 1 && size > smallIndex}
 	switch {
-	case fields != 1:
-		return Index{multi: make(map[Key]int, size)}
-	case size > smallIndex:
-		return Index{strs: make(map[string]int, size), mapped: true}
+	case x.keyed && x.multi == nil:
+		x.multi = make(map[Key]int, size)
+	case x.mapped && x.strs == nil:
+		x.strs = make(map[string]int, size)
 	}
-	return Index{}
+}
+
+// keptMap returns m cleared, or nil when it is too large to keep.
+func keptMap[K comparable](m map[K]int) map[K]int {
+	if len(m) > indexKeptMax {
+		return nil
+	}
+	clear(m)
+	return m
 }
 
 // ID returns the number of k and whether k is new (numbered now).
 func (x *Index) ID(k *Key) (id int, fresh bool) {
 	switch {
-	case x.multi != nil:
+	case x.keyed:
 		if id, ok := x.multi[*k]; ok {
 			return id, false
 		}
@@ -101,7 +123,10 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.n++
 			return x.n - 1, true
 		}
-		x.strs, x.n, x.mapped = make(map[string]int, 2*smallIndex), 0, true
+		if x.strs == nil {
+			x.strs = make(map[string]int, 2*smallIndex)
+		}
+		x.n, x.mapped = 0, true
 		for _, sk := range x.small {
 			x.mappedID(sk)
 		}
