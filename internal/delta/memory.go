@@ -5,29 +5,48 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// memory is where one walk builds its patch's maps: each map's fields are gathered on stack (the entries of the maps
-// being visited, nested maps above their parents') and, once complete, carved into chunk, so that a patch of n maps
-// costs O(log n) allocations, not n. The patch's memory is its own (chunks are never reused), so results stay valid
-// whatever walk comes next.
+// memory is where one walk builds its patch's maps and lists: each map's fields (list's items) are gathered on stack
+// (items), the entries of the maps (lists) being visited, nested ones above their parents', and, once complete, carved
+// into chunk (itemChunk), so that a patch of n maps and lists costs O(log n) allocations, not n. The patch's memory is
+// its own (chunks are never reused), so results stay valid whatever walk comes next.
 type memory struct {
-	stack []value.Field
-	chunk []value.Field
+	stack     []value.Field
+	chunk     []value.Field
+	items     []value.Value
+	itemChunk []value.Value
 }
 
-// memoryChunk bounds a chunk, in fields; larger maps get memory of their own.
+// memoryChunk bounds a chunk, in fields or items; larger maps and lists get memory of their own.
 const memoryChunk = 4096
 
 // fields returns n fields of memory of their own, with capacity n; m nil: a new slice.
 func (m *memory) fields(n int) []value.Field {
-	if m == nil || n > memoryChunk/2 {
+	if m == nil {
 		return make([]value.Field, n)
 	}
-	if cap(m.chunk)-len(m.chunk) < n {
-		m.chunk = make([]value.Field, 0, min(max(2*cap(m.chunk), 8), memoryChunk))
+	return carve(&m.chunk, n)
+}
+
+// values returns n list items of memory of their own, with capacity n; m nil: a new slice.
+func (m *memory) values(n int) []value.Value {
+	if m == nil {
+		return make([]value.Value, n)
 	}
-	at := len(m.chunk)
-	m.chunk = m.chunk[:at+n]
-	return m.chunk[at : at+n : at+n]
+	return carve(&m.itemChunk, n)
+}
+
+// carve returns n elements of chunk, with capacity n: a new chunk when it has not room, memory of their own when n is
+// more than half of memoryChunk.
+func carve[T any](chunk *[]T, n int) []T {
+	if n > memoryChunk/2 {
+		return make([]T, n)
+	}
+	if cap(*chunk)-len(*chunk) < n {
+		*chunk = make([]T, 0, max(n, min(max(2*cap(*chunk), 8), memoryChunk)))
+	}
+	at := len(*chunk)
+	*chunk = (*chunk)[:at+n]
+	return (*chunk)[at : at+n : at+n]
 }
 
 // with returns map v with field key set to val (v itself is unchanged), as value.Value.With, in m's memory.

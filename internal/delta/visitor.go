@@ -416,7 +416,9 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	if e.Ranked {
 		seq = smp.PatchOrder(smp.SortByKey(local, mk[0]))
 	}
-	var out []value.Value
+	out := d.itemStack()
+	base := len(*out)
+	defer func() { *out = (*out)[:base] }()
 	for i := range e.Items {
 		if i < len(seq) {
 			i = seq[i]
@@ -432,14 +434,14 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		switch {
 		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
-			out = append(out, local[it.LocalIndex])
+			*out = append(*out, local[it.LocalIndex])
 		case fc >= 0 || fd >= 0:
 			en, err := d.Entry(it.Element)
 			if err != nil {
 				return elements.Absent, err
 			}
 			if en.Present && en.Value.IsMap() {
-				out = append(out, d.withPresentKeys(en.Value, local[it.LocalIndex], mk))
+				*out = append(*out, d.withPresentKeys(en.Value, local[it.LocalIndex], mk))
 			}
 		}
 	}
@@ -450,13 +452,13 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			return ka == kb
 		})
 	}
-	out = d.appendDeletes(out, delItems, matched, mk, itemType)
-	deleted := d.dels > dels
+	*out = d.appendDeletes(*out, delItems, matched, mk, itemType)
+	deleted, entries := d.dels > dels, len(*out)-base
 	if !c && !deleted {
 		return d.replaced(n), nil
 	}
-	if d.order && len(local) > 0 && ((c && (len(out) > 0 || !orderSame)) || deleted) {
-		order := make([]value.Value, len(local))
+	if d.order && len(local) > 0 && ((c && (entries > 0 || !orderSame)) || deleted) {
+		order := d.mem.values(len(local))
 		keys := d.mem.fields(len(local) * len(mk))[:0]
 		for i, li := range local {
 			at := len(keys)
@@ -465,10 +467,12 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		d.par = Parallel{Order: value.List(order), HasOrder: true}
 	}
-	if len(out) == 0 {
+	if entries == 0 {
 		return elements.Absent, nil
 	}
-	return elements.Keep(value.List(out)), nil
+	list := d.mem.values(entries)
+	copy(list, (*out)[base:])
+	return elements.Keep(value.List(list)), nil
 }
 
 // appendDeletes appends to out a delete directive per unmatched item of fromItems (counted in d.dels), in key order.
@@ -564,6 +568,14 @@ func (d *Visitor) stack() *[]value.Field {
 		d.mem = &memory{}
 	}
 	return &d.mem.stack
+}
+
+// itemStack returns the stack VisitList gathers a list's items on, as stack.
+func (d *Visitor) itemStack() *[]value.Value {
+	if d.mem == nil {
+		d.mem = &memory{}
+	}
+	return &d.mem.items
 }
 
 var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})
