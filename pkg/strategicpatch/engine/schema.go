@@ -18,7 +18,9 @@ type Meta struct {
 
 // Lookup is a schema walked key by key, the shape of strategicpatch's LookupPatchMeta: Struct gives the schema and
 // metadata of the field key of an object, Slice those of the items of the list in field key. A nil Lookup is no
-// schema. Implementations may be called from many goroutines at once, as strategicpatch's are.
+// schema. Implementations may be called from many goroutines at once, as strategicpatch's are. A key may share the
+// memory of a JSON argument of the call (see jsonReader), valid only while the call lasts: an implementation that keeps
+// a key keeps a copy of it.
 type Lookup interface {
 	Struct(key string) (Lookup, Meta, error)
 	Slice(key string) (Lookup, Meta, error)
