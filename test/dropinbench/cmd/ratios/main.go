@@ -115,7 +115,7 @@ func measure(op string, c dropinbench.Case, set settings) ([]result, string) {
 }
 
 // run measures op of api on c once: with testing.Benchmark, or with set.cpu its CPU time per call over set.benchtime
-// (a duration, or N calls written Nx).
+// (a duration, or N calls written Nx), the clock stopped where dropinbench.Loop stops it.
 func run(api dropinbench.API, op string, c dropinbench.Case, set settings) (result, error) {
 	if !set.cpu {
 		r := testing.Benchmark(dropinbench.Bench(api, op, c))
@@ -133,23 +133,50 @@ func run(api dropinbench.API, op string, c dropinbench.Case, set settings) (resu
 	if _, err := dropinbench.Call(api, op, c, false); err != nil { // warm the caches as testing.Benchmark's first run does
 		return result{}, err
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	cpu0, err := processCPU()
-	if err != nil {
-		return result{}, err
-	}
+	var clock cpuClock
 	n, start := 0, time.Now()
 	for n < max(calls, 1) || time.Since(start) < d {
-		if _, err := dropinbench.Call(api, op, c, false); err != nil {
+		step := 64
+		if calls > 0 {
+			step = min(step, calls-n)
+		}
+		clock.StartTimer()
+		if err := dropinbench.Loop(api, op, c, step, &clock); err != nil {
 			return result{}, err
 		}
-		n++
+		clock.StopTimer()
+		if clock.err != nil {
+			return result{}, clock.err
+		}
+		n += step
 	}
-	cpu1, _ := processCPU()
-	runtime.ReadMemStats(&after)
-	return result{(cpu1 - cpu0).Nanoseconds() / int64(n), int64(after.TotalAlloc-before.TotalAlloc) / int64(n),
-		int64(after.Mallocs-before.Mallocs) / int64(n)}, nil
+	return result{clock.cpu.Nanoseconds() / int64(n), int64(clock.bytes) / int64(n), int64(clock.mallocs) / int64(n)}, nil
+}
+
+// cpuClock is a dropinbench.Timer adding up the process's CPU time, bytes and allocations while it runs.
+type cpuClock struct {
+	cpu            time.Duration
+	bytes, mallocs uint64
+	startCPU       time.Duration
+	start          runtime.MemStats
+	err            error
+}
+
+func (t *cpuClock) StartTimer() {
+	runtime.ReadMemStats(&t.start)
+	var err error
+	if t.startCPU, err = processCPU(); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+func (t *cpuClock) StopTimer() {
+	now, _ := processCPU()
+	var end runtime.MemStats
+	runtime.ReadMemStats(&end)
+	t.cpu += now - t.startCPU
+	t.bytes += end.TotalAlloc - t.start.TotalAlloc
+	t.mallocs += end.Mallocs - t.start.Mallocs
 }
 
 func median(rs []result, f func(result) int64) int64 {
