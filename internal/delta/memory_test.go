@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -41,4 +42,30 @@ var _ = Describe("A patch's maps, built in the walk's memory", func() {
 		Entry("1,000 fields", 1000),
 		Entry("3,000 fields (more than half a chunk: memory of their own)", 3000),
 	)
+})
+
+var _ = Describe("ThreeWayIn, one Memory reset walk after walk", func() {
+	// env builds a Pod's container with n env entries, the values prefixed by v.
+	env := func(n int, v string) string {
+		var b strings.Builder
+		b.WriteString("spec:\n  containers:\n  - name: web\n    image: " + v + "\n    env:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "    - name: VAR_%04d\n      value: %s-%d\n", i, v, i)
+		}
+		return b.String()
+	}
+	It("gives the patches a walk in memory of its own gives, larger and smaller walks in turn", func() {
+		var mem delta.Memory
+		for _, n := range []int{3, 600, 1, 5000, 40, 2} {
+			c := newCase("Pod", env(n, "old"), env(n, "new"), env(n, "old"))
+			tree, beside := c.collated(features.Gates{})
+			want, wantOK, err := delta.ThreeWay(tree, beside, features.Gates{}, true)
+			Expect(err).NotTo(HaveOccurred())
+			got, ok, err := delta.ThreeWayIn(&mem, tree, beside, features.Gates{}, true)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(Equal(wantOK))
+			Expect(string(got.JSON())).To(Equal(string(want.JSON())), "%d entries", n)
+			mem.Reset()
+		}
+	})
 })

@@ -51,7 +51,7 @@ type Visitor struct {
 	// Beside is what the tree's collation built beside it (Below subtrees); nil: nothing (not collated for patches).
 	Beside Beside
 	// mem is where the walk builds its patch's maps (shared by the Visitors of one walk); nil: each map allocates.
-	mem *memory
+	mem *Memory
 }
 
 var modes = [...]Visitor{
@@ -65,7 +65,7 @@ var modes = [...]Visitor{
 // New returns the Visitor of mode m for a tree collated under gates; an unknown mode panics.
 func New(m Mode, gates features.Gates) *Visitor {
 	d := modes[m]
-	d.Gates, d.mem = gates, &memory{}
+	d.Gates, d.mem = gates, &Memory{}
 	return &d
 }
 
@@ -376,7 +376,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	if len(*stack) == base {
 		return elements.Absent, nil
 	}
-	out := d.mem.fields(len(*stack) - base)
+	out := d.mem.fieldsOf(len(*stack) - base)
 	copy(out, (*stack)[base:])
 	m, dup, ok := value.NewMap(out)
 	if !ok {
@@ -458,8 +458,8 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		return d.replaced(n), nil
 	}
 	if d.order && len(local) > 0 && ((c && (entries > 0 || !orderSame)) || deleted) {
-		order := d.mem.values(len(local))
-		keys := d.mem.fields(len(local) * len(mk))[:0]
+		order := d.mem.valuesOf(len(local))
+		keys := d.mem.fieldsOf(len(local) * len(mk))[:0]
 		for i, li := range local {
 			at := len(keys)
 			keys = appendItemKeyFields(keys, li, mk, itemType)
@@ -470,7 +470,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	if entries == 0 {
 		return elements.Absent, nil
 	}
-	list := d.mem.values(entries)
+	list := d.mem.valuesOf(entries)
 	copy(list, (*out)[base:])
 	return elements.Keep(value.List(list)), nil
 }
@@ -565,7 +565,7 @@ func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) 
 // own.
 func (d *Visitor) stack() *[]value.Field {
 	if d.mem == nil {
-		d.mem = &memory{}
+		d.mem = &Memory{}
 	}
 	return &d.mem.stack
 }
@@ -573,7 +573,7 @@ func (d *Visitor) stack() *[]value.Field {
 // itemStack returns the stack VisitList gathers a list's items on, as stack.
 func (d *Visitor) itemStack() *[]value.Value {
 	if d.mem == nil {
-		d.mem = &memory{}
+		d.mem = &Memory{}
 	}
 	return &d.mem.items
 }
