@@ -55,8 +55,10 @@ type Index struct {
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
 	multi  map[Key]int             // the keys of more than one field (keyed)
 	// small holds the first n single-field keys while not mapped; next is the one after the key found last, tried
-	// first (sources mostly list their items in one order). Once mapped, n counts the keys numbered.
+	// first (sources mostly list their items in one order). Once mapped, n counts the keys numbered, and byID holds
+	// them by ID, so that the one after the key found last is tried first there too, compared rather than hashed.
 	small   [smallIndex]value.ScalarKey
+	byID    []value.ScalarKey
 	n, next int
 	mapped  bool
 	keyed   bool // keys of more than one field
@@ -79,7 +81,12 @@ const indexKeptMax = 1 << 14
 // Index reused list after list allocates only for a list larger than those before.
 func (x *Index) Reset(fields, size int) {
 	strs, single, multi := keptMap(x.strs), keptMap(x.single), keptMap(x.multi)
-	*x = Index{strs: strs, single: single, multi: multi, keyed: fields != 1, mapped: fields == 1 && size > smallIndex}
+	byID := x.byID[:0]
+	if cap(byID) > indexKeptMax {
+		byID = nil
+	}
+	clear(byID[:cap(byID)])
+	*x = Index{strs: strs, single: single, multi: multi, byID: byID, keyed: fields != 1, mapped: fields == 1 && size > smallIndex}
 	switch {
 	case x.keyed && x.multi == nil:
 		x.multi = make(map[Key]int, size)
@@ -136,20 +143,28 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 
 // mappedID is ID for a single-field key sk once x is mapped.
 func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
+	if i := x.next; i < x.n && x.byID[i] == sk {
+		x.next++
+		return i, false
+	}
+	var ok bool
 	if sk.Kind == value.KindString { // (a string's ScalarKey is its Str alone)
-		if id, ok := x.strs[sk.Str]; ok {
-			return id, false
+		if id, ok = x.strs[sk.Str]; !ok {
+			x.strs[sk.Str] = x.n
 		}
-		x.strs[sk.Str] = x.n
 	} else {
-		if id, ok := x.single[sk]; ok {
-			return id, false
-		}
-		if x.single == nil {
+		if id, ok = x.single[sk]; !ok && x.single == nil {
 			x.single = map[value.ScalarKey]int{}
 		}
-		x.single[sk] = x.n
+		if !ok {
+			x.single[sk] = x.n
+		}
 	}
+	if ok {
+		x.next = id + 1
+		return id, false
+	}
+	x.byID = append(x.byID, sk)
 	x.n++
 	return x.n - 1, true
 }
