@@ -135,7 +135,7 @@ func (a *Arena) Release() {
 	c.atomics.reset()
 	*c = collator{
 		maps: c.maps, lists: c.lists, sets: c.sets, atomics: c.atomics,
-		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
+		fields: c.fields[:0], fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
 		seq: c.seq[:0], index: c.index,
 	}
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
@@ -169,7 +169,8 @@ type collator struct {
 	lists   slab[elements.ListElement]
 	sets    slab[elements.SetElement]
 	atomics slab[elements.AtomicElement]
-	// fields is a stack of the fields of the maps being collated; done maps move theirs to fieldSlab.
+	// fields is a stack of the fields of the maps being collated, zero beyond its length; done maps move theirs to
+	// fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
 	// itemSlab holds the members of the lists and sets.
@@ -315,7 +316,10 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	self := build(c, &c.maps, s)
 	rf, vf := self.Recorded.Fields(), self.Live.Fields() // (nil when absent, null or not a map)
 	base := len(c.fields)
-	defer func() { c.fields = c.fields[:base] }()
+	defer func() { // (the stack is zero beyond its length: Release clears nothing of it)
+		clear(c.fields[base:])
+		c.fields = c.fields[:base]
+	}()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
 		// The heads' smallest key and which hold it, each value's head compared once; a smaller key takes it from earlier.
 		var cv elements.Values
