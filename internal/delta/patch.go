@@ -45,8 +45,13 @@ func Patch(root elements.Element, beside Beside, m Mode, gates features.Gates) (
 // tree where that does not hold. A fault of recorded wins over one of live: on an error the Deletions alone are
 // asked for theirs. Unless overwrite, the patch's conflicts with live's changes (Check) are the error.
 func ThreeWay(root elements.Element, beside Beside, gates features.Gates, overwrite bool) (value.Value, bool, error) {
+	return ThreeWayIn(&Memory{}, root, beside, gates, overwrite)
+}
+
+// ThreeWayIn is ThreeWay with the patch built in mem (see Memory), as are the values of a conflict error.
+func ThreeWayIn(mem *Memory, root elements.Element, beside Beside, gates features.Gates, overwrite bool) (value.Value, bool, error) {
 	d := New(threeWay, gates)
-	d.Beside = beside
+	d.Beside, d.mem = beside, mem
 	en, err := d.Entry(root)
 	if err != nil {
 		if _, _, derr := Patch(root, beside, Deletions, gates); derr != nil {

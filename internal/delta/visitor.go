@@ -50,6 +50,8 @@ type Visitor struct {
 	Gates features.Gates
 	// Beside is what the tree's collation built beside it (Below subtrees); nil: nothing (not collated for patches).
 	Beside Beside
+	// mem is where the walk builds its patch's maps (shared by the Visitors of one walk); nil: each map allocates.
+	mem *Memory
 }
 
 var modes = [...]Visitor{
@@ -63,7 +65,7 @@ var modes = [...]Visitor{
 // New returns the Visitor of mode m for a tree collated under gates; an unknown mode panics.
 func New(m Mode, gates features.Gates) *Visitor {
 	d := modes[m]
-	d.Gates = gates
+	d.Gates, d.mem = gates, &Memory{}
 	return &d
 }
 
@@ -321,7 +323,9 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		return d.replaced(n), nil
 	}
 	c, dels := cs != elements.NoSource, d.dels
-	var out []value.Field
+	stack := d.stack()
+	base := len(*stack)
+	defer func() { *stack = (*stack)[:base] }()
 	var unordered *elements.Error // the first list of repeated items kubectl's merge of the halves here refuses
 	for _, f := range fs {
 		if fe := f.Element.Base(); !fe.HasLocal {
@@ -331,7 +335,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 			if skip, err := d.ruled(fe); err != nil {
 				return elements.Absent, err
 			} else if !skip {
-				out = append(out, value.Field{Key: f.Name, Value: value.Null})
+				*stack = append(*stack, value.Field{Key: f.Name, Value: value.Null})
 				d.dels++
 			}
 			continue
@@ -343,7 +347,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		if en.Unordered > 0 && unordered == nil {
 			unordered = outOfOrder(f.Element, en.Unordered-1)
 		}
-		out = en.appendTo(out, f.Name)
+		*stack = en.appendTo(*stack, f.Name)
 	}
 	deleted := d.dels > dels
 	if unordered != nil && (n.Parent == nil || deleted) {
@@ -355,6 +359,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		return d.replaced(n), nil
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
+		entries := len(*stack) - base
 		var keys []value.Value
 		extra := false
 		for _, f := range fs {
@@ -364,13 +369,15 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 				extra = true
 			}
 		}
-		if len(keys) > 0 && ((c && (len(out) > 0 || extra)) || deleted) {
-			out = append(out, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
+		if len(keys) > 0 && ((c && (entries > 0 || extra)) || deleted) {
+			*stack = append(*stack, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
 		}
 	}
-	if len(out) == 0 {
+	if len(*stack) == base {
 		return elements.Absent, nil
 	}
+	out := d.mem.fieldsOf(len(*stack) - base)
+	copy(out, (*stack)[base:])
 	m, dup, ok := value.NewMap(out)
 	if !ok {
 		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
@@ -409,7 +416,9 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	if e.Ranked {
 		seq = smp.PatchOrder(smp.SortByKey(local, mk[0]))
 	}
-	var out []value.Value
+	out := d.itemStack()
+	base := len(*out)
+	defer func() { *out = (*out)[:base] }()
 	for i := range e.Items {
 		if i < len(seq) {
 			i = seq[i]
@@ -425,14 +434,14 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		switch {
 		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
-			out = append(out, local[it.LocalIndex])
+			*out = append(*out, local[it.LocalIndex])
 		case fc >= 0 || fd >= 0:
 			en, err := d.Entry(it.Element)
 			if err != nil {
 				return elements.Absent, err
 			}
 			if en.Present && en.Value.IsMap() {
-				out = append(out, withPresentKeys(en.Value, local[it.LocalIndex], mk))
+				*out = append(*out, d.withPresentKeys(en.Value, local[it.LocalIndex], mk))
 			}
 		}
 	}
@@ -443,22 +452,27 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 			return ka == kb
 		})
 	}
-	out = d.appendDeletes(out, delItems, matched, mk, itemType)
-	deleted := d.dels > dels
+	*out = d.appendDeletes(*out, delItems, matched, mk, itemType)
+	deleted, entries := d.dels > dels, len(*out)-base
 	if !c && !deleted {
 		return d.replaced(n), nil
 	}
-	if d.order && len(local) > 0 && ((c && (len(out) > 0 || !orderSame)) || deleted) {
-		order := make([]value.Value, len(local))
+	if d.order && len(local) > 0 && ((c && (entries > 0 || !orderSame)) || deleted) {
+		order := d.mem.valuesOf(len(local))
+		keys := d.mem.fieldsOf(len(local) * len(mk))[:0]
 		for i, li := range local {
-			order[i] = value.MustMap(itemKeyFields(li, mk, itemType)...)
+			at := len(keys)
+			keys = appendItemKeyFields(keys, li, mk, itemType)
+			order[i] = value.MustMap(keys[at:len(keys):len(keys)]...)
 		}
 		d.par = Parallel{Order: value.List(order), HasOrder: true}
 	}
-	if len(out) == 0 {
+	if entries == 0 {
 		return elements.Absent, nil
 	}
-	return elements.Keep(value.List(out)), nil
+	list := d.mem.valuesOf(entries)
+	copy(list, (*out)[base:])
+	return elements.Keep(value.List(list)), nil
 }
 
 // appendDeletes appends to out a delete directive per unmatched item of fromItems (counted in d.dels), in key order.
@@ -532,25 +546,36 @@ func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 
 // withPresentKeys returns m with the merge-key fields item writes, all a patch item carries: a key field local leaves
 // out stays out and the receiver fills its default, as a merge of local does (unlike itemKeyFields).
-func withPresentKeys(m, item value.Value, mergeKey []string) value.Value {
+func (d *Visitor) withPresentKeys(m, item value.Value, mergeKey []string) value.Value {
 	for _, name := range mergeKey {
 		if v, ok := item.Get(name); ok {
-			m = m.With(name, v)
+			m = d.mem.with(m, name, v)
 		}
 	}
 	return m
 }
 
 // itemKeyFields returns the merge-key fields entries that only name an item (delete directives,
-// $setElementOrder) carry: the item's own value, or itemType's key default for a field it leaves out.
+// $setElementOrder) carry (appendItemKeyFields), in memory of their own.
 func itemKeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []value.Field {
-	out := make([]value.Field, 0, len(mergeKey))
-	for _, kf := range elements.KeyFields(item, mergeKey, itemType) {
-		if _, present := item.Get(kf.Name); present || !kf.Value.IsNull() {
-			out = append(out, value.Field{Key: kf.Name, Value: kf.Value})
-		}
+	return appendItemKeyFields(make([]value.Field, 0, len(mergeKey)), item, mergeKey, itemType)
+}
+
+// stack returns the stack VisitMap gathers a map's entries on: the walk's, or (a Visitor without memory) one of its
+// own.
+func (d *Visitor) stack() *[]value.Field {
+	if d.mem == nil {
+		d.mem = &Memory{}
 	}
-	return out
+	return &d.mem.stack
+}
+
+// itemStack returns the stack VisitList gathers a list's items on, as stack.
+func (d *Visitor) itemStack() *[]value.Value {
+	if d.mem == nil {
+		d.mem = &Memory{}
+	}
+	return &d.mem.items
 }
 
 var deleteDirective = value.MustMap(value.Field{Key: smp.DirectiveKey, Value: value.String(smp.DeleteValue)})

@@ -132,11 +132,16 @@ func (a *Arena) Release() {
 		return
 	}
 	a.c = nil
+	c.maps.reset()
+	c.lists.reset()
+	c.sets.reset()
+	c.atomics.reset()
 	*c = collator{
-		maps: reuse(c.maps), lists: reuse(c.lists), sets: reuse(c.sets), atomics: reuse(c.atomics),
-		fields: reuse(c.fields[:cap(c.fields)]), fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
-		seq: c.seq[:0],
+		maps: c.maps, lists: c.lists, sets: c.sets, atomics: c.atomics,
+		fields: c.fields[:0], fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
+		seq: c.seq[:0], index: c.index,
 	}
+	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	collators.Put(c)
 }
 
@@ -158,15 +163,17 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
 }
 
-// collator allocates the tree's nodes from slabs: n nodes cost O(log n) allocations per node type, not n.
+// collator allocates the tree's nodes from slabs: n nodes cost O(log n) allocations per node type, not n, and none
+// once a pooled collator's slabs have held a tree of n nodes (slab).
 type collator struct {
 	opts    Options
 	src     elements.Source // the source Local holds: the patch in a patch tree
-	maps    []elements.MapElement
-	lists   []elements.ListElement
-	sets    []elements.SetElement
-	atomics []elements.AtomicElement
-	// fields is a stack of the fields of the maps being collated; done maps move theirs to fieldSlab.
+	maps    slab[elements.MapElement]
+	lists   slab[elements.ListElement]
+	sets    slab[elements.SetElement]
+	atomics slab[elements.AtomicElement]
+	// fields is a stack of the fields of the maps being collated, zero beyond its length; done maps move theirs to
+	// fieldSlab.
 	fields    []elements.Field
 	fieldSlab []elements.Field
 	// itemSlab holds the members of the lists and sets.
@@ -177,20 +184,14 @@ type collator struct {
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
+	// index is members.index, reset list after list: a list's members are matched (and its order checked) before any
+	// other list is collated.
+	index elements.Index
 	// belows holds the atomic nodes' elements.Below by node ID (Options.Patches; nil until one is built).
 	belows map[int32]*elements.Below
 	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
 	conflicts    elements.Element
 	conflictsErr error
-}
-
-// alloc returns a new zero T from slab, grown in chunks (a slab is zero past its length: fresh, or cleared by Release).
-func alloc[T any](slab *[]T) *T {
-	if len(*slab) == cap(*slab) {
-		*slab = make([]T, 0, min(max(2*cap(*slab), 4), 512))
-	}
-	*slab = (*slab)[:len(*slab)+1]
-	return &(*slab)[len(*slab)-1]
 }
 
 // carve returns a slice of n elements from slab, with capacity n.
@@ -207,7 +208,7 @@ func carve[T any](slab *[]T, n int) []T {
 func build[T any, E interface {
 	*T
 	elements.Element
-}](c *collator, slab *[]T, s *elements.Node) E {
+}](c *collator, slab *slab[T], s *elements.Node) E {
 	e := E(alloc(slab))
 	n := e.Base()
 	*n = *s
@@ -318,7 +319,10 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	self := build(c, &c.maps, s)
 	rf, vf := self.Recorded.Fields(), self.Live.Fields() // (nil when absent, null or not a map)
 	base := len(c.fields)
-	defer func() { c.fields = c.fields[:base] }()
+	defer func() { // (the stack is zero beyond its length: Release clears nothing of it)
+		clear(c.fields[base:])
+		c.fields = c.fields[:base]
+	}()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
 		// The heads' smallest key and which hold it, each value's head compared once; a smaller key takes it from earlier.
 		var cv elements.Values
@@ -494,7 +498,7 @@ func kindFits(s *elements.Node, src elements.Source) error {
 // patch order (-1: a "$patch: replace" item), for format.CheckOrder (in collator.seq's buffer, reused). For a Ranked
 // list, ranks holds each source's ranks by position (keyedNode's), a key's second field.
 type members struct {
-	index    elements.Index
+	index    *elements.Index // the collator's (collator.index)
 	items    []elements.Item
 	repeated bool
 	seq      []int
@@ -591,7 +595,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	if ranks != nil {
 		fields++ // and the rank
 	}
-	m = members{index: elements.NewIndex(fields, max(len(local), len(live))), items: carve(&c.itemSlab, len(local)+len(live))[:0],
+	c.index.Reset(fields, max(len(local), len(live)))
+	m = members{index: &c.index, items: carve(&c.itemSlab, len(local)+len(live))[:0],
 		seq: c.seq[:0], ranks: ranks}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	for i, it := range local {
@@ -835,7 +840,8 @@ func (c *collator) matchSet(n *elements.Node, ranks [][]int, objects bool) (memb
 	if ranks != nil {
 		fields = 2
 	}
-	m := members{index: elements.NewIndex(fields, len(local)+len(live)), items: carve(&c.itemSlab, len(local)+len(live))[:0],
+	c.index.Reset(fields, len(local)+len(live))
+	m := members{index: &c.index, items: carve(&c.itemSlab, len(local)+len(live))[:0],
 		seq: c.seq[:0], ranks: ranks}
 	src := c.src
 	for i, v := range local {

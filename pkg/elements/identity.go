@@ -47,14 +47,21 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 	return kf
 }
 
-// Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place.
+// Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place,
+// past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
+// and other single-field keys by their ScalarKey.
 type Index struct {
-	single map[value.ScalarKey]int
-	multi  map[Key]int
-	// small holds the first n single-field keys while no map is made; next is the one after the key found
-	// last, tried first (sources mostly list their items in one order).
+	strs   map[string]int          // single-field string keys, once mapped
+	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
+	multi  map[Key]int             // the keys of more than one field (keyed)
+	// small holds the first n single-field keys while not mapped; next is the one after the key found last, tried
+	// first (sources mostly list their items in one order). Once mapped, n counts the keys numbered, and byID holds
+	// them by ID, so that the one after the key found last is tried first there too, compared rather than hashed.
 	small   [smallIndex]value.ScalarKey
+	byID    []value.ScalarKey
 	n, next int
+	mapped  bool
+	keyed   bool // keys of more than one field
 }
 
 // smallIndex is the most keys Index compares one by one (cheaper than hashing).
@@ -62,26 +69,52 @@ const smallIndex = 12
 
 // NewIndex returns an Index for keys of fields fields, sized for size keys.
 func NewIndex(fields, size int) Index {
-	switch {
-	case fields != 1:
-		return Index{multi: make(map[Key]int, size)}
-	case size > smallIndex:
-		return Index{single: make(map[value.ScalarKey]int, size)}
+	var x Index
+	x.Reset(fields, size)
+	return x
+}
+
+// indexKeptMax bounds the keys of a map Reset keeps for the next keys (cleared): a larger one is dropped.
+const indexKeptMax = 1 << 14
+
+// Reset empties x for keys of fields fields, sized for size keys, keeping its maps (cleared) for them, so that an
+// Index reused list after list allocates only for a list larger than those before.
+func (x *Index) Reset(fields, size int) {
+	strs, single, multi := keptMap(x.strs), keptMap(x.single), keptMap(x.multi)
+	byID := x.byID[:0]
+	if cap(byID) > indexKeptMax {
+		byID = nil
 	}
-	return Index{}
+	clear(byID[:cap(byID)])
+	*x = Index{strs: strs, single: single, multi: multi, byID: byID, keyed: fields != 1, mapped: fields == 1 && size > smallIndex}
+	switch {
+	case x.keyed && x.multi == nil:
+		x.multi = make(map[Key]int, size)
+	case x.mapped && x.strs == nil:
+		x.strs = make(map[string]int, size)
+	}
+}
+
+// keptMap returns m cleared, or nil when it is too large to keep.
+func keptMap[K comparable](m map[K]int) map[K]int {
+	if len(m) > indexKeptMax {
+		return nil
+	}
+	clear(m)
+	return m
 }
 
 // ID returns the number of k and whether k is new (numbered now).
 func (x *Index) ID(k *Key) (id int, fresh bool) {
 	switch {
-	case x.multi != nil:
+	case x.keyed:
 		if id, ok := x.multi[*k]; ok {
 			return id, false
 		}
 		id = len(x.multi)
 		x.multi[*k] = id
 		return id, true
-	case x.single == nil:
+	case !x.mapped:
 		if i := x.next; i < x.n && x.small[i] == k[0] {
 			x.next++
 			return i, false
@@ -97,17 +130,43 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.n++
 			return x.n - 1, true
 		}
-		x.single = make(map[value.ScalarKey]int, 2*smallIndex)
-		for i, sk := range x.small {
-			x.single[sk] = i
+		if x.strs == nil {
+			x.strs = make(map[string]int, 2*smallIndex)
+		}
+		x.n, x.mapped = 0, true
+		for _, sk := range x.small {
+			x.mappedID(sk)
 		}
 	}
-	if id, ok := x.single[k[0]]; ok {
+	return x.mappedID(k[0])
+}
+
+// mappedID is ID for a single-field key sk once x is mapped.
+func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
+	if i := x.next; i < x.n && x.byID[i] == sk {
+		x.next++
+		return i, false
+	}
+	var ok bool
+	if sk.Kind == value.KindString { // (a string's ScalarKey is its Str alone)
+		if id, ok = x.strs[sk.Str]; !ok {
+			x.strs[sk.Str] = x.n
+		}
+	} else {
+		if id, ok = x.single[sk]; !ok && x.single == nil {
+			x.single = map[value.ScalarKey]int{}
+		}
+		if !ok {
+			x.single[sk] = x.n
+		}
+	}
+	if ok {
+		x.next = id + 1
 		return id, false
 	}
-	id = len(x.single)
-	x.single[k[0]] = id
-	return id, true
+	x.byID = append(x.byID, sk)
+	x.n++
+	return x.n - 1, true
 }
 
 // SetKey is a set item's identity: a scalar's value.ScalarKey, an object's canonical JSON (features.SetOfMaps, when

@@ -17,6 +17,8 @@
 package patchgen
 
 import (
+	"sync"
+
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/openapi"
@@ -61,12 +63,37 @@ func ThreeWay(original, modified, current value.Value, opts Options) (value.Valu
 	return resolve(original, modified, current, opts, true)
 }
 
+// ThreeWayReused is ThreeWay with the patch built in memory that later calls reuse, so that a caller encoding the
+// patch (or converting it) pays no allocation for its maps and lists: the patch is valid until release is called,
+// which the caller calls once it refers to it no more. An error refers to no such memory (release is then a no-op).
+func ThreeWayReused(original, modified, current value.Value, opts Options) (p value.Value, release func(), err error) {
+	mem := memories.Get().(*delta.Memory)
+	done := func() {
+		mem.Reset()
+		memories.Put(mem)
+	}
+	if p, err = resolveIn(mem, original, modified, current, opts); err != nil {
+		done() // (the error is made again in memory of its own: a conflict's values are the patch's)
+		p, err = ThreeWay(original, modified, current, opts)
+		return p, func() {}, err
+	}
+	return p, done, nil
+}
+
+// memories keeps the delta.Memory of released patches (ThreeWayReused) for the next ones.
+var memories = sync.Pool{New: func() any { return new(delta.Memory) }}
+
 // ThreeWayType is ThreeWay with the root type given (openapi.Unknown or nil: no schema) and every gate on.
 func ThreeWayType(original, modified, current value.Value, root *openapi.Type, overwrite bool) (value.Value, error) {
 	return create(original, modified, current, root, Options{Overwrite: overwrite}, true)
 }
 
+// create makes the patch, a three-way patch built in mem (nil: memory of its own).
 func create(original, modified, current value.Value, root *openapi.Type, opts Options, threeWay bool) (value.Value, error) {
+	return createIn(nil, original, modified, current, root, opts, threeWay)
+}
+
+func createIn(mem *delta.Memory, original, modified, current value.Value, root *openapi.Type, opts Options, threeWay bool) (value.Value, error) {
 	vals, err := collate.RootValues(original, modified, current)
 	if err != nil {
 		return value.Value{}, err
@@ -80,7 +107,10 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 	var p value.Value
 	var ok bool
 	if threeWay {
-		p, ok, err = delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite)
+		if mem == nil {
+			mem = &delta.Memory{}
+		}
+		p, ok, err = delta.ThreeWayIn(mem, tree, arena, opts.Gates, opts.Overwrite)
 		err = secrets.MaskConflicts(err, original, modified, current)
 	} else {
 		p, ok, err = delta.Patch(tree, arena, delta.TwoWay, opts.Gates)
@@ -95,10 +125,24 @@ func create(original, modified, current value.Value, root *openapi.Type, opts Op
 }
 
 func resolve(original, modified, current value.Value, opts Options, threeWay bool) (value.Value, error) {
-	root, err := frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
-		frontend.Object{Value: original, Source: elements.Recorded}, frontend.Object{Value: current, Source: elements.Live})
+	root, err := rootOf(original, modified, current, opts)
 	if err != nil {
 		return value.Value{}, err
 	}
 	return create(original, modified, current, root, opts, threeWay)
+}
+
+// resolveIn is resolve of a three-way patch built in mem.
+func resolveIn(mem *delta.Memory, original, modified, current value.Value, opts Options) (value.Value, error) {
+	root, err := rootOf(original, modified, current, opts)
+	if err != nil {
+		return value.Value{}, err
+	}
+	return createIn(mem, original, modified, current, root, opts, true)
+}
+
+// rootOf is the root type of the objects (Options.TypeName).
+func rootOf(original, modified, current value.Value, opts Options) (*openapi.Type, error) {
+	return frontend.RootType(opts.Schema, opts.TypeName, opts.Gates, frontend.Object{Value: modified, Source: elements.Local},
+		frontend.Object{Value: original, Source: elements.Recorded}, frontend.Object{Value: current, Source: elements.Live})
 }

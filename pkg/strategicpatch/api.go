@@ -22,7 +22,8 @@ var plyKubectl = engine.Options{}
 type plyLookup struct{ s LookupPatchMeta }
 
 // plyLookupOf adapts s for the engine: a PatchMetaFromStruct through the look-ups cached for its Go type, any other
-// schema key by key as it is asked.
+// schema key by key as it is asked. The keys s is asked about are copies (the engine's may share the memory of a JSON
+// argument, engine.Lookup), so that s may keep them.
 func plyLookupOf(s LookupPatchMeta) engine.Lookup {
 	switch t := s.(type) {
 	case nil:
@@ -34,12 +35,12 @@ func plyLookupOf(s LookupPatchMeta) engine.Lookup {
 }
 
 func (l plyLookup) Struct(key string) (engine.Lookup, engine.Meta, error) {
-	sub, m, err := l.s.LookupPatchMetadataForStruct(key)
+	sub, m, err := l.s.LookupPatchMetadataForStruct(strings.Clone(key))
 	return plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}, err
 }
 
 func (l plyLookup) Slice(key string) (engine.Lookup, engine.Meta, error) {
-	sub, m, err := l.s.LookupPatchMetadataForSlice(key)
+	sub, m, err := l.s.LookupPatchMetadataForSlice(strings.Clone(key))
 	return plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}, err
 }
 
@@ -102,6 +103,7 @@ func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
 	var sub LookupPatchMeta
 	var m PatchMeta
 	var err error
+	k.key = strings.Clone(k.key) // (the caller's may share the memory of a whole document)
 	if k.slice {
 		sub, m, err = c.s.LookupPatchMetadataForSlice(k.key)
 	} else {
@@ -113,8 +115,7 @@ func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
 	}
 	c.mu.Lock()
 	if len(c.found) < plyStructMaxKeys {
-		// The key is a copy: the caller's may share the memory of a whole document.
-		c.found[plyStructKey{strings.Clone(k.key), k.slice}] = f
+		c.found[k] = f
 	}
 	c.mu.Unlock()
 	return f.sub, f.meta, nil

@@ -199,6 +199,28 @@ var _ = Describe("pkg/strategicpatch", func() {
 		Expect(asked).To(ConsistOf("spec", "template", "spec", "containers[]"), "never metadata, env or ports")
 	})
 
+	It("gives a LookupPatchMeta keys it may keep: the caller's reuse of its arguments' memory leaves them as they were", func() {
+		var asked []string
+		lookup := countingLookup{schema, &asked}
+		patch := []byte(`{"spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"web","image":"x"}]}}}}`)
+		live := []byte(current)
+		_, err := ply.StrategicMergePatchUsingLookupPatchMeta(live, patch, lookup)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = ply.CreateThreeWayMergePatch(live, patch, live, lookup, true)
+		Expect(err).NotTo(HaveOccurred())
+		kept := make([]string, len(asked))
+		for i, k := range asked {
+			kept[i] = strings.Clone(k)
+		}
+		for _, b := range [][]byte{patch, live} {
+			for i := range b {
+				b[i] = 'x'
+			}
+		}
+		Expect(asked).To(Equal(kept))
+		Expect(asked).To(ContainElements("spec", "template", "containers[]"))
+	})
+
 	It("fails a look-up where apimachinery fails it, and only there", func() {
 		patch := `{"spec":{"unknownField":{"a":1}}}`
 		_, werr := sp.StrategicMergePatch([]byte(`{"spec":{"unknownField":{"b":2}}}`), []byte(patch), &appsv1.Deployment{})

@@ -2,7 +2,9 @@ package value
 
 import (
 	"math"
+	"slices"
 	"sort"
+	"strings"
 	"unsafe"
 )
 
@@ -154,8 +156,8 @@ func MapFromSorted(fields []Field) Value {
 // NewMap returns a map Value over fields in any order. It sorts them (in
 // place) and returns the first duplicated key, if any, with ok=false.
 func NewMap(fields []Field) (v Value, dup string, ok bool) {
-	if !sort.SliceIsSorted(fields, func(i, j int) bool { return fields[i].Key < fields[j].Key }) {
-		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Key < fields[j].Key })
+	if !slices.IsSortedFunc(fields, compareKeys) {
+		slices.SortStableFunc(fields, compareKeys)
 	}
 	for i := 1; i < len(fields); i++ {
 		if fields[i].Key == fields[i-1].Key {
@@ -165,10 +167,13 @@ func NewMap(fields []Field) (v Value, dup string, ok bool) {
 	return MapFromSorted(fields), "", true
 }
 
+// compareKeys orders fields by key (sorting costs no allocation, as sort.Slice's reflection would).
+func compareKeys(a, b Field) int { return strings.Compare(a.Key, b.Key) }
+
 // MustMap is NewMap for literal maps built by ply itself: a duplicated key
 // keeps the last value instead of failing.
 func MustMap(fields ...Field) Value {
-	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Key < fields[j].Key })
+	slices.SortStableFunc(fields, compareKeys)
 	out := fields[:0]
 	for _, f := range fields {
 		if len(out) > 0 && out[len(out)-1].Key == f.Key {

@@ -99,11 +99,7 @@ func (o Options) ThreeWayJSON(original, modified, current []byte, l Lookup, over
 		if err != nil {
 			return nil, err
 		}
-		p, err := o.ThreeWay(vs[0], vs[1], vs[2], l, overwrite, fns...)
-		if err != nil {
-			return nil, err
-		}
-		return p.JSON(), nil
+		return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, fns)
 	}
 	return inArena(call)
 }

@@ -17,8 +17,9 @@ import (
 // maxDepth bounds the nesting of documents given as Go values, as parse.DefaultMaxDepth bounds JSON.
 const maxDepth = parse.DefaultMaxDepth
 
-// jsonReader reads the JSON inputs of one call: the values' maps and lists in the arena's memory, valid until its Reset
-// (see inArena), or (no arena) in memory of their own. Their strings are a copy of the inputs' either way.
+// jsonReader reads the JSON inputs of one call: the values' maps and lists in the arena's memory and their strings in
+// the inputs' (parse.Limits.JSONDocumentSharedIn), valid until the arena's Reset (see inArena) and while the call lasts
+// (the call's arguments are unchanged then), or (no arena) maps, lists and strings in memory of their own.
 type jsonReader struct {
 	arena *parse.Arena
 }
@@ -26,7 +27,11 @@ type jsonReader struct {
 // object reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
 // mergepatch.ErrBadJSONDoc.
 func (r jsonReader) object(data []byte) (value.Value, error) {
-	v, err := parse.Limits{}.JSONDocumentIn(r.arena, data)
+	read := parse.Limits{}.JSONDocumentIn
+	if r.arena != nil {
+		read = parse.Limits{}.JSONDocumentSharedIn
+	}
+	v, err := read(r.arena, data)
 	switch {
 	case err != nil:
 		return value.Value{}, mergepatch.ErrBadJSONDoc
@@ -49,10 +54,10 @@ func (r jsonReader) document(data []byte) (value.Value, error) {
 // arenas keeps the memory of the documents of finished calls for the next ones.
 var arenas = sync.Pool{New: func() any { return new(parse.Arena) }}
 
-// inArena runs call with a reader into an arena, so that reading the inputs allocates nothing per map or list; call's
-// result must share no memory with the values it read (JSON text the call encodes, Go values toGo builds do not). An
-// error is computed again by call with a reader without arena, so that no error refers to the arena's memory; calls
-// are deterministic, so it is the same error.
+// inArena runs call with a reader into an arena, so that reading the inputs allocates nothing per map or list and
+// copies no string; call's result must share no memory with the values it read (JSON text the call encodes, Go values
+// toGo builds do not). An error is computed again by call with a reader without arena, so that no error refers to the
+// arena's memory or the arguments'; calls are deterministic, so it is the same error.
 func inArena[R any](call func(jsonReader) (R, error)) (R, error) {
 	a := arenas.Get().(*parse.Arena)
 	out, err := call(jsonReader{arena: a})

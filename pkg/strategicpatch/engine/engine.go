@@ -132,6 +132,26 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(toMap(p)), mergepatch.ToYAMLOrError(toMap(withoutOrder(changed))))
 }
 
+// threeWayJSON is ThreeWay's patch as JSON text, built in memory later calls reuse (patchgen.ThreeWayReused), released
+// once encoded and checked by fns (preconditions copies what an error names); an error is ThreeWay's, made again.
+func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup, overwrite bool, fns []mergepatch.PreconditionFunc) ([]byte, error) {
+	s, _, err := schemaOf(l, diffing, original, modified, current)
+	if err != nil {
+		return nil, err
+	}
+	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), Overwrite: overwrite}
+	p, release, err := patchgen.ThreeWayReused(original, modified, current, opts)
+	if err != nil {
+		_, err = o.ThreeWay(original, modified, current, l, overwrite, fns...)
+		return nil, err
+	}
+	defer release()
+	if err := preconditions(p, fns); err != nil {
+		return nil, err
+	}
+	return p.JSON(), nil
+}
+
 // withoutOrder drops the "$setElementOrder/" directives of patch p, which strategicpatch's diff of current's changes
 // leaves out.
 func withoutOrder(p value.Value) value.Value {

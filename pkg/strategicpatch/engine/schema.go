@@ -18,7 +18,9 @@ type Meta struct {
 
 // Lookup is a schema walked key by key, the shape of strategicpatch's LookupPatchMeta: Struct gives the schema and
 // metadata of the field key of an object, Slice those of the items of the list in field key. A nil Lookup is no
-// schema. Implementations may be called from many goroutines at once, as strategicpatch's are.
+// schema. Implementations may be called from many goroutines at once, as strategicpatch's are. A key may share the
+// memory of a JSON argument of the call (see jsonReader), valid only while the call lasts: an implementation that keeps
+// a key keeps a copy of it.
 type Lookup interface {
 	Struct(key string) (Lookup, Meta, error)
 	Slice(key string) (Lookup, Meta, error)
@@ -192,6 +194,32 @@ func (o objects) each(f func(placed)) {
 	}
 }
 
+// nested reports whether any of o's objects holds a map or a list, or a key starting with "$" (a directive, or a key
+// collectFields passes over): without one, fieldType gives every field no type, looking nothing up.
+func (o objects) nested() bool {
+	holds := func(m value.Value) bool {
+		for _, f := range m.Fields() {
+			if f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range o.maps {
+		if holds(m.v) {
+			return true
+		}
+	}
+	for _, list := range o.itemsOf {
+		for _, it := range list.v.Items() {
+			if it.IsMap() && holds(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // keysHint is a size for the set of keys of o: the most any one object holds.
 func (o objects) keysHint() int {
 	most := 0
@@ -204,6 +232,9 @@ func (o objects) keysHint() int {
 func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type, stable bool, err error) {
 	if l == nil || depth > maxDepth {
 		return openapi.Unknown, true, nil
+	}
+	if !objs.nested() {
+		return emptyStruct, true, nil // (every field a scalar or null: none has a type, none is looked up)
 	}
 	fields := b.collectFields(objs)
 	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })

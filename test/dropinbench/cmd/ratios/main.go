@@ -3,22 +3,25 @@
 // divided by ply's (above 1: ply is cheaper).
 //
 //	go run ./test/dropinbench/cmd/ratios -benchtime 1s -count 3
+//	go run ./test/dropinbench/cmd/ratios -cpu -count 5 -match 'CreateThreeWayMergePatch/1000/'  # some rows only
 //
-// With -count above 1 each cell is the median of the runs, the two implementations alternating run by run, and the
-// time ratio is the median of the runs' ratios, their range in parentheses. With -cpu the times are CPU time per call
-// (user and system time of the process, its garbage collector included) instead of wall time: on a machine shared
-// with other work, CPU time moves less with the load than wall time does.
+// A run calls each implementation 64 calls at a time for -benchtime, the time its clock is stopped included (where
+// dropinbench.Loop makes fresh arguments), so that cells are per call of the time the clock ran. With -count above 1
+// each cell is the median of the runs, the two implementations alternating run by run, and the time ratio is the
+// median of the runs' ratios, their range in parentheses. With -cpu the times are CPU time per call (user and system
+// time of the process, its garbage collector included) instead of wall time: on a machine shared with other work, CPU
+// time moves less with the load than wall time does.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/plyproject/ply/test/dropinbench"
@@ -30,18 +33,26 @@ type result struct{ ns, bytes, allocs int64 }
 // settings are the command's flags.
 type settings struct {
 	benchtime string
+	calls     int           // -benchtime Nx: N calls
+	duration  time.Duration // -benchtime as a duration
 	count     int
 	cpu       bool
+	match     *regexp.Regexp // the rows measured, by "call/env/change"
 }
 
 func main() {
-	testing.Init()
 	var set settings
 	flag.StringVar(&set.benchtime, "benchtime", "1s", "run time (or Nx iterations) per benchmark")
 	flag.IntVar(&set.count, "count", 1, "runs per benchmark; cells show the median")
 	flag.BoolVar(&set.cpu, "cpu", false, "measure CPU time per call (the process's, garbage collection included), not wall time")
+	match := flag.String("match", "", "measure only the rows whose \"call/env/change\" matches this regular expression")
 	flag.Parse()
-	if err := flag.Set("test.benchtime", set.benchtime); err != nil {
+	var err error
+	if set.match, err = regexp.Compile(*match); err != nil {
+		fmt.Fprintln(os.Stderr, "ratios: -match:", err)
+		os.Exit(2)
+	}
+	if err := set.parseBenchtime(); err != nil {
 		fmt.Fprintln(os.Stderr, "ratios: -benchtime:", err)
 		os.Exit(2)
 	}
@@ -56,6 +67,9 @@ func main() {
 	for _, op := range dropinbench.Ops {
 		for _, n := range dropinbench.Sizes {
 			for _, change := range benchcase.Changes {
+				if !set.match.MatchString(fmt.Sprintf("%s/%d/%s", op, n, change)) {
+					continue
+				}
 				c, err := dropinbench.NewCase(n, change)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, "ratios:", err)
@@ -102,43 +116,83 @@ func measure(op string, c dropinbench.Case, set settings) ([]result, string) {
 	return out, timeRatio
 }
 
-// run measures op of api on c once: with testing.Benchmark, or with set.cpu its CPU time per call over set.benchtime
-// (a duration, or N calls written Nx).
+// run measures op of api on c once: its time per call (CPU time with set.cpu, else wall time), bytes and allocations,
+// calling it for set.benchtime (a duration, the time stopped included, or N calls written Nx), 64 calls at a time, the
+// clock stopped where dropinbench.Loop stops it.
 func run(api dropinbench.API, op string, c dropinbench.Case, set settings) (result, error) {
-	if !set.cpu {
-		r := testing.Benchmark(dropinbench.Bench(api, op, c))
-		if r.N == 0 {
-			return result{}, fmt.Errorf("the benchmark failed")
-		}
-		return result{r.NsPerOp(), r.AllocedBytesPerOp(), r.AllocsPerOp()}, nil
-	}
-	calls, d := 0, time.Duration(0)
-	if n, ok := strings.CutSuffix(set.benchtime, "x"); ok {
-		calls, _ = strconv.Atoi(n)
-	} else {
-		d, _ = time.ParseDuration(set.benchtime)
-	}
-	if _, err := dropinbench.Call(api, op, c, false); err != nil { // warm the caches as testing.Benchmark's first run does
+	calls, d := set.calls, set.duration
+	if _, err := dropinbench.Call(api, op, c, false); err != nil { // warm the caches
 		return result{}, err
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	cpu0, err := processCPU()
-	if err != nil {
-		return result{}, err
+	clock := stopClock{now: wallTime}
+	if set.cpu {
+		clock.now = processCPU
 	}
 	n, start := 0, time.Now()
-	for n < max(calls, 1) || time.Since(start) < d {
-		if _, err := dropinbench.Call(api, op, c, false); err != nil {
+	for n < max(calls, 1) || time.Since(start) < d { // (the bound counts the untimed work too: copies can cost far more than calls)
+		step := 64
+		if calls > 0 {
+			step = min(step, calls-n)
+		}
+		clock.StartTimer()
+		if err := dropinbench.Loop(api, op, c, step, &clock); err != nil {
 			return result{}, err
 		}
-		n++
+		clock.StopTimer()
+		if clock.err != nil {
+			return result{}, clock.err
+		}
+		n += step
 	}
-	cpu1, _ := processCPU()
-	runtime.ReadMemStats(&after)
-	return result{(cpu1 - cpu0).Nanoseconds() / int64(n), int64(after.TotalAlloc-before.TotalAlloc) / int64(n),
-		int64(after.Mallocs-before.Mallocs) / int64(n)}, nil
+	return result{clock.spent.Nanoseconds() / int64(n), int64(clock.bytes) / int64(n), int64(clock.mallocs) / int64(n)}, nil
 }
+
+// parseBenchtime reads set.benchtime: N calls written Nx, or a duration.
+func (set *settings) parseBenchtime() error {
+	if n, ok := strings.CutSuffix(set.benchtime, "x"); ok {
+		var err error
+		if set.calls, err = strconv.Atoi(n); err != nil || set.calls < 1 {
+			return fmt.Errorf("%q is not a number of calls", set.benchtime)
+		}
+		return nil
+	}
+	var err error
+	set.duration, err = time.ParseDuration(set.benchtime)
+	return err
+}
+
+// stopClock is a dropinbench.Timer adding up the time now tells (the process's CPU time, or wall time), bytes and
+// allocations while it runs.
+type stopClock struct {
+	now            func() (time.Duration, error)
+	spent          time.Duration
+	bytes, mallocs uint64
+	started        time.Duration
+	start          runtime.MemStats
+	err            error
+}
+
+func (t *stopClock) StartTimer() {
+	runtime.ReadMemStats(&t.start)
+	var err error
+	if t.started, err = t.now(); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+func (t *stopClock) StopTimer() {
+	now, _ := t.now()
+	var end runtime.MemStats
+	runtime.ReadMemStats(&end)
+	t.spent += now - t.started
+	t.bytes += end.TotalAlloc - t.start.TotalAlloc
+	t.mallocs += end.Mallocs - t.start.Mallocs
+}
+
+// wallTime is the time since the process started.
+func wallTime() (time.Duration, error) { return time.Since(processStart), nil }
+
+var processStart = time.Now()
 
 func median(rs []result, f func(result) int64) int64 {
 	vs := make([]int64, len(rs))
