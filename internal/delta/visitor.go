@@ -446,11 +446,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 	}
 	if e.Ranked { // members are not in local's order: compare the keys at each position, as kubectl compares order
-		orderSame = slices.EqualFunc(changeItems, local, func(a, b value.Value) bool {
-			ka, _ := keyOfItem(a, mk, itemType)
-			kb, _ := keyOfItem(b, mk, itemType)
-			return ka == kb
-		})
+		orderSame = sameKeys(changeItems, local, mk, itemType)
 	}
 	*out = d.appendDeletes(*out, delItems, matched, mk, itemType)
 	deleted, entries := d.dels > dels, len(*out)-base
@@ -458,14 +454,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		return d.replaced(n), nil
 	}
 	if d.order && len(local) > 0 && ((c && (entries > 0 || !orderSame)) || deleted) {
-		order := d.mem.valuesOf(len(local))
-		keys := d.mem.fieldsOf(len(local) * len(mk))[:0]
-		for i, li := range local {
-			at := len(keys)
-			keys = appendItemKeyFields(keys, li, mk, itemType)
-			order[i] = value.MustMap(keys[at:len(keys):len(keys)]...)
-		}
-		d.par = Parallel{Order: value.List(order), HasOrder: true}
+		d.par = Parallel{Order: d.keyOrder(local, mk, itemType), HasOrder: true}
 	}
 	if entries == 0 {
 		return elements.Absent, nil
@@ -473,6 +462,28 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	list := d.mem.valuesOf(entries)
 	copy(list, (*out)[base:])
 	return elements.Keep(value.List(list)), nil
+}
+
+// keyOrder is $setElementOrder's list for local's items, in local's order: each item's merge key fields, carved from
+// the walk's memory.
+func (d *Visitor) keyOrder(local []value.Value, mk []string, itemType *openapi.Type) value.Value {
+	order := d.mem.valuesOf(len(local))
+	keys := d.mem.fieldsOf(len(local) * len(mk))[:0]
+	for i, li := range local {
+		at := len(keys)
+		keys = appendItemKeyFields(keys, li, mk, itemType)
+		order[i] = value.MustMap(keys[at:len(keys):len(keys)]...)
+	}
+	return value.List(order)
+}
+
+// sameKeys reports whether items a and b hold the same merge keys at each position, as kubectl compares a list's order.
+func sameKeys(a, b []value.Value, mk []string, itemType *openapi.Type) bool {
+	return slices.EqualFunc(a, b, func(x, y value.Value) bool {
+		kx, _ := keyOfItem(x, mk, itemType)
+		ky, _ := keyOfItem(y, mk, itemType)
+		return kx == ky
+	})
 }
 
 // appendDeletes appends to out a delete directive per unmatched item of fromItems (counted in d.dels), in key order.
