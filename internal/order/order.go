@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/plyproject/ply/internal/carve"
 	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
@@ -39,10 +40,11 @@ func ParseOrdering(name string) (Ordering, error) {
 
 // List orders the members of e, a *elements.ListElement (items its Items, extra its LiveExtra) or *elements.SetElement
 // (items its Items), for a three-way merge, or with patch for a patch's result; with compose too, for a patch merged
-// into another (pkg/patch.Compose), whose "$patch: delete" items, data there, go last in their run.
-func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, compose bool) []int {
+// into another (pkg/patch.Compose), whose "$patch: delete" items, data there, go last in their run. The order, and the
+// tables it is computed with, are carved from ints (nil: memory of their own): it is valid until ints' Reset.
+func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, compose bool, ints *carve.Chunks[int]) []int {
 	_, set := e.(*elements.SetElement)
-	v := &view{e: e, node: e.Base(), items: items, extra: extra, set: set, compose: compose}
+	v := &view{e: e, node: e.Base(), items: items, extra: extra, set: set, compose: compose, ints: ints}
 	v.live = len(v.node.Live.Items()) // (0 unless live holds a list: an absent value is null)
 	for v.np < len(v.items) && v.items[v.np].LocalIndex >= 0 {
 		v.np++
@@ -61,7 +63,7 @@ func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, c
 // in local's order, which that merge keeps; an untouched set may not (kubectl compares sets sorted), so sets ask halves.
 func (v *view) merged(o Ordering) []int {
 	if o == OrderKubectl && (v.live == 0 || (len(v.extra) == 0 && v.sameAsLive())) {
-		return indices(v.np, v.np)
+		return v.indices(v.np, v.np)
 	}
 	survivors := v.survivors()
 	if o == OrderKubectl && v.set && !v.setTouched() {
@@ -72,7 +74,7 @@ func (v *view) merged(o Ordering) []int {
 		return append(left, right...)
 	}
 	view := v.viewRanks(survivors)
-	return interleave(left, right, func(id int) int { return view[v.canon(id)] })
+	return v.interleave(left, right, func(id int) int { return view[v.canon(id)] })
 }
 
 // setTouched reports whether kubectl's three-way patch touches the set alone: its delta (live -> local) says anything
@@ -104,7 +106,7 @@ func (v *view) patched(o Ordering) []int {
 	switch {
 	case replace:
 		// The patch's items replace live's list; live's deletions still shift the server's view of it.
-		layout = indices(v.np, v.np)
+		layout = v.indices(v.np, v.np)
 	case v.set && !v.node.HasLocal:
 		// Only reordered: live's list as it is, duplicates included.
 		layout = v.liveMembers()
@@ -115,12 +117,12 @@ func (v *view) patched(o Ordering) []int {
 		left, right := v.runs(survivors)
 		sortBy(left, v.liveRank)
 		v.deletesLast(left, right)
-		layout = interleave(left, right, v.liveRank)
+		layout = v.interleave(left, right, v.liveRank)
 	}
 	if dirs == nil || !dirs.HasSetOrder {
 		return layout
 	}
-	named := slices.DeleteFunc(slices.Clone(layout), func(id int) bool { return v.orderPos(id) < 0 })
+	named := slices.DeleteFunc(v.clone(layout), func(id int) bool { return v.orderPos(id) < 0 })
 	others := slices.DeleteFunc(layout, func(id int) bool { return v.orderPos(id) >= 0 })
 	sortBy(named, v.orderPos)
 	if o == OrderSeed {
@@ -134,7 +136,7 @@ func (v *view) patched(o Ordering) []int {
 	}
 	sortBy(others, rank)
 	v.deletesLast(named, others)
-	return interleave(others, named, rank)
+	return v.interleave(others, named, rank)
 }
 
 // deletesLast moves the first patch's "$patch: delete" items (compose mode) last in each run, in live order, as
@@ -215,7 +217,7 @@ func (v *view) liveMembers() []int {
 // ones (left) live's, each before the patch's next item if its live position is lower. A new item ranks with the next
 // patch item live has, else after all live-only ones: the patch's order, the stronger rule, holds. Positions never tie.
 func (v *view) seedInterleave(left, right []int) []int {
-	rank := make([]int, len(v.items)+len(v.extra))
+	rank := v.ints.Carve(len(v.items) + len(v.extra))
 	for _, id := range left {
 		rank[id] = v.item(id).LiveIndex
 	}
@@ -226,7 +228,7 @@ func (v *view) seedInterleave(left, right []int) []int {
 		}
 		rank[right[j]] = next
 	}
-	return interleave(left, right, func(id int) int { return rank[id] })
+	return v.interleave(left, right, func(id int) int { return rank[id] })
 }
 
 // view is what ordering reads off a merged list.
@@ -236,6 +238,8 @@ type view struct {
 	// items and extra are the list's Items and LiveExtra (none in a set).
 	items, extra []elements.Item
 	set, compose bool
+	// ints holds the tables and orders computed (nil: memory of their own).
+	ints *carve.Chunks[int]
 	// np counts the Items local (or the patch) names, the first ones, in its order; live is live's length.
 	np, live int
 }
@@ -261,7 +265,7 @@ func (v *view) liveRank(id int) int { return v.item(v.canon(id)).LiveIndex }
 // survivors is the server's list after it deletes in place: the members at live's positions, less those local dropped
 // unless in a set (its server deletes after merging). Its capacity, live's length, leaves viewRanks room for new items.
 func (v *view) survivors() []int {
-	byLive := slices.Repeat([]int{-1}, v.live)
+	byLive := v.filled(v.live, -1)
 	for id := range len(v.items) + len(v.extra) {
 		if li := v.item(id).LiveIndex; li >= 0 && (v.set || !v.item(v.canon(id)).RemovedSinceRecorded()) {
 			byLive[li] = id
@@ -274,8 +278,8 @@ func (v *view) survivors() []int {
 // its order, each followed by the live items repeating its key (in live order). The server finds such a duplicate's key
 // in $setElementOrder; keeping the merged item first makes a re-apply match it.
 func (v *view) runs(survivors []int) (left, right []int) {
-	left = make([]int, 0, len(survivors))
-	right = indices(v.np, v.np+len(v.extra))
+	left = v.ints.Carve(len(survivors))[:0]
+	right = v.indices(v.np, v.np+len(v.extra))
 	for _, id := range survivors {
 		if c := v.canon(id); c >= v.np {
 			left = append(left, id)
@@ -301,7 +305,7 @@ func (v *view) viewRanks(survivors []int) []int {
 			}
 		}
 	}
-	r := slices.Repeat([]int{-1}, len(v.items)+len(v.extra))
+	r := v.filled(len(v.items)+len(v.extra), -1)
 	for p, id := range seq {
 		if c := v.canon(id); r[c] < 0 {
 			r[c] = p
@@ -317,8 +321,8 @@ func sortBy(ids []int, rank func(int) int) {
 
 // interleave merges two sorted runs as the server's strategic merge patch does: left's head (live-only members) goes
 // first only when both heads have a rank in live and left's is lower, else right's.
-func interleave(left, right []int, rank func(int) int) []int {
-	out := make([]int, 0, len(left)+len(right))
+func (v *view) interleave(left, right []int, rank func(int) int) []int {
+	out := v.ints.Carve(len(left) + len(right))[:0]
 	i, j := 0, 0
 	for i < len(left) && j < len(right) {
 		l, r := rank(left[i]), rank(right[j])
@@ -334,10 +338,27 @@ func interleave(left, right []int, rank func(int) int) []int {
 	return append(out, right[j:]...)
 }
 
-func indices(n, size int) []int {
-	out := make([]int, n, size)
+// indices returns 0, 1, ..., n-1, with capacity size.
+func (v *view) indices(n, size int) []int {
+	out := v.ints.Carve(size)[:n]
 	for i := range out {
 		out[i] = i
 	}
+	return out
+}
+
+// filled returns n ints, each x.
+func (v *view) filled(n, x int) []int {
+	out := v.ints.Carve(n)
+	for i := range out {
+		out[i] = x
+	}
+	return out
+}
+
+// clone returns a copy of ids.
+func (v *view) clone(ids []int) []int {
+	out := v.ints.Carve(len(ids))
+	copy(out, ids)
 	return out
 }

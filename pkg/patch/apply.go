@@ -10,6 +10,8 @@
 package patch
 
 import (
+	"sync"
+
 	"github.com/plyproject/ply/internal/frontend"
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/openapi"
@@ -19,6 +21,7 @@ import (
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // Ordering selects the order of merged lists' items in a patch's result, as pkg/apply does for merges.
@@ -47,7 +50,8 @@ type Options struct {
 	MaxDepth int
 	// Ordering orders merged lists (never which items they hold); with gate SeedOrdering off it is always OrderKubectl.
 	Ordering Ordering
-	compose  bool // set by Compose
+	compose  bool             // set by Compose
+	memory   *visitors.Memory // set by ApplyReused: where the result's maps and lists are built
 	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off). Apply reads
 	// SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap (off: "$patch: delete"
 	// empties a map), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: repeated keys applied as
@@ -75,6 +79,29 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 	}
 	return applyAt(vals, t, 0, opts)
 }
+
+// ApplyReused is Apply with the result's maps and lists built in memory later calls reuse (a pooled visitors.Memory):
+// the result is valid until the caller calls release, once, after which it must not be used (encode or copy it
+// before). On an error nothing needs releasing (release does nothing): the error is Apply's, made again in memory of
+// its own, so that it refers to none of the pooled memory.
+func ApplyReused(live, patch value.Value, opts Options) (out value.Value, release func(), err error) {
+	mem := memories.Get().(*visitors.Memory)
+	done := func() {
+		mem.Reset()
+		memories.Put(mem)
+	}
+	withMemory := opts
+	withMemory.memory = mem
+	if out, err = Apply(live, patch, withMemory); err != nil {
+		done()
+		out, err = Apply(live, patch, opts)
+		return out, func() {}, err
+	}
+	return out, done, nil
+}
+
+// memories keeps the visitors.Memory of released results (ApplyReused) for the next ones.
+var memories = sync.Pool{New: func() any { return new(visitors.Memory) }}
 
 // Compose merges patch second into patch first, objects of type t (nil: no schema; first may be null: {}), under gates,
 // as kubectl merges its three-way patch's delta into its deletions (strategicpatch's mergeMap with MergeParallelList
@@ -129,7 +156,9 @@ func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (va
 	reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
 		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
 	}
-	out, err := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates, Reapply: reapply}).Walk(tree)
+	walker := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
+		Reapply: reapply, Memory: opts.memory})
+	out, err := walker.Walk(tree)
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -69,6 +69,9 @@ type Options struct {
 	// Reapply is the front-end's application of a patch (Patch only): a Repeat of a patch's list applied to its
 	// member's outcome where Phase 2 cannot decide it from the patch's tree (pkg/visitors, repeat.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
+	// Memory, when set, is where the built-in visitors build the result's maps and lists (visitors.Memory): the result
+	// is valid until its Reset. Nil: memory of their own.
+	Memory *visitors.Memory
 }
 
 // Walker is the elements.Walker of a merge: it never modifies the tree and is not safe for concurrent use.
@@ -98,9 +101,10 @@ func New(opts Options) *Walker {
 	r := visitors.Replace{Compose: opts.Compose}
 	w.builtIn = [builtIns]elements.Visitor{
 		Replace:    r,
-		Merge:      visitors.Merge{Replace: r, Walker: w},
-		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true},
-		Ordered:    visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply},
+		Merge:      visitors.Merge{Replace: r, Walker: w, Memory: opts.Memory},
+		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true, Memory: opts.Memory},
+		Ordered: visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply,
+			Memory: opts.Memory},
 	}
 	return w
 }

@@ -125,7 +125,9 @@ type Merge struct {
 	Walker elements.Walker
 	// Retain makes it rule RetainKeys' visitor: it clears the live fields the node does not keep, so switching a union
 	// member (a Deployment strategy from RollingUpdate to Recreate, a volume's source) removes the old one.
-	Retain  bool
+	Retain bool
+	// Memory, when set, holds the maps the merge builds: the result is valid until its Reset (nil: memory of their own).
+	Memory  *Memory
 	Replace // (last: it packs with Retain)
 }
 
@@ -171,7 +173,7 @@ func (m Merge) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 			same++
 		default:
 			if out == nil {
-				out = append(make([]value.Field, 0, len(fields)), live[:same]...)
+				out = append(m.Memory.fieldsOf(len(fields))[:0], live[:same]...)
 			}
 			out = append(out, value.Field{Key: f.Name, Value: o.Value})
 		}
@@ -204,6 +206,9 @@ type Ordered struct {
 	// Reapply applies patch to v of type t at nesting depth depth: a list's Repeat merged in turn into its member's
 	// outcome where Onto cannot decide it from the repeat's own tree (repeat.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
+	// Memory, when set, holds the lists the merge builds and its members' outcomes: the result is valid until its
+	// Reset (nil: memory of their own).
+	Memory *Memory
 }
 
 // Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.
@@ -234,7 +239,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
-	outs := make([]elements.Outcome, len(items)+len(extra))
+	outs := o.Memory.outcomesOf(len(items) + len(extra))
 	var err error
 	id := 0 // items' IDs, then extra's
 	for _, list := range [...][]elements.Item{items, extra} {
@@ -247,7 +252,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			id++
 		}
 	}
-	ord := order.List(e, items, extra, o.Ordering, o.Patch, o.Compose)
+	ord := order.List(e, items, extra, o.Ordering, o.Patch, o.Compose, o.Memory.intsOf())
 	if l, _ := e.(*elements.ListElement); l != nil && l.Repeats != nil { // a patch's list naming a key twice
 		if order.RepeatsApart(l) {
 			return o.apart(l, outs, ord)
@@ -269,7 +274,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			same++
 		default:
 			if list == nil {
-				list = append(make([]value.Value, 0, len(ord)), live[:same]...)
+				list = append(o.Memory.itemsOf(len(ord))[:0], live[:same]...)
 			}
 			list = append(list, out.Value)
 		}

@@ -19,11 +19,7 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := o.Apply(vs[0], vs[1], l)
-		if err != nil {
-			return nil, err
-		}
-		return out.JSON(), nil
+		return o.applyJSON(vs[0], vs[1], l)
 	})
 }
 

@@ -69,6 +69,21 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	return out, nil
 }
 
+// applyJSON is Apply's result as JSON text, built in memory later calls reuse (patch.ApplyReused), released once
+// encoded; an error is Apply's, made again.
+func (o Options) applyJSON(original, p value.Value, l Lookup) ([]byte, error) {
+	s, _, err := schemaOf(l, merging, original, p)
+	if err != nil {
+		return nil, err
+	}
+	out, release, err := patch.ApplyReused(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	if err != nil {
+		return nil, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
+	}
+	defer release()
+	return out.JSON(), nil
+}
+
 // Compose merges patches in turn into {}, as MergeStrategicMergeMapPatchUsingLookupPatchMeta (nulls and directives
 // kept).
 func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) {
