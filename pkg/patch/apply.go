@@ -50,8 +50,8 @@ type Options struct {
 	MaxDepth int
 	// Ordering orders merged lists (never which items they hold); with gate SeedOrdering off it is always OrderKubectl.
 	Ordering Ordering
-	compose  bool             // set by Compose
-	memory   *visitors.Memory // set by ApplyReused: where the result's maps and lists are built
+	compose  bool      // set by Compose
+	reused   *reusable // set by ApplyReused: where the result's maps and lists are built
 	// Gates switch ply's departures from strategicpatch (zero value: all on; features.Kubectl(): all off). Apply reads
 	// SeedOrdering, MultiFieldMergeKeys (off: the schema's kubectl view), PatchDeleteRemovesMap (off: "$patch: delete"
 	// empties a map), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: repeated keys applied as
@@ -85,23 +85,58 @@ func Apply(live, patch value.Value, opts Options) (value.Value, error) {
 // before). On an error nothing needs releasing (release does nothing): the error is Apply's, made again in memory of
 // its own, so that it refers to none of the pooled memory.
 func ApplyReused(live, patch value.Value, opts Options) (out value.Value, release func(), err error) {
-	mem := memories.Get().(*visitors.Memory)
-	done := func() {
-		mem.Reset()
-		memories.Put(mem)
-	}
+	r := reusables.Get().(*reusable)
 	withMemory := opts
-	withMemory.memory = mem
+	withMemory.reused = r
 	if out, err = Apply(live, patch, withMemory); err != nil {
-		done()
+		r.release()
 		out, err = Apply(live, patch, opts)
 		return out, func() {}, err
 	}
-	return out, done, nil
+	return out, r.release, nil
 }
 
-// memories keeps the visitors.Memory of released results (ApplyReused) for the next ones.
-var memories = sync.Pool{New: func() any { return new(visitors.Memory) }}
+// reusable is what ApplyReused lends a call and takes back on release: the memory the result is built in, and the
+// Walker of the call's root, kept for the next call under the same options (release and reapply are bound once).
+type reusable struct {
+	mem visitors.Memory
+	// walker applies a patch under walkerFor's options, with reapply; walking says it is in use (a Repeat applied
+	// during its walk gets a Walker of its own); opts are the options of the call in progress.
+	walker    *strategy.Walker
+	walkerFor walkerOptions
+	walking   bool
+	opts      Options
+	release   func()
+	free      func() // (walking false)
+	reapply   func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
+}
+
+// walkerOptions are the options a patch's Walker is made for, besides the reusable's memory and reapply.
+type walkerOptions struct {
+	compose  bool
+	ordering Ordering
+	gates    features.Gates
+}
+
+// reusables keeps the reusables of released results (ApplyReused) for the next calls.
+var reusables sync.Pool
+
+func init() { reusables.New = newReusable }
+
+// newReusable returns a reusable, its functions bound to it.
+func newReusable() any {
+	r := new(reusable)
+	r.release = func() {
+		r.mem.Reset()
+		r.opts = Options{}
+		reusables.Put(r)
+	}
+	r.free = func() { r.walking = false }
+	r.reapply = func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
+		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, r.opts)
+	}
+	return r
+}
 
 // Compose merges patch second into patch first, objects of type t (nil: no schema; first may be null: {}), under gates,
 // as kubectl merges its three-way patch's delta into its deletions (strategicpatch's mergeMap with MergeParallelList
@@ -153,11 +188,8 @@ func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (va
 	if err != nil {
 		return value.Value{}, err
 	}
-	reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
-		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
-	}
-	walker := strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
-		Reapply: reapply, Memory: opts.memory})
+	walker, done := walkerFor(opts)
+	defer done()
 	out, err := walker.Walk(tree)
 	if err != nil {
 		return value.Value{}, err
@@ -168,4 +200,30 @@ func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (va
 		return value.MustMap(), nil
 	}
 	return out.Value, nil
+}
+
+// walkerFor returns the Walker applying a patch under opts, and what to call when its walk is done: ApplyReused's kept
+// Walker when it is free (made anew when opts differ from those it was made for), else a new one.
+func walkerFor(opts Options) (*strategy.Walker, func()) {
+	r := opts.reused
+	if r == nil || r.walking {
+		var mem *visitors.Memory
+		if r != nil {
+			mem = &r.mem
+		}
+		reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
+			return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
+		}
+		return strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
+			Reapply: reapply, Memory: mem}), func() {}
+	}
+	if want := (walkerOptions{compose: opts.compose, ordering: opts.Ordering, gates: opts.Gates}); r.walker == nil || r.walkerFor != want {
+		r.walker = strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
+			Reapply: r.reapply, Memory: &r.mem})
+		r.walkerFor = want
+	} else {
+		r.walker.Renew()
+	}
+	r.opts, r.walking = opts, true
+	return r.walker, r.free
 }

@@ -50,6 +50,41 @@ var _ = Describe("ApplyReused, its memory released and reused call after call", 
 		}
 	})
 
+	It("gives Apply's result whatever the options of the calls before, repeated keys applied in turn during the walk", func() {
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[` +
+			`{"name":"c","image":"i","env":[{"name":"A","value":"0"}]},{"name":"d","image":"j"}]}}`)
+		patches := []string{
+			// Containers "d" named twice: with gate UniqueMergeKeys off the second merges into the first's outcome.
+			`{"spec":{"$setElementOrder/containers":[{"name":"d"},{"name":"c"},{"name":"d"}],"containers":[` +
+				`{"name":"d","image":"x","env":[{"name":"A","value":"1"}]},{"name":"d","env":[{"name":"B","value":"2"},{"name":"A","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"e","image":"k"},{"name":"c","env":[{"name":"B","value":"4"}]}]}}`,
+		}
+		options := []patch.Options{
+			{Gates: features.Kubectl(), Ordering: patch.OrderKubectl},
+			{Ordering: patch.OrderSeed},
+			{Ordering: patch.OrderKubectl},
+			{Gates: features.Kubectl(), Ordering: patch.OrderKubectl},
+			{Gates: features.Kubectl(), Ordering: patch.OrderKubectl},
+			{Ordering: patch.OrderSeed},
+		}
+		for round := range 3 {
+			for i, opts := range options {
+				for j, text := range patches {
+					p := jsonv.MustDecode(text)
+					want, wantErr := patch.Apply(live, p, opts)
+					got, release, err := patch.ApplyReused(live, p, opts)
+					if wantErr != nil {
+						Expect(err).To(MatchError(wantErr.Error()), "round %d, options %d, patch %d", round, i, j)
+					} else {
+						Expect(err).NotTo(HaveOccurred())
+						Expect(string(got.JSON())).To(Equal(string(want.JSON())), "round %d, options %d, patch %d", round, i, j)
+					}
+					release()
+				}
+			}
+		}
+	})
+
 	It("gives Apply's error, with nothing to release", func() {
 		live := jsonv.MustDecode(pod(3, "old", true))
 		p := jsonv.MustDecode(`{"spec":{"containers":[{"image":"no-name"}]}}`)

@@ -111,6 +111,13 @@ func New(opts Options) *Walker {
 
 var outcomeTables sync.Pool
 
+// Renew readies w for another walk under the options New was given (without Record): the registered rules' visitors,
+// each made for one walk, are made anew as the walk meets their rules; the built-in ones are kept, so that a caller
+// walking many trees under the same options allocates no Walker per tree.
+func (w *Walker) Renew() {
+	clear(w.registered)
+}
+
 // Release pools the cleared outcome table for a Walker needing about a quarter to all of it; then Outcome is Absent.
 func (w *Walker) Release() {
 	if t := w.outcomes[:0]; w.outcomes != nil {
