@@ -17,6 +17,7 @@ package collate
 
 import (
 	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,8 +140,9 @@ func (a *Arena) Release() {
 	*c = collator{
 		maps: c.maps, lists: c.lists, sets: c.sets, atomics: c.atomics,
 		fields: c.fields[:0], fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
-		seq: c.seq[:0], index: c.index,
+		seq: c.seq[:0], index: c.index, directives: c.directives, orderIDs: c.orderIDs[:0],
 	}
+	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	collators.Put(c)
 }
@@ -184,6 +186,10 @@ type collator struct {
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
+	// directives holds the directives patch maps give their fields (format.ReadMap).
+	directives format.Memory
+	// orderIDs is the buffer of a "$setElementOrder" list's member IDs, reused list after list (order).
+	orderIDs []int
 	// index is members.index, reset list after list: a list's members are matched (and its order checked) before any
 	// other list is collated.
 	index elements.Index
@@ -755,7 +761,8 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 		return nil
 	}
 	mk, name := n.Meta.MergeKey, smp.SetOrderPrefix+n.Name+" item"
-	order := make([]int, n.Dirs.SetOrder.Len())
+	c.orderIDs = slices.Grow(c.orderIDs[:0], n.Dirs.SetOrder.Len())[:n.Dirs.SetOrder.Len()]
+	order := c.orderIDs
 	for i, v := range n.Dirs.SetOrder.Items() {
 		var k elements.Key
 		var ok bool

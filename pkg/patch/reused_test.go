@@ -6,6 +6,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
@@ -82,6 +84,48 @@ var _ = Describe("ApplyReused, its memory released and reused call after call", 
 					release()
 				}
 			}
+		}
+	})
+
+	It("gives strategicpatch's result for a patch whose maps give hundreds of fields directives, call after call", func() {
+		// Each of n containers has its env and ports ordered by "$setElementOrder": 2n fields' directives, more than
+		// one chunk of the collation's memory holds.
+		object := func(n int, v string, patch bool) string {
+			var b strings.Builder
+			if patch {
+				b.WriteString(`{"spec":{"containers":[`)
+			} else {
+				b.WriteString(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[`)
+			}
+			for i := range n {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `{"name":"c%d","image":%q,`, i, v)
+				if patch {
+					fmt.Fprintf(&b, `"$setElementOrder/env":[{"name":"B"},{"name":"A"}],"$setElementOrder/ports":[{"containerPort":%d}],`, 80+i)
+				}
+				first, second := "A", "B" // (the patch's in its "$setElementOrder" order)
+				if patch {
+					first, second = second, first
+				}
+				fmt.Fprintf(&b, `"env":[{"name":%q,"value":%q},{"name":%q,"value":%q}],"ports":[{"containerPort":%d}]}`, first, v, second, v, 80+i)
+			}
+			b.WriteString(`]}}`)
+			return b.String()
+		}
+		opts := patch.Options{Gates: features.Kubectl(), Ordering: patch.OrderKubectl}
+		for _, n := range []int{600, 3, 900} {
+			live, p := object(n, "old", false), object(n, "new", true)
+			want, err := strategicpatch.StrategicMergePatch([]byte(live), []byte(p), corev1.Pod{})
+			Expect(err).NotTo(HaveOccurred())
+			got, release, err := patch.ApplyReused(jsonv.MustDecode(live), jsonv.MustDecode(p), opts)
+			Expect(err).NotTo(HaveOccurred())
+			_, releaseOther, err := patch.ApplyReused(jsonv.MustDecode(live), jsonv.MustDecode(object(n/2, "other", true)), opts)
+			Expect(err).NotTo(HaveOccurred())
+			releaseOther()
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "%d containers", n)
+			release()
 		}
 	})
 

@@ -19,6 +19,56 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
+// Memory is where ReadMap builds the directives a patch map gives its fields, from chunks it carves: a tree's maps cost
+// an allocation per chunk, not two per field. What it hands out is valid until Reset, which clears it (no patch stays
+// referenced) for the next tree; a chunk once handed out is never moved. The zero Memory is ready.
+type Memory struct {
+	byField []FieldDirectives
+	dirs    []elements.Directives
+}
+
+// Reset clears what m handed out and readies it for the next tree, keeping its last chunks.
+func (m *Memory) Reset() {
+	clear(m.byField)
+	clear(m.dirs)
+	m.byField, m.dirs = m.byField[:0], m.dirs[:0]
+}
+
+// forFields returns an empty list of FieldDirectives with room for every field the directive keys of fields may name
+// (nil: none).
+func (m *Memory) forFields(fields []value.Field) []FieldDirectives {
+	named := 0
+	for _, fl := range fields {
+		if strings.HasPrefix(fl.Key, smp.SetOrderPrefix) || strings.HasPrefix(fl.Key, smp.DeletePrefix) {
+			named++
+		}
+	}
+	if named == 0 {
+		return nil
+	}
+	return carve(&m.byField, named)[:0]
+}
+
+// fieldDirs returns the Directives of field name in byField (kept sorted by name), added if absent.
+func (m *Memory) fieldDirs(byField *[]FieldDirectives, name string) *elements.Directives {
+	i, found := slices.BinarySearchFunc(*byField, name, func(fd FieldDirectives, k string) int { return strings.Compare(fd.Name, k) })
+	if !found {
+		*byField = slices.Insert(*byField, i, FieldDirectives{Name: name, Dirs: &carve(&m.dirs, 1)[0]})
+	}
+	return (*byField)[i].Dirs
+}
+
+// carve returns n zero elements of buf's chunk, with capacity n, after those handed out; a chunk without room for them
+// is left to those and a new one made.
+func carve[T any](buf *[]T, n int) []T {
+	if cap(*buf)-len(*buf) < n {
+		*buf = make([]T, 0, max(n, min(max(2*cap(*buf), 8), 1024)))
+	}
+	start := len(*buf)
+	*buf = (*buf)[:start+n]
+	return (*buf)[start : start+n : start+n]
+}
+
 // fail is the *elements.Error blaming the patch at n, a node complete but for its children and ID. (Errors blame
 // elements.Patch, or elements.Live for live data a directive cannot apply to, at the map's or list's path.)
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
@@ -32,8 +82,9 @@ func Directive(t *openapi.Type, key string) bool {
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
 // none), else its "$retainKeys", into n.Dirs (nil before: the directives a parent gives a field are for lists, and
 // CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch
-// merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read.
-func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive string, byField []FieldDirectives, err error) {
+// merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read. The
+// fields' directives are built in mem, to be kept as long as n's tree.
+func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
@@ -52,13 +103,7 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 		return fields, "", nil, nil
 	}
 	data = append(make([]value.Field, 0, len(fields)), fields[:first]...)
-	field := func(name string) *elements.Directives { // (byField kept sorted by name)
-		i, found := slices.BinarySearchFunc(byField, name, func(fd FieldDirectives, k string) int { return strings.Compare(fd.Name, k) })
-		if !found {
-			byField = slices.Insert(byField, i, FieldDirectives{Name: name, Dirs: &elements.Directives{}})
-		}
-		return byField[i].Dirs
-	}
+	byField = mem.forFields(fields[first:])
 	for _, fl := range fields[first:] {
 		if dir := Directive(t, fl.Key); !dir || compose {
 			data = append(data, fl)
@@ -85,13 +130,13 @@ func ReadMap(n *elements.Node, compose bool) (data []value.Field, directive stri
 			if !fl.Value.IsList() {
 				return nil, "", nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
 			}
-			d := field(fl.Key[len(smp.SetOrderPrefix):])
+			d := mem.fieldDirs(&byField, fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
 				return nil, "", nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
 			}
-			d := field(fl.Key[len(smp.DeletePrefix):])
+			d := mem.fieldDirs(&byField, fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
 		}
 	}
