@@ -63,6 +63,18 @@ func FuzzApply(f *testing.F) {
 		} else if again, err := patch.Apply(live, p, off); !out.IsMap() || err != nil || !value.Equal(out, again) {
 			t.Fatalf("every gate off: %s, then %s (%v)", out.JSON(), again.JSON(), err)
 		}
+		// ApplyReused gives Apply's result or error, its memory and Walker kept from calls under other options.
+		for _, o := range []patch.Options{off, {Schema: s}} {
+			want, wantErr := patch.Apply(live, p, o)
+			got, release, err := patch.ApplyReused(live, p, o)
+			switch {
+			case (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error():
+				t.Fatalf("ApplyReused fails with %v, Apply with %v", err, wantErr)
+			case err == nil && !value.Equal(got, want):
+				t.Fatalf("ApplyReused gives %s, Apply %s", got.JSON(), want.JSON())
+			}
+			release()
+		}
 		opts := patch.Options{Schema: s}
 		out, err := patch.Apply(live, p, opts)
 		again, err2 := patch.Apply(live, p, opts)
