@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plyproject/ply/internal/carve"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
@@ -19,19 +20,18 @@ type FieldDirectives struct {
 	Dirs *elements.Directives
 }
 
-// Memory is where ReadMap builds the directives a patch map gives its fields, from chunks it carves: a tree's maps cost
-// an allocation per chunk, not two per field. What it hands out is valid until Reset, which clears it (no patch stays
-// referenced) for the next tree; a chunk once handed out is never moved. The zero Memory is ready.
+// Memory is where ReadMap builds the directives a patch map gives its fields, carved from reused chunks (carve.Chunks):
+// a tree's maps cost an allocation per chunk, not two per field. What it hands out is valid until Reset, which clears
+// it (no patch stays referenced) for the next tree. The zero Memory is ready.
 type Memory struct {
-	byField []FieldDirectives
-	dirs    []elements.Directives
+	byField carve.Chunks[FieldDirectives]
+	dirs    carve.Chunks[elements.Directives]
 }
 
-// Reset clears what m handed out and readies it for the next tree, keeping its last chunks.
+// Reset clears what m handed out and readies it for the next tree.
 func (m *Memory) Reset() {
-	clear(m.byField)
-	clear(m.dirs)
-	m.byField, m.dirs = m.byField[:0], m.dirs[:0]
+	m.byField.Reset()
+	m.dirs.Reset()
 }
 
 // forFields returns an empty list of FieldDirectives with room for every field the directive keys of fields may name
@@ -46,27 +46,16 @@ func (m *Memory) forFields(fields []value.Field) []FieldDirectives {
 	if named == 0 {
 		return nil
 	}
-	return carve(&m.byField, named)[:0]
+	return m.byField.Carve(named)[:0]
 }
 
 // fieldDirs returns the Directives of field name in byField (kept sorted by name), added if absent.
 func (m *Memory) fieldDirs(byField *[]FieldDirectives, name string) *elements.Directives {
 	i, found := slices.BinarySearchFunc(*byField, name, func(fd FieldDirectives, k string) int { return strings.Compare(fd.Name, k) })
 	if !found {
-		*byField = slices.Insert(*byField, i, FieldDirectives{Name: name, Dirs: &carve(&m.dirs, 1)[0]})
+		*byField = slices.Insert(*byField, i, FieldDirectives{Name: name, Dirs: &m.dirs.Carve(1)[0]})
 	}
 	return (*byField)[i].Dirs
-}
-
-// carve returns n zero elements of buf's chunk, with capacity n, after those handed out; a chunk without room for them
-// is left to those and a new one made.
-func carve[T any](buf *[]T, n int) []T {
-	if cap(*buf)-len(*buf) < n {
-		*buf = make([]T, 0, max(n, min(max(2*cap(*buf), 8), 1024)))
-	}
-	start := len(*buf)
-	*buf = (*buf)[:start+n]
-	return (*buf)[start : start+n : start+n]
 }
 
 // fail is the *elements.Error blaming the patch at n, a node complete but for its children and ID. (Errors blame
