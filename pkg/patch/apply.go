@@ -133,7 +133,7 @@ func newReusable() any {
 	}
 	r.free = func() { r.walking = false }
 	r.reapply = func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
-		return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, r.opts)
+		return reapply(v, p, t, depth, r.opts)
 	}
 	return r
 }
@@ -211,11 +211,11 @@ func walkerFor(opts Options) (*strategy.Walker, func()) {
 		if r != nil {
 			mem = &r.mem
 		}
-		reapply := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
-			return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
+		again := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
+			return reapply(v, p, t, depth, opts)
 		}
 		return strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
-			Reapply: reapply, Memory: mem}), func() {}
+			Reapply: again, Memory: mem}), func() {}
 	}
 	if want := (walkerOptions{compose: opts.compose, ordering: opts.Ordering, gates: opts.Gates}); r.walker == nil || r.walkerFor != want {
 		r.walker = strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
@@ -226,4 +226,9 @@ func walkerFor(opts Options) (*strategy.Walker, func()) {
 	}
 	r.opts, r.walking = opts, true
 	return r.walker, r.free
+}
+
+// reapply applies patch p to v, of type t, at nesting depth under opts: strategy.Options.Reapply.
+func reapply(v, p value.Value, t *openapi.Type, depth int, opts Options) (value.Value, error) {
+	return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
 }
