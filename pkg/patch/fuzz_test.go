@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/parse"
@@ -52,29 +53,8 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// Every gate off (a patch's repeated keys merged in turn among
-		// them): an *elements.Error or an object, the same twice.
-		off := patch.Options{Schema: s, Gates: features.Kubectl()}
-		if out, err := patch.Apply(live, p, off); err != nil {
-			var ee *elements.Error
-			if !errors.As(err, &ee) {
-				t.Fatalf("every gate off: error %T %v is not an *elements.Error", err, err)
-			}
-		} else if again, err := patch.Apply(live, p, off); !out.IsMap() || err != nil || !value.Equal(out, again) {
-			t.Fatalf("every gate off: %s, then %s (%v)", out.JSON(), again.JSON(), err)
-		}
-		// ApplyReused gives Apply's result or error, its memory and Walker kept from calls under other options.
-		for _, o := range []patch.Options{off, {Schema: s}} {
-			want, wantErr := patch.Apply(live, p, o)
-			got, release, err := patch.ApplyReused(live, p, o)
-			switch {
-			case (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error():
-				t.Fatalf("ApplyReused fails with %v, Apply with %v", err, wantErr)
-			case err == nil && !value.Equal(got, want):
-				t.Fatalf("ApplyReused gives %s, Apply %s", got.JSON(), want.JSON())
-			}
-			release()
-		}
+		checkGatesOff(t, live, p, s)
+		checkReused(t, live, p, s)
 		opts := patch.Options{Schema: s}
 		out, err := patch.Apply(live, p, opts)
 		again, err2 := patch.Apply(live, p, opts)
@@ -111,4 +91,34 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("OrderKubectl gives other items: %s, OrderSeed %s", kubectl.JSON(), out.JSON())
 		}
 	})
+}
+
+// checkGatesOff checks Apply with every gate off (a patch's repeated keys merged in turn among them): an
+// *elements.Error or an object, the same twice.
+func checkGatesOff(t *testing.T, live, p value.Value, s *openapi.Schema) {
+	off := patch.Options{Schema: s, Gates: features.Kubectl()}
+	if out, err := patch.Apply(live, p, off); err != nil {
+		var ee *elements.Error
+		if !errors.As(err, &ee) {
+			t.Fatalf("every gate off: error %T %v is not an *elements.Error", err, err)
+		}
+	} else if again, err := patch.Apply(live, p, off); !out.IsMap() || err != nil || !value.Equal(out, again) {
+		t.Fatalf("every gate off: %s, then %s (%v)", out.JSON(), again.JSON(), err)
+	}
+}
+
+// checkReused checks that ApplyReused gives Apply's result or error, its memory and Walker kept from calls under
+// other options (every gate off, then the defaults).
+func checkReused(t *testing.T, live, p value.Value, s *openapi.Schema) {
+	for _, o := range []patch.Options{{Schema: s, Gates: features.Kubectl()}, {Schema: s}} {
+		want, wantErr := patch.Apply(live, p, o)
+		got, release, err := patch.ApplyReused(live, p, o)
+		switch {
+		case (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error():
+			t.Fatalf("ApplyReused fails with %v, Apply with %v", err, wantErr)
+		case err == nil && !value.Equal(got, want):
+			t.Fatalf("ApplyReused gives %s, Apply %s", got.JSON(), want.JSON())
+		}
+		release()
+	}
 }
