@@ -27,23 +27,23 @@ func (r goReader) scoped(original map[string]interface{}, p value.Value, names *
 		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
-	k := &kept{}
+	var k *kept // (made when something is left out)
 	fields := r.takeFields(min(p.Len(), len(original)))
 	var room [4]string
 	listed := directiveLists(p, room[:0])
 	for key, ov := range original {
 		pv, inPatch := p.Get(key)
 		if !names.has(key, inPatch, listed) {
-			k.keep(key, ov, len(original))
+			k = k.keep(key, ov, len(original))
 			continue
 		}
-		v, err := r.scopedField(k, key, ov, pv, inPatch, p, names, l, depth+1)
+		v, err := r.scopedField(&k, key, ov, pv, inPatch, p, names, l, depth+1)
 		if err != nil {
 			return value.Value{}, nil, err
 		}
 		fields = append(fields, value.Field{Key: key, Value: v})
 	}
-	return sortedMap(fields), k.orNil(), nil
+	return sortedMap(fields), k, nil
 }
 
 // decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field.
@@ -55,8 +55,8 @@ func decidesEveryField(p value.Value) bool {
 
 // scopedField converts original's field key (ov) that the patch names, pv its patch value (inPatch: p holds one):
 // a map the patch's map merges into scoped, a list the patch's list merges into by key scoped (scopedList), anything
-// else whole. What is left out is recorded in k.
-func (r goReader) scopedField(k *kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, error) {
+// else whole. What is left out is recorded in *k.
+func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, error) {
 	if !inPatch {
 		return r.fromGo(ov, depth)
 	}
@@ -68,7 +68,7 @@ func (r goReader) scopedField(k *kept, key string, ov interface{}, pv value.Valu
 		subSchema, _, _ := l.Struct(key)
 		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
 		if sub != nil {
-			k.setSub(key, sub)
+			*k = (*k).setSub(key, sub)
 		}
 		return v, err
 	case []interface{}:
@@ -77,41 +77,47 @@ func (r goReader) scopedField(k *kept, key string, ov interface{}, pv value.Valu
 		}
 		v, sub, err := r.scopedList(t, pv, p, key, names.child(key), l, depth)
 		if sub != nil {
-			k.setList(key, sub)
+			*k = (*k).setList(key, sub)
 		}
 		return v, err
 	}
 	return r.fromGo(ov, depth)
 }
 
-// keep holds original's field key (ov) aside; size is original's number of fields.
-func (k *kept) keep(key string, ov interface{}, size int) {
+// keep returns k (made if nil) holding original's field key (ov) aside; size is original's number of fields.
+func (k *kept) keep(key string, ov interface{}, size int) *kept {
+	if k == nil {
+		k = &kept{}
+	}
 	if k.rest == nil {
 		k.rest = make(map[string]interface{}, size)
 	}
 	k.rest[key] = ov
-}
-
-// orNil is k, or nil when k keeps nothing aside.
-func (k *kept) orNil() *kept {
-	if len(k.rest) == 0 && len(k.sub) == 0 && len(k.lists) == 0 {
-		return nil
-	}
 	return k
 }
 
-func (k *kept) setSub(key string, sub *kept) {
+// setSub returns k (made if nil) holding sub, what was left out of original's map in field key.
+func (k *kept) setSub(key string, sub *kept) *kept {
+	if k == nil {
+		k = &kept{}
+	}
 	if k.sub == nil {
 		k.sub = map[string]*kept{}
 	}
 	k.sub[key] = sub
+	return k
 }
 
-func (k *kept) setList(key string, sub *keptList) {
+// setList returns k (made if nil) holding sub, what was left out of original's list in field key.
+func (k *kept) setList(key string, sub *keptList) *kept {
+	if k == nil {
+		k = &kept{}
+	}
 	if k.lists == nil {
 		k.lists = map[string]*keptList{}
 	}
 	k.lists[key] = sub
+	return k
 }
 
 // merges reports whether a patch's map for field key of an object of schema l merges into the object's (a field

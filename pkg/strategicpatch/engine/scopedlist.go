@@ -49,38 +49,63 @@ func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
 // into it by key; names is what the patch's items at this place name (nil: only pl's items are there). It does so
 // when the schema merges the list by a merge key, no "$deleteFromPrimitiveList/" directive names it, every patch item
 // is a map holding its merge key once in the list and no "$patch" (which decide about items by more than their key),
-// and every original item is a map holding its merge key, each key pl names once: then an item pl does not name is a
-// placeholder holding what the merge and the schema read of it (project), and an item pl names is scoped by its patch
-// item. Otherwise the list is converted whole (and the returned keptList is nil).
+// and every original item is a map holding its merge key, each key pl names once (scopedItems): then an item pl does
+// not name is a placeholder holding what the merge and the schema read of it (project), and an item pl names is
+// scoped by its patch item. Otherwise the list is converted whole (and the returned keptList is nil).
 func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
 	mergeKey, itemSchema, ok := keyedBy(l, key)
-	var patchItems map[value.ScalarKey]value.Value
+	var patchItems map[value.ScalarKey]patchItem
 	if ok {
 		_, deletes := parent.Get(deletePrimPrefix + key)
 		patchItems, ok = byMergeKey(pl, mergeKey)
-		ok = ok && !deletes && r.namesEachOnce(original, mergeKey, patchItems)
+		ok = ok && !deletes
 	}
-	if !ok {
-		v, err := r.fromGo(original, depth)
-		return v, nil, err
+	if ok {
+		if names == nil {
+			names = &patchNames{}
+			names.add(pl)
+		}
+		v, kl, scopes, err := r.scopedItems(original, patchItems, mergeKey, names, itemSchema, depth)
+		if err != nil || scopes {
+			return v, kl, err
+		}
 	}
-	if names == nil {
-		names = &patchNames{}
-		names.add(pl)
-	}
-	kl := &keptList{mergeKey: mergeKey, whole: map[value.Value]interface{}{}, named: map[value.ScalarKey]*kept{}}
+	v, err := r.fromGo(original, depth)
+	return v, nil, err
+}
+
+// patchItem is an item of a patch list scopedList scopes, and whether an original item of its key was seen.
+type patchItem struct {
+	item value.Value
+	seen bool
+}
+
+// scopedItems is scopedList's conversion of original's items, patchItems the patch list's items by merge key; scopes
+// is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
+// comes twice.
+func (r goReader) scopedItems(original []interface{}, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+	kl := &keptList{mergeKey: mergeKey}
 	items := r.takeItems(len(original))
 	for i, it := range original {
-		m := it.(map[string]interface{})
-		k, _ := r.goMergeKey(m, mergeKey)
+		m, isMap := it.(map[string]interface{})
+		k, hasKey := goMergeKey(m, mergeKey)
+		if !isMap || !hasKey {
+			return value.Value{}, nil, false, nil
+		}
 		pi, isNamed := patchItems[k]
-		v, err := r.listItem(m, pi, isNamed, kl, k, names, itemSchema, depth+1)
+		if isNamed && pi.seen {
+			return value.Value{}, nil, false, nil
+		}
+		if isNamed {
+			patchItems[k] = patchItem{item: pi.item, seen: true}
+		}
+		v, err := r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
 		if err != nil {
-			return value.Value{}, nil, err
+			return value.Value{}, nil, false, err
 		}
 		items[i] = v
 	}
-	return value.List(items), kl, nil
+	return value.List(items), kl, true, nil
 }
 
 // listItem converts original item m of a list scopedList scopes: named (pi its patch item) scoped, its kept recorded in
@@ -90,12 +115,18 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 	if !isNamed {
 		v, err := r.project(m, names, kl.mergeKey, depth)
 		if err == nil {
+			if kl.whole == nil {
+				kl.whole = map[value.Value]interface{}{}
+			}
 			kl.whole[v] = m
 		}
 		return v, err
 	}
 	v, sub, err := r.scoped(m, pi, names, l, depth)
 	if sub != nil {
+		if kl.named == nil {
+			kl.named = map[value.ScalarKey]*kept{}
+		}
 		kl.named[k] = sub
 	}
 	return v, err
@@ -116,8 +147,8 @@ func keyedBy(l Lookup, key string) (string, Lookup, bool) {
 
 // byMergeKey returns patch list pl's items by merge key, and whether each is a map without "$patch" holding a merge
 // key no other item holds.
-func byMergeKey(pl value.Value, mergeKey string) (map[value.ScalarKey]value.Value, bool) {
-	out := make(map[value.ScalarKey]value.Value, pl.Len())
+func byMergeKey(pl value.Value, mergeKey string) (map[value.ScalarKey]patchItem, bool) {
+	out := make(map[value.ScalarKey]patchItem, pl.Len())
 	for _, it := range pl.Items() {
 		if !it.IsMap() {
 			return nil, false
@@ -133,34 +164,13 @@ func byMergeKey(pl value.Value, mergeKey string) (map[value.ScalarKey]value.Valu
 		if _, seen := out[k]; !ok || seen {
 			return nil, false
 		}
-		out[k] = it
+		out[k] = patchItem{item: it}
 	}
 	return out, true
 }
 
-// namesEachOnce reports whether every item of original is a map holding a merge key (a non-null scalar) and each key
-// of patchItems is held by one item at most.
-func (r goReader) namesEachOnce(original []interface{}, mergeKey string, patchItems map[value.ScalarKey]value.Value) bool {
-	seen := map[value.ScalarKey]bool{}
-	for _, it := range original {
-		m, ok := it.(map[string]interface{})
-		if !ok {
-			return false
-		}
-		k, ok := r.goMergeKey(m, mergeKey)
-		if !ok {
-			return false
-		}
-		if _, named := patchItems[k]; named && seen[k] {
-			return false
-		}
-		seen[k] = true
-	}
-	return true
-}
-
 // goMergeKey is the ScalarKey of Go map m's field mergeKey, as the merge reads it from m's value (a non-null scalar).
-func (r goReader) goMergeKey(m map[string]interface{}, mergeKey string) (value.ScalarKey, bool) {
+func goMergeKey(m map[string]interface{}, mergeKey string) (value.ScalarKey, bool) {
 	x, ok := m[mergeKey]
 	if !ok || x == nil {
 		return value.ScalarKey{}, false
