@@ -9,7 +9,7 @@ import (
 // the result as they are (ply keeps a field a patch does not name, as strategicpatch does), and the same for the
 // objects the patch merges into.
 type kept struct {
-	rest  map[string]interface{}
+	rest  []keptField
 	sub   map[string]*kept
 	lists map[string]*keptList
 }
@@ -84,15 +84,21 @@ func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Val
 	return r.fromGo(ov, depth)
 }
 
+// keptField is a field of original kept aside.
+type keptField struct {
+	key   string
+	value interface{}
+}
+
 // keep returns k (made if nil) holding original's field key (ov) aside; size is original's number of fields.
 func (k *kept) keep(key string, ov interface{}, size int) *kept {
 	if k == nil {
 		k = &kept{}
 	}
 	if k.rest == nil {
-		k.rest = make(map[string]interface{}, size)
+		k.rest = make([]keptField, 0, size)
 	}
-	k.rest[key] = ov
+	k.rest = append(k.rest, keptField{key, ov})
 	return k
 }
 
@@ -159,9 +165,9 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 			m[f.Key] = toGo(f.Value)
 		}
 	}
-	for key, v := range k.rest {
-		if _, ok := m[key]; !ok {
-			m[key] = v
+	for _, f := range k.rest {
+		if _, ok := m[f.key]; !ok {
+			m[f.key] = f.value
 		}
 	}
 	return m

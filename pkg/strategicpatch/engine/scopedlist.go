@@ -61,11 +61,10 @@ func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key
 		ok = ok && !deletes
 	}
 	if ok {
-		if names == nil {
-			names = &patchNames{}
-			names.add(pl)
+		if names == nil && pl.Len() > 1 {
+			names = namesOf(pl)
 		}
-		v, kl, scopes, err := r.scopedItems(original, patchItems, mergeKey, names, itemSchema, depth)
+		v, kl, scopes, err := r.scopedItems(original, pl, patchItems, mergeKey, names, itemSchema, depth)
 		if err != nil || scopes {
 			return v, kl, err
 		}
@@ -80,10 +79,11 @@ type patchItem struct {
 	seen bool
 }
 
-// scopedItems is scopedList's conversion of original's items, patchItems the patch list's items by merge key; scopes
+// scopedItems is scopedList's conversion of original's items, patchItems patch list pl's items by merge key; scopes
 // is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
-// comes twice.
-func (r goReader) scopedItems(original []interface{}, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+// comes twice. names nil (pl has one item, alone at its place: that item alone names its fields, as at the root) is
+// made from pl when an item needs projecting.
+func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := &keptList{mergeKey: mergeKey}
 	items := r.takeItems(len(original))
 	for i, it := range original {
@@ -98,6 +98,8 @@ func (r goReader) scopedItems(original []interface{}, patchItems map[value.Scala
 		}
 		if isNamed {
 			patchItems[k] = patchItem{item: pi.item, seen: true}
+		} else if names == nil {
+			names = namesOf(pl)
 		}
 		v, err := r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
 		if err != nil {
@@ -255,6 +257,13 @@ func (n *patchNames) add(v value.Value) {
 			}
 		}
 	}
+}
+
+// namesOf is what the items of patch list pl name, all of them together.
+func namesOf(pl value.Value) *patchNames {
+	n := &patchNames{}
+	n.add(pl)
+	return n
 }
 
 // at returns the names below key, added if n has none.
