@@ -26,7 +26,11 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 			out[i] = orig
 			continue
 		}
-		if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil && it.IsMap() {
+		if len(kl.named) == 0 || !it.IsMap() {
+			out[i] = toGo(it)
+			continue
+		}
+		if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
 			out[i] = k.toMap(it)
 			continue
 		}
@@ -61,9 +65,6 @@ func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key
 		ok = ok && !deletes
 	}
 	if ok {
-		if names == nil && pl.Len() > 1 {
-			names = namesOf(pl)
-		}
 		v, kl, scopes, err := r.scopedItems(original, pl, patchItems, mergeKey, names, itemSchema, depth)
 		if err != nil || scopes {
 			return v, kl, err
@@ -81,8 +82,8 @@ type patchItem struct {
 
 // scopedItems is scopedList's conversion of original's items, patchItems patch list pl's items by merge key; scopes
 // is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
-// comes twice. names nil (pl has one item, alone at its place: that item alone names its fields, as at the root) is
-// made from pl when an item needs projecting.
+// comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
+// scoped while pl has more than one item (one item alone names its fields, as at the root).
 func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := &keptList{mergeKey: mergeKey}
 	items := r.takeItems(len(original))
@@ -98,7 +99,8 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 		}
 		if isNamed {
 			patchItems[k] = patchItem{item: pi.item, seen: true}
-		} else if names == nil {
+		}
+		if names == nil && (!isNamed || pl.Len() > 1 && scopes(m, pi.item)) {
 			names = namesOf(pl)
 		}
 		v, err := r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
@@ -124,6 +126,10 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 		}
 		return v, err
 	}
+	if !scopes(m, pi) {
+		v, err := r.fromGo(m, depth)
+		return v, err
+	}
 	v, sub, err := r.scoped(m, pi, names, l, depth)
 	if sub != nil {
 		if kl.named == nil {
@@ -132,6 +138,24 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 		kl.named[k] = sub
 	}
 	return v, err
+}
+
+// scopes reports whether a named item m is scoped by its patch item pi rather than converted whole (either gives the
+// same result): when m holds a field pi does not, which scoped leaves out, or a map or a list, inside which it may.
+func scopes(m map[string]interface{}, pi value.Value) bool {
+	if len(m) > pi.Len() {
+		return true
+	}
+	for key, x := range m {
+		switch x.(type) {
+		case map[string]interface{}, []interface{}:
+			return true
+		}
+		if _, ok := pi.Get(key); !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // keyedBy returns the merge key and item schema of list field key of an object of schema l, and whether l merges the
