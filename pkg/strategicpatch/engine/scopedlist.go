@@ -51,13 +51,14 @@ func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
 
 // scopedList converts original, the list of field key of a map whose patch map is parent, for merging patch list pl
 // into it by key; names is what the patch's items at this place name (nil: only pl's items are there). It does so
-// when the schema merges the list by a merge key, no "$deleteFromPrimitiveList/" directive names it, every patch item
-// is a map holding its merge key once in the list and no "$patch" (which decide about items by more than their key),
-// and every original item is a map holding its merge key, each key pl names once (scopedItems): then an item pl does
+// when the schema merges the list by a merge key, pl names at most half its items (from namesMostFrom items on), no
+// "$deleteFromPrimitiveList/" directive names it, every patch item is a map holding its merge key once in the list
+// and no "$patch" (which decide about items by more than their key), and every original item is a map holding its merge key, each key pl names once (scopedItems): then an item pl does
 // not name is a placeholder holding what the merge and the schema read of it (project), and an item pl names is
 // scoped by its patch item. Otherwise the list is converted whole (and the returned keptList is nil).
 func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
 	mergeKey, itemSchema, ok := keyedBy(l, key)
+	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
 	var patchItems map[value.ScalarKey]patchItem
 	if ok {
 		_, deletes := parent.Get(deletePrimPrefix + key)
@@ -73,6 +74,10 @@ func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key
 	v, err := r.fromGo(original, depth)
 	return v, nil, err
 }
+
+// namesMostFrom is the size from which a list whose patch list names more than half as many items as it holds is
+// converted whole: indexing the patch's items and scoping each named item then costs more than it leaves out.
+const namesMostFrom = 16
 
 // patchItem is an item of a patch list scopedList scopes, and whether an original item of its key was seen.
 type patchItem struct {

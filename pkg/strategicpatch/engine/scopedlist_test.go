@@ -109,6 +109,38 @@ var _ = Describe("ApplyMap inside lists merged by key", func() {
 	}
 })
 
+var _ = Describe("ApplyMap on long env lists", func() {
+	// envCase is container web with n env entries E0..E(n-1), and a patch changing the first named ones.
+	envCase := func(n, named int) (original, patch map[string]interface{}) {
+		env, changed := make([]interface{}, n), make([]interface{}, named)
+		for i := range env {
+			env[i] = map[string]interface{}{"name": fmt.Sprintf("E%d", i), "value": "v"}
+		}
+		for i := range changed {
+			changed[i] = map[string]interface{}{"name": fmt.Sprintf("E%d", i), "value": "changed"}
+		}
+		container := func(env []interface{}) map[string]interface{} {
+			return map[string]interface{}{"name": "web", "image": "a", "env": env}
+		}
+		original = map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{container(env)}}}
+		patch = map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{container(changed)}}}
+		return original, patch
+	}
+	for _, named := range []int{1, 10, 11, 20} {
+		It(fmt.Sprintf("gives the whole conversion's result with %d of 20 entries changed", named), func() {
+			original, patch := envCase(20, named)
+			got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+			orig, res := webEnv(original), webEnv(got)
+			reused := reflect.ValueOf(res["E19"]).Pointer() == reflect.ValueOf(orig["E19"]).Pointer()
+			Expect(reused).To(Equal(named <= 10), "an untouched entry is original's map while the patch names at most half the list")
+		})
+	}
+})
+
 // webEnv returns the env entries of obj's container "web" by name.
 func webEnv(obj map[string]interface{}) map[string]map[string]interface{} {
 	out := map[string]map[string]interface{}{}
