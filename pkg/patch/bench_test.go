@@ -1,12 +1,9 @@
 package patch_test
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -40,11 +37,7 @@ func benchInputs(n int) (live, p value.Value) {
 // BenchmarkApply applies a patch that changes every item of a merged list
 // of 10 to 5000 items, with each ordering.
 func BenchmarkApply(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := openapi.LoadV2Named("schema.json", data)
+	s, err := testSchema()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,11 +60,7 @@ func BenchmarkApply(b *testing.B) {
 // BenchmarkApplyReused is BenchmarkApply's kubectl ordering through ApplyReused, the result encoded before its memory
 // is released, as the strategicpatch drop-in does: the maps and lists of the result cost no allocation of their own.
 func BenchmarkApplyReused(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := openapi.LoadV2Named("schema.json", data)
+	s, err := testSchema()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,11 +84,7 @@ func BenchmarkApplyReused(b *testing.B) {
 // BenchmarkApplyRepeats applies, with every gate off, a patch naming each key of a merged list of 10 to 1000 items
 // twice, as kubectl sends for a manifest repeating keys: each second item merges in turn into the first's outcome.
 func BenchmarkApplyRepeats(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := openapi.LoadV2Named("schema.json", data)
+	s, err := testSchema()
 	if err != nil {
 		b.Fatal(err)
 	}
