@@ -286,10 +286,10 @@ func conflictManagerNames(err error) []string {
 // it has one that no Apply manager owns, to the manager
 // "kubectl-last-applied", as kubectl does, and returns the server's answer.
 func (c *Client) keepLastApplied(ctx context.Context, t target, answer value.Value) (value.Value, error) {
-	text := stringAt(answer, "metadata", "annotations", LastAppliedAnnotation)
-	if text == "" || len(owners(answer, "Apply", LastAppliedAnnotation)) > 0 {
+	if !lastAppliedUnowned(answer) {
 		return answer, nil
 	}
+	text := stringAt(answer, "metadata", "annotations", LastAppliedAnnotation)
 	md := value.MustMap(value.Field{Key: "name", Value: value.String(t.ref.Name)},
 		value.Field{Key: "annotations", Value: value.MustMap(value.Field{Key: LastAppliedAnnotation, Value: value.String(text)})})
 	if t.ref.Namespace != "" {
@@ -299,6 +299,13 @@ func (c *Client) keepLastApplied(ctx context.Context, t target, answer value.Val
 		value.Field{Key: "kind", Value: value.String(t.ref.Kind)}, value.Field{Key: "metadata", Value: md})
 	got, _, err := c.sendPatch(ctx, t, types.ApplyPatchType, applyBody(patch), lastAppliedManager, false, false)
 	return got, err
+}
+
+// lastAppliedUnowned reports whether answer holds kubectl's last-applied annotation and no Apply manager owns it: the
+// annotation kubectl's server-side apply gives to the manager "kubectl-last-applied".
+func lastAppliedUnowned(answer value.Value) bool {
+	return stringAt(answer, "metadata", "annotations", LastAppliedAnnotation) != "" &&
+		len(owners(answer, "Apply", LastAppliedAnnotation)) == 0
 }
 
 // migrate moves the fields of the client-side managers of live (the

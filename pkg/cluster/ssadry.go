@@ -63,8 +63,7 @@ func dryHandOver(answer value.Value, manager string) (value.Value, bool) {
 // timed as manager's entry (the patch's time) and placed where the server
 // places it (lastAppliedEntry).
 func dryKeepLastApplied(answer value.Value, manager string) value.Value {
-	if manager != DefaultServerSideFieldManager || stringAt(answer, "metadata", "annotations", LastAppliedAnnotation) == "" ||
-		len(owners(answer, "Apply", LastAppliedAnnotation)) > 0 {
+	if manager != DefaultServerSideFieldManager || !lastAppliedUnowned(answer) {
 		return answer
 	}
 	md, _ := answer.Get("metadata")
