@@ -80,10 +80,14 @@ func fromMap(m map[string]interface{}) (value.Value, error) {
 type goReader struct {
 	fields *scratch[value.Field]
 	items  *scratch[value.Value]
+	// wholeLists makes scoped convert every list whole (scopedList is not used).
+	wholeLists bool
 }
 
 // goReaders keeps the scratch memory of finished calls for the next ones.
-var goReaders = sync.Pool{New: func() any { return &goReader{new(scratch[value.Field]), new(scratch[value.Value])} }}
+var goReaders = sync.Pool{New: func() any {
+	return &goReader{fields: new(scratch[value.Field]), items: new(scratch[value.Value])}
+}}
 
 // withGoReader runs call with a pooled goReader; call's result must share no memory with the values it converted (Go
 // values toGo builds do not). An error is computed again by call with the zero goReader, so that no error refers to the
@@ -116,9 +120,12 @@ func (r goReader) takeItems(n int) []value.Value {
 	return r.items.take(n)[:n]
 }
 
+// errTooDeep is the error of a document nesting deeper than maxDepth.
+var errTooDeep = fmt.Errorf("the document nests deeper than %d levels", maxDepth)
+
 func (r goReader) fromGo(x interface{}, depth int) (value.Value, error) {
 	if depth > maxDepth {
-		return value.Value{}, fmt.Errorf("the document nests deeper than %d levels", maxDepth)
+		return value.Value{}, errTooDeep
 	}
 	switch t := x.(type) {
 	case nil:

@@ -11,6 +11,11 @@
 // Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
 // objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
 //
+// ApplyMap converts to ply's values only what the patch reaches: the fields a patch map does not name, and the items of
+// a list merged by key that the patch's list does not name, are original's Go values in the result. Such an item is
+// merged as a placeholder holding its merge key and its values at the keys the patch's objects there name (what the
+// merge and the schema builder read of it), so that the result is the one converting original whole gives.
+//
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
 // ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original), and none

@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -12,60 +9,121 @@ import (
 // the result as they are (ply keeps a field a patch does not name, as strategicpatch does), and the same for the
 // objects the patch merges into.
 type kept struct {
-	rest map[string]interface{}
-	sub  map[string]*kept
+	rest  []keptField
+	sub   map[string]*kept
+	lists map[string]*keptList
 }
 
 // scoped converts original (of schema l) for applying patch p: at each level where p is a map without "$patch" and
 // "$retainKeys" (which decide about every field) that merges into original's (not a field of strategy replace), the
 // fields p does not name (by key, or through a "$setElementOrder/" or "$deleteFromPrimitiveList/" directive) are left
-// out of the value and kept aside, so that the cost of a small patch to a large object is the patch's.
-func (r goReader) scoped(original map[string]interface{}, p value.Value, l Lookup, depth int) (value.Value, *kept, error) {
-	if !p.IsMap() || depth > maxDepth {
+// out of the value and kept aside, so that the cost of a small patch to a large object is the patch's; inside a list
+// merged by key, the items p does not name are placeholders (see scopedList). names is nil where no list is above
+// (p alone names the fields); inside a list's items it is what all the patch's objects at this place name (the schema
+// reads original's values at each of those keys, see typeOf), and a field names names but p lacks is converted whole.
+// The returned kept is nil when nothing is left out.
+func (r goReader) scoped(original map[string]interface{}, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, *kept, error) {
+	if !p.IsMap() || depth > maxDepth || decidesEveryField(p) {
 		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
-	if _, ok := p.Get("$patch"); ok {
-		v, err := r.fromGo(original, depth)
-		return v, nil, err
-	}
-	if _, ok := p.Get("$retainKeys"); ok {
-		v, err := r.fromGo(original, depth)
-		return v, nil, err
-	}
-	k := &kept{}
+	var k *kept // (made when something is left out)
 	fields := r.takeFields(min(p.Len(), len(original)))
 	var room [4]string
 	listed := directiveLists(p, room[:0])
 	for key, ov := range original {
-		pv, named := namedBy(p, key, listed)
-		if !named {
-			if k.rest == nil {
-				k.rest = make(map[string]interface{}, len(original))
-			}
-			k.rest[key] = ov
+		pv, inPatch := p.Get(key)
+		if !names.has(key, inPatch, listed) {
+			k = k.keep(key, ov, len(original))
 			continue
 		}
-		var v value.Value
-		var err error
-		if om, ok := ov.(map[string]interface{}); ok && pv.IsMap() && merges(l, key) {
-			subSchema, _, _ := l.Struct(key)
-			var sub *kept
-			if v, sub, err = r.scoped(om, pv, subSchema, depth+1); sub != nil {
-				if k.sub == nil {
-					k.sub = map[string]*kept{}
-				}
-				k.sub[key] = sub
-			}
-		} else {
-			v, err = r.fromGo(ov, depth+1)
-		}
+		v, err := r.scopedField(&k, key, ov, pv, inPatch, p, names, l, depth+1)
 		if err != nil {
 			return value.Value{}, nil, err
 		}
 		fields = append(fields, value.Field{Key: key, Value: v})
 	}
 	return sortedMap(fields), k, nil
+}
+
+// decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field.
+func decidesEveryField(p value.Value) bool {
+	_, patch := p.Get("$patch")
+	_, retain := p.Get("$retainKeys")
+	return patch || retain
+}
+
+// scopedField converts original's field key (ov) that the patch names, pv its patch value (inPatch: p holds one):
+// a map the patch's map merges into scoped, a list the patch's list merges into by key scoped (scopedList), anything
+// else whole. What is left out is recorded in *k.
+func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, error) {
+	if !inPatch {
+		return r.fromGo(ov, depth)
+	}
+	switch t := ov.(type) {
+	case map[string]interface{}:
+		if !pv.IsMap() || !merges(l, key) {
+			break
+		}
+		subSchema, _, _ := l.Struct(key)
+		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
+		if sub != nil {
+			*k = (*k).setSub(key, sub)
+		}
+		return v, err
+	case []interface{}:
+		if r.wholeLists || !pv.IsList() {
+			break
+		}
+		v, sub, err := r.scopedList(t, pv, p, key, names.child(key), l, depth)
+		if sub != nil {
+			*k = (*k).setList(key, sub)
+		}
+		return v, err
+	}
+	return r.fromGo(ov, depth)
+}
+
+// keptField is a field of original kept aside.
+type keptField struct {
+	key   string
+	value interface{}
+}
+
+// keep returns k (made if nil) holding original's field key (ov) aside; size is original's number of fields.
+func (k *kept) keep(key string, ov interface{}, size int) *kept {
+	if k == nil {
+		k = &kept{}
+	}
+	if k.rest == nil {
+		k.rest = make([]keptField, 0, size)
+	}
+	k.rest = append(k.rest, keptField{key, ov})
+	return k
+}
+
+// setSub returns k (made if nil) holding sub, what was left out of original's map in field key.
+func (k *kept) setSub(key string, sub *kept) *kept {
+	if k == nil {
+		k = &kept{}
+	}
+	if k.sub == nil {
+		k.sub = map[string]*kept{}
+	}
+	k.sub[key] = sub
+	return k
+}
+
+// setList returns k (made if nil) holding sub, what was left out of original's list in field key.
+func (k *kept) setList(key string, sub *keptList) *kept {
+	if k == nil {
+		k = &kept{}
+	}
+	if k.lists == nil {
+		k.lists = map[string]*keptList{}
+	}
+	k.lists[key] = sub
+	return k
 }
 
 // merges reports whether a patch's map for field key of an object of schema l merges into the object's (a field
@@ -76,15 +134,6 @@ func merges(l Lookup, key string) bool {
 	}
 	_, m, err := l.Struct(key)
 	return err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
-}
-
-// namedBy returns the value patch map p gives key, and whether p names key: as a field or through a list directive
-// (listed, the lists p's directives name).
-func namedBy(p value.Value, key string, listed []string) (value.Value, bool) {
-	if v, ok := p.Get(key); ok {
-		return v, true
-	}
-	return value.Value{}, !strings.HasPrefix(key, "$") && slices.Contains(listed, key)
 }
 
 // directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of
@@ -98,19 +147,28 @@ func directiveLists(p value.Value, names []string) []string {
 	return names
 }
 
-// restore puts the fields k kept aside back into result, the map the patch gave.
-func (k *kept) restore(result map[string]interface{}) {
-	if k == nil || result == nil {
-		return
+// toMap converts result, the merge's value of the map k was kept from, into Go values with the fields k kept aside
+// put back where the result lacks them, and the same below (maps k.sub, lists k.lists).
+func (k *kept) toMap(result value.Value) map[string]interface{} {
+	if k == nil {
+		return toMap(result)
 	}
-	for key, v := range k.rest {
-		if _, ok := result[key]; !ok {
-			result[key] = v
+	fields := result.Fields()
+	m := make(map[string]interface{}, len(fields)+len(k.rest))
+	for _, f := range fields {
+		switch sub, list := k.sub[f.Key], k.lists[f.Key]; {
+		case sub != nil && f.Value.IsMap():
+			m[f.Key] = sub.toMap(f.Value)
+		case list != nil && f.Value.IsList():
+			m[f.Key] = list.toGo(f.Value)
+		default:
+			m[f.Key] = toGo(f.Value)
 		}
 	}
-	for key, sub := range k.sub {
-		if m, ok := result[key].(map[string]interface{}); ok {
-			sub.restore(m)
+	for _, f := range k.rest {
+		if _, ok := m[f.key]; !ok {
+			m[f.key] = f.value
 		}
 	}
+	return m
 }
