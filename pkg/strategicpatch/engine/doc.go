@@ -14,7 +14,13 @@
 // ApplyMap converts to ply's values only what the patch reaches: the fields a patch map does not name, and the items of
 // a list merged by key that the patch's list does not name, are original's Go values in the result. Such an item is
 // merged as a placeholder holding its merge key and its values at the keys the patch's objects there name (what the
-// merge and the schema builder read of it), so that the result is the one converting original whole gives.
+// merge and the schema builder read of it). The result is always the one converting original whole gives, because
+// two things hold: the schema builder gives the scoped values the type it gives original whole (it reads an object's
+// values at the keys the patch's objects at its place hold, and those are kept), and that type merges each place
+// where something was left out as scoped assumed from the Lookup (a map as a struct field, a list by the same merge
+// key into struct items), which ApplyMap checks on the type built (kept.mergesAs), converting original whole where it
+// does not: the builder types a field from the kinds the values at its place hold (a key holding a map in one item
+// and a scalar in another has no type, and the lists below it are replaced), which the Lookup does not tell.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but

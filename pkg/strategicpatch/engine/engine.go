@@ -62,6 +62,11 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
+	return o.applyIn(s, original, p)
+}
+
+// applyIn is Apply under s, the schema schemaOf builds for original and p.
+func (o Options) applyIn(s *openapi.Schema, original, p value.Value) (value.Value, error) {
 	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})

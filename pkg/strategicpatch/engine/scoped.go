@@ -172,3 +172,31 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 	}
 	return m
 }
+
+// mergesAs reports whether t, the type the schema builder gives the scoped map k was kept from, merges that map as
+// scoped assumed from the Lookup: every map k.sub left fields out of a struct field (merged, its unnamed fields kept),
+// every list k.lists left items out of a list merged by kl's merge key into struct items, and so below. The builder
+// types a field from the values the documents hold at its place (typeOf: a key holding maps in some objects and a
+// scalar or a list in others has no type, and nothing below it either), which the Lookup alone does not tell; where
+// they depart, original is converted whole. A nil k left nothing out and merges as any type.
+func (k *kept) mergesAs(t *openapi.Type) bool {
+	if k == nil {
+		return true
+	}
+	if t == nil || t.Kind != openapi.KindStruct {
+		return false
+	}
+	for key, sub := range k.sub {
+		f := t.Fields[key]
+		if f == nil || f.Meta.Strategy.Has(openapi.StrategyReplace) || !sub.mergesAs(f.Type) {
+			return false
+		}
+	}
+	for key, kl := range k.lists {
+		f := t.Fields[key]
+		if f == nil || !kl.mergesAs(f) {
+			return false
+		}
+	}
+	return true
+}

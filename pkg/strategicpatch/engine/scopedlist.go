@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -335,4 +336,21 @@ func (n *patchNames) size() int {
 		return 0
 	}
 	return len(n.keys)
+}
+
+// mergesAs reports whether field f of the builder's type merges the list kl was kept from as scopedList assumed: by
+// kl's merge key (strategy merge), its items of a struct type under which each named item's kept fields merge as
+// scoped assumed (kept.mergesAs).
+func (kl *keptList) mergesAs(f *openapi.Field) bool {
+	t := f.Type
+	if t == nil || t.Kind != openapi.KindList || !f.Meta.Strategy.Has(openapi.StrategyMerge) ||
+		len(f.Meta.MergeKey) != 1 || f.Meta.MergeKey[0] != kl.mergeKey || t.Elem == nil || t.Elem.Kind != openapi.KindStruct {
+		return false
+	}
+	for _, k := range kl.named {
+		if !k.mergesAs(t.Elem) {
+			return false
+		}
+	}
+	return true
 }
