@@ -63,10 +63,11 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 			}
 			rest = nil
 		}
-		out, err := o.applyIn(s, ov, pv)
+		out, release, err := o.applyReused(s, ov, pv)
 		if err != nil {
 			return nil, err
 		}
+		defer release() // (toMap builds Go values of their own, but for original's kept ones)
 		return rest.toMap(out), nil
 	})
 }
