@@ -80,13 +80,31 @@ func fromMap(m map[string]interface{}) (value.Value, error) {
 type goReader struct {
 	fields *scratch[value.Field]
 	items  *scratch[value.Value]
+	// kept is the scratch memory of what scoped leaves out (nil: memory of its own).
+	kept *keptScratch
 	// wholeLists makes scoped convert every list whole (scopedList is not used).
 	wholeLists bool
 }
 
+// keptScratch is the scratch memory of scoped's kept and keptList values.
+type keptScratch struct {
+	kept   scratch[kept]
+	lists  scratch[keptList]
+	fields scratch[keptField]
+	below  scratch[keptBelow]
+}
+
+// reset clears what s handed out.
+func (s *keptScratch) reset() {
+	s.kept.reset()
+	s.lists.reset()
+	s.fields.reset()
+	s.below.reset()
+}
+
 // goReaders keeps the scratch memory of finished calls for the next ones.
 var goReaders = sync.Pool{New: func() any {
-	return &goReader{fields: new(scratch[value.Field]), items: new(scratch[value.Value])}
+	return &goReader{fields: new(scratch[value.Field]), items: new(scratch[value.Value]), kept: new(keptScratch)}
 }}
 
 // withGoReader runs call with a pooled goReader; call's result must share no memory with the values it converted (Go
@@ -97,6 +115,7 @@ func withGoReader[R any](call func(goReader) (R, error)) (R, error) {
 	out, err := call(*r)
 	r.fields.reset()
 	r.items.reset()
+	r.kept.reset()
 	goReaders.Put(r)
 	if err != nil {
 		return call(goReader{})

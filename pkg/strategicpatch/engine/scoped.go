@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -9,9 +12,16 @@ import (
 // the result as they are (ply keeps a field a patch does not name, as strategicpatch does), and the same for the
 // objects the patch merges into.
 type kept struct {
-	rest  []keptField
-	sub   map[string]*kept
-	lists map[string]*keptList
+	rest []keptField
+	// below holds what was left out of the maps and lists of named fields, sorted by key once scoped returns.
+	below []keptBelow
+}
+
+// keptBelow is what was left out of original's map (sub) or list (list) in field key.
+type keptBelow struct {
+	key  string
+	sub  *kept
+	list *keptList
 }
 
 // scoped converts original (of schema l) for applying patch p: at each level where p is a map without "$patch" and
@@ -34,7 +44,7 @@ func (r goReader) scoped(original map[string]interface{}, p value.Value, names *
 	for key, ov := range original {
 		pv, inPatch := p.Get(key)
 		if !names.has(key, inPatch, listed) {
-			k = k.keep(key, ov, len(original))
+			k = r.keep(k, key, ov, len(original))
 			continue
 		}
 		v, err := r.scopedField(&k, key, ov, pv, inPatch, p, names, l, depth+1)
@@ -42,6 +52,9 @@ func (r goReader) scoped(original map[string]interface{}, p value.Value, names *
 			return value.Value{}, nil, err
 		}
 		fields = append(fields, value.Field{Key: key, Value: v})
+	}
+	if k != nil && len(k.below) > 1 {
+		slices.SortFunc(k.below, func(a, b keptBelow) int { return strings.Compare(a.key, b.key) })
 	}
 	return sortedMap(fields), k, nil
 }
@@ -68,7 +81,7 @@ func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Val
 		subSchema, _, _ := l.Struct(key)
 		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
 		if sub != nil {
-			*k = (*k).setSub(key, sub)
+			*k = r.keepBelow(*k, keptBelow{key: key, sub: sub}, p.Len())
 		}
 		return v, err
 	case []interface{}:
@@ -77,7 +90,7 @@ func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Val
 		}
 		v, sub, err := r.scopedList(t, pv, p, key, names.child(key), l, depth)
 		if sub != nil {
-			*k = (*k).setList(key, sub)
+			*k = r.keepBelow(*k, keptBelow{key: key, list: sub}, p.Len())
 		}
 		return v, err
 	}
@@ -90,40 +103,54 @@ type keptField struct {
 	value interface{}
 }
 
+// newKept returns an empty kept, in r's scratch memory.
+func (r goReader) newKept() *kept {
+	if r.kept == nil {
+		return &kept{}
+	}
+	return &r.kept.kept.take(1)[:1][0]
+}
+
 // keep returns k (made if nil) holding original's field key (ov) aside; size is original's number of fields.
-func (k *kept) keep(key string, ov interface{}, size int) *kept {
+func (r goReader) keep(k *kept, key string, ov interface{}, size int) *kept {
 	if k == nil {
-		k = &kept{}
+		k = r.newKept()
 	}
 	if k.rest == nil {
-		k.rest = make([]keptField, 0, size)
+		if r.kept == nil {
+			k.rest = make([]keptField, 0, size)
+		} else {
+			k.rest = r.kept.fields.take(size)
+		}
 	}
 	k.rest = append(k.rest, keptField{key, ov})
 	return k
 }
 
-// setSub returns k (made if nil) holding sub, what was left out of original's map in field key.
-func (k *kept) setSub(key string, sub *kept) *kept {
+// keepBelow returns k (made if nil) holding b, what was left out of a named field's map or list; size is the number of
+// fields of the patch map, which names every field b may be of.
+func (r goReader) keepBelow(k *kept, b keptBelow, size int) *kept {
 	if k == nil {
-		k = &kept{}
+		k = r.newKept()
 	}
-	if k.sub == nil {
-		k.sub = map[string]*kept{}
+	if k.below == nil {
+		if r.kept == nil {
+			k.below = make([]keptBelow, 0, size)
+		} else {
+			k.below = r.kept.below.take(size)
+		}
 	}
-	k.sub[key] = sub
+	k.below = append(k.below, b)
 	return k
 }
 
-// setList returns k (made if nil) holding sub, what was left out of original's list in field key.
-func (k *kept) setList(key string, sub *keptList) *kept {
-	if k == nil {
-		k = &kept{}
+// belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow.
+func (k *kept) belowAt(key string) keptBelow {
+	i, ok := slices.BinarySearchFunc(k.below, key, func(b keptBelow, key string) int { return strings.Compare(b.key, key) })
+	if !ok {
+		return keptBelow{}
 	}
-	if k.lists == nil {
-		k.lists = map[string]*keptList{}
-	}
-	k.lists[key] = sub
-	return k
+	return k.below[i]
 }
 
 // merges reports whether a patch's map for field key of an object of schema l merges into the object's (a field
@@ -148,7 +175,7 @@ func directiveLists(p value.Value, names []string) []string {
 }
 
 // toMap converts result, the merge's value of the map k was kept from, into Go values with the fields k kept aside
-// put back where the result lacks them, and the same below (maps k.sub, lists k.lists).
+// put back where the result lacks them, and the same below (k.below).
 func (k *kept) toMap(result value.Value) map[string]interface{} {
 	if k == nil {
 		return toMap(result)
@@ -156,11 +183,11 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 	fields := result.Fields()
 	m := make(map[string]interface{}, len(fields)+len(k.rest))
 	for _, f := range fields {
-		switch sub, list := k.sub[f.Key], k.lists[f.Key]; {
-		case sub != nil && f.Value.IsMap():
-			m[f.Key] = sub.toMap(f.Value)
-		case list != nil && f.Value.IsList():
-			m[f.Key] = list.toGo(f.Value)
+		switch b := k.belowAt(f.Key); {
+		case b.sub != nil && f.Value.IsMap():
+			m[f.Key] = b.sub.toMap(f.Value)
+		case b.list != nil && f.Value.IsList():
+			m[f.Key] = b.list.toGo(f.Value)
 		default:
 			m[f.Key] = toGo(f.Value)
 		}
@@ -174,8 +201,8 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 }
 
 // mergesAs reports whether t, the type the schema builder gives the scoped map k was kept from, merges that map as
-// scoped assumed from the Lookup: every map k.sub left fields out of a struct field (merged, its unnamed fields kept),
-// every list k.lists left items out of a list merged by kl's merge key into struct items, and so below. The builder
+// scoped assumed from the Lookup: every map of k.below left fields out of a struct field (merged, its unnamed fields
+// kept), every list of k.below items out of a list merged by its merge key into struct items, and so below. The builder
 // types a field from the values the documents hold at its place (typeOf: a key holding maps in some objects and a
 // scalar or a list in others has no type, and nothing below it either), which the Lookup alone does not tell; where
 // they depart, original is converted whole. A nil k left nothing out and merges as any type.
@@ -186,15 +213,14 @@ func (k *kept) mergesAs(t *openapi.Type) bool {
 	if t == nil || t.Kind != openapi.KindStruct {
 		return false
 	}
-	for key, sub := range k.sub {
-		f := t.Fields[key]
-		if f == nil || f.Meta.Strategy.Has(openapi.StrategyReplace) || !sub.mergesAs(f.Type) {
+	for _, b := range k.below {
+		f := t.Fields[b.key]
+		switch {
+		case f == nil:
 			return false
-		}
-	}
-	for key, kl := range k.lists {
-		f := t.Fields[key]
-		if f == nil || !kl.mergesAs(f) {
+		case b.sub != nil && (f.Meta.Strategy.Has(openapi.StrategyReplace) || !b.sub.mergesAs(f.Type)):
+			return false
+		case b.list != nil && !b.list.mergesAs(f):
 			return false
 		}
 	}

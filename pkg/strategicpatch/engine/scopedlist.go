@@ -91,7 +91,7 @@ type patchItem struct {
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
 func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
-	kl := &keptList{mergeKey: mergeKey}
+	kl := r.newKeptList(mergeKey)
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -116,6 +116,16 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 		items[i] = v
 	}
 	return value.List(items), kl, true, nil
+}
+
+// newKeptList returns an empty keptList of merge key mergeKey, in r's scratch memory.
+func (r goReader) newKeptList(mergeKey string) *keptList {
+	if r.kept == nil {
+		return &keptList{mergeKey: mergeKey}
+	}
+	kl := &r.kept.lists.take(1)[:1][0]
+	kl.mergeKey = mergeKey
+	return kl
 }
 
 // listItem converts original item m of a list scopedList scopes: named (pi its patch item) scoped, its kept recorded in
