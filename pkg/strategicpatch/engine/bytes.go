@@ -41,6 +41,9 @@ func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[str
 func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLists bool) (map[string]interface{}, error) {
 	return withGoReader(func(r goReader) (map[string]interface{}, error) {
 		r.wholeLists = wholeLists
+		if r.kept == nil {
+			r.kept = new(keptScratch) // (the zero goReader: memory of the call's own)
+		}
 		pv, err := r.fromGo(p, 0)
 		if err != nil {
 			return nil, err

@@ -75,10 +75,13 @@ func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Val
 	}
 	switch t := ov.(type) {
 	case map[string]interface{}:
-		if !pv.IsMap() || !merges(l, key) {
+		if !pv.IsMap() {
 			break
 		}
-		subSchema, _, _ := l.Struct(key)
+		subSchema, ok := merges(l, key)
+		if !ok {
+			break
+		}
 		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
 		if sub != nil {
 			*k = r.keepBelow(*k, keptBelow{key: key, sub: sub}, p.Len())
@@ -105,9 +108,6 @@ type keptField struct {
 
 // newKept returns an empty kept, in r's scratch memory.
 func (r goReader) newKept() *kept {
-	if r.kept == nil {
-		return &kept{}
-	}
 	return &r.kept.kept.take(1)[:1][0]
 }
 
@@ -117,11 +117,7 @@ func (r goReader) keep(k *kept, key string, ov interface{}, size int) *kept {
 		k = r.newKept()
 	}
 	if k.rest == nil {
-		if r.kept == nil {
-			k.rest = make([]keptField, 0, size)
-		} else {
-			k.rest = r.kept.fields.take(size)
-		}
+		k.rest = r.kept.fields.take(size)
 	}
 	k.rest = append(k.rest, keptField{key, ov})
 	return k
@@ -134,11 +130,7 @@ func (r goReader) keepBelow(k *kept, b keptBelow, size int) *kept {
 		k = r.newKept()
 	}
 	if k.below == nil {
-		if r.kept == nil {
-			k.below = make([]keptBelow, 0, size)
-		} else {
-			k.below = r.kept.below.take(size)
-		}
+		k.below = r.kept.below.take(size)
 	}
 	k.below = append(k.below, b)
 	return k
@@ -153,14 +145,14 @@ func (k *kept) belowAt(key string) keptBelow {
 	return k.below[i]
 }
 
-// merges reports whether a patch's map for field key of an object of schema l merges into the object's (a field
-// without strategy replace that l knows), so that the fields the patch does not name stay.
-func merges(l Lookup, key string) bool {
+// merges returns the schema of field key of an object of schema l, and whether a patch's map for the field merges
+// into the object's (a field without strategy replace that l knows), so that the fields the patch does not name stay.
+func merges(l Lookup, key string) (Lookup, bool) {
 	if l == nil {
-		return false
+		return nil, false
 	}
-	_, m, err := l.Struct(key)
-	return err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
+	sub, m, err := l.Struct(key)
+	return sub, err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
 }
 
 // directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of

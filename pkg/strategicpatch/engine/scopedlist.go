@@ -62,8 +62,8 @@ func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key
 	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
 	var patchItems map[value.ScalarKey]patchItem
 	if ok {
-		_, deletes := parent.Get(deletePrimPrefix + key)
-		patchItems, ok = byMergeKey(pl, mergeKey)
+		deletes := hasJoined(parent, deletePrimPrefix, key)
+		patchItems, ok = byMergeKey(pl, mergeKey, r.kept.patchItems.take(pl.Len()))
 		ok = ok && !deletes
 	}
 	if ok {
@@ -74,6 +74,23 @@ func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key
 	}
 	v, err := r.fromGo(original, depth)
 	return v, nil, err
+}
+
+// hasJoined reports whether map p holds the key prefix+key, found without building it: p's fields are sorted by key.
+func hasJoined(p value.Value, prefix, key string) bool {
+	_, ok := slices.BinarySearchFunc(p.Fields(), key, func(f value.Field, key string) int {
+		if len(f.Key) < len(prefix) {
+			if c := strings.Compare(f.Key, prefix[:len(f.Key)]); c != 0 {
+				return c
+			}
+			return -1 // (a proper prefix of prefix+key)
+		}
+		if c := strings.Compare(f.Key[:len(prefix)], prefix); c != 0 {
+			return c
+		}
+		return strings.Compare(f.Key[len(prefix):], key)
+	})
+	return ok
 }
 
 // namesMostFrom is the size from which a list whose patch list names more than half as many items as it holds is
@@ -120,9 +137,6 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 
 // newKeptList returns an empty keptList of merge key mergeKey, in r's scratch memory.
 func (r goReader) newKeptList(mergeKey string) *keptList {
-	if r.kept == nil {
-		return &keptList{mergeKey: mergeKey}
-	}
 	kl := &r.kept.lists.take(1)[:1][0]
 	kl.mergeKey = mergeKey
 	return kl
@@ -136,7 +150,7 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 		v, err := r.project(m, names, kl.mergeKey, depth)
 		if err == nil {
 			if kl.whole == nil {
-				kl.whole = map[value.Value]interface{}{}
+				kl.whole = r.kept.whole.take(0)
 			}
 			kl.whole[v] = m
 		}
@@ -149,7 +163,7 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 	v, sub, err := r.scoped(m, pi, names, l, depth)
 	if sub != nil {
 		if kl.named == nil {
-			kl.named = map[value.ScalarKey]*kept{}
+			kl.named = r.kept.named.take(0)
 		}
 		kl.named[k] = sub
 	}
@@ -187,10 +201,9 @@ func keyedBy(l Lookup, key string) (string, Lookup, bool) {
 	return meta.MergeKey, itemSchema, true
 }
 
-// byMergeKey returns patch list pl's items by merge key, and whether each is a map without "$patch" holding a merge
-// key no other item holds.
-func byMergeKey(pl value.Value, mergeKey string) (map[value.ScalarKey]patchItem, bool) {
-	out := make(map[value.ScalarKey]patchItem, pl.Len())
+// byMergeKey returns patch list pl's items by merge key, added to out (empty), and whether each is a map without
+// "$patch" holding a merge key no other item holds.
+func byMergeKey(pl value.Value, mergeKey string, out map[value.ScalarKey]patchItem) (map[value.ScalarKey]patchItem, bool) {
 	for _, it := range pl.Items() {
 		if !it.IsMap() {
 			return nil, false
