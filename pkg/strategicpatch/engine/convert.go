@@ -118,14 +118,14 @@ type reusedMaps[K comparable, V any] struct {
 // clearing it costs its room).
 const reusedMapsMax = 64
 
-// take returns an empty map, with room for hint entries when it is made.
+// take returns an empty map, with room for hint entries (at most reusedMapsMax) when it is made.
 func (s *reusedMaps[K, V]) take(hint int) map[K]V {
 	if s.used == len(s.maps) {
 		s.maps = append(s.maps, nil)
 	}
 	m := s.maps[s.used]
 	if m == nil {
-		m = make(map[K]V, hint)
+		m = make(map[K]V, min(hint, reusedMapsMax))
 		s.maps[s.used] = m
 	}
 	s.used++
