@@ -2,6 +2,7 @@ package strategicpatch_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -13,12 +14,15 @@ import (
 // FuzzStrategicMergePatch applies arbitrary text as a patch to arbitrary text with a Deployment's struct schema, and
 // creates the two- and three-way patches between them: no call panics, text that is not JSON is
 // mergepatch.ErrBadJSONDoc (compared with ==, as the API server does), a result is a JSON object, every call gives the
-// same bytes or error twice, and the map form of patch application leaves its arguments as they were.
+// same bytes or error twice, and the map form of patch application leaves its arguments as they were and, where both
+// succeed, gives the JSON form's object (the map form converts only what the patch reaches, the JSON form everything).
 func FuzzStrategicMergePatch(f *testing.F) {
 	f.Add([]byte(current), []byte(`{"spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"web","image":"x"}]}}}}`))
 	f.Add([]byte(original), []byte(modified))
 	f.Add([]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","env":[{"name":"x"}]}]}}}}`),
 		[]byte(`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"b"},{"$patch":"delete","name":"a"}]}}}}`))
+	f.Add([]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"1","env":[{"name":"X","value":"1"},{"name":"Y","value":"2"}],"ports":[{"containerPort":80}]},{"name":"b","env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}}}`),
+		[]byte(`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"a","env":[{"name":"Y","value":"3"}]}]}}}}`))
 	f.Add([]byte(`{"metadata":{"finalizers":["a","b"]}}`), []byte(`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"finalizers":["c"]}}`))
 	f.Add([]byte(`{"spec":{"strategy":{"type":"Recreate"}}}`), []byte(`{"spec":{"strategy":{"$retainKeys":["type"],"type":"RollingUpdate"}}}`))
 	f.Add([]byte(`not json`), []byte(`{}`))
@@ -37,9 +41,12 @@ func FuzzStrategicMergePatch(f *testing.F) {
 		var objA, objB map[string]interface{}
 		if json.Unmarshal(a, &objA) == nil && json.Unmarshal(b, &objB) == nil {
 			before, _ := json.Marshal([]interface{}{objA, objB})
-			_, _ = ply.StrategicMergeMapPatch(objA, objB, &appsv1.Deployment{})
+			fromMaps, mapErr := ply.StrategicMergeMapPatch(objA, objB, &appsv1.Deployment{})
 			if after, _ := json.Marshal([]interface{}{objA, objB}); string(before) != string(after) {
 				t.Fatalf("StrategicMergeMapPatch modified its arguments")
+			}
+			if mapErr == nil && err == nil && !sameObject(fromMaps, out) {
+				t.Fatalf("the map form's result differs from the JSON form's:\n%v\n%s", fromMaps, out)
 			}
 		}
 		for _, create := range []func() ([]byte, error){
@@ -56,6 +63,16 @@ func FuzzStrategicMergePatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sameObject reports whether m, encoded and decoded, is the object JSON text data holds.
+func sameObject(m map[string]interface{}, data []byte) bool {
+	encoded, err := json.Marshal(m)
+	if err != nil {
+		return false
+	}
+	var a, b interface{}
+	return json.Unmarshal(encoded, &a) == nil && json.Unmarshal(data, &b) == nil && reflect.DeepEqual(a, b)
 }
 
 func errText(err error) string {

@@ -24,25 +24,54 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 }
 
 // ApplyMap is Apply on objects held as Go values (StrategicMergeMapPatchUsingLookupPatchMeta); neither is modified.
-// Only what the patch names is converted to ply's values: the result holds original's other values themselves, as
-// strategicpatch's result (original, modified) does.
+// Only what the patch names is converted to ply's values, and of a list it merges into by key only the items it
+// names, the others as placeholders (see scoped): the result holds original's other values themselves, as
+// strategicpatch's result (original, modified) does, unless the schema type the data gives merges a place where
+// something was left out otherwise than scoped assumed (kept.mergesAs): then original is converted whole. A failed call
+// is made again converting lists whole, so that its error is the one the whole lists give.
 func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
+	out, err := o.applyMap(original, p, l, false)
+	if err != nil {
+		return o.applyMap(original, p, l, true)
+	}
+	return out, nil
+}
+
+// applyMap is ApplyMap, with lists converted whole when wholeLists is set.
+func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLists bool) (map[string]interface{}, error) {
 	return withGoReader(func(r goReader) (map[string]interface{}, error) {
+		r.wholeLists = wholeLists
+		if r.kept == nil {
+			r.kept = new(keptScratch) // (the zero goReader: memory of the call's own)
+		}
 		pv, err := r.fromGo(p, 0)
 		if err != nil {
 			return nil, err
 		}
-		ov, rest, err := r.scoped(original, pv, l, 0)
+		ov, rest, err := r.scoped(original, pv, nil, l, 0)
 		if err != nil {
 			return nil, err
 		}
-		out, err := o.Apply(ov, pv, l)
+		s, t, err := schemaOf(l, merging, ov, pv)
 		if err != nil {
 			return nil, err
 		}
-		result := toMap(out)
-		rest.restore(result)
-		return result, nil
+		if !rest.mergesAs(t) {
+			// The type the data gives departs from what scoped read of l: convert original whole.
+			if ov, err = r.fromGo(original, 0); err != nil {
+				return nil, err
+			}
+			if s, _, err = schemaOf(l, merging, ov, pv); err != nil {
+				return nil, err
+			}
+			rest = nil
+		}
+		out, release, err := o.applyReused(s, ov, pv)
+		if err != nil {
+			return nil, err
+		}
+		defer release() // (toMap builds Go values of their own, but for original's kept ones)
+		return rest.toMap(out), nil
 	})
 }
 

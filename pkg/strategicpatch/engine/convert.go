@@ -80,10 +80,75 @@ func fromMap(m map[string]interface{}) (value.Value, error) {
 type goReader struct {
 	fields *scratch[value.Field]
 	items  *scratch[value.Value]
+	// kept is the scratch memory of what scoped leaves out, made for the call by applyMap if nil.
+	kept *keptScratch
+	// wholeLists makes scoped convert every list whole (scopedList is not used).
+	wholeLists bool
+}
+
+// keptScratch is the scratch memory of scoped's kept and keptList values, and of scopedList's maps.
+type keptScratch struct {
+	kept       scratch[kept]
+	lists      scratch[keptList]
+	fields     scratch[keptField]
+	below      scratch[keptBelow]
+	patchItems reusedMaps[value.ScalarKey, patchItem]
+	named      reusedMaps[value.ScalarKey, *kept]
+	whole      reusedMaps[value.Value, interface{}]
+}
+
+// reset clears what s handed out.
+func (s *keptScratch) reset() {
+	s.kept.reset()
+	s.lists.reset()
+	s.fields.reset()
+	s.below.reset()
+	s.patchItems.reset()
+	s.named.reset()
+	s.whole.reset()
+}
+
+// reusedMaps hands out empty maps, kept with their room for the next call once reset clears them.
+type reusedMaps[K comparable, V any] struct {
+	maps []map[K]V
+	used int
+}
+
+// reusedMapsMax bounds the maps a reusedMaps keeps, and the entries of a map it keeps (a larger one is dropped, as
+// clearing it costs its room).
+const reusedMapsMax = 64
+
+// take returns an empty map, with room for hint entries (at most reusedMapsMax) when it is made.
+func (s *reusedMaps[K, V]) take(hint int) map[K]V {
+	if s.used == len(s.maps) {
+		s.maps = append(s.maps, nil)
+	}
+	m := s.maps[s.used]
+	if m == nil {
+		m = make(map[K]V, min(hint, reusedMapsMax))
+		s.maps[s.used] = m
+	}
+	s.used++
+	return m
+}
+
+// reset clears the maps s handed out, dropping those past reusedMapsMax.
+func (s *reusedMaps[K, V]) reset() {
+	for i := range s.used {
+		if i >= reusedMapsMax || len(s.maps[i]) > reusedMapsMax {
+			s.maps[i] = nil
+			continue
+		}
+		clear(s.maps[i])
+	}
+	s.maps = s.maps[:min(len(s.maps), reusedMapsMax)]
+	s.used = 0
 }
 
 // goReaders keeps the scratch memory of finished calls for the next ones.
-var goReaders = sync.Pool{New: func() any { return &goReader{new(scratch[value.Field]), new(scratch[value.Value])} }}
+var goReaders = sync.Pool{New: func() any {
+	return &goReader{fields: new(scratch[value.Field]), items: new(scratch[value.Value]), kept: new(keptScratch)}
+}}
 
 // withGoReader runs call with a pooled goReader; call's result must share no memory with the values it converted (Go
 // values toGo builds do not). An error is computed again by call with the zero goReader, so that no error refers to the
@@ -93,6 +158,7 @@ func withGoReader[R any](call func(goReader) (R, error)) (R, error) {
 	out, err := call(*r)
 	r.fields.reset()
 	r.items.reset()
+	r.kept.reset()
 	goReaders.Put(r)
 	if err != nil {
 		return call(goReader{})
@@ -116,9 +182,12 @@ func (r goReader) takeItems(n int) []value.Value {
 	return r.items.take(n)[:n]
 }
 
+// errTooDeep is the error of a document nesting deeper than maxDepth.
+var errTooDeep = fmt.Errorf("the document nests deeper than %d levels", maxDepth)
+
 func (r goReader) fromGo(x interface{}, depth int) (value.Value, error) {
 	if depth > maxDepth {
-		return value.Value{}, fmt.Errorf("the document nests deeper than %d levels", maxDepth)
+		return value.Value{}, errTooDeep
 	}
 	switch t := x.(type) {
 	case nil:

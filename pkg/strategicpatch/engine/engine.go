@@ -69,16 +69,26 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	return out, nil
 }
 
-// applyJSON is Apply's result as JSON text, built in memory later calls reuse (patch.ApplyReused), released once
-// encoded; an error is Apply's, made again.
+// applyReused is Apply under s, the schema schemaOf builds for original and p, its result built in memory later calls
+// reuse (patch.ApplyReused): valid until release, which the caller calls once it has encoded or converted the result
+// (on an error, release is nil and the error Apply's, made again).
+func (o Options) applyReused(s *openapi.Schema, original, p value.Value) (out value.Value, release func(), err error) {
+	out, release, err = patch.ApplyReused(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	if err != nil {
+		return value.Value{}, nil, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
+	}
+	return out, release, nil
+}
+
+// applyJSON is Apply's result as JSON text, encoded before its memory is released (applyReused).
 func (o Options) applyJSON(original, p value.Value, l Lookup) ([]byte, error) {
 	s, _, err := schemaOf(l, merging, original, p)
 	if err != nil {
 		return nil, err
 	}
-	out, release, err := patch.ApplyReused(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	out, release, err := o.applyReused(s, original, p)
 	if err != nil {
-		return nil, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
+		return nil, err
 	}
 	defer release()
 	return out.JSON(), nil

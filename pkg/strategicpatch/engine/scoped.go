@@ -12,79 +12,147 @@ import (
 // the result as they are (ply keeps a field a patch does not name, as strategicpatch does), and the same for the
 // objects the patch merges into.
 type kept struct {
-	rest map[string]interface{}
-	sub  map[string]*kept
+	rest []keptField
+	// below holds what was left out of the maps and lists of named fields, sorted by key once scoped returns.
+	below []keptBelow
+}
+
+// keptBelow is what was left out of original's map (sub) or list (list) in field key.
+type keptBelow struct {
+	key  string
+	sub  *kept
+	list *keptList
 }
 
 // scoped converts original (of schema l) for applying patch p: at each level where p is a map without "$patch" and
 // "$retainKeys" (which decide about every field) that merges into original's (not a field of strategy replace), the
 // fields p does not name (by key, or through a "$setElementOrder/" or "$deleteFromPrimitiveList/" directive) are left
-// out of the value and kept aside, so that the cost of a small patch to a large object is the patch's.
-func (r goReader) scoped(original map[string]interface{}, p value.Value, l Lookup, depth int) (value.Value, *kept, error) {
-	if !p.IsMap() || depth > maxDepth {
+// out of the value and kept aside, so that the cost of a small patch to a large object is the patch's; inside a list
+// merged by key, the items p does not name are placeholders (see scopedList). names is nil where no list is above
+// (p alone names the fields); inside a list's items it is what all the patch's objects at this place name (the schema
+// reads original's values at each of those keys, see typeOf), and a field names names but p lacks is converted whole.
+// The returned kept is nil when nothing is left out.
+func (r goReader) scoped(original map[string]interface{}, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, *kept, error) {
+	if !p.IsMap() || depth > maxDepth || decidesEveryField(p) {
 		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
-	if _, ok := p.Get("$patch"); ok {
-		v, err := r.fromGo(original, depth)
-		return v, nil, err
-	}
-	if _, ok := p.Get("$retainKeys"); ok {
-		v, err := r.fromGo(original, depth)
-		return v, nil, err
-	}
-	k := &kept{}
+	var k *kept // (made when something is left out)
 	fields := r.takeFields(min(p.Len(), len(original)))
 	var room [4]string
 	listed := directiveLists(p, room[:0])
 	for key, ov := range original {
-		pv, named := namedBy(p, key, listed)
-		if !named {
-			if k.rest == nil {
-				k.rest = make(map[string]interface{}, len(original))
-			}
-			k.rest[key] = ov
+		pv, inPatch := p.Get(key)
+		if !names.has(key, inPatch, listed) {
+			k = r.keep(k, key, ov, len(original))
 			continue
 		}
-		var v value.Value
-		var err error
-		if om, ok := ov.(map[string]interface{}); ok && pv.IsMap() && merges(l, key) {
-			subSchema, _, _ := l.Struct(key)
-			var sub *kept
-			if v, sub, err = r.scoped(om, pv, subSchema, depth+1); sub != nil {
-				if k.sub == nil {
-					k.sub = map[string]*kept{}
-				}
-				k.sub[key] = sub
-			}
-		} else {
-			v, err = r.fromGo(ov, depth+1)
-		}
+		v, err := r.scopedField(&k, key, ov, pv, inPatch, p, names, l, depth+1)
 		if err != nil {
 			return value.Value{}, nil, err
 		}
 		fields = append(fields, value.Field{Key: key, Value: v})
 	}
+	if k != nil && len(k.below) > 1 {
+		slices.SortFunc(k.below, func(a, b keptBelow) int { return strings.Compare(a.key, b.key) })
+	}
 	return sortedMap(fields), k, nil
 }
 
-// merges reports whether a patch's map for field key of an object of schema l merges into the object's (a field
-// without strategy replace that l knows), so that the fields the patch does not name stay.
-func merges(l Lookup, key string) bool {
-	if l == nil {
-		return false
-	}
-	_, m, err := l.Struct(key)
-	return err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
+// decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field.
+func decidesEveryField(p value.Value) bool {
+	_, patch := p.Get("$patch")
+	_, retain := p.Get("$retainKeys")
+	return patch || retain
 }
 
-// namedBy returns the value patch map p gives key, and whether p names key: as a field or through a list directive
-// (listed, the lists p's directives name).
-func namedBy(p value.Value, key string, listed []string) (value.Value, bool) {
-	if v, ok := p.Get(key); ok {
-		return v, true
+// scopedField converts original's field key (ov) that the patch names, pv its patch value (inPatch: p holds one):
+// a map the patch's map merges into scoped, a list the patch's list merges into by key scoped (scopedList), anything
+// else whole. What is left out is recorded in *k.
+func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, error) {
+	if !inPatch {
+		return r.fromGo(ov, depth)
 	}
-	return value.Value{}, !strings.HasPrefix(key, "$") && slices.Contains(listed, key)
+	switch t := ov.(type) {
+	case map[string]interface{}:
+		if !pv.IsMap() {
+			break
+		}
+		subSchema, ok := merges(l, key)
+		if !ok {
+			break
+		}
+		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
+		if sub != nil {
+			*k = r.keepBelow(*k, keptBelow{key: key, sub: sub}, p.Len())
+		}
+		return v, err
+	case []interface{}:
+		if r.wholeLists || !pv.IsList() {
+			break
+		}
+		v, sub, err := r.scopedList(t, pv, p, key, names.child(key), l, depth)
+		if sub != nil {
+			*k = r.keepBelow(*k, keptBelow{key: key, list: sub}, p.Len())
+		}
+		return v, err
+	}
+	return r.fromGo(ov, depth)
+}
+
+// keptField is a field of original kept aside.
+type keptField struct {
+	key   string
+	value interface{}
+}
+
+// newKept returns an empty kept, in r's scratch memory.
+func (r goReader) newKept() *kept {
+	return &r.kept.kept.take(1)[:1][0]
+}
+
+// keep returns k (made if nil) holding original's field key (ov) aside; size is original's number of fields.
+func (r goReader) keep(k *kept, key string, ov interface{}, size int) *kept {
+	if k == nil {
+		k = r.newKept()
+	}
+	if k.rest == nil {
+		k.rest = r.kept.fields.take(size)
+	}
+	k.rest = append(k.rest, keptField{key, ov})
+	return k
+}
+
+// keepBelow returns k (made if nil) holding b, what was left out of a named field's map or list; size is the number of
+// fields of the patch map, which names every field b may be of.
+func (r goReader) keepBelow(k *kept, b keptBelow, size int) *kept {
+	if k == nil {
+		k = r.newKept()
+	}
+	if k.below == nil {
+		k.below = r.kept.below.take(size)
+	}
+	k.below = append(k.below, b)
+	return k
+}
+
+// belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow.
+func (k *kept) belowAt(key string) keptBelow {
+	i, ok := slices.BinarySearchFunc(k.below, key, func(b keptBelow, key string) int { return strings.Compare(b.key, key) })
+	if !ok {
+		return keptBelow{}
+	}
+	return k.below[i]
+}
+
+// merges returns the schema of field key of an object of schema l, and whether a patch's map for the field merges
+// into the object's (a field without strategy replace that l knows), so that the fields the patch does not name stay.
+func merges(l Lookup, key string) (Lookup, bool) {
+	if l == nil {
+		return nil, false
+	}
+	sub, m, err := l.Struct(key)
+	return sub, err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
 }
 
 // directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of
@@ -98,19 +166,55 @@ func directiveLists(p value.Value, names []string) []string {
 	return names
 }
 
-// restore puts the fields k kept aside back into result, the map the patch gave.
-func (k *kept) restore(result map[string]interface{}) {
-	if k == nil || result == nil {
-		return
+// toMap converts result, the merge's value of the map k was kept from, into Go values with the fields k kept aside
+// put back where the result lacks them, and the same below (k.below).
+func (k *kept) toMap(result value.Value) map[string]interface{} {
+	if k == nil {
+		return toMap(result)
 	}
-	for key, v := range k.rest {
-		if _, ok := result[key]; !ok {
-			result[key] = v
+	fields := result.Fields()
+	m := make(map[string]interface{}, len(fields)+len(k.rest))
+	for _, f := range fields {
+		switch b := k.belowAt(f.Key); {
+		case b.sub != nil && f.Value.IsMap():
+			m[f.Key] = b.sub.toMap(f.Value)
+		case b.list != nil && f.Value.IsList():
+			m[f.Key] = b.list.toGo(f.Value)
+		default:
+			m[f.Key] = toGo(f.Value)
 		}
 	}
-	for key, sub := range k.sub {
-		if m, ok := result[key].(map[string]interface{}); ok {
-			sub.restore(m)
+	for _, f := range k.rest {
+		if _, ok := m[f.key]; !ok {
+			m[f.key] = f.value
 		}
 	}
+	return m
+}
+
+// mergesAs reports whether t, the type the schema builder gives the scoped map k was kept from, merges that map as
+// scoped assumed from the Lookup: every map of k.below left fields out of a struct field (merged, its unnamed fields
+// kept), every list of k.below items out of a list merged by its merge key into struct items, and so below. The builder
+// types a field from the values the documents hold at its place (typeOf: a key holding maps in some objects and a
+// scalar or a list in others has no type, and nothing below it either), which the Lookup alone does not tell; where
+// they depart, original is converted whole. A nil k left nothing out and merges as any type.
+func (k *kept) mergesAs(t *openapi.Type) bool {
+	if k == nil {
+		return true
+	}
+	if t == nil || t.Kind != openapi.KindStruct {
+		return false
+	}
+	for _, b := range k.below {
+		f := t.Fields[b.key]
+		switch {
+		case f == nil:
+			return false
+		case b.sub != nil && (f.Meta.Strategy.Has(openapi.StrategyReplace) || !b.sub.mergesAs(f.Type)):
+			return false
+		case b.list != nil && !b.list.mergesAs(f):
+			return false
+		}
+	}
+	return true
 }

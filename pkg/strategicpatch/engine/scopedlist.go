@@ -1,0 +1,379 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// keptList is what scopedList leaves out of a list merged by key: each item the patch does not name is a placeholder
+// (whole: the placeholder's value itself, which the merge carries into the result untouched, and the original item),
+// and each item it names has its own kept, by merge key (named; the original names each of those keys once).
+type keptList struct {
+	mergeKey string
+	whole    map[value.Value]interface{}
+	named    map[value.ScalarKey]*kept
+}
+
+// toGo converts result, the merge's value of the list kl was kept from, into Go values: a placeholder is the original
+// item, an item of a named key gets its kept fields back, anything else (the patch's new items) is converted.
+func (kl *keptList) toGo(result value.Value) []interface{} {
+	items := result.Items()
+	out := make([]interface{}, len(items))
+	for i, it := range items {
+		if orig, ok := kl.whole[it]; ok {
+			out[i] = orig
+			continue
+		}
+		if len(kl.named) == 0 || !it.IsMap() {
+			out[i] = toGo(it)
+			continue
+		}
+		if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
+			out[i] = k.toMap(it)
+			continue
+		}
+		out[i] = toGo(it)
+	}
+	return out
+}
+
+// mergeKeyOf1 is the ScalarKey of item's field mergeKey, the zero ScalarKey when it has none that is a key.
+func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
+	v, ok := item.Get(mergeKey)
+	if !ok || v.IsNull() {
+		return value.ScalarKey{}
+	}
+	k, _ := v.Key()
+	return k
+}
+
+// scopedList converts original, the list of field key of a map whose patch map is parent, for merging patch list pl
+// into it by key; names is what the patch's items at this place name (nil: only pl's items are there). It does so
+// when the schema merges the list by a merge key, pl names at most half its items (from namesMostFrom items on), no
+// "$deleteFromPrimitiveList/" directive names it, every patch item is a map holding its merge key once in the list
+// and no "$patch" (which decide about items by more than their key), and every original item is a map holding its merge key, each key pl names once (scopedItems): then an item pl does
+// not name is a placeholder holding what the merge and the schema read of it (project), and an item pl names is
+// scoped by its patch item. Otherwise the list is converted whole (and the returned keptList is nil).
+func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
+	mergeKey, itemSchema, ok := keyedBy(l, key)
+	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
+	var patchItems map[value.ScalarKey]patchItem
+	if ok {
+		deletes := hasJoined(parent, deletePrimPrefix, key)
+		patchItems, ok = byMergeKey(pl, mergeKey, r.kept.patchItems.take(pl.Len()))
+		ok = ok && !deletes
+	}
+	if ok {
+		v, kl, scopes, err := r.scopedItems(original, pl, patchItems, mergeKey, names, itemSchema, depth)
+		if err != nil || scopes {
+			return v, kl, err
+		}
+	}
+	v, err := r.fromGo(original, depth)
+	return v, nil, err
+}
+
+// hasJoined reports whether map p holds the key prefix+key, found without building it: p's fields are sorted by key.
+func hasJoined(p value.Value, prefix, key string) bool {
+	_, ok := slices.BinarySearchFunc(p.Fields(), key, func(f value.Field, key string) int {
+		if len(f.Key) < len(prefix) {
+			if c := strings.Compare(f.Key, prefix[:len(f.Key)]); c != 0 {
+				return c
+			}
+			return -1 // (a proper prefix of prefix+key)
+		}
+		if c := strings.Compare(f.Key[:len(prefix)], prefix); c != 0 {
+			return c
+		}
+		return strings.Compare(f.Key[len(prefix):], key)
+	})
+	return ok
+}
+
+// namesMostFrom is the size from which a list whose patch list names more than half as many items as it holds is
+// converted whole: indexing the patch's items and scoping each named item then costs more than it leaves out.
+const namesMostFrom = 16
+
+// patchItem is an item of a patch list scopedList scopes, and whether an original item of its key was seen.
+type patchItem struct {
+	item value.Value
+	seen bool
+}
+
+// scopedItems is scopedList's conversion of original's items, patchItems patch list pl's items by merge key; scopes
+// is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
+// comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
+// scoped while pl has more than one item (one item alone names its fields, as at the root).
+func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+	kl := r.newKeptList(mergeKey)
+	items := r.takeItems(len(original))
+	for i, it := range original {
+		m, isMap := it.(map[string]interface{})
+		k, hasKey := goMergeKey(m, mergeKey)
+		if !isMap || !hasKey {
+			return value.Value{}, nil, false, nil
+		}
+		pi, isNamed := patchItems[k]
+		if isNamed && pi.seen {
+			return value.Value{}, nil, false, nil
+		}
+		if isNamed {
+			patchItems[k] = patchItem{item: pi.item, seen: true}
+		}
+		if names == nil && (!isNamed || pl.Len() > 1 && scopes(m, pi.item)) {
+			names = namesOf(pl)
+		}
+		v, err := r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
+		if err != nil {
+			return value.Value{}, nil, false, err
+		}
+		items[i] = v
+	}
+	return value.List(items), kl, true, nil
+}
+
+// newKeptList returns an empty keptList of merge key mergeKey, in r's scratch memory.
+func (r goReader) newKeptList(mergeKey string) *keptList {
+	kl := &r.kept.lists.take(1)[:1][0]
+	kl.mergeKey = mergeKey
+	return kl
+}
+
+// listItem converts original item m of a list scopedList scopes: named (pi its patch item) scoped, its kept recorded in
+// kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an item with its patch item
+// whole, so that leaving fields of a named item out changes nothing of the merge: collate's patchNode.)
+func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed bool, kl *keptList, k value.ScalarKey, names *patchNames, l Lookup, depth int) (value.Value, error) {
+	if !isNamed {
+		v, err := r.project(m, names, kl.mergeKey, depth)
+		if err == nil {
+			if kl.whole == nil {
+				kl.whole = r.kept.whole.take(0)
+			}
+			kl.whole[v] = m
+		}
+		return v, err
+	}
+	if !scopes(m, pi) {
+		v, err := r.fromGo(m, depth)
+		return v, err
+	}
+	v, sub, err := r.scoped(m, pi, names, l, depth)
+	if sub != nil {
+		if kl.named == nil {
+			kl.named = r.kept.named.take(0)
+		}
+		kl.named[k] = sub
+	}
+	return v, err
+}
+
+// scopes reports whether a named item m is scoped by its patch item pi rather than converted whole (either gives the
+// same result): when m holds a field pi does not, which scoped leaves out, or a map or a list, inside which it may.
+func scopes(m map[string]interface{}, pi value.Value) bool {
+	if len(m) > pi.Len() {
+		return true
+	}
+	for key, x := range m {
+		switch x.(type) {
+		case map[string]interface{}, []interface{}:
+			return true
+		}
+		if _, ok := pi.Get(key); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// keyedBy returns the merge key and item schema of list field key of an object of schema l, and whether l merges the
+// list by that key (strategy merge, a merge key).
+func keyedBy(l Lookup, key string) (string, Lookup, bool) {
+	if l == nil {
+		return "", nil, false
+	}
+	itemSchema, meta, err := l.Slice(key)
+	if err != nil || meta.MergeKey == "" || !slices.Contains(meta.Strategies, "merge") {
+		return "", nil, false
+	}
+	return meta.MergeKey, itemSchema, true
+}
+
+// byMergeKey returns patch list pl's items by merge key, added to out (empty), and whether each is a map without
+// "$patch" holding a merge key no other item holds.
+func byMergeKey(pl value.Value, mergeKey string, out map[value.ScalarKey]patchItem) (map[value.ScalarKey]patchItem, bool) {
+	for _, it := range pl.Items() {
+		if !it.IsMap() {
+			return nil, false
+		}
+		if _, directive := it.Get("$patch"); directive {
+			return nil, false
+		}
+		kv, ok := it.Get(mergeKey)
+		if !ok || kv.IsNull() {
+			return nil, false
+		}
+		k, ok := kv.Key()
+		if _, seen := out[k]; !ok || seen {
+			return nil, false
+		}
+		out[k] = patchItem{item: it}
+	}
+	return out, true
+}
+
+// goMergeKey is the ScalarKey of Go map m's field mergeKey, as the merge reads it from m's value (a non-null scalar).
+func goMergeKey(m map[string]interface{}, mergeKey string) (value.ScalarKey, bool) {
+	x, ok := m[mergeKey]
+	if !ok || x == nil {
+		return value.ScalarKey{}, false
+	}
+	switch x.(type) {
+	case map[string]interface{}, []interface{}:
+		return value.ScalarKey{}, false
+	}
+	v, err := goReader{}.fromGo(x, 0)
+	if err != nil || v.IsNull() {
+		return value.ScalarKey{}, false
+	}
+	return v.Key()
+}
+
+// project is the placeholder of original item m: its merge key field and the fields names names, each holding only
+// what names names below it (projectValue). The schema reads of an item the patch does not name its values at the
+// keys the patch's items name, and below them the same (see typeOf: collectFields adds a witness's values at the
+// keys the patch holds only); the merge reads its merge key, and carries the rest over untouched.
+func (r goReader) project(m map[string]interface{}, names *patchNames, mergeKey string, depth int) (value.Value, error) {
+	if depth > maxDepth {
+		return value.Value{}, errTooDeep
+	}
+	fields := r.takeFields(min(len(m), names.size()+1))
+	for key, x := range m {
+		if key != mergeKey && (strings.HasPrefix(key, "$") || !names.has(key, false, nil)) {
+			continue
+		}
+		v, err := r.projectValue(x, names.child(key), depth+1)
+		if err != nil {
+			return value.Value{}, err
+		}
+		fields = append(fields, value.Field{Key: key, Value: v})
+	}
+	return sortedMap(fields), nil
+}
+
+// projectValue is x with its maps (and the maps in its lists) holding only the fields names names, and so below.
+func (r goReader) projectValue(x interface{}, names *patchNames, depth int) (value.Value, error) {
+	switch t := x.(type) {
+	case map[string]interface{}:
+		return r.project(t, names, "", depth)
+	case []interface{}:
+		if depth > maxDepth {
+			return value.Value{}, errTooDeep
+		}
+		items := r.takeItems(len(t))
+		for i, it := range t {
+			v, err := r.projectValue(it, names, depth+1)
+			if err != nil {
+				return value.Value{}, err
+			}
+			items[i] = v
+		}
+		return value.List(items), nil
+	}
+	return r.fromGo(x, depth)
+}
+
+// patchNames is what a patch's objects at one place of the schema name, all of them together: the objects of a
+// field are its maps and the items of its lists (typeOf's objects), and a key is named by a field or a
+// "$setElementOrder/" or "$deleteFromPrimitiveList/" directive.
+type patchNames struct {
+	keys map[string]*patchNames
+}
+
+// add adds what v names: a map's keys (and below them, what their values name), a list's items'.
+func (n *patchNames) add(v value.Value) {
+	switch {
+	case v.IsList():
+		for _, it := range v.Items() {
+			n.add(it)
+		}
+	case v.IsMap():
+		for _, f := range v.Fields() {
+			if name, ok := listDirective(f.Key); ok {
+				n.at(name)
+				continue
+			}
+			if !strings.HasPrefix(f.Key, "$") {
+				n.at(f.Key).add(f.Value)
+			}
+		}
+	}
+}
+
+// namesOf is what the items of patch list pl name, all of them together.
+func namesOf(pl value.Value) *patchNames {
+	n := &patchNames{}
+	n.add(pl)
+	return n
+}
+
+// at returns the names below key, added if n has none.
+func (n *patchNames) at(key string) *patchNames {
+	if n.keys == nil {
+		n.keys = map[string]*patchNames{}
+	}
+	c := n.keys[key]
+	if c == nil {
+		c = &patchNames{}
+		n.keys[key] = c
+	}
+	return c
+}
+
+// has reports whether key is named here: by a patch map that holds it (inPatch), or for nil n (where that patch map
+// alone is there) by one of its list directives (listed), else by n.
+func (n *patchNames) has(key string, inPatch bool, listed []string) bool {
+	if inPatch {
+		return true
+	}
+	if n == nil {
+		return !strings.HasPrefix(key, "$") && slices.Contains(listed, key)
+	}
+	_, ok := n.keys[key]
+	return ok
+}
+
+// child is the names below key (nil for nil n).
+func (n *patchNames) child(key string) *patchNames {
+	if n == nil {
+		return nil
+	}
+	return n.keys[key]
+}
+
+// size is the number of keys named here.
+func (n *patchNames) size() int {
+	if n == nil {
+		return 0
+	}
+	return len(n.keys)
+}
+
+// mergesAs reports whether field f of the builder's type merges the list kl was kept from as scopedList assumed: by
+// kl's merge key (strategy merge), its items of a struct type under which each named item's kept fields merge as
+// scoped assumed (kept.mergesAs).
+func (kl *keptList) mergesAs(f *openapi.Field) bool {
+	t := f.Type
+	if t == nil || t.Kind != openapi.KindList || !f.Meta.Strategy.Has(openapi.StrategyMerge) ||
+		len(f.Meta.MergeKey) != 1 || f.Meta.MergeKey[0] != kl.mergeKey || t.Elem == nil || t.Elem.Kind != openapi.KindStruct {
+		return false
+	}
+	for _, k := range kl.named {
+		if !k.mergesAs(t.Elem) {
+			return false
+		}
+	}
+	return true
+}

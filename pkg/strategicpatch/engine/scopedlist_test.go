@@ -1,0 +1,164 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"sigs.k8s.io/yaml"
+
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/strategicpatch/engine"
+)
+
+// listSchema merges spec.containers by name, each container's env by name and ports by containerPort, each env
+// entry's items by k; it fails a look-up of a key it does not declare, as a struct's schema does.
+var listSchema = strict{"spec": {sub: strict{
+	"containers": {meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "name"}, sub: strict{
+		"name":  {},
+		"image": {},
+		"env": {meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "name"}, sub: strict{
+			"name": {}, "value": {}, "valueFrom": {sub: lookup{}},
+			"items": {sub: lookup{}, meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "k"}},
+		}},
+		"ports": {sub: lookup{}, meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "containerPort"}},
+		"resources": {sub: lookup{
+			"limits": {sub: lookup{}},
+			"items":  {sub: lookup{}, meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "k"}},
+		}},
+	}},
+}}}
+
+// strict is a lookup failing for the keys it does not declare.
+type strict map[string]strictNode
+
+type strictNode struct {
+	sub  engine.Lookup
+	meta engine.Meta
+}
+
+func (l strict) Struct(key string) (engine.Lookup, engine.Meta, error) {
+	n, ok := l[key]
+	if !ok {
+		return nil, engine.Meta{}, fmt.Errorf("unable to find api field %q", key)
+	}
+	return n.sub, n.meta, nil
+}
+
+func (l strict) Slice(key string) (engine.Lookup, engine.Meta, error) { return l.Struct(key) }
+
+// scopedCase is one case of testdata/scopedlists.yaml: a patch applied to an object by ApplyMap.
+type scopedCase struct {
+	Name     string                 `json:"name"`
+	Original map[string]interface{} `json:"original"`
+	Patch    map[string]interface{} `json:"patch"`
+	// Reused lists the names of env entries of container "web" the patch leaves alone, which the result holds as
+	// original's maps themselves.
+	Reused []string `json:"reused"`
+}
+
+func scopedCases() []scopedCase {
+	data, err := os.ReadFile("testdata/scopedlists.yaml")
+	if err != nil {
+		panic(err)
+	}
+	var cases []scopedCase
+	if err := yaml.Unmarshal(data, &cases); err != nil {
+		panic(err)
+	}
+	return cases
+}
+
+var _ = Describe("ApplyMap inside lists merged by key", func() {
+	for _, c := range scopedCases() {
+		It("gives the result of converting the lists whole: "+c.Name, func() {
+			on := features.Gates{}
+			for _, o := range []engine.Options{{}, {Gates: &on}} {
+				before, _ := json.Marshal([]interface{}{c.Original, c.Patch})
+				got, err := o.ApplyMap(c.Original, c.Patch, listSchema)
+				want, wantErr := o.ApplyMapWhole(c.Original, c.Patch, listSchema)
+				after, _ := json.Marshal([]interface{}{c.Original, c.Patch})
+				Expect(string(after)).To(Equal(string(before)), "the arguments are left as they were")
+				if wantErr != nil {
+					Expect(err).To(MatchError(wantErr.Error()))
+					continue
+				}
+				Expect(err).NotTo(HaveOccurred())
+				Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+				origJSON, _ := json.Marshal(c.Original)
+				patchJSON, _ := json.Marshal(c.Patch)
+				fromJSON, err := o.ApplyJSON(origJSON, patchJSON, listSchema)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(json.Marshal(got)).To(MatchJSON(fromJSON), "the JSON call's result")
+			}
+		})
+		if len(c.Reused) > 0 {
+			It("holds original's untouched env entries themselves: "+c.Name, func() {
+				got, err := engine.Options{}.ApplyMap(c.Original, c.Patch, listSchema)
+				Expect(err).NotTo(HaveOccurred())
+				orig, res := webEnv(c.Original), webEnv(got)
+				for _, name := range c.Reused {
+					Expect(res[name]).NotTo(BeNil(), name)
+					Expect(reflect.ValueOf(res[name]).Pointer()).To(Equal(reflect.ValueOf(orig[name]).Pointer()), name)
+				}
+			})
+		}
+	}
+})
+
+var _ = Describe("ApplyMap on long env lists", func() {
+	// envCase is container web with n env entries E0..E(n-1), and a patch changing the first named ones.
+	envCase := func(n, named int) (original, patch map[string]interface{}) {
+		env, changed := make([]interface{}, n), make([]interface{}, named)
+		for i := range env {
+			env[i] = map[string]interface{}{"name": fmt.Sprintf("E%d", i), "value": "v"}
+		}
+		for i := range changed {
+			changed[i] = map[string]interface{}{"name": fmt.Sprintf("E%d", i), "value": "changed"}
+		}
+		container := func(env []interface{}) map[string]interface{} {
+			return map[string]interface{}{"name": "web", "image": "a", "env": env}
+		}
+		original = map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{container(env)}}}
+		patch = map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{container(changed)}}}
+		return original, patch
+	}
+	for _, named := range []int{1, 10, 11, 20} {
+		It(fmt.Sprintf("gives the whole conversion's result with %d of 20 entries changed", named), func() {
+			original, patch := envCase(20, named)
+			got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+			orig, res := webEnv(original), webEnv(got)
+			reused := reflect.ValueOf(res["E19"]).Pointer() == reflect.ValueOf(orig["E19"]).Pointer()
+			Expect(reused).To(Equal(named <= 10), "an untouched entry is original's map while the patch names at most half the list")
+		})
+	}
+})
+
+// webEnv returns the env entries of obj's container "web" by name.
+func webEnv(obj map[string]interface{}) map[string]map[string]interface{} {
+	out := map[string]map[string]interface{}{}
+	spec, _ := obj["spec"].(map[string]interface{})
+	containers, _ := spec["containers"].([]interface{})
+	for _, c := range containers {
+		cm, _ := c.(map[string]interface{})
+		if cm["name"] != "web" {
+			continue
+		}
+		env, _ := cm["env"].([]interface{})
+		for _, e := range env {
+			if em, ok := e.(map[string]interface{}); ok {
+				if name, ok := em["name"].(string); ok {
+					out[name] = em
+				}
+			}
+		}
+	}
+	return out
+}
