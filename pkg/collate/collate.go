@@ -707,18 +707,26 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
 // Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
-// not fail.
+// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
 	defer func() { c.opts.Depth = base }()
 	c.opts.Depth = 0
+	var paired map[int]bool // the members whose first repeat is collated
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
 		if r.Element, r.Err = c.patchNode(s, depth+1); r.Err != nil {
 			r.Element = nil
 		}
+		if paired == nil {
+			paired = map[int]bool{}
+		}
+		if !paired[r.ID] && r.Element != nil && !c.opts.Compose {
+			chain(r.Element, e.Items[r.ID].Element)
+		}
+		paired[r.ID] = true
 	}
 }
 

@@ -237,6 +237,17 @@ type Repeat struct {
 	Err     error
 }
 
+// Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member
+// (or earlier repeat) it is applied to, whose outcome is the list the repeat's merges onto; Phase 1 pairs them as it
+// pairs a patch's items with live's. Of[i] is, for the list's Items[i], the member of Base of its identity (its ID in
+// Base's Items), or -1 where Base has none; where Base is an *AtomicElement (a list the member takes from live), Of[i]
+// is the position of that item in Base's Live. Set by Phase 1 only where Phase 2 can merge the repeat's list onto the
+// base's outcome: Base repeats no identity and deletes nothing by directive, and the repeat's list has no directive.
+type Chain struct {
+	Base Element
+	Of   []int
+}
+
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,
 // local's items first (local order), then live-only ones (live order), then recorded-only ones; LiveExtra holds the
 // live items that repeat an earlier live item's key or lack the key, kept as they are.
@@ -249,6 +260,8 @@ type ListElement struct {
 	// Ranked reports a merge's list whose sources repeat a key, its items paired as kubectl pairs them (gate
 	// UniqueMergeKeys off): Items holds each key and rank once (collate's ranks).
 	Ranked bool
+	// Chain, in a Repeat's tree, pairs the list with its base (nil elsewhere, and where Phase 1 does not pair it).
+	Chain *Chain
 }
 
 // SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's,
@@ -261,6 +274,8 @@ type SetElement struct {
 	// comparison pairs them; or a patch's list that the server takes whole (live holds none). Items holds each value
 	// and rank once, in the order of the first source naming it.
 	Ranked bool
+	// Chain, in a Repeat's tree, pairs the set with its base (nil elsewhere, and where Phase 1 does not pair it).
+	Chain *Chain
 }
 
 // RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it, local not.

@@ -3,6 +3,8 @@ package visitors
 import (
 	"slices"
 
+	"github.com/plyproject/ply/internal/order"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -29,7 +31,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && ontoFits(r.Element, v):
+	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v):
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
@@ -57,7 +59,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; e has a field if
 // v has one (the depth limit is checked at its fields' depth).
-func ontoFits(e elements.Element, v value.Value) bool {
+func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
 		m.Meta.Strategy.Has(openapi.StrategyReplace) || (len(m.Fields) == 0 && v.Len() > 0) {
@@ -84,7 +86,11 @@ func ontoFits(e elements.Element, v value.Value) bool {
 				return false
 			}
 		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
-			if lv.IsMap() && !ontoFits(c, lv) {
+			if lv.IsMap() && !o.ontoFits(c, lv) {
+				return false
+			}
+		case *elements.ListElement, *elements.SetElement:
+			if !o.chainFits(c, lv) {
 				return false
 			}
 		default:
@@ -129,6 +135,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		var err error
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			out, err = o.onto(c, lv)
+		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
+			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {
 			out, err = o.Walker.Walk(f.Element)
 		}
@@ -145,4 +153,146 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		}
 	}
 	return elements.Keep(value.MapFromSorted(fields)), nil
+}
+
+// chainOf returns the elements.Chain of a repeat tree's merged list e, and e's Items; nil for another kind or an
+// unpaired list.
+func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
+	switch e := e.(type) {
+	case *elements.ListElement:
+		return e.Chain, e.Items
+	case *elements.SetElement:
+		return e.Chain, e.Items
+	}
+	return nil, nil
+}
+
+// chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
+// as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
+// base's item of lv fits onto it.
+func (o Ordered) chainFits(e elements.Element, lv value.Value) bool {
+	chain, items := chainOf(e)
+	if chain == nil {
+		return false
+	}
+	all, ok := o.chained(items, chain, lv)
+	if !ok {
+		return false
+	}
+	if _, set := e.(*elements.SetElement); set {
+		return true
+	}
+	for i := range items {
+		if li := all[i].LiveIndex; li >= 0 && !o.ontoFits(items[i].Element, lv.Items()[li]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ontoList merges the Items of patch list e of a repeat's tree (chainFits) onto lv, the outcome of its base: an item
+// the base's outcome holds merges onto that outcome's item (onto); a set's value is its own; the others are walked,
+// as new items; lv's items e lacks stay as lv holds them. The order is order.Onto's.
+func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elements.Chain, lv value.Value) (elements.Outcome, error) {
+	all, _ := o.chained(items, chain, lv)
+	outs := o.Memory.outcomesOf(len(all))
+	for id := range all {
+		var err error
+		it := &all[id]
+		m, keyed := it.Element.(*elements.MapElement)
+		switch {
+		case id >= len(items):
+			outs[id] = elements.Keep(lv.Items()[it.LiveIndex])
+		case keyed && it.LiveIndex >= 0:
+			outs[id], err = o.onto(m, lv.Items()[it.LiveIndex])
+		default:
+			outs[id], err = o.Walker.Walk(it.Element)
+		}
+		if err != nil {
+			return elements.Absent, err
+		}
+	}
+	if l, _ := e.(*elements.ListElement); l != nil { // its repeats, in patch order, each onto its member's outcome
+		for _, r := range l.Repeats {
+			var err error
+			if outs[r.ID], err = o.repeat(l, r, outs[r.ID].Value); err != nil {
+				return elements.Absent, err
+			}
+		}
+	}
+	ord := order.Onto(e, all, lv.Items(), o.Ordering, o.Memory.intsOf())
+	list := o.Memory.itemsOf(len(ord))[:0]
+	for _, id := range ord {
+		if outs[id].Present {
+			list = append(list, outs[id].Value)
+		}
+	}
+	return elements.Keep(value.List(list)), nil
+}
+
+// chained returns the members of a repeat tree's list (its Items, paired by chain) merged onto lv, its base's outcome,
+// as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's item (-1:
+// none), then lv's other items (LocalIndex -1). ok is false where lv is not the outcome chain's base gives.
+func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.Value) (all []elements.Item, ok bool) {
+	if !lv.IsList() {
+		return nil, false
+	}
+	pos, ok := o.basePositions(chain.Base, lv)
+	if !ok {
+		return nil, false
+	}
+	taken := make([]bool, lv.Len())
+	all = make([]elements.Item, len(items), len(items)+lv.Len())
+	for i := range items {
+		all[i] = items[i]
+		all[i].LiveIndex = -1
+		if j := chain.Of[i]; j >= 0 && pos[j] >= 0 {
+			all[i].LiveIndex, taken[pos[j]] = pos[j], true
+		}
+	}
+	for p := range taken {
+		if !taken[p] {
+			all = append(all, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: -1, OrderIndex: -1})
+		}
+	}
+	return all, true
+}
+
+// basePositions returns the position in lv of each member of chain base b (elements.Chain's Of: for a list taken from
+// live, its positions), -1 for one lv lacks; ok is false where lv is not b's outcome: a patch's list whose members,
+// ordered as Ordered orders them, less those deleted, are not lv's items one for one, or live's list that is not lv.
+func (o Ordered) basePositions(b elements.Element, lv value.Value) (pos []int, ok bool) {
+	var items []elements.Item
+	switch b := b.(type) {
+	case *elements.AtomicElement:
+		if lv != b.Live {
+			return nil, false
+		}
+		pos = make([]int, lv.Len())
+		for p := range pos {
+			pos[p] = p
+		}
+		return pos, true
+	case *elements.ListElement:
+		items = b.Items
+	case *elements.SetElement:
+		items = b.Items
+	default:
+		return nil, false
+	}
+	pos = make([]int, len(items))
+	for id := range pos {
+		pos[id] = -1
+	}
+	p := 0
+	for _, id := range order.List(b, items, nil, o.Ordering, true, false, o.Memory.intsOf()) {
+		switch {
+		case id >= len(items) || pos[id] >= 0:
+			return nil, false
+		case !items[id].Deleted:
+			pos[id] = p
+			p++
+		}
+	}
+	return pos, p == lv.Len()
 }

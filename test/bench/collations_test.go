@@ -127,8 +127,9 @@ var _ = Describe("collations per operation", func() {
 
 	// A patch naming a merge key twice (gate UniqueMergeKeys off) is applied as the API server applies it, each repeat
 	// to the outcome of the items of its key before it, or to nothing where the server takes the list whole: the
-	// repeats are collated with the patch (elements.Repeat.Element), but for a repeat holding a merged list its key's
-	// first item holds too, which the front-end applies again.
+	// repeats are collated with the patch (elements.Repeat.Element), a key's first repeat's merged lists paired with its
+	// member's (elements.Chain); the front-end applies again only what Phase 2 cannot merge onto that outcome (a
+	// directive for a field the outcome holds, a list whose items the outcome holds twice, compose mode).
 	DescribeTable("patch.Apply of a patch naming a merge key twice",
 		func(live, p string, count int) {
 			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Gates: features.Kubectl()})
@@ -149,9 +150,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a list live lacks, taken whole with its repeats apart: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
 			`{"spec":{"containers":[{"name":"c","ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`, 1),
-		Entry("a repeat holding a merged list its key's first item holds: the repeat applied again by the front-end",
+		Entry("a repeat holding a merged list its key's first item holds, merged onto that list's outcome: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`,
-			`{"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"B","value":"2"}]}]}}`, 2),
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"B","value":"2"}]}]}}`, 1),
+		Entry("a repeat merging into an item of that list, with a repeated key of its own: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"C","value":"0"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"},{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"D","value":"2"},{"name":"A","value":null}]}]}}`, 1),
+		Entry("a repeat holding a list its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80},{"containerPort":81,"name":"b"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","ports":[{"containerPort":82},{"containerPort":81,"name":"x"}]}]}}`, 1),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {

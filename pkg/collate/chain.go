@@ -1,0 +1,159 @@
+package collate
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// chain pairs the merged lists of repeat tree r with their places in base, the tree of the member r is applied to
+// (elements.Chain), as a collation of r with base's outcome as live would pair them: through maps by field name, and
+// through the items a chained keyed list pairs by key. A node of base a merge rule decides is not paired: its outcome
+// need not be its children's.
+func chain(r, base elements.Element) {
+	if base.Base().Ruled {
+		return
+	}
+	switch r := r.(type) {
+	case *elements.MapElement:
+		b, _ := base.(*elements.MapElement)
+		if b == nil {
+			return
+		}
+		for _, f := range r.Fields {
+			if i, found := slices.BinarySearchFunc(b.Fields, f.Name, byName); found {
+				chain(f.Element, b.Fields[i].Element)
+			}
+		}
+	case *elements.ListElement:
+		chainKeyed(r, base)
+	case *elements.SetElement:
+		chainSet(r, base)
+	}
+}
+
+func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }
+
+// chainKeyed pairs keyed list r of a repeat's tree with base by key, and each item paired with a member of base with
+// that member, unless base names that member's key again: where r has no directive and no "$patch" item, and base is
+// a patch's list merging its repeats in turn (no live repeats, no "$patch: replace", no chain of its own), or a list
+// the member takes from live whole, every item keyed once.
+func chainKeyed(r *elements.ListElement, base elements.Element) {
+	if r.Dirs != nil || r.Ranked || holdsDirective(r.Local) {
+		return
+	}
+	mk, t := r.Meta.MergeKey, r.Type.Item()
+	var members *elements.ListElement
+	var values []value.Value // base's items: its members' values, or live's list
+	switch b := base.(type) {
+	case *elements.ListElement:
+		if (b.Repeats != nil && order.RepeatsApart(b)) || len(b.LiveExtra) > 0 || b.Ranked || b.Chain != nil ||
+			(b.Dirs != nil && b.Dirs.ReplaceList) || !slices.Equal(b.Meta.MergeKey, mk) {
+			return
+		}
+		members = b
+		for p := range b.Items {
+			values = append(values, memberValue(&b.Items[p], &b.Node))
+		}
+	case *elements.AtomicElement:
+		if !takenFromLive(b) {
+			return
+		}
+		values = b.Live.Items()
+	default:
+		return
+	}
+	index := make(map[elements.Key]int, len(values))
+	for i, v := range values {
+		k, missing, _ := elements.KeyOf(v, mk, t)
+		if _, dup := index[k]; !v.IsMap() || missing != "" || dup {
+			return
+		}
+		index[k] = i
+	}
+	local := r.Local.Items()
+	of := make([]int, len(r.Items))
+	for i := range r.Items {
+		k, _, _ := elements.KeyOf(local[r.Items[i].LocalIndex], mk, t)
+		j, found := index[k]
+		if !found {
+			j = -1
+		} else if members != nil && !slices.ContainsFunc(members.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) {
+			chain(r.Items[i].Element, members.Items[j].Element)
+		}
+		of[i] = j
+	}
+	r.Chain = &elements.Chain{Base: base, Of: of}
+}
+
+// chainSet pairs set r of a repeat's tree with base by value: where r has no directive and keeps no repeated value
+// apart, and base is a patch's set keeping none apart (no chain of its own), or a list the member takes from live
+// whole, every value once.
+func chainSet(r *elements.SetElement, base elements.Element) {
+	if r.Dirs != nil || r.Ranked {
+		return
+	}
+	objects := elements.SetOfMaps(r.Type, &r.Meta)
+	var values []value.Value
+	switch b := base.(type) {
+	case *elements.SetElement:
+		if b.Ranked || b.Chain != nil || elements.SetOfMaps(b.Type, &b.Meta) != objects {
+			return
+		}
+		for p := range b.Items {
+			values = append(values, memberValue(&b.Items[p], &b.Node))
+		}
+	case *elements.AtomicElement:
+		if !takenFromLive(b) {
+			return
+		}
+		values = b.Live.Items()
+	default:
+		return
+	}
+	index := make(map[value.ScalarKey]int, len(values))
+	for i, v := range values {
+		k, ok := elements.SetKey(v, objects)
+		if _, dup := index[k]; !ok || dup {
+			return
+		}
+		index[k] = i
+	}
+	local := r.Local.Items()
+	of := make([]int, len(r.Items))
+	for i := range r.Items {
+		k, _ := elements.SetKey(local[r.Items[i].LocalIndex], objects)
+		if j, found := index[k]; found {
+			of[i] = j
+		} else {
+			of[i] = -1
+		}
+	}
+	r.Chain = &elements.Chain{Base: base, Of: of}
+}
+
+// takenFromLive reports whether atomic node b of a patch's tree is a list the patch leaves to live: its outcome is
+// live's list, as it is.
+func takenFromLive(b *elements.AtomicElement) bool {
+	return !b.HasLocal && b.Dirs == nil && b.HasLive && b.Live.IsList()
+}
+
+// memberValue is the value of list n's member it: the patch's item, else live's.
+func memberValue(it *elements.Item, n *elements.Node) value.Value {
+	if it.LocalIndex >= 0 {
+		return n.Local.Items()[it.LocalIndex]
+	}
+	return n.Live.Items()[it.LiveIndex]
+}
+
+// holdsDirective reports whether patch list l has an item holding "$patch" (a deletion the tree keeps no member of).
+func holdsDirective(l value.Value) bool {
+	return slices.ContainsFunc(l.Items(), func(it value.Value) bool {
+		_, ok := it.Get(smp.DirectiveKey)
+		return ok
+	})
+}
