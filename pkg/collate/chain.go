@@ -6,6 +6,7 @@ import (
 
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -39,11 +40,13 @@ func chain(r, base elements.Element) {
 func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }
 
 // chainKeyed pairs keyed list r of a repeat's tree with base by key, and each item paired with a member of base with
-// that member, unless base names that member's key again: where r has no directive and no "$patch" item, and base is
+// that member, unless base names that member's key again; base's items of a key r's "$patch: delete" items name are
+// Gone (a data item of that key is new, as the collator leaves live's out): where r has no directive but
+// "$setElementOrder", and base is
 // a patch's list merging its repeats in turn (no live repeats, no "$patch: replace", no chain of its own), or a list
 // the member takes from live whole, every item keyed once.
 func chainKeyed(r *elements.ListElement, base elements.Element) {
-	if r.Dirs != nil || r.Ranked || holdsDirective(r.Local) {
+	if (r.Dirs != nil && !ordersOnly(r.Dirs)) || r.Ranked {
 		return
 	}
 	mk, t := r.Meta.MergeKey, r.Type.Item()
@@ -76,7 +79,21 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 		index[k] = i
 	}
 	local := r.Local.Items()
-	of := make([]int, len(r.Items))
+	ch := &elements.Chain{Base: base, Of: make([]int, len(r.Items))}
+	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
+		k, _, _ := elements.KeyOf(v, mk, t)
+		j, found := index[k]
+		return j, found
+	})
+	for i, it := range local { // the items "$patch: delete" leaves out (a data item of the key then is new)
+		if d, _ := format.ReadItem(&r.Node, i, it); d == smp.DeleteValue {
+			k, _, _ := elements.KeyOf(it, mk, t)
+			if j, found := index[k]; found {
+				ch.Gone = append(ch.Gone, j)
+				delete(index, k)
+			}
+		}
+	}
 	for i := range r.Items {
 		k, _, _ := elements.KeyOf(local[r.Items[i].LocalIndex], mk, t)
 		j, found := index[k]
@@ -85,16 +102,16 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 		} else if members != nil && !slices.ContainsFunc(members.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) {
 			chain(r.Items[i].Element, members.Items[j].Element)
 		}
-		of[i] = j
+		ch.Of[i] = j
 	}
-	r.Chain = &elements.Chain{Base: base, Of: of}
+	r.Chain = ch
 }
 
-// chainSet pairs set r of a repeat's tree with base by value: where r has no directive and keeps no repeated value
-// apart, and base is a patch's set keeping none apart (no chain of its own), or a list the member takes from live
+// chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
+// Deleted: where r has no directive but those and "$setElementOrder" and keeps no repeated value apart, and base is a patch's set keeping none apart (no chain of its own), or a list the member takes from live
 // whole, every value once.
 func chainSet(r *elements.SetElement, base elements.Element) {
-	if r.Dirs != nil || r.Ranked {
+	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
 		return
 	}
 	objects := elements.SetOfMaps(r.Type, &r.Meta)
@@ -124,16 +141,30 @@ func chainSet(r *elements.SetElement, base elements.Element) {
 		index[k] = i
 	}
 	local := r.Local.Items()
-	of := make([]int, len(r.Items))
+	ch := &elements.Chain{Base: base, Of: make([]int, len(r.Items))}
 	for i := range r.Items {
 		k, _ := elements.SetKey(local[r.Items[i].LocalIndex], objects)
 		if j, found := index[k]; found {
-			of[i] = j
+			ch.Of[i] = j
 		} else {
-			of[i] = -1
+			ch.Of[i] = -1
 		}
 	}
-	r.Chain = &elements.Chain{Base: base, Of: of}
+	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
+		k, ok := elements.SetKey(v, objects)
+		j, found := index[k]
+		return j, ok && found
+	})
+	if r.Dirs != nil && r.Dirs.HasDeleteFromList {
+		for _, v := range r.Dirs.DeleteFromList.Items() {
+			if k, ok := elements.SetKey(v, objects); ok {
+				if j, found := index[k]; found {
+					ch.Deleted = append(ch.Deleted, j)
+				}
+			}
+		}
+	}
+	r.Chain = ch
 }
 
 // takenFromLive reports whether atomic node b of a patch's tree is a list the patch leaves to live: its outcome is
@@ -150,10 +181,25 @@ func memberValue(it *elements.Item, n *elements.Node) value.Value {
 	return n.Live.Items()[it.LiveIndex]
 }
 
-// holdsDirective reports whether patch list l has an item holding "$patch" (a deletion the tree keeps no member of).
-func holdsDirective(l value.Value) bool {
-	return slices.ContainsFunc(l.Items(), func(it value.Value) bool {
-		_, ok := it.Get(smp.DirectiveKey)
-		return ok
-	})
+// ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
+func ordersOnly(d *elements.Directives) bool {
+	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+}
+
+// named returns, given d's "$setElementOrder", each of n base items' first position there (elements.Chain's Named; -1:
+// not named), find giving the base item an entry names; nil without one.
+func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []int32 {
+	if d == nil || !d.HasSetOrder {
+		return nil
+	}
+	pos := make([]int32, n)
+	for j := range pos {
+		pos[j] = -1
+	}
+	for i, v := range d.SetOrder.Items() {
+		if j, found := find(v); found && pos[j] < 0 {
+			pos[j] = int32(i)
+		}
+	}
+	return pos
 }

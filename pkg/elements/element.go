@@ -241,11 +241,16 @@ type Repeat struct {
 // (or earlier repeat) it is applied to, whose outcome is the list the repeat's merges onto; Phase 1 pairs them as it
 // pairs a patch's items with live's. Of[i] is, for the list's Items[i], the member of Base of its identity (its ID in
 // Base's Items), or -1 where Base has none; where Base is an *AtomicElement (a list the member takes from live), Of[i]
-// is the position of that item in Base's Live. Set by Phase 1 only where Phase 2 can merge the repeat's list onto the
-// base's outcome: Base repeats no identity and deletes nothing by directive, and the repeat's list has no directive.
+// is the position of that item in Base's Live. Gone lists the base's items (by Of's numbering) the repeat's "$patch:
+// delete" items leave out, Deleted those its "$deleteFromPrimitiveList" deletes; Named, given a "$setElementOrder",
+// holds each base item's (first) position there (-1: not named). Set by Phase 1 only where Phase 2 can merge the
+// repeat's list onto the base's outcome: Base keeps no repeated identity apart, and the repeat's list has no directive
+// but "$setElementOrder" and, for a set, "$deleteFromPrimitiveList".
 type Chain struct {
-	Base Element
-	Of   []int
+	Base          Element
+	Of            []int
+	Gone, Deleted []int
+	Named         []int32
 }
 
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,

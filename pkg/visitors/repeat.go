@@ -201,6 +201,7 @@ func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elem
 		it := &all[id]
 		m, keyed := it.Element.(*elements.MapElement)
 		switch {
+		case it.Deleted:
 		case id >= len(items):
 			outs[id] = elements.Keep(lv.Items()[it.LiveIndex])
 		case keyed && it.LiveIndex >= 0:
@@ -241,7 +242,12 @@ func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.
 	if !ok {
 		return nil, false
 	}
-	taken := make([]bool, lv.Len())
+	taken := make([]bool, lv.Len()) // (a Gone item is taken by none)
+	for _, j := range chain.Gone {
+		if pos[j] >= 0 {
+			taken[pos[j]] = true
+		}
+	}
 	all = make([]elements.Item, len(items), len(items)+lv.Len())
 	for i := range items {
 		all[i] = items[i]
@@ -250,9 +256,24 @@ func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.
 			all[i].LiveIndex, taken[pos[j]] = pos[j], true
 		}
 	}
+	// lv's other items, each with its base item's "$setElementOrder" position and deletion.
+	named, deleted := make([]int32, lv.Len()), make([]bool, lv.Len())
+	for j, p := range pos {
+		if p >= 0 {
+			named[p] = -1
+			if chain.Named != nil {
+				named[p] = chain.Named[j]
+			}
+		}
+	}
+	for _, j := range chain.Deleted {
+		if pos[j] >= 0 {
+			deleted[pos[j]] = true
+		}
+	}
 	for p := range taken {
 		if !taken[p] {
-			all = append(all, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: -1, OrderIndex: -1})
+			all = append(all, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: -1, OrderIndex: named[p], Deleted: deleted[p]})
 		}
 	}
 	return all, true
