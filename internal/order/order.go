@@ -56,10 +56,11 @@ func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, c
 
 // Onto orders patch list e of a Repeat's tree merged onto live, the outcome of the list Phase 1 paired it with
 // (elements.Chain), as List orders e collated with live: items are e's Items, then the members live alone holds, in
-// live's order, each LiveIndex a position in live. It is List's patch order (not compose's) with live for e's Live.
-func Onto(e elements.Element, items []elements.Item, live []value.Value, o Ordering, ints *carve.Chunks[int]) []int {
+// live's order, extra live's later items of a member's key, each LiveIndex a position in live. It is List's patch
+// order (not compose's) with live for e's Live.
+func Onto(e elements.Element, items, extra []elements.Item, live []value.Value, o Ordering, ints *carve.Chunks[int]) []int {
 	_, set := e.(*elements.SetElement)
-	v := &view{e: e, node: e.Base(), items: items, set: set, ints: ints, liveItems: live, live: len(live)}
+	v := &view{e: e, node: e.Base(), items: items, extra: extra, set: set, ints: ints, liveItems: live, live: len(live)}
 	v.countPatched()
 	return v.patched(o)
 }

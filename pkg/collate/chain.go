@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
@@ -41,33 +40,16 @@ func byName(f elements.Field, name string) int { return strings.Compare(f.Name, 
 
 // chainKeyed pairs keyed list r of a repeat's tree with base by key, and each item paired with a member of base with
 // that member, unless base names that member's key again; base's items of a key r's "$patch: delete" items name are
-// Gone (a data item of that key is new, as the collator leaves live's out): where r has no directive but
-// "$setElementOrder", and base is
-// a patch's list merging its repeats in turn (no live repeats, no "$patch: replace", no chain of its own), or a list
-// the member takes from live whole, every item keyed once.
+// Gone (a data item of that key is new, as the collator leaves live's out), and with r's "$patch: replace" item every
+// other is Deleted. Where r has no directive but "$setElementOrder" and "$patch: replace" (then no repeated key), and
+// base is one of baseValues'.
 func chainKeyed(r *elements.ListElement, base elements.Element) {
-	if (r.Dirs != nil && !ordersOnly(r.Dirs)) || r.Ranked {
+	if d := r.Dirs; (d != nil && (d.HasRetainKeys || d.HasDeleteFromList || (d.ReplaceList && len(r.Repeats) > 0))) || r.Ranked {
 		return
 	}
 	mk, t := r.Meta.MergeKey, r.Type.Item()
-	var members *elements.ListElement
-	var values []value.Value // base's items: its members' values, or live's list
-	switch b := base.(type) {
-	case *elements.ListElement:
-		if (b.Repeats != nil && order.RepeatsApart(b)) || len(b.LiveExtra) > 0 || b.Ranked || b.Chain != nil ||
-			(b.Dirs != nil && b.Dirs.ReplaceList) || !slices.Equal(b.Meta.MergeKey, mk) {
-			return
-		}
-		members = b
-		for p := range b.Items {
-			values = append(values, memberValue(&b.Items[p], &b.Node))
-		}
-	case *elements.AtomicElement:
-		if !takenFromLive(b) {
-			return
-		}
-		values = b.Live.Items()
-	default:
+	members, values, ok := baseValues(base)
+	if l, _ := members.(*elements.ListElement); !ok || (l != nil && !slices.Equal(l.Meta.MergeKey, mk)) {
 		return
 	}
 	index := make(map[elements.Key]int, len(values))
@@ -85,6 +67,11 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 		j, found := index[k]
 		return j, found
 	})
+	if r.Dirs != nil && r.Dirs.ReplaceList {
+		for j := range values {
+			ch.Deleted = append(ch.Deleted, j)
+		}
+	}
 	for i, it := range local { // the items "$patch: delete" leaves out (a data item of the key then is new)
 		if d, _ := format.ReadItem(&r.Node, i, it); d == smp.DeleteValue {
 			k, _, _ := elements.KeyOf(it, mk, t)
@@ -94,13 +81,14 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 			}
 		}
 	}
+	l, _ := members.(*elements.ListElement)
 	for i := range r.Items {
 		k, _, _ := elements.KeyOf(local[r.Items[i].LocalIndex], mk, t)
 		j, found := index[k]
 		if !found {
 			j = -1
-		} else if members != nil && !slices.ContainsFunc(members.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) {
-			chain(r.Items[i].Element, members.Items[j].Element)
+		} else if l != nil && !slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) {
+			chain(r.Items[i].Element, l.Items[j].Element)
 		}
 		ch.Of[i] = j
 	}
@@ -108,30 +96,21 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 }
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
-// Deleted: where r has no directive but those and "$setElementOrder" and keeps no repeated value apart, and base is a patch's set keeping none apart (no chain of its own), or a list the member takes from live
-// whole, every value once.
+// Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
+// one of baseValues' (of scalars, or of objects for a set of maps; any, for an r with no item and no directive).
 func chainSet(r *elements.SetElement, base elements.Element) {
 	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
 		return
 	}
-	objects := elements.SetOfMaps(r.Type, &r.Meta)
-	var values []value.Value
-	switch b := base.(type) {
-	case *elements.SetElement:
-		if b.Ranked || b.Chain != nil || elements.SetOfMaps(b.Type, &b.Meta) != objects {
-			return
-		}
-		for p := range b.Items {
-			values = append(values, memberValue(&b.Items[p], &b.Node))
-		}
-	case *elements.AtomicElement:
-		if !takenFromLive(b) {
-			return
-		}
-		values = b.Live.Items()
-	default:
+	_, values, ok := baseValues(base)
+	switch {
+	case !ok:
+		return
+	case len(r.Items) == 0 && r.Dirs == nil: // (live's items decide the list's kind: one it merges nothing into)
+		r.Chain = &elements.Chain{Base: base}
 		return
 	}
+	objects := elements.SetOfMaps(r.Type, &r.Meta)
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		k, ok := elements.SetKey(v, objects)
@@ -165,6 +144,34 @@ func chainSet(r *elements.SetElement, base elements.Element) {
 		}
 	}
 	r.Chain = ch
+}
+
+// baseValues returns the items of chain base b, in elements.Chain's Of numbering, and its members when b is a patch's
+// list: a keyed list whose live repeats no key and that replaces nothing (its own repeats merged in turn or kept
+// apart), a set keeping no repeated value apart, neither chained itself; or a list the member takes from live whole.
+// ok is false for another base.
+func baseValues(b elements.Element) (members elements.Element, values []value.Value, ok bool) {
+	switch b := b.(type) {
+	case *elements.ListElement:
+		if len(b.LiveExtra) > 0 || b.Ranked || b.Chain != nil || (b.Dirs != nil && b.Dirs.ReplaceList) {
+			return nil, nil, false
+		}
+		for p := range b.Items {
+			values = append(values, memberValue(&b.Items[p], &b.Node))
+		}
+		return b, values, true
+	case *elements.SetElement:
+		if b.Ranked || b.Chain != nil {
+			return nil, nil, false
+		}
+		for p := range b.Items {
+			values = append(values, memberValue(&b.Items[p], &b.Node))
+		}
+		return b, values, true
+	case *elements.AtomicElement:
+		return nil, b.Live.Items(), takenFromLive(b)
+	}
+	return nil, nil, false
 }
 
 // takenFromLive reports whether atomic node b of a patch's tree is a list the patch leaves to live: its outcome is
