@@ -210,3 +210,10 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	}
 	return pos
 }
+
+// flat reports whether patch item v is a map of scalar (or null) fields alone, none named like a directive.
+func flat(v value.Value) bool {
+	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+		return f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$")
+	})
+}

@@ -228,9 +228,10 @@ type Item struct {
 
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
-// Parent, no live: the item as the API server applies it to nothing), at the item's depth; Err is the error collating
-// it (Element nil then), which only applying the repeat to nothing reports. Both are unset in a member order
-// (order.Apart's entries of ID alone, Pos -1).
+// Parent, no live: the item as the API server applies it to nothing; in compose mode, an item of scalar fields alone
+// has an empty map for live, its fields then nodes of their own), at the item's depth; in a key's first repeat, its
+// merged lists are paired with the member's (Chain). Err is the error collating it (Element nil then), which only
+// applying the repeat to nothing reports. Both are unset in a member order (order.Apart's entries of ID alone, Pos -1).
 type Repeat struct {
 	ID, Pos int
 	Element Element

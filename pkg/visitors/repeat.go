@@ -14,9 +14,11 @@ import (
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
-//     whole, fields v lacks or holds as another kind.
-//   - Elsewhere (a merged list v holds too, another directive where v has the field, a map of strategy replace, merge
-//     rules, compose mode) the front-end applies the item to v (Ordered.Reapply).
+//     whole, fields v lacks or holds as another kind, and the merged lists Phase 1 paired with the member's (chain.go).
+//   - In compose mode, a repeat of scalar fields alone, which Phase 1 collates as a map of them, is merged onto v so
+//     (composeFits): each field as the patch holds it, null included.
+//   - Elsewhere (a directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
+//     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -30,6 +32,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v):
+		out, err = o.onto(r.Element.(*elements.MapElement), v)
+	case o.Compose && r.Element != nil && composeFits(r.Element, v):
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
@@ -92,6 +96,28 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 				return false
 			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
+// live and walked gives: e is a map of fields decided whole, as Phase 1 collates a repeat of scalar fields alone, with
+// no rule, and v a map whose fields no merge rule names; each field's outcome is the patch's value as it stands, null
+// included, and v's other fields stay.
+func composeFits(e elements.Element, v value.Value) bool {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) {
+		return false
+	}
+	for _, f := range v.Fields() {
+		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
+			return false
+		}
+	}
+	for _, f := range m.Fields {
+		if a, atomic := f.Element.(*elements.AtomicElement); !atomic || a.Dirs != nil || !a.HasLocal {
 			return false
 		}
 	}

@@ -204,7 +204,7 @@ type Ordered struct {
 	Patch   bool
 	Replace // (here: it packs with Patch)
 	// Reapply applies patch to v of type t at nesting depth depth: a list's Repeat merged in turn into its member's
-	// outcome where Onto cannot decide it from the repeat's own tree (repeat.go).
+	// outcome where onto cannot decide it from the repeat's own tree and its chained lists (repeat.go, chain.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 	// Memory, when set, holds the lists the merge builds and its members' outcomes: the result is valid until its
 	// Reset (nil: memory of their own).

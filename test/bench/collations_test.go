@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
@@ -156,9 +157,35 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat merging into an item of that list, with a repeated key of its own: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"C","value":"0"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"},{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"D","value":"2"},{"name":"A","value":null}]}]}}`, 1),
+		Entry("a repeat ordering env its key's first item holds by $setElementOrder, deleting one of its items: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"D"},{"name":"B"},{"name":"A"}],"env":[{"name":"D","value":"2"},{"name":"B","value":"3"},{"$patch":"delete","name":"K"}]}]}}`, 1),
 		Entry("a repeat holding a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80},{"containerPort":81,"name":"b"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","ports":[{"containerPort":82},{"containerPort":81,"name":"x"}]}]}}`, 1),
+	)
+
+	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
+	// each repeat merges in turn into its key's item; a repeat of scalar fields alone is merged onto that item's
+	// outcome from the patches' one tree.
+	DescribeTable("patch.Compose of a second patch naming a merge key twice",
+		func(first, second string, count int) {
+			schema, err := openapi.Default()
+			Expect(err).NotTo(HaveOccurred())
+			pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+			Expect(ok).To(BeTrue())
+			got, err := patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			want, err := sp.MergePatches([]byte(first), []byte(second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of the two")
+		},
+		Entry("repeats of scalar fields, a null kept, onto an item first holds: once",
+			`{"status":{"conditions":[{"type":"Ready","message":null},{"type":"Initialized","reason":null}]}}`,
+			`{"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"Ready","message":"m","reason":null},{"type":"New","status":"False"},{"type":"New","status":null}]}}`, 1),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
