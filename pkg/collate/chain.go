@@ -217,3 +217,18 @@ func flat(v value.Value) bool {
 		return f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$")
 	})
 }
+
+// emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below
+// e (the depth limit, for a Repeat's Deep).
+func emptyMapAt(e elements.Element, room int) bool {
+	switch e := e.(type) {
+	case *elements.MapElement:
+		if len(e.Fields) == 0 {
+			return room < 1
+		}
+		return slices.ContainsFunc(e.Fields, func(f elements.Field) bool { return emptyMapAt(f.Element, room-1) })
+	case *elements.ListElement:
+		return slices.ContainsFunc(e.Items, func(it elements.Item) bool { return emptyMapAt(it.Element, room-1) })
+	}
+	return false
+}

@@ -726,6 +726,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		if r.Element, r.Err = c.patchNode(s, depth+1); r.Err != nil {
 			r.Element = nil
+		} else if c.opts.MaxDepth > 0 {
+			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
 		}
 		if paired == nil {
 			paired = map[int]bool{}

@@ -236,6 +236,9 @@ type Repeat struct {
 	ID, Pos int
 	Element Element
 	Err     error
+	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
+	// fields there, their depth is beyond the limit, an error.
+	Deep bool
 }
 
 // Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member

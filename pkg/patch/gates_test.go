@@ -176,6 +176,16 @@ var _ = Describe("feature gates", func() {
 			Expect(err).To(MatchError("patch spec.containers[name=c].readinessProbe: unknown $patch value bogus; expected replace or delete"))
 		})
 
+		It("off: a later item's empty map onto a map holding fields is refused at the depth limit where those fields lie beyond it", func() {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`)
+			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","resources":{}}]}}`)
+			_, err := patch.Apply(live, p, patch.Options{MaxDepth: 4, Gates: features.Kubectl()})
+			Expect(err).To(MatchError("patch spec.containers[name=c].resources.limits: nesting is deeper than the limit of 4 levels of maps and lists"))
+			got, err := patch.Apply(live, p, patch.Options{MaxDepth: 5, Gates: features.Kubectl()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"i","name":"c","resources":{"limits":{"cpu":"1"}}}]}}`)))
+		})
+
 		It("off: a later item of a key kept apart is copied as the server copies it: its own lists are not ordered by its $setElementOrder", func() {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{}}`)
 			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"a"},{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80},{"containerPort":53}],` +

@@ -25,8 +25,8 @@ func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
 
 // chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
 // as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
-// base's item of lv fits onto it.
-func (o Ordered) chainFits(e elements.Element, lv value.Value) bool {
+// base's item of lv fits onto it (ontoFits, deep as given).
+func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 	chain, items := chainOf(e)
 	if chain == nil {
 		return false
@@ -36,7 +36,7 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value) bool {
 		return false
 	}
 	for i := range items {
-		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex]) {
+		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex], deep) {
 			return false
 		}
 	}

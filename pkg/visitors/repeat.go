@@ -31,9 +31,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v):
+	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v, r.Deep):
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
-	case o.Compose && r.Element != nil && composeFits(r.Element, v):
+	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
@@ -59,12 +59,12 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; e has a field if
-// v has one (the depth limit is checked at its fields' depth).
-func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
+// scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; with deep (the
+// repeat's elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
+func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
-		m.Meta.Strategy.Has(openapi.StrategyReplace) || (len(m.Fields) == 0 && v.Len() > 0) {
+		m.Meta.Strategy.Has(openapi.StrategyReplace) || (deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false
 	}
 	for _, f := range v.Fields() {
@@ -88,11 +88,11 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 				return false
 			}
 		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
-			if lv.IsMap() && !o.ontoFits(c, lv) {
+			if lv.IsMap() && !o.ontoFits(c, lv, deep) {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !o.chainFits(c, lv) {
+			if !o.chainFits(c, lv, deep) {
 				return false
 			}
 		default:
@@ -104,11 +104,12 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 
 // composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
 // live and walked gives: e is a map of fields decided whole, as Phase 1 collates a repeat of scalar fields alone, with
-// no rule, and v a map whose fields no merge rule names; each field's outcome is the patch's value as it stands, null
-// included, and v's other fields stay.
-func composeFits(e elements.Element, v value.Value) bool {
+// no rule, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits); each
+// field's outcome is the patch's value as it stands, null included, and v's other fields stay.
+func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
-	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) {
+	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
+		(deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false
 	}
 	for _, f := range v.Fields() {
