@@ -185,7 +185,12 @@ func RepeatsApart(e *elements.ListElement) bool {
 // ID (Pos -1). Where the API server takes the patch's list whole, the patch's order; where it orders it ("$patch:
 // replace" of live's, "$setElementOrder" in a map live has), each repeat after its key's member and earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
-	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
+	return ApartIn(e, ord, e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap())
+}
+
+// ApartIn is Apart with inLive saying whether e's parent holds a map in live: a Repeat's list whose parent in its
+// own tree has no live, merged onto a member's outcome holding that map, is ordered as with it.
+func ApartIn(e *elements.ListElement, ord []int, inLive bool) []elements.Repeat {
 	ordered := (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder)
 	rank := make([]int, len(e.Items)+len(e.LiveExtra)) // a member's position in ord
 	out := make([]elements.Repeat, len(ord), len(ord)+len(e.Repeats))

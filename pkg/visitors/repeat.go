@@ -14,7 +14,8 @@ import (
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
-//     whole, fields v lacks or holds as another kind, and the merged lists Phase 1 paired with the member's (chain.go).
+//     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
+//     live), and the merged lists Phase 1 paired with the member's (chain.go).
 //   - In compose mode, a repeat of scalar fields alone, which Phase 1 collates as a map of them, is merged onto v so
 //     (composeFits): each field as the patch holds it, null included.
 //   - Elsewhere (a directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
@@ -75,11 +76,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		if !inLive {
-			// A list whose repeats stay apart orders them by its parent's live ("$setElementOrder": order.Apart).
-			if l, _ := f.Element.(*elements.ListElement); l != nil && l.Dirs != nil && l.Dirs.HasSetOrder && len(l.Repeats) > 0 {
-				return false
-			}
-			continue
+			continue // (a list whose repeats stay apart is ordered with v for its parent's live: onto)
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
@@ -158,8 +155,14 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		}
 		var out elements.Outcome
 		var err error
+		l, _ := f.Element.(*elements.ListElement)
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			out, err = o.onto(c, lv)
+		} else if l != nil && !inLive && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
+			// Its repeats stay apart (v lacks the list), ordered with v as its parent's live (order.ApartIn).
+			in := o
+			in.parentLive = true
+			out, err = in.VisitList(l)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
 			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {
