@@ -45,14 +45,31 @@ func ParseOrdering(name string) (Ordering, error) {
 func List(e elements.Element, items, extra []elements.Item, o Ordering, patch, compose bool, ints *carve.Chunks[int]) []int {
 	_, set := e.(*elements.SetElement)
 	v := &view{e: e, node: e.Base(), items: items, extra: extra, set: set, compose: compose, ints: ints}
-	v.live = len(v.node.Live.Items()) // (0 unless live holds a list: an absent value is null)
-	for v.np < len(v.items) && v.items[v.np].LocalIndex >= 0 {
-		v.np++
-	}
+	v.liveItems = v.node.Live.Items() // (nil unless live holds a list: an absent value is null)
+	v.live = len(v.liveItems)
+	v.countPatched()
 	if patch {
 		return v.patched(o)
 	}
 	return v.merged(o)
+}
+
+// Onto orders patch list e of a Repeat's tree merged onto live, the outcome of the list Phase 1 paired it with
+// (elements.Chain), as List orders e collated with live: items are e's Items, then the members live alone holds, in
+// live's order, extra live's later items of a member's key, each LiveIndex a position in live. It is List's patch
+// order (not compose's) with live for e's Live.
+func Onto(e elements.Element, items, extra []elements.Item, live []value.Value, o Ordering, ints *carve.Chunks[int]) []int {
+	_, set := e.(*elements.SetElement)
+	v := &view{e: e, node: e.Base(), items: items, extra: extra, set: set, ints: ints, liveItems: live, live: len(live)}
+	v.countPatched()
+	return v.patched(o)
+}
+
+// countPatched sets np: the members local (or the patch) names come first.
+func (v *view) countPatched() {
+	for v.np < len(v.items) && v.items[v.np].LocalIndex >= 0 {
+		v.np++
+	}
 }
 
 // merged is a three-way merge's order. Under OrderKubectl it replays in O(n) where the server puts each item of
@@ -148,7 +165,7 @@ func (v *view) deletesLast(runs ...[]int) {
 	for _, ids := range runs {
 		sortBy(ids, func(id int) int {
 			if li := v.item(id).LiveIndex; li >= 0 {
-				d, _ := v.node.Live.Items()[li].Get(smp.DirectiveKey)
+				d, _ := v.liveItems[li].Get(smp.DirectiveKey)
 				if s, ok := d.AsString(); ok && s == smp.DeleteValue {
 					return li + 1
 				}
@@ -168,7 +185,12 @@ func RepeatsApart(e *elements.ListElement) bool {
 // ID (Pos -1). Where the API server takes the patch's list whole, the patch's order; where it orders it ("$patch:
 // replace" of live's, "$setElementOrder" in a map live has), each repeat after its key's member and earlier repeats.
 func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
-	inLive := e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap()
+	return ApartIn(e, ord, e.Parent != nil && e.Parent.Base().HasLive && e.Parent.Base().Live.IsMap())
+}
+
+// ApartIn is Apart with inLive saying whether e's parent holds a map in live: a Repeat's list whose parent in its
+// own tree has no live, merged onto a member's outcome holding that map, is ordered as with it.
+func ApartIn(e *elements.ListElement, ord []int, inLive bool) []elements.Repeat {
 	ordered := (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder)
 	rank := make([]int, len(e.Items)+len(e.LiveExtra)) // a member's position in ord
 	out := make([]elements.Repeat, len(ord), len(ord)+len(e.Repeats))
@@ -198,12 +220,12 @@ func (v *view) liveMembers() []int {
 	byValue := make(map[value.ScalarKey]int, len(v.items))
 	for id := range v.items {
 		if li := v.items[id].LiveIndex; li >= 0 {
-			k, _ := elements.SetKey(v.node.Live.Items()[li], true)
+			k, _ := elements.SetKey(v.liveItems[li], true)
 			byValue[k] = id
 		}
 	}
 	out := make([]int, 0, v.live)
-	for _, x := range v.node.Live.Items() {
+	for _, x := range v.liveItems {
 		if k, ok := elements.SetKey(x, true); ok {
 			if id, found := byValue[k]; found {
 				out = append(out, id)
@@ -242,6 +264,8 @@ type view struct {
 	ints *carve.Chunks[int]
 	// np counts the Items local (or the patch) names, the first ones, in its order; live is live's length.
 	np, live int
+	// liveItems is live's list (a Repeat's base's outcome for Onto).
+	liveItems []value.Value
 }
 
 func (v *view) item(id int) *elements.Item {

@@ -12,7 +12,9 @@
 //     Collate builds the node (merges only); nodes its Visitor decides, and their ancestors, are marked Ruled.
 //   - A patch's list naming a merge key twice (gate UniqueMergeKeys off) keeps each later item of the key as a Repeat,
 //     collated in the same pass as a root of its own, without live (elements.Repeat.Element); its error is kept for the
-//     walk that reads it, never failing the collation.
+//     walk that reads it, never failing the collation. A key's first repeat has its merged lists paired with the
+//     member's, as a collation with the member's outcome as live pairs them (elements.Chain, chain.go), so that Phase 2
+//     merges it onto that outcome without collating again.
 package collate
 
 import (
@@ -707,18 +709,33 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
 // Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
-// not fail.
+// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to; in
+// compose mode, a repeat of scalar fields alone (flat) is a map of them, which Phase 2 merges onto its member's outcome.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
 	defer func() { c.opts.Depth = base }()
 	c.opts.Depth = 0
+	var paired map[int]bool // the members whose first repeat is collated
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
+		if c.opts.Compose && flat(local[r.Pos]) {
+			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
+			s.Live, s.HasLive = value.MapFromSorted(nil), true
+		}
 		if r.Element, r.Err = c.patchNode(s, depth+1); r.Err != nil {
 			r.Element = nil
+		} else if c.opts.MaxDepth > 0 {
+			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
 		}
+		if paired == nil {
+			paired = map[int]bool{}
+		}
+		if !paired[r.ID] && r.Element != nil && !c.opts.Compose {
+			chain(r.Element, e.Items[r.ID].Element)
+		}
+		paired[r.ID] = true
 	}
 }
 

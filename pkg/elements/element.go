@@ -228,13 +228,33 @@ type Item struct {
 
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
-// Parent, no live: the item as the API server applies it to nothing), at the item's depth; Err is the error collating
-// it (Element nil then), which only applying the repeat to nothing reports. Both are unset in a member order
-// (order.Apart's entries of ID alone, Pos -1).
+// Parent, no live: the item as the API server applies it to nothing; in compose mode, an item of scalar fields alone
+// has an empty map for live, its fields then nodes of their own), at the item's depth; in a key's first repeat, its
+// merged lists are paired with the member's (Chain). Err is the error collating it (Element nil then), which only
+// applying the repeat to nothing reports. Both are unset in a member order (order.Apart's entries of ID alone, Pos -1).
 type Repeat struct {
 	ID, Pos int
 	Element Element
 	Err     error
+	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
+	// fields there, their depth is beyond the limit, an error.
+	Deep bool
+}
+
+// Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member
+// (or earlier repeat) it is applied to, whose outcome is the list the repeat's merges onto; Phase 1 pairs them as it
+// pairs a patch's items with live's. Of[i] is, for the list's Items[i], the member of Base of its identity (its ID in
+// Base's Items), or -1 where Base has none; where Base is an *AtomicElement (a list the member takes from live), Of[i]
+// is the position of that item in Base's Live. Gone lists the base's items (by Of's numbering) the repeat's "$patch:
+// delete" items leave out, Deleted those its "$deleteFromPrimitiveList" deletes; Named, given a "$setElementOrder",
+// holds each base item's (first) position there (-1: not named). Set by Phase 1 only where Phase 2 can merge the
+// repeat's list onto the base's outcome: Base keeps no repeated identity apart, and the repeat's list has no directive
+// but "$setElementOrder" and, for a set, "$deleteFromPrimitiveList".
+type Chain struct {
+	Base          Element
+	Of            []int
+	Gone, Deleted []int
+	Named         []int32
 }
 
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,
@@ -249,6 +269,8 @@ type ListElement struct {
 	// Ranked reports a merge's list whose sources repeat a key, its items paired as kubectl pairs them (gate
 	// UniqueMergeKeys off): Items holds each key and rank once (collate's ranks).
 	Ranked bool
+	// Chain, in a Repeat's tree, pairs the list with its base (nil elsewhere, and where Phase 1 does not pair it).
+	Chain *Chain
 }
 
 // SetElement is a list of primitives merged as a set; Items holds each distinct value once, ordered as ListElement's,
@@ -261,6 +283,8 @@ type SetElement struct {
 	// comparison pairs them; or a patch's list that the server takes whole (live holds none). Items holds each value
 	// and rank once, in the order of the first source naming it.
 	Ranked bool
+	// Chain, in a Repeat's tree, pairs the set with its base (nil elsewhere, and where Phase 1 does not pair it).
+	Chain *Chain
 }
 
 // RemovedSinceRecorded reports whether local dropped the item since the last apply: recorded names it, local not.

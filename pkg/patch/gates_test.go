@@ -152,6 +152,18 @@ var _ = Describe("feature gates", func() {
 			Entry("three items of one key, each merging onto the outcome of those before",
 				pod(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp","hostPort":1}]`),
 				ports(`[{"containerPort":53,"hostPort":2},{"containerPort":53,"hostPort":null,"name":"b"},{"containerPort":53,"hostIP":"h","name":null}]`), false),
+			Entry("a later container's env merging onto the first's env: an item merged, one new, one deleted, one kept",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"},{"name":"G","value":"g"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"},{"name":"A","value":"1"}]},{"name":"c","env":[{"$patch":"delete","name":"G"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"D","value":"2"},{"name":"A","value":null}]}]}}`), false),
+			Entry("a later container's env with $setElementOrder naming the first's items and live's",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"D"},{"name":"K"},{"name":"B"},{"name":"A"}],"env":[{"name":"D","value":"2"},{"name":"B","value":"3"}]}]}}`), false),
+			Entry("a later container's ports where the first leaves them to live, the order set",
+				pod(`[{"containerPort":80},{"containerPort":81,"name":"b"},{"containerPort":82}]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"j"},{"name":"c","$setElementOrder/ports":[{"containerPort":82},{"containerPort":83},{"containerPort":80},{"containerPort":81}],"ports":[{"containerPort":83},{"containerPort":81,"name":"x"}]}]}}`), false),
+			Entry("a later container's env whose $setElementOrder leaves out an item of the first's: both fail",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"A"}],"env":[{"name":"D","value":"2"}]}]}}`), true),
 			Entry("$setElementOrder naming the key once: both reject the patch's order",
 				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`), true),
@@ -162,6 +174,16 @@ var _ = Describe("feature gates", func() {
 			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"j"},{"name":"c","readinessProbe":{"$patch":"bogus"}}]}}`)
 			_, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl()})
 			Expect(err).To(MatchError("patch spec.containers[name=c].readinessProbe: unknown $patch value bogus; expected replace or delete"))
+		})
+
+		It("off: a later item's empty map onto a map holding fields is refused at the depth limit where those fields lie beyond it", func() {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`)
+			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","resources":{}}]}}`)
+			_, err := patch.Apply(live, p, patch.Options{MaxDepth: 4, Gates: features.Kubectl()})
+			Expect(err).To(MatchError("patch spec.containers[name=c].resources.limits: nesting is deeper than the limit of 4 levels of maps and lists"))
+			got, err := patch.Apply(live, p, patch.Options{MaxDepth: 5, Gates: features.Kubectl()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"i","name":"c","resources":{"limits":{"cpu":"1"}}}]}}`)))
 		})
 
 		It("off: a later item of a key kept apart is copied as the server copies it: its own lists are not ordered by its $setElementOrder", func() {

@@ -67,7 +67,8 @@ type Options struct {
 	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose).
 	Compose bool
 	// Reapply is the front-end's application of a patch (Patch only): a Repeat of a patch's list applied to its
-	// member's outcome where Phase 2 cannot decide it from the patch's tree (pkg/visitors, repeat.go).
+	// member's outcome where Phase 2 cannot decide it from the patch's tree, its pairings (elements.Chain) included
+	// (pkg/visitors, repeat.go, chain.go): a collation more per such repeat.
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 	// Memory, when set, is where the built-in visitors build the result's maps and lists (visitors.Memory): the result
 	// is valid until its Reset. Nil: memory of their own.

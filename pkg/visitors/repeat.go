@@ -14,9 +14,12 @@ import (
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
-//     whole, fields v lacks or holds as another kind.
-//   - Elsewhere (a merged list v holds too, another directive where v has the field, a map of strategy replace, merge
-//     rules, compose mode) the front-end applies the item to v (Ordered.Reapply).
+//     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
+//     live), and the merged lists Phase 1 paired with the member's (chain.go).
+//   - In compose mode, a repeat of scalar fields alone, which Phase 1 collates as a map of them, is merged onto v so
+//     (composeFits): each field as the patch holds it, null included.
+//   - Elsewhere (a directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
+//     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -29,7 +32,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && ontoFits(r.Element, v):
+	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v, r.Deep):
+		out, err = o.onto(r.Element.(*elements.MapElement), v)
+	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
@@ -55,12 +60,12 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; e has a field if
-// v has one (the depth limit is checked at its fields' depth).
-func ontoFits(e elements.Element, v value.Value) bool {
+// scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; with deep (the
+// repeat's elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
+func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
-		m.Meta.Strategy.Has(openapi.StrategyReplace) || (len(m.Fields) == 0 && v.Len() > 0) {
+		m.Meta.Strategy.Has(openapi.StrategyReplace) || (deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false
 	}
 	for _, f := range v.Fields() {
@@ -71,11 +76,7 @@ func ontoFits(e elements.Element, v value.Value) bool {
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		if !inLive {
-			// A list whose repeats stay apart orders them by its parent's live ("$setElementOrder": order.Apart).
-			if l, _ := f.Element.(*elements.ListElement); l != nil && l.Dirs != nil && l.Dirs.HasSetOrder && len(l.Repeats) > 0 {
-				return false
-			}
-			continue
+			continue // (a list whose repeats stay apart is ordered with v for its parent's live: onto)
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
@@ -84,10 +85,37 @@ func ontoFits(e elements.Element, v value.Value) bool {
 				return false
 			}
 		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
-			if lv.IsMap() && !ontoFits(c, lv) {
+			if lv.IsMap() && !o.ontoFits(c, lv, deep) {
+				return false
+			}
+		case *elements.ListElement, *elements.SetElement:
+			if !o.chainFits(c, lv, deep) {
 				return false
 			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
+// live and walked gives: e is a map of fields decided whole, as Phase 1 collates a repeat of scalar fields alone, with
+// no rule, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits); each
+// field's outcome is the patch's value as it stands, null included, and v's other fields stay.
+func composeFits(e elements.Element, v value.Value, deep bool) bool {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
+		(deep && len(m.Fields) == 0 && v.Len() > 0) {
+		return false
+	}
+	for _, f := range v.Fields() {
+		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
+			return false
+		}
+	}
+	for _, f := range m.Fields {
+		if a, atomic := f.Element.(*elements.AtomicElement); !atomic || a.Dirs != nil || !a.HasLocal {
 			return false
 		}
 	}
@@ -127,8 +155,16 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		}
 		var out elements.Outcome
 		var err error
+		l, _ := f.Element.(*elements.ListElement)
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			out, err = o.onto(c, lv)
+		} else if l != nil && !inLive && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
+			// Its repeats stay apart (v lacks the list), ordered with v as its parent's live (order.ApartIn).
+			in := o
+			in.parentLive = true
+			out, err = in.VisitList(l)
+		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
+			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {
 			out, err = o.Walker.Walk(f.Element)
 		}

@@ -204,11 +204,14 @@ type Ordered struct {
 	Patch   bool
 	Replace // (here: it packs with Patch)
 	// Reapply applies patch to v of type t at nesting depth depth: a list's Repeat merged in turn into its member's
-	// outcome where Onto cannot decide it from the repeat's own tree (repeat.go).
+	// outcome where onto cannot decide it from the repeat's own tree and its chained lists (repeat.go, chain.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 	// Memory, when set, holds the lists the merge builds and its members' outcomes: the result is valid until its
 	// Reset (nil: memory of their own).
 	Memory *Memory
+	// parentLive says the list's parent holds a map in live though its node has none: a repeat's list that its
+	// member's outcome lacks, merged onto that outcome's map (repeat.go).
+	parentLive bool
 }
 
 // Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.
@@ -292,7 +295,11 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 // (order.RepeatsApart), each applied to nothing, in the order order.Apart gives.
 func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
 	var list []value.Value
-	for _, r := range order.Apart(e, ord) {
+	entries := order.Apart(e, ord)
+	if o.parentLive {
+		entries = order.ApartIn(e, ord, true)
+	}
+	for _, r := range entries {
 		out := outs[r.ID]
 		if r.Pos >= 0 {
 			var err error

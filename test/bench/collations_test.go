@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
@@ -127,8 +128,9 @@ var _ = Describe("collations per operation", func() {
 
 	// A patch naming a merge key twice (gate UniqueMergeKeys off) is applied as the API server applies it, each repeat
 	// to the outcome of the items of its key before it, or to nothing where the server takes the list whole: the
-	// repeats are collated with the patch (elements.Repeat.Element), but for a repeat holding a merged list its key's
-	// first item holds too, which the front-end applies again.
+	// repeats are collated with the patch (elements.Repeat.Element), a key's first repeat's merged lists paired with its
+	// member's (elements.Chain); the front-end applies again only what Phase 2 cannot merge onto that outcome (a
+	// directive for a field the outcome holds, a list whose items the outcome holds twice, compose mode).
 	DescribeTable("patch.Apply of a patch naming a merge key twice",
 		func(live, p string, count int) {
 			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Gates: features.Kubectl()})
@@ -146,12 +148,50 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat whose maps merge onto its key's first item's: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`,
 			`{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}},{"name":"c","resources":{"limits":{"memory":"1Gi"}},"image":"i"}]}}`, 1),
+		Entry("a repeat whose empty map and \"$retainKeys\" map merge onto maps holding fields: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}],"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","resources":{}}],"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`, 1),
+		Entry("a repeat's list its key's outcome lacks, naming a key twice, ordered by its \"$setElementOrder\": once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80},{"containerPort":53}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":80},{"containerPort":53,"name":"b"}]}]}}`, 1),
 		Entry("a list live lacks, taken whole with its repeats apart: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
 			`{"spec":{"containers":[{"name":"c","ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`, 1),
-		Entry("a repeat holding a merged list its key's first item holds: the repeat applied again by the front-end",
+		Entry("a repeat holding a merged list its key's first item holds, merged onto that list's outcome: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`,
-			`{"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"B","value":"2"}]}]}}`, 2),
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"B","value":"2"}]}]}}`, 1),
+		Entry("a repeat merging into an item of that list, with a repeated key of its own: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"C","value":"0"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"},{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"D","value":"2"},{"name":"A","value":null}]}]}}`, 1),
+		Entry("a repeat ordering env its key's first item holds by $setElementOrder, deleting one of its items: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"D"},{"name":"B"},{"name":"A"}],"env":[{"name":"D","value":"2"},{"name":"B","value":"3"},{"$patch":"delete","name":"K"}]}]}}`, 1),
+		Entry("a repeat holding a list its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80},{"containerPort":81,"name":"b"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","ports":[{"containerPort":82},{"containerPort":81,"name":"x"}]}]}}`, 1),
+	)
+
+	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
+	// each repeat merges in turn into its key's item; a repeat of scalar fields alone is merged onto that item's
+	// outcome from the patches' one tree.
+	DescribeTable("patch.Compose of a second patch naming a merge key twice",
+		func(first, second string, count int) {
+			schema, err := openapi.Default()
+			Expect(err).NotTo(HaveOccurred())
+			pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+			Expect(ok).To(BeTrue())
+			got, err := patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			want, err := sp.MergePatches([]byte(first), []byte(second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of the two")
+		},
+		Entry("repeats of scalar fields, a null kept, onto an item first holds: once",
+			`{"status":{"conditions":[{"type":"Ready","message":null},{"type":"Initialized","reason":null}]}}`,
+			`{"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"Ready","message":"m","reason":null},{"type":"New","status":"False"},{"type":"New","status":null}]}}`, 1),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {

@@ -1,0 +1,234 @@
+package collate
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/collate/internal/format"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// chain pairs the merged lists of repeat tree r with their places in base, the tree of the member r is applied to
+// (elements.Chain), as a collation of r with base's outcome as live would pair them: through maps by field name, and
+// through the items a chained keyed list pairs by key. A node of base a merge rule decides is not paired: its outcome
+// need not be its children's.
+func chain(r, base elements.Element) {
+	if base.Base().Ruled {
+		return
+	}
+	switch r := r.(type) {
+	case *elements.MapElement:
+		b, _ := base.(*elements.MapElement)
+		if b == nil {
+			return
+		}
+		for _, f := range r.Fields {
+			if i, found := slices.BinarySearchFunc(b.Fields, f.Name, byName); found {
+				chain(f.Element, b.Fields[i].Element)
+			}
+		}
+	case *elements.ListElement:
+		chainKeyed(r, base)
+	case *elements.SetElement:
+		chainSet(r, base)
+	}
+}
+
+func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }
+
+// chainKeyed pairs keyed list r of a repeat's tree with base by key, and each item paired with a member of base with
+// that member, unless base names that member's key again; base's items of a key r's "$patch: delete" items name are
+// Gone (a data item of that key is new, as the collator leaves live's out), and with r's "$patch: replace" item every
+// other is Deleted. Where r has no directive but "$setElementOrder" and "$patch: replace" (then no repeated key), and
+// base is one of baseValues'.
+func chainKeyed(r *elements.ListElement, base elements.Element) {
+	if d := r.Dirs; (d != nil && (d.HasRetainKeys || d.HasDeleteFromList || (d.ReplaceList && len(r.Repeats) > 0))) || r.Ranked {
+		return
+	}
+	mk, t := r.Meta.MergeKey, r.Type.Item()
+	members, values, ok := baseValues(base)
+	if l, _ := members.(*elements.ListElement); !ok || (l != nil && !slices.Equal(l.Meta.MergeKey, mk)) {
+		return
+	}
+	index := make(map[elements.Key]int, len(values))
+	for i, v := range values {
+		k, missing, _ := elements.KeyOf(v, mk, t)
+		if _, dup := index[k]; !v.IsMap() || missing != "" || dup {
+			return
+		}
+		index[k] = i
+	}
+	local := r.Local.Items()
+	ch := &elements.Chain{Base: base, Of: make([]int, len(r.Items))}
+	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
+		k, _, _ := elements.KeyOf(v, mk, t)
+		j, found := index[k]
+		return j, found
+	})
+	if r.Dirs != nil && r.Dirs.ReplaceList {
+		for j := range values {
+			ch.Deleted = append(ch.Deleted, j)
+		}
+	}
+	for i, it := range local { // the items "$patch: delete" leaves out (a data item of the key then is new)
+		if d, _ := format.ReadItem(&r.Node, i, it); d == smp.DeleteValue {
+			k, _, _ := elements.KeyOf(it, mk, t)
+			if j, found := index[k]; found {
+				ch.Gone = append(ch.Gone, j)
+				delete(index, k)
+			}
+		}
+	}
+	l, _ := members.(*elements.ListElement)
+	for i := range r.Items {
+		k, _, _ := elements.KeyOf(local[r.Items[i].LocalIndex], mk, t)
+		j, found := index[k]
+		if !found {
+			j = -1
+		} else if l != nil && !slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) {
+			chain(r.Items[i].Element, l.Items[j].Element)
+		}
+		ch.Of[i] = j
+	}
+	r.Chain = ch
+}
+
+// chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
+// Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
+// one of baseValues' (of scalars, or of objects for a set of maps; any, for an r with no item and no directive).
+func chainSet(r *elements.SetElement, base elements.Element) {
+	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
+		return
+	}
+	_, values, ok := baseValues(base)
+	switch {
+	case !ok:
+		return
+	case len(r.Items) == 0 && r.Dirs == nil: // (live's items decide the list's kind: one it merges nothing into)
+		r.Chain = &elements.Chain{Base: base}
+		return
+	}
+	objects := elements.SetOfMaps(r.Type, &r.Meta)
+	index := make(map[value.ScalarKey]int, len(values))
+	for i, v := range values {
+		k, ok := elements.SetKey(v, objects)
+		if _, dup := index[k]; !ok || dup {
+			return
+		}
+		index[k] = i
+	}
+	local := r.Local.Items()
+	ch := &elements.Chain{Base: base, Of: make([]int, len(r.Items))}
+	for i := range r.Items {
+		k, _ := elements.SetKey(local[r.Items[i].LocalIndex], objects)
+		if j, found := index[k]; found {
+			ch.Of[i] = j
+		} else {
+			ch.Of[i] = -1
+		}
+	}
+	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
+		k, ok := elements.SetKey(v, objects)
+		j, found := index[k]
+		return j, ok && found
+	})
+	if r.Dirs != nil && r.Dirs.HasDeleteFromList {
+		for _, v := range r.Dirs.DeleteFromList.Items() {
+			if k, ok := elements.SetKey(v, objects); ok {
+				if j, found := index[k]; found {
+					ch.Deleted = append(ch.Deleted, j)
+				}
+			}
+		}
+	}
+	r.Chain = ch
+}
+
+// baseValues returns the items of chain base b, in elements.Chain's Of numbering, and its members when b is a patch's
+// list: a keyed list whose live repeats no key and that replaces nothing (its own repeats merged in turn or kept
+// apart), a set keeping no repeated value apart, neither chained itself; or a list the member takes from live whole.
+// ok is false for another base.
+func baseValues(b elements.Element) (members elements.Element, values []value.Value, ok bool) {
+	switch b := b.(type) {
+	case *elements.ListElement:
+		if len(b.LiveExtra) > 0 || b.Ranked || b.Chain != nil || (b.Dirs != nil && b.Dirs.ReplaceList) {
+			return nil, nil, false
+		}
+		for p := range b.Items {
+			values = append(values, memberValue(&b.Items[p], &b.Node))
+		}
+		return b, values, true
+	case *elements.SetElement:
+		if b.Ranked || b.Chain != nil {
+			return nil, nil, false
+		}
+		for p := range b.Items {
+			values = append(values, memberValue(&b.Items[p], &b.Node))
+		}
+		return b, values, true
+	case *elements.AtomicElement:
+		return nil, b.Live.Items(), takenFromLive(b)
+	}
+	return nil, nil, false
+}
+
+// takenFromLive reports whether atomic node b of a patch's tree is a list the patch leaves to live: its outcome is
+// live's list, as it is.
+func takenFromLive(b *elements.AtomicElement) bool {
+	return !b.HasLocal && b.Dirs == nil && b.HasLive && b.Live.IsList()
+}
+
+// memberValue is the value of list n's member it: the patch's item, else live's.
+func memberValue(it *elements.Item, n *elements.Node) value.Value {
+	if it.LocalIndex >= 0 {
+		return n.Local.Items()[it.LocalIndex]
+	}
+	return n.Live.Items()[it.LiveIndex]
+}
+
+// ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
+func ordersOnly(d *elements.Directives) bool {
+	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+}
+
+// named returns, given d's "$setElementOrder", each of n base items' first position there (elements.Chain's Named; -1:
+// not named), find giving the base item an entry names; nil without one.
+func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []int32 {
+	if d == nil || !d.HasSetOrder {
+		return nil
+	}
+	pos := make([]int32, n)
+	for j := range pos {
+		pos[j] = -1
+	}
+	for i, v := range d.SetOrder.Items() {
+		if j, found := find(v); found && pos[j] < 0 {
+			pos[j] = int32(i)
+		}
+	}
+	return pos
+}
+
+// flat reports whether patch item v is a map of scalar (or null) fields alone, none named like a directive.
+func flat(v value.Value) bool {
+	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+		return f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$")
+	})
+}
+
+// emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below
+// e (the depth limit, for a Repeat's Deep).
+func emptyMapAt(e elements.Element, room int) bool {
+	switch e := e.(type) {
+	case *elements.MapElement:
+		if len(e.Fields) == 0 {
+			return room < 1
+		}
+		return slices.ContainsFunc(e.Fields, func(f elements.Field) bool { return emptyMapAt(f.Element, room-1) })
+	case *elements.ListElement:
+		return slices.ContainsFunc(e.Items, func(it elements.Item) bool { return emptyMapAt(it.Element, room-1) })
+	}
+	return false
+}

@@ -1,0 +1,196 @@
+package visitors
+
+import (
+	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// A merged list of a repeat's tree that Phase 1 paired with its base (elements.Chain: the list at its place in the tree
+// of the member the repeat is applied to) is merged onto lv, the base's outcome, as collating the repeat's list with
+// lv as live and walking it would: Phase 2 finds where each of the base's items is in lv from the base's own order
+// (order.List, order.Apart: the order Ordered gave it), and nothing is collated again.
+
+// chainOf returns the elements.Chain of a repeat tree's merged list e, and e's Items; nil for another kind or an
+// unpaired list.
+func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
+	switch e := e.(type) {
+	case *elements.ListElement:
+		return e.Chain, e.Items
+	case *elements.SetElement:
+		return e.Chain, e.Items
+	}
+	return nil, nil
+}
+
+// chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
+// as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
+// base's item of lv fits onto it (ontoFits, deep as given).
+func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
+	chain, items := chainOf(e)
+	if chain == nil {
+		return false
+	}
+	all, _, ok := o.chained(items, chain, lv)
+	if !ok {
+		return false
+	}
+	for i := range items {
+		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex], deep) {
+			return false
+		}
+	}
+	return true
+}
+
+// ontoList merges the Items of patch list e of a repeat's tree (chainFits) onto lv, the outcome of its base: an item
+// the base's outcome holds merges onto that outcome's item (onto); a set's value, or an item taken whole, is its own;
+// the others are walked, as new items; lv's items e lacks stay as lv holds them, those it deletes are dropped. The
+// list's own repeats then merge in turn, and order.Onto orders it.
+func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elements.Chain, lv value.Value) (elements.Outcome, error) {
+	all, extra, _ := o.chained(items, chain, lv)
+	outs := o.Memory.outcomesOf(len(all) + len(extra))
+	for id := range outs {
+		it := itemAt(all, extra, id)
+		var err error
+		m, keyed := it.Element.(*elements.MapElement)
+		switch {
+		case it.Deleted:
+		case id >= len(items):
+			outs[id] = elements.Keep(lv.Items()[it.LiveIndex])
+		case keyed && it.LiveIndex >= 0:
+			outs[id], err = o.onto(m, lv.Items()[it.LiveIndex])
+		default:
+			outs[id], err = o.Walker.Walk(it.Element)
+		}
+		if err != nil {
+			return elements.Absent, err
+		}
+	}
+	if l, _ := e.(*elements.ListElement); l != nil { // its repeats, in patch order, each onto its member's outcome
+		for _, r := range l.Repeats {
+			var err error
+			if outs[r.ID], err = o.repeat(l, r, outs[r.ID].Value); err != nil {
+				return elements.Absent, err
+			}
+		}
+	}
+	ord := order.Onto(e, all, extra, lv.Items(), o.Ordering, o.Memory.intsOf())
+	list := o.Memory.itemsOf(len(ord))[:0]
+	for _, id := range ord {
+		if outs[id].Present {
+			list = append(list, outs[id].Value)
+		}
+	}
+	return elements.Keep(value.List(list)), nil
+}
+
+// chained returns the members of a repeat tree's list (its Items, paired by chain) merged onto lv, its base's outcome,
+// as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's item (-1:
+// none), then lv's other items (LocalIndex -1, Deleted where chain deletes them, OrderIndex their "$setElementOrder"
+// position), and in extra lv's later items of a base item's key (Of: its member). Items chain leaves out (Gone) are in
+// neither. ok is false where lv is not the outcome chain's base gives.
+func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.Value) (all, extra []elements.Item, ok bool) {
+	if !lv.IsList() {
+		return nil, nil, false
+	}
+	owner, first, ok := o.baseLayout(chain.Base, lv)
+	if !ok {
+		return nil, nil, false
+	}
+	// member[j] is the index in all of the member holding base item j's key (-1: none); gone, Deleted and Named by j.
+	member, gone, deleted := make([]int, len(first)), make([]bool, len(first)), make([]bool, len(first))
+	for j := range member {
+		member[j] = -1
+	}
+	for _, j := range chain.Gone {
+		gone[j] = true
+	}
+	for _, j := range chain.Deleted {
+		deleted[j] = true
+	}
+	all = make([]elements.Item, len(items), len(items)+lv.Len())
+	for i := range items {
+		all[i] = items[i]
+		all[i].LiveIndex = -1
+		if j := chain.Of[i]; j >= 0 && first[j] >= 0 {
+			all[i].LiveIndex, member[j] = first[j], i
+		}
+	}
+	for p, j := range owner {
+		switch {
+		case gone[j]:
+		case member[j] >= 0 && first[j] != p:
+			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: member[j], OrderIndex: -1, Deleted: deleted[j]})
+		case member[j] < 0:
+			named := int32(-1)
+			if chain.Named != nil {
+				named = chain.Named[j]
+			}
+			member[j] = len(all)
+			all = append(all, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: -1, OrderIndex: named, Deleted: deleted[j]})
+		}
+	}
+	return all, extra, true
+}
+
+// baseLayout returns, for each item of lv, the item of chain base b it is (owner: elements.Chain's Of numbering; for a
+// list taken from live, its positions), and each base item's first position in lv (first; -1: none); ok is false
+// where lv is not b's outcome: a patch's list whose members, ordered as Ordered orders them (its repeats apart by
+// order.Apart), less those deleted, are not lv's items one for one, or live's list that is not lv.
+func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []int, ok bool) {
+	var items []elements.Item
+	switch b := b.(type) {
+	case *elements.AtomicElement:
+		if lv != b.Live {
+			return nil, nil, false
+		}
+		owner = make([]int, lv.Len())
+		for p := range owner {
+			owner[p] = p
+		}
+		return owner, owner, true
+	case *elements.ListElement:
+		items = b.Items
+	case *elements.SetElement:
+		items = b.Items
+	default:
+		return nil, nil, false
+	}
+	ord := order.List(b, items, nil, o.Ordering, true, false, o.Memory.intsOf())
+	entries := make([]elements.Repeat, len(ord))
+	for i, id := range ord {
+		entries[i] = elements.Repeat{ID: id, Pos: -1}
+	}
+	if l, _ := b.(*elements.ListElement); l != nil && len(l.Repeats) > 0 && order.RepeatsApart(l) {
+		entries = order.Apart(l, ord)
+	}
+	first = make([]int, len(items))
+	for j := range first {
+		first[j] = -1
+	}
+	owner = make([]int, 0, lv.Len())
+	for _, r := range entries {
+		switch {
+		case r.ID >= len(items) || (r.Pos < 0 && first[r.ID] >= 0):
+			return nil, nil, false
+		case items[r.ID].Deleted:
+		case r.Pos < 0 || first[r.ID] >= 0: // (a repeat apart follows its member)
+			if r.Pos < 0 {
+				first[r.ID] = len(owner)
+			}
+			owner = append(owner, r.ID)
+		default:
+			return nil, nil, false
+		}
+	}
+	return owner, first, len(owner) == lv.Len()
+}
+
+// itemAt returns member id of a list whose Items are items and LiveExtra extra.
+func itemAt(items, extra []elements.Item, id int) *elements.Item {
+	if id < len(items) {
+		return &items[id]
+	}
+	return &extra[id-len(items)]
+}
