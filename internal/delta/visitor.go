@@ -340,6 +340,12 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 			}
 			continue
 		}
+		if o, ok := d.scalarEntry(f.Element); ok { // (the most common field, without Entry's generality)
+			if o.Present {
+				*stack = append(*stack, value.Field{Key: f.Name, Value: o.Value})
+			}
+			continue
+		}
 		en, err := d.Entry(f.Element)
 		if err != nil {
 			return elements.Absent, err
@@ -383,6 +389,16 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), nil
+}
+
+// scalarEntry is Entry's outcome for e when e is an atomic node holding a scalar in local under no registered rule
+// (ok): VisitAtomic's value sent whole, with no parallel lists. ok is false for any other node.
+func (d *Visitor) scalarEntry(e elements.Element) (o elements.Outcome, ok bool) {
+	a, ok := e.(*elements.AtomicElement)
+	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() {
+		return elements.Absent, false
+	}
+	return d.replaced(&a.Node), true
 }
 
 // VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
