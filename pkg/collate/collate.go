@@ -632,8 +632,9 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			e.Dirs.ReplaceList, m.seq = true, append(m.seq, -1)
 			continue
 		}
-		k, err := localKey(n, "item", i, it, itemType, src, d == "delete")
-		if err != nil {
+		k, missing, _ := elements.KeyOf(it, mk, itemType)
+		if !it.IsMap() || missing != "" {
+			_, err = localKey(n, "item", i, it, itemType, src, d == "delete")
 			return m, nil, err
 		}
 		if d == "delete" {
