@@ -10,9 +10,6 @@
 // the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one. A
 // Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
 // objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
-// Applying a patch, it keeps the root type of the documents by their fingerprint too (all the type is built from: the
-// patch's keys and kinds, and the object's kinds where the patch reaches), which a later call with documents of that
-// fingerprint takes without building it.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but

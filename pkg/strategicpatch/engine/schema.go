@@ -57,30 +57,8 @@ type placed struct {
 //
 // In mode merging, docs are the object and the patch (or two patches): only the keys of the patch (docs[1]) are
 // looked up, so that the cost is the patch's, not the object's. stable reports a type kept for later calls (see
-// Types). In mode merging, a TypeCacher keeps the type of documents by their fingerprint (see fingerprinter), which a
-// later call with documents of that fingerprint takes instead of building it.
+// Types).
 func typeOf(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable bool, err error) {
-	cache, ok := l.(TypeCacher)
-	if !ok || m != merging || len(docs) != 2 {
-		return buildType(l, m, docs...)
-	}
-	f := fingerprinters.Get().(*fingerprinter)
-	defer f.release()
-	fp, keep := f.of(docs[1], docs[0])
-	if !keep {
-		return buildType(l, m, docs...)
-	}
-	if t := cache.Types().getDocs(fp); t != nil {
-		return t, true, nil
-	}
-	if t, stable, err = buildType(l, m, docs...); err == nil && stable {
-		cache.Types().putDocs(fp, t)
-	}
-	return t, stable, err
-}
-
-// buildType is typeOf, the type built from the documents.
-func buildType(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable bool, err error) {
 	b := builders.Get().(*builder)
 	defer b.release()
 	b.mode = m
@@ -219,14 +197,22 @@ func (o objects) each(f func(placed)) {
 // nested reports whether any of o's objects holds a map or a list, or a key starting with "$" (a directive, or a key
 // collectFields passes over): without one, fieldType gives every field no type, looking nothing up.
 func (o objects) nested() bool {
+	holds := func(m value.Value) bool {
+		for _, f := range m.Fields() {
+			if f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, m := range o.maps {
-		if holdsNested(m.v) {
+		if holds(m.v) {
 			return true
 		}
 	}
 	for _, list := range o.itemsOf {
 		for _, it := range list.v.Items() {
-			if it.IsMap() && holdsNested(it) {
+			if it.IsMap() && holds(it) {
 				return true
 			}
 		}

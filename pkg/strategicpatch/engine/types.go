@@ -17,14 +17,11 @@ type TypeCacher interface {
 
 // Types holds the struct types built for the objects of one Lookup, each under its shape: the mode of the call and,
 // for each field the type declares, its name, metadata (toMeta's: no rule) and type (a type kept itself, named by its
-// address). A type is fully given by its shape, so a type found by shape is the one the engine would build. It also
-// keeps the root type of the documents of a patch applied, by their fingerprint (see fingerprinter). Types only grows,
-// up to typesMax shapes and typesMax fingerprints; the zero Types is ready to use, and it is safe for concurrent use.
+// address). A type is fully given by its shape, so a type found by shape is the one the engine would build. Types only grows, up to
+// typesMax shapes; the zero Types is ready to use, and it is safe for concurrent use.
 type Types struct {
 	mu      sync.RWMutex
 	byShape map[string]*openapi.Type
-	// byDocs holds the root type of the documents of each fingerprint seen (typeOf), up to typesMax.
-	byDocs map[string]*openapi.Type
 }
 
 // typesMax bounds the shapes a Types keeps: objects of one Go type declaring various subsets of its fields each have
@@ -62,27 +59,6 @@ func (c *Types) put(shape []byte, t *openapi.Type) *openapi.Type {
 	}
 	c.byShape[string(shape)] = t
 	return t
-}
-
-// getDocs returns the root type kept for the documents of fingerprint fp, or nil.
-func (c *Types) getDocs(fp []byte) *openapi.Type {
-	c.mu.RLock()
-	t := c.byDocs[string(fp)]
-	c.mu.RUnlock()
-	return t
-}
-
-// putDocs keeps t as the root type of the documents of fingerprint fp, unless c keeps typesMax of them.
-func (c *Types) putDocs(fp []byte, t *openapi.Type) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.byDocs) >= typesMax {
-		return
-	}
-	if c.byDocs == nil {
-		c.byDocs = map[string]*openapi.Type{}
-	}
-	c.byDocs[string(fp)] = t
 }
 
 // appendShape appends the shape of field f of a struct type to shape: each string with its length before it, so
