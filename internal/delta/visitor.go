@@ -340,6 +340,12 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 			}
 			continue
 		}
+		if o, ok := d.scalarEntry(f.Element); ok { // (the most common field, without Entry's generality)
+			if o.Present {
+				*stack = append(*stack, value.Field{Key: f.Name, Value: o.Value})
+			}
+			continue
+		}
 		en, err := d.Entry(f.Element)
 		if err != nil {
 			return elements.Absent, err
@@ -383,6 +389,16 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), nil
+}
+
+// scalarEntry is Entry's outcome for e when e is an atomic node holding a scalar in local under no registered rule
+// (ok): VisitAtomic's value sent whole, with no parallel lists. ok is false for any other node.
+func (d *Visitor) scalarEntry(e elements.Element) (o elements.Outcome, ok bool) {
+	a, ok := e.(*elements.AtomicElement)
+	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() {
+		return elements.Absent, false
+	}
+	return d.replaced(&a.Node), true
 }
 
 // VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
@@ -436,12 +452,12 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
 			*out = append(*out, local[it.LocalIndex])
 		case fc >= 0 || fd >= 0:
-			en, err := d.Entry(it.Element)
+			o, err := d.itemOutcome(it.Element)
 			if err != nil {
 				return elements.Absent, err
 			}
-			if en.Present && en.Value.IsMap() {
-				*out = append(*out, d.withPresentKeys(en.Value, local[it.LocalIndex], mk))
+			if o.Present && o.Value.IsMap() {
+				*out = append(*out, d.withPresentKeys(o.Value, local[it.LocalIndex], mk))
 			}
 		}
 	}
@@ -462,6 +478,18 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	list := d.mem.valuesOf(entries)
 	copy(list, (*out)[base:])
 	return elements.Keep(value.List(list)), nil
+}
+
+// itemOutcome is Entry's outcome for e, an item of a list merged by key (an item has no parallel lists): a map under
+// no registered rule is visited as a map straight away.
+func (d *Visitor) itemOutcome(e elements.Element) (elements.Outcome, error) {
+	if m, ok := e.(*elements.MapElement); ok && m.Meta.Rule == nil {
+		o, err := d.VisitMap(m)
+		d.par = Parallel{}
+		return o, err
+	}
+	en, err := d.Entry(e)
+	return en.Outcome, err
 }
 
 // keyOrder is $setElementOrder's list for local's items, in local's order: each item's merge key fields, carved from

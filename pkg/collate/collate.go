@@ -227,6 +227,9 @@ func build[T any, E interface {
 
 // node builds a merge node's Element in place in its slab (nodes are large: copying costs more than deciding the kind).
 func (c *collator) node(parent elements.Element, name string, item bool, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) (elements.Element, error) {
+	if meta.Rule == nil && vals.HasLocal && vals.Local.IsScalar() && (t.Kind == openapi.KindPrimitive || t.Kind == openapi.KindUnknown) {
+		return c.scalar(parent, name, vals, t, meta), nil
+	}
 	s := elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta}
 	if meta.Rule != nil {
 		if r := elements.RuleOf(&s); r != nil && r.Collate != nil {
@@ -262,6 +265,16 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		c.ranked = repeatsKey(local, t, *meta)
 	}
 	return c.atomic(&s, same), nil
+}
+
+// scalar builds the AtomicElement of a node local sets to a scalar its type admits, under no registered rule: node's
+// outcome for it (a scalar is atomic whatever live holds, has no elements.Below and names no merge key), built in
+// place.
+func (c *collator) scalar(parent elements.Element, name string, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) *elements.AtomicElement {
+	e := alloc(&c.atomics)
+	e.Node = elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta, ID: c.nodes}
+	c.nodes++
+	return e
 }
 
 // atomic builds the AtomicElement of node s, local setting it to a value decided whole; same: live holds local's value
@@ -621,8 +634,9 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			e.Dirs.ReplaceList, m.seq = true, append(m.seq, -1)
 			continue
 		}
-		k, err := localKey(n, "item", i, it, itemType, src, d == "delete")
-		if err != nil {
+		k, missing, _ := elements.KeyOf(it, mk, itemType)
+		if !it.IsMap() || missing != "" {
+			_, err = localKey(n, "item", i, it, itemType, src, d == "delete")
 			return m, nil, err
 		}
 		if d == "delete" {

@@ -51,7 +51,7 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 // past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
 // and other single-field keys by their ScalarKey.
 type Index struct {
-	strs   map[string]int          // single-field string keys, once mapped
+	strs   strTable                // single-field string keys, once mapped
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
 	multi  map[Key]int             // the keys of more than one field (keyed)
 	// small holds the first n single-field keys while not mapped; next is the one after the key found last, tried
@@ -80,18 +80,19 @@ const indexKeptMax = 1 << 14
 // Reset empties x for keys of fields fields, sized for size keys, keeping its maps (cleared) for them, so that an
 // Index reused list after list allocates only for a list larger than those before.
 func (x *Index) Reset(fields, size int) {
-	strs, single, multi := keptMap(x.strs), keptMap(x.single), keptMap(x.multi)
+	strs, single, multi := x.strs, keptMap(x.single), keptMap(x.multi)
 	byID := x.byID[:0]
 	if cap(byID) > indexKeptMax {
 		byID = nil
 	}
 	clear(byID[:cap(byID)])
-	*x = Index{strs: strs, single: single, multi: multi, byID: byID, keyed: fields != 1, mapped: fields == 1 && size > smallIndex}
-	switch {
-	case x.keyed && x.multi == nil:
+	mapped := fields == 1 && size > smallIndex
+	if mapped {
+		strs.reset(size, 2*indexKeptMax)
+	}
+	*x = Index{strs: strs, single: single, multi: multi, byID: byID, keyed: fields != 1, mapped: mapped}
+	if x.keyed && x.multi == nil {
 		x.multi = make(map[Key]int, size)
-	case x.mapped && x.strs == nil:
-		x.strs = make(map[string]int, size)
 	}
 }
 
@@ -130,9 +131,7 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.n++
 			return x.n - 1, true
 		}
-		if x.strs == nil {
-			x.strs = make(map[string]int, 2*smallIndex)
-		}
+		x.strs.reset(2*smallIndex, 2*indexKeptMax)
 		x.n, x.mapped = 0, true
 		for _, sk := range x.small {
 			x.mappedID(sk)
@@ -149,9 +148,8 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	}
 	var ok bool
 	if sk.Kind == value.KindString { // (a string's ScalarKey is its Str alone)
-		if id, ok = x.strs[sk.Str]; !ok {
-			x.strs[sk.Str] = x.n
-		}
+		id, fresh = x.strs.find(sk.Str, x.byID, x.n)
+		ok = !fresh
 	} else {
 		if id, ok = x.single[sk]; !ok && x.single == nil {
 			x.single = map[value.ScalarKey]int{}

@@ -42,7 +42,34 @@ var _ = Describe("Index", func() {
 		Entry("a list just at the in-place limit", 12, 12),
 		Entry("a list that outgrows the in-place search (sized small)", 40, 3),
 		Entry("a large list, hashed from the start", 40, 40),
+		Entry("a large list that outgrows its hash table (sized small)", 300, 13),
 	)
+	It("forgets a list's keys when reset for the next list, its hash table reused", func() {
+		x := elements.NewIndex(1, 100)
+		for _, name := range names(100)[:100] {
+			k := elements.Key{{Kind: value.KindString, Str: name}}
+			x.ID(&k)
+		}
+		x.Reset(1, 20)
+		for i, name := range []string{"ba", "aa", "ba"} {
+			k := elements.Key{{Kind: value.KindString, Str: name}}
+			id, fresh := x.ID(&k)
+			Expect(fresh).To(Equal(i < 2), "key %d %q", i, name)
+			Expect(id).To(Equal([]int{0, 1, 0}[i]), "key %d %q", i, name)
+		}
+	})
+	It("numbers a list's string keys and other scalar keys apart", func() {
+		x := elements.NewIndex(1, 20)
+		keys := []value.ScalarKey{{Kind: value.KindString, Str: "1"}, {Kind: value.KindInt, Bits: 1}, {Kind: value.KindString, Str: "2"}}
+		for round := range 2 {
+			for i, sk := range keys {
+				k := elements.Key{sk}
+				id, fresh := x.ID(&k)
+				Expect(fresh).To(Equal(round == 0), "round %d key %d", round, i)
+				Expect(id).To(Equal(i), "round %d key %d", round, i)
+			}
+		}
+	})
 	It("tells new keys from known ones and counts them", func() {
 		x := elements.NewIndex(1, 2)
 		for i, name := range []string{"a", "b", "a", "c", "b"} {

@@ -23,13 +23,18 @@ var _ = Describe("the look-ups of a Go type and the types of its objects, cached
 		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"9"}],"ports":null}]}}}}`,
 		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"9"}],"ports":[{"containerPort":81}]}]}}}}`,
 		`{"metadata":{"labels":{"app":"x"}},"spec":{"replicas":1}}`,
+		`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","$deleteFromPrimitiveList/args":["a"]}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":null}}}}`,
 	}
 	type result struct{ Out, Err string }
 	// calls applies each patch to two objects and creates the three-way patch to it, the schema given by schemaOf.
 	calls := func(schemaOf func() sp.LookupPatchMeta) []result {
 		var out []result
 		for _, p := range patches {
-			for _, live := range []string{current, `{"spec":{"unknownField":{"b":2}}}`} {
+			// (Objects of other shapes where the patches reach: the types of the documents differ.)
+			for _, live := range []string{current, `{"spec":{"unknownField":{"b":2}}}`, `{"spec":{"template":{"spec":{"containers":"text","volumes":[]}}}}`,
+				`{"spec":{"template":{"spec":{"containers":[{"name":"web","args":"a","env":{"A":"b"}},"x"]}}}}`} {
 				b, err := ply.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), schemaOf())
 				out = append(out, result{string(b), errText(err)})
 			}

@@ -32,6 +32,13 @@ func FuzzStrategicMergePatch(f *testing.F) {
 		if string(out) != string(again) || errText(err) != errText(err2) {
 			t.Fatalf("not deterministic: %s %v / %s %v", out, err, again, err2)
 		}
+		// The types kept for the Go type's objects (by shape, from earlier inputs) give the result of a look-up that
+		// keeps none.
+		var asked []string
+		uncached, err3 := ply.StrategicMergePatchUsingLookupPatchMeta(a, b, countingLookup{schema, &asked})
+		if string(out) != string(uncached) || errText(err) != errText(err3) {
+			t.Fatalf("the type kept differs from the type built: %s %v / %s %v", out, err, uncached, err3)
+		}
 		if len(a) > 0 && len(b) > 0 && (!json.Valid(a) || !json.Valid(b)) && err != mergepatch.ErrBadJSONDoc {
 			t.Fatalf("text that is not JSON: %v, want mergepatch.ErrBadJSONDoc", err)
 		}

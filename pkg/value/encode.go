@@ -16,7 +16,7 @@ func (v Value) JSON() []byte {
 	if sb == nil {
 		sb = &buffer{b: make([]byte, 0, 4096)}
 	}
-	sb.b = appendJSON(sb.b, v, "", "")
+	sb.b = appendCompact(sb.b, v)
 	out := make([]byte, len(sb.b))
 	copy(out, sb.b)
 	if cap(sb.b) <= maxScratch {
@@ -67,35 +67,27 @@ func appendNullBoolInt(b []byte, v Value) ([]byte, bool) {
 	return b, false
 }
 
-// appendJSON appends v to b as JSON: compact when nl is empty, else each
-// member on a line of its own starting with nl, indented by indent per
-// level. (Appending to a slice held in registers, not to a buffer in
-// memory, is what makes it fast.)
+// appendJSON appends v to b as JSON: compact when nl is empty
+// (appendCompact), else each member on a line of its own starting with nl,
+// indented by indent per level. (Appending to a slice held in registers,
+// not to a buffer in memory, is what makes it fast.)
 func appendJSON(b []byte, v Value, nl, indent string) []byte {
+	if nl == "" {
+		return appendCompact(b, v)
+	}
 	switch v.kind() {
-	case KindFloat:
-		return appendFloat(b, math.Float64frombits(v.n))
-	case KindString:
-		return appendString(b, v.str())
 	case KindMap:
 		if len(v.fields()) == 0 {
 			return append(b, "{}"...)
 		}
 		b = append(b, '{')
-		inner := nl
-		if nl != "" {
-			inner = nl + indent
-		}
+		inner := nl + indent
 		for i, f := range v.fields() {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = appendString(append(b, inner...), f.Key)
-			b = append(b, ':')
-			if nl != "" {
-				b = append(b, ' ')
-			}
-			b = appendJSON(b, f.Value, inner, indent)
+			b = appendJSON(append(b, ':', ' '), f.Value, inner, indent)
 		}
 		return append(append(b, nl...), '}')
 	case KindList:
@@ -103,10 +95,7 @@ func appendJSON(b []byte, v Value, nl, indent string) []byte {
 			return append(b, "[]"...)
 		}
 		b = append(b, '[')
-		inner := nl
-		if nl != "" {
-			inner = nl + indent
-		}
+		inner := nl + indent
 		for i, it := range v.items() {
 			if i > 0 {
 				b = append(b, ',')
@@ -114,6 +103,43 @@ func appendJSON(b []byte, v Value, nl, indent string) []byte {
 			b = appendJSON(append(b, inner...), it, inner, indent)
 		}
 		return append(append(b, nl...), ']')
+	}
+	return appendCompact(b, v)
+}
+
+// appendCompact appends v to b as compact JSON, map keys in sorted order.
+func appendCompact(b []byte, v Value) []byte {
+	switch v.kind() {
+	case KindFloat:
+		return appendFloat(b, math.Float64frombits(v.n))
+	case KindString:
+		return appendString(b, v.str())
+	case KindMap:
+		fs := v.fields()
+		if len(fs) == 0 {
+			return append(b, "{}"...)
+		}
+		b = append(b, '{')
+		for i := range fs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCompact(append(appendString(b, fs[i].Key), ':'), fs[i].Value)
+		}
+		return append(b, '}')
+	case KindList:
+		items := v.items()
+		if len(items) == 0 {
+			return append(b, "[]"...)
+		}
+		b = append(b, '[')
+		for i := range items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCompact(b, items[i])
+		}
+		return append(b, ']')
 	}
 	b, _ = appendNullBoolInt(b, v)
 	return b

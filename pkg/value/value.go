@@ -447,7 +447,7 @@ func (v Value) Short() string {
 	case KindMap, KindList:
 		return v.kind().String()
 	}
-	return string(appendJSON(nil, v, "", ""))
+	return string(appendCompact(nil, v))
 }
 
 // Bounded returns v marked as nesting at most depth levels of maps and
