@@ -57,6 +57,9 @@ type Options struct {
 	// empties a map), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: repeated keys applied as
 	// the API server does).
 	Gates features.Gates
+	// OtherKindsAtomic takes whole a value of the patch of a kind the schema rules out, as strategicpatch takes a value
+	// paired with one of another kind (collate.Options.OtherKindsAtomic); else such a value is an error.
+	OtherKindsAtomic bool
 }
 
 // Apply returns live (value.Null: no object yet) patched by patch, modifying neither. Errors are *elements.Error with
@@ -184,7 +187,8 @@ func roots(live, patch value.Value) (elements.Values, error) {
 // applyAt applies vals' patch to vals' live, if any, at nesting depth (a Repeat applied to its member's outcome, where
 // Phase 2 cannot decide it from the patch's tree: strategy.Options.Reapply); opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates,
+		OtherKindsAtomic: opts.OtherKindsAtomic})
 	if err != nil {
 		return value.Value{}, err
 	}
