@@ -54,10 +54,10 @@ type Options struct {
 	// schema rules out makes the node atomic, a directive-named field is data, and of local items repeating a key (or
 	// set value) only the first is matched. Keyless or non-object items and non-scalar set values still fail.
 	Lenient bool
-	// OtherKindsAtomic makes a node whose local value (a patch's, with Patch; not in Compose) is of a kind the schema
-	// rules out atomic, the value taken whole (a patch's less its directives), as strategicpatch takes a value paired
-	// with one of another kind: the strategicpatch engine types a place by the kind that merges there, leaving values
-	// of other kinds to be taken whole. Else such a value is an error (Lenient: atomic too).
+	// OtherKindsAtomic makes a node whose local value (a patch's, with Patch) is of a kind the schema rules out atomic,
+	// the value taken whole (a patch's less its directives; with Compose, as a value first lacks), as strategicpatch
+	// takes a value paired with one of another kind: the strategicpatch engine types a place by the kind that merges
+	// there, leaving values of other kinds to be taken whole. Else such a value is an error (Lenient: atomic too).
 	OtherKindsAtomic bool
 }
 

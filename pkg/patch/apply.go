@@ -150,11 +150,18 @@ func newReusable() any {
 // map, without its maps holding "$patch"); items second names twice merge in turn into their key's first item. t is
 // used as given: for kubectl's merge keys (gate MultiFieldMergeKeys off) pass the type of openapi.Schema.Kubectl.
 func Compose(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
+	return ComposeOptions(first, second, t, Options{Gates: gates})
+}
+
+// ComposeOptions is Compose reading opts.Gates and opts.OtherKindsAtomic (a value of second of a kind the schema rules
+// out taken whole); it reads no other field of opts.
+func ComposeOptions(first, second value.Value, t *openapi.Type, opts Options) (value.Value, error) {
 	vals, err := roots(first, second)
 	if err != nil {
 		return value.Value{}, err
 	}
-	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
+	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: opts.Gates,
+		OtherKindsAtomic: opts.OtherKindsAtomic})
 }
 
 // ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.

@@ -99,13 +99,16 @@ var _ = Describe("documents holding an object at a place in one item and another
 		panic(err)
 	}
 	for _, c := range mixedCases() {
-		It("applies a patch as apimachinery does: "+c.Name, func() {
+		It("applies and merges a patch as apimachinery does: "+c.Name, func() {
 			original, patch := encode(c.Original), encode(c.Patch)
 			Expect(outcome(ply.StrategicMergePatch(original, patch, &mixedDoc{}))).To(
 				Equal(outcome(sp.StrategicMergePatch(original, patch, &mixedDoc{}))), "StrategicMergePatch")
 			Expect(mapOutcome(ply.StrategicMergeMapPatch(copyOf(c.Original), copyOf(c.Patch), &mixedDoc{}))).To(
 				Equal(mapOutcome(sp.StrategicMergeMapPatch(copyOf(c.Original), copyOf(c.Patch), &mixedDoc{}))),
 				"StrategicMergeMapPatch")
+			Expect(mapOutcome(ply.MergeStrategicMergeMapPatchUsingLookupPatchMeta(mixedSchema, copyOf(c.Original), copyOf(c.Patch)))).To(
+				Equal(mapOutcome(sp.MergeStrategicMergeMapPatchUsingLookupPatchMeta(mixedSchema, copyOf(c.Original), copyOf(c.Patch)))),
+				"MergeStrategicMergeMapPatchUsingLookupPatchMeta, original taken as the first patch")
 		})
 		if c.Modified == nil {
 			continue

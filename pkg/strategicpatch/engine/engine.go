@@ -103,7 +103,7 @@ func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) 
 		if err != nil {
 			return value.Value{}, err
 		}
-		next, err := patch.Compose(merged, p, t, o.gates())
+		next, err := patch.ComposeOptions(merged, p, t, patch.Options{Gates: o.gates(), OtherKindsAtomic: true})
 		if err != nil {
 			return value.Value{}, asAPIMachinery(err, docs{elements.Live: merged, elements.Patch: p})
 		}

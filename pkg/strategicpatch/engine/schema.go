@@ -371,12 +371,18 @@ var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct
 // add values to the keys the others hold only.
 //
 // It reads objs twice: first it finds the keys and counts their values, then it gives each key room for its objects and
-// lists from the builder's scratch memory and fills them in.
+// lists from the builder's scratch memory and fills them in, with their pairs (counting needs none).
 func (b *builder) collectFields(objs objects) []fieldValues {
-	fields := fieldSet{fields: b.fields.take(objs.keysHint())}
+	unpaired := objs
+	unpaired.mergeKey = ""
+	fields := fieldSet{fields: b.fields.take(unpaired.keysHint())}
 	read := func(fill bool) {
+		from := unpaired
+		if fill {
+			from = objs
+		}
 		for _, witnesses := range [...]bool{false, true} {
-			objs.each(func(m placed) {
+			from.each(func(m placed) {
 				if m.witness == witnesses {
 					addFields(&fields, m, fill)
 				}
