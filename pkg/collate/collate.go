@@ -56,6 +56,11 @@ type Options struct {
 	// schema rules out makes the node atomic, a directive-named field is data, and of local items repeating a key (or
 	// set value) only the first is matched. Keyless or non-object items and non-scalar set values still fail.
 	Lenient bool
+	// OtherKindsAtomic makes a node whose local value (a patch's, with Patch) is of a kind the schema rules out atomic,
+	// the value taken whole (a patch's less its directives; with Compose, as a value first lacks), as strategicpatch
+	// takes a value paired with one of another kind: the strategicpatch engine types a place by the kind that merges
+	// there, leaving values of other kinds to be taken whole. Else such a value is an error (Lenient: atomic too).
+	OtherKindsAtomic bool
 }
 
 // Collate builds the Element tree of one object from its values and its root type (openapi.Unknown when the kind has no
@@ -245,9 +250,9 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
 		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
 	switch err := kindFits(&s, elements.Local); {
-	case err != nil && !c.opts.Lenient:
+	case err != nil && !c.opts.Lenient && !c.opts.OtherKindsAtomic:
 		return nil, err
-	case err != nil: // (Lenient) a kind the schema rules out is atomic
+	case err != nil: // (Lenient, OtherKindsAtomic) a kind the schema rules out is atomic
 		return c.atomic(&s, vals.HasLive && value.Equal(local, vals.Live)), nil
 	case same || clash: // atomic
 	case local.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):

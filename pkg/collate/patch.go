@@ -30,11 +30,20 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		// "$setElementOrder/<field>" for a list the patch leaves out reorders live's list.
 		return c.patchList(&s, depth)
 	case v.Local.IsMap() || v.Local.IsList(): // (a value the patch leaves out is null)
-		if err := kindFits(&s, elements.Patch); err != nil {
-			return nil, err
-		}
-		if c.opts.Compose && (!v.HasLive || v.Live.Kind() != v.Local.Kind()) && (s.Dirs == nil || !s.Dirs.HasSetOrder) {
-			// A value first lacks (or of another kind) is second's whole; under a map, less its "$patch" maps.
+		kindErr := kindFits(&s, elements.Patch)
+		switch {
+		case kindErr != nil && !c.opts.OtherKindsAtomic:
+			return nil, kindErr
+		case kindErr != nil && !c.opts.Compose:
+			// (OtherKindsAtomic) taken whole, less its directives, as a value of no schema.
+			s.Type = openapi.Unknown
+			return c.whole(&s, v.Local, depth, true)
+		case c.opts.Compose && (kindErr != nil || ((!v.HasLive || v.Live.Kind() != v.Local.Kind()) && (s.Dirs == nil || !s.Dirs.HasSetOrder))):
+			// A value first lacks (or of another kind, or of a kind the schema rules out: OtherKindsAtomic) is second's
+			// whole; under a map, less its "$patch" maps.
+			if kindErr != nil {
+				s.Type = openapi.Unknown
+			}
 			l, _ := s.Parent.(*elements.ListElement)
 			return c.whole(&s, v.Local, depth, s.Parent != nil && (l == nil || !l.HasLive))
 		}

@@ -57,6 +57,9 @@ type Options struct {
 	// empties a map), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: repeated keys applied as
 	// the API server does).
 	Gates features.Gates
+	// OtherKindsAtomic takes whole a value of the patch of a kind the schema rules out, as strategicpatch takes a value
+	// paired with one of another kind (collate.Options.OtherKindsAtomic); else such a value is an error.
+	OtherKindsAtomic bool
 }
 
 // Apply returns live (value.Null: no object yet) patched by patch, modifying neither. Errors are *elements.Error with
@@ -147,11 +150,18 @@ func newReusable() any {
 // map, without its maps holding "$patch"); items second names twice merge in turn into their key's first item. t is
 // used as given: for kubectl's merge keys (gate MultiFieldMergeKeys off) pass the type of openapi.Schema.Kubectl.
 func Compose(first, second value.Value, t *openapi.Type, gates features.Gates) (value.Value, error) {
+	return ComposeOptions(first, second, t, Options{Gates: gates})
+}
+
+// ComposeOptions is Compose reading opts.Gates and opts.OtherKindsAtomic (a value of second of a kind the schema rules
+// out taken whole); it reads no other field of opts.
+func ComposeOptions(first, second value.Value, t *openapi.Type, opts Options) (value.Value, error) {
 	vals, err := roots(first, second)
 	if err != nil {
 		return value.Value{}, err
 	}
-	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: gates})
+	return applyAt(vals, t, 0, Options{compose: true, Ordering: OrderKubectl, MaxDepth: parse.DefaultMaxDepth, Gates: opts.Gates,
+		OtherKindsAtomic: opts.OtherKindsAtomic})
 }
 
 // ApplyType is Apply with t as the root type (nil: no schema), the default depth limit and OrderSeed.
@@ -184,7 +194,8 @@ func roots(live, patch value.Value) (elements.Values, error) {
 // applyAt applies vals' patch to vals' live, if any, at nesting depth (a Repeat applied to its member's outcome, where
 // Phase 2 cannot decide it from the patch's tree: strategy.Options.Reapply); opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
-	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates})
+	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates,
+		OtherKindsAtomic: opts.OtherKindsAtomic})
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -41,6 +41,9 @@ type Options struct {
 	// Gates switch ply's departures from strategicpatch (zero value: all on). Patch creation reads MultiFieldMergeKeys
 	// (off: the schema's kubectl view, so kubectl's patch) and SetOfMaps (off: a set of maps is sent whole).
 	Gates features.Gates
+	// OtherKindsAtomic takes whole a value of modified of a kind the schema rules out, as strategicpatch takes a value
+	// paired with one of another kind (collate.Options.OtherKindsAtomic); else such a value is an error.
+	OtherKindsAtomic bool
 }
 
 // TwoWay returns the patch original->modified, {} for no change; original may be value.Null, modified must be an
@@ -99,7 +102,7 @@ func createIn(mem *delta.Memory, original, modified, current value.Value, root *
 		return value.Value{}, err
 	}
 	check := threeWay && !opts.Overwrite
-	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check})
+	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check, OtherKindsAtomic: opts.OtherKindsAtomic})
 	if err != nil {
 		return value.Value{}, err
 	}

@@ -7,7 +7,11 @@
 // imports nothing of k8s.io/apimachinery's strategicpatch or jsonmergepatch, so that package strategicpatch's api.go can
 // sit inside a copy of apimachinery's own package and call it without an import cycle (test/smpsuite). Each call builds
 // ply's schema type (openapi.Type, in a one-type openapi.FromTypes schema) from the Lookup, asking it only for the keys
-// the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one. A
+// the documents hold (a patch's keys alone when applying), and fails a look-up where strategicpatch fails one: where
+// two documents hold objects (or lists) in values strategicpatch pairs (the items of a list merged by key by their
+// merge key's value). A key holding objects is a struct field, one holding lists and no objects a list (where both,
+// the kind two documents hold in one pair, objects if both or neither); values of another kind there are taken whole
+// (patch and patchgen Options.OtherKindsAtomic), as strategicpatch takes a value paired with one of another kind. A
 // Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
 // objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
 //
@@ -19,8 +23,9 @@
 // values at the keys the patch's objects at its place hold, and those are kept), and that type merges each place
 // where something was left out as scoped assumed from the Lookup (a map as a struct field, a list by the same merge
 // key into struct items), which ApplyMap checks on the type built (kept.mergesAs), converting original whole where it
-// does not: the builder types a field from the kinds the values at its place hold (a key holding a map in one item
-// and a scalar in another has no type, and the lists below it are replaced), which the Lookup does not tell.
+// does not: the builder types a field from the kinds the values at its place hold and from where strategicpatch looks
+// it up (a key holding objects in one pair and lists in another both merging is a struct field; a look-up failing
+// where strategicpatch does not look leaves the field without type), which the Lookup does not tell.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but

@@ -62,7 +62,7 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
 	}
@@ -73,7 +73,7 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 // reuse (patch.ApplyReused): valid until release, which the caller calls once it has encoded or converted the result
 // (on an error, release is nil and the error Apply's, made again).
 func (o Options) applyReused(s *openapi.Schema, original, p value.Value) (out value.Value, release func(), err error) {
-	out, release, err = patch.ApplyReused(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	out, release, err = patch.ApplyReused(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
 	if err != nil {
 		return value.Value{}, nil, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
 	}
@@ -103,7 +103,7 @@ func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) 
 		if err != nil {
 			return value.Value{}, err
 		}
-		next, err := patch.Compose(merged, p, t, o.gates())
+		next, err := patch.ComposeOptions(merged, p, t, patch.Options{Gates: o.gates(), OtherKindsAtomic: true})
 		if err != nil {
 			return value.Value{}, asAPIMachinery(err, docs{elements.Live: merged, elements.Patch: p})
 		}
@@ -118,7 +118,7 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 	if err != nil {
 		return value.Value{}, err
 	}
-	p, err := patchgen.TwoWay(original, modified, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	p, err := patchgen.TwoWay(original, modified, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, docs{elements.Recorded: original, elements.Local: modified})
 	}
@@ -128,12 +128,12 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 // ThreeWay returns kubectl apply's patch (CreateThreeWayMergePatch), checked by fns; unless overwrite, changes of
 // current since original that the patch overwrites are a mergepatch.ErrConflict.
 func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
-	s, _, err := schemaOf(l, diffing, original, modified, current)
+	s, _, err := schemaOf(l, threeWayMode(overwrite), original, modified, current)
 	if err != nil {
 		return value.Value{}, err
 	}
 	in := docs{elements.Recorded: original, elements.Local: modified, elements.Live: current}
-	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), Overwrite: overwrite}
+	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true, Overwrite: overwrite}
 	p, err := patchgen.ThreeWay(original, modified, current, opts)
 	var conflict *apply.ConflictError
 	if !errors.As(err, &conflict) {
@@ -150,21 +150,30 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	if err := preconditions(p, fns); err != nil {
 		return value.Value{}, err
 	}
-	changed, err := patchgen.TwoWay(original, current, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates()})
+	changed, err := patchgen.TwoWay(original, current, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, in)
 	}
 	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(toMap(p)), mergepatch.ToYAMLOrError(toMap(withoutOrder(changed))))
 }
 
+// threeWayMode is the mode of the schema of a three-way patch: overwriting current's changes, strategicpatch compares
+// no more than modified with the others.
+func threeWayMode(overwrite bool) mode {
+	if overwrite {
+		return overwriting
+	}
+	return diffing
+}
+
 // threeWayJSON is ThreeWay's patch as JSON text, built in memory later calls reuse (patchgen.ThreeWayReused), released
 // once encoded and checked by fns (preconditions copies what an error names); an error is ThreeWay's, made again.
 func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup, overwrite bool, fns []mergepatch.PreconditionFunc) ([]byte, error) {
-	s, _, err := schemaOf(l, diffing, original, modified, current)
+	s, _, err := schemaOf(l, threeWayMode(overwrite), original, modified, current)
 	if err != nil {
 		return nil, err
 	}
-	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), Overwrite: overwrite}
+	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true, Overwrite: overwrite}
 	p, release, err := patchgen.ThreeWayReused(original, modified, current, opts)
 	if err != nil {
 		_, err = o.ThreeWay(original, modified, current, l, overwrite, fns...)

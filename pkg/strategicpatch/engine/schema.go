@@ -33,21 +33,37 @@ const (
 
 // A mode says when a failed look-up fails the call, as in strategicpatch: applying a patch (or merging two) looks a key
 // up wherever both documents hold objects (or both lists) there, and fails; creating a patch looks it up where two
-// documents hold objects (or lists) there, and fails only when they differ.
+// documents hold objects (or lists) there, and fails only when they differ. Creating a three-way patch overwriting
+// current's changes (docs original, modified, current), strategicpatch diffs modified against the others only, not
+// original against current (which it diffs for the conflict check): a key is looked up where modified differs.
 type mode uint8
 
 const (
 	merging mode = iota
 	diffing
+	overwriting
 )
 
-// placed is a value at one place of the documents and the document it comes from. A witness (the object a patch
-// applies to) gives no field of its own: only the patch's keys are looked up, as strategicpatch looks them up, and the
-// witness's values there count for failAt and below.
+// diffed reports whether mode m compares documents a and b, creating a patch.
+func (m mode) diffed(a, b int) bool {
+	return m != overwriting || a == modifiedDoc || b == modifiedDoc
+}
+
+// modifiedDoc is the place of modified among a three-way patch's documents.
+const modifiedDoc = 1
+
+// placed is a value at one place of the documents, the document it comes from and its pair. A witness (the object a
+// patch applies to) gives no field of its own: only the patch's keys are looked up, as strategicpatch looks them up, and
+// the witness's values there count for failAt and below.
+//
+// Values of one place pair as strategicpatch pairs them, which is where it looks a key up: the documents' roots pair,
+// a map's values pair with the map's pair, and the items of a list merged by key pair by their merge key's value within
+// the list's pair (other items keep the list's pair). pair names the class: values of one place with equal pairs pair.
 type placed struct {
 	v       value.Value
 	doc     int
 	witness bool
+	pair    int32
 }
 
 // typeOf builds the ply schema type of documents docs (objects or null, all of one type) from l, asking l only for the
@@ -65,7 +81,7 @@ func typeOf(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable bool
 	maps := b.values.take(len(docs))
 	for i, d := range docs {
 		if d.IsMap() {
-			maps = append(maps, placed{d, i, m == merging && i == 0})
+			maps = append(maps, placed{v: d, doc: i, witness: m == merging && i == 0})
 		}
 	}
 	return b.structType(l, objects{maps: maps}, 0)
@@ -79,6 +95,43 @@ type builder struct {
 	values   scratch[placed]
 	declared scratch[openapi.Field]
 	shape    []byte
+	pairs    pairTable
+}
+
+// pairTable numbers the pairs of items of lists merged by key: one number per pair of the list and merge key value.
+type pairTable struct {
+	of map[pairKey]int32
+}
+
+// pairKey is an item's pair: the pair of its list and the value of its merge key.
+type pairKey struct {
+	list int32
+	key  value.ScalarKey
+}
+
+// pairTableMax bounds the entries a pool keeps in a pairTable: a larger one is dropped on release.
+const pairTableMax = 1 << 12
+
+// item is the pair of an item of a list in pair list whose merge key holds key.
+func (t *pairTable) item(list int32, key value.ScalarKey) int32 {
+	if t.of == nil {
+		t.of = map[pairKey]int32{}
+	}
+	k := pairKey{list, key}
+	if p, ok := t.of[k]; ok {
+		return p
+	}
+	p := int32(len(t.of) + 1)
+	t.of[k] = p
+	return p
+}
+
+// reset forgets t's pairs, which refer to the documents.
+func (t *pairTable) reset() {
+	if len(t.of) > pairTableMax {
+		t.of = nil
+	}
+	clear(t.of)
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -88,6 +141,7 @@ func (b *builder) release() {
 	b.fields.reset()
 	b.values.reset()
 	b.declared.reset()
+	b.pairs.reset()
 	builders.Put(b)
 }
 
@@ -174,10 +228,13 @@ func (s *fieldSet) add(key string) int {
 	return i
 }
 
-// objects are the objects of one node: maps themselves, or the items of lists that are objects.
+// objects are the objects of one node: maps themselves, or the items of lists that are objects. The items of lists
+// merged by key (mergeKey) pair through pairs.
 type objects struct {
-	maps    []placed
-	itemsOf []placed
+	maps     []placed
+	itemsOf  []placed
+	mergeKey string
+	pairs    *pairTable
 }
 
 // each calls f with each object, in order.
@@ -188,10 +245,26 @@ func (o objects) each(f func(placed)) {
 	for _, list := range o.itemsOf {
 		for _, it := range list.v.Items() {
 			if it.IsMap() {
-				f(placed{it, list.doc, list.witness})
+				f(placed{v: it, doc: list.doc, witness: list.witness, pair: o.itemPair(list.pair, it)})
 			}
 		}
 	}
+}
+
+// itemPair is the pair of item it of a list in pair list.
+func (o objects) itemPair(list int32, it value.Value) int32 {
+	if o.mergeKey == "" {
+		return list
+	}
+	v, ok := it.Get(o.mergeKey)
+	if !ok {
+		return list
+	}
+	key, ok := v.Key()
+	if !ok {
+		return list
+	}
+	return o.pairs.item(list, key)
 }
 
 // nested reports whether any of o's objects holds a map or a list, or a key starting with "$" (a directive, or a key
@@ -298,12 +371,18 @@ var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct
 // add values to the keys the others hold only.
 //
 // It reads objs twice: first it finds the keys and counts their values, then it gives each key room for its objects and
-// lists from the builder's scratch memory and fills them in.
+// lists from the builder's scratch memory and fills them in, with their pairs (counting needs none).
 func (b *builder) collectFields(objs objects) []fieldValues {
-	fields := fieldSet{fields: b.fields.take(objs.keysHint())}
+	unpaired := objs
+	unpaired.mergeKey = ""
+	fields := fieldSet{fields: b.fields.take(unpaired.keysHint())}
 	read := func(fill bool) {
+		from := unpaired
+		if fill {
+			from = objs
+		}
 		for _, witnesses := range [...]bool{false, true} {
-			objs.each(func(m placed) {
+			from.each(func(m placed) {
 				if m.witness == witnesses {
 					addFields(&fields, m, fill)
 				}
@@ -352,7 +431,7 @@ func addFields(fields *fieldSet, m placed, fill bool) {
 		case fv == nil || f.Value.IsNull():
 		case fill:
 			if f.Value.IsMap() || f.Value.IsList() {
-				fv.values = append(fv.values, placed{f.Value, m.doc, m.witness})
+				fv.values = append(fv.values, placed{v: f.Value, doc: m.doc, witness: m.witness, pair: m.pair})
 			}
 		case f.Value.IsMap():
 			fv.maps++
@@ -373,66 +452,131 @@ func listDirective(key string) (string, bool) {
 }
 
 // fieldType is the type and metadata of field fv.name holding fv, nil for a field left without schema; stable as for
-// structType.
+// structType. The field is typed by the kind kindOf chooses, looked up as strategicpatch looks up paired values of
+// that kind; values of other kinds there (and scalars) are taken whole by the merge, as strategicpatch takes a value
+// paired with one of another kind, or with none.
 func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type, openapi.Meta, bool, error) {
-	name := fv.name
-	n := fv.maps + fv.lists + fv.scalars
-	switch {
-	case n > 0 && fv.maps == n:
-		sub, m, err := l.Struct(name)
+	kind := b.kindOf(fv)
+	if err := b.otherKindFails(l, fv, kind); err != nil {
+		return nil, openapi.Meta{}, false, err
+	}
+	switch kind {
+	case value.KindMap:
+		maps := fv.only(value.Value.IsMap)
+		sub, m, err := l.Struct(fv.name)
 		if err != nil {
-			return nil, openapi.Meta{}, false, b.failAt(err, fv, false)
+			return nil, openapi.Meta{}, false, b.failAt(err, maps, false)
 		}
 		meta := toMeta(m)
 		if meta.Strategy.Has(openapi.StrategyReplace) {
 			// Taken whole: strategicpatch looks nothing up inside.
 			return openapi.Unknown, meta, true, nil
 		}
-		t, stable, err := b.structType(sub, objects{maps: fv.values}, depth+1)
+		t, stable, err := b.structType(sub, objects{maps: maps, pairs: &b.pairs}, depth+1)
 		return t, meta, stable, err
-	case fv.lists == n && (n > 0 || fv.listLookup):
-		sub, m, err := l.Slice(name)
+	case value.KindList:
+		lists := fv.only(value.Value.IsList)
+		sub, m, err := l.Slice(fv.name)
 		if err != nil {
-			return nil, openapi.Meta{}, false, b.failAt(err, fv, fv.ordered)
+			return nil, openapi.Meta{}, false, b.failAt(err, lists, fv.ordered)
 		}
 		meta := toMeta(m)
 		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode == merging {
 			// Replaced whole: applying, strategicpatch looks nothing up inside. (Its conflict check does, item by item.)
 			return atomicList, meta, true, nil
 		}
-		t, stable, err := b.listType(sub, fv.values, depth+1)
+		t, stable, err := b.listType(sub, meta, lists, depth+1)
 		return t, meta, stable, err
 	}
 	return nil, openapi.Meta{}, true, nil
 }
 
-// failAt is err where strategicpatch would look the field up and fail (see mode), nil elsewhere. ordered reports a
-// "$setElementOrder" directive for the field, which strategicpatch looks up whenever it applies one.
-func (b *builder) failAt(err error, fv *fieldValues, ordered bool) error {
-	if b.mode == merging && ordered {
-		return err
+// kindOf is the kind fieldType types fv by: KindMap where it holds objects and no lists, KindList where it holds lists
+// and no objects or a list directive names it and it holds no objects, else (KindNull) none. A field holding both is
+// typed by the kind two documents hold in one pair (and differing, creating a patch), where strategicpatch merges
+// values; by objects where both kinds or neither are so held.
+func (b *builder) kindOf(fv *fieldValues) value.Kind {
+	switch {
+	case fv.maps > 0 && fv.lists == 0:
+		return value.KindMap
+	case fv.lists > 0 && fv.maps == 0, fv.maps == 0 && fv.listLookup:
+		return value.KindList
+	case fv.maps == 0:
+		return value.KindNull
 	}
-	docs := map[int]value.Value{}
-	differ := false
-	for _, p := range fv.values {
-		if first, ok := docs[p.doc]; ok {
-			differ = differ || !value.Equal(first, p.v)
-			continue
-		}
-		for _, other := range docs {
-			differ = differ || !value.Equal(other, p.v)
-		}
-		docs[p.doc] = p.v
+	if !b.paired(fv.only(value.Value.IsMap)) && b.paired(fv.only(value.Value.IsList)) {
+		return value.KindList
 	}
-	if len(docs) < 2 || (b.mode == diffing && !differ) {
-		return nil
-	}
-	return err
+	return value.KindMap
 }
 
-// listType is the type of lists lists, their items of schema l: objects (a struct type), scalars (a primitive type),
-// else no schema; stable as for structType.
-func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, bool, error) {
+// otherKindFails is the error of strategicpatch's look-up of the field holding fv as the kind fieldType does not type
+// it by (typed), objects or lists, where it looks it up (failAt) and the look-up fails; nil elsewhere.
+func (b *builder) otherKindFails(l Lookup, fv *fieldValues, typed value.Kind) error {
+	if fv.maps == 0 || fv.lists == 0 {
+		return nil
+	}
+	lookup, is := l.Struct, value.Value.IsMap
+	if typed == value.KindMap {
+		lookup, is = l.Slice, value.Value.IsList
+	}
+	if _, _, err := lookup(fv.name); err != nil {
+		return b.failAt(err, fv.only(is), false)
+	}
+	return nil
+}
+
+// only moves fv's values of one kind (is) first and returns them.
+func (fv *fieldValues) only(is func(value.Value) bool) []placed {
+	n := 0
+	for i, p := range fv.values {
+		if is(p.v) {
+			fv.values[i], fv.values[n] = fv.values[n], p
+			n++
+		}
+	}
+	return fv.values[:n]
+}
+
+// failAt is err where strategicpatch would look the field holding values up and fail (see mode), nil elsewhere. ordered
+// reports a "$setElementOrder" directive for the field, which strategicpatch looks up whenever it applies one.
+func (b *builder) failAt(err error, values []placed, ordered bool) error {
+	if (b.mode == merging && ordered) || b.paired(values) {
+		return err
+	}
+	return nil
+}
+
+// paired reports whether two documents hold values of one pair among values (values of one kind), which differ when
+// creating a patch: where strategicpatch looks their field up.
+func (b *builder) paired(values []placed) bool {
+	byPair := map[int32][]placed{}
+	for _, p := range values {
+		byPair[p.pair] = append(byPair[p.pair], p)
+	}
+	for _, group := range byPair {
+		docs := map[int]value.Value{}
+		differ := false
+		for _, p := range group {
+			if first, ok := docs[p.doc]; ok {
+				differ = differ || (b.mode.diffed(p.doc, p.doc) && !value.Equal(first, p.v))
+				continue
+			}
+			for doc, other := range docs {
+				differ = differ || (b.mode.diffed(doc, p.doc) && !value.Equal(other, p.v))
+			}
+			docs[p.doc] = p.v
+		}
+		if len(docs) >= 2 && (b.mode == merging || differ) {
+			return true
+		}
+	}
+	return false
+}
+
+// listType is the type of lists lists of metadata meta, their items of schema l: objects (a struct type, the items of
+// a list merged by key pairing by it), scalars (a primitive type), else no schema; stable as for structType.
+func (b *builder) listType(l Lookup, meta openapi.Meta, lists []placed, depth int) (*openapi.Type, bool, error) {
 	maps, scalars := 0, 0
 	for _, list := range lists {
 		for _, it := range list.v.Items() {
@@ -447,8 +591,12 @@ func (b *builder) listType(l Lookup, lists []placed, depth int) (*openapi.Type, 
 	elem, stable := openapi.Unknown, true
 	switch {
 	case maps > 0 && scalars == 0:
+		items := objects{itemsOf: lists, pairs: &b.pairs}
+		if meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1 {
+			items.mergeKey = meta.MergeKey[0]
+		}
 		var err error
-		if elem, stable, err = b.structType(l, objects{itemsOf: lists}, depth); err != nil {
+		if elem, stable, err = b.structType(l, items, depth); err != nil {
 			return nil, false, err
 		}
 	case maps == 0:
