@@ -3,6 +3,7 @@ package visitors
 import (
 	"slices"
 
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -33,12 +34,15 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v, r.Deep):
+		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
+		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
+		probe.Repeated(true)
 		var applied value.Value
 		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, it.Depth())
 		out = elements.Keep(applied)
