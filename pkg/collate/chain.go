@@ -211,11 +211,26 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// flat reports whether patch item v is a map of scalar (or null) fields alone, none named like a directive.
-func flat(v value.Value) bool {
+// plain reports whether patch value v is a map whose fields are scalars, nulls, lists of scalars and maps plain in
+// turn, none named like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges
+// onto its member's outcome map by map.
+func plain(v value.Value) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		return f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$")
+		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return it.IsMap() || it.IsList() }))
 	})
+}
+
+// skeleton returns plain map v's maps alone, as a live to collate v with: each map of v a map node (merged field by
+// field onto its member's outcome), each other field without live, as the patch holds it.
+func skeleton(v value.Value) value.Value {
+	var fields []value.Field
+	for _, f := range v.Fields() {
+		if f.Value.IsMap() {
+			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value)})
+		}
+	}
+	return value.MapFromSorted(fields)
 }
 
 // emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below

@@ -710,7 +710,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
 // not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to; in
-// compose mode, a repeat of scalar fields alone (flat) is a map of them, which Phase 2 merges onto its member's outcome.
+// compose mode, a repeat of plain fields (plain: scalars, lists of them, maps of such fields) is a map of them, which Phase 2 merges onto its member's outcome.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
@@ -720,9 +720,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
-		if c.opts.Compose && flat(local[r.Pos]) {
+		if c.opts.Compose && plain(local[r.Pos]) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
-			s.Live, s.HasLive = value.MapFromSorted(nil), true
+			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
 		if r.Element, r.Err = c.patchNode(s, depth+1); r.Err != nil {
 			r.Element = nil

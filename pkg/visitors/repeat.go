@@ -2,6 +2,7 @@ package visitors
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
@@ -17,8 +18,9 @@ import (
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
 //     live), and the merged lists Phase 1 paired with the member's (chain.go).
-//   - In compose mode, a repeat of scalar fields alone, which Phase 1 collates as a map of them, is merged onto v so
-//     (composeFits): each field as the patch holds it, null included.
+//   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
+//     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
+//     patch holds it, null included, a map merging onto v's map.
 //   - Elsewhere (a directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
 //     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
 
@@ -104,9 +106,11 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 }
 
 // composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
-// live and walked gives: e is a map of fields decided whole, as Phase 1 collates a repeat of scalar fields alone, with
-// no rule, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits); each
-// field's outcome is the patch's value as it stands, null included, and v's other fields stay.
+// live and walked gives: e is a map with no rule, no directive and no strategy replace, as Phase 1 collates a repeat of
+// plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
+// each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
+// strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), or a
+// map: fitting onto v's in turn where v holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
@@ -119,7 +123,42 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	for _, f := range m.Fields {
-		if a, atomic := f.Element.(*elements.AtomicElement); !atomic || a.Dirs != nil || !a.HasLocal {
+		lv, inLive := v.Get(f.Name)
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			if c.Dirs != nil || !c.HasLocal || (inLive && c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) ||
+				(inLive && strings.HasPrefix(f.Name, "$") && !value.Equal(c.Local, lv)) {
+				return false
+			}
+		case *elements.MapElement:
+			if (inLive && lv.IsMap() && !composeFits(c, lv, deep)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
+// another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
+// outcome as live takes it: e's fields are maps of such fields, scalars, nulls, or lists merged by no strategy.
+func composedWhole(e *elements.MapElement) bool {
+	if e.Ruled || e.Dirs != nil {
+		return false
+	}
+	for _, f := range e.Fields {
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			if c.Dirs != nil || !c.HasLocal || (c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) {
+				return false
+			}
+		case *elements.MapElement:
+			if !composedWhole(c) {
+				return false
+			}
+		default:
 			return false
 		}
 	}

@@ -172,8 +172,8 @@ var _ = Describe("collations per operation", func() {
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
-	// each repeat merges in turn into its key's item; a repeat of scalar fields alone is merged onto that item's
-	// outcome from the patches' one tree.
+	// each repeat merges in turn into its key's item; a repeat of plain fields (scalars, lists of them, maps of such
+	// fields, "$retainKeys") is merged onto that item's outcome from the patches' one tree.
 	DescribeTable("patch.Compose of a second patch naming a merge key twice",
 		func(first, second string, count int) {
 			schema, err := openapi.Default()
@@ -192,6 +192,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("repeats of scalar fields, a null kept, onto an item first holds: once",
 			`{"status":{"conditions":[{"type":"Ready","message":null},{"type":"Initialized","reason":null}]}}`,
 			`{"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"Ready","message":"m","reason":null},{"type":"New","status":"False"},{"type":"New","status":null}]}}`, 1),
+		Entry("a repeat whose maps merge onto the item's, an atomic list replaced: once",
+			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1","memory":"1Gi"}},"args":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"limits":{"memory":null},"requests":{"cpu":"2"}},"args":["y"]}]}}`, 1),
+		Entry("a repeat holding \"$retainKeys\", copied: once",
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
