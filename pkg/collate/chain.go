@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -34,6 +35,32 @@ func chain(r, base elements.Element) {
 	case *elements.SetElement:
 		chainSet(r, base)
 	}
+}
+
+// ontoMap records in the Repeat being collated, if any (elements.Repeat.Onto), for directive map s of its tree, which
+// live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
+// a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
+// "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, dropped as well: none recorded). Where building
+// it fails, none is recorded: that error is the front-end's to report, applying the repeat again.
+func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
+	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) ||
+		(directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap)) {
+		return
+	}
+	var onto elements.Element
+	if directive == smp.ReplaceValue {
+		var err error
+		if onto, err = c.whole(s, value.MapFromSorted(data), depth, true); err != nil {
+			return
+		}
+	} else {
+		s.Local = value.MapFromSorted(nil)
+		onto = build(c, &c.atomics, s)
+	}
+	if c.repeat.Onto == nil {
+		c.repeat.Onto = map[int32]elements.Element{}
+	}
+	c.repeat.Onto[dropped] = onto
 }
 
 func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }

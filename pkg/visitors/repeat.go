@@ -17,11 +17,12 @@ import (
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
-//     live), and the merged lists Phase 1 paired with the member's (chain.go).
+//     live), the merged lists Phase 1 paired with the member's (chain.go), and "$patch: replace" or "$patch: delete"
+//     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto).
 //   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
 //     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
 //     patch holds it, null included, a map merging onto v's map.
-//   - Elsewhere (a directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
+//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
 //     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
@@ -35,9 +36,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v, r.Deep):
+	case !o.Compose && r.Element != nil && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
-		out, err = o.onto(r.Element.(*elements.MapElement), v)
+		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
@@ -87,6 +88,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
 			pv, _ := m.Local.Get(f.Name) // (a dropped directive map is null in the node: the patch's value tells)
+			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
+				continue // (merged as the map it is onto a map: Repeat.Onto)
+			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
 			}
@@ -165,6 +169,12 @@ func composedWhole(e *elements.MapElement) bool {
 	return true
 }
 
+// withOnto returns o merging a repeat whose directive maps are onto's nodes where its member's outcome holds a map.
+func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
+	o.directed = onto
+	return o
+}
+
 // retainsOnly reports whether d is a map's "$retainKeys" and nothing more.
 func retainsOnly(d *elements.Directives) bool {
 	return d.HasRetainKeys && !d.ReplaceList && !d.HasSetOrder && !d.HasDeleteFromList
@@ -206,6 +216,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.parentLive = true
 			out, err = in.VisitList(l)
+		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
+			out, err = o.Walker.Walk(directed)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
 			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {
