@@ -1,6 +1,7 @@
 // Package probe lets tests observe how often the engine does a piece of work, at no measurable cost otherwise: pkg/collate
-// reports each collation (Collated), and a test counts them (OnCollation). Invariant: production code never sets a
-// hook, so Collated is one atomic load that finds nil.
+// reports each collation (Collated), and a test counts them (OnCollation); pkg/visitors reports each repeat of a
+// patch's merge key applied to an outcome, and whether the front-end applied it again (Repeated, OnRepeat). Invariant:
+// production code never sets a hook, so Collated and Repeated are one atomic load that finds nil.
 package probe
 
 import "sync/atomic"
@@ -19,4 +20,22 @@ func Collated() {
 func OnCollation(f func()) (restore func()) {
 	prev := collation.Swap(&f)
 	return func() { collation.Store(prev) }
+}
+
+var repeat atomic.Pointer[func(frontEnd bool)]
+
+// Repeated reports one Repeat of a patch's list (elements.Repeat) applied to its member's outcome, not to nothing, to
+// the hook, if a test set one: frontEnd says the front-end applied it again (strategy.Options.Reapply: one collation
+// more), else Phase 2 merged it from the patch's tree.
+func Repeated(frontEnd bool) {
+	if f := repeat.Load(); f != nil {
+		(*f)(frontEnd)
+	}
+}
+
+// OnRepeat makes f the hook Repeated calls, returning the function that restores the previous hook. f may run on any
+// goroutine that applies a patch.
+func OnRepeat(f func(frontEnd bool)) (restore func()) {
+	prev := repeat.Swap(&f)
+	return func() { repeat.Store(prev) }
 }

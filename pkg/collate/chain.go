@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -34,6 +35,32 @@ func chain(r, base elements.Element) {
 	case *elements.SetElement:
 		chainSet(r, base)
 	}
+}
+
+// ontoMap records in the Repeat being collated, if any (elements.Repeat.Onto), for directive map s of its tree, which
+// live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
+// a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
+// "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, dropped as well: none recorded). Where building
+// it fails, none is recorded: that error is the front-end's to report, applying the repeat again.
+func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
+	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) ||
+		(directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap)) {
+		return
+	}
+	var onto elements.Element
+	if directive == smp.ReplaceValue {
+		var err error
+		if onto, err = c.whole(s, value.MapFromSorted(data), depth, true); err != nil {
+			return
+		}
+	} else {
+		s.Local = value.MapFromSorted(nil)
+		onto = build(c, &c.atomics, s)
+	}
+	if c.repeat.Onto == nil {
+		c.repeat.Onto = map[int32]elements.Element{}
+	}
+	c.repeat.Onto[dropped] = onto
 }
 
 func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }
@@ -211,11 +238,26 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// flat reports whether patch item v is a map of scalar (or null) fields alone, none named like a directive.
-func flat(v value.Value) bool {
+// plain reports whether patch value v is a map whose fields are scalars, nulls, lists of scalars and maps plain in
+// turn, none named like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges
+// onto its member's outcome map by map.
+func plain(v value.Value) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		return f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$")
+		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return it.IsMap() || it.IsList() }))
 	})
+}
+
+// skeleton returns plain map v's maps alone, as a live to collate v with: each map of v a map node (merged field by
+// field onto its member's outcome), each other field without live, as the patch holds it.
+func skeleton(v value.Value) value.Value {
+	var fields []value.Field
+	for _, f := range v.Fields() {
+		if f.Value.IsMap() {
+			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value)})
+		}
+	}
+	return value.MapFromSorted(fields)
 }
 
 // emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below

@@ -189,6 +189,9 @@ type collator struct {
 	itemSlab []elements.Item
 	// nodes counts the nodes built: the next node's ID.
 	nodes int32
+	// repeat is the Repeat whose tree is being collated (repeats; nil elsewhere): directive maps record their nodes
+	// onto a map in it (ontoMap).
+	repeat *elements.Repeat
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
@@ -728,8 +731,9 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
 // Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
-// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to; in
-// compose mode, a repeat of scalar fields alone (flat) is a map of them, which Phase 2 merges onto its member's outcome.
+// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to; each
+// repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in
+// compose mode, a repeat of plain fields (plain: scalars, lists of them, maps of such fields) is a map of them, which Phase 2 merges onto its member's outcome.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
@@ -739,11 +743,16 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
-		if c.opts.Compose && flat(local[r.Pos]) {
+		if c.opts.Compose && plain(local[r.Pos]) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
-			s.Live, s.HasLive = value.MapFromSorted(nil), true
+			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		if r.Element, r.Err = c.patchNode(s, depth+1); r.Err != nil {
+		outer := c.repeat
+		if c.repeat = r; c.opts.Compose {
+			c.repeat = nil
+		}
+		r.Element, r.Err = c.patchNode(s, depth+1)
+		if c.repeat = outer; r.Err != nil {
 			r.Element = nil
 		} else if c.opts.MaxDepth > 0 {
 			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))

@@ -89,9 +89,16 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	}
 	hasLive := s.HasLive && s.Live.IsMap()
 	switch {
-	case directive != "" && !hasLive, directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):
-		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does; with the
-		// gate, so is a "$patch: delete" map (document 001).
+	case directive != "" && !hasLive:
+		// A directive map for a field live lacks is dropped (the field stays absent), as strategicpatch does.
+		local := s.Local
+		s.Local = value.Null
+		dropped := build(c, &c.atomics, s)
+		s.Local = local
+		c.ontoMap(s, dropped.ID, data, directive, depth)
+		return dropped, nil
+	case directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):
+		// With the gate, so is a "$patch: delete" map (document 001).
 		s.Local = value.Null
 	case directive == smp.DeleteValue:
 		// Without the gate, a "$patch: delete" map leaves an empty map, as strategicpatch does.

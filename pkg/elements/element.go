@@ -239,6 +239,10 @@ type Repeat struct {
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error.
 	Deep bool
+	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
+	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
+	// empty map): without live, Element's tree drops such a map. Nil without one.
+	Onto map[int32]Element
 }
 
 // Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member

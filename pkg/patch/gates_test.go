@@ -169,6 +169,18 @@ var _ = Describe("feature gates", func() {
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`), true),
 		)
 
+		// (With gate PatchDeleteRemovesMap on, a "$patch: delete" map removes the field: only kubectl's gates compare.)
+		It("off, kubectl's gates: a later item's \"$patch: delete\" maps of the first item's outcome and live's empty them, a nested \"$patch: replace\" map replaces live's", func() {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"1"}},"livenessProbe":{"exec":{"command":["a"]},"periodSeconds":3}}]}}`)
+			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"j","securityContext":{"runAsUser":1}},{"name":"c","resources":{"$patch":"delete"},"securityContext":{"$patch":"delete"},"livenessProbe":{"exec":{"$patch":"replace","command":["b"]}}}]}}`)
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
+			Expect(err).NotTo(HaveOccurred())
+			got, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"j","livenessProbe":{"exec":{"command":["b"]},"periodSeconds":3},"name":"c","resources":{},"securityContext":{}}]}}`)))
+		})
+
 		It("off: an error in a later item of a key names its place in the object", func() {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","readinessProbe":{"tcpSocket":{"port":80}}}]}}`)
 			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"j"},{"name":"c","readinessProbe":{"$patch":"bogus"}}]}}`)

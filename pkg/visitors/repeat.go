@@ -2,7 +2,9 @@ package visitors
 
 import (
 	"slices"
+	"strings"
 
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -15,10 +17,12 @@ import (
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
-//     live), and the merged lists Phase 1 paired with the member's (chain.go).
-//   - In compose mode, a repeat of scalar fields alone, which Phase 1 collates as a map of them, is merged onto v so
-//     (composeFits): each field as the patch holds it, null included.
-//   - Elsewhere (a directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
+//     live), the merged lists Phase 1 paired with the member's (chain.go), and "$patch: replace" or "$patch: delete"
+//     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto).
+//   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
+//     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
+//     patch holds it, null included, a map merging onto v's map.
+//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
 //     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
@@ -32,13 +36,16 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && o.ontoFits(r.Element, v, r.Deep):
-		out, err = o.onto(r.Element.(*elements.MapElement), v)
+	case !o.Compose && r.Element != nil && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
+		probe.Repeated(false)
+		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
+		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
+		probe.Repeated(true)
 		var applied value.Value
 		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, it.Depth())
 		out = elements.Keep(applied)
@@ -81,6 +88,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
 			pv, _ := m.Local.Get(f.Name) // (a dropped directive map is null in the node: the patch's value tells)
+			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
+				continue // (merged as the map it is onto a map: Repeat.Onto)
+			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
 			}
@@ -100,9 +110,11 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 }
 
 // composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
-// live and walked gives: e is a map of fields decided whole, as Phase 1 collates a repeat of scalar fields alone, with
-// no rule, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits); each
-// field's outcome is the patch's value as it stands, null included, and v's other fields stay.
+// live and walked gives: e is a map with no rule, no directive and no strategy replace, as Phase 1 collates a repeat of
+// plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
+// each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
+// strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), or a
+// map: fitting onto v's in turn where v holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
@@ -115,11 +127,52 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	for _, f := range m.Fields {
-		if a, atomic := f.Element.(*elements.AtomicElement); !atomic || a.Dirs != nil || !a.HasLocal {
+		lv, inLive := v.Get(f.Name)
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			if c.Dirs != nil || !c.HasLocal || (inLive && c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) ||
+				(inLive && strings.HasPrefix(f.Name, "$") && !value.Equal(c.Local, lv)) {
+				return false
+			}
+		case *elements.MapElement:
+			if (inLive && lv.IsMap() && !composeFits(c, lv, deep)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
+				return false
+			}
+		default:
 			return false
 		}
 	}
 	return true
+}
+
+// composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
+// another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
+// outcome as live takes it: e's fields are maps of such fields, scalars, nulls, or lists merged by no strategy.
+func composedWhole(e *elements.MapElement) bool {
+	if e.Ruled || e.Dirs != nil {
+		return false
+	}
+	for _, f := range e.Fields {
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			if c.Dirs != nil || !c.HasLocal || (c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) {
+				return false
+			}
+		case *elements.MapElement:
+			if !composedWhole(c) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// withOnto returns o merging a repeat whose directive maps are onto's nodes where its member's outcome holds a map.
+func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
+	o.directed = onto
+	return o
 }
 
 // retainsOnly reports whether d is a map's "$retainKeys" and nothing more.
@@ -163,6 +216,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.parentLive = true
 			out, err = in.VisitList(l)
+		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
+			out, err = o.Walker.Walk(directed)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
 			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {

@@ -212,6 +212,9 @@ type Ordered struct {
 	// parentLive says the list's parent holds a map in live though its node has none: a repeat's list that its
 	// member's outcome lacks, merged onto that outcome's map (repeat.go).
 	parentLive bool
+	// directed holds the nodes of the repeat being merged onto its member's outcome that its directive maps are where that
+	// outcome holds a map (elements.Repeat.Onto; repeat.go).
+	directed map[int32]elements.Element
 }
 
 // Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.

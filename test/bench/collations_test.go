@@ -129,8 +129,9 @@ var _ = Describe("collations per operation", func() {
 	// A patch naming a merge key twice (gate UniqueMergeKeys off) is applied as the API server applies it, each repeat
 	// to the outcome of the items of its key before it, or to nothing where the server takes the list whole: the
 	// repeats are collated with the patch (elements.Repeat.Element), a key's first repeat's merged lists paired with its
-	// member's (elements.Chain); the front-end applies again only what Phase 2 cannot merge onto that outcome (a
-	// directive for a field the outcome holds, a list whose items the outcome holds twice, compose mode).
+	// member's (elements.Chain), its "$patch" maps given their nodes onto a map (elements.Repeat.Onto); the front-end
+	// applies again only what Phase 2 cannot merge onto that outcome (a directive for a list the repeat leaves out, a
+	// list whose items the outcome holds twice, compose mode's lists of maps).
 	DescribeTable("patch.Apply of a patch naming a merge key twice",
 		func(live, p string, count int) {
 			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Gates: features.Kubectl()})
@@ -166,14 +167,17 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat ordering env its key's first item holds by $setElementOrder, deleting one of its items: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"D"},{"name":"B"},{"name":"A"}],"env":[{"name":"D","value":"2"},{"name":"B","value":"3"},{"$patch":"delete","name":"K"}]}]}}`, 1),
+		Entry("a repeat replacing and deleting with \"$patch\" maps its key's first item's outcome holds: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}},"livenessProbe":{"exec":{"command":["a"]},"periodSeconds":3}}]}}`,
+			`{"spec":{"containers":[{"name":"c","securityContext":{"runAsUser":1}},{"name":"c","resources":{"$patch":"replace","requests":{"cpu":"2"}},"securityContext":{"$patch":"delete"},"livenessProbe":{"exec":{"$patch":"replace","command":["b"]}}}]}}`, 1),
 		Entry("a repeat holding a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80},{"containerPort":81,"name":"b"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","ports":[{"containerPort":82},{"containerPort":81,"name":"x"}]}]}}`, 1),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
-	// each repeat merges in turn into its key's item; a repeat of scalar fields alone is merged onto that item's
-	// outcome from the patches' one tree.
+	// each repeat merges in turn into its key's item; a repeat of plain fields (scalars, lists of them, maps of such
+	// fields, "$retainKeys") is merged onto that item's outcome from the patches' one tree.
 	DescribeTable("patch.Compose of a second patch naming a merge key twice",
 		func(first, second string, count int) {
 			schema, err := openapi.Default()
@@ -192,6 +196,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("repeats of scalar fields, a null kept, onto an item first holds: once",
 			`{"status":{"conditions":[{"type":"Ready","message":null},{"type":"Initialized","reason":null}]}}`,
 			`{"status":{"conditions":[{"type":"Ready","status":"True"},{"type":"Ready","message":"m","reason":null},{"type":"New","status":"False"},{"type":"New","status":null}]}}`, 1),
+		Entry("a repeat whose maps merge onto the item's, an atomic list replaced: once",
+			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1","memory":"1Gi"}},"args":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"limits":{"memory":null},"requests":{"cpu":"2"}},"args":["y"]}]}}`, 1),
+		Entry("a repeat holding \"$retainKeys\", copied: once",
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {

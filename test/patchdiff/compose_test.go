@@ -6,11 +6,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate"
 	"github.com/plyproject/ply/pkg/features"
@@ -97,7 +99,8 @@ type kubectlRun struct {
 }
 
 // cases runs judge on each case of spec's kubectl target. judge counts the case's classes and returns a
-// description of a failed one (else ""). cases reports the counts (reportCounts) and asserts that no case failed; it
+// description of a failed one (else ""). cases reports the counts (reportCounts) and how many of the repeats of a
+// merge key applied to an outcome the front-end applied again (reportRepeats), and asserts that no case failed; it
 // returns the number of cases, the counts and the report line.
 func (r kubectlRun) cases(spec string, judge func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string) (int, map[string]int, string) {
 	t, err := difftest.LoadTarget(spec + "/" + difftest.Kubectl)
@@ -106,6 +109,13 @@ func (r kubectlRun) cases(spec string, judge func(t *difftest.Target, i int, c p
 	seed := envInt("PLY_DIFF_SEED", defaultSeed)
 	counts := map[string]int{}
 	var fails []string
+	var repeats, frontEnd atomic.Int64
+	DeferCleanup(probe.OnRepeat(func(again bool) {
+		repeats.Add(1)
+		if again {
+			frontEnd.Add(1)
+		}
+	}))
 	for i := range n {
 		c := patchdiff.Generate(t, r.mode, patchdiff.CaseSeed(seed, r.mode, t.ID()+"/"+r.tag, i))
 		if fail := judge(t, i, c, counts); fail != "" {
@@ -113,6 +123,7 @@ func (r kubectlRun) cases(spec string, judge func(t *difftest.Target, i int, c p
 		}
 	}
 	line := reportCounts(spec+"/kubectl, "+r.label+": ", n, counts)
+	reportRepeats(spec+"/kubectl, "+r.label+": ", frontEnd.Load(), repeats.Load())
 	Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
 	return n, counts, line
 }
@@ -156,6 +167,15 @@ func reportCounts(prefix string, n int, counts map[string]int) string {
 	AddReportEntry("cases", line)
 	fmt.Fprintln(GinkgoWriter, line)
 	return line
+}
+
+// reportRepeats adds the report entry "repeats": of the repeats of a merge key
+// applied to an outcome, how many the front-end applied again (a collation
+// more each, strategy.Options.Reapply), after prefix.
+func reportRepeats(prefix string, frontEnd, repeats int64) {
+	line := fmt.Sprintf("%sfront-end re-applications: %d of %d repeats", prefix, frontEnd, repeats)
+	AddReportEntry("repeats", line)
+	fmt.Fprintln(GinkgoWriter, line)
 }
 
 // halves returns the two halves of kubectl's three-way patch for case c as
