@@ -75,10 +75,8 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 		m.Meta.Strategy.Has(openapi.StrategyReplace) || (deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false
 	}
-	for _, f := range v.Fields() {
-		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
-			return false
-		}
+	if holdsRuledField(m, v) {
+		return false
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
@@ -121,10 +119,8 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false
 	}
-	for _, f := range v.Fields() {
-		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
-			return false
-		}
+	if holdsRuledField(m, v) {
+		return false
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
@@ -236,4 +232,15 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		}
 	}
 	return elements.Keep(value.MapFromSorted(fields)), nil
+}
+
+// holdsRuledField reports whether map v holds a field that a merge rule of m's type decides: the rule's outcome need
+// not be the repeat merged onto v's value.
+func holdsRuledField(m *elements.MapElement, v value.Value) bool {
+	for _, f := range v.Fields() {
+		if _, meta := m.Type.Child(f.Key); meta.Rule != nil {
+			return true
+		}
+	}
+	return false
 }
