@@ -73,3 +73,34 @@ var _ = Describe("the look-ups of a Go type and the types of its objects, cached
 		}
 	})
 })
+
+var _ = Describe("the types cached for a Go type's objects", func() {
+	// Both lists of a pod's containers, and both lists of scalars of a container: directives naming one or the other
+	// are the patches' only difference.
+	const live = `{"spec":{"template":{"spec":{` +
+		`"containers":[{"name":"a","args":["x","y"],"command":["x","y"]},{"name":"b"}],` +
+		`"initContainers":[{"name":"a","args":["x","y"],"command":["x","y"]},{"name":"b"}]}}}}`
+	pod := func(fields string) string { return `{"spec":{"template":{"spec":{` + fields + `}}}}` }
+	patches := []string{
+		pod(`"$setElementOrder/containers":[{"name":"b"},{"name":"a"}]`),
+		pod(`"$setElementOrder/initContainers":[{"name":"b"},{"name":"a"}]`),
+		pod(`"containers":[{"name":"a","$deleteFromPrimitiveList/args":["x"]}]`),
+		pod(`"containers":[{"name":"a","$deleteFromPrimitiveList/command":["x"]}]`),
+		pod(`"initContainers":[{"name":"a","$deleteFromPrimitiveList/args":["x"]}]`),
+	}
+
+	It("tell patches apart by the names their directives give, as apimachinery does", func() {
+		seen := map[string]bool{}
+		for round := range 3 {
+			for _, p := range patches {
+				want, err := sp.StrategicMergePatch([]byte(live), []byte(p), appsv1.Deployment{})
+				Expect(err).NotTo(HaveOccurred())
+				got, err := ply.StrategicMergePatch([]byte(live), []byte(p), appsv1.Deployment{})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(MatchJSON(want), "round %d, patch %s", round, p)
+				seen[string(want)] = true
+			}
+		}
+		Expect(seen).To(HaveLen(len(patches)), "each patch changes the object in its own way")
+	})
+})
