@@ -248,6 +248,9 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
 	}
+	if o.Patch && !n.HasLocal && !n.HasLive { // (a repeat's list its patch only orders: Phase 1's, for its base)
+		return elements.Absent, nil
+	}
 	outs := o.Memory.outcomesOf(len(items) + len(extra))
 	var err error
 	id := 0 // items' IDs, then extra's
