@@ -179,6 +179,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item holds: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/b","name":"z"},{"mountPath":"/n","name":"n"}]},{"name":"c","image":"i","$setElementOrder/volumeMounts":[{"mountPath":"/n"},{"mountPath":"/b"},{"mountPath":"/a"}]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"/k"},{"mountPath":"/n"},{"mountPath":"/a"}]}]}}`, 1),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
