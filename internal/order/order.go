@@ -191,7 +191,18 @@ func Apart(e *elements.ListElement, ord []int) []elements.Repeat {
 // ApartIn is Apart with inLive saying whether e's parent holds a map in live: a Repeat's list whose parent in its
 // own tree has no live, merged onto a member's outcome holding that map, is ordered as with it.
 func ApartIn(e *elements.ListElement, ord []int, inLive bool) []elements.Repeat {
-	ordered := (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder)
+	return apart(e, ord, (e.HasLive && e.Live.IsList()) || (inLive && e.Dirs != nil && e.Dirs.HasSetOrder))
+}
+
+// ApartOnto is Apart for a Repeat's "$patch: replace" list whose own tree has no live, merged onto a member's outcome
+// holding a list there: ordered as with that list for live, each repeat after its key's member.
+func ApartOnto(e *elements.ListElement, ord []int) []elements.Repeat {
+	return apart(e, ord, true)
+}
+
+// apart orders the members ord of patch list e and its Repeats: ordered, each repeat after its key's member and
+// earlier repeats; else each at its patch position.
+func apart(e *elements.ListElement, ord []int, ordered bool) []elements.Repeat {
 	rank := make([]int, len(e.Items)+len(e.LiveExtra)) // a member's position in ord
 	out := make([]elements.Repeat, len(ord), len(ord)+len(e.Repeats))
 	for i, id := range ord {

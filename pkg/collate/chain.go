@@ -37,6 +37,89 @@ func chain(r, base elements.Element) {
 	}
 }
 
+// orderedLeftOut gives each field of repeat tree r, through its maps, that r's patch leaves out but orders by
+// "$setElementOrder" alone (an atomic node without a value, as the repeat's tree without live builds it), where base,
+// the tree of the member r is applied to, holds a merged list there of baseValues' kinds (a keyed list, a set of
+// scalars, live's list of maps or of scalars taken whole), the list node a collation of
+// r with base's outcome as live builds: a list without items of the patch, paired with base's (elements.Chain, its
+// Named from the order). Entries a collation with live would refuse leave the node as it is.
+func (c *collator) orderedLeftOut(r, base elements.Element) {
+	m, _ := r.(*elements.MapElement)
+	b, _ := base.(*elements.MapElement)
+	if m == nil || b == nil || b.Ruled {
+		return
+	}
+	for i, f := range m.Fields {
+		j, found := slices.BinarySearchFunc(b.Fields, f.Name, byName)
+		if !found {
+			continue
+		}
+		if a, _ := f.Element.(*elements.AtomicElement); a != nil {
+			if l := c.orderedList(a, b.Fields[j].Element); l != nil {
+				m.Fields[i].Element = l
+			}
+		} else {
+			c.orderedLeftOut(f.Element, b.Fields[j].Element)
+		}
+	}
+}
+
+// orderedList returns the list node of orderedLeftOut for atomic node a, paired with base, or nil where a is not a
+// merged list left out and ordered alone, base holds no list of a's kind (keyed, or a set of scalars; taken from live,
+// its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
+// collation with live accepts.
+func (c *collator) orderedList(a *elements.AtomicElement, base elements.Element) elements.Element {
+	if a.HasLocal || a.Dirs == nil || !ordersOnly(a.Dirs) || a.Ruled || !elements.MergedList(a.Type, &a.Meta) {
+		return nil
+	}
+	s := a.Node
+	s.Values = elements.Values{}
+	keyed := false
+	switch b := base.(type) {
+	case *elements.ListElement:
+		keyed = true
+	case *elements.SetElement:
+	case *elements.AtomicElement: // (a list the member takes from live: of maps keyed, of scalars a set)
+		items := b.Live.Items()
+		maps := slices.ContainsFunc(items, value.Value.IsMap)
+		if !takenFromLive(b) || len(items) == 0 || (maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsMap() })) ||
+			(!maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsScalar() || v.IsNull() })) {
+			return nil
+		}
+		keyed = maps
+	default:
+		return nil
+	}
+	switch {
+	case keyed:
+		if len(s.Meta.MergeKey) == 0 || elements.SetOfMaps(s.Type, &s.Meta) || !keyedOrder(&s) {
+			return nil
+		}
+		l := build(c, &c.lists, &s)
+		if chainKeyed(l, base); l.Chain == nil {
+			return nil
+		}
+		return l
+	default:
+		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) {
+			return nil
+		}
+		l := build(c, &c.sets, &s)
+		if chainSet(l, base); l.Chain == nil {
+			return nil
+		}
+		return l
+	}
+}
+
+// keyedOrder reports whether each entry of keyed list n's "$setElementOrder" is a map holding its merge key.
+func keyedOrder(n *elements.Node) bool {
+	return !slices.ContainsFunc(n.Dirs.SetOrder.Items(), func(v value.Value) bool {
+		_, err := localKey(n, "", 0, v, n.Type.Item(), elements.Patch, false)
+		return err != nil
+	})
+}
+
 // ontoMap records in the Repeat being collated, if any (elements.Repeat.Onto), for directive map s of its tree, which
 // live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
 // a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a

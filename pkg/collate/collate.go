@@ -731,7 +731,8 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
 // Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
-// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to; each
+// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to, those it
+// only orders given list nodes so paired (orderedLeftOut); each
 // repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in
 // compose mode, a repeat of plain fields (plain: scalars, lists of them, maps of such fields) is a map of them, which Phase 2 merges onto its member's outcome.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
@@ -761,6 +762,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			paired = map[int]bool{}
 		}
 		if !paired[r.ID] && r.Element != nil && !c.opts.Compose {
+			c.orderedLeftOut(r.Element, e.Items[r.ID].Element)
 			chain(r.Element, e.Items[r.ID].Element)
 		}
 		paired[r.ID] = true

@@ -25,10 +25,11 @@ func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
 
 // chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
 // as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
-// base's item of lv fits onto it (ontoFits, deep as given).
+// base's item of lv fits onto it (ontoFits, deep as given); a list the patch only orders (no value) orders items of lv
+// (without any, the collation fails: which items the list holds is unknown).
 func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 	chain, items := chainOf(e)
-	if chain == nil {
+	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0) {
 		return false
 	}
 	all, _, ok := o.chained(items, chain, lv)

@@ -17,8 +17,10 @@ import (
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
-//     live), the merged lists Phase 1 paired with the member's (chain.go), and "$patch: replace" or "$patch: delete"
-//     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto).
+//     live), the merged lists Phase 1 paired with the member's (chain.go; a list the repeat only orders by
+//     "$setElementOrder" among them, absent where v lacks it), "$patch: replace" or "$patch: delete"
+//     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto), and a "$patch: replace" list naming
+//     a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
 //     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
 //     patch holds it, null included, a map merging onto v's map.
@@ -97,7 +99,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !o.chainFits(c, lv, deep) {
+			if !replacedApart(c, lv) && !o.chainFits(c, lv, deep) {
 				return false
 			}
 		default:
@@ -212,6 +214,11 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.parentLive = true
 			out, err = in.VisitList(l)
+		} else if l != nil && inLive && replacedApart(l, lv) {
+			// The patch's items replace lv's, its repeats apart, each after its key's member (order.ApartOnto).
+			in := o
+			in.listLive = true
+			out, err = in.VisitList(l)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
@@ -232,6 +239,16 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		}
 	}
 	return elements.Keep(value.MapFromSorted(fields)), nil
+}
+
+// replacedApart reports whether e, a list of a repeat's tree, is a "$patch: replace" list naming a key twice, with no
+// other directive and no rule, and lv, its member's outcome there, a list: collated with lv as live, its items are the
+// patch's whole (collated alone, as in e), lv's are dropped, and its repeats stay apart, each after its key's member;
+// e walked with lv a list for live (Ordered.listLive) gives that.
+func replacedApart(e elements.Element, lv value.Value) bool {
+	l, _ := e.(*elements.ListElement)
+	return l != nil && lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
+		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
 }
 
 // holdsRuledField reports whether map v holds a field that a merge rule of m's type decides: the rule's outcome need

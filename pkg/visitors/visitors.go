@@ -212,6 +212,9 @@ type Ordered struct {
 	// parentLive says the list's parent holds a map in live though its node has none: a repeat's list that its
 	// member's outcome lacks, merged onto that outcome's map (repeat.go).
 	parentLive bool
+	// listLive says the list's live, which its node lacks, is a list: a repeat's "$patch: replace" list naming a key
+	// twice, merged onto a member's outcome holding a list there (repeat.go).
+	listLive bool
 	// directed holds the nodes of the repeat being merged onto its member's outcome that its directive maps are where that
 	// outcome holds a map (elements.Repeat.Onto; repeat.go).
 	directed map[int32]elements.Element
@@ -244,6 +247,9 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 	n := e.Base()
 	if !o.Patch && (!n.LocalSet() || !n.Local.IsList()) {
 		return Decide(n), nil
+	}
+	if o.Patch && !n.HasLocal && !n.HasLive { // (a repeat's list its patch only orders: Phase 1's, for its base)
+		return elements.Absent, nil
 	}
 	outs := o.Memory.outcomesOf(len(items) + len(extra))
 	var err error
@@ -301,6 +307,9 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 	entries := order.Apart(e, ord)
 	if o.parentLive {
 		entries = order.ApartIn(e, ord, true)
+	}
+	if o.listLive {
+		entries = order.ApartOnto(e, ord)
 	}
 	for _, r := range entries {
 		out := outs[r.ID]

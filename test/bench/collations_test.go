@@ -173,6 +173,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":[{"containerPort":80},{"containerPort":81,"name":"b"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","ports":[{"containerPort":82},{"containerPort":81,"name":"x"}]}]}}`, 1),
+		Entry("a repeat's \"$patch: replace\" list naming a key twice, onto a list its key's first item's outcome holds: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item holds: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/b","name":"z"},{"mountPath":"/n","name":"n"}]},{"name":"c","image":"i","$setElementOrder/volumeMounts":[{"mountPath":"/n"},{"mountPath":"/b"},{"mountPath":"/a"}]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"/k"},{"mountPath":"/n"},{"mountPath":"/a"}]}]}}`, 1),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
