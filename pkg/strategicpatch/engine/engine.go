@@ -34,6 +34,19 @@ func (o Options) gates() features.Gates {
 	return g.With(features.MultiFieldMergeKeys, true)
 }
 
+// applying returns the options of applying a patch under s, a call's one-type schema (nil for Compose, which reads
+// only Gates and OtherKindsAtomic): a value of a kind the schema rules out is taken whole, as strategicpatch takes a
+// value paired with one of another kind.
+func (o Options) applying(s *openapi.Schema) patch.Options {
+	return patch.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true}
+}
+
+// creating returns the options of creating a patch under s, a call's one-type schema, values of a kind the schema
+// rules out taken whole as in applying; overwrite as patchgen.Options.Overwrite (false for a two-way patch, as its zero value).
+func (o Options) creating(s *openapi.Schema, overwrite bool) patchgen.Options {
+	return patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true, Overwrite: overwrite}
+}
+
 // rootName names the root type in the one-type schema of a call.
 const rootName = "root"
 
@@ -62,7 +75,7 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	out, err := patch.Apply(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
+	out, err := patch.Apply(original, p, o.applying(s))
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
 	}
@@ -73,7 +86,7 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 // reuse (patch.ApplyReused): valid until release, which the caller calls once it has encoded or converted the result
 // (on an error, release is nil and the error Apply's, made again).
 func (o Options) applyReused(s *openapi.Schema, original, p value.Value) (out value.Value, release func(), err error) {
-	out, release, err = patch.ApplyReused(original, p, patch.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
+	out, release, err = patch.ApplyReused(original, p, o.applying(s))
 	if err != nil {
 		return value.Value{}, nil, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
 	}
@@ -103,7 +116,7 @@ func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) 
 		if err != nil {
 			return value.Value{}, err
 		}
-		next, err := patch.ComposeOptions(merged, p, t, patch.Options{Gates: o.gates(), OtherKindsAtomic: true})
+		next, err := patch.ComposeOptions(merged, p, t, o.applying(nil))
 		if err != nil {
 			return value.Value{}, asAPIMachinery(err, docs{elements.Live: merged, elements.Patch: p})
 		}
@@ -118,7 +131,7 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 	if err != nil {
 		return value.Value{}, err
 	}
-	p, err := patchgen.TwoWay(original, modified, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
+	p, err := patchgen.TwoWay(original, modified, o.creating(s, false))
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, docs{elements.Recorded: original, elements.Local: modified})
 	}
@@ -133,7 +146,7 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 		return value.Value{}, err
 	}
 	in := docs{elements.Recorded: original, elements.Local: modified, elements.Live: current}
-	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true, Overwrite: overwrite}
+	opts := o.creating(s, overwrite)
 	p, err := patchgen.ThreeWay(original, modified, current, opts)
 	var conflict *apply.ConflictError
 	if !errors.As(err, &conflict) {
@@ -150,7 +163,7 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	if err := preconditions(p, fns); err != nil {
 		return value.Value{}, err
 	}
-	changed, err := patchgen.TwoWay(original, current, patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true})
+	changed, err := patchgen.TwoWay(original, current, o.creating(s, false))
 	if err != nil {
 		return value.Value{}, asAPIMachinery(err, in)
 	}
@@ -173,7 +186,7 @@ func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup,
 	if err != nil {
 		return nil, err
 	}
-	opts := patchgen.Options{Schema: s, TypeName: rootName, Gates: o.gates(), OtherKindsAtomic: true, Overwrite: overwrite}
+	opts := o.creating(s, overwrite)
 	p, release, err := patchgen.ThreeWayReused(original, modified, current, opts)
 	if err != nil {
 		_, err = o.ThreeWay(original, modified, current, l, overwrite, fns...)
