@@ -740,7 +740,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 	base := c.opts.Depth
 	defer func() { c.opts.Depth = base }()
 	c.opts.Depth = 0
-	var paired map[int]bool // the members whose first repeat is collated
+	paired := make(map[int]bool, len(e.Repeats)) // the members whose first repeat is collated
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
@@ -757,9 +757,6 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Element = nil
 		} else if c.opts.MaxDepth > 0 {
 			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
-		}
-		if paired == nil {
-			paired = map[int]bool{}
 		}
 		if !paired[r.ID] && r.Element != nil && !c.opts.Compose {
 			c.orderedLeftOut(r.Element, e.Items[r.ID].Element)
