@@ -229,8 +229,8 @@ type Item struct {
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item of scalar fields alone
-// has an empty map for live, its fields then nodes of their own), at the item's depth; in a key's first repeat, its
-// merged lists are paired with the member's (Chain). Err is the error collating it (Element nil then), which only
+// has an empty map for live, its fields then nodes of their own), at the item's depth; its merged lists are paired with
+// those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is the error collating it (Element nil then), which only
 // applying the repeat to nothing reports. Both are unset in a member order (order.Apart's entries of ID alone, Pos -1).
 type Repeat struct {
 	ID, Pos int
@@ -259,6 +259,10 @@ type Chain struct {
 	Of            []int
 	Gone, Deleted []int
 	Named         []int32
+	// Laid reports a Base of an earlier repeat's tree: Phase 2 knows where its outcome's items are from only where it
+	// merged that repeat from its tree (then Of numbers Base's Items, followed, for a Base chained in turn, by its own
+	// base's members).
+	Laid bool
 }
 
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,

@@ -17,7 +17,8 @@ import (
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
-//     live), the merged lists Phase 1 paired with the member's (chain.go; a list the repeat only orders by
+//     live), the merged lists Phase 1 paired with those of the trees v is built from (chain.go: the member's, or an
+//     earlier repeat's of the key, laid out where Phase 2 merged it; a list the repeat only orders by
 //     "$setElementOrder" among them, absent where v lacks it), "$patch: replace" or "$patch: delete"
 //     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto), and a "$patch: replace" list naming
 //     a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
@@ -225,6 +226,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {
 			out, err = o.Walker.Walk(f.Element)
+			o.layAlone(f.Element, out)
 		}
 		if err != nil {
 			return elements.Absent, err
