@@ -436,6 +436,19 @@ func skeleton(v value.Value) value.Value {
 	return value.MapFromSorted(fields)
 }
 
+// ordersOtherThanList reports whether patch item v, a data item (no "$patch"), orders by "$setElementOrder" a field
+// it sets to other than a list: collated with any live, and applied by the API server onto any map, it fails.
+func ordersOtherThanList(v value.Value) bool {
+	if _, directive := v.Get(smp.DirectiveKey); directive || !v.IsMap() {
+		return false
+	}
+	return slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+		name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		list, set := v.Get(name)
+		return orders && set && !list.IsList()
+	})
+}
+
 // emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below
 // e (the depth limit, for a Repeat's Deep).
 func emptyMapAt(e elements.Element, room int) bool {

@@ -758,7 +758,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
 		if c.repeat = outer; r.Err != nil {
-			r.Element = nil
+			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if c.opts.MaxDepth > 0 {
 			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
 		}

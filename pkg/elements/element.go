@@ -236,6 +236,9 @@ type Repeat struct {
 	ID, Pos int
 	Element Element
 	Err     error
+	// Fails reports an Err that applying the repeat to any outcome gives as well: the item orders by "$setElementOrder"
+	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
+	Fails bool
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error.
 	Deep bool

@@ -14,6 +14,8 @@ import (
 // applies it: each later item of the key to the outcome of the ones before, or, where the server takes the patch's
 // list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
+//   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
+//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it.
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
@@ -36,6 +38,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	var err error
 	switch {
 	case v.IsNull() && r.Err != nil:
+		err = r.Err
+	case r.Fails:
+		probe.Repeated(false)
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)

@@ -315,6 +315,7 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 	if o.listLive {
 		entries = order.ApartOnto(e, ord)
 	}
+	var owner []int // (where o records layouts: repeat.go)
 	for _, r := range entries {
 		out := outs[r.ID]
 		if r.Pos >= 0 {
@@ -324,8 +325,11 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 			}
 		}
 		if out.Present {
-			list = append(list, out.Value)
+			list, owner = append(list, out.Value), append(owner, r.ID)
 		}
+	}
+	if o.laid != nil {
+		o.laid[e.ID] = layout{list: value.List(list), owner: owner}
 	}
 	return elements.Keep(value.List(list)), nil
 }

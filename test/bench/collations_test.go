@@ -188,9 +188,29 @@ var _ = Describe("collations per operation", func() {
 		Entry("a key named three times, its later repeat's list merged onto a list the first took whole, naming a key twice: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":80},{"containerPort":53,"name":"b"}]},{"name":"c","ports":[{"containerPort":80,"name":"h"},{"containerPort":53,"hostPort":5},{"containerPort":81}]}]}}`, 1),
+		Entry("a key named three times, its later repeat's list merged onto a list the one before took whole and ordered, naming a key twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80},{"containerPort":53}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":80},{"containerPort":53,"name":"b"}]},{"name":"c","ports":[{"containerPort":53,"hostPort":5},{"containerPort":81}]}]}}`, 1),
 		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"/k"},{"mountPath":"/n"},{"mountPath":"/a"}]}]}}`, 1),
+	)
+
+	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
+	// list: elements.Repeat.Fails) fails with its own collation's error.
+	DescribeTable("patch.Apply of a patch naming a merge key twice that the API server refuses",
+		func(live, p string, count int) {
+			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Gates: features.Kubectl()})
+			Expect(err).To(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), sp.Meta())
+			Expect(err).To(HaveOccurred(), "the API server refuses it")
+		},
+		Entry("a repeat ordering a list it sets to null, its key's first item holding that list: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"A"}],"env":null}]}}`, 1),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
