@@ -70,11 +70,12 @@ func fieldLayers(layers []layer, name string) []layer {
 }
 
 // orderedLeftOut gives each field of repeat tree r, through its maps, that r's patch leaves out but orders by
-// "$setElementOrder" alone (an atomic node without a value, as the repeat's tree without live builds it), where base,
-// the tree of the member r is applied to, holds a merged list there of baseValues' kinds (a keyed list, a set of
-// scalars, live's list of maps or of scalars taken whole), the list node a collation of
-// r with base's outcome as live builds: a list without items of the patch, paired with base's (elements.Chain, its
-// Named from the order). Entries a collation with live would refuse leave the node as it is.
+// "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" alone (an atomic node without a value, as the
+// repeat's tree without live builds it), where layers, the trees of the outcome r is applied to (fieldLayers), hold a
+// merged list there of baseValues' kinds (a keyed list, a set of scalars, live's list of maps or of scalars taken
+// whole), the list node a collation of r with that outcome as live builds: a list without items of the patch, paired
+// with the newest layer's (elements.Chain, its Named from the order, its Deleted from the values deleted). Entries or
+// values a collation with live would refuse leave the node as it is.
 func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
 	m, _ := r.(*elements.MapElement)
 	if m == nil {
@@ -100,7 +101,7 @@ func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
 // its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
 // collation with live accepts.
 func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.Element {
-	if a.HasLocal || a.Dirs == nil || !ordersOnly(a.Dirs) || a.Ruled || !elements.MergedList(a.Type, &a.Meta) {
+	if a.HasLocal || a.Dirs == nil || !ordersOrDeletesOnly(a.Dirs) || a.Ruled || !elements.MergedList(a.Type, &a.Meta) {
 		return nil
 	}
 	s := a.Node
@@ -123,7 +124,7 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 	}
 	switch {
 	case keyed:
-		if len(s.Meta.MergeKey) == 0 || elements.SetOfMaps(s.Type, &s.Meta) || !keyedOrder(&s) {
+		if len(s.Meta.MergeKey) == 0 || elements.SetOfMaps(s.Type, &s.Meta) || s.Dirs.HasDeleteFromList || !keyedOrder(&s) {
 			return nil
 		}
 		l := build(c, &c.lists, &s)
@@ -132,7 +133,8 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 		}
 		return l
 	default:
-		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) {
+		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
+			(s.Dirs.HasDeleteFromList && !deletesFrom(base, s.Dirs.DeleteFromList)) {
 			return nil
 		}
 		l := build(c, &c.sets, &s)
@@ -391,9 +393,41 @@ func memberValue(it *elements.Item, n *elements.Node) value.Value {
 	return n.Live.Items()[it.LiveIndex]
 }
 
-// ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
-func ordersOnly(d *elements.Directives) bool {
-	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+// ordersOrDeletesOnly reports whether d is a list's "$setElementOrder" or "$deleteFromPrimitiveList", or both, and
+// nothing more.
+func ordersOrDeletesOnly(d *elements.Directives) bool {
+	return (d.HasSetOrder || d.HasDeleteFromList) && !d.HasRetainKeys && !d.ReplaceList
+}
+
+// deletesFrom reports whether "$deleteFromPrimitiveList" values del apply to the outcome of set base, as a collation
+// with that outcome as live checks them (format.CheckDirs): the values base's outcome may hold are scalars of one
+// class (numbers one), that of del where both have any.
+func deletesFrom(base layer, del value.Value) bool {
+	values, left, ok := baseValues(base)
+	if !ok {
+		return false
+	}
+	class, any := value.KindNull, false
+	for i, v := range values {
+		k := v.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		switch {
+		case left != nil && left[i]:
+		case !v.IsScalar() || (any && k != class):
+			return false
+		default:
+			class, any = k, true
+		}
+	}
+	return !any || del.Len() == 0 || slices.ContainsFunc(del.Items(), func(d value.Value) bool {
+		k := d.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		return k == class
+	})
 }
 
 // named returns, given d's "$setElementOrder", each of n base items' first position there (elements.Chain's Named; -1:

@@ -21,7 +21,9 @@ import (
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
 //     live), the merged lists Phase 1 paired with those of the trees v is built from (chain.go: the member's, or an
 //     earlier repeat's of the key, laid out where Phase 2 merged it; a list the repeat only orders by
-//     "$setElementOrder" among them, absent where v lacks it), "$patch: replace" or "$patch: delete"
+//     "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where v lacks it), a list
+//     the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
+//     (nulledDeleting), "$patch: replace" or "$patch: delete"
 //     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto), and a "$patch: replace" list naming
 //     a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
@@ -96,6 +98,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 			pv, _ := m.Local.Get(f.Name) // (a dropped directive map is null in the node: the patch's value tells)
 			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
 				continue // (merged as the map it is onto a map: Repeat.Onto)
+			}
+			if c.Dirs != nil && nulledDeleting(c, lv) {
+				continue
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
@@ -256,6 +261,37 @@ func replacedApart(e elements.Element, lv value.Value) bool {
 	l, _ := e.(*elements.ListElement)
 	return l != nil && lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
 		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+}
+
+// nulledDeleting reports whether atomic node c of a repeat's tree is a field the repeat sets to null, deleting from it
+// by "$deleteFromPrimitiveList" alone, whose values a collation with lv, the member's outcome there, as live accepts
+// (lv's items of one class, numbers one, not objects but in a set of maps, that of the values deleted where both have
+// any; another lv holds no items): its outcome is absent, as that of c's own tree.
+func nulledDeleting(c *elements.AtomicElement, lv value.Value) bool {
+	d := c.Dirs
+	if !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !c.HasLocal || !c.Local.IsNull() {
+		return false
+	}
+	live, liveOne := itemClass(lv.Items())
+	deleted, _ := itemClass(d.DeleteFromList.Items())
+	return liveOne && (live != value.KindMap || elements.SetOfMaps(c.Type, &c.Meta)) &&
+		(lv.Len() == 0 || d.DeleteFromList.Len() == 0 || live == deleted)
+}
+
+// itemClass returns the kind of items, numbers all value.KindInt, and whether they are all of it (none: true).
+func itemClass(items []value.Value) (value.Kind, bool) {
+	var class value.Kind
+	for i, it := range items {
+		k := it.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		if i > 0 && k != class {
+			return class, false
+		}
+		class = k
+	}
+	return class, true
 }
 
 // holdsRuledField reports whether map v holds a field that a merge rule of m's type decides: the rule's outcome need
