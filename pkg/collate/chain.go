@@ -101,11 +101,12 @@ func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
 // its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
 // collation with live accepts.
 func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.Element {
-	if a.HasLocal || a.Dirs == nil || !ordersOrDeletesOnly(a.Dirs) || a.Ruled || !elements.MergedList(a.Type, &a.Meta) {
+	if (a.HasLocal && !elements.EmptyOrdered(&a.Node)) || a.Dirs == nil || !ordersOrDeletesOnly(a.Dirs) || a.Ruled ||
+		!elements.MergedList(a.Type, &a.Meta) {
 		return nil
 	}
 	s := a.Node
-	s.Values = elements.Values{}
+	s.Values = elements.Values{Local: a.Local, HasLocal: a.HasLocal}
 	keyed := false
 	switch b := base.e.(type) {
 	case *elements.ListElement:

@@ -192,6 +192,9 @@ type collator struct {
 	// repeat is the Repeat whose tree is being collated (repeats; nil elsewhere): directive maps record their nodes
 	// onto a map in it (ontoMap).
 	repeat *elements.Repeat
+	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
+	// Phase 2: collatingRepeat), nil without one.
+	emptyOrder error
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
@@ -752,16 +755,17 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer := c.repeat
-		if c.repeat = r; c.opts.Compose {
+		outer, outerEmpty := c.repeat, c.emptyOrder
+		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
 			c.repeat = nil
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
-		if c.repeat = outer; r.Err != nil {
+		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
-		} else if c.opts.MaxDepth > 0 {
+		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
 		}
+		c.repeat, c.emptyOrder = outer, outerEmpty
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}

@@ -230,8 +230,11 @@ type Item struct {
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item of scalar fields alone
 // has an empty map for live, its fields then nodes of their own), at the item's depth; its merged lists are paired with
-// those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is the error collating it (Element nil then), which only
-// applying the repeat to nothing reports. Both are unset in a member order (order.Apart's entries of ID alone, Pos -1).
+// those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is the
+// error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
+// merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which
+// applying it to an outcome that holds items there does not give. Both are unset in a member order (order.Apart's
+// entries of ID alone, Pos -1).
 type Repeat struct {
 	ID, Pos int
 	Element Element
@@ -246,6 +249,12 @@ type Repeat struct {
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
 	// empty map): without live, Element's tree drops such a map. Nil without one.
 	Onto map[int32]Element
+}
+
+// EmptyOrdered reports whether n, of a Repeat's tree, is a list the repeat holds empty and orders by
+// "$setElementOrder" (Repeat.Err): collated with live holding no items there, it fails.
+func EmptyOrdered(n *Node) bool {
+	return n.HasLocal && n.Local.IsList() && n.Local.Len() == 0 && n.Dirs != nil && n.Dirs.HasSetOrder
 }
 
 // Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member

@@ -15,7 +15,9 @@ import (
 // list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
-//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it.
+//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
+//     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
+//     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items.
 //   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
 //     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
 //     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
@@ -38,15 +40,19 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	it := l.Items[r.ID].Element.Base()
 	var out elements.Outcome
 	var err error
+	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
+	if r.Err != nil && r.Element != nil && !v.IsNull() {
+		held, known = emptyOrdersHeld(r.Element, v)
+	}
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
-	case r.Fails:
+	case r.Fails || (known && !held):
 		probe.Repeated(false)
 		err = r.Err
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
+	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
@@ -292,6 +298,46 @@ func itemClass(items []value.Value) (value.Kind, bool) {
 		class = k
 	}
 	return class, true
+}
+
+// emptyOrdersHeld reports, for repeat tree e applied to v, whether each merged list e holds empty and orders by
+// "$setElementOrder" alone (elements.Repeat.Err: the repeat's error without live) is a list with items in v, as
+// collating the repeat with v as live requires; known is false where such a list lies in a list's items, which the
+// items of v they pair with decide.
+func emptyOrdersHeld(e elements.Element, v value.Value) (held, known bool) {
+	switch e := e.(type) {
+	case *elements.MapElement:
+		held = true
+		for _, f := range e.Fields {
+			lv, _ := v.Get(f.Name)
+			h, k := emptyOrdersHeld(f.Element, lv)
+			if !k {
+				return false, false
+			}
+			held = held && h
+		}
+		return held, true
+	case *elements.ListElement:
+		return emptyOrderHeld(&e.Node, e.Items, v)
+	case *elements.SetElement:
+		return emptyOrderHeld(&e.Node, e.Items, v)
+	case *elements.AtomicElement:
+		return emptyOrderHeld(&e.Node, nil, v)
+	}
+	return true, true
+}
+
+// emptyOrderHeld is emptyOrdersHeld for node n of a repeat's tree, its Items items if a list.
+func emptyOrderHeld(n *elements.Node, items []elements.Item, v value.Value) (held, known bool) {
+	if elements.EmptyOrdered(n) {
+		return v.IsList() && v.Len() > 0, true
+	}
+	for p := range items {
+		if h, _ := emptyOrdersHeld(items[p].Element, value.Null); !h {
+			return false, false
+		}
+	}
+	return true, true
 }
 
 // holdsRuledField reports whether map v holds a field that a merge rule of m's type decides: the rule's outcome need

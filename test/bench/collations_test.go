@@ -197,6 +197,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat deleting by \"$deleteFromPrimitiveList\" alone from a set its key's first item's outcome holds: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a","d"]}}}}]}}`, 1),
+		Entry("a repeat holding empty and ordering by \"$setElementOrder\" a list its key's first item's outcome holds: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"K"},{"name":"B"}],"env":[]}]}}`, 1),
 		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"/k"},{"mountPath":"/n"},{"mountPath":"/a"}]}]}}`, 1),
@@ -214,6 +217,9 @@ var _ = Describe("collations per operation", func() {
 			_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), sp.Meta())
 			Expect(err).To(HaveOccurred(), "the API server refuses it")
 		},
+		Entry("a repeat holding empty and ordering a list its key's first item's outcome lacks: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"A"}],"env":[]}]}}`, 1),
 		Entry("a repeat ordering a list it sets to null, its key's first item holding that list: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"A"}],"env":null}]}}`, 1),
