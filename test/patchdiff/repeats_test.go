@@ -23,15 +23,7 @@ import (
 // patch given one item more (repeat).
 // PLY_DIFF_REPEATS_N sets the cases per target.
 var _ = Describe("patches naming a merge key twice, every feature gate off, against strategicpatch", func() {
-	for _, spec := range difftest.Specs {
-		It("agree on random "+spec.Name+" cases", func() {
-			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "repeats", label: "repeated keys", env: "PLY_DIFF_REPEATS_N", def: 400}
-			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				return judgeRepeated(t, c, counts, repeat, "no keyed list")
-			})
-			Expect(counts["agree"]).To(BeNumerically(">", n/10), "too few cases repeat a key and merge: %s", line)
-		})
-	}
+	repeatedRun{tag: "repeats", label: "repeated keys", none: "no keyed list", repeated: repeat, least: 10}.specs()
 })
 
 // Patches whose lists name one merge key three times, every feature gate
@@ -40,15 +32,7 @@ var _ = Describe("patches naming a merge key twice, every feature gate off, agai
 // the suite above, each keyed list given two items more of one key
 // (repeatTwice).
 var _ = Describe("patches naming a merge key three times, every feature gate off, against strategicpatch", func() {
-	for _, spec := range difftest.Specs {
-		It("agree on random "+spec.Name+" cases", func() {
-			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "repeats-twice", label: "keys named three times", env: "PLY_DIFF_REPEATS_N", def: 400}
-			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				return judgeRepeated(t, c, counts, repeatTwice, "no keyed list")
-			})
-			Expect(counts["agree"]).To(BeNumerically(">", n/10), "too few cases repeat a key and merge: %s", line)
-		})
-	}
+	repeatedRun{tag: "repeats-twice", label: "keys named three times", none: "no keyed list", repeated: repeatTwice, least: 10}.specs()
 })
 
 // Patches whose lists of scalars (sets) name one value twice, every feature
@@ -58,16 +42,30 @@ var _ = Describe("patches naming a merge key three times, every feature gate off
 // kubectl targets whose patch agrees without repeats, some set lists of the
 // patch given one of their values again (repeatSetValue).
 var _ = Describe("patches naming a set's value twice, every feature gate off, against strategicpatch", func() {
+	repeatedRun{tag: "set-repeats", label: "repeated set values", none: "no set", repeated: repeatSetValue, least: 20}.specs()
+})
+
+// repeatedRun is a suite of the ApplyDirectives cases of each kubectl target, their patches given repeats by
+// repeated (judgeRepeated; none counts a case it finds nothing to repeat in), seeded under tag, reported under label;
+// more than one case in least must agree.
+type repeatedRun struct {
+	tag, label, none string
+	repeated         func(value.Value, *openapi.Type, *rand.Rand) (value.Value, bool)
+	least            int
+}
+
+// specs adds the suite's spec for each target.
+func (r repeatedRun) specs() {
 	for _, spec := range difftest.Specs {
 		It("agree on random "+spec.Name+" cases", func() {
-			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "set-repeats", label: "repeated set values", env: "PLY_DIFF_REPEATS_N", def: 400}
+			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: r.tag, label: r.label, env: "PLY_DIFF_REPEATS_N", def: 400}
 			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				return judgeRepeated(t, c, counts, repeatSetValue, "no set")
+				return judgeRepeated(t, c, counts, r.repeated, r.none)
 			})
-			Expect(counts["agree"]).To(BeNumerically(">", n/20), "too few cases repeat a set value and merge: %s", line)
+			Expect(counts["agree"]).To(BeNumerically(">", n/r.least), "too few cases repeat and merge: %s", line)
 		})
 	}
-})
+}
 
 // judgeRepeated judges case c of target t with its patch given repeats by
 // repeated (counted as none when it finds nothing to repeat): only what the
