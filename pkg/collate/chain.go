@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -449,13 +450,18 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v is a map whose fields are scalars, nulls, lists of scalars and maps plain in
-// turn, none named like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges
-// onto its member's outcome map by map.
-func plain(v value.Value) bool {
+// plain reports whether patch value v, of type t, is a map whose fields are scalars, nulls, lists of scalars, lists
+// the schema merges by no strategy whose items are scalars or maps plain in turn, and maps plain in turn, none named
+// like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges onto its member's
+// outcome map by map.
+func plain(v value.Value, t *openapi.Type) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value)) ||
-			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return it.IsMap() || it.IsList() }))
+		ct, meta := t.Child(f.Key)
+		whole := !elements.MergedList(ct, &meta)
+		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value, ct)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool {
+				return it.IsList() || (it.IsMap() && (!whole || !plain(it, ct.Item())))
+			}))
 	})
 }
 

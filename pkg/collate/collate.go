@@ -738,8 +738,8 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // is built from (chainOnto: the member's, then the key's earlier repeats', each merged onto the ones before), those it
 // only orders given list nodes so paired (orderedLeftOut); after a failed repeat, later ones of its key are not paired.
 // Each repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in compose mode,
-// a repeat of plain fields (plain: scalars, lists of them, maps of such fields) is a map of them, which Phase 2 merges
-// onto its member's outcome.
+// a repeat of plain fields (plain: scalars, lists of them or, merged by no strategy, of maps of such fields, maps of
+// such fields) is a map of them, which Phase 2 merges onto its member's outcome.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
@@ -751,7 +751,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
-		if c.opts.Compose && plain(local[r.Pos]) {
+		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}

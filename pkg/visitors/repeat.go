@@ -28,7 +28,8 @@ import (
 //     (nulledDeleting), "$patch: replace" or "$patch: delete"
 //     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto), and a "$patch: replace" list naming
 //     a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
-//   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
+//   - In compose mode, a repeat of plain fields (scalars, lists of scalars, lists the schema merges by no strategy of
+//     scalars or maps of such fields, maps of such fields), which Phase 1
 //     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
 //     patch holds it, null included, a map merging onto v's map.
 //   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
