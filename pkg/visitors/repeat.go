@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -18,22 +19,24 @@ import (
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
 //     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
 //     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items.
-//   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
-//     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
-//     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
-//     live), the merged lists Phase 1 paired with those of the trees v is built from (chain.go: the member's, or an
-//     earlier repeat's of the key, laid out where Phase 2 merged it; a list the repeat only orders by
-//     "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where v lacks it), a list
-//     the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
-//     (nulledDeleting), "$patch: replace" or "$patch: delete"
-//     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto), and a "$patch: replace" list naming
-//     a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
-//   - In compose mode, a repeat of plain fields (scalars, lists of scalars, lists the schema merges by no strategy of
-//     scalars or maps of such fields, maps of such fields), which Phase 1
-//     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
-//     patch holds it, null included, a map merging onto v's map.
-//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
-//     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
+//   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
+//     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
+//     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
+//     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
+//     from (chain.go: the member's, or an earlier repeat's of the key, laid out where Phase 2 merged it; a list the
+//     repeat only orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where
+//     v lacks it), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes
+//     its values (nulledDeleting), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase
+//     1 built for that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list
+//     (replacedApart: the patch's items, each repeat after its key's member).
+//   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
+//     maps fails (composeDisagrees), as patches merged must agree on it; a repeat of plain fields (scalars, lists of
+//     scalars, lists the schema merges by no strategy of scalars or maps of such fields, maps of such fields), which
+//     Phase 1 collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as
+//     the patch holds it, null included, a map merging onto v's map.
+//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
+//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists of maps,
+//     sets v holds, "$setElementOrder") the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -56,6 +59,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
+	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
+		probe.Repeated(false)
+		err = composeDisagrees(r.Element, v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
@@ -159,6 +165,31 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds
+// a "$retainKeys" or "$setElementOrder/<f>" (data, copied in compose mode) that v's map at its place holds otherwise:
+// the patches merged must agree on it. Nil where none differs.
+func composeDisagrees(e elements.Element, v value.Value) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, inLive := v.Get(f.Name)
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			directive := f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)
+			if inLive && directive && m.Type.Field(f.Name) == nil && c.HasLocal && !value.Equal(c.Local, lv) {
+				return m.Errorf(elements.Patch, f.Name+" differs from the first patch's; patches merged must agree on it")
+			}
+		case *elements.MapElement:
+			if err := composeDisagrees(c, lv); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as

@@ -257,6 +257,22 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
 	)
 
+	It("patch.Compose of a second patch whose repeat's \"$retainKeys\" differs from the outcome's fails, collating once", func() {
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		first := `{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`
+		second := `{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`
+		_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
+		Expect(err).To(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = sp.MergePatches([]byte(first), []byte(second))
+		Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
+	})
+
 	It("patch.Apply of kubectl's patch collates once", func() {
 		p, err := patchgen.ThreeWay(recorded, local, live, patchgen.Options{Overwrite: true})
 		Expect(err).NotTo(HaveOccurred())
