@@ -128,10 +128,10 @@ var _ = Describe("collations per operation", func() {
 
 	// A patch naming a merge key twice (gate UniqueMergeKeys off) is applied as the API server applies it, each repeat
 	// to the outcome of the items of its key before it, or to nothing where the server takes the list whole: the
-	// repeats are collated with the patch (elements.Repeat.Element), a key's first repeat's merged lists paired with its
-	// member's (elements.Chain), its "$patch" maps given their nodes onto a map (elements.Repeat.Onto); the front-end
-	// applies again only what Phase 2 cannot merge onto that outcome (a directive for a list the repeat leaves out, a
-	// list whose items the outcome holds twice, compose mode's lists of maps).
+	// repeats are collated with the patch (elements.Repeat.Element), each repeat's merged lists paired with those of the
+	// member's tree or of the key's earlier repeats (elements.Chain), its "$patch" maps given their nodes onto a map
+	// (elements.Repeat.Onto); the front-end applies again only what Phase 2 cannot merge onto that outcome
+	// (docs/extending.md, "One collation per operation", lists it).
 	DescribeTable("patch.Apply of a patch naming a merge key twice",
 		func(live, p string, count int) {
 			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Gates: features.Kubectl()})
