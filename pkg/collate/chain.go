@@ -299,15 +299,15 @@ func chainSet(r *elements.SetElement, base layer) {
 }
 
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
-// lays out from its tree: a keyed list whose live repeats no key and that replaces nothing (its own repeats merged in
-// turn or kept apart), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
+// lays out from its tree: a keyed list whose live repeats no key and that names no key twice where it replaces live's
+// list (its own repeats merged in turn or kept apart; live's items a "$patch: replace" drops Deleted), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
 // Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole. left marks the
 // values the outcome cannot hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
 	case *elements.ListElement:
 		switch {
-		case len(e.LiveExtra) > 0 || e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList):
+		case len(e.LiveExtra) > 0 || e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList && len(e.Repeats) > 0):
 			return nil, nil, false
 		case e.Chain != nil:
 			return chainedValues(&e.Node, e.Items, e.Chain)

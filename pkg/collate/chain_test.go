@@ -100,9 +100,19 @@ var _ = Describe("a repeat's lists paired with its member's", func() {
 		Expect(repeatField(live, p, 1, "env").(*elements.ListElement).Chain).To(BeNil())
 	})
 
-	It("does not pair with a member's list replacing live's", func() {
+	It("pairs with a member's list replacing live's, whose live items are deleted there", func() {
 		e := repeatField(`{"containers":[{"name":"c","env":[{"name":"A"}]}]}`,
-			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"}]},{"name":"c","env":[{"name":"B","value":"1"}]}]}`, 0, "env")
+			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"}]},{"name":"c","env":[{"name":"A","value":"2"},{"name":"B","value":"1"}]}]}`, 0, "env")
+		chain := e.(*elements.ListElement).Chain
+		Expect(chain).NotTo(BeNil())
+		base := chain.Base.(*elements.ListElement)
+		Expect(base.Items[1].Deleted).To(BeTrue(), "live's A, which the member's replace drops")
+		Expect(chain.Of).To(Equal([]int{1, 0}), "A live's (deleted: new in the outcome), B the member's")
+	})
+
+	It("does not pair with a member's list replacing live's that names a key twice", func() {
+		e := repeatField(`{"containers":[{"name":"c","env":[{"name":"A"}]}]}`,
+			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"},{"name":"B","value":"0"}]},{"name":"c","env":[{"name":"B","value":"1"}]}]}`, 0, "env")
 		Expect(e.(*elements.ListElement).Chain).To(BeNil())
 	})
 })
