@@ -159,8 +159,12 @@ func keyedOrder(n *elements.Node) bool {
 // live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
 // a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
 // "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, dropped as well: none recorded). Where building
-// it fails, none is recorded: that error is the front-end's to report, applying the repeat again.
+// it fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
+// is recorded in the Repeat's Merges.
 func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
+	if c.repeat != nil && directive == smp.MergeValue {
+		c.repeat.Merges = append(c.repeat.Merges, dropped)
+	}
 	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) ||
 		(directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap)) {
 		return

@@ -249,6 +249,9 @@ type Repeat struct {
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
 	// empty map): without live, Element's tree drops such a map. Nil without one.
 	Onto map[int32]Element
+	// Merges holds the IDs of the nodes Element's tree holds for its "$patch: merge" maps (dropped without live): where
+	// the outcome the repeat is applied to holds a map there, the repeat fails, as maps merge without that directive.
+	Merges []int32
 }
 
 // EmptyOrdered reports whether n, of a Repeat's tree, is a list the repeat holds empty and orders by

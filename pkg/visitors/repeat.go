@@ -18,7 +18,8 @@ import (
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
 //     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
-//     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items.
+//     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items. One holding a
+//     "$patch: merge" map (Repeat.Merges) fails onto an outcome holding a map there (mergeDirected).
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -54,6 +55,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case r.Fails || (known && !held):
 		probe.Repeated(false)
 		err = r.Err
+	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
+		probe.Repeated(false)
+		err = mergeDirected(r.Element, v, r.Merges)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
@@ -165,6 +169,29 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
+// "$patch: merge" map of the repeat (merges: their nodes' IDs, elements.Repeat.Merges), reached through maps v holds:
+// maps merge without that directive. Nil where there is none.
+func mergeDirected(e elements.Element, v value.Value, merges []int32) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, _ := v.Get(f.Name)
+		if !lv.IsMap() {
+			continue
+		}
+		if c := f.Element.Base(); slices.Contains(merges, c.ID) {
+			return c.Errorf(elements.Patch, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+		}
+		if err := mergeDirected(f.Element, lv, merges); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds
