@@ -1,6 +1,7 @@
 package collate
 
 import (
+	"github.com/plyproject/ply/internal/order"
 	"slices"
 	"strings"
 
@@ -303,15 +304,16 @@ func chainSet(r *elements.SetElement, base layer) {
 }
 
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
-// lays out from its tree: a keyed list whose live repeats no key and that names no key twice where it replaces live's
-// list (its own repeats merged in turn or kept apart; live's items a "$patch: replace" drops Deleted), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
+// lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed) and that
+// names no key twice where it replaces live's list (its own repeats merged in turn or kept apart; live's items a
+// "$patch: replace" drops Deleted), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
 // Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole. left marks the
 // values the outcome cannot hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
 	case *elements.ListElement:
 		switch {
-		case len(e.LiveExtra) > 0 || e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList && len(e.Repeats) > 0):
+		case e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList && len(e.Repeats) > 0) || !extrasKeyed(e):
 			return nil, nil, false
 		case e.Chain != nil:
 			return chainedValues(&e.Node, e.Items, e.Chain)
@@ -335,6 +337,13 @@ func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 		return e.Live.Items(), nil, takenFromLive(e)
 	}
 	return nil, nil, false
+}
+
+// extrasKeyed reports whether keyed list e's LiveExtra, live's later items of a key, if any, each name a member (Of),
+// and e keeps no repeats of its own apart: in its outcome, such an item is one more of its member's key.
+func extrasKeyed(e *elements.ListElement) bool {
+	return len(e.LiveExtra) == 0 || (!slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return it.Of < 0 }) &&
+		(len(e.Repeats) == 0 || !order.RepeatsApart(e)))
 }
 
 // chainedValues returns baseValues for list n of a repeat's tree, its Items items, chained by ch: its outcome is its
@@ -370,7 +379,8 @@ func memberLayers(b elements.Element, j int) (layers []layer, ok bool) {
 	switch {
 	case l == nil:
 		return nil, false
-	case j < len(l.Items) && slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }):
+	case j < len(l.Items) && (slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) ||
+		slices.ContainsFunc(l.LiveExtra, func(it elements.Item) bool { return it.Of == j })):
 		return nil, false
 	case l.Chain == nil:
 		return []layer{{e: l.Items[j].Element}}, true

@@ -194,11 +194,12 @@ func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.
 }
 
 // baseLayout returns, for each item of lv, the item of chain base b it is (owner: elements.Chain's Of numbering; for a
-// list taken from live, its positions), and each base item's first position in lv (first; -1: none); ok is false
+// list taken from live, its positions; live's later items of a key, LiveExtra, its member's), and each base item's
+// first position in lv (first; -1: none); ok is false
 // where lv is not b's outcome: a patch's list whose members, ordered as Ordered orders them (its repeats apart by
 // order.Apart), less those deleted, are not lv's items one for one, or live's list that is not lv.
 func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []int, ok bool) {
-	var items []elements.Item
+	var items, extra []elements.Item
 	switch b := b.(type) {
 	case *elements.AtomicElement:
 		if lv != b.Live {
@@ -210,13 +211,13 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 		}
 		return owner, owner, true
 	case *elements.ListElement:
-		items = b.Items
+		items, extra = b.Items, b.LiveExtra
 	case *elements.SetElement:
 		items = b.Items
 	default:
 		return nil, nil, false
 	}
-	ord := order.List(b, items, nil, o.Ordering, true, false, o.Memory.intsOf())
+	ord := order.List(b, items, extra, o.Ordering, true, false, o.Memory.intsOf())
 	entries := make([]elements.Repeat, len(ord))
 	for i, id := range ord {
 		entries[i] = elements.Repeat{ID: id, Pos: -1}
@@ -230,8 +231,17 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	}
 	owner = make([]int, 0, lv.Len())
 	for _, r := range entries {
+		if r.ID >= len(items) { // live's later item of a key: one more of its member's
+			if x := extra[r.ID-len(items)]; !x.Deleted {
+				if first[x.Of] < 0 {
+					first[x.Of] = len(owner)
+				}
+				owner = append(owner, x.Of)
+			}
+			continue
+		}
 		switch {
-		case r.ID >= len(items) || (r.Pos < 0 && first[r.ID] >= 0):
+		case r.Pos < 0 && first[r.ID] >= 0:
 			return nil, nil, false
 		case items[r.ID].Deleted:
 		case r.Pos < 0 || first[r.ID] >= 0: // (a repeat apart follows its member)
