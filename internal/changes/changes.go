@@ -107,8 +107,17 @@ func Detach(cs []Change) {
 }
 
 // Collect lists the changes of a decided tree in walk order: children in the tree's order (Fields, Items, LiveExtra).
+// A node an outcome tree decided (Patches) has its changes compared as values (between).
 func Collect(root elements.Element, outcomes Outcomes) []Change {
-	return collect(nil, root, outcomes)
+	c := collector{outcomes: outcomes}
+	c.patches, _ = outcomes.(Patches)
+	return c.collect(nil, root)
+}
+
+// collector is one Collect: the walk's outcomes and, if it tells them, the nodes outcome trees decided.
+type collector struct {
+	outcomes Outcomes
+	patches  Patches
 }
 
 // Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker with Record).
@@ -119,11 +128,14 @@ type Outcomes interface {
 // collect appends to out the changes at and below e: Kept where a registered rule did not take local's value, then an
 // Add or Remove when only one of live and e's outcome is set (not null), else its children's, else (not a map) a
 // Replace when the outcome differs from live.
-func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
+func (c *collector) collect(out []Change, e elements.Element) []Change {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
-	res := outcomes.Outcome(n)
+	res := c.outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
+	if c.patches != nil && c.patches.Patched(n) != nil {
+		return between(out, n.Path(), n.Live, res.Value, liveOK, present, n.Type, n.Meta)
+	}
 	if kept(n, res) {
 		out = append(out, Change{node: n, Op: Kept, Source: elements.Local})
 	}
@@ -145,17 +157,17 @@ func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 	switch e := e.(type) {
 	case *elements.MapElement:
 		for _, f := range e.Fields {
-			out = collect(out, f.Element, outcomes)
+			out = c.collect(out, f.Element)
 		}
 		return out
 	case *elements.ListElement:
-		out = collectItems(out, e.Items, nil, outcomes)
-		out = collectItems(out, e.LiveExtra, e.Items, outcomes)
+		out = c.collectItems(out, e.Items, nil)
+		out = c.collectItems(out, e.LiveExtra, e.Items)
 	case *elements.SetElement:
-		out = collectItems(out, e.Items, nil, outcomes)
+		out = c.collectItems(out, e.Items, nil)
 	case elements.Parent: // a program's element kind
 		for _, ch := range e.Children() {
-			out = collect(out, ch, outcomes)
+			out = c.collect(out, ch)
 		}
 	}
 	if len(out) == before && !value.Equal(n.Live, res.Value) {
@@ -178,10 +190,10 @@ func kept(n *elements.Node, res elements.Outcome) bool {
 
 // collectItems appends to out the changes of items; with keys (items a list's LiveExtra, keys its Items) a live
 // duplicate goes with its key's item: Recorded when local dropped that key since the last apply.
-func collectItems(out []Change, items, keys []elements.Item, outcomes Outcomes) []Change {
+func (c *collector) collectItems(out []Change, items, keys []elements.Item) []Change {
 	for i := range items {
 		mark := len(out)
-		out = collect(out, items[i].Element, outcomes)
+		out = c.collect(out, items[i].Element)
 		if of := items[i].Of; keys != nil && of >= 0 && keys[of].RemovedSinceRecorded() {
 			for k := mark; k < len(out); k++ {
 				out[k].Source = elements.Recorded
