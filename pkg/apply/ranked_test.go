@@ -1,0 +1,43 @@
+package apply_test
+
+import (
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
+)
+
+// A merge whose list repeats a merge key or a set value (gate UniqueMergeKeys off: Ranked), or whose local value below a
+// value live holds as another kind repeats a key, is decided there by kubectl's three-way patch entry applied to live's
+// value, which Phase 1 collates beside the tree (elements.Patched): the result is kubectl's, in one collation, and the
+// change list compares live with that outcome.
+var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key (testdata/ranked)", func() {
+	var collations atomic.Int64
+	BeforeEach(func() {
+		collations.Store(0)
+		DeferCleanup(probe.OnCollation(func() { collations.Add(1) }))
+	})
+	DescribeTable("is kubectl's, in one collation, its changes read off the outcome",
+		func(path string) {
+			f := loadFixture(path)
+			opts := apply.DefaultOptions()
+			opts.Gates = features.Kubectl()
+			res, err := apply.Merge(f.get("recorded"), f.get("local"), f.get("live"), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			Expect(res.Object).To(equalValue(f.get("want")))
+			var want []string
+			for _, c := range f.get("changes").Items() {
+				s, _ := c.AsString()
+				want = append(want, s)
+			}
+			Expect(changeLines(res.Changes)).To(Equal(want))
+			Expect(f.get("want")).To(equalValue(kubectlMerge(f)), "the fixture's want is kubectl's")
+		},
+		entries("ranked"),
+	)
+})
