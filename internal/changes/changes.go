@@ -41,6 +41,8 @@ type Change struct {
 	// field of a retainKeys union) or Recorded (local dropped it since the last apply).
 	Source elements.Source
 	node   *elements.Node
+	// rel, below a node an outcome tree decided (node), is the rest of the path (Patches).
+	rel []step
 	// path is the path once Detach has materialised it (node nil then).
 	path *segment
 }
@@ -56,6 +58,12 @@ type segment struct {
 // Path returns where the change is. Each call builds a new Path.
 func (c Change) Path() fieldpath.Path {
 	switch {
+	case c.node != nil && c.rel != nil:
+		p := append(make(fieldpath.Path, 0, c.node.Depth()+len(c.rel)), c.node.Path()...)
+		for _, s := range c.rel {
+			p = append(p, s.element())
+		}
+		return p
 	case c.node != nil:
 		return c.node.Path()
 	case c.path == nil:
@@ -77,12 +85,12 @@ func Detach(cs []Change) {
 	var nodes [16]*elements.Node
 	chain := nodes[:0] // and its nodes, by depth
 	for i := range cs {
-		n := cs[i].node
+		n, rel := cs[i].node, cs[i].rel
 		if n == nil {
 			continue
 		}
 		depth := n.Depth()
-		for len(chain) < depth {
+		for len(chain) < depth+len(rel) {
 			chain = append(chain, nil)
 		}
 		// A node of the last path has the same path to it (and above).
@@ -98,11 +106,15 @@ func Detach(cs []Change) {
 		for seg.up != nil && seg.up.shared >= seg.shared {
 			seg.up = seg.up.up // holds none of the shared elements
 		}
-		seg.elems = make([]fieldpath.Element, depth-seg.shared)
+		seg.elems = make([]fieldpath.Element, depth-seg.shared+len(rel))
 		for d, cur := depth-1, n; d >= seg.shared; d, cur = d-1, cur.Parent.Base() {
 			seg.elems[d-seg.shared], chain[d] = cur.PathElement(), cur
 		}
-		cs[i].path, cs[i].node, last = seg, nil, seg
+		// A path below a node an outcome tree decided goes on with its steps, which no node stands for (none shares them).
+		for k, s := range rel {
+			seg.elems[depth-seg.shared+k], chain[depth+k] = s.element(), nil
+		}
+		cs[i].path, cs[i].node, cs[i].rel, last = seg, nil, nil, seg
 	}
 }
 
@@ -134,7 +146,8 @@ func (c *collector) collect(out []Change, e elements.Element) []Change {
 	res := c.outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
 	if c.patches != nil && c.patches.Patched(n) != nil {
-		return between(out, n.Path(), n.Live, res.Value, liveOK, present, n.Type, n.Meta)
+		d := differ{at: n}
+		return d.between(out, n.Live, res.Value, liveOK, present, n.Type, n.Meta)
 	}
 	if kept(n, res) {
 		out = append(out, Change{node: n, Op: Kept, Source: elements.Local})

@@ -1,7 +1,6 @@
 package changes
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/openapi"
@@ -20,110 +19,189 @@ type Patches interface {
 	Patched(*elements.Node) *elements.Patched
 }
 
-// between appends the changes from live value lv (liveOK: set, not null) to outcome ov (present: set, not null) at
-// path at, of type t and metadata meta (see Patches).
-func between(out []Change, at fieldpath.Path, lv, ov value.Value, liveOK, present bool, t *openapi.Type, meta openapi.Meta) []Change {
+// step is one step of a path below a node an outcome tree decided, which Path materialises: a map field, or a merged
+// list's item named by its identity (its merge key fields, or, in a set, its value).
+type step struct {
+	field    string
+	item     value.Value
+	mergeKey []string
+	itemType *openapi.Type // (nil: a map field)
+	set      bool
+}
+
+// element is the path element of s.
+func (s step) element() fieldpath.Element {
+	switch {
+	case s.itemType == nil:
+		return fieldpath.Field(s.field)
+	case s.set:
+		return fieldpath.Val(s.item)
+	}
+	return fieldpath.Key(elements.KeyFields(s.item, s.mergeKey, s.itemType))
+}
+
+// differ compares values below node at (an outcome tree decided it), the path to the values compared in steps.
+type differ struct {
+	at    *elements.Node
+	steps []step
+}
+
+// add appends the change of op by src where the differ stands, its path kept as steps (one allocation).
+func (d *differ) add(out []Change, op Op, src elements.Source) []Change {
+	return append(out, Change{Op: op, Source: src, node: d.at, rel: append([]step(nil), d.steps...)})
+}
+
+// between appends the changes from live value lv (liveOK: set, not null) to outcome ov (present: set, not null) where
+// the differ stands, of type t and metadata meta (see Patches).
+func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool, t *openapi.Type, meta openapi.Meta) []Change {
 	switch {
 	case !liveOK && !present:
 		return out
 	case !liveOK:
-		return append(out, changeAt(at, Add, elements.Local))
+		return d.add(out, Add, elements.Local)
 	case !present:
-		return append(out, changeAt(at, Remove, elements.Recorded))
+		return d.add(out, Remove, elements.Recorded)
 	case value.Equal(lv, ov):
 		return out
 	}
 	before := len(out)
 	switch {
 	case lv.IsMap() && ov.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
-		return betweenMaps(out, at, lv, ov, t)
+		return d.maps(out, lv.Fields(), ov.Fields(), t)
 	case lv.IsList() && ov.IsList() && elements.MergedList(t, &meta):
-		out = betweenLists(out, at, lv.Items(), ov.Items(), t, meta)
+		out = d.lists(out, lv.Items(), ov.Items(), t, meta)
 	}
 	if len(out) == before {
-		out = append(out, changeAt(at, Replace, elements.Local))
+		out = d.add(out, Replace, elements.Local)
 	}
 	return out
 }
 
-// betweenMaps appends the changes of maps lv and ov at path at, field by field in key order.
-func betweenMaps(out []Change, at fieldpath.Path, lv, ov value.Value, t *openapi.Type) []Change {
-	keys := make([]string, 0, lv.Len()+ov.Len())
-	for _, m := range [...]value.Value{lv, ov} {
-		for _, f := range m.Fields() {
-			keys = append(keys, f.Key)
+// maps appends the changes of maps of fields lf (live's) and of (the outcome's), field by field in key order.
+func (d *differ) maps(out []Change, lf, of []value.Field, t *openapi.Type) []Change {
+	for len(lf) > 0 || len(of) > 0 {
+		var l, o value.Field
+		switch {
+		case len(of) == 0 || (len(lf) > 0 && strings.Compare(lf[0].Key, of[0].Key) < 0):
+			l, lf = lf[0], lf[1:]
+		case len(lf) == 0 || lf[0].Key != of[0].Key:
+			o, of = of[0], of[1:]
+		default:
+			l, o, lf, of = lf[0], of[0], lf[1:], of[1:]
 		}
-	}
-	slices.SortFunc(keys, strings.Compare)
-	for _, k := range slices.Compact(keys) {
-		l, lok := lv.Get(k)
-		o, ook := ov.Get(k)
-		ct, cm := t.Child(k)
-		out = between(out, at.Child(fieldpath.Field(k)), l, o, lok && !l.IsNull(), ook && !o.IsNull(), ct, cm)
+		key := cmpOr(l.Key, o.Key)
+		ct, cm := t.Child(key)
+		d.steps = append(d.steps, step{field: key})
+		out = d.between(out, l.Value, o.Value, !l.Value.IsNull(), !o.Value.IsNull(), ct, cm)
+		d.steps = d.steps[:len(d.steps)-1]
 	}
 	return out
 }
 
-// betweenLists appends the changes of merged lists live and outcome at path at: items paired by identity and rank,
-// the outcome's in its order, then live's it lacks. Items without identity (no key, not a scalar) leave the list to be
-// compared whole.
-func betweenLists(out []Change, at fieldpath.Path, live, outcome []value.Value, t *openapi.Type, meta openapi.Meta) []Change {
+// cmpOr is a if not empty, else b.
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ranked is an item's identity in a merged list and its rank among the list's items of that identity.
+type ranked struct {
+	id   elements.Key
+	rank int
+}
+
+// lists appends the changes of merged lists live and outcome: items paired by identity and rank, the outcome's in its
+// order, then live's it lacks. An item without identity (no key, not a scalar) leaves the lists to be compared whole.
+func (d *differ) lists(out []Change, live, outcome []value.Value, t *openapi.Type, meta openapi.Meta) []Change {
 	itemType := t.Item()
-	keyed := len(meta.MergeKey) > 0 && itemType.Kind != openapi.KindPrimitive && !elements.SetOfMaps(t, &meta)
-	step := func(v value.Value) (fieldpath.Element, bool) {
-		if !keyed {
-			_, ok := elements.SetKey(v, elements.SetOfMaps(t, &meta))
-			return fieldpath.Val(v), ok
+	objects := elements.SetOfMaps(t, &meta)
+	set := len(meta.MergeKey) == 0 || itemType.Kind == openapi.KindPrimitive || objects
+	identity := func(v value.Value) (k elements.Key, ok bool) {
+		if set {
+			k[0], ok = elements.SetKey(v, objects)
+			return k, ok
 		}
-		_, missing, _ := elements.KeyOf(v, meta.MergeKey, itemType)
-		return fieldpath.Key(elements.KeyFields(v, meta.MergeKey, itemType)), v.IsMap() && missing == ""
+		k, missing, _ := elements.KeyOf(v, meta.MergeKey, itemType)
+		return k, v.IsMap() && missing == ""
 	}
-	type ranked struct {
-		id   string
-		rank int
-	}
-	identities := func(items []value.Value) ([]ranked, bool) {
-		ids, seen := make([]ranked, len(items)), map[string]int{}
-		for i, v := range items {
-			e, ok := step(v)
-			if !ok {
-				return nil, false
-			}
-			id := e.String()
-			ids[i] = ranked{id, seen[id]}
-			seen[id]++
+	// A first run of items of the same identities in both pairs in order (the usual case, with no index); the rest by
+	// identity and rank among the rest (the run holds as many of each identity in both).
+	same := 0
+	for ; same < len(live) && same < len(outcome); same++ {
+		lk, lok := identity(live[same])
+		ok, ook := identity(outcome[same])
+		if !lok || !ook || lk != ok {
+			break
 		}
-		return ids, true
 	}
-	lids, lok := identities(live)
-	oids, ook := identities(outcome)
-	if !lok || !ook {
+	pairs := make([]int, len(outcome)) // the outcome's items' live item (-1: none)
+	paired := make([]bool, len(live))
+	for i := range same {
+		pairs[i], paired[i] = i, true
+	}
+	if !pair(live[same:], outcome[same:], same, pairs[same:], paired[same:], identity) {
 		return out
 	}
-	inLive := make(map[ranked]int, len(live))
-	for i, id := range lids {
-		inLive[id] = i
-	}
-	paired := make([]bool, len(live))
+	at := len(d.steps)
 	for i, v := range outcome {
-		e, _ := step(v)
-		if j, ok := inLive[oids[i]]; ok {
-			paired[j] = true
-			out = between(out, at.Child(e), live[j], v, !live[j].IsNull(), !v.IsNull(), itemType, openapi.Meta{})
-			continue
+		d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
+		if j := pairs[i]; j >= 0 {
+			out = d.between(out, live[j], v, !live[j].IsNull(), !v.IsNull(), itemType, openapi.Meta{})
+		} else {
+			out = d.add(out, Add, elements.Local)
 		}
-		out = append(out, changeAt(at.Child(e), Add, elements.Local))
+		d.steps = d.steps[:at]
 	}
 	for j, v := range live {
 		if !paired[j] {
-			e, _ := step(v)
-			out = append(out, changeAt(at.Child(e), Remove, elements.Recorded))
+			d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
+			out = d.add(out, Remove, elements.Recorded)
+			d.steps = d.steps[:at]
 		}
 	}
 	return out
 }
 
-// changeAt is a change of op decided by src at path at, materialised (it refers to no node).
-func changeAt(at fieldpath.Path, op Op, src elements.Source) Change {
-	return Change{Op: op, Source: src, path: &segment{elems: slices.Clip(at)}}
+// pair pairs items of outcome with items of live by identity and rank, setting pairs (each outcome item's live
+// position plus offset, -1 for none) and paired (live's items paired); false if an item has no identity.
+func pair(live, outcome []value.Value, offset int, pairs []int, paired []bool, identity func(value.Value) (elements.Key, bool)) bool {
+	if len(live) == 0 && len(outcome) == 0 {
+		return true
+	}
+	lids, ok := identities(live, identity)
+	if !ok {
+		return false
+	}
+	oids, ok := identities(outcome, identity)
+	if !ok {
+		return false
+	}
+	inLive := make(map[ranked]int, len(live))
+	for j, id := range lids {
+		inLive[id] = j
+	}
+	for i, id := range oids {
+		pairs[i] = -1
+		if j, ok := inLive[id]; ok {
+			pairs[i], paired[j] = j+offset, true
+		}
+	}
+	return true
+}
+
+// identities returns the identity and rank of each of items (ok false: an item has none).
+func identities(items []value.Value, identity func(value.Value) (elements.Key, bool)) ([]ranked, bool) {
+	ids := make([]ranked, len(items))
+	seen := make(map[elements.Key]int, len(items))
+	for i, v := range items {
+		k, ok := identity(v)
+		if !ok {
+			return nil, false
+		}
+		ids[i] = ranked{k, seen[k]}
+		seen[k]++
+	}
+	return ids, true
 }

@@ -1,6 +1,7 @@
 package apply_test
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -96,8 +97,8 @@ func BenchmarkMergeRanked(b *testing.B) {
 	}
 }
 
-// repeatFirstEnv returns Deployment d (deployment's) with its container's first env entry repeated last, its value
-// changed: a list repeating a merge key.
+// repeatFirstEnv returns Deployment d (deployment's) with its container's first env entry repeated right after it,
+// its value changed: a list repeating a merge key.
 func repeatFirstEnv(d value.Value) value.Value {
 	spec, _ := d.Get("spec")
 	tmpl, _ := spec.Get("template")
@@ -107,7 +108,7 @@ func repeatFirstEnv(d value.Value) value.Value {
 	env, _ := c.Get("env")
 	first := env.Items()[0]
 	name, _ := first.Get("name")
-	items := append(append([]value.Value(nil), env.Items()...),
+	items := slices.Insert(slices.Clone(env.Items()), 1,
 		value.MustMap(value.Field{Key: "name", Value: name}, value.Field{Key: "value", Value: value.String("again")}))
 	c = c.With("env", value.List(items))
 	pod = pod.With("containers", value.List([]value.Value{c}))

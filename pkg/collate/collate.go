@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
@@ -213,8 +214,10 @@ type collator struct {
 	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
 	conflicts    elements.Element
 	conflictsErr error
-	// patched holds the outcome trees beside the tree by node ID (Options.Patched; nil until one is built).
+	// patched holds the outcome trees beside the tree by node ID (Options.Patched; nil until one is built), entries
+	// the three-way entries they were made of (Arena.Entered).
 	patched map[int32]*elements.Patched
+	entries map[int32]delta.Made
 }
 
 // carve returns a slice of n elements from slab, with capacity n.

@@ -21,6 +21,16 @@ func (a *Arena) Patched(n *elements.Node) *elements.Patched {
 	return a.c.patched[n.ID]
 }
 
+// Entered implements delta.Entered: the three-way entry made of node e for its outcome tree, if any. Call it before
+// Release.
+func (a *Arena) Entered(e elements.Element) (delta.Made, bool) {
+	if a.c == nil || a.c.entries == nil {
+		return delta.Made{}, false
+	}
+	m, ok := a.c.entries[e.Base().ID]
+	return m, ok
+}
+
 // patch builds the outcome tree of merge node e, decided by kubectl's pipeline, unless an ancestor's decides it.
 func (c *collator) patch(e elements.Element) {
 	n := e.Base()
@@ -28,9 +38,13 @@ func (c *collator) patch(e elements.Element) {
 		return
 	}
 	p := &elements.Patched{}
-	en, err := delta.ThreeWayEntry(e, &Arena{c: c}, c.opts.Gates)
+	made, err := delta.ThreeWayEntry(e, &Arena{c: c}, c.opts.Gates)
 	if err == nil {
-		p.Element, err = c.patchOver(n, en)
+		if c.entries == nil {
+			c.entries = map[int32]delta.Made{}
+		}
+		c.entries[n.ID] = made
+		p.Element, err = c.patchOver(n, made.Entry)
 	}
 	if err != nil {
 		p.Element, p.Err = nil, err
