@@ -204,7 +204,7 @@ func (d *Visitor) compareBelow(e *elements.AtomicElement, src elements.Source) (
 		}
 		return elements.Absent, b.Err
 	}
-	sd := *d // (d.par is empty: Entry clears it after each visit)
+	sd := *d      // (d.par is empty: Entry clears it after each visit)
 	sd.made = nil // (a Below subtree holds no entry made before)
 	if src == elements.Live {
 		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
