@@ -1,5 +1,6 @@
 // Package changes lists what a merge changes in live: Collect compares each Outcome Phase 2 stored with live
-// and reports the outermost paths where they differ, with the operation and the source that decided it.
+// and reports the outermost paths where they differ, with the operation and the source that decided it; below a node
+// an outcome tree decided (elements.Patched), it compares live's value with that node's outcome as values (Patches).
 package changes
 
 import (

@@ -1,6 +1,7 @@
 package apply_test
 
 import (
+	"strconv"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -40,4 +41,19 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 		},
 		entries("ranked"),
 	)
+
+	It("keeps the paths of many changes below the Ranked list, read lazily, as a few are read at once", func() {
+		// 80 env entries whose values all change, the first repeated: more changes than Merge materialises at once.
+		recorded, local, live := deployment(80, "a", false), repeatFirstEnv(deployment(80, "b", false)), deployment(80, "a", true)
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		res, err := apply.Merge(recorded, local, live, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		want := []string{"replace spec.template.spec.containers[name=app].image (local)"}
+		for i := range 80 {
+			want = append(want, "replace spec.template.spec.containers[name=app].env[name=ENV_"+strconv.Itoa(i)+"].value (local)")
+		}
+		Expect(changeLines(res.Changes)).To(ConsistOf(want))
+	})
 })

@@ -15,6 +15,10 @@
 //     walk that reads it, never failing the collation. A key's first repeat has its merged lists paired with the
 //     member's, as a collation with the member's outcome as live pairs them (elements.Chain, chain.go), so that Phase 2
 //     merges it onto that outcome without collating again.
+//   - With Options.Patched, a merge's node kubectl's pipeline decides (gate UniqueMergeKeys off: a Ranked list or set,
+//     or a value live holds as another kind below which a merged list repeats a key) gets beside the tree, in the same
+//     pass, its outcome tree: its three-way patch entry, made of its subtree, collated as a patch over its live value
+//     (elements.Patched, Arena.Patched; patched.go), so that Phase 2 decides it without collating again.
 package collate
 
 import (

@@ -4,6 +4,9 @@
 // a patch's $retainKeys or, outside a patch, strategy retainKeys), Ordered merged lists and sets. An element no
 // rule decides is an error, never a default.
 //
+// A merge's node that kubectl's pipeline decides (gate UniqueMergeKeys off: a list repeating a merge key) is decided by
+// its outcome tree, a patch tree Phase 1 built beside it (Options.Patched, elements.Patched), walked as a patch.
+//
 // Invariants: the Walker never modifies the tree; each node's Outcome is kept by node ID (Record), so one tree can be
 // merged, listed for changes and diffed in turn; each registered rule's visitor is made once per Walker.
 package strategy
