@@ -135,6 +135,34 @@ var _ = Describe("collations per operation", func() {
 		Expect(changeLines(res.Changes)).To(Equal([]string{"add metadata.finalizers[=b] (local)"}))
 	})
 
+	// The one collation more a merge through kubectl's patch has left: a repeat of the list's entry that Phase 2 cannot
+	// merge onto its key's first item's outcome (here, a list that outcome holds a key of twice, live's), which the patch
+	// front-end applies again, as patch.Apply does (pkg/patch.Repeats, strategy.Options.Reapply).
+	It("a merge through kubectl's patch whose repeat the front-end applies again collates once more, for that repeat", func() {
+		doc := func(containers string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{"containers":` + containers + `}}}}`)
+		}
+		local := doc(`[{"name":"web","env":[{"name":"A","value":"1"}]},{"name":"web","env":[{"name":"B","value":"2"}]}]`)
+		live := doc(`[{"name":"web","env":[{"name":"A","value":"0"},{"name":"A","value":"x"}]}]`)
+		var reapplied atomic.Int64
+		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
+			if frontEnd {
+				reapplied.Add(1)
+			}
+		}))
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		res, err := apply.Merge(value.Null, local, live, opts)
+		Expect(err).NotTo(HaveOccurred())
+		o, err := oracle.DefaultV3For("io.k8s.api.apps.v1.Deployment")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := o.Apply(nil, local.JSON(), live.JSON(), true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(res.Object.JSON())).To(Equal(string(jsonv.MustDecode(string(want.Object)).JSON())), "kubectl's result")
+		Expect(reapplied.Load()).To(BeEquivalentTo(1))
+		Expect(collations.Load()).To(BeEquivalentTo(2))
+	})
+
 	// A patch naming a merge key twice (gate UniqueMergeKeys off) is applied as the API server applies it, each repeat
 	// to the outcome of the items of its key before it, or to nothing where the server takes the list whole: the
 	// repeats are collated with the patch (elements.Repeat.Element), a key's first repeat's merged lists paired with its
