@@ -41,9 +41,12 @@ type Change struct {
 	// Source is the input that decided the change: Local (local sets the value, nulls it, or leaves out a
 	// field of a retainKeys union) or Recorded (local dropped it since the last apply).
 	Source elements.Source
-	node   *elements.Node
-	// rel, below a node an outcome tree decided (node), is the rest of the path (Patches).
-	rel []step
+	// rels counts the steps of the path below node that rel points to the first of (relSteps), where an outcome tree
+	// decided node (Patches): held in the bytes after Op and Source and a pointer, not a slice, so that a Change of any
+	// other merge is one word larger only.
+	rels uint16
+	node *elements.Node
+	rel  *step
 	// path is the path once Detach has materialised it (node nil then).
 	path *segment
 }
@@ -60,11 +63,7 @@ type segment struct {
 func (c Change) Path() fieldpath.Path {
 	switch {
 	case c.node != nil && c.rel != nil:
-		p := append(make(fieldpath.Path, 0, c.node.Depth()+len(c.rel)), c.node.Path()...)
-		for _, s := range c.rel {
-			p = append(p, s.element())
-		}
-		return p
+		return append(c.node.Path(), elementsOf(c.relSteps())...)
 	case c.node != nil:
 		return c.node.Path()
 	case c.path == nil:
@@ -86,7 +85,7 @@ func Detach(cs []Change) {
 	var nodes [16]*elements.Node
 	chain := nodes[:0] // and its nodes, by depth
 	for i := range cs {
-		n, rel := cs[i].node, cs[i].rel
+		n, rel := cs[i].node, cs[i].relSteps()
 		if n == nil {
 			continue
 		}
@@ -115,7 +114,7 @@ func Detach(cs []Change) {
 		for k, s := range rel {
 			seg.elems[depth-seg.shared+k], chain[depth+k] = s.element(), nil
 		}
-		cs[i].path, cs[i].node, cs[i].rel, last = seg, nil, nil, seg
+		cs[i].path, cs[i].node, cs[i].rel, cs[i].rels, last = seg, nil, nil, 0, seg
 	}
 }
 

@@ -1,7 +1,9 @@
 package changes
 
 import (
+	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
@@ -48,7 +50,24 @@ type differ struct {
 
 // add appends the change of op by src where the differ stands, its path kept as steps (one allocation).
 func (d *differ) add(out []Change, op Op, src elements.Source) []Change {
-	return append(out, Change{Op: op, Source: src, node: d.at, rel: append([]step(nil), d.steps...)})
+	c := Change{Op: op, Source: src, node: d.at}
+	switch n := len(d.steps); {
+	case n > math.MaxUint16: // (deeper than rels counts: the path materialised now)
+		c.path = &segment{elems: append(d.at.Path(), elementsOf(d.steps)...)}
+		c.node = nil
+	case n > 0:
+		rel := append([]step(nil), d.steps...)
+		c.rel, c.rels = &rel[0], uint16(n)
+	}
+	return append(out, c)
+}
+
+// relSteps is the steps of c's path below its node (Change.rel), none for a change at a node.
+func (c *Change) relSteps() []step {
+	if c.rel == nil {
+		return nil
+	}
+	return unsafe.Slice(c.rel, c.rels)
 }
 
 // between appends the changes from live value lv (liveOK: set, not null) to outcome ov (present: set, not null) where
@@ -204,4 +223,13 @@ func identities(items []value.Value, identity func(value.Value) (elements.Key, b
 		seen[k]++
 	}
 	return ids, true
+}
+
+// elementsOf is the path elements of steps.
+func elementsOf(steps []step) []fieldpath.Element {
+	out := make([]fieldpath.Element, len(steps))
+	for i, s := range steps {
+		out[i] = s.element()
+	}
+	return out
 }
