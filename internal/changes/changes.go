@@ -69,28 +69,31 @@ func (c Change) Path() fieldpath.Path {
 	case c.path == nil:
 		return nil // the zero Change
 	}
-	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
+	rel := c.relSteps()
+	p := make(fieldpath.Path, c.path.shared+len(c.path.elems), c.path.shared+len(c.path.elems)+len(rel))
 	for s, end := c.path, len(p); end > 0; s = s.up {
 		copy(p[s.shared:end], s.elems)
 		end = s.shared
 	}
-	return p
+	return append(p, elementsOf(rel)...)
 }
 
 // Detach materialises the paths of cs so they no longer refer to their tree (whose storage collate.Arena may
-// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements.
+// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements. The steps
+// of a path below a node an outcome tree decided stay as they are (Patches: they refer to values, not to the tree), so
+// that the changes there share their node's path whole.
 func Detach(cs []Change) {
 	segments := make([]segment, len(cs))
 	var last *segment // the path made last
 	var nodes [16]*elements.Node
 	chain := nodes[:0] // and its nodes, by depth
 	for i := range cs {
-		n, rel := cs[i].node, cs[i].relSteps()
+		n := cs[i].node
 		if n == nil {
 			continue
 		}
 		depth := n.Depth()
-		for len(chain) < depth+len(rel) {
+		for len(chain) < depth {
 			chain = append(chain, nil)
 		}
 		// A node of the last path has the same path to it (and above).
@@ -106,16 +109,24 @@ func Detach(cs []Change) {
 		for seg.up != nil && seg.up.shared >= seg.shared {
 			seg.up = seg.up.up // holds none of the shared elements
 		}
-		seg.elems = make([]fieldpath.Element, depth-seg.shared+len(rel))
+		seg.elems = make([]fieldpath.Element, depth-seg.shared)
 		for d, cur := depth-1, n; d >= seg.shared; d, cur = d-1, cur.Parent.Base() {
 			seg.elems[d-seg.shared], chain[d] = cur.PathElement(), cur
 		}
-		// A path below a node an outcome tree decided goes on with its steps, which no node stands for (none shares them).
-		for k, s := range rel {
-			seg.elems[depth-seg.shared+k], chain[depth+k] = s.element(), nil
-		}
-		cs[i].path, cs[i].node, cs[i].rel, cs[i].rels, last = seg, nil, nil, 0, seg
+		cs[i].path, cs[i].node, last = seg, nil, seg
 	}
+}
+
+// AtNodes counts the changes of cs whose paths lead to a node of the tree: those not below a node an outcome tree
+// decided (Patches), whose paths Detach materialises.
+func AtNodes(cs []Change) int {
+	n := 0
+	for i := range cs {
+		if cs[i].rel == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Collect lists the changes of a decided tree in walk order: children in the tree's order (Fields, Items, LiveExtra).

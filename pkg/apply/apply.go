@@ -160,8 +160,9 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 		res.Changes = changes.Collect(tree, w)
 		w.Release()
 	}
-	// Few changes (or none) take paths now and the tree's storage is reused; many keep it, for lazy paths.
-	if len(res.Changes) <= detachedChanges {
+	// Few changes (or none) at nodes take paths now and the tree's storage is reused; many keep it, for lazy paths. (Those
+	// below a node an outcome tree decided share its path, their own steps kept: their number does not count.)
+	if changes.AtNodes(res.Changes) <= detachedChanges {
 		changes.Detach(res.Changes)
 		arena.Release()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // A merge whose list repeats a merge key or a set value (gate UniqueMergeKeys off: Ranked), or whose local value below a
@@ -42,18 +43,35 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 		entries("ranked"),
 	)
 
-	It("keeps the paths of many changes below the Ranked list, read lazily, as a few are read at once", func() {
-		// 80 env entries whose values all change, the first repeated: more changes than Merge materialises at once.
-		recorded, local, live := deployment(80, "a", false), repeatFirstEnv(deployment(80, "b", false)), deployment(80, "a", true)
-		opts := apply.DefaultOptions()
-		opts.Gates = features.Kubectl()
-		res, err := apply.Merge(recorded, local, live, opts)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(collations.Load()).To(BeEquivalentTo(1))
-		want := []string{"replace spec.template.spec.containers[name=app].image (local)"}
-		for i := range 80 {
-			want = append(want, "replace spec.template.spec.containers[name=app].env[name=ENV_"+strconv.Itoa(i)+"].value (local)")
-		}
-		Expect(changeLines(res.Changes)).To(ConsistOf(want))
-	})
+	DescribeTable("gives the paths of the changes below the Ranked list, materialised or read lazily",
+		func(annotations int) {
+			// 80 env entries whose values all change, the first repeated; annotations changed besides, more of them than
+			// Merge materialises at once (64) keeping every path lazy.
+			annotated := func(d value.Value, tag string) value.Value {
+				fields := make([]value.Field, annotations)
+				for i := range fields {
+					fields[i] = value.Field{Key: "a" + strconv.Itoa(i), Value: value.String(tag)}
+				}
+				meta, _ := d.Get("metadata")
+				return d.With("metadata", meta.With("annotations", value.MustMap(fields...)))
+			}
+			recorded, live := annotated(deployment(80, "a", false), "a"), annotated(deployment(80, "a", true), "a")
+			local := annotated(repeatFirstEnv(deployment(80, "b", false)), "b")
+			opts := apply.DefaultOptions()
+			opts.Gates = features.Kubectl()
+			res, err := apply.Merge(recorded, local, live, opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			want := []string{"replace spec.template.spec.containers[name=app].image (local)"}
+			for i := range 80 {
+				want = append(want, "replace spec.template.spec.containers[name=app].env[name=ENV_"+strconv.Itoa(i)+"].value (local)")
+			}
+			for i := range annotations {
+				want = append(want, "replace metadata.annotations.a"+strconv.Itoa(i)+" (local)")
+			}
+			Expect(changeLines(res.Changes)).To(ConsistOf(want))
+		},
+		Entry("materialised: few changes at nodes", 0),
+		Entry("lazily: many changes at nodes", 70),
+	)
 })
