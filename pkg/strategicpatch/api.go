@@ -6,8 +6,10 @@ package strategicpatch
 // below, and its own names start with "ply".
 
 import (
+	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -56,9 +58,11 @@ const plyStructMaxKeys = 256
 // time, so that data cannot grow the cache, and give the schema's error), and the engine's types of its objects. It is
 // safe for concurrent use.
 type plyStruct struct {
-	s     PatchMetaFromStruct
-	mu    sync.RWMutex
-	found map[plyStructKey]plyStructFound
+	s PatchMetaFromStruct
+	// found is read without locking, one atomic load (calls look keys up far more often than they add one); mu is
+	// held while a copy holding one key more replaces it.
+	found atomic.Pointer[map[plyStructKey]plyStructFound]
+	mu    sync.Mutex
 	types engine.Types
 }
 
@@ -78,7 +82,7 @@ func plyStructOf(s PatchMetaFromStruct) *plyStruct {
 	if c, ok := plyStructs.Load(s.T); ok {
 		return c.(*plyStruct)
 	}
-	c, _ := plyStructs.LoadOrStore(s.T, &plyStruct{s: s, found: map[plyStructKey]plyStructFound{}})
+	c, _ := plyStructs.LoadOrStore(s.T, &plyStruct{s: s})
 	return c.(*plyStruct)
 }
 
@@ -94,11 +98,10 @@ func (c *plyStruct) Slice(key string) (engine.Lookup, engine.Meta, error) {
 }
 
 func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
-	c.mu.RLock()
-	f, ok := c.found[k]
-	c.mu.RUnlock()
-	if ok {
-		return f.sub, f.meta, nil
+	if found := c.found.Load(); found != nil {
+		if f, ok := (*found)[k]; ok {
+			return f.sub, f.meta, nil
+		}
 	}
 	var sub LookupPatchMeta
 	var m PatchMeta
@@ -109,16 +112,29 @@ func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
 	} else {
 		sub, m, err = c.s.LookupPatchMetadataForStruct(k.key)
 	}
-	f = plyStructFound{plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}}
+	f := plyStructFound{plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}}
 	if err != nil {
 		return f.sub, f.meta, err
 	}
-	c.mu.Lock()
-	if len(c.found) < plyStructMaxKeys {
-		c.found[k] = f
-	}
-	c.mu.Unlock()
+	c.keep(k, f)
 	return f.sub, f.meta, nil
+}
+
+// keep adds look-up f of key k to c.found, a copy with one key more, unless c keeps plyStructMaxKeys already.
+func (c *plyStruct) keep(k plyStructKey, f plyStructFound) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var old map[plyStructKey]plyStructFound
+	if found := c.found.Load(); found != nil {
+		old = *found
+	}
+	if _, ok := old[k]; ok || len(old) >= plyStructMaxKeys {
+		return
+	}
+	next := make(map[plyStructKey]plyStructFound, len(old)+1)
+	maps.Copy(next, old)
+	next[k] = f
+	c.found.Store(&next)
 }
 
 // CreateTwoWayMergePatch returns the patch from original to modified (JSON; empty: {}), the schema read from the Go
