@@ -412,45 +412,48 @@ func (b *builder) collectFields(objs objects) []fieldValues {
 	return fields.fields
 }
 
-// addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists.
+// addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists. A witness adds
+// values to the keys fields holds only (but directive keys, which a list directive's name may be), each looked up in
+// it.
 func addFields(fields *fieldSet, m placed, fill bool) {
-	if !m.witness {
-		if _, ok := m.v.Get("$patch"); ok {
-			// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
-			return
+	if m.witness {
+		for i := range fields.fields {
+			fv := &fields.fields[i]
+			if v, ok := m.v.Get(fv.name); ok && !strings.HasPrefix(fv.name, "$") {
+				fv.add(v, m, fill)
+			}
 		}
+		return
+	}
+	if _, ok := m.v.Get("$patch"); ok {
+		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
+		return
 	}
 	for _, f := range m.v.Fields() {
-		if strings.HasPrefix(f.Key, "$") {
-			if name, ok := listDirective(f.Key); ok && !m.witness && !fill {
-				fv := &fields.fields[fields.add(name)]
-				fv.listLookup = true
-				fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
-			}
-			continue
+		if !strings.HasPrefix(f.Key, "$") {
+			fields.fields[fields.add(f.Key)].add(f.Value, m, fill)
+		} else if name, ok := listDirective(f.Key); ok && !fill {
+			fv := &fields.fields[fields.add(name)]
+			fv.listLookup = true
+			fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
 		}
-		var i int
-		if m.witness {
-			i = fields.find(f.Key)
-		} else {
-			i = fields.add(f.Key)
+	}
+}
+
+// add counts v, the value object m holds at fv's key, or (fill) adds it to fv's values if an object or a list.
+func (fv *fieldValues) add(v value.Value, m placed, fill bool) {
+	switch {
+	case v.IsNull():
+	case fill:
+		if v.IsMap() || v.IsList() {
+			fv.values = append(fv.values, placed{v: v, doc: m.doc, witness: m.witness, pair: m.pair})
 		}
-		if i < 0 || f.Value.IsNull() {
-			continue
-		}
-		fv := &fields.fields[i]
-		switch {
-		case fill:
-			if f.Value.IsMap() || f.Value.IsList() {
-				fv.values = append(fv.values, placed{v: f.Value, doc: m.doc, witness: m.witness, pair: m.pair})
-			}
-		case f.Value.IsMap():
-			fv.maps++
-		case f.Value.IsList():
-			fv.lists++
-		default:
-			fv.scalars++
-		}
+	case v.IsMap():
+		fv.maps++
+	case v.IsList():
+		fv.lists++
+	default:
+		fv.scalars++
 	}
 }
 
