@@ -1,5 +1,6 @@
 // Package changes lists what a merge changes in live: Collect compares each Outcome Phase 2 stored with live
-// and reports the outermost paths where they differ, with the operation and the source that decided it.
+// and reports the outermost paths where they differ, with the operation and the source that decided it; below a node
+// an outcome tree decided (elements.Patched), it compares live's value with that node's outcome as values (Patches).
 package changes
 
 import (
@@ -40,7 +41,12 @@ type Change struct {
 	// Source is the input that decided the change: Local (local sets the value, nulls it, or leaves out a
 	// field of a retainKeys union) or Recorded (local dropped it since the last apply).
 	Source elements.Source
-	node   *elements.Node
+	// rels counts the steps of the path below node that rel points to the first of (relSteps), where an outcome tree
+	// decided node (Patches): held in the bytes after Op and Source and a pointer, not a slice, so that a Change of any
+	// other merge is one word larger only.
+	rels uint16
+	node *elements.Node
+	rel  *step
 	// path is the path once Detach has materialised it (node nil then).
 	path *segment
 }
@@ -56,21 +62,26 @@ type segment struct {
 // Path returns where the change is. Each call builds a new Path.
 func (c Change) Path() fieldpath.Path {
 	switch {
+	case c.node != nil && c.rel != nil:
+		return append(c.node.Path(), elementsOf(c.relSteps())...)
 	case c.node != nil:
 		return c.node.Path()
 	case c.path == nil:
 		return nil // the zero Change
 	}
-	p := make(fieldpath.Path, c.path.shared+len(c.path.elems))
+	rel := c.relSteps()
+	p := make(fieldpath.Path, c.path.shared+len(c.path.elems), c.path.shared+len(c.path.elems)+len(rel))
 	for s, end := c.path, len(p); end > 0; s = s.up {
 		copy(p[s.shared:end], s.elems)
 		end = s.shared
 	}
-	return p
+	return append(p, elementsOf(rel)...)
 }
 
 // Detach materialises the paths of cs so they no longer refer to their tree (whose storage collate.Arena may
-// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements.
+// then reuse). In walk order a path mostly shares its start with the previous one, and reuses its elements. The steps
+// of a path below a node an outcome tree decided stay as they are (Patches: they refer to values, not to the tree), so
+// that the changes there share their node's path whole.
 func Detach(cs []Change) {
 	segments := make([]segment, len(cs))
 	var last *segment // the path made last
@@ -106,9 +117,30 @@ func Detach(cs []Change) {
 	}
 }
 
+// AtNodes counts the changes of cs whose paths lead to a node of the tree: those not below a node an outcome tree
+// decided (Patches), whose paths Detach materialises.
+func AtNodes(cs []Change) int {
+	n := 0
+	for i := range cs {
+		if cs[i].rel == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // Collect lists the changes of a decided tree in walk order: children in the tree's order (Fields, Items, LiveExtra).
+// A node an outcome tree decided (Patches) has its changes compared as values (between).
 func Collect(root elements.Element, outcomes Outcomes) []Change {
-	return collect(nil, root, outcomes)
+	c := collector{outcomes: outcomes}
+	c.patches, _ = outcomes.(Patches)
+	return c.collect(nil, root)
+}
+
+// collector is one Collect: the walk's outcomes and, if it tells them, the nodes outcome trees decided.
+type collector struct {
+	outcomes Outcomes
+	patches  Patches
 }
 
 // Outcomes gives the Outcome Phase 2 decided for a node (strategy.Walker with Record).
@@ -119,11 +151,15 @@ type Outcomes interface {
 // collect appends to out the changes at and below e: Kept where a registered rule did not take local's value, then an
 // Add or Remove when only one of live and e's outcome is set (not null), else its children's, else (not a map) a
 // Replace when the outcome differs from live.
-func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
+func (c *collector) collect(out []Change, e elements.Element) []Change {
 	n := e.Base()
 	liveOK := n.HasLive && !n.Live.IsNull()
-	res := outcomes.Outcome(n)
+	res := c.outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
+	if c.patches != nil && c.patches.Patched(n) != nil {
+		d := differ{at: n}
+		return d.between(out, n.Live, res.Value, liveOK, present, n.Type, n.Meta)
+	}
 	if kept(n, res) {
 		out = append(out, Change{node: n, Op: Kept, Source: elements.Local})
 	}
@@ -145,17 +181,17 @@ func collect(out []Change, e elements.Element, outcomes Outcomes) []Change {
 	switch e := e.(type) {
 	case *elements.MapElement:
 		for _, f := range e.Fields {
-			out = collect(out, f.Element, outcomes)
+			out = c.collect(out, f.Element)
 		}
 		return out
 	case *elements.ListElement:
-		out = collectItems(out, e.Items, nil, outcomes)
-		out = collectItems(out, e.LiveExtra, e.Items, outcomes)
+		out = c.collectItems(out, e.Items, nil)
+		out = c.collectItems(out, e.LiveExtra, e.Items)
 	case *elements.SetElement:
-		out = collectItems(out, e.Items, nil, outcomes)
+		out = c.collectItems(out, e.Items, nil)
 	case elements.Parent: // a program's element kind
 		for _, ch := range e.Children() {
-			out = collect(out, ch, outcomes)
+			out = c.collect(out, ch)
 		}
 	}
 	if len(out) == before && !value.Equal(n.Live, res.Value) {
@@ -178,10 +214,10 @@ func kept(n *elements.Node, res elements.Outcome) bool {
 
 // collectItems appends to out the changes of items; with keys (items a list's LiveExtra, keys its Items) a live
 // duplicate goes with its key's item: Recorded when local dropped that key since the last apply.
-func collectItems(out []Change, items, keys []elements.Item, outcomes Outcomes) []Change {
+func (c *collector) collectItems(out []Change, items, keys []elements.Item) []Change {
 	for i := range items {
 		mark := len(out)
-		out = collect(out, items[i].Element, outcomes)
+		out = c.collect(out, items[i].Element)
 		if of := items[i].Of; keys != nil && of >= 0 && keys[of].RemovedSinceRecorded() {
 			for k := mark; k < len(out); k++ {
 				out[k].Source = elements.Recorded

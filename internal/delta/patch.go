@@ -52,6 +52,7 @@ func ThreeWay(root elements.Element, beside Beside, gates features.Gates, overwr
 func ThreeWayIn(mem *Memory, root elements.Element, beside Beside, gates features.Gates, overwrite bool) (value.Value, bool, error) {
 	d := New(threeWay, gates)
 	d.Beside, d.mem = beside, mem
+	d.made, _ = beside.(Entered)
 	en, err := d.Entry(root)
 	if err != nil {
 		if _, _, derr := Patch(root, beside, Deletions, gates); derr != nil {

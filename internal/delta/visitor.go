@@ -52,6 +52,8 @@ type Visitor struct {
 	Beside Beside
 	// mem is where the walk builds its patch's maps (shared by the Visitors of one walk); nil: each map allocates.
 	mem *Memory
+	// made holds the entries already made of some nodes (Entered): ThreeWay's walk of the tree, nil elsewhere.
+	made Entered
 }
 
 var modes = [...]Visitor{
@@ -106,6 +108,10 @@ func (en Entry) appendTo(out []value.Field, name string) []value.Field {
 func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	if skip, err := d.ruled(e.Base()); skip || err != nil {
 		return Entry{}, err
+	}
+	if m, ok := d.entered(e); ok {
+		d.dels += m.dels
+		return m.Entry, nil
 	}
 	o, err := d.Visit(e)
 	en := Entry{Outcome: o, Parallel: d.par}
@@ -198,7 +204,8 @@ func (d *Visitor) compareBelow(e *elements.AtomicElement, src elements.Source) (
 		}
 		return elements.Absent, b.Err
 	}
-	sd := *d // (d.par is empty: Entry clears it after each visit)
+	sd := *d      // (d.par is empty: Entry clears it after each visit)
+	sd.made = nil // (a Below subtree holds no entry made before)
 	if src == elements.Live {
 		sd.changes, sd.deletions = elements.Recorded, elements.NoSource
 	}

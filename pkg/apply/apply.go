@@ -99,12 +99,11 @@ type ConflictError = delta.ConflictError
 // are *elements.Error for bad input (naming source and path) and, with Overwrite false, *ConflictError if live changed
 // a field local sets (kubectl's rule: delta.Check), or an error if kubectl's patches cannot be made.
 func Merge(recorded, local, live value.Value, opts Options) (Result, error) {
-	return merge(recorded, local, live, opts, true, false)
+	return merge(recorded, local, live, opts, true)
 }
 
-// merge is Merge; without listChanges the Result has no Changes and the walk keeps no outcomes for them. With result,
-// local is a merge's outcome (viaPatch's, for its changes), collated leniently as an object the server holds.
-func merge(recorded, local, live value.Value, opts Options, listChanges, result bool) (Result, error) {
+// merge is Merge; without listChanges the Result has no Changes and the walk keeps no outcomes for them.
+func merge(recorded, local, live value.Value, opts Options, listChanges bool) (Result, error) {
 	vals, err := collate.RootValues(recorded, local, live)
 	if err != nil {
 		return Result{}, err
@@ -131,28 +130,28 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 	}
 	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false: with its view of recorded
 	// and live, collated in the same pass) and, with gate UniqueMergeKeys off, for a list repeating a merge key (Ranked,
-	// known once collated): the tree is collated for patches then.
-	check := !result && !opts.Overwrite
-	forPatches := check || (!result && !opts.Gates.Enabled(features.UniqueMergeKeys))
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Lenient: result, Patches: forPatches, Conflicts: check})
+	// known once collated): the tree is collated for patches then, and, where live exists, with the outcome tree of
+	// each node kubectl's pipeline decides (collate.Options.Patched). A first apply creates local as it is.
+	check := !opts.Overwrite
+	kubectlRanks := !opts.Gates.Enabled(features.UniqueMergeKeys)
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: check || kubectlRanks,
+		Conflicts: check, Patched: kubectlRanks && vals.HasLive})
 	if err != nil {
 		return Result{}, err
 	}
-	// A list whose sources repeat a merge key (Ranked) merges as kubectl's pipeline does, which no node-by-node merge
-	// reproduces: the three-way patch applied to live as the API server does. A first apply creates local as is.
-	patched := !result && arena.Ranked() && vals.HasLive
-	if !opts.Overwrite || patched {
-		p, ok, err := delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite)
-		if err != nil {
+	patched := kubectlRanks && vals.HasLive && arena.Ranked()
+	if check || patched {
+		// (Where no conflict is checked, the patch is made for its errors: an object kubectl cannot patch fails.)
+		if _, _, err := delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite); err != nil {
 			return Result{}, secrets.MaskConflicts(err, recorded, local, live)
 		}
-		if patched {
-			arena.Release()
-			return viaPatch(live, p, ok, opts, res, listChanges)
-		}
 	}
-	w := strategy.New(strategy.Options{Ordering: opts.Ordering, Gates: opts.Gates, Record: listChanges, Nodes: nodes})
+	w := strategy.New(walkOptions(opts, listChanges, nodes, arena, patched))
 	out, err := w.Walk(tree)
+	if e, ok := err.(*elements.Error); ok && patched && e.Source == elements.Patch {
+		at := *e // (an outcome tree's error is the tree's)
+		return Result{}, delta.Malformed(&at, "applied")
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -161,36 +160,24 @@ func merge(recorded, local, live value.Value, opts Options, listChanges, result 
 		res.Changes = changes.Collect(tree, w)
 		w.Release()
 	}
-	// Few changes (or none) take paths now and the tree's storage is reused; many keep it, for lazy paths.
-	if len(res.Changes) <= detachedChanges {
+	// Few changes (or none) at nodes take paths now and the tree's storage is reused; many keep it, for lazy paths. (Those
+	// below a node an outcome tree decided share its path, their own steps kept: their number does not count.)
+	if changes.AtNodes(res.Changes) <= detachedChanges {
 		changes.Detach(res.Changes)
 		arena.Release()
 	}
 	return res, nil
 }
 
-// viaPatch completes res with live patched by p (kubectl's three-way patch; none unless ok) and its changes over live.
-func viaPatch(live, p value.Value, ok bool, opts Options, res Result, listChanges bool) (Result, error) {
-	res.Object = live
-	if ok {
-		var err error
-		res.Object, err = patch.Apply(live, p, patch.Options{Schema: opts.Schema, TypeName: opts.TypeName, MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
-		if e, ok := err.(*elements.Error); ok && e.Source == elements.Patch {
-			return Result{}, delta.Malformed(err, "applied")
-		}
-		if err != nil {
-			return Result{}, err
-		}
+// walkOptions are the options of a merge's Phase 2 walk; patched: nodes kubectl's pipeline decides have outcome trees
+// (a list repeating a merge key), walked as pkg/patch walks a patch, applying a repeat as it does where the tree cannot.
+func walkOptions(opts Options, listChanges bool, nodes int, arena *collate.Arena, patched bool) strategy.Options {
+	w := strategy.Options{Ordering: opts.Ordering, Gates: opts.Gates, Record: listChanges, Nodes: nodes}
+	if patched {
+		w.Patched = arena.Patched
+		w.Reapply = patch.Repeats(patch.Options{MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
 	}
-	if listChanges {
-		opts.Overwrite = true
-		c, err := merge(live, res.Object, live, opts, true, true)
-		if err != nil {
-			return Result{}, err
-		}
-		res.Changes = c.Changes
-	}
-	return res, nil
+	return w
 }
 
 // detachedChanges is the most changes whose paths Merge materialises to reuse the tree's storage.

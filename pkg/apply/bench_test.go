@@ -1,10 +1,12 @@
 package apply_test
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -80,4 +82,35 @@ func benchMerge(b *testing.B, recorded, local, live value.Value, opts apply.Opti
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkMergeRanked measures Merge with gate UniqueMergeKeys off (features.Kubectl()) where local repeats an env
+// key, so that the env list is Ranked and merges as kubectl's three-way patch applied to live does, on the Deployments
+// of BenchmarkMerge.
+func BenchmarkMergeRanked(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		recorded, local, live := deployment(n, "a", false), deployment(n, "b", false), deployment(n, "a", true)
+		local = repeatFirstEnv(local)
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		b.Run("env="+strconv.Itoa(n), func(b *testing.B) { benchMerge(b, recorded, local, live, opts) })
+	}
+}
+
+// repeatFirstEnv returns Deployment d (deployment's) with its container's first env entry repeated right after it,
+// its value changed: a list repeating a merge key.
+func repeatFirstEnv(d value.Value) value.Value {
+	spec, _ := d.Get("spec")
+	tmpl, _ := spec.Get("template")
+	pod, _ := tmpl.Get("spec")
+	containers, _ := pod.Get("containers")
+	c := containers.Items()[0]
+	env, _ := c.Get("env")
+	first := env.Items()[0]
+	name, _ := first.Get("name")
+	items := slices.Insert(slices.Clone(env.Items()), 1,
+		value.MustMap(value.Field{Key: "name", Value: name}, value.Field{Key: "value", Value: value.String("again")}))
+	c = c.With("env", value.List(items))
+	pod = pod.With("containers", value.List([]value.Value{c}))
+	return d.With("spec", spec.With("template", tmpl.With("spec", pod)))
 }

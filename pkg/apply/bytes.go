@@ -51,7 +51,7 @@ func mergeText(recorded, local, live []byte, opts Options, a *parse.Arena) (Resu
 			return Result{}, &DocumentError{Source: source, Err: err}
 		}
 	}
-	return merge(vs[0], vs[1], vs[2], opts, false, false)
+	return merge(vs[0], vs[1], vs[2], opts, false)
 }
 
 func noDocument(err error) bool {

@@ -15,6 +15,10 @@
 //     walk that reads it, never failing the collation. A key's first repeat has its merged lists paired with the
 //     member's, as a collation with the member's outcome as live pairs them (elements.Chain, chain.go), so that Phase 2
 //     merges it onto that outcome without collating again.
+//   - With Options.Patched, a merge's node kubectl's pipeline decides (gate UniqueMergeKeys off: a Ranked list or set,
+//     or a value live holds as another kind below which a merged list repeats a key) gets beside the tree, in the same
+//     pass, its outcome tree: its three-way patch entry, made of its subtree, collated as a patch over its live value
+//     (elements.Patched, Arena.Patched; patched.go), so that Phase 2 decides it without collating again.
 package collate
 
 import (
@@ -24,6 +28,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
@@ -61,6 +66,11 @@ type Options struct {
 	// takes a value paired with one of another kind: the strategicpatch engine types a place by the kind that merges
 	// there, leaving values of other kinds to be taken whole. Else such a value is an error (Lenient: atomic too).
 	OtherKindsAtomic bool
+	// Patched collates, beside each node of a merge that kubectl's pipeline decides (gate UniqueMergeKeys off: a Ranked
+	// list or set, or a value live holds as another kind below which a merged list repeats a key), its outcome tree:
+	// its entry in kubectl's three-way patch collated as a patch over its live value (elements.Patched, Arena.Patched;
+	// patched.go). It needs Patches; a merge sets it when the object has live (else local is created as it is).
+	Patched bool
 }
 
 // Collate builds the Element tree of one object from its values and its root type (openapi.Unknown when the kind has no
@@ -211,6 +221,10 @@ type collator struct {
 	// conflicts is the conflict check's view (Options.Conflicts), or conflictsErr the error collating it.
 	conflicts    elements.Element
 	conflictsErr error
+	// patched holds the outcome trees beside the tree by node ID (Options.Patched; nil until one is built), entries
+	// the three-way entries they were made of (Arena.Entered).
+	patched map[int32]*elements.Patched
+	entries map[int32]delta.Made
 }
 
 // carve returns a slice of n elements from slab, with capacity n.
@@ -272,8 +286,11 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		}
 	}
 	// Below a value live holds as another kind, a repeated key too is merged through kubectl's patch.
-	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && !c.ranked && clash {
-		c.ranked = repeatsKey(local, t, *meta)
+	if !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && (!c.ranked || c.opts.Patched) && clash && repeatsKey(local, t, *meta) {
+		c.ranked = true
+		e := c.atomic(&s, same)
+		c.patch(e)
+		return e, nil
 	}
 	return c.atomic(&s, same), nil
 }
@@ -308,10 +325,11 @@ func (c *collator) atomic(s *elements.Node, same bool) *elements.AtomicElement {
 	default:
 		return e
 	}
-	ranked := c.ranked // (a subtree for patches decides nothing of the merge)
+	ranked, patched := c.ranked, c.opts.Patched // (a subtree for patches decides nothing of the merge)
+	c.opts.Patched = false
 	vals := elements.Values{Recorded: from, HasRecorded: true, Local: local, HasLocal: true}
 	sub, err := c.node(n.Parent, n.Name, false, &vals, n.Type, &n.Meta)
-	c.ranked = ranked
+	c.ranked, c.opts.Patched = ranked, patched
 	if err != nil {
 		sub = nil
 	}
@@ -606,7 +624,13 @@ func (c *collator) keyedNode(s *elements.Node, depth int) (elements.Element, err
 		return nil, err
 	}
 	e.Items = m.items
-	return e, c.keyedMembers(e, extra, depth)
+	if err := c.keyedMembers(e, extra, depth); err != nil {
+		return e, err
+	}
+	if e.Ranked {
+		c.patch(e)
+	}
+	return e, nil
 }
 
 // rankable reports whether keyed list e pairs repeated keys by rank (ranks): in a merge, with gate UniqueMergeKeys off
@@ -885,6 +909,9 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 		it.Element = build(c, &c.atomics, &elements.Node{Parent: e, Values: itemValues(it, recorded, local, live), Type: n.Type.Item()})
 	}
 	e.Items = m.items
+	if e.Ranked {
+		c.patch(e)
+	}
 	return e, nil
 }
 

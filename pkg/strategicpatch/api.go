@@ -6,8 +6,10 @@ package strategicpatch
 // below, and its own names start with "ply".
 
 import (
+	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -48,25 +50,28 @@ func (l plyLookup) Slice(key string) (engine.Lookup, engine.Meta, error) {
 // that the tags of a type are read by reflection once per key, whichever call asks.
 var plyStructs sync.Map
 
-// plyStructMaxKeys bounds the look-ups cached per type: a struct's fields match JSON keys case-insensitively, so the
-// keys that succeed are bounded by its fields only up to case; past the bound, look-ups go to the schema each time.
+// plyStructMaxKeys bounds the look-ups cached per type and kind: a struct's fields match JSON keys case-insensitively, so
+// the keys that succeed are bounded by its fields only up to case; past the bound, look-ups go to the schema each time.
 const plyStructMaxKeys = 256
 
 // plyStruct is the cached walk of one Go type: the successful look-ups of its keys (failed ones are asked again each
 // time, so that data cannot grow the cache, and give the schema's error), and the engine's types of its objects. It is
 // safe for concurrent use.
 type plyStruct struct {
-	s     PatchMetaFromStruct
-	mu    sync.RWMutex
-	found map[plyStructKey]plyStructFound
+	s PatchMetaFromStruct
+	// found holds the look-ups of keys as objects (Struct, plyStructOfObject) and as lists (Slice, plyStructOfList),
+	// each read without locking, one atomic load (calls look keys up far more often than they add one; a map keyed by
+	// the string alone is read without hashing while small); mu is held while a copy holding one key more replaces one.
+	found [2]atomic.Pointer[map[string]plyStructFound]
+	mu    sync.Mutex
 	types engine.Types
 }
 
-// plyStructKey is a key looked up as an object (Struct) or as a list (Slice).
-type plyStructKey struct {
-	key   string
-	slice bool
-}
+// The kinds of look-up, plyStruct.found's indexes.
+const (
+	plyStructOfObject = iota
+	plyStructOfList
+)
 
 // plyStructFound is a successful look-up: the field's schema (cached itself) and metadata.
 type plyStructFound struct {
@@ -78,7 +83,7 @@ func plyStructOf(s PatchMetaFromStruct) *plyStruct {
 	if c, ok := plyStructs.Load(s.T); ok {
 		return c.(*plyStruct)
 	}
-	c, _ := plyStructs.LoadOrStore(s.T, &plyStruct{s: s, found: map[plyStructKey]plyStructFound{}})
+	c, _ := plyStructs.LoadOrStore(s.T, &plyStruct{s: s})
 	return c.(*plyStruct)
 }
 
@@ -86,39 +91,52 @@ func plyStructOf(s PatchMetaFromStruct) *plyStruct {
 func (c *plyStruct) Types() *engine.Types { return &c.types }
 
 func (c *plyStruct) Struct(key string) (engine.Lookup, engine.Meta, error) {
-	return c.lookup(plyStructKey{key, false})
+	return c.lookup(key, plyStructOfObject)
 }
 
 func (c *plyStruct) Slice(key string) (engine.Lookup, engine.Meta, error) {
-	return c.lookup(plyStructKey{key, true})
+	return c.lookup(key, plyStructOfList)
 }
 
-func (c *plyStruct) lookup(k plyStructKey) (engine.Lookup, engine.Meta, error) {
-	c.mu.RLock()
-	f, ok := c.found[k]
-	c.mu.RUnlock()
-	if ok {
-		return f.sub, f.meta, nil
+func (c *plyStruct) lookup(key string, kind int) (engine.Lookup, engine.Meta, error) {
+	if found := c.found[kind].Load(); found != nil {
+		if f, ok := (*found)[key]; ok {
+			return f.sub, f.meta, nil
+		}
 	}
 	var sub LookupPatchMeta
 	var m PatchMeta
 	var err error
-	k.key = strings.Clone(k.key) // (the caller's may share the memory of a whole document)
-	if k.slice {
-		sub, m, err = c.s.LookupPatchMetadataForSlice(k.key)
+	key = strings.Clone(key) // (the caller's may share the memory of a whole document)
+	if kind == plyStructOfList {
+		sub, m, err = c.s.LookupPatchMetadataForSlice(key)
 	} else {
-		sub, m, err = c.s.LookupPatchMetadataForStruct(k.key)
+		sub, m, err = c.s.LookupPatchMetadataForStruct(key)
 	}
-	f = plyStructFound{plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}}
+	f := plyStructFound{plyLookupOf(sub), engine.Meta{Strategies: m.GetPatchStrategies(), MergeKey: m.GetPatchMergeKey()}}
 	if err != nil {
 		return f.sub, f.meta, err
 	}
-	c.mu.Lock()
-	if len(c.found) < plyStructMaxKeys {
-		c.found[k] = f
-	}
-	c.mu.Unlock()
+	c.keep(key, kind, f)
 	return f.sub, f.meta, nil
+}
+
+// keep adds look-up f of key as kind to c.found, a copy with one key more, unless c keeps plyStructMaxKeys of that
+// kind already.
+func (c *plyStruct) keep(key string, kind int, f plyStructFound) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var old map[string]plyStructFound
+	if found := c.found[kind].Load(); found != nil {
+		old = *found
+	}
+	if _, ok := old[key]; ok || len(old) >= plyStructMaxKeys {
+		return
+	}
+	next := make(map[string]plyStructFound, len(old)+1)
+	maps.Copy(next, old)
+	next[key] = f
+	c.found[kind].Store(&next)
 }
 
 // CreateTwoWayMergePatch returns the patch from original to modified (JSON; empty: {}), the schema read from the Go

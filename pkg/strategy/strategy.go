@@ -4,6 +4,9 @@
 // a patch's $retainKeys or, outside a patch, strategy retainKeys), Ordered merged lists and sets. An element no
 // rule decides is an error, never a default.
 //
+// A merge's node that kubectl's pipeline decides (gate UniqueMergeKeys off: a list repeating a merge key) is decided by
+// its outcome tree, a patch tree Phase 1 built beside it (Options.Patched, elements.Patched), walked as a patch.
+//
 // Invariants: the Walker never modifies the tree; each node's Outcome is kept by node ID (Record), so one tree can be
 // merged, listed for changes and diffed in turn; each registered rule's visitor is made once per Walker.
 package strategy
@@ -73,6 +76,10 @@ type Options struct {
 	// Memory, when set, is where the built-in visitors build the result's maps and lists (visitors.Memory): the result
 	// is valid until its Reset. Nil: memory of their own.
 	Memory *visitors.Memory
+	// Patched gives the outcome tree beside a node of a merge that kubectl's pipeline decides (elements.Patched,
+	// pkg/collate's Arena.Patched), nil for the others: the node's outcome is that tree's, walked as a patch (patched.go).
+	// Nil: no node has one.
+	Patched func(*elements.Node) *elements.Patched
 }
 
 // Walker is the elements.Walker of a merge: it never modifies the tree and is not safe for concurrent use.
@@ -82,6 +89,10 @@ type Walker struct {
 	// registered holds the visitors of the registered rules met so far, by rule.
 	registered map[*elements.Rule]elements.Visitor
 	patch      bool
+	// patched is Options.Patched; inPatched says an outcome tree is being walked, by patchedBuiltIn's visitors.
+	patched        func(*elements.Node) *elements.Patched
+	inPatched      bool
+	patchedBuiltIn [builtIns]elements.Visitor
 	// outcomes holds by node ID the Outcome of each node walked; nil unless Record (and after Release).
 	outcomes []elements.Outcome
 }
@@ -106,6 +117,11 @@ func New(opts Options) *Walker {
 		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true, Memory: opts.Memory},
 		Ordered: visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply,
 			Memory: opts.Memory},
+	}
+	if opts.Patched != nil {
+		w.patched, w.patchedBuiltIn = opts.Patched, w.builtIn
+		w.patchedBuiltIn[Ordered] = visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: true, Reapply: opts.Reapply,
+			Memory: opts.Memory}
 	}
 	return w
 }
@@ -142,15 +158,23 @@ func (w *Walker) For(e elements.Element) (elements.Visitor, error) {
 		}
 		return v, nil
 	}
-	b, ok := For(e, w.patch)
+	b, ok := For(e, w.patch || w.inPatched)
 	if !ok {
 		return nil, e.Base().Errorf(elements.NoSource, fmt.Sprintf("no merge rule decides a %T", e))
+	}
+	if w.inPatched {
+		return w.patchedBuiltIn[b], nil
 	}
 	return w.builtIn[b], nil
 }
 
 // Walk computes e's Outcome and returns it (keeping it with Record).
 func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
+	if w.patched != nil && !w.inPatched {
+		if p := w.patched(e.Base()); p != nil {
+			return w.walkPatched(e, p)
+		}
+	}
 	v, err := w.For(e)
 	if err != nil {
 		return elements.Absent, err
@@ -159,6 +183,12 @@ func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
 	if err != nil {
 		return elements.Absent, err
 	}
+	w.record(e, out)
+	return out, nil
+}
+
+// record keeps e's outcome out (Options.Record).
+func (w *Walker) record(e elements.Element, out elements.Outcome) {
 	if w.outcomes != nil {
 		id := int(e.Base().ID)
 		if n := id + 1 - len(w.outcomes); n > 0 {
@@ -166,7 +196,6 @@ func (w *Walker) Walk(e elements.Element) (elements.Outcome, error) {
 		}
 		w.outcomes[id] = out
 	}
-	return out, nil
 }
 
 // Outcome returns the Outcome the walk gave node n: absent for a node it did not walk (fields cleared by

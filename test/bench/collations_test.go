@@ -69,8 +69,10 @@ var _ = Describe("collations per operation", func() {
 		Entry("TwoWay", func() (value.Value, error) { return patchgen.TwoWay(recorded, local, patchgen.Options{}) }),
 	)
 
-	// docs/extending.md: the one path that collates more than once, kubectl's pipeline for a list repeating a merge key.
-	It("a merge through kubectl's patch (gate UniqueMergeKeys off, a repeated key) collates per step of that pipeline", func() {
+	// docs/extending.md: a list repeating a merge key (gate UniqueMergeKeys off) merges as kubectl's pipeline does, its
+	// outcome its three-way patch entry applied to live's list, collated beside the tree in its one collation
+	// (elements.Patched) and walked in Phase 2 with it.
+	It("a merge through kubectl's patch (gate UniqueMergeKeys off, a repeated key) collates once", func() {
 		doc := func(values ...string) value.Value {
 			items := ""
 			for i, v := range values {
@@ -86,14 +88,16 @@ var _ = Describe("collations per operation", func() {
 		}
 		opts := apply.DefaultOptions()
 		opts.Gates = features.Kubectl()
-		_, err := apply.Merge(doc("1"), doc("2", "3"), doc("1"), opts)
+		res, err := apply.Merge(doc("1"), doc("2", "3"), doc("1"), opts)
 		Expect(err).NotTo(HaveOccurred())
-		// The tree; the patch applied to live (its repeated item, collated alone with it, merged onto its key's first
-		// item's outcome); the change list.
-		Expect(collations.Load()).To(BeEquivalentTo(3))
+		Expect(string(res.Object.JSON())).To(Equal(string(doc("2").JSON())), "kubectl's result")
+		// The tree, the env list's patch entry over live's list beside it (its repeated item collated alone with it,
+		// merged onto its key's first item's outcome); the change list compares live with that outcome.
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(changeLines(res.Changes)).To(Equal([]string{"replace spec.template.spec.containers[name=web].env[name=A].value (local)"}))
 	})
 
-	It("a merge through kubectl's patch whose deletions have entries merges its two halves without collating", func() {
+	It("a merge through kubectl's patch whose deletions have entries merges its two halves and collates once", func() {
 		doc := func(env string) value.Value {
 			v, err := jsonv.Decode([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":` +
 				`{"template":{"spec":{"containers":[{"name":"web","env":` + env + `}]}}}}`))
@@ -106,12 +110,16 @@ var _ = Describe("collations per operation", func() {
 		res, err := apply.Merge(recorded, doc(`[{"name":"A","value":"2"},{"name":"A","value":"3"}]`), recorded, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(res.Object.JSON())).To(Equal(string(doc(`[{"name":"A","value":"2"}]`).JSON())), "kubectl's result")
-		// The tree (the patch's halves, B's deletion among them, are values of it, merged as values); the patch applied
-		// to live; the change list.
-		Expect(collations.Load()).To(BeEquivalentTo(3))
+		// The tree (the patch's halves, B's deletion among them, are values of it, merged as values), the env list's
+		// entry applied to live's beside it.
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(changeLines(res.Changes)).To(Equal([]string{
+			"replace spec.template.spec.containers[name=web].env[name=A].value (local)",
+			"remove spec.template.spec.containers[name=web].env[name=B] (recorded)",
+		}))
 	})
 
-	It("a merge through kubectl's patch for a set repeating a value (gate UniqueMergeKeys off) collates per step of that pipeline", func() {
+	It("a merge through kubectl's patch for a set repeating a value (gate UniqueMergeKeys off) collates once", func() {
 		doc := func(finalizers string) value.Value {
 			v, err := jsonv.Decode([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","finalizers":` + finalizers + `}}`))
 			Expect(err).NotTo(HaveOccurred())
@@ -122,8 +130,37 @@ var _ = Describe("collations per operation", func() {
 		res, err := apply.Merge(doc(`["a"]`), doc(`["a","b","a"]`), doc(`["a","c"]`), opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(res.Object.JSON())).To(Equal(string(doc(`["a","b","c"]`).JSON())), "kubectl's result")
-		// The tree; the patch applied to live; the change list.
-		Expect(collations.Load()).To(BeEquivalentTo(3))
+		// The tree, the set's entry applied to live's beside it.
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(changeLines(res.Changes)).To(Equal([]string{"add metadata.finalizers[=b] (local)"}))
+	})
+
+	// A repeat of the list's entry in a merge through kubectl's patch is merged onto its key's first item's outcome as
+	// patch.Apply merges it: here onto a list that outcome holds a key of twice (live's), laid out from the member's
+	// tree, so the front-end applies nothing again (strategy.Options.Reapply) and the merge collates once.
+	It("a merge through kubectl's patch whose repeat merges onto a list holding a key twice collates once", func() {
+		doc := func(containers string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{"containers":` + containers + `}}}}`)
+		}
+		local := doc(`[{"name":"web","env":[{"name":"A","value":"1"}]},{"name":"web","env":[{"name":"B","value":"2"}]}]`)
+		live := doc(`[{"name":"web","env":[{"name":"A","value":"0"},{"name":"A","value":"x"}]}]`)
+		var reapplied atomic.Int64
+		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
+			if frontEnd {
+				reapplied.Add(1)
+			}
+		}))
+		opts := apply.DefaultOptions()
+		opts.Gates = features.Kubectl()
+		res, err := apply.Merge(value.Null, local, live, opts)
+		Expect(err).NotTo(HaveOccurred())
+		o, err := oracle.DefaultV3For("io.k8s.api.apps.v1.Deployment")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := o.Apply(nil, local.JSON(), live.JSON(), true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(res.Object.JSON())).To(Equal(string(jsonv.MustDecode(string(want.Object)).JSON())), "kubectl's result")
+		Expect(reapplied.Load()).To(BeEquivalentTo(0))
+		Expect(collations.Load()).To(BeEquivalentTo(1))
 	})
 
 	// A patch naming a merge key twice (gate UniqueMergeKeys off) is applied as the API server applies it, each repeat
@@ -291,3 +328,12 @@ var _ = Describe("collations per operation", func() {
 		Expect(collations.Load()).To(BeEquivalentTo(1))
 	})
 })
+
+// changeLines renders changes as "op path (source)", one a line.
+func changeLines(cs []apply.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Op.String() + " " + c.Path().String() + " (" + c.Source.String() + ")"
+	}
+	return out
+}

@@ -63,7 +63,10 @@ type placed struct {
 	v       value.Value
 	doc     int
 	witness bool
-	pair    int32
+	// item marks an item of a list merged by key while builder.gather holds it: its pair is its list's until it is
+	// paired (objects.itemPair).
+	item bool
+	pair int32
 }
 
 // typeOf builds the ply schema type of documents docs (objects or null, all of one type) from l, asking l only for the
@@ -237,18 +240,40 @@ type objects struct {
 	pairs    *pairTable
 }
 
-// each calls f with each object, in order.
-func (o objects) each(f func(placed)) {
-	for _, m := range o.maps {
-		f(m)
-	}
-	for _, list := range o.itemsOf {
-		for _, it := range list.v.Items() {
-			if it.IsMap() {
-				f(placed{v: it, doc: list.doc, witness: list.witness, pair: o.itemPair(list.pair, it)})
+// gather appends o's objects to dst, those of the documents first and then the witnesses' (which add values only to
+// the keys the others hold), and returns dst and the most fields any one of them holds. Items of a list merged by key
+// are marked item, their pair left their list's until paired.
+func (o objects) gather(dst []placed) ([]placed, int) {
+	most := 0
+	for _, witnesses := range [...]bool{false, true} {
+		for _, m := range o.maps {
+			if m.witness == witnesses {
+				dst = append(dst, m)
+				most = max(most, m.v.Len())
+			}
+		}
+		for _, list := range o.itemsOf {
+			if list.witness != witnesses {
+				continue
+			}
+			for _, it := range list.v.Items() {
+				if it.IsMap() {
+					dst = append(dst, placed{v: it, doc: list.doc, witness: list.witness, item: o.mergeKey != "", pair: list.pair})
+					most = max(most, it.Len())
+				}
 			}
 		}
 	}
+	return dst, most
+}
+
+// count is the number of objects o holds.
+func (o objects) count() int {
+	n := len(o.maps)
+	for _, list := range o.itemsOf {
+		n += list.v.Len()
+	}
+	return n
 }
 
 // itemPair is the pair of item it of a list in pair list.
@@ -291,13 +316,6 @@ func (o objects) nested() bool {
 		}
 	}
 	return false
-}
-
-// keysHint is a size for the set of keys of o: the most any one object holds.
-func (o objects) keysHint() int {
-	most := 0
-	o.each(func(m placed) { most = max(most, m.v.Len()) })
-	return most
 }
 
 // structType is the type of objects objs (at nesting depth) under schema l: a struct with one field per key they hold.
@@ -367,29 +385,17 @@ func newStruct(fields []openapi.Field, toKeep bool) *openapi.Type {
 // are never modified once built.
 var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: map[string]*openapi.Field{}}
 
-// collectFields groups the fields of maps by key; a directive naming a list counts for the list's key. Witnesses
+// collectFields groups the fields of objs by key; a directive naming a list counts for the list's key. Witnesses
 // add values to the keys the others hold only.
 //
-// It reads objs twice: first it finds the keys and counts their values, then it gives each key room for its objects and
-// lists from the builder's scratch memory and fills them in, with their pairs (counting needs none).
+// It reads the objects twice: first it finds the keys and counts their values, then it gives each key room for its
+// objects and lists from the builder's scratch memory and fills them in, with their pairs (counting needs none).
 func (b *builder) collectFields(objs objects) []fieldValues {
-	unpaired := objs
-	unpaired.mergeKey = ""
-	fields := fieldSet{fields: b.fields.take(unpaired.keysHint())}
-	read := func(fill bool) {
-		from := unpaired
-		if fill {
-			from = objs
-		}
-		for _, witnesses := range [...]bool{false, true} {
-			from.each(func(m placed) {
-				if m.witness == witnesses {
-					addFields(&fields, m, fill)
-				}
-			})
-		}
+	all, most := objs.gather(b.values.take(objs.count()))
+	fields := fieldSet{fields: b.fields.take(most)}
+	for _, m := range all {
+		addFields(&fields, m, false)
 	}
-	read(false)
 	if !slices.ContainsFunc(fields.fields, func(fv fieldValues) bool { return fv.maps+fv.lists > 0 }) {
 		return fields.fields
 	}
@@ -397,49 +403,57 @@ func (b *builder) collectFields(objs objects) []fieldValues {
 		fv := &fields.fields[i]
 		fv.values = b.values.take(fv.maps + fv.lists)
 	}
-	read(true)
+	for _, m := range all {
+		if m.item {
+			m.pair, m.item = objs.itemPair(m.pair, m.v), false
+		}
+		addFields(&fields, m, true)
+	}
 	return fields.fields
 }
 
-// addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists.
+// addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists. A witness adds
+// values to the keys fields holds only (but directive keys, which a list directive's name may be), each looked up in
+// it.
 func addFields(fields *fieldSet, m placed, fill bool) {
-	if _, ok := m.v.Get("$patch"); ok && !m.witness {
+	if m.witness {
+		for i := range fields.fields {
+			fv := &fields.fields[i]
+			if v, ok := m.v.Get(fv.name); ok && !strings.HasPrefix(fv.name, "$") {
+				fv.add(v, m, fill)
+			}
+		}
+		return
+	}
+	if _, ok := m.v.Get("$patch"); ok {
 		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
 		return
 	}
-	get := func(k string) *fieldValues {
-		i := fields.find(k)
-		if i < 0 && !m.witness {
-			i = fields.add(k)
-		}
-		if i < 0 {
-			return nil
-		}
-		return &fields.fields[i]
-	}
 	for _, f := range m.v.Fields() {
-		if strings.HasPrefix(f.Key, "$") {
-			if name, ok := listDirective(f.Key); ok && !m.witness && !fill {
-				fv := get(name)
-				fv.listLookup = true
-				fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
-			}
-			continue
+		if !strings.HasPrefix(f.Key, "$") {
+			fields.fields[fields.add(f.Key)].add(f.Value, m, fill)
+		} else if name, ok := listDirective(f.Key); ok && !fill {
+			fv := &fields.fields[fields.add(name)]
+			fv.listLookup = true
+			fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
 		}
-		fv := get(f.Key)
-		switch {
-		case fv == nil || f.Value.IsNull():
-		case fill:
-			if f.Value.IsMap() || f.Value.IsList() {
-				fv.values = append(fv.values, placed{v: f.Value, doc: m.doc, witness: m.witness, pair: m.pair})
-			}
-		case f.Value.IsMap():
-			fv.maps++
-		case f.Value.IsList():
-			fv.lists++
-		default:
-			fv.scalars++
+	}
+}
+
+// add counts v, the value object m holds at fv's key, or (fill) adds it to fv's values if an object or a list.
+func (fv *fieldValues) add(v value.Value, m placed, fill bool) {
+	switch {
+	case v.IsNull():
+	case fill:
+		if v.IsMap() || v.IsList() {
+			fv.values = append(fv.values, placed{v: v, doc: m.doc, witness: m.witness, pair: m.pair})
 		}
+	case v.IsMap():
+		fv.maps++
+	case v.IsList():
+		fv.lists++
+	default:
+		fv.scalars++
 	}
 }
 
@@ -633,30 +647,19 @@ func toMeta(m Meta) openapi.Meta {
 }
 
 // mergeKeys holds one merge key slice per field name a schema names as one (never modified: types share them).
-var mergeKeys struct {
-	sync.RWMutex
-	of map[string][]string
-}
+var mergeKeys readMostly[string, []string]
 
 // mergeKeysMax bounds the merge keys held; others get a slice per call.
 const mergeKeysMax = 1024
 
 // mergeKeyOf returns the merge key of one field, name.
 func mergeKeyOf(name string) []string {
-	mergeKeys.RLock()
-	key, ok := mergeKeys.of[name]
-	mergeKeys.RUnlock()
-	if ok {
+	if key, ok := mergeKeys.load()[name]; ok {
 		return key
 	}
-	key = []string{strings.Clone(name)}
-	mergeKeys.Lock()
-	defer mergeKeys.Unlock()
-	if mergeKeys.of == nil {
-		mergeKeys.of = map[string][]string{}
-	}
-	if len(mergeKeys.of) < mergeKeysMax {
-		mergeKeys.of[key[0]] = key
+	key := []string{strings.Clone(name)}
+	if kept, ok := mergeKeys.add(key[0], key, mergeKeysMax); ok {
+		return kept
 	}
 	return key
 }

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"encoding/binary"
+	"maps"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/plyproject/ply/openapi"
@@ -20,8 +22,7 @@ type TypeCacher interface {
 // address). A type is fully given by its shape, so a type found by shape is the one the engine would build. Types only grows, up to
 // typesMax shapes; the zero Types is ready to use, and it is safe for concurrent use.
 type Types struct {
-	mu      sync.RWMutex
-	byShape map[string]*openapi.Type
+	byShape readMostly[string, *openapi.Type]
 }
 
 // typesMax bounds the shapes a Types keeps: objects of one Go type declaring various subsets of its fields each have
@@ -29,36 +30,61 @@ type Types struct {
 const typesMax = 1024
 
 // Len is the number of shapes c keeps.
-func (c *Types) Len() int {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return len(c.byShape)
-}
+func (c *Types) Len() int { return c.byShape.len() }
 
 // get returns the type kept for shape, or nil.
 func (c *Types) get(shape []byte) *openapi.Type {
-	c.mu.RLock()
-	t := c.byShape[string(shape)]
-	c.mu.RUnlock()
-	return t
+	if m := c.byShape.load(); m != nil {
+		return m[string(shape)]
+	}
+	return nil
 }
 
 // put keeps t for shape unless a type is kept for it already or c is full, and returns the type kept for shape (nil
 // when none is).
 func (c *Types) put(shape []byte, t *openapi.Type) *openapi.Type {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.byShape[string(shape)]; ok {
-		return old
+	kept, _ := c.byShape.add(string(shape), t, typesMax)
+	return kept
+}
+
+// readMostly is a map read far more often than written, as the look-ups and types kept for later calls are: readers
+// load the current map with one atomic read and look it up without locking (a lock's atomic writes on every read are
+// what the engine's calls spent in it); add replaces the map by a copy holding one key more. The zero readMostly is
+// empty and ready to use; it is safe for concurrent use.
+type readMostly[K comparable, V any] struct {
+	mu  sync.Mutex // held by add
+	cur atomic.Pointer[map[K]V]
+}
+
+// load returns the current map (nil when empty), never to be modified.
+func (r *readMostly[K, V]) load() map[K]V {
+	if m := r.cur.Load(); m != nil {
+		return *m
 	}
-	if len(c.byShape) >= typesMax {
-		return nil
+	return nil
+}
+
+// len is the number of keys r holds.
+func (r *readMostly[K, V]) len() int { return len(r.load()) }
+
+// add keeps v for k unless r holds k already or holds limit keys, and returns the value r holds for k and whether it
+// holds one (the zero V and false when full).
+func (r *readMostly[K, V]) add(k K, v V, limit int) (V, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.load()
+	if kept, ok := old[k]; ok {
+		return kept, true
 	}
-	if c.byShape == nil {
-		c.byShape = map[string]*openapi.Type{}
+	if len(old) >= limit {
+		var none V
+		return none, false
 	}
-	c.byShape[string(shape)] = t
-	return t
+	next := make(map[K]V, len(old)+1)
+	maps.Copy(next, old)
+	next[k] = v
+	r.cur.Store(&next)
+	return v, true
 }
 
 // appendShape appends the shape of field f of a struct type to shape: each string with its length before it, so

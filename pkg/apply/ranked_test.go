@@ -1,0 +1,77 @@
+package apply_test
+
+import (
+	"strconv"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/pkg/apply"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// A merge whose list repeats a merge key or a set value (gate UniqueMergeKeys off: Ranked), or whose local value below a
+// value live holds as another kind repeats a key, is decided there by kubectl's three-way patch entry applied to live's
+// value, which Phase 1 collates beside the tree (elements.Patched): the result is kubectl's, in one collation, and the
+// change list compares live with that outcome.
+var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key (testdata/ranked)", func() {
+	var collations atomic.Int64
+	BeforeEach(func() {
+		collations.Store(0)
+		DeferCleanup(probe.OnCollation(func() { collations.Add(1) }))
+	})
+	DescribeTable("is kubectl's, in one collation, its changes read off the outcome",
+		func(path string) {
+			f := loadFixture(path)
+			opts := apply.DefaultOptions()
+			opts.Gates = features.Kubectl()
+			res, err := apply.Merge(f.get("recorded"), f.get("local"), f.get("live"), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			Expect(res.Object).To(equalValue(f.get("want")))
+			var want []string
+			for _, c := range f.get("changes").Items() {
+				s, _ := c.AsString()
+				want = append(want, s)
+			}
+			Expect(changeLines(res.Changes)).To(Equal(want))
+			Expect(f.get("want")).To(equalValue(kubectlMerge(f)), "the fixture's want is kubectl's")
+		},
+		entries("ranked"),
+	)
+
+	DescribeTable("gives the paths of the changes below the Ranked list, materialised or read lazily",
+		func(annotations int) {
+			// 80 env entries whose values all change, the first repeated; annotations changed besides, more of them than
+			// Merge materialises at once (64) keeping every path lazy.
+			annotated := func(d value.Value, tag string) value.Value {
+				fields := make([]value.Field, annotations)
+				for i := range fields {
+					fields[i] = value.Field{Key: "a" + strconv.Itoa(i), Value: value.String(tag)}
+				}
+				meta, _ := d.Get("metadata")
+				return d.With("metadata", meta.With("annotations", value.MustMap(fields...)))
+			}
+			recorded, live := annotated(deployment(80, "a", false), "a"), annotated(deployment(80, "a", true), "a")
+			local := annotated(repeatFirstEnv(deployment(80, "b", false)), "b")
+			opts := apply.DefaultOptions()
+			opts.Gates = features.Kubectl()
+			res, err := apply.Merge(recorded, local, live, opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			want := []string{"replace spec.template.spec.containers[name=app].image (local)"}
+			for i := range 80 {
+				want = append(want, "replace spec.template.spec.containers[name=app].env[name=ENV_"+strconv.Itoa(i)+"].value (local)")
+			}
+			for i := range annotations {
+				want = append(want, "replace metadata.annotations.a"+strconv.Itoa(i)+" (local)")
+			}
+			Expect(changeLines(res.Changes)).To(ConsistOf(want))
+		},
+		Entry("materialised: few changes at nodes", 0),
+		Entry("lazily: many changes at nodes", 70),
+	)
+})
