@@ -1,65 +1,99 @@
 package collate
 
 import (
+	"github.com/plyproject/ply/internal/order"
 	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/value"
 )
 
+// A layer is a tree the outcome a repeat is applied to is built from: its member's, or an earlier repeat's of its key
+// (repeat), merged in turn onto the ones before it. A list of a repeat's layer is a base whose outcome Phase 2 lays out
+// only where it merged that repeat from its tree (elements.Chain.Laid): that repeat may have been applied otherwise.
+type layer struct {
+	e      elements.Element
+	repeat bool
+}
+
 // chain pairs the merged lists of repeat tree r with their places in base, the tree of the member r is applied to
 // (elements.Chain), as a collation of r with base's outcome as live would pair them: through maps by field name, and
 // through the items a chained keyed list pairs by key. A node of base a merge rule decides is not paired: its outcome
 // need not be its children's.
-func chain(r, base elements.Element) {
-	if base.Base().Ruled {
+func chain(r, base elements.Element) { chainOnto(r, []layer{{e: base}}) }
+
+// chainOnto is chain for r applied to the outcome of layers (oldest first): each merged list of r is paired with the
+// newest layer's list at its place, found through maps by field name (fieldLayers).
+func chainOnto(r elements.Element, layers []layer) {
+	top := layers[len(layers)-1]
+	if top.e.Base().Ruled {
 		return
 	}
 	switch r := r.(type) {
 	case *elements.MapElement:
-		b, _ := base.(*elements.MapElement)
-		if b == nil {
-			return
-		}
 		for _, f := range r.Fields {
-			if i, found := slices.BinarySearchFunc(b.Fields, f.Name, byName); found {
-				chain(f.Element, b.Fields[i].Element)
+			if sub := fieldLayers(layers, f.Name); len(sub) > 0 {
+				chainOnto(f.Element, sub)
 			}
 		}
 	case *elements.ListElement:
-		chainKeyed(r, base)
+		chainKeyed(r, top)
 	case *elements.SetElement:
-		chainSet(r, base)
+		chainSet(r, top)
 	}
 }
 
+// fieldLayers returns the layers of field name of maps layers (oldest first): the field's node in the newest layer
+// holding it, and below it those of older layers, while each newer one is a map its older ones merge under (no rule, no
+// "$retainKeys" leaving name out). A layer that is no such map ends the search: the outcome there is its.
+func fieldLayers(layers []layer, name string) []layer {
+	var sub []layer
+	for i := len(layers) - 1; i >= 0; i-- {
+		m, _ := layers[i].e.(*elements.MapElement)
+		if m == nil || m.Ruled {
+			break
+		}
+		if j, found := slices.BinarySearchFunc(m.Fields, name, byName); found {
+			sub = append(sub, layer{e: m.Fields[j].Element, repeat: layers[i].repeat})
+			if _, isMap := m.Fields[j].Element.(*elements.MapElement); !isMap {
+				break
+			}
+		} else if m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, name) {
+			break
+		}
+	}
+	slices.Reverse(sub)
+	return sub
+}
+
 // orderedLeftOut gives each field of repeat tree r, through its maps, that r's patch leaves out but orders by
-// "$setElementOrder" alone (an atomic node without a value, as the repeat's tree without live builds it), where base,
-// the tree of the member r is applied to, holds a merged list there of baseValues' kinds (a keyed list, a set of
-// scalars, live's list of maps or of scalars taken whole), the list node a collation of
-// r with base's outcome as live builds: a list without items of the patch, paired with base's (elements.Chain, its
-// Named from the order). Entries a collation with live would refuse leave the node as it is.
-func (c *collator) orderedLeftOut(r, base elements.Element) {
+// "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" alone (an atomic node without a value, as the
+// repeat's tree without live builds it), where layers, the trees of the outcome r is applied to (fieldLayers), hold a
+// merged list there of baseValues' kinds (a keyed list, a set of scalars, live's list of maps or of scalars taken
+// whole), the list node a collation of r with that outcome as live builds: a list without items of the patch, paired
+// with the newest layer's (elements.Chain, its Named from the order, its Deleted from the values deleted). Entries or
+// values a collation with live would refuse leave the node as it is.
+func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
 	m, _ := r.(*elements.MapElement)
-	b, _ := base.(*elements.MapElement)
-	if m == nil || b == nil || b.Ruled {
+	if m == nil {
 		return
 	}
 	for i, f := range m.Fields {
-		j, found := slices.BinarySearchFunc(b.Fields, f.Name, byName)
-		if !found {
+		sub := fieldLayers(layers, f.Name)
+		if len(sub) == 0 {
 			continue
 		}
 		if a, _ := f.Element.(*elements.AtomicElement); a != nil {
-			if l := c.orderedList(a, b.Fields[j].Element); l != nil {
+			if l := c.orderedList(a, sub[len(sub)-1]); l != nil {
 				m.Fields[i].Element = l
 			}
 		} else {
-			c.orderedLeftOut(f.Element, b.Fields[j].Element)
+			c.orderedLeftOut(f.Element, sub)
 		}
 	}
 }
@@ -68,14 +102,15 @@ func (c *collator) orderedLeftOut(r, base elements.Element) {
 // merged list left out and ordered alone, base holds no list of a's kind (keyed, or a set of scalars; taken from live,
 // its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
 // collation with live accepts.
-func (c *collator) orderedList(a *elements.AtomicElement, base elements.Element) elements.Element {
-	if a.HasLocal || a.Dirs == nil || !ordersOnly(a.Dirs) || a.Ruled || !elements.MergedList(a.Type, &a.Meta) {
+func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.Element {
+	if (a.HasLocal && !elements.EmptyOrdered(&a.Node)) || a.Dirs == nil || !ordersOrDeletesOnly(a.Dirs) || a.Ruled ||
+		!elements.MergedList(a.Type, &a.Meta) {
 		return nil
 	}
 	s := a.Node
-	s.Values = elements.Values{}
+	s.Values = elements.Values{Local: a.Local, HasLocal: a.HasLocal}
 	keyed := false
-	switch b := base.(type) {
+	switch b := base.e.(type) {
 	case *elements.ListElement:
 		keyed = true
 	case *elements.SetElement:
@@ -92,7 +127,7 @@ func (c *collator) orderedList(a *elements.AtomicElement, base elements.Element)
 	}
 	switch {
 	case keyed:
-		if len(s.Meta.MergeKey) == 0 || elements.SetOfMaps(s.Type, &s.Meta) || !keyedOrder(&s) {
+		if len(s.Meta.MergeKey) == 0 || elements.SetOfMaps(s.Type, &s.Meta) || s.Dirs.HasDeleteFromList || !keyedOrder(&s) {
 			return nil
 		}
 		l := build(c, &c.lists, &s)
@@ -101,7 +136,8 @@ func (c *collator) orderedList(a *elements.AtomicElement, base elements.Element)
 		}
 		return l
 	default:
-		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) {
+		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
+			(s.Dirs.HasDeleteFromList && !deletesFrom(base, s.Dirs.DeleteFromList)) {
 			return nil
 		}
 		l := build(c, &c.sets, &s)
@@ -124,8 +160,12 @@ func keyedOrder(n *elements.Node) bool {
 // live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
 // a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
 // "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, dropped as well: none recorded). Where building
-// it fails, none is recorded: that error is the front-end's to report, applying the repeat again.
+// it fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
+// is recorded in the Repeat's Merges.
 func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
+	if c.repeat != nil && directive == smp.MergeValue {
+		c.repeat.Merges = append(c.repeat.Merges, dropped)
+	}
 	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) ||
 		(directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap)) {
 		return
@@ -153,17 +193,20 @@ func byName(f elements.Field, name string) int { return strings.Compare(f.Name, 
 // Gone (a data item of that key is new, as the collator leaves live's out), and with r's "$patch: replace" item every
 // other is Deleted. Where r has no directive but "$setElementOrder" and "$patch: replace" (then no repeated key), and
 // base is one of baseValues'.
-func chainKeyed(r *elements.ListElement, base elements.Element) {
+func chainKeyed(r *elements.ListElement, base layer) {
 	if d := r.Dirs; (d != nil && (d.HasRetainKeys || d.HasDeleteFromList || (d.ReplaceList && len(r.Repeats) > 0))) || r.Ranked {
 		return
 	}
 	mk, t := r.Meta.MergeKey, r.Type.Item()
-	members, values, ok := baseValues(base)
-	if l, _ := members.(*elements.ListElement); !ok || (l != nil && !slices.Equal(l.Meta.MergeKey, mk)) {
+	values, left, ok := baseValues(base)
+	if l, _ := base.e.(*elements.ListElement); !ok || (l != nil && !slices.Equal(l.Meta.MergeKey, mk)) {
 		return
 	}
 	index := make(map[elements.Key]int, len(values))
 	for i, v := range values {
+		if left != nil && left[i] {
+			continue
+		}
 		k, missing, _ := elements.KeyOf(v, mk, t)
 		if _, dup := index[k]; !v.IsMap() || missing != "" || dup {
 			return
@@ -171,7 +214,7 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 		index[k] = i
 	}
 	local := r.Local.Items()
-	ch := &elements.Chain{Base: base, Of: make([]int, len(r.Items))}
+	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}
 	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
 		k, _, _ := elements.KeyOf(v, mk, t)
 		j, found := index[k]
@@ -179,7 +222,9 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 	})
 	if r.Dirs != nil && r.Dirs.ReplaceList {
 		for j := range values {
-			ch.Deleted = append(ch.Deleted, j)
+			if left == nil || !left[j] {
+				ch.Deleted = append(ch.Deleted, j)
+			}
 		}
 	}
 	for i, it := range local { // the items "$patch: delete" leaves out (a data item of the key then is new)
@@ -191,14 +236,13 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 			}
 		}
 	}
-	l, _ := members.(*elements.ListElement)
 	for i := range r.Items {
 		k, _, _ := elements.KeyOf(local[r.Items[i].LocalIndex], mk, t)
 		j, found := index[k]
 		if !found {
 			j = -1
-		} else if l != nil && !slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) {
-			chain(r.Items[i].Element, l.Items[j].Element)
+		} else if layers, ok := memberLayers(base.e, j); ok {
+			chainOnto(r.Items[i].Element, layers)
 		}
 		ch.Of[i] = j
 	}
@@ -208,21 +252,24 @@ func chainKeyed(r *elements.ListElement, base elements.Element) {
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
 // Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
 // one of baseValues' (of scalars, or of objects for a set of maps; any, for an r with no item and no directive).
-func chainSet(r *elements.SetElement, base elements.Element) {
+func chainSet(r *elements.SetElement, base layer) {
 	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
 		return
 	}
-	_, values, ok := baseValues(base)
+	values, left, ok := baseValues(base)
 	switch {
 	case !ok:
 		return
 	case len(r.Items) == 0 && r.Dirs == nil: // (live's items decide the list's kind: one it merges nothing into)
-		r.Chain = &elements.Chain{Base: base}
+		r.Chain = &elements.Chain{Base: base.e, Laid: base.repeat}
 		return
 	}
 	objects := elements.SetOfMaps(r.Type, &r.Meta)
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
+		if left != nil && left[i] {
+			continue
+		}
 		k, ok := elements.SetKey(v, objects)
 		if _, dup := index[k]; !ok || dup {
 			return
@@ -230,7 +277,7 @@ func chainSet(r *elements.SetElement, base elements.Element) {
 		index[k] = i
 	}
 	local := r.Local.Items()
-	ch := &elements.Chain{Base: base, Of: make([]int, len(r.Items))}
+	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}
 	for i := range r.Items {
 		k, _ := elements.SetKey(local[r.Items[i].LocalIndex], objects)
 		if j, found := index[k]; found {
@@ -256,32 +303,96 @@ func chainSet(r *elements.SetElement, base elements.Element) {
 	r.Chain = ch
 }
 
-// baseValues returns the items of chain base b, in elements.Chain's Of numbering, and its members when b is a patch's
-// list: a keyed list whose live repeats no key and that replaces nothing (its own repeats merged in turn or kept
-// apart), a set keeping no repeated value apart, neither chained itself; or a list the member takes from live whole.
-// ok is false for another base.
-func baseValues(b elements.Element) (members elements.Element, values []value.Value, ok bool) {
-	switch b := b.(type) {
+// baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
+// lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed) and that
+// names no key twice where it replaces live's list (its own repeats merged in turn or kept apart; live's items a
+// "$patch: replace" drops Deleted), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
+// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole. left marks the
+// values the outcome cannot hold (nil: none); ok is false for another base.
+func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
+	switch e := b.e.(type) {
 	case *elements.ListElement:
-		if len(b.LiveExtra) > 0 || b.Ranked || b.Chain != nil || (b.Dirs != nil && b.Dirs.ReplaceList) {
+		switch {
+		case e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList && len(e.Repeats) > 0) || !extrasKeyed(e):
 			return nil, nil, false
+		case e.Chain != nil:
+			return chainedValues(&e.Node, e.Items, e.Chain)
 		}
-		for p := range b.Items {
-			values = append(values, memberValue(&b.Items[p], &b.Node))
+		for p := range e.Items {
+			values = append(values, memberValue(&e.Items[p], &e.Node))
 		}
-		return b, values, true
+		return values, nil, true
 	case *elements.SetElement:
-		if b.Ranked || b.Chain != nil {
+		switch {
+		case e.Ranked:
 			return nil, nil, false
+		case e.Chain != nil:
+			return chainedValues(&e.Node, e.Items, e.Chain)
 		}
-		for p := range b.Items {
-			values = append(values, memberValue(&b.Items[p], &b.Node))
+		for p := range e.Items {
+			values = append(values, memberValue(&e.Items[p], &e.Node))
 		}
-		return b, values, true
+		return values, nil, true
 	case *elements.AtomicElement:
-		return nil, b.Live.Items(), takenFromLive(b)
+		return e.Live.Items(), nil, takenFromLive(e)
 	}
 	return nil, nil, false
+}
+
+// extrasKeyed reports whether keyed list e's LiveExtra, live's later items of a key, if any, each name a member (Of),
+// and e keeps no repeats of its own apart: in its outcome, such an item is one more of its member's key.
+func extrasKeyed(e *elements.ListElement) bool {
+	return len(e.LiveExtra) == 0 || (!slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return it.Of < 0 }) &&
+		(len(e.Repeats) == 0 || !order.RepeatsApart(e)))
+}
+
+// chainedValues returns baseValues for list n of a repeat's tree, its Items items, chained by ch: its outcome is its
+// items merged onto its base's, so its members are its items, then its base's (numbered after them), those its items
+// pair, leave out (Gone) or delete (Deleted) left, as those the base's outcome cannot hold.
+func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) (values []value.Value, left []bool, ok bool) {
+	under, underLeft, ok := baseValues(layer{e: ch.Base})
+	if !ok {
+		return nil, nil, false
+	}
+	values = make([]value.Value, len(items), len(items)+len(under))
+	for p := range items {
+		values[p] = memberValue(&items[p], n)
+	}
+	values = append(values, under...)
+	left = make([]bool, len(values))
+	copy(left[len(items):], underLeft)
+	for _, gone := range [...][]int{ch.Of, ch.Gone, ch.Deleted} {
+		for _, j := range gone {
+			if j >= 0 {
+				left[len(items)+j] = true
+			}
+		}
+	}
+	return values, left, true
+}
+
+// memberLayers returns the layers of the outcome of member j (Of numbering) of chain base b (baseValues'): a patch's
+// list's item, unless the list names its key again; for a list chained in turn, its item over the layers of the base
+// member it is paired with, or the base's member. ok is false where they are not known.
+func memberLayers(b elements.Element, j int) (layers []layer, ok bool) {
+	l, _ := b.(*elements.ListElement)
+	switch {
+	case l == nil:
+		return nil, false
+	case j < len(l.Items) && (slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) ||
+		slices.ContainsFunc(l.LiveExtra, func(it elements.Item) bool { return it.Of == j })):
+		return nil, false
+	case l.Chain == nil:
+		return []layer{{e: l.Items[j].Element}}, true
+	case j >= len(l.Items):
+		return memberLayers(l.Chain.Base, j-len(l.Items))
+	}
+	if under := l.Chain.Of[j]; under >= 0 {
+		if layers, ok = memberLayers(l.Chain.Base, under); !ok {
+			return nil, false
+		}
+	}
+	return append(slices.Clip(layers), layer{e: l.Items[j].Element, repeat: true}), true
 }
 
 // takenFromLive reports whether atomic node b of a patch's tree is a list the patch leaves to live: its outcome is
@@ -298,9 +409,41 @@ func memberValue(it *elements.Item, n *elements.Node) value.Value {
 	return n.Live.Items()[it.LiveIndex]
 }
 
-// ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
-func ordersOnly(d *elements.Directives) bool {
-	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+// ordersOrDeletesOnly reports whether d is a list's "$setElementOrder" or "$deleteFromPrimitiveList", or both, and
+// nothing more.
+func ordersOrDeletesOnly(d *elements.Directives) bool {
+	return (d.HasSetOrder || d.HasDeleteFromList) && !d.HasRetainKeys && !d.ReplaceList
+}
+
+// deletesFrom reports whether "$deleteFromPrimitiveList" values del apply to the outcome of set base, as a collation
+// with that outcome as live checks them (format.CheckDirs): the values base's outcome may hold are scalars of one
+// class (numbers one), that of del where both have any.
+func deletesFrom(base layer, del value.Value) bool {
+	values, left, ok := baseValues(base)
+	if !ok {
+		return false
+	}
+	class, any := value.KindNull, false
+	for i, v := range values {
+		k := v.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		switch {
+		case left != nil && left[i]:
+		case !v.IsScalar() || (any && k != class):
+			return false
+		default:
+			class, any = k, true
+		}
+	}
+	return !any || del.Len() == 0 || slices.ContainsFunc(del.Items(), func(d value.Value) bool {
+		k := d.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		return k == class
+	})
 }
 
 // named returns, given d's "$setElementOrder", each of n base items' first position there (elements.Chain's Named; -1:
@@ -321,13 +464,18 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v is a map whose fields are scalars, nulls, lists of scalars and maps plain in
-// turn, none named like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges
-// onto its member's outcome map by map.
-func plain(v value.Value) bool {
+// plain reports whether patch value v, of type t, is a map whose fields are scalars, nulls, lists of scalars, lists
+// the schema merges by no strategy whose items are scalars or maps plain in turn, and maps plain in turn, none named
+// like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges onto its member's
+// outcome map by map.
+func plain(v value.Value, t *openapi.Type) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value)) ||
-			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return it.IsMap() || it.IsList() }))
+		ct, meta := t.Child(f.Key)
+		whole := !elements.MergedList(ct, &meta)
+		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value, ct)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool {
+				return it.IsList() || (it.IsMap() && (!whole || !plain(it, ct.Item())))
+			}))
 	})
 }
 
@@ -341,6 +489,19 @@ func skeleton(v value.Value) value.Value {
 		}
 	}
 	return value.MapFromSorted(fields)
+}
+
+// ordersOtherThanList reports whether patch item v, a data item (no "$patch"), orders by "$setElementOrder" a field
+// it sets to other than a list: collated with any live, and applied by the API server onto any map, it fails.
+func ordersOtherThanList(v value.Value) bool {
+	if _, directive := v.Get(smp.DirectiveKey); directive || !v.IsMap() {
+		return false
+	}
+	return slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+		name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		list, set := v.Get(name)
+		return orders && set && !list.IsList()
+	})
 }
 
 // emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below

@@ -12,8 +12,9 @@ import (
 	"github.com/plyproject/ply/test/jsonv"
 )
 
-// A key's first repeat (gate UniqueMergeKeys off) has its merged lists paired with the member's at their place
-// (elements.Chain), as collating the repeat with the member's outcome as live pairs them.
+// A key's repeat (gate UniqueMergeKeys off) has its merged lists paired with those at their place in the member's tree
+// or, for a later repeat, in an earlier one's (elements.Chain), as collating the repeat with the outcome so far as live
+// pairs them.
 var _ = Describe("a repeat's lists paired with its member's", func() {
 	// repeatField collates patch p onto live (a PodSpec's JSON) and returns field name of containers' repeat n.
 	repeatField := func(live, p string, n int, name string) elements.Element {
@@ -78,16 +79,40 @@ var _ = Describe("a repeat's lists paired with its member's", func() {
 		Expect(chain.Of).To(Equal([]int{-1, 1}))
 	})
 
-	It("pairs a key's first repeat only: a later one merges onto an outcome Phase 1 does not pair", func() {
+	It("pairs a key's later repeat with the one before it, numbering that one's items, then its base's", func() {
 		live := `{"containers":[{"name":"c","env":[{"name":"A"}]}]}`
-		p := `{"containers":[{"name":"c","env":[{"name":"B"}]},{"name":"c","env":[{"name":"C"}]},{"name":"c","env":[{"name":"A"}]}]}`
-		Expect(repeatField(live, p, 0, "env").(*elements.ListElement).Chain).NotTo(BeNil())
+		p := `{"containers":[{"name":"c","env":[{"name":"B"}]},{"name":"c","env":[{"name":"C"}]},{"name":"c","env":[{"name":"A"},{"name":"C","value":"1"}]}]}`
+		first := repeatField(live, p, 0, "env").(*elements.ListElement)
+		Expect(first.Chain).NotTo(BeNil())
+		Expect(first.Chain.Laid).To(BeFalse(), "the member's list is laid out from its own tree")
+		later := repeatField(live, p, 1, "env").(*elements.ListElement)
+		Expect(later.Chain).NotTo(BeNil())
+		Expect(later.Chain.Base).To(BeAssignableToTypeOf(first), "the first repeat's env")
+		Expect(later.Chain.Base.(*elements.ListElement).Chain).NotTo(BeNil())
+		Expect(later.Chain.Laid).To(BeTrue(), "an earlier repeat's list is laid out where Phase 2 merged it")
+		// The first repeat's items (C), then its base's, the member's (B, live's A).
+		Expect(later.Chain.Of).To(Equal([]int{2, 0}), "A the member's, C the first repeat's")
+	})
+
+	It("does not pair a later repeat with an earlier one that failed", func() {
+		live := `{"containers":[{"name":"c","env":[{"name":"A"}]}]}`
+		p := `{"containers":[{"name":"c","env":[{"name":"B"}]},{"name":"c","$setElementOrder/ports":[],"ports":null},{"name":"c","env":[{"name":"A"}]}]}`
 		Expect(repeatField(live, p, 1, "env").(*elements.ListElement).Chain).To(BeNil())
 	})
 
-	It("does not pair with a member's list replacing live's", func() {
+	It("pairs with a member's list replacing live's, whose live items are deleted there", func() {
 		e := repeatField(`{"containers":[{"name":"c","env":[{"name":"A"}]}]}`,
-			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"}]},{"name":"c","env":[{"name":"B","value":"1"}]}]}`, 0, "env")
+			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"}]},{"name":"c","env":[{"name":"A","value":"2"},{"name":"B","value":"1"}]}]}`, 0, "env")
+		chain := e.(*elements.ListElement).Chain
+		Expect(chain).NotTo(BeNil())
+		base := chain.Base.(*elements.ListElement)
+		Expect(base.Items[1].Deleted).To(BeTrue(), "live's A, which the member's replace drops")
+		Expect(chain.Of).To(Equal([]int{1, 0}), "A live's (deleted: new in the outcome), B the member's")
+	})
+
+	It("does not pair with a member's list replacing live's that names a key twice", func() {
+		e := repeatField(`{"containers":[{"name":"c","env":[{"name":"A"}]}]}`,
+			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"},{"name":"B","value":"0"}]},{"name":"c","env":[{"name":"B","value":"1"}]}]}`, 0, "env")
 		Expect(e.(*elements.ListElement).Chain).To(BeNil())
 	})
 })

@@ -202,6 +202,9 @@ type collator struct {
 	// repeat is the Repeat whose tree is being collated (repeats; nil elsewhere): directive maps record their nodes
 	// onto a map in it (ontoMap).
 	repeat *elements.Repeat
+	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
+	// Phase 2: collatingRepeat), nil without one.
+	emptyOrder error
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
@@ -755,38 +758,49 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
 // Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
-// not fail. A key's first repeat has its merged lists paired with its member's (chain), which it is applied to, those it
-// only orders given list nodes so paired (orderedLeftOut); each
-// repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in
-// compose mode, a repeat of plain fields (plain: scalars, lists of them, maps of such fields) is a map of them, which Phase 2 merges onto its member's outcome.
+// not fail. Each repeat has its merged lists paired with those at their place in the trees its member's outcome so far
+// is built from (chainOnto: the member's, then the key's earlier repeats', each merged onto the ones before), those it
+// only orders given list nodes so paired (orderedLeftOut); after a failed repeat, later ones of its key are not paired.
+// Each repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in compose mode,
+// a repeat of plain fields (plain: scalars, lists of them or, merged by no strategy, of maps of such fields, maps of
+// such fields) is a map of them, which Phase 2 merges onto its member's outcome.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
 	defer func() { c.opts.Depth = base }()
 	c.opts.Depth = 0
-	paired := make(map[int]bool, len(e.Repeats)) // the members whose first repeat is collated
+	// layers[id]: the trees member id's outcome is built from, so far (none: the repeats collated so far are not all
+	// paired, one of them failing or compose mode's).
+	layers := make(map[int][]layer, len(e.Repeats))
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
-		if c.opts.Compose && plain(local[r.Pos]) {
+		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer := c.repeat
-		if c.repeat = r; c.opts.Compose {
+		outer, outerEmpty := c.repeat, c.emptyOrder
+		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
 			c.repeat = nil
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
-		if c.repeat = outer; r.Err != nil {
-			r.Element = nil
-		} else if c.opts.MaxDepth > 0 {
+		if r.Err != nil {
+			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
+		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
 		}
-		if !paired[r.ID] && r.Element != nil && !c.opts.Compose {
-			c.orderedLeftOut(r.Element, e.Items[r.ID].Element)
-			chain(r.Element, e.Items[r.ID].Element)
+		c.repeat, c.emptyOrder = outer, outerEmpty
+		under, seen := layers[r.ID]
+		if !seen {
+			under = []layer{{e: e.Items[r.ID].Element}}
 		}
-		paired[r.ID] = true
+		if r.Element == nil || c.opts.Compose || under == nil {
+			layers[r.ID] = nil
+			continue
+		}
+		c.orderedLeftOut(r.Element, under)
+		chainOnto(r.Element, under)
+		layers[r.ID] = append(slices.Clip(under), layer{e: r.Element, repeat: true})
 	}
 }
 

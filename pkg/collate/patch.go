@@ -20,8 +20,10 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		if c.opts.Compose && s.Dirs.HasSetOrder && s.HasLive && !s.Live.IsList() {
 			return nil, s.Errorf(elements.Live, smp.SetOrderPrefix+s.Name+" orders a list, but the first patch's value is "+s.Live.Kind().String())
 		}
-		if err := format.CheckDirs(&s); err != nil {
+		if err := format.CheckDirs(&s); err != nil && !c.leftEmptyOrder(&s, err) {
 			return nil, err
+		} else if err != nil {
+			return build(c, &c.atomics, &s), nil
 		}
 	}
 	v := &s.Values
@@ -53,6 +55,23 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		return c.patchList(&s, depth)
 	}
 	return build(c, &c.atomics, &s), nil
+}
+
+// leftEmptyOrder reports whether error err of format.CheckDirs for node s of a Repeat's tree is left for Phase 2,
+// recorded as the Repeat's Err (the first such; collator.emptyOrder): s is a merged list the repeat holds empty and
+// orders by "$setElementOrder" alone, which fails for want of items without live, but not collated with an outcome
+// holding items there. Its node is then atomic, holding the empty list, as one the patch leaves out (orderedLeftOut
+// pairs it so with the list of the outcome it is applied to).
+func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
+	d := s.Dirs
+	if c.repeat == nil || !d.HasSetOrder || d.HasDeleteFromList || d.HasRetainKeys || d.ReplaceList ||
+		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive || !elements.MergedList(s.Type, &s.Meta) {
+		return false
+	}
+	if c.emptyOrder == nil {
+		c.emptyOrder = err
+	}
+	return true
 }
 
 func (c *collator) depth(n *elements.Node, depth int) error {

@@ -229,13 +229,19 @@ type Item struct {
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item of scalar fields alone
-// has an empty map for live, its fields then nodes of their own), at the item's depth; in a key's first repeat, its
-// merged lists are paired with the member's (Chain). Err is the error collating it (Element nil then), which only
-// applying the repeat to nothing reports. Both are unset in a member order (order.Apart's entries of ID alone, Pos -1).
+// has an empty map for live, its fields then nodes of their own), at the item's depth; its merged lists are paired with
+// those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is the
+// error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
+// merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which
+// applying it to an outcome that holds items there does not give. Both are unset in a member order (order.Apart's
+// entries of ID alone, Pos -1).
 type Repeat struct {
 	ID, Pos int
 	Element Element
 	Err     error
+	// Fails reports an Err that applying the repeat to any outcome gives as well: the item orders by "$setElementOrder"
+	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
+	Fails bool
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error.
 	Deep bool
@@ -243,6 +249,15 @@ type Repeat struct {
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
 	// empty map): without live, Element's tree drops such a map. Nil without one.
 	Onto map[int32]Element
+	// Merges holds the IDs of the nodes Element's tree holds for its "$patch: merge" maps (dropped without live): where
+	// the outcome the repeat is applied to holds a map there, the repeat fails, as maps merge without that directive.
+	Merges []int32
+}
+
+// EmptyOrdered reports whether n, of a Repeat's tree, is a list the repeat holds empty and orders by
+// "$setElementOrder" (Repeat.Err): collated with live holding no items there, it fails.
+func EmptyOrdered(n *Node) bool {
+	return n.HasLocal && n.Local.IsList() && n.Local.Len() == 0 && n.Dirs != nil && n.Dirs.HasSetOrder
 }
 
 // Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member
@@ -259,6 +274,10 @@ type Chain struct {
 	Of            []int
 	Gone, Deleted []int
 	Named         []int32
+	// Laid reports a Base of an earlier repeat's tree: Phase 2 knows where its outcome's items are from only where it
+	// merged that repeat from its tree (then Of numbers Base's Items, followed, for a Base chained in turn, by its own
+	// base's members).
+	Laid bool
 }
 
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,

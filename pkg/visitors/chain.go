@@ -9,7 +9,23 @@ import (
 // A merged list of a repeat's tree that Phase 1 paired with its base (elements.Chain: the list at its place in the tree
 // of the member the repeat is applied to) is merged onto lv, the base's outcome, as collating the repeat's list with
 // lv as live and walking it would: Phase 2 finds where each of the base's items is in lv from the base's own order
-// (order.List, order.Apart: the order Ordered gave it), and nothing is collated again.
+// (order.List, order.Apart: the order Ordered gave it), or, for a base that is an earlier repeat's chained list, from
+// the layout Phase 2 recorded merging it (Ordered.laid), and nothing is collated again.
+
+// A layout is where the items of the outcome of a list of a repeat's tree are from: list, the outcome, and owner, for
+// each of its items, the member of the list it is, in elements.Chain's Of numbering of a list chained to it (the list's
+// Items, then, for a list chained in turn, its base's members: members).
+type layout struct {
+	list  value.Value
+	owner []int
+}
+
+// laying makes o record the layouts of the chained lists it merges (laid), unless it does already.
+func (o *Ordered) laying() {
+	if o.laid == nil {
+		o.laid = map[int32]layout{}
+	}
+}
 
 // chainOf returns the elements.Chain of a repeat tree's merged list e, and e's Items; nil for another kind or an
 // unpaired list.
@@ -32,7 +48,7 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0) {
 		return false
 	}
-	all, _, ok := o.chained(items, chain, lv)
+	all, _, _, ok := o.chained(items, chain, lv)
 	if !ok {
 		return false
 	}
@@ -49,7 +65,7 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 // the others are walked, as new items; lv's items e lacks stay as lv holds them, those it deletes are dropped. The
 // list's own repeats then merge in turn, and order.Onto orders it.
 func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elements.Chain, lv value.Value) (elements.Outcome, error) {
-	all, extra, _ := o.chained(items, chain, lv)
+	all, extra, under, _ := o.chained(items, chain, lv)
 	outs := o.Memory.outcomesOf(len(all) + len(extra))
 	for id := range outs {
 		it := itemAt(all, extra, id)
@@ -68,7 +84,9 @@ func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elem
 			return elements.Absent, err
 		}
 	}
-	if l, _ := e.(*elements.ListElement); l != nil { // its repeats, in patch order, each onto its member's outcome
+	l, _ := e.(*elements.ListElement)
+	if l != nil && len(l.Repeats) > 0 { // its repeats, in patch order, each onto its member's outcome
+		o.laying()
 		for _, r := range l.Repeats {
 			var err error
 			if outs[r.ID], err = o.repeat(l, r, outs[r.ID].Value); err != nil {
@@ -83,22 +101,62 @@ func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elem
 			list = append(list, outs[id].Value)
 		}
 	}
+	if o.laid != nil { // (a later repeat's list may be chained to e)
+		o.laid[e.Base().ID] = laidOut(value.List(list), len(items), all, extra, under, outs, ord)
+	}
 	return elements.Keep(value.List(list)), nil
+}
+
+// layAlone records the layout of out, the outcome of list e of a repeat's tree walked alone (its member's outcome lacks
+// it), where o records layouts (laid): a later repeat's list chained to e finds its items there.
+func (o Ordered) layAlone(e elements.Element, out elements.Outcome) {
+	switch e.(type) {
+	case *elements.ListElement, *elements.SetElement:
+	default:
+		return
+	}
+	if o.laid == nil || !out.Present || !out.Value.IsList() {
+		return
+	}
+	if owner, _, ok := o.baseLayout(e, out.Value); ok {
+		o.laid[e.Base().ID] = layout{list: out.Value, owner: owner}
+	}
+}
+
+// laidOut returns the layout of list, the outcome of a chained list with n Items merged onto its base's outcome (its
+// layout under), its members all and extra, their outcomes outs, in order ord.
+func laidOut(list value.Value, n int, all, extra []elements.Item, under layout, outs []elements.Outcome, ord []int) layout {
+	owner := make([]int, 0, list.Len())
+	for _, id := range ord {
+		switch {
+		case !outs[id].Present:
+		case id < n:
+			owner = append(owner, id)
+		default:
+			owner = append(owner, n+under.owner[itemAt(all, extra, id).LiveIndex])
+		}
+	}
+	return layout{list: list, owner: owner}
 }
 
 // chained returns the members of a repeat tree's list (its Items, paired by chain) merged onto lv, its base's outcome,
 // as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's item (-1:
 // none), then lv's other items (LocalIndex -1, Deleted where chain deletes them, OrderIndex their "$setElementOrder"
 // position), and in extra lv's later items of a base item's key (Of: its member). Items chain leaves out (Gone) are in
-// neither. ok is false where lv is not the outcome chain's base gives.
-func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.Value) (all, extra []elements.Item, ok bool) {
+// neither. under is lv's layout (baseLayout). ok is false where lv is not the outcome chain's base gives.
+func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.Value) (all, extra []elements.Item, under layout, ok bool) {
 	if !lv.IsList() {
-		return nil, nil, false
+		return nil, nil, layout{}, false
 	}
-	owner, first, ok := o.baseLayout(chain.Base, lv)
+	layOut := o.baseLayout
+	if chain.Laid {
+		layOut = o.laidLayout
+	}
+	owner, first, ok := layOut(chain.Base, lv)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, layout{}, false
 	}
+	under = layout{list: lv, owner: owner}
 	// member[j] is the index in all of the member holding base item j's key (-1: none); gone, Deleted and Named by j.
 	member, gone, deleted := make([]int, len(first)), make([]bool, len(first)), make([]bool, len(first))
 	for j := range member {
@@ -132,15 +190,16 @@ func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.
 			all = append(all, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: -1, OrderIndex: named, Deleted: deleted[j]})
 		}
 	}
-	return all, extra, true
+	return all, extra, under, true
 }
 
 // baseLayout returns, for each item of lv, the item of chain base b it is (owner: elements.Chain's Of numbering; for a
-// list taken from live, its positions), and each base item's first position in lv (first; -1: none); ok is false
+// list taken from live, its positions; live's later items of a key, LiveExtra, its member's), and each base item's
+// first position in lv (first; -1: none); ok is false
 // where lv is not b's outcome: a patch's list whose members, ordered as Ordered orders them (its repeats apart by
 // order.Apart), less those deleted, are not lv's items one for one, or live's list that is not lv.
 func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []int, ok bool) {
-	var items []elements.Item
+	var items, extra []elements.Item
 	switch b := b.(type) {
 	case *elements.AtomicElement:
 		if lv != b.Live {
@@ -152,13 +211,13 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 		}
 		return owner, owner, true
 	case *elements.ListElement:
-		items = b.Items
+		items, extra = b.Items, b.LiveExtra
 	case *elements.SetElement:
 		items = b.Items
 	default:
 		return nil, nil, false
 	}
-	ord := order.List(b, items, nil, o.Ordering, true, false, o.Memory.intsOf())
+	ord := order.List(b, items, extra, o.Ordering, true, false, o.Memory.intsOf())
 	entries := make([]elements.Repeat, len(ord))
 	for i, id := range ord {
 		entries[i] = elements.Repeat{ID: id, Pos: -1}
@@ -172,8 +231,17 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	}
 	owner = make([]int, 0, lv.Len())
 	for _, r := range entries {
+		if r.ID >= len(items) { // live's later item of a key: one more of its member's
+			if x := extra[r.ID-len(items)]; !x.Deleted {
+				if first[x.Of] < 0 {
+					first[x.Of] = len(owner)
+				}
+				owner = append(owner, x.Of)
+			}
+			continue
+		}
 		switch {
-		case r.ID >= len(items) || (r.Pos < 0 && first[r.ID] >= 0):
+		case r.Pos < 0 && first[r.ID] >= 0:
 			return nil, nil, false
 		case items[r.ID].Deleted:
 		case r.Pos < 0 || first[r.ID] >= 0: // (a repeat apart follows its member)
@@ -186,6 +254,38 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 		}
 	}
 	return owner, first, len(owner) == lv.Len()
+}
+
+// laidLayout is baseLayout for b, a list of an earlier repeat's tree (elements.Chain.Laid), from the layout recorded
+// merging that repeat (laid); ok is false where none was recorded with lv its outcome.
+func (o Ordered) laidLayout(b elements.Element, lv value.Value) (owner, first []int, ok bool) {
+	at, found := o.laid[b.Base().ID]
+	if !found || at.list != lv {
+		return nil, nil, false
+	}
+	first = make([]int, members(b))
+	for j := range first {
+		first[j] = -1
+	}
+	for p, j := range at.owner {
+		if first[j] < 0 {
+			first[j] = p
+		}
+	}
+	return at.owner, first, true
+}
+
+// members returns the count of members of chain base b in elements.Chain's Of numbering: its Items, then, chained in
+// turn, its base's members; for a list taken from live, its items.
+func members(b elements.Element) int {
+	chain, items := chainOf(b)
+	if a, _ := b.(*elements.AtomicElement); a != nil {
+		return a.Live.Len()
+	}
+	if chain != nil {
+		return len(items) + members(chain.Base)
+	}
+	return len(items)
 }
 
 // itemAt returns member id of a list whose Items are items and LiveExtra extra.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -14,18 +15,29 @@ import (
 // applies it: each later item of the key to the outcome of the ones before, or, where the server takes the patch's
 // list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
-//   - Applied to a member's outcome v, it is the repeat's tree merged onto v (onto) wherever collating the item with v
-//     as live would build the same nodes, v's fields aside (ontoFits): maps (their "$retainKeys" too), fields decided
-//     whole, fields v lacks or holds as another kind (a list whose repeats stay apart ordered with v for its parent's
-//     live), the merged lists Phase 1 paired with the member's (chain.go; a list the repeat only orders by
-//     "$setElementOrder" among them, absent where v lacks it), "$patch: replace" or "$patch: delete"
-//     maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto), and a "$patch: replace" list naming
-//     a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
-//   - In compose mode, a repeat of plain fields (scalars, lists of scalars, maps of such fields), which Phase 1
-//     collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as the
-//     patch holds it, null included, a map merging onto v's map.
-//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair, merge
-//     rules, compose mode's other repeats) the front-end applies the item to v (Ordered.Reapply).
+//   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
+//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
+//     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
+//     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items. One holding a
+//     "$patch: merge" map (Repeat.Merges) fails onto an outcome holding a map there (mergeDirected).
+//   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
+//     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
+//     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
+//     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
+//     from (chain.go: the member's, or an earlier repeat's of the key, laid out where Phase 2 merged it; a list the
+//     repeat only orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where
+//     v lacks it), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes
+//     its values (nulledDeleting), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase
+//     1 built for that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list
+//     (replacedApart: the patch's items, each repeat after its key's member).
+//   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
+//     maps fails (composeDisagrees), as patches merged must agree on it; a repeat of plain fields (scalars, lists of
+//     scalars, lists the schema merges by no strategy of scalars or maps of such fields, maps of such fields), which
+//     Phase 1 collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as
+//     the patch holds it, null included, a map merging onto v's map.
+//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
+//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists of maps,
+//     sets v holds, "$setElementOrder") the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -33,14 +45,27 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	it := l.Items[r.ID].Element.Base()
 	var out elements.Outcome
 	var err error
+	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
+	if r.Err != nil && r.Element != nil && !v.IsNull() {
+		held, known = emptyOrdersHeld(r.Element, v)
+	}
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
+	case r.Fails || (known && !held):
+		probe.Repeated(false)
+		err = r.Err
+	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
+		probe.Repeated(false)
+		err = mergeDirected(r.Element, v, r.Merges)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
+	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
+	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
+		probe.Repeated(false)
+		err = composeDisagrees(r.Element, v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
@@ -90,6 +115,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 			pv, _ := m.Local.Get(f.Name) // (a dropped directive map is null in the node: the patch's value tells)
 			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
 				continue // (merged as the map it is onto a map: Repeat.Onto)
+			}
+			if c.Dirs != nil && nulledDeleting(c, lv) {
+				continue
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
@@ -141,6 +169,54 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
+// "$patch: merge" map of the repeat (merges: their nodes' IDs, elements.Repeat.Merges), reached through maps v holds:
+// maps merge without that directive. Nil where there is none.
+func mergeDirected(e elements.Element, v value.Value, merges []int32) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, _ := v.Get(f.Name)
+		if !lv.IsMap() {
+			continue
+		}
+		if c := f.Element.Base(); slices.Contains(merges, c.ID) {
+			return c.Errorf(elements.Patch, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
+		}
+		if err := mergeDirected(f.Element, lv, merges); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds
+// a "$retainKeys" or "$setElementOrder/<f>" (data, copied in compose mode) that v's map at its place holds otherwise:
+// the patches merged must agree on it. Nil where none differs.
+func composeDisagrees(e elements.Element, v value.Value) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, inLive := v.Get(f.Name)
+		switch c := f.Element.(type) {
+		case *elements.AtomicElement:
+			directive := f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)
+			if inLive && directive && m.Type.Field(f.Name) == nil && c.HasLocal && !value.Equal(c.Local, lv) {
+				return m.Errorf(elements.Patch, f.Name+" differs from the first patch's; patches merged must agree on it")
+			}
+		case *elements.MapElement:
+			if err := composeDisagrees(c, lv); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
@@ -225,6 +301,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out, err = o.ontoList(f.Element, items, chain, lv)
 		} else {
 			out, err = o.Walker.Walk(f.Element)
+			o.layAlone(f.Element, out)
 		}
 		if err != nil {
 			return elements.Absent, err
@@ -249,6 +326,77 @@ func replacedApart(e elements.Element, lv value.Value) bool {
 	l, _ := e.(*elements.ListElement)
 	return l != nil && lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
 		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+}
+
+// nulledDeleting reports whether atomic node c of a repeat's tree is a field the repeat sets to null, deleting from it
+// by "$deleteFromPrimitiveList" alone, whose values a collation with lv, the member's outcome there, as live accepts
+// (lv's items of one class, numbers one, not objects but in a set of maps, that of the values deleted where both have
+// any; another lv holds no items): its outcome is absent, as that of c's own tree.
+func nulledDeleting(c *elements.AtomicElement, lv value.Value) bool {
+	d := c.Dirs
+	if !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !c.HasLocal || !c.Local.IsNull() {
+		return false
+	}
+	live, liveOne := itemClass(lv.Items())
+	deleted, _ := itemClass(d.DeleteFromList.Items())
+	return liveOne && (live != value.KindMap || elements.SetOfMaps(c.Type, &c.Meta)) &&
+		(lv.Len() == 0 || d.DeleteFromList.Len() == 0 || live == deleted)
+}
+
+// itemClass returns the kind of items, numbers all value.KindInt, and whether they are all of it (none: true).
+func itemClass(items []value.Value) (value.Kind, bool) {
+	var class value.Kind
+	for i, it := range items {
+		k := it.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		if i > 0 && k != class {
+			return class, false
+		}
+		class = k
+	}
+	return class, true
+}
+
+// emptyOrdersHeld reports, for repeat tree e applied to v, whether each merged list e holds empty and orders by
+// "$setElementOrder" alone (elements.Repeat.Err: the repeat's error without live) is a list with items in v, as
+// collating the repeat with v as live requires; known is false where such a list lies in a list's items, which the
+// items of v they pair with decide.
+func emptyOrdersHeld(e elements.Element, v value.Value) (held, known bool) {
+	switch e := e.(type) {
+	case *elements.MapElement:
+		held = true
+		for _, f := range e.Fields {
+			lv, _ := v.Get(f.Name)
+			h, k := emptyOrdersHeld(f.Element, lv)
+			if !k {
+				return false, false
+			}
+			held = held && h
+		}
+		return held, true
+	case *elements.ListElement:
+		return emptyOrderHeld(&e.Node, e.Items, v)
+	case *elements.SetElement:
+		return emptyOrderHeld(&e.Node, e.Items, v)
+	case *elements.AtomicElement:
+		return emptyOrderHeld(&e.Node, nil, v)
+	}
+	return true, true
+}
+
+// emptyOrderHeld is emptyOrdersHeld for node n of a repeat's tree, its Items items if a list.
+func emptyOrderHeld(n *elements.Node, items []elements.Item, v value.Value) (held, known bool) {
+	if elements.EmptyOrdered(n) {
+		return v.IsList() && v.Len() > 0, true
+	}
+	for p := range items {
+		if h, _ := emptyOrdersHeld(items[p].Element, value.Null); !h {
+			return false, false
+		}
+	}
+	return true, true
 }
 
 // holdsRuledField reports whether map v holds a field that a merge rule of m's type decides: the rule's outcome need

@@ -218,6 +218,9 @@ type Ordered struct {
 	// directed holds the nodes of the repeat being merged onto its member's outcome that its directive maps are where that
 	// outcome holds a map (elements.Repeat.Onto; repeat.go).
 	directed map[int32]elements.Element
+	// laid holds, by node ID, the layout of the outcome of each chained list of a repeat merged onto its base's outcome
+	// so far (chain.go): a later repeat's list chained to it finds its items there.
+	laid map[int32]layout
 }
 
 // Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.
@@ -270,6 +273,7 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 			return o.apart(l, outs, ord)
 		}
 		// In patch order: each merges into its member's outcome in turn.
+		o.laying()
 		for _, r := range l.Repeats {
 			if outs[r.ID], err = o.repeat(l, r, outs[r.ID].Value); err != nil {
 				return elements.Absent, err
@@ -311,6 +315,7 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 	if o.listLive {
 		entries = order.ApartOnto(e, ord)
 	}
+	var owner []int // (where o records layouts: repeat.go)
 	for _, r := range entries {
 		out := outs[r.ID]
 		if r.Pos >= 0 {
@@ -320,8 +325,11 @@ func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []i
 			}
 		}
 		if out.Present {
-			list = append(list, out.Value)
+			list, owner = append(list, out.Value), append(owner, r.ID)
 		}
+	}
+	if o.laid != nil {
+		o.laid[e.ID] = layout{list: value.List(list), owner: owner}
 	}
 	return elements.Keep(value.List(list)), nil
 }

@@ -23,15 +23,16 @@ import (
 // patch given one item more (repeat).
 // PLY_DIFF_REPEATS_N sets the cases per target.
 var _ = Describe("patches naming a merge key twice, every feature gate off, against strategicpatch", func() {
-	for _, spec := range difftest.Specs {
-		It("agree on random "+spec.Name+" cases", func() {
-			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "repeats", label: "repeated keys", env: "PLY_DIFF_REPEATS_N", def: 400}
-			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				return judgeRepeated(t, c, counts, repeat, "no keyed list")
-			})
-			Expect(counts["agree"]).To(BeNumerically(">", n/10), "too few cases repeat a key and merge: %s", line)
-		})
-	}
+	repeatedRun{tag: "repeats", label: "repeated keys", none: "no keyed list", repeated: repeat, least: 10}.specs()
+})
+
+// Patches whose lists name one merge key three times, every feature gate
+// off: each later item of the key merges in turn into the outcome of the
+// ones before, the third onto what the second made. The cases are those of
+// the suite above, each keyed list given two items more of one key
+// (repeatTwice).
+var _ = Describe("patches naming a merge key three times, every feature gate off, against strategicpatch", func() {
+	repeatedRun{tag: "repeats-twice", label: "keys named three times", none: "no keyed list", repeated: repeatTwice, least: 10}.specs()
 })
 
 // Patches whose lists of scalars (sets) name one value twice, every feature
@@ -41,16 +42,30 @@ var _ = Describe("patches naming a merge key twice, every feature gate off, agai
 // kubectl targets whose patch agrees without repeats, some set lists of the
 // patch given one of their values again (repeatSetValue).
 var _ = Describe("patches naming a set's value twice, every feature gate off, against strategicpatch", func() {
+	repeatedRun{tag: "set-repeats", label: "repeated set values", none: "no set", repeated: repeatSetValue, least: 20}.specs()
+})
+
+// repeatedRun is a suite of the ApplyDirectives cases of each kubectl target, their patches given repeats by
+// repeated (judgeRepeated; none counts a case it finds nothing to repeat in), seeded under tag, reported under label;
+// more than one case in least must agree.
+type repeatedRun struct {
+	tag, label, none string
+	repeated         func(value.Value, *openapi.Type, *rand.Rand) (value.Value, bool)
+	least            int
+}
+
+// specs adds the suite's spec for each target.
+func (r repeatedRun) specs() {
 	for _, spec := range difftest.Specs {
 		It("agree on random "+spec.Name+" cases", func() {
-			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "set-repeats", label: "repeated set values", env: "PLY_DIFF_REPEATS_N", def: 400}
+			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: r.tag, label: r.label, env: "PLY_DIFF_REPEATS_N", def: 400}
 			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				return judgeRepeated(t, c, counts, repeatSetValue, "no set")
+				return judgeRepeated(t, c, counts, r.repeated, r.none)
 			})
-			Expect(counts["agree"]).To(BeNumerically(">", n/20), "too few cases repeat a set value and merge: %s", line)
+			Expect(counts["agree"]).To(BeNumerically(">", n/r.least), "too few cases repeat and merge: %s", line)
 		})
 	}
-})
+}
 
 // judgeRepeated judges case c of target t with its patch given repeats by
 // repeated (counted as none when it finds nothing to repeat): only what the
@@ -120,15 +135,15 @@ func repeatSetValue(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value
 	return out, repeated
 }
 
-// repeatInList is repeat's step for list v, field field of patch map out, merged by key (items of type ct.Item()):
-// the items repeated within, then one item more repeating the key of a random data item (repeatedItem), right after
-// it or at the end, and in field's "$setElementOrder" likewise. It returns out with the new list, and whether anything
-// was repeated.
-func repeatInList(out value.Value, field string, v value.Value, ct *openapi.Type, key string, r *rand.Rand) (value.Value, bool) {
+// repeatsInList is repeatN's step for list v, field field of patch map out, merged by key (items of type ct.Item()):
+// the items repeated within, then times items more repeating the key of a random data item (repeatedItem), each right
+// after it or at the end, and in field's "$setElementOrder" likewise. It returns out with the new list, and whether
+// anything was repeated.
+func repeatsInList(out value.Value, field string, v value.Value, ct *openapi.Type, key string, times int, r *rand.Rand) (value.Value, bool) {
 	repeated := false
 	items := slices.Clone(v.Items())
 	for i, it := range items {
-		if nv, ok := repeat(it, ct.Item(), r); ok {
+		if nv, ok := repeatN(it, ct.Item(), times, r); ok {
 			items[i], repeated = nv, true
 		}
 	}
@@ -145,23 +160,25 @@ func repeatInList(out value.Value, field string, v value.Value, ct *openapi.Type
 	}
 	j := data[r.IntN(len(data))]
 	kv, _ := items[j].Get(key)
-	extra := repeatedItem(items, data, j, key, kv, r)
-	last := r.IntN(2) == 0 // at the end of the list, else right after item j
-	at := j + 1
-	if last {
-		at = len(items)
-	}
-	items = slices.Insert(items, at, extra)
-	out = out.With(field, value.List(items))
-	if order, ok := out.Get("$setElementOrder/" + field); ok && order.IsList() {
-		entries := slices.Clone(order.Items())
-		if at := slices.IndexFunc(entries, func(e value.Value) bool { ek, _ := e.Get(key); return value.Equal(ek, kv) }); at >= 0 {
-			if last {
-				entries = append(entries, entries[at])
-			} else {
-				entries = slices.Insert(entries, at+1, entries[at])
+	for range times {
+		extra := repeatedItem(items, data, j, key, kv, r)
+		last := r.IntN(2) == 0 // at the end of the list, else right after item j
+		at := j + 1
+		if last {
+			at = len(items)
+		}
+		items = slices.Insert(items, at, extra)
+		out = out.With(field, value.List(items))
+		if order, ok := out.Get("$setElementOrder/" + field); ok && order.IsList() {
+			entries := slices.Clone(order.Items())
+			if at := slices.IndexFunc(entries, func(e value.Value) bool { ek, _ := e.Get(key); return value.Equal(ek, kv) }); at >= 0 {
+				if last {
+					entries = append(entries, entries[at])
+				} else {
+					entries = slices.Insert(entries, at+1, entries[at])
+				}
+				out = out.With("$setElementOrder/"+field, value.List(entries))
 			}
-			out = out.With("$setElementOrder/"+field, value.List(entries))
 		}
 	}
 	return out, true
@@ -197,6 +214,17 @@ func repeatedItem(items []value.Value, data []int, j int, key string, kv value.V
 // list, and likewise in the list's "$setElementOrder" when there is one. repeated is false when p has
 // no such list.
 func repeat(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeated bool) {
+	return repeatN(p, t, 1, r)
+}
+
+// repeatTwice is repeat giving each list two items more of one key: its key named three times, the second repeat
+// merging onto the outcome of the first.
+func repeatTwice(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeated bool) {
+	return repeatN(p, t, 2, r)
+}
+
+// repeatN is repeat giving each list times items more of the key it repeats (repeatsInList).
+func repeatN(p value.Value, t *openapi.Type, times int, r *rand.Rand) (_ value.Value, repeated bool) {
 	if !p.IsMap() {
 		return p, false
 	}
@@ -209,14 +237,14 @@ func repeat(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, repeat
 		v := f.Value
 		switch {
 		case v.IsMap():
-			nv, ok := repeat(v, ct, r)
+			nv, ok := repeatN(v, ct, times, r)
 			if !ok {
 				continue
 			}
 			out, repeated = out.With(f.Key, nv), true
 		case v.IsList() && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1:
 			var ok bool
-			if out, ok = repeatInList(out, f.Key, v, ct, meta.MergeKey[0], r); ok {
+			if out, ok = repeatsInList(out, f.Key, v, ct, meta.MergeKey[0], times, r); ok {
 				repeated = true
 			}
 		}
