@@ -16,7 +16,10 @@ import (
 // with the outcome as values (between): maps field by field, lists merged by key item by item (an item's i-th
 // occurrence of its key in one paired with its i-th in the other, as kubectl pairs repeated keys), sets value by value
 // (so paired too), a list whose items are unchanged but reordered replaced, other values replaced when they differ. An
-// Add or Replace is Local's; a Remove is Recorded's, as local's list named the item no more since the last apply.
+// Add or Replace is Local's. A live item the outcome lacks is Recorded's, as local's list (paired as kubectl pairs it)
+// named the item no more since the last apply; another Remove is Recorded's where local lacks the value and recorded
+// has it, else Local's (local nulls it, or a $retainKeys clears it), as Collect decides at a node, an item's values in
+// local and recorded those of their first item of its identity (inputs).
 type Patches interface {
 	Patched(*elements.Node) *elements.Patched
 }
@@ -40,6 +43,63 @@ func (s step) element() fieldpath.Element {
 		return fieldpath.Val(s.item)
 	}
 	return fieldpath.Key(elements.KeyFields(s.item, s.mergeKey, s.itemType))
+}
+
+// inputs are local's and recorded's values where a differ stands (has: set, null included), for a Remove's source.
+type inputs struct {
+	local, recorded       value.Value
+	hasLocal, hasRecorded bool
+}
+
+// removal is the source of a Remove where in stands: Recorded where local lacks the value and recorded has it.
+func (in inputs) removal() elements.Source {
+	if !in.hasLocal && in.hasRecorded {
+		return elements.Recorded
+	}
+	return elements.Local
+}
+
+// field is in at field key of the maps in holds.
+func (in inputs) field(key string) inputs {
+	var out inputs
+	if in.local.IsMap() {
+		out.local, out.hasLocal = in.local.Get(key)
+	}
+	if in.recorded.IsMap() {
+		out.recorded, out.hasRecorded = in.recorded.Get(key)
+	}
+	return out
+}
+
+// itemsByIdentity is the first position of each identity among the items of the lists in holds (nil: not a list).
+func (in inputs) itemsByIdentity(identity func(value.Value) (elements.Key, bool)) (local, recorded map[elements.Key]int) {
+	index := func(v value.Value) map[elements.Key]int {
+		if !v.IsList() {
+			return nil
+		}
+		m := make(map[elements.Key]int, v.Len())
+		for i, it := range v.Items() {
+			if k, ok := identity(it); ok {
+				if _, seen := m[k]; !seen {
+					m[k] = i
+				}
+			}
+		}
+		return m
+	}
+	return index(in.local), index(in.recorded)
+}
+
+// item is in at the first item of identity id of the lists in holds (local, recorded: itemsByIdentity's).
+func (in inputs) item(id elements.Key, local, recorded map[elements.Key]int) inputs {
+	var out inputs
+	if i, ok := local[id]; ok {
+		out.local, out.hasLocal = in.local.Items()[i], true
+	}
+	if i, ok := recorded[id]; ok {
+		out.recorded, out.hasRecorded = in.recorded.Items()[i], true
+	}
+	return out
 }
 
 // differ compares values below node at (an outcome tree decided it), the path to the values compared in steps.
@@ -71,24 +131,24 @@ func (c *Change) relSteps() []step {
 }
 
 // between appends the changes from live value lv (liveOK: set, not null) to outcome ov (present: set, not null) where
-// the differ stands, of type t and metadata meta (see Patches).
-func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool, t *openapi.Type, meta openapi.Meta) []Change {
+// the differ stands, local's and recorded's values there in, of type t and metadata meta (see Patches).
+func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool, in inputs, t *openapi.Type, meta openapi.Meta) []Change {
 	switch {
 	case !liveOK && !present:
 		return out
 	case !liveOK:
 		return d.add(out, Add, elements.Local)
 	case !present:
-		return d.add(out, Remove, elements.Recorded)
+		return d.add(out, Remove, in.removal())
 	case value.Equal(lv, ov):
 		return out
 	}
 	before := len(out)
 	switch {
 	case lv.IsMap() && ov.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
-		return d.maps(out, lv.Fields(), ov.Fields(), t)
+		return d.maps(out, lv.Fields(), ov.Fields(), in, t)
 	case lv.IsList() && ov.IsList() && elements.MergedList(t, &meta):
-		out = d.lists(out, lv.Items(), ov.Items(), t, meta)
+		out = d.lists(out, lv.Items(), ov.Items(), in, t, meta)
 	}
 	if len(out) == before {
 		out = d.add(out, Replace, elements.Local)
@@ -97,7 +157,7 @@ func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool,
 }
 
 // maps appends the changes of maps of fields lf (live's) and of (the outcome's), field by field in key order.
-func (d *differ) maps(out []Change, lf, of []value.Field, t *openapi.Type) []Change {
+func (d *differ) maps(out []Change, lf, of []value.Field, in inputs, t *openapi.Type) []Change {
 	for len(lf) > 0 || len(of) > 0 {
 		var l, o value.Field
 		switch {
@@ -111,7 +171,7 @@ func (d *differ) maps(out []Change, lf, of []value.Field, t *openapi.Type) []Cha
 		key := cmpOr(l.Key, o.Key)
 		ct, cm := t.Child(key)
 		d.steps = append(d.steps, step{field: key})
-		out = d.between(out, l.Value, o.Value, !l.Value.IsNull(), !o.Value.IsNull(), ct, cm)
+		out = d.between(out, l.Value, o.Value, !l.Value.IsNull(), !o.Value.IsNull(), in.field(key), ct, cm)
 		d.steps = d.steps[:len(d.steps)-1]
 	}
 	return out
@@ -133,7 +193,7 @@ type ranked struct {
 
 // lists appends the changes of merged lists live and outcome: items paired by identity and rank, the outcome's in its
 // order, then live's it lacks. An item without identity (no key, not a scalar) leaves the lists to be compared whole.
-func (d *differ) lists(out []Change, live, outcome []value.Value, t *openapi.Type, meta openapi.Meta) []Change {
+func (d *differ) lists(out []Change, live, outcome []value.Value, in inputs, t *openapi.Type, meta openapi.Meta) []Change {
 	itemType := t.Item()
 	objects := elements.SetOfMaps(t, &meta)
 	set := len(meta.MergeKey) == 0 || itemType.Kind == openapi.KindPrimitive || objects
@@ -163,11 +223,16 @@ func (d *differ) lists(out []Change, live, outcome []value.Value, t *openapi.Typ
 	if !pair(live[same:], outcome[same:], same, pairs[same:], paired[same:], identity) {
 		return out
 	}
+	inLocal, inRecorded := in.itemsByIdentity(identity)
+	itemInputs := func(v value.Value) inputs {
+		id, _ := identity(v)
+		return in.item(id, inLocal, inRecorded)
+	}
 	at := len(d.steps)
 	for i, v := range outcome {
 		d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
 		if j := pairs[i]; j >= 0 {
-			out = d.between(out, live[j], v, !live[j].IsNull(), !v.IsNull(), itemType, openapi.Meta{})
+			out = d.between(out, live[j], v, !live[j].IsNull(), !v.IsNull(), itemInputs(v), itemType, openapi.Meta{})
 		} else {
 			out = d.add(out, Add, elements.Local)
 		}
