@@ -16,10 +16,10 @@ import (
 // with the outcome as values (between): maps field by field, lists merged by key item by item (an item's i-th
 // occurrence of its key in one paired with its i-th in the other, as kubectl pairs repeated keys), sets value by value
 // (so paired too), a list whose items are unchanged but reordered replaced, other values replaced when they differ. An
-// Add or Replace is Local's. A live item the outcome lacks is Recorded's, as local's list (paired as kubectl pairs it)
-// named the item no more since the last apply; another Remove is Recorded's where local lacks the value and recorded
-// has it, else Local's (local nulls it, or a $retainKeys clears it), as Collect decides at a node, an item's values in
-// local and recorded those of their first item of its identity (inputs).
+// Add or Replace is Local's. A Remove is Recorded's where local lacks the value and recorded has it (local dropped it
+// since the last apply), else Local's (local nulls it, a $retainKeys clears it, or kubectl's patch deletes an item
+// local still names), as Collect decides at a node and for a live duplicate of a key: an item's values in local and
+// recorded are those of their first item of its identity (inputs).
 type Patches interface {
 	Patched(*elements.Node) *elements.Patched
 }
@@ -241,7 +241,7 @@ func (d *differ) lists(out []Change, live, outcome []value.Value, in inputs, t *
 	for j, v := range live {
 		if !paired[j] {
 			d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
-			out = d.add(out, Remove, elements.Recorded)
+			out = d.add(out, Remove, itemInputs(v).removal())
 			d.steps = d.steps[:at]
 		}
 	}
