@@ -102,10 +102,46 @@ func (in inputs) item(id elements.Key, local, recorded map[elements.Key]int) inp
 	return out
 }
 
-// differ compares values below node at (an outcome tree decided it), the path to the values compared in steps.
+// differ compares values below node at (an outcome tree decided it), the path to the values compared in steps; in is
+// local's and recorded's values at node at.
 type differ struct {
 	at    *elements.Node
 	steps []step
+	in    inputs
+	// indexes holds, for an item step at that position of steps, the identity of its list's items and, once a removal
+	// below asked (removal), the positions of local's and recorded's items there.
+	indexes []itemIndex
+}
+
+// itemIndex is the identity of a merged list's items and, built, the first position of each in local's and recorded's
+// lists there (inputs.itemsByIdentity).
+type itemIndex struct {
+	identity        func(value.Value) (elements.Key, bool)
+	built           bool
+	local, recorded map[elements.Key]int
+}
+
+// removal is the source of a Remove where d stands (inputs.removal): local's and recorded's values found along steps,
+// an item's in the first item of its identity.
+func (d *differ) removal() elements.Source {
+	in := d.in
+	for k, s := range d.steps {
+		if !in.hasLocal && !in.hasRecorded {
+			break
+		}
+		if s.itemType == nil {
+			in = in.field(s.field)
+			continue
+		}
+		ix := &d.indexes[k]
+		if !ix.built {
+			ix.local, ix.recorded = in.itemsByIdentity(ix.identity)
+			ix.built = true
+		}
+		id, _ := ix.identity(s.item)
+		in = in.item(id, ix.local, ix.recorded)
+	}
+	return in.removal()
 }
 
 // add appends the change of op by src where the differ stands, its path kept as steps (one allocation).
@@ -131,24 +167,24 @@ func (c *Change) relSteps() []step {
 }
 
 // between appends the changes from live value lv (liveOK: set, not null) to outcome ov (present: set, not null) where
-// the differ stands, local's and recorded's values there in, of type t and metadata meta (see Patches).
-func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool, in inputs, t *openapi.Type, meta openapi.Meta) []Change {
+// the differ stands, of type t and metadata meta (see Patches).
+func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool, t *openapi.Type, meta openapi.Meta) []Change {
 	switch {
 	case !liveOK && !present:
 		return out
 	case !liveOK:
 		return d.add(out, Add, elements.Local)
 	case !present:
-		return d.add(out, Remove, in.removal())
+		return d.add(out, Remove, d.removal())
 	case value.Equal(lv, ov):
 		return out
 	}
 	before := len(out)
 	switch {
 	case lv.IsMap() && ov.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace):
-		return d.maps(out, lv.Fields(), ov.Fields(), in, t)
+		return d.maps(out, lv.Fields(), ov.Fields(), t)
 	case lv.IsList() && ov.IsList() && elements.MergedList(t, &meta):
-		out = d.lists(out, lv.Items(), ov.Items(), in, t, meta)
+		out = d.lists(out, lv.Items(), ov.Items(), t, meta)
 	}
 	if len(out) == before {
 		out = d.add(out, Replace, elements.Local)
@@ -157,7 +193,7 @@ func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool,
 }
 
 // maps appends the changes of maps of fields lf (live's) and of (the outcome's), field by field in key order.
-func (d *differ) maps(out []Change, lf, of []value.Field, in inputs, t *openapi.Type) []Change {
+func (d *differ) maps(out []Change, lf, of []value.Field, t *openapi.Type) []Change {
 	for len(lf) > 0 || len(of) > 0 {
 		var l, o value.Field
 		switch {
@@ -171,7 +207,7 @@ func (d *differ) maps(out []Change, lf, of []value.Field, in inputs, t *openapi.
 		key := cmpOr(l.Key, o.Key)
 		ct, cm := t.Child(key)
 		d.steps = append(d.steps, step{field: key})
-		out = d.between(out, l.Value, o.Value, !l.Value.IsNull(), !o.Value.IsNull(), in.field(key), ct, cm)
+		out = d.between(out, l.Value, o.Value, !l.Value.IsNull(), !o.Value.IsNull(), ct, cm)
 		d.steps = d.steps[:len(d.steps)-1]
 	}
 	return out
@@ -193,7 +229,7 @@ type ranked struct {
 
 // lists appends the changes of merged lists live and outcome: items paired by identity and rank, the outcome's in its
 // order, then live's it lacks. An item without identity (no key, not a scalar) leaves the lists to be compared whole.
-func (d *differ) lists(out []Change, live, outcome []value.Value, in inputs, t *openapi.Type, meta openapi.Meta) []Change {
+func (d *differ) lists(out []Change, live, outcome []value.Value, t *openapi.Type, meta openapi.Meta) []Change {
 	itemType := t.Item()
 	objects := elements.SetOfMaps(t, &meta)
 	set := len(meta.MergeKey) == 0 || itemType.Kind == openapi.KindPrimitive || objects
@@ -223,16 +259,15 @@ func (d *differ) lists(out []Change, live, outcome []value.Value, in inputs, t *
 	if !pair(live[same:], outcome[same:], same, pairs[same:], paired[same:], identity) {
 		return out
 	}
-	inLocal, inRecorded := in.itemsByIdentity(identity)
-	itemInputs := func(v value.Value) inputs {
-		id, _ := identity(v)
-		return in.item(id, inLocal, inRecorded)
-	}
 	at := len(d.steps)
+	for len(d.indexes) <= at {
+		d.indexes = append(d.indexes, itemIndex{})
+	}
+	d.indexes[at] = itemIndex{identity: identity} // (built if a removal below asks)
 	for i, v := range outcome {
 		d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
 		if j := pairs[i]; j >= 0 {
-			out = d.between(out, live[j], v, !live[j].IsNull(), !v.IsNull(), itemInputs(v), itemType, openapi.Meta{})
+			out = d.between(out, live[j], v, !live[j].IsNull(), !v.IsNull(), itemType, openapi.Meta{})
 		} else {
 			out = d.add(out, Add, elements.Local)
 		}
@@ -241,7 +276,7 @@ func (d *differ) lists(out []Change, live, outcome []value.Value, in inputs, t *
 	for j, v := range live {
 		if !paired[j] {
 			d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
-			out = d.add(out, Remove, itemInputs(v).removal())
+			out = d.add(out, Remove, d.removal())
 			d.steps = d.steps[:at]
 		}
 	}
