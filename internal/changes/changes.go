@@ -157,7 +157,7 @@ func (c *collector) collect(out []Change, e elements.Element) []Change {
 	res := c.outcomes.Outcome(n)
 	present := res.Present && !res.Value.IsNull()
 	if c.patches != nil && c.patches.Patched(n) != nil {
-		d := differ{at: n}
+		d := differ{at: n, in: inputs{local: n.Local, recorded: n.Recorded, hasLocal: n.HasLocal, hasRecorded: n.HasRecorded}}
 		return d.between(out, n.Live, res.Value, liveOK, present, n.Type, n.Meta)
 	}
 	if kept(n, res) {

@@ -16,7 +16,10 @@ import (
 // with the outcome as values (between): maps field by field, lists merged by key item by item (an item's i-th
 // occurrence of its key in one paired with its i-th in the other, as kubectl pairs repeated keys), sets value by value
 // (so paired too), a list whose items are unchanged but reordered replaced, other values replaced when they differ. An
-// Add or Replace is Local's; a Remove is Recorded's, as local's list named the item no more since the last apply.
+// Add or Replace is Local's. A Remove is Recorded's where local lacks the value and recorded has it (local dropped it
+// since the last apply), else Local's (local nulls it, a $retainKeys clears it, or kubectl's patch deletes an item
+// local still names), as Collect decides at a node and for a live duplicate of a key: an item's values in local and
+// recorded are those of their first item of its identity (inputs).
 type Patches interface {
 	Patched(*elements.Node) *elements.Patched
 }
@@ -42,10 +45,103 @@ func (s step) element() fieldpath.Element {
 	return fieldpath.Key(elements.KeyFields(s.item, s.mergeKey, s.itemType))
 }
 
-// differ compares values below node at (an outcome tree decided it), the path to the values compared in steps.
+// inputs are local's and recorded's values where a differ stands (has: set, null included), for a Remove's source.
+type inputs struct {
+	local, recorded       value.Value
+	hasLocal, hasRecorded bool
+}
+
+// removal is the source of a Remove where in stands: Recorded where local lacks the value and recorded has it.
+func (in inputs) removal() elements.Source {
+	if !in.hasLocal && in.hasRecorded {
+		return elements.Recorded
+	}
+	return elements.Local
+}
+
+// field is in at field key of the maps in holds.
+func (in inputs) field(key string) inputs {
+	var out inputs
+	if in.local.IsMap() {
+		out.local, out.hasLocal = in.local.Get(key)
+	}
+	if in.recorded.IsMap() {
+		out.recorded, out.hasRecorded = in.recorded.Get(key)
+	}
+	return out
+}
+
+// itemsByIdentity is the first position of each identity among the items of the lists in holds (nil: not a list).
+func (in inputs) itemsByIdentity(identity func(value.Value) (elements.Key, bool)) (local, recorded map[elements.Key]int) {
+	index := func(v value.Value) map[elements.Key]int {
+		if !v.IsList() {
+			return nil
+		}
+		m := make(map[elements.Key]int, v.Len())
+		for i, it := range v.Items() {
+			if k, ok := identity(it); ok {
+				if _, seen := m[k]; !seen {
+					m[k] = i
+				}
+			}
+		}
+		return m
+	}
+	return index(in.local), index(in.recorded)
+}
+
+// item is in at the first item of identity id of the lists in holds (local, recorded: itemsByIdentity's).
+func (in inputs) item(id elements.Key, local, recorded map[elements.Key]int) inputs {
+	var out inputs
+	if i, ok := local[id]; ok {
+		out.local, out.hasLocal = in.local.Items()[i], true
+	}
+	if i, ok := recorded[id]; ok {
+		out.recorded, out.hasRecorded = in.recorded.Items()[i], true
+	}
+	return out
+}
+
+// differ compares values below node at (an outcome tree decided it), the path to the values compared in steps; in is
+// local's and recorded's values at node at.
 type differ struct {
 	at    *elements.Node
 	steps []step
+	in    inputs
+	// indexes holds, for an item step at that position of steps, the identity of its list's items and, once a removal
+	// below asked (removal), the positions of local's and recorded's items there.
+	indexes []itemIndex
+}
+
+// itemIndex is the identity of a merged list's items and, built, the first position of each in local's and recorded's
+// lists there (inputs.itemsByIdentity).
+type itemIndex struct {
+	identity        func(value.Value) (elements.Key, bool)
+	built           bool
+	local, recorded map[elements.Key]int
+}
+
+// removal is the source of a Remove where d stands (inputs.removal): local's and recorded's values found along steps,
+// an item's in the first item of its identity.
+func (d *differ) removal() elements.Source {
+	in := d.in
+	for k, s := range d.steps {
+		if !in.hasLocal && !in.hasRecorded {
+			break
+		}
+		if s.itemType == nil {
+			in = in.field(s.field)
+			continue
+		}
+		ix := &d.indexes[k]
+		if !ix.built {
+			ix.local, ix.recorded = in.itemsByIdentity(ix.identity)
+			ix.built = true
+		}
+		id, _ := ix.identity(s.item)
+		in = in.item(id, ix.local, ix.recorded)
+	}
+	return in.removal()
 }
 
 // add appends the change of op by src where the differ stands, its path kept as steps (one allocation).
@@ -79,7 +175,7 @@ func (d *differ) between(out []Change, lv, ov value.Value, liveOK, present bool,
 	case !liveOK:
 		return d.add(out, Add, elements.Local)
 	case !present:
-		return d.add(out, Remove, elements.Recorded)
+		return d.add(out, Remove, d.removal())
 	case value.Equal(lv, ov):
 		return out
 	}
@@ -164,6 +260,10 @@ func (d *differ) lists(out []Change, live, outcome []value.Value, t *openapi.Typ
 		return out
 	}
 	at := len(d.steps)
+	for len(d.indexes) <= at {
+		d.indexes = append(d.indexes, itemIndex{})
+	}
+	d.indexes[at] = itemIndex{identity: identity} // (built if a removal below asks)
 	for i, v := range outcome {
 		d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
 		if j := pairs[i]; j >= 0 {
@@ -176,7 +276,7 @@ func (d *differ) lists(out []Change, live, outcome []value.Value, t *openapi.Typ
 	for j, v := range live {
 		if !paired[j] {
 			d.steps = append(d.steps, step{item: v, mergeKey: meta.MergeKey, itemType: itemType, set: set})
-			out = d.add(out, Remove, elements.Recorded)
+			out = d.add(out, Remove, d.removal())
 			d.steps = d.steps[:at]
 		}
 	}

@@ -1,6 +1,7 @@
 package apply_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -43,6 +44,15 @@ func mergeGated(f fixture, gates features.Gates) value.Value {
 // to live, with the merge metadata kubectl reads from the v3 documents.
 func kubectlMerge(f fixture) value.Value {
 	GinkgoHelper()
+	v, err := kubectlApply(f, true)
+	Expect(err).NotTo(HaveOccurred())
+	return v
+}
+
+// kubectlApply is kubectlMerge with kubectl's --overwrite given: its error when
+// strategicpatch refuses to make or apply the patch, or reports a conflict.
+func kubectlApply(f fixture, overwrite bool) (value.Value, error) {
+	GinkgoHelper()
 	s, err := openapi.Default()
 	Expect(err).NotTo(HaveOccurred())
 	av, _ := f.get("local").Get("apiVersion")
@@ -57,11 +67,16 @@ func kubectlMerge(f fixture) value.Value {
 	if r := f.get("recorded"); !r.IsNull() {
 		recorded = r.JSON()
 	}
-	res, err := o.Apply(recorded, f.get("local").JSON(), f.get("live").JSON(), true)
-	Expect(err).NotTo(HaveOccurred())
+	res, err := o.Apply(recorded, f.get("local").JSON(), f.get("live").JSON(), overwrite)
+	if err != nil {
+		return value.Value{}, err
+	}
+	if res.Conflict {
+		return value.Value{}, errors.New("kubectl: conflict")
+	}
 	v, err := parse.Document(res.Object)
 	Expect(err).NotTo(HaveOccurred())
-	return v
+	return v, nil
 }
 
 var _ = Describe("feature gates", func() {

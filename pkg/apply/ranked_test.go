@@ -26,8 +26,7 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 	DescribeTable("is kubectl's, in one collation, its changes read off the outcome",
 		func(path string) {
 			f := loadFixture(path)
-			opts := apply.DefaultOptions()
-			opts.Gates = features.Kubectl()
+			opts := rankedOptions(f)
 			res, err := apply.Merge(f.get("recorded"), f.get("local"), f.get("live"), opts)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(collations.Load()).To(BeEquivalentTo(1))
@@ -38,9 +37,23 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 				want = append(want, s)
 			}
 			Expect(changeLines(res.Changes)).To(Equal(want))
-			Expect(f.get("want")).To(equalValue(kubectlMerge(f)), "the fixture's want is kubectl's")
+			kubectl, err := kubectlApply(f, opts.Overwrite)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(f.get("want")).To(equalValue(kubectl), "the fixture's want is kubectl's")
 		},
 		entries("ranked"),
+	)
+
+	DescribeTable("fails where kubectl fails, naming local and the path (testdata/ranked-errors)",
+		func(path string) {
+			f := loadFixture(path)
+			opts := rankedOptions(f)
+			_, err := apply.Merge(f.get("recorded"), f.get("local"), f.get("live"), opts)
+			Expect(err).To(MatchError(f.str("error")))
+			_, err = kubectlApply(f, opts.Overwrite)
+			Expect(err).To(HaveOccurred(), "kubectl fails too")
+		},
+		entries("ranked-errors"),
 	)
 
 	DescribeTable("gives the paths of the changes below the Ranked list, materialised or read lazily",
@@ -75,3 +88,17 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 		Entry("lazily: many changes at nodes", 70),
 	)
 })
+
+// rankedOptions are the options of a testdata/ranked fixture's merge: every gate off, Overwrite unless the fixture's
+// overwrite is false, its maxDepth if it gives one.
+func rankedOptions(f fixture) apply.Options {
+	opts := apply.DefaultOptions()
+	opts.Gates = features.Kubectl()
+	if b, ok := f.get("overwrite").AsBool(); ok {
+		opts.Overwrite = b
+	}
+	if d, ok := f.get("maxDepth").AsInt(); ok {
+		opts.MaxDepth = int(d)
+	}
+	return opts
+}

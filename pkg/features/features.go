@@ -39,7 +39,7 @@ const (
 	// set local names one value of twice; off, such a patch is applied as the API server applies it, the later items of
 	// a key merged in turn into the first or kept apart (docs/patches.md), and a merge whose recorded, local or live
 	// list repeats a one-field key, or a set's value, pairs the items as kubectl does and applies kubectl's patch as the
-	// server does (docs/differential.md).
+	// server does there, the rest of the object merged under the other gates (docs/differential.md).
 	UniqueMergeKeys
 
 	builtIn

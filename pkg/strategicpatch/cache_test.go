@@ -74,6 +74,55 @@ var _ = Describe("the look-ups of a Go type and the types of its objects, cached
 	})
 })
 
+var _ = Describe("a Go type's caches, filled from many goroutines at once", func() {
+	// A type no other spec asks about (StatefulSet), so that the goroutines' first calls all find its caches empty and
+	// add look-ups, kept types and merge keys at once; each patch reaches keys of its own besides the shared ones.
+	const live = `{"spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"web","image":"a","ports":[{"containerPort":80}]}],` +
+		`"volumes":[{"name":"v","emptyDir":{}}]}},"volumeClaimTemplates":[{"metadata":{"name":"d"}}]}}`
+	patches := []string{
+		`{"spec":{"replicas":3}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"1"}]}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","ports":[{"containerPort":81}]}]}}}}`,
+		`{"spec":{"template":{"spec":{"volumes":[{"name":"v","$retainKeys":["name","configMap"],"configMap":{"name":"c"}}]}}}}`,
+		`{"spec":{"template":{"spec":{"initContainers":[{"name":"i","image":"i"}],"tolerations":[{"key":"k"}]}}}}`,
+		`{"metadata":{"labels":{"a":"b"},"finalizers":["f"]},"spec":{"updateStrategy":{"type":"OnDelete"}}}`,
+	}
+
+	It("gives apimachinery's results in every goroutine", func() {
+		want := make([]string, len(patches))
+		for i, p := range patches {
+			b, err := sp.StrategicMergePatch([]byte(live), []byte(p), appsv1.StatefulSet{})
+			Expect(err).NotTo(HaveOccurred())
+			want[i] = string(b)
+		}
+		start := make(chan struct{})
+		got := make([][]string, 16)
+		var wg sync.WaitGroup
+		for g := range got {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				<-start
+				got[g] = make([]string, len(patches))
+				for k := range patches {
+					i := (k + g) % len(patches) // (each goroutine starts at another patch)
+					b, err := ply.StrategicMergePatch([]byte(live), []byte(patches[i]), appsv1.StatefulSet{})
+					Expect(err).NotTo(HaveOccurred())
+					got[g][i] = string(b)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for g := range got {
+			for i := range patches {
+				Expect(got[g][i]).To(MatchJSON(want[i]), "goroutine %d, patch %s", g, patches[i])
+			}
+		}
+	})
+})
+
 var _ = Describe("the types cached for a Go type's objects", func() {
 	// Both lists of a pod's containers, and both lists of scalars of a container: directives naming one or the other
 	// are the patches' only difference.
