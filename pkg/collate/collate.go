@@ -784,6 +784,11 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			c.repeat = nil
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
+		if r.Err != nil && s.HasLive {
+			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
+			s.Live, s.HasLive = value.Null, false
+			r.Element, r.Err = c.patchNode(s, depth+1)
+		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {

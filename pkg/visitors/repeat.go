@@ -156,12 +156,15 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		lv, inLive := v.Get(f.Name)
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
-			if c.Dirs != nil || !c.HasLocal || (inLive && c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) ||
-				(inLive && strings.HasPrefix(f.Name, "$") && !value.Equal(c.Local, lv)) {
+			if !composedField(f.Name, c, lv, inLive) {
 				return false
 			}
 		case *elements.MapElement:
 			if (inLive && lv.IsMap() && !composeFits(c, lv, deep)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
+				return false
+			}
+		case *elements.ListElement, *elements.SetElement:
+			if inLive { // (a list ordered by "$setElementOrder" alone is built so without live: as v lacking it gives)
 				return false
 			}
 		default:
@@ -169,6 +172,31 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// composedField reports whether atomic node c, field name of compose mode's repeat tree (collated without live there),
+// is what a collation with v as live builds, lv v's field (inLive: v holds it), or its outcome is: v lacks the field (no
+// live there either, so the same node: a value whole, or a list the repeat only orders by "$setElementOrder"); or c
+// holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
+// holds another kind (second's as it stands), another value (a list merged by no strategy of plain items, a scalar, a
+// null).
+func composedField(name string, c *elements.AtomicElement, lv value.Value, inLive bool) bool {
+	switch {
+	case c.Dirs != nil:
+		return !inLive && ordersOnly(c.Dirs)
+	case !inLive:
+		return true
+	case !c.HasLocal:
+		return false
+	case strings.HasPrefix(name, "$"):
+		return value.Equal(c.Local, lv)
+	}
+	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList()
+}
+
+// ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
+func ordersOnly(d *elements.Directives) bool {
+	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
 }
 
 // mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
@@ -229,7 +257,7 @@ func composedWhole(e *elements.MapElement) bool {
 	for _, f := range e.Fields {
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
-			if c.Dirs != nil || !c.HasLocal || (c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) {
+			if c.Dirs != nil || !c.HasLocal {
 				return false
 			}
 		case *elements.MapElement:
