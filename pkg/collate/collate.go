@@ -792,7 +792,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
-			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
+			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
+			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1)
 		}
 		c.repeat, c.emptyOrder = outer, outerEmpty
 		under, seen := layers[r.ID]

@@ -66,6 +66,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
 		probe.Repeated(false)
 		err = composeDisagrees(r.Element, v)
+	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
+		probe.Repeated(false)
+		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)

@@ -309,21 +309,27 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
 	)
 
-	It("patch.Compose of a second patch whose repeat's \"$retainKeys\" differs from the outcome's fails, collating once", func() {
-		schema, err := openapi.Default()
-		Expect(err).NotTo(HaveOccurred())
-		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
-		Expect(ok).To(BeTrue())
-		first := `{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`
-		second := `{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`
-		_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
-		Expect(err).To(HaveOccurred())
-		Expect(collations.Load()).To(BeEquivalentTo(1))
-		sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = sp.MergePatches([]byte(first), []byte(second))
-		Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
-	})
+	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item",
+		func(first, second string) {
+			schema, err := openapi.Default()
+			Expect(err).NotTo(HaveOccurred())
+			pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+			Expect(ok).To(BeTrue())
+			_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
+			Expect(err).To(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = sp.MergePatches([]byte(first), []byte(second))
+			Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
+		},
+		Entry("its \"$retainKeys\" differing from the outcome's: once",
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":null,"tty":true}]}}`),
+	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
 		p, err := patchgen.ThreeWay(recorded, local, live, patchgen.Options{Overwrite: true})
