@@ -31,13 +31,18 @@ import (
 //     1 built for that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list
 //     (replacedApart: the patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
-//     maps fails (composeDisagrees), as patches merged must agree on it; a repeat of plain fields (scalars, lists of
-//     scalars, lists the schema merges by no strategy of scalars or maps of such fields, maps of such fields), which
-//     Phase 1 collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as
-//     the patch holds it, null included, a map merging onto v's map.
+//     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
+//     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
+//     before that one tell it (composeFailure: "$" fields, scalars, nulls, fields v alone holds). A plain repeat (no
+//     "$patch" in it or its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase
+//     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live, is merged
+//     onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either), a merged list
+//     v holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal
+//     copied, a map merging onto v's map.
 //   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
-//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists of maps,
-//     sets v holds, "$setElementOrder") the front-end applies the item to v (Ordered.Reapply).
+//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists and sets v
+//     holds, a list v holds that the repeat orders, a field ordered and set to other than a list after a map or list
+//     of the repeat) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
