@@ -464,18 +464,25 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v, of type t, is a map whose fields are scalars, nulls, lists of scalars, lists
-// the schema merges by no strategy whose items are scalars or maps plain in turn, and maps plain in turn, none named
-// like a directive but "$retainKeys" (data in compose mode, copied): a compose repeat Phase 2 merges onto its member's
-// outcome map by map.
+// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn and whose
+// lists the schema merges by no strategy hold scalars or maps plain in turn: a compose repeat Phase 2 merges onto its
+// member's outcome map by map. Its other fields, "$" fields but "$patch" among them (data in compose mode, copied;
+// "$setElementOrder/<f>" ordering f too), are collated as the patch holds them without live, as a collation with an
+// outcome lacking them builds them.
 func plain(v value.Value, t *openapi.Type) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
 		ct, meta := t.Child(f.Key)
-		whole := !elements.MergedList(ct, &meta)
-		return (strings.HasPrefix(f.Key, "$") && f.Key != smp.RetainKeysKey) || (f.Value.IsMap() && !plain(f.Value, ct)) ||
-			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool {
-				return it.IsList() || (it.IsMap() && (!whole || !plain(it, ct.Item())))
-			}))
+		switch {
+		case f.Key == smp.DirectiveKey:
+			return true
+		case f.Value.IsMap():
+			return !plain(f.Value, ct)
+		case !f.Value.IsList() || elements.MergedList(ct, &meta):
+			return false
+		}
+		return slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool {
+			return it.IsList() || (it.IsMap() && !plain(it, ct.Item()))
+		})
 	})
 }
 

@@ -762,8 +762,9 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // is built from (chainOnto: the member's, then the key's earlier repeats', each merged onto the ones before), those it
 // only orders given list nodes so paired (orderedLeftOut); after a failed repeat, later ones of its key are not paired.
 // Each repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in compose mode,
-// a repeat of plain fields (plain: scalars, lists of them or, merged by no strategy, of maps of such fields, maps of
-// such fields) is a map of them, which Phase 2 merges onto its member's outcome.
+// a plain repeat (no "$patch" in it or its maps, its lists merged by no strategy holding scalars or such maps) is
+// collated onto a skeleton of its maps (each a map node, its other fields as without live), which Phase 2 merges onto
+// its member's outcome; where that fails (a field it orders and sets to null), it is collated whole.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
 	base := c.opts.Depth
@@ -784,10 +785,16 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			c.repeat = nil
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
+		if r.Err != nil && s.HasLive {
+			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
+			s.Live, s.HasLive = value.Null, false
+			r.Element, r.Err = c.patchNode(s, depth+1)
+		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
-			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1))
+			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
+			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1)
 		}
 		c.repeat, c.emptyOrder = outer, outerEmpty
 		under, seen := layers[r.ID]

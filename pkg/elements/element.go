@@ -228,8 +228,9 @@ type Item struct {
 
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
-// Parent, no live: the item as the API server applies it to nothing; in compose mode, an item of scalar fields alone
-// has an empty map for live, its fields then nodes of their own), at the item's depth; its merged lists are paired with
+// Parent, no live: the item as the API server applies it to nothing; in compose mode, an item holding no "$patch" whose
+// maps hold none either has its maps alone for live, each then a map node, its fields nodes of their own), at the
+// item's depth; its merged lists are paired with
 // those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is the
 // error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
 // merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which
@@ -243,7 +244,8 @@ type Repeat struct {
 	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
 	Fails bool
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
-	// fields there, their depth is beyond the limit, an error.
+	// fields there, their depth is beyond the limit, an error. In compose mode, an item Element holds whole (an atomic
+	// node) is Deep where its fields lie beyond the limit.
 	Deep bool
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an

@@ -31,13 +31,18 @@ import (
 //     1 built for that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list
 //     (replacedApart: the patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
-//     maps fails (composeDisagrees), as patches merged must agree on it; a repeat of plain fields (scalars, lists of
-//     scalars, lists the schema merges by no strategy of scalars or maps of such fields, maps of such fields), which
-//     Phase 1 collates as a map of them, each of its maps a map node, is merged onto v so (composeFits): each field as
-//     the patch holds it, null included, a map merging onto v's map.
+//     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
+//     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
+//     before that one tell it (composeFailure: "$" fields, scalars, nulls, fields v alone holds). A plain repeat (no
+//     "$patch" in it or its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase
+//     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live, is merged
+//     onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either), a merged list
+//     v holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal
+//     copied, a map merging onto v's map.
 //   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
-//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists of maps,
-//     sets v holds, "$setElementOrder") the front-end applies the item to v (Ordered.Reapply).
+//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists and sets v
+//     holds, a list v holds that the repeat orders, a field ordered and set to other than a list after a map or list
+//     of the repeat) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -66,6 +71,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
 		probe.Repeated(false)
 		err = composeDisagrees(r.Element, v)
+	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
+		probe.Repeated(false)
+		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
 		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
@@ -156,12 +164,15 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		lv, inLive := v.Get(f.Name)
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
-			if c.Dirs != nil || !c.HasLocal || (inLive && c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) ||
-				(inLive && strings.HasPrefix(f.Name, "$") && !value.Equal(c.Local, lv)) {
+			if !composedField(f.Name, c, lv, inLive) {
 				return false
 			}
 		case *elements.MapElement:
 			if (inLive && lv.IsMap() && !composeFits(c, lv, deep)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
+				return false
+			}
+		case *elements.ListElement, *elements.SetElement:
+			if inLive { // (a list ordered by "$setElementOrder" alone is built so without live: as v lacking it gives)
 				return false
 			}
 		default:
@@ -169,6 +180,31 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// composedField reports whether atomic node c, field name of compose mode's repeat tree (collated without live there),
+// is what a collation with v as live builds, lv v's field (inLive: v holds it), or its outcome is: v lacks the field (no
+// live there either, so the same node: a value whole, or a list the repeat only orders by "$setElementOrder"); or c
+// holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
+// holds another kind (second's as it stands), another value (a list merged by no strategy of plain items, a scalar, a
+// null).
+func composedField(name string, c *elements.AtomicElement, lv value.Value, inLive bool) bool {
+	switch {
+	case c.Dirs != nil:
+		return !inLive && ordersOnly(c.Dirs)
+	case !inLive:
+		return true
+	case !c.HasLocal:
+		return false
+	case strings.HasPrefix(name, "$"):
+		return value.Equal(c.Local, lv)
+	}
+	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList()
+}
+
+// ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
+func ordersOnly(d *elements.Directives) bool {
+	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
 }
 
 // mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
@@ -229,7 +265,7 @@ func composedWhole(e *elements.MapElement) bool {
 	for _, f := range e.Fields {
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
-			if c.Dirs != nil || !c.HasLocal || (c.Local.IsList() && elements.MergedList(c.Type, &c.Meta)) {
+			if c.Dirs != nil || !c.HasLocal {
 				return false
 			}
 		case *elements.MapElement:

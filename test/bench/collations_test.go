@@ -298,26 +298,38 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding lists of objects the schema merges by no strategy, onto an item holding one and lacking one: once",
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m","items":[{"key":"a","path":"p"}]}}],"containers":[{"name":"a","envFrom":[{"prefix":"x","configMapRef":{"name":"c"}}]}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"optional":true}},{"name":"v","configMap":{"items":[{"key":"b","path":"q"},{"key":"c","path":"r"}]}}],"containers":[{"name":"a","image":"i"},{"name":"a","envFrom":[{"secretRef":{"name":"s"}}],"volumeDevices":null}]}}`, 1),
+		Entry("a repeat holding merged lists of objects its item's outcome lacks or holds null, taken as it holds them: once",
+			`{"spec":{"containers":[{"name":"a","ports":null,"args":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"name":"E","value":null},{"name":"F","value":"3"}],"ports":[{"containerPort":80,"name":"h"}]}]}}`, 1),
+		Entry("a repeat ordering a list of objects its item's outcome lacks, copying a directive that outcome holds: once",
+			`{"spec":{"containers":[{"name":"a","$deleteFromPrimitiveList/args":["x"],"args":["y"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/env":[{"name":"G"},{"name":"E"},{"name":"F"}],"env":[{"name":"E","value":"1"},{"name":"F","value":"2"}]}]}}`, 1),
 		Entry("a repeat holding \"$retainKeys\", copied: once",
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
 	)
 
-	It("patch.Compose of a second patch whose repeat's \"$retainKeys\" differs from the outcome's fails, collating once", func() {
-		schema, err := openapi.Default()
-		Expect(err).NotTo(HaveOccurred())
-		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
-		Expect(ok).To(BeTrue())
-		first := `{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`
-		second := `{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`
-		_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
-		Expect(err).To(HaveOccurred())
-		Expect(collations.Load()).To(BeEquivalentTo(1))
-		sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = sp.MergePatches([]byte(first), []byte(second))
-		Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
-	})
+	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item",
+		func(first, second string) {
+			schema, err := openapi.Default()
+			Expect(err).NotTo(HaveOccurred())
+			pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+			Expect(ok).To(BeTrue())
+			_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), pod, features.Kubectl())
+			Expect(err).To(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = sp.MergePatches([]byte(first), []byte(second))
+			Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
+		},
+		Entry("its \"$retainKeys\" differing from the outcome's: once",
+			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":null,"tty":true}]}}`),
+	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
 		p, err := patchgen.ThreeWay(recorded, local, live, patchgen.Options{Overwrite: true})

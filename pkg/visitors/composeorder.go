@@ -1,0 +1,103 @@
+package visitors
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// A compose repeat item that orders by "$setElementOrder" a field it sets to other than a list fails merged into any
+// outcome, as the patches merged must order lists; which error a collation of it with that outcome as live gives
+// first depends on the outcome only through the fields before the ordered one (in name order: its "$" fields first),
+// which orderFails reads where they are plain enough to tell.
+
+// orderFails returns the error collating compose mode's repeat item p (type t, a map holding no "$patch") with v, its
+// member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list
+// (known true); known is false where the error is not told so: p or v not maps, an order not a list, a field before
+// the ordered one that p sets to a map or a list, that v holds and p only orders, a "$" field p and v hold otherwise
+// (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
+func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
+	if !p.IsMap() || !v.IsMap() {
+		return false, nil
+	}
+	if _, directed := p.Get(smp.DirectiveKey); directed {
+		return false, nil
+	}
+	ordered := map[string]bool{}
+	for _, f := range p.Fields() {
+		if name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix); orders && directiveOf(t, f.Key) {
+			if !f.Value.IsList() {
+				return false, nil
+			}
+			ordered[name] = true
+		}
+	}
+	for _, k := range fieldNames(p, v, ordered) {
+		if _, meta := t.Child(k); meta.Rule != nil {
+			return false, nil
+		}
+		pv, inP := p.Get(k)
+		lv, inV := v.Get(k)
+		switch {
+		case directiveOf(t, k) && inP && inV && !value.Equal(pv, lv):
+			if k == smp.RetainKeysKey || strings.HasPrefix(k, smp.SetOrderPrefix) {
+				return true, &elements.Error{Source: elements.Patch, Msg: k + " differs from the first patch's; patches merged must agree on it"}
+			}
+			return false, nil
+		case directiveOf(t, k) || (!inP && !ordered[k]):
+		case ordered[k] && !inP:
+			if inV {
+				return false, nil // (v's list reordered)
+			}
+		case ordered[k] && !pv.IsList():
+			at := fieldpath.Path{fieldpath.Field(k)}
+			if inV && !lv.IsList() {
+				return true, &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()}
+			}
+			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
+		case pv.IsMap() || pv.IsList():
+			return false, nil
+		}
+	}
+	return false, nil
+}
+
+// composeFailure returns the error of orderFails for compose mode's Repeat r of item p (type t) merged into v, where
+// Phase 1 took its item whole (an atomic node: its fields collated so failed) and its fields lie within the depth
+// limit (not r.Deep); nil where there is none or it is not known.
+func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+	if _, whole := r.Element.(*elements.AtomicElement); !whole || r.Err != nil || r.Deep {
+		return nil
+	}
+	if known, err := orderFails(p, t, v); known {
+		return err
+	}
+	return nil
+}
+
+// directiveOf reports whether key is a directive of a map of type t: a "$" key t does not declare.
+func directiveOf(t *openapi.Type, key string) bool {
+	return strings.HasPrefix(key, "$") && t.Field(key) == nil
+}
+
+// fieldNames returns the names of the fields a collation of patch map p with live map v visits, in its order: p's, v's
+// and those p only orders, sorted, each once.
+func fieldNames(p, v value.Value, ordered map[string]bool) []string {
+	names := make([]string, 0, p.Len()+v.Len()+len(ordered))
+	for _, f := range p.Fields() {
+		names = append(names, f.Key)
+	}
+	for _, f := range v.Fields() {
+		names = append(names, f.Key)
+	}
+	for name := range ordered {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
