@@ -304,16 +304,16 @@ func chainSet(r *elements.SetElement, base layer) {
 }
 
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
-// lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed) and that
-// names no key twice where it replaces live's list (its own repeats merged in turn or kept apart; live's items a
-// "$patch: replace" drops Deleted), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
+// lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed), its own
+// repeats merged in turn or kept apart (as a "$patch: replace" list keeps them: later items of their member's key,
+// paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
 // Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole. left marks the
 // values the outcome cannot hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
 	case *elements.ListElement:
 		switch {
-		case e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList && len(e.Repeats) > 0) || !extrasKeyed(e):
+		case e.Ranked || !extrasKeyed(e):
 			return nil, nil, false
 		case e.Chain != nil:
 			return chainedValues(&e.Node, e.Items, e.Chain)

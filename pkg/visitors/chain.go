@@ -124,16 +124,20 @@ func (o Ordered) layAlone(e elements.Element, out elements.Outcome) {
 }
 
 // laidOut returns the layout of list, the outcome of a chained list with n Items merged onto its base's outcome (its
-// layout under), its members all and extra, their outcomes outs, in order ord.
+// layout under), its members all and extra, their outcomes outs, in order ord. A later item of a key (extra) whose
+// member is one of the Items is one more of that item's, as a later repeat's item of the key finds it.
 func laidOut(list value.Value, n int, all, extra []elements.Item, under layout, outs []elements.Outcome, ord []int) layout {
 	owner := make([]int, 0, list.Len())
 	for _, id := range ord {
+		it := itemAt(all, extra, id)
 		switch {
 		case !outs[id].Present:
 		case id < n:
 			owner = append(owner, id)
+		case id >= len(all) && it.Of >= 0 && it.Of < n:
+			owner = append(owner, it.Of)
 		default:
-			owner = append(owner, n+under.owner[itemAt(all, extra, id).LiveIndex])
+			owner = append(owner, n+under.owner[it.LiveIndex])
 		}
 	}
 	return layout{list: list, owner: owner}

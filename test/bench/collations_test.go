@@ -246,6 +246,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"/k"},{"mountPath":"/n"},{"mountPath":"/a"}]}]}}`, 1),
+		Entry("a repeat holding a list its key's first item replaces live's with (\"$patch: replace\"), naming a key twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"A","value":"3"}]}]}}`, 1),
 	)
 
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
