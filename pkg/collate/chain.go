@@ -307,7 +307,8 @@ func chainSet(r *elements.SetElement, base layer) {
 // lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed), its own
 // repeats merged in turn or kept apart (as a "$patch: replace" list keeps them: later items of their member's key,
 // paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
-// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole. left marks the
+// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it
+// deletes from by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the
 // values the outcome cannot hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
@@ -334,9 +335,30 @@ func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 		}
 		return values, nil, true
 	case *elements.AtomicElement:
+		if deletedFromLive(e) {
+			return e.Live.Items(), deletedValues(e.Live, e.Dirs.DeleteFromList), true
+		}
 		return e.Live.Items(), nil, takenFromLive(e)
 	}
 	return nil, nil, false
+}
+
+// deletedFromLive reports whether atomic node b of a patch's tree is a list of scalars the patch leaves out but deletes
+// from by "$deleteFromPrimitiveList" alone: its outcome is live's list less every item equal to a value deleted.
+func deletedFromLive(b *elements.AtomicElement) bool {
+	return !b.HasLocal && b.Dirs != nil && b.Dirs.HasDeleteFromList && !b.Dirs.HasSetOrder && !b.Dirs.HasRetainKeys &&
+		!b.Dirs.ReplaceList && b.HasLive && b.Live.IsList() &&
+		!slices.ContainsFunc(b.Live.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() })
+}
+
+// deletedValues marks the items of list live equal to a value of del ("$deleteFromPrimitiveList"): those its outcome
+// drops.
+func deletedValues(live, del value.Value) []bool {
+	left := make([]bool, live.Len())
+	for i, v := range live.Items() {
+		left[i] = slices.ContainsFunc(del.Items(), func(d value.Value) bool { return value.Equal(v, d) })
+	}
+	return left
 }
 
 // extrasKeyed reports whether keyed list e's LiveExtra, live's later items of a key, if any, each name a member (Of),

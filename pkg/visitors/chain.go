@@ -1,6 +1,8 @@
 package visitors
 
 import (
+	"slices"
+
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -206,14 +208,7 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	var items, extra []elements.Item
 	switch b := b.(type) {
 	case *elements.AtomicElement:
-		if lv != b.Live {
-			return nil, nil, false
-		}
-		owner = make([]int, lv.Len())
-		for p := range owner {
-			owner[p] = p
-		}
-		return owner, owner, true
+		return liveLayout(b, lv)
 	case *elements.ListElement:
 		items, extra = b.Items, b.LiveExtra
 	case *elements.SetElement:
@@ -256,6 +251,38 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 		default:
 			return nil, nil, false
 		}
+	}
+	return owner, first, len(owner) == lv.Len()
+}
+
+// liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions), or deletes from by
+// "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order;
+// ok is false where lv is not that.
+func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
+	live := b.Live.Items()
+	if lv == b.Live {
+		owner = make([]int, len(live))
+		for p := range owner {
+			owner[p] = p
+		}
+		return owner, owner, true
+	}
+	d := b.Dirs
+	if b.HasLocal || d == nil || !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !lv.IsList() {
+		return nil, nil, false
+	}
+	first = make([]int, len(live))
+	owner = make([]int, 0, lv.Len())
+	for j, v := range live {
+		first[j] = -1
+		if slices.ContainsFunc(d.DeleteFromList.Items(), func(del value.Value) bool { return value.Equal(v, del) }) {
+			continue
+		}
+		if len(owner) == lv.Len() || !value.Equal(lv.Items()[len(owner)], v) {
+			return nil, nil, false
+		}
+		first[j] = len(owner)
+		owner = append(owner, j)
 	}
 	return owner, first, len(owner) == lv.Len()
 }

@@ -24,13 +24,14 @@ import (
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
-//     from (chain.go: the member's, a "$patch: replace" list naming a key twice among them, or an earlier repeat's of
-//     the key, laid out where Phase 2 merged it, a later item of a key one more of the item merged into the first;
-//     a list the repeat only orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them,
-//     absent where v lacks it), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes
-//     its values (nulledDeleting), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase
-//     1 built for that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list
-//     (replacedApart: the patch's items, each repeat after its key's member).
+//     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
+//     deletes from by "$deleteFromPrimitiveList" alone among them, or an earlier repeat's of the key, laid out where
+//     Phase 2 merged it, a later item of a key one more of the item merged into the first; a list the repeat only
+//     orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where v lacks it),
+//     a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
+//     (nulledDeleting), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
+//     that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list (replacedApart: the
+//     patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
