@@ -117,7 +117,7 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 	case *elements.AtomicElement: // (a list the member takes from live: of maps keyed, of scalars a set)
 		items := b.Live.Items()
 		maps := slices.ContainsFunc(items, value.Value.IsMap)
-		if !takenFromLive(b) || len(items) == 0 || (maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsMap() })) ||
+		if !(takenFromLive(b) || deletedFromLive(b)) || len(items) == 0 || (maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsMap() })) ||
 			(!maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsScalar() || v.IsNull() })) {
 			return nil
 		}

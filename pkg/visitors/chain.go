@@ -44,10 +44,10 @@ func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
 // chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
 // as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
 // base's item of lv fits onto it (ontoFits, deep as given); a list the patch only orders (no value) orders items of lv
-// (without any, the collation fails: which items the list holds is unknown).
+// (without any, the collation fails: which items the list holds is unknown), one it only deletes from may be empty.
 func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 	chain, items := chainOf(e)
-	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0) {
+	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0 && !deletesOnly(e.Base().Dirs)) {
 		return false
 	}
 	all, _, _, ok := o.chained(items, chain, lv)
@@ -60,6 +60,12 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// deletesOnly reports whether d is a list's "$deleteFromPrimitiveList" and nothing more: a list the patch leaves out
+// and only deletes from may be empty in the outcome it merges onto.
+func deletesOnly(d *elements.Directives) bool {
+	return d != nil && d.HasDeleteFromList && !d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList
 }
 
 // ontoList merges the Items of patch list e of a repeat's tree (chainFits) onto lv, the outcome of its base: an item
