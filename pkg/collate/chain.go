@@ -159,24 +159,29 @@ func keyedOrder(n *elements.Node) bool {
 // ontoMap records in the Repeat being collated, if any (elements.Repeat.Onto), for directive map s of its tree, which
 // live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
 // a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
-// "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, dropped as well: none recorded). Where building
-// it fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
+// "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, a null: the field removed). Where building it
+// fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
 // is recorded in the Repeat's Merges.
 func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
 	if c.repeat != nil && directive == smp.MergeValue {
 		c.repeat.Merges = append(c.repeat.Merges, dropped)
 	}
-	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) ||
-		(directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap)) {
+	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) {
 		return
 	}
 	var onto elements.Element
-	if directive == smp.ReplaceValue {
+	switch {
+	case directive == smp.ReplaceValue:
 		var err error
 		if onto, err = c.whole(s, value.MapFromSorted(data), depth, true); err != nil {
 			return
 		}
-	} else {
+	case c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):
+		local := s.Local
+		s.Local = value.Null
+		onto = build(c, &c.atomics, s)
+		s.Local = local
+	default:
 		s.Local = value.MapFromSorted(nil)
 		onto = build(c, &c.atomics, s)
 	}

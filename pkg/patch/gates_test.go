@@ -286,6 +286,24 @@ var _ = Describe("feature gates", func() {
 			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"j","livenessProbe":{"exec":{"command":["b"]},"periodSeconds":3},"name":"c","resources":{},"securityContext":{}}]}}`)))
 		})
 
+		// With gate PatchDeleteRemovesMap on (ply's own behaviour: strategicpatch empties the map), a later item's
+		// "$patch: delete" maps remove the fields its first item's outcome holds as maps: what applying the later item
+		// alone onto the object the first item gives gives.
+		It("off, gate PatchDeleteRemovesMap on: a later item's \"$patch: delete\" maps remove the first item's outcome's maps, as applying it onto that outcome does", func() {
+			gates := features.Kubectl().With(features.PatchDeleteRemovesMap, true)
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"1"}},"livenessProbe":{"exec":{"command":["a"]},"periodSeconds":3}}]}}`)
+			first := `{"name":"c","image":"j","securityContext":{"runAsUser":1}}`
+			second := `{"name":"c","resources":{"$patch":"delete"},"securityContext":{"$patch":"delete"},"livenessProbe":{"exec":{"$patch":"delete"},"periodSeconds":4},"startupProbe":{"$patch":"delete"}}`
+			outcome, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), patch.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			want, err := patch.Apply(outcome, jsonv.MustDecode(`{"spec":{"containers":[`+second+`]}}`), patch.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			got, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+second+`]}}`), patch.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(want))
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"j","livenessProbe":{"periodSeconds":4},"name":"c"}]}}`)))
+		})
+
 		It("off: an error in a later item of a key names its place in the object", func() {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","readinessProbe":{"tcpSocket":{"port":80}}}]}}`)
 			p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"j"},{"name":"c","readinessProbe":{"$patch":"bogus"}}]}}`)

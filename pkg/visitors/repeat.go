@@ -30,7 +30,7 @@ import (
 //     orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where v lacks it),
 //     a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
 //     (nulledDeleting), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
-//     that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list (replacedApart: the
+//     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list naming a key twice where v holds a list (replacedApart: the
 //     patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field

@@ -257,6 +257,18 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"A","value":"3"}]}]}}`, 1),
 	)
 
+	// With gate PatchDeleteRemovesMap on, a repeat's "$patch: delete" map removes a map its key's first item's outcome
+	// holds (elements.Repeat.Onto gives it a null there), as applying the repeat onto that outcome does, from the
+	// patch's tree.
+	It("patch.Apply of a repeat's \"$patch: delete\" maps with gate PatchDeleteRemovesMap on collates once", func() {
+		gates := features.Kubectl().With(features.PatchDeleteRemovesMap, true)
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`)
+		got, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","securityContext":{"runAsUser":1}},{"name":"c","image":"i","resources":{"$patch":"delete"},"securityContext":{"$patch":"delete"}}]}}`), patch.Options{Gates: gates})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"i","name":"c"}]}}`).JSON())))
+	})
+
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
 	// list: elements.Repeat.Fails) fails with its own collation's error.
 	DescribeTable("patch.Apply of a patch naming a merge key twice that the API server refuses",
