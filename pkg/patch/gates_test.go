@@ -1,6 +1,9 @@
 package patch_test
 
 import (
+	"os"
+	"path/filepath"
+
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -303,6 +306,38 @@ var _ = Describe("feature gates", func() {
 			Expect(got).To(equalValue(want))
 			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"j","livenessProbe":{"periodSeconds":4},"name":"c"}]}}`)))
 		})
+
+		// A later item's map of strategy replace (testdata/schema.json: Example's containers[].replaced) where the first
+		// item's outcome holds a map is the later item's map whole, as strategicpatch gives.
+		DescribeTable("off: a later item's map of strategy replace, the API server's result (strategicpatch)",
+			func(live, p string) {
+				data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
+				Expect(err).NotTo(HaveOccurred())
+				models, err := oracle.Load(data)
+				Expect(err).NotTo(HaveOccurred())
+				o, err := models.Oracle("dev.ply.patch.v1.Example")
+				Expect(err).NotTo(HaveOccurred())
+				want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
+				Expect(err).NotTo(HaveOccurred())
+				s, err := testSchema()
+				Expect(err).NotTo(HaveOccurred())
+				got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+			},
+			Entry("onto the first item's map, itself replacing live's",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
+				`{"containers":[{"name":"c","replaced":{"maxSurge":"1"}},{"name":"c","image":"j","replaced":{"maxUnavailable":"2"}}]}`),
+			Entry("onto live's map the first item leaves",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
+				`{"containers":[{"name":"c","image":"k"},{"name":"c","replaced":{"maxSurge":"3"}}]}`),
+			Entry("onto a map the first item's outcome lacks",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i"}]}`,
+				`{"containers":[{"name":"c","image":"k"},{"name":"c","replaced":{"maxSurge":"3"}}]}`),
+			Entry("an empty map onto the first item's",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0"}}]}`,
+				`{"containers":[{"name":"c","replaced":{"maxUnavailable":"1"}},{"name":"c","replaced":{}}]}`),
+		)
 
 		It("off: an error in a later item of a key names its place in the object", func() {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","readinessProbe":{"tcpSocket":{"port":80}}}]}}`)

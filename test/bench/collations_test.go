@@ -1,6 +1,8 @@
 package bench_test
 
 import (
+	"os"
+	"path/filepath"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -267,6 +269,27 @@ var _ = Describe("collations per operation", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(collations.Load()).To(BeEquivalentTo(1))
 		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"i","name":"c"}]}}`).JSON())))
+	})
+
+	// A repeat's map of strategy replace (pkg/patch's test schema: Example's containers[].replaced) where its key's first
+	// item's outcome holds a map, its value plain data, is the repeat's map whole, walked from the patch's tree.
+	It("patch.Apply of a repeat's map of strategy replace onto its key's first item's map collates once", func() {
+		data, err := os.ReadFile(filepath.Join("..", "..", "pkg", "patch", "testdata", "schema.json"))
+		Expect(err).NotTo(HaveOccurred())
+		s, err := openapi.LoadV2Named("schema.json", data)
+		Expect(err).NotTo(HaveOccurred())
+		live := `{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`
+		p := `{"containers":[{"name":"c","replaced":{"maxSurge":"1"}},{"name":"c","image":"j","replaced":{"maxUnavailable":"2"}}]}`
+		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		models, err := oracle.Load(data)
+		Expect(err).NotTo(HaveOccurred())
+		o, err := models.Oracle("dev.ply.patch.v1.Example")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "the API server's result")
 	})
 
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
