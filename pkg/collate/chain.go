@@ -75,7 +75,7 @@ func fieldLayers(layers []layer, name string) []layer {
 // "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" alone (an atomic node without a value, as the
 // repeat's tree without live builds it), where layers, the trees of the outcome r is applied to (fieldLayers), hold a
 // merged list there of baseValues' kinds (a keyed list, a set of scalars, live's list of maps or of scalars taken
-// whole), the list node a collation of r with that outcome as live builds: a list without items of the patch, paired
+// whole, live's scalars less those deleted by "$deleteFromPrimitiveList" alone), the list node a collation of r with that outcome as live builds: a list without items of the patch, paired
 // with the newest layer's (elements.Chain, its Named from the order, its Deleted from the values deleted). Entries or
 // values a collation with live would refuse leave the node as it is.
 func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
@@ -99,8 +99,8 @@ func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
 }
 
 // orderedList returns the list node of orderedLeftOut for atomic node a, paired with base, or nil where a is not a
-// merged list left out and ordered alone, base holds no list of a's kind (keyed, or a set of scalars; taken from live,
-// its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
+// merged list left out and ordered alone, base holds no list of a's kind (keyed, or a set of scalars; taken from live
+// or deleted from alone, its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
 // collation with live accepts.
 func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.Element {
 	if (a.HasLocal && !elements.EmptyOrdered(&a.Node)) || a.Dirs == nil || !ordersOrDeletesOnly(a.Dirs) || a.Ruled ||
