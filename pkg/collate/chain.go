@@ -75,7 +75,7 @@ func fieldLayers(layers []layer, name string) []layer {
 // "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" alone (an atomic node without a value, as the
 // repeat's tree without live builds it), where layers, the trees of the outcome r is applied to (fieldLayers), hold a
 // merged list there of baseValues' kinds (a keyed list, a set of scalars, live's list of maps or of scalars taken
-// whole), the list node a collation of r with that outcome as live builds: a list without items of the patch, paired
+// whole, live's scalars less those deleted by "$deleteFromPrimitiveList" alone), the list node a collation of r with that outcome as live builds: a list without items of the patch, paired
 // with the newest layer's (elements.Chain, its Named from the order, its Deleted from the values deleted). Entries or
 // values a collation with live would refuse leave the node as it is.
 func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
@@ -99,8 +99,8 @@ func (c *collator) orderedLeftOut(r elements.Element, layers []layer) {
 }
 
 // orderedList returns the list node of orderedLeftOut for atomic node a, paired with base, or nil where a is not a
-// merged list left out and ordered alone, base holds no list of a's kind (keyed, or a set of scalars; taken from live,
-// its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
+// merged list left out and ordered alone, base holds no list of a's kind (keyed, or a set of scalars; taken from live
+// or deleted from alone, its items all maps or all scalars, as the collation with live classes them), or an entry of the order is not one a
 // collation with live accepts.
 func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.Element {
 	if (a.HasLocal && !elements.EmptyOrdered(&a.Node)) || a.Dirs == nil || !ordersOrDeletesOnly(a.Dirs) || a.Ruled ||
@@ -117,7 +117,7 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 	case *elements.AtomicElement: // (a list the member takes from live: of maps keyed, of scalars a set)
 		items := b.Live.Items()
 		maps := slices.ContainsFunc(items, value.Value.IsMap)
-		if !takenFromLive(b) || len(items) == 0 || (maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsMap() })) ||
+		if !(takenFromLive(b) || deletedFromLive(b)) || len(items) == 0 || (maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsMap() })) ||
 			(!maps && slices.ContainsFunc(items, func(v value.Value) bool { return !v.IsScalar() || v.IsNull() })) {
 			return nil
 		}
@@ -159,24 +159,29 @@ func keyedOrder(n *elements.Node) bool {
 // ontoMap records in the Repeat being collated, if any (elements.Repeat.Onto), for directive map s of its tree, which
 // live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
 // a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
-// "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, dropped as well: none recorded). Where building
-// it fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
+// "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, a null: the field removed). Where building it
+// fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
 // is recorded in the Repeat's Merges.
 func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
 	if c.repeat != nil && directive == smp.MergeValue {
 		c.repeat.Merges = append(c.repeat.Merges, dropped)
 	}
-	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) ||
-		(directive == smp.DeleteValue && c.opts.Gates.Enabled(features.PatchDeleteRemovesMap)) {
+	if c.repeat == nil || (directive != smp.ReplaceValue && directive != smp.DeleteValue) {
 		return
 	}
 	var onto elements.Element
-	if directive == smp.ReplaceValue {
+	switch {
+	case directive == smp.ReplaceValue:
 		var err error
 		if onto, err = c.whole(s, value.MapFromSorted(data), depth, true); err != nil {
 			return
 		}
-	} else {
+	case c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):
+		local := s.Local
+		s.Local = value.Null
+		onto = build(c, &c.atomics, s)
+		s.Local = local
+	default:
 		s.Local = value.MapFromSorted(nil)
 		onto = build(c, &c.atomics, s)
 	}
@@ -304,16 +309,17 @@ func chainSet(r *elements.SetElement, base layer) {
 }
 
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
-// lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed) and that
-// names no key twice where it replaces live's list (its own repeats merged in turn or kept apart; live's items a
-// "$patch: replace" drops Deleted), a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
-// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole. left marks the
+// lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed), its own
+// repeats merged in turn or kept apart (as a "$patch: replace" list keeps them: later items of their member's key,
+// paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
+// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it
+// deletes from by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the
 // values the outcome cannot hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
 	case *elements.ListElement:
 		switch {
-		case e.Ranked || (e.Dirs != nil && e.Dirs.ReplaceList && len(e.Repeats) > 0) || !extrasKeyed(e):
+		case e.Ranked || !extrasKeyed(e):
 			return nil, nil, false
 		case e.Chain != nil:
 			return chainedValues(&e.Node, e.Items, e.Chain)
@@ -334,9 +340,30 @@ func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 		}
 		return values, nil, true
 	case *elements.AtomicElement:
+		if deletedFromLive(e) {
+			return e.Live.Items(), deletedValues(e.Live, e.Dirs.DeleteFromList), true
+		}
 		return e.Live.Items(), nil, takenFromLive(e)
 	}
 	return nil, nil, false
+}
+
+// deletedFromLive reports whether atomic node b of a patch's tree is a list of scalars the patch leaves out but deletes
+// from by "$deleteFromPrimitiveList" alone: its outcome is live's list less every item equal to a value deleted.
+func deletedFromLive(b *elements.AtomicElement) bool {
+	return !b.HasLocal && b.Dirs != nil && b.Dirs.HasDeleteFromList && !b.Dirs.HasSetOrder && !b.Dirs.HasRetainKeys &&
+		!b.Dirs.ReplaceList && b.HasLive && b.Live.IsList() &&
+		!slices.ContainsFunc(b.Live.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() })
+}
+
+// deletedValues marks the items of list live equal to a value of del ("$deleteFromPrimitiveList"): those its outcome
+// drops.
+func deletedValues(live, del value.Value) []bool {
+	left := make([]bool, live.Len())
+	for i, v := range live.Items() {
+		left[i] = slices.ContainsFunc(del.Items(), func(d value.Value) bool { return value.Equal(v, d) })
+	}
+	return left
 }
 
 // extrasKeyed reports whether keyed list e's LiveExtra, live's later items of a key, if any, each name a member (Of),

@@ -110,9 +110,13 @@ var _ = Describe("a repeat's lists paired with its member's", func() {
 		Expect(chain.Of).To(Equal([]int{1, 0}), "A live's (deleted: new in the outcome), B the member's")
 	})
 
-	It("does not pair with a member's list replacing live's that names a key twice", func() {
+	It("pairs with a member's list replacing live's that names a key twice, with the first item of the key", func() {
 		e := repeatField(`{"containers":[{"name":"c","env":[{"name":"A"}]}]}`,
 			`{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B"},{"name":"B","value":"0"}]},{"name":"c","env":[{"name":"B","value":"1"}]}]}`, 0, "env")
-		Expect(e.(*elements.ListElement).Chain).To(BeNil())
+		chain := e.(*elements.ListElement).Chain
+		Expect(chain).NotTo(BeNil())
+		base := chain.Base.(*elements.ListElement)
+		Expect(base.Repeats).To(HaveLen(1), "the member's second B, kept apart")
+		Expect(base.Items[chain.Of[0]].LocalIndex).To(Equal(1), "B the member's first item of the key")
 	})
 })

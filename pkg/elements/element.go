@@ -249,7 +249,8 @@ type Repeat struct {
 	Deep bool
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
-	// empty map): without live, Element's tree drops such a map. Nil without one.
+	// empty map, or with gate PatchDeleteRemovesMap a null, the field removed): without live, Element's tree drops such
+	// a map. Nil without one.
 	Onto map[int32]Element
 	// Merges holds the IDs of the nodes Element's tree holds for its "$patch: merge" maps (dropped without live): where
 	// the outcome the repeat is applied to holds a map there, the repeat fails, as maps merge without that directive.

@@ -1,6 +1,9 @@
 package patch_test
 
 import (
+	"os"
+	"path/filepath"
+
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -206,6 +209,24 @@ var _ = Describe("feature gates", func() {
 			Entry("a later volume deleting by $deleteFromPrimitiveList alone from finalizers the first merged into live's",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`),
 				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a","d"]}}}}]}}`), false),
+			Entry("a later volume's finalizers merging onto those the first deletes from live's by $deleteFromPrimitiveList alone",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`),
+				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b","x"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d","a","b"]}}}}]}}`), false),
+			Entry("a key named three times: the third volume deleting from and ordering finalizers the second merged onto those the first deletes from live's",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`),
+				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d","a"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"$setElementOrder/finalizers":["d","c","e"],"finalizers":["e"]}}}}]}}`), false),
+			Entry("a later volume's finalizers merging onto live's holding a value twice, the first deleting from them",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","c","a","b"]},"spec":{}}}}]}}`),
+				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d","a"]}}}}]}}`), false),
+			Entry("a later volume deleting by $deleteFromPrimitiveList alone from finalizers the first deletes from live's the same way",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`),
+				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["c","x"]}}}}]}}`), false),
+			Entry("a later volume deleting by $deleteFromPrimitiveList alone from finalizers the first deleted every value of",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]},"spec":{}}}}]}}`),
+				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a","b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["c"],"labels":{"k":"v"}}}}}]}}`), false),
+			Entry("a later volume ordering by $setElementOrder alone finalizers the first deletes from live's by $deleteFromPrimitiveList",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`),
+				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c","a"]}}}}]}}`), false),
 			Entry("a later volume deleting by $deleteFromPrimitiveList strings from numbers the first's outcome holds: both fail",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":[1,2]},"spec":{}}}}]}}`),
 				jsonv.MustDecode(`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"labels":{"k":"1"}}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}}}}]}}`), true),
@@ -224,6 +245,15 @@ var _ = Describe("feature gates", func() {
 			Entry("a later container ordering by $setElementOrder the first's \"$patch: replace\" env",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"D"},{"name":"A"},{"name":"B"}],"env":[{"name":"D","value":"2"}]}]}}`), false),
+			Entry("a later container's env merging onto the first's \"$patch: replace\" env naming a key twice: the first item of the key merged, the second kept",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"A","value":"3"}]}]}}`), false),
+			Entry("a later container ordering by $setElementOrder the first's \"$patch: replace\" env naming a key twice",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","$setElementOrder/env":[{"name":"D"},{"name":"A"},{"name":"B"}],"env":[{"name":"D","value":"2"},{"name":"B","value":"3"}]}]}}`), false),
+			Entry("a key named three times: the third container's env merging onto the second's, merged onto the first's \"$patch: replace\" env naming a key twice",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"B","value":"4"}]},{"name":"c","env":[{"$patch":"delete","name":"B"},{"name":"A","value":null,"valueFrom":{"fieldRef":{"fieldPath":"y"}}}]}]}}`), false),
 			Entry("a later container's \"$patch: merge\" map where the first's outcome holds a map: both fail",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","resources":{"$patch":"merge","requests":{"cpu":"2"}}}]}}`), true),
@@ -236,6 +266,12 @@ var _ = Describe("feature gates", func() {
 			Entry("a later container's env deleting a key the first's outcome holds twice from live",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"},{"name":"A","value":"x"}]}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","env":[{"$patch":"delete","name":"A"},{"name":"K","value":"j"}]}]}}`), false),
+			Entry("a key named three times: the third container's env deleting a key the second merged into live's first item of it, live holding it twice: both gone",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"A","value":"x"},{"name":"K","value":"k"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","env":[{"name":"A","value":"1"}]},{"name":"c","env":[{"$patch":"delete","name":"A"},{"name":"K","value":"j"}]}]}}`), false),
+			Entry("a key named three times: the third container's env merging onto a key the second merged into live's first item of it, live holding it twice",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"},{"name":"A","value":"x"}]}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","env":[{"name":"A","value":"1"},{"name":"C","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"A"},{"name":"C"},{"name":"K"},{"name":"B"}],"env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"y"}}}]}]}}`), false),
 			Entry("$setElementOrder naming the key once: both reject the patch's order",
 				pod(`[{"containerPort":80},{"containerPort":53,"protocol":"TCP"}]`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","$setElementOrder/ports":[{"containerPort":53},{"containerPort":80}],"ports":[{"containerPort":53,"protocol":"UDP"},{"containerPort":53,"name":"b"}]}]}}`), true),
@@ -252,6 +288,56 @@ var _ = Describe("feature gates", func() {
 			Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
 			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"j","livenessProbe":{"exec":{"command":["b"]},"periodSeconds":3},"name":"c","resources":{},"securityContext":{}}]}}`)))
 		})
+
+		// With gate PatchDeleteRemovesMap on (ply's own behaviour: strategicpatch empties the map), a later item's
+		// "$patch: delete" maps remove the fields its first item's outcome holds as maps: what applying the later item
+		// alone onto the object the first item gives gives.
+		It("off, gate PatchDeleteRemovesMap on: a later item's \"$patch: delete\" maps remove the first item's outcome's maps, as applying it onto that outcome does", func() {
+			gates := features.Kubectl().With(features.PatchDeleteRemovesMap, true)
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"1"}},"livenessProbe":{"exec":{"command":["a"]},"periodSeconds":3}}]}}`)
+			first := `{"name":"c","image":"j","securityContext":{"runAsUser":1}}`
+			second := `{"name":"c","resources":{"$patch":"delete"},"securityContext":{"$patch":"delete"},"livenessProbe":{"exec":{"$patch":"delete"},"periodSeconds":4},"startupProbe":{"$patch":"delete"}}`
+			outcome, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), patch.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			want, err := patch.Apply(outcome, jsonv.MustDecode(`{"spec":{"containers":[`+second+`]}}`), patch.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			got, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+second+`]}}`), patch.Options{Gates: gates})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(want))
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"j","livenessProbe":{"periodSeconds":4},"name":"c"}]}}`)))
+		})
+
+		// A later item's map of strategy replace (testdata/schema.json: Example's containers[].replaced) where the first
+		// item's outcome holds a map is the later item's map whole, as strategicpatch gives.
+		DescribeTable("off: a later item's map of strategy replace, the API server's result (strategicpatch)",
+			func(live, p string) {
+				data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
+				Expect(err).NotTo(HaveOccurred())
+				models, err := oracle.Load(data)
+				Expect(err).NotTo(HaveOccurred())
+				o, err := models.Oracle("dev.ply.patch.v1.Example")
+				Expect(err).NotTo(HaveOccurred())
+				want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
+				Expect(err).NotTo(HaveOccurred())
+				s, err := testSchema()
+				Expect(err).NotTo(HaveOccurred())
+				got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+			},
+			Entry("onto the first item's map, itself replacing live's",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
+				`{"containers":[{"name":"c","replaced":{"maxSurge":"1"}},{"name":"c","image":"j","replaced":{"maxUnavailable":"2"}}]}`),
+			Entry("onto live's map the first item leaves",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
+				`{"containers":[{"name":"c","image":"k"},{"name":"c","replaced":{"maxSurge":"3"}}]}`),
+			Entry("onto a map the first item's outcome lacks",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i"}]}`,
+				`{"containers":[{"name":"c","image":"k"},{"name":"c","replaced":{"maxSurge":"3"}}]}`),
+			Entry("an empty map onto the first item's",
+				`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0"}}]}`,
+				`{"containers":[{"name":"c","replaced":{"maxUnavailable":"1"}},{"name":"c","replaced":{}}]}`),
+		)
 
 		It("off: an error in a later item of a key names its place in the object", func() {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","readinessProbe":{"tcpSocket":{"port":80}}}]}}`)

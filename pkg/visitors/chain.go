@@ -1,6 +1,8 @@
 package visitors
 
 import (
+	"slices"
+
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
@@ -42,10 +44,10 @@ func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
 // chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
 // as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
 // base's item of lv fits onto it (ontoFits, deep as given); a list the patch only orders (no value) orders items of lv
-// (without any, the collation fails: which items the list holds is unknown).
+// (without any, the collation fails: which items the list holds is unknown), one it only deletes from may be empty.
 func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 	chain, items := chainOf(e)
-	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0) {
+	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0 && !deletesOnly(e.Base().Dirs)) {
 		return false
 	}
 	all, _, _, ok := o.chained(items, chain, lv)
@@ -58,6 +60,12 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// deletesOnly reports whether d is a list's "$deleteFromPrimitiveList" and nothing more: a list the patch leaves out
+// and only deletes from may be empty in the outcome it merges onto.
+func deletesOnly(d *elements.Directives) bool {
+	return d != nil && d.HasDeleteFromList && !d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList
 }
 
 // ontoList merges the Items of patch list e of a repeat's tree (chainFits) onto lv, the outcome of its base: an item
@@ -124,16 +132,20 @@ func (o Ordered) layAlone(e elements.Element, out elements.Outcome) {
 }
 
 // laidOut returns the layout of list, the outcome of a chained list with n Items merged onto its base's outcome (its
-// layout under), its members all and extra, their outcomes outs, in order ord.
+// layout under), its members all and extra, their outcomes outs, in order ord. A later item of a key (extra) whose
+// member is one of the Items is one more of that item's, as a later repeat's item of the key finds it.
 func laidOut(list value.Value, n int, all, extra []elements.Item, under layout, outs []elements.Outcome, ord []int) layout {
 	owner := make([]int, 0, list.Len())
 	for _, id := range ord {
+		it := itemAt(all, extra, id)
 		switch {
 		case !outs[id].Present:
 		case id < n:
 			owner = append(owner, id)
+		case id >= len(all) && it.Of >= 0 && it.Of < n:
+			owner = append(owner, it.Of)
 		default:
-			owner = append(owner, n+under.owner[itemAt(all, extra, id).LiveIndex])
+			owner = append(owner, n+under.owner[it.LiveIndex])
 		}
 	}
 	return layout{list: list, owner: owner}
@@ -202,14 +214,7 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	var items, extra []elements.Item
 	switch b := b.(type) {
 	case *elements.AtomicElement:
-		if lv != b.Live {
-			return nil, nil, false
-		}
-		owner = make([]int, lv.Len())
-		for p := range owner {
-			owner[p] = p
-		}
-		return owner, owner, true
+		return liveLayout(b, lv)
 	case *elements.ListElement:
 		items, extra = b.Items, b.LiveExtra
 	case *elements.SetElement:
@@ -252,6 +257,38 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 		default:
 			return nil, nil, false
 		}
+	}
+	return owner, first, len(owner) == lv.Len()
+}
+
+// liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions), or deletes from by
+// "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order;
+// ok is false where lv is not that.
+func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
+	live := b.Live.Items()
+	if lv == b.Live {
+		owner = make([]int, len(live))
+		for p := range owner {
+			owner[p] = p
+		}
+		return owner, owner, true
+	}
+	d := b.Dirs
+	if b.HasLocal || d == nil || !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !lv.IsList() {
+		return nil, nil, false
+	}
+	first = make([]int, len(live))
+	owner = make([]int, 0, lv.Len())
+	for j, v := range live {
+		first[j] = -1
+		if slices.ContainsFunc(d.DeleteFromList.Items(), func(del value.Value) bool { return value.Equal(v, del) }) {
+			continue
+		}
+		if len(owner) == lv.Len() || !value.Equal(lv.Items()[len(owner)], v) {
+			return nil, nil, false
+		}
+		first[j] = len(owner)
+		owner = append(owner, j)
 	}
 	return owner, first, len(owner) == lv.Len()
 }

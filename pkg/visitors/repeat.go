@@ -24,12 +24,15 @@ import (
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
-//     from (chain.go: the member's, or an earlier repeat's of the key, laid out where Phase 2 merged it; a list the
-//     repeat only orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where
-//     v lacks it), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes
-//     its values (nulledDeleting), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase
-//     1 built for that (Repeat.Onto), and a "$patch: replace" list naming a key twice where v holds a list
-//     (replacedApart: the patch's items, each repeat after its key's member).
+//     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
+//     deletes from by "$deleteFromPrimitiveList" alone among them, or an earlier repeat's of the key, laid out where
+//     Phase 2 merged it, a later item of a key one more of the item merged into the first; a list the repeat only
+//     orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where v lacks it),
+//     a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
+//     (nulledDeleting), a map of strategy replace of plain data where v holds a map, the repeat's map whole
+//     (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
+//     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list naming a key twice where v holds a list (replacedApart: the
+//     patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
@@ -39,10 +42,10 @@ import (
 //     onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either), a merged list
 //     v holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal
 //     copied, a map merging onto v's map.
-//   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
-//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists and sets v
-//     holds, a list v holds that the repeat orders, a field ordered and set to other than a list after a map or list
-//     of the repeat) the front-end applies the item to v (Ordered.Reapply).
+//   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
+//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
+//     other repeats: merged lists and sets v holds, a list v holds that the repeat orders, a field ordered and set to
+//     other than a list after a map or list of the repeat) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -102,7 +105,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy) or a map, fitting onto v's field where that is a map; with deep (the
+// scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain) or a map,
+// fitting onto v's field where that is a map; with deep (the
 // repeat's elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
 func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
@@ -131,6 +135,12 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 				return false
 			}
 		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
+			if lv.IsMap() && c.Meta.Strategy.Has(openapi.StrategyReplace) {
+				if !replacedPlain(c) {
+					return false
+				}
+				continue // (the patch's map whole, as without live: onto walks it)
+			}
 			if lv.IsMap() && !o.ontoFits(c, lv, deep) {
 				return false
 			}
@@ -319,7 +329,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		var out elements.Outcome
 		var err error
 		l, _ := f.Element.(*elements.ListElement)
-		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
+		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
 		} else if l != nil && !inLive && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
 			// Its repeats stay apart (v lacks the list), ordered with v as its parent's live (order.ApartIn).
@@ -352,6 +362,44 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		}
 	}
 	return elements.Keep(value.MapFromSorted(fields)), nil
+}
+
+// replacedPlain reports whether map e of a repeat's tree, of strategy replace, is plain data: its patch value holds no
+// null and no "$" key at any depth, and no node of e's tree has a rule. A collation with live holding a map there
+// takes that value whole, as e's tree without live builds it field by field: walked, e gives it.
+func replacedPlain(e *elements.MapElement) bool {
+	return e.HasLocal && e.Local.IsMap() && plainData(e.Local) && !ruledBelow(e)
+}
+
+// plainData reports whether v holds no null and no map key starting with "$", at any depth.
+func plainData(v value.Value) bool {
+	switch {
+	case v.IsNull():
+		return false
+	case v.IsMap():
+		return !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+			return strings.HasPrefix(f.Key, "$") || !plainData(f.Value)
+		})
+	case v.IsList():
+		return !slices.ContainsFunc(v.Items(), func(it value.Value) bool { return !plainData(it) })
+	}
+	return true
+}
+
+// ruledBelow reports whether e or a node below it has a merge rule.
+func ruledBelow(e elements.Element) bool {
+	if e.Base().Ruled {
+		return true
+	}
+	switch e := e.(type) {
+	case *elements.MapElement:
+		return slices.ContainsFunc(e.Fields, func(f elements.Field) bool { return ruledBelow(f.Element) })
+	case *elements.ListElement:
+		return slices.ContainsFunc(e.Items, func(it elements.Item) bool { return it.Element != nil && ruledBelow(it.Element) })
+	case *elements.SetElement:
+		return slices.ContainsFunc(e.Items, func(it elements.Item) bool { return it.Element != nil && ruledBelow(it.Element) })
+	}
+	return false
 }
 
 // replacedApart reports whether e, a list of a repeat's tree, is a "$patch: replace" list naming a key twice, with no

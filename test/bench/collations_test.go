@@ -1,6 +1,8 @@
 package bench_test
 
 import (
+	"os"
+	"path/filepath"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -240,13 +242,55 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding a list its key's first item replaces live's with (\"$patch: replace\"): once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"K","value":"j"}]}]}}`, 1),
+		Entry("a repeat holding a set its key's first item deletes from live's by \"$deleteFromPrimitiveList\" alone: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b","x"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d","a","b"]}}}}]}}`, 1),
+		Entry("a repeat deleting by \"$deleteFromPrimitiveList\" alone from a set its key's first item deleted every value of: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a","b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["c"],"labels":{"k":"v"}}}}}]}}`, 1),
 		Entry("a repeat holding a list its key's first item merges into live's naming a key twice: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"A","value":"x"},{"name":"K","value":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","env":[{"name":"B","value":"1"}]},{"name":"c","$setElementOrder/env":[{"name":"K"},{"name":"A"},{"name":"C"}],"env":[{"name":"A","value":"1"},{"name":"C","value":"2"}]}]}}`, 1),
 		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item leaves to live: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":[{"mountPath":"/a","name":"x"},{"mountPath":"/b","name":"y"},{"mountPath":"/k","name":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"/k"},{"mountPath":"/n"},{"mountPath":"/a"}]}]}}`, 1),
+		Entry("a repeat holding a list its key's first item replaces live's with (\"$patch: replace\"), naming a key twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"A","value":"3"}]}]}}`, 1),
 	)
+
+	// With gate PatchDeleteRemovesMap on, a repeat's "$patch: delete" map removes a map its key's first item's outcome
+	// holds (elements.Repeat.Onto gives it a null there), as applying the repeat onto that outcome does, from the
+	// patch's tree.
+	It("patch.Apply of a repeat's \"$patch: delete\" maps with gate PatchDeleteRemovesMap on collates once", func() {
+		gates := features.Kubectl().With(features.PatchDeleteRemovesMap, true)
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`)
+		got, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","securityContext":{"runAsUser":1}},{"name":"c","image":"i","resources":{"$patch":"delete"},"securityContext":{"$patch":"delete"}}]}}`), patch.Options{Gates: gates})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"image":"i","name":"c"}]}}`).JSON())))
+	})
+
+	// A repeat's map of strategy replace (pkg/patch's test schema: Example's containers[].replaced) where its key's first
+	// item's outcome holds a map, its value plain data, is the repeat's map whole, walked from the patch's tree.
+	It("patch.Apply of a repeat's map of strategy replace onto its key's first item's map collates once", func() {
+		data, err := os.ReadFile(filepath.Join("..", "..", "pkg", "patch", "testdata", "schema.json"))
+		Expect(err).NotTo(HaveOccurred())
+		s, err := openapi.LoadV2Named("schema.json", data)
+		Expect(err).NotTo(HaveOccurred())
+		live := `{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`
+		p := `{"containers":[{"name":"c","replaced":{"maxSurge":"1"}},{"name":"c","image":"j","replaced":{"maxUnavailable":"2"}}]}`
+		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		models, err := oracle.Load(data)
+		Expect(err).NotTo(HaveOccurred())
+		o, err := models.Oracle("dev.ply.patch.v1.Example")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "the API server's result")
+	})
 
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
 	// list: elements.Repeat.Fails) fails with its own collation's error.
