@@ -2,6 +2,7 @@ package patch_test
 
 import (
 	"errors"
+	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -196,6 +197,39 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("an atomic list: second's as it is",
 			`{"spec":{"containers":[{"name":"a","command":["x",null]}]}}`,
 			`{"spec":{"containers":[{"name":"a","command":["y"]}]}}`, false),
+	)
+
+	// The test schema's Widget holds parts keyed by name whose aliases the schema merges (a set of scalars): a repeat
+	// of second's holding aliases merges them onto its key's item's outcome.
+	DescribeTable("mergeMap(first, second) of Widgets, second naming a part twice",
+		func(first, second string, fails bool) {
+			data := mustRead(filepath.Join("..", "..", "test", "testdata", "schema", "swagger.json"))
+			models, err := oracle.Load(data)
+			Expect(err).NotTo(HaveOccurred())
+			sp, err := models.Oracle("dev.ply.test.v1.Widget")
+			Expect(err).NotTo(HaveOccurred())
+			schema, err := openapi.LoadV2Named("swagger.json", data)
+			Expect(err).NotTo(HaveOccurred())
+			widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
+			Expect(ok).To(BeTrue())
+			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+			want, werr := sp.MergePatches(f.JSON(), s.JSON())
+			Expect(werr != nil).To(Equal(fails), "strategicpatch: %v", werr)
+			got, err := patch.Compose(f, s, widget, features.Kubectl())
+			compare(got, err, want, werr)
+		},
+		Entry("the repeat's aliases merged onto the outcome's, its values first, the outcome's others by their place there",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3","s6","s1"]},{"name":"b","aliases":["s1","s2"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":["s4","s1","s2","s6"]},{"name":"b"},{"name":"b","aliases":["s2"]}]}}`, false),
+		Entry("the repeat's aliases onto an outcome holding them from second alone, and an empty set",
+			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`, false),
+		Entry("the repeat's aliases repeating a value, or the outcome's: merged once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1","s2","s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":["s3","s2","s3"]}]}}`, false),
+		Entry("the repeat's aliases numbers, the outcome's strings: an error",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":[1,2]}]}}`, true),
 	)
 
 	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {
