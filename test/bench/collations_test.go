@@ -351,6 +351,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" a list it sets to null: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":null,"tty":true}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a list of scalars taken whole: once",
+			`{"spec":{"containers":[{"name":"a","args":["x"],"env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"args":["y",null],"env":null}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
