@@ -1,7 +1,11 @@
 package visitors
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -80,4 +84,74 @@ func (o Ordered) composeSet(c *elements.AtomicElement, lv value.Value) elements.
 		}
 	}
 	return elements.Keep(value.List(list))
+}
+
+// composesList reports whether atomic node c of compose mode's repeat tree is a merged list whose outcome merged onto
+// lv, its member's outcome's list there, Phase 2 gives as a collation with that outcome as live does: a set of
+// scalars (composesSet), or an empty keyed list (emptyOntoKeyed).
+func composesList(c *elements.AtomicElement, lv value.Value) bool {
+	return composesSet(c, lv) || emptyOntoKeyed(c, lv)
+}
+
+// composeList is c (composesList) merged onto lv.
+func (o Ordered) composeList(c *elements.AtomicElement, lv value.Value) elements.Outcome {
+	if composesSet(c, lv) {
+		return o.composeSet(c, lv)
+	}
+	return elements.Keep(regrouped(lv, c.Meta.MergeKey[0]))
+}
+
+// emptyOntoKeyed reports whether atomic node c of compose mode's repeat tree is an empty list, without directives, the
+// schema merges by one merge key, and lv a list of maps each holding that key as a scalar (a string, number or boolean),
+// with no "$patch" but "delete": merged onto lv, it orders lv's items as regrouped does.
+func emptyOntoKeyed(c *elements.AtomicElement, lv value.Value) bool {
+	if c.Dirs != nil || !c.HasLocal || !c.Local.IsList() || c.Local.Len() > 0 || !lv.IsList() ||
+		!elements.MergedList(c.Type, &c.Meta) || len(c.Meta.MergeKey) != 1 {
+		return false
+	}
+	for _, it := range lv.Items() {
+		k, _ := it.Get(c.Meta.MergeKey[0])
+		if !it.IsMap() || !k.IsScalar() {
+			return false
+		}
+		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// regrouped returns keyed list lv as merging an empty list onto it in compose mode orders it: its items but the
+// "$patch: delete" ones, each after those before it of keys first named earlier (an item of a key named before joins
+// that key's first item's run), then its delete items, each in lv's order.
+func regrouped(lv value.Value, mergeKey string) value.Value {
+	items := lv.Items()
+	first := make(map[value.ScalarKey]int, len(items)) // each key's first position in lv
+	kept := make([]value.Value, 0, len(items))
+	var deletes []value.Value
+	for i, it := range items {
+		k, _ := it.Get(mergeKey)
+		key, _ := elements.SetKey(k, false)
+		if _, seen := first[key]; !seen {
+			first[key] = i
+		}
+		if d, _ := it.Get(smp.DirectiveKey); isDelete(d) {
+			deletes = append(deletes, it)
+		} else {
+			kept = append(kept, it)
+		}
+	}
+	rank := func(it value.Value) int {
+		k, _ := it.Get(mergeKey)
+		key, _ := elements.SetKey(k, false)
+		return first[key]
+	}
+	slices.SortStableFunc(kept, func(a, b value.Value) int { return cmp.Compare(rank(a), rank(b)) })
+	return value.List(append(kept, deletes...))
+}
+
+// isDelete reports whether d is the directive "$patch: delete".
+func isDelete(d value.Value) bool {
+	s, ok := d.AsString()
+	return ok && s == smp.DeleteValue
 }

@@ -199,7 +199,7 @@ func composedField(name string, c *elements.AtomicElement, lv value.Value, inLiv
 	case strings.HasPrefix(name, "$"):
 		return value.Equal(c.Local, lv)
 	}
-	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesSet(c, lv)
+	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesList(c, lv)
 }
 
 // ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
@@ -331,8 +331,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.listLive = true
 			out, err = in.VisitList(l)
-		} else if a, _ := f.Element.(*elements.AtomicElement); o.Compose && a != nil && inLive && composesSet(a, lv) {
-			out = o.composeSet(a, lv)
+		} else if a, _ := f.Element.(*elements.AtomicElement); o.Compose && a != nil && inLive && composesList(a, lv) {
+			out = o.composeList(a, lv)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
