@@ -33,16 +33,20 @@ import (
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
-//     before that one tell it (composeFailure: "$" fields, scalars, nulls, fields v alone holds). A plain repeat (no
+//     before that one tell it (composeFailure: "$" fields, scalars, nulls, lists of scalars merged by no strategy,
+//     fields v alone holds). A plain repeat (no
 //     "$patch" in it or its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase
 //     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live, is merged
 //     onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either), a merged list
 //     v holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal
-//     copied, a map merging onto v's map.
+//     copied, a map merging onto v's map, and a merged list v holds as a list where Phase 2 orders it as that
+//     collation does (composeset.go: a set of distinct scalars of one class, without directives; an empty list of
+//     maps with one merge key onto v's maps each holding it as a scalar).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
-//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists and sets v
-//     holds, a list v holds that the repeat orders, a field ordered and set to other than a list after a map or list
-//     of the repeat) the front-end applies the item to v (Ordered.Reapply).
+//     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists of maps with
+//     items and sets repeating a value or of mixed classes that v holds as lists, a list v holds that the repeat
+//     orders, a field ordered and set to other than a list after a map, a list of maps or a merged list of the repeat)
+//     the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
