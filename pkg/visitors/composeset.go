@@ -88,9 +88,9 @@ func (o Ordered) composeSet(c *elements.AtomicElement, lv value.Value) elements.
 
 // composesList reports whether atomic node c of compose mode's repeat tree is a merged list whose outcome merged onto
 // lv, its member's outcome's list there, Phase 2 gives as a collation with that outcome as live does: a set of
-// scalars (composesSet), or an empty keyed list (emptyOntoKeyed).
+// scalars (composesSet), an empty keyed list, or one the repeat only orders (reorders).
 func composesList(c *elements.AtomicElement, lv value.Value) bool {
-	return composesSet(c, lv) || emptyOntoKeyed(c, lv)
+	return composesSet(c, lv) || reorders(c, lv)
 }
 
 // composeList is c (composesList) merged onto lv.
@@ -98,56 +98,117 @@ func (o Ordered) composeList(c *elements.AtomicElement, lv value.Value) elements
 	if composesSet(c, lv) {
 		return o.composeSet(c, lv)
 	}
-	return elements.Keep(regrouped(lv, c.Meta.MergeKey[0]))
+	var order []value.Value
+	if c.Dirs != nil {
+		order = c.Dirs.SetOrder.Items()
+	}
+	return elements.Keep(reordered(lv, order, mergeKeyOf(c)))
 }
 
-// emptyOntoKeyed reports whether atomic node c of compose mode's repeat tree is an empty list, without directives, the
-// schema merges by one merge key, and lv a list of maps each holding that key as a scalar (a string, number or boolean),
-// with no "$patch" but "delete": merged onto lv, it orders lv's items as regrouped does.
-func emptyOntoKeyed(c *elements.AtomicElement, lv value.Value) bool {
-	if c.Dirs != nil || !c.HasLocal || !c.Local.IsList() || c.Local.Len() > 0 || !lv.IsList() ||
-		!elements.MergedList(c.Type, &c.Meta) || len(c.Meta.MergeKey) != 1 {
+// mergeKeyOf returns the merge key of c's list ("" for a set).
+func mergeKeyOf(c *elements.AtomicElement) string {
+	if len(c.Meta.MergeKey) == 0 {
+		return ""
+	}
+	return c.Meta.MergeKey[0]
+}
+
+// reorders reports whether atomic node c of compose mode's repeat tree leaves lv's items as they are and only orders
+// them, as reordered does: c is an empty list without directives the schema merges by one merge key, or a list the
+// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items, maps each
+// holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once), and the
+// order's entries are such maps (scalars).
+func reorders(c *elements.AtomicElement, lv value.Value) bool {
+	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
+	ordered := c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal && c.Dirs.SetOrder.IsList() && len(c.Meta.MergeKey) <= 1
+	if !(empty || ordered) || !lv.IsList() || lv.Len() == 0 || !elements.MergedList(c.Type, &c.Meta) {
 		return false
 	}
+	key := mergeKeyOf(c)
+	if key == "" {
+		_, distinct := distinctScalars(lv.Items())
+		return distinct && (!ordered || allScalars(c.Dirs.SetOrder.Items()))
+	}
 	for _, it := range lv.Items() {
-		k, _ := it.Get(c.Meta.MergeKey[0])
-		if !it.IsMap() || !k.IsScalar() {
+		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
 			return false
 		}
-		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
+	}
+	return keyedScalars(lv.Items(), key) && (!ordered || keyedScalars(c.Dirs.SetOrder.Items(), key))
+}
+
+// keyedScalars reports whether each of items is a map holding key as a scalar.
+func keyedScalars(items []value.Value, key string) bool {
+	for _, it := range items {
+		if k, _ := it.Get(key); !it.IsMap() || !k.IsScalar() {
 			return false
 		}
 	}
 	return true
 }
 
-// regrouped returns keyed list lv as merging an empty list onto it in compose mode orders it: its items but the
-// "$patch: delete" ones, each after those before it of keys first named earlier (an item of a key named before joins
-// that key's first item's run), then its delete items, each in lv's order.
-func regrouped(lv value.Value, mergeKey string) value.Value {
-	items := lv.Items()
-	first := make(map[value.ScalarKey]int, len(items)) // each key's first position in lv
-	kept := make([]value.Value, 0, len(items))
-	var deletes []value.Value
-	for i, it := range items {
-		k, _ := it.Get(mergeKey)
-		key, _ := elements.SetKey(k, false)
-		if _, seen := first[key]; !seen {
-			first[key] = i
+// allScalars reports whether each of items is a string, number or boolean.
+func allScalars(items []value.Value) bool {
+	for _, it := range items {
+		if !it.IsScalar() {
+			return false
 		}
-		if d, _ := it.Get(smp.DirectiveKey); isDelete(d) {
-			deletes = append(deletes, it)
+	}
+	return true
+}
+
+// reordered returns list lv (reorders) as compose mode orders it by "$setElementOrder" order (none: an empty list
+// merged onto it), key its merge key ("": a set): the items order names, by their key's first place there, and the
+// others, by their key's first place in lv (an item of a key named before joins that key's first item's run), each run
+// with its "$patch: delete" items last in lv's order, interleaved: the others' head goes first where its key comes
+// before the named head's in lv.
+func reordered(lv value.Value, order []value.Value, key string) value.Value {
+	keyOf := func(it value.Value) value.ScalarKey {
+		if key != "" {
+			it, _ = it.Get(key)
+		}
+		k, _ := elements.SetKey(it, false)
+		return k
+	}
+	inLive, inOrder := firstPlaces(lv.Items(), keyOf), firstPlaces(order, keyOf)
+	var named, others, namedDeletes, otherDeletes []value.Value
+	for _, it := range lv.Items() {
+		_, isNamed := inOrder[keyOf(it)]
+		d, _ := it.Get(smp.DirectiveKey)
+		switch {
+		case isNamed && isDelete(d):
+			namedDeletes = append(namedDeletes, it)
+		case isNamed:
+			named = append(named, it)
+		case isDelete(d):
+			otherDeletes = append(otherDeletes, it)
+		default:
+			others = append(others, it)
+		}
+	}
+	slices.SortStableFunc(named, func(a, b value.Value) int { return cmp.Compare(inOrder[keyOf(a)], inOrder[keyOf(b)]) })
+	slices.SortStableFunc(others, func(a, b value.Value) int { return cmp.Compare(inLive[keyOf(a)], inLive[keyOf(b)]) })
+	named, others = append(named, namedDeletes...), append(others, otherDeletes...)
+	out := make([]value.Value, 0, lv.Len())
+	for len(others) > 0 && len(named) > 0 {
+		if inLive[keyOf(others[0])] < inLive[keyOf(named[0])] {
+			out, others = append(out, others[0]), others[1:]
 		} else {
-			kept = append(kept, it)
+			out, named = append(out, named[0]), named[1:]
 		}
 	}
-	rank := func(it value.Value) int {
-		k, _ := it.Get(mergeKey)
-		key, _ := elements.SetKey(k, false)
-		return first[key]
+	return value.List(append(append(out, others...), named...))
+}
+
+// firstPlaces maps the key of each of items (keyOf) to its first position among them.
+func firstPlaces(items []value.Value, keyOf func(value.Value) value.ScalarKey) map[value.ScalarKey]int {
+	first := make(map[value.ScalarKey]int, len(items))
+	for i, it := range items {
+		if _, seen := first[keyOf(it)]; !seen {
+			first[keyOf(it)] = i
+		}
 	}
-	slices.SortStableFunc(kept, func(a, b value.Value) int { return cmp.Compare(rank(a), rank(b)) })
-	return value.List(append(kept, deletes...))
+	return first
 }
 
 // isDelete reports whether d is the directive "$patch: delete".

@@ -41,11 +41,12 @@ import (
 //     v holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal
 //     copied, a map merging onto v's map, and a merged list v holds as a list where Phase 2 orders it as that
 //     collation does (composeset.go: a set of distinct scalars of one class, without directives; an empty list of
-//     maps with one merge key onto v's maps each holding it as a scalar).
+//     maps with one merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps
+//     each holding the key as a scalar, or v's distinct scalars).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace, a list Phase 1 did not pair or
 //     whose base's layout Phase 2 did not record, merge rules, compose mode's other repeats: merged lists of maps with
 //     items and sets repeating a value or of mixed classes that v holds as lists, a list v holds that the repeat
-//     orders, a field ordered and set to other than a list after a map, a list of maps or a merged list of the repeat)
+//     orders with a value, a field ordered and set to other than a list after a map, a list of maps or a merged list of the repeat)
 //     the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
@@ -195,7 +196,7 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 func composedField(name string, c *elements.AtomicElement, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return !inLive && ordersOnly(c.Dirs)
+		return (!inLive && ordersOnly(c.Dirs)) || (inLive && reorders(c, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
