@@ -2,6 +2,7 @@ package patch_test
 
 import (
 	"errors"
+	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -100,9 +101,24 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("second naming a key twice, the repeat ordering a list of objects the item lacks, copying a directive the item holds",
 			`{"spec":{"containers":[{"name":"a","$deleteFromPrimitiveList/args":["x"],"args":["y"]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/env":[{"name":"G"},{"name":"E"},{"name":"F"}],"env":[{"name":"E","value":"1"},{"name":"F","value":"2"}]}]}}`, false),
+		Entry("second naming a key twice, the repeat's empty merged lists reordering first's item's: items of a key together, delete items last",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"},{"name":"F"},{"name":"E","value":"2"}],"ports":[{"containerPort":80}],"volumeMounts":[{"$patch":"delete","mountPath":"/x"},{"mountPath":"/y","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[],"ports":[],"volumeMounts":[]}]}}`, false),
+		Entry("second naming a key twice, the repeat's empty merged list onto first's item's lacking the key: an error",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"value":"2"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[]}]}}`, true),
+		Entry("second naming a key twice, the repeat ordering merged lists of objects it leaves out that first's item holds",
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/env":[{"name":"G"},{"name":"E"}],"env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"},{"name":"F"},{"name":"G"},{"name":"E","value":"2"},{"$patch":"delete","name":"G"}],"ports":[{"containerPort":80},{"containerPort":81},{"containerPort":82}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"G"},{"name":"E"}],"$setElementOrder/ports":[{"containerPort":82},{"containerPort":83},{"containerPort":80}]}]}}`, false),
+		Entry("second naming a key twice, the repeat ordering a merged list it leaves out by entries without the key: an error",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"value":"E"}]}]}}`, true),
 		Entry("second naming a key twice, the repeat ordering by \"$setElementOrder\" a list it sets to null: an error",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":null,"tty":true}]}}`, true),
+		Entry("second naming a key twice, the repeat ordering by \"$setElementOrder\" a list it sets to null after a list of scalars: an error",
+			`{"spec":{"containers":[{"name":"a","args":["x"],"env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"args":["y",null],"env":null}]}}`, true),
 		Entry("second naming a key twice, the repeat's \"$retainKeys\" differing from first's item's: an error",
 			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`, true),
@@ -196,6 +212,48 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("an atomic list: second's as it is",
 			`{"spec":{"containers":[{"name":"a","command":["x",null]}]}}`,
 			`{"spec":{"containers":[{"name":"a","command":["y"]}]}}`, false),
+	)
+
+	// The test schema's Widget holds parts keyed by name whose aliases the schema merges (a set of scalars): a repeat
+	// of second's holding aliases merges them onto its key's item's outcome.
+	DescribeTable("mergeMap(first, second) of Widgets, second naming a part twice",
+		func(first, second string, fails bool) {
+			data := mustRead(filepath.Join("..", "..", "test", "testdata", "schema", "swagger.json"))
+			models, err := oracle.Load(data)
+			Expect(err).NotTo(HaveOccurred())
+			sp, err := models.Oracle("dev.ply.test.v1.Widget")
+			Expect(err).NotTo(HaveOccurred())
+			schema, err := openapi.LoadV2Named("swagger.json", data)
+			Expect(err).NotTo(HaveOccurred())
+			widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
+			Expect(ok).To(BeTrue())
+			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+			want, werr := sp.MergePatches(f.JSON(), s.JSON())
+			Expect(werr != nil).To(Equal(fails), "strategicpatch: %v", werr)
+			got, err := patch.Compose(f, s, widget, features.Kubectl())
+			compare(got, err, want, werr)
+		},
+		Entry("the repeat's aliases merged onto the outcome's, its values first, the outcome's others by their place there",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3","s6","s1"]},{"name":"b","aliases":["s1","s2"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":["s4","s1","s2","s6"]},{"name":"b"},{"name":"b","aliases":["s2"]}]}}`, false),
+		Entry("the repeat's aliases onto an outcome holding them from second alone, and an empty set",
+			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`, false),
+		Entry("the repeat's aliases repeating a value, or the outcome's: merged once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1","s2","s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":["s3","s2","s3"]}]}}`, false),
+		Entry("the repeat ordering aliases it leaves out that the outcome holds",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3","s6","s1","s2"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s2","s5","s3"]}]}}`, false),
+		Entry("the repeat's aliases ordered by its \"$setElementOrder\", the outcome's equal, onto the outcome's aliases",
+			`{"spec":{"parts":[{"name":"a","$setElementOrder/aliases":["s4","s1","s5"],"aliases":["s1","s7","s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s1","s5"],"aliases":["s4","s5"]},{"name":"b","aliases":["s1"]},{"name":"b","$setElementOrder/aliases":["s2","s1"],"aliases":["s2"]}]}}`, false),
+		Entry("the repeat's aliases not in its \"$setElementOrder\"'s order: an error",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s5"],"aliases":["s5","s4"]}]}}`, true),
+		Entry("the repeat's aliases numbers, the outcome's strings: an error",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":[1,2]}]}}`, true),
 	)
 
 	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {

@@ -19,7 +19,8 @@ import (
 // orderFails returns the error collating compose mode's repeat item p (type t, a map holding no "$patch") with v, its
 // member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list
 // (known true); known is false where the error is not told so: p or v not maps, an order not a list, a field before
-// the ordered one that p sets to a map or a list, that v holds and p only orders, a "$" field p and v hold otherwise
+// the ordered one that p sets to a map or a list (but a list of scalars merged by no strategy, taken whole, which
+// cannot fail), that v holds and p only orders, a "$" field p and v hold otherwise
 // (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
 func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
@@ -60,11 +61,26 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 				return true, &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()}
 			}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
-		case pv.IsMap() || pv.IsList():
+		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv):
 			return false, nil
 		}
 	}
 	return false, nil
+}
+
+// wholeScalars reports whether pv, field k of a map of type t, is a list of scalars (nulls included) the schema declares
+// a list merged by no strategy: compose takes it whole whatever the outcome holds there, without error.
+func wholeScalars(t *openapi.Type, k string, pv value.Value) bool {
+	ft, meta := t.Child(k)
+	if !pv.IsList() || ft.Kind != openapi.KindList || elements.MergedList(ft, &meta) {
+		return false
+	}
+	for _, it := range pv.Items() {
+		if it.IsMap() || it.IsList() {
+			return false
+		}
+	}
+	return true
 }
 
 // composeFailure returns the error of orderFails for compose mode's Repeat r of item p (type t) merged into v, where

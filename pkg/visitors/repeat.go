@@ -36,16 +36,22 @@ import (
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
-//     before that one tell it (composeFailure: "$" fields, scalars, nulls, fields v alone holds). A plain repeat (no
+//     before that one tell it (composeFailure: "$" fields, scalars, nulls, lists of scalars merged by no strategy,
+//     fields v alone holds). A plain repeat (no
 //     "$patch" in it or its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase
 //     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live, is merged
 //     onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either), a merged list
 //     v holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal
-//     copied, a map merging onto v's map.
+//     copied, a map merging onto v's map, and a merged list v holds as a list where Phase 2 orders it as that
+//     collation does (composeset.go: a set of distinct scalars of one class, without directives but a
+//     "$setElementOrder" naming its values in their order; an empty list of maps with one merge key, or a list the
+//     repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's
+//     distinct scalars).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: merged lists and sets v holds, a list v holds that the repeat orders, a field ordered and set to
-//     other than a list after a map or list of the repeat) the front-end applies the item to v (Ordered.Reapply).
+//     other repeats: merged lists of maps with items and sets repeating a value or of mixed classes that v holds as
+//     lists, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
+//     map, a list of maps or a merged list of the repeat) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -159,8 +165,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // live and walked gives: e is a map with no rule, no directive and no strategy replace, as Phase 1 collates a repeat of
 // plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
-// strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), or a
-// map: fitting onto v's in turn where v holds one, else taken as the patch holds it (composedWhole).
+// strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
+// merged list Phase 2 merges onto v's list (composesList), or a map: fitting onto v's in turn where v holds one, else
+// taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
@@ -181,7 +188,11 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 			if (inLive && lv.IsMap() && !composeFits(c, lv, deep)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
 				return false
 			}
-		case *elements.ListElement, *elements.SetElement:
+		case *elements.SetElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+			if inLive && !orderedSetComposes(c, lv) {
+				return false
+			}
+		case *elements.ListElement:
 			if inLive { // (a list ordered by "$setElementOrder" alone is built so without live: as v lacking it gives)
 				return false
 			}
@@ -201,7 +212,7 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 func composedField(name string, c *elements.AtomicElement, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return !inLive && ordersOnly(c.Dirs)
+		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(&c.Node, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -209,7 +220,7 @@ func composedField(name string, c *elements.AtomicElement, lv value.Value, inLiv
 	case strings.HasPrefix(name, "$"):
 		return value.Equal(c.Local, lv)
 	}
-	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList()
+	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesList(&c.Node, lv)
 }
 
 // ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
@@ -341,6 +352,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.listLive = true
 			out, err = in.VisitList(l)
+		} else if n := composedList(f.Element); o.Compose && n != nil && inLive && composesList(n, lv) {
+			out = o.composeList(n, lv)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {

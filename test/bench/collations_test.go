@@ -17,6 +17,7 @@ import (
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/benchcase"
+	"github.com/plyproject/ply/test/internal/difftest"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
 )
@@ -348,9 +349,39 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat ordering a list of objects its item's outcome lacks, copying a directive that outcome holds: once",
 			`{"spec":{"containers":[{"name":"a","$deleteFromPrimitiveList/args":["x"],"args":["y"]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/env":[{"name":"G"},{"name":"E"},{"name":"F"}],"env":[{"name":"E","value":"1"},{"name":"F","value":"2"}]}]}}`, 1),
+		Entry("a repeat's empty merged list reordering the outcome's, items of a key together, delete items last: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"},{"name":"F"},{"name":"E","value":"2"}],"ports":[{"containerPort":80}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[],"ports":[]}]}}`, 1),
+		Entry("a repeat ordering a merged list of objects it leaves out that its item's outcome holds: once",
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/env":[{"name":"G"},{"name":"E"}],"env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"},{"name":"F"},{"name":"G"},{"name":"E","value":"2"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"G"},{"name":"E"}]}]}}`, 1),
 		Entry("a repeat holding \"$retainKeys\", copied: once",
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
+	)
+
+	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
+	// name, their aliases merged): the set merged onto that outcome's list from the patches' one tree.
+	DescribeTable("patch.Compose of a second patch naming a merge key twice, its repeat merging a set",
+		func(first, second string) {
+			widget, err := difftest.LoadTarget("widget/" + difftest.Kubectl)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), widget.Root, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			want, err := widget.Oracle.MergePatches([]byte(first), []byte(second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of the two")
+		},
+		Entry("the outcome's values it lacks interleaved by their place there: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3","s6","s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":["s4","s1","s2","s6"]}]}}`),
+		Entry("ordered by its \"$setElementOrder\": once",
+			`{"spec":{"parts":[{"name":"a","$setElementOrder/aliases":["s4","s1","s5"],"aliases":["s1","s7","s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s1","s5"],"aliases":["s4","s5"]}]}}`),
+		Entry("onto an item first lacks, and an empty set: once",
+			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`),
 	)
 
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item",
@@ -373,6 +404,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" a list it sets to null: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":null,"tty":true}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a list of scalars taken whole: once",
+			`{"spec":{"containers":[{"name":"a","args":["x"],"env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"args":["y",null],"env":null}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {

@@ -1,0 +1,274 @@
+package visitors
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/plyproject/ply/internal/order"
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// composesSet reports whether node c of compose mode's repeat tree (collated without live there: a leaf holding the
+// patch's list whole, or a set node it orders) is a merged set of scalars its member's outcome holds, lv there, that a collation of the repeat with that
+// outcome as live merges as composeSet does: the schema merges the list by no merge key, c has no directive but a
+// "$setElementOrder" of distinct scalars naming the patch's values in its order (setOrdered), and both lists hold
+// scalars of one class (strings, numbers or booleans), the same where both have items, each value once.
+func composesSet(c *elements.Node, lv value.Value) bool {
+	if (c.Dirs != nil && !setOrdered(c)) || !c.HasLocal || !c.Local.IsList() || !lv.IsList() ||
+		!elements.MergedList(c.Type, &c.Meta) || len(c.Meta.MergeKey) > 0 {
+		return false
+	}
+	patch, patchOK := distinctScalars(c.Local.Items())
+	live, liveOK := distinctScalars(lv.Items())
+	if c.Dirs != nil && patch == value.KindNull && live == value.KindNull {
+		return false // (ordering a list with no items fails: of what kind they are is unknown)
+	}
+	return patchOK && liveOK && (patch == value.KindNull || live == value.KindNull || patch == live)
+}
+
+// setOrdered reports whether c's directives are a "$setElementOrder" alone, of distinct scalars, naming the patch's
+// values in the patch's order, as the merge of an ordered list requires.
+func setOrdered(c *elements.Node) bool {
+	if !ordersOnly(c.Dirs) || !c.Dirs.SetOrder.IsList() || !allScalars(c.Dirs.SetOrder.Items()) {
+		return false
+	}
+	order := c.Dirs.SetOrder.Items()
+	if _, distinct := distinctScalars(order); !distinct {
+		return false
+	}
+	at := 0
+	for _, x := range c.Local.Items() {
+		for at < len(order) && !value.Equal(order[at], x) {
+			at++
+		}
+		if at == len(order) {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctScalars returns the class of items (numbers one; KindNull for none), ok where they are all strings, all
+// numbers or all booleans, each value once.
+func distinctScalars(items []value.Value) (class value.Kind, ok bool) {
+	if len(items) == 0 {
+		return value.KindNull, true
+	}
+	class, ok = itemClass(items)
+	if !ok || (class != value.KindString && class != value.KindInt && class != value.KindBool) {
+		return class, false
+	}
+	seen := make(map[value.ScalarKey]bool, len(items))
+	for _, it := range items {
+		k := scalarKey(it)
+		if seen[k] {
+			return class, false
+		}
+		seen[k] = true
+	}
+	return class, true
+}
+
+// composeSet merges set c (composesSet) onto lv, its member's outcome there, as the set node a collation with lv as
+// live builds is walked: its members are the patch's values, then those lv alone holds, each as it stands, ordered as
+// a patch's list merged onto live is, by its "$setElementOrder" too (order.Onto: compose orders a set so as well).
+func (o Ordered) composeSet(c *elements.Node, lv value.Value) elements.Outcome {
+	patch, live := c.Local.Items(), lv.Items()
+	at := firstPlaces(live, scalarKey)  // (each value once)
+	var orderAt map[value.ScalarKey]int // (each value's place in the set's order)
+	if c.Dirs != nil {
+		orderAt = firstPlaces(c.Dirs.SetOrder.Items(), scalarKey)
+	}
+	place := func(x value.Value) int32 {
+		if at, found := orderAt[scalarKey(x)]; found {
+			return int32(at)
+		}
+		return -1
+	}
+	items := make([]elements.Item, 0, len(patch)+len(live))
+	named := make([]bool, len(live))
+	for i, x := range patch {
+		li, found := at[scalarKey(x)]
+		if found {
+			named[li] = true
+		} else {
+			li = -1
+		}
+		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: li, Of: -1, OrderIndex: place(x)})
+	}
+	for j, x := range live {
+		if !named[j] {
+			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: j, Of: -1, OrderIndex: place(x)})
+		}
+	}
+	set := &elements.SetElement{Node: elements.Node{Type: c.Type, Meta: c.Meta, Dirs: c.Dirs, Values: elements.Values{
+		Local: c.Local, HasLocal: true, Live: lv, HasLive: true}}, Items: items}
+	ord := order.Onto(set, items, nil, live, o.Ordering, o.Memory.intsOf())
+	list := make([]value.Value, 0, len(ord))
+	for _, id := range ord {
+		if it := items[id]; it.LocalIndex >= 0 {
+			list = append(list, patch[it.LocalIndex])
+		} else {
+			list = append(list, live[it.LiveIndex])
+		}
+	}
+	return elements.Keep(value.List(list))
+}
+
+// orderedSetComposes reports whether set s of compose mode's repeat tree, one it orders by "$setElementOrder" (a set
+// node without live: a leaf without one), merges onto lv, its member's outcome's list there, as composeSet merges it.
+func orderedSetComposes(s *elements.SetElement, lv value.Value) bool {
+	return composedList(s) != nil && composesSet(&s.Node, lv)
+}
+
+// composedList returns the node of e, a field of compose mode's repeat tree, where it may be a merged list Phase 2
+// merges onto its member's outcome's (composesList): a leaf, or a set it orders (orderedSetComposes); nil for another.
+func composedList(e elements.Element) *elements.Node {
+	switch e := e.(type) {
+	case *elements.AtomicElement:
+		return &e.Node
+	case *elements.SetElement:
+		if !e.Ruled && !e.Ranked && e.Chain == nil && e.Dirs != nil {
+			return &e.Node
+		}
+	}
+	return nil
+}
+
+// composesList reports whether node c of compose mode's repeat tree is a merged list whose outcome merged onto
+// lv, its member's outcome's list there, Phase 2 gives as a collation with that outcome as live does: a set of
+// scalars (composesSet), an empty keyed list, or one the repeat only orders (reorders).
+func composesList(c *elements.Node, lv value.Value) bool {
+	return composesSet(c, lv) || reorders(c, lv)
+}
+
+// composeList is c (composesList) merged onto lv.
+func (o Ordered) composeList(c *elements.Node, lv value.Value) elements.Outcome {
+	if composesSet(c, lv) {
+		return o.composeSet(c, lv)
+	}
+	var order []value.Value
+	if c.Dirs != nil {
+		order = c.Dirs.SetOrder.Items()
+	}
+	return elements.Keep(reordered(lv, order, mergeKeyOf(c)))
+}
+
+// mergeKeyOf returns the merge key of c's list ("" for a set).
+func mergeKeyOf(c *elements.Node) string {
+	if len(c.Meta.MergeKey) == 0 {
+		return ""
+	}
+	return c.Meta.MergeKey[0]
+}
+
+// reorders reports whether leaf c of compose mode's repeat tree leaves lv's items as they are and only orders
+// them, as reordered does: c is an empty list without directives the schema merges by one merge key, or a list the
+// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items, maps each
+// holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once), and the
+// order's entries are such maps (scalars).
+func reorders(c *elements.Node, lv value.Value) bool {
+	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
+	ordered := c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal && c.Dirs.SetOrder.IsList() && len(c.Meta.MergeKey) <= 1
+	if !(empty || ordered) || !lv.IsList() || lv.Len() == 0 || !elements.MergedList(c.Type, &c.Meta) {
+		return false
+	}
+	key := mergeKeyOf(c)
+	if key == "" {
+		_, distinct := distinctScalars(lv.Items())
+		return distinct && (!ordered || allScalars(c.Dirs.SetOrder.Items()))
+	}
+	for _, it := range lv.Items() {
+		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
+			return false
+		}
+	}
+	return keyedScalars(lv.Items(), key) && (!ordered || keyedScalars(c.Dirs.SetOrder.Items(), key))
+}
+
+// keyedScalars reports whether each of items is a map holding key as a scalar.
+func keyedScalars(items []value.Value, key string) bool {
+	for _, it := range items {
+		if k, _ := it.Get(key); !it.IsMap() || !k.IsScalar() {
+			return false
+		}
+	}
+	return true
+}
+
+// allScalars reports whether each of items is a string, number or boolean.
+func allScalars(items []value.Value) bool {
+	for _, it := range items {
+		if !it.IsScalar() {
+			return false
+		}
+	}
+	return true
+}
+
+// reordered returns list lv (reorders) as compose mode orders it by "$setElementOrder" order (none: an empty list
+// merged onto it), key its merge key ("": a set): the items order names, by their key's first place there, and the
+// others, by their key's first place in lv (an item of a key named before joins that key's first item's run), each run
+// with its "$patch: delete" items last in lv's order, interleaved: the others' head goes first where its key comes
+// before the named head's in lv.
+func reordered(lv value.Value, order []value.Value, key string) value.Value {
+	keyOf := func(it value.Value) value.ScalarKey {
+		if key != "" {
+			it, _ = it.Get(key)
+		}
+		return scalarKey(it)
+	}
+	inLive, inOrder := firstPlaces(lv.Items(), keyOf), firstPlaces(order, keyOf)
+	var named, others, namedDeletes, otherDeletes []value.Value
+	for _, it := range lv.Items() {
+		_, isNamed := inOrder[keyOf(it)]
+		d, _ := it.Get(smp.DirectiveKey)
+		switch {
+		case isNamed && isDelete(d):
+			namedDeletes = append(namedDeletes, it)
+		case isNamed:
+			named = append(named, it)
+		case isDelete(d):
+			otherDeletes = append(otherDeletes, it)
+		default:
+			others = append(others, it)
+		}
+	}
+	slices.SortStableFunc(named, func(a, b value.Value) int { return cmp.Compare(inOrder[keyOf(a)], inOrder[keyOf(b)]) })
+	slices.SortStableFunc(others, func(a, b value.Value) int { return cmp.Compare(inLive[keyOf(a)], inLive[keyOf(b)]) })
+	named, others = append(named, namedDeletes...), append(others, otherDeletes...)
+	out := make([]value.Value, 0, lv.Len())
+	for len(others) > 0 && len(named) > 0 {
+		if inLive[keyOf(others[0])] < inLive[keyOf(named[0])] {
+			out, others = append(out, others[0]), others[1:]
+		} else {
+			out, named = append(out, named[0]), named[1:]
+		}
+	}
+	return value.List(append(append(out, others...), named...))
+}
+
+// firstPlaces maps the key of each of items (keyOf) to its first position among them.
+func firstPlaces(items []value.Value, keyOf func(value.Value) value.ScalarKey) map[value.ScalarKey]int {
+	first := make(map[value.ScalarKey]int, len(items))
+	for i, it := range items {
+		if _, seen := first[keyOf(it)]; !seen {
+			first[keyOf(it)] = i
+		}
+	}
+	return first
+}
+
+// scalarKey is x's identity as a set's value.
+func scalarKey(x value.Value) value.ScalarKey {
+	k, _ := elements.SetKey(x, false)
+	return k
+}
+
+// isDelete reports whether d is the directive "$patch: delete".
+func isDelete(d value.Value) bool {
+	s, ok := d.AsString()
+	return ok && s == smp.DeleteValue
+}
