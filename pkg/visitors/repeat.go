@@ -46,10 +46,12 @@ import (
 //     collation does (composeset.go: a set of distinct scalars of one class, without directives but a
 //     "$setElementOrder" naming its values in their order; an empty list of maps with one merge key, or a list the
 //     repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's
-//     distinct scalars).
+//     distinct scalars; composekeyed.go: a list of maps with one merge key and items, no key twice, their other fields
+//     scalars, without directives, onto v's maps each holding the key as a scalar, no "$patch" but "delete", none of a
+//     key the repeat names).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: merged lists of maps with items and sets repeating a value or of mixed classes that v holds as
+//     other repeats: other merged lists of maps with items and sets repeating a value or of mixed classes that v holds as
 //     lists, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
 //     map, a list of maps or a merged list of the repeat) the front-end applies the item to v (Ordered.Reapply).
 
