@@ -124,13 +124,18 @@ func orderedSetComposes(s *elements.SetElement, lv value.Value) bool {
 }
 
 // composedList returns the node of e, a field of compose mode's repeat tree, where it may be a merged list Phase 2
-// merges onto its member's outcome's (composesList): a leaf, or a set it orders (orderedSetComposes); nil for another.
+// merges onto its member's outcome's (composesList): a leaf, or a set or list with items it orders (orderedSetComposes,
+// mergesKeyed); nil for another.
 func composedList(e elements.Element) *elements.Node {
 	switch e := e.(type) {
 	case *elements.AtomicElement:
 		return &e.Node
 	case *elements.SetElement:
 		if !e.Ruled && !e.Ranked && e.Chain == nil && e.Dirs != nil {
+			return &e.Node
+		}
+	case *elements.ListElement:
+		if !e.Ruled && !e.Ranked && e.Chain == nil && e.Dirs != nil && e.HasLocal {
 			return &e.Node
 		}
 	}

@@ -46,9 +46,9 @@ import (
 //     collation does (composeset.go: a set of distinct scalars of one class, without directives but a
 //     "$setElementOrder" naming its values in their order; an empty list of maps with one merge key, or a list the
 //     repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's
-//     distinct scalars; composekeyed.go: a list of maps with one merge key and items, no key twice, their other fields
-//     scalars, without directives, onto v's maps each holding the key as a scalar, no "$patch" but "delete", none of a
-//     key the repeat names).
+//     distinct scalars; composekeyed.go: a list of maps with one merge key and items, their other fields scalars or
+//     nulls, without directives but a "$setElementOrder" naming them in their order, onto v's maps each holding the
+//     key as a scalar, no "$patch" but "delete", none of a key the repeat names).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
 //     other repeats: other merged lists of maps with items and sets repeating a value or of mixed classes that v holds as
@@ -194,8 +194,8 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 			if inLive && !orderedSetComposes(c, lv) {
 				return false
 			}
-		case *elements.ListElement:
-			if inLive { // (a list ordered by "$setElementOrder" alone is built so without live: as v lacking it gives)
+		case *elements.ListElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+			if inLive && (composedList(c) == nil || !mergesKeyed(&c.Node, lv)) {
 				return false
 			}
 		default:
