@@ -31,8 +31,8 @@ import (
 //     a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
 //     (nulledDeleting), a map of strategy replace of plain data where v holds a map, the repeat's map whole
 //     (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
-//     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list naming a key twice where v holds a list (replacedApart: the
-//     patch's items, each repeat after its key's member).
+//     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list
+//     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     it sets to other than a list fails with the error a collation with v as live gives first, where the fields
@@ -113,9 +113,11 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain) or a map,
-// fitting onto v's field where that is a map; with deep (the
-// repeat's elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
+// scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
+// map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
+// (nulledDeleting), a map, fitting onto v's field where that is a map, or a merged list paired with its base
+// (chainFits) or replacing v's list with its repeats apart (replacedApart); with deep (the repeat's
+// elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
 func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
@@ -168,8 +170,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
-// merged list Phase 2 merges onto v's list (composesList), or a map: fitting onto v's in turn where v holds one, else
-// taken as the patch holds it (composedWhole).
+// merged list Phase 2 merges onto v's list (composesList; a set the repeat orders by "$setElementOrder":
+// orderedSetComposes), a list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting
+// onto v's in turn where v holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
