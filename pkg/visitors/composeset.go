@@ -124,7 +124,8 @@ func orderedSetComposes(s *elements.SetElement, lv value.Value) bool {
 }
 
 // composedList returns the node of e, a field of compose mode's repeat tree, where it may be a merged list Phase 2
-// merges onto its member's outcome's (composesList): a leaf, or a set it orders (orderedSetComposes); nil for another.
+// merges onto its member's outcome's (composesList): a leaf, or a set or list with items it orders (orderedSetComposes,
+// mergesKeyed); nil for another.
 func composedList(e elements.Element) *elements.Node {
 	switch e := e.(type) {
 	case *elements.AtomicElement:
@@ -133,21 +134,29 @@ func composedList(e elements.Element) *elements.Node {
 		if !e.Ruled && !e.Ranked && e.Chain == nil && e.Dirs != nil {
 			return &e.Node
 		}
+	case *elements.ListElement:
+		if !e.Ruled && !e.Ranked && e.Chain == nil && e.Dirs != nil && e.HasLocal {
+			return &e.Node
+		}
 	}
 	return nil
 }
 
 // composesList reports whether node c of compose mode's repeat tree is a merged list whose outcome merged onto
 // lv, its member's outcome's list there, Phase 2 gives as a collation with that outcome as live does: a set of
-// scalars (composesSet), an empty keyed list, or one the repeat only orders (reorders).
+// scalars (composesSet), an empty keyed list, one the repeat only orders (reorders), or a keyed list of maps of
+// scalars (mergesKeyed).
 func composesList(c *elements.Node, lv value.Value) bool {
-	return composesSet(c, lv) || reorders(c, lv)
+	return composesSet(c, lv) || reorders(c, lv) || mergesKeyed(c, lv)
 }
 
 // composeList is c (composesList) merged onto lv.
 func (o Ordered) composeList(c *elements.Node, lv value.Value) elements.Outcome {
 	if composesSet(c, lv) {
 		return o.composeSet(c, lv)
+	}
+	if mergesKeyed(c, lv) {
+		return elements.Keep(mergedKeyed(c, lv))
 	}
 	var order []value.Value
 	if c.Dirs != nil {
@@ -220,9 +229,15 @@ func reordered(lv value.Value, order []value.Value, key string) value.Value {
 		}
 		return scalarKey(it)
 	}
-	inLive, inOrder := firstPlaces(lv.Items(), keyOf), firstPlaces(order, keyOf)
+	return orderedBy(lv.Items(), lv.Items(), order, keyOf)
+}
+
+// orderedBy returns items ordered as reordered orders them, the places of their keys (keyOf) taken from placed (an
+// item whose key placed lacks, at place 0, goes before the others' head).
+func orderedBy(items, placed, order []value.Value, keyOf func(value.Value) value.ScalarKey) value.Value {
+	inLive, inOrder := firstPlaces(placed, keyOf), firstPlaces(order, keyOf)
 	var named, others, namedDeletes, otherDeletes []value.Value
-	for _, it := range lv.Items() {
+	for _, it := range items {
 		_, isNamed := inOrder[keyOf(it)]
 		d, _ := it.Get(smp.DirectiveKey)
 		switch {
@@ -239,7 +254,7 @@ func reordered(lv value.Value, order []value.Value, key string) value.Value {
 	slices.SortStableFunc(named, func(a, b value.Value) int { return cmp.Compare(inOrder[keyOf(a)], inOrder[keyOf(b)]) })
 	slices.SortStableFunc(others, func(a, b value.Value) int { return cmp.Compare(inLive[keyOf(a)], inLive[keyOf(b)]) })
 	named, others = append(named, namedDeletes...), append(others, otherDeletes...)
-	out := make([]value.Value, 0, lv.Len())
+	out := make([]value.Value, 0, len(items))
 	for len(others) > 0 && len(named) > 0 {
 		if inLive[keyOf(others[0])] < inLive[keyOf(named[0])] {
 			out, others = append(out, others[0]), others[1:]

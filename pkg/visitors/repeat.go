@@ -46,12 +46,14 @@ import (
 //     collation does (composeset.go: a set of distinct scalars of one class, without directives but a
 //     "$setElementOrder" naming its values in their order; an empty list of maps with one merge key, or a list the
 //     repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's
-//     distinct scalars).
+//     distinct scalars; composekeyed.go: a list of maps with one merge key and items, their other fields scalars or
+//     nulls, without directives but a "$setElementOrder" naming them in their order, onto v's maps each holding the
+//     key as a scalar, no "$patch" but "delete", none of a key the repeat names).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: merged lists of maps with items and sets repeating a value or of mixed classes that v holds as
-//     lists, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
-//     map, a list of maps or a merged list of the repeat) the front-end applies the item to v (Ordered.Reapply).
+//     other repeats: other merged lists of maps with items and sets repeating a value or of mixed classes that v holds
+//     as lists, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after
+//     a map, a list of maps or a merged list of the repeat) the front-end applies the item to v (Ordered.Reapply).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -169,8 +171,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
 // merged list Phase 2 merges onto v's list (composesList; a set the repeat orders by "$setElementOrder":
-// orderedSetComposes), a list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting
-// onto v's in turn where v holds one, else taken as the patch holds it (composedWhole).
+// orderedSetComposes; a list of maps with items, mergesKeyed, where its node holds the patch's list as it stands), a
+// list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
+// holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
@@ -182,6 +185,11 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
+		if n := composedList(f.Element); n != nil && inLive && mergesKeyed(n, lv) {
+			if pv, _ := m.Local.Get(f.Name); !value.Equal(pv, n.Local) {
+				return false // (its node lacks items the patch holds, "$patch" maps: the patch's list tells)
+			}
+		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
 			if !composedField(f.Name, c, lv, inLive) {
@@ -195,8 +203,8 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 			if inLive && !orderedSetComposes(c, lv) {
 				return false
 			}
-		case *elements.ListElement:
-			if inLive { // (a list ordered by "$setElementOrder" alone is built so without live: as v lacking it gives)
+		case *elements.ListElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+			if inLive && (composedList(c) == nil || !mergesKeyed(&c.Node, lv)) {
 				return false
 			}
 		default:
