@@ -170,8 +170,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
-// merged list Phase 2 merges onto v's list (composesList; a set the repeat orders by "$setElementOrder":
-// orderedSetComposes; a list of maps with items, mergesKeyed, where its node holds the patch's list as it stands), a
+// merged list Phase 2 merges onto v's list where its node holds the patch's list as it stands (composesList: a set of
+// scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
+// orderedSetComposes), a
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
 // holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool) bool {
@@ -185,7 +186,7 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if n := composedList(f.Element); n != nil && inLive && mergesKeyed(n, lv) {
+		if n := composedList(f.Element); n != nil && inLive && n.HasLocal && composesList(n, lv) {
 			if pv, _ := m.Local.Get(f.Name); !value.Equal(pv, n.Local) {
 				return false // (its node lacks items the patch holds, "$patch" maps: the patch's list tells)
 			}
