@@ -186,9 +186,11 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if n := composedList(f.Element); n != nil && inLive && n.HasLocal && composesList(n, lv) {
-			if pv, _ := m.Local.Get(f.Name); !value.Equal(pv, n.Local) {
-				return false // (its node lacks items the patch holds, "$patch" maps: the patch's list tells)
+		if n := composedList(f.Element); n != nil && inLive && n.HasLocal {
+			// (A node lacking items the patch holds, its "$patch" maps, is not merged in Phase 2; the cheap comparison
+			// first, as the field's case below asks composesList again.)
+			if pv, _ := m.Local.Get(f.Name); !value.Equal(pv, n.Local) && composesList(n, lv) {
+				return false
 			}
 		}
 		switch c := f.Element.(type) {
