@@ -122,10 +122,14 @@ var _ = Describe("ply apply with the patch verb (a role of get, list and patch)"
 		Expect(outs).To(HaveLen(1))
 		Expect(outs[0].Err).NotTo(HaveOccurred())
 		Expect(outs[0].Action).To(Equal(cluster.Configured))
-		Expect(outs[0].Attempts).To(Equal(2))
 		Expect(proxy.HookErrors()).To(BeEmpty())
 		Expect(proxy.Count(http.MethodPut, path)).To(Equal(1), "the refused PUT, once: the run remembers the verb")
-		Expect(proxy.Count(http.MethodPatch, path)).To(Equal(2), "the patch the 409 answered, and the one after the read")
+		patches := proxy.Statuses(http.MethodPatch, path)
+		Expect(patches).To(HaveLen(outs[0].Attempts), "one patch a round")
+		Expect(patches[0]).To(Equal(http.StatusConflict), "the competing write made the first patch stale")
+		Expect(patches[len(patches)-1]).To(Equal(http.StatusOK))
+		Expect(patches[1:len(patches)-1]).NotTo(ContainElement(Not(Equal(harness.Abandoned))),
+			"a round is repeated only after a conflict or a lost answer (a patch that outlived the request timeout)")
 
 		d := live(deployments, ns, "web")
 		Expect(d.GetLabels()).To(HaveKeyWithValue("racer", "patcher"), "the competing write survives")

@@ -73,7 +73,8 @@
 // RestartAPIServer starts it again on the same port with the same flags.
 // StartProxy puts a TLS reverse proxy in front of the server (Proxy.URL,
 // Proxy.Kubeconfig, Proxy.Config) that counts requests by method and path
-// (Count), runs a hook once before the first request matching a method and
+// (Count) and records the status each was answered with, or Abandoned
+// where the client went away first (Statuses), runs a hook once before the first request matching a method and
 // path (OnFirst; e.g. a competing update through Server.Dynamic between a
 // client's GET and PUT, to force a 409), and lets interceptors answer
 // requests themselves (Intercept). Proxy.InjectFaults applies a FaultPlan

@@ -157,6 +157,24 @@ var _ = Describe("Server", Ordered, func() {
 		var status apierrors.APIStatus
 		Expect(errors.As(err, &status)).To(BeTrue(), "want an API status error, got %v", err)
 		Expect(status.Status().Code).To(BeEquivalentTo(http.StatusTeapot))
+		Expect(p.Statuses(http.MethodPut, path)).To(Equal([]int{http.StatusConflict, http.StatusOK}))
+		Expect(p.Statuses(http.MethodDelete, path)).To(Equal([]int{http.StatusBadGateway}))
+		Expect(p.Statuses(http.MethodGet, path)).To(Equal([]int{http.StatusOK, http.StatusTeapot}))
+
+		By("a request its client gives up on is recorded as abandoned")
+		slow := ObjectPath(configMaps, ns, "slow")
+		p.Intercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path != slow {
+				return false
+			}
+			<-r.Context().Done() // (answered only when the client has gone)
+			return true
+		})
+		short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		_, err = pdyn.Resource(configMaps).Namespace(ns).Get(short, "slow", metav1.GetOptions{})
+		Expect(err).To(HaveOccurred())
+		Eventually(func() []int { return p.Statuses(http.MethodGet, slow) }).Should(Equal([]int{Abandoned}))
 	})
 
 	It("injects faults by plan and records what the server stored", func() {

@@ -42,6 +42,7 @@ type Proxy struct {
 
 	mu           sync.Mutex
 	counts       map[string]int
+	statuses     map[string][]int
 	hooks        []*hook
 	interceptors []func(http.ResponseWriter, *http.Request) bool
 	hookErrs     []error
@@ -75,6 +76,7 @@ func (s *Server) StartProxy() (*Proxy, error) {
 		server:   s,
 		listener: l,
 		counts:   map[string]int{},
+		statuses: map[string][]int{},
 		target:   target,
 	}
 	p.forward = &httputil.ReverseProxy{
@@ -103,10 +105,24 @@ func (s *Server) StartProxy() (*Proxy, error) {
 	return p, nil
 }
 
-// ServeHTTP counts the request, runs the first matching unfired hook, then
-// the interceptors, then the fault plan (InjectFaults), then forwards the
-// request to the API server.
+// ServeHTTP counts the request, serves it (serve) and records how it was
+// answered (Statuses).
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w}
+	p.serve(sw, r)
+	code := sw.code
+	if r.Context().Err() != nil {
+		code = Abandoned
+	}
+	p.mu.Lock()
+	p.statuses[r.Method+" "+r.URL.Path] = append(p.statuses[r.Method+" "+r.URL.Path], code)
+	p.mu.Unlock()
+}
+
+// serve runs the first matching unfired hook, then the interceptors, then
+// the fault plan (InjectFaults), then forwards the request to the API
+// server.
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	p.counts[r.Method+" "+r.URL.Path]++
 	var h *hook
@@ -186,6 +202,47 @@ func (p *Proxy) Count(method, path string) int {
 	defer p.mu.Unlock()
 	return p.counts[method+" "+path]
 }
+
+// Abandoned is the status Statuses records for a request whose client went
+// away (a timeout, a reset connection) before the proxy had answered it
+// whole.
+const Abandoned = -1
+
+// Statuses returns the HTTP status each request with method and URL path
+// was answered with, in the order the answers ended (Abandoned where the
+// client went away first; 200 where the answer had a body and no status).
+func (p *Proxy) Statuses(method, path string) []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]int(nil), p.statuses[method+" "+path]...)
+}
+
+// statusWriter is an http.ResponseWriter that keeps the status it is
+// answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+// WriteHeader keeps the first status written.
+func (s *statusWriter) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// Write writes b, the status being 200 if none was written.
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController (the reverse proxy's flushes) the
+// writer underneath.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // HookErrors returns the errors OnFirst hooks returned, in order.
 func (p *Proxy) HookErrors() []error {
