@@ -223,6 +223,9 @@ var _ = Describe("Server", Ordered, func() {
 		Expect(ex[2].Fault.Forwarded()).To(BeFalse())
 		Expect(ex[3]).To(gstruct.MatchFields(gstruct.IgnoreExtras, gstruct.Fields{"Method": Equal("GET"), "Fault": Equal(TruncateAfter), "Name": Equal("a"), "Status": Equal(200)}))
 		Expect(ex[3].Stored()).To(BeFalse(), "a read stores nothing")
+		Expect(p.Statuses(http.MethodPost, "/api/v1/namespaces/"+ns+"/configmaps")).To(Equal([]int{http.StatusServiceUnavailable, Abandoned, Abandoned}),
+			"a lost answer, a reset, a hang the client gave up on")
+		Expect(p.Statuses(http.MethodGet, ObjectPath(configMaps, ns, "a"))).To(Equal([]int{Abandoned, http.StatusOK}), "half an answer, then a whole one")
 	})
 
 	It("restarts etcd on the same data", func() {

@@ -109,14 +109,18 @@ func (s *Server) StartProxy() (*Proxy, error) {
 // answered (Statuses).
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w}
+	whole := false
+	defer func() {
+		code := sw.code
+		if !whole || r.Context().Err() != nil {
+			code = Abandoned
+		}
+		p.mu.Lock()
+		p.statuses[r.Method+" "+r.URL.Path] = append(p.statuses[r.Method+" "+r.URL.Path], code)
+		p.mu.Unlock()
+	}()
 	p.serve(sw, r)
-	code := sw.code
-	if r.Context().Err() != nil {
-		code = Abandoned
-	}
-	p.mu.Lock()
-	p.statuses[r.Method+" "+r.URL.Path] = append(p.statuses[r.Method+" "+r.URL.Path], code)
-	p.mu.Unlock()
+	whole = true // (a fault resetting the connection panics past this)
 }
 
 // serve runs the first matching unfired hook, then the interceptors, then
@@ -203,14 +207,15 @@ func (p *Proxy) Count(method, path string) int {
 	return p.counts[method+" "+path]
 }
 
-// Abandoned is the status Statuses records for a request whose client went
-// away (a timeout, a reset connection) before the proxy had answered it
-// whole.
+// Abandoned is the status Statuses records for a request whose answer did
+// not reach its client whole: the client went away first (a timeout, a
+// closed connection), or a fault reset the connection.
 const Abandoned = -1
 
 // Statuses returns the HTTP status each request with method and URL path
 // was answered with, in the order the answers ended (Abandoned where the
-// client went away first; 200 where the answer had a body and no status).
+// answer did not reach the client whole; 200 where it had a body and no
+// status).
 func (p *Proxy) Statuses(method, path string) []int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -238,6 +243,13 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 		s.code = http.StatusOK
 	}
 	return s.ResponseWriter.Write(b)
+}
+
+// Flush sends what was written so far to the client.
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // Unwrap gives http.ResponseController (the reverse proxy's flushes) the
