@@ -1,7 +1,6 @@
 package patch_test
 
 import (
-	"os"
 	"path/filepath"
 
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -386,11 +385,7 @@ var _ = Describe("feature gates", func() {
 		// item's outcome holds a map is the later item's map whole, as strategicpatch gives.
 		DescribeTable("off: a later item's map of strategy replace, the API server's result (strategicpatch)",
 			func(live, p string) {
-				data, err := os.ReadFile(filepath.Join("testdata", "schema.json"))
-				Expect(err).NotTo(HaveOccurred())
-				models, err := oracle.Load(data)
-				Expect(err).NotTo(HaveOccurred())
-				o, err := models.Oracle("dev.ply.patch.v1.Example")
+				o, err := oracle.OracleInFile(filepath.Join("testdata", "schema.json"), "dev.ply.patch.v1.Example")
 				Expect(err).NotTo(HaveOccurred())
 				want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
 				Expect(err).NotTo(HaveOccurred())

@@ -275,7 +275,8 @@ var _ = Describe("collations per operation", func() {
 	// A repeat's map of strategy replace (pkg/patch's test schema: Example's containers[].replaced) where its key's first
 	// item's outcome holds a map, its value plain data, is the repeat's map whole, walked from the patch's tree.
 	It("patch.Apply of a repeat's map of strategy replace onto its key's first item's map collates once", func() {
-		data, err := os.ReadFile(filepath.Join("..", "..", "pkg", "patch", "testdata", "schema.json"))
+		file := filepath.Join("..", "..", "pkg", "patch", "testdata", "schema.json")
+		data, err := os.ReadFile(file)
 		Expect(err).NotTo(HaveOccurred())
 		s, err := openapi.LoadV2Named("schema.json", data)
 		Expect(err).NotTo(HaveOccurred())
@@ -284,9 +285,7 @@ var _ = Describe("collations per operation", func() {
 		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(collations.Load()).To(BeEquivalentTo(1))
-		models, err := oracle.Load(data)
-		Expect(err).NotTo(HaveOccurred())
-		o, err := models.Oracle("dev.ply.patch.v1.Example")
+		o, err := oracle.OracleInFile(file, "dev.ply.patch.v1.Example")
 		Expect(err).NotTo(HaveOccurred())
 		want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
 		Expect(err).NotTo(HaveOccurred())

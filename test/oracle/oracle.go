@@ -102,6 +102,20 @@ func (m *Models) Oracle(name string) (*Oracle, error) {
 	return &Oracle{name: name, meta: strategicpatch.NewPatchMetaFromOpenAPI(s)}, nil
 }
 
+// OracleInFile returns the Oracle for the definition called name in the
+// OpenAPI v2 document at path (Load).
+func OracleInFile(path, name string) (*Oracle, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	models, err := Load(data)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %s: %w", path, err)
+	}
+	return models.Oracle(name)
+}
+
 // Name returns the definition name the Oracle merges.
 func (o *Oracle) Name() string { return o.name }
 
