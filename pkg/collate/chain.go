@@ -256,7 +256,8 @@ func chainKeyed(r *elements.ListElement, base layer) {
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
 // Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
-// one of baseValues' (of scalars, or of objects for a set of maps; any, for an r with no item and no directive).
+// one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once; for an r with no
+// item and no directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
 	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
 		return
@@ -266,10 +267,15 @@ func chainSet(r *elements.SetElement, base layer) {
 	case !ok:
 		return
 	case len(r.Items) == 0 && r.Dirs == nil: // (live's items decide the list's kind: one it merges nothing into)
-		r.Chain = &elements.Chain{Base: base.e, Laid: base.repeat}
+		if keptAsThey(r, values, left) {
+			r.Chain = &elements.Chain{Base: base.e, Laid: base.repeat}
+		}
 		return
 	}
 	objects := elements.SetOfMaps(r.Type, &r.Meta)
+	if own := r.Local.Items(); !oneClass(values, left) || (len(own) > 0 && !oneClass(append(slices.Clip(values), own[0]), left)) {
+		return // (the API server's merge fails on items of mixed kinds, as a collation with them as live does)
+	}
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
@@ -306,6 +312,58 @@ func chainSet(r *elements.SetElement, base layer) {
 		}
 	}
 	r.Chain = ch
+}
+
+// keptAsThey reports whether values, the items of a chain base (left: those its outcome cannot hold), are what list r
+// of a repeat's tree, empty and without directives, merged onto them keeps as they are, in their order: maps each
+// holding r's merge key, no key twice, or, for a set, scalars of one class (numbers one; objects, for a set of maps),
+// no value twice. The API server's merge groups the items of a repeated key or value together, each value once, and
+// fails on a list of mixed kinds; so does a collation with them as live.
+func keptAsThey(r *elements.SetElement, values []value.Value, left []bool) bool {
+	objects := elements.SetOfMaps(r.Type, &r.Meta)
+	keyed := len(r.Meta.MergeKey) > 0 && !objects
+	if !oneClass(values, left) {
+		return false
+	}
+	keys, seen := map[elements.Key]bool{}, map[value.ScalarKey]bool{}
+	for i, v := range values {
+		if left != nil && left[i] {
+			continue
+		}
+		if keyed {
+			key, missing, _ := elements.KeyOf(v, r.Meta.MergeKey, r.Type.Item())
+			if !v.IsMap() || missing != "" || keys[key] {
+				return false
+			}
+			keys[key] = true
+			continue
+		}
+		sk, ok := elements.SetKey(v, objects)
+		if !ok || seen[sk] || (v.IsMap() && !objects) {
+			return false
+		}
+		seen[sk] = true
+	}
+	return true
+}
+
+// oneClass reports whether values, but those left marks (nil: none; past its end: none), are of one kind, numbers one.
+func oneClass(values []value.Value, left []bool) bool {
+	class := value.KindNull
+	for i, v := range values {
+		if i < len(left) && left[i] {
+			continue
+		}
+		k := v.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		if class != value.KindNull && k != class {
+			return false
+		}
+		class = k
+	}
+	return true
 }
 
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
