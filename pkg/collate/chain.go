@@ -50,10 +50,19 @@ func chainOnto(r elements.Element, layers []layer) {
 
 // fieldLayers returns the layers of field name of maps layers (oldest first): the field's node in the newest layer
 // holding it, and below it those of older layers, while each newer one is a map its older ones merge under (no rule, no
-// "$retainKeys" leaving name out). A layer that is no such map ends the search: the outcome there is its.
+// "$retainKeys" leaving name out). A layer that is no such map ends the search: the outcome there is its. A layer whose
+// outcome is a map value whole (wholeMap: live's map the member leaves as it is, or the patch's map taken whole, a
+// "$patch: replace" map among them) gives the field's value in it as a node of live's value, the outcome there
+// (heldIn), and ends the search too.
 func fieldLayers(layers []layer, name string) []layer {
 	var sub []layer
 	for i := len(layers) - 1; i >= 0; i-- {
+		if whole, ok := wholeMap(layers[i].e); ok {
+			if held := heldIn(layers[i].e, whole, name); held != nil {
+				sub = append(sub, layer{e: held, repeat: layers[i].repeat})
+			}
+			break
+		}
 		m, _ := layers[i].e.(*elements.MapElement)
 		if m == nil || m.Ruled {
 			break
@@ -69,6 +78,33 @@ func fieldLayers(layers []layer, name string) []layer {
 	}
 	slices.Reverse(sub)
 	return sub
+}
+
+// wholeMap returns the map value that is the outcome of atomic node e of a layer, where Phase 2 walks it so (Decide):
+// the patch's map (data taken whole), or live's map where the patch leaves the field out and says nothing of it (and no
+// last apply held it); ok is false for another node, or one a merge rule decides.
+func wholeMap(e elements.Element) (value.Value, bool) {
+	a, _ := e.(*elements.AtomicElement)
+	switch {
+	case a == nil || a.Ruled || a.Dirs != nil:
+		return value.Value{}, false
+	case a.HasLocal:
+		return a.Local, a.Local.IsMap()
+	}
+	return a.Live, a.HasLive && !a.HasRecorded && a.Live.IsMap()
+}
+
+// heldIn returns, for field name of map whole, the outcome of atomic node parent (wholeMap), a node holding the field's
+// value as live's and nothing of the patch's (takenFromLive for a list: a chain base laid out from that value), of the
+// field's type; nil where whole lacks the field.
+func heldIn(parent elements.Element, whole value.Value, name string) elements.Element {
+	v, found := whole.Get(name)
+	if !found {
+		return nil
+	}
+	t, meta := parent.Base().Type.Child(name)
+	return &elements.AtomicElement{Node: elements.Node{Parent: parent, Name: name, Type: t, Meta: meta,
+		Values: elements.Values{Live: v, HasLive: true}, ID: -1}}
 }
 
 // orderedLeftOut gives each field of repeat tree r, through its maps, that r's patch leaves out but orders by

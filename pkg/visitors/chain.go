@@ -116,14 +116,27 @@ func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elem
 }
 
 // layAlone records the layout of out, the outcome of list e of a repeat's tree walked alone (its member's outcome lacks
-// it), where o records layouts (laid): a later repeat's list chained to e finds its items there.
+// it), or of each list below map e so walked, where o records layouts (laid): a later repeat's list chained to it finds
+// its items there.
 func (o Ordered) layAlone(e elements.Element, out elements.Outcome) {
-	switch e.(type) {
+	if o.laid == nil || !out.Present {
+		return
+	}
+	switch e := e.(type) {
 	case *elements.ListElement, *elements.SetElement:
+	case *elements.MapElement: // (walked alone, each field's outcome is its own walked alone)
+		if out.Value.IsMap() && e.Dirs == nil && !e.Ruled {
+			for _, f := range e.Fields {
+				if fv, found := out.Value.Get(f.Name); found {
+					o.layAlone(f.Element, elements.Keep(fv))
+				}
+			}
+		}
+		return
 	default:
 		return
 	}
-	if o.laid == nil || !out.Present || !out.Value.IsList() {
+	if !out.Value.IsList() {
 		return
 	}
 	if owner, _, ok := o.baseLayout(e, out.Value); ok {
@@ -261,12 +274,13 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	return owner, first, len(owner) == lv.Len()
 }
 
-// liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions), or deletes from by
+// liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions; lv is live's list, or one
+// equal to it, as a list in a map a layer takes whole gives: collate's heldIn), or deletes from by
 // "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order;
 // ok is false where lv is not that.
 func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
 	live := b.Live.Items()
-	if lv == b.Live {
+	if lv == b.Live || (!b.HasLocal && b.Dirs == nil && value.Equal(lv, b.Live)) {
 		owner = make([]int, len(live))
 		for p := range owner {
 			owner[p] = p

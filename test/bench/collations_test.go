@@ -258,6 +258,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding a list its key's first item replaces live's with (\"$patch: replace\"), naming a key twice: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]},{"name":"c","env":[{"name":"C","value":"2"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"A","value":"3"}]}]}}`, 1),
+		Entry("a repeat's empty list inside a map its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"a","uid":"a"},{"apiVersion":"v1","kind":"K","name":"b","uid":"b"}]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"ownerReferences":[]}}}}]}}`, 1),
+		Entry("a repeat's keyed list and set inside a map its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"a","uid":"a"},{"apiVersion":"v1","kind":"K","name":"b","uid":"b"}]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/ownerReferences":[{"uid":"c"},{"uid":"b"},{"uid":"a"}],"finalizers":["c","a"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"c","uid":"c"},{"name":"x","uid":"b"}]}}}}]}}`, 1),
+		Entry("a repeat's lists inside a map its key's first item replaces (\"$patch: replace\"): once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["z"]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"$patch":"replace","volumeClaimTemplate":{"metadata":{"finalizers":["a","b"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"a","uid":"a"}]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a"],"ownerReferences":[]}}}}]}}`, 1),
+		Entry("a key named three times, the third's empty lists inside a map the second set where the first's outcome lacked it: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","secret":{"optional":true}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"],"ownerReferences":[]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":[],"ownerReferences":[]}}}}]}}`, 1),
 	)
 
 	// With gate PatchDeleteRemovesMap on, a repeat's "$patch: delete" map removes a map its key's first item's outcome
