@@ -19,7 +19,9 @@ import (
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
 //     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
 //     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items. One holding a
-//     "$patch: merge" map (Repeat.Merges) fails onto an outcome holding a map there (mergeDirected).
+//     "$patch: merge" map (Repeat.Merges) fails onto an outcome holding a map there (mergeDirected), and one leaving out
+//     a merged list it orders by "$setElementOrder" alone fails onto an outcome holding that list empty (orderedEmpty),
+//     as the API server's merge of an order onto an empty list does.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -76,6 +78,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
 		probe.Repeated(false)
 		err = mergeDirected(r.Element, v, r.Merges)
+	case !o.Compose && r.Element != nil && orderedEmpty(r.Element, v) != nil:
+		probe.Repeated(false)
+		err = orderedEmpty(r.Element, v)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
@@ -262,6 +267,34 @@ func mergeDirected(e elements.Element, v value.Value, merges []int32) error {
 		}
 		if err := mergeDirected(f.Element, lv, merges); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// orderedEmpty returns the error collating repeat tree e with v as live gives where e leaves out a merged list it orders
+// by "$setElementOrder" alone (a node without the patch's value: atomic, or the list node Phase 1 paired it as) and v,
+// through maps, holds that field as a list without items: ordering it needs items, as the API server finds too (its
+// merge of an order onto an empty list fails). Nil where there is none.
+func orderedEmpty(e elements.Element, v value.Value) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, inLive := v.Get(f.Name)
+		if !inLive || (m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, f.Name)) {
+			continue // (a field "$retainKeys" clears first is absent to the order)
+		}
+		if lv.IsMap() {
+			if err := orderedEmpty(f.Element, lv); err != nil {
+				return err
+			}
+			continue
+		}
+		n := f.Element.Base()
+		if !n.HasLocal && n.Dirs != nil && ordersOnly(n.Dirs) && elements.MergedList(n.Type, &n.Meta) && lv.IsList() && lv.Len() == 0 {
+			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
 		}
 	}
 	return nil

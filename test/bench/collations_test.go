@@ -326,6 +326,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat ordering a list it sets to null, its key's first item holding that list: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"A"}],"env":null}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone a list its key's first item sets empty: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[]},{"name":"c","$setElementOrder/env":[]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone, naming an item, a list live holds empty that its key's first item leaves: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"A"}]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone a set inside a map, live holding it empty: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":[]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}]}}`, 1),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
