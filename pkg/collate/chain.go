@@ -233,7 +233,8 @@ func byName(f elements.Field, name string) int { return strings.Compare(f.Name, 
 // that member, unless base names that member's key again; base's items of a key r's "$patch: delete" items name are
 // Gone (a data item of that key is new, as the collator leaves live's out), and with r's "$patch: replace" item every
 // other is Deleted. Where r has no directive but "$setElementOrder" and "$patch: replace" (then no repeated key), and
-// base is one of baseValues'.
+// base is one of baseValues', naming each key once but for live's list taken as it stands, whose later items of a key
+// are one more of the first (visitors' liveLayout lays them so).
 func chainKeyed(r *elements.ListElement, base layer) {
 	if d := r.Dirs; (d != nil && (d.HasRetainKeys || d.HasDeleteFromList || (d.ReplaceList && len(r.Repeats) > 0))) || r.Ranked {
 		return
@@ -243,16 +244,18 @@ func chainKeyed(r *elements.ListElement, base layer) {
 	if l, _ := base.e.(*elements.ListElement); !ok || (l != nil && !slices.Equal(l.Meta.MergeKey, mk)) {
 		return
 	}
+	_, fromLive := base.e.(*elements.AtomicElement) // (live's later items of a key: one more of its first, as liveLayout lays them)
 	index := make(map[elements.Key]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
 			continue
 		}
 		k, missing, _ := elements.KeyOf(v, mk, t)
-		if _, dup := index[k]; !v.IsMap() || missing != "" || dup {
+		if _, dup := index[k]; !v.IsMap() || missing != "" || (dup && !fromLive) {
 			return
+		} else if !dup {
+			index[k] = i
 		}
-		index[k] = i
 	}
 	local := r.Local.Items()
 	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}

@@ -281,11 +281,7 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
 	live := b.Live.Items()
 	if lv == b.Live || (!b.HasLocal && b.Dirs == nil && value.Equal(lv, b.Live)) {
-		owner = make([]int, len(live))
-		for p := range owner {
-			owner[p] = p
-		}
-		return owner, owner, true
+		return keyedOwners(b, live)
 	}
 	d := b.Dirs
 	if b.HasLocal || d == nil || !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !lv.IsList() {
@@ -305,6 +301,30 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 		owner = append(owner, j)
 	}
 	return owner, first, len(owner) == lv.Len()
+}
+
+// keyedOwners is liveLayout for b's list live as it stands: each item its own member, but, in a list merged by key
+// whose items all hold the key, a later item of a key one more of the first item of it (collate's chainKeyed pairs the
+// key with that one), as the API server's merge keeps it with that item.
+func keyedOwners(b *elements.AtomicElement, live []value.Value) (owner, first []int, ok bool) {
+	owner, first = make([]int, len(live)), make([]int, len(live))
+	mk := b.Meta.MergeKey
+	keyed := len(mk) > 0 && !elements.SetOfMaps(b.Type, &b.Meta)
+	index := map[elements.Key]int{}
+	for p, v := range live {
+		owner[p], first[p] = p, p
+		if !keyed || !v.IsMap() {
+			continue
+		}
+		if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing != "" {
+			continue
+		} else if j, dup := index[k]; dup {
+			owner[p], first[p] = j, -1
+		} else {
+			index[k] = p
+		}
+	}
+	return owner, first, true
 }
 
 // laidLayout is baseLayout for b, a list of an earlier repeat's tree (elements.Chain.Laid), from the layout recorded

@@ -28,10 +28,11 @@ import (
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
-//     deletes from by "$deleteFromPrimitiveList" alone among them, a list inside a map the member leaves to live or
-//     takes whole, a "$patch: replace" map among them, as that map holds it, or an earlier repeat's of the key, laid
-//     out where Phase 2 merged it or walked it alone, below a map v lacked too, a later item of a key one more of the
-//     item merged into the first; a list the repeat only orders by "$setElementOrder" or deletes from by
+//     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item of
+//     a key one more of the first: keyedOwners), a list inside a map the member leaves to live or takes whole, a
+//     "$patch: replace" map among them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2
+//     merged it or walked it alone, below a map v lacked too, a later item of a key one more of the item merged into
+//     the first; a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so (deletesFromEmpty), a list the repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
