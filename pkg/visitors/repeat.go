@@ -21,8 +21,8 @@ import (
 //     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
-//     "$setElementOrder" alone fails onto an outcome holding that list empty (orderedEmpty), as the API server's merge
-//     of an order onto an empty list does.
+//     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
+//     API server's merge of an order onto an empty list does.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -276,9 +276,9 @@ func mergeDirected(e elements.Element, v value.Value, merges []int32) error {
 }
 
 // orderedEmpty returns the error collating repeat tree e with v as live gives where e leaves out a merged list it orders
-// by "$setElementOrder" alone (a node without the patch's value: atomic, or the list node Phase 1 paired it as) and v,
-// through maps, holds that field as a list without items: ordering it needs items, as the API server finds too (its
-// merge of an order onto an empty list fails). Nil where there is none.
+// by "$setElementOrder" (deleting from it or not: a node without the patch's value, atomic, or the list node Phase 1
+// paired it as) and v, through maps, holds that field as a list without items: ordering it needs items, as the API
+// server finds too (its merge of an order onto an empty list fails). Nil where there is none.
 func orderedEmpty(e elements.Element, v value.Value) error {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() {
@@ -296,7 +296,9 @@ func orderedEmpty(e elements.Element, v value.Value) error {
 			continue
 		}
 		n := f.Element.Base()
-		if !n.HasLocal && n.Dirs != nil && ordersOnly(n.Dirs) && elements.MergedList(n.Type, &n.Meta) && lv.IsList() && lv.Len() == 0 {
+		d := n.Dirs // (its "$deleteFromPrimitiveList" aside: the API server orders before it deletes)
+		if !n.HasLocal && d != nil && d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList &&
+			elements.MergedList(n.Type, &n.Meta) && lv.IsList() && lv.Len() == 0 {
 			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
 		}
 	}
