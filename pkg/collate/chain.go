@@ -50,10 +50,19 @@ func chainOnto(r elements.Element, layers []layer) {
 
 // fieldLayers returns the layers of field name of maps layers (oldest first): the field's node in the newest layer
 // holding it, and below it those of older layers, while each newer one is a map its older ones merge under (no rule, no
-// "$retainKeys" leaving name out). A layer that is no such map ends the search: the outcome there is its.
+// "$retainKeys" leaving name out). A layer that is no such map ends the search: the outcome there is its. A layer whose
+// outcome is a map value whole (wholeMap: live's map the member leaves as it is, or the patch's map taken whole, a
+// "$patch: replace" map among them) gives the field's value in it as a node of live's value, the outcome there
+// (heldIn), and ends the search too.
 func fieldLayers(layers []layer, name string) []layer {
 	var sub []layer
 	for i := len(layers) - 1; i >= 0; i-- {
+		if whole, ok := wholeMap(layers[i].e); ok {
+			if held := heldIn(layers[i].e, whole, name); held != nil {
+				sub = append(sub, layer{e: held, repeat: layers[i].repeat})
+			}
+			break
+		}
 		m, _ := layers[i].e.(*elements.MapElement)
 		if m == nil || m.Ruled {
 			break
@@ -69,6 +78,33 @@ func fieldLayers(layers []layer, name string) []layer {
 	}
 	slices.Reverse(sub)
 	return sub
+}
+
+// wholeMap returns the map value that is the outcome of atomic node e of a layer, where Phase 2 walks it so (Decide):
+// the patch's map (data taken whole), or live's map where the patch leaves the field out and says nothing of it (and no
+// last apply held it); ok is false for another node, or one a merge rule decides.
+func wholeMap(e elements.Element) (value.Value, bool) {
+	a, _ := e.(*elements.AtomicElement)
+	switch {
+	case a == nil || a.Ruled || a.Dirs != nil:
+		return value.Value{}, false
+	case a.HasLocal:
+		return a.Local, a.Local.IsMap()
+	}
+	return a.Live, a.HasLive && !a.HasRecorded && a.Live.IsMap()
+}
+
+// heldIn returns, for field name of map whole, the outcome of atomic node parent (wholeMap), a node holding the field's
+// value as live's and nothing of the patch's (takenFromLive for a list: a chain base laid out from that value), of the
+// field's type; nil where whole lacks the field.
+func heldIn(parent elements.Element, whole value.Value, name string) elements.Element {
+	v, found := whole.Get(name)
+	if !found {
+		return nil
+	}
+	t, meta := parent.Base().Type.Child(name)
+	return &elements.AtomicElement{Node: elements.Node{Parent: parent, Name: name, Type: t, Meta: meta,
+		Values: elements.Values{Live: v, HasLive: true}, ID: -1}}
 }
 
 // orderedLeftOut gives each field of repeat tree r, through its maps, that r's patch leaves out but orders by
@@ -197,7 +233,8 @@ func byName(f elements.Field, name string) int { return strings.Compare(f.Name, 
 // that member, unless base names that member's key again; base's items of a key r's "$patch: delete" items name are
 // Gone (a data item of that key is new, as the collator leaves live's out), and with r's "$patch: replace" item every
 // other is Deleted. Where r has no directive but "$setElementOrder" and "$patch: replace" (then no repeated key), and
-// base is one of baseValues'.
+// base is one of baseValues', naming each key once but for live's list taken as it stands, whose later items of a key
+// are one more of the first (visitors' liveLayout lays them so).
 func chainKeyed(r *elements.ListElement, base layer) {
 	if d := r.Dirs; (d != nil && (d.HasRetainKeys || d.HasDeleteFromList || (d.ReplaceList && len(r.Repeats) > 0))) || r.Ranked {
 		return
@@ -207,16 +244,18 @@ func chainKeyed(r *elements.ListElement, base layer) {
 	if l, _ := base.e.(*elements.ListElement); !ok || (l != nil && !slices.Equal(l.Meta.MergeKey, mk)) {
 		return
 	}
+	_, fromLive := base.e.(*elements.AtomicElement) // (live's later items of a key: one more of its first, as liveLayout lays them)
 	index := make(map[elements.Key]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
 			continue
 		}
 		k, missing, _ := elements.KeyOf(v, mk, t)
-		if _, dup := index[k]; !v.IsMap() || missing != "" || dup {
+		if _, dup := index[k]; !v.IsMap() || missing != "" || (dup && !fromLive) {
 			return
+		} else if !dup {
+			index[k] = i
 		}
-		index[k] = i
 	}
 	local := r.Local.Items()
 	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}
@@ -256,7 +295,8 @@ func chainKeyed(r *elements.ListElement, base layer) {
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
 // Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
-// one of baseValues' (of scalars, or of objects for a set of maps; any, for an r with no item and no directive).
+// one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once; for an r with no
+// item and no directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
 	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
 		return
@@ -266,10 +306,15 @@ func chainSet(r *elements.SetElement, base layer) {
 	case !ok:
 		return
 	case len(r.Items) == 0 && r.Dirs == nil: // (live's items decide the list's kind: one it merges nothing into)
-		r.Chain = &elements.Chain{Base: base.e, Laid: base.repeat}
+		if keptAsThey(r, values, left) {
+			r.Chain = &elements.Chain{Base: base.e, Laid: base.repeat}
+		}
 		return
 	}
 	objects := elements.SetOfMaps(r.Type, &r.Meta)
+	if own := r.Local.Items(); !oneClass(values, left) || (len(own) > 0 && !oneClass(append(slices.Clip(values), own[0]), left)) {
+		return // (the API server's merge fails on items of mixed kinds, as a collation with them as live does)
+	}
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
@@ -306,6 +351,58 @@ func chainSet(r *elements.SetElement, base layer) {
 		}
 	}
 	r.Chain = ch
+}
+
+// keptAsThey reports whether values, the items of a chain base (left: those its outcome cannot hold), are what list r
+// of a repeat's tree, empty and without directives, merged onto them keeps as they are, in their order: maps each
+// holding r's merge key, no key twice, or, for a set, scalars of one class (numbers one; objects, for a set of maps),
+// no value twice. The API server's merge groups the items of a repeated key or value together, each value once, and
+// fails on a list of mixed kinds; so does a collation with them as live.
+func keptAsThey(r *elements.SetElement, values []value.Value, left []bool) bool {
+	objects := elements.SetOfMaps(r.Type, &r.Meta)
+	keyed := len(r.Meta.MergeKey) > 0 && !objects
+	if !oneClass(values, left) {
+		return false
+	}
+	keys, seen := map[elements.Key]bool{}, map[value.ScalarKey]bool{}
+	for i, v := range values {
+		if left != nil && left[i] {
+			continue
+		}
+		if keyed {
+			key, missing, _ := elements.KeyOf(v, r.Meta.MergeKey, r.Type.Item())
+			if !v.IsMap() || missing != "" || keys[key] {
+				return false
+			}
+			keys[key] = true
+			continue
+		}
+		sk, ok := elements.SetKey(v, objects)
+		if !ok || seen[sk] || (v.IsMap() && !objects) {
+			return false
+		}
+		seen[sk] = true
+	}
+	return true
+}
+
+// oneClass reports whether values, but those left marks (nil: none; past its end: none), are of one kind, numbers one.
+func oneClass(values []value.Value, left []bool) bool {
+	class := value.KindNull
+	for i, v := range values {
+		if i < len(left) && left[i] {
+			continue
+		}
+		k := v.Kind()
+		if k == value.KindFloat {
+			k = value.KindInt
+		}
+		if class != value.KindNull && k != class {
+			return false
+		}
+		class = k
+	}
+	return true
 }
 
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2

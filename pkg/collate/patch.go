@@ -59,14 +59,24 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 
 // leftEmptyOrder reports whether error err of format.CheckDirs for node s of a Repeat's tree is left for Phase 2,
 // recorded as the Repeat's Err (the first such; collator.emptyOrder): s is a merged list the repeat holds empty and
-// orders by "$setElementOrder" alone, which fails for want of items without live, but not collated with an outcome
-// holding items there. Its node is then atomic, holding the empty list, as one the patch leaves out (orderedLeftOut
-// pairs it so with the list of the outcome it is applied to).
+// orders by "$setElementOrder" (and deletes from by "$deleteFromPrimitiveList", where that alone passes the check),
+// which fails for want of items without live, but not collated with an outcome holding items there. Its node is then
+// atomic, holding the empty list, as one the patch leaves out (orderedLeftOut pairs it so with the list of the outcome
+// it is applied to).
 func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
 	d := s.Dirs
-	if c.repeat == nil || !d.HasSetOrder || d.HasDeleteFromList || d.HasRetainKeys || d.ReplaceList ||
+	if c.repeat == nil || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
 		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive || !elements.MergedList(s.Type, &s.Meta) {
 		return false
+	}
+	if d.HasDeleteFromList { // (the error is the order's only where the deletion alone passes)
+		deletes := *d
+		deletes.HasSetOrder, deletes.SetOrder = false, value.Value{}
+		alone := *s
+		alone.Dirs = &deletes
+		if format.CheckDirs(&alone) != nil {
+			return false
+		}
 	}
 	if c.emptyOrder == nil {
 		c.emptyOrder = err

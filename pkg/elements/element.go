@@ -267,8 +267,9 @@ func EmptyOrdered(n *Node) bool {
 // Chain links a merged list of a Repeat's tree (Repeat.Element) to Base, the list at its place in the tree of the member
 // (or earlier repeat) it is applied to, whose outcome is the list the repeat's merges onto; Phase 1 pairs them as it
 // pairs a patch's items with live's. Of[i] is, for the list's Items[i], the member of Base of its identity (its ID in
-// Base's Items), or -1 where Base has none; where Base is an *AtomicElement (a list the member takes from live), Of[i]
-// is the position of that item in Base's Live. Gone lists the base's items (by Of's numbering) the repeat's "$patch:
+// Base's Items), or -1 where Base has none; where Base is an *AtomicElement (a list the member takes from live, or one
+// inside a map the member takes whole, live's or the patch's: then a node outside the tree, ID -1, holding that list as
+// its Live), Of[i] is the position of that item in Base's Live. Gone lists the base's items (by Of's numbering) the repeat's "$patch:
 // delete" items leave out, Deleted those its "$deleteFromPrimitiveList" deletes; Named, given a "$setElementOrder",
 // holds each base item's (first) position there (-1: not named). Set by Phase 1 only where Phase 2 can merge the
 // repeat's list onto the base's outcome: Base keeps no repeated identity apart, and the repeat's list has no directive

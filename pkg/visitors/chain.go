@@ -116,14 +116,27 @@ func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elem
 }
 
 // layAlone records the layout of out, the outcome of list e of a repeat's tree walked alone (its member's outcome lacks
-// it), where o records layouts (laid): a later repeat's list chained to e finds its items there.
+// it), or of each list below map e so walked, where o records layouts (laid): a later repeat's list chained to it finds
+// its items there.
 func (o Ordered) layAlone(e elements.Element, out elements.Outcome) {
-	switch e.(type) {
+	if o.laid == nil || !out.Present {
+		return
+	}
+	switch e := e.(type) {
 	case *elements.ListElement, *elements.SetElement:
+	case *elements.MapElement: // (walked alone, each field's outcome is its own walked alone)
+		if out.Value.IsMap() && e.Dirs == nil && !e.Ruled {
+			for _, f := range e.Fields {
+				if fv, found := out.Value.Get(f.Name); found {
+					o.layAlone(f.Element, elements.Keep(fv))
+				}
+			}
+		}
+		return
 	default:
 		return
 	}
-	if o.laid == nil || !out.Present || !out.Value.IsList() {
+	if !out.Value.IsList() {
 		return
 	}
 	if owner, _, ok := o.baseLayout(e, out.Value); ok {
@@ -261,17 +274,14 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	return owner, first, len(owner) == lv.Len()
 }
 
-// liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions), or deletes from by
+// liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions; lv is live's list, or one
+// equal to it, as a list in a map a layer takes whole gives: collate's heldIn), or deletes from by
 // "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order;
 // ok is false where lv is not that.
 func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
 	live := b.Live.Items()
-	if lv == b.Live {
-		owner = make([]int, len(live))
-		for p := range owner {
-			owner[p] = p
-		}
-		return owner, owner, true
+	if lv == b.Live || (!b.HasLocal && b.Dirs == nil && value.Equal(lv, b.Live)) {
+		return keyedOwners(b, live)
 	}
 	d := b.Dirs
 	if b.HasLocal || d == nil || !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !lv.IsList() {
@@ -291,6 +301,30 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 		owner = append(owner, j)
 	}
 	return owner, first, len(owner) == lv.Len()
+}
+
+// keyedOwners is liveLayout for b's list live as it stands: each item its own member, but, in a list merged by key
+// whose items all hold the key, a later item of a key one more of the first item of it (collate's chainKeyed pairs the
+// key with that one), as the API server's merge keeps it with that item.
+func keyedOwners(b *elements.AtomicElement, live []value.Value) (owner, first []int, ok bool) {
+	owner, first = make([]int, len(live)), make([]int, len(live))
+	mk := b.Meta.MergeKey
+	keyed := len(mk) > 0 && !elements.SetOfMaps(b.Type, &b.Meta)
+	index := map[elements.Key]int{}
+	for p, v := range live {
+		owner[p], first[p] = p, p
+		if !keyed || !v.IsMap() {
+			continue
+		}
+		if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing != "" {
+			continue
+		} else if j, dup := index[k]; dup {
+			owner[p], first[p] = j, -1
+		} else {
+			index[k] = p
+		}
+	}
+	return owner, first, true
 }
 
 // laidLayout is baseLayout for b, a list of an earlier repeat's tree (elements.Chain.Laid), from the layout recorded

@@ -17,19 +17,26 @@ import (
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
-//     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
-//     (emptyOrdersHeld), and is merged as one ordering a list it leaves out onto one that holds items. One holding a
-//     "$patch: merge" map (Repeat.Merges) fails onto an outcome holding a map there (mergeDirected).
+//     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
+//     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
+//     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
+//     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
+//     API server's merge of an order onto an empty list does.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
-//     deletes from by "$deleteFromPrimitiveList" alone among them, or an earlier repeat's of the key, laid out where
-//     Phase 2 merged it, a later item of a key one more of the item merged into the first; a list the repeat only
-//     orders by "$setElementOrder" or deletes from by "$deleteFromPrimitiveList" among them, absent where v lacks it),
-//     a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values
-//     (nulledDeleting), a map of strategy replace of plain data where v holds a map, the repeat's map whole
+//     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item of
+//     a key one more of the first: keyedOwners), a list inside a map the member leaves to live or takes whole, a
+//     "$patch: replace" map among them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2
+//     merged it or walked it alone, below a map v lacked too, a later item of a key one more of the item merged into
+//     the first; a list the repeat only orders by "$setElementOrder" or deletes from by
+//     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
+//     "$deleteFromPrimitiveList" alone where v holds it empty, kept so (deletesFromEmpty), a list the repeat sets to
+//     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
+//     strategy replace of plain data where v holds a map, the repeat's map whole
 //     (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
 //     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list
 //     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
@@ -74,6 +81,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
 		probe.Repeated(false)
 		err = mergeDirected(r.Element, v, r.Merges)
+	case !o.Compose && r.Element != nil && orderedEmpty(r.Element, v) != nil:
+		probe.Repeated(false)
+		err = orderedEmpty(r.Element, v)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
@@ -115,7 +125,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a map, fitting onto v's field where that is a map, or a merged list paired with its base
+// (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto v's field where that is a map, or a merged list paired with its base
 // (chainFits) or replacing v's list with its repeats apart (replacedApart); with deep (the repeat's
 // elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
 func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
@@ -138,7 +148,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
 				continue // (merged as the map it is onto a map: Repeat.Onto)
 			}
-			if c.Dirs != nil && nulledDeleting(c, lv) {
+			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromEmpty(c, lv)) {
 				continue
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
@@ -265,6 +275,36 @@ func mergeDirected(e elements.Element, v value.Value, merges []int32) error {
 	return nil
 }
 
+// orderedEmpty returns the error collating repeat tree e with v as live gives where e leaves out a merged list it orders
+// by "$setElementOrder" (deleting from it or not: a node without the patch's value, atomic, or the list node Phase 1
+// paired it as) and v, through maps, holds that field as a list without items: ordering it needs items, as the API
+// server finds too (its merge of an order onto an empty list fails). Nil where there is none.
+func orderedEmpty(e elements.Element, v value.Value) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, inLive := v.Get(f.Name)
+		if !inLive || (m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, f.Name)) {
+			continue // (a field "$retainKeys" clears first is absent to the order)
+		}
+		if lv.IsMap() {
+			if err := orderedEmpty(f.Element, lv); err != nil {
+				return err
+			}
+			continue
+		}
+		n := f.Element.Base()
+		d := n.Dirs // (its "$deleteFromPrimitiveList" aside: the API server orders before it deletes)
+		if !n.HasLocal && d != nil && d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList &&
+			elements.MergedList(n.Type, &n.Meta) && lv.IsList() && lv.Len() == 0 {
+			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
+		}
+	}
+	return nil
+}
+
 // composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds
 // a "$retainKeys" or "$setElementOrder/<f>" (data, copied in compose mode) that v's map at its place holds otherwise:
 // the patches merged must agree on it. Nil where none differs.
@@ -368,6 +408,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out, err = in.VisitList(l)
 		} else if n := composedList(f.Element); o.Compose && n != nil && inLive && composesList(n, lv) {
 			out = o.composeList(n, lv)
+		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromEmpty(a, lv) {
+			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
 		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
@@ -452,6 +494,13 @@ func nulledDeleting(c *elements.AtomicElement, lv value.Value) bool {
 	deleted, _ := itemClass(d.DeleteFromList.Items())
 	return liveOne && (live != value.KindMap || elements.SetOfMaps(c.Type, &c.Meta)) &&
 		(lv.Len() == 0 || d.DeleteFromList.Len() == 0 || live == deleted)
+}
+
+// deletesFromEmpty reports whether atomic node c of a repeat's tree is a merged list the repeat leaves out and deletes
+// from by "$deleteFromPrimitiveList" alone where lv, the member's outcome there, is a list without items: a collation
+// with lv as live keeps it, empty, as the API server's merge does.
+func deletesFromEmpty(c *elements.AtomicElement, lv value.Value) bool {
+	return !c.HasLocal && deletesOnly(c.Dirs) && !c.Ruled && elements.MergedList(c.Type, &c.Meta) && lv.IsList() && lv.Len() == 0
 }
 
 // itemClass returns the kind of items, numbers all value.KindInt, and whether they are all of it (none: true).
