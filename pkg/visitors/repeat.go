@@ -85,7 +85,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
 		probe.Repeated(false)
 		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
-	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep):
+	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
 		out, err = o.onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
@@ -170,12 +170,12 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
-// merged list Phase 2 merges onto v's list where its node holds the patch's list as it stands (composesList: a set of
-// scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
-// orderedSetComposes), a
+// merged list Phase 2 merges onto v's list where its node holds the patch's list as it stands, no leaf Phase 1 cleaned
+// of maps holding "$patch" (cleaned: elements.Repeat.Cleaned) (composesList: a set of scalars, an empty keyed list, a
+// list of maps with items; a set the repeat orders by "$setElementOrder": orderedSetComposes), a
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
 // holds one, else taken as the patch holds it (composedWhole).
-func composeFits(e elements.Element, v value.Value, deep bool) bool {
+func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
@@ -186,12 +186,8 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if n := composedList(f.Element); n != nil && inLive && n.HasLocal {
-			// (A node lacking items the patch holds, its "$patch" maps, is not merged in Phase 2; the cheap comparison
-			// first, as the field's case below asks composesList again.)
-			if pv, _ := m.Local.Get(f.Name); !value.Equal(pv, n.Local) && composesList(n, lv) {
-				return false
-			}
+		if n := composedList(f.Element); n != nil && inLive && slices.Contains(cleaned, n.ID) && composesList(n, lv) {
+			return false // (a leaf lacking maps holding "$patch" the patch holds there is not merged in Phase 2)
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
@@ -199,7 +195,7 @@ func composeFits(e elements.Element, v value.Value, deep bool) bool {
 				return false
 			}
 		case *elements.MapElement:
-			if (inLive && lv.IsMap() && !composeFits(c, lv, deep)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
+			if (inLive && lv.IsMap() && !composeFits(c, lv, deep, cleaned)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
 				return false
 			}
 		case *elements.SetElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
