@@ -797,7 +797,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
-			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1)
+			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1) ||
+				(c.opts.Compose && nestsNear(local[r.Pos], c.opts.MaxDepth-(depth+1)))
 		}
 		c.repeat, c.emptyOrder, c.composed = outer, outerEmpty, outerComposed
 		under, seen := layers[r.ID]

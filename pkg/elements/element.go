@@ -245,8 +245,9 @@ type Repeat struct {
 	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
 	Fails bool
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
-	// fields there, their depth is beyond the limit, an error. In compose mode, an item Element holds whole (an atomic
-	// node) is Deep where its fields lie beyond the limit.
+	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
+	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
+	// beyond.
 	Deep bool
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an

@@ -38,6 +38,9 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 			ordered[name] = true
 		}
 	}
+	if len(ordered) == 0 {
+		return false, nil
+	}
 	for _, k := range fieldNames(p, v, ordered) {
 		if _, meta := t.Child(k); meta.Rule != nil {
 			return false, nil
@@ -51,17 +54,17 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 			}
 			return false, nil
 		case directiveOf(t, k) || (!inP && !ordered[k]):
+		case ordered[k] && inV && !lv.IsList():
+			at := fieldpath.Path{fieldpath.Field(k)}
+			return true, &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()}
 		case ordered[k] && !inP:
-			if inV {
-				return false, nil // (v's list reordered)
+			if inV && !reordersField(p, t, k, lv) {
+				return false, nil // (v's list reordered, which may fail)
 			}
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
-			if inV && !lv.IsList() {
-				return true, &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()}
-			}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
-		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv):
+		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !plainMap(t, k, pv):
 			return false, nil
 		}
 	}
@@ -83,11 +86,42 @@ func wholeScalars(t *openapi.Type, k string, pv value.Value) bool {
 	return true
 }
 
+// reordersField reports whether field k of a map of type t, which compose mode's repeat item p leaves out and orders
+// by its "$setElementOrder/<k>", is a list lv (the outcome's there) that a collation of p with that outcome as live
+// reorders without error, as Phase 2 reorders it (reorders).
+func reordersField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
+	order, _ := p.Get(smp.SetOrderPrefix + k)
+	ft, meta := t.Child(k)
+	n := elements.Node{Type: ft, Meta: meta, Dirs: &elements.Directives{SetOrder: order, HasSetOrder: true}}
+	return reorders(&n, lv)
+}
+
+// plainMap reports whether pv, field k of a map of type t, is a map a collation merges onto any value without error:
+// the schema gives the field a map (or no schema), and pv holds no "$" key and no field a merge rule decides, its
+// fields scalars, nulls, lists of scalars merged by no strategy (wholeScalars) and maps plain in turn. (Its nesting
+// within the depth limit is the repeat's: elements.Repeat.Deep.)
+func plainMap(t *openapi.Type, k string, pv value.Value) bool {
+	ft, meta := t.Child(k)
+	if !pv.IsMap() || meta.Rule != nil || (ft.Kind != openapi.KindUnknown && ft.Kind != openapi.KindStruct && ft.Kind != openapi.KindMap) {
+		return false
+	}
+	for _, f := range pv.Fields() {
+		if _, fm := ft.Child(f.Key); strings.HasPrefix(f.Key, "$") || fm.Rule != nil {
+			return false
+		}
+		if (f.Value.IsMap() || f.Value.IsList()) && !wholeScalars(ft, f.Key, f.Value) && !plainMap(ft, f.Key, f.Value) {
+			return false
+		}
+	}
+	return true
+}
+
 // composeFailure returns the error of orderFails for compose mode's Repeat r of item p (type t) merged into v, where
-// Phase 1 took its item whole (an atomic node: its fields collated so failed) and its fields lie within the depth
-// limit (not r.Deep); nil where there is none or it is not known.
+// Phase 1 collated it (taken whole, an atomic node, where its fields collated so failed; else onto a skeleton of its
+// maps, an outcome of another kind at a list it orders failing the collation with it as live) and its nodes lie within
+// the depth limit (not r.Deep); nil where there is none or it is not known.
 func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
-	if _, whole := r.Element.(*elements.AtomicElement); !whole || r.Err != nil || r.Deep {
+	if r.Element == nil || r.Err != nil || r.Deep {
 		return nil
 	}
 	if known, err := orderFails(p, t, v); known {

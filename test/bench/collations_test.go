@@ -416,6 +416,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" a list it sets to null after a list of scalars taken whole: once",
 			`{"spec":{"containers":[{"name":"a","args":["x"],"env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"args":["y",null],"env":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a list it only orders that the outcome holds: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}],"ports":[{"containerPort":80}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"$setElementOrder/ports":[{"containerPort":80}],"ports":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a map of maps: once",
+			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1"}},"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"resources":{"limits":{"cpu":"2","memory":null},"requests":{}},"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets that the outcome holds null: once",
+			`{"spec":{"containers":[{"name":"a","ports":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/ports":[{"containerPort":80}],"ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`),
+		Entry("ordering by \"$setElementOrder\" alone a list the outcome holds null: once",
+			`{"spec":{"containers":[{"name":"a","env":null}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"tty":true}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
