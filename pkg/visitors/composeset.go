@@ -175,13 +175,13 @@ func mergeKeyOf(c *elements.Node) string {
 
 // reorders reports whether leaf c of compose mode's repeat tree leaves lv's items as they are and only orders
 // them, as reordered does: c is an empty list without directives the schema merges by one merge key, or a list the
-// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items, maps each
-// holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once), and the
-// order's entries are such maps (scalars).
+// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items (but for
+// an empty list: none, the outcome an empty list), maps each holding that key as a scalar with no "$patch" but
+// "delete" (for no key, scalars of one class, each once), and the order's entries are such maps (scalars).
 func reorders(c *elements.Node, lv value.Value) bool {
 	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
 	ordered := c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal && c.Dirs.SetOrder.IsList() && len(c.Meta.MergeKey) <= 1
-	if !(empty || ordered) || !lv.IsList() || lv.Len() == 0 || !elements.MergedList(c.Type, &c.Meta) {
+	if !(empty || ordered) || !lv.IsList() || (lv.Len() == 0 && !empty) || !elements.MergedList(c.Type, &c.Meta) {
 		return false
 	}
 	key := mergeKeyOf(c)

@@ -171,8 +171,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
 // merged list Phase 2 merges onto v's list where its node holds the patch's list as it stands, no leaf Phase 1 cleaned
-// of maps holding "$patch" (cleaned: elements.Repeat.Cleaned) (composesList: a set of scalars, an empty keyed list, a
-// list of maps with items; a set the repeat orders by "$setElementOrder": orderedSetComposes), a
+// of maps holding "$patch" (cleaned: elements.Repeat.Cleaned), and its items hold no map with deep (composesList: a set
+// of scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
+// orderedSetComposes), a
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
 // holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) bool {
@@ -186,8 +187,11 @@ func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) 
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if n := composedList(f.Element); n != nil && inLive && slices.Contains(cleaned, n.ID) && composesList(n, lv) {
-			return false // (a leaf lacking maps holding "$patch" the patch holds there is not merged in Phase 2)
+		if n := composedList(f.Element); n != nil && inLive && (slices.Contains(cleaned, n.ID) || (deep && holdsMaps(n))) &&
+			composesList(n, lv) {
+			// (Not merged in Phase 2: a leaf lacking maps holding "$patch" the patch holds there, or one whose maps'
+			// fields from v may lie beyond the depth limit.)
+			return false
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
