@@ -110,13 +110,15 @@ func mergedInto(into, p value.Value) value.Value {
 // them as into data.
 func undirectedMaps(item value.Value) bool {
 	for _, f := range item.Fields() {
-		if f.Value.IsMap() && (slices.ContainsFunc(f.Value.Fields(), func(g value.Field) bool { return strings.HasPrefix(g.Key, "$") }) ||
-			!undirectedMaps(f.Value)) {
+		if f.Value.IsMap() && (slices.ContainsFunc(f.Value.Fields(), dollarKeyed) || !undirectedMaps(f.Value)) {
 			return false
 		}
 	}
 	return true
 }
+
+// dollarKeyed reports whether f's key starts with "$".
+func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 
 // holdsMaps reports whether an item of leaf c's list holds a map: merged onto its outcome's list, the fields of that
 // outcome's maps below it lie a level deeper than the patch's values.

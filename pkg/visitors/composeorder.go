@@ -55,8 +55,8 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 			return false, nil
 		case directiveOf(t, k) || (!inP && !ordered[k]):
 		case ordered[k] && inV && !lv.IsList():
-			at := fieldpath.Path{fieldpath.Field(k)}
-			return true, &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()}
+			msg := smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()
+			return true, &elements.Error{Source: elements.Live, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
 		case ordered[k] && !inP:
 			if inV && !reordersField(p, t, k, lv) {
 				return false, nil // (v's list reordered, which may fail)
