@@ -13,9 +13,9 @@ import (
 // mergesKeyed reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv,
 // its member's outcome's list there, as mergedKeyed merges it: c has no directive but a "$setElementOrder" naming its
 // items in their order (keyedOrder), the schema merges the list by one merge key, each of c's items is a map holding
-// that key as a scalar, its other fields scalars, nulls or plain maps (plainFields); lv's items are
-// maps each holding the key as a scalar with no "$patch" but "delete", and no "$patch: delete" item of lv has a key c
-// names.
+// that key as a scalar, its other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding
+// the key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another,
+// the directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps).
 func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	if !c.HasLocal || !c.Local.IsList() || c.Local.Len() == 0 || len(c.Meta.MergeKey) != 1 || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) {
@@ -36,7 +36,7 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	for _, it := range lv.Items() {
 		d, directed := it.Get(smp.DirectiveKey)
 		k, _ := it.Get(key)
-		if (directed && (!isDelete(d) || named[scalarKey(k)])) || (named[scalarKey(k)] && !undirectedMaps(it)) {
+		if (directed && !isDelete(d)) || (named[scalarKey(k)] && !undirectedMaps(it)) {
 			return false
 		}
 	}
@@ -45,10 +45,9 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 
 // mergedKeyed is leaf c (mergesKeyed) merged onto lv as strategicpatch merges a patch's list of maps into another's:
 // each of c's items in turn merged into the first item of its key (mergedInto: its fields set over that item's, nulls
-// kept, maps merged), lv's
-// or, where lv has none, the first of c's items of that key, appended; then ordered as reordered orders it by c's
-// items, by the places of lv's items (an appended item after the keys named before it), and then so by c's
-// "$setElementOrder" where it has one.
+// kept, maps merged), lv's or, where lv has none, the first of c's items of that key, appended; then ordered as
+// reordered orders it by c's items, by the places of lv's items (an appended item after the keys named before it,
+// "$patch: delete" items last in each run), and then so by c's "$setElementOrder" where it has one.
 func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	key := c.Meta.MergeKey[0]
 	keyOf := func(it value.Value) value.ScalarKey {

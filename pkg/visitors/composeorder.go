@@ -12,16 +12,19 @@ import (
 )
 
 // A compose repeat item that orders by "$setElementOrder" a field it sets to other than a list fails merged into any
-// outcome, as the patches merged must order lists; which error a collation of it with that outcome as live gives
-// first depends on the outcome only through the fields before the ordered one (in name order: its "$" fields first),
-// which orderFails reads where they are plain enough to tell.
+// outcome, as the patches merged must order lists, and one ordering a field the outcome holds as other than a list
+// fails merged into that outcome; which error a collation of it with that outcome as live gives first depends on the
+// outcome only through the fields before the ordered one (in name order: its "$" fields first), which orderFails
+// reads where they are plain enough to tell.
 
 // orderFails returns the error collating compose mode's repeat item p (type t, a map holding no "$patch") with v, its
 // member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list
-// (known true); known is false where the error is not told so: p or v not maps, an order not a list, a field before
-// the ordered one that p sets to a map or a list (but a list of scalars merged by no strategy, taken whole, which
-// cannot fail), that v holds and p only orders, a "$" field p and v hold otherwise
-// (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
+// (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
+// maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
+// strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
+// a merged list Phase 2 merges onto v's, none of which fail: wholeScalars, wholeList, plainMap, composesField), that v
+// holds as a list p only orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys"
+// and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
 func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -64,7 +67,8 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
-		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !plainMap(t, k, pv):
+		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !plainMap(t, k, pv) &&
+			!(inV && composesField(p, t, k, lv)):
 			return false, nil
 		}
 	}
@@ -84,6 +88,32 @@ func wholeScalars(t *openapi.Type, k string, pv value.Value) bool {
 		}
 	}
 	return true
+}
+
+// wholeList reports whether pv, field k of compose mode's repeat item p (a map of type t), is a list the schema
+// declares a list merged by no strategy, for which p holds no directive: compose takes it whole whatever the outcome
+// holds there (as it stands, or less its maps holding "$patch" where the outcome lacks it), without error.
+func wholeList(p value.Value, t *openapi.Type, k string, pv value.Value) bool {
+	ft, meta := t.Child(k)
+	_, ordered := p.Get(smp.SetOrderPrefix + k)
+	_, deletes := p.Get(smp.DeletePrefix + k)
+	return pv.IsList() && ft.Kind == openapi.KindList && !elements.MergedList(ft, &meta) && !ordered && !deletes
+}
+
+// composesField reports whether field k of compose mode's repeat item p (a map of type t) is a merged list that a
+// collation of p with its member's outcome as live, lv that outcome's list there, merges without error, as Phase 2
+// merges it (composesList), given p's "$setElementOrder/<k>" (and no other directive for it).
+func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
+	pv, _ := p.Get(k)
+	ft, meta := t.Child(k)
+	n := elements.Node{Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
+	if _, deletes := p.Get(smp.DeletePrefix + k); deletes {
+		return false
+	}
+	if order, ordered := p.Get(smp.SetOrderPrefix + k); ordered {
+		n.Dirs = &elements.Directives{SetOrder: order, HasSetOrder: true}
+	}
+	return composesList(&n, lv)
 }
 
 // reordersField reports whether field k of a map of type t, which compose mode's repeat item p leaves out and orders

@@ -37,28 +37,30 @@ import (
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
-//     of scalars merged by no strategy, maps of such without "$" keys, lists it only orders that v holds as lists Phase
-//     2 reorders, fields v alone holds). A plain repeat (no "$patch" in it or its maps, its lists the schema merges by
-//     no strategy holding scalars or such maps), which Phase 1 collates onto a skeleton of its maps, each of them a map
-//     node and its other fields as without live (a merged list a leaf, less its maps holding "$patch": Repeat.Cleaned
-//     records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
-//     either), a merged list v holds as another kind and any other value as the patch holds it, null included, a "$"
-//     field v holds equal copied, a map merging onto v's map, and a merged list v holds as a list where its leaf holds
-//     the patch's list as it stands and Phase 2 orders it as that collation does (composeset.go: a set of distinct
-//     scalars of one class, without directives but a "$setElementOrder" naming its values in their order; an empty
-//     list of maps with one merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto
-//     v's maps each holding the key as a scalar, or v's distinct scalars, an empty list onto an empty one;
-//     composekeyed.go: a list of maps with one merge key and items, their other fields scalars, nulls or maps of such
-//     without "$" keys (merged field by field into v's item's), without directives but a "$setElementOrder" naming
-//     them in their order, onto v's maps each holding the key as a scalar, no "$patch" but "delete", none of a key the
-//     repeat names, those it names holding no "$" key in their maps; with Repeat.Deep, items without maps).
+//     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
+//     only orders that v holds as lists Phase 2 reorders, fields v alone holds). A plain repeat (no "$patch" in it or
+//     its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase 1 collates onto a
+//     skeleton of its maps, each of them a map node and its other fields as without live (a merged list a leaf, less
+//     its maps holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field
+//     v lacks as its node gives (no live there either; a map, the patch's as it stands: composedWhole), a merged list v
+//     holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal copied,
+//     a map merging onto v's map, and a merged list v holds as a list where its leaf holds the patch's list as it
+//     stands and Phase 2 orders it as that collation does (composeset.go: a set of distinct scalars of one class,
+//     without directives but a "$setElementOrder" naming its values in their order; an empty list of maps with one
+//     merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the
+//     key as a scalar, or v's distinct scalars, an empty list onto an empty one; composekeyed.go: a list of maps with
+//     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys (merged field by
+//     field into v's item's), without directives but a "$setElementOrder" naming them in their order, onto v's maps
+//     each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key the repeat names merged into
+//     as another, the directive kept), those it names holding no "$" key in their maps; with Repeat.Deep, items without
+//     maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
 //     other repeats: other merged lists of maps with items, lists holding "$patch" maps and sets repeating a value or
 //     of mixed classes that v holds as lists, a list v holds that the repeat orders with a value, a field ordered and
-//     set to other than a list after a list of maps, a list v holds that it only orders and Phase 2 does not reorder,
-//     or a merged list of the repeat) the front-end applies the item to v (Ordered.Reapply). Over the differential
-//     suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
+//     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
+//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
+//     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -297,15 +299,16 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
 // another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
-// outcome as live takes it: e's fields are maps of such fields, scalars, nulls, or lists merged by no strategy.
+// outcome as live takes it: e's fields are maps of such fields, scalars, nulls, lists merged by no strategy, or lists
+// it only orders by "$setElementOrder" (absent; the order copied as a "$" field).
 func composedWhole(e *elements.MapElement) bool {
 	if e.Ruled || e.Dirs != nil {
 		return false
 	}
 	for _, f := range e.Fields {
 		switch c := f.Element.(type) {
-		case *elements.AtomicElement:
-			if c.Dirs != nil || !c.HasLocal {
+		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
+			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) {
 				return false
 			}
 		case *elements.MapElement:
