@@ -14,7 +14,9 @@ import (
 // A patch list naming a merge key again (elements.Repeat, gate UniqueMergeKeys off) is applied as the API server
 // applies it: each later item of the key to the outcome of the ones before, or, where the server takes the patch's
 // list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
-//   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one.
+//   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one (in
+//     compose mode, collated onto a skeleton of its maps, its ordered lists naming a key twice keep their repeats at
+//     their places in the patch, as without live: Ordered.alone).
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
 //     empty a list it orders (elements.EmptyOrdered; its Err) fails so onto an outcome that holds no items there
@@ -81,6 +83,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
 		probe.Repeated(false)
 		err = mergeDirected(r.Element, v, r.Merges)
+	case v.IsNull() && o.Compose:
+		out, err = o.alone(r.Element)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
