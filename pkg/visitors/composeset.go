@@ -318,9 +318,10 @@ func (o Ordered) alone(e elements.Element) (elements.Outcome, error) {
 	return elements.Keep(value.MapFromSorted(fields)), nil
 }
 
-// orderedApart reports whether l is a list without live that names a key twice and is ordered by "$setElementOrder".
+// orderedApart reports whether l is a list without live and without rule that names a key twice and is ordered by
+// "$setElementOrder".
 func orderedApart(l *elements.ListElement) bool {
-	return !l.HasLive && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder
+	return !l.HasLive && !l.Ruled && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder
 }
 
 // holdsOrderedApart reports whether map m or a map of its fields, of no rule and no directive, holds an orderedApart
