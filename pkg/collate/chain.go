@@ -649,3 +649,18 @@ func emptyMapAt(e elements.Element, room int) bool {
 	}
 	return false
 }
+
+// nestsNear reports whether patch value v, room levels above the depth limit, holds a value at room levels below it or
+// deeper: collated with live, a field live holds below v's deepest map would lie beyond the limit (a Repeat's Deep, in
+// compose mode, where Phase 2 merges maps and lists of the item onto its member's outcome without depth checks).
+func nestsNear(v value.Value, room int) bool {
+	switch {
+	case room < 1:
+		return true
+	case v.IsMap():
+		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return nestsNear(f.Value, room-1) })
+	case v.IsList():
+		return slices.ContainsFunc(v.Items(), func(it value.Value) bool { return nestsNear(it, room-1) })
+	}
+	return false
+}

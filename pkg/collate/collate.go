@@ -202,6 +202,9 @@ type collator struct {
 	// repeat is the Repeat whose tree is being collated (repeats; nil elsewhere): directive maps record their nodes
 	// onto a map in it (ontoMap).
 	repeat *elements.Repeat
+	// composed is compose mode's Repeat whose tree is being collated (repeats; nil elsewhere): a leaf holding the
+	// patch's value less maps holding "$patch" records its node in it (whole: elements.Repeat.Cleaned).
+	composed *elements.Repeat
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
@@ -780,23 +783,24 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer, outerEmpty := c.repeat, c.emptyOrder
+		outer, outerEmpty, outerComposed := c.repeat, c.emptyOrder, c.composed
 		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
-			c.repeat = nil
+			c.repeat, c.composed = nil, r
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
 		if r.Err != nil && s.HasLive {
 			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
-			s.Live, s.HasLive = value.Null, false
+			s.Live, s.HasLive, r.Cleaned = value.Null, false, nil
 			r.Element, r.Err = c.patchNode(s, depth+1)
 		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
-			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1)
+			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1) ||
+				(c.opts.Compose && nestsNear(local[r.Pos], c.opts.MaxDepth-(depth+1)))
 		}
-		c.repeat, c.emptyOrder = outer, outerEmpty
+		c.repeat, c.emptyOrder, c.composed = outer, outerEmpty, outerComposed
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}

@@ -93,8 +93,10 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 
 // whole builds s as a leaf holding patch value v whole: as it stands, or, if clean, as clean returns it (s holding no
 // value if clean drops it). A patch's data is cleaned outside compose mode (clean: !c.opts.Compose).
+// In a compose repeat's tree, a leaf whose value clean changed (maps holding "$patch" dropped) has its node recorded in
+// the Repeat (elements.Repeat.Cleaned): its value is not the patch's as it stands.
 func (c *collator) whole(s *elements.Node, v value.Value, depth int, clean bool) (elements.Element, error) {
-	keep := true
+	keep, raw := true, v
 	if clean {
 		var err error
 		if v, keep, err = c.clean(s, v, s.Type, depth); err != nil {
@@ -104,7 +106,11 @@ func (c *collator) whole(s *elements.Node, v value.Value, depth int, clean bool)
 	if s.Local = v; !keep {
 		s.Values = elements.Values{}
 	}
-	return build(c, &c.atomics, s), nil
+	leaf := build(c, &c.atomics, s)
+	if clean && c.composed != nil && (!keep || !value.Equal(raw, v)) {
+		c.composed.Cleaned = append(c.composed.Cleaned, leaf.ID)
+	}
+	return leaf, nil
 }
 
 // patchMap builds the node of a patch map (that fits the schema).

@@ -230,10 +230,10 @@ type Item struct {
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item holding no "$patch" whose
 // maps hold none either has its maps alone for live, each then a map node, its fields nodes of their own: a merged
-// list among them a leaf holding the patch's list, which Phase 2 merges onto the outcome's list where it can order it
-// so), at the item's depth; outside compose mode its merged lists are paired with those of the member's tree or of an
-// earlier repeat's of its key, whose outcome it is applied to (Chain). Err is the
-// error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
+// list among them a leaf holding the patch's list, less its maps holding "$patch" (Cleaned), which Phase 2 merges onto
+// the outcome's list where it can order it so), at the item's depth; outside compose mode its merged lists are paired
+// with those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is
+// the error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
 // merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which
 // applying it to an outcome that holds items there does not give. Both are unset in a member order (order.Apart's
 // entries of ID alone, Pos -1).
@@ -245,8 +245,9 @@ type Repeat struct {
 	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
 	Fails bool
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
-	// fields there, their depth is beyond the limit, an error. In compose mode, an item Element holds whole (an atomic
-	// node) is Deep where its fields lie beyond the limit.
+	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
+	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
+	// beyond.
 	Deep bool
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
@@ -256,6 +257,11 @@ type Repeat struct {
 	// Merges holds the IDs of the nodes Element's tree holds for its "$patch: merge" maps (dropped without live): where
 	// the outcome the repeat is applied to holds a map there, the repeat fails, as maps merge without that directive.
 	Merges []int32
+	// Cleaned holds, in compose mode, the IDs of the leaves of Element's tree whose value is the patch's less the maps
+	// holding "$patch" it holds there (a merged list's "$patch: delete" items among them), as a collation where the
+	// outcome lacks the field takes it: where that outcome holds a list, the patch's value as it stands tells, not the
+	// leaf's. Nil without one.
+	Cleaned []int32
 }
 
 // EmptyOrdered reports whether n, of a Repeat's tree, is a list the repeat holds empty and orders by

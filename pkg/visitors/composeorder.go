@@ -12,16 +12,19 @@ import (
 )
 
 // A compose repeat item that orders by "$setElementOrder" a field it sets to other than a list fails merged into any
-// outcome, as the patches merged must order lists; which error a collation of it with that outcome as live gives
-// first depends on the outcome only through the fields before the ordered one (in name order: its "$" fields first),
-// which orderFails reads where they are plain enough to tell.
+// outcome, as the patches merged must order lists, and one ordering a field the outcome holds as other than a list
+// fails merged into that outcome; which error a collation of it with that outcome as live gives first depends on the
+// outcome only through the fields before the ordered one (in name order: its "$" fields first), which orderFails
+// reads where they are plain enough to tell.
 
 // orderFails returns the error collating compose mode's repeat item p (type t, a map holding no "$patch") with v, its
 // member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list
-// (known true); known is false where the error is not told so: p or v not maps, an order not a list, a field before
-// the ordered one that p sets to a map or a list (but a list of scalars merged by no strategy, taken whole, which
-// cannot fail), that v holds and p only orders, a "$" field p and v hold otherwise
-// (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
+// (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
+// maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
+// strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
+// a merged list Phase 2 merges onto v's, none of which fail: wholeScalars, wholeList, plainMap, composesField), that v
+// holds as a list p only orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys"
+// and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
 func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -38,6 +41,9 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 			ordered[name] = true
 		}
 	}
+	if len(ordered) == 0 {
+		return false, nil
+	}
 	for _, k := range fieldNames(p, v, ordered) {
 		if _, meta := t.Child(k); meta.Rule != nil {
 			return false, nil
@@ -51,17 +57,18 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 			}
 			return false, nil
 		case directiveOf(t, k) || (!inP && !ordered[k]):
+		case ordered[k] && inV && !lv.IsList():
+			msg := smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()
+			return true, &elements.Error{Source: elements.Live, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
 		case ordered[k] && !inP:
-			if inV {
-				return false, nil // (v's list reordered)
+			if inV && !reordersField(p, t, k, lv) {
+				return false, nil // (v's list reordered, which may fail)
 			}
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
-			if inV && !lv.IsList() {
-				return true, &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()}
-			}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
-		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv):
+		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !plainMap(t, k, pv) &&
+			!(inV && composesField(p, t, k, lv)):
 			return false, nil
 		}
 	}
@@ -83,11 +90,68 @@ func wholeScalars(t *openapi.Type, k string, pv value.Value) bool {
 	return true
 }
 
+// wholeList reports whether pv, field k of compose mode's repeat item p (a map of type t), is a list the schema
+// declares a list merged by no strategy, for which p holds no directive: compose takes it whole whatever the outcome
+// holds there (as it stands, or less its maps holding "$patch" where the outcome lacks it), without error.
+func wholeList(p value.Value, t *openapi.Type, k string, pv value.Value) bool {
+	ft, meta := t.Child(k)
+	_, ordered := p.Get(smp.SetOrderPrefix + k)
+	_, deletes := p.Get(smp.DeletePrefix + k)
+	return pv.IsList() && ft.Kind == openapi.KindList && !elements.MergedList(ft, &meta) && !ordered && !deletes
+}
+
+// composesField reports whether field k of compose mode's repeat item p (a map of type t) is a merged list that a
+// collation of p with its member's outcome as live, lv that outcome's list there, merges without error, as Phase 2
+// merges it (composesList), given p's "$setElementOrder/<k>" (and no other directive for it).
+func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
+	pv, _ := p.Get(k)
+	ft, meta := t.Child(k)
+	n := elements.Node{Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
+	if _, deletes := p.Get(smp.DeletePrefix + k); deletes {
+		return false
+	}
+	if order, ordered := p.Get(smp.SetOrderPrefix + k); ordered {
+		n.Dirs = &elements.Directives{SetOrder: order, HasSetOrder: true}
+	}
+	return composesList(&n, lv)
+}
+
+// reordersField reports whether field k of a map of type t, which compose mode's repeat item p leaves out and orders
+// by its "$setElementOrder/<k>", is a list lv (the outcome's there) that a collation of p with that outcome as live
+// reorders without error, as Phase 2 reorders it (reorders).
+func reordersField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
+	order, _ := p.Get(smp.SetOrderPrefix + k)
+	ft, meta := t.Child(k)
+	n := elements.Node{Type: ft, Meta: meta, Dirs: &elements.Directives{SetOrder: order, HasSetOrder: true}}
+	return reorders(&n, lv)
+}
+
+// plainMap reports whether pv, field k of a map of type t, is a map a collation merges onto any value without error:
+// the schema gives the field a map (or no schema), and pv holds no "$" key and no field a merge rule decides, its
+// fields scalars, nulls, lists of scalars merged by no strategy (wholeScalars) and maps plain in turn. (Its nesting
+// within the depth limit is the repeat's: elements.Repeat.Deep.)
+func plainMap(t *openapi.Type, k string, pv value.Value) bool {
+	ft, meta := t.Child(k)
+	if !pv.IsMap() || meta.Rule != nil || (ft.Kind != openapi.KindUnknown && ft.Kind != openapi.KindStruct && ft.Kind != openapi.KindMap) {
+		return false
+	}
+	for _, f := range pv.Fields() {
+		if _, fm := ft.Child(f.Key); strings.HasPrefix(f.Key, "$") || fm.Rule != nil {
+			return false
+		}
+		if (f.Value.IsMap() || f.Value.IsList()) && !wholeScalars(ft, f.Key, f.Value) && !plainMap(ft, f.Key, f.Value) {
+			return false
+		}
+	}
+	return true
+}
+
 // composeFailure returns the error of orderFails for compose mode's Repeat r of item p (type t) merged into v, where
-// Phase 1 took its item whole (an atomic node: its fields collated so failed) and its fields lie within the depth
-// limit (not r.Deep); nil where there is none or it is not known.
+// Phase 1 collated it (taken whole, an atomic node, where its fields collated so failed; else onto a skeleton of its
+// maps, an outcome of another kind at a list it orders failing the collation with it as live) and its nodes lie within
+// the depth limit (not r.Deep); nil where there is none or it is not known.
 func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
-	if _, whole := r.Element.(*elements.AtomicElement); !whole || r.Err != nil || r.Deep {
+	if r.Element == nil || r.Err != nil || r.Deep {
 		return nil
 	}
 	if known, err := orderFails(p, t, v); known {

@@ -175,13 +175,13 @@ func mergeKeyOf(c *elements.Node) string {
 
 // reorders reports whether leaf c of compose mode's repeat tree leaves lv's items as they are and only orders
 // them, as reordered does: c is an empty list without directives the schema merges by one merge key, or a list the
-// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items, maps each
-// holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once), and the
-// order's entries are such maps (scalars).
+// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items (but for
+// an empty list: none, the outcome an empty list), maps each holding that key as a scalar with no "$patch" but
+// "delete" (for no key, scalars of one class, each once), and the order's entries are such maps (scalars).
 func reorders(c *elements.Node, lv value.Value) bool {
 	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
 	ordered := c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal && c.Dirs.SetOrder.IsList() && len(c.Meta.MergeKey) <= 1
-	if !(empty || ordered) || !lv.IsList() || lv.Len() == 0 || !elements.MergedList(c.Type, &c.Meta) {
+	if !(empty || ordered) || !lv.IsList() || (lv.Len() == 0 && !empty) || !elements.MergedList(c.Type, &c.Meta) {
 		return false
 	}
 	key := mergeKeyOf(c)
@@ -286,4 +286,54 @@ func scalarKey(x value.Value) value.ScalarKey {
 func isDelete(d value.Value) bool {
 	s, ok := d.AsString()
 	return ok && s == smp.DeleteValue
+}
+
+// alone walks compose mode's repeat tree e applied to nothing (its list's repeats apart where the list is taken whole):
+// as its tree is walked, but for a list in its maps whose own repeats stay apart and which it orders by
+// "$setElementOrder": as without live anywhere, strategicpatch keeping them at their places in the patch, though Phase
+// 1 collated the repeat onto a skeleton of its maps, whose live orders each after its key's member (order.ApartIn).
+func (o Ordered) alone(e elements.Element) (elements.Outcome, error) {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || m.Ruled || m.Dirs != nil || !holdsOrderedApart(m) {
+		return o.Walker.Walk(e)
+	}
+	fields := make([]value.Field, 0, len(m.Fields))
+	for _, f := range m.Fields {
+		var out elements.Outcome
+		var err error
+		if l, _ := f.Element.(*elements.ListElement); l != nil && orderedApart(l) {
+			in := o
+			in.unplaced = true
+			out, err = in.VisitList(l)
+		} else {
+			out, err = o.alone(f.Element)
+		}
+		if err != nil {
+			return elements.Absent, err
+		}
+		if out.Present {
+			fields = append(fields, value.Field{Key: f.Name, Value: out.Value})
+		}
+	}
+	return elements.Keep(value.MapFromSorted(fields)), nil
+}
+
+// orderedApart reports whether l is a list without live and without rule that names a key twice and is ordered by
+// "$setElementOrder".
+func orderedApart(l *elements.ListElement) bool {
+	return !l.HasLive && !l.Ruled && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder
+}
+
+// holdsOrderedApart reports whether map m or a map of its fields, of no rule and no directive, holds an orderedApart
+// list.
+func holdsOrderedApart(m *elements.MapElement) bool {
+	return slices.ContainsFunc(m.Fields, func(f elements.Field) bool {
+		switch c := f.Element.(type) {
+		case *elements.ListElement:
+			return orderedApart(c)
+		case *elements.MapElement:
+			return !c.Ruled && c.Dirs == nil && holdsOrderedApart(c)
+		}
+		return false
+	})
 }

@@ -215,6 +215,9 @@ type Ordered struct {
 	// listLive says the list's live, which its node lacks, is a list: a repeat's "$patch: replace" list naming a key
 	// twice, merged onto a member's outcome holding a list there (repeat.go).
 	listLive bool
+	// unplaced says the list's repeats keep their places in the patch though its parent holds live: a compose repeat's
+	// list applied to nothing, its parent a map of the skeleton Phase 1 collated it onto (repeat.go, Ordered.alone).
+	unplaced bool
 	// directed holds the nodes of the repeat being merged onto its member's outcome that its directive maps are where that
 	// outcome holds a map (elements.Repeat.Onto; repeat.go).
 	directed map[int32]elements.Element
@@ -309,8 +312,8 @@ func (o Ordered) visit(e elements.Element, items, extra []elements.Item) (elemen
 func (o Ordered) apart(e *elements.ListElement, outs []elements.Outcome, ord []int) (elements.Outcome, error) {
 	var list []value.Value
 	entries := order.Apart(e, ord)
-	if o.parentLive {
-		entries = order.ApartIn(e, ord, true)
+	if o.parentLive || o.unplaced {
+		entries = order.ApartIn(e, ord, o.parentLive)
 	}
 	if o.listLive {
 		entries = order.ApartOnto(e, ord)

@@ -1,0 +1,70 @@
+package patch_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// FuzzComposeRepeat composes, with every gate off, a first patch holding a Pod's container v (named "c") with a
+// second naming "c" twice, its repeat p: Compose merges p onto the outcome of v and the second's first item, from
+// the patches' tree where Phase 2 can (pkg/visitors: composeFits, composeFailure), else by collating it again. The
+// same merge made as two Composes, the second's items one at a time (no key named twice), must give the same object,
+// or both fail with an *elements.Error.
+func FuzzComposeRepeat(f *testing.F) {
+	for _, c := range [][2]string{
+		{`{"env":[{"name":"E","valueFrom":{"secretKeyRef":{"key":"k","name":"s"}}},{"name":"F","value":"1"}]}`,
+			`{"env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"},"secretKeyRef":{"optional":true,"name":null}}},{"name":"E","value":"2"}]}`},
+		{`{"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"ports":[{"containerPort":80}]}`,
+			`{"env":[{"name":"A","$patch":"delete"}],"tty":true}`},
+		{`{"env":[{"name":"A","value":"1"}],"ports":[{"containerPort":80}]}`,
+			`{"$setElementOrder/env":[{"name":"A"}],"$setElementOrder/ports":[{"containerPort":80}],"ports":null}`},
+		{`{"resources":{"limits":{"cpu":"1"}},"volumeMounts":[{"mountPath":"/m","name":"v"}],"ports":null}`,
+			`{"$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"resources":{"limits":{"cpu":null}},"volumeMounts":null}`},
+		{`{"env":[],"args":["a"],"finalizers":["x"]}`, `{"env":[],"args":["b"],"$setElementOrder/ports":[{"containerPort":1}],"ports":[{"containerPort":1}]}`},
+	} {
+		f.Add([]byte(c[0]), []byte(`{"image":"i"}`), []byte(c[1]))
+	}
+	schema, err := openapi.Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+	if !ok {
+		f.Fatal("no Pod type")
+	}
+	f.Fuzz(func(t *testing.T, vDoc, firstItemDoc, pDoc []byte) {
+		limits := parse.Limits{MaxBytes: 1 << 14}
+		var items [3]value.Value
+		for i, doc := range [][]byte{vDoc, firstItemDoc, pDoc} {
+			if items[i], err = limits.Document(doc); err != nil || !items[i].IsMap() {
+				return
+			}
+			items[i] = items[i].With("name", value.String("c"))
+		}
+		containers := func(items ...value.Value) value.Value {
+			return value.MustMap().With("spec", value.MustMap().With("containers", value.List(items)))
+		}
+		first := containers(items[0])
+		got, err := patch.Compose(first, containers(items[1], items[2]), pod, features.Kubectl())
+		want, wantErr := patch.Compose(first, containers(items[1]), pod, features.Kubectl())
+		if wantErr == nil {
+			want, wantErr = patch.Compose(want, containers(items[2]), pod, features.Kubectl())
+		}
+		var ee *elements.Error
+		switch {
+		case err != nil && !errors.As(err, &ee):
+			t.Fatalf("error %T %v is not an *elements.Error", err, err)
+		case (err == nil) != (wantErr == nil):
+			t.Fatalf("with the repeat: %v %s; one item at a time: %v %s", err, got.JSON(), wantErr, want.JSON())
+		case err == nil && !value.Equal(got, want):
+			t.Fatalf("with the repeat: %s; one item at a time: %s", got.JSON(), want.JSON())
+		}
+	})
+}
