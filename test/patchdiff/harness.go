@@ -80,10 +80,15 @@ const (
 	// both lists and compares only the patch's (difftest.ConflictsAtDuplicates).
 	DuplicateItems
 	// OracleLeaksDirective: strategicpatch is wrong. Applying a patch
-	// whose list item is new to live and holds a nested "$patch: delete"
-	// item, it copies the item with the directive inside, so the deleted
-	// entry comes back (difftest.OracleLeaksDirective). ply's object equals
-	// strategicpatch's with those items dropped.
+	// whose list item is new to live, it copies the item raw, directives
+	// inside: a nested "$patch: delete" item, so the deleted entry comes
+	// back; a list's "$patch: replace" item, decoded as an empty item; a
+	// field's "$patch" map, decoded as an empty map; and a later item of
+	// the key merged into that copy deletes such a map again, leaving it
+	// empty. ply applies them as in content live lacks (leakedDirectives):
+	// its object equals strategicpatch's with the delete items dropped, or
+	// with every map holding "$patch" dropped, but for empty maps, in items
+	// live lacks, of fields the patch deletes with the directive.
 	OracleLeaksDirective
 	// OracleCopiesUnchecked: strategicpatch is wrong. It checks a patch
 	// only where it merges it into live: below a field live lacks, and for
@@ -93,7 +98,12 @@ const (
 	// accepted there while the same patch fails where it is merged. ply
 	// rejects the bad part wherever it is; the class requires ply's error
 	// to be a patch error at a path where strategicpatch's raw result
-	// holds the patch's value verbatim, or nothing.
+	// holds the patch's value verbatim, or nothing, and strategicpatch to
+	// reject the patch where it merges that place (copiedUnchecked): below
+	// a replaced field, or on live with the place present, live's item and
+	// the patch's "$patch: delete" item of a key on the path left out
+	// where the patch names that key again, as strategicpatch deletes it
+	// before it merges.
 	OracleCopiesUnchecked
 	// OracleNoMetaBelowMap: strategicpatch cannot merge a patch into an
 	// object or list held by a map of objects or a free-form object (it
@@ -292,54 +302,8 @@ func oracleApply(t *difftest.Target, live []byte, p []byte) (stored, raw value.V
 func Run(t *difftest.Target, c Case) (o Outcome) {
 	o = Outcome{Case: c}
 	defer func() {
-		if !o.Class.Failed() {
-			return
-		}
-		var ee *elements.Error
-		if o.Class == PlyErrorOnly && c.Mode == ApplyDirectives && errors.As(o.PlyErr, &ee) && ee.Source == elements.Patch {
-			// strategicpatch copied (or dropped) the patch's value at the
-			// bad place instead of merging it, and rejects the same patch
-			// where it merges that place: on live with the place present,
-			// or never, below a field it replaces whole.
-			pv, _ := difftest.Lookup(c.Patch, ee.Path)
-			pv, _ = difftest.ServerNormalize(withoutDirectiveMaps(pv))
-			rv, in := difftest.Lookup(o.OracleRaw, ee.Path)
-			if rv, _ = difftest.ServerNormalize(rv); !in || value.Equal(rv, pv) {
-				if replacedBy(t.Root, ee.Path) {
-					o.Class = OracleCopiesUnchecked
-					return
-				}
-				raw, _ := difftest.Lookup(c.Patch, ee.Path)
-				if probe, ok := present(c.Live, ee.Path, raw); ok {
-					if _, _, err := oracleApply(t, probe.JSON(), c.Patch.JSON()); err != nil {
-						o.Class = OracleCopiesUnchecked
-						return
-					}
-				}
-			}
-		}
-		if o.Class == OracleErrorOnly && (strings.Contains(o.OracleErr.Error(), "expected kind, but got map") ||
-			strings.Contains(o.OracleErr.Error(), "expected slice, but got map")) {
-			o.Class = OracleNoMetaBelowMap
-			return
-		}
-		if o.Class == ObjectMismatch {
-			if leaked, ok := difftest.DropLeakedDeletes(o.OracleRaw); ok {
-				if norm, _ := difftest.ServerNormalize(leaked); value.Equal(norm, o.PlyObject) {
-					o.Class = OracleLeaksDirective
-				}
-			}
-		}
-		// With PatchDeleteRemovesMap off ply leaves the empty map too: no
-		// difference to excuse.
-		if o.Class == ObjectMismatch && c.Mode == ApplyDirectives && t.Gates.Enabled(features.PatchDeleteRemovesMap) {
-			if deleted := deletedMapFields(c.Patch, nil); len(deleted) > 0 && equalButDeletedMaps(o.OracleObject, o.PlyObject, deleted) {
-				o.Class = OracleEmptiesDeletedMap
-			}
-		}
-		// A conflict ply finds only at atomic lists holding two equal items.
-		if o.Class == ConflictExtra && difftest.ConflictsAtDuplicates(c.Local, c.Live, o.PlyErr) {
-			o.Class = DuplicateItems
+		if o.Class.Failed() {
+			o.Class = knownClass(t, c, &o)
 		}
 	}()
 	switch c.Mode {
@@ -353,6 +317,221 @@ func Run(t *difftest.Target, c Case) (o Outcome) {
 		o.Class, o.PlyErr = PlyErrorOnly, fmt.Errorf("patchdiff: unknown mode %q", c.Mode)
 	}
 	return o
+}
+
+// knownClass returns the class of o, a failed case c of target t: a
+// known difference from strategicpatch where its defect shows exactly,
+// else o's class.
+func knownClass(t *difftest.Target, c Case, o *Outcome) Class {
+	var ee *elements.Error
+	if o.Class == PlyErrorOnly && c.Mode == ApplyDirectives && errors.As(o.PlyErr, &ee) && ee.Source == elements.Patch &&
+		copiedUnchecked(t, c, o.OracleRaw, ee.Path) {
+		return OracleCopiesUnchecked
+	}
+	if o.Class == OracleErrorOnly && (strings.Contains(o.OracleErr.Error(), "expected kind, but got map") ||
+		strings.Contains(o.OracleErr.Error(), "expected slice, but got map")) {
+		return OracleNoMetaBelowMap
+	}
+	if o.Class == ObjectMismatch && leakedDirectives(c, t.Root, o.OracleRaw, o.PlyObject) {
+		return OracleLeaksDirective
+	}
+	// With PatchDeleteRemovesMap off ply leaves the empty map too: no
+	// difference to excuse.
+	if o.Class == ObjectMismatch && c.Mode == ApplyDirectives && t.Gates.Enabled(features.PatchDeleteRemovesMap) {
+		if deleted := deletedMapFields(c.Patch, nil); len(deleted) > 0 && equalButDeletedMaps(o.OracleObject, o.PlyObject, deleted) {
+			return OracleEmptiesDeletedMap
+		}
+	}
+	// A conflict ply finds only at atomic lists holding two equal items.
+	if o.Class == ConflictExtra && difftest.ConflictsAtDuplicates(c.Local, c.Live, o.PlyErr) {
+		return DuplicateItems
+	}
+	return o.Class
+}
+
+// leakedDirectives reports whether ply's object equals strategicpatch's raw
+// result (raw) once the directives strategicpatch copied into content live
+// lacks are applied as ply applies them there: the list items carrying
+// "$patch": "delete" dropped (difftest.DropLeakedDeletes), or else every
+// map holding "$patch" dropped, a list's "$patch": "replace" item and a
+// field's "$patch" map alike (withoutDirectiveMaps; docs/patches.md:
+// content live lacks is cleaned), and the empty maps that a later item of
+// the key leaves where it deletes such a copied map again (emptiedInNew).
+// Only a raw result holding such a directive, or an empty map in an item
+// live lacks, can match: strategicpatch leaves neither where it merges.
+func leakedDirectives(c Case, root *openapi.Type, raw, ply value.Value) bool {
+	if leaked, ok := difftest.DropLeakedDeletes(raw); ok {
+		if norm, _ := difftest.ServerNormalize(leaked); value.Equal(norm, ply) {
+			return true
+		}
+	}
+	norm, _ := difftest.ServerNormalize(withoutDirectiveMaps(raw))
+	if !value.Equal(withoutDirectiveMaps(raw), raw) && value.Equal(norm, ply) {
+		return true
+	}
+	deleted := deletedMapFields(c.Patch, nil)
+	return len(deleted) > 0 && emptiedInNew(norm, ply, c.Live, root, nil, deleted, false)
+}
+
+// emptiedInNew reports whether oracle equals ply but for fields oracle
+// holds as empty maps where ply lacks them, each named in deleted and in a
+// list item live lacks (isNew): strategicpatch appends a patch item live
+// lacks raw, a field's "$patch": "delete" map inside, and a later item of
+// the key deletes that map again, leaving it empty. live is live's value
+// at the same place, t its type, key the merge key when it is a list.
+func emptiedInNew(oracle, ply, live value.Value, t *openapi.Type, key []string, deleted map[string]bool, isNew bool) bool {
+	switch {
+	case oracle.IsMap() && ply.IsMap():
+		matched := 0
+		for _, f := range oracle.Fields() {
+			pv, ok := ply.Get(f.Key)
+			if !ok {
+				if !isNew || !deleted[f.Key] || !f.Value.IsMap() || f.Value.Len() != 0 {
+					return false
+				}
+				continue
+			}
+			matched++
+			ct, meta := t.Child(f.Key)
+			var lv value.Value
+			if live.IsMap() {
+				lv, _ = live.Get(f.Key)
+			}
+			if !emptiedInNew(f.Value, pv, lv, ct, meta.MergeKey, deleted, isNew) {
+				return false
+			}
+		}
+		return matched == ply.Len()
+	case oracle.IsList() && ply.IsList() && len(key) > 0:
+		a, b := oracle.Items(), ply.Items()
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			lv, inLive := liveItem(live, a[i], key)
+			if !emptiedInNew(a[i], b[i], lv, t.Item(), nil, deleted, isNew || !inLive) {
+				return false
+			}
+		}
+		return true
+	}
+	return value.Equal(oracle, ply)
+}
+
+// liveItem returns the first item of list live holding item's values of
+// the merge key's fields.
+func liveItem(live, item value.Value, key []string) (value.Value, bool) {
+	if !live.IsList() {
+		return value.Null, false
+	}
+	for _, it := range live.Items() {
+		if !slices.ContainsFunc(key, func(k string) bool {
+			a, ina := it.Get(k)
+			b, inb := item.Get(k)
+			return ina != inb || !value.Equal(a, b)
+		}) {
+			return it, true
+		}
+	}
+	return value.Null, false
+}
+
+// copiedUnchecked reports whether strategicpatch copied (or dropped) the
+// patch's value at path p, where ply reports a patch error, instead of
+// merging it (raw: strategicpatch's raw result), and rejects the same
+// patch where it merges that place: below a field it replaces whole, or on
+// live with the place present. Where the patch deletes an item on p with a
+// "$patch": "delete" item of its key (a patch naming the key again),
+// strategicpatch deletes before it merges, so the item's data reaches it
+// as new; the probe is then live without that item and the patch without
+// the delete (undeleted), as strategicpatch has them when it merges.
+func copiedUnchecked(t *difftest.Target, c Case, raw value.Value, p fieldpath.Path) bool {
+	pv, _ := difftest.Lookup(c.Patch, p)
+	pv, _ = difftest.ServerNormalize(withoutDirectiveMaps(pv))
+	rv, in := difftest.Lookup(raw, p)
+	if rv, _ = difftest.ServerNormalize(rv); in && !value.Equal(rv, pv) {
+		return false
+	}
+	if replacedBy(t.Root, p) {
+		return true
+	}
+	at, _ := difftest.Lookup(c.Patch, p)
+	rejects := func(live, patch value.Value) bool {
+		probe, ok := present(live, p, at)
+		if !ok {
+			return false
+		}
+		_, _, err := oracleApply(t, probe.JSON(), patch.JSON())
+		return err != nil
+	}
+	if rejects(c.Live, c.Patch) {
+		return true
+	}
+	live, patch, deleted := undeleted(c.Live, c.Patch, p)
+	return deleted && rejects(live, patch)
+}
+
+// undeleted returns live and patch without, at each keyed list on path p,
+// the patch's "$patch": "delete" items of the path's key and live's items
+// of that key; deleted reports whether there was such a delete item.
+func undeleted(live, patch value.Value, p fieldpath.Path) (_, _ value.Value, deleted bool) {
+	if len(p) == 0 {
+		return live, patch, false
+	}
+	e := p[0]
+	switch {
+	case e.Kind == fieldpath.FieldElement && patch.IsMap():
+		pv, ok := patch.Get(e.Field)
+		if !ok {
+			return live, patch, false
+		}
+		lv, inLive := live.Get(e.Field)
+		nl, np, d := undeleted(lv, pv, p[1:])
+		if inLive && live.IsMap() {
+			live = live.With(e.Field, nl)
+		}
+		return live, patch.With(e.Field, np), d
+	case e.Kind == fieldpath.KeyElement && patch.IsList():
+		pitems := slices.DeleteFunc(slices.Clone(patch.Items()), func(it value.Value) bool {
+			d, _ := it.Get("$patch")
+			s, _ := d.AsString()
+			return it.IsMap() && s == "delete" && keyMatches(it, e.Key)
+		})
+		deleted = len(pitems) < patch.Len()
+		var litems []value.Value
+		if live.IsList() {
+			litems = slices.Clone(live.Items())
+			if deleted {
+				litems = slices.DeleteFunc(litems, func(it value.Value) bool { return keyMatches(it, e.Key) })
+			}
+		}
+		pi := slices.IndexFunc(pitems, func(it value.Value) bool { return keyMatches(it, e.Key) })
+		if pi >= 0 {
+			li := slices.IndexFunc(litems, func(it value.Value) bool { return keyMatches(it, e.Key) })
+			var lv value.Value
+			if li >= 0 {
+				lv = litems[li]
+			}
+			nl, np, d := undeleted(lv, pitems[pi], p[1:])
+			if li >= 0 {
+				litems[li] = nl
+			}
+			pitems[pi], deleted = np, deleted || d
+		}
+		if live.IsList() {
+			live = value.List(litems)
+		}
+		return live, value.List(pitems), deleted
+	}
+	return live, patch, false
+}
+
+// keyMatches reports whether item it holds every field of merge key k.
+func keyMatches(it value.Value, k []fieldpath.KeyField) bool {
+	return slices.IndexFunc(k, func(kf fieldpath.KeyField) bool {
+		kv, in := it.Get(kf.Name)
+		return !in || !value.Equal(kv, kf.Value)
+	}) < 0
 }
 
 // twoWayOriginal is the original of the two-way modes: recorded, or live
@@ -817,12 +996,7 @@ func present(live value.Value, p fieldpath.Path, like value.Value) (value.Value,
 			live = value.List(nil)
 		}
 		items := slices.Clone(live.Items())
-		at := slices.IndexFunc(items, func(it value.Value) bool {
-			return slices.IndexFunc(e.Key, func(kf fieldpath.KeyField) bool {
-				kv, in := it.Get(kf.Name)
-				return !in || !value.Equal(kv, kf.Value)
-			}) < 0
-		})
+		at := slices.IndexFunc(items, func(it value.Value) bool { return keyMatches(it, e.Key) })
 		if at < 0 {
 			item := value.MustMap()
 			for _, kf := range e.Key {
