@@ -20,6 +20,8 @@ type trimCase struct {
 	Patch    string `json:"patch"`
 	// DuplicateKey marks an original naming a key twice in a map: ply refuses it, encoding/json keeps the last.
 	DuplicateKey bool `json:"duplicateKey"`
+	// PlyMessage marks an error both give, ply's in words of its own.
+	PlyMessage bool `json:"plyMessage"`
 }
 
 // trimCases are testdata/trim.yaml's cases.
@@ -52,6 +54,11 @@ var _ = Describe("StrategicMergePatch leaving out of the merge the fields the pa
 			}
 			want, wantErr := sp.StrategicMergePatch([]byte(c.Original), []byte(c.Patch), &appsv1.Deployment{})
 			Expect(string(got)).To(Equal(string(want)))
+			if c.PlyMessage {
+				Expect(err).To(HaveOccurred())
+				Expect(wantErr).To(HaveOccurred())
+				return
+			}
 			Expect(errText(err)).To(Equal(errText(wantErr)))
 		}, entries)
 })

@@ -18,8 +18,10 @@ import (
 // A field is reached when the patch's map at its place names it, as a key or in a list directive
 // ("$setElementOrder/<key>", "$deleteFromPrimitiveList/<key>"). Fields are left out of the root object and of the
 // objects below it where the original and the patch both hold a map under a key the schema gives no patch strategy
-// (a plain merge of two maps keeps what the patch does not name), the schema a TypeCacher (cachesTypes); not where the
-// patch's map holds "$patch", "$retainKeys" or another "$" key than the list directives, nor in the items of lists.
+// (a plain merge of two maps keeps what the patch does not name), the schema a TypeCacher (cachesTypes), and in the
+// item of a list merged by key whose merge key holds the string an item of the patch's list (of at most trimMaxItems)
+// holds there (see list); not where the patch's map holds "$patch", "$retainKeys" or another "$" key than the list
+// directives.
 // A field left out is one whose key and value are written as strategicpatch writes them (canonical: compact, keys in
 // order, integers of at most 15 digits, strings of printable characters encoding/json writes unescaped); any other is
 // read and merged. The type built from the trimmed object is the one built from the whole, as the builder reads the
@@ -32,16 +34,20 @@ type trimmer struct {
 	places []trimmed
 	raws   scratch[rawField]
 	fields scratch[value.Field]
+	items  scratch[value.Value]
 	names  []string
 	out    []byte
 }
 
-// trimmed is one place fields were left out at: the map at key of place parent (the root: parent -1) and the fields
-// left out there, in key order.
+// trimmed is one place fields were left out at: the map at key of place parent (the root: parent -1), or (inList) the
+// item of the list at key whose merge key mergeKey holds item, and the fields left out there, in key order.
 type trimmed struct {
-	parent int
-	key    string
-	out    []rawField
+	parent   int
+	key      string
+	inList   bool
+	mergeKey string
+	item     string
+	out      []rawField
 }
 
 // rawField is a field left out: its key and its whole text, key and value, as strategicpatch writes them.
@@ -53,10 +59,11 @@ type rawField struct {
 // trimmers keeps the memory of finished calls' trimmers for the next ones.
 var trimmers = sync.Pool{New: func() any { return new(trimmer) }}
 
-// Bounds of a trimmer: the places it records (a patch reaching further keeps the rest of the object whole), the
-// nesting it reads (deeper text is read by package parse, whose limits apply), the output buffer it keeps.
+// Bounds of a trimmer: the places it records (a patch reaching further keeps the rest of the object whole), the items
+// of a patch's list whose items it trims in the original's list (a longer list is read whole), the nesting it reads (deeper text is read by package parse, whose limits apply), the output buffer it keeps.
 const (
 	trimMaxPlaces = 64
+	trimMaxItems  = 4
 	trimMaxDepth  = 100
 	trimMaxOut    = 1 << 20
 )
@@ -70,6 +77,7 @@ func (t *trimmer) release() {
 	t.names = t.names[:0]
 	t.raws.reset()
 	t.fields.reset()
+	t.items.reset()
 	if cap(t.out) > trimMaxOut {
 		t.out = nil
 	}
@@ -169,13 +177,117 @@ func (t *trimmer) member(i int, p value.Value, names []string, l Lookup, r jsonR
 		}
 	}
 	if named && pv.IsMap() && j < len(d) && d[j] == '{' && cachesTypes(l) {
-		if sub, meta, err := l.Struct(key); err == nil && len(meta.Strategies) == 0 && sub != nil {
+		if sub, meta, err := l.Struct(key); err == nil && noStrategy(meta) && sub != nil {
 			v, end, ok := t.object(j, pv, sub, r, at, key, depth+1)
+			return member{Field: value.Field{Key: key, Value: v}}, end, ok
+		}
+	}
+	if named && pv.IsList() && j < len(d) && d[j] == '[' && cachesTypes(l) {
+		if sub, meta, err := l.Slice(key); err == nil && slices.Contains(meta.Strategies, "merge") && meta.MergeKey != "" && sub != nil {
+			v, end, ok := t.list(j, pv, sub, meta.MergeKey, r, at, key, depth+1)
 			return member{Field: value.Field{Key: key, Value: v}}, end, ok
 		}
 	}
 	v, end, ok := t.whole(j, r, depth)
 	return member{Field: value.Field{Key: key, Value: v}}, end, ok
+}
+
+// list reads the list whose bracket is at offset i, at key of place parent and at depth, merged by mergeKey, patch p's
+// list there: each item read whole, but an item of the original whose merge key holds the string the merge key of
+// one item of p holds, read less the fields that item does not reach (object). It is read whole where p holds more
+// than trimMaxItems items (each item of the original is looked for among them), an item
+// that is no map, holds "$patch", or lacks a string merge key, or two items with one merge key, or the original two
+// items with a merge key p names.
+func (t *trimmer) list(i int, p value.Value, l Lookup, mergeKey string, r jsonReader, parent int, key string, depth int) (value.Value, int, bool) {
+	if p.Len() > trimMaxItems {
+		return t.whole(i, r, depth-1)
+	}
+	for k, it := range p.Items() {
+		mk, ok := it.Get(mergeKey)
+		name, isString := mk.AsString()
+		_, directive := it.Get("$patch")
+		if !it.IsMap() || !ok || !isString || directive || slices.ContainsFunc(p.Items()[:k], func(o value.Value) bool {
+			other, _ := o.Get(mergeKey)
+			s, _ := other.AsString()
+			return s == name
+		}) {
+			return t.whole(i, r, depth-1)
+		}
+	}
+	d := t.data
+	items := t.items.take(0)
+	i = skipSpace(d, i+1)
+	for more := i < len(d) && d[i] != ']'; more; {
+		var v value.Value
+		var end int
+		var ok bool
+		if pv, name, named := itemNamed(d, i, p, mergeKey); named {
+			if t.itemChild(parent, key, name) > 0 {
+				return value.Value{}, 0, false // (two items with one merge key)
+			}
+			at := len(t.places)
+			if v, end, ok = t.object(i, pv, l, r, parent, key, depth+1); !ok {
+				return value.Value{}, 0, false
+			}
+			if at < len(t.places) {
+				t.places[at].inList, t.places[at].mergeKey, t.places[at].item = true, mergeKey, name
+			}
+		} else if v, end, ok = t.whole(i, r, depth); !ok {
+			return value.Value{}, 0, false
+		}
+		items = appendItem(&t.items, items, v)
+		if i, more, ok = separator(d, end, ']'); !ok {
+			return value.Value{}, 0, false
+		}
+	}
+	if i >= len(d) {
+		return value.Value{}, 0, false
+	}
+	return value.List(items), i + 1, true
+}
+
+// itemNamed returns the item of patch list p whose merge key holds the string the merge key of the item at offset i
+// holds, if the item is an object written as strategicpatch writes it up to its merge key (canonicalValue, which
+// reads no further) and there is one, and that string.
+func itemNamed(d []byte, i int, p value.Value, mergeKey string) (value.Value, string, bool) {
+	name, ok := mergeKeyText(d, i, mergeKey)
+	if !ok {
+		return value.Value{}, "", false
+	}
+	for _, it := range p.Items() {
+		if other, _ := it.Get(mergeKey); other.Kind() == value.KindString {
+			if s, _ := other.AsString(); s == name {
+				return it, name, true
+			}
+		}
+	}
+	return value.Value{}, "", false
+}
+
+// mergeKeyText returns the string the object at offset i holds at mergeKey, if its members up to that one are written
+// as strategicpatch writes them and it is a string without escapes.
+func mergeKeyText(d []byte, i int, mergeKey string) (string, bool) {
+	if i >= len(d) || d[i] != '{' {
+		return "", false
+	}
+	for i++; i < len(d); i++ {
+		end, canonical := canonicalString(d, i)
+		if !canonical || end >= len(d) || d[end] != ':' {
+			return "", false
+		}
+		if string(d[i+1:end-1]) == mergeKey {
+			vend, canonical := canonicalString(d, end+1)
+			if !canonical {
+				return "", false
+			}
+			return sharedString(d[end+2 : vend-1]), true
+		}
+		var ok bool
+		if i, ok = canonicalValue(d, end+1, 0); !ok || i >= len(d) || d[i] != ',' {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // whole reads the value at offset i, at depth, whole, and returns it and the offset after it: a string without
@@ -223,6 +335,16 @@ func (t *trimmer) directiveNames(p value.Value) ([]string, bool) {
 	return t.names, true
 }
 
+// noStrategy reports whether meta gives no patch strategy (a Go struct's field without the tag has one empty one).
+func noStrategy(meta Meta) bool {
+	for _, s := range meta.Strategies {
+		if s != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // cachesTypes reports whether l keeps what it is asked (a TypeCacher, package strategicpatch's look-ups of a Go type):
 // the trimmer asks it for the keys it descends into, which the schema builder asks again; another Lookup is asked each
 // key once, the builder's look-ups alone, and only the root is trimmed.
@@ -254,4 +376,12 @@ func appendRaw(s *scratch[rawField], fields []rawField, f rawField) []rawField {
 		fields = append(s.take(max(8, 2*len(fields))), fields...)
 	}
 	return append(fields, f)
+}
+
+// appendItem is appendField for list items.
+func appendItem(s *scratch[value.Value], items []value.Value, v value.Value) []value.Value {
+	if len(items) == cap(items) {
+		items = append(s.take(max(8, 2*len(items))), items...)
+	}
+	return append(items, v)
 }

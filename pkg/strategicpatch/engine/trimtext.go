@@ -56,14 +56,10 @@ func (t *trimmer) writeAt(b []byte, at int, result value.Value, written *int) ([
 		}
 		comma()
 		b = append(value.String(f.Key).AppendJSON(b), ':')
-		if child := t.child(at, f.Key); child > 0 {
-			var ok bool
-			if b, ok = t.writeAt(b, child, f.Value, written); !ok {
-				return b, false
-			}
-			continue
+		var ok bool
+		if b, ok = t.writeField(b, at, f, written); !ok {
+			return b, false
 		}
-		b = f.Value.AppendJSON(b)
 	}
 	for _, f := range out {
 		comma()
@@ -72,10 +68,64 @@ func (t *trimmer) writeAt(b []byte, at int, result value.Value, written *int) ([
 	return append(b, '}'), true
 }
 
+// writeField appends the value of field f of the result's map at place at to b: with the fields left out at the
+// places below it written back (writeAt), the items of a list among them.
+func (t *trimmer) writeField(b []byte, at int, f value.Field, written *int) ([]byte, bool) {
+	if child := t.child(at, f.Key); child > 0 {
+		return t.writeAt(b, child, f.Value, written)
+	}
+	first := t.firstItem(at, f.Key)
+	if first == 0 || !f.Value.IsList() {
+		return f.Value.AppendJSON(b), true
+	}
+	b = append(b, '[')
+	mergeKey := t.places[first].mergeKey
+	for i, it := range f.Value.Items() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		mk, _ := it.Get(mergeKey)
+		name, isString := mk.AsString()
+		child := 0
+		if it.IsMap() && isString {
+			child = t.itemChild(at, f.Key, name)
+		}
+		if child == 0 {
+			b = it.AppendJSON(b)
+			continue
+		}
+		var ok bool
+		if b, ok = t.writeAt(b, child, it, written); !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
+}
+
 // child returns the place of the map at key of place at, or 0 if none.
 func (t *trimmer) child(at int, key string) int {
 	for i := at + 1; i < len(t.places); i++ {
-		if t.places[i].parent == at && t.places[i].key == key {
+		if pl := &t.places[i]; pl.parent == at && pl.key == key && !pl.inList {
+			return i
+		}
+	}
+	return 0
+}
+
+// itemChild returns the place of the item whose merge key holds item of the list at key of place at, or 0 if none.
+func (t *trimmer) itemChild(at int, key, item string) int {
+	for i := at + 1; i < len(t.places); i++ {
+		if pl := &t.places[i]; pl.parent == at && pl.key == key && pl.inList && pl.item == item {
+			return i
+		}
+	}
+	return 0
+}
+
+// firstItem returns the first place of an item of the list at key of place at, or 0 if none.
+func (t *trimmer) firstItem(at int, key string) int {
+	for i := at + 1; i < len(t.places); i++ {
+		if pl := &t.places[i]; pl.parent == at && pl.key == key && pl.inList {
 			return i
 		}
 	}
