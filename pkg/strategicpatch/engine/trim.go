@@ -195,7 +195,8 @@ func (t *trimmer) member(i int, p value.Value, names []string, l Lookup, r jsonR
 // list reads the list whose bracket is at offset i, at key of place parent and at depth, merged by mergeKey, patch p's
 // list there: each item read whole, but an item of the original whose merge key holds the string the merge key of
 // one item of p holds, read less the fields that item does not reach (object). It is read whole where p holds more
-// than trimMaxItems items (each item of the original is looked for among them), an item
+// than trimMaxItems items (each item of the original is looked for among them), an item holding a map or a list (the
+// original item's text is read up to its merge key to find it, twice where the patch reaches it: see mergeKeyText), an item
 // that is no map, holds "$patch", or lacks a string merge key, or two items with one merge key, or the original two
 // items with a merge key p names.
 func (t *trimmer) list(i int, p value.Value, l Lookup, mergeKey string, r jsonReader, parent int, key string, depth int) (value.Value, int, bool) {
@@ -206,7 +207,7 @@ func (t *trimmer) list(i int, p value.Value, l Lookup, mergeKey string, r jsonRe
 		mk, ok := it.Get(mergeKey)
 		name, isString := mk.AsString()
 		_, directive := it.Get("$patch")
-		if !it.IsMap() || !ok || !isString || directive || slices.ContainsFunc(p.Items()[:k], func(o value.Value) bool {
+		if !it.IsMap() || !ok || !isString || directive || !scalarsOnly(it) || slices.ContainsFunc(p.Items()[:k], func(o value.Value) bool {
 			other, _ := o.Get(mergeKey)
 			s, _ := other.AsString()
 			return s == name
@@ -244,6 +245,16 @@ func (t *trimmer) list(i int, p value.Value, l Lookup, mergeKey string, r jsonRe
 		return value.Value{}, 0, false
 	}
 	return value.List(items), i + 1, true
+}
+
+// scalarsOnly reports whether map m holds no map or list.
+func scalarsOnly(m value.Value) bool {
+	for _, f := range m.Fields() {
+		if f.Value.IsMap() || f.Value.IsList() {
+			return false
+		}
+	}
+	return true
 }
 
 // itemNamed returns the item of patch list p whose merge key holds the string the merge key of the item at offset i
