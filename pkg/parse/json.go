@@ -115,15 +115,16 @@ func carveItems(slab *[]value.Field, n int) []value.Value {
 const slabLimit = 8192
 
 // size makes the slab as large as data can need, counted from its bytes
-// (a pass that costs a fraction of the scan), so that a document's maps
+// from sc.pos on (a pass that costs a fraction of the scan), so that a document's maps
 // and lists cost one allocation: a map has at most one field per
 // ':', a list at most one item per ',' that no map field accounts for,
 // plus one per list. Characters inside strings skew the estimates either
 // way; a short one is still correct (carve grows), a long one wastes only
 // capacity.
 func (sc *jsonScanner) size(a *Arena) {
-	colons, lists := bytes.Count(sc.data, []byte{':'}), bytes.Count(sc.data, []byte{'['})
-	items := bytes.Count(sc.data, []byte{','}) + lists + bytes.Count(sc.data, []byte{'{'}) - colons
+	d := sc.data[sc.pos:]
+	colons, lists := bytes.Count(d, []byte{':'}), bytes.Count(d, []byte{'['})
+	items := bytes.Count(d, []byte{','}) + lists + bytes.Count(d, []byte{'{'}) - colons
 	// Two items take one field's room, and a list of an odd number wastes
 	// half a field. A colon inside a string (images "nginx:1.25",
 	// timestamps) counts as a field and takes an item off: room for one

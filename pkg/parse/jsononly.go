@@ -2,7 +2,9 @@ package parse
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
+	"unsafe"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -45,4 +47,31 @@ func (l Limits) jsonDocument(data []byte, owned bool, a *Arena) (value.Value, er
 // either without copying it. It saves the copy of the input, the largest allocation of reading JSON.
 func (l Limits) JSONDocumentSharedIn(a *Arena, data []byte) (value.Value, error) {
 	return l.jsonDocument(data, true, a)
+}
+
+// JSONValueSharedIn reads the one JSON value that starts at offset start of data, as JSONDocumentSharedIn reads a
+// document (its maps and lists in a's memory, its strings sharing data's), and returns it and the offset after it:
+// what follows it is left to the caller, which reads the text around the values it takes from it. Limits apply as for
+// a document: MaxBytes to data whole, MaxDepth and MaxListItems to the value. Any error is an *Error.
+func (l Limits) JSONValueSharedIn(a *Arena, data []byte, start int) (value.Value, int, error) {
+	l = l.withDefaults()
+	if len(data) > l.MaxBytes {
+		return value.Null, 0, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
+	}
+	if start < 0 || start >= len(data) {
+		return value.Null, 0, &Error{Msg: "expected a JSON value"}
+	}
+	sc := scanners.Get().(*jsonScanner)
+	defer sc.release()
+	sc.data, sc.limits, sc.pos = data, l, start
+	sc.text = unsafe.String(unsafe.SliceData(data), len(data))
+	sc.size(a)
+	v, ok := sc.value(0)
+	switch {
+	case ok:
+		return value.Bounded(v, l.MaxDepth), sc.pos, nil
+	case sc.err != nil:
+		return value.Null, 0, sc.err
+	}
+	return value.Null, 0, jsonSyntaxError(data, start, sc.lines(), errors.New("syntax"), 1)
 }

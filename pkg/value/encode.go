@@ -26,6 +26,9 @@ func (v Value) JSON() []byte {
 	return out
 }
 
+// AppendJSON appends v to b as JSON writes it (compact, map keys in sorted order) and returns the extended slice.
+func (v Value) AppendJSON(b []byte) []byte { return appendCompact(b, v) }
+
 // scratch holds JSON's buffers; one grown past maxScratch is not kept.
 var scratch sync.Pool
 

@@ -15,12 +15,44 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 		p = []byte("{}")
 	}
 	return inArena(func(r jsonReader) ([]byte, error) {
+		if o.Gates == nil && r.arena != nil {
+			if out, ok := o.applyJSONTrimmed(original, p, l, r); ok {
+				return out, nil
+			}
+		}
 		vs, err := readAll(r.object, original, p)
 		if err != nil {
 			return nil, err
 		}
 		return o.applyJSON(vs[0], vs[1], l)
 	})
+}
+
+// applyJSONTrimmed is ApplyJSON with every feature gate off (strategicpatch's merge), merging original less the fields
+// p does not reach, which are written back into the result as the text they are (see trimmer); false where the
+// trimmer leaves none out or cannot read original so, where a document is not read (ApplyJSON reads them again for
+// the error) or the merge fails (the whole merge gives the error), or where the result does not take them back.
+func (o Options) applyJSONTrimmed(original, p []byte, l Lookup, r jsonReader) ([]byte, bool) {
+	pv, err := r.object(p)
+	if err != nil {
+		return nil, false
+	}
+	t := trimmers.Get().(*trimmer)
+	defer t.release()
+	trimmed, any := t.root(original, pv, l, r)
+	if !any {
+		return nil, false
+	}
+	s, _, err := schemaOf(l, merging, trimmed, pv)
+	if err != nil {
+		return nil, false
+	}
+	out, release, err := o.applyReused(s, trimmed, pv)
+	if err != nil {
+		return nil, false
+	}
+	defer release()
+	return t.write(out)
 }
 
 // ApplyMap is Apply on objects held as Go values (StrategicMergeMapPatchUsingLookupPatchMeta); neither is modified.
