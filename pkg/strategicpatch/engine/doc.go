@@ -15,8 +15,11 @@
 // Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
 // objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
 //
-// ApplyMap converts to ply's values only what the patch reaches: the fields a patch map does not name, and the items of
-// a list merged by key that the patch's list does not name, are original's Go values in the result. Such an item is
+// ApplyMap converts to ply's values only what the patch reaches, found by the patch's names (never by a look at every
+// field of a map the patch merges into): the fields a patch map does not name, and the items of a list merged by key
+// that the patch's list does not name, are original's Go values in the result, and so is a value the merge carries
+// through unchanged (the very value converted); a map of the result where something was left out is a copy of
+// original's (what was left out in it as it is) with the fields the merge changed replaced. An item left out is
 // merged as a placeholder holding its merge key and its values at the keys the patch's objects there name (what the
 // merge and the schema builder read of it). The result is always the one converting original whole gives, because
 // two things hold: the schema builder gives the scoped values the type it gives original whole (it reads an object's
@@ -29,7 +32,8 @@
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
-// ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original), and none
+// ApplyMap's, which holds original's values the patch does not reach or the merge leaves unchanged (strategicpatch's
+// result is original), and none
 // refers to the memory the calls keep for the next ones (documents read into a pooled parse.Arena, scratch memory of
 // the schema builder and of ApplyMap's conversion, ThreeWayJSON's patch built in patchgen.ThreeWayReused's memory,
 // ApplyJSON's and ApplyMap's merge results in patch.ApplyReused's, what ApplyMap leaves out and its maps in its

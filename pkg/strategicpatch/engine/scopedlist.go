@@ -10,16 +10,23 @@ import (
 
 // keptList is what scopedList leaves out of a list merged by key: each item the patch does not name is a placeholder
 // (whole: the placeholder's value itself, which the merge carries into the result untouched, and the original item),
-// and each item it names has its own kept, by merge key (named; the original names each of those keys once).
+// and each item it names has its own kept, by merge key (named; the original names each of those keys once). It holds
+// the list itself (orig) and what scopedList converted of it (scoped).
 type keptList struct {
 	mergeKey string
+	orig     []interface{}
+	scoped   value.Value
 	whole    map[value.Value]interface{}
 	named    map[value.ScalarKey]*kept
 }
 
-// toGo converts result, the merge's value of the list kl was kept from, into Go values: a placeholder is the original
-// item, an item of a named key gets its kept fields back, anything else (the patch's new items) is converted.
+// toGo converts result, the merge's value of the list kl was kept from, into Go values: the original list where the
+// merge carried scoped's through unchanged (the very memory), else a placeholder is the original item, an item of a
+// named key gets its kept fields back, anything else (the patch's new items) is converted.
 func (kl *keptList) toGo(result value.Value) []interface{} {
+	if result == kl.scoped {
+		return kl.orig
+	}
 	items := result.Items()
 	out := make([]interface{}, len(items))
 	for i, it := range items {
@@ -108,7 +115,7 @@ type patchItem struct {
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
 func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
-	kl := r.newKeptList(mergeKey)
+	kl := r.newKeptList(mergeKey, original)
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -132,13 +139,14 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 		}
 		items[i] = v
 	}
-	return value.List(items), kl, true, nil
+	kl.scoped = value.List(items)
+	return kl.scoped, kl, true, nil
 }
 
-// newKeptList returns an empty keptList of merge key mergeKey, in r's scratch memory.
-func (r goReader) newKeptList(mergeKey string) *keptList {
+// newKeptList returns an empty keptList of list original merged by key mergeKey, in r's scratch memory.
+func (r goReader) newKeptList(mergeKey string, original []interface{}) *keptList {
 	kl := &r.kept.lists.take(1)[:1][0]
-	kl.mergeKey = mergeKey
+	kl.mergeKey, kl.orig = mergeKey, original
 	return kl
 }
 
