@@ -20,8 +20,9 @@
 //
 // ApplyMap converts to ply's values only what the patch reaches, found by the patch's names (never by a look at every
 // field of a map the patch merges into): the fields a patch map does not name, and the items of a list merged by key
-// that the patch's list does not name, are original's Go values in the result, and so is a value the merge carries
-// through unchanged (the very value converted); a map of the result where something was left out is a copy of
+// that the patch's list does not name, are original's Go values in the result, and so is a value the merge leaves as
+// it was (the very map or list converted, an equal string, an equal bool or number held in the Go type the conversion
+// gives: kept.toMap); a map of the result where something was left out is a copy of
 // original's (what was left out in it as it is) with the fields the merge changed replaced. An item left out is
 // merged as a placeholder holding its merge key and its values at the keys the patch's objects there name (what the
 // merge and the schema builder read of it). The result is always the one converting original whole gives, because

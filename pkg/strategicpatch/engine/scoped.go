@@ -172,7 +172,7 @@ func merges(l Lookup, key string) (Lookup, bool) {
 		return nil, false
 	}
 	sub, m, err := l.Struct(key)
-	return sub, err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
+	return sub, err == nil && !slices.Contains(m.Strategies, "replace") // (toMeta's StrategyReplace)
 }
 
 // directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of
@@ -187,9 +187,9 @@ func directiveLists(p value.Value, names []string) []string {
 }
 
 // toMap converts result, the merge's value of the map k was kept from, into Go values: a copy of k.orig, which holds
-// the fields left out as they are, with the fields the merge changed (its value is not scoped's, the very memory)
-// converted, those it removed deleted, and the same below (k.below). A value the merge carried through unchanged is
-// scoped's, which stands for original's value there, with what was left out of it.
+// the fields left out as they are, with the fields the merge changed converted (those whose original value does not
+// stand for the merged one, standsFor), those it removed deleted, and the same below (k.below). A map or list the merge
+// carried through unchanged is scoped's, which stands for original's value there, with what was left out of it.
 func (k *kept) toMap(result value.Value) map[string]interface{} {
 	if k == nil {
 		return toMap(result)
@@ -203,7 +203,7 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 		}
 		if i < len(was) && was[i].Key == f.Key {
 			i++
-			if was[i-1].Value == f.Value {
+			if standsFor(was[i-1].Value, f.Value, k.orig[f.Key]) {
 				continue // (original's value, in m)
 			}
 		}
@@ -220,6 +220,27 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 		delete(m, was[i].Key)
 	}
 	return m
+}
+
+// standsFor reports whether original's Go value x, which scoped converted to was, stands for v, the merged value at its
+// place: v is was itself (the very memory) and a map or a list, or a string equal to x's, or a bool or number of the
+// Go type toGo gives v (or int) holding v's bits. (A number in another Go type, as json.Number or float32, may encode
+// otherwise than v.)
+func standsFor(was, v value.Value, x interface{}) bool {
+	switch t := x.(type) {
+	case string:
+		s, ok := v.AsString()
+		return ok && s == t
+	case bool:
+		return v == value.Bool(t)
+	case int64:
+		return v == value.Int(t)
+	case int:
+		return v == value.Int(int64(t))
+	case float64:
+		return v == value.Float(t)
+	}
+	return was == v && (v.IsMap() || v.IsList())
 }
 
 // mergesAs reports whether t, the type the schema builder gives the scoped map k was kept from, merges that map as

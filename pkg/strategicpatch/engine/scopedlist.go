@@ -127,13 +127,17 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 		if isNamed && pi.seen {
 			return value.Value{}, nil, false, nil
 		}
+		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
 			patchItems[k] = patchItem{item: pi.item, seen: true}
+			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
-		if names == nil && (!isNamed || pl.Len() > 1 && scopes(m, pi.item)) {
-			names = namesOf(pl)
+		if !whole && err == nil {
+			if names == nil && (!isNamed || pl.Len() > 1) {
+				names = namesOf(pl)
+			}
+			v, err = r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
 		}
-		v, err := r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
 		if err != nil {
 			return value.Value{}, nil, false, err
 		}
@@ -150,8 +154,8 @@ func (r goReader) newKeptList(mergeKey string, original []interface{}) *keptList
 	return kl
 }
 
-// listItem converts original item m of a list scopedList scopes: named (pi its patch item) scoped, its kept recorded in
-// kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an item with its patch item
+// listItem converts original item m of a list scopedList scopes that wholeItem does not: named (pi its patch item)
+// scoped, its kept recorded in kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an item with its patch item
 // whole, so that leaving fields of a named item out changes nothing of the merge: collate's patchNode.)
 func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed bool, kl *keptList, k value.ScalarKey, names *patchNames, l Lookup, depth int) (value.Value, error) {
 	if !isNamed {
@@ -164,10 +168,6 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 		}
 		return v, err
 	}
-	if !scopes(m, pi) {
-		v, err := r.fromGo(m, depth)
-		return v, err
-	}
 	v, sub, err := r.scoped(m, pi, names, l, depth)
 	if sub != nil {
 		if kl.named == nil {
@@ -178,22 +178,32 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 	return v, err
 }
 
-// scopes reports whether a named item m is scoped by its patch item pi rather than converted whole (either gives the
-// same result): when m holds a field pi does not, which scoped leaves out, or a map or a list, inside which it may.
-func scopes(m map[string]interface{}, pi value.Value) bool {
+// wholeItem converts a named item m whole, and reports true, where scoping it by its patch item pi would leave nothing
+// out (either gives the same result): where pi names each of m's fields and m holds no map or list, inside which
+// scoped may leave something out. Else (false) the value is to be dropped, and m scoped.
+func (r goReader) wholeItem(m map[string]interface{}, pi value.Value, depth int) (value.Value, bool, error) {
 	if len(m) > pi.Len() {
-		return true
+		return value.Value{}, false, nil
 	}
+	if depth > maxDepth {
+		return value.Value{}, false, errTooDeep
+	}
+	fields := r.takeFields(len(m))
 	for key, x := range m {
 		switch x.(type) {
 		case map[string]interface{}, []interface{}:
-			return true
+			return value.Value{}, false, nil
 		}
-		if _, ok := pi.Get(key); !ok {
-			return true
+		if !hasField(pi, key) {
+			return value.Value{}, false, nil
 		}
+		v, err := r.fromGo(x, depth+1)
+		if err != nil {
+			return value.Value{}, false, err
+		}
+		fields = append(fields, value.Field{Key: key, Value: v})
 	}
-	return false
+	return sortedMap(fields), true, nil
 }
 
 // keyedBy returns the merge key and item schema of list field key of an object of schema l, and whether l merges the
