@@ -175,17 +175,6 @@ func merges(l Lookup, key string) (Lookup, bool) {
 	return sub, err == nil && !slices.Contains(m.Strategies, "replace") // (toMeta's StrategyReplace)
 }
 
-// directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of
-// patch map p name.
-func directiveLists(p value.Value, names []string) []string {
-	for _, f := range p.Fields() {
-		if name, ok := listDirective(f.Key); ok {
-			names = append(names, name)
-		}
-	}
-	return names
-}
-
 // toMap converts result, the merge's value of the map k was kept from, into Go values: a copy of k.orig, which holds
 // the fields left out as they are, with the fields the merge changed converted (those whose original value does not
 // stand for the merged one, standsFor), those it removed deleted, and the same below (k.below). A map or list the merge

@@ -269,7 +269,7 @@ func (r goReader) project(m map[string]interface{}, names *patchNames, mergeKey 
 	}
 	fields := r.takeFields(min(len(m), names.size()+1))
 	for key, x := range m {
-		if key != mergeKey && (strings.HasPrefix(key, "$") || !names.has(key, false, nil)) {
+		if key != mergeKey && (strings.HasPrefix(key, "$") || !names.has(key)) {
 			continue
 		}
 		v, err := r.projectValue(x, names.child(key), depth+1)
@@ -350,14 +350,10 @@ func (n *patchNames) at(key string) *patchNames {
 	return c
 }
 
-// has reports whether key is named here: by a patch map that holds it (inPatch), or for nil n (where that patch map
-// alone is there) by one of its list directives (listed), else by n.
-func (n *patchNames) has(key string, inPatch bool, listed []string) bool {
-	if inPatch {
-		return true
-	}
+// has reports whether key is named here (never for nil n).
+func (n *patchNames) has(key string) bool {
 	if n == nil {
-		return !strings.HasPrefix(key, "$") && slices.Contains(listed, key)
+		return false
 	}
 	_, ok := n.keys[key]
 	return ok
