@@ -155,8 +155,9 @@ func (r goReader) newKeptList(mergeKey string, original []interface{}) *keptList
 }
 
 // listItem converts original item m of a list scopedList scopes that wholeItem does not: named (pi its patch item)
-// scoped, its kept recorded in kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an item with its patch item
-// whole, so that leaving fields of a named item out changes nothing of the merge: collate's patchNode.)
+// scoped, its kept recorded in kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an
+// item with its patch item whole, so that leaving fields of a named item out changes nothing of the merge: collate's
+// patchNode.)
 func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed bool, kl *keptList, k value.ScalarKey, names *patchNames, l Lookup, depth int) (value.Value, error) {
 	if !isNamed {
 		v, err := r.project(m, names, kl.mergeKey, depth)
