@@ -22,7 +22,8 @@ type keptList struct {
 
 // toGo converts result, the merge's value of the list kl was kept from, into Go values: the original list where the
 // merge carried scoped's through unchanged (the very memory), else a placeholder is the original item, an item of a
-// named key gets its kept fields back, anything else (the patch's new items) is converted.
+// named key gets its kept fields back, anything else (items named and converted whole, the patch's new items) is
+// converted, keeping the original item's values at its place where they stand for the merged ones (toGoBeside).
 func (kl *keptList) toGo(result value.Value) []interface{} {
 	if result == kl.scoped {
 		return kl.orig
@@ -34,17 +35,39 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 			out[i] = orig
 			continue
 		}
-		if len(kl.named) == 0 || !it.IsMap() {
-			out[i] = toGo(it)
-			continue
+		if len(kl.named) > 0 && it.IsMap() {
+			if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
+				out[i] = k.toMap(it)
+				continue
+			}
 		}
-		if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
-			out[i] = k.toMap(it)
-			continue
+		var beside interface{}
+		if i < len(kl.orig) {
+			beside = kl.orig[i]
 		}
-		out[i] = toGo(it)
+		out[i] = toGoBeside(it, beside)
 	}
 	return out
+}
+
+// toGoBeside is toGo(v), but where v is a map and x one of original's, each field of v whose value x's field of its key
+// stands for (standsFor: an equal string, bool or number of toGo's Go type) holds x's, which encodes alike and needs no
+// memory of its own. (Any x does; original's item at v's place in the list is usually v's own.)
+func toGoBeside(v value.Value, x interface{}) interface{} {
+	orig, ok := x.(map[string]interface{})
+	if !ok || !v.IsMap() {
+		return toGo(v)
+	}
+	fields := v.Fields()
+	m := make(map[string]interface{}, len(fields))
+	for _, f := range fields {
+		if ox, ok := orig[f.Key]; ok && standsFor(value.Value{}, f.Value, ox) {
+			m[f.Key] = ox
+			continue
+		}
+		m[f.Key] = toGo(f.Value)
+	}
+	return m
 }
 
 // mergeKeyOf1 is the ScalarKey of item's field mergeKey, the zero ScalarKey when it has none that is a key.
