@@ -1,6 +1,7 @@
 package strategicpatch_test
 
 import (
+	"encoding/json"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -95,29 +96,65 @@ var _ = Describe("a Go type's caches, filled from many goroutines at once", func
 			Expect(err).NotTo(HaveOccurred())
 			want[i] = string(b)
 		}
-		start := make(chan struct{})
 		got := make([][]string, 16)
-		var wg sync.WaitGroup
-		for g := range got {
-			wg.Add(1)
-			go func() {
-				defer GinkgoRecover()
-				defer wg.Done()
-				<-start
-				got[g] = make([]string, len(patches))
-				for k := range patches {
-					i := (k + g) % len(patches) // (each goroutine starts at another patch)
-					b, err := ply.StrategicMergePatch([]byte(live), []byte(patches[i]), appsv1.StatefulSet{})
-					Expect(err).NotTo(HaveOccurred())
-					got[g][i] = string(b)
-				}
-			}()
-		}
-		close(start)
-		wg.Wait()
+		atOnce(len(got), func(g int) {
+			got[g] = make([]string, len(patches))
+			for k := range patches {
+				i := (k + g) % len(patches) // (each goroutine starts at another patch)
+				b, err := ply.StrategicMergePatch([]byte(live), []byte(patches[i]), appsv1.StatefulSet{})
+				Expect(err).NotTo(HaveOccurred())
+				got[g][i] = string(b)
+			}
+		})
 		for g := range got {
 			for i := range patches {
 				Expect(got[g][i]).To(MatchJSON(want[i]), "goroutine %d, patch %s", g, patches[i])
+			}
+		}
+	})
+})
+
+var _ = Describe("a Go type's types kept by skeleton, filled from many goroutines at once", func() {
+	// A type no other spec applies maps of (ReplicaSet), so that the goroutines' first calls all find its types by
+	// skeleton empty and add to them at once; each patch has a skeleton of its own.
+	const live = `{"spec":{"replicas":1,"template":{"spec":{"containers":[{"name":"web","image":"a","ports":[{"containerPort":80}]}]}}}}`
+	patches := []string{
+		`{"spec":{"replicas":3}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"1"}]}]}}}}`,
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"b"}]}}}}`,
+		`{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"x"},{"name":"web"}],"containers":[{"name":"x","image":"x"}]}}}}`,
+		`{"metadata":{"labels":{"a":"b"},"finalizers":["f"]},"spec":{"minReadySeconds":4}}`,
+	}
+	decode := func(text string) map[string]interface{} {
+		var m map[string]interface{}
+		Expect(json.Unmarshal([]byte(text), &m)).To(Succeed())
+		return m
+	}
+
+	It("gives apimachinery's results in every goroutine", func() {
+		want := make([]map[string]interface{}, len(patches))
+		for i, p := range patches {
+			out, err := sp.StrategicMergeMapPatch(decode(live), decode(p), &appsv1.ReplicaSet{})
+			Expect(err).NotTo(HaveOccurred())
+			want[i] = out
+		}
+		got := make([][]map[string]interface{}, 16)
+		atOnce(len(got), func(g int) {
+			got[g] = make([]map[string]interface{}, len(patches))
+			for k := range 3 * len(patches) {
+				i := (k + g) % len(patches) // (each goroutine starts at another patch)
+				out, err := ply.StrategicMergeMapPatch(decode(live), decode(patches[i]), &appsv1.ReplicaSet{})
+				Expect(err).NotTo(HaveOccurred())
+				got[g][i] = out
+			}
+		})
+		for g := range got {
+			for i := range patches {
+				gotJSON, err := json.Marshal(got[g][i])
+				Expect(err).NotTo(HaveOccurred())
+				wantJSON, err := json.Marshal(want[i])
+				Expect(err).NotTo(HaveOccurred())
+				Expect(string(gotJSON)).To(Equal(string(wantJSON)), "goroutine %d, patch %s", g, patches[i])
 			}
 		}
 	})
@@ -153,3 +190,20 @@ var _ = Describe("the types cached for a Go type's objects", func() {
 		Expect(seen).To(HaveLen(len(patches)), "each patch changes the object in its own way")
 	})
 })
+
+// atOnce runs call(g) for g from 0 to n-1, each in a goroutine of its own, all started at once, and waits for them.
+func atOnce(n int, call func(g int)) {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range n {
+		wg.Add(1)
+		go func() {
+			defer GinkgoRecover()
+			defer wg.Done()
+			<-start
+			call(g)
+		}()
+	}
+	close(start)
+	wg.Wait()
+}

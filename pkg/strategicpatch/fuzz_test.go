@@ -14,8 +14,9 @@ import (
 // FuzzStrategicMergePatch applies arbitrary text as a patch to arbitrary text with a Deployment's struct schema, and
 // creates the two- and three-way patches between them: no call panics, text that is not JSON is
 // mergepatch.ErrBadJSONDoc (compared with ==, as the API server does), a result is a JSON object, every call gives the
-// same bytes or error twice, and the map form of patch application leaves its arguments as they were and, where both
-// succeed, gives the JSON form's object (the map form converts only what the patch reaches, the JSON form everything).
+// same bytes or error twice, and the map form of patch application leaves its arguments as they were, gives the result
+// and error of a look-up that keeps no types and, where both succeed, the JSON form's object (the map form converts
+// only what the patch reaches, the JSON form everything).
 func FuzzStrategicMergePatch(f *testing.F) {
 	f.Add([]byte(current), []byte(`{"spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"web","image":"x"}]}}}}`))
 	f.Add([]byte(original), []byte(modified))
@@ -54,6 +55,11 @@ func FuzzStrategicMergePatch(f *testing.F) {
 			}
 			if mapErr == nil && err == nil && !sameObject(fromMaps, out) {
 				t.Fatalf("the map form's result differs from the JSON form's:\n%v\n%s", fromMaps, out)
+			}
+			// The types kept by the skeletons of the map form's documents give the result of a look-up that keeps none.
+			uncachedMaps, mapErr2 := ply.StrategicMergeMapPatchUsingLookupPatchMeta(objA, objB, countingLookup{schema, &asked})
+			if errText(mapErr) != errText(mapErr2) || !reflect.DeepEqual(fromMaps, uncachedMaps) {
+				t.Fatalf("the map form's kept type differs from the type built: %v %v / %v %v", fromMaps, mapErr, uncachedMaps, mapErr2)
 			}
 		}
 		for _, create := range []func() ([]byte, error){

@@ -84,7 +84,7 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 		if err != nil {
 			return nil, err
 		}
-		s, t, err := schemaOf(l, merging, ov, pv)
+		s, t, err := scopedSchemaOf(l, ov, pv)
 		if err != nil {
 			return nil, err
 		}

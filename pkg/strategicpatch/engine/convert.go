@@ -90,7 +90,6 @@ type goReader struct {
 type keptScratch struct {
 	kept       scratch[kept]
 	lists      scratch[keptList]
-	fields     scratch[keptField]
 	below      scratch[keptBelow]
 	patchItems reusedMaps[value.ScalarKey, patchItem]
 	named      reusedMaps[value.ScalarKey, *kept]
@@ -101,7 +100,6 @@ type keptScratch struct {
 func (s *keptScratch) reset() {
 	s.kept.reset()
 	s.lists.reset()
-	s.fields.reset()
 	s.below.reset()
 	s.patchItems.reset()
 	s.named.reset()

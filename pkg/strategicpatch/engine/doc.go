@@ -14,11 +14,18 @@
 // (patch and patchgen Options.OtherKindsAtomic), as strategicpatch takes a value paired with one of another kind. A
 // Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
 // objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
+// It keeps ApplyMap's types as well under the skeletons of the call's two documents (their keys and the kinds of their
+// values: all the builder reads of them but which values pair, and a type that read that is not kept so), so that a
+// later call whose documents have the same skeletons builds no type at all (scopedSchemaOf).
 //
-// ApplyMap converts to ply's values only what the patch reaches: the fields a patch map does not name, and the items of
-// a list merged by key that the patch's list does not name, are original's Go values in the result. Such an item is
-// merged as a placeholder holding its merge key and its values at the keys the patch's objects there name (what the
-// merge and the schema builder read of it). The result is always the one converting original whole gives, because
+// ApplyMap converts to ply's values only what the patch reaches, found by the patch's names (never by a look at every
+// field of a map the patch merges into): the fields a patch map does not name, and the items of a list merged by key
+// that the patch's list does not name, are original's Go values in the result, and so is a value the merge leaves as
+// it was (the very map or list converted, an equal string, an equal bool or number held in the Go type the conversion
+// gives: kept.toMap); a map of the result where something was left out is a copy of original's (what was left out
+// in it as it is) with the fields the merge changed replaced. An item left out is merged as a placeholder holding its
+// merge key and its values at the keys the patch's objects there name (what the merge and the schema builder read of
+// it). The result is always the one converting original whole gives, because
 // two things hold: the schema builder gives the scoped values the type it gives original whole (it reads an object's
 // values at the keys the patch's objects at its place hold, and those are kept), and that type merges each place
 // where something was left out as scoped assumed from the Lookup (a map as a struct field, a list by the same merge
@@ -29,12 +36,12 @@
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
-// ApplyMap's, which holds original's values the patch does not reach (strategicpatch's result is original), and none
-// refers to the memory the calls keep for the next ones (documents read into a pooled parse.Arena, scratch memory of
-// the schema builder and of ApplyMap's conversion, ThreeWayJSON's patch built in patchgen.ThreeWayReused's memory,
-// ApplyJSON's and ApplyMap's merge results in patch.ApplyReused's, what ApplyMap leaves out and its maps in its
-// goReader's: results are encoded or converted before it is reset, errors are computed again without it); JSON
-// arguments are read with their strings in the arguments' own memory, which nothing refers to
+// ApplyMap's, which holds original's values the patch does not reach or the merge leaves unchanged (strategicpatch's
+// result is original), and none refers to the memory the calls keep for the next ones (documents read into a pooled
+// parse.Arena, scratch memory of the schema builder and of ApplyMap's conversion, ThreeWayJSON's patch built in
+// patchgen.ThreeWayReused's memory, ApplyJSON's and ApplyMap's merge results in patch.ApplyReused's, what ApplyMap
+// leaves out and its maps in its goReader's: results are encoded or converted before it is reset, errors are computed
+// again without it); JSON arguments are read with their strings in the arguments' own memory, which nothing refers to
 // once the call returns (what is kept for later calls, field names of types and look-ups, is copied, and a
 // Lookup keeping a key copies it); errors are apimachinery's (mergepatch's sentinels compared with ==, ErrConflict,
 // ErrPreconditionFailed, the messages of a patch list out of $setElementOrder's order and of an item without its merge

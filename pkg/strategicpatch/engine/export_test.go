@@ -16,3 +16,6 @@ func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (ma
 	}
 	return toMap(out), nil
 }
+
+// SkeletonsLen is the number of ApplyMap types c keeps by their documents' skeletons.
+func (c *Types) SkeletonsLen() int { return c.bySkeleton.len() }

@@ -78,27 +78,38 @@ type placed struct {
 // looked up, so that the cost is the patch's, not the object's. stable reports a type kept for later calls (see
 // Types).
 func typeOf(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable bool, err error) {
+	t, stable, _, err = buildType(l, m, docs...)
+	return t, stable, err
+}
+
+// buildType is typeOf, and reports whether the type depends on more of the documents than their skeletons
+// (appendSkeleton): on the values of merge keys, which pair the items of lists, or of values compared, where a field
+// holds both objects and lists, or a look-up fails.
+func buildType(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable, pairs bool, err error) {
 	b := builders.Get().(*builder)
 	defer b.release()
-	b.mode = m
+	b.mode, b.readPairs = m, false
 	maps := b.values.take(len(docs))
 	for i, d := range docs {
 		if d.IsMap() {
 			maps = append(maps, placed{v: d, doc: i, witness: m == merging && i == 0})
 		}
 	}
-	return b.structType(l, objects{maps: maps}, 0)
+	t, stable, err = b.structType(l, objects{maps: maps}, 0)
+	return t, stable, b.readPairs, err
 }
 
 // builder builds the schema type of one call. Its scratch memory (the keys of each node and their values, dropped
 // once the node's type is built) is kept for the next call.
 type builder struct {
-	mode     mode
-	fields   scratch[fieldValues]
-	values   scratch[placed]
-	declared scratch[openapi.Field]
-	shape    []byte
-	pairs    pairTable
+	mode mode
+	// readPairs records that the type read which values pair (paired), which the documents' skeletons do not tell.
+	readPairs bool
+	fields    scratch[fieldValues]
+	values    scratch[placed]
+	declared  scratch[openapi.Field]
+	shape     []byte
+	pairs     pairTable
 }
 
 // pairTable numbers the pairs of items of lists merged by key: one number per pair of the list and merge key value.
@@ -555,6 +566,7 @@ func (fv *fieldValues) only(is func(value.Value) bool) []placed {
 // failAt is err where strategicpatch would look the field holding values up and fail (see mode), nil elsewhere. ordered
 // reports a "$setElementOrder" directive for the field, which strategicpatch looks up whenever it applies one.
 func (b *builder) failAt(err error, values []placed, ordered bool) error {
+	b.readPairs = true // (a failed look-up fails the call or leaves the field without type, as the values pair)
 	if (b.mode == merging && ordered) || b.paired(values) {
 		return err
 	}
@@ -564,6 +576,7 @@ func (b *builder) failAt(err error, values []placed, ordered bool) error {
 // paired reports whether two documents hold values of one pair among values (values of one kind), which differ when
 // creating a patch: where strategicpatch looks their field up.
 func (b *builder) paired(values []placed) bool {
+	b.readPairs = true
 	byPair := map[int32][]placed{}
 	for _, p := range values {
 		byPair[p.pair] = append(byPair[p.pair], p)

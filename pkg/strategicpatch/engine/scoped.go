@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -10,9 +11,11 @@ import (
 
 // kept is what scoped leaves out of an object to apply a patch to: the fields the patch does not name, put back into
 // the result as they are (ply keeps a field a patch does not name, as strategicpatch does), and the same for the
-// objects the patch merges into.
+// objects the patch merges into. It holds the object itself (orig) and what scoped converted of it (scoped): the
+// result starts as a copy of orig, so that the fields left out are there without a look at each.
 type kept struct {
-	rest []keptField
+	orig   map[string]interface{}
+	scoped value.Value
 	// below holds what was left out of the maps and lists of named fields, sorted by key once scoped returns.
 	below []keptBelow
 }
@@ -27,36 +30,73 @@ type keptBelow struct {
 // scoped converts original (of schema l) for applying patch p: at each level where p is a map without "$patch" and
 // "$retainKeys" (which decide about every field) that merges into original's (not a field of strategy replace), the
 // fields p does not name (by key, or through a "$setElementOrder/" or "$deleteFromPrimitiveList/" directive) are left
-// out of the value and kept aside, so that the cost of a small patch to a large object is the patch's; inside a list
-// merged by key, the items p does not name are placeholders (see scopedList). names is nil where no list is above
-// (p alone names the fields); inside a list's items it is what all the patch's objects at this place name (the schema
-// reads original's values at each of those keys, see typeOf), and a field names names but p lacks is converted whole.
-// The returned kept is nil when nothing is left out.
+// out of the value, so that the cost of a small patch to a large object is the patch's: the fields converted are
+// found by the names, never by a look at every field of original. Inside a list merged by key, the items p does not
+// name are placeholders (see scopedList). names is nil where no list is above (p alone names the fields); inside a
+// list's items it is what all the patch's objects at this place name (the schema reads original's values at each of
+// those keys, see typeOf), and a field names names but p lacks is converted whole. The returned kept is nil when
+// nothing is left out.
 func (r goReader) scoped(original map[string]interface{}, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, *kept, error) {
 	if !p.IsMap() || depth > maxDepth || decidesEveryField(p) {
 		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
-	var k *kept // (made when something is left out)
-	fields := r.takeFields(min(p.Len(), len(original)))
-	var room [4]string
-	listed := directiveLists(p, room[:0])
-	for key, ov := range original {
-		pv, inPatch := p.Get(key)
-		if !names.has(key, inPatch, listed) {
-			k = r.keep(k, key, ov, len(original))
-			continue
+	k := r.newKept(original)
+	fields := r.takeFields(min(len(original), 2*p.Len()+names.size()))
+	var err error
+	for _, f := range p.Fields() {
+		if ov, ok := original[f.Key]; ok {
+			if fields, err = r.addScoped(fields, k, f.Key, ov, f.Value, true, p, names, l, depth+1); err != nil {
+				return value.Value{}, nil, err
+			}
 		}
-		v, err := r.scopedField(&k, key, ov, pv, inPatch, p, names, l, depth+1)
-		if err != nil {
-			return value.Value{}, nil, err
+		name, listed := listDirective(f.Key)
+		if !listed || names != nil || strings.HasPrefix(name, "$") || hasField(p, name) || hasKey(fields, name) {
+			continue // (names holds the lists directives name; a list p holds is converted above)
 		}
-		fields = append(fields, value.Field{Key: key, Value: v})
+		if ov, ok := original[name]; ok {
+			if fields, err = r.addScoped(fields, k, name, ov, value.Value{}, false, p, names, l, depth+1); err != nil {
+				return value.Value{}, nil, err
+			}
+		}
 	}
-	if k != nil && len(k.below) > 1 {
+	if names != nil {
+		for name := range names.keys {
+			if ov, ok := original[name]; ok && !hasField(p, name) {
+				if fields, err = r.addScoped(fields, k, name, ov, value.Value{}, false, p, names, l, depth+1); err != nil {
+					return value.Value{}, nil, err
+				}
+			}
+		}
+	}
+	k.scoped = sortedMap(fields)
+	if len(fields) == len(original) && len(k.below) == 0 {
+		return k.scoped, nil, nil // (nothing left out)
+	}
+	if len(k.below) > 1 {
 		slices.SortFunc(k.below, func(a, b keptBelow) int { return strings.Compare(a.key, b.key) })
 	}
-	return sortedMap(fields), k, nil
+	return k.scoped, k, nil
+}
+
+// addScoped appends to fields original's field key (ov) converted by scopedField.
+func (r goReader) addScoped(fields []value.Field, k *kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) ([]value.Field, error) {
+	v, err := r.scopedField(k, key, ov, pv, inPatch, p, names, l, depth)
+	if err != nil {
+		return nil, err
+	}
+	return append(fields, value.Field{Key: key, Value: v}), nil
+}
+
+// hasField reports whether map p holds key.
+func hasField(p value.Value, key string) bool {
+	_, ok := p.Get(key)
+	return ok
+}
+
+// hasKey reports whether fields hold key.
+func hasKey(fields []value.Field, key string) bool {
+	return slices.ContainsFunc(fields, func(f value.Field) bool { return f.Key == key })
 }
 
 // decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field.
@@ -68,8 +108,8 @@ func decidesEveryField(p value.Value) bool {
 
 // scopedField converts original's field key (ov) that the patch names, pv its patch value (inPatch: p holds one):
 // a map the patch's map merges into scoped, a list the patch's list merges into by key scoped (scopedList), anything
-// else whole. What is left out is recorded in *k.
-func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, error) {
+// else whole. What is left out is recorded in k.
+func (r goReader) scopedField(k *kept, key string, ov interface{}, pv value.Value, inPatch bool, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, error) {
 	if !inPatch {
 		return r.fromGo(ov, depth)
 	}
@@ -84,7 +124,7 @@ func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Val
 		}
 		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
 		if sub != nil {
-			*k = r.keepBelow(*k, keptBelow{key: key, sub: sub}, p.Len())
+			r.keepBelow(k, keptBelow{key: key, sub: sub}, p.Len())
 		}
 		return v, err
 	case []interface{}:
@@ -93,47 +133,27 @@ func (r goReader) scopedField(k **kept, key string, ov interface{}, pv value.Val
 		}
 		v, sub, err := r.scopedList(t, pv, p, key, names.child(key), l, depth)
 		if sub != nil {
-			*k = r.keepBelow(*k, keptBelow{key: key, list: sub}, p.Len())
+			r.keepBelow(k, keptBelow{key: key, list: sub}, p.Len())
 		}
 		return v, err
 	}
 	return r.fromGo(ov, depth)
 }
 
-// keptField is a field of original kept aside.
-type keptField struct {
-	key   string
-	value interface{}
-}
-
-// newKept returns an empty kept, in r's scratch memory.
-func (r goReader) newKept() *kept {
-	return &r.kept.kept.take(1)[:1][0]
-}
-
-// keep returns k (made if nil) holding original's field key (ov) aside; size is original's number of fields.
-func (r goReader) keep(k *kept, key string, ov interface{}, size int) *kept {
-	if k == nil {
-		k = r.newKept()
-	}
-	if k.rest == nil {
-		k.rest = r.kept.fields.take(size)
-	}
-	k.rest = append(k.rest, keptField{key, ov})
+// newKept returns the kept of original, in r's scratch memory.
+func (r goReader) newKept(original map[string]interface{}) *kept {
+	k := &r.kept.kept.take(1)[:1][0]
+	k.orig = original
 	return k
 }
 
-// keepBelow returns k (made if nil) holding b, what was left out of a named field's map or list; size is the number of
-// fields of the patch map, which names every field b may be of.
-func (r goReader) keepBelow(k *kept, b keptBelow, size int) *kept {
-	if k == nil {
-		k = r.newKept()
-	}
+// keepBelow records in k b, what was left out of a named field's map or list; size is the number of fields of the
+// patch map, which names every field b may be of.
+func (r goReader) keepBelow(k *kept, b keptBelow, size int) {
 	if k.below == nil {
 		k.below = r.kept.below.take(size)
 	}
 	k.below = append(k.below, b)
-	return k
 }
 
 // belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow.
@@ -152,29 +172,30 @@ func merges(l Lookup, key string) (Lookup, bool) {
 		return nil, false
 	}
 	sub, m, err := l.Struct(key)
-	return sub, err == nil && !toMeta(m).Strategy.Has(openapi.StrategyReplace)
+	return sub, err == nil && !slices.Contains(m.Strategies, "replace") // (toMeta's StrategyReplace)
 }
 
-// directiveLists appends to names the lists that the "$setElementOrder/" and "$deleteFromPrimitiveList/" keys of
-// patch map p name.
-func directiveLists(p value.Value, names []string) []string {
-	for _, f := range p.Fields() {
-		if name, ok := listDirective(f.Key); ok {
-			names = append(names, name)
-		}
-	}
-	return names
-}
-
-// toMap converts result, the merge's value of the map k was kept from, into Go values with the fields k kept aside
-// put back where the result lacks them, and the same below (k.below).
+// toMap converts result, the merge's value of the map k was kept from, into Go values: a copy of k.orig, which holds
+// the fields left out as they are, with the fields the merge changed converted (those whose original value does not
+// stand for the merged one, standsFor), those it removed deleted, and the same below (k.below). A map or list the merge
+// carried through unchanged is scoped's, which stands for original's value there, with what was left out of it.
 func (k *kept) toMap(result value.Value) map[string]interface{} {
 	if k == nil {
 		return toMap(result)
 	}
-	fields := result.Fields()
-	m := make(map[string]interface{}, len(fields)+len(k.rest))
-	for _, f := range fields {
+	m := maps.Clone(k.orig)
+	was := k.scoped.Fields()
+	i := 0
+	for _, f := range result.Fields() {
+		for ; i < len(was) && was[i].Key < f.Key; i++ {
+			delete(m, was[i].Key)
+		}
+		if i < len(was) && was[i].Key == f.Key {
+			i++
+			if standsFor(was[i-1].Value, f.Value, k.orig[f.Key]) {
+				continue // (original's value, in m)
+			}
+		}
 		switch b := k.belowAt(f.Key); {
 		case b.sub != nil && f.Value.IsMap():
 			m[f.Key] = b.sub.toMap(f.Value)
@@ -184,12 +205,31 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 			m[f.Key] = toGo(f.Value)
 		}
 	}
-	for _, f := range k.rest {
-		if _, ok := m[f.key]; !ok {
-			m[f.key] = f.value
-		}
+	for ; i < len(was); i++ {
+		delete(m, was[i].Key)
 	}
 	return m
+}
+
+// standsFor reports whether original's Go value x, which scoped converted to was, stands for v, the merged value at its
+// place: v is was itself (the very memory) and a map or a list, or a string equal to x's, or a bool or number of the
+// Go type toGo gives v (or int) holding v's bits. (A number in another Go type, as json.Number or float32, may encode
+// otherwise than v.)
+func standsFor(was, v value.Value, x interface{}) bool {
+	switch t := x.(type) {
+	case string:
+		s, ok := v.AsString()
+		return ok && s == t
+	case bool:
+		return v == value.Bool(t)
+	case int64:
+		return v == value.Int(t)
+	case int:
+		return v == value.Int(int64(t))
+	case float64:
+		return v == value.Float(t)
+	}
+	return was == v && (v.IsMap() || v.IsList())
 }
 
 // mergesAs reports whether t, the type the schema builder gives the scoped map k was kept from, merges that map as

@@ -10,16 +10,24 @@ import (
 
 // keptList is what scopedList leaves out of a list merged by key: each item the patch does not name is a placeholder
 // (whole: the placeholder's value itself, which the merge carries into the result untouched, and the original item),
-// and each item it names has its own kept, by merge key (named; the original names each of those keys once).
+// and each item it names has its own kept, by merge key (named; the original names each of those keys once). It holds
+// the list itself (orig) and what scopedList converted of it (scoped).
 type keptList struct {
 	mergeKey string
+	orig     []interface{}
+	scoped   value.Value
 	whole    map[value.Value]interface{}
 	named    map[value.ScalarKey]*kept
 }
 
-// toGo converts result, the merge's value of the list kl was kept from, into Go values: a placeholder is the original
-// item, an item of a named key gets its kept fields back, anything else (the patch's new items) is converted.
+// toGo converts result, the merge's value of the list kl was kept from, into Go values: the original list where the
+// merge carried scoped's through unchanged (the very memory), else a placeholder is the original item, an item of a
+// named key gets its kept fields back, anything else (items named and converted whole, the patch's new items) is
+// converted, keeping the original item's values at its place where they stand for the merged ones (toGoBeside).
 func (kl *keptList) toGo(result value.Value) []interface{} {
+	if result == kl.scoped {
+		return kl.orig
+	}
 	items := result.Items()
 	out := make([]interface{}, len(items))
 	for i, it := range items {
@@ -27,17 +35,39 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 			out[i] = orig
 			continue
 		}
-		if len(kl.named) == 0 || !it.IsMap() {
-			out[i] = toGo(it)
-			continue
+		if len(kl.named) > 0 && it.IsMap() {
+			if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
+				out[i] = k.toMap(it)
+				continue
+			}
 		}
-		if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
-			out[i] = k.toMap(it)
-			continue
+		var beside interface{}
+		if i < len(kl.orig) {
+			beside = kl.orig[i]
 		}
-		out[i] = toGo(it)
+		out[i] = toGoBeside(it, beside)
 	}
 	return out
+}
+
+// toGoBeside is toGo(v), but where v is a map and x one of original's, each field of v whose value x's field of its key
+// stands for (standsFor: an equal string, bool or number of toGo's Go type) holds x's, which encodes alike and needs no
+// memory of its own. (Any x does; original's item at v's place in the list is usually v's own.)
+func toGoBeside(v value.Value, x interface{}) interface{} {
+	orig, ok := x.(map[string]interface{})
+	if !ok || !v.IsMap() {
+		return toGo(v)
+	}
+	fields := v.Fields()
+	m := make(map[string]interface{}, len(fields))
+	for _, f := range fields {
+		if ox, ok := orig[f.Key]; ok && standsFor(value.Value{}, f.Value, ox) {
+			m[f.Key] = ox
+			continue
+		}
+		m[f.Key] = toGo(f.Value)
+	}
+	return m
 }
 
 // mergeKeyOf1 is the ScalarKey of item's field mergeKey, the zero ScalarKey when it has none that is a key.
@@ -108,7 +138,7 @@ type patchItem struct {
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
 func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
-	kl := r.newKeptList(mergeKey)
+	kl := r.newKeptList(mergeKey, original)
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -120,31 +150,37 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 		if isNamed && pi.seen {
 			return value.Value{}, nil, false, nil
 		}
+		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
 			patchItems[k] = patchItem{item: pi.item, seen: true}
+			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
-		if names == nil && (!isNamed || pl.Len() > 1 && scopes(m, pi.item)) {
-			names = namesOf(pl)
+		if !whole && err == nil {
+			if names == nil && (!isNamed || pl.Len() > 1) {
+				names = namesOf(pl)
+			}
+			v, err = r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
 		}
-		v, err := r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
 		if err != nil {
 			return value.Value{}, nil, false, err
 		}
 		items[i] = v
 	}
-	return value.List(items), kl, true, nil
+	kl.scoped = value.List(items)
+	return kl.scoped, kl, true, nil
 }
 
-// newKeptList returns an empty keptList of merge key mergeKey, in r's scratch memory.
-func (r goReader) newKeptList(mergeKey string) *keptList {
+// newKeptList returns an empty keptList of list original merged by key mergeKey, in r's scratch memory.
+func (r goReader) newKeptList(mergeKey string, original []interface{}) *keptList {
 	kl := &r.kept.lists.take(1)[:1][0]
-	kl.mergeKey = mergeKey
+	kl.mergeKey, kl.orig = mergeKey, original
 	return kl
 }
 
-// listItem converts original item m of a list scopedList scopes: named (pi its patch item) scoped, its kept recorded in
-// kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an item with its patch item
-// whole, so that leaving fields of a named item out changes nothing of the merge: collate's patchNode.)
+// listItem converts original item m of a list scopedList scopes that wholeItem does not: named (pi its patch item)
+// scoped, its kept recorded in kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an
+// item with its patch item whole, so that leaving fields of a named item out changes nothing of the merge: collate's
+// patchNode.)
 func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed bool, kl *keptList, k value.ScalarKey, names *patchNames, l Lookup, depth int) (value.Value, error) {
 	if !isNamed {
 		v, err := r.project(m, names, kl.mergeKey, depth)
@@ -154,10 +190,6 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 			}
 			kl.whole[v] = m
 		}
-		return v, err
-	}
-	if !scopes(m, pi) {
-		v, err := r.fromGo(m, depth)
 		return v, err
 	}
 	v, sub, err := r.scoped(m, pi, names, l, depth)
@@ -170,22 +202,32 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 	return v, err
 }
 
-// scopes reports whether a named item m is scoped by its patch item pi rather than converted whole (either gives the
-// same result): when m holds a field pi does not, which scoped leaves out, or a map or a list, inside which it may.
-func scopes(m map[string]interface{}, pi value.Value) bool {
+// wholeItem converts a named item m whole, and reports true, where scoping it by its patch item pi would leave nothing
+// out (either gives the same result): where pi names each of m's fields and m holds no map or list, inside which
+// scoped may leave something out. Else (false) the value is to be dropped, and m scoped.
+func (r goReader) wholeItem(m map[string]interface{}, pi value.Value, depth int) (value.Value, bool, error) {
 	if len(m) > pi.Len() {
-		return true
+		return value.Value{}, false, nil
 	}
+	if depth > maxDepth {
+		return value.Value{}, false, errTooDeep
+	}
+	fields := r.takeFields(len(m))
 	for key, x := range m {
 		switch x.(type) {
 		case map[string]interface{}, []interface{}:
-			return true
+			return value.Value{}, false, nil
 		}
-		if _, ok := pi.Get(key); !ok {
-			return true
+		if !hasField(pi, key) {
+			return value.Value{}, false, nil
 		}
+		v, err := r.fromGo(x, depth+1)
+		if err != nil {
+			return value.Value{}, false, err
+		}
+		fields = append(fields, value.Field{Key: key, Value: v})
 	}
-	return false
+	return sortedMap(fields), true, nil
 }
 
 // keyedBy returns the merge key and item schema of list field key of an object of schema l, and whether l merges the
@@ -251,7 +293,7 @@ func (r goReader) project(m map[string]interface{}, names *patchNames, mergeKey 
 	}
 	fields := r.takeFields(min(len(m), names.size()+1))
 	for key, x := range m {
-		if key != mergeKey && (strings.HasPrefix(key, "$") || !names.has(key, false, nil)) {
+		if key != mergeKey && (strings.HasPrefix(key, "$") || !names.has(key)) {
 			continue
 		}
 		v, err := r.projectValue(x, names.child(key), depth+1)
@@ -332,14 +374,10 @@ func (n *patchNames) at(key string) *patchNames {
 	return c
 }
 
-// has reports whether key is named here: by a patch map that holds it (inPatch), or for nil n (where that patch map
-// alone is there) by one of its list directives (listed), else by n.
-func (n *patchNames) has(key string, inPatch bool, listed []string) bool {
-	if inPatch {
-		return true
-	}
+// has reports whether key is named here (never for nil n).
+func (n *patchNames) has(key string) bool {
 	if n == nil {
-		return !strings.HasPrefix(key, "$") && slices.Contains(listed, key)
+		return false
 	}
 	_, ok := n.keys[key]
 	return ok

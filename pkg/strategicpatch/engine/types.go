@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 // TypeCacher is a Lookup that keeps the schema types the engine builds for the objects it describes, so that calls
@@ -23,6 +24,14 @@ type TypeCacher interface {
 // typesMax shapes; the zero Types is ready to use, and it is safe for concurrent use.
 type Types struct {
 	byShape readMostly[string, *openapi.Type]
+	// bySkeleton holds the types of ApplyMap's calls, each under its documents' skeletons (scopedSchemaOf).
+	bySkeleton readMostly[string, keptSchema]
+}
+
+// keptSchema is a kept root type and its one-type schema.
+type keptSchema struct {
+	schema *openapi.Schema
+	t      *openapi.Type
 }
 
 // typesMax bounds the shapes a Types keeps: objects of one Go type declaring various subsets of its fields each have
@@ -134,4 +143,83 @@ func listOf(elem *openapi.Type, stable bool) (*openapi.Type, bool) {
 	}
 	kept, _ := listTypes.LoadOrStore(elem, t)
 	return kept.(*openapi.Type), true
+}
+
+// scopedSchemaOf is schemaOf(l, merging, original, p) for ApplyMap, original scoped to what patch p reaches: a Lookup
+// that is a TypeCacher keeps the type of a call under the skeletons of its two documents (appendSkeleton), so that a
+// later call whose documents have the same skeletons builds no type. The builder reads of the documents their keys
+// and the kinds of their values (but where a field holds both objects and lists, or a look-up fails, which values pair:
+// such a type is not kept by skeleton); both documents are small here, as original holds only what p reaches, so
+// that their skeletons cost less than building the type.
+func scopedSchemaOf(l Lookup, original, p value.Value) (*openapi.Schema, *openapi.Type, error) {
+	cache, ok := l.(TypeCacher)
+	if !ok {
+		return schemaOf(l, merging, original, p)
+	}
+	var room [skeletonMax + 256]byte // (on the stack: a skeleton outgrows it only by a long key past skeletonMax)
+	sig, ok := appendSkeleton(room[:0], original, 0)
+	if ok {
+		sig, ok = appendSkeleton(sig, p, 0)
+	}
+	if !ok {
+		return schemaOf(l, merging, original, p)
+	}
+	if kept, found := cache.Types().bySkeleton.load()[string(sig)]; found {
+		return kept.schema, kept.t, nil
+	}
+	t, stable, pairs, err := buildType(l, merging, original, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := schemaOfType(t, stable)
+	if stable && !pairs {
+		cache.Types().bySkeleton.add(string(sig), keptSchema{schema: s, t: t}, typesMax)
+	}
+	return s, t, nil
+}
+
+// schemaOfType is the one-type schema of root type t: the one kept for t when t is kept itself (stable).
+func schemaOfType(t *openapi.Type, stable bool) *openapi.Schema {
+	if !stable {
+		return openapi.FromTypes(map[string]*openapi.Type{rootName: t})
+	}
+	if s, ok := schemas.Load(t); ok {
+		return s.(*openapi.Schema)
+	}
+	s, _ := schemas.LoadOrStore(t, openapi.FromTypes(map[string]*openapi.Type{rootName: t}))
+	return s.(*openapi.Schema)
+}
+
+// skeletonMax bounds the skeletons kept, in bytes: documents with larger ones have their types built each call.
+const skeletonMax = 2048
+
+// appendSkeleton appends v's skeleton to sig: the keys of its maps and the kinds of its values (null, a scalar, a map,
+// a list), all the way down, each map's and list's length first, so that no two skeletons read alike. It reports
+// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax.
+func appendSkeleton(sig []byte, v value.Value, depth int) ([]byte, bool) {
+	if depth > maxDepth || len(sig) > skeletonMax {
+		return sig, false
+	}
+	ok := true
+	switch {
+	case v.IsMap():
+		sig = binary.AppendUvarint(append(sig, '{'), uint64(v.Len()))
+		for _, f := range v.Fields() {
+			if sig, ok = appendSkeleton(appendString(sig, f.Key), f.Value, depth+1); !ok {
+				return sig, false
+			}
+		}
+	case v.IsList():
+		sig = binary.AppendUvarint(append(sig, '['), uint64(v.Len()))
+		for _, it := range v.Items() {
+			if sig, ok = appendSkeleton(sig, it, depth+1); !ok {
+				return sig, false
+			}
+		}
+	case v.IsNull():
+		sig = append(sig, 'n')
+	default:
+		sig = append(sig, 's')
+	}
+	return sig, len(sig) <= skeletonMax
 }

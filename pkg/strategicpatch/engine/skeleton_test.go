@@ -1,0 +1,70 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/pkg/strategicpatch/engine"
+)
+
+// containersSchema is a TypeCacher schema: spec.containers merged by name, their env by name.
+func containersSchema() *cached {
+	env := &cached{sub: map[string]*cached{}, meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "name"}}
+	containers := &cached{sub: map[string]*cached{"env": env}, meta: engine.Meta{Strategies: []string{"merge"}, MergeKey: "name"}}
+	return &cached{sub: map[string]*cached{"spec": {sub: map[string]*cached{"containers": containers}}}}
+}
+
+// decoded is JSON text decoded into Go values.
+func decoded(text string) map[string]interface{} {
+	var m map[string]interface{}
+	Expect(json.Unmarshal([]byte(text), &m)).To(Succeed())
+	return m
+}
+
+var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
+	live := `{"kind":"K","spec":{"replicas":3,"containers":[{"name":"a","image":"1","env":[{"name":"X","value":"1"}]},` +
+		`{"name":"b","image":"2"}]}}`
+
+	It("keeps a call's type by its documents' skeletons: calls with other values of the same keys and kinds build none", func() {
+		root := containersSchema()
+		apply := func(patch string) {
+			want, err := engine.Options{}.ApplyMap(decoded(live), decoded(patch), plain{root})
+			Expect(err).NotTo(HaveOccurred())
+			got, err := engine.Options{}.ApplyMap(decoded(live), decoded(patch), root)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), "patch %s", patch)
+		}
+		for i := range 20 {
+			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"a","image":"v%d"}]}}`, i))
+			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"b","image":%d}]}}`, i))
+		}
+		Expect(root.types.SkeletonsLen()).To(Equal(1), "one skeleton: the names and images are values")
+		apply(`{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"2"}]}]}}`)
+		apply(`{"spec":{"containers":[{"name":"a","image":{"x":1}}]}}`)
+		Expect(root.types.SkeletonsLen()).To(Equal(3), "other keys, other kinds: skeletons of their own")
+	})
+
+	It("keeps no type that read which values pair, which the skeletons do not tell", func() {
+		// env holds a list in a's item and an object in b's, so that the builder asks which of them pair with the
+		// patch's list (in a for the first patch, in b for the second), a look at merge key values: the two calls'
+		// documents have the same skeletons, and neither type is kept by them.
+		mixed := `{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"1"}]},{"name":"b","env":{}}]}}`
+		patches := []string{
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"X"}]}]}}`,
+			`{"spec":{"containers":[{"name":"b","env":[{"name":"X"}]}]}}`,
+		}
+		for _, order := range [][]string{patches, {patches[1], patches[0]}} {
+			root := containersSchema()
+			for _, patch := range order {
+				want, wantErr := engine.Options{}.ApplyMap(decoded(mixed), decoded(patch), plain{root})
+				got, err := engine.Options{}.ApplyMap(decoded(mixed), decoded(patch), root)
+				Expect(errText(err)).To(Equal(errText(wantErr)), "patch %s", patch)
+				Expect(got).To(Equal(want), "patch %s", patch)
+			}
+			Expect(root.types.SkeletonsLen()).To(Equal(0))
+		}
+	})
+})
