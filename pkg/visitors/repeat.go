@@ -42,7 +42,7 @@ import (
 //     (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
 //     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list
 //     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member)
-//     or null (replacedOntoNull: the patch's items as they stand, as where v lacks it).
+//     or another kind (replacedOntoOther: the patch's items as they stand, as where v lacks it).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
@@ -138,7 +138,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
 // (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto v's field where that is a map, or a merged list paired with its base
-// (chainFits) or replacing v's list with its repeats apart (replacedApart) or v's null (replacedOntoNull); with deep (the repeat's
+// (chainFits) or replacing v's list with its repeats apart (replacedApart) or v's other kind (replacedOntoOther); with deep (the repeat's
 // elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
 func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
@@ -177,7 +177,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !replacedApart(c, lv) && !replacedOntoNull(c, lv) && !o.chainFits(c, lv, deep) {
+			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, deep) {
 				return false
 			}
 		default:
@@ -494,13 +494,13 @@ func replacedApart(e elements.Element, lv value.Value) bool {
 		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
 }
 
-// replacedOntoNull reports whether list e of a repeat's tree is a "$patch: replace" list naming a key twice (no other
-// directive) where lv, the member's outcome there, is null: a collation with lv as live takes the patch's items as
-// they stand, its repeats at their places in the patch, as e's tree without live builds them (onto walks it, as for a
-// field v lacks).
-func replacedOntoNull(e elements.Element, lv value.Value) bool {
+// replacedOntoOther reports whether list e of a repeat's tree is a "$patch: replace" list naming a key twice (no other
+// directive) where lv, the member's outcome there, is not a list (null, a scalar, a map): a collation with lv as live
+// takes the patch's items as they stand, its repeats at their places in the patch, as e's tree without live builds
+// them (onto walks it, as for a field v lacks).
+func replacedOntoOther(e elements.Element, lv value.Value) bool {
 	l, _ := e.(*elements.ListElement)
-	return l != nil && lv.IsNull() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
+	return l != nil && !lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
 		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
 }
 
