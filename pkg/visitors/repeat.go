@@ -137,9 +137,10 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto v's field where that is a map, or a merged list paired with its base
-// (chainFits) or replacing v's list with its repeats apart (replacedApart) or v's other kind (replacedOntoOther); with deep (the repeat's
-// elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
+// (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto
+// v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
+// repeats apart (replacedApart) or v's other kind (replacedOntoOther); with deep (the repeat's elements.Repeat.Deep),
+// e has a field if v has one (the depth limit is checked at its fields' depth).
 func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
