@@ -41,7 +41,8 @@ import (
 //     strategy replace of plain data where v holds a map, the repeat's map whole
 //     (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
 //     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list
-//     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member).
+//     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member)
+//     or another kind (replacedOntoOther: the patch's items as they stand, as where v lacks it).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
@@ -136,9 +137,10 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto v's field where that is a map, or a merged list paired with its base
-// (chainFits) or replacing v's list with its repeats apart (replacedApart); with deep (the repeat's
-// elements.Repeat.Deep), e has a field if v has one (the depth limit is checked at its fields' depth).
+// (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto
+// v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
+// repeats apart (replacedApart) or v's other kind (replacedOntoOther); with deep (the repeat's elements.Repeat.Deep),
+// e has a field if v has one (the depth limit is checked at its fields' depth).
 func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
@@ -176,7 +178,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !replacedApart(c, lv) && !o.chainFits(c, lv, deep) {
+			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, deep) {
 				return false
 			}
 		default:
@@ -490,6 +492,16 @@ func ruledBelow(e elements.Element) bool {
 func replacedApart(e elements.Element, lv value.Value) bool {
 	l, _ := e.(*elements.ListElement)
 	return l != nil && lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
+		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+}
+
+// replacedOntoOther reports whether list e of a repeat's tree is a "$patch: replace" list naming a key twice (no other
+// directive) where lv, the member's outcome there, is not a list (null, a scalar, a map): a collation with lv as live
+// takes the patch's items as they stand, its repeats at their places in the patch, as e's tree without live builds
+// them (onto walks it, as for a field v lacks).
+func replacedOntoOther(e elements.Element, lv value.Value) bool {
+	l, _ := e.(*elements.ListElement)
+	return l != nil && !lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
 		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
 }
 

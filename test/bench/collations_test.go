@@ -282,6 +282,30 @@ var _ = Describe("collations per operation", func() {
 		Entry("a key named three times, the third's empty lists inside a map the second set where the first's outcome lacked it: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","secret":{"optional":true}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"],"ownerReferences":[]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":[],"ownerReferences":[]}}}}]}}`, 1),
+		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
+		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
+		// its class and pins the count that holds (one where Phase 2 decides it).
+		Entry("a \"$patch: replace\" list naming a key twice where the outcome holds the list null (Phase 2: replacedOntoOther): once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":null}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"}]}]}}`, 1),
+		Entry("a \"$patch: replace\" list naming a key twice where the outcome holds a scalar there (Phase 2: replacedOntoOther): once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":"x"}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"}]}]}}`, 1),
+		Entry("a \"$patch: replace\" list naming a key twice where the outcome holds a map there (Phase 2: replacedOntoOther): once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":{"a":1}}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"1"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"p"}}},{"name":"A","value":"2"}]}]}}`, 1),
+		Entry("a \"$patch: replace\" list naming a key twice with another directive (\"$setElementOrder\"): twice",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"B"},{"name":"A"},{"name":"B"}],"env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]}]}}`, 2),
+		Entry("a set whose base is live's set the member leaves as it is, naming a value twice: twice",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","a"]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a"]}}}}]}}`, 2),
+		Entry("a key's third item, its list over live's keyed list naming a key twice: twice",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"},{"name":"B","value":"b"},{"name":"A","value":"2"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"name":"A","value":"x"}]},{"name":"c","env":[{"name":"B","value":"y"},{"name":"D"}]}]}}`, 2),
+		Entry("a set whose repeated values stay apart (Ranked): twice",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a","c"]}}}}]}}`, 2),
 	)
 
 	// With gate PatchDeleteRemovesMap on, a repeat's "$patch: delete" map removes a map its key's first item's outcome
@@ -314,6 +338,44 @@ var _ = Describe("collations per operation", func() {
 		want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), o.Meta())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "the API server's result")
+	})
+
+	// A map of strategy replace (pkg/patch's test schema: Example's containers[].replaced) holding a null or a "$" key:
+	// strategicpatch keeps those in the replaced map where ply drops them, so the repeat's outcome is judged against
+	// its two items applied one after the other.
+	DescribeTable("patch.Apply of a repeat's map of strategy replace, as its items applied in turn",
+		func(live, first, repeat string, count int) {
+			file := filepath.Join("..", "..", "pkg", "patch", "testdata", "schema.json")
+			data, err := os.ReadFile(file)
+			Expect(err).NotTo(HaveOccurred())
+			s, err := openapi.LoadV2Named("schema.json", data)
+			Expect(err).NotTo(HaveOccurred())
+			opts := patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()}
+			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"containers":[`+first+`,`+repeat+`]}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			once, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"containers":[`+first+`]}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := patch.Apply(once, jsonv.MustDecode(`{"containers":[`+repeat+`]}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(want.JSON())))
+		},
+		Entry("holding a null: twice",
+			`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
+			`{"name":"c","image":"j"}`, `{"name":"c","replaced":{"maxSurge":null,"maxUnavailable":"2"}}`, 2),
+		Entry("holding a \"$\" key: twice",
+			`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
+			`{"name":"c","image":"j"}`, `{"name":"c","replaced":{"$retainKeys":["maxSurge"],"maxSurge":"2"}}`, 2),
+	)
+
+	// A map without fields at the depth limit (elements.Repeat.Deep) onto an outcome's map holding fields: those fields
+	// would lie beyond the limit, so the patch is refused (a limit of ply's: strategicpatch has none).
+	It("patch.Apply of a repeat holding an empty map at the depth limit onto a map with fields (Repeat.Deep): twice", func() {
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`)
+		p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","resources":{"limits":{}}}]}}`)
+		_, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl(), MaxDepth: 5})
+		Expect(err).To(MatchError(ContainSubstring("spec.containers[name=c].resources.limits.cpu: nesting is deeper than the limit of 5 levels")))
+		Expect(collations.Load()).To(BeEquivalentTo(2))
 	})
 
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
@@ -420,6 +482,21 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding \"$retainKeys\", copied: once",
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
+		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
+		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
+		// its class and pins the count that holds (one where Phase 2 decides it).
+		Entry("a merged list whose leaf Phase 1 cleaned of a \"$patch: delete\" item (Repeat.Cleaned): twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"name":"E","$patch":"delete"}]}]}}`, 2),
+		Entry("a merged list with another directive (\"$patch: replace\"): twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"$patch":"replace"},{"name":"F","value":"2"}]}]}}`, 2),
+		Entry("a merged list's item holding a \"$\" field in its map: twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"p"}}}]}]}}`, 2),
+		Entry("a set repeating a value onto the outcome's set: twice",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a","c"]}}}}]}}`, 2),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
