@@ -452,6 +452,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	out := d.itemStack()
 	base := len(*out)
 	defer func() { *out = (*out)[:base] }()
+	keys := itemKeys{mergeKey: mk} // (the item's set for each)
 	for i := range e.Items {
 		if i < len(seq) {
 			i = seq[i]
@@ -469,7 +470,8 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
 			*out = append(*out, local[it.LocalIndex])
 		case fc >= 0 || fd >= 0:
-			o, keyed, err := d.itemOutcome(it.Element, &itemKeys{local[it.LocalIndex], mk})
+			keys.item = local[it.LocalIndex]
+			o, keyed, err := d.itemOutcome(it.Element, &keys)
 			switch {
 			case err != nil:
 				return elements.Absent, err
