@@ -324,10 +324,17 @@ func rebase(err error, at fieldpath.Path) error {
 // source has and local lacks, list fields' parallel lists, and $retainKeys under strategy retainKeys when local
 // sets a field and a comparing half has entries or its source holds a non-null field local lacks.
 func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
+	o, _, err := d.visitMap(e, nil)
+	return o, err
+}
+
+// visitMap is VisitMap; given keys (a keyed list's item), a patch built of fields carries keys's fields too (keyed), as
+// withPresentKeys would add them, without building the map twice.
+func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.Outcome, keyed bool, err error) {
 	n, fs := &e.Node, e.Fields
 	cs, _, done := d.prelude(n, false)
 	if done {
-		return d.replaced(n), nil
+		return d.replaced(n), false, nil
 	}
 	c, dels := cs != elements.NoSource, d.dels
 	stack := d.stack()
@@ -340,7 +347,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 				continue
 			}
 			if skip, err := d.ruled(fe); err != nil {
-				return elements.Absent, err
+				return elements.Absent, false, err
 			} else if !skip {
 				*stack = append(*stack, value.Field{Key: f.Name, Value: value.Null})
 				d.dels++
@@ -355,7 +362,7 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		}
 		en, err := d.Entry(f.Element)
 		if err != nil {
-			return elements.Absent, err
+			return elements.Absent, false, err
 		}
 		if en.Unordered > 0 && unordered == nil {
 			unordered = outOfOrder(f.Element, en.Unordered-1)
@@ -366,10 +373,10 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 	if unordered != nil && (n.Parent == nil || deleted) {
 		// kubectl merges its halves' maps here (the root, or a map both halves hold), checking each delta list against
 		// its $setElementOrder.
-		return elements.Absent, unordered
+		return elements.Absent, false, unordered
 	}
 	if !c && !deleted {
-		return d.replaced(n), nil
+		return d.replaced(n), false, nil
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
 		entries := len(*stack) - base
@@ -387,15 +394,18 @@ func (d *Visitor) VisitMap(e *elements.MapElement) (elements.Outcome, error) {
 		}
 	}
 	if len(*stack) == base {
-		return elements.Absent, nil
+		return elements.Absent, false, nil
+	}
+	if keys != nil {
+		*stack, keyed = keys.addTo(*stack, base), true
 	}
 	out := d.mem.fieldsOf(len(*stack) - base)
 	copy(out, (*stack)[base:])
 	m, dup, ok := value.NewMap(out)
 	if !ok {
-		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
+		return elements.Absent, false, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
-	return elements.Keep(m), nil
+	return elements.Keep(m), keyed, nil
 }
 
 // scalarEntry is Entry's outcome for e when e is an atomic node holding a scalar in local under no registered rule
@@ -442,6 +452,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	out := d.itemStack()
 	base := len(*out)
 	defer func() { *out = (*out)[:base] }()
+	keys := itemKeys{mergeKey: mk} // (the item's set for each)
 	for i := range e.Items {
 		if i < len(seq) {
 			i = seq[i]
@@ -459,11 +470,14 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
 			*out = append(*out, local[it.LocalIndex])
 		case fc >= 0 || fd >= 0:
-			o, err := d.itemOutcome(it.Element)
-			if err != nil {
+			keys.item = local[it.LocalIndex]
+			o, keyed, err := d.itemOutcome(it.Element, &keys)
+			switch {
+			case err != nil:
 				return elements.Absent, err
-			}
-			if o.Present && o.Value.IsMap() {
+			case keyed:
+				*out = append(*out, o.Value)
+			case o.Present && o.Value.IsMap():
 				*out = append(*out, d.withPresentKeys(o.Value, local[it.LocalIndex], mk))
 			}
 		}
@@ -488,15 +502,49 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 }
 
 // itemOutcome is Entry's outcome for e, an item of a list merged by key (an item has no parallel lists): a map under
-// no registered rule is visited as a map straight away.
-func (d *Visitor) itemOutcome(e elements.Element) (elements.Outcome, error) {
+// no registered rule is visited as a map straight away, its patch carrying keys's fields when keyed (visitMap).
+func (d *Visitor) itemOutcome(e elements.Element, keys *itemKeys) (o elements.Outcome, keyed bool, err error) {
 	if m, ok := e.(*elements.MapElement); ok && m.Meta.Rule == nil {
-		o, err := d.VisitMap(m)
+		o, keyed, err = d.visitMap(m, keys)
 		d.par = Parallel{}
-		return o, err
+		return o, keyed, err
 	}
 	en, err := d.Entry(e)
-	return en.Outcome, err
+	return en.Outcome, false, err
+}
+
+// itemKeys names the merge-key fields a keyed list's item patch carries (withPresentKeys): those of mergeKey item
+// writes.
+type itemKeys struct {
+	item     value.Value
+	mergeKey []string
+}
+
+// addTo returns stack, whose entries from base on are a map's fields in order (directives, out of order, among them),
+// with k's fields set: an entry of the same name takes the item's value, another field is inserted before the first
+// entry named after it (value.NewMap orders the directives).
+func (k *itemKeys) addTo(stack []value.Field, base int) []value.Field {
+next:
+	for _, name := range k.mergeKey {
+		v, ok := k.item.Get(name)
+		if !ok {
+			continue
+		}
+		at := base
+		for at < len(stack) && stack[at].Key < name {
+			at++
+		}
+		for j := at; j < len(stack); j++ {
+			if stack[j].Key == name {
+				stack[j].Value = v
+				continue next
+			}
+		}
+		stack = append(stack, value.Field{})
+		copy(stack[at+1:], stack[at:])
+		stack[at] = value.Field{Key: name, Value: v}
+	}
+	return stack
 }
 
 // keyOrder is $setElementOrder's list for local's items, in local's order: each item's merge key fields, carved from
@@ -507,7 +555,11 @@ func (d *Visitor) keyOrder(local []value.Value, mk []string, itemType *openapi.T
 	for i, li := range local {
 		at := len(keys)
 		keys = appendItemKeyFields(keys, li, mk, itemType)
-		order[i] = value.MustMap(keys[at:len(keys):len(keys)]...)
+		if fs := keys[at:len(keys):len(keys)]; len(fs) > 1 {
+			order[i] = value.MustMap(fs...)
+		} else {
+			order[i] = value.MapFromSorted(fs) // (one field or none: in order)
+		}
 	}
 	return value.List(order)
 }
