@@ -150,18 +150,26 @@ func (a *Arena) Release() {
 		return
 	}
 	a.c = nil
+	c.reset()
+	collators.Put(c)
+}
+
+// reset empties c for the next tree: its slabs, buffers, directive memory and index are cleared and kept, everything
+// else is zero. It sets field by field what a zero collator would hold rather than assigning one, which would copy
+// the whole collator (the Index holds its first keys in place) under write barriers on every Release.
+func (c *collator) reset() {
 	c.maps.reset()
 	c.lists.reset()
 	c.sets.reset()
 	c.atomics.reset()
-	*c = collator{
-		maps: c.maps, lists: c.lists, sets: c.sets, atomics: c.atomics,
-		fields: c.fields[:0], fieldSlab: reuse(c.fieldSlab), itemSlab: reuse(c.itemSlab),
-		seq: c.seq[:0], index: c.index, directives: c.directives, orderIDs: c.orderIDs[:0],
-	}
+	c.fields, c.fieldSlab, c.itemSlab = c.fields[:0], reuse(c.fieldSlab), reuse(c.itemSlab)
+	c.seq, c.orderIDs = c.seq[:0], c.orderIDs[:0]
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
-	collators.Put(c)
+	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
+	c.repeat, c.composed, c.emptyOrder = nil, nil, nil
+	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
+	c.patched, c.entries = nil, nil
 }
 
 func reuse[T any](slab []T) []T {

@@ -79,18 +79,22 @@ const indexKeptMax = 1 << 14
 
 // Reset empties x for keys of fields fields, sized for size keys, keeping its maps (cleared) for them, so that an
 // Index reused list after list allocates only for a list larger than those before.
+//
+// Only what the keys numbered since the last Reset used is cleared: small's first n (all of it once mapped), byID up to
+// its length (appended to, so zero beyond it); a Reset after a list of few keys costs a few words, not the whole Index.
 func (x *Index) Reset(fields, size int) {
-	strs, single, multi := x.strs, keptMap(x.single), keptMap(x.multi)
-	byID := x.byID[:0]
-	if cap(byID) > indexKeptMax {
-		byID = nil
+	clear(x.small[:min(x.n, smallIndex)])
+	clear(x.byID)
+	x.byID = x.byID[:0]
+	if cap(x.byID) > indexKeptMax {
+		x.byID = nil
 	}
-	clear(byID[:cap(byID)])
-	mapped := fields == 1 && size > smallIndex
-	if mapped {
-		strs.reset(size, 2*indexKeptMax)
+	x.single, x.multi = keptMap(x.single), keptMap(x.multi)
+	x.n, x.next = 0, 0
+	x.keyed, x.mapped = fields != 1, fields == 1 && size > smallIndex
+	if x.mapped {
+		x.strs.reset(size, 2*indexKeptMax)
 	}
-	*x = Index{strs: strs, single: single, multi: multi, byID: byID, keyed: fields != 1, mapped: mapped}
 	if x.keyed && x.multi == nil {
 		x.multi = make(map[Key]int, size)
 	}
