@@ -16,8 +16,15 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 	}
 	return inArena(func(r jsonReader) ([]byte, error) {
 		if o.Gates == nil && r.arena != nil {
-			if out, ok := o.applyJSONTrimmed(original, p, l, r); ok {
-				return out, nil
+			if pv, err := r.object(p); err == nil { // (else both are read below, for original's error first)
+				if out, ok := o.applyJSONTrimmed(original, pv, l, r); ok {
+					return out, nil
+				}
+				ov, err := r.object(original)
+				if err != nil {
+					return nil, err
+				}
+				return o.applyJSON(ov, pv, l)
 			}
 		}
 		vs, err := readAll(r.object, original, p)
@@ -28,15 +35,11 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 	})
 }
 
-// applyJSONTrimmed is ApplyJSON with every feature gate off (strategicpatch's merge), merging original less the fields
-// p does not reach, which are written back into the result as the text they are (see trimmer); false where the
-// trimmer leaves none out or cannot read original so, where a document is not read (ApplyJSON reads them again for
-// the error) or the merge fails (the whole merge gives the error), or where the result does not take them back.
-func (o Options) applyJSONTrimmed(original, p []byte, l Lookup, r jsonReader) ([]byte, bool) {
-	pv, err := r.object(p)
-	if err != nil {
-		return nil, false
-	}
+// applyJSONTrimmed is ApplyJSON with every feature gate off (strategicpatch's merge) of patch pv, read by r, merging
+// original less the fields pv does not reach, which are written back into the result as the text they are (see
+// trimmer); false where the trimmer leaves none out or cannot read original so (ApplyJSON reads it whole, for the
+// error too), where the merge fails (the whole merge gives the error), or where the result does not take them back.
+func (o Options) applyJSONTrimmed(original []byte, pv value.Value, l Lookup, r jsonReader) ([]byte, bool) {
 	t := trimmers.Get().(*trimmer)
 	defer t.release()
 	trimmed, any := t.root(original, pv, l, r)

@@ -56,14 +56,7 @@ func schemaOf(l Lookup, m mode, docs ...value.Value) (*openapi.Schema, *openapi.
 	if err != nil {
 		return nil, nil, err
 	}
-	if !stable {
-		return openapi.FromTypes(map[string]*openapi.Type{rootName: t}), t, nil
-	}
-	if s, ok := schemas.Load(t); ok {
-		return s.(*openapi.Schema), t, nil
-	}
-	s, _ := schemas.LoadOrStore(t, openapi.FromTypes(map[string]*openapi.Type{rootName: t}))
-	return s.(*openapi.Schema), t, nil
+	return schemaOfType(t, stable), t, nil
 }
 
 // schemas holds the one-type schema of each kept root type (see Types), *openapi.Type keys.

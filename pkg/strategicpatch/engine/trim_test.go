@@ -48,7 +48,11 @@ var _ = Describe("the trimmer", func() {
 		func(original, patch string, trims bool) {
 			var trimmed bool
 			got, err := inArena(func(r jsonReader) ([]byte, error) {
-				out, ok := Options{}.applyJSONTrimmed([]byte(original), []byte(patch), trimDeployment, r)
+				pv, err := r.object([]byte(patch))
+				if err != nil {
+					return nil, err
+				}
+				out, ok := Options{}.applyJSONTrimmed([]byte(original), pv, trimDeployment, r)
 				trimmed = ok
 				return out, nil
 			})

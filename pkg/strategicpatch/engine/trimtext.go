@@ -313,19 +313,28 @@ func canonicalObject(d []byte, i, depth int) (int, bool) {
 			return 0, false
 		}
 		prev = key
-		if i, ok = canonicalValue(d, end+1, depth); !ok || i >= len(d) {
+		if i, ok = canonicalValue(d, end+1, depth); !ok {
 			return 0, false
 		}
-		switch d[i] {
-		case '}':
-			return i + 1, true
-		case ',':
-			i++
-		default:
-			return 0, false
+		next, more, ok := canonicalSeparator(d, i, '}')
+		if !ok || !more {
+			return next, ok
 		}
+		i = next
 	}
 	return 0, false
+}
+
+// canonicalSeparator reads what follows a member of a canonical object or list at offset i, with no white space: a
+// comma (more) or the closing byte, next the offset after it; ok is false for anything else.
+func canonicalSeparator(d []byte, i int, closing byte) (next int, more, ok bool) {
+	switch {
+	case i < len(d) && d[i] == ',':
+		return i + 1, true, true
+	case i < len(d) && d[i] == closing:
+		return i + 1, false, true
+	}
+	return 0, false, false
 }
 
 // canonicalList is canonicalValue for the list whose bracket is at offset i: items separated by ',', no more than
@@ -337,17 +346,14 @@ func canonicalList(d []byte, i, depth int) (int, bool) {
 	}
 	for n := 1; i < len(d) && n <= parse.DefaultMaxListItems; n++ {
 		var ok bool
-		if i, ok = canonicalValue(d, i, depth); !ok || i >= len(d) {
+		if i, ok = canonicalValue(d, i, depth); !ok {
 			return 0, false
 		}
-		switch d[i] {
-		case ']':
-			return i + 1, true
-		case ',':
-			i++
-		default:
-			return 0, false
+		next, more, ok := canonicalSeparator(d, i, ']')
+		if !ok || !more {
+			return next, ok
 		}
+		i = next
 	}
 	return 0, false
 }
