@@ -133,12 +133,13 @@ func (v *view) patched(o Ordering) []int {
 		// strategicpatch ranks by live's list after deletions: new items go to a copy of its slice header, unranked.
 		left, right := v.runs(survivors)
 		sortBy(left, v.liveRank)
-		v.deletesLast(left, right)
+		v.deletesLast(func(id int) int { return v.item(id).LiveIndex }, left, right)
 		layout = v.interleave(left, right, v.liveRank)
 	}
 	if dirs == nil || !dirs.HasSetOrder {
 		return layout
 	}
+	inLayout := v.positions(layout) // (nil outside compose mode)
 	named := slices.DeleteFunc(v.clone(layout), func(id int) bool { return v.orderPos(id) < 0 })
 	others := slices.DeleteFunc(layout, func(id int) bool { return v.orderPos(id) >= 0 })
 	sortBy(named, v.orderPos)
@@ -152,13 +153,30 @@ func (v *view) patched(o Ordering) []int {
 		rank = func(id int) int { return view[v.canon(id)] }
 	}
 	sortBy(others, rank)
-	v.deletesLast(named, others)
+	v.deletesLast(func(id int) int { return inLayout[id] }, named, others)
 	return v.interleave(others, named, rank)
 }
 
-// deletesLast moves the first patch's "$patch: delete" items (compose mode) last in each run, in live order, as
-// strategicpatch orders a merged patch's list.
-func (v *view) deletesLast(runs ...[]int) {
+// deletesLast moves the first patch's "$patch: delete" items (compose mode) last in each run, ordered among
+// themselves by at, as strategicpatch orders a list when it merges a second patch into a first (mergeMap; the first
+// stands for live here). Its rule for a keyed list the second holds:
+//
+//  1. mergeSlice: the second's delete items delete their key's items; its other items merge in place into the first
+//     item of their key (a delete item of the first included, which keeps "$patch: delete") or are appended. The
+//     outcome is split into named (items of a key the second's list holds) and others, each in the outcome's order;
+//     each part's delete items are taken out in that order (the first's list order: merging moves no item), the rest
+//     sorted (named by position in the second's list, others by index in the first's list) and the delete items
+//     appended; then mergeSortedSlice puts an other before the next named item only if both have an index in the
+//     first's list after the deletions and the other's is lower.
+//  2. mergePatchIntoOriginal, where the second holds "$setElementOrder" for the list: the same once more on step 1's
+//     outcome, named now meaning named by the order, sorted by position in it, and the index read in the first's
+//     list as its backing array stands after step 1 (viewRanks). Each part's delete items keep step 1's outcome
+//     order, not the first's: a delete item an item of the second merged into is a named item of step 1, ahead of
+//     the others' delete items there unless mergeSortedSlice let an other go first (an other of lower index than
+//     it, then each such other in turn), so it can precede a delete item earlier in the first's list.
+//
+// at is a delete item's rank for that order: its live index in step 1, its position in step 1's layout in step 2.
+func (v *view) deletesLast(at func(id int) int, runs ...[]int) {
 	if !v.compose || v.set {
 		return
 	}
@@ -167,12 +185,24 @@ func (v *view) deletesLast(runs ...[]int) {
 			if li := v.item(id).LiveIndex; li >= 0 {
 				d, _ := v.liveItems[li].Get(smp.DirectiveKey)
 				if s, ok := d.AsString(); ok && s == smp.DeleteValue {
-					return li + 1
+					return at(id) + 1
 				}
 			}
 			return 0
 		})
 	}
+}
+
+// positions is each member's position in layout (-1: not there), computed in compose mode only: deletesLast reads it.
+func (v *view) positions(layout []int) []int {
+	if !v.compose || v.set {
+		return nil
+	}
+	pos := v.filled(len(v.items)+len(v.extra), -1)
+	for i, id := range layout {
+		pos[id] = i
+	}
+	return pos
 }
 
 // RepeatsApart reports whether patch list e's Repeats stay items of their own instead of merging in turn into their

@@ -14,15 +14,7 @@ import (
 // easy to get wrong; each must get the class its "expect" field names
 // (agree unless it says otherwise).
 var _ = Describe("the patch regression corpus", func() {
-	files, err := filepath.Glob(filepath.Join("testdata", "cases", "*.yaml"))
-	It("is present", func() {
-		Expect(err).NotTo(HaveOccurred())
-		Expect(files).NotTo(BeEmpty())
-	})
-	entries := []TableEntry{}
-	for _, f := range files {
-		entries = append(entries, Entry(filepath.Base(f), f))
-	}
+	files, entries := corpusFiles("cases")
 	It("has a regression case for every known-difference class", func() {
 		expected := map[patchdiff.Class]bool{}
 		for _, f := range files {
@@ -53,3 +45,18 @@ var _ = Describe("the patch regression corpus", func() {
 		entries,
 	)
 })
+
+// corpusFiles lists the YAML files of testdata/dir, with a table entry for each named after its file, and adds a spec
+// that fails unless there are some (call it in a container).
+func corpusFiles(dir string) ([]string, []TableEntry) {
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.yaml"))
+	It("is present", func() {
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).NotTo(BeEmpty())
+	})
+	entries := make([]TableEntry, len(files))
+	for i, f := range files {
+		entries[i] = Entry(filepath.Base(f), f)
+	}
+	return files, entries
+}

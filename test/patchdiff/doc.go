@@ -36,5 +36,7 @@
 //
 // A failing batch shrinks its smallest failures and writes them as YAML
 // case files to a temporary directory; reduced by hand and given an
-// "expect" line they become regression cases in testdata/cases.
+// "expect" line they become regression cases in testdata/cases. A compose
+// suite's failure, reduced by hand to its target, patches (first, second)
+// and strategicpatch's result, becomes one in testdata/compose.
 package patchdiff
