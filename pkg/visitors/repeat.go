@@ -55,8 +55,9 @@ import (
 //     v lacks as its node gives (no live there either; a map, the patch's as it stands: composedWhole), a merged list v
 //     holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal copied,
 //     a map merging onto v's map, and a merged list v holds as a list where its leaf holds the patch's list as it
-//     stands and Phase 2 orders it as that collation does (composeset.go: a set of distinct scalars of one class,
-//     without directives but a "$setElementOrder" naming its values in their order; an empty list of maps with one
+//     stands and Phase 2 orders it as that collation does (composeset.go: a set of scalars of one class, each value
+//     once at its first place in its list or v's, without directives but a "$setElementOrder" naming its values once
+//     each in their order; an empty list of maps with one
 //     merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the
 //     key as a scalar, or v's distinct scalars, an empty list onto an empty one; composekeyed.go: a list of maps with
 //     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys (merged field by
@@ -66,8 +67,8 @@ import (
 //     maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items, lists holding "$patch" maps and sets repeating a value or
-//     of mixed classes that v holds as lists, a list v holds that the repeat orders with a value, a field ordered and
+//     other repeats: other merged lists of maps with items, lists holding "$patch" maps and sets of mixed classes that v
+//     holds as lists, a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.

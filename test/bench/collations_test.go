@@ -482,6 +482,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding \"$retainKeys\", copied: once",
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"],"configMap":{"optional":true}}]}}`, 1),
+		Entry("a set repeating a value onto the outcome's set, each value at its first place: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a","c"]}}}}]}}`, 1),
+		Entry("a set onto the outcome's set repeating a value, each value at its first place there: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","a","d","b"]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","b","e","c"]}}}}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
@@ -494,9 +500,6 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's item holding a \"$\" field in its map: twice",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"p"}}}]}]}}`, 2),
-		Entry("a set repeating a value onto the outcome's set: twice",
-			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]}}}}]}}`,
-			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a","c"]}}}}]}}`, 2),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
