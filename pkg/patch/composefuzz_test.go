@@ -28,6 +28,8 @@ func FuzzComposeRepeat(f *testing.F) {
 		{`{"resources":{"limits":{"cpu":"1"}},"volumeMounts":[{"mountPath":"/m","name":"v"}],"ports":null}`,
 			`{"$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"resources":{"limits":{"cpu":null}},"volumeMounts":null}`},
 		{`{"env":[],"args":["a"],"finalizers":["x"]}`, `{"env":[],"args":["b"],"$setElementOrder/ports":[{"containerPort":1}],"ports":[{"containerPort":1}]}`},
+		{`{"env":[{"name":"A","value":"0"},{"name":"B"},{"name":"A","value":"1"},{"$patch":"delete","name":"Z"}]}`,
+			`{"env":[{"name":"N","value":"n"},{"$patch":"delete","name":"A"},{"name":"B","value":"c"},{"name":"A"}]}`},
 	} {
 		f.Add([]byte(c[0]), []byte(`{"image":"i"}`), []byte(c[1]))
 	}

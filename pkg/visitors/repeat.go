@@ -54,20 +54,22 @@ import (
 //     its maps holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field
 //     v lacks as its node gives (no live there either; a map, the patch's as it stands: composedWhole), a merged list v
 //     holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal copied,
-//     a map merging onto v's map, and a merged list v holds as a list where its leaf holds the patch's list as it
-//     stands and Phase 2 orders it as that collation does (composeset.go: a set of scalars of one class, each value
+//     a map merging onto v's map, and a merged list v holds as a list where Phase 2 merges and orders the patch's list
+//     as it stands (a leaf Phase 1 cleaned of maps holding "$patch" read as the patch holds it: asPatched) as that
+//     collation does (composeset.go: a set of scalars of one class, each value
 //     once at its first place in its list or v's, without directives but a "$setElementOrder" naming its values once
 //     each in their order; an empty list of maps with one
 //     merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the
 //     key as a scalar, or v's distinct scalars, an empty list onto an empty one; composekeyed.go: a list of maps with
 //     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys (merged field by
-//     field into v's item's), without directives but a "$setElementOrder" naming them in their order, onto v's maps
+//     field into v's item's), without directives but a "$setElementOrder" naming them in their order or, without
+//     one, with "$patch: delete" items holding the key as a scalar (v's items of their keys dropped first), onto v's maps
 //     each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key the repeat names merged into
 //     as another, the directive kept), those it names holding no "$" key in their maps; with Repeat.Deep, items without
 //     maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items, lists holding "$patch" maps and sets of mixed classes that v
+//     other repeats: other merged lists of maps with items, lists holding other "$patch" maps and sets of mixed classes that v
 //     holds as lists, a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
@@ -110,7 +112,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
-		out, err = o.onto(r.Element.(*elements.MapElement), v)
+		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
@@ -194,8 +196,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
-// merged list Phase 2 merges onto v's list where its node holds the patch's list as it stands, no leaf Phase 1 cleaned
-// of maps holding "$patch" (cleaned: elements.Repeat.Cleaned), and its items hold no map with deep (composesList: a set
+// merged list Phase 2 merges onto v's list as the patch holds it (a leaf Phase 1 cleaned of maps holding "$patch",
+// cleaned: elements.Repeat.Cleaned, read as the patch holds it: asPatched), its items holding no map with deep
+// (composesList: a set
 // of scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
 // orderedSetComposes), a
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
@@ -211,15 +214,13 @@ func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) 
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if n := composedList(f.Element); n != nil && inLive && (slices.Contains(cleaned, n.ID) || (deep && holdsMaps(n))) &&
-			composesList(n, lv) {
-			// (Not merged in Phase 2: a leaf lacking maps holding "$patch" the patch holds there, or one whose maps'
-			// fields from v may lie beyond the depth limit.)
-			return false
+		n := asPatched(m, f.Name, composedList(f.Element), cleaned)
+		if n != nil && inLive && deep && holdsMaps(n) && composesList(n, lv) {
+			return false // (not merged in Phase 2: its maps' fields from v may lie beyond the depth limit)
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement:
-			if !composedField(f.Name, c, lv, inLive) {
+			if !composedField(f.Name, c, n, lv, inLive) {
 				return false
 			}
 		case *elements.MapElement:
@@ -247,10 +248,10 @@ func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) 
 // holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
 // holds another kind (second's as it stands), another value (a list merged by no strategy of plain items, a scalar, a
 // null).
-func composedField(name string, c *elements.AtomicElement, lv value.Value, inLive bool) bool {
+func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(&c.Node, lv))
+		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(n, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -258,7 +259,20 @@ func composedField(name string, c *elements.AtomicElement, lv value.Value, inLiv
 	case strings.HasPrefix(name, "$"):
 		return value.Equal(c.Local, lv)
 	}
-	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesList(&c.Node, lv)
+	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesList(n, lv)
+}
+
+// asPatched returns n, the node of field name of compose mode's repeat map m (composedList), or, for a leaf Phase 1
+// built less the maps holding "$patch" the patch holds there (cleaned: elements.Repeat.Cleaned), a copy holding the
+// patch's value as it stands (m's field): merged onto its member's outcome's list, that value tells, as a collation
+// with that outcome as live reads it (its "$patch" items and maps directives).
+func asPatched(m *elements.MapElement, name string, n *elements.Node, cleaned []int32) *elements.Node {
+	if n == nil || !slices.Contains(cleaned, n.ID) {
+		return n
+	}
+	patched := *n
+	patched.Local, patched.HasLocal = m.Local.Get(name)
+	return &patched
 }
 
 // ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
@@ -375,6 +389,13 @@ func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
 	return o
 }
 
+// withCleaned returns o merging compose mode's repeat whose leaves cleaned Phase 1 built less the patch's maps holding
+// "$patch" (elements.Repeat.Cleaned): merged onto a list, such a leaf holds the patch's value (asPatched).
+func (o Ordered) withCleaned(cleaned []int32) Ordered {
+	o.cleaned = cleaned
+	return o
+}
+
 // retainsOnly reports whether d is a map's "$retainKeys" and nothing more.
 func retainsOnly(d *elements.Directives) bool {
 	return d.HasRetainKeys && !d.ReplaceList && !d.HasSetOrder && !d.HasDeleteFromList
@@ -421,7 +442,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.listLive = true
 			out, err = in.VisitList(l)
-		} else if n := composedList(f.Element); o.Compose && n != nil && inLive && composesList(n, lv) {
+		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive && composesList(n, lv) {
 			out = o.composeList(n, lv)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromEmpty(a, lv) {
 			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)

@@ -488,12 +488,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a set onto the outcome's set repeating a value, each value at its first place there: once",
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","a","d","b"]}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","b","e","c"]}}}}]}}`, 1),
+		Entry("a merged list whose leaf Phase 1 cleaned of a \"$patch: delete\" item (Repeat.Cleaned), merged as the patch holds it: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"name":"E","$patch":"delete"}]}]}}`, 1),
+		Entry("a merged list of \"$patch: delete\" items alone, onto the outcome's list naming a key twice: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"},{"name":"F","value":"2"},{"name":"E","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","$patch":"delete"},{"name":"Q","$patch":"delete"}]}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list whose leaf Phase 1 cleaned of a \"$patch: delete\" item (Repeat.Cleaned): twice",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"name":"E","$patch":"delete"}]}]}}`, 2),
 		Entry("a merged list with another directive (\"$patch: replace\"): twice",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"$patch":"replace"},{"name":"F","value":"2"}]}]}}`, 2),
