@@ -30,6 +30,10 @@ func FuzzComposeRepeat(f *testing.F) {
 		{`{"env":[],"args":["a"],"finalizers":["x"]}`, `{"env":[],"args":["b"],"$setElementOrder/ports":[{"containerPort":1}],"ports":[{"containerPort":1}]}`},
 		{`{"env":[{"name":"A","value":"0"},{"name":"B"},{"name":"A","value":"1"},{"$patch":"delete","name":"Z"}]}`,
 			`{"env":[{"name":"N","value":"n"},{"$patch":"delete","name":"A"},{"name":"B","value":"c"},{"name":"A"}]}`},
+		{`{"env":[{"name":"A","value":"0"},{"name":"K"}],"ports":null}`,
+			`{"env":[{"name":"B","value":"1"},{"$patch":"delete","name":"K"},{"$patch":"replace"},{"name":"B","value":"2"}],"ports":[{"$patch":"replace"}]}`},
+		{`{"env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}`,
+			`{"env":[{"name":"E","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"k"}}},{"name":"F","valueFrom":{"$patch":"delete"}}]}`},
 	} {
 		f.Add([]byte(c[0]), []byte(`{"image":"i"}`), []byte(c[1]))
 	}

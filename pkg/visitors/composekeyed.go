@@ -12,12 +12,13 @@ import (
 
 // mergesKeyed reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv,
 // its member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's
-// items are directed (keyedDirected: "$patch: delete" items and data items, no "$patch: replace" item; then c has no
-// directive of its own) or data items alone, with no directive but a "$setElementOrder" naming them in their order
-// (keyedOrder). Merged, c's data items are maps each holding that key as a scalar, their other fields scalars, nulls
-// or plain maps (plainFields); lv's items are maps each holding the key as a scalar with no "$patch" but "delete" (an
-// item of c merges into such an item of its key as into another, the directive kept), those of a key c names holding
-// no "$" key in their maps (undirectedMaps), those of a key c's delete items name aside.
+// items are directed (keyedDirected: "$patch: delete" items and data items, or a "$patch: replace" item too, the
+// outcome its data items then, replacesKeyed; c has no directive of its own) or data items alone, with no directive
+// but a "$setElementOrder" naming them in their order (keyedOrder). Merged, c's data items are maps each holding that
+// key as a scalar, their other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding the
+// key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another, the
+// directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps), those of a key c's delete
+// items name aside.
 func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	if !c.HasLocal || !c.Local.IsList() || c.Local.Len() == 0 || len(c.Meta.MergeKey) != 1 || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) {
@@ -30,7 +31,7 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	case !ok || (directed && c.Dirs != nil):
 		return false
 	case replace:
-		return false
+		return replacesKeyed(data, lv, key)
 	}
 	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c, key)) {
 		return false
@@ -58,7 +59,8 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 // keys its "$patch: delete" items name (the other list's items of those keys dropped), and replace, whether a "$patch:
 // replace" item is among them (the data items replace the other list's). ok is false where an item is not a map, a
 // delete item holds its key as other than a scalar, or an item holds another "$patch".
-func keyedDirected(items []value.Value, key string) (data []value.Value, deleted map[value.ScalarKey]bool, replace, ok bool) {
+func keyedDirected(items []value.Value, key string) (data []value.Value, deleted map[value.ScalarKey]bool,
+	replace, ok bool) {
 	if !slices.ContainsFunc(items, directedItem) {
 		return items, nil, false, !slices.ContainsFunc(items, func(it value.Value) bool { return !it.IsMap() })
 	}
@@ -91,8 +93,20 @@ func directedItem(it value.Value) bool {
 	return directed
 }
 
+// replacesKeyed reports whether data, the data items of a list of compose mode's repeat holding a "$patch: replace"
+// item, replace lv, its member's outcome's list there, as a collation with that outcome as live replaces it: lv's
+// items are maps (strategicpatch merges only lists of one kind of item), data's maps each holding merge key key as a
+// scalar, with no "$" key (taken as they stand).
+func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
+	if !keyedScalars(data, key) || slices.ContainsFunc(lv.Items(), func(it value.Value) bool { return !it.IsMap() }) {
+		return false
+	}
+	return !slices.ContainsFunc(data, func(it value.Value) bool { return slices.ContainsFunc(it.Fields(), dollarKeyed) })
+}
+
 // mergedKeyed is leaf c (mergesKeyed) merged onto lv as strategicpatch merges a patch's list of maps into another's:
-// lv less the items of the keys c's "$patch: delete" items name, each of c's data items in turn merged into the first
+// with a "$patch: replace" item, c's data items as they stand, those of a key together at its first's place; else, lv
+// less the items of the keys c's "$patch: delete" items name, each of c's data items in turn merged into the first
 // item of its key (mergedInto: its fields set over that item's, nulls kept, maps merged), lv's or, where lv has none,
 // the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
 // of lv's items kept (an appended item after the keys named before it, "$patch: delete" items last in each run), and
@@ -103,7 +117,10 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 		k, _ := it.Get(key)
 		return scalarKey(k)
 	}
-	data, deleted, _, _ := keyedDirected(c.Local.Items(), key)
+	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
+	if replace {
+		return orderedBy(data, data, nil, keyOf)
+	}
 	kept := lv.Items()
 	if len(deleted) > 0 {
 		kept = slices.DeleteFunc(slices.Clone(kept), func(it value.Value) bool { return deleted[keyOf(it)] })

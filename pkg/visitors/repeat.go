@@ -66,7 +66,8 @@ import (
 //     one, with "$patch: delete" items holding the key as a scalar (v's items of their keys dropped first), onto v's maps
 //     each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key the repeat names merged into
 //     as another, the directive kept), those it names holding no "$" key in their maps; with Repeat.Deep, items without
-//     maps).
+//     maps; or with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys,
+//     taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
 //     other repeats: other merged lists of maps with items, lists holding other "$patch" maps and sets of mixed classes that v

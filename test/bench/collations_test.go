@@ -494,12 +494,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list of \"$patch: delete\" items alone, onto the outcome's list naming a key twice: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"},{"name":"F","value":"2"},{"name":"E","value":"3"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","$patch":"delete"},{"name":"Q","$patch":"delete"}]}]}}`, 1),
+		Entry("a merged list with a \"$patch: replace\" item, its data items the outcome: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"$patch":"replace"},{"name":"F","value":"2"}]}]}}`, 1),
+		Entry("a \"$patch: replace\" merged list naming a key twice, with a \"$patch: delete\" item: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"$patch":"delete","name":"E"},{"name":"G"},{"$patch":"replace"},{"name":"F","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list with another directive (\"$patch: replace\"): twice",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"$patch":"replace"},{"name":"F","value":"2"}]}]}}`, 2),
 		Entry("a merged list's item holding a \"$\" field in its map: twice",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"p"}}}]}]}}`, 2),
