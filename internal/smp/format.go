@@ -101,3 +101,30 @@ func PatchOrder(sorted, rank []int) []int {
 	}
 	return out
 }
+
+// WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
+// patch's value where the other side lacks the field or holds another kind.
+func WithoutDirectives(v value.Value) (value.Value, bool) {
+	switch v.Kind() {
+	case value.KindMap:
+		if _, ok := v.Get(DirectiveKey); ok {
+			return value.Value{}, false
+		}
+		out := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if fv, keep := WithoutDirectives(f.Value); keep {
+				out = append(out, value.Field{Key: f.Key, Value: fv})
+			}
+		}
+		return value.MapFromSorted(out), true
+	case value.KindList:
+		out := make([]value.Value, 0, v.Len())
+		for _, it := range v.Items() {
+			if iv, keep := WithoutDirectives(it); keep {
+				out = append(out, iv)
+			}
+		}
+		return value.List(out), true
+	}
+	return v, true
+}

@@ -40,7 +40,7 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	for _, it := range data {
 		k, _ := it.Get(key)
 		named[scalarKey(k)] = true
-		if !plainFields(c.Type.Item(), it) {
+		if !directedFields(c.Type.Item(), it) {
 			return false
 		}
 	}
@@ -144,16 +144,15 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 }
 
 // plainFields reports whether map m, of type t, holds no "$" key and no field a merge rule decides, its fields scalars,
-// nulls and maps plain in turn where t gives a map (or no schema) of no strategy replace: strategicpatch merges such a
-// map into another field by field (mergedInto), as a collation does.
+// nulls and maps plain in turn where t gives a map (or no schema) of no strategy replace (mergedMap): strategicpatch
+// merges such a map into another field by field (mergedInto), as a collation does.
 func plainFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
 		if strings.HasPrefix(f.Key, "$") || meta.Rule != nil {
 			return false
 		}
-		if f.Value.IsMap() && (meta.Strategy.Has(openapi.StrategyReplace) || !plainFields(ft, f.Value) ||
-			(ft.Kind != openapi.KindUnknown && ft.Kind != openapi.KindStruct && ft.Kind != openapi.KindMap)) {
+		if f.Value.IsMap() && (!mergedMap(ft, &meta) || !plainFields(ft, f.Value)) {
 			return false
 		}
 		if !f.Value.IsMap() && !f.Value.IsScalar() && !f.Value.IsNull() {
@@ -163,13 +162,58 @@ func plainFields(t *openapi.Type, m value.Value) bool {
 	return true
 }
 
-// mergedInto is map p (plainFields) merged into into as strategicpatch merges a patch's map into another: each of p's
-// fields set over into's, nulls kept, a map merged in turn into a map into holds there.
+// mergedMap reports whether a field of type t (meta its metadata) is a map merged field by field: a map or struct, or
+// of no schema, of no strategy replace.
+func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
+	return !meta.Strategy.Has(openapi.StrategyReplace) &&
+		(t.Kind == openapi.KindUnknown || t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap)
+}
+
+// directedFields reports whether map m, of type t, is plain (plainFields) but for maps holding "$patch: replace" or
+// "$patch: delete" at any depth below it, their other fields plain, where t gives a map (or no schema) of no strategy
+// replace: strategicpatch merges such a map into another as mergedInto merges it.
+func directedFields(t *openapi.Type, m value.Value) bool {
+	for _, f := range m.Fields() {
+		ft, meta := t.Child(f.Key)
+		d, directed := f.Value.Get(smp.DirectiveKey)
+		switch directive, _ := d.AsString(); {
+		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || f.Value.IsList():
+			return false
+		case !f.Value.IsMap():
+		case !mergedMap(ft, &meta):
+			return false
+		case directed && (directive == smp.DeleteValue || directive == smp.ReplaceValue):
+			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
+				return false
+			}
+		case directed || !directedFields(ft, f.Value):
+			return false
+		}
+	}
+	return true
+}
+
+// mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
+// p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a map into holds
+// there; a map holding "$patch" replaces such a map (less the directive; empty for "delete"), and is dropped, the field
+// with it, where into holds none.
 func mergedInto(into, p value.Value) value.Value {
 	for _, f := range p.Fields() {
-		if held, _ := into.Get(f.Key); held.IsMap() && f.Value.IsMap() {
+		held, _ := into.Get(f.Key)
+		d, directed := f.Value.Get(smp.DirectiveKey)
+		switch {
+		case directed && held.IsMap() && isDelete(d):
+			into = into.With(f.Key, value.MustMap())
+		case directed && held.IsMap():
+			into = into.With(f.Key, f.Value.Without(smp.DirectiveKey))
+		case directed:
+			into = into.Without(f.Key)
+		case held.IsMap() && f.Value.IsMap():
 			into = into.With(f.Key, mergedInto(held, f.Value))
-		} else {
+		case f.Value.IsMap():
+			v, _ := smp.WithoutDirectives(f.Value)
+			into = into.With(f.Key, v)
+		default:
 			into = into.With(f.Key, f.Value)
 		}
 	}

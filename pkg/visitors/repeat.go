@@ -61,8 +61,9 @@ import (
 //     each in their order; an empty list of maps with one
 //     merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the
 //     key as a scalar, or v's distinct scalars, an empty list onto an empty one; composekeyed.go: a list of maps with
-//     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys (merged field by
-//     field into v's item's), without directives but a "$setElementOrder" naming them in their order or, without
+//     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys, or "$patch:
+//     replace" and "$patch: delete" maps of such (merged field by field into v's item's, a "$patch" map replacing
+//     its map there less the directive, or emptying it, dropped where it holds none; appended as it stands), without directives but a "$setElementOrder" naming them in their order or, without
 //     one, with "$patch: delete" items holding the key as a scalar (v's items of their keys dropped first), onto v's maps
 //     each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key the repeat names merged into
 //     as another, the directive kept), those it names holding no "$" key in their maps; with Repeat.Deep, items without

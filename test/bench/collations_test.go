@@ -500,12 +500,21 @@ var _ = Describe("collations per operation", func() {
 		Entry("a \"$patch: replace\" merged list naming a key twice, with a \"$patch: delete\" item: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"},{"$patch":"delete","name":"D"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"$patch":"delete","name":"E"},{"name":"G"},{"$patch":"replace"},{"name":"F","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`, 1),
+		Entry("a merged list's item holding a \"$patch\" map, dropped where the outcome's item holds none there: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"p"}}}]}]}}`, 1),
+		Entry("a merged list's items holding \"$patch\" maps, replacing the outcome's item's map, or appended as they stand: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"k"}}},{"name":"F","valueFrom":{"$patch":"delete"}}]}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list's item holding a \"$\" field in its map: twice",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"p"}}}]}]}}`, 2),
+		Entry("a merged list's item holding a \"$retainKeys\" in its map: twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 2),
+		Entry("a merged list with \"$patch: delete\" items ordered by \"$setElementOrder\": twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"B","value":"2"},{"name":"A","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/env":[{"name":"A"},{"name":"B"}],"env":[{"name":"B","$patch":"delete"}]}]}}`, 2),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
