@@ -34,6 +34,8 @@ func FuzzComposeRepeat(f *testing.F) {
 			`{"env":[{"name":"B","value":"1"},{"$patch":"delete","name":"K"},{"$patch":"replace"},{"name":"B","value":"2"}],"ports":[{"$patch":"replace"}]}`},
 		{`{"env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}`,
 			`{"env":[{"name":"E","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"k"}}},{"name":"F","valueFrom":{"$patch":"delete"}}]}`},
+		{`{"envFrom":[{"prefix":"a"}],"args":["x"]}`,
+			`{"envFrom":[{"configMapRef":{"name":"x"},"$patch":"delete"},{"prefix":"p","secretRef":{"$patch":"replace","name":"s"}}],"args":[["y"]]}`},
 	} {
 		f.Add([]byte(c[0]), []byte(`{"image":"i"}`), []byte(c[1]))
 	}

@@ -49,11 +49,11 @@ import (
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
 //     only orders that v holds as lists Phase 2 reorders, fields v alone holds). A plain repeat (no "$patch" in it or
-//     its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase 1 collates onto a
-//     skeleton of its maps, each of them a map node and its other fields as without live (a merged list a leaf, less
-//     its maps holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field
-//     v lacks as its node gives (no live there either; a map, the patch's as it stands: composedWhole), a merged list v
-//     holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal copied,
+//     its maps, its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map
+//     node and its other fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records
+//     it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either;
+//     a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other value as
+//     the patch holds it, null included (a list merged by no strategy onto v's list as it stands: wholeOntoList), a "$" field v holds equal copied,
 //     a map merging onto v's map, and a merged list v holds as a list where Phase 2 merges and orders the patch's list
 //     as it stands (a leaf Phase 1 cleaned of maps holding "$patch" read as the patch holds it: asPatched) as that
 //     collation does (composeset.go: a set of scalars of one class, each value
@@ -248,8 +248,8 @@ func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) 
 // is what a collation with v as live builds, lv v's field (inLive: v holds it), or its outcome is: v lacks the field (no
 // live there either, so the same node: a value whole, or a list the repeat only orders by "$setElementOrder"); or c
 // holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
-// holds another kind (second's as it stands), another value (a list merged by no strategy of plain items, a scalar, a
-// null).
+// holds another kind (second's as it stands), another value (a list merged by no strategy, whatever it holds: onto
+// v's list as it stands, wholeOntoList, else as its node holds it; a scalar, a null).
 func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
@@ -391,6 +391,20 @@ func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
 	return o
 }
 
+// wholeOntoList returns, for field f of compose mode's repeat map e, a leaf Phase 1 cleaned of maps holding "$patch"
+// (Ordered.cleaned) holding a list the schema merges by no strategy, where lv, its member's outcome's field (inLive: it
+// holds one), is a list: the patch's list as it stands, as strategicpatch takes such a list onto a list (less those
+// maps onto another kind or nothing: the leaf's value).
+func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv value.Value, inLive bool) (value.Value, bool) {
+	a, _ := f.Element.(*elements.AtomicElement)
+	if !o.Compose || a == nil || !inLive || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
+		!slices.Contains(o.cleaned, a.ID) {
+		return value.Value{}, false
+	}
+	raw, _ := e.Local.Get(f.Name)
+	return raw, raw.IsList()
+}
+
 // withCleaned returns o merging compose mode's repeat whose leaves cleaned Phase 1 built less the patch's maps holding
 // "$patch" (elements.Repeat.Cleaned): merged onto a list, such a leaf holds the patch's value (asPatched).
 func (o Ordered) withCleaned(cleaned []int32) Ordered {
@@ -446,6 +460,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out, err = in.VisitList(l)
 		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive && composesList(n, lv) {
 			out = o.composeList(n, lv)
+		} else if raw, ok := o.wholeOntoList(e, f, lv, inLive); ok {
+			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromEmpty(a, lv) {
 			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {

@@ -506,6 +506,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's items holding \"$patch\" maps, replacing the outcome's item's map, or appended as they stand: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"k"}}},{"name":"F","valueFrom":{"$patch":"delete"}}]}]}}`, 1),
+		Entry("a repeat holding lists merged by no strategy whose items hold \"$patch\" maps or lists, collated onto a skeleton of its maps: once",
+			`{"spec":{"containers":[{"name":"a","envFrom":[{"prefix":"x"}],"args":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","envFrom":[{"configMapRef":{"name":"c"},"$patch":"delete"},{"prefix":"p","secretRef":{"$patch":"replace","name":"s"}}],"args":[["y"],"z"],"restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[[1]]}},{"$patch":"delete"}]}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
