@@ -49,30 +49,31 @@ import (
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
 //     only orders that v holds as lists Phase 2 reorders, fields v alone holds). A plain repeat (no "$patch" in it or
-//     its maps, its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map
-//     node and its other fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records
-//     it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there either;
-//     a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other value as
-//     the patch holds it, null included (a list merged by no strategy onto v's list as it stands: wholeOntoList), a "$" field v holds equal copied,
-//     a map merging onto v's map, and a merged list v holds as a list where Phase 2 merges and orders the patch's list
-//     as it stands (a leaf Phase 1 cleaned of maps holding "$patch" read as the patch holds it: asPatched) as that
-//     collation does (composeset.go: a set of scalars of one class, each value
-//     once at its first place in its list or v's, without directives but a "$setElementOrder" naming its values once
-//     each in their order; an empty list of maps with one
-//     merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the
-//     key as a scalar, or v's distinct scalars, an empty list onto an empty one; composekeyed.go: a list of maps with
-//     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys, or "$patch:
-//     replace" and "$patch: delete" maps of such (merged field by field into v's item's, a "$patch" map replacing
-//     its map there less the directive, or emptying it, dropped where it holds none; appended as it stands), without directives but a "$setElementOrder" naming them in their order or, without
-//     one, with "$patch: delete" items holding the key as a scalar (v's items of their keys dropped first), onto v's maps
-//     each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key the repeat names merged into
-//     as another, the directive kept), those it names holding no "$" key in their maps; with Repeat.Deep, items without
-//     maps; or with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys,
-//     taken as they stand onto v's list of maps).
+//     its maps; its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map
+//     node and its other fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned
+//     records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
+//     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
+//     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
+//     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
+//     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
+//     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
+//     first place in its list or v's, without directives but a "$setElementOrder" naming its values once each in
+//     their order; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
+//     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
+//     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
+//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such (merged
+//     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
+//     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
+//     them in their order or, without one, with "$patch: delete" items holding the key as a scalar (v's items of
+//     their keys dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete
+//     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
+//     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
+//     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items, lists holding other "$patch" maps and sets of mixed classes that v
-//     holds as lists, a list v holds that the repeat orders with a value, a field ordered and
+//     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
+//     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), sets of
+//     mixed classes that v holds as lists, a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
@@ -392,12 +393,12 @@ func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
 }
 
 // wholeOntoList returns, for field f of compose mode's repeat map e, a leaf Phase 1 cleaned of maps holding "$patch"
-// (Ordered.cleaned) holding a list the schema merges by no strategy, where lv, its member's outcome's field (inLive: it
-// holds one), is a list: the patch's list as it stands, as strategicpatch takes such a list onto a list (less those
+// (Ordered.cleaned) holding a list the schema merges by no strategy, where lv, its member's outcome's field (null where
+// it holds none), is a list: the patch's list as it stands, as strategicpatch takes such a list onto a list (less those
 // maps onto another kind or nothing: the leaf's value).
-func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv value.Value, inLive bool) (value.Value, bool) {
+func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (value.Value, bool) {
 	a, _ := f.Element.(*elements.AtomicElement)
-	if !o.Compose || a == nil || !inLive || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
+	if !o.Compose || a == nil || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
 		!slices.Contains(o.cleaned, a.ID) {
 		return value.Value{}, false
 	}
@@ -458,9 +459,10 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.listLive = true
 			out, err = in.VisitList(l)
-		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive && composesList(n, lv) {
+		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive &&
+			composesList(n, lv) {
 			out = o.composeList(n, lv)
-		} else if raw, ok := o.wholeOntoList(e, f, lv, inLive); ok {
+		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
 			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromEmpty(a, lv) {
 			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
