@@ -1,5 +1,6 @@
-// Package smp is kubectl's strategic merge patch wire format: its directive keys, and how kubectl renders and
-// sorts merge keys and scalars (KeyString, SortScalars). internal/delta computes what a patch says.
+// Package smp is kubectl's strategic merge patch wire format: its directive keys, how kubectl renders and sorts merge
+// keys and scalars (KeyString, SortScalars), and which classes of items a merged list merges (ListClass).
+// internal/delta computes what a patch says.
 package smp
 
 import (

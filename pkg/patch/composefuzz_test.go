@@ -83,7 +83,7 @@ func FuzzComposeRepeat(f *testing.F) {
 // order by "$setElementOrder" (order, used where it is not empty). Compose merges the repeat onto the outcome of the
 // first's volume and the second's first item from the patches' tree where Phase 2 can, else by collating it again;
 // the same merge made as two Composes, the second's items one at a time, must give the same object, or both fail with
-// an *elements.Error.
+// an *elements.Error saying the same.
 func FuzzComposeRepeatSet(f *testing.F) {
 	for _, c := range [][3]string{{"ab", "cac", ""}, {"abadb", "cbec", ""}, {"ab", "01", ""}, {"a0", "b", ""},
 		{"ab", "c", "bca"}, {"abc", "", "ca"}, {"", "aa", ""}, {"tf", "ft1", ""}} {
@@ -125,6 +125,8 @@ func FuzzComposeRepeatSet(f *testing.F) {
 			t.Fatalf("error %T %v is not an *elements.Error", err, err)
 		case (err == nil) != (wantErr == nil):
 			t.Fatalf("with the repeat: %v %s; one item at a time: %v %s", err, got.JSON(), wantErr, want.JSON())
+		case err != nil && err.Error() != wantErr.Error():
+			t.Fatalf("with the repeat: %v; one item at a time: %v", err, wantErr)
 		case err == nil && !value.Equal(got, want):
 			t.Fatalf("with the repeat: %s; one item at a time: %s", got.JSON(), want.JSON())
 		}

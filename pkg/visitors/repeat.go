@@ -48,10 +48,12 @@ import (
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
-//     only orders that v holds as lists Phase 2 reorders, fields v alone holds). A plain repeat (no "$patch" in it or
-//     its maps; its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map
-//     node and its other fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned
-//     records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
+//     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars
+//     whose items and v's list there cannot merge (v's of mixed classes, the lists' classes differing, null items or
+//     lists in v) fails with that collation's error where the fields before it fit as below (composeClassFailure). A
+//     plain repeat (no "$patch" in it or its maps; its lists whatever they hold), which Phase 1 collates onto a
+//     skeleton of its maps, each of them a map node and its other fields as without live (a list a leaf, less its maps
+//     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
@@ -72,8 +74,7 @@ import (
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
 //     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
-//     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), sets of
-//     mixed classes that v holds as lists, a list v holds that the repeat orders with a value, a field ordered and
+//     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
@@ -113,6 +114,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
 		probe.Repeated(false)
 		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
+	case o.Compose && r.Element != nil && composeClassFailure(r.Element, v, r.Deep, r.Cleaned) != nil:
+		probe.Repeated(false)
+		err = composeClassFailure(r.Element, v, r.Deep, r.Cleaned)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
@@ -207,42 +211,83 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
 // holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) bool {
+	fits, err := composeChecked(e, v, deep, cleaned)
+	return fits && err == nil
+}
+
+// composeClassFailure returns the error collating compose mode's repeat tree e with v as live gives at a merged set
+// whose items and v's there cannot merge (classFailure), where each field before it fits as composeFits has it (the
+// collation builds them without error); nil where there is none or it is not known.
+func composeClassFailure(e elements.Element, v value.Value, deep bool, cleaned []int32) error {
+	_, err := composeChecked(e, v, deep, cleaned)
+	return err
+}
+
+// composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
+// live builds them: fits reports that each fits (composeFits), err the error that collation gives at the first that
+// does not, where Phase 2 tells it (classFailure).
+func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32) (fits bool, err error) {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
-		return false
+		return false, nil
 	}
 	if holdsRuledField(m, v) {
-		return false
+		return false, nil
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		n := asPatched(m, f.Name, composedList(f.Element), cleaned)
-		if n != nil && inLive && deep && holdsMaps(n) && composesList(n, lv) {
-			return false // (not merged in Phase 2: its maps' fields from v may lie beyond the depth limit)
+		if err := classFailure(n, lv, deep); err != nil {
+			return false, err
 		}
-		switch c := f.Element.(type) {
-		case *elements.AtomicElement:
-			if !composedField(f.Name, c, n, lv, inLive) {
-				return false
+		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
+			if fits, err := composeChecked(c, lv, deep, cleaned); !fits {
+				return false, err
 			}
-		case *elements.MapElement:
-			if (inLive && lv.IsMap() && !composeFits(c, lv, deep, cleaned)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
-				return false
-			}
-		case *elements.SetElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
-			if inLive && !orderedSetComposes(c, lv) {
-				return false
-			}
-		case *elements.ListElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
-			if inLive && (composedList(c) == nil || !mergesKeyed(&c.Node, lv)) {
-				return false
-			}
-		default:
-			return false
+		} else if !fieldFits(f, n, lv, inLive, deep) {
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
+}
+
+// fieldFits is composeFits for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
+// a map v holds as a map: lv is v's field (inLive: v holds it).
+func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep bool) bool {
+	if n != nil && inLive && deep && holdsMaps(n) && composesList(n, lv) {
+		return false // (not merged in Phase 2: its maps' fields from v may lie beyond the depth limit)
+	}
+	switch c := f.Element.(type) {
+	case *elements.AtomicElement:
+		return composedField(f.Name, c, n, lv, inLive)
+	case *elements.MapElement:
+		return composedWhole(c)
+	case *elements.SetElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+		return !inLive || orderedSetComposes(c, lv)
+	case *elements.ListElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+		return !inLive || (composedList(c) != nil && mergesKeyed(&c.Node, lv))
+	}
+	return false
+}
+
+// classFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
+// patch holds it: asPatched), a merged set of scalars without directives, where lv, v's field there, is a list whose
+// items and the patch's cannot merge (smp.ListClass: items of mixed classes in lv, classes the lists differ in, null
+// items or lists in lv; the patch's own Phase 1 refused). Nil elsewhere, and with deep (the depth limit may fail first).
+func classFailure(n *elements.Node, lv value.Value, deep bool) error {
+	if n == nil || deep || n.Dirs != nil || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
+		!elements.MergedList(n.Type, &n.Meta) || len(n.Meta.MergeKey) > 0 || elements.SetOfMaps(n.Type, &n.Meta) {
+		return nil
+	}
+	_, msg, fromLive := smp.ListClass(lv.Items(), n.Local.Items())
+	switch {
+	case msg == "":
+		return nil
+	case fromLive:
+		return n.Errorf(elements.Live, msg)
+	}
+	return n.Errorf(elements.Patch, msg)
 }
 
 // composedField reports whether atomic node c, field name of compose mode's repeat tree (collated without live there),
