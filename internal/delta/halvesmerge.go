@@ -114,7 +114,7 @@ func mergePatchField(out *fieldsOf, f value.Field, t *openapi.Type) error {
 	}
 	ov, ok := out.get(k)
 	if !ok || kindClass(ov) != kindClass(pv) {
-		if v, keep := withoutDirectives(pv); keep {
+		if v, keep := smp.WithoutDirectives(pv); keep {
 			out.set(k, v)
 		} else {
 			out.del(k)
@@ -177,7 +177,7 @@ func mergeOrderedList(out, rest *fieldsOf, so value.Field, t *openapi.Type) erro
 	case !foundP:
 		merged = ol.Items()
 	case !foundO:
-		v, _ := withoutDirectives(pl)
+		v, _ := smp.WithoutDirectives(pl)
 		merged = v.Items()
 	case meta.Strategy.Has(openapi.StrategyMerge):
 		var err error
@@ -210,32 +210,6 @@ func kindClass(v value.Value) value.Kind {
 		return value.KindFloat
 	}
 	return v.Kind()
-}
-
-// withoutDirectives returns v without its maps holding "$patch" (keep false: v is one).
-func withoutDirectives(v value.Value) (value.Value, bool) {
-	switch v.Kind() {
-	case value.KindMap:
-		if _, ok := v.Get(smp.DirectiveKey); ok {
-			return value.Value{}, false
-		}
-		out := make([]value.Field, 0, v.Len())
-		for _, f := range v.Fields() {
-			if fv, keep := withoutDirectives(f.Value); keep {
-				out = append(out, value.Field{Key: f.Key, Value: fv})
-			}
-		}
-		return value.MapFromSorted(out), true
-	case value.KindList:
-		out := make([]value.Value, 0, v.Len())
-		for _, it := range v.Items() {
-			if iv, keep := withoutDirectives(it); keep {
-				out = append(out, iv)
-			}
-		}
-		return value.List(out), true
-	}
-	return v, true
 }
 
 // itemsAreMaps reports whether the items of lists are maps, all of one kind; an error if they differ, are lists,

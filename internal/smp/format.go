@@ -1,5 +1,6 @@
-// Package smp is kubectl's strategic merge patch wire format: its directive keys, and how kubectl renders and
-// sorts merge keys and scalars (KeyString, SortScalars). internal/delta computes what a patch says.
+// Package smp is kubectl's strategic merge patch wire format: its directive keys, how kubectl renders and sorts merge
+// keys and scalars (KeyString, SortScalars), and which classes of items a merged list merges (ListClass).
+// internal/delta computes what a patch says.
 package smp
 
 import (
@@ -100,4 +101,31 @@ func PatchOrder(sorted, rank []int) []int {
 		}
 	}
 	return out
+}
+
+// WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
+// patch's value where the other side lacks the field or holds another kind.
+func WithoutDirectives(v value.Value) (value.Value, bool) {
+	switch v.Kind() {
+	case value.KindMap:
+		if _, ok := v.Get(DirectiveKey); ok {
+			return value.Value{}, false
+		}
+		out := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if fv, keep := WithoutDirectives(f.Value); keep {
+				out = append(out, value.Field{Key: f.Key, Value: fv})
+			}
+		}
+		return value.MapFromSorted(out), true
+	case value.KindList:
+		out := make([]value.Value, 0, v.Len())
+		for _, it := range v.Items() {
+			if iv, keep := WithoutDirectives(it); keep {
+				out = append(out, iv)
+			}
+		}
+		return value.List(out), true
+	}
+	return v, true
 }

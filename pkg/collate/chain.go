@@ -588,25 +588,15 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn and whose
-// lists the schema merges by no strategy hold scalars or maps plain in turn: a compose repeat Phase 2 merges onto its
-// member's outcome map by map. Its other fields, "$" fields but "$patch" among them (data in compose mode, copied;
-// "$setElementOrder/<f>" ordering f too), are collated as the patch holds them without live, as a collation with an
-// outcome lacking them builds them.
+// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn: a compose
+// repeat Phase 2 merges onto its member's outcome map by map. Its other fields, "$" fields but "$patch" among them
+// (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and lists whatever they hold, are collated as
+// the patch holds them without live, as a collation with an outcome lacking them builds them (a leaf less its maps
+// holding "$patch": elements.Repeat.Cleaned).
 func plain(v value.Value, t *openapi.Type) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		ct, meta := t.Child(f.Key)
-		switch {
-		case f.Key == smp.DirectiveKey:
-			return true
-		case f.Value.IsMap():
-			return !plain(f.Value, ct)
-		case !f.Value.IsList() || elements.MergedList(ct, &meta):
-			return false
-		}
-		return slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool {
-			return it.IsList() || (it.IsMap() && !plain(it, ct.Item()))
-		})
+		ct, _ := t.Child(f.Key)
+		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !plain(f.Value, ct))
 	})
 }
 

@@ -59,6 +59,23 @@ var _ = Describe("a compose repeat's marks", func() {
 		Entry("an empty env: not recorded", `[]`, false),
 	)
 
+	DescribeTable("a repeat holding a list merged by no strategy, whatever its items hold: collated onto a skeleton of its maps",
+		func(envFrom string, cleaned bool) {
+			r := repeat(`{"containers":[{"name":"c","envFrom":[{"prefix":"x"}]}]}`,
+				`{"containers":[{"name":"c","image":"i"},{"name":"c","envFrom":`+envFrom+`,"resources":{"limits":{"cpu":"1"}}}]}`, 1000)
+			Expect(field(r, "resources")).To(BeAssignableToTypeOf(&elements.MapElement{}), "a map node, as on a skeleton")
+			leaf := field(r, "envFrom").(*elements.AtomicElement)
+			if cleaned {
+				Expect(r.Cleaned).To(ConsistOf(leaf.ID))
+			} else {
+				Expect(r.Cleaned).To(BeEmpty())
+			}
+		},
+		Entry("items holding \"$patch\" maps: the leaf less them, recorded",
+			`[{"configMapRef":{"name":"m"},"$patch":"delete"},{"prefix":"p","secretRef":{"$patch":"replace","name":"s"}}]`, true),
+		Entry("items holding lists: not recorded", `[{"prefix":"p","configMapRef":{"name":"m"}},["x"]]`, false),
+	)
+
 	DescribeTable("Deep: a value the repeat holds at the depth limit (the outcome's fields below it would lie beyond)",
 		func(item string, maxDepth int, deep bool) {
 			r := repeat(`{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}`,

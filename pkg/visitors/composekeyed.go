@@ -11,52 +11,123 @@ import (
 )
 
 // mergesKeyed reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv,
-// its member's outcome's list there, as mergedKeyed merges it: c has no directive but a "$setElementOrder" naming its
-// items in their order (keyedOrder), the schema merges the list by one merge key, each of c's items is a map holding
-// that key as a scalar, its other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding
-// the key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another,
-// the directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps).
+// its member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's
+// items are directed (keyedDirected: "$patch: delete" items and data items, or a "$patch: replace" item too, the
+// outcome its data items then, replacesKeyed; c has no directive of its own) or data items alone, with no directive
+// but a "$setElementOrder" naming them in their order (keyedOrder). Merged, c's data items are maps each holding that
+// key as a scalar, their other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding the
+// key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another, the
+// directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps), those of a key c's delete
+// items name aside.
 func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	if !c.HasLocal || !c.Local.IsList() || c.Local.Len() == 0 || len(c.Meta.MergeKey) != 1 || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) {
 		return false
 	}
 	key := c.Meta.MergeKey[0]
-	if !keyedScalars(c.Local.Items(), key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c, key)) {
+	data, deleted, replace, ok := keyedDirected(c.Local.Items(), key)
+	directed := len(data) < c.Local.Len()
+	switch {
+	case !ok || (directed && c.Dirs != nil):
+		return false
+	case replace:
+		return replacesKeyed(data, lv, key)
+	}
+	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c, key)) {
 		return false
 	}
-	named := make(map[value.ScalarKey]bool, c.Local.Len())
-	for _, it := range c.Local.Items() {
+	named := make(map[value.ScalarKey]bool, len(data))
+	for _, it := range data {
 		k, _ := it.Get(key)
 		named[scalarKey(k)] = true
-		if !plainFields(c.Type.Item(), it) {
+		if !directedFields(c.Type.Item(), it) {
 			return false
 		}
 	}
 	for _, it := range lv.Items() {
 		d, directed := it.Get(smp.DirectiveKey)
 		k, _ := it.Get(key)
-		if (directed && !isDelete(d)) || (named[scalarKey(k)] && !undirectedMaps(it)) {
+		if !deleted[scalarKey(k)] && ((directed && !isDelete(d)) || (named[scalarKey(k)] && !undirectedMaps(it))) {
 			return false
 		}
 	}
 	return true
 }
 
+// keyedDirected splits items, a keyed patch list's (merge key key), into its data items (those holding no "$patch")
+// and its directive items' effects, as strategicpatch's merge of the list into another reads them first: deleted, the
+// keys its "$patch: delete" items name (the other list's items of those keys dropped), and replace, whether a "$patch:
+// replace" item is among them (the data items replace the other list's). ok is false where an item is not a map, a
+// delete item holds its key as other than a scalar, or an item holds another "$patch".
+func keyedDirected(items []value.Value, key string) (data []value.Value, deleted map[value.ScalarKey]bool,
+	replace, ok bool) {
+	if !slices.ContainsFunc(items, directedItem) {
+		return items, nil, false, !slices.ContainsFunc(items, func(it value.Value) bool { return !it.IsMap() })
+	}
+	data = make([]value.Value, 0, len(items))
+	for _, it := range items {
+		d, directed := it.Get(smp.DirectiveKey)
+		k, _ := it.Get(key)
+		switch s, _ := d.AsString(); {
+		case !it.IsMap():
+			return nil, nil, false, false
+		case !directed:
+			data = append(data, it)
+		case s == smp.DeleteValue && k.IsScalar():
+			if deleted == nil {
+				deleted = map[value.ScalarKey]bool{}
+			}
+			deleted[scalarKey(k)] = true
+		case s == smp.ReplaceValue:
+			replace = true
+		default:
+			return nil, nil, false, false
+		}
+	}
+	return data, deleted, replace, true
+}
+
+// directedItem reports whether list item it is a map holding "$patch".
+func directedItem(it value.Value) bool {
+	_, directed := it.Get(smp.DirectiveKey)
+	return directed
+}
+
+// replacesKeyed reports whether data, the data items of a list of compose mode's repeat holding a "$patch: replace"
+// item, replace lv, its member's outcome's list there, as a collation with that outcome as live replaces it: lv's
+// items are maps (strategicpatch merges only lists of one kind of item), data's maps each holding merge key key as a
+// scalar, with no "$" key (taken as they stand).
+func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
+	if !keyedScalars(data, key) || slices.ContainsFunc(lv.Items(), func(it value.Value) bool { return !it.IsMap() }) {
+		return false
+	}
+	return !slices.ContainsFunc(data, func(it value.Value) bool { return slices.ContainsFunc(it.Fields(), dollarKeyed) })
+}
+
 // mergedKeyed is leaf c (mergesKeyed) merged onto lv as strategicpatch merges a patch's list of maps into another's:
-// each of c's items in turn merged into the first item of its key (mergedInto: its fields set over that item's, nulls
-// kept, maps merged), lv's or, where lv has none, the first of c's items of that key, appended; then ordered as
-// reordered orders it by c's items, by the places of lv's items (an appended item after the keys named before it,
-// "$patch: delete" items last in each run), and then so by c's "$setElementOrder" where it has one.
+// with a "$patch: replace" item, c's data items as they stand, those of a key together at its first's place; else, lv
+// less the items of the keys c's "$patch: delete" items name, each of c's data items in turn merged into the first
+// item of its key (mergedInto: its fields set over that item's, nulls kept, maps merged), lv's or, where lv has none,
+// the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
+// of lv's items kept (an appended item after the keys named before it, "$patch: delete" items last in each run), and
+// then so by c's "$setElementOrder" where it has one.
 func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	key := c.Meta.MergeKey[0]
 	keyOf := func(it value.Value) value.ScalarKey {
 		k, _ := it.Get(key)
 		return scalarKey(k)
 	}
-	items := append([]value.Value(nil), lv.Items()...)
+	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
+	if replace {
+		return orderedBy(data, data, nil, keyOf)
+	}
+	kept := lv.Items()
+	if len(deleted) > 0 {
+		kept = slices.DeleteFunc(slices.Clone(kept), func(it value.Value) bool { return deleted[keyOf(it)] })
+	}
+	items := append([]value.Value(nil), kept...)
 	first := firstPlaces(items, keyOf)
-	for _, p := range c.Local.Items() {
+	for _, p := range data {
 		at, held := first[keyOf(p)]
 		if !held {
 			first[keyOf(p)] = len(items)
@@ -65,24 +136,23 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 		}
 		items[at] = mergedInto(items[at], p)
 	}
-	merged := orderedBy(items, lv.Items(), c.Local.Items(), keyOf)
+	merged := orderedBy(items, kept, data, keyOf)
 	if c.Dirs == nil {
 		return merged
 	}
-	return orderedBy(merged.Items(), lv.Items(), c.Dirs.SetOrder.Items(), keyOf)
+	return orderedBy(merged.Items(), kept, c.Dirs.SetOrder.Items(), keyOf)
 }
 
 // plainFields reports whether map m, of type t, holds no "$" key and no field a merge rule decides, its fields scalars,
-// nulls and maps plain in turn where t gives a map (or no schema) of no strategy replace: strategicpatch merges such a
-// map into another field by field (mergedInto), as a collation does.
+// nulls and maps plain in turn where t gives a map (or no schema) of no strategy replace (mergedMap): strategicpatch
+// merges such a map into another field by field (mergedInto), as a collation does.
 func plainFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
 		if strings.HasPrefix(f.Key, "$") || meta.Rule != nil {
 			return false
 		}
-		if f.Value.IsMap() && (meta.Strategy.Has(openapi.StrategyReplace) || !plainFields(ft, f.Value) ||
-			(ft.Kind != openapi.KindUnknown && ft.Kind != openapi.KindStruct && ft.Kind != openapi.KindMap)) {
+		if f.Value.IsMap() && (!mergedMap(ft, &meta) || !plainFields(ft, f.Value)) {
 			return false
 		}
 		if !f.Value.IsMap() && !f.Value.IsScalar() && !f.Value.IsNull() {
@@ -92,13 +162,58 @@ func plainFields(t *openapi.Type, m value.Value) bool {
 	return true
 }
 
-// mergedInto is map p (plainFields) merged into into as strategicpatch merges a patch's map into another: each of p's
-// fields set over into's, nulls kept, a map merged in turn into a map into holds there.
+// mergedMap reports whether a field of type t (meta its metadata) is a map merged field by field: a map or struct, or
+// of no schema, of no strategy replace.
+func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
+	return !meta.Strategy.Has(openapi.StrategyReplace) &&
+		(t.Kind == openapi.KindUnknown || t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap)
+}
+
+// directedFields reports whether map m, of type t, is plain (plainFields) but for maps holding "$patch: replace" or
+// "$patch: delete" at any depth below it, their other fields plain, where t gives a map (or no schema) of no strategy
+// replace: strategicpatch merges such a map into another as mergedInto merges it.
+func directedFields(t *openapi.Type, m value.Value) bool {
+	for _, f := range m.Fields() {
+		ft, meta := t.Child(f.Key)
+		d, directed := f.Value.Get(smp.DirectiveKey)
+		switch directive, _ := d.AsString(); {
+		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || f.Value.IsList():
+			return false
+		case !f.Value.IsMap():
+		case !mergedMap(ft, &meta):
+			return false
+		case directed && (directive == smp.DeleteValue || directive == smp.ReplaceValue):
+			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
+				return false
+			}
+		case directed || !directedFields(ft, f.Value):
+			return false
+		}
+	}
+	return true
+}
+
+// mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
+// p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a map into holds
+// there; a map holding "$patch" replaces such a map (less the directive; empty for "delete"), and is dropped, the field
+// with it, where into holds none.
 func mergedInto(into, p value.Value) value.Value {
 	for _, f := range p.Fields() {
-		if held, _ := into.Get(f.Key); held.IsMap() && f.Value.IsMap() {
+		held, _ := into.Get(f.Key)
+		d, directed := f.Value.Get(smp.DirectiveKey)
+		switch {
+		case directed && held.IsMap() && isDelete(d):
+			into = into.With(f.Key, value.MustMap())
+		case directed && held.IsMap():
+			into = into.With(f.Key, f.Value.Without(smp.DirectiveKey))
+		case directed:
+			into = into.Without(f.Key)
+		case held.IsMap() && f.Value.IsMap():
 			into = into.With(f.Key, mergedInto(held, f.Value))
-		} else {
+		case f.Value.IsMap():
+			v, _ := smp.WithoutDirectives(f.Value)
+			into = into.With(f.Key, v)
+		default:
 			into = into.With(f.Key, f.Value)
 		}
 	}

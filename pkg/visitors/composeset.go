@@ -11,19 +11,21 @@ import (
 )
 
 // composesSet reports whether node c of compose mode's repeat tree (collated without live there: a leaf holding the
-// patch's list whole, or a set node it orders) is a merged set of scalars its member's outcome holds, lv there, that a collation of the repeat with that
-// outcome as live merges as composeSet does: the schema merges the list by no merge key, c has no directive but a
-// "$setElementOrder" of distinct scalars naming the patch's values in its order (setOrdered), and both lists hold
-// scalars of one class (strings, numbers or booleans), the same where both have items, each value once.
+// patch's list whole, or a set node it orders) is a merged set of scalars its member's outcome holds, lv there, that a
+// collation of the repeat with that outcome as live merges as composeSet does: the schema merges the list by no merge
+// key, c has no directive but a "$setElementOrder" of distinct scalars naming the patch's values in its order
+// (setOrdered), and both lists hold scalars of one class (strings, numbers or booleans), the same where both have
+// items. A value either list repeats is one member, at its first place there (the collation's set node holds each
+// value once, as strategicpatch's merge keeps each once), but in a patch list c orders: each of its values once.
 func composesSet(c *elements.Node, lv value.Value) bool {
 	if (c.Dirs != nil && !setOrdered(c)) || !c.HasLocal || !c.Local.IsList() || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) || len(c.Meta.MergeKey) > 0 {
 		return false
 	}
-	patch, patchOK := distinctScalars(c.Local.Items())
-	live, liveOK := distinctScalars(lv.Items())
-	if c.Dirs != nil && patch == value.KindNull && live == value.KindNull {
-		return false // (ordering a list with no items fails: of what kind they are is unknown)
+	patch, patchOnce, patchOK := scalarsOfClass(c.Local.Items())
+	live, _, liveOK := scalarsOfClass(lv.Items())
+	if c.Dirs != nil && (!patchOnce || (patch == value.KindNull && live == value.KindNull)) {
+		return false // (ordering a list with no items fails: of what kind they are is unknown; so does a repeat)
 	}
 	return patchOK && liveOK && (patch == value.KindNull || live == value.KindNull || patch == live)
 }
@@ -53,26 +55,34 @@ func setOrdered(c *elements.Node) bool {
 // distinctScalars returns the class of items (numbers one; KindNull for none), ok where they are all strings, all
 // numbers or all booleans, each value once.
 func distinctScalars(items []value.Value) (class value.Kind, ok bool) {
+	class, once, ok := scalarsOfClass(items)
+	return class, ok && once
+}
+
+// scalarsOfClass returns the class of items (numbers one; KindNull for none), ok where they are all strings, all
+// numbers or all booleans, and once where each value is among them once.
+func scalarsOfClass(items []value.Value) (class value.Kind, once, ok bool) {
 	if len(items) == 0 {
-		return value.KindNull, true
+		return value.KindNull, true, true
 	}
 	class, ok = itemClass(items)
 	if !ok || (class != value.KindString && class != value.KindInt && class != value.KindBool) {
-		return class, false
+		return class, false, false
 	}
 	seen := make(map[value.ScalarKey]bool, len(items))
 	for _, it := range items {
 		k := scalarKey(it)
 		if seen[k] {
-			return class, false
+			return class, false, true
 		}
 		seen[k] = true
 	}
-	return class, true
+	return class, true, true
 }
 
 // composeSet merges set c (composesSet) onto lv, its member's outcome there, as the set node a collation with lv as
-// live builds is walked: its members are the patch's values, then those lv alone holds, each as it stands, ordered as
+// live builds is walked: its members are the patch's values, then those lv alone holds, each as it stands and once (at
+// its first place), ordered as
 // a patch's list merged onto live is, by its "$setElementOrder" too (order.Onto: compose orders a set so as well).
 func (o Ordered) composeSet(c *elements.Node, lv value.Value) elements.Outcome {
 	patch, live := c.Local.Items(), lv.Items()
@@ -89,7 +99,11 @@ func (o Ordered) composeSet(c *elements.Node, lv value.Value) elements.Outcome {
 	}
 	items := make([]elements.Item, 0, len(patch)+len(live))
 	named := make([]bool, len(live))
+	own := firstPlaces(patch, scalarKey)
 	for i, x := range patch {
+		if own[scalarKey(x)] != i {
+			continue // (a value the patch repeats: its first's member)
+		}
 		li, found := at[scalarKey(x)]
 		if found {
 			named[li] = true
@@ -99,7 +113,7 @@ func (o Ordered) composeSet(c *elements.Node, lv value.Value) elements.Outcome {
 		items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: i, LiveIndex: li, Of: -1, OrderIndex: place(x)})
 	}
 	for j, x := range live {
-		if !named[j] {
+		if !named[j] && at[scalarKey(x)] == j { // (a value live repeats: its first's member)
 			items = append(items, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: j, Of: -1, OrderIndex: place(x)})
 		}
 	}

@@ -48,26 +48,33 @@ import (
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
-//     only orders that v holds as lists Phase 2 reorders, fields v alone holds). A plain repeat (no "$patch" in it or
-//     its maps, its lists the schema merges by no strategy holding scalars or such maps), which Phase 1 collates onto a
-//     skeleton of its maps, each of them a map node and its other fields as without live (a merged list a leaf, less
-//     its maps holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field
-//     v lacks as its node gives (no live there either; a map, the patch's as it stands: composedWhole), a merged list v
-//     holds as another kind and any other value as the patch holds it, null included, a "$" field v holds equal copied,
-//     a map merging onto v's map, and a merged list v holds as a list where its leaf holds the patch's list as it
-//     stands and Phase 2 orders it as that collation does (composeset.go: a set of distinct scalars of one class,
-//     without directives but a "$setElementOrder" naming its values in their order; an empty list of maps with one
-//     merge key, or a list the repeat leaves out and orders by "$setElementOrder" alone, onto v's maps each holding the
-//     key as a scalar, or v's distinct scalars, an empty list onto an empty one; composekeyed.go: a list of maps with
-//     one merge key and items, their other fields scalars, nulls or maps of such without "$" keys (merged field by
-//     field into v's item's), without directives but a "$setElementOrder" naming them in their order, onto v's maps
-//     each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key the repeat names merged into
-//     as another, the directive kept), those it names holding no "$" key in their maps; with Repeat.Deep, items without
-//     maps).
+//     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars
+//     whose items and v's list there cannot merge (v's of mixed classes, the lists' classes differing, null items or
+//     lists in v) fails with that collation's error where the fields before it fit as below (composeClassFailure). A
+//     plain repeat (no "$patch" in it or its maps; its lists whatever they hold), which Phase 1 collates onto a
+//     skeleton of its maps, each of them a map node and its other fields as without live (a list a leaf, less its maps
+//     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
+//     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
+//     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
+//     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
+//     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
+//     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
+//     first place in its list or v's, without directives but a "$setElementOrder" naming its values once each in
+//     their order; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
+//     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
+//     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
+//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such (merged
+//     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
+//     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
+//     them in their order or, without one, with "$patch: delete" items holding the key as a scalar (v's items of
+//     their keys dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete
+//     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
+//     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
+//     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items, lists holding "$patch" maps and sets repeating a value or
-//     of mixed classes that v holds as lists, a list v holds that the repeat orders with a value, a field ordered and
+//     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
+//     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
@@ -107,9 +114,12 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
 		probe.Repeated(false)
 		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
+	case o.Compose && r.Element != nil && composeClassFailure(r.Element, v, r.Deep, r.Cleaned) != nil:
+		probe.Repeated(false)
+		err = composeClassFailure(r.Element, v, r.Deep, r.Cleaned)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
-		out, err = o.onto(r.Element.(*elements.MapElement), v)
+		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
@@ -193,63 +203,103 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 // plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
 // each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
 // strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
-// merged list Phase 2 merges onto v's list where its node holds the patch's list as it stands, no leaf Phase 1 cleaned
-// of maps holding "$patch" (cleaned: elements.Repeat.Cleaned), and its items hold no map with deep (composesList: a set
+// merged list Phase 2 merges onto v's list as the patch holds it (a leaf Phase 1 cleaned of maps holding "$patch",
+// cleaned: elements.Repeat.Cleaned, read as the patch holds it: asPatched), its items holding no map with deep
+// (composesList: a set
 // of scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
 // orderedSetComposes), a
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
 // holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) bool {
+	fits, err := composeChecked(e, v, deep, cleaned)
+	return fits && err == nil
+}
+
+// composeClassFailure returns the error collating compose mode's repeat tree e with v as live gives at a merged set
+// whose items and v's there cannot merge (classFailure), where each field before it fits as composeFits has it (the
+// collation builds them without error); nil where there is none or it is not known.
+func composeClassFailure(e elements.Element, v value.Value, deep bool, cleaned []int32) error {
+	_, err := composeChecked(e, v, deep, cleaned)
+	return err
+}
+
+// composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
+// live builds them: fits reports that each fits (composeFits), err the error that collation gives at the first that
+// does not, where Phase 2 tells it (classFailure).
+func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32) (fits bool, err error) {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
-		return false
+		return false, nil
 	}
 	if holdsRuledField(m, v) {
-		return false
+		return false, nil
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if n := composedList(f.Element); n != nil && inLive && (slices.Contains(cleaned, n.ID) || (deep && holdsMaps(n))) &&
-			composesList(n, lv) {
-			// (Not merged in Phase 2: a leaf lacking maps holding "$patch" the patch holds there, or one whose maps'
-			// fields from v may lie beyond the depth limit.)
-			return false
+		n := asPatched(m, f.Name, composedList(f.Element), cleaned)
+		if err := classFailure(n, lv, deep); err != nil {
+			return false, err
 		}
-		switch c := f.Element.(type) {
-		case *elements.AtomicElement:
-			if !composedField(f.Name, c, lv, inLive) {
-				return false
+		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
+			if fits, err := composeChecked(c, lv, deep, cleaned); !fits {
+				return false, err
 			}
-		case *elements.MapElement:
-			if (inLive && lv.IsMap() && !composeFits(c, lv, deep, cleaned)) || ((!inLive || !lv.IsMap()) && !composedWhole(c)) {
-				return false
-			}
-		case *elements.SetElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
-			if inLive && !orderedSetComposes(c, lv) {
-				return false
-			}
-		case *elements.ListElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
-			if inLive && (composedList(c) == nil || !mergesKeyed(&c.Node, lv)) {
-				return false
-			}
-		default:
-			return false
+		} else if !fieldFits(f, n, lv, inLive, deep) {
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
+}
+
+// fieldFits is composeFits for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
+// a map v holds as a map: lv is v's field (inLive: v holds it).
+func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep bool) bool {
+	if n != nil && inLive && deep && holdsMaps(n) && composesList(n, lv) {
+		return false // (not merged in Phase 2: its maps' fields from v may lie beyond the depth limit)
+	}
+	switch c := f.Element.(type) {
+	case *elements.AtomicElement:
+		return composedField(f.Name, c, n, lv, inLive)
+	case *elements.MapElement:
+		return composedWhole(c)
+	case *elements.SetElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+		return !inLive || orderedSetComposes(c, lv)
+	case *elements.ListElement: // (ordered by "$setElementOrder", built so without live: as v lacking it gives)
+		return !inLive || (composedList(c) != nil && mergesKeyed(&c.Node, lv))
+	}
+	return false
+}
+
+// classFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
+// patch holds it: asPatched), a merged set of scalars without directives, where lv, v's field there, is a list whose
+// items and the patch's cannot merge (smp.ListClass: items of mixed classes in lv, classes the lists differ in, null
+// items or lists in lv; the patch's own Phase 1 refused). Nil elsewhere, and with deep (the depth limit may fail first).
+func classFailure(n *elements.Node, lv value.Value, deep bool) error {
+	if n == nil || deep || n.Dirs != nil || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
+		!elements.MergedList(n.Type, &n.Meta) || len(n.Meta.MergeKey) > 0 || elements.SetOfMaps(n.Type, &n.Meta) {
+		return nil
+	}
+	_, msg, fromLive := smp.ListClass(lv.Items(), n.Local.Items())
+	switch {
+	case msg == "":
+		return nil
+	case fromLive:
+		return n.Errorf(elements.Live, msg)
+	}
+	return n.Errorf(elements.Patch, msg)
 }
 
 // composedField reports whether atomic node c, field name of compose mode's repeat tree (collated without live there),
 // is what a collation with v as live builds, lv v's field (inLive: v holds it), or its outcome is: v lacks the field (no
 // live there either, so the same node: a value whole, or a list the repeat only orders by "$setElementOrder"); or c
 // holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
-// holds another kind (second's as it stands), another value (a list merged by no strategy of plain items, a scalar, a
-// null).
-func composedField(name string, c *elements.AtomicElement, lv value.Value, inLive bool) bool {
+// holds another kind (second's as it stands), another value (a list merged by no strategy, whatever it holds: onto
+// v's list as it stands, wholeOntoList, else as its node holds it; a scalar, a null).
+func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(&c.Node, lv))
+		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(n, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -257,7 +307,20 @@ func composedField(name string, c *elements.AtomicElement, lv value.Value, inLiv
 	case strings.HasPrefix(name, "$"):
 		return value.Equal(c.Local, lv)
 	}
-	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesList(&c.Node, lv)
+	return !c.Local.IsList() || !elements.MergedList(c.Type, &c.Meta) || !lv.IsList() || composesList(n, lv)
+}
+
+// asPatched returns n, the node of field name of compose mode's repeat map m (composedList), or, for a leaf Phase 1
+// built less the maps holding "$patch" the patch holds there (cleaned: elements.Repeat.Cleaned), a copy holding the
+// patch's value as it stands (m's field): merged onto its member's outcome's list, that value tells, as a collation
+// with that outcome as live reads it (its "$patch" items and maps directives).
+func asPatched(m *elements.MapElement, name string, n *elements.Node, cleaned []int32) *elements.Node {
+	if n == nil || !slices.Contains(cleaned, n.ID) {
+		return n
+	}
+	patched := *n
+	patched.Local, patched.HasLocal = m.Local.Get(name)
+	return &patched
 }
 
 // ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
@@ -374,6 +437,27 @@ func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
 	return o
 }
 
+// wholeOntoList returns, for field f of compose mode's repeat map e, a leaf Phase 1 cleaned of maps holding "$patch"
+// (Ordered.cleaned) holding a list the schema merges by no strategy, where lv, its member's outcome's field (null where
+// it holds none), is a list: the patch's list as it stands, as strategicpatch takes such a list onto a list (less those
+// maps onto another kind or nothing: the leaf's value).
+func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (value.Value, bool) {
+	a, _ := f.Element.(*elements.AtomicElement)
+	if !o.Compose || a == nil || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
+		!slices.Contains(o.cleaned, a.ID) {
+		return value.Value{}, false
+	}
+	raw, _ := e.Local.Get(f.Name)
+	return raw, raw.IsList()
+}
+
+// withCleaned returns o merging compose mode's repeat whose leaves cleaned Phase 1 built less the patch's maps holding
+// "$patch" (elements.Repeat.Cleaned): merged onto a list, such a leaf holds the patch's value (asPatched).
+func (o Ordered) withCleaned(cleaned []int32) Ordered {
+	o.cleaned = cleaned
+	return o
+}
+
 // retainsOnly reports whether d is a map's "$retainKeys" and nothing more.
 func retainsOnly(d *elements.Directives) bool {
 	return d.HasRetainKeys && !d.ReplaceList && !d.HasSetOrder && !d.HasDeleteFromList
@@ -420,8 +504,11 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			in := o
 			in.listLive = true
 			out, err = in.VisitList(l)
-		} else if n := composedList(f.Element); o.Compose && n != nil && inLive && composesList(n, lv) {
+		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive &&
+			composesList(n, lv) {
 			out = o.composeList(n, lv)
+		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
+			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromEmpty(a, lv) {
 			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {

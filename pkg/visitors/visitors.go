@@ -221,6 +221,9 @@ type Ordered struct {
 	// directed holds the nodes of the repeat being merged onto its member's outcome that its directive maps are where that
 	// outcome holds a map (elements.Repeat.Onto; repeat.go).
 	directed map[int32]elements.Element
+	// cleaned holds the IDs of the leaves of compose mode's repeat being merged onto its member's outcome that Phase 1
+	// built less the patch's maps holding "$patch" (elements.Repeat.Cleaned; repeat.go).
+	cleaned []int32
 	// laid holds, by node ID, the layout of the outcome of each chained list of a repeat merged onto its base's outcome
 	// so far (chain.go): a later repeat's list chained to it finds its items there.
 	laid map[int32]layout

@@ -162,12 +162,12 @@ func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 func CheckDirs(n *elements.Node) error {
 	if d := n.Dirs; d.HasDeleteFromList {
 		dir, del, objects := smp.DeletePrefix+n.Name, d.DeleteFromList.Items(), elements.SetOfMaps(n.Type, &n.Meta)
-		dc, msg := classOfList(del)
+		dc, msg := smp.ItemClass(del)
 		base, src := n.Live.Items(), elements.Live // (nil unless a list)
 		if n.Local.IsList() {
 			base, src = n.Local.Items(), elements.Patch
 		}
-		bc, baseMsg := classOfList(base)
+		bc, baseMsg := smp.ItemClass(base)
 		switch {
 		case n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown:
 			return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
@@ -176,13 +176,13 @@ func CheckDirs(n *elements.Node) error {
 		case msg != "":
 			return fail(n, dir+": "+msg)
 		case len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap):
-			return fail(n, dir+": the values to delete must be scalars, got "+classNames[dc])
+			return fail(n, dir+": the values to delete must be scalars, got "+smp.ClassName(dc))
 		case baseMsg != "":
 			return n.Errorf(src, baseMsg)
 		case bc == value.KindMap && !objects:
 			return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
 		case len(base) > 0 && len(del) > 0 && bc != dc:
-			return fail(n, dir+": the values to delete are "+classPlural[dc]+" but the list holds "+classPlural[bc])
+			return fail(n, dir+": the values to delete are "+smp.ClassPlural(dc)+" but the list holds "+smp.ClassPlural(bc))
 		}
 	}
 	if !n.Dirs.HasSetOrder {
@@ -253,50 +253,15 @@ func CheckOrder(n *elements.Node, seq, order []int) error {
 	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
 }
 
-// An item's class is its JSON type as strategicpatch compares them (value.Kind, numbers KindInt); classNone: no items.
-const classNone = value.KindList + 1
-
-var (
-	classNames  = [...]string{"null", "a boolean", "a number", "", "a string", "an object", "a list", "nothing"}
-	classPlural = [...]string{"nulls", "booleans", "numbers", "", "strings", "objects", "lists", "nothing"}
-)
-
-// classOfList returns the items' class (classNone: none), or a message naming the first item unlike item 0.
-func classOfList(items []value.Value) (value.Kind, string) {
-	c := classNone
-	for i, it := range items {
-		d := it.Kind()
-		if d == value.KindFloat {
-			d = value.KindInt
-		}
-		if i == 0 {
-			c = d
-		} else if d != c {
-			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i) + " is " + classNames[d]
-		}
-	}
-	return c, ""
-}
-
-// ListClass is the class of merged list n's items, the patch's and live's: classNone (none), objects or scalars.
+// ListClass is the class of merged list n's items, the patch's and live's: smp.ClassNone (none), objects or scalars;
+// an error where they cannot merge (smp.ListClass).
 func ListClass(n *elements.Node) (value.Kind, error) {
-	lc, liveMsg := classOfList(n.Live.Items())
-	pc, patchMsg := classOfList(n.Local.Items())
-	class, src := lc, elements.Live
-	if class == classNone {
-		class, src = pc, elements.Patch
-	}
+	class, msg, fromLive := smp.ListClass(n.Live.Items(), n.Local.Items())
 	switch {
-	case liveMsg != "":
-		return 0, n.Errorf(elements.Live, liveMsg)
-	case patchMsg != "":
-		return 0, fail(n, patchMsg)
-	case lc != classNone && pc != classNone && lc != pc:
-		return 0, fail(n, "the patch's items are "+classPlural[pc]+" but live's are "+classPlural[lc])
-	case class == value.KindNull:
-		return 0, n.Errorf(src, "a merged list cannot hold null items")
-	case class == value.KindList:
-		return 0, n.Errorf(src, "lists of lists cannot be merged")
+	case msg == "":
+		return class, nil
+	case fromLive:
+		return 0, n.Errorf(elements.Live, msg)
 	}
-	return class, nil
+	return 0, fail(n, msg)
 }

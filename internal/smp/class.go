@@ -1,0 +1,63 @@
+package smp
+
+import (
+	"strconv"
+
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// An item's class is its JSON type as strategicpatch compares them (value.Kind, numbers KindInt); ClassNone: no items.
+const ClassNone = value.KindList + 1
+
+var (
+	classNames  = [...]string{"null", "a boolean", "a number", "", "a string", "an object", "a list", "nothing"}
+	classPlural = [...]string{"nulls", "booleans", "numbers", "", "strings", "objects", "lists", "nothing"}
+)
+
+// ClassName names class c as one item ("a number"), ClassPlural as items ("numbers").
+func ClassName(c value.Kind) string { return classNames[c] }
+
+// ClassPlural names class c as items ("numbers").
+func ClassPlural(c value.Kind) string { return classPlural[c] }
+
+// ItemClass returns the items' class (ClassNone: none), or a message naming the first item unlike item 0.
+func ItemClass(items []value.Value) (value.Kind, string) {
+	c := ClassNone
+	for i, it := range items {
+		d := it.Kind()
+		if d == value.KindFloat {
+			d = value.KindInt
+		}
+		if i == 0 {
+			c = d
+		} else if d != c {
+			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i) + " is " + classNames[d]
+		}
+	}
+	return c, ""
+}
+
+// ListClass returns the class of a merged list's items, live's and the patch's (ClassNone: none; objects or scalars),
+// or why they cannot merge (msg; fromLive: live's items tell it, else the patch's): items of mixed classes in either
+// list, classes the lists differ in, null items, lists.
+func ListClass(live, patch []value.Value) (class value.Kind, msg string, fromLive bool) {
+	lc, liveMsg := ItemClass(live)
+	pc, patchMsg := ItemClass(patch)
+	class, fromLive = lc, true
+	if class == ClassNone {
+		class, fromLive = pc, false
+	}
+	switch {
+	case liveMsg != "":
+		return 0, liveMsg, true
+	case patchMsg != "":
+		return 0, patchMsg, false
+	case lc != ClassNone && pc != ClassNone && lc != pc:
+		return 0, "the patch's items are " + classPlural[pc] + " but live's are " + classPlural[lc], false
+	case class == value.KindNull:
+		return 0, "a merged list cannot hold null items", fromLive
+	case class == value.KindList:
+		return 0, "lists of lists cannot be merged", fromLive
+	}
+	return class, "", false
+}
