@@ -295,8 +295,9 @@ func chainKeyed(r *elements.ListElement, base layer) {
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
 // Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
-// one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once; for an r with no
-// item and no directive, any whose items it keeps as they are: keptAsThey).
+// one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for live's list
+// taken as it stands where r has items, whose later items of a value join the first; for an r with no item and no
+// directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
 	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
 		return
@@ -315,16 +316,21 @@ func chainSet(r *elements.SetElement, base layer) {
 	if own := r.Local.Items(); !oneClass(values, left) || (len(own) > 0 && !oneClass(append(slices.Clip(values), own[0]), left)) {
 		return // (the API server's merge fails on items of mixed kinds, as a collation with them as live does)
 	}
+	// (Live's list taken as it stands may name a value again where the repeat holds items: a collation with it as live
+	// joins it to the first, and the API server's merge keeps the value once: visitors' keyedOwners lays it out so.)
+	_, fromLive := base.e.(*elements.AtomicElement)
+	dupsJoin := fromLive && left == nil && len(r.Items) > 0
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
 			continue
 		}
 		k, ok := elements.SetKey(v, objects)
-		if _, dup := index[k]; !ok || dup {
+		if _, dup := index[k]; !ok || (dup && !dupsJoin) {
 			return
+		} else if !dup {
+			index[k] = i
 		}
-		index[k] = i
 	}
 	local := r.Local.Items()
 	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}

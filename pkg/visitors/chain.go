@@ -50,7 +50,7 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
 	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0 && !deletesOnly(e.Base().Dirs)) {
 		return false
 	}
-	all, _, _, ok := o.chained(items, chain, lv)
+	all, _, _, ok := o.chained(e, lv)
 	if !ok {
 		return false
 	}
@@ -72,8 +72,9 @@ func deletesOnly(d *elements.Directives) bool {
 // the base's outcome holds merges onto that outcome's item (onto); a set's value, or an item taken whole, is its own;
 // the others are walked, as new items; lv's items e lacks stay as lv holds them, those it deletes are dropped. The
 // list's own repeats then merge in turn, and order.Onto orders it.
-func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elements.Chain, lv value.Value) (elements.Outcome, error) {
-	all, extra, under, _ := o.chained(items, chain, lv)
+func (o Ordered) ontoList(e elements.Element, lv value.Value) (elements.Outcome, error) {
+	_, items := chainOf(e)
+	all, extra, under, _ := o.chained(e, lv)
 	outs := o.Memory.outcomesOf(len(all) + len(extra))
 	for id := range outs {
 		it := itemAt(all, extra, id)
@@ -164,13 +165,18 @@ func laidOut(list value.Value, n int, all, extra []elements.Item, under layout, 
 	return layout{list: list, owner: owner}
 }
 
-// chained returns the members of a repeat tree's list (its Items, paired by chain) merged onto lv, its base's outcome,
-// as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's item (-1:
-// none), then lv's other items (LocalIndex -1, Deleted where chain deletes them, OrderIndex their "$setElementOrder"
-// position), and in extra lv's later items of a base item's key (Of: its member). Items chain leaves out (Gone) are in
-// neither. under is lv's layout (baseLayout). ok is false where lv is not the outcome chain's base gives.
-func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.Value) (all, extra []elements.Item, under layout, ok bool) {
-	if !lv.IsList() {
+// chained returns the members of list e of a repeat's tree (its Items, paired by its elements.Chain) merged onto lv, its
+// base's outcome, as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's
+// item (-1: none), then lv's other items (LocalIndex -1, Deleted where the chain deletes them, OrderIndex their
+// "$setElementOrder" position), and in extra lv's later items of a base item's key (Of: its member); where e is a set
+// holding items, lv's later items of a value (live's, keyedOwners) are in neither, as a collation with lv as live joins
+// them to the first (the API server's merge keeps each value once). Items the chain leaves out (Gone) are in neither. under is lv's layout
+// (baseLayout). ok is false where lv is not the outcome the chain's base gives.
+func (o Ordered) chained(e elements.Element, lv value.Value) (all, extra []elements.Item, under layout, ok bool) {
+	chain, items := chainOf(e)
+	_, set := e.(*elements.SetElement)
+	joins := set && len(items) > 0 // (a set holding items: lv's later items of a value join the first)
+	if chain == nil || !lv.IsList() {
 		return nil, nil, layout{}, false
 	}
 	layOut := o.baseLayout
@@ -203,7 +209,7 @@ func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.
 	}
 	for p, j := range owner {
 		switch {
-		case gone[j]:
+		case gone[j], joins && member[j] >= 0 && first[j] != p:
 		case member[j] >= 0 && first[j] != p:
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: member[j], OrderIndex: -1, Deleted: deleted[j]})
 		case member[j] < 0:
@@ -303,25 +309,36 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 	return owner, first, len(owner) == lv.Len()
 }
 
-// keyedOwners is liveLayout for b's list live as it stands: each item its own member, but, in a list merged by key
-// whose items all hold the key, a later item of a key one more of the first item of it (collate's chainKeyed pairs the
-// key with that one), as the API server's merge keeps it with that item.
+// keyedOwners is liveLayout for b's list live as it stands: each item its own member, but a later item of a key, in a
+// list merged by key whose items all hold the key, or of a value, in a set (scalars, or objects for a set of maps), one
+// more of the first item of it (collate's chainKeyed and chainSet pair the key or value with that one): the API
+// server's merge keeps it with that item, or, in a set, keeps the value once (chained leaves it out).
 func keyedOwners(b *elements.AtomicElement, live []value.Value) (owner, first []int, ok bool) {
 	owner, first = make([]int, len(live)), make([]int, len(live))
 	mk := b.Meta.MergeKey
-	keyed := len(mk) > 0 && !elements.SetOfMaps(b.Type, &b.Meta)
-	index := map[elements.Key]int{}
+	objects := elements.SetOfMaps(b.Type, &b.Meta)
+	keyed := len(mk) > 0 && !objects
+	keys, values := map[elements.Key]int{}, map[value.ScalarKey]int{}
 	for p, v := range live {
 		owner[p], first[p] = p, p
-		if !keyed || !v.IsMap() {
-			continue
+		j, dup := -1, false
+		switch {
+		case keyed && v.IsMap():
+			k, missing, _ := elements.KeyOf(v, mk, b.Type.Item())
+			if missing == "" {
+				if j, dup = keys[k]; !dup {
+					keys[k] = p
+				}
+			}
+		case !v.IsMap() || objects:
+			if k, isKey := elements.SetKey(v, objects); isKey {
+				if j, dup = values[k]; !dup {
+					values[k] = p
+				}
+			}
 		}
-		if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing != "" {
-			continue
-		} else if j, dup := index[k]; dup {
+		if dup {
 			owner[p], first[p] = j, -1
-		} else {
-			index[k] = p
 		}
 	}
 	return owner, first, true

@@ -31,7 +31,8 @@ import (
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
 //     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item of
-//     a key one more of the first: keyedOwners), a list inside a map the member leaves to live or takes whole, a
+//     a key one more of the first: keyedOwners) and live's set so, where the repeat's set holds items (a later item of
+//     a value joined to the first, the value kept once: chained), a list inside a map the member leaves to live or takes whole, a
 //     "$patch: replace" map among them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2
 //     merged it or walked it alone, below a map v lacked too, a later item of a key one more of the item merged into
 //     the first; a list the repeat only orders by "$setElementOrder" or deletes from by
@@ -426,8 +427,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
-		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
-			out, err = o.ontoList(f.Element, items, chain, lv)
+		} else if chain, _ := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
+			out, err = o.ontoList(f.Element, lv)
 		} else {
 			out, err = o.Walker.Walk(f.Element)
 			o.layAlone(f.Element, out)
