@@ -478,11 +478,15 @@ func extrasKeyed(e *elements.ListElement) bool {
 
 // chainedValues returns baseValues for list n of a repeat's tree, its Items items, chained by ch: its outcome is its
 // items merged onto its base's, so its members are its items, then its base's (numbered after them), those its items
-// pair, leave out (Gone) or delete (Deleted) left, as those the base's outcome cannot hold.
+// pair, leave out (Gone) or delete (Deleted) left, as those the base's outcome cannot hold, and, for live's list taken
+// as it stands, its later items of a key or value (joinedLater: one more of the first).
 func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) (values []value.Value, left []bool, ok bool) {
 	under, underLeft, ok := baseValues(layer{e: ch.Base})
 	if !ok {
 		return nil, nil, false
+	}
+	if a, _ := ch.Base.(*elements.AtomicElement); a != nil && takenFromLive(a) {
+		underLeft = joinedLater(a)
 	}
 	values = make([]value.Value, len(items), len(items)+len(under))
 	for p := range items {
@@ -499,6 +503,31 @@ func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) 
 		}
 	}
 	return values, left, true
+}
+
+// joinedLater marks the items of live's list b, taken as it stands (takenFromLive), that repeat an earlier item's key
+// (maps of a list merged by key) or value (a set's scalars, or objects of a set of maps): a list chained to b lays each
+// out as one more of the first (visitors' keyedOwners), merged with it or, in a set, kept once, so that only the first
+// is a member of the list's outcome that a later repeat's list pairs with.
+func joinedLater(b *elements.AtomicElement) []bool {
+	live := b.Live.Items()
+	left := make([]bool, len(live))
+	mk := b.Meta.MergeKey
+	objects := elements.SetOfMaps(b.Type, &b.Meta)
+	keys, values := map[elements.Key]bool{}, map[value.ScalarKey]bool{}
+	for i, v := range live {
+		switch {
+		case len(mk) > 0 && !objects && v.IsMap():
+			if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing == "" {
+				left[i], keys[k] = keys[k], true
+			}
+		case !v.IsMap() || objects:
+			if k, isKey := elements.SetKey(v, objects); isKey {
+				left[i], values[k] = values[k], true
+			}
+		}
+	}
+	return left
 }
 
 // memberLayers returns the layers of the outcome of member j (Of numbering) of chain base b (baseValues'): a patch's

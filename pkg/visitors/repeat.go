@@ -35,7 +35,8 @@ import (
 //     a value joined to the first, the value kept once: chained), a list inside a map the member leaves to live or takes whole, a
 //     "$patch: replace" map among them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2
 //     merged it or walked it alone, below a map v lacked too, a later item of a key one more of the item merged into
-//     the first; a list the repeat only orders by "$setElementOrder" or deletes from by
+//     the first (live's later items of a key or value too, where the earlier repeat's list was merged onto live's
+//     list: collate's joinedLater); a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so (deletesFromEmpty), a list the repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
