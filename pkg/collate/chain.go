@@ -294,12 +294,12 @@ func chainKeyed(r *elements.ListElement, base layer) {
 }
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
-// Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
-// one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for live's list
+// Deleted, a Ranked r's later items of a value Joined: where r has no directive but those and "$setElementOrder", and
+// base is one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for live's list
 // taken as it stands where r has items, whose later items of a value join the first; for an r with no item and no
 // directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
-	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
+	if r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList) {
 		return
 	}
 	values, left, ok := baseValues(base)
@@ -334,13 +334,19 @@ func chainSet(r *elements.SetElement, base layer) {
 	}
 	local := r.Local.Items()
 	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}
+	seen := make(map[value.ScalarKey]bool, len(r.Items))
 	for i := range r.Items {
 		k, _ := elements.SetKey(local[r.Items[i].LocalIndex], objects)
-		if j, found := index[k]; found {
+		j, found := index[k]
+		switch {
+		case seen[k]: // (a Ranked set's later item of a value: joined to the first, as with live)
+			ch.Of[i], ch.Joined = -1, append(ch.Joined, i)
+		case found:
 			ch.Of[i] = j
-		} else {
+		default:
 			ch.Of[i] = -1
 		}
+		seen[k] = true
 	}
 	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
 		k, ok := elements.SetKey(v, objects)
@@ -414,10 +420,11 @@ func oneClass(values []value.Value, left []bool) bool {
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
 // lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed), its own
 // repeats merged in turn or kept apart (as a "$patch: replace" list keeps them: later items of their member's key,
-// paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
-// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it
-// deletes from by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the
-// values the outcome cannot hold (nil: none); ok is false for another base.
+// paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart or chained
+// (a Ranked one's Joined items left), either of an earlier repeat's tree (b.repeat: the chain is Laid), and then,
+// chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it deletes from
+// by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the values the outcome cannot
+// hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
 	case *elements.ListElement:
@@ -433,10 +440,10 @@ func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 		return values, nil, true
 	case *elements.SetElement:
 		switch {
+		case e.Chain != nil: // (a Ranked one's later items of a value Joined: not in its outcome)
+			return chainedValues(&e.Node, e.Items, e.Chain)
 		case e.Ranked:
 			return nil, nil, false
-		case e.Chain != nil:
-			return chainedValues(&e.Node, e.Items, e.Chain)
 		}
 		for p := range e.Items {
 			values = append(values, memberValue(&e.Items[p], &e.Node))
@@ -479,7 +486,7 @@ func extrasKeyed(e *elements.ListElement) bool {
 // chainedValues returns baseValues for list n of a repeat's tree, its Items items, chained by ch: its outcome is its
 // items merged onto its base's, so its members are its items, then its base's (numbered after them), those its items
 // pair, leave out (Gone) or delete (Deleted) left, as those the base's outcome cannot hold, and, for live's list taken
-// as it stands, its later items of a key or value (joinedLater: one more of the first).
+// as it stands, its later items of a key or value (joinedLater: one more of the first), and its own Joined items.
 func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) (values []value.Value, left []bool, ok bool) {
 	under, underLeft, ok := baseValues(layer{e: ch.Base})
 	if !ok {
@@ -501,6 +508,9 @@ func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) 
 				left[len(items)+j] = true
 			}
 		}
+	}
+	for _, i := range ch.Joined {
+		left[i] = true
 	}
 	return values, left, true
 }

@@ -207,6 +207,9 @@ func (o Ordered) chained(e elements.Element, lv value.Value) (all, extra []eleme
 			all[i].LiveIndex, member[j] = first[j], i
 		}
 	}
+	for _, i := range chain.Joined { // (in the outcome as the first item of its value: an unranked member left out)
+		all[i].Deleted = true
+	}
 	for p, j := range owner {
 		switch {
 		case gone[j], joins && member[j] >= 0 && first[j] != p:
