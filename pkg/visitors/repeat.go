@@ -44,8 +44,9 @@ import (
 //     takes its values (nulledDeleting), a map of strategy replace of plain data where v holds a map, the repeat's map
 //     whole (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built
 //     for that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list
-//     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member) or
-//     another kind (replacedOntoOther: the patch's items as they stand, as where v lacks it).
+//     naming a key twice, ordered by its "$setElementOrder" or not, where v holds a list (replacedApart: the patch's
+//     items, each repeat after its key's member) or another kind (replacedOntoOther: the patch's items as they stand,
+//     or, ordered, each repeat after its key's member, as where v lacks it).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
@@ -413,8 +414,9 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		l, _ := f.Element.(*elements.ListElement)
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
-		} else if l != nil && !inLive && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
-			// Its repeats stay apart (v lacks the list), ordered with v as its parent's live (order.ApartIn).
+		} else if l != nil && (!inLive || replacedOntoOther(l, lv)) && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
+			// Its repeats stay apart (v lacks the list or holds another kind), ordered with v as its parent's live
+			// (order.ApartIn).
 			in := o
 			in.parentLive = true
 			out, err = in.VisitList(l)
@@ -489,23 +491,29 @@ func ruledBelow(e elements.Element) bool {
 }
 
 // replacedApart reports whether e, a list of a repeat's tree, is a "$patch: replace" list naming a key twice, with no
-// other directive and no rule, and lv, its member's outcome there, a list: collated with lv as live, its items are the
-// patch's whole (collated alone, as in e), lv's are dropped, and its repeats stay apart, each after its key's member;
-// e walked with lv a list for live (Ordered.listLive) gives that.
+// other directive but "$setElementOrder" and no rule, and lv, its member's outcome there, a list: collated with lv as
+// live, its items are the patch's whole (collated alone, as in e), lv's are dropped, ordered by that order where it
+// has one (lv's items, dropped, are no item's neighbours in it), and its repeats stay apart, each after its key's
+// member; e walked with lv a list for live (Ordered.listLive) gives that.
 func replacedApart(e elements.Element, lv value.Value) bool {
-	l, _ := e.(*elements.ListElement)
-	return l != nil && lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
-		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+	return lv.IsList() && replacedNamingTwice(e)
 }
 
 // replacedOntoOther reports whether list e of a repeat's tree is a "$patch: replace" list naming a key twice (no other
-// directive) where lv, the member's outcome there, is not a list (null, a scalar, a map): a collation with lv as live
-// takes the patch's items as they stand, its repeats at their places in the patch, as e's tree without live builds
-// them (onto walks it, as for a field v lacks).
+// directive but "$setElementOrder") where lv, the member's outcome there, is not a list (null, a scalar, a map): a
+// collation with lv as live takes the patch's items as they stand, as e's tree without live builds them, its repeats
+// at their places in the patch, or, ordered by "$setElementOrder", each after its key's member (onto walks it, as for a
+// field v lacks).
 func replacedOntoOther(e elements.Element, lv value.Value) bool {
+	return !lv.IsList() && replacedNamingTwice(e)
+}
+
+// replacedNamingTwice reports whether e is a list of a "$patch: replace" list naming a key twice, with no rule and no
+// directive but "$setElementOrder".
+func replacedNamingTwice(e elements.Element) bool {
 	l, _ := e.(*elements.ListElement)
-	return l != nil && !lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
-		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+	return l != nil && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList && !l.Dirs.HasRetainKeys &&
+		!l.Dirs.HasDeleteFromList
 }
 
 // nulledDeleting reports whether atomic node c of a repeat's tree is a field the repeat sets to null, deleting from it
