@@ -680,19 +680,27 @@ func ordersOtherThanList(v value.Value) bool {
 	})
 }
 
-// emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below
-// e (the depth limit, for a Repeat's Deep).
-func emptyMapAt(e elements.Element, room int) bool {
+// limitMaps records in limit, by ID, each map of e's tree without fields whose children would be deeper than room
+// levels below e, at the depth limit max (elements.Repeat.Limit), with the error a field below it gives (at the map's
+// path), and returns limit, made where nil and one is found.
+func limitMaps(e elements.Element, room, max int, limit map[int32]*elements.Error) map[int32]*elements.Error {
 	switch e := e.(type) {
 	case *elements.MapElement:
-		if len(e.Fields) == 0 {
-			return room < 1
+		if len(e.Fields) == 0 && room < 1 {
+			if limit == nil {
+				limit = map[int32]*elements.Error{}
+			}
+			limit[e.ID] = e.Errorf(elements.Patch, depthMsg(max))
 		}
-		return slices.ContainsFunc(e.Fields, func(f elements.Field) bool { return emptyMapAt(f.Element, room-1) })
+		for _, f := range e.Fields {
+			limit = limitMaps(f.Element, room-1, max, limit)
+		}
 	case *elements.ListElement:
-		return slices.ContainsFunc(e.Items, func(it elements.Item) bool { return emptyMapAt(it.Element, room-1) })
+		for _, it := range e.Items {
+			limit = limitMaps(it.Element, room-1, max, limit)
+		}
 	}
-	return false
+	return limit
 }
 
 // nestsNear reports whether patch value v, room levels above the depth limit, holds a value at room levels below it or

@@ -8,6 +8,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -24,7 +25,10 @@ import (
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
-//     API server's merge of an order onto an empty list does.
+//     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
+//     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path) where v holds a map with
+//     fields fails at the first of them, the first such map in the collation's order (beyondLimit): they would lie
+//     beyond the limit.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -102,9 +106,11 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.alone(r.Element)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
+	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Limit):
 		probe.Repeated(false)
-		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
+		if err = o.withOnto(r.Onto).beyondLimit(r.Element, v, r.Limit); err == nil {
+			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
+		}
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
 		probe.Repeated(false)
 		err = composeDisagrees(r.Element, v)
@@ -143,12 +149,12 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
 // (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
-// repeats apart (replacedApart) or v's other kind (replacedOntoOther); with deep (the repeat's elements.Repeat.Deep),
-// e has a field if v has one (the depth limit is checked at its fields' depth).
-func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
+// repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (limit: the repeat's
+// elements.Repeat.Limit) onto a map with fields fits but fails there (beyondLimit), unless it holds "$retainKeys".
+func (o Ordered) ontoFits(e elements.Element, v value.Value, limit map[int32]*elements.Error) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
-		m.Meta.Strategy.Has(openapi.StrategyReplace) || (deep && len(m.Fields) == 0 && v.Len() > 0) {
+		m.Meta.Strategy.Has(openapi.StrategyReplace) || (m.Dirs != nil && limit[m.ID] != nil && v.Len() > 0) {
 		return false
 	}
 	if holdsRuledField(m, v) {
@@ -178,11 +184,11 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 				}
 				continue // (the patch's map whole, as without live: onto walks it)
 			}
-			if lv.IsMap() && !o.ontoFits(c, lv, deep) {
+			if lv.IsMap() && !o.ontoFits(c, lv, limit) {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, deep) {
+			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, limit) {
 				return false
 			}
 		default:
@@ -190,6 +196,49 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// beyondLimit returns the error collating repeat tree e with v as live gives at the depth limit, e fitting onto v
+// (ontoFits): at the first map of e without fields at the limit (limit: elements.Repeat.Limit), in the collation's
+// order (a map's fields by name, a chained list's items in order), where v holds a map with fields, its first field (by
+// name), which lies beyond the limit. Nil where there is none: elsewhere the collation takes no field of v below e's
+// maps (a map of strategy replace, a directive map, a "$patch: replace" list's items are the patch's whole).
+func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
+	if len(limit) == 0 {
+		return nil
+	}
+	switch e := e.(type) {
+	case *elements.MapElement:
+		if at := limit[e.ID]; at != nil && v.IsMap() && v.Len() > 0 {
+			beyond := *at
+			beyond.Path = append(slices.Clip(at.Path), fieldpath.Field(v.Fields()[0].Key))
+			return &beyond
+		}
+		if !v.IsMap() || e.Meta.Strategy.Has(openapi.StrategyReplace) {
+			return nil
+		}
+		for _, f := range e.Fields {
+			if lv, inLive := v.Get(f.Name); inLive {
+				if err := o.beyondLimit(f.Element, lv, limit); err != nil {
+					return err
+				}
+			}
+		}
+	case *elements.ListElement, *elements.SetElement:
+		chain, items := chainOf(e)
+		if chain == nil || replacedApart(e, v) {
+			return nil
+		}
+		all, _, _, ok := o.chained(e, v)
+		for i := range items {
+			if ok && all[i].LiveIndex >= 0 {
+				if err := o.beyondLimit(items[i].Element, v.Items()[all[i].LiveIndex], limit); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as

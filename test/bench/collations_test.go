@@ -371,15 +371,40 @@ var _ = Describe("collations per operation", func() {
 			`{"name":"c","image":"j"}`, `{"name":"c","replaced":{"$retainKeys":["maxSurge"],"maxSurge":"2"}}`, 2),
 	)
 
-	// A map without fields at the depth limit (elements.Repeat.Deep) onto an outcome's map holding fields: those fields
-	// would lie beyond the limit, so the patch is refused (a limit of ply's: strategicpatch has none).
-	It("patch.Apply of a repeat holding an empty map at the depth limit onto a map with fields (Repeat.Deep): twice", func() {
-		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`)
-		p := jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","resources":{"limits":{}}}]}}`)
-		_, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl(), MaxDepth: 5})
-		Expect(err).To(MatchError(ContainSubstring("spec.containers[name=c].resources.limits.cpu: nesting is deeper than the limit of 5 levels")))
-		Expect(collations.Load()).To(BeEquivalentTo(2))
-	})
+	// A map without fields at the depth limit (elements.Repeat.Limit) onto an outcome's map holding fields: those fields
+	// would lie beyond the limit, so the patch is refused at the first of them (a limit of ply's: strategicpatch has
+	// none), from the patch's tree; the result or error is that of the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply of a repeat holding an empty map at the depth limit, as its items applied in turn",
+		func(live, first, repeat string, maxDepth int, wantErr string) {
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			want, wantApplyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			if wantErr != "" {
+				Expect(err).To(MatchError(ContainSubstring(wantErr)))
+				Expect(wantApplyErr).To(MatchError(err.Error()))
+				return
+			}
+			Expect(err).NotTo(HaveOccurred())
+			Expect(wantApplyErr).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(want.JSON())))
+		},
+		Entry("onto a map with fields: refused at its first field, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"},"requests":{"memory":"1"}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"limits":{}}}`, 5,
+			"spec.containers[name=c].resources.limits.cpu: nesting is deeper than the limit of 5 levels"),
+		Entry("two, the first by name onto a map with fields: refused there, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"},"requests":{"memory":"1"}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"requests":{},"limits":{}}}`, 5,
+			"spec.containers[name=c].resources.limits.cpu: nesting is deeper than the limit of 5 levels"),
+		Entry("onto an empty map, and where the outcome lacks the field: merged, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"limits":{}},"securityContext":{"capabilities":{}}}`, 5, ""),
+		Entry("inside an env item merged onto the outcome's of its name: refused at that item's field, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"B"},{"name":"A","valueFrom":{"fieldRef":{}}}]}`, 7,
+			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper than the limit of 7 levels"),
+		Entry("inside an env item the outcome lacks: merged, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"B","valueFrom":{"fieldRef":{}}}]}`, 7, ""),
+	)
 
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
 	// list: elements.Repeat.Fails) fails with its own collation's error.
