@@ -297,9 +297,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a \"$patch: replace\" list naming a key twice ordered by \"$setElementOrder\" onto a list the outcome holds (Phase 2: replacedApart): once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"B"},{"name":"A"},{"name":"B"}],"env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]}]}}`, 1),
-		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
-		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
-		// its class and pins the count that holds (one where Phase 2 decides it).
+		// A "$patch: replace" list naming a key twice where the outcome holds another kind there: the patch's items as
+		// they stand, walked from the repeat's tree. No class of this table is left to the front-end (docs/extending.md,
+		// "One collation per operation", lists those that are: two collations each).
 		Entry("a \"$patch: replace\" list naming a key twice where the outcome holds the list null (Phase 2: replacedOntoOther): once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":null}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"}]}]}}`, 1),
