@@ -295,8 +295,8 @@ func chainKeyed(r *elements.ListElement, base layer) {
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
 // Deleted, a Ranked r's later items of a value Joined: where r has no directive but those and "$setElementOrder", and
-// base is one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for live's list
-// taken as it stands where r has items, whose later items of a value join the first; for an r with no item and no
+// base is one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for
+// live's list taken as it stands, whose later items of a value join the first; for an r with no item and no
 // directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
 	if r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList) {
@@ -316,10 +316,11 @@ func chainSet(r *elements.SetElement, base layer) {
 	if own := r.Local.Items(); !oneClass(values, left) || (len(own) > 0 && !oneClass(append(slices.Clip(values), own[0]), left)) {
 		return // (the API server's merge fails on items of mixed kinds, as a collation with them as live does)
 	}
-	// (Live's list taken as it stands may name a value again where the repeat holds items: a collation with it as live
-	// joins it to the first, and the API server's merge keeps the value once: visitors' keyedOwners lays it out so.)
+	// (Live's list taken as it stands may name a value again: a collation with it as live joins it to the first, and
+	// visitors' keyedOwners lays it out so; the API server's merge keeps the value once where the repeat holds the list,
+	// and keeps live's list as it is, less the values deleted, where the repeat only orders or deletes from it.)
 	_, fromLive := base.e.(*elements.AtomicElement)
-	dupsJoin := fromLive && left == nil && len(r.Items) > 0
+	dupsJoin := fromLive && left == nil
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {

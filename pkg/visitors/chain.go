@@ -169,13 +169,17 @@ func laidOut(list value.Value, n int, all, extra []elements.Item, under layout, 
 // base's outcome, as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's
 // item (-1: none), then lv's other items (LocalIndex -1, Deleted where the chain deletes them, OrderIndex their
 // "$setElementOrder" position), and in extra lv's later items of a base item's key (Of: its member); where e is a set
-// holding items, lv's later items of a value (live's, keyedOwners) are in neither, as a collation with lv as live joins
-// them to the first (the API server's merge keeps each value once). Items the chain leaves out (Gone) are in neither. under is lv's layout
+// the patch holds, lv's later items of a value (live's, keyedOwners) are in neither, as a collation with lv as live
+// joins them to the first (the API server's merge keeps each value once; a set the patch only orders or deletes from
+// keeps live's list as it is, order.Onto listing the first's member at each of their places). Items the chain leaves
+// out (Gone) are in neither. under is lv's layout
 // (baseLayout). ok is false where lv is not the outcome the chain's base gives.
 func (o Ordered) chained(e elements.Element, lv value.Value) (all, extra []elements.Item, under layout, ok bool) {
 	chain, items := chainOf(e)
 	_, set := e.(*elements.SetElement)
-	joins := set && len(items) > 0 // (a set holding items: lv's later items of a value join the first)
+	// A set the patch holds joins lv's later items of a value (not maps, but in a set of maps) to the first.
+	joins := set && e.Base().HasLocal
+	objects := elements.SetOfMaps(e.Base().Type, &e.Base().Meta)
 	if chain == nil || !lv.IsList() {
 		return nil, nil, layout{}, false
 	}
@@ -212,7 +216,7 @@ func (o Ordered) chained(e elements.Element, lv value.Value) (all, extra []eleme
 	}
 	for p, j := range owner {
 		switch {
-		case gone[j], joins && member[j] >= 0 && first[j] != p:
+		case gone[j], joins && member[j] >= 0 && first[j] != p && (objects || !lv.Items()[p].IsMap()):
 		case member[j] >= 0 && first[j] != p:
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: member[j], OrderIndex: -1, Deleted: deleted[j]})
 		case member[j] < 0:
