@@ -316,11 +316,11 @@ func chainSet(r *elements.SetElement, base layer) {
 	if own := r.Local.Items(); !oneClass(values, left) || (len(own) > 0 && !oneClass(append(slices.Clip(values), own[0]), left)) {
 		return // (the API server's merge fails on items of mixed kinds, as a collation with them as live does)
 	}
-	// (Live's list taken as it stands may name a value again: a collation with it as live joins it to the first, and
-	// visitors' keyedOwners lays it out so; the API server's merge keeps the value once where the repeat holds the list,
-	// and keeps live's list as it is, less the values deleted, where the repeat only orders or deletes from it.)
-	_, fromLive := base.e.(*elements.AtomicElement)
-	dupsJoin := fromLive && left == nil
+	// (Live's list, taken as it stands or deleted from, may name a value again: a collation with it as live joins it to
+	// the first, and visitors' liveLayout lays it out so; the API server's merge keeps the value once where the repeat
+	// holds the list, and keeps the list as it is, less the values deleted, where the repeat only orders or deletes
+	// from it.)
+	_, dupsJoin := base.e.(*elements.AtomicElement)
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
@@ -493,8 +493,8 @@ func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) 
 	if !ok {
 		return nil, nil, false
 	}
-	if a, _ := ch.Base.(*elements.AtomicElement); a != nil && takenFromLive(a) {
-		underLeft = joinedLater(a)
+	if a, _ := ch.Base.(*elements.AtomicElement); a != nil && (takenFromLive(a) || deletedFromLive(a)) {
+		underLeft = joinedLater(a, underLeft)
 	}
 	values = make([]value.Value, len(items), len(items)+len(under))
 	for p := range items {
@@ -516,29 +516,32 @@ func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) 
 	return values, left, true
 }
 
-// joinedLater marks the items of live's list b, taken as it stands (takenFromLive), that repeat an earlier item's key
-// (maps of a list merged by key) or value (a set's scalars, or objects of a set of maps): a list chained to b lays each
-// out as one more of the first (visitors' keyedOwners), merged with it or, in a set, kept once, so that only the first
-// is a member of the list's outcome that a later repeat's list pairs with.
-func joinedLater(b *elements.AtomicElement) []bool {
+// joinedLater marks, besides those left marks (nil: none), the items of live's list b, taken as it stands
+// (takenFromLive) or deleted from (deletedFromLive: left marks the values deleted), that repeat an earlier kept item's
+// key (maps of a list merged by key) or value (a set's scalars, or objects of a set of maps): a list chained to b lays
+// each out as one more of the first (visitors' liveLayout), merged with it or, in a set, kept once, so that only the
+// first is a member of the list's outcome that a later repeat's list pairs with.
+func joinedLater(b *elements.AtomicElement, left []bool) []bool {
 	live := b.Live.Items()
-	left := make([]bool, len(live))
+	joined := make([]bool, len(live))
+	copy(joined, left)
 	mk := b.Meta.MergeKey
 	objects := elements.SetOfMaps(b.Type, &b.Meta)
 	keys, values := map[elements.Key]bool{}, map[value.ScalarKey]bool{}
 	for i, v := range live {
 		switch {
+		case joined[i]:
 		case len(mk) > 0 && !objects && v.IsMap():
 			if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing == "" {
-				left[i], keys[k] = keys[k], true
+				joined[i], keys[k] = keys[k], true
 			}
 		case !v.IsMap() || objects:
 			if k, isKey := elements.SetKey(v, objects); isKey {
-				left[i], values[k] = values[k], true
+				joined[i], values[k] = values[k], true
 			}
 		}
 	}
-	return left
+	return joined
 }
 
 // memberLayers returns the layers of the outcome of member j (Of numbering) of chain base b (baseValues'): a patch's

@@ -289,8 +289,8 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 
 // liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions; lv is live's list, or one
 // equal to it, as a list in a map a layer takes whole gives: collate's heldIn), or deletes from by
-// "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order;
-// ok is false where lv is not that.
+// "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order,
+// a later item of a value one more of the first; ok is false where lv is not that.
 func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
 	live := b.Live.Items()
 	if lv == b.Live || (!b.HasLocal && b.Dirs == nil && value.Equal(lv, b.Live)) {
@@ -302,6 +302,7 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 	}
 	first = make([]int, len(live))
 	owner = make([]int, 0, lv.Len())
+	values := map[value.ScalarKey]int{} // (a later item of a value: one more of the first kept, as keyedOwners lays it)
 	for j, v := range live {
 		first[j] = -1
 		if slices.ContainsFunc(d.DeleteFromList.Items(), func(del value.Value) bool { return value.Equal(v, del) }) {
@@ -310,7 +311,12 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 		if len(owner) == lv.Len() || !value.Equal(lv.Items()[len(owner)], v) {
 			return nil, nil, false
 		}
-		first[j] = len(owner)
+		k, _ := v.Key()
+		if at, dup := values[k]; dup {
+			owner = append(owner, at)
+			continue
+		}
+		values[k], first[j] = j, len(owner)
 		owner = append(owner, j)
 	}
 	return owner, first, len(owner) == lv.Len()

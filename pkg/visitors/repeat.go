@@ -35,14 +35,14 @@ import (
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
 //     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item
-//     of a key one more of the first: keyedOwners) and live's set so (a later item of a value joined to the first: the
-//     value kept once where the repeat holds the set, kept at its places where it only orders or deletes from it:
-//     chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among them, as
-//     that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it alone, below
-//     a map v lacked too, a later item of a key one more of the item merged into the first (live's later items of a key
-//     or value too, where the earlier repeat's list was merged onto live's list: collate's joinedLater), a set the
-//     repeat names a value of twice (Ranked without live: its later items of a value Joined, left out as a collation
-//     with v joins them to the first); a list the repeat only orders by "$setElementOrder" or deletes from by
+//     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
+//     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
+//     from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
+//     them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
+//     alone, below a map v lacked too, a later item of a key one more of the item merged into the first (live's later
+//     items of a key or value too, where the earlier repeat's list was merged onto live's list: collate's joinedLater),
+//     a set the repeat names a value of twice (Ranked without live: its later items of a value Joined, left out as a
+//     collation with v joins them to the first); a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so (deletesFromEmpty), a list the repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
