@@ -294,11 +294,12 @@ func chainKeyed(r *elements.ListElement, base layer) {
 }
 
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
-// Deleted: where r keeps no repeated value apart and has no directive but those and "$setElementOrder", and base is
-// one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once; for an r with no
-// item and no directive, any whose items it keeps as they are: keptAsThey).
+// Deleted, a Ranked r's later items of a value Joined: where r has no directive but those and "$setElementOrder", and
+// base is one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for
+// live's list taken as it stands, whose later items of a value join the first; for an r with no item and no
+// directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
-	if (r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList)) || r.Ranked {
+	if r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList) {
 		return
 	}
 	values, left, ok := baseValues(base)
@@ -315,26 +316,38 @@ func chainSet(r *elements.SetElement, base layer) {
 	if own := r.Local.Items(); !oneClass(values, left) || (len(own) > 0 && !oneClass(append(slices.Clip(values), own[0]), left)) {
 		return // (the API server's merge fails on items of mixed kinds, as a collation with them as live does)
 	}
+	// (Live's list, taken as it stands or deleted from, may name a value again: a collation with it as live joins it to
+	// the first, and visitors' liveLayout lays it out so; the API server's merge keeps the value once where the repeat
+	// holds the list, and keeps the list as it is, less the values deleted, where the repeat only orders or deletes
+	// from it.)
+	_, dupsJoin := base.e.(*elements.AtomicElement)
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
 			continue
 		}
 		k, ok := elements.SetKey(v, objects)
-		if _, dup := index[k]; !ok || dup {
+		if _, dup := index[k]; !ok || (dup && !dupsJoin) {
 			return
+		} else if !dup {
+			index[k] = i
 		}
-		index[k] = i
 	}
 	local := r.Local.Items()
 	ch := &elements.Chain{Base: base.e, Of: make([]int, len(r.Items)), Laid: base.repeat}
+	seen := make(map[value.ScalarKey]bool, len(r.Items))
 	for i := range r.Items {
 		k, _ := elements.SetKey(local[r.Items[i].LocalIndex], objects)
-		if j, found := index[k]; found {
+		j, found := index[k]
+		switch {
+		case seen[k]: // (a Ranked set's later item of a value: joined to the first, as with live)
+			ch.Of[i], ch.Joined = -1, append(ch.Joined, i)
+		case found:
 			ch.Of[i] = j
-		} else {
+		default:
 			ch.Of[i] = -1
 		}
+		seen[k] = true
 	}
 	ch.Named = named(r.Dirs, len(values), func(v value.Value) (int, bool) {
 		k, ok := elements.SetKey(v, objects)
@@ -408,10 +421,11 @@ func oneClass(values []value.Value, left []bool) bool {
 // baseValues returns the items of chain base b, in elements.Chain's Of numbering, for a base whose outcome Phase 2
 // lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed), its own
 // repeats merged in turn or kept apart (as a "$patch: replace" list keeps them: later items of their member's key,
-// paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart, either of an earlier repeat's tree (b.repeat: the chain is
-// Laid), and then, chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it
-// deletes from by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the
-// values the outcome cannot hold (nil: none); ok is false for another base.
+// paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart or chained
+// (a Ranked one's Joined items left), either of an earlier repeat's tree (b.repeat: the chain is Laid), and then,
+// chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it deletes from
+// by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the values the outcome cannot
+// hold (nil: none); ok is false for another base.
 func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 	switch e := b.e.(type) {
 	case *elements.ListElement:
@@ -427,10 +441,10 @@ func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 		return values, nil, true
 	case *elements.SetElement:
 		switch {
+		case e.Chain != nil: // (a Ranked one's later items of a value Joined: not in its outcome)
+			return chainedValues(&e.Node, e.Items, e.Chain)
 		case e.Ranked:
 			return nil, nil, false
-		case e.Chain != nil:
-			return chainedValues(&e.Node, e.Items, e.Chain)
 		}
 		for p := range e.Items {
 			values = append(values, memberValue(&e.Items[p], &e.Node))
@@ -472,11 +486,15 @@ func extrasKeyed(e *elements.ListElement) bool {
 
 // chainedValues returns baseValues for list n of a repeat's tree, its Items items, chained by ch: its outcome is its
 // items merged onto its base's, so its members are its items, then its base's (numbered after them), those its items
-// pair, leave out (Gone) or delete (Deleted) left, as those the base's outcome cannot hold.
+// pair, leave out (Gone) or delete (Deleted) left, as those the base's outcome cannot hold, and, for live's list taken
+// as it stands, its later items of a key or value (joinedLater: one more of the first), and its own Joined items.
 func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) (values []value.Value, left []bool, ok bool) {
 	under, underLeft, ok := baseValues(layer{e: ch.Base})
 	if !ok {
 		return nil, nil, false
+	}
+	if a, _ := ch.Base.(*elements.AtomicElement); a != nil && (takenFromLive(a) || deletedFromLive(a)) {
+		underLeft = joinedLater(a, underLeft)
 	}
 	values = make([]value.Value, len(items), len(items)+len(under))
 	for p := range items {
@@ -492,7 +510,38 @@ func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) 
 			}
 		}
 	}
+	for _, i := range ch.Joined {
+		left[i] = true
+	}
 	return values, left, true
+}
+
+// joinedLater marks, besides those left marks (nil: none), the items of live's list b, taken as it stands
+// (takenFromLive) or deleted from (deletedFromLive: left marks the values deleted), that repeat an earlier kept item's
+// key (maps of a list merged by key) or value (a set's scalars, or objects of a set of maps): a list chained to b lays
+// each out as one more of the first (visitors' liveLayout), merged with it or, in a set, kept once, so that only the
+// first is a member of the list's outcome that a later repeat's list pairs with.
+func joinedLater(b *elements.AtomicElement, left []bool) []bool {
+	live := b.Live.Items()
+	joined := make([]bool, len(live))
+	copy(joined, left)
+	mk := b.Meta.MergeKey
+	objects := elements.SetOfMaps(b.Type, &b.Meta)
+	keys, values := map[elements.Key]bool{}, map[value.ScalarKey]bool{}
+	for i, v := range live {
+		switch {
+		case joined[i]:
+		case len(mk) > 0 && !objects && v.IsMap():
+			if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing == "" {
+				joined[i], keys[k] = keys[k], true
+			}
+		case !v.IsMap() || objects:
+			if k, isKey := elements.SetKey(v, objects); isKey {
+				joined[i], values[k] = values[k], true
+			}
+		}
+	}
+	return joined
 }
 
 // memberLayers returns the layers of the outcome of member j (Of numbering) of chain base b (baseValues'): a patch's
@@ -625,19 +674,27 @@ func ordersOtherThanList(v value.Value) bool {
 	})
 }
 
-// emptyMapAt reports whether e's tree holds a map without fields whose children would be deeper than room levels below
-// e (the depth limit, for a Repeat's Deep).
-func emptyMapAt(e elements.Element, room int) bool {
+// limitMaps records in limit, by ID, each map of e's tree without fields whose children would be deeper than room
+// levels below e, at the depth limit max (elements.Repeat.Limit), with the error a field below it gives (at the map's
+// path), and returns limit, made where nil and one is found.
+func limitMaps(e elements.Element, room, max int, limit map[int32]*elements.Error) map[int32]*elements.Error {
 	switch e := e.(type) {
 	case *elements.MapElement:
-		if len(e.Fields) == 0 {
-			return room < 1
+		if len(e.Fields) == 0 && room < 1 {
+			if limit == nil {
+				limit = map[int32]*elements.Error{}
+			}
+			limit[e.ID] = e.Errorf(elements.Patch, depthMsg(max))
 		}
-		return slices.ContainsFunc(e.Fields, func(f elements.Field) bool { return emptyMapAt(f.Element, room-1) })
+		for _, f := range e.Fields {
+			limit = limitMaps(f.Element, room-1, max, limit)
+		}
 	case *elements.ListElement:
-		return slices.ContainsFunc(e.Items, func(it elements.Item) bool { return emptyMapAt(it.Element, room-1) })
+		for _, it := range e.Items {
+			limit = limitMaps(it.Element, room-1, max, limit)
+		}
 	}
-	return false
+	return limit
 }
 
 // nestsNear reports whether patch value v, room levels above the depth limit, holds a value at room levels below it or

@@ -805,8 +805,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
-			r.Deep = emptyMapAt(r.Element, c.opts.MaxDepth-(depth+1)) || (whole && c.opts.MaxDepth-(depth+1) < 1) ||
-				(c.opts.Compose && nestsNear(local[r.Pos], c.opts.MaxDepth-(depth+1)))
+			room := c.opts.MaxDepth - (depth + 1)
+			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
+			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
 		c.repeat, c.emptyOrder, c.composed = outer, outerEmpty, outerComposed
 		under, seen := layers[r.ID]

@@ -86,9 +86,14 @@ func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
 
 func (c *collator) depth(n *elements.Node, depth int) error {
 	if c.opts.MaxDepth > 0 && c.opts.Depth+depth > c.opts.MaxDepth {
-		return n.Errorf(elements.Patch, "nesting is deeper than the limit of "+strconv.Itoa(c.opts.MaxDepth)+" levels of maps and lists")
+		return n.Errorf(elements.Patch, depthMsg(c.opts.MaxDepth))
 	}
 	return nil
+}
+
+// depthMsg is the error of a node of a patch deeper than max levels.
+func depthMsg(max int) string {
+	return "nesting is deeper than the limit of " + strconv.Itoa(max) + " levels of maps and lists"
 }
 
 // whole builds s as a leaf holding patch value v whole: as it stands, or, if clean, as clean returns it (s holding no

@@ -249,6 +249,10 @@ type Repeat struct {
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
 	// beyond.
 	Deep bool
+	// Limit holds, by ID, the maps of Element's tree without fields at the depth limit (those Deep reports), each with
+	// the error a field below it gives, at the map's path: collated with a value holding fields there, the first of
+	// them (by name) lies beyond the limit, and the collation fails there. Nil without one.
+	Limit map[int32]*Error
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
 	// empty map, or with gate PatchDeleteRemovesMap a null, the field removed): without live, Element's tree drops such
@@ -279,7 +283,8 @@ func EmptyOrdered(n *Node) bool {
 // delete" items leave out, Deleted those its "$deleteFromPrimitiveList" deletes; Named, given a "$setElementOrder",
 // holds each base item's (first) position there (-1: not named). Set by Phase 1 only where Phase 2 can merge the
 // repeat's list onto the base's outcome: Base keeps no repeated identity apart, and the repeat's list has no directive
-// but "$setElementOrder" and, for a set, "$deleteFromPrimitiveList".
+// but "$setElementOrder" and, for a set, "$deleteFromPrimitiveList" (a set repeating a value, Ranked without live,
+// has its later items of a value Joined).
 type Chain struct {
 	Base          Element
 	Of            []int
@@ -289,6 +294,9 @@ type Chain struct {
 	// merged that repeat from its tree (then Of numbers Base's Items, followed, for a Base chained in turn, by its own
 	// base's members).
 	Laid bool
+	// Joined lists, for a Ranked set, its Items that repeat an earlier item's value (Of -1): a collation with the base's
+	// outcome as live joins each to that item, as the API server's merge keeps the value once.
+	Joined []int
 }
 
 // ListElement is a list of maps merged by key (Node.Meta.MergeKey). Invariants: Items holds each distinct key once,

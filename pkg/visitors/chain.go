@@ -43,19 +43,19 @@ func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
 
 // chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
 // as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
-// base's item of lv fits onto it (ontoFits, deep as given); a list the patch only orders (no value) orders items of lv
+// base's item of lv fits onto it (ontoFits, limit as given); a list the patch only orders (no value) orders items of lv
 // (without any, the collation fails: which items the list holds is unknown), one it only deletes from may be empty.
-func (o Ordered) chainFits(e elements.Element, lv value.Value, deep bool) bool {
+func (o Ordered) chainFits(e elements.Element, lv value.Value, limit map[int32]*elements.Error) bool {
 	chain, items := chainOf(e)
 	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0 && !deletesOnly(e.Base().Dirs)) {
 		return false
 	}
-	all, _, _, ok := o.chained(items, chain, lv)
+	all, _, _, ok := o.chained(e, lv)
 	if !ok {
 		return false
 	}
 	for i := range items {
-		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex], deep) {
+		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex], limit) {
 			return false
 		}
 	}
@@ -72,8 +72,9 @@ func deletesOnly(d *elements.Directives) bool {
 // the base's outcome holds merges onto that outcome's item (onto); a set's value, or an item taken whole, is its own;
 // the others are walked, as new items; lv's items e lacks stay as lv holds them, those it deletes are dropped. The
 // list's own repeats then merge in turn, and order.Onto orders it.
-func (o Ordered) ontoList(e elements.Element, items []elements.Item, chain *elements.Chain, lv value.Value) (elements.Outcome, error) {
-	all, extra, under, _ := o.chained(items, chain, lv)
+func (o Ordered) ontoList(e elements.Element, lv value.Value) (elements.Outcome, error) {
+	_, items := chainOf(e)
+	all, extra, under, _ := o.chained(e, lv)
 	outs := o.Memory.outcomesOf(len(all) + len(extra))
 	for id := range outs {
 		it := itemAt(all, extra, id)
@@ -164,13 +165,22 @@ func laidOut(list value.Value, n int, all, extra []elements.Item, under layout, 
 	return layout{list: list, owner: owner}
 }
 
-// chained returns the members of a repeat tree's list (its Items, paired by chain) merged onto lv, its base's outcome,
-// as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's item (-1:
-// none), then lv's other items (LocalIndex -1, Deleted where chain deletes them, OrderIndex their "$setElementOrder"
-// position), and in extra lv's later items of a base item's key (Of: its member). Items chain leaves out (Gone) are in
-// neither. under is lv's layout (baseLayout). ok is false where lv is not the outcome chain's base gives.
-func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.Value) (all, extra []elements.Item, under layout, ok bool) {
-	if !lv.IsList() {
+// chained returns the members of list e of a repeat's tree (its Items, paired by its elements.Chain) merged onto lv, its
+// base's outcome, as a collation with lv as live finds them: the Items, each LiveIndex the position in lv of its base's
+// item (-1: none), then lv's other items (LocalIndex -1, Deleted where the chain deletes them, OrderIndex their
+// "$setElementOrder" position), and in extra lv's later items of a base item's key (Of: its member); where e is a set
+// the patch holds, lv's later items of a value (live's, keyedOwners) are in neither, as a collation with lv as live
+// joins them to the first (the API server's merge keeps each value once; a set the patch only orders or deletes from
+// keeps live's list as it is, order.Onto listing the first's member at each of their places). Items the chain leaves
+// out (Gone) are in neither. under is lv's layout
+// (baseLayout). ok is false where lv is not the outcome the chain's base gives.
+func (o Ordered) chained(e elements.Element, lv value.Value) (all, extra []elements.Item, under layout, ok bool) {
+	chain, items := chainOf(e)
+	_, set := e.(*elements.SetElement)
+	// A set the patch holds joins lv's later items of a value (not maps, but in a set of maps) to the first.
+	joins := set && e.Base().HasLocal
+	objects := elements.SetOfMaps(e.Base().Type, &e.Base().Meta)
+	if chain == nil || !lv.IsList() {
 		return nil, nil, layout{}, false
 	}
 	layOut := o.baseLayout
@@ -201,9 +211,12 @@ func (o Ordered) chained(items []elements.Item, chain *elements.Chain, lv value.
 			all[i].LiveIndex, member[j] = first[j], i
 		}
 	}
+	for _, i := range chain.Joined { // (in the outcome as the first item of its value: an unranked member left out)
+		all[i].Deleted = true
+	}
 	for p, j := range owner {
 		switch {
-		case gone[j]:
+		case gone[j], joins && member[j] >= 0 && first[j] != p && (objects || !lv.Items()[p].IsMap()):
 		case member[j] >= 0 && first[j] != p:
 			extra = append(extra, elements.Item{RecordedIndex: -1, LocalIndex: -1, LiveIndex: p, Of: member[j], OrderIndex: -1, Deleted: deleted[j]})
 		case member[j] < 0:
@@ -276,8 +289,8 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 
 // liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions; lv is live's list, or one
 // equal to it, as a list in a map a layer takes whole gives: collate's heldIn), or deletes from by
-// "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order;
-// ok is false where lv is not that.
+// "$deleteFromPrimitiveList" alone: lv is then live's list less every item equal to a value deleted, in live's order,
+// a later item of a value one more of the first; ok is false where lv is not that.
 func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, ok bool) {
 	live := b.Live.Items()
 	if lv == b.Live || (!b.HasLocal && b.Dirs == nil && value.Equal(lv, b.Live)) {
@@ -289,6 +302,7 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 	}
 	first = make([]int, len(live))
 	owner = make([]int, 0, lv.Len())
+	values := map[value.ScalarKey]int{} // (a later item of a value: one more of the first kept, as keyedOwners lays it)
 	for j, v := range live {
 		first[j] = -1
 		if slices.ContainsFunc(d.DeleteFromList.Items(), func(del value.Value) bool { return value.Equal(v, del) }) {
@@ -297,31 +311,47 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 		if len(owner) == lv.Len() || !value.Equal(lv.Items()[len(owner)], v) {
 			return nil, nil, false
 		}
-		first[j] = len(owner)
+		k, _ := v.Key()
+		if at, dup := values[k]; dup {
+			owner = append(owner, at)
+			continue
+		}
+		values[k], first[j] = j, len(owner)
 		owner = append(owner, j)
 	}
 	return owner, first, len(owner) == lv.Len()
 }
 
-// keyedOwners is liveLayout for b's list live as it stands: each item its own member, but, in a list merged by key
-// whose items all hold the key, a later item of a key one more of the first item of it (collate's chainKeyed pairs the
-// key with that one), as the API server's merge keeps it with that item.
+// keyedOwners is liveLayout for b's list live as it stands: each item its own member, but a later item of a key, in a
+// list merged by key whose items all hold the key, or of a value, in a set (scalars, or objects for a set of maps), one
+// more of the first item of it (collate's chainKeyed and chainSet pair the key or value with that one): the API
+// server's merge keeps it with that item, or, in a set, keeps the value once (chained leaves it out).
 func keyedOwners(b *elements.AtomicElement, live []value.Value) (owner, first []int, ok bool) {
 	owner, first = make([]int, len(live)), make([]int, len(live))
 	mk := b.Meta.MergeKey
-	keyed := len(mk) > 0 && !elements.SetOfMaps(b.Type, &b.Meta)
-	index := map[elements.Key]int{}
+	objects := elements.SetOfMaps(b.Type, &b.Meta)
+	keyed := len(mk) > 0 && !objects
+	keys, values := map[elements.Key]int{}, map[value.ScalarKey]int{}
 	for p, v := range live {
 		owner[p], first[p] = p, p
-		if !keyed || !v.IsMap() {
-			continue
+		j, dup := -1, false
+		switch {
+		case keyed && v.IsMap():
+			k, missing, _ := elements.KeyOf(v, mk, b.Type.Item())
+			if missing == "" {
+				if j, dup = keys[k]; !dup {
+					keys[k] = p
+				}
+			}
+		case !v.IsMap() || objects:
+			if k, isKey := elements.SetKey(v, objects); isKey {
+				if j, dup = values[k]; !dup {
+					values[k] = p
+				}
+			}
 		}
-		if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing != "" {
-			continue
-		} else if j, dup := index[k]; dup {
+		if dup {
 			owner[p], first[p] = j, -1
-		} else {
-			index[k] = p
 		}
 	}
 	return owner, first, true

@@ -8,6 +8,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -24,25 +25,33 @@ import (
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
-//     API server's merge of an order onto an empty list does.
+//     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
+//     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path) where v holds a map with
+//     fields fails at the first of them, the first such map in the collation's order (beyondLimit): they would lie
+//     beyond the limit.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
-//     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item of
-//     a key one more of the first: keyedOwners), a list inside a map the member leaves to live or takes whole, a
-//     "$patch: replace" map among them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2
-//     merged it or walked it alone, below a map v lacked too, a later item of a key one more of the item merged into
-//     the first; a list the repeat only orders by "$setElementOrder" or deletes from by
+//     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item
+//     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
+//     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
+//     from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
+//     them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
+//     alone, below a map v lacked too, a later item of a key one more of the item merged into the first (live's later
+//     items of a key or value too, where the earlier repeat's list was merged onto live's list: collate's joinedLater),
+//     a set the repeat names a value of twice (Ranked without live: its later items of a value Joined, left out as a
+//     collation with v joins them to the first); a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so (deletesFromEmpty), a list the repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
-//     strategy replace of plain data where v holds a map, the repeat's map whole
-//     (replacedPlain), "$patch: replace" or "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for
-//     that (Repeat.Onto; with gate PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list
-//     naming a key twice where v holds a list (replacedApart: the patch's items, each repeat after its key's member)
-//     or another kind (replacedOntoOther: the patch's items as they stand, as where v lacks it).
+//     strategy replace of plain data where v holds a map, the repeat's map whole (replacedPlain), "$patch: replace" or
+//     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
+//     PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list naming a key twice, ordered by
+//     its "$setElementOrder" or not, where v holds a list (replacedApart: the patch's items, each repeat after its
+//     key's member) or another kind (replacedOntoOther: the patch's items as they stand, or, ordered, each repeat after
+//     its key's member, as where v lacks it).
 //   - In compose mode, a repeat holding a "$retainKeys" (or "$setElementOrder") that v holds otherwise where both are
 //     maps fails (composeDisagrees), as patches merged must agree on it, and one ordering by "$setElementOrder" a field
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
@@ -105,9 +114,11 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.alone(r.Element)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Deep):
+	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Limit):
 		probe.Repeated(false)
-		out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
+		if err = o.withOnto(r.Onto).beyondLimit(r.Element, v, r.Limit); err == nil {
+			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
+		}
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
 		probe.Repeated(false)
 		err = composeDisagrees(r.Element, v)
@@ -149,12 +160,12 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
 // (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
-// repeats apart (replacedApart) or v's other kind (replacedOntoOther); with deep (the repeat's elements.Repeat.Deep),
-// e has a field if v has one (the depth limit is checked at its fields' depth).
-func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
+// repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (limit: the repeat's
+// elements.Repeat.Limit) onto a map with fields fits but fails there (beyondLimit), unless it holds "$retainKeys".
+func (o Ordered) ontoFits(e elements.Element, v value.Value, limit map[int32]*elements.Error) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
-		m.Meta.Strategy.Has(openapi.StrategyReplace) || (deep && len(m.Fields) == 0 && v.Len() > 0) {
+		m.Meta.Strategy.Has(openapi.StrategyReplace) || (m.Dirs != nil && limit[m.ID] != nil && v.Len() > 0) {
 		return false
 	}
 	if holdsRuledField(m, v) {
@@ -184,11 +195,11 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 				}
 				continue // (the patch's map whole, as without live: onto walks it)
 			}
-			if lv.IsMap() && !o.ontoFits(c, lv, deep) {
+			if lv.IsMap() && !o.ontoFits(c, lv, limit) {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, deep) {
+			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, limit) {
 				return false
 			}
 		default:
@@ -196,6 +207,49 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, deep bool) bool {
 		}
 	}
 	return true
+}
+
+// beyondLimit returns the error collating repeat tree e with v as live gives at the depth limit, e fitting onto v
+// (ontoFits): at the first map of e without fields at the limit (limit: elements.Repeat.Limit), in the collation's
+// order (a map's fields by name, a chained list's items in order), where v holds a map with fields, its first field (by
+// name), which lies beyond the limit. Nil where there is none: elsewhere the collation takes no field of v below e's
+// maps (a map of strategy replace, a directive map, a "$patch: replace" list's items are the patch's whole).
+func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
+	if len(limit) == 0 {
+		return nil
+	}
+	switch e := e.(type) {
+	case *elements.MapElement:
+		if at := limit[e.ID]; at != nil && v.IsMap() && v.Len() > 0 {
+			beyond := *at
+			beyond.Path = append(slices.Clip(at.Path), fieldpath.Field(v.Fields()[0].Key))
+			return &beyond
+		}
+		if !v.IsMap() || e.Meta.Strategy.Has(openapi.StrategyReplace) {
+			return nil
+		}
+		for _, f := range e.Fields {
+			if lv, inLive := v.Get(f.Name); inLive {
+				if err := o.beyondLimit(f.Element, lv, limit); err != nil {
+					return err
+				}
+			}
+		}
+	case *elements.ListElement, *elements.SetElement:
+		chain, items := chainOf(e)
+		if chain == nil || replacedApart(e, v) {
+			return nil
+		}
+		all, _, _, ok := o.chained(e, v)
+		for i := range items {
+			if ok && all[i].LiveIndex >= 0 {
+				if err := o.beyondLimit(items[i].Element, v.Items()[all[i].LiveIndex], limit); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
@@ -494,8 +548,9 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		l, _ := f.Element.(*elements.ListElement)
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
-		} else if l != nil && !inLive && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
-			// Its repeats stay apart (v lacks the list), ordered with v as its parent's live (order.ApartIn).
+		} else if l != nil && (!inLive || replacedOntoOther(l, lv)) && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
+			// Its repeats stay apart (v lacks the list or holds another kind), ordered with v as its parent's live
+			// (order.ApartIn).
 			in := o
 			in.parentLive = true
 			out, err = in.VisitList(l)
@@ -513,8 +568,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
-		} else if chain, items := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
-			out, err = o.ontoList(f.Element, items, chain, lv)
+		} else if chain, _ := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
+			out, err = o.ontoList(f.Element, lv)
 		} else {
 			out, err = o.Walker.Walk(f.Element)
 			o.layAlone(f.Element, out)
@@ -573,23 +628,29 @@ func ruledBelow(e elements.Element) bool {
 }
 
 // replacedApart reports whether e, a list of a repeat's tree, is a "$patch: replace" list naming a key twice, with no
-// other directive and no rule, and lv, its member's outcome there, a list: collated with lv as live, its items are the
-// patch's whole (collated alone, as in e), lv's are dropped, and its repeats stay apart, each after its key's member;
-// e walked with lv a list for live (Ordered.listLive) gives that.
+// other directive but "$setElementOrder" and no rule, and lv, its member's outcome there, a list: collated with lv as
+// live, its items are the patch's whole (collated alone, as in e), lv's are dropped, ordered by that order where it
+// has one (lv's items, dropped, are no item's neighbours in it), and its repeats stay apart, each after its key's
+// member; e walked with lv a list for live (Ordered.listLive) gives that.
 func replacedApart(e elements.Element, lv value.Value) bool {
-	l, _ := e.(*elements.ListElement)
-	return l != nil && lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
-		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+	return lv.IsList() && replacedNamingTwice(e)
 }
 
 // replacedOntoOther reports whether list e of a repeat's tree is a "$patch: replace" list naming a key twice (no other
-// directive) where lv, the member's outcome there, is not a list (null, a scalar, a map): a collation with lv as live
-// takes the patch's items as they stand, its repeats at their places in the patch, as e's tree without live builds
-// them (onto walks it, as for a field v lacks).
+// directive but "$setElementOrder") where lv, the member's outcome there, is not a list (null, a scalar, a map): a
+// collation with lv as live takes the patch's items as they stand, as e's tree without live builds them, its repeats
+// at their places in the patch, or, ordered by "$setElementOrder", each after its key's member (onto walks it, as for a
+// field v lacks).
 func replacedOntoOther(e elements.Element, lv value.Value) bool {
+	return !lv.IsList() && replacedNamingTwice(e)
+}
+
+// replacedNamingTwice reports whether e is a list of a "$patch: replace" list naming a key twice, with no rule and no
+// directive but "$setElementOrder".
+func replacedNamingTwice(e elements.Element) bool {
 	l, _ := e.(*elements.ListElement)
-	return l != nil && !lv.IsList() && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList &&
-		!l.Dirs.HasSetOrder && !l.Dirs.HasRetainKeys && !l.Dirs.HasDeleteFromList
+	return l != nil && len(l.Repeats) > 0 && !l.Ruled && l.Dirs != nil && l.Dirs.ReplaceList && !l.Dirs.HasRetainKeys &&
+		!l.Dirs.HasDeleteFromList
 }
 
 // nulledDeleting reports whether atomic node c of a repeat's tree is a field the repeat sets to null, deleting from it
