@@ -85,7 +85,8 @@ import (
 //     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
 //     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
-//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
+//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
+//     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
@@ -136,7 +137,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	default:
 		probe.Repeated(true)
 		var applied value.Value
-		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, it.Depth())
+		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, r.Depth)
 		out = elements.Keep(applied)
 	}
 	if e, ok := err.(*elements.Error); ok {
