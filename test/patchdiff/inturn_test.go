@@ -27,7 +27,7 @@ import (
 // in the patch. A case whose repeats lie where no split stands for them (below a directive) is counted "not in turn"
 // and left out. The report's front-end re-applications are patch.Apply's alone: the steps hold no repeat applied to
 // an outcome. PLY_DIFF_INTURN_N sets the cases per target and limit, PLY_DIFF_SEED the seed.
-var _ = Describe("patches naming a key again, against their items applied one after another, under depth limits", func() {
+var _ = Describe("patches repeating merge keys, against their items applied one after another, under depth limits", func() {
 	for _, spec := range []string{"pod", "deployment"} {
 		for _, maxDepth := range []int{0, 5, 7} {
 			It(fmt.Sprintf("agree on random %s cases, MaxDepth %d", spec, maxDepth), func() {
