@@ -10,6 +10,7 @@ import (
 	"github.com/plyproject/ply/pkg/collate/internal/format"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -710,4 +711,34 @@ func nestsNear(v value.Value, room int) bool {
 		return slices.ContainsFunc(v.Items(), func(it value.Value) bool { return nestsNear(it, room-1) })
 	}
 	return false
+}
+
+// failsAt returns, for repeat r whose collation failed (Err), of patch item v of type t, the field of v its error lies
+// at or below where a collation with an outcome lacking that field fails there too (elements.Repeat.FailsAt): outside
+// compose mode, the error's path starting at a field, v's fields before it (by name) scalars or nulls whose metadata
+// names no merge rule, v's "$" keys directives for fields from it on, and v's fields within the depth limit (an
+// outcome's fields before it are then leaves that cannot fail). Else "".
+func (c *collator) failsAt(r *elements.Repeat, v value.Value, t *openapi.Type) string {
+	e, ok := r.Err.(*elements.Error)
+	if c.opts.Compose || r.Fails || !ok || len(e.Path) == 0 || e.Path[0].Kind != fieldpath.FieldElement || !v.IsMap() ||
+		(c.opts.MaxDepth > 0 && r.Depth+1 > c.opts.MaxDepth) {
+		return ""
+	}
+	at := e.Path[0].Field
+	for _, f := range v.Fields() {
+		name, directive := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		if !directive {
+			name, directive = strings.CutPrefix(f.Key, smp.DeletePrefix)
+		}
+		switch {
+		case directive && name < at, !directive && strings.HasPrefix(f.Key, "$"):
+			return ""
+		case directive || f.Key >= at:
+			continue
+		}
+		if _, meta := t.Child(f.Key); meta.Rule != nil || f.Value.IsMap() || f.Value.IsList() {
+			return ""
+		}
+	}
+	return at
 }

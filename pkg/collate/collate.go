@@ -766,8 +766,8 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 }
 
 // repeats collates each of patch list e's Repeats alone (elements.Repeat.Element): the item as a root of the item type,
-// without live, as the API server applies it to nothing, at the items' depth counted from this tree's root (without
-// Options.Depth, as strategy.Options.Reapply is given a repeat's depth: elements.Node.Depth). A failed one keeps its
+// without live, as the API server applies it to nothing, at the items' depth in the patch (Options.Depth, the root's,
+// included: elements.Repeat.Depth, which strategy.Options.Reapply is given). A failed one keeps its
 // error (Err) for the walk that applies it so, and the collation goes on: applied in turn to a member's outcome, it may
 // not fail. Each repeat has its merged lists paired with those at their place in the trees its member's outcome so far
 // is built from (chainOnto: the member's, then the key's earlier repeats', each merged onto the ones before), those it
@@ -778,14 +778,12 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // its member's outcome; where that fails (a field it orders and sets to null), it is collated whole.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
 	local := e.Local.Items()
-	base := c.opts.Depth
-	defer func() { c.opts.Depth = base }()
-	c.opts.Depth = 0
 	// layers[id]: the trees member id's outcome is built from, so far (none: the repeats collated so far are not all
 	// paired, one of them failing or compose mode's).
 	layers := make(map[int][]layer, len(e.Repeats))
 	for i := range e.Repeats {
 		r := &e.Repeats[i]
+		r.Depth = c.opts.Depth + depth + 1
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
 		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
@@ -803,9 +801,10 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
+			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item())
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
-			room := c.opts.MaxDepth - (depth + 1)
+			room := c.opts.MaxDepth - r.Depth
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}

@@ -239,11 +239,21 @@ type Item struct {
 // entries of ID alone, Pos -1).
 type Repeat struct {
 	ID, Pos int
+	// Depth is the item's nesting depth in the patch, from its root (a tree the front-end collates again keeps the
+	// depth of its root in the patch): Element's tree is held to the depth limit there, and the front-end applies the
+	// item again at it (strategy.Options.Reapply). A repeat nested in a repeat's tree counts from the patch's root too.
+	Depth   int
 	Element Element
 	Err     error
 	// Fails reports an Err that applying the repeat to any outcome gives as well: the item orders by "$setElementOrder"
 	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
 	Fails bool
+	// FailsAt, with Err and no Element, names the field of the repeat's map at or below which its collation failed,
+	// where that failure is the collation's with an outcome lacking the field: the fields before it (by name) are
+	// scalars or nulls without merge rules, the map holds no directive but for fields from it on, and its fields lie
+	// within the depth limit. Applied to an outcome map that lacks the field and holds no field before it a merge rule
+	// names, the repeat fails with Err, as its collation with that outcome does. Empty otherwise.
+	FailsAt string
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie

@@ -19,7 +19,10 @@ import (
 //     compose mode, collated onto a skeleton of its maps, its ordered lists naming a key twice keep their repeats at
 //     their places in the patch, as without live: Ordered.alone).
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
-//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One holding
+//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One whose
+//     collation failed at or below a field the fields before which are scalars or nulls (Repeat.FailsAt: Phase 1
+//     records the field with Err) fails so onto an outcome map that lacks that field and holds no field before it that
+//     a merge rule names (failsOnto): a collation with that outcome meets that field first, without live. One holding
 //     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
 //     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
@@ -85,7 +88,8 @@ import (
 //     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
 //     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
-//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
+//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
+//     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
@@ -131,12 +135,15 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
+	case !o.Compose && r.FailsAt != "" && failsOnto(r.FailsAt, it.Type, v):
+		probe.Repeated(false)
+		err = r.Err
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
 		probe.Repeated(true)
 		var applied value.Value
-		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, it.Depth())
+		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, r.Depth)
 		out = elements.Keep(applied)
 	}
 	if e, ok := err.(*elements.Error); ok {
@@ -740,4 +747,22 @@ func holdsRuledField(m *elements.MapElement, v value.Value) bool {
 		}
 	}
 	return false
+}
+
+// failsOnto reports whether a repeat whose collation failed at or below field at (elements.Repeat.FailsAt), of type t,
+// fails so applied to v: v is a map that lacks at and holds no field before it that a merge rule names, so that a
+// collation with v as live builds the fields before at as leaves and collates at without live, as Phase 1 did.
+func failsOnto(at string, t *openapi.Type, v value.Value) bool {
+	if !v.IsMap() {
+		return false
+	}
+	if _, held := v.Get(at); held {
+		return false
+	}
+	for _, f := range v.Fields() {
+		if _, meta := t.Child(f.Key); f.Key < at && meta.Rule != nil {
+			return false
+		}
+	}
+	return true
 }

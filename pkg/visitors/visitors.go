@@ -203,7 +203,7 @@ type Ordered struct {
 	// Patch says the tree is a patch's: lists are ordered as it orders them, members it deletes dropped.
 	Patch   bool
 	Replace // (here: it packs with Patch)
-	// Reapply applies patch to v of type t at nesting depth depth: a list's Repeat merged in turn into its member's
+	// Reapply applies patch to v of type t at nesting depth depth (elements.Repeat.Depth): a list's Repeat merged in turn into its member's
 	// outcome where onto cannot decide it from the repeat's own tree and its chained lists (repeat.go, chain.go).
 	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 	// Memory, when set, holds the lists the merge builds and its members' outcomes: the result is valid until its

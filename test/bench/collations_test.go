@@ -450,6 +450,29 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}]}}`, 1),
 	)
 
+	// A repeat whose own collation fails (an invalid "$setElementOrder": it names an item its list lacks) where the
+	// fields before that one (by name) are scalars (elements.Repeat.FailsAt): applied to an outcome lacking the field it
+	// fails with that collation's error, decided from the patch's tree; onto an outcome holding the field the front-end
+	// collates the repeat with it. Either way the error is that of the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply of a repeat whose own collation fails, as its items applied in turn",
+		func(live, first, repeat string, count int) {
+			opts := patch.Options{Gates: features.Kubectl()}
+			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			_, wantErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(wantErr).To(HaveOccurred())
+			Expect(err).To(MatchError(wantErr.Error()))
+		},
+		Entry("its order naming an env item its list lacks, the outcome lacking env: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
+		Entry("the same, the outcome holding env: the front-end's, twice",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 2),
+	)
+
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
 	// each repeat merges in turn into its key's item; a repeat of plain fields (scalars, lists of them, maps of such
 	// fields, "$retainKeys") is merged onto that item's outcome from the patches' one tree.

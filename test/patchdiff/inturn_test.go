@@ -1,0 +1,374 @@
+package patchdiff_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/patchdiff"
+)
+
+// Patches naming merge keys two or three times (nested repeats among them: the items of a keyed list repeat keys of
+// their own lists too) and set values twice, every feature gate off, under depth limits 0 (the default), 5 and 7:
+// patch.Apply must give what the patch's items give applied one after another (inTurn), the definition of a repeat,
+// an error where they fail. strategicpatch has no depth limit: this is ply against ply. The cases are the
+// ApplyDirectives cases of the Pod and Deployment targets given repeats by repeatN and repeatSetValue, under a limit
+// some of their maps at it given as "$retainKeys" alone (retainAtLimit), and some given a repeat nested in a repeat
+// down to a map live holds with fields at the limit (nestedRepeat): a repeat the front-end applies again, at its depth
+// in the patch. A case whose repeats lie where no split stands for them (below a directive) is counted "not in turn"
+// and left out. The report's front-end re-applications are patch.Apply's alone: the steps hold no repeat applied to
+// an outcome. PLY_DIFF_INTURN_N sets the cases per target and limit, PLY_DIFF_SEED the seed.
+var _ = Describe("patches repeating merge keys, against their items applied one after another, under depth limits", func() {
+	for _, spec := range []string{"pod", "deployment"} {
+		for _, maxDepth := range []int{0, 5, 7} {
+			It(fmt.Sprintf("agree on random %s cases, MaxDepth %d", spec, maxDepth), func() {
+				run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: fmt.Sprintf("inturn-%d", maxDepth),
+					label: fmt.Sprintf("items in turn, MaxDepth %d", maxDepth), env: "PLY_DIFF_INTURN_N", def: 150}
+				n, counts, line := run.cases(spec, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
+					return judgeInTurn(t, c, maxDepth, counts)
+				})
+				Expect(counts["agree"]+counts["agree error"]+counts["agree error, another first"]).To(BeNumerically(">", n/10), "too few cases repeat in turn: %s", line)
+			})
+		}
+	}
+})
+
+// judgeInTurn judges case c of target t, its patch given repeats, under maxDepth: Apply against inTurn, an error
+// against an error (the same text, or another where the steps number items otherwise or meet another error first),
+// else the same object. It counts the case's class and returns the report of a failed case, else "".
+func judgeInTurn(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[string]int) string {
+	r := rand.New(rand.NewPCG(c.Seed, 33))
+	p, repeated := repeatN(c.Patch, t.Root, 1+r.IntN(2), r)
+	if sets, ok := repeatSetValue(p, t.Root, r); ok && r.IntN(2) == 0 {
+		p, repeated = sets, true
+	}
+	if !repeated {
+		counts["no repeat"]++
+		return ""
+	}
+	if maxDepth > 0 && r.IntN(2) == 0 {
+		p = retainAtLimit(p, 0, maxDepth, r)
+	}
+	if sites := limitSites(c.Live, t.Root, 0, maxDepth, nil, nil); len(sites) > 0 && r.IntN(3) == 0 {
+		site := sites[r.IntN(len(sites))]
+		p = p.With(site[0].field, nestedRepeat(site[1:], site[len(site)-1].field))
+	}
+	opts := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: features.Kubectl(), MaxDepth: maxDepth}
+	got, err := patch.Apply(c.Live, p, opts)
+	want, steps, werr := inTurn(c.Live, p, t.Root, opts)
+	switch {
+	case steps < 0:
+		counts["not in turn"]++
+		return ""
+	case err != nil && werr != nil && err.Error() == werr.Error():
+		counts["agree error"]++
+		return ""
+	case err != nil && werr != nil: // (a split renumbers items, and finds another of several errors first)
+		counts["agree error, another first"]++
+		return ""
+	case err == nil && werr == nil && value.Equal(got, want):
+		counts["agree"]++
+		return ""
+	}
+	counts["differ"]++
+	return fmt.Sprintf("differ: %v MaxDepth %d\n  patch %s\n  live %s\n  in turn (%d steps) %v %s\n  ply %v %s",
+		c.ID(), maxDepth, p.JSON(), c.Live.JSON(), steps, werr, want.JSON(), err, got.JSON())
+}
+
+// inTurn applies patch p (of root type t) to live under opts as the API server applies a list naming a key again:
+// each later item of the key onto the outcome of the ones before. It splits p at the first keyed list naming a key
+// again (repeatSite) into the patch before that item (the list's items before it, p's other fields) and the patch of
+// the items from it on (the path to the list alone: maps, and items by their key), each applied in turn so, as a
+// patch from the root (depths as in p). It returns the outcome, the patches applied (-1: p's repeats lie where no
+// split stands for them, below a directive), and the first error.
+func inTurn(live, p value.Value, t *openapi.Type, opts patch.Options) (value.Value, int, error) {
+	path, at, ok := repeatSite(live, p, t, nil)
+	if !ok {
+		return value.Value{}, -1, nil
+	}
+	if path == nil {
+		out, err := patch.Apply(live, p, opts)
+		return out, 1, err
+	}
+	head, tail := splitAt(p, path, at)
+	mid, n, err := inTurn(live, head, t, opts)
+	if n < 0 || err != nil {
+		return mid, n, err
+	}
+	out, m, err := inTurn(mid, tail, t, opts)
+	if m < 0 {
+		return out, m, err
+	}
+	return out, n + m, err
+}
+
+// pathStep is one step of a path to a keyed list in a patch: a map's field, then, for a field that is a keyed list
+// the path goes through, the merge key field and value of its item.
+type pathStep struct {
+	field    string
+	key      string
+	keyValue value.Value
+	item     bool
+}
+
+// repeatSite finds, depth first, the first list of patch map p (of type t, cur its place in the outcome so far)
+// merged by a one-field key that names a key again where cur holds a list (the API server merges its items in
+// turn): it returns the path to it and the position of its first item repeating a key. Where cur lacks a value, or
+// holds another kind, the server takes p's whole (repeats kept apart, applied to nothing) and it looks no further
+// below. ok is false where a list naming a key again lies below a "$patch", "$retainKeys" or list directive it
+// passes, or a list whose items hold "$patch", or where cur names the key twice.
+func repeatSite(cur, p value.Value, t *openapi.Type, path []pathStep) (site []pathStep, at int, ok bool) {
+	if _, directed := p.Get("$patch"); directed {
+		return nil, 0, !namesKeyAgain(p, t)
+	}
+	if _, retains := p.Get("$retainKeys"); retains {
+		return nil, 0, !namesKeyAgain(p, t)
+	}
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, "$") || t == nil {
+			continue
+		}
+		ct, meta := t.Child(f.Key)
+		cf, held := cur.Get(f.Key)
+		step := append(append([]pathStep(nil), path...), pathStep{field: f.Key})
+		switch {
+		case f.Value.IsMap() && held && cf.IsMap():
+			if site, at, ok := repeatSite(cf, f.Value, ct, step); !ok || site != nil {
+				return site, at, ok
+			}
+		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1:
+			if !held || !cf.IsList() {
+				continue
+			}
+			site, at, ok := keyedSite(p, f.Key, cf, f.Value, ct, meta.MergeKey[0], step)
+			if !ok || site != nil {
+				return site, at, ok
+			}
+		}
+	}
+	return nil, 0, true
+}
+
+// keyedSite is repeatSite for list v, field field of patch map p, merged by key onto cur's list cl: the list itself
+// where it names a key again, else the first site in its items, each below cl's item of its key.
+func keyedSite(p value.Value, field string, cl, v value.Value, ct *openapi.Type, key string, path []pathStep) ([]pathStep, int, bool) {
+	_, ordered := p.Get("$setElementOrder/" + field)
+	_, deletes := p.Get("$deleteFromPrimitiveList/" + field)
+	seen := map[string]bool{}
+	for i, it := range v.Items() {
+		kv, _ := it.Get(key)
+		_, directive := it.Get("$patch")
+		if directive || ordered || deletes || !it.IsMap() {
+			return nil, 0, !listNamesKeyAgain(v, ct, key)
+		}
+		if seen[string(kv.JSON())] {
+			return path, i, true
+		}
+		seen[string(kv.JSON())] = true
+	}
+	for _, it := range v.Items() {
+		kv, _ := it.Get(key)
+		ci, n := itemOf(cl, key, kv)
+		if n > 1 {
+			return nil, 0, !namesKeyAgain(it, ct.Item())
+		}
+		if n == 0 {
+			continue // (a new item: taken whole)
+		}
+		step := append(append([]pathStep(nil), path...), pathStep{key: key, keyValue: kv, item: true})
+		if site, at, ok := repeatSite(ci, it, ct.Item(), step); !ok || site != nil {
+			return site, at, ok
+		}
+	}
+	return nil, 0, true
+}
+
+// itemOf returns the item of list l whose key field holds kv, and how many items do.
+func itemOf(l value.Value, key string, kv value.Value) (value.Value, int) {
+	i, n := itemIndex(l.Items(), key, kv)
+	if n == 0 {
+		return value.Null, 0
+	}
+	return l.Items()[i], n
+}
+
+// itemIndex returns the index of the first of items whose key field holds kv, and how many do.
+func itemIndex(items []value.Value, key string, kv value.Value) (first, n int) {
+	for i, it := range items {
+		if k, ok := it.Get(key); ok && value.Equal(k, kv) {
+			if n == 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	return first, n
+}
+
+// namesKeyAgain reports whether patch value v (of type t; nil: unknown, any list counts) holds, anywhere, a list merged
+// by a one-field key naming a key again.
+func namesKeyAgain(v value.Value, t *openapi.Type) bool {
+	if !v.IsMap() {
+		return false
+	}
+	for _, f := range v.Fields() {
+		var ct *openapi.Type
+		var meta openapi.Meta
+		if t != nil {
+			ct, meta = t.Child(f.Key)
+		}
+		switch {
+		case f.Value.IsMap() && namesKeyAgain(f.Value, ct):
+			return true
+		case f.Value.IsList() && (t == nil || len(meta.MergeKey) == 1):
+			key := ""
+			if len(meta.MergeKey) == 1 {
+				key = meta.MergeKey[0]
+			}
+			if listNamesKeyAgain(f.Value, ct, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listNamesKeyAgain reports whether list v (of type ct; nil: unknown) names key again (key "": any item's "name"),
+// or an item's value does (namesKeyAgain).
+func listNamesKeyAgain(v value.Value, ct *openapi.Type, key string) bool {
+	if key == "" {
+		key = "name"
+	}
+	seen := map[string]bool{}
+	for _, it := range v.Items() {
+		var itemType *openapi.Type
+		if ct != nil {
+			itemType = ct.Item()
+		}
+		if kv, ok := it.Get(key); ok && it.IsMap() {
+			if seen[string(kv.JSON())] {
+				return true
+			}
+			seen[string(kv.JSON())] = true
+		}
+		if namesKeyAgain(it, itemType) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitAt splits patch map p at the keyed list path leads to, before its item at: head is p with the list's items
+// before at, tail the path to the list alone (its maps' other fields left out, its items' but their key) with the
+// list's items from at on.
+func splitAt(p value.Value, path []pathStep, at int) (head, tail value.Value) {
+	field, rest := path[0].field, path[1:]
+	child, _ := p.Get(field)
+	switch {
+	case len(rest) == 0:
+		items := child.Items()
+		return p.With(field, value.List(items[:at])), value.MustMap().With(field, value.List(items[at:]))
+	case !rest[0].item:
+		h, tl := splitAt(child, rest, at)
+		return p.With(field, h), value.MustMap().With(field, tl)
+	}
+	items := append([]value.Value(nil), child.Items()...)
+	key, kv := rest[0].key, rest[0].keyValue
+	i, _ := itemIndex(items, key, kv)
+	h, tl := splitAt(items[i], rest[1:], at)
+	items[i] = h
+	return p.With(field, value.List(items)), value.MustMap().With(field, value.List([]value.Value{tl.With(key, kv)}))
+}
+
+// retainAtLimit returns patch value v, at depth depth, with some of the maps it holds as a map's field at depth limit
+// (whose fields lie beyond it) given as a map without fields holding "$retainKeys" alone: where live holds fields
+// there, a collation fails at the first of them, and a repeat holding one is applied again by the front-end, at its
+// depth in the patch (elements.Repeat.Depth). Directive maps are left as they are.
+func retainAtLimit(v value.Value, depth, limit int, r *rand.Rand) value.Value {
+	switch {
+	case v.IsList():
+		items := slices.Clone(v.Items())
+		for i := range items {
+			items[i] = retainAtLimit(items[i], depth+1, limit, r)
+		}
+		return value.List(items)
+	case !v.IsMap() || depth >= limit:
+		return v
+	}
+	out := v
+	for _, f := range v.Fields() {
+		switch {
+		case strings.HasPrefix(f.Key, "$"):
+		case depth+1 == limit && f.Value.IsMap() && f.Value.Len() > 0 && !hasDirective(f.Value) && r.IntN(3) == 0:
+			out = out.With(f.Key, value.MustMap().With("$retainKeys", value.List([]value.Value{value.String(f.Value.Fields()[0].Key)})))
+		default:
+			out = out.With(f.Key, retainAtLimit(f.Value, depth+1, limit, r))
+		}
+	}
+	return out
+}
+
+// hasDirective reports whether map m holds a "$" key.
+func hasDirective(m value.Value) bool {
+	return slices.ContainsFunc(m.Fields(), func(f value.Field) bool { return strings.HasPrefix(f.Key, "$") })
+}
+
+// limitSites returns the paths from live value v (of type t, at depth depth) to the maps at depth limit holding fields
+// (each path's last step that map's field) that pass through two items or more of lists merged by a one-field key
+// (their item steps: each item by its key), after path.
+func limitSites(v value.Value, t *openapi.Type, depth, limit int, path []pathStep, sites [][]pathStep) [][]pathStep {
+	if limit <= 0 || t == nil || !v.IsMap() || depth >= limit {
+		return sites
+	}
+	for _, f := range v.Fields() {
+		ct, meta := t.Child(f.Key)
+		step := append(slices.Clip(path), pathStep{field: f.Key})
+		switch {
+		case depth+1 == limit && f.Value.IsMap() && f.Value.Len() > 0:
+			items := 0
+			for _, s := range step {
+				if s.item {
+					items++
+				}
+			}
+			if items >= 2 {
+				sites = append(sites, step)
+			}
+		case f.Value.IsMap():
+			sites = limitSites(f.Value, ct, depth+1, limit, step, sites)
+		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge) && len(meta.MergeKey) == 1:
+			for _, it := range f.Value.Items() {
+				if kv, ok := it.Get(meta.MergeKey[0]); ok {
+					item := append(slices.Clip(step), pathStep{key: meta.MergeKey[0], keyValue: kv, item: true})
+					sites = limitSites(it, ct.Item(), depth+2, limit, item, sites)
+				}
+			}
+		}
+	}
+	return sites
+}
+
+// nestedRepeat returns the patch value for the field path's first step leads to (path: steps after that field; held:
+// the limit map's field, last) naming each item on the path twice: first alone, by its key, then holding the rest of
+// the path, down to the limit map given as a map without fields holding "$retainKeys" alone: a repeat nested in a
+// repeat's tree, whose collation with its member's outcome fails at that map's first field.
+func nestedRepeat(path []pathStep, held string) value.Value {
+	if len(path) == 0 {
+		return value.MustMap().With("$retainKeys", value.List([]value.Value{value.String(held)}))
+	}
+	step := path[0]
+	if !step.item {
+		return value.MustMap().With(step.field, nestedRepeat(path[1:], held))
+	}
+	member := value.MustMap().With(step.key, step.keyValue)
+	return value.List([]value.Value{member, nestedRepeat(path[1:], held).With(step.key, step.keyValue)})
+}
