@@ -36,6 +36,8 @@ func FuzzComposeRepeat(f *testing.F) {
 			`{"env":[{"name":"E","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"k"}}},{"name":"F","valueFrom":{"$patch":"delete"}}]}`},
 		{`{"envFrom":[{"prefix":"a"}],"args":["x"]}`,
 			`{"envFrom":[{"configMapRef":{"name":"x"},"$patch":"delete"},{"prefix":"p","secretRef":{"$patch":"replace","name":"s"}}],"args":[["y"]]}`},
+		{`{"env":[{"name":"A","value":"1"},{"$patch":"delete","name":"D"},{"name":"B"},{"name":"C"}]}`,
+			`{"$setElementOrder/env":[{"name":"X"},{"name":"D"},{"name":"A"}],"env":[{"name":"B","$patch":"delete"},{"name":"X","value":"x"},{"name":"D"}]}`},
 	} {
 		f.Add([]byte(c[0]), []byte(`{"image":"i"}`), []byte(c[1]))
 	}

@@ -12,9 +12,9 @@ import (
 
 // mergesKeyed reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv,
 // its member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's
-// items are directed (keyedDirected: "$patch: delete" items and data items, or a "$patch: replace" item too, the
-// outcome its data items then, replacesKeyed; c has no directive of its own) or data items alone, with no directive
-// but a "$setElementOrder" naming them in their order (keyedOrder). Merged, c's data items are maps each holding that
+// items are data items, "$patch: delete" items among them or not, with no directive but a "$setElementOrder" naming
+// the data items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome
+// its data items then, replacesKeyed; c has no directive of its own). Merged, c's data items are maps each holding that
 // key as a scalar, their other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding the
 // key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another, the
 // directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps), those of a key c's delete
@@ -26,14 +26,13 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	}
 	key := c.Meta.MergeKey[0]
 	data, deleted, replace, ok := keyedDirected(c.Local.Items(), key)
-	directed := len(data) < c.Local.Len()
 	switch {
-	case !ok || (directed && c.Dirs != nil):
+	case !ok || (replace && c.Dirs != nil):
 		return false
 	case replace:
 		return replacesKeyed(data, lv, key)
 	}
-	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c, key)) {
+	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false
 	}
 	named := make(map[value.ScalarKey]bool, len(data))
@@ -110,7 +109,8 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 // item of its key (mergedInto: its fields set over that item's, nulls kept, maps merged), lv's or, where lv has none,
 // the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
 // of lv's items kept (an appended item after the keys named before it, "$patch: delete" items last in each run), and
-// then so by c's "$setElementOrder" where it has one.
+// then so by c's "$setElementOrder" where it has one, by the places of the items of lv's slice as the merge left it
+// (orderView).
 func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	key := c.Meta.MergeKey[0]
 	keyOf := func(it value.Value) value.ScalarKey {
@@ -140,7 +140,36 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	if c.Dirs == nil {
 		return merged
 	}
-	return orderedBy(merged.Items(), kept, c.Dirs.SetOrder.Items(), keyOf)
+	return orderedBy(merged.Items(), orderView(c.Local.Items(), lv, keyOf), c.Dirs.SetOrder.Items(), keyOf)
+}
+
+// orderView is the list strategicpatch ranks the items of a merged keyed list by where it orders them by the second
+// patch's "$setElementOrder" (mergePatchIntoOriginal, after mergeSlice merged items, the second's list, into lv, the
+// first's): lv's slice as its backing array stands after that merge, which wrote into it in place. Each "$patch:
+// delete" item in turn removed the items of its key (deleteMatchingEntries: the items after each shifted down a
+// place, the list's last place keeping the value it held); each data item of a key the list holds merged in place
+// (its key kept), each other appended, into the places the deletions freed while any remain, into another array
+// beyond them. The view keeps lv's length: its places past the items kept hold appended items, then stale values,
+// whose keys rank the items ordered (an appended item found there ranks by that place, not after the others).
+func orderView(items []value.Value, lv value.Value, keyOf func(value.Value) value.ScalarKey) []value.Value {
+	view := slices.Clip(slices.Clone(lv.Items()))
+	list := view
+	held := func(k value.ScalarKey) int {
+		return slices.IndexFunc(list, func(it value.Value) bool { return keyOf(it) == k })
+	}
+	for _, it := range items {
+		if d, directed := it.Get(smp.DirectiveKey); directed && isDelete(d) {
+			for at := held(keyOf(it)); at >= 0; at = held(keyOf(it)) {
+				list = append(list[:at], list[at+1:]...)
+			}
+		}
+	}
+	for _, it := range items {
+		if _, directed := it.Get(smp.DirectiveKey); !directed && held(keyOf(it)) < 0 {
+			list = append(list, it) // (in place while list is shorter than view, as Go's append is)
+		}
+	}
+	return view
 }
 
 // plainFields reports whether map m, of type t, holds no "$" key and no field a merge rule decides, its fields scalars,
@@ -247,15 +276,16 @@ func holdsMaps(c *elements.Node) bool {
 	return false
 }
 
-// keyedOrder reports whether c's directives are a "$setElementOrder" alone whose entries are maps each holding merge
-// key key as a scalar, naming the keys of c's items in their order (an item of a key named twice by an entry of it
-// each), as strategicpatch requires of an order before ordering the merged list by it.
-func keyedOrder(c *elements.Node, key string) bool {
-	if !ordersOnly(c.Dirs) || !c.Dirs.SetOrder.IsList() || !keyedScalars(c.Dirs.SetOrder.Items(), key) {
+// keyedOrder reports whether directives d of a keyed list are a "$setElementOrder" alone whose entries are maps each
+// holding merge key key as a scalar, naming the keys of data, the list's data items, in their order (an item of a key
+// named twice by an entry of it each; "$patch: delete" items aside), as strategicpatch requires of an order before
+// ordering the merged list by it (validatePatchWithSetOrderList).
+func keyedOrder(d *elements.Directives, data []value.Value, key string) bool {
+	if !ordersOnly(d) || !d.SetOrder.IsList() || !keyedScalars(d.SetOrder.Items(), key) {
 		return false
 	}
-	order, at := c.Dirs.SetOrder.Items(), 0
-	for _, it := range c.Local.Items() {
+	order, at := d.SetOrder.Items(), 0
+	for _, it := range data {
 		k, _ := it.Get(key)
 		for at < len(order) && !keyEquals(order[at], key, k) {
 			at++

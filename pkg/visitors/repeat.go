@@ -66,15 +66,16 @@ import (
 //     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such (merged
 //     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
 //     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
-//     them in their order or, without one, with "$patch: delete" items holding the key as a scalar (v's items of
-//     their keys dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete
+//     them in their order (ranking by v's list as the merge left its slice: orderView), "$patch: delete" items
+//     holding the key as a scalar among them or not (v's items of their keys dropped first), onto v's maps each
+//     holding the key as a scalar, no "$patch" but "delete" (a delete
 //     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
-//     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
+//     other repeats: other merged lists of maps with items that v holds as a list (an item holding another "$" field or a
+//     list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
