@@ -35,23 +35,47 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false
 	}
-	named := make(map[value.ScalarKey]bool, len(data))
+	named, retaining := make(map[value.ScalarKey]int, len(data)), map[value.ScalarKey]bool{}
 	for _, it := range data {
 		k, _ := it.Get(key)
-		named[scalarKey(k)] = true
+		named[scalarKey(k)]++
+		if retainsKeys(c.Type.Item(), it) {
+			retaining[scalarKey(k)] = true
+		}
 		if !directedFields(c.Type.Item(), it) {
+			return false
+		}
+	}
+	for k := range retaining {
+		if named[k] > 1 { // (merged into another of its items, their "$retainKeys" must agree)
 			return false
 		}
 	}
 	for _, it := range lv.Items() {
 		d, directed := it.Get(smp.DirectiveKey)
 		k, _ := it.Get(key)
-		if !deleted[scalarKey(k)] && ((directed && !isDelete(d)) || (named[scalarKey(k)] && !undirectedMaps(it))) {
+		if !deleted[scalarKey(k)] && ((directed && !isDelete(d)) || (named[scalarKey(k)] > 0 && !undirectedMaps(it))) {
 			return false
 		}
 	}
 	return true
 }
+
+// retainsKeys reports whether a map below map m, of type t, holds "$retainKeys" (directedFields): merged in compose
+// mode, it is data, copied into the map it merges into where that holds none, as strategicpatch copies it
+// (applyRetainKeysDirective without MergeParallelList), or kept with the map where that is taken whole.
+func retainsKeys(t *openapi.Type, m value.Value) bool {
+	for _, f := range m.Fields() {
+		ft, _ := t.Child(f.Key)
+		if _, held := f.Value.Get(smp.RetainKeysKey); f.Value.IsMap() && (held && retainKeysDirective(ft) || retainsKeys(ft, f.Value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// retainKeysDirective reports whether "$retainKeys" is a directive of a map of type t, not a field it declares.
+func retainKeysDirective(t *openapi.Type) bool { return t.Field(smp.RetainKeysKey) == nil }
 
 // keyedDirected splits items, a keyed patch list's (merge key key), into its data items (those holding no "$patch")
 // and its directive items' effects, as strategicpatch's merge of the list into another reads them first: deleted, the
@@ -199,8 +223,9 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for maps holding "$patch: replace" or
-// "$patch: delete" at any depth below it, their other fields plain, where t gives a map (or no schema) of no strategy
-// replace: strategicpatch merges such a map into another as mergedInto merges it.
+// "$patch: delete" at any depth below it, their other fields plain, and maps holding "$retainKeys" (retainsKeys), where
+// t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into another as mergedInto
+// merges it.
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
@@ -215,11 +240,22 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case directed || !directedFields(ft, f.Value):
+		case directed || !directedFields(ft, withoutRetainKeys(ft, f.Value)):
 			return false
 		}
 	}
 	return true
+}
+
+// withoutRetainKeys is map m of type t less its "$retainKeys" where that is a directive (retainKeysDirective) holding a
+// list of field names: data in compose mode, set as it stands over the field of the map m merges into (mergedInto).
+func withoutRetainKeys(t *openapi.Type, m value.Value) value.Value {
+	keys, held := m.Get(smp.RetainKeysKey)
+	if !held || !retainKeysDirective(t) || !keys.IsList() ||
+		slices.ContainsFunc(keys.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok }) {
+		return m
+	}
+	return m.Without(smp.RetainKeysKey)
 }
 
 // mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of

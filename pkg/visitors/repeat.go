@@ -63,7 +63,8 @@ import (
 //     their order; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
 //     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
 //     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
-//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such (merged
+//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such, or
+//     maps holding a "$retainKeys" of field names in an item whose key no other names (copied as data; merged
 //     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
 //     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
 //     them in their order (ranking by v's list as the merge left its slice: orderView), "$patch: delete" items
@@ -75,7 +76,7 @@ import (
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
 //     other repeats: other merged lists of maps with items that v holds as a list (an item holding another "$" field or a
-//     list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
+//     list, items of a key holding "$retainKeys", a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
 //     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
 //     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
 //     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.

@@ -512,12 +512,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list with \"$patch: delete\" items ordered by \"$setElementOrder\", ranked by the outcome's list as the merge left it: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"B","value":"2"},{"name":"A","value":"1"},{"name":"C","value":"3"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/env":[{"name":"X"},{"name":"A"}],"env":[{"name":"B","$patch":"delete"},{"name":"X","value":"x"}]}]}}`, 1),
+		Entry("a merged list's item holding a \"$retainKeys\" in its map, copied into the outcome's item's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list's item holding a \"$retainKeys\" in its map: twice",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 2),
+		Entry("a merged list's items of a key holding \"$retainKeys\" in their maps, merged in turn: twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 2),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
