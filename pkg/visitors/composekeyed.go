@@ -339,3 +339,25 @@ func keyEquals(entry value.Value, key string, k value.Value) bool {
 	ek, _ := entry.Get(key)
 	return scalarKey(ek) == scalarKey(k)
 }
+
+// itemFailure returns the error a collation with v as live gives at leaf n of compose mode's repeat tree (as the patch
+// holds it: asPatched), a list the schema merges by one merge key whose items Phase 1 found a patch's list cannot hold
+// (itemErrs: elements.Repeat.ItemErrs, that error), where lv, v's field there, is a list of maps each holding the key
+// as a scalar and n has no directive: the collation reads n's items before any of lv's. Nil elsewhere, and with deep
+// (the depth limit may fail first).
+func itemFailure(n *elements.Node, lv value.Value, deep bool, itemErrs map[int32]error) error {
+	err := itemErrs[nodeID(n)]
+	if err == nil || deep || n.Dirs != nil || len(n.Meta.MergeKey) != 1 || !lv.IsList() ||
+		!keyedScalars(lv.Items(), n.Meta.MergeKey[0]) {
+		return nil
+	}
+	return err
+}
+
+// nodeID is n's ID, -1 for none.
+func nodeID(n *elements.Node) int32 {
+	if n == nil {
+		return -1
+	}
+	return n.ID
+}
