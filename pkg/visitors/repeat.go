@@ -62,8 +62,8 @@ import (
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
 //     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
-//     first place in its list or v's, without directives but a "$setElementOrder" naming its values once each in
-//     their order; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
+//     first place in its list or v's, without directives but a "$setElementOrder" of one class naming its values
+//     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
 //     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
 //     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
 //     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such, or
