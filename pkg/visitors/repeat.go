@@ -77,12 +77,14 @@ import (
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
-//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items that v holds as a list (an item holding another "$" field or a
-//     list, items of a key holding "$retainKeys", a "$patch: merge" map), a list v holds that the repeat orders with a value, a field ordered and
-//     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
-//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply). Over the differential suite's
-//     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
+//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, a repeat whose own
+//     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
+//     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
+//     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
+//     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
+//     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
+//     front-end applies the item to v (Ordered.Reapply). Over the differential suite's compose runs (test/patchdiff,
+//     PLY_DIFF_COMPOSE_N up to 6000) none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
