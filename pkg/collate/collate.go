@@ -667,11 +667,9 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		seq: c.seq[:0], ranks: ranks}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
 	for i, it := range local {
-		d := ""
-		if c.opts.Patch {
-			if d, err = format.ReadItem(n, i, it); err != nil {
-				return m, nil, err
-			}
+		d, k, err := readLocalItem(n, i, it, src, c.opts.Patch)
+		if err != nil {
+			return m, nil, err
 		}
 		if d == "replace" {
 			if e.Dirs == nil {
@@ -679,11 +677,6 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			}
 			e.Dirs.ReplaceList, m.seq = true, append(m.seq, -1)
 			continue
-		}
-		k, missing, _ := elements.KeyOf(it, mk, itemType)
-		if !it.IsMap() || missing != "" {
-			_, err = localKey(n, "item", i, it, itemType, src, d == "delete")
-			return m, nil, err
 		}
 		if d == "delete" {
 			if gone == nil {
@@ -796,7 +789,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		r.Element, r.Err = c.patchNode(s, depth+1)
 		if r.Err != nil && s.HasLive {
 			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
-			s.Live, s.HasLive, r.Cleaned = value.Null, false, nil
+			s.Live, s.HasLive, r.Cleaned, r.ItemErrs = value.Null, false, nil, nil
 			r.Element, r.Err = c.patchNode(s, depth+1)
 		}
 		if r.Err != nil {
@@ -834,6 +827,22 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 		cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 	}
 	return cv
+}
+
+// readLocalItem reads item i of keyed list n's local (src's) list, it: its "$patch" directive where patch (a patch's
+// list: format.ReadItem) and, but for a "replace" item, its key, which it must hold (localKey).
+func readLocalItem(n *elements.Node, i int, it value.Value, src elements.Source, patch bool) (d string, k elements.Key, err error) {
+	if patch {
+		if d, err = format.ReadItem(n, i, it); err != nil || d == smp.ReplaceValue {
+			return d, k, err
+		}
+	}
+	itemType := n.Type.Item()
+	k, missing, _ := elements.KeyOf(it, n.Meta.MergeKey, itemType)
+	if !it.IsMap() || missing != "" {
+		_, err = localKey(n, "item", i, it, itemType, src, d == smp.DeleteValue)
+	}
+	return d, k, err
 }
 
 // localKey is the identity of item i (what names it) of src's list at n, or the error for an item lacking one, its

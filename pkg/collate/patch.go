@@ -1,6 +1,7 @@
 package collate
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/plyproject/ply/internal/smp"
@@ -115,7 +116,29 @@ func (c *collator) whole(s *elements.Node, v value.Value, depth int, clean bool)
 	if clean && c.composed != nil && (!keep || !value.Equal(raw, v)) {
 		c.composed.Cleaned = append(c.composed.Cleaned, leaf.ID)
 	}
+	if c.composed != nil {
+		c.recordItemErr(leaf.Base(), raw)
+	}
 	return leaf, nil
+}
+
+// recordItemErr records in compose mode's Repeat (elements.Repeat.ItemErrs), for leaf n holding raw, the patch's value,
+// a list of maps the schema merges by a merge key, the error reading its items as a patch's list gives (readLocalItem,
+// item by item, as keyedNode reads them where the outcome holds a list of maps there).
+func (c *collator) recordItemErr(n *elements.Node, raw value.Value) {
+	if !raw.IsList() || len(n.Meta.MergeKey) == 0 || !elements.MergedList(n.Type, &n.Meta) ||
+		slices.ContainsFunc(raw.Items(), func(it value.Value) bool { return !it.IsMap() }) {
+		return
+	}
+	for i, it := range raw.Items() {
+		if _, _, err := readLocalItem(n, i, it, elements.Patch, true); err != nil {
+			if c.composed.ItemErrs == nil {
+				c.composed.ItemErrs = map[int32]error{}
+			}
+			c.composed.ItemErrs[n.ID] = err
+			return
+		}
+	}
 }
 
 // patchMap builds the node of a patch map (that fits the schema).

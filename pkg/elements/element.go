@@ -276,6 +276,11 @@ type Repeat struct {
 	// outcome lacks the field takes it: where that outcome holds a list, the patch's value as it stands tells, not the
 	// leaf's. Nil without one.
 	Cleaned []int32
+	// ItemErrs holds, in compose mode, by the ID of a leaf of Element's tree holding a list of maps the schema merges by a
+	// merge key, the error reading the patch's items there as a patch list's gives (an item's "$patch" other than "delete" or
+	// "replace", an item without the key): a collation with an outcome holding a list of maps there fails with it. Nil
+	// without one.
+	ItemErrs map[int32]error
 }
 
 // EmptyOrdered reports whether n, of a Repeat's tree, is a list the repeat holds empty and orders by

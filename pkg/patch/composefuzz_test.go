@@ -36,6 +36,12 @@ func FuzzComposeRepeat(f *testing.F) {
 			`{"env":[{"name":"E","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"k"}}},{"name":"F","valueFrom":{"$patch":"delete"}}]}`},
 		{`{"envFrom":[{"prefix":"a"}],"args":["x"]}`,
 			`{"envFrom":[{"configMapRef":{"name":"x"},"$patch":"delete"},{"prefix":"p","secretRef":{"$patch":"replace","name":"s"}}],"args":[["y"]]}`},
+		{`{"env":[{"name":"A","value":"1"},{"$patch":"delete","name":"D"},{"name":"B"},{"name":"C"}]}`,
+			`{"$setElementOrder/env":[{"name":"X"},{"name":"D"},{"name":"A"}],"env":[{"name":"B","$patch":"delete"},{"name":"X","value":"x"},{"name":"D"}]}`},
+		{`{"env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}},{"name":"F","value":"1"}]}`,
+			`{"env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}},{"name":"G","valueFrom":{"$retainKeys":[]}}]}`},
+		{`{"env":[{"name":"E","value":"1"}],"ports":[]}`,
+			`{"env":[{"name":"F","value":"2"},{"$patch":"merge","name":"E"}],"ports":[{"containerPort":1},{"protocol":"UDP"}]}`},
 	} {
 		f.Add([]byte(c[0]), []byte(`{"image":"i"}`), []byte(c[1]))
 	}

@@ -12,9 +12,9 @@ import (
 
 // mergesKeyed reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv,
 // its member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's
-// items are directed (keyedDirected: "$patch: delete" items and data items, or a "$patch: replace" item too, the
-// outcome its data items then, replacesKeyed; c has no directive of its own) or data items alone, with no directive
-// but a "$setElementOrder" naming them in their order (keyedOrder). Merged, c's data items are maps each holding that
+// items are data items, "$patch: delete" items among them or not, with no directive but a "$setElementOrder" naming
+// the data items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome
+// its data items then, replacesKeyed; c has no directive of its own). Merged, c's data items are maps each holding that
 // key as a scalar, their other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding the
 // key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another, the
 // directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps), those of a key c's delete
@@ -26,33 +26,56 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	}
 	key := c.Meta.MergeKey[0]
 	data, deleted, replace, ok := keyedDirected(c.Local.Items(), key)
-	directed := len(data) < c.Local.Len()
 	switch {
-	case !ok || (directed && c.Dirs != nil):
+	case !ok || (replace && c.Dirs != nil):
 		return false
 	case replace:
 		return replacesKeyed(data, lv, key)
 	}
-	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c, key)) {
+	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false
 	}
-	named := make(map[value.ScalarKey]bool, len(data))
+	named, retaining := make(map[value.ScalarKey]int, len(data)), map[value.ScalarKey]bool{}
 	for _, it := range data {
 		k, _ := it.Get(key)
-		named[scalarKey(k)] = true
+		named[scalarKey(k)]++
+		if retainsKeys(c.Type.Item(), it) {
+			retaining[scalarKey(k)] = true
+		}
 		if !directedFields(c.Type.Item(), it) {
+			return false
+		}
+	}
+	for k := range retaining {
+		if named[k] > 1 { // (merged into another of its items, their "$retainKeys" must agree)
 			return false
 		}
 	}
 	for _, it := range lv.Items() {
 		d, directed := it.Get(smp.DirectiveKey)
 		k, _ := it.Get(key)
-		if !deleted[scalarKey(k)] && ((directed && !isDelete(d)) || (named[scalarKey(k)] && !undirectedMaps(it))) {
+		if !deleted[scalarKey(k)] && ((directed && !isDelete(d)) || (named[scalarKey(k)] > 0 && !undirectedMaps(it))) {
 			return false
 		}
 	}
 	return true
 }
+
+// retainsKeys reports whether a map below map m, of type t, holds "$retainKeys" (directedFields): merged in compose
+// mode, it is data, copied into the map it merges into where that holds none, as strategicpatch copies it
+// (applyRetainKeysDirective without MergeParallelList), or kept with the map where that is taken whole.
+func retainsKeys(t *openapi.Type, m value.Value) bool {
+	for _, f := range m.Fields() {
+		ft, _ := t.Child(f.Key)
+		if _, held := f.Value.Get(smp.RetainKeysKey); f.Value.IsMap() && (held && retainKeysDirective(ft) || retainsKeys(ft, f.Value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// retainKeysDirective reports whether "$retainKeys" is a directive of a map of type t, not a field it declares.
+func retainKeysDirective(t *openapi.Type) bool { return t.Field(smp.RetainKeysKey) == nil }
 
 // keyedDirected splits items, a keyed patch list's (merge key key), into its data items (those holding no "$patch")
 // and its directive items' effects, as strategicpatch's merge of the list into another reads them first: deleted, the
@@ -110,7 +133,8 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 // item of its key (mergedInto: its fields set over that item's, nulls kept, maps merged), lv's or, where lv has none,
 // the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
 // of lv's items kept (an appended item after the keys named before it, "$patch: delete" items last in each run), and
-// then so by c's "$setElementOrder" where it has one.
+// then so by c's "$setElementOrder" where it has one, by the places of the items of lv's slice as the merge left it
+// (orderView).
 func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	key := c.Meta.MergeKey[0]
 	keyOf := func(it value.Value) value.ScalarKey {
@@ -140,7 +164,36 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	if c.Dirs == nil {
 		return merged
 	}
-	return orderedBy(merged.Items(), kept, c.Dirs.SetOrder.Items(), keyOf)
+	return orderedBy(merged.Items(), orderView(c.Local.Items(), lv, keyOf), c.Dirs.SetOrder.Items(), keyOf)
+}
+
+// orderView is the list strategicpatch ranks the items of a merged keyed list by where it orders them by the second
+// patch's "$setElementOrder" (mergePatchIntoOriginal, after mergeSlice merged items, the second's list, into lv, the
+// first's): lv's slice as its backing array stands after that merge, which wrote into it in place. Each "$patch:
+// delete" item in turn removed the items of its key (deleteMatchingEntries: the items after each shifted down a
+// place, the list's last place keeping the value it held); each data item of a key the list holds merged in place
+// (its key kept), each other appended, into the places the deletions freed while any remain, into another array
+// beyond them. The view keeps lv's length: its places past the items kept hold appended items, then stale values,
+// whose keys rank the items ordered (an appended item found there ranks by that place, not after the others).
+func orderView(items []value.Value, lv value.Value, keyOf func(value.Value) value.ScalarKey) []value.Value {
+	view := slices.Clip(slices.Clone(lv.Items()))
+	list := view
+	held := func(k value.ScalarKey) int {
+		return slices.IndexFunc(list, func(it value.Value) bool { return keyOf(it) == k })
+	}
+	for _, it := range items {
+		if d, directed := it.Get(smp.DirectiveKey); directed && isDelete(d) {
+			for at := held(keyOf(it)); at >= 0; at = held(keyOf(it)) {
+				list = append(list[:at], list[at+1:]...)
+			}
+		}
+	}
+	for _, it := range items {
+		if _, directed := it.Get(smp.DirectiveKey); !directed && held(keyOf(it)) < 0 {
+			list = append(list, it) // (in place while list is shorter than view, as Go's append is)
+		}
+	}
+	return view
 }
 
 // plainFields reports whether map m, of type t, holds no "$" key and no field a merge rule decides, its fields scalars,
@@ -170,8 +223,9 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for maps holding "$patch: replace" or
-// "$patch: delete" at any depth below it, their other fields plain, where t gives a map (or no schema) of no strategy
-// replace: strategicpatch merges such a map into another as mergedInto merges it.
+// "$patch: delete" at any depth below it, their other fields plain, and maps holding "$retainKeys" (retainsKeys), where
+// t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into another as mergedInto
+// merges it.
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
@@ -186,11 +240,22 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case directed || !directedFields(ft, f.Value):
+		case directed || !directedFields(ft, withoutRetainKeys(ft, f.Value)):
 			return false
 		}
 	}
 	return true
+}
+
+// withoutRetainKeys is map m of type t less its "$retainKeys" where that is a directive (retainKeysDirective) holding a
+// list of field names: data in compose mode, set as it stands over the field of the map m merges into (mergedInto).
+func withoutRetainKeys(t *openapi.Type, m value.Value) value.Value {
+	keys, held := m.Get(smp.RetainKeysKey)
+	if !held || !retainKeysDirective(t) || !keys.IsList() ||
+		slices.ContainsFunc(keys.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok }) {
+		return m
+	}
+	return m.Without(smp.RetainKeysKey)
 }
 
 // mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
@@ -247,15 +312,16 @@ func holdsMaps(c *elements.Node) bool {
 	return false
 }
 
-// keyedOrder reports whether c's directives are a "$setElementOrder" alone whose entries are maps each holding merge
-// key key as a scalar, naming the keys of c's items in their order (an item of a key named twice by an entry of it
-// each), as strategicpatch requires of an order before ordering the merged list by it.
-func keyedOrder(c *elements.Node, key string) bool {
-	if !ordersOnly(c.Dirs) || !c.Dirs.SetOrder.IsList() || !keyedScalars(c.Dirs.SetOrder.Items(), key) {
+// keyedOrder reports whether directives d of a keyed list are a "$setElementOrder" alone whose entries are maps each
+// holding merge key key as a scalar, naming the keys of data, the list's data items, in their order (an item of a key
+// named twice by an entry of it each; "$patch: delete" items aside), as strategicpatch requires of an order before
+// ordering the merged list by it (validatePatchWithSetOrderList).
+func keyedOrder(d *elements.Directives, data []value.Value, key string) bool {
+	if !ordersOnly(d) || !d.SetOrder.IsList() || !keyedScalars(d.SetOrder.Items(), key) {
 		return false
 	}
-	order, at := c.Dirs.SetOrder.Items(), 0
-	for _, it := range c.Local.Items() {
+	order, at := d.SetOrder.Items(), 0
+	for _, it := range data {
 		k, _ := it.Get(key)
 		for at < len(order) && !keyEquals(order[at], key, k) {
 			at++
@@ -272,4 +338,26 @@ func keyedOrder(c *elements.Node, key string) bool {
 func keyEquals(entry value.Value, key string, k value.Value) bool {
 	ek, _ := entry.Get(key)
 	return scalarKey(ek) == scalarKey(k)
+}
+
+// itemFailure returns the error a collation with v as live gives at leaf n of compose mode's repeat tree (as the patch
+// holds it: asPatched), a list the schema merges by one merge key whose items Phase 1 found a patch's list cannot hold
+// (itemErrs: elements.Repeat.ItemErrs, that error), where lv, v's field there, is a list of maps each holding the key
+// as a scalar and n has no directive: the collation reads n's items before any of lv's. Nil elsewhere, and with deep
+// (the depth limit may fail first).
+func itemFailure(n *elements.Node, lv value.Value, deep bool, itemErrs map[int32]error) error {
+	err := itemErrs[nodeID(n)]
+	if err == nil || deep || n.Dirs != nil || len(n.Meta.MergeKey) != 1 || !lv.IsList() ||
+		!keyedScalars(lv.Items(), n.Meta.MergeKey[0]) {
+		return nil
+	}
+	return err
+}
+
+// nodeID is n's ID, -1 for none.
+func nodeID(n *elements.Node) int32 {
+	if n == nil {
+		return -1
+	}
+	return n.ID
 }

@@ -30,14 +30,15 @@ func composesSet(c *elements.Node, lv value.Value) bool {
 	return patchOK && liveOK && (patch == value.KindNull || live == value.KindNull || patch == live)
 }
 
-// setOrdered reports whether c's directives are a "$setElementOrder" alone, of distinct scalars, naming the patch's
-// values in the patch's order, as the merge of an ordered list requires.
+// setOrdered reports whether c's directives are a "$setElementOrder" alone, of scalars of one class, naming the
+// patch's values in the patch's order, as the merge of an ordered list requires; a value it names twice ranks by its
+// first place there (composeSet), as strategicpatch's index finds it and the collation's set node numbers it.
 func setOrdered(c *elements.Node) bool {
 	if !ordersOnly(c.Dirs) || !c.Dirs.SetOrder.IsList() || !allScalars(c.Dirs.SetOrder.Items()) {
 		return false
 	}
 	order := c.Dirs.SetOrder.Items()
-	if _, distinct := distinctScalars(order); !distinct {
+	if _, _, ok := scalarsOfClass(order); !ok {
 		return false
 	}
 	at := 0

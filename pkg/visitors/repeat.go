@@ -62,7 +62,10 @@ import (
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
 //     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars
 //     whose items and v's list there cannot merge (v's of mixed classes, the lists' classes differing, null items or
-//     lists in v) fails with that collation's error where the fields before it fit as below (composeClassFailure). A
+//     lists in v) fails with that collation's error where the fields before it fit as below (composeClassFailure), as
+//     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
+//     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
+//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). A
 //     plain repeat (no "$patch" in it or its maps; its lists whatever they hold), which Phase 1 collates onto a
 //     skeleton of its maps, each of them a map node and its other fields as without live (a list a leaf, less its maps
 //     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
@@ -71,26 +74,30 @@ import (
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
 //     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
-//     first place in its list or v's, without directives but a "$setElementOrder" naming its values once each in
-//     their order; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
+//     first place in its list or v's, without directives but a "$setElementOrder" of one class naming its values
+//     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
 //     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
 //     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
-//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such (merged
+//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such, or
+//     maps holding a "$retainKeys" of field names in an item whose key no other names (copied as data; merged
 //     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
 //     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
-//     them in their order or, without one, with "$patch: delete" items holding the key as a scalar (v's items of
-//     their keys dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete
+//     them in their order (ranking by v's list as the merge left its slice: orderView), "$patch: delete" items
+//     holding the key as a scalar among them or not (v's items of their keys dropped first), onto v's maps each
+//     holding the key as a scalar, no "$patch" but "delete" (a delete
 //     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
-//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, compose mode's
-//     other repeats: other merged lists of maps with items that v holds as a list (a "$setElementOrder" beside
-//     "$patch: delete" items, an item holding another "$" field or a list, a "$patch: merge" item or map), a list v holds that the repeat orders with a value, a field ordered and
-//     set to other than a list after a merged list Phase 2 does not merge or a list v holds that it only orders and
-//     Phase 2 does not reorder) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
-//     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too). Over the differential suite's
-//     compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000) none is left.
+//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, a repeat whose own
+//     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
+//     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
+//     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
+//     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
+//     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
+//     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
+//     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
+//     PLY_DIFF_COMPOSE_N up to 6000) none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -129,9 +136,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
 		probe.Repeated(false)
 		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
-	case o.Compose && r.Element != nil && composeClassFailure(r.Element, v, r.Deep, r.Cleaned) != nil:
+	case o.Compose && r.Element != nil && composeClassFailure(r, v) != nil:
 		probe.Repeated(false)
-		err = composeClassFailure(r.Element, v, r.Deep, r.Cleaned)
+		err = composeClassFailure(r, v)
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
@@ -272,22 +279,23 @@ func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]
 // list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
 // holds one, else taken as the patch holds it (composedWhole).
 func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) bool {
-	fits, err := composeChecked(e, v, deep, cleaned)
+	fits, err := composeChecked(e, v, deep, cleaned, nil)
 	return fits && err == nil
 }
 
-// composeClassFailure returns the error collating compose mode's repeat tree e with v as live gives at a merged set
-// whose items and v's there cannot merge (classFailure), where each field before it fits as composeFits has it (the
-// collation builds them without error); nil where there is none or it is not known.
-func composeClassFailure(e elements.Element, v value.Value, deep bool, cleaned []int32) error {
-	_, err := composeChecked(e, v, deep, cleaned)
+// composeClassFailure returns the error collating compose mode's repeat r's tree with v as live gives at a merged set
+// whose items and v's there cannot merge (classFailure), or at a keyed list whose items Phase 1 found a patch's list
+// cannot hold (itemFailure), where each field before it fits as composeFits has it (the collation builds them without
+// error); nil where there is none or it is not known.
+func composeClassFailure(r elements.Repeat, v value.Value) error {
+	_, err := composeChecked(r.Element, v, r.Deep, r.Cleaned, r.ItemErrs)
 	return err
 }
 
 // composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
 // live builds them: fits reports that each fits (composeFits), err the error that collation gives at the first that
 // does not, where Phase 2 tells it (classFailure).
-func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32) (fits bool, err error) {
+func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32, itemErrs map[int32]error) (fits bool, err error) {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
@@ -302,8 +310,11 @@ func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int3
 		if err := classFailure(n, lv, deep); err != nil {
 			return false, err
 		}
+		if err := itemFailure(n, lv, deep, itemErrs); err != nil {
+			return false, err
+		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
-			if fits, err := composeChecked(c, lv, deep, cleaned); !fits {
+			if fits, err := composeChecked(c, lv, deep, cleaned, itemErrs); !fits {
 				return false, err
 			}
 		} else if !fieldFits(f, n, lv, inLive, deep) {

@@ -566,15 +566,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding lists merged by no strategy whose items hold \"$patch\" maps or lists, collated onto a skeleton of its maps: once",
 			`{"spec":{"containers":[{"name":"a","envFrom":[{"prefix":"x"}],"args":["x"]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","envFrom":[{"configMapRef":{"name":"c"},"$patch":"delete"},{"prefix":"p","secretRef":{"$patch":"replace","name":"s"}}],"args":[["y"],"z"],"restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[[1]]}},{"$patch":"delete"}]}]}}`, 1),
+		Entry("a merged list with \"$patch: delete\" items ordered by \"$setElementOrder\", ranked by the outcome's list as the merge left it: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"B","value":"2"},{"name":"A","value":"1"},{"name":"C","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/env":[{"name":"X"},{"name":"A"}],"env":[{"name":"B","$patch":"delete"},{"name":"X","value":"x"}]}]}}`, 1),
+		Entry("a merged list's item holding a \"$retainKeys\" in its map, copied into the outcome's item's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 1),
 		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
 		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
 		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list's item holding a \"$retainKeys\" in its map: twice",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 2),
-		Entry("a merged list with \"$patch: delete\" items ordered by \"$setElementOrder\": twice",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"B","value":"2"},{"name":"A","value":"1"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/env":[{"name":"A"},{"name":"B"}],"env":[{"name":"B","$patch":"delete"}]}]}}`, 2),
+		Entry("a merged list's items of a key holding \"$retainKeys\" in their maps, merged in turn: twice",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 2),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -596,6 +599,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordered by its \"$setElementOrder\": once",
 			`{"spec":{"parts":[{"name":"a","$setElementOrder/aliases":["s4","s1","s5"],"aliases":["s1","s7","s3"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s1","s5"],"aliases":["s4","s5"]}]}}`),
+		Entry("ordered by its \"$setElementOrder\" naming a value twice, each ranked by its first place there: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1","s7","s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s1","s5","s4"],"aliases":["s1","s5","s4"]}]}}`),
 		Entry("onto an item first lacks, and an empty set: once",
 			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`),
@@ -645,6 +651,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("its set of another class than the outcome's: once",
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":[1,2]}}}}]}}`),
+		Entry("its merged list of objects holding a \"$patch: merge\" item, onto the outcome's list: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"$patch":"merge","name":"E"}]}]}}`),
+		Entry("its merged list of objects holding an item without the merge key, onto the outcome's list: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"2"},{"value":"3"}]}]}}`),
 		Entry("its set onto the outcome's of mixed classes: once",
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a",1]}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c"]}}}}]}}`),
