@@ -87,7 +87,7 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 		if err != nil {
 			return nil, err
 		}
-		s, t, err := scopedSchemaOf(l, ov, pv)
+		s, t, err := scopedSchemaOf(l, ov, pv, &r.kept.skeleton)
 		if err != nil {
 			return nil, err
 		}

@@ -94,6 +94,8 @@ type keptScratch struct {
 	patchItems reusedMaps[value.ScalarKey, patchItem]
 	named      reusedMaps[value.ScalarKey, *kept]
 	whole      reusedMaps[value.Value, interface{}]
+	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
+	skeleton []byte
 }
 
 // reset clears what s handed out.
