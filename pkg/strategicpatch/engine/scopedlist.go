@@ -204,7 +204,8 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 
 // wholeItem converts a named item m whole, and reports true, where scoping it by its patch item pi would leave nothing
 // out (either gives the same result): where pi names each of m's fields and m holds no map or list, inside which
-// scoped may leave something out. Else (false) the value is to be dropped, and m scoped.
+// scoped may leave something out. Else (false) the value is to be dropped, and m scoped. m's fields are found by pi's
+// keys (sorted, so the fields come out sorted), which name them all when as many of them are in m as m holds.
 func (r goReader) wholeItem(m map[string]interface{}, pi value.Value, depth int) (value.Value, bool, error) {
 	if len(m) > pi.Len() {
 		return value.Value{}, false, nil
@@ -213,21 +214,25 @@ func (r goReader) wholeItem(m map[string]interface{}, pi value.Value, depth int)
 		return value.Value{}, false, errTooDeep
 	}
 	fields := r.takeFields(len(m))
-	for key, x := range m {
+	for _, f := range pi.Fields() {
+		x, ok := m[f.Key]
+		if !ok {
+			continue
+		}
 		switch x.(type) {
 		case map[string]interface{}, []interface{}:
-			return value.Value{}, false, nil
-		}
-		if !hasField(pi, key) {
 			return value.Value{}, false, nil
 		}
 		v, err := r.fromGo(x, depth+1)
 		if err != nil {
 			return value.Value{}, false, err
 		}
-		fields = append(fields, value.Field{Key: key, Value: v})
+		fields = append(fields, value.Field{Key: f.Key, Value: v})
 	}
-	return sortedMap(fields), true, nil
+	if len(fields) < len(m) {
+		return value.Value{}, false, nil // (a field of m pi does not name)
+	}
+	return value.MapFromSorted(fields), true, nil
 }
 
 // keyedBy returns the merge key and item schema of list field key of an object of schema l, and whether l merges the
