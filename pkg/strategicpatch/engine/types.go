@@ -204,19 +204,22 @@ const skeletonRoom = skeletonMax + 256
 
 // appendSkeleton appends v's skeleton to sig: the keys of its maps and the kinds of its values (null, a scalar, a map,
 // a list), all the way down, each map's and list's length first, so that no two skeletons read alike. It reports
-// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax.
+// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax. A null or a scalar inside a map or
+// a list is appended without a call.
 func appendSkeleton(sig []byte, v value.Value, depth int) ([]byte, bool) {
 	if depth > maxDepth || len(sig) > skeletonMax {
 		return sig, false
 	}
 	ok := true
-	switch v.Kind() {
+	switch k := v.Kind(); k {
 	case value.KindMap:
 		fields := v.Fields()
 		sig = appendLength(append(sig, '{'), len(fields))
 		for i := range fields {
 			sig = append(appendLength(sig, len(fields[i].Key)), fields[i].Key...)
-			if sig, ok = appendSkeleton(sig, fields[i].Value, depth+1); !ok {
+			if k := fields[i].Value.Kind(); k != value.KindMap && k != value.KindList {
+				sig = append(sig, leafMark(k))
+			} else if sig, ok = appendSkeleton(sig, fields[i].Value, depth+1); !ok {
 				return sig, false
 			}
 		}
@@ -224,27 +227,27 @@ func appendSkeleton(sig []byte, v value.Value, depth int) ([]byte, bool) {
 		items := v.Items()
 		sig = appendLength(append(sig, '['), len(items))
 		for i := range items {
-			if sig, ok = appendSkeletonItem(sig, items[i], depth+1); !ok || len(sig) > skeletonMax {
+			if k := items[i].Kind(); k != value.KindMap && k != value.KindList {
+				sig = append(sig, leafMark(k))
+			} else if sig, ok = appendSkeleton(sig, items[i], depth+1); !ok {
+				return sig, false
+			}
+			if len(sig) > skeletonMax {
 				return sig, false
 			}
 		}
-	case value.KindNull:
-		sig = append(sig, 'n')
 	default:
-		sig = append(sig, 's')
+		sig = append(sig, leafMark(k))
 	}
 	return sig, len(sig) <= skeletonMax
 }
 
-// appendSkeletonItem is appendSkeleton of a list's item, a scalar's appended without a call.
-func appendSkeletonItem(sig []byte, v value.Value, depth int) ([]byte, bool) {
-	switch v.Kind() {
-	case value.KindMap, value.KindList:
-		return appendSkeleton(sig, v, depth)
-	case value.KindNull:
-		return append(sig, 'n'), true
+// leafMark is the skeleton of a value of kind k, neither a map nor a list: 'n' for null, 's' for a scalar.
+func leafMark(k value.Kind) byte {
+	if k == value.KindNull {
+		return 'n'
 	}
-	return append(sig, 's'), true
+	return 's'
 }
 
 // appendLength appends n as binary.AppendUvarint does, a length below 128 as its one byte without a loop.
