@@ -162,14 +162,26 @@ func (r goReader) keepBelow(k *kept, b keptBelow, size int) {
 	k.below = append(k.below, b)
 }
 
-// belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow.
+// belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow: looked at one by one
+// while there are few (usually one, the field on the patch's path).
 func (k *kept) belowAt(key string) keptBelow {
+	if len(k.below) <= belowScanned {
+		for _, b := range k.below {
+			if b.key == key {
+				return b
+			}
+		}
+		return keptBelow{}
+	}
 	i, ok := slices.BinarySearchFunc(k.below, key, func(b keptBelow, key string) int { return strings.Compare(b.key, key) })
 	if !ok {
 		return keptBelow{}
 	}
 	return k.below[i]
 }
+
+// belowScanned is the most keptBelows belowAt looks at one by one rather than by binary search.
+const belowScanned = 4
 
 // merges returns the schema of field key of an object of schema l, and whether a patch's map for the field merges
 // into the object's (a field without strategy replace that l knows), so that the fields the patch does not name stay.
