@@ -103,11 +103,18 @@ func hasKey(fields []value.Field, key string) bool {
 	return slices.ContainsFunc(fields, func(f value.Field) bool { return f.Key == key })
 }
 
-// decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field.
+// decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field: p's
+// fields are sorted by key, so that only those up to "$retainKeys" are looked at (usually one: none starts with "$").
 func decidesEveryField(p value.Value) bool {
-	_, patch := p.Get("$patch")
-	_, retain := p.Get("$retainKeys")
-	return patch || retain
+	for _, f := range p.Fields() {
+		switch {
+		case f.Key > "$retainKeys":
+			return false
+		case f.Key == "$patch" || f.Key == "$retainKeys":
+			return true
+		}
+	}
+	return false
 }
 
 // scopedField converts original's field key (ov) that the patch names, pv its patch value (inPatch: p holds one):
