@@ -83,11 +83,11 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 		if err != nil {
 			return nil, err
 		}
-		ov, rest, err := r.scoped(original, pv, nil, l, 0)
+		ov, rest, err := r.scoped(original, pv, p, nil, l, 0)
 		if err != nil {
 			return nil, err
 		}
-		s, t, err := scopedSchemaOf(l, ov, pv)
+		s, t, err := scopedSchemaOf(l, ov, pv, &r.kept.skeleton)
 		if err != nil {
 			return nil, err
 		}

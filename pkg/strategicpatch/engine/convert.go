@@ -94,6 +94,8 @@ type keptScratch struct {
 	patchItems reusedMaps[value.ScalarKey, patchItem]
 	named      reusedMaps[value.ScalarKey, *kept]
 	whole      reusedMaps[value.Value, interface{}]
+	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
+	skeleton []byte
 }
 
 // reset clears what s handed out.
@@ -277,9 +279,12 @@ func (gr goReader) fromReflect(r reflect.Value, depth int) (value.Value, error) 
 	return value.Value{}, fmt.Errorf("unknown type: %v", r.Type())
 }
 
-// sortedMap is the map of fields, whose keys (a Go map's) are distinct.
+// sortedMap is the map of fields, whose keys (a Go map's) are distinct: sorted, unless there is one (the patch's maps
+// along its path usually hold one field).
 func sortedMap(fields []value.Field) value.Value {
-	slices.SortFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	if len(fields) > 1 {
+		slices.SortFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	}
 	return value.MapFromSorted(fields)
 }
 

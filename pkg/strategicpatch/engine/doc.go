@@ -37,7 +37,7 @@
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but
 // ApplyMap's, which holds original's values the patch does not reach or the merge leaves unchanged (strategicpatch's
-// result is original), and none refers to the memory the calls keep for the next ones (documents read into a pooled
+// result is original) and the patch's strings, bools and numbers it takes (immutable: kept.toMap), and none refers to the memory the calls keep for the next ones (documents read into a pooled
 // parse.Arena, scratch memory of the schema builder and of ApplyMap's conversion, ThreeWayJSON's patch built in
 // patchgen.ThreeWayReused's memory, ApplyJSON's and ApplyMap's merge results in patch.ApplyReused's, what ApplyMap
 // leaves out and its maps in its goReader's: results are encoded or converted before it is reset, errors are computed

@@ -19,3 +19,21 @@ func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (ma
 
 // SkeletonsLen is the number of ApplyMap types c keeps by their documents' skeletons.
 func (c *Types) SkeletonsLen() int { return c.bySkeleton.len() }
+
+// SkeletonRoom is the room of the skeleton buffer ApplyMap keeps for its next calls after a call on original and p
+// under l (a TypeCacher), made with a buffer of its own, and the room a buffer is kept up to.
+func SkeletonRoom(original, p map[string]interface{}, l Lookup) (room, max int, err error) {
+	ov, err := fromMap(original)
+	if err != nil {
+		return 0, 0, err
+	}
+	pv, err := fromMap(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	var buf []byte
+	if _, _, err := scopedSchemaOf(l, ov, pv, &buf); err != nil {
+		return 0, 0, err
+	}
+	return cap(buf), skeletonRoom, nil
+}

@@ -16,6 +16,9 @@ import (
 type kept struct {
 	orig   map[string]interface{}
 	scoped value.Value
+	// patch is the patch's map as the caller gave it (nil if it is no map[string]interface{}): a scalar the merge
+	// takes from it is its Go value in the result (patchScalar), which needs no memory of its own.
+	patch map[string]interface{}
 	// below holds what was left out of the maps and lists of named fields, sorted by key once scoped returns.
 	below []keptBelow
 }
@@ -35,13 +38,14 @@ type keptBelow struct {
 // name are placeholders (see scopedList). names is nil where no list is above (p alone names the fields); inside a
 // list's items it is what all the patch's objects at this place name (the schema reads original's values at each of
 // those keys, see typeOf), and a field names names but p lacks is converted whole. The returned kept is nil when
-// nothing is left out.
-func (r goReader) scoped(original map[string]interface{}, p value.Value, names *patchNames, l Lookup, depth int) (value.Value, *kept, error) {
+// nothing is left out. pg is p as the caller gave it, if a map[string]interface{} (else nil).
+func (r goReader) scoped(original map[string]interface{}, p value.Value, pg map[string]interface{}, names *patchNames, l Lookup, depth int) (value.Value, *kept, error) {
 	if !p.IsMap() || depth > maxDepth || decidesEveryField(p) {
 		v, err := r.fromGo(original, depth)
 		return v, nil, err
 	}
 	k := r.newKept(original)
+	k.patch = pg
 	fields := r.takeFields(min(len(original), 2*p.Len()+names.size()))
 	var err error
 	for _, f := range p.Fields() {
@@ -99,11 +103,18 @@ func hasKey(fields []value.Field, key string) bool {
 	return slices.ContainsFunc(fields, func(f value.Field) bool { return f.Key == key })
 }
 
-// decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field.
+// decidesEveryField reports whether patch map p holds "$patch" or "$retainKeys", which decide about every field: p's
+// fields are sorted by key, so that only those up to "$retainKeys" are looked at (usually one: none starts with "$").
 func decidesEveryField(p value.Value) bool {
-	_, patch := p.Get("$patch")
-	_, retain := p.Get("$retainKeys")
-	return patch || retain
+	for _, f := range p.Fields() {
+		switch {
+		case f.Key > "$retainKeys":
+			return false
+		case f.Key == "$patch" || f.Key == "$retainKeys":
+			return true
+		}
+	}
+	return false
 }
 
 // scopedField converts original's field key (ov) that the patch names, pv its patch value (inPatch: p holds one):
@@ -122,7 +133,8 @@ func (r goReader) scopedField(k *kept, key string, ov interface{}, pv value.Valu
 		if !ok {
 			break
 		}
-		v, sub, err := r.scoped(t, pv, names.child(key), subSchema, depth)
+		pg, _ := k.patch[key].(map[string]interface{})
+		v, sub, err := r.scoped(t, pv, pg, names.child(key), subSchema, depth)
 		if sub != nil {
 			r.keepBelow(k, keptBelow{key: key, sub: sub}, p.Len())
 		}
@@ -131,7 +143,8 @@ func (r goReader) scopedField(k *kept, key string, ov interface{}, pv value.Valu
 		if r.wholeLists || !pv.IsList() {
 			break
 		}
-		v, sub, err := r.scopedList(t, pv, p, key, names.child(key), l, depth)
+		pg, _ := k.patch[key].([]interface{})
+		v, sub, err := r.scopedList(t, pv, pg, p, key, names.child(key), l, depth)
 		if sub != nil {
 			r.keepBelow(k, keptBelow{key: key, list: sub}, p.Len())
 		}
@@ -156,14 +169,26 @@ func (r goReader) keepBelow(k *kept, b keptBelow, size int) {
 	k.below = append(k.below, b)
 }
 
-// belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow.
+// belowAt returns what k holds below field key (k.below is sorted by key), or the zero keptBelow: looked at one by one
+// while there are few (usually one, the field on the patch's path).
 func (k *kept) belowAt(key string) keptBelow {
+	if len(k.below) <= belowScanned {
+		for _, b := range k.below {
+			if b.key == key {
+				return b
+			}
+		}
+		return keptBelow{}
+	}
 	i, ok := slices.BinarySearchFunc(k.below, key, func(b keptBelow, key string) int { return strings.Compare(b.key, key) })
 	if !ok {
 		return keptBelow{}
 	}
 	return k.below[i]
 }
+
+// belowScanned is the most keptBelows belowAt looks at one by one rather than by binary search.
+const belowScanned = 4
 
 // merges returns the schema of field key of an object of schema l, and whether a patch's map for the field merges
 // into the object's (a field without strategy replace that l knows), so that the fields the patch does not name stay.
@@ -202,13 +227,39 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 		case b.list != nil && f.Value.IsList():
 			m[f.Key] = b.list.toGo(f.Value)
 		default:
-			m[f.Key] = toGo(f.Value)
+			m[f.Key] = toGoPatched(f.Value, k.patch[f.Key])
 		}
 	}
 	for ; i < len(was); i++ {
 		delete(m, was[i].Key)
 	}
 	return m
+}
+
+// toGoPatched is toGo(v), or px, the patch's Go value at v's place, where it is a scalar of the Go type toGo gives v
+// holding v's value: strings, bools and numbers are immutable, so that the result may hold the patch's as it holds
+// original's (standsFor), without memory of its own.
+func toGoPatched(v value.Value, px interface{}) interface{} {
+	if patchScalar(v, px) {
+		return px
+	}
+	return toGo(v)
+}
+
+// patchScalar reports whether px is a scalar of the Go type toGo gives v holding v's value.
+func patchScalar(v value.Value, px interface{}) bool {
+	switch t := px.(type) {
+	case string:
+		s, ok := v.AsString()
+		return ok && s == t
+	case bool:
+		return v == value.Bool(t)
+	case int64:
+		return v == value.Int(t)
+	case float64:
+		return v == value.Float(t)
+	}
+	return false
 }
 
 // standsFor reports whether original's Go value x, which scoped converted to was, stands for v, the merged value at its

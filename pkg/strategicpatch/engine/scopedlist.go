@@ -15,9 +15,12 @@ import (
 type keptList struct {
 	mergeKey string
 	orig     []interface{}
-	scoped   value.Value
-	whole    map[value.Value]interface{}
-	named    map[value.ScalarKey]*kept
+	// patch is the patch's list as the caller gave it (nil if it is no []interface{}): toGoBeside takes the scalars the
+	// merge takes from its items from them.
+	patch  []interface{}
+	scoped value.Value
+	whole  map[value.Value]interface{}
+	named  map[value.ScalarKey]*kept
 }
 
 // toGo converts result, the merge's value of the list kl was kept from, into Go values: the original list where the
@@ -41,23 +44,28 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 				continue
 			}
 		}
-		var beside interface{}
+		var beside, patchBeside interface{}
 		if i < len(kl.orig) {
 			beside = kl.orig[i]
 		}
-		out[i] = toGoBeside(it, beside)
+		if i < len(kl.patch) {
+			patchBeside = kl.patch[i]
+		}
+		out[i] = toGoBeside(it, beside, patchBeside)
 	}
 	return out
 }
 
 // toGoBeside is toGo(v), but where v is a map and x one of original's, each field of v whose value x's field of its key
 // stands for (standsFor: an equal string, bool or number of toGo's Go type) holds x's, which encodes alike and needs no
-// memory of its own. (Any x does; original's item at v's place in the list is usually v's own.)
-func toGoBeside(v value.Value, x interface{}) interface{} {
+// memory of its own, and else, where px is a map of the patch's, px's field of its key where it is such a scalar
+// (patchScalar). (Any x and px do; original's and the patch's items at v's place in the list are usually v's own.)
+func toGoBeside(v value.Value, x, px interface{}) interface{} {
 	orig, ok := x.(map[string]interface{})
 	if !ok || !v.IsMap() {
 		return toGo(v)
 	}
+	patch, _ := px.(map[string]interface{})
 	fields := v.Fields()
 	m := make(map[string]interface{}, len(fields))
 	for _, f := range fields {
@@ -65,7 +73,7 @@ func toGoBeside(v value.Value, x interface{}) interface{} {
 			m[f.Key] = ox
 			continue
 		}
-		m[f.Key] = toGo(f.Value)
+		m[f.Key] = toGoPatched(f.Value, patch[f.Key])
 	}
 	return m
 }
@@ -87,7 +95,7 @@ func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
 // and no "$patch" (which decide about items by more than their key), and every original item is a map holding its merge key, each key pl names once (scopedItems): then an item pl does
 // not name is a placeholder holding what the merge and the schema read of it (project), and an item pl names is
 // scoped by its patch item. Otherwise the list is converted whole (and the returned keptList is nil).
-func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
+func (r goReader) scopedList(original []interface{}, pl value.Value, pg []interface{}, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
 	mergeKey, itemSchema, ok := keyedBy(l, key)
 	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
 	var patchItems map[value.ScalarKey]patchItem
@@ -97,7 +105,7 @@ func (r goReader) scopedList(original []interface{}, pl, parent value.Value, key
 		ok = ok && !deletes
 	}
 	if ok {
-		v, kl, scopes, err := r.scopedItems(original, pl, patchItems, mergeKey, names, itemSchema, depth)
+		v, kl, scopes, err := r.scopedItems(original, pl, pg, patchItems, mergeKey, names, itemSchema, depth)
 		if err != nil || scopes {
 			return v, kl, err
 		}
@@ -129,16 +137,18 @@ const namesMostFrom = 16
 
 // patchItem is an item of a patch list scopedList scopes, and whether an original item of its key was seen.
 type patchItem struct {
-	item value.Value
-	seen bool
+	item  value.Value
+	index int // (in the patch list)
+	seen  bool
 }
 
 // scopedItems is scopedList's conversion of original's items, patchItems patch list pl's items by merge key; scopes
 // is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
-func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := r.newKeptList(mergeKey, original)
+	kl.patch = pg
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -152,14 +162,15 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, patchItems
 		}
 		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
-			patchItems[k] = patchItem{item: pi.item, seen: true}
+			pi.seen = true
+			patchItems[k] = pi
 			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
 		if !whole && err == nil {
 			if names == nil && (!isNamed || pl.Len() > 1) {
 				names = namesOf(pl)
 			}
-			v, err = r.listItem(m, pi.item, isNamed, kl, k, names, l, depth+1)
+			v, err = r.listItem(m, pi, isNamed, kl, k, names, l, depth+1)
 		}
 		if err != nil {
 			return value.Value{}, nil, false, err
@@ -181,7 +192,7 @@ func (r goReader) newKeptList(mergeKey string, original []interface{}) *keptList
 // scoped, its kept recorded in kl under k, else a placeholder recorded in kl.whole. (A patch's merge never compares an
 // item with its patch item whole, so that leaving fields of a named item out changes nothing of the merge: collate's
 // patchNode.)
-func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed bool, kl *keptList, k value.ScalarKey, names *patchNames, l Lookup, depth int) (value.Value, error) {
+func (r goReader) listItem(m map[string]interface{}, pi patchItem, isNamed bool, kl *keptList, k value.ScalarKey, names *patchNames, l Lookup, depth int) (value.Value, error) {
 	if !isNamed {
 		v, err := r.project(m, names, kl.mergeKey, depth)
 		if err == nil {
@@ -192,7 +203,11 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 		}
 		return v, err
 	}
-	v, sub, err := r.scoped(m, pi, names, l, depth)
+	var pg map[string]interface{}
+	if pi.index < len(kl.patch) {
+		pg, _ = kl.patch[pi.index].(map[string]interface{})
+	}
+	v, sub, err := r.scoped(m, pi.item, pg, names, l, depth)
 	if sub != nil {
 		if kl.named == nil {
 			kl.named = r.kept.named.take(0)
@@ -204,7 +219,8 @@ func (r goReader) listItem(m map[string]interface{}, pi value.Value, isNamed boo
 
 // wholeItem converts a named item m whole, and reports true, where scoping it by its patch item pi would leave nothing
 // out (either gives the same result): where pi names each of m's fields and m holds no map or list, inside which
-// scoped may leave something out. Else (false) the value is to be dropped, and m scoped.
+// scoped may leave something out. Else (false) the value is to be dropped, and m scoped. m's fields are found by pi's
+// keys (sorted, so the fields come out sorted), which name them all when as many of them are in m as m holds.
 func (r goReader) wholeItem(m map[string]interface{}, pi value.Value, depth int) (value.Value, bool, error) {
 	if len(m) > pi.Len() {
 		return value.Value{}, false, nil
@@ -213,21 +229,25 @@ func (r goReader) wholeItem(m map[string]interface{}, pi value.Value, depth int)
 		return value.Value{}, false, errTooDeep
 	}
 	fields := r.takeFields(len(m))
-	for key, x := range m {
+	for _, f := range pi.Fields() {
+		x, ok := m[f.Key]
+		if !ok {
+			continue
+		}
 		switch x.(type) {
 		case map[string]interface{}, []interface{}:
-			return value.Value{}, false, nil
-		}
-		if !hasField(pi, key) {
 			return value.Value{}, false, nil
 		}
 		v, err := r.fromGo(x, depth+1)
 		if err != nil {
 			return value.Value{}, false, err
 		}
-		fields = append(fields, value.Field{Key: key, Value: v})
+		fields = append(fields, value.Field{Key: f.Key, Value: v})
 	}
-	return sortedMap(fields), true, nil
+	if len(fields) < len(m) {
+		return value.Value{}, false, nil // (a field of m pi does not name)
+	}
+	return value.MapFromSorted(fields), true, nil
 }
 
 // keyedBy returns the merge key and item schema of list field key of an object of schema l, and whether l merges the
@@ -246,7 +266,7 @@ func keyedBy(l Lookup, key string) (string, Lookup, bool) {
 // byMergeKey returns patch list pl's items by merge key, added to out (empty), and whether each is a map without
 // "$patch" holding a merge key no other item holds.
 func byMergeKey(pl value.Value, mergeKey string, out map[value.ScalarKey]patchItem) (map[value.ScalarKey]patchItem, bool) {
-	for _, it := range pl.Items() {
+	for i, it := range pl.Items() {
 		if !it.IsMap() {
 			return nil, false
 		}
@@ -261,7 +281,7 @@ func byMergeKey(pl value.Value, mergeKey string, out map[value.ScalarKey]patchIt
 		if _, seen := out[k]; !ok || seen {
 			return nil, false
 		}
-		out[k] = patchItem{item: it}
+		out[k] = patchItem{item: it, index: i}
 	}
 	return out, true
 }

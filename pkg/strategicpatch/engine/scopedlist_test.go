@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"unsafe"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -162,3 +163,37 @@ func webEnv(obj map[string]interface{}) map[string]map[string]interface{} {
 	}
 	return out
 }
+
+var _ = Describe("ApplyMap's scalars taken from the patch", func() {
+	// container is a spec holding container web with the given image, replicas and env entry A.
+	container := func(image string, replicas interface{}, value string) map[string]interface{} {
+		return map[string]interface{}{"spec": map[string]interface{}{"replicas": replicas, "containers": []interface{}{
+			map[string]interface{}{"name": "web", "image": image, "env": []interface{}{
+				map[string]interface{}{"name": "A", "value": value}, map[string]interface{}{"name": "B", "value": "b"},
+			}},
+		}}}
+	}
+	// webOf returns container web of obj and its env entry A.
+	webOf := func(obj map[string]interface{}) (web, a map[string]interface{}) {
+		spec := obj["spec"].(map[string]interface{})
+		web = spec["containers"].([]interface{})[0].(map[string]interface{})
+		return web, web["env"].([]interface{})[0].(map[string]interface{})
+	}
+	// boxOf is the data word of interface value x: where the string it holds is boxed.
+	boxOf := func(x interface{}) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1] }
+
+	It("holds the patch's strings themselves and its numbers as the whole conversion gives them", func() {
+		original := container("a", int64(1), "1")
+		patch := container("b", 3, "2") // (3 an int: the result holds the int64 converting it gives)
+		got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
+		Expect(err).NotTo(HaveOccurred())
+		want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+		Expect(got["spec"].(map[string]interface{})["replicas"]).To(Equal(int64(3)))
+		gotWeb, gotA := webOf(got)
+		patchWeb, patchA := webOf(patch)
+		Expect(boxOf(gotWeb["image"])).To(Equal(boxOf(patchWeb["image"])), "the patch's image itself")
+		Expect(boxOf(gotA["value"])).To(Equal(boxOf(patchA["value"])), "the patch's env value itself")
+	})
+})

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -66,5 +67,16 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 			}
 			Expect(root.types.SkeletonsLen()).To(Equal(0))
 		}
+	})
+
+	It("keeps its skeleton buffer for the next call only while it has its room", func() {
+		root := containersSchema()
+		room, limit, err := engine.SkeletonRoom(decoded(live), decoded(`{"spec":{"containers":[{"name":"a","image":"b"}]}}`), root)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(room).To(Equal(limit), "the buffer made is kept")
+		long := strings.Repeat("k", 3*limit) // (a key alone takes the skeleton past the room)
+		room, _, err = engine.SkeletonRoom(decoded(live), decoded(`{"spec":{"`+long+`":"v"}}`), root)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(room).To(BeNumerically("<=", limit), "a buffer grown past the room is dropped")
 	})
 })

@@ -150,16 +150,22 @@ func listOf(elem *openapi.Type, stable bool) (*openapi.Type, bool) {
 // later call whose documents have the same skeletons builds no type. The builder reads of the documents their keys
 // and the kinds of their values (but where a field holds both objects and lists, or a look-up fails, which values pair:
 // such a type is not kept by skeleton); both documents are small here, as original holds only what p reaches, so
-// that their skeletons cost less than building the type.
-func scopedSchemaOf(l Lookup, original, p value.Value) (*openapi.Schema, *openapi.Type, error) {
+// that their skeletons cost less than building the type. The skeletons are written in *room, the buffer a goReader
+// keeps for its next calls.
+func scopedSchemaOf(l Lookup, original, p value.Value, room *[]byte) (*openapi.Schema, *openapi.Type, error) {
 	cache, ok := l.(TypeCacher)
 	if !ok {
 		return schemaOf(l, merging, original, p)
 	}
-	var room [skeletonMax + 256]byte // (on the stack: a skeleton outgrows it only by a long key past skeletonMax)
-	sig, ok := appendSkeleton(room[:0], original, 0)
+	if *room == nil {
+		*room = make([]byte, 0, skeletonRoom)
+	}
+	sig, ok := appendSkeleton((*room)[:0], original, 0)
 	if ok {
 		sig, ok = appendSkeleton(sig, p, 0)
+	}
+	if cap(sig) <= skeletonRoom {
+		*room = sig[:0] // (kept for the next call; a skeleton outgrows it only by a long key past skeletonMax)
 	}
 	if !ok {
 		return schemaOf(l, merging, original, p)
@@ -193,33 +199,61 @@ func schemaOfType(t *openapi.Type, stable bool) *openapi.Schema {
 // skeletonMax bounds the skeletons kept, in bytes: documents with larger ones have their types built each call.
 const skeletonMax = 2048
 
+// skeletonRoom is the room of the skeleton buffer a goReader keeps for the next call (keptScratch.skeleton).
+const skeletonRoom = skeletonMax + 256
+
 // appendSkeleton appends v's skeleton to sig: the keys of its maps and the kinds of its values (null, a scalar, a map,
 // a list), all the way down, each map's and list's length first, so that no two skeletons read alike. It reports
-// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax.
+// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax. A null or a scalar inside a map or
+// a list is appended without a call.
 func appendSkeleton(sig []byte, v value.Value, depth int) ([]byte, bool) {
 	if depth > maxDepth || len(sig) > skeletonMax {
 		return sig, false
 	}
 	ok := true
-	switch {
-	case v.IsMap():
-		sig = binary.AppendUvarint(append(sig, '{'), uint64(v.Len()))
-		for _, f := range v.Fields() {
-			if sig, ok = appendSkeleton(appendString(sig, f.Key), f.Value, depth+1); !ok {
+	switch k := v.Kind(); k {
+	case value.KindMap:
+		fields := v.Fields()
+		sig = appendLength(append(sig, '{'), len(fields))
+		for i := range fields {
+			sig = append(appendLength(sig, len(fields[i].Key)), fields[i].Key...)
+			if k := fields[i].Value.Kind(); k != value.KindMap && k != value.KindList {
+				sig = append(sig, leafMark(k))
+			} else if sig, ok = appendSkeleton(sig, fields[i].Value, depth+1); !ok {
 				return sig, false
 			}
 		}
-	case v.IsList():
-		sig = binary.AppendUvarint(append(sig, '['), uint64(v.Len()))
-		for _, it := range v.Items() {
-			if sig, ok = appendSkeleton(sig, it, depth+1); !ok {
+	case value.KindList:
+		items := v.Items()
+		sig = appendLength(append(sig, '['), len(items))
+		for i := range items {
+			if k := items[i].Kind(); k != value.KindMap && k != value.KindList {
+				sig = append(sig, leafMark(k))
+			} else if sig, ok = appendSkeleton(sig, items[i], depth+1); !ok {
+				return sig, false
+			}
+			if len(sig) > skeletonMax {
 				return sig, false
 			}
 		}
-	case v.IsNull():
-		sig = append(sig, 'n')
 	default:
-		sig = append(sig, 's')
+		sig = append(sig, leafMark(k))
 	}
 	return sig, len(sig) <= skeletonMax
+}
+
+// leafMark is the skeleton of a value of kind k, neither a map nor a list: 'n' for null, 's' for a scalar.
+func leafMark(k value.Kind) byte {
+	if k == value.KindNull {
+		return 'n'
+	}
+	return 's'
+}
+
+// appendLength appends n as binary.AppendUvarint does, a length below 128 as its one byte without a loop.
+func appendLength(sig []byte, n int) []byte {
+	if n < 0x80 {
+		return append(sig, byte(n))
+	}
+	return binary.AppendUvarint(sig, uint64(n))
 }

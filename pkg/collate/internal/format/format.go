@@ -188,23 +188,26 @@ func CheckDirs(n *elements.Node) error {
 	if !n.Dirs.HasSetOrder {
 		return nil
 	}
-	dir := smp.SetOrderPrefix + n.Name
 	switch merged := elements.MergedList(n.Type, &n.Meta); {
 	case n.HasLocal && !n.Local.IsList():
-		return fail(n, dir+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
+		return fail(n, setOrderDir(n)+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
 	case !n.HasLocal && (!n.HasLive || n.Live.IsNull()):
 		return nil
 	case !n.HasLocal && !n.Live.IsList():
-		return n.Errorf(elements.Live, dir+" orders a list, but live's value is "+n.Live.Kind().String())
+		return n.Errorf(elements.Live, setOrderDir(n)+" orders a list, but live's value is "+n.Live.Kind().String())
 	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
-		return fail(n, dir+" orders lists merged by key or value; the schema does not merge this list")
+		return fail(n, setOrderDir(n)+" orders lists merged by key or value; the schema does not merge this list")
 	case !merged:
-		return fail(n, dir+" orders a list, but the schema says this field is "+KindPhrase(n.Type))
+		return fail(n, setOrderDir(n)+" orders a list, but the schema says this field is "+KindPhrase(n.Type))
 	case merged && len(n.Local.Items()) == 0 && len(n.Live.Items()) == 0: // (no items where absent, null or not a list)
-		return fail(n, dir+" orders a list that has no items in live or in the patch")
+		return fail(n, setOrderDir(n)+" orders a list that has no items in live or in the patch")
 	}
 	return nil
 }
+
+// setOrderDir is the key of n's "$setElementOrder" directive, built for an error's message only (a check that passes
+// builds no string).
+func setOrderDir(n *elements.Node) string { return smp.SetOrderPrefix + n.Name }
 
 // KindPhrase names what type t holds: "an object", "a scalar", "a list".
 func KindPhrase(t *openapi.Type) string {
@@ -223,13 +226,12 @@ func KindPhrase(t *openapi.Type) string {
 // holds the items' identities (elements.Index numbers; -1: a "$patch: replace" item), order those it lists. Like
 // strategicpatch it walks both once: a replace item is skipped while order entries remain, then counts as unmatched.
 func CheckOrder(n *elements.Node, seq, order []int) error {
-	dir := smp.SetOrderPrefix + n.Name
 	switch {
 	case !slices.ContainsFunc(seq, func(id int) bool { return id >= 0 }):
 		// No data items: the walk below would skip every one.
 		return nil
 	case len(order) == 0:
-		return fail(n, dir+" is empty but the patch list has items; every item of the patch list must be in it")
+		return fail(n, setOrderDir(n)+" is empty but the patch list has items; every item of the patch list must be in it")
 	}
 	p, o, ordinal := 0, 0, 0
 	for p < len(seq) && o < len(order) {
@@ -242,9 +244,11 @@ func CheckOrder(n *elements.Node, seq, order []int) error {
 			o++
 		}
 	}
-	switch {
-	case p == len(seq):
+	if p == len(seq) {
 		return nil
+	}
+	dir := setOrderDir(n)
+	switch {
 	case seq[p] < 0:
 		return fail(n, "the patch list has a \""+smp.DirectiveKey+": "+smp.ReplaceValue+"\" item after the last item "+dir+" names")
 	case !slices.Contains(order, seq[p]):
