@@ -259,9 +259,10 @@ type Repeat struct {
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
 	// beyond.
 	Deep bool
-	// Limit holds, by ID, the maps of Element's tree without fields at the depth limit (those Deep reports), each with
-	// the error a field below it gives, at the map's path: collated with a value holding fields there, the first of
-	// them (by name) lies beyond the limit, and the collation fails there. Nil without one.
+	// Limit holds, by ID, the maps of Element's tree without fields at the depth limit (those Deep reports; one holding
+	// "$retainKeys" alone among them), each with the error a field below it gives, at the map's path: collated with a
+	// value holding fields there, the first of them (by name) lies beyond the limit, and the collation fails there,
+	// before a "$retainKeys" clears any. Nil without one.
 	Limit map[int32]*Error
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an

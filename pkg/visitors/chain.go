@@ -43,9 +43,9 @@ func chainOf(e elements.Element) (*elements.Chain, []elements.Item) {
 
 // chainFits reports whether merged list e of a repeat's tree, merged onto lv (ontoList), gives what e collated with lv
 // as live gives: e is paired with its base (elements.Chain), lv is its base's outcome, and each item paired with a
-// base's item of lv fits onto it (ontoFits, limit as given); a list the patch only orders (no value) orders items of lv
+// base's item of lv fits onto it (ontoFits); a list the patch only orders (no value) orders items of lv
 // (without any, the collation fails: which items the list holds is unknown), one it only deletes from may be empty.
-func (o Ordered) chainFits(e elements.Element, lv value.Value, limit map[int32]*elements.Error) bool {
+func (o Ordered) chainFits(e elements.Element, lv value.Value) bool {
 	chain, items := chainOf(e)
 	if chain == nil || (!e.Base().HasLocal && lv.Len() == 0 && !deletesOnly(e.Base().Dirs)) {
 		return false
@@ -55,7 +55,7 @@ func (o Ordered) chainFits(e elements.Element, lv value.Value, limit map[int32]*
 		return false
 	}
 	for i := range items {
-		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex], limit) {
+		if m, keyed := items[i].Element.(*elements.MapElement); keyed && all[i].LiveIndex >= 0 && !o.ontoFits(m, lv.Items()[all[i].LiveIndex]) {
 			return false
 		}
 	}

@@ -29,8 +29,9 @@ import (
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
-//     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path) where v holds a map with
-//     fields fails at the first of them, the first such map in the collation's order (beyondLimit): they would lie
+//     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path; one holding "$retainKeys"
+//     alone too, the collation meeting v's fields before the directive clears any) where v holds a map with fields
+//     fails at the first of them, the first such map in the collation's order (beyondLimit): they would lie
 //     beyond the limit.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
@@ -125,7 +126,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.alone(r.Element)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v, r.Limit):
+	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		probe.Repeated(false)
 		if err = o.withOnto(r.Onto).beyondLimit(r.Element, v, r.Limit); err == nil {
 			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
@@ -174,12 +175,13 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
 // (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
-// repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (limit: the repeat's
-// elements.Repeat.Limit) onto a map with fields fits but fails there (beyondLimit), unless it holds "$retainKeys".
-func (o Ordered) ontoFits(e elements.Element, v value.Value, limit map[int32]*elements.Error) bool {
+// repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
+// elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields fits, but fails there
+// (beyondLimit).
+func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
-		m.Meta.Strategy.Has(openapi.StrategyReplace) || (m.Dirs != nil && limit[m.ID] != nil && v.Len() > 0) {
+		m.Meta.Strategy.Has(openapi.StrategyReplace) {
 		return false
 	}
 	if holdsRuledField(m, v) {
@@ -209,11 +211,11 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value, limit map[int32]*el
 				}
 				continue // (the patch's map whole, as without live: onto walks it)
 			}
-			if lv.IsMap() && !o.ontoFits(c, lv, limit) {
+			if lv.IsMap() && !o.ontoFits(c, lv) {
 				return false
 			}
 		case *elements.ListElement, *elements.SetElement:
-			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv, limit) {
+			if !replacedApart(c, lv) && !replacedOntoOther(c, lv) && !o.chainFits(c, lv) {
 				return false
 			}
 		default:

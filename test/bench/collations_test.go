@@ -410,6 +410,14 @@ var _ = Describe("collations per operation", func() {
 			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper than the limit of 7 levels"),
 		Entry("inside an env item the outcome lacks: merged, once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"B","valueFrom":{"fieldRef":{}}}]}`, 7, ""),
+		Entry("holding \"$retainKeys\" alone, onto a map with fields: refused at its first field, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1","memory":"1"}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"limits":{"$retainKeys":["memory"]}}}`, 5,
+			"spec.containers[name=c].resources.limits.cpu: nesting is deeper than the limit of 5 levels"),
+		Entry("holding \"$retainKeys\" alone, inside an env item merged onto the outcome's of its name: refused at that item's field, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"$retainKeys":["apiVersion"]}}}]}`, 7,
+			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper than the limit of 7 levels"),
+		Entry("holding \"$retainKeys\" alone, onto an empty map: merged, once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"limits":{"$retainKeys":["cpu"]}}}`, 5, ""),
 	)
 
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
