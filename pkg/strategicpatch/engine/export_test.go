@@ -37,3 +37,16 @@ func SkeletonRoom(original, p map[string]interface{}, l Lookup) (room, max int, 
 	}
 	return cap(buf), skeletonRoom, nil
 }
+
+// SkeletonLen is the length of the skeleton appendSkeleton leaves of m and whether it is one that is kept.
+func SkeletonLen(m map[string]interface{}) (int, bool, error) {
+	v, err := fromMap(m)
+	if err != nil {
+		return 0, false, err
+	}
+	sig, ok := appendSkeleton(nil, v, 0)
+	return len(sig), ok, nil
+}
+
+// SkeletonMax bounds the skeletons kept, in bytes.
+const SkeletonMax = skeletonMax

@@ -79,4 +79,19 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(room).To(BeNumerically("<=", limit), "a buffer grown past the room is dropped")
 	})
+
+	It("stops a skeleton at the field that takes it past its bound, in a map of scalars as in a list", func() {
+		data := map[string]interface{}{}
+		items := make([]interface{}, 0, 10000)
+		for i := range 10000 {
+			data[fmt.Sprintf("key-%05d", i)] = "v"
+			items = append(items, map[string]interface{}{"k": "v"})
+		}
+		for _, doc := range []map[string]interface{}{{"data": data}, {"items": items}} {
+			n, kept, err := engine.SkeletonLen(doc)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(kept).To(BeFalse())
+			Expect(n).To(BeNumerically("<=", engine.SkeletonMax+16), "at most one field's bytes past the bound")
+		}
+	})
 })

@@ -204,8 +204,9 @@ const skeletonRoom = skeletonMax + 256
 
 // appendSkeleton appends v's skeleton to sig: the keys of its maps and the kinds of its values (null, a scalar, a map,
 // a list), all the way down, each map's and list's length first, so that no two skeletons read alike. It reports
-// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax. A null or a scalar inside a map or
-// a list is appended without a call.
+// false when v nests deeper than maxDepth or the skeleton grows past skeletonMax, stopping at the field or item that
+// takes it past (so it holds at most skeletonMax bytes and one field's). A null or a scalar inside a map or a list is
+// appended without a call.
 func appendSkeleton(sig []byte, v value.Value, depth int) ([]byte, bool) {
 	if depth > maxDepth || len(sig) > skeletonMax {
 		return sig, false
@@ -220,6 +221,9 @@ func appendSkeleton(sig []byte, v value.Value, depth int) ([]byte, bool) {
 			if k := fields[i].Value.Kind(); k != value.KindMap && k != value.KindList {
 				sig = append(sig, leafMark(k))
 			} else if sig, ok = appendSkeleton(sig, fields[i].Value, depth+1); !ok {
+				return sig, false
+			}
+			if len(sig) > skeletonMax {
 				return sig, false
 			}
 		}
