@@ -248,16 +248,16 @@ type Repeat struct {
 	// Fails reports an Err that applying the repeat to any outcome gives as well: the item orders by "$setElementOrder"
 	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
 	Fails bool
-	// FailsAt, with Err and no Element, names the field of the repeat's map at or below which its collation failed,
-	// where that failure is the collation's with an outcome lacking the field: the fields before it (by name) are
-	// scalars or nulls without merge rules, the map holds no directive but for fields from it on, and its fields lie
-	// within the depth limit. Applied to an outcome map that lacks the field and holds no field before it a merge rule
-	// names, the repeat fails with Err, as its collation with that outcome does. Empty otherwise.
+	// FailsAt, with Err and no Element, outside compose mode, names the field of the repeat's map at or below which
+	// its collation failed, where that failure is the collation's with an outcome lacking the field: the fields before
+	// it (by name) are scalars or nulls without merge rules, the map holds no directive but for fields from it on, and
+	// its fields lie within the depth limit. Applied to an outcome map that lacks the field and holds no field before
+	// it a merge rule names, the repeat fails with Err, as its collation with that outcome does. Empty otherwise.
 	FailsAt string
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
-	// beyond.
+	// beyond. A Repeat with Limit is Deep.
 	Deep bool
 	// Limit holds, by ID, the maps of Element's tree without fields at the depth limit (those Deep reports; one holding
 	// "$retainKeys" alone among them), each with the error a field below it gives, at the map's path: collated with a

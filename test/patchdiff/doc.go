@@ -39,4 +39,12 @@
 // "expect" line they become regression cases in testdata/cases. A compose
 // suite's failure, reduced by hand to its target, patches (first, second)
 // and strategicpatch's result, becomes one in testdata/compose.
+//
+// One suite has no oracle but ply itself: inturn_test.go judges
+// patch.Apply of patches naming merge keys again, under depth limits
+// (which strategicpatch lacks), against the patch's items applied one
+// after another, the definition of a repeat; cases whose repeats no split
+// stands for are counted "not in turn" and left out, and errors that
+// differ only because the steps meet another error first are bounded.
+// PLY_DIFF_INTURN_N sets its cases per target and limit (default 150).
 package patchdiff

@@ -268,17 +268,10 @@ func patchScalar(v value.Value, px interface{}) bool {
 // otherwise than v.)
 func standsFor(was, v value.Value, x interface{}) bool {
 	switch t := x.(type) {
-	case string:
-		s, ok := v.AsString()
-		return ok && s == t
-	case bool:
-		return v == value.Bool(t)
-	case int64:
-		return v == value.Int(t)
+	case string, bool, int64, float64:
+		return patchScalar(v, x)
 	case int:
 		return v == value.Int(int64(t))
-	case float64:
-		return v == value.Float(t)
 	}
 	return was == v && (v.IsMap() || v.IsList())
 }
