@@ -61,3 +61,14 @@ func ListClass(live, patch []value.Value) (class value.Kind, msg string, fromLiv
 	}
 	return class, "", false
 }
+
+// KeyedListClass is ListClass for a list the schema merges by merge key, where live holds a list: strategicpatch
+// reads each merged item's key, so scalar items there, live's or the patch's, cannot merge either (an empty list
+// of one side takes the other's class).
+func KeyedListClass(live, patch []value.Value) (class value.Kind, msg string, fromLive bool) {
+	class, msg, fromLive = ListClass(live, patch)
+	if msg != "" || class == ClassNone || class == value.KindMap {
+		return class, msg, fromLive
+	}
+	return 0, "a list merged by key holds objects, got " + classPlural[class], len(live) > 0
+}

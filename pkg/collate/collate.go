@@ -885,7 +885,7 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 				return err
 			}
 		default:
-			if k, ok = setKey(v, objects); !ok || v.IsNull() {
+			if k, ok = setKey(v, objects); !ok {
 				return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
 			}
 		}

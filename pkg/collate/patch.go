@@ -18,8 +18,13 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		return nil, err
 	}
 	if s.Dirs != nil {
-		if c.opts.Compose && s.Dirs.HasSetOrder && s.HasLive && !s.Live.IsList() {
-			return nil, s.Errorf(elements.Live, smp.SetOrderPrefix+s.Name+" orders a list, but the first patch's value is "+s.Live.Kind().String())
+		if s.Dirs.HasSetOrder && s.HasLive && !s.Live.IsList() {
+			// (strategicpatch reads the field "$setElementOrder" orders as a list wherever it is present.)
+			whose := "live's"
+			if c.opts.Compose {
+				whose = "the first patch's"
+			}
+			return nil, s.Errorf(elements.Live, smp.SetOrderPrefix+s.Name+" orders a list, but "+whose+" value is "+s.Live.Kind().String())
 		}
 		if err := format.CheckDirs(&s); err != nil && !c.leftEmptyOrder(&s, err) {
 			return nil, err

@@ -258,9 +258,13 @@ func CheckOrder(n *elements.Node, seq, order []int) error {
 }
 
 // ListClass is the class of merged list n's items, the patch's and live's: smp.ClassNone (none), objects or scalars;
-// an error where they cannot merge (smp.ListClass).
+// an error where they cannot merge (smp.ListClass; a list merged by key onto live's list: smp.KeyedListClass).
 func ListClass(n *elements.Node) (value.Kind, error) {
-	class, msg, fromLive := smp.ListClass(n.Live.Items(), n.Local.Items())
+	classOf := smp.ListClass
+	if len(n.Meta.MergeKey) > 0 && !elements.SetOfMaps(n.Type, &n.Meta) && n.HasLive && n.Live.IsList() {
+		classOf = smp.KeyedListClass
+	}
+	class, msg, fromLive := classOf(n.Live.Items(), n.Local.Items())
 	switch {
 	case msg == "":
 		return class, nil
