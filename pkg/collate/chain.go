@@ -523,24 +523,10 @@ func chainedValues(n *elements.Node, items []elements.Item, ch *elements.Chain) 
 // each out as one more of the first (visitors' liveLayout), merged with it or, in a set, kept once, so that only the
 // first is a member of the list's outcome that a later repeat's list pairs with.
 func joinedLater(b *elements.AtomicElement, left []bool) []bool {
-	live := b.Live.Items()
-	joined := make([]bool, len(live))
-	copy(joined, left)
-	mk := b.Meta.MergeKey
-	objects := elements.SetOfMaps(b.Type, &b.Meta)
-	keys, values := map[elements.Key]bool{}, map[value.ScalarKey]bool{}
-	for i, v := range live {
-		switch {
-		case joined[i]:
-		case len(mk) > 0 && !objects && v.IsMap():
-			if k, missing, _ := elements.KeyOf(v, mk, b.Type.Item()); missing == "" {
-				joined[i], keys[k] = keys[k], true
-			}
-		case !v.IsMap() || objects:
-			if k, isKey := elements.SetKey(v, objects); isKey {
-				joined[i], values[k] = values[k], true
-			}
-		}
+	earliest := elements.EarliestOfKeys(b, b.Live.Items(), left)
+	joined := make([]bool, len(earliest))
+	for i, at := range earliest {
+		joined[i] = at != i // (-1: left marks it)
 	}
 	return joined
 }

@@ -183,6 +183,44 @@ func SetKey(v value.Value, objects bool) (value.ScalarKey, bool) {
 	return value.ScalarKey{}, false
 }
 
+// EarliestOfKeys gives, for each item of live (the items of list b's live value, or a list equal to it less some), the
+// index of the earliest item not skipped of its key (a map of a list merged by key holding every merge key field) or
+// value (a set's scalar, or an object of a set of maps: SetKey): the item's own index where it is the first, or has no
+// key; -1 for an item skipped (skip[i]; skip may be shorter than live, or nil). The two phases lay a list chained to b
+// out by it: Phase 1 pairs a key or value with its earliest item, Phase 2 merges a later one into it (a set keeps the
+// value once), so both read the same earliest item here.
+func EarliestOfKeys(b *AtomicElement, live []value.Value, skip []bool) []int {
+	earliest := make([]int, len(live))
+	mk := b.Meta.MergeKey
+	objects := SetOfMaps(b.Type, &b.Meta)
+	keys, values := map[Key]int{}, map[value.ScalarKey]int{}
+	for i, v := range live {
+		earliest[i] = i
+		switch {
+		case i < len(skip) && skip[i]:
+			earliest[i] = -1
+		case len(mk) > 0 && !objects && v.IsMap():
+			if k, missing, _ := KeyOf(v, mk, b.Type.Item()); missing == "" {
+				earliest[i] = firstOf(keys, k, i)
+			}
+		case !v.IsMap() || objects:
+			if k, isKey := SetKey(v, objects); isKey {
+				earliest[i] = firstOf(values, k, i)
+			}
+		}
+	}
+	return earliest
+}
+
+// firstOf is the index seen records for k, recording i where it records none.
+func firstOf[K comparable](seen map[K]int, k K, i int) int {
+	if at, ok := seen[k]; ok {
+		return at
+	}
+	seen[k] = i
+	return i
+}
+
 // MergedList reports whether a list of type t with metadata meta merges.
 func MergedList(t *openapi.Type, meta *openapi.Meta) bool {
 	return t.Kind == openapi.KindList && meta.Strategy.Has(openapi.StrategyMerge)

@@ -300,24 +300,25 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 	if b.HasLocal || d == nil || !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !lv.IsList() {
 		return nil, nil, false
 	}
+	deleted := make([]bool, len(live))
+	for j, v := range live {
+		deleted[j] = slices.ContainsFunc(d.DeleteFromList.Items(), func(del value.Value) bool { return value.Equal(v, del) })
+	}
+	earliest := elements.EarliestOfKeys(b, live, deleted) // (a later item of a value: one more of the first kept, as keyedOwners lays it)
 	first = make([]int, len(live))
 	owner = make([]int, 0, lv.Len())
-	values := map[value.ScalarKey]int{} // (a later item of a value: one more of the first kept, as keyedOwners lays it)
 	for j, v := range live {
 		first[j] = -1
-		if slices.ContainsFunc(d.DeleteFromList.Items(), func(del value.Value) bool { return value.Equal(v, del) }) {
+		if deleted[j] {
 			continue
 		}
 		if len(owner) == lv.Len() || !value.Equal(lv.Items()[len(owner)], v) {
 			return nil, nil, false
 		}
-		k, _ := v.Key()
-		if at, dup := values[k]; dup {
-			owner = append(owner, at)
-			continue
+		if earliest[j] == j {
+			first[j] = len(owner)
 		}
-		values[k], first[j] = j, len(owner)
-		owner = append(owner, j)
+		owner = append(owner, earliest[j])
 	}
 	return owner, first, len(owner) == lv.Len()
 }
@@ -327,31 +328,11 @@ func liveLayout(b *elements.AtomicElement, lv value.Value) (owner, first []int, 
 // more of the first item of it (collate's chainKeyed and chainSet pair the key or value with that one): the API
 // server's merge keeps it with that item, or, in a set, keeps the value once (chained leaves it out).
 func keyedOwners(b *elements.AtomicElement, live []value.Value) (owner, first []int, ok bool) {
-	owner, first = make([]int, len(live)), make([]int, len(live))
-	mk := b.Meta.MergeKey
-	objects := elements.SetOfMaps(b.Type, &b.Meta)
-	keyed := len(mk) > 0 && !objects
-	keys, values := map[elements.Key]int{}, map[value.ScalarKey]int{}
-	for p, v := range live {
-		owner[p], first[p] = p, p
-		j, dup := -1, false
-		switch {
-		case keyed && v.IsMap():
-			k, missing, _ := elements.KeyOf(v, mk, b.Type.Item())
-			if missing == "" {
-				if j, dup = keys[k]; !dup {
-					keys[k] = p
-				}
-			}
-		case !v.IsMap() || objects:
-			if k, isKey := elements.SetKey(v, objects); isKey {
-				if j, dup = values[k]; !dup {
-					values[k] = p
-				}
-			}
-		}
-		if dup {
-			owner[p], first[p] = j, -1
+	owner, first = elements.EarliestOfKeys(b, live, nil), make([]int, len(live))
+	for p, at := range owner {
+		first[p] = p
+		if at != p {
+			first[p] = -1
 		}
 	}
 	return owner, first, true
