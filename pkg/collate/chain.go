@@ -742,3 +742,21 @@ func (c *collator) failsAt(r *elements.Repeat, v value.Value, t *openapi.Type) s
 	}
 	return at
 }
+
+// plainRoom returns, for repeat r with FailsAt, of patch item v of type t, the levels v's fields may nest within the
+// depth limit (elements.Repeat.PlainRoom) where r's error is the depth limit's and v's fields up to FailsAt (by name)
+// are plain trees (elements.PlainTree): then only depth fails there, and the error's node is the first in name order
+// beyond the limit. Else 0.
+func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type) int {
+	e, ok := r.Err.(*elements.Error)
+	if !ok || c.opts.MaxDepth == 0 || e.Msg != depthMsg(c.opts.MaxDepth) {
+		return 0
+	}
+	for _, f := range v.Fields() {
+		if _, meta := t.Child(f.Key); f.Key <= r.FailsAt && !strings.HasPrefix(f.Key, "$") &&
+			(meta.Rule != nil || !elements.PlainTree(f.Value, t, f.Key, -1)) {
+			return 0
+		}
+	}
+	return c.opts.MaxDepth - r.Depth
+}

@@ -795,6 +795,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item())
+			if r.FailsAt != "" {
+				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
+			}
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
 			room := c.opts.MaxDepth - r.Depth

@@ -254,6 +254,13 @@ type Repeat struct {
 	// within the depth limit. Applied to an outcome map that lacks the field and holds no field before it a merge rule
 	// names, the repeat fails with Err, as its collation with that outcome does. Empty otherwise.
 	FailsAt string
+	// PlainRoom, with FailsAt, where the collation failed by the depth limit and the map's fields up to FailsAt (by
+	// name) are plain trees (scalars, nulls, maps of such, no "$" key, no merge rule), is how many levels those fields
+	// may nest within the limit (a scalar field: 1). Applied to an outcome map whose fields up to FailsAt are plain
+	// trees within PlainRoom without merge rules, the repeat fails with Err whether the outcome holds the field or not:
+	// such a collation walks the patch's nodes in the order Phase 1 did, and meets no error in the outcome's first.
+	// 0 otherwise.
+	PlainRoom int
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
