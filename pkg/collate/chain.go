@@ -703,8 +703,9 @@ func nestsNear(v value.Value, room int) bool {
 // at or below where a collation with an outcome lacking that field fails there too (elements.Repeat.FailsAt): outside
 // compose mode, the error's path starting at a field, v's fields before it (by name) scalars or nulls whose metadata
 // names no merge rule, v's "$" keys directives for fields from it on, and v's fields within the depth limit (an
-// outcome's fields before it are then leaves that cannot fail). Else "".
-func (c *collator) failsAt(r *elements.Repeat, v value.Value, t *openapi.Type) string {
+// outcome's fields before it are then leaves that cannot fail). With plainMaps, fields before it may be maps that are
+// plain trees (elements.PlainTree) too: the class of elements.Repeat.MapsBefore. Else "".
+func (c *collator) failsAt(r *elements.Repeat, v value.Value, t *openapi.Type, plainMaps bool) string {
 	e, ok := r.Err.(*elements.Error)
 	if c.opts.Compose || r.Fails || !ok || len(e.Path) == 0 || e.Path[0].Kind != fieldpath.FieldElement || !v.IsMap() ||
 		(c.opts.MaxDepth > 0 && r.Depth+1 > c.opts.MaxDepth) {
@@ -722,9 +723,28 @@ func (c *collator) failsAt(r *elements.Repeat, v value.Value, t *openapi.Type) s
 		case directive || f.Key >= at:
 			continue
 		}
-		if _, meta := t.Child(f.Key); meta.Rule != nil || f.Value.IsMap() || f.Value.IsList() {
+		if _, meta := t.Child(f.Key); meta.Rule != nil || f.Value.IsList() ||
+			(f.Value.IsMap() && !(plainMaps && elements.PlainTree(f.Value, t, f.Key, -1))) {
 			return ""
 		}
 	}
 	return at
+}
+
+// plainRoom returns, for repeat r with FailsAt, of patch item v of type t, the levels v's fields may nest within the
+// depth limit (elements.Repeat.PlainRoom) where r's error is the depth limit's and v's fields up to FailsAt (by name)
+// are plain trees (elements.PlainTree): then only depth fails there, and the error's node is the first in name order
+// beyond the limit. Else 0.
+func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type) int {
+	e, ok := r.Err.(*elements.Error)
+	if !ok || c.opts.MaxDepth == 0 || e.Msg != depthMsg(c.opts.MaxDepth) {
+		return 0
+	}
+	for _, f := range v.Fields() {
+		if _, meta := t.Child(f.Key); f.Key <= r.FailsAt && !strings.HasPrefix(f.Key, "$") &&
+			(meta.Rule != nil || !elements.PlainTree(f.Value, t, f.Key, -1)) {
+			return 0
+		}
+	}
+	return c.opts.MaxDepth - r.Depth
 }

@@ -794,7 +794,15 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
-			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item())
+			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
+			if r.FailsAt != "" {
+				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
+			} else if at := c.failsAt(r, local[r.Pos], e.Type.Item(), true); at != "" {
+				r.FailsAt, r.MapsBefore = at, true // (only with PlainRoom: an outcome plain within the limit)
+				if r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item()); r.PlainRoom == 0 {
+					r.FailsAt, r.MapsBefore = "", false
+				}
+			}
 		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
 			room := c.opts.MaxDepth - r.Depth

@@ -250,10 +250,21 @@ type Repeat struct {
 	Fails bool
 	// FailsAt, with Err and no Element, outside compose mode, names the field of the repeat's map at or below which
 	// its collation failed, where that failure is the collation's with an outcome lacking the field: the fields before
-	// it (by name) are scalars or nulls without merge rules, the map holds no directive but for fields from it on, and
-	// its fields lie within the depth limit. Applied to an outcome map that lacks the field and holds no field before
-	// it a merge rule names, the repeat fails with Err, as its collation with that outcome does. Empty otherwise.
+	// it (by name) are scalars or nulls without merge rules (with MapsBefore, plain trees: see PlainRoom), the map
+	// holds no directive but for fields from it on, and its fields lie within the depth limit. Applied to an outcome
+	// map that lacks the field and holds no field before it a merge rule names, the repeat fails with Err, as its
+	// collation with that outcome does (not so with MapsBefore). Empty otherwise.
 	FailsAt string
+	// PlainRoom, with FailsAt, where the collation failed by the depth limit and the map's fields up to FailsAt (by
+	// name) are plain trees (scalars, nulls, maps of such, no "$" key, no merge rule), is how many levels those fields
+	// may nest within the limit (a scalar field: 1). Applied to an outcome map whose fields up to FailsAt are plain
+	// trees within PlainRoom without merge rules, the repeat fails with Err whether the outcome holds the field or not:
+	// such a collation walks the patch's nodes in the order Phase 1 did, and meets no error in the outcome's first.
+	// 0 otherwise.
+	PlainRoom int
+	// MapsBefore reports a FailsAt whose fields before it (by name) hold maps too, plain trees: the repeat fails with
+	// Err only onto an outcome PlainRoom admits (its maps there walked with the repeat's within the limit).
+	MapsBefore bool
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie

@@ -22,7 +22,10 @@ import (
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One whose
 //     collation failed at or below a field the fields before which are scalars or nulls (Repeat.FailsAt: Phase 1
 //     records the field with Err) fails so onto an outcome map that lacks that field and holds no field before it that
-//     a merge rule names (failsOnto): a collation with that outcome meets that field first, without live. One holding
+//     a merge rule names (failsOnto): a collation with that outcome meets that field first, without live. One whose
+//     collation failed by the depth limit, its fields up to that field plain trees (Repeat.PlainRoom; maps before it
+//     too: Repeat.MapsBefore), fails so onto an outcome map whose fields up to it are plain trees within the limit,
+//     holding the field or not (plainOnto): such a collation fails by depth alone, at Phase 1's node first. One holding
 //     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
 //     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
@@ -143,7 +146,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
-	case !o.Compose && r.FailsAt != "" && failsOnto(r.FailsAt, it.Type, v):
+	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
 	case o.Reapply == nil:
@@ -774,6 +777,22 @@ func failsOnto(at string, t *openapi.Type, v value.Value) bool {
 	}
 	for _, f := range v.Fields() {
 		if _, meta := t.Child(f.Key); f.Key < at && meta.Rule != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// plainOnto reports whether a repeat whose collation failed by the depth limit at or below field FailsAt, its fields up
+// to it plain trees (elements.Repeat.PlainRoom), fails so applied to v: v is a map whose fields up to FailsAt (by name)
+// are plain trees within PlainRoom levels (elements.PlainTree), so that a collation with v as live walks the repeat's
+// nodes in the order Phase 1 did, v's within the limit, and meets the same node beyond it first.
+func plainOnto(r elements.Repeat, t *openapi.Type, v value.Value) bool {
+	if r.PlainRoom == 0 || !v.IsMap() {
+		return false
+	}
+	for _, f := range v.Fields() {
+		if f.Key <= r.FailsAt && !elements.PlainTree(f.Value, t, f.Key, r.PlainRoom) {
 			return false
 		}
 	}

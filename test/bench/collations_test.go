@@ -481,6 +481,35 @@ var _ = Describe("collations per operation", func() {
 			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 2),
 	)
 
+	// A repeat whose own collation fails by the depth limit, its fields up to the failing one plain trees (scalars,
+	// nulls, maps of such: elements.Repeat.PlainRoom), onto an outcome whose fields up to it are plain trees within the
+	// limit, holding the field or not: the collation with the outcome meets the same node beyond the limit first,
+	// decided from the patch's tree. Judged against the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply under a depth limit of a repeat failing by it, as its items applied in turn",
+		func(list, live, first, repeat string, count int) {
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: 5}
+			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			_, wantErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
+			Expect(wantErr).To(HaveOccurred())
+			Expect(err).To(MatchError(wantErr.Error()))
+		},
+		Entry("a probe's field beyond the limit, the outcome holding the probe with maps within it: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","readinessProbe":{"exec":{},"httpGet":{}}}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"},"successThreshold":4}}`, 1),
+		Entry("the same, the outcome's probe holding a list: the front-end's, twice", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","readinessProbe":{"exec":{"command":["x"]}}}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 2),
+		Entry("a volume's field beyond the limit after a map, the outcome holding maps of scalars before it: once", "volumes",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","emptyDir":{"medium":"Memory"}}]}}`,
+			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 1),
+		Entry("the same, the outcome holding a list before it: the front-end's, twice", "volumes",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","emptyDir":{"medium":"Memory"},"configMap":{"items":[{"key":"k","path":"p"}]}}]}}`,
+			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 2),
+	)
+
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
 	// each repeat merges in turn into its key's item; a repeat of plain fields (scalars, lists of them, maps of such
 	// fields, "$retainKeys") is merged onto that item's outcome from the patches' one tree.
