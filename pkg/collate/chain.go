@@ -479,9 +479,11 @@ func deletedValues(live, del value.Value) []bool {
 }
 
 // extrasKeyed reports whether keyed list e's LiveExtra, live's later items of a key, if any, each name a member (Of),
-// and e keeps no repeats of its own apart: in its outcome, such an item is one more of its member's key.
+// and e keeps no repeats of its own apart: in its outcome, such an item is one more of its member's key. Those Deleted
+// (a "$patch: replace" list drops live's items) are not in its outcome, so do not count.
 func extrasKeyed(e *elements.ListElement) bool {
-	return len(e.LiveExtra) == 0 || (!slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return it.Of < 0 }) &&
+	kept := slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return !it.Deleted })
+	return !kept || (!slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return it.Of < 0 }) &&
 		(len(e.Repeats) == 0 || !order.RepeatsApart(e)))
 }
 
@@ -540,7 +542,7 @@ func memberLayers(b elements.Element, j int) (layers []layer, ok bool) {
 	case l == nil:
 		return nil, false
 	case j < len(l.Items) && (slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) ||
-		slices.ContainsFunc(l.LiveExtra, func(it elements.Item) bool { return it.Of == j })):
+		slices.ContainsFunc(l.LiveExtra, func(it elements.Item) bool { return it.Of == j && !it.Deleted })):
 		return nil, false
 	case l.Chain == nil:
 		return []layer{{e: l.Items[j].Element}}, true

@@ -303,6 +303,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("a \"$patch: replace\" list naming a key twice ordered by \"$setElementOrder\" onto a list the outcome holds (Phase 2: replacedApart): once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"0"},{"name":"K","value":"k"}]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/env":[{"name":"B"},{"name":"A"},{"name":"B"}],"env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"},{"name":"B","value":"2"}]}]}}`, 1),
+		Entry("a repeat merging onto its key's first item's \"$patch: replace\" env naming a key twice, over live's env naming keys twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"},{"name":"K","value":"k"},{"name":"B","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"x"},{"name":"B"},{"name":"A","value":"y"}]},{"name":"c","env":[{"name":"K","value":"z"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"q"}}}]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" its key's first item's \"$patch: replace\" env naming a key twice, over live's env naming keys twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"},{"name":"K","value":"k"},{"name":"B","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"x"},{"name":"B"},{"name":"A","value":"y"}]},{"name":"c","$setElementOrder/env":[{"name":"B"},{"name":"K"},{"name":"A"}],"env":[{"name":"K","value":"z"}]}]}}`, 1),
+		Entry("a repeat deleting from its key's first item's \"$patch: replace\" env naming a key twice, over live's env naming keys twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"},{"name":"K","value":"k"},{"name":"B","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"x"},{"name":"B"},{"name":"A","value":"y"}]},{"name":"c","env":[{"$patch":"delete","name":"A"},{"name":"B","value":"n"}]}]}}`, 1),
+		Entry("a key named three times over its first item's \"$patch: replace\" env naming a key twice, over live's env naming keys twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"},{"name":"K","value":"k"},{"name":"B","value":"3"}]}]}}`,
+			`{"spec":{"containers":[{"name":"c","env":[{"$patch":"replace"},{"name":"A","value":"x"},{"name":"B"},{"name":"A","value":"y"}]},{"name":"c","env":[{"name":"B","value":"n"}]},{"name":"c","env":[{"name":"A","value":"m"},{"name":"B","value":null}]}]}}`, 1),
 		// A "$patch: replace" list naming a key twice where the outcome holds another kind there: the patch's items as
 		// they stand, walked from the repeat's tree. No class of this table is left to the front-end (docs/extending.md,
 		// "One collation per operation", lists those that are: two collations each).
