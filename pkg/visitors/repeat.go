@@ -37,7 +37,8 @@ import (
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
-//     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
+//     from (chain.go: the member's, a "$patch: replace" list naming a key twice (over live's list naming a key twice
+//     or not: the replace drops live's items) and live's list of scalars the member
 //     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item
 //     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
 //     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
