@@ -43,7 +43,8 @@ import (
 //     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
 //     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
 //     from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
-//     them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
+//     them, or that an earlier repeat of the key takes whole (its "$patch: replace" map onto v's map: Repeat.Onto), as
+//     that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
 //     alone, below a map v lacked too, a later item of a key one more of the item merged into the first (live's later
 //     items of a key or value too, where the earlier repeat's list was merged onto live's list: collate's joinedLater),
 //     a set the repeat names a value of twice (Ranked without live: its later items of a value Joined, left out as a
@@ -91,7 +92,8 @@ import (
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
-//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, a repeat whose own
+//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
+//     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
 //     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
