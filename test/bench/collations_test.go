@@ -333,6 +333,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("a key named four times, its last item's set merged onto the map the third replaced (\"$patch: replace\") after the second: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["z"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"z","uid":"z"}]},"spec":{}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"$patch":"replace","metadata":{"finalizers":["a","b"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"$patch":"replace","metadata":{"finalizers":["q"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["d","q"]}}}}]}}`, 1),
+		Entry("a repeat deleting by \"$deleteFromPrimitiveList\" alone from a list merged by no strategy its key's first item leaves to live: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":["a","b","a"],"command":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$deleteFromPrimitiveList/args":["a","x"]}]}}`, 1),
+		Entry("a repeat deleting by \"$deleteFromPrimitiveList\" alone from a list merged by no strategy its key's first item sets: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":["a","b","a"],"command":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"c","args":["x","y","x"]},{"name":"c","$deleteFromPrimitiveList/args":["x"],"$deleteFromPrimitiveList/command":[]}]}}`, 1),
 		// A "$patch: replace" list naming a key twice where the outcome holds another kind there: the patch's items as
 		// they stand, walked from the repeat's tree. No class of this table is left to the front-end (docs/extending.md,
 		// "One collation per operation", lists those that are: two collations each).
