@@ -17,9 +17,11 @@ import (
 // A layer is a tree the outcome a repeat is applied to is built from: its member's, or an earlier repeat's of its key
 // (repeat), merged in turn onto the ones before it. A list of a repeat's layer is a base whose outcome Phase 2 lays out
 // only where it merged that repeat from its tree (elements.Chain.Laid): that repeat may have been applied otherwise.
+// onto is that repeat's elements.Repeat.Onto: the nodes its directive maps are where the outcome holds a map there.
 type layer struct {
 	e      elements.Element
 	repeat bool
+	onto   map[int32]elements.Element
 }
 
 // chain pairs the merged lists of repeat tree r with their places in base, the tree of the member r is applied to
@@ -54,13 +56,14 @@ func chainOnto(r elements.Element, layers []layer) {
 // "$retainKeys" leaving name out). A layer that is no such map ends the search: the outcome there is its. A layer whose
 // outcome is a map value whole (wholeMap: live's map the member leaves as it is, or the patch's map taken whole, a
 // "$patch: replace" map among them) gives the field's value in it as a node of live's value, the outcome there
-// (heldIn), and ends the search too.
+// (heldIn: of no repeat's, as a list there is laid out from that value, visitors' liveLayout, however the layer was
+// applied), and ends the search too. A repeat's directive map is the node it is onto a map (layer.onto: ontoField).
 func fieldLayers(layers []layer, name string) []layer {
 	var sub []layer
 	for i := len(layers) - 1; i >= 0; i-- {
 		if whole, ok := wholeMap(layers[i].e); ok {
 			if held := heldIn(layers[i].e, whole, name); held != nil {
-				sub = append(sub, layer{e: held, repeat: layers[i].repeat})
+				sub = append(sub, layer{e: held}) // (a value, laid out from itself whoever applied its layer)
 			}
 			break
 		}
@@ -69,8 +72,9 @@ func fieldLayers(layers []layer, name string) []layer {
 			break
 		}
 		if j, found := slices.BinarySearchFunc(m.Fields, name, byName); found {
-			sub = append(sub, layer{e: m.Fields[j].Element, repeat: layers[i].repeat})
-			if _, isMap := m.Fields[j].Element.(*elements.MapElement); !isMap {
+			f := ontoField(layers[i], m.Fields[j].Element)
+			sub = append(sub, f)
+			if _, isMap := f.e.(*elements.MapElement); !isMap {
 				break
 			}
 		} else if m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, name) {
@@ -79,6 +83,16 @@ func fieldLayers(layers []layer, name string) []layer {
 	}
 	slices.Reverse(sub)
 	return sub
+}
+
+// ontoField returns the layer field node e of layer l is: for a repeat's "$patch: replace" map, the node Phase 1 built
+// for it onto a map (elements.Repeat.Onto: the patch's data whole, a wholeMap, whose lists are laid out from that
+// value as live's where the outcome holds them so: visitors' liveLayout), else e.
+func ontoField(l layer, e elements.Element) layer {
+	if onto, ok := l.onto[e.Base().ID]; ok && l.repeat {
+		e = onto
+	}
+	return layer{e: e, repeat: l.repeat, onto: l.onto}
 }
 
 // wholeMap returns the map value that is the outcome of atomic node e of a layer, where Phase 2 walks it so (Decide):
@@ -479,9 +493,11 @@ func deletedValues(live, del value.Value) []bool {
 }
 
 // extrasKeyed reports whether keyed list e's LiveExtra, live's later items of a key, if any, each name a member (Of),
-// and e keeps no repeats of its own apart: in its outcome, such an item is one more of its member's key.
+// and e keeps no repeats of its own apart: in its outcome, such an item is one more of its member's key. Those Deleted
+// (a "$patch: replace" list drops live's items) are not in its outcome, so do not count.
 func extrasKeyed(e *elements.ListElement) bool {
-	return len(e.LiveExtra) == 0 || (!slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return it.Of < 0 }) &&
+	kept := slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return !it.Deleted })
+	return !kept || (!slices.ContainsFunc(e.LiveExtra, func(it elements.Item) bool { return it.Of < 0 }) &&
 		(len(e.Repeats) == 0 || !order.RepeatsApart(e)))
 }
 
@@ -540,7 +556,7 @@ func memberLayers(b elements.Element, j int) (layers []layer, ok bool) {
 	case l == nil:
 		return nil, false
 	case j < len(l.Items) && (slices.ContainsFunc(l.Repeats, func(rp elements.Repeat) bool { return rp.ID == j }) ||
-		slices.ContainsFunc(l.LiveExtra, func(it elements.Item) bool { return it.Of == j })):
+		slices.ContainsFunc(l.LiveExtra, func(it elements.Item) bool { return it.Of == j && !it.Deleted })):
 		return nil, false
 	case l.Chain == nil:
 		return []layer{{e: l.Items[j].Element}}, true

@@ -820,7 +820,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		c.orderedLeftOut(r.Element, under)
 		chainOnto(r.Element, under)
-		layers[r.ID] = append(slices.Clip(under), layer{e: r.Element, repeat: true})
+		layers[r.ID] = append(slices.Clip(under), layer{e: r.Element, repeat: true, onto: r.Onto})
 	}
 }
 

@@ -40,18 +40,21 @@ import (
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
-//     from (chain.go: the member's, a "$patch: replace" list naming a key twice and live's list of scalars the member
+//     from (chain.go: the member's, a "$patch: replace" list naming a key twice (over live's list naming a key twice
+//     or not: the replace drops live's items) and live's list of scalars the member
 //     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item
 //     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
 //     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
 //     from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
-//     them, as that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
+//     them, or that an earlier repeat of the key takes whole (its "$patch: replace" map onto v's map: Repeat.Onto), as
+//     that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
 //     alone, below a map v lacked too, a later item of a key one more of the item merged into the first (live's later
 //     items of a key or value too, where the earlier repeat's list was merged onto live's list: collate's joinedLater),
 //     a set the repeat names a value of twice (Ranked without live: its later items of a value Joined, left out as a
 //     collation with v joins them to the first); a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
-//     "$deleteFromPrimitiveList" alone where v holds it empty, kept so (deletesFromEmpty), a list the repeat sets to
+//     "$deleteFromPrimitiveList" alone where v holds it empty, kept so, or, merged by no strategy, holds scalars, less
+//     the values deleted (deletesFromHeld), a list the repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace of plain data where v holds a map, the repeat's map whole (replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -93,7 +96,8 @@ import (
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
-//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record, merge rules, a repeat whose own
+//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
+//     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
 //     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
@@ -176,7 +180,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a list left out and deleted from so where v's is empty (deletesFromEmpty), a map, fitting onto
+// (nulledDeleting), a list left out and deleted from so where v's is empty or, merged by no strategy, of scalars
+// (deletesFromHeld), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
 // elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields fits, but fails there
@@ -201,7 +206,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
 				continue // (merged as the map it is onto a map: Repeat.Onto)
 			}
-			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromEmpty(c, lv)) {
+			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv)) {
 				continue
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
@@ -587,8 +592,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out = o.composeList(n, lv)
 		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
 			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
-		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromEmpty(a, lv) {
-			out = elements.Keep(lv) // (nothing to delete from: the empty list stays)
+		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromHeld(a, lv) {
+			out = heldLessDeleted(a, lv) // (an empty list stays)
 		} else if directed, ok := o.directed[f.Element.Base().ID]; ok && inLive && lv.IsMap() {
 			out, err = o.Walker.Walk(directed)
 		} else if chain, _ := chainOf(f.Element); chain != nil && inLive && lv.IsList() {
@@ -689,13 +694,6 @@ func nulledDeleting(c *elements.AtomicElement, lv value.Value) bool {
 	deleted, _ := itemClass(d.DeleteFromList.Items())
 	return liveOne && (live != value.KindMap || elements.SetOfMaps(c.Type, &c.Meta)) &&
 		(lv.Len() == 0 || d.DeleteFromList.Len() == 0 || live == deleted)
-}
-
-// deletesFromEmpty reports whether atomic node c of a repeat's tree is a merged list the repeat leaves out and deletes
-// from by "$deleteFromPrimitiveList" alone where lv, the member's outcome there, is a list without items: a collation
-// with lv as live keeps it, empty, as the API server's merge does.
-func deletesFromEmpty(c *elements.AtomicElement, lv value.Value) bool {
-	return !c.HasLocal && deletesOnly(c.Dirs) && !c.Ruled && elements.MergedList(c.Type, &c.Meta) && lv.IsList() && lv.Len() == 0
 }
 
 // itemClass returns the kind of items, numbers all value.KindInt, and whether they are all of it (none: true).
