@@ -668,6 +668,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("its set onto the outcome's of mixed classes: once",
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a",1]}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c"]}}}}]}}`),
+		Entry("its keyed list holding a scalar item, onto the outcome's empty list: once",
+			`{"spec":{"containers":[{"name":"a","env":[]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[0]}]}}`),
+		Entry("its keyed list holding a scalar item, onto the outcome's list of objects: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":["x"]}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
