@@ -674,6 +674,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("its keyed list holding a scalar item, onto the outcome's list of objects: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":["x"]}]}}`),
+		Entry("its keyed list of objects, onto the outcome's list holding scalar items: once",
+			`{"spec":{"containers":[{"name":"a","env":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":"1"}]}]}}`),
+		Entry("its keyed list of objects, onto the outcome's list holding a null item: once",
+			`{"spec":{"containers":[{"name":"a","env":[null]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":"1"}]}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
