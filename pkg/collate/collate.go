@@ -936,6 +936,9 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 	}
 	for id, first := range canon {
 		m.items[id].OrderIndex = m.items[first].OrderIndex
+		if n.Dirs != nil && n.Dirs.HasSetOrder && belowNew(n) {
+			m.items[id].OrderIndex = int32(m.items[id].LocalIndex)
+		}
 	}
 	if d := n.Dirs; d != nil && d.HasDeleteFromList {
 		deleteFromSet(&m, d.DeleteFromList.Items(), objects)
@@ -949,6 +952,17 @@ func (c *collator) setNode(s *elements.Node) (elements.Element, error) {
 		c.patch(e)
 	}
 	return e, nil
+}
+
+// belowNew reports whether node n lies in a map live lacks (or holds null): the server copies such a map from the patch
+// as it stands, a set there in the patch's order, each repeat of a value where the patch has it, not where the
+// value's first is (as "$setElementOrder" places a list's items elsewhere).
+func belowNew(n *elements.Node) bool {
+	if n.Parent == nil {
+		return false
+	}
+	p := n.Parent.Base()
+	return !p.HasLive || !p.Live.IsMap()
 }
 
 // rankableSet reports whether set n keeps repeated values apart (gate UniqueMergeKeys off): in a merge, and in a patch

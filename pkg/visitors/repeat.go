@@ -354,15 +354,20 @@ func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep 
 }
 
 // classFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
-// patch holds it: asPatched), a merged set of scalars without directives, where lv, v's field there, is a list whose
-// items and the patch's cannot merge (smp.ListClass: items of mixed classes in lv, classes the lists differ in, null
-// items or lists in lv; the patch's own Phase 1 refused). Nil elsewhere, and with deep (the depth limit may fail first).
+// patch holds it: asPatched), a merged set of scalars or a list merged by key, without directives, where lv, v's field
+// there, is a list whose items and the patch's cannot merge (smp.ListClass: items of mixed classes in lv, classes the
+// lists differ in, null items or lists in lv; the patch's own Phase 1 refused; a list merged by key: smp.KeyedListClass,
+// scalar items on either side too). Nil elsewhere, and with deep (the depth limit may fail first).
 func classFailure(n *elements.Node, lv value.Value, deep bool) error {
 	if n == nil || deep || n.Dirs != nil || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
-		!elements.MergedList(n.Type, &n.Meta) || len(n.Meta.MergeKey) > 0 || elements.SetOfMaps(n.Type, &n.Meta) {
+		!elements.MergedList(n.Type, &n.Meta) || elements.SetOfMaps(n.Type, &n.Meta) {
 		return nil
 	}
-	_, msg, fromLive := smp.ListClass(lv.Items(), n.Local.Items())
+	classOf := smp.ListClass
+	if len(n.Meta.MergeKey) > 0 {
+		classOf = smp.KeyedListClass
+	}
+	_, msg, fromLive := classOf(lv.Items(), n.Local.Items())
 	switch {
 	case msg == "":
 		return nil

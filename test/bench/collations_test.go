@@ -733,6 +733,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("its set onto the outcome's of mixed classes: once",
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a",1]}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c"]}}}}]}}`),
+		Entry("its keyed list holding a scalar item, onto the outcome's empty list: once",
+			`{"spec":{"containers":[{"name":"a","env":[]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[0]}]}}`),
+		Entry("its keyed list holding a scalar item, onto the outcome's list of objects: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":["x"]}]}}`),
+		Entry("its keyed list of objects, onto the outcome's list holding scalar items: once",
+			`{"spec":{"containers":[{"name":"a","env":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":"1"}]}]}}`),
+		Entry("its keyed list of objects, onto the outcome's list holding a null item: once",
+			`{"spec":{"containers":[{"name":"a","env":[null]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":"1"}]}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
