@@ -42,7 +42,7 @@ var _ = Describe("patches naming a merge key three times, every feature gate off
 // kubectl targets whose patch agrees without repeats, some set lists of the
 // patch given one of their values again (repeatSetValue).
 var _ = Describe("patches naming a set's value twice, every feature gate off, against strategicpatch", func() {
-	repeatedRun{tag: "set-repeats", label: "repeated set values", none: "no set", repeated: repeatSetValue, least: 20}.specs()
+	repeatedRun{tag: "set-repeats", label: "repeated set values", none: "no set", repeated: repeatSetValue, least: 25}.specs()
 })
 
 // repeatedRun is a suite of the ApplyDirectives cases of each kubectl target, their patches given repeats by
