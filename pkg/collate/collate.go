@@ -278,8 +278,10 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	local := vals.Local
 	clash := vals.HasLive && !vals.Live.IsNull() && vals.Live.Kind() != local.Kind() // live holds another kind
 	// An item all sources agree on is atomic (items only: comparing at every level would rescan subtrees per level).
+	// (With gate UniqueMergeKeys off, not one holding a set that repeats a value: kubectl's patch orders that set
+	// whatever the sources hold, and the server regroups its repeats: repeatsSetValue.)
 	same := item && vals.HasLive && value.Equal(local, vals.Live) &&
-		(!vals.HasRecorded || value.Equal(vals.Recorded, local))
+		(!vals.HasRecorded || value.Equal(vals.Recorded, local)) && !c.ranksSetIn(local, t, *meta)
 	switch err := kindFits(&s, elements.Local); {
 	case err != nil && !c.opts.Lenient && !c.opts.OtherKindsAtomic:
 		return nil, err
@@ -367,6 +369,49 @@ func repeatsKey(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	for _, it := range v.Items() {
 		if k, missing, _ := elements.KeyOf(it, meta.MergeKey, t.Item()); it.IsMap() && missing == "" {
 			if _, fresh := x.ID(&k); !fresh || repeatsKey(it, t.Item(), openapi.Meta{}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ranksSetIn reports whether merge value v, of type t with metadata meta, holds a set repeating a value that a merge
+// with gate UniqueMergeKeys off ranks (rankableSet, repeatsSetValue).
+func (c *collator) ranksSetIn(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
+	return !c.opts.Gates.Enabled(features.UniqueMergeKeys) && !c.opts.Patch && repeatsSetValue(v, t, meta)
+}
+
+// repeatsSetValue reports whether v, of type t with metadata meta, is or holds (in a map's fields or a keyed list's
+// items) a merged set naming a value twice. kubectl's three-way patch names such a set's order ("$setElementOrder")
+// even where recorded, local and live all hold it alike, and the server, applying it, groups each value's copies at
+// its first place: a node holding one is not live's value as it stands.
+func repeatsSetValue(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
+	if v.IsMap() && !meta.Strategy.Has(openapi.StrategyReplace) {
+		for _, f := range v.Fields() {
+			if ct, cm := t.Child(f.Key); repeatsSetValue(f.Value, ct, cm) {
+				return true
+			}
+		}
+		return false
+	}
+	if !v.IsList() || !elements.MergedList(t, &meta) {
+		return false
+	}
+	switch elem := t.Item(); {
+	case elem.Kind == openapi.KindPrimitive || elements.SetOfMaps(t, &meta):
+		objects := elements.SetOfMaps(t, &meta)
+		x := elements.NewIndex(1, v.Len())
+		for _, it := range v.Items() {
+			if k, ok := setKey(it, objects); ok {
+				if _, fresh := x.ID(&k); !fresh {
+					return true
+				}
+			}
+		}
+	case len(meta.MergeKey) > 0 && elem.Kind != openapi.KindList:
+		for _, it := range v.Items() {
+			if repeatsSetValue(it, elem, openapi.Meta{}) {
 				return true
 			}
 		}
