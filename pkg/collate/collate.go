@@ -522,11 +522,13 @@ const (
 // items and the patch's must be of one kind (sliceElementType). That is the order of a set of live's items the patch
 // only reorders, or, where the patch sets the list, of a set of the patch's items onto no live list (a value named
 // twice kept twice, at its first place in the directive): so such a list is collated as that set, orderedAsSet
-// (internal/order orders it); a patch's empty list is the empty list, orderedEmpty. Not where strategicpatch fails
-// in Go (a map or a list among the items or the directive's entries, which cannot be hashed or compared), nor in
-// composed patches, a repeated key's later item or beside "$deleteFromPrimitiveList": there it stays refused.
+// (internal/order orders it); a patch's empty list is the empty list, orderedEmpty. Composing two patches
+// (MergeStrategicMergeMapPatchUsingLookupPatchMeta) orders the first's list as live's, the directive kept. Not where
+// strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot be hashed or
+// compared), nor in a repeated key's later item or beside "$deleteFromPrimitiveList", nor for a composed second
+// patch's empty list or one naming a value twice (or any patch's, gate UniqueMergeKeys on): there it stays refused.
 func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) kubectlOrdering {
-	if cd == nil || !cd.HasSetOrder || cd.HasDeleteFromList || !c.opts.Patch || c.opts.Compose || c.repeat != nil ||
+	if cd == nil || !cd.HasSetOrder || cd.HasDeleteFromList || !c.opts.Patch || c.repeat != nil ||
 		t.Kind != openapi.KindList || meta.Strategy.Has(openapi.StrategyMerge) || c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
 		return orderedRefused
 	}
@@ -541,9 +543,11 @@ func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *eleme
 	switch class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); {
 	case msg != "" || class == value.KindMap || class == smp.ClassNone:
 		return orderedRefused
+	case cv.HasLocal && len(cv.Local.Items()) == 0 && c.opts.Compose:
+		return orderedRefused
 	case cv.HasLocal && len(cv.Local.Items()) == 0:
 		return orderedEmpty
-	case c.opts.Gates.Enabled(features.UniqueMergeKeys) && repeatsValue(cv.Local.Items()):
+	case (c.opts.Compose || c.opts.Gates.Enabled(features.UniqueMergeKeys)) && repeatsValue(cv.Local.Items()):
 		// (A set would hold the value once, where strategicpatch keeps each copy.)
 		return orderedRefused
 	}
