@@ -27,7 +27,8 @@ const (
 	// key field, a field left out taking its default) and comma-separated patch-merge-keys, and a list where the schema
 	// has an object is refused; off, only the patch strategy and a one-field merge key count, as kubectl, which takes a
 	// list (or a "$setElementOrder" of one) where the schema has an object field of merge strategy as a list of that
-	// object merged by the field's key.
+	// object merged by the field's key, and orders a list of scalars the schema merges by no strategy by the patch's
+	// "$setElementOrder" there (with the gate on, refused).
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
 	// leaves an empty map, as strategicpatch does.

@@ -653,6 +653,79 @@ var _ = Describe("feature gates", func() {
 
 	})
 
+	// A "$setElementOrder" for a list the schema merges by no strategy (a container's args): strategicpatch orders the
+	// list it takes (the patch's, else live's) by it, live-only items merged in by their live position; so does ply
+	// with gate MultiFieldMergeKeys off, errors included. On, it is refused, naming the path.
+	Describe("MultiFieldMergeKeys, $setElementOrder of a list merged by no strategy", func() {
+		args := func(list string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"a"` + list + `}]}}`)
+		}
+		ordered := func(order, list string) value.Value {
+			return jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","$setElementOrder/args":` + order + list + `}]}}`)
+		}
+		var sp *oracle.Oracle
+		BeforeEach(func() {
+			var err error
+			sp, err = oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+		})
+
+		DescribeTable("off: strategicpatch's result, or an error where it fails",
+			func(live, p value.Value, failsToo bool) {
+				want, werr := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
+				for _, gates := range []features.Gates{features.Kubectl(), features.Gates{}.With(features.MultiFieldMergeKeys, false)} {
+					got, err := patch.Apply(live, p, patch.Options{Gates: gates, Ordering: patch.OrderKubectl})
+					if failsToo {
+						Expect(werr).To(HaveOccurred())
+						Expect(err).To(HaveOccurred())
+						continue
+					}
+					Expect(werr).NotTo(HaveOccurred())
+					Expect(err).NotTo(HaveOccurred())
+					Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+				}
+			},
+			Entry("the patch's list replacing live's, in the order's order",
+				args(`,"args":["a","b","c"]`), ordered(`["b","a"]`, `,"args":["b","a"]`), false),
+			Entry("live's list reordered: the named items by the order, the others by their live position",
+				args(`,"args":["a","b","c"]`), ordered(`["c","a"]`, ``), false),
+			Entry("live's list naming a value twice, reordered: both kept, an entry naming a value live lacks",
+				args(`,"args":["a","b","a","c"]`), ordered(`["c","x","b"]`, ``), false),
+			Entry("the patch's list where live lacks the field",
+				args(``), ordered(`["c","a","x"]`, `,"args":["c","a"]`), false),
+			Entry("the patch's empty list",
+				args(`,"args":["a","b","c"]`), ordered(`["c","a"]`, `,"args":[]`), false),
+			Entry("an empty order of live's list",
+				args(`,"args":["a","b","c"]`), ordered(`[]`, ``), false),
+			Entry("the patch's list contradicting the order: both fail",
+				args(`,"args":["a","b","c"]`), ordered(`["b","a"]`, `,"args":["a","b"]`), true),
+			Entry("the patch's list holding an item the order lacks: both fail",
+				args(`,"args":["a","b","c"]`), ordered(`["a"]`, `,"args":["a","b"]`), true),
+			Entry("the patch's numbers onto live's strings: both fail",
+				args(`,"args":["a","b","c"]`), ordered(`["c"]`, `,"args":[1]`), true),
+			Entry("live's empty list: both fail",
+				args(`,"args":[]`), ordered(`["c","a"]`, ``), true),
+		)
+
+		It("off, every gate: the patch's list naming a value twice keeps its copies together, at the value's first place in the order", func() {
+			live, p := args(`,"args":["a","b","c"]`), ordered(`["c","a","c"]`, `,"args":["c","a","c"]`)
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
+			Expect(err).NotTo(HaveOccurred())
+			got, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+			Expect(got).To(equalValue(args(`,"args":["c","c","a"]`)))
+			// With gate UniqueMergeKeys on, where a set would hold the value once, refused.
+			_, err = patch.Apply(live, p, patch.Options{Gates: features.Kubectl().With(features.UniqueMergeKeys, true)})
+			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"))
+		})
+
+		It("on: refused, naming the path", func() {
+			_, err := patch.Apply(args(`,"args":["a","b","c"]`), ordered(`["c","a"]`, ``), patch.Options{Gates: features.Kubectl().With(features.MultiFieldMergeKeys, true)})
+			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"))
+		})
+	})
+
 	Describe("MultiFieldMergeKeys, a TCP port patched into a Pod whose port 53 is UDP", func() {
 		live := mustParse(`
 apiVersion: v1
