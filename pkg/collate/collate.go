@@ -400,15 +400,7 @@ func repeatsSetValue(v value.Value, t *openapi.Type, meta openapi.Meta) bool {
 	}
 	switch elem := t.Item(); {
 	case elem.Kind == openapi.KindPrimitive || elements.SetOfMaps(t, &meta):
-		objects := elements.SetOfMaps(t, &meta)
-		x := elements.NewIndex(1, v.Len())
-		for _, it := range v.Items() {
-			if k, ok := setKey(it, objects); ok {
-				if _, fresh := x.ID(&k); !fresh {
-					return true
-				}
-			}
-		}
+		return namesValueTwice(v.Items(), elements.SetOfMaps(t, &meta))
 	case len(meta.MergeKey) > 0 && elem.Kind != openapi.KindList:
 		for _, it := range v.Items() {
 			if repeatsSetValue(it, elem, openapi.Meta{}) {
@@ -592,22 +584,24 @@ func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *eleme
 		return orderedRefused
 	case cv.HasLocal && len(cv.Local.Items()) == 0:
 		return orderedEmpty
-	case (c.opts.Compose || c.opts.Gates.Enabled(features.UniqueMergeKeys)) && repeatsValue(cv.Local.Items()):
+	case (c.opts.Compose || c.opts.Gates.Enabled(features.UniqueMergeKeys)) && namesValueTwice(cv.Local.Items(), false):
 		// (A set would hold the value once, where strategicpatch keeps each copy.)
 		return orderedRefused
 	}
 	return orderedAsSet
 }
 
-// repeatsValue reports whether scalar items name one value twice.
-func repeatsValue(items []value.Value) bool {
+// namesValueTwice reports whether a set's items (scalars, or with objects a set of maps' objects too: elements.SetKey)
+// name one value twice; items without identity name none.
+func namesValueTwice(items []value.Value, objects bool) bool {
 	seen := make(map[value.ScalarKey]bool, len(items))
-	for _, v := range items {
-		k, _ := elements.SetKey(v, false)
-		if seen[k] {
-			return true
+	for _, it := range items {
+		if k, ok := elements.SetKey(it, objects); ok {
+			if seen[k] {
+				return true
+			}
+			seen[k] = true
 		}
-		seen[k] = true
 	}
 	return false
 }

@@ -14,7 +14,7 @@ import (
 
 // FuzzComposeRepeat composes, with every gate off, a first patch holding a Pod's container v (named "c") with a
 // second naming "c" twice, its repeat p: Compose merges p onto the outcome of v and the second's first item, from
-// the patches' tree where Phase 2 can (pkg/visitors: composeFits, composeFailure), else by collating it again. The
+// the patches' tree where Phase 2 can (pkg/visitors: composeCheck, composeFailure), else by collating it again. The
 // same merge made as two Composes, the second's items one at a time (no key named twice), must give the same object,
 // or both fail with an *elements.Error.
 func FuzzComposeRepeat(f *testing.F) {

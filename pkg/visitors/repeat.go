@@ -69,13 +69,13 @@ import (
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
 //     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars
 //     whose items and v's list there cannot merge (v's of mixed classes, the lists' classes differing, null items or
-//     lists in v) fails with that collation's error where the fields before it fit as below (composeClassFailure), as
+//     lists in v) fails with that collation's error where the fields before it fit as below (composeCheck), as
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
 //     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). A
 //     plain repeat (no "$patch" in it or its maps; its lists whatever they hold), which Phase 1 collates onto a
 //     skeleton of its maps, each of them a map node and its other fields as without live (a list a leaf, less its maps
-//     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeFits, composedField): a field v lacks as its node gives (no live there
+//     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeCheck, composedField): a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
@@ -114,6 +114,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	var out elements.Outcome
 	var err error
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
+	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v)
 	}
@@ -144,10 +145,10 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
 		probe.Repeated(false)
 		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
-	case o.Compose && r.Element != nil && composeClassFailure(r, v) != nil:
+	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
 		probe.Repeated(false)
-		err = composeClassFailure(r, v)
-	case o.Compose && r.Element != nil && composeFits(r.Element, v, r.Deep, r.Cleaned):
+		err = composed.err
+	case o.Compose && r.Element != nil && composed.of(r, v).fits:
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
@@ -276,34 +277,38 @@ func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]
 	return nil
 }
 
-// composeFits reports whether compose mode's repeat tree e merged onto v (onto) gives what e's patch collated with v as
-// live and walked gives: e is a map with no rule, no directive and no strategy replace, as Phase 1 collates a repeat of
-// plain fields, and v a map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits);
-// each field is decided whole (its outcome the patch's value as it stands, null included; a list one merged by no
-// strategy where v holds the field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a
-// merged list Phase 2 merges onto v's list as the patch holds it (a leaf Phase 1 cleaned of maps holding "$patch",
-// cleaned: elements.Repeat.Cleaned, read as the patch holds it: asPatched), its items holding no map with deep
-// (composesList: a set
-// of scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
-// orderedSetComposes), a
-// list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting onto v's in turn where v
-// holds one, else taken as the patch holds it (composedWhole).
-func composeFits(e elements.Element, v value.Value, deep bool, cleaned []int32) bool {
-	fits, err := composeChecked(e, v, deep, cleaned, nil)
-	return fits && err == nil
+// composeCheck holds, walked once (of: composeChecked), whether compose mode's repeat r fits onto v, and the error it
+// meets. It fits where its tree e merged onto v (onto) gives what e's patch collated with v as live and walked gives: e
+// is a map with no rule, no directive and no strategy replace, as Phase 1 collates a repeat of plain fields, and v a
+// map whose fields no merge rule names (with deep, e has a field if v has one, as for ontoFits); each field is decided
+// whole (its outcome the patch's value as it stands, null included; a list one merged by no strategy where v holds the
+// field; a "$" field, "$retainKeys", one v lacks or holds equal, as compose requires), a merged list Phase 2 merges
+// onto v's list as the patch holds it (a leaf Phase 1 cleaned of maps holding "$patch", cleaned:
+// elements.Repeat.Cleaned, read as the patch holds it: asPatched), its items holding no map with deep (composesList: a
+// set of scalars, an empty keyed list, a list of maps with items; a set the repeat orders by "$setElementOrder":
+// orderedSetComposes), a list or set node Phase 1 built where v lacks the field (as without live), or a map: fitting
+// onto v's in turn where v holds one, else taken as the patch holds it (composedWhole).
+//
+// fits reports that r's tree fits so (err nil); err is the error collating r's tree with v as live gives at a merged
+// set whose items and v's there cannot merge (classFailure), or at a keyed list whose items Phase 1 found a patch's
+// list cannot hold (itemFailure), where each field before it fits (the collation builds them without error); nil where
+// there is none or it is not known.
+type composeCheck struct {
+	walked, fits bool
+	err          error
 }
 
-// composeClassFailure returns the error collating compose mode's repeat r's tree with v as live gives at a merged set
-// whose items and v's there cannot merge (classFailure), or at a keyed list whose items Phase 1 found a patch's list
-// cannot hold (itemFailure), where each field before it fits as composeFits has it (the collation builds them without
-// error); nil where there is none or it is not known.
-func composeClassFailure(r elements.Repeat, v value.Value) error {
-	_, err := composeChecked(r.Element, v, r.Deep, r.Cleaned, r.ItemErrs)
-	return err
+// of walks r's tree onto v the first time it is asked, and returns c.
+func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
+	if !c.walked {
+		c.fits, c.err = composeChecked(r.Element, v, r.Deep, r.Cleaned, r.ItemErrs)
+		c.walked = true
+	}
+	return c
 }
 
 // composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
-// live builds them: fits reports that each fits (composeFits), err the error that collation gives at the first that
+// live builds them: fits reports that each fits (composeCheck), err the error that collation gives at the first that
 // does not, where Phase 2 tells it (classFailure).
 func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32, itemErrs map[int32]error) (fits bool, err error) {
 	m, _ := e.(*elements.MapElement)
@@ -334,7 +339,7 @@ func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int3
 	return true, nil
 }
 
-// fieldFits is composeFits for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
+// fieldFits is composeCheck's fit for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
 // a map v holds as a map: lv is v's field (inLive: v holds it).
 func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep bool) bool {
 	if n != nil && inLive && deep && holdsMaps(n) && composesList(n, lv) {
