@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -35,19 +36,11 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false
 	}
-	named, retaining := make(map[value.ScalarKey]int, len(data)), map[value.ScalarKey]bool{}
+	named := make(map[value.ScalarKey]int, len(data))
 	for _, it := range data {
 		k, _ := it.Get(key)
 		named[scalarKey(k)]++
-		if retainsKeys(c.Type.Item(), it) {
-			retaining[scalarKey(k)] = true
-		}
 		if !directedFields(c.Type.Item(), it) {
-			return false
-		}
-	}
-	for k := range retaining {
-		if named[k] > 1 { // (merged into another of its items, their "$retainKeys" must agree)
 			return false
 		}
 	}
@@ -59,19 +52,6 @@ func mergesKeyed(c *elements.Node, lv value.Value) bool {
 		}
 	}
 	return true
-}
-
-// retainsKeys reports whether a map below map m, of type t, holds "$retainKeys" (directedFields): merged in compose
-// mode, it is data, copied into the map it merges into where that holds none, as strategicpatch copies it
-// (applyRetainKeysDirective without MergeParallelList), or kept with the map where that is taken whole.
-func retainsKeys(t *openapi.Type, m value.Value) bool {
-	for _, f := range m.Fields() {
-		ft, _ := t.Child(f.Key)
-		if _, held := f.Value.Get(smp.RetainKeysKey); f.Value.IsMap() && (held && retainKeysDirective(ft) || retainsKeys(ft, f.Value)) {
-			return true
-		}
-	}
-	return false
 }
 
 // retainKeysDirective reports whether "$retainKeys" is a directive of a map of type t, not a field it declares.
@@ -134,8 +114,10 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 // the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
 // of lv's items kept (an appended item after the keys named before it, "$patch: delete" items last in each run), and
 // then so by c's "$setElementOrder" where it has one, by the places of the items of lv's slice as the merge left it
-// (orderView).
-func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
+// (orderView). The error is that of the first item whose map's "$retainKeys" differs from the one the map it merges
+// into holds (an earlier item's of its key, copied), at that map's path, as the collation of c's repeat with lv's
+// outcome as live gives it merging that item's repeat: patches merged must agree on it.
+func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 	key := c.Meta.MergeKey[0]
 	keyOf := func(it value.Value) value.ScalarKey {
 		k, _ := it.Get(key)
@@ -143,7 +125,7 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	}
 	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
 	if replace {
-		return orderedBy(data, data, nil, keyOf)
+		return orderedBy(data, data, nil, keyOf), nil
 	}
 	kept := lv.Items()
 	if len(deleted) > 0 {
@@ -158,14 +140,23 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 			items = append(items, p)
 			continue
 		}
-		items[at] = mergedInto(items[at], p)
+		into, below, agree := mergedInto(items[at], p)
+		if !agree {
+			path := append(c.Path().Child(fieldpath.Key(elements.KeyFields(p, c.Meta.MergeKey, c.Type.Item()))), below...)
+			return value.Value{}, &elements.Error{Source: elements.Patch, Path: path, Msg: smp.RetainKeysKey + disagrees}
+		}
+		items[at] = into
 	}
 	merged := orderedBy(items, kept, data, keyOf)
 	if c.Dirs == nil {
-		return merged
+		return merged, nil
 	}
-	return orderedBy(merged.Items(), orderView(c.Local.Items(), lv, keyOf), c.Dirs.SetOrder.Items(), keyOf)
+	return orderedBy(merged.Items(), orderView(c.Local.Items(), lv, keyOf), c.Dirs.SetOrder.Items(), keyOf), nil
 }
+
+// disagrees ends the error of a directive a second patch holds otherwise than the first, where compose requires them
+// equal (a map's "$retainKeys", a list's "$setElementOrder").
+const disagrees = " differs from the first patch's; patches merged must agree on it"
 
 // orderView is the list strategicpatch ranks the items of a merged keyed list by where it orders them by the second
 // patch's "$setElementOrder" (mergePatchIntoOriginal, after mergeSlice merged items, the second's list, into lv, the
@@ -223,7 +214,7 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for maps holding "$patch: replace" or
-// "$patch: delete" at any depth below it, their other fields plain, and maps holding "$retainKeys" (retainsKeys), where
+// "$patch: delete" at any depth below it, their other fields plain, and maps holding "$retainKeys" (data, copied), where
 // t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into another as mergedInto
 // merges it.
 func directedFields(t *openapi.Type, m value.Value) bool {
@@ -261,8 +252,15 @@ func withoutRetainKeys(t *openapi.Type, m value.Value) value.Value {
 // mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
 // p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a map into holds
 // there; a map holding "$patch" replaces such a map (less the directive; empty for "delete"), and is dropped, the field
-// with it, where into holds none.
-func mergedInto(into, p value.Value) value.Value {
+// with it, where into holds none. A map's "$retainKeys" is set over into's where that holds none or the same; where it
+// holds another, agree is false and below is the path of that map below into (strategicpatch's merge of patches
+// requires them equal, and checks a map's before its fields).
+func mergedInto(into, p value.Value) (merged value.Value, below fieldpath.Path, agree bool) {
+	if keys, retains := p.Get(smp.RetainKeysKey); retains {
+		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
+			return value.Value{}, nil, false
+		}
+	}
 	for _, f := range p.Fields() {
 		held, _ := into.Get(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
@@ -274,7 +272,11 @@ func mergedInto(into, p value.Value) value.Value {
 		case directed:
 			into = into.Without(f.Key)
 		case held.IsMap() && f.Value.IsMap():
-			into = into.With(f.Key, mergedInto(held, f.Value))
+			m, at, agree := mergedInto(held, f.Value)
+			if !agree {
+				return value.Value{}, append(fieldpath.Path{fieldpath.Field(f.Key)}, at...), false
+			}
+			into = into.With(f.Key, m)
 		case f.Value.IsMap():
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
@@ -282,7 +284,7 @@ func mergedInto(into, p value.Value) value.Value {
 			into = into.With(f.Key, f.Value)
 		}
 	}
-	return into
+	return into, nil, true
 }
 
 // undirectedMaps reports whether the maps item holds, at any depth, hold no "$" key: a map of the patch merges into

@@ -53,7 +53,7 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		switch {
 		case directiveOf(t, k) && inP && inV && !value.Equal(pv, lv):
 			if k == smp.RetainKeysKey || strings.HasPrefix(k, smp.SetOrderPrefix) {
-				return true, &elements.Error{Source: elements.Patch, Msg: k + " differs from the first patch's; patches merged must agree on it"}
+				return true, &elements.Error{Source: elements.Patch, Msg: k + disagrees}
 			}
 			return false, nil
 		case directiveOf(t, k) || (!inP && !ordered[k]):

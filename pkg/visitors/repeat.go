@@ -86,9 +86,10 @@ import (
 //     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
 //     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
 //     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such, or
-//     maps holding a "$retainKeys" of field names in an item whose key no other names (copied as data; merged
-//     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
-//     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
+//     maps holding a "$retainKeys" of field names (copied as data where the map an item merges into holds none or the
+//     same, an earlier item's of its key; failing where it holds another, at the first item so, as patches merged
+//     must agree on it; merged field by field into v's item's, a "$patch" map replacing v's map there less the
+//     directive, or emptying it, dropped where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
 //     them in their order (ranking by v's list as the merge left its slice: orderView), "$patch: delete" items
 //     holding the key as a scalar among them or not (v's items of their keys dropped first), onto v's maps each
 //     holding the key as a scalar, no "$patch" but "delete" (a delete
@@ -100,9 +101,9 @@ import (
 //     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
-//     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
-//     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
-//     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
+//     as a list (an item holding another "$" field or a list, a "$patch: merge" map), a list v holds that the repeat
+//     orders with a value, a field ordered and set to other than a list after a merged list Phase 2 does not merge or
+//     a list v holds that it only orders and Phase 2 does not reorder) the
 //     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
 //     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
 //     PLY_DIFF_COMPOSE_N up to 6000) none is left.
@@ -487,7 +488,7 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 		case *elements.AtomicElement:
 			directive := f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)
 			if inLive && directive && m.Type.Field(f.Name) == nil && c.HasLocal && !value.Equal(c.Local, lv) {
-				return m.Errorf(elements.Patch, f.Name+" differs from the first patch's; patches merged must agree on it")
+				return m.Errorf(elements.Patch, f.Name+disagrees)
 			}
 		case *elements.MapElement:
 			if err := composeDisagrees(c, lv); err != nil {
@@ -599,7 +600,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out, err = in.VisitList(l)
 		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive &&
 			composesList(n, lv) {
-			out = o.composeList(n, lv)
+			out, err = o.composeList(n, lv)
 		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
 			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromHeld(a, lv) {

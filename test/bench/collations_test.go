@@ -645,12 +645,21 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's item holding a \"$retainKeys\" in its map, copied into the outcome's item's map: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 1),
-		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
-		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
-		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list's items of a key holding \"$retainKeys\" in their maps, merged in turn: twice",
+		Entry("a merged list's items of a key holding \"$retainKeys\" in their maps, merged in turn: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 2),
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 1),
+		Entry("the same, onto the outcome's item holding that map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"q"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 1),
+		Entry("the same, of a key the outcome lacks, appended and merged into: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"F"},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 1),
+		Entry("a merged list's later item of a key holding \"$retainKeys\", copied into its first's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"]}}]}]}}`, 1),
+		Entry("a merged list's items of a key holding \"$retainKeys\" deeper, the map nulled between them: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"$retainKeys":["fieldPath"],"fieldPath":"p"}}},{"name":"E","valueFrom":{"fieldRef":null}},{"name":"E","valueFrom":{"fieldRef":{"$retainKeys":["apiVersion"]}}}]}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -745,6 +754,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("its keyed list of objects, onto the outcome's list holding a null item: once",
 			`{"spec":{"containers":[{"name":"a","env":[null]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":"1"}]}]}}`),
+		Entry("its merged list's items of a key holding \"$retainKeys\" that differ in their maps: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"]}}]}]}}`),
+		Entry("the same, of a key the outcome lacks, the later naming another field too: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"F"},{"name":"E","valueFrom":{"$retainKeys":["fieldRef","x"],"secretKeyRef":{"key":"k"}}}]}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
