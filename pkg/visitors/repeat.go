@@ -85,24 +85,27 @@ import (
 //     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
 //     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
 //     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
-//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such, or
-//     maps holding a "$retainKeys" of field names (copied as data where the map an item merges into holds none or the
-//     same, an earlier item's of its key; failing where it holds another, at the first item so, as patches merged
-//     must agree on it; merged field by field into v's item's, a "$patch" map replacing v's map there less the
-//     directive, or emptying it, dropped where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
-//     them in their order (ranking by v's list as the merge left its slice: orderView), "$patch: delete" items
-//     holding the key as a scalar among them or not (v's items of their keys dropped first), onto v's maps each
-//     holding the key as a scalar, no "$patch" but "delete" (a delete
-//     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
-//     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
-//     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
+//     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" of
+//     scalars, another "$" key holding a scalar or null) or maps of such, "$patch: replace", "$patch: delete" and
+//     "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
+//     less the directive, or emptying it, dropped where v's item holds none; an appended item as it stands; a
+//     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
+//     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
+//     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
+//     dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key
+//     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
+//     items without maps; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
+//     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
+//     (keyedFailure, as the collation with v builds them first), else at the first item that does (mergedInto); or
+//     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
+//     stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
 //     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
-//     as a list (an item holding another "$" field or a list, a "$patch: merge" map), a list v holds that the repeat
-//     orders with a value, a field ordered and set to other than a list after a merged list Phase 2 does not merge or
+//     as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of
+//     another "$patch"), a "$patch" map outside a list, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a merged list Phase 2 does not merge or
 //     a list v holds that it only orders and Phase 2 does not reorder) the
 //     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
 //     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
@@ -327,6 +330,9 @@ func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int3
 			return false, err
 		}
 		if err := itemFailure(n, lv, deep, itemErrs); err != nil {
+			return false, err
+		}
+		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {

@@ -660,6 +660,21 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's items of a key holding \"$retainKeys\" deeper, the map nulled between them: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"$retainKeys":["fieldPath"],"fieldPath":"p"}}},{"name":"E","valueFrom":{"fieldRef":null}},{"name":"E","valueFrom":{"fieldRef":{"$retainKeys":["apiVersion"]}}}]}]}}`, 1),
+		Entry("a merged list's item holding \"$retainKeys\" beside its fields, copied into the outcome's item: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","$retainKeys":["name","value"],"value":"2"},{"name":"F","$retainKeys":["name"]},{"name":"F","$retainKeys":["name"],"value":"3"}]}]}}`, 1),
+		Entry("a merged list's items holding other \"$\" fields, set over the outcome's item's, in their maps too: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","$deleteFromPrimitiveList/y":["b"],"$foo":{"a":1},"valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","$foo":"x","$deleteFromPrimitiveList/y":["a"],"valueFrom":{"$foo":"x","$deleteFromPrimitiveList/y":["a",1],"fieldRef":{"$bar":null}}},{"name":"E","$foo":null}]}]}}`, 1),
+		Entry("a merged list's item merged into the outcome's item whose map holds \"$\" fields, data kept: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"$deleteFromPrimitiveList/y":["a"],"fieldRef":{"$patch":"delete"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}}]}]}}`, 1),
+		Entry("a merged list's item holding a \"$patch: merge\" map where the outcome's item holds none there: dropped, once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":"x"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`, 1),
+		Entry("a merged list's item of a key the outcome lacks holding a \"$patch: merge\" map, kept, a later item merged into it: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}},{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -760,6 +775,21 @@ var _ = Describe("collations per operation", func() {
 		Entry("the same, of a key the outcome lacks, the later naming another field too: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"F"},{"name":"E","valueFrom":{"$retainKeys":["fieldRef","x"],"secretKeyRef":{"key":"k"}}}]}]}}`),
+		Entry("its merged list's item holding \"$retainKeys\" beside its fields, onto the outcome's item holding another: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","$retainKeys":["name"]}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","$retainKeys":["name","value"],"value":"2"}]}]}}`),
+		Entry("its merged list's items of a key holding differing \"$retainKeys\" beside their fields: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","$retainKeys":["name","value"],"value":"2"},{"name":"F","$retainKeys":["name"]}]}]}}`),
+		Entry("its merged list's item holding \"$retainKeys\" in a map where the outcome's item's holds another, before a later item's failure: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"]}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","valueFrom":{}},{"name":"F","valueFrom":{"$patch":"merge"}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}}]}]}}`),
+		Entry("its merged list's item holding a \"$patch: merge\" map onto the outcome's item's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`),
+		Entry("its merged list's later item of a key holding a \"$patch: merge\" map onto an earlier item's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
