@@ -640,24 +640,25 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn: a compose
-// repeat Phase 2 merges onto its member's outcome map by map. Its other fields, "$" fields but "$patch" among them
-// (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and lists whatever they hold, are collated as
-// the patch holds them without live, as a collation with an outcome lacking them builds them (a leaf less its maps
-// holding "$patch": elements.Repeat.Cleaned).
+// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn or hold
+// "$patch: merge" (smp.MergeDirected): a compose repeat Phase 2 merges onto its member's outcome map by map. Its other
+// fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and
+// lists whatever they hold, are collated as the patch holds them without live, as a collation with an outcome lacking
+// them builds them (a leaf less its maps holding "$patch": elements.Repeat.Cleaned); so is a "$patch: merge" map
+// (dropped: Phase 2 drops it where the outcome holds no map there, and fails onto one).
 func plain(v value.Value, t *openapi.Type) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
 		ct, _ := t.Child(f.Key)
-		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !plain(f.Value, ct))
+		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !smp.MergeDirected(f.Value) && !plain(f.Value, ct))
 	})
 }
 
 // skeleton returns plain map v's maps alone, as a live to collate v with: each map of v a map node (merged field by
-// field onto its member's outcome), each other field without live, as the patch holds it.
+// field onto its member's outcome), each other field, and a "$patch: merge" map, without live, as the patch holds it.
 func skeleton(v value.Value) value.Value {
 	var fields []value.Field
 	for _, f := range v.Fields() {
-		if f.Value.IsMap() {
+		if f.Value.IsMap() && !smp.MergeDirected(f.Value) {
 			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value)})
 		}
 	}

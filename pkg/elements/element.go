@@ -229,9 +229,9 @@ type Item struct {
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item holding no "$patch" whose
-// maps hold none either has its maps alone for live, each then a map node, its fields nodes of their own: a merged
-// list among them a leaf holding the patch's list, less its maps holding "$patch" (Cleaned), which Phase 2 merges onto
-// the outcome's list where it can order it so), at the item's depth; outside compose mode its merged lists are paired
+// maps hold none either, but "$patch: merge" maps, has its other maps alone for live, each then a map node, its fields
+// nodes of their own: a merged list among them a leaf holding the patch's list, less its maps holding "$patch"
+// (Cleaned), which Phase 2 merges onto the outcome's list where it can order it so), at the item's depth; outside compose mode its merged lists are paired
 // with those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is
 // the error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
 // merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which

@@ -73,9 +73,11 @@ import (
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
 //     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). A
-//     plain repeat (no "$patch" in it or its maps; its lists whatever they hold), which Phase 1 collates onto a
-//     skeleton of its maps, each of them a map node and its other fields as without live (a list a leaf, less its maps
-//     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeCheck, composedField): a field v lacks as its node gives (no live there
+//     plain repeat (no "$patch" in it or its maps but "$patch: merge" maps; its lists whatever they hold), which Phase
+//     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live (a list a
+//     leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch: merge" map dropped), is merged onto
+//     v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
+//     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
@@ -105,7 +107,7 @@ import (
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
 //     as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of
-//     another "$patch"), a "$patch" map outside a list, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a merged list Phase 2 does not merge or
+//     another "$patch"), a "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a merged list Phase 2 does not merge or
 //     a list v holds that it only orders and Phase 2 does not reorder) the
 //     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
 //     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
@@ -325,6 +327,12 @@ func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int3
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
+		if pv, _ := m.Local.Get(f.Name); smp.MergeDirected(pv) {
+			if lv.IsMap() {
+				return false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
+			}
+			continue // (dropped, the field with it: Phase 1 built it so, as a field v lacks)
+		}
 		n := asPatched(m, f.Name, composedList(f.Element), cleaned)
 		if err := classFailure(n, lv, deep); err != nil {
 			return false, err
@@ -508,12 +516,15 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
 // another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
 // outcome as live takes it: e's fields are maps of such fields, scalars, nulls, lists merged by no strategy, or lists
-// it only orders by "$setElementOrder" (absent; the order copied as a "$" field).
+// it only orders by "$setElementOrder" (absent; the order copied as a "$" field), or "$patch: merge" maps (dropped).
 func composedWhole(e *elements.MapElement) bool {
 	if e.Ruled || e.Dirs != nil {
 		return false
 	}
 	for _, f := range e.Fields {
+		if pv, _ := e.Local.Get(f.Name); smp.MergeDirected(pv) {
+			continue
+		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
 			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) {
