@@ -898,8 +898,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		r := &e.Repeats[i]
 		r.Depth = c.opts.Depth + depth + 1
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
-		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) {
-			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
+		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) && (e.Dirs == nil || !e.Dirs.ReplaceList) {
+			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole. A "$patch:
+			// replace" list's repeat is applied to nothing, taken whole as the patch holds it.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
 		outer, outerEmpty, outerComposed := c.repeat, c.emptyOrder, c.composed

@@ -17,7 +17,8 @@ import (
 // list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one (in
 //     compose mode, collated onto a skeleton of its maps, its ordered lists naming a key twice keep their repeats at
-//     their places in the patch, as without live: Ordered.alone).
+//     their places in the patch, as without live: Ordered.alone; a "$patch: replace" list's repeat, which Phase 1
+//     collates whole, is the patch's item as it stands, its "$patch" maps and items too, as strategicpatch takes it).
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One whose
 //     collation failed at or below a field the fields before which are scalars or nulls (Repeat.FailsAt: Phase 1
