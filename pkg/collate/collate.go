@@ -167,7 +167,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.emptyOrder = nil, nil, nil
+	c.repeat, c.composed, c.emptyOrder, c.contradicted = nil, nil, nil, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -213,6 +213,9 @@ type collator struct {
 	// composed is compose mode's Repeat whose tree is being collated (repeats; nil elsewhere): a leaf holding the
 	// patch's value less maps holding "$patch" records its node in it (whole: elements.Repeat.Cleaned).
 	composed *elements.Repeat
+	// contradicted is the error format.CheckOrder gave last while compose mode's Repeat was collated (order): a merged
+	// list its "$setElementOrder" contradicts (elements.Repeat.Contradicted).
+	contradicted error
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
@@ -907,7 +910,11 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
 			c.repeat, c.composed = nil, r
 		}
+		c.contradicted = nil
 		r.Element, r.Err = c.patchNode(s, depth+1)
+		if r.Err != nil && s.HasLive {
+			c.leaveContradicted(r, &s, depth)
+		}
 		if r.Err != nil && s.HasLive {
 			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
 			s.Live, s.HasLive, r.Cleaned, r.ItemErrs = value.Null, false, nil, nil
@@ -1023,7 +1030,11 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 			m.items[id].OrderIndex = int32(i)
 		}
 	}
-	return format.CheckOrder(n, m.seq, order)
+	err := format.CheckOrder(n, m.seq, order)
+	if err != nil && c.composed != nil {
+		c.contradicted = err
+	}
+	return err
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,

@@ -288,6 +288,12 @@ type Repeat struct {
 	// outcome lacks the field takes it: where that outcome holds a list, the patch's value as it stands tells, not the
 	// leaf's. Nil without one.
 	Cleaned []int32
+	// Contradicted holds, in compose mode, by the ID of the leaf Element's tree holds for a map of the repeat, reached
+	// through maps below the item's own, that holds a merged list its "$setElementOrder" contradicts (collated as the
+	// patch holds it, as where the outcome lacks that map), the error collating that list onto a map there gives: a
+	// collation with an outcome holding maps down to that map fails with it, where the map's fields before the list
+	// merge without error. By ID -1, such a list of the item's own map (Element nil, Err that error). Nil without one.
+	Contradicted map[int32]*Error
 	// ItemErrs holds, in compose mode, by the ID of a leaf of Element's tree holding a list of maps the schema merges by a
 	// merge key, the error reading the patch's items there as a patch list's gives (an item's "$patch" other than "delete" or
 	// "replace", an item without the key): a collation with an outcome holding a list of maps there fails with it. Nil

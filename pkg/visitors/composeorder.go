@@ -181,3 +181,49 @@ func fieldNames(p, v value.Value, ordered map[string]bool) []string {
 	slices.Sort(names)
 	return slices.Compact(names)
 }
+
+// contradictionFirst reports whether collating p, a map of compose mode's repeat of type t, with lv as live fails
+// first with at (elements.Repeat.Contradicted): at its field named by at's path's last step, a merged list p orders by
+// a "$setElementOrder" its items contradict. lv is a map without fields a merge rule decides; p's fields before that
+// list (by name) are scalars, nulls, plain maps (plainMap), lists of scalars merged by no strategy (wholeScalars), and
+// its "$retainKeys" and that list's order, which lv lacks or holds equal
+// (patches merged agree on them); lv lacks the list or holds a list its items merge with (smp.ListClass, by key
+// smp.KeyedListClass, maps each holding the key as a scalar): the collation builds those fields without error, and the
+// list's items, before it checks the order.
+func contradictionFirst(p value.Value, t *openapi.Type, lv value.Value, at *elements.Error) bool {
+	if !p.IsMap() || !lv.IsMap() || len(at.Path) == 0 || slices.ContainsFunc(lv.Fields(), func(f value.Field) bool {
+		_, meta := t.Child(f.Key)
+		return meta.Rule != nil
+	}) {
+		return false
+	}
+	name := at.Path[len(at.Path)-1].Field
+	for _, f := range p.Fields() {
+		held, holds := lv.Get(f.Key)
+		switch {
+		case f.Key >= name:
+		case f.Key == smp.RetainKeysKey || f.Key == smp.SetOrderPrefix+name:
+			if !directiveOf(t, f.Key) || (holds && !value.Equal(held, f.Value)) {
+				return false
+			}
+		case strings.HasPrefix(f.Key, "$") ||
+			!(f.Value.IsScalar() || f.Value.IsNull() || plainMap(t, f.Key, f.Value) || wholeScalars(t, f.Key, f.Value)):
+			return false
+		}
+	}
+	list, _ := p.Get(name)
+	held, holds := lv.Get(name)
+	if !holds {
+		return true
+	}
+	ft, meta := t.Child(name)
+	if !held.IsList() || !list.IsList() || meta.Rule != nil {
+		return false
+	}
+	if key := meta.MergeKey; len(key) == 1 {
+		_, msg, _ := smp.KeyedListClass(held.Items(), list.Items())
+		return msg == "" && keyedScalars(held.Items(), key[0]) && keyedScalars(list.Items(), key[0])
+	}
+	_, msg, _ := smp.ListClass(held.Items(), list.Items())
+	return msg == "" && len(meta.MergeKey) == 0 && !elements.SetOfMaps(ft, &meta)
+}

@@ -73,7 +73,11 @@ import (
 //     lists in v) fails with that collation's error where the fields before it fit as below (composeCheck), as
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
-//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). A
+//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One holding a
+//     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
+//     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
+//     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
+//     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
 //     plain repeat (no "$patch" in it or its maps but "$patch: merge" maps; its lists whatever they hold), which Phase
 //     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live (a list a
 //     leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch: merge" map dropped), is merged onto
@@ -161,6 +165,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
+	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
+		probe.Repeated(false)
+		err = r.Contradicted[-1]
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
@@ -308,7 +315,7 @@ type composeCheck struct {
 // of walks r's tree onto v the first time it is asked, and returns c.
 func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
 	if !c.walked {
-		c.fits, c.err = composeChecked(r.Element, v, r.Deep, r.Cleaned, r.ItemErrs)
+		c.fits, c.err = composeChecked(r.Element, v, &r)
 		c.walked = true
 	}
 	return c
@@ -317,7 +324,8 @@ func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
 // composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
 // live builds them: fits reports that each fits (composeCheck), err the error that collation gives at the first that
 // does not, where Phase 2 tells it (classFailure).
-func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32, itemErrs map[int32]error) (fits bool, err error) {
+func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits bool, err error) {
+	deep := r.Deep
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
@@ -328,24 +336,31 @@ func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int3
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		if pv, _ := m.Local.Get(f.Name); smp.MergeDirected(pv) {
+		pv, _ := m.Local.Get(f.Name)
+		if smp.MergeDirected(pv) {
 			if lv.IsMap() {
 				return false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
 			}
 			continue // (dropped, the field with it: Phase 1 built it so, as a field v lacks)
 		}
-		n := asPatched(m, f.Name, composedList(f.Element), cleaned)
+		if at, contradicted := r.Contradicted[f.Element.Base().ID]; contradicted && lv.IsMap() {
+			if !deep && contradictionFirst(pv, f.Element.Base().Type, lv, at) {
+				return false, at
+			}
+			return false, nil
+		}
+		n := asPatched(m, f.Name, composedList(f.Element), r.Cleaned)
 		if err := classFailure(n, lv, deep); err != nil {
 			return false, err
 		}
-		if err := itemFailure(n, lv, deep, itemErrs); err != nil {
+		if err := itemFailure(n, lv, deep, r.ItemErrs); err != nil {
 			return false, err
 		}
 		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
-			if fits, err := composeChecked(c, lv, deep, cleaned, itemErrs); !fits {
+			if fits, err := composeChecked(c, lv, r); !fits {
 				return false, err
 			}
 		} else if !fieldFits(f, n, lv, inLive, deep) {

@@ -672,6 +672,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat's \"$patch: merge\" map in a map the outcome lacks: dropped, once",
 			`{"spec":{"containers":[{"name":"a"}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"limits":{"$patch":"merge","cpu":"1"},"requests":{"cpu":"2"}}}]}}`, 1),
+		Entry("a repeat's set its \"$setElementOrder\" contradicts, in a map the outcome lacks or holds as a scalar: taken as it stands, once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":"x"}},{"name":"w"}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b","a"],"finalizers":["a","b"]}}}},{"name":"w","csi":{"driver":"d"}},{"name":"w","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b"],"finalizers":["a","b"]}}}}]}}`, 1),
 		Entry("a merged list's item merged into the outcome's item whose map holds \"$\" fields, data kept: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"$deleteFromPrimitiveList/y":["a"],"fieldRef":{"$patch":"delete"}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}}]}]}}`, 1),
@@ -708,6 +711,24 @@ var _ = Describe("collations per operation", func() {
 		Entry("onto an item first lacks, and an empty set: once",
 			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`),
+	)
+
+	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item (the test schema's Widget)",
+		func(first, second string) {
+			widget, err := difftest.LoadTarget("widget/" + difftest.Kubectl)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), widget.Root, features.Kubectl())
+			Expect(err).To(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			_, err = widget.Oracle.MergePatches([]byte(first), []byte(second))
+			Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
+		},
+		Entry("its set its \"$setElementOrder\" contradicts: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s2","s1"],"aliases":["s1","s2"]}]}}`),
+		Entry("its set holding a value its \"$setElementOrder\" lacks, after its \"$retainKeys\" the outcome holds equal: once",
+			`{"spec":{"parts":[{"name":"a","$retainKeys":["aliases","name"],"size":2}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$retainKeys":["aliases","name"],"$setElementOrder/aliases":["s2"],"aliases":["s1","s2"],"enabled":true}]}}`),
 	)
 
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item",
@@ -796,6 +817,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("its \"$patch: merge\" map in a map, onto the outcome's map there: once",
 			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"memory":"1"}}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"limits":{"$patch":"merge","cpu":"1"}}}]}}`),
+		Entry("its set its \"$setElementOrder\" contradicts, in a map the outcome holds: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c"],"name":"n"}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b","a"],"annotations":{"k":"v"},"finalizers":["a","b"]}}}}]}}`),
 		Entry("its merged list's item holding a \"$patch: merge\" map onto the outcome's item's map: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`),
