@@ -36,7 +36,7 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's items
 // are data items, "$patch: delete" items among them or not, with no directive but a "$setElementOrder" naming the data
 // items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome its data
-// items then, replacesKeyed; c has no directive of its own). Merged, c's data items are maps each holding that key as
+// items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps each holding that key as
 // a scalar, their other fields scalars, nulls, "$" fields copied as data or maps of such (directedFields); lv's items
 // are maps each holding the key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of
 // its key as into another, the directive kept; "$" keys in its maps data, "$retainKeys" compared), those of a key c's
@@ -51,7 +51,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	key := c.Meta.MergeKey[0]
 	data, deleted, replace, ok := keyedDirected(c.Local.Items(), key)
 	switch {
-	case !ok || (replace && c.Dirs != nil):
+	case !ok || (replace && c.Dirs != nil && !replaceOrder(c.Dirs, c.Local.Items(), key)):
 		return false, nil
 	case replace:
 		return replacesKeyed(data, lv, key), nil
@@ -159,7 +159,9 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 }
 
 // mergedKeyed is leaf c (mergesKeyed) merged onto lv as strategicpatch merges a patch's list of maps into another's:
-// with a "$patch: replace" item, c's data items as they stand, those of a key together at its first's place; else, lv
+// with a "$patch: replace" item, c's data items as they stand, those of a key together at its first's place (then
+// ordered by c's "$setElementOrder" where it has one, by the places of lv's items, which the replace left as they
+// stood); else, lv
 // less the items of the keys c's "$patch: delete" items name, each of c's data items in turn merged into the first
 // item of its key (mergedInto: its fields set over that item's, nulls kept, maps merged), lv's or, where lv has none,
 // the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
@@ -176,7 +178,11 @@ func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 	}
 	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
 	if replace {
-		return orderedBy(data, data, nil, keyOf), nil
+		merged := orderedBy(data, data, nil, keyOf)
+		if c.Dirs == nil {
+			return merged, nil
+		}
+		return orderedBy(merged.Items(), lv.Items(), c.Dirs.SetOrder.Items(), keyOf), nil // (lv's slice as it stood)
 	}
 	kept := lv.Items()
 	if len(deleted) > 0 {
@@ -391,6 +397,34 @@ func keyedOrder(d *elements.Directives, data []value.Value, key string) bool {
 		at++
 	}
 	return true
+}
+
+// replaceOrder reports whether d, the directives of a keyed list (merge key key) holding items, a "$patch: replace"
+// item among them, are a "$setElementOrder" alone of maps each holding the key as a scalar that names the list's data
+// items in their order as strategicpatch's check walks them (validatePatchWithSetOrderList, as format.CheckOrder):
+// "$patch: delete" items aside, another "$patch" item skipped while entries remain.
+func replaceOrder(d *elements.Directives, items []value.Value, key string) bool {
+	if !d.HasSetOrder || d.HasRetainKeys || d.HasDeleteFromList || !d.SetOrder.IsList() ||
+		!keyedScalars(d.SetOrder.Items(), key) {
+		return false // (Dirs.ReplaceList: the list's own "$patch: replace" item)
+	}
+	order := d.SetOrder.Items()
+	kept := slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool {
+		directive, _ := it.Get(smp.DirectiveKey)
+		return isDelete(directive)
+	})
+	p, o := 0, 0
+	for p < len(kept) && o < len(order) {
+		if directedItem(kept[p]) {
+			p++
+			continue
+		}
+		if k, _ := kept[p].Get(key); keyEquals(order[o], key, k) {
+			p++
+		}
+		o++
+	}
+	return p == len(kept)
 }
 
 // keyEquals reports whether map entry holds key k as its merge key key.

@@ -227,3 +227,19 @@ func contradictionFirst(p value.Value, t *openapi.Type, lv value.Value, at *elem
 	_, msg, _ := smp.ListClass(held.Items(), list.Items())
 	return msg == "" && len(meta.MergeKey) == 0 && !elements.SetOfMaps(ft, &meta)
 }
+
+// orderValid reports whether n, a list of compose mode's repeat tree the patch holds with items, has no directive but a
+// "$setElementOrder" naming its items in their order, as a collation checks it (setOrdered, its items distinct scalars
+// of one class; by merge key, keyedOrder of its data items, each a map): the collation builds its items, live's too,
+// without an error of the order's.
+func orderValid(n *elements.Node) bool {
+	if n.Dirs == nil || !ordersOnly(n.Dirs) || !n.HasLocal || !n.Local.IsList() {
+		return false
+	}
+	if len(n.Meta.MergeKey) != 1 {
+		_, distinct := distinctScalars(n.Local.Items())
+		return len(n.Meta.MergeKey) == 0 && distinct && setOrdered(n)
+	}
+	data, _, replace, ok := keyedDirected(n.Local.Items(), n.Meta.MergeKey[0])
+	return ok && !replace && keyedScalars(data, n.Meta.MergeKey[0]) && keyedOrder(n.Dirs, data, n.Meta.MergeKey[0])
+}

@@ -68,9 +68,10 @@ import (
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
-//     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars
-//     whose items and v's list there cannot merge (v's of mixed classes, the lists' classes differing, null items or
-//     lists in v) fails with that collation's error where the fields before it fit as below (composeCheck), as
+//     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars,
+//     or a list merged by key, whose items and v's list there cannot merge (v's of mixed classes, the lists' classes
+//     differing, null items or lists in v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in their order (orderValid), fails
+//     with that collation's error where the fields before it fit as below (composeCheck), as
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
 //     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One holding a
@@ -105,15 +106,18 @@ import (
 //     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
 //     (keyedFailure, as the collation with v builds them first), else at the first item that does (mergedInto); or
 //     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
-//     stand onto v's list of maps).
+//     stand onto v's list of maps, then ordered by its "$setElementOrder" where it names them as strategicpatch checks
+//     it, by v's list's places: replaceOrder).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
 //     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
 //     as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of
-//     another "$patch"), a "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a merged list Phase 2 does not merge or
-//     a list v holds that it only orders and Phase 2 does not reorder) the
+//     another "$patch"), a "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat
+//     holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a
+//     set naming a value twice, a "$patch: replace" list's failing), a field ordered and set to other than a list
+//     after a merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
 //     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
 //     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
 //     PLY_DIFF_COMPOSE_N up to 6000) none is left.
@@ -390,12 +394,13 @@ func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep 
 }
 
 // classFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
-// patch holds it: asPatched), a merged set of scalars or a list merged by key, without directives, where lv, v's field
+// patch holds it: asPatched), a merged set of scalars or a list merged by key, without directives but a
+// "$setElementOrder" that names its items in their order (orderValid), where lv, v's field
 // there, is a list whose items and the patch's cannot merge (smp.ListClass: items of mixed classes in lv, classes the
 // lists differ in, null items or lists in lv; the patch's own Phase 1 refused; a list merged by key: smp.KeyedListClass,
 // scalar items on either side too). Nil elsewhere, and with deep (the depth limit may fail first).
 func classFailure(n *elements.Node, lv value.Value, deep bool) error {
-	if n == nil || deep || n.Dirs != nil || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
+	if n == nil || deep || (n.Dirs != nil && !orderValid(n)) || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
 		!elements.MergedList(n.Type, &n.Meta) || elements.SetOfMaps(n.Type, &n.Meta) {
 		return nil
 	}
