@@ -22,9 +22,10 @@ import (
 // (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
 // maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
 // strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
-// a merged list Phase 2 merges onto v's, none of which fail: wholeScalars, wholeList, plainMap, composesField), that v
-// holds as a list p only orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys"
-// and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
+// a merged list Phase 2 merges onto v's, none of which fail: wholeScalars, wholeList, plainMap, composesField; a
+// "$patch: merge" map, dropped where v holds no map there, failing first where it does), that v holds as a list p only
+// orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
+// "$setElementOrder/<f>", which fail so), or one a merge rule decides.
 func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -67,6 +68,10 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
+		case smp.MergeDirected(pv) && lv.IsMap():
+			at := fieldpath.Path{fieldpath.Field(k)}
+			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: mergeDirective}
+		case smp.MergeDirected(pv): // (dropped, the field with it)
 		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !plainMap(t, k, pv) &&
 			!(inV && composesField(p, t, k, lv)):
 			return false, nil
