@@ -22,8 +22,9 @@ import (
 // (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
 // maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
 // strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
-// a merged list Phase 2 merges onto v's, none of which fail: wholeScalars, wholeList, plainMap, composesField; a
-// "$patch: merge" map, dropped where v holds no map there, failing first where it does), that v holds as a list p only
+// a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
+// composesField, mergedWhole; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
+// where it does: mergeMapsOnto), that v holds as a list p only
 // orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
 // "$setElementOrder/<f>", which fail so), or one a merge rule decides.
 func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
@@ -68,16 +69,61 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
-		case smp.MergeDirected(pv) && lv.IsMap():
-			at := fieldpath.Path{fieldpath.Field(k)}
-			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: mergeDirective}
-		case smp.MergeDirected(pv): // (dropped, the field with it)
-		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !plainMap(t, k, pv) &&
-			!(inV && composesField(p, t, k, lv)):
+		case pv.IsMap() && !plainMap(t, k, pv):
+			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
+				return err != nil, err
+			}
+		case pv.IsList() && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !(inV && composesField(p, t, k, lv)) &&
+			!(!inV && mergedWhole(p, t, k)):
 			return false, nil
 		}
 	}
 	return false, nil
+}
+
+// mergeMapsOnto reports whether pv, field k of a map of type t, is a map plain (plainMap) but for "$patch: merge" maps
+// at any depth, and err is the error merging it onto lv, v's value there, gives: at the first such map (by name, depth
+// first) that lv holds a map for, through maps it holds down to it (maps merge without that directive); elsewhere such
+// a map is dropped, the field with it, and the patch's map taken where lv holds none.
+func mergeMapsOnto(t *openapi.Type, k string, pv, lv value.Value) (plain bool, err *elements.Error) {
+	ft, meta := t.Child(k)
+	if !pv.IsMap() || !mergedMap(ft, &meta) || meta.Rule != nil {
+		return false, nil
+	}
+	if smp.MergeDirected(pv) {
+		if lv.IsMap() {
+			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: mergeDirective}
+		}
+		return true, nil
+	}
+	for _, f := range pv.Fields() {
+		held, _ := lv.Get(f.Key) // (null where lv is no map: the patch's map taken, its merge maps dropped)
+		switch _, fm := ft.Child(f.Key); {
+		case strings.HasPrefix(f.Key, "$") || fm.Rule != nil:
+			return false, nil
+		case f.Value.IsMap():
+			below, err := mergeMapsOnto(ft, f.Key, f.Value, held)
+			if !below || err != nil {
+				if err != nil {
+					err.Path = append(fieldpath.Path{fieldpath.Field(k)}, err.Path...)
+				}
+				return below, err
+			}
+		case f.Value.IsList() && !wholeScalars(ft, f.Key, f.Value):
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// mergedWhole reports whether field k of compose mode's repeat item p (a map of type t) is a list the schema merges,
+// for which p holds no directive: where the outcome lacks it, compose takes it as the patch holds it, less its maps
+// holding "$patch", without error.
+func mergedWhole(p value.Value, t *openapi.Type, k string) bool {
+	ft, meta := t.Child(k)
+	_, ordered := p.Get(smp.SetOrderPrefix + k)
+	_, deletes := p.Get(smp.DeletePrefix + k)
+	return elements.MergedList(ft, &meta) && meta.Rule == nil && !ordered && !deletes
 }
 
 // wholeScalars reports whether pv, field k of a map of type t, is a list of scalars (nulls included) the schema declares

@@ -68,8 +68,8 @@ import (
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
-//     only orders that v holds as lists Phase 2 reorders, fields v alone holds, "$patch: merge" maps, failing first
-//     where v holds a map there); one holding a merged set of scalars,
+//     only orders that v holds as lists Phase 2 reorders, fields v alone holds, merged lists v lacks, maps holding
+//     "$patch: merge" maps, failing first where v holds a map there); one holding a merged set of scalars,
 //     or a list merged by key, whose items and v's list there cannot merge (v's of mixed classes, the lists' classes
 //     differing, null items or lists in v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in their order (orderValid), fails
 //     with that collation's error where the fields before it fit as below (composeCheck), as
