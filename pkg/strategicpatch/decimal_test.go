@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
 	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	ply "github.com/plyproject/ply/pkg/strategicpatch"
@@ -101,3 +102,16 @@ func podSchema() sp.LookupPatchMeta {
 	Expect(err).NotTo(HaveOccurred())
 	return s
 }
+
+var _ = It("reports the conflict a current holding a decimal merge key hides from apimachinery's check (class decimal-merge-key)", func() {
+	original := []byte(`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"x"}]}]}}`)
+	current := []byte(`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80.0,"name":"y"}]}]}}`)
+	_, err := ply.CreateThreeWayMergePatch(original, original, current, podSchema(), false)
+	Expect(mergepatch.IsConflict(err)).To(BeTrue(), "ply: %v", err)
+	theirs, err := sp.CreateThreeWayMergePatch(original, original, current, podSchema(), false)
+	Expect(err).NotTo(HaveOccurred(), "apimachinery pairs int64 80 with float64 80 nowhere and sees no conflict")
+	sameJSON(theirs, `{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"$setElementOrder/ports":[{"containerPort":80}],"name":"a","ports":[{"containerPort":80,"name":"x"}]}]}}`)
+	integral := []byte(`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"y"}]}]}}`)
+	_, err = sp.CreateThreeWayMergePatch(original, original, integral, podSchema(), false)
+	Expect(mergepatch.IsConflict(err)).To(BeTrue(), "apimachinery, current's key an integer: %v", err)
+})
