@@ -165,7 +165,11 @@ func (v *view) patched(o Ordering) []int {
 // given the same comparator and input (ids in the order of the layout, compose's delete items taken out first and put
 // back last, as strategicpatch does) gives strategicpatch's result.
 func (v *view) sortUnnamed(ids []int, rank func(int) int) {
-	if !slices.ContainsFunc(ids, func(id int) bool { return rank(id) < 0 }) {
+	unranked := false
+	for _, id := range ids {
+		unranked = unranked || rank(id) < 0
+	}
+	if !unranked {
 		sortBy(ids, rank)
 		return
 	}
