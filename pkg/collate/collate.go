@@ -1022,6 +1022,11 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 			m.items[id].OrderIndex = int32(i)
 		}
 	}
+	if len(order) == 0 && !c.opts.Gates.Enabled(features.SeedOrdering) && elements.MergedList(n.Type, &n.Meta) {
+		// An empty order names none of the patch's items: strategicpatch checks nothing and orders them all as
+		// unnamed (internal/order.Unnamed), kubectl's order followed with the gate off.
+		return nil
+	}
 	return format.CheckOrder(n, m.seq, order)
 }
 

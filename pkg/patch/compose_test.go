@@ -3,6 +3,8 @@ package patch_test
 import (
 	"errors"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -47,6 +49,23 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
 	}
 
+	It("refuses an empty order naming none of second's items with gate SeedOrdering on, composing and applying", func() {
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		first := jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"}]}}`)
+		second := jsonv.MustDecode(`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"d"}]}}`)
+		const refused = "patch spec.containers: $setElementOrder/containers is empty but the patch list has items; every item of the patch list must be in it"
+		_, err = patch.Compose(first, second, pod, features.Kubectl().With(features.SeedOrdering, true))
+		Expect(err).To(MatchError(refused))
+		_, err = patch.Apply(first, second, patch.Options{Gates: features.Kubectl().With(features.SeedOrdering, true), Ordering: patch.OrderKubectl, TypeName: "io.k8s.api.core.v1.Pod"})
+		Expect(err).To(MatchError(ContainSubstring("is empty but the patch list has items")))
+		got, err := patch.Compose(first, second, pod, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"a"},{"name":"d"},{"name":"c"}]}}`)))
+	})
+
 	DescribeTable("mergeMap(first, second)",
 		func(first, second string, fails bool) {
 			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
@@ -77,6 +96,25 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("second's empty list reorders first's: delete items last",
 			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b","image":null}]}}`,
 			`{"spec":{"containers":[]}}`, false),
+		// An empty "$setElementOrder" names none of second's items: strategicpatch sorts them all as unnamed, by their
+		// index in first's list, with a comparator that answers "less" whenever either lacks one (sort.SliceStable).
+		Entry("an empty order, second's items new: after first's, reversed (insertion sort, the comparator always true)",
+			`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"d"}]}}`, false),
+		Entry("an empty order, second merging into first's b among new items",
+			`{"spec":{"containers":[{"name":"a"},{"name":"b"},{"name":"e"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"b","image":"x"},{"name":"d"}]}}`, false),
+		Entry("an empty order, first without the list: second's items reversed",
+			`{"spec":{"hostname":"h"}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"d"},{"name":"e"}]}}`, false),
+		Entry("an empty order, first holding delete items: they stay last",
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b"},{"$patch":"delete","name":"f"},{"name":"g"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"g","image":"x"},{"name":"d"}]}}`, false),
+		Entry("an empty order of a set: second's new values after first's, reversed",
+			`{"metadata":{"finalizers":["a","b"]}}`,
+			`{"metadata":{"$setElementOrder/finalizers":[],"finalizers":["c","d","a"]}}`, false),
+		Entry("an empty order over more than 20 items (blocks sorted apart, then merged by the comparator)",
+			containers(`{"hostname":"h"}`, 12, "f"), containers(`{"$setElementOrder/containers":[]}`, 31, "s"), false),
 		Entry("a repeat whose env holds only a delete item: the item deleted from its member's outcome",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"A","value":"1"},{"name":"B","value":"2"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"x"},{"name":"a","env":[{"name":"A","$patch":"delete"}]}]}}`, false),
@@ -555,3 +593,25 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(errors.As(err, &ee)).To(BeTrue())
 	})
 })
+
+// containers is a Pod patch whose spec holds fields and n containers, named prefix0, prefix1, ..., interleaved with
+// first's names where prefix is "s" (every third one named "f<i>" after one of first's, some with an image).
+func containers(fields string, n int, prefix string) string {
+	var items []string
+	for i := range n {
+		name := prefix + strconv.Itoa(i)
+		if prefix == "s" && i%3 == 0 {
+			name = "f" + strconv.Itoa(i/3)
+		}
+		item := `{"name":"` + name + `"}`
+		if i%4 == 1 {
+			item = `{"name":"` + name + `","image":"i` + strconv.Itoa(i) + `"}`
+		}
+		items = append(items, item)
+	}
+	spec := strings.TrimSuffix(fields, "}")
+	if spec != "{" {
+		spec += ","
+	}
+	return `{"spec":` + spec + `"containers":[` + strings.Join(items, ",") + `]}}`
+}
