@@ -1,0 +1,147 @@
+package collate
+
+import (
+	"sort"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// kubectlOrdering says how a list the schema merges by no strategy is ordered by the patch's "$setElementOrder".
+type kubectlOrdering uint8
+
+const (
+	orderedRefused kubectlOrdering = iota // the directive is refused there (format.CheckDirs), naming the path
+	orderedAsSet                          // ordered as a set, of live's items or of the patch's alone
+	orderedWhole                          // the patch's list in strategicpatch's order, taken whole, the directive dropped
+)
+
+// kubectlOrdered says how a field of type t (metadata meta, values cv, a patch's directives cd), a list the schema merges
+// by no strategy that the patch's "$setElementOrder" orders, is ordered as strategicpatch orders it, gate
+// MultiFieldMergeKeys off (on, or for any other field, orderedRefused: the directive is refused where the schema does
+// not merge the list, naming the path); for orderedWhole, list is the list taken. strategicpatch (mergePatchIntoOriginal)
+// reads the directive wherever the field's value is a list, merge strategy or none: the list merged is the patch's (a
+// list without merge strategy is replaced) or, where the patch leaves it out, live's; it is split into the items the
+// directive names, sorted by it (each by the first entry naming its value), and the others, sorted by their place in
+// live's list and merged in by it (normalizeSliceOrder, mergeSortedSlice); the patch's list must follow the
+// directive's order (validatePatchWithSetOrderList, which passes any list for an empty directive), and live's items
+// and the patch's must be of one kind (sliceElementType); a "$deleteFromPrimitiveList" then deletes from the outcome.
+// That is the order of a set of live's items the patch only reorders, or, where the patch sets the list, of a set of
+// the patch's items onto no live list (a value named twice kept twice, at its first place in the directive): so such
+// a list is collated as that set, orderedAsSet (internal/order orders it, format.CheckOrder checks the patch's order).
+// The patch's list is taken whole (orderedWhole, wholeOrder) where a set does not hold it: empty; beside an empty
+// directive, every item an other; composing two patches (MergeStrategicMergeMapPatchUsingLookupPatchMeta, the first's
+// list for live's, the directive kept), naming a value twice; in a repeated key's later item (repeatOrdered), applying.
+// Not where strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot be
+// hashed or compared): there, for a patch list naming a value twice with gate UniqueMergeKeys on, for a composed
+// repeat (merged into its key's outcome as a set would be, not replacing it) and where repeatOrdered says so, it stays
+// refused.
+func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
+	if cd == nil || !cd.HasSetOrder || !c.opts.Patch || t.Kind != openapi.KindList || meta.Strategy.Has(openapi.StrategyMerge) ||
+		c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
+		return orderedRefused, value.Value{}
+	}
+	if cv.HasLocal && !cv.Local.IsList() || !cv.HasLocal && !cv.Live.IsList() || cv.HasLive && !cv.Live.IsList() {
+		return orderedRefused, value.Value{}
+	}
+	for _, e := range cd.SetOrder.Items() {
+		if e.IsMap() || e.IsList() {
+			return orderedRefused, value.Value{}
+		}
+	}
+	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
+		return orderedRefused, value.Value{}
+	}
+	if c.repeat != nil && c.opts.Compose {
+		return orderedRefused, value.Value{}
+	}
+	if c.repeat != nil {
+		return repeatOrdered(cv, cd)
+	}
+	local, order := cv.Local.Items(), cd.SetOrder.Items()
+	switch {
+	case cv.HasLocal && len(local) == 0:
+		return orderedWhole, cv.Local
+	case cv.HasLocal && len(order) == 0 && !cd.HasDeleteFromList:
+		return orderedWhole, wholeOrder(local, cv.Live.Items())
+	case c.opts.Gates.Enabled(features.UniqueMergeKeys) && namesValueTwice(local, false):
+		// (A set would hold the value once, where strategicpatch keeps each copy.)
+		return orderedRefused, value.Value{}
+	case c.opts.Compose && namesValueTwice(local, false) && (cd.HasDeleteFromList || !followsOrder(local, order)):
+		return orderedRefused, value.Value{}
+	case c.opts.Compose && namesValueTwice(local, false):
+		return orderedWhole, wholeOrder(local, order)
+	}
+	return orderedAsSet, value.Value{}
+}
+
+// repeatOrdered is kubectlOrdered in a repeated key's later item (collated alone, without live): the item's list taken
+// whole where strategicpatch gives it as it is wherever the item lands (merged into its key's outcome, which it
+// replaces, or taken whole with the list the server keeps apart): empty, or following a directive that names every
+// item in the list's own order, with no "$deleteFromPrimitiveList" beside it. Elsewhere (an order that moves an item,
+// or none, which orders by the outcome's list; a list the item leaves out; a deletion) refused.
+func repeatOrdered(cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
+	local, order := cv.Local.Items(), cd.SetOrder.Items()
+	switch {
+	case !cv.HasLocal || cd.HasDeleteFromList:
+		return orderedRefused, value.Value{}
+	case len(local) == 0:
+		return orderedWhole, cv.Local
+	case len(order) > 0 && followsOrder(local, order) && value.Equal(wholeOrder(local, order), cv.Local):
+		return orderedWhole, cv.Local
+	}
+	return orderedRefused, value.Value{}
+}
+
+// followsOrder reports whether scalar items follow "$setElementOrder" order as strategicpatch requires
+// (validatePatchWithSetOrderList): walking order, each entry equal to the next item passes it; every item must be
+// passed. An empty order passes any list.
+func followsOrder(items, order []value.Value) bool {
+	if len(order) == 0 {
+		return true
+	}
+	at := 0
+	for _, e := range order {
+		if at < len(items) && sameScalar(items[at], e) {
+			at++
+		}
+	}
+	return at == len(items)
+}
+
+// wholeOrder is scalar items sorted as strategicpatch sorts a list's items by the list by (normalizeSliceOrder): by the
+// first place of each one's value there, an item by lacks comparing as less than any other both ways. That comparison
+// is no order where by lacks a value (by empty or a live list the patch's list adds to): the permutation is then the
+// one sort.SliceStable makes with it, which strategicpatch calls, so ply calls it with the same comparison.
+func wholeOrder(items, by []value.Value) value.Value {
+	first := make(map[value.ScalarKey]int, len(by))
+	for i := len(by) - 1; i >= 0; i-- {
+		if k, ok := by[i].Key(); ok {
+			first[k] = i
+		}
+	}
+	place := func(v value.Value) int {
+		if k, ok := v.Key(); ok {
+			if i, found := first[k]; found {
+				return i
+			}
+		}
+		return -1
+	}
+	sorted := append([]value.Value(nil), items...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		pi, pj := place(sorted[i]), place(sorted[j])
+		return pi < 0 || pj < 0 || pi < pj
+	})
+	return value.List(sorted)
+}
+
+// sameScalar reports whether scalars a and b are one value, as Go's == compares strategicpatch's decoded JSON.
+func sameScalar(a, b value.Value) bool {
+	ka, okA := a.Key()
+	kb, okB := b.Key()
+	return okA && okB && ka == kb
+}
