@@ -78,19 +78,16 @@ func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *eleme
 	return orderedAsSet, value.Value{}
 }
 
-// repeatOrdered is kubectlOrdered in a repeated key's later item (collated alone, without live): the item's list taken
-// whole where strategicpatch gives it as it is wherever the item lands (merged into its key's outcome, which it
-// replaces, or taken whole with the list the server keeps apart): empty, or following a directive that names every
-// item in the list's own order, with no "$deleteFromPrimitiveList" beside it. Elsewhere (an order that moves an item,
-// or none, which orders by the outcome's list; a list the item leaves out; a deletion) refused.
+// repeatOrdered is kubectlOrdered in a repeated key's later item (collated alone, without live; its empty lists refused
+// before, as lists of no kind): the item's list taken whole where strategicpatch gives it as it is wherever the item
+// lands (merged into its key's outcome, which it replaces, or copied with the list the server keeps apart): following
+// a directive that names every item in the list's own order, with no "$deleteFromPrimitiveList" beside it. Elsewhere
+// (an order that moves an item, or none, which orders by the outcome's list; a list the item leaves out, which
+// visitors merge onto the outcome; a deletion) refused here.
 func repeatOrdered(cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
 	local, order := cv.Local.Items(), cd.SetOrder.Items()
-	switch {
-	case !cv.HasLocal || cd.HasDeleteFromList:
-		return orderedRefused, value.Value{}
-	case len(local) == 0:
-		return orderedWhole, cv.Local
-	case len(order) > 0 && followsOrder(local, order) && value.Equal(wholeOrder(local, order), cv.Local):
+	if cv.HasLocal && !cd.HasDeleteFromList && len(order) > 0 && followsOrder(local, order) &&
+		value.Equal(wholeOrder(local, order), cv.Local) {
 		return orderedWhole, cv.Local
 	}
 	return orderedRefused, value.Value{}

@@ -761,6 +761,25 @@ var _ = Describe("feature gates", func() {
 			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"))
 		})
 
+		// Where strategicpatch's result depends on where the later item lands (merged into its key's outcome, which
+		// sorts its list, or kept apart and copied as it stands), which Phase 1 does not see: refused, naming the path.
+		It("off, every gate: a later item of a repeated key whose order moves its list's items, or orders an empty list kept apart, is refused", func() {
+			for _, c := range []struct{ live, patch string }{
+				{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`,
+					`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`},
+				{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`,
+					`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`},
+				{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"hostAliases":[{"ip":"c","hostnames":["x"]}]}}`,
+					`{"spec":{"hostAliases":[{"$patch":"replace"},{"ip":"c","hostnames":["c"]},{"ip":"c","$setElementOrder/hostnames":["c"],"hostnames":[]}]}}`},
+			} {
+				live, p := jsonv.MustDecode(c.live), jsonv.MustDecode(c.patch)
+				_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), sp.Meta())
+				Expect(werr).NotTo(HaveOccurred())
+				_, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl()})
+				Expect(err).To(MatchError(ContainSubstring("orders lists merged by key or value; the schema does not merge this list")), c.patch)
+			}
+		})
+
 		It("on: refused, naming the path", func() {
 			on := patch.Options{Gates: features.Kubectl().With(features.MultiFieldMergeKeys, true)}
 			for _, p := range []value.Value{

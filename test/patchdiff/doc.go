@@ -40,6 +40,11 @@
 // suite's failure, reduced by hand to its target, patches (first, second)
 // and strategicpatch's result, becomes one in testdata/compose.
 //
+// atomicorders_test.go gives the kubectl targets' ApplyDirectives patches
+// "$setElementOrder" directives for lists merged by no strategy (followed,
+// empty beside items, beside "$deleteFromPrimitiveList", alone, beside an
+// emptied list), applied, applied with repeated keys, and composed.
+//
 // One suite has no oracle but ply itself: inturn_test.go judges
 // patch.Apply of patches naming merge keys again, under depth limits
 // (which strategicpatch lacks), against the patch's items applied one
