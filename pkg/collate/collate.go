@@ -30,6 +30,7 @@ import (
 
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/halves"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -167,7 +168,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.emptyOrder = nil, nil, nil
+	c.repeat, c.composed, c.emptyOrder, c.repeatMerged = nil, nil, nil, false
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -210,6 +211,9 @@ type collator struct {
 	// repeat is the Repeat whose tree is being collated (repeats; nil elsewhere): directive maps record their nodes
 	// onto a map in it (ontoMap).
 	repeat *elements.Repeat
+	// repeatMerged reports that the Repeat being collated (repeat) merges into its key's outcome: its list is not kept
+	// apart (order.RepeatsApart).
+	repeatMerged bool
 	// composed is compose mode's Repeat whose tree is being collated (repeats; nil elsewhere): a leaf holding the
 	// patch's value less maps holding "$patch" records its node in it (whole: elements.Repeat.Cleaned).
 	composed *elements.Repeat
@@ -493,7 +497,7 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
 func (c *collator) child(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int, ct *openapi.Type, cm *openapi.Meta) (elements.Element, error) {
 	ct = c.kubectlList(ct, cm, cv, cd)
-	switch ordering, list := c.kubectlOrdered(ct, cm, cv, cd); ordering {
+	switch ordering, list := c.kubectlOrdered(self, ct, cm, cv, cd); ordering {
 	case orderedAsSet:
 		// A set: of live's items, or (the patch's list replacing live's) of the patch's alone.
 		set := *cm
@@ -852,7 +856,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer, outerEmpty, outerComposed := c.repeat, c.emptyOrder, c.composed
+		outer, outerEmpty, outerComposed, outerMerged := c.repeat, c.emptyOrder, c.composed, c.repeatMerged
+		c.repeatMerged = !order.RepeatsApart(e)
 		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
 			c.repeat, c.composed = nil, r
 		}
@@ -879,7 +884,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
-		c.repeat, c.emptyOrder, c.composed = outer, outerEmpty, outerComposed
+		c.repeat, c.emptyOrder, c.composed, c.repeatMerged = outer, outerEmpty, outerComposed, outerMerged
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}

@@ -34,12 +34,12 @@ const (
 // a list is collated as that set, orderedAsSet (internal/order orders it, format.CheckOrder checks the patch's order).
 // The patch's list is taken whole (orderedWhole, wholeOrder) where a set does not hold it: empty; beside an empty
 // directive, every item an other; composing two patches (MergeStrategicMergeMapPatchUsingLookupPatchMeta, the first's
-// list for live's, the directive kept), naming a value twice; in a repeated key's later item (repeatOrdered), applying.
-// Not where strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot be
-// hashed or compared): there, for a patch list naming a value twice with gate UniqueMergeKeys on, for a composed
-// repeat (merged into its key's outcome as a set would be, not replacing it) and where repeatOrdered says so, it stays
-// refused.
-func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
+// list for live's, the directive kept), naming a value twice; in a repeated key's later item, applying or composing
+// (repeatOrdered: as a set, the item's list would be merged into its key's outcome's, where strategicpatch replaces
+// it). Not where strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot
+// be hashed or compared): there, for a patch list naming a value twice with gate UniqueMergeKeys on, and where
+// repeatOrdered says so, it stays refused.
+func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
 	if cd == nil || !cd.HasSetOrder || !c.opts.Patch || t.Kind != openapi.KindList || meta.Strategy.Has(openapi.StrategyMerge) ||
 		c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
 		return orderedRefused, value.Value{}
@@ -55,11 +55,8 @@ func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *eleme
 	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
 		return orderedRefused, value.Value{}
 	}
-	if c.repeat != nil && c.opts.Compose {
-		return orderedRefused, value.Value{}
-	}
-	if c.repeat != nil {
-		return repeatOrdered(cv, cd)
+	if c.repeat != nil || c.composed != nil {
+		return repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
 	}
 	local, order := cv.Local.Items(), cd.SetOrder.Items()
 	switch {
@@ -79,15 +76,23 @@ func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *eleme
 }
 
 // repeatOrdered is kubectlOrdered in a repeated key's later item (collated alone, without live; its empty lists refused
-// before, as lists of no kind): the item's list taken whole where strategicpatch gives it as it is wherever the item
-// lands (merged into its key's outcome, which it replaces, or copied with the list the server keeps apart): following
-// a directive that names every item in the list's own order, with no "$deleteFromPrimitiveList" beside it. Elsewhere
-// (an order that moves an item, or none, which orders by the outcome's list; a list the item leaves out, which
-// visitors merge onto the outcome; a deletion) refused here.
-func repeatOrdered(cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
+// before, as lists of no kind), the list a field of the item itself that merges into its key's outcome where merged:
+// the item's list taken whole where strategicpatch gives it so wherever the item lands. Merged into the outcome map
+// (the first item of the key merged with live's, or copied), the item's list replaces the outcome's, sorted by the
+// directive; copied with the list the server keeps apart, or below a map the outcome may lack (copied then), it stays
+// as it stands. So a list following a directive that names every item, with no "$deleteFromPrimitiveList" beside it,
+// is taken sorted where merged, and as it stands where sorting leaves it so. Elsewhere (an order that moves an item of
+// a list kept apart or nested, or none, which orders by the outcome's list; a list the item leaves out, which visitors
+// merge onto the outcome; a deletion) refused here.
+func repeatOrdered(cv *elements.Values, cd *elements.Directives, merged bool) (kubectlOrdering, value.Value) {
 	local, order := cv.Local.Items(), cd.SetOrder.Items()
-	if cv.HasLocal && !cd.HasDeleteFromList && len(order) > 0 && followsOrder(local, order) &&
-		value.Equal(wholeOrder(local, order), cv.Local) {
+	if !cv.HasLocal || cd.HasDeleteFromList || len(order) == 0 || !followsOrder(local, order) {
+		return orderedRefused, value.Value{}
+	}
+	switch sorted := wholeOrder(local, order); {
+	case merged:
+		return orderedWhole, sorted
+	case value.Equal(sorted, cv.Local):
 		return orderedWhole, cv.Local
 	}
 	return orderedRefused, value.Value{}

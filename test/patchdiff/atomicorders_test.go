@@ -47,7 +47,9 @@ var _ = Describe("patches ordering lists merged by no strategy in repeated items
 })
 
 // pkg/patch.Compose of two patches, the second ordering lists merged by no
-// strategy (orderAtomic, the first patch for live), every feature gate off,
+// strategy (orderAtomic, the first patch for live; in half the cases its keyed
+// lists given a repeat first, "repeated" classes, and judged only where the
+// second composes without the orders), every feature gate off,
 // against strategicpatch's merge of patches, which orders the first's list
 // by the second's directive and keeps it. The first patch is the live object
 // itself in half the cases, else another generated patch.
@@ -61,16 +63,29 @@ var _ = Describe("Compose of kubectl patches ordering lists merged by no strateg
 				if i%2 == 0 {
 					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
 				}
-				second, ordered := orderAtomic(c.Patch, first, t.Root, rand.New(rand.NewPCG(c.Seed, 13)), atomicOrderShapes)
+				r := rand.New(rand.NewPCG(c.Seed, 13))
+				second, repeated := c.Patch, false
+				if r.IntN(2) == 0 {
+					second, repeated = repeat(second, t.Root, r)
+				}
+				if base, _, _ := composeCase(t, c, first, second); repeated && !strings.HasPrefix(base, "agree") {
+					// (Only what the orders change is judged.)
+					counts["base "+base+" repeated"]++
+					return ""
+				}
+				second, ordered := orderAtomic(second, first, t.Root, r, atomicOrderShapes)
 				if !ordered {
 					counts["no atomic list"]++
 					return ""
 				}
 				class, _, fail := composeCase(t, c, first, second)
+				if repeated {
+					class += " repeated"
+				}
 				counts[class]++
 				return fail
 			})
-			Expect(counts["agree"]).To(BeNumerically(">", n/100), "too few cases order and compose: %s", line)
+			Expect(counts["agree"]+counts["agree repeated"]).To(BeNumerically(">", n/100), "too few cases order and compose: %s", line)
 		})
 	}
 })
