@@ -508,11 +508,14 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 			cv = &patchOnly
 		}
 	case orderedWhole:
-		// The patch's list as strategicpatch orders it, whole.
+		// The patch's list as strategicpatch orders it (applying, its deletions made), whole.
 		whole := *cv
 		whole.Local = list
 		unordered := *cd
 		unordered.SetOrder, unordered.HasSetOrder = value.Value{}, false
+		if !c.opts.Compose {
+			unordered.DeleteFromList, unordered.HasDeleteFromList = value.Value{}, false
+		}
 		cv, cd = &whole, &unordered
 	}
 	switch {

@@ -1,6 +1,7 @@
 package collate
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/plyproject/ply/internal/smp"
@@ -33,7 +34,7 @@ const (
 // the patch's items onto no live list (a value named twice kept twice, at its first place in the directive): so such
 // a list is collated as that set, orderedAsSet (internal/order orders it, format.CheckOrder checks the patch's order).
 // The patch's list is taken whole (orderedWhole, wholeOrder) where a set does not hold it: empty; beside an empty
-// directive, every item an other; composing two patches (MergeStrategicMergeMapPatchUsingLookupPatchMeta, the first's
+// directive, every item an other (applying, less the values a "$deleteFromPrimitiveList" beside it deletes); composing two patches (MergeStrategicMergeMapPatchUsingLookupPatchMeta, the first's
 // list for live's, the directive kept), naming a value twice; in a repeated key's later item, applying or composing
 // (repeatOrdered: as a set, the item's list would be merged into its key's outcome's, where strategicpatch replaces
 // it). Not where strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot
@@ -60,10 +61,14 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	}
 	local, order := cv.Local.Items(), cd.SetOrder.Items()
 	switch {
+	case cv.HasLocal && (len(local) == 0 || len(order) == 0) && !c.opts.Compose && !deletable(cd, local):
+		return orderedRefused, value.Value{}
 	case cv.HasLocal && len(local) == 0:
 		return orderedWhole, cv.Local
 	case cv.HasLocal && len(order) == 0 && !cd.HasDeleteFromList:
 		return orderedWhole, wholeOrder(local, cv.Live.Items())
+	case cv.HasLocal && len(order) == 0 && !c.opts.Compose:
+		return orderedWhole, withoutValues(wholeOrder(local, cv.Live.Items()), cd.DeleteFromList.Items())
 	case c.opts.Gates.Enabled(features.UniqueMergeKeys) && namesValueTwice(local, false):
 		// (A set would hold the value once, where strategicpatch keeps each copy.)
 		return orderedRefused, value.Value{}
@@ -139,6 +144,23 @@ func wholeOrder(items, by []value.Value) value.Value {
 		return pi < 0 || pj < 0 || pi < pj
 	})
 	return value.List(sorted)
+}
+
+// deletable reports whether the "$deleteFromPrimitiveList" of directives cd, if any, can delete from scalar items as
+// strategicpatch deletes after ordering (mergeSlice): a list of scalars of the items' kind.
+func deletable(cd *elements.Directives, items []value.Value) bool {
+	if !cd.HasDeleteFromList || (cd.DeleteFromList.IsList() && cd.DeleteFromList.Len() == 0) {
+		return true
+	}
+	class, msg, _ := smp.ListClass(items, cd.DeleteFromList.Items())
+	return cd.DeleteFromList.IsList() && msg == "" && class != value.KindMap && class != smp.ClassNone
+}
+
+// withoutValues is list less its items equal to any of values (strategicpatch's deleteFromSlice).
+func withoutValues(list value.Value, values []value.Value) value.Value {
+	return value.List(slices.DeleteFunc(slices.Clone(list.Items()), func(it value.Value) bool {
+		return slices.ContainsFunc(values, func(v value.Value) bool { return sameScalar(it, v) })
+	}))
 }
 
 // sameScalar reports whether scalars a and b are one value, as Go's == compares strategicpatch's decoded JSON.

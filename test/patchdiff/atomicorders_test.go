@@ -96,7 +96,7 @@ type atomicOrderShape uint8
 const (
 	orderFollowed atomicOrderShape = iota // the list's items in its order, other values among them
 	orderEmpty                            // an empty directive beside the list
-	orderDeleting                         // followed, beside "$deleteFromPrimitiveList" of some of its values
+	orderDeleting                         // followed or empty, beside "$deleteFromPrimitiveList" of one of its values
 	orderAlone                            // the directive alone, reordering live's list: the list's items reversed
 	orderEmptied                          // the list emptied, the directive naming its items
 )
@@ -189,6 +189,9 @@ func withAtomicOrder(out value.Value, name string, items []value.Value, shape at
 		order = nil
 	case orderDeleting:
 		out = out.With("$deleteFromPrimitiveList/"+name, value.List([]value.Value{items[r.IntN(len(items))]}))
+		if r.IntN(2) == 0 {
+			order = nil
+		}
 	case orderAlone:
 		out = out.Without(name)
 		order = slices.Clone(items)
