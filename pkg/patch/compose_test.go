@@ -541,7 +541,65 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("an atomic list of strings, second's of numbers, ordered: an error",
 			`{"spec":{"containers":[{"name":"a","args":[1]}]}}`,
 			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a"],"args":["a"]}]}}`, true),
+		Entry("an atomic list second gives empty beside an empty \"$setElementOrder\": second's, the directive kept",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":[]}]}}`, false),
+		Entry("an atomic list second gives empty, ordered: second's, the directive kept",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["b"],"args":[]}]}}`, false),
+		Entry("an atomic list second gives empty, ordered, first lacking it: an error",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["b"],"args":[]}]}}`, true),
+		Entry("an atomic list second's order and list name a value twice: second's sorted by the order",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`, false),
+		Entry("an atomic list first lacks, second's naming a value twice in its order's order",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","c","a"],"args":["c","c","a"]}]}}`, false),
+		Entry("an atomic list second's naming a value twice, its order once: an error",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a"],"args":["c","c","a"]}]}}`, true),
+		Entry("an atomic list second gives beside an empty \"$setElementOrder\": its items by their place in first's",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":["b","x","a"]}]}}`, false),
+		Entry("an atomic list first lacks, second's beside an empty \"$setElementOrder\"",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":["b","x","a"]}]}}`, false),
+		Entry("an atomic list of objects ordered: an error (strategicpatch panics hashing a map)",
+			`{"spec":{"containers":[{"name":"a","args":[{"k":1}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[{"k":1}]}]}}`, true),
+		Entry("an atomic list a repeat of second's orders, replacing first's item's",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["a","c"],"args":["a","c"]}]}}`, false),
+		Entry("an atomic list a repeat of second's orders, replacing the list second's first item of the key gives",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","args":["x"]},{"name":"a","$setElementOrder/args":["c","a"],"args":["c","a"]}]}}`, false),
+		Entry("an atomic list a repeat of second's orders, naming a value twice: sorted",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","args":["x"]},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`, false),
+		Entry("an atomic list a repeat of second's gives beside an empty \"$setElementOrder\", first lacking it",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`, false),
+		Entry("an atomic list neither patch holds, ordered by objects: the directive copied",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[{"k":1}]}]}}`, false),
 	)
+
+	It("with gate MultiFieldMergeKeys on, an atomic list ordered by second's \"$setElementOrder\" is refused, naming the path", func() {
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		first := jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`)
+		for _, second := range []string{
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["b"],"args":[]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":["b","x","a"]}]}}`,
+		} {
+			_, err := patch.Compose(first, jsonv.MustDecode(second), pod, features.Kubectl().With(features.MultiFieldMergeKeys, true))
+			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"), second)
+		}
+	})
 
 	// The test schema's Widget holds parts keyed by name whose aliases the schema merges (a set of scalars): a repeat
 	// of second's holding aliases merges them onto its key's item's outcome.

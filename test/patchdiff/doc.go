@@ -45,6 +45,12 @@
 // empty "$setElementOrder" (strategicpatch's comparator, which is no order,
 // reproduced; PLY_DIFF_EMPTY_ORDER_N cases, default 400).
 //
+// atomicorders_test.go gives the kubectl targets' ApplyDirectives patches
+// "$setElementOrder" directives for lists merged by no strategy (followed,
+// empty beside items, followed or empty beside "$deleteFromPrimitiveList",
+// alone, beside an emptied list), applied, applied with repeated keys, and
+// composed.
+//
 // One suite has no oracle but ply itself: inturn_test.go judges
 // patch.Apply of patches naming merge keys again, under depth limits
 // (which strategicpatch lacks), against the patch's items applied one
