@@ -8,7 +8,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/plyproject/ply/internal/carve"
@@ -159,11 +158,10 @@ func (v *view) patched(o Ordering) []int {
 }
 
 // sortUnnamed sorts the members "$setElementOrder" does not name by rank as strategicpatch sorts them
-// (normalizeSliceOrder, sort.SliceStable): where each has a rank, stably by it (sortBy); where some have none (an empty
-// order, which names none of the patch's items: those the server's view of live lacks), by its comparator, which
-// answers "less" whenever either lacks a rank, so not an order. Go's stable sort is deterministic: the same algorithm
-// given the same comparator and input (ids in the order of the layout, compose's delete items taken out first and put
-// back last, as strategicpatch does) gives strategicpatch's result.
+// (normalizeSliceOrder): where each has a rank, stably by it (sortBy); where some have none (an empty order, which names
+// none of the patch's items: those the server's view of live lacks), by strategicpatch's own sort and comparison
+// (smp.SortByPlace), given the input strategicpatch gives it (ids in the order of the layout, compose's delete items
+// taken out first and put back last).
 func (v *view) sortUnnamed(ids []int, rank func(int) int) {
 	unranked := false
 	for _, id := range ids {
@@ -183,13 +181,7 @@ func (v *view) sortUnnamed(ids []int, rank func(int) int) {
 		}
 		data = ids[:n]
 	}
-	sort.SliceStable(data, func(i, j int) bool {
-		ri, rj := rank(data[i]), rank(data[j])
-		if ri >= 0 && rj >= 0 {
-			return ri < rj
-		}
-		return true
-	})
+	smp.SortByPlace(data, rank)
 }
 
 // deletesLast moves the first patch's "$patch: delete" items (compose mode) last in each run, ordered among

@@ -2,7 +2,6 @@ package collate
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -122,7 +121,7 @@ func followsOrder(items, order []value.Value) bool {
 // wholeOrder is scalar items sorted as strategicpatch sorts a list's items by the list by (normalizeSliceOrder): by the
 // first place of each one's value there, an item by lacks comparing as less than any other both ways. That comparison
 // is no order where by lacks a value (by empty or a live list the patch's list adds to): the permutation is then the
-// one sort.SliceStable makes with it, which strategicpatch calls, so ply calls it with the same comparison.
+// one sort.SliceStable makes with it, which strategicpatch calls (smp.SortByPlace).
 func wholeOrder(items, by []value.Value) value.Value {
 	first := make(map[value.ScalarKey]int, len(by))
 	for i := len(by) - 1; i >= 0; i-- {
@@ -139,10 +138,7 @@ func wholeOrder(items, by []value.Value) value.Value {
 		return -1
 	}
 	sorted := append([]value.Value(nil), items...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		pi, pj := place(sorted[i]), place(sorted[j])
-		return pi < 0 || pj < 0 || pi < pj
-	})
+	smp.SortByPlace(sorted, place)
 	return value.List(sorted)
 }
 
