@@ -152,9 +152,36 @@ func (v *view) patched(o Ordering) []int {
 		view := v.viewRanks(survivors)
 		rank = func(id int) int { return view[v.canon(id)] }
 	}
-	sortBy(others, rank)
+	v.sortUnnamed(others, rank)
 	v.deletesLast(func(id int) int { return inLayout[id] }, named, others)
 	return v.interleave(others, named, rank)
+}
+
+// sortUnnamed sorts the members "$setElementOrder" does not name by rank as strategicpatch sorts them
+// (normalizeSliceOrder): where each has a rank, stably by it (sortBy); where some have none (an empty order, which names
+// none of the patch's items: those the server's view of live lacks), by strategicpatch's own sort and comparison
+// (smp.SortByPlace), given the input strategicpatch gives it (ids in the order of the layout, compose's delete items
+// taken out first and put back last).
+func (v *view) sortUnnamed(ids []int, rank func(int) int) {
+	unranked := false
+	for _, id := range ids {
+		unranked = unranked || rank(id) < 0
+	}
+	if !unranked {
+		sortBy(ids, rank)
+		return
+	}
+	data := ids
+	if v.compose && !v.set {
+		isDelete := func(id int) int { return v.deleteRank(id, func(int) int { return 0 }) }
+		sortBy(ids, isDelete) // (stable: the data items first, then the delete items, each run in layout order)
+		n := 0
+		for n < len(ids) && isDelete(ids[n]) == 0 {
+			n++
+		}
+		data = ids[:n]
+	}
+	smp.SortByPlace(data, rank)
 }
 
 // deletesLast moves the first patch's "$patch: delete" items (compose mode) last in each run, ordered among
@@ -181,16 +208,19 @@ func (v *view) deletesLast(at func(id int) int, runs ...[]int) {
 		return
 	}
 	for _, ids := range runs {
-		sortBy(ids, func(id int) int {
-			if li := v.item(id).LiveIndex; li >= 0 {
-				d, _ := v.liveItems[li].Get(smp.DirectiveKey)
-				if s, ok := d.AsString(); ok && s == smp.DeleteValue {
-					return at(id) + 1
-				}
-			}
-			return 0
-		})
+		sortBy(ids, func(id int) int { return v.deleteRank(id, at) })
 	}
+}
+
+// deleteRank is at(id)+1 for a first patch's "$patch: delete" item (compose mode), else 0.
+func (v *view) deleteRank(id int, at func(id int) int) int {
+	if li := v.item(id).LiveIndex; li >= 0 {
+		d, _ := v.liveItems[li].Get(smp.DirectiveKey)
+		if s, ok := d.AsString(); ok && s == smp.DeleteValue {
+			return at(id) + 1
+		}
+	}
+	return 0
 }
 
 // positions is each member's position in layout (-1: not there), computed in compose mode only: deletesLast reads it.

@@ -30,6 +30,7 @@ import (
 
 	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/halves"
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -167,7 +168,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.emptyOrder, c.contradicted = nil, nil, nil, nil
+	c.repeat, c.composed, c.emptyOrder, c.repeatMerged, c.contradicted = nil, nil, nil, false, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -210,6 +211,9 @@ type collator struct {
 	// repeat is the Repeat whose tree is being collated (repeats; nil elsewhere): directive maps record their nodes
 	// onto a map in it (ontoMap).
 	repeat *elements.Repeat
+	// repeatMerged reports that the Repeat being collated (repeat) merges into its key's outcome: its list is not kept
+	// apart (order.RepeatsApart).
+	repeatMerged bool
 	// composed is compose mode's Repeat whose tree is being collated (repeats; nil elsewhere): a leaf holding the
 	// patch's value less maps holding "$patch" records its node in it (whole: elements.Repeat.Cleaned).
 	composed *elements.Repeat
@@ -496,7 +500,7 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
 func (c *collator) child(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int, ct *openapi.Type, cm *openapi.Meta) (elements.Element, error) {
 	ct = c.kubectlList(ct, cm, cv, cd)
-	switch c.kubectlOrdered(ct, cm, cv, cd) {
+	switch ordering, list := c.kubectlOrdered(self, ct, cm, cv, cd); ordering {
 	case orderedAsSet:
 		// A set: of live's items, or (the patch's list replacing live's) of the patch's alone.
 		set := *cm
@@ -506,11 +510,16 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 			patchOnly := elements.Values{Local: cv.Local, HasLocal: true}
 			cv = &patchOnly
 		}
-	case orderedEmpty:
-		// The patch's empty list, whole.
+	case orderedWhole:
+		// The patch's list as strategicpatch orders it (applying, its deletions made), whole.
+		whole := *cv
+		whole.Local = list
 		unordered := *cd
 		unordered.SetOrder, unordered.HasSetOrder = value.Value{}, false
-		cd = &unordered
+		if !c.opts.Compose {
+			unordered.DeleteFromList, unordered.HasDeleteFromList = value.Value{}, false
+		}
+		cv, cd = &whole, &unordered
 	}
 	switch {
 	case c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
@@ -540,58 +549,6 @@ func (c *collator) kubectlList(t *openapi.Type, meta *openapi.Meta, cv *elements
 		return t
 	}
 	return &openapi.Type{Name: t.Name + " list", Kind: openapi.KindList, Elem: t}
-}
-
-// kubectlOrdering says how a list the schema merges by no strategy is ordered by the patch's "$setElementOrder".
-type kubectlOrdering uint8
-
-const (
-	orderedRefused kubectlOrdering = iota // the directive is refused there (format.CheckDirs), naming the path
-	orderedAsSet                          // ordered as a set, of live's items or of the patch's alone
-	orderedEmpty                          // the patch's list is empty: taken whole, the directive ordering nothing
-)
-
-// kubectlOrdered says how a field of type t (metadata meta, values cv, a patch's directives cd), a list the schema merges
-// by no strategy that the patch's "$setElementOrder" orders, is ordered as strategicpatch orders it, gate
-// MultiFieldMergeKeys off (on, or for any other field, orderedRefused: the directive is refused where the schema does
-// not merge the list, naming the path). strategicpatch (mergePatchIntoOriginal) reads the directive wherever the
-// field's value is a list, merge strategy or none: the list merged is the patch's (a list without merge strategy is
-// replaced) or, where the patch leaves it out, live's; it is split into the items the directive names, sorted by it
-// (each by the first entry naming its value), and the others, merged in by their place in live's list
-// (mergeSortedSlice); the patch's list must follow the directive's order (validatePatchWithSetOrderList), and live's
-// items and the patch's must be of one kind (sliceElementType). That is the order of a set of live's items the patch
-// only reorders, or, where the patch sets the list, of a set of the patch's items onto no live list (a value named
-// twice kept twice, at its first place in the directive): so such a list is collated as that set, orderedAsSet
-// (internal/order orders it); a patch's empty list is the empty list, orderedEmpty. Composing two patches
-// (MergeStrategicMergeMapPatchUsingLookupPatchMeta) orders the first's list as live's, the directive kept. Not where
-// strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot be hashed or
-// compared), nor in a repeated key's later item or beside "$deleteFromPrimitiveList", nor for a composed second
-// patch's empty list or one naming a value twice (or any patch's, gate UniqueMergeKeys on): there it stays refused.
-func (c *collator) kubectlOrdered(t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) kubectlOrdering {
-	if cd == nil || !cd.HasSetOrder || cd.HasDeleteFromList || !c.opts.Patch || c.repeat != nil ||
-		t.Kind != openapi.KindList || meta.Strategy.Has(openapi.StrategyMerge) || c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
-		return orderedRefused
-	}
-	if cv.HasLocal && !cv.Local.IsList() || !cv.HasLocal && !cv.Live.IsList() || cv.HasLive && !cv.Live.IsList() {
-		return orderedRefused
-	}
-	for _, e := range cd.SetOrder.Items() {
-		if e.IsMap() || e.IsList() {
-			return orderedRefused
-		}
-	}
-	switch class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); {
-	case msg != "" || class == value.KindMap || class == smp.ClassNone:
-		return orderedRefused
-	case cv.HasLocal && len(cv.Local.Items()) == 0 && c.opts.Compose:
-		return orderedRefused
-	case cv.HasLocal && len(cv.Local.Items()) == 0:
-		return orderedEmpty
-	case (c.opts.Compose || c.opts.Gates.Enabled(features.UniqueMergeKeys)) && namesValueTwice(cv.Local.Items(), false):
-		// (A set would hold the value once, where strategicpatch keeps each copy.)
-		return orderedRefused
-	}
-	return orderedAsSet
 }
 
 // namesValueTwice reports whether a set's items (scalars, or with objects a set of maps' objects too: elements.SetKey)
@@ -906,7 +863,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// replace" list's repeat is applied to nothing, taken whole as the patch holds it.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer, outerEmpty, outerComposed := c.repeat, c.emptyOrder, c.composed
+		outer, outerEmpty, outerComposed, outerMerged := c.repeat, c.emptyOrder, c.composed, c.repeatMerged
+		c.repeatMerged = !order.RepeatsApart(e)
 		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
 			c.repeat, c.composed = nil, r
 		}
@@ -937,7 +895,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
-		c.repeat, c.emptyOrder, c.composed = outer, outerEmpty, outerComposed
+		c.repeat, c.emptyOrder, c.composed, c.repeatMerged = outer, outerEmpty, outerComposed, outerMerged
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}
@@ -1029,6 +987,11 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 		if order[i] = id; id < len(m.items) && m.items[id].OrderIndex < 0 {
 			m.items[id].OrderIndex = int32(i)
 		}
+	}
+	if len(order) == 0 && !c.opts.Gates.Enabled(features.SeedOrdering) && elements.MergedList(n.Type, &n.Meta) {
+		// An empty order names none of the patch's items: strategicpatch checks nothing and orders them all as
+		// unnamed (internal/order.Unnamed), kubectl's order followed with the gate off.
+		return nil
 	}
 	err := format.CheckOrder(n, m.seq, order)
 	if err != nil && c.composed != nil {

@@ -3,6 +3,8 @@ package patch_test
 import (
 	"errors"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -47,6 +49,23 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
 	}
 
+	It("refuses an empty order naming none of second's items with gate SeedOrdering on, composing and applying", func() {
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		first := jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"}]}}`)
+		second := jsonv.MustDecode(`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"d"}]}}`)
+		const refused = "patch spec.containers: $setElementOrder/containers is empty but the patch list has items; every item of the patch list must be in it"
+		_, err = patch.Compose(first, second, pod, features.Kubectl().With(features.SeedOrdering, true))
+		Expect(err).To(MatchError(refused))
+		_, err = patch.Apply(first, second, patch.Options{Gates: features.Kubectl().With(features.SeedOrdering, true), Ordering: patch.OrderKubectl, TypeName: "io.k8s.api.core.v1.Pod"})
+		Expect(err).To(MatchError(ContainSubstring("is empty but the patch list has items")))
+		got, err := patch.Compose(first, second, pod, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"a"},{"name":"d"},{"name":"c"}]}}`)))
+	})
+
 	DescribeTable("mergeMap(first, second)",
 		func(first, second string, fails bool) {
 			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
@@ -77,6 +96,25 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("second's empty list reorders first's: delete items last",
 			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b","image":null}]}}`,
 			`{"spec":{"containers":[]}}`, false),
+		// An empty "$setElementOrder" names none of second's items: strategicpatch sorts them all as unnamed, by their
+		// index in first's list, with a comparator that answers "less" whenever either lacks one (sort.SliceStable).
+		Entry("an empty order, second's items new: after first's, reversed (insertion sort, the comparator always true)",
+			`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"d"}]}}`, false),
+		Entry("an empty order, second merging into first's b among new items",
+			`{"spec":{"containers":[{"name":"a"},{"name":"b"},{"name":"e"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"b","image":"x"},{"name":"d"}]}}`, false),
+		Entry("an empty order, first without the list: second's items reversed",
+			`{"spec":{"hostname":"h"}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"d"},{"name":"e"}]}}`, false),
+		Entry("an empty order, first holding delete items: they stay last",
+			`{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"b"},{"$patch":"delete","name":"f"},{"name":"g"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"c"},{"name":"g","image":"x"},{"name":"d"}]}}`, false),
+		Entry("an empty order of a set: second's new values after first's, reversed",
+			`{"metadata":{"finalizers":["a","b"]}}`,
+			`{"metadata":{"$setElementOrder/finalizers":[],"finalizers":["c","d","a"]}}`, false),
+		Entry("an empty order over more than 20 items (blocks sorted apart, then merged by the comparator)",
+			containers(`{"hostname":"h"}`, 12, "f"), containers(`{"$setElementOrder/containers":[]}`, 31, "s"), false),
 		Entry("a repeat whose env holds only a delete item: the item deleted from its member's outcome",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"A","value":"1"},{"name":"B","value":"2"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"x"},{"name":"a","env":[{"name":"A","$patch":"delete"}]}]}}`, false),
@@ -512,7 +550,65 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("an atomic list of strings, second's of numbers, ordered: an error",
 			`{"spec":{"containers":[{"name":"a","args":[1]}]}}`,
 			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a"],"args":["a"]}]}}`, true),
+		Entry("an atomic list second gives empty beside an empty \"$setElementOrder\": second's, the directive kept",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":[]}]}}`, false),
+		Entry("an atomic list second gives empty, ordered: second's, the directive kept",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["b"],"args":[]}]}}`, false),
+		Entry("an atomic list second gives empty, ordered, first lacking it: an error",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["b"],"args":[]}]}}`, true),
+		Entry("an atomic list second's order and list name a value twice: second's sorted by the order",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`, false),
+		Entry("an atomic list first lacks, second's naming a value twice in its order's order",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","c","a"],"args":["c","c","a"]}]}}`, false),
+		Entry("an atomic list second's naming a value twice, its order once: an error",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a"],"args":["c","c","a"]}]}}`, true),
+		Entry("an atomic list second gives beside an empty \"$setElementOrder\": its items by their place in first's",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":["b","x","a"]}]}}`, false),
+		Entry("an atomic list first lacks, second's beside an empty \"$setElementOrder\"",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":["b","x","a"]}]}}`, false),
+		Entry("an atomic list of objects ordered: an error (strategicpatch panics hashing a map)",
+			`{"spec":{"containers":[{"name":"a","args":[{"k":1}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[{"k":1}]}]}}`, true),
+		Entry("an atomic list a repeat of second's orders, replacing first's item's",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["a","c"],"args":["a","c"]}]}}`, false),
+		Entry("an atomic list a repeat of second's orders, replacing the list second's first item of the key gives",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","args":["x"]},{"name":"a","$setElementOrder/args":["c","a"],"args":["c","a"]}]}}`, false),
+		Entry("an atomic list a repeat of second's orders, naming a value twice: sorted",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","args":["x"]},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`, false),
+		Entry("an atomic list a repeat of second's gives beside an empty \"$setElementOrder\", first lacking it",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`, false),
+		Entry("an atomic list neither patch holds, ordered by objects: the directive copied",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[{"k":1}]}]}}`, false),
 	)
+
+	It("with gate MultiFieldMergeKeys on, an atomic list ordered by second's \"$setElementOrder\" is refused, naming the path", func() {
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		pod, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		first := jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}]}}`)
+		for _, second := range []string{
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["b"],"args":[]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[],"args":["b","x","a"]}]}}`,
+		} {
+			_, err := patch.Compose(first, jsonv.MustDecode(second), pod, features.Kubectl().With(features.MultiFieldMergeKeys, true))
+			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"), second)
+		}
+	})
 
 	// The test schema's Widget holds parts keyed by name whose aliases the schema merges (a set of scalars): a repeat
 	// of second's holding aliases merges them onto its key's item's outcome.
@@ -564,3 +660,25 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(errors.As(err, &ee)).To(BeTrue())
 	})
 })
+
+// containers is a Pod patch whose spec holds fields and n containers, named prefix0, prefix1, ..., interleaved with
+// first's names where prefix is "s" (every third one named "f<i>" after one of first's, some with an image).
+func containers(fields string, n int, prefix string) string {
+	var items []string
+	for i := range n {
+		name := prefix + strconv.Itoa(i)
+		if prefix == "s" && i%3 == 0 {
+			name = "f" + strconv.Itoa(i/3)
+		}
+		item := `{"name":"` + name + `"}`
+		if i%4 == 1 {
+			item = `{"name":"` + name + `","image":"i` + strconv.Itoa(i) + `"}`
+		}
+		items = append(items, item)
+	}
+	spec := strings.TrimSuffix(fields, "}")
+	if spec != "{" {
+		spec += ","
+	}
+	return `{"spec":` + spec + `"containers":[` + strings.Join(items, ",") + `]}}`
+}

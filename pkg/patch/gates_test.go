@@ -84,18 +84,8 @@ var _ = Describe("feature gates", func() {
 
 		DescribeTable("off: the API server's result (strategicpatch), or an error where it fails",
 			func(live, p value.Value, failsToo bool) {
-				want, werr := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
-				for _, gates := range []features.Gates{features.Kubectl(), features.Gates{}.With(features.UniqueMergeKeys, false).With(features.MultiFieldMergeKeys, false).With(features.SeedOrdering, false)} {
-					got, err := patch.Apply(live, p, patch.Options{Gates: gates})
-					if failsToo {
-						Expect(werr).To(HaveOccurred())
-						Expect(err).To(HaveOccurred())
-						continue
-					}
-					Expect(werr).NotTo(HaveOccurred())
-					Expect(err).NotTo(HaveOccurred())
-					Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
-				}
+				expectStrategicPatch(live, p, sp, failsToo, patch.Options{Gates: features.Kubectl()},
+					patch.Options{Gates: features.Gates{}.With(features.UniqueMergeKeys, false).With(features.MultiFieldMergeKeys, false).With(features.SeedOrdering, false)})
 			},
 			Entry("kubectl's patch for TCP and UDP declared on port 53: the TCP port's fields merge last",
 				pod(`[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"}]`),
@@ -670,20 +660,18 @@ var _ = Describe("feature gates", func() {
 			Expect(err).NotTo(HaveOccurred())
 		})
 
+		// judge applies p to live under each of gates, kubectl's order: strategicpatch's result, or an error where it fails.
+		judge := func(live, p value.Value, failsToo bool, gates ...features.Gates) {
+			opts := make([]patch.Options, len(gates))
+			for i, g := range gates {
+				opts[i] = patch.Options{Gates: g, Ordering: patch.OrderKubectl}
+			}
+			expectStrategicPatch(live, p, sp, failsToo, opts...)
+		}
+
 		DescribeTable("off: strategicpatch's result, or an error where it fails",
 			func(live, p value.Value, failsToo bool) {
-				want, werr := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
-				for _, gates := range []features.Gates{features.Kubectl(), features.Gates{}.With(features.MultiFieldMergeKeys, false)} {
-					got, err := patch.Apply(live, p, patch.Options{Gates: gates, Ordering: patch.OrderKubectl})
-					if failsToo {
-						Expect(werr).To(HaveOccurred())
-						Expect(err).To(HaveOccurred())
-						continue
-					}
-					Expect(werr).NotTo(HaveOccurred())
-					Expect(err).NotTo(HaveOccurred())
-					Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
-				}
+				judge(live, p, failsToo, features.Kubectl(), features.Gates{}.With(features.MultiFieldMergeKeys, false))
 			},
 			Entry("the patch's list replacing live's, in the order's order",
 				args(`,"args":["a","b","c"]`), ordered(`["b","a"]`, `,"args":["b","a"]`), false),
@@ -705,6 +693,74 @@ var _ = Describe("feature gates", func() {
 				args(`,"args":["a","b","c"]`), ordered(`["c"]`, `,"args":[1]`), true),
 			Entry("live's empty list: both fail",
 				args(`,"args":[]`), ordered(`["c","a"]`, ``), true),
+			Entry("an empty order beside the patch's list: its items by their place in live's, as strategicpatch's comparison sorts them",
+				args(`,"args":["a","b","c"]`), ordered(`[]`, `,"args":["b","x","a"]`), false),
+			Entry("an empty order beside the patch's list naming a value live lacks first",
+				args(`,"args":["a","b","c"]`), ordered(`[]`, `,"args":["x","b","a"]`), false),
+			Entry("an empty order beside the patch's list naming a value twice",
+				args(`,"args":["a","b","c"]`), ordered(`[]`, `,"args":["b","b","a"]`), false),
+			Entry("an empty order beside the patch's list where live lacks the field: every comparison true",
+				args(``), ordered(`[]`, `,"args":["x","b","a","y"]`), false),
+			Entry("an empty order beside the patch's list and $deleteFromPrimitiveList: sorted, then the values deleted",
+				args(`,"args":["a","b","c"]`), ordered(`[]`, `,"args":["b","x","a"],"$deleteFromPrimitiveList/args":["a"]`), false),
+			Entry("an empty order beside the patch's list and $deleteFromPrimitiveList of numbers: both fail",
+				args(`,"args":["a","b","c"]`), ordered(`[]`, `,"args":["b","x","a"],"$deleteFromPrimitiveList/args":[1]`), true),
+			Entry("the patch's empty list ordered beside an empty $deleteFromPrimitiveList",
+				args(`,"args":["a","b","c"]`), ordered(`["c"]`, `,"args":[],"$deleteFromPrimitiveList/args":[]`), false),
+			Entry("an empty order beside the patch's numbers onto live's strings: both fail",
+				args(`,"args":["a"]`), ordered(`[]`, `,"args":[1,2]`), true),
+			Entry("an order beside $deleteFromPrimitiveList: live's list reordered, then the values deleted",
+				args(`,"args":["a","b","c"]`), ordered(`["c","a"]`, `,"$deleteFromPrimitiveList/args":["a"]`), false),
+			Entry("an order beside $deleteFromPrimitiveList and the patch's list: the patch's list less the values deleted",
+				args(`,"args":["a","b","c"]`), ordered(`["c","x"]`, `,"$deleteFromPrimitiveList/args":["x"],"args":["c","x"]`), false),
+			Entry("an order beside $deleteFromPrimitiveList of live's list naming a value twice",
+				args(`,"args":["a","b","a","c"]`), ordered(`["c","a"]`, `,"$deleteFromPrimitiveList/args":["b"]`), false),
+			Entry("an order beside $deleteFromPrimitiveList of numbers from strings: both fail",
+				args(`,"args":["a","b","c"]`), ordered(`["c","a"]`, `,"$deleteFromPrimitiveList/args":[1]`), true),
+			Entry("an order naming a null beside the patch's list",
+				args(`,"args":["a"]`), ordered(`[null,"a"]`, `,"args":["a"]`), false),
+			Entry("the patch's list holding a null: both fail",
+				args(`,"args":["a","b","c"]`), ordered(`[null,"a"]`, `,"args":[null,"a"]`), true),
+			Entry("live's list holding a null: both fail",
+				args(`,"args":["a",null,"c"]`), ordered(`["c","a"]`, ``), true),
+			Entry("live's list of objects ordered: both fail (strategicpatch panics hashing a map)",
+				args(`,"args":[{"k":1}]`), ordered(`["a"]`, ``), true),
+			Entry("a list of objects (tolerations) ordered by objects: both fail",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"tolerations":[{"key":"a"},{"key":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"$setElementOrder/tolerations":[{"key":"b"},{"key":"a"}]}}`), true),
+			Entry("a list of objects given empty beside an empty order: both fail",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"tolerations":[{"key":"a"}]}}`),
+				jsonv.MustDecode(`{"spec":{"$setElementOrder/tolerations":[],"tolerations":[]}}`), true),
+		)
+
+		// A patch list naming a key twice (gate UniqueMergeKeys off too): the later item's list is the one strategicpatch
+		// orders, whether the item is merged into its key's outcome or taken whole.
+		DescribeTable("off, every gate, a later item of a repeated key: strategicpatch's result, or an error where it fails",
+			func(live, p value.Value, failsToo bool) { judge(live, p, failsToo, features.Kubectl()) },
+			Entry("a later item of a key live lacks, ordering the list it sets in its own order",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","x","a"],"args":["c","a"]}]}}`), false),
+			Entry("a later item ordering the list it sets, replacing the first item's",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["x","y","a"]},{"name":"a","$setElementOrder/args":["c","a"],"args":["c","a"]}]}}`), false),
+			Entry("a later item ordering the empty list it sets, onto live's list",
+				args(`,"args":["a","b","c"]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["x","c"],"args":[]}]}}`), false),
+			Entry("a later item ordering live's list beside $deleteFromPrimitiveList",
+				args(`,"args":["a","b","c"]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"],"$deleteFromPrimitiveList/args":["b"]}]}}`), false),
+			Entry("a later item's list naming a value twice, sorted by its order as it merges into its key's outcome",
+				args(`,"args":["a","b","c"]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`), false),
+			Entry("a later item's list contradicting its order, onto the first item's: both fail",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["x"]},{"name":"a","$setElementOrder/args":["a","x","c"],"args":["c","a"]}]}}`), true),
+			Entry("a later item's list sorted by its order, live lacking the key",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`), false),
+			Entry("a later item's list of numbers ordered onto the first item's strings: both fail",
+				args(`,"args":["a","b","c"]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":[1]},{"name":"a","$setElementOrder/args":["x","c"],"args":["c"]}]}}`), true),
 		)
 
 		It("off, every gate: the patch's list naming a value twice keeps its copies together, at the value's first place in the order", func() {
@@ -720,9 +776,34 @@ var _ = Describe("feature gates", func() {
 			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"))
 		})
 
+		// Where strategicpatch's result depends on what Phase 1 does not see (the outcome's list an empty order sorts
+		// the item's by; the outcome an empty list is ordered onto): refused, naming the path.
+		It("off, every gate: a later item of a repeated key whose order is empty beside its list, or orders an empty list kept apart, is refused", func() {
+			for _, c := range []struct{ live, patch string }{
+				{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`,
+					`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`},
+				{`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"hostAliases":[{"ip":"c","hostnames":["x"]}]}}`,
+					`{"spec":{"hostAliases":[{"$patch":"replace"},{"ip":"c","hostnames":["c"]},{"ip":"c","$setElementOrder/hostnames":["c"],"hostnames":[]}]}}`},
+			} {
+				live, p := jsonv.MustDecode(c.live), jsonv.MustDecode(c.patch)
+				_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), sp.Meta())
+				Expect(werr).NotTo(HaveOccurred())
+				_, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl()})
+				Expect(err).To(MatchError(ContainSubstring("orders lists merged by key or value; the schema does not merge this list")), c.patch)
+			}
+		})
+
 		It("on: refused, naming the path", func() {
-			_, err := patch.Apply(args(`,"args":["a","b","c"]`), ordered(`["c","a"]`, ``), patch.Options{Gates: features.Kubectl().With(features.MultiFieldMergeKeys, true)})
-			Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"))
+			on := patch.Options{Gates: features.Kubectl().With(features.MultiFieldMergeKeys, true)}
+			for _, p := range []value.Value{
+				ordered(`["c","a"]`, ``),
+				ordered(`[]`, `,"args":["b","x","a"]`),
+				ordered(`["c","a"]`, `,"$deleteFromPrimitiveList/args":["a"]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"],"args":["c","a"]}]}}`),
+			} {
+				_, err := patch.Apply(args(`,"args":["a","b","c"]`), p, on)
+				Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"), "%s", p.JSON())
+			}
 		})
 	})
 

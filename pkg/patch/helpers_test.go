@@ -1,6 +1,7 @@
 package patch_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,11 +10,14 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // fixture is one YAML test case: live, patch, the schema to use and the
@@ -175,4 +179,33 @@ func sortedLists(v value.Value) value.Value {
 		return value.List(items)
 	}
 	return v
+}
+
+// expectStrategicPatch applies p to live under each of opts and expects strategicpatch's result with sp's schema, or,
+// failsToo, an error from both.
+func expectStrategicPatch(live, p value.Value, sp *oracle.Oracle, failsToo bool, opts ...patch.Options) {
+	GinkgoHelper()
+	want, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), sp.Meta())
+	for _, o := range opts {
+		got, err := patch.Apply(live, p, o)
+		if failsToo {
+			Expect(werr).To(HaveOccurred())
+			Expect(err).To(HaveOccurred())
+			continue
+		}
+		Expect(werr).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+	}
+}
+
+// strategicMergePatchRecovered is strategicpatch.StrategicMergePatchUsingLookupPatchMeta with a panic (hashing a map
+// it finds where it expects scalars, say) returned as an error: ply fails there too.
+func strategicMergePatchRecovered(live, p []byte, meta strategicpatch.LookupPatchMeta) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("strategicpatch panicked: %v", r)
+		}
+	}()
+	return strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live, p, meta)
 }

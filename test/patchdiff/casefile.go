@@ -17,7 +17,9 @@ import (
 // inputs of the mode (recorded, local, live; or live and patch), an
 // optional expect (the class a corpus case must get), then informational
 // fields that are not read back (class, diffPath, both sides' patches,
-// objects and errors).
+// objects and errors). A patch holding a decimal number (80.0) is given as
+// JSON text too, in patchJSON, which ReadCase prefers: YAML reads 80.0 as
+// the number 80, which strategicpatch reads as another Go type.
 
 // ReadCase reads a case file written by WriteCase or by hand.
 func ReadCase(path string) (Case, error) {
@@ -69,6 +71,14 @@ func ReadCase(path string) (Case, error) {
 			name = "patch"
 		}
 		v, ok := doc.Get(name)
+		if text, isText := doc.Get(name + "JSON"); isText && name == "patch" {
+			// JSON text in a string: a decimal number (80.0) stays one, which YAML loses.
+			s, _ := text.AsString()
+			if v, err = jsonv.Decode([]byte(s)); err != nil {
+				return Case{}, fmt.Errorf("%s: patchJSON: %w", path, err)
+			}
+			ok = true
+		}
 		if !ok && name != "recorded" {
 			return Case{}, fmt.Errorf("%s: mode %s needs %s", path, c.Mode, name)
 		}
@@ -97,6 +107,9 @@ func WriteCase(dir, name string, o Outcome) (string, error) {
 			fields = append(fields, value.Field{Key: "live", Value: c.Live})
 		default:
 			fields = append(fields, value.Field{Key: "patch", Value: c.Patch})
+			if jsonv.HasDecimal(c.Patch) {
+				fields = append(fields, value.Field{Key: "patchJSON", Value: value.String(string(PatchText(c.Patch)))})
+			}
 		}
 	}
 	info := func(key string, v value.Value) {

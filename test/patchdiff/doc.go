@@ -14,8 +14,9 @@
 //	                  StrategicMergePatch: equal objects
 //	apply-twoway      the same with CreateTwoWayMergePatch(recorded, local)
 //	apply-directives  a random hand-built patch full of directives
-//	                  (gen.Generator.Patch), applied to live: equal
-//	                  objects, or both fail
+//	                  (gen.Generator.Patch; in one in four, integer merge
+//	                  keys written as decimals: withDecimalKeys), applied
+//	                  to live: equal objects, or both fail
 //	gen-threeway      patchgen.ThreeWay's patch applied by strategicpatch
 //	                  equals apply.Merge's object (overwrite, kubectl order)
 //	gen-conflicts     the same with overwrite false: a conflict exactly
@@ -39,6 +40,16 @@
 // "expect" line they become regression cases in testdata/cases. A compose
 // suite's failure, reduced by hand to its target, patches (first, second)
 // and strategicpatch's result, becomes one in testdata/compose.
+//
+// emptyorder_test.go applies and composes patches ordering a list with an
+// empty "$setElementOrder" (strategicpatch's comparator, which is no order,
+// reproduced; PLY_DIFF_EMPTY_ORDER_N cases, default 400).
+//
+// atomicorders_test.go gives the kubectl targets' ApplyDirectives patches
+// "$setElementOrder" directives for lists merged by no strategy (followed,
+// empty beside items, followed or empty beside "$deleteFromPrimitiveList",
+// alone, beside an emptied list), applied, applied with repeated keys, and
+// composed.
 //
 // One suite has no oracle but ply itself: inturn_test.go judges
 // patch.Apply of patches naming merge keys again, under depth limits

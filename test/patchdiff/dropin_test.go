@@ -30,7 +30,7 @@ func dropInApply(t *difftest.Target, live, p value.Value) (value.Value, error) {
 	if live.IsNull() {
 		live = value.MustMap()
 	}
-	out, err := ply.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), t.Oracle.Meta())
+	out, err := ply.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), patchdiff.PatchText(p), t.Oracle.Meta())
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -43,7 +43,7 @@ func dropInApplyMap(t *difftest.Target, live, p value.Value) (value.Value, error
 	if err := utiljson.Unmarshal(live.JSON(), &lm); err != nil {
 		return value.Value{}, err
 	}
-	if err := utiljson.Unmarshal(p.JSON(), &pm); err != nil {
+	if err := utiljson.Unmarshal(patchdiff.PatchText(p), &pm); err != nil {
 		return value.Value{}, err
 	}
 	out, err := ply.StrategicMergeMapPatchUsingLookupPatchMeta(lm, pm, t.Oracle.Meta())

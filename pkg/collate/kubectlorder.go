@@ -1,0 +1,167 @@
+package collate
+
+import (
+	"slices"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// kubectlOrdering says how a list the schema merges by no strategy is ordered by the patch's "$setElementOrder".
+type kubectlOrdering uint8
+
+const (
+	orderedRefused kubectlOrdering = iota // the directive is refused there (format.CheckDirs), naming the path
+	orderedAsSet                          // ordered as a set, of live's items or of the patch's alone
+	orderedWhole                          // the patch's list in strategicpatch's order, taken whole, the directive dropped
+)
+
+// kubectlOrdered says how a field of type t (metadata meta, values cv, a patch's directives cd), a list the schema merges
+// by no strategy that the patch's "$setElementOrder" orders, is ordered as strategicpatch orders it, gate
+// MultiFieldMergeKeys off (on, or for any other field, orderedRefused: the directive is refused where the schema does
+// not merge the list, naming the path); for orderedWhole, list is the list taken. strategicpatch (mergePatchIntoOriginal)
+// reads the directive wherever the field's value is a list, merge strategy or none: the list merged is the patch's (a
+// list without merge strategy is replaced) or, where the patch leaves it out, live's; it is split into the items the
+// directive names, sorted by it (each by the first entry naming its value), and the others, sorted by their place in
+// live's list and merged in by it (normalizeSliceOrder, mergeSortedSlice); the patch's list must follow the
+// directive's order (validatePatchWithSetOrderList, which passes any list for an empty directive), and live's items
+// and the patch's must be of one kind (sliceElementType); a "$deleteFromPrimitiveList" then deletes from the outcome.
+// That is the order of a set of live's items the patch only reorders, or, where the patch sets the list, of a set of
+// the patch's items onto no live list (a value named twice kept twice, at its first place in the directive): so such
+// a list is collated as that set, orderedAsSet (internal/order orders it, format.CheckOrder checks the patch's order).
+// The patch's list is taken whole (orderedWhole, wholeOrder) where a set does not hold it: empty; beside an empty
+// directive, every item an other (applying, less the values a "$deleteFromPrimitiveList" beside it deletes); composing two patches (MergeStrategicMergeMapPatchUsingLookupPatchMeta, the first's
+// list for live's, the directive kept), naming a value twice; in a repeated key's later item, applying or composing
+// (repeatOrdered: as a set, the item's list would be merged into its key's outcome's, where strategicpatch replaces
+// it). Not where strategicpatch fails in Go (a map or a list among the items or the directive's entries, which cannot
+// be hashed or compared): there, for a patch list naming a value twice with gate UniqueMergeKeys on, and where
+// repeatOrdered says so, it stays refused.
+func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, meta *openapi.Meta, cv *elements.Values, cd *elements.Directives) (kubectlOrdering, value.Value) {
+	if cd == nil || !cd.HasSetOrder || !c.opts.Patch || t.Kind != openapi.KindList || meta.Strategy.Has(openapi.StrategyMerge) ||
+		c.opts.Gates.Enabled(features.MultiFieldMergeKeys) {
+		return orderedRefused, value.Value{}
+	}
+	if cv.HasLocal && !cv.Local.IsList() || !cv.HasLocal && !cv.Live.IsList() || cv.HasLive && !cv.Live.IsList() {
+		return orderedRefused, value.Value{}
+	}
+	for _, e := range cd.SetOrder.Items() {
+		if e.IsMap() || e.IsList() {
+			return orderedRefused, value.Value{}
+		}
+	}
+	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
+		return orderedRefused, value.Value{}
+	}
+	if c.repeat != nil || c.composed != nil {
+		return repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
+	}
+	local, order := cv.Local.Items(), cd.SetOrder.Items()
+	switch {
+	case cv.HasLocal && (len(local) == 0 || len(order) == 0) && !c.opts.Compose && !deletable(cd, local):
+		return orderedRefused, value.Value{}
+	case cv.HasLocal && len(local) == 0:
+		return orderedWhole, cv.Local
+	case cv.HasLocal && len(order) == 0 && !cd.HasDeleteFromList:
+		return orderedWhole, wholeOrder(local, cv.Live.Items())
+	case cv.HasLocal && len(order) == 0 && !c.opts.Compose:
+		return orderedWhole, withoutValues(wholeOrder(local, cv.Live.Items()), cd.DeleteFromList.Items())
+	case c.opts.Gates.Enabled(features.UniqueMergeKeys) && namesValueTwice(local, false):
+		// (A set would hold the value once, where strategicpatch keeps each copy.)
+		return orderedRefused, value.Value{}
+	case c.opts.Compose && namesValueTwice(local, false) && (cd.HasDeleteFromList || !followsOrder(local, order)):
+		return orderedRefused, value.Value{}
+	case c.opts.Compose && namesValueTwice(local, false):
+		return orderedWhole, wholeOrder(local, order)
+	}
+	return orderedAsSet, value.Value{}
+}
+
+// repeatOrdered is kubectlOrdered in a repeated key's later item (collated alone, without live; its empty lists refused
+// before, as lists of no kind), the list a field of the item itself that merges into its key's outcome where merged:
+// the item's list taken whole where strategicpatch gives it so wherever the item lands. Merged into the outcome map
+// (the first item of the key merged with live's, or copied), the item's list replaces the outcome's, sorted by the
+// directive; copied with the list the server keeps apart, or below a map the outcome may lack (copied then), it stays
+// as it stands. So a list following a directive that names every item, with no "$deleteFromPrimitiveList" beside it,
+// is taken sorted where merged, and as it stands where sorting leaves it so. Elsewhere (an order that moves an item of
+// a list kept apart or nested, or none, which orders by the outcome's list; a list the item leaves out, which visitors
+// merge onto the outcome; a deletion) refused here.
+func repeatOrdered(cv *elements.Values, cd *elements.Directives, merged bool) (kubectlOrdering, value.Value) {
+	local, order := cv.Local.Items(), cd.SetOrder.Items()
+	if !cv.HasLocal || cd.HasDeleteFromList || len(order) == 0 || !followsOrder(local, order) {
+		return orderedRefused, value.Value{}
+	}
+	switch sorted := wholeOrder(local, order); {
+	case merged:
+		return orderedWhole, sorted
+	case value.Equal(sorted, cv.Local):
+		return orderedWhole, cv.Local
+	}
+	return orderedRefused, value.Value{}
+}
+
+// followsOrder reports whether scalar items follow "$setElementOrder" order as strategicpatch requires
+// (validatePatchWithSetOrderList): walking order, each entry equal to the next item passes it; every item must be
+// passed. An empty order passes any list.
+func followsOrder(items, order []value.Value) bool {
+	if len(order) == 0 {
+		return true
+	}
+	at := 0
+	for _, e := range order {
+		if at < len(items) && sameScalar(items[at], e) {
+			at++
+		}
+	}
+	return at == len(items)
+}
+
+// wholeOrder is scalar items sorted as strategicpatch sorts a list's items by the list by (normalizeSliceOrder): by the
+// first place of each one's value there, an item by lacks comparing as less than any other both ways. That comparison
+// is no order where by lacks a value (by empty or a live list the patch's list adds to): the permutation is then the
+// one sort.SliceStable makes with it, which strategicpatch calls (smp.SortByPlace).
+func wholeOrder(items, by []value.Value) value.Value {
+	first := make(map[value.ScalarKey]int, len(by))
+	for i := len(by) - 1; i >= 0; i-- {
+		if k, ok := by[i].Key(); ok {
+			first[k] = i
+		}
+	}
+	place := func(v value.Value) int {
+		if k, ok := v.Key(); ok {
+			if i, found := first[k]; found {
+				return i
+			}
+		}
+		return -1
+	}
+	sorted := append([]value.Value(nil), items...)
+	smp.SortByPlace(sorted, place)
+	return value.List(sorted)
+}
+
+// deletable reports whether the "$deleteFromPrimitiveList" of directives cd, if any, can delete from scalar items as
+// strategicpatch deletes after ordering (mergeSlice): a list of scalars of the items' kind.
+func deletable(cd *elements.Directives, items []value.Value) bool {
+	if !cd.HasDeleteFromList || (cd.DeleteFromList.IsList() && cd.DeleteFromList.Len() == 0) {
+		return true
+	}
+	class, msg, _ := smp.ListClass(items, cd.DeleteFromList.Items())
+	return cd.DeleteFromList.IsList() && msg == "" && class != value.KindMap && class != smp.ClassNone
+}
+
+// withoutValues is list less its items equal to any of values (strategicpatch's deleteFromSlice).
+func withoutValues(list value.Value, values []value.Value) value.Value {
+	return value.List(slices.DeleteFunc(slices.Clone(list.Items()), func(it value.Value) bool {
+		return slices.ContainsFunc(values, func(v value.Value) bool { return sameScalar(it, v) })
+	}))
+}
+
+// sameScalar reports whether scalars a and b are one value, as Go's == compares strategicpatch's decoded JSON.
+func sameScalar(a, b value.Value) bool {
+	ka, okA := a.Key()
+	kb, okB := b.Key()
+	return okA && okB && ka == kb
+}
