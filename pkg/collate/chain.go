@@ -641,15 +641,21 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 }
 
 // plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn or hold
-// "$patch: merge" (smp.MergeDirected): a compose repeat Phase 2 merges onto its member's outcome map by map. Its other
+// "$patch: merge" (smp.MergeDirected; but in a map of strategy replace, which strategicpatch takes whole, "$patch" and
+// all, onto a map): a compose repeat Phase 2 merges onto its member's outcome map by map. Its other
 // fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and
 // lists whatever they hold, are collated as the patch holds them without live, as a collation with an outcome lacking
 // them builds them (a leaf less its maps holding "$patch": elements.Repeat.Cleaned); so is a "$patch: merge" map
 // (dropped: Phase 2 drops it where the outcome holds no map there, and fails onto one).
-func plain(v value.Value, t *openapi.Type) bool {
+func plain(v value.Value, t *openapi.Type) bool { return plainIn(v, t, false) }
+
+// plainIn is plain for v, within a map of strategy replace where whole (which holds no "$patch" at any depth then).
+func plainIn(v value.Value, t *openapi.Type, whole bool) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		ct, _ := t.Child(f.Key)
-		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !smp.MergeDirected(f.Value) && !plain(f.Value, ct))
+		ct, meta := t.Child(f.Key)
+		replaced := whole || meta.Strategy.Has(openapi.StrategyReplace)
+		merges := smp.MergeDirected(f.Value) && !replaced
+		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !merges && !plainIn(f.Value, ct, replaced))
 	})
 }
 

@@ -716,6 +716,36 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`),
 	)
 
+	// A schema whose keyed list's items hold a map of strategy replace: strategicpatch takes a second patch's map there
+	// whole onto the first's map, "$patch" and all, so a repeat holding a "$patch: merge" map there merges (the
+	// front-end collates it again) where one merged onto any other map fails.
+	It("patch.Compose of a repeat holding a \"$patch: merge\" map of strategy replace: strategicpatch's merge, twice", func() {
+		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
+			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
+			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"}}},` +
+			`"dev.ply.test.v1.Q":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`)
+		schema, err := openapi.LoadV2(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+		Expect(ok).To(BeTrue())
+		models, err := oracle.Load(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.test.v1.Box")
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range []struct{ first, second string }{
+			{`{"items":[{"name":"a","q":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"$patch":"merge","b":"2"}}]}`},
+			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"a":{"$patch":"merge","b":"2"}}}]}`},
+		} {
+			collations.Store(0)
+			got, err := patch.Compose(jsonv.MustDecode(c.first), jsonv.MustDecode(c.second), box, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(2))
+			want, err := sp.MergePatches([]byte(c.first), []byte(c.second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of %s and %s", c.first, c.second)
+		}
+	})
+
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item (the test schema's Widget)",
 		func(first, second string) {
 			widget, err := difftest.LoadTarget("widget/" + difftest.Kubectl)
