@@ -117,8 +117,9 @@ import (
 //     as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of
 //     another "$patch"), a "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat
 //     holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a
-//     set naming a value twice, a "$patch: replace" list's failing), a field ordered and set to other than a list
-//     after a merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
+//     set naming a value twice, a failing one beside a "$patch: replace" item), a field ordered and set to other than
+//     a list after a merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not
+//     reorder) the
 //     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
 //     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
 //     PLY_DIFF_COMPOSE_N up to 6000) none is left.
