@@ -80,10 +80,10 @@ import (
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
 //     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
-//     plain repeat (no "$patch" in it or its maps but "$patch: merge" maps; its lists whatever they hold), which Phase
-//     1 collates onto a skeleton of its maps, each of them a map node and its other fields as without live (a list a
-//     leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch: merge" map dropped), is merged onto
-//     v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
+//     plain repeat (no "$patch" in it or its maps but "$patch: merge" maps outside maps of strategy replace; its lists
+//     whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map node and its other
+//     fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch:
+//     merge" map dropped), is merged onto v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
 //     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
