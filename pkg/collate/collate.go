@@ -168,7 +168,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.emptyOrder, c.repeatMerged, c.contradicted = nil, nil, nil, false, nil
+	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted = nil, nil, nil, nil, false, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -217,6 +217,9 @@ type collator struct {
 	// composed is compose mode's Repeat whose tree is being collated (repeats; nil elsewhere): a leaf holding the
 	// patch's value less maps holding "$patch" records its node in it (whole: elements.Repeat.Cleaned).
 	composed *elements.Repeat
+	// composedIn is the list whose Repeat composed is (nil where composed is nil): the root of the Repeat's tree,
+	// taken whole, is cleaned as an item of that list is (cleansWhole).
+	composedIn *elements.ListElement
 	// contradicted is the error format.CheckOrder gave last while compose mode's Repeat was collated (order): a merged
 	// list its "$setElementOrder" contradicts (elements.Repeat.Contradicted).
 	contradicted error
@@ -863,10 +866,10 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// replace" list's repeat is applied to nothing, taken whole as the patch holds it.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer, outerEmpty, outerComposed, outerMerged := c.repeat, c.emptyOrder, c.composed, c.repeatMerged
+		outer, outerEmpty, outerComposed, outerIn, outerMerged := c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged
 		c.repeatMerged = !order.RepeatsApart(e)
 		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
-			c.repeat, c.composed = nil, r
+			c.repeat, c.composed, c.composedIn = nil, r, e
 		}
 		c.contradicted = nil
 		r.Element, r.Err = c.patchNode(s, depth+1)
@@ -895,7 +898,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
-		c.repeat, c.emptyOrder, c.composed, c.repeatMerged = outer, outerEmpty, outerComposed, outerMerged
+		c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged = outer, outerEmpty, outerComposed, outerIn, outerMerged
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}

@@ -52,8 +52,7 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 			if kindErr != nil {
 				s.Type = openapi.Unknown
 			}
-			l, _ := s.Parent.(*elements.ListElement)
-			return c.whole(&s, v.Local, depth, s.Parent != nil && (l == nil || !l.HasLive))
+			return c.whole(&s, v.Local, depth, c.cleansWhole(&s))
 		}
 		if v.Local.IsMap() {
 			return c.patchMap(&s, depth)
@@ -144,6 +143,25 @@ func (c *collator) recordItemErr(n *elements.Node, raw value.Value) {
 			return
 		}
 	}
+}
+
+// cleansWhole reports whether compose mode's node s, a value of second's that first lacks (or holds as another kind)
+// taken whole, is cleaned: less its maps holding "$patch" at any depth, list items among them, as strategicpatch takes
+// a field a map merge finds only in second, or second's list ordered by a "$setElementOrder" that first lacks
+// (removeDirectives), where it appends an item new to first's list as it stands. s is a map's field, or an item of a
+// list first lacks: the root of a Repeat's tree too, an item of its list (composedIn), kept apart there as each
+// repeat of a list taken whole is.
+func (c *collator) cleansWhole(s *elements.Node) bool {
+	var l *elements.ListElement
+	switch {
+	case s.Parent != nil:
+		l, _ = s.Parent.(*elements.ListElement)
+	case c.composedIn != nil:
+		l = c.composedIn
+	default: // (the root, which first, an object, holds)
+		return false
+	}
+	return l == nil || !l.HasLive
 }
 
 // patchMap builds the node of a patch map (that fits the schema).

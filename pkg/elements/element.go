@@ -231,8 +231,10 @@ type Item struct {
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item holding no "$patch" whose
 // maps hold none either, but "$patch: merge" maps, has its other maps alone for live, each then a map node, its fields
 // nodes of their own: a merged list among them a leaf holding the patch's list, less its maps holding "$patch"
-// (Cleaned), which Phase 2 merges onto the outcome's list where it can order it so), at the item's depth; outside compose mode its merged lists are paired
-// with those of the member's tree or of an earlier repeat's of its key, whose outcome it is applied to (Chain). Err is
+// (Cleaned), which Phase 2 merges onto the outcome's list where it can order it so; an item held whole, in a list
+// first lacks, less its maps holding "$patch" at any depth, as the list's other items, the list taken whole), at the
+// item's depth; outside compose mode its merged lists are paired with those of the member's tree or of an earlier
+// repeat's of its key, whose outcome it is applied to (Chain). Err is
 // the error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
 // merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which
 // applying it to an outcome that holds items there does not give. Both are unset in a member order (order.Apart's
