@@ -103,6 +103,14 @@ func PatchOrder(sorted, rank []int) []int {
 	return out
 }
 
+// MergeDirected reports whether v is a map holding "$patch: merge": merged onto a map it fails (maps merge without that
+// directive); onto another value or none, strategicpatch drops it, the field with it.
+func MergeDirected(v value.Value) bool {
+	d, _ := v.Get(DirectiveKey)
+	s, ok := d.AsString()
+	return ok && s == MergeValue
+}
+
 // WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
 // patch's value where the other side lacks the field or holds another kind.
 func WithoutDirectives(v value.Value) (value.Value, bool) {

@@ -640,24 +640,31 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn: a compose
-// repeat Phase 2 merges onto its member's outcome map by map. Its other fields, "$" fields but "$patch" among them
-// (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and lists whatever they hold, are collated as
-// the patch holds them without live, as a collation with an outcome lacking them builds them (a leaf less its maps
-// holding "$patch": elements.Repeat.Cleaned).
-func plain(v value.Value, t *openapi.Type) bool {
+// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn or hold
+// "$patch: merge" (smp.MergeDirected; but in a map of strategy replace, which strategicpatch takes whole, "$patch" and
+// all, onto a map): a compose repeat Phase 2 merges onto its member's outcome map by map. Its other
+// fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and
+// lists whatever they hold, are collated as the patch holds them without live, as a collation with an outcome lacking
+// them builds them (a leaf less its maps holding "$patch": elements.Repeat.Cleaned); so is a "$patch: merge" map
+// (dropped: Phase 2 drops it where the outcome holds no map there, and fails onto one).
+func plain(v value.Value, t *openapi.Type) bool { return plainIn(v, t, false) }
+
+// plainIn is plain for v, within a map of strategy replace where whole (which holds no "$patch" at any depth then).
+func plainIn(v value.Value, t *openapi.Type, whole bool) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
-		ct, _ := t.Child(f.Key)
-		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !plain(f.Value, ct))
+		ct, meta := t.Child(f.Key)
+		replaced := whole || meta.Strategy.Has(openapi.StrategyReplace)
+		merges := smp.MergeDirected(f.Value) && !replaced
+		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !merges && !plainIn(f.Value, ct, replaced))
 	})
 }
 
 // skeleton returns plain map v's maps alone, as a live to collate v with: each map of v a map node (merged field by
-// field onto its member's outcome), each other field without live, as the patch holds it.
+// field onto its member's outcome), each other field, and a "$patch: merge" map, without live, as the patch holds it.
 func skeleton(v value.Value) value.Value {
 	var fields []value.Field
 	for _, f := range v.Fields() {
-		if f.Value.IsMap() {
+		if f.Value.IsMap() && !smp.MergeDirected(f.Value) {
 			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value)})
 		}
 	}
@@ -763,4 +770,88 @@ func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type)
 		}
 	}
 	return c.opts.MaxDepth - r.Depth
+}
+
+// leaveContradicted collates compose mode's repeat r (node s, its live a skeleton of its maps) again while its
+// collation fails at a merged list whose "$setElementOrder" its items contradict (format.CheckOrder) in a map below
+// the item's own, reached through maps: that map left out of the skeleton, as a field the outcome lacks (taken as the
+// patch holds it, less its maps holding "$patch", as strategicpatch takes it where the first patch lacks a map there).
+// Once the collation passes, each such map's leaf is recorded in r.Contradicted with the error (a collation with the
+// outcome holding maps down to that map fails with it). Such a list of the item's own map is recorded by ID -1 (the
+// repeat is then collated whole), with whether the item nests near the depth limit (r.Deep).
+func (c *collator) leaveContradicted(r *elements.Repeat, s *elements.Node, depth int) {
+	var left [][]string
+	var errs []*elements.Error
+	for r.Err != nil && r.Err == c.contradicted {
+		e, _ := r.Err.(*elements.Error)
+		path, ok := fieldNames(e)
+		if ok && len(path) == 1 {
+			r.Contradicted = map[int32]*elements.Error{-1: e}
+			r.Deep = c.opts.MaxDepth > 0 && nestsNear(s.Local, c.opts.MaxDepth-r.Depth)
+		}
+		if !ok || len(path) < 2 {
+			return
+		}
+		live, dropped := dropMap(s.Live, path[:len(path)-1])
+		if !dropped {
+			return
+		}
+		s.Live, r.Cleaned, r.ItemErrs, c.contradicted = live, nil, nil, nil
+		left, errs = append(left, path[:len(path)-1]), append(errs, e)
+		r.Element, r.Err = c.patchNode(*s, depth+1)
+	}
+	if r.Err != nil {
+		return
+	}
+	for i, path := range left {
+		if leaf := elementAt(r.Element, path); leaf != nil {
+			if r.Contradicted == nil {
+				r.Contradicted = map[int32]*elements.Error{}
+			}
+			r.Contradicted[leaf.Base().ID] = errs[i]
+		}
+	}
+}
+
+// fieldNames returns the field names of e's path, ok where it holds fields alone.
+func fieldNames(e *elements.Error) (names []string, ok bool) {
+	if e == nil {
+		return nil, false
+	}
+	for _, at := range e.Path {
+		if at.Kind != fieldpath.FieldElement {
+			return nil, false
+		}
+		names = append(names, at.Field)
+	}
+	return names, true
+}
+
+// dropMap returns skeleton v less the map at path (field names), dropped false where v holds none there.
+func dropMap(v value.Value, path []string) (value.Value, bool) {
+	child, held := v.Get(path[0])
+	switch {
+	case !held || !child.IsMap():
+		return v, false
+	case len(path) == 1:
+		return v.Without(path[0]), true
+	}
+	below, dropped := dropMap(child, path[1:])
+	return v.With(path[0], below), dropped
+}
+
+// elementAt returns the node of e's tree at path (field names, through maps), nil where there is none.
+func elementAt(e elements.Element, path []string) elements.Element {
+	for _, name := range path {
+		m, _ := e.(*elements.MapElement)
+		if m == nil {
+			return nil
+		}
+		i := slices.IndexFunc(m.Fields, func(f elements.Field) bool { return f.Name == name })
+		if i < 0 {
+			return nil
+		}
+		e = m.Fields[i].Element
+	}
+	return e
 }

@@ -168,7 +168,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged = nil, nil, nil, nil, false
+	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted = nil, nil, nil, nil, false, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -220,6 +220,9 @@ type collator struct {
 	// composedIn is the list whose Repeat composed is (nil where composed is nil): the root of the Repeat's tree,
 	// taken whole, is cleaned as an item of that list is (cleansWhole).
 	composedIn *elements.ListElement
+	// contradicted is the error format.CheckOrder gave last while compose mode's Repeat was collated (order): a merged
+	// list its "$setElementOrder" contradicts (elements.Repeat.Contradicted).
+	contradicted error
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
@@ -846,7 +849,7 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // is built from (chainOnto: the member's, then the key's earlier repeats', each merged onto the ones before), those it
 // only orders given list nodes so paired (orderedLeftOut); after a failed repeat, later ones of its key are not paired.
 // Each repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in compose mode,
-// a plain repeat (no "$patch" in it or its maps, its lists whatever they hold) is
+// a plain repeat (no "$patch" in it or its maps but "$patch: merge" maps, its lists whatever they hold) is
 // collated onto a skeleton of its maps (each a map node, its other fields as without live), which Phase 2 merges onto
 // its member's outcome; where that fails (a field it orders and sets to null), it is collated whole.
 func (c *collator) repeats(e *elements.ListElement, depth int) {
@@ -858,8 +861,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		r := &e.Repeats[i]
 		r.Depth = c.opts.Depth + depth + 1
 		s := elements.Node{Type: e.Type.Item(), Values: elements.Values{Local: local[r.Pos], HasLocal: true}}
-		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) {
-			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
+		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) && (e.Dirs == nil || !e.Dirs.ReplaceList) {
+			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole. A "$patch:
+			// replace" list's repeat is applied to nothing, taken whole as the patch holds it.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
 		outer, outerEmpty, outerComposed, outerIn, outerMerged := c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged
@@ -867,7 +871,11 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
 			c.repeat, c.composed, c.composedIn = nil, r, e
 		}
+		c.contradicted = nil
 		r.Element, r.Err = c.patchNode(s, depth+1)
+		if r.Err != nil && s.HasLive {
+			c.leaveContradicted(r, &s, depth)
+		}
 		if r.Err != nil && s.HasLive {
 			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
 			s.Live, s.HasLive, r.Cleaned, r.ItemErrs = value.Null, false, nil, nil
@@ -988,7 +996,11 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 		// unnamed (internal/order.Unnamed), kubectl's order followed with the gate off.
 		return nil
 	}
-	return format.CheckOrder(n, m.seq, order)
+	err := format.CheckOrder(n, m.seq, order)
+	if err != nil && c.composed != nil {
+		c.contradicted = err
+	}
+	return err
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,

@@ -229,12 +229,12 @@ type Item struct {
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item holding no "$patch" whose
-// maps hold none either has its maps alone for live, each then a map node, its fields nodes of their own: a merged
-// list among them a leaf holding the patch's list, less its maps holding "$patch" (Cleaned), which Phase 2 merges onto
-// the outcome's list where it can order it so; an item held whole, in a list first lacks, less its maps holding
-// "$patch" at any depth, as the list's other items, the list taken whole), at the item's depth; outside compose mode
-// its merged lists are paired with those of the member's tree or of an earlier repeat's of its key, whose outcome it
-// is applied to (Chain). Err is
+// maps hold none either, but "$patch: merge" maps, has its other maps alone for live, each then a map node, its fields
+// nodes of their own: a merged list among them a leaf holding the patch's list, less its maps holding "$patch"
+// (Cleaned), which Phase 2 merges onto the outcome's list where it can order it so; an item held whole, in a list
+// first lacks, less its maps holding "$patch" at any depth, as the list's other items, the list taken whole), at the
+// item's depth; outside compose mode its merged lists are paired with those of the member's tree or of an earlier
+// repeat's of its key, whose outcome it is applied to (Chain). Err is
 // the error collating it (Element nil then), which only applying the repeat to nothing reports; or, with Element, that of a
 // merged list the repeat holds empty and orders by "$setElementOrder" alone, for want of items without live, which
 // applying it to an outcome that holds items there does not give. Both are unset in a member order (order.Apart's
@@ -290,6 +290,12 @@ type Repeat struct {
 	// outcome lacks the field takes it: where that outcome holds a list, the patch's value as it stands tells, not the
 	// leaf's. Nil without one.
 	Cleaned []int32
+	// Contradicted holds, in compose mode, by the ID of the leaf Element's tree holds for a map of the repeat, reached
+	// through maps below the item's own, that holds a merged list its "$setElementOrder" contradicts (collated as the
+	// patch holds it, as where the outcome lacks that map), the error collating that list onto a map there gives: a
+	// collation with an outcome holding maps down to that map fails with it, where the map's fields before the list
+	// merge without error. By ID -1, such a list of the item's own map (Element nil, Err that error). Nil without one.
+	Contradicted map[int32]*Error
 	// ItemErrs holds, in compose mode, by the ID of a leaf of Element's tree holding a list of maps the schema merges by a
 	// merge key, the error reading the patch's items there as a patch list's gives (an item's "$patch" other than "delete" or
 	// "replace", an item without the key): a collation with an outcome holding a list of maps there fails with it. Nil

@@ -7,71 +7,102 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // mergesKeyed reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv,
-// its member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's
-// items are data items, "$patch: delete" items among them or not, with no directive but a "$setElementOrder" naming
-// the data items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome
-// its data items then, replacesKeyed; c has no directive of its own). Merged, c's data items are maps each holding that
-// key as a scalar, their other fields scalars, nulls or plain maps (plainFields); lv's items are maps each holding the
-// key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of its key as into another, the
-// directive kept), those of a key c names holding no "$" key in their maps (undirectedMaps), those of a key c's delete
-// items name aside.
+// its member's outcome's list there, as mergedKeyed merges it (keyedFits), where a collation of the repeat with that
+// outcome as live builds it without error.
 func mergesKeyed(c *elements.Node, lv value.Value) bool {
+	fits, err := keyedFits(c, lv)
+	return fits && err == nil
+}
+
+// keyedFailure returns the error a collation with v as live gives at leaf n of compose mode's repeat tree (as the
+// patch holds it: asPatched), a list keyedFits fits onto lv, v's field there, building n's items the first of their
+// keys that lv holds onto lv's (keyedFits' err). Nil elsewhere, and with deep (the depth limit may fail first).
+func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
+	if n == nil || deep {
+		return nil
+	}
+	if fits, err := keyedFits(n, lv); fits {
+		return err
+	}
+	return nil
+}
+
+// keyedFits reports whether leaf c of compose mode's repeat tree is a list of maps with items that merges onto lv, its
+// member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's items
+// are data items, "$patch: delete" items among them or not, with no directive but a "$setElementOrder" naming the data
+// items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome its data
+// items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps each holding that key as
+// a scalar, their other fields scalars, nulls, "$" fields copied as data or maps of such (directedFields); lv's items
+// are maps each holding the key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of
+// its key as into another, the directive kept; "$" keys in its maps data, "$retainKeys" compared), those of a key c's
+// delete items name aside. err is the error merging into lv's item of its key the first of c's data items of a key lv
+// holds that fails so (mergedInto, at the item's path): a collation with lv's outcome as live builds those items onto
+// lv's, and fails there first.
+func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !c.HasLocal || !c.Local.IsList() || c.Local.Len() == 0 || len(c.Meta.MergeKey) != 1 || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) {
-		return false
+		return false, nil
 	}
 	key := c.Meta.MergeKey[0]
 	data, deleted, replace, ok := keyedDirected(c.Local.Items(), key)
 	switch {
-	case !ok || (replace && c.Dirs != nil):
-		return false
+	case !ok || (replace && c.Dirs != nil && !replaceOrder(c.Dirs, c.Local.Items(), key)):
+		return false, nil
 	case replace:
-		return replacesKeyed(data, lv, key)
+		return replacesKeyed(data, lv, key), nil
 	}
 	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
-		return false
+		return false, nil
 	}
-	named, retaining := make(map[value.ScalarKey]int, len(data)), map[value.ScalarKey]bool{}
+	named := make(map[value.ScalarKey]int, len(data))
 	for _, it := range data {
 		k, _ := it.Get(key)
 		named[scalarKey(k)]++
-		if retainsKeys(c.Type.Item(), it) {
-			retaining[scalarKey(k)] = true
-		}
 		if !directedFields(c.Type.Item(), it) {
-			return false
-		}
-	}
-	for k := range retaining {
-		if named[k] > 1 { // (merged into another of its items, their "$retainKeys" must agree)
-			return false
+			return false, nil
 		}
 	}
 	for _, it := range lv.Items() {
 		d, directed := it.Get(smp.DirectiveKey)
-		k, _ := it.Get(key)
-		if !deleted[scalarKey(k)] && ((directed && !isDelete(d)) || (named[scalarKey(k)] > 0 && !undirectedMaps(it))) {
-			return false
+		if k, _ := it.Get(key); !deleted[scalarKey(k)] && directed && !isDelete(d) {
+			return false, nil
 		}
 	}
-	return true
+	return true, firstsFailure(c, data, deleted, lv)
 }
 
-// retainsKeys reports whether a map below map m, of type t, holds "$retainKeys" (directedFields): merged in compose
-// mode, it is data, copied into the map it merges into where that holds none, as strategicpatch copies it
-// (applyRetainKeysDirective without MergeParallelList), or kept with the map where that is taken whole.
-func retainsKeys(t *openapi.Type, m value.Value) bool {
-	for _, f := range m.Fields() {
-		ft, _ := t.Child(f.Key)
-		if _, held := f.Value.Get(smp.RetainKeysKey); f.Value.IsMap() && (held && retainKeysDirective(ft) || retainsKeys(ft, f.Value)) {
-			return true
+// firstsFailure returns the error merging the first of data, keyed list c's data items, of each key lv holds (its
+// delete items' keys, deleted, aside) into lv's first item of that key gives (mergedInto), the first in data's order
+// that fails; nil where none does.
+func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) error {
+	key := c.Meta.MergeKey[0]
+	keyOf := func(it value.Value) value.ScalarKey {
+		k, _ := it.Get(key)
+		return scalarKey(k)
+	}
+	held, first := firstPlaces(lv.Items(), keyOf), firstPlaces(data, keyOf)
+	for i, p := range data {
+		at, inLive := held[keyOf(p)]
+		if !inLive || first[keyOf(p)] != i || deleted[keyOf(p)] {
+			continue
+		}
+		if _, err := mergedInto(lv.Items()[at], p); err != nil {
+			return itemError(c, p, err)
 		}
 	}
-	return false
+	return nil
+}
+
+// itemError is err, of mergedInto merging item p of keyed list c, at its path in c's tree.
+func itemError(c *elements.Node, p value.Value, err *elements.Error) error {
+	at := *err
+	at.Path = append(c.Path().Child(fieldpath.Key(elements.KeyFields(p, c.Meta.MergeKey, c.Type.Item()))), err.Path...)
+	return &at
 }
 
 // retainKeysDirective reports whether "$retainKeys" is a directive of a map of type t, not a field it declares.
@@ -128,14 +159,18 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 }
 
 // mergedKeyed is leaf c (mergesKeyed) merged onto lv as strategicpatch merges a patch's list of maps into another's:
-// with a "$patch: replace" item, c's data items as they stand, those of a key together at its first's place; else, lv
+// with a "$patch: replace" item, c's data items as they stand, those of a key together at its first's place (then
+// ordered by c's "$setElementOrder" where it has one, by the places of lv's items, which the replace left as they
+// stood); else, lv
 // less the items of the keys c's "$patch: delete" items name, each of c's data items in turn merged into the first
 // item of its key (mergedInto: its fields set over that item's, nulls kept, maps merged), lv's or, where lv has none,
 // the first of c's items of that key, appended; then ordered as reordered orders it by c's data items, by the places
 // of lv's items kept (an appended item after the keys named before it, "$patch: delete" items last in each run), and
 // then so by c's "$setElementOrder" where it has one, by the places of the items of lv's slice as the merge left it
-// (orderView).
-func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
+// (orderView). The error is that of the first item whose merge fails (mergedInto: an earlier item of its key holding
+// another "$retainKeys" in a map, a "$patch: merge" map onto its map), at its path, as the collation of c's repeat
+// with lv's outcome as live gives it merging that item's repeat (one merged into lv's item fails so first: keyedFits).
+func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 	key := c.Meta.MergeKey[0]
 	keyOf := func(it value.Value) value.ScalarKey {
 		k, _ := it.Get(key)
@@ -143,7 +178,11 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 	}
 	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
 	if replace {
-		return orderedBy(data, data, nil, keyOf)
+		merged := orderedBy(data, data, nil, keyOf)
+		if c.Dirs == nil {
+			return merged, nil
+		}
+		return orderedBy(merged.Items(), lv.Items(), c.Dirs.SetOrder.Items(), keyOf), nil // (lv's slice as it stood)
 	}
 	kept := lv.Items()
 	if len(deleted) > 0 {
@@ -158,14 +197,22 @@ func mergedKeyed(c *elements.Node, lv value.Value) value.Value {
 			items = append(items, p)
 			continue
 		}
-		items[at] = mergedInto(items[at], p)
+		into, err := mergedInto(items[at], p)
+		if err != nil {
+			return value.Value{}, itemError(c, p, err)
+		}
+		items[at] = into
 	}
 	merged := orderedBy(items, kept, data, keyOf)
 	if c.Dirs == nil {
-		return merged
+		return merged, nil
 	}
-	return orderedBy(merged.Items(), orderView(c.Local.Items(), lv, keyOf), c.Dirs.SetOrder.Items(), keyOf)
+	return orderedBy(merged.Items(), orderView(c.Local.Items(), lv, keyOf), c.Dirs.SetOrder.Items(), keyOf), nil
 }
+
+// disagrees ends the error of a directive a second patch holds otherwise than the first, where compose requires them
+// equal (a map's "$retainKeys", a list's "$setElementOrder").
+const disagrees = " differs from the first patch's; patches merged must agree on it"
 
 // orderView is the list strategicpatch ranks the items of a merged keyed list by where it orders them by the second
 // patch's "$setElementOrder" (mergePatchIntoOriginal, after mergeSlice merged items, the second's list, into lv, the
@@ -222,59 +269,85 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 		(t.Kind == openapi.KindUnknown || t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap)
 }
 
-// directedFields reports whether map m, of type t, is plain (plainFields) but for maps holding "$patch: replace" or
-// "$patch: delete" at any depth below it, their other fields plain, and maps holding "$retainKeys" (retainsKeys), where
-// t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into another as mergedInto
-// merges it.
+// directedFields reports whether map m, of type t, is plain (plainFields) but for "$" fields copied as data
+// (copiedData) and maps holding "$patch: replace", "$patch: delete" or "$patch: merge" at any depth below it, their
+// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into
+// another as mergedInto merges it.
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		switch directive, _ := d.AsString(); {
-		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || f.Value.IsList():
+		case strings.HasPrefix(f.Key, "$"):
+			if !copiedData(t, f) {
+				return false
+			}
+		case meta.Rule != nil || f.Value.IsList():
 			return false
 		case !f.Value.IsMap():
 		case !mergedMap(ft, &meta):
 			return false
-		case directed && (directive == smp.DeleteValue || directive == smp.ReplaceValue):
+		case directed && (directive == smp.DeleteValue || directive == smp.ReplaceValue || directive == smp.MergeValue):
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case directed || !directedFields(ft, withoutRetainKeys(ft, f.Value)):
+		case directed || !directedFields(ft, f.Value):
 			return false
 		}
 	}
 	return true
 }
 
-// withoutRetainKeys is map m of type t less its "$retainKeys" where that is a directive (retainKeysDirective) holding a
-// list of field names: data in compose mode, set as it stands over the field of the map m merges into (mergedInto).
-func withoutRetainKeys(t *openapi.Type, m value.Value) value.Value {
-	keys, held := m.Get(smp.RetainKeysKey)
-	if !held || !retainKeysDirective(t) || !keys.IsList() ||
-		slices.ContainsFunc(keys.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok }) {
-		return m
+// copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into,
+// as strategicpatch's merge of patches does (mergedInto sets it over that map's): a "$retainKeys" directive of field
+// names (which must agree with that map's), a "$deleteFromPrimitiveList/<f>" list of scalars, or another "$" key
+// holding a scalar or null ("$patch" and "$setElementOrder/<f>" direct the merge).
+func copiedData(t *openapi.Type, f value.Field) bool {
+	switch {
+	case f.Key == smp.RetainKeysKey:
+		return retainKeysDirective(t) && f.Value.IsList() &&
+			!slices.ContainsFunc(f.Value.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok })
+	case strings.HasPrefix(f.Key, smp.DeletePrefix):
+		return f.Value.IsList() && allScalars(f.Value.Items())
+	case f.Key == smp.DirectiveKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+		return false
 	}
-	return m.Without(smp.RetainKeysKey)
+	return f.Value.IsScalar() || f.Value.IsNull()
 }
 
 // mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
 // p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a map into holds
-// there; a map holding "$patch" replaces such a map (less the directive; empty for "delete"), and is dropped, the field
-// with it, where into holds none.
-func mergedInto(into, p value.Value) value.Value {
+// there; a map holding "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for
+// "delete"), and one holding "$patch" is dropped, the field with it, where into holds none. It fails, at the path
+// below into of the map (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of
+// patches requires them equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a
+// map (maps merge without that directive).
+func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
+	if keys, retains := p.Get(smp.RetainKeysKey); retains {
+		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
+			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}
+		}
+	}
 	for _, f := range p.Fields() {
 		held, _ := into.Get(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
+		directive, _ := d.AsString()
 		switch {
-		case directed && held.IsMap() && isDelete(d):
+		case directed && held.IsMap() && directive == smp.MergeValue:
+			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
+		case directed && held.IsMap() && directive == smp.DeleteValue:
 			into = into.With(f.Key, value.MustMap())
 		case directed && held.IsMap():
 			into = into.With(f.Key, f.Value.Without(smp.DirectiveKey))
 		case directed:
 			into = into.Without(f.Key)
 		case held.IsMap() && f.Value.IsMap():
-			into = into.With(f.Key, mergedInto(held, f.Value))
+			m, err := mergedInto(held, f.Value)
+			if err != nil {
+				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+				return value.Value{}, err
+			}
+			into = into.With(f.Key, m)
 		case f.Value.IsMap():
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
@@ -282,19 +355,11 @@ func mergedInto(into, p value.Value) value.Value {
 			into = into.With(f.Key, f.Value)
 		}
 	}
-	return into
+	return into, nil
 }
 
-// undirectedMaps reports whether the maps item holds, at any depth, hold no "$" key: a map of the patch merges into
-// them as into data.
-func undirectedMaps(item value.Value) bool {
-	for _, f := range item.Fields() {
-		if f.Value.IsMap() && (slices.ContainsFunc(f.Value.Fields(), dollarKeyed) || !undirectedMaps(f.Value)) {
-			return false
-		}
-	}
-	return true
-}
+// mergeDirective is the error of a "$patch: merge" map merged onto a map.
+const mergeDirective = smp.DirectiveKey + ": " + smp.MergeValue + " is a schema strategy, not a patch directive: maps merge without it"
 
 // dollarKeyed reports whether f's key starts with "$".
 func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
@@ -332,6 +397,34 @@ func keyedOrder(d *elements.Directives, data []value.Value, key string) bool {
 		at++
 	}
 	return true
+}
+
+// replaceOrder reports whether d, the directives of a keyed list (merge key key) holding items, a "$patch: replace"
+// item among them, are a "$setElementOrder" alone of maps each holding the key as a scalar that names the list's data
+// items in their order as strategicpatch's check walks them (validatePatchWithSetOrderList, as format.CheckOrder):
+// "$patch: delete" items aside, another "$patch" item skipped while entries remain.
+func replaceOrder(d *elements.Directives, items []value.Value, key string) bool {
+	if !d.HasSetOrder || d.HasRetainKeys || d.HasDeleteFromList || !d.SetOrder.IsList() ||
+		!keyedScalars(d.SetOrder.Items(), key) {
+		return false // (Dirs.ReplaceList: the list's own "$patch: replace" item)
+	}
+	order := d.SetOrder.Items()
+	kept := slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool {
+		directive, _ := it.Get(smp.DirectiveKey)
+		return isDelete(directive)
+	})
+	p, o := 0, 0
+	for p < len(kept) && o < len(order) {
+		if directedItem(kept[p]) {
+			p++
+			continue
+		}
+		if k, _ := kept[p].Get(key); keyEquals(order[o], key, k) {
+			p++
+		}
+		o++
+	}
+	return p == len(kept)
 }
 
 // keyEquals reports whether map entry holds key k as its merge key key.

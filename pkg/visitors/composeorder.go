@@ -22,9 +22,11 @@ import (
 // (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
 // maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
 // strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
-// a merged list Phase 2 merges onto v's, none of which fail: wholeScalars, wholeList, plainMap, composesField), that v
-// holds as a list p only orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys"
-// and "$setElementOrder/<f>", which fail so), or one a merge rule decides.
+// a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
+// composesField, mergedWhole; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
+// where it does: mergeMapsOnto), that v holds as a list p only
+// orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
+// "$setElementOrder/<f>", which fail so), or one a merge rule decides.
 func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -53,7 +55,7 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		switch {
 		case directiveOf(t, k) && inP && inV && !value.Equal(pv, lv):
 			if k == smp.RetainKeysKey || strings.HasPrefix(k, smp.SetOrderPrefix) {
-				return true, &elements.Error{Source: elements.Patch, Msg: k + " differs from the first patch's; patches merged must agree on it"}
+				return true, &elements.Error{Source: elements.Patch, Msg: k + disagrees}
 			}
 			return false, nil
 		case directiveOf(t, k) || (!inP && !ordered[k]):
@@ -67,12 +69,61 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
-		case (pv.IsMap() || pv.IsList()) && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !plainMap(t, k, pv) &&
-			!(inV && composesField(p, t, k, lv)):
+		case pv.IsMap() && !plainMap(t, k, pv):
+			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
+				return err != nil, err
+			}
+		case pv.IsList() && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !(inV && composesField(p, t, k, lv)) &&
+			!(!inV && mergedWhole(p, t, k)):
 			return false, nil
 		}
 	}
 	return false, nil
+}
+
+// mergeMapsOnto reports whether pv, field k of a map of type t, is a map plain (plainMap) but for "$patch: merge" maps
+// at any depth, and err is the error merging it onto lv, v's value there, gives: at the first such map (by name, depth
+// first) that lv holds a map for, through maps it holds down to it (maps merge without that directive); elsewhere such
+// a map is dropped, the field with it, and the patch's map taken where lv holds none.
+func mergeMapsOnto(t *openapi.Type, k string, pv, lv value.Value) (plain bool, err *elements.Error) {
+	ft, meta := t.Child(k)
+	if !pv.IsMap() || !mergedMap(ft, &meta) || meta.Rule != nil {
+		return false, nil
+	}
+	if smp.MergeDirected(pv) {
+		if lv.IsMap() {
+			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: mergeDirective}
+		}
+		return true, nil
+	}
+	for _, f := range pv.Fields() {
+		held, _ := lv.Get(f.Key) // (null where lv is no map: the patch's map taken, its merge maps dropped)
+		switch _, fm := ft.Child(f.Key); {
+		case strings.HasPrefix(f.Key, "$") || fm.Rule != nil:
+			return false, nil
+		case f.Value.IsMap():
+			below, err := mergeMapsOnto(ft, f.Key, f.Value, held)
+			if !below || err != nil {
+				if err != nil {
+					err.Path = append(fieldpath.Path{fieldpath.Field(k)}, err.Path...)
+				}
+				return below, err
+			}
+		case f.Value.IsList() && !wholeScalars(ft, f.Key, f.Value):
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// mergedWhole reports whether field k of compose mode's repeat item p (a map of type t) is a list the schema merges,
+// for which p holds no directive: where the outcome lacks it, compose takes it as the patch holds it, less its maps
+// holding "$patch", without error.
+func mergedWhole(p value.Value, t *openapi.Type, k string) bool {
+	ft, meta := t.Child(k)
+	_, ordered := p.Get(smp.SetOrderPrefix + k)
+	_, deletes := p.Get(smp.DeletePrefix + k)
+	return elements.MergedList(ft, &meta) && meta.Rule == nil && !ordered && !deletes
 }
 
 // wholeScalars reports whether pv, field k of a map of type t, is a list of scalars (nulls included) the schema declares
@@ -180,4 +231,66 @@ func fieldNames(p, v value.Value, ordered map[string]bool) []string {
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
+}
+
+// contradictionFirst reports whether collating p, a map of compose mode's repeat of type t, with lv as live fails
+// first with at (elements.Repeat.Contradicted): at its field named by at's path's last step, a merged list p orders by
+// a "$setElementOrder" its items contradict. lv is a map without fields a merge rule decides; p's fields before that
+// list (by name) are scalars, nulls, plain maps (plainMap), lists of scalars merged by no strategy (wholeScalars), and
+// its "$retainKeys" and that list's order, which lv lacks or holds equal
+// (patches merged agree on them); lv lacks the list or holds a list its items merge with (smp.ListClass, by key
+// smp.KeyedListClass, maps each holding the key as a scalar): the collation builds those fields without error, and the
+// list's items, before it checks the order.
+func contradictionFirst(p value.Value, t *openapi.Type, lv value.Value, at *elements.Error) bool {
+	if !p.IsMap() || !lv.IsMap() || len(at.Path) == 0 || slices.ContainsFunc(lv.Fields(), func(f value.Field) bool {
+		_, meta := t.Child(f.Key)
+		return meta.Rule != nil
+	}) {
+		return false
+	}
+	name := at.Path[len(at.Path)-1].Field
+	for _, f := range p.Fields() {
+		held, holds := lv.Get(f.Key)
+		switch {
+		case f.Key >= name:
+		case f.Key == smp.RetainKeysKey || f.Key == smp.SetOrderPrefix+name:
+			if !directiveOf(t, f.Key) || (holds && !value.Equal(held, f.Value)) {
+				return false
+			}
+		case strings.HasPrefix(f.Key, "$") ||
+			!(f.Value.IsScalar() || f.Value.IsNull() || plainMap(t, f.Key, f.Value) || wholeScalars(t, f.Key, f.Value)):
+			return false
+		}
+	}
+	list, _ := p.Get(name)
+	held, holds := lv.Get(name)
+	if !holds {
+		return true
+	}
+	ft, meta := t.Child(name)
+	if !held.IsList() || !list.IsList() || meta.Rule != nil {
+		return false
+	}
+	if key := meta.MergeKey; len(key) == 1 {
+		_, msg, _ := smp.KeyedListClass(held.Items(), list.Items())
+		return msg == "" && keyedScalars(held.Items(), key[0]) && keyedScalars(list.Items(), key[0])
+	}
+	_, msg, _ := smp.ListClass(held.Items(), list.Items())
+	return msg == "" && len(meta.MergeKey) == 0 && !elements.SetOfMaps(ft, &meta)
+}
+
+// orderValid reports whether n, a list of compose mode's repeat tree the patch holds with items, has no directive but a
+// "$setElementOrder" naming its items in their order, as a collation checks it (setOrdered, its items distinct scalars
+// of one class; by merge key, keyedOrder of its data items, each a map): the collation builds its items, live's too,
+// without an error of the order's.
+func orderValid(n *elements.Node) bool {
+	if n.Dirs == nil || !ordersOnly(n.Dirs) || !n.HasLocal || !n.Local.IsList() {
+		return false
+	}
+	if len(n.Meta.MergeKey) != 1 {
+		_, distinct := distinctScalars(n.Local.Items())
+		return len(n.Meta.MergeKey) == 0 && distinct && setOrdered(n)
+	}
+	data, _, replace, ok := keyedDirected(n.Local.Items(), n.Meta.MergeKey[0])
+	return ok && !replace && keyedScalars(data, n.Meta.MergeKey[0]) && keyedOrder(n.Dirs, data, n.Meta.MergeKey[0])
 }

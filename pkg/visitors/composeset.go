@@ -165,19 +165,20 @@ func composesList(c *elements.Node, lv value.Value) bool {
 	return composesSet(c, lv) || reorders(c, lv) || mergesKeyed(c, lv)
 }
 
-// composeList is c (composesList) merged onto lv.
-func (o Ordered) composeList(c *elements.Node, lv value.Value) elements.Outcome {
+// composeList is c (composesList) merged onto lv; the error is mergedKeyed's.
+func (o Ordered) composeList(c *elements.Node, lv value.Value) (elements.Outcome, error) {
 	if composesSet(c, lv) {
-		return o.composeSet(c, lv)
+		return o.composeSet(c, lv), nil
 	}
 	if mergesKeyed(c, lv) {
-		return elements.Keep(mergedKeyed(c, lv))
+		merged, err := mergedKeyed(c, lv)
+		return elements.Keep(merged), err
 	}
 	var order []value.Value
 	if c.Dirs != nil {
 		order = c.Dirs.SetOrder.Items()
 	}
-	return elements.Keep(reordered(lv, order, mergeKeyOf(c)))
+	return elements.Keep(reordered(lv, order, mergeKeyOf(c))), nil
 }
 
 // mergeKeyOf returns the merge key of c's list ("" for a set).

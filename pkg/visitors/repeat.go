@@ -17,7 +17,8 @@ import (
 // list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element), so these hold:
 //   - Applied to nothing, a repeat's outcome is its own tree's: the tree the item makes with no live is that one (in
 //     compose mode, collated onto a skeleton of its maps, its ordered lists naming a key twice keep their repeats at
-//     their places in the patch, as without live: Ordered.alone).
+//     their places in the patch, as without live: Ordered.alone; a "$patch: replace" list's repeat, which Phase 1
+//     collates whole, is the patch's item as it stands, its "$patch" maps and items too, as strategicpatch takes it).
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
 //     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One whose
 //     collation failed at or below a field the fields before which are scalars or nulls (Repeat.FailsAt: Phase 1
@@ -67,15 +68,23 @@ import (
 //     that v holds as other than a list, or that it sets to other than a list, fails with the error a collation with v
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
-//     only orders that v holds as lists Phase 2 reorders, fields v alone holds); one holding a merged set of scalars
-//     whose items and v's list there cannot merge (v's of mixed classes, the lists' classes differing, null items or
-//     lists in v) fails with that collation's error where the fields before it fit as below (composeCheck), as
+//     only orders that v holds as lists Phase 2 reorders, fields v alone holds, merged lists v lacks, maps holding
+//     "$patch: merge" maps, failing first where v holds a map there); one holding a merged set of scalars,
+//     or a list merged by key, whose items and v's list there cannot merge (v's of mixed classes, the lists' classes
+//     differing, null items or lists in v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in their order (orderValid), fails
+//     with that collation's error where the fields before it fit as below (composeCheck), as
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
-//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). A
-//     plain repeat (no "$patch" in it or its maps; its lists whatever they hold), which Phase 1 collates onto a
-//     skeleton of its maps, each of them a map node and its other fields as without live (a list a leaf, less its maps
-//     holding "$patch": Repeat.Cleaned records it), is merged onto v so (composeCheck, composedField): a field v lacks as its node gives (no live there
+//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One holding a
+//     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
+//     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
+//     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
+//     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
+//     plain repeat (no "$patch" in it or its maps but "$patch: merge" maps outside maps of strategy replace; its lists
+//     whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map node and its other
+//     fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch:
+//     merge" map dropped), is merged onto v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
+//     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
@@ -85,24 +94,32 @@ import (
 //     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
 //     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
 //     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
-//     scalars, nulls or maps of such without "$" keys, or "$patch: replace" and "$patch: delete" maps of such, or
-//     maps holding a "$retainKeys" of field names in an item whose key no other names (copied as data; merged
-//     field by field into v's item's, such a map replacing v's map there less the directive, or emptying it, dropped
-//     where v's item holds none; an appended item as it stands), with no directive but a "$setElementOrder" naming
-//     them in their order (ranking by v's list as the merge left its slice: orderView), "$patch: delete" items
-//     holding the key as a scalar among them or not (v's items of their keys dropped first), onto v's maps each
-//     holding the key as a scalar, no "$patch" but "delete" (a delete
-//     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
-//     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
-//     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
+//     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" of
+//     scalars, another "$" key holding a scalar or null) or maps of such, "$patch: replace", "$patch: delete" and
+//     "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
+//     less the directive, or emptying it, dropped where v's item holds none; an appended item as it stands; a
+//     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
+//     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
+//     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
+//     dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key
+//     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
+//     items without maps; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
+//     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
+//     (keyedFailure, as the collation with v builds them first), else at the first item that does (mergedInto); or
+//     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
+//     stand onto v's list of maps, then ordered by its "$setElementOrder" where it names them as strategicpatch checks
+//     it, by v's list's places: replaceOrder).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
 //     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
 //     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
-//     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
-//     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
-//     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
+//     as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of
+//     another "$patch"), a "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat
+//     holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a
+//     set naming a value twice, a failing one beside a "$patch: replace" item), a field ordered and set to other than
+//     a list after a merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not
+//     reorder) the
 //     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
 //     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
 //     PLY_DIFF_COMPOSE_N up to 6000) none is left.
@@ -154,6 +171,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
+	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
+		probe.Repeated(false)
+		err = r.Contradicted[-1]
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
@@ -301,7 +321,7 @@ type composeCheck struct {
 // of walks r's tree onto v the first time it is asked, and returns c.
 func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
 	if !c.walked {
-		c.fits, c.err = composeChecked(r.Element, v, r.Deep, r.Cleaned, r.ItemErrs)
+		c.fits, c.err = composeChecked(r.Element, v, &r)
 		c.walked = true
 	}
 	return c
@@ -310,7 +330,8 @@ func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
 // composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
 // live builds them: fits reports that each fits (composeCheck), err the error that collation gives at the first that
 // does not, where Phase 2 tells it (classFailure).
-func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int32, itemErrs map[int32]error) (fits bool, err error) {
+func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits bool, err error) {
+	deep := r.Deep
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
@@ -321,15 +342,31 @@ func composeChecked(e elements.Element, v value.Value, deep bool, cleaned []int3
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		n := asPatched(m, f.Name, composedList(f.Element), cleaned)
+		pv, _ := m.Local.Get(f.Name)
+		if smp.MergeDirected(pv) {
+			if lv.IsMap() {
+				return false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
+			}
+			continue // (dropped, the field with it: Phase 1 built it so, as a field v lacks)
+		}
+		if at, contradicted := r.Contradicted[f.Element.Base().ID]; contradicted && lv.IsMap() {
+			if !deep && contradictionFirst(pv, f.Element.Base().Type, lv, at) {
+				return false, at
+			}
+			return false, nil
+		}
+		n := asPatched(m, f.Name, composedList(f.Element), r.Cleaned)
 		if err := classFailure(n, lv, deep); err != nil {
 			return false, err
 		}
-		if err := itemFailure(n, lv, deep, itemErrs); err != nil {
+		if err := itemFailure(n, lv, deep, r.ItemErrs); err != nil {
+			return false, err
+		}
+		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
-			if fits, err := composeChecked(c, lv, deep, cleaned, itemErrs); !fits {
+			if fits, err := composeChecked(c, lv, r); !fits {
 				return false, err
 			}
 		} else if !fieldFits(f, n, lv, inLive, deep) {
@@ -359,12 +396,13 @@ func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep 
 }
 
 // classFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
-// patch holds it: asPatched), a merged set of scalars or a list merged by key, without directives, where lv, v's field
+// patch holds it: asPatched), a merged set of scalars or a list merged by key, without directives but a
+// "$setElementOrder" that names its items in their order (orderValid), where lv, v's field
 // there, is a list whose items and the patch's cannot merge (smp.ListClass: items of mixed classes in lv, classes the
 // lists differ in, null items or lists in lv; the patch's own Phase 1 refused; a list merged by key: smp.KeyedListClass,
 // scalar items on either side too). Nil elsewhere, and with deep (the depth limit may fail first).
 func classFailure(n *elements.Node, lv value.Value, deep bool) error {
-	if n == nil || deep || n.Dirs != nil || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
+	if n == nil || deep || (n.Dirs != nil && !orderValid(n)) || !n.HasLocal || !n.Local.IsList() || !lv.IsList() ||
 		!elements.MergedList(n.Type, &n.Meta) || elements.SetOfMaps(n.Type, &n.Meta) {
 		return nil
 	}
@@ -487,7 +525,7 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 		case *elements.AtomicElement:
 			directive := f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)
 			if inLive && directive && m.Type.Field(f.Name) == nil && c.HasLocal && !value.Equal(c.Local, lv) {
-				return m.Errorf(elements.Patch, f.Name+" differs from the first patch's; patches merged must agree on it")
+				return m.Errorf(elements.Patch, f.Name+disagrees)
 			}
 		case *elements.MapElement:
 			if err := composeDisagrees(c, lv); err != nil {
@@ -501,12 +539,15 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
 // another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
 // outcome as live takes it: e's fields are maps of such fields, scalars, nulls, lists merged by no strategy, or lists
-// it only orders by "$setElementOrder" (absent; the order copied as a "$" field).
+// it only orders by "$setElementOrder" (absent; the order copied as a "$" field), or "$patch: merge" maps (dropped).
 func composedWhole(e *elements.MapElement) bool {
 	if e.Ruled || e.Dirs != nil {
 		return false
 	}
 	for _, f := range e.Fields {
+		if pv, _ := e.Local.Get(f.Name); smp.MergeDirected(pv) {
+			continue
+		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
 			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) {
@@ -599,7 +640,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out, err = in.VisitList(l)
 		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive &&
 			composesList(n, lv) {
-			out = o.composeList(n, lv)
+			out, err = o.composeList(n, lv)
 		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
 			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromHeld(a, lv) {

@@ -645,12 +645,48 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's item holding a \"$retainKeys\" in its map, copied into the outcome's item's map: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 1),
-		// Classes Phase 2 leaves to the front-end (docs/extending.md, "One collation per operation"): the front-end
-		// collates the repeat again onto its key's outcome (strategy.Options.Reapply), two collations; each entry names
-		// its class and pins the count that holds (one where Phase 2 decides it).
-		Entry("a merged list's items of a key holding \"$retainKeys\" in their maps, merged in turn: twice",
+		Entry("a merged list's items of a key holding \"$retainKeys\" in their maps, merged in turn: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 2),
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 1),
+		Entry("the same, onto the outcome's item holding that map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"q"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"]}}]}]}}`, 1),
+		Entry("the same, of a key the outcome lacks, appended and merged into: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"F"},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"secretKeyRef":{"key":"k"}}}]}]}}`, 1),
+		Entry("a merged list's later item of a key holding \"$retainKeys\", copied into its first's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"]}}]}]}}`, 1),
+		Entry("a merged list's items of a key holding \"$retainKeys\" deeper, the map nulled between them: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"$retainKeys":["fieldPath"],"fieldPath":"p"}}},{"name":"E","valueFrom":{"fieldRef":null}},{"name":"E","valueFrom":{"fieldRef":{"$retainKeys":["apiVersion"]}}}]}]}}`, 1),
+		Entry("a merged list's item holding \"$retainKeys\" beside its fields, copied into the outcome's item: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","$retainKeys":["name","value"],"value":"2"},{"name":"F","$retainKeys":["name"]},{"name":"F","$retainKeys":["name"],"value":"3"}]}]}}`, 1),
+		Entry("a merged list's items holding other \"$\" fields, set over the outcome's item's, in their maps too: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","$deleteFromPrimitiveList/y":["b"],"$foo":{"a":1},"valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","$foo":"x","$deleteFromPrimitiveList/y":["a"],"valueFrom":{"$foo":"x","$deleteFromPrimitiveList/y":["a",1],"fieldRef":{"$bar":null}}},{"name":"E","$foo":null}]}]}}`, 1),
+		Entry("a repeat's \"$patch: merge\" maps where the outcome lacks the field or holds a scalar there: dropped, the field with them, once",
+			`{"spec":{"containers":[{"name":"a","lifecycle":"x","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","lifecycle":{"$patch":"merge","postStart":{"exec":{}}},"resources":{"$patch":"merge","limits":{"cpu":"1"}},"tty":true}]}}`, 1),
+		Entry("a repeat's \"$patch: merge\" map in a map the outcome lacks: dropped, once",
+			`{"spec":{"containers":[{"name":"a"}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"limits":{"$patch":"merge","cpu":"1"},"requests":{"cpu":"2"}}}]}}`, 1),
+		Entry("a repeat's set its \"$setElementOrder\" contradicts, in a map the outcome lacks or holds as a scalar: taken as it stands, once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":"x"}},{"name":"w"}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b","a"],"finalizers":["a","b"]}}}},{"name":"w","csi":{"driver":"d"}},{"name":"w","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b"],"finalizers":["a","b"]}}}}]}}`, 1),
+		Entry("a repeat's \"$patch: replace\" merged list ordered by its \"$setElementOrder\", ranked by the outcome's list: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"H","$patch":"delete"},{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"G"},{"name":"H"},{"name":"F"},{"name":"E"}],"env":[{"name":"G","value":null},{"name":"H"},{"$patch":"replace"},{"name":"F"}]}]}}`, 1),
+		Entry("a merged list's item merged into the outcome's item whose map holds \"$\" fields, data kept: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"$deleteFromPrimitiveList/y":["a"],"fieldRef":{"$patch":"delete"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}}]}]}}`, 1),
+		Entry("a merged list's item holding a \"$patch: merge\" map where the outcome's item holds none there: dropped, once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":"x"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`, 1),
+		Entry("a merged list's item of a key the outcome lacks holding a \"$patch: merge\" map, kept, a later item merged into it: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}},{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -678,6 +714,57 @@ var _ = Describe("collations per operation", func() {
 		Entry("onto an item first lacks, and an empty set: once",
 			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`),
+	)
+
+	// A schema whose keyed list's items hold a map of strategy replace: strategicpatch takes a second patch's map there
+	// whole onto the first's map, "$patch" and all, so a repeat holding a "$patch: merge" map there merges (the
+	// front-end collates it again) where one merged onto any other map fails.
+	It("patch.Compose of a repeat holding a \"$patch: merge\" map of strategy replace: strategicpatch's merge, twice", func() {
+		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
+			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
+			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"}}},` +
+			`"dev.ply.test.v1.Q":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`)
+		schema, err := openapi.LoadV2(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+		Expect(ok).To(BeTrue())
+		models, err := oracle.Load(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.test.v1.Box")
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range []struct{ first, second string }{
+			{`{"items":[{"name":"a","q":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"$patch":"merge","b":"2"}}]}`},
+			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"a":{"$patch":"merge","b":"2"}}}]}`},
+		} {
+			collations.Store(0)
+			got, err := patch.Compose(jsonv.MustDecode(c.first), jsonv.MustDecode(c.second), box, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(2))
+			want, err := sp.MergePatches([]byte(c.first), []byte(c.second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of %s and %s", c.first, c.second)
+		}
+	})
+
+	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item (the test schema's Widget)",
+		func(first, second string) {
+			widget, err := difftest.LoadTarget("widget/" + difftest.Kubectl)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), widget.Root, features.Kubectl())
+			Expect(err).To(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			_, err = widget.Oracle.MergePatches([]byte(first), []byte(second))
+			Expect(err).To(HaveOccurred(), "strategicpatch refuses the merge too")
+		},
+		Entry("its set ordered by its \"$setElementOrder\", onto the outcome's of mixed classes: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3",1]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s2","s1"],"aliases":["s2"]}]}}`),
+		Entry("its set its \"$setElementOrder\" contradicts: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s2","s1"],"aliases":["s1","s2"]}]}}`),
+		Entry("its set holding a value its \"$setElementOrder\" lacks, after its \"$retainKeys\" the outcome holds equal: once",
+			`{"spec":{"parts":[{"name":"a","$retainKeys":["aliases","name"],"size":2}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$retainKeys":["aliases","name"],"$setElementOrder/aliases":["s2"],"aliases":["s1","s2"],"enabled":true}]}}`),
 	)
 
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item",
@@ -718,6 +805,27 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" a list it sets to null after a list of objects merged by no strategy: once",
 			`{"spec":{"containers":[{"name":"a","restartPolicyRules":[{"action":"Restart"}],"volumeDevices":[{"devicePath":"/d","name":"v"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeDevices":[{"devicePath":"/d"}],"restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[1]}}],"volumeDevices":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a merged list of objects whose item holds \"$retainKeys\": once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}],"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"env":[{"name":"E","$retainKeys":["name"]}],"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a \"$patch: merge\" map the outcome holds a map for: that map's error, once",
+			`{"spec":{"containers":[{"name":"a","lifecycle":{"postStart":{}},"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"lifecycle":{"$patch":"merge"},"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a \"$patch: merge\" map the outcome lacks: once",
+			`{"spec":{"containers":[{"name":"a","volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"lifecycle":{"$patch":"merge"},"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after an ordered \"$patch: replace\" list of objects: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}],"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"F"},{"name":"E"}],"$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"env":[{"$patch":"replace"},{"name":"F"}],"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a merged list of objects whose item holds a \"$patch: merge\" map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}],"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"env":[{"name":"F","valueFrom":{"$patch":"merge"}}],"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to null after a map holding a \"$patch: merge\" map the outcome holds a map for: that map's error, once",
+			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1"}},"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"resources":{"limits":{"$patch":"merge"},"requests":{"cpu":"2"}},"volumeMounts":null}]}}`),
+		Entry("ordering by \"$setElementOrder\" a list it sets to a string after a merged list of objects the outcome lacks, naming a key twice: once",
+			`{"spec":{"containers":[{"name":"a","volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"env":[{"name":"E","value":"2"},{"name":"E","value":"1"},{"name":"F","valueFrom":{"$patch":"merge"}}],"volumeMounts":"x"}]}}`),
 		Entry("ordering by \"$setElementOrder\" alone a list the outcome holds null: once",
 			`{"spec":{"containers":[{"name":"a","env":null}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"tty":true}]}}`),
@@ -745,6 +853,39 @@ var _ = Describe("collations per operation", func() {
 		Entry("its keyed list of objects, onto the outcome's list holding a null item: once",
 			`{"spec":{"containers":[{"name":"a","env":[null]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":"1"}]}]}}`),
+		Entry("its merged list's items of a key holding \"$retainKeys\" that differ in their maps: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"]}}]}]}}`),
+		Entry("the same, of a key the outcome lacks, the later naming another field too: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}},{"name":"F"},{"name":"E","valueFrom":{"$retainKeys":["fieldRef","x"],"secretKeyRef":{"key":"k"}}}]}]}}`),
+		Entry("its merged list's item holding \"$retainKeys\" beside its fields, onto the outcome's item holding another: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","$retainKeys":["name"]}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","$retainKeys":["name","value"],"value":"2"}]}]}}`),
+		Entry("its merged list's items of a key holding differing \"$retainKeys\" beside their fields: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","$retainKeys":["name","value"],"value":"2"},{"name":"F","$retainKeys":["name"]}]}]}}`),
+		Entry("its merged list's item holding \"$retainKeys\" in a map where the outcome's item's holds another, before a later item's failure: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"$retainKeys":["secretKeyRef"]}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","valueFrom":{}},{"name":"F","valueFrom":{"$patch":"merge"}},{"name":"E","valueFrom":{"$retainKeys":["fieldRef"],"fieldRef":{"fieldPath":"p"}}}]}]}}`),
+		Entry("its \"$patch: merge\" map onto the outcome's map: once",
+			`{"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"2"}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"$patch":"merge","limits":{"cpu":"1"}},"tty":true}]}}`),
+		Entry("its \"$patch: merge\" map in a map, onto the outcome's map there: once",
+			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"memory":"1"}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"limits":{"$patch":"merge","cpu":"1"}}}]}}`),
+		Entry("its keyed list ordered by its \"$setElementOrder\", onto the outcome's list holding scalar items: once",
+			`{"spec":{"containers":[{"name":"a","env":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"F"},{"name":"E"}],"env":[{"name":"F","value":"2"}]}]}}`),
+		Entry("its set its \"$setElementOrder\" contradicts, in a map the outcome holds: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c"],"name":"n"}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b","a"],"annotations":{"k":"v"},"finalizers":["a","b"]}}}}]}}`),
+		Entry("its merged list's item holding a \"$patch: merge\" map onto the outcome's item's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`),
+		Entry("its merged list's later item of a key holding a \"$patch: merge\" map onto an earlier item's map: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}}]}]}}`),
 	)
 
 	It("patch.Apply of kubectl's patch collates once", func() {
