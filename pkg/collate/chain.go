@@ -2,6 +2,7 @@ package collate
 
 import (
 	"github.com/plyproject/ply/internal/order"
+	"math"
 	"slices"
 	"strings"
 
@@ -763,4 +764,18 @@ func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type)
 		}
 	}
 	return c.opts.MaxDepth - r.Depth
+}
+
+// walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, or by a keyed list's
+// "$setElementOrder" its items do not follow (elements.Repeat.Disordered), outside compose mode, the levels its item's
+// fields may nest within the limit (elements.Repeat.Room; without a limit, math.MaxInt; none: 0). Else 0.
+func (c *collator) walkRoom(r *elements.Repeat) int {
+	e, ok := r.Err.(*elements.Error)
+	switch {
+	case c.opts.Compose || !ok || !(r.Disordered || (c.opts.MaxDepth > 0 && e.Msg == depthMsg(c.opts.MaxDepth))):
+		return 0
+	case c.opts.MaxDepth == 0:
+		return math.MaxInt
+	}
+	return max(0, c.opts.MaxDepth-r.Depth)
 }

@@ -168,7 +168,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.emptyOrder, c.repeatMerged = nil, nil, nil, false
+	c.repeat, c.composed, c.emptyOrder, c.repeatMerged, c.disordered = nil, nil, nil, false, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -220,6 +220,9 @@ type collator struct {
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
+	// disordered is the error of the Repeat being collated that a keyed list's "$setElementOrder" its items do not
+	// follow gives (order: format.CheckOrder), nil without one.
+	disordered error
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
@@ -859,9 +862,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer, outerEmpty, outerComposed, outerMerged := c.repeat, c.emptyOrder, c.composed, c.repeatMerged
+		outer, outerEmpty, outerComposed, outerMerged, outerDisordered := c.repeat, c.emptyOrder, c.composed, c.repeatMerged, c.disordered
 		c.repeatMerged = !order.RepeatsApart(e)
-		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
+		if c.repeat, c.emptyOrder, c.disordered = r, nil, nil; c.opts.Compose {
 			c.repeat, c.composed = nil, r
 		}
 		r.Element, r.Err = c.patchNode(s, depth+1)
@@ -872,6 +875,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
+			r.Disordered = !c.opts.Compose && c.disordered != nil && r.Err == c.disordered
+			r.Room = c.walkRoom(r)
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
 			if r.FailsAt != "" {
 				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
@@ -887,7 +892,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
-		c.repeat, c.emptyOrder, c.composed, c.repeatMerged = outer, outerEmpty, outerComposed, outerMerged
+		c.repeat, c.emptyOrder, c.composed, c.repeatMerged, c.disordered = outer, outerEmpty, outerComposed, outerMerged, outerDisordered
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}
@@ -985,7 +990,11 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 		// unnamed (internal/order.Unnamed), kubectl's order followed with the gate off.
 		return nil
 	}
-	return format.CheckOrder(n, m.seq, order)
+	err := format.CheckOrder(n, m.seq, order)
+	if err != nil && keyed && c.repeat != nil {
+		c.disordered = err
+	}
+	return err
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,

@@ -12,6 +12,7 @@ package elements
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -265,6 +266,16 @@ type Repeat struct {
 	// MapsBefore reports a FailsAt whose fields before it (by name) hold maps too, plain trees: the repeat fails with
 	// Err only onto an outcome PlainRoom admits (its maps there walked with the repeat's within the limit).
 	MapsBefore bool
+	// Disordered reports, with Err and no Element, outside compose mode, an Err that a keyed list's "$setElementOrder"
+	// gives, its items not following it (an item it lacks, or one out of its order): the entries and the patch's items
+	// name the same keys whatever the outcome holds, so a collation with an outcome as live that reaches that list, its
+	// items and the outcome's there merging, fails there so.
+	Disordered bool
+	// Room, with Err the depth limit's or Disordered and no Element, outside compose mode, is how many levels the item's
+	// fields may nest within the limit (a field of the item: 1; MaxDepth less Depth; without a limit, math.MaxInt):
+	// collated with an outcome as live, a field of the outcome's that the patch lacks below maps both hold fails there
+	// beyond it. 0 otherwise.
+	Room int
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
@@ -387,6 +398,11 @@ type Error struct {
 	Source Source
 	Path   fieldpath.Path
 	Msg    string
+}
+
+// DepthLimitMsg is the message of the Error at a node of a patch nesting deeper than max levels of maps and lists.
+func DepthLimitMsg(max int) string {
+	return "nesting is deeper than the limit of " + strconv.Itoa(max) + " levels of maps and lists"
 }
 
 // Error renders "<source> <path>: <msg>".

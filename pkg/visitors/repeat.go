@@ -25,7 +25,12 @@ import (
 //     a merge rule names (failsOnto): a collation with that outcome meets that field first, without live. One whose
 //     collation failed by the depth limit, its fields up to that field plain trees (Repeat.PlainRoom; maps before it
 //     too: Repeat.MapsBefore), fails so onto an outcome map whose fields up to it are plain trees within the limit,
-//     holding the field or not (plainOnto): such a collation fails by depth alone, at Phase 1's node first. One holding
+//     holding the field or not (plainOnto): such a collation fails by depth alone, at Phase 1's node first. Any other
+//     repeat failing by the depth limit, or by a keyed list's "$setElementOrder" its items do not follow
+//     (Repeat.Disordered, Room), fails onto v with the error a collation with v as live gives first, where walking its
+//     patch item and v together tells it (limitWalk, repeatlimit.go: fields v lacks built as Phase 1 built them, v's
+//     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
+//     item onto v's first item of each key, their order checked once the items are read). One holding
 //     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
 //     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
@@ -98,8 +103,9 @@ import (
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
 //     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
 //     front-end applied), merge rules, a repeat whose own
-//     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
-//     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
+//     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" names a null in,
+//     a list of scalars it contradicts, among them) or by the depth limit or a keyed list's order where limitWalk gives
+//     up, compose mode's other repeats: other merged lists of maps with items that v holds
 //     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
 //     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
 //     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
@@ -117,6 +123,11 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v)
+	}
+	var limitErr error // (a repeat failing by the depth limit, onto v: limitFailure's error, where limited)
+	limited := false
+	if !o.Compose && r.Room > 0 && !v.IsNull() {
+		limitErr, limited = limitFailure(r, l.Local.Items()[r.Pos], it.Type, v)
 	}
 	switch {
 	case v.IsNull() && r.Err != nil:
@@ -154,6 +165,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
+	case limited:
+		probe.Repeated(false)
+		err = limitErr
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:

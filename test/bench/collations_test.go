@@ -494,10 +494,12 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}]}}`, 1),
 	)
 
-	// A repeat whose own collation fails (an invalid "$setElementOrder": it names an item its list lacks) where the
-	// fields before that one (by name) are scalars (elements.Repeat.FailsAt): applied to an outcome lacking the field it
-	// fails with that collation's error, decided from the patch's tree; onto an outcome holding the field the front-end
-	// collates the repeat with it. Either way the error is that of the repeat applied to its key's first item's outcome.
+	// A repeat whose own collation fails (an invalid "$setElementOrder" for a keyed list: it names an item its list
+	// lacks, or its items do not follow it): applied to an outcome lacking the field where the fields before that one
+	// (by name) are scalars (elements.Repeat.FailsAt), or holding the list as a list of maps with the key, the fields
+	// before walked with the outcome's (elements.Repeat.Disordered: the order names the same keys whatever the outcome
+	// holds), it fails with that collation's error, decided from the patch's item and the outcome. The error is that of
+	// the repeat applied to its key's first item's outcome.
 	DescribeTable("patch.Apply of a repeat whose own collation fails, as its items applied in turn",
 		func(live, first, repeat string, count int) {
 			opts := patch.Options{Gates: features.Kubectl()}
@@ -512,9 +514,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("its order naming an env item its list lacks, the outcome lacking env: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`, `{"name":"c","image":"i"}`,
 			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
-		Entry("the same, the outcome holding env: the front-end's, twice",
+		Entry("the same, the outcome holding env: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"}]}]}}`, `{"name":"c","image":"i"}`,
-			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 2),
+			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
+		Entry("the same, the outcome holding env naming a key twice, and a map before it: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":["x"],"env":[{"name":"B"},{"name":"B","value":"b"}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","args":["y"],"$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
+		Entry("its order contradicting its env items' order, the outcome holding them: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"},{"name":"B"}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"name":"B"},{"name":"A"}],"env":[{"name":"A","value":"a"},{"name":"B","value":"b"}]}`, 1),
+		Entry("its order of ports naming a port its list lacks, after env items merged onto the outcome's: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}],"ports":[{"containerPort":80}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/ports":[{"containerPort":80}],"ports":[{"containerPort":81}]}`, 1),
 	)
 
 	// A repeat whose own collation fails by the depth limit, its fields up to the failing one plain trees (scalars,
@@ -535,15 +546,52 @@ var _ = Describe("collations per operation", func() {
 		Entry("a probe's field beyond the limit, the outcome holding the probe with maps within it: once", "containers",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","readinessProbe":{"exec":{},"httpGet":{}}}]}}`,
 			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"},"successThreshold":4}}`, 1),
-		Entry("the same, the outcome's probe holding a list: the front-end's, twice", "containers",
+		Entry("the same, the outcome's probe holding a list, beside the field beyond: once", "containers",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","readinessProbe":{"exec":{"command":["x"]}}}]}}`,
-			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 2),
+			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 1),
 		Entry("a volume's field beyond the limit after a map, the outcome holding maps of scalars before it: once", "volumes",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","emptyDir":{"medium":"Memory"}}]}}`,
 			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 1),
-		Entry("the same, the outcome holding a list before it: the front-end's, twice", "volumes",
+		Entry("the same, the outcome holding a list before it: once", "volumes",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","emptyDir":{"medium":"Memory"},"configMap":{"items":[{"key":"k","path":"p"}]}}]}}`,
-			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 2),
+			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 1),
+	)
+
+	// The same where lists lie on the way to the failing node and the outcome holds them: a list merged by key is walked
+	// item by item onto the outcome's item of its key, a set of scalars is its node alone, and a field the outcome alone
+	// holds is a leaf at its level, beyond the limit there, so the error is decided from the patch's item and the
+	// outcome (limitWalk). Judged against the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply under a depth limit of a repeat failing by it past lists the outcome holds, as its items applied in turn",
+		func(list, live, first, repeat string, maxDepth int, wantErr string) {
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("an env item's field beyond the limit, the outcome holding env: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"},{"name":"A","value":"0"}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"A","value":"a"}]}`, 5,
+			"spec.containers[name=c].env[name=A].name: nesting is deeper"),
+		Entry("the outcome's env item holding a field beyond the limit before the patch's: refused there, once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{},"secretKeyRef":{"key":"k"}}}]}`, 7,
+			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper"),
+		Entry("the same past a \"$patch: delete\" item and a key the outcome names twice: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"name":"c","env":[{"name":"A","value":"0"}]}`, `{"name":"c","env":[{"$patch":"delete","name":"B"},{"name":"A","valueFrom":{"fieldRef":{},"secretKeyRef":{"key":"k"}}}]}`, 7,
+			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper"),
+		Entry("an empty env the outcome holds items of, a field beyond the limit after it: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","env":[],"resources":{"limits":{"cpu":"1"}}}`, 5,
+			"spec.containers[name=c].resources.limits.cpu: nesting is deeper"),
+		Entry("a set of finalizers the outcome holds, a label beyond the limit after it: once", "volumes",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["b","b"]}}}}]}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"spec":{}}}}`, `{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"],"labels":{"k":"x"}}}}}`, 7,
+			"spec.volumes[name=v].ephemeral.volumeClaimTemplate.metadata.labels.k: nesting is deeper"),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:

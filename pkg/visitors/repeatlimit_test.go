@@ -1,0 +1,119 @@
+package visitors_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+)
+
+// limitShapes are the fields a random Pod container or volume is drawn from (randomItem): maps, keyed lists (items
+// keyed by the fields of limitKeys), sets and lists merged by no strategy, nesting below the depth limits FuzzRepeatLimit
+// sets.
+var limitShapes = map[string]value.Value{
+	"containers": jsonv.MustDecode(`{"image":"s","args":["s"],
+		"env":[{"name":"k","value":"s","valueFrom":{"configMapKeyRef":{"key":"s","name":"s"},"fieldRef":{"fieldPath":"s","apiVersion":"s"}}}],
+		"readinessProbe":{"exec":{"command":["s"]},"httpGet":{"scheme":"s","port":"s","httpHeaders":[{"name":"s","value":"s"}]},"successThreshold":1},
+		"resources":{"limits":{"cpu":"s"},"requests":{"cpu":"s"}},
+		"securityContext":{"capabilities":{"add":["s"]},"runAsUser":1,"seLinuxOptions":{"level":"s","role":"s"}},
+		"volumeMounts":[{"mountPath":"k","name":"s"}]}`),
+	"volumes": jsonv.MustDecode(`{"configMap":{"items":[{"key":"s","path":"s"}],"name":"s"},"emptyDir":{"medium":"s"},
+		"ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["s"],"labels":{"k":"s","j":"s"},"ownerReferences":[{"uid":"k","name":"s"}]},
+		"spec":{"accessModes":["s"],"selector":{"matchLabels":{"a":"s"}}}}}}`),
+}
+
+// limitKeys are the merge keys of the keyed lists of limitShapes: an item drawn gets one of two values there.
+var limitKeys = []string{"name", "mountPath", "uid"}
+
+// randomItem draws a value of shape sh: a map some of its fields (in a patch, some null, and a keyed list's field it
+// does not hold empty sometimes ordered by a "$setElementOrder" naming A or B), a list of up to two items (keyed ones named A or B), a
+// scalar of three.
+func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
+	switch {
+	case sh.IsMap():
+		m := value.MustMap()
+		for _, f := range sh.Fields() {
+			switch n := r.IntN(12); {
+			case n < 4:
+			case n == 4 && patch:
+				m = m.With(f.Key, value.Null)
+			default:
+				m = m.With(f.Key, randomItem(r, f.Value, patch))
+			}
+			// (Not a list it holds empty: that fails where the outcome holds no items, elements.EmptyOrdered.)
+			if l, held := m.Get(f.Key); keyOf(f.Value) != "" && patch && (!held || l.Len() > 0) && r.IntN(4) == 0 {
+				key := keyOf(f.Value)
+				m = m.With("$setElementOrder/"+f.Key, randomItem(r, jsonv.MustDecode(`[{"`+key+`":"s"}]`), false))
+			}
+		}
+		return m
+	case sh.IsList():
+		items := make([]value.Value, r.IntN(3))
+		for i := range items {
+			items[i] = randomItem(r, sh.Items()[0], patch)
+			if key := keyOf(sh); key != "" {
+				items[i] = items[i].With(key, value.String([]string{"A", "B"}[r.IntN(2)]))
+			}
+		}
+		return value.List(items)
+	}
+	if s, ok := sh.AsString(); ok {
+		return value.String(s + strconv.Itoa(r.IntN(3)))
+	}
+	return value.Int(int64(r.IntN(3)))
+}
+
+// keyOf returns the merge key of keyed list shape sh (limitKeys), else "".
+func keyOf(sh value.Value) string {
+	if !sh.IsList() || !sh.Items()[0].IsMap() {
+		return ""
+	}
+	for _, k := range limitKeys {
+		if _, keyed := sh.Items()[0].Get(k); keyed {
+			return k
+		}
+	}
+	return ""
+}
+
+// FuzzRepeatLimit draws from seed a Pod whose containers or volumes hold an item, and a patch naming its key twice
+// under a depth limit of 4 to 8 levels (or the default): the repeat, merged onto the outcome of its key's first item,
+// often fails by the limit or by its "$setElementOrder", which Phase 2 decides from the patch's item and that outcome
+// (repeatlimit.go). The result or error must be that
+// of the patch's items applied one after another.
+func FuzzRepeatLimit(f *testing.F) {
+	for seed := range uint64(300) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 33))
+		list := []string{"containers", "volumes"}[r.IntN(2)]
+		item := func(patch bool) value.Value {
+			return randomItem(r, limitShapes[list], patch).With("name", value.String("c"))
+		}
+		spec := func(items ...value.Value) value.Value {
+			return value.MustMap().With("spec", value.MustMap().With(list, value.List(items)))
+		}
+		live := spec(item(false)).With("apiVersion", value.String("v1")).With("kind", value.String("Pod"))
+		first := value.MustMap().With("name", value.String("c"))
+		if r.IntN(2) == 0 {
+			first = item(true)
+		}
+		repeat := item(true)
+		opts := patch.Options{Gates: features.Kubectl(), MaxDepth: []int{0, 4, 5, 6, 7, 8}[r.IntN(6)]}
+		got, err := patch.Apply(live, spec(first, repeat), opts)
+		once, err1 := patch.Apply(live, spec(first), opts)
+		if err1 != nil {
+			return // (no outcome to apply the repeat to)
+		}
+		want, wantErr := patch.Apply(once, spec(repeat), opts)
+		if errString(err) != errString(wantErr) || (err == nil && !value.Equal(got, want)) {
+			t.Fatalf("MaxDepth %d, live %s, items %s then %s:\n  patch applied: %s %v\n  items in turn: %s %v", opts.MaxDepth,
+				live.JSON(), first.JSON(), repeat.JSON(), got.JSON(), err, want.JSON(), wantErr)
+		}
+	})
+}
