@@ -39,7 +39,7 @@ import (
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
 //     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path; one holding "$retainKeys"
 //     alone too, the collation meeting v's fields before the directive clears any) where v holds a map with fields
-//     fails at the first of them, the first such map in the collation's order (beyondLimit): they would lie
+//     fails at the first of them, the first such map in the collation's order (ontoFailure): they would lie
 //     beyond the limit.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
@@ -59,7 +59,10 @@ import (
 //     collation with v joins them to the first); a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so, or, merged by no strategy, holds scalars, less
-//     the values deleted (deletesFromHeld), a list the repeat sets to
+//     the values deleted, or holds another kind (a scalar, a map, a null), kept as it stands (deletesFromHeld), or
+//     where v holds a list merged by no strategy the deletion refuses (items of mixed kinds or null, objects, a class
+//     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list the
+//     repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace of plain data where v holds a map, the repeat's map whole (replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -147,7 +150,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		probe.Repeated(false)
-		if err = o.withOnto(r.Onto).beyondLimit(r.Element, v, r.Limit); err == nil {
+		if err = o.withOnto(r.Onto).ontoFailure(r.Element, v, r.Limit); err == nil {
 			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 		}
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
@@ -195,12 +198,13 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a list left out and deleted from so where v's is empty or, merged by no strategy, of scalars
-// (deletesFromHeld), a map, fitting onto
+// (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
+// scalars (deletesFromHeld), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
-// elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields fits, but fails there
-// (beyondLimit).
+// elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields, and a list merged by no strategy
+// left out and deleted from so where v holds a list the deletion refuses (deletesRefused), fit, but fail there
+// (ontoFailure).
 func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
@@ -221,8 +225,8 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
 				continue // (merged as the map it is onto a map: Repeat.Onto)
 			}
-			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv)) {
-				continue
+			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv) || deletesRefused(c, lv) != nil) {
+				continue // (a refused one fails so: ontoFailure)
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
@@ -248,16 +252,16 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	return true
 }
 
-// beyondLimit returns the error collating repeat tree e with v as live gives at the depth limit, e fitting onto v
-// (ontoFits): at the first map of e without fields at the limit (limit: elements.Repeat.Limit), in the collation's
-// order (a map's fields by name, a chained list's items in order), where v holds a map with fields, its first field (by
-// name), which lies beyond the limit. Nil where there is none: elsewhere the collation takes no field of v below e's
-// maps (a map of strategy replace, a directive map, a "$patch: replace" list's items are the patch's whole).
-func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
-	if len(limit) == 0 {
-		return nil
-	}
+// ontoFailure returns the error collating repeat tree e with v as live gives, e fitting onto v (ontoFits), first in
+// the collation's order (a map's fields by name, a chained list's items in order): at a map of e without fields at
+// the depth limit (limit: elements.Repeat.Limit) where v holds a map with fields, its first field (by name), which lies
+// beyond the limit; at a list e deletes from where v holds a list the deletion refuses (deletesRefused). Nil where there
+// is none: elsewhere the collation takes no field of v below e's maps (a map of strategy replace, a directive map, a
+// "$patch: replace" list's items are the patch's whole).
+func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
 	switch e := e.(type) {
+	case *elements.AtomicElement:
+		return deletesRefused(e, v)
 	case *elements.MapElement:
 		if at := limit[e.ID]; at != nil && v.IsMap() && v.Len() > 0 {
 			beyond := *at
@@ -269,7 +273,7 @@ func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]
 		}
 		for _, f := range e.Fields {
 			if lv, inLive := v.Get(f.Name); inLive {
-				if err := o.beyondLimit(f.Element, lv, limit); err != nil {
+				if err := o.ontoFailure(f.Element, lv, limit); err != nil {
 					return err
 				}
 			}
@@ -282,7 +286,7 @@ func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]
 		all, _, _, ok := o.chained(e, v)
 		for i := range items {
 			if ok && all[i].LiveIndex >= 0 {
-				if err := o.beyondLimit(items[i].Element, v.Items()[all[i].LiveIndex], limit); err != nil {
+				if err := o.ontoFailure(items[i].Element, v.Items()[all[i].LiveIndex], limit); err != nil {
 					return err
 				}
 			}

@@ -30,7 +30,8 @@ var limitShapes = map[string]value.Value{
 var limitKeys = []string{"name", "mountPath", "uid"}
 
 // randomItem draws a value of shape sh: a map some of its fields (in a patch, some null, and a keyed list's field it
-// does not hold empty sometimes ordered by a "$setElementOrder" naming A or B), a list of up to two items (keyed ones named A or B), a
+// does not hold empty sometimes ordered by a "$setElementOrder" naming A or B; a list of scalars sometimes another
+// kind, or deleted from: oddScalarList), a list of up to two items (keyed ones named A or B), a
 // scalar of three.
 func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
 	switch {
@@ -43,6 +44,9 @@ func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
 				m = m.With(f.Key, value.Null)
 			default:
 				m = m.With(f.Key, randomItem(r, f.Value, patch))
+			}
+			if scalarList(f.Value) && r.IntN(3) == 0 {
+				m = oddScalarList(r, m, f.Key, patch)
 			}
 			// (Not a list it holds empty: that fails where the outcome holds no items, elements.EmptyOrdered.)
 			if l, held := m.Get(f.Key); keyOf(f.Value) != "" && patch && (!held || l.Len() > 0) && r.IntN(4) == 0 {
@@ -67,6 +71,24 @@ func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
 	return value.Int(int64(r.IntN(3)))
 }
 
+// oddKinds are values a list of scalars of an outcome may hold otherwise: a scalar, a map, null, items of mixed kinds,
+// a null item, objects, numbers.
+var oddKinds = []string{`"s0"`, `{"a":"s0"}`, `null`, `["s0",1]`, `["s0",null]`, `[{"a":1}]`, `[1,2]`}
+
+// oddScalarList returns map m with its list of scalars field name, in an outcome (patch false), another value of
+// oddKinds, or, in a patch, left out and deleted from by "$deleteFromPrimitiveList".
+func oddScalarList(r *rand.Rand, m value.Value, name string, patch bool) value.Value {
+	if !patch {
+		return m.With(name, jsonv.MustDecode(oddKinds[r.IntN(len(oddKinds))]))
+	}
+	return m.Without(name).With("$deleteFromPrimitiveList/"+name, jsonv.MustDecode([]string{`["s0"]`, `[1]`, `[]`}[r.IntN(3)]))
+}
+
+// scalarList reports whether shape sh is a list of scalars.
+func scalarList(sh value.Value) bool {
+	return sh.IsList() && !sh.Items()[0].IsMap()
+}
+
 // keyOf returns the merge key of keyed list shape sh (limitKeys), else "".
 func keyOf(sh value.Value) string {
 	if !sh.IsList() || !sh.Items()[0].IsMap() {
@@ -82,11 +104,11 @@ func keyOf(sh value.Value) string {
 
 // FuzzRepeatLimit draws from seed a Pod whose containers or volumes hold an item, and a patch naming its key twice
 // under a depth limit of 4 to 8 levels (or the default): the repeat, merged onto the outcome of its key's first item,
-// often fails by the limit or by its "$setElementOrder", which Phase 2 decides from the patch's item and that outcome
-// (repeatlimit.go). The result or error must be that
+// often fails by the limit or by its "$setElementOrder", or deletes from a list the outcome holds as another kind,
+// which Phase 2 decides from the patch's item and that outcome (repeatlimit.go, deletes.go). The result or error must be that
 // of the patch's items applied one after another.
 func FuzzRepeatLimit(f *testing.F) {
-	for seed := range uint64(300) {
+	for seed := range uint64(1000) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) {

@@ -456,6 +456,48 @@ var _ = Describe("collations per operation", func() {
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"limits":{"$retainKeys":["cpu"]}}}`, 5, ""),
 	)
 
+	// A repeat deleting by "$deleteFromPrimitiveList" alone from a list the schema merges by no strategy (a container's
+	// args, a capabilities' add) where its key's first item's outcome holds another kind there (kept as it stands), or a
+	// list the deletion refuses (items of mixed kinds or null, objects, numbers where strings are deleted: the error a
+	// collation with that outcome gives), decided from the patch's tree. Judged against the items applied in turn.
+	DescribeTable("patch.Apply of a repeat deleting from a list merged by no strategy, as its items applied in turn",
+		func(args, repeat, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args +
+				`,"securityContext":{"capabilities":{"add":` + args + `}}}]}}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"}]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			want, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			if wantErr != "" {
+				Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+				Expect(err).To(MatchError(applyErr.Error()))
+				return
+			}
+			Expect(err).NotTo(HaveOccurred())
+			Expect(applyErr).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(want.JSON())))
+		},
+		Entry("the outcome holding a scalar there: kept, once", `"x"`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`, ""),
+		Entry("the outcome holding a map there: kept, once", `{"x":"y"}`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`, ""),
+		Entry("the outcome holding null there: kept, once", `null`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`, ""),
+		Entry("the outcome holding items of mixed kinds: refused (live's), once", `["x",1]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"live spec.containers[name=c].args: list items must all be of one kind"),
+		Entry("the outcome holding a null item: refused (live's), once", `["x",null]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"live spec.containers[name=c].args: list items must all be of one kind"),
+		Entry("the outcome holding objects: refused, once", `[{"x":1}]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"patch spec.containers[name=c].args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+		Entry("the outcome holding numbers, strings deleted: refused, once", `[1,2]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"patch spec.containers[name=c].args: $deleteFromPrimitiveList/args: the values to delete are strings but the list holds numbers"),
+		Entry("inside a map the outcome holds, after a field set: refused there, once", `["x",1]`,
+			`{"name":"c","image":"j","securityContext":{"capabilities":{"$deleteFromPrimitiveList/add":["x"]},"runAsUser":1}}`,
+			"live spec.containers[name=c].securityContext.capabilities.add: list items must all be of one kind"),
+		Entry("two refused, the first by name failing: once", `[{"x":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"securityContext":{"capabilities":{"$deleteFromPrimitiveList/add":["x"]}}}`,
+			"patch spec.containers[name=c].args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+	)
+
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
 	// list: elements.Repeat.Fails) fails with its own collation's error.
 	DescribeTable("patch.Apply of a patch naming a merge key twice that the API server refuses",
