@@ -243,6 +243,26 @@ func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, 
 	c.repeat.Onto[dropped] = onto
 }
 
+// replacedOnto records in the Repeat being collated, if any (elements.Repeat.Onto), for map s of strategy replace of
+// its tree, which live lacks and which the tree holds as node built, field by field, the node it is where the outcome
+// the repeat is applied to holds a map there, as a collation with that outcome as live builds it: the patch's data
+// whole, cleaned (null fields, directive keys and maps holding "$patch" dropped: collator.whole). Where building it
+// fails, none is recorded: that error is the front-end's to report, applying the repeat again.
+func (c *collator) replacedOnto(s *elements.Node, built int32, data []value.Field, depth int) {
+	if c.repeat == nil || !s.Meta.Strategy.Has(openapi.StrategyReplace) {
+		return
+	}
+	whole := *s
+	onto, err := c.whole(&whole, value.MapFromSorted(data), depth, true)
+	if err != nil {
+		return
+	}
+	if c.repeat.Onto == nil {
+		c.repeat.Onto = map[int32]elements.Element{}
+	}
+	c.repeat.Onto[built] = onto
+}
+
 func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }
 
 // chainKeyed pairs keyed list r of a repeat's tree with base by key, and each item paired with a member of base with

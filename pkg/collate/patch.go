@@ -175,7 +175,11 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		if !hasLive {
 			s.Live, s.HasLive = value.Value{}, false
 		}
-		return c.fieldsNode(s, data, byField, depth)
+		e, err := c.fieldsNode(s, data, byField, depth)
+		if err == nil && !hasLive {
+			c.replacedOnto(s, e.Base().ID, data, depth)
+		}
+		return e, err
 	}
 	return build(c, &c.atomics, s), nil
 }

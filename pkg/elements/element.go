@@ -289,7 +289,9 @@ type Repeat struct {
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
 	// empty map, or with gate PatchDeleteRemovesMap a null, the field removed): without live, Element's tree drops such
-	// a map. Nil without one.
+	// a map. So for a map of strategy replace, which Element's tree builds field by field: the patch's map whole, less
+	// its null fields, directive keys and maps holding "$patch", as a collation with such an outcome takes it. Nil
+	// without one.
 	Onto map[int32]Element
 	// Merges holds the IDs of the nodes Element's tree holds for its "$patch: merge" maps (dropped without live): where
 	// the outcome the repeat is applied to holds a map there, the repeat fails, as maps merge without that directive.

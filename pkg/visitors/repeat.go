@@ -64,7 +64,8 @@ import (
 //     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list the
 //     repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
-//     strategy replace of plain data where v holds a map, the repeat's map whole (replacedPlain), "$patch: replace" or
+//     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
+//     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
 //     PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list naming a key twice, ordered by
 //     its "$setElementOrder" or not, where v holds a list (replacedApart: the patch's items, each repeat after its
@@ -103,8 +104,8 @@ import (
 //     item of a key the repeat names merged into as another, the directive kept), those it names holding no "$" key
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
-//   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
-//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
+//   - Elsewhere (another directive where v has the field, a map of strategy replace holding a rule, or one whose
+//     cleaned node Phase 1 could not build, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
 //     front-end applied), merge rules, a repeat whose own
 //     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" names a null in,
 //     a list of scalars it contradicts, among them) or by the depth limit or a keyed list's order where limitWalk gives
@@ -196,7 +197,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
+// scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node, Repeat.Onto,
+// or, of plain data, its tree, replacedPlain), a directive
 // map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
 // (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
 // scalars (deletesFromHeld), a map, fitting onto
@@ -233,10 +235,10 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			}
 		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
 			if lv.IsMap() && c.Meta.Strategy.Has(openapi.StrategyReplace) {
-				if !replacedPlain(c) {
+				if _, whole := o.directed[c.ID]; !(whole && !ruledBelow(c)) && !replacedPlain(c) {
 					return false
 				}
-				continue // (the patch's map whole, as without live: onto walks it)
+				continue // (the patch's map whole, cleaned: Repeat.Onto's node, or, plain, as without live)
 			}
 			if lv.IsMap() && !o.ontoFits(c, lv) {
 				return false
@@ -263,12 +265,15 @@ func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]
 	case *elements.AtomicElement:
 		return deletesRefused(e, v)
 	case *elements.MapElement:
+		if v.IsMap() && e.Meta.Strategy.Has(openapi.StrategyReplace) {
+			return nil // (taken whole: v's fields are not walked)
+		}
 		if at := limit[e.ID]; at != nil && v.IsMap() && v.Len() > 0 {
 			beyond := *at
 			beyond.Path = append(slices.Clip(at.Path), fieldpath.Field(v.Fields()[0].Key))
 			return &beyond
 		}
-		if !v.IsMap() || e.Meta.Strategy.Has(openapi.StrategyReplace) {
+		if !v.IsMap() {
 			return nil
 		}
 		for _, f := range e.Fields {
