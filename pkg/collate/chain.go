@@ -786,8 +786,8 @@ func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type)
 	return c.opts.MaxDepth - r.Depth
 }
 
-// walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, or by a keyed list's
-// "$setElementOrder" its items do not follow (elements.Repeat.Disordered), outside compose mode, the levels its item's
+// walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, or by a merged list's
+// "$setElementOrder" (elements.Repeat.Disordered), outside compose mode, the levels its item's
 // fields may nest within the limit (elements.Repeat.Room; without a limit, math.MaxInt; none: 0). Else 0.
 func (c *collator) walkRoom(r *elements.Repeat) int {
 	e, ok := r.Err.(*elements.Error)

@@ -220,8 +220,9 @@ type collator struct {
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
-	// disordered is the error of the Repeat being collated that a keyed list's "$setElementOrder" its items do not
-	// follow gives (order: format.CheckOrder), nil without one.
+	// disordered is the error of the Repeat being collated that a merged list's "$setElementOrder" gives (order: an
+	// entry naming no item the list can hold, one the list lacks, an order its items do not follow), for a keyed list or
+	// a set of scalars it keeps no repeat apart in (not Ranked), nil without one.
 	disordered error
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
@@ -956,7 +957,18 @@ func localKey(n *elements.Node, what string, i int, it value.Value, itemType *op
 
 // order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item
 // IDs in patch order (format.CheckOrder). Its entries hold the merge key if keyed, else are set items (objects: maps).
+// In a Repeat's tree its error, for a keyed list or a set of scalars not Ranked, is the Repeat's to mark Disordered
+// (collator.disordered).
 func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) error {
+	err := c.readOrder(n, m, keyed, objects)
+	if err != nil && c.repeat != nil && (keyed || (!objects && m.ranks == nil)) {
+		c.disordered = err // (its entries and the patch's items tell it, whatever live holds)
+	}
+	return err
+}
+
+// readOrder is order, without the record of a Repeat's error.
+func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) error {
 	c.seq = m.seq // (its buffer, grown, for the next list)
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
 		return nil
@@ -990,11 +1002,7 @@ func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) erro
 		// unnamed (internal/order.Unnamed), kubectl's order followed with the gate off.
 		return nil
 	}
-	err := format.CheckOrder(n, m.seq, order)
-	if err != nil && keyed && c.repeat != nil {
-		c.disordered = err
-	}
-	return err
+	return format.CheckOrder(n, m.seq, order)
 }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,

@@ -266,10 +266,11 @@ type Repeat struct {
 	// MapsBefore reports a FailsAt whose fields before it (by name) hold maps too, plain trees: the repeat fails with
 	// Err only onto an outcome PlainRoom admits (its maps there walked with the repeat's within the limit).
 	MapsBefore bool
-	// Disordered reports, with Err and no Element, outside compose mode, an Err that a keyed list's "$setElementOrder"
-	// gives, its items not following it (an item it lacks, or one out of its order): the entries and the patch's items
-	// name the same keys whatever the outcome holds, so a collation with an outcome as live that reaches that list, its
-	// items and the outcome's there merging, fails there so.
+	// Disordered reports, with Err and no Element, outside compose mode, an Err that a merged list's "$setElementOrder"
+	// gives, a keyed list's or a set of scalars' naming no value twice: an entry naming no item the list can hold (a
+	// null, an entry without the key), an item it lacks, or one out of its order. The entries and the patch's items name
+	// the same keys or values whatever the outcome holds, so a collation with an outcome as live that reaches that
+	// list, its items and the outcome's there merging, fails there so.
 	Disordered bool
 	// Room, with Err the depth limit's or Disordered and no Element, outside compose mode, is how many levels the item's
 	// fields may nest within the limit (a field of the item: 1; MaxDepth less Depth; without a limit, math.MaxInt):

@@ -26,11 +26,13 @@ import (
 //     collation failed by the depth limit, its fields up to that field plain trees (Repeat.PlainRoom; maps before it
 //     too: Repeat.MapsBefore), fails so onto an outcome map whose fields up to it are plain trees within the limit,
 //     holding the field or not (plainOnto): such a collation fails by depth alone, at Phase 1's node first. Any other
-//     repeat failing by the depth limit, or by a keyed list's "$setElementOrder" its items do not follow
-//     (Repeat.Disordered, Room), fails onto v with the error a collation with v as live gives first, where walking its
+//     repeat failing by the depth limit, or by a merged list's "$setElementOrder" (a keyed list's, a set of scalars'
+//     naming no value twice: an entry naming no item, an item it lacks, its items out of its order; Repeat.Disordered,
+//     Room), fails onto v with the error a collation with v as live gives first, where walking its
 //     patch item and v together tells it (limitWalk, repeatlimit.go: fields v lacks built as Phase 1 built them, v's
 //     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
-//     item onto v's first item of each key, their order checked once the items are read). One holding
+//     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list ordered
+//     alone, or v's keyed list or set so ordered). One holding
 //     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
 //     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
@@ -107,9 +109,9 @@ import (
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a rule, or one whose
 //     cleaned node Phase 1 could not build, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
 //     front-end applied), merge rules, a repeat whose own
-//     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" names a null in,
-//     a list of scalars it contradicts, among them) or by the depth limit or a keyed list's order where limitWalk gives
-//     up, compose mode's other repeats: other merged lists of maps with items that v holds
+//     collation failed for another reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged
+//     by no strategy, or for a set the patch names a value twice in, among them) onto an outcome holding the field, or
+//     by the depth limit or a merged list's order where limitWalk gives up, compose mode's other repeats: other merged lists of maps with items that v holds
 //     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
 //     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
 //     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the

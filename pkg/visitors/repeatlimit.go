@@ -11,7 +11,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// limitWalk decides, for a repeat whose own collation failed by the depth limit, or by a keyed list's
+// limitWalk decides, for a repeat whose own collation failed by the depth limit, or by a merged list's
 // "$setElementOrder" (elements.Repeat.Disordered), at node at (elements.Repeat.Err, its path from the item; Room:
 // elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
 // gives, walking the item and v together in the collation's order (a map's fields by name, depth first):
@@ -27,15 +27,15 @@ import (
 //
 // The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
 // "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
-// merged by key, whose order names the same keys whatever v holds), a field a merge rule names, a merged list of the patch's where v
+// merged by key, or a set of scalars the patch names no value twice in: orderedOnto), a field a merge rule names, a merged list of the patch's where v
 // holds another kind or items that do not merge with its own, a set of maps, a map of strategy replace holding at where
 // v holds a map (taken whole and cleaned, its depth checked otherwise), and an item holding a list it orders by
 // "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide).
 type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
-	// depth reports err the depth limit's (met at its node first), else a keyed list's "$setElementOrder" its items do
-	// not follow (met once its items and v's are read).
+	// depth reports err the depth limit's (met at its node first), else a merged list's "$setElementOrder"'s (met once
+	// its items and v's are read).
 	depth bool
 	// room is elements.Repeat.Room; beyond the error of a node below it, at the depth limit.
 	room   int
@@ -43,7 +43,7 @@ type limitWalk struct {
 }
 
 // limitFailure returns the error collating repeat r's patch item p, of type t, with v as live gives, r's collation
-// having failed by the depth limit or by a keyed list's "$setElementOrder" (elements.Repeat.Room, Disordered); decided
+// having failed by the depth limit or by a merged list's "$setElementOrder" (elements.Repeat.Room, Disordered); decided
 // is false where the patch's item and v do not tell it (limitWalk).
 func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
 	e, ok := r.Err.(*elements.Error)
@@ -82,8 +82,7 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 		}
 		lv, inV := v.Get(name)
 		ct, meta := t.Child(name)
-		if meta.Rule != nil || (ordered[name] && inV && !(inP && pv.IsList() && len(meta.MergeKey) > 0 &&
-			elements.MergedList(ct, &meta) && !elements.SetOfMaps(ct, &meta))) {
+		if meta.Rule != nil || (ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta)) {
 			return nil, false
 		}
 		if err, decided := w.field(path.Child(fieldpath.Field(name)), pv, lv, inP, inV, ct, &meta); err != nil || !decided {
@@ -91,6 +90,27 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 		}
 	}
 	return nil, true
+}
+
+// orderedOnto reports whether a field the patch orders by "$setElementOrder" and v holds, pv the patch's value (inP:
+// it holds one), of type t and metadata meta, is a merged list the walk takes (list): keyed, or a set of scalars the
+// patch names no value twice in (kept apart without live: Ranked, not so with v's list).
+func orderedOnto(pv value.Value, inP bool, t *openapi.Type, meta *openapi.Meta) bool {
+	if !inP || !pv.IsList() || !elements.MergedList(t, meta) || elements.SetOfMaps(t, meta) {
+		return false
+	}
+	if len(meta.MergeKey) > 0 {
+		return true
+	}
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range pv.Items() {
+		k, ok := elements.SetKey(it, false)
+		if ok && seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }
 
 // field walks field path of a map walked with v's: pv the patch's value (inP: it holds one), lv v's (inV).
@@ -121,8 +141,8 @@ func (w limitWalk) field(path fieldpath.Path, pv, lv value.Value, inP, inV bool,
 }
 
 // list walks patch list pv, merged, onto v's value lv at path, of type t and metadata meta, where lv is a list: a set of
-// scalars whose items and lv's merge (smp.ListClass) is its node alone (at, if it is; its items are leaves), a list
-// merged by key is walked as keyed walks it.
+// scalars whose items and lv's merge (smp.ListClass) is its node alone (at, if it is: its depth first, its order once
+// the items are read; its items are leaves), a list merged by key is walked as keyed walks it.
 func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
 	if !lv.IsList() {
 		return nil, false
@@ -130,11 +150,16 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 	if len(meta.MergeKey) > 0 {
 		return w.keyed(pv, lv, t, meta, path)
 	}
-	if pathEqual(path, w.at) {
+	if w.depth && pathEqual(path, w.at) { // (the node's own depth is checked first)
 		return w.err, true
 	}
-	class, msg, _ := smp.ListClass(lv.Items(), pv.Items())
-	return nil, msg == "" && class != value.KindMap
+	if class, msg, _ := smp.ListClass(lv.Items(), pv.Items()); msg != "" || class == value.KindMap {
+		return nil, false
+	}
+	if pathEqual(path, w.at) { // (its order, checked once the items are read)
+		return w.err, true
+	}
+	return nil, true
 }
 
 // keyed walks patch list pv, merged by key, onto v's list lv at path, of type t and metadata meta: where lv's items and the patch's merge (smp.KeyedListClass; lv's maps each holding the key, the patch's without "$patch"

@@ -2,6 +2,7 @@ package visitors_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -26,11 +27,14 @@ var limitShapes = map[string]value.Value{
 		"spec":{"accessModes":["s"],"selector":{"matchLabels":{"a":"s"}}}}}}`),
 }
 
+// limitSets are the sets of scalars of limitShapes (merged lists without a merge key).
+var limitSets = []string{"finalizers"}
+
 // limitKeys are the merge keys of the keyed lists of limitShapes: an item drawn gets one of two values there.
 var limitKeys = []string{"name", "mountPath", "uid"}
 
-// randomItem draws a value of shape sh: a map some of its fields (in a patch, some null, and a keyed list's field it
-// does not hold empty sometimes ordered by a "$setElementOrder" naming A or B; a list of scalars sometimes another
+// randomItem draws a value of shape sh: a map some of its fields (in a patch, some null, and a keyed list's or a set's
+// field it does not hold empty sometimes ordered by a "$setElementOrder": randomOrder; a list of scalars sometimes another
 // kind, or deleted from: oddScalarList), a list of up to two items (keyed ones named A or B), a
 // scalar of three.
 func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
@@ -49,9 +53,8 @@ func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
 				m = oddScalarList(r, m, f.Key, patch)
 			}
 			// (Not a list it holds empty: that fails where the outcome holds no items, elements.EmptyOrdered.)
-			if l, held := m.Get(f.Key); keyOf(f.Value) != "" && patch && (!held || l.Len() > 0) && r.IntN(4) == 0 {
-				key := keyOf(f.Value)
-				m = m.With("$setElementOrder/"+f.Key, randomItem(r, jsonv.MustDecode(`[{"`+key+`":"s"}]`), false))
+			if l, held := m.Get(f.Key); patch && (!held || l.Len() > 0) && r.IntN(4) == 0 {
+				m = randomOrder(r, m, f.Key, f.Value)
 			}
 		}
 		return m
@@ -69,6 +72,25 @@ func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
 		return value.String(s + strconv.Itoa(r.IntN(3)))
 	}
 	return value.Int(int64(r.IntN(3)))
+}
+
+// randomOrder returns patch map m ordering its field name, of shape sh, by a "$setElementOrder" of up to two entries
+// (a null or an entry without the key among them), where sh is a keyed list or a set (limitSets); else m.
+func randomOrder(r *rand.Rand, m value.Value, name string, sh value.Value) value.Value {
+	var entry value.Value
+	switch key := keyOf(sh); {
+	case key != "":
+		entry = jsonv.MustDecode(`[{"` + key + `":"s","x":"s"}]`)
+	case slices.Contains(limitSets, name):
+		entry = sh
+	default:
+		return m
+	}
+	order := randomItem(r, entry, false).Items()
+	if r.IntN(6) == 0 {
+		order = append(order, []value.Value{value.Null, jsonv.MustDecode(`{"x":"s"}`)}[r.IntN(2)])
+	}
+	return m.With("$setElementOrder/"+name, value.List(order))
 }
 
 // oddKinds are values a list of scalars of an outcome may hold otherwise: a scalar, a map, null, items of mixed kinds,

@@ -575,6 +575,36 @@ var _ = Describe("collations per operation", func() {
 			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/ports":[{"containerPort":80}],"ports":[{"containerPort":81}]}`, 1),
 	)
 
+	// A repeat whose own collation refuses a merged list's "$setElementOrder" (elements.Repeat.Disordered: an entry naming
+	// no item, an item it lacks, items out of its order; a keyed list, or a set of scalars naming no value twice) where
+	// its key's first item's outcome holds that list, reached through maps it holds too: the order's entries and the
+	// patch's items name the same keys or values whatever that outcome holds, so the repeat fails there, decided from
+	// the patch's item and the outcome. Judged against the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply of a repeat refusing its list's order, the outcome holding the list, as its items applied in turn",
+		func(list, first, repeat, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}]}],` +
+				`"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"],"labels":{"k":"v"}}}}}]}}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("an env order naming a null: once", "containers", `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[null],"env":[{"name":"A","value":"a"}]}`, "$setElementOrder/env item 0: expected an object"),
+		Entry("an env order entry without the key: once", "containers", `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"value":"x"}],"env":[{"name":"A","value":"a"}]}`, "$setElementOrder/env item 0 has no merge key field"),
+		Entry("a set's order its items contradict, inside maps the outcome holds: once", "volumes", `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b","a"],"finalizers":["a","b"]}}}}`,
+			"finalizers: the order of the patch list contradicts $setElementOrder/finalizers"),
+		Entry("a set's order lacking a value it holds, after labels merged onto the outcome's: once", "volumes", `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"],"finalizers":["a","b"],"labels":{"j":"w"}}}}}`,
+			"finalizers: patch list item 1 is missing from $setElementOrder/finalizers"),
+	)
+
 	// A repeat whose own collation fails by the depth limit, its fields up to the failing one plain trees (scalars,
 	// nulls, maps of such: elements.Repeat.PlainRoom), onto an outcome whose fields up to it are plain trees within the
 	// limit, holding the field or not: the collation with the outcome meets the same node beyond the limit first,
