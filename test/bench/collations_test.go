@@ -584,14 +584,7 @@ var _ = Describe("collations per operation", func() {
 		func(list, first, repeat, wantErr string) {
 			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}]}],` +
 				`"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"],"labels":{"k":"v"}}}}}]}}`
-			opts := patch.Options{Gates: features.Kubectl()}
-			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
-			Expect(collations.Load()).To(BeEquivalentTo(1))
-			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
-			Expect(onceErr).NotTo(HaveOccurred())
-			_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
-			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
-			Expect(err).To(MatchError(applyErr.Error()))
+			failsOnceAsInTurn(&collations, live, list, first, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
 		},
 		Entry("an env order naming a null: once", "containers", `{"name":"c","image":"i"}`,
 			`{"name":"c","$setElementOrder/env":[null],"env":[{"name":"A","value":"a"}]}`, "$setElementOrder/env item 0: expected an object"),
@@ -640,14 +633,7 @@ var _ = Describe("collations per operation", func() {
 	// outcome (limitWalk). Judged against the repeat applied to its key's first item's outcome.
 	DescribeTable("patch.Apply under a depth limit of a repeat failing by it past lists the outcome holds, as its items applied in turn",
 		func(list, live, first, repeat string, maxDepth int, wantErr string) {
-			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
-			_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
-			Expect(collations.Load()).To(BeEquivalentTo(1))
-			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
-			Expect(onceErr).NotTo(HaveOccurred())
-			_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
-			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
-			Expect(err).To(MatchError(applyErr.Error()))
+			failsOnceAsInTurn(&collations, live, list, first, repeat, patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}, wantErr)
 		},
 		Entry("an env item's field beyond the limit, the outcome holding env: once", "containers",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"},{"name":"A","value":"0"}]}]}}`,
@@ -889,4 +875,17 @@ func changeLines(cs []apply.Change) []string {
 		out[i] = c.Op.String() + " " + c.Path().String() + " (" + c.Source.String() + ")"
 	}
 	return out
+}
+
+// failsOnceAsInTurn applies to Pod live, under opts, the patch whose spec's list holds items first and repeat (naming
+// first's key again), expecting one collation (counted in collations) and the error of repeat applied to the outcome of
+// first, which holds wantErr.
+func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat string, opts patch.Options, wantErr string) {
+	_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
+	Expect(collations.Load()).To(BeEquivalentTo(1))
+	once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
+	Expect(onceErr).NotTo(HaveOccurred())
+	_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
+	Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+	Expect(err).To(MatchError(applyErr.Error()))
 }
