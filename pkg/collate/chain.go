@@ -786,13 +786,22 @@ func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type)
 	return c.opts.MaxDepth - r.Depth
 }
 
-// walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, or by a merged list's
-// "$setElementOrder" (elements.Repeat.Disordered), outside compose mode, the levels its item's
-// fields may nest within the limit (elements.Repeat.Room; without a limit, math.MaxInt; none: 0). Else 0.
-func (c *collator) walkRoom(r *elements.Repeat) int {
+// walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, by a merged list's
+// "$setElementOrder" (elements.Repeat.Disordered), or, Fails, at a field of patch item v that it orders and sets to other
+// than a list, outside compose mode, the levels its item's fields may nest within the limit (elements.Repeat.Room;
+// without a limit, math.MaxInt; none: 0). Else 0.
+func (c *collator) walkRoom(r *elements.Repeat, v value.Value) int {
 	e, ok := r.Err.(*elements.Error)
+	if c.opts.Compose || !ok {
+		return 0
+	}
+	depth := c.opts.MaxDepth > 0 && e.Msg == depthMsg(c.opts.MaxDepth)
+	ordering := false // (Fails at the field it orders)
+	if r.Fails && len(e.Path) == 1 && e.Path[0].Kind == fieldpath.FieldElement {
+		_, ordering = v.Get(smp.SetOrderPrefix + e.Path[0].Field)
+	}
 	switch {
-	case c.opts.Compose || !ok || !(r.Disordered || (c.opts.MaxDepth > 0 && e.Msg == depthMsg(c.opts.MaxDepth))):
+	case !depth && !r.Disordered && !ordering:
 		return 0
 	case c.opts.MaxDepth == 0:
 		return math.MaxInt

@@ -877,7 +877,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 			r.Disordered = !c.opts.Compose && c.disordered != nil && r.Err == c.disordered
-			r.Room = c.walkRoom(r)
+			r.Room = c.walkRoom(r, local[r.Pos])
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
 			if r.FailsAt != "" {
 				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())

@@ -246,8 +246,10 @@ type Repeat struct {
 	Depth   int
 	Element Element
 	Err     error
-	// Fails reports an Err that applying the repeat to any outcome gives as well: the item orders by "$setElementOrder"
-	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
+	// Fails reports an item ordering by "$setElementOrder" a field it sets to other than a list, which the API server
+	// refuses whatever it merges the item onto: applied to an outcome, it fails with Err, or, where Err is that field's
+	// and walking the item with the outcome tells it (Room, outside compose mode), with the error the collation with that
+	// outcome meets first.
 	Fails bool
 	// FailsAt, with Err and no Element, outside compose mode, names the field of the repeat's map at or below which
 	// its collation failed, where that failure is the collation's with an outcome lacking the field: the fields before

@@ -19,7 +19,8 @@ import (
 //     compose mode, collated onto a skeleton of its maps, its ordered lists naming a key twice keep their repeats at
 //     their places in the patch, as without live: Ordered.alone).
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
-//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One whose
+//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it, or with the
+//     error a collation with v meets first where limitWalk (below) tells it. One whose
 //     collation failed at or below a field the fields before which are scalars or nulls (Repeat.FailsAt: Phase 1
 //     records the field with Err) fails so onto an outcome map that lacks that field and holds no field before it that
 //     a merge rule names (failsOnto): a collation with that outcome meets that field first, without live. One whose
@@ -31,11 +32,12 @@ import (
 //     Room), fails onto v with the error a collation with v as live gives first, where walking its
 //     patch item and v together tells it (limitWalk, repeatlimit.go: fields v lacks built as Phase 1 built them, v's
 //     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
-//     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list ordered
-//     alone, or v's keyed list or set so ordered). One holding
-//     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
-//     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
-//     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
+//     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
+//     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
+//     too where that alone passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld;
+//     without a map at the depth limit, Repeat.Limit, or a deletion v refuses, which the collation may meet first:
+//     ontoFailure), and is merged as one ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
@@ -138,7 +140,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
-	case r.Fails || (known && !held):
+	case (r.Fails && !limited) || (known && !held && len(r.Limit) == 0 && o.ontoFailure(r.Element, v, nil) == nil):
+		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
 		probe.Repeated(false)
 		err = r.Err
 	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
@@ -199,9 +202,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node, Repeat.Onto,
-// or, of plain data, its tree, replacedPlain), a directive
-// map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
+// scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node,
+// Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
 // (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
 // scalars (deletesFromHeld), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its

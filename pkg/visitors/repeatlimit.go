@@ -11,8 +11,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// limitWalk decides, for a repeat whose own collation failed by the depth limit, or by a merged list's
-// "$setElementOrder" (elements.Repeat.Disordered), at node at (elements.Repeat.Err, its path from the item; Room:
+// limitWalk decides, for a repeat whose own collation failed by the depth limit, by a merged list's
+// "$setElementOrder" (elements.Repeat.Disordered), or by ordering a field it sets to other than a list (Fails), at node at (elements.Repeat.Err, its path from the item; Room:
 // elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
 // gives, walking the item and v together in the collation's order (a map's fields by name, depth first):
 //
@@ -27,7 +27,8 @@ import (
 //
 // The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
 // "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
-// merged by key, or a set of scalars the patch names no value twice in: orderedOnto), a field a merge rule names, a merged list of the patch's where v
+// merged by key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList"
+// alone for a list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's where v
 // holds another kind or items that do not merge with its own, a set of maps, a map of strategy replace holding at where
 // v holds a map (taken whole and cleaned, its depth checked otherwise), and an item holding a list it orders by
 // "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide).
@@ -35,7 +36,8 @@ type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
 	// depth reports err the depth limit's (met at its node first), else a merged list's "$setElementOrder"'s (met once
-	// its items and v's are read).
+	// its items and v's are read) or a field's ordered and set to other than a list (met at its node, v holding a list
+	// there or none).
 	depth bool
 	// room is elements.Repeat.Room; beyond the error of a node below it, at the depth limit.
 	room   int
@@ -43,7 +45,8 @@ type limitWalk struct {
 }
 
 // limitFailure returns the error collating repeat r's patch item p, of type t, with v as live gives, r's collation
-// having failed by the depth limit or by a merged list's "$setElementOrder" (elements.Repeat.Room, Disordered); decided
+// having failed by the depth limit, by a merged list's "$setElementOrder" or by ordering a field it sets to other than a
+// list (elements.Repeat.Room, Disordered, Fails); decided
 // is false where the patch's item and v do not tell it (limitWalk).
 func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
 	e, ok := r.Err.(*elements.Error)
@@ -65,31 +68,81 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 	if pathEqual(path, w.at) {
 		return w.err, true // (the node's own depth is checked first)
 	}
-	ordered := map[string]bool{}
-	for _, f := range p.Fields() {
-		name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
-		if _, held := v.Get(f.Key); strings.HasPrefix(f.Key, "$") && (!orders || held) {
-			return nil, false
-		}
-		if orders {
-			ordered[name] = true
-		}
+	ordered, deleted, plain := directed(p, v)
+	if !plain {
+		return nil, false
 	}
 	for _, name := range fieldNames(p, v, ordered) {
 		pv, inP := p.Get(name)
-		if inP && strings.HasPrefix(name, smp.SetOrderPrefix) {
+		if inP && strings.HasPrefix(name, "$") {
 			continue // (a directive: its field is walked in its place)
 		}
 		lv, inV := v.Get(name)
 		ct, meta := t.Child(name)
-		if meta.Rule != nil || (ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta)) {
+		at := path.Child(fieldpath.Field(name))
+		del, deleting := deleted[name]
+		switch {
+		case meta.Rule != nil || (deleting && inV && (inP || ordered[name])):
+			return nil, false
+		case deleting && inV:
+			if err := w.deletion(at, lv, del, ct, &meta); err != nil {
+				return err, true
+			}
+			continue
+		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && pathEqual(at, w.at):
+			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
+		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
 		}
-		if err, decided := w.field(path.Child(fieldpath.Field(name)), pv, lv, inP, inV, ct, &meta); err != nil || !decided {
+		if err, decided := w.field(at, pv, lv, inP, inV, ct, &meta); err != nil || !decided {
 			return err, decided
 		}
 	}
 	return nil, true
+}
+
+// directed returns the fields patch map p names in its "$setElementOrder" keys (ordered: true) and its
+// "$deleteFromPrimitiveList" keys (false where it orders none; deleted: the values), and plain, false where p holds
+// another "$" key, or one v holds too.
+func directed(p, v value.Value) (ordered map[string]bool, deleted map[string]value.Value, plain bool) {
+	ordered, deleted = map[string]bool{}, map[string]value.Value{}
+	for _, f := range p.Fields() {
+		if _, held := v.Get(f.Key); !strings.HasPrefix(f.Key, "$") {
+			continue
+		} else if held {
+			return nil, nil, false
+		}
+		if name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix); orders {
+			ordered[name] = true
+		} else if name, deletes := strings.CutPrefix(f.Key, smp.DeletePrefix); deletes {
+			deleted[name] = f.Value
+			if _, named := ordered[name]; !named {
+				ordered[name] = false
+			}
+		} else {
+			return nil, nil, false
+		}
+	}
+	return ordered, deleted, true
+}
+
+// deletion returns the error a collation with v as live gives at field path, a list the patch leaves out and deletes
+// values del from by "$deleteFromPrimitiveList" alone, of type t and metadata meta, where v holds lv: at, if it is (the
+// values' own checks, as Phase 1 made them), or the deletion lv refuses (smp.DeletesFromClass, as format.CheckDirs finds
+// it); nil where none (the node is a leaf).
+func (w limitWalk) deletion(path fieldpath.Path, lv, del value.Value, t *openapi.Type, meta *openapi.Meta) error {
+	if pathEqual(path, w.at) {
+		return w.err
+	}
+	deleted, _ := smp.ItemClass(del.Items())
+	switch msg, fromLive := smp.DeletesFromClass(smp.DeletePrefix+path[len(path)-1].Field, deleted, lv.Items(), elements.SetOfMaps(t, meta)); {
+	case msg == "":
+		return nil
+	case fromLive:
+		return &elements.Error{Source: elements.Live, Path: path, Msg: msg}
+	default:
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: msg}
+	}
 }
 
 // orderedOnto reports whether a field the patch orders by "$setElementOrder" and v holds, pv the patch's value (inP:

@@ -34,7 +34,7 @@ var limitSets = []string{"finalizers"}
 var limitKeys = []string{"name", "mountPath", "uid"}
 
 // randomItem draws a value of shape sh: a map some of its fields (in a patch, some null, and a keyed list's or a set's
-// field it does not hold empty sometimes ordered by a "$setElementOrder": randomOrder; a list of scalars sometimes another
+// field sometimes ordered by a "$setElementOrder", set to a list or not: randomOrder; a list of scalars sometimes another
 // kind, or deleted from: oddScalarList), a list of up to two items (keyed ones named A or B), a
 // scalar of three.
 func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
@@ -52,8 +52,7 @@ func randomItem(r *rand.Rand, sh value.Value, patch bool) value.Value {
 			if scalarList(f.Value) && r.IntN(3) == 0 {
 				m = oddScalarList(r, m, f.Key, patch)
 			}
-			// (Not a list it holds empty: that fails where the outcome holds no items, elements.EmptyOrdered.)
-			if l, held := m.Get(f.Key); patch && (!held || l.Len() > 0) && r.IntN(4) == 0 {
+			if patch && r.IntN(4) == 0 {
 				m = randomOrder(r, m, f.Key, f.Value)
 			}
 		}

@@ -575,6 +575,37 @@ var _ = Describe("collations per operation", func() {
 			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/ports":[{"containerPort":80}],"ports":[{"containerPort":81}]}`, 1),
 	)
 
+	// A repeat whose collation fails at a field whatever the outcome holds there (ordering a field it sets to null:
+	// elements.Repeat.Fails; holding empty a list it orders where the outcome holds no items: elements.EmptyOrdered)
+	// fails first where the collation with its key's first item's outcome meets an error before that field: a field of
+	// the outcome's beyond the depth limit, a deletion the outcome's list refuses (for Fails, decided walking the item and
+	// the outcome: limitWalk; the front-end's for a list held empty). The error is that of the repeat applied to that
+	// outcome.
+	DescribeTable("patch.Apply of a repeat failing at a field, an earlier field failing first onto the outcome, as its items applied in turn",
+		func(args, repeat string, maxDepth, count int, wantErr string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args +
+				`,"readinessProbe":{"exec":{"command":["x"]}},"volumeMounts":[]}]}}`)
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("ordering a field it sets to null, the outcome's field beyond the limit before it: once", `["x"]`,
+			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/workingDir":["a"],"workingDir":null}`, 5, 1,
+			"readinessProbe.exec.command: nesting is deeper than the limit"),
+		Entry("ordering a field it sets to null, a deletion the outcome refuses before it: once", `[{"a":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/workingDir":["a"],"workingDir":null}`, 0, 1,
+			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+		Entry("holding empty a list it orders, a map at the depth limit before it: the front-end's, twice", `["x"]`,
+			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 5, 2,
+			"readinessProbe.exec.command: nesting is deeper than the limit"),
+		Entry("holding empty a list it orders, a deletion the outcome refuses before it: the front-end's, twice", `[{"a":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0, 2,
+			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+	)
+
 	// A repeat whose own collation refuses a merged list's "$setElementOrder" (elements.Repeat.Disordered: an entry naming
 	// no item, an item it lacks, items out of its order; a keyed list, or a set of scalars naming no value twice) where
 	// its key's first item's outcome holds that list, reached through maps it holds too: the order's entries and the
@@ -651,6 +682,10 @@ var _ = Describe("collations per operation", func() {
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}]}]}}`,
 			`{"name":"c","image":"i"}`, `{"name":"c","env":[],"resources":{"limits":{"cpu":"1"}}}`, 5,
 			"spec.containers[name=c].resources.limits.cpu: nesting is deeper"),
+		Entry("a deletion the outcome's args refuse, before a probe's field beyond the limit: refused there, once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":[{"a":1}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","$deleteFromPrimitiveList/args":["x"],"readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 5,
+			"spec.containers[name=c].args: $deleteFromPrimitiveList/args applies to lists of scalars"),
 		Entry("a set of finalizers the outcome holds, a label beyond the limit after it: once", "volumes",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["b","b"]}}}}]}}`,
 			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"spec":{}}}}`, `{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"],"labels":{"k":"x"}}}}}`, 7,
