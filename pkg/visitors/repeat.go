@@ -36,8 +36,9 @@ import (
 //     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
 //     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
 //     too where that alone passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld;
-//     without a map at the depth limit, Repeat.Limit, or a deletion v refuses, which the collation may meet first:
-//     ontoFailure), and is merged as one ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     where its tree fits onto v otherwise, ontoFits, without a map at the depth limit, Repeat.Limit, or a deletion v
+//     refuses, which the collation may meet first: ontoFailure), and is merged as one ordering a list it leaves out
+//     onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
@@ -109,17 +110,18 @@ import (
 //     in their maps, with Repeat.Deep items without maps; or with a "$patch: replace" item, its data items each
 //     holding the key as a scalar, without "$" keys, taken as they stand onto v's list of maps).
 //   - Elsewhere (another directive where v has the field, a map of strategy replace holding a rule, or one whose
-//     cleaned node Phase 1 could not build, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
-//     front-end applied), merge rules, a repeat whose own
-//     collation failed for another reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged
-//     by no strategy, or for a set the patch names a value twice in, among them) onto an outcome holding the field, or
-//     by the depth limit or a merged list's order where limitWalk gives up, compose mode's other repeats: other merged lists of maps with items that v holds
-//     as a list (an item holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge"
-//     map), a list v holds that the repeat orders with a value, a field ordered and set to other than a list after a
-//     merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the
-//     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
-//     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
-//     PLY_DIFF_COMPOSE_N up to 6000) none is left.
+//     cleaned node Phase 1 could not build, a list Phase 1 did not pair or whose base's layout Phase 2 did not record
+//     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
+//     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
+//     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
+//     merged list's order where limitWalk gives up, one holding empty a list it orders whose tree does not fit onto v
+//     otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
+//     holding another "$" field or a list, items of a key holding "$retainKeys", a "$patch: merge" map), a list v holds
+//     that the repeat orders with a value, a field ordered and set to other than a list after a merged list Phase 2
+//     does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies the item
+//     to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested in a
+//     repeat's tree too). Over the differential suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to 6000)
+//     none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -140,7 +142,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
-	case (r.Fails && !limited) || (known && !held && len(r.Limit) == 0 && o.ontoFailure(r.Element, v, nil) == nil):
+	case (r.Fails && !limited) || (known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
+		o.ontoFailure(r.Element, v, nil) == nil):
 		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
 		probe.Repeated(false)
 		err = r.Err
@@ -203,8 +206,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
 // scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node,
-// Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
+// Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map
+// (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
 // scalars (deletesFromHeld), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
@@ -233,6 +236,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			}
 			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv) || deletesRefused(c, lv) != nil) {
 				continue // (a refused one fails so: ontoFailure)
+			}
+			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && !(lv.IsList() && lv.Len() > 0) {
+				continue // (held empty and ordered where v holds no items: it fails there, emptyOrdersHeld)
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
@@ -548,6 +554,12 @@ func composedWhole(e *elements.MapElement) bool {
 		}
 	}
 	return true
+}
+
+// failingOnto returns o asking ontoFits of repeat r, failing where it holds empty a list it orders (Ordered.failingEmpty).
+func (o Ordered) failingOnto(r elements.Repeat) Ordered {
+	o.directed, o.failingEmpty = r.Onto, true
+	return o
 }
 
 // withOnto returns o merging a repeat whose directive maps are onto's nodes where its member's outcome holds a map.

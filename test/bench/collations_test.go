@@ -606,6 +606,19 @@ var _ = Describe("collations per operation", func() {
 			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
 	)
 
+	// The same where the earlier field is a merged list whose items the outcome's cannot merge with: the repeat's tree does
+	// not fit onto that outcome (ontoFits), and the front-end applies it.
+	It("patch.Apply of a repeat holding empty a list it orders, env the outcome holds with a scalar item before it: the front-end's, twice", func() {
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":["x"],"volumeMounts":[]}]}}`)
+		repeat := `{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`
+		opts := patch.Options{Gates: features.Kubectl()}
+		_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+		Expect(collations.Load()).To(BeEquivalentTo(2))
+		_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+		Expect(applyErr).To(MatchError(ContainSubstring("spec.containers[name=c].env: the patch's items are objects but live's are strings")))
+		Expect(err).To(MatchError(applyErr.Error()))
+	})
+
 	// A repeat whose own collation refuses a merged list's "$setElementOrder" (elements.Repeat.Disordered: an entry naming
 	// no item, an item it lacks, items out of its order; a keyed list, or a set of scalars naming no value twice) where
 	// its key's first item's outcome holds that list, reached through maps it holds too: the order's entries and the
