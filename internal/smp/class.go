@@ -37,6 +37,23 @@ func ItemClass(items []value.Value) (value.Kind, string) {
 	return c, ""
 }
 
+// DeletesFromClass returns why directive dir ("$deleteFromPrimitiveList/<field>"), deleting values of class deleted
+// (ClassNone: none), cannot delete from a list holding base (objects: a set of maps, whose items may be objects):
+// base's items of mixed classes or null (fromBase), objects where a list of scalars is wanted, or a class other than
+// the values'. "" where it can.
+func DeletesFromClass(dir string, deleted value.Kind, base []value.Value, objects bool) (msg string, fromBase bool) {
+	held, baseMsg := ItemClass(base)
+	switch {
+	case baseMsg != "":
+		return baseMsg, true
+	case held == value.KindMap && !objects:
+		return dir + " applies to lists of scalars; this list holds objects (delete them with \"" + DirectiveKey + ": " + DeleteValue + "\" items)", false
+	case held != ClassNone && deleted != ClassNone && held != deleted:
+		return dir + ": the values to delete are " + classPlural[deleted] + " but the list holds " + classPlural[held], false
+	}
+	return "", false
+}
+
 // ListClass returns the class of a merged list's items, live's and the patch's (ClassNone: none; objects or scalars),
 // or why they cannot merge (msg; fromLive: live's items tell it, else the patch's): items of mixed classes in either
 // list, classes the lists differ in, null items, lists.

@@ -2,6 +2,7 @@ package collate
 
 import (
 	"github.com/plyproject/ply/internal/order"
+	"math"
 	"slices"
 	"strings"
 
@@ -240,6 +241,26 @@ func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, 
 		c.repeat.Onto = map[int32]elements.Element{}
 	}
 	c.repeat.Onto[dropped] = onto
+}
+
+// replacedOnto records in the Repeat being collated, if any (elements.Repeat.Onto), for map s of strategy replace of
+// its tree, which live lacks and which the tree holds as node built, field by field, the node it is where the outcome
+// the repeat is applied to holds a map there, as a collation with that outcome as live builds it: the patch's data
+// whole, cleaned (null fields, directive keys and maps holding "$patch" dropped: collator.whole). Where building it
+// fails, none is recorded: that error is the front-end's to report, applying the repeat again.
+func (c *collator) replacedOnto(s *elements.Node, built int32, data []value.Field, depth int) {
+	if c.repeat == nil || !s.Meta.Strategy.Has(openapi.StrategyReplace) {
+		return
+	}
+	whole := *s
+	onto, err := c.whole(&whole, value.MapFromSorted(data), depth, true)
+	if err != nil {
+		return
+	}
+	if c.repeat.Onto == nil {
+		c.repeat.Onto = map[int32]elements.Element{}
+	}
+	c.repeat.Onto[built] = onto
 }
 
 func byName(f elements.Field, name string) int { return strings.Compare(f.Name, name) }
@@ -854,4 +875,27 @@ func elementAt(e elements.Element, path []string) elements.Element {
 		e = m.Fields[i].Element
 	}
 	return e
+}
+
+// walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, by a merged list's
+// "$setElementOrder" (elements.Repeat.Disordered), or, Fails, at a field of patch item v that it orders and sets to other
+// than a list, outside compose mode, the levels its item's fields may nest within the limit (elements.Repeat.Room;
+// without a limit, math.MaxInt; none: 0). Else 0.
+func (c *collator) walkRoom(r *elements.Repeat, v value.Value) int {
+	e, ok := r.Err.(*elements.Error)
+	if c.opts.Compose || !ok {
+		return 0
+	}
+	depth := c.opts.MaxDepth > 0 && e.Msg == depthMsg(c.opts.MaxDepth)
+	ordering := false // (Fails at the field it orders)
+	if r.Fails && len(e.Path) == 1 && e.Path[0].Kind == fieldpath.FieldElement {
+		_, ordering = v.Get(smp.SetOrderPrefix + e.Path[0].Field)
+	}
+	switch {
+	case !depth && !r.Disordered && !ordering:
+		return 0
+	case c.opts.MaxDepth == 0:
+		return math.MaxInt
+	}
+	return max(0, c.opts.MaxDepth-r.Depth)
 }

@@ -168,7 +168,7 @@ func (c *collator) reset() {
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
-	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted = nil, nil, nil, nil, false, nil
+	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted, c.disordered = nil, nil, nil, nil, false, nil, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -226,6 +226,10 @@ type collator struct {
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
+	// disordered is the error of the Repeat being collated that a merged list's "$setElementOrder" gives (order: an
+	// entry naming no item the list can hold, one the list lacks, an order its items do not follow), for a keyed list or
+	// a set of scalars it keeps no repeat apart in (not Ranked), nil without one.
+	disordered error
 	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
 	ranked bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
@@ -866,9 +870,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			// replace" list's repeat is applied to nothing, taken whole as the patch holds it.)
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
-		outer, outerEmpty, outerComposed, outerIn, outerMerged := c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged
+		outer, outerEmpty, outerComposed, outerIn, outerMerged, outerDisordered := c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged, c.disordered
 		c.repeatMerged = !order.RepeatsApart(e)
-		if c.repeat, c.emptyOrder = r, nil; c.opts.Compose {
+		if c.repeat, c.emptyOrder, c.disordered = r, nil, nil; c.opts.Compose {
 			c.repeat, c.composed, c.composedIn = nil, r, e
 		}
 		c.contradicted = nil
@@ -883,6 +887,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
+			r.Disordered = !c.opts.Compose && c.disordered != nil && r.Err == c.disordered
+			r.Room = c.walkRoom(r, local[r.Pos])
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
 			if r.FailsAt != "" {
 				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
@@ -898,7 +904,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
-		c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged = outer, outerEmpty, outerComposed, outerIn, outerMerged
+		c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged, c.disordered = outer, outerEmpty, outerComposed, outerIn, outerMerged, outerDisordered
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}
@@ -962,7 +968,18 @@ func localKey(n *elements.Node, what string, i int, it value.Value, itemType *op
 
 // order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item
 // IDs in patch order (format.CheckOrder). Its entries hold the merge key if keyed, else are set items (objects: maps).
+// In a Repeat's tree its error, for a keyed list or a set of scalars not Ranked, is the Repeat's to mark Disordered
+// (collator.disordered).
 func (c *collator) order(n *elements.Node, m *members, keyed, objects bool) error {
+	err := c.readOrder(n, m, keyed, objects)
+	if err != nil && c.repeat != nil && (keyed || (!objects && m.ranks == nil)) {
+		c.disordered = err // (its entries and the patch's items tell it, whatever live holds)
+	}
+	return err
+}
+
+// readOrder is order, without the record of a Repeat's error.
+func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) error {
 	c.seq = m.seq // (its buffer, grown, for the next list)
 	if n.Dirs == nil || !n.Dirs.HasSetOrder {
 		return nil

@@ -2,7 +2,6 @@ package collate
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -97,9 +96,7 @@ func (c *collator) depth(n *elements.Node, depth int) error {
 }
 
 // depthMsg is the error of a node of a patch deeper than max levels.
-func depthMsg(max int) string {
-	return "nesting is deeper than the limit of " + strconv.Itoa(max) + " levels of maps and lists"
-}
+func depthMsg(max int) string { return elements.DepthLimitMsg(max) }
 
 // whole builds s as a leaf holding patch value v whole: as it stands, or, if clean, as clean returns it (s holding no
 // value if clean drops it). A patch's data is cleaned outside compose mode (clean: !c.opts.Compose).
@@ -196,7 +193,11 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		if !hasLive {
 			s.Live, s.HasLive = value.Value{}, false
 		}
-		return c.fieldsNode(s, data, byField, depth)
+		e, err := c.fieldsNode(s, data, byField, depth)
+		if err == nil && !hasLive {
+			c.replacedOnto(s, e.Base().ID, data, depth)
+		}
+		return e, err
 	}
 	return build(c, &c.atomics, s), nil
 }

@@ -12,6 +12,7 @@ package elements
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -247,8 +248,10 @@ type Repeat struct {
 	Depth   int
 	Element Element
 	Err     error
-	// Fails reports an Err that applying the repeat to any outcome gives as well: the item orders by "$setElementOrder"
-	// a field it sets to other than a list, which the API server refuses whatever it merges the item onto.
+	// Fails reports an item ordering by "$setElementOrder" a field it sets to other than a list, which the API server
+	// refuses whatever it merges the item onto: applied to an outcome, it fails with Err, or, where Err is that field's
+	// and walking the item with the outcome tells it (Room, outside compose mode), with the error the collation with that
+	// outcome meets first.
 	Fails bool
 	// FailsAt, with Err and no Element, outside compose mode, names the field of the repeat's map at or below which
 	// its collation failed, where that failure is the collation's with an outcome lacking the field: the fields before
@@ -267,6 +270,17 @@ type Repeat struct {
 	// MapsBefore reports a FailsAt whose fields before it (by name) hold maps too, plain trees: the repeat fails with
 	// Err only onto an outcome PlainRoom admits (its maps there walked with the repeat's within the limit).
 	MapsBefore bool
+	// Disordered reports, with Err and no Element, outside compose mode, an Err that a merged list's "$setElementOrder"
+	// gives, a keyed list's or a set of scalars' naming no value twice: an entry naming no item the list can hold (a
+	// null, an entry without the key), an item it lacks, or one out of its order. The entries and the patch's items name
+	// the same keys or values whatever the outcome holds, so a collation with an outcome as live that reaches that
+	// list, its items and the outcome's there merging, fails there so.
+	Disordered bool
+	// Room, with Err the depth limit's or Disordered and no Element, outside compose mode, is how many levels the item's
+	// fields may nest within the limit (a field of the item: 1; MaxDepth less Depth; without a limit, math.MaxInt):
+	// collated with an outcome as live, a field of the outcome's that the patch lacks below maps both hold fails there
+	// beyond it. 0 otherwise.
+	Room int
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
@@ -280,7 +294,9 @@ type Repeat struct {
 	// Onto holds, by the ID of the node Element's tree holds for it, the node a "$patch: replace" or "$patch: delete"
 	// map of the repeat is where the outcome the repeat is applied to holds a map there (the patch's map whole; an
 	// empty map, or with gate PatchDeleteRemovesMap a null, the field removed): without live, Element's tree drops such
-	// a map. Nil without one.
+	// a map. So for a map of strategy replace, which Element's tree builds field by field: the patch's map whole, less
+	// its null fields, directive keys and maps holding "$patch", as a collation with such an outcome takes it. Nil
+	// without one.
 	Onto map[int32]Element
 	// Merges holds the IDs of the nodes Element's tree holds for its "$patch: merge" maps (dropped without live): where
 	// the outcome the repeat is applied to holds a map there, the repeat fails, as maps merge without that directive.
@@ -395,6 +411,11 @@ type Error struct {
 	Source Source
 	Path   fieldpath.Path
 	Msg    string
+}
+
+// DepthLimitMsg is the message of the Error at a node of a patch nesting deeper than max levels of maps and lists.
+func DepthLimitMsg(max int) string {
+	return "nesting is deeper than the limit of " + strconv.Itoa(max) + " levels of maps and lists"
 }
 
 // Error renders "<source> <path>: <msg>".

@@ -10,7 +10,7 @@ import (
 // against the depth limit is not known (elements.Repeat.Limit), and each such map is taken as one at it.
 func Onto(o Ordered, e elements.Element, v value.Value) (out elements.Outcome, fits bool, err error) {
 	limit := emptyMaps(e, nil)
-	if !o.ontoFits(e, v) || o.beyondLimit(e, v, limit) != nil {
+	if !o.ontoFits(e, v) || o.ontoFailure(e, v, limit) != nil {
 		return elements.Absent, false, nil
 	}
 	out, err = o.onto(e.(*elements.MapElement), v)

@@ -20,22 +20,32 @@ import (
 //     their places in the patch, as without live: Ordered.alone; a "$patch: replace" list's repeat, which Phase 1
 //     collates whole, is the patch's item as it stands, its "$patch" maps and items too, as strategicpatch takes it).
 //   - A repeat whose collation failed for a reason no outcome changes (Repeat.Fails: it orders by "$setElementOrder" a
-//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it. One whose
+//     field it sets to other than a list) fails so applied to any outcome, as the API server refuses it, or with the
+//     error a collation with v meets first where limitWalk (below) tells it. One whose
 //     collation failed at or below a field the fields before which are scalars or nulls (Repeat.FailsAt: Phase 1
 //     records the field with Err) fails so onto an outcome map that lacks that field and holds no field before it that
 //     a merge rule names (failsOnto): a collation with that outcome meets that field first, without live. One whose
 //     collation failed by the depth limit, its fields up to that field plain trees (Repeat.PlainRoom; maps before it
 //     too: Repeat.MapsBefore), fails so onto an outcome map whose fields up to it are plain trees within the limit,
-//     holding the field or not (plainOnto): such a collation fails by depth alone, at Phase 1's node first. One holding
-//     empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList" too where that alone
-//     passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld), and is merged as one
-//     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     holding the field or not (plainOnto): such a collation fails by depth alone, at Phase 1's node first. Any other
+//     repeat failing by the depth limit, or by a merged list's "$setElementOrder" (a keyed list's, a set of scalars'
+//     naming no value twice: an entry naming no item, an item it lacks, its items out of its order; Repeat.Disordered,
+//     Room), fails onto v with the error a collation with v as live gives first, where walking its
+//     patch item and v together tells it (limitWalk, repeatlimit.go: fields v lacks built as Phase 1 built them, v's
+//     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
+//     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
+//     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
+//     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
+//     too where that alone passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld;
+//     where its tree fits onto v otherwise, ontoFits, without a map at the depth limit, Repeat.Limit, or a deletion v
+//     refuses, which the collation may meet first: ontoFailure), and is merged as one ordering a list it leaves out
+//     onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
 //     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path; one holding "$retainKeys"
 //     alone too, the collation meeting v's fields before the directive clears any) where v holds a map with fields
-//     fails at the first of them, the first such map in the collation's order (beyondLimit): they would lie
+//     fails at the first of them, the first such map in the collation's order (ontoFailure): they would lie
 //     beyond the limit.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
@@ -55,9 +65,13 @@ import (
 //     collation with v joins them to the first); a list the repeat only orders by "$setElementOrder" or deletes from by
 //     "$deleteFromPrimitiveList" among them, absent where v lacks it), a list the repeat leaves out and deletes from by
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so, or, merged by no strategy, holds scalars, less
-//     the values deleted (deletesFromHeld), a list the repeat sets to
+//     the values deleted, or holds another kind (a scalar, a map, a null), kept as it stands (deletesFromHeld), or
+//     where v holds a list merged by no strategy the deletion refuses (items of mixed kinds or null, objects, a class
+//     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list the
+//     repeat sets to
 //     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
-//     strategy replace of plain data where v holds a map, the repeat's map whole (replacedPlain), "$patch: replace" or
+//     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
+//     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
 //     PatchDeleteRemovesMap, a delete removes the field), and a "$patch: replace" list naming a key twice, ordered by
 //     its "$setElementOrder" or not, where v holds a list (replacedApart: the patch's items, each repeat after its
@@ -109,20 +123,21 @@ import (
 //     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
 //     stand onto v's list of maps, then ordered by its "$setElementOrder" where it names them as strategicpatch checks
 //     it, by v's list's places: replaceOrder).
-//   - Elsewhere (another directive where v has the field, a map of strategy replace holding a null, a "$" key or a
-//     rule, a list Phase 1 did not pair or whose base's layout Phase 2 did not record (an earlier repeat's list the
-//     front-end applied), merge rules, a repeat whose own
-//     collation failed for another reason (Repeat.Err without its tree: a list its "$setElementOrder" contradicts or
-//     one naming a null, among them), compose mode's other repeats: other merged lists of maps with items that v holds
-//     as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of
-//     another "$patch"), a "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat
-//     holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a
-//     set naming a value twice, a failing one beside a "$patch: replace" item), a field ordered and set to other than
-//     a list after a merged list Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not
-//     reorder) the
-//     front-end applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root,
-//     a repeat nested in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff,
-//     PLY_DIFF_COMPOSE_N up to 6000) none is left.
+//   - Elsewhere (another directive where v has the field, a map of strategy replace holding a rule, or one whose
+//     cleaned node Phase 1 could not build, a list Phase 1 did not pair or whose base's layout Phase 2 did not record
+//     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
+//     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
+//     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
+//     merged list's order where limitWalk gives up, one holding empty a list it orders whose tree does not fit onto v
+//     otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
+//     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
+//     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
+//     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
+//     failing one beside a "$patch: replace" item), a field ordered and set to other than a list after a merged list
+//     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
+//     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
+//     in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to
+//     6000) none is left.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -135,10 +150,17 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v)
 	}
+	var limitErr error // (a repeat failing by the depth limit, onto v: limitFailure's error, where limited)
+	limited := false
+	if !o.Compose && r.Room > 0 && !v.IsNull() {
+		limitErr, limited = limitFailure(r, l.Local.Items()[r.Pos], it.Type, v)
+	}
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
-	case r.Fails || (known && !held):
+	case (r.Fails && !limited) || (known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
+		o.ontoFailure(r.Element, v, nil) == nil):
+		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
 		probe.Repeated(false)
 		err = r.Err
 	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
@@ -151,9 +173,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.alone(r.Element)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
-	case !o.Compose && r.Element != nil && known && o.withOnto(r.Onto).ontoFits(r.Element, v):
+	case !o.Compose && r.Element != nil && known && held && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		probe.Repeated(false)
-		if err = o.withOnto(r.Onto).beyondLimit(r.Element, v, r.Limit); err == nil {
+		if err = o.withOnto(r.Onto).ontoFailure(r.Element, v, r.Limit); err == nil {
 			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 		}
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
@@ -174,6 +196,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
 		probe.Repeated(false)
 		err = r.Contradicted[-1]
+	case limited:
+		probe.Repeated(false)
+		err = limitErr
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
@@ -199,14 +224,15 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated
 // with v as live and walked gives: e is a map of the patch's, with no rule, no strategy replace and no directive but
 // its own "$retainKeys", and v a map whose fields no merge rule names; each field of e that v holds is decided whole (a
-// scalar, a null, a list merged by no strategy, a map of strategy replace of plain data: replacedPlain), a directive
-// map of onto's nodes where v holds a map (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone
-// (nulledDeleting), a list left out and deleted from so where v's is empty or, merged by no strategy, of scalars
-// (deletesFromHeld), a map, fitting onto
+// scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node,
+// Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map
+// (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
+// scalars (deletesFromHeld), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
-// elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields fits, but fails there
-// (beyondLimit).
+// elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields, and a list merged by no strategy
+// left out and deleted from so where v holds a list the deletion refuses (deletesRefused), fit, but fail there
+// (ontoFailure).
 func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
@@ -227,18 +253,21 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if _, directed := o.directed[c.ID]; directed && lv.IsMap() && c.Dirs == nil {
 				continue // (merged as the map it is onto a map: Repeat.Onto)
 			}
-			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv)) {
-				continue
+			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv) || deletesRefused(c, lv) != nil) {
+				continue // (a refused one fails so: ontoFailure)
+			}
+			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && !(lv.IsList() && lv.Len() > 0) {
+				continue // (held empty and ordered where v holds no items: it fails there, emptyOrdersHeld)
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false
 			}
 		case *elements.MapElement: // (its Dirs are its own "$retainKeys": a parent's directives are for lists)
 			if lv.IsMap() && c.Meta.Strategy.Has(openapi.StrategyReplace) {
-				if !replacedPlain(c) {
+				if _, whole := o.directed[c.ID]; !(whole && !ruledBelow(c)) && !replacedPlain(c) {
 					return false
 				}
-				continue // (the patch's map whole, as without live: onto walks it)
+				continue // (the patch's map whole, cleaned: Repeat.Onto's node, or, plain, as without live)
 			}
 			if lv.IsMap() && !o.ontoFits(c, lv) {
 				return false
@@ -254,28 +283,31 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	return true
 }
 
-// beyondLimit returns the error collating repeat tree e with v as live gives at the depth limit, e fitting onto v
-// (ontoFits): at the first map of e without fields at the limit (limit: elements.Repeat.Limit), in the collation's
-// order (a map's fields by name, a chained list's items in order), where v holds a map with fields, its first field (by
-// name), which lies beyond the limit. Nil where there is none: elsewhere the collation takes no field of v below e's
-// maps (a map of strategy replace, a directive map, a "$patch: replace" list's items are the patch's whole).
-func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
-	if len(limit) == 0 {
-		return nil
-	}
+// ontoFailure returns the error collating repeat tree e with v as live gives, e fitting onto v (ontoFits), first in
+// the collation's order (a map's fields by name, a chained list's items in order): at a map of e without fields at
+// the depth limit (limit: elements.Repeat.Limit) where v holds a map with fields, its first field (by name), which lies
+// beyond the limit; at a list e deletes from where v holds a list the deletion refuses (deletesRefused). Nil where there
+// is none: elsewhere the collation takes no field of v below e's maps (a map of strategy replace, a directive map, a
+// "$patch: replace" list's items are the patch's whole).
+func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
 	switch e := e.(type) {
+	case *elements.AtomicElement:
+		return deletesRefused(e, v)
 	case *elements.MapElement:
+		if v.IsMap() && e.Meta.Strategy.Has(openapi.StrategyReplace) {
+			return nil // (taken whole: v's fields are not walked)
+		}
 		if at := limit[e.ID]; at != nil && v.IsMap() && v.Len() > 0 {
 			beyond := *at
 			beyond.Path = append(slices.Clip(at.Path), fieldpath.Field(v.Fields()[0].Key))
 			return &beyond
 		}
-		if !v.IsMap() || e.Meta.Strategy.Has(openapi.StrategyReplace) {
+		if !v.IsMap() {
 			return nil
 		}
 		for _, f := range e.Fields {
 			if lv, inLive := v.Get(f.Name); inLive {
-				if err := o.beyondLimit(f.Element, lv, limit); err != nil {
+				if err := o.ontoFailure(f.Element, lv, limit); err != nil {
 					return err
 				}
 			}
@@ -288,7 +320,7 @@ func (o Ordered) beyondLimit(e elements.Element, v value.Value, limit map[int32]
 		all, _, _, ok := o.chained(e, v)
 		for i := range items {
 			if ok && all[i].LiveIndex >= 0 {
-				if err := o.beyondLimit(items[i].Element, v.Items()[all[i].LiveIndex], limit); err != nil {
+				if err := o.ontoFailure(items[i].Element, v.Items()[all[i].LiveIndex], limit); err != nil {
 					return err
 				}
 			}
@@ -562,6 +594,12 @@ func composedWhole(e *elements.MapElement) bool {
 		}
 	}
 	return true
+}
+
+// failingOnto returns o asking ontoFits of repeat r, failing where it holds empty a list it orders (Ordered.failingEmpty).
+func (o Ordered) failingOnto(r elements.Repeat) Ordered {
+	o.directed, o.failingEmpty = r.Onto, true
+	return o
 }
 
 // withOnto returns o merging a repeat whose directive maps are onto's nodes where its member's outcome holds a map.

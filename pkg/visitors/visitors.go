@@ -227,6 +227,9 @@ type Ordered struct {
 	// laid holds, by node ID, the layout of the outcome of each chained list of a repeat merged onto its base's outcome
 	// so far (chain.go): a later repeat's list chained to it finds its items there.
 	laid map[int32]layout
+	// failingEmpty says ontoFits is asked of a repeat failing where it holds empty a list it orders (repeat.go): such a
+	// list fits where the outcome holds no items there.
+	failingEmpty bool
 }
 
 // Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.

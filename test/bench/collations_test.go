@@ -385,32 +385,37 @@ var _ = Describe("collations per operation", func() {
 		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "the API server's result")
 	})
 
-	// A map of strategy replace (pkg/patch's test schema: Example's containers[].replaced) holding a null or a "$" key:
-	// strategicpatch keeps those in the replaced map where ply drops them, so the repeat's outcome is judged against
-	// its two items applied one after the other.
+	// A map of strategy replace (pkg/patch's test schema: Example's containers[].replaced) holding a null or a "$" key
+	// (at any depth: its undeclared fields) where its key's first item's outcome holds a map: a collation with that
+	// outcome takes the patch's map whole, less its null fields, directive keys and maps holding "$patch"
+	// (elements.Repeat.Onto holds that node), where strategicpatch keeps them, so the repeat's outcome is judged against
+	// its two items applied one after the other. Taken whole, it is not walked against the outcome's fields: an empty
+	// one at the depth limit is no error.
 	DescribeTable("patch.Apply of a repeat's map of strategy replace, as its items applied in turn",
-		func(live, first, repeat string, count int) {
+		func(first, repeat string, maxDepth int) {
 			file := filepath.Join("..", "..", "pkg", "patch", "testdata", "schema.json")
 			data, err := os.ReadFile(file)
 			Expect(err).NotTo(HaveOccurred())
 			s, err := openapi.LoadV2Named("schema.json", data)
 			Expect(err).NotTo(HaveOccurred())
-			opts := patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl()}
+			live := `{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`
+			opts := patch.Options{Schema: s, TypeName: "dev.ply.patch.v1.Example", Gates: features.Kubectl(), MaxDepth: maxDepth}
 			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"containers":[`+first+`,`+repeat+`]}`), opts)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(collations.Load()).To(BeEquivalentTo(count))
+			Expect(collations.Load()).To(BeEquivalentTo(1))
 			once, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"containers":[`+first+`]}`), opts)
 			Expect(err).NotTo(HaveOccurred())
 			want, err := patch.Apply(once, jsonv.MustDecode(`{"containers":[`+repeat+`]}`), opts)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(got.JSON())).To(Equal(string(want.JSON())))
 		},
-		Entry("holding a null: twice",
-			`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
-			`{"name":"c","image":"j"}`, `{"name":"c","replaced":{"maxSurge":null,"maxUnavailable":"2"}}`, 2),
-		Entry("holding a \"$\" key: twice",
-			`{"apiVersion":"patch.ply.dev/v1","kind":"Example","containers":[{"name":"c","image":"i","replaced":{"maxSurge":"0","maxUnavailable":"1"}}]}`,
-			`{"name":"c","image":"j"}`, `{"name":"c","replaced":{"$retainKeys":["maxSurge"],"maxSurge":"2"}}`, 2),
+		Entry("holding a null: once", `{"name":"c","image":"j"}`, `{"name":"c","replaced":{"maxSurge":null,"maxUnavailable":"2"}}`, 0),
+		Entry("holding a \"$\" key: once", `{"name":"c","image":"j"}`, `{"name":"c","replaced":{"$retainKeys":["maxSurge"],"maxSurge":"2"}}`, 0),
+		Entry("holding nulls and a \"$patch\" map below it, and a list holding one: once", `{"name":"c","image":"j"}`,
+			`{"name":"c","replaced":{"maxSurge":"1","x":{"a":null,"b":"c","$setElementOrder/l":["v"]},"y":{"$patch":"delete"},"z":[{"a":1},{"$patch":"delete","a":2}]}}`, 0),
+		Entry("holding \"$retainKeys\" and a null, onto the map its key's first item set: once", `{"name":"c","replaced":{"maxSurge":"5"}}`,
+			`{"name":"c","replaced":{"$retainKeys":["maxSurge","maxUnavailable"],"maxUnavailable":null,"maxSurge":"2"}}`, 0),
+		Entry("empty at the depth limit, onto a map with fields: replaced, once", `{"name":"c","image":"j"}`, `{"name":"c","replaced":{}}`, 3),
 	)
 
 	// A map without fields at the depth limit (elements.Repeat.Limit) onto an outcome's map holding fields: those fields
@@ -456,6 +461,48 @@ var _ = Describe("collations per operation", func() {
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{}}}]}}`, `{"name":"c","image":"i"}`, `{"name":"c","resources":{"limits":{"$retainKeys":["cpu"]}}}`, 5, ""),
 	)
 
+	// A repeat deleting by "$deleteFromPrimitiveList" alone from a list the schema merges by no strategy (a container's
+	// args, a capabilities' add) where its key's first item's outcome holds another kind there (kept as it stands), or a
+	// list the deletion refuses (items of mixed kinds or null, objects, numbers where strings are deleted: the error a
+	// collation with that outcome gives), decided from the patch's tree. Judged against the items applied in turn.
+	DescribeTable("patch.Apply of a repeat deleting from a list merged by no strategy, as its items applied in turn",
+		func(args, repeat, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args +
+				`,"securityContext":{"capabilities":{"add":` + args + `}}}]}}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[{"name":"c","image":"i"}]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			want, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			if wantErr != "" {
+				Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+				Expect(err).To(MatchError(applyErr.Error()))
+				return
+			}
+			Expect(err).NotTo(HaveOccurred())
+			Expect(applyErr).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(want.JSON())))
+		},
+		Entry("the outcome holding a scalar there: kept, once", `"x"`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`, ""),
+		Entry("the outcome holding a map there: kept, once", `{"x":"y"}`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`, ""),
+		Entry("the outcome holding null there: kept, once", `null`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`, ""),
+		Entry("the outcome holding items of mixed kinds: refused (live's), once", `["x",1]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"live spec.containers[name=c].args: list items must all be of one kind"),
+		Entry("the outcome holding a null item: refused (live's), once", `["x",null]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"live spec.containers[name=c].args: list items must all be of one kind"),
+		Entry("the outcome holding objects: refused, once", `[{"x":1}]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"patch spec.containers[name=c].args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+		Entry("the outcome holding numbers, strings deleted: refused, once", `[1,2]`, `{"name":"c","$deleteFromPrimitiveList/args":["x"]}`,
+			"patch spec.containers[name=c].args: $deleteFromPrimitiveList/args: the values to delete are strings but the list holds numbers"),
+		Entry("inside a map the outcome holds, after a field set: refused there, once", `["x",1]`,
+			`{"name":"c","image":"j","securityContext":{"capabilities":{"$deleteFromPrimitiveList/add":["x"]},"runAsUser":1}}`,
+			"live spec.containers[name=c].securityContext.capabilities.add: list items must all be of one kind"),
+		Entry("two refused, the first by name failing: once", `[{"x":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"securityContext":{"capabilities":{"$deleteFromPrimitiveList/add":["x"]}}}`,
+			"patch spec.containers[name=c].args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+	)
+
 	// A repeat the API server refuses onto any outcome (it orders by "$setElementOrder" a field it sets to other than a
 	// list: elements.Repeat.Fails) fails with its own collation's error.
 	DescribeTable("patch.Apply of a patch naming a merge key twice that the API server refuses",
@@ -494,10 +541,12 @@ var _ = Describe("collations per operation", func() {
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}]}}`, 1),
 	)
 
-	// A repeat whose own collation fails (an invalid "$setElementOrder": it names an item its list lacks) where the
-	// fields before that one (by name) are scalars (elements.Repeat.FailsAt): applied to an outcome lacking the field it
-	// fails with that collation's error, decided from the patch's tree; onto an outcome holding the field the front-end
-	// collates the repeat with it. Either way the error is that of the repeat applied to its key's first item's outcome.
+	// A repeat whose own collation fails (an invalid "$setElementOrder" for a keyed list: it names an item its list
+	// lacks, or its items do not follow it): applied to an outcome lacking the field where the fields before that one
+	// (by name) are scalars (elements.Repeat.FailsAt), or holding the list as a list of maps with the key, the fields
+	// before walked with the outcome's (elements.Repeat.Disordered: the order names the same keys whatever the outcome
+	// holds), it fails with that collation's error, decided from the patch's item and the outcome. The error is that of
+	// the repeat applied to its key's first item's outcome.
 	DescribeTable("patch.Apply of a repeat whose own collation fails, as its items applied in turn",
 		func(live, first, repeat string, count int) {
 			opts := patch.Options{Gates: features.Kubectl()}
@@ -512,9 +561,85 @@ var _ = Describe("collations per operation", func() {
 		Entry("its order naming an env item its list lacks, the outcome lacking env: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}`, `{"name":"c","image":"i"}`,
 			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
-		Entry("the same, the outcome holding env: the front-end's, twice",
+		Entry("the same, the outcome holding env: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"}]}]}}`, `{"name":"c","image":"i"}`,
-			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 2),
+			`{"name":"c","image":"j","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
+		Entry("the same, the outcome holding env naming a key twice, and a map before it: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":["x"],"env":[{"name":"B"},{"name":"B","value":"b"}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","args":["y"],"$setElementOrder/env":[{"name":"B"}],"env":[{"name":"A","value":"a"}]}`, 1),
+		Entry("its order contradicting its env items' order, the outcome holding them: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"},{"name":"B"}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"name":"B"},{"name":"A"}],"env":[{"name":"A","value":"a"},{"name":"B","value":"b"}]}`, 1),
+		Entry("its order of ports naming a port its list lacks, after env items merged onto the outcome's: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}],"ports":[{"containerPort":80}]}]}}`, `{"name":"c","image":"i"}`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/ports":[{"containerPort":80}],"ports":[{"containerPort":81}]}`, 1),
+	)
+
+	// A repeat whose collation fails at a field whatever the outcome holds there (ordering a field it sets to null:
+	// elements.Repeat.Fails; holding empty a list it orders where the outcome holds no items: elements.EmptyOrdered)
+	// fails first where the collation with its key's first item's outcome meets an error before that field: a field of
+	// the outcome's beyond the depth limit, a deletion the outcome's list refuses (for Fails, decided walking the item and
+	// the outcome: limitWalk; the front-end's for a list held empty). The error is that of the repeat applied to that
+	// outcome.
+	DescribeTable("patch.Apply of a repeat failing at a field, an earlier field failing first onto the outcome, as its items applied in turn",
+		func(args, repeat string, maxDepth, count int, wantErr string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args +
+				`,"readinessProbe":{"exec":{"command":["x"]}},"volumeMounts":[]}]}}`)
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("ordering a field it sets to null, the outcome's field beyond the limit before it: once", `["x"]`,
+			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/workingDir":["a"],"workingDir":null}`, 5, 1,
+			"readinessProbe.exec.command: nesting is deeper than the limit"),
+		Entry("ordering a field it sets to null, a deletion the outcome refuses before it: once", `[{"a":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/workingDir":["a"],"workingDir":null}`, 0, 1,
+			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+		Entry("holding empty a list it orders, a map at the depth limit before it: the front-end's, twice", `["x"]`,
+			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 5, 2,
+			"readinessProbe.exec.command: nesting is deeper than the limit"),
+		Entry("holding empty a list it orders, a deletion the outcome refuses before it: the front-end's, twice", `[{"a":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0, 2,
+			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+	)
+
+	// The same where the earlier field is a merged list whose items the outcome's cannot merge with: the repeat's tree does
+	// not fit onto that outcome (ontoFits), and the front-end applies it.
+	It("patch.Apply of a repeat holding empty a list it orders, env the outcome holds with a scalar item before it: the front-end's, twice", func() {
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":["x"],"volumeMounts":[]}]}}`)
+		repeat := `{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`
+		opts := patch.Options{Gates: features.Kubectl()}
+		_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+		Expect(collations.Load()).To(BeEquivalentTo(2))
+		_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+		Expect(applyErr).To(MatchError(ContainSubstring("spec.containers[name=c].env: the patch's items are objects but live's are strings")))
+		Expect(err).To(MatchError(applyErr.Error()))
+	})
+
+	// A repeat whose own collation refuses a merged list's "$setElementOrder" (elements.Repeat.Disordered: an entry naming
+	// no item, an item it lacks, items out of its order; a keyed list, or a set of scalars naming no value twice) where
+	// its key's first item's outcome holds that list, reached through maps it holds too: the order's entries and the
+	// patch's items name the same keys or values whatever that outcome holds, so the repeat fails there, decided from
+	// the patch's item and the outcome. Judged against the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply of a repeat refusing its list's order, the outcome holding the list, as its items applied in turn",
+		func(list, first, repeat, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}]}],` +
+				`"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"],"labels":{"k":"v"}}}}}]}}`
+			failsOnceAsInTurn(&collations, live, list, first, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
+		},
+		Entry("an env order naming a null: once", "containers", `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[null],"env":[{"name":"A","value":"a"}]}`, "$setElementOrder/env item 0: expected an object"),
+		Entry("an env order entry without the key: once", "containers", `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"value":"x"}],"env":[{"name":"A","value":"a"}]}`, "$setElementOrder/env item 0 has no merge key field"),
+		Entry("a set's order its items contradict, inside maps the outcome holds: once", "volumes", `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b","a"],"finalizers":["a","b"]}}}}`,
+			"finalizers: the order of the patch list contradicts $setElementOrder/finalizers"),
+		Entry("a set's order lacking a value it holds, after labels merged onto the outcome's: once", "volumes", `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"],"finalizers":["a","b"],"labels":{"j":"w"}}}}}`,
+			"finalizers: patch list item 1 is missing from $setElementOrder/finalizers"),
 	)
 
 	// A repeat whose own collation fails by the depth limit, its fields up to the failing one plain trees (scalars,
@@ -535,15 +660,49 @@ var _ = Describe("collations per operation", func() {
 		Entry("a probe's field beyond the limit, the outcome holding the probe with maps within it: once", "containers",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","readinessProbe":{"exec":{},"httpGet":{}}}]}}`,
 			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"},"successThreshold":4}}`, 1),
-		Entry("the same, the outcome's probe holding a list: the front-end's, twice", "containers",
+		Entry("the same, the outcome's probe holding a list, beside the field beyond: once", "containers",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","readinessProbe":{"exec":{"command":["x"]}}}]}}`,
-			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 2),
+			`{"name":"c","image":"i"}`, `{"name":"c","image":"j","readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 1),
 		Entry("a volume's field beyond the limit after a map, the outcome holding maps of scalars before it: once", "volumes",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","emptyDir":{"medium":"Memory"}}]}}`,
 			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 1),
-		Entry("the same, the outcome holding a list before it: the front-end's, twice", "volumes",
+		Entry("the same, the outcome holding a list before it: once", "volumes",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","emptyDir":{"medium":"Memory"},"configMap":{"items":[{"key":"k","path":"p"}]}}]}}`,
-			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 2),
+			`{"name":"v","awsElasticBlockStore":{"volumeID":"a"}}`, `{"name":"v","cephfs":null,"emptyDir":{},"ephemeral":{"volumeClaimTemplate":{"metadata":{}}}}`, 1),
+	)
+
+	// The same where lists lie on the way to the failing node and the outcome holds them: a list merged by key is walked
+	// item by item onto the outcome's item of its key, a set of scalars is its node alone, and a field the outcome alone
+	// holds is a leaf at its level, beyond the limit there, so the error is decided from the patch's item and the
+	// outcome (limitWalk). Judged against the repeat applied to its key's first item's outcome.
+	DescribeTable("patch.Apply under a depth limit of a repeat failing by it past lists the outcome holds, as its items applied in turn",
+		func(list, live, first, repeat string, maxDepth int, wantErr string) {
+			failsOnceAsInTurn(&collations, live, list, first, repeat, patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}, wantErr)
+		},
+		Entry("an env item's field beyond the limit, the outcome holding env: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"},{"name":"A","value":"0"}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"A","value":"a"}]}`, 5,
+			"spec.containers[name=c].env[name=A].name: nesting is deeper"),
+		Entry("the outcome's env item holding a field beyond the limit before the patch's: refused there, once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","env":[{"name":"A","valueFrom":{"fieldRef":{},"secretKeyRef":{"key":"k"}}}]}`, 7,
+			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper"),
+		Entry("the same past a \"$patch: delete\" item and a key the outcome names twice: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"B"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"p"}}}]}]}}`,
+			`{"name":"c","env":[{"name":"A","value":"0"}]}`, `{"name":"c","env":[{"$patch":"delete","name":"B"},{"name":"A","valueFrom":{"fieldRef":{},"secretKeyRef":{"key":"k"}}}]}`, 7,
+			"spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper"),
+		Entry("an empty env the outcome holds items of, a field beyond the limit after it: once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":[{"name":"A"}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","env":[],"resources":{"limits":{"cpu":"1"}}}`, 5,
+			"spec.containers[name=c].resources.limits.cpu: nesting is deeper"),
+		Entry("a deletion the outcome's args refuse, before a probe's field beyond the limit: refused there, once", "containers",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":[{"a":1}]}]}}`,
+			`{"name":"c","image":"i"}`, `{"name":"c","$deleteFromPrimitiveList/args":["x"],"readinessProbe":{"exec":{},"httpGet":{"scheme":"d"}}}`, 5,
+			"spec.containers[name=c].args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+		Entry("a set of finalizers the outcome holds, a label beyond the limit after it: once", "volumes",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["b","b"]}}}}]}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"spec":{}}}}`, `{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"],"labels":{"k":"x"}}}}}`, 7,
+			"spec.volumes[name=v].ephemeral.volumeClaimTemplate.metadata.labels.k: nesting is deeper"),
 	)
 
 	// patch.Compose (kubectl's three-way patch's delta merged into its deletions) of a second patch naming a key twice:
@@ -905,4 +1064,17 @@ func changeLines(cs []apply.Change) []string {
 		out[i] = c.Op.String() + " " + c.Path().String() + " (" + c.Source.String() + ")"
 	}
 	return out
+}
+
+// failsOnceAsInTurn applies to Pod live, under opts, the patch whose spec's list holds items first and repeat (naming
+// first's key again), expecting one collation (counted in collations) and the error of repeat applied to the outcome of
+// first, which holds wantErr.
+func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat string, opts patch.Options, wantErr string) {
+	_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
+	Expect(collations.Load()).To(BeEquivalentTo(1))
+	once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
+	Expect(onceErr).NotTo(HaveOccurred())
+	_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
+	Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+	Expect(err).To(MatchError(applyErr.Error()))
 }

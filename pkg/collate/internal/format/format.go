@@ -167,8 +167,7 @@ func CheckDirs(n *elements.Node) error {
 		if n.Local.IsList() {
 			base, src = n.Local.Items(), elements.Patch
 		}
-		bc, baseMsg := smp.ItemClass(base)
-		switch {
+		switch baseMsg, fromBase := smp.DeletesFromClass(dir, dc, base, objects); {
 		case n.Type.Kind != openapi.KindList && n.Type.Kind != openapi.KindUnknown:
 			return fail(n, dir+" applies to lists of scalars; the schema says this field is "+KindPhrase(n.Type))
 		case n.LocalSet() && !n.Local.IsList():
@@ -177,12 +176,10 @@ func CheckDirs(n *elements.Node) error {
 			return fail(n, dir+": "+msg)
 		case len(del) > 0 && (dc < value.KindBool || dc > value.KindString) && !(objects && dc == value.KindMap):
 			return fail(n, dir+": the values to delete must be scalars, got "+smp.ClassName(dc))
-		case baseMsg != "":
+		case fromBase:
 			return n.Errorf(src, baseMsg)
-		case bc == value.KindMap && !objects:
-			return fail(n, dir+" applies to lists of scalars; this list holds objects (delete them with \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" items)")
-		case len(base) > 0 && len(del) > 0 && bc != dc:
-			return fail(n, dir+": the values to delete are "+smp.ClassPlural(dc)+" but the list holds "+smp.ClassPlural(bc))
+		case baseMsg != "":
+			return fail(n, baseMsg)
 		}
 	}
 	if !n.Dirs.HasSetOrder {

@@ -1,0 +1,321 @@
+package visitors
+
+import (
+	"math"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// limitWalk decides, for a repeat whose own collation failed by the depth limit, by a merged list's
+// "$setElementOrder" (elements.Repeat.Disordered), or by ordering a field it sets to other than a list (Fails), at node at (elements.Repeat.Err, its path from the item; Room:
+// elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
+// gives, walking the item and v together in the collation's order (a map's fields by name, depth first):
+//
+//   - a field of the patch v lacks, or holds where the patch's value is not a map onto a map of v's, is built as
+//     without live, as Phase 1 built it: it holds at, and fails there, or it holds no error;
+//   - a field of v the patch lacks is a leaf at its level (no node below it is built), beyond the limit where that
+//     level exceeds Room;
+//   - a map of the patch onto a map of v's is walked so in turn, its own node at its level (at, if it is);
+//   - a merged list of the patch's onto v's list is its node (at, if it is: its depth first, its order once its items
+//     and v's are read), then: a set of scalars whose items and v's merge, nothing more (its items are leaves); a list
+//     merged by key, each member onto v's item of its key (keyed).
+//
+// The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
+// "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
+// merged by key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList"
+// alone for a list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's where v
+// holds another kind or items that do not merge with its own, a set of maps, a map of strategy replace holding at where
+// v holds a map (taken whole and cleaned, its depth checked otherwise), and an item holding a list it orders by
+// "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide).
+type limitWalk struct {
+	at  fieldpath.Path
+	err *elements.Error
+	// depth reports err the depth limit's (met at its node first), else a merged list's "$setElementOrder"'s (met once
+	// its items and v's are read) or a field's ordered and set to other than a list (met at its node, v holding a list
+	// there or none).
+	depth bool
+	// room is elements.Repeat.Room; beyond the error of a node below it, at the depth limit.
+	room   int
+	beyond string
+}
+
+// limitFailure returns the error collating repeat r's patch item p, of type t, with v as live gives, r's collation
+// having failed by the depth limit, by a merged list's "$setElementOrder" or by ordering a field it sets to other than a
+// list (elements.Repeat.Room, Disordered, Fails); decided
+// is false where the patch's item and v do not tell it (limitWalk).
+func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
+	e, ok := r.Err.(*elements.Error)
+	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() || holdsEmptyOrdered(p) {
+		return nil, false
+	}
+	w := limitWalk{at: e.Path, err: e, depth: !r.Disordered, room: r.Room}
+	if r.Room <= math.MaxInt-r.Depth {
+		w.beyond = elements.DepthLimitMsg(r.Room + r.Depth)
+	}
+	err, decided = w.maps(p, v, t, nil)
+	return err, decided && err != nil // (the walk meets at wherever it decides: none met is not known)
+}
+
+// maps walks patch map p onto v's map at path (from the item), of type t: the first error, nil where none lies there.
+// Its fields are walked by name: the patch's data, the fields it orders by "$setElementOrder" (a keyed list where v
+// holds the field), v's.
+func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) (err error, decided bool) {
+	if pathEqual(path, w.at) {
+		return w.err, true // (the node's own depth is checked first)
+	}
+	ordered, deleted, plain := directed(p, v)
+	if !plain {
+		return nil, false
+	}
+	for _, name := range fieldNames(p, v, ordered) {
+		pv, inP := p.Get(name)
+		if inP && strings.HasPrefix(name, "$") {
+			continue // (a directive: its field is walked in its place)
+		}
+		lv, inV := v.Get(name)
+		ct, meta := t.Child(name)
+		at := path.Child(fieldpath.Field(name))
+		del, deleting := deleted[name]
+		switch {
+		case meta.Rule != nil || (deleting && inV && (inP || ordered[name])):
+			return nil, false
+		case deleting && inV:
+			if err := w.deletion(at, lv, del, ct, &meta); err != nil {
+				return err, true
+			}
+			continue
+		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && pathEqual(at, w.at):
+			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
+		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
+			return nil, false
+		}
+		if err, decided := w.field(at, pv, lv, inP, inV, ct, &meta); err != nil || !decided {
+			return err, decided
+		}
+	}
+	return nil, true
+}
+
+// directed returns the fields patch map p names in its "$setElementOrder" keys (ordered: true) and its
+// "$deleteFromPrimitiveList" keys (false where it orders none; deleted: the values), and plain, false where p holds
+// another "$" key, or one v holds too.
+func directed(p, v value.Value) (ordered map[string]bool, deleted map[string]value.Value, plain bool) {
+	ordered, deleted = map[string]bool{}, map[string]value.Value{}
+	for _, f := range p.Fields() {
+		if _, held := v.Get(f.Key); !strings.HasPrefix(f.Key, "$") {
+			continue
+		} else if held {
+			return nil, nil, false
+		}
+		if name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix); orders {
+			ordered[name] = true
+		} else if name, deletes := strings.CutPrefix(f.Key, smp.DeletePrefix); deletes {
+			deleted[name] = f.Value
+			if _, named := ordered[name]; !named {
+				ordered[name] = false
+			}
+		} else {
+			return nil, nil, false
+		}
+	}
+	return ordered, deleted, true
+}
+
+// deletion returns the error a collation with v as live gives at field path, a list the patch leaves out and deletes
+// values del from by "$deleteFromPrimitiveList" alone, of type t and metadata meta, where v holds lv: at, if it is (the
+// values' own checks, as Phase 1 made them), or the deletion lv refuses (smp.DeletesFromClass, as format.CheckDirs finds
+// it); nil where none (the node is a leaf).
+func (w limitWalk) deletion(path fieldpath.Path, lv, del value.Value, t *openapi.Type, meta *openapi.Meta) error {
+	if pathEqual(path, w.at) {
+		return w.err
+	}
+	deleted, _ := smp.ItemClass(del.Items())
+	switch msg, fromLive := smp.DeletesFromClass(smp.DeletePrefix+path[len(path)-1].Field, deleted, lv.Items(), elements.SetOfMaps(t, meta)); {
+	case msg == "":
+		return nil
+	case fromLive:
+		return &elements.Error{Source: elements.Live, Path: path, Msg: msg}
+	default:
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: msg}
+	}
+}
+
+// orderedOnto reports whether a field the patch orders by "$setElementOrder" and v holds, pv the patch's value (inP:
+// it holds one), of type t and metadata meta, is a merged list the walk takes (list): keyed, or a set of scalars the
+// patch names no value twice in (kept apart without live: Ranked, not so with v's list).
+func orderedOnto(pv value.Value, inP bool, t *openapi.Type, meta *openapi.Meta) bool {
+	if !inP || !pv.IsList() || !elements.MergedList(t, meta) || elements.SetOfMaps(t, meta) {
+		return false
+	}
+	if len(meta.MergeKey) > 0 {
+		return true
+	}
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range pv.Items() {
+		k, ok := elements.SetKey(it, false)
+		if ok && seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
+
+// field walks field path of a map walked with v's: pv the patch's value (inP: it holds one), lv v's (inV).
+func (w limitWalk) field(path fieldpath.Path, pv, lv value.Value, inP, inV bool, t *openapi.Type, meta *openapi.Meta) (err error, decided bool) {
+	switch {
+	case !inV: // (built as without live)
+	case !inP: // (a leaf, its value unread)
+		if len(path) > w.room {
+			return &elements.Error{Source: elements.Patch, Path: path, Msg: w.beyond}, true
+		}
+		return nil, true
+	case pv.IsList() && elements.SetOfMaps(t, meta):
+		return nil, false // (merged or not by a gate)
+	case pv.IsList() && elements.MergedList(t, meta):
+		return w.list(pv, lv, t, meta, path)
+	case pv.IsMap() && lv.IsMap() && meta.Strategy.Has(openapi.StrategyReplace):
+		if pathHasPrefix(w.at, path) {
+			return nil, false
+		}
+		return nil, true
+	case pv.IsMap() && lv.IsMap():
+		return w.maps(pv, lv, t, path)
+	}
+	if pathHasPrefix(w.at, path) { // (built as without live: as Phase 1 built it)
+		return w.err, true
+	}
+	return nil, true
+}
+
+// list walks patch list pv, merged, onto v's value lv at path, of type t and metadata meta, where lv is a list: a set of
+// scalars whose items and lv's merge (smp.ListClass) is its node alone (at, if it is: its depth first, its order once
+// the items are read; its items are leaves), a list merged by key is walked as keyed walks it.
+func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
+	if !lv.IsList() {
+		return nil, false
+	}
+	if len(meta.MergeKey) > 0 {
+		return w.keyed(pv, lv, t, meta, path)
+	}
+	if w.depth && pathEqual(path, w.at) { // (the node's own depth is checked first)
+		return w.err, true
+	}
+	if class, msg, _ := smp.ListClass(lv.Items(), pv.Items()); msg != "" || class == value.KindMap {
+		return nil, false
+	}
+	if pathEqual(path, w.at) { // (its order, checked once the items are read)
+		return w.err, true
+	}
+	return nil, true
+}
+
+// keyed walks patch list pv, merged by key, onto v's list lv at path, of type t and metadata meta: where lv's items and the patch's merge (smp.KeyedListClass; lv's maps each holding the key, the patch's without "$patch"
+// but "delete"), the list node (at, if it is), then, the patch holding items, each member (an item of a key not named before it; a later one is a repeat collated alone) in the patch's
+// order, merged onto lv's first item of its key (not one a "$patch: delete" item names) or, lv holding none, as without
+// live. Items lv alone holds are leaves, not walked.
+func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
+	itemType, mk := t.Item(), meta.MergeKey
+	class, msg, _ := smp.KeyedListClass(lv.Items(), pv.Items())
+	switch {
+	case w.depth && pathEqual(path, w.at): // (the node's own depth is checked first)
+		return w.err, true
+	case msg != "":
+		return nil, false
+	case pv.Len() == 0: // (lv's items alone: leaves)
+		return nil, true
+	case class != value.KindMap:
+		return nil, false
+	}
+	gone := map[elements.Key]bool{}
+	for _, it := range pv.Items() {
+		d, directed := it.Get(smp.DirectiveKey)
+		if k, missing, _ := elements.KeyOf(it, mk, itemType); missing != "" || (directed && !value.Equal(d, value.String(smp.DeleteValue))) {
+			return nil, false
+		} else if directed {
+			gone[k] = true
+		}
+	}
+	paired := map[elements.Key]value.Value{}
+	for _, it := range lv.Items() {
+		k, missing, _ := elements.KeyOf(it, mk, itemType)
+		if missing != "" {
+			return nil, false
+		}
+		if _, seen := paired[k]; !seen && !gone[k] {
+			paired[k] = it
+		}
+	}
+	if pathEqual(path, w.at) { // (its order, checked once the items are read)
+		return w.err, true
+	}
+	members := map[elements.Key]bool{}
+	for _, it := range pv.Items() {
+		k, _, _ := elements.KeyOf(it, mk, itemType)
+		if _, directed := it.Get(smp.DirectiveKey); directed || members[k] {
+			continue
+		}
+		members[k] = true
+		at := path.Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
+		if live, held := paired[k]; held {
+			err, decided = w.maps(it, live, itemType, at)
+		} else if err, decided = nil, true; pathHasPrefix(w.at, at) {
+			err = w.err
+		}
+		if err != nil || !decided {
+			return err, decided
+		}
+	}
+	return nil, true
+}
+
+// holdsEmptyOrdered reports whether patch value p holds, at any depth, a map ordering by "$setElementOrder" a field it
+// holds as an empty list.
+func holdsEmptyOrdered(p value.Value) bool {
+	switch {
+	case p.IsList():
+		for _, it := range p.Items() {
+			if holdsEmptyOrdered(it) {
+				return true
+			}
+		}
+	case p.IsMap():
+		for _, f := range p.Fields() {
+			if name, ok := strings.CutPrefix(f.Key, smp.SetOrderPrefix); ok {
+				if l, held := p.Get(name); held && l.IsList() && l.Len() == 0 {
+					return true
+				}
+			}
+			if holdsEmptyOrdered(f.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathHasPrefix reports whether path p starts with path fields.
+func pathHasPrefix(p, fields fieldpath.Path) bool {
+	if len(p) < len(fields) {
+		return false
+	}
+	return pathEqual(p[:len(fields)], fields)
+}
+
+// pathEqual reports whether paths p and fields are equal.
+func pathEqual(p, fields fieldpath.Path) bool {
+	if len(p) != len(fields) {
+		return false
+	}
+	for i := range fields {
+		if p[i].Kind != fields[i].Kind || p[i].String() != fields[i].String() {
+			return false
+		}
+	}
+	return true
+}
