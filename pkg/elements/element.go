@@ -249,9 +249,9 @@ type Repeat struct {
 	Element Element
 	Err     error
 	// Fails reports an item ordering by "$setElementOrder" a field it sets to other than a list, which the API server
-	// refuses whatever it merges the item onto: applied to an outcome, it fails with Err, or, where Err is that field's
-	// and walking the item with the outcome tells it (Room, outside compose mode), with the error the collation with that
-	// outcome meets first.
+	// refuses whatever it merges the item onto: applied to an outcome, it fails with the error a collation with that
+	// outcome meets first, which Phase 2 finds by walking the item with the outcome (Room, outside compose mode) or,
+	// Err lying at that field and the item's fields before it scalars or nulls, is Err.
 	Fails bool
 	// FailsAt, with Err and no Element, outside compose mode, names the field of the repeat's map at or below which
 	// its collation failed, where that failure is the collation's with an outcome lacking the field: the fields before

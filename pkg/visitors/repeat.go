@@ -128,8 +128,9 @@ import (
 //     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
-//     merged list's order where limitWalk gives up, one holding empty a list it orders whose tree does not fit onto v
-//     otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
+//     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
+//     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
+//     not fit onto v otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
@@ -158,8 +159,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
-	case (r.Fails && !limited) || (known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
-		o.ontoFailure(r.Element, v, nil) == nil):
+	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
+		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
+			o.ontoFailure(r.Element, v, nil) == nil):
 		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
 		probe.Repeated(false)
 		err = r.Err
@@ -219,6 +221,39 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		return elements.Keep(value.MustMap()), nil
 	}
 	return out, nil
+}
+
+// failsAtOwnField reports whether repeat r, failing whatever it is applied to (elements.Repeat.Fails), fails applied to
+// v with its own error, where limitFailure does not tell it: r.Err lies at the field patch item p orders by
+// "$setElementOrder" and sets to other than a list, v holds a list there or nothing (else a collation with v fails on
+// live's kind first), and p's fields before it (by name; a directive by the field it names) are scalars or nulls,
+// which a collation with v as live builds without error, v's own fields there being leaves at the item's level. Where
+// it does not hold, an earlier field may fail onto v first (an order of a list v holds empty, a deletion v's list
+// refuses, ...), and the front-end applies the repeat.
+func failsAtOwnField(r elements.Repeat, p, v value.Value) bool {
+	e, ok := r.Err.(*elements.Error)
+	if !ok || len(e.Path) != 1 || e.Path[0].Kind != fieldpath.FieldElement || !p.IsMap() || !v.IsMap() {
+		return false
+	}
+	name := e.Path[0].Field
+	if set, ordered := p.Get(name); !ordered || set.IsList() {
+		return false
+	} else if _, orders := p.Get(smp.SetOrderPrefix + name); !orders {
+		return false
+	}
+	if lv, held := v.Get(name); held && !lv.IsList() {
+		return false
+	}
+	for _, f := range p.Fields() {
+		field := f.Key
+		if i := strings.IndexByte(f.Key, '/'); strings.HasPrefix(f.Key, "$") && i > 0 {
+			field = f.Key[i+1:]
+		}
+		if field < name && (strings.HasPrefix(f.Key, "$") || !(f.Value.IsScalar() || f.Value.IsNull())) {
+			return false
+		}
+	}
+	return true
 }
 
 // ontoFits reports whether patch tree e, collated without live, merged onto v (onto) gives what e's patch collated

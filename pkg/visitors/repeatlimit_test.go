@@ -136,6 +136,7 @@ func FuzzRepeatLimit(f *testing.F) {
 	// held empty and ordered in a map the outcome lacks, a map at the depth limit after it.)
 	f.Add(uint64(2463))
 	f.Add(uint64(3440))
+	f.Add(uint64(3371))
 	f.Fuzz(func(t *testing.T, seed uint64) {
 		r := rand.New(rand.NewPCG(seed, 33))
 		list := []string{"containers", "volumes"}[r.IntN(2)]
