@@ -189,7 +189,8 @@ func (v *view) sortUnnamed(ids []int, rank func(int) int) {
 // stands for live here). Its rule for a keyed list the second holds:
 //
 //  1. mergeSlice: the second's delete items delete their key's items; its other items merge in place into the first
-//     item of their key (a delete item of the first included, which keeps "$patch: delete") or are appended. The
+//     item of their key (a delete item of the first included, which keeps "$patch: delete") or are appended (a
+//     "$patch: replace" list of the second's is its own items, in its order: no delete item of the first's is left). The
 //     outcome is split into named (items of a key the second's list holds) and others, each in the outcome's order;
 //     each part's delete items are taken out in that order (the first's list order: merging moves no item), the rest
 //     sorted (named by position in the second's list, others by index in the first's list) and the delete items
@@ -212,8 +213,12 @@ func (v *view) deletesLast(at func(id int) int, runs ...[]int) {
 	}
 }
 
-// deleteRank is at(id)+1 for a first patch's "$patch: delete" item (compose mode), else 0.
+// deleteRank is at(id)+1 for a first patch's "$patch: delete" item (compose mode), else 0. A "$patch: replace" list
+// of the second's leaves none: its items replace the first's list, a delete item of a key they name included.
 func (v *view) deleteRank(id int, at func(id int) int) int {
+	if dirs := v.node.Dirs; dirs != nil && dirs.ReplaceList {
+		return 0
+	}
 	if li := v.item(id).LiveIndex; li >= 0 {
 		d, _ := v.liveItems[li].Get(smp.DirectiveKey)
 		if s, ok := d.AsString(); ok && s == smp.DeleteValue {
