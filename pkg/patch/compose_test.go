@@ -647,15 +647,7 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 	// of second's holding aliases merges them onto its key's item's outcome.
 	DescribeTable("mergeMap(first, second) of Widgets, second naming a part twice",
 		func(first, second string, fails bool) {
-			data := mustRead(filepath.Join("..", "..", "test", "testdata", "schema", "swagger.json"))
-			models, err := oracle.Load(data)
-			Expect(err).NotTo(HaveOccurred())
-			sp, err := models.Oracle("dev.ply.test.v1.Widget")
-			Expect(err).NotTo(HaveOccurred())
-			schema, err := openapi.LoadV2Named("swagger.json", data)
-			Expect(err).NotTo(HaveOccurred())
-			widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
-			Expect(ok).To(BeTrue())
+			sp, widget := widgets()
 			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
 			want, werr := sp.MergePatches(f.JSON(), s.JSON())
 			Expect(werr != nil).To(Equal(fails), "strategicpatch: %v", werr)
@@ -688,6 +680,29 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":[1,2]}]}}`, true),
 	)
 
+	// Class oracle-aliases-first: strategicpatch's merge of a set appends second's list to first's and deduplicates
+	// the result in place; when first's array has room (len 3, cap 4, as JSON decoding and the exported merge's copy
+	// make it), the append writes into it and the deduplication rewrites first's list to s3, s1, s2, by which
+	// strategicpatch then ranks the values the order leaves out: s3 before s1. Without room, its result is ply's.
+	It("ranks a set by the first patch's list as given, where strategicpatch's in-place deduplication rewrote it (oracle-aliases-first)", func() {
+		sp, widget := widgets()
+		first := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","aliases":["s3","s3","s2"]}]}}`)
+		second := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","$setElementOrder/aliases":["s1","s2"],"aliases":["s1"]}]}}`)
+		rewritten := `{"spec":{"parts":[{"$setElementOrder/aliases":["s1","s2"],"aliases":["s3","s1","s2"],"name":"a"}]}}`
+		asGiven := `{"spec":{"parts":[{"$setElementOrder/aliases":["s1","s2"],"aliases":["s1","s3","s2"],"name":"a"}]}}`
+		for _, merge := range []func(f, s []byte) ([]byte, error){sp.MergePatches, sp.MergedPatches} {
+			want, err := merge(first.JSON(), second.JSON())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(want)).To(Equal(rewritten))
+		}
+		want, err := sp.MergePatchesWithoutRoom(first.JSON(), second.JSON())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(want)).To(Equal(asGiven))
+		got, err := patch.Compose(first, second, widget, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
+	})
+
 	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {
 		_, err := compose(value.MustMap(), value.List(nil))
 		var ee *elements.Error
@@ -696,6 +711,21 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(errors.As(err, &ee)).To(BeTrue())
 	})
 })
+
+// widgets returns strategicpatch's and ply's kubectl view of the test schema's Widget (test/testdata/schema).
+func widgets() (*oracle.Oracle, *openapi.Type) {
+	GinkgoHelper()
+	data := mustRead(filepath.Join("..", "..", "test", "testdata", "schema", "swagger.json"))
+	models, err := oracle.Load(data)
+	Expect(err).NotTo(HaveOccurred())
+	sp, err := models.Oracle("dev.ply.test.v1.Widget")
+	Expect(err).NotTo(HaveOccurred())
+	schema, err := openapi.LoadV2Named("swagger.json", data)
+	Expect(err).NotTo(HaveOccurred())
+	widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
+	Expect(ok).To(BeTrue())
+	return sp, widget
+}
 
 // containers is a Pod patch whose spec holds fields and n containers, named prefix0, prefix1, ..., interleaved with
 // first's names where prefix is "s" (every third one named "f<i>" after one of first's, some with an image).

@@ -143,6 +143,8 @@ func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value
 		class = "oracle-error-only"
 	case err != nil:
 		class = "ply-error-only"
+	case !value.Equal(got, jsonv.MustDecode(string(want))) && aliasesFirst(t, first, second, got):
+		return "oracle-aliases-first", got, ""
 	case !value.Equal(got, jsonv.MustDecode(string(want))):
 		class = "mismatch"
 	default:
@@ -150,6 +152,18 @@ func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value
 	}
 	return class, got, fmt.Sprintf("%s: %s\n  first %s\n  second %s\n  strategicpatch %v %s\n  ply %v %s",
 		class, c.ID(), first.JSON(), second.JSON(), werr, want, err, got.JSON())
+}
+
+// aliasesFirst reports whether ply's composed patch got is strategicpatch's
+// merge of second into first once first's lists have no room to grow
+// (class oracle-aliases-first): strategicpatch's order for a set that
+// first names a value twice in depends on that room (it deduplicates the
+// lists appended in place, rewriting first's list it then ranks by, when
+// the append found room, as it does in lists JSON decoding made); ply
+// ranks by first's list as given.
+func aliasesFirst(t *difftest.Target, first, second, got value.Value) bool {
+	want, err := t.Oracle.MergePatchesWithoutRoom(first.JSON(), second.JSON())
+	return err == nil && value.Equal(got, jsonv.MustDecode(string(want)))
 }
 
 // reportCounts adds the report entry "cases" for n cases counted by class
