@@ -132,9 +132,9 @@ func (v *view) patched(o Ordering) []int {
 	default:
 		// strategicpatch ranks by live's list after deletions: new items go to a copy of its slice header, unranked.
 		left, right := v.runs(survivors)
-		sortBy(left, v.liveRank)
+		sortBy(left, v.emptiedOr(v.liveRank))
 		v.deletesLast(func(id int) int { return v.item(id).LiveIndex }, left, right)
-		layout = v.interleave(left, right, v.liveRank)
+		layout = v.interleave(left, right, v.emptiedOr(v.liveRank))
 	}
 	if dirs == nil || !dirs.HasSetOrder {
 		return layout
@@ -150,7 +150,7 @@ func (v *view) patched(o Ordering) []int {
 	rank := v.liveRank
 	if !replace {
 		view := v.viewRanks(survivors)
-		rank = func(id int) int { return view[v.canon(id)] }
+		rank = v.emptiedOr(func(id int) int { return view[v.canon(id)] })
 	}
 	v.sortUnnamed(others, rank)
 	v.deletesLast(func(id int) int { return inLayout[id] }, named, others)
@@ -226,6 +226,36 @@ func (v *view) deleteRank(id int, at func(id int) int) int {
 		}
 	}
 	return 0
+}
+
+// emptiedOr is rank, or, for a set the patch gives an empty list that live's list names a value twice in, the rank of
+// each member in live's list as strategicpatch leaves it: appending the patch's list to live's gives live's own slice,
+// which it deduplicates in place (smp.DedupScalars: a repeat takes the last value's place), whatever room that slice
+// has, and it then ranks by the list so rewritten. (Where the patch's list has values, the append rewrites live's list
+// only when its array has room, which JSON decoding gives and a typed object's conversion does not: ply ranks by
+// live's list as given, classes oracle-aliases-live and oracle-aliases-first.)
+func (v *view) emptiedOr(rank func(id int) int) func(id int) int {
+	if !v.set || !v.node.HasLocal || v.node.Local.Len() > 0 || v.live < 2 {
+		return rank
+	}
+	deduped := smp.DedupScalars(slices.Clone(v.liveItems))
+	if len(deduped) == v.live {
+		return rank
+	}
+	at := make(map[value.ScalarKey]int, len(deduped))
+	for i, x := range deduped {
+		if k, ok := elements.SetKey(x, true); ok {
+			at[k] = i
+		}
+	}
+	return func(id int) int {
+		if li := v.item(v.canon(id)).LiveIndex; li >= 0 {
+			if k, ok := elements.SetKey(v.liveItems[li], true); ok {
+				return at[k]
+			}
+		}
+		return -1
+	}
 }
 
 // positions is each member's position in layout (-1: not there), computed in compose mode only: deletesLast reads it.

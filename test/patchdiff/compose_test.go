@@ -77,10 +77,7 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 		It("agree on random "+spec.Name+" patches of every kind", func() {
 			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "compose", label: "compose of patches", env: "PLY_DIFF_COMPOSE_N", def: 300}
 			run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				first := c.Live
-				if i%2 == 0 {
-					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
-				}
+				first := composeFirst(t, i, c)
 				class, _, fail := composeCase(t, c, first, c.Patch)
 				counts[class]++
 				return fail
@@ -126,6 +123,15 @@ func (r kubectlRun) cases(spec string, judge func(t *difftest.Target, i int, c p
 	reportRepeats(spec+"/kubectl, "+r.label+": ", frontEnd.Load(), repeats.Load())
 	Expect(fails).To(BeEmpty(), "%s\n%s", line, strings.Join(fails[:min(len(fails), 3)], "\n"))
 	return n, counts, line
+}
+
+// composeFirst is the first patch of the i-th compose case c of patches of every kind: c's live object itself in
+// half the cases, else another generated patch.
+func composeFirst(t *difftest.Target, i int, c patchdiff.Case) value.Value {
+	if i%2 == 0 {
+		return t.Gen.Patch(c.Seed^0x5eed, c.Live)
+	}
+	return c.Live
 }
 
 // composeCase composes first and second with ply and strategicpatch and

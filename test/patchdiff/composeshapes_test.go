@@ -28,10 +28,7 @@ var _ = Describe("Compose of kubectl's patches given shapes the generator leaves
 		It("agree on random "+spec.Name+" cases", func() {
 			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "compose-shapes", label: "compose of shaped patches", env: "PLY_DIFF_COMPOSE_N", def: 300}
 			_, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				first := c.Live
-				if i%2 == 0 {
-					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
-				}
+				first := composeFirst(t, i, c)
 				r := rand.New(rand.NewPCG(c.Seed, 34))
 				shape := composeShapes[i%len(composeShapes)]
 				f, s, ok := shape.give(first, c.Patch, t.Root, r)
