@@ -20,6 +20,18 @@ func (s *Schema) Kubectl() *Schema {
 	return s.view.s
 }
 
+// KubectlBuilt marks t, a type built in Go whose fields' Meta is already
+// what kubectl reads (KubectlMeta equal to Meta: the patch strategy and a
+// one-field merge key verbatim, no list or map types) and whose merge keys
+// take no defaults, as its own kubectl view, and returns it: Kubectl then
+// returns t itself, building nothing, and KeyDefault reports no default.
+// Call it before t is shared, once its fields are set; the types its
+// fields reach need it as well.
+func KubectlBuilt(t *Type) *Type {
+	t.isKubectl = true
+	return t
+}
+
 // kubectlMu serializes the building of kubectl views of types; reading a
 // view already built takes no lock.
 var kubectlMu sync.Mutex

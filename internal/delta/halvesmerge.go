@@ -247,7 +247,7 @@ func mergePatchLists(o, p []value.Value, itemType *openapi.Type, mk []string) ([
 	}
 	var merged []value.Value
 	if !isMap {
-		merged = dedupScalars(append(append([]value.Value(nil), o...), p...))
+		merged = smp.DedupScalars(append(append([]value.Value(nil), o...), p...))
 	} else {
 		if len(mk) == 0 {
 			return nil, halvesError("cannot merge lists without merge key")
@@ -265,22 +265,6 @@ func mergePatchLists(o, p []value.Value, itemType *openapi.Type, mk []string) ([
 		return nil, err
 	}
 	return normalizeElementOrder(inPatch, others, p, o, mk, isMap)
-}
-
-// dedupScalars removes repeated scalars as kubectl's deduplicateScalars does (a repeat takes the last item's place).
-func dedupScalars(s []value.Value) []value.Value {
-	length := len(s) - 1
-	for i := 0; i < length; i++ {
-		for j := i + 1; j <= length; j++ {
-			if value.Equal(s[i], s[j]) {
-				s[j] = s[length]
-				s = s[:length]
-				length--
-				j--
-			}
-		}
-	}
-	return s
 }
 
 // withoutSpecialItems applies p's "$patch" items to o (kubectl's mergeSliceWithSpecialElements): a delete removes

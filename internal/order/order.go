@@ -132,9 +132,9 @@ func (v *view) patched(o Ordering) []int {
 	default:
 		// strategicpatch ranks by live's list after deletions: new items go to a copy of its slice header, unranked.
 		left, right := v.runs(survivors)
-		sortBy(left, v.liveRank)
+		sortBy(left, v.emptiedOr(v.liveRank))
 		v.deletesLast(func(id int) int { return v.item(id).LiveIndex }, left, right)
-		layout = v.interleave(left, right, v.liveRank)
+		layout = v.interleave(left, right, v.emptiedOr(v.liveRank))
 	}
 	if dirs == nil || !dirs.HasSetOrder {
 		return layout
@@ -150,7 +150,7 @@ func (v *view) patched(o Ordering) []int {
 	rank := v.liveRank
 	if !replace {
 		view := v.viewRanks(survivors)
-		rank = func(id int) int { return view[v.canon(id)] }
+		rank = v.emptiedOr(func(id int) int { return view[v.canon(id)] })
 	}
 	v.sortUnnamed(others, rank)
 	v.deletesLast(func(id int) int { return inLayout[id] }, named, others)
@@ -189,7 +189,8 @@ func (v *view) sortUnnamed(ids []int, rank func(int) int) {
 // stands for live here). Its rule for a keyed list the second holds:
 //
 //  1. mergeSlice: the second's delete items delete their key's items; its other items merge in place into the first
-//     item of their key (a delete item of the first included, which keeps "$patch: delete") or are appended. The
+//     item of their key (a delete item of the first included, which keeps "$patch: delete") or are appended (a
+//     "$patch: replace" list of the second's is its own items, in its order: no delete item of the first's is left). The
 //     outcome is split into named (items of a key the second's list holds) and others, each in the outcome's order;
 //     each part's delete items are taken out in that order (the first's list order: merging moves no item), the rest
 //     sorted (named by position in the second's list, others by index in the first's list) and the delete items
@@ -212,8 +213,12 @@ func (v *view) deletesLast(at func(id int) int, runs ...[]int) {
 	}
 }
 
-// deleteRank is at(id)+1 for a first patch's "$patch: delete" item (compose mode), else 0.
+// deleteRank is at(id)+1 for a first patch's "$patch: delete" item (compose mode), else 0. A "$patch: replace" list
+// of the second's leaves none: its items replace the first's list, a delete item of a key they name included.
 func (v *view) deleteRank(id int, at func(id int) int) int {
+	if dirs := v.node.Dirs; dirs != nil && dirs.ReplaceList {
+		return 0
+	}
 	if li := v.item(id).LiveIndex; li >= 0 {
 		d, _ := v.liveItems[li].Get(smp.DirectiveKey)
 		if s, ok := d.AsString(); ok && s == smp.DeleteValue {
@@ -221,6 +226,36 @@ func (v *view) deleteRank(id int, at func(id int) int) int {
 		}
 	}
 	return 0
+}
+
+// emptiedOr is rank, or, for a set the patch gives an empty list that live's list names a value twice in, the rank of
+// each member in live's list as strategicpatch leaves it: appending the patch's list to live's gives live's own slice,
+// which it deduplicates in place (smp.DedupScalars: a repeat takes the last value's place), whatever room that slice
+// has, and it then ranks by the list so rewritten. (Where the patch's list has values, the append rewrites live's list
+// only when its array has room, which JSON decoding gives and a typed object's conversion does not: ply ranks by
+// live's list as given, classes oracle-aliases-live and oracle-aliases-first.)
+func (v *view) emptiedOr(rank func(id int) int) func(id int) int {
+	if !v.set || !v.node.HasLocal || v.node.Local.Len() > 0 || v.live < 2 {
+		return rank
+	}
+	deduped := smp.DedupScalars(slices.Clone(v.liveItems))
+	if len(deduped) == v.live {
+		return rank
+	}
+	at := make(map[value.ScalarKey]int, len(deduped))
+	for i, x := range deduped {
+		if k, ok := elements.SetKey(x, true); ok {
+			at[k] = i
+		}
+	}
+	return func(id int) int {
+		if li := v.item(v.canon(id)).LiveIndex; li >= 0 {
+			if k, ok := elements.SetKey(v.liveItems[li], true); ok {
+				return at[k]
+			}
+		}
+		return -1
+	}
 }
 
 // positions is each member's position in layout (-1: not there), computed in compose mode only: deletesLast reads it.

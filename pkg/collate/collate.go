@@ -784,12 +784,13 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 	}
 	// Live's items repeating a key or lacking it are LiveExtra (a patch's error, unless a second patch replaces the
-	// list); items gone names are left out.
+	// list and orders it by no "$setElementOrder": strategicpatch checks the first's items for the key where it sorts
+	// them by one); items gone names are left out.
 	for i, it := range live {
 		k, missing, _ := elements.KeyOf(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
-			if c.opts.Patch && !(c.opts.Compose && e.Dirs != nil && e.Dirs.ReplaceList) {
+			if c.opts.Patch && !(c.opts.Compose && e.Dirs != nil && e.Dirs.ReplaceList && !e.Dirs.HasSetOrder) {
 				_, err = localKey(n, "item", i, it, itemType, elements.Live, false)
 				return m, nil, err
 			}

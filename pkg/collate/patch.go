@@ -192,6 +192,8 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	default:
 		if !hasLive {
 			s.Live, s.HasLive = value.Value{}, false
+		} else if err := orderOfNoField(s, byField); err != nil {
+			return nil, err
 		}
 		e, err := c.fieldsNode(s, data, byField, depth)
 		if err == nil && !hasLive {
@@ -200,6 +202,29 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		return e, err
 	}
 	return build(c, &c.atomics, s), nil
+}
+
+// orderOfNoField is the error of the first "$setElementOrder/<f>" of patch map s, merged into live's map, that names
+// no field s's type declares: an f an object's type does not declare, or any f in a map of values
+// (additionalProperties), whose keys are data. strategicpatch looks f up as a list wherever it merges such a map, the
+// list present or not, and every schema it reads fails that look-up there (Go structs, OpenAPI v2 and v3: "unable to
+// find api field", "expected slice, but got map"). Nil for a map of no schema (or a free-form one), where ply knows
+// no fields, and for a declared field of another kind, which OpenAPI v3 (kubectl's) looks up as a list unrefused.
+func orderOfNoField(s *elements.Node, byField []format.FieldDirectives) error {
+	t := s.Type
+	if t == nil || (t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap) {
+		return nil
+	}
+	for _, fd := range byField {
+		switch {
+		case !fd.Dirs.HasSetOrder || (t.Kind == openapi.KindStruct && t.Field(fd.Name) != nil):
+		case t.Kind == openapi.KindMap:
+			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a field, but this is a map of values ("+t.Name+"), which declares no fields")
+		default:
+			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a field that "+t.Name+" does not declare")
+		}
+	}
+	return nil
 }
 
 // patchList builds the node of a list the patch sets, or of live's list "$setElementOrder/<field>" reorders.

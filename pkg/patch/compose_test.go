@@ -154,6 +154,24 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("a repeat's env with an item lacking the key onto first's item's env: an error",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"A","value":"0"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"B","value":"1"},{"value":"2"}]}]}}`, true),
+		Entry("a \"$setElementOrder\" naming a field the object's type does not declare, in a map first holds: an error",
+			`{"spec":{"hostname":"h"}}`,
+			`{"spec":{"$setElementOrder/sidecars":[{"name":"a"}]}}`, true),
+		Entry("a \"$setElementOrder\" naming a field a keyed item's type does not declare: an error",
+			`{"spec":{"containers":[{"name":"a","image":"i"}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/sidecars":[{"name":"x"}]}]}}`, true),
+		Entry("a \"$setElementOrder\" in a map of values first holds: an error",
+			`{"spec":{"nodeSelector":{"a":"b"}}}`,
+			`{"spec":{"nodeSelector":{"$setElementOrder/b":["x"]}}}`, true),
+		Entry("a \"$setElementOrder\" naming an undeclared field in a map first lacks: taken whole",
+			`{"spec":{"hostname":"h"}}`,
+			`{"spec":{"securityContext":{"$setElementOrder/sidecars":["x"]},"nodeSelector":{"$setElementOrder/b":["x"]}}}`, false),
+		Entry("a \"$setElementOrder\" naming a declared field of another kind: copied (kubectl's OpenAPI v3 look-up finds it)",
+			`{"spec":{"subdomain":"h"}}`,
+			`{"spec":{"$setElementOrder/hostname":["x"],"$setElementOrder/securityContext":["y"]}}`, false),
+		Entry("a \"$patch: replace\" env ordered by its \"$setElementOrder\" onto first's env holding a delete item of a key it names: no delete item left, sorted by the order",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"F","$patch":"delete"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","$setElementOrder/env":[{"name":"F"},{"name":"G"},{"name":"H"},{"name":"E"}],"env":[{"$patch":"replace"},{"name":"F"},{"name":"G","value":"2"}]}]}}`, false),
 		Entry("a repeat's \"$patch: replace\" env ordered by its \"$setElementOrder\" onto first's item's env holding a delete item: ranked by that env",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"H","$patch":"delete"},{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"G"},{"name":"H"},{"name":"F"},{"name":"E"}],"env":[{"name":"G","value":null},{"name":"H"},{"$patch":"replace"},{"name":"F"}]}]}}`, false),
@@ -517,6 +535,9 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("a \"$patch: replace\" list over first's holding items without the key",
 			`{"spec":{"containers":[{"$patch":"replace"},{"name":"a","image":null}]}}`,
 			`{"spec":{"containers":[{"$patch":"replace"},{"name":"b","image":"x"},{"name":"b","tty":true}]}}`, false),
+		Entry("first's list holding an item without the key, replaced by second's list its \"$setElementOrder\" orders: an error",
+			`{"spec":{"containers":[{"$patch":"replace"},{"name":"a","image":null}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"b"}],"containers":[{"$patch":"replace"},{"name":"b","image":"x"}]}}`, true),
 		Entry("first's list holding an item without the key, merged: an error",
 			`{"spec":{"containers":[{"$patch":"replace"},{"name":"a","image":null}]}}`,
 			`{"spec":{"containers":[{"name":"b","image":"x"}]}}`, true),
@@ -541,6 +562,12 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("a repeat's set ordered by a \"$setElementOrder\" naming a null: merged",
 			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a"]}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a",null]}}}}]}}`, false),
+		Entry("a set first names a value twice in, second's empty: first's list as strategicpatch's in-place deduplication rewrites it",
+			`{"metadata":{"finalizers":["s3","s3","s1","s2"]}}`,
+			`{"metadata":{"finalizers":[]}}`, false),
+		Entry("a set first names a value twice in, second's empty and ordered: ranked by first's list as deduplicated in place",
+			`{"metadata":{"finalizers":["s3","s3","s1","s2","s4"]}}`,
+			`{"metadata":{"$setElementOrder/finalizers":["s1"],"finalizers":[]}}`, false),
 		Entry("a set of scalars: merged and ordered as the server merges sets",
 			`{"metadata":{"finalizers":["c","a","b"]}}`,
 			`{"metadata":{"finalizers":["d","a"]}}`, false),
@@ -629,15 +656,7 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 	// of second's holding aliases merges them onto its key's item's outcome.
 	DescribeTable("mergeMap(first, second) of Widgets, second naming a part twice",
 		func(first, second string, fails bool) {
-			data := mustRead(filepath.Join("..", "..", "test", "testdata", "schema", "swagger.json"))
-			models, err := oracle.Load(data)
-			Expect(err).NotTo(HaveOccurred())
-			sp, err := models.Oracle("dev.ply.test.v1.Widget")
-			Expect(err).NotTo(HaveOccurred())
-			schema, err := openapi.LoadV2Named("swagger.json", data)
-			Expect(err).NotTo(HaveOccurred())
-			widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
-			Expect(ok).To(BeTrue())
+			sp, widget := widgets()
 			f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
 			want, werr := sp.MergePatches(f.JSON(), s.JSON())
 			Expect(werr != nil).To(Equal(fails), "strategicpatch: %v", werr)
@@ -662,10 +681,36 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("the repeat's aliases not in its \"$setElementOrder\"'s order: an error",
 			`{"spec":{"parts":[{"name":"a","aliases":["s1"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s5"],"aliases":["s5","s4"]}]}}`, true),
+		Entry("a \"$setElementOrder\" naming a field the type does not declare: an error (OpenAPI v2's look-up fails too)",
+			`{"spec":{"parts":[{"name":"a"}]}}`,
+			`{"spec":{"$setElementOrder/zzz":["x"],"parts":[{"name":"a","$setElementOrder/zzz":["y"]}]}}`, true),
 		Entry("the repeat's aliases numbers, the outcome's strings: an error",
 			`{"spec":{"parts":[{"name":"a","aliases":["s1"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","aliases":[1,2]}]}}`, true),
 	)
+
+	// Class oracle-aliases-first: strategicpatch's merge of a set appends second's list to first's and deduplicates
+	// the result in place; when first's array has room (len 3, cap 4, as JSON decoding and the exported merge's copy
+	// make it), the append writes into it and the deduplication rewrites first's list to s3, s1, s2, by which
+	// strategicpatch then ranks the values the order leaves out: s3 before s1. Without room, its result is ply's.
+	It("ranks a set by the first patch's list as given, where strategicpatch's in-place deduplication rewrote it (oracle-aliases-first)", func() {
+		sp, widget := widgets()
+		first := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","aliases":["s3","s3","s2"]}]}}`)
+		second := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","$setElementOrder/aliases":["s1","s2"],"aliases":["s1"]}]}}`)
+		rewritten := `{"spec":{"parts":[{"$setElementOrder/aliases":["s1","s2"],"aliases":["s3","s1","s2"],"name":"a"}]}}`
+		asGiven := `{"spec":{"parts":[{"$setElementOrder/aliases":["s1","s2"],"aliases":["s1","s3","s2"],"name":"a"}]}}`
+		for _, merge := range []func(f, s []byte) ([]byte, error){sp.MergePatches, sp.MergedPatches} {
+			want, err := merge(first.JSON(), second.JSON())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(want)).To(Equal(rewritten))
+		}
+		want, err := sp.MergePatchesWithoutRoom(first.JSON(), second.JSON())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(want)).To(Equal(asGiven))
+		got, err := patch.Compose(first, second, widget, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
+	})
 
 	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {
 		_, err := compose(value.MustMap(), value.List(nil))
@@ -675,6 +720,21 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(errors.As(err, &ee)).To(BeTrue())
 	})
 })
+
+// widgets returns strategicpatch's and ply's kubectl view of the test schema's Widget (test/testdata/schema).
+func widgets() (*oracle.Oracle, *openapi.Type) {
+	GinkgoHelper()
+	data := mustRead(filepath.Join("..", "..", "test", "testdata", "schema", "swagger.json"))
+	models, err := oracle.Load(data)
+	Expect(err).NotTo(HaveOccurred())
+	sp, err := models.Oracle("dev.ply.test.v1.Widget")
+	Expect(err).NotTo(HaveOccurred())
+	schema, err := openapi.LoadV2Named("swagger.json", data)
+	Expect(err).NotTo(HaveOccurred())
+	widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
+	Expect(ok).To(BeTrue())
+	return sp, widget
+}
 
 // containers is a Pod patch whose spec holds fields and n containers, named prefix0, prefix1, ..., interleaved with
 // first's names where prefix is "s" (every third one named "f<i>" after one of first's, some with an image).

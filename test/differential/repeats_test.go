@@ -19,6 +19,7 @@ import (
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/oracle"
 	"github.com/plyproject/ply/test/patchdiff"
 )
 
@@ -302,7 +303,8 @@ func knownDefect(t *difftest.Target, c difftest.Case, o difftest.Outcome) string
 // lists a value of twice and the patch names otherwise depends on that room:
 // it deduplicates live's list appended with the patch's in place, which
 // rewrites live's list (the order it then sorts by) when the append found
-// room, as it does on lists JSON decoding made (class oracle-aliases-live).
+// room, as it does on lists JSON decoding made (class oracle-aliases-live;
+// oracle.ClipLists gives them none).
 func serverApply(t *difftest.Target, live value.Value, patch []byte) (value.Value, error) {
 	var liveMap, patchMap map[string]any
 	if err := json.Unmarshal(live.JSON(), &liveMap); err != nil {
@@ -311,7 +313,7 @@ func serverApply(t *difftest.Target, live value.Value, patch []byte) (value.Valu
 	if err := json.Unmarshal(patch, &patchMap); err != nil {
 		return value.Value{}, err
 	}
-	out, err := strategicpatch.StrategicMergeMapPatchUsingLookupPatchMeta(clipLists(liveMap).(map[string]any), patchMap, t.Oracle.Meta())
+	out, err := strategicpatch.StrategicMergeMapPatchUsingLookupPatchMeta(oracle.ClipLists(liveMap).(map[string]any), patchMap, t.Oracle.Meta())
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -320,22 +322,6 @@ func serverApply(t *difftest.Target, live value.Value, patch []byte) (value.Valu
 		return value.Value{}, err
 	}
 	return parse.Document(text)
-}
-
-// clipLists returns v with every list's capacity its length.
-func clipLists(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, f := range x {
-			x[k] = clipLists(f)
-		}
-	case []any:
-		for i, it := range x {
-			x[i] = clipLists(it)
-		}
-		return slices.Clip(x)
-	}
-	return v
 }
 
 func dropLeaked(v value.Value) value.Value {

@@ -3,6 +3,7 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	_ "unsafe" // go:linkname
 
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -25,6 +26,36 @@ func (o *Oracle) MergePatches(first, second []byte) ([]byte, error) {
 	return o.merge(first, second, func(f, s map[string]interface{}) (map[string]interface{}, error) {
 		return mergeMap(f, s, o.meta, strategicpatch.MergeOptions{})
 	})
+}
+
+// MergePatchesWithoutRoom is MergePatches with first's lists holding no
+// room to grow (capacity their length), as lists converted from typed
+// objects hold none. Where the first patch's set names a value twice and
+// its array has room for second's list, strategicpatch's append writes
+// into it and its deduplication in place rewrites the first's list, by
+// which it then ranks the result; without room its order follows the
+// first's list as given (class oracle-aliases-first).
+func (o *Oracle) MergePatchesWithoutRoom(first, second []byte) ([]byte, error) {
+	return o.merge(first, second, func(f, s map[string]interface{}) (map[string]interface{}, error) {
+		return mergeMap(ClipLists(f).(map[string]interface{}), s, o.meta, strategicpatch.MergeOptions{})
+	})
+}
+
+// ClipLists returns v, a decoded JSON value, with every list's capacity its
+// length, modifying v.
+func ClipLists(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, f := range x {
+			x[k] = ClipLists(f)
+		}
+	case []any:
+		for i, it := range x {
+			x[i] = ClipLists(it)
+		}
+		return slices.Clip(x)
+	}
+	return v
 }
 
 // MergedPatches is MergeStrategicMergeMapPatchUsingLookupPatchMeta(meta,

@@ -61,10 +61,7 @@ var _ = Describe("Compose of kubectl patches ordering lists merged by no strateg
 		It("agree on random "+spec.Name+" patches", func() {
 			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "compose-atomic-orders", label: "compose of ordered atomic lists", env: "PLY_DIFF_COMPOSE_N", def: 300}
 			n, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				first := c.Live
-				if i%2 == 0 {
-					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
-				}
+				first := composeFirst(t, i, c)
 				r := rand.New(rand.NewPCG(c.Seed, 13))
 				second, repeated := c.Patch, false
 				if r.IntN(2) == 0 {

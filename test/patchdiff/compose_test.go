@@ -77,10 +77,7 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 		It("agree on random "+spec.Name+" patches of every kind", func() {
 			run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: "compose", label: "compose of patches", env: "PLY_DIFF_COMPOSE_N", def: 300}
 			run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
-				first := c.Live
-				if i%2 == 0 {
-					first = t.Gen.Patch(c.Seed^0x5eed, c.Live)
-				}
+				first := composeFirst(t, i, c)
 				class, _, fail := composeCase(t, c, first, c.Patch)
 				counts[class]++
 				return fail
@@ -128,6 +125,15 @@ func (r kubectlRun) cases(spec string, judge func(t *difftest.Target, i int, c p
 	return n, counts, line
 }
 
+// composeFirst is the first patch of the i-th compose case c of patches of every kind: c's live object itself in
+// half the cases, else another generated patch.
+func composeFirst(t *difftest.Target, i int, c patchdiff.Case) value.Value {
+	if i%2 == 0 {
+		return t.Gen.Patch(c.Seed^0x5eed, c.Live)
+	}
+	return c.Live
+}
+
 // composeCase composes first and second with ply and strategicpatch and
 // returns the class of the outcome, ply's patch, and for a failed class
 // a description.
@@ -143,6 +149,8 @@ func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value
 		class = "oracle-error-only"
 	case err != nil:
 		class = "ply-error-only"
+	case !value.Equal(got, jsonv.MustDecode(string(want))) && aliasesFirst(t, first, second, got):
+		return "oracle-aliases-first", got, ""
 	case !value.Equal(got, jsonv.MustDecode(string(want))):
 		class = "mismatch"
 	default:
@@ -150,6 +158,18 @@ func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value
 	}
 	return class, got, fmt.Sprintf("%s: %s\n  first %s\n  second %s\n  strategicpatch %v %s\n  ply %v %s",
 		class, c.ID(), first.JSON(), second.JSON(), werr, want, err, got.JSON())
+}
+
+// aliasesFirst reports whether ply's composed patch got is strategicpatch's
+// merge of second into first once first's lists have no room to grow
+// (class oracle-aliases-first): strategicpatch's order for a set that
+// first names a value twice in depends on that room (it deduplicates the
+// lists appended in place, rewriting first's list it then ranks by, when
+// the append found room, as it does in lists JSON decoding made); ply
+// ranks by first's list as given.
+func aliasesFirst(t *difftest.Target, first, second, got value.Value) bool {
+	want, err := t.Oracle.MergePatchesWithoutRoom(first.JSON(), second.JSON())
+	return err == nil && value.Equal(got, jsonv.MustDecode(string(want)))
 }
 
 // reportCounts adds the report entry "cases" for n cases counted by class

@@ -23,15 +23,14 @@ type Options struct {
 	Gates *features.Gates
 }
 
-// gates are the engine's gates for o. MultiFieldMergeKeys is on whatever o says: the one thing it switches is the
-// schema's kubectl view, and a schema read from a LookupPatchMeta is one already (the patch strategy and a one-field
-// merge key taken verbatim, no list or map types, no key defaults), so the view would only copy it.
+// gates are the engine's gates for o. A schema read from a LookupPatchMeta is a kubectl view already (the patch
+// strategy and a one-field merge key taken verbatim, no list or map types, no key defaults): its types are built so
+// (openapi.KubectlBuilt), and the view of them gate MultiFieldMergeKeys off asks for is themselves.
 func (o Options) gates() features.Gates {
-	g := features.Kubectl()
 	if o.Gates != nil {
-		g = *o.Gates
+		return *o.Gates
 	}
-	return g.With(features.MultiFieldMergeKeys, true)
+	return features.Kubectl()
 }
 
 // applying returns the options of applying a patch under s, a call's one-type schema (nil for Compose, which reads

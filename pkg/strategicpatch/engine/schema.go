@@ -379,8 +379,8 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type
 // newStruct is the struct type declaring fields (sorted by name), in memory of its own; with toKeep, the field names
 // are copies, as the documents' may share the memory of a whole document text.
 func newStruct(fields []openapi.Field, toKeep bool) *openapi.Type {
-	t := &openapi.Type{Name: emptyStruct.Name, Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields)),
-		FieldNames: make([]string, len(fields))}
+	t := openapi.KubectlBuilt(&openapi.Type{Name: emptyStruct.Name, Kind: openapi.KindStruct, Fields: make(map[string]*openapi.Field, len(fields)),
+		FieldNames: make([]string, len(fields))})
 	own := slices.Clone(fields)
 	for i := range own {
 		if toKeep {
@@ -394,7 +394,7 @@ func newStruct(fields []openapi.Field, toKeep bool) *openapi.Type {
 
 // emptyStruct is the type of objects none of whose fields have a type (maps of scalars, as labels): shared, as types
 // are never modified once built.
-var emptyStruct = &openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: map[string]*openapi.Field{}}
+var emptyStruct = openapi.KubectlBuilt(&openapi.Type{Name: "strategicpatch", Kind: openapi.KindStruct, Fields: map[string]*openapi.Field{}})
 
 // collectFields groups the fields of objs by key; a directive naming a list counts for the list's key. Witnesses
 // add values to the keys the others hold only.
@@ -634,7 +634,7 @@ func (b *builder) listType(l Lookup, meta openapi.Meta, lists []placed, depth in
 }
 
 // atomicList is the type of lists replaced whole.
-var atomicList = &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: openapi.Unknown}
+var atomicList = openapi.KubectlBuilt(&openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: openapi.Unknown})
 
 // anyPrimitive is the item type of lists of scalars.
 var anyPrimitive = &openapi.Type{Name: "strategicpatch scalar", Kind: openapi.KindPrimitive}

@@ -137,7 +137,7 @@ func listOf(elem *openapi.Type, stable bool) (*openapi.Type, bool) {
 			return t.(*openapi.Type), true
 		}
 	}
-	t := &openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: elem}
+	t := openapi.KubectlBuilt(&openapi.Type{Name: "strategicpatch list", Kind: openapi.KindList, Elem: elem})
 	if !stable {
 		return t, false
 	}
