@@ -132,9 +132,11 @@ func (v *view) patched(o Ordering) []int {
 	default:
 		// strategicpatch ranks by live's list after deletions: new items go to a copy of its slice header, unranked.
 		left, right := v.runs(survivors)
-		sortBy(left, v.emptiedOr(v.liveRank))
-		v.deletesLast(func(id int) int { return v.item(id).LiveIndex }, left, right)
-		layout = v.interleave(left, right, v.emptiedOr(v.liveRank))
+		if emptied := v.emptiedRanks(); emptied != nil {
+			layout = v.rankedRuns(left, right, emptied)
+		} else {
+			layout = v.rankedRuns(left, right, v.liveRank)
+		}
 	}
 	if dirs == nil || !dirs.HasSetOrder {
 		return layout
@@ -150,11 +152,22 @@ func (v *view) patched(o Ordering) []int {
 	rank := v.liveRank
 	if !replace {
 		view := v.viewRanks(survivors)
-		rank = v.emptiedOr(func(id int) int { return view[v.canon(id)] })
+		rank = func(id int) int { return view[v.canon(id)] }
+		if emptied := v.emptiedRanks(); emptied != nil {
+			rank = emptied
+		}
 	}
 	v.sortUnnamed(others, rank)
 	v.deletesLast(func(id int) int { return inLayout[id] }, named, others)
 	return v.interleave(others, named, rank)
+}
+
+// rankedRuns sorts run left by rank, puts the first patch's delete items last in each run (compose mode), and
+// interleaves the runs by rank: the layout strategicpatch gives a merged list before its "$setElementOrder".
+func (v *view) rankedRuns(left, right []int, rank func(id int) int) []int {
+	sortBy(left, rank)
+	v.deletesLast(func(id int) int { return v.item(id).LiveIndex }, left, right)
+	return v.interleave(left, right, rank)
 }
 
 // sortUnnamed sorts the members "$setElementOrder" does not name by rank as strategicpatch sorts them
@@ -228,19 +241,19 @@ func (v *view) deleteRank(id int, at func(id int) int) int {
 	return 0
 }
 
-// emptiedOr is rank, or, for a set the patch gives an empty list that live's list names a value twice in, the rank of
-// each member in live's list as strategicpatch leaves it: appending the patch's list to live's gives live's own slice,
+// emptiedRanks is nil but for a set the patch gives an empty list that live's list names a value twice in, where it is
+// the rank of each member in live's list as strategicpatch leaves it: appending the patch's list to live's gives live's own slice,
 // which it deduplicates in place (smp.DedupScalars: a repeat takes the last value's place), whatever room that slice
 // has, and it then ranks by the list so rewritten. (Where the patch's list has values, the append rewrites live's list
 // only when its array has room, which JSON decoding gives and a typed object's conversion does not: ply ranks by
 // live's list as given, classes oracle-aliases-live and oracle-aliases-first.)
-func (v *view) emptiedOr(rank func(id int) int) func(id int) int {
+func (v *view) emptiedRanks() func(id int) int {
 	if !v.set || !v.node.HasLocal || v.node.Local.Len() > 0 || v.live < 2 {
-		return rank
+		return nil
 	}
 	deduped := smp.DedupScalars(slices.Clone(v.liveItems))
 	if len(deduped) == v.live {
-		return rank
+		return nil
 	}
 	at := make(map[value.ScalarKey]int, len(deduped))
 	for i, x := range deduped {
@@ -248,14 +261,16 @@ func (v *view) emptiedOr(rank func(id int) int) func(id int) int {
 			at[k] = i
 		}
 	}
-	return func(id int) int {
-		if li := v.item(v.canon(id)).LiveIndex; li >= 0 {
+	ranks := make([]int, len(v.items)+len(v.extra)) // (by member: a closure holding v would move every view to the heap)
+	for id := range ranks {
+		ranks[id] = -1
+		if li := v.liveRank(id); li >= 0 {
 			if k, ok := elements.SetKey(v.liveItems[li], true); ok {
-				return at[k]
+				ranks[id] = at[k]
 			}
 		}
-		return -1
 	}
+	return func(id int) int { return ranks[id] }
 }
 
 // positions is each member's position in layout (-1: not there), computed in compose mode only: deletesLast reads it.
