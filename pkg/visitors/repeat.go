@@ -99,7 +99,9 @@ import (
 //     fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch:
 //     merge" map dropped), is merged onto v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
 //     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
-//     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
+//     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
+//     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
+//     it by the directive, which stays a field: orderTaken), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
@@ -134,7 +136,8 @@ import (
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
-//     failing one beside a "$patch: replace" item), a field ordered and set to other than a list after a merged list
+//     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so that v holds, or that it
+//     orders beside a "$deleteFromPrimitiveList" or by an empty directive, or leaves out or holds empty, a field ordered and set to other than a list after a merged list
 //     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
 //     in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to
@@ -496,7 +499,7 @@ func classFailure(n *elements.Node, lv value.Value, deep bool) error {
 func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(n, lv))
+		return (!inLive && (ordersOnly(c.Dirs) || orderTaken(c.Dirs))) || (inLive && composesList(n, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -523,6 +526,16 @@ func asPatched(m *elements.MapElement, name string, n *elements.Node, cleaned []
 // ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
 func ordersOnly(d *elements.Directives) bool {
 	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+}
+
+// orderTaken reports whether d is what Phase 1 leaves of a list's "$setElementOrder" in a repeat where it takes the
+// patch's list whole (collate's repeatOrdered: a list merged by no strategy that follows the directive, no
+// "$deleteFromPrimitiveList" beside it, in strategicpatch's order, the directive dropped from the node and kept as the
+// patch's field): no directive. Where the outcome lacks the field, a collation with it as live builds that list too
+// (the list a set of the patch's distinct values in their order, or, naming a value twice, sorted by the directive,
+// which the item's own list is sorted by; a list below, sorted as it stands, Phase 1 takes only so).
+func orderTaken(d *elements.Directives) bool {
+	return !d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
 }
 
 // mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
@@ -617,7 +630,8 @@ func composedWhole(e *elements.MapElement) bool {
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
-			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) {
+			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) &&
+				!(c.Dirs != nil && orderTaken(c.Dirs) && c.HasLocal) {
 				return false
 			}
 		case *elements.MapElement:
