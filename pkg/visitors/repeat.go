@@ -101,7 +101,8 @@ import (
 //     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
-//     it by the directive, which stays a field: orderTaken), a merged list v holds as another kind and any other
+//     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
+//     which it replaces: takenOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
@@ -136,8 +137,9 @@ import (
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
-//     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so that v holds, or that it
-//     orders beside a "$deleteFromPrimitiveList" or by an empty directive, or leaves out or holds empty, a field ordered and set to other than a list after a merged list
+//     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
+//     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList" or by an
+//     empty directive, or leaves out or holds empty, a field ordered and set to other than a list after a merged list
 //     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
 //     in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to
@@ -499,7 +501,8 @@ func classFailure(n *elements.Node, lv value.Value, deep bool) error {
 func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return (!inLive && (ordersOnly(c.Dirs) || orderTaken(c.Dirs))) || (inLive && composesList(n, lv))
+		return (!inLive && (ordersOnly(c.Dirs) || orderTaken(c.Dirs))) || (inLive && composesList(n, lv)) ||
+			(inLive && orderTaken(c.Dirs) && takenOntoList(c, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -536,6 +539,19 @@ func ordersOnly(d *elements.Directives) bool {
 // which the item's own list is sorted by; a list below, sorted as it stands, Phase 1 takes only so).
 func orderTaken(d *elements.Directives) bool {
 	return !d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+}
+
+// takenOntoList reports whether atomic node c, a list merged by no strategy whose "$setElementOrder" Phase 1 took
+// whole (orderTaken), replaces lv, its member's outcome's field, as a collation with that outcome as live builds it:
+// lv is a list whose items and c's are scalars of one class (smp.ListClass), so that collation orders the patch's
+// list alone (a set of its distinct values, or sorted by the directive naming one twice), as strategicpatch replaces
+// a list without merge strategy by the patch's, sorted by the directive. Elsewhere that collation refuses the order.
+func takenOntoList(c *elements.AtomicElement, lv value.Value) bool {
+	if !c.HasLocal || !c.Local.IsList() || !lv.IsList() || elements.MergedList(c.Type, &c.Meta) {
+		return false
+	}
+	class, msg, _ := smp.ListClass(lv.Items(), c.Local.Items())
+	return msg == "" && class != value.KindMap && class != smp.ClassNone
 }
 
 // mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
