@@ -67,9 +67,10 @@ import (
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so, or, merged by no strategy, holds scalars, less
 //     the values deleted, or holds another kind (a scalar, a map, a null), kept as it stands (deletesFromHeld), or
 //     where v holds a list merged by no strategy the deletion refuses (items of mixed kinds or null, objects, a class
-//     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list the
-//     repeat sets to
-//     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
+//     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list
+//     merged by no strategy following its "$setElementOrder", no "$deleteFromPrimitiveList" beside it, that Phase 1
+//     took whole sorted by it, where v holds a list of scalars of its items' class, which it replaces (takenOntoList), a
+//     list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
 //     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -267,7 +268,8 @@ func failsAtOwnField(r elements.Repeat, p, v value.Value) bool {
 // scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node,
 // Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map
 // (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
-// scalars (deletesFromHeld), a map, fitting onto
+// scalars (deletesFromHeld), a list merged by no strategy that Phase 1 took whole in its "$setElementOrder"'s order
+// where v's is of scalars of its items' class (orderTaken, takenOntoList), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
 // elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields, and a list merged by no strategy
@@ -295,6 +297,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			}
 			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv) || deletesRefused(c, lv) != nil) {
 				continue // (a refused one fails so: ontoFailure)
+			}
+			if c.Dirs != nil && orderTaken(c.Dirs) && takenOntoList(c, lv) {
+				continue // (the patch's list in its directive's order, replacing v's)
 			}
 			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && !(lv.IsList() && lv.Len() > 0) {
 				continue // (held empty and ordered where v holds no items: it fails there, emptyOrdersHeld)
