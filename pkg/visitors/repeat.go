@@ -67,9 +67,10 @@ import (
 //     "$deleteFromPrimitiveList" alone where v holds it empty, kept so, or, merged by no strategy, holds scalars, less
 //     the values deleted, or holds another kind (a scalar, a map, a null), kept as it stands (deletesFromHeld), or
 //     where v holds a list merged by no strategy the deletion refuses (items of mixed kinds or null, objects, a class
-//     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list the
-//     repeat sets to
-//     null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
+//     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list
+//     merged by no strategy following its "$setElementOrder", no "$deleteFromPrimitiveList" beside it, that Phase 1
+//     took whole sorted by it, where v holds a list of scalars of its items' class, which it replaces (takenOntoList), a
+//     list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
 //     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -99,7 +100,10 @@ import (
 //     fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch:
 //     merge" map dropped), is merged onto v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
 //     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
-//     either; a map, the patch's as it stands: composedWhole), a merged list v holds as another kind and any other
+//     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
+//     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
+//     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
+//     which it replaces: takenOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
@@ -134,7 +138,9 @@ import (
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
-//     failing one beside a "$patch: replace" item), a field ordered and set to other than a list after a merged list
+//     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
+//     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList" or by an
+//     empty directive, or leaves out or holds empty, a field ordered and set to other than a list after a merged list
 //     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
 //     in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to
@@ -262,7 +268,8 @@ func failsAtOwnField(r elements.Repeat, p, v value.Value) bool {
 // scalar, a null, a list merged by no strategy, a map of strategy replace without a rule: its cleaned node,
 // Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map
 // (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
-// scalars (deletesFromHeld), a map, fitting onto
+// scalars (deletesFromHeld), a list merged by no strategy that Phase 1 took whole in its "$setElementOrder"'s order
+// where v's is of scalars of its items' class (orderTaken, takenOntoList), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
 // elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields, and a list merged by no strategy
@@ -290,6 +297,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			}
 			if c.Dirs != nil && (nulledDeleting(c, lv) || deletesFromHeld(c, lv) || deletesRefused(c, lv) != nil) {
 				continue // (a refused one fails so: ontoFailure)
+			}
+			if c.Dirs != nil && orderTaken(c.Dirs) && takenOntoList(c, lv) {
+				continue // (the patch's list in its directive's order, replacing v's)
 			}
 			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && !(lv.IsList() && lv.Len() > 0) {
 				continue // (held empty and ordered where v holds no items: it fails there, emptyOrdersHeld)
@@ -496,7 +506,8 @@ func classFailure(n *elements.Node, lv value.Value, deep bool) error {
 func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
 	switch {
 	case c.Dirs != nil:
-		return (!inLive && ordersOnly(c.Dirs)) || (inLive && composesList(n, lv))
+		return (!inLive && (ordersOnly(c.Dirs) || orderTaken(c.Dirs))) || (inLive && composesList(n, lv)) ||
+			(inLive && orderTaken(c.Dirs) && takenOntoList(c, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -523,6 +534,29 @@ func asPatched(m *elements.MapElement, name string, n *elements.Node, cleaned []
 // ordersOnly reports whether d is a list's "$setElementOrder" and nothing more.
 func ordersOnly(d *elements.Directives) bool {
 	return d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+}
+
+// orderTaken reports whether d is what Phase 1 leaves of a list's "$setElementOrder" in a repeat where it takes the
+// patch's list whole (collate's repeatOrdered: a list merged by no strategy that follows the directive, no
+// "$deleteFromPrimitiveList" beside it, in strategicpatch's order, the directive dropped from the node and kept as the
+// patch's field): no directive. Where the outcome lacks the field, a collation with it as live builds that list too
+// (the list a set of the patch's distinct values in their order, or, naming a value twice, sorted by the directive,
+// which the item's own list is sorted by; a list below, sorted as it stands, Phase 1 takes only so).
+func orderTaken(d *elements.Directives) bool {
+	return !d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList && !d.HasDeleteFromList
+}
+
+// takenOntoList reports whether atomic node c, a list merged by no strategy whose "$setElementOrder" Phase 1 took
+// whole (orderTaken), replaces lv, its member's outcome's field, as a collation with that outcome as live builds it:
+// lv is a list whose items and c's are scalars of one class (smp.ListClass), so that collation orders the patch's
+// list alone (a set of its distinct values, or sorted by the directive naming one twice), as strategicpatch replaces
+// a list without merge strategy by the patch's, sorted by the directive. Elsewhere that collation refuses the order.
+func takenOntoList(c *elements.AtomicElement, lv value.Value) bool {
+	if !c.HasLocal || !c.Local.IsList() || !lv.IsList() || elements.MergedList(c.Type, &c.Meta) {
+		return false
+	}
+	class, msg, _ := smp.ListClass(lv.Items(), c.Local.Items())
+	return msg == "" && class != value.KindMap && class != smp.ClassNone
 }
 
 // mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
@@ -617,7 +651,8 @@ func composedWhole(e *elements.MapElement) bool {
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
-			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) {
+			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) &&
+				!(c.Dirs != nil && orderTaken(c.Dirs) && c.HasLocal) {
 				return false
 			}
 		case *elements.MapElement:
