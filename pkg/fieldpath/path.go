@@ -88,6 +88,49 @@ func (p Path) String() string {
 // String renders one element as it appears inside a Path.
 func (e Element) String() string { return Path{e}.String() }
 
+// Equal reports whether p and q select the same place: element by element, the same kind and member (key and set
+// values compared as values, value.Equal).
+func (p Path) Equal(q Path) bool {
+	return len(p) == len(q) && p.HasPrefix(q)
+}
+
+// HasPrefix reports whether p starts with the elements of q.
+func (p Path) HasPrefix(q Path) bool {
+	if len(p) < len(q) {
+		return false
+	}
+	for i := range q {
+		if !p[i].equal(q[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equal reports whether e and f are the same step.
+func (e Element) equal(f Element) bool {
+	if e.Kind != f.Kind {
+		return false
+	}
+	switch e.Kind {
+	case FieldElement:
+		return e.Field == f.Field
+	case KeyElement:
+		if len(e.Key) != len(f.Key) {
+			return false
+		}
+		for i, k := range e.Key {
+			if k.Name != f.Key[i].Name || !value.Equal(k.Value, f.Key[i].Value) {
+				return false
+			}
+		}
+		return true
+	case ValueElement:
+		return value.Equal(e.Value, f.Value)
+	}
+	return e.Index == f.Index
+}
+
 // Child returns a new Path of p followed by e; p itself is not modified.
 func (p Path) Child(e Element) Path { return append(p[:len(p):len(p)], e) }
 

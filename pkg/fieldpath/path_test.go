@@ -114,6 +114,26 @@ var _ = Describe("Path", func() {
 		Expect(k.Key).To(HaveLen(1))
 	})
 
+	DescribeTable("Equal and HasPrefix compare step by step, key and set values as values",
+		func(p, q fieldpath.Path, equal, prefix bool) {
+			Expect(p.Equal(q)).To(Equal(equal))
+			Expect(p.HasPrefix(q)).To(Equal(prefix))
+		},
+		Entry("the same fields", fieldpath.Path{fieldpath.Field("a"), fieldpath.Field("b")},
+			fieldpath.Path{fieldpath.Field("a"), fieldpath.Field("b")}, true, true),
+		Entry("a shorter path", fieldpath.Path{fieldpath.Field("a"), fieldpath.Field("b")},
+			fieldpath.Path{fieldpath.Field("a")}, false, true),
+		Entry("a longer path", fieldpath.Path{fieldpath.Field("a")},
+			fieldpath.Path{fieldpath.Field("a"), fieldpath.Field("b")}, false, false),
+		Entry("the same key", fieldpath.Path{fieldpath.Key([]fieldpath.KeyField{{Name: "port", Value: value.Int(80)}})},
+			fieldpath.Path{fieldpath.Key([]fieldpath.KeyField{{Name: "port", Value: value.Int(80)}})}, true, true),
+		Entry("another key value", fieldpath.Path{fieldpath.Key([]fieldpath.KeyField{{Name: "port", Value: value.Int(80)}})},
+			fieldpath.Path{fieldpath.Key([]fieldpath.KeyField{{Name: "port", Value: value.String("80")}})}, false, false),
+		Entry("a field against an index", fieldpath.Path{fieldpath.Field("0")}, fieldpath.Path{fieldpath.Index(0)}, false, false),
+		Entry("the same set value", fieldpath.Path{fieldpath.Val(value.String("x"))}, fieldpath.Path{fieldpath.Val(value.String("x"))}, true, true),
+		Entry("the root", fieldpath.Path{fieldpath.Field("a")}, fieldpath.Path{}, false, true),
+	)
+
 	Describe("Child", func() {
 		It("does not modify its receiver", func() {
 			p := fieldpath.Path{fieldpath.Field("a")}

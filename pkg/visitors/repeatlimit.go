@@ -65,7 +65,7 @@ func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Val
 // Its fields are walked by name: the patch's data, the fields it orders by "$setElementOrder" (a keyed list where v
 // holds the field), v's.
 func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) (err error, decided bool) {
-	if pathEqual(path, w.at) {
+	if path.Equal(w.at) {
 		return w.err, true // (the node's own depth is checked first)
 	}
 	ordered, deleted, plain := directed(p, v)
@@ -89,7 +89,7 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 				return err, true
 			}
 			continue
-		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && pathEqual(at, w.at):
+		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && at.Equal(w.at):
 			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
 		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
@@ -131,7 +131,7 @@ func directed(p, v value.Value) (ordered map[string]bool, deleted map[string]val
 // values' own checks, as Phase 1 made them), or the deletion lv refuses (smp.DeletesFromClass, as format.CheckDirs finds
 // it); nil where none (the node is a leaf).
 func (w limitWalk) deletion(path fieldpath.Path, lv, del value.Value, t *openapi.Type, meta *openapi.Meta) error {
-	if pathEqual(path, w.at) {
+	if path.Equal(w.at) {
 		return w.err
 	}
 	deleted, _ := smp.ItemClass(del.Items())
@@ -180,14 +180,14 @@ func (w limitWalk) field(path fieldpath.Path, pv, lv value.Value, inP, inV bool,
 	case pv.IsList() && elements.MergedList(t, meta):
 		return w.list(pv, lv, t, meta, path)
 	case pv.IsMap() && lv.IsMap() && meta.Strategy.Has(openapi.StrategyReplace):
-		if pathHasPrefix(w.at, path) {
+		if w.at.HasPrefix(path) {
 			return nil, false
 		}
 		return nil, true
 	case pv.IsMap() && lv.IsMap():
 		return w.maps(pv, lv, t, path)
 	}
-	if pathHasPrefix(w.at, path) { // (built as without live: as Phase 1 built it)
+	if w.at.HasPrefix(path) { // (built as without live: as Phase 1 built it)
 		return w.err, true
 	}
 	return nil, true
@@ -203,13 +203,13 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 	if len(meta.MergeKey) > 0 {
 		return w.keyed(pv, lv, t, meta, path)
 	}
-	if w.depth && pathEqual(path, w.at) { // (the node's own depth is checked first)
+	if w.depth && path.Equal(w.at) { // (the node's own depth is checked first)
 		return w.err, true
 	}
 	if class, msg, _ := smp.ListClass(lv.Items(), pv.Items()); msg != "" || class == value.KindMap {
 		return nil, false
 	}
-	if pathEqual(path, w.at) { // (its order, checked once the items are read)
+	if path.Equal(w.at) { // (its order, checked once the items are read)
 		return w.err, true
 	}
 	return nil, true
@@ -223,7 +223,7 @@ func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta
 	itemType, mk := t.Item(), meta.MergeKey
 	class, msg, _ := smp.KeyedListClass(lv.Items(), pv.Items())
 	switch {
-	case w.depth && pathEqual(path, w.at): // (the node's own depth is checked first)
+	case w.depth && path.Equal(w.at): // (the node's own depth is checked first)
 		return w.err, true
 	case msg != "":
 		return nil, false
@@ -251,7 +251,7 @@ func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta
 			paired[k] = it
 		}
 	}
-	if pathEqual(path, w.at) { // (its order, checked once the items are read)
+	if path.Equal(w.at) { // (its order, checked once the items are read)
 		return w.err, true
 	}
 	members := map[elements.Key]bool{}
@@ -264,7 +264,7 @@ func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta
 		at := path.Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
 		if live, held := paired[k]; held {
 			err, decided = w.maps(it, live, itemType, at)
-		} else if err, decided = nil, true; pathHasPrefix(w.at, at) {
+		} else if err, decided = nil, true; w.at.HasPrefix(at) {
 			err = w.err
 		}
 		if err != nil || !decided {
@@ -297,25 +297,4 @@ func holdsEmptyOrdered(p value.Value) bool {
 		}
 	}
 	return false
-}
-
-// pathHasPrefix reports whether path p starts with path fields.
-func pathHasPrefix(p, fields fieldpath.Path) bool {
-	if len(p) < len(fields) {
-		return false
-	}
-	return pathEqual(p[:len(fields)], fields)
-}
-
-// pathEqual reports whether paths p and fields are equal.
-func pathEqual(p, fields fieldpath.Path) bool {
-	if len(p) != len(fields) {
-		return false
-	}
-	for i := range fields {
-		if p[i].Kind != fields[i].Kind || p[i].String() != fields[i].String() {
-			return false
-		}
-	}
-	return true
 }
