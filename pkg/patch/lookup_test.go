@@ -152,3 +152,36 @@ var _ = Describe("a $setElementOrder naming a declared field that is not a list"
 })
 
 const deployment = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"replicas":1}}`
+
+// A field the schema does not declare, which live and the patch both hold as objects (or both as lists), is merged
+// by the no-schema rules (maps merge, lists are replaced), every gate on or off, where strategicpatch's look-up of it
+// fails under every schema it reads (class oracle-no-meta-undeclared of test/patchdiff; docs/strategicpatch.md).
+// Where live lacks the field both take the patch's value.
+var _ = Describe("a field the schema does not declare", func() {
+	DescribeTable("is merged by the no-schema rules where strategicpatch's look-up fails",
+		func(sc lookupSchema, live, p, want, spErr string) {
+			_, werr := strategicMergePatchRecovered([]byte(live), []byte(p), sc.meta())
+			if spErr == "" {
+				Expect(werr).NotTo(HaveOccurred())
+			} else {
+				Expect(werr).To(MatchError(ContainSubstring(spErr)))
+			}
+			for _, g := range []features.Gates{{}, features.Kubectl()} {
+				got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p),
+					patch.Options{Schema: sc.ply(), TypeName: sc.root, Ordering: patch.OrderKubectl, Gates: g})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(equalValue(jsonv.MustDecode(want)))
+			}
+		},
+		Entry("v2, objects", deploymentV2, `{"spec":{"zzz":{"a":1,"keep":"x"}}}`, `{"spec":{"zzz":{"a":2,"b":{"c":1}}}}`,
+			`{"spec":{"zzz":{"a":2,"b":{"c":1},"keep":"x"}}}`, `unable to find api field "zzz" in io.k8s.api.apps.v1.DeploymentSpec`),
+		Entry("v3, objects", deploymentV3, `{"spec":{"zzz":{"a":1,"keep":"x"}}}`, `{"spec":{"zzz":{"a":2,"b":{"c":1}}}}`,
+			`{"spec":{"zzz":{"a":2,"b":{"c":1},"keep":"x"}}}`, `unable to find api field "zzz"`),
+		Entry("v3, lists", deploymentV3, `{"spec":{"zzz":[1,2]}}`, `{"spec":{"zzz":[3]}}`, `{"spec":{"zzz":[3]}}`,
+			`unable to find api field "zzz"`),
+		Entry("Go struct tags, objects", goStruct, `{"zzz":{"a":1}}`, `{"zzz":{"b":2}}`, `{"zzz":{"a":1,"b":2}}`,
+			`unable to find api field in struct structDoc for the json field "zzz"`),
+		Entry("v3, live lacking it: taken as the patch's", deploymentV3, `{"spec":{}}`, `{"spec":{"zzz":{"b":{"$patch":"delete"}}}}`,
+			`{"spec":{"zzz":{}}}`, ""),
+	)
+})
