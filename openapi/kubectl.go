@@ -92,7 +92,7 @@ func kubectlView(t *Type, views map[*Type]*Type) *Type {
 		v.Fields = make(map[string]*Field, len(t.Fields))
 		for name, f := range t.Fields {
 			v.Fields[name] = &Field{Name: f.Name, Type: kubectlView(f.Type, views), Meta: f.KubectlMeta, KubectlMeta: f.KubectlMeta,
-				Default: f.Default, HasDefault: f.HasDefault}
+				Default: f.Default, HasDefault: f.HasDefault, NotAList: f.NotAList}
 		}
 	}
 	return v

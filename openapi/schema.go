@@ -145,6 +145,20 @@ type Field struct {
 	Default value.Value
 	// HasDefault reports whether the property declares Default.
 	HasDefault bool
+	// NotAList is the error strategicpatch's look-up of the field as a list
+	// (LookupPatchMetadataForSlice, which a "$setElementOrder/<field>"
+	// makes) gives under the reader of the document that declares the
+	// field, where that reader refuses it; empty where it finds the field.
+	// The OpenAPI v2 loader sets it as kubectl's reader of v2 documents
+	// answers ("expected slice, but got primitive" for a primitive,
+	// "expected slice, but got map" for a map or an object without
+	// properties; a $ref, an array or a schema of no type is found). The
+	// OpenAPI v3 and CRD loaders leave it empty: kubectl's v3 look-up
+	// finds every declared field. Types built in Go set it as their
+	// source's look-up answers (for Go struct tags, PatchMetaFromStruct:
+	// "expected slice or array type, but got: struct" for a field neither
+	// a slice, an array nor a pointer).
+	NotAList string
 }
 
 // Unknown is the shared Type of values without schema.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -317,7 +318,7 @@ func (l *loader) fillStruct(t *Type, gs v2Schema, def, path string) error {
 		if err != nil {
 			return err
 		}
-		f := &Field{Name: p.Key, Type: ft}
+		f := &Field{Name: p.Key, Type: ft, NotAList: notAListV2(ps, p.Key, joinName(def, path))}
 		if f.Meta, f.KubectlMeta, err = l.meta(ps, def, fpath); err != nil {
 			return err
 		}
@@ -587,4 +588,33 @@ func kindPhrase(v value.Value) string {
 		return "an " + k
 	}
 	return "a " + k
+}
+
+// notAListV2 is the error kubectl's reader of v2 documents (kube-openapi's
+// proto models, strategicpatch.PatchMetaFromOpenAPI) gives when it looks
+// field up as a list, ps being the field's schema and in the path of the
+// struct declaring it; empty where it finds the field: a reference (to any
+// definition), an array, or a schema of no type and no properties. A
+// primitive or a map (an object without properties) is refused; an inline
+// struct is searched for a field of the same name, which is looked up in
+// turn, as the visitor does.
+func notAListV2(ps v2Schema, field, in string) string {
+	if _, ref := refTarget(ps); ref {
+		return ""
+	}
+	switch shapeOf(ps) {
+	case shapePrimitive:
+		return "expected slice, but got primitive"
+	case shapeMap:
+		return "expected slice, but got map"
+	case shapeStruct:
+		inner := joinField(in, field)
+		for _, p := range ps.properties() {
+			if p.Key == field {
+				return notAListV2(v2Schema{v: p.Value}, field, inner)
+			}
+		}
+		return "unable to find api field " + strconv.Quote(field) + " in " + inner
+	}
+	return ""
 }

@@ -205,26 +205,42 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 }
 
 // orderOfNoField is the error of the first "$setElementOrder/<f>" of patch map s, merged into live's map, that names
-// no field s's type declares: an f an object's type does not declare, or any f in a map of values
-// (additionalProperties), whose keys are data. strategicpatch looks f up as a list wherever it merges such a map, the
-// list present or not, and every schema it reads fails that look-up there (Go structs, OpenAPI v2 and v3: "unable to
-// find api field", "expected slice, but got map"). Nil for a map of no schema (or a free-form one), where ply knows
-// no fields, and for a declared field of another kind, which OpenAPI v3 (kubectl's) looks up as a list unrefused.
+// no list strategicpatch's look-up finds in s's type: an f an object's type does not declare, or any f in a map of
+// values (additionalProperties), whose keys are data. strategicpatch looks f up as a list wherever it merges such a
+// map, the list present or not, and every schema it reads fails that look-up there (Go structs, OpenAPI v2 and v3:
+// "unable to find api field", "expected slice, but got map"). A declared f is refused where the reader of its schema
+// refuses it (openapi.Field.NotAList: OpenAPI v2 for a primitive or a map, Go struct tags for a field neither a slice
+// nor a pointer), and only where live and the patch hold a list there or nothing, as strategicpatch checks their
+// values first (ply refuses those elsewhere). Nil for a map of no schema (or a free-form one), where ply knows no
+// fields, and for a declared field OpenAPI v3 (kubectl's) reads, which it looks up as a list unrefused.
 func orderOfNoField(s *elements.Node, byField []format.FieldDirectives) error {
 	t := s.Type
 	if t == nil || (t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap) {
 		return nil
 	}
 	for _, fd := range byField {
+		if !fd.Dirs.HasSetOrder {
+			continue
+		}
+		f := t.Field(fd.Name)
 		switch {
-		case !fd.Dirs.HasSetOrder || (t.Kind == openapi.KindStruct && t.Field(fd.Name) != nil):
+		case f != nil && (f.NotAList == "" || !listOrNone(s.Live, fd.Name) || !listOrNone(s.Local, fd.Name)):
 		case t.Kind == openapi.KindMap:
 			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a field, but this is a map of values ("+t.Name+"), which declares no fields")
+		case f != nil:
+			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a list, but the schema's look-up of "+fd.Name+" in "+t.Name+
+				" as a list fails: "+f.NotAList)
 		default:
 			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a field that "+t.Name+" does not declare")
 		}
 	}
 	return nil
+}
+
+// listOrNone reports whether map m holds a list at key, or nothing.
+func listOrNone(m value.Value, key string) bool {
+	v, ok := m.Get(key)
+	return !ok || v.IsList()
 }
 
 // patchList builds the node of a list the patch sets, or of live's list "$setElementOrder/<field>" reorders.

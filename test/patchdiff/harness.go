@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -112,6 +113,15 @@ const (
 	// rules. The random triples keep such values equal, so this occurs only
 	// where a two-way patch sets one live already has.
 	OracleNoMetaBelowMap
+	// OracleNoMetaUndeclared: strategicpatch cannot merge a patch into an
+	// object or list live holds at a field the schema does not declare
+	// (every schema it reads fails the look-up: "unable to find api field
+	// \"<f>\""), where ply merges it by the no-schema rules (maps merge,
+	// lists are replaced), as it does at a field live lacks and
+	// strategicpatch copies. The harness requires the field strategicpatch
+	// names to be one a struct's type leaves undeclared where live and the
+	// patch both hold objects there, or both lists (undeclaredBothHold).
+	OracleNoMetaUndeclared
 	// DecimalMergeKey: strategicpatch is wrong. A merge key's value
 	// written as a decimal (80.0 for live's 80): strategicpatch decodes
 	// JSON into Go values by their text (int64 80, float64 80.0) and
@@ -147,7 +157,7 @@ const (
 	PlyPanic
 )
 
-var classNames = [...]string{"agree", "agree-error", "agree-conflict", "no-input", "duplicate-items", "oracle-leaks-directive", "oracle-copies-unchecked", "oracle-no-meta-below-map",
+var classNames = [...]string{"agree", "agree-error", "agree-conflict", "no-input", "duplicate-items", "oracle-leaks-directive", "oracle-copies-unchecked", "oracle-no-meta-below-map", "oracle-no-meta-undeclared",
 	"decimal-merge-key", "oracle-empties-deleted-map", "object-mismatch", "patch-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
 
 // String names the class.
@@ -341,6 +351,11 @@ func knownClass(t *difftest.Target, c Case, o *Outcome) Class {
 	if o.Class == OracleErrorOnly && (strings.Contains(o.OracleErr.Error(), "expected kind, but got map") ||
 		strings.Contains(o.OracleErr.Error(), "expected slice, but got map")) {
 		return OracleNoMetaBelowMap
+	}
+	if o.Class == OracleErrorOnly {
+		if m := fieldNotFound.FindStringSubmatch(o.OracleErr.Error()); m != nil && undeclaredBothHold(t.Root, c.Live, c.Patch, m[1]) {
+			return OracleNoMetaUndeclared
+		}
 	}
 	if o.Class == ObjectMismatch && leakedDirectives(c, t.Root, o.OracleRaw, o.PlyObject) {
 		return OracleLeaksDirective
@@ -1087,4 +1102,35 @@ func equalButDeletedMaps(oracle, ply value.Value, deleted map[string]bool) bool 
 		return true
 	}
 	return value.Equal(oracle, ply)
+}
+
+// fieldNotFound matches strategicpatch's failed look-up of a field (OpenAPI v2 and v3) and captures the field.
+var fieldNotFound = regexp.MustCompile(`^unable to find api field "([^"]*)"`)
+
+// undeclaredBothHold reports whether patch p, merged into live of type t, reaches a map whose type is a struct that
+// does not declare field f, live and the patch both holding objects there, or both lists: where strategicpatch looks
+// f up and fails. It follows the fields both hold as objects (not those of strategy replace, nor maps holding "$patch"),
+// by their declared types.
+func undeclaredBothHold(t *openapi.Type, live, p value.Value, f string) bool {
+	if t == nil || !live.IsMap() || !p.IsMap() {
+		return false
+	}
+	if _, ok := p.Get("$patch"); ok {
+		return false
+	}
+	if t.Kind == openapi.KindStruct && t.Field(f) == nil {
+		lv, lok := live.Get(f)
+		pv, pok := p.Get(f)
+		if lok && pok && (lv.IsMap() && pv.IsMap() || lv.IsList() && pv.IsList()) {
+			return true
+		}
+	}
+	for _, fl := range p.Fields() {
+		ct, meta := t.Child(fl.Key)
+		lv, _ := live.Get(fl.Key)
+		if t.Field(fl.Key) != nil && !meta.Strategy.Has(openapi.StrategyReplace) && undeclaredBothHold(ct, lv, fl.Value, f) {
+			return true
+		}
+	}
+	return false
 }

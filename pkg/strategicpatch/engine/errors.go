@@ -60,6 +60,17 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(m)).Error(), err}
+	case strings.HasPrefix(ee.Msg, setOrderPrefix) && (strings.Contains(ee.Msg, " orders a list, but live's value is ") ||
+		strings.Contains(ee.Msg, " orders a list, but the patch sets ")):
+		// strategicpatch checks the object's value, then the patch's, before it looks the field up as a list.
+		v, ok := at(in[elements.Live], ee.Path)
+		if !ok || v.IsList() {
+			v, ok = at(in[elements.Patch], ee.Path)
+		}
+		if !ok || v.IsList() {
+			return err
+		}
+		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(v)).Error(), err}
 	case noMergeKey.MatchString(ee.Msg):
 		m := noMergeKey.FindStringSubmatch(ee.Msg)
 		list, ok := at(doc, ee.Path)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -196,6 +198,29 @@ type fieldValues struct {
 	scalars    int
 	listLookup bool // a $setElementOrder or $deleteFromPrimitiveList directive names the key
 	ordered    bool // a $setElementOrder directive names the key
+	// notList is the first value other than a list that the object (a witness) holds at the key, else that a patch
+	// map holding a $setElementOrder directive for the key holds there (null included), when hasNotList: merging,
+	// strategicpatch refuses it (ErrBadArgType) before it looks the key up as a list. fromObject says the object's.
+	notList                value.Value
+	hasNotList, fromObject bool
+}
+
+// badOrder is strategicpatch's error for a "$setElementOrder/<key>" beside a value of fv's key that is not a list
+// (notList), which it gives before looking the key up, in place of that look-up's err; err where there is none.
+func (b *builder) badOrder(fv *fieldValues, err error) error {
+	if err == nil || b.mode != merging || !fv.ordered || !fv.hasNotList {
+		return err
+	}
+	return mergepatch.ErrBadArgType([]interface{}{}, toGo(fv.notList))
+}
+
+// noteNotList records v, held at fv's key by the object (fromObject) or by a patch map ordering the key, as notList
+// unless the object's value, which strategicpatch checks first, is recorded already.
+func (fv *fieldValues) noteNotList(v value.Value, fromObject bool) {
+	if v.IsList() || fv.fromObject || (fv.hasNotList && !fromObject) {
+		return
+	}
+	fv.notList, fv.hasNotList, fv.fromObject = v, true, fromObject
 }
 
 // fieldSet holds the fieldValues of the keys of one node, one per key; index finds them once there are many.
@@ -432,6 +457,9 @@ func addFields(fields *fieldSet, m placed, fill bool) {
 			fv := &fields.fields[i]
 			if v, ok := m.v.Get(fv.name); ok && !strings.HasPrefix(fv.name, "$") {
 				fv.add(v, m, fill)
+				if fv.ordered && !fill {
+					fv.noteNotList(v, true)
+				}
 			}
 		}
 		return
@@ -446,7 +474,12 @@ func addFields(fields *fieldSet, m placed, fill bool) {
 		} else if name, ok := listDirective(f.Key); ok && !fill {
 			fv := &fields.fields[fields.add(name)]
 			fv.listLookup = true
-			fv.ordered = fv.ordered || strings.HasPrefix(f.Key, setOrderPrefix)
+			if strings.HasPrefix(f.Key, setOrderPrefix) {
+				fv.ordered = true
+				if v, ok := m.v.Get(name); ok {
+					fv.noteNotList(v, false)
+				}
+			}
 		}
 	}
 }
@@ -490,7 +523,7 @@ func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type
 		maps := fv.only(value.Value.IsMap)
 		sub, m, err := l.Struct(fv.name)
 		if err != nil {
-			return nil, openapi.Meta{}, false, b.failAt(err, maps, false)
+			return nil, openapi.Meta{}, false, b.badOrder(fv, b.failAt(err, maps, false))
 		}
 		meta := toMeta(m)
 		if meta.Strategy.Has(openapi.StrategyReplace) {
@@ -503,7 +536,7 @@ func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type
 		lists := fv.only(value.Value.IsList)
 		sub, m, err := l.Slice(fv.name)
 		if err != nil {
-			return nil, openapi.Meta{}, false, b.failAt(err, lists, fv.ordered)
+			return nil, openapi.Meta{}, false, b.badOrder(fv, b.failAt(err, lists, fv.ordered))
 		}
 		meta := toMeta(m)
 		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode == merging {
