@@ -420,11 +420,10 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
-		if smp.MergeDirected(pv) {
-			if lv.IsMap() {
-				return false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
-			}
-			continue // (dropped, the field with it: Phase 1 built it so, as a field v lacks)
+		if directed, fits, err := directedField(f, pv, lv, deep); directed && !fits {
+			return false, err
+		} else if directed {
+			continue // (dropped, the field with it, where v holds no map: Phase 1 built it so, as a field v lacks)
 		}
 		if at, contradicted := r.Contradicted[f.Element.Base().ID]; contradicted && lv.IsMap() {
 			if !deep && contradictionFirst(pv, f.Element.Base().Type, lv, at) {
@@ -451,6 +450,44 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		}
 	}
 	return true, nil
+}
+
+// directedField reports whether field f of compose mode's repeat map, the patch's value there pv, is a map holding
+// "$patch" (smp.MapDirective), which Phase 1 dropped, as a collation with an outcome lacking a map there does, and if
+// so whether it fits onto lv, v's field, or err, the error a collation with v as live gives there. Merging it into a
+// map, strategicpatch takes a "replace" map less the directive, as the patch holds it, and empties a "delete" one
+// (onto: directedOnto), where Phase 2 does not check the depth limit (deep: it does not fit); it refuses a "merge" one
+// (maps merge without that directive) and another value, failing at that field. Where lv is no map it drops the map,
+// the field with it, as Phase 1 did.
+func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, fits bool, err error) {
+	d, directed := smp.MapDirective(pv)
+	switch {
+	case !directed:
+		return false, false, nil
+	case !lv.IsMap():
+		return true, true, nil
+	case d == smp.MergeValue:
+		return true, false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
+	case d != smp.ReplaceValue && d != smp.DeleteValue:
+		raw, _ := pv.Get(smp.DirectiveKey)
+		return true, false, f.Element.Base().Errorf(elements.Patch, smp.UnknownDirective(raw))
+	}
+	return true, !deep, nil
+}
+
+// directedOnto returns the outcome of compose mode's map pv holding "$patch: replace" or "$patch: delete" merged onto a
+// map (directedField): pv less the directive, as the patch holds it, or an empty map.
+func directedOnto(pv value.Value) elements.Outcome {
+	if d, _ := smp.MapDirective(pv); d == smp.DeleteValue {
+		return elements.Keep(value.MustMap())
+	}
+	return elements.Keep(pv.Without(smp.DirectiveKey))
+}
+
+// directedMap reports whether pv is a map holding "$patch".
+func directedMap(pv value.Value) bool {
+	_, directed := smp.MapDirective(pv)
+	return directed
 }
 
 // fieldFits is composeCheck's fit for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
@@ -646,8 +683,8 @@ func composedWhole(e *elements.MapElement) bool {
 		return false
 	}
 	for _, f := range e.Fields {
-		if pv, _ := e.Local.Get(f.Name); smp.MergeDirected(pv) {
-			continue
+		if pv, _ := e.Local.Get(f.Name); directedMap(pv) {
+			continue // (dropped, as strategicpatch drops it where the outcome holds no map there)
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
@@ -733,7 +770,9 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		var out elements.Outcome
 		var err error
 		l, _ := f.Element.(*elements.ListElement)
-		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
+		if pv, _ := e.Local.Get(f.Name); o.Compose && inLive && lv.IsMap() && directedMap(pv) {
+			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
+		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
 		} else if l != nil && (!inLive || replacedOntoOther(l, lv)) && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
 			// Its repeats stay apart (v lacks the list or holds another kind), ordered with v as its parent's live
