@@ -111,6 +111,18 @@ func MergeDirected(v value.Value) bool {
 	return ok && s == MergeValue
 }
 
+// MapDirective returns the "$patch" value of v ("" for one not a string), and whether v is a map holding "$patch".
+func MapDirective(v value.Value) (string, bool) {
+	d, ok := v.Get(DirectiveKey)
+	s, _ := d.AsString()
+	return s, ok && v.IsMap()
+}
+
+// UnknownDirective is the error of a map's "$patch" value d other than "replace", "delete" or "merge".
+func UnknownDirective(d value.Value) string {
+	return "unknown " + DirectiveKey + " value " + d.Short() + "; expected " + ReplaceValue + " or " + DeleteValue
+}
+
 // WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
 // patch's value where the other side lacks the field or holds another kind.
 func WithoutDirectives(v value.Value) (value.Value, bool) {

@@ -662,12 +662,13 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 }
 
 // plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn or hold
-// "$patch: merge" (smp.MergeDirected; but in a map of strategy replace, which strategicpatch takes whole, "$patch" and
-// all, onto a map): a compose repeat Phase 2 merges onto its member's outcome map by map. Its other
-// fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>" ordering f too), and
-// lists whatever they hold, are collated as the patch holds them without live, as a collation with an outcome lacking
-// them builds them (a leaf less its maps holding "$patch": elements.Repeat.Cleaned); so is a "$patch: merge" map
-// (dropped: Phase 2 drops it where the outcome holds no map there, and fails onto one).
+// "$patch" (smp.MapDirective: "merge", "replace", "delete" or another value; but in a map of strategy replace, which
+// strategicpatch takes whole, "$patch" and all, onto a map): a compose repeat Phase 2 merges onto its member's outcome
+// map by map. Its other fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>"
+// ordering f too), and lists whatever they hold, are collated as the patch holds them without live, as a collation
+// with an outcome lacking them builds them (a leaf less its maps holding "$patch": elements.Repeat.Cleaned); so is a
+// map holding "$patch" (dropped, as strategicpatch drops it where the first patch holds no map there; onto a map,
+// Phase 2 takes a "replace" one less the directive, empties a "delete" one, and fails at another).
 func plain(v value.Value, t *openapi.Type) bool { return plainIn(v, t, false) }
 
 // plainIn is plain for v, within a map of strategy replace where whole (which holds no "$patch" at any depth then).
@@ -675,17 +676,17 @@ func plainIn(v value.Value, t *openapi.Type, whole bool) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
 		ct, meta := t.Child(f.Key)
 		replaced := whole || meta.Strategy.Has(openapi.StrategyReplace)
-		merges := smp.MergeDirected(f.Value) && !replaced
-		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !merges && !plainIn(f.Value, ct, replaced))
+		_, directed := smp.MapDirective(f.Value)
+		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !(directed && !replaced) && !plainIn(f.Value, ct, replaced))
 	})
 }
 
 // skeleton returns plain map v's maps alone, as a live to collate v with: each map of v a map node (merged field by
-// field onto its member's outcome), each other field, and a "$patch: merge" map, without live, as the patch holds it.
+// field onto its member's outcome), each other field, and a map holding "$patch", without live, as the patch holds it.
 func skeleton(v value.Value) value.Value {
 	var fields []value.Field
 	for _, f := range v.Fields() {
-		if f.Value.IsMap() && !smp.MergeDirected(f.Value) {
+		if _, directed := smp.MapDirective(f.Value); f.Value.IsMap() && !directed {
 			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value)})
 		}
 	}

@@ -230,7 +230,8 @@ type Item struct {
 // Repeat is a patch list's later item, at position Pos, naming member ID's key again (gate UniqueMergeKeys off).
 // Element is the item collated alone, as the root of a tree of its own in the list's tree's storage and ID space (no
 // Parent, no live: the item as the API server applies it to nothing; in compose mode, an item holding no "$patch" whose
-// maps hold none either, but "$patch: merge" maps, has its other maps alone for live, each then a map node, its fields
+// maps hold it only as maps of their own (outside maps of strategy replace; each dropped, as where the outcome lacks
+// it), has its other maps alone for live, each then a map node, its fields
 // nodes of their own: a merged list among them a leaf holding the patch's list, less its maps holding "$patch"
 // (Cleaned), which Phase 2 merges onto the outcome's list where it can order it so; an item held whole, in a list
 // first lacks, less its maps holding "$patch" at any depth, as the list's other items, the list taken whole), at the

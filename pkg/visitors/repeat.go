@@ -95,11 +95,14 @@ import (
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
 //     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
-//     plain repeat (no "$patch" in it or its maps but "$patch: merge" maps outside maps of strategy replace; its lists
-//     whatever they hold), which Phase 1 collates onto a skeleton of its maps, each of them a map node and its other
-//     fields as without live (a list a leaf, less its maps holding "$patch": Repeat.Cleaned records it; a "$patch:
-//     merge" map dropped), is merged onto v so (composeCheck, composedField): a "$patch: merge" map fails where v holds a map, as maps merge without that
-//     directive, and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
+//     plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own, outside maps of strategy
+//     replace; its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, those holding
+//     "$patch" left out, each of them a map node and its other fields as without live (a list a leaf, less its maps
+//     holding "$patch": Repeat.Cleaned records it; a map holding "$patch" dropped), is merged onto v so (composeCheck,
+//     composedField): a map holding "$patch" where v holds a map is, as strategicpatch merges it, for "replace" the
+//     patch's map less the directive as it stands, its "$patch" maps and nulls kept, for "delete" an empty map
+//     (directedOnto), and fails for "merge" (maps merge without that directive) or another value, at that field
+//     (directedField), and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
@@ -136,15 +139,17 @@ import (
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
-//     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
+//     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
+//     holding "$patch" in a map of strategy replace, a list v holds that the repeat holds empty and orders,
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
 //     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
 //     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList" or by an
 //     empty directive, or leaves out or holds empty, a field ordered and set to other than a list after a merged list
 //     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
-//     in a repeat's tree too). Over the differential suite's compose runs (test/patchdiff, PLY_DIFF_COMPOSE_N up to
-//     6000) none is left.
+//     in a repeat's tree too). Over the differential suite's compose runs of kubectl's patches (test/patchdiff,
+//     PLY_DIFF_COMPOSE_N up to 6000) none is left; its compose run of ordered atomic lists at 6000 (PLY_DIFF_SEED 1, 2,
+//     3) leaves 28, 24 and 28, none of them for a map holding "$patch" outside a list.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -420,11 +425,10 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
-		if smp.MergeDirected(pv) {
-			if lv.IsMap() {
-				return false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
-			}
-			continue // (dropped, the field with it: Phase 1 built it so, as a field v lacks)
+		if directed, fits, err := directedField(f, pv, lv, deep); directed && !fits {
+			return false, err
+		} else if directed {
+			continue // (dropped, the field with it, where v holds no map: Phase 1 built it so, as a field v lacks)
 		}
 		if at, contradicted := r.Contradicted[f.Element.Base().ID]; contradicted && lv.IsMap() {
 			if !deep && contradictionFirst(pv, f.Element.Base().Type, lv, at) {
@@ -451,6 +455,44 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		}
 	}
 	return true, nil
+}
+
+// directedField reports whether field f of compose mode's repeat map, the patch's value there pv, is a map holding
+// "$patch" (smp.MapDirective), which Phase 1 dropped, as a collation with an outcome lacking a map there does, and if
+// so whether it fits onto lv, v's field, or err, the error a collation with v as live gives there. Merging it into a
+// map, strategicpatch takes a "replace" map less the directive, as the patch holds it, and empties a "delete" one
+// (onto: directedOnto), where Phase 2 does not check the depth limit (deep: it does not fit); it refuses a "merge" one
+// (maps merge without that directive) and another value, failing at that field. Where lv is no map it drops the map,
+// the field with it, as Phase 1 did.
+func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, fits bool, err error) {
+	d, directed := smp.MapDirective(pv)
+	switch {
+	case !directed:
+		return false, false, nil
+	case !lv.IsMap():
+		return true, true, nil
+	case d == smp.MergeValue:
+		return true, false, f.Element.Base().Errorf(elements.Patch, mergeDirective)
+	case d != smp.ReplaceValue && d != smp.DeleteValue:
+		raw, _ := pv.Get(smp.DirectiveKey)
+		return true, false, f.Element.Base().Errorf(elements.Patch, smp.UnknownDirective(raw))
+	}
+	return true, !deep, nil
+}
+
+// directedOnto returns the outcome of compose mode's map pv holding "$patch: replace" or "$patch: delete" merged onto a
+// map (directedField): pv less the directive, as the patch holds it, or an empty map.
+func directedOnto(pv value.Value) elements.Outcome {
+	if d, _ := smp.MapDirective(pv); d == smp.DeleteValue {
+		return elements.Keep(value.MustMap())
+	}
+	return elements.Keep(pv.Without(smp.DirectiveKey))
+}
+
+// directedMap reports whether pv is a map holding "$patch".
+func directedMap(pv value.Value) bool {
+	_, directed := smp.MapDirective(pv)
+	return directed
 }
 
 // fieldFits is composeCheck's fit for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
@@ -640,14 +682,15 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
 // another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
 // outcome as live takes it: e's fields are maps of such fields, scalars, nulls, lists merged by no strategy, or lists
-// it only orders by "$setElementOrder" (absent; the order copied as a "$" field), or "$patch: merge" maps (dropped).
+// it only orders by "$setElementOrder" (absent; the order copied as a "$" field), or maps holding "$patch" (dropped,
+// as strategicpatch drops them from a value the other patch lacks).
 func composedWhole(e *elements.MapElement) bool {
 	if e.Ruled || e.Dirs != nil {
 		return false
 	}
 	for _, f := range e.Fields {
-		if pv, _ := e.Local.Get(f.Name); smp.MergeDirected(pv) {
-			continue
+		if pv, _ := e.Local.Get(f.Name); directedMap(pv) {
+			continue // (dropped, as strategicpatch drops it where the outcome holds no map there)
 		}
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
@@ -733,7 +776,9 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		var out elements.Outcome
 		var err error
 		l, _ := f.Element.(*elements.ListElement)
-		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
+		if pv, _ := e.Local.Get(f.Name); o.Compose && inLive && lv.IsMap() && directedMap(pv) {
+			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
+		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
 		} else if l != nil && (!inLive || replacedOntoOther(l, lv)) && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
 			// Its repeats stay apart (v lacks the list or holds another kind), ordered with v as its parent's live

@@ -861,6 +861,18 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's item of a key the outcome lacks holding a \"$patch: merge\" map, kept, a later item merged into it: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}},{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}]}}`, 1),
+		// A repeat's maps holding "$patch" outside lists, collated onto a skeleton of its maps without them (dropped, as
+		// where the outcome holds no map there): merged onto a map, a "replace" one is the patch's map less the
+		// directive, as it stands, a "delete" one an empty map.
+		Entry("a repeat's \"$patch: replace\" maps onto maps the outcome holds, their \"$patch\" maps and nulls kept: once",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["y"]},"periodSeconds":3},"resources":{"limits":{"cpu":"1"}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"$patch":"replace","exec":{"$patch":"delete","command":["x"]},"timeoutSeconds":null},"resources":{"limits":{"$patch":"replace","memory":"1Gi"},"requests":{"cpu":"2"}},"tty":true}]}}`, 1),
+		Entry("a repeat's \"$patch: delete\" maps onto maps the outcome holds, emptied: once",
+			`{"spec":{"containers":[{"name":"a","readinessProbe":{"periodSeconds":1},"lifecycle":{"postStart":{"exec":{"command":["z"]}},"preStop":{"sleep":{"seconds":1}}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","readinessProbe":{"$patch":"delete"},"lifecycle":{"postStart":{"$patch":"delete"},"stopSignal":"SIGTERM"}}]}}`, 1),
+		Entry("a repeat's \"$patch\" maps, unknown values among them, where the outcome lacks the field or holds another kind: dropped, the field with them, once",
+			`{"spec":{"containers":[{"name":"a","resources":"x","securityContext":null,"livenessProbe":{"periodSeconds":3}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"$patch":"replace","limits":{"cpu":"1"}},"securityContext":{"$patch":"delete"},"startupProbe":{"$patch":"bogus"},"livenessProbe":{"exec":{"$patch":"replace","command":["x"]}},"lifecycle":{"postStart":{"$patch":"delete"},"preStop":{"sleep":{"seconds":1}}}}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -982,6 +994,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" a list it sets to null after a merged list of objects whose item holds \"$retainKeys\": once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}],"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"env":[{"name":"E","$retainKeys":["name"]}],"volumeMounts":null}]}}`),
+		Entry("a \"$patch\" map of an unknown value the outcome holds a map for: that map's error, once",
+			`{"spec":{"containers":[{"name":"a","readinessProbe":{"periodSeconds":1}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"$patch":"bogus"},"readinessProbe":{"$patch":"bogus"},"tty":true}]}}`),
+		Entry("a \"$patch\" map of a value not a string, below a map the outcome holds a map for: once",
+			`{"spec":{"containers":[{"name":"a","lifecycle":{"postStart":{"exec":{}}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","lifecycle":{"postStart":{"$patch":1},"preStop":{"exec":{}}}}]}}`),
 		Entry("ordering by \"$setElementOrder\" a list it sets to null after a \"$patch: merge\" map the outcome holds a map for: that map's error, once",
 			`{"spec":{"containers":[{"name":"a","lifecycle":{"postStart":{}},"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"lifecycle":{"$patch":"merge"},"volumeMounts":null}]}}`),

@@ -79,7 +79,7 @@ func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, d
 		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
-			return nil, "", nil, fail(n, "unknown "+smp.DirectiveKey+" value "+d.Short()+"; expected "+smp.ReplaceValue+" or "+smp.DeleteValue)
+			return nil, "", nil, fail(n, smp.UnknownDirective(d))
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
 			return nil, "", nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
