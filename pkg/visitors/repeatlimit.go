@@ -39,6 +39,9 @@ type limitWalk struct {
 	// its items and v's are read) or a field's ordered and set to other than a list (met at its node, v holding a list
 	// there or none).
 	depth bool
+	// empty reports err a list's the patch holds empty and orders by "$setElementOrder" (met at its node where v holds
+	// no items there: none, or an empty list).
+	empty bool
 	// room is elements.Repeat.Room; beyond the error of a node below it, at the depth limit.
 	room   int
 	beyond string
@@ -50,10 +53,11 @@ type limitWalk struct {
 // is false where the patch's item and v do not tell it (limitWalk).
 func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
 	e, ok := r.Err.(*elements.Error)
-	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() || holdsEmptyOrdered(p) {
+	empty := r.Element != nil // (Err a list's it holds empty and orders: elements.EmptyOrdered)
+	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() || (!empty && holdsEmptyOrdered(p)) {
 		return nil, false
 	}
-	w := limitWalk{at: e.Path, err: e, depth: !r.Disordered, room: r.Room}
+	w := limitWalk{at: e.Path, err: e, depth: !r.Disordered && !empty, empty: empty, room: r.Room}
 	if r.Room <= math.MaxInt-r.Depth {
 		w.beyond = elements.DepthLimitMsg(r.Room + r.Depth)
 	}
@@ -91,6 +95,10 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 			continue
 		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && at.Equal(w.at):
 			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
+		case w.empty && inV && at.Equal(w.at) && !(lv.IsList() && lv.Len() == 0):
+			return nil, false // (v's items there are ordered; another kind is refused as live's)
+		case w.empty && inV && at.Equal(w.at):
+			return w.err, true // (held empty and ordered where v holds no items: as Phase 1 refused it)
 		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
 		}
@@ -206,7 +214,9 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 	if w.depth && path.Equal(w.at) { // (the node's own depth is checked first)
 		return w.err, true
 	}
-	if class, msg, _ := smp.ListClass(lv.Items(), pv.Items()); msg != "" || class == value.KindMap {
+	if class, msg, fromLive := smp.ListClass(lv.Items(), pv.Items()); msg != "" {
+		return classErr(path, msg, fromLive), true
+	} else if class == value.KindMap {
 		return nil, false
 	}
 	if path.Equal(w.at) { // (its order, checked once the items are read)
@@ -221,12 +231,12 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 // live. Items lv alone holds are leaves, not walked.
 func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
 	itemType, mk := t.Item(), meta.MergeKey
-	class, msg, _ := smp.KeyedListClass(lv.Items(), pv.Items())
+	class, msg, fromLive := smp.KeyedListClass(lv.Items(), pv.Items())
 	switch {
 	case w.depth && path.Equal(w.at): // (the node's own depth is checked first)
 		return w.err, true
 	case msg != "":
-		return nil, false
+		return classErr(path, msg, fromLive), true
 	case pv.Len() == 0: // (lv's items alone: leaves)
 		return nil, true
 	case class != value.KindMap:
@@ -297,4 +307,13 @@ func holdsEmptyOrdered(p value.Value) bool {
 		}
 	}
 	return false
+}
+
+// classErr is the error a collation with v as live gives at path, a merged list of the patch's whose items and v's
+// list's cannot merge (smp.ListClass, smp.KeyedListClass: msg, fromLive), as format.ListClass gives it.
+func classErr(path fieldpath.Path, msg string, fromLive bool) error {
+	if fromLive {
+		return &elements.Error{Source: elements.Live, Path: path, Msg: msg}
+	}
+	return &elements.Error{Source: elements.Patch, Path: path, Msg: msg}
 }
