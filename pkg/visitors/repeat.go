@@ -38,8 +38,9 @@ import (
 //     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
 //     too where that alone passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld;
 //     where its tree fits onto v otherwise, ontoFits, without a map at the depth limit, Repeat.Limit, or a deletion v
-//     refuses, which the collation may meet first: ontoFailure), and is merged as one ordering a list it leaves out
-//     onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk tells it, v holding no
+//     items there: an earlier field's failure first), and is merged as one ordering a list it leaves out onto one
+//     that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
@@ -134,7 +135,7 @@ import (
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
-//     not fit onto v otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
+//     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     "$patch: replace" or "$patch: delete" map outside a list, a list v holds that the repeat holds empty and orders,
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a

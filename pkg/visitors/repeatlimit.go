@@ -12,8 +12,9 @@ import (
 )
 
 // limitWalk decides, for a repeat whose own collation failed by the depth limit, by a merged list's
-// "$setElementOrder" (elements.Repeat.Disordered), or by ordering a field it sets to other than a list (Fails), at node at (elements.Repeat.Err, its path from the item; Room:
-// elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
+// "$setElementOrder" (elements.Repeat.Disordered), or by ordering a field it sets to other than a list (Fails), or whose
+// Err is a list's it holds empty and orders (elements.EmptyOrdered, its tree built), at node at (elements.Repeat.Err, its
+// path from the item; Room: elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
 // gives, walking the item and v together in the collation's order (a map's fields by name, depth first):
 //
 //   - a field of the patch v lacks, or holds where the patch's value is not a map onto a map of v's, is built as
@@ -23,15 +24,18 @@ import (
 //   - a map of the patch onto a map of v's is walked so in turn, its own node at its level (at, if it is);
 //   - a merged list of the patch's onto v's list is its node (at, if it is: its depth first, its order once its items
 //     and v's are read), then: a set of scalars whose items and v's merge, nothing more (its items are leaves); a list
-//     merged by key, each member onto v's item of its key (keyed).
+//     merged by key, each member onto v's item of its key (keyed); its items and v's failing to merge (smp.ListClass,
+//     smp.KeyedListClass), it fails there (classErr), as the collation checks the classes before it reads the items;
+//   - a list held empty and ordered that is at, where v holds it empty (or lacks it), fails there.
 //
 // The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
 // "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
 // merged by key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList"
 // alone for a list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's where v
-// holds another kind or items that do not merge with its own, a set of maps, a map of strategy replace holding at where
-// v holds a map (taken whole and cleaned, its depth checked otherwise), and an item holding a list it orders by
-// "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide).
+// holds another kind, a set of maps, a map of strategy replace holding at where
+// v holds a map (taken whole and cleaned, its depth checked otherwise), an item holding a list it orders by
+// "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide) but for an EmptyOrdered
+// repeat's, and that list at where v holds it with items (ordered) or as another kind.
 type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
@@ -49,7 +53,7 @@ type limitWalk struct {
 
 // limitFailure returns the error collating repeat r's patch item p, of type t, with v as live gives, r's collation
 // having failed by the depth limit, by a merged list's "$setElementOrder" or by ordering a field it sets to other than a
-// list (elements.Repeat.Room, Disordered, Fails); decided
+// list (elements.Repeat.Room, Disordered, Fails), or at a list it holds empty and orders (Element built: EmptyOrdered); decided
 // is false where the patch's item and v do not tell it (limitWalk).
 func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
 	e, ok := r.Err.(*elements.Error)
@@ -203,7 +207,8 @@ func (w limitWalk) field(path fieldpath.Path, pv, lv value.Value, inP, inV bool,
 
 // list walks patch list pv, merged, onto v's value lv at path, of type t and metadata meta, where lv is a list: a set of
 // scalars whose items and lv's merge (smp.ListClass) is its node alone (at, if it is: its depth first, its order once
-// the items are read; its items are leaves), a list merged by key is walked as keyed walks it.
+// the items are read; its items are leaves), failing there where they do not (classErr), a list merged by key is
+// walked as keyed walks it.
 func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
 	if !lv.IsList() {
 		return nil, false
@@ -225,9 +230,10 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 	return nil, true
 }
 
-// keyed walks patch list pv, merged by key, onto v's list lv at path, of type t and metadata meta: where lv's items and the patch's merge (smp.KeyedListClass; lv's maps each holding the key, the patch's without "$patch"
-// but "delete"), the list node (at, if it is), then, the patch holding items, each member (an item of a key not named before it; a later one is a repeat collated alone) in the patch's
-// order, merged onto lv's first item of its key (not one a "$patch: delete" item names) or, lv holding none, as without
+// keyed walks patch list pv, merged by key, onto v's list lv at path, of type t and metadata meta: failing there where
+// lv's items and the patch's do not merge (smp.KeyedListClass: classErr), else, lv's maps each holding the key, the
+// patch's without "$patch" but "delete", the list node (at, if it is), then, the patch holding items, each member (an
+// item of a key not named before it; a later one is a repeat collated alone) in the patch's order, merged onto lv's first item of its key (not one a "$patch: delete" item names) or, lv holding none, as without
 // live. Items lv alone holds are leaves, not walked.
 func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
 	itemType, mk := t.Item(), meta.MergeKey
