@@ -36,11 +36,11 @@ import (
 //     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
 //     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
 //     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
-//     too where that alone passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld;
-//     where its tree fits onto v otherwise, ontoFits, without a map at the depth limit, Repeat.Limit, or a deletion v
-//     refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk tells it, v holding no
-//     items there: an earlier field's failure first), and is merged as one ordering a list it leaves out onto one
-//     that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     too where that alone passes; its Err) fails so onto an outcome that holds no items there, an empty list or
+//     none (emptyOrdersHeld; where its tree fits onto v otherwise, ontoFits, without a map at the depth limit,
+//     Repeat.Limit, or a deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk
+//     tells it: an earlier field's failure first, and another kind there refused as live's), and is merged as one
+//     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
@@ -302,8 +302,8 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if c.Dirs != nil && orderTaken(c.Dirs) && takenOntoList(c, lv) {
 				continue // (the patch's list in its directive's order, replacing v's)
 			}
-			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && !(lv.IsList() && lv.Len() > 0) {
-				continue // (held empty and ordered where v holds no items: it fails there, emptyOrdersHeld)
+			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && lv.IsList() && lv.Len() == 0 {
+				continue // (held empty and ordered where v's list holds no items: it fails there, emptyOrdersHeld)
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false

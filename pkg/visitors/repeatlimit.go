@@ -26,7 +26,8 @@ import (
 //     and v's are read), then: a set of scalars whose items and v's merge, nothing more (its items are leaves); a list
 //     merged by key, each member onto v's item of its key (keyed); its items and v's failing to merge (smp.ListClass,
 //     smp.KeyedListClass), it fails there (classErr), as the collation checks the classes before it reads the items;
-//   - a list held empty and ordered that is at, where v holds it empty (or lacks it), fails there.
+//   - a list held empty and ordered that is at, where v holds it empty (or lacks it), fails there; where v holds
+//     another kind (null, a scalar, a map), it fails there as live's, as the collation refuses an order of such a value.
 //
 // The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
 // "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
@@ -35,7 +36,7 @@ import (
 // holds another kind, a set of maps, a map of strategy replace holding at where
 // v holds a map (taken whole and cleaned, its depth checked otherwise), an item holding a list it orders by
 // "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide) but for an EmptyOrdered
-// repeat's, and that list at where v holds it with items (ordered) or as another kind.
+// repeat's, and that list at where v holds it with items (ordered).
 type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
@@ -99,10 +100,12 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 			continue
 		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && at.Equal(w.at):
 			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
-		case w.empty && inV && at.Equal(w.at) && !(lv.IsList() && lv.Len() == 0):
-			return nil, false // (v's items there are ordered; another kind is refused as live's)
+		case w.empty && inV && at.Equal(w.at) && !lv.IsList():
+			return &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + name + " orders a list, but live's value is " + lv.Kind().String()}, true
+		case w.empty && inV && at.Equal(w.at) && lv.Len() > 0:
+			return nil, false // (ordered onto v's items)
 		case w.empty && inV && at.Equal(w.at):
-			return w.err, true // (held empty and ordered where v holds no items: as Phase 1 refused it)
+			return w.err, true // (held empty and ordered where v's list holds no items, as Phase 1 refused it)
 		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
 		}

@@ -662,6 +662,25 @@ var _ = Describe("collations per operation", func() {
 			"lifecycle.postStart.exec.command: nesting is deeper than the limit"),
 	)
 
+	// A repeat holding empty a list it orders (elements.EmptyOrdered) where its key's first item's outcome holds that
+	// field as another kind: the collation with that outcome refuses the order of live's value there, before it finds
+	// the list without items (limitWalk). Judged against the repeat applied alone.
+	DescribeTable("patch.Apply of a repeat holding empty a list it orders, the outcome holding another kind there",
+		func(mounts, kind string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":` + mounts + `}]}}`)
+			repeat := `{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring("volumeMounts: $setElementOrder/volumeMounts orders a list, but live's value is " + kind)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("a string: once", `"x"`, "string"),
+		Entry("a null: once", `null`, "null"),
+		Entry("a map: once", `{}`, "object"),
+	)
+
 	// A repeat whose own collation refuses a merged list's "$setElementOrder" (elements.Repeat.Disordered: an entry naming
 	// no item, an item it lacks, items out of its order; a keyed list, or a set of scalars naming no value twice) where
 	// its key's first item's outcome holds that list, reached through maps it holds too: the order's entries and the
