@@ -35,7 +35,8 @@ import (
 //     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
 //     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
 //     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
-//     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
+//     v's; a merged list held empty and ordered, failing where v holds no items there or another kind, v's keyed
+//     list's items ordered; merged lists whose items and v's cannot merge failing there). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
 //     too where that alone passes; its Err) fails so onto an outcome that holds no items there, an empty list or
 //     none (emptyOrdersHeld; where its tree fits onto v otherwise, ontoFits, without a map at the depth limit,
 //     Repeat.Limit, or a deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk

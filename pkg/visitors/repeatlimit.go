@@ -26,17 +26,20 @@ import (
 //     and v's are read), then: a set of scalars whose items and v's merge, nothing more (its items are leaves); a list
 //     merged by key, each member onto v's item of its key (keyed); its items and v's failing to merge (smp.ListClass,
 //     smp.KeyedListClass), it fails there (classErr), as the collation checks the classes before it reads the items;
-//   - a list held empty and ordered that is at, where v holds it empty (or lacks it), fails there; where v holds
-//     another kind (null, a scalar, a map), it fails there as live's, as the collation refuses an order of such a value.
+//   - a merged list the patch holds empty and orders by "$setElementOrder", where v holds it empty or lacks it, fails
+//     there (Phase 1 went past that error: elements.EmptyOrdered), where v holds another kind (a null, a scalar, a
+//     map), fails there as live's, as the collation refuses an order of such a value, and where v holds a keyed list
+//     with items, each of the order's entries naming an item by the key, is walked on as a list merged by key
+//     (emptyOrdered); at it, its depth is checked first.
 //
 // The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
 // "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
 // merged by key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList"
 // alone for a list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's where v
 // holds another kind, a set of maps, a map of strategy replace holding at where
-// v holds a map (taken whole and cleaned, its depth checked otherwise), an item holding a list it orders by
-// "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide) but for an EmptyOrdered
-// repeat's, and that list at where v holds it with items (ordered).
+// v holds a map (taken whole and cleaned, its depth checked otherwise), a value built as without live holding a list it
+// holds empty and orders (which Phase 1 went past; but at, an EmptyOrdered repeat's first such: alone), and such a
+// list where v holds a set, or a keyed list one of the order's entries does not name an item of by the key.
 type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
@@ -44,8 +47,8 @@ type limitWalk struct {
 	// its items and v's are read) or a field's ordered and set to other than a list (met at its node, v holding a list
 	// there or none).
 	depth bool
-	// empty reports err a list's the patch holds empty and orders by "$setElementOrder" (met at its node where v holds
-	// no items there: none, or an empty list).
+	// empty reports err a list's the patch holds empty and orders by "$setElementOrder" (elements.EmptyOrdered: the first
+	// such in Phase 1's order, met at its node where v holds no items there: none, or an empty list).
 	empty bool
 	// room is elements.Repeat.Room; beyond the error of a node below it, at the depth limit.
 	room   int
@@ -59,7 +62,7 @@ type limitWalk struct {
 func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
 	e, ok := r.Err.(*elements.Error)
 	empty := r.Element != nil // (Err a list's it holds empty and orders: elements.EmptyOrdered)
-	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() || (!empty && holdsEmptyOrdered(p)) {
+	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() {
 		return nil, false
 	}
 	w := limitWalk{at: e.Path, err: e, depth: !r.Disordered && !empty, empty: empty, room: r.Room}
@@ -100,12 +103,11 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 			continue
 		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && at.Equal(w.at):
 			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
-		case w.empty && inV && at.Equal(w.at) && !lv.IsList():
-			return &elements.Error{Source: elements.Live, Path: at, Msg: smp.SetOrderPrefix + name + " orders a list, but live's value is " + lv.Kind().String()}, true
-		case w.empty && inV && at.Equal(w.at) && lv.Len() > 0:
-			return nil, false // (ordered onto v's items)
-		case w.empty && inV && at.Equal(w.at):
-			return w.err, true // (held empty and ordered where v's list holds no items, as Phase 1 refused it)
+		case ordered[name] && inP && pv.IsList() && pv.Len() == 0:
+			order, _ := p.Get(smp.SetOrderPrefix + name)
+			if err, decided := w.emptyOrdered(at, order, lv, inV, ct, &meta); err != nil || !decided {
+				return err, decided
+			}
 		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
 		}
@@ -202,8 +204,48 @@ func (w limitWalk) field(path fieldpath.Path, pv, lv value.Value, inP, inV bool,
 	case pv.IsMap() && lv.IsMap():
 		return w.maps(pv, lv, t, path)
 	}
-	if w.at.HasPrefix(path) { // (built as without live: as Phase 1 built it)
+	return w.alone(path, pv)
+}
+
+// alone walks patch value pv at path, built as without live, as Phase 1 built it: at's error where it holds at, else
+// none; not decided where it holds a list it holds empty and orders (holdsEmptyOrdered), whose error Phase 1 went past,
+// but where at is the first such (elements.EmptyOrdered's Err).
+func (w limitWalk) alone(path fieldpath.Path, pv value.Value) (err error, decided bool) {
+	switch {
+	case holdsEmptyOrdered(pv) && !(w.empty && w.at.HasPrefix(path)):
+		return nil, false
+	case w.at.HasPrefix(path):
 		return w.err, true
+	}
+	return nil, true
+}
+
+// emptyOrdered walks field path of a map walked with v's, a list the patch holds empty and orders by "$setElementOrder"
+// (its entries: order), lv v's value there (inV: v holds one), of type t and metadata meta, as the collation with v
+// meets it: at's error where it is at, but for a list it holds empty and orders (the depth checked first); merged,
+// live's refused order where lv is another kind (a null among them), the order of a list without items where lv has
+// none, as Phase 1 found it (at's error where at). Where lv is a keyed list with items and each entry names an item by
+// the key (as the collation reads the order), nil and decided: the list is walked on as any (field). Else not decided.
+func (w limitWalk) emptyOrdered(path fieldpath.Path, order, lv value.Value, inV bool, t *openapi.Type, meta *openapi.Meta) (err error, decided bool) {
+	name := path[len(path)-1].Field
+	switch {
+	case path.Equal(w.at) && !w.empty:
+		return w.err, true
+	case !elements.MergedList(t, meta):
+		return nil, false
+	case inV && !lv.IsList():
+		return &elements.Error{Source: elements.Live, Path: path, Msg: smp.SetOrderPrefix + name + " orders a list, but live's value is " + lv.Kind().String()}, true
+	case lv.Len() == 0 && path.Equal(w.at):
+		return w.err, true
+	case lv.Len() == 0:
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.SetOrderPrefix + name + " orders a list that has no items in live or in the patch"}, true
+	case len(meta.MergeKey) == 0 || elements.SetOfMaps(t, meta) || !order.IsList():
+		return nil, false
+	}
+	for _, e := range order.Items() {
+		if _, missing, _ := elements.KeyOf(e, meta.MergeKey, t.Item()); !e.IsMap() || missing != "" {
+			return nil, false // (refused as the order's)
+		}
 	}
 	return nil, true
 }
@@ -283,8 +325,8 @@ func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta
 		at := path.Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
 		if live, held := paired[k]; held {
 			err, decided = w.maps(it, live, itemType, at)
-		} else if err, decided = nil, true; w.at.HasPrefix(at) {
-			err = w.err
+		} else {
+			err, decided = w.alone(at, it)
 		}
 		if err != nil || !decided {
 			return err, decided

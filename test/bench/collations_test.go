@@ -662,6 +662,32 @@ var _ = Describe("collations per operation", func() {
 			"lifecycle.postStart.exec.command: nesting is deeper than the limit"),
 	)
 
+	// A repeat failing by the depth limit that holds empty a list it orders (ports) before the field it fails at: the
+	// collation with its key's first item's outcome fails at that list where the outcome holds no items there, and
+	// orders the outcome's items and goes on where it holds them, each of the order's entries naming an item by the key
+	// (limitWalk); an entry without the key is refused as the order's, which the front-end finds.
+	DescribeTable("patch.Apply of a repeat failing by the depth limit, holding empty a list it orders before that field",
+		func(ports, order string, count int, wantErr string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":` + ports +
+				`,"readinessProbe":{"exec":{}}}]}}`)
+			repeat := `{"name":"c","$setElementOrder/ports":` + order + `,"ports":[],"readinessProbe":{"exec":{"command":["y"]}}}`
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: 5}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("the outcome holding ports: once", `[{"containerPort":80}]`, `[{"containerPort":80},{"containerPort":81}]`, 1,
+			"readinessProbe.exec.command: nesting is deeper than the limit"),
+		Entry("the outcome holding ports empty: once", `[]`, `[{"containerPort":80}]`, 1,
+			"ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
+		Entry("the outcome holding ports as a string: once", `"x"`, `[{"containerPort":80}]`, 1,
+			"ports: $setElementOrder/ports orders a list, but live's value is string"),
+		Entry("the outcome holding ports, an entry of the order without the key: the front-end's, twice", `[{"containerPort":80}]`, `[{"name":"x"}]`, 2,
+			"$setElementOrder/ports item 0 has no merge key field"),
+	)
+
 	// A repeat holding empty a list it orders (elements.EmptyOrdered) where its key's first item's outcome holds that
 	// field as another kind: the collation with that outcome refuses the order of live's value there, before it finds
 	// the list without items (limitWalk). Judged against the repeat applied alone.
