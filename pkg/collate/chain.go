@@ -880,8 +880,9 @@ func elementAt(e elements.Element, path []string) elements.Element {
 
 // walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, by a merged list's
 // "$setElementOrder" (elements.Repeat.Disordered), or, Fails, at a field of patch item v that it orders and sets to other
-// than a list, outside compose mode, the levels its item's fields may nest within the limit (elements.Repeat.Room;
-// without a limit, math.MaxInt; none: 0). Else 0.
+// than a list, or whose Err, with its tree (Element), is that of a list it holds empty and orders
+// (elements.EmptyOrdered), outside compose mode, the levels its item's fields may nest within the limit
+// (elements.Repeat.Room; without a limit, math.MaxInt; none: 0). Else 0.
 func (c *collator) walkRoom(r *elements.Repeat, v value.Value) int {
 	e, ok := r.Err.(*elements.Error)
 	if c.opts.Compose || !ok {
@@ -892,8 +893,9 @@ func (c *collator) walkRoom(r *elements.Repeat, v value.Value) int {
 	if r.Fails && len(e.Path) == 1 && e.Path[0].Kind == fieldpath.FieldElement {
 		_, ordering = v.Get(smp.SetOrderPrefix + e.Path[0].Field)
 	}
+	empty := r.Element != nil // (EmptyOrdered's Err, with its tree)
 	switch {
-	case !depth && !r.Disordered && !ordering:
+	case !depth && !r.Disordered && !ordering && !empty:
 		return 0
 	case c.opts.MaxDepth == 0:
 		return math.MaxInt

@@ -899,7 +899,10 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 					r.FailsAt, r.MapsBefore = "", false
 				}
 			}
-		} else if r.Err = c.emptyOrder; c.opts.MaxDepth > 0 {
+		} else if r.Err = c.emptyOrder; r.Err != nil {
+			r.Room = c.walkRoom(r, local[r.Pos]) // (its tree's failure onto an outcome: limitWalk)
+		}
+		if r.Element != nil && c.opts.MaxDepth > 0 {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
 			room := c.opts.MaxDepth - r.Depth
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)

@@ -277,7 +277,8 @@ type Repeat struct {
 	// the same keys or values whatever the outcome holds, so a collation with an outcome as live that reaches that
 	// list, its items and the outcome's there merging, fails there so.
 	Disordered bool
-	// Room, with Err the depth limit's or Disordered and no Element, outside compose mode, is how many levels the item's
+	// Room, with Err the depth limit's or Disordered and no Element, or Err a list's the item holds empty and orders
+	// (EmptyOrdered) with Element, outside compose mode, is how many levels the item's
 	// fields may nest within the limit (a field of the item: 1; MaxDepth less Depth; without a limit, math.MaxInt):
 	// collated with an outcome as live, a field of the outcome's that the patch lacks below maps both hold fails there
 	// beyond it. 0 otherwise.

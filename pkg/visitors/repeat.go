@@ -35,11 +35,13 @@ import (
 //     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
 //     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
 //     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
-//     v's). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
-//     too where that alone passes; its Err) fails so onto an outcome that holds no items there (emptyOrdersHeld;
-//     where its tree fits onto v otherwise, ontoFits, without a map at the depth limit, Repeat.Limit, or a deletion v
-//     refuses, which the collation may meet first: ontoFailure), and is merged as one ordering a list it leaves out
-//     onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
+//     v's; a merged list held empty and ordered, failing where v holds no items there or another kind, v's keyed
+//     list's items ordered; merged lists whose items and v's cannot merge failing there). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
+//     too where that alone passes; its Err) fails so onto an outcome that holds no items there, an empty list or
+//     none (emptyOrdersHeld; where its tree fits onto v otherwise, ontoFits, without a map at the depth limit,
+//     Repeat.Limit, or a deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk
+//     tells it: an earlier field's failure first, and another kind there refused as live's), and is merged as one
+//     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
 //     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
@@ -137,7 +139,7 @@ import (
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
-//     not fit onto v otherwise, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
+//     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
 //     holding "$patch" in a map of strategy replace, a list v holds that the repeat holds empty and orders,
@@ -306,8 +308,8 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if c.Dirs != nil && orderTaken(c.Dirs) && takenOntoList(c, lv) {
 				continue // (the patch's list in its directive's order, replacing v's)
 			}
-			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && !(lv.IsList() && lv.Len() > 0) {
-				continue // (held empty and ordered where v holds no items: it fails there, emptyOrdersHeld)
+			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && lv.IsList() && lv.Len() == 0 {
+				continue // (held empty and ordered where v's list holds no items: it fails there, emptyOrdersHeld)
 			}
 			if c.Dirs != nil || pv.IsMap() || (pv.IsList() && elements.MergedList(c.Type, &c.Meta)) {
 				return false

@@ -12,8 +12,9 @@ import (
 )
 
 // limitWalk decides, for a repeat whose own collation failed by the depth limit, by a merged list's
-// "$setElementOrder" (elements.Repeat.Disordered), or by ordering a field it sets to other than a list (Fails), at node at (elements.Repeat.Err, its path from the item; Room:
-// elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
+// "$setElementOrder" (elements.Repeat.Disordered), or by ordering a field it sets to other than a list (Fails), or whose
+// Err is a list's it holds empty and orders (elements.EmptyOrdered, its tree built), at node at (elements.Repeat.Err, its
+// path from the item; Room: elements.Repeat.Room), the error a collation of the patch's item with an outcome v as live
 // gives, walking the item and v together in the collation's order (a map's fields by name, depth first):
 //
 //   - a field of the patch v lacks, or holds where the patch's value is not a map onto a map of v's, is built as
@@ -23,15 +24,22 @@ import (
 //   - a map of the patch onto a map of v's is walked so in turn, its own node at its level (at, if it is);
 //   - a merged list of the patch's onto v's list is its node (at, if it is: its depth first, its order once its items
 //     and v's are read), then: a set of scalars whose items and v's merge, nothing more (its items are leaves); a list
-//     merged by key, each member onto v's item of its key (keyed).
+//     merged by key, each member onto v's item of its key (keyed); its items and v's failing to merge (smp.ListClass,
+//     smp.KeyedListClass), it fails there (classErr), as the collation checks the classes before it reads the items;
+//   - a merged list the patch holds empty and orders by "$setElementOrder", where v holds it empty or lacks it, fails
+//     there (Phase 1 went past that error: elements.EmptyOrdered), where v holds another kind (a null, a scalar, a
+//     map), fails there as live's, as the collation refuses an order of such a value, and where v holds a keyed list
+//     with items, each of the order's entries naming an item by the key, is walked on as a list merged by key
+//     (emptyOrdered); at it, its depth is checked first.
 //
 // The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
 // "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
 // merged by key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList"
 // alone for a list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's where v
-// holds another kind or items that do not merge with its own, a set of maps, a map of strategy replace holding at where
-// v holds a map (taken whole and cleaned, its depth checked otherwise), and an item holding a list it orders by
-// "$setElementOrder" and holds empty (Phase 1 left that error for the outcome to decide).
+// holds another kind, a set of maps, a map of strategy replace holding at where
+// v holds a map (taken whole and cleaned, its depth checked otherwise), a value built as without live holding a list it
+// holds empty and orders (which Phase 1 went past; but at, an EmptyOrdered repeat's first such: alone), and such a
+// list where v holds a set, or a keyed list one of the order's entries does not name an item of by the key.
 type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
@@ -39,6 +47,9 @@ type limitWalk struct {
 	// its items and v's are read) or a field's ordered and set to other than a list (met at its node, v holding a list
 	// there or none).
 	depth bool
+	// empty reports err a list's the patch holds empty and orders by "$setElementOrder" (elements.EmptyOrdered: the first
+	// such in Phase 1's order, met at its node where v holds no items there: none, or an empty list).
+	empty bool
 	// room is elements.Repeat.Room; beyond the error of a node below it, at the depth limit.
 	room   int
 	beyond string
@@ -46,14 +57,15 @@ type limitWalk struct {
 
 // limitFailure returns the error collating repeat r's patch item p, of type t, with v as live gives, r's collation
 // having failed by the depth limit, by a merged list's "$setElementOrder" or by ordering a field it sets to other than a
-// list (elements.Repeat.Room, Disordered, Fails); decided
+// list (elements.Repeat.Room, Disordered, Fails), or at a list it holds empty and orders (Element built: EmptyOrdered); decided
 // is false where the patch's item and v do not tell it (limitWalk).
 func limitFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (err error, decided bool) {
 	e, ok := r.Err.(*elements.Error)
-	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() || holdsEmptyOrdered(p) {
+	empty := r.Element != nil // (Err a list's it holds empty and orders: elements.EmptyOrdered)
+	if r.Room < 1 || !ok || !p.IsMap() || !v.IsMap() {
 		return nil, false
 	}
-	w := limitWalk{at: e.Path, err: e, depth: !r.Disordered, room: r.Room}
+	w := limitWalk{at: e.Path, err: e, depth: !r.Disordered && !empty, empty: empty, room: r.Room}
 	if r.Room <= math.MaxInt-r.Depth {
 		w.beyond = elements.DepthLimitMsg(r.Room + r.Depth)
 	}
@@ -91,6 +103,11 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 			continue
 		case ordered[name] && inV && inP && !pv.IsList() && lv.IsList() && at.Equal(w.at):
 			return w.err, true // (set to other than a list: refused as the patch's, as Phase 1 refused it)
+		case ordered[name] && inP && pv.IsList() && pv.Len() == 0:
+			order, _ := p.Get(smp.SetOrderPrefix + name)
+			if err, decided := w.emptyOrdered(at, order, lv, inV, ct, &meta); err != nil || !decided {
+				return err, decided
+			}
 		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
 		}
@@ -187,15 +204,56 @@ func (w limitWalk) field(path fieldpath.Path, pv, lv value.Value, inP, inV bool,
 	case pv.IsMap() && lv.IsMap():
 		return w.maps(pv, lv, t, path)
 	}
-	if w.at.HasPrefix(path) { // (built as without live: as Phase 1 built it)
+	return w.alone(path, pv)
+}
+
+// alone walks patch value pv at path, built as without live, as Phase 1 built it: at's error where it holds at, else
+// none; not decided where it holds a list it holds empty and orders (holdsEmptyOrdered), whose error Phase 1 went past,
+// but where at is the first such (elements.EmptyOrdered's Err).
+func (w limitWalk) alone(path fieldpath.Path, pv value.Value) (err error, decided bool) {
+	switch {
+	case holdsEmptyOrdered(pv) && !(w.empty && w.at.HasPrefix(path)):
+		return nil, false
+	case w.at.HasPrefix(path):
 		return w.err, true
+	}
+	return nil, true
+}
+
+// emptyOrdered walks field path of a map walked with v's, a list the patch holds empty and orders by "$setElementOrder"
+// (its entries: order), lv v's value there (inV: v holds one), of type t and metadata meta, as the collation with v
+// meets it: at's error where it is at, but for a list it holds empty and orders (the depth checked first); merged,
+// live's refused order where lv is another kind (a null among them), the order of a list without items where lv has
+// none, as Phase 1 found it (at's error where at). Where lv is a keyed list with items and each entry names an item by
+// the key (as the collation reads the order), nil and decided: the list is walked on as any (field). Else not decided.
+func (w limitWalk) emptyOrdered(path fieldpath.Path, order, lv value.Value, inV bool, t *openapi.Type, meta *openapi.Meta) (err error, decided bool) {
+	name := path[len(path)-1].Field
+	switch {
+	case path.Equal(w.at) && !w.empty:
+		return w.err, true
+	case !elements.MergedList(t, meta):
+		return nil, false
+	case inV && !lv.IsList():
+		return &elements.Error{Source: elements.Live, Path: path, Msg: smp.SetOrderPrefix + name + " orders a list, but live's value is " + lv.Kind().String()}, true
+	case lv.Len() == 0 && path.Equal(w.at):
+		return w.err, true
+	case lv.Len() == 0:
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.SetOrderPrefix + name + " orders a list that has no items in live or in the patch"}, true
+	case len(meta.MergeKey) == 0 || elements.SetOfMaps(t, meta) || !order.IsList():
+		return nil, false
+	}
+	for _, e := range order.Items() {
+		if _, missing, _ := elements.KeyOf(e, meta.MergeKey, t.Item()); !e.IsMap() || missing != "" {
+			return nil, false // (refused as the order's)
+		}
 	}
 	return nil, true
 }
 
 // list walks patch list pv, merged, onto v's value lv at path, of type t and metadata meta, where lv is a list: a set of
 // scalars whose items and lv's merge (smp.ListClass) is its node alone (at, if it is: its depth first, its order once
-// the items are read; its items are leaves), a list merged by key is walked as keyed walks it.
+// the items are read; its items are leaves), failing there where they do not (classErr), a list merged by key is
+// walked as keyed walks it.
 func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
 	if !lv.IsList() {
 		return nil, false
@@ -206,7 +264,9 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 	if w.depth && path.Equal(w.at) { // (the node's own depth is checked first)
 		return w.err, true
 	}
-	if class, msg, _ := smp.ListClass(lv.Items(), pv.Items()); msg != "" || class == value.KindMap {
+	if class, msg, fromLive := smp.ListClass(lv.Items(), pv.Items()); msg != "" {
+		return classErr(path, msg, fromLive), true
+	} else if class == value.KindMap {
 		return nil, false
 	}
 	if path.Equal(w.at) { // (its order, checked once the items are read)
@@ -215,18 +275,19 @@ func (w limitWalk) list(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta,
 	return nil, true
 }
 
-// keyed walks patch list pv, merged by key, onto v's list lv at path, of type t and metadata meta: where lv's items and the patch's merge (smp.KeyedListClass; lv's maps each holding the key, the patch's without "$patch"
-// but "delete"), the list node (at, if it is), then, the patch holding items, each member (an item of a key not named before it; a later one is a repeat collated alone) in the patch's
-// order, merged onto lv's first item of its key (not one a "$patch: delete" item names) or, lv holding none, as without
+// keyed walks patch list pv, merged by key, onto v's list lv at path, of type t and metadata meta: failing there where
+// lv's items and the patch's do not merge (smp.KeyedListClass: classErr), else, lv's maps each holding the key, the
+// patch's without "$patch" but "delete", the list node (at, if it is), then, the patch holding items, each member (an
+// item of a key not named before it; a later one is a repeat collated alone) in the patch's order, merged onto lv's first item of its key (not one a "$patch: delete" item names) or, lv holding none, as without
 // live. Items lv alone holds are leaves, not walked.
 func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta, path fieldpath.Path) (err error, decided bool) {
 	itemType, mk := t.Item(), meta.MergeKey
-	class, msg, _ := smp.KeyedListClass(lv.Items(), pv.Items())
+	class, msg, fromLive := smp.KeyedListClass(lv.Items(), pv.Items())
 	switch {
 	case w.depth && path.Equal(w.at): // (the node's own depth is checked first)
 		return w.err, true
 	case msg != "":
-		return nil, false
+		return classErr(path, msg, fromLive), true
 	case pv.Len() == 0: // (lv's items alone: leaves)
 		return nil, true
 	case class != value.KindMap:
@@ -264,8 +325,8 @@ func (w limitWalk) keyed(pv, lv value.Value, t *openapi.Type, meta *openapi.Meta
 		at := path.Child(fieldpath.Key(elements.KeyFields(it, mk, itemType)))
 		if live, held := paired[k]; held {
 			err, decided = w.maps(it, live, itemType, at)
-		} else if err, decided = nil, true; w.at.HasPrefix(at) {
-			err = w.err
+		} else {
+			err, decided = w.alone(at, it)
 		}
 		if err != nil || !decided {
 			return err, decided
@@ -297,4 +358,13 @@ func holdsEmptyOrdered(p value.Value) bool {
 		}
 	}
 	return false
+}
+
+// classErr is the error a collation with v as live gives at path, a merged list of the patch's whose items and v's
+// list's cannot merge (smp.ListClass, smp.KeyedListClass: msg, fromLive), as format.ListClass gives it.
+func classErr(path fieldpath.Path, msg string, fromLive bool) error {
+	if fromLive {
+		return &elements.Error{Source: elements.Live, Path: path, Msg: msg}
+	}
+	return &elements.Error{Source: elements.Patch, Path: path, Msg: msg}
 }

@@ -581,9 +581,8 @@ var _ = Describe("collations per operation", func() {
 	// A repeat whose collation fails at a field whatever the outcome holds there (ordering a field it sets to null:
 	// elements.Repeat.Fails; holding empty a list it orders where the outcome holds no items: elements.EmptyOrdered)
 	// fails first where the collation with its key's first item's outcome meets an error before that field: a field of
-	// the outcome's beyond the depth limit, a deletion the outcome's list refuses (for Fails, decided walking the item and
-	// the outcome: limitWalk; the front-end's for a list held empty). The error is that of the repeat applied to that
-	// outcome.
+	// the outcome's beyond the depth limit, a deletion the outcome's list refuses (decided walking the item and the
+	// outcome: limitWalk). The error is that of the repeat applied to that outcome.
 	DescribeTable("patch.Apply of a repeat failing at a field, an earlier field failing first onto the outcome, as its items applied in turn",
 		func(args, repeat string, maxDepth, count int, wantErr string) {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args +
@@ -601,26 +600,112 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering a field it sets to null, a deletion the outcome refuses before it: once", `[{"a":1}]`,
 			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/workingDir":["a"],"workingDir":null}`, 0, 1,
 			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
-		Entry("holding empty a list it orders, a map at the depth limit before it: the front-end's, twice", `["x"]`,
-			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 5, 2,
+		Entry("holding empty a list it orders, a map at the depth limit before it: once", `["x"]`,
+			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 5, 1,
 			"readinessProbe.exec.command: nesting is deeper than the limit"),
-		Entry("holding empty a list it orders, a deletion the outcome refuses before it: the front-end's, twice", `[{"a":1}]`,
-			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0, 2,
+		Entry("holding empty a list it orders, a deletion the outcome refuses before it: once", `[{"a":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0, 1,
+			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
+		Entry("holding empty a list it orders, a map at the depth limit before it, the limit one level deeper: once", `["x"]`,
+			`{"name":"c","readinessProbe":{"exec":{}},"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 6, 1,
+			"volumeMounts: $setElementOrder/volumeMounts orders a list that has no items in live or in the patch"),
+		Entry("holding empty a list it orders, a deletion the outcome takes before it: once", `["x"]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0, 1,
+			"volumeMounts: $setElementOrder/volumeMounts orders a list that has no items in live or in the patch"),
+		Entry("holding empty a list it orders, a deletion the outcome refuses and a map at the depth limit before it: once", `[{"a":1}]`,
+			`{"name":"c","$deleteFromPrimitiveList/args":["x"],"readinessProbe":{"exec":{}},"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 5, 1,
 			"args: $deleteFromPrimitiveList/args applies to lists of scalars"),
 	)
 
 	// The same where the earlier field is a merged list whose items the outcome's cannot merge with: the repeat's tree does
-	// not fit onto that outcome (ontoFits), and the front-end applies it.
-	It("patch.Apply of a repeat holding empty a list it orders, env the outcome holds with a scalar item before it: the front-end's, twice", func() {
+	// not fit onto that outcome (ontoFits), and walking the item and the outcome meets that list's error first.
+	It("patch.Apply of a repeat holding empty a list it orders, env the outcome holds with a scalar item before it: once", func() {
 		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":["x"],"volumeMounts":[]}]}}`)
 		repeat := `{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`
 		opts := patch.Options{Gates: features.Kubectl()}
 		_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
-		Expect(collations.Load()).To(BeEquivalentTo(2))
+		Expect(collations.Load()).To(BeEquivalentTo(1))
 		_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
 		Expect(applyErr).To(MatchError(ContainSubstring("spec.containers[name=c].env: the patch's items are objects but live's are strings")))
 		Expect(err).To(MatchError(applyErr.Error()))
 	})
+
+	// A repeat failing whatever the outcome holds (a list held empty and ordered: elements.EmptyOrdered; a field ordered
+	// and set to null: Repeat.Fails) or by the depth limit, env before that field: where the outcome's env and the
+	// patch's items cannot merge, the collation with that outcome fails there first (limitWalk: the list's class, as
+	// Phase 1 checks it); where they merge, at the repeat's own field. Judged against the repeat applied alone.
+	DescribeTable("patch.Apply of a repeat failing at a field, env before it, as the repeat applied to the outcome",
+		func(env, repeat string, maxDepth int, wantErr string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":` + env +
+				`,"readinessProbe":{"exec":{}},"volumeMounts":[]}]}}`)
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("holding empty a list it orders, env merging onto the outcome's: once", `[{"name":"A"}]`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0,
+			"volumeMounts: $setElementOrder/volumeMounts orders a list that has no items in live or in the patch"),
+		Entry("holding empty a list it orders, the outcome's env holding a null: once", `[null]`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`, 0,
+			"env: the patch's items are objects but live's are nulls"),
+		Entry("ordering a field it sets to null, the outcome's env holding a scalar: once", `["x"]`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"$setElementOrder/workingDir":["a"],"workingDir":null}`, 0,
+			"env: the patch's items are objects but live's are strings"),
+		Entry("failing by the depth limit below a field after env, the outcome's env holding a scalar: once", `["x"]`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"lifecycle":{"postStart":{"exec":{"command":["y"]}}}}`, 6,
+			"env: the patch's items are objects but live's are strings"),
+		Entry("failing by the depth limit below a field after env, env merging onto the outcome's: once", `[{"name":"A"}]`,
+			`{"name":"c","env":[{"name":"A","value":"a"}],"lifecycle":{"postStart":{"exec":{"command":["y"]}}}}`, 6,
+			"lifecycle.postStart.exec.command: nesting is deeper than the limit"),
+	)
+
+	// A repeat failing by the depth limit that holds empty a list it orders (ports) before the field it fails at: the
+	// collation with its key's first item's outcome fails at that list where the outcome holds no items there, and
+	// orders the outcome's items and goes on where it holds them, each of the order's entries naming an item by the key
+	// (limitWalk); an entry without the key is refused as the order's, which the front-end finds.
+	DescribeTable("patch.Apply of a repeat failing by the depth limit, holding empty a list it orders before that field",
+		func(ports, order string, count int, wantErr string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":` + ports +
+				`,"readinessProbe":{"exec":{}}}]}}`)
+			repeat := `{"name":"c","$setElementOrder/ports":` + order + `,"ports":[],"readinessProbe":{"exec":{"command":["y"]}}}`
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: 5}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(count))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("the outcome holding ports: once", `[{"containerPort":80}]`, `[{"containerPort":80},{"containerPort":81}]`, 1,
+			"readinessProbe.exec.command: nesting is deeper than the limit"),
+		Entry("the outcome holding ports empty: once", `[]`, `[{"containerPort":80}]`, 1,
+			"ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
+		Entry("the outcome holding ports as a string: once", `"x"`, `[{"containerPort":80}]`, 1,
+			"ports: $setElementOrder/ports orders a list, but live's value is string"),
+		Entry("the outcome holding ports, an entry of the order without the key: the front-end's, twice", `[{"containerPort":80}]`, `[{"name":"x"}]`, 2,
+			"$setElementOrder/ports item 0 has no merge key field"),
+	)
+
+	// A repeat holding empty a list it orders (elements.EmptyOrdered) where its key's first item's outcome holds that
+	// field as another kind: the collation with that outcome refuses the order of live's value there, before it finds
+	// the list without items (limitWalk). Judged against the repeat applied alone.
+	DescribeTable("patch.Apply of a repeat holding empty a list it orders, the outcome holding another kind there",
+		func(mounts, kind string) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","volumeMounts":` + mounts + `}]}}`)
+			repeat := `{"name":"c","$setElementOrder/volumeMounts":[{"mountPath":"A"}],"volumeMounts":[]}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[{"name":"c"},`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			_, applyErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+repeat+`]}}`), opts)
+			Expect(applyErr).To(MatchError(ContainSubstring("volumeMounts: $setElementOrder/volumeMounts orders a list, but live's value is " + kind)))
+			Expect(err).To(MatchError(applyErr.Error()))
+		},
+		Entry("a string: once", `"x"`, "string"),
+		Entry("a null: once", `null`, "null"),
+		Entry("a map: once", `{}`, "object"),
+	)
 
 	// A repeat whose own collation refuses a merged list's "$setElementOrder" (elements.Repeat.Disordered: an entry naming
 	// no item, an item it lacks, items out of its order; a keyed list, or a set of scalars naming no value twice) where
