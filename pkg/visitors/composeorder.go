@@ -294,3 +294,19 @@ func orderValid(n *elements.Node) bool {
 	data, _, replace, ok := keyedDirected(n.Local.Items(), n.Meta.MergeKey[0])
 	return ok && !replace && keyedScalars(data, n.Meta.MergeKey[0]) && keyedOrder(n.Dirs, data, n.Meta.MergeKey[0])
 }
+
+// sortedOntoList returns, for field f of compose mode's repeat map e, a list merged by no strategy beside an empty
+// "$setElementOrder" that Phase 1 took whole (orderTaken; collate's kubectlOrdered: sorted as where the outcome lacks
+// the field), where lv, its member's outcome's field, is a list of scalars of its items' class (takenOntoList): the
+// patch's list sorted by lv, as strategicpatch's merge of patches sorts the list's items, none of which an empty order
+// names, by the first patch's list (normalizeSliceOrder: smp.SortedBy).
+func sortedOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (value.Value, bool) {
+	a, _ := f.Element.(*elements.AtomicElement)
+	order, ordered := e.Local.Get(smp.SetOrderPrefix + f.Name)
+	raw, _ := e.Local.Get(f.Name)
+	if a == nil || a.Dirs == nil || !orderTaken(a.Dirs) || !ordered || !order.IsList() || order.Len() > 0 ||
+		!raw.IsList() || !takenOntoList(a, lv) {
+		return value.Value{}, false
+	}
+	return smp.SortedBy(raw.Items(), lv.Items()), true
+}

@@ -724,8 +724,12 @@ func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
 // wholeOntoList returns, for field f of compose mode's repeat map e, a leaf Phase 1 cleaned of maps holding "$patch"
 // (Ordered.cleaned) holding a list the schema merges by no strategy, where lv, its member's outcome's field (null where
 // it holds none), is a list: the patch's list as it stands, as strategicpatch takes such a list onto a list (less those
-// maps onto another kind or nothing: the leaf's value).
+// maps onto another kind or nothing: the leaf's value); beside an empty "$setElementOrder", sorted by lv
+// (sortedOntoList).
 func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (value.Value, bool) {
+	if sorted, ok := sortedOntoList(e, f, lv); o.Compose && ok {
+		return sorted, true // (beside an empty "$setElementOrder": sorted by lv)
+	}
 	a, _ := f.Element.(*elements.AtomicElement)
 	if !o.Compose || a == nil || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
 		!slices.Contains(o.cleaned, a.ID) {

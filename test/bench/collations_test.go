@@ -861,6 +861,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a merged list's item of a key the outcome lacks holding a \"$patch: merge\" map, kept, a later item merged into it: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"D","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"E","valueFrom":{"$patch":"merge","secretKeyRef":{"key":"k"}}},{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}]}}`, 1),
+		// A repeat's lists merged by no strategy, ordered by "$setElementOrder": one the repeat leaves out reordered by the
+		// directive onto the outcome's list; one beside an empty directive sorted by the outcome's list, or, where the
+		// outcome lacks it, as strategicpatch's sort leaves it.
+		Entry("a repeat ordering by \"$setElementOrder\" alone lists merged by no strategy its item's outcome holds: once",
+			`{"spec":{"containers":[{"name":"a","args":["x","q","y","z"],"command":["b","a","c","a"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["z","w","x"],"$setElementOrder/command":["c","a"]}]}}`, 1),
+		Entry("a repeat holding lists merged by no strategy beside an empty \"$setElementOrder\", its item's outcome holding one: once",
+			`{"spec":{"containers":[{"name":"a","args":["c","b","a"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":[],"args":["a","q","b","c","q"],"$setElementOrder/command":[],"command":["x","y","z"]}]}}`, 1),
 		// A repeat's maps holding "$patch" outside lists, collated onto a skeleton of its maps without them (dropped, as
 		// where the outcome holds no map there): merged onto a map, a "replace" one is the patch's map less the
 		// directive, as it stands, a "delete" one an empty map.
