@@ -200,8 +200,15 @@ func plainMap(t *openapi.Type, k string, pv value.Value) bool {
 // composeFailure returns the error of orderFails for compose mode's Repeat r of item p (type t) merged into v, where
 // Phase 1 collated it (taken whole, an atomic node, where its fields collated so failed; else onto a skeleton of its
 // maps, an outcome of another kind at a list it orders failing the collation with it as live) and its nodes lie within
-// the depth limit (not r.Deep); nil where there is none or it is not known.
+// the depth limit (not r.Deep); nil where there is none or it is not known. A repeat holding empty a merged list of its
+// item's own that it orders (elements.Repeat.Err: collate's leftEmptyOrder) fails where v holds no items there, as
+// strategicpatch's merge of an order onto no items fails (emptyOrdersHeld).
 func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+	if r.Element != nil && r.Err != nil {
+		if held, known := emptyOrdersHeld(r.Element, v); known && !held {
+			return r.Err // (its merged list held empty and ordered, where v holds no items: no kind to order by)
+		}
+	}
 	if r.Element == nil || r.Err != nil || r.Deep {
 		return nil
 	}

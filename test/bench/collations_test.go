@@ -870,6 +870,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding lists merged by no strategy beside an empty \"$setElementOrder\", its item's outcome holding one: once",
 			`{"spec":{"containers":[{"name":"a","args":["c","b","a"]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":[],"args":["a","q","b","c","q"],"$setElementOrder/command":[],"command":["x","y","z"]}]}}`, 1),
+		Entry("a repeat holding empty merged lists of objects it orders by \"$setElementOrder\", its item's outcome holding items: once",
+			`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":3},{"containerPort":1,"$patch":"delete"},{"containerPort":2},{"containerPort":4}],"env":[{"name":"E"},{"name":"F"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/ports":[{"containerPort":2},{"containerPort":9},{"containerPort":3}],"ports":[],"$setElementOrder/env":[{"name":"F"},{"name":"E"}],"env":[]}]}}`, 1),
 		// A repeat's maps holding "$patch" outside lists, collated onto a skeleton of its maps without them (dropped, as
 		// where the outcome holds no map there): merged onto a map, a "replace" one is the patch's map less the
 		// directive, as it stands, a "delete" one an empty map.
@@ -979,6 +982,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("its \"$retainKeys\" differing from the outcome's: once",
 			`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","secret"],"secret":{"secretName":"s"}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","configMap":{"name":"m"}},{"name":"v","$retainKeys":["configMap","name"]}]}}`),
+		Entry("holding empty a merged list of objects it orders by \"$setElementOrder\" that the outcome lacks or holds empty: once",
+			`{"spec":{"containers":[{"name":"a","env":[]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":[],"$setElementOrder/ports":[{"containerPort":1}],"ports":[]}]}}`),
 		Entry("ordering by \"$setElementOrder\" a list it sets to null: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"E"}],"env":null,"tty":true}]}}`),
