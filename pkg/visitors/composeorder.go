@@ -202,8 +202,12 @@ func plainMap(t *openapi.Type, k string, pv value.Value) bool {
 // maps, an outcome of another kind at a list it orders failing the collation with it as live) and its nodes lie within
 // the depth limit (not r.Deep); nil where there is none or it is not known. A repeat holding empty a merged list of its
 // item's own that it orders (elements.Repeat.Err: collate's leftEmptyOrder) fails where v holds no items there, as
-// strategicpatch's merge of an order onto no items fails (emptyOrdersHeld).
+// strategicpatch's merge of an order onto no items fails (emptyOrdersHeld); so does one ordering a list it leaves out
+// that v holds empty (orderedNoItems).
 func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+	if err := orderedNoItems(r.Element, v); err != nil {
+		return err
+	}
 	if r.Element != nil && r.Err != nil {
 		if held, known := emptyOrdersHeld(r.Element, v); known && !held {
 			return r.Err // (its merged list held empty and ordered, where v holds no items: no kind to order by)
@@ -316,4 +320,27 @@ func sortedOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (v
 		return value.Value{}, false
 	}
 	return smp.SortedBy(raw.Items(), lv.Items()), true
+}
+
+// orderedNoItems returns the error collating compose mode's repeat tree e with v as live gives where e leaves out a
+// list it orders by "$setElementOrder" alone (merged or not: a node without the patch's value) and v, through maps
+// (of no merge rule, no strategy replace, no "$retainKeys"), holds that field as a list without items: strategicpatch's
+// merge of patches finds no items to order there and fails. Nil where there is none.
+func orderedNoItems(e elements.Element, v value.Value) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, _ := v.Get(f.Name)
+		n := f.Element.Base()
+		if lv.IsMap() {
+			if err := orderedNoItems(f.Element, lv); err != nil {
+				return err
+			}
+		} else if !n.HasLocal && n.Dirs != nil && ordersOnly(n.Dirs) && lv.IsList() && lv.Len() == 0 {
+			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
+		}
+	}
+	return nil
 }
