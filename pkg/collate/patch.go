@@ -91,9 +91,11 @@ func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
 	return true
 }
 
-// composedField reports whether s is a field of the item's own map in compose mode's repeat (collator.composed).
+// composedField reports whether s is a field of the item's own map in compose mode's repeat (collator.composed) that
+// merges into its key's outcome (collator.repeatMerged: the first patch holds the list; else the repeat stays apart,
+// taken as the patch holds it).
 func (c *collator) composedField(s *elements.Node) bool {
-	return c.composed != nil && s.Parent != nil && s.Parent.Base().Parent == nil
+	return c.composed != nil && c.repeatMerged && s.Parent != nil && s.Parent.Base().Parent == nil
 }
 
 func (c *collator) depth(n *elements.Node, depth int) error {

@@ -873,6 +873,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding empty merged lists of objects it orders by \"$setElementOrder\", its item's outcome holding items: once",
 			`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":3},{"containerPort":1,"$patch":"delete"},{"containerPort":2},{"containerPort":4}],"env":[{"name":"E"},{"name":"F"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/ports":[{"containerPort":2},{"containerPort":9},{"containerPort":3}],"ports":[],"$setElementOrder/env":[{"name":"F"},{"name":"E"}],"env":[]}]}}`, 1),
+		Entry("a repeat holding empty a merged list beside an empty \"$setElementOrder\", in an ordered list the first patch lacks: taken as it stands, once",
+			`{"spec":{"hostname":"h"}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"a"},{"name":"a"}],"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[],"env":[]}]}}`, 1),
 		// A repeat's maps holding "$patch" outside lists, collated onto a skeleton of its maps without them (dropped, as
 		// where the outcome holds no map there): merged onto a map, a "replace" one is the patch's map less the
 		// directive, as it stands, a "delete" one an empty map.
