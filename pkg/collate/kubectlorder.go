@@ -55,6 +55,12 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
 		return orderedRefused, value.Value{}
 	}
+	if c.composed != nil && self.Parent == nil && c.repeatMerged && cv.HasLocal && cd.SetOrder.IsList() && cd.SetOrder.Len() == 0 &&
+		!cd.HasDeleteFromList {
+		// (A compose repeat's list beside an empty order, merged into its key's outcome: sorted by the outcome's list
+		// where that holds one, which Phase 2 does; here as where it holds none.)
+		return orderedWhole, wholeOrder(cv.Local.Items(), nil)
+	}
 	if c.repeat != nil || c.composed != nil {
 		return repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
 	}
@@ -122,25 +128,7 @@ func followsOrder(items, order []value.Value) bool {
 // first place of each one's value there, an item by lacks comparing as less than any other both ways. That comparison
 // is no order where by lacks a value (by empty or a live list the patch's list adds to): the permutation is then the
 // one sort.SliceStable makes with it, which strategicpatch calls (smp.SortByPlace).
-func wholeOrder(items, by []value.Value) value.Value {
-	first := make(map[value.ScalarKey]int, len(by))
-	for i := len(by) - 1; i >= 0; i-- {
-		if k, ok := by[i].Key(); ok {
-			first[k] = i
-		}
-	}
-	place := func(v value.Value) int {
-		if k, ok := v.Key(); ok {
-			if i, found := first[k]; found {
-				return i
-			}
-		}
-		return -1
-	}
-	sorted := append([]value.Value(nil), items...)
-	smp.SortByPlace(sorted, place)
-	return value.List(sorted)
-}
+func wholeOrder(items, by []value.Value) value.Value { return smp.SortedBy(items, by) }
 
 // deletable reports whether the "$deleteFromPrimitiveList" of directives cd, if any, can delete from scalar items as
 // strategicpatch deletes after ordering (mergeSlice): a list of scalars of the items' kind.

@@ -66,11 +66,14 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 // orders by "$setElementOrder" (and deletes from by "$deleteFromPrimitiveList", where that alone passes the check),
 // which fails for want of items without live, but not collated with an outcome holding items there. Its node is then
 // atomic, holding the empty list, as one the patch leaves out (orderedLeftOut pairs it so with the list of the outcome
-// it is applied to).
+// it is applied to; in compose mode, a field of the item's own, merged or not, Phase 2 fails where that outcome holds
+// no items there, and, for a merged list, reorders the outcome's list by the order, as for a list the repeat leaves
+// out: visitors' reorders).
 func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
 	d := s.Dirs
-	if c.repeat == nil || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
-		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive || !elements.MergedList(s.Type, &s.Meta) {
+	if (c.repeat == nil && !c.composedField(s)) || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
+		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive ||
+		!(elements.MergedList(s.Type, &s.Meta) || (c.composedField(s) && len(s.Meta.MergeKey) == 0)) {
 		return false
 	}
 	if d.HasDeleteFromList { // (the error is the order's only where the deletion alone passes)
@@ -86,6 +89,13 @@ func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
 		c.emptyOrder = err
 	}
 	return true
+}
+
+// composedField reports whether s is a field of the item's own map in compose mode's repeat (collator.composed) that
+// merges into its key's outcome (collator.repeatMerged: the first patch holds the list; else the repeat stays apart,
+// taken as the patch holds it).
+func (c *collator) composedField(s *elements.Node) bool {
+	return c.composed != nil && c.repeatMerged && s.Parent != nil && s.Parent.Base().Parent == nil
 }
 
 func (c *collator) depth(n *elements.Node, depth int) error {

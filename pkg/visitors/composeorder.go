@@ -200,9 +200,20 @@ func plainMap(t *openapi.Type, k string, pv value.Value) bool {
 // composeFailure returns the error of orderFails for compose mode's Repeat r of item p (type t) merged into v, where
 // Phase 1 collated it (taken whole, an atomic node, where its fields collated so failed; else onto a skeleton of its
 // maps, an outcome of another kind at a list it orders failing the collation with it as live) and its nodes lie within
-// the depth limit (not r.Deep); nil where there is none or it is not known.
+// the depth limit (not r.Deep); nil where there is none or it is not known. A repeat holding empty a merged list of its
+// item's own that it orders (elements.Repeat.Err: collate's leftEmptyOrder) fails where v holds no items there, as
+// strategicpatch's merge of an order onto no items fails (emptyOrdersHeld); so does one ordering a list it leaves out
+// that v holds empty (orderedNoItems).
 func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
-	if r.Element == nil || r.Err != nil || r.Deep {
+	if err := orderedNoItems(r.Element, v); err != nil {
+		return err
+	}
+	if r.Element != nil && r.Err != nil {
+		if held, known := emptyOrdersHeld(r.Element, v); known && !held {
+			return r.Err // (its merged list held empty and ordered, where v holds no items: no kind to order by)
+		}
+	}
+	if r.Element == nil || r.Deep { // (r.Err beside r.Element: a list held empty that v holds items for, as above)
 		return nil
 	}
 	if known, err := orderFails(p, t, v); known {
@@ -293,4 +304,43 @@ func orderValid(n *elements.Node) bool {
 	}
 	data, _, replace, ok := keyedDirected(n.Local.Items(), n.Meta.MergeKey[0])
 	return ok && !replace && keyedScalars(data, n.Meta.MergeKey[0]) && keyedOrder(n.Dirs, data, n.Meta.MergeKey[0])
+}
+
+// sortedOntoList returns, for field f of compose mode's repeat map e, a list merged by no strategy beside an empty
+// "$setElementOrder" that Phase 1 took whole (orderTaken; collate's kubectlOrdered: sorted as where the outcome lacks
+// the field), where lv, its member's outcome's field, is a list of scalars of its items' class (takenOntoList): the
+// patch's list sorted by lv, as strategicpatch's merge of patches sorts the list's items, none of which an empty order
+// names, by the first patch's list (normalizeSliceOrder: smp.SortedBy).
+func sortedOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (value.Value, bool) {
+	a, _ := f.Element.(*elements.AtomicElement)
+	order, ordered := e.Local.Get(smp.SetOrderPrefix + f.Name)
+	raw, _ := e.Local.Get(f.Name)
+	if a == nil || a.Dirs == nil || !orderTaken(a.Dirs) || !ordered || !order.IsList() || order.Len() > 0 ||
+		!raw.IsList() || !takenOntoList(a, lv) {
+		return value.Value{}, false
+	}
+	return smp.SortedBy(raw.Items(), lv.Items()), true
+}
+
+// orderedNoItems returns the error collating compose mode's repeat tree e with v as live gives where e leaves out a
+// list it orders by "$setElementOrder" alone (merged or not: a node without the patch's value) and v, through maps
+// (of no merge rule, no strategy replace, no "$retainKeys"), holds that field as a list without items: strategicpatch's
+// merge of patches finds no items to order there and fails. Nil where there is none.
+func orderedNoItems(e elements.Element, v value.Value) error {
+	m, _ := e.(*elements.MapElement)
+	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) {
+		return nil
+	}
+	for _, f := range m.Fields {
+		lv, _ := v.Get(f.Name)
+		n := f.Element.Base()
+		if lv.IsMap() {
+			if err := orderedNoItems(f.Element, lv); err != nil {
+				return err
+			}
+		} else if !n.HasLocal && n.Dirs != nil && ordersOnly(n.Dirs) && lv.IsList() && lv.Len() == 0 {
+			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
+		}
+	}
+	return nil
 }

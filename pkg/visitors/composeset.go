@@ -6,6 +6,7 @@ import (
 
 	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -191,13 +192,23 @@ func mergeKeyOf(c *elements.Node) string {
 
 // reorders reports whether leaf c of compose mode's repeat tree leaves lv's items as they are and only orders
 // them, as reordered does: c is an empty list without directives the schema merges by one merge key, or a list the
-// repeat leaves out and orders by "$setElementOrder" alone, merged by one merge key or none; lv holds items (but for
-// an empty list: none, the outcome an empty list), maps each holding that key as a scalar with no "$patch" but
-// "delete" (for no key, scalars of one class, each once), and the order's entries are such maps (scalars).
+// repeat leaves out (or, merged, holds empty: strategicpatch's merge of an empty list leaves lv's items in lv's order,
+// delete items last) and orders by "$setElementOrder" alone, merged by one merge key or none, or merged by no strategy
+// and no key (atomicOrdered); lv holds items (but for an empty list: none, the outcome an empty list), maps each
+// holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once; merged by
+// no strategy, a value may repeat), and the order's entries are such maps (scalars).
 func reorders(c *elements.Node, lv value.Value) bool {
 	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
-	ordered := c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal && c.Dirs.SetOrder.IsList() && len(c.Meta.MergeKey) <= 1
-	if !(empty || ordered) || !lv.IsList() || (lv.Len() == 0 && !empty) || !elements.MergedList(c.Type, &c.Meta) {
+	leftOut := !c.HasLocal || (elements.EmptyOrdered(c) && elements.MergedList(c.Type, &c.Meta))
+	ordered := c.Dirs != nil && ordersOnly(c.Dirs) && leftOut && c.Dirs.SetOrder.IsList() && len(c.Meta.MergeKey) <= 1
+	if !(empty || ordered) || !lv.IsList() || (lv.Len() == 0 && !empty) {
+		return false
+	}
+	if ordered && !c.HasLocal && atomicOrdered(c) {
+		_, _, ok := scalarsOfClass(lv.Items())
+		return ok && allScalars(c.Dirs.SetOrder.Items())
+	}
+	if !elements.MergedList(c.Type, &c.Meta) {
 		return false
 	}
 	key := mergeKeyOf(c)
@@ -211,6 +222,15 @@ func reorders(c *elements.Node, lv value.Value) bool {
 		}
 	}
 	return keyedScalars(lv.Items(), key) && (!ordered || keyedScalars(c.Dirs.SetOrder.Items(), key))
+}
+
+// atomicOrdered reports whether c, a list its repeat leaves out and orders by "$setElementOrder" alone, is one the
+// schema merges by no strategy and no merge key: strategicpatch's merge of patches keeps the first patch's list and
+// orders it by the directive as it orders a set of scalars (its items the order names by their first place there,
+// the others by their first place in that list, interleaved by it), each item kept, a value it repeats too, as
+// reordered orders it.
+func atomicOrdered(c *elements.Node) bool {
+	return c.Type.Kind == openapi.KindList && !elements.MergedList(c.Type, &c.Meta) && len(c.Meta.MergeKey) == 0
 }
 
 // keyedScalars reports whether each of items is a map holding key as a scalar.

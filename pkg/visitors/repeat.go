@@ -92,7 +92,10 @@ import (
 //     with that collation's error where the fields before it fit as below (composeCheck), as
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
-//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One holding a
+//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One ordering by
+//     "$setElementOrder" alone a list v holds empty, through maps v holds, fails (orderedNoItems), as does one holding
+//     empty a list of its item's own it orders where v holds no items there (Repeat.Err, Phase 1's leftEmptyOrder:
+//     composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
 //     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
@@ -108,15 +111,17 @@ import (
 //     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
-//     which it replaces: takenOntoList), a merged list v holds as another kind and any other
+//     which it replaces: takenOntoList, sorted by v's list where the directive, one of the item's own fields, is
+//     empty: sortedOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
 //     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
 //     first place in its list or v's, without directives but a "$setElementOrder" of one class naming its values
-//     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out and orders by
-//     "$setElementOrder" alone, onto v's maps each holding the key as a scalar, or v's distinct scalars, an empty
-//     list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
+//     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out (or,
+//     merged, a field of its item's own, holds empty: Phase 1's leftEmptyOrder) and orders by "$setElementOrder"
+//     alone, onto v's maps each holding the key as a scalar, or v's distinct scalars (a list merged by no strategy
+//     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
 //     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" of
 //     scalars, another "$" key holding a scalar or null) or maps of such, "$patch: replace", "$patch: delete" and
 //     "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
@@ -142,16 +147,19 @@ import (
 //     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
-//     holding "$patch" in a map of strategy replace, a list v holds that the repeat holds empty and orders,
+//     holding "$patch" in a map of strategy replace, a list v holds items for that the repeat holds empty and orders
+//     (merged by no strategy, or in a map below its item),
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
 //     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
-//     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList" or by an
-//     empty directive, or leaves out or holds empty, a field ordered and set to other than a list after a merged list
+//     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList", or by an
+//     empty directive in a map below its item, a field ordered and set to other than a list after a merged list
 //     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
 //     in a repeat's tree too). Over the differential suite's compose runs of kubectl's patches (test/patchdiff,
 //     PLY_DIFF_COMPOSE_N up to 6000) none is left; its compose run of ordered atomic lists at 6000 (PLY_DIFF_SEED 1, 2,
-//     3) leaves 28, 24 and 28, none of them for a map holding "$patch" outside a list.
+//     3) leaves 2, 3 and 0: a list of maps without the merge key onto v's, a list of scalars merged by no strategy held
+//     empty and ordered where v holds items, an empty order in a map below the item, and a set ordered beside a
+//     "$deleteFromPrimitiveList" in an item that orders a list it sets to null.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -726,8 +734,12 @@ func (o Ordered) withOnto(onto map[int32]elements.Element) Ordered {
 // wholeOntoList returns, for field f of compose mode's repeat map e, a leaf Phase 1 cleaned of maps holding "$patch"
 // (Ordered.cleaned) holding a list the schema merges by no strategy, where lv, its member's outcome's field (null where
 // it holds none), is a list: the patch's list as it stands, as strategicpatch takes such a list onto a list (less those
-// maps onto another kind or nothing: the leaf's value).
+// maps onto another kind or nothing: the leaf's value); beside an empty "$setElementOrder", sorted by lv
+// (sortedOntoList).
 func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (value.Value, bool) {
+	if sorted, ok := sortedOntoList(e, f, lv); o.Compose && ok {
+		return sorted, true // (beside an empty "$setElementOrder": sorted by lv)
+	}
 	a, _ := f.Element.(*elements.AtomicElement)
 	if !o.Compose || a == nil || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
 		!slices.Contains(o.cleaned, a.ID) {
