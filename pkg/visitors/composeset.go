@@ -233,6 +233,15 @@ func atomicOrdered(c *elements.Node) bool {
 	return c.Type.Kind == openapi.KindList && !elements.MergedList(c.Type, &c.Meta) && len(c.Meta.MergeKey) == 0
 }
 
+// ordersHeld reports whether atomic node c of apply mode's repeat tree is a list merged by no strategy and no merge
+// key that the repeat leaves out and orders by "$setElementOrder" alone (atomicOrdered), where lv, its member's
+// outcome's list, holds scalars of one class, a value repeated or not, the order naming scalars (reorders):
+// strategicpatch's apply keeps lv's items and orders them by the directive as its merge of patches does, the
+// directive dropped (reordered).
+func ordersHeld(c *elements.AtomicElement, lv value.Value) bool {
+	return !c.HasLocal && c.Dirs != nil && atomicOrdered(&c.Node) && reorders(&c.Node, lv)
+}
+
 // keyedScalars reports whether each of items is a map holding key as a scalar.
 func keyedScalars(items []value.Value, key string) bool {
 	for _, it := range items {

@@ -72,6 +72,9 @@ import (
 //     other than the values'), failing there with that collation's error (deletesRefused, ontoFailure), a list
 //     merged by no strategy following its "$setElementOrder", no "$deleteFromPrimitiveList" beside it, that Phase 1
 //     took whole sorted by it, where v holds a list of scalars of its items' class, which it replaces (takenOntoList), a
+//     list merged by no strategy and no merge key the repeat leaves out and orders by "$setElementOrder" alone, where v
+//     holds scalars of one class there, a value repeated or not, and the directive names scalars: v's items ordered by
+//     it as strategicpatch orders them, the directive dropped (ordersHeld, reordered), a
 //     list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
 //     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
@@ -144,7 +147,9 @@ import (
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
-//     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats: other merged lists of maps with items that v holds as a list (an item
+//     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy that v holds
+//     empty or as other than scalars of one class, compose mode's other repeats: other merged lists of maps with items
+//     that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
 //     holding "$patch" in a map of strategy replace, a list v holds items for that the repeat holds empty and orders
@@ -159,7 +164,9 @@ import (
 //     PLY_DIFF_COMPOSE_N up to 6000) none is left; its compose run of ordered atomic lists at 6000 (PLY_DIFF_SEED 1, 2,
 //     3) leaves 2, 3 and 0: a list of maps without the merge key onto v's, a list of scalars merged by no strategy held
 //     empty and ordered where v holds items, an empty order in a map below the item, and a set ordered beside a
-//     "$deleteFromPrimitiveList" in an item that orders a list it sets to null.
+//     "$deleteFromPrimitiveList" in an item that orders a list it sets to null. Its apply run of ordered atomic lists
+//     with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items") leaves 0, 0 and 1: an order alone of a
+//     list merged by no strategy that v holds empty.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -284,7 +291,8 @@ func failsAtOwnField(r elements.Repeat, p, v value.Value) bool {
 // Repeat.Onto, or, of plain data, its tree, replacedPlain), a directive map of onto's nodes where v holds a map
 // (Repeat.Onto), a null deleting by "$deleteFromPrimitiveList" alone (nulledDeleting), a list left out and deleted from so where v's is empty, not a list or, merged by no strategy, of
 // scalars (deletesFromHeld), a list merged by no strategy that Phase 1 took whole in its "$setElementOrder"'s order
-// where v's is of scalars of its items' class (orderTaken, takenOntoList), a map, fitting onto
+// where v's is of scalars of its items' class (orderTaken, takenOntoList), a list merged by no strategy it leaves out
+// and orders by "$setElementOrder" alone where v's is of scalars of one class (ordersHeld), a map, fitting onto
 // v's field where that is a map, or a merged list paired with its base (chainFits) or replacing v's list with its
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
 // elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields, and a list merged by no strategy
@@ -315,6 +323,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			}
 			if c.Dirs != nil && orderTaken(c.Dirs) && takenOntoList(c, lv) {
 				continue // (the patch's list in its directive's order, replacing v's)
+			}
+			if ordersHeld(c, lv) {
+				continue // (lv's items ordered by the directive: reordered)
 			}
 			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && lv.IsList() && lv.Len() == 0 {
 				continue // (held empty and ordered where v's list holds no items: it fails there, emptyOrdersHeld)
@@ -808,6 +819,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive &&
 			composesList(n, lv) {
 			out, err = o.composeList(n, lv)
+		} else if a, _ := f.Element.(*elements.AtomicElement); !o.Compose && a != nil && inLive && ordersHeld(a, lv) {
+			out = elements.Keep(reordered(lv, a.Dirs.SetOrder.Items(), ""))
 		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
 			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)
 		} else if a, _ := f.Element.(*elements.AtomicElement); a != nil && inLive && deletesFromHeld(a, lv) {
