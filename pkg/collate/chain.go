@@ -225,7 +225,7 @@ func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, 
 	switch {
 	case directive == smp.ReplaceValue:
 		var err error
-		if onto, err = c.whole(s, value.MapFromSorted(data), depth, true); err != nil {
+		if onto, err = c.whole(s, value.MapFromSorted(format.Own(s.Local, data)), depth, true); err != nil {
 			return
 		}
 	case c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):
@@ -253,7 +253,7 @@ func (c *collator) replacedOnto(s *elements.Node, built int32, data []value.Fiel
 		return
 	}
 	whole := *s
-	onto, err := c.whole(&whole, value.MapFromSorted(data), depth, true)
+	onto, err := c.whole(&whole, value.MapFromSorted(format.Own(s.Local, data)), depth, true)
 	if err != nil {
 		return
 	}

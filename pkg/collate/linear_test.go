@@ -68,3 +68,21 @@ var _ = Describe("Collate on long lists", func() {
 		Expect(large).To(BeNumerically("<=", 11*small), "allocs(1000)=%v allocs(10000)=%v", small, large)
 	})
 })
+
+var _ = Describe("CountIn of a patch whose maps hold directives", func() {
+	It("allocates nothing for their data fields once its pooled memory has room: only the Arena", func() {
+		t := widget()
+		vals := three(absent,
+			"spec:\n  $setElementOrder/containers: [{name: c0}, {name: c1}]\n  containers: [{name: c0, image: x}]\n  replicas: 2\n",
+			"spec:\n  replicas: 1\n  containers: [{name: c0, image: a}, {name: c1, image: b}]\n")
+		count := func() {
+			_, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true})
+			if err != nil {
+				panic(err)
+			}
+			arena.Release()
+		}
+		count() // (the pooled memory made)
+		Expect(testing.AllocsPerRun(20, count)).To(Equal(1.0))
+	})
+})

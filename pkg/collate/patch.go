@@ -198,7 +198,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 		s.Local = value.MapFromSorted(nil)
 	case directive != "" || (s.Meta.Strategy.Has(openapi.StrategyReplace) && hasLive):
 		// A "$patch: replace" map, or a map of strategy replace, is the patch's, whole.
-		return c.whole(s, value.MapFromSorted(data), depth, !c.opts.Compose)
+		return c.whole(s, value.MapFromSorted(format.Own(s.Local, data)), depth, !c.opts.Compose)
 	default:
 		if !hasLive {
 			s.Live, s.HasLive = value.Value{}, false

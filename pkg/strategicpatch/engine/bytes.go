@@ -46,7 +46,7 @@ func (o Options) applyJSONTrimmed(original []byte, pv value.Value, l Lookup, r j
 	if !any {
 		return nil, false
 	}
-	s, _, err := schemaOf(l, merging, trimmed, pv)
+	s, _, err := scopedSchemaOf(l, trimmed, pv, &t.skeleton)
 	if err != nil {
 		return nil, false
 	}

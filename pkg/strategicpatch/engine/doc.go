@@ -14,9 +14,10 @@
 // (patch and patchgen Options.OtherKindsAtomic), as strategicpatch takes a value paired with one of another kind. A
 // Lookup that is a TypeCacher (package strategicpatch's look-ups of a Go type are) keeps the struct types built for its
 // objects by shape, which later calls with objects of a shape seen before share: a type is fully given by its shape.
-// It keeps ApplyMap's types as well under the skeletons of the call's two documents (their keys and the kinds of their
-// values: all the builder reads of them but which values pair, and a type that read that is not kept so), so that a
-// later call whose documents have the same skeletons builds no type at all (scopedSchemaOf).
+// It keeps ApplyMap's and ApplyJSON's types as well under the skeletons of the call's two documents, the object scoped
+// (trimmed) to what the patch reaches (their keys and the kinds of their values: all the builder reads of them but
+// which values pair, and a type that read that is not kept so), so that a later call whose documents have the same
+// skeletons builds no type at all (scopedSchemaOf).
 //
 // ApplyMap converts to ply's values only what the patch reaches, found by the patch's names (never by a look at every
 // field of a map the patch merges into): the fields a patch map does not name, and the items of a list merged by key

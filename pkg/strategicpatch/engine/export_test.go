@@ -17,7 +17,7 @@ func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (ma
 	return toMap(out), nil
 }
 
-// SkeletonsLen is the number of ApplyMap types c keeps by their documents' skeletons.
+// SkeletonsLen is the number of ApplyMap and ApplyJSON types c keeps by their documents' skeletons.
 func (c *Types) SkeletonsLen() int { return c.bySkeleton.len() }
 
 // SkeletonRoom is the room of the skeleton buffer ApplyMap keeps for its next calls after a call on original and p

@@ -95,3 +95,27 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 		}
 	})
 })
+
+var _ = Describe("ApplyJSON under a TypeCacher Lookup", func() {
+	// The object holds fields the patches do not reach (kind, replicas, b's item), which the call leaves out of the
+	// merge (see trimmer), so that the documents whose skeletons key the type are small, as ApplyMap's are.
+	live := `{"kind":"K","spec":{"replicas":3,"containers":[{"name":"a","image":"1","env":[{"name":"X","value":"1"}]},` +
+		`{"name":"b","image":"2"}]}}`
+
+	It("keeps a call's type by its trimmed documents' skeletons: calls with other values of the same keys build none", func() {
+		root := containersSchema()
+		apply := func(patch string) {
+			want, err := engine.Options{}.ApplyJSON([]byte(live), []byte(patch), plain{root})
+			Expect(err).NotTo(HaveOccurred())
+			got, err := engine.Options{}.ApplyJSON([]byte(live), []byte(patch), root)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(string(want)), "patch %s", patch)
+		}
+		for i := range 20 {
+			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"a","image":"v%d"}]}}`, i))
+		}
+		Expect(root.types.SkeletonsLen()).To(Equal(1), "one skeleton: the images are values")
+		apply(`{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"2"}]}]}}`)
+		Expect(root.types.SkeletonsLen()).To(Equal(2), "other keys: a skeleton of their own")
+	})
+})

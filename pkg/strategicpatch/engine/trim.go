@@ -37,6 +37,8 @@ type trimmer struct {
 	items  scratch[value.Value]
 	names  []string
 	out    []byte
+	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
+	skeleton []byte
 }
 
 // trimmed is one place fields were left out at: the map at key of place parent (the root: parent -1), or (inList) the

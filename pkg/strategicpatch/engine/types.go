@@ -24,7 +24,7 @@ type TypeCacher interface {
 // typesMax shapes; the zero Types is ready to use, and it is safe for concurrent use.
 type Types struct {
 	byShape readMostly[string, *openapi.Type]
-	// bySkeleton holds the types of ApplyMap's calls, each under its documents' skeletons (scopedSchemaOf).
+	// bySkeleton holds the types of ApplyMap's and ApplyJSON's calls, each under its documents' skeletons (scopedSchemaOf).
 	bySkeleton readMostly[string, keptSchema]
 }
 
@@ -145,13 +145,14 @@ func listOf(elem *openapi.Type, stable bool) (*openapi.Type, bool) {
 	return kept.(*openapi.Type), true
 }
 
-// scopedSchemaOf is schemaOf(l, merging, original, p) for ApplyMap, original scoped to what patch p reaches: a Lookup
+// scopedSchemaOf is schemaOf(l, merging, original, p) for ApplyMap and ApplyJSON, original scoped (trimmed) to what
+// patch p reaches: a Lookup
 // that is a TypeCacher keeps the type of a call under the skeletons of its two documents (appendSkeleton), so that a
 // later call whose documents have the same skeletons builds no type. The builder reads of the documents their keys
 // and the kinds of their values (but where a field holds both objects and lists, or a look-up fails, which values pair:
 // such a type is not kept by skeleton); both documents are small here, as original holds only what p reaches, so
-// that their skeletons cost less than building the type. The skeletons are written in *room, the buffer a goReader
-// keeps for its next calls.
+// that their skeletons cost less than building the type. The skeletons are written in *room, the buffer a goReader (or
+// a trimmer) keeps for its next calls.
 func scopedSchemaOf(l Lookup, original, p value.Value, room *[]byte) (*openapi.Schema, *openapi.Type, error) {
 	cache, ok := l.(TypeCacher)
 	if !ok {

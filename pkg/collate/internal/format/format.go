@@ -26,12 +26,25 @@ type FieldDirectives struct {
 type Memory struct {
 	byField carve.Chunks[FieldDirectives]
 	dirs    carve.Chunks[elements.Directives]
+	// data holds the data fields of patch maps holding directives (ReadMap).
+	data carve.Chunks[value.Field]
 }
 
 // Reset clears what m handed out and readies it for the next tree.
 func (m *Memory) Reset() {
 	m.byField.Reset()
 	m.dirs.Reset()
+	m.data.Reset()
+}
+
+// Own returns data, the data fields ReadMap read of patch map p, in memory that outlives the Memory ReadMap was given
+// (a value of the tree holding them may be the merge's result): data itself where it is p's own fields (p holds no
+// directive), else a copy.
+func Own(p value.Value, data []value.Field) []value.Field {
+	if fields := p.Fields(); len(data) == 0 || (len(fields) > 0 && &fields[0] == &data[0]) {
+		return data
+	}
+	return slices.Clone(data)
 }
 
 // forFields returns an empty list of FieldDirectives with room for every field the directive keys of fields may name
@@ -72,7 +85,8 @@ func Directive(t *openapi.Type, key string) bool {
 // none), else its "$retainKeys", into n.Dirs (nil before: the directives a parent gives a field are for lists, and
 // CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch
 // merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read. The
-// fields' directives are built in mem, to be kept as long as n's tree.
+// fields' directives are built in mem, to be kept as long as n's tree; so are the data fields of a map holding a
+// directive key (a "$patch" or another), which a value kept longer holds only as Own gives them.
 func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
@@ -83,7 +97,7 @@ func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, d
 		case s == smp.MergeValue && n.HasLive && n.Live.IsMap():
 			return nil, "", nil, fail(n, smp.DirectiveKey+": "+smp.MergeValue+" is a schema strategy, not a patch directive: maps merge without it")
 		}
-		return p.Without(smp.DirectiveKey).Fields(), s, nil, nil
+		return withoutKey(p.Fields(), smp.DirectiveKey, mem), s, nil, nil
 	}
 	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others (newer clients') are ignored.
 	fields := p.Fields()
@@ -91,7 +105,7 @@ func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, d
 	if first < 0 {
 		return fields, "", nil, nil
 	}
-	data = append(make([]value.Field, 0, len(fields)), fields[:first]...)
+	data = append(mem.data.Carve(len(fields))[:0], fields[:first]...)
 	byField = mem.forFields(fields[first:])
 	for _, fl := range fields[first:] {
 		if dir := Directive(t, fl.Key); !dir || compose {
@@ -269,4 +283,15 @@ func ListClass(n *elements.Node) (value.Kind, error) {
 		return 0, n.Errorf(elements.Live, msg)
 	}
 	return 0, fail(n, msg)
+}
+
+// withoutKey returns fields less the one of key (fields hold it), carved from mem.
+func withoutKey(fields []value.Field, key string, mem *Memory) []value.Field {
+	out := mem.data.Carve(len(fields) - 1)[:0]
+	for _, f := range fields {
+		if f.Key != key {
+			out = append(out, f)
+		}
+	}
+	return out
 }
