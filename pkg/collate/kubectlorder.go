@@ -32,7 +32,7 @@ const (
 // That is the order of a set of live's items the patch only reorders, or, where the patch sets the list, of a set of
 // the patch's items onto no live list (a value named twice kept twice, at its first place in the directive): so such
 // a list is collated as that set, orderedAsSet (internal/order orders it, format.CheckOrder checks the patch's order).
-// The patch's list is taken whole (orderedWhole, wholeOrder) where a set does not hold it: empty; beside an empty
+// The patch's list is taken whole (orderedWhole, smp.SortedBy) where a set does not hold it: empty; beside an empty
 // directive, every item an other (applying, less the values a "$deleteFromPrimitiveList" beside it deletes); composing two patches (MergeStrategicMergeMapPatchUsingLookupPatchMeta, the first's
 // list for live's, the directive kept), naming a value twice; in a repeated key's later item, applying or composing
 // (repeatOrdered: as a set, the item's list would be merged into its key's outcome's, where strategicpatch replaces
@@ -55,11 +55,10 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
 		return orderedRefused, value.Value{}
 	}
-	if c.composed != nil && self.Parent == nil && c.repeatMerged && cv.HasLocal && cd.SetOrder.IsList() && cd.SetOrder.Len() == 0 &&
-		!cd.HasDeleteFromList {
+	if c.composedOwn(self.Parent == nil) && cv.HasLocal && cd.SetOrder.IsList() && cd.SetOrder.Len() == 0 && !cd.HasDeleteFromList {
 		// (A compose repeat's list beside an empty order, merged into its key's outcome: sorted by the outcome's list
 		// where that holds one, which Phase 2 does; here as where it holds none.)
-		return orderedWhole, wholeOrder(cv.Local.Items(), nil)
+		return orderedWhole, smp.SortedBy(cv.Local.Items(), nil)
 	}
 	if c.repeat != nil || c.composed != nil {
 		return repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
@@ -71,16 +70,16 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	case cv.HasLocal && len(local) == 0:
 		return orderedWhole, cv.Local
 	case cv.HasLocal && len(order) == 0 && !cd.HasDeleteFromList:
-		return orderedWhole, wholeOrder(local, cv.Live.Items())
+		return orderedWhole, smp.SortedBy(local, cv.Live.Items())
 	case cv.HasLocal && len(order) == 0 && !c.opts.Compose:
-		return orderedWhole, withoutValues(wholeOrder(local, cv.Live.Items()), cd.DeleteFromList.Items())
+		return orderedWhole, withoutValues(smp.SortedBy(local, cv.Live.Items()), cd.DeleteFromList.Items())
 	case c.opts.Gates.Enabled(features.UniqueMergeKeys) && namesValueTwice(local, false):
 		// (A set would hold the value once, where strategicpatch keeps each copy.)
 		return orderedRefused, value.Value{}
 	case c.opts.Compose && namesValueTwice(local, false) && (cd.HasDeleteFromList || !followsOrder(local, order)):
 		return orderedRefused, value.Value{}
 	case c.opts.Compose && namesValueTwice(local, false):
-		return orderedWhole, wholeOrder(local, order)
+		return orderedWhole, smp.SortedBy(local, order)
 	}
 	return orderedAsSet, value.Value{}
 }
@@ -99,7 +98,7 @@ func repeatOrdered(cv *elements.Values, cd *elements.Directives, merged bool) (k
 	if !cv.HasLocal || cd.HasDeleteFromList || len(order) == 0 || !followsOrder(local, order) {
 		return orderedRefused, value.Value{}
 	}
-	switch sorted := wholeOrder(local, order); {
+	switch sorted := smp.SortedBy(local, order); {
 	case merged:
 		return orderedWhole, sorted
 	case value.Equal(sorted, cv.Local):
@@ -123,12 +122,6 @@ func followsOrder(items, order []value.Value) bool {
 	}
 	return at == len(items)
 }
-
-// wholeOrder is scalar items sorted as strategicpatch sorts a list's items by the list by (normalizeSliceOrder): by the
-// first place of each one's value there, an item by lacks comparing as less than any other both ways. That comparison
-// is no order where by lacks a value (by empty or a live list the patch's list adds to): the permutation is then the
-// one sort.SliceStable makes with it, which strategicpatch calls (smp.SortByPlace).
-func wholeOrder(items, by []value.Value) value.Value { return smp.SortedBy(items, by) }
 
 // deletable reports whether the "$deleteFromPrimitiveList" of directives cd, if any, can delete from scalar items as
 // strategicpatch deletes after ordering (mergeSlice): a list of scalars of the items' kind.

@@ -70,10 +70,10 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 // no items there, and, for a merged list, reorders the outcome's list by the order, as for a list the repeat leaves
 // out: visitors' reorders).
 func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
-	d := s.Dirs
-	if (c.repeat == nil && !c.composedField(s)) || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
+	d, composed := s.Dirs, c.composedOwn(s.Parent != nil && s.Parent.Base().Parent == nil)
+	if (c.repeat == nil && !composed) || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
 		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive ||
-		!(elements.MergedList(s.Type, &s.Meta) || (c.composedField(s) && len(s.Meta.MergeKey) == 0)) {
+		!(elements.MergedList(s.Type, &s.Meta) || (composed && len(s.Meta.MergeKey) == 0)) {
 		return false
 	}
 	if d.HasDeleteFromList { // (the error is the order's only where the deletion alone passes)
@@ -91,11 +91,11 @@ func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
 	return true
 }
 
-// composedField reports whether s is a field of the item's own map in compose mode's repeat (collator.composed) that
-// merges into its key's outcome (collator.repeatMerged: the first patch holds the list; else the repeat stays apart,
-// taken as the patch holds it).
-func (c *collator) composedField(s *elements.Node) bool {
-	return c.composed != nil && c.repeatMerged && s.Parent != nil && s.Parent.Base().Parent == nil
+// composedOwn reports whether a map that is the item's own map of compose mode's repeat (itemMap: the root of the
+// repeat's tree) merges into its key's outcome (collator.composed and collator.repeatMerged: the first patch holds the
+// list; else the repeat stays apart, taken as the patch holds it), so that its fields are merged onto that outcome's.
+func (c *collator) composedOwn(itemMap bool) bool {
+	return itemMap && c.composed != nil && c.repeatMerged
 }
 
 func (c *collator) depth(n *elements.Node, depth int) error {
