@@ -149,3 +149,29 @@ func WithoutDirectives(v value.Value) (value.Value, bool) {
 	}
 	return v, true
 }
+
+// The errors of a "$setElementOrder/<field>" beside a value it cannot order, which the collation (format.CheckDirs),
+// Phase 2's decisions of repeats and the drop-in's translation to strategicpatch's error (which matches them by
+// OrderOfPatchText and OrderOfLiveText) share.
+const (
+	// OrderOfPatchText is what OrderOfPatch says between the directive and the field.
+	OrderOfPatchText = " orders a list, but the patch sets "
+	// OrderOfLiveText is what OrderOfLive says between the directive and the kind.
+	OrderOfLiveText = " orders a list, but live's value is "
+)
+
+// OrderOfPatch is the error of "$setElementOrder/<field>" where the patch sets field to a value of kind k, not a list.
+func OrderOfPatch(field string, k value.Kind) string {
+	return SetOrderPrefix + field + OrderOfPatchText + field + " to " + k.String()
+}
+
+// OrderOfLive is the error of "$setElementOrder/<field>" where live holds field as a value of kind k, not a list.
+func OrderOfLive(field string, k value.Kind) string {
+	return SetOrderPrefix + field + OrderOfLiveText + k.String()
+}
+
+// OrderWithoutItems is the error of "$setElementOrder/<field>" for a merged list that has no items in live or in the
+// patch.
+func OrderWithoutItems(field string) string {
+	return SetOrderPrefix + field + " orders a list that has no items in live or in the patch"
+}

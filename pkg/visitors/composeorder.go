@@ -68,7 +68,7 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 			}
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
-			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.SetOrderPrefix + k + " orders a list, but the patch sets " + k + " to " + pv.Kind().String()}
+			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfPatch(k, pv.Kind())}
 		case pv.IsMap() && !plainMap(t, k, pv):
 			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
 				return err != nil, err
@@ -339,7 +339,7 @@ func orderedNoItems(e elements.Element, v value.Value) error {
 				return err
 			}
 		} else if !n.HasLocal && n.Dirs != nil && ordersOnly(n.Dirs) && lv.IsList() && lv.Len() == 0 {
-			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
+			return n.Errorf(elements.Patch, smp.OrderWithoutItems(n.Name))
 		}
 	}
 	return nil

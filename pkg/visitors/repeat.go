@@ -669,7 +669,7 @@ func orderedEmpty(e elements.Element, v value.Value) error {
 		d := n.Dirs // (its "$deleteFromPrimitiveList" aside: the API server orders before it deletes)
 		if !n.HasLocal && d != nil && d.HasSetOrder && !d.HasRetainKeys && !d.ReplaceList &&
 			elements.MergedList(n.Type, &n.Meta) && lv.IsList() && lv.Len() == 0 {
-			return n.Errorf(elements.Patch, smp.SetOrderPrefix+n.Name+" orders a list that has no items in live or in the patch")
+			return n.Errorf(elements.Patch, smp.OrderWithoutItems(n.Name))
 		}
 	}
 	return nil

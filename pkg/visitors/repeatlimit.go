@@ -234,11 +234,11 @@ func (w limitWalk) emptyOrdered(path fieldpath.Path, order, lv value.Value, inV 
 	case !elements.MergedList(t, meta):
 		return nil, false
 	case inV && !lv.IsList():
-		return &elements.Error{Source: elements.Live, Path: path, Msg: smp.SetOrderPrefix + name + " orders a list, but live's value is " + lv.Kind().String()}, true
+		return &elements.Error{Source: elements.Live, Path: path, Msg: smp.OrderOfLive(name, lv.Kind())}, true
 	case lv.Len() == 0 && path.Equal(w.at):
 		return w.err, true
 	case lv.Len() == 0:
-		return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.SetOrderPrefix + name + " orders a list that has no items in live or in the patch"}, true
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderWithoutItems(name)}, true
 	case len(meta.MergeKey) == 0 || elements.SetOfMaps(t, meta) || !order.IsList():
 		return nil, false
 	}

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
@@ -60,8 +61,8 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(m)).Error(), err}
-	case strings.HasPrefix(ee.Msg, setOrderPrefix) && (strings.Contains(ee.Msg, " orders a list, but live's value is ") ||
-		strings.Contains(ee.Msg, " orders a list, but the patch sets ")):
+	case strings.HasPrefix(ee.Msg, setOrderPrefix) && (strings.Contains(ee.Msg, smp.OrderOfLiveText) ||
+		strings.Contains(ee.Msg, smp.OrderOfPatchText)):
 		// strategicpatch checks the object's value, then the patch's, before it looks the field up as a list.
 		v, ok := at(in[elements.Live], ee.Path)
 		if !ok || v.IsList() {

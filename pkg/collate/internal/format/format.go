@@ -201,17 +201,17 @@ func CheckDirs(n *elements.Node) error {
 	}
 	switch merged := elements.MergedList(n.Type, &n.Meta); {
 	case n.HasLocal && !n.Local.IsList():
-		return fail(n, setOrderDir(n)+" orders a list, but the patch sets "+n.Name+" to "+n.Local.Kind().String())
+		return fail(n, smp.OrderOfPatch(n.Name, n.Local.Kind()))
 	case !n.HasLocal && (!n.HasLive || n.Live.IsNull()):
 		return nil
 	case !n.HasLocal && !n.Live.IsList():
-		return n.Errorf(elements.Live, setOrderDir(n)+" orders a list, but live's value is "+n.Live.Kind().String())
+		return n.Errorf(elements.Live, smp.OrderOfLive(n.Name, n.Live.Kind()))
 	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
 		return fail(n, setOrderDir(n)+" orders lists merged by key or value; the schema does not merge this list")
 	case !merged:
 		return fail(n, setOrderDir(n)+" orders a list, but the schema says this field is "+KindPhrase(n.Type))
 	case merged && len(n.Local.Items()) == 0 && len(n.Live.Items()) == 0: // (no items where absent, null or not a list)
-		return fail(n, setOrderDir(n)+" orders a list that has no items in live or in the patch")
+		return fail(n, smp.OrderWithoutItems(n.Name))
 	}
 	return nil
 }
