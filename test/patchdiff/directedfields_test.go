@@ -4,15 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	ply "github.com/plyproject/ply/pkg/strategicpatch"
+	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/difftest"
 	"github.com/plyproject/ply/test/jsonv"
 )
@@ -111,4 +116,48 @@ func dropIn(m map[string]interface{}, err error) string {
 	data, err := json.Marshal(m)
 	Expect(err).NotTo(HaveOccurred())
 	return string(data)
+}
+
+// directedDirectives are the "$patch" maps directField writes.
+var directedDirectives = []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
+	`{"$patch":"replace","x":"1"}`, `{"$patch":"delete","x":"1"}`}
+
+// directField returns patch map p, of type t, with about one in four of its fields that hold a list or a scalar
+// where the schema has a list or a scalar (at any depth, in maps and in the items of lists merged by key, their key
+// fields left alone) set to a map holding "$patch" (directedDirectives), and whether it set any.
+func directField(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, directed bool) {
+	return directFieldBut(p, t, nil, r)
+}
+
+// directFieldBut is directField leaving the fields named keep alone.
+func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand) (_ value.Value, directed bool) {
+	if !p.IsMap() {
+		return p, false
+	}
+	out := p
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, "$") || slices.Contains(keep, f.Key) {
+			continue
+		}
+		ct, meta := t.Child(f.Key)
+		v := f.Value
+		switch {
+		case v.IsMap():
+			if nv, ok := directFieldBut(v, ct, nil, r); ok {
+				out, directed = out.With(f.Key, nv), true
+			}
+		case v.IsList() && ct.Kind == openapi.KindList && len(meta.MergeKey) > 0 && r.IntN(4) > 0:
+			items := slices.Clone(v.Items())
+			for i, it := range items {
+				if nv, ok := directFieldBut(it, ct.Item(), meta.MergeKey, r); ok {
+					items[i], directed = nv, true
+				}
+			}
+			out = out.With(f.Key, value.List(items))
+		case v.Kind() != value.KindNull && (ct.Kind == openapi.KindList || ct.Kind == openapi.KindPrimitive) && r.IntN(4) == 0:
+			d := jsonv.MustDecode(directedDirectives[r.IntN(len(directedDirectives))])
+			out, directed = out.With(f.Key, d), true
+		}
+	}
+	return out, directed
 }
