@@ -446,6 +446,12 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
+		if replacedDirected(f, pv) {
+			if deep {
+				return false, nil
+			}
+			continue // (onto a map as the patch holds it, elsewhere less its maps holding "$patch": replacedOutcome)
+		}
 		if directed, fits, err := directedField(f, pv, lv, deep); directed && !fits {
 			return false, err
 		} else if directed {
@@ -499,6 +505,30 @@ func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, f
 		return true, false, f.Element.Base().Errorf(elements.Patch, smp.UnknownDirective(raw))
 	}
 	return true, !deep, nil
+}
+
+// replacedDirected reports whether field f of compose mode's repeat map, the patch's value there pv, is a map of
+// strategy replace holding "$patch" (itself, or a map of it at any depth): strategicpatch takes it whole, "$patch" and
+// all, onto a map, and less its maps holding "$patch" elsewhere (replacedOutcome), as any value the other patch lacks.
+func replacedDirected(f elements.Field, pv value.Value) bool {
+	if !pv.IsMap() || !f.Element.Base().Meta.Strategy.Has(openapi.StrategyReplace) {
+		return false
+	}
+	clean, keep := smp.WithoutDirectives(pv)
+	return !keep || !value.Equal(clean, pv)
+}
+
+// replacedOutcome is the outcome of a map of strategy replace holding "$patch" (replacedDirected), pv, merged onto lv,
+// its member's outcome's field (inLive: that outcome holds it): pv as it stands onto a map, else pv less its maps
+// holding "$patch", absent where pv is one.
+func replacedOutcome(pv, lv value.Value, inLive bool) elements.Outcome {
+	if inLive && lv.IsMap() {
+		return elements.Keep(pv)
+	}
+	if clean, keep := smp.WithoutDirectives(pv); keep {
+		return elements.Keep(clean)
+	}
+	return elements.Absent
 }
 
 // directedOnto returns the outcome of compose mode's map pv holding "$patch: replace" or "$patch: delete" merged onto a
@@ -710,7 +740,11 @@ func composedWhole(e *elements.MapElement) bool {
 		return false
 	}
 	for _, f := range e.Fields {
-		if pv, _ := e.Local.Get(f.Name); directedMap(pv) {
+		pv, _ := e.Local.Get(f.Name)
+		switch {
+		case replacedDirected(f, pv) && !directedMap(pv):
+			return false // (its node, Phase 1's onto the skeleton's map, holds the "$patch" maps strategicpatch drops)
+		case directedMap(pv):
 			continue // (dropped, as strategicpatch drops it where the outcome holds no map there)
 		}
 		switch c := f.Element.(type) {
@@ -801,7 +835,9 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		var out elements.Outcome
 		var err error
 		l, _ := f.Element.(*elements.ListElement)
-		if pv, _ := e.Local.Get(f.Name); o.Compose && inLive && lv.IsMap() && directedMap(pv) {
+		if pv, _ := e.Local.Get(f.Name); o.Compose && replacedDirected(f, pv) {
+			out = replacedOutcome(pv, lv, inLive)
+		} else if o.Compose && inLive && lv.IsMap() && directedMap(pv) {
 			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
 		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
