@@ -103,14 +103,16 @@ import (
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
 //     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
-//     plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own, outside maps of strategy
+//     plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own or in maps of strategy
 //     replace; its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, those holding
 //     "$patch" left out, each of them a map node and its other fields as without live (a list a leaf, less its maps
 //     holding "$patch": Repeat.Cleaned records it; a map holding "$patch" dropped), is merged onto v so (composeCheck,
 //     composedField): a map holding "$patch" where v holds a map is, as strategicpatch merges it, for "replace" the
 //     patch's map less the directive as it stands, its "$patch" maps and nulls kept, for "delete" an empty map
 //     (directedOnto), and fails for "merge" (maps merge without that directive) or another value, at that field
-//     (directedField), and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
+//     (directedField), and is dropped, the field with it, elsewhere; a map of strategy replace holding "$patch" (itself
+//     or a map of it at any depth) is, onto v's map, the patch's map as it stands, "$patch" and all, and elsewhere that
+//     map less its maps holding "$patch", absent where it is one (replacedDirected, replacedOutcome); a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
@@ -152,7 +154,7 @@ import (
 //     that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
-//     holding "$patch" in a map of strategy replace, a list v holds items for that the repeat holds empty and orders
+//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list v holds items for that the repeat holds empty and orders
 //     (merged by no strategy, or in a map below its item),
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
 //     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
