@@ -661,23 +661,20 @@ func named(d *elements.Directives, n int, find func(value.Value) (int, bool)) []
 	return pos
 }
 
-// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn or hold
-// "$patch" (smp.MapDirective: "merge", "replace", "delete" or another value; but in a map of strategy replace, which
-// strategicpatch takes whole, "$patch" and all, onto a map): a compose repeat Phase 2 merges onto its member's outcome
-// map by map. Its other fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>"
+// plain reports whether patch value v, of type t, is a map holding no "$patch" whose maps are plain in turn, hold
+// "$patch" (smp.MapDirective: "merge", "replace", "delete" or another value), or are of strategy replace, whatever they
+// hold (strategicpatch takes such a map whole, "$patch" and all, onto a map, and less its maps holding "$patch"
+// elsewhere): a compose repeat Phase 2 merges onto its member's outcome map by map. Its other fields, "$" fields but "$patch" among them (data in compose mode, copied; "$setElementOrder/<f>"
 // ordering f too), and lists whatever they hold, are collated as the patch holds them without live, as a collation
 // with an outcome lacking them builds them (a leaf less its maps holding "$patch": elements.Repeat.Cleaned); so is a
 // map holding "$patch" (dropped, as strategicpatch drops it where the first patch holds no map there; onto a map,
 // Phase 2 takes a "replace" one less the directive, empties a "delete" one, and fails at another).
-func plain(v value.Value, t *openapi.Type) bool { return plainIn(v, t, false) }
-
-// plainIn is plain for v, within a map of strategy replace where whole (which holds no "$patch" at any depth then).
-func plainIn(v value.Value, t *openapi.Type, whole bool) bool {
+func plain(v value.Value, t *openapi.Type) bool {
 	return v.IsMap() && !slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
 		ct, meta := t.Child(f.Key)
-		replaced := whole || meta.Strategy.Has(openapi.StrategyReplace)
 		_, directed := smp.MapDirective(f.Value)
-		return f.Key == smp.DirectiveKey || (f.Value.IsMap() && !(directed && !replaced) && !plainIn(f.Value, ct, replaced))
+		return f.Key == smp.DirectiveKey ||
+			(f.Value.IsMap() && !directed && !meta.Strategy.Has(openapi.StrategyReplace) && !plain(f.Value, ct))
 	})
 }
 

@@ -854,7 +854,8 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 // is built from (chainOnto: the member's, then the key's earlier repeats', each merged onto the ones before), those it
 // only orders given list nodes so paired (orderedLeftOut); after a failed repeat, later ones of its key are not paired.
 // Each repeat's "$patch" maps live lacks have their nodes onto a map (ontoMap, elements.Repeat.Onto); in compose mode,
-// a plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own, its lists whatever they hold) is
+// a plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own or in maps of strategy replace,
+// its lists whatever they hold) is
 // collated onto a skeleton of its maps (each a map node, its other fields as without live), which Phase 2 merges onto
 // its member's outcome; where that fails (a field it orders and sets to null), it is collated whole.
 func (c *collator) repeats(e *elements.ListElement, depth int) {

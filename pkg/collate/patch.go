@@ -38,6 +38,9 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		return c.patchList(&s, depth)
 	case v.Local.IsMap() || v.Local.IsList(): // (a value the patch leaves out is null)
 		kindErr := kindFits(&s, elements.Patch)
+		if kindErr != nil && c.directedOtherKind(&s) {
+			s.Type, kindErr = openapi.Unknown, nil // (merged as a map of no schema)
+		}
 		switch {
 		case kindErr != nil && !c.opts.OtherKindsAtomic:
 			return nil, kindErr
@@ -150,6 +153,17 @@ func (c *collator) recordItemErr(n *elements.Node, raw value.Value) {
 			return
 		}
 	}
+}
+
+// directedOtherKind reports whether compose mode's node s, a value of second's of a kind the schema rules out, is a
+// map holding "$patch" that gate MultiFieldMergeKeys off takes as strategicpatch's mergeMap takes any map: where first
+// lacks the field or holds another kind there, the field is dropped with it (removeDirectives); onto first's map,
+// "replace" gives second's map less the directive, "delete" an empty map, another value fails (handleDirectiveInMergeMap).
+// With the gate on, the kind error stays, naming the patch and the field's path.
+func (c *collator) directedOtherKind(s *elements.Node) bool {
+	_, directed := smp.MapDirective(s.Local)
+	_, onto := smp.MapDirective(s.Live)
+	return (directed || onto && s.Local.IsMap()) && c.opts.Compose && !c.opts.Gates.Enabled(features.MultiFieldMergeKeys)
 }
 
 // cleansWhole reports whether compose mode's node s, a value of second's that first lacks (or holds as another kind)

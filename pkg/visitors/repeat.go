@@ -103,14 +103,16 @@ import (
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
 //     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
-//     plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own, outside maps of strategy
+//     plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own or in maps of strategy
 //     replace; its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, those holding
 //     "$patch" left out, each of them a map node and its other fields as without live (a list a leaf, less its maps
 //     holding "$patch": Repeat.Cleaned records it; a map holding "$patch" dropped), is merged onto v so (composeCheck,
 //     composedField): a map holding "$patch" where v holds a map is, as strategicpatch merges it, for "replace" the
 //     patch's map less the directive as it stands, its "$patch" maps and nulls kept, for "delete" an empty map
 //     (directedOnto), and fails for "merge" (maps merge without that directive) or another value, at that field
-//     (directedField), and is dropped, the field with it, elsewhere; a field v lacks as its node gives (no live there
+//     (directedField), and is dropped, the field with it, elsewhere; a map of strategy replace holding "$patch" (itself
+//     or a map of it at any depth) is, onto v's map, the patch's map as it stands, "$patch" and all, and elsewhere that
+//     map less its maps holding "$patch", absent where it is one (replacedDirected, replacedOutcome); a field v lacks as its node gives (no live there
 //     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
@@ -152,7 +154,7 @@ import (
 //     that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
-//     holding "$patch" in a map of strategy replace, a list v holds items for that the repeat holds empty and orders
+//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list v holds items for that the repeat holds empty and orders
 //     (merged by no strategy, or in a map below its item),
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
 //     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
@@ -446,6 +448,12 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
+		if replacedDirected(f, pv) {
+			if deep {
+				return false, nil
+			}
+			continue // (onto a map as the patch holds it, elsewhere less its maps holding "$patch": replacedOutcome)
+		}
 		if directed, fits, err := directedField(f, pv, lv, deep); directed && !fits {
 			return false, err
 		} else if directed {
@@ -499,6 +507,30 @@ func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, f
 		return true, false, f.Element.Base().Errorf(elements.Patch, smp.UnknownDirective(raw))
 	}
 	return true, !deep, nil
+}
+
+// replacedDirected reports whether field f of compose mode's repeat map, the patch's value there pv, is a map of
+// strategy replace holding "$patch" (itself, or a map of it at any depth): strategicpatch takes it whole, "$patch" and
+// all, onto a map, and less its maps holding "$patch" elsewhere (replacedOutcome), as any value the other patch lacks.
+func replacedDirected(f elements.Field, pv value.Value) bool {
+	if !pv.IsMap() || !f.Element.Base().Meta.Strategy.Has(openapi.StrategyReplace) {
+		return false
+	}
+	clean, keep := smp.WithoutDirectives(pv)
+	return !keep || !value.Equal(clean, pv)
+}
+
+// replacedOutcome is the outcome of a map of strategy replace holding "$patch" (replacedDirected), pv, merged onto lv,
+// its member's outcome's field (inLive: that outcome holds it): pv as it stands onto a map, else pv less its maps
+// holding "$patch", absent where pv is one.
+func replacedOutcome(pv, lv value.Value, inLive bool) elements.Outcome {
+	if inLive && lv.IsMap() {
+		return elements.Keep(pv)
+	}
+	if clean, keep := smp.WithoutDirectives(pv); keep {
+		return elements.Keep(clean)
+	}
+	return elements.Absent
 }
 
 // directedOnto returns the outcome of compose mode's map pv holding "$patch: replace" or "$patch: delete" merged onto a
@@ -710,7 +742,11 @@ func composedWhole(e *elements.MapElement) bool {
 		return false
 	}
 	for _, f := range e.Fields {
-		if pv, _ := e.Local.Get(f.Name); directedMap(pv) {
+		pv, _ := e.Local.Get(f.Name)
+		switch {
+		case replacedDirected(f, pv) && !directedMap(pv):
+			return false // (its node, Phase 1's onto the skeleton's map, holds the "$patch" maps strategicpatch drops)
+		case directedMap(pv):
 			continue // (dropped, as strategicpatch drops it where the outcome holds no map there)
 		}
 		switch c := f.Element.(type) {
@@ -801,7 +837,9 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		var out elements.Outcome
 		var err error
 		l, _ := f.Element.(*elements.ListElement)
-		if pv, _ := e.Local.Get(f.Name); o.Compose && inLive && lv.IsMap() && directedMap(pv) {
+		if pv, _ := e.Local.Get(f.Name); o.Compose && replacedDirected(f, pv) {
+			out = replacedOutcome(pv, lv, inLive)
+		} else if o.Compose && inLive && lv.IsMap() && directedMap(pv) {
 			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
 		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
