@@ -774,6 +774,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 		switch id, fresh := m.join(&k, i, src); {
 		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
+		case c.nullKeyMerges(src, k, fields):
+			return m, nil, nullKeyMerge(n, i, mk, k, "the patch's", m.items[id].LocalIndex)
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 		case src == elements.Patch:
@@ -797,8 +799,12 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			extra = append(extra, item(i, -1))
 		case gone[k]:
 		default:
-			if id, ok := m.join(&k, i, elements.Live); !ok {
+			id, ok := m.join(&k, i, elements.Live)
+			switch {
+			case !ok:
 				extra = append(extra, item(i, id))
+			case m.items[id].LocalIndex >= 0 && c.nullKeyMerges(src, k, fields):
+				return m, nil, nullKeyMerge(n, m.items[id].LocalIndex, mk, k, "live's", i)
 			}
 		}
 	}
@@ -934,6 +940,36 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 		cv.Recorded, cv.HasRecorded = recorded[it.RecordedIndex], true
 	}
 	return cv
+}
+
+// nullKeyMerges reports whether a patch's item of key k (fields fields), applied, merges into an item of its key that
+// it cannot merge into: k has a null field (openapi.Type.NullKey, kubectl's reading), whose null in the patch's item
+// deletes the field of the item it merges into, leaving an item without its merge key, which strategicpatch refuses.
+// Merging two patches keeps the null, so there the items merge.
+func (c *collator) nullKeyMerges(src elements.Source, k elements.Key, fields int) bool {
+	if src != elements.Patch || !c.opts.Patch || c.opts.Compose {
+		return false
+	}
+	for _, f := range k[:fields] {
+		if f.Kind == value.KindNull {
+			return true
+		}
+	}
+	return false
+}
+
+// nullKeyMerge is the error of the patch's item i of keyed list n whose null merge-key field (of key k, merge key mk)
+// names item j of whose ("live's" or "the patch's") too.
+func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, whose string, j int) error {
+	f := mk[0]
+	for x := range mk {
+		if k[x].Kind == value.KindNull {
+			f = mk[x]
+			break
+		}
+	}
+	return n.Errorf(elements.Patch, "item "+strconv.Itoa(i)+": its merge key field \""+f+"\" is null, naming "+whose+" item "+
+		strconv.Itoa(j)+" too; merged into it, the null deletes the field, leaving an item without its merge key")
 }
 
 // readLocalItem reads item i of keyed list n's local (src's) list, it: its "$patch" directive where patch (a patch's
