@@ -6,7 +6,10 @@
 //     atomic; recorded whose kind differs is ignored below that node.
 //   - Merged lists match items by identity (elements.KeyOf, elements.SetKey) via one index per list (O(n)). Local items
 //     lacking their key or sharing one are errors; live may repeat or lack keys (LiveExtra, kept unchanged); recorded
-//     keys are a set. With gate UniqueMergeKeys off, a merge pairs repeated keys as kubectl does (ranks).
+//     keys are a set. With gate UniqueMergeKeys off, a merge pairs repeated keys as kubectl does (ranks). Under a kubectl
+//     view of the schema (gate MultiFieldMergeKeys off) a key field given as null is the key value null
+//     (openapi.Type.NullKey); applying a patch, such an item naming live's item or an earlier item of the patch is an
+//     error, as in strategicpatch, whose merge of the two deletes the key (collator.nullKeyMerges).
 //   - A field whose metadata names a registered merge rule (openapi.Meta.Rule) is resolved where its metadata is
 //     (collator.ruleMeta): with the rule's gate off the schema alone decides; a rule's Meta gives the metadata, its
 //     Collate builds the node (merges only); nodes its Visitor decides, and their ancestors, are marked Ruled.
