@@ -777,7 +777,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 		switch id, fresh := m.join(&k, i, src); {
 		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
-		case c.nullKeyMerges(src, k, fields):
+		case n.HasLive && n.Live.IsList() && c.nullKeyMerges(src, k, fields):
 			return m, nil, nullKeyMerge(n, i, mk, k, "the patch's", m.items[id].LocalIndex)
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
@@ -851,6 +851,9 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		}
 	}
 	e.LiveExtra = extra
+	if err := c.nullKeysDropped(e); err != nil {
+		return err
+	}
 	c.repeats(e, depth)
 	return nil
 }
@@ -948,7 +951,8 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 // nullKeyMerges reports whether a patch's item of key k (fields fields), applied, merges into an item of its key that
 // it cannot merge into: k has a null field (openapi.Type.NullKey, kubectl's reading), whose null in the patch's item
 // deletes the field of the item it merges into, leaving an item without its merge key, which strategicpatch refuses.
-// Merging two patches keeps the null, so there the items merge.
+// Merging two patches keeps the null, so there the items merge. (An earlier item of the patch merges so only where
+// live holds the list: strategicpatch copies a list live lacks as it stands.)
 func (c *collator) nullKeyMerges(src elements.Source, k elements.Key, fields int) bool {
 	if src != elements.Patch || !c.opts.Patch || c.opts.Compose {
 		return false

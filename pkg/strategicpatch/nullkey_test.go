@@ -57,7 +57,8 @@ func dropNulls(v interface{}) interface{} {
 // items holding the field null (never one lacking it). The drop-in (every gate off) applies and merges two patches as
 // strategicpatch does, errors included: a null-keyed patch item is appended, deletes live's null-keyed items with
 // "$patch: delete", orders by a null "$setElementOrder" entry, and where it merges into an item of its key (live's, or
-// an earlier item of the patch) its null deletes the key field and both fail with the merged item. cleaned: the
+// an earlier item of the patch) its null deletes the key field and both fail with the merged item; copied into
+// content live lacks, it loses its null key, and a later item of the patch merging that list fails on it. cleaned: the
 // result holds content live lacks whose nulls ply drops (docs/strategicpatch.md, "What stays different"), compared
 // as the API server stores it; merging two patches keeps every null and is compared exactly.
 var _ = DescribeTable("pkg/strategicpatch with a null merge key, as strategicpatch",
@@ -99,6 +100,24 @@ var _ = DescribeTable("pkg/strategicpatch with a null merge key, as strategicpat
 	Entry("twice in the patch: the second merges into the first",
 		`{"spec":{"containers":[{"name":"a"}]}}`,
 		`{"spec":{"containers":[{"name":null,"image":"x"},{"name":"b"},{"name":null,"image":"y","workingDir":"w"}]}}`, false),
+	Entry("twice in a list live lacks: copied as it stands, the items apart",
+		`{"spec":{}}`,
+		`{"spec":{"containers":[{"name":null,"image":"x"},{"name":null,"image":"y"}]}}`, false),
+	Entry("twice in a list live holds empty: merged, and refused",
+		`{"spec":{"containers":[]}}`,
+		`{"spec":{"containers":[{"name":null,"image":"x"},{"name":null,"image":"y"}]}}`, false),
+	Entry("twice in a nested list of an item live lacks: copied as it stands",
+		`{"spec":{"containers":[{"name":"a"}]}}`,
+		`{"spec":{"containers":[{"name":"b","ports":[{"containerPort":null},{"containerPort":null,"name":"x"}]}]}}`, true),
+	Entry("in a list copied into live's item, nulls dropped, and a later item of the key merging that list: refused",
+		`{"spec":{"containers":[{"name":"e","tty":false}]}}`,
+		`{"spec":{"containers":[{"name":"e","volumeMounts":[{"mountPath":"a"},{"mountPath":null,"readOnly":false,"subPath":null}]},{"name":"e","volumeMounts":[]}]}}`, false),
+	Entry("in a list copied into live's item, a later item of the key not merging that list",
+		`{"spec":{"containers":[{"name":"e","tty":false}]}}`,
+		`{"spec":{"containers":[{"name":"e","volumeMounts":[{"mountPath":null,"readOnly":false}]},{"name":"e","image":"x"}]}}`, false),
+	Entry("in a list of an item appended as it stands, a later item of the key merging that list",
+		`{"spec":{"containers":[]}}`,
+		`{"spec":{"containers":[{"name":"e","volumeMounts":[{"mountPath":null,"readOnly":false}]},{"name":"e","volumeMounts":[]}]}}`, true),
 	Entry("live's item lacking the key matches no null",
 		`{"spec":{"containers":[{"image":"i"}]}}`,
 		`{"spec":{"containers":[{"name":null,"image":"x"}]}}`, false),
