@@ -948,37 +948,6 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 	return cv
 }
 
-// nullKeyMerges reports whether a patch's item of key k (fields fields), applied, merges into an item of its key that
-// it cannot merge into: k has a null field (openapi.Type.NullKey, kubectl's reading), whose null in the patch's item
-// deletes the field of the item it merges into, leaving an item without its merge key, which strategicpatch refuses.
-// Merging two patches keeps the null, so there the items merge. (An earlier item of the patch merges so only where
-// live holds the list: strategicpatch copies a list live lacks as it stands.)
-func (c *collator) nullKeyMerges(src elements.Source, k elements.Key, fields int) bool {
-	if src != elements.Patch || !c.opts.Patch || c.opts.Compose {
-		return false
-	}
-	for _, f := range k[:fields] {
-		if f.Kind == value.KindNull {
-			return true
-		}
-	}
-	return false
-}
-
-// nullKeyMerge is the error of the patch's item i of keyed list n whose null merge-key field (of key k, merge key mk)
-// names item j of whose ("live's" or "the patch's") too.
-func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, whose string, j int) error {
-	f := mk[0]
-	for x := range mk {
-		if k[x].Kind == value.KindNull {
-			f = mk[x]
-			break
-		}
-	}
-	return n.Errorf(elements.Patch, "item "+strconv.Itoa(i)+": its merge key field \""+f+"\" is null, naming "+whose+" item "+
-		strconv.Itoa(j)+" too; merged into it, the null deletes the field, leaving an item without its merge key")
-}
-
 // readLocalItem reads item i of keyed list n's local (src's) list, it: its "$patch" directive where patch (a patch's
 // list: format.ReadItem) and, but for a "replace" item, its key, which it must hold (localKey).
 func readLocalItem(n *elements.Node, i int, it value.Value, src elements.Source, patch bool) (d string, k elements.Key, err error) {

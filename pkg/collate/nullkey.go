@@ -73,3 +73,34 @@ func droppedKey(first, later, live value.Value, t *openapi.Type, held bool, at f
 	}
 	return nil, 0, "", false
 }
+
+// nullKeyMerges reports whether a patch's item of key k (fields fields), applied, merges into an item of its key that
+// it cannot merge into: k has a null field (openapi.Type.NullKey, kubectl's reading), whose null in the patch's item
+// deletes the field of the item it merges into, leaving an item without its merge key, which strategicpatch refuses.
+// Merging two patches keeps the null, so there the items merge. (An earlier item of the patch merges so only where
+// live holds the list: strategicpatch copies a list live lacks as it stands.)
+func (c *collator) nullKeyMerges(src elements.Source, k elements.Key, fields int) bool {
+	if src != elements.Patch || !c.opts.Patch || c.opts.Compose {
+		return false
+	}
+	for _, f := range k[:fields] {
+		if f.Kind == value.KindNull {
+			return true
+		}
+	}
+	return false
+}
+
+// nullKeyMerge is the error of the patch's item i of keyed list n whose null merge-key field (of key k, merge key mk)
+// names item j of whose ("live's" or "the patch's") too.
+func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, whose string, j int) error {
+	f := mk[0]
+	for x := range mk {
+		if k[x].Kind == value.KindNull {
+			f = mk[x]
+			break
+		}
+	}
+	return n.Errorf(elements.Patch, "item "+strconv.Itoa(i)+": its merge key field \""+f+"\" is null, naming "+whose+" item "+
+		strconv.Itoa(j)+" too; merged into it, the null deletes the field, leaving an item without its merge key")
+}
