@@ -77,3 +77,9 @@ func (t *Type) KeyDefault(name string) (value.Value, bool) {
 	}
 	return d, true
 }
+
+// NullKey reports whether an item of type t whose merge-key field is present and null is named by the value null: in a
+// kubectl view (Type.Kubectl, KubectlBuilt), as strategicpatch compares a key field's value, null included, so that
+// such items match one another (never an item lacking the field). Elsewhere a null key field counts as absent and takes
+// KeyDefault, or is missing.
+func (t *Type) NullKey() bool { return t != nil && t.isKubectl }

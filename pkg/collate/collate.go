@@ -6,7 +6,10 @@
 //     atomic; recorded whose kind differs is ignored below that node.
 //   - Merged lists match items by identity (elements.KeyOf, elements.SetKey) via one index per list (O(n)). Local items
 //     lacking their key or sharing one are errors; live may repeat or lack keys (LiveExtra, kept unchanged); recorded
-//     keys are a set. With gate UniqueMergeKeys off, a merge pairs repeated keys as kubectl does (ranks).
+//     keys are a set. With gate UniqueMergeKeys off, a merge pairs repeated keys as kubectl does (ranks). Under a kubectl
+//     view of the schema (gate MultiFieldMergeKeys off) a key field given as null is the key value null
+//     (openapi.Type.NullKey); applying a patch, such an item naming live's item or an earlier item of the patch is an
+//     error, as in strategicpatch, whose merge of the two deletes the key (collator.nullKeyMerges).
 //   - A field whose metadata names a registered merge rule (openapi.Meta.Rule) is resolved where its metadata is
 //     (collator.ruleMeta): with the rule's gate off the schema alone decides; a rule's Meta gives the metadata, its
 //     Collate builds the node (merges only); nodes its Visitor decides, and their ancestors, are marked Ruled.
@@ -774,6 +777,8 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 		switch id, fresh := m.join(&k, i, src); {
 		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
+		case n.HasLive && n.Live.IsList() && c.nullKeyMerges(src, k, fields):
+			return m, nil, nullKeyMerge(n, i, mk, k, "the patch's", m.items[id].LocalIndex)
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 		case src == elements.Patch:
@@ -797,8 +802,12 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			extra = append(extra, item(i, -1))
 		case gone[k]:
 		default:
-			if id, ok := m.join(&k, i, elements.Live); !ok {
+			id, ok := m.join(&k, i, elements.Live)
+			switch {
+			case !ok:
 				extra = append(extra, item(i, id))
+			case m.items[id].LocalIndex >= 0 && c.nullKeyMerges(src, k, fields):
+				return m, nil, nullKeyMerge(n, m.items[id].LocalIndex, mk, k, "live's", i)
 			}
 		}
 	}
@@ -842,6 +851,9 @@ func (c *collator) keyedMembers(e *elements.ListElement, extra []elements.Item, 
 		}
 	}
 	e.LiveExtra = extra
+	if err := c.nullKeysDropped(e); err != nil {
+		return err
+	}
 	c.repeats(e, depth)
 	return nil
 }

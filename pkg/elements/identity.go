@@ -13,15 +13,16 @@ const MaxKeyFields = 4
 type Key [MaxKeyFields]value.ScalarKey
 
 // keyField returns item's value of key field name, or itemType's key default when null or absent; ok false if neither.
+// A null field is the value null where itemType.NullKey (kubectl's reading of a merge key).
 func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Value, ok bool) {
-	if v, ok = item.Get(name); ok && !v.IsNull() {
+	if v, ok = item.Get(name); ok && (!v.IsNull() || itemType.NullKey()) {
 		return v, true
 	}
 	return itemType.KeyDefault(name)
 }
 
 // KeyOf returns item's Key for mergeKey (at most MaxKeyFields fields), a field absent or null taking the item type's
-// KeyDefault. missing names the first field lacking both, or not a scalar (bad); k is valid only if missing is empty.
+// KeyDefault (a null one is the key value null where the item type's NullKey). missing names the first field lacking both, or not a scalar (bad); k is valid only if missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	for i, name := range mergeKey {
 		v, ok := keyField(item, name, itemType)

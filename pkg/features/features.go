@@ -28,7 +28,11 @@ const (
 	// has an object is refused; off, only the patch strategy and a one-field merge key count, as kubectl, which takes a
 	// list (or a "$setElementOrder" of one) where the schema has an object field of merge strategy as a list of that
 	// object merged by the field's key, and orders a list of scalars the schema merges by no strategy by the patch's
-	// "$setElementOrder" there (with the gate on, refused).
+	// "$setElementOrder" there (with the gate on, refused). The gate governs how an item's key is read, so off, a key
+	// field given as null is the key value null, as strategicpatch compares it: it names the items holding the field
+	// null (never one lacking it), so that such an item is added, deleted, ordered and merged as strategicpatch does
+	// it (merged into an item of its key, its null deletes the field, and the merge fails as strategicpatch's does);
+	// on, a null key field takes its default or is missing (openapi.Type.NullKey).
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
 	// leaves an empty map, as strategicpatch does.

@@ -141,6 +141,15 @@ const (
 	// it is classified only with the gate on; with every gate off (the
 	// difftest.Kubectl targets) ply leaves the empty map too.
 	OracleEmptiesDeletedMap
+	// NullMergeKey: ply's gate MultiFieldMergeKeys. A patch's item whose
+	// merge key field is null: strategicpatch compares key values, null
+	// included, so the item is named by null (appended where live holds no
+	// null-keyed item); ply with the gate on reads a null key field without
+	// a schema default as missing and refuses the patch. The class requires
+	// ply's error to name a patch item holding the key field null, and the
+	// case to agree with the gate off (nullKeyRefused); with every gate off
+	// ply follows strategicpatch, and any difference there fails.
+	NullMergeKey
 	// ObjectMismatch: both succeeded with different objects.
 	ObjectMismatch
 	// PatchMismatch: the two-way patches differ (GenTwoWay).
@@ -158,7 +167,7 @@ const (
 )
 
 var classNames = [...]string{"agree", "agree-error", "agree-conflict", "no-input", "duplicate-items", "oracle-leaks-directive", "oracle-copies-unchecked", "oracle-no-meta-below-map", "oracle-no-meta-undeclared",
-	"decimal-merge-key", "oracle-empties-deleted-map", "object-mismatch", "patch-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
+	"decimal-merge-key", "oracle-empties-deleted-map", "null-merge-key", "object-mismatch", "patch-mismatch", "conflict-missed", "conflict-extra", "ply-error-only", "oracle-error-only", "ply-panic"}
 
 // String names the class.
 func (c Class) String() string {
@@ -369,6 +378,9 @@ func knownClass(t *difftest.Target, c Case, o *Outcome) Class {
 	}
 	if wholeKeysAgree(t, c) {
 		return DecimalMergeKey
+	}
+	if o.Class == PlyErrorOnly && nullKeyRefused(t, c, o.PlyErr) {
+		return NullMergeKey
 	}
 	// A conflict ply finds only at atomic lists holding two equal items.
 	if o.Class == ConflictExtra && difftest.ConflictsAtDuplicates(c.Local, c.Live, o.PlyErr) {

@@ -69,7 +69,7 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 	}
 	out, err := patch.Apply(original, p, o.applying(s))
 	if err != nil {
-		return value.Value{}, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
+		return value.Value{}, o.applyError(err, s, original, p)
 	}
 	return out, nil
 }
@@ -80,9 +80,20 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 func (o Options) applyReused(s *openapi.Schema, original, p value.Value) (out value.Value, release func(), err error) {
 	out, release, err = patch.ApplyReused(original, p, o.applying(s))
 	if err != nil {
-		return value.Value{}, nil, asAPIMachinery(err, docs{elements.Live: original, elements.Patch: p})
+		return value.Value{}, nil, o.applyError(err, s, original, p)
 	}
 	return out, release, nil
+}
+
+// applyError is the error of applying p to original under s as strategicpatch words it (asAPIMachinery; a null merge
+// key merging into an item of its key: nullKeyMerged, which applies again).
+func (o Options) applyError(err error, s *openapi.Schema, original, p value.Value) error {
+	in := docs{elements.Live: original, elements.Patch: p}
+	again := func(live, p value.Value) (value.Value, error) { return patch.Apply(live, p, o.applying(s)) }
+	if merged, ok := nullKeyMerged(err, in, again); ok {
+		return merged
+	}
+	return asAPIMachinery(err, in)
 }
 
 // applyJSON is Apply's result as JSON text, encoded before its memory is released (applyReused).

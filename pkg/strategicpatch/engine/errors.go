@@ -18,6 +18,31 @@ import (
 // docs are the documents of one call by the source ply's errors blame.
 type docs map[elements.Source]value.Value
 
+// droppedKey matches ply's message for a null-keyed item strategicpatch copies without its key, onto which a later item
+// of the patch merges its list (pkg/collate).
+var droppedKey = regexp.MustCompile(`^item (\d+): its merge key field "([^"]*)" is null where live lacks the list, copied without it`)
+
+// withoutNulls is v with every null field of its maps dropped, as strategicpatch copies content live lacks.
+func withoutNulls(v value.Value) value.Value {
+	switch {
+	case v.IsMap():
+		fields := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if !f.Value.IsNull() {
+				fields = append(fields, value.Field{Key: f.Key, Value: withoutNulls(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fields)
+	case v.IsList():
+		items := make([]value.Value, v.Len())
+		for i, it := range v.Items() {
+			items[i] = withoutNulls(it)
+		}
+		return value.List(items)
+	}
+	return v
+}
+
 // noMergeKey matches ply's message for a list item without its merge key.
 var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merge key field "[^"]*" \(the merge key is ([^)]*)\)$`)
 
@@ -72,6 +97,15 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(v)).Error(), err}
+	case droppedKey.MatchString(ee.Msg):
+		m := droppedKey.FindStringSubmatch(ee.Msg)
+		list, ok := at(doc, ee.Path)
+		i, _ := strconv.Atoi(m[1])
+		if !ok || !list.IsList() || i >= list.Len() {
+			return err
+		}
+		item, _ := toGo(withoutNulls(list.Items()[i])).(map[string]interface{})
+		return &apiError{mergepatch.ErrNoMergeKey(item, m[2]).Error(), err}
 	case noMergeKey.MatchString(ee.Msg):
 		m := noMergeKey.FindStringSubmatch(ee.Msg)
 		list, ok := at(doc, ee.Path)

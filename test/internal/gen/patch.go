@@ -31,7 +31,7 @@ const (
 // retainKeys fields — mostly in the form kubectl accepts. A few percent of
 // the directive sites are malformed on purpose (contradicting orders, a
 // $retainKeys list missing a patched field, an unknown "$patch" value, a
-// merge-list item without its key), so that error handling is compared
+// merge-list item without its key or with it null), so that error handling is compared
 // too; and a few patches carry a directive unknown to this version, which
 // the format's forward-compatibility rule says to ignore.
 //
@@ -289,12 +289,18 @@ func (s *state) patchNewItems(p *keyedPatch, t *openapi.Type, depth int) {
 
 // shuffleKeyedPatch returns the items of p, merged items and deletions,
 // in a random order; at patchRateInvalid one merged item lacks its merge
-// key.
+// key, or holds it null.
 func (s *state) shuffleKeyedPatch(p *keyedPatch) []value.Value {
 	s.r.Shuffle(len(p.items), func(i, j int) { p.items[i], p.items[j] = p.items[j], p.items[i] })
 	if len(p.items) > 0 && s.pct(patchRateInvalid) {
-		// An item without its merge key.
-		p.items[0] = p.items[0].Without(p.key)
+		// An item without its merge key or, in the patches of odd seeds (no further draw, so that the other patches
+		// stay as they were), with the key field null: strategicpatch reads null as a key value (here a new item, as
+		// the generated objects hold no null key), ply too with gate MultiFieldMergeKeys off; on, it is missing.
+		if s.seed%2 == 1 {
+			p.items[0] = p.items[0].With(p.key, value.Null)
+		} else {
+			p.items[0] = p.items[0].Without(p.key)
+		}
 	}
 	list := slices.Concat(p.items, p.deletes)
 	s.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })

@@ -1,0 +1,106 @@
+package collate
+
+import (
+	"strconv"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// nullKeysDropped is the error strategicpatch meets applying patch list e (gate UniqueMergeKeys off) where an item
+// whose key live holds holds, at a field live's item lacks, a keyed list with an item whose merge key field is null
+// (openapi.Type.NullKey), and a later item of that key (a Repeat) holds the list too: merging the first item into
+// live's, strategicpatch copies what live lacks with its nulls dropped, so the copied item lacks its key, and merging
+// the later item's list onto the copy fails on it. The error names the first item's list and the item; nil elsewhere
+// (and merging two patches, which keeps nulls).
+func (c *collator) nullKeysDropped(e *elements.ListElement) error {
+	if !c.opts.Patch || c.opts.Compose || len(e.Repeats) == 0 {
+		return nil
+	}
+	_, local, live := e.Lists()
+	itemType := e.Type.Item()
+	for _, r := range e.Repeats {
+		it := e.Items[r.ID]
+		if it.LiveIndex < 0 || it.LocalIndex < 0 {
+			continue
+		}
+		first := local[it.LocalIndex]
+		at := e.Path().Child(fieldpath.Key(elements.KeyFields(first, e.Meta.MergeKey, itemType)))
+		if p, i, f, ok := droppedKey(first, local[r.Pos], live[it.LiveIndex], itemType, true, at); ok {
+			return &elements.Error{Source: elements.Patch, Path: p, Msg: "item " + strconv.Itoa(i) + ": its merge key field \"" + f +
+				"\" is null where live lacks the list, copied without it, and a later item of the patch merges the list: " +
+				droppedKeyText}
+		}
+	}
+	return nil
+}
+
+// droppedKeyText ends nullKeysDropped's error.
+const droppedKeyText = "the copy has no merge key"
+
+// droppedKey walks first, a patch's map of type t, beside later, a later patch map merged onto first's outcome, and
+// live, live's value there (held: live holds it), for a keyed list first and later both hold that strategicpatch
+// copies into live with nulls dropped (live lacks it), holding an item whose key field f is null: its path, the item's
+// index and f.
+func droppedKey(first, later, live value.Value, t *openapi.Type, held bool, at fieldpath.Path) (fieldpath.Path, int, string, bool) {
+	if !first.IsMap() || !later.IsMap() {
+		return nil, 0, "", false
+	}
+	for _, f := range later.Fields() {
+		fv, ok := first.Get(f.Key)
+		if !ok {
+			continue
+		}
+		ct, meta := t.Child(f.Key)
+		lv, inLive := live.Get(f.Key)
+		inLive = held && inLive && lv.Kind() == fv.Kind()
+		p := at.Child(fieldpath.Field(f.Key))
+		switch {
+		case fv.IsMap() && f.Value.IsMap():
+			if q, i, k, ok := droppedKey(fv, f.Value, lv, ct, inLive, p); ok {
+				return q, i, k, true
+			}
+		case !inLive && fv.IsList() && f.Value.IsList() && len(meta.MergeKey) == 1 && elements.MergedList(ct, &meta) &&
+			ct.Item().NullKey():
+			for i, item := range fv.Items() {
+				if k, ok := item.Get(meta.MergeKey[0]); ok && k.IsNull() {
+					return p, i, meta.MergeKey[0], true
+				}
+			}
+		}
+	}
+	return nil, 0, "", false
+}
+
+// nullKeyMerges reports whether a patch's item of key k (fields fields), applied, merges into an item of its key that
+// it cannot merge into: k has a null field (openapi.Type.NullKey, kubectl's reading), whose null in the patch's item
+// deletes the field of the item it merges into, leaving an item without its merge key, which strategicpatch refuses.
+// Merging two patches keeps the null, so there the items merge. (An earlier item of the patch merges so only where
+// live holds the list: strategicpatch copies a list live lacks as it stands.)
+func (c *collator) nullKeyMerges(src elements.Source, k elements.Key, fields int) bool {
+	if src != elements.Patch || !c.opts.Patch || c.opts.Compose {
+		return false
+	}
+	for _, f := range k[:fields] {
+		if f.Kind == value.KindNull {
+			return true
+		}
+	}
+	return false
+}
+
+// nullKeyMerge is the error of the patch's item i of keyed list n whose null merge-key field (of key k, merge key mk)
+// names item j of whose ("live's" or "the patch's") too.
+func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, whose string, j int) error {
+	f := mk[0]
+	for x := range mk {
+		if k[x].Kind == value.KindNull {
+			f = mk[x]
+			break
+		}
+	}
+	return n.Errorf(elements.Patch, "item "+strconv.Itoa(i)+": its merge key field \""+f+"\" is null, naming "+whose+" item "+
+		strconv.Itoa(j)+" too; merged into it, the null deletes the field, leaving an item without its merge key")
+}
