@@ -475,6 +475,11 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
 		}
+		if ft, _ := m.Type.Child(f.Name); ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive {
+			if _, bad := smp.UnmergeableKey(pv, lv); bad {
+				return false, nil // (the front-end's collation with v as live fails there: collate's mapsUnmergeable)
+			}
+		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			if fits, err := composeChecked(c, lv, r); !fits {
 				return false, err

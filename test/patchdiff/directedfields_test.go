@@ -59,6 +59,7 @@ var _ = Describe("Compose of patches holding a \"$patch\" map at a field of a li
 			}
 		},
 		directedEntries(),
+		plainEntries(),
 	)
 })
 
@@ -68,23 +69,13 @@ type directedField struct {
 	name, path string
 	at         func(v string) string // a patch holding v at the field
 	values     []string
+	field      string // a container's field: its name; else ""
+	lacking    string // a patch holding the field's parent without the field
 }
 
+// directedEntries are the shapes of a map holding "$patch" in either patch.
 func directedEntries() []TableEntry {
-	container := func(f string) func(string) string {
-		return func(v string) string {
-			return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s}]}}}}`, f, v)
-		}
-	}
-	repeated := func(f, v, w string) string { // (container c named twice, holding v then w at f)
-		return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s},{"name":"c","%s":%s}]}}}}`, f, v, f, w)
-	}
-	fields := []directedField{
-		{"a list merged by key", "spec.template.spec.containers[name=c].env", container("env"), []string{`[{"name":"a","value":"1"}]`}},
-		{"an atomic list", "spec.template.spec.containers[name=c].args", container("args"), []string{`["a"]`}},
-		{"a list of scalars merged", "metadata.finalizers", func(v string) string { return `{"metadata":{"finalizers":` + v + `}}` }, []string{`["a"]`}},
-		{"a scalar", "spec.template.spec.containers[name=c].image", container("image"), []string{`"s"`}},
-	}
+	fields := directedFields()
 	directives := []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
 		`{"$patch":"replace","x":1}`, `{"$patch":"delete","x":1}`}
 	var entries []TableEntry
@@ -97,21 +88,79 @@ func directedEntries() []TableEntry {
 					other = f.at(o)
 				}
 				entries = append(entries, Entry(fmt.Sprintf("%s, %s second, %s first", f.name, d, other), other, f.at(d), f.path))
-				if o == `{"x":1}` { // (second's plain map where the schema has a list or a scalar: a kind error)
+				if o == `{"x":1}` { // (second's plain map where the schema has a list or a scalar: plainEntries)
 					continue
 				}
 				entries = append(entries, Entry(fmt.Sprintf("%s, %s first, %s second", f.name, d, other), f.at(d), other, f.path))
-				if field, ok := strings.CutPrefix(f.path, "spec.template.spec.containers[name=c]."); ok && o != "" {
+				if f.field != "" && o != "" {
 					// A compose repeat: the second patch names container c twice, the directive map in one item.
 					list := "spec.template.spec.containers"
 					entries = append(entries,
-						Entry(fmt.Sprintf("%s, %s after %s in a repeat", f.name, d, o), container("tty")("true"), repeated(field, o, d), f.path, list),
-						Entry(fmt.Sprintf("%s, %s before %s in a repeat", f.name, d, o), container("tty")("true"), repeated(field, d, o), f.path, list))
+						Entry(fmt.Sprintf("%s, %s after %s in a repeat", f.name, d, o), f.lacking, repeated(f.field, o, d), f.path, list),
+						Entry(fmt.Sprintf("%s, %s before %s in a repeat", f.name, d, o), f.lacking, repeated(f.field, d, o), f.path, list))
 				}
 			}
 		}
 	}
 	return entries
+}
+
+// plainEntries are shapes of a second patch holding a map without "$patch" where the schema has a list or a scalar:
+// first lacking the field (or the container, or the list), holding a value of its kind, null, a plain map, a map
+// holding "$patch"; the second's map holding a scalar, a map, a list, nothing, a null beside a map holding "$patch";
+// and, for a container's field, that map in one item of a compose repeat (container c named twice in the second
+// patch), the other item holding one of first's values there.
+func plainEntries() []TableEntry {
+	fields := directedFields()
+	plains := []string{`{"x":1}`, `{"x":{"y":1}}`, `{"x":[1]}`, `{}`, `{"x":null,"w":{"a":{"$patch":"delete"}}}`}
+	firsts := []string{"", "null", `{"x":2}`, `{"x":{"z":1}}`, `{"x":[2]}`, `{"w":1}`, `{"$patch":"replace","x":{"z":1}}`,
+		`{"$patch":"replace","x":2}`, `{"$patch":"delete"}`}
+	var entries []TableEntry
+	for _, f := range fields {
+		others := append(append([]string{"absent"}, firsts...), f.values...)
+		for _, p := range plains {
+			for _, o := range others {
+				first := f.at(o)
+				switch o {
+				case "": // (first lacks the field: container c without it, or metadata without finalizers)
+					first = f.lacking
+				case "absent":
+					first = `{"kind":"Deployment"}`
+				}
+				entries = append(entries, Entry(fmt.Sprintf("%s, plain %s second, %s first", f.name, p, first), first, f.at(p), f.path))
+				if f.field == "" || o == "absent" || o == "" {
+					continue
+				}
+				list := "spec.template.spec.containers"
+				entries = append(entries,
+					Entry(fmt.Sprintf("%s, plain %s after %s in a repeat", f.name, p, o), f.lacking, repeated(f.field, o, p), f.path, list),
+					Entry(fmt.Sprintf("%s, plain %s before %s in a repeat", f.name, p, o), f.lacking, repeated(f.field, p, o), f.path, list))
+			}
+		}
+	}
+	return entries
+}
+
+// repeated is a patch naming container c twice, holding v then w at field f.
+func repeated(f, v, w string) string {
+	return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s},{"name":"c","%s":%s}]}}}}`, f, v, f, w)
+}
+
+// directedFields are the fields of plainEntries' shapes.
+func directedFields() []directedField {
+	container := func(f string) func(string) string {
+		return func(v string) string {
+			return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s}]}}}}`, f, v)
+		}
+	}
+	lacking := container("tty")("true")
+	return []directedField{
+		{"a list merged by key", "spec.template.spec.containers[name=c].env", container("env"), []string{`[{"name":"a","value":"1"}]`}, "env", lacking},
+		{"an atomic list", "spec.template.spec.containers[name=c].args", container("args"), []string{`["a"]`}, "args", lacking},
+		{"a list of scalars merged", "metadata.finalizers", func(v string) string { return `{"metadata":{"finalizers":` + v + `}}` },
+			[]string{`["a"]`}, "", `{"metadata":{"name":"n"}}`},
+		{"a scalar", "spec.template.spec.containers[name=c].image", container("image"), []string{`"s"`}, "image", lacking},
+	}
 }
 
 func decodeMap(s string) map[string]interface{} {
