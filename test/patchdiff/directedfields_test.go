@@ -179,21 +179,21 @@ func dropIn(m map[string]interface{}, err error) string {
 	return string(data)
 }
 
-// directedDirectives are the "$patch" maps directField writes.
-var directedDirectives = []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
-	`{"$patch":"replace","x":"1"}`, `{"$patch":"delete","x":"1"}`}
+// directedMaps are the maps directField writes: holding "$patch", or plain (holding no "$" key).
+var directedMaps = []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
+	`{"$patch":"replace","x":"1"}`, `{"$patch":"delete","x":"1"}`, `{"x":"1"}`, `{"x":{"y":"1"}}`, `{"x":["1"]}`}
 
 // directField returns patch map p, of type t, with about one in four of its fields that hold a list or a scalar
 // where the schema has a list or a scalar (at any depth, in maps and in the items of lists merged by key, their key
-// fields left alone) set to a map holding "$patch" (directedDirectives), and whether it set any.
-func directField(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, directed bool) {
+// fields left alone) set to a map (directedMaps), and whether it set any holding "$patch" (directed), any plain one.
+func directField(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, directed, plain bool) {
 	return directFieldBut(p, t, nil, r)
 }
 
 // directFieldBut is directField leaving the fields named keep alone.
-func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand) (_ value.Value, directed bool) {
+func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand) (_ value.Value, directed, plain bool) {
 	if !p.IsMap() {
-		return p, false
+		return p, false, false
 	}
 	out := p
 	for _, f := range p.Fields() {
@@ -204,21 +204,33 @@ func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand)
 		v := f.Value
 		switch {
 		case v.IsMap():
-			if nv, ok := directFieldBut(v, ct, nil, r); ok {
-				out, directed = out.With(f.Key, nv), true
+			if nv, d, pl := directFieldBut(v, ct, nil, r); d || pl {
+				out, directed, plain = out.With(f.Key, nv), directed || d, plain || pl
 			}
 		case v.IsList() && ct.Kind == openapi.KindList && len(meta.MergeKey) > 0 && r.IntN(4) > 0:
 			items := slices.Clone(v.Items())
 			for i, it := range items {
-				if nv, ok := directFieldBut(it, ct.Item(), meta.MergeKey, r); ok {
-					items[i], directed = nv, true
+				if nv, d, pl := directFieldBut(it, ct.Item(), meta.MergeKey, r); d || pl {
+					items[i], directed, plain = nv, directed || d, plain || pl
 				}
 			}
 			out = out.With(f.Key, value.List(items))
 		case v.Kind() != value.KindNull && (ct.Kind == openapi.KindList || ct.Kind == openapi.KindPrimitive) && r.IntN(4) == 0:
-			d := jsonv.MustDecode(directedDirectives[r.IntN(len(directedDirectives))])
-			out, directed = out.With(f.Key, d), true
+			d := jsonv.MustDecode(directedMaps[r.IntN(len(directedMaps))])
+			_, holds := d.Get("$patch")
+			out, directed, plain = out.With(f.Key, d), directed || holds, plain || !holds
 		}
 	}
-	return out, directed
+	return out, directed, plain
+}
+
+// countDirected counts a second patch directField rewrote: "directed-field" where it wrote a map holding "$patch",
+// "plain-field" where it wrote a plain map.
+func countDirected(counts map[string]int, directed, plain bool) {
+	if directed {
+		counts["directed-field"]++
+	}
+	if plain {
+		counts["plain-field"]++
+	}
 }
