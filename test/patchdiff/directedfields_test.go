@@ -26,12 +26,13 @@ import (
 // value) at a field whose schema type is not a map: a list merged by key (a container's env), an atomic list (its
 // args), a list of scalars merged (metadata.finalizers), a scalar (its image); the other patch lacking the field,
 // holding a value of its kind, null, a plain map or a map with "$patch" there; that patch first or second; and, for a
-// container's field, a second patch naming the container twice (a compose repeat), the directive map in one item.
-// Every gate off, pkg/patch.Compose gives strategicpatch's mergeMap (kubectl's merge of its patch halves, the
-// oracle's MergePatches): the same object, or both fail; the drop-in's MergeStrategicMergeMapPatchUsingLookupPatchMeta
-// gives strategicpatch's result or error text exactly. Every gate on (gate MultiFieldMergeKeys), Compose may refuse a
-// "$patch" map where the schema has a list or a scalar, naming the patch and the field's path.
-var _ = Describe("Compose of patches holding a \"$patch\" map at a field of a list or a scalar, against strategicpatch", func() {
+// container's field, a second patch naming the container twice (a compose repeat), the directive map in one item
+// (directedEntries); and a second patch holding a plain map there (plainEntries). Every gate off, pkg/patch.Compose
+// gives strategicpatch's mergeMap (kubectl's merge of its patch halves, the oracle's MergePatches): the same object,
+// or both fail; the drop-in's MergeStrategicMergeMapPatchUsingLookupPatchMeta gives strategicpatch's result or error
+// text exactly. Every gate on (gate MultiFieldMergeKeys), Compose may refuse a map where the schema has a list or a
+// scalar, naming the patch and the field's path.
+var _ = Describe("Compose of patches holding a map at a field of a list or a scalar, against strategicpatch", func() {
 	kubectl, err := difftest.LoadTarget("deployment/" + difftest.Kubectl)
 	Expect(err).NotTo(HaveOccurred())
 	gated, err := difftest.LoadTarget("deployment")
