@@ -123,6 +123,27 @@ func UnknownDirective(d value.Value) string {
 	return "unknown " + DirectiveKey + " value " + d.Short() + "; expected " + ReplaceValue + " or " + DeleteValue
 }
 
+// UnmergeableKey returns the key of map p, a patch's map holding no "$patch", at which strategicpatch's merge of p into
+// map held fails where the schema types the two as a list or a scalar, and whether there is one: it merges them as
+// maps under that type, which declares no fields, so its look-up of a key fails ("unable to find api field") for the
+// list each "$setElementOrder/<key>" of p orders and for every key both hold as maps, or both as lists. The first such
+// key in p's order.
+func UnmergeableKey(p, held value.Value) (string, bool) {
+	if _, directed := MapDirective(p); directed || !p.IsMap() || !held.IsMap() {
+		return "", false
+	}
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, SetOrderPrefix) {
+			return f.Key, true
+		}
+		h, ok := held.Get(f.Key)
+		if !strings.HasPrefix(f.Key, "$") && ok && (h.IsMap() && f.Value.IsMap() || h.IsList() && f.Value.IsList()) {
+			return f.Key, true
+		}
+	}
+	return "", false
+}
+
 // WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
 // patch's value where the other side lacks the field or holds another kind.
 func WithoutDirectives(v value.Value) (value.Value, bool) {

@@ -2,6 +2,7 @@ package collate
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -38,7 +39,10 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 		return c.patchList(&s, depth)
 	case v.Local.IsMap() || v.Local.IsList(): // (a value the patch leaves out is null)
 		kindErr := kindFits(&s, elements.Patch)
-		if kindErr != nil && c.directedOtherKind(&s) {
+		if kindErr != nil && c.mapOfOtherKind(&s) {
+			if err := mapsUnmergeable(&s); err != nil {
+				return nil, err
+			}
 			s.Type, kindErr = openapi.Unknown, nil // (merged as a map of no schema)
 		}
 		switch {
@@ -155,15 +159,34 @@ func (c *collator) recordItemErr(n *elements.Node, raw value.Value) {
 	}
 }
 
-// directedOtherKind reports whether compose mode's node s, a value of second's of a kind the schema rules out, is a
-// map holding "$patch" that gate MultiFieldMergeKeys off takes as strategicpatch's mergeMap takes any map: where first
-// lacks the field or holds another kind there, the field is dropped with it (removeDirectives); onto first's map,
-// "replace" gives second's map less the directive, "delete" an empty map, another value fails (handleDirectiveInMergeMap).
-// With the gate on, the kind error stays, naming the patch and the field's path.
-func (c *collator) directedOtherKind(s *elements.Node) bool {
-	_, directed := smp.MapDirective(s.Local)
-	_, onto := smp.MapDirective(s.Live)
-	return (directed || onto && s.Local.IsMap()) && c.opts.Compose && !c.opts.Gates.Enabled(features.MultiFieldMergeKeys)
+// mapOfOtherKind reports whether compose mode's node s, a value of second's of a kind the schema rules out, is a map
+// that gate MultiFieldMergeKeys off takes as strategicpatch's mergeMap takes any map: where first lacks the field or
+// holds another kind there (a list, a scalar, null), second's map whole, less its maps holding "$patch" at any depth
+// (removeDirectives; a map holding "$patch" itself drops the field); onto first's map, a map holding "$patch" as
+// handleDirectiveInMergeMap takes it ("replace" gives second's map less the directive, "delete" an empty map, another
+// value fails), any other map merged into first's as maps of no schema merge, directives and all, but where
+// mapsUnmergeable fails. With the gate on, the kind error stays, naming the patch and the field's path.
+func (c *collator) mapOfOtherKind(s *elements.Node) bool {
+	return s.Local.IsMap() && c.opts.Compose && !c.opts.Gates.Enabled(features.MultiFieldMergeKeys)
+}
+
+// mapsUnmergeable is the error of merging compose mode's node s, second's map holding no "$patch" at a field whose
+// schema type is a list or a scalar, onto first's map there, where strategicpatch's mergeMap fails looking a key up in
+// that type, which declares no fields (smp.UnmergeableKey). Nil where first holds no map there.
+func mapsUnmergeable(s *elements.Node) error {
+	key, bad := smp.UnmergeableKey(s.Local, s.Live)
+	if !bad || !s.HasLive {
+		return nil
+	}
+	where := " in a map the first patch and this one hold where the schema has " + format.KindPhrase(s.Type)
+	if s.Type.Name != "" {
+		where += " (" + s.Type.Name + ")"
+	}
+	if strings.HasPrefix(key, smp.SetOrderPrefix) {
+		return s.Errorf(elements.Patch, key+" orders a list"+where+", which declares no fields")
+	}
+	v, _ := s.Local.Get(key)
+	return s.Errorf(elements.Patch, "both patches hold "+v.Kind().String()+" at "+key+where+", which declares no fields to merge them by")
 }
 
 // cleansWhole reports whether compose mode's node s, a value of second's that first lacks (or holds as another kind)

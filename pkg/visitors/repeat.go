@@ -153,7 +153,9 @@ import (
 //     empty or as other than scalars of one class, compose mode's other repeats: other merged lists of maps with items
 //     that v holds as a list (an item
 //     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
-//     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a map
+//     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a plain map
+//     at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's look-up fails for
+//     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map
 //     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list v holds items for that the repeat holds empty and orders
 //     (merged by no strategy, or in a map below its item),
 //     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
@@ -474,6 +476,11 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		}
 		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
+		}
+		if ft, _ := m.Type.Child(f.Name); ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive {
+			if _, bad := smp.UnmergeableKey(pv, lv); bad {
+				return false, nil // (the front-end's collation with v as live fails there: collate's mapsUnmergeable)
+			}
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			if fits, err := composeChecked(c, lv, r); !fits {

@@ -74,7 +74,8 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 		// kind, nulls), the first one in two cases the live object
 		// itself; in about a third of the cases a field of the second
 		// holding a list or a scalar holds a map with "$patch" instead
-		// (directField; "directed-field" counts them).
+		// (directField; "directed-field" counts them), or a plain map
+		// ("plain-field").
 		// oracle-no-meta-below-map: strategicpatch finds no merge
 		// metadata below a map of objects and fails (a known class).
 		It("agree on random "+spec.Name+" patches of every kind", func() {
@@ -82,16 +83,16 @@ var _ = Describe("Compose of kubectl's two patch halves, every feature gate off,
 			_, counts, line := run.cases(spec.Name, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
 				first, second := composeFirst(t, i, c), c.Patch
 				if r := rand.New(rand.NewPCG(c.Seed, 34)); r.IntN(3) == 0 {
-					var directed bool
-					if second, directed = directField(second, t.Root, r); directed {
-						counts["directed-field"]++
-					}
+					var directed, plain bool
+					second, directed, plain = directField(second, t.Root, r)
+					countDirected(counts, directed, plain)
 				}
 				class, _, fail := composeCase(t, c, first, second)
 				counts[class]++
 				return fail
 			})
 			Expect(counts["directed-field"]).To(BeNumerically(">", 0), "no second patch holds a \"$patch\" map at a list or a scalar: %s", line)
+			Expect(counts["plain-field"]).To(BeNumerically(">", 0), "no second patch holds a plain map at a list or a scalar: %s", line)
 		})
 	}
 })

@@ -26,12 +26,13 @@ import (
 // value) at a field whose schema type is not a map: a list merged by key (a container's env), an atomic list (its
 // args), a list of scalars merged (metadata.finalizers), a scalar (its image); the other patch lacking the field,
 // holding a value of its kind, null, a plain map or a map with "$patch" there; that patch first or second; and, for a
-// container's field, a second patch naming the container twice (a compose repeat), the directive map in one item.
-// Every gate off, pkg/patch.Compose gives strategicpatch's mergeMap (kubectl's merge of its patch halves, the
-// oracle's MergePatches): the same object, or both fail; the drop-in's MergeStrategicMergeMapPatchUsingLookupPatchMeta
-// gives strategicpatch's result or error text exactly. Every gate on (gate MultiFieldMergeKeys), Compose may refuse a
-// "$patch" map where the schema has a list or a scalar, naming the patch and the field's path.
-var _ = Describe("Compose of patches holding a \"$patch\" map at a field of a list or a scalar, against strategicpatch", func() {
+// container's field, a second patch naming the container twice (a compose repeat), the directive map in one item
+// (directedEntries); and a second patch holding a plain map there (plainEntries). Every gate off, pkg/patch.Compose
+// gives strategicpatch's mergeMap (kubectl's merge of its patch halves, the oracle's MergePatches): the same object,
+// or both fail; the drop-in's MergeStrategicMergeMapPatchUsingLookupPatchMeta gives strategicpatch's result or error
+// text exactly. Every gate on (gate MultiFieldMergeKeys), Compose may refuse a map where the schema has a list or a
+// scalar, naming the patch and the field's path.
+var _ = Describe("Compose of patches holding a map at a field of a list or a scalar, against strategicpatch", func() {
 	kubectl, err := difftest.LoadTarget("deployment/" + difftest.Kubectl)
 	Expect(err).NotTo(HaveOccurred())
 	gated, err := difftest.LoadTarget("deployment")
@@ -59,6 +60,7 @@ var _ = Describe("Compose of patches holding a \"$patch\" map at a field of a li
 			}
 		},
 		directedEntries(),
+		plainEntries(),
 	)
 })
 
@@ -68,23 +70,13 @@ type directedField struct {
 	name, path string
 	at         func(v string) string // a patch holding v at the field
 	values     []string
+	field      string // a container's field: its name; else ""
+	lacking    string // a patch holding the field's parent without the field
 }
 
+// directedEntries are the shapes of a map holding "$patch" in either patch.
 func directedEntries() []TableEntry {
-	container := func(f string) func(string) string {
-		return func(v string) string {
-			return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s}]}}}}`, f, v)
-		}
-	}
-	repeated := func(f, v, w string) string { // (container c named twice, holding v then w at f)
-		return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s},{"name":"c","%s":%s}]}}}}`, f, v, f, w)
-	}
-	fields := []directedField{
-		{"a list merged by key", "spec.template.spec.containers[name=c].env", container("env"), []string{`[{"name":"a","value":"1"}]`}},
-		{"an atomic list", "spec.template.spec.containers[name=c].args", container("args"), []string{`["a"]`}},
-		{"a list of scalars merged", "metadata.finalizers", func(v string) string { return `{"metadata":{"finalizers":` + v + `}}` }, []string{`["a"]`}},
-		{"a scalar", "spec.template.spec.containers[name=c].image", container("image"), []string{`"s"`}},
-	}
+	fields := directedFields()
 	directives := []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
 		`{"$patch":"replace","x":1}`, `{"$patch":"delete","x":1}`}
 	var entries []TableEntry
@@ -97,21 +89,79 @@ func directedEntries() []TableEntry {
 					other = f.at(o)
 				}
 				entries = append(entries, Entry(fmt.Sprintf("%s, %s second, %s first", f.name, d, other), other, f.at(d), f.path))
-				if o == `{"x":1}` { // (second's plain map where the schema has a list or a scalar: a kind error)
+				if o == `{"x":1}` { // (second's plain map where the schema has a list or a scalar: plainEntries)
 					continue
 				}
 				entries = append(entries, Entry(fmt.Sprintf("%s, %s first, %s second", f.name, d, other), f.at(d), other, f.path))
-				if field, ok := strings.CutPrefix(f.path, "spec.template.spec.containers[name=c]."); ok && o != "" {
+				if f.field != "" && o != "" {
 					// A compose repeat: the second patch names container c twice, the directive map in one item.
 					list := "spec.template.spec.containers"
 					entries = append(entries,
-						Entry(fmt.Sprintf("%s, %s after %s in a repeat", f.name, d, o), container("tty")("true"), repeated(field, o, d), f.path, list),
-						Entry(fmt.Sprintf("%s, %s before %s in a repeat", f.name, d, o), container("tty")("true"), repeated(field, d, o), f.path, list))
+						Entry(fmt.Sprintf("%s, %s after %s in a repeat", f.name, d, o), f.lacking, repeated(f.field, o, d), f.path, list),
+						Entry(fmt.Sprintf("%s, %s before %s in a repeat", f.name, d, o), f.lacking, repeated(f.field, d, o), f.path, list))
 				}
 			}
 		}
 	}
 	return entries
+}
+
+// plainEntries are shapes of a second patch holding a map without "$patch" where the schema has a list or a scalar:
+// first lacking the field (or the container, or the list), holding a value of its kind, null, a plain map, a map
+// holding "$patch"; the second's map holding a scalar, a map, a list, nothing, a null beside a map holding "$patch";
+// and, for a container's field, that map in one item of a compose repeat (container c named twice in the second
+// patch), the other item holding one of first's values there.
+func plainEntries() []TableEntry {
+	fields := directedFields()
+	plains := []string{`{"x":1}`, `{"x":{"y":1}}`, `{"x":[1]}`, `{}`, `{"x":null,"w":{"a":{"$patch":"delete"}}}`}
+	firsts := []string{"", "null", `{"x":2}`, `{"x":{"z":1}}`, `{"x":[2]}`, `{"w":1}`, `{"$patch":"replace","x":{"z":1}}`,
+		`{"$patch":"replace","x":2}`, `{"$patch":"delete"}`}
+	var entries []TableEntry
+	for _, f := range fields {
+		others := append(append([]string{"absent"}, firsts...), f.values...)
+		for _, p := range plains {
+			for _, o := range others {
+				first := f.at(o)
+				switch o {
+				case "": // (first lacks the field: container c without it, or metadata without finalizers)
+					first = f.lacking
+				case "absent":
+					first = `{"kind":"Deployment"}`
+				}
+				entries = append(entries, Entry(fmt.Sprintf("%s, plain %s second, %s first", f.name, p, first), first, f.at(p), f.path))
+				if f.field == "" || o == "absent" || o == "" {
+					continue
+				}
+				list := "spec.template.spec.containers"
+				entries = append(entries,
+					Entry(fmt.Sprintf("%s, plain %s after %s in a repeat", f.name, p, o), f.lacking, repeated(f.field, o, p), f.path, list),
+					Entry(fmt.Sprintf("%s, plain %s before %s in a repeat", f.name, p, o), f.lacking, repeated(f.field, p, o), f.path, list))
+			}
+		}
+	}
+	return entries
+}
+
+// repeated is a patch naming container c twice, holding v then w at field f.
+func repeated(f, v, w string) string {
+	return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s},{"name":"c","%s":%s}]}}}}`, f, v, f, w)
+}
+
+// directedFields are the fields of plainEntries' shapes.
+func directedFields() []directedField {
+	container := func(f string) func(string) string {
+		return func(v string) string {
+			return fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"c","%s":%s}]}}}}`, f, v)
+		}
+	}
+	lacking := container("tty")("true")
+	return []directedField{
+		{"a list merged by key", "spec.template.spec.containers[name=c].env", container("env"), []string{`[{"name":"a","value":"1"}]`}, "env", lacking},
+		{"an atomic list", "spec.template.spec.containers[name=c].args", container("args"), []string{`["a"]`}, "args", lacking},
+		{"a list of scalars merged", "metadata.finalizers", func(v string) string { return `{"metadata":{"finalizers":` + v + `}}` },
+			[]string{`["a"]`}, "", `{"metadata":{"name":"n"}}`},
+		{"a scalar", "spec.template.spec.containers[name=c].image", container("image"), []string{`"s"`}, "image", lacking},
+	}
 }
 
 func decodeMap(s string) map[string]interface{} {
@@ -130,21 +180,21 @@ func dropIn(m map[string]interface{}, err error) string {
 	return string(data)
 }
 
-// directedDirectives are the "$patch" maps directField writes.
-var directedDirectives = []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
-	`{"$patch":"replace","x":"1"}`, `{"$patch":"delete","x":"1"}`}
+// directedMaps are the maps directField writes: holding "$patch", or plain (holding no "$" key).
+var directedMaps = []string{`{"$patch":"replace"}`, `{"$patch":"delete"}`, `{"$patch":"merge"}`, `{"$patch":"bogus"}`,
+	`{"$patch":"replace","x":"1"}`, `{"$patch":"delete","x":"1"}`, `{"x":"1"}`, `{"x":{"y":"1"}}`, `{"x":["1"]}`}
 
 // directField returns patch map p, of type t, with about one in four of its fields that hold a list or a scalar
 // where the schema has a list or a scalar (at any depth, in maps and in the items of lists merged by key, their key
-// fields left alone) set to a map holding "$patch" (directedDirectives), and whether it set any.
-func directField(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, directed bool) {
+// fields left alone) set to a map (directedMaps), and whether it set any holding "$patch" (directed), any plain one.
+func directField(p value.Value, t *openapi.Type, r *rand.Rand) (_ value.Value, directed, plain bool) {
 	return directFieldBut(p, t, nil, r)
 }
 
 // directFieldBut is directField leaving the fields named keep alone.
-func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand) (_ value.Value, directed bool) {
+func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand) (_ value.Value, directed, plain bool) {
 	if !p.IsMap() {
-		return p, false
+		return p, false, false
 	}
 	out := p
 	for _, f := range p.Fields() {
@@ -155,21 +205,33 @@ func directFieldBut(p value.Value, t *openapi.Type, keep []string, r *rand.Rand)
 		v := f.Value
 		switch {
 		case v.IsMap():
-			if nv, ok := directFieldBut(v, ct, nil, r); ok {
-				out, directed = out.With(f.Key, nv), true
+			if nv, d, pl := directFieldBut(v, ct, nil, r); d || pl {
+				out, directed, plain = out.With(f.Key, nv), directed || d, plain || pl
 			}
 		case v.IsList() && ct.Kind == openapi.KindList && len(meta.MergeKey) > 0 && r.IntN(4) > 0:
 			items := slices.Clone(v.Items())
 			for i, it := range items {
-				if nv, ok := directFieldBut(it, ct.Item(), meta.MergeKey, r); ok {
-					items[i], directed = nv, true
+				if nv, d, pl := directFieldBut(it, ct.Item(), meta.MergeKey, r); d || pl {
+					items[i], directed, plain = nv, directed || d, plain || pl
 				}
 			}
 			out = out.With(f.Key, value.List(items))
 		case v.Kind() != value.KindNull && (ct.Kind == openapi.KindList || ct.Kind == openapi.KindPrimitive) && r.IntN(4) == 0:
-			d := jsonv.MustDecode(directedDirectives[r.IntN(len(directedDirectives))])
-			out, directed = out.With(f.Key, d), true
+			d := jsonv.MustDecode(directedMaps[r.IntN(len(directedMaps))])
+			_, holds := d.Get("$patch")
+			out, directed, plain = out.With(f.Key, d), directed || holds, plain || !holds
 		}
 	}
-	return out, directed
+	return out, directed, plain
+}
+
+// countDirected counts a second patch directField rewrote: "directed-field" where it wrote a map holding "$patch",
+// "plain-field" where it wrote a plain map.
+func countDirected(counts map[string]int, directed, plain bool) {
+	if directed {
+		counts["directed-field"]++
+	}
+	if plain {
+		counts["plain-field"]++
+	}
 }

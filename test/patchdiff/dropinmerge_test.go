@@ -21,7 +21,7 @@ import (
 // composes (composeFirst, then the ApplyDirectives generator's patch), both decoded as encoding/json decodes them. In
 // about half the cases a set of the first patch names one of its values again (repeatSetValue; "set-value-twice"
 // counts them), and in about a third a field of the second holding a list or a scalar holds a map with "$patch"
-// instead (directField; "directed-field" counts them). Classes (dropInMerge): agree, agree-error (both fail), oracle-no-meta-below-map,
+// instead (directField; "directed-field" counts them), or a plain map ("plain-field"). Classes (dropInMerge): agree, agree-error (both fail), oracle-no-meta-below-map,
 // oracle-aliases-first; any other difference fails the case. PLY_DIFF_DROPIN_N sets the cases per target.
 var _ = Describe("pkg/strategicpatch's merge of two patches against strategicpatch's", func() {
 	for _, spec := range difftest.Specs {
@@ -37,10 +37,9 @@ var _ = Describe("pkg/strategicpatch's merge of two patches against strategicpat
 				}
 				second := c.Patch
 				if r := rand.New(rand.NewPCG(c.Seed, 34)); r.IntN(3) == 0 {
-					var directed bool
-					if second, directed = directField(second, t.Root, r); directed {
-						counts["directed-field"]++
-					}
+					var directed, plain bool
+					second, directed, plain = directField(second, t.Root, r)
+					countDirected(counts, directed, plain)
 				}
 				class, fail := dropInMerge(t, c, first, second)
 				counts[class]++
@@ -48,6 +47,7 @@ var _ = Describe("pkg/strategicpatch's merge of two patches against strategicpat
 			})
 			Expect(counts["set-value-twice"]).To(BeNumerically(">", 0), "no first patch names a set's value twice: %s", line)
 			Expect(counts["directed-field"]).To(BeNumerically(">", 0), "no second patch holds a \"$patch\" map at a list or a scalar: %s", line)
+			Expect(counts["plain-field"]).To(BeNumerically(">", 0), "no second patch holds a plain map at a list or a scalar: %s", line)
 		})
 	}
 })

@@ -115,8 +115,13 @@ type builder struct {
 }
 
 // pairTable numbers the pairs of items of lists merged by key: one number per pair of the list and merge key value.
+// Merging, lists records the pairs of lists strategicpatch merges item by item (lists two documents hold in one pair: a
+// patch's list the object lacks is taken whole), and merged the pairs of their items: there an item a patch names
+// twice merges into its earlier repeat's outcome, so two values of one document in such a pair pair.
 type pairTable struct {
-	of map[pairKey]int32
+	of     map[pairKey]int32
+	lists  map[int32]bool
+	merged map[int32]bool
 }
 
 // pairKey is an item's pair: the pair of its list and the value of its merge key.
@@ -139,7 +144,29 @@ func (t *pairTable) item(list int32, key value.ScalarKey) int32 {
 	}
 	p := int32(len(t.of) + 1)
 	t.of[k] = p
+	if t.lists[list] {
+		if t.merged == nil {
+			t.merged = map[int32]bool{}
+		}
+		t.merged[p] = true
+	}
 	return p
+}
+
+// mergeLists records the pairs of lists (at one place) that strategicpatch merges item by item, merging: those two
+// documents hold, or one document twice where their pair is a merged item's (a repeat's list merged into its earlier
+// repeat's).
+func (t *pairTable) mergeLists(lists []placed) {
+	for i, a := range lists {
+		for _, b := range lists[i+1:] {
+			if a.pair == b.pair && (a.doc != b.doc || t.merged[a.pair]) {
+				if t.lists == nil {
+					t.lists = map[int32]bool{}
+				}
+				t.lists[a.pair] = true
+			}
+		}
+	}
 }
 
 // reset forgets t's pairs, which refer to the documents.
@@ -148,6 +175,8 @@ func (t *pairTable) reset() {
 		t.of = nil
 	}
 	clear(t.of)
+	clear(t.lists)
+	clear(t.merged)
 }
 
 var builders = sync.Pool{New: func() any { return new(builder) }}
@@ -543,6 +572,9 @@ func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type
 			// Replaced whole: applying, strategicpatch looks nothing up inside. (Its conflict check does, item by item.)
 			return atomicList, meta, true, nil
 		}
+		if b.mode == merging {
+			b.pairs.mergeLists(lists)
+		}
 		t, stable, err := b.listType(sub, meta, lists, depth+1)
 		return t, meta, stable, err
 	}
@@ -619,6 +651,9 @@ func (b *builder) paired(values []placed) bool {
 		differ := false
 		for _, p := range group {
 			if first, ok := docs[p.doc]; ok {
+				if b.mode == merging && b.pairs.merged[p.pair] {
+					return true // (a repeat merged into its earlier repeat's outcome: pairTable.merged)
+				}
 				differ = differ || (b.mode.diffed(p.doc, p.doc) && !value.Equal(first, p.v))
 				continue
 			}
