@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// applySpine is ApplyMap where the patch passes through maps with one field each: at a spine level (spineField) the
+// result is a copy of original's map with that field's map patched, as the engine's merge gives it (every other
+// field of original kept, the one field merged, no directive, strategy or merge key at the level to decide otherwise),
+// so that the engine runs once, on the maps below the spine, instead of collating and walking every level of it. The
+// engine's run below is applyMap at that depth (the bounds on nesting count from the documents' top), unless the
+// patch's map there holds "$patch" or "$retainKeys", which the engine reads otherwise at the top of a document than
+// below it. ok is false, and ApplyMap runs the engine on the whole documents, when p has no spine level, when the
+// patch's map below it holds those directives, or when the run below fails: its error is the one the whole documents
+// give, with the path from their top.
+func (o Options) applySpine(original, p map[string]interface{}, l Lookup, depth int) (out map[string]interface{}, ok bool) {
+	key, orig, patch, sub, spine := spineField(original, p, l, depth)
+	if !spine {
+		if depth == 0 || has(p, "$patch") || has(p, "$retainKeys") {
+			return nil, false
+		}
+		out, err := o.applyMap(original, p, l, false, depth)
+		return out, err == nil
+	}
+	below, ok := o.applySpine(orig, patch, sub, depth+1)
+	if !ok {
+		return nil, false
+	}
+	out = maps.Clone(original)
+	out[key] = below
+	return out, true
+}
+
+// spineField reports whether patch p's map at depth is a spine level of original: p has one field, key, no
+// directive, whose value is a map (patch), original's field key is a map too (orig), and l gives the field's schema
+// (sub) without strategy or merge key, so that the engine merges patch into orig as it merges the documents whose top
+// they are. A nil l is no spine (a field without schema is typed from its values).
+func spineField(original, p map[string]interface{}, l Lookup, depth int) (key string, orig, patch map[string]interface{}, sub Lookup, ok bool) {
+	if len(p) != 1 || l == nil || depth >= maxDepth {
+		return "", nil, nil, nil, false
+	}
+	var pv interface{}
+	for key, pv = range p {
+	}
+	if strings.HasPrefix(key, "$") {
+		return "", nil, nil, nil, false
+	}
+	if patch, ok = pv.(map[string]interface{}); !ok || patch == nil {
+		return "", nil, nil, nil, false
+	}
+	if orig, ok = original[key].(map[string]interface{}); !ok || orig == nil {
+		return "", nil, nil, nil, false
+	}
+	sub, m, err := l.Struct(key)
+	if err != nil || sub == nil || slices.ContainsFunc(m.Strategies, isStrategy) || m.MergeKey != "" {
+		return "", nil, nil, nil, false
+	}
+	return key, orig, patch, sub, true
+}
+
+// isStrategy reports whether s names a patch strategy (a field without one has none, or the empty one).
+func isStrategy(s string) bool { return s != "" }
+
+// has reports whether m holds key.
+func has(m map[string]interface{}, key string) bool {
+	_, ok := m[key]
+	return ok
+}
