@@ -2,6 +2,7 @@ package engine
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strings"
 )
@@ -12,12 +13,15 @@ import (
 // so that the engine runs once, on the maps below the spine, instead of collating and walking every level of it. The
 // engine's run below is applyMap at that depth (the bounds on nesting count from the documents' top), unless the
 // patch's map there holds "$patch" or "$retainKeys", which the engine reads otherwise at the top of a document than
-// below it. ok is false, and ApplyMap runs the engine on the whole documents, when p has no spine level, when the
+// below it, or unless every field of the patch's map there is a scalar onto a scalar (scalarsLevel). ok is false, and ApplyMap runs the engine on the whole documents, when p has no spine level, when the
 // patch's map below it holds those directives, or when the run below fails: its error is the one the whole documents
 // give, with the path from their top.
 func (o Options) applySpine(original, p map[string]interface{}, l Lookup, depth int) (out map[string]interface{}, ok bool) {
 	key, orig, patch, sub, spine := spineField(original, p, l, depth)
 	if !spine {
+		if out, ok := scalarsLevel(original, p, depth); ok {
+			return out, true
+		}
 		if depth == 0 || has(p, "$patch") || has(p, "$retainKeys") {
 			return nil, false
 		}
@@ -67,4 +71,42 @@ func isStrategy(s string) bool { return s != "" }
 func has(m map[string]interface{}, key string) bool {
 	_, ok := m[key]
 	return ok
+}
+
+// scalarsLevel returns a copy of original with the fields of p set, where p is a map the engine would merge into
+// original field by field taking each of p's values as it is: p has fields, none a directive, each a string, a bool, an
+// int64 or a finite float64 (the Go types the engine's result holds of such a value, the patch's own: kept.toMap),
+// and original holds, at each of those keys, nothing or such a scalar (or an int). A scalar paired with a scalar is
+// replaced whatever the schema says (no look-up is made for it), and the fields p does not name are kept. p at depth
+// near the bound on nesting is left to the engine, which reads it against the bound.
+func scalarsLevel(original, p map[string]interface{}, depth int) (map[string]interface{}, bool) {
+	if original == nil || len(p) == 0 || depth+2 >= maxDepth {
+		return nil, false
+	}
+	for k, px := range p {
+		if strings.HasPrefix(k, "$") || !plainScalar(px) {
+			return nil, false
+		}
+		if ox, ok := original[k]; ok && !plainScalar(ox) {
+			if _, isInt := ox.(int); !isInt {
+				return nil, false
+			}
+		}
+	}
+	out := maps.Clone(original)
+	for k, px := range p {
+		out[k] = px
+	}
+	return out, true
+}
+
+// plainScalar reports whether x is a string, a bool, an int64 or a finite float64.
+func plainScalar(x interface{}) bool {
+	switch t := x.(type) {
+	case string, bool, int64:
+		return true
+	case float64:
+		return !math.IsNaN(t) && !math.IsInf(t, 0)
+	}
+	return false
 }
