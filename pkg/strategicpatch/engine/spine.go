@@ -76,7 +76,8 @@ func has(m map[string]interface{}, key string) bool {
 // scalarsLevel returns a copy of original with the fields of p set, where p is a map the engine would merge into
 // original field by field taking each of p's values as it is: p has fields, none a directive, each a string, a bool, an
 // int64 or a finite float64 (the Go types the engine's result holds of such a value, the patch's own: kept.toMap),
-// and original holds, at each of those keys, nothing or such a scalar (or an int). A scalar paired with a scalar is
+// and original holds, at each of those keys, nothing or such a scalar (or an int, kept where the patch sets the int64
+// of its value: standsFor). A scalar paired with a scalar is
 // replaced whatever the schema says (no look-up is made for it), and the fields p does not name are kept. p at depth
 // near the bound on nesting is left to the engine, which reads it against the bound.
 func scalarsLevel(original, p map[string]interface{}, depth int) (map[string]interface{}, bool) {
@@ -95,6 +96,9 @@ func scalarsLevel(original, p map[string]interface{}, depth int) (map[string]int
 	}
 	out := maps.Clone(original)
 	for k, px := range p {
+		if oi, isInt := original[k].(int); isInt && px == interface{}(int64(oi)) {
+			continue // (original's value stands for the patch's: kept, as kept.toMap keeps it)
+		}
 		out[k] = px
 	}
 	return out, true

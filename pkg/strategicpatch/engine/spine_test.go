@@ -57,6 +57,15 @@ func expectWhole(o engine.Options, original, patch map[string]interface{}, l eng
 	Expect(string(after)).To(Equal(string(before)), "the arguments are left as they were")
 	Expect(errText(err)).To(Equal(errText(wantErr)))
 	Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "spine %v\nwhole %v", got, want)
+	expectEngine(o, original, patch, l, got, err)
+}
+
+// expectEngine expects got and err, ApplyMap's of original and patch under l, to be what the engine run on the whole
+// documents gives (the Go types of the values included).
+func expectEngine(o engine.Options, original, patch map[string]interface{}, l engine.Lookup, got map[string]interface{}, err error) {
+	want, wantErr := o.ApplyMapEngine(original, patch, l)
+	Expect(errText(err)).To(Equal(errText(wantErr)))
+	Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "spine %#v\nengine %#v", got, want)
 }
 
 var _ = Describe("ApplyMap through maps with one patched field each", func() {
@@ -68,6 +77,18 @@ var _ = Describe("ApplyMap through maps with one patched field each", func() {
 			}
 		})
 	}
+
+	It("keeps original's int where the patch sets the int64 of its value, as the engine does", func() {
+		original := map[string]interface{}{"spec": map[string]interface{}{"replicas": 3, "template": map[string]interface{}{"spec": map[string]interface{}{"hostname": 1}}}}
+		for _, patch := range []map[string]interface{}{
+			{"spec": map[string]interface{}{"replicas": int64(3)}},
+			{"spec": map[string]interface{}{"replicas": int64(4)}},
+			{"spec": map[string]interface{}{"template": map[string]interface{}{"spec": map[string]interface{}{"hostname": int64(1)}}}},
+		} {
+			got, err := engine.Options{}.ApplyMap(original, patch, spineSchema)
+			expectEngine(engine.Options{}, original, patch, spineSchema, got, err)
+		}
+	})
 
 	It("bounds the documents' nesting from their top, as converting them whole does", func() {
 		for _, depth := range []int{996, 997, 998, 999, 1000, 1001, 1002} {
