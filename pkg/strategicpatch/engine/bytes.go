@@ -62,28 +62,34 @@ func (o Options) applyJSONTrimmed(original []byte, pv value.Value, l Lookup, r j
 // Only what the patch names is converted to ply's values, and of a list it merges into by key only the items it
 // names, the others as placeholders (see scoped): the result holds original's other values themselves, as
 // strategicpatch's result (original, modified) does, unless the schema type the data gives merges a place where
-// something was left out otherwise than scoped assumed (kept.mergesAs): then original is converted whole. A failed call
-// is made again converting lists whole, so that its error is the one the whole lists give.
+// something was left out otherwise than scoped assumed (kept.mergesAs): then original is converted whole. Maps the
+// patch passes through with one field each are copied, the engine run below them (applySpine), and a map whose patch
+// fields are all scalars onto scalars is copied with them set (scalarsLevel). A failed call is made again converting
+// lists whole, so that its error is the one the whole lists give.
 func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
-	out, err := o.applyMap(original, p, l, false)
+	if out, ok := o.applySpine(original, p, l, 0); ok {
+		return out, nil
+	}
+	out, err := o.applyMap(original, p, l, false, 0)
 	if err != nil {
-		return o.applyMap(original, p, l, true)
+		return o.applyMap(original, p, l, true, 0)
 	}
 	return out, nil
 }
 
-// applyMap is ApplyMap, with lists converted whole when wholeLists is set.
-func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLists bool) (map[string]interface{}, error) {
+// applyMap is ApplyMap, with lists converted whole when wholeLists is set, of original and p found depth map levels
+// down the documents (see applySpine): the bounds on nesting count from the documents' top.
+func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLists bool, depth int) (map[string]interface{}, error) {
 	return withGoReader(func(r goReader) (map[string]interface{}, error) {
 		r.wholeLists = wholeLists
 		if r.kept == nil {
 			r.kept = new(keptScratch) // (the zero goReader: memory of the call's own)
 		}
-		pv, err := r.fromGo(p, 0)
+		pv, err := r.fromGo(p, depth)
 		if err != nil {
 			return nil, err
 		}
-		ov, rest, err := r.scoped(original, pv, p, nil, l, 0)
+		ov, rest, err := r.scoped(original, pv, p, nil, l, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +99,7 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 		}
 		if !rest.mergesAs(t) {
 			// The type the data gives departs from what scoped read of l: convert original whole.
-			if ov, err = r.fromGo(original, 0); err != nil {
+			if ov, err = r.fromGo(original, depth); err != nil {
 				return nil, err
 			}
 			if s, _, err = schemaOf(l, merging, ov, pv); err != nil {
@@ -101,7 +107,7 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 			}
 			rest = nil
 		}
-		out, release, err := o.applyReused(s, ov, pv)
+		out, release, err := o.applyReusedAt(s, ov, pv, depth)
 		if err != nil {
 			return nil, err
 		}

@@ -33,7 +33,16 @@
 // key into struct items), which ApplyMap checks on the type built (kept.mergesAs), converting original whole where it
 // does not: the builder types a field from the kinds the values at its place hold and from where strategicpatch looks
 // it up (a key holding objects in one pair and lists in another both merging is a struct field; a look-up failing
-// where strategicpatch does not look leaves the field without type), which the Lookup does not tell.
+// where strategicpatch does not look leaves the field without type), which the Lookup does not tell. Where the patch
+// passes from the top through maps with one field each (a field original holds a map in, with neither strategy nor
+// merge key, the patch's map below it without "$patch" and "$retainKeys"), ApplyMap copies those maps of original and
+// runs the engine once, on the maps below them, with the Lookup of their field and the bounds on nesting counted from
+// the documents' top (applySpine): the engine merges such a field's map as it merges the documents whose top it is. A
+// run that fails there is made again on the whole documents, whose error names the path from their top. A map there
+// whose patch fields are all strings, bools and numbers onto nothing or such scalars of original, none a directive,
+// is original's copy with those fields set, the engine not run (scalarsLevel): a scalar paired with a scalar is
+// replaced whatever the schema says.
+// testdata/spine.yaml's cases and FuzzApplyMapScoped check the results against converting the documents whole.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but

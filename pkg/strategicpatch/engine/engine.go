@@ -11,6 +11,7 @@ import (
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/patchgen"
 	"github.com/plyproject/ply/pkg/value"
@@ -78,7 +79,15 @@ func (o Options) Apply(original, p value.Value, l Lookup) (value.Value, error) {
 // reuse (patch.ApplyReused): valid until release, which the caller calls once it has encoded or converted the result
 // (on an error, release is nil and the error Apply's, made again).
 func (o Options) applyReused(s *openapi.Schema, original, p value.Value) (out value.Value, release func(), err error) {
-	out, release, err = patch.ApplyReused(original, p, o.applying(s))
+	return o.applyReusedAt(s, original, p, 0)
+}
+
+// applyReusedAt is applyReused on documents found depth levels down the caller's (see applySpine): the patch may nest
+// depth levels less than parse.DefaultMaxDepth.
+func (o Options) applyReusedAt(s *openapi.Schema, original, p value.Value, depth int) (out value.Value, release func(), err error) {
+	opts := o.applying(s)
+	opts.MaxDepth = parse.DefaultMaxDepth - depth
+	out, release, err = patch.ApplyReused(original, p, opts)
 	if err != nil {
 		return value.Value{}, nil, o.applyError(err, s, original, p)
 	}

@@ -17,6 +17,16 @@ func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (ma
 	return toMap(out), nil
 }
 
+// ApplyMapEngine is ApplyMap running the engine on the whole documents, neither through applySpine's maps nor
+// scalarsLevel's copy: the result those must give.
+func (o Options) ApplyMapEngine(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
+	out, err := o.applyMap(original, p, l, false, 0)
+	if err != nil {
+		return o.applyMap(original, p, l, true, 0)
+	}
+	return out, nil
+}
+
 // SkeletonsLen is the number of ApplyMap and ApplyJSON types c keeps by their documents' skeletons.
 func (c *Types) SkeletonsLen() int { return c.bySkeleton.len() }
 

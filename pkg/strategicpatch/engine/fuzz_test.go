@@ -10,12 +10,13 @@ import (
 )
 
 // FuzzApplyMapScoped applies arbitrary JSON objects as a patch to arbitrary JSON objects through ApplyMap, which
-// converts only what the patch reaches (items of lists merged by key it does not name as placeholders), and through
-// ApplyMapWhole, which converts original whole: with every gate off and every gate on, under listSchema and a schema
-// whose look-ups never fail, both give equal results (reflect.DeepEqual) or the same error, and leave the arguments as
+// converts only what the patch reaches (items of lists merged by key it does not name as placeholders) and runs the
+// engine below the maps the patch passes through with one field each (applySpine), and through ApplyMapWhole, which
+// converts original whole: with every gate off and every gate on, under listSchema, a schema whose look-ups never
+// fail and spineSchema, both give equal results (reflect.DeepEqual) or the same error, and leave the arguments as
 // they were.
 func FuzzApplyMapScoped(f *testing.F) {
-	for _, c := range scopedCases() {
+	for _, c := range append(scopedCases(), spineCases()...) {
 		original, _ := json.Marshal(c.Original)
 		patch, _ := json.Marshal(c.Patch)
 		f.Add(original, patch)
@@ -27,7 +28,7 @@ func FuzzApplyMapScoped(f *testing.F) {
 			return
 		}
 		before, _ := json.Marshal([]interface{}{original, patch})
-		for _, l := range []engine.Lookup{listSchema, lenientListSchema} {
+		for _, l := range []engine.Lookup{listSchema, lenientListSchema, spineSchema} {
 			for _, o := range []engine.Options{{}, {Gates: &on}} {
 				got, err := o.ApplyMap(original, patch, l)
 				want, wantErr := o.ApplyMapWhole(original, patch, l)
