@@ -778,7 +778,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		switch id, fresh := m.join(&k, i, src); {
 		case fresh, c.opts.Lenient || (ranks == nil && c.rankable(e)): // (a repeat passed over)
 		case n.HasLive && n.Live.IsList() && c.nullKeyMerges(src, k, fields):
-			return m, nil, nullKeyMerge(n, i, mk, k, "the patch's", m.items[id].LocalIndex)
+			return m, nil, nullKeyMerge(n, i, mk, k, false, m.items[id].LocalIndex)
 		case src == elements.Patch && !c.opts.Gates.Enabled(features.UniqueMergeKeys):
 			e.Repeats = append(e.Repeats, elements.Repeat{ID: id, Pos: i})
 		case src == elements.Patch:
@@ -807,7 +807,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			case !ok:
 				extra = append(extra, item(i, id))
 			case m.items[id].LocalIndex >= 0 && c.nullKeyMerges(src, k, fields):
-				return m, nil, nullKeyMerge(n, m.items[id].LocalIndex, mk, k, "live's", i)
+				return m, nil, nullKeyMerge(n, m.items[id].LocalIndex, mk, k, true, i)
 			}
 		}
 	}

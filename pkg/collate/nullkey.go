@@ -3,6 +3,7 @@ package collate
 import (
 	"strconv"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -92,8 +93,8 @@ func (c *collator) nullKeyMerges(src elements.Source, k elements.Key, fields int
 }
 
 // nullKeyMerge is the error of the patch's item i of keyed list n whose null merge-key field (of key k, merge key mk)
-// names item j of whose ("live's" or "the patch's") too.
-func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, whose string, j int) error {
+// names item j too, live's where inLive, else the patch's.
+func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, inLive bool, j int) error {
 	f := mk[0]
 	for x := range mk {
 		if k[x].Kind == value.KindNull {
@@ -101,6 +102,5 @@ func nullKeyMerge(n *elements.Node, i int, mk []string, k elements.Key, whose st
 			break
 		}
 	}
-	return n.Errorf(elements.Patch, "item "+strconv.Itoa(i)+": its merge key field \""+f+"\" is null, naming "+whose+" item "+
-		strconv.Itoa(j)+" too; merged into it, the null deletes the field, leaving an item without its merge key")
+	return n.Errorf(elements.Patch, smp.NullKeyMerge{Item: i, Field: f, InLive: inLive, Other: j}.Msg())
 }

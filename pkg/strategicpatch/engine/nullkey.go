@@ -2,25 +2,20 @@ package engine
 
 import (
 	"errors"
-	"regexp"
 	"slices"
-	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// nullKeyMerge matches ply's error for a patch's item whose merge-key field is null and names another item too (live's,
-// or an earlier item of the patch), into which it would merge (pkg/collate).
-var nullKeyMerge = regexp.MustCompile(`^item (\d+): its merge key field "([^"]*)" is null, naming (live's|the patch's) item (\d+) too;`)
-
 // nullKeyMark stands for the null key of the two items nullKeyMerged merges: a string no merge key holds.
 const nullKeyMark = "\x00ply: null merge key\x00"
 
-// nullKeyMerged gives err, ply's error of nullKeyMerge, strategicpatch's message: mergepatch.ErrNoMergeKey of the item
+// nullKeyMerged gives err, ply's error of a null merge key naming another item (smp.NullKeyMerge), strategicpatch's message: mergepatch.ErrNoMergeKey of the item
 // the patch's item merges into, merged, the key field deleted by the null. apply makes the failed call again on the
 // documents given (in), the two items' key field set to nullKeyMark, so that they merge as strategicpatch merges them;
 // the item of that key in its result, without the field, is strategicpatch's. ok is false where err is another error,
@@ -30,18 +25,17 @@ func nullKeyMerged(err error, in docs, apply func(live, p value.Value) (value.Va
 	if !ok || ee.Source != elements.Patch {
 		return err, false
 	}
-	m := nullKeyMerge.FindStringSubmatch(ee.Msg)
-	if m == nil {
+	m, ok := smp.ReadNullKeyMerge(ee.Msg)
+	if !ok {
 		return err, false
 	}
-	i, _ := strconv.Atoi(m[1])
-	j, _ := strconv.Atoi(m[4])
-	field, mark := m[2], value.String(nullKeyMark)
+	i, j := m.Item, m.Other
+	field, mark := m.Field, value.String(nullKeyMark)
 	set := func(it value.Value) (value.Value, bool) { return it.With(field, mark), it.IsMap() }
 	live, p := in[elements.Live], in[elements.Patch]
 	p, ok = setAt(p, append(slices.Clip(ee.Path), fieldpath.Element{Kind: fieldpath.IndexElement, Index: i}), set)
 	other := &p
-	if m[3] == "live's" {
+	if m.InLive {
 		other = &live
 	}
 	var ok2 bool
