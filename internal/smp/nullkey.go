@@ -69,3 +69,41 @@ func ReadNullKeyMerge(msg string) (e NullKeyMerge, ok bool) {
 	e.Field = field
 	return e, err1 == nil && err2 == nil
 }
+
+// NullKeyDropped describes the error of a patch's item whose merge-key field is null, merged into live's item of its
+// key where live lacks the list holding it: strategicpatch copies the list without its nulls, the key among them, and
+// a later item of the patch that merges the list fails on the copy. The collation builds its message (Msg) and the
+// drop-in reads it back (ReadNullKeyDropped).
+type NullKeyDropped struct {
+	// Item is the index of the item whose key field is null, in the list live lacks.
+	Item int
+	// Field is the merge-key field that is null.
+	Field string
+}
+
+// The words of NullKeyDropped.Msg after its field.
+const nullKeyDroppedRest = "\" is null where live lacks the list, copied without it, and a later item of the patch " +
+	"merges the list: the copy has no merge key"
+
+// Msg is the error's message.
+func (e NullKeyDropped) Msg() string {
+	return nullKeyItem + strconv.Itoa(e.Item) + nullKeyField + e.Field + nullKeyDroppedRest
+}
+
+// ReadNullKeyDropped returns the NullKeyDropped whose Msg is msg; ok is false where msg is another message.
+func ReadNullKeyDropped(msg string) (e NullKeyDropped, ok bool) {
+	rest, ok := strings.CutPrefix(msg, nullKeyItem)
+	if !ok {
+		return e, false
+	}
+	item, rest, ok := strings.Cut(rest, nullKeyField)
+	if !ok {
+		return e, false
+	}
+	if e.Field, ok = strings.CutSuffix(rest, nullKeyDroppedRest); !ok {
+		return e, false
+	}
+	var err error
+	e.Item, err = strconv.Atoi(item)
+	return e, err == nil
+}

@@ -31,3 +31,21 @@ var _ = Describe("NullKeyMerge", func() {
 		Entry("the end cut off", `item 1: its merge key field "name" is null, naming live's item 0 too;`),
 	)
 })
+
+var _ = Describe("NullKeyDropped", func() {
+	It("reads back the message it builds", func() {
+		e := smp.NullKeyDropped{Item: 4, Field: "name"}
+		got, ok := smp.ReadNullKeyDropped(e.Msg())
+		Expect(ok).To(BeTrue())
+		Expect(got).To(Equal(e))
+	})
+
+	DescribeTable("refuses another message",
+		func(msg string) {
+			_, ok := smp.ReadNullKeyDropped(msg)
+			Expect(ok).To(BeFalse())
+		},
+		Entry("a null key naming another item", smp.NullKeyMerge{Item: 1, Field: "name", InLive: true}.Msg()),
+		Entry("an index that is not a number", `item x: its merge key field "name"`+` is null where live lacks the list, copied without it, and a later item of the patch merges the list: the copy has no merge key`),
+	)
+})

@@ -1,8 +1,6 @@
 package collate
 
 import (
-	"strconv"
-
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
@@ -30,16 +28,11 @@ func (c *collator) nullKeysDropped(e *elements.ListElement) error {
 		first := local[it.LocalIndex]
 		at := e.Path().Child(fieldpath.Key(elements.KeyFields(first, e.Meta.MergeKey, itemType)))
 		if p, i, f, ok := droppedKey(first, local[r.Pos], live[it.LiveIndex], itemType, true, at); ok {
-			return &elements.Error{Source: elements.Patch, Path: p, Msg: "item " + strconv.Itoa(i) + ": its merge key field \"" + f +
-				"\" is null where live lacks the list, copied without it, and a later item of the patch merges the list: " +
-				droppedKeyText}
+			return &elements.Error{Source: elements.Patch, Path: p, Msg: smp.NullKeyDropped{Item: i, Field: f}.Msg()}
 		}
 	}
 	return nil
 }
-
-// droppedKeyText ends nullKeysDropped's error.
-const droppedKeyText = "the copy has no merge key"
 
 // droppedKey walks first, a patch's map of type t, beside later, a later patch map merged onto first's outcome, and
 // live, live's value there (held: live holds it), for a keyed list first and later both hold that strategicpatch

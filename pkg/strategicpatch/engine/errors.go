@@ -13,35 +13,11 @@ import (
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // docs are the documents of one call by the source ply's errors blame.
 type docs map[elements.Source]value.Value
-
-// droppedKey matches ply's message for a null-keyed item strategicpatch copies without its key, onto which a later item
-// of the patch merges its list (pkg/collate).
-var droppedKey = regexp.MustCompile(`^item (\d+): its merge key field "([^"]*)" is null where live lacks the list, copied without it`)
-
-// withoutNulls is v with every null field of its maps dropped, as strategicpatch copies content live lacks.
-func withoutNulls(v value.Value) value.Value {
-	switch {
-	case v.IsMap():
-		fields := make([]value.Field, 0, v.Len())
-		for _, f := range v.Fields() {
-			if !f.Value.IsNull() {
-				fields = append(fields, value.Field{Key: f.Key, Value: withoutNulls(f.Value)})
-			}
-		}
-		return value.MapFromSorted(fields)
-	case v.IsList():
-		items := make([]value.Value, v.Len())
-		for i, it := range v.Items() {
-			items[i] = withoutNulls(it)
-		}
-		return value.List(items)
-	}
-	return v
-}
 
 // noMergeKey matches ply's message for a list item without its merge key.
 var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merge key field "[^"]*" \(the merge key is ([^)]*)\)$`)
@@ -97,15 +73,14 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(v)).Error(), err}
-	case droppedKey.MatchString(ee.Msg):
-		m := droppedKey.FindStringSubmatch(ee.Msg)
+	case isNullKeyDropped(ee.Msg):
+		m, _ := smp.ReadNullKeyDropped(ee.Msg)
 		list, ok := at(doc, ee.Path)
-		i, _ := strconv.Atoi(m[1])
-		if !ok || !list.IsList() || i >= list.Len() {
+		if !ok || !list.IsList() || m.Item >= list.Len() {
 			return err
 		}
-		item, _ := toGo(withoutNulls(list.Items()[i])).(map[string]interface{})
-		return &apiError{mergepatch.ErrNoMergeKey(item, m[2]).Error(), err}
+		item, _ := toGo(visitors.StripNulls(list.Items()[m.Item])).(map[string]interface{})
+		return &apiError{mergepatch.ErrNoMergeKey(item, m.Field).Error(), err}
 	case noMergeKey.MatchString(ee.Msg):
 		m := noMergeKey.FindStringSubmatch(ee.Msg)
 		list, ok := at(doc, ee.Path)
@@ -117,6 +92,12 @@ func asAPIMachinery(err error, in docs) error {
 		return &apiError{mergepatch.ErrNoMergeKey(item, m[2]).Error(), err}
 	}
 	return err
+}
+
+// isNullKeyDropped reports whether msg is the collation's smp.NullKeyDropped.
+func isNullKeyDropped(msg string) bool {
+	_, ok := smp.ReadNullKeyDropped(msg)
+	return ok
 }
 
 // apiError is strategicpatch's message for a fault ply found: errors.As still finds ply's *elements.Error (the source
