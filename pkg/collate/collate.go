@@ -486,6 +486,9 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 // field builds the child key of map self from its values cv and the directives cd a patch gives it.
 func (c *collator) field(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
 	ct, cm := self.Type.Child(key)
+	if c.plainScalar(key, cv, cd, ct, &cm) {
+		return c.scalar(self, key, cv, ct, &cm), nil
+	}
 	// Without the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
@@ -502,6 +505,16 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 		markRuled(ch.Base())
 	}
 	return ch, err
+}
+
+// plainScalar reports whether field key of a map, of type t and metadata meta, its values cv and the directives cd a
+// patch gives it, is one that child builds as node builds any scalar its type admits (scalar), the most common field:
+// in a merge, local setting it to a scalar, its type primitive (or unknown) and under no rule, neither a set nor
+// given directives, its key no directive. (kubectlList and kubectlOrdered leave such a field as it is, and no check of
+// child's applies to it.)
+func (c *collator) plainScalar(key string, cv *elements.Values, cd *elements.Directives, t *openapi.Type, meta *openapi.Meta) bool {
+	return !c.opts.Patch && cd == nil && meta.Rule == nil && !meta.Set && cv.HasLocal && cv.Local.IsScalar() &&
+		(t.Kind == openapi.KindPrimitive || t.Kind == openapi.KindUnknown) && !strings.HasPrefix(key, "$")
 }
 
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
