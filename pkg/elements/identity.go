@@ -1,6 +1,9 @@
 package elements
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
@@ -49,7 +52,9 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 
 // Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place,
 // past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
-// and other single-field keys by their ScalarKey.
+// and other single-field keys by their ScalarKey. While the single-field keys numbered are strings in increasing order
+// (sorted; lists are mostly sorted by their key), none is hashed: a key past the last is new, another is searched for
+// by bisection; the first string key out of order, or other key, places them all in the table and hashing goes on.
 type Index struct {
 	strs   strTable                // single-field string keys, once mapped
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
@@ -62,6 +67,8 @@ type Index struct {
 	n, next int
 	mapped  bool
 	keyed   bool // keys of more than one field
+	sorted  bool // mapped, byID's keys strings in increasing order, strs holding none of them (see Index)
+	size    int  // the keys Reset sized x for
 }
 
 // smallIndex is the most keys Index compares one by one (cheaper than hashing).
@@ -92,9 +99,7 @@ func (x *Index) Reset(fields, size int) {
 	x.single, x.multi = keptMap(x.single), keptMap(x.multi)
 	x.n, x.next = 0, 0
 	x.keyed, x.mapped = fields != 1, fields == 1 && size > smallIndex
-	if x.mapped {
-		x.strs.reset(size, 2*indexKeptMax)
-	}
+	x.sorted, x.size = x.mapped, size
 	if x.keyed && x.multi == nil {
 		x.multi = make(map[Key]int, size)
 	}
@@ -135,8 +140,7 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.n++
 			return x.n - 1, true
 		}
-		x.strs.reset(2*smallIndex, 2*indexKeptMax)
-		x.n, x.mapped = 0, true
+		x.n, x.mapped, x.sorted, x.size = 0, true, true, max(x.size, 2*smallIndex)
 		for _, sk := range x.small {
 			x.mappedID(sk)
 		}
@@ -149,6 +153,12 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	if i := x.next; i < x.n && x.byID[i] == sk {
 		x.next++
 		return i, false
+	}
+	if x.sorted {
+		if id, found, ok := x.sortedID(sk); ok {
+			return x.numbered(sk, id, found)
+		}
+		x.unsort()
 	}
 	var ok bool
 	if sk.Kind == value.KindString { // (a string's ScalarKey is its Str alone)
@@ -169,6 +179,39 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	x.byID = append(x.byID, sk)
 	x.n++
 	return x.n - 1, true
+}
+
+// sortedID is mappedID for x sorted: the number of string key sk, found, or the number it takes, new, when it sorts
+// after every key numbered; ok is false for another key (a key not a string, or new and out of order).
+func (x *Index) sortedID(sk value.ScalarKey) (id int, found, ok bool) {
+	if sk.Kind != value.KindString {
+		return 0, false, false
+	}
+	if x.n == 0 || x.byID[x.n-1].Str < sk.Str {
+		return x.n, false, true
+	}
+	id, found = slices.BinarySearchFunc(x.byID[:x.n], sk.Str, func(k value.ScalarKey, s string) int { return strings.Compare(k.Str, s) })
+	return id, found, found
+}
+
+// numbered returns id, the number of key sk, found among x's keys or (not found) its own, numbered now.
+func (x *Index) numbered(sk value.ScalarKey, id int, found bool) (int, bool) {
+	if found {
+		x.next = id + 1
+		return id, false
+	}
+	x.byID = append(x.byID, sk)
+	x.n++
+	return id, true
+}
+
+// unsort places the keys of x sorted in its table: x is sorted no more.
+func (x *Index) unsort() {
+	x.sorted = false
+	x.strs.reset(max(x.size, x.n), 2*indexKeptMax)
+	for id := range x.n {
+		x.strs.find(x.byID[id].Str, x.byID, id)
+	}
 }
 
 // SetKey is a set item's identity: a scalar's value.ScalarKey, an object's canonical JSON (features.SetOfMaps, when
