@@ -324,10 +324,11 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 
 // scalar builds the AtomicElement of a node local sets to a scalar its type admits, under no registered rule: node's
 // outcome for it (a scalar is atomic whatever live holds, has no elements.Below and names no merge key), built in
-// place.
+// place: the node alloc hands out is zero, so only the fields a scalar sets are written (not a whole Node).
 func (c *collator) scalar(parent elements.Element, name string, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) *elements.AtomicElement {
 	e := alloc(&c.atomics)
-	e.Node = elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta, ID: c.nodes}
+	n := &e.Node
+	n.Parent, n.Name, n.Values, n.Type, n.Meta, n.ID = parent, name, *vals, t, *meta, c.nodes
 	c.nodes++
 	return e
 }
