@@ -767,8 +767,9 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	m = members{index: &c.index, items: carve(&c.itemSlab, len(local)+len(live))[:0],
 		seq: c.seq[:0], ranks: ranks}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
+	var k elements.Key             // each item's, read in place
 	for i, it := range local {
-		d, k, err := readLocalItem(n, i, it, src, c.opts.Patch)
+		d, err := readLocalItem(&k, n, i, it, src, c.opts.Patch)
 		if err != nil {
 			return m, nil, err
 		}
@@ -801,7 +802,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	// list and orders it by no "$setElementOrder": strategicpatch checks the first's items for the key where it sorts
 	// them by one); items gone names are left out.
 	for i, it := range live {
-		k, missing, _ := elements.KeyOf(it, mk, itemType)
+		missing, _ := k.Read(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && e.Dirs != nil && e.Dirs.ReplaceList && !e.Dirs.HasSetOrder) {
@@ -817,7 +818,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 	}
 	for i, it := range recorded {
-		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
+		if missing, _ := k.Read(it, mk, itemType); it.IsMap() && missing == "" {
 			m.join(&k, i, elements.Recorded)
 		}
 	}
@@ -951,19 +952,19 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 }
 
 // readLocalItem reads item i of keyed list n's local (src's) list, it: its "$patch" directive where patch (a patch's
-// list: format.ReadItem) and, but for a "replace" item, its key, which it must hold (localKey).
-func readLocalItem(n *elements.Node, i int, it value.Value, src elements.Source, patch bool) (d string, k elements.Key, err error) {
+// list: format.ReadItem) and, but for a "replace" item, its key, which it must hold (localKey), into k.
+func readLocalItem(k *elements.Key, n *elements.Node, i int, it value.Value, src elements.Source, patch bool) (d string, err error) {
 	if patch {
 		if d, err = format.ReadItem(n, i, it); err != nil || d == smp.ReplaceValue {
-			return d, k, err
+			*k = elements.Key{}
+			return d, err
 		}
 	}
 	itemType := n.Type.Item()
-	k, missing, _ := elements.KeyOf(it, n.Meta.MergeKey, itemType)
-	if !it.IsMap() || missing != "" {
+	if missing, _ := k.Read(it, n.Meta.MergeKey, itemType); !it.IsMap() || missing != "" {
 		_, err = localKey(n, "item", i, it, itemType, src, d == smp.DeleteValue)
 	}
-	return d, k, err
+	return d, err
 }
 
 // localKey is the identity of item i (what names it) of src's list at n, or the error for an item lacking one, its

@@ -26,16 +26,24 @@ func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Va
 // KeyOf returns item's Key for mergeKey (at most MaxKeyFields fields), a field absent or null taking the item type's
 // KeyDefault. missing names the first field lacking both, or not a scalar (bad); k is valid only if missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
+	missing, bad = k.Read(item, mergeKey, itemType)
+	return k, missing, bad
+}
+
+// Read sets k to KeyOf's Key for item, in place (a Key is large, and matching a list's items reads one per item of
+// each source), and returns KeyOf's missing and bad.
+func (k *Key) Read(item value.Value, mergeKey []string, itemType *openapi.Type) (missing string, bad bool) {
+	*k = Key{}
 	for i, name := range mergeKey {
 		v, ok := keyField(item, name, itemType)
 		if !ok {
-			return k, name, false
+			return name, false
 		}
 		if k[i], ok = v.Key(); !ok {
-			return k, name, true
+			return name, true
 		}
 	}
-	return k, "", false
+	return "", false
 }
 
 // KeyFields returns item's merge-key fields by KeyOf's rule, for paths and patches; a field lacking both is null.
