@@ -1,9 +1,6 @@
 package elements
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
@@ -61,8 +58,8 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 // Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place,
 // past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
 // and other single-field keys by their ScalarKey. While the single-field keys numbered are strings in increasing order
-// (sorted; lists are mostly sorted by their key), none is hashed: a key past the last is new, another is searched for
-// by bisection; the first string key out of order, or other key, places them all in the table and hashing goes on.
+// (sorted; lists are mostly sorted by their key) and each key looked up is the one after the key found last or new past
+// the last, none is hashed; the first other key places them all in the table, once, and hashing goes on.
 type Index struct {
 	strs   strTable                // single-field string keys, once mapped
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
@@ -162,10 +159,12 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 		x.next++
 		return i, false
 	}
+	if x.sorted && x.sortedNew(sk) {
+		x.byID = append(x.byID, sk)
+		x.n++
+		return x.n - 1, true
+	}
 	if x.sorted {
-		if id, found, ok := x.sortedID(sk); ok {
-			return x.numbered(sk, id, found)
-		}
 		x.unsort()
 	}
 	var ok bool
@@ -189,28 +188,10 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	return x.n - 1, true
 }
 
-// sortedID is mappedID for x sorted: the number of string key sk, found, or the number it takes, new, when it sorts
-// after every key numbered; ok is false for another key (a key not a string, or new and out of order).
-func (x *Index) sortedID(sk value.ScalarKey) (id int, found, ok bool) {
-	if sk.Kind != value.KindString {
-		return 0, false, false
-	}
-	if x.n == 0 || x.byID[x.n-1].Str < sk.Str {
-		return x.n, false, true
-	}
-	id, found = slices.BinarySearchFunc(x.byID[:x.n], sk.Str, func(k value.ScalarKey, s string) int { return strings.Compare(k.Str, s) })
-	return id, found, found
-}
-
-// numbered returns id, the number of key sk, found among x's keys or (not found) its own, numbered now.
-func (x *Index) numbered(sk value.ScalarKey, id int, found bool) (int, bool) {
-	if found {
-		x.next = id + 1
-		return id, false
-	}
-	x.byID = append(x.byID, sk)
-	x.n++
-	return id, true
+// sortedNew reports whether sk, for x sorted, is a new string key that sorts after every key numbered (a key that is
+// not is searched for in the table: bisection would cost a list looked up out of order more than hashing).
+func (x *Index) sortedNew(sk value.ScalarKey) bool {
+	return sk.Kind == value.KindString && (x.n == 0 || x.byID[x.n-1].Str < sk.Str)
 }
 
 // unsort places the keys of x sorted in its table: x is sorted no more.
