@@ -58,8 +58,9 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 // Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place,
 // past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
 // and other single-field keys by their ScalarKey. While the single-field keys numbered are strings in increasing order
-// (sorted; lists are mostly sorted by their key) and each key looked up is the one after the key found last or new past
-// the last, none is hashed; the first other key places them all in the table, once, and hashing goes on.
+// (sorted; lists are mostly sorted by their key) and each key looked up is the one after the key found last, the first
+// (each source's items are read from the start) or new past the last, none is hashed; the first other key places them
+// all in the table, once, and hashing goes on.
 type Index struct {
 	strs   strTable                // single-field string keys, once mapped
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
@@ -158,6 +159,10 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	if i := x.next; i < x.n && x.byID[i] == sk {
 		x.next++
 		return i, false
+	}
+	if x.sorted && x.n > 0 && x.byID[0] == sk {
+		x.next = 1
+		return 0, false
 	}
 	if x.sorted && x.sortedNew(sk) {
 		x.byID = append(x.byID, sk)
