@@ -327,10 +327,11 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 
 // scalar builds the AtomicElement of a node local sets to a scalar its type admits, under no registered rule: node's
 // outcome for it (a scalar is atomic whatever live holds, has no elements.Below and names no merge key), built in
-// place.
+// place: the node alloc hands out is zero, so only the fields a scalar sets are written (not a whole Node).
 func (c *collator) scalar(parent elements.Element, name string, vals *elements.Values, t *openapi.Type, meta *openapi.Meta) *elements.AtomicElement {
 	e := alloc(&c.atomics)
-	e.Node = elements.Node{Parent: parent, Name: name, Values: *vals, Type: t, Meta: *meta, ID: c.nodes}
+	n := &e.Node
+	n.Parent, n.Name, n.Values, n.Type, n.Meta, n.ID = parent, name, *vals, t, *meta, c.nodes
 	c.nodes++
 	return e
 }
@@ -489,6 +490,9 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 // field builds the child key of map self from its values cv and the directives cd a patch gives it.
 func (c *collator) field(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
 	ct, cm := self.Type.Child(key)
+	if c.plainScalar(key, cv, cd, ct, &cm) {
+		return c.scalar(self, key, cv, ct, &cm), nil
+	}
 	// Without the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
 	if cm.Set && !c.opts.Gates.Enabled(features.SetOfMaps) && elements.SetOfMaps(ct, &cm) {
 		cm.Strategy &^= openapi.StrategyMerge
@@ -505,6 +509,16 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 		markRuled(ch.Base())
 	}
 	return ch, err
+}
+
+// plainScalar reports whether field key of a map, of type t and metadata meta, its values cv and the directives cd a
+// patch gives it, is one that child builds as node builds any scalar its type admits (scalar), the most common field:
+// in a merge, local setting it to a scalar, its type primitive (or unknown) and under no rule, neither a set nor
+// given directives, its key no directive. (kubectlList and kubectlOrdered leave such a field as it is, and no check of
+// child's applies to it.)
+func (c *collator) plainScalar(key string, cv *elements.Values, cd *elements.Directives, t *openapi.Type, meta *openapi.Meta) bool {
+	return !c.opts.Patch && cd == nil && meta.Rule == nil && !meta.Set && cv.HasLocal && cv.Local.IsScalar() &&
+		(t.Kind == openapi.KindPrimitive || t.Kind == openapi.KindUnknown) && !strings.HasPrefix(key, "$")
 }
 
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
@@ -756,8 +770,9 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	m = members{index: &c.index, items: carve(&c.itemSlab, len(local)+len(live))[:0],
 		seq: c.seq[:0], ranks: ranks}
 	var gone map[elements.Key]bool // the keys "$patch: delete" items name
+	var k elements.Key             // each item's, read in place
 	for i, it := range local {
-		d, k, err := readLocalItem(n, i, it, src, c.opts.Patch)
+		d, err := readLocalItem(&k, n, i, it, src, c.opts.Patch)
 		if err != nil {
 			return m, nil, err
 		}
@@ -792,7 +807,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 	// list and orders it by no "$setElementOrder": strategicpatch checks the first's items for the key where it sorts
 	// them by one); items gone names are left out.
 	for i, it := range live {
-		k, missing, _ := elements.KeyOf(it, mk, itemType)
+		missing, _ := k.Read(it, mk, itemType)
 		switch {
 		case !it.IsMap() || missing != "":
 			if c.opts.Patch && !(c.opts.Compose && e.Dirs != nil && e.Dirs.ReplaceList && !e.Dirs.HasSetOrder) {
@@ -812,7 +827,7 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 		}
 	}
 	for i, it := range recorded {
-		if k, missing, _ := elements.KeyOf(it, mk, itemType); it.IsMap() && missing == "" {
+		if missing, _ := k.Read(it, mk, itemType); it.IsMap() && missing == "" {
 			m.join(&k, i, elements.Recorded)
 		}
 	}
@@ -950,19 +965,19 @@ func itemValues(it *elements.Item, recorded, local, live []value.Value) (cv elem
 }
 
 // readLocalItem reads item i of keyed list n's local (src's) list, it: its "$patch" directive where patch (a patch's
-// list: format.ReadItem) and, but for a "replace" item, its key, which it must hold (localKey).
-func readLocalItem(n *elements.Node, i int, it value.Value, src elements.Source, patch bool) (d string, k elements.Key, err error) {
+// list: format.ReadItem) and, but for a "replace" item, its key, which it must hold (localKey), into k.
+func readLocalItem(k *elements.Key, n *elements.Node, i int, it value.Value, src elements.Source, patch bool) (d string, err error) {
 	if patch {
 		if d, err = format.ReadItem(n, i, it); err != nil || d == smp.ReplaceValue {
-			return d, k, err
+			*k = elements.Key{}
+			return d, err
 		}
 	}
 	itemType := n.Type.Item()
-	k, missing, _ := elements.KeyOf(it, n.Meta.MergeKey, itemType)
-	if !it.IsMap() || missing != "" {
+	if missing, _ := k.Read(it, n.Meta.MergeKey, itemType); !it.IsMap() || missing != "" {
 		_, err = localKey(n, "item", i, it, itemType, src, d == smp.DeleteValue)
 	}
-	return d, k, err
+	return d, err
 }
 
 // localKey is the identity of item i (what names it) of src's list at n, or the error for an item lacking one, its

@@ -148,8 +148,9 @@ func (c *collator) recordItemErr(n *elements.Node, raw value.Value) {
 		slices.ContainsFunc(raw.Items(), func(it value.Value) bool { return !it.IsMap() }) {
 		return
 	}
+	var k elements.Key
 	for i, it := range raw.Items() {
-		if _, _, err := readLocalItem(n, i, it, elements.Patch, true); err != nil {
+		if _, err := readLocalItem(&k, n, i, it, elements.Patch, true); err != nil {
 			if c.composed.ItemErrs == nil {
 				c.composed.ItemErrs = map[int32]error{}
 			}

@@ -24,16 +24,24 @@ func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Va
 // KeyOf returns item's Key for mergeKey (at most MaxKeyFields fields), a field absent or null taking the item type's
 // KeyDefault (a null one is the key value null where the item type's NullKey). missing names the first field lacking both, or not a scalar (bad); k is valid only if missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
+	missing, bad = k.Read(item, mergeKey, itemType)
+	return k, missing, bad
+}
+
+// Read sets k to KeyOf's Key for item, in place (a Key is large, and matching a list's items reads one per item of
+// each source), and returns KeyOf's missing and bad.
+func (k *Key) Read(item value.Value, mergeKey []string, itemType *openapi.Type) (missing string, bad bool) {
+	*k = Key{}
 	for i, name := range mergeKey {
 		v, ok := keyField(item, name, itemType)
 		if !ok {
-			return k, name, false
+			return name, false
 		}
 		if k[i], ok = v.Key(); !ok {
-			return k, name, true
+			return name, true
 		}
 	}
-	return k, "", false
+	return "", false
 }
 
 // KeyFields returns item's merge-key fields by KeyOf's rule, for paths and patches; a field lacking both is null.
@@ -50,7 +58,10 @@ func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fi
 
 // Index numbers one list's Keys densely in first-sight order; up to smallIndex single-field keys are searched in place,
 // past that single-field string keys are found by their string (hashing a string alone is cheaper than a ScalarKey)
-// and other single-field keys by their ScalarKey.
+// and other single-field keys by their ScalarKey. While the single-field keys numbered are strings in increasing order
+// (sorted; lists are mostly sorted by their key) and each key looked up is the one after the key found last, the first
+// (each source's items are read from the start) or new past the last, none is hashed; the first other key places them
+// all in the table, once, and hashing goes on.
 type Index struct {
 	strs   strTable                // single-field string keys, once mapped
 	single map[value.ScalarKey]int // other single-field keys, once mapped (made at the first)
@@ -63,6 +74,8 @@ type Index struct {
 	n, next int
 	mapped  bool
 	keyed   bool // keys of more than one field
+	sorted  bool // mapped, byID's keys strings in increasing order, strs holding none of them (see Index)
+	size    int  // the keys Reset sized x for
 }
 
 // smallIndex is the most keys Index compares one by one (cheaper than hashing).
@@ -93,9 +106,7 @@ func (x *Index) Reset(fields, size int) {
 	x.single, x.multi = keptMap(x.single), keptMap(x.multi)
 	x.n, x.next = 0, 0
 	x.keyed, x.mapped = fields != 1, fields == 1 && size > smallIndex
-	if x.mapped {
-		x.strs.reset(size, 2*indexKeptMax)
-	}
+	x.sorted, x.size = x.mapped, size
 	if x.keyed && x.multi == nil {
 		x.multi = make(map[Key]int, size)
 	}
@@ -136,8 +147,7 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 			x.n++
 			return x.n - 1, true
 		}
-		x.strs.reset(2*smallIndex, 2*indexKeptMax)
-		x.n, x.mapped = 0, true
+		x.n, x.mapped, x.sorted, x.size = 0, true, true, max(x.size, 2*smallIndex)
 		for _, sk := range x.small {
 			x.mappedID(sk)
 		}
@@ -150,6 +160,18 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	if i := x.next; i < x.n && x.byID[i] == sk {
 		x.next++
 		return i, false
+	}
+	if x.sorted && x.n > 0 && x.byID[0] == sk {
+		x.next = 1
+		return 0, false
+	}
+	if x.sorted && x.sortedNew(sk) {
+		x.byID = append(x.byID, sk)
+		x.n++
+		return x.n - 1, true
+	}
+	if x.sorted {
+		x.unsort()
 	}
 	var ok bool
 	if sk.Kind == value.KindString { // (a string's ScalarKey is its Str alone)
@@ -170,6 +192,21 @@ func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
 	x.byID = append(x.byID, sk)
 	x.n++
 	return x.n - 1, true
+}
+
+// sortedNew reports whether sk, for x sorted, is a new string key that sorts after every key numbered (a key that is
+// not is searched for in the table: bisection would cost a list looked up out of order more than hashing).
+func (x *Index) sortedNew(sk value.ScalarKey) bool {
+	return sk.Kind == value.KindString && (x.n == 0 || x.byID[x.n-1].Str < sk.Str)
+}
+
+// unsort places the keys of x sorted in its table: x is sorted no more.
+func (x *Index) unsort() {
+	x.sorted = false
+	x.strs.reset(max(x.size, x.n), 2*indexKeptMax)
+	for id := range x.n {
+		x.strs.find(x.byID[id].Str, x.byID, id)
+	}
 }
 
 // SetKey is a set item's identity: a scalar's value.ScalarKey, an object's canonical JSON (features.SetOfMaps, when

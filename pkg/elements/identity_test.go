@@ -44,6 +44,38 @@ var _ = Describe("Index", func() {
 		Entry("a large list, hashed from the start", 40, 40),
 		Entry("a large list that outgrows its hash table (sized small)", 300, 13),
 	)
+	It("numbers keys that come in increasing order, then again in any order, then one out of order", func() {
+		x := elements.NewIndex(1, 40)
+		id := func(name string) (int, bool) {
+			k := elements.Key{{Kind: value.KindString, Str: name}}
+			return x.ID(&k)
+		}
+		sorted := make([]string, 40)
+		for i := range sorted {
+			sorted[i] = "k" + string(rune('a'+i/26)) + string(rune('a'+i%26))
+		}
+		for i, name := range sorted {
+			got, fresh := id(name)
+			Expect(fresh).To(BeTrue(), "first sight of %q", name)
+			Expect(got).To(Equal(i), "first sight of %q", name)
+		}
+		for _, i := range []int{39, 0, 17, 18, 5, 39} {
+			got, fresh := id(sorted[i])
+			Expect(fresh).To(BeFalse(), "%q again", sorted[i])
+			Expect(got).To(Equal(i), "%q again", sorted[i])
+		}
+		got, fresh := id("a")
+		Expect(fresh).To(BeTrue())
+		Expect(got).To(Equal(40))
+		for i, name := range append(sorted, "a") {
+			got, fresh := id(name)
+			Expect(fresh).To(BeFalse(), "%q once out of order", name)
+			Expect(got).To(Equal(i), "%q once out of order", name)
+		}
+		got, fresh = id("kz")
+		Expect(fresh).To(BeTrue())
+		Expect(got).To(Equal(41))
+	})
 	It("forgets a list's keys when reset for the next list, its hash table reused", func() {
 		x := elements.NewIndex(1, 100)
 		for _, name := range names(100)[:100] {

@@ -192,29 +192,62 @@ const (
 )
 
 // plainPrefix returns how many bytes at the start of s are plain. It tests
-// eight bytes at a time: a byte is flagged when it is below 0x20, one of
-// the five characters plain excludes, or not ASCII. '"' and '&' differ in
-// one bit only, as do '<' and '>', so each pair is one test. Borrows can
-// flag bytes after the first flagged one, never before it, so the lowest
-// flag is exact.
+// eight bytes at a time (notPlain); the last few bytes of s, past its last
+// whole word, are tested at once too, as the word that ends s (overlapping
+// words tested already) or, in a string of four to seven bytes, its first
+// and last four bytes: strings are mostly short keys and values, all plain.
+// Only where that finds a byte that is not plain are the rest read one by
+// one.
 func plainPrefix(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		_ = s[i+7]
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		quoteAmp := (w | ones*0x04) ^ (ones * '&')
-		angles := (w | ones*0x02) ^ (ones * '>')
-		slash := w ^ (ones * '\\')
-		flags := (w-ones*0x20)&^w | (quoteAmp-ones)&^quoteAmp | (angles-ones)&^angles | (slash-ones)&^slash | w
-		if flags &= highs; flags != 0 {
+		if flags := notPlain(word(s[i:])); flags != 0 {
 			return i + bits.TrailingZeros64(flags)/8
+		}
+	}
+	switch {
+	case i == len(s):
+		return i
+	case len(s) >= 8:
+		if notPlain(word(s[len(s)-8:])) == 0 {
+			return len(s)
+		}
+	case len(s) >= 4:
+		if notPlain(halfWord(s)|halfWord(s[len(s)-4:])<<32) == 0 {
+			return len(s)
 		}
 	}
 	for i < len(s) && plain[s[i]] {
 		i++
 	}
 	return i
+}
+
+// word returns the first eight bytes of s (at least eight), the first in
+// the lowest bits.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// halfWord returns the first four bytes of s (at least four), the first in
+// the lowest bits.
+func halfWord(s string) uint64 {
+	_ = s[3]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
+}
+
+// notPlain flags the high bit of each byte of w that is below 0x20, one of
+// the five characters plain excludes, or not ASCII: zero when all eight
+// are plain. '"' and '&' differ in one bit only, as do '<' and '>', so each
+// pair is one test. Borrows can flag bytes after the first flagged one,
+// never before it, so the lowest flag is exact.
+func notPlain(w uint64) uint64 {
+	quoteAmp := (w | ones*0x04) ^ (ones * '&')
+	angles := (w | ones*0x02) ^ (ones * '>')
+	slash := w ^ (ones * '\\')
+	return ((w-ones*0x20)&^w | (quoteAmp-ones)&^quoteAmp | (angles-ones)&^angles | (slash-ones)&^slash | w) & highs
 }
 
 // appendString appends s to b as a JSON string, escaped as encoding/json

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -92,6 +93,20 @@ var _ = Describe("JSON", func() {
 		Entry("overlong encoding", "\xc0\xaf", `"\ufffd\ufffd"`),
 		Entry("valid then invalid", "é\xffé", `"é\ufffdé"`),
 	)
+
+	It("escapes a byte to escape at any place of a string of up to 17 bytes like encoding/json", func() {
+		// Strings are tested a word of eight bytes at a time, their last bytes as one word or two half words: each
+		// place of each length falls in a different one.
+		for n := 1; n <= 17; n++ {
+			for at := range n {
+				for _, c := range []byte{'"', '\\', '<', '>', '&', '\n', 0x1f, 0x7f, 0xc3} {
+					b := []byte(strings.Repeat("a", n))
+					b[at] = c
+					Expect(string(value.String(string(b)).JSON())).To(Equal(stdJSON(string(b))), "%q", b)
+				}
+			}
+		}
+	})
 
 	It("writes integers exactly", func() {
 		for _, i := range []int64{0, -1, 42, math.MaxInt64, math.MinInt64, 1<<53 + 1} {
