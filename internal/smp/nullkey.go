@@ -41,11 +41,7 @@ func (e NullKeyMerge) Msg() string {
 
 // ReadNullKeyMerge returns the NullKeyMerge whose Msg is msg; ok is false where msg is another message.
 func ReadNullKeyMerge(msg string) (e NullKeyMerge, ok bool) {
-	rest, ok := strings.CutPrefix(msg, nullKeyItem)
-	if !ok {
-		return e, false
-	}
-	item, rest, ok := strings.Cut(rest, nullKeyField)
+	item, rest, ok := readItemField(msg)
 	if !ok {
 		return e, false
 	}
@@ -92,11 +88,7 @@ func (e NullKeyDropped) Msg() string {
 
 // ReadNullKeyDropped returns the NullKeyDropped whose Msg is msg; ok is false where msg is another message.
 func ReadNullKeyDropped(msg string) (e NullKeyDropped, ok bool) {
-	rest, ok := strings.CutPrefix(msg, nullKeyItem)
-	if !ok {
-		return e, false
-	}
-	item, rest, ok := strings.Cut(rest, nullKeyField)
+	item, rest, ok := readItemField(msg)
 	if !ok {
 		return e, false
 	}
@@ -106,4 +98,14 @@ func ReadNullKeyDropped(msg string) (e NullKeyDropped, ok bool) {
 	var err error
 	e.Item, err = strconv.Atoi(item)
 	return e, err == nil
+}
+
+// readItemField splits msg, a message both errors begin alike, after its item's index and the words that open the
+// field's name: item is the index's text, rest what follows the words. ok is false where msg begins otherwise.
+func readItemField(msg string) (item, rest string, ok bool) {
+	rest, ok = strings.CutPrefix(msg, nullKeyItem)
+	if !ok {
+		return "", "", false
+	}
+	return strings.Cut(rest, nullKeyField)
 }

@@ -61,8 +61,12 @@ type scopedCase struct {
 	Reused []string `json:"reused"`
 }
 
-func scopedCases() []scopedCase {
-	data, err := os.ReadFile("testdata/scopedlists.yaml")
+// scopedCases are testdata/scopedlists.yaml's cases.
+func scopedCases() []scopedCase { return readScopedCases("testdata/scopedlists.yaml") }
+
+// readScopedCases reads the cases of the YAML file at path.
+func readScopedCases(path string) []scopedCase {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		panic(err)
 	}

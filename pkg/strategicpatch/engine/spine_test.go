@@ -2,12 +2,10 @@ package engine_test
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"sigs.k8s.io/yaml"
 
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/strategicpatch/engine"
@@ -35,17 +33,7 @@ var spineSchema = strict{
 }
 
 // spineCases are testdata/spine.yaml's cases.
-func spineCases() []scopedCase {
-	data, err := os.ReadFile("testdata/spine.yaml")
-	if err != nil {
-		panic(err)
-	}
-	var cases []scopedCase
-	if err := yaml.Unmarshal(data, &cases); err != nil {
-		panic(err)
-	}
-	return cases
-}
+func spineCases() []scopedCase { return readScopedCases("testdata/spine.yaml") }
 
 // expectWhole expects ApplyMap of original and patch under l to give what converting them whole gives, its error
 // or its result, and to leave its arguments as they were.
