@@ -144,6 +144,21 @@ func UnmergeableKey(p, held value.Value) (string, bool) {
 	return "", false
 }
 
+// HoldsDirectives reports whether v is, or holds at any depth (in its maps' fields and its lists' items), a map holding
+// "$patch": whether WithoutDirectives changes v.
+func HoldsDirectives(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		if _, ok := v.Get(DirectiveKey); ok {
+			return true
+		}
+		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return HoldsDirectives(f.Value) })
+	case value.KindList:
+		return slices.ContainsFunc(v.Items(), HoldsDirectives)
+	}
+	return false
+}
+
 // WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
 // patch's value where the other side lacks the field or holds another kind.
 func WithoutDirectives(v value.Value) (value.Value, bool) {

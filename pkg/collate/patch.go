@@ -175,8 +175,11 @@ func (c *collator) mapOfOtherKind(s *elements.Node) bool {
 // schema type is a list or a scalar, onto first's map there, where strategicpatch's mergeMap fails looking a key up in
 // that type, which declares no fields (smp.UnmergeableKey). Nil where first holds no map there.
 func mapsUnmergeable(s *elements.Node) error {
+	if !s.HasLive {
+		return nil
+	}
 	key, bad := smp.UnmergeableKey(s.Local, s.Live)
-	if !bad || !s.HasLive {
+	if !bad {
 		return nil
 	}
 	where := " in a map the first patch and this one hold where the schema has " + format.KindPhrase(s.Type)

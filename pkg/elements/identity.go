@@ -22,7 +22,8 @@ func keyField(item value.Value, name string, itemType *openapi.Type) (v value.Va
 }
 
 // KeyOf returns item's Key for mergeKey (at most MaxKeyFields fields), a field absent or null taking the item type's
-// KeyDefault (a null one is the key value null where the item type's NullKey). missing names the first field lacking both, or not a scalar (bad); k is valid only if missing is empty.
+// KeyDefault (a null one is the key value null where the item type's NullKey). missing names the first field lacking
+// both, or not a scalar (bad); k is valid only if missing is empty.
 func KeyOf(item value.Value, mergeKey []string, itemType *openapi.Type) (k Key, missing string, bad bool) {
 	missing, bad = k.Read(item, mergeKey, itemType)
 	return k, missing, bad

@@ -520,11 +520,7 @@ func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, f
 // strategy replace holding "$patch" (itself, or a map of it at any depth): strategicpatch takes it whole, "$patch" and
 // all, onto a map, and less its maps holding "$patch" elsewhere (replacedOutcome), as any value the other patch lacks.
 func replacedDirected(f elements.Field, pv value.Value) bool {
-	if !pv.IsMap() || !f.Element.Base().Meta.Strategy.Has(openapi.StrategyReplace) {
-		return false
-	}
-	clean, keep := smp.WithoutDirectives(pv)
-	return !keep || !value.Equal(clean, pv)
+	return pv.IsMap() && f.Element.Base().Meta.Strategy.Has(openapi.StrategyReplace) && smp.HoldsDirectives(pv)
 }
 
 // replacedOutcome is the outcome of a map of strategy replace holding "$patch" (replacedDirected), pv, merged onto lv,

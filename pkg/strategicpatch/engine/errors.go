@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -28,8 +27,8 @@ var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merg
 // "$retainKeys" that is not a list or misses a field the patch sets is mergepatch.ErrBadPatchFormatForRetainKeys itself,
 // the sentinel the API server compares with ==. Other errors are ply's as they are.
 func asAPIMachinery(err error, in docs) error {
-	var ee *elements.Error
-	if !errors.As(err, &ee) {
+	ee, ok := asElementsError(err)
+	if !ok {
 		return err
 	}
 	doc, ok := in[ee.Source]
@@ -146,15 +145,25 @@ func itemAt(v value.Value, e fieldpath.Element) (value.Value, bool) {
 	if !v.IsList() {
 		return value.Value{}, false
 	}
-	for _, it := range v.Items() {
-		if e.Kind == fieldpath.ValueElement && value.Equal(it, e.Value) {
-			return it, true
-		}
-		if e.Kind == fieldpath.KeyElement && matchesKey(it, e.Key) {
+	for x, it := range v.Items() {
+		if namedBy(e, x, it) {
 			return it, true
 		}
 	}
 	return value.Value{}, false
+}
+
+// namedBy reports whether path element e names it, item x of a list: by its index, its value or its merge key.
+func namedBy(e fieldpath.Element, x int, it value.Value) bool {
+	switch e.Kind {
+	case fieldpath.IndexElement:
+		return x == e.Index
+	case fieldpath.ValueElement:
+		return value.Equal(it, e.Value)
+	case fieldpath.KeyElement:
+		return matchesKey(it, e.Key)
+	}
+	return false
 }
 
 func matchesKey(item value.Value, key []fieldpath.KeyField) bool {

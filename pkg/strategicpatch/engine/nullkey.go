@@ -81,8 +81,7 @@ func setAt(v value.Value, p fieldpath.Path, f func(value.Value) (value.Value, bo
 		return v, false
 	}
 	for x, it := range v.Items() {
-		if (e.Kind == fieldpath.IndexElement && x == e.Index) || (e.Kind == fieldpath.ValueElement && value.Equal(it, e.Value)) ||
-			(e.Kind == fieldpath.KeyElement && matchesKey(it, e.Key)) {
+		if namedBy(e, x, it) {
 			c, ok := setAt(it, p[1:], f)
 			items := slices.Clone(v.Items())
 			items[x] = c
