@@ -55,9 +55,11 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
 		return orderedRefused, value.Value{}
 	}
-	if c.composedOwn(self.Parent == nil) && cv.HasLocal && cd.SetOrder.IsList() && cd.SetOrder.Len() == 0 && !cd.HasDeleteFromList {
-		// (A compose repeat's list beside an empty order, merged into its key's outcome: sorted by the outcome's list
-		// where that holds one, which Phase 2 does; here as where it holds none.)
+	if c.composedOwn(inMaps(self)) && cv.HasLocal && cd.SetOrder.IsList() && cd.SetOrder.Len() == 0 && !cd.HasDeleteFromList {
+		// (A compose repeat's list beside an empty order, in its item's own map or a map of it, merged into its key's
+		// outcome: sorted by the outcome's list where that holds one, which Phase 2 does; here as where the outcome's
+		// map holds none. Where the outcome lacks a map above it, strategicpatch takes it as it stands: Phase 2 takes
+		// the node only where that is the same.)
 		return orderedWhole, smp.SortedBy(cv.Local.Items(), nil)
 	}
 	if c.repeat != nil || c.composed != nil {
@@ -82,6 +84,16 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 		return orderedWhole, smp.SortedBy(local, order)
 	}
 	return orderedAsSet, value.Value{}
+}
+
+// inMaps reports whether map m is the root of its tree or reached from it through maps alone.
+func inMaps(m *elements.MapElement) bool {
+	for cur := elements.Element(m); cur.Base().Parent != nil; cur = cur.Base().Parent {
+		if _, isMap := cur.Base().Parent.(*elements.MapElement); !isMap {
+			return false
+		}
+	}
+	return true
 }
 
 // repeatOrdered is kubectlOrdered in a repeated key's later item (collated alone, without live; its empty lists refused

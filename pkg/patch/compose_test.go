@@ -634,6 +634,25 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Entry("an atomic list neither patch holds, ordered by objects: the directive copied",
 			`{"spec":{"containers":[{"name":"a"}]}}`,
 			`{"spec":{"containers":[{"name":"a","$setElementOrder/args":[{"k":1}]}]}}`, false),
+		// Repeats Phase 2 merges onto their member's outcome from the patches' one tree (test/bench pins one collation).
+		Entry("second naming a key twice, the repeat's env items holding the merge key null, merged into first's item's item of a null key",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":null,"value":"1"},{"name":"E","value":"2"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"4"},{"name":null,"value":"3"},{"name":null,"valueFrom":null}]}]}}`, false),
+		Entry("second naming a key twice, the repeat's env items holding the merge key null onto first's item's env without one",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"2"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":null,"value":"3"}]}]}}`, false),
+		Entry("second naming a key twice, the repeat holding empty a list of scalars merged by no strategy it orders, first's item holding items there: the empty list",
+			`{"spec":{"containers":[{"name":"a","args":["b","b"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["b","x"],"args":[]}]}}`, false),
+		Entry("second naming a key twice, the repeat's lists of scalars merged by no strategy beside an empty order in maps first's item holds: sorted by first's list",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["q","c"]}},"readinessProbe":{"exec":{}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c","d","e","q"]}},"readinessProbe":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}}}]}}`, false),
+		Entry("second naming a key twice, the repeat's lists beside an empty order in maps first's item lacks: as they stand",
+			`{"spec":{"containers":[{"name":"a","tty":true}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c"]}},"readinessProbe":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}}}]}}`, false),
+		Entry("second naming a key twice, the repeat ordering a merged list beside a \"$deleteFromPrimitiveList\" (data in a patch) and one it sets to null: an error",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"1"}],"ports":[{"containerPort":1}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$deleteFromPrimitiveList/env":["x"],"$setElementOrder/env":[{"name":"E"}],"env":[{"name":"E","value":"2"}],"$setElementOrder/ports":[{"containerPort":1}],"ports":null}]}}`, true),
 	)
 
 	It("with gate MultiFieldMergeKeys on, an atomic list ordered by second's \"$setElementOrder\" is refused, naming the path", func() {

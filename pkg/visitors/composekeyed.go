@@ -36,13 +36,14 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // member's outcome's list there, as mergedKeyed merges it: the schema merges the list by one merge key, and c's items
 // are data items, "$patch: delete" items among them or not, with no directive but a "$setElementOrder" naming the data
 // items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome its data
-// items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps each holding that key as
-// a scalar, their other fields scalars, nulls, "$" fields copied as data or maps of such (directedFields); lv's items
-// are maps each holding the key as a scalar with no "$patch" but "delete" (an item of c merges into such an item of
-// its key as into another, the directive kept; "$" keys in its maps data, "$retainKeys" compared), those of a key c's
-// delete items name aside. err is the error merging into lv's item of its key the first of c's data items of a key lv
-// holds that fails so (mergedInto, at the item's path): a collation with lv's outcome as live builds those items onto
-// lv's, and fails there first.
+// items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps
+// each holding that key as a scalar or null (an item of a null key merges into lv's first item of a null key, as
+// strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data or maps of such
+// (directedFields); lv's items are maps each holding the key as a scalar or null with no "$patch" but "delete" (an item
+// of c merges into such an item of its key as into another, the directive kept; "$" keys in its maps data,
+// "$retainKeys" compared), those of a key c's delete items name aside. err is the error merging into lv's item of its
+// key the first of c's data items of a key lv holds that fails so (mergedInto, at the item's path): a collation with
+// lv's outcome as live builds those items onto lv's, and fails there first.
 func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !c.HasLocal || !c.Local.IsList() || c.Local.Len() == 0 || len(c.Meta.MergeKey) != 1 || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) {
@@ -56,7 +57,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	case replace:
 		return replacesKeyed(data, lv, key), nil
 	}
-	if !keyedScalars(data, key) || !keyedScalars(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
+	if !keyedHeld(data, key) || !keyedHeld(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false, nil
 	}
 	named := make(map[value.ScalarKey]int, len(data))

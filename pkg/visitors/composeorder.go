@@ -153,14 +153,12 @@ func wholeList(p value.Value, t *openapi.Type, k string, pv value.Value) bool {
 
 // composesField reports whether field k of compose mode's repeat item p (a map of type t) is a merged list that a
 // collation of p with its member's outcome as live, lv that outcome's list there, merges without error, as Phase 2
-// merges it (composesList), given p's "$setElementOrder/<k>" (and no other directive for it).
+// merges it (composesList), given p's "$setElementOrder/<k>" (a "$deleteFromPrimitiveList/<k>" beside it is data in a
+// patch, copied, as strategicpatch's merge of patches copies it).
 func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
 	pv, _ := p.Get(k)
 	ft, meta := t.Child(k)
 	n := elements.Node{Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
-	if _, deletes := p.Get(smp.DeletePrefix + k); deletes {
-		return false
-	}
 	if order, ordered := p.Get(smp.SetOrderPrefix + k); ordered {
 		n.Dirs = &elements.Directives{SetOrder: order, HasSetOrder: true}
 	}

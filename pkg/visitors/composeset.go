@@ -252,6 +252,16 @@ func keyedScalars(items []value.Value, key string) bool {
 	return true
 }
 
+// keyedHeld reports whether each of items is a map holding key as a scalar or null.
+func keyedHeld(items []value.Value, key string) bool {
+	for _, it := range items {
+		if k, held := it.Get(key); !it.IsMap() || !held || !(k.IsScalar() || k.IsNull()) {
+			return false
+		}
+	}
+	return true
+}
+
 // allScalars reports whether each of items is a string, number or boolean.
 func allScalars(items []value.Value) bool {
 	for _, it := range items {

@@ -116,8 +116,9 @@ import (
 //     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
-//     which it replaces: takenOntoList, sorted by v's list where the directive, one of the item's own fields, is
-//     empty: sortedOntoList), a merged list v holds as another kind and any other
+//     which it replaces: takenOntoList, sorted by v's list where the directive, in the item's map or a map of it v
+//     holds, is empty: sortedOntoList; held empty and ordered alone, onto v's scalars of one class, the empty list:
+//     emptyOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
@@ -126,7 +127,8 @@ import (
 //     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out (or,
 //     merged, a field of its item's own, holds empty: Phase 1's leftEmptyOrder) and orders by "$setElementOrder"
 //     alone, onto v's maps each holding the key as a scalar, or v's distinct scalars (a list merged by no strategy
-//     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, their other fields
+//     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, the key a scalar or null (strategicpatch matches
+//     a null key to a null key), their other fields
 //     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" of
 //     scalars, another "$" key holding a scalar or null) or maps of such, "$patch: replace", "$patch: delete" and
 //     "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
@@ -134,7 +136,7 @@ import (
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
-//     dropped first), onto v's maps each holding the key as a scalar, no "$patch" but "delete" (a delete item of a key
+//     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
 //     items without maps; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
 //     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
@@ -156,21 +158,18 @@ import (
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a plain map
 //     at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's look-up fails for
 //     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map
-//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list v holds items for that the repeat holds empty and orders
-//     (merged by no strategy, or in a map below its item),
-//     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
+//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list in a map below its item
+//     that v holds items for and the repeat holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
 //     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
 //     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList", or by an
-//     empty directive in a map below its item, a field ordered and set to other than a list after a merged list
+//     empty directive in a map below its item that v lacks, where strategicpatch's sort moves it, a field ordered and set to other than a list after a merged list
 //     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
-//     in a repeat's tree too). Over the differential suite's compose runs of kubectl's patches (test/patchdiff,
-//     PLY_DIFF_COMPOSE_N up to 6000) none is left; its compose run of ordered atomic lists at 6000 (PLY_DIFF_SEED 1, 2,
-//     3) leaves 2, 3 and 0: a list of maps without the merge key onto v's, a list of scalars merged by no strategy held
-//     empty and ordered where v holds items, an empty order in a map below the item, and a set ordered beside a
-//     "$deleteFromPrimitiveList" in an item that orders a list it sets to null. Its apply run of ordered atomic lists
-//     with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items") leaves 0, 0 and 1: an order alone of a
-//     list merged by no strategy that v holds empty.
+//     in a repeat's tree too).
+//   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
+//     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3); 0, 0 and 1
+//     in its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated
+//     items"): an order alone of a list merged by no strategy that v holds empty.
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -605,7 +604,7 @@ func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv 
 	switch {
 	case c.Dirs != nil:
 		return (!inLive && (ordersOnly(c.Dirs) || orderTaken(c.Dirs))) || (inLive && composesList(n, lv)) ||
-			(inLive && orderTaken(c.Dirs) && takenOntoList(c, lv))
+			(inLive && orderTaken(c.Dirs) && takenOntoList(c, lv)) || (inLive && emptyOntoList(c, lv))
 	case !inLive:
 		return true
 	case !c.HasLocal:
@@ -654,6 +653,20 @@ func takenOntoList(c *elements.AtomicElement, lv value.Value) bool {
 		return false
 	}
 	class, msg, _ := smp.ListClass(lv.Items(), c.Local.Items())
+	return msg == "" && class != value.KindMap && class != smp.ClassNone
+}
+
+// emptyOntoList reports whether atomic node c of compose mode's repeat tree is a list merged by no strategy that the
+// repeat holds empty and orders by "$setElementOrder" alone, its entries scalars, where lv, its member's outcome's
+// field, is a list of scalars of one class: strategicpatch's merge of patches replaces lv by the patch's empty list,
+// which the directive, copied as a field, then orders (mergePatchIntoOriginal; items of one kind in lv, as
+// sliceElementType requires, the entries hashed). Phase 1, without live, refuses the order there (Repeat.Err).
+func emptyOntoList(c *elements.AtomicElement, lv value.Value) bool {
+	if !elements.EmptyOrdered(&c.Node) || !ordersOnly(c.Dirs) || elements.MergedList(c.Type, &c.Meta) ||
+		c.Type.Kind != openapi.KindList || !lv.IsList() || !c.Dirs.SetOrder.IsList() || !allScalars(c.Dirs.SetOrder.Items()) {
+		return false
+	}
+	class, msg, _ := smp.ListClass(lv.Items(), nil)
 	return msg == "" && class != value.KindMap && class != smp.ClassNone
 }
 
@@ -755,8 +768,8 @@ func composedWhole(e *elements.MapElement) bool {
 		switch c := f.Element.(type) {
 		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
 			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) &&
-				!(c.Dirs != nil && orderTaken(c.Dirs) && c.HasLocal) {
-				return false
+				!(c.Dirs != nil && orderTaken(c.Dirs) && c.HasLocal && value.Equal(c.Local, pv)) {
+				return false // (a list Phase 1 sorted as in a map the outcome holds: as it stands here)
 			}
 		case *elements.MapElement:
 			if !composedWhole(c) {
@@ -791,6 +804,9 @@ func (o Ordered) wholeOntoList(e *elements.MapElement, f elements.Field, lv valu
 		return sorted, true // (beside an empty "$setElementOrder": sorted by lv)
 	}
 	a, _ := f.Element.(*elements.AtomicElement)
+	if o.Compose && a != nil && emptyOntoList(a, lv) {
+		return a.Local, true // (held empty and ordered: the patch's empty list replaces lv's items)
+	}
 	if !o.Compose || a == nil || !lv.IsList() || a.Dirs != nil || elements.MergedList(a.Type, &a.Meta) ||
 		!slices.Contains(o.cleaned, a.ID) {
 		return value.Value{}, false

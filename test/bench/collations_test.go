@@ -979,6 +979,16 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat's \"$patch\" maps, unknown values among them, where the outcome lacks the field or holds another kind: dropped, the field with them, once",
 			`{"spec":{"containers":[{"name":"a","resources":"x","securityContext":null,"livenessProbe":{"periodSeconds":3}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"$patch":"replace","limits":{"cpu":"1"}},"securityContext":{"$patch":"delete"},"startupProbe":{"$patch":"bogus"},"livenessProbe":{"exec":{"$patch":"replace","command":["x"]}},"lifecycle":{"postStart":{"$patch":"delete"},"preStop":{"sleep":{"seconds":1}}}}]}}`, 1),
+		// Decided from the patches' tree too (the front-end applied each again, 2 collations, before Phase 2 did):
+		Entry("a repeat's merged list of objects holding the merge key null, merged into the outcome's item of a null key: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":null,"value":"1"},{"name":"E","value":"2"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"4"},{"name":null,"value":"3"},{"name":null,"valueFrom":null}]}]}}`, 1),
+		Entry("a repeat holding empty a list of scalars merged by no strategy it orders by \"$setElementOrder\", the outcome holding items there: once",
+			`{"spec":{"containers":[{"name":"a","args":["b","b"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["b","x"],"args":[]}]}}`, 1),
+		Entry("a repeat's lists merged by no strategy beside an empty \"$setElementOrder\" in maps below its item, sorted by the outcome's or as they stand: once",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["q","c"]}},"readinessProbe":{"exec":{}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c","d","e","q"]}},"readinessProbe":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}},"startupProbe":{"exec":{"$setElementOrder/command":[],"command":["z"]}}}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -1073,6 +1083,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("its set holding a value its \"$setElementOrder\" lacks, after its \"$retainKeys\" the outcome holds equal: once",
 			`{"spec":{"parts":[{"name":"a","$retainKeys":["aliases","name"],"size":2}]}}`,
 			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$retainKeys":["aliases","name"],"$setElementOrder/aliases":["s2"],"aliases":["s1","s2"],"enabled":true}]}}`),
+		Entry("its set ordered beside a \"$deleteFromPrimitiveList\" (data in a patch), then ordering a list it sets to null: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s2","s6","s1"],"env":[{"name":"E","value":"1"}]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$deleteFromPrimitiveList/aliases":[],"$setElementOrder/aliases":["s2","s6","s1"],"aliases":["s2","s6"],"$setElementOrder/env":[{"name":"E"}],"env":null}]}}`),
 	)
 
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item",
