@@ -490,7 +490,7 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 // field builds the child key of map self from its values cv and the directives cd a patch gives it.
 func (c *collator) field(self *elements.MapElement, key string, cv *elements.Values, cd *elements.Directives, depth int) (elements.Element, error) {
 	ct, cm := self.Type.Child(key)
-	if c.plainScalar(key, cv, cd, ct, &cm) {
+	if c.plainScalar(key, cv, cd, ct, &cm) || c.plainPatchLeaf(key, cv, cd, &cm, depth) {
 		return c.scalar(self, key, cv, ct, &cm), nil
 	}
 	// Without the SetOfMaps gate a set of maps has no merge strategy (replaced whole).
@@ -519,6 +519,20 @@ func (c *collator) field(self *elements.MapElement, key string, cv *elements.Val
 func (c *collator) plainScalar(key string, cv *elements.Values, cd *elements.Directives, t *openapi.Type, meta *openapi.Meta) bool {
 	return !c.opts.Patch && cd == nil && meta.Rule == nil && !meta.Set && cv.HasLocal && cv.Local.IsScalar() &&
 		(t.Kind == openapi.KindPrimitive || t.Kind == openapi.KindUnknown) && !strings.HasPrefix(key, "$")
+}
+
+// plainPatchLeaf reports whether field key of a patch's map, of metadata meta, its values cv and the directives cd
+// the patch gives it, at depth (its map's), is one that child builds as patchNode builds a leaf (scalar): the patch
+// setting it to a scalar or null, or leaving it out, under no rule, not a set, given no directives, its key no
+// directive, within the depth limit. Such a field meets none of child's cases (kubectlList and kubectlOrdered change
+// only lists and fields given directives; compose mode's check is of "$" keys) and none of patchNode's but its last,
+// which builds any value but a map or a list as it stands, whatever its type.
+func (c *collator) plainPatchLeaf(key string, cv *elements.Values, cd *elements.Directives, meta *openapi.Meta, depth int) bool {
+	if !c.opts.Patch || cd != nil || meta.Rule != nil || meta.Set || strings.HasPrefix(key, "$") ||
+		(c.opts.MaxDepth > 0 && c.opts.Depth+depth+1 > c.opts.MaxDepth) {
+		return false
+	}
+	return !cv.HasLocal || cv.Local.IsScalar() || cv.Local.IsNull()
 }
 
 // child builds field key of map self, of type ct and metadata cm resolved, in a patch or a merge.
