@@ -124,7 +124,7 @@ func (o Options) applyJSON(original, p value.Value, l Lookup) ([]byte, error) {
 func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) {
 	merged := value.MustMap()
 	for _, p := range patches {
-		_, t, err := schemaOf(l, merging, merged, p)
+		_, t, err := schemaOf(l, composing, merged, p)
 		if err != nil {
 			return value.Value{}, err
 		}
