@@ -46,7 +46,7 @@ func markMergedOrders(fields *fieldSet, all []placed, objs objects) {
 			continue
 		}
 		for _, f := range m.v.Fields() {
-			if name, ok := strings.CutPrefix(f.Key, setOrderPrefix); ok {
+			if name, ok := strings.CutPrefix(f.Key, setOrderPrefix); ok && fields.find(name) >= 0 {
 				fv := &fields.fields[fields.find(name)]
 				fv.orderMerged = true
 				if fv.orderErr == nil {
