@@ -56,12 +56,39 @@ func droppedKey(first, later, live value.Value, t *openapi.Type, held bool, at f
 			if q, i, k, ok := droppedKey(fv, f.Value, lv, ct, inLive, p); ok {
 				return q, i, k, true
 			}
-		case !inLive && fv.IsList() && f.Value.IsList() && len(meta.MergeKey) == 1 && elements.MergedList(ct, &meta) &&
-			ct.Item().NullKey():
-			for i, item := range fv.Items() {
-				if k, ok := item.Get(meta.MergeKey[0]); ok && k.IsNull() {
-					return p, i, meta.MergeKey[0], true
+		case !inLive && fv.IsList() && f.Value.IsList() && len(meta.MergeKey) == 1 && elements.MergedList(ct, &meta):
+			if q, i, k, ok := droppedInList(fv, f.Value, ct.Item(), meta.MergeKey[0], p); ok {
+				return q, i, k, true
+			}
+		}
+	}
+	return nil, 0, "", false
+}
+
+// droppedInList is droppedKey for keyed list first (items of type t, merge key mk, at path at) that strategicpatch
+// copies into live with nulls dropped, and later's list merged onto the copy: an item of first whose key field is null
+// (where t's key may be null), else what droppedKey finds in the item of first that each item of later merges into
+// (the first of its key), copied as well.
+func droppedInList(first, later value.Value, t *openapi.Type, mk string, at fieldpath.Path) (fieldpath.Path, int, string, bool) {
+	if t.NullKey() {
+		for i, item := range first.Items() {
+			if k, ok := item.Get(mk); ok && k.IsNull() {
+				return at, i, mk, true
+			}
+		}
+	}
+	for _, l := range later.Items() {
+		k, ok := l.Get(mk)
+		if !ok || k.IsNull() {
+			continue
+		}
+		for _, item := range first.Items() {
+			if fk, ok := item.Get(mk); ok && value.Equal(fk, k) {
+				p := at.Child(fieldpath.Key(elements.KeyFields(item, []string{mk}, t)))
+				if q, i, f, ok := droppedKey(item, l, value.Value{}, t, false, p); ok {
+					return q, i, f, true
 				}
+				break
 			}
 		}
 	}

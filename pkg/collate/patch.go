@@ -198,10 +198,13 @@ func mapsUnmergeable(s *elements.Node) error {
 // a field a map merge finds only in second, or second's list ordered by a "$setElementOrder" that first lacks
 // (removeDirectives), where it appends an item new to first's list as it stands. s is a map's field, or an item of a
 // list first lacks: the root of a Repeat's tree too, an item of its list (composedIn), kept apart there as each
-// repeat of a list taken whole is.
+// repeat of a list taken whole is. A "$deleteFromPrimitiveList/<f>" value of a map merged into first's (which holds a
+// map there) is kept as it stands, as strategicpatch's merge of patches sets it over first's.
 func (c *collator) cleansWhole(s *elements.Node) bool {
 	var l *elements.ListElement
 	switch {
+	case strings.HasPrefix(s.Name, smp.DeletePrefix) && c.mergedMap(s.Parent):
+		return false
 	case s.Parent != nil:
 		l, _ = s.Parent.(*elements.ListElement)
 	case c.composedIn != nil:
@@ -210,6 +213,17 @@ func (c *collator) cleansWhole(s *elements.Node) bool {
 		return false
 	}
 	return l == nil || !l.HasLive
+}
+
+// mergedMap reports whether compose mode's e is a map node that strategicpatch merges into a map of the first patch:
+// one whose live holds a map; in a Repeat's tree (collated onto a skeleton of its maps), the item's own map where it
+// merges into its key's outcome (composedOwn), and no map below it, whose outcome Phase 1 does not know.
+func (c *collator) mergedMap(e elements.Element) bool {
+	m, ok := e.(*elements.MapElement)
+	if !ok || !m.HasLive || !m.Live.IsMap() {
+		return false
+	}
+	return c.composed == nil || c.composedOwn(m.Parent == nil)
 }
 
 // patchMap builds the node of a patch map (that fits the schema).

@@ -858,6 +858,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		l, _ := f.Element.(*elements.ListElement)
 		if pv, _ := e.Local.Get(f.Name); o.Compose && replacedDirected(f, pv) {
 			out = replacedOutcome(pv, lv, inLive)
+		} else if o.Compose && strings.HasPrefix(f.Name, smp.DeletePrefix) {
+			out = elements.Keep(pv) // (set over v's as the patch holds it, as strategicpatch does in a map it merges)
 		} else if o.Compose && inLive && lv.IsMap() && directedMap(pv) {
 			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
 		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {

@@ -108,14 +108,18 @@ func directedEntries() []TableEntry {
 
 // plainEntries are shapes of a second patch holding a map without "$patch" where the schema has a list or a scalar:
 // first lacking the field (or the container, or the list), holding a value of its kind, null, a plain map, a map
-// holding "$patch"; the second's map holding a scalar, a map, a list, nothing, a null beside a map holding "$patch";
+// holding "$patch", a map holding a "$setElementOrder" for x (another order, or the second's); the second's map holding
+// a scalar, a map, a list, nothing, a null beside a map holding "$patch", a "$setElementOrder" for x (which
+// strategicpatch looks up only where it merges the map into the first's), a "$deleteFromPrimitiveList" holding a map
+// with "$patch" (kept as it stands where the map merges into the first's);
 // and, for a container's field, that map in one item of a compose repeat (container c named twice in the second
 // patch), the other item holding one of first's values there.
 func plainEntries() []TableEntry {
 	fields := directedFields()
-	plains := []string{`{"x":1}`, `{"x":{"y":1}}`, `{"x":[1]}`, `{}`, `{"x":null,"w":{"a":{"$patch":"delete"}}}`}
+	plains := []string{`{"x":1}`, `{"x":{"y":1}}`, `{"x":[1]}`, `{}`, `{"x":null,"w":{"a":{"$patch":"delete"}}}`,
+		`{"$setElementOrder/x":[1],"w":1}`, `{"$deleteFromPrimitiveList/x":[{"$patch":"delete"},"a"],"w":1}`}
 	firsts := []string{"", "null", `{"x":2}`, `{"x":{"z":1}}`, `{"x":[2]}`, `{"w":1}`, `{"$patch":"replace","x":{"z":1}}`,
-		`{"$patch":"replace","x":2}`, `{"$patch":"delete"}`}
+		`{"$patch":"replace","x":2}`, `{"$patch":"delete"}`, `{"$setElementOrder/x":[2],"v":1}`, `{"$setElementOrder/x":[1],"w":1}`}
 	var entries []TableEntry
 	for _, f := range fields {
 		others := append(append([]string{"absent"}, firsts...), f.values...)

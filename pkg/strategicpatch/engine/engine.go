@@ -124,7 +124,7 @@ func (o Options) applyJSON(original, p value.Value, l Lookup) ([]byte, error) {
 func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) {
 	merged := value.MustMap()
 	for _, p := range patches {
-		_, t, err := schemaOf(l, merging, merged, p)
+		_, t, err := schemaOf(l, composing, merged, p)
 		if err != nil {
 			return value.Value{}, err
 		}
@@ -145,7 +145,7 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 	}
 	p, err := patchgen.TwoWay(original, modified, o.creating(s, false))
 	if err != nil {
-		return value.Value{}, asAPIMachinery(err, docs{elements.Recorded: original, elements.Local: modified})
+		return value.Value{}, diffError(err, docs{elements.Recorded: original, elements.Local: modified}, diffPair{original, modified})
 	}
 	return p, preconditions(p, fns)
 }
@@ -158,26 +158,28 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 		return value.Value{}, err
 	}
 	in := docs{elements.Recorded: original, elements.Local: modified, elements.Live: current}
+	// (strategicpatch diffs current against modified, then original against modified.)
+	pairs := []diffPair{{current, modified}, {original, modified}}
 	opts := o.creating(s, overwrite)
 	p, err := patchgen.ThreeWay(original, modified, current, opts)
 	var conflict *apply.ConflictError
 	if !errors.As(err, &conflict) {
 		if err != nil {
-			return value.Value{}, asAPIMachinery(err, in)
+			return value.Value{}, diffError(err, in, pairs...)
 		}
 		return p, preconditions(p, fns)
 	}
 	// A conflict: strategicpatch checks the preconditions first, and names the patch and current's changes.
 	opts.Overwrite = true
 	if p, err = patchgen.ThreeWay(original, modified, current, opts); err != nil {
-		return value.Value{}, asAPIMachinery(err, in)
+		return value.Value{}, diffError(err, in, pairs...)
 	}
 	if err := preconditions(p, fns); err != nil {
 		return value.Value{}, err
 	}
 	changed, err := patchgen.TwoWay(original, current, o.creating(s, false))
 	if err != nil {
-		return value.Value{}, asAPIMachinery(err, in)
+		return value.Value{}, diffError(err, in, diffPair{original, current})
 	}
 	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(toMap(p)), mergepatch.ToYAMLOrError(toMap(withoutOrder(changed))))
 }

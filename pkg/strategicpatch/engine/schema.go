@@ -44,7 +44,15 @@ const (
 	merging mode = iota
 	diffing
 	overwriting
+	// composing is merging two patches: a "$setElementOrder" directive is looked up only in a patch map strategicpatch
+	// merges into the other's (see orderLooked).
+	composing
 )
+
+// merges reports whether m merges a patch into an object or into another patch.
+func (m mode) merges() bool {
+	return m == merging || m == composing
+}
 
 // diffed reports whether mode m compares documents a and b, creating a patch.
 func (m mode) diffed(a, b int) bool {
@@ -94,7 +102,7 @@ func buildType(l Lookup, m mode, docs ...value.Value) (t *openapi.Type, stable, 
 	maps := b.values.take(len(docs))
 	for i, d := range docs {
 		if d.IsMap() {
-			maps = append(maps, placed{v: d, doc: i, witness: m == merging && i == 0})
+			maps = append(maps, placed{v: d, doc: i, witness: m.merges() && i == 0})
 		}
 	}
 	t, stable, err = b.structType(l, objects{maps: maps}, 0)
@@ -227,6 +235,11 @@ type fieldValues struct {
 	scalars    int
 	listLookup bool // a $setElementOrder or $deleteFromPrimitiveList directive names the key
 	ordered    bool // a $setElementOrder directive names the key
+	// orderMerged records, composing, a $setElementOrder directive naming the key in a patch map strategicpatch merges
+	// into the other patch's map, and orderErr the error strategicpatch gives there before it looks the key up
+	// (markMergedOrders).
+	orderMerged bool
+	orderErr    error
 	// notList is the first value other than a list that the object (a witness) holds at the key, else that a patch
 	// map holding a $setElementOrder directive for the key holds there (null included), when hasNotList: merging,
 	// strategicpatch refuses it (ErrBadArgType) before it looks the key up as a list. fromObject says the object's.
@@ -237,7 +250,7 @@ type fieldValues struct {
 // badOrder is strategicpatch's error for a "$setElementOrder/<key>" beside a value of fv's key that is not a list
 // (notList), which it gives before looking the key up, in place of that look-up's err; err where there is none.
 func (b *builder) badOrder(fv *fieldValues, err error) error {
-	if err == nil || b.mode != merging || !fv.ordered || !fv.hasNotList {
+	if err == nil || !b.mode.merges() || !b.orderLooked(fv) || !fv.hasNotList {
 		return err
 	}
 	return mergepatch.ErrBadArgType([]interface{}{}, toGo(fv.notList))
@@ -394,6 +407,11 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type
 	}
 	fields := b.collectFields(objs)
 	slices.SortFunc(fields, func(a, b fieldValues) int { return strings.Compare(a.name, b.name) })
+	for i := range fields {
+		if fields[i].orderErr != nil {
+			return nil, false, fields[i].orderErr // (strategicpatch checks a merged map's orders before its fields)
+		}
+	}
 	declared := b.declared.take(len(fields))
 	stable = true
 	for i := range fields {
@@ -461,6 +479,9 @@ func (b *builder) collectFields(objs objects) []fieldValues {
 	for _, m := range all {
 		addFields(&fields, m, false)
 	}
+	if b.mode == composing {
+		markMergedOrders(&fields, all, objs)
+	}
 	if !slices.ContainsFunc(fields.fields, func(fv fieldValues) bool { return fv.maps+fv.lists > 0 }) {
 		return fields.fields
 	}
@@ -475,6 +496,13 @@ func (b *builder) collectFields(objs objects) []fieldValues {
 		addFields(&fields, m, true)
 	}
 	return fields.fields
+}
+
+// orderLooked reports whether strategicpatch looks up the list a "$setElementOrder" directive names fv's key for:
+// applying a patch, wherever the patch holds one (ply follows the directives of content the object lacks, which
+// strategicpatch copies); composing, where a patch map holding one merges into the other patch's map (orderMerged).
+func (b *builder) orderLooked(fv *fieldValues) bool {
+	return fv.ordered && (b.mode != composing || fv.orderMerged)
 }
 
 // addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists. A witness adds
@@ -565,14 +593,14 @@ func (b *builder) fieldType(l Lookup, fv *fieldValues, depth int) (*openapi.Type
 		lists := fv.only(value.Value.IsList)
 		sub, m, err := l.Slice(fv.name)
 		if err != nil {
-			return nil, openapi.Meta{}, false, b.badOrder(fv, b.failAt(err, lists, fv.ordered))
+			return nil, openapi.Meta{}, false, b.badOrder(fv, b.failAt(err, lists, b.orderLooked(fv)))
 		}
 		meta := toMeta(m)
-		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode == merging {
+		if !meta.Strategy.Has(openapi.StrategyMerge) && b.mode.merges() {
 			// Replaced whole: applying, strategicpatch looks nothing up inside. (Its conflict check does, item by item.)
 			return atomicList, meta, true, nil
 		}
-		if b.mode == merging {
+		if b.mode.merges() {
 			b.pairs.mergeLists(lists)
 		}
 		t, stable, err := b.listType(sub, meta, lists, depth+1)
@@ -632,7 +660,7 @@ func (fv *fieldValues) only(is func(value.Value) bool) []placed {
 // reports a "$setElementOrder" directive for the field, which strategicpatch looks up whenever it applies one.
 func (b *builder) failAt(err error, values []placed, ordered bool) error {
 	b.readPairs = true // (a failed look-up fails the call or leaves the field without type, as the values pair)
-	if (b.mode == merging && ordered) || b.paired(values) {
+	if (b.mode.merges() && ordered) || b.paired(values) {
 		return err
 	}
 	return nil
@@ -651,7 +679,7 @@ func (b *builder) paired(values []placed) bool {
 		differ := false
 		for _, p := range group {
 			if first, ok := docs[p.doc]; ok {
-				if b.mode == merging && b.pairs.merged[p.pair] {
+				if b.mode.merges() && b.pairs.merged[p.pair] {
 					return true // (a repeat merged into its earlier repeat's outcome: pairTable.merged)
 				}
 				differ = differ || (b.mode.diffed(p.doc, p.doc) && !value.Equal(first, p.v))
@@ -662,7 +690,7 @@ func (b *builder) paired(values []placed) bool {
 			}
 			docs[p.doc] = p.v
 		}
-		if len(docs) >= 2 && (b.mode == merging || differ) {
+		if len(docs) >= 2 && (b.mode.merges() || differ) {
 			return true
 		}
 	}
