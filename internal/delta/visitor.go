@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
@@ -626,9 +625,9 @@ func (d *Visitor) items(e *elements.ListElement, src elements.Source) ([]value.V
 	if bad >= 0 {
 		got := items[bad].Kind().String()
 		if items[bad].IsMap() {
-			got = "an object without it"
+			got = smp.GotWithoutKey
 		}
-		return nil, e.Errorf(src, "item "+strconv.Itoa(bad)+": expected an object with every merge key field ("+strings.Join(e.Meta.MergeKey, ",")+") set to a scalar, got "+got)
+		return nil, e.Errorf(src, smp.MergeKeyNotScalar{Item: bad, MergeKey: e.Meta.MergeKey, Got: got}.Msg())
 	}
 	return items, nil
 }

@@ -1009,7 +1009,7 @@ func localKey(n *elements.Node, what string, i int, it value.Value, itemType *op
 	case del:
 		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": a \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" item must give the merge key ("+strings.Join(mk, ",")+"); it lacks \""+missing+"\"")
 	}
-	return k, n.Errorf(src, what+" "+strconv.Itoa(i)+" has no merge key field \""+missing+"\" (the merge key is "+strings.Join(mk, ",")+")")
+	return k, n.Errorf(src, smp.MissingMergeKey{What: what, Item: i, Field: missing, MergeKey: mk}.Msg())
 }
 
 // order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item

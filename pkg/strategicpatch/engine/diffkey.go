@@ -2,18 +2,15 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
-
-// itemWithoutKey matches ply's message, creating a patch, for an item of recorded's or live's list merged by key that
-// lacks its merge key: the merge key is its group.
-var itemWithoutKey = regexp.MustCompile(`^item \d+: expected an object with every merge key field \(([^)]*)\) set to a scalar, got an object without it$`)
 
 // diffPair is two documents strategicpatch diffs creating a patch, in its order: the one it diffs from, then modified.
 type diffPair [2]value.Value
@@ -39,10 +36,10 @@ func diffNoMergeKey(err error, pairs []diffPair) (error, bool) {
 		return err, false
 	}
 	var mk string
-	if m := noMergeKey.FindStringSubmatch(ee.Msg); m != nil {
-		mk = m[2]
-	} else if m := itemWithoutKey.FindStringSubmatch(ee.Msg); m != nil {
-		mk = m[1]
+	if m, ok := smp.ReadMissingMergeKey(ee.Msg); ok {
+		mk = strings.Join(m.MergeKey, ",")
+	} else if m, ok := smp.ReadMergeKeyNotScalar(ee.Msg); ok && m.Got == smp.GotWithoutKey {
+		mk = strings.Join(m.MergeKey, ",")
 	} else {
 		return err, false
 	}

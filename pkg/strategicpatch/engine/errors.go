@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -17,9 +15,6 @@ import (
 
 // docs are the documents of one call by the source ply's errors blame.
 type docs map[elements.Source]value.Value
-
-// noMergeKey matches ply's message for a list item without its merge key.
-var noMergeKey = regexp.MustCompile(`^(?:patch list item|item) (\d+) has no merge key field "[^"]*" \(the merge key is ([^)]*)\)$`)
 
 // asAPIMachinery gives err the message strategicpatch gives for the same fault where ply's tells the same thing in its
 // own words: a patch list out of $setElementOrder's order, an item without its merge key, an unknown "$patch" value in
@@ -80,15 +75,14 @@ func asAPIMachinery(err error, in docs) error {
 		}
 		item, _ := toGo(visitors.StripNulls(list.Items()[m.Item])).(map[string]interface{})
 		return &apiError{mergepatch.ErrNoMergeKey(item, m.Field).Error(), err}
-	case noMergeKey.MatchString(ee.Msg):
-		m := noMergeKey.FindStringSubmatch(ee.Msg)
+	case isMissingMergeKey(ee.Msg):
+		m, _ := smp.ReadMissingMergeKey(ee.Msg)
 		list, ok := at(doc, ee.Path)
-		i, _ := strconv.Atoi(m[1])
-		if !ok || !list.IsList() || i >= list.Len() {
+		if !ok || !list.IsList() || m.Item >= list.Len() {
 			return err
 		}
-		item, _ := toGo(list.Items()[i]).(map[string]interface{})
-		return &apiError{mergepatch.ErrNoMergeKey(item, m[2]).Error(), err}
+		item, _ := toGo(list.Items()[m.Item]).(map[string]interface{})
+		return &apiError{mergepatch.ErrNoMergeKey(item, strings.Join(m.MergeKey, ",")).Error(), err}
 	}
 	return err
 }
@@ -96,6 +90,12 @@ func asAPIMachinery(err error, in docs) error {
 // isNullKeyDropped reports whether msg is the collation's smp.NullKeyDropped.
 func isNullKeyDropped(msg string) bool {
 	_, ok := smp.ReadNullKeyDropped(msg)
+	return ok
+}
+
+// isMissingMergeKey reports whether msg is the collation's smp.MissingMergeKey.
+func isMissingMergeKey(msg string) bool {
+	_, ok := smp.ReadMissingMergeKey(msg)
 	return ok
 }
 

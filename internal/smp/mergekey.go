@@ -1,0 +1,112 @@
+package smp
+
+import (
+	"strconv"
+	"strings"
+)
+
+// MissingMergeKey describes the error of an item of a list merged by key that is a map lacking a merge-key field. The
+// collation builds its message (Msg) and the drop-in reads it back (ReadMissingMergeKey) to word strategicpatch's
+// error (mergepatch.ErrNoMergeKey), so that the two share one text.
+type MissingMergeKey struct {
+	// What names the item's list: "patch list item" or "item".
+	What string
+	// Item is the item's index in its list.
+	Item int
+	// Field is the merge-key field the item lacks.
+	Field string
+	// MergeKey is the list's merge key, its fields in order.
+	MergeKey []string
+}
+
+// The words of MissingMergeKey.Msg around its fields.
+const (
+	missingKeyField = " has no merge key field \""
+	missingKeyIs    = "\" (the merge key is "
+	missingKeyEnd   = ")"
+)
+
+// Msg is the error's message.
+func (e MissingMergeKey) Msg() string {
+	return e.What + " " + strconv.Itoa(e.Item) + missingKeyField + e.Field + missingKeyIs + strings.Join(e.MergeKey, ",") +
+		missingKeyEnd
+}
+
+// ReadMissingMergeKey returns the MissingMergeKey whose Msg is msg; ok is false where msg is another message.
+func ReadMissingMergeKey(msg string) (e MissingMergeKey, ok bool) {
+	head, rest, ok := strings.Cut(msg, missingKeyField)
+	if !ok {
+		return e, false
+	}
+	at := strings.LastIndexByte(head, ' ')
+	if at < 0 {
+		return e, false
+	}
+	if e.What = head[:at]; e.What != "patch list item" && e.What != "item" {
+		return e, false
+	}
+	var err error
+	if e.Item, err = strconv.Atoi(head[at+1:]); err != nil {
+		return e, false
+	}
+	// (The field is one of the merge key's, read from the last opening of the merge key's words.)
+	at = strings.LastIndex(rest, missingKeyIs)
+	if at < 0 {
+		return e, false
+	}
+	keys, ok := strings.CutSuffix(rest[at+len(missingKeyIs):], missingKeyEnd)
+	if !ok {
+		return e, false
+	}
+	e.Field, e.MergeKey = rest[:at], strings.Split(keys, ",")
+	return e, true
+}
+
+// MergeKeyNotScalar describes the error, creating a patch, of an item of recorded's or live's list merged by key that
+// does not hold every merge-key field as a scalar: Got tells what it is instead (GotWithoutKey for a map lacking a
+// field). The patch producer builds its message (Msg) and the drop-in reads it back (ReadMergeKeyNotScalar).
+type MergeKeyNotScalar struct {
+	// Item is the item's index in its list.
+	Item int
+	// MergeKey is the list's merge key, its fields in order.
+	MergeKey []string
+	// Got is what the item is: the name of its kind, or GotWithoutKey.
+	Got string
+}
+
+// GotWithoutKey is MergeKeyNotScalar.Got for a map lacking a merge-key field.
+const GotWithoutKey = "an object without it"
+
+// The words of MergeKeyNotScalar.Msg around its fields.
+const (
+	notScalarItem = "item "
+	notScalarKeys = ": expected an object with every merge key field ("
+	notScalarGot  = ") set to a scalar, got "
+)
+
+// Msg is the error's message.
+func (e MergeKeyNotScalar) Msg() string {
+	return notScalarItem + strconv.Itoa(e.Item) + notScalarKeys + strings.Join(e.MergeKey, ",") + notScalarGot + e.Got
+}
+
+// ReadMergeKeyNotScalar returns the MergeKeyNotScalar whose Msg is msg; ok is false where msg is another message.
+func ReadMergeKeyNotScalar(msg string) (e MergeKeyNotScalar, ok bool) {
+	rest, ok := strings.CutPrefix(msg, notScalarItem)
+	if !ok {
+		return e, false
+	}
+	item, rest, ok := strings.Cut(rest, notScalarKeys)
+	if !ok {
+		return e, false
+	}
+	at := strings.LastIndex(rest, notScalarGot) // (what Got says never holds the words)
+	if at < 0 {
+		return e, false
+	}
+	var err error
+	if e.Item, err = strconv.Atoi(item); err != nil {
+		return e, false
+	}
+	e.MergeKey, e.Got = strings.Split(rest[:at], ","), rest[at+len(notScalarGot):]
+	return e, true
+}
