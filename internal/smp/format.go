@@ -206,6 +206,12 @@ func OrderOfLive(field string, k value.Kind) string {
 	return SetOrderPrefix + field + OrderOfLiveText + k.String()
 }
 
+// OrderOfUnmerged is the error of "$setElementOrder/<field>" for a list the schema merges by no strategy that it does
+// not order as strategicpatch does (a list of no items, of mixed classes or of maps, or an order naming a map or list).
+func OrderOfUnmerged(field string) string {
+	return SetOrderPrefix + field + " orders lists merged by key or value; the schema does not merge this list"
+}
+
 // OrderWithoutItems is the error of "$setElementOrder/<field>" for a merged list that has no items in live or in the
 // patch.
 func OrderWithoutItems(field string) string {

@@ -331,6 +331,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if ordersHeld(c, lv) {
 				continue // (lv's items ordered by the directive: reordered)
 			}
+			if o.orderRefused(c, lv) != nil && !cleared(m, f.Name) {
+				continue // (refused there: ontoFailure)
+			}
 			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && lv.IsList() && lv.Len() == 0 {
 				continue // (held empty and ordered where v's list holds no items: it fails there, emptyOrdersHeld)
 			}
@@ -367,6 +370,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
 	switch e := e.(type) {
 	case *elements.AtomicElement:
+		if err := o.orderRefused(e, v); err != nil {
+			return err
+		}
 		return deletesRefused(e, v)
 	case *elements.MapElement:
 		if v.IsMap() && e.Meta.Strategy.Has(openapi.StrategyReplace) {
@@ -708,6 +714,32 @@ func orderedEmpty(e elements.Element, v value.Value) error {
 		}
 	}
 	return nil
+}
+
+// orderRefused returns the error collating apply mode's repeat node c with v as live gives where c is a list merged by
+// no strategy and no merge key that the repeat leaves out and orders by "$setElementOrder" alone (atomicOrdered) and
+// lv, the field in v, is not a list (live's, null too) or one strategicpatch cannot order so: without items, its items
+// of mixed classes, null or objects, or the order naming an object or a list (collate's kubectlOrdered refuses the
+// directive there, format.CheckDirs; strategicpatch fails on the list's items or cannot hash the entries). Nil
+// elsewhere.
+func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
+	if o.Compose || c.HasLocal || c.HasRecorded || c.Ruled || c.Dirs == nil || !ordersOnly(c.Dirs) ||
+		!c.Dirs.SetOrder.IsList() || !atomicOrdered(&c.Node) {
+		return nil
+	}
+	if !lv.IsList() {
+		return c.Errorf(elements.Live, smp.OrderOfLive(c.Name, lv.Kind()))
+	}
+	refused := slices.ContainsFunc(c.Dirs.SetOrder.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() })
+	if class, msg, _ := smp.ListClass(lv.Items(), nil); refused || msg != "" || class == value.KindMap || class == smp.ClassNone {
+		return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
+	}
+	return nil
+}
+
+// cleared reports whether map m's "$retainKeys" clears field name (it holds one that does not name it).
+func cleared(m *elements.MapElement, name string) bool {
+	return m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, name)
 }
 
 // composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds

@@ -694,6 +694,42 @@ var _ = Describe("collations per operation", func() {
 			"$setElementOrder/ports item 0 has no merge key field"),
 	)
 
+	// A repeat ordering by "$setElementOrder" alone a list merged by no strategy (a container's args) where its key's
+	// first item's outcome holds that field as another kind, or as a list strategicpatch cannot order (no items, items
+	// of mixed classes or objects), or the order names an object: the collation with that outcome refuses the order
+	// there, decided from the patch's tree. Judged against the repeat applied to that outcome, which the API server
+	// refuses too (server: an order naming no object, which strategicpatch cannot hash).
+	DescribeTable("patch.Apply of a repeat ordering alone a list merged by no strategy that the outcome holds unorderable",
+		func(args, order string, server bool) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args + `}]}}`)
+			repeat, first := `{"name":"c","$setElementOrder/args":`+order+`}`, `{"name":"c","image":"i"}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			alone := `{"spec":{"containers":[` + repeat + `]}}`
+			_, wantErr := patch.Apply(once, jsonv.MustDecode(alone), opts)
+			Expect(wantErr).To(HaveOccurred())
+			Expect(err).To(MatchError(wantErr.Error()))
+			if server {
+				sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+				Expect(err).NotTo(HaveOccurred())
+				_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(once.JSON(), []byte(alone), sp.Meta())
+				Expect(err).To(HaveOccurred(), "the API server refuses it")
+			}
+		},
+		Entry("the outcome holding args empty: once", `[]`, `["a"]`, true),
+		Entry("the outcome holding args empty, the order empty: once", `[]`, `[]`, true),
+		Entry("the outcome holding args null: once", `null`, `["a"]`, true),
+		Entry("the outcome holding args as a string: once", `"x"`, `["a"]`, true),
+		Entry("the outcome holding args as a map: once", `{}`, `["a"]`, true),
+		Entry("the outcome holding args of mixed classes: once", `[1,"a"]`, `["a"]`, true),
+		Entry("the outcome holding args with a null among strings: once", `["a",null]`, `["a"]`, true),
+		Entry("the outcome holding args of objects: once", `[{"a":1}]`, `["a"]`, false),
+		Entry("the order naming an object: once", `["a","b"]`, `[{"a":1}]`, false),
+	)
+
 	// A repeat holding empty a list it orders (elements.EmptyOrdered) where its key's first item's outcome holds that
 	// field as another kind: the collation with that outcome refuses the order of live's value there, before it finds
 	// the list without items (limitWalk). Judged against the repeat applied alone.
