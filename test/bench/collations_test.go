@@ -671,7 +671,7 @@ var _ = Describe("collations per operation", func() {
 	// A repeat failing by the depth limit that holds empty a list it orders (ports) before the field it fails at: the
 	// collation with its key's first item's outcome fails at that list where the outcome holds no items there, and
 	// orders the outcome's items and goes on where it holds them, each of the order's entries naming an item by the key
-	// (limitWalk); an entry without the key is refused as the order's, which the front-end finds.
+	// (limitWalk), its items' and the order's entries' keys read first (an entry naming no item refused as the order's).
 	DescribeTable("patch.Apply of a repeat failing by the depth limit, holding empty a list it orders before that field",
 		func(ports, order string, count int, wantErr string) {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":` + ports +
@@ -690,8 +690,16 @@ var _ = Describe("collations per operation", func() {
 			"ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
 		Entry("the outcome holding ports as a string: once", `"x"`, `[{"containerPort":80}]`, 1,
 			"ports: $setElementOrder/ports orders a list, but live's value is string"),
-		Entry("the outcome holding ports, an entry of the order without the key: the front-end's, twice", `[{"containerPort":80}]`, `[{"name":"x"}]`, 2,
+		Entry("the outcome holding ports, an entry of the order without the key: once", `[{"containerPort":80}]`, `[{"name":"x"}]`, 1,
 			"$setElementOrder/ports item 0 has no merge key field"),
+		Entry("the outcome holding ports, an entry of the order not an object: once", `[{"containerPort":80}]`, `["x"]`, 1,
+			"$setElementOrder/ports item 0: expected an object holding the merge key (containerPort), got string"),
+		Entry("the outcome holding ports, an entry of the order keyed by a map: once", `[{"containerPort":80}]`, `[{"containerPort":{}}]`, 1,
+			"$setElementOrder/ports item 0: merge key field \"containerPort\" must be a string, number or boolean"),
+		Entry("the outcome holding a port without the key: once", `[{"name":"x"}]`, `[{"containerPort":80}]`, 1,
+			"ports: item 0 has no merge key field \"containerPort\""),
+		Entry("the outcome holding ports as strings: once", `["x"]`, `[{"containerPort":80}]`, 1,
+			"ports: a list merged by key holds objects, got strings"),
 	)
 
 	// A repeat ordering by "$setElementOrder" alone a list merged by no strategy (a container's args) where its key's
@@ -728,6 +736,33 @@ var _ = Describe("collations per operation", func() {
 		Entry("the outcome holding args with a null among strings: once", `["a",null]`, `["a"]`, true),
 		Entry("the outcome holding args of objects: once", `[{"a":1}]`, `["a"]`, false),
 		Entry("the order naming an object: once", `["a","b"]`, `[{"a":1}]`, false),
+	)
+
+	// A repeat ordering by "$setElementOrder" a field it sets to null (elements.Repeat.Fails), after a keyed list it
+	// only orders (ports) that its key's first item's outcome holds: the collation with that outcome reorders that list
+	// once it has read its items' keys and the order's entries, or fails there first (live's refused order of another
+	// kind, an order of no items, an item or entry naming no key), decided walking the item with the outcome
+	// (limitWalk). Judged against the repeat applied to that outcome, which the API server refuses too.
+	DescribeTable("patch.Apply of a repeat ordering a field it sets to null, after a list it only orders that the outcome holds",
+		func(ports, order, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":` + ports + `}]}}`
+			repeat := `{"name":"c","$setElementOrder/ports":` + order + `,"$setElementOrder/volumeDevices":[{"devicePath":"d"}],"volumeDevices":null}`
+			failsOnceAsInTurn(&collations, live, "containers", `{"name":"c","image":"i"}`, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(`{"spec":{"containers":[`+repeat+`]}}`), sp.Meta())
+			Expect(err).To(HaveOccurred(), "the API server refuses it")
+		},
+		Entry("the outcome's ports reordered, the null refused: once", `[{"containerPort":80},{"containerPort":81}]`, `[{"containerPort":81},{"containerPort":80}]`,
+			"volumeDevices: $setElementOrder/volumeDevices orders a list, but the patch sets volumeDevices to null"),
+		Entry("the outcome holding ports empty: once", `[]`, `[{"containerPort":80}]`,
+			"ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
+		Entry("the outcome holding ports null: once", `null`, `[{"containerPort":80}]`,
+			"ports: $setElementOrder/ports orders a list, but live's value is null"),
+		Entry("the outcome holding a port without the key: once", `[{"name":"x"}]`, `[{"containerPort":80}]`,
+			"ports: item 0 has no merge key field \"containerPort\""),
+		Entry("the order's entry without the key: once", `[{"containerPort":80}]`, `[{"name":"x"}]`,
+			"$setElementOrder/ports item 0 has no merge key field \"containerPort\""),
 	)
 
 	// A repeat holding empty a list it orders (elements.EmptyOrdered) where its key's first item's outcome holds that
