@@ -33,10 +33,10 @@ import (
 //     Room), fails onto v with the error a collation with v as live gives first, where walking its
 //     patch item and v together tells it (limitWalk, repeatlimit.go: fields v lacks built as Phase 1 built them, v's
 //     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
-//     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
-//     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
-//     v's; a merged list held empty and ordered, failing where v holds no items there or another kind, v's keyed
-//     list's items ordered; merged lists whose items and v's cannot merge failing there). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
+//     item onto v's first item of each key, their order checked once the items are read; v's keyed list ordered
+//     alone, a leaf once its items' and the order's keys are read; a list left out and deleted from alone, checked
+//     against v's; a merged list held empty and ordered, failing where v holds no items there or another kind, or
+//     where v's keyed list's items or the order's entries name no key, else ordered; merged lists whose items and v's cannot merge failing there). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
 //     too where that alone passes; its Err) fails so onto an outcome that holds no items there, an empty list or
 //     none (emptyOrdersHeld; where its tree fits onto v otherwise, ontoFits, without a map at the depth limit,
 //     Repeat.Limit, or a deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk
@@ -74,8 +74,8 @@ import (
 //     took whole sorted by it, where v holds a list of scalars of its items' class, which it replaces (takenOntoList), a
 //     list merged by no strategy and no merge key the repeat leaves out and orders by "$setElementOrder" alone, where v
 //     holds scalars of one class there, a value repeated or not, and the directive names scalars: v's items ordered by
-//     it as strategicpatch orders them, the directive dropped (ordersHeld, reordered), a
-//     list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
+//     it as strategicpatch orders them, the directive dropped (ordersHeld, reordered; failing where v holds another
+//     kind or a list it cannot order so, or the order names an object: orderRefused), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
 //     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -149,16 +149,14 @@ import (
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
-//     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy that v holds
-//     empty or as other than scalars of one class, compose mode's other repeats: other merged lists of maps with items
-//     that v holds as a list (an item
-//     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
+//     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy by an order
+//     naming a null (in compose mode, too, one v holds empty or as other than scalars of one class), compose mode's
+//     other repeats: other merged lists of maps with items that v holds as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a plain map
 //     at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's look-up fails for
-//     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map
-//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list v holds items for that the repeat holds empty and orders
-//     (merged by no strategy, or in a map below its item),
-//     or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
+//     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map of strategy
+//     replace holding "$patch" maps inside a map v lacks (composedWhole), a list v holds items for that the repeat
+//     holds empty and orders (merged by no strategy, or in a map below its item), or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
 //     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
 //     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList", or by an
 //     empty directive in a map below its item, a field ordered and set to other than a list after a merged list
@@ -169,8 +167,8 @@ import (
 //     3) leaves 2, 3 and 0: a list of maps without the merge key onto v's, a list of scalars merged by no strategy held
 //     empty and ordered where v holds items, an empty order in a map below the item, and a set ordered beside a
 //     "$deleteFromPrimitiveList" in an item that orders a list it sets to null. Its apply run of ordered atomic lists
-//     with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items") leaves 0, 0 and 1: an order alone of a
-//     list merged by no strategy that v holds empty.
+//     with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items") leaves none; its in-turn run
+//     (PLY_DIFF_INTURN_N=3000) 1 of 2,767 (pod, MaxDepth 0: a set naming a value twice beside a deletion, unpaired).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
