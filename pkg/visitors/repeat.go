@@ -54,11 +54,11 @@ import (
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice (over live's list naming a key twice
-//     or not: the replace drops live's items) and live's list of scalars the member
-//     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item
-//     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
-//     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
-//     from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
+//     or not: the replace drops live's items) and live's list of scalars the member deletes from by
+//     "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item of a key one more
+//     of the first: keyedOwners) and live's set so or deleted from, or the member's set taken whole naming a value
+//     twice (Ranked: rankedLayout; a later item of a value joined to the first: the value kept once where the repeat
+//     holds the set, kept at its places where it only orders or deletes from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
 //     them, or that an earlier repeat of the key takes whole (its "$patch: replace" map onto v's map: Repeat.Onto), as
 //     that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
 //     alone, below a map v lacked too, a later item of a key one more of the item merged into the first (live's later
@@ -167,8 +167,8 @@ import (
 //     3) leaves 2, 3 and 0: a list of maps without the merge key onto v's, a list of scalars merged by no strategy held
 //     empty and ordered where v holds items, an empty order in a map below the item, and a set ordered beside a
 //     "$deleteFromPrimitiveList" in an item that orders a list it sets to null. Its apply run of ordered atomic lists
-//     with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items") leaves none; its in-turn run
-//     (PLY_DIFF_INTURN_N=3000) 1 of 2,767 (pod, MaxDepth 0: a set naming a value twice beside a deletion, unpaired).
+//     with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items") leaves none, nor does its
+//     in-turn run (PLY_DIFF_INTURN_N=3000).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
