@@ -187,8 +187,8 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 			return nil
 		}
 		return l
-	default:
-		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
+	default: // (scalars in a list merged by key: the collation with them as live refuses them, visitors' orderRefused)
+		if elements.SetOfMaps(s.Type, &s.Meta) || len(s.Meta.MergeKey) > 0 || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
 			(s.Dirs.HasDeleteFromList && !deletesFrom(base, s.Dirs.DeleteFromList)) {
 			return nil
 		}

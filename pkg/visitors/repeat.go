@@ -44,7 +44,8 @@ import (
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
-//     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
+//     API server's merge of an order onto an empty list does, and, ordering it alone, onto another kind or items or
+//     entries the collation refuses (orderRefused). One merged onto v as below that holds a map without
 //     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path; one holding "$retainKeys"
 //     alone too, the collation meeting v's fields before the directive clears any) where v holds a map with fields
 //     fails at the first of them, the first such map in the collation's order (ontoFailure): they would lie
@@ -714,23 +715,45 @@ func orderedEmpty(e elements.Element, v value.Value) error {
 	return nil
 }
 
-// orderRefused returns the error collating apply mode's repeat node c with v as live gives where c is a list merged by
-// no strategy and no merge key that the repeat leaves out and orders by "$setElementOrder" alone (atomicOrdered) and
-// lv, the field in v, is not a list (live's, null too) or one strategicpatch cannot order so: without items, its items
-// of mixed classes, null or objects, or the order naming an object or a list (collate's kubectlOrdered refuses the
-// directive there, format.CheckDirs; strategicpatch fails on the list's items or cannot hash the entries). Nil
-// elsewhere.
+// orderRefused returns the error collating apply mode's repeat node c with v as live gives where c is a list the
+// repeat leaves out and orders by "$setElementOrder" alone, Phase 1 pairing it with no list (an atomic node), and lv,
+// the field in v, is not a list (live's refused order, null too) or, for a merged list, one whose items or the order's
+// entries the collation refuses (mergedOrderRefused); for one merged by no strategy and no merge key
+// (atomicOrdered), one strategicpatch cannot order so: without items, its items of mixed classes, null or objects, or
+// the order naming an object or a list (collate's kubectlOrdered refuses the directive there, format.CheckDirs;
+// strategicpatch fails on the list's items or cannot hash the entries). Nil elsewhere.
 func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
+	merged := elements.MergedList(c.Type, &c.Meta)
 	if o.Compose || c.HasLocal || c.HasRecorded || c.Ruled || c.Dirs == nil || !ordersOnly(c.Dirs) ||
-		!c.Dirs.SetOrder.IsList() || !atomicOrdered(&c.Node) {
+		!c.Dirs.SetOrder.IsList() || !(merged || atomicOrdered(&c.Node)) {
 		return nil
 	}
 	if !lv.IsList() {
 		return c.Errorf(elements.Live, smp.OrderOfLive(c.Name, lv.Kind()))
 	}
+	if merged {
+		return mergedOrderRefused(c, lv)
+	}
 	refused := slices.ContainsFunc(c.Dirs.SetOrder.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() })
 	if class, msg, _ := smp.ListClass(lv.Items(), nil); refused || msg != "" || class == value.KindMap || class == smp.ClassNone {
 		return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
+	}
+	return nil
+}
+
+// mergedOrderRefused is orderRefused for c a merged list, lv a list: the order of a list without items where lv has
+// none, else, as the collation reads lv's items and the order's entries, the first error there: for a set, items of
+// lv that cannot merge (smp.ListClass: classErr), for a keyed list, limitWalk's orderOnto. Nil elsewhere.
+func mergedOrderRefused(c *elements.AtomicElement, lv value.Value) error {
+	switch {
+	case lv.Len() == 0:
+		return c.Errorf(elements.Patch, smp.OrderWithoutItems(c.Name))
+	case len(c.Meta.MergeKey) > 0 && !elements.SetOfMaps(c.Type, &c.Meta):
+		err, _ := orderOnto(c.Path(), c.Dirs.SetOrder, lv, c.Type, &c.Meta)
+		return err
+	}
+	if _, msg, fromLive := smp.ListClass(lv.Items(), nil); msg != "" {
+		return classErr(c.Path(), msg, fromLive)
 	}
 	return nil
 }

@@ -747,6 +747,41 @@ var _ = Describe("collations per operation", func() {
 		Entry("the order naming an object: once", `["a","b"]`, `[{"a":1}]`, false),
 	)
 
+	// A repeat ordering by "$setElementOrder" alone a merged list (env, keyed; finalizers, a set) where its key's first
+	// item's outcome holds that field as another kind, or as a list the collation refuses to merge or order (items of
+	// mixed classes, scalars in a keyed list, an item or entry naming no key): the collation with that outcome fails
+	// there, decided from the patch's tree. Judged against the repeat applied to that outcome, which the API server
+	// refuses too.
+	DescribeTable("patch.Apply of a repeat ordering alone a merged list that the outcome holds unorderable",
+		func(list, held, first, repeat, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":` + held + `}],` +
+				`"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":` + held + `}}}}]}}`
+			failsOnceAsInTurn(&collations, live, list, first, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(`{"spec":{"`+list+`":[`+repeat+`]}}`), sp.Meta())
+			Expect(err).To(HaveOccurred(), "the API server refuses it")
+		},
+		Entry("env null: once", "containers", `null`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
+			"env: $setElementOrder/env orders a list, but live's value is null"),
+		Entry("env a string: once", "containers", `"x"`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
+			"env: $setElementOrder/env orders a list, but live's value is string"),
+		Entry("env of strings (once, where Phase 2 merged it without error)", "containers", `["x"]`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"name":"A"}]}`, "env: a list merged by key holds objects, got strings"),
+		Entry("env of mixed classes: once", "containers", `[1,"a"]`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
+			"env: list items must all be of one kind"),
+		Entry("env's item without the key: once", "containers", `[{"value":"x"}]`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"name":"A"}]}`, "env: item 0 has no merge key field \"name\""),
+		Entry("the order's entry without the key: once", "containers", `[{"name":"A"}]`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"value":1}]}`, "$setElementOrder/env item 0 has no merge key field \"name\""),
+		Entry("finalizers a map: once", "volumes", `{}`, `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}`,
+			"finalizers: $setElementOrder/finalizers orders a list, but live's value is object"),
+		Entry("finalizers of mixed classes: once", "volumes", `[1,"a"]`, `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}`,
+			"finalizers: list items must all be of one kind"),
+	)
+
 	// A repeat ordering by "$setElementOrder" a field it sets to null (elements.Repeat.Fails), after a keyed list it
 	// only orders (ports) that its key's first item's outcome holds: the collation with that outcome reorders that list
 	// once it has read its items' keys and the order's entries, or fails there first (live's refused order of another
