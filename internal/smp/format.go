@@ -206,6 +206,33 @@ func OrderOfLive(field string, k value.Kind) string {
 	return SetOrderPrefix + field + OrderOfLiveText + k.String()
 }
 
+// OrderOfUnmerged is the error of "$setElementOrder/<field>" for a list the schema merges by no strategy that it does
+// not order as strategicpatch does (a list of no items, of mixed classes or of maps, or an order naming a map or list).
+func OrderOfUnmerged(field string) string {
+	return SetOrderPrefix + field + " orders lists merged by key or value; the schema does not merge this list"
+}
+
+// ItemKeyMsg is the error of item i of a list merged by key mk (what: "item", or "$setElementOrder/<field> item" for
+// an entry of its order) that names no item: not an object (for an order's entry, OrderEntryKind), lacking mk's field
+// missing, or holding it as other than a scalar (bad).
+func ItemKeyMsg(what string, i int, it value.Value, mk []string, missing string, bad bool) string {
+	at := what + " " + strconv.Itoa(i)
+	switch {
+	case !it.IsMap():
+		return at + ": expected an object with merge key " + strings.Join(mk, ",") + ", got " + it.Kind().String()
+	case bad:
+		return at + ": merge key field \"" + missing + "\" must be a string, number or boolean"
+	}
+	return MissingMergeKey{What: what, Item: i, Field: missing, MergeKey: mk}.Msg()
+}
+
+// OrderEntryKind is the error of entry i of "$setElementOrder/<field>" for a list merged by key mk, a value of kind k,
+// not an object.
+func OrderEntryKind(field string, i int, mk []string, k value.Kind) string {
+	return SetOrderPrefix + field + " item " + strconv.Itoa(i) + ": expected an object holding the merge key (" +
+		strings.Join(mk, ",") + "), got " + k.String()
+}
+
 // OrderWithoutItems is the error of "$setElementOrder/<field>" for a merged list that has no items in live or in the
 // patch.
 func OrderWithoutItems(field string) string {

@@ -187,8 +187,8 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 			return nil
 		}
 		return l
-	default:
-		if elements.SetOfMaps(s.Type, &s.Meta) || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
+	default: // (scalars in a list merged by key: the collation with them as live refuses them, visitors' orderRefused)
+		if elements.SetOfMaps(s.Type, &s.Meta) || len(s.Meta.MergeKey) > 0 || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
 			(s.Dirs.HasDeleteFromList && !deletesFrom(base, s.Dirs.DeleteFromList)) {
 			return nil
 		}
@@ -332,7 +332,7 @@ func chainKeyed(r *elements.ListElement, base layer) {
 // chainSet pairs set r of a repeat's tree with base by value, base's values r's "$deleteFromPrimitiveList" names
 // Deleted, a Ranked r's later items of a value Joined: where r has no directive but those and "$setElementOrder", and
 // base is one of baseValues' (of scalars, or of objects for a set of maps, of one kind with r's, each once but for
-// live's list taken as it stands, whose later items of a value join the first; for an r with no item and no
+// live's list taken as it stands and a Ranked set taken whole, whose later items of a value join the first; for an r with no item and no
 // directive, any whose items it keeps as they are: keptAsThey).
 func chainSet(r *elements.SetElement, base layer) {
 	if r.Dirs != nil && (r.Dirs.HasRetainKeys || r.Dirs.ReplaceList) {
@@ -357,6 +357,9 @@ func chainSet(r *elements.SetElement, base layer) {
 	// holds the list, and keeps the list as it is, less the values deleted, where the repeat only orders or deletes
 	// from it.)
 	_, dupsJoin := base.e.(*elements.AtomicElement)
+	if b, _ := base.e.(*elements.SetElement); b != nil && b.Ranked && b.Chain == nil {
+		dupsJoin = true // (a patch's set taken whole, its repeats kept: as live's list, visitors' rankedLayout)
+	}
 	index := make(map[value.ScalarKey]int, len(values))
 	for i, v := range values {
 		if left != nil && left[i] {
@@ -458,7 +461,8 @@ func oneClass(values []value.Value, left []bool) bool {
 // lays out from its tree: a keyed list whose live's later items of a key name their member (extrasKeyed), its own
 // repeats merged in turn or kept apart (as a "$patch: replace" list keeps them: later items of their member's key,
 // paired with none), live's items a "$patch: replace" drops Deleted, a set keeping no repeated value apart or chained
-// (a Ranked one's Joined items left), either of an earlier repeat's tree (b.repeat: the chain is Laid), and then,
+// (a Ranked one's Joined items left), or Ranked where live holds none and no "$setElementOrder" (visitors'
+// rankedLayout lays its outcome out by value), either of an earlier repeat's tree (b.repeat: the chain is Laid), and then,
 // chained in turn, numbered by chainedValues; a list the member takes from live whole, or whose scalars it deletes from
 // by "$deleteFromPrimitiveList" alone (deletedFromLive: those deleted left). left marks the values the outcome cannot
 // hold (nil: none); ok is false for another base.
@@ -479,7 +483,7 @@ func baseValues(b layer) (values []value.Value, left []bool, ok bool) {
 		switch {
 		case e.Chain != nil: // (a Ranked one's later items of a value Joined: not in its outcome)
 			return chainedValues(&e.Node, e.Items, e.Chain)
-		case e.Ranked:
+		case e.Ranked && (e.HasLive || e.Dirs != nil && e.Dirs.HasSetOrder):
 			return nil, nil, false
 		}
 		for p := range e.Items {

@@ -1000,16 +1000,12 @@ func localKey(n *elements.Node, what string, i int, it value.Value, itemType *op
 	mk := n.Meta.MergeKey
 	k, missing, bad := elements.KeyOf(it, mk, itemType)
 	switch {
-	case !it.IsMap():
-		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": expected an object with merge key "+strings.Join(mk, ",")+", got "+it.Kind().String())
-	case missing == "":
+	case it.IsMap() && missing == "":
 		return k, nil
-	case bad:
-		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": merge key field \""+missing+"\" must be a string, number or boolean")
-	case del:
+	case it.IsMap() && !bad && del:
 		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": a \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" item must give the merge key ("+strings.Join(mk, ",")+"); it lacks \""+missing+"\"")
 	}
-	return k, n.Errorf(src, smp.MissingMergeKey{What: what, Item: i, Field: missing, MergeKey: mk}.Msg())
+	return k, n.Errorf(src, smp.ItemKeyMsg(what, i, it, mk, missing, bad))
 }
 
 // order sets the members' OrderIndex from n's "$setElementOrder", if any, and checks it against m.seq, the patch's item
@@ -1039,7 +1035,7 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		var err error
 		switch {
 		case keyed && !v.IsMap():
-			return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected an object holding the merge key ("+strings.Join(mk, ",")+"), got "+v.Kind().String())
+			return n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind()))
 		case keyed:
 			if k, err = localKey(n, name, i, v, n.Type.Item(), elements.Patch, false); err != nil {
 				return err

@@ -244,6 +244,9 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 	case *elements.ListElement:
 		items, extra = b.Items, b.LiveExtra
 	case *elements.SetElement:
+		if b.Ranked && b.Chain == nil {
+			return rankedLayout(b, lv)
+		}
 		items = b.Items
 	default:
 		return nil, nil, false
@@ -285,6 +288,58 @@ func (o Ordered) baseLayout(b elements.Element, lv value.Value) (owner, first []
 		}
 	}
 	return owner, first, len(owner) == lv.Len()
+}
+
+// rankedLayout is baseLayout for b, a Ranked set of a patch's the outcome took whole (no live there), its repeated
+// values kept (collate's chainSet pairs a value with its first item): each item of lv is the first of b's items not
+// Deleted holding its value, a later item of a value one more of it (as keyedOwners lays live's); ok is false where lv
+// is not those items' values, each as often as b holds it.
+func rankedLayout(b *elements.SetElement, lv value.Value) (owner, first []int, ok bool) {
+	objects := elements.SetOfMaps(b.Type, &b.Meta)
+	earliest, left := map[value.ScalarKey]int{}, map[value.ScalarKey]int{}
+	held := 0 // (b's items not Deleted: lv holds as many)
+	first = make([]int, len(b.Items))
+	for j := range b.Items {
+		first[j] = -1
+		it := &b.Items[j]
+		if it.Deleted {
+			continue
+		}
+		k, isKey := elements.SetKey(memberOf(it, &b.Node), objects)
+		if it.LocalIndex < 0 || !isKey {
+			return nil, nil, false
+		}
+		if _, seen := earliest[k]; !seen {
+			earliest[k] = j
+		}
+		left[k]++
+		held++
+	}
+	if held != lv.Len() {
+		return nil, nil, false
+	}
+	owner = make([]int, lv.Len())
+	for p, v := range lv.Items() {
+		k, isKey := elements.SetKey(v, objects)
+		if !isKey || left[k] == 0 {
+			return nil, nil, false
+		}
+		left[k]--
+		j := earliest[k]
+		owner[p] = j
+		if first[j] < 0 {
+			first[j] = p
+		}
+	}
+	return owner, first, true
+}
+
+// memberOf is the value of item it of list n: the patch's, or live's.
+func memberOf(it *elements.Item, n *elements.Node) value.Value {
+	if it.LocalIndex >= 0 {
+		return n.Local.Items()[it.LocalIndex]
+	}
+	return n.Live.Items()[it.LiveIndex]
 }
 
 // liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions; lv is live's list, or one

@@ -33,10 +33,10 @@ import (
 //     Room), fails onto v with the error a collation with v as live gives first, where walking its
 //     patch item and v together tells it (limitWalk, repeatlimit.go: fields v lacks built as Phase 1 built them, v's
 //     alone leaves at their level, maps on both sides, sets of scalars whose items merge, lists merged by key item by
-//     item onto v's first item of each key, their order checked once the items are read; fields v lacks a list
-//     ordered alone, or v's keyed list or set so ordered; a list left out and deleted from alone, checked against
-//     v's; a merged list held empty and ordered, failing where v holds no items there or another kind, v's keyed
-//     list's items ordered; merged lists whose items and v's cannot merge failing there). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
+//     item onto v's first item of each key, their order checked once the items are read; v's keyed list ordered
+//     alone, a leaf once its items' and the order's keys are read; a list left out and deleted from alone, checked
+//     against v's; a merged list held empty and ordered, failing where v holds no items there or another kind, or
+//     where v's keyed list's items or the order's entries name no key, else ordered; merged lists whose items and v's cannot merge failing there). One holding empty a list it orders (elements.EmptyOrdered, deleting from it by "$deleteFromPrimitiveList"
 //     too where that alone passes; its Err) fails so onto an outcome that holds no items there, an empty list or
 //     none (emptyOrdersHeld; where its tree fits onto v otherwise, ontoFits, without a map at the depth limit,
 //     Repeat.Limit, or a deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitWalk
@@ -44,7 +44,8 @@ import (
 //     ordering a list it leaves out onto one that holds items. One holding a "$patch: merge" map (Repeat.Merges) fails
 //     onto an outcome holding a map there (mergeDirected), and one leaving out a merged list it orders by
 //     "$setElementOrder" (deleting from it or not) fails onto an outcome holding that list empty (orderedEmpty), as the
-//     API server's merge of an order onto an empty list does. One merged onto v as below that holds a map without
+//     API server's merge of an order onto an empty list does, and, ordering it alone, onto another kind or items or
+//     entries the collation refuses (orderRefused). One merged onto v as below that holds a map without
 //     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path; one holding "$retainKeys"
 //     alone too, the collation meeting v's fields before the directive clears any) where v holds a map with fields
 //     fails at the first of them, the first such map in the collation's order (ontoFailure): they would lie
@@ -54,11 +55,11 @@ import (
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
 //     apart ordered with v for its parent's live), the merged lists Phase 1 paired with those of the trees v is built
 //     from (chain.go: the member's, a "$patch: replace" list naming a key twice (over live's list naming a key twice
-//     or not: the replace drops live's items) and live's list of scalars the member
-//     deletes from by "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item
-//     of a key one more of the first: keyedOwners) and live's set so or deleted from (a later item of a value joined to
-//     the first: the value kept once where the repeat holds the set, kept at its places where it only orders or deletes
-//     from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
+//     or not: the replace drops live's items) and live's list of scalars the member deletes from by
+//     "$deleteFromPrimitiveList" alone among them, live's keyed list it leaves as it is (a later item of a key one more
+//     of the first: keyedOwners) and live's set so or deleted from, or the member's set taken whole naming a value
+//     twice (Ranked: rankedLayout; a later item of a value joined to the first: the value kept once where the repeat
+//     holds the set, kept at its places where it only orders or deletes from it: chained), a list inside a map the member leaves to live or takes whole, a "$patch: replace" map among
 //     them, or that an earlier repeat of the key takes whole (its "$patch: replace" map onto v's map: Repeat.Onto), as
 //     that map holds it, or an earlier repeat's of the key, laid out where Phase 2 merged it or walked it
 //     alone, below a map v lacked too, a later item of a key one more of the item merged into the first (live's later
@@ -74,8 +75,8 @@ import (
 //     took whole sorted by it, where v holds a list of scalars of its items' class, which it replaces (takenOntoList), a
 //     list merged by no strategy and no merge key the repeat leaves out and orders by "$setElementOrder" alone, where v
 //     holds scalars of one class there, a value repeated or not, and the directive names scalars: v's items ordered by
-//     it as strategicpatch orders them, the directive dropped (ordersHeld, reordered), a
-//     list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
+//     it as strategicpatch orders them, the directive dropped (ordersHeld, reordered; failing where v holds another
+//     kind or a list it cannot order so, or the order names an object: orderRefused), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
 //     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -151,10 +152,9 @@ import (
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
-//     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy that v holds
-//     empty or as other than scalars of one class, compose mode's other repeats: other merged lists of maps with items
-//     that v holds as a list (an item
-//     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
+//     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy by an order
+//     naming a null (in compose mode, too, one v holds empty or as other than scalars of one class), compose mode's
+//     other repeats: other merged lists of maps with items that v holds as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
 //     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a plain map
 //     at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's look-up fails for
 //     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map
@@ -167,9 +167,9 @@ import (
 //     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
 //     in a repeat's tree too).
 //   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
-//     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3); 0, 0 and 1
-//     in its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated
-//     items"): an order alone of a list merged by no strategy that v holds empty.
+//     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in
+//     its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items",
+//     seeds 1, 2 and 3), none in its in-turn run (PLY_DIFF_INTURN_N=3000).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -330,6 +330,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if ordersHeld(c, lv) {
 				continue // (lv's items ordered by the directive: reordered)
 			}
+			if o.orderRefused(c, lv) != nil && !cleared(m, f.Name) {
+				continue // (refused there: ontoFailure)
+			}
 			if o.failingEmpty && elements.EmptyOrdered(&c.Node) && lv.IsList() && lv.Len() == 0 {
 				continue // (held empty and ordered where v's list holds no items: it fails there, emptyOrdersHeld)
 			}
@@ -366,6 +369,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
 	switch e := e.(type) {
 	case *elements.AtomicElement:
+		if err := o.orderRefused(e, v); err != nil {
+			return err
+		}
 		return deletesRefused(e, v)
 	case *elements.MapElement:
 		if v.IsMap() && e.Meta.Strategy.Has(openapi.StrategyReplace) {
@@ -721,6 +727,54 @@ func orderedEmpty(e elements.Element, v value.Value) error {
 		}
 	}
 	return nil
+}
+
+// orderRefused returns the error collating apply mode's repeat node c with v as live gives where c is a list the
+// repeat leaves out and orders by "$setElementOrder" alone, Phase 1 pairing it with no list (an atomic node), and lv,
+// the field in v, is not a list (live's refused order, null too) or, for a merged list, one whose items or the order's
+// entries the collation refuses (mergedOrderRefused); for one merged by no strategy and no merge key
+// (atomicOrdered), one strategicpatch cannot order so: without items, its items of mixed classes, null or objects, or
+// the order naming an object or a list (collate's kubectlOrdered refuses the directive there, format.CheckDirs;
+// strategicpatch fails on the list's items or cannot hash the entries). Nil elsewhere.
+func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
+	merged := elements.MergedList(c.Type, &c.Meta)
+	if o.Compose || c.HasLocal || c.HasRecorded || c.Ruled || c.Dirs == nil || !ordersOnly(c.Dirs) ||
+		!c.Dirs.SetOrder.IsList() || !(merged || atomicOrdered(&c.Node)) {
+		return nil
+	}
+	if !lv.IsList() {
+		return c.Errorf(elements.Live, smp.OrderOfLive(c.Name, lv.Kind()))
+	}
+	if merged {
+		return mergedOrderRefused(c, lv)
+	}
+	refused := slices.ContainsFunc(c.Dirs.SetOrder.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() })
+	if class, msg, _ := smp.ListClass(lv.Items(), nil); refused || msg != "" || class == value.KindMap || class == smp.ClassNone {
+		return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
+	}
+	return nil
+}
+
+// mergedOrderRefused is orderRefused for c a merged list, lv a list: the order of a list without items where lv has
+// none, else, as the collation reads lv's items and the order's entries, the first error there: for a set, items of
+// lv that cannot merge (smp.ListClass: classErr), for a keyed list, limitWalk's orderOnto. Nil elsewhere.
+func mergedOrderRefused(c *elements.AtomicElement, lv value.Value) error {
+	switch {
+	case lv.Len() == 0:
+		return c.Errorf(elements.Patch, smp.OrderWithoutItems(c.Name))
+	case len(c.Meta.MergeKey) > 0 && !elements.SetOfMaps(c.Type, &c.Meta):
+		err, _ := orderOnto(c.Path(), c.Dirs.SetOrder, lv, c.Type, &c.Meta)
+		return err
+	}
+	if _, msg, fromLive := smp.ListClass(lv.Items(), nil); msg != "" {
+		return classErr(c.Path(), msg, fromLive)
+	}
+	return nil
+}
+
+// cleared reports whether map m's "$retainKeys" clears field name (it holds one that does not name it).
+func cleared(m *elements.MapElement, name string) bool {
+	return m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, name)
 }
 
 // composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds

@@ -108,6 +108,13 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 			if err, decided := w.emptyOrdered(at, order, lv, inV, ct, &meta); err != nil || !decided {
 				return err, decided
 			}
+		case ordered[name] && inV && !inP && !w.at.HasPrefix(at):
+			// (an order alone of v's list: a leaf at its level, reordered once its items and the order are read)
+			order, _ := p.Get(smp.SetOrderPrefix + name)
+			if err, decided := w.orderedAlone(at, order, lv, ct, &meta); err != nil || !decided {
+				return err, decided
+			}
+			continue
 		case ordered[name] && inV && !orderedOnto(pv, inP, ct, &meta):
 			return nil, false
 		}
@@ -239,15 +246,57 @@ func (w limitWalk) emptyOrdered(path fieldpath.Path, order, lv value.Value, inV 
 		return w.err, true
 	case lv.Len() == 0:
 		return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderWithoutItems(name)}, true
-	case len(meta.MergeKey) == 0 || elements.SetOfMaps(t, meta) || !order.IsList():
+	}
+	return orderOnto(path, order, lv, t, meta)
+}
+
+// orderOnto is the error a collation with v as live gives at field path, a list merged by key (type t, metadata
+// meta) whose patch list holds no items, ordered by "$setElementOrder" order, where v holds list lv with items, as
+// the collation reads them: their classes (smp.KeyedListClass), lv's items' keys, then the order's entries' (each must
+// name an item by the key); nil where none fails (lv's items are then leaves). Not decided for a set, or an order
+// that is not a list.
+func orderOnto(path fieldpath.Path, order, lv value.Value, t *openapi.Type, meta *openapi.Meta) (err error, decided bool) {
+	mk, itemType, name := meta.MergeKey, t.Item(), path[len(path)-1].Field
+	if len(mk) == 0 || elements.SetOfMaps(t, meta) || !order.IsList() || !lv.IsList() {
 		return nil, false
 	}
-	for _, e := range order.Items() {
-		if _, missing, _ := elements.KeyOf(e, meta.MergeKey, t.Item()); !e.IsMap() || missing != "" {
-			return nil, false // (refused as the order's)
+	if _, msg, fromLive := smp.KeyedListClass(lv.Items(), nil); msg != "" {
+		return classErr(path, msg, fromLive), true
+	}
+	for i, it := range lv.Items() {
+		if _, missing, bad := elements.KeyOf(it, mk, itemType); !it.IsMap() || missing != "" {
+			return &elements.Error{Source: elements.Live, Path: path, Msg: smp.ItemKeyMsg("item", i, it, mk, missing, bad)}, true
+		}
+	}
+	for i, e := range order.Items() {
+		_, missing, bad := elements.KeyOf(e, mk, itemType)
+		switch {
+		case !e.IsMap():
+			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderEntryKind(name, i, mk, e.Kind())}, true
+		case missing != "":
+			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.ItemKeyMsg(smp.SetOrderPrefix+name+" item", i, e, mk, missing, bad)}, true
 		}
 	}
 	return nil, true
+}
+
+// orderedAlone walks field path of a map walked with v's, a list merged by key (type t, metadata meta) the patch leaves
+// out and orders by "$setElementOrder" order alone, lv v's value there: beyond the limit where its level exceeds Room,
+// else, as the collation with v reorders lv, live's refused order where lv is not a list (a null among them), the
+// order of a list without items where lv has none, else orderOnto's. Not decided for a set.
+func (w limitWalk) orderedAlone(path fieldpath.Path, order, lv value.Value, t *openapi.Type, meta *openapi.Meta) (err error, decided bool) {
+	name := path[len(path)-1].Field
+	switch {
+	case !elements.MergedList(t, meta) || len(meta.MergeKey) == 0 || elements.SetOfMaps(t, meta):
+		return nil, false
+	case len(path) > w.room:
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: w.beyond}, true
+	case !lv.IsList():
+		return &elements.Error{Source: elements.Live, Path: path, Msg: smp.OrderOfLive(name, lv.Kind())}, true
+	case lv.Len() == 0:
+		return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderWithoutItems(name)}, true
+	}
+	return orderOnto(path, order, lv, t, meta)
 }
 
 // list walks patch list pv, merged, onto v's value lv at path, of type t and metadata meta, where lv is a list: a set of

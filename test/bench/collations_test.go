@@ -306,6 +306,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a set whose repeated values stay apart (Ranked without live), onto the outcome's set, each value once: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]},"spec":{}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a","c"]}}}}]}}`, 1),
+		Entry("a repeat's set merged onto the set its key's first item took whole naming a value twice (Ranked without live): once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","a"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","a"]}}}}]}}`, 1),
+		Entry("the same, the repeat naming a value twice and deleting one by \"$deleteFromPrimitiveList\": once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","a"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["b"],"finalizers":["c","a","c"]}}}}]}}`, 1),
+		Entry("the same, the repeat deleting by \"$deleteFromPrimitiveList\" alone the value named twice: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{},"spec":{}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","a"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}}}}]}}`, 1),
 		Entry("a key's third item, its set over the second's repeating a value (Ranked without live, its later item joined): once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]},"spec":{}}}}]}}`,
 			`{"spec":{"volumes":[{"name":"v","secret":{"secretName":"s"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["c","d","c"]}}}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","d"]}}}}]}}`, 1),
@@ -671,7 +680,7 @@ var _ = Describe("collations per operation", func() {
 	// A repeat failing by the depth limit that holds empty a list it orders (ports) before the field it fails at: the
 	// collation with its key's first item's outcome fails at that list where the outcome holds no items there, and
 	// orders the outcome's items and goes on where it holds them, each of the order's entries naming an item by the key
-	// (limitWalk); an entry without the key is refused as the order's, which the front-end finds.
+	// (limitWalk), its items' and the order's entries' keys read first (an entry naming no item refused as the order's).
 	DescribeTable("patch.Apply of a repeat failing by the depth limit, holding empty a list it orders before that field",
 		func(ports, order string, count int, wantErr string) {
 			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":` + ports +
@@ -690,8 +699,114 @@ var _ = Describe("collations per operation", func() {
 			"ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
 		Entry("the outcome holding ports as a string: once", `"x"`, `[{"containerPort":80}]`, 1,
 			"ports: $setElementOrder/ports orders a list, but live's value is string"),
-		Entry("the outcome holding ports, an entry of the order without the key: the front-end's, twice", `[{"containerPort":80}]`, `[{"name":"x"}]`, 2,
+		Entry("the outcome holding ports, an entry of the order without the key: once", `[{"containerPort":80}]`, `[{"name":"x"}]`, 1,
 			"$setElementOrder/ports item 0 has no merge key field"),
+		Entry("the outcome holding ports, an entry of the order not an object: once", `[{"containerPort":80}]`, `["x"]`, 1,
+			"$setElementOrder/ports item 0: expected an object holding the merge key (containerPort), got string"),
+		Entry("the outcome holding ports, an entry of the order keyed by a map: once", `[{"containerPort":80}]`, `[{"containerPort":{}}]`, 1,
+			"$setElementOrder/ports item 0: merge key field \"containerPort\" must be a string, number or boolean"),
+		Entry("the outcome holding a port without the key: once", `[{"name":"x"}]`, `[{"containerPort":80}]`, 1,
+			"ports: item 0 has no merge key field \"containerPort\""),
+		Entry("the outcome holding ports as strings: once", `["x"]`, `[{"containerPort":80}]`, 1,
+			"ports: a list merged by key holds objects, got strings"),
+	)
+
+	// A repeat ordering by "$setElementOrder" alone a list merged by no strategy (a container's args) where its key's
+	// first item's outcome holds that field as another kind, or as a list strategicpatch cannot order (no items, items
+	// of mixed classes or objects), or the order names an object: the collation with that outcome refuses the order
+	// there, decided from the patch's tree. Judged against the repeat applied to that outcome, which the API server
+	// refuses too (server: an order naming no object, which strategicpatch cannot hash).
+	DescribeTable("patch.Apply of a repeat ordering alone a list merged by no strategy that the outcome holds unorderable",
+		func(args, order string, server bool) {
+			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args + `}]}}`)
+			repeat, first := `{"name":"c","$setElementOrder/args":`+order+`}`, `{"name":"c","image":"i"}`
+			opts := patch.Options{Gates: features.Kubectl()}
+			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+repeat+`]}}`), opts)
+			Expect(collations.Load()).To(BeEquivalentTo(1))
+			once, onceErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+			Expect(onceErr).NotTo(HaveOccurred())
+			alone := `{"spec":{"containers":[` + repeat + `]}}`
+			_, wantErr := patch.Apply(once, jsonv.MustDecode(alone), opts)
+			Expect(wantErr).To(HaveOccurred())
+			Expect(err).To(MatchError(wantErr.Error()))
+			if server {
+				sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+				Expect(err).NotTo(HaveOccurred())
+				_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(once.JSON(), []byte(alone), sp.Meta())
+				Expect(err).To(HaveOccurred(), "the API server refuses it")
+			}
+		},
+		Entry("the outcome holding args empty: once", `[]`, `["a"]`, true),
+		Entry("the outcome holding args empty, the order empty: once", `[]`, `[]`, true),
+		Entry("the outcome holding args null: once", `null`, `["a"]`, true),
+		Entry("the outcome holding args as a string: once", `"x"`, `["a"]`, true),
+		Entry("the outcome holding args as a map: once", `{}`, `["a"]`, true),
+		Entry("the outcome holding args of mixed classes: once", `[1,"a"]`, `["a"]`, true),
+		Entry("the outcome holding args with a null among strings: once", `["a",null]`, `["a"]`, true),
+		Entry("the outcome holding args of objects: once", `[{"a":1}]`, `["a"]`, false),
+		Entry("the order naming an object: once", `["a","b"]`, `[{"a":1}]`, false),
+	)
+
+	// A repeat ordering by "$setElementOrder" alone a merged list (env, keyed; finalizers, a set) where its key's first
+	// item's outcome holds that field as another kind, or as a list the collation refuses to merge or order (items of
+	// mixed classes, scalars in a keyed list, an item or entry naming no key): the collation with that outcome fails
+	// there, decided from the patch's tree. Judged against the repeat applied to that outcome, which the API server
+	// refuses too.
+	DescribeTable("patch.Apply of a repeat ordering alone a merged list that the outcome holds unorderable",
+		func(list, held, first, repeat, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","env":` + held + `}],` +
+				`"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":` + held + `}}}}]}}`
+			failsOnceAsInTurn(&collations, live, list, first, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(`{"spec":{"`+list+`":[`+repeat+`]}}`), sp.Meta())
+			Expect(err).To(HaveOccurred(), "the API server refuses it")
+		},
+		Entry("env null: once", "containers", `null`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
+			"env: $setElementOrder/env orders a list, but live's value is null"),
+		Entry("env a string: once", "containers", `"x"`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
+			"env: $setElementOrder/env orders a list, but live's value is string"),
+		Entry("env of strings (once, where Phase 2 merged it without error)", "containers", `["x"]`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"name":"A"}]}`, "env: a list merged by key holds objects, got strings"),
+		Entry("env of mixed classes: once", "containers", `[1,"a"]`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
+			"env: list items must all be of one kind"),
+		Entry("env's item without the key: once", "containers", `[{"value":"x"}]`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"name":"A"}]}`, "env: item 0 has no merge key field \"name\""),
+		Entry("the order's entry without the key: once", "containers", `[{"name":"A"}]`, `{"name":"c","image":"i"}`,
+			`{"name":"c","$setElementOrder/env":[{"value":1}]}`, "$setElementOrder/env item 0 has no merge key field \"name\""),
+		Entry("finalizers a map: once", "volumes", `{}`, `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}`,
+			"finalizers: $setElementOrder/finalizers orders a list, but live's value is object"),
+		Entry("finalizers of mixed classes: once", "volumes", `[1,"a"]`, `{"name":"v","secret":{}}`,
+			`{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["a"]}}}}`,
+			"finalizers: list items must all be of one kind"),
+	)
+
+	// A repeat ordering by "$setElementOrder" a field it sets to null (elements.Repeat.Fails), after a keyed list it
+	// only orders (ports) that its key's first item's outcome holds: the collation with that outcome reorders that list
+	// once it has read its items' keys and the order's entries, or fails there first (live's refused order of another
+	// kind, an order of no items, an item or entry naming no key), decided walking the item with the outcome
+	// (limitWalk). Judged against the repeat applied to that outcome, which the API server refuses too.
+	DescribeTable("patch.Apply of a repeat ordering a field it sets to null, after a list it only orders that the outcome holds",
+		func(ports, order, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","ports":` + ports + `}]}}`
+			repeat := `{"name":"c","$setElementOrder/ports":` + order + `,"$setElementOrder/volumeDevices":[{"devicePath":"d"}],"volumeDevices":null}`
+			failsOnceAsInTurn(&collations, live, "containers", `{"name":"c","image":"i"}`, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(`{"spec":{"containers":[`+repeat+`]}}`), sp.Meta())
+			Expect(err).To(HaveOccurred(), "the API server refuses it")
+		},
+		Entry("the outcome's ports reordered, the null refused: once", `[{"containerPort":80},{"containerPort":81}]`, `[{"containerPort":81},{"containerPort":80}]`,
+			"volumeDevices: $setElementOrder/volumeDevices orders a list, but the patch sets volumeDevices to null"),
+		Entry("the outcome holding ports empty: once", `[]`, `[{"containerPort":80}]`,
+			"ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
+		Entry("the outcome holding ports null: once", `null`, `[{"containerPort":80}]`,
+			"ports: $setElementOrder/ports orders a list, but live's value is null"),
+		Entry("the outcome holding a port without the key: once", `[{"name":"x"}]`, `[{"containerPort":80}]`,
+			"ports: item 0 has no merge key field \"containerPort\""),
+		Entry("the order's entry without the key: once", `[{"containerPort":80}]`, `[{"name":"x"}]`,
+			"$setElementOrder/ports item 0 has no merge key field \"containerPort\""),
 	)
 
 	// A repeat holding empty a list it orders (elements.EmptyOrdered) where its key's first item's outcome holds that

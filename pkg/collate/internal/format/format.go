@@ -207,7 +207,7 @@ func CheckDirs(n *elements.Node) error {
 	case !n.HasLocal && !n.Live.IsList():
 		return n.Errorf(elements.Live, smp.OrderOfLive(n.Name, n.Live.Kind()))
 	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
-		return fail(n, setOrderDir(n)+" orders lists merged by key or value; the schema does not merge this list")
+		return fail(n, smp.OrderOfUnmerged(n.Name))
 	case !merged:
 		return fail(n, setOrderDir(n)+" orders a list, but the schema says this field is "+KindPhrase(n.Type))
 	case merged && len(n.Local.Items()) == 0 && len(n.Live.Items()) == 0: // (no items where absent, null or not a list)
