@@ -77,7 +77,8 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 // no items there, and, for a merged list, reorders the outcome's list by the order, as for a list the repeat leaves
 // out: visitors' reorders).
 func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
-	d, composed := s.Dirs, c.composedOwn(s.Parent != nil && s.Parent.Base().Parent == nil)
+	parent, _ := s.Parent.(*elements.MapElement)
+	d, composed := s.Dirs, c.composedOwn(parent != nil && inMaps(parent))
 	if (c.repeat == nil && !composed) || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
 		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive ||
 		!(elements.MergedList(s.Type, &s.Meta) || (composed && len(s.Meta.MergeKey) == 0)) {

@@ -180,7 +180,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
-		held, known = emptyOrdersHeld(r.Element, v)
+		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}
 	var limitErr error // (a repeat failing by the depth limit, onto v: limitFailure's error, where limited)
 	limited := false
@@ -749,37 +749,22 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 }
 
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
-// another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
-// outcome as live takes it: e's fields are maps of such fields, scalars, nulls, lists merged by no strategy, or lists
-// it only orders by "$setElementOrder" (absent; the order copied as a "$" field), or maps holding "$patch" (dropped,
-// as strategicpatch drops them from a value the other patch lacks).
+// another kind, has the outcome strategicpatch gives it, the patch's value less its maps holding "$patch" as it stands
+// (mergeMap takes it so, removeDirectives: wholeOutcome), as a collation with that outcome as live builds it: no node
+// of e's tree has a merge rule. (Phase 1's node may differ: a list beside an empty "$setElementOrder" sorted as in a map
+// the outcome holds, a map of strategy replace holding "$patch" maps, a list held empty and ordered; strategicpatch
+// reads none of them there.)
 func composedWhole(e *elements.MapElement) bool {
-	if e.Ruled || e.Dirs != nil {
-		return false
+	return e.Local.IsMap() && !ruledBelow(e)
+}
+
+// wholeOutcome is the outcome of compose mode's repeat map field pv where its member's outcome lacks a map there
+// (composedWhole): pv less its maps holding "$patch", absent where pv is one.
+func wholeOutcome(pv value.Value) elements.Outcome {
+	if clean, keep := smp.WithoutDirectives(pv); keep {
+		return elements.Keep(clean)
 	}
-	for _, f := range e.Fields {
-		pv, _ := e.Local.Get(f.Name)
-		switch {
-		case replacedDirected(f, pv) && !directedMap(pv):
-			return false // (its node, Phase 1's onto the skeleton's map, holds the "$patch" maps strategicpatch drops)
-		case directedMap(pv):
-			continue // (dropped, as strategicpatch drops it where the outcome holds no map there)
-		}
-		switch c := f.Element.(type) {
-		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
-			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) &&
-				!(c.Dirs != nil && orderTaken(c.Dirs) && c.HasLocal && value.Equal(c.Local, pv)) {
-				return false // (a list Phase 1 sorted as in a map the outcome holds: as it stands here)
-			}
-		case *elements.MapElement:
-			if !composedWhole(c) {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	return elements.Absent
 }
 
 // failingOnto returns o asking ontoFits of repeat r, failing where it holds empty a list it orders (Ordered.failingEmpty).
@@ -862,6 +847,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
 		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
+		} else if c != nil && o.Compose && !lv.IsMap() {
+			out = wholeOutcome(pv) // (composedWhole: the patch's map as it stands, less its maps holding "$patch")
 		} else if l != nil && (!inLive || replacedOntoOther(l, lv)) && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
 			// Its repeats stay apart (v lacks the list or holds another kind), ordered with v as its parent's live
 			// (order.ApartIn).
@@ -1003,14 +990,18 @@ func itemClass(items []value.Value) (value.Kind, bool) {
 // emptyOrdersHeld reports, for repeat tree e applied to v, whether each merged list e holds empty and orders by
 // "$setElementOrder" alone (elements.Repeat.Err: the repeat's error without live) is a list with items in v, as
 // collating the repeat with v as live requires; known is false where such a list lies in a list's items, which the
-// items of v they pair with decide.
-func emptyOrdersHeld(e elements.Element, v value.Value) (held, known bool) {
+// items of v they pair with decide. In compose mode (composed), a map of e where v holds no map is taken as the patch
+// holds it (composedWhole), its lists unread.
+func emptyOrdersHeld(e elements.Element, v value.Value, composed bool) (held, known bool) {
 	switch e := e.(type) {
 	case *elements.MapElement:
 		held = true
 		for _, f := range e.Fields {
 			lv, _ := v.Get(f.Name)
-			h, k := emptyOrdersHeld(f.Element, lv)
+			if _, isMap := f.Element.(*elements.MapElement); composed && isMap && !lv.IsMap() {
+				continue
+			}
+			h, k := emptyOrdersHeld(f.Element, lv, composed)
 			if !k {
 				return false, false
 			}
@@ -1033,7 +1024,7 @@ func emptyOrderHeld(n *elements.Node, items []elements.Item, v value.Value) (hel
 		return v.IsList() && v.Len() > 0, true
 	}
 	for p := range items {
-		if h, _ := emptyOrdersHeld(items[p].Element, value.Null); !h {
+		if h, _ := emptyOrdersHeld(items[p].Element, value.Null, false); !h {
 			return false, false
 		}
 	}

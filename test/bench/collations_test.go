@@ -989,6 +989,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat's lists merged by no strategy beside an empty \"$setElementOrder\" in maps below its item, sorted by the outcome's or as they stand: once",
 			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["q","c"]}},"readinessProbe":{"exec":{}}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c","d","e","q"]}},"readinessProbe":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}},"startupProbe":{"exec":{"$setElementOrder/command":[],"command":["z"]}}}]}}`, 1),
+		Entry("a repeat's lists merged by no strategy beside an empty \"$setElementOrder\" in maps its item's outcome lacks, as they stand where a sort would move them: once",
+			`{"spec":{"containers":[{"name":"a","tty":true}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c","a","b"]}},"lifecycle":{"postStart":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}}}}]}}`, 1),
+		Entry("a repeat holding empty lists of scalars merged by no strategy it orders in maps below its item, the outcome holding items there or lacking the map: once",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["b","c"]}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["c","x"],"command":[]}},"readinessProbe":{"exec":{"$setElementOrder/command":["c"],"command":[]}}}]}}`, 1),
+		Entry("a repeat holding empty a merged set it orders in a map below its item, the outcome holding items there or lacking the map: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c","a"],"finalizers":[]}}}},{"name":"w","csi":{"driver":"d"}},{"name":"w","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c"],"finalizers":[]}}}}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -1021,8 +1030,8 @@ var _ = Describe("collations per operation", func() {
 	// A schema whose keyed list's items hold a map of strategy replace: strategicpatch takes a second patch's map there
 	// whole onto the first's map, "$patch" and all, so a repeat holding a "$patch: merge" map there merges where one
 	// merged onto any other map fails; where the item lacks the map (or holds another kind), it takes the map less its
-	// maps holding "$patch". Phase 2 decides it from the one collation; a map of strategy replace holding "$patch" maps
-	// inside a map the item lacks is applied again by the front-end (the second collation).
+	// maps holding "$patch", inside a map the item lacks too (mergeMap takes that map less its maps holding "$patch").
+	// Phase 2 decides each from the one collation.
 	It("patch.Compose of a repeat holding \"$patch\" maps in a map of strategy replace: strategicpatch's merge, once", func() {
 		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
 			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
@@ -1049,7 +1058,7 @@ var _ = Describe("collations per operation", func() {
 			{`{"items":[{"name":"a","q":null}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"a":{"$patch":"replace"},"b":"2"}}]}`, 1},
 			{`{"items":[{"name":"a","o":{}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"a":{"$patch":"merge"},"b":"2"}}}]}`, 1},
 			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"$patch":"merge","b":"2"}}}]}`, 1},
-			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"a":{"$patch":"merge"},"b":"2"}}}]}`, 2},
+			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"a":{"$patch":"merge"},"b":"2"}}}]}`, 1},
 		} {
 			collations.Store(0)
 			got, err := patch.Compose(jsonv.MustDecode(c.first), jsonv.MustDecode(c.second), box, features.Kubectl())
@@ -1114,6 +1123,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" alone a list of scalars the outcome holds empty in a map: once",
 			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":[]}}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["x"]}}}]}}`),
+		Entry("holding empty lists it orders by \"$setElementOrder\" in a map below its item that the outcome holds without items there: once",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{}},"readinessProbe":{"exec":{"command":[]}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["c"],"command":[]}}},{"name":"a","readinessProbe":{"exec":{"$setElementOrder/command":["c"],"command":[]}}}]}}`),
 		Entry("holding empty a list of scalars merged by no strategy it orders by \"$setElementOrder\" that the outcome lacks: once",
 			`{"spec":{"containers":[{"name":"a","image":"j"}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["x"],"args":[]}]}}`),
