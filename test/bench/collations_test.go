@@ -1070,6 +1070,38 @@ var _ = Describe("collations per operation", func() {
 		}
 	})
 
+	// A repeat whose sets in several maps below its item contradict their "$setElementOrder": Phase 1's first collation
+	// of its tree gathers them all, and one more leaves their maps out of the skeleton of its maps (taken as the patch
+	// holds them): two collations of the repeat's tree, whatever their number (one per map more before).
+	It("patch.Compose of a repeat contradicting its sets' orders in three maps: its tree collated twice, strategicpatch's merge, once", func() {
+		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
+			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
+			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"a":{"$ref":"#/definitions/dev.ply.test.v1.Tags"},"b":{"$ref":"#/definitions/dev.ply.test.v1.Tags"},"c":{"$ref":"#/definitions/dev.ply.test.v1.Tags"}}},` +
+			`"dev.ply.test.v1.Tags":{"type":"object","properties":{"n":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"x-kubernetes-patch-strategy":"merge"}}}}}`)
+		schema, err := openapi.LoadV2(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+		Expect(ok).To(BeTrue())
+		models, err := oracle.Load(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.test.v1.Box")
+		Expect(err).NotTo(HaveOccurred())
+		var trees atomic.Int64
+		DeferCleanup(probe.OnRepeatCollation(func() { trees.Add(1) }))
+		first := `{"items":[{"name":"x","size":2}]}`
+		second := `{"items":[{"name":"x","size":1},{"name":"x",` +
+			`"a":{"$setElementOrder/tags":["q","p"],"tags":["p","q"]},` +
+			`"b":{"$setElementOrder/tags":["q","p"],"tags":["p","q"]},` +
+			`"c":{"$setElementOrder/tags":["q","p"],"tags":["p","q"],"n":"k"}}]}`
+		got, err := patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), box, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(trees.Load()).To(BeEquivalentTo(2))
+		want, err := sp.MergePatches([]byte(first), []byte(second))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge")
+	})
+
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item (the test schema's Widget)",
 		func(first, second string) {
 			widget, err := difftest.LoadTarget("widget/" + difftest.Kubectl)
