@@ -450,12 +450,12 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
 		if replacedDirected(f, pv) {
-			if deep {
-				return false, nil
+			if deep && !(inLive && lv.IsMap()) {
+				return false, nil // (cleaned where v lacks a map: the collation walks its maps, by the depth limit too)
 			}
 			continue // (onto a map as the patch holds it, elsewhere less its maps holding "$patch": replacedOutcome)
 		}
-		if directed, fits, err := directedField(f, pv, lv, deep); directed && !fits {
+		if directed, fits, err := directedField(f, pv, lv); directed && !fits {
 			return false, err
 		} else if directed {
 			continue // (dropped, the field with it, where v holds no map: Phase 1 built it so, as a field v lacks)
@@ -496,10 +496,10 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 // "$patch" (smp.MapDirective), which Phase 1 dropped, as a collation with an outcome lacking a map there does, and if
 // so whether it fits onto lv, v's field, or err, the error a collation with v as live gives there. Merging it into a
 // map, strategicpatch takes a "replace" map less the directive, as the patch holds it, and empties a "delete" one
-// (onto: directedOnto), where Phase 2 does not check the depth limit (deep: it does not fit); it refuses a "merge" one
-// (maps merge without that directive) and another value, failing at that field. Where lv is no map it drops the map,
-// the field with it, as Phase 1 did.
-func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, fits bool, err error) {
+// (onto: directedOnto; at the depth limit too, as a collation with v as live builds either as one node, walking
+// neither v's map nor the patch's below it); it refuses a "merge" one (maps merge without that directive) and another
+// value, failing at that field. Where lv is no map it drops the map, the field with it, as Phase 1 did.
+func directedField(f elements.Field, pv, lv value.Value) (directed, fits bool, err error) {
 	d, directed := smp.MapDirective(pv)
 	switch {
 	case !directed:
@@ -512,7 +512,7 @@ func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, f
 		raw, _ := pv.Get(smp.DirectiveKey)
 		return true, false, f.Element.Base().Errorf(elements.Patch, smp.UnknownDirective(raw))
 	}
-	return true, !deep, nil
+	return true, true, nil
 }
 
 // replacedDirected reports whether field f of compose mode's repeat map, the patch's value there pv, is a map of

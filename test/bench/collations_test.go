@@ -3,6 +3,7 @@ package bench_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -1068,6 +1069,43 @@ var _ = Describe("collations per operation", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of %s and %s", c.first, c.second)
 		}
+	})
+
+	// A repeat nesting at the depth limit (elements.Repeat.Deep: a 997-deep blob beside its fields) holding "$patch"
+	// maps where its key's item holds a map: a collation with that outcome builds each as one node (a "replace" map the
+	// patch's less the directive, a "delete" one empty, a map of strategy replace "$patch" and all), walking nothing
+	// below it, so Phase 2 merges them as within the limit. One level deeper, the blob fails by the limit.
+	It("patch.Compose of a repeat at the depth limit holding \"$patch\" maps onto maps: strategicpatch's merge, once", func() {
+		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
+			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
+			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"},"r":{"$ref":"#/definitions/dev.ply.test.v1.Q"},"blob":{"$ref":"#/definitions/dev.ply.test.v1.Blob"}}},` +
+			`"dev.ply.test.v1.Blob":{"type":"object","properties":{"x":{"$ref":"#/definitions/dev.ply.test.v1.Blob"}}},` +
+			`"dev.ply.test.v1.Q":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`)
+		schema, err := openapi.LoadV2(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+		Expect(ok).To(BeTrue())
+		models, err := oracle.Load(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.test.v1.Box")
+		Expect(err).NotTo(HaveOccurred())
+		blob := func(levels int) string { return strings.Repeat(`{"x":`, levels) + `{}` + strings.Repeat(`}`, levels) }
+		for _, c := range []struct{ first, second string }{
+			{`{"items":[{"name":"a","r":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"replace","b":"2"},"blob":` + blob(997) + `}]}`},
+			{`{"items":[{"name":"a","r":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"delete","b":"2"},"blob":` + blob(997) + `}]}`},
+			{`{"items":[{"name":"a","q":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"a":{"$patch":"merge"},"b":"2"},"blob":` + blob(997) + `}]}`},
+		} {
+			collations.Store(0)
+			got, err := patch.Compose(jsonv.MustDecode(c.first), jsonv.MustDecode(c.second), box, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1), "%s and %s", c.first, c.second[:80])
+			want, err := sp.MergePatches([]byte(c.first), []byte(c.second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge")
+		}
+		deeper := `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"delete"},"blob":` + blob(998) + `}]}`
+		_, err = patch.Compose(jsonv.MustDecode(`{"items":[{"name":"a","r":{"a":"1"}}]}`), jsonv.MustDecode(deeper), box, features.Kubectl())
+		Expect(err).To(MatchError(ContainSubstring("nesting is deeper than the limit")))
 	})
 
 	// A repeat whose sets in several maps below its item contradict their "$setElementOrder": Phase 1's first collation
