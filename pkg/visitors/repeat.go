@@ -97,8 +97,8 @@ import (
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
 //     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One ordering by
 //     "$setElementOrder" alone a list v holds empty, through maps v holds, fails (orderedNoItems), as does one holding
-//     empty a list of its item's own it orders where v holds no items there (Repeat.Err, Phase 1's leftEmptyOrder:
-//     composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
+//     empty a list it orders, in its item's map or a map of it v holds, where v holds no items there (Repeat.Err,
+//     Phase 1's leftEmptyOrder: composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
 //     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
@@ -113,12 +113,13 @@ import (
 //     (directedField), and is dropped, the field with it, elsewhere; a map of strategy replace holding "$patch" (itself
 //     or a map of it at any depth) is, onto v's map, the patch's map as it stands, "$patch" and all, and elsewhere that
 //     map less its maps holding "$patch", absent where it is one (replacedDirected, replacedOutcome); a field v lacks as its node gives (no live there
-//     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
+//     either; a map, or one v holds as another kind, the patch's less its maps holding "$patch", as strategicpatch
+//     takes it (removeDirectives: composedWhole, wholeOutcome); a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
 //     which it replaces: takenOntoList, sorted by v's list where the directive, in the item's map or a map of it v
-//     holds, is empty: sortedOntoList; held empty and ordered alone, onto v's scalars of one class, the empty list:
-//     emptyOntoList), a merged list v holds as another kind and any other
+//     holds, is empty: sortedOntoList; held empty and ordered alone, in the item's map or a map of it v holds, onto v's
+//     scalars of one class, the empty list: emptyOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
@@ -152,20 +153,22 @@ import (
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy that v holds
-//     empty or as other than scalars of one class, compose mode's other repeats: other merged lists of maps with items
-//     that v holds as a list (an item
-//     holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
-//     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a plain map
-//     at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's look-up fails for
-//     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map
-//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list in a map below its item
-//     that v holds items for and the repeat holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
-//     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
-//     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList", or by an
-//     empty directive in a map below its item that v lacks, where strategicpatch's sort moves it, a field ordered and set to other than a list after a merged list
-//     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
-//     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
-//     in a repeat's tree too).
+//     empty or as other than scalars of one class, compose mode's other repeats, below) the front-end applies the item
+//     to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested in a
+//     repeat's tree too).
+//   - Compose mode's repeats left to the front-end:
+//     - merged lists of maps with items that v holds as a list, an item holding a list, a "$setElementOrder/<f>",
+//       another "$" field than those above, or a map of another "$patch";
+//     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
+//       (Repeat.Deep: the collation cleans it, walking it by the limit);
+//     - a plain map at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's
+//       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
+//     - a "$setElementOrder" Phase 2 does not check: entries of mixed classes, a set naming a value twice, a failing
+//       one beside a "$patch: replace" item;
+//     - a list merged by no strategy ordered by "$setElementOrder" (held empty too) where v holds another list than
+//       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
+//     - a field ordered and set to other than a list after a merged list Phase 2 does not merge, or a list v holds
+//       that it only orders and Phase 2 does not reorder.
 //   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
 //     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3); 0, 0 and 1
 //     in its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated
