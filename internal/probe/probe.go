@@ -1,7 +1,8 @@
 // Package probe lets tests observe how often the engine does a piece of work, at no measurable cost otherwise: pkg/collate
 // reports each collation (Collated), and a test counts them (OnCollation); pkg/visitors reports each repeat of a
-// patch's merge key applied to an outcome, and whether the front-end applied it again (Repeated, OnRepeat). Invariant:
-// production code never sets a hook, so Collated and Repeated are one atomic load that finds nil.
+// patch's merge key applied to an outcome, and whether the front-end applied it again (Repeated, OnRepeat); pkg/collate
+// reports each collation of such a repeat's tree inside a collation (RepeatCollated, OnRepeatCollation). Invariant:
+// production code never sets a hook, so Collated, Repeated and RepeatCollated are one atomic load that finds nil.
 package probe
 
 import "sync/atomic"
@@ -38,4 +39,20 @@ func Repeated(frontEnd bool) {
 func OnRepeat(f func(frontEnd bool)) (restore func()) {
 	prev := repeat.Swap(&f)
 	return func() { repeat.Store(prev) }
+}
+
+var repeatPass atomic.Pointer[func()]
+
+// RepeatCollated reports one collation of a Repeat's tree (elements.Repeat.Element), inside a collation, to the hook,
+// if a test set one.
+func RepeatCollated() {
+	if f := repeatPass.Load(); f != nil {
+		(*f)()
+	}
+}
+
+// OnRepeatCollation makes f the hook RepeatCollated calls, returning the function that restores the previous hook.
+func OnRepeatCollation(f func()) (restore func()) {
+	prev := repeatPass.Swap(&f)
+	return func() { repeatPass.Store(prev) }
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate/internal/format"
@@ -795,16 +796,54 @@ func (c *collator) plainRoom(r *elements.Repeat, v value.Value, t *openapi.Type)
 	return c.opts.MaxDepth - r.Depth
 }
 
-// leaveContradicted collates compose mode's repeat r (node s, its live a skeleton of its maps) again while its
-// collation fails at a merged list whose "$setElementOrder" its items contradict (format.CheckOrder) in a map below
-// the item's own, reached through maps: that map left out of the skeleton, as a field the outcome lacks (taken as the
-// patch holds it, less its maps holding "$patch", as strategicpatch takes it where the first patch lacks a map there).
+// collateRepeat collates repeat r (node s) alone: in compose mode onto the skeleton of its maps (s.HasLive), gathering
+// the merged lists its "$setElementOrder" contradicts in maps below the item's own (collator.gathering), which
+// leaveContradicted then leaves out.
+func (c *collator) collateRepeat(r *elements.Repeat, s *elements.Node, depth int) {
+	outerGathering, outerGathered := c.gathering, c.gathered
+	c.contradicted, c.gathering, c.gathered = nil, s.HasLive, nil
+	r.Element, r.Err = c.repeatNode(*s, depth)
+	c.gathering = false
+	if s.HasLive && (r.Err != nil || len(c.gathered) > 0) {
+		c.leaveContradicted(r, s, depth)
+	}
+	c.gathering, c.gathered = outerGathering, outerGathered
+}
+
+// repeatNode is one collation of a repeat's tree, node s at the patch list's depth (probe.RepeatCollated).
+func (c *collator) repeatNode(s elements.Node, depth int) (elements.Element, error) {
+	probe.RepeatCollated()
+	return c.patchNode(s, depth+1)
+}
+
+// leaveContradicted collates compose mode's repeat r (node s, its live a skeleton of its maps) again without the maps
+// holding a merged list whose "$setElementOrder" its items contradict (format.CheckOrder) below the item's own, reached
+// through maps: each such map left out of the skeleton, as a field the outcome lacks (taken as the patch holds it,
+// less its maps holding "$patch", as strategicpatch takes it where the first patch lacks a map there). The first
+// collation gathered them all (collator.gathered), so one more collation leaves them out; where it failed for another
+// reason, it is taken as failing at the first of them, and each further collation leaves out the map it fails at.
 // Once the collation passes, each such map's leaf is recorded in r.Contradicted with the error (a collation with the
 // outcome holding maps down to that map fails with it). Such a list of the item's own map is recorded by ID -1 (the
 // repeat is then collated whole), with whether the item nests near the depth limit (r.Deep).
 func (c *collator) leaveContradicted(r *elements.Repeat, s *elements.Node, depth int) {
 	var left [][]string
 	var errs []*elements.Error
+	gathered := c.gathered
+	c.gathered = nil
+	if r.Err != nil && len(gathered) > 0 {
+		r.Err, c.contradicted, gathered = gathered[0], gathered[0], nil // (the collation failing at the first of them)
+	}
+	if len(gathered) > 0 {
+		for _, e := range gathered {
+			path, _ := fieldNames(e)
+			if live, dropped := dropMap(s.Live, path[:len(path)-1]); dropped {
+				s.Live = live // (not below a map left out before)
+			}
+			left, errs = append(left, path[:len(path)-1]), append(errs, e)
+		}
+		r.Cleaned, r.ItemErrs, c.emptyOrder = nil, nil, nil
+		r.Element, r.Err = c.repeatNode(*s, depth)
+	}
 	for r.Err != nil && r.Err == c.contradicted {
 		e, _ := r.Err.(*elements.Error)
 		path, ok := fieldNames(e)
@@ -821,7 +860,7 @@ func (c *collator) leaveContradicted(r *elements.Repeat, s *elements.Node, depth
 		}
 		s.Live, r.Cleaned, r.ItemErrs, c.contradicted = live, nil, nil, nil
 		left, errs = append(left, path[:len(path)-1]), append(errs, e)
-		r.Element, r.Err = c.patchNode(*s, depth+1)
+		r.Element, r.Err = c.repeatNode(*s, depth)
 	}
 	if r.Err != nil {
 		return
@@ -834,6 +873,13 @@ func (c *collator) leaveContradicted(r *elements.Repeat, s *elements.Node, depth
 			r.Contradicted[leaf.Base().ID] = errs[i]
 		}
 	}
+}
+
+// belowItemMap reports whether e's path holds fields alone, two or more: a list in a map below a repeat's item's own,
+// reached through maps.
+func belowItemMap(e *elements.Error) bool {
+	names, ok := fieldNames(e)
+	return ok && len(names) >= 2
 }
 
 // fieldNames returns the field names of e's path, ok where it holds fields alone.

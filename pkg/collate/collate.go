@@ -172,6 +172,7 @@ func (c *collator) reset() {
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
 	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted, c.disordered = nil, nil, nil, nil, false, nil, nil
+	c.gathering, c.gathered = false, nil
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -226,6 +227,11 @@ type collator struct {
 	// contradicted is the error format.CheckOrder gave last while compose mode's Repeat was collated (order): a merged
 	// list its "$setElementOrder" contradicts (elements.Repeat.Contradicted).
 	contradicted error
+	// gathering is set while compose mode's Repeat is first collated onto the skeleton of its maps: a merged list its
+	// "$setElementOrder" contradicts in a map below the item's own, reached through maps, does not fail that
+	// collation; its error is gathered (leaveContradicted leaves out all their maps at once).
+	gathering bool
+	gathered  []*elements.Error
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
@@ -918,15 +924,11 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if c.repeat, c.emptyOrder, c.disordered = r, nil, nil; c.opts.Compose {
 			c.repeat, c.composed, c.composedIn = nil, r, e
 		}
-		c.contradicted = nil
-		r.Element, r.Err = c.patchNode(s, depth+1)
-		if r.Err != nil && s.HasLive {
-			c.leaveContradicted(r, &s, depth)
-		}
+		c.collateRepeat(r, &s, depth)
 		if r.Err != nil && s.HasLive {
 			// (A field its map orders and sets to null fails without live: collated whole, as a value first lacks.)
 			s.Live, s.HasLive, r.Cleaned, r.ItemErrs = value.Null, false, nil, nil
-			r.Element, r.Err = c.patchNode(s, depth+1)
+			r.Element, r.Err = c.repeatNode(s, depth)
 		}
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
@@ -1056,6 +1058,10 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		return nil
 	}
 	err := format.CheckOrder(n, m.seq, order)
+	if e, ok := err.(*elements.Error); ok && c.gathering && belowItemMap(e) {
+		c.gathered = append(c.gathered, e) // (its map left out of the skeleton with the others: leaveContradicted)
+		return nil
+	}
 	if err != nil && c.composed != nil {
 		c.contradicted = err
 	}

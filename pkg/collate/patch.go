@@ -73,11 +73,12 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 // orders by "$setElementOrder" (and deletes from by "$deleteFromPrimitiveList", where that alone passes the check),
 // which fails for want of items without live, but not collated with an outcome holding items there. Its node is then
 // atomic, holding the empty list, as one the patch leaves out (orderedLeftOut pairs it so with the list of the outcome
-// it is applied to; in compose mode, a field of the item's own, merged or not, Phase 2 fails where that outcome holds
-// no items there, and, for a merged list, reorders the outcome's list by the order, as for a list the repeat leaves
-// out: visitors' reorders).
+// it is applied to; in compose mode, a field of the item's own map or a map of it reached through maps, merged or not,
+// Phase 2 fails where that outcome holds no items there, and, for a merged list, reorders the outcome's list by the
+// order, as for a list the repeat leaves out: visitors' reorders).
 func (c *collator) leftEmptyOrder(s *elements.Node, err error) bool {
-	d, composed := s.Dirs, c.composedOwn(s.Parent != nil && s.Parent.Base().Parent == nil)
+	parent, _ := s.Parent.(*elements.MapElement)
+	d, composed := s.Dirs, c.composedOwn(parent != nil && inMaps(parent))
 	if (c.repeat == nil && !composed) || !d.HasSetOrder || d.HasRetainKeys || d.ReplaceList ||
 		!s.HasLocal || !s.Local.IsList() || s.Local.Len() > 0 || s.HasLive ||
 		!(elements.MergedList(s.Type, &s.Meta) || (composed && len(s.Meta.MergeKey) == 0)) {

@@ -207,7 +207,7 @@ func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.V
 		return err
 	}
 	if r.Element != nil && r.Err != nil {
-		if held, known := emptyOrdersHeld(r.Element, v); known && !held {
+		if held, known := emptyOrdersHeld(r.Element, v, true); known && !held {
 			return r.Err // (its merged list held empty and ordered, where v holds no items: no kind to order by)
 		}
 	}

@@ -98,8 +98,8 @@ import (
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
 //     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One ordering by
 //     "$setElementOrder" alone a list v holds empty, through maps v holds, fails (orderedNoItems), as does one holding
-//     empty a list of its item's own it orders where v holds no items there (Repeat.Err, Phase 1's leftEmptyOrder:
-//     composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
+//     empty a list it orders, in its item's map or a map of it v holds, where v holds no items there (Repeat.Err,
+//     Phase 1's leftEmptyOrder: composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
 //     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
@@ -114,12 +114,13 @@ import (
 //     (directedField), and is dropped, the field with it, elsewhere; a map of strategy replace holding "$patch" (itself
 //     or a map of it at any depth) is, onto v's map, the patch's map as it stands, "$patch" and all, and elsewhere that
 //     map less its maps holding "$patch", absent where it is one (replacedDirected, replacedOutcome); a field v lacks as its node gives (no live there
-//     either; a map, the patch's as it stands: composedWhole; a list merged by no strategy following its
+//     either; a map, or one v holds as another kind, the patch's less its maps holding "$patch", as strategicpatch
+//     takes it (removeDirectives: composedWhole, wholeOutcome); a list merged by no strategy following its
 //     "$setElementOrder", no "$deleteFromPrimitiveList" beside it, as Phase 1 took it whole, strategicpatch's sort of
 //     it by the directive, which stays a field: orderTaken; so too where v holds a list of scalars of its items' class,
 //     which it replaces: takenOntoList, sorted by v's list where the directive, in the item's map or a map of it v
-//     holds, is empty: sortedOntoList; held empty and ordered alone, onto v's scalars of one class, the empty list:
-//     emptyOntoList), a merged list v holds as another kind and any other
+//     holds, is empty: sortedOntoList; held empty and ordered alone, in the item's map or a map of it v holds, onto v's
+//     scalars of one class, the empty list: emptyOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
@@ -154,18 +155,21 @@ import (
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy by an order
 //     naming a null (in compose mode, too, one v holds empty or as other than scalars of one class), compose mode's
-//     other repeats: other merged lists of maps with items that v holds as a list (an item holding a list, or a "$setElementOrder/<f>", or another "$" field than those above, a map of another "$patch"), a
-//     map holding "$patch" where v holds a map and the repeat holds a value at the depth limit (Repeat.Deep), a plain map
-//     at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's look-up fails for
-//     (smp.UnmergeableKey: the front-end's collation fails there, collate's mapsUnmergeable), a map
-//     of strategy replace holding "$patch" maps inside a map v lacks (composedWhole), a list in a map below its item
-//     that v holds items for and the repeat holds empty and orders, or orders by a "$setElementOrder" Phase 2 does not check (entries of mixed classes, a set naming a value twice, a
-//     failing one beside a "$patch: replace" item), a list merged by no strategy it orders so where v holds another
-//     list than one of scalars of its items' class, or that it orders beside a "$deleteFromPrimitiveList", or by an
-//     empty directive in a map below its item that v lacks, where strategicpatch's sort moves it, a field ordered and set to other than a list after a merged list
-//     Phase 2 does not merge or a list v holds that it only orders and Phase 2 does not reorder) the front-end applies
-//     the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from the patch's root, a repeat nested
-//     in a repeat's tree too).
+//     other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
+//     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too).
+//   - Compose mode's repeats left to the front-end:
+//     - merged lists of maps with items that v holds as a list, an item holding a list, a "$setElementOrder/<f>",
+//       another "$" field than those above, or a map of another "$patch";
+//     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
+//       (Repeat.Deep: the collation cleans it, walking it by the limit);
+//     - a plain map at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's
+//       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
+//     - a "$setElementOrder" Phase 2 does not check: entries of mixed classes, a set naming a value twice, a failing
+//       one beside a "$patch: replace" item;
+//     - a list merged by no strategy ordered by "$setElementOrder" (held empty too) where v holds another list than
+//       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
+//     - a field ordered and set to other than a list after a merged list Phase 2 does not merge, or a list v holds
+//       that it only orders and Phase 2 does not reorder.
 //   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
 //     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in
 //     its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items",
@@ -180,7 +184,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
-		held, known = emptyOrdersHeld(r.Element, v)
+		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}
 	var limitErr error // (a repeat failing by the depth limit, onto v: limitFailure's error, where limited)
 	limited := false
@@ -456,12 +460,12 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
 		if replacedDirected(f, pv) {
-			if deep {
-				return false, nil
+			if deep && !(inLive && lv.IsMap()) {
+				return false, nil // (cleaned where v lacks a map: the collation walks its maps, by the depth limit too)
 			}
 			continue // (onto a map as the patch holds it, elsewhere less its maps holding "$patch": replacedOutcome)
 		}
-		if directed, fits, err := directedField(f, pv, lv, deep); directed && !fits {
+		if directed, fits, err := directedField(f, pv, lv); directed && !fits {
 			return false, err
 		} else if directed {
 			continue // (dropped, the field with it, where v holds no map: Phase 1 built it so, as a field v lacks)
@@ -502,10 +506,10 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 // "$patch" (smp.MapDirective), which Phase 1 dropped, as a collation with an outcome lacking a map there does, and if
 // so whether it fits onto lv, v's field, or err, the error a collation with v as live gives there. Merging it into a
 // map, strategicpatch takes a "replace" map less the directive, as the patch holds it, and empties a "delete" one
-// (onto: directedOnto), where Phase 2 does not check the depth limit (deep: it does not fit); it refuses a "merge" one
-// (maps merge without that directive) and another value, failing at that field. Where lv is no map it drops the map,
-// the field with it, as Phase 1 did.
-func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, fits bool, err error) {
+// (onto: directedOnto; at the depth limit too, as a collation with v as live builds either as one node, walking
+// neither v's map nor the patch's below it); it refuses a "merge" one (maps merge without that directive) and another
+// value, failing at that field. Where lv is no map it drops the map, the field with it, as Phase 1 did.
+func directedField(f elements.Field, pv, lv value.Value) (directed, fits bool, err error) {
 	d, directed := smp.MapDirective(pv)
 	switch {
 	case !directed:
@@ -518,7 +522,7 @@ func directedField(f elements.Field, pv, lv value.Value, deep bool) (directed, f
 		raw, _ := pv.Get(smp.DirectiveKey)
 		return true, false, f.Element.Base().Errorf(elements.Patch, smp.UnknownDirective(raw))
 	}
-	return true, !deep, nil
+	return true, true, nil
 }
 
 // replacedDirected reports whether field f of compose mode's repeat map, the patch's value there pv, is a map of
@@ -803,37 +807,22 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 }
 
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
-// another kind, walked as collated (its maps map nodes) gives the patch's value as it stands, as a collation with that
-// outcome as live takes it: e's fields are maps of such fields, scalars, nulls, lists merged by no strategy, or lists
-// it only orders by "$setElementOrder" (absent; the order copied as a "$" field), or maps holding "$patch" (dropped,
-// as strategicpatch drops them from a value the other patch lacks).
+// another kind, has the outcome strategicpatch gives it, the patch's value less its maps holding "$patch" as it stands
+// (mergeMap takes it so, removeDirectives: wholeOutcome), as a collation with that outcome as live builds it: no node
+// of e's tree has a merge rule. (Phase 1's node may differ: a list beside an empty "$setElementOrder" sorted as in a map
+// the outcome holds, a map of strategy replace holding "$patch" maps, a list held empty and ordered; strategicpatch
+// reads none of them there.)
 func composedWhole(e *elements.MapElement) bool {
-	if e.Ruled || e.Dirs != nil {
-		return false
+	return e.Local.IsMap() && !ruledBelow(e)
+}
+
+// wholeOutcome is the outcome of compose mode's repeat map field pv where its member's outcome lacks a map there
+// (composedWhole): pv less its maps holding "$patch", absent where pv is one.
+func wholeOutcome(pv value.Value) elements.Outcome {
+	if clean, keep := smp.WithoutDirectives(pv); keep {
+		return elements.Keep(clean)
 	}
-	for _, f := range e.Fields {
-		pv, _ := e.Local.Get(f.Name)
-		switch {
-		case replacedDirected(f, pv) && !directedMap(pv):
-			return false // (its node, Phase 1's onto the skeleton's map, holds the "$patch" maps strategicpatch drops)
-		case directedMap(pv):
-			continue // (dropped, as strategicpatch drops it where the outcome holds no map there)
-		}
-		switch c := f.Element.(type) {
-		case *elements.AtomicElement: // (a field it only orders is absent, as the patch holds it)
-			if (c.Dirs != nil || !c.HasLocal) && !(c.Dirs != nil && ordersOnly(c.Dirs) && !c.HasLocal) &&
-				!(c.Dirs != nil && orderTaken(c.Dirs) && c.HasLocal && value.Equal(c.Local, pv)) {
-				return false // (a list Phase 1 sorted as in a map the outcome holds: as it stands here)
-			}
-		case *elements.MapElement:
-			if !composedWhole(c) {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	return elements.Absent
 }
 
 // failingOnto returns o asking ontoFits of repeat r, failing where it holds empty a list it orders (Ordered.failingEmpty).
@@ -918,6 +907,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
 		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
 			out, err = o.onto(c, lv)
+		} else if c != nil && o.Compose && !lv.IsMap() {
+			out = wholeOutcome(pv) // (composedWhole: the patch's map as it stands, less its maps holding "$patch")
 		} else if l != nil && (!inLive || replacedOntoOther(l, lv)) && len(l.Repeats) > 0 && l.Dirs != nil && l.Dirs.HasSetOrder {
 			// Its repeats stay apart (v lacks the list or holds another kind), ordered with v as its parent's live
 			// (order.ApartIn).
@@ -1059,14 +1050,18 @@ func itemClass(items []value.Value) (value.Kind, bool) {
 // emptyOrdersHeld reports, for repeat tree e applied to v, whether each merged list e holds empty and orders by
 // "$setElementOrder" alone (elements.Repeat.Err: the repeat's error without live) is a list with items in v, as
 // collating the repeat with v as live requires; known is false where such a list lies in a list's items, which the
-// items of v they pair with decide.
-func emptyOrdersHeld(e elements.Element, v value.Value) (held, known bool) {
+// items of v they pair with decide. In compose mode (composed), a map of e where v holds no map is taken as the patch
+// holds it (composedWhole), its lists unread.
+func emptyOrdersHeld(e elements.Element, v value.Value, composed bool) (held, known bool) {
 	switch e := e.(type) {
 	case *elements.MapElement:
 		held = true
 		for _, f := range e.Fields {
 			lv, _ := v.Get(f.Name)
-			h, k := emptyOrdersHeld(f.Element, lv)
+			if _, isMap := f.Element.(*elements.MapElement); composed && isMap && !lv.IsMap() {
+				continue
+			}
+			h, k := emptyOrdersHeld(f.Element, lv, composed)
 			if !k {
 				return false, false
 			}
@@ -1089,7 +1084,7 @@ func emptyOrderHeld(n *elements.Node, items []elements.Item, v value.Value) (hel
 		return v.IsList() && v.Len() > 0, true
 	}
 	for p := range items {
-		if h, _ := emptyOrdersHeld(items[p].Element, value.Null); !h {
+		if h, _ := emptyOrdersHeld(items[p].Element, value.Null, false); !h {
 			return false, false
 		}
 	}

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -1104,6 +1105,15 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat's lists merged by no strategy beside an empty \"$setElementOrder\" in maps below its item, sorted by the outcome's or as they stand: once",
 			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["q","c"]}},"readinessProbe":{"exec":{}}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c","d","e","q"]}},"readinessProbe":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}},"startupProbe":{"exec":{"$setElementOrder/command":[],"command":["z"]}}}]}}`, 1),
+		Entry("a repeat's lists merged by no strategy beside an empty \"$setElementOrder\" in maps its item's outcome lacks, as they stand where a sort would move them: once",
+			`{"spec":{"containers":[{"name":"a","tty":true}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[],"command":["c","a","b"]}},"lifecycle":{"postStart":{"exec":{"$setElementOrder/command":[],"command":["x","y"]}}}}]}}`, 1),
+		Entry("a repeat holding empty lists of scalars merged by no strategy it orders in maps below its item, the outcome holding items there or lacking the map: once",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["b","c"]}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["c","x"],"command":[]}},"readinessProbe":{"exec":{"$setElementOrder/command":["c"],"command":[]}}}]}}`, 1),
+		Entry("a repeat holding empty a merged set it orders in a map below its item, the outcome holding items there or lacking the map: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c","a"],"finalizers":[]}}}},{"name":"w","csi":{"driver":"d"}},{"name":"w","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c"],"finalizers":[]}}}}]}}`, 1),
 	)
 
 	// A repeat holding a merged set of scalars its key's item's outcome holds (the test schema's Widget: parts keyed by
@@ -1136,8 +1146,8 @@ var _ = Describe("collations per operation", func() {
 	// A schema whose keyed list's items hold a map of strategy replace: strategicpatch takes a second patch's map there
 	// whole onto the first's map, "$patch" and all, so a repeat holding a "$patch: merge" map there merges where one
 	// merged onto any other map fails; where the item lacks the map (or holds another kind), it takes the map less its
-	// maps holding "$patch". Phase 2 decides it from the one collation; a map of strategy replace holding "$patch" maps
-	// inside a map the item lacks is applied again by the front-end (the second collation).
+	// maps holding "$patch", inside a map the item lacks too (mergeMap takes that map less its maps holding "$patch").
+	// Phase 2 decides each from the one collation.
 	It("patch.Compose of a repeat holding \"$patch\" maps in a map of strategy replace: strategicpatch's merge, once", func() {
 		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
 			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
@@ -1164,7 +1174,7 @@ var _ = Describe("collations per operation", func() {
 			{`{"items":[{"name":"a","q":null}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"a":{"$patch":"replace"},"b":"2"}}]}`, 1},
 			{`{"items":[{"name":"a","o":{}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"a":{"$patch":"merge"},"b":"2"}}}]}`, 1},
 			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"$patch":"merge","b":"2"}}}]}`, 1},
-			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"a":{"$patch":"merge"},"b":"2"}}}]}`, 2},
+			{`{"items":[{"name":"a"}]}`, `{"items":[{"name":"a","size":1},{"name":"a","o":{"q":{"a":{"$patch":"merge"},"b":"2"}}}]}`, 1},
 		} {
 			collations.Store(0)
 			got, err := patch.Compose(jsonv.MustDecode(c.first), jsonv.MustDecode(c.second), box, features.Kubectl())
@@ -1174,6 +1184,75 @@ var _ = Describe("collations per operation", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge of %s and %s", c.first, c.second)
 		}
+	})
+
+	// A repeat nesting at the depth limit (elements.Repeat.Deep: a 997-deep blob beside its fields) holding "$patch"
+	// maps where its key's item holds a map: a collation with that outcome builds each as one node (a "replace" map the
+	// patch's less the directive, a "delete" one empty, a map of strategy replace "$patch" and all), walking nothing
+	// below it, so Phase 2 merges them as within the limit. One level deeper, the blob fails by the limit.
+	It("patch.Compose of a repeat at the depth limit holding \"$patch\" maps onto maps: strategicpatch's merge, once", func() {
+		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
+			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
+			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"},"r":{"$ref":"#/definitions/dev.ply.test.v1.Q"},"blob":{"$ref":"#/definitions/dev.ply.test.v1.Blob"}}},` +
+			`"dev.ply.test.v1.Blob":{"type":"object","properties":{"x":{"$ref":"#/definitions/dev.ply.test.v1.Blob"}}},` +
+			`"dev.ply.test.v1.Q":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`)
+		schema, err := openapi.LoadV2(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+		Expect(ok).To(BeTrue())
+		models, err := oracle.Load(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.test.v1.Box")
+		Expect(err).NotTo(HaveOccurred())
+		blob := func(levels int) string { return strings.Repeat(`{"x":`, levels) + `{}` + strings.Repeat(`}`, levels) }
+		for _, c := range []struct{ first, second string }{
+			{`{"items":[{"name":"a","r":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"replace","b":"2"},"blob":` + blob(997) + `}]}`},
+			{`{"items":[{"name":"a","r":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"delete","b":"2"},"blob":` + blob(997) + `}]}`},
+			{`{"items":[{"name":"a","q":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","q":{"a":{"$patch":"merge"},"b":"2"},"blob":` + blob(997) + `}]}`},
+		} {
+			collations.Store(0)
+			got, err := patch.Compose(jsonv.MustDecode(c.first), jsonv.MustDecode(c.second), box, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(collations.Load()).To(BeEquivalentTo(1), "%s and %s", c.first, c.second[:80])
+			want, err := sp.MergePatches([]byte(c.first), []byte(c.second))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge")
+		}
+		deeper := `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"delete"},"blob":` + blob(998) + `}]}`
+		_, err = patch.Compose(jsonv.MustDecode(`{"items":[{"name":"a","r":{"a":"1"}}]}`), jsonv.MustDecode(deeper), box, features.Kubectl())
+		Expect(err).To(MatchError(ContainSubstring("nesting is deeper than the limit")))
+	})
+
+	// A repeat whose sets in several maps below its item contradict their "$setElementOrder": Phase 1's first collation
+	// of its tree gathers them all, and one more leaves their maps out of the skeleton of its maps (taken as the patch
+	// holds them): two collations of the repeat's tree, whatever their number (one per map more before).
+	It("patch.Compose of a repeat contradicting its sets' orders in three maps: its tree collated twice, strategicpatch's merge, once", func() {
+		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
+			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
+			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"a":{"$ref":"#/definitions/dev.ply.test.v1.Tags"},"b":{"$ref":"#/definitions/dev.ply.test.v1.Tags"},"c":{"$ref":"#/definitions/dev.ply.test.v1.Tags"}}},` +
+			`"dev.ply.test.v1.Tags":{"type":"object","properties":{"n":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"x-kubernetes-patch-strategy":"merge"}}}}}`)
+		schema, err := openapi.LoadV2(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+		Expect(ok).To(BeTrue())
+		models, err := oracle.Load(swagger)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.test.v1.Box")
+		Expect(err).NotTo(HaveOccurred())
+		var trees atomic.Int64
+		DeferCleanup(probe.OnRepeatCollation(func() { trees.Add(1) }))
+		first := `{"items":[{"name":"x","size":2}]}`
+		second := `{"items":[{"name":"x","size":1},{"name":"x",` +
+			`"a":{"$setElementOrder/tags":["q","p"],"tags":["p","q"]},` +
+			`"b":{"$setElementOrder/tags":["q","p"],"tags":["p","q"]},` +
+			`"c":{"$setElementOrder/tags":["q","p"],"tags":["p","q"],"n":"k"}}]}`
+		got, err := patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), box, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(collations.Load()).To(BeEquivalentTo(1))
+		Expect(trees.Load()).To(BeEquivalentTo(2))
+		want, err := sp.MergePatches([]byte(first), []byte(second))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge")
 	})
 
 	DescribeTable("patch.Compose of a second patch whose repeat fails merged into its key's item (the test schema's Widget)",
@@ -1229,6 +1308,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" alone a list of scalars the outcome holds empty in a map: once",
 			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":[]}}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["x"]}}}]}}`),
+		Entry("holding empty lists it orders by \"$setElementOrder\" in a map below its item that the outcome holds without items there: once",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{}},"readinessProbe":{"exec":{"command":[]}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["c"],"command":[]}}},{"name":"a","readinessProbe":{"exec":{"$setElementOrder/command":["c"],"command":[]}}}]}}`),
 		Entry("holding empty a list of scalars merged by no strategy it orders by \"$setElementOrder\" that the outcome lacks: once",
 			`{"spec":{"containers":[{"name":"a","image":"j"}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["x"],"args":[]}]}}`),
