@@ -1154,14 +1154,7 @@ var _ = Describe("collations per operation", func() {
 			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"},"o":{"$ref":"#/definitions/dev.ply.test.v1.O"}}},` +
 			`"dev.ply.test.v1.O":{"type":"object","properties":{"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"}}},` +
 			`"dev.ply.test.v1.Q":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`)
-		schema, err := openapi.LoadV2(swagger)
-		Expect(err).NotTo(HaveOccurred())
-		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
-		Expect(ok).To(BeTrue())
-		models, err := oracle.Load(swagger)
-		Expect(err).NotTo(HaveOccurred())
-		sp, err := models.Oracle("dev.ply.test.v1.Box")
-		Expect(err).NotTo(HaveOccurred())
+		box, sp := boxOf(swagger)
 		for _, c := range []struct {
 			first, second string
 			collations    int
@@ -1196,14 +1189,7 @@ var _ = Describe("collations per operation", func() {
 			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"q":{"$ref":"#/definitions/dev.ply.test.v1.Q","x-kubernetes-patch-strategy":"replace"},"r":{"$ref":"#/definitions/dev.ply.test.v1.Q"},"blob":{"$ref":"#/definitions/dev.ply.test.v1.Blob"}}},` +
 			`"dev.ply.test.v1.Blob":{"type":"object","properties":{"x":{"$ref":"#/definitions/dev.ply.test.v1.Blob"}}},` +
 			`"dev.ply.test.v1.Q":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`)
-		schema, err := openapi.LoadV2(swagger)
-		Expect(err).NotTo(HaveOccurred())
-		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
-		Expect(ok).To(BeTrue())
-		models, err := oracle.Load(swagger)
-		Expect(err).NotTo(HaveOccurred())
-		sp, err := models.Oracle("dev.ply.test.v1.Box")
-		Expect(err).NotTo(HaveOccurred())
+		box, sp := boxOf(swagger)
 		blob := func(levels int) string { return strings.Repeat(`{"x":`, levels) + `{}` + strings.Repeat(`}`, levels) }
 		for _, c := range []struct{ first, second string }{
 			{`{"items":[{"name":"a","r":{"a":"1"}}]}`, `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"replace","b":"2"},"blob":` + blob(997) + `}]}`},
@@ -1219,7 +1205,7 @@ var _ = Describe("collations per operation", func() {
 			Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "strategicpatch's merge")
 		}
 		deeper := `{"items":[{"name":"a","size":1},{"name":"a","r":{"$patch":"delete"},"blob":` + blob(998) + `}]}`
-		_, err = patch.Compose(jsonv.MustDecode(`{"items":[{"name":"a","r":{"a":"1"}}]}`), jsonv.MustDecode(deeper), box, features.Kubectl())
+		_, err := patch.Compose(jsonv.MustDecode(`{"items":[{"name":"a","r":{"a":"1"}}]}`), jsonv.MustDecode(deeper), box, features.Kubectl())
 		Expect(err).To(MatchError(ContainSubstring("nesting is deeper than the limit")))
 	})
 
@@ -1231,14 +1217,7 @@ var _ = Describe("collations per operation", func() {
 			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
 			`"dev.ply.test.v1.Item":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"},"a":{"$ref":"#/definitions/dev.ply.test.v1.Tags"},"b":{"$ref":"#/definitions/dev.ply.test.v1.Tags"},"c":{"$ref":"#/definitions/dev.ply.test.v1.Tags"}}},` +
 			`"dev.ply.test.v1.Tags":{"type":"object","properties":{"n":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"x-kubernetes-patch-strategy":"merge"}}}}}`)
-		schema, err := openapi.LoadV2(swagger)
-		Expect(err).NotTo(HaveOccurred())
-		box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
-		Expect(ok).To(BeTrue())
-		models, err := oracle.Load(swagger)
-		Expect(err).NotTo(HaveOccurred())
-		sp, err := models.Oracle("dev.ply.test.v1.Box")
-		Expect(err).NotTo(HaveOccurred())
+		box, sp := boxOf(swagger)
 		var trees atomic.Int64
 		DeferCleanup(probe.OnRepeatCollation(func() { trees.Add(1) }))
 		first := `{"items":[{"name":"x","size":2}]}`
@@ -1454,4 +1433,18 @@ func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat strin
 	_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
 	Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
 	Expect(err).To(MatchError(applyErr.Error()))
+}
+
+// boxOf reads swagger, an OpenAPI v2 document defining dev.ply.test.v1.Box, as ply's kubectl view and as
+// strategicpatch's schema: the Box type and its oracle.
+func boxOf(swagger []byte) (*openapi.Type, *oracle.Oracle) {
+	schema, err := openapi.LoadV2(swagger)
+	Expect(err).NotTo(HaveOccurred())
+	box, ok := schema.Kubectl().ByName("dev.ply.test.v1.Box")
+	Expect(ok).To(BeTrue())
+	models, err := oracle.Load(swagger)
+	Expect(err).NotTo(HaveOccurred())
+	sp, err := models.Oracle("dev.ply.test.v1.Box")
+	Expect(err).NotTo(HaveOccurred())
+	return box, sp
 }
