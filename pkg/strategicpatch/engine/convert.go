@@ -91,7 +91,8 @@ type keptScratch struct {
 	kept       scratch[kept]
 	lists      scratch[keptList]
 	below      scratch[keptBelow]
-	patchItems reusedMaps[value.ScalarKey, patchItem]
+	keyed      scratch[keyedPatchItem]
+	patchItems reusedMaps[value.ScalarKey, int]
 	named      reusedMaps[value.ScalarKey, *kept]
 	whole      reusedMaps[value.Value, interface{}]
 	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
@@ -103,6 +104,7 @@ func (s *keptScratch) reset() {
 	s.kept.reset()
 	s.lists.reset()
 	s.below.reset()
+	s.keyed.reset()
 	s.patchItems.reset()
 	s.named.reset()
 	s.whole.reset()
@@ -280,9 +282,15 @@ func (gr goReader) fromReflect(r reflect.Value, depth int) (value.Value, error) 
 }
 
 // sortedMap is the map of fields, whose keys (a Go map's) are distinct: sorted, unless there is one (the patch's maps
-// along its path usually hold one field).
+// along its path usually hold one field); two (a list item's merge key and one more, often) are swapped if out of
+// order.
 func sortedMap(fields []value.Field) value.Value {
-	if len(fields) > 1 {
+	switch {
+	case len(fields) == 2:
+		if fields[1].Key < fields[0].Key {
+			fields[0], fields[1] = fields[1], fields[0]
+		}
+	case len(fields) > 2:
 		slices.SortFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
 	}
 	return value.MapFromSorted(fields)

@@ -98,14 +98,14 @@ func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
 func (r goReader) scopedList(original []interface{}, pl value.Value, pg []interface{}, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
 	mergeKey, itemSchema, ok := keyedBy(l, key)
 	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
-	var patchItems map[value.ScalarKey]patchItem
+	var patchItems patchIndex
 	if ok {
 		deletes := hasJoined(parent, deletePrimPrefix, key)
-		patchItems, ok = byMergeKey(pl, mergeKey, r.kept.patchItems.take(pl.Len()))
-		ok = ok && !deletes
+		patchItems = r.newPatchIndex(pl.Len())
+		ok = byMergeKey(pl, mergeKey, &patchItems) && !deletes
 	}
 	if ok {
-		v, kl, scopes, err := r.scopedItems(original, pl, pg, patchItems, mergeKey, names, itemSchema, depth)
+		v, kl, scopes, err := r.scopedItems(original, pl, pg, &patchItems, mergeKey, names, itemSchema, depth)
 		if err != nil || scopes {
 			return v, kl, err
 		}
@@ -146,7 +146,7 @@ type patchItem struct {
 // is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
-func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems *patchIndex, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := r.newKeptList(mergeKey, original)
 	kl.patch = pg
 	items := r.takeItems(len(original))
@@ -156,14 +156,15 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []inter
 		if !isMap || !hasKey {
 			return value.Value{}, nil, false, nil
 		}
-		pi, isNamed := patchItems[k]
-		if isNamed && pi.seen {
-			return value.Value{}, nil, false, nil
-		}
+		j := patchItems.find(k)
+		isNamed := j >= 0
+		var pi patchItem
 		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
-			pi.seen = true
-			patchItems[k] = pi
+			if pi = patchItems.items[j].patchItem; pi.seen {
+				return value.Value{}, nil, false, nil
+			}
+			patchItems.items[j].seen = true
 			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
 		if !whole && err == nil {
@@ -263,27 +264,79 @@ func keyedBy(l Lookup, key string) (string, Lookup, bool) {
 	return meta.MergeKey, itemSchema, true
 }
 
-// byMergeKey returns patch list pl's items by merge key, added to out (empty), and whether each is a map without
+// byMergeKey adds patch list pl's items by merge key to out (empty), and reports whether each is a map without
 // "$patch" holding a merge key no other item holds.
-func byMergeKey(pl value.Value, mergeKey string, out map[value.ScalarKey]patchItem) (map[value.ScalarKey]patchItem, bool) {
+func byMergeKey(pl value.Value, mergeKey string, out *patchIndex) bool {
 	for i, it := range pl.Items() {
 		if !it.IsMap() {
-			return nil, false
+			return false
 		}
 		if _, directive := it.Get("$patch"); directive {
-			return nil, false
+			return false
 		}
 		kv, ok := it.Get(mergeKey)
 		if !ok || kv.IsNull() {
-			return nil, false
+			return false
 		}
 		k, ok := kv.Key()
-		if _, seen := out[k]; !ok || seen {
-			return nil, false
+		if !ok || !out.add(k, patchItem{item: it, index: i}) {
+			return false
 		}
-		out[k] = patchItem{item: it, index: i}
 	}
-	return out, true
+	return true
+}
+
+// patchIndex holds a patch list's items by merge key (byMergeKey): looked at one by one where the list has at most
+// patchIndexScanned items (comparing a few keys costs less than hashing one), else found through byKey.
+type patchIndex struct {
+	items []keyedPatchItem
+	byKey map[value.ScalarKey]int // (index in items; nil for a short list)
+}
+
+// keyedPatchItem is a patch item and its merge key.
+type keyedPatchItem struct {
+	key value.ScalarKey
+	patchItem
+}
+
+// patchIndexScanned is the most items a patchIndex looks at one by one.
+const patchIndexScanned = 16
+
+// newPatchIndex returns an empty patchIndex for a list of n items, in r's scratch memory.
+func (r goReader) newPatchIndex(n int) patchIndex {
+	x := patchIndex{items: r.kept.keyed.take(n)}
+	if n > patchIndexScanned {
+		x.byKey = r.kept.patchItems.take(n)
+	}
+	return x
+}
+
+// add adds pi under key k and reports true, unless x holds k already (false).
+func (x *patchIndex) add(k value.ScalarKey, pi patchItem) bool {
+	if x.find(k) >= 0 {
+		return false
+	}
+	if x.byKey != nil {
+		x.byKey[k] = len(x.items)
+	}
+	x.items = append(x.items, keyedPatchItem{key: k, patchItem: pi})
+	return true
+}
+
+// find returns the index in x.items of the item of key k, or -1.
+func (x *patchIndex) find(k value.ScalarKey) int {
+	if x.byKey != nil {
+		if i, ok := x.byKey[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range x.items {
+		if x.items[i].key == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // goMergeKey is the ScalarKey of Go map m's field mergeKey, as the merge reads it from m's value (a non-null scalar).
@@ -292,9 +345,11 @@ func goMergeKey(m map[string]interface{}, mergeKey string) (value.ScalarKey, boo
 	if !ok || x == nil {
 		return value.ScalarKey{}, false
 	}
-	switch x.(type) {
+	switch t := x.(type) {
 	case map[string]interface{}, []interface{}:
 		return value.ScalarKey{}, false
+	case string:
+		return value.ScalarKey{Kind: value.KindString, Str: t}, true // (value.String(t).Key())
 	}
 	v, err := goReader{}.fromGo(x, 0)
 	if err != nil || v.IsNull() {
