@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -60,6 +61,8 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 // stands for (standsFor: an equal string, bool or number of toGo's Go type) holds x's, which encodes alike and needs no
 // memory of its own, and else, where px is a map of the patch's, px's field of its key where it is such a scalar
 // (patchScalar). (Any x and px do; original's and the patch's items at v's place in the list are usually v's own.)
+// Where x holds v's keys (as many keys, each of v's among them), the map is a copy of x with the fields x does not
+// stand for replaced (sameKeysBeside).
 func toGoBeside(v value.Value, x, px interface{}) interface{} {
 	orig, ok := x.(map[string]interface{})
 	if !ok || !v.IsMap() {
@@ -67,6 +70,11 @@ func toGoBeside(v value.Value, x, px interface{}) interface{} {
 	}
 	patch, _ := px.(map[string]interface{})
 	fields := v.Fields()
+	if len(orig) == len(fields) {
+		if m, ok := sameKeysBeside(fields, orig, patch); ok {
+			return m
+		}
+	}
 	m := make(map[string]interface{}, len(fields))
 	for _, f := range fields {
 		if ox, ok := orig[f.Key]; ok && standsFor(value.Value{}, f.Value, ox) {
@@ -76,6 +84,30 @@ func toGoBeside(v value.Value, x, px interface{}) interface{} {
 		m[f.Key] = toGoPatched(f.Value, patch[f.Key])
 	}
 	return m
+}
+
+// sameKeysBeside is toGoBeside's map of fields where orig holds as many keys as fields: a copy of orig with each field
+// orig does not stand for replaced, as toGoBeside sets it; ok is false (a key of fields orig lacks) when the keys
+// differ.
+func sameKeysBeside(fields []value.Field, orig, patch map[string]interface{}) (map[string]interface{}, bool) {
+	var m map[string]interface{}
+	for _, f := range fields {
+		ox, ok := orig[f.Key]
+		if !ok {
+			return nil, false
+		}
+		if standsFor(value.Value{}, f.Value, ox) {
+			continue
+		}
+		if m == nil {
+			m = maps.Clone(orig)
+		}
+		m[f.Key] = toGoPatched(f.Value, patch[f.Key])
+	}
+	if m == nil {
+		m = maps.Clone(orig)
+	}
+	return m, true
 }
 
 // mergeKeyOf1 is the ScalarKey of item's field mergeKey, the zero ScalarKey when it has none that is a key.
@@ -291,6 +323,9 @@ func byMergeKey(pl value.Value, mergeKey string, out *patchIndex) bool {
 type patchIndex struct {
 	items []keyedPatchItem
 	byKey map[value.ScalarKey]int // (index in items; nil for a short list)
+	// next is where find starts looking, after the item it found last: original's items usually come in the patch
+	// list's order.
+	next int
 }
 
 // keyedPatchItem is a patch item and its merge key.
@@ -331,12 +366,30 @@ func (x *patchIndex) find(k value.ScalarKey) int {
 		}
 		return -1
 	}
-	for i := range x.items {
-		if x.items[i].key == k {
+	n := len(x.items)
+	for j := range n {
+		i := x.next + j
+		if i >= n {
+			i -= n
+		}
+		if sameKey(&x.items[i].key, &k) {
+			x.next = i + 1
 			return i
 		}
 	}
 	return -1
+}
+
+// sameKey reports a == b, telling most unequal strings apart by their length or last byte before comparing them
+// whole (merge keys often differ only at their end: "VAR_00001", "VAR_00002").
+func sameKey(a, b *value.ScalarKey) bool {
+	if a.Kind != b.Kind || a.Bits != b.Bits || len(a.Str) != len(b.Str) {
+		return false
+	}
+	if n := len(a.Str); n > 0 && a.Str[n-1] != b.Str[n-1] {
+		return false
+	}
+	return a.Str == b.Str
 }
 
 // goMergeKey is the ScalarKey of Go map m's field mergeKey, as the merge reads it from m's value (a non-null scalar).
