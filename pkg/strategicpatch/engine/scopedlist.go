@@ -372,24 +372,12 @@ func (x *patchIndex) find(k value.ScalarKey) int {
 		if i >= n {
 			i -= n
 		}
-		if sameKey(&x.items[i].key, &k) {
+		if x.items[i].key.Same(&k) {
 			x.next = i + 1
 			return i
 		}
 	}
 	return -1
-}
-
-// sameKey reports a == b, telling most unequal strings apart by their length or last byte before comparing them
-// whole (merge keys often differ only at their end: "VAR_00001", "VAR_00002").
-func sameKey(a, b *value.ScalarKey) bool {
-	if a.Kind != b.Kind || a.Bits != b.Bits || len(a.Str) != len(b.Str) {
-		return false
-	}
-	if n := len(a.Str); n > 0 && a.Str[n-1] != b.Str[n-1] {
-		return false
-	}
-	return a.Str == b.Str
 }
 
 // goMergeKey is the ScalarKey of Go map m's field mergeKey, as the merge reads it from m's value (a non-null scalar).
