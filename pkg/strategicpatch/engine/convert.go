@@ -88,13 +88,13 @@ type goReader struct {
 
 // keptScratch is the scratch memory of scoped's kept and keptList values, and of scopedList's maps.
 type keptScratch struct {
-	kept       scratch[kept]
-	lists      scratch[keptList]
-	below      scratch[keptBelow]
-	keyed      scratch[keyedPatchItem]
-	patchItems reusedMaps[value.ScalarKey, int]
-	named      reusedMaps[value.ScalarKey, *kept]
-	whole      reusedMaps[value.Value, interface{}]
+	kept  scratch[kept]
+	lists scratch[keptList]
+	below scratch[keptBelow]
+	keyed scratch[keyed[patchItem]]
+	named scratch[keyed[*kept]]
+	byKey reusedMaps[value.ScalarKey, int]
+	whole reusedMaps[value.Value, interface{}]
 	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
 	skeleton []byte
 }
@@ -105,8 +105,8 @@ func (s *keptScratch) reset() {
 	s.lists.reset()
 	s.below.reset()
 	s.keyed.reset()
-	s.patchItems.reset()
 	s.named.reset()
+	s.byKey.reset()
 	s.whole.reset()
 }
 

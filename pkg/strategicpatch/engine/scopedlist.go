@@ -21,7 +21,7 @@ type keptList struct {
 	patch  []interface{}
 	scoped value.Value
 	whole  map[value.Value]interface{}
-	named  map[value.ScalarKey]*kept
+	named  keyIndex[*kept]
 }
 
 // toGo converts result, the merge's value of the list kl was kept from, into Go values: the original list where the
@@ -39,9 +39,9 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 			out[i] = orig
 			continue
 		}
-		if len(kl.named) > 0 && it.IsMap() {
-			if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
-				out[i] = k.toMap(it)
+		if len(kl.named.items) > 0 && it.IsMap() {
+			if j := kl.named.find(mergeKeyOf1(it, kl.mergeKey)); j >= 0 {
+				out[i] = kl.named.items[j].val.toMap(it)
 				continue
 			}
 		}
@@ -130,10 +130,10 @@ func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
 func (r goReader) scopedList(original []interface{}, pl value.Value, pg []interface{}, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
 	mergeKey, itemSchema, ok := keyedBy(l, key)
 	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
-	var patchItems patchIndex
+	var patchItems keyIndex[patchItem]
 	if ok {
 		deletes := hasJoined(parent, deletePrimPrefix, key)
-		patchItems = r.newPatchIndex(pl.Len())
+		patchItems = newKeyIndex(&r.kept.keyed, &r.kept.byKey, pl.Len())
 		ok = byMergeKey(pl, mergeKey, &patchItems) && !deletes
 	}
 	if ok {
@@ -178,9 +178,10 @@ type patchItem struct {
 // is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
-func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems *patchIndex, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems *keyIndex[patchItem], mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := r.newKeptList(mergeKey, original)
 	kl.patch = pg
+	kl.named = newKeyIndex(&r.kept.named, &r.kept.byKey, pl.Len())
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -193,10 +194,10 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []inter
 		var pi patchItem
 		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
-			if pi = patchItems.items[j].patchItem; pi.seen {
+			if pi = patchItems.items[j].val; pi.seen {
 				return value.Value{}, nil, false, nil
 			}
-			patchItems.items[j].seen = true
+			patchItems.items[j].val.seen = true
 			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
 		if !whole && err == nil {
@@ -242,10 +243,7 @@ func (r goReader) listItem(m map[string]interface{}, pi patchItem, isNamed bool,
 	}
 	v, sub, err := r.scoped(m, pi.item, pg, names, l, depth)
 	if sub != nil {
-		if kl.named == nil {
-			kl.named = r.kept.named.take(0)
-		}
-		kl.named[k] = sub
+		kl.named.put(k, sub) // (each key once: scopedItems scopes one item per key)
 	}
 	return v, err
 }
@@ -298,7 +296,7 @@ func keyedBy(l Lookup, key string) (string, Lookup, bool) {
 
 // byMergeKey adds patch list pl's items by merge key to out (empty), and reports whether each is a map without
 // "$patch" holding a merge key no other item holds.
-func byMergeKey(pl value.Value, mergeKey string, out *patchIndex) bool {
+func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool {
 	for i, it := range pl.Items() {
 		if !it.IsMap() {
 			return false
@@ -318,48 +316,54 @@ func byMergeKey(pl value.Value, mergeKey string, out *patchIndex) bool {
 	return true
 }
 
-// patchIndex holds a patch list's items by merge key (byMergeKey): looked at one by one where the list has at most
-// patchIndexScanned items (comparing a few keys costs less than hashing one), else found through byKey.
-type patchIndex struct {
-	items []keyedPatchItem
-	byKey map[value.ScalarKey]int // (index in items; nil for a short list)
+// keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named):
+// looked at one by one where there are at most keyIndexScanned (comparing a few keys costs less than hashing one),
+// else found through byKey. The zero keyIndex is empty.
+type keyIndex[T any] struct {
+	items []keyed[T]
+	byKey map[value.ScalarKey]int // (index in items; nil for few)
 	// next is where find starts looking, after the item it found last: original's items usually come in the patch
 	// list's order.
 	next int
 }
 
-// keyedPatchItem is a patch item and its merge key.
-type keyedPatchItem struct {
+// keyed is a value of a keyIndex and its key.
+type keyed[T any] struct {
 	key value.ScalarKey
-	patchItem
+	val T
 }
 
-// patchIndexScanned is the most items a patchIndex looks at one by one.
-const patchIndexScanned = 16
+// keyIndexScanned is the most values a keyIndex looks at one by one.
+const keyIndexScanned = 16
 
-// newPatchIndex returns an empty patchIndex for a list of n items, in r's scratch memory.
-func (r goReader) newPatchIndex(n int) patchIndex {
-	x := patchIndex{items: r.kept.keyed.take(n)}
-	if n > patchIndexScanned {
-		x.byKey = r.kept.patchItems.take(n)
+// newKeyIndex returns an empty keyIndex for at most n values, in scratch memory items and maps.
+func newKeyIndex[T any](items *scratch[keyed[T]], maps *reusedMaps[value.ScalarKey, int], n int) keyIndex[T] {
+	x := keyIndex[T]{items: items.take(n)}
+	if n > keyIndexScanned {
+		x.byKey = maps.take(n)
 	}
 	return x
 }
 
-// add adds pi under key k and reports true, unless x holds k already (false).
-func (x *patchIndex) add(k value.ScalarKey, pi patchItem) bool {
+// add adds v under key k and reports true, unless x holds k already (false).
+func (x *keyIndex[T]) add(k value.ScalarKey, v T) bool {
 	if x.find(k) >= 0 {
 		return false
 	}
-	if x.byKey != nil {
-		x.byKey[k] = len(x.items)
-	}
-	x.items = append(x.items, keyedPatchItem{key: k, patchItem: pi})
+	x.put(k, v)
 	return true
 }
 
-// find returns the index in x.items of the item of key k, or -1.
-func (x *patchIndex) find(k value.ScalarKey) int {
+// put adds v under key k, which x does not hold.
+func (x *keyIndex[T]) put(k value.ScalarKey, v T) {
+	if x.byKey != nil {
+		x.byKey[k] = len(x.items)
+	}
+	x.items = append(x.items, keyed[T]{key: k, val: v})
+}
+
+// find returns the index in x.items of the value of key k, or -1.
+func (x *keyIndex[T]) find(k value.ScalarKey) int {
 	if x.byKey != nil {
 		if i, ok := x.byKey[k]; ok {
 			return i
@@ -524,8 +528,8 @@ func (kl *keptList) mergesAs(f *openapi.Field) bool {
 		len(f.Meta.MergeKey) != 1 || f.Meta.MergeKey[0] != kl.mergeKey || t.Elem == nil || t.Elem.Kind != openapi.KindStruct {
 		return false
 	}
-	for _, k := range kl.named {
-		if !k.mergesAs(t.Elem) {
+	for _, k := range kl.named.items {
+		if !k.val.mergesAs(t.Elem) {
 			return false
 		}
 	}
