@@ -133,12 +133,12 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 		x.multi[*k] = id
 		return id, true
 	case !x.mapped:
-		if i := x.next; i < x.n && x.small[i] == k[0] {
+		if i := x.next; i < x.n && x.small[i].Same(&k[0]) {
 			x.next++
 			return i, false
 		}
 		for i := range x.n {
-			if x.small[i] == k[0] {
+			if x.small[i].Same(&k[0]) {
 				x.next = i + 1
 				return i, false
 			}
@@ -158,7 +158,7 @@ func (x *Index) ID(k *Key) (id int, fresh bool) {
 
 // mappedID is ID for a single-field key sk once x is mapped.
 func (x *Index) mappedID(sk value.ScalarKey) (id int, fresh bool) {
-	if i := x.next; i < x.n && x.byID[i] == sk {
+	if i := x.next; i < x.n && x.byID[i].Same(&sk) {
 		x.next++
 		return i, false
 	}

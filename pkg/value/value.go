@@ -418,6 +418,18 @@ type ScalarKey struct {
 	Str  string
 }
 
+// Same reports *k == *o, telling most unequal string keys apart by their length or last byte before comparing them
+// whole (keys of a list's items often differ only at their end: "VAR_00001", "VAR_00002").
+func (k *ScalarKey) Same(o *ScalarKey) bool {
+	if k.Kind != o.Kind || k.Bits != o.Bits || len(k.Str) != len(o.Str) {
+		return false
+	}
+	if n := len(k.Str); n > 0 && k.Str[n-1] != o.Str[n-1] {
+		return false
+	}
+	return k.Str == o.Str
+}
+
 // Key returns the ScalarKey of v. Non-scalar values (maps, lists) are not
 // keys; for them ok is false.
 func (v Value) Key() (k ScalarKey, ok bool) {

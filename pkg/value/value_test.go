@@ -382,6 +382,24 @@ var _ = Describe("Key", func() {
 		Entry("MinInt64 and the float -2^63", value.Int(math.MinInt64), value.Float(-math.Exp2(63))),
 		Entry("string vs int", value.String("1"), value.Int(1)),
 	)
+
+	DescribeTable("Same is ==",
+		func(a, b value.Value) {
+			ka, kb := key(a), key(b)
+			Expect(ka.Same(&kb)).To(Equal(ka == kb), "%s vs %s", a.JSON(), b.JSON())
+			Expect(kb.Same(&ka)).To(Equal(ka == kb))
+		},
+		Entry("equal strings", value.String("VAR_00001"), value.String("VAR_00001")),
+		Entry("strings differing at the end", value.String("VAR_00001"), value.String("VAR_00002")),
+		Entry("strings differing at the start", value.String("aVAR_0001"), value.String("bVAR_0001")),
+		Entry("strings of other lengths", value.String("web"), value.String("webs")),
+		Entry("empty strings", value.String(""), value.String("")),
+		Entry("the empty string and null", value.String(""), value.Null),
+		Entry("a string and a number", value.String("1"), value.Int(1)),
+		Entry("equal numbers", value.Int(80), value.Float(80)),
+		Entry("other numbers", value.Int(80), value.Int(81)),
+		Entry("booleans", value.Bool(true), value.Bool(false)),
+	)
 })
 
 var _ = Describe("Identical", func() {

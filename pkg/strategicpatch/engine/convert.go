@@ -88,12 +88,13 @@ type goReader struct {
 
 // keptScratch is the scratch memory of scoped's kept and keptList values, and of scopedList's maps.
 type keptScratch struct {
-	kept       scratch[kept]
-	lists      scratch[keptList]
-	below      scratch[keptBelow]
-	patchItems reusedMaps[value.ScalarKey, patchItem]
-	named      reusedMaps[value.ScalarKey, *kept]
-	whole      reusedMaps[value.Value, interface{}]
+	kept  scratch[kept]
+	lists scratch[keptList]
+	below scratch[keptBelow]
+	keyed scratch[keyed[patchItem]]
+	named scratch[keyed[*kept]]
+	byKey reusedMaps[value.ScalarKey, int]
+	whole reusedMaps[value.Value, interface{}]
 	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
 	skeleton []byte
 }
@@ -103,8 +104,9 @@ func (s *keptScratch) reset() {
 	s.kept.reset()
 	s.lists.reset()
 	s.below.reset()
-	s.patchItems.reset()
+	s.keyed.reset()
 	s.named.reset()
+	s.byKey.reset()
 	s.whole.reset()
 }
 
@@ -280,9 +282,15 @@ func (gr goReader) fromReflect(r reflect.Value, depth int) (value.Value, error) 
 }
 
 // sortedMap is the map of fields, whose keys (a Go map's) are distinct: sorted, unless there is one (the patch's maps
-// along its path usually hold one field).
+// along its path usually hold one field); two (a list item's merge key and one more, often) are swapped if out of
+// order.
 func sortedMap(fields []value.Field) value.Value {
-	if len(fields) > 1 {
+	switch {
+	case len(fields) == 2:
+		if fields[1].Key < fields[0].Key {
+			fields[0], fields[1] = fields[1], fields[0]
+		}
+	case len(fields) > 2:
 		slices.SortFunc(fields, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
 	}
 	return value.MapFromSorted(fields)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ type keptList struct {
 	patch  []interface{}
 	scoped value.Value
 	whole  map[value.Value]interface{}
-	named  map[value.ScalarKey]*kept
+	named  keyIndex[*kept]
 }
 
 // toGo converts result, the merge's value of the list kl was kept from, into Go values: the original list where the
@@ -38,9 +39,9 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 			out[i] = orig
 			continue
 		}
-		if len(kl.named) > 0 && it.IsMap() {
-			if k := kl.named[mergeKeyOf1(it, kl.mergeKey)]; k != nil {
-				out[i] = k.toMap(it)
+		if len(kl.named.items) > 0 && it.IsMap() {
+			if j := kl.named.find(mergeKeyOf1(it, kl.mergeKey)); j >= 0 {
+				out[i] = kl.named.items[j].val.toMap(it)
 				continue
 			}
 		}
@@ -60,6 +61,8 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 // stands for (standsFor: an equal string, bool or number of toGo's Go type) holds x's, which encodes alike and needs no
 // memory of its own, and else, where px is a map of the patch's, px's field of its key where it is such a scalar
 // (patchScalar). (Any x and px do; original's and the patch's items at v's place in the list are usually v's own.)
+// Where x holds v's keys (as many keys, each of v's among them), the map is a copy of x with the fields x does not
+// stand for replaced (sameKeysBeside).
 func toGoBeside(v value.Value, x, px interface{}) interface{} {
 	orig, ok := x.(map[string]interface{})
 	if !ok || !v.IsMap() {
@@ -67,6 +70,11 @@ func toGoBeside(v value.Value, x, px interface{}) interface{} {
 	}
 	patch, _ := px.(map[string]interface{})
 	fields := v.Fields()
+	if len(orig) == len(fields) {
+		if m, ok := sameKeysBeside(fields, orig, patch); ok {
+			return m
+		}
+	}
 	m := make(map[string]interface{}, len(fields))
 	for _, f := range fields {
 		if ox, ok := orig[f.Key]; ok && standsFor(value.Value{}, f.Value, ox) {
@@ -76,6 +84,30 @@ func toGoBeside(v value.Value, x, px interface{}) interface{} {
 		m[f.Key] = toGoPatched(f.Value, patch[f.Key])
 	}
 	return m
+}
+
+// sameKeysBeside is toGoBeside's map of fields where orig holds as many keys as fields: a copy of orig with each field
+// orig does not stand for replaced, as toGoBeside sets it; ok is false (a key of fields orig lacks) when the keys
+// differ.
+func sameKeysBeside(fields []value.Field, orig, patch map[string]interface{}) (map[string]interface{}, bool) {
+	var m map[string]interface{}
+	for _, f := range fields {
+		ox, ok := orig[f.Key]
+		if !ok {
+			return nil, false
+		}
+		if standsFor(value.Value{}, f.Value, ox) {
+			continue
+		}
+		if m == nil {
+			m = maps.Clone(orig)
+		}
+		m[f.Key] = toGoPatched(f.Value, patch[f.Key])
+	}
+	if m == nil {
+		m = maps.Clone(orig)
+	}
+	return m, true
 }
 
 // mergeKeyOf1 is the ScalarKey of item's field mergeKey, the zero ScalarKey when it has none that is a key.
@@ -98,14 +130,14 @@ func mergeKeyOf1(item value.Value, mergeKey string) value.ScalarKey {
 func (r goReader) scopedList(original []interface{}, pl value.Value, pg []interface{}, parent value.Value, key string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, error) {
 	mergeKey, itemSchema, ok := keyedBy(l, key)
 	ok = ok && (len(original) < namesMostFrom || 2*pl.Len() <= len(original))
-	var patchItems map[value.ScalarKey]patchItem
+	var patchItems keyIndex[patchItem]
 	if ok {
 		deletes := hasJoined(parent, deletePrimPrefix, key)
-		patchItems, ok = byMergeKey(pl, mergeKey, r.kept.patchItems.take(pl.Len()))
-		ok = ok && !deletes
+		patchItems = newKeyIndex(&r.kept.keyed, &r.kept.byKey, pl.Len())
+		ok = byMergeKey(pl, mergeKey, &patchItems) && !deletes
 	}
 	if ok {
-		v, kl, scopes, err := r.scopedItems(original, pl, pg, patchItems, mergeKey, names, itemSchema, depth)
+		v, kl, scopes, err := r.scopedItems(original, pl, pg, &patchItems, mergeKey, names, itemSchema, depth)
 		if err != nil || scopes {
 			return v, kl, err
 		}
@@ -146,9 +178,10 @@ type patchItem struct {
 // is false (and the value to be dropped) when an item is not a map holding its merge key, or a key patchItems holds
 // comes twice. names nil (pl's items alone are at this place) is made from pl when an item needs it: projected, or
 // scoped while pl has more than one item (one item alone names its fields, as at the root).
-func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems map[value.ScalarKey]patchItem, mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
+func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems *keyIndex[patchItem], mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := r.newKeptList(mergeKey, original)
 	kl.patch = pg
+	kl.named = newKeyIndex(&r.kept.named, &r.kept.byKey, pl.Len())
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -156,14 +189,15 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []inter
 		if !isMap || !hasKey {
 			return value.Value{}, nil, false, nil
 		}
-		pi, isNamed := patchItems[k]
-		if isNamed && pi.seen {
-			return value.Value{}, nil, false, nil
-		}
+		j := patchItems.find(k)
+		isNamed := j >= 0
+		var pi patchItem
 		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
-			pi.seen = true
-			patchItems[k] = pi
+			if pi = patchItems.items[j].val; pi.seen {
+				return value.Value{}, nil, false, nil
+			}
+			patchItems.items[j].val.seen = true
 			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
 		if !whole && err == nil {
@@ -209,10 +243,7 @@ func (r goReader) listItem(m map[string]interface{}, pi patchItem, isNamed bool,
 	}
 	v, sub, err := r.scoped(m, pi.item, pg, names, l, depth)
 	if sub != nil {
-		if kl.named == nil {
-			kl.named = r.kept.named.take(0)
-		}
-		kl.named[k] = sub
+		kl.named.put(k, sub) // (each key once: scopedItems scopes one item per key)
 	}
 	return v, err
 }
@@ -263,27 +294,94 @@ func keyedBy(l Lookup, key string) (string, Lookup, bool) {
 	return meta.MergeKey, itemSchema, true
 }
 
-// byMergeKey returns patch list pl's items by merge key, added to out (empty), and whether each is a map without
+// byMergeKey adds patch list pl's items by merge key to out (empty), and reports whether each is a map without
 // "$patch" holding a merge key no other item holds.
-func byMergeKey(pl value.Value, mergeKey string, out map[value.ScalarKey]patchItem) (map[value.ScalarKey]patchItem, bool) {
+func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool {
 	for i, it := range pl.Items() {
 		if !it.IsMap() {
-			return nil, false
+			return false
 		}
 		if _, directive := it.Get("$patch"); directive {
-			return nil, false
+			return false
 		}
 		kv, ok := it.Get(mergeKey)
 		if !ok || kv.IsNull() {
-			return nil, false
+			return false
 		}
 		k, ok := kv.Key()
-		if _, seen := out[k]; !ok || seen {
-			return nil, false
+		if !ok || !out.add(k, patchItem{item: it, index: i}) {
+			return false
 		}
-		out[k] = patchItem{item: it, index: i}
 	}
-	return out, true
+	return true
+}
+
+// keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named):
+// looked at one by one where there are at most keyIndexScanned (comparing a few keys costs less than hashing one),
+// else found through byKey. The zero keyIndex is empty.
+type keyIndex[T any] struct {
+	items []keyed[T]
+	byKey map[value.ScalarKey]int // (index in items; nil for few)
+	// next is where find starts looking, after the item it found last: original's items usually come in the patch
+	// list's order.
+	next int
+}
+
+// keyed is a value of a keyIndex and its key.
+type keyed[T any] struct {
+	key value.ScalarKey
+	val T
+}
+
+// keyIndexScanned is the most values a keyIndex looks at one by one.
+const keyIndexScanned = 16
+
+// newKeyIndex returns an empty keyIndex for at most n values, in scratch memory items and maps.
+func newKeyIndex[T any](items *scratch[keyed[T]], maps *reusedMaps[value.ScalarKey, int], n int) keyIndex[T] {
+	x := keyIndex[T]{items: items.take(n)}
+	if n > keyIndexScanned {
+		x.byKey = maps.take(n)
+	}
+	return x
+}
+
+// add adds v under key k and reports true, unless x holds k already (false).
+func (x *keyIndex[T]) add(k value.ScalarKey, v T) bool {
+	if x.find(k) >= 0 {
+		return false
+	}
+	x.put(k, v)
+	return true
+}
+
+// put adds v under key k, which x does not hold.
+func (x *keyIndex[T]) put(k value.ScalarKey, v T) {
+	if x.byKey != nil {
+		x.byKey[k] = len(x.items)
+	}
+	x.items = append(x.items, keyed[T]{key: k, val: v})
+}
+
+// find returns the index in x.items of the value of key k, or -1.
+func (x *keyIndex[T]) find(k value.ScalarKey) int {
+	if x.byKey != nil {
+		if i, ok := x.byKey[k]; ok {
+			return i
+		}
+		return -1
+	}
+	n := len(x.items)
+	for j := range n {
+		i := x.next + j
+		if i >= n {
+			i -= n
+		}
+		if x.items[i].key.Same(&k) {
+			x.next = i + 1
+			return i
+		}
+	}
+	return -1
 }
 
 // goMergeKey is the ScalarKey of Go map m's field mergeKey, as the merge reads it from m's value (a non-null scalar).
@@ -292,9 +390,11 @@ func goMergeKey(m map[string]interface{}, mergeKey string) (value.ScalarKey, boo
 	if !ok || x == nil {
 		return value.ScalarKey{}, false
 	}
-	switch x.(type) {
+	switch t := x.(type) {
 	case map[string]interface{}, []interface{}:
 		return value.ScalarKey{}, false
+	case string:
+		return value.ScalarKey{Kind: value.KindString, Str: t}, true // (value.String(t).Key())
 	}
 	v, err := goReader{}.fromGo(x, 0)
 	if err != nil || v.IsNull() {
@@ -428,8 +528,8 @@ func (kl *keptList) mergesAs(f *openapi.Field) bool {
 		len(f.Meta.MergeKey) != 1 || f.Meta.MergeKey[0] != kl.mergeKey || t.Elem == nil || t.Elem.Kind != openapi.KindStruct {
 		return false
 	}
-	for _, k := range kl.named {
-		if !k.mergesAs(t.Elem) {
+	for _, k := range kl.named.items {
+		if !k.val.mergesAs(t.Elem) {
 			return false
 		}
 	}

@@ -146,6 +146,55 @@ var _ = Describe("ApplyMap on long env lists", func() {
 	}
 })
 
+var _ = Describe("ApplyMap finding a list's items by merge key", func() {
+	// keyedCase is container web with n env entries E0..E(n-1), each with a field the patch leaves alone when extra
+	// (so that a named entry is scoped, not converted whole), and a patch changing the entries named, in the order
+	// given.
+	keyedCase := func(n int, named []int, extra bool) (original, patch map[string]interface{}) {
+		env, changed := make([]interface{}, n), make([]interface{}, len(named))
+		for i := range env {
+			env[i] = map[string]interface{}{"name": fmt.Sprintf("E%d", i), "value": "v"}
+			if extra {
+				env[i].(map[string]interface{})["valueFrom"] = map[string]interface{}{"key": "k"}
+			}
+		}
+		for j, i := range named {
+			changed[j] = map[string]interface{}{"name": fmt.Sprintf("E%d", i), "value": "changed"}
+		}
+		container := func(env []interface{}) map[string]interface{} {
+			return map[string]interface{}{"name": "web", "env": env}
+		}
+		original = map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{container(env)}}}
+		patch = map[string]interface{}{"spec": map[string]interface{}{"containers": []interface{}{container(changed)}}}
+		return original, patch
+	}
+	span := func(from, to, step int) []int {
+		var out []int
+		for i := from; i != to; i += step {
+			out = append(out, i)
+		}
+		return out
+	}
+	DescribeTable("gives the whole conversion's result",
+		func(n int, named []int, extra bool) {
+			original, patch := keyedCase(n, named, extra)
+			got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+			orig, res := webEnv(original), webEnv(got)
+			Expect(reflect.ValueOf(res["E39"]).Pointer()).To(Equal(reflect.ValueOf(orig["E39"]).Pointer()),
+				"an entry the patch does not name is original's map")
+		},
+		Entry("a few entries in order, each converted whole", 40, span(0, 5, 1), false),
+		Entry("a few entries in reverse order, scoped", 40, span(8, -1, -1), true),
+		Entry("16 entries, every other one, scoped", 40, span(0, 32, 2), true),
+		Entry("17 entries (past those looked through one by one), each converted whole", 40, span(0, 17, 1), false),
+		Entry("20 entries in reverse order, scoped", 40, span(19, -1, -1), true),
+	)
+})
+
 // webEnv returns the env entries of obj's container "web" by name.
 func webEnv(obj map[string]interface{}) map[string]map[string]interface{} {
 	out := map[string]map[string]interface{}{}

@@ -47,6 +47,7 @@ func spineField(original, p map[string]interface{}, l Lookup, depth int) (key st
 	}
 	var pv interface{}
 	for key, pv = range p {
+		break // (p has one field: the iterator is not asked for another)
 	}
 	if strings.HasPrefix(key, "$") {
 		return "", nil, nil, nil, false
