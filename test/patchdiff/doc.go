@@ -55,7 +55,9 @@
 // patch.Apply of patches naming merge keys again, under depth limits
 // (which strategicpatch lacks), against the patch's items applied one
 // after another, the definition of a repeat; cases whose repeats no split
-// stands for are counted "not in turn" and left out, and errors that
+// stands for (below a directive, or after a null-keyed item the split's
+// first part appends, its key dropped) are counted "not in turn" and left
+// out, and errors that
 // differ only because the steps meet another error first are bounded.
 // PLY_DIFF_INTURN_N sets its cases per target and limit (default 150).
 package patchdiff

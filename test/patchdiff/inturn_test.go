@@ -8,12 +8,14 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/patchdiff"
 )
 
@@ -24,8 +26,9 @@ import (
 // ApplyDirectives cases of the Pod and Deployment targets given repeats by repeatN and repeatSetValue, under a limit
 // some of their maps at it given as "$retainKeys" alone (retainAtLimit), and some given a repeat nested in a repeat
 // down to a map live holds with fields at the limit (nestedRepeat): a repeat the front-end applies again, at its depth
-// in the patch. A case whose repeats lie where no split stands for them (below a directive) is counted "not in turn"
-// and left out. The report's front-end re-applications are patch.Apply's alone: the steps hold no repeat applied to
+// in the patch. A case whose repeats lie where no split stands for them (below a directive, or after an item with a
+// null merge key the split's first part appends to a list its second merges: appendsNullKey) is counted "not in
+// turn" and left out. The report's front-end re-applications are patch.Apply's alone: the steps hold no repeat applied to
 // an outcome. PLY_DIFF_INTURN_N sets the cases per target and limit, PLY_DIFF_SEED the seed.
 var _ = Describe("patches repeating merge keys, against their items applied one after another, under depth limits", func() {
 	for _, spec := range []string{"pod", "deployment"} {
@@ -44,6 +47,63 @@ var _ = Describe("patches repeating merge keys, against their items applied one 
 		}
 	}
 })
+
+// A null-keyed item before a repeat, every gate off, MaxDepth 0: Apply gives strategicpatch's result or error on the
+// whole patch (compared as the API server stores it, nulls dropped), and the case is judged against its items in turn
+// (class), left out ("not in turn") where the items before the split append the null-keyed item to a list the items
+// from it on merge: the outcome holds the item without its key (ply drops the nulls of content live lacks), so those
+// items fail on it, where strategicpatch's one call keeps the null and merges.
+var _ = DescribeTable("patches repeating merge keys after a null-keyed item, against strategicpatch and their items applied one after another",
+	func(live, p, class string) {
+		t, err := difftest.LoadTarget("pod/" + difftest.Kubectl)
+		Expect(err).NotTo(HaveOccurred())
+		want, werr := sp.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(p), t.Oracle.Meta())
+		opts := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: features.Kubectl()}
+		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(p), opts)
+		if werr != nil { // (patch.Apply's messages are ply's own: pkg/strategicpatch gives strategicpatch's)
+			Expect(err).To(HaveOccurred())
+		} else {
+			Expect(err).NotTo(HaveOccurred())
+			Expect(value.Equal(got, withoutNulls(jsonv.MustDecode(string(want))))).To(BeTrue(), "ply %s\nstrategicpatch %s", got.JSON(), want)
+		}
+		counts := map[string]int{}
+		Expect(judgeSteps(t, "null key", jsonv.MustDecode(live), jsonv.MustDecode(p), 0, counts)).To(BeEmpty())
+		Expect(counts).To(Equal(map[string]int{class: 1}))
+	},
+	Entry("appended before a repeat of another key in its list: left out",
+		`{"metadata":{"ownerReferences":[{"uid":"a"}]}}`,
+		`{"metadata":{"ownerReferences":[{"uid":null,"kind":"b"},{"uid":"a","kind":"c"},{"uid":"a","name":"n"}]}}`, "not in turn"),
+	Entry("appended to a list the split passes through: left out",
+		`{"spec":{"containers":[{"name":"e","env":[{"name":"x"}]}]}}`,
+		`{"spec":{"containers":[{"name":null,"image":"i"},{"name":"e","env":[{"name":"y","value":"1"},{"name":"y","value":"2"}]}]}}`, "not in turn"),
+	Entry("merged into live's null-keyed item: both fail",
+		`{"metadata":{"ownerReferences":[{"uid":"a"},{"uid":null,"kind":"k"}]}}`,
+		`{"metadata":{"ownerReferences":[{"uid":null,"kind":"b"},{"uid":"a","kind":"c"},{"uid":"a","name":"n"}]}}`, "agree error"),
+	Entry("appended after the repeat: in turn",
+		`{"metadata":{"ownerReferences":[{"uid":"a"}]}}`,
+		`{"metadata":{"ownerReferences":[{"uid":"a","kind":"c"},{"uid":"a","name":"n"},{"uid":null,"kind":"b"}]}}`, "agree"),
+)
+
+// withoutNulls is value v with every null field dropped, as the API server stores an object.
+func withoutNulls(v value.Value) value.Value {
+	switch {
+	case v.IsList():
+		items := slices.Clone(v.Items())
+		for i := range items {
+			items[i] = withoutNulls(items[i])
+		}
+		return value.List(items)
+	case !v.IsMap():
+		return v
+	}
+	out := value.MustMap()
+	for _, f := range v.Fields() {
+		if !f.Value.IsNull() {
+			out = out.With(f.Key, withoutNulls(f.Value))
+		}
+	}
+	return out
+}
 
 // judgeInTurn judges case c of target t, its patch given repeats, under maxDepth: Apply against inTurn, an error
 // against an error (the same text, or another where the steps number items otherwise or meet another error first),
@@ -65,9 +125,15 @@ func judgeInTurn(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[
 		site := sites[r.IntN(len(sites))]
 		p = p.With(site[0].field, nestedRepeat(site[1:], site[len(site)-1].field))
 	}
+	return judgeSteps(t, c.ID(), c.Live, p, maxDepth, counts)
+}
+
+// judgeSteps judges patch p (given repeats) onto live under maxDepth, case id of target t: Apply against inTurn, as
+// judgeInTurn says.
+func judgeSteps(t *difftest.Target, id string, live, p value.Value, maxDepth int, counts map[string]int) string {
 	opts := patch.Options{Schema: t.Schema, TypeName: t.TypeName, Gates: features.Kubectl(), MaxDepth: maxDepth}
-	got, err := patch.Apply(c.Live, p, opts)
-	want, steps, werr := inTurn(c.Live, p, t.Root, opts)
+	got, err := patch.Apply(live, p, opts)
+	want, steps, werr := inTurn(live, p, t.Root, opts)
 	switch {
 	case steps < 0:
 		counts["not in turn"]++
@@ -84,7 +150,7 @@ func judgeInTurn(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[
 	}
 	counts["differ"]++
 	return fmt.Sprintf("differ: %v MaxDepth %d\n  patch %s\n  live %s\n  in turn (%d steps) %v %s\n  ply %v %s",
-		c.ID(), maxDepth, p.JSON(), c.Live.JSON(), steps, werr, want.JSON(), err, got.JSON())
+		id, maxDepth, p.JSON(), live.JSON(), steps, werr, want.JSON(), err, got.JSON())
 }
 
 // inTurn applies patch p (of root type t) to live under opts as the API server applies a list naming a key again:
@@ -92,7 +158,7 @@ func judgeInTurn(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[
 // again (repeatSite) into the patch before that item (the list's items before it, p's other fields) and the patch of
 // the items from it on (the path to the list alone: maps, and items by their key), each applied in turn so, as a
 // patch from the root (depths as in p). It returns the outcome, the patches applied (-1: p's repeats lie where no
-// split stands for them, below a directive), and the first error.
+// split stands for them: below a directive, or after a null-keyed item appended, appendsNullKey), and the first error.
 func inTurn(live, p value.Value, t *openapi.Type, opts patch.Options) (value.Value, int, error) {
 	path, at, ok := repeatSite(live, p, t, nil)
 	if !ok {
@@ -128,7 +194,8 @@ type pathStep struct {
 // turn): it returns the path to it and the position of its first item repeating a key. Where cur lacks a value, or
 // holds another kind, the server takes p's whole (repeats kept apart, applied to nothing) and it looks no further
 // below. ok is false where a list naming a key again lies below a "$patch", "$retainKeys" or list directive it
-// passes, or a list whose items hold "$patch", or where cur names the key twice.
+// passes, or a list whose items hold "$patch", or where cur names the key twice, and where the split's list, or one on
+// the path to it, holds before the split an item with a null key its list in cur lacks (appendsNullKey).
 func repeatSite(cur, p value.Value, t *openapi.Type, path []pathStep) (site []pathStep, at int, ok bool) {
 	if _, directed := p.Get("$patch"); directed {
 		return nil, 0, !namesKeyAgain(p, t)
@@ -174,7 +241,7 @@ func keyedSite(p value.Value, field string, cl, v value.Value, ct *openapi.Type,
 			return nil, 0, !listNamesKeyAgain(v, ct, key)
 		}
 		if seen[string(kv.JSON())] {
-			return path, i, true
+			return path, i, !appendsNullKey(v.Items()[:i], cl, key)
 		}
 		seen[string(kv.JSON())] = true
 	}
@@ -189,10 +256,25 @@ func keyedSite(p value.Value, field string, cl, v value.Value, ct *openapi.Type,
 		}
 		step := append(append([]pathStep(nil), path...), pathStep{key: key, keyValue: kv, item: true})
 		if site, at, ok := repeatSite(ci, it, ct.Item(), step); !ok || site != nil {
-			return site, at, ok
+			return site, at, ok && !appendsNullKey(v.Items(), cl, key)
 		}
 	}
 	return nil, 0, true
+}
+
+// appendsNullKey reports whether items (of a patch's list merged by key onto live's list cl) hold an item whose key
+// field is null where cl holds none: the patch appends it, and applying the patch, ply drops the nulls of content
+// live lacks (docs/strategicpatch.md, "Null merge keys"), key included. A split there stands for no repeat: the
+// items before the split give an outcome holding the item without its key, on which the items from the split on,
+// merging that list, fail, where the whole patch (strategicpatch's one call keeping the null key) merges.
+func appendsNullKey(items []value.Value, cl value.Value, key string) bool {
+	if _, n := itemOf(cl, key, value.Null); n > 0 {
+		return false
+	}
+	return slices.ContainsFunc(items, func(it value.Value) bool {
+		kv, ok := it.Get(key)
+		return ok && kv.IsNull()
+	})
 }
 
 // itemOf returns the item of list l whose key field holds kv, and how many items do.
