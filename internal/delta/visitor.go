@@ -340,6 +340,12 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 	base := len(*stack)
 	defer func() { *stack = (*stack)[:base] }()
 	var unordered *elements.Error // the first list of repeated items kubectl's merge of the halves here refuses
+	// A one-field merge key that local sets and that is visited as a scalar goes on the stack in its place, with the
+	// item's value (what addTo would set), as it is met: added counts it when it is no entry of its own.
+	keyField, keySet, added := "", false, 0
+	if keys != nil && len(keys.mergeKey) == 1 {
+		keyField = keys.mergeKey[0]
+	}
 	for _, f := range fs {
 		if fe := f.Element.Base(); !fe.HasLocal {
 			if _, has := fe.Get(d.deletions); !has {
@@ -354,7 +360,13 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 			continue
 		}
 		if o, ok := d.scalarEntry(f.Element); ok { // (the most common field, without Entry's generality)
-			if o.Present {
+			switch {
+			case keyField != "" && f.Name == keyField:
+				if !o.Present {
+					added++
+				}
+				*stack, keySet = append(*stack, value.Field{Key: f.Name, Value: f.Element.Base().Local}), true
+			case o.Present:
 				*stack = append(*stack, value.Field{Key: f.Name, Value: o.Value})
 			}
 			continue
@@ -378,26 +390,15 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		return d.replaced(n), false, nil
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
-		entries := len(*stack) - base
-		var keys []value.Value
-		extra := false
-		for _, f := range fs {
-			if e := f.Element.Base(); e.LocalSet() {
-				keys = append(keys, value.String(f.Name))
-			} else if v, has := e.Get(d.changes); has && !e.HasLocal && !v.IsNull() {
-				extra = true
-			}
-		}
-		if len(keys) > 0 && ((c && (entries > 0 || extra)) || deleted) {
-			*stack = append(*stack, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
-		}
+		*stack = d.appendRetainKeys(*stack, fs, c && len(*stack)-base-added > 0, c, deleted)
 	}
-	if len(*stack) == base {
+	if len(*stack)-added == base {
 		return elements.Absent, false, nil
 	}
-	if keys != nil {
-		*stack, keyed = keys.addTo(*stack, base), true
+	if keys != nil && !keySet {
+		*stack = keys.addTo(*stack, base)
 	}
+	keyed = keys != nil
 	out := d.mem.fieldsOf(len(*stack) - base)
 	copy(out, (*stack)[base:])
 	m, dup, ok := value.NewMap(out)
@@ -405,6 +406,25 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		return elements.Absent, false, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), keyed, nil
+}
+
+// appendRetainKeys appends to stack the "$retainKeys" entry of a retainKeys map of fields fs, which has entries (of
+// its own, not merge keys added) when changed, compares (c) and deleted as visitMap found: the keys local sets, where
+// the map changes (compared, with entries or a field the changes' source holds and local lacks) or deletes.
+func (d *Visitor) appendRetainKeys(stack []value.Field, fs []elements.Field, changed, c, deleted bool) []value.Field {
+	var keys []value.Value
+	extra := false
+	for _, f := range fs {
+		if e := f.Element.Base(); e.LocalSet() {
+			keys = append(keys, value.String(f.Name))
+		} else if v, has := e.Get(d.changes); has && !e.HasLocal && !v.IsNull() {
+			extra = true
+		}
+	}
+	if len(keys) > 0 && (changed || (c && extra) || deleted) {
+		stack = append(stack, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
+	}
+	return stack
 }
 
 // scalarEntry is Entry's outcome for e when e is an atomic node holding a scalar in local under no registered rule

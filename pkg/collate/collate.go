@@ -453,14 +453,14 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 			key, cv.HasLocal = lf[0].Key, true
 		}
 		if len(rf) > 0 {
-			if c := strings.Compare(rf[0].Key, key); !cv.HasLocal || c < 0 {
+			if c := compareKey(rf[0].Key, key); !cv.HasLocal || c < 0 {
 				key, cv.HasLocal, cv.HasRecorded = rf[0].Key, false, true
 			} else {
 				cv.HasRecorded = c == 0
 			}
 		}
 		if len(vf) > 0 {
-			if c := strings.Compare(vf[0].Key, key); !cv.HasLocal && !cv.HasRecorded || c < 0 {
+			if c := compareKey(vf[0].Key, key); !cv.HasLocal && !cv.HasRecorded || c < 0 {
 				key, cv.HasLocal, cv.HasRecorded, cv.HasLive = vf[0].Key, false, false, true
 			} else {
 				cv.HasLive = c == 0
@@ -491,6 +491,17 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	self.Fields = carve(&c.fieldSlab, len(c.fields)-base)
 	copy(self.Fields, c.fields[base:])
 	return self, nil
+}
+
+// compareKey is strings.Compare(a, b), equal keys (the sources' maps mostly hold the same) told by equality alone.
+func compareKey(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a < b:
+		return -1
+	}
+	return 1
 }
 
 // field builds the child key of map self from its values cv and the directives cd a patch gives it.

@@ -127,7 +127,13 @@ func appendCompact(b []byte, v Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendCompact(append(appendString(b, fs[i].Key), ':'), fs[i].Value)
+			b = append(appendString(b, fs[i].Key), ':')
+			// A string, the most common value, is written here rather than in a call.
+			if v := fs[i].Value; v.kind() == KindString {
+				b = appendString(b, v.str())
+			} else {
+				b = appendCompact(b, v)
+			}
 		}
 		return append(b, '}')
 	case KindList:

@@ -375,7 +375,7 @@ func (o objects) itemPair(list int32, it value.Value) int32 {
 func (o objects) nested() bool {
 	holds := func(m value.Value) bool {
 		for _, f := range m.Fields() {
-			if f.Value.IsMap() || f.Value.IsList() || strings.HasPrefix(f.Key, "$") {
+			if k := f.Value.Kind(); k == value.KindMap || k == value.KindList || (f.Key != "" && f.Key[0] == '$') {
 				return true
 			}
 		}
