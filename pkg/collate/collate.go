@@ -1044,7 +1044,7 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 			}
 		default:
 			if k, ok = setKey(v, objects); !ok {
-				return n.Errorf(elements.Patch, name+" "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
+				return n.Errorf(elements.Patch, smp.OrderEntryScalar(n.Name, i, v.Kind()))
 			}
 		}
 		id, _ := m.index.ID(&k)

@@ -196,7 +196,7 @@ func mergeKeyOf(c *elements.Node) string {
 // delete items last) and orders by "$setElementOrder" alone, merged by one merge key or none, or merged by no strategy
 // and no key (atomicOrdered); lv holds items (but for an empty list: none, the outcome an empty list), maps each
 // holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once; merged by
-// no strategy, a value may repeat), and the order's entries are such maps (scalars).
+// no strategy, a value may repeat), and the order's entries are such maps (scalars or nulls, which name no item).
 func reorders(c *elements.Node, lv value.Value) bool {
 	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
 	leftOut := !c.HasLocal || (elements.EmptyOrdered(c) && elements.MergedList(c.Type, &c.Meta))
@@ -206,7 +206,7 @@ func reorders(c *elements.Node, lv value.Value) bool {
 	}
 	if ordered && !c.HasLocal && atomicOrdered(c) {
 		_, _, ok := scalarsOfClass(lv.Items())
-		return ok && allScalars(c.Dirs.SetOrder.Items())
+		return ok && scalarsOrNulls(c.Dirs.SetOrder.Items())
 	}
 	if !elements.MergedList(c.Type, &c.Meta) {
 		return false
@@ -214,7 +214,7 @@ func reorders(c *elements.Node, lv value.Value) bool {
 	key := mergeKeyOf(c)
 	if key == "" {
 		_, distinct := distinctScalars(lv.Items())
-		return distinct && (!ordered || allScalars(c.Dirs.SetOrder.Items()))
+		return distinct && (!ordered || scalarsOrNulls(c.Dirs.SetOrder.Items()))
 	}
 	for _, it := range lv.Items() {
 		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
@@ -266,6 +266,17 @@ func keyedHeld(items []value.Value, key string) bool {
 func allScalars(items []value.Value) bool {
 	for _, it := range items {
 		if !it.IsScalar() {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarsOrNulls reports whether each of items is a scalar or null: an order's entries strategicpatch hashes, a null
+// naming no item of a list of scalars.
+func scalarsOrNulls(items []value.Value) bool {
+	for _, it := range items {
+		if !it.IsScalar() && !it.IsNull() {
 			return false
 		}
 	}
