@@ -128,8 +128,8 @@ import (
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
 //     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
-//     first place in its list or v's, without directives but a "$setElementOrder" of one class naming its values
-//     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out (or,
+//     first place in its list or v's, without directives but a "$setElementOrder" of scalars or nulls naming its
+//     values in their order as strategicpatch walks them, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out (or,
 //     merged, a field of its item's own, holds empty: Phase 1's leftEmptyOrder) and orders by "$setElementOrder"
 //     alone, onto v's maps each holding the key as a scalar, or v's distinct scalars (a list merged by no strategy
 //     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, the key a scalar or null (strategicpatch matches
@@ -165,8 +165,8 @@ import (
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a plain map at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's
 //       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
-//     - a "$setElementOrder" Phase 2 does not check: entries of mixed classes, a set naming a value twice, a failing
-//       one beside a "$patch: replace" item;
+//     - a keyed list's "$setElementOrder" Phase 2 does not check: entries of mixed classes, a failing one beside a
+//       "$patch: replace" item;
 //     - a list merged by no strategy holding items and ordered by "$setElementOrder" where v holds another list than
 //       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
 //     - a field ordered and set to other than a list after a merged list Phase 2 does not merge, or a list v holds
