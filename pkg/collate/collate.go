@@ -1037,14 +1037,14 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		var err error
 		switch {
 		case keyed && !v.IsMap():
-			return n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind()))
+			return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind())))
 		case keyed:
 			if k, err = localKey(n, name, i, v, n.Type.Item(), elements.Patch, false); err != nil {
-				return err
+				return c.entryFailed(err)
 			}
 		default:
 			if k, ok = setKey(v, objects); !ok {
-				return n.Errorf(elements.Patch, smp.OrderEntryScalar(n.Name, i, v.Kind()))
+				return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryScalar(n.Name, i, v.Kind())))
 			}
 		}
 		id, _ := m.index.ID(&k)
@@ -1063,6 +1063,17 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		return nil
 	}
 	if err != nil && c.composed != nil {
+		c.contradicted = err
+	}
+	return err
+}
+
+// entryFailed returns err, an entry of a list's "$setElementOrder" naming no item, recorded while compose mode's Repeat
+// is collated as its order's error (collator.contradicted: elements.Repeat.Contradicted), as format.CheckOrder's: the
+// entries and the patch's items name the same keys or values whatever the outcome holds, and a collation with an
+// outcome as live reads them once it has read the list's items.
+func (c *collator) entryFailed(err error) error {
+	if c.composed != nil {
 		c.contradicted = err
 	}
 	return err

@@ -103,7 +103,9 @@ import (
 //     "$setElementOrder" alone a list v holds empty, through maps v holds, fails (orderedNoItems), as does one holding
 //     empty a list it orders, in its item's map or a map of it v holds, where v holds no items there (Repeat.Err,
 //     Phase 1's leftEmptyOrder: composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
-//     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
+//     merged list its "$setElementOrder" contradicts or names no item by an entry (not a map or without the key in a
+//     keyed list, a "$patch: replace" item beside its items or not; an object or list in a set), in a map reached
+//     through maps (Repeat.Contradicted: Phase 1
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
 //     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
@@ -165,8 +167,6 @@ import (
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a plain map at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's
 //       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
-//     - a keyed list's "$setElementOrder" Phase 2 does not check: entries of mixed classes, a failing one beside a
-//       "$patch: replace" item;
 //     - a list merged by no strategy holding items and ordered by "$setElementOrder" where v holds another list than
 //       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
 //     - a field ordered and set to other than a list after a merged list Phase 2 does not merge, or a list v holds
