@@ -169,8 +169,9 @@ import (
 //       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
 //     - a list merged by no strategy holding items and ordered by "$setElementOrder" where v holds another list than
 //       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
-//     - a field ordered and set to other than a list after a merged list Phase 2 does not merge, or a list v holds
-//       that it only orders and Phase 2 does not reorder.
+//     - a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether that list
+//       merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
+//       fields), or a list v holds that it only orders and Phase 2 does not reorder.
 //   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
 //     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in
 //     its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items",
