@@ -233,6 +233,15 @@ func OrderEntryKind(field string, i int, mk []string, k value.Kind) string {
 		strings.Join(mk, ",") + "), got " + k.String()
 }
 
+// OrderEntryScalar is the error of entry i of "$setElementOrder/<field>" for a set of scalars, a value of kind k (an
+// object or a list) that names no value.
+func OrderEntryScalar(field string, i int, k value.Kind) string {
+	return SetOrderPrefix + field + " item " + strconv.Itoa(i) + ": expected a scalar (the list holds scalars), got " + k.String()
+}
+
+// NoMergeKey is the error of a merged list of objects the schema gives no merge key (not a set of maps).
+const NoMergeKey = "the schema gives this merged list of objects no merge key, so its items cannot be matched"
+
 // OrderWithoutItems is the error of "$setElementOrder/<field>" for a merged list that has no items in live or in the
 // patch.
 func OrderWithoutItems(field string) string {

@@ -189,7 +189,7 @@ func (c *collator) orderedList(a *elements.AtomicElement, base layer) elements.E
 		}
 		return l
 	default: // (scalars in a list merged by key: the collation with them as live refuses them, visitors' orderRefused)
-		if elements.SetOfMaps(s.Type, &s.Meta) || len(s.Meta.MergeKey) > 0 || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() || v.IsNull() }) ||
+		if elements.SetOfMaps(s.Type, &s.Meta) || len(s.Meta.MergeKey) > 0 || slices.ContainsFunc(s.Dirs.SetOrder.Items(), func(v value.Value) bool { return !v.IsScalar() && !v.IsNull() }) ||
 			(s.Dirs.HasDeleteFromList && !deletesFrom(base, s.Dirs.DeleteFromList)) {
 			return nil
 		}

@@ -1048,15 +1048,15 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		var err error
 		switch {
 		case keyed && !v.IsMap():
-			return n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind()))
+			return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind())))
 		case keyed:
 			if k, err = localKey(n, "", i, v, n.Type.Item(), elements.Patch, false); err != nil {
 				_, err = localKey(n, orderItem(n), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry)
-				return err
+				return c.entryFailed(err)
 			}
 		default:
 			if k, ok = setKey(v, objects); !ok {
-				return n.Errorf(elements.Patch, orderItem(n)+" "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
+				return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryScalar(n.Name, i, v.Kind())))
 			}
 		}
 		id, _ := m.index.ID(&k)
@@ -1083,6 +1083,17 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 // orderItem names an entry of list n's "$setElementOrder" in an error (built only for one: readOrder's entries are
 // read without it).
 func orderItem(n *elements.Node) string { return smp.SetOrderPrefix + n.Name + " item" }
+
+// entryFailed returns err, an entry of a list's "$setElementOrder" naming no item, recorded while compose mode's Repeat
+// is collated as its order's error (collator.contradicted: elements.Repeat.Contradicted), as format.CheckOrder's: the
+// entries and the patch's items name the same keys or values whatever the outcome holds, and a collation with an
+// outcome as live reads them once it has read the list's items.
+func (c *collator) entryFailed(err error) error {
+	if c.composed != nil {
+		c.contradicted = err
+	}
+	return err
+}
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,
 // identity the whole item (elements.SetKey). A value local repeats is an error, unless gate UniqueMergeKeys is off

@@ -322,7 +322,7 @@ func (c *collator) patchList(s *elements.Node, depth int) (elements.Element, err
 		// (Without items, in the patch or in live, it is an empty set.)
 		return c.setNode(s)
 	case len(s.Meta.MergeKey) == 0:
-		return nil, s.Errorf(elements.Patch, "the schema gives this merged list of objects no merge key, so its items cannot be matched")
+		return nil, s.Errorf(elements.Patch, smp.NoMergeKey)
 	}
 	return c.keyedNode(s, depth)
 }

@@ -309,7 +309,8 @@ type Repeat struct {
 	// leaf's. Nil without one.
 	Cleaned []int32
 	// Contradicted holds, in compose mode, by the ID of the leaf Element's tree holds for a map of the repeat, reached
-	// through maps below the item's own, that holds a merged list its "$setElementOrder" contradicts (collated as the
+	// through maps below the item's own, that holds a merged list its "$setElementOrder" contradicts, or an entry of
+	// which names no item (collate's entryFailed; collated as the
 	// patch holds it, as where the outcome lacks that map), the error collating that list onto a map there gives: a
 	// collation with an outcome holding maps down to that map fails with it, where the map's fields before the list
 	// merge without error. By ID -1, such a list of the item's own map (Element nil, Err that error). Nil without one.

@@ -244,12 +244,12 @@ func fieldNames(p, v value.Value, ordered map[string]bool) []string {
 
 // contradictionFirst reports whether collating p, a map of compose mode's repeat of type t, with lv as live fails
 // first with at (elements.Repeat.Contradicted): at its field named by at's path's last step, a merged list p orders by
-// a "$setElementOrder" its items contradict. lv is a map without fields a merge rule decides; p's fields before that
+// a "$setElementOrder" its items contradict or an entry of which names no item. lv is a map without fields a merge rule decides; p's fields before that
 // list (by name) are scalars, nulls, plain maps (plainMap), lists of scalars merged by no strategy (wholeScalars), and
 // its "$retainKeys" and that list's order, which lv lacks or holds equal
 // (patches merged agree on them); lv lacks the list or holds a list its items merge with (smp.ListClass, by key
-// smp.KeyedListClass, maps each holding the key as a scalar): the collation builds those fields without error, and the
-// list's items, before it checks the order.
+// smp.KeyedListClass, maps each holding the key as a scalar, "$patch: replace" items aside: replacing): the collation
+// builds those fields without error, and the list's items, before it reads and checks the order.
 func contradictionFirst(p value.Value, t *openapi.Type, lv value.Value, at *elements.Error) bool {
 	if !p.IsMap() || !lv.IsMap() || len(at.Path) == 0 || slices.ContainsFunc(lv.Fields(), func(f value.Field) bool {
 		_, meta := t.Child(f.Key)
@@ -282,10 +282,19 @@ func contradictionFirst(p value.Value, t *openapi.Type, lv value.Value, at *elem
 	}
 	if key := meta.MergeKey; len(key) == 1 {
 		_, msg, _ := smp.KeyedListClass(held.Items(), list.Items())
-		return msg == "" && keyedScalars(held.Items(), key[0]) && keyedScalars(list.Items(), key[0])
+		return msg == "" && keyedScalars(held.Items(), key[0]) && keyedScalars(replacing(list.Items()), key[0])
 	}
 	_, msg, _ := smp.ListClass(held.Items(), list.Items())
 	return msg == "" && len(meta.MergeKey) == 0 && !elements.SetOfMaps(ft, &meta)
+}
+
+// replacing returns items less those that are "{"$patch": "replace"}" maps: a keyed patch list's items beside which
+// the collation reads and checks the order as without them but for their places (format.CheckOrder).
+func replacing(items []value.Value) []value.Value {
+	return slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool {
+		d, _ := it.Get(smp.DirectiveKey)
+		return it.IsMap() && it.Len() == 1 && value.Equal(d, value.String(smp.ReplaceValue))
+	})
 }
 
 // orderValid reports whether n, a list of compose mode's repeat tree the patch holds with items, has no directive but a

@@ -14,44 +14,39 @@ import (
 // composesSet reports whether node c of compose mode's repeat tree (collated without live there: a leaf holding the
 // patch's list whole, or a set node it orders) is a merged set of scalars its member's outcome holds, lv there, that a
 // collation of the repeat with that outcome as live merges as composeSet does: the schema merges the list by no merge
-// key, c has no directive but a "$setElementOrder" of distinct scalars naming the patch's values in its order
+// key, c has no directive but a "$setElementOrder" of scalars or nulls naming the patch's values in its order
 // (setOrdered), and both lists hold scalars of one class (strings, numbers or booleans), the same where both have
 // items. A value either list repeats is one member, at its first place there (the collation's set node holds each
-// value once, as strategicpatch's merge keeps each once), but in a patch list c orders: each of its values once.
+// value once, as strategicpatch's merge keeps each once).
 func composesSet(c *elements.Node, lv value.Value) bool {
 	if (c.Dirs != nil && !setOrdered(c)) || !c.HasLocal || !c.Local.IsList() || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) || len(c.Meta.MergeKey) > 0 {
 		return false
 	}
-	patch, patchOnce, patchOK := scalarsOfClass(c.Local.Items())
+	patch, _, patchOK := scalarsOfClass(c.Local.Items())
 	live, _, liveOK := scalarsOfClass(lv.Items())
-	if c.Dirs != nil && (!patchOnce || (patch == value.KindNull && live == value.KindNull)) {
-		return false // (ordering a list with no items fails: of what kind they are is unknown; so does a repeat)
+	if c.Dirs != nil && patch == value.KindNull && live == value.KindNull {
+		return false // (ordering a list with no items fails: of what kind they are is unknown)
 	}
 	return patchOK && liveOK && (patch == value.KindNull || live == value.KindNull || patch == live)
 }
 
-// setOrdered reports whether c's directives are a "$setElementOrder" alone, of scalars of one class, naming the
-// patch's values in the patch's order, as the merge of an ordered list requires; a value it names twice ranks by its
-// first place there (composeSet), as strategicpatch's index finds it and the collation's set node numbers it.
+// setOrdered reports whether c's directives are a "$setElementOrder" alone, of scalars or nulls (of any classes: an
+// entry of another class names no value), naming the patch's values in the patch's order as strategicpatch's check
+// walks them (validatePatchWithSetOrderList: each entry equal to the next value passes it, a value the patch repeats
+// needing an entry of its own); a value it names twice ranks by its first place there (composeSet), as
+// strategicpatch's index finds it and the collation's set node numbers it.
 func setOrdered(c *elements.Node) bool {
-	if !ordersOnly(c.Dirs) || !c.Dirs.SetOrder.IsList() || !allScalars(c.Dirs.SetOrder.Items()) {
+	if !ordersOnly(c.Dirs) || !c.Dirs.SetOrder.IsList() || !scalarsOrNulls(c.Dirs.SetOrder.Items()) {
 		return false
 	}
-	order := c.Dirs.SetOrder.Items()
-	if _, _, ok := scalarsOfClass(order); !ok {
-		return false
-	}
-	at := 0
-	for _, x := range c.Local.Items() {
-		for at < len(order) && !value.Equal(order[at], x) {
+	items, at := c.Local.Items(), 0
+	for _, e := range c.Dirs.SetOrder.Items() {
+		if at < len(items) && scalarKey(items[at]) == scalarKey(e) {
 			at++
 		}
-		if at == len(order) {
-			return false
-		}
 	}
-	return true
+	return at == len(items) || c.Dirs.SetOrder.Len() == 0
 }
 
 // distinctScalars returns the class of items (numbers one; KindNull for none), ok where they are all strings, all
@@ -196,7 +191,7 @@ func mergeKeyOf(c *elements.Node) string {
 // delete items last) and orders by "$setElementOrder" alone, merged by one merge key or none, or merged by no strategy
 // and no key (atomicOrdered); lv holds items (but for an empty list: none, the outcome an empty list), maps each
 // holding that key as a scalar with no "$patch" but "delete" (for no key, scalars of one class, each once; merged by
-// no strategy, a value may repeat), and the order's entries are such maps (scalars).
+// no strategy, a value may repeat), and the order's entries are such maps (scalars or nulls, which name no item).
 func reorders(c *elements.Node, lv value.Value) bool {
 	empty := c.Dirs == nil && c.HasLocal && c.Local.IsList() && c.Local.Len() == 0 && len(c.Meta.MergeKey) == 1
 	leftOut := !c.HasLocal || (elements.EmptyOrdered(c) && elements.MergedList(c.Type, &c.Meta))
@@ -206,7 +201,7 @@ func reorders(c *elements.Node, lv value.Value) bool {
 	}
 	if ordered && !c.HasLocal && atomicOrdered(c) {
 		_, _, ok := scalarsOfClass(lv.Items())
-		return ok && allScalars(c.Dirs.SetOrder.Items())
+		return ok && scalarsOrNulls(c.Dirs.SetOrder.Items())
 	}
 	if !elements.MergedList(c.Type, &c.Meta) {
 		return false
@@ -214,7 +209,7 @@ func reorders(c *elements.Node, lv value.Value) bool {
 	key := mergeKeyOf(c)
 	if key == "" {
 		_, distinct := distinctScalars(lv.Items())
-		return distinct && (!ordered || allScalars(c.Dirs.SetOrder.Items()))
+		return distinct && (!ordered || scalarsOrNulls(c.Dirs.SetOrder.Items()))
 	}
 	for _, it := range lv.Items() {
 		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
@@ -266,6 +261,17 @@ func keyedHeld(items []value.Value, key string) bool {
 func allScalars(items []value.Value) bool {
 	for _, it := range items {
 		if !it.IsScalar() {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarsOrNulls reports whether each of items is a scalar or null: an order's entries strategicpatch hashes, a null
+// naming no item of a list of scalars.
+func scalarsOrNulls(items []value.Value) bool {
+	for _, it := range items {
+		if !it.IsScalar() && !it.IsNull() {
 			return false
 		}
 	}

@@ -96,11 +96,16 @@ import (
 //     with that collation's error where the fields before it fit as below (composeCheck), as
 //     does one holding a list merged by one merge key whose items a patch's list cannot hold (an item's "$patch" other
 //     than "delete" or "replace", an item without the key: the error Phase 1 found reading them, Repeat.ItemErrs),
-//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure). One ordering by
+//     without directives, where v holds a list of maps each holding the key as a scalar (itemFailure), and one ordering by
+//     "$setElementOrder" alone (or, merged by no strategy, holding empty and ordering so) a list v holds with items
+//     strategicpatch cannot order (merged by no strategy: objects, nulls, mixed classes, an entry an object or a list)
+//     or a set whose items v holds as objects or whose order names an object or a list (orderFailure). One ordering by
 //     "$setElementOrder" alone a list v holds empty, through maps v holds, fails (orderedNoItems), as does one holding
 //     empty a list it orders, in its item's map or a map of it v holds, where v holds no items there (Repeat.Err,
 //     Phase 1's leftEmptyOrder: composeFailure), as strategicpatch's merge of patches fails finding no items to order. One holding a
-//     merged list its "$setElementOrder" contradicts, in a map reached through maps (Repeat.Contradicted: Phase 1
+//     merged list its "$setElementOrder" contradicts or names no item by an entry (not a map or without the key in a
+//     keyed list, a "$patch: replace" item beside its items or not; an object or list in a set), in a map reached
+//     through maps (Repeat.Contradicted: Phase 1
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
 //     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
@@ -125,8 +130,8 @@ import (
 //     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
 //     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
-//     first place in its list or v's, without directives but a "$setElementOrder" of one class naming its values
-//     in their order, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out (or,
+//     first place in its list or v's, without directives but a "$setElementOrder" of scalars or nulls naming its
+//     values in their order as strategicpatch walks them, a value it names twice ranked by its first place there; an empty list of maps with one merge key, or a list the repeat leaves out (or,
 //     merged, a field of its item's own, holds empty: Phase 1's leftEmptyOrder) and orders by "$setElementOrder"
 //     alone, onto v's maps each holding the key as a scalar, or v's distinct scalars (a list merged by no strategy
 //     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, the key a scalar or null (strategicpatch matches
@@ -153,9 +158,7 @@ import (
 //     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
-//     not fit onto v otherwise where limitWalk gives up, one ordering alone a list merged by no strategy by an order
-//     naming a null (in compose mode, too, one v holds empty or as other than scalars of one class), compose mode's
-//     other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
+//     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
 //     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too).
 //   - Compose mode's repeats left to the front-end:
 //     - merged lists of maps with items that v holds as a list, an item holding a list, a "$setElementOrder/<f>",
@@ -164,12 +167,11 @@ import (
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a plain map at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's
 //       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
-//     - a "$setElementOrder" Phase 2 does not check: entries of mixed classes, a set naming a value twice, a failing
-//       one beside a "$patch: replace" item;
-//     - a list merged by no strategy ordered by "$setElementOrder" (held empty too) where v holds another list than
+//     - a list merged by no strategy holding items and ordered by "$setElementOrder" where v holds another list than
 //       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
-//     - a field ordered and set to other than a list after a merged list Phase 2 does not merge, or a list v holds
-//       that it only orders and Phase 2 does not reorder.
+//     - a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether that list
+//       merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
+//       fields), or a list v holds that it only orders and Phase 2 does not reorder.
 //   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
 //     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in
 //     its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items",
@@ -480,6 +482,9 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		if err := classFailure(n, lv, deep); err != nil {
 			return false, err
 		}
+		if err := orderFailure(n, lv, deep); err != nil {
+			return false, err
+		}
 		if err := itemFailure(n, lv, deep, r.ItemErrs); err != nil {
 			return false, err
 		}
@@ -752,16 +757,46 @@ func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
 	if merged {
 		return mergedOrderRefused(c, lv)
 	}
-	refused := slices.ContainsFunc(c.Dirs.SetOrder.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() })
-	if class, msg, _ := smp.ListClass(lv.Items(), nil); refused || msg != "" || class == value.KindMap || class == smp.ClassNone {
+	if unorderable(&c.Node, lv) {
 		return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
 	}
 	return nil
 }
 
+// unorderable reports whether strategicpatch cannot order list lv by the "$setElementOrder" of n, a list merged by no
+// strategy and no merge key: lv holds no items, items of mixed classes, null or objects, or an entry names an object or
+// a list (collate's kubectlOrdered refuses the directive there: format.CheckDirs).
+func unorderable(n *elements.Node, lv value.Value) bool {
+	refused := slices.ContainsFunc(n.Dirs.SetOrder.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() })
+	class, msg, _ := smp.ListClass(lv.Items(), nil)
+	return refused || msg != "" || class == value.KindMap || class == smp.ClassNone
+}
+
+// orderFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
+// patch holds it: asPatched), a list the repeat leaves out and orders by "$setElementOrder" alone (or, merged by no
+// strategy, holds empty and orders so), where lv, v's field there, is a list with items: merged by no strategy and no
+// merge key, one strategicpatch cannot order (unorderable: smp.OrderOfUnmerged); a set (no merge key), lv's items or
+// the order's entries refused as setOrderRefused reads them. Nil elsewhere, and with deep (the depth limit may fail
+// first).
+func orderFailure(n *elements.Node, lv value.Value, deep bool) error {
+	if n == nil || deep || n.Ruled || n.Dirs == nil || !ordersOnly(n.Dirs) || !n.Dirs.SetOrder.IsList() || !lv.IsList() ||
+		lv.Len() == 0 {
+		return nil
+	}
+	switch {
+	case atomicOrdered(n) && (!n.HasLocal || elements.EmptyOrdered(n)):
+		if unorderable(n, lv) {
+			return n.Errorf(elements.Patch, smp.OrderOfUnmerged(n.Name))
+		}
+	case !n.HasLocal && elements.MergedList(n.Type, &n.Meta) && (len(n.Meta.MergeKey) == 0 || elements.SetOfMaps(n.Type, &n.Meta)):
+		return setOrderRefused(n, lv)
+	}
+	return nil
+}
+
 // mergedOrderRefused is orderRefused for c a merged list, lv a list: the order of a list without items where lv has
-// none, else, as the collation reads lv's items and the order's entries, the first error there: for a set, items of
-// lv that cannot merge (smp.ListClass: classErr), for a keyed list, limitWalk's orderOnto. Nil elsewhere.
+// none, else, as the collation reads lv's items and the order's entries, the first error there: for a keyed list,
+// limitWalk's orderOnto; for a set, setOrderRefused's. Nil elsewhere.
 func mergedOrderRefused(c *elements.AtomicElement, lv value.Value) error {
 	switch {
 	case lv.Len() == 0:
@@ -770,8 +805,27 @@ func mergedOrderRefused(c *elements.AtomicElement, lv value.Value) error {
 		err, _ := orderOnto(c.Path(), c.Dirs.SetOrder, lv, c.Type, &c.Meta)
 		return err
 	}
-	if _, msg, fromLive := smp.ListClass(lv.Items(), nil); msg != "" {
-		return classErr(c.Path(), msg, fromLive)
+	return setOrderRefused(&c.Node, lv)
+}
+
+// setOrderRefused returns the error a collation with lv, a list with items, as live gives at n, a merged list without
+// merge key (a set) its repeat leaves out and orders by "$setElementOrder" alone, as it reads lv's items and then the
+// order's entries (collate's patchList, readOrder): items of lv that cannot merge (smp.ListClass: classErr), objects
+// where the schema gives no set of maps (smp.NoMergeKey), an entry naming no value (an object or a list in a set of
+// scalars, a list in a set of maps: smp.OrderEntryScalar). Nil where there is none.
+func setOrderRefused(n *elements.Node, lv value.Value) error {
+	objects := elements.SetOfMaps(n.Type, &n.Meta)
+	class, msg, fromLive := smp.ListClass(lv.Items(), nil)
+	switch {
+	case msg != "":
+		return classErr(n.Path(), msg, fromLive)
+	case class == value.KindMap && !objects:
+		return n.Errorf(elements.Patch, smp.NoMergeKey)
+	}
+	for i, e := range n.Dirs.SetOrder.Items() {
+		if _, ok := elements.SetKey(e, objects); !ok {
+			return n.Errorf(elements.Patch, smp.OrderEntryScalar(n.Name, i, e.Kind()))
+		}
 	}
 	return nil
 }

@@ -226,6 +226,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat ordering by \"$setElementOrder\" alone lists of scalars merged by no strategy its key's first item's outcome holds, a value repeated, the order naming values they lack and one twice: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":["z","a","c","a"]}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i","command":["x","y","w"]},{"name":"c","$setElementOrder/args":["c","x","a","c"],"$setElementOrder/command":["w","q","y"]}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone args and finalizers its key's first item's outcome holds, the orders naming a null: once",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":["a","b","c"]}],"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]}}}}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/args":["c",null,"a"]}],"volumes":[{"name":"v","secret":{}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c",null,"a"]}}}}]}}`, 1),
 		Entry("a repeat ordering by \"$setElementOrder\" alone a list of scalars merged by no strategy, beside fields decided whole and a map: once",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","command":["b","a"],"resources":{"limits":{"cpu":"1"}}}]}}`,
 			`{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","$setElementOrder/command":["a","b"],"image":"j","tty":null,"resources":{"requests":{"cpu":"1"}}}]}}`, 1),
@@ -852,6 +855,27 @@ var _ = Describe("collations per operation", func() {
 			"finalizers: patch list item 1 is missing from $setElementOrder/finalizers"),
 	)
 
+	// A repeat ordering by "$setElementOrder" alone a set of scalars (finalizers) where its key's first item's outcome
+	// holds objects there (a merged list of objects the schema gives no merge key), or the order names an object or a
+	// list (no value of a set of scalars): the collation with that outcome fails there, lv's items first, decided from
+	// the patch's tree. Judged against the repeat applied to that outcome; strategicpatch cannot hash either (a panic).
+	DescribeTable("patch.Apply of a repeat ordering alone a set whose outcome holds objects or whose order names no value",
+		func(held, order, wantErr string) {
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":` + held + `}}}}]}}`
+			repeat := `{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":` + order + `}}}}`
+			failsOnceAsInTurn(&collations, live, "volumes", `{"name":"v","secret":{}}`, repeat, patch.Options{Gates: features.Kubectl()}, wantErr)
+			sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(func() {
+				_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta([]byte(live), []byte(`{"spec":{"volumes":[`+repeat+`]}}`), sp.Meta())
+			}).To(Panic(), "strategicpatch cannot hash it")
+		},
+		Entry("the order naming an object: once", `["a","b"]`, `["b",{"a":1}]`, "$setElementOrder/finalizers item 1: expected a scalar"),
+		Entry("the order naming a list: once", `["a","b"]`, `[["a"]]`, "$setElementOrder/finalizers item 0: expected a scalar"),
+		Entry("the outcome holding objects: once", `[{"a":1}]`, `["a"]`, "merged list of objects no merge key"),
+		Entry("the outcome holding objects, the order naming one: once", `[{"a":1}]`, `[{"a":1}]`, "merged list of objects no merge key"),
+	)
+
 	// A repeat whose own collation fails by the depth limit, its fields up to the failing one plain trees (scalars,
 	// nulls, maps of such: elements.Repeat.PlainRoom), onto an outcome whose fields up to it are plain trees within the
 	// limit, holding the field or not: the collation with the outcome meets the same node beyond the limit first,
@@ -957,6 +981,9 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat holding ordered lists of scalars merged by no strategy in maps its item's outcome holds and lacks: once",
 			`{"spec":{"containers":[{"name":"a","image":"i","livenessProbe":{"periodSeconds":1}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"j"},{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":["x","c","d"],"command":["c","d"]}},"lifecycle":{"preStop":{"exec":{"$setElementOrder/command":["e","x"],"command":["e"]}}}}]}}`, 1),
+		Entry("a repeat ordering by \"$setElementOrder\" alone args and finalizers its item's outcome holds, the orders naming a null: once",
+			`{"spec":{"containers":[{"name":"a","args":["a","b","c"]}],"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b","c"]}}}}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["c",null,"a"]}],"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["c",null,"a"]}}}}]}}`, 1),
 		Entry("a repeat holding lists of scalars merged by no strategy following their \"$setElementOrder\", replacing lists its item's outcome holds: once",
 			`{"spec":{"containers":[{"name":"a","image":"i","args":["z","c"],"livenessProbe":{"exec":{"command":[]}}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"j","command":["q"]},{"name":"a","$setElementOrder/args":["c","x","d"],"args":["c","d"],"$setElementOrder/command":["a","b","a"],"command":["b","a"],"livenessProbe":{"exec":{"$setElementOrder/command":["e","x"],"command":["e"]}}}]}}`, 1),
@@ -1138,6 +1165,12 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordered by its \"$setElementOrder\" naming a value twice, each ranked by its first place there: once",
 			`{"spec":{"parts":[{"name":"a","aliases":["s1","s7","s3"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s4","s1","s5","s4"],"aliases":["s1","s5","s4"]}]}}`),
+		Entry("ordered by its \"$setElementOrder\" naming a number and a null among strings, which name no value: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1","s7","s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s3",1,null,"s4"],"aliases":["s3","s4"]}]}}`),
+		Entry("naming a value twice, its \"$setElementOrder\" naming it twice: once",
+			`{"spec":{"parts":[{"name":"a","aliases":["s1","s7","s3"]}]}}`,
+			`{"spec":{"parts":[{"name":"a","weight":1},{"name":"a","$setElementOrder/aliases":["s3","s4","s3","s1"],"aliases":["s3","s3","s1"]}]}}`),
 		Entry("onto an item first lacks, and an empty set: once",
 			`{"spec":{"parts":[{"name":"b","aliases":["s1"]}]}}`,
 			`{"spec":{"parts":[{"name":"a","aliases":["s2","s1"]},{"name":"a","aliases":["s1","s5"]},{"name":"b","mode":{"type":"x"}},{"name":"b","aliases":[]}]}}`),
@@ -1305,6 +1338,30 @@ var _ = Describe("collations per operation", func() {
 		Entry("ordering by \"$setElementOrder\" a list it sets to null after a map of maps: once",
 			`{"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1"}},"volumeMounts":[{"mountPath":"/m","name":"v"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"resources":{"limits":{"cpu":"2","memory":null},"requests":{}},"volumeMounts":null}]}}`),
+		Entry("its env ordered by a \"$setElementOrder\" naming a string among maps, the outcome holding env: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"A"},{"name":"B"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"B"},"x",{"name":"A"}],"env":[{"name":"B","value":"1"},{"name":"A","value":"1"}]}]}}`),
+		Entry("its env ordered by a \"$setElementOrder\" whose entry lacks the key, or is null, the outcome holding env: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"A"}]},{"name":"b","env":[{"name":"A"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"A"},{"value":"x"}],"env":[{"name":"A","value":"1"}]},{"name":"b","image":"i"},{"name":"b","$setElementOrder/env":[null,{"name":"A"}],"env":[{"name":"A","value":"1"}]}]}}`),
+		Entry("its env holding a \"$patch: replace\" item, ordered by a \"$setElementOrder\" its items contradict, the outcome holding env: once",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"A"},{"name":"C"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/env":[{"name":"A"},{"name":"B"}],"env":[{"$patch":"replace"},{"name":"B","value":"1"},{"name":"A","value":"1"}]}]}}`),
+		Entry("ordering by \"$setElementOrder\" alone args the outcome holds as objects, and as items of mixed classes: once",
+			`{"spec":{"containers":[{"name":"a","args":[{"x":1}]},{"name":"b","args":["x",1]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["x"]},{"name":"b","image":"i"},{"name":"b","$setElementOrder/args":["x"]}]}}`),
+		Entry("holding empty and ordering by \"$setElementOrder\" args the outcome holds as objects: once",
+			`{"spec":{"containers":[{"name":"a","args":[{"x":1}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["x"],"args":[]}]}}`),
+		Entry("holding empty and ordering by \"$setElementOrder\" args the outcome holds with a null item: once",
+			`{"spec":{"containers":[{"name":"a","args":["x",null]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["x"],"args":[]}]}}`),
+		Entry("ordering by \"$setElementOrder\" alone finalizers the outcome holds as objects: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":[{"x":1}]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["x"]}}}}]}}`),
+		Entry("ordering by \"$setElementOrder\" alone finalizers by an order naming an object: once",
+			`{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"finalizers":["a","b"]}}}}]}}`,
+			`{"spec":{"volumes":[{"name":"v","csi":{"driver":"d"}},{"name":"v","ephemeral":{"volumeClaimTemplate":{"metadata":{"$setElementOrder/finalizers":["b",{"x":1}]}}}}]}}`),
 		Entry("ordering by \"$setElementOrder\" a list it sets that the outcome holds null: once",
 			`{"spec":{"containers":[{"name":"a","ports":null}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/ports":[{"containerPort":80}],"ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`),
