@@ -226,10 +226,13 @@ func ItemKeyMsg(what string, i int, it value.Value, mk []string, missing string,
 	return MissingMergeKey{What: what, Item: i, Field: missing, MergeKey: mk}.Msg()
 }
 
+// OrderEntries names the entries of "$setElementOrder/<field>" in an error (ItemKeyMsg's what, for one of them).
+func OrderEntries(field string) string { return SetOrderPrefix + field + " item" }
+
 // OrderEntryKind is the error of entry i of "$setElementOrder/<field>" for a list merged by key mk, a value of kind k,
 // not an object.
 func OrderEntryKind(field string, i int, mk []string, k value.Kind) string {
-	return SetOrderPrefix + field + " item " + strconv.Itoa(i) + ": expected an object holding the merge key (" +
+	return OrderEntries(field) + " " + strconv.Itoa(i) + ": expected an object holding the merge key (" +
 		strings.Join(mk, ",") + "), got " + k.String()
 }
 

@@ -1040,12 +1040,12 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 			return n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind()))
 		case keyed:
 			if k, err = localKey(n, "", i, v, n.Type.Item(), elements.Patch, false); err != nil {
-				_, err = localKey(n, orderItem(n), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry)
+				_, err = localKey(n, smp.OrderEntries(n.Name), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry: built only for one)
 				return err
 			}
 		default:
 			if k, ok = setKey(v, objects); !ok {
-				return n.Errorf(elements.Patch, orderItem(n)+" "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
+				return n.Errorf(elements.Patch, smp.OrderEntries(n.Name)+" "+strconv.Itoa(i)+": expected a scalar (the list holds scalars), got "+v.Kind().String())
 			}
 		}
 		id, _ := m.index.ID(&k)
@@ -1068,10 +1068,6 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 	}
 	return err
 }
-
-// orderItem names an entry of list n's "$setElementOrder" in an error (built only for one: readOrder's entries are
-// read without it).
-func orderItem(n *elements.Node) string { return smp.SetOrderPrefix + n.Name + " item" }
 
 // setNode builds a list merged as a set: of primitives, or of maps (features.SetOfMaps) whose items are atomic,
 // identity the whole item (elements.SetKey). A value local repeats is an error, unless gate UniqueMergeKeys is off

@@ -275,7 +275,7 @@ func orderOnto(path fieldpath.Path, order, lv value.Value, t *openapi.Type, meta
 		case !e.IsMap():
 			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderEntryKind(name, i, mk, e.Kind())}, true
 		case missing != "":
-			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.ItemKeyMsg(smp.SetOrderPrefix+name+" item", i, e, mk, missing, bad)}, true
+			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.ItemKeyMsg(smp.OrderEntries(name), i, e, mk, missing, bad)}, true
 		}
 	}
 	return nil, true
