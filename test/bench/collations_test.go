@@ -767,7 +767,7 @@ var _ = Describe("collations per operation", func() {
 			"env: $setElementOrder/env orders a list, but live's value is null"),
 		Entry("env a string: once", "containers", `"x"`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
 			"env: $setElementOrder/env orders a list, but live's value is string"),
-		Entry("env of strings (once, where Phase 2 merged it without error)", "containers", `["x"]`, `{"name":"c","image":"i"}`,
+		Entry("env of strings: once", "containers", `["x"]`, `{"name":"c","image":"i"}`,
 			`{"name":"c","$setElementOrder/env":[{"name":"A"}]}`, "env: a list merged by key holds objects, got strings"),
 		Entry("env of mixed classes: once", "containers", `[1,"a"]`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
 			"env: list items must all be of one kind"),
@@ -1095,7 +1095,7 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat's \"$patch\" maps, unknown values among them, where the outcome lacks the field or holds another kind: dropped, the field with them, once",
 			`{"spec":{"containers":[{"name":"a","resources":"x","securityContext":null,"livenessProbe":{"periodSeconds":3}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"$patch":"replace","limits":{"cpu":"1"}},"securityContext":{"$patch":"delete"},"startupProbe":{"$patch":"bogus"},"livenessProbe":{"exec":{"$patch":"replace","command":["x"]}},"lifecycle":{"postStart":{"$patch":"delete"},"preStop":{"sleep":{"seconds":1}}}}]}}`, 1),
-		// Decided from the patches' tree too (the front-end applied each again, 2 collations, before Phase 2 did):
+		// Decided from the patches' tree too:
 		Entry("a repeat's merged list of objects holding the merge key null, merged into the outcome's item of a null key: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":null,"value":"1"},{"name":"E","value":"2"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"4"},{"name":null,"value":"3"},{"name":null,"valueFrom":null}]}]}}`, 1),
@@ -1211,7 +1211,7 @@ var _ = Describe("collations per operation", func() {
 
 	// A repeat whose sets in several maps below its item contradict their "$setElementOrder": Phase 1's first collation
 	// of its tree gathers them all, and one more leaves their maps out of the skeleton of its maps (taken as the patch
-	// holds them): two collations of the repeat's tree, whatever their number (one per map more before).
+	// holds them): two collations of the repeat's tree, whatever their number.
 	It("patch.Compose of a repeat contradicting its sets' orders in three maps: its tree collated twice, strategicpatch's merge, once", func() {
 		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
 			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
