@@ -719,20 +719,13 @@ var _ = Describe("collations per operation", func() {
 	// refuses too (server: an order naming no object, which strategicpatch cannot hash).
 	DescribeTable("patch.Apply of a repeat ordering alone a list merged by no strategy that the outcome holds unorderable",
 		func(args, order string, server bool) {
-			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args + `}]}}`)
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args + `}]}}`
 			repeat, first := `{"name":"c","$setElementOrder/args":`+order+`}`, `{"name":"c","image":"i"}`
-			opts := patch.Options{Gates: features.Kubectl()}
-			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+repeat+`]}}`), opts)
-			Expect(collations.Load()).To(BeEquivalentTo(1))
-			once, onceErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
-			Expect(onceErr).NotTo(HaveOccurred())
-			alone := `{"spec":{"containers":[` + repeat + `]}}`
-			_, wantErr := patch.Apply(once, jsonv.MustDecode(alone), opts)
-			Expect(wantErr).To(HaveOccurred())
-			Expect(err).To(MatchError(wantErr.Error()))
+			once := failsOnceAsInTurn(&collations, live, "containers", first, repeat, patch.Options{Gates: features.Kubectl()}, "")
 			if server {
 				sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
 				Expect(err).NotTo(HaveOccurred())
+				alone := `{"spec":{"containers":[` + repeat + `]}}`
 				_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(once.JSON(), []byte(alone), sp.Meta())
 				Expect(err).To(HaveOccurred(), "the API server refuses it")
 			}
@@ -1424,8 +1417,9 @@ func changeLines(cs []apply.Change) []string {
 
 // failsOnceAsInTurn applies to Pod live, under opts, the patch whose spec's list holds items first and repeat (naming
 // first's key again), expecting one collation (counted in collations) and the error of repeat applied to the outcome of
-// first, which holds wantErr.
-func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat string, opts patch.Options, wantErr string) {
+// first, which holds wantErr (any error for ""); it returns that outcome.
+func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat string, opts patch.Options, wantErr string) value.Value {
+	GinkgoHelper()
 	_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
 	Expect(collations.Load()).To(BeEquivalentTo(1))
 	once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
@@ -1433,6 +1427,7 @@ func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat strin
 	_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
 	Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
 	Expect(err).To(MatchError(applyErr.Error()))
+	return once
 }
 
 // boxOf reads swagger, an OpenAPI v2 document defining dev.ply.test.v1.Box, as ply's kubectl view and as
