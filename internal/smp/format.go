@@ -212,8 +212,8 @@ func OrderOfUnmerged(field string) string {
 	return SetOrderPrefix + field + " orders lists merged by key or value; the schema does not merge this list"
 }
 
-// ItemKeyMsg is the error of item i of a list merged by key mk (what: "item", or "$setElementOrder/<field> item" for
-// an entry of its order) that names no item: not an object (for an order's entry, OrderEntryKind), lacking mk's field
+// ItemKeyMsg is the error of item i of a list merged by key mk (what: "item", or OrderEntries for an entry of its
+// order) that names no item: not an object (for an order's entry, OrderEntryKind), lacking mk's field
 // missing, or holding it as other than a scalar (bad).
 func ItemKeyMsg(what string, i int, it value.Value, mk []string, missing string, bad bool) string {
 	at := what + " " + strconv.Itoa(i)
