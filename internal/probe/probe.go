@@ -19,8 +19,7 @@ func Collated() {
 // OnCollation makes f the hook Collated calls, returning the function that restores the previous hook. f may run on
 // any goroutine that collates.
 func OnCollation(f func()) (restore func()) {
-	prev := collation.Swap(&f)
-	return func() { collation.Store(prev) }
+	return set(&collation, f)
 }
 
 var repeat atomic.Pointer[func(frontEnd bool)]
@@ -37,22 +36,26 @@ func Repeated(frontEnd bool) {
 // OnRepeat makes f the hook Repeated calls, returning the function that restores the previous hook. f may run on any
 // goroutine that applies a patch.
 func OnRepeat(f func(frontEnd bool)) (restore func()) {
-	prev := repeat.Swap(&f)
-	return func() { repeat.Store(prev) }
+	return set(&repeat, f)
 }
 
-var repeatPass atomic.Pointer[func()]
+var repeatCollation atomic.Pointer[func()]
 
 // RepeatCollated reports one collation of a Repeat's tree (elements.Repeat.Element), inside a collation, to the hook,
 // if a test set one.
 func RepeatCollated() {
-	if f := repeatPass.Load(); f != nil {
+	if f := repeatCollation.Load(); f != nil {
 		(*f)()
 	}
 }
 
 // OnRepeatCollation makes f the hook RepeatCollated calls, returning the function that restores the previous hook.
 func OnRepeatCollation(f func()) (restore func()) {
-	prev := repeatPass.Swap(&f)
-	return func() { repeatPass.Store(prev) }
+	return set(&repeatCollation, f)
+}
+
+// set makes f the hook h holds, returning the function that restores the previous hook.
+func set[F any](h *atomic.Pointer[F], f F) (restore func()) {
+	prev := h.Swap(&f)
+	return func() { h.Store(prev) }
 }

@@ -212,8 +212,8 @@ func OrderOfUnmerged(field string) string {
 	return SetOrderPrefix + field + " orders lists merged by key or value; the schema does not merge this list"
 }
 
-// ItemKeyMsg is the error of item i of a list merged by key mk (what: "item", or "$setElementOrder/<field> item" for
-// an entry of its order) that names no item: not an object (for an order's entry, OrderEntryKind), lacking mk's field
+// ItemKeyMsg is the error of item i of a list merged by key mk (what: "item", or OrderEntries for an entry of its
+// order) that names no item: not an object (for an order's entry, OrderEntryKind), lacking mk's field
 // missing, or holding it as other than a scalar (bad).
 func ItemKeyMsg(what string, i int, it value.Value, mk []string, missing string, bad bool) string {
 	at := what + " " + strconv.Itoa(i)
@@ -226,17 +226,20 @@ func ItemKeyMsg(what string, i int, it value.Value, mk []string, missing string,
 	return MissingMergeKey{What: what, Item: i, Field: missing, MergeKey: mk}.Msg()
 }
 
+// OrderEntries names the entries of "$setElementOrder/<field>" in an error (ItemKeyMsg's what, for one of them).
+func OrderEntries(field string) string { return SetOrderPrefix + field + " item" }
+
 // OrderEntryKind is the error of entry i of "$setElementOrder/<field>" for a list merged by key mk, a value of kind k,
 // not an object.
 func OrderEntryKind(field string, i int, mk []string, k value.Kind) string {
-	return SetOrderPrefix + field + " item " + strconv.Itoa(i) + ": expected an object holding the merge key (" +
+	return OrderEntries(field) + " " + strconv.Itoa(i) + ": expected an object holding the merge key (" +
 		strings.Join(mk, ",") + "), got " + k.String()
 }
 
 // OrderEntryScalar is the error of entry i of "$setElementOrder/<field>" for a set of scalars, a value of kind k (an
 // object or a list) that names no value.
 func OrderEntryScalar(field string, i int, k value.Kind) string {
-	return SetOrderPrefix + field + " item " + strconv.Itoa(i) + ": expected a scalar (the list holds scalars), got " + k.String()
+	return OrderEntries(field) + " " + strconv.Itoa(i) + ": expected a scalar (the list holds scalars), got " + k.String()
 }
 
 // NoMergeKey is the error of a merged list of objects the schema gives no merge key (not a set of maps).

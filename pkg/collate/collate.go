@@ -1051,7 +1051,7 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 			return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind())))
 		case keyed:
 			if k, err = localKey(n, "", i, v, n.Type.Item(), elements.Patch, false); err != nil {
-				_, err = localKey(n, orderItem(n), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry)
+				_, err = localKey(n, smp.OrderEntries(n.Name), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry: built only for one)
 				return c.entryFailed(err)
 			}
 		default:
@@ -1079,10 +1079,6 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 	}
 	return err
 }
-
-// orderItem names an entry of list n's "$setElementOrder" in an error (built only for one: readOrder's entries are
-// read without it).
-func orderItem(n *elements.Node) string { return smp.SetOrderPrefix + n.Name + " item" }
 
 // entryFailed returns err, an entry of a list's "$setElementOrder" naming no item, recorded while compose mode's Repeat
 // is collated as its order's error (collator.contradicted: elements.Repeat.Contradicted), as format.CheckOrder's: the

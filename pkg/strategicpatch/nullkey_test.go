@@ -75,15 +75,8 @@ var _ = DescribeTable("pkg/strategicpatch with a null merge key, as strategicpat
 				}
 				Expect(got).To(MatchJSON(want), name)
 			}
-			wantMerged, werr := sp.MergeStrategicMergeMapPatchUsingLookupPatchMeta(meta, jsonObject(original), jsonObject(patch))
-			gotMerged, err := ply.MergeStrategicMergeMapPatchUsingLookupPatchMeta(meta, jsonObject(original), jsonObject(patch))
-			if werr != nil {
-				Expect(err).To(MatchError(werr.Error()), name)
-				continue
-			}
-			Expect(err).NotTo(HaveOccurred(), name)
-			Expect(gotMerged).To(Equal(wantMerged), name)
 		}
+		composesAsStrategicpatch(original, patch)
 	},
 	Entry("appended beside live's items",
 		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`,

@@ -305,8 +305,11 @@ func rankedLayout(b *elements.SetElement, lv value.Value) (owner, first []int, o
 		if it.Deleted {
 			continue
 		}
-		k, isKey := elements.SetKey(memberOf(it, &b.Node), objects)
-		if it.LocalIndex < 0 || !isKey {
+		if it.LocalIndex < 0 { // (no live there: each item the patch's)
+			return nil, nil, false
+		}
+		k, isKey := elements.SetKey(b.Local.Items()[it.LocalIndex], objects)
+		if !isKey {
 			return nil, nil, false
 		}
 		if _, seen := earliest[k]; !seen {
@@ -332,14 +335,6 @@ func rankedLayout(b *elements.SetElement, lv value.Value) (owner, first []int, o
 		}
 	}
 	return owner, first, true
-}
-
-// memberOf is the value of item it of list n: the patch's, or live's.
-func memberOf(it *elements.Item, n *elements.Node) value.Value {
-	if it.LocalIndex >= 0 {
-		return n.Local.Items()[it.LocalIndex]
-	}
-	return n.Live.Items()[it.LiveIndex]
 }
 
 // liveLayout is baseLayout for b, a list the patch leaves to live (owner: live's positions; lv is live's list, or one

@@ -231,8 +231,9 @@ func (w limitWalk) alone(path fieldpath.Path, pv value.Value) (err error, decide
 // (its entries: order), lv v's value there (inV: v holds one), of type t and metadata meta, as the collation with v
 // meets it: at's error where it is at, but for a list it holds empty and orders (the depth checked first); merged,
 // live's refused order where lv is another kind (a null among them), the order of a list without items where lv has
-// none, as Phase 1 found it (at's error where at). Where lv is a keyed list with items and each entry names an item by
-// the key (as the collation reads the order), nil and decided: the list is walked on as any (field). Else not decided.
+// none, as Phase 1 found it (at's error where at). Where lv is a keyed list with items, orderOnto's: the first error
+// reading lv's items and the order's entries as the collation reads them, else nil and decided (the list is walked on
+// as any: field). Not decided for a set or an order that is not a list.
 func (w limitWalk) emptyOrdered(path fieldpath.Path, order, lv value.Value, inV bool, t *openapi.Type, meta *openapi.Meta) (err error, decided bool) {
 	name := path[len(path)-1].Field
 	switch {
@@ -274,7 +275,7 @@ func orderOnto(path fieldpath.Path, order, lv value.Value, t *openapi.Type, meta
 		case !e.IsMap():
 			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderEntryKind(name, i, mk, e.Kind())}, true
 		case missing != "":
-			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.ItemKeyMsg(smp.SetOrderPrefix+name+" item", i, e, mk, missing, bad)}, true
+			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.ItemKeyMsg(smp.OrderEntries(name), i, e, mk, missing, bad)}, true
 		}
 	}
 	return nil, true

@@ -722,20 +722,13 @@ var _ = Describe("collations per operation", func() {
 	// refuses too (server: an order naming no object, which strategicpatch cannot hash).
 	DescribeTable("patch.Apply of a repeat ordering alone a list merged by no strategy that the outcome holds unorderable",
 		func(args, order string, server bool) {
-			live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args + `}]}}`)
+			live := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","args":` + args + `}]}}`
 			repeat, first := `{"name":"c","$setElementOrder/args":`+order+`}`, `{"name":"c","image":"i"}`
-			opts := patch.Options{Gates: features.Kubectl()}
-			_, err := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+repeat+`]}}`), opts)
-			Expect(collations.Load()).To(BeEquivalentTo(1))
-			once, onceErr := patch.Apply(live, jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
-			Expect(onceErr).NotTo(HaveOccurred())
-			alone := `{"spec":{"containers":[` + repeat + `]}}`
-			_, wantErr := patch.Apply(once, jsonv.MustDecode(alone), opts)
-			Expect(wantErr).To(HaveOccurred())
-			Expect(err).To(MatchError(wantErr.Error()))
+			once := failsOnceAsInTurn(&collations, live, "containers", first, repeat, patch.Options{Gates: features.Kubectl()}, "")
 			if server {
 				sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
 				Expect(err).NotTo(HaveOccurred())
+				alone := `{"spec":{"containers":[` + repeat + `]}}`
 				_, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(once.JSON(), []byte(alone), sp.Meta())
 				Expect(err).To(HaveOccurred(), "the API server refuses it")
 			}
@@ -770,7 +763,7 @@ var _ = Describe("collations per operation", func() {
 			"env: $setElementOrder/env orders a list, but live's value is null"),
 		Entry("env a string: once", "containers", `"x"`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
 			"env: $setElementOrder/env orders a list, but live's value is string"),
-		Entry("env of strings (once, where Phase 2 merged it without error)", "containers", `["x"]`, `{"name":"c","image":"i"}`,
+		Entry("env of strings: once", "containers", `["x"]`, `{"name":"c","image":"i"}`,
 			`{"name":"c","$setElementOrder/env":[{"name":"A"}]}`, "env: a list merged by key holds objects, got strings"),
 		Entry("env of mixed classes: once", "containers", `[1,"a"]`, `{"name":"c","image":"i"}`, `{"name":"c","$setElementOrder/env":[{"name":"A"}]}`,
 			"env: list items must all be of one kind"),
@@ -1122,7 +1115,7 @@ var _ = Describe("collations per operation", func() {
 		Entry("a repeat's \"$patch\" maps, unknown values among them, where the outcome lacks the field or holds another kind: dropped, the field with them, once",
 			`{"spec":{"containers":[{"name":"a","resources":"x","securityContext":null,"livenessProbe":{"periodSeconds":3}}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","resources":{"$patch":"replace","limits":{"cpu":"1"}},"securityContext":{"$patch":"delete"},"startupProbe":{"$patch":"bogus"},"livenessProbe":{"exec":{"$patch":"replace","command":["x"]}},"lifecycle":{"postStart":{"$patch":"delete"},"preStop":{"sleep":{"seconds":1}}}}]}}`, 1),
-		// Decided from the patches' tree too (the front-end applied each again, 2 collations, before Phase 2 did):
+		// Decided from the patches' tree too:
 		Entry("a repeat's merged list of objects holding the merge key null, merged into the outcome's item of a null key: once",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":null,"value":"1"},{"name":"E","value":"2"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","env":[{"name":"F","value":"4"},{"name":null,"value":"3"},{"name":null,"valueFrom":null}]}]}}`, 1),
@@ -1244,7 +1237,7 @@ var _ = Describe("collations per operation", func() {
 
 	// A repeat whose sets in several maps below its item contradict their "$setElementOrder": Phase 1's first collation
 	// of its tree gathers them all, and one more leaves their maps out of the skeleton of its maps (taken as the patch
-	// holds them): two collations of the repeat's tree, whatever their number (one per map more before).
+	// holds them): two collations of the repeat's tree, whatever their number.
 	It("patch.Compose of a repeat contradicting its sets' orders in three maps: its tree collated twice, strategicpatch's merge, once", func() {
 		swagger := []byte(`{"swagger":"2.0","info":{"title":"t","version":"v"},"paths":{},"definitions":{` +
 			`"dev.ply.test.v1.Box":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/definitions/dev.ply.test.v1.Item"},"x-kubernetes-patch-merge-key":"name","x-kubernetes-patch-strategy":"merge"}}},` +
@@ -1481,8 +1474,9 @@ func changeLines(cs []apply.Change) []string {
 
 // failsOnceAsInTurn applies to Pod live, under opts, the patch whose spec's list holds items first and repeat (naming
 // first's key again), expecting one collation (counted in collations) and the error of repeat applied to the outcome of
-// first, which holds wantErr.
-func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat string, opts patch.Options, wantErr string) {
+// first, which holds wantErr (any error for ""); it returns that outcome.
+func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat string, opts patch.Options, wantErr string) value.Value {
+	GinkgoHelper()
 	_, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`,`+repeat+`]}}`), opts)
 	Expect(collations.Load()).To(BeEquivalentTo(1))
 	once, onceErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"`+list+`":[`+first+`]}}`), opts)
@@ -1490,6 +1484,7 @@ func failsOnceAsInTurn(collations *atomic.Int64, live, list, first, repeat strin
 	_, applyErr := patch.Apply(once, jsonv.MustDecode(`{"spec":{"`+list+`":[`+repeat+`]}}`), opts)
 	Expect(applyErr).To(MatchError(ContainSubstring(wantErr)))
 	Expect(err).To(MatchError(applyErr.Error()))
+	return once
 }
 
 // boxOf reads swagger, an OpenAPI v2 document defining dev.ply.test.v1.Box, as ply's kubectl view and as

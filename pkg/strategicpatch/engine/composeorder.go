@@ -46,12 +46,18 @@ func markMergedOrders(fields *fieldSet, all []placed, objs objects) {
 			continue
 		}
 		for _, f := range m.v.Fields() {
-			if name, ok := strings.CutPrefix(f.Key, setOrderPrefix); ok && fields.find(name) >= 0 {
-				fv := &fields.fields[fields.find(name)]
-				fv.orderMerged = true
-				if fv.orderErr == nil {
-					fv.orderErr = orderError(m.v, f.Key, f.Value, outcome)
-				}
+			name, ok := strings.CutPrefix(f.Key, setOrderPrefix)
+			if !ok {
+				continue
+			}
+			j := fields.find(name)
+			if j < 0 {
+				continue
+			}
+			fv := &fields.fields[j]
+			fv.orderMerged = true
+			if fv.orderErr == nil {
+				fv.orderErr = orderError(m.v, f.Key, f.Value, outcome)
 			}
 		}
 	}

@@ -96,11 +96,11 @@ type keyText struct {
 }
 
 // byKeyText sorts keyTexts as strategicpatch's SortableSliceOfMaps sorts maps: i before j where i's text is not
-// greater, with sort.Sort, so that equal texts end in its order.
+// greater (Less holds for equal texts too), with sort.Sort, so that equal texts end in its order.
 type byKeyText []keyText
 
 func (s byKeyText) Len() int           { return len(s) }
-func (s byKeyText) Less(i, j int) bool { return sort.StringsAreSorted([]string{s[i].text, s[j].text}) }
+func (s byKeyText) Less(i, j int) bool { return s[i].text <= s[j].text }
 func (s byKeyText) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
 
 // sortedByKeyText is items sorted by their key mk's text; ok is false where an item is not an object.

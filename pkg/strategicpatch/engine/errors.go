@@ -67,16 +67,24 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(v)).Error(), err}
-	case isNullKeyDropped(ee.Msg):
-		m, _ := smp.ReadNullKeyDropped(ee.Msg)
+	}
+	return asNoMergeKey(err, ee, doc)
+}
+
+// asNoMergeKey is asAPIMachinery for ply's error ee (err) about an item of the list at ee's path in doc that has no
+// merge key as strategicpatch reads it: strategicpatch's mergepatch.ErrNoMergeKey naming the item (its nulls dropped,
+// for an item whose null key ply dropped: smp.NullKeyDropped; as it stands, for an item lacking a key field:
+// smp.MissingMergeKey). err elsewhere.
+func asNoMergeKey(err error, ee *elements.Error, doc value.Value) error {
+	if m, ok := smp.ReadNullKeyDropped(ee.Msg); ok {
 		list, ok := at(doc, ee.Path)
 		if !ok || !list.IsList() || m.Item >= list.Len() {
 			return err
 		}
 		item, _ := toGo(visitors.StripNulls(list.Items()[m.Item])).(map[string]interface{})
 		return &apiError{mergepatch.ErrNoMergeKey(item, m.Field).Error(), err}
-	case isMissingMergeKey(ee.Msg):
-		m, _ := smp.ReadMissingMergeKey(ee.Msg)
+	}
+	if m, ok := smp.ReadMissingMergeKey(ee.Msg); ok {
 		list, ok := at(doc, ee.Path)
 		if !ok || !list.IsList() || m.Item >= list.Len() {
 			return err
@@ -85,18 +93,6 @@ func asAPIMachinery(err error, in docs) error {
 		return &apiError{mergepatch.ErrNoMergeKey(item, strings.Join(m.MergeKey, ",")).Error(), err}
 	}
 	return err
-}
-
-// isNullKeyDropped reports whether msg is the collation's smp.NullKeyDropped.
-func isNullKeyDropped(msg string) bool {
-	_, ok := smp.ReadNullKeyDropped(msg)
-	return ok
-}
-
-// isMissingMergeKey reports whether msg is the collation's smp.MissingMergeKey.
-func isMissingMergeKey(msg string) bool {
-	_, ok := smp.ReadMissingMergeKey(msg)
-	return ok
 }
 
 // apiError is strategicpatch's message for a fault ply found: errors.As still finds ply's *elements.Error (the source

@@ -134,11 +134,7 @@ var _ = Describe("ApplyMap on long env lists", func() {
 	for _, named := range []int{1, 10, 11, 20} {
 		It(fmt.Sprintf("gives the whole conversion's result with %d of 20 entries changed", named), func() {
 			original, patch := envCase(20, named)
-			got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
-			Expect(err).NotTo(HaveOccurred())
-			want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+			got := expectWholeResult(original, patch)
 			orig, res := webEnv(original), webEnv(got)
 			reused := reflect.ValueOf(res["E19"]).Pointer() == reflect.ValueOf(orig["E19"]).Pointer()
 			Expect(reused).To(Equal(named <= 10), "an untouched entry is original's map while the patch names at most half the list")
@@ -178,11 +174,7 @@ var _ = Describe("ApplyMap finding a list's items by merge key", func() {
 	DescribeTable("gives the whole conversion's result",
 		func(n int, named []int, extra bool) {
 			original, patch := keyedCase(n, named, extra)
-			got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
-			Expect(err).NotTo(HaveOccurred())
-			want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+			got := expectWholeResult(original, patch)
 			orig, res := webEnv(original), webEnv(got)
 			Expect(reflect.ValueOf(res["E39"]).Pointer()).To(Equal(reflect.ValueOf(orig["E39"]).Pointer()),
 				"an entry the patch does not name is original's map")
@@ -194,6 +186,18 @@ var _ = Describe("ApplyMap finding a list's items by merge key", func() {
 		Entry("20 entries in reverse order, scoped", 40, span(19, -1, -1), true),
 	)
 })
+
+// expectWholeResult applies patch to original under listSchema by ApplyMap, expects the result ApplyMapWhole gives
+// (the whole conversion's), and returns it.
+func expectWholeResult(original, patch map[string]interface{}) map[string]interface{} {
+	GinkgoHelper()
+	got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
+	Expect(err).NotTo(HaveOccurred())
+	want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+	return got
+}
 
 // webEnv returns the env entries of obj's container "web" by name.
 func webEnv(obj map[string]interface{}) map[string]map[string]interface{} {
@@ -238,11 +242,7 @@ var _ = Describe("ApplyMap's scalars taken from the patch", func() {
 	It("holds the patch's strings themselves and its numbers as the whole conversion gives them", func() {
 		original := container("a", int64(1), "1")
 		patch := container("b", 3, "2") // (3 an int: the result holds the int64 converting it gives)
-		got, err := engine.Options{}.ApplyMap(original, patch, listSchema)
-		Expect(err).NotTo(HaveOccurred())
-		want, err := engine.Options{}.ApplyMapWhole(original, patch, listSchema)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(reflect.DeepEqual(got, want)).To(BeTrue(), "scoped %v\nwhole %v", got, want)
+		got := expectWholeResult(original, patch)
 		Expect(got["spec"].(map[string]interface{})["replicas"]).To(Equal(int64(3)))
 		gotWeb, gotA := webOf(got)
 		patchWeb, patchA := webOf(patch)
