@@ -79,6 +79,13 @@ func ListClass(live, patch []value.Value) (class value.Kind, msg string, fromLiv
 	return class, "", false
 }
 
+// ScalarsOfOneClass reports whether live's and the patch's items merge as a list of scalars (ListClass): items of one
+// class, neither objects, nulls nor lists, and at least one item between them.
+func ScalarsOfOneClass(live, patch []value.Value) bool {
+	class, msg, _ := ListClass(live, patch)
+	return msg == "" && class != value.KindMap && class != ClassNone
+}
+
 // KeyedListClass is ListClass for a list the schema merges by merge key, where live holds a list: strategicpatch
 // reads each merged item's key, so scalar items there, live's or the patch's, cannot merge either (an empty list
 // of one side takes the other's class).

@@ -52,7 +52,7 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 			return orderedRefused, value.Value{}
 		}
 	}
-	if class, msg, _ := smp.ListClass(cv.Live.Items(), cv.Local.Items()); msg != "" || class == value.KindMap || class == smp.ClassNone {
+	if !smp.ScalarsOfOneClass(cv.Live.Items(), cv.Local.Items()) {
 		return orderedRefused, value.Value{}
 	}
 	if c.composedOwn(inMaps(self)) && cv.HasLocal && cd.SetOrder.IsList() && cd.SetOrder.Len() == 0 && !cd.HasDeleteFromList {
@@ -141,8 +141,7 @@ func deletable(cd *elements.Directives, items []value.Value) bool {
 	if !cd.HasDeleteFromList || (cd.DeleteFromList.IsList() && cd.DeleteFromList.Len() == 0) {
 		return true
 	}
-	class, msg, _ := smp.ListClass(items, cd.DeleteFromList.Items())
-	return cd.DeleteFromList.IsList() && msg == "" && class != value.KindMap && class != smp.ClassNone
+	return cd.DeleteFromList.IsList() && smp.ScalarsOfOneClass(items, cd.DeleteFromList.Items())
 }
 
 // withoutValues is list less its items equal to any of values (strategicpatch's deleteFromSlice).

@@ -667,8 +667,7 @@ func takenOntoList(c *elements.AtomicElement, lv value.Value) bool {
 	if !c.HasLocal || !c.Local.IsList() || !lv.IsList() || elements.MergedList(c.Type, &c.Meta) {
 		return false
 	}
-	class, msg, _ := smp.ListClass(lv.Items(), c.Local.Items())
-	return msg == "" && class != value.KindMap && class != smp.ClassNone
+	return smp.ScalarsOfOneClass(lv.Items(), c.Local.Items())
 }
 
 // emptyOntoList reports whether atomic node c of compose mode's repeat tree is a list merged by no strategy that the
@@ -681,8 +680,7 @@ func emptyOntoList(c *elements.AtomicElement, lv value.Value) bool {
 		c.Type.Kind != openapi.KindList || !lv.IsList() || !c.Dirs.SetOrder.IsList() || !allScalars(c.Dirs.SetOrder.Items()) {
 		return false
 	}
-	class, msg, _ := smp.ListClass(lv.Items(), nil)
-	return msg == "" && class != value.KindMap && class != smp.ClassNone
+	return smp.ScalarsOfOneClass(lv.Items(), nil)
 }
 
 // mergeDirected returns the error collating repeat tree e with v as live gives where v holds a map at the place of a
@@ -768,8 +766,7 @@ func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
 // a list (collate's kubectlOrdered refuses the directive there: format.CheckDirs).
 func unorderable(n *elements.Node, lv value.Value) bool {
 	refused := slices.ContainsFunc(n.Dirs.SetOrder.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() })
-	class, msg, _ := smp.ListClass(lv.Items(), nil)
-	return refused || msg != "" || class == value.KindMap || class == smp.ClassNone
+	return refused || !smp.ScalarsOfOneClass(lv.Items(), nil)
 }
 
 // orderFailure returns the error a collation with v as live gives at node n of compose mode's repeat tree (as the
