@@ -9,7 +9,8 @@ import (
 // collation builds its message (Msg) and the drop-in reads it back (ReadMissingMergeKey) to word strategicpatch's
 // error (mergepatch.ErrNoMergeKey), so that the two share one text.
 type MissingMergeKey struct {
-	// What names the item's list: "patch list item" or "item".
+	// What names the item: "item" for an item of the list, or an entry of its order (OrderEntries), which
+	// ReadMissingMergeKey does not read: strategicpatch words no error for an order's entry so.
 	What string
 	// Item is the item's index in its list.
 	Item int
@@ -42,7 +43,7 @@ func ReadMissingMergeKey(msg string) (e MissingMergeKey, ok bool) {
 	if at < 0 {
 		return e, false
 	}
-	if e.What = head[:at]; e.What != "patch list item" && e.What != "item" {
+	if e.What = head[:at]; e.What != "item" {
 		return e, false
 	}
 	var err error

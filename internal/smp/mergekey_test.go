@@ -14,7 +14,7 @@ var _ = Describe("MissingMergeKey", func() {
 			Expect(ok).To(BeTrue())
 			Expect(got).To(Equal(e))
 		},
-		Entry("a patch's item", smp.MissingMergeKey{What: "patch list item", Item: 3, Field: "name", MergeKey: []string{"name"}}),
+		Entry("an item", smp.MissingMergeKey{What: "item", Item: 3, Field: "name", MergeKey: []string{"name"}}),
 		Entry("live's item, a key of two fields", smp.MissingMergeKey{What: "item", Item: 0, Field: "protocol", MergeKey: []string{"containerPort", "protocol"}}),
 		Entry("a field holding the words after it", smp.MissingMergeKey{What: "item", Item: 11, Field: `a" (the merge key is `, MergeKey: []string{"k"}}),
 	)
@@ -27,6 +27,7 @@ var _ = Describe("MissingMergeKey", func() {
 		Entry("empty", ""),
 		Entry("a null key naming another item", smp.NullKeyMerge{Item: 1, Field: "name", InLive: true}.Msg()),
 		Entry("a list the message never names", `entry 0 has no merge key field "name" (the merge key is name)`),
+		Entry("an entry of an order", smp.MissingMergeKey{What: smp.OrderEntries("ports"), Item: 0, Field: "name", MergeKey: []string{"name"}}.Msg()),
 		Entry("an index that is not a number", `item x has no merge key field "name" (the merge key is name)`),
 		Entry("the end cut off", `item 0 has no merge key field "name" (the merge key is name`),
 	)
