@@ -111,3 +111,53 @@ func ReadMergeKeyNotScalar(msg string) (e MergeKeyNotScalar, ok bool) {
 	e.MergeKey, e.Got = strings.Split(rest[:at], ","), rest[at+len(notScalarGot):]
 	return e, true
 }
+
+// DeleteWithoutKey describes the error of a "$patch: delete" item of a patch's list merged by key that lacks a
+// merge-key field: the item names nothing to delete. The collation builds its message (Msg) and the differential
+// suite reads it back (ReadDeleteWithoutKey).
+type DeleteWithoutKey struct {
+	// What names the item: "item", or an entry of an order (OrderEntries).
+	What string
+	// Item is the item's index in its list.
+	Item int
+	// Field is the merge-key field the item lacks.
+	Field string
+	// MergeKey is the list's merge key, its fields in order.
+	MergeKey []string
+}
+
+// The words of DeleteWithoutKey.Msg around its fields.
+const (
+	deleteKeyOpen  = ": a \"" + DirectiveKey + ": " + DeleteValue + "\" item must give the merge key ("
+	deleteKeyLacks = "); it lacks \""
+	deleteKeyEnd   = "\""
+)
+
+// Msg is the error's message.
+func (e DeleteWithoutKey) Msg() string {
+	return e.What + " " + strconv.Itoa(e.Item) + deleteKeyOpen + strings.Join(e.MergeKey, ",") + deleteKeyLacks + e.Field +
+		deleteKeyEnd
+}
+
+// ReadDeleteWithoutKey returns the DeleteWithoutKey of an item ("item") whose Msg is msg; ok is false where msg is
+// another message.
+func ReadDeleteWithoutKey(msg string) (e DeleteWithoutKey, ok bool) {
+	head, rest, ok := strings.Cut(msg, deleteKeyOpen)
+	if !ok {
+		return e, false
+	}
+	item, isItem := strings.CutPrefix(head, "item ")
+	var err error
+	if e.Item, err = strconv.Atoi(item); !isItem || err != nil {
+		return e, false
+	}
+	keys, field, ok := strings.Cut(rest, deleteKeyLacks)
+	if !ok {
+		return e, false
+	}
+	if e.Field, ok = strings.CutSuffix(field, deleteKeyEnd); !ok {
+		return e, false
+	}
+	e.What, e.MergeKey = "item", strings.Split(keys, ",")
+	return e, true
+}

@@ -55,3 +55,27 @@ var _ = Describe("MergeKeyNotScalar", func() {
 		Entry("what it got cut off", `item 1: expected an object with every merge key field (name)`),
 	)
 })
+
+var _ = Describe("DeleteWithoutKey", func() {
+	DescribeTable("reads back the message it builds for an item",
+		func(e smp.DeleteWithoutKey) {
+			got, ok := smp.ReadDeleteWithoutKey(e.Msg())
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(e))
+		},
+		Entry("a key of one field", smp.DeleteWithoutKey{What: "item", Item: 4, Field: "name", MergeKey: []string{"name"}}),
+		Entry("a key of two fields", smp.DeleteWithoutKey{What: "item", Item: 0, Field: "protocol", MergeKey: []string{"containerPort", "protocol"}}),
+	)
+
+	DescribeTable("refuses another message",
+		func(msg string) {
+			_, ok := smp.ReadDeleteWithoutKey(msg)
+			Expect(ok).To(BeFalse())
+		},
+		Entry("empty", ""),
+		Entry("a data item without its merge key field", smp.MissingMergeKey{What: "item", Item: 1, Field: "name", MergeKey: []string{"name"}}.Msg()),
+		Entry("an entry of an order", smp.DeleteWithoutKey{What: smp.OrderEntries("ports"), Item: 0, Field: "name", MergeKey: []string{"name"}}.Msg()),
+		Entry("an index that is not a number", `item x: a "$patch: delete" item must give the merge key (name); it lacks "name"`),
+		Entry("the end cut off", `item 0: a "$patch: delete" item must give the merge key (name); it lacks "name`),
+	)
+})

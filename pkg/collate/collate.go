@@ -1016,7 +1016,7 @@ func localKey(n *elements.Node, what string, i int, it value.Value, itemType *op
 	case it.IsMap() && missing == "":
 		return k, nil
 	case it.IsMap() && !bad && del:
-		return k, n.Errorf(src, what+" "+strconv.Itoa(i)+": a \""+smp.DirectiveKey+": "+smp.DeleteValue+"\" item must give the merge key ("+strings.Join(mk, ",")+"); it lacks \""+missing+"\"")
+		return k, n.Errorf(src, smp.DeleteWithoutKey{What: what, Item: i, Field: missing, MergeKey: mk}.Msg())
 	}
 	return k, n.Errorf(src, smp.ItemKeyMsg(what, i, it, mk, missing, bad))
 }

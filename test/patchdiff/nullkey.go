@@ -2,16 +2,24 @@ package patchdiff
 
 import (
 	"errors"
-	"regexp"
-	"strconv"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/test/internal/difftest"
 )
 
-// missingKey matches ply's error for a patch list item lacking a merge key field (pkg/collate).
-var missingKey = regexp.MustCompile(`^item (\d+)(?: has no merge key field "([^"]*)"|: a "\$patch: delete" item must give the merge key \([^)]*\); it lacks "([^"]*)")`)
+// missingKey reads ply's error for an item of a patch's list lacking a merge key field (pkg/collate: a data item's, or
+// a "$patch: delete" item's): the item's index and the field; ok is false for another error.
+func missingKey(msg string) (item int, field string, ok bool) {
+	if e, ok := smp.ReadMissingMergeKey(msg); ok {
+		return e.Item, e.Field, true
+	}
+	if e, ok := smp.ReadDeleteWithoutKey(msg); ok {
+		return e.Item, e.Field, true
+	}
+	return 0, "", false
+}
 
 // nullKeyRefused reports whether plyErr, ply's error on ApplyDirectives case c of target t, whose gates hold
 // MultiFieldMergeKeys on, refuses a patch item whose merge key field is present and null, and the case agrees with
@@ -22,12 +30,10 @@ func nullKeyRefused(t *difftest.Target, c Case, plyErr error) bool {
 		ee.Source != elements.Patch {
 		return false
 	}
-	m := missingKey.FindStringSubmatch(ee.Msg)
-	if m == nil {
+	i, field, ok := missingKey(ee.Msg)
+	if !ok {
 		return false
 	}
-	i, _ := strconv.Atoi(m[1])
-	field := m[2] + m[3]
 	list, ok := difftest.Lookup(c.Patch, ee.Path)
 	if !ok || !list.IsList() || i >= list.Len() {
 		return false
