@@ -115,6 +115,51 @@ var _ = Describe("Index", func() {
 		Expect(fresh).To(BeTrue())
 		Expect(id).To(Equal(3))
 	})
+	DescribeTable("finds the keys numbered, by their number, and numbers no key it does not find",
+		func(size int, keys []value.ScalarKey, fields int) {
+			key := func(sk value.ScalarKey) elements.Key {
+				k := elements.Key{sk}
+				if fields == 2 {
+					k[1] = value.ScalarKey{Kind: value.KindString, Str: "TCP"}
+				}
+				return k
+			}
+			x := elements.NewIndex(fields, size)
+			numbered := keys[:len(keys)/2]
+			for i, sk := range numbered {
+				k := key(sk)
+				id, fresh := x.ID(&k)
+				Expect(fresh).To(BeTrue(), "key %d numbered", i)
+				Expect(id).To(Equal(i))
+			}
+			// Looked up in reverse (each key after the one found last is tried first: none here), then in order.
+			for round, order := range [][]int{reversed(len(numbered)), ascending(len(numbered))} {
+				for _, i := range order {
+					k := key(numbered[i])
+					id, found := x.Find(&k)
+					Expect(found).To(BeTrue(), "round %d, key %d", round, i)
+					Expect(id).To(Equal(i), "round %d, key %d", round, i)
+				}
+			}
+			for i, sk := range keys[len(keys)/2:] {
+				k := key(sk)
+				_, found := x.Find(&k)
+				Expect(found).To(BeFalse(), "key %d not numbered", i)
+			}
+			// None of the keys not found was numbered: the next new key gets the number after the keys numbered.
+			k := key(keys[len(keys)/2])
+			id, fresh := x.ID(&k)
+			Expect(fresh).To(BeTrue())
+			Expect(id).To(Equal(len(numbered)))
+		},
+		Entry("a small list, searched in place", 5, stringKeys("b", "d", "f", "a", "c", "e"), 1),
+		Entry("a large list of keys in increasing order (compared, not hashed)", 40, stringKeys(sortedNames(60)...), 1),
+		Entry("a large list of keys in increasing order, looked up by keys before its first", 40,
+			stringKeys(append(sortedNames(30)[1:], "a", "0", "ka")...), 1),
+		Entry("a large list out of order (hashed)", 40, stringKeys(append(reversedNames(40), "zz", "0")...), 1),
+		Entry("a large list of numbers and strings", 20, append(intKeys(30), stringKeys("1", "2")...), 1),
+		Entry("keys of two fields", 4, intKeys(6), 2),
+	)
 	It("keys multi-field identities by every field", func() {
 		x := elements.NewIndex(2, 4)
 		tcp := elements.Key{{Kind: value.KindInt, Bits: 53}, {Kind: value.KindString, Str: "TCP"}}
@@ -128,3 +173,57 @@ var _ = Describe("Index", func() {
 		Expect(again).To(Equal(a))
 	})
 })
+
+// stringKeys is names as string keys.
+func stringKeys(names ...string) []value.ScalarKey {
+	out := make([]value.ScalarKey, len(names))
+	for i, name := range names {
+		out[i] = value.ScalarKey{Kind: value.KindString, Str: name}
+	}
+	return out
+}
+
+// intKeys is the integer keys 1 to n.
+func intKeys(n int) []value.ScalarKey {
+	out := make([]value.ScalarKey, n)
+	for i := range out {
+		out[i] = value.ScalarKey{Kind: value.KindInt, Bits: uint64(i + 1)}
+	}
+	return out
+}
+
+// sortedNames is n names in increasing order.
+func sortedNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "k" + string(rune('a'+i/26)) + string(rune('a'+i%26))
+	}
+	return out
+}
+
+// reversedNames is sortedNames(n) in decreasing order.
+func reversedNames(n int) []string {
+	names := sortedNames(n)
+	out := make([]string, n)
+	for i, name := range names {
+		out[n-1-i] = name
+	}
+	return out
+}
+
+// ascending is 0 to n-1; reversed is n-1 to 0.
+func ascending(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func reversed(n int) []int {
+	out := ascending(n)
+	for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}

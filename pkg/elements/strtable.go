@@ -48,16 +48,35 @@ func (t *strTable) find(s string, byID []value.ScalarKey, next int) (id int, fre
 	if 2*(t.used+1) > len(t.slots) {
 		t.grow(byID)
 	}
+	i, id, found := t.probe(s, byID)
+	if found {
+		return id, false
+	}
+	t.slots[i] = int32(next + 1)
+	t.used++
+	return next, true
+}
+
+// lookup returns the ID of key s among byID's keys, and false where t holds no such key.
+func (t *strTable) lookup(s string, byID []value.ScalarKey) (id int, found bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	_, id, found = t.probe(s, byID)
+	return id, found
+}
+
+// probe follows s's probe sequence in t (which has an empty slot) to the slot of key s (found: its ID) or to the
+// empty slot where s would go.
+func (t *strTable) probe(s string, byID []value.ScalarKey) (slotAt uint64, id int, found bool) {
 	mask := uint64(len(t.slots) - 1)
 	for i := maphash.String(strSeed, s) & mask; ; i = (i + 1) & mask {
 		slot := t.slots[i]
 		if slot == 0 {
-			t.slots[i] = int32(next + 1)
-			t.used++
-			return next, true
+			return i, 0, false
 		}
 		if byID[slot-1].Str == s {
-			return int(slot - 1), false
+			return i, int(slot - 1), true
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/parse"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -88,13 +89,13 @@ type goReader struct {
 
 // keptScratch is the scratch memory of scoped's kept and keptList values, and of scopedList's maps.
 type keptScratch struct {
-	kept  scratch[kept]
-	lists scratch[keptList]
-	below scratch[keptBelow]
-	keyed scratch[keyed[patchItem]]
-	named scratch[keyed[*kept]]
-	byKey reusedMaps[value.ScalarKey, int]
-	whole reusedMaps[value.Value, interface{}]
+	kept       scratch[kept]
+	lists      scratch[keptList]
+	below      scratch[keptBelow]
+	patchItems scratch[patchItem]
+	named      scratch[*kept]
+	indexes    reusedIndexes
+	whole      reusedMaps[value.Value, interface{}]
 	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
 	skeleton []byte
 }
@@ -104,9 +105,9 @@ func (s *keptScratch) reset() {
 	s.kept.reset()
 	s.lists.reset()
 	s.below.reset()
-	s.keyed.reset()
+	s.patchItems.reset()
 	s.named.reset()
-	s.byKey.reset()
+	s.indexes.reset()
 	s.whole.reset()
 }
 
@@ -144,6 +145,30 @@ func (s *reusedMaps[K, V]) reset() {
 		clear(s.maps[i])
 	}
 	s.maps = s.maps[:min(len(s.maps), reusedMapsMax)]
+	s.used = 0
+}
+
+// reusedIndexes hands out elements.Indexes, each kept with its tables for the next call once reset.
+type reusedIndexes struct {
+	indexes []*elements.Index
+	used    int
+}
+
+// take returns an empty Index of single-field keys, sized for n keys.
+func (s *reusedIndexes) take(n int) *elements.Index {
+	if s.used == len(s.indexes) {
+		s.indexes = append(s.indexes, new(elements.Index))
+	}
+	x := s.indexes[s.used]
+	x.Reset(1, n)
+	s.used++
+	return x
+}
+
+// reset makes every Index handed out available again, dropping those past reusedMapsMax.
+func (s *reusedIndexes) reset() {
+	clear(s.indexes[min(len(s.indexes), reusedMapsMax):])
+	s.indexes = s.indexes[:min(len(s.indexes), reusedMapsMax)]
 	s.used = 0
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -39,9 +40,9 @@ func (kl *keptList) toGo(result value.Value) []interface{} {
 			out[i] = orig
 			continue
 		}
-		if len(kl.named.items) > 0 && it.IsMap() {
+		if len(kl.named.vals) > 0 && it.IsMap() {
 			if j := kl.named.find(mergeKeyOf1(it, kl.mergeKey)); j >= 0 {
-				out[i] = kl.named.items[j].val.toMap(it)
+				out[i] = kl.named.vals[j].toMap(it)
 				continue
 			}
 		}
@@ -133,7 +134,7 @@ func (r goReader) scopedList(original []interface{}, pl value.Value, pg []interf
 	var patchItems keyIndex[patchItem]
 	if ok {
 		deletes := hasJoined(parent, deletePrimPrefix, key)
-		patchItems = newKeyIndex(&r.kept.keyed, &r.kept.byKey, pl.Len())
+		patchItems = newKeyIndex(&r.kept.patchItems, &r.kept.indexes, pl.Len())
 		ok = byMergeKey(pl, mergeKey, &patchItems) && !deletes
 	}
 	if ok {
@@ -181,7 +182,7 @@ type patchItem struct {
 func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []interface{}, patchItems *keyIndex[patchItem], mergeKey string, names *patchNames, l Lookup, depth int) (value.Value, *keptList, bool, error) {
 	kl := r.newKeptList(mergeKey, original)
 	kl.patch = pg
-	kl.named = newKeyIndex(&r.kept.named, &r.kept.byKey, pl.Len())
+	kl.named = newKeyIndex(&r.kept.named, &r.kept.indexes, pl.Len())
 	items := r.takeItems(len(original))
 	for i, it := range original {
 		m, isMap := it.(map[string]interface{})
@@ -194,10 +195,10 @@ func (r goReader) scopedItems(original []interface{}, pl value.Value, pg []inter
 		var pi patchItem
 		v, whole, err := value.Value{}, false, error(nil)
 		if isNamed {
-			if pi = patchItems.items[j].val; pi.seen {
+			if pi = patchItems.vals[j]; pi.seen {
 				return value.Value{}, nil, false, nil
 			}
-			patchItems.items[j].val.seen = true
+			patchItems.vals[j].seen = true
 			v, whole, err = r.wholeItem(m, pi.item, depth+1)
 		}
 		if !whole && err == nil {
@@ -243,7 +244,7 @@ func (r goReader) listItem(m map[string]interface{}, pi patchItem, isNamed bool,
 	}
 	v, sub, err := r.scoped(m, pi.item, pg, names, l, depth)
 	if sub != nil {
-		kl.named.put(k, sub) // (each key once: scopedItems scopes one item per key)
+		kl.named.add(k, sub) // (each key once: scopedItems scopes one item per key)
 	}
 	return v, err
 }
@@ -316,70 +317,37 @@ func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool 
 	return true
 }
 
-// keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named):
-// looked at one by one where there are at most keyIndexScanned (comparing a few keys costs less than hashing one),
-// else found through byKey. The zero keyIndex is empty.
+// keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named),
+// each key once: the keys are numbered by an elements.Index (the list identity of the merge), vals holding the value
+// of key number i at i. The zero keyIndex is empty.
 type keyIndex[T any] struct {
-	items []keyed[T]
-	byKey map[value.ScalarKey]int // (index in items; nil for few)
-	// next is where find starts looking, after the item it found last: original's items usually come in the patch
-	// list's order.
-	next int
+	ids  *elements.Index
+	vals []T
 }
 
-// keyed is a value of a keyIndex and its key.
-type keyed[T any] struct {
-	key value.ScalarKey
-	val T
-}
-
-// keyIndexScanned is the most values a keyIndex looks at one by one.
-const keyIndexScanned = 16
-
-// newKeyIndex returns an empty keyIndex for at most n values, in scratch memory items and maps.
-func newKeyIndex[T any](items *scratch[keyed[T]], maps *reusedMaps[value.ScalarKey, int], n int) keyIndex[T] {
-	x := keyIndex[T]{items: items.take(n)}
-	if n > keyIndexScanned {
-		x.byKey = maps.take(n)
-	}
-	return x
+// newKeyIndex returns an empty keyIndex for at most n values, in scratch memory vals and indexes.
+func newKeyIndex[T any](vals *scratch[T], indexes *reusedIndexes, n int) keyIndex[T] {
+	return keyIndex[T]{ids: indexes.take(n), vals: vals.take(n)}
 }
 
 // add adds v under key k and reports true, unless x holds k already (false).
 func (x *keyIndex[T]) add(k value.ScalarKey, v T) bool {
-	if x.find(k) >= 0 {
+	key := elements.Key{k}
+	if _, fresh := x.ids.ID(&key); !fresh {
 		return false
 	}
-	x.put(k, v)
+	x.vals = append(x.vals, v) // (at the key's number: an Index numbers keys densely, in first-sight order)
 	return true
 }
 
-// put adds v under key k, which x does not hold.
-func (x *keyIndex[T]) put(k value.ScalarKey, v T) {
-	if x.byKey != nil {
-		x.byKey[k] = len(x.items)
-	}
-	x.items = append(x.items, keyed[T]{key: k, val: v})
-}
-
-// find returns the index in x.items of the value of key k, or -1.
+// find returns the index in x.vals of the value of key k, or -1.
 func (x *keyIndex[T]) find(k value.ScalarKey) int {
-	if x.byKey != nil {
-		if i, ok := x.byKey[k]; ok {
-			return i
-		}
+	if len(x.vals) == 0 {
 		return -1
 	}
-	n := len(x.items)
-	for j := range n {
-		i := x.next + j
-		if i >= n {
-			i -= n
-		}
-		if x.items[i].key.Same(&k) {
-			x.next = i + 1
-			return i
-		}
+	key := elements.Key{k}
+	if i, found := x.ids.Find(&key); found {
+		return i
 	}
 	return -1
 }
@@ -528,8 +496,8 @@ func (kl *keptList) mergesAs(f *openapi.Field) bool {
 		len(f.Meta.MergeKey) != 1 || f.Meta.MergeKey[0] != kl.mergeKey || t.Elem == nil || t.Elem.Kind != openapi.KindStruct {
 		return false
 	}
-	for _, k := range kl.named.items {
-		if !k.val.mergesAs(t.Elem) {
+	for _, k := range kl.named.vals {
+		if !k.mergesAs(t.Elem) {
 			return false
 		}
 	}
