@@ -13,7 +13,11 @@
 // Where ply differs on purpose: multi-field merge keys (containerPort, protocol) identify items by the whole tuple, so
 // $setElementOrder entries and delete items carry every key field (one left out: its schema default), patch items only
 // those local writes (one it no longer writes is null); applying a three-way patch thus gives apply.Merge's result.
-// Inputs strategicpatch rejects (merged list items not objects or keyless, non-scalar set items) are errors.
+// Inputs strategicpatch rejects (merged list items not objects or keyless, non-scalar set items) are errors; so are
+// such items where strategicpatch pairs none (neither original nor current holds items in the list), unless gate
+// MultiFieldMergeKeys is off: then, as there strategicpatch's diffs write modified's list as it stands, so does the
+// patch, and the conflict check (not overwriting) fails where strategicpatch's fails comparing that list with
+// current's changes.
 package patchgen
 
 import (
@@ -39,7 +43,9 @@ type Options struct {
 	// Overwrite lets ThreeWay overwrite changes the server made to fields modified sets (false: *apply.ConflictError).
 	Overwrite bool
 	// Gates switch ply's departures from strategicpatch (zero value: all on). Patch creation reads MultiFieldMergeKeys
-	// (off: the schema's kubectl view, so kubectl's patch) and SetOfMaps (off: a set of maps is sent whole).
+	// (off: the schema's kubectl view, so kubectl's patch, and a merged list holding an item without its merge key
+	// where no source has items to pair it with is modified's as it stands) and SetOfMaps (off: a set of maps is sent
+	// whole).
 	Gates features.Gates
 	// OtherKindsAtomic takes whole a value of modified of a kind the schema rules out, as strategicpatch takes a value
 	// paired with one of another kind (collate.Options.OtherKindsAtomic); else such a value is an error.
@@ -102,7 +108,8 @@ func createIn(mem *delta.Memory, original, modified, current value.Value, root *
 		return value.Value{}, err
 	}
 	check := threeWay && !opts.Overwrite
-	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check, OtherKindsAtomic: opts.OtherKindsAtomic})
+	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check,
+		OtherKindsAtomic: opts.OtherKindsAtomic, UnpairedWhole: !opts.Gates.Enabled(features.MultiFieldMergeKeys)})
 	if err != nil {
 		return value.Value{}, err
 	}
