@@ -148,8 +148,8 @@ func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
 // The Changed patch is made of beside's Conflicts view, live collated as local leniently (collate.Options.Conflicts):
 // of items repeating a key the first is compared, as the merge writes only it, but with gate UniqueMergeKeys off they
 // pair as kubectl's do. An item no patch can name is an *elements.Error naming its source, as kubectl fails on it too;
-// so is the view's collation error, and a list of patch holding such an item (local's list taken whole where no
-// source had items to pair: collate.Options.UnpairedWhole) where Changed holds a list too, as kubectl's check settles
+// so is the view's collation error, and a list of the patch holding such an item (local's list taken whole where no
+// source had items to pair: collate.Options.KubectlDiffs) where Changed holds a list too, as kubectl's check settles
 // it (unnamed).
 func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
@@ -281,7 +281,7 @@ func (w *checked) compareItems(p, c value.Value, itemType *openapi.Type, mergeKe
 }
 
 // unnamed settles lists p (three-way) and c (changed), merged by key mk, where p holds an item without identity (local's
-// list taken whole where no source held items: collate.Options.UnpairedWhole), as kubectl's check settles them: it
+// list taken whole where no source held items: collate.Options.KubectlDiffs), as kubectl's check settles them: it
 // fails (err, an *elements.Error blaming local's item) on items of more than one kind (an integer and a decimal
 // too), on lists of lists and on objects without their merge key, and finds no conflict in scalars (err nil). settled
 // is false where p's items all have an identity: compareItems compares them.

@@ -79,10 +79,11 @@ var _ = Describe("feature gates", func() {
 	}
 
 	// A keyed list of modified holding an item without its merge key where neither original nor current holds items
-	// there: with every gate off the patch is strategicpatch's (the list as modified holds it: its diff pairs no
-	// items), its conflict check failing where strategicpatch's does (wantOffError); with ply's gates the item is
+	// there, or scalars where they hold scalars: with every gate off the patch is strategicpatch's (the list as
+	// modified holds it, its diff pairing no items; a set of scalars), failing where strategicpatch's does
+	// (wantOffError: its conflict check, its merge of the three-way patch's halves); with ply's gates the item is
 	// refused (wantError).
-	DescribeTable("MultiFieldMergeKeys: a list of items without their merge key, nothing to pair them with",
+	DescribeTable("MultiFieldMergeKeys: a keyed list read by its items' kinds, as strategicpatch's diffs read it",
 		func(path string) {
 			f := loadFixture(path)
 			_, err := f.generate()
@@ -102,7 +103,7 @@ var _ = Describe("feature gates", func() {
 			wantOff, _ := f.get("wantOff")
 			Expect(got).To(equalJSON(wantOff))
 		},
-		entries("unpaired"),
+		entries("itemkinds"),
 	)
 
 	It("MultiFieldMergeKeys: a UDP port replacing TCP port 53 is a new item on, the same item off", func() {
