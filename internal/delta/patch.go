@@ -148,7 +148,9 @@ func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
 // The Changed patch is made of beside's Conflicts view, live collated as local leniently (collate.Options.Conflicts):
 // of items repeating a key the first is compared, as the merge writes only it, but with gate UniqueMergeKeys off they
 // pair as kubectl's do. An item no patch can name is an *elements.Error naming its source, as kubectl fails on it too;
-// so is the view's collation error.
+// so is the view's collation error, and a list of the patch holding such an item (local's list taken whole where no
+// source had items to pair: collate.Options.KubectlDiffs) where Changed holds a list too, as kubectl's check settles
+// it (unnamed).
 func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
@@ -173,12 +175,21 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 		return renamed(err, elements.Local, elements.Live)
 	}
 	n := root.Base()
-	var out []Conflict
-	compare(patch, changed, n.Type, n.Meta, nil, &out)
-	if len(out) > 0 {
-		return &ConflictError{Conflicts: out}
+	var w checked
+	w.compare(patch, changed, n.Type, n.Meta, nil)
+	switch {
+	case w.err != nil:
+		return w.err
+	case len(w.conflicts) > 0:
+		return &ConflictError{Conflicts: w.conflicts}
 	}
 	return nil
+}
+
+// checked is what the conflict check found: the conflicts, or the error of kubectl's check (which then stops).
+type checked struct {
+	conflicts []Conflict
+	err       error
 }
 
 // renamed blames source to for an *elements.Error blaming from, found in a tree holding to's value in from's place
@@ -191,8 +202,11 @@ func renamed(err error, from, to elements.Source) error {
 }
 
 // compare appends the conflicts between p (three-way) and c (changed) at path, of type t with metadata meta.
-func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, out *[]Conflict) {
-	add := func() { *out = append(*out, Conflict{Path: path, Local: p, Live: c}) }
+func (w *checked) compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path) {
+	add := func() { w.conflicts = append(w.conflicts, Conflict{Path: path, Local: p, Live: c}) }
+	if w.err != nil {
+		return
+	}
 	switch p.Kind() {
 	case value.KindMap:
 		pd, pok := p.Get(smp.DirectiveKey)
@@ -204,7 +218,7 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 				if cv, ok := c.Get(f.Key); ok && f.Key != smp.DirectiveKey && f.Key != smp.RetainKeysKey &&
 					!strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !strings.HasPrefix(f.Key, smp.DeletePrefix) {
 					ct, cm := t.Child(f.Key)
-					compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)), out)
+					w.compare(f.Value, cv, ct, cm, path.Child(fieldpath.Field(f.Key)))
 				}
 			}
 		}
@@ -213,16 +227,21 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 		case !c.IsList() || (!merged && p.Len() != c.Len()):
 			add()
 		case merged:
-			if len(meta.MergeKey) > 0 {
-				compareItems(p, c, t.Item(), meta.MergeKey, path, out)
+			if len(meta.MergeKey) == 0 {
+				break
 			}
+			if err, settled := unnamed(p, c, t.Item(), meta.MergeKey, path); settled {
+				w.err = err
+				break
+			}
+			w.compareItems(p, c, t.Item(), meta.MergeKey, path)
 		case p.Len() == 0 || !p.Items()[0].IsMap():
 			if !slices.EqualFunc(sortedScalars(p), sortedScalars(c), value.Equal) {
 				add()
 			}
 		default:
 			for i, it := range p.Items() {
-				compare(it, c.Items()[i], t.Item(), openapi.Meta{}, path.Child(fieldpath.Index(i)), out)
+				w.compare(it, c.Items()[i], t.Item(), openapi.Meta{}, path.Child(fieldpath.Index(i)))
 			}
 		}
 	default:
@@ -234,7 +253,7 @@ func compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, path fieldpat
 
 // compareItems compares, per identity, the last item of p, a patch list of maps merged by mergeKey, with c's last, as
 // kubectl indexes them; items without an identity are not compared.
-func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, out *[]Conflict) {
+func (w *checked) compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path) {
 	type entry struct {
 		c    value.Value
 		last int // the position of p's last item of the key
@@ -255,10 +274,36 @@ func compareItems(p, c value.Value, itemType *openapi.Type, mergeKey []string, p
 				e.last = i
 				byKey[k] = e
 			case e.last == i:
-				compare(it, e.c, itemType, openapi.Meta{}, path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType))), out)
+				w.compare(it, e.c, itemType, openapi.Meta{}, path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType))))
 			}
 		}
 	}
+}
+
+// unnamed settles lists p (three-way) and c (changed), merged by key mk, where p holds an item without identity (local's
+// list taken whole where no source held items: collate.Options.KubectlDiffs), as kubectl's check settles them: it
+// fails (err, an *elements.Error blaming local's item) on items of more than one kind (an integer and a decimal
+// too), on lists of lists and on objects without their merge key, and finds no conflict in scalars (err nil). settled
+// is false where p's items all have an identity: compareItems compares them.
+func unnamed(p, c value.Value, itemType *openapi.Type, mk []string, path fieldpath.Path) (err error, settled bool) {
+	first := slices.IndexFunc(p.Items(), func(it value.Value) bool {
+		_, ok := keyOfItem(it, mk, itemType)
+		return !ok
+	})
+	if first < 0 {
+		return nil, false
+	}
+	kind := p.Items()[0].Kind()
+	other := func(it value.Value) bool { return it.Kind() != kind }
+	if kind != value.KindList && kind != value.KindMap && !slices.ContainsFunc(p.Items(), other) &&
+		!slices.ContainsFunc(c.Items(), other) {
+		return nil, true // (scalars of one kind: a merged list of scalars never conflicts)
+	}
+	got := p.Items()[first].Kind().String()
+	if p.Items()[first].IsMap() {
+		got = smp.GotWithoutKey
+	}
+	return &elements.Error{Source: elements.Local, Path: path, Msg: smp.MergeKeyNotScalar{Item: first, MergeKey: mk, Got: got}.Msg()}, true
 }
 
 // sortedScalars dedupes l's items and sorts them by smp.KeyString, as kubectl does to compare atomic lists of scalars.

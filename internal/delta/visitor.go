@@ -78,11 +78,14 @@ type Entry struct {
 
 // Parallel holds a merged list's $setElementOrder/<field> (Order) and $deleteFromPrimitiveList/<field> (Deletes).
 // Unordered (three-way patches only) reports a list of repeated items whose delta half's list is no subsequence of
-// Order, which kubectl refuses where it merges its halves' maps holding the list (VisitMap).
+// Order, which kubectl refuses where it merges its halves' maps holding the list (VisitMap); so does ScalarsByKey, a
+// list merged by key holding scalars (collated as a set: collate.Options.KubectlDiffs) whose delta half adds values,
+// which kubectl's merge there reads as objects against its $setElementOrder.
 type Parallel struct {
 	Order, Deletes       value.Value
 	HasOrder, HasDeletes bool
 	Unordered            int // 1 + the first patch list item out of Order's order (0: none)
+	ScalarsByKey         bool
 }
 
 // Any reports whether the patch says anything about the node.
@@ -375,8 +378,12 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		if err != nil {
 			return elements.Absent, false, err
 		}
-		if en.Unordered > 0 && unordered == nil {
+		switch {
+		case unordered != nil:
+		case en.Unordered > 0:
 			unordered = outOfOrder(f.Element, en.Unordered-1)
+		case en.ScalarsByKey:
+			unordered = f.Element.Base().Errorf(elements.Local, smp.ScalarsByKey)
 		}
 		*stack = en.appendTo(*stack, f.Name)
 	}
@@ -716,9 +723,12 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 	}
 	if d.order && s.Order {
 		d.par.Order, d.par.HasOrder = n.Local, true
-		if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
+		threeWay := d.changes == elements.Live && d.deletions == elements.Recorded
+		if e.Ranked && threeWay {
 			d.par.Unordered = firstOutOfOrder(s.Added, n.Local.Items(), nil)
 		}
+		// (The delta half orders a list it compares and adds to.)
+		d.par.ScalarsByKey = threeWay && len(n.Meta.MergeKey) > 0 && s.Compared && len(s.Added) > 0
 	}
 	switch {
 	case !s.Compared:

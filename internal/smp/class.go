@@ -94,5 +94,8 @@ func KeyedListClass(live, patch []value.Value) (class value.Kind, msg string, fr
 	if msg != "" || class == ClassNone || class == value.KindMap {
 		return class, msg, fromLive
 	}
-	return 0, "a list merged by key holds objects, got " + classPlural[class], len(live) > 0
+	return 0, KeyedScalarsText + classPlural[class], len(live) > 0
 }
+
+// KeyedScalarsText opens KeyedListClass's message for a list merged by key holding scalars, which the drop-in reads.
+const KeyedScalarsText = "a list merged by key holds objects, got "

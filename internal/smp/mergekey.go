@@ -161,3 +161,10 @@ func ReadDeleteWithoutKey(msg string) (e DeleteWithoutKey, ok bool) {
 	e.What, e.MergeKey = "item", strings.Split(keys, ",")
 	return e, true
 }
+
+// ScalarsByKey is the error of kubectl's three-way patch for a list the schema merges by key that holds scalars where
+// the patch's delta half adds values to live's: merging the patch's halves where both hold the map of the list, kubectl
+// checks the delta's list against its "$setElementOrder" reading its items as objects, and fails on the first. The
+// patch producer words it and the drop-in reads it (strategicpatch's mergepatch.ErrBadArgType, of the list's first
+// added value).
+const ScalarsByKey = "kubectl's three-way patch for this list cannot be made: the schema merges it by key but it holds scalars, and merging the patch's halves kubectl reads the values it adds as objects"

@@ -70,6 +70,15 @@ type Options struct {
 	// takes a value paired with one of another kind: the strategicpatch engine types a place by the kind that merges
 	// there, leaving values of other kinds to be taken whole. Else such a value is an error (Lenient: atomic too).
 	OtherKindsAtomic bool
+	// KubectlDiffs (patch creation, with Patches) collates a list of local merged by key as strategicpatch's diffs read
+	// it, by its items' kinds (the merge key unread) rather than by its schema: where local's list holds an item
+	// without identity (not an object, or lacking a merge key field or holding it as other than a scalar) and neither
+	// recorded nor live holds items at its place (each lacks the list, holds it empty or null, or holds another kind),
+	// it is atomic, taken whole, as the diffs, pairing no items there, write local's list as it stands; where local's
+	// items and those of recorded and live at its place are all scalars of one kind, it is a set of scalars, as the
+	// diffs compare such lists (added values, "$deleteFromPrimitiveList", "$setElementOrder"). Else such items are an
+	// error. patchgen sets it under the kubectl view of merge keys (gate MultiFieldMergeKeys off).
+	KubectlDiffs bool
 	// Patched collates, beside each node of a merge that kubectl's pipeline decides (gate UniqueMergeKeys off: a Ranked
 	// list or set, or a value live holds as another kind below which a merged list repeats a key), its outcome tree:
 	// its entry in kubectl's three-way patch collated as a patch over its live value (elements.Patched, Arena.Patched;
@@ -104,7 +113,7 @@ func (c *collator) conflictView(root *elements.Node) {
 	// Recorded and live, absent exactly when null (RootValues), are {} then.
 	vals := elements.Values{Recorded: cmp.Or(root.Recorded, empty), HasRecorded: true, Local: cmp.Or(root.Live, empty), HasLocal: true}
 	opts, ranked := c.opts, c.ranked // (the view decides nothing of the merge)
-	c.opts = Options{Lenient: true, Gates: opts.Gates}
+	c.opts = Options{Lenient: true, Gates: opts.Gates, KubectlDiffs: opts.KubectlDiffs}
 	// The view's lists take their members from new chunks, sized by its own lists as a tree's first are, not grown from
 	// the tree's last chunk; of the two last chunks the larger stays, for Release to pool.
 	items := c.itemSlab
@@ -318,7 +327,12 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		case elem.Kind == openapi.KindPrimitive || elements.SetOfMaps(t, meta):
 			return c.setNode(&s)
 		case len(meta.MergeKey) > 0 && elem.Kind != openapi.KindList:
-			return c.keyedNode(&s, 0)
+			switch c.kubectlDiffed(&s) {
+			case diffedAsScalars:
+				return c.setNode(&s)
+			case diffedByKey:
+				return c.keyedNode(&s, 0)
+			}
 		}
 	}
 	// Below a value live holds as another kind, a repeated key too is merged through kubectl's patch.
@@ -329,6 +343,54 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 		return e, nil
 	}
 	return c.atomic(&s, same), nil
+}
+
+// How strategicpatch's diffs read a list merged by key (Options.KubectlDiffs): by key, whole, or as a set of scalars.
+const (
+	diffedByKey = iota
+	diffedWhole
+	diffedAsScalars
+)
+
+// kubectlDiffed is how keyed list s is collated (Options.KubectlDiffs; without it, by key).
+func (c *collator) kubectlDiffed(s *elements.Node) int {
+	if !c.opts.KubectlDiffs {
+		return diffedByKey
+	}
+	local := s.Local.Items()
+	if len(local) > 0 && scalarsOf(local, local[0].Kind()) {
+		kind := local[0].Kind()
+		for _, src := range [...]elements.Source{elements.Recorded, elements.Live} {
+			if v, _ := s.Get(src); halves.Compares(s, src, true) != elements.NoSource && !scalarsOf(v.Items(), kind) {
+				return diffedByKey
+			}
+		}
+		return diffedAsScalars
+	}
+	if halves.Compares(s, elements.Recorded, true) != elements.NoSource || halves.Compares(s, elements.Live, true) != elements.NoSource {
+		return diffedByKey
+	}
+	mk, itemType := s.Meta.MergeKey, s.Type.Item()
+	var k elements.Key
+	for _, it := range local {
+		if !it.IsMap() {
+			return diffedWhole
+		}
+		if missing, _ := k.Read(it, mk, itemType); missing != "" {
+			return diffedWhole
+		}
+	}
+	return diffedByKey
+}
+
+// scalarsOf reports whether items are all scalars (not null) of kind k.
+func scalarsOf(items []value.Value, k value.Kind) bool {
+	for _, it := range items {
+		if it.Kind() != k || !it.IsScalar() || it.IsNull() {
+			return false
+		}
+	}
+	return true
 }
 
 // scalar builds the AtomicElement of a node local sets to a scalar its type admits, under no registered rule: node's
@@ -1049,6 +1111,9 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		switch {
 		case keyed && !v.IsMap():
 			return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind())))
+		case keyed && elements.NamesNothing(v, mk, n.Type.Item()):
+			order[i] = -1 // (no item's ID: CheckOrder matches no patch item to it)
+			continue
 		case keyed:
 			if k, err = localKey(n, "", i, v, n.Type.Item(), elements.Patch, false); err != nil {
 				_, err = localKey(n, smp.OrderEntries(n.Name), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry: built only for one)

@@ -45,6 +45,18 @@ func (k *Key) Read(item value.Value, mergeKey []string, itemType *openapi.Type) 
 	return "", false
 }
 
+// NamesNothing reports whether entry, a "$setElementOrder" entry of a list of itemType merged by key mergeKey, names no
+// item as strategicpatch reads it under a kubectl view (itemType.NullKey): an object holding every key field, one of
+// them an object or a list, which strategicpatch's == finds equal to no item's scalar key. Elsewhere such an entry is
+// an error.
+func NamesNothing(entry value.Value, mergeKey []string, itemType *openapi.Type) bool {
+	if !itemType.NullKey() || !entry.IsMap() {
+		return false
+	}
+	_, bad := (&Key{}).Read(entry, mergeKey, itemType)
+	return bad
+}
+
 // KeyFields returns item's merge-key fields by KeyOf's rule, for paths and patches; a field lacking both is null.
 func KeyFields(item value.Value, mergeKey []string, itemType *openapi.Type) []fieldpath.KeyField {
 	kf := make([]fieldpath.KeyField, len(mergeKey))

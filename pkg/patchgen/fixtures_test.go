@@ -93,20 +93,27 @@ var _ = Describe("bad input", func() {
 		func(path string) {
 			f := loadFixture(path)
 			_, err := f.generate()
-			Expect(err).To(HaveOccurred())
-			var ee *elements.Error
-			Expect(errors.As(err, &ee)).To(BeTrue(), "got %T %v", err, err)
 			want, _ := f.get("wantError")
-			src, _ := want.Get("source")
-			p, _ := want.Get("path")
-			contains, _ := want.Get("contains")
-			s, _ := src.AsString()
-			ps, _ := p.AsString()
-			cs, _ := contains.AsString()
-			Expect(ee.Source.String()).To(Equal(s))
-			Expect(ee.Path.String()).To(Equal(ps))
-			Expect(ee.Error()).To(ContainSubstring(cs))
+			expectElementsError(err, want)
 		},
 		entries("bad"),
 	)
 })
+
+// expectElementsError checks that err is an *elements.Error of want's source and path (as strings) whose message
+// contains want's contains.
+func expectElementsError(err error, want value.Value) {
+	GinkgoHelper()
+	Expect(err).To(HaveOccurred())
+	var ee *elements.Error
+	Expect(errors.As(err, &ee)).To(BeTrue(), "got %T %v", err, err)
+	src, _ := want.Get("source")
+	p, _ := want.Get("path")
+	contains, _ := want.Get("contains")
+	s, _ := src.AsString()
+	ps, _ := p.AsString()
+	cs, _ := contains.AsString()
+	Expect(ee.Source.String()).To(Equal(s))
+	Expect(ee.Path.String()).To(Equal(ps))
+	Expect(ee.Error()).To(ContainSubstring(cs))
+}

@@ -78,6 +78,34 @@ var _ = Describe("feature gates", func() {
 		)
 	}
 
+	// A keyed list of modified holding an item without its merge key where neither original nor current holds items
+	// there, or scalars where they hold scalars: with every gate off the patch is strategicpatch's (the list as
+	// modified holds it, its diff pairing no items; a set of scalars), failing where strategicpatch's does
+	// (wantOffError: its conflict check, its merge of the three-way patch's halves); with ply's gates the item is
+	// refused (wantError).
+	DescribeTable("MultiFieldMergeKeys: a keyed list read by its items' kinds, as strategicpatch's diffs read it",
+		func(path string) {
+			f := loadFixture(path)
+			_, err := f.generate()
+			want, _ := f.get("wantError")
+			expectElementsError(err, want)
+
+			got, err, sp, conflict, spErr := f.generateKubectl()
+			Expect(conflict).To(BeFalse())
+			if wantErr, ok := f.get("wantOffError"); ok {
+				Expect(spErr).To(HaveOccurred(), "strategicpatch fails too")
+				expectElementsError(err, wantErr)
+				return
+			}
+			Expect(spErr).NotTo(HaveOccurred())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalJSON(sp), "strategicpatch's patch")
+			wantOff, _ := f.get("wantOff")
+			Expect(got).To(equalJSON(wantOff))
+		},
+		entries("itemkinds"),
+	)
+
 	It("MultiFieldMergeKeys: a UDP port replacing TCP port 53 is a new item on, the same item off", func() {
 		f := loadFixture("testdata/threeway/multikey-ports-v3.yaml")
 		on, err := f.generate()

@@ -13,7 +13,13 @@
 // Where ply differs on purpose: multi-field merge keys (containerPort, protocol) identify items by the whole tuple, so
 // $setElementOrder entries and delete items carry every key field (one left out: its schema default), patch items only
 // those local writes (one it no longer writes is null); applying a three-way patch thus gives apply.Merge's result.
-// Inputs strategicpatch rejects (merged list items not objects or keyless, non-scalar set items) are errors.
+// Inputs strategicpatch rejects (merged list items not objects or keyless, non-scalar set items) are errors; so are
+// the keyed lists holding such items that strategicpatch reads by their items' kinds, unless gate MultiFieldMergeKeys
+// is off: then a keyed list holding an item without identity where neither original nor current holds items is
+// modified's as it stands (strategicpatch's diffs pair no items there), one holding scalars where they hold scalars of
+// the same kind is diffed as a set of scalars, and the patch fails where strategicpatch's does: not overwriting, where
+// its conflict check compares such a list with current's changes holding a list there; three-way, where it merges its
+// halves' maps holding a list of scalars the delta adds to (collate.Options.KubectlDiffs).
 package patchgen
 
 import (
@@ -39,7 +45,8 @@ type Options struct {
 	// Overwrite lets ThreeWay overwrite changes the server made to fields modified sets (false: *apply.ConflictError).
 	Overwrite bool
 	// Gates switch ply's departures from strategicpatch (zero value: all on). Patch creation reads MultiFieldMergeKeys
-	// (off: the schema's kubectl view, so kubectl's patch) and SetOfMaps (off: a set of maps is sent whole).
+	// (off: the schema's kubectl view, so kubectl's patch, keyed lists read by their items' kinds as strategicpatch
+	// reads them) and SetOfMaps (off: a set of maps is sent whole).
 	Gates features.Gates
 	// OtherKindsAtomic takes whole a value of modified of a kind the schema rules out, as strategicpatch takes a value
 	// paired with one of another kind (collate.Options.OtherKindsAtomic); else such a value is an error.
@@ -102,7 +109,8 @@ func createIn(mem *delta.Memory, original, modified, current value.Value, root *
 		return value.Value{}, err
 	}
 	check := threeWay && !opts.Overwrite
-	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check, OtherKindsAtomic: opts.OtherKindsAtomic})
+	tree, _, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: true, Conflicts: check,
+		OtherKindsAtomic: opts.OtherKindsAtomic, KubectlDiffs: !opts.Gates.Enabled(features.MultiFieldMergeKeys)})
 	if err != nil {
 		return value.Value{}, err
 	}

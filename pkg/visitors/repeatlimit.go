@@ -274,7 +274,7 @@ func orderOnto(path fieldpath.Path, order, lv value.Value, t *openapi.Type, meta
 		switch {
 		case !e.IsMap():
 			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.OrderEntryKind(name, i, mk, e.Kind())}, true
-		case missing != "":
+		case missing != "" && !elements.NamesNothing(e, mk, itemType):
 			return &elements.Error{Source: elements.Patch, Path: path, Msg: smp.ItemKeyMsg(smp.OrderEntries(name), i, e, mk, missing, bad)}, true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/apply"
 	"github.com/plyproject/ply/pkg/elements"
@@ -163,7 +164,8 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	opts := o.creating(s, overwrite)
 	p, err := patchgen.ThreeWay(original, modified, current, opts)
 	var conflict *apply.ConflictError
-	if !errors.As(err, &conflict) {
+	checkFails := !overwrite && checkFailed(err)
+	if !errors.As(err, &conflict) && !checkFails {
 		if err != nil {
 			return value.Value{}, diffError(err, in, pairs...)
 		}
@@ -181,7 +183,30 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	if err != nil {
 		return value.Value{}, diffError(err, in, diffPair{original, current})
 	}
-	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(toMap(p)), mergepatch.ToYAMLOrError(toMap(withoutOrder(changed))))
+	pm, cm := toMap(p), toMap(withoutOrder(changed))
+	if checkFails {
+		// kubectl's check fails at a list of the patch holding an item without identity, unless a conflict it meets
+		// first (in Go's map order) ends it: its own walk of the two patches (ConflictingMaps) tells which.
+		if found, err := conflicting(pm, cm, l, "", "", 0); err != nil || !found {
+			if err != nil {
+				return value.Value{}, err
+			}
+			return p, nil
+		}
+	}
+	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(pm), mergepatch.ToYAMLOrError(cm))
+}
+
+// checkFailed reports whether err is the error of ply's conflict check (patchgen.ThreeWay, not overwriting) at a list
+// of the three-way patch holding an item without identity, local's list taken whole where no source held items there
+// (delta.Check): one blaming local with smp.MergeKeyNotScalar's message, which the diffs give recorded and live alone.
+func checkFailed(err error) bool {
+	ee, ok := asElementsError(err)
+	if !ok || ee.Source != elements.Local {
+		return false
+	}
+	_, ok = smp.ReadMergeKeyNotScalar(ee.Msg)
+	return ok
 }
 
 // threeWayMode is the mode of the schema of a three-way patch: overwriting current's changes, strategicpatch compares

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -56,6 +57,16 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(m)).Error(), err}
+	case ee.Msg == smp.ScalarsByKey:
+		// strategicpatch fails on the first value the delta adds, reading it as an object: the list's values are all
+		// scalars of one kind (collate.Options.KubectlDiffs), so local's first tells its type.
+		list, ok := at(doc, ee.Path)
+		if !ok || !list.IsList() || list.Len() == 0 {
+			return err
+		}
+		return &apiError{mergepatch.ErrBadArgType(map[string]interface{}{}, toGo(list.Items()[0])).Error(), err}
+	case strings.HasPrefix(ee.Msg, smp.KeyedScalarsText):
+		return keyedScalars(err, ee.Path, in)
 	case strings.HasPrefix(ee.Msg, setOrderPrefix) && (strings.Contains(ee.Msg, smp.OrderOfLiveText) ||
 		strings.Contains(ee.Msg, smp.OrderOfPatchText)):
 		// strategicpatch checks the object's value, then the patch's, before it looks the field up as a list.
@@ -69,6 +80,38 @@ func asAPIMachinery(err error, in docs) error {
 		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(v)).Error(), err}
 	}
 	return asNoMergeKey(err, ee, doc)
+}
+
+// keyedScalars is asAPIMachinery for ply's error err (smp.KeyedScalarsText) about a list merged by key at p that holds
+// scalars where live holds the list: strategicpatch appends the patch's values to live's and, reading the result's
+// first item as an object, fails with mergepatch.ErrBadArgType; where live's and the patch's items are all scalars of
+// one Go type and no directive of the patch's map names the list (which strategicpatch reads first). err elsewhere.
+func keyedScalars(err error, p fieldpath.Path, in docs) error {
+	parent, field, ok := parentOf(in[elements.Patch], p)
+	if !ok {
+		return err
+	}
+	if _, has := parent.Get(setOrderPrefix + field); has {
+		return err
+	}
+	if _, has := parent.Get(smp.DeletePrefix + field); has {
+		return err
+	}
+	live, lok := at(in[elements.Live], p)
+	patch, _ := parent.Get(field)
+	if !lok || !live.IsList() || !patch.IsList() {
+		return err
+	}
+	items := append(slices.Clip(live.Items()), patch.Items()...)
+	if len(items) == 0 {
+		return err
+	}
+	for _, it := range items {
+		if it.Kind() != items[0].Kind() || !it.IsScalar() || it.IsNull() {
+			return err
+		}
+	}
+	return &apiError{mergepatch.ErrBadArgType(map[string]interface{}{}, toGo(items[0])).Error(), err}
 }
 
 // asNoMergeKey is asAPIMachinery for ply's error ee (err) about an item of the list at ee's path in doc that has no
