@@ -491,10 +491,11 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
 		}
-		if ft, _ := m.Type.Child(f.Name); ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive {
-			if _, bad := smp.UnmergeableKey(pv, lv); bad {
-				return false, nil // (the front-end's collation with v as live fails there: collate's mapsUnmergeable)
-			}
+		if msg := unmergeable(m.Type, f.Name, pv, lv); msg != "" {
+			return false, f.Element.Base().Errorf(elements.Patch, msg)
+		}
+		if err := unorderedOnto(f.Element, lv); err != nil {
+			return false, err
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			if fits, err := composeChecked(c, lv, r); !fits {
@@ -505,6 +506,41 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		}
 	}
 	return true, nil
+}
+
+// unmergeable returns the error's message a collation with v as live gives at field name of compose mode's repeat map
+// of type t, the patch's value there pv a map holding no "$patch" where the schema types the field as a list or a
+// scalar, and lv, v's field, a map holding a key strategicpatch's look-up fails for (smp.UnmergeableKey: it merges
+// the two under a type that declares no fields), as collate's mapsUnmergeable reads it. "" elsewhere.
+func unmergeable(t *openapi.Type, name string, pv, lv value.Value) string {
+	ft, _ := t.Child(name)
+	var what string
+	switch ft.Kind {
+	case openapi.KindList:
+		what = "a list"
+	case openapi.KindPrimitive:
+		what = "a scalar"
+	default:
+		return ""
+	}
+	if key, bad := smp.UnmergeableKey(pv, lv); bad {
+		return smp.Unmergeable(pv, key, what, ft.Name)
+	}
+	return ""
+}
+
+// unorderedOnto returns the error a collation with v as live gives at node e of compose mode's repeat tree, a list
+// merged by no strategy that Phase 1 took whole in its "$setElementOrder"'s order (orderTaken: items, scalars of one
+// class), where lv, v's field there, is a list whose items and e's are not scalars of one class (takenOntoList does
+// not hold): that collation refuses the order there (collate's kubectlOrdered, format.CheckDirs), as strategicpatch's
+// merge of patches finds the two lists' items of different types. Nil elsewhere.
+func unorderedOnto(e elements.Element, lv value.Value) error {
+	c, _ := e.(*elements.AtomicElement)
+	if c == nil || c.Dirs == nil || !orderTaken(c.Dirs) || c.Type.Kind != openapi.KindList || !c.HasLocal ||
+		!c.Local.IsList() || !lv.IsList() || elements.MergedList(c.Type, &c.Meta) || takenOntoList(c, lv) {
+		return nil
+	}
+	return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
 }
 
 // directedField reports whether field f of compose mode's repeat map, the patch's value there pv, is a map holding
@@ -849,6 +885,9 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 				return m.Errorf(elements.Patch, f.Name+disagrees)
 			}
 		case *elements.MapElement:
+			if pv, _ := m.Local.Get(f.Name); unmergeable(m.Type, f.Name, pv, lv) != "" {
+				continue // (the collation fails at that map first: composeChecked, orderFails)
+			}
 			if err := composeDisagrees(c, lv); err != nil {
 				return err
 			}
