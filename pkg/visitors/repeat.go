@@ -648,7 +648,8 @@ func classFailure(n *elements.Node, lv value.Value, deep bool) error {
 // composedField reports whether atomic node c, field name of compose mode's repeat tree (collated without live there),
 // is what a collation with v as live builds, lv v's field (inLive: v holds it), or its outcome is: v lacks the field (no
 // live there either, so the same node: a value whole, or a list the repeat only orders by "$setElementOrder"); or c
-// holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
+// holds a value without directives, decided whole: a "$deleteFromPrimitiveList/<f>" (data in a patch, set over v's
+// as strategicpatch's merge of patches copies it), another "$" field v holds equal (data, copied), a merged list where v
 // holds another kind (second's as it stands), another value (a list merged by no strategy, whatever it holds: onto
 // v's list as it stands, wholeOntoList, else as its node holds it; a scalar, a null).
 func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
@@ -660,6 +661,8 @@ func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv 
 		return true
 	case !c.HasLocal:
 		return false
+	case strings.HasPrefix(name, smp.DeletePrefix):
+		return true // (set over v's as the patch holds it, as strategicpatch's merge of patches copies it: onto)
 	case strings.HasPrefix(name, "$"):
 		return value.Equal(c.Local, lv)
 	}
