@@ -92,17 +92,42 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 // v's field there (a list, or null where v lacks it): where the order names an object or a list, or lv's items and
 // pv's are not scalars of one class (smp.ScalarsOfOneClass), or pv names a value twice out of the order's order, that
 // collation refuses the order there (collate's kubectlOrdered, format.CheckDirs), as strategicpatch's merge of
-// patches fails on the two lists' items; known is false where pv, naming each value once, does not follow the order
-// (the collation checks it as a set's order, format.CheckOrder), and true, without error, elsewhere.
+// patches fails on the two lists' items; where pv, naming each value once, does not follow an order of scalars, the
+// collation checks it as a set's order (format.CheckOrder: orderMismatch) and fails there; known is false where that
+// order names a null, and true, without error, elsewhere.
 func orderedScalars(k string, pv, p, lv value.Value) (known bool, err error) {
 	order, _ := p.Get(smp.SetOrderPrefix + k)
 	n := elements.Node{Values: elements.Values{Local: pv, HasLocal: true},
 		Dirs: &elements.Directives{SetOrder: order, HasSetOrder: true}}
 	_, once := distinctScalars(pv.Items())
-	if !scalarsOrNulls(order.Items()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()) || (!once && !setOrdered(&n)) {
-		return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: smp.OrderOfUnmerged(k)}
+	at := fieldpath.Path{fieldpath.Field(k)}
+	switch {
+	case !scalarsOrNulls(order.Items()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()) || (!once && !setOrdered(&n)):
+		return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfUnmerged(k)}
+	case setOrdered(&n):
+		return true, nil
+	case allScalars(order.Items()):
+		// (Checked as a set's order, its entries naming the items by value: format.CheckOrder.)
+		if msg := orderMismatch(k, pv.Items(), order.Items()); msg != "" {
+			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: msg}
+		}
 	}
-	return !once || setOrdered(&n), nil
+	return false, nil
+}
+
+// orderMismatch is smp.OrderMismatch for list field k holding distinct scalars items that a "$setElementOrder" order
+// of scalars orders as a set's, each entry naming the item of its value (none: an identity no item has).
+func orderMismatch(k string, items, order []value.Value) string {
+	seq, ids := make([]int, len(items)), make([]int, len(order))
+	for i := range items {
+		seq[i] = i
+	}
+	for i, e := range order {
+		if ids[i] = slices.IndexFunc(items, func(it value.Value) bool { return scalarKey(it) == scalarKey(e) }); ids[i] < 0 {
+			ids[i] = len(items)
+		}
+	}
+	return smp.OrderMismatch(k, seq, ids)
 }
 
 // mergeMapsOnto reports whether pv, field k of a map of type t, is a map plain (plainMap) but for "$patch: merge" maps

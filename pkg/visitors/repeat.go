@@ -92,7 +92,8 @@ import (
 //     only orders that v holds as lists Phase 2 reorders, fields v alone holds, merged lists v lacks, maps holding
 //     "$patch: merge" maps, failing first where v holds a map there; lists of scalars merged by no strategy it orders,
 //     following the order, whose items and v's there are scalars of one class, failing first where they are not or
-//     the order names an object or a list, as the collation refuses such an order: orderedScalars; a map at a field the
+//     the order names an object or a list, as the collation refuses such an order, or where the items, each value
+//     once, do not follow an order of scalars, which the collation checks as a set's: orderedScalars; a map at a field the
 //     schema types as a list or a scalar, failing first where v holds a map there that strategicpatch's look-up fails
 //     for: unmergeable); one holding a merged set of scalars,
 //     or a list merged by key, whose items and v's list there cannot merge (v's of mixed classes, the lists' classes
@@ -181,10 +182,10 @@ import (
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
-//       the repeat then collated whole: its items, each value once, not following the order (the collation with v
-//       checks it as a set's order), or, out of it naming a value twice, where orderFails cannot read the fields
-//       before it; in a map below its item's own, one the directive's sort moves (sorted where v holds the maps down
-//       to it, as it stands elsewhere), a "$deleteFromPrimitiveList" beside it or not;
+//       the repeat then collated whole: in its item's own map, its items out of the order, where orderFails cannot
+//       read the fields before it or the order names a null; in a map below its item's own, one the directive's sort
+//       moves or whose items are out of the order (sorted, or refused, where v holds the maps down to it, as it stands
+//       elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //     - a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether that list
 //       merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
 //       fields), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema
