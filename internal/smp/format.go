@@ -144,6 +144,21 @@ func UnmergeableKey(p, held value.Value) (string, bool) {
 	return "", false
 }
 
+// Unmergeable is the error of UnmergeableKey's key in p, where the schema types the field holding p as what ("a list",
+// "a scalar"), of type name typeName (none: ""): the first patch and p hold maps there, which strategicpatch merges
+// under a type that declares no fields.
+func Unmergeable(p value.Value, key, what, typeName string) string {
+	where := " in a map the first patch and this one hold where the schema has " + what
+	if typeName != "" {
+		where += " (" + typeName + ")"
+	}
+	if strings.HasPrefix(key, SetOrderPrefix) {
+		return key + " orders a list" + where + ", which declares no fields"
+	}
+	v, _ := p.Get(key)
+	return "both patches hold " + v.Kind().String() + " at " + key + where + ", which declares no fields to merge them by"
+}
+
 // HoldsDirectives reports whether v is, or holds at any depth (in its maps' fields and its lists' items), a map holding
 // "$patch": whether WithoutDirectives changes v.
 func HoldsDirectives(v value.Value) bool {

@@ -1,7 +1,9 @@
 package smp
 
 import (
+	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -38,4 +40,39 @@ func SortedBy(items, by []value.Value) value.Value {
 	sorted := append([]value.Value(nil), items...)
 	SortByPlace(sorted, place)
 	return value.List(sorted)
+}
+
+// OrderMismatch returns the error's message of "$setElementOrder/<field>" where it does not list every patch item
+// (deletions aside) in the patch's order, "" where it does: seq holds the items' identities (-1: a "$patch: replace"
+// item), order those the directive lists. Like strategicpatch it walks both once: a replace item is skipped while
+// order entries remain, then counts as unmatched. A check that passes builds no string.
+func OrderMismatch(field string, seq, order []int) string {
+	switch {
+	case !slices.ContainsFunc(seq, func(id int) bool { return id >= 0 }):
+		return "" // (no data items: the walk below would skip every one)
+	case len(order) == 0:
+		return SetOrderPrefix + field + " is empty but the patch list has items; every item of the patch list must be in it"
+	}
+	p, o, ordinal := 0, 0, 0
+	for p < len(seq) && o < len(order) {
+		switch {
+		case seq[p] < 0:
+			p++
+		case seq[p] == order[o]:
+			p, o, ordinal = p+1, o+1, ordinal+1
+		default:
+			o++
+		}
+	}
+	if p == len(seq) {
+		return ""
+	}
+	dir := SetOrderPrefix + field
+	switch {
+	case seq[p] < 0:
+		return "the patch list has a \"" + DirectiveKey + ": " + ReplaceValue + "\" item after the last item " + dir + " names"
+	case !slices.Contains(order, seq[p]):
+		return "patch list item " + strconv.Itoa(ordinal) + " is missing from " + dir + "; every item of the patch list must be in it"
+	}
+	return "the order of the patch list contradicts " + dir + ": patch list item " + strconv.Itoa(ordinal) + " comes after an item it precedes there"
 }

@@ -40,7 +40,9 @@ func (c *collator) patchNode(s elements.Node, depth int) (elements.Element, erro
 	case v.Local.IsMap() || v.Local.IsList(): // (a value the patch leaves out is null)
 		kindErr := kindFits(&s, elements.Patch)
 		if kindErr != nil && c.mapOfOtherKind(&s) {
-			if err := mapsUnmergeable(&s); err != nil {
+			// (In a compose repeat's tree, live is a skeleton of the repeat's own maps: Phase 2 reads the look-up
+			// against its member's outcome, visitors' unmergeableMap.)
+			if err := mapsUnmergeable(&s); err != nil && c.composed == nil {
 				return nil, err
 			}
 			s.Type, kindErr = openapi.Unknown, nil // (merged as a map of no schema)
@@ -183,15 +185,7 @@ func mapsUnmergeable(s *elements.Node) error {
 	if !bad {
 		return nil
 	}
-	where := " in a map the first patch and this one hold where the schema has " + format.KindPhrase(s.Type)
-	if s.Type.Name != "" {
-		where += " (" + s.Type.Name + ")"
-	}
-	if strings.HasPrefix(key, smp.SetOrderPrefix) {
-		return s.Errorf(elements.Patch, key+" orders a list"+where+", which declares no fields")
-	}
-	v, _ := s.Local.Get(key)
-	return s.Errorf(elements.Patch, "both patches hold "+v.Kind().String()+" at "+key+where+", which declares no fields to merge them by")
+	return s.Errorf(elements.Patch, smp.Unmergeable(s.Local, key, format.KindPhrase(s.Type), s.Type.Name))
 }
 
 // cleansWhole reports whether compose mode's node s, a value of second's that first lacks (or holds as another kind)

@@ -69,6 +69,12 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfPatch(k, pv.Kind())}
+		case ordered[k] && wholeScalars(t, k, pv):
+			if known, err := orderedScalars(k, pv, p, lv); !known || err != nil {
+				return known, err
+			}
+		case pv.IsMap() && unmergeable(t, k, pv, lv) != "":
+			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: unmergeable(t, k, pv, lv)}
 		case pv.IsMap() && !plainMap(t, k, pv):
 			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
 				return err != nil, err
@@ -79,6 +85,49 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		}
 	}
 	return false, nil
+}
+
+// orderedScalars returns the error a collation of compose mode's repeat item p with v as live gives at its field k,
+// a list of scalars pv (nulls among them) the schema merges by no strategy that p orders by "$setElementOrder", lv
+// v's field there (a list, or null where v lacks it): where the order names an object or a list, or lv's items and
+// pv's are not scalars of one class (smp.ScalarsOfOneClass), or pv names a value twice out of the order's order, that
+// collation refuses the order there (collate's kubectlOrdered, format.CheckDirs), as strategicpatch's merge of
+// patches fails on the two lists' items; where pv, naming each value once, does not follow an order of scalars, the
+// collation checks it as a set's order (format.CheckOrder: orderMismatch) and fails there; known is false where that
+// order names a null, and true, without error, elsewhere.
+func orderedScalars(k string, pv, p, lv value.Value) (known bool, err error) {
+	order, _ := p.Get(smp.SetOrderPrefix + k)
+	n := elements.Node{Values: elements.Values{Local: pv, HasLocal: true},
+		Dirs: &elements.Directives{SetOrder: order, HasSetOrder: true}}
+	_, once := distinctScalars(pv.Items())
+	at := fieldpath.Path{fieldpath.Field(k)}
+	switch {
+	case !scalarsOrNulls(order.Items()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()) || (!once && !setOrdered(&n)):
+		return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfUnmerged(k)}
+	case setOrdered(&n):
+		return true, nil
+	case allScalars(order.Items()):
+		// (Checked as a set's order, its entries naming the items by value: format.CheckOrder.)
+		if msg := orderMismatch(k, pv.Items(), order.Items()); msg != "" {
+			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: msg}
+		}
+	}
+	return false, nil
+}
+
+// orderMismatch is smp.OrderMismatch for list field k holding distinct scalars items that a "$setElementOrder" order
+// of scalars orders as a set's, each entry naming the item of its value (none: an identity no item has).
+func orderMismatch(k string, items, order []value.Value) string {
+	seq, ids := make([]int, len(items)), make([]int, len(order))
+	for i := range items {
+		seq[i] = i
+	}
+	for i, e := range order {
+		if ids[i] = slices.IndexFunc(items, func(it value.Value) bool { return scalarKey(it) == scalarKey(e) }); ids[i] < 0 {
+			ids[i] = len(items)
+		}
+	}
+	return smp.OrderMismatch(k, seq, ids)
 }
 
 // mergeMapsOnto reports whether pv, field k of a map of type t, is a map plain (plainMap) but for "$patch: merge" maps
@@ -332,7 +381,8 @@ func sortedOntoList(e *elements.MapElement, f elements.Field, lv value.Value) (v
 // orderedNoItems returns the error collating compose mode's repeat tree e with v as live gives where e leaves out a
 // list it orders by "$setElementOrder" alone (merged or not: a node without the patch's value) and v, through maps
 // (of no merge rule, no strategy replace, no "$retainKeys"), holds that field as a list without items: strategicpatch's
-// merge of patches finds no items to order there and fails. Nil where there is none.
+// merge of patches finds no items to order there and fails; that collation refuses the order of a list the schema
+// merges by no strategy (smp.OrderOfUnmerged), and finds no items for a merged one. Nil where there is none.
 func orderedNoItems(e elements.Element, v value.Value) error {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) {
@@ -346,6 +396,9 @@ func orderedNoItems(e elements.Element, v value.Value) error {
 				return err
 			}
 		} else if !n.HasLocal && n.Dirs != nil && ordersOnly(n.Dirs) && lv.IsList() && lv.Len() == 0 {
+			if !elements.MergedList(n.Type, &n.Meta) && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown) {
+				return n.Errorf(elements.Patch, smp.OrderOfUnmerged(n.Name)) // (refused there: collate's kubectlOrdered)
+			}
 			return n.Errorf(elements.Patch, smp.OrderWithoutItems(n.Name))
 		}
 	}

@@ -90,7 +90,12 @@ import (
 //     as live gives first, where the fields before that one tell it (composeFailure: "$" fields, scalars, nulls, lists
 //     merged by no strategy, maps of such without "$" keys, merged lists Phase 2 merges onto v's as below, lists it
 //     only orders that v holds as lists Phase 2 reorders, fields v alone holds, merged lists v lacks, maps holding
-//     "$patch: merge" maps, failing first where v holds a map there); one holding a merged set of scalars,
+//     "$patch: merge" maps, failing first where v holds a map there; lists of scalars merged by no strategy it orders,
+//     following the order, whose items and v's there are scalars of one class, failing first where they are not or
+//     the order names an object or a list, as the collation refuses such an order, or where the items, each value
+//     once, do not follow an order of scalars, which the collation checks as a set's: orderedScalars; a map at a field the
+//     schema types as a list or a scalar, failing first where v holds a map there that strategicpatch's look-up fails
+//     for: unmergeable); one holding a merged set of scalars,
 //     or a list merged by key, whose items and v's list there cannot merge (v's of mixed classes, the lists' classes
 //     differing, null items or lists in v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in their order (orderValid), fails
 //     with that collation's error where the fields before it fit as below (composeCheck), as
@@ -108,7 +113,15 @@ import (
 //     through maps (Repeat.Contradicted: Phase 1
 //     collates that map as where v lacks it; the item's own map, by ID -1, collated whole), fails with the error the
 //     collation with that map as live gives, where v holds maps down to it and its fields before the list merge
-//     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. A
+//     without error (contradictionFirst), and that map is merged as the patch holds it elsewhere. One holding a map
+//     at a field the schema types as a list or a scalar (a plain map Phase 1 builds as a map of no schema, whatever
+//     the skeleton holds there) where v holds a map holding a key strategicpatch's look-up fails for there (one both
+//     hold as maps or as lists, a "$setElementOrder/<f>" of the repeat's: smp.UnmergeableKey) fails there, as
+//     collate's mapsUnmergeable (unmergeable; before a "$retainKeys" or "$setElementOrder" below it that v's map holds
+//     otherwise: composeDisagrees stops there), and one holding a list merged by no strategy that Phase 1 took whole in
+//     its "$setElementOrder"'s order (orderTaken) where v holds a list whose items and the patch's are not scalars of
+//     one class fails there with the error a collation with v gives, which refuses the order (unorderedOnto), where the
+//     fields before each fit as below (composeCheck). A
 //     plain repeat (no "$patch" in it, its maps holding "$patch" only as maps of their own or in maps of strategy
 //     replace; its lists whatever they hold), which Phase 1 collates onto a skeleton of its maps, those holding
 //     "$patch" left out, each of them a map node and its other fields as without live (a list a leaf, less its maps
@@ -127,7 +140,10 @@ import (
 //     holds, is empty: sortedOntoList; held empty and ordered alone, in the item's map or a map of it v holds, onto v's
 //     scalars of one class, the empty list: emptyOntoList), a merged list v holds as another kind and any other
 //     value as the patch holds it, null included (a list merged by no strategy onto v's list: the patch's as it
-//     stands, wholeOntoList), a "$" field v holds equal copied, a map merging onto v's map, and a merged list v holds
+//     stands, wholeOntoList), a "$deleteFromPrimitiveList/<f>" set over v's as the patch holds it (data in a patch,
+//     copied: beside a list it orders or not), another "$" field v holds equal copied, a map merging onto v's map (at
+//     a field the schema types as a list or a scalar, as maps of no schema merge, where the look-up does not fail),
+//     and a merged list v holds
 //     as a list where Phase 2 merges and orders the patch's list as it stands (a cleaned leaf read as the patch holds
 //     it: asPatched) as that collation does (composeset.go: a set of scalars of one class, each value once at its
 //     first place in its list or v's, without directives but a "$setElementOrder" of scalars or nulls naming its
@@ -165,13 +181,15 @@ import (
 //       another "$" field than those above, or a map of another "$patch";
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
-//     - a plain map at a field the schema types as a list or a scalar, onto v's map, holding a key strategicpatch's
-//       look-up fails for (smp.UnmergeableKey: collate's mapsUnmergeable);
-//     - a list merged by no strategy holding items and ordered by "$setElementOrder" where v holds another list than
-//       one of scalars of its items' class, or ordered beside a "$deleteFromPrimitiveList";
+//     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
+//       the repeat then collated whole: in its item's own map, its items out of the order, where orderFails cannot
+//       read the fields before it or the order names a null; in a map below its item's own, one the directive's sort
+//       moves or whose items are out of the order (sorted, or refused, where v holds the maps down to it, as it stands
+//       elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //     - a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether that list
 //       merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
-//       fields), or a list v holds that it only orders and Phase 2 does not reorder.
+//       fields), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema
+//       types as a list or a scalar that v holds a map for, without a key the look-up fails for.
 //   - The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of
 //     kubectl's patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in
 //     its apply run of ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items",
@@ -491,10 +509,11 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		if err := keyedFailure(n, lv, deep); err != nil {
 			return false, err
 		}
-		if ft, _ := m.Type.Child(f.Name); ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive {
-			if _, bad := smp.UnmergeableKey(pv, lv); bad {
-				return false, nil // (the front-end's collation with v as live fails there: collate's mapsUnmergeable)
-			}
+		if msg := unmergeable(m.Type, f.Name, pv, lv); msg != "" {
+			return false, f.Element.Base().Errorf(elements.Patch, msg)
+		}
+		if err := unorderedOnto(f.Element, lv); err != nil {
+			return false, err
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			if fits, err := composeChecked(c, lv, r); !fits {
@@ -505,6 +524,41 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		}
 	}
 	return true, nil
+}
+
+// unmergeable returns the error's message a collation with v as live gives at field name of compose mode's repeat map
+// of type t, the patch's value there pv a map holding no "$patch" where the schema types the field as a list or a
+// scalar, and lv, v's field, a map holding a key strategicpatch's look-up fails for (smp.UnmergeableKey: it merges
+// the two under a type that declares no fields), as collate's mapsUnmergeable reads it. "" elsewhere.
+func unmergeable(t *openapi.Type, name string, pv, lv value.Value) string {
+	ft, _ := t.Child(name)
+	var what string
+	switch ft.Kind {
+	case openapi.KindList:
+		what = "a list"
+	case openapi.KindPrimitive:
+		what = "a scalar"
+	default:
+		return ""
+	}
+	if key, bad := smp.UnmergeableKey(pv, lv); bad {
+		return smp.Unmergeable(pv, key, what, ft.Name)
+	}
+	return ""
+}
+
+// unorderedOnto returns the error a collation with v as live gives at node e of compose mode's repeat tree, a list
+// merged by no strategy that Phase 1 took whole in its "$setElementOrder"'s order (orderTaken: items, scalars of one
+// class), where lv, v's field there, is a list whose items and e's are not scalars of one class (takenOntoList does
+// not hold): that collation refuses the order there (collate's kubectlOrdered, format.CheckDirs), as strategicpatch's
+// merge of patches finds the two lists' items of different types. Nil elsewhere.
+func unorderedOnto(e elements.Element, lv value.Value) error {
+	c, _ := e.(*elements.AtomicElement)
+	if c == nil || c.Dirs == nil || !orderTaken(c.Dirs) || c.Type.Kind != openapi.KindList || !c.HasLocal ||
+		!c.Local.IsList() || !lv.IsList() || elements.MergedList(c.Type, &c.Meta) || takenOntoList(c, lv) {
+		return nil
+	}
+	return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
 }
 
 // directedField reports whether field f of compose mode's repeat map, the patch's value there pv, is a map holding
@@ -612,7 +666,8 @@ func classFailure(n *elements.Node, lv value.Value, deep bool) error {
 // composedField reports whether atomic node c, field name of compose mode's repeat tree (collated without live there),
 // is what a collation with v as live builds, lv v's field (inLive: v holds it), or its outcome is: v lacks the field (no
 // live there either, so the same node: a value whole, or a list the repeat only orders by "$setElementOrder"); or c
-// holds a value without directives, decided whole: a "$" field v holds equal (data, copied), a merged list where v
+// holds a value without directives, decided whole: a "$deleteFromPrimitiveList/<f>" (data in a patch, set over v's
+// as strategicpatch's merge of patches copies it), another "$" field v holds equal (data, copied), a merged list where v
 // holds another kind (second's as it stands), another value (a list merged by no strategy, whatever it holds: onto
 // v's list as it stands, wholeOntoList, else as its node holds it; a scalar, a null).
 func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv value.Value, inLive bool) bool {
@@ -624,6 +679,8 @@ func composedField(name string, c *elements.AtomicElement, n *elements.Node, lv 
 		return true
 	case !c.HasLocal:
 		return false
+	case strings.HasPrefix(name, smp.DeletePrefix):
+		return true // (set over v's as the patch holds it, as strategicpatch's merge of patches copies it: onto)
 	case strings.HasPrefix(name, "$"):
 		return value.Equal(c.Local, lv)
 	}
@@ -849,6 +906,9 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 				return m.Errorf(elements.Patch, f.Name+disagrees)
 			}
 		case *elements.MapElement:
+			if pv, _ := m.Local.Get(f.Name); unmergeable(m.Type, f.Name, pv, lv) != "" {
+				continue // (the collation fails at that map first: composeChecked, orderFails)
+			}
 			if err := composeDisagrees(c, lv); err != nil {
 				return err
 			}

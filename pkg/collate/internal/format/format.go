@@ -233,39 +233,14 @@ func KindPhrase(t *openapi.Type) string {
 	return "of unknown kind"
 }
 
-// CheckOrder checks that n's "$setElementOrder" lists every patch item (deletions aside) in the patch's order: seq
-// holds the items' identities (elements.Index numbers; -1: a "$patch: replace" item), order those it lists. Like
-// strategicpatch it walks both once: a replace item is skipped while order entries remain, then counts as unmatched.
+// CheckOrder checks that n's "$setElementOrder" lists every patch item (deletions aside) in the patch's order, as
+// smp.OrderMismatch reads seq, the items' identities (elements.Index numbers; -1: a "$patch: replace" item), and order,
+// those it lists.
 func CheckOrder(n *elements.Node, seq, order []int) error {
-	switch {
-	case !slices.ContainsFunc(seq, func(id int) bool { return id >= 0 }):
-		// No data items: the walk below would skip every one.
-		return nil
-	case len(order) == 0:
-		return fail(n, setOrderDir(n)+" is empty but the patch list has items; every item of the patch list must be in it")
+	if msg := smp.OrderMismatch(n.Name, seq, order); msg != "" {
+		return fail(n, msg)
 	}
-	p, o, ordinal := 0, 0, 0
-	for p < len(seq) && o < len(order) {
-		switch {
-		case seq[p] < 0:
-			p++
-		case seq[p] == order[o]:
-			p, o, ordinal = p+1, o+1, ordinal+1
-		default:
-			o++
-		}
-	}
-	if p == len(seq) {
-		return nil
-	}
-	dir := setOrderDir(n)
-	switch {
-	case seq[p] < 0:
-		return fail(n, "the patch list has a \""+smp.DirectiveKey+": "+smp.ReplaceValue+"\" item after the last item "+dir+" names")
-	case !slices.Contains(order, seq[p]):
-		return fail(n, "patch list item "+strconv.Itoa(ordinal)+" is missing from "+dir+"; every item of the patch list must be in it")
-	}
-	return fail(n, "the order of the patch list contradicts "+dir+": patch list item "+strconv.Itoa(ordinal)+" comes after an item it precedes there")
+	return nil
 }
 
 // ListClass is the class of merged list n's items, the patch's and live's: smp.ClassNone (none), objects or scalars;
