@@ -301,7 +301,7 @@ func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool 
 		if !it.IsMap() {
 			return false
 		}
-		if _, directive := it.Get("$patch"); directive {
+		if decidesItem(it) {
 			return false
 		}
 		kv, ok := it.Get(mergeKey)
@@ -314,6 +314,20 @@ func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool 
 		}
 	}
 	return true
+}
+
+// decidesItem reports whether patch item it (a map) holds "$patch": its fields are sorted by key, so that only those up
+// to "$patch" are looked at (usually one: none starts with "$").
+func decidesItem(it value.Value) bool {
+	for _, f := range it.Fields() {
+		switch {
+		case f.Key > "$patch":
+			return false
+		case f.Key == "$patch":
+			return true
+		}
+	}
+	return false
 }
 
 // keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named):
