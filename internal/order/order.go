@@ -138,8 +138,8 @@ func (v *view) patched(o Ordering) []int {
 			layout = v.rankedRuns(left, right, v.liveRank)
 		}
 	}
-	if dirs == nil || !dirs.HasSetOrder {
-		return layout
+	if dirs == nil || !dirs.HasSetOrder || len(layout) < 2 {
+		return layout // (a layout of one item or none is ordered by any "$setElementOrder")
 	}
 	inLayout := v.positions(layout) // (nil outside compose mode)
 	named := slices.DeleteFunc(v.clone(layout), func(id int) bool { return v.orderPos(id) < 0 })
