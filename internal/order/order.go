@@ -116,6 +116,9 @@ func (v *view) sameAsLive() bool {
 // "$setElementOrder" applied. Live items a "$patch: delete" item deletes are not members; those a "$patch: replace"
 // list or "$deleteFromPrimitiveList" deletes are (Item.Deleted), ordered like the others for the list visitor to drop.
 func (v *view) patched(o Ordering) []int {
+	if v.np == 1 && len(v.items)+len(v.extra) == 1 {
+		return v.indices(1, 1) // (the patch's item alone: every layout below, and any "$setElementOrder", gives it)
+	}
 	survivors := v.survivors()
 	dirs := v.node.Dirs
 	replace := dirs != nil && dirs.ReplaceList
