@@ -116,6 +116,9 @@ func (v *view) sameAsLive() bool {
 // "$setElementOrder" applied. Live items a "$patch: delete" item deletes are not members; those a "$patch: replace"
 // list or "$deleteFromPrimitiveList" deletes are (Item.Deleted), ordered like the others for the list visitor to drop.
 func (v *view) patched(o Ordering) []int {
+	if v.np == 1 && len(v.items)+len(v.extra) == 1 {
+		return v.indices(1, 1) // (the patch's item alone: every layout below, and any "$setElementOrder", gives it)
+	}
 	survivors := v.survivors()
 	dirs := v.node.Dirs
 	replace := dirs != nil && dirs.ReplaceList
@@ -138,8 +141,8 @@ func (v *view) patched(o Ordering) []int {
 			layout = v.rankedRuns(left, right, v.liveRank)
 		}
 	}
-	if dirs == nil || !dirs.HasSetOrder {
-		return layout
+	if dirs == nil || !dirs.HasSetOrder || len(layout) < 2 {
+		return layout // (a layout of one item or none is ordered by any "$setElementOrder")
 	}
 	inLayout := v.positions(layout) // (nil outside compose mode)
 	named := slices.DeleteFunc(v.clone(layout), func(id int) bool { return v.orderPos(id) < 0 })

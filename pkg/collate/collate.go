@@ -503,10 +503,6 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 	self := build(c, &c.maps, s)
 	rf, vf := self.Recorded.Fields(), self.Live.Fields() // (nil when absent, null or not a map)
 	base := len(c.fields)
-	defer func() { // (the stack is zero beyond its length: Release clears nothing of it)
-		clear(c.fields[base:])
-		c.fields = c.fields[:base]
-	}()
 	for len(lf) > 0 || len(rf) > 0 || len(vf) > 0 || len(dirs) > 0 {
 		// The heads' smallest key and which hold it, each value's head compared once; a smaller key takes it from earlier.
 		var cv elements.Values
@@ -546,13 +542,23 @@ func (c *collator) fieldsNode(s *elements.Node, lf []value.Field, dirs []format.
 		}
 		ch, err := c.field(self, key, &cv, cd, depth)
 		if err != nil {
+			c.popFields(base)
 			return self, err
 		}
 		c.fields = append(c.fields, elements.Field{Name: key, Element: ch})
 	}
 	self.Fields = carve(&c.fieldSlab, len(c.fields)-base)
 	copy(self.Fields, c.fields[base:])
+	c.popFields(base)
 	return self, nil
+}
+
+// popFields clears the fields stack above base and cuts it there: the stack is zero beyond its length, so that
+// Release clears nothing of it. (fieldsNode calls it at each return rather than deferring it, which costs a call per
+// map.)
+func (c *collator) popFields(base int) {
+	clear(c.fields[base:])
+	c.fields = c.fields[:base]
 }
 
 // compareKey is strings.Compare(a, b), equal keys (the sources' maps mostly hold the same) told by equality alone.

@@ -78,7 +78,8 @@ func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[str
 }
 
 // applyMap is ApplyMap, with lists converted whole when wholeLists is set, of original and p found depth map levels
-// down the documents (see applySpine): the bounds on nesting count from the documents' top.
+// down the documents (see applySpine): the bounds on nesting count from the documents' top, and p below the top holding
+// "$patch" or "$retainKeys" is errDecidesEveryField.
 func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLists bool, depth int) (map[string]interface{}, error) {
 	return withGoReader(func(r goReader) (map[string]interface{}, error) {
 		r.wholeLists = wholeLists
@@ -88,6 +89,9 @@ func (o Options) applyMap(original, p map[string]interface{}, l Lookup, wholeLis
 		pv, err := r.fromGo(p, depth)
 		if err != nil {
 			return nil, err
+		}
+		if depth > 0 && decidesEveryField(pv) {
+			return nil, errDecidesEveryField
 		}
 		ov, rest, err := r.scoped(original, pv, p, nil, l, depth)
 		if err != nil {

@@ -179,7 +179,8 @@ var goReaders = sync.Pool{New: func() any {
 
 // withGoReader runs call with a pooled goReader; call's result must share no memory with the values it converted (Go
 // values toGo builds do not). An error is computed again by call with the zero goReader, so that no error refers to the
-// scratch memory; calls are deterministic, so it is the same error.
+// scratch memory; calls are deterministic, so it is the same error (errDecidesEveryField, which refers to nothing, is
+// returned as it is).
 func withGoReader[R any](call func(goReader) (R, error)) (R, error) {
 	r := goReaders.Get().(*goReader)
 	out, err := call(*r)
@@ -187,10 +188,10 @@ func withGoReader[R any](call func(goReader) (R, error)) (R, error) {
 	r.items.reset()
 	r.kept.reset()
 	goReaders.Put(r)
-	if err != nil {
+	if err != nil && err != errDecidesEveryField {
 		return call(goReader{})
 	}
-	return out, nil
+	return out, err
 }
 
 // takeFields returns room for n fields.

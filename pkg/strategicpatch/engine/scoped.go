@@ -217,7 +217,7 @@ func (k *kept) toMap(result value.Value) map[string]interface{} {
 		}
 		if i < len(was) && was[i].Key == f.Key {
 			i++
-			if standsFor(was[i-1].Value, f.Value, k.orig[f.Key]) {
+			if keptStands(was[i-1].Value, f.Value, k.orig, f.Key) {
 				continue // (original's value, in m)
 			}
 		}
@@ -260,6 +260,15 @@ func patchScalar(v value.Value, px interface{}) bool {
 		return v == value.Float(t)
 	}
 	return false
+}
+
+// keptStands is standsFor(was, v, orig[key]), orig's value looked up only where v is no map or list: a map or a list
+// stands for v where it is was itself, and was, converted from a scalar, is then no map or list either.
+func keptStands(was, v value.Value, orig map[string]interface{}, key string) bool {
+	if v.IsMap() || v.IsList() {
+		return was == v
+	}
+	return standsFor(was, v, orig[key])
 }
 
 // standsFor reports whether original's Go value x, which scoped converted to was, stands for v, the merged value at its

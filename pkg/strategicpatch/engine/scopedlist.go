@@ -147,9 +147,19 @@ func (r goReader) scopedList(original []interface{}, pl value.Value, pg []interf
 	return v, nil, err
 }
 
-// hasJoined reports whether map p holds the key prefix+key, found without building it: p's fields are sorted by key.
+// hasJoined reports whether map p holds the key prefix+key, found without building it: in a small map by comparing
+// lengths first, else by binary search (p's fields are sorted by key).
 func hasJoined(p value.Value, prefix, key string) bool {
-	_, ok := slices.BinarySearchFunc(p.Fields(), key, func(f value.Field, key string) int {
+	fields := p.Fields()
+	if len(fields) <= joinedScanned {
+		for _, f := range fields {
+			if len(f.Key) == len(prefix)+len(key) && f.Key[len(prefix):] == key && f.Key[:len(prefix)] == prefix {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := slices.BinarySearchFunc(fields, key, func(f value.Field, key string) int {
 		if len(f.Key) < len(prefix) {
 			if c := strings.Compare(f.Key, prefix[:len(f.Key)]); c != 0 {
 				return c
@@ -163,6 +173,9 @@ func hasJoined(p value.Value, prefix, key string) bool {
 	})
 	return ok
 }
+
+// joinedScanned is the most fields hasJoined looks at one by one rather than by binary search.
+const joinedScanned = 8
 
 // namesMostFrom is the size from which a list whose patch list names more than half as many items as it holds is
 // converted whole: indexing the patch's items and scoping each named item then costs more than it leaves out.
@@ -302,7 +315,7 @@ func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool 
 		if !it.IsMap() {
 			return false
 		}
-		if _, directive := it.Get("$patch"); directive {
+		if decidesItem(it) {
 			return false
 		}
 		kv, ok := it.Get(mergeKey)
@@ -315,6 +328,20 @@ func byMergeKey(pl value.Value, mergeKey string, out *keyIndex[patchItem]) bool 
 		}
 	}
 	return true
+}
+
+// decidesItem reports whether patch item it (a map) holds "$patch": its fields are sorted by key, so that only those up
+// to "$patch" are looked at (usually one: none starts with "$").
+func decidesItem(it value.Value) bool {
+	for _, f := range it.Fields() {
+		switch {
+		case f.Key > "$patch":
+			return false
+		case f.Key == "$patch":
+			return true
+		}
+	}
+	return false
 }
 
 // keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named),

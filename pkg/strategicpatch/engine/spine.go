@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -22,10 +23,10 @@ func (o Options) applySpine(original, p map[string]interface{}, l Lookup, depth 
 		if out, ok := scalarsLevel(original, p, depth); ok {
 			return out, true
 		}
-		if depth == 0 || has(p, "$patch") || has(p, "$retainKeys") {
+		if depth == 0 {
 			return nil, false
 		}
-		out, err := o.applyMap(original, p, l, false, depth)
+		out, err := o.applyMap(original, p, l, false, depth) // (errDecidesEveryField where p holds the directives)
 		return out, err == nil
 	}
 	below, ok := o.applySpine(orig, patch, sub, depth+1)
@@ -68,11 +69,10 @@ func spineField(original, p map[string]interface{}, l Lookup, depth int) (key st
 // isStrategy reports whether s names a patch strategy (a field without one has none, or the empty one).
 func isStrategy(s string) bool { return s != "" }
 
-// has reports whether m holds key.
-func has(m map[string]interface{}, key string) bool {
-	_, ok := m[key]
-	return ok
-}
+// errDecidesEveryField is applyMap's answer, below the documents' top, for a patch map holding "$patch" or
+// "$retainKeys", which the engine reads otherwise at the top of a document: applySpine runs the engine on the whole
+// documents instead. It is found on the patch converted (decidesEveryField), the map not looked up for the keys.
+var errDecidesEveryField = errors.New("the patch map below the top holds $patch or $retainKeys")
 
 // scalarsLevel returns a copy of original with the fields of p set, where p is a map the engine would merge into
 // original field by field taking each of p's values as it is: p has fields, none a directive, each a string, a bool, an
