@@ -60,6 +60,9 @@ func ThreeWayIn(mem *Memory, root elements.Element, beside Beside, gates feature
 		}
 		return value.Value{}, false, err
 	}
+	if en.Value, err = withoutLocalDirectives(en.Value, root, beside, gates); err != nil {
+		return value.Value{}, false, err
+	}
 	if !overwrite {
 		err = Check(root, beside, en.Value, en.Present, gates)
 	}
@@ -150,7 +153,8 @@ func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
 // pair as kubectl's do. An item no patch can name is an *elements.Error naming its source, as kubectl fails on it too;
 // so is the view's collation error, and a list of the patch holding such an item (local's list taken whole where no
 // source had items to pair: collate.Options.KubectlDiffs) where Changed holds a list too, as kubectl's check settles
-// it (unnamed).
+// it (unnamed); with gate MultiFieldMergeKeys off, so are two empty lists at one field (smp.EmptyListsMsg), which only
+// a patch's list emptied of local's maps holding "$patch" meets.
 func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates) error {
 	if !ok || patch.Len() == 0 {
 		return nil
@@ -175,7 +179,7 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 		return renamed(err, elements.Local, elements.Live)
 	}
 	n := root.Base()
-	var w checked
+	w := checked{kubectl: !gates.Enabled(features.MultiFieldMergeKeys)}
 	w.compare(patch, changed, n.Type, n.Meta, nil)
 	switch {
 	case w.err != nil:
@@ -190,6 +194,8 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 type checked struct {
 	conflicts []Conflict
 	err       error
+	// kubectl: gate MultiFieldMergeKeys off, where two empty lists fail kubectl's check (smp.EmptyListsMsg).
+	kubectl bool
 }
 
 // renamed blames source to for an *elements.Error blaming from, found in a tree holding to's value in from's place
@@ -223,6 +229,10 @@ func (w *checked) compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, 
 			}
 		}
 	case value.KindList:
+		if p.Len() == 0 && c.IsList() && c.Len() == 0 && w.kubectl {
+			w.err = &elements.Error{Source: elements.Local, Path: path, Msg: smp.EmptyListsMsg}
+			break
+		}
 		switch merged := elements.MergedList(t, &meta); {
 		case !c.IsList() || (!merged && p.Len() != c.Len()):
 			add()
