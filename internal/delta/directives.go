@@ -6,6 +6,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -20,22 +21,24 @@ import (
 // directive are refused by the collation.
 
 // withoutLocalDirectives is three-way patch p of tree root less what kubectl's merge of its halves drops (see the
-// file's comment); p itself where local holds no map holding "$patch" that p holds, or with the gate on.
-func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside, gates features.Gates) (value.Value, error) {
+// file's comment), with the paths of its lists that lost every item so (emptied); p itself where local holds no map
+// holding "$patch" that p holds, or with the gate on.
+func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
 	if gates.Enabled(features.MultiFieldMergeKeys) || !holdsDirectiveMap(p) {
-		return p, nil
+		return p, nil, nil
 	}
 	if n := root.Base(); !n.HasLocal || !holdsDirectiveMap(n.Local) {
-		return p, nil
+		return p, nil, nil
 	}
 	dels, ok, err := Patch(root, beside, Deletions, gates)
 	if err != nil {
-		return p, err
+		return p, nil, err
 	}
 	if !ok {
 		dels = value.MustMap()
 	}
-	return mergedOver(p, dels), nil
+	var emptied []fieldpath.Path
+	return mergedOver(p, dels, nil, &emptied), emptied, nil
 }
 
 // holdsDirectiveMap reports whether v holds, at any depth, a map holding "$patch".
@@ -60,21 +63,23 @@ func holdsDirectiveMap(v value.Value) bool {
 	return false
 }
 
-// mergedOver is patch map p (the halves merged) with each field's value as kubectl's merge leaves it over the
+// mergedOver is patch map p (the halves merged) at path with each field's value as kubectl's merge leaves it over the
 // deletions half's map dels: a field dels lacks or holds as another kind cleaned (withoutDirectiveMaps), one both
-// hold as maps walked alike, others as they stand.
-func mergedOver(p, dels value.Value) value.Value {
+// hold as maps walked alike, others as they stand. The paths of lists so emptied are appended to emptied.
+func mergedOver(p, dels value.Value, path fieldpath.Path, emptied *[]fieldpath.Path) value.Value {
 	out := make([]value.Field, 0, p.Len())
 	changed := false
 	for _, f := range p.Fields() {
 		v, keep := f.Value, true
 		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && holdsDirectiveMap(v) {
+			at := path.Child(fieldpath.Field(f.Key))
 			switch {
 			case ok && d.IsMap() && v.IsMap():
-				v, changed = mergedOver(v, d), true
+				v, changed = mergedOver(v, d, at, emptied), true
 			case ok && d.IsList() && v.IsList():
 			default:
 				v, keep = withoutDirectiveMaps(v)
+				appendEmptied(f.Value, v, at, emptied)
 				changed = true
 			}
 		}
@@ -86,6 +91,21 @@ func mergedOver(p, dels value.Value) value.Value {
 		return p
 	}
 	return value.MapFromSorted(out)
+}
+
+// appendEmptied appends to emptied path and the paths below it, through maps, where list was holds items and is
+// (was cleaned by withoutDirectiveMaps) holds none.
+func appendEmptied(was, is value.Value, path fieldpath.Path, emptied *[]fieldpath.Path) {
+	switch {
+	case was.IsList() && is.IsList() && was.Len() > 0 && is.Len() == 0:
+		*emptied = append(*emptied, path)
+	case was.IsMap() && is.IsMap():
+		for _, f := range is.Fields() {
+			if w, ok := was.Get(f.Key); ok {
+				appendEmptied(w, f.Value, path.Child(fieldpath.Field(f.Key)), emptied)
+			}
+		}
+	}
 }
 
 // copiedDirective reports whether patch field key is a directive kubectl's merge of its halves copies as it stands.

@@ -60,11 +60,12 @@ func ThreeWayIn(mem *Memory, root elements.Element, beside Beside, gates feature
 		}
 		return value.Value{}, false, err
 	}
-	if en.Value, err = withoutLocalDirectives(en.Value, root, beside, gates); err != nil {
+	var emptied []fieldpath.Path
+	if en.Value, emptied, err = withoutLocalDirectives(en.Value, root, beside, gates); err != nil {
 		return value.Value{}, false, err
 	}
 	if !overwrite {
-		err = Check(root, beside, en.Value, en.Present, gates)
+		err = check(root, beside, en.Value, en.Present, gates, emptied)
 	}
 	return en.Value, en.Present, err
 }
@@ -153,9 +154,15 @@ func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
 // pair as kubectl's do. An item no patch can name is an *elements.Error naming its source, as kubectl fails on it too;
 // so is the view's collation error, and a list of the patch holding such an item (local's list taken whole where no
 // source had items to pair: collate.Options.KubectlDiffs) where Changed holds a list too, as kubectl's check settles
-// it (unnamed); with gate MultiFieldMergeKeys off, so are two empty lists at one field (smp.EmptyListsMsg), which only
-// a patch's list emptied of local's maps holding "$patch" meets.
+// it (unnamed).
 func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates) error {
+	return check(root, beside, patch, ok, gates, nil)
+}
+
+// check is Check where the three-way patch's lists at paths emptied lost all their items, local's maps holding
+// "$patch" (withoutLocalDirectives): there, as kubectl's check, it fails where current's changes hold an empty list
+// too (smp.EmptyListsMsg), blaming local.
+func check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates, emptied []fieldpath.Path) error {
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
@@ -179,7 +186,7 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 		return renamed(err, elements.Local, elements.Live)
 	}
 	n := root.Base()
-	w := checked{kubectl: !gates.Enabled(features.MultiFieldMergeKeys)}
+	w := checked{emptied: emptied}
 	w.compare(patch, changed, n.Type, n.Meta, nil)
 	switch {
 	case w.err != nil:
@@ -194,8 +201,8 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 type checked struct {
 	conflicts []Conflict
 	err       error
-	// kubectl: gate MultiFieldMergeKeys off, where two empty lists fail kubectl's check (smp.EmptyListsMsg).
-	kubectl bool
+	// emptied are the paths of the patch's lists emptied of local's maps holding "$patch" (check).
+	emptied []fieldpath.Path
 }
 
 // renamed blames source to for an *elements.Error blaming from, found in a tree holding to's value in from's place
@@ -229,7 +236,7 @@ func (w *checked) compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, 
 			}
 		}
 	case value.KindList:
-		if p.Len() == 0 && c.IsList() && c.Len() == 0 && w.kubectl {
+		if p.Len() == 0 && c.IsList() && c.Len() == 0 && slices.ContainsFunc(w.emptied, path.Equal) {
 			w.err = &elements.Error{Source: elements.Local, Path: path, Msg: smp.EmptyListsMsg}
 			break
 		}
