@@ -60,8 +60,12 @@ func ThreeWayIn(mem *Memory, root elements.Element, beside Beside, gates feature
 		}
 		return value.Value{}, false, err
 	}
+	var emptied []fieldpath.Path
+	if en.Value, emptied, err = withoutLocalDirectives(en.Value, root, beside, gates); err != nil {
+		return value.Value{}, false, err
+	}
 	if !overwrite {
-		err = Check(root, beside, en.Value, en.Present, gates)
+		err = check(root, beside, en.Value, en.Present, gates, emptied)
 	}
 	return en.Value, en.Present, err
 }
@@ -152,6 +156,13 @@ func (e *ConflictError) Mask(holds func(fieldpath.Path) bool) {
 // source had items to pair: collate.Options.KubectlDiffs) where Changed holds a list too, as kubectl's check settles
 // it (unnamed).
 func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates) error {
+	return check(root, beside, patch, ok, gates, nil)
+}
+
+// check is Check where the three-way patch's lists at paths emptied lost all their items, local's maps holding
+// "$patch" (withoutLocalDirectives): there, as kubectl's check, it fails where current's changes hold an empty list
+// too (smp.EmptyListsMsg), blaming local.
+func check(root elements.Element, beside Beside, patch value.Value, ok bool, gates features.Gates, emptied []fieldpath.Path) error {
 	if !ok || patch.Len() == 0 {
 		return nil
 	}
@@ -175,7 +186,7 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 		return renamed(err, elements.Local, elements.Live)
 	}
 	n := root.Base()
-	var w checked
+	w := checked{emptied: emptied}
 	w.compare(patch, changed, n.Type, n.Meta, nil)
 	switch {
 	case w.err != nil:
@@ -190,6 +201,8 @@ func Check(root elements.Element, beside Beside, patch value.Value, ok bool, gat
 type checked struct {
 	conflicts []Conflict
 	err       error
+	// emptied are the paths of the patch's lists emptied of local's maps holding "$patch" (check).
+	emptied []fieldpath.Path
 }
 
 // renamed blames source to for an *elements.Error blaming from, found in a tree holding to's value in from's place
@@ -223,6 +236,10 @@ func (w *checked) compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, 
 			}
 		}
 	case value.KindList:
+		if p.Len() == 0 && c.IsList() && c.Len() == 0 && slices.ContainsFunc(w.emptied, path.Equal) {
+			w.err = &elements.Error{Source: elements.Local, Path: path, Msg: smp.EmptyListsMsg}
+			break
+		}
 		switch merged := elements.MergedList(t, &meta); {
 		case !c.IsList() || (!merged && p.Len() != c.Len()):
 			add()

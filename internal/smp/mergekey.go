@@ -168,3 +168,9 @@ func ReadDeleteWithoutKey(msg string) (e DeleteWithoutKey, ok bool) {
 // patch producer words it and the drop-in reads it (strategicpatch's mergepatch.ErrBadArgType, of the list's first
 // added value).
 const ScalarsByKey = "kubectl's three-way patch for this list cannot be made: the schema merges it by key but it holds scalars, and merging the patch's halves kubectl reads the values it adds as objects"
+
+// EmptyListsMsg is the message of the error of kubectl apply --overwrite=false's conflict check where the three-way
+// patch and current's changes hold an empty list at one field (the patch's list emptied of local's maps holding
+// "$patch"): kubectl's check needs an item to type the lists by. The patch producer's check returns it, blaming
+// local; the drop-in answers with strategicpatch's own check's verdict or error.
+const EmptyListsMsg = "no elements in any of the given slices"

@@ -199,14 +199,15 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 
 // checkFailed reports whether err is the error of ply's conflict check (patchgen.ThreeWay, not overwriting) at a list
 // of the three-way patch holding an item without identity, local's list taken whole where no source held items there
-// (delta.Check): one blaming local with smp.MergeKeyNotScalar's message, which the diffs give recorded and live alone.
+// (delta.Check): one blaming local with smp.MergeKeyNotScalar's message, which the diffs give recorded and live alone,
+// or where the patch and current's changes hold empty lists at one field (smp.EmptyListsMsg).
 func checkFailed(err error) bool {
 	ee, ok := asElementsError(err)
 	if !ok || ee.Source != elements.Local {
 		return false
 	}
 	_, ok = smp.ReadMergeKeyNotScalar(ee.Msg)
-	return ok
+	return ok || ee.Msg == smp.EmptyListsMsg
 }
 
 // threeWayMode is the mode of the schema of a three-way patch: overwriting current's changes, strategicpatch compares
