@@ -378,12 +378,8 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		if err != nil {
 			return elements.Absent, false, err
 		}
-		switch {
-		case unordered != nil:
-		case en.Unordered > 0:
-			unordered = outOfOrder(f.Element, en.Unordered-1)
-		case en.ScalarsByKey:
-			unordered = f.Element.Base().Errorf(elements.Local, smp.ScalarsByKey)
+		if unordered == nil {
+			unordered = refusedWhenMerged(f.Element, en)
 		}
 		*stack = en.appendTo(*stack, f.Name)
 	}
@@ -413,6 +409,19 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		return elements.Absent, false, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), keyed, nil
+}
+
+// refusedWhenMerged is the error kubectl's merge of its halves' maps meets at field element fe, of entry en: a list of
+// repeated items out of its "$setElementOrder", or a list merged by key holding scalars the delta adds to; nil where
+// there is none.
+func refusedWhenMerged(fe elements.Element, en Entry) *elements.Error {
+	switch {
+	case en.Unordered > 0:
+		return outOfOrder(fe, en.Unordered-1)
+	case en.ScalarsByKey:
+		return fe.Base().Errorf(elements.Local, smp.ScalarsByKey)
+	}
+	return nil
 }
 
 // appendRetainKeys appends to stack the "$retainKeys" entry of a retainKeys map of fields fs, which has entries (of
