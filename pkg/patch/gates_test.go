@@ -820,6 +820,8 @@ var _ = Describe("feature gates", func() {
 				ordered(`[]`, `,"args":["b","x","a"]`),
 				ordered(`["c","a"]`, `,"$deleteFromPrimitiveList/args":["a"]`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"],"args":["c","a"]}]}}`),
+				// (a later item of the key ordering alone the list its key's outcome holds)
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"]}]}}`),
 			} {
 				_, err := patch.Apply(args(`,"args":["a","b","c"]`), p, on)
 				Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"), "%s", p.JSON())
