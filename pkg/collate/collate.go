@@ -181,7 +181,7 @@ func (c *collator) reset() {
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
 	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
 	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted, c.disordered = nil, nil, nil, nil, false, nil, nil
-	c.gathering, c.gathered = false, nil
+	c.gathering, c.gathered, c.outcomeOrdered = false, nil, false
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
 	c.patched, c.entries = nil, nil
 }
@@ -244,6 +244,9 @@ type collator struct {
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
+	// outcomeOrdered reports that a list of the Repeat being collated had its "$setElementOrder" refused for what its
+	// key's outcome decides (byOutcome): the repeat's error is then no collation's with an outcome lacking the field.
+	outcomeOrdered bool
 	// disordered is the error of the Repeat being collated that a merged list's "$setElementOrder" gives (order: an
 	// entry naming no item the list can hold, one the list lacks, an order its items do not follow), for a keyed list or
 	// a set of scalars it keeps no repeat apart in (not Ranked), nil without one.
@@ -999,6 +1002,8 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			s.Live, s.HasLive = skeleton(local[r.Pos]), true
 		}
 		outer, outerEmpty, outerComposed, outerIn, outerMerged, outerDisordered := c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged, c.disordered
+		outerOutcome := c.outcomeOrdered
+		c.outcomeOrdered = false
 		c.repeatMerged = !order.RepeatsApart(e)
 		if c.repeat, c.emptyOrder, c.disordered = r, nil, nil; c.opts.Compose {
 			c.repeat, c.composed, c.composedIn = nil, r, e
@@ -1014,7 +1019,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Disordered = !c.opts.Compose && c.disordered != nil && r.Err == c.disordered
 			r.Room = c.walkRoom(r, local[r.Pos])
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
-			if r.FailsAt != "" {
+			if c.outcomeOrdered {
+				r.FailsAt = "" // (the outcome's list decides: the front-end applies it)
+			} else if r.FailsAt != "" {
 				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
 			} else if at := c.failsAt(r, local[r.Pos], e.Type.Item(), true); at != "" {
 				r.FailsAt, r.MapsBefore = at, true // (only with PlainRoom: an outcome plain within the limit)
@@ -1032,6 +1039,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 		}
 		c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged, c.disordered = outer, outerEmpty, outerComposed, outerIn, outerMerged, outerDisordered
+		c.outcomeOrdered = outerOutcome
 		under, seen := layers[r.ID]
 		if !seen {
 			under = []layer{{e: e.Items[r.ID].Element}}

@@ -63,7 +63,11 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 		return orderedWhole, smp.SortedBy(cv.Local.Items(), nil)
 	}
 	if c.repeat != nil || c.composed != nil {
-		return repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
+		ordering, sorted := repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
+		if ordering == orderedRefused && c.repeat != nil && byOutcome(cv, cd) {
+			c.outcomeOrdered = true
+		}
+		return ordering, sorted
 	}
 	local, order := cv.Local.Items(), cd.SetOrder.Items()
 	switch {
@@ -117,6 +121,14 @@ func repeatOrdered(cv *elements.Values, cd *elements.Directives, merged bool) (k
 		return orderedWhole, cv.Local
 	}
 	return orderedRefused, value.Value{}
+}
+
+// byOutcome reports whether repeatOrdered refuses a list for what its key's outcome decides, not the patch alone: the
+// list left out (ordered onto the outcome's), an empty order (sorting the patch's list by the outcome's), or a
+// "$deleteFromPrimitiveList" beside it (deleting from the outcome's). A collation of the item with an outcome lacking
+// the list need not fail there (elements.Repeat.FailsAt is not set).
+func byOutcome(cv *elements.Values, cd *elements.Directives) bool {
+	return !cv.HasLocal || cd.HasDeleteFromList || cd.SetOrder.Len() == 0
 }
 
 // followsOrder reports whether scalar items follow "$setElementOrder" order as strategicpatch requires

@@ -259,7 +259,9 @@ type Repeat struct {
 	// it (by name) are scalars or nulls without merge rules (with MapsBefore, plain trees: see PlainRoom), the map
 	// holds no directive but for fields from it on, and its fields lie within the depth limit. Applied to an outcome
 	// map that lacks the field and holds no field before it a merge rule names, the repeat fails with Err, as its
-	// collation with that outcome does (not so with MapsBefore). Empty otherwise.
+	// collation with that outcome does (not so with MapsBefore). Empty otherwise, and where a list of the repeat had
+	// its "$setElementOrder" refused for what the outcome's list decides (an empty order beside items, a
+	// "$deleteFromPrimitiveList" beside it, the list left out): strategicpatch sorts or deletes by that list.
 	FailsAt string
 	// PlainRoom, with FailsAt, where the collation failed by the depth limit and the map's fields up to FailsAt (by
 	// name) are plain trees (scalars, nulls, maps of such, no "$" key, no merge rule), is how many levels those fields

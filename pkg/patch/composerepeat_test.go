@@ -158,4 +158,34 @@ var _ = Describe("Compose of a repeat decided from the patches' tree, against st
 			`{"spec":{"containers":[{"name":"a","args":["z","c"]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["a","b","a"],"args":["b","a"],"$deleteFromPrimitiveList/args":["a"]}]}}`, ""),
 	)
+
+	// With gate MultiFieldMergeKeys on, a "$setElementOrder" of a list merged by no strategy is refused wherever the
+	// patch orders such a list (docs/patches.md): a repeat ordering one, merged into its key's outcome, fails there as
+	// applying it to that outcome does, whatever the order and the list hold (with the gate off, the errors or results
+	// strategicpatch gives, as above).
+	DescribeTable("with gate MultiFieldMergeKeys on, a list merged by no strategy the repeat orders: refused there",
+		func(first, second string) {
+			schema, err := openapi.Default()
+			Expect(err).NotTo(HaveOccurred())
+			full, ok := schema.ByName("io.k8s.api.core.v1.Pod")
+			Expect(ok).To(BeTrue())
+			_, err = patch.Compose(jsonv.MustDecode(first), jsonv.MustDecode(second), full,
+				features.Kubectl().With(features.MultiFieldMergeKeys, true))
+			Expect(err).To(MatchError(argsUnmerged))
+			Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+			Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
+		},
+		Entry("naming each value once out of the order's order (gate off: the order contradicted)",
+			`{"spec":{"containers":[{"name":"a","args":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["a","b"],"args":["b","a"]}]}}`),
+		Entry("naming a value the order lacks, beside a field its key's outcome lacks (gate off: the value missing from the order)",
+			`{"spec":{"containers":[{"name":"a","image":"j"}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["b"],"args":["b","a"],"tty":true}]}}`),
+		Entry("following the order (gate off: sorted by it)",
+			`{"spec":{"containers":[{"name":"a","args":["x"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["a","b"],"args":["a","b"]}]}}`),
+		Entry("ordered alone, the outcome holding the list",
+			`{"spec":{"containers":[{"name":"a","args":["b","a"]}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["a","b"]}]}}`),
+	)
 })

@@ -26,8 +26,10 @@ import (
 // composesField, mergedWhole; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
 // where it does: mergeMapsOnto), that v holds as a list p only
 // orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
-// "$setElementOrder/<f>", which fail so), or one a merge rule decides.
-func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err error) {
+// "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
+// on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
+// it left unknown.
+func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
 	}
@@ -62,6 +64,11 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		case ordered[k] && inV && !lv.IsList():
 			msg := smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()
 			return true, &elements.Error{Source: elements.Live, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
+		case ordered[k] && unmergedRefused && orderedUnmerged(t, k, pv, lv):
+			if _, deletes := p.Get(smp.DeletePrefix + k); deletes {
+				return false, nil // (the deletion's checks come first)
+			}
+			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: smp.OrderOfUnmerged(k)}
 		case ordered[k] && !inP:
 			if inV && !reordersField(p, t, k, lv) {
 				return false, nil // (v's list reordered, which may fail)
@@ -85,6 +92,16 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value) (known bool, err 
 		}
 	}
 	return false, nil
+}
+
+// orderedUnmerged reports whether field k of a map of type t, which compose mode's repeat item orders by
+// "$setElementOrder" and holds as pv (null where it leaves it out), over lv, the outcome's value there, is a list the
+// schema merges by no strategy that a collation with that outcome as live orders: pv a list, or, left out, lv one.
+// With gate MultiFieldMergeKeys on, the collation refuses that order there (format.CheckDirs: smp.OrderOfUnmerged).
+func orderedUnmerged(t *openapi.Type, k string, pv, lv value.Value) bool {
+	ft, meta := t.Child(k)
+	return (ft.Kind == openapi.KindList || ft.Kind == openapi.KindUnknown) && !elements.MergedList(ft, &meta) &&
+		meta.Rule == nil && (pv.IsList() || (pv.IsNull() && lv.IsList()))
 }
 
 // orderedScalars returns the error a collation of compose mode's repeat item p with v as live gives at its field k,
@@ -251,7 +268,7 @@ func plainMap(t *openapi.Type, k string, pv value.Value) bool {
 // item's own that it orders (elements.Repeat.Err: collate's leftEmptyOrder) fails where v holds no items there, as
 // strategicpatch's merge of an order onto no items fails (emptyOrdersHeld); so does one ordering a list it leaves out
 // that v holds empty (orderedNoItems).
-func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) error {
 	if err := orderedNoItems(r.Element, v); err != nil {
 		return err
 	}
@@ -263,7 +280,7 @@ func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.V
 	if r.Element == nil || r.Deep { // (r.Err beside r.Element: a list held empty that v holds items for, as above)
 		return nil
 	}
-	if known, err := orderFails(p, t, v); known {
+	if known, err := orderFails(p, t, v, unmergedRefused); known {
 		return err
 	}
 	return nil

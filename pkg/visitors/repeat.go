@@ -76,7 +76,8 @@ import (
 //     list merged by no strategy and no merge key the repeat leaves out and orders by "$setElementOrder" alone, where v
 //     holds scalars of one class there, a value repeated or not, and the directive names scalars: v's items ordered by
 //     it as strategicpatch orders them, the directive dropped (ordersHeld, reordered; failing where v holds another
-//     kind or a list it cannot order so, or the order names an object: orderRefused), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
+//     kind or a list it cannot order so, or the order names an object, and wherever gate MultiFieldMergeKeys is on,
+//     which refuses such an order: orderRefused), a list the repeat sets to null deleting from it by "$deleteFromPrimitiveList" where v's list takes its values (nulledDeleting), a map of
 //     strategy replace where v holds a map, the repeat's map whole, less its null fields, directive keys and maps
 //     holding "$patch", as Phase 1 built it (Repeat.Onto; of plain data, its tree: replacedPlain), "$patch: replace" or
 //     "$patch: delete" maps where v holds a map, as the nodes Phase 1 built for that (Repeat.Onto; with gate
@@ -93,7 +94,9 @@ import (
 //     "$patch: merge" maps, failing first where v holds a map there; lists of scalars merged by no strategy it orders,
 //     following the order, whose items and v's there are scalars of one class, failing first where they are not or
 //     the order names an object or a list, as the collation refuses such an order, or where the items, each value
-//     once, do not follow an order of scalars, which the collation checks as a set's: orderedScalars; a map at a field the
+//     once, do not follow an order of scalars, which the collation checks as a set's: orderedScalars; with gate
+//     MultiFieldMergeKeys on, any list merged by no strategy it orders, set or left out where v holds a list, no
+//     "$deleteFromPrimitiveList" beside it, failing there, as the collation refuses such an order: orderedUnmerged; a map at a field the
 //     schema types as a list or a scalar, failing first where v holds a map there that strategicpatch's look-up fails
 //     for: unmergeable); one holding a merged set of scalars,
 //     or a list merged by key, whose items and v's list there cannot merge (v's of mixed classes, the lists' classes
@@ -238,9 +241,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
 		probe.Repeated(false)
 		err = composeDisagrees(r.Element, v)
-	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v) != nil:
+	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused) != nil:
 		probe.Repeated(false)
-		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v)
+		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)
 	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
 		probe.Repeated(false)
 		err = composed.err
@@ -351,7 +354,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 			if c.Dirs != nil && orderTaken(c.Dirs) && takenOntoList(c, lv) {
 				continue // (the patch's list in its directive's order, replacing v's)
 			}
-			if ordersHeld(c, lv) {
+			if !o.UnmergedOrderRefused && ordersHeld(c, lv) {
 				continue // (lv's items ordered by the directive: reordered)
 			}
 			if o.orderRefused(c, lv) != nil && !cleared(m, f.Name) {
@@ -799,7 +802,8 @@ func orderedEmpty(e elements.Element, v value.Value) error {
 // entries the collation refuses (mergedOrderRefused); for one merged by no strategy and no merge key
 // (atomicOrdered), one strategicpatch cannot order so: without items, its items of mixed classes, null or objects, or
 // the order naming an object or a list (collate's kubectlOrdered refuses the directive there, format.CheckDirs;
-// strategicpatch fails on the list's items or cannot hash the entries). Nil elsewhere.
+// strategicpatch fails on the list's items or cannot hash the entries), and any list with gate MultiFieldMergeKeys on
+// (UnmergedOrderRefused: format.CheckDirs refuses such an order). Nil elsewhere.
 func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
 	merged := elements.MergedList(c.Type, &c.Meta)
 	if o.Compose || c.HasLocal || c.HasRecorded || c.Ruled || c.Dirs == nil || !ordersOnly(c.Dirs) ||
@@ -812,7 +816,7 @@ func (o Ordered) orderRefused(c *elements.AtomicElement, lv value.Value) error {
 	if merged {
 		return mergedOrderRefused(c, lv)
 	}
-	if unorderable(&c.Node, lv) {
+	if o.UnmergedOrderRefused || unorderable(&c.Node, lv) {
 		return c.Errorf(elements.Patch, smp.OrderOfUnmerged(c.Name))
 	}
 	return nil
@@ -1034,7 +1038,7 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 		} else if n := asPatched(e, f.Name, composedList(f.Element), o.cleaned); o.Compose && n != nil && inLive &&
 			composesList(n, lv) {
 			out, err = o.composeList(n, lv)
-		} else if a, _ := f.Element.(*elements.AtomicElement); !o.Compose && a != nil && inLive && ordersHeld(a, lv) {
+		} else if a, _ := f.Element.(*elements.AtomicElement); !o.Compose && !o.UnmergedOrderRefused && a != nil && inLive && ordersHeld(a, lv) {
 			out = elements.Keep(reordered(lv, a.Dirs.SetOrder.Items(), ""))
 		} else if raw, ok := o.wholeOntoList(e, f, lv); ok {
 			out = elements.Keep(raw) // (a list merged by no strategy onto a list: the patch's as it stands)

@@ -209,6 +209,9 @@ type Ordered struct {
 	// Memory, when set, holds the lists the merge builds and its members' outcomes: the result is valid until its
 	// Reset (nil: memory of their own).
 	Memory *Memory
+	// UnmergedOrderRefused says gate MultiFieldMergeKeys is on: the collation refuses a "$setElementOrder" of a list
+	// the schema merges by no strategy (format.CheckDirs), which compose mode's repeats decide by (orderFails).
+	UnmergedOrderRefused bool
 	// parentLive says the list's parent holds a map in live though its node has none: a repeat's list that its
 	// member's outcome lacks, merged onto that outcome's map (repeat.go).
 	parentLive bool
