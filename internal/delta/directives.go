@@ -1,9 +1,11 @@
 package delta
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -14,8 +16,9 @@ import (
 // that local (modified) holds where the patch writes local's value whole (a list without merge strategy, a keyed list
 // without items to pair, content live lacks): the merge takes the delta half's value at a field the deletions half
 // lacks (or holds as another kind) less every map holding "$patch" (a field holding one dropped, a list's item
-// dropped), at any depth; at a field both halves hold as maps it merges them field by field, and at one both hold
-// as lists it keeps the delta's items as they stand. "$retainKeys", "$setElementOrder/<f>" and
+// dropped), at any depth; at a field both halves hold as maps it merges them field by field, at one both hold as
+// lists merged by key it merges the delta's item into the deletions' item of its key field by field (other items as
+// they stand), and at other lists both hold it keeps the delta's items as they stand. "$retainKeys", "$setElementOrder/<f>" and
 // "$deleteFromPrimitiveList/<f>" are copied as they stand. The two-way patch writes local's value as it stands, as
 // strategicpatch's does. Applied with gate MultiFieldMergeKeys off (the kubectl view); local's other maps holding a
 // directive are refused by the collation.
@@ -38,7 +41,8 @@ func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside,
 		dels = value.MustMap()
 	}
 	var emptied []fieldpath.Path
-	return mergedOver(p, dels, nil, &emptied), emptied, nil
+	n := root.Base()
+	return mergedOver(p, dels, n.Type, n.Meta, nil, &emptied), emptied, nil
 }
 
 // holdsDirectiveMap reports whether v holds, at any depth, a map holding "$patch".
@@ -63,23 +67,28 @@ func holdsDirectiveMap(v value.Value) bool {
 	return false
 }
 
-// mergedOver is patch map p (the halves merged) at path with each field's value as kubectl's merge leaves it over the
-// deletions half's map dels: a field dels lacks or holds as another kind cleaned (withoutDirectiveMaps), one both
-// hold as maps walked alike, others as they stand. The paths of lists so emptied are appended to emptied.
-func mergedOver(p, dels value.Value, path fieldpath.Path, emptied *[]fieldpath.Path) value.Value {
+// mergedOver is patch map p (the halves merged) at path, of type t with metadata meta, with each field's value as
+// kubectl's merge leaves it over the deletions half's map dels: a field dels lacks or holds as another kind cleaned
+// (withoutDirectiveMaps), one both hold as maps walked alike, one both hold as lists merged by key walked item by item
+// (mergedItems), others as they stand. The paths of lists so emptied are appended to emptied.
+func mergedOver(p, dels value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, emptied *[]fieldpath.Path) value.Value {
 	out := make([]value.Field, 0, p.Len())
 	changed := false
 	for _, f := range p.Fields() {
 		v, keep := f.Value, true
 		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && holdsDirectiveMap(v) {
 			at := path.Child(fieldpath.Field(f.Key))
+			ct, cm := t.Child(f.Key)
 			switch {
 			case ok && d.IsMap() && v.IsMap():
-				v, changed = mergedOver(v, d, at, emptied), true
+				v, changed = mergedOver(v, d, ct, cm, at, emptied), true
 			case ok && d.IsList() && v.IsList():
+				if elements.MergedList(ct, &cm) && len(cm.MergeKey) > 0 {
+					v, changed = mergedItems(v, d, ct.Item(), cm.MergeKey, at, emptied), true
+				}
 			default:
 				v, keep = withoutDirectiveMaps(v)
-				appendEmptied(f.Value, v, at, emptied)
+				appendEmptied(f.Value, v, ct, cm, at, emptied)
 				changed = true
 			}
 		}
@@ -93,16 +102,62 @@ func mergedOver(p, dels value.Value, path fieldpath.Path, emptied *[]fieldpath.P
 	return value.MapFromSorted(out)
 }
 
-// appendEmptied appends to emptied path and the paths below it, through maps, where list was holds items and is
-// (was cleaned by withoutDirectiveMaps) holds none.
-func appendEmptied(was, is value.Value, path fieldpath.Path, emptied *[]fieldpath.Path) {
+// mergedItems is patch list p, merged by mergeKey, at path as kubectl's merge of the halves leaves it over the
+// deletions half's list dels: an item of p whose key a map of dels holds is walked over it (mergedOver), as the
+// merge merges the delta's item into the deletions' one; other items (new to dels, or the deletions' own items
+// holding "$patch") stand as they are.
+func mergedItems(p, dels value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, emptied *[]fieldpath.Path) value.Value {
+	byKey := make(map[elements.Key]value.Value, dels.Len())
+	for _, it := range dels.Items() {
+		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
+			if _, seen := byKey[k]; !seen {
+				byKey[k] = it
+			}
+		}
+	}
+	items := make([]value.Value, 0, p.Len())
+	for _, it := range p.Items() {
+		k, ok := keyOfItem(it, mergeKey, itemType)
+		d, found := byKey[k]
+		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && holdsDirectiveMap(it) {
+			at := path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType)))
+			it = mergedOver(it, d, itemType, openapi.Meta{}, at, emptied)
+		}
+		items = append(items, it)
+	}
+	return value.List(items)
+}
+
+// appendEmptied appends to emptied path and the paths below it, of type t with metadata meta, where list was holds
+// items and is (was cleaned by withoutDirectiveMaps) holds none: through maps, and through the items of lists,
+// named as kubectl's check names them (by key in a list merged by key, by position in is otherwise).
+func appendEmptied(was, is value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, emptied *[]fieldpath.Path) {
 	switch {
 	case was.IsList() && is.IsList() && was.Len() > 0 && is.Len() == 0:
 		*emptied = append(*emptied, path)
+	case was.IsList() && is.IsList():
+		merged := elements.MergedList(t, &meta) && len(meta.MergeKey) > 0
+		kept := slices.DeleteFunc(slices.Clone(was.Items()), func(it value.Value) bool {
+			_, directive := it.Get(smp.DirectiveKey)
+			return it.IsMap() && directive
+		})
+		for i, it := range is.Items() {
+			at := path.Child(fieldpath.Index(i))
+			if merged {
+				if _, ok := keyOfItem(it, meta.MergeKey, t.Item()); !ok {
+					continue
+				}
+				at = path.Child(fieldpath.Key(elements.KeyFields(it, meta.MergeKey, t.Item())))
+			}
+			if i < len(kept) {
+				appendEmptied(kept[i], it, t.Item(), openapi.Meta{}, at, emptied)
+			}
+		}
 	case was.IsMap() && is.IsMap():
 		for _, f := range is.Fields() {
 			if w, ok := was.Get(f.Key); ok {
-				appendEmptied(w, f.Value, path.Child(fieldpath.Field(f.Key)), emptied)
+				ct, cm := t.Child(f.Key)
+				appendEmptied(w, f.Value, ct, cm, path.Child(fieldpath.Field(f.Key)), emptied)
 			}
 		}
 	}

@@ -18,7 +18,10 @@ import (
 // and keeps it as it stands where both halves hold the list; "$retainKeys", "$setElementOrder/<f>" and
 // "$deleteFromPrimitiveList/<f>" stay. Not overwriting, where the list so emptied meets current's changes holding an
 // empty list, strategicpatch's conflict check fails ("no elements in any of the given slices"), and so does the
-// drop-in. Under OpenAPI v3, v2 and Go struct tags; two-way, and three-way overwriting and not.
+// drop-in, whether the list is reached through maps, through the items of a keyed list written whole, or through an item
+// of a list merged by key that both halves hold (the merge merges the delta's item into the deletions' one, cleaning
+// the fields the deletions' item lacks). Each shape has one answer: kubectl's check walks Go maps, so a conflict met
+// elsewhere could come first. Under OpenAPI v3, v2 and Go struct tags; two-way, and three-way overwriting and not.
 var _ = DescribeTable("pkg/strategicpatch's patches of modified's maps holding directives in values written whole, as strategicpatch's",
 	func(original, modified, current string) {
 		for _, directive := range []string{"delete", "replace", "merge", "x"} {
@@ -78,6 +81,22 @@ var _ = DescribeTable("pkg/strategicpatch's patches of modified's maps holding d
 		`{"spec":{"containers":[{"name":"a"}],"hostname":"h"}}`,
 		`{"spec":{"containers":[{"name":"a"},{"name":"b","x":[{"$patch":%q}]}]}}`,
 		`{"spec":{"containers":[{"name":"a"}]}}`),
+	Entry("an atomic list of an item both halves hold (a field of it deleted): cleaned",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`,
+		`{"spec":{"containers":[{"name":"a","envFrom":[{"$patch":%q}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`),
+	Entry("an atomic list of an item both halves hold emptied, current's empty: the conflict check fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`,
+		`{"spec":{"containers":[{"name":"a","envFrom":[{"$patch":%q}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","image":"i","envFrom":[]}]}}`),
+	Entry("a keyed list without items to pair of an item both halves hold emptied, current's empty: the conflict check fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`,
+		`{"spec":{"containers":[{"name":"a","ports":[{"$patch":%q}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","image":"i","ports":[]}]}}`),
+	Entry("an atomic list of an item of a keyed list new to original emptied, current's empty: the conflict check fails",
+		`{"spec":{}}`,
+		`{"spec":{"containers":[{"name":"a","envFrom":[{"$patch":%q}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","envFrom":[]}]}}`),
 	Entry("below a retainKeys map of an item original and current hold",
 		`{"spec":{"volumes":[{"name":"v"}]}}`,
 		`{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p","x":[{"$patch":%q}]}}]}}`,
