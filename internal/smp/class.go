@@ -87,6 +87,17 @@ func ScalarsOfOneClass(live, patch []value.Value) bool {
 	return msg == "" && class != value.KindMap && class != ClassNone
 }
 
+// ScalarsOfKind reports whether items are all scalars (not null) of kind k (value.Kind: an integer and a decimal are
+// of two kinds).
+func ScalarsOfKind(items []value.Value, k value.Kind) bool {
+	for _, it := range items {
+		if it.Kind() != k || !it.IsScalar() || it.IsNull() {
+			return false
+		}
+	}
+	return true
+}
+
 // KeyedListClass is ListClass for a list the schema merges by merge key, where live holds a list: strategicpatch
 // reads each merged item's key, so scalar items there, live's or the patch's, cannot merge either (an empty list
 // of one side takes the other's class).

@@ -361,10 +361,10 @@ func (c *collator) kubectlDiffed(s *elements.Node) int {
 		return diffedByKey
 	}
 	local := s.Local.Items()
-	if len(local) > 0 && scalarsOf(local, local[0].Kind()) {
+	if len(local) > 0 && smp.ScalarsOfKind(local, local[0].Kind()) {
 		kind := local[0].Kind()
 		for _, src := range [...]elements.Source{elements.Recorded, elements.Live} {
-			if v, _ := s.Get(src); halves.Compares(s, src, true) != elements.NoSource && !scalarsOf(v.Items(), kind) {
+			if v, _ := s.Get(src); halves.Compares(s, src, true) != elements.NoSource && !smp.ScalarsOfKind(v.Items(), kind) {
 				return diffedByKey
 			}
 		}
@@ -384,16 +384,6 @@ func (c *collator) kubectlDiffed(s *elements.Node) int {
 		}
 	}
 	return diffedByKey
-}
-
-// scalarsOf reports whether items are all scalars (not null) of kind k.
-func scalarsOf(items []value.Value, k value.Kind) bool {
-	for _, it := range items {
-		if it.Kind() != k || !it.IsScalar() || it.IsNull() {
-			return false
-		}
-	}
-	return true
 }
 
 // scalar builds the AtomicElement of a node local sets to a scalar its type admits, under no registered rule: node's

@@ -106,10 +106,8 @@ func keyedScalars(err error, p fieldpath.Path, in docs) error {
 	if len(items) == 0 {
 		return err
 	}
-	for _, it := range items {
-		if it.Kind() != items[0].Kind() || !it.IsScalar() || it.IsNull() {
-			return err
-		}
+	if !smp.ScalarsOfKind(items, items[0].Kind()) {
+		return err
 	}
 	return &apiError{mergepatch.ErrBadArgType(map[string]interface{}{}, toGo(items[0])).Error(), err}
 }
