@@ -348,15 +348,19 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	return c.atomic(&s, same), nil
 }
 
-// How strategicpatch's diffs read a list merged by key (Options.KubectlDiffs): by key, whole, or as a set of scalars.
+// diffedAs is how strategicpatch's diffs read a list merged by key (Options.KubectlDiffs): by key, whole, or as a set
+// of scalars.
+type diffedAs int
+
+// The ways of diffedAs.
 const (
-	diffedByKey = iota
+	diffedByKey diffedAs = iota
 	diffedWhole
 	diffedAsScalars
 )
 
 // kubectlDiffed is how keyed list s is collated (Options.KubectlDiffs; without it, by key).
-func (c *collator) kubectlDiffed(s *elements.Node) int {
+func (c *collator) kubectlDiffed(s *elements.Node) diffedAs {
 	if !c.opts.KubectlDiffs {
 		return diffedByKey
 	}
