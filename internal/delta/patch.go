@@ -247,7 +247,7 @@ func (w *checked) compare(p, c value.Value, t *openapi.Type, meta openapi.Meta, 
 			if len(meta.MergeKey) == 0 {
 				break
 			}
-			if err, settled := unnamed(p, c, t.Item(), meta.MergeKey, path); settled {
+			if settled, err := unnamed(p, c, t.Item(), meta.MergeKey, path); settled {
 				w.err = err
 				break
 			}
@@ -302,25 +302,25 @@ func (w *checked) compareItems(p, c value.Value, itemType *openapi.Type, mergeKe
 // fails (err, an *elements.Error blaming local's item) on items of more than one kind (an integer and a decimal
 // too), on lists of lists and on objects without their merge key, and finds no conflict in scalars (err nil). settled
 // is false where p's items all have an identity: compareItems compares them.
-func unnamed(p, c value.Value, itemType *openapi.Type, mk []string, path fieldpath.Path) (err error, settled bool) {
+func unnamed(p, c value.Value, itemType *openapi.Type, mk []string, path fieldpath.Path) (settled bool, err error) {
 	first := slices.IndexFunc(p.Items(), func(it value.Value) bool {
 		_, ok := keyOfItem(it, mk, itemType)
 		return !ok
 	})
 	if first < 0 {
-		return nil, false
+		return false, nil
 	}
 	kind := p.Items()[0].Kind()
 	other := func(it value.Value) bool { return it.Kind() != kind }
 	if kind != value.KindList && kind != value.KindMap && !slices.ContainsFunc(p.Items(), other) &&
 		!slices.ContainsFunc(c.Items(), other) {
-		return nil, true // (scalars of one kind: a merged list of scalars never conflicts)
+		return true, nil // (scalars of one kind: a merged list of scalars never conflicts)
 	}
 	got := p.Items()[first].Kind().String()
 	if p.Items()[first].IsMap() {
 		got = smp.GotWithoutKey
 	}
-	return &elements.Error{Source: elements.Local, Path: path, Msg: smp.MergeKeyNotScalar{Item: first, MergeKey: mk, Got: got}.Msg()}, true
+	return true, &elements.Error{Source: elements.Local, Path: path, Msg: smp.MergeKeyNotScalar{Item: first, MergeKey: mk, Got: got}.Msg()}
 }
 
 // sortedScalars dedupes l's items and sorts them by smp.KeyString, as kubectl does to compare atomic lists of scalars.

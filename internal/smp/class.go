@@ -2,6 +2,7 @@ package smp
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -86,6 +87,17 @@ func ScalarsOfOneClass(live, patch []value.Value) bool {
 	return msg == "" && class != value.KindMap && class != ClassNone
 }
 
+// ScalarsOfKind reports whether items are all scalars (not null) of kind k (value.Kind: an integer and a decimal are
+// of two kinds).
+func ScalarsOfKind(items []value.Value, k value.Kind) bool {
+	for _, it := range items {
+		if it.Kind() != k || !it.IsScalar() || it.IsNull() {
+			return false
+		}
+	}
+	return true
+}
+
 // KeyedListClass is ListClass for a list the schema merges by merge key, where live holds a list: strategicpatch
 // reads each merged item's key, so scalar items there, live's or the patch's, cannot merge either (an empty list
 // of one side takes the other's class).
@@ -94,8 +106,23 @@ func KeyedListClass(live, patch []value.Value) (class value.Kind, msg string, fr
 	if msg != "" || class == ClassNone || class == value.KindMap {
 		return class, msg, fromLive
 	}
-	return 0, KeyedScalarsText + classPlural[class], len(live) > 0
+	return 0, KeyedScalars{Got: classPlural[class]}.Msg(), len(live) > 0
 }
 
-// KeyedScalarsText opens KeyedListClass's message for a list merged by key holding scalars, which the drop-in reads.
-const KeyedScalarsText = "a list merged by key holds objects, got "
+// KeyedScalars describes KeyedListClass's error for a list merged by key holding scalars: Got names their class as
+// items (ClassPlural). The collation builds its message (Msg) and the drop-in reads it back (ReadKeyedScalars).
+type KeyedScalars struct {
+	Got string
+}
+
+// keyedScalarsText opens KeyedScalars.Msg.
+const keyedScalarsText = "a list merged by key holds objects, got "
+
+// Msg is the error's message.
+func (e KeyedScalars) Msg() string { return keyedScalarsText + e.Got }
+
+// ReadKeyedScalars returns the KeyedScalars whose Msg is msg; ok is false where msg is another message.
+func ReadKeyedScalars(msg string) (e KeyedScalars, ok bool) {
+	e.Got, ok = strings.CutPrefix(msg, keyedScalarsText)
+	return e, ok
+}

@@ -1,6 +1,12 @@
 // Package smp is kubectl's strategic merge patch wire format: its directive keys, how kubectl renders and sorts merge
 // keys and scalars (KeyString, SortScalars), and which classes of items a merged list merges (ListClass).
 // internal/delta computes what a patch says.
+//
+// A message one part of ply builds and another reads back (the drop-in words strategicpatch's error from it) is a type
+// with a Msg method and a Read function returning it from the text (MissingMergeKey, MergeKeyNotScalar,
+// DeleteWithoutKey, NullKeyMerge, NullKeyDropped, KeyedScalars), or, holding no value, a constant compared whole
+// (ScalarsByKey, EmptyListsMsg). The errors of a "$setElementOrder" beside a value it cannot order are read by their
+// words (OrderOfPatchText, OrderOfLiveText).
 package smp
 
 import (

@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/value"
 )
 
 var _ = Describe("MissingMergeKey", func() {
@@ -77,5 +78,25 @@ var _ = Describe("DeleteWithoutKey", func() {
 		Entry("an entry of an order", smp.DeleteWithoutKey{What: smp.OrderEntries("ports"), Item: 0, Field: "name", MergeKey: []string{"name"}}.Msg()),
 		Entry("an index that is not a number", `item x: a "$patch: delete" item must give the merge key (name); it lacks "name"`),
 		Entry("the end cut off", `item 0: a "$patch: delete" item must give the merge key (name); it lacks "name`),
+	)
+})
+
+var _ = Describe("KeyedScalars", func() {
+	It("is KeyedListClass's message for a keyed list holding scalars, which it reads back", func() {
+		_, msg, _ := smp.KeyedListClass(nil, []value.Value{value.String("a")})
+		got, ok := smp.ReadKeyedScalars(msg)
+		Expect(ok).To(BeTrue())
+		Expect(got).To(Equal(smp.KeyedScalars{Got: "strings"}))
+		Expect(got.Msg()).To(Equal(msg))
+	})
+
+	DescribeTable("refuses another message",
+		func(msg string) {
+			_, ok := smp.ReadKeyedScalars(msg)
+			Expect(ok).To(BeFalse())
+		},
+		Entry("empty", ""),
+		Entry("an item without its merge key field", smp.MissingMergeKey{What: "item", Item: 1, Field: "name", MergeKey: []string{"name"}}.Msg()),
+		Entry("the opening cut off", "a list merged by key holds objects"),
 	)
 })

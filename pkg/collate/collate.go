@@ -348,23 +348,27 @@ func (c *collator) node(parent elements.Element, name string, item bool, vals *e
 	return c.atomic(&s, same), nil
 }
 
-// How strategicpatch's diffs read a list merged by key (Options.KubectlDiffs): by key, whole, or as a set of scalars.
+// diffedAs is how strategicpatch's diffs read a list merged by key (Options.KubectlDiffs): by key, whole, or as a set
+// of scalars.
+type diffedAs int
+
+// The ways of diffedAs.
 const (
-	diffedByKey = iota
+	diffedByKey diffedAs = iota
 	diffedWhole
 	diffedAsScalars
 )
 
 // kubectlDiffed is how keyed list s is collated (Options.KubectlDiffs; without it, by key).
-func (c *collator) kubectlDiffed(s *elements.Node) int {
+func (c *collator) kubectlDiffed(s *elements.Node) diffedAs {
 	if !c.opts.KubectlDiffs {
 		return diffedByKey
 	}
 	local := s.Local.Items()
-	if len(local) > 0 && scalarsOf(local, local[0].Kind()) {
+	if len(local) > 0 && smp.ScalarsOfKind(local, local[0].Kind()) {
 		kind := local[0].Kind()
 		for _, src := range [...]elements.Source{elements.Recorded, elements.Live} {
-			if v, _ := s.Get(src); halves.Compares(s, src, true) != elements.NoSource && !scalarsOf(v.Items(), kind) {
+			if v, _ := s.Get(src); halves.Compares(s, src, true) != elements.NoSource && !smp.ScalarsOfKind(v.Items(), kind) {
 				return diffedByKey
 			}
 		}
@@ -384,16 +388,6 @@ func (c *collator) kubectlDiffed(s *elements.Node) int {
 		}
 	}
 	return diffedByKey
-}
-
-// scalarsOf reports whether items are all scalars (not null) of kind k.
-func scalarsOf(items []value.Value, k value.Kind) bool {
-	for _, it := range items {
-		if it.Kind() != k || !it.IsScalar() || it.IsNull() {
-			return false
-		}
-	}
-	return true
 }
 
 // scalar builds the AtomicElement of a node local sets to a scalar its type admits, under no registered rule: node's

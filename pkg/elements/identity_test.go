@@ -1,6 +1,8 @@
 package elements_test
 
 import (
+	"slices"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -204,14 +206,11 @@ func sortedNames(n int) []string {
 // reversedNames is sortedNames(n) in decreasing order.
 func reversedNames(n int) []string {
 	names := sortedNames(n)
-	out := make([]string, n)
-	for i, name := range names {
-		out[n-1-i] = name
-	}
-	return out
+	slices.Reverse(names)
+	return names
 }
 
-// ascending is 0 to n-1; reversed is n-1 to 0.
+// ascending is 0 to n-1.
 func ascending(n int) []int {
 	out := make([]int, n)
 	for i := range out {
@@ -220,10 +219,9 @@ func ascending(n int) []int {
 	return out
 }
 
+// reversed is n-1 to 0.
 func reversed(n int) []int {
 	out := ascending(n)
-	for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
 	return out
 }

@@ -111,18 +111,18 @@ func New(opts Options) *Walker {
 		opts.Ordering = order.OrderKubectl
 	}
 	r := visitors.Replace{Compose: opts.Compose}
-	refused := opts.Gates.Enabled(features.MultiFieldMergeKeys) // (an order of a list merged by no strategy refused)
+	unmergedOrderRefused := opts.Gates.Enabled(features.MultiFieldMergeKeys) // (format.CheckDirs refuses such an order)
 	w.builtIn = [builtIns]elements.Visitor{
 		Replace:    r,
 		Merge:      visitors.Merge{Replace: r, Walker: w, Memory: opts.Memory},
 		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true, Memory: opts.Memory},
 		Ordered: visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply,
-			Memory: opts.Memory, UnmergedOrderRefused: refused},
+			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused},
 	}
 	if opts.Patched != nil {
 		w.patched, w.patchedBuiltIn = opts.Patched, w.builtIn
 		w.patchedBuiltIn[Ordered] = visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: true, Reapply: opts.Reapply,
-			Memory: opts.Memory, UnmergedOrderRefused: refused}
+			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused}
 	}
 	return w
 }

@@ -187,10 +187,11 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	if checkFails {
 		// kubectl's check fails at a list of the patch holding an item without identity, unless a conflict it meets
 		// first (in Go's map order) ends it: its own walk of the two patches (ConflictingMaps) tells which.
-		if found, err := conflicting(pm, cm, l, "", "", 0); err != nil || !found {
-			if err != nil {
-				return value.Value{}, err
-			}
+		found, err := conflicting(pm, cm, l, "", "", 0)
+		if err != nil {
+			return value.Value{}, err
+		}
+		if !found {
 			return p, nil
 		}
 	}

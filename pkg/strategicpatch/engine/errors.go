@@ -65,7 +65,7 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadArgType(map[string]interface{}{}, toGo(list.Items()[0])).Error(), err}
-	case strings.HasPrefix(ee.Msg, smp.KeyedScalarsText):
+	case isKeyedScalars(ee.Msg):
 		return keyedScalars(err, ee.Path, in)
 	case strings.HasPrefix(ee.Msg, setOrderPrefix) && (strings.Contains(ee.Msg, smp.OrderOfLiveText) ||
 		strings.Contains(ee.Msg, smp.OrderOfPatchText)):
@@ -82,7 +82,7 @@ func asAPIMachinery(err error, in docs) error {
 	return asNoMergeKey(err, ee, doc)
 }
 
-// keyedScalars is asAPIMachinery for ply's error err (smp.KeyedScalarsText) about a list merged by key at p that holds
+// keyedScalars is asAPIMachinery for ply's error err (smp.KeyedScalars) about a list merged by key at p that holds
 // scalars where live holds the list: strategicpatch appends the patch's values to live's and, reading the result's
 // first item as an object, fails with mergepatch.ErrBadArgType; where live's and the patch's items are all scalars of
 // one Go type and no directive of the patch's map names the list (which strategicpatch reads first). err elsewhere.
@@ -106,12 +106,16 @@ func keyedScalars(err error, p fieldpath.Path, in docs) error {
 	if len(items) == 0 {
 		return err
 	}
-	for _, it := range items {
-		if it.Kind() != items[0].Kind() || !it.IsScalar() || it.IsNull() {
-			return err
-		}
+	if !smp.ScalarsOfKind(items, items[0].Kind()) {
+		return err
 	}
 	return &apiError{mergepatch.ErrBadArgType(map[string]interface{}{}, toGo(items[0])).Error(), err}
+}
+
+// isKeyedScalars reports whether msg is smp.KeyedScalars's message.
+func isKeyedScalars(msg string) bool {
+	_, ok := smp.ReadKeyedScalars(msg)
+	return ok
 }
 
 // asNoMergeKey is asAPIMachinery for ply's error ee (err) about an item of the list at ee's path in doc that has no

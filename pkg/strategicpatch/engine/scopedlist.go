@@ -346,7 +346,7 @@ func decidesItem(it value.Value) bool {
 
 // keyIndex holds values by merge key (a patch list's items, byMergeKey; the kept of the items scoped, keptList.named),
 // each key once: the keys are numbered by an elements.Index (the list identity of the merge), vals holding the value
-// of key number i at i. The zero keyIndex is empty.
+// of key number i at i. The zero keyIndex is empty to find; add needs one from newKeyIndex.
 type keyIndex[T any] struct {
 	ids  *elements.Index
 	vals []T
