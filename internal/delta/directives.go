@@ -27,10 +27,10 @@ import (
 // file's comment), with the paths of its lists that lost every item so (emptied); p itself where local holds no map
 // holding "$patch" that p holds, or with the gate on.
 func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
-	if gates.Enabled(features.MultiFieldMergeKeys) || !holdsDirectiveMap(p) {
+	if gates.Enabled(features.MultiFieldMergeKeys) || !smp.HoldsDirectives(p) {
 		return p, nil, nil
 	}
-	if n := root.Base(); !n.HasLocal || !holdsDirectiveMap(n.Local) {
+	if n := root.Base(); !n.HasLocal || !smp.HoldsDirectives(n.Local) {
 		return p, nil, nil
 	}
 	dels, ok, err := Patch(root, beside, Deletions, gates)
@@ -45,28 +45,6 @@ func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside,
 	return mergedOver(p, dels, n.Type, n.Meta, nil, &emptied), emptied, nil
 }
 
-// holdsDirectiveMap reports whether v holds, at any depth, a map holding "$patch".
-func holdsDirectiveMap(v value.Value) bool {
-	switch {
-	case v.IsMap():
-		if _, ok := v.Get(smp.DirectiveKey); ok {
-			return true
-		}
-		for _, f := range v.Fields() {
-			if holdsDirectiveMap(f.Value) {
-				return true
-			}
-		}
-	case v.IsList():
-		for _, it := range v.Items() {
-			if holdsDirectiveMap(it) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // mergedOver is patch map p (the halves merged) at path, of type t with metadata meta, with each field's value as
 // kubectl's merge leaves it over the deletions half's map dels: a field dels lacks or holds as another kind cleaned
 // (withoutDirectiveMaps), one both hold as maps walked alike, one both hold as lists merged by key walked item by item
@@ -76,7 +54,7 @@ func mergedOver(p, dels value.Value, t *openapi.Type, meta openapi.Meta, path fi
 	changed := false
 	for _, f := range p.Fields() {
 		v, keep := f.Value, true
-		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && holdsDirectiveMap(v) {
+		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && smp.HoldsDirectives(v) {
 			at := path.Child(fieldpath.Field(f.Key))
 			ct, cm := t.Child(f.Key)
 			switch {
@@ -119,7 +97,7 @@ func mergedItems(p, dels value.Value, itemType *openapi.Type, mergeKey []string,
 	for _, it := range p.Items() {
 		k, ok := keyOfItem(it, mergeKey, itemType)
 		d, found := byKey[k]
-		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && holdsDirectiveMap(it) {
+		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && smp.HoldsDirectives(it) {
 			at := path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType)))
 			it = mergedOver(it, d, itemType, openapi.Meta{}, at, emptied)
 		}
@@ -169,28 +147,10 @@ func copiedDirective(key string) bool {
 }
 
 // withoutDirectiveMaps is v less every map holding "$patch" at any depth, as strategicpatch's removeDirectives gives
-// it; keep false: v is such a map.
+// it (smp.WithoutDirectives; v itself where it holds none); keep false: v is such a map.
 func withoutDirectiveMaps(v value.Value) (out value.Value, keep bool) {
-	if !holdsDirectiveMap(v) {
+	if !smp.HoldsDirectives(v) {
 		return v, true
 	}
-	if v.IsList() {
-		items := make([]value.Value, 0, v.Len())
-		for _, it := range v.Items() {
-			if c, ok := withoutDirectiveMaps(it); ok {
-				items = append(items, c)
-			}
-		}
-		return value.List(items), true
-	}
-	if _, ok := v.Get(smp.DirectiveKey); ok {
-		return value.Value{}, false
-	}
-	fs := make([]value.Field, 0, v.Len())
-	for _, f := range v.Fields() {
-		if c, ok := withoutDirectiveMaps(f.Value); ok {
-			fs = append(fs, value.Field{Key: f.Key, Value: c})
-		}
-	}
-	return value.MapFromSorted(fs), true
+	return smp.WithoutDirectives(v)
 }
