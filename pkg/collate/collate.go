@@ -1119,11 +1119,11 @@ func (c *collator) readOrder(n *elements.Node, m *members, keyed, objects bool) 
 		switch {
 		case keyed && !v.IsMap():
 			return c.entryFailed(n.Errorf(elements.Patch, smp.OrderEntryKind(n.Name, i, mk, v.Kind())))
-		case keyed && elements.NamesNothing(v, mk, n.Type.Item()):
-			order[i] = -1 // (no item's ID: CheckOrder matches no patch item to it)
-			continue
 		case keyed:
-			if k, err = localKey(n, "", i, v, n.Type.Item(), elements.Patch, false); err != nil {
+			if k, err = localKey(n, "", i, v, n.Type.Item(), elements.Patch, false); err != nil && elements.NamesNothing(v, mk, n.Type.Item()) {
+				order[i] = -1 // (no item's ID: CheckOrder matches no patch item to it)
+				continue
+			} else if err != nil {
 				_, err = localKey(n, smp.OrderEntries(n.Name), i, v, n.Type.Item(), elements.Patch, false) // (the error, naming the entry: built only for one)
 				return c.entryFailed(err)
 			}
