@@ -42,6 +42,36 @@ func SortedBy(items, by []value.Value) value.Value {
 	return value.List(sorted)
 }
 
+// FollowsOrder reports whether scalar items follow "$setElementOrder" order as strategicpatch requires
+// (validatePatchWithSetOrderList): walking order, each entry equal to the next item passes it; every item must be
+// passed. An empty order passes any list.
+func FollowsOrder(items, order []value.Value) bool {
+	if len(order) == 0 {
+		return true
+	}
+	at := 0
+	for _, e := range order {
+		if at < len(items) && sameScalar(items[at], e) {
+			at++
+		}
+	}
+	return at == len(items)
+}
+
+// WithoutValues is list less its items equal to any of values (strategicpatch's deleteFromSlice).
+func WithoutValues(list value.Value, values []value.Value) value.Value {
+	return value.List(slices.DeleteFunc(slices.Clone(list.Items()), func(it value.Value) bool {
+		return slices.ContainsFunc(values, func(v value.Value) bool { return sameScalar(it, v) })
+	}))
+}
+
+// sameScalar reports whether scalars a and b are one value, as Go's == compares strategicpatch's decoded JSON.
+func sameScalar(a, b value.Value) bool {
+	ka, okA := a.Key()
+	kb, okB := b.Key()
+	return okA && okB && ka == kb
+}
+
 // OrderMismatch returns the error's message of "$setElementOrder/<field>" where it does not list every patch item
 // (deletions aside) in the patch's order, "" where it does: seq holds the items' identities (-1: a "$patch: replace"
 // item), order those the directive lists. Like strategicpatch it walks both once: a replace item is skipped while

@@ -1014,7 +1014,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Room = c.walkRoom(r, local[r.Pos])
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
 			if c.outcomeOrdered {
-				r.FailsAt = "" // (the outcome's list decides: the front-end applies it)
+				r.FailsAt = "" // (the outcome's list decides: visitors' sortedOntoLacking where it lacks the list)
 			} else if r.FailsAt != "" {
 				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
 			} else if at := c.failsAt(r, local[r.Pos], e.Type.Item(), true); at != "" {

@@ -1,8 +1,6 @@
 package collate
 
 import (
-	"slices"
-
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
@@ -78,11 +76,11 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	case cv.HasLocal && len(order) == 0 && !cd.HasDeleteFromList:
 		return orderedWhole, smp.SortedBy(local, cv.Live.Items())
 	case cv.HasLocal && len(order) == 0 && !c.opts.Compose:
-		return orderedWhole, withoutValues(smp.SortedBy(local, cv.Live.Items()), cd.DeleteFromList.Items())
+		return orderedWhole, smp.WithoutValues(smp.SortedBy(local, cv.Live.Items()), cd.DeleteFromList.Items())
 	case c.opts.Gates.Enabled(features.UniqueMergeKeys) && namesValueTwice(local, false):
 		// (A set would hold the value once, where strategicpatch keeps each copy.)
 		return orderedRefused, value.Value{}
-	case c.opts.Compose && namesValueTwice(local, false) && (cd.HasDeleteFromList || !followsOrder(local, order)):
+	case c.opts.Compose && namesValueTwice(local, false) && (cd.HasDeleteFromList || !smp.FollowsOrder(local, order)):
 		return orderedRefused, value.Value{}
 	case c.opts.Compose && namesValueTwice(local, false):
 		return orderedWhole, smp.SortedBy(local, order)
@@ -111,7 +109,7 @@ func inMaps(m *elements.MapElement) bool {
 // merge onto the outcome; a deletion) refused here.
 func repeatOrdered(cv *elements.Values, cd *elements.Directives, merged bool) (kubectlOrdering, value.Value) {
 	local, order := cv.Local.Items(), cd.SetOrder.Items()
-	if !cv.HasLocal || cd.HasDeleteFromList || len(order) == 0 || !followsOrder(local, order) {
+	if !cv.HasLocal || cd.HasDeleteFromList || len(order) == 0 || !smp.FollowsOrder(local, order) {
 		return orderedRefused, value.Value{}
 	}
 	switch sorted := smp.SortedBy(local, order); {
@@ -131,22 +129,6 @@ func byOutcome(cv *elements.Values, cd *elements.Directives) bool {
 	return !cv.HasLocal || cd.HasDeleteFromList || cd.SetOrder.Len() == 0
 }
 
-// followsOrder reports whether scalar items follow "$setElementOrder" order as strategicpatch requires
-// (validatePatchWithSetOrderList): walking order, each entry equal to the next item passes it; every item must be
-// passed. An empty order passes any list.
-func followsOrder(items, order []value.Value) bool {
-	if len(order) == 0 {
-		return true
-	}
-	at := 0
-	for _, e := range order {
-		if at < len(items) && sameScalar(items[at], e) {
-			at++
-		}
-	}
-	return at == len(items)
-}
-
 // deletable reports whether the "$deleteFromPrimitiveList" of directives cd, if any, can delete from scalar items as
 // strategicpatch deletes after ordering (mergeSlice): a list of scalars of the items' kind.
 func deletable(cd *elements.Directives, items []value.Value) bool {
@@ -154,18 +136,4 @@ func deletable(cd *elements.Directives, items []value.Value) bool {
 		return true
 	}
 	return cd.DeleteFromList.IsList() && smp.ScalarsOfOneClass(items, cd.DeleteFromList.Items())
-}
-
-// withoutValues is list less its items equal to any of values (strategicpatch's deleteFromSlice).
-func withoutValues(list value.Value, values []value.Value) value.Value {
-	return value.List(slices.DeleteFunc(slices.Clone(list.Items()), func(it value.Value) bool {
-		return slices.ContainsFunc(values, func(v value.Value) bool { return sameScalar(it, v) })
-	}))
-}
-
-// sameScalar reports whether scalars a and b are one value, as Go's == compares strategicpatch's decoded JSON.
-func sameScalar(a, b value.Value) bool {
-	ka, okA := a.Key()
-	kb, okB := b.Key()
-	return okA && okB && ka == kb
 }

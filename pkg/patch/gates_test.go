@@ -2,12 +2,14 @@ package patch_test
 
 import (
 	"path/filepath"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -758,6 +760,28 @@ var _ = Describe("feature gates", func() {
 			Entry("a later item's list sorted by its order, live lacking the key",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"]}]}}`), false),
+			Entry("a later item's list beside an empty order, sorted by the first item's list",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["a","x","c"]},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`), false),
+			Entry("a later item's list of numbers ordered onto the first item's strings: both fail",
+				args(`,"args":["a","b","c"]`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":[1]},{"name":"a","$setElementOrder/args":["x","c"],"args":["c"]}]}}`), true),
+		)
+
+		// A later item whose list's "$setElementOrder" only its key's outcome decides (beside items empty, or beside
+		// "$deleteFromPrimitiveList"; the list left out), merged into an outcome lacking that list: decided from the
+		// patch's one tree (Phase 2), the front-end applying no repeat again (probe.OnRepeat).
+		DescribeTable("off, every gate, a later item of a repeated key onto its key's outcome lacking the list it orders",
+			func(live, p value.Value, failsToo bool) {
+				var again atomic.Int64
+				DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
+					if frontEnd {
+						again.Add(1)
+					}
+				}))
+				judge(live, p, failsToo, features.Kubectl())
+				Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			},
 			Entry("a later item's list beside an empty order, its key's outcome lacking the list: every comparison true",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`), false),
@@ -773,15 +797,15 @@ var _ = Describe("feature gates", func() {
 			Entry("a later item ordering, and deleting from by $deleteFromPrimitiveList, a list it leaves out that its key's outcome lacks",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"],"$deleteFromPrimitiveList/args":["x"]}]}}`), false),
+			Entry("a later item's numbers naming a value twice beside an empty order and $deleteFromPrimitiveList, a scalar set over the first item's",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","tty":false,"$setElementOrder/command":[],"command":["3","1","3","2"],"$deleteFromPrimitiveList/command":["2"]}]}}`), false),
+			Entry("a later item's list naming a value twice ordered beside an empty $deleteFromPrimitiveList, its key's outcome lacking the list",
+				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["c","a","c"],"args":["c","a","c"],"$deleteFromPrimitiveList/args":[]}]}}`), false),
 			Entry("a later item's empty list beside an empty order, its key's outcome lacking the list: both fail",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":[]}]}}`), true),
-			Entry("a later item's list beside an empty order, sorted by the first item's list",
-				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
-				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["a","x","c"]},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`), false),
-			Entry("a later item's list of numbers ordered onto the first item's strings: both fail",
-				args(`,"args":["a","b","c"]`),
-				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":[1]},{"name":"a","$setElementOrder/args":["x","c"],"args":["c"]}]}}`), true),
 		)
 
 		It("off, every gate: the patch's list naming a value twice keeps its copies together, at the value's first place in the order", func() {

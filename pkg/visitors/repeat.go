@@ -49,7 +49,11 @@ import (
 //     fields at the depth limit (Repeat.Limit: Phase 1 records it with the error at its path; one holding "$retainKeys"
 //     alone too, the collation meeting v's fields before the directive clears any) where v holds a map with fields
 //     fails at the first of them, the first such map in the collation's order (ontoFailure): they would lie
-//     beyond the limit.
+//     beyond the limit. One whose collation refused a "$setElementOrder" of a list it sets that the schema merges by
+//     no strategy for what its key's outcome decides (an empty order beside items, a "$deleteFromPrimitiveList" beside
+//     the list), its item's fields otherwise scalars at scalar fields, is, onto a v lacking every list it orders, v
+//     with those scalars set and each list sorted by its order (every comparison true for an empty one) less the
+//     values deleted, as strategicpatch adds it (sortedOntoLacking, repeatsorted.go).
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -174,7 +178,9 @@ import (
 //     cleaned node Phase 1 could not build, a list Phase 1 did not pair or whose base's layout Phase 2 did not record
 //     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
-//     the patch names a value twice in, among them) onto an outcome holding the field, or by the depth limit or a
+//     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
+//     outcome's list decides, onto one lacking it where sortedOntoLacking does not hold: the item holding another
+//     field, a null, a list of another class, an order its items do not follow), or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
@@ -206,6 +212,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	var err error
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
+	var sorted sortedCheck    // (sortedOntoLacking's answer for r onto v)
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}
@@ -259,6 +266,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case limited:
 		probe.Repeated(false)
 		err = limitErr
+	case !o.Compose && sorted.of(r, l.Local.Items()[r.Pos], it.Type, v):
+		probe.Repeated(false)
+		out = elements.Keep(sorted.out)
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
@@ -267,18 +277,24 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, r.Depth)
 		out = elements.Keep(applied)
 	}
-	if e, ok := err.(*elements.Error); ok {
-		at := *e // (a collation's error is the tree's, read-only)
-		at.Path = append(it.Path(), e.Path...)
-		return elements.Absent, &at
-	}
 	if err != nil {
-		return elements.Absent, err
+		return elements.Absent, atItem(it, err)
 	}
 	if !out.Present || !out.Value.IsMap() {
 		return elements.Keep(value.MustMap()), nil
 	}
 	return out, nil
+}
+
+// atItem returns err, a repeat's error, at the path of its item it: a collation's *elements.Error, the tree's and
+// read-only, copied with the item's path before its own; any other error as it is.
+func atItem(it *elements.Node, err error) error {
+	if e, ok := err.(*elements.Error); ok {
+		at := *e
+		at.Path = append(it.Path(), e.Path...)
+		return &at
+	}
+	return err
 }
 
 // failsAtOwnField reports whether repeat r, failing whatever it is applied to (elements.Repeat.Fails), fails applied to
