@@ -27,7 +27,7 @@ import (
 // file's comment), with the paths of its lists that lost every item so (emptied); p itself where local holds no map
 // holding "$patch" that p holds, or with the gate on.
 func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
-	if gates.Enabled(features.MultiFieldMergeKeys) || !smp.HoldsDirectives(p) {
+	if gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
 		return p, nil, nil
 	}
 	if n := root.Base(); !n.HasLocal || !smp.HoldsDirectives(n.Local) {
@@ -139,6 +139,23 @@ func appendEmptied(was, is value.Value, t *openapi.Type, meta openapi.Meta, path
 			}
 		}
 	}
+}
+
+// holdsCleaned reports whether patch value v holds, at any depth, a map holding "$patch" outside the directives kubectl's
+// merge of its halves copies as it stands (copiedDirective): whether withoutLocalDirectives may change it. (A patch's
+// "$setElementOrder" lists, as long as the lists they order, are not walked.)
+func holdsCleaned(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		for _, f := range v.Fields() {
+			if f.Key == smp.DirectiveKey || (!copiedDirective(f.Key) && holdsCleaned(f.Value)) {
+				return true
+			}
+		}
+	case value.KindList:
+		return slices.ContainsFunc(v.Items(), holdsCleaned)
+	}
+	return false
 }
 
 // copiedDirective reports whether patch field key is a directive kubectl's merge of its halves copies as it stands.

@@ -170,14 +170,27 @@ func Unmergeable(p value.Value, key, what, typeName string) string {
 func HoldsDirectives(v value.Value) bool {
 	switch v.Kind() {
 	case value.KindMap:
-		if _, ok := v.Get(DirectiveKey); ok {
-			return true
+		// (One pass over the fields: a field named "$patch" is compared by its length first, and only maps and lists
+		// are looked into, so that a patch of many small maps is walked at a few instructions a field.)
+		for _, f := range v.Fields() {
+			if f.Key == DirectiveKey || (isCollection(f.Value) && HoldsDirectives(f.Value)) {
+				return true
+			}
 		}
-		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool { return HoldsDirectives(f.Value) })
 	case value.KindList:
-		return slices.ContainsFunc(v.Items(), HoldsDirectives)
+		for _, it := range v.Items() {
+			if isCollection(it) && HoldsDirectives(it) {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// isCollection reports whether v is a map or a list.
+func isCollection(v value.Value) bool {
+	k := v.Kind()
+	return k == value.KindMap || k == value.KindList
 }
 
 // WithoutDirectives returns v without its maps holding "$patch" (keep false: v is one), as strategicpatch takes a
