@@ -80,9 +80,13 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 			if known, err := orderedScalars(k, pv, p, lv); !known || err != nil {
 				return known, err
 			}
-		case pv.IsMap() && unmergeable(t, k, pv, lv) != "":
-			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: unmergeable(t, k, pv, lv)}
-		case pv.IsMap() && !plainMap(t, k, pv):
+		case pv.IsMap():
+			if msg := unmergeable(t, k, pv, lv); msg != "" {
+				return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
+			}
+			if plainMap(t, k, pv) {
+				continue
+			}
 			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
 				return err != nil, err
 			}

@@ -117,34 +117,34 @@ type reusedMaps[K comparable, V any] struct {
 	used int
 }
 
-// reusedMapsMax bounds the maps a reusedMaps keeps, and the entries of a map it keeps (a larger one is dropped, as
-// clearing it costs its room).
-const reusedMapsMax = 64
+// reusedMax bounds the maps a reusedMaps keeps and the Indexes a reusedIndexes keeps, and the entries of a map kept
+// (a larger one is dropped, as clearing it costs its room).
+const reusedMax = 64
 
-// take returns an empty map, with room for hint entries (at most reusedMapsMax) when it is made.
+// take returns an empty map, with room for hint entries (at most reusedMax) when it is made.
 func (s *reusedMaps[K, V]) take(hint int) map[K]V {
 	if s.used == len(s.maps) {
 		s.maps = append(s.maps, nil)
 	}
 	m := s.maps[s.used]
 	if m == nil {
-		m = make(map[K]V, min(hint, reusedMapsMax))
+		m = make(map[K]V, min(hint, reusedMax))
 		s.maps[s.used] = m
 	}
 	s.used++
 	return m
 }
 
-// reset clears the maps s handed out, dropping those past reusedMapsMax.
+// reset clears the maps s handed out, dropping those past reusedMax.
 func (s *reusedMaps[K, V]) reset() {
 	for i := range s.used {
-		if i >= reusedMapsMax || len(s.maps[i]) > reusedMapsMax {
+		if i >= reusedMax || len(s.maps[i]) > reusedMax {
 			s.maps[i] = nil
 			continue
 		}
 		clear(s.maps[i])
 	}
-	s.maps = s.maps[:min(len(s.maps), reusedMapsMax)]
+	s.maps = s.maps[:min(len(s.maps), reusedMax)]
 	s.used = 0
 }
 
@@ -165,10 +165,10 @@ func (s *reusedIndexes) take(n int) *elements.Index {
 	return x
 }
 
-// reset makes every Index handed out available again, dropping those past reusedMapsMax.
+// reset makes every Index handed out available again, dropping those past reusedMax.
 func (s *reusedIndexes) reset() {
-	clear(s.indexes[min(len(s.indexes), reusedMapsMax):])
-	s.indexes = s.indexes[:min(len(s.indexes), reusedMapsMax)]
+	clear(s.indexes[min(len(s.indexes), reusedMax):])
+	s.indexes = s.indexes[:min(len(s.indexes), reusedMax)]
 	s.used = 0
 }
 
