@@ -23,10 +23,11 @@ import (
 //     key naming one of original's items, no two the same, in original's order, and is merged fieldwise into it in
 //     turn; every other item is original's own, in its place (strategicpatch orders the merged items by their order
 //     in the patch among original's others, keeping original's order where the patch follows it);
+//   - a null: the field deleted (nothing where original lacks it);
 //   - "$setElementOrder/<f>" beside such a list f: an entry for each of original's items in original's order, each a
 //     map holding the merge key alone (the order already holds; strategicpatch checks the patch's items follow it).
 //
-// Anything else (nulls, other directives, an empty map or list, a key repeated or missing, a value of another kind
+// Anything else (other directives, an empty map or list, a key repeated or missing, a value of another kind
 // than original's, the bound on nesting near) is left to the engine, which also gives every error.
 type fieldwise struct {
 	// keyedLists allows lists merged by key: every gate off.
@@ -51,6 +52,10 @@ func (f fieldwise) level(original, p map[string]interface{}, l Lookup, depth int
 				return nil, false
 			}
 			continue // (an order of a list of p: keyedList checks it)
+		}
+		if px == nil {
+			delete(out, k) // (a null deletes the field, or sets nothing where original lacks it)
+			continue
 		}
 		merged, ok := f.field(original, k, px, p, l, depth)
 		if !ok {
