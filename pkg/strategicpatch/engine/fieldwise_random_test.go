@@ -75,17 +75,47 @@ func (g keyedGen) patchList(items []interface{}, change func(name string) map[st
 	switch {
 	case g.chance(0.1):
 		list = append(list, change("new"))
+	case g.chance(0.15):
+		return g.added(list, order, change)
 	case g.chance(0.1) && len(list) > 1:
 		list[0], list[len(list)-1] = list[len(list)-1], list[0]
 	case g.chance(0.1) && len(order) > 1:
 		order = order[1:]
+	case g.chance(0.15) && len(order) > 1:
+		g.r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		list = inOrder(list, order)
 	}
 	return list, order
+}
+
+// added returns list and order with an item of a new key made by change put at one place of the order and at the
+// same place among list's items, as kubectl's patch adds an item.
+func (g keyedGen) added(list, order []interface{}, change func(name string) map[string]interface{}) (l, o []interface{}) {
+	at := g.r.IntN(len(order) + 1)
+	o = append(append(append([]interface{}{}, order[:at]...), map[string]interface{}{"name": "new"}), order[at:]...)
+	return inOrder(append(list, change("new")), o), o
+}
+
+// inOrder returns list's items (maps keyed by name) in order's order.
+func inOrder(list, order []interface{}) []interface{} {
+	var out []interface{}
+	for _, e := range order {
+		for _, x := range list {
+			if x.(map[string]interface{})["name"] == e.(map[string]interface{})["name"] {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }
 
 func (g keyedGen) envItem(name string) map[string]interface{} {
 	item := map[string]interface{}{"name": name, "value": "changed"}
 	switch {
+	case name == "new": // (an item added holding a null or a directive is added cleaned: docs/strategicpatch.md)
+		if g.chance(0.3) {
+			item["valueFrom"] = map[string]interface{}{"fieldRef": map[string]interface{}{"fieldPath": "p"}}
+		}
 	case g.chance(0.03):
 		item["value"] = nil
 	case g.chance(0.03):
