@@ -48,15 +48,20 @@ type mixedCase struct {
 }
 
 func mixedCases() []mixedCase {
-	data, err := os.ReadFile("testdata/mixedkinds.yaml")
+	var cases []mixedCase
+	readYAMLCases("testdata/mixedkinds.yaml", yaml.Unmarshal, &cases)
+	return cases
+}
+
+// readYAMLCases reads the YAML file at path into cases with unmarshal (yaml.Unmarshal, or yaml.UnmarshalStrict).
+func readYAMLCases(path string, unmarshal func([]byte, interface{}, ...yaml.JSONOpt) error, cases interface{}) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		panic(err)
 	}
-	var cases []mixedCase
-	if err := yaml.Unmarshal(data, &cases); err != nil {
+	if err := unmarshal(data, cases); err != nil {
 		panic(err)
 	}
-	return cases
 }
 
 // outcome is a call's result as text, or its error's message.

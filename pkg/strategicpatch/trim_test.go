@@ -1,8 +1,6 @@
 package strategicpatch_test
 
 import (
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -26,14 +24,8 @@ type trimCase struct {
 
 // trimCases are testdata/trim.yaml's cases.
 var trimCases = func() []trimCase {
-	data, err := os.ReadFile("testdata/trim.yaml")
-	if err != nil {
-		panic(err)
-	}
 	var cases []trimCase
-	if err := yaml.UnmarshalStrict(data, &cases); err != nil {
-		panic(err)
-	}
+	readYAMLCases("testdata/trim.yaml", yaml.UnmarshalStrict, &cases)
 	return cases
 }()
 

@@ -60,3 +60,9 @@ func SkeletonLen(m map[string]interface{}) (int, bool, error) {
 
 // SkeletonMax bounds the skeletons kept, in bytes.
 const SkeletonMax = skeletonMax
+
+// MergesFieldwise reports whether o's ApplyMap merges p into original under l fieldwise at p's top (see fieldwise).
+func (o Options) MergesFieldwise(original, p map[string]interface{}, l Lookup) bool {
+	_, ok := o.fieldwiseFor().level(original, p, l, 0)
+	return ok
+}

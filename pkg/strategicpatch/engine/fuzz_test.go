@@ -11,12 +11,17 @@ import (
 
 // FuzzApplyMapScoped applies arbitrary JSON objects as a patch to arbitrary JSON objects through ApplyMap, which
 // converts only what the patch reaches (items of lists merged by key it does not name as placeholders) and runs the
-// engine below the maps the patch passes through with one field each (applySpine), and through ApplyMapWhole, which
+// engine below the maps the patch passes through with one field each (applySpine) or merges fieldwise below them
+// (fieldwise), and through ApplyMapWhole, which
 // converts original whole: with every gate off and every gate on, under listSchema, a schema whose look-ups never
 // fail and spineSchema, both give equal results (reflect.DeepEqual) or the same error, and leave the arguments as
 // they were.
 func FuzzApplyMapScoped(f *testing.F) {
-	for _, c := range append(scopedCases(), spineCases()...) {
+	cases := append(scopedCases(), spineCases()...)
+	for _, c := range fieldwiseCases() {
+		cases = append(cases, c.scopedCase)
+	}
+	for _, c := range cases {
 		original, _ := json.Marshal(c.Original)
 		patch, _ := json.Marshal(c.Patch)
 		f.Add(original, patch)

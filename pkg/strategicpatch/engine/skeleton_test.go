@@ -36,10 +36,10 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 
 	It("keeps a call's type by its documents' skeletons: calls with other values of the same keys and kinds build none", func() {
 		root := containersSchema()
-		apply := func(patch string) {
-			want, err := engine.Options{}.ApplyMap(decoded(live), decoded(patch), plain{root})
+		apply := func(patch string) { // (the engine's run: ApplyMap merges these fieldwise, building no type)
+			want, err := engine.Options{}.ApplyMapEngine(decoded(live), decoded(patch), plain{root})
 			Expect(err).NotTo(HaveOccurred())
-			got, err := engine.Options{}.ApplyMap(decoded(live), decoded(patch), root)
+			got, err := engine.Options{}.ApplyMapEngine(decoded(live), decoded(patch), root)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal(want), "patch %s", patch)
 		}
@@ -52,6 +52,21 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 		apply(`{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"2"}]}]}}`)
 		apply(`{"spec":{"containers":[{"name":"a","image":{"x":1}}]}}`)
 		Expect(skeletons(root)).To(Equal(3), "other keys, other kinds: skeletons of their own")
+	})
+
+	It("builds no type where it merges the patch fieldwise", func() {
+		root := containersSchema()
+		for _, patch := range []string{
+			`{"spec":{"containers":[{"name":"a","image":"v"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"a"},{"name":"b"}],"containers":[{"name":"a","env":[{"name":"X","value":"2"}]},{"name":"b","image":3}]}}`,
+		} {
+			want, err := engine.Options{}.ApplyMapEngine(decoded(live), decoded(patch), plain{root})
+			Expect(err).NotTo(HaveOccurred())
+			got, err := engine.Options{}.ApplyMap(decoded(live), decoded(patch), root)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), "patch %s", patch)
+		}
+		Expect(skeletons(root)).To(Equal(0))
 	})
 
 	It("keeps no type that read which values pair, which the skeletons do not tell", func() {

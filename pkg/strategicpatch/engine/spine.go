@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 )
@@ -14,13 +13,15 @@ import (
 // so that the engine runs once, on the maps below the spine, instead of collating and walking every level of it. The
 // engine's run below is applyMap at that depth (the bounds on nesting count from the documents' top), unless the
 // patch's map there holds "$patch" or "$retainKeys", which the engine reads otherwise at the top of a document than
-// below it, or unless every field of the patch's map there is a scalar onto a scalar (scalarsLevel). ok is false, and ApplyMap runs the engine on the whole documents, when p has no spine level, when the
+// below it, or unless the patch's map there merges fieldwise (fieldwise: its fields scalars onto scalars, maps and
+// lists merged by key whose fields do in turn), the engine not run. ok is false, and ApplyMap runs the engine on the
+// whole documents, when p has no spine level, when the
 // patch's map below it holds those directives, or when the run below fails: its error is the one the whole documents
 // give, with the path from their top.
 func (o Options) applySpine(original, p map[string]interface{}, l Lookup, depth int) (out map[string]interface{}, ok bool) {
 	key, orig, patch, sub, spine := spineField(original, p, l, depth)
 	if !spine {
-		if out, ok := scalarsLevel(original, p, depth); ok {
+		if out, ok := o.fieldwiseFor().level(original, p, l, depth); ok {
 			return out, true
 		}
 		if depth == 0 {
@@ -73,45 +74,3 @@ func isStrategy(s string) bool { return s != "" }
 // "$retainKeys", which the engine reads otherwise at the top of a document: applySpine runs the engine on the whole
 // documents instead. It is found on the patch converted (decidesEveryField), the map not looked up for the keys.
 var errDecidesEveryField = errors.New("the patch map below the top holds $patch or $retainKeys")
-
-// scalarsLevel returns a copy of original with the fields of p set, where p is a map the engine would merge into
-// original field by field taking each of p's values as it is: p has fields, none a directive, each a string, a bool, an
-// int64 or a finite float64 (the Go types the engine's result holds of such a value, the patch's own: kept.toMap),
-// and original holds, at each of those keys, nothing or such a scalar (or an int, kept where the patch sets the int64
-// of its value: standsFor). A scalar paired with a scalar is
-// replaced whatever the schema says (no look-up is made for it), and the fields p does not name are kept. p at depth
-// near the bound on nesting is left to the engine, which reads it against the bound.
-func scalarsLevel(original, p map[string]interface{}, depth int) (map[string]interface{}, bool) {
-	if original == nil || len(p) == 0 || depth+2 >= maxDepth {
-		return nil, false
-	}
-	for k, px := range p {
-		if strings.HasPrefix(k, "$") || !plainScalar(px) {
-			return nil, false
-		}
-		if ox, ok := original[k]; ok && !plainScalar(ox) {
-			if _, isInt := ox.(int); !isInt {
-				return nil, false
-			}
-		}
-	}
-	out := maps.Clone(original)
-	for k, px := range p {
-		if oi, isInt := original[k].(int); isInt && px == interface{}(int64(oi)) {
-			continue // (original's value stands for the patch's: kept, as kept.toMap keeps it)
-		}
-		out[k] = px
-	}
-	return out, true
-}
-
-// plainScalar reports whether x is a string, a bool, an int64 or a finite float64.
-func plainScalar(x interface{}) bool {
-	switch t := x.(type) {
-	case string, bool, int64:
-		return true
-	case float64:
-		return !math.IsNaN(t) && !math.IsInf(t, 0)
-	}
-	return false
-}
