@@ -854,11 +854,35 @@ var _ = Describe("feature gates", func() {
 				live(`{"name":"a","command":["x","x","a"],"stdin":true}`), later(`,"tty":false`, `,"$setElementOrder/args":["c","a","x"],"args":["c","a"],"$setElementOrder/command":["c","a"],"$deleteFromPrimitiveList/command":["b"],"securityContext":{"runAsUser":1}`), false),
 			Entry("a list left out, ordered beside $deleteFromPrimitiveList, beside a map: the first item's list reordered, then the values deleted",
 				live(`{"name":"b"}`), later(`,"command":["a","b","c"]`, `,"$setElementOrder/command":["c","a"],"$deleteFromPrimitiveList/command":["b"],"resources":{"limits":{"cpu":"1"}}`), false),
+			// (Where strategicpatch fails on a list it orders, the error the collation with the outcome gives there.)
+			Entry("numbers beside an empty order onto the first item's strings: both fail",
+				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":[1,2],"securityContext":{"runAsUser":1}`), true),
+			Entry("a list left out and ordered onto the first item's empty list: both fail",
+				live(`{"name":"b"}`), later(`,"command":[]`, `,"$setElementOrder/args":[],"args":["c"],"$setElementOrder/command":["c","a"]`), true),
+			Entry("a list contradicting its order beside one its outcome decides: both fail",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"$setElementOrder/command":["a","c"],"command":["c","a"]`), true),
 			Entry("an empty list beside an empty order onto the first item's list: an empty list",
 				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":[]`), false),
 			Entry("a list beside an empty order and $deleteFromPrimitiveList deleting every value",
 				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":["b"],"$deleteFromPrimitiveList/args":["b"]`), false),
 		)
+
+		// Those failing fail with the error applying the items one after another gives (each a patch from the root).
+		It("off, every gate: a later item failing on a list it orders, onto its key's outcome, fails as its items applied in turn", func() {
+			opts := patch.Options{Gates: features.Kubectl()}
+			for _, c := range []struct{ first, item string }{
+				{`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":[1,2],"securityContext":{"runAsUser":1}`},
+				{`,"command":[]`, `,"$setElementOrder/args":[],"args":["c"],"$setElementOrder/command":["c","a"]`},
+				{`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"$setElementOrder/command":["a","c"],"command":["c","a"]`},
+			} {
+				_, err := patch.Apply(live(`{"name":"b"}`), later(c.first, c.item), opts)
+				step, stepErr := patch.Apply(live(`{"name":"b"}`), jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+c.first+`}]}}`), opts)
+				Expect(stepErr).NotTo(HaveOccurred())
+				_, stepErr = patch.Apply(step, jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+c.item+`}]}}`), opts)
+				Expect(stepErr).To(HaveOccurred(), c.item)
+				Expect(err).To(MatchError(stepErr.Error()), c.item)
+			}
+		})
 
 		It("off, every gate: the patch's list naming a value twice keeps its copies together, at the value's first place in the order", func() {
 			live, p := args(`,"args":["a","b","c"]`), ordered(`["c","a","c"]`, `,"args":["c","a","c"]`)

@@ -57,7 +57,10 @@ import (
 //     every comparison true where v lacks it; a list it leaves out, v's reordered by it, absent where v lacks it),
 //     less the values deleted beside them, scalars at scalar fields, nulls (v's field deleted) and, within the depth
 //     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced) and maps at object fields of no
-//     strategy replace, merged into v's field by field so; gate MultiFieldMergeKeys on refuses such orders.
+//     strategy replace, merged into v's field by field so; where strategicpatch fails on one list it orders (v's
+//     there another kind, or its items and the item's not scalars of one class; the item's, each value once and no
+//     deletion beside them, not following a non-empty order), it fails with the error a collation with v gives there
+//     (unmergedOrderFailure); gate MultiFieldMergeKeys on refuses such orders.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -184,9 +187,9 @@ import (
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
 //     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list,
-//     a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind; an
-//     ordered list whose items and v's or the values deleted are not scalars of one class, or whose items do not
-//     follow the order, or that v holds as another kind, where strategicpatch fails), or by the depth limit or a
+//     a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
+//     null v holds a list it orders as; two lists strategicpatch fails on, one near the depth limit, or one failing
+//     beside a deletion, naming a value twice, or for the values deleted), or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
@@ -274,7 +277,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = limitErr
 	case !o.Compose && !o.UnmergedOrderRefused && sorted.of(r, l.Local.Items()[r.Pos], it.Type, v):
 		probe.Repeated(false)
-		out = elements.Keep(sorted.out)
+		out, err = elements.Keep(sorted.out), sorted.err
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:

@@ -6,6 +6,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -26,19 +27,22 @@ import (
 //     nothing, taken as it stands, or a map at a field the schema types as an object of no strategy replace over v's
 //     map or nothing, merged into it so field by field (mapOnto).
 //
-// p holds no other "$" key. ok is false elsewhere (strategicpatch failing, or a shape not read here).
-func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (out value.Value, ok bool) {
+// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
+// the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
+// elsewhere (strategicpatch failing otherwise, or a shape not read here).
+func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
 	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
 	if !(byOutcome || (r.Err == nil && r.Element != nil)) || !p.IsMap() || !v.IsMap() {
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	}
 	out = v
+	var failed *elements.Error // (the one list strategicpatch fails on: the collation's error there)
 	for _, f := range p.Fields() {
 		name, ordering := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 		if _, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
 			if _, ordered := p.Get(smp.SetOrderPrefix + f.Key[len(smp.DeletePrefix):]); !ordered {
-				return value.Value{}, false
+				return value.Value{}, nil, false
 			}
 			continue // (read with the order of its list)
 		}
@@ -46,7 +50,11 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		if ordering {
 			list, present, decided := unmergedOrderOnto(p, t, name, lv, held)
 			if !decided {
-				return value.Value{}, false
+				if failed != nil || r.Deep {
+					return value.Value{}, nil, false
+				} else if failed = unmergedOrderFailure(p, t, name, lv, held); failed == nil {
+					return value.Value{}, nil, false
+				}
 			}
 			if out = out.Without(name); present {
 				out = out.With(name, list)
@@ -58,13 +66,16 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		}
 		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep)
 		if !decided {
-			return value.Value{}, false
+			return value.Value{}, nil, false
 		}
 		if out = out.Without(f.Key); present {
 			out = out.With(f.Key, merged)
 		}
 	}
-	return out, true
+	if failed != nil {
+		return value.Value{}, failed, true
+	}
+	return out, nil, true
 }
 
 // fieldOnto returns field f of patch map p (type t), not one p orders, merged into lv, the outcome's field there
@@ -191,12 +202,44 @@ func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Val
 	return smp.WithoutValues(list, deleted.Items()), true, true
 }
 
-// sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch).
-type sortedCheck struct{ out value.Value }
+// unmergedOrderFailure returns the error a collation of patch map p (type t) with the outcome as live gives at list
+// field name, which p orders by "$setElementOrder" and unmergedOrderOnto does not decide, lv the outcome's field there
+// (held: present), where strategicpatch fails on it too (mergePatchIntoOriginal): the field a list of scalars the
+// schema merges by no strategy and no merge rule, the order a list of scalars, p's field a list or left out; where
+// lv is another kind than a list (not null), or lv's items and p's there are not scalars of one class (none among
+// them, too), the collation refuses the order (collate's kubectlOrdered: smp.OrderOfUnmerged), and where p's list,
+// each value once and no "$deleteFromPrimitiveList" beside it, does not follow a non-empty order, it checks it as a
+// set's order (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
+func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(name)
+	order, _ := p.Get(smp.SetOrderPrefix + name)
+	pv, set := p.Get(name)
+	_, deletes := p.Get(smp.DeletePrefix + name)
+	at := fieldpath.Path{fieldpath.Field(name)}
+	_, once := distinctScalars(pv.Items())
+	switch {
+	case ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || elements.MergedList(ft, &meta) ||
+		meta.Rule != nil || !order.IsList() || !allScalars(order.Items()) || (set && !pv.IsList()) || (held && lv.IsNull()) ||
+		(!set && !held):
+		return nil
+	case (held && !lv.IsList()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()):
+		return &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfUnmerged(name)}
+	case set && !deletes && order.Len() > 0 && once && !smp.FollowsOrder(pv.Items(), order.Items()):
+		return &elements.Error{Source: elements.Patch, Path: at, Msg: orderMismatch(name, pv.Items(), order.Items())}
+	}
+	return nil
+}
 
-// of reports whether sortedOntoLacking decides Repeat r of item p (type t) merged into v, keeping its outcome.
+// sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch): the outcome, or
+// the error applying the repeat gives.
+type sortedCheck struct {
+	out value.Value
+	err error
+}
+
+// of reports whether sortedOntoLacking decides Repeat r of item p (type t) merged into v, keeping its answer.
 func (s *sortedCheck) of(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
-	out, ok := sortedOntoLacking(r, p, t, v)
-	s.out = out
+	out, err, ok := sortedOntoLacking(r, p, t, v)
+	s.out, s.err = out, err
 	return ok
 }
