@@ -884,6 +884,20 @@ var _ = Describe("feature gates", func() {
 			}
 		})
 
+		// With gate SeedOrdering on, a list the item leaves out and orders is ordered by ply's seed order, as its items
+		// applied in turn order it: Phase 2 reorders it as strategicpatch does only under kubectl's order.
+		It("off, SeedOrdering on: a later item reordering a list it leaves out gives what its items applied in turn give", func() {
+			opts := patch.Options{Gates: features.Gates{}.With(features.UniqueMergeKeys, false).With(features.MultiFieldMergeKeys, false)}
+			first, item := `,"command":["c","b","x"]`, `,"$setElementOrder/args":[],"args":["b","c"],"$setElementOrder/command":["c","a"]`
+			got, err := patch.Apply(live(`{"name":"a","args":["a","b","c"]}`), later(first, item), opts)
+			Expect(err).NotTo(HaveOccurred())
+			step, err := patch.Apply(live(`{"name":"a","args":["a","b","c"]}`), jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+first+`}]}}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := patch.Apply(step, jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+item+`}]}}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(want))
+		})
+
 		It("off, every gate: the patch's list naming a value twice keeps its copies together, at the value's first place in the order", func() {
 			live, p := args(`,"args":["a","b","c"]`), ordered(`["c","a","c"]`, `,"args":["c","a","c"]`)
 			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())

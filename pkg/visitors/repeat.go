@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -54,7 +55,8 @@ import (
 //     the list), or one collated without error that no case below merges, is v with its item applied as
 //     strategicpatch's mergeMap applies it (sortedOntoLacking, repeatsorted.go), where the item holds only lists of
 //     scalars merged by no strategy it orders (its list sorted by the order, by v's list where the order is empty,
-//     every comparison true where v lacks it; a list it leaves out, v's reordered by it, absent where v lacks it),
+//     every comparison true where v lacks it; a list it leaves out, v's reordered by it under kubectl's order, absent
+//     where v lacks it),
 //     less the values deleted beside them, scalars at scalar fields, nulls (v's field deleted) and, within the depth
 //     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced) and maps at object fields of no
 //     strategy replace, merged into v's field by field so; where strategicpatch fails on one list it orders (v's
@@ -222,6 +224,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	var sorted sortedCheck    // (sortedOntoLacking's answer for r onto v)
+	sorted.kubectl = o.Ordering == order.OrderKubectl
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}

@@ -19,7 +19,8 @@ import (
 // its own fields of v, which sortedOntoLacking follows where it holds:
 //   - each list p orders by "$setElementOrder" (a list of scalars; the field a list of scalars the schema merges by no
 //     strategy, without merge rule) is decided first (unmergedOrderOnto): p's list sorted by the order, v's list there
-//     ordered by it where p leaves it out, then less the values a "$deleteFromPrimitiveList" beside it deletes;
+//     ordered by it where p leaves it out (under kubectl's order: kubectl), then less the values a
+//     "$deleteFromPrimitiveList" beside it deletes;
 //   - then p's other fields (none of a merge rule or named by a "$deleteFromPrimitiveList" of p), each either a null,
 //     which deletes v's field, a scalar at a field the schema types as a scalar or not at all (scalarField) over v's
 //     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
@@ -30,7 +31,7 @@ import (
 // p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
 // the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
 // elsewhere (strategicpatch failing otherwise, or a shape not read here).
-func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (out value.Value, err error, ok bool) {
+func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
 	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
 	if !(byOutcome || (r.Err == nil && r.Element != nil)) || !p.IsMap() || !v.IsMap() {
@@ -48,7 +49,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		}
 		lv, held := v.Get(name)
 		if ordering {
-			list, present, decided := unmergedOrderOnto(p, t, name, lv, held)
+			list, present, decided := unmergedOrderOnto(p, t, name, lv, held, kubectl)
 			if !decided {
 				if failed != nil || r.Deep {
 					return value.Value{}, nil, false
@@ -158,17 +159,18 @@ func mapOnto(pm, lm value.Value, t *openapi.Type) (out value.Value, ok bool) {
 	return out, true
 }
 
-// unmergedOrderOnto returns list field name of patch map p (type t), which p orders by "$setElementOrder", merged into lv,
-// the outcome's field there (held: present), as strategicpatch's mergePatchIntoOriginal and then, for a
+// unmergedOrderOnto returns list field name of patch map p (type t), which p orders by "$setElementOrder", merged into
+// lv, the outcome's field there (held: present), as strategicpatch's mergePatchIntoOriginal and then, for a
 // "$deleteFromPrimitiveList" beside it, mergeSlice decide it: the field a list of scalars the schema merges by no
 // strategy and no merge rule, the order a list of scalars. Where p sets the list (non-empty, or empty over v's items),
 // following the order (smp.FollowsOrder; any list follows an empty one), the list, its items and v's scalars of one
-// class: sorted by the order (normalizeSliceOrder: smp.SortedBy), or, where the order is empty, every item an other,
-// by v's list (every comparison true where v lacks it). Where p leaves it out and v holds scalars of one class there:
-// v's items ordered by it (reordered). Where both lack it: absent (present false), the deletion not read. A
-// "$deleteFromPrimitiveList" beside it, a list of scalars of the list's class or empty, then deletes its values
-// (deleteFromSlice: smp.WithoutValues). ok is false elsewhere: strategicpatch fails there, or may.
-func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+// class: sorted by the order (normalizeSliceOrder: smp.SortedBy), or, where the order is empty, every item an other, by
+// v's list (every comparison true where v lacks it). Where p leaves it out and v holds scalars of one class there: v's
+// items ordered by it (reordered), where kubectl says lists are ordered as kubectl orders them (under gate
+// SeedOrdering's order the collation orders them otherwise). Where both lack it: absent (present false), the deletion
+// not read. A "$deleteFromPrimitiveList" beside it, a list of scalars of the list's class or empty, then deletes its
+// values (deleteFromSlice: smp.WithoutValues). ok is false elsewhere: strategicpatch fails there, or may.
+func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, kubectl bool) (list value.Value, present, ok bool) {
 	ft, meta := t.Child(name)
 	order, _ := p.Get(smp.SetOrderPrefix + name)
 	pv, set := p.Get(name)
@@ -182,7 +184,7 @@ func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Val
 	case !set && !held:
 		return value.Value{}, false, true
 	case !set:
-		if !smp.ScalarsOfOneClass(lv.Items(), nil) {
+		if !kubectl || !smp.ScalarsOfOneClass(lv.Items(), nil) {
 			return value.Value{}, false, false
 		}
 		list = reordered(lv, order.Items(), "")
@@ -233,13 +235,14 @@ func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.
 // sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch): the outcome, or
 // the error applying the repeat gives.
 type sortedCheck struct {
-	out value.Value
-	err error
+	kubectl bool // (merged lists ordered as kubectl orders them: order.OrderKubectl)
+	out     value.Value
+	err     error
 }
 
 // of reports whether sortedOntoLacking decides Repeat r of item p (type t) merged into v, keeping its answer.
 func (s *sortedCheck) of(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
-	out, err, ok := sortedOntoLacking(r, p, t, v)
+	out, err, ok := sortedOntoLacking(r, p, t, v, s.kubectl)
 	s.out, s.err = out, err
 	return ok
 }
