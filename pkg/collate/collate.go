@@ -1014,7 +1014,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			r.Room = c.walkRoom(r, local[r.Pos])
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
 			if c.outcomeOrdered {
-				r.FailsAt = "" // (the outcome's list decides: visitors' sortedOntoLacking where it lacks the list)
+				// (The outcome's list decides: visitors' sortedOntoLacking, which merges the item's maps and lists onto
+				// the outcome's only where its values lie within the depth limit.)
+				r.FailsAt, r.Deep = "", c.opts.MaxDepth > 0 && nestsNear(local[r.Pos], c.opts.MaxDepth-r.Depth)
 			} else if r.FailsAt != "" {
 				r.PlainRoom = c.plainRoom(r, local[r.Pos], e.Type.Item())
 			} else if at := c.failsAt(r, local[r.Pos], e.Type.Item(), true); at != "" {

@@ -768,9 +768,18 @@ var _ = Describe("feature gates", func() {
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":[1]},{"name":"a","$setElementOrder/args":["x","c"],"args":["c"]}]}}`), true),
 		)
 
+		// live is a Pod of containers; later a patch of container a's first item and a later one, each given its fields.
+		live := func(containers string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[` + containers + `]}}`)
+		}
+		later := func(first, item string) value.Value {
+			return jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"` + first + `},{"name":"a"` + item + `}]}}`)
+		}
+
 		// A later item whose list's "$setElementOrder" only its key's outcome decides (beside items empty, or beside
-		// "$deleteFromPrimitiveList"; the list left out), merged into an outcome lacking that list: decided from the
-		// patch's one tree (Phase 2), the front-end applying no repeat again (probe.OnRepeat).
+		// "$deleteFromPrimitiveList"; the list left out), merged into that outcome, lacking the list or holding it, its
+		// other fields scalars, nulls, maps and lists merged by no strategy: decided in Phase 2 from the patch item and
+		// the outcome, as strategicpatch's mergeMap applies it, the front-end applying no repeat again (probe.OnRepeat).
 		DescribeTable("off, every gate, a later item of a repeated key onto its key's outcome lacking the list it orders",
 			func(live, p value.Value, failsToo bool) {
 				var again atomic.Int64
@@ -806,7 +815,88 @@ var _ = Describe("feature gates", func() {
 			Entry("a later item's empty list beside an empty order, its key's outcome lacking the list: both fail",
 				jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"b"}]}}`),
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":[],"args":[]}]}}`), true),
+			// (Its other fields maps, nulls and lists, merged into the outcome's as strategicpatch's mergeMap merges them.)
+			Entry("a map of scalars the outcome lacks",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"securityContext":{"privileged":true,"runAsUser":5}`), false),
+			Entry("a map of scalars merged into the first item's, a null deleting one of its fields",
+				live(`{"name":"b"}`), later(`,"securityContext":{"runAsUser":1,"runAsGroup":2,"runAsNonRoot":true}`, `,"$setElementOrder/args":[],"args":["c","a"],"securityContext":{"runAsUser":5,"runAsGroup":null,"privileged":true}`), false),
+			Entry("a map holding a null where the outcome lacks the map: the null dropped",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"securityContext":{"runAsGroup":null,"privileged":true}`), false),
+			Entry("a map holding nulls alone where the outcome lacks the map: an empty map",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"securityContext":{"runAsGroup":null}`), false),
+			Entry("a map of maps merged into live's item of the key and the first item's",
+				live(`{"name":"a","resources":{"limits":{"memory":"1Gi"},"requests":{"cpu":"2"}}}`), later(`,"resources":{"requests":{"memory":"1Gi"}}`, `,"$setElementOrder/args":[],"args":["c","a"],"resources":{"limits":{"cpu":"1","memory":null},"requests":{"cpu":"3"}}`), false),
+			Entry("a map of quantities beside $deleteFromPrimitiveList of the list it orders, merged into the first item's",
+				live(`{"name":"b"}`), later(`,"resources":{"limits":{"cpu":"1"}}`, `,"$setElementOrder/args":["c","a"],"$deleteFromPrimitiveList/args":["a"],"args":["c","a"],"resources":{"limits":{"memory":"2Gi"}}`), false),
+			Entry("a null deleting a scalar field of the first item's",
+				live(`{"name":"b"}`), later(`,"image":"i","tty":true`, `,"image":null,"$setElementOrder/args":[],"args":["c","a"]`), false),
+			Entry("a null deleting a list of live's item of the key",
+				live(`{"name":"a","command":["x"],"ports":[{"containerPort":80}]}`), later(`,"tty":true`, `,"command":null,"ports":null,"$setElementOrder/args":[],"args":["c","a"]`), false),
+			Entry("a null of a field the outcome lacks",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"stdin":null,"$setElementOrder/args":[],"args":["c","a"]`), false),
+			Entry("a list of scalars merged by no strategy replacing the first item's",
+				live(`{"name":"b"}`), later(`,"command":["x","y"]`, `,"command":["z"],"$setElementOrder/args":[],"args":["c","a"]`), false),
+			Entry("a map holding a list of scalars merged by no strategy",
+				live(`{"name":"b"}`), later(`,"securityContext":{"capabilities":{"add":["A"]}}`, `,"securityContext":{"capabilities":{"drop":["D"]}},"$setElementOrder/args":[],"args":["c","a"]`), false),
+			// (Onto an outcome holding the list it orders.)
+			Entry("a list beside an empty order, sorted by the first item's list",
+				live(`{"name":"b"}`), later(`,"args":["a","x","c"]`, `,"$setElementOrder/args":[],"args":["c","a","y"]`), false),
+			Entry("a list beside an empty order and $deleteFromPrimitiveList, sorted by live's list, then the values deleted",
+				live(`{"name":"a","args":["a","b","c"]}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["b","c","a"],"$deleteFromPrimitiveList/args":["c"]`), false),
+			Entry("a list ordered beside $deleteFromPrimitiveList, replacing the first item's",
+				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":["c","a","b"],"args":["c","a","b"],"$deleteFromPrimitiveList/args":["b"]`), false),
+			Entry("another list left out, ordered beside $deleteFromPrimitiveList: the first item's list reordered, then the values deleted",
+				live(`{"name":"b"}`), later(`,"command":["a","b","c"]`, `,"$setElementOrder/args":[],"args":["c","a"],"$setElementOrder/command":["c","a"],"$deleteFromPrimitiveList/command":["b"]`), false),
+			Entry("another list left out, ordered beside $deleteFromPrimitiveList, that the outcome lacks: absent",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"$setElementOrder/command":["c","a"],"$deleteFromPrimitiveList/command":["b"]`), false),
+			// (Collated without error, its tree not merged onto the outcome's in Phase 2: the same reading.)
+			Entry("a list left out, ordered beside $deleteFromPrimitiveList, beside another it orders as it follows: live's list reordered, then the values deleted",
+				live(`{"name":"a","command":["x","x","a"],"stdin":true}`), later(`,"tty":false`, `,"$setElementOrder/args":["c","a","x"],"args":["c","a"],"$setElementOrder/command":["c","a"],"$deleteFromPrimitiveList/command":["b"],"securityContext":{"runAsUser":1}`), false),
+			Entry("a list left out, ordered beside $deleteFromPrimitiveList, beside a map: the first item's list reordered, then the values deleted",
+				live(`{"name":"b"}`), later(`,"command":["a","b","c"]`, `,"$setElementOrder/command":["c","a"],"$deleteFromPrimitiveList/command":["b"],"resources":{"limits":{"cpu":"1"}}`), false),
+			// (Where strategicpatch fails on a list it orders, the error the collation with the outcome gives there.)
+			Entry("numbers beside an empty order onto the first item's strings: both fail",
+				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":[1,2],"securityContext":{"runAsUser":1}`), true),
+			Entry("a list left out and ordered onto the first item's empty list: both fail",
+				live(`{"name":"b"}`), later(`,"command":[]`, `,"$setElementOrder/args":[],"args":["c"],"$setElementOrder/command":["c","a"]`), true),
+			Entry("a list contradicting its order beside one its outcome decides: both fail",
+				live(`{"name":"b"}`), later(`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"$setElementOrder/command":["a","c"],"command":["c","a"]`), true),
+			Entry("an empty list beside an empty order onto the first item's list: an empty list",
+				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":[]`), false),
+			Entry("a list beside an empty order and $deleteFromPrimitiveList deleting every value",
+				live(`{"name":"b"}`), later(`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":["b"],"$deleteFromPrimitiveList/args":["b"]`), false),
 		)
+
+		// Those failing fail with the error applying the items one after another gives (each a patch from the root).
+		It("off, every gate: a later item failing on a list it orders, onto its key's outcome, fails as its items applied in turn", func() {
+			opts := patch.Options{Gates: features.Kubectl()}
+			for _, c := range []struct{ first, item string }{
+				{`,"args":["a","b"]`, `,"$setElementOrder/args":[],"args":[1,2],"securityContext":{"runAsUser":1}`},
+				{`,"command":[]`, `,"$setElementOrder/args":[],"args":["c"],"$setElementOrder/command":["c","a"]`},
+				{`,"tty":true`, `,"$setElementOrder/args":[],"args":["c","a"],"$setElementOrder/command":["a","c"],"command":["c","a"]`},
+			} {
+				_, err := patch.Apply(live(`{"name":"b"}`), later(c.first, c.item), opts)
+				step, stepErr := patch.Apply(live(`{"name":"b"}`), jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+c.first+`}]}}`), opts)
+				Expect(stepErr).NotTo(HaveOccurred())
+				_, stepErr = patch.Apply(step, jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+c.item+`}]}}`), opts)
+				Expect(stepErr).To(HaveOccurred(), c.item)
+				Expect(err).To(MatchError(stepErr.Error()), c.item)
+			}
+		})
+
+		// With gate SeedOrdering on, a list the item leaves out and orders is ordered by ply's seed order, as its items
+		// applied in turn order it: Phase 2 reorders it as strategicpatch does only under kubectl's order.
+		It("off, SeedOrdering on: a later item reordering a list it leaves out gives what its items applied in turn give", func() {
+			opts := patch.Options{Gates: features.Gates{}.With(features.UniqueMergeKeys, false).With(features.MultiFieldMergeKeys, false)}
+			first, item := `,"command":["c","b","x"]`, `,"$setElementOrder/args":[],"args":["b","c"],"$setElementOrder/command":["c","a"]`
+			got, err := patch.Apply(live(`{"name":"a","args":["a","b","c"]}`), later(first, item), opts)
+			Expect(err).NotTo(HaveOccurred())
+			step, err := patch.Apply(live(`{"name":"a","args":["a","b","c"]}`), jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+first+`}]}}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := patch.Apply(step, jsonv.MustDecode(`{"spec":{"containers":[{"name":"a"`+item+`}]}}`), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(want))
+		})
 
 		It("off, every gate: the patch's list naming a value twice keeps its copies together, at the value's first place in the order", func() {
 			live, p := args(`,"args":["a","b","c"]`), ordered(`["c","a","c"]`, `,"args":["c","a","c"]`)
@@ -846,6 +936,8 @@ var _ = Describe("feature gates", func() {
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"],"args":["c","a"]}]}}`),
 				// (a later item of the key ordering alone the list its key's outcome holds)
 				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","$setElementOrder/args":["c","a"]}]}}`),
+				// (a later item ordering, beside an empty order, a list its key's outcome holds: the first item's)
+				jsonv.MustDecode(`{"spec":{"containers":[{"name":"a","args":["a","c"]},{"name":"a","$setElementOrder/args":[],"args":["c","a"]}]}}`),
 			} {
 				_, err := patch.Apply(args(`,"args":["a","b","c"]`), p, on)
 				Expect(err).To(MatchError("patch spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"), "%s", p.JSON())

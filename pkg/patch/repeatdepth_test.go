@@ -1,9 +1,12 @@
 package patch_test
 
 import (
+	"sync/atomic"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -56,3 +59,42 @@ var _ = Describe("a repeat nested in a repeat, near the depth limit", func() {
 		Expect(err).To(MatchError(ContainSubstring("spec.containers[name=c].env[name=A].valueFrom.fieldRef.fieldPath: nesting is deeper than the limit of 7 levels")))
 	})
 })
+
+// A later item of a key whose "$setElementOrder" of a list merged by no strategy its key's outcome decides (beside items
+// empty), its other fields maps (live's item of the key holding a map below them), is held to MaxDepth as its items applied one after another (each a patch from the
+// root) are: Phase 2 merges its maps onto the outcome's only where its values lie within the limit (elements.Repeat.Deep),
+// the front-end applying it again elsewhere, near the limit.
+var _ = DescribeTable("a later item ordering a list its key's outcome decides, its maps near the depth limit, as its items applied one after another",
+	func(resources string, maxDepth int, wantErr string, frontEnd int64) {
+		const live = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"a","resources":{"limits":{"memory":"1Gi"}}}]}}`
+		first := `{"name":"a","tty":true}`
+		later := `{"name":"a","$setElementOrder/args":[],"args":["c","a"],"resources":` + resources + `}`
+		var again atomic.Int64
+		DeferCleanup(probe.OnRepeat(func(fe bool) {
+			if fe {
+				again.Add(1)
+			}
+		}))
+		opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+later+`]}}`), opts)
+		Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")
+		want, stepErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+		Expect(stepErr).NotTo(HaveOccurred())
+		want, stepErr = patch.Apply(want, jsonv.MustDecode(`{"spec":{"containers":[`+later+`]}}`), opts)
+		if wantErr != "" {
+			Expect(stepErr).To(MatchError(ContainSubstring(wantErr)))
+			Expect(err).To(MatchError(stepErr.Error()))
+			return
+		}
+		Expect(stepErr).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(want))
+	},
+	Entry("an empty map at the limit onto the outcome's map with fields: refused, by the front-end", `{"limits":{}}`, 5,
+		"spec.containers[name=a].resources.limits.memory: nesting is deeper than the limit of 5 levels", int64(1)),
+	Entry("a map of scalars beyond the limit: refused, by the front-end", `{"limits":{"cpu":"1"}}`, 5,
+		"spec.containers[name=a].resources.limits.cpu: nesting is deeper than the limit of 5 levels", int64(1)),
+	Entry("its scalars at the limit: merged, by the front-end", `{"limits":{"cpu":"1"},"requests":{}}`, 6, "", int64(1)),
+	Entry("one level above: merged in Phase 2", `{"limits":{"cpu":"1"},"requests":{}}`, 7, "", int64(0)),
+	Entry("no limit but the default: merged in Phase 2", `{"limits":{"cpu":"1"},"requests":{}}`, 0, "", int64(0)),
+)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plyproject/ply/internal/order"
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -51,9 +52,17 @@ import (
 //     fails at the first of them, the first such map in the collation's order (ontoFailure): they would lie
 //     beyond the limit. One whose collation refused a "$setElementOrder" of a list it sets that the schema merges by
 //     no strategy for what its key's outcome decides (an empty order beside items, a "$deleteFromPrimitiveList" beside
-//     the list), its item's fields otherwise scalars at scalar fields, is, onto a v lacking every list it orders, v
-//     with those scalars set and each list sorted by its order (every comparison true for an empty one) less the
-//     values deleted, as strategicpatch adds it (sortedOntoLacking, repeatsorted.go).
+//     the list), or one collated without error that no case below merges, is v with its item applied as
+//     strategicpatch's mergeMap applies it (sortedOntoLacking, repeatsorted.go), where the item holds only lists of
+//     scalars merged by no strategy it orders (its list sorted by the order, by v's list where the order is empty,
+//     every comparison true where v lacks it; a list it leaves out, v's reordered by it under kubectl's order, absent
+//     where v lacks it),
+//     less the values deleted beside them, scalars at scalar fields, nulls (v's field deleted) and, within the depth
+//     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced) and maps at object fields of no
+//     strategy replace, merged into v's field by field so; where strategicpatch fails on one list it orders (v's
+//     there another kind, or its items and the item's not scalars of one class; the item's, each value once and no
+//     deletion beside them, not following a non-empty order), it fails with the error a collation with v gives there
+//     (unmergedOrderFailure); gate MultiFieldMergeKeys on refuses such orders.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -179,8 +188,10 @@ import (
 //     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
-//     outcome's list decides, onto one lacking it where sortedOntoLacking does not hold: the item holding another
-//     field, a null, a list of another class, an order its items do not follow), or by the depth limit or a
+//     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list,
+//     a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
+//     null v holds a list it orders as; two lists strategicpatch fails on, one near the depth limit, or one failing
+//     beside a deletion, naming a value twice, or for the values deleted), or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
@@ -213,6 +224,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	var sorted sortedCheck    // (sortedOntoLacking's answer for r onto v)
+	sorted.kubectl = o.Ordering == order.OrderKubectl
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}
@@ -266,9 +278,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case limited:
 		probe.Repeated(false)
 		err = limitErr
-	case !o.Compose && sorted.of(r, l.Local.Items()[r.Pos], it.Type, v):
+	case !o.Compose && !o.UnmergedOrderRefused && sorted.of(r, l.Local.Items()[r.Pos], it.Type, v):
 		probe.Repeated(false)
-		out = elements.Keep(sorted.out)
+		out, err = elements.Keep(sorted.out), sorted.err
 	case o.Reapply == nil:
 		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:

@@ -6,72 +6,243 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// sortedOntoLacking returns the outcome of Repeat r, outside compose mode, of patch item p (a map of type t) merged
-// into v, its key's outcome, where Phase 1 refused, without an outcome, a "$setElementOrder" of a list p sets that the
-// schema merges by no strategy for what that outcome's list decides (r.Err the refusal, smp.OrderOfUnmerged, no
-// Element: an empty order beside items, or a "$deleteFromPrimitiveList" beside the list; collate's byOutcome), and v,
-// a map, lacks every list p orders. p's fields are then each either a scalar (no null) at a field the schema types as
-// a scalar without merge rules, over v's scalar or nothing, or such a list of scalars of one class p orders by a
-// "$setElementOrder" of scalars it follows (smp.FollowsOrder; any list follows an empty one), deleting from it or not
-// by a "$deleteFromPrimitiveList" of scalars of the items' class; p holds no other "$" key. strategicpatch adds the list
-// sorted by the directive (normalizeSliceOrder: smp.SortedBy; where the directive is empty, every comparison true,
-// as onto no list) and then deletes the values from it (deleteFromSlice: smp.WithoutValues), and sets the scalars,
-// as a collation of p with v as live builds it (collate's kubectlOrdered). ok is false elsewhere.
-func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) (out value.Value, ok bool) {
+// sortedOntoLacking returns the outcome of Repeat r, outside compose mode (gate MultiFieldMergeKeys off: repeat.go's
+// switch), of patch item p (a map of type t) merged into v, its key's outcome, where Phase 1 refused, without an
+// outcome, a "$setElementOrder" of a list p sets that the schema merges by no strategy for what that outcome's list
+// decides (r.Err the refusal, smp.OrderOfUnmerged, no Element: an empty order beside items, or a
+// "$deleteFromPrimitiveList" beside the list; collate's byOutcome), or collated p without error (Element, where
+// repeat.go's earlier cases do not merge it). strategicpatch's mergeMap applies p to v in two steps, each touching
+// its own fields of v, which sortedOntoLacking follows where it holds:
+//   - each list p orders by "$setElementOrder" (a list of scalars; the field a list of scalars the schema merges by no
+//     strategy, without merge rule) is decided first (unmergedOrderOnto): p's list sorted by the order, v's list there
+//     ordered by it where p leaves it out (under kubectl's order: kubectl), then less the values a
+//     "$deleteFromPrimitiveList" beside it deletes;
+//   - then p's other fields (none of a merge rule or named by a "$deleteFromPrimitiveList" of p), each either a null,
+//     which deletes v's field, a scalar at a field the schema types as a scalar or not at all (scalarField) over v's
+//     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
+//     r.Deep's maps without fields at the limit), a list of scalars the schema merges by no strategy over v's list or
+//     nothing, taken as it stands, or a map at a field the schema types as an object of no strategy replace over v's
+//     map or nothing, merged into it so field by field (mapOnto).
+//
+// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
+// the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
+// elsewhere (strategicpatch failing otherwise, or a shape not read here).
+func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
-	if r.Element != nil || !refused || len(e.Path) != 1 || !p.IsMap() || !v.IsMap() ||
-		e.Msg != smp.OrderOfUnmerged(e.Path[0].Field) {
-		return value.Value{}, false
+	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
+	if !(byOutcome || (r.Err == nil && r.Element != nil)) || !p.IsMap() || !v.IsMap() {
+		return value.Value{}, nil, false
 	}
 	out = v
+	var failed *elements.Error // (the one list strategicpatch fails on: the collation's error there)
 	for _, f := range p.Fields() {
-		name := strings.TrimPrefix(strings.TrimPrefix(f.Key, smp.SetOrderPrefix), smp.DeletePrefix)
-		pv, _ := p.Get(name)
+		name, ordering := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		if _, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
+			if _, ordered := p.Get(smp.SetOrderPrefix + f.Key[len(smp.DeletePrefix):]); !ordered {
+				return value.Value{}, nil, false
+			}
+			continue // (read with the order of its list)
+		}
 		lv, held := v.Get(name)
-		ft, meta := t.Child(name)
+		if ordering {
+			list, present, decided := unmergedOrderOnto(p, t, name, lv, held, kubectl)
+			if !decided {
+				if failed != nil || r.Deep {
+					return value.Value{}, nil, false
+				} else if failed = unmergedOrderFailure(p, t, name, lv, held); failed == nil {
+					return value.Value{}, nil, false
+				}
+			}
+			if out = out.Without(name); present {
+				out = out.With(name, list)
+			}
+			continue
+		}
+		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
+			continue // (decided with its order)
+		}
+		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep)
+		if !decided {
+			return value.Value{}, nil, false
+		}
+		if out = out.Without(f.Key); present {
+			out = out.With(f.Key, merged)
+		}
+	}
+	if failed != nil {
+		return value.Value{}, failed, true
+	}
+	return out, nil, true
+}
+
+// fieldOnto returns field f of patch map p (type t), not one p orders, merged into lv, the outcome's field there
+// (held: present), as strategicpatch's mergeMap merges it where that is decided here (sortedOntoLacking): present is
+// false where the outcome lacks the field after. deep says p's values may reach the depth limit: then only scalars
+// and nulls are decided.
+func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep bool) (out value.Value, present, ok bool) {
+	ft, meta := t.Child(f.Key)
+	_, deletes := p.Get(smp.DeletePrefix + f.Key)
+	switch {
+	case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || deletes:
+		return value.Value{}, false, false
+	case f.Value.IsNull():
+		return value.Value{}, false, true // (a null deletes the field, held or not)
+	case scalarField(ft) && f.Value.IsScalar() && (!held || lv.IsScalar()):
+		return f.Value, true, true
+	case deep:
+		return value.Value{}, false, false
+	case f.Value.IsList() && unmergedScalars(ft, &meta, f.Value) && (!held || lv.IsList()):
+		return f.Value, true, true // (replaced, as the patch holds it)
+	case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
+		m, merged := mapOnto(f.Value, lv, ft)
+		return m, merged, merged
+	}
+	return value.Value{}, false, false
+}
+
+// scalarField reports whether the schema types a field as t types it as a scalar, or gives it no schema (an
+// int-or-string, say): strategicpatch sets a scalar there over a scalar or nothing.
+func scalarField(t *openapi.Type) bool {
+	return t.Kind == openapi.KindPrimitive || t.Kind == openapi.KindUnknown
+}
+
+// unmergedScalars reports whether pv, a list at a field of type t (metadata meta), is one the schema merges by no
+// strategy and no merge rule that holds scalars alone (none null): strategicpatch takes it as it stands, over a list
+// or nothing.
+func unmergedScalars(t *openapi.Type, meta *openapi.Meta, pv value.Value) bool {
+	return t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive && !elements.MergedList(t, meta) &&
+		meta.Rule == nil && allScalars(pv.Items())
+}
+
+// fieldByField reports whether a map at a field of type t (metadata meta) merges field by field: the schema types it as
+// an object (a struct or a map), of no strategy replace (strategicpatch's mergeMapHandler takes such a map whole) and
+// no merge rule.
+func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
+	return (t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap) && !meta.Strategy.Has(openapi.StrategyReplace) &&
+		meta.Rule == nil
+}
+
+// mapOnto returns patch map pm (of type t) merged into lm, the outcome's map there (or nothing), as strategicpatch's
+// mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the
+// field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
+// by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing. ok is false for
+// any other field of pm ("$" keys and fields of merge rules among them).
+func mapOnto(pm, lm value.Value, t *openapi.Type) (out value.Value, ok bool) {
+	if out = lm; !lm.IsMap() {
+		out = value.MustMap()
+	}
+	for _, f := range pm.Fields() {
+		ft, meta := t.Child(f.Key)
+		lv, held := out.Get(f.Key)
 		switch {
-		case name != f.Key && ft.Kind == openapi.KindList && ft.Item().Kind == openapi.KindPrimitive && orderedUnmerged(t, name, pv, lv) && !held:
-			continue // (a directive of a list p sets, read with it)
-		case strings.HasPrefix(f.Key, "$"):
+		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil:
 			return value.Value{}, false
-		case ft.Kind == openapi.KindPrimitive && meta.Rule == nil && f.Value.IsScalar() && (!held || lv.IsScalar()):
+		case f.Value.IsNull():
+			out = out.Without(f.Key)
+		case scalarField(ft) && f.Value.IsScalar() && (!held || lv.IsScalar()),
+			f.Value.IsList() && unmergedScalars(ft, &meta, f.Value) && (!held || lv.IsList()):
 			out = out.With(f.Key, f.Value)
-		default:
-			list, sorted := sortedLacking(p, ft, f.Key, f.Value)
-			if !sorted || held {
+		case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
+			m, merged := mapOnto(f.Value, lv, ft)
+			if !merged {
 				return value.Value{}, false
 			}
-			out = out.With(f.Key, list)
+			out = out.With(f.Key, m)
+		default:
+			return value.Value{}, false
 		}
 	}
 	return out, true
 }
 
-// sortedLacking returns list field name of patch map p, pv, a non-empty list of type t the schema merges by no
-// strategy, ordered by p's "$setElementOrder/<name>" and deleted from by its "$deleteFromPrimitiveList/<name>" as
-// strategicpatch adds it where the outcome lacks the list (sortedOntoLacking); ok is false where it is not such a list.
-func sortedLacking(p value.Value, t *openapi.Type, name string, pv value.Value) (list value.Value, ok bool) {
-	order, ordered := p.Get(smp.SetOrderPrefix + name)
+// unmergedOrderOnto returns list field name of patch map p (type t), which p orders by "$setElementOrder", merged into
+// lv, the outcome's field there (held: present), as strategicpatch's mergePatchIntoOriginal and then, for a
+// "$deleteFromPrimitiveList" beside it, mergeSlice decide it: the field a list of scalars the schema merges by no
+// strategy and no merge rule, the order a list of scalars. Where p sets the list (non-empty, or empty over v's items),
+// following the order (smp.FollowsOrder; any list follows an empty one), the list, its items and v's scalars of one
+// class: sorted by the order (normalizeSliceOrder: smp.SortedBy), or, where the order is empty, every item an other, by
+// v's list (every comparison true where v lacks it). Where p leaves it out and v holds scalars of one class there: v's
+// items ordered by it (reordered), where kubectl says lists are ordered as kubectl orders them (under gate
+// SeedOrdering's order the collation orders them otherwise). Where both lack it: absent (present false), the deletion
+// not read. A "$deleteFromPrimitiveList" beside it, a list of scalars of the list's class or empty, then deletes its
+// values (deleteFromSlice: smp.WithoutValues). ok is false elsewhere: strategicpatch fails there, or may.
+func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, kubectl bool) (list value.Value, present, ok bool) {
+	ft, meta := t.Child(name)
+	order, _ := p.Get(smp.SetOrderPrefix + name)
+	pv, set := p.Get(name)
 	deleted, deletes := p.Get(smp.DeletePrefix + name)
-	if t.Kind != openapi.KindList || !ordered || !order.IsList() || !allScalars(order.Items()) || !pv.IsList() ||
-		pv.Len() == 0 || !smp.ScalarsOfOneClass(pv.Items(), nil) || !smp.FollowsOrder(pv.Items(), order.Items()) {
-		return value.Value{}, false
+	if ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || elements.MergedList(ft, &meta) ||
+		meta.Rule != nil || !order.IsList() || !allScalars(order.Items()) || (deletes && !deleted.IsList()) ||
+		(held && !lv.IsList()) || (set && !pv.IsList()) {
+		return value.Value{}, false, false
 	}
-	if deletes && (!deleted.IsList() || (deleted.Len() > 0 && !smp.ScalarsOfOneClass(pv.Items(), deleted.Items()))) {
-		return value.Value{}, false
+	switch {
+	case !set && !held:
+		return value.Value{}, false, true
+	case !set:
+		if !kubectl || !smp.ScalarsOfOneClass(lv.Items(), nil) {
+			return value.Value{}, false, false
+		}
+		list = reordered(lv, order.Items(), "")
+	case !smp.ScalarsOfOneClass(lv.Items(), pv.Items()) || !smp.FollowsOrder(pv.Items(), order.Items()):
+		return value.Value{}, false, false
+	case order.Len() == 0:
+		list = smp.SortedBy(pv.Items(), lv.Items())
+	default:
+		list = smp.SortedBy(pv.Items(), order.Items())
 	}
-	return smp.WithoutValues(smp.SortedBy(pv.Items(), order.Items()), deleted.Items()), true
+	if !deletes || (list.Len() == 0 && deleted.Len() == 0) {
+		return list, true, true
+	}
+	if !smp.ScalarsOfOneClass(list.Items(), deleted.Items()) {
+		return value.Value{}, false, false
+	}
+	return smp.WithoutValues(list, deleted.Items()), true, true
 }
 
-// sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch).
-type sortedCheck struct{ out value.Value }
+// unmergedOrderFailure returns the error a collation of patch map p (type t) with the outcome as live gives at list
+// field name, which p orders by "$setElementOrder" and unmergedOrderOnto does not decide, lv the outcome's field there
+// (held: present), where strategicpatch fails on it too (mergePatchIntoOriginal): the field a list of scalars the
+// schema merges by no strategy and no merge rule, the order a list of scalars, p's field a list or left out; where
+// lv is another kind than a list (not null), or lv's items and p's there are not scalars of one class (none among
+// them, too), the collation refuses the order (collate's kubectlOrdered: smp.OrderOfUnmerged), and where p's list,
+// each value once and no "$deleteFromPrimitiveList" beside it, does not follow a non-empty order, it checks it as a
+// set's order (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
+func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(name)
+	order, _ := p.Get(smp.SetOrderPrefix + name)
+	pv, set := p.Get(name)
+	_, deletes := p.Get(smp.DeletePrefix + name)
+	at := fieldpath.Path{fieldpath.Field(name)}
+	_, once := distinctScalars(pv.Items())
+	switch {
+	case ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || elements.MergedList(ft, &meta) ||
+		meta.Rule != nil || !order.IsList() || !allScalars(order.Items()) || (set && !pv.IsList()) || (held && lv.IsNull()) ||
+		(!set && !held):
+		return nil
+	case (held && !lv.IsList()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()):
+		return &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfUnmerged(name)}
+	case set && !deletes && order.Len() > 0 && once && !smp.FollowsOrder(pv.Items(), order.Items()):
+		return &elements.Error{Source: elements.Patch, Path: at, Msg: orderMismatch(name, pv.Items(), order.Items())}
+	}
+	return nil
+}
 
-// of reports whether sortedOntoLacking decides Repeat r of item p (type t) merged into v, keeping its outcome.
+// sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch): the outcome, or
+// the error applying the repeat gives.
+type sortedCheck struct {
+	kubectl bool // (merged lists ordered as kubectl orders them: order.OrderKubectl)
+	out     value.Value
+	err     error
+}
+
+// of reports whether sortedOntoLacking decides Repeat r of item p (type t) merged into v, keeping its answer.
 func (s *sortedCheck) of(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
-	out, ok := sortedOntoLacking(r, p, t, v)
-	s.out = out
+	out, err, ok := sortedOntoLacking(r, p, t, v, s.kubectl)
+	s.out, s.err = out, err
 	return ok
 }
