@@ -68,9 +68,15 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 			return false, nil
 		}
 	}
-	for _, it := range lv.Items() {
-		d, directed := it.Get(smp.DirectiveKey)
-		if k, _ := it.Get(key); !deleted[scalarKey(k)] && directed && !isDelete(d) {
+	keyOf := func(it value.Value) value.ScalarKey {
+		k, _ := it.Get(key)
+		return scalarKey(k)
+	}
+	if !heldUndirected(lv.Items(), deleted, keyOf) {
+		return false, nil
+	}
+	if slices.ContainsFunc(data, holdsList) { // (a list merged into an item's: decided, without error, or left)
+		if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); err != nil || !decided {
 			return false, nil
 		}
 	}
@@ -92,7 +98,7 @@ func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.Scala
 		if !inLive || first[keyOf(p)] != i || deleted[keyOf(p)] {
 			continue
 		}
-		if _, err := mergedInto(lv.Items()[at], p); err != nil {
+		if _, err, _ := mergedInto(c.Type.Item(), lv.Items()[at], p); err != nil {
 			return itemError(c, p, err)
 		}
 	}
@@ -185,24 +191,10 @@ func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 		}
 		return orderedBy(merged.Items(), lv.Items(), c.Dirs.SetOrder.Items(), keyOf), nil // (lv's slice as it stood)
 	}
-	kept := lv.Items()
-	if len(deleted) > 0 {
-		kept = slices.DeleteFunc(slices.Clone(kept), func(it value.Value) bool { return deleted[keyOf(it)] })
-	}
-	items := append([]value.Value(nil), kept...)
-	first := firstPlaces(items, keyOf)
-	for _, p := range data {
-		at, held := first[keyOf(p)]
-		if !held {
-			first[keyOf(p)] = len(items)
-			items = append(items, p)
-			continue
-		}
-		into, err := mergedInto(items[at], p)
-		if err != nil {
-			return value.Value{}, itemError(c, p, err)
-		}
-		items[at] = into
+	kept := keptItems(lv.Items(), deleted, keyOf)
+	items, failed, err, _ := mergedItems(c.Type.Item(), kept, data, keyOf)
+	if err != nil {
+		return value.Value{}, itemError(c, failed, err)
 	}
 	merged := orderedBy(items, kept, data, keyOf)
 	if c.Dirs == nil {
@@ -283,8 +275,12 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			if !copiedData(t, f) {
 				return false
 			}
-		case meta.Rule != nil || f.Value.IsList():
+		case meta.Rule != nil:
 			return false
+		case f.Value.IsList():
+			if !listData(ft, &meta, f.Value) {
+				return false
+			}
 		case !f.Value.IsMap():
 		case !mergedMap(ft, &meta):
 			return false
@@ -316,17 +312,18 @@ func copiedData(t *openapi.Type, f value.Field) bool {
 	return f.Value.IsScalar() || f.Value.IsNull()
 }
 
-// mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
-// p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a map into holds
-// there; a map holding "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for
-// "delete"), and one holding "$patch" is dropped, the field with it, where into holds none. It fails, at the path
-// below into of the map (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of
-// patches requires them equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a
-// map (maps merge without that directive).
-func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
+// mergedInto is map p (directedFields), of type t, merged into into as strategicpatch merges a patch's map into
+// another: each of p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a
+// map into holds there, a list as listMergedInto merges it (decided false where that cannot tell it); a map holding
+// "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
+// "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
+// (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
+// equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a map (maps merge
+// without that directive).
+func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
 	if keys, retains := p.Get(smp.RetainKeysKey); retains {
 		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
-			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}
+			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}, true
 		}
 	}
 	for _, f := range p.Fields() {
@@ -335,7 +332,7 @@ func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
 		directive, _ := d.AsString()
 		switch {
 		case directed && held.IsMap() && directive == smp.MergeValue:
-			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
+			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}, true
 		case directed && held.IsMap() && directive == smp.DeleteValue:
 			into = into.With(f.Key, value.MustMap())
 		case directed && held.IsMap():
@@ -343,12 +340,21 @@ func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
 		case directed:
 			into = into.Without(f.Key)
 		case held.IsMap() && f.Value.IsMap():
-			m, err := mergedInto(held, f.Value)
-			if err != nil {
-				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
-				return value.Value{}, err
+			ft, _ := t.Child(f.Key)
+			m, err, decided := mergedInto(ft, held, f.Value)
+			if err != nil || !decided {
+				if err != nil {
+					err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+				}
+				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, m)
+		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
+			l, decided := listMergedInto(t, f.Key, held, f.Value)
+			if !decided {
+				return value.Value{}, nil, false
+			}
+			into = into.With(f.Key, l)
 		case f.Value.IsMap():
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
@@ -356,7 +362,7 @@ func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
 			into = into.With(f.Key, f.Value)
 		}
 	}
-	return into, nil
+	return into, nil, true
 }
 
 // mergeDirective is the error of a "$patch: merge" map merged onto a map.
@@ -370,7 +376,7 @@ func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 func holdsMaps(c *elements.Node) bool {
 	for _, it := range c.Local.Items() {
 		for _, f := range it.Fields() {
-			if f.Value.IsMap() {
+			if f.Value.IsMap() || (f.Value.IsList() && !strings.HasPrefix(f.Key, "$")) {
 				return true
 			}
 		}
