@@ -38,7 +38,8 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome its data
 // items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps
 // each holding that key as a scalar or null (an item of a null key merges into lv's first item of a null key, as
-// strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data or maps of such
+// strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data, lists (listData: merged into
+// the list lv's item holds as listMergedInto merges them, each such merge decided without error) or maps of such
 // (directedFields); lv's items are maps each holding the key as a scalar or null with no "$patch" but "delete" (an item
 // of c merges into such an item of its key as into another, the directive kept; "$" keys in its maps data,
 // "$retainKeys" compared), those of a key c's delete items name aside. err is the error merging into lv's item of its
@@ -263,9 +264,9 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for "$" fields copied as data
-// (copiedData) and maps holding "$patch: replace", "$patch: delete" or "$patch: merge" at any depth below it, their
-// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into
-// another as mergedInto merges it.
+// (copiedData), lists (listData) and maps holding "$patch: replace", "$patch: delete" or "$patch: merge" at any depth
+// below it, their other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges
+// such a map into another as mergedInto merges it (a list as listMergedInto tells it).
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
@@ -371,8 +372,8 @@ const mergeDirective = smp.DirectiveKey + ": " + smp.MergeValue + " is a schema 
 // dollarKeyed reports whether f's key starts with "$".
 func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 
-// holdsMaps reports whether an item of leaf c's list holds a map: merged onto its outcome's list, the fields of that
-// outcome's maps below it lie a level deeper than the patch's values.
+// holdsMaps reports whether an item of leaf c's list holds a map or a list (not a "$" field): merged onto its outcome's
+// list, the values of that outcome's maps and lists below it lie a level deeper than the patch's values.
 func holdsMaps(c *elements.Node) bool {
 	for _, it := range c.Local.Items() {
 		for _, f := range it.Fields() {
