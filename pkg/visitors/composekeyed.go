@@ -76,10 +76,9 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
-	if slices.ContainsFunc(data, holdsList) { // (a list merged into an item's: decided, without error, or left)
-		if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); err != nil || !decided {
-			return false, nil
-		}
+	if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); !decided ||
+		(err != nil && slices.ContainsFunc(data, ordersOrHoldsList)) {
+		return false, nil // (a list or order merged into an item's: decided without error, or left to the collation)
 	}
 	return true, firstsFailure(c, data, deleted, lv)
 }
@@ -272,6 +271,10 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		ft, meta := t.Child(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		switch directive, _ := d.AsString(); {
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			if !orderData(t, m, f) {
+				return false
+			}
 		case strings.HasPrefix(f.Key, "$"):
 			if !copiedData(t, f) {
 				return false
@@ -328,7 +331,7 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		}
 	}
 	for _, f := range p.Fields() {
-		held, _ := into.Get(f.Key)
+		held, inInto := into.Get(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		directive, _ := d.AsString()
 		switch {
@@ -350,8 +353,16 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, m)
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			var decided bool
+			if into, decided = orderedInto(t, into, p, f); !decided {
+				return value.Value{}, nil, false
+			}
 		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
 			l, decided := listMergedInto(t, f.Key, held, f.Value)
+			if order, orders := p.Get(smp.SetOrderPrefix + f.Key); orders && decided {
+				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
+			}
 			if !decided {
 				return value.Value{}, nil, false
 			}
@@ -372,12 +383,13 @@ const mergeDirective = smp.DirectiveKey + ": " + smp.MergeValue + " is a schema 
 // dollarKeyed reports whether f's key starts with "$".
 func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 
-// holdsMaps reports whether an item of leaf c's list holds a map or a list (not a "$" field): merged onto its outcome's
-// list, the values of that outcome's maps and lists below it lie a level deeper than the patch's values.
+// holdsMaps reports whether an item of leaf c's list holds a map, a list (not a "$" field) or a "$setElementOrder":
+// merged onto its outcome's list, the values of that outcome's maps and lists below it lie a level deeper than the
+// patch's values.
 func holdsMaps(c *elements.Node) bool {
 	for _, it := range c.Local.Items() {
 		for _, f := range it.Fields() {
-			if f.Value.IsMap() || (f.Value.IsList() && !strings.HasPrefix(f.Key, "$")) {
+			if f.Value.IsMap() || (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) {
 				return true
 			}
 		}

@@ -55,10 +55,12 @@ func heldUndirected(items []value.Value, deleted map[value.ScalarKey]bool, keyOf
 	return true
 }
 
-// holdsList reports whether map m holds a list at a field of its own (not a "$" one) or of a map of it at any depth.
-func holdsList(m value.Value) bool {
+// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), or a "$setElementOrder",
+// or a map of it at any depth does.
+func ordersOrHoldsList(m value.Value) bool {
 	for _, f := range m.Fields() {
-		if (f.Value.IsList() && !strings.HasPrefix(f.Key, "$")) || (f.Value.IsMap() && holdsList(f.Value)) {
+		if (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) ||
+			(f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
 			return true
 		}
 	}
@@ -168,4 +170,115 @@ func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.V
 		return value.Value{}, false
 	}
 	return orderedBy(items, kept, data, keyOf), true
+}
+
+// orderData reports whether "$setElementOrder/<f>" field f of map m, of type t, orders a list mergedInto may order
+// (orderedInto, orderedList): t declares <f> a list merged by no merge key or one, the order is a list of items with
+// entries, scalars for a set, maps each holding the key as a scalar for a keyed list, and m's list there, where m holds
+// one, holds no "$patch" item but "delete" and names its data items in the order's order as strategicpatch checks it
+// (validatePatchWithSetOrderList: each entry naming the next item passes it).
+func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
+	name := strings.TrimPrefix(f.Key, smp.SetOrderPrefix)
+	ft, meta := t.Child(name)
+	if t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) > 1 || !f.Value.IsList() ||
+		f.Value.Len() == 0 {
+		return false
+	}
+	key := ""
+	if len(meta.MergeKey) == 1 {
+		key = meta.MergeKey[0]
+	}
+	if (key == "" && !allScalars(f.Value.Items())) || (key != "" && !keyedScalars(f.Value.Items(), key)) {
+		return false
+	}
+	l, holds := m.Get(name)
+	if !holds {
+		return true
+	}
+	if !l.IsList() {
+		return false
+	}
+	keyOf := keyOfItems(key)
+	items, at := l.Items(), 0
+	for _, it := range items {
+		if d, directed := it.Get(smp.DirectiveKey); directed && !isDelete(d) {
+			return false
+		} else if directed {
+			continue
+		}
+		for at < f.Value.Len() && keyOf(f.Value.Items()[at]) != keyOf(it) {
+			at++
+		}
+		if at == f.Value.Len() {
+			return false
+		}
+		at++
+	}
+	return true
+}
+
+// keyOfItems returns the identity of a list's items by merge key key ("": a set's scalars).
+func keyOfItems(key string) func(value.Value) value.ScalarKey {
+	return func(it value.Value) value.ScalarKey {
+		if key != "" {
+			it, _ = it.Get(key)
+		}
+		return scalarKey(it)
+	}
+}
+
+// orderedInto is into with "$setElementOrder/<f>" field f of patch map p (orderData), of type t, merged in as
+// strategicpatch's merge of patches merges it (mergePatchIntoOriginal): the directive copied, where into holds none or
+// the same (decided false where it holds another: strategicpatch refuses it), and, where p lacks <f> and into holds
+// it, into's list ordered by it, its items each holding the merge key as a scalar (a set's scalars of one class, each
+// once): the items it names by their first place there, the others by their places in the list (orderedBy).
+func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Value, bool) {
+	if held, holds := into.Get(f.Key); holds && !value.Equal(held, f.Value) {
+		return value.Value{}, false
+	}
+	into = into.With(f.Key, f.Value)
+	name := strings.TrimPrefix(f.Key, smp.SetOrderPrefix)
+	if _, sets := p.Get(name); sets {
+		return into, true // (ordered with the list: orderedList)
+	}
+	lv, holds := into.Get(name)
+	if !holds {
+		return into, true
+	}
+	_, meta := t.Child(name)
+	key := ""
+	if len(meta.MergeKey) == 1 {
+		key = meta.MergeKey[0]
+	}
+	_, once, ok := scalarsOfClass(lv.Items())
+	if !lv.IsList() || lv.Len() == 0 || (key != "" && !keyedScalars(lv.Items(), key)) || (key == "" && !(ok && once)) {
+		return value.Value{}, false
+	}
+	return into.With(name, orderedBy(lv.Items(), lv.Items(), f.Value.Items(), keyOfItems(key))), true
+}
+
+// orderedList is merged, list pv of a patch's map of type t at field name merged into held (listMergedInto; inInto: the
+// map merged into holds the field), ordered by pv's "$setElementOrder", order (orderData), as strategicpatch's merge of
+// patches orders it (mergePatchIntoOriginal): the items order names by their first place there, the others by their
+// places in held's list as the merge left its slice (orderView; a set's: held's), interleaved (orderedBy); where the
+// map lacks the field, pv's items (less its "$patch" ones) by the order alone. decided is false where the map holds
+// another kind there, or neither list holds an item (strategicpatch refuses either).
+func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv, merged, order value.Value) (value.Value, bool) {
+	_, meta := t.Child(name)
+	key := ""
+	if len(meta.MergeKey) == 1 {
+		key = meta.MergeKey[0]
+	}
+	keyOf := keyOfItems(key)
+	switch {
+	case inInto && !held.IsList():
+		return value.Value{}, false
+	case !inInto && pv.Len() > 0:
+		return orderedBy(merged.Items(), nil, order.Items(), keyOf), true
+	case !inInto || (held.Len() == 0 && pv.Len() == 0):
+		return value.Value{}, false
+	case key == "":
+		return orderedBy(merged.Items(), held.Items(), order.Items(), keyOf), true
+	}
+	return orderedBy(merged.Items(), orderView(pv.Items(), held, keyOf), order.Items(), keyOf), true
 }
