@@ -167,7 +167,10 @@ import (
 //     schema does not declare, or of scalars where it has a list of scalars), as it stands, holding no "$patch" map; a
 //     set of scalars of one class, each value once in it and v's, v's values then the repeat's ranked by the repeat's
 //     list and v's places; merged by one key, merged as the repeat's list is into v's, its items' lists in turn; each
-//     such merge known without error, else the front-end applies the repeat; an appended item as it stands; a
+//     such merge known without error, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
+//     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
+//     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
+//     slice the merge left (orderView), or, left out, v's item's list reordered by it; an appended item as it stands; a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
@@ -195,7 +198,9 @@ import (
 //       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set
 //       naming a value twice or of two classes, a map or list item in it; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; a merge that fails), a
-//       "$setElementOrder/<f>", another "$" field than those above, or a map of another "$patch";
+//       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
+//       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field than those
+//       above, or a map of another "$patch";
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
