@@ -301,19 +301,28 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 
 // copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into,
 // as strategicpatch's merge of patches does (mergedInto sets it over that map's): a "$retainKeys" directive of field
-// names (which must agree with that map's), a "$deleteFromPrimitiveList/<f>" list of scalars, or another "$" key
-// holding a scalar or null ("$patch" and "$setElementOrder/<f>" direct the merge).
+// names (which must agree with that map's), a "$deleteFromPrimitiveList/<f>" whatever it holds (copied as it stands),
+// or another "$" key (dollarData: a map or list taken as a field the schema lacks) ("$patch" and
+// "$setElementOrder/<f>" direct the merge).
 func copiedData(t *openapi.Type, f value.Field) bool {
 	switch {
 	case f.Key == smp.RetainKeysKey:
 		return retainKeysDirective(t) && f.Value.IsList() &&
 			!slices.ContainsFunc(f.Value.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok })
-	case strings.HasPrefix(f.Key, smp.DeletePrefix):
-		return f.Value.IsList() && allScalars(f.Value.Items())
 	case f.Key == smp.DirectiveKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix):
 		return false
 	}
-	return f.Value.IsScalar() || f.Value.IsNull()
+	return true
+}
+
+// dollarData reports whether field f of a patch's map is a "$" key strategicpatch's merge of patches merges as a field
+// (not "$patch", "$retainKeys", "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>"), holding a map or a list:
+// set over another kind or none less its maps holding "$patch" (absent where it is one), and, over a value of its
+// kind, looked up in a schema that declares no such field (left to the collation: mergedInto).
+func dollarData(f value.Field) bool {
+	return strings.HasPrefix(f.Key, "$") && f.Key != smp.DirectiveKey && f.Key != smp.RetainKeysKey &&
+		!strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !strings.HasPrefix(f.Key, smp.DeletePrefix) &&
+		(f.Value.IsMap() || f.Value.IsList())
 }
 
 // mergedInto is map p (directedFields), of type t, merged into into as strategicpatch merges a patch's map into
@@ -335,6 +344,16 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		directive, _ := d.AsString()
 		switch {
+		case strings.HasPrefix(f.Key, smp.DeletePrefix):
+			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
+		case dollarData(f) && held.Kind() == f.Value.Kind():
+			return value.Value{}, nil, false
+		case dollarData(f):
+			if v, keep := smp.WithoutDirectives(f.Value); keep {
+				into = into.With(f.Key, v)
+			} else {
+				into = into.Without(f.Key)
+			}
 		case directed && held.IsMap() && directive == smp.MergeValue:
 			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}, true
 		case directed && held.IsMap() && directive == smp.DeleteValue:

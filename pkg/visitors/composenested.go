@@ -55,12 +55,12 @@ func heldUndirected(items []value.Value, deleted map[value.ScalarKey]bool, keyOf
 	return true
 }
 
-// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), or a "$setElementOrder",
-// or a map of it at any depth does.
+// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder" or
+// another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
 func ordersOrHoldsList(m value.Value) bool {
 	for _, f := range m.Fields() {
 		if (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) ||
-			(f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
+			dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
 			return true
 		}
 	}
