@@ -159,8 +159,9 @@ import (
 //     alone, onto v's maps each holding the key as a scalar, or v's distinct scalars (a list merged by no strategy
 //     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, the key a scalar or null (strategicpatch matches
 //     a null key to a null key), their other fields
-//     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" of
-//     scalars, another "$" key holding a scalar or null), lists or maps of such, "$patch: replace", "$patch: delete"
+//     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" as
+//     it stands, another "$" key holding a scalar or null, or an object or a list where v's item holds another kind or
+//     none, less its maps holding "$patch"), lists or maps of such, "$patch: replace", "$patch: delete"
 //     and "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
 //     less the directive, or emptying it, dropped where v's item holds none; a list, composenested.go, where v's item
 //     lacks it or holds another kind, less its maps holding "$patch", else, merged by no strategy (at a field the
@@ -199,8 +200,8 @@ import (
 //       naming a value twice or of two classes, a map or list item in it; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; a merge that fails), a
 //       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
-//       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field than those
-//       above, or a map of another "$patch";
+//       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
+//       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch";
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
