@@ -263,14 +263,15 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for "$" fields copied as data
-// (copiedData), lists (listData) and maps holding "$patch: replace", "$patch: delete" or "$patch: merge" at any depth
-// below it, their other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges
+// (copiedData), lists (listData) and maps holding "$patch" at any depth below it ("replace", "delete" or "merge"; another
+// value, dropped where the map merged into holds no map there, is left to the collation where it holds one), their
+// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges
 // such a map into another as mergedInto merges it (a list as listMergedInto tells it).
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
-		d, directed := f.Value.Get(smp.DirectiveKey)
-		switch directive, _ := d.AsString(); {
+		_, directed := f.Value.Get(smp.DirectiveKey)
+		switch {
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
 			if !orderData(t, m, f) {
 				return false
@@ -288,11 +289,11 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		case !f.Value.IsMap():
 		case !mergedMap(ft, &meta):
 			return false
-		case directed && (directive == smp.DeleteValue || directive == smp.ReplaceValue || directive == smp.MergeValue):
+		case directed: // (another "$patch" value: dropped where the map merged into holds no map there, else left)
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case directed || !directedFields(ft, f.Value):
+		case !directedFields(ft, f.Value):
 			return false
 		}
 	}
@@ -354,6 +355,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			} else {
 				into = into.Without(f.Key)
 			}
+		case directed && held.IsMap() && directive != smp.MergeValue && directive != smp.DeleteValue &&
+			directive != smp.ReplaceValue:
+			return value.Value{}, nil, false // (strategicpatch refuses it: left to the collation)
 		case directed && held.IsMap() && directive == smp.MergeValue:
 			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}, true
 		case directed && held.IsMap() && directive == smp.DeleteValue:

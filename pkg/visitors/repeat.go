@@ -201,7 +201,8 @@ import (
 //       map, or of objects where it has a list of scalars, which the collation refuses; a merge that fails), a
 //       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
 //       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
-//       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch";
+//       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
+//       where v's item holds a map there (elsewhere dropped, as strategicpatch drops it);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
