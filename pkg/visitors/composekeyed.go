@@ -38,7 +38,8 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // items in their order (keyedOrder), or a "$patch: replace" item is among them (keyedDirected; the outcome its data
 // items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps
 // each holding that key as a scalar or null (an item of a null key merges into lv's first item of a null key, as
-// strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data or maps of such
+// strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data, lists (listData: merged into
+// the list lv's item holds as listMergedInto merges them, each such merge decided without error) or maps of such
 // (directedFields); lv's items are maps each holding the key as a scalar or null with no "$patch" but "delete" (an item
 // of c merges into such an item of its key as into another, the directive kept; "$" keys in its maps data,
 // "$retainKeys" compared), those of a key c's delete items name aside. err is the error merging into lv's item of its
@@ -68,11 +69,16 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 			return false, nil
 		}
 	}
-	for _, it := range lv.Items() {
-		d, directed := it.Get(smp.DirectiveKey)
-		if k, _ := it.Get(key); !deleted[scalarKey(k)] && directed && !isDelete(d) {
-			return false, nil
-		}
+	keyOf := func(it value.Value) value.ScalarKey {
+		k, _ := it.Get(key)
+		return scalarKey(k)
+	}
+	if !heldUndirected(lv.Items(), deleted, keyOf) {
+		return false, nil
+	}
+	if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); !decided ||
+		(err != nil && slices.ContainsFunc(data, ordersOrHoldsList)) {
+		return false, nil // (a list or order merged into an item's: decided without error, or left to the collation)
 	}
 	return true, firstsFailure(c, data, deleted, lv)
 }
@@ -92,7 +98,7 @@ func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.Scala
 		if !inLive || first[keyOf(p)] != i || deleted[keyOf(p)] {
 			continue
 		}
-		if _, err := mergedInto(lv.Items()[at], p); err != nil {
+		if _, err, _ := mergedInto(c.Type.Item(), lv.Items()[at], p); err != nil {
 			return itemError(c, p, err)
 		}
 	}
@@ -185,24 +191,10 @@ func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 		}
 		return orderedBy(merged.Items(), lv.Items(), c.Dirs.SetOrder.Items(), keyOf), nil // (lv's slice as it stood)
 	}
-	kept := lv.Items()
-	if len(deleted) > 0 {
-		kept = slices.DeleteFunc(slices.Clone(kept), func(it value.Value) bool { return deleted[keyOf(it)] })
-	}
-	items := append([]value.Value(nil), kept...)
-	first := firstPlaces(items, keyOf)
-	for _, p := range data {
-		at, held := first[keyOf(p)]
-		if !held {
-			first[keyOf(p)] = len(items)
-			items = append(items, p)
-			continue
-		}
-		into, err := mergedInto(items[at], p)
-		if err != nil {
-			return value.Value{}, itemError(c, p, err)
-		}
-		items[at] = into
+	kept := keptItems(lv.Items(), deleted, keyOf)
+	items, failed, err, _ := mergedItems(c.Type.Item(), kept, data, keyOf)
+	if err != nil {
+		return value.Value{}, itemError(c, failed, err)
 	}
 	merged := orderedBy(items, kept, data, keyOf)
 	if c.Dirs == nil {
@@ -271,28 +263,37 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for "$" fields copied as data
-// (copiedData) and maps holding "$patch: replace", "$patch: delete" or "$patch: merge" at any depth below it, their
-// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges such a map into
-// another as mergedInto merges it.
+// (copiedData), lists (listData) and maps holding "$patch" at any depth below it ("replace", "delete" or "merge"; another
+// value, dropped where the map merged into holds no map there, is left to the collation where it holds one), their
+// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges
+// such a map into another as mergedInto merges it (a list as listMergedInto tells it).
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
-		d, directed := f.Value.Get(smp.DirectiveKey)
-		switch directive, _ := d.AsString(); {
+		_, directed := f.Value.Get(smp.DirectiveKey)
+		switch {
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			if !orderData(t, m, f) {
+				return false
+			}
 		case strings.HasPrefix(f.Key, "$"):
 			if !copiedData(t, f) {
 				return false
 			}
-		case meta.Rule != nil || f.Value.IsList():
+		case meta.Rule != nil:
 			return false
+		case f.Value.IsList():
+			if !listData(ft, &meta, f.Value) {
+				return false
+			}
 		case !f.Value.IsMap():
 		case !mergedMap(ft, &meta):
 			return false
-		case directed && (directive == smp.DeleteValue || directive == smp.ReplaceValue || directive == smp.MergeValue):
+		case directed: // (another "$patch" value: dropped where the map merged into holds no map there, else left)
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case directed || !directedFields(ft, f.Value):
+		case !directedFields(ft, f.Value):
 			return false
 		}
 	}
@@ -301,41 +302,64 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 
 // copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into,
 // as strategicpatch's merge of patches does (mergedInto sets it over that map's): a "$retainKeys" directive of field
-// names (which must agree with that map's), a "$deleteFromPrimitiveList/<f>" list of scalars, or another "$" key
-// holding a scalar or null ("$patch" and "$setElementOrder/<f>" direct the merge).
+// names (which must agree with that map's), a "$deleteFromPrimitiveList/<f>" whatever it holds (copied as it stands),
+// or another "$" key (dollarData: a map or list taken as a field the schema lacks) ("$patch" and
+// "$setElementOrder/<f>" direct the merge).
 func copiedData(t *openapi.Type, f value.Field) bool {
 	switch {
 	case f.Key == smp.RetainKeysKey:
 		return retainKeysDirective(t) && f.Value.IsList() &&
 			!slices.ContainsFunc(f.Value.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok })
-	case strings.HasPrefix(f.Key, smp.DeletePrefix):
-		return f.Value.IsList() && allScalars(f.Value.Items())
 	case f.Key == smp.DirectiveKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix):
 		return false
 	}
-	return f.Value.IsScalar() || f.Value.IsNull()
+	return true
 }
 
-// mergedInto is map p (directedFields) merged into into as strategicpatch merges a patch's map into another: each of
-// p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a map into holds
-// there; a map holding "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for
-// "delete"), and one holding "$patch" is dropped, the field with it, where into holds none. It fails, at the path
-// below into of the map (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of
-// patches requires them equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a
-// map (maps merge without that directive).
-func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
+// dollarData reports whether field f of a patch's map is a "$" key strategicpatch's merge of patches merges as a field
+// (not "$patch", "$retainKeys", "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>"), holding a map or a list:
+// set over another kind or none less its maps holding "$patch" (absent where it is one), and, over a value of its
+// kind, looked up in a schema that declares no such field (left to the collation: mergedInto).
+func dollarData(f value.Field) bool {
+	return strings.HasPrefix(f.Key, "$") && f.Key != smp.DirectiveKey && f.Key != smp.RetainKeysKey &&
+		!strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !strings.HasPrefix(f.Key, smp.DeletePrefix) &&
+		(f.Value.IsMap() || f.Value.IsList())
+}
+
+// mergedInto is map p (directedFields), of type t, merged into into as strategicpatch merges a patch's map into
+// another: each of p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a
+// map into holds there, a list as listMergedInto merges it (decided false where that cannot tell it); a map holding
+// "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
+// "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
+// (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
+// equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a map (maps merge
+// without that directive).
+func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
 	if keys, retains := p.Get(smp.RetainKeysKey); retains {
 		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
-			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}
+			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}, true
 		}
 	}
 	for _, f := range p.Fields() {
-		held, _ := into.Get(f.Key)
+		held, inInto := into.Get(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		directive, _ := d.AsString()
 		switch {
+		case strings.HasPrefix(f.Key, smp.DeletePrefix):
+			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
+		case dollarData(f) && held.Kind() == f.Value.Kind():
+			return value.Value{}, nil, false
+		case dollarData(f):
+			if v, keep := smp.WithoutDirectives(f.Value); keep {
+				into = into.With(f.Key, v)
+			} else {
+				into = into.Without(f.Key)
+			}
+		case directed && held.IsMap() && directive != smp.MergeValue && directive != smp.DeleteValue &&
+			directive != smp.ReplaceValue:
+			return value.Value{}, nil, false // (strategicpatch refuses it: left to the collation)
 		case directed && held.IsMap() && directive == smp.MergeValue:
-			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
+			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}, true
 		case directed && held.IsMap() && directive == smp.DeleteValue:
 			into = into.With(f.Key, value.MustMap())
 		case directed && held.IsMap():
@@ -343,12 +367,29 @@ func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
 		case directed:
 			into = into.Without(f.Key)
 		case held.IsMap() && f.Value.IsMap():
-			m, err := mergedInto(held, f.Value)
-			if err != nil {
-				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
-				return value.Value{}, err
+			ft, _ := t.Child(f.Key)
+			m, err, decided := mergedInto(ft, held, f.Value)
+			if err != nil || !decided {
+				if err != nil {
+					err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+				}
+				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, m)
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			var decided bool
+			if into, decided = orderedInto(t, into, p, f); !decided {
+				return value.Value{}, nil, false
+			}
+		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
+			l, decided := listMergedInto(t, f.Key, held, f.Value)
+			if order, orders := p.Get(smp.SetOrderPrefix + f.Key); orders && decided {
+				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
+			}
+			if !decided {
+				return value.Value{}, nil, false
+			}
+			into = into.With(f.Key, l)
 		case f.Value.IsMap():
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
@@ -356,7 +397,7 @@ func mergedInto(into, p value.Value) (value.Value, *elements.Error) {
 			into = into.With(f.Key, f.Value)
 		}
 	}
-	return into, nil
+	return into, nil, true
 }
 
 // mergeDirective is the error of a "$patch: merge" map merged onto a map.
@@ -365,12 +406,13 @@ const mergeDirective = smp.DirectiveKey + ": " + smp.MergeValue + " is a schema 
 // dollarKeyed reports whether f's key starts with "$".
 func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 
-// holdsMaps reports whether an item of leaf c's list holds a map: merged onto its outcome's list, the fields of that
-// outcome's maps below it lie a level deeper than the patch's values.
+// holdsMaps reports whether an item of leaf c's list holds a map, a list (not a "$" field) or a "$setElementOrder":
+// merged onto its outcome's list, the values of that outcome's maps and lists below it lie a level deeper than the
+// patch's values.
 func holdsMaps(c *elements.Node) bool {
 	for _, it := range c.Local.Items() {
 		for _, f := range it.Fields() {
-			if f.Value.IsMap() {
+			if f.Value.IsMap() || (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) {
 				return true
 			}
 		}

@@ -168,16 +168,25 @@ import (
 //     alone, onto v's maps each holding the key as a scalar, or v's distinct scalars (a list merged by no strategy
 //     left out: v's scalars of one class, a value repeated too), an empty list onto an empty one; composekeyed.go: a list of maps with one merge key and items, the key a scalar or null (strategicpatch matches
 //     a null key to a null key), their other fields
-//     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" of
-//     scalars, another "$" key holding a scalar or null) or maps of such, "$patch: replace", "$patch: delete" and
-//     "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
-//     less the directive, or emptying it, dropped where v's item holds none; an appended item as it stands; a
+//     scalars, nulls, "$" fields copied as data (a "$retainKeys" of field names, a "$deleteFromPrimitiveList/<f>" as
+//     it stands, another "$" key holding a scalar or null, or an object or a list where v's item holds another kind or
+//     none, less its maps holding "$patch"), lists or maps of such, "$patch: replace", "$patch: delete"
+//     and "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
+//     less the directive, or emptying it, dropped where v's item holds none; a list, composenested.go, where v's item
+//     lacks it or holds another kind, less its maps holding "$patch", else, merged by no strategy (at a field the
+//     schema does not declare, or of scalars where it has a list of scalars), as it stands, holding no "$patch" map; a
+//     set of scalars of one class, each value once in it and v's, v's values then the repeat's ranked by the repeat's
+//     list and v's places; merged by one key, merged as the repeat's list is into v's, its items' lists in turn; each
+//     such merge known without error, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
+//     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
+//     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
+//     slice the merge left (orderView), or, left out, v's item's list reordered by it; an appended item as it stands; a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
 //     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
-//     items without maps; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
+//     items without maps or lists; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
 //     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
 //     (keyedFailure, as the collation with v builds them first), else at the first item that does (mergedInto); or
 //     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
@@ -197,8 +206,14 @@ import (
 //     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch
 //     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too).
 //   - Compose mode's repeats left to the front-end:
-//     - merged lists of maps with items that v holds as a list, an item holding a list, a "$setElementOrder/<f>",
-//       another "$" field than those above, or a map of another "$patch";
+//     - merged lists of maps with items that v holds as a list, an item holding a list the merges above do not decide
+//       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set
+//       naming a value twice or of two classes, a map or list item in it; a list where the schema has a scalar or a
+//       map, or of objects where it has a list of scalars, which the collation refuses; a merge that fails), a
+//       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
+//       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
+//       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
+//       where v's item holds a map there (elsewhere dropped, as strategicpatch drops it);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,

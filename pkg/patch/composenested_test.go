@@ -1,0 +1,210 @@
+package patch_test
+
+import (
+	"path/filepath"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
+)
+
+// Compose of a second patch naming a key twice merges each repeat into its key's outcome in turn; a repeat holding a
+// list merged by key whose items hold lists (merged by key, as a set, or by no strategy) is decided from the patches'
+// one tree (Phase 2) where strategicpatch's merge of the item's list into the outcome's item's is known without error,
+// the front-end applying none again (probe.OnRepeat), with strategicpatch's merge of the two patches; elsewhere the
+// front-end applies it. testdata/nested.json's Top holds groups keyed by name, whose parts, keyed by name, hold sets,
+// lists merged by no strategy and env, keyed by name, whose items hold a set.
+var _ = Describe("Compose of a repeat whose list's items hold lists, against strategicpatch's merge of two patches", func() {
+	var repeats, again atomic.Int64
+	BeforeEach(func() {
+		repeats.Store(0)
+		again.Store(0)
+		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
+			repeats.Add(1)
+			if frontEnd {
+				again.Add(1)
+			}
+		}))
+	})
+
+	// composes merges second into first with t, against sp; decided: the front-end applied no repeat again, else it
+	// applied one, giving strategicpatch's merge where both merge them (a set naming a value twice ranked as
+	// strategicpatch ranks it with no room in the first's list: MergePatchesWithoutRoom; where its look-up fails, ply
+	// merges by the no-schema rules, class oracle-no-meta-undeclared in docs/patches.md; the collation refuses a list
+	// where the schema has a scalar, docs/errors.md's "a field of the wrong type").
+	composes := func(sp *oracle.Oracle, t *openapi.Type, first, second string, decided bool) {
+		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+		want, werr := sp.MergePatchesWithoutRoom(f.JSON(), s.JSON())
+		got, err := patch.Compose(f, s, t, features.Kubectl())
+		Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+		if !decided {
+			Expect(again.Load()).To(BeNumerically(">", 0), "the front-end applies the repeat")
+			if werr == nil && err == nil {
+				Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+			}
+			return
+		}
+		Expect(werr).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+		Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
+	}
+	pod := func() (*oracle.Oracle, *openapi.Type) {
+		sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+		Expect(err).NotTo(HaveOccurred())
+		schema, err := openapi.Default()
+		Expect(err).NotTo(HaveOccurred())
+		t, ok := schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
+		Expect(ok).To(BeTrue())
+		return sp, t
+	}
+	nested := func() (*oracle.Oracle, *openapi.Type) {
+		data := mustRead(filepath.Join("testdata", "nested.json"))
+		models, err := oracle.Load(data)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.nested.v1.Top")
+		Expect(err).NotTo(HaveOccurred())
+		schema, err := openapi.LoadV2Named("nested.json", data)
+		Expect(err).NotTo(HaveOccurred())
+		t, ok := schema.Kubectl().ByName("dev.ply.nested.v1.Top")
+		Expect(ok).To(BeTrue())
+		return sp, t
+	}
+	inPod := func(first, second string, decided bool) {
+		sp, t := pod()
+		composes(sp, t, first, second, decided)
+	}
+	inTop := func(first, second string, decided bool) {
+		sp, t := nested()
+		composes(sp, t, first, second, decided)
+	}
+
+	DescribeTable("a Pod's container repeat whose env item holds a list where the schema has none",
+		inPod,
+		Entry("at a field the schema lacks, the outcome's item lacking it: taken",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"x"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","extra":[1,2]},{"name":"F","extra":[3]}]}]}}`, true),
+		Entry("at a field the schema lacks, the outcome's item holding a scalar there: the list, less its maps holding \"$patch\"",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","extra":"x"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","extra":["y",{"$patch":"delete","q":1},{"a":null}]}]}]}}`, true),
+		Entry("in a map of the item, at a field the schema lacks, the outcome's map holding a map there: taken",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x","q":{"r":1}}}}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"q":[{"s":2}]}}}]}]}}`, true),
+		Entry("at a field the schema lacks, where the outcome's item holds a list there: left to the front-end (strategicpatch's look-up fails)",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","extra":[1]}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","extra":[2]}]}]}}`, false),
+		Entry("at a scalar field: left to the front-end, whose collation refuses a list where the schema has a scalar",
+			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"x"}]}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":["y"]}]}]}}`, false),
+	)
+
+	DescribeTable("a group repeat whose part holds a list merged into the outcome's part's",
+		inTop,
+		Entry("a set of strings: the outcome's values, then the patch's, ordered by the patch's list and the outcome's places",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","d"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c","d","a"]}]}]}`, true),
+		Entry("a set of numbers the outcome's part holds empty",
+			`{"groups":[{"name":"g","parts":[{"name":"p","ports":[]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","ports":[2,1]}]}]}`, true),
+		Entry("a set the outcome's part lacks, beside one it holds as a scalar: each taken",
+			`{"groups":[{"name":"g","parts":[{"name":"p","value":"v","aliases":"x"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["a"],"ports":[1]}]}]}`, true),
+		Entry("a list merged by no strategy the outcome's part holds: the patch's as it stands",
+			`{"groups":[{"name":"g","parts":[{"name":"p","args":["a","b"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","args":["c","c"]}]}]}`, true),
+		Entry("a list merged by key: items merged by key, appended, deleted, ordered by the patch's list and the outcome's places",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"C","value":"3"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"D","value":"4"},{"name":"A","value":"2"},{"name":"B","$patch":"delete"}]}]}]}`, true),
+		Entry("a list merged by key whose items hold a set, merged in turn",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x","y"]},{"name":"B","flags":["z"]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","flags":["w"]},{"name":"A","flags":["y","v"]}]}]}]}`, true),
+		Entry("a list merged by key with a \"$patch: replace\" item: its data items",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B"},{"$patch":"replace"},{"name":"C"}]}]}]}`, true),
+		Entry("a list merged by key the outcome's part lacks: less its \"$patch\" items",
+			`{"groups":[{"name":"g","parts":[{"name":"p","value":"v"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","$patch":"delete"},{"name":"C","flags":["f"]}]}]}]}`, true),
+		Entry("a set in a map of the part, merged in turn",
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"tags":["a"],"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","extra":{"tags":["b","a"]}}]}]}`, true),
+		Entry("in a part the outcome lacks, merged into the repeat's earlier part of its key",
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"q","aliases":["a"]},{"name":"q","aliases":["b","a"]}]}]}`, true),
+		Entry("a list merged by key beside its \"$setElementOrder\": merged, then ordered by it, the outcome's items by their places",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"},{"name":"B"},{"name":"C"},{"name":"E"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"D"},{"name":"C"},{"name":"A"}],"env":[{"name":"D","value":"4"},{"name":"A","value":"1"},{"name":"B","$patch":"delete"}]}]}]}`, true),
+		Entry("a \"$setElementOrder\" alone of a list merged by key the outcome's part holds: its items reordered, the directive copied",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"},{"name":"B"},{"name":"C"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"C"},{"name":"A"}]}]}]}`, true),
+		Entry("a set beside its \"$setElementOrder\", the outcome's part holding the same order",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["c","a","b"],"aliases":["a","b","x"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["c","a","b"],"aliases":["c","a"]}]}]}`, true),
+		Entry("a list merged by key beside its \"$setElementOrder\" where the outcome's part lacks it: ordered by it",
+			`{"groups":[{"name":"g","parts":[{"name":"p","value":"v"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"B"},{"name":"A"}],"env":[{"name":"B"},{"name":"A","flags":["f"]}]}]}]}`, true),
+		Entry("a \"$setElementOrder\" in a part the outcome lacks, merged into the repeat's earlier part of its key",
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"q","env":[{"name":"A"},{"name":"B"}]},{"name":"q","$setElementOrder/env":[{"name":"B"},{"name":"A"}]}]}]}`, true),
+		Entry("a list merged by key naming a null key: merged into the outcome's item of a null key",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":null,"value":"1"},{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B"},{"name":null,"value":"2"}]}]}]}`, true),
+		Entry("a list merged by key naming a key twice: each item merged into the first of its key",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","value":"x"},{"name":"A","flags":["a"]},{"name":"B","flags":["b"]},{"name":"A","flags":["c"]}]}]}]}`, true),
+		Entry("a list merged by key whose key the outcome's part names twice: merged into the first of it",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"3"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"2"},{"name":"C"}]}]}]}`, true),
+		Entry("a \"$setElementOrder\" alone of a set the outcome's part holds: its values reordered",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","c"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["c","a"]}]}]}`, true),
+		Entry("a \"$setElementOrder\" alone where the outcome's part holds a \"$patch: delete\" item: reordered, that item last in its run",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"},{"name":"X","$patch":"delete"},{"name":"C"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"C"},{"name":"A"}]}]}]}`, true),
+		Entry("a list merged by key and its order where the outcome's part holds a \"$patch: delete\" item: ranked by the slice the merge left",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"},{"name":"X","$patch":"delete"},{"name":"C"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"D"},{"name":"A"}],"env":[{"name":"D"},{"name":"A","value":"v"},{"name":"C","$patch":"delete"}]}]}]}`, true),
+		Entry("a set of numbers, integers and decimals among them: one class",
+			`{"groups":[{"name":"g","parts":[{"name":"p","ports":[1,2.5]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","ports":[2.5,1.0,3]}]}]}`, true),
+		Entry("a list merged by key whose item holds a \"$deleteFromPrimitiveList\" of an object, or a scalar: copied as it stands",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x"],"$deleteFromPrimitiveList/flags":["q"]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$deleteFromPrimitiveList/flags":{"a":{"$patch":"delete"}}},{"name":"B","$deleteFromPrimitiveList/flags":"z"}]}]}]}`, true),
+		Entry("a list merged by key whose item holds another \"$\" field of an object or a list, the outcome's item another kind there or none: less its maps holding \"$patch\"",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$bar":"x","$baz":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1,"b":{"$patch":"delete"}},"$bar":[1,{"$patch":"delete"}],"$baz":[{"$patch":"replace"}],"$qux":{"$patch":"delete"}}]}]}]}`, true),
+		Entry("a list merged by key whose item holds another \"$\" field of an object the outcome's item holds an object at: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"b":2}}]}]}]}`, false),
+		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds none: dropped",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","r":"x"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1},"r":{"$patch":7}}]}]}]}`, true),
+		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds a map: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"b":2}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1}}]}]}]}`, false),
+		Entry("a \"$setElementOrder\" the outcome's part holds otherwise: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"B"}]}]}]}`, false),
+		Entry("a \"$setElementOrder\" its list contradicts: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"B"},{"name":"A"}],"env":[{"name":"A"},{"name":"B"}]}]}]}`, false),
+		Entry("a list merged by no strategy holding objects where the schema has strings: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","args":["a"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","args":[{"a":1}]}]}]}`, false),
+		Entry("a list merged by key whose item holds a scalar where the outcome's item holds a set: the scalar",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x"]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":"y"},{"name":"B","flags":["z"]}]}]}]}`, true),
+		Entry("a set the outcome's part holds naming a value twice: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","a"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c"]}]}]}`, false),
+		Entry("a set the outcome's part holds of another class: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":[1]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c"]}]}]}`, false),
+	)
+})
