@@ -18,7 +18,7 @@ func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (ma
 }
 
 // ApplyMapEngine is ApplyMap running the engine on the whole documents, neither through applySpine's maps nor
-// scalarsLevel's copy: the result those must give.
+// fieldwise's copies: the result those must give.
 func (o Options) ApplyMapEngine(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
 	out, err := o.applyMap(original, p, l, false, 0)
 	if err != nil {
