@@ -28,14 +28,7 @@ var _ = Describe("a repeat nested in a repeat, near the depth limit", func() {
 					break
 				}
 			}
-			if wantErr != "" {
-				Expect(stepErr).To(MatchError(ContainSubstring(wantErr)))
-				Expect(err).To(MatchError(stepErr.Error()))
-				return
-			}
-			Expect(stepErr).NotTo(HaveOccurred())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(got).To(equalValue(want))
+			expectInTurn(got, err, want, stepErr, wantErr)
 		},
 		Entry("an env item's empty map at the limit onto the outcome's map with fields: refused there",
 			pod, `{"spec":{"containers":[{"name":"c","image":"i"},{"name":"c","env":[{"name":"A","value":"x"},{"name":"A","valueFrom":{"fieldRef":{}}}]}]}}`,
@@ -81,14 +74,7 @@ var _ = DescribeTable("a later item ordering a list its key's outcome decides, i
 		want, stepErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
 		Expect(stepErr).NotTo(HaveOccurred())
 		want, stepErr = patch.Apply(want, jsonv.MustDecode(`{"spec":{"containers":[`+later+`]}}`), opts)
-		if wantErr != "" {
-			Expect(stepErr).To(MatchError(ContainSubstring(wantErr)))
-			Expect(err).To(MatchError(stepErr.Error()))
-			return
-		}
-		Expect(stepErr).NotTo(HaveOccurred())
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(equalValue(want))
+		expectInTurn(got, err, want, stepErr, wantErr)
 	},
 	Entry("an empty map at the limit onto the outcome's map with fields: refused, by the front-end", `{"limits":{}}`, 5,
 		"spec.containers[name=a].resources.limits.memory: nesting is deeper than the limit of 5 levels", int64(1)),
@@ -98,3 +84,17 @@ var _ = DescribeTable("a later item ordering a list its key's outcome decides, i
 	Entry("one level above: merged in Phase 2", `{"limits":{"cpu":"1"},"requests":{}}`, 7, "", int64(0)),
 	Entry("no limit but the default: merged in Phase 2", `{"limits":{"cpu":"1"},"requests":{}}`, 0, "", int64(0)),
 )
+
+// expectInTurn expects got and err, one call's result, to be want and stepErr, the items' applied one after another:
+// where wantErr is given, both fail with the same error, holding wantErr.
+func expectInTurn(got value.Value, err error, want value.Value, stepErr error, wantErr string) {
+	GinkgoHelper()
+	if wantErr != "" {
+		Expect(stepErr).To(MatchError(ContainSubstring(wantErr)))
+		Expect(err).To(MatchError(stepErr.Error()))
+		return
+	}
+	Expect(stepErr).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred())
+	Expect(got).To(equalValue(want))
+}
