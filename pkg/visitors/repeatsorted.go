@@ -48,6 +48,16 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			continue // (read with the order of its list)
 		}
 		lv, held := v.Get(name)
+		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
+			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
+			if !decided || r.Deep || !kubectl {
+				return value.Value{}, nil, false
+			}
+			if out = out.Without(name); present {
+				out = out.With(name, list)
+			}
+			continue
+		}
 		if ordering {
 			list, present, decided := unmergedOrderOnto(p, t, name, lv, held, kubectl)
 			if !decided {
@@ -65,7 +75,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
 			continue // (decided with its order)
 		}
-		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep)
+		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
 		if !decided {
 			return value.Value{}, nil, false
 		}
@@ -83,7 +93,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // (held: present), as strategicpatch's mergeMap merges it where that is decided here (sortedOntoLacking): present is
 // false where the outcome lacks the field after. deep says p's values may reach the depth limit: then only scalars
 // and nulls are decided.
-func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep bool) (out value.Value, present, ok bool) {
+func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
 	_, deletes := p.Get(smp.DeletePrefix + f.Key)
 	switch {
@@ -100,6 +110,9 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 	case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
 		m, merged := mapOnto(f.Value, lv, ft)
 		return m, merged, merged
+	case f.Value.IsList() && elements.MergedList(ft, &meta) && kubectl:
+		l, merged := mergedListOnto(ft, &meta, f.Value, lv, held)
+		return l, merged, merged
 	}
 	return value.Value{}, false, false
 }
