@@ -25,8 +25,11 @@ import (
 //     which deletes v's field, a scalar at a field the schema types as a scalar or not at all (scalarField) over v's
 //     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
 //     r.Deep's maps without fields at the limit), a list of scalars the schema merges by no strategy over v's list or
-//     nothing, taken as it stands, or a map at a field the schema types as an object of no strategy replace over v's
-//     map or nothing, merged into it so field by field (mapOnto).
+//     nothing, taken as it stands, a map at a field the schema types as an object of no strategy replace over v's
+//     map or nothing, merged into it so field by field (mapOnto), or, under kubectl's order, a list the schema merges
+//     by one key or as a set, merged into v's as mergeSlice merges it (mergedListOnto, repeatmerged.go);
+//   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
+//     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
 // p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
 // the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
@@ -92,7 +95,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // fieldOnto returns field f of patch map p (type t), not one p orders, merged into lv, the outcome's field there
 // (held: present), as strategicpatch's mergeMap merges it where that is decided here (sortedOntoLacking): present is
 // false where the outcome lacks the field after. deep says p's values may reach the depth limit: then only scalars
-// and nulls are decided.
+// and nulls are decided; kubectl says merged lists are ordered as kubectl orders them (else merged lists are not).
 func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
 	_, deletes := p.Get(smp.DeletePrefix + f.Key)
