@@ -25,6 +25,16 @@ func keptItems(items []value.Value, deleted map[value.ScalarKey]bool, keyOf func
 // the first item whose merge fails, err its error; decided is false where mergedInto cannot tell an item's merge.
 func mergedItems(t *openapi.Type, kept, data []value.Value, keyOf func(value.Value) value.ScalarKey) (items []value.Value,
 	failed value.Value, err *elements.Error, decided bool) {
+	return mergedItemsBy(kept, data, keyOf, func(into, p value.Value) (value.Value, *elements.Error, bool) {
+		return mergedInto(t, into, p)
+	})
+}
+
+// mergedItemsBy is mergedItems with merge merging each data item into the first item of its key: mergedInto for a
+// merge of patches, apply mode's merge for a patch applied (keyedOnto).
+func mergedItemsBy(kept, data []value.Value, keyOf func(value.Value) value.ScalarKey,
+	merge func(into, p value.Value) (value.Value, *elements.Error, bool)) (items []value.Value, failed value.Value,
+	err *elements.Error, decided bool) {
 	items = append([]value.Value(nil), kept...)
 	first := firstPlaces(items, keyOf)
 	for _, p := range data {
@@ -34,7 +44,7 @@ func mergedItems(t *openapi.Type, kept, data []value.Value, keyOf func(value.Val
 			items = append(items, p)
 			continue
 		}
-		into, err, decided := mergedInto(t, items[at], p)
+		into, err, decided := merge(items[at], p)
 		if err != nil || !decided {
 			return nil, p, err, decided
 		}

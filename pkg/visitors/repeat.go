@@ -58,8 +58,15 @@ import (
 //     every comparison true where v lacks it; a list it leaves out, v's reordered by it under kubectl's order, absent
 //     where v lacks it),
 //     less the values deleted beside them, scalars at scalar fields, nulls (v's field deleted) and, within the depth
-//     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced) and maps at object fields of no
-//     strategy replace, merged into v's field by field so; where strategicpatch fails on one list it orders (v's
+//     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced), maps at object fields of no
+//     strategy replace, merged into v's field by field so, and, under kubectl's order, merged lists as strategicpatch's
+//     mergeSlice merges them (mergedListOnto, repeatmerged.go): merged by one key, items maps each holding the key as
+//     a string or an integer, each key once on either side, the item's plain (no "$" key or null; scalars, maps of
+//     them), each merged into v's item of its key field by field, the others appended, ordered by the item's list and
+//     v's places, interleaved; a set of strings, integers or booleans of one kind, each value once on either side;
+//     either as it stands where v lacks it; beside a non-empty "$setElementOrder" its list follows, no
+//     "$deleteFromPrimitiveList" beside it, merged so, then ordered by it, or, left out, v's list reordered by it, absent
+//     where v lacks it (mergedOrderOnto); where strategicpatch fails on one list it orders (v's
 //     there another kind, or its items and the item's not scalars of one class; the item's, each value once and no
 //     deletion beside them, not following a non-empty order), it fails with the error a collation with v gives there
 //     (unmergedOrderFailure); gate MultiFieldMergeKeys on refuses such orders.
@@ -197,8 +204,9 @@ import (
 //     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
-//     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list,
-//     a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
+//     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list
+//     of another shape (two merge keys, items holding lists, nulls or "$" keys, a key or value named twice, numbers
+//     with a fraction, an empty order, an order strategicpatch fails on, gate SeedOrdering's order), a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
 //     null v holds a list it orders as; two lists strategicpatch fails on, one near the depth limit, or one failing
 //     beside a deletion, naming a value twice, or for the values deleted), or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)

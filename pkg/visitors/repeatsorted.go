@@ -25,8 +25,11 @@ import (
 //     which deletes v's field, a scalar at a field the schema types as a scalar or not at all (scalarField) over v's
 //     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
 //     r.Deep's maps without fields at the limit), a list of scalars the schema merges by no strategy over v's list or
-//     nothing, taken as it stands, or a map at a field the schema types as an object of no strategy replace over v's
-//     map or nothing, merged into it so field by field (mapOnto).
+//     nothing, taken as it stands, a map at a field the schema types as an object of no strategy replace over v's
+//     map or nothing, merged into it so field by field (mapOnto), or, under kubectl's order, a list the schema merges
+//     by one key or as a set, merged into v's as mergeSlice merges it (mergedListOnto, repeatmerged.go);
+//   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
+//     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
 // p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
 // the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
@@ -48,6 +51,16 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			continue // (read with the order of its list)
 		}
 		lv, held := v.Get(name)
+		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
+			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
+			if !decided || r.Deep || !kubectl {
+				return value.Value{}, nil, false
+			}
+			if out = out.Without(name); present {
+				out = out.With(name, list)
+			}
+			continue
+		}
 		if ordering {
 			list, present, decided := unmergedOrderOnto(p, t, name, lv, held, kubectl)
 			if !decided {
@@ -65,7 +78,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
 			continue // (decided with its order)
 		}
-		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep)
+		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
 		if !decided {
 			return value.Value{}, nil, false
 		}
@@ -82,8 +95,8 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // fieldOnto returns field f of patch map p (type t), not one p orders, merged into lv, the outcome's field there
 // (held: present), as strategicpatch's mergeMap merges it where that is decided here (sortedOntoLacking): present is
 // false where the outcome lacks the field after. deep says p's values may reach the depth limit: then only scalars
-// and nulls are decided.
-func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep bool) (out value.Value, present, ok bool) {
+// and nulls are decided; kubectl says merged lists are ordered as kubectl orders them (else merged lists are not).
+func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
 	_, deletes := p.Get(smp.DeletePrefix + f.Key)
 	switch {
@@ -100,6 +113,9 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 	case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
 		m, merged := mapOnto(f.Value, lv, ft)
 		return m, merged, merged
+	case f.Value.IsList() && elements.MergedList(ft, &meta) && kubectl:
+		l, merged := mergedListOnto(ft, &meta, f.Value, lv, held)
+		return l, merged, merged
 	}
 	return value.Value{}, false, false
 }

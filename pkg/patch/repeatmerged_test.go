@@ -1,0 +1,127 @@
+package patch_test
+
+import (
+	"path/filepath"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/internal/probe"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
+)
+
+// A later item of a repeated key whose own collation Phase 1 refused for what its key's outcome decides (an empty
+// "$setElementOrder" beside the items of a list merged by no strategy), holding a list merged by one key (a
+// container's ports, env; testdata/nested.json's parts' env) or a set of scalars (the parts' aliases, ports), ordered
+// by its "$setElementOrder" or not: merged into the outcome's list in Phase 2 as strategicpatch's mergeMap merges it,
+// under kubectl's order, the front-end applying no repeat again (probe.OnRepeat); the same as strategicpatch's result
+// and as the items applied one after another.
+var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
+	var again atomic.Int64
+	BeforeEach(func() {
+		again.Store(0)
+		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
+			if frontEnd {
+				again.Add(1)
+			}
+		}))
+	})
+
+	// A schema a case is read with: strategicpatch's oracle, ply's options and the patch of a list's items (wrap).
+	type schemaCase struct {
+		sp   *oracle.Oracle
+		opts patch.Options
+		wrap func(items string) string
+	}
+	pod := func() schemaCase {
+		sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+		Expect(err).NotTo(HaveOccurred())
+		return schemaCase{sp, patch.Options{Gates: features.Kubectl(), Ordering: patch.OrderKubectl},
+			func(items string) string { return `{"spec":{"containers":[` + items + `]}}` }}
+	}
+	nested := func() schemaCase {
+		data := mustRead(filepath.Join("testdata", "nested.json"))
+		models, err := oracle.Load(data)
+		Expect(err).NotTo(HaveOccurred())
+		sp, err := models.Oracle("dev.ply.nested.v1.Top")
+		Expect(err).NotTo(HaveOccurred())
+		schema, err := openapi.LoadV2Named("nested.json", data)
+		Expect(err).NotTo(HaveOccurred())
+		return schemaCase{sp, patch.Options{Schema: schema, TypeName: "dev.ply.nested.v1.Top", Gates: features.Kubectl(),
+			Ordering: patch.OrderKubectl}, func(items string) string { return `{"groups":[{"name":"g","parts":[` + items + `]}]}` }}
+	}
+
+	// applies applies to live (the schema's list of items liveItems) the patch of item's first item and a later one of
+	// its key, each given its fields: strategicpatch's result, the items' applied one after another, no repeat applied
+	// again by the front-end.
+	applies := func(s schemaCase, liveItems, key, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		if s.opts.TypeName == "" {
+			live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(liveItems)[1:])
+		}
+		p := jsonv.MustDecode(s.wrap(`{"name":"` + key + `"` + first + `},{"name":"` + key + `"` + item + `}`))
+		want, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).NotTo(HaveOccurred())
+		got, err := patch.Apply(live, p, s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+first+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(inTurn))
+	}
+	const unordered = `,"$setElementOrder/args":[],"args":["c","a"]` // (Phase 1 refuses it for what the outcome decides)
+
+	DescribeTable("off, every gate, a later item of a repeated key onto its key's outcome lacking the list it orders, holding a list merged by key",
+		func(liveItems, first, item string) { applies(pod(), liveItems, "a", first, item) },
+		Entry("ports merged by containerPort into the first item's: merged in place, new ones after",
+			`{"name":"b"}`, `,"ports":[{"containerPort":80,"name":"http"},{"containerPort":443}]`,
+			unordered+`,"ports":[{"containerPort":8080},{"containerPort":80,"protocol":"TCP"}]`),
+		Entry("env the outcome lacks: taken as it stands",
+			`{"name":"b"}`, `,"tty":true`, unordered+`,"env":[{"name":"Y","value":"2"},{"name":"X","value":"1"}]`),
+		Entry("env merged into live's item of the key, interleaved by live's places",
+			`{"name":"a","env":[{"name":"A","value":"1"},{"name":"B","value":"2"},{"name":"C"}]}`, `,"tty":true`,
+			unordered+`,"env":[{"name":"D","value":"4"},{"name":"C","value":"3"},{"name":"A","value":"9"}]`),
+		Entry("env whose items hold maps, merged field by field",
+			`{"name":"a","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"tty":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"apiVersion":"v1"}}}]`),
+		Entry("an empty list onto the first item's ports: kept",
+			`{"name":"b"}`, `,"ports":[{"containerPort":80}]`, unordered+`,"ports":[]`),
+		Entry("ports ordered by $setElementOrder: merged, then ordered by it, the outcome's others by their places",
+			`{"name":"b"}`, `,"ports":[{"containerPort":80},{"containerPort":443},{"containerPort":9}]`,
+			unordered+`,"$setElementOrder/ports":[{"containerPort":443},{"containerPort":8080},{"containerPort":80}],"ports":[{"containerPort":8080},{"containerPort":80,"name":"h"}]`),
+		Entry("env left out and ordered by $setElementOrder: the outcome's reordered",
+			`{"name":"a","env":[{"name":"A"},{"name":"B"},{"name":"C"}]}`, `,"tty":true`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}]`),
+		Entry("env left out and ordered where the outcome lacks it: absent",
+			`{"name":"b"}`, `,"tty":true`, unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}]`),
+		Entry("env ordered where the outcome lacks it: sorted by the order",
+			`{"name":"b"}`, `,"tty":true`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key onto its key's outcome lacking the list it orders, holding a set or a list merged by key",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a set of strings merged into the first part's",
+			`{"name":"q"}`, `,"aliases":["a","b","d"]`, unordered+`,"aliases":["c","d","a"]`),
+		Entry("a set of integers merged into live's part of the key",
+			`{"name":"p","ports":[3,1,2]}`, `,"value":"v"`, unordered+`,"ports":[4,2,5]`),
+		Entry("a set the outcome lacks: taken as it stands",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"aliases":["y","x"]`),
+		Entry("a set ordered by $setElementOrder: merged, then ordered by it",
+			`{"name":"q"}`, `,"aliases":["a","b","d"]`,
+			unordered+`,"$setElementOrder/aliases":["d","c","a"],"aliases":["c","a"]`),
+		Entry("a set left out and ordered: the outcome's reordered",
+			`{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["c","a"]`),
+		Entry("env merged by name into the first part's",
+			`{"name":"q"}`, `,"env":[{"name":"A","value":"1"},{"name":"B"}]`,
+			unordered+`,"env":[{"name":"C","value":"3"},{"name":"A","value":"2"}]`),
+	)
+})

@@ -1,0 +1,158 @@
+package visitors
+
+import (
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// mergedListOnto returns list pv, a field of type t (metadata meta) of apply mode's patch item that the schema merges
+// (elements.MergedList), merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap
+// merges it where that is exact here (sortedOntoLacking's fields, under kubectl's order): where the outcome lacks the
+// field, pv as it stands; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one kind
+// on both sides (strings, integers or booleans; either side may be empty), each value once on each side, lv's values
+// then pv's it lacks, ordered as normalizeElementOrder orders them (setMergedInto); for a list merged by one key of
+// maps, each side's items holding the key as a string or an integer, each key once on each side (keyedPlain), lv's
+// items holding no "$patch", pv's plain (no "$" key or null at any depth, each field one mapOnto merges), each of pv's
+// items merged into lv's item of its key field by field (mapOnto), the others appended, then ordered by pv's items,
+// lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another kind, any other
+// shape): the front-end applies the repeat.
+func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+	if meta.Rule != nil || !pv.IsList() || (held && !lv.IsList()) || !mergeableHeld(t, meta, lv) {
+		return value.Value{}, false
+	}
+	if len(meta.MergeKey) == 0 {
+		if !setOfKind(lv.Items(), pv.Items()) {
+			return value.Value{}, false
+		} else if !held {
+			return pv, true
+		}
+		return setMergedInto(lv, pv)
+	}
+	key := meta.MergeKey[0]
+	if !keyedPlain(t.Item(), key, pv.Items(), true) {
+		return value.Value{}, false
+	} else if !held {
+		return pv, true
+	}
+	keyOf := keyOfItems(key)
+	items, _, err, decided := mergedItemsBy(lv.Items(), pv.Items(), keyOf,
+		func(into, p value.Value) (value.Value, *elements.Error, bool) {
+			m, merged := mapOnto(p, into, t.Item())
+			return m, nil, merged
+		})
+	if err != nil || !decided {
+		return value.Value{}, false
+	}
+	return orderedBy(items, lv.Items(), pv.Items(), keyOf), true
+}
+
+// mergeableHeld reports whether lv, the outcome's list (or nothing) at a field of type t (metadata meta) the schema
+// merges, is one mergedListOnto reads: a set of scalars of one kind, each value once, or, merged by one key, maps each
+// holding the key as a string or an integer, each key once, none holding "$patch".
+func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
+	switch {
+	case !elements.MergedList(t, meta) || len(meta.MergeKey) > 1:
+		return false
+	case len(meta.MergeKey) == 0:
+		return t.Item().Kind == openapi.KindPrimitive && setOfKind(lv.Items(), nil)
+	}
+	k := t.Item().Kind
+	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(t.Item(), meta.MergeKey[0], lv.Items(), false)
+}
+
+// setOfKind reports whether items a and b are scalars of one kind, strings, integers or booleans (none: true), each
+// value once on each side: strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which
+// keeps a's places where each side names a value once.
+func setOfKind(a, b []value.Value) bool {
+	_, onceA := distinctScalars(a)
+	_, onceB := distinctScalars(b)
+	if !onceA || !onceB {
+		return false
+	}
+	all := append(a[:len(a):len(a)], b...)
+	for _, it := range all {
+		if k := it.Kind(); k != all[0].Kind() || (k != value.KindString && k != value.KindInt && k != value.KindBool) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyedPlain reports whether items, of type t, are maps each holding key as a string or an integer, each key once; a
+// patch's (patch) plain besides (mapOnto merges each onto nothing as it stands: no "$" key, no null, fields the schema
+// types as it holds them), live's holding no "$patch" (strategicpatch moves "$patch: delete" items last).
+func keyedPlain(t *openapi.Type, key string, items []value.Value, patch bool) bool {
+	seen := make(map[value.ScalarKey]bool, len(items))
+	for _, it := range items {
+		if !it.IsMap() {
+			return false
+		}
+		k, holds := it.Get(key)
+		if !holds || (k.Kind() != value.KindString && k.Kind() != value.KindInt) || seen[scalarKey(k)] {
+			return false
+		}
+		seen[scalarKey(k)] = true
+		if _, directed := it.Get(smp.DirectiveKey); directed {
+			return false
+		}
+		if m, plain := mapOnto(it, value.MustMap(), t); patch && (!plain || !value.Equal(m, it)) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergedOrderOnto returns list field name of apply mode's patch map p (type t), a list the schema merges that p
+// orders by "$setElementOrder", merged into lv, the outcome's field there (held: present), as strategicpatch's
+// mergePatchIntoOriginal decides it, under kubectl's order: the order non-empty, its entries strings, integers or
+// booleans for a set, maps holding the key as a string or an integer for a list merged by one key, p's list, where
+// p holds one, naming its items in the order's order (orderData), no "$deleteFromPrimitiveList" beside it. Where p
+// leaves the list out: absent where the outcome lacks it, else the outcome's list (mergeableHeld, with items) ordered
+// by it; where p holds it: mergedListOnto's list ordered by it (orderedList: the items it names by its order, the
+// others by the outcome's places, interleaved; p's items by the order where the outcome lacks the list). ok is false
+// elsewhere: the front-end applies the repeat.
+func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+	ft, meta := t.Child(name)
+	order, _ := p.Get(smp.SetOrderPrefix + name)
+	pv, set := p.Get(name)
+	_, deletes := p.Get(smp.DeletePrefix + name)
+	if deletes || t.Kind != openapi.KindStruct || !orderData(t, p, value.Field{Key: smp.SetOrderPrefix + name, Value: order}) ||
+		!plainEntries(order.Items(), meta.MergeKey) || (held && !lv.IsList()) {
+		return value.Value{}, false, false
+	}
+	keyOf := keyOfItems("")
+	if len(meta.MergeKey) == 1 {
+		keyOf = keyOfItems(meta.MergeKey[0])
+	}
+	switch {
+	case !set && !held:
+		return value.Value{}, false, true
+	case !set:
+		if lv.Len() == 0 || !mergeableHeld(ft, &meta, lv) {
+			return value.Value{}, false, false
+		}
+		return orderedBy(lv.Items(), lv.Items(), order.Items(), keyOf), true, true
+	}
+	merged, ok := mergedListOnto(ft, &meta, pv, lv, held)
+	if !ok {
+		return value.Value{}, false, false
+	}
+	list, ok = orderedList(t, name, lv, held, pv, merged, order)
+	return list, ok, ok
+}
+
+// plainEntries reports whether entries, a "$setElementOrder"'s, are strings, integers or booleans (mergeKey none: a
+// set's), or maps holding the one merge key as a string or an integer.
+func plainEntries(entries []value.Value, mergeKey []string) bool {
+	for _, e := range entries {
+		if len(mergeKey) == 1 {
+			e, _ = e.Get(mergeKey[0])
+		}
+		if k := e.Kind(); k != value.KindString && k != value.KindInt && (len(mergeKey) == 1 || k != value.KindBool) {
+			return false
+		}
+	}
+	return len(mergeKey) < 2
+}
