@@ -202,7 +202,6 @@ func (x keyedItems) inPlace(patch []interface{}, places keyPlaces) (interface{},
 // follow it (strategicpatch checks they do, and orders the list by it where it names every item), the items added
 // holding strings, bools, numbers and maps of such (cleanCopy), which strategicpatch adds as they stand.
 func (x keyedItems) inOrder(patch []interface{}, places, named keyPlaces) (interface{}, bool) {
-	merged := slices.Clone(x.orig)
 	out := make([]interface{}, len(named.keys))
 	next, added := 0, 0 // (the place in named after the patch's last item; the items added)
 	for _, p := range patch {
@@ -220,7 +219,7 @@ func (x keyedItems) inOrder(patch []interface{}, places, named keyPlaces) (inter
 		}
 		next = pos + 1
 		if at, held := places.find(key); held {
-			if merged[at], ok = x.f.level(x.orig[at].(map[string]interface{}), item, x.sub, x.depth); !ok {
+			if out[pos], ok = x.f.level(x.orig[at].(map[string]interface{}), item, x.sub, x.depth); !ok {
 				return nil, false
 			}
 			continue
@@ -235,13 +234,13 @@ func (x keyedItems) inOrder(patch []interface{}, places, named keyPlaces) (inter
 	}
 	for i, key := range named.keys {
 		if out[i] != nil {
-			continue // (an item added)
+			continue // (an item merged or added)
 		}
 		at, held := places.find(key)
 		if !held {
 			return nil, false // (an entry naming no item)
 		}
-		out[i] = merged[at]
+		out[i] = x.orig[at]
 	}
 	return out, true
 }
