@@ -69,10 +69,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 			return false, nil
 		}
 	}
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
@@ -88,10 +85,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 // that fails; nil where none does.
 func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) error {
 	key := c.Meta.MergeKey[0]
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	held, first := firstPlaces(lv.Items(), keyOf), firstPlaces(data, keyOf)
 	for i, p := range data {
 		at, inLive := held[keyOf(p)]
@@ -179,10 +173,7 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 // with lv's outcome as live gives it merging that item's repeat (one merged into lv's item fails so first: keyedFits).
 func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 	key := c.Meta.MergeKey[0]
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
 	if replace {
 		merged := orderedBy(data, data, nil, keyOf)

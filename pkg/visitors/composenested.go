@@ -161,10 +161,7 @@ func setMergedInto(held, pv value.Value) (value.Value, bool) {
 // scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided
 // without error (an error is left to the collation, which may meet another first).
 func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, bool) {
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
 	switch {
 	case !ok:
@@ -227,13 +224,19 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	return true
 }
 
-// keyOfItems returns the identity of a list's items by merge key key ("": a set's scalars).
+// keyOfItems returns the identity of a list's items by merge key key ("": a set's scalars, scalarKey).
 func keyOfItems(key string) func(value.Value) value.ScalarKey {
+	if key == "" {
+		return scalarKey
+	}
+	return keyOfField(key)
+}
+
+// keyOfField returns the identity of a keyed list's items by merge key key: the scalar (or null) each holds there.
+func keyOfField(key string) func(value.Value) value.ScalarKey {
 	return func(it value.Value) value.ScalarKey {
-		if key != "" {
-			it, _ = it.Get(key)
-		}
-		return scalarKey(it)
+		k, _ := it.Get(key)
+		return scalarKey(k)
 	}
 }
 
