@@ -191,10 +191,7 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 		f.Value.Len() == 0 {
 		return false
 	}
-	key := ""
-	if len(meta.MergeKey) == 1 {
-		key = meta.MergeKey[0]
-	}
+	key := soleMergeKey(&meta)
 	if (key == "" && !allScalars(f.Value.Items())) || (key != "" && !keyedScalars(f.Value.Items(), key)) {
 		return false
 	}
@@ -232,6 +229,14 @@ func keyOfItems(key string) func(value.Value) value.ScalarKey {
 	return keyOfField(key)
 }
 
+// soleMergeKey is meta's merge key where it has one alone, else "" (a set's items, identified as scalars: keyOfItems).
+func soleMergeKey(meta *openapi.Meta) string {
+	if len(meta.MergeKey) == 1 {
+		return meta.MergeKey[0]
+	}
+	return ""
+}
+
 // keyOfField returns the identity of a keyed list's items by merge key key: the scalar (or null) each holds there.
 func keyOfField(key string) func(value.Value) value.ScalarKey {
 	return func(it value.Value) value.ScalarKey {
@@ -259,10 +264,7 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 		return into, true
 	}
 	_, meta := t.Child(name)
-	key := ""
-	if len(meta.MergeKey) == 1 {
-		key = meta.MergeKey[0]
-	}
+	key := soleMergeKey(&meta)
 	_, once, ok := scalarsOfClass(lv.Items())
 	if !lv.IsList() || lv.Len() == 0 || (key != "" && !keyedScalars(lv.Items(), key)) || (key == "" && !(ok && once)) {
 		return value.Value{}, false
@@ -278,10 +280,7 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 // another kind there, or neither list holds an item (strategicpatch refuses either).
 func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv, merged, order value.Value) (value.Value, bool) {
 	_, meta := t.Child(name)
-	key := ""
-	if len(meta.MergeKey) == 1 {
-		key = meta.MergeKey[0]
-	}
+	key := soleMergeKey(&meta)
 	keyOf := keyOfItems(key)
 	switch {
 	case inInto && !held.IsList():
