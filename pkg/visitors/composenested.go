@@ -31,7 +31,7 @@ func mergedItems(t *openapi.Type, kept, data []value.Value, keyOf func(value.Val
 }
 
 // mergedItemsBy is mergedItems with merge merging each data item into the first item of its key: mergedInto for a
-// merge of patches, apply mode's merge for a patch applied (keyedOnto).
+// merge of patches, mapOnto for a patch applied in apply mode (mergedListOnto).
 func mergedItemsBy(kept, data []value.Value, keyOf func(value.Value) value.ScalarKey,
 	merge func(into, p value.Value) (value.Value, *elements.Error, bool)) (items []value.Value, failed value.Value,
 	err *elements.Error, decided bool) {
@@ -249,7 +249,8 @@ func keyOfField(key string) func(value.Value) value.ScalarKey {
 // strategicpatch's merge of patches merges it (mergePatchIntoOriginal): the directive copied, where into holds none or
 // the same (decided false where it holds another: strategicpatch refuses it), and, where p lacks <f> and into holds
 // it, into's list ordered by it, its items each holding the merge key as a scalar (a set's scalars of one class, each
-// once): the items it names by their first place there, the others by their places in the list (orderedBy).
+// once): the items it names by their first place there, the others by their places in the list (orderedBy). decided
+// is false where into holds <f> as another kind than a list, or as an empty list.
 func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Value, bool) {
 	if held, holds := into.Get(f.Key); holds && !value.Equal(held, f.Value) {
 		return value.Value{}, false
