@@ -397,13 +397,14 @@ const mergeDirective = smp.DirectiveKey + ": " + smp.MergeValue + " is a schema 
 // dollarKeyed reports whether f's key starts with "$".
 func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 
-// holdsMaps reports whether an item of leaf c's list holds a map, a list (not a "$" field) or a "$setElementOrder":
+// holdsMapsOrLists reports whether an item of leaf c's list holds a map, a list (not a "$" field) or a
+// "$setElementOrder" (listOrOrder):
 // merged onto its outcome's list, the values of that outcome's maps and lists below it lie a level deeper than the
 // patch's values.
-func holdsMaps(c *elements.Node) bool {
+func holdsMapsOrLists(c *elements.Node) bool {
 	for _, it := range c.Local.Items() {
 		for _, f := range it.Fields() {
-			if f.Value.IsMap() || (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) {
+			if f.Value.IsMap() || listOrOrder(f) {
 				return true
 			}
 		}

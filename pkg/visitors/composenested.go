@@ -65,16 +65,21 @@ func heldUndirected(items []value.Value, deleted map[value.ScalarKey]bool, keyOf
 	return true
 }
 
-// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder" or
-// another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
+// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder"
+// (listOrOrder) or another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
 func ordersOrHoldsList(m value.Value) bool {
 	for _, f := range m.Fields() {
-		if (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) ||
-			dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
+		if listOrOrder(f) || dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
 			return true
 		}
 	}
 	return false
+}
+
+// listOrOrder reports whether field f of a patch's map is a list at a field of its own (not a "$" one) or a
+// "$setElementOrder" list.
+func listOrOrder(f value.Field) bool {
+	return f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))
 }
 
 // listData reports whether list l, at a field of type t (meta its metadata) of a patch's item of a keyed list, is one
