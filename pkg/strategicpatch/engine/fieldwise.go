@@ -87,8 +87,7 @@ func (f fieldwise) field(original map[string]interface{}, k string, px interface
 	case map[string]interface{}:
 		return f.mapField(original, k, t, l, depth)
 	case []interface{}:
-		order, ordered := p[setOrderPrefix+k]
-		return f.keyedList(original, k, t, l, depth, order, ordered)
+		return f.keyedList(original, k, t, p, l, depth)
 	}
 	if !plainScalar(px) {
 		return nil, false
@@ -120,10 +119,11 @@ func (f fieldwise) mapField(original map[string]interface{}, k string, p map[str
 	return f.level(orig, p, sub, depth+1)
 }
 
-// keyedList returns original's list at k with the patch's items merged into those of their keys, and whether that
-// holds (see fieldwise): the list is a copy, the items the patch names merged fieldwise, the others original's own.
-// order is the patch's "$setElementOrder/<k>", where ordered.
-func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []interface{}, l Lookup, depth int, order interface{}, ordered bool) (interface{}, bool) {
+// keyedList returns original's list at k with the patch's items (patch, p's list at k) merged into those of their
+// keys, and whether that holds (see fieldwise): the list is a copy, the items the patch names merged fieldwise, the
+// others original's own, in the order of p's "$setElementOrder/<k>" where p holds one (looked up once the list is
+// known to be merged by key).
+func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []interface{}, p map[string]interface{}, l Lookup, depth int) (interface{}, bool) {
 	if !f.keyedLists || len(patch) == 0 || l == nil {
 		return nil, false
 	}
@@ -141,6 +141,7 @@ func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []
 		return nil, false
 	}
 	items := keyedItems{f: f, orig: orig, key: m.MergeKey, sub: sub, depth: depth + 2}
+	order, ordered := p[setOrderPrefix+k]
 	if !ordered {
 		return items.inPlace(patch, places)
 	}
