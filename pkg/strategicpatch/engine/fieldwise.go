@@ -40,7 +40,7 @@ type fieldwise struct {
 
 // fieldwiseFor returns o's fieldwise merge.
 func (o Options) fieldwiseFor() fieldwise {
-	return fieldwise{keyedLists: o.Gates == nil || *o.Gates == features.Kubectl()}
+	return fieldwise{keyedLists: o.gates() == features.Kubectl()}
 }
 
 // level returns original with p merged, p found depth map levels down the documents under l, and whether the fieldwise
