@@ -69,10 +69,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 			return false, nil
 		}
 	}
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
@@ -88,10 +85,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 // that fails; nil where none does.
 func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) error {
 	key := c.Meta.MergeKey[0]
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	held, first := firstPlaces(lv.Items(), keyOf), firstPlaces(data, keyOf)
 	for i, p := range data {
 		at, inLive := held[keyOf(p)]
@@ -179,10 +173,7 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 // with lv's outcome as live gives it merging that item's repeat (one merged into lv's item fails so first: keyedFits).
 func mergedKeyed(c *elements.Node, lv value.Value) (value.Value, error) {
 	key := c.Meta.MergeKey[0]
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	data, deleted, replace, _ := keyedDirected(c.Local.Items(), key)
 	if replace {
 		merged := orderedBy(data, data, nil, keyOf)
@@ -406,13 +397,14 @@ const mergeDirective = smp.DirectiveKey + ": " + smp.MergeValue + " is a schema 
 // dollarKeyed reports whether f's key starts with "$".
 func dollarKeyed(f value.Field) bool { return strings.HasPrefix(f.Key, "$") }
 
-// holdsMaps reports whether an item of leaf c's list holds a map, a list (not a "$" field) or a "$setElementOrder":
+// holdsMapsOrLists reports whether an item of leaf c's list holds a map, a list (not a "$" field) or a
+// "$setElementOrder" (listOrOrder):
 // merged onto its outcome's list, the values of that outcome's maps and lists below it lie a level deeper than the
 // patch's values.
-func holdsMaps(c *elements.Node) bool {
+func holdsMapsOrLists(c *elements.Node) bool {
 	for _, it := range c.Local.Items() {
 		for _, f := range it.Fields() {
-			if f.Value.IsMap() || (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) {
+			if f.Value.IsMap() || listOrOrder(f) {
 				return true
 			}
 		}

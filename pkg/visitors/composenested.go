@@ -31,7 +31,7 @@ func mergedItems(t *openapi.Type, kept, data []value.Value, keyOf func(value.Val
 }
 
 // mergedItemsBy is mergedItems with merge merging each data item into the first item of its key: mergedInto for a
-// merge of patches, apply mode's merge for a patch applied (keyedOnto).
+// merge of patches, mapOnto for a patch applied in apply mode (mergedListOnto).
 func mergedItemsBy(kept, data []value.Value, keyOf func(value.Value) value.ScalarKey,
 	merge func(into, p value.Value) (value.Value, *elements.Error, bool)) (items []value.Value, failed value.Value,
 	err *elements.Error, decided bool) {
@@ -65,16 +65,21 @@ func heldUndirected(items []value.Value, deleted map[value.ScalarKey]bool, keyOf
 	return true
 }
 
-// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder" or
-// another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
+// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder"
+// (listOrOrder) or another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
 func ordersOrHoldsList(m value.Value) bool {
 	for _, f := range m.Fields() {
-		if (f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))) ||
-			dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
+		if listOrOrder(f) || dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
 			return true
 		}
 	}
 	return false
+}
+
+// listOrOrder reports whether field f of a patch's map is a list at a field of its own (not a "$" one) or a
+// "$setElementOrder" list.
+func listOrOrder(f value.Field) bool {
+	return f.Value.IsList() && (!strings.HasPrefix(f.Key, "$") || strings.HasPrefix(f.Key, smp.SetOrderPrefix))
 }
 
 // listData reports whether list l, at a field of type t (meta its metadata) of a patch's item of a keyed list, is one
@@ -161,10 +166,7 @@ func setMergedInto(held, pv value.Value) (value.Value, bool) {
 // scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided
 // without error (an error is left to the collation, which may meet another first).
 func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, bool) {
-	keyOf := func(it value.Value) value.ScalarKey {
-		k, _ := it.Get(key)
-		return scalarKey(k)
-	}
+	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
 	switch {
 	case !ok:
@@ -194,10 +196,7 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 		f.Value.Len() == 0 {
 		return false
 	}
-	key := ""
-	if len(meta.MergeKey) == 1 {
-		key = meta.MergeKey[0]
-	}
+	key := soleMergeKey(&meta)
 	if (key == "" && !allScalars(f.Value.Items())) || (key != "" && !keyedScalars(f.Value.Items(), key)) {
 		return false
 	}
@@ -227,13 +226,27 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	return true
 }
 
-// keyOfItems returns the identity of a list's items by merge key key ("": a set's scalars).
+// keyOfItems returns the identity of a list's items by merge key key ("": a set's scalars, scalarKey).
 func keyOfItems(key string) func(value.Value) value.ScalarKey {
+	if key == "" {
+		return scalarKey
+	}
+	return keyOfField(key)
+}
+
+// soleMergeKey is meta's merge key where it has one alone, else "" (a set's items, identified as scalars: keyOfItems).
+func soleMergeKey(meta *openapi.Meta) string {
+	if len(meta.MergeKey) == 1 {
+		return meta.MergeKey[0]
+	}
+	return ""
+}
+
+// keyOfField returns the identity of a keyed list's items by merge key key: the scalar (or null) each holds there.
+func keyOfField(key string) func(value.Value) value.ScalarKey {
 	return func(it value.Value) value.ScalarKey {
-		if key != "" {
-			it, _ = it.Get(key)
-		}
-		return scalarKey(it)
+		k, _ := it.Get(key)
+		return scalarKey(k)
 	}
 }
 
@@ -241,7 +254,8 @@ func keyOfItems(key string) func(value.Value) value.ScalarKey {
 // strategicpatch's merge of patches merges it (mergePatchIntoOriginal): the directive copied, where into holds none or
 // the same (decided false where it holds another: strategicpatch refuses it), and, where p lacks <f> and into holds
 // it, into's list ordered by it, its items each holding the merge key as a scalar (a set's scalars of one class, each
-// once): the items it names by their first place there, the others by their places in the list (orderedBy).
+// once): the items it names by their first place there, the others by their places in the list (orderedBy). decided
+// is false where into holds <f> as another kind than a list, or as an empty list.
 func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Value, bool) {
 	if held, holds := into.Get(f.Key); holds && !value.Equal(held, f.Value) {
 		return value.Value{}, false
@@ -256,10 +270,7 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 		return into, true
 	}
 	_, meta := t.Child(name)
-	key := ""
-	if len(meta.MergeKey) == 1 {
-		key = meta.MergeKey[0]
-	}
+	key := soleMergeKey(&meta)
 	_, once, ok := scalarsOfClass(lv.Items())
 	if !lv.IsList() || lv.Len() == 0 || (key != "" && !keyedScalars(lv.Items(), key)) || (key == "" && !(ok && once)) {
 		return value.Value{}, false
@@ -275,10 +286,7 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 // another kind there, or neither list holds an item (strategicpatch refuses either).
 func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv, merged, order value.Value) (value.Value, bool) {
 	_, meta := t.Child(name)
-	key := ""
-	if len(meta.MergeKey) == 1 {
-		key = meta.MergeKey[0]
-	}
+	key := soleMergeKey(&meta)
 	keyOf := keyOfItems(key)
 	switch {
 	case inInto && !held.IsList():

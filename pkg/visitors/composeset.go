@@ -284,13 +284,7 @@ func scalarsOrNulls(items []value.Value) bool {
 // with its "$patch: delete" items last in lv's order, interleaved: the others' head goes first where its key comes
 // before the named head's in lv.
 func reordered(lv value.Value, order []value.Value, key string) value.Value {
-	keyOf := func(it value.Value) value.ScalarKey {
-		if key != "" {
-			it, _ = it.Get(key)
-		}
-		return scalarKey(it)
-	}
-	return orderedBy(lv.Items(), lv.Items(), order, keyOf)
+	return orderedBy(lv.Items(), lv.Items(), order, keyOfItems(key))
 }
 
 // orderedBy returns items ordered as reordered orders them, the places of their keys (keyOf) taken from placed (an

@@ -676,7 +676,7 @@ func directedMap(pv value.Value) bool {
 // fieldFits is composeCheck's fit for field f of compose mode's repeat tree, its node as the patch holds it n (asPatched), but
 // a map v holds as a map: lv is v's field (inLive: v holds it).
 func fieldFits(f elements.Field, n *elements.Node, lv value.Value, inLive, deep bool) bool {
-	if n != nil && inLive && deep && holdsMaps(n) && composesList(n, lv) {
+	if n != nil && inLive && deep && holdsMapsOrLists(n) && composesList(n, lv) {
 		return false // (not merged in Phase 2: its maps' fields from v may lie beyond the depth limit)
 	}
 	switch c := f.Element.(type) {

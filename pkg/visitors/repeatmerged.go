@@ -122,10 +122,7 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 		!plainEntries(order.Items(), meta.MergeKey) || (held && !lv.IsList()) {
 		return value.Value{}, false, false
 	}
-	keyOf := keyOfItems("")
-	if len(meta.MergeKey) == 1 {
-		keyOf = keyOfItems(meta.MergeKey[0])
-	}
+	keyOf := keyOfItems(soleMergeKey(&meta))
 	switch {
 	case !set && !held:
 		return value.Value{}, false, true

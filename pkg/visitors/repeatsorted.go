@@ -44,8 +44,8 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 	var failed *elements.Error // (the one list strategicpatch fails on: the collation's error there)
 	for _, f := range p.Fields() {
 		name, ordering := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
-		if _, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
-			if _, ordered := p.Get(smp.SetOrderPrefix + f.Key[len(smp.DeletePrefix):]); !ordered {
+		if list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
+			if _, ordered := p.Get(smp.SetOrderPrefix + list); !ordered {
 				return value.Value{}, nil, false
 			}
 			continue // (read with the order of its list)

@@ -65,8 +65,8 @@ func (o Options) applyJSONTrimmed(original []byte, pv value.Value, l Lookup, r j
 // something was left out otherwise than scoped assumed (kept.mergesAs): then original is converted whole. Maps the
 // patch passes through with one field each are copied, the engine run below them (applySpine), and a map whose patch
 // the engine would merge field by field with nothing else to decide is copied with its fields merged (fieldwise:
-// scalars onto scalars, maps, and lists merged by key whose order stands). A failed call is made again converting
-// lists whole, so that its error is the one the whole lists give.
+// scalars onto scalars, maps, and lists merged by key in original's order or a "$setElementOrder"'s naming every
+// item). A failed call is made again converting lists whole, so that its error is the one the whole lists give.
 func (o Options) ApplyMap(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
 	if out, ok := o.applySpine(original, p, l, 0); ok {
 		return out, nil

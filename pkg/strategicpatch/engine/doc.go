@@ -42,13 +42,14 @@
 // whose patch the engine would merge field by field with nothing but each field's own values to decide is original's
 // copy with those fields merged, the engine not run (fieldwise): strings, bools and numbers onto nothing or such
 // scalars of original (a scalar paired with a scalar is replaced whatever the schema says), nulls (deleting the
-// field), maps onto maps of fields
-// without strategy or merge key, and, with every gate off, lists of maps merged by a string key into original's
-// (each key once in original and in the patch, the patch's items in original's order, a "$setElementOrder" naming
-// original's items in their order or none: the order stands), each map merged fieldwise in turn; anything else
-// (other directives, a key original lacks) is the engine's. testdata/spine.yaml's and testdata/fieldwise.yaml's
-// cases and FuzzApplyMapScoped check the results against converting the documents whole and the engine's run, and a
-// spec of generated patches of lists merged by key against the engine's run and apimachinery's.
+// field), maps onto maps of fields without strategy or merge key, and, with every gate off, lists of maps merged by
+// a string key into original's (each key once in original and in the patch; the patch's items in original's order,
+// or in the order of a "$setElementOrder" naming every item of both and no other, the list then in that order and
+// an item the patch adds, holding strings, bools, numbers and maps of such, taken as it stands), each map merged
+// fieldwise in turn; anything else (other directives, a key original lacks without such an order) is the engine's.
+// testdata/spine.yaml's and testdata/fieldwise.yaml's cases and FuzzApplyMapScoped check the results against
+// converting the documents whole and the engine's run, and a spec of generated patches of lists merged by key against
+// the engine's run and apimachinery's.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but

@@ -40,7 +40,7 @@ type fieldwise struct {
 
 // fieldwiseFor returns o's fieldwise merge.
 func (o Options) fieldwiseFor() fieldwise {
-	return fieldwise{keyedLists: o.Gates == nil || *o.Gates == features.Kubectl()}
+	return fieldwise{keyedLists: o.gates() == features.Kubectl()}
 }
 
 // level returns original with p merged, p found depth map levels down the documents under l, and whether the fieldwise
@@ -87,8 +87,7 @@ func (f fieldwise) field(original map[string]interface{}, k string, px interface
 	case map[string]interface{}:
 		return f.mapField(original, k, t, l, depth)
 	case []interface{}:
-		order, ordered := p[setOrderPrefix+k]
-		return f.keyedList(original, k, t, l, depth, order, ordered)
+		return f.keyedList(original, k, t, p, l, depth)
 	}
 	if !plainScalar(px) {
 		return nil, false
@@ -120,10 +119,11 @@ func (f fieldwise) mapField(original map[string]interface{}, k string, p map[str
 	return f.level(orig, p, sub, depth+1)
 }
 
-// keyedList returns original's list at k with the patch's items merged into those of their keys, and whether that
-// holds (see fieldwise): the list is a copy, the items the patch names merged fieldwise, the others original's own.
-// order is the patch's "$setElementOrder/<k>", where ordered.
-func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []interface{}, l Lookup, depth int, order interface{}, ordered bool) (interface{}, bool) {
+// keyedList returns original's list at k with the patch's items (patch, p's list at k) merged into those of their
+// keys, and whether that holds (see fieldwise): the list is a copy, the items the patch names merged fieldwise, the
+// others original's own, in the order of p's "$setElementOrder/<k>" where p holds one (looked up once the list is
+// known to be merged by key).
+func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []interface{}, p map[string]interface{}, l Lookup, depth int) (interface{}, bool) {
 	if !f.keyedLists || len(patch) == 0 || l == nil {
 		return nil, false
 	}
@@ -140,9 +140,10 @@ func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []
 	if !ok {
 		return nil, false
 	}
-	items := keyedItems{f: f, orig: orig, places: places, key: m.MergeKey, sub: sub, depth: depth + 2}
+	items := keyedItems{f: f, orig: orig, key: m.MergeKey, sub: sub, depth: depth + 2}
+	order, ordered := p[setOrderPrefix+k]
 	if !ordered {
-		return items.inPlace(patch)
+		return items.inPlace(patch, places)
 	}
 	var orderRoom [keysOnStack]string
 	orderKeys, ok := orderKeysOf(order, m.MergeKey, orderRoom[:0])
@@ -150,29 +151,31 @@ func (f fieldwise) keyedList(original map[string]interface{}, k string, patch []
 		return nil, false
 	}
 	if slices.Equal(orderKeys, places.keys) {
-		return items.inPlace(patch) // (the order original has: the patch's items must follow it, as inPlace asks)
+		return items.inPlace(patch, places) // (the order original has: the patch's items must follow it, as inPlace asks)
 	}
 	named, ok := placesOf(orderKeys)
 	if !ok {
 		return nil, false
 	}
-	return items.inOrder(patch, named)
+	return items.inOrder(patch, places, named)
 }
 
-// keyedItems are the items of original's list merged by key (orig, their keys' places), with what merging a patch's
-// items into them fieldwise takes: the merge key, the items' Lookup, and their depth in the documents.
+// keyedItems are the items of original's list merged by key (orig), with what merging a patch's items into them
+// fieldwise takes: the merge key, the items' Lookup, and their depth in the documents. The places of orig's keys are
+// passed beside it (places): the items' values flow into the result, and a keyPlaces held here would move the keys'
+// room off keyedList's stack with them.
 type keyedItems struct {
-	f      fieldwise
-	orig   []interface{}
-	places keyPlaces
-	key    string
-	sub    Lookup
-	depth  int
+	f     fieldwise
+	orig  []interface{}
+	key   string
+	sub   Lookup
+	depth int
 }
 
 // inPlace returns orig with the items of patch, a list without "$setElementOrder", merged into those of their keys,
-// each a key of orig, in orig's order (strategicpatch then keeps orig's order), and whether that holds.
-func (x keyedItems) inPlace(patch []interface{}) (interface{}, bool) {
+// each a key of orig (places: orig's keys), in orig's order (strategicpatch then keeps orig's order), and whether that
+// holds.
+func (x keyedItems) inPlace(patch []interface{}, places keyPlaces) (interface{}, bool) {
 	out := slices.Clone(x.orig)
 	at := 0 // (the place after the last item merged: the patch's items follow original's order)
 	for _, p := range patch {
@@ -181,10 +184,10 @@ func (x keyedItems) inPlace(patch []interface{}) (interface{}, bool) {
 			return nil, false
 		}
 		key, ok := item[x.key].(string)
-		for ok && at < len(x.places.keys) && x.places.keys[at] != key {
+		for ok && at < len(places.keys) && places.keys[at] != key {
 			at++
 		}
-		if !ok || at == len(x.places.keys) {
+		if !ok || at == len(places.keys) {
 			return nil, false // (a key original lacks, named twice, or out of original's order)
 		}
 		if out[at], ok = x.f.level(x.orig[at].(map[string]interface{}), item, x.sub, x.depth); !ok {
@@ -199,8 +202,7 @@ func (x keyedItems) inPlace(patch []interface{}) (interface{}, bool) {
 // and whether that holds: named names each of orig's items and each item patch adds, no other, and the patch's items
 // follow it (strategicpatch checks they do, and orders the list by it where it names every item), the items added
 // holding strings, bools, numbers and maps of such (cleanCopy), which strategicpatch adds as they stand.
-func (x keyedItems) inOrder(patch []interface{}, named keyPlaces) (interface{}, bool) {
-	merged := slices.Clone(x.orig)
+func (x keyedItems) inOrder(patch []interface{}, places, named keyPlaces) (interface{}, bool) {
 	out := make([]interface{}, len(named.keys))
 	next, added := 0, 0 // (the place in named after the patch's last item; the items added)
 	for _, p := range patch {
@@ -217,8 +219,8 @@ func (x keyedItems) inOrder(patch []interface{}, named keyPlaces) (interface{}, 
 			return nil, false // (an item the order does not name, named twice, or out of the order)
 		}
 		next = pos + 1
-		if at, held := x.places.find(key); held {
-			if merged[at], ok = x.f.level(x.orig[at].(map[string]interface{}), item, x.sub, x.depth); !ok {
+		if at, held := places.find(key); held {
+			if out[pos], ok = x.f.level(x.orig[at].(map[string]interface{}), item, x.sub, x.depth); !ok {
 				return nil, false
 			}
 			continue
@@ -233,13 +235,13 @@ func (x keyedItems) inOrder(patch []interface{}, named keyPlaces) (interface{}, 
 	}
 	for i, key := range named.keys {
 		if out[i] != nil {
-			continue // (an item added)
+			continue // (an item merged or added)
 		}
-		at, held := x.places.find(key)
+		at, held := places.find(key)
 		if !held {
 			return nil, false // (an entry naming no item)
 		}
-		out[i] = merged[at]
+		out[i] = x.orig[at]
 	}
 	return out, true
 }

@@ -13,11 +13,11 @@ import (
 // so that the engine runs once, on the maps below the spine, instead of collating and walking every level of it. The
 // engine's run below is applyMap at that depth (the bounds on nesting count from the documents' top), unless the
 // patch's map there holds "$patch" or "$retainKeys", which the engine reads otherwise at the top of a document than
-// below it, or unless the patch's map there merges fieldwise (fieldwise: its fields scalars onto scalars, maps and
-// lists merged by key whose fields do in turn), the engine not run. ok is false, and ApplyMap runs the engine on the
-// whole documents, when p has no spine level, when the
-// patch's map below it holds those directives, or when the run below fails: its error is the one the whole documents
-// give, with the path from their top.
+// below it, or unless the patch's map there merges fieldwise (fieldwise: its fields scalars onto nothing or scalars,
+// nulls, and maps and lists merged by key whose fields do in turn), the engine not run. ok is false, and ApplyMap runs
+// the engine on the whole documents, when p has no spine level, when the patch's map below it holds those
+// directives, or when the run below fails: its error is the one the whole documents give, with the path from their
+// top.
 func (o Options) applySpine(original, p map[string]interface{}, l Lookup, depth int) (out map[string]interface{}, ok bool) {
 	key, orig, patch, sub, spine := spineField(original, p, l, depth)
 	if !spine {
