@@ -112,8 +112,8 @@ func (f fieldwise) mapField(original map[string]interface{}, k string, p map[str
 	if !ok || orig == nil || p == nil || l == nil {
 		return nil, false
 	}
-	sub, m, err := l.Struct(k)
-	if err != nil || sub == nil || slices.ContainsFunc(m.Strategies, isStrategy) || m.MergeKey != "" {
+	sub, ok := plainMapSchema(l, k)
+	if !ok {
 		return nil, false
 	}
 	return f.level(orig, p, sub, depth+1)

@@ -60,11 +60,21 @@ func spineField(original, p map[string]interface{}, l Lookup, depth int) (key st
 	if orig, ok = original[key].(map[string]interface{}); !ok || orig == nil {
 		return "", nil, nil, nil, false
 	}
-	sub, m, err := l.Struct(key)
-	if err != nil || sub == nil || slices.ContainsFunc(m.Strategies, isStrategy) || m.MergeKey != "" {
+	if sub, ok = plainMapSchema(l, key); !ok {
 		return "", nil, nil, nil, false
 	}
 	return key, orig, patch, sub, true
+}
+
+// plainMapSchema returns the schema l gives field key, and whether it is a map's of plain merge: the look-up succeeds
+// and gives a schema with neither strategy nor merge key, so that the engine merges the field's map field by field as
+// it merges the documents whose top it is.
+func plainMapSchema(l Lookup, key string) (Lookup, bool) {
+	sub, m, err := l.Struct(key)
+	if err != nil || sub == nil || slices.ContainsFunc(m.Strategies, isStrategy) || m.MergeKey != "" {
+		return nil, false
+	}
+	return sub, true
 }
 
 // isStrategy reports whether s names a patch strategy (a field without one has none, or the empty one).
