@@ -20,7 +20,8 @@ import (
 // container's ports, env; testdata/nested.json's parts' env) or a set of scalars (the parts' aliases, ports), ordered
 // by its "$setElementOrder" or not: merged into the outcome's list in Phase 2 as strategicpatch's mergeMap merges it,
 // under kubectl's order, the front-end applying no repeat again (probe.OnRepeat); the same as strategicpatch's result
-// and as the items applied one after another.
+// and as the items applied one after another. Its items may hold nulls (deleting the fields of the items they merge
+// into), lists the schema merges (merged in turn), and name a key or a value twice (the later merged into the first).
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
