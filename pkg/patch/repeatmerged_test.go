@@ -20,7 +20,8 @@ import (
 // container's ports, env; testdata/nested.json's parts' env) or a set of scalars (the parts' aliases, ports), ordered
 // by its "$setElementOrder" or not: merged into the outcome's list in Phase 2 as strategicpatch's mergeMap merges it,
 // under kubectl's order, the front-end applying no repeat again (probe.OnRepeat); the same as strategicpatch's result
-// and as the items applied one after another.
+// and as the items applied one after another. Its items may hold nulls (deleting the fields of the items they merge
+// into), lists the schema merges (merged in turn), and name a key or a value twice (the later merged into the first).
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -123,5 +124,48 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("env merged by name into the first part's",
 			`{"name":"q"}`, `,"env":[{"name":"A","value":"1"},{"name":"B"}]`,
 			unordered+`,"env":[{"name":"C","value":"3"},{"name":"A","value":"2"}]`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding nulls in the items of a merged list",
+		func(liveItems, first, item string) { applies(pod(), liveItems, "a", first, item) },
+		Entry("an env item's null deleting a field of live's item of the key, below a map too",
+			`{"name":"a","env":[{"name":"A","value":"1"},{"name":"B","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"x"}}}]}`, `,"tty":true`,
+			unordered+`,"env":[{"name":"B","valueFrom":{"fieldRef":{"apiVersion":null}}},{"name":"A","value":null}]`),
+		Entry("a port's null deleting a field of the first item's port of the key",
+			`{"name":"b"}`, `,"ports":[{"containerPort":80,"name":"http","protocol":"TCP"}]`,
+			unordered+`,"ports":[{"containerPort":80,"name":null}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding nulls, nested merged lists, or a key or value named twice",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("an env item's null deleting a field of live's item of the key",
+			`{"name":"p","env":[{"name":"A","value":"1","flags":["y"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","value":null}]`),
+		Entry("a map's null beside a set it merges",
+			`{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"mode":null,"tags":["b","a"]}`),
+		Entry("a list the outcome lacks: taken less its nulls",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"B","value":null,"flags":["x"]}]`),
+		Entry("an env item's set merged into live's item's set",
+			`{"name":"p","env":[{"name":"A","value":"1","flags":["y"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","flags":["x","y","z"]}]`),
+		Entry("the same where Phase 1 collated the item without error",
+			`{"name":"p","env":[{"name":"A","value":"1","flags":["y"]}]}`, `,"value":"v"`, `,"env":[{"name":"A","flags":["x"]}]`),
+		Entry("an env item holding a set appended as it stands",
+			`{"name":"p","env":[{"name":"A","flags":["y"]}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"D","flags":["q","r"]}]`),
+		Entry("a map's set merged into the outcome's",
+			`{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"tags":["b","a"]}`),
+		Entry("env naming live's key twice: both merged into live's item in turn",
+			`{"name":"p","env":[{"name":"A","value":"1","flags":["y"]},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","value":"2"},{"name":"A","flags":["q"]}]`),
+		Entry("env naming a new key twice: the later merged into the first, its null deleting",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"D","flags":["q"],"value":"4"},{"name":"D","value":null,"flags":["r"]}]`),
+		Entry("a set naming a value twice merged into the outcome's",
+			`{"name":"p","aliases":["a","b"]}`, `,"value":"v"`, unordered+`,"aliases":["c","c","a"]`),
+		Entry("an env item's set naming a value twice merged into live's item's",
+			`{"name":"p","env":[{"name":"A","flags":["y"]}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","flags":["q","y","q"]}]`),
+		Entry("env naming a key twice where the outcome lacks it: taken as it stands",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"B","flags":["x"]},{"name":"B","value":"1"}]`),
 	)
 })

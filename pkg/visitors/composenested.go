@@ -148,14 +148,22 @@ func setMergedInto(held, pv value.Value) (value.Value, bool) {
 	if !heldOK || !patchOK || !heldOnce || !patchOnce || (hc != value.KindNull && pc != value.KindNull && hc != pc) {
 		return value.Value{}, false
 	}
+	return setUnion(held, pv), true
+}
+
+// setUnion is set pv merged into held, a set naming each value once, as strategicpatch's mergeSlice merges lists of
+// scalars of one class: held's values, then pv's that held lacks, each once, ordered by pv's first places, held's own
+// values by held's places, interleaved (orderedBy).
+func setUnion(held, pv value.Value) value.Value {
 	at := firstPlaces(held.Items(), scalarKey)
 	items := slices.Clone(held.Items())
 	for _, x := range pv.Items() {
 		if _, in := at[scalarKey(x)]; !in {
+			at[scalarKey(x)] = len(items)
 			items = append(items, x)
 		}
 	}
-	return orderedBy(items, held.Items(), pv.Items(), scalarKey), true
+	return orderedBy(items, held.Items(), pv.Items(), scalarKey)
 }
 
 // keyedMergedInto is list pv, merged by merge key key, its items of type t, merged into held as strategicpatch merges a

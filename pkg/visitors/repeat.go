@@ -61,12 +61,14 @@ import (
 //     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced), maps at object fields of no
 //     strategy replace, merged into v's field by field so, and, under kubectl's order, merged lists as strategicpatch's
 //     mergeSlice merges them (mergedListOnto, repeatmerged.go): merged by one key, items maps each holding the key as
-//     a string or an integer, each key once on either side, the item's plain (no "$" key or null; scalars, maps of
-//     them), each merged into v's item of its key field by field, the others appended, ordered by the item's list and
-//     v's places, interleaved; a set of strings, integers or booleans of one kind, each value once on either side;
-//     either as it stands where v lacks it; beside a non-empty "$setElementOrder" its list follows, no
-//     "$deleteFromPrimitiveList" beside it, merged so, then ordered by it, or, left out, v's list reordered by it, absent
-//     where v lacks it (mergedOrderOnto); where strategicpatch fails on one list it orders (v's
+//     a string or an integer, each key once in v's (the item's may name one twice), no "$" key at any depth, each
+//     merged in turn into the first item of its key, v's or an earlier one of the item's, field by field (mapOnto: a
+//     null deletes, merged lists merged so in turn, repeatnested.go), the others appended as they stand, holding no
+//     null (the collation drops those of content live lacks), ordered by the item's list and v's places, interleaved;
+//     a set of strings, integers or booleans of one kind, each value once in v's (the item's may name one twice);
+//     either as it stands, less its nulls, where v lacks it; beside a non-empty "$setElementOrder" its list follows,
+//     no "$deleteFromPrimitiveList" beside it, each key or value once, no null where v lacks it (orderedPlain), merged
+//     so, then ordered by it, or, left out, v's list reordered by it, absent where v lacks it (mergedOrderOnto); where strategicpatch fails on one list it orders (v's
 //     there another kind, or its items and the item's not scalars of one class; the item's, each value once and no
 //     deletion beside them, not following a non-empty order), it fails with the error a collation with v gives there
 //     (unmergedOrderFailure); gate MultiFieldMergeKeys on refuses such orders.
@@ -205,8 +207,10 @@ import (
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
 //     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list
-//     of another shape (two merge keys, items holding lists, nulls or "$" keys, a key or value named twice, numbers
-//     with a fraction, an empty order, an order strategicpatch fails on, gate SeedOrdering's order), a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
+//     of another shape (items holding "$" keys or lists of another shape, an appended item holding a null, v's list
+//     naming a key or value twice, numbers with a fraction, an empty order, an order strategicpatch fails on or a list
+//     it orders naming a key twice, gate SeedOrdering's order; two merge keys reach none of this: gate
+//     MultiFieldMergeKeys off reads one, on refuses such orders), a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
 //     null v holds a list it orders as; two lists strategicpatch fails on, one near the depth limit, or one failing
 //     beside a deletion, naming a value twice, or for the values deleted), or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
@@ -283,9 +287,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
 		probe.Repeated(false)
 		err = composeDisagrees(r.Element, v)
-	case o.Compose && composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused) != nil:
+	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		probe.Repeated(false)
-		err = composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)
 	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
 		probe.Repeated(false)
 		err = composed.err
@@ -319,6 +322,13 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		return elements.Keep(value.MustMap()), nil
 	}
 	return out, nil
+}
+
+// failed sets *dst to err, reporting whether it is one: a case of repeat's switch keeps the error its check computed
+// (dst nil until a case body sets it, so a check that finds none leaves it so).
+func failed(dst *error, err error) bool {
+	*dst = err
+	return err != nil
 }
 
 // atItem returns err, a repeat's error, at the path of its item it: a collation's *elements.Error, the tree's and

@@ -10,14 +10,16 @@ import (
 // mergedListOnto returns list pv, a field of type t (metadata meta) of apply mode's patch item that the schema merges
 // (elements.MergedList), merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap
 // merges it where that is exact here (sortedOntoLacking's fields, under kubectl's order): where the outcome lacks the
-// field, pv as it stands; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one kind
-// on both sides (strings, integers or booleans; either side may be empty), each value once on each side, lv's values
-// then pv's it lacks, ordered as normalizeElementOrder orders them (setMergedInto); for a list merged by one key of
-// maps, each side's items holding the key as a string or an integer, each key once on each side (keyedPlain), lv's
-// items holding no "$patch", pv's plain (no "$" key or null at any depth, each field one mapOnto merges), each of pv's
-// items merged into lv's item of its key field by field (mapOnto), the others appended, then ordered by pv's items,
-// lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another kind, any other
-// shape): the front-end applies the repeat.
+// field, pv less its nulls at any depth (discardNullValuesFromPatch: StripNulls), its items as they stand otherwise,
+// a key or value named twice too; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one
+// kind on both sides (strings, integers or booleans; either side may be empty), each value once in lv (pv may name one
+// twice), lv's values then pv's it lacks, each once, ordered as normalizeElementOrder orders them (setUnion); for a list
+// merged by one key of maps, each side's items holding the key as a string or an integer, none holding "$patch", each
+// key once in lv (keyedPlain), pv's items merged in turn into the first item of their key, lv's or an earlier one of
+// pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as they
+// stand (plain: mapOnto onto nothing leaves them as they are, no null or "$" key at any depth: appendedPlain), then
+// ordered by pv's items, lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another
+// kind, any other shape): the front-end applies the repeat.
 func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
 	if meta.Rule != nil || !pv.IsList() || (held && !lv.IsList()) || !mergeableHeld(t, meta, lv) {
 		return value.Value{}, false
@@ -28,18 +30,21 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 		} else if !held {
 			return pv, true
 		}
-		return setMergedInto(lv, pv)
+		return setUnion(lv, pv), true
 	}
 	key := meta.MergeKey[0]
-	if !keyedPlain(t.Item(), key, pv.Items(), true) {
+	if !keyedPlain(key, pv.Items(), false) {
 		return value.Value{}, false
 	} else if !held {
-		return pv, true
+		return listOnNothing(t.Item(), pv)
 	}
 	keyOf := keyOfItems(key)
+	if !appendedPlain(t.Item(), lv.Items(), pv.Items(), keyOf) {
+		return value.Value{}, false
+	}
 	items, _, err, decided := mergedItemsBy(lv.Items(), pv.Items(), keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
-			m, merged := mapOnto(p, into, t.Item())
+			m, merged := mapOnto(p, into, t.Item(), true)
 			return m, nil, merged
 		})
 	if err != nil || !decided {
@@ -59,16 +64,15 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 		return t.Item().Kind == openapi.KindPrimitive && setOfKind(lv.Items(), nil)
 	}
 	k := t.Item().Kind
-	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(t.Item(), meta.MergeKey[0], lv.Items(), false)
+	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items(), true)
 }
 
 // setOfKind reports whether items a and b are scalars of one kind, strings, integers or booleans (none: true), each
-// value once on each side: strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which
-// keeps a's places where each side names a value once.
+// value once in a: strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which keeps
+// a's places where a names each value once (a value b names twice is moved within b's part alone, which the merge
+// then orders by b's first places).
 func setOfKind(a, b []value.Value) bool {
-	_, onceA := distinctScalars(a)
-	_, onceB := distinctScalars(b)
-	if !onceA || !onceB {
+	if _, onceA := distinctScalars(a); !onceA {
 		return false
 	}
 	all := append(a[:len(a):len(a)], b...)
@@ -80,24 +84,21 @@ func setOfKind(a, b []value.Value) bool {
 	return true
 }
 
-// keyedPlain reports whether items, of type t, are maps each holding key as a string or an integer, each key once; a
-// patch's (patch) plain besides (mapOnto merges each onto nothing as it stands: no "$" key, no null, fields the schema
-// types as it holds them), live's holding no "$patch" (strategicpatch moves "$patch: delete" items last).
-func keyedPlain(t *openapi.Type, key string, items []value.Value, patch bool) bool {
+// keyedPlain reports whether items are maps each holding key as a string or an integer, none holding
+// "$patch" (strategicpatch moves "$patch: delete" items last), each key once where once says so (an outcome's list;
+// a patch's may name a key twice: its later item merges into the first).
+func keyedPlain(key string, items []value.Value, once bool) bool {
 	seen := make(map[value.ScalarKey]bool, len(items))
 	for _, it := range items {
 		if !it.IsMap() {
 			return false
 		}
 		k, holds := it.Get(key)
-		if !holds || (k.Kind() != value.KindString && k.Kind() != value.KindInt) || seen[scalarKey(k)] {
+		if !holds || (k.Kind() != value.KindString && k.Kind() != value.KindInt) || (once && seen[scalarKey(k)]) {
 			return false
 		}
 		seen[scalarKey(k)] = true
 		if _, directed := it.Get(smp.DirectiveKey); directed {
-			return false
-		}
-		if m, plain := mapOnto(it, value.MustMap(), t); patch && (!plain || !value.Equal(m, it)) {
 			return false
 		}
 	}
@@ -131,6 +132,9 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 			return value.Value{}, false, false
 		}
 		return orderedBy(lv.Items(), lv.Items(), order.Items(), keyOf), true, true
+	}
+	if !orderedPlain(pv, soleMergeKey(&meta), held) {
+		return value.Value{}, false, false
 	}
 	merged, ok := mergedListOnto(ft, &meta, pv, lv, held)
 	if !ok {

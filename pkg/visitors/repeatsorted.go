@@ -26,8 +26,9 @@ import (
 //     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
 //     r.Deep's maps without fields at the limit), a list of scalars the schema merges by no strategy over v's list or
 //     nothing, taken as it stands, a map at a field the schema types as an object of no strategy replace over v's
-//     map or nothing, merged into it so field by field (mapOnto), or, under kubectl's order, a list the schema merges
-//     by one key or as a set, merged into v's as mergeSlice merges it (mergedListOnto, repeatmerged.go);
+//     map or nothing, merged into it so field by field (mapOnto; under kubectl's order, its merged lists as below),
+//     or, under kubectl's order, a list the schema merges by one key or as a set, merged into v's as mergeSlice
+//     merges it (mergedListOnto, repeatmerged.go: its items' nulls, maps and merged lists merged in turn);
 //   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
 //     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
@@ -111,7 +112,7 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 	case f.Value.IsList() && unmergedScalars(ft, &meta, f.Value) && (!held || lv.IsList()):
 		return f.Value, true, true // (replaced, as the patch holds it)
 	case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
-		m, merged := mapOnto(f.Value, lv, ft)
+		m, merged := mapOnto(f.Value, lv, ft, kubectl)
 		return m, merged, merged
 	case f.Value.IsList() && elements.MergedList(ft, &meta) && kubectl:
 		l, merged := mergedListOnto(ft, &meta, f.Value, lv, held)
@@ -145,9 +146,11 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // mapOnto returns patch map pm (of type t) merged into lm, the outcome's map there (or nothing), as strategicpatch's
 // mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the
 // field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
-// by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing. ok is false for
-// any other field of pm ("$" keys and fields of merge rules among them).
-func mapOnto(pm, lm value.Value, t *openapi.Type) (out value.Value, ok bool) {
+// by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
+// (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
+// (mergedListOnto, its items' maps and lists in turn). ok is false for any other field of pm ("$" keys and fields of
+// merge rules among them).
+func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
 	}
@@ -163,11 +166,17 @@ func mapOnto(pm, lm value.Value, t *openapi.Type) (out value.Value, ok bool) {
 			f.Value.IsList() && unmergedScalars(ft, &meta, f.Value) && (!held || lv.IsList()):
 			out = out.With(f.Key, f.Value)
 		case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
-			m, merged := mapOnto(f.Value, lv, ft)
+			m, merged := mapOnto(f.Value, lv, ft, lists)
 			if !merged {
 				return value.Value{}, false
 			}
 			out = out.With(f.Key, m)
+		case lists && f.Value.IsList() && elements.MergedList(ft, &meta):
+			l, merged := mergedListOnto(ft, &meta, f.Value, lv, held)
+			if !merged {
+				return value.Value{}, false
+			}
+			out = out.With(f.Key, l)
 		default:
 			return value.Value{}, false
 		}
