@@ -16,8 +16,8 @@ import (
 // twice), lv's values then pv's it lacks, each once, ordered as normalizeElementOrder orders them (setUnion); for a list
 // merged by one key of maps, each side's items holding the key as a string or an integer, none holding "$patch", each
 // key once in lv (keyedPlain), pv's items merged in turn into the first item of their key, lv's or an earlier one of
-// pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as they
-// stand (plain: mapOnto onto nothing leaves them as they are, no null or "$" key at any depth: appendedPlain), then
+// pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as the
+// collation builds them (merged onto nothing, less their nulls; no "$" key at any depth: appendedCleaned), then
 // ordered by pv's items, lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another
 // kind, any other shape): the front-end applies the repeat.
 func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
@@ -39,10 +39,11 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 		return listOnNothing(t.Item(), pv)
 	}
 	keyOf := keyOfItems(key)
-	if !appendedPlain(t.Item(), lv.Items(), pv.Items(), keyOf) {
+	data, cleaned := appendedCleaned(t.Item(), lv.Items(), pv.Items(), keyOf)
+	if !cleaned {
 		return value.Value{}, false
 	}
-	items, _, err, decided := mergedItemsBy(lv.Items(), pv.Items(), keyOf,
+	items, _, err, decided := mergedItemsBy(lv.Items(), data, keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
 			m, merged := mapOnto(p, into, t.Item(), true)
 			return m, nil, merged

@@ -1,6 +1,8 @@
 package visitors
 
 import (
+	"slices"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -19,24 +21,29 @@ func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
 	return StripNulls(pv), true
 }
 
-// appendedPlain reports whether each of data, a patch item's keyed list (items of type t) merged into held, the
-// outcome's list there, whose key neither held nor an earlier item of data names (keyOf), is appended as it stands
-// (strategicpatch's mergeSliceWithoutSpecialElements appends it so, its nulls kept) the same as a collation with held as
-// live builds it: mapOnto merges it onto nothing and leaves it as it is (no null, no "$" key at any depth; a set or a
-// keyed list inside it as it stands, naming a value or key twice too). The collation drops the nulls of content live
-// lacks (docs/strategicpatch.md, "What stays different"): an appended item holding one is left to the front-end.
-func appendedPlain(t *openapi.Type, held, data []value.Value, keyOf func(value.Value) value.ScalarKey) bool {
+// appendedCleaned returns data, a patch item's keyed list (items of type t) merged into held, the outcome's list
+// there, with each item whose key neither held nor an earlier item of data names (keyOf) as a collation with held as
+// live builds it: merged onto nothing (mapOnto), its nulls dropped at any depth, the collation dropping the nulls of
+// content live lacks (docs/strategicpatch.md, "What stays different": strategicpatch's
+// mergeSliceWithoutSpecialElements appends it as it stands, its nulls kept), a set or a keyed list inside it as it
+// stands, naming a value or key twice too. A later item of such a key is merged into that one as the collation
+// merges it. ok is false where mapOnto does not merge one so (a "$" key at any depth, a field of another kind than
+// the schema's): the front-end applies the repeat.
+func appendedCleaned(t *openapi.Type, held, data []value.Value, keyOf func(value.Value) value.ScalarKey) ([]value.Value, bool) {
 	named := firstPlaces(held, keyOf)
-	for _, it := range data {
+	out := slices.Clone(data)
+	for i, it := range data {
 		if _, merged := named[keyOf(it)]; merged {
 			continue
 		}
 		named[keyOf(it)] = 0
-		if m, ok := mapOnto(it, value.MustMap(), t, true); !ok || !value.Equal(m, it) {
-			return false
+		m, ok := mapOnto(it, value.MustMap(), t, true)
+		if !ok {
+			return nil, false
 		}
+		out[i] = m
 	}
-	return true
+	return out, true
 }
 
 // orderedPlain reports whether pv, a patch item's list it orders by "$setElementOrder" (mergedOrderOnto), merged by
