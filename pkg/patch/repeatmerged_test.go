@@ -215,4 +215,65 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","ports":[{"containerPort":80}]}`, `,"tty":true`,
 			unordered+`,"ports":[{"containerPort":443,"name":null,"protocol":"TCP"}]`),
 	)
+
+	// fails applies to live the patch of item's first item and a later one of its key where strategicpatch fails: ply
+	// fails with the error the items applied one after another give (the collation's), no repeat applied again.
+	fails := func(s schemaCase, liveItems, key, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		p := jsonv.MustDecode(s.wrap(`{"name":"` + key + `"` + first + `},{"name":"` + key + `"` + item + `}`))
+		_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).To(HaveOccurred())
+		_, err := patch.Apply(live, p, s.opts)
+		Expect(err).To(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, serr := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+first+`}`)), s.opts)
+		Expect(serr).NotTo(HaveOccurred())
+		_, inTurn := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+item+`}`)), s.opts)
+		Expect(inTurn).To(HaveOccurred())
+		Expect(err.Error()).To(Equal(inTurn.Error()))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a merged list its $setElementOrder orders, naming a key twice or holding a null",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("env and its order naming a key twice, merged into the outcome's env, then ordered",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("env and its order naming a key twice where the outcome lacks env: both items kept, sorted by the order",
+			`{"name":"q"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("a set and its order naming a value twice, merged into the outcome's",
+			`{"name":"p","aliases":["a","b"]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":["c","a","c"],"aliases":["c","a","c"]`),
+		Entry("a set and its order naming a value twice where the outcome lacks it: kept twice",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["c","a","c"],"aliases":["c","a","c"]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a merged list its $setElementOrder orders where the outcome lacks it, holding a null (strategicpatch keeps it, the collation drops it: \"What stays different\")",
+		func(liveItems, first, item string) { appliesCleaned(nested(), liveItems, "p", first, item) },
+		Entry("an env item's null: taken less it, sorted by the order",
+			`{"name":"q"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C","value":null},{"name":"A","value":"1"}]`),
+		Entry("an appended env item's null onto the outcome's env, ordered",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C","value":null,"flags":["x"]},{"name":"A","value":"1"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a merged list its $setElementOrder does not order so",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("env naming a key twice, its order once: the order contradicted",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("the same where the outcome lacks env",
+			`{"name":"q"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("env naming a key twice out of its order",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"B"},{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"C","value":"3"}]`),
+		Entry("env out of its order",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A","value":"1"}]`),
+		Entry("an env item its order lacks",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"}]`),
+	)
 })

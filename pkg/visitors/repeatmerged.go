@@ -134,9 +134,6 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 		}
 		return orderedBy(lv.Items(), lv.Items(), order.Items(), keyOf), true, true
 	}
-	if !orderedPlain(pv, soleMergeKey(&meta), held) {
-		return value.Value{}, false, false
-	}
 	merged, ok := mergedListOnto(ft, &meta, pv, lv, held)
 	if !ok {
 		return value.Value{}, false, false

@@ -3,7 +3,10 @@ package visitors
 import (
 	"slices"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -46,13 +49,41 @@ func appendedCleaned(t *openapi.Type, held, data []value.Value, keyOf func(value
 	return out, true
 }
 
-// orderedPlain reports whether pv, a patch item's list it orders by "$setElementOrder" (mergedOrderOnto), merged by
-// merge key key ("": a set), names each key or value once, and, where the outcome lacks the list (held false), holds
-// no null and no "$" key at any depth (plainData): strategicpatch's mergePatchIntoOriginal takes such a list as it
-// stands, nulls kept, where the collation drops them.
-func orderedPlain(pv value.Value, key string, held bool) bool {
-	if firsts := firstPlaces(pv.Items(), keyOfItems(key)); len(firsts) != pv.Len() {
-		return false
+// mergedOrderFailure returns the error a collation of patch map p (type t) with the outcome as live gives at list
+// field name, which p orders by "$setElementOrder" and mergedOrderOnto does not decide, lv the outcome's field there
+// (held: present), where p's list does not name its items in the order's order and strategicpatch's
+// validatePatchWithSetOrderList fails too: the field a list t merges by one merge key, no merge rule, the order a
+// non-empty list of maps holding the key as a string or an integer, p's list non-empty maps each holding it so,
+// none holding "$patch" (a key named twice too: both name it by one identity), no "$deleteFromPrimitiveList" beside
+// it, lv absent or a list mergedListOnto reads. The collation checks the order as smp.OrderMismatch reads the items'
+// identities (format.CheckOrder): each item's the first place of its key in p's list, each entry's that of its key,
+// or a place no item holds. Nil elsewhere.
+func mergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(name)
+	order, _ := p.Get(smp.SetOrderPrefix + name)
+	pv, _ := p.Get(name)
+	_, deletes := p.Get(smp.DeletePrefix + name)
+	if t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) != 1 ||
+		meta.Rule != nil || deletes || !order.IsList() || order.Len() == 0 || !plainEntries(order.Items(), meta.MergeKey) ||
+		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items(), false) ||
+		(held && (!lv.IsList() || !mergeableHeld(ft, &meta, lv))) {
+		return nil
 	}
-	return held || plainData(pv)
+	keyOf := keyOfItems(meta.MergeKey[0])
+	first := firstPlaces(pv.Items(), keyOf)
+	seq, ids := make([]int, pv.Len()), make([]int, order.Len())
+	for i, it := range pv.Items() {
+		seq[i] = first[keyOf(it)]
+	}
+	for i, e := range order.Items() {
+		if at, named := first[keyOf(e)]; named {
+			ids[i] = at
+		} else {
+			ids[i] = pv.Len()
+		}
+	}
+	if msg := smp.OrderMismatch(name, seq, ids); msg != "" {
+		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(name)}, Msg: msg}
+	}
+	return nil
 }

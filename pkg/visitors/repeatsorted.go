@@ -54,8 +54,14 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		lv, held := v.Get(name)
 		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
 			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
-			if !decided || r.Deep || !kubectl {
+			if r.Deep || !kubectl {
 				return value.Value{}, nil, false
+			} else if !decided {
+				if failed != nil {
+					return value.Value{}, nil, false
+				} else if failed = mergedOrderFailure(p, t, name, lv, held); failed == nil {
+					return value.Value{}, nil, false
+				}
 			}
 			if out = out.Without(name); present {
 				out = out.With(name, list)
