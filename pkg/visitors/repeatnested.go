@@ -87,3 +87,20 @@ func mergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Va
 	}
 	return nil
 }
+
+// firstOnce is list l less its items whose key (keyOf) an earlier item names: strategicpatch's merge of sets
+// (mergeSlice's deduplicateScalars) drops them, and orders the values left by their first places (normalizeElementOrder),
+// which those of the items kept are.
+func firstOnce(l value.Value, keyOf func(value.Value) value.ScalarKey) value.Value {
+	first := firstPlaces(l.Items(), keyOf)
+	if len(first) == l.Len() {
+		return l
+	}
+	items := make([]value.Value, 0, len(first))
+	for i, it := range l.Items() {
+		if first[keyOf(it)] == i {
+			items = append(items, it)
+		}
+	}
+	return value.List(items)
+}
