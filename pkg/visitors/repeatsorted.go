@@ -32,8 +32,9 @@ import (
 //   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
 //     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
-// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
-// the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
+// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
+// no strategy) or mergedOrderFailure (a keyed list; under kubectl's order) gives the error the collation with v as live
+// gives there (p's values within the depth limit), err is that error. ok is false
 // elsewhere (strategicpatch failing otherwise, or a shape not read here).
 func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
