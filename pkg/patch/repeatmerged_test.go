@@ -309,4 +309,25 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			pod, `{"name":"p","ports":[{"containerPort":80,"name":"a"},{"containerPort":443},{"containerPort":80,"name":"b"}]}`,
 			`,"tty":true`, unordered+`,"ports":[{"containerPort":8080},{"containerPort":80,"protocol":"TCP"}]`),
 	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder in a map the outcome holds",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("an env item's set ordered and merged into live's item's",
+			`{"name":"p","env":[{"name":"A","flags":["x","y"]},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["z","y","x"],"flags":["z"]}]`),
+		Entry("an env item's set left out and ordered: live's item's reordered",
+			`{"name":"p","env":[{"name":"A","flags":["x","y"]},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","x"]}]`),
+		Entry("a map's set ordered and merged into live's map's, the others by their places",
+			`{"name":"p","extra":{"mode":"m","tags":["a","b","c"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["c","d","a"],"tags":["d"]}`),
+		Entry("a map's set left out and ordered",
+			`{"name":"p","extra":{"mode":"m","tags":["a","b","c"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["c","a"]}`),
+		Entry("a map's set ordered where live's map lacks it",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["c","a"],"tags":["c","a"]}`),
+		Entry("an env item's set ordered and merged into the first part's item",
+			`{"name":"q"}`, `,"env":[{"name":"A","flags":["x","y"]}]`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","q","x"],"flags":["q"]}]`),
+	)
 })

@@ -2,6 +2,7 @@ package visitors
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -17,7 +18,7 @@ import (
 // lists merged onto nothing so in turn): the collation reads such items, without live, as the same values.
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
 	for _, it := range pv.Items() {
-		if _, ok := mapOnto(it, value.MustMap(), t, true); !ok {
+		if _, ok := mapOnto(it, value.Value{}, t, true); !ok {
 			return value.Value{}, false
 		}
 	}
@@ -40,7 +41,7 @@ func appendedCleaned(t *openapi.Type, held, data []value.Value, keyOf func(value
 			continue
 		}
 		named[keyOf(it)] = 0
-		m, ok := mapOnto(it, value.MustMap(), t, true)
+		m, ok := mapOnto(it, value.Value{}, t, true)
 		if !ok {
 			return nil, false
 		}
@@ -103,4 +104,21 @@ func firstOnce(l value.Value, keyOf func(value.Value) value.ScalarKey) value.Val
 		}
 	}
 	return value.List(items)
+}
+
+// orderedFieldOnto returns out, the outcome's map a patch map pm (of type t) merges into (mapOnto), with the list pm
+// orders by "$setElementOrder" field key merged into it as strategicpatch's mergePatchIntoOriginal merges it where the
+// outcome holds the map (mergedOrderOnto: merged, then ordered, or, left out, out's list reordered by it); the
+// directive is not kept. ok is false where mergedOrderOnto does not decide it: the front-end applies the repeat.
+func orderedFieldOnto(pm, out value.Value, t *openapi.Type, key string) (value.Value, bool) {
+	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
+	lv, held := out.Get(name)
+	list, present, decided := mergedOrderOnto(pm, t, name, lv, held)
+	if !decided {
+		return value.Value{}, false
+	}
+	if out = out.Without(name); present {
+		out = out.With(name, list)
+	}
+	return out, true
 }

@@ -26,7 +26,8 @@ import (
 //     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
 //     r.Deep's maps without fields at the limit), a list of scalars the schema merges by no strategy over v's list or
 //     nothing, taken as it stands, a map at a field the schema types as an object of no strategy replace over v's
-//     map or nothing, merged into it so field by field (mapOnto; under kubectl's order, its merged lists as below),
+//     map or nothing, merged into it so field by field (mapOnto; under kubectl's order, its merged lists as below,
+//     a "$setElementOrder" of one in a map v holds as mergedOrderOnto decides it),
 //     or, under kubectl's order, a list the schema merges by one key or as a set, merged into v's as mergeSlice
 //     merges it (mergedListOnto, repeatmerged.go: its items' nulls, maps and merged lists merged in turn);
 //   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
@@ -155,8 +156,9 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
 // by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
 // (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
-// (mergedListOnto, its items' maps and lists in turn). ok is false for any other field of pm ("$" keys and fields of
-// merge rules among them).
+// (mergedListOnto, its items' maps and lists in turn), and, with lists where the outcome holds the map, a merged list
+// pm orders by "$setElementOrder" as mergePatchIntoOriginal decides it (orderedFieldOnto). ok is false for any other
+// field of pm (other "$" keys, an order where the outcome lacks the map, and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
@@ -164,7 +166,14 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 	for _, f := range pm.Fields() {
 		ft, meta := t.Child(f.Key)
 		lv, held := out.Get(f.Key)
+		_, ordered := pm.Get(smp.SetOrderPrefix + f.Key)
 		switch {
+		case lists && lm.IsMap() && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			if out, ok = orderedFieldOnto(pm, out, t, f.Key); !ok {
+				return value.Value{}, false
+			}
+		case lists && lm.IsMap() && ordered:
+			continue // (decided with its order)
 		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil:
 			return value.Value{}, false
 		case f.Value.IsNull():
