@@ -22,7 +22,11 @@ import (
 // by its "$setElementOrder" or not: merged into the outcome's list in Phase 2 as strategicpatch's mergeMap merges it,
 // under kubectl's order, the front-end applying no repeat again (probe.OnRepeat); the same as strategicpatch's result
 // and as the items applied one after another. Its items may hold nulls (deleting the fields of the items they merge
-// into), lists the schema merges (merged in turn), and name a key or a value twice (the later merged into the first).
+// into), lists the schema merges (merged in turn), a "$setElementOrder" of one in a map the outcome holds, and name a
+// key or a value twice (the later merged into the first), as may the outcome's list and a list ordered by its
+// "$setElementOrder" (which names it twice too, else the collation's error). An appended item holding a null, or a
+// list the outcome lacks ordered so, is taken less its nulls: strategicpatch keeps them (docs/strategicpatch.md,
+// "What stays different"), compared with its result less its nulls.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
