@@ -11,6 +11,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/visitors"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
 )
@@ -21,7 +22,11 @@ import (
 // by its "$setElementOrder" or not: merged into the outcome's list in Phase 2 as strategicpatch's mergeMap merges it,
 // under kubectl's order, the front-end applying no repeat again (probe.OnRepeat); the same as strategicpatch's result
 // and as the items applied one after another. Its items may hold nulls (deleting the fields of the items they merge
-// into), lists the schema merges (merged in turn), and name a key or a value twice (the later merged into the first).
+// into), lists the schema merges (merged in turn), a "$setElementOrder" of one in a map the outcome holds, and name a
+// key or a value twice (the later merged into the first), as may the outcome's list and a list ordered by its
+// "$setElementOrder" (which names it twice too, else the collation's error). An appended item holding a null, or a
+// list the outcome lacks ordered so, is taken less its nulls: strategicpatch keeps them (docs/strategicpatch.md,
+// "What stays different"), compared with its result less its nulls.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -57,10 +62,20 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			Ordering: patch.OrderKubectl}, func(items string) string { return `{"groups":[{"name":"g","parts":[` + items + `]}]}` }}
 	}
 
+	var appliesAs func(s schemaCase, liveItems, key, first, item string, cleaned bool)
+
 	// applies applies to live (the schema's list of items liveItems) the patch of item's first item and a later one of
 	// its key, each given its fields: strategicpatch's result, the items' applied one after another, no repeat applied
 	// again by the front-end.
 	applies := func(s schemaCase, liveItems, key, first, item string) {
+		appliesAs(s, liveItems, key, first, item, false)
+	}
+	// appliesCleaned is applies where strategicpatch keeps nulls the collation drops (content live lacks, taken with
+	// nulls: docs/strategicpatch.md, "What stays different"): its result compared with its nulls stripped.
+	appliesCleaned := func(s schemaCase, liveItems, key, first, item string) {
+		appliesAs(s, liveItems, key, first, item, true)
+	}
+	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned bool) {
 		live := jsonv.MustDecode(s.wrap(liveItems))
 		if s.opts.TypeName == "" {
 			live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(liveItems)[1:])
@@ -70,7 +85,12 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Expect(werr).NotTo(HaveOccurred())
 		got, err := patch.Apply(live, p, s.opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+		if wantV := jsonv.MustDecode(string(want)); cleaned {
+			Expect(wantV).NotTo(equalValue(visitors.StripNulls(wantV)), "strategicpatch keeps a null here")
+			Expect(got).To(equalValue(visitors.StripNulls(wantV)))
+		} else {
+			Expect(got).To(equalValue(wantV))
+		}
 		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
 		step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+first+`}`)), s.opts)
 		Expect(err).NotTo(HaveOccurred())
@@ -165,7 +185,159 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","aliases":["a","b"]}`, `,"value":"v"`, unordered+`,"aliases":["c","c","a"]`),
 		Entry("an env item's set naming a value twice merged into live's item's",
 			`{"name":"p","env":[{"name":"A","flags":["y"]}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","flags":["q","y","q"]}]`),
+		Entry("env naming a new key twice, the first appended holding a null the later sets",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"D","value":null,"flags":["q"]},{"name":"D","value":"5"}]`),
 		Entry("env naming a key twice where the outcome lacks it: taken as it stands",
 			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"B","flags":["x"]},{"name":"B","value":"1"}]`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key appending an item holding a null (strategicpatch keeps it, the collation drops it: \"What stays different\")",
+		func(s func() schemaCase, liveItems, first, item string) {
+			appliesCleaned(s(), liveItems, "p", first, item)
+		},
+		Entry("an env item of a new key holding a null value: appended less it",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"D","value":null,"flags":["x"]},{"name":"A","value":"2"}]`),
+		Entry("an appended env item holding only its key and a null",
+			nested, `{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"B","value":null}]`),
+		Entry("a new key named twice, the first holding a null the later leaves",
+			nested, `{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"D","value":null},{"name":"D","flags":["q"]}]`),
+		Entry("appended into the first part's env, merged beside an item of the first's key",
+			nested, `{"name":"q"}`, `,"env":[{"name":"A","value":"1"}]`,
+			unordered+`,"env":[{"name":"A","value":null},{"name":"C","value":null,"flags":["z"]}]`),
+		Entry("an appended item's null beside the part's extra",
+			nested, `{"name":"p","extra":{"mode":"m"},"env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"extra":{"tags":["t"]},"env":[{"name":"E","value":null}]`),
+		Entry("an env item of a new key holding a map with a null, in a pod's container",
+			pod,
+			`{"name":"p","env":[{"name":"A","value":"1"}]}`, `,"tty":true`,
+			unordered+`,"env":[{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x","apiVersion":null}}}]`),
+		Entry("a port of a new containerPort holding a null name, in a pod's container",
+			pod,
+			`{"name":"p","ports":[{"containerPort":80}]}`, `,"tty":true`,
+			unordered+`,"ports":[{"containerPort":443,"name":null,"protocol":"TCP"}]`),
+	)
+
+	// fails applies to live the patch of item's first item and a later one of its key where strategicpatch fails: ply
+	// fails with the error the items applied one after another give (the collation's), no repeat applied again.
+	fails := func(s schemaCase, liveItems, key, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		p := jsonv.MustDecode(s.wrap(`{"name":"` + key + `"` + first + `},{"name":"` + key + `"` + item + `}`))
+		_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).To(HaveOccurred())
+		_, err := patch.Apply(live, p, s.opts)
+		Expect(err).To(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, serr := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+first+`}`)), s.opts)
+		Expect(serr).NotTo(HaveOccurred())
+		_, inTurn := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"`+key+`"`+item+`}`)), s.opts)
+		Expect(inTurn).To(HaveOccurred())
+		Expect(err.Error()).To(Equal(inTurn.Error()))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a merged list its $setElementOrder orders, naming a key twice or holding a null",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("env and its order naming a key twice, merged into the outcome's env, then ordered",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("env and its order naming a key twice where the outcome lacks env: both items kept, sorted by the order",
+			`{"name":"q"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("a set and its order naming a value twice, merged into the outcome's",
+			`{"name":"p","aliases":["a","b"]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":["c","a","c"],"aliases":["c","a","c"]`),
+		Entry("a set and its order naming a value twice where the outcome lacks it: kept twice",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["c","a","c"],"aliases":["c","a","c"]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a merged list its $setElementOrder orders where the outcome lacks it, holding a null (strategicpatch keeps it, the collation drops it: \"What stays different\")",
+		func(liveItems, first, item string) { appliesCleaned(nested(), liveItems, "p", first, item) },
+		Entry("an env item's null: taken less it, sorted by the order",
+			`{"name":"q"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C","value":null},{"name":"A","value":"1"}]`),
+		Entry("an appended env item's null onto the outcome's env, ordered",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C","value":null,"flags":["x"]},{"name":"A","value":"1"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a merged list its $setElementOrder does not order so",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("env naming a key twice, its order once: the order contradicted",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("the same where the outcome lacks env",
+			`{"name":"q"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"},{"name":"C","value":"3"}]`),
+		Entry("env naming a key twice out of its order",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"B"},{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"name":"C","value":"3"}]`),
+		Entry("env out of its order",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A","value":"1"}]`),
+		Entry("an env item its order lacks",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"}],"env":[{"name":"C"},{"name":"A","value":"1"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key onto an outcome whose merged list names a key or a value twice",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("env merged into the first item of a key live names twice, a new item before it",
+			nested, `{"name":"p","env":[{"name":"A"},{"name":"B"},{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"C"},{"name":"A","value":"1"}]`),
+		Entry("env merged into an item of a key live names once, beside a key it names twice",
+			nested, `{"name":"p","env":[{"name":"A"},{"name":"B"},{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"B","value":"1"}]`),
+		Entry("env deleting a field of live's first item of a key named twice, appending an item holding a null",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","value":null},{"name":"E"}]`),
+		Entry("a set merged into live's set naming a value twice",
+			nested, `{"name":"p","aliases":["a","b","a"]}`, `,"value":"v"`, unordered+`,"aliases":["c","b"]`),
+		Entry("a set merged into the first part's set naming a value twice",
+			nested, `{"name":"q"}`, `,"aliases":["a","b","a"]`, unordered+`,"aliases":["c","b"]`),
+		Entry("env merged into the first part's env naming a key twice",
+			nested, `{"name":"q"}`, `,"env":[{"name":"A"},{"name":"A","value":"y"}]`, unordered+`,"env":[{"name":"A","value":"1"}]`),
+		Entry("an env item's set merged into live's item's set naming a value twice",
+			nested, `{"name":"p","env":[{"name":"A","flags":["x","y","x"]},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","flags":["z","y"]}]`),
+		Entry("env left out and ordered: live's list naming a key twice reordered",
+			nested, `{"name":"p","env":[{"name":"A"},{"name":"B"},{"name":"A","value":"x"},{"name":"C"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"A"}]`),
+		Entry("env ordered: merged into live's list naming a key twice, then ordered",
+			nested, `{"name":"p","env":[{"name":"A"},{"name":"B"},{"name":"A","value":"x"},{"name":"C"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"C"},{"name":"D"},{"name":"A"}],"env":[{"name":"C","value":"c"},{"name":"D"},{"name":"A","value":"1"}]`),
+		Entry("a set left out and ordered: live's set naming a value twice reordered",
+			nested, `{"name":"p","aliases":["a","b","a","c"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["c","a"]`),
+		Entry("ports merged into live's ports naming a containerPort twice, in a pod's container",
+			pod, `{"name":"p","ports":[{"containerPort":80,"name":"a"},{"containerPort":443},{"containerPort":80,"name":"b"}]}`,
+			`,"tty":true`, unordered+`,"ports":[{"containerPort":8080},{"containerPort":80,"protocol":"TCP"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder in a map the outcome holds",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("an env item's set ordered and merged into live's item's",
+			`{"name":"p","env":[{"name":"A","flags":["x","y"]},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["z","y","x"],"flags":["z"]}]`),
+		Entry("an env item's set left out and ordered: live's item's reordered",
+			`{"name":"p","env":[{"name":"A","flags":["x","y"]},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","x"]}]`),
+		Entry("a map's set ordered and merged into live's map's, the others by their places",
+			`{"name":"p","extra":{"mode":"m","tags":["a","b","c"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["c","d","a"],"tags":["d"]}`),
+		Entry("a map's set left out and ordered",
+			`{"name":"p","extra":{"mode":"m","tags":["a","b","c"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["c","a"]}`),
+		Entry("a map's set ordered where live's map lacks it",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["c","a"],"tags":["c","a"]}`),
+		Entry("a new key named twice, the later ordering the set of the first, appended",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"D","flags":["x","y"]},{"name":"D","$setElementOrder/flags":["y","z","x"],"flags":["z"]}]`),
+		Entry("a new key named twice, the later ordering a set the first lacks",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"D","value":"1"},{"name":"D","$setElementOrder/flags":["y","x"],"flags":["y","x"]}]`),
+		Entry("an env item's set ordered and merged into the first part's item",
+			`{"name":"q"}`, `,"env":[{"name":"A","flags":["x","y"]}]`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","q","x"],"flags":["q"]}]`),
 	)
 })

@@ -61,17 +61,22 @@ import (
 //     limit (Repeat.Deep), lists of scalars merged by no strategy (v's replaced), maps at object fields of no
 //     strategy replace, merged into v's field by field so, and, under kubectl's order, merged lists as strategicpatch's
 //     mergeSlice merges them (mergedListOnto, repeatmerged.go): merged by one key, items maps each holding the key as
-//     a string or an integer, each key once in v's (the item's may name one twice), no "$" key at any depth, each
-//     merged in turn into the first item of its key, v's or an earlier one of the item's, field by field (mapOnto: a
-//     null deletes, merged lists merged so in turn, repeatnested.go), the others appended as they stand, holding no
-//     null (the collation drops those of content live lacks), ordered by the item's list and v's places, interleaved;
-//     a set of strings, integers or booleans of one kind, each value once in v's (the item's may name one twice);
-//     either as it stands, less its nulls, where v lacks it; beside a non-empty "$setElementOrder" its list follows,
-//     no "$deleteFromPrimitiveList" beside it, each key or value once, no null where v lacks it (orderedPlain), merged
-//     so, then ordered by it, or, left out, v's list reordered by it, absent where v lacks it (mergedOrderOnto); where strategicpatch fails on one list it orders (v's
-//     there another kind, or its items and the item's not scalars of one class; the item's, each value once and no
-//     deletion beside them, not following a non-empty order), it fails with the error a collation with v gives there
-//     (unmergedOrderFailure); gate MultiFieldMergeKeys on refuses such orders.
+//     a string or an integer, a key named twice in v's or the item's, no "$" key at any depth but a "$setElementOrder"
+//     of a merged list in a map the outcome holds, each merged in turn into the first item of its key, v's or an
+//     earlier one of the item's, field by field (mapOnto: a null deletes, merged lists merged so in turn, ordered by
+//     such an order as below, repeatnested.go: orderedFieldOnto), the others appended as the collation builds them,
+//     less their nulls (appendedCleaned: strategicpatch keeps them, docs/strategicpatch.md's "What stays different"),
+//     ordered by the item's list and v's first places, interleaved; a set of strings, integers or booleans of one
+//     kind, a value named twice in v's or the item's, v's values each once (firstOnce; not where the item's list is
+//     empty and v's names one twice: strategicpatch's in-place deduplication orders live's slice), the item's new
+//     ones once; either as it stands, less its nulls, where v lacks it; beside a non-empty "$setElementOrder" its list follows
+//     (a key or value it names twice too), no "$deleteFromPrimitiveList" beside it, merged so, then ordered by it
+//     (where v lacks it, the item's list less its nulls, a key named twice kept twice, sorted by it), or, left out,
+//     v's list reordered by it, absent where v lacks it (mergedOrderOnto); where strategicpatch fails on one list it
+//     orders (v's there another kind, or its items and the item's not scalars of one class; the item's, each value
+//     once and no deletion beside them, not following a non-empty order: unmergedOrderFailure; a keyed list the order
+//     does not name in its order, a key named twice more often than there among them: mergedOrderFailure), it fails
+//     with the error a collation with v gives there; gate MultiFieldMergeKeys on refuses such orders.
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -207,9 +212,10 @@ import (
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
 //     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list
-//     of another shape (items holding "$" keys or lists of another shape, an appended item holding a null, v's list
-//     naming a key or value twice, numbers with a fraction, an empty order, an order strategicpatch fails on or a list
-//     it orders naming a key twice, gate SeedOrdering's order; two merge keys reach none of this: gate
+//     of another shape (items holding other "$" keys, an order where v lacks the map, or lists of another shape, an
+//     empty list onto v's set naming a value
+//     twice, numbers with a fraction, an empty order, an order strategicpatch fails on otherwise, gate SeedOrdering's
+//     order; two merge keys reach none of this: gate
 //     MultiFieldMergeKeys off reads one, on refuses such orders), a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
 //     null v holds a list it orders as; two lists strategicpatch fails on, one near the depth limit, or one failing
 //     beside a deletion, naming a value twice, or for the values deleted), or by the depth limit or a

@@ -12,12 +12,13 @@ import (
 // merges it where that is exact here (sortedOntoLacking's fields, under kubectl's order): where the outcome lacks the
 // field, pv less its nulls at any depth (discardNullValuesFromPatch: StripNulls), its items as they stand otherwise,
 // a key or value named twice too; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one
-// kind on both sides (strings, integers or booleans; either side may be empty), each value once in lv (pv may name one
-// twice), lv's values then pv's it lacks, each once, ordered as normalizeElementOrder orders them (setUnion); for a list
-// merged by one key of maps, each side's items holding the key as a string or an integer, none holding "$patch", each
-// key once in lv (keyedPlain), pv's items merged in turn into the first item of their key, lv's or an earlier one of
-// pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as they
-// stand (plain: mapOnto onto nothing leaves them as they are, no null or "$" key at any depth: appendedPlain), then
+// kind on both sides (strings, integers or booleans; either side may be empty), either naming a value twice, lv's
+// values each once (deduplicateScalars keeps the first; where pv is empty and lv names a value twice, the in-place
+// deduplication orders lv's own slice: left to the front-end), then pv's it lacks, each once, ordered as
+// normalizeElementOrder orders them (setUnion, by first places); for a list merged by one key of maps, each side's
+// items holding the key as a string or an integer, none holding "$patch", either naming a key twice (keyedPlain), pv's
+// items merged in turn into the first item of their key, lv's or an earlier one of pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as the
+// collation builds them (merged onto nothing, less their nulls; no "$" key at any depth: appendedCleaned), then
 // ordered by pv's items, lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another
 // kind, any other shape): the front-end applies the repeat.
 func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
@@ -30,7 +31,11 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 		} else if !held {
 			return pv, true
 		}
-		return setUnion(lv, pv), true
+		once := firstOnce(lv, scalarKey)
+		if pv.Len() == 0 && once.Len() < lv.Len() {
+			return value.Value{}, false // (strategicpatch's in-place deduplication orders live's own slice)
+		}
+		return setUnion(once, pv), true
 	}
 	key := meta.MergeKey[0]
 	if !keyedPlain(key, pv.Items(), false) {
@@ -39,10 +44,11 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 		return listOnNothing(t.Item(), pv)
 	}
 	keyOf := keyOfItems(key)
-	if !appendedPlain(t.Item(), lv.Items(), pv.Items(), keyOf) {
+	data, cleaned := appendedCleaned(t.Item(), lv.Items(), pv.Items(), keyOf)
+	if !cleaned {
 		return value.Value{}, false
 	}
-	items, _, err, decided := mergedItemsBy(lv.Items(), pv.Items(), keyOf,
+	items, _, err, decided := mergedItemsBy(lv.Items(), data, keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
 			m, merged := mapOnto(p, into, t.Item(), true)
 			return m, nil, merged
@@ -54,8 +60,9 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 }
 
 // mergeableHeld reports whether lv, the outcome's list (or nothing) at a field of type t (metadata meta) the schema
-// merges, is one mergedListOnto reads: a set of scalars of one kind, each value once, or, merged by one key, maps each
-// holding the key as a string or an integer, each key once, none holding "$patch".
+// merges, is one mergedListOnto reads: a set of scalars of one kind, or, merged by one key, maps each holding the key
+// as a string or an integer, none holding "$patch"; a value or key named twice too (strategicpatch merges into the
+// first item of a key, and ranks each by its first place).
 func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 	switch {
 	case !elements.MergedList(t, meta) || len(meta.MergeKey) > 1:
@@ -64,17 +71,14 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 		return t.Item().Kind == openapi.KindPrimitive && setOfKind(lv.Items(), nil)
 	}
 	k := t.Item().Kind
-	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items(), true)
+	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items(), false)
 }
 
-// setOfKind reports whether items a and b are scalars of one kind, strings, integers or booleans (none: true), each
-// value once in a: strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which keeps
-// a's places where a names each value once (a value b names twice is moved within b's part alone, which the merge
-// then orders by b's first places).
+// setOfKind reports whether items a and b are scalars of one kind, strings, integers or booleans (none: true):
+// strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves a value named twice
+// within the merged slice, which the merge then orders by a's first places and b's (lv's as given: where live's array
+// has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
 func setOfKind(a, b []value.Value) bool {
-	if _, onceA := distinctScalars(a); !onceA {
-		return false
-	}
 	all := append(a[:len(a):len(a)], b...)
 	for _, it := range all {
 		if k := it.Kind(); k != all[0].Kind() || (k != value.KindString && k != value.KindInt && k != value.KindBool) {
@@ -132,9 +136,6 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 			return value.Value{}, false, false
 		}
 		return orderedBy(lv.Items(), lv.Items(), order.Items(), keyOf), true, true
-	}
-	if !orderedPlain(pv, soleMergeKey(&meta), held) {
-		return value.Value{}, false, false
 	}
 	merged, ok := mergedListOnto(ft, &meta, pv, lv, held)
 	if !ok {

@@ -1,7 +1,13 @@
 package visitors
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -12,40 +18,107 @@ import (
 // lists merged onto nothing so in turn): the collation reads such items, without live, as the same values.
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
 	for _, it := range pv.Items() {
-		if _, ok := mapOnto(it, value.MustMap(), t, true); !ok {
+		if _, ok := mapOnto(it, value.Value{}, t, true); !ok {
 			return value.Value{}, false
 		}
 	}
 	return StripNulls(pv), true
 }
 
-// appendedPlain reports whether each of data, a patch item's keyed list (items of type t) merged into held, the
-// outcome's list there, whose key neither held nor an earlier item of data names (keyOf), is appended as it stands
-// (strategicpatch's mergeSliceWithoutSpecialElements appends it so, its nulls kept) the same as a collation with held as
-// live builds it: mapOnto merges it onto nothing and leaves it as it is (no null, no "$" key at any depth; a set or a
-// keyed list inside it as it stands, naming a value or key twice too). The collation drops the nulls of content live
-// lacks (docs/strategicpatch.md, "What stays different"): an appended item holding one is left to the front-end.
-func appendedPlain(t *openapi.Type, held, data []value.Value, keyOf func(value.Value) value.ScalarKey) bool {
+// appendedCleaned returns data, a patch item's keyed list (items of type t) merged into held, the outcome's list
+// there, with each item whose key neither held nor an earlier item of data names (keyOf) as a collation with held as
+// live builds it: merged onto nothing (mapOnto), its nulls dropped at any depth, the collation dropping the nulls of
+// content live lacks (docs/strategicpatch.md, "What stays different": strategicpatch's
+// mergeSliceWithoutSpecialElements appends it as it stands, its nulls kept), a set or a keyed list inside it as it
+// stands, naming a value or key twice too. A later item of such a key is merged into that one as the collation
+// merges it. ok is false where mapOnto does not merge one so (a "$" key at any depth, a field of another kind than
+// the schema's): the front-end applies the repeat.
+func appendedCleaned(t *openapi.Type, held, data []value.Value, keyOf func(value.Value) value.ScalarKey) ([]value.Value, bool) {
 	named := firstPlaces(held, keyOf)
-	for _, it := range data {
+	out := slices.Clone(data)
+	for i, it := range data {
 		if _, merged := named[keyOf(it)]; merged {
 			continue
 		}
 		named[keyOf(it)] = 0
-		if m, ok := mapOnto(it, value.MustMap(), t, true); !ok || !value.Equal(m, it) {
-			return false
+		m, ok := mapOnto(it, value.Value{}, t, true)
+		if !ok {
+			return nil, false
 		}
+		out[i] = m
 	}
-	return true
+	return out, true
 }
 
-// orderedPlain reports whether pv, a patch item's list it orders by "$setElementOrder" (mergedOrderOnto), merged by
-// merge key key ("": a set), names each key or value once, and, where the outcome lacks the list (held false), holds
-// no null and no "$" key at any depth (plainData): strategicpatch's mergePatchIntoOriginal takes such a list as it
-// stands, nulls kept, where the collation drops them.
-func orderedPlain(pv value.Value, key string, held bool) bool {
-	if firsts := firstPlaces(pv.Items(), keyOfItems(key)); len(firsts) != pv.Len() {
-		return false
+// mergedOrderFailure returns the error a collation of patch map p (type t) with the outcome as live gives at list
+// field name, which p orders by "$setElementOrder" and mergedOrderOnto does not decide, lv the outcome's field there
+// (held: present), where p's list does not name its items in the order's order and strategicpatch's
+// validatePatchWithSetOrderList fails too: the field a list t merges by one merge key, no merge rule, the order a
+// non-empty list of maps holding the key as a string or an integer, p's list non-empty maps each holding it so,
+// none holding "$patch" (a key named twice too: both name it by one identity), no "$deleteFromPrimitiveList" beside
+// it, lv absent or a list mergedListOnto reads. The collation checks the order as smp.OrderMismatch reads the items'
+// identities (format.CheckOrder): each item's the first place of its key in p's list, each entry's that of its key,
+// or a place no item holds. Nil elsewhere.
+func mergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(name)
+	order, _ := p.Get(smp.SetOrderPrefix + name)
+	pv, _ := p.Get(name)
+	_, deletes := p.Get(smp.DeletePrefix + name)
+	if t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) != 1 ||
+		meta.Rule != nil || deletes || !order.IsList() || order.Len() == 0 || !plainEntries(order.Items(), meta.MergeKey) ||
+		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items(), false) ||
+		(held && (!lv.IsList() || !mergeableHeld(ft, &meta, lv))) {
+		return nil
 	}
-	return held || plainData(pv)
+	keyOf := keyOfItems(meta.MergeKey[0])
+	first := firstPlaces(pv.Items(), keyOf)
+	seq, ids := make([]int, pv.Len()), make([]int, order.Len())
+	for i, it := range pv.Items() {
+		seq[i] = first[keyOf(it)]
+	}
+	for i, e := range order.Items() {
+		if at, named := first[keyOf(e)]; named {
+			ids[i] = at
+		} else {
+			ids[i] = pv.Len()
+		}
+	}
+	if msg := smp.OrderMismatch(name, seq, ids); msg != "" {
+		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(name)}, Msg: msg}
+	}
+	return nil
+}
+
+// firstOnce is list l less its items whose key (keyOf) an earlier item names: strategicpatch's merge of sets
+// (mergeSlice's deduplicateScalars) drops them, and orders the values left by their first places (normalizeElementOrder),
+// which those of the items kept are.
+func firstOnce(l value.Value, keyOf func(value.Value) value.ScalarKey) value.Value {
+	first := firstPlaces(l.Items(), keyOf)
+	if len(first) == l.Len() {
+		return l
+	}
+	items := make([]value.Value, 0, len(first))
+	for i, it := range l.Items() {
+		if first[keyOf(it)] == i {
+			items = append(items, it)
+		}
+	}
+	return value.List(items)
+}
+
+// orderedFieldOnto returns out, the outcome's map a patch map pm (of type t) merges into (mapOnto), with the list pm
+// orders by "$setElementOrder" field key merged into it as strategicpatch's mergePatchIntoOriginal merges it where the
+// outcome holds the map (mergedOrderOnto: merged, then ordered, or, left out, out's list reordered by it); the
+// directive is not kept. ok is false where mergedOrderOnto does not decide it: the front-end applies the repeat.
+func orderedFieldOnto(pm, out value.Value, t *openapi.Type, key string) (value.Value, bool) {
+	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
+	lv, held := out.Get(name)
+	list, present, decided := mergedOrderOnto(pm, t, name, lv, held)
+	if !decided {
+		return value.Value{}, false
+	}
+	if out = out.Without(name); present {
+		out = out.With(name, list)
+	}
+	return out, true
 }

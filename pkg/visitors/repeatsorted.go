@@ -26,14 +26,16 @@ import (
 //     scalar or nothing, set so, or, where p's values lie within the depth limit (not r.Deep; collated without error,
 //     r.Deep's maps without fields at the limit), a list of scalars the schema merges by no strategy over v's list or
 //     nothing, taken as it stands, a map at a field the schema types as an object of no strategy replace over v's
-//     map or nothing, merged into it so field by field (mapOnto; under kubectl's order, its merged lists as below),
+//     map or nothing, merged into it so field by field (mapOnto; under kubectl's order, its merged lists as below,
+//     a "$setElementOrder" of one in a map v holds as mergedOrderOnto decides it),
 //     or, under kubectl's order, a list the schema merges by one key or as a set, merged into v's as mergeSlice
 //     merges it (mergedListOnto, repeatmerged.go: its items' nulls, maps and merged lists merged in turn);
 //   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
 //     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
-// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure gives the error
-// the collation with v as live gives there (p's values within the depth limit), err is that error. ok is false
+// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
+// no strategy) or mergedOrderFailure (a keyed list; under kubectl's order) gives the error the collation with v as live
+// gives there (p's values within the depth limit), err is that error. ok is false
 // elsewhere (strategicpatch failing otherwise, or a shape not read here).
 func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
@@ -54,8 +56,14 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		lv, held := v.Get(name)
 		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
 			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
-			if !decided || r.Deep || !kubectl {
+			if r.Deep || !kubectl {
 				return value.Value{}, nil, false
+			} else if !decided {
+				if failed != nil {
+					return value.Value{}, nil, false
+				} else if failed = mergedOrderFailure(p, t, name, lv, held); failed == nil {
+					return value.Value{}, nil, false
+				}
 			}
 			if out = out.Without(name); present {
 				out = out.With(name, list)
@@ -148,8 +156,9 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
 // by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
 // (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
-// (mergedListOnto, its items' maps and lists in turn). ok is false for any other field of pm ("$" keys and fields of
-// merge rules among them).
+// (mergedListOnto, its items' maps and lists in turn), and, with lists where the outcome holds the map, a merged list
+// pm orders by "$setElementOrder" as mergePatchIntoOriginal decides it (orderedFieldOnto). ok is false for any other
+// field of pm (other "$" keys, an order where the outcome lacks the map, and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
@@ -157,7 +166,14 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 	for _, f := range pm.Fields() {
 		ft, meta := t.Child(f.Key)
 		lv, held := out.Get(f.Key)
+		_, ordered := pm.Get(smp.SetOrderPrefix + f.Key)
 		switch {
+		case lists && lm.IsMap() && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			if out, ok = orderedFieldOnto(pm, out, t, f.Key); !ok {
+				return value.Value{}, false
+			}
+		case lists && lm.IsMap() && ordered:
+			continue // (decided with its order)
 		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil:
 			return value.Value{}, false
 		case f.Value.IsNull():
