@@ -39,7 +39,8 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps
 // each holding that key as a scalar or null (an item of a null key merges into lv's first item of a null key, as
 // strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data, lists (listData: merged into
-// the list lv's item holds as listMergedInto merges them, each such merge decided without error) or maps of such
+// the list lv's item holds as listMergedInto merges them, each such merge decided; one failing where no item holds an
+// order or "$" data the collation reads first: ordersBelow) or maps of such
 // (directedFields); lv's items are maps each holding the key as a scalar or null with no "$patch" but "delete" (an item
 // of c merges into such an item of its key as into another, the directive kept; "$" keys in its maps data,
 // "$retainKeys" compared), those of a key c's delete items name aside. err is the error merging into lv's item of its
@@ -74,8 +75,8 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 		return false, nil
 	}
 	if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); !decided ||
-		(err != nil && slices.ContainsFunc(data, ordersOrHoldsList)) {
-		return false, nil // (a list or order merged into an item's: decided without error, or left to the collation)
+		(err != nil && slices.ContainsFunc(data, ordersBelow)) {
+		return false, nil // (a failure beside an order or "$" data the collation reads first: left to it)
 	}
 	return true, firstsFailure(c, data, deleted, lv)
 }
@@ -319,7 +320,8 @@ func dollarData(f value.Field) bool {
 
 // mergedInto is map p (directedFields), of type t, merged into into as strategicpatch merges a patch's map into
 // another: each of p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a
-// map into holds there, a list as listMergedInto merges it (decided false where that cannot tell it); a map holding
+// map into holds there, a list as listMergedInto merges it (failing where it tells it, at the field; decided false
+// where it cannot tell it); a map holding
 // "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
 // "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
 // (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
@@ -373,8 +375,13 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, nil, false
 			}
 		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
-			l, decided := listMergedInto(t, f.Key, held, f.Value)
-			if order, orders := p.Get(smp.SetOrderPrefix + f.Key); orders && decided {
+			order, orders := p.Get(smp.SetOrderPrefix + f.Key)
+			l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
+			if err != nil {
+				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+				return value.Value{}, err, true
+			}
+			if orders && decided {
 				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
 			}
 			if !decided {

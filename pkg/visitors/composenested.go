@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -65,17 +66,6 @@ func heldUndirected(items []value.Value, deleted map[value.ScalarKey]bool, keyOf
 	return true
 }
 
-// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder"
-// (listOrOrder) or another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
-func ordersOrHoldsList(m value.Value) bool {
-	for _, f := range m.Fields() {
-		if listOrOrder(f) || dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
-			return true
-		}
-	}
-	return false
-}
-
 // listOrOrder reports whether field f of a patch's map is a list at a field of its own (not a "$" one) or a
 // "$setElementOrder" list.
 func listOrOrder(f value.Field) bool {
@@ -86,7 +76,8 @@ func listOrOrder(f value.Field) bool {
 // mergedInto may merge (listMergedInto tells it once the map it merges into is known): a list merged by no strategy
 // at a field the schema does not declare (or of no schema), or of scalars where the schema has a list of scalars (the
 // collation refuses a list where the schema has a scalar or a map, and checks the structure of its items), a merged
-// set of scalars of one class, each value once, or a list merged by one merge key of maps (keyedDirected), with a
+// set whatever it holds (taken, merged or refused by listMergedInto), or a list merged by one merge key of maps
+// (keyedDirected), with a
 // "$patch: replace" item or data items each holding the key as a scalar or null, directedFields in turn.
 func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 	switch {
@@ -94,8 +85,7 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 		return t.Kind == openapi.KindUnknown ||
 			(t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive && allScalars(l.Items()))
 	case len(meta.MergeKey) == 0:
-		_, once, ok := scalarsOfClass(l.Items())
-		return ok && once
+		return true // (a set of any items: taken where the map merged into lacks a list there, else setMergedInto)
 	case len(meta.MergeKey) > 1:
 		return false
 	}
@@ -112,50 +102,99 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 // maps holding "$patch" (removeDirectives); where it is one, strategicpatch looks the field up in t, which must
 // declare it (else the look-up fails: decided false), and takes pv as it stands for a list merged by no strategy
 // (holding no "$patch" map, which the collation reads otherwise: decided false), held for two empty lists, and merges
-// a set (setMergedInto) or a list merged by one key (keyedMergedInto). decided is false elsewhere: the front-end
-// applies the repeat.
-func listMergedInto(t *openapi.Type, name string, held, pv value.Value) (v value.Value, decided bool) {
+// a set (setMergedInto; with ordered false, no "$setElementOrder" beside pv, failing where the two cannot merge:
+// setClassFailure) or a list merged by one key (keyedMergedInto). err, its path below the field, is the error that
+// merge meets as a collation meets it first; decided is false elsewhere: the front-end applies the repeat.
+func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
+	decided bool) {
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
-		return v, true
+		return v, nil, true
 	}
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil {
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	}
 	ft, meta := t.Child(name)
 	switch {
 	case meta.Rule != nil:
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	case !elements.MergedList(ft, &meta):
-		return pv, !smp.HoldsDirectives(pv)
+		return pv, nil, !smp.HoldsDirectives(pv)
 	case held.Len() == 0 && pv.Len() == 0:
-		return held, true
+		return held, nil, true
+	case len(meta.MergeKey) == 0 && !ordered && setClassFailure(ft, &meta, held, pv) != nil:
+		return value.Value{}, setClassFailure(ft, &meta, held, pv), true
 	case len(meta.MergeKey) == 0:
-		return setMergedInto(held, pv)
+		v, decided := setMergedInto(held, pv)
+		return v, nil, decided
 	case len(meta.MergeKey) == 1:
 		return keyedMergedInto(ft.Item(), meta.MergeKey[0], held, pv)
 	}
-	return value.Value{}, false
+	return value.Value{}, nil, false
 }
 
 // setMergedInto is set pv merged into held as strategicpatch merges lists of scalars (mergeSlice): held's values, then
-// pv's that held lacks, ordered by pv's order, held's own values by held's places, interleaved (orderedBy). decided
-// where both hold scalars of one class (strings, numbers or booleans; either may be empty), each value once: where a
-// list repeats a value, strategicpatch's deduplication in place may rewrite held, by which it ranks the items.
+// pv's that held lacks, each once at its first place there, ordered by pv's order, held's own values by held's places
+// (orderedBy: a value a list repeats ranks by its first place there, as strategicpatch's index finds it), interleaved.
+// decided where both hold scalars of one class (strings, numbers or booleans; either may be empty), pv holding items
+// where held repeats a value: appending an empty list leaves held's own slice, which strategicpatch's deduplication in
+// place rewrites (the others are merged in a new array where held's has no room, as a patch's decoded list has none:
+// class oracle-aliases-first).
 func setMergedInto(held, pv value.Value) (value.Value, bool) {
 	hc, heldOnce, heldOK := scalarsOfClass(held.Items())
-	pc, patchOnce, patchOK := scalarsOfClass(pv.Items())
-	if !heldOK || !patchOK || !heldOnce || !patchOnce || (hc != value.KindNull && pc != value.KindNull && hc != pc) {
+	pc, _, patchOK := scalarsOfClass(pv.Items())
+	if !heldOK || !patchOK || (hc != value.KindNull && pc != value.KindNull && hc != pc) {
 		return value.Value{}, false
 	}
+	if !heldOnce && pv.Len() == 0 {
+		return value.List(smp.DedupScalars(slices.Clone(held.Items()))), true
+	}
 	at := firstPlaces(held.Items(), scalarKey)
-	items := slices.Clone(held.Items())
-	for _, x := range pv.Items() {
+	items := make([]value.Value, 0, len(at)+pv.Len())
+	for i, x := range held.Items() {
+		if at[scalarKey(x)] == i {
+			items = append(items, x)
+		}
+	}
+	for i, x := range pv.Items() {
 		if _, in := at[scalarKey(x)]; !in {
+			at[scalarKey(x)] = len(held.Items()) + i
 			items = append(items, x)
 		}
 	}
 	return orderedBy(items, held.Items(), pv.Items(), scalarKey), true
+}
+
+// repeatsValue reports whether list pv, field name of a patch's map of type t, is a set (a merged list of no merge key)
+// naming a value twice: ordered by "$setElementOrder" where the map merged into lacks the field, the collation holds
+// each value once, though strategicpatch keeps the list's items (left to the front-end).
+func repeatsValue(t *openapi.Type, name string, pv value.Value) bool {
+	ft, meta := t.Child(name)
+	_, once, _ := scalarsOfClass(pv.Items())
+	return elements.MergedList(ft, &meta) && len(meta.MergeKey) == 0 && !once
+}
+
+// setClassFailure returns the error a collation gives merging set pv, a patch's list at a field of type t (meta its
+// metadata) the schema merges by no merge key (not a set of maps), into held, the list there of the map it merges
+// into, where their items cannot merge (smp.ListClass, as collate's patchList reads them: items of mixed classes, the
+// lists' classes differing, nulls, lists; at live's list where its items tell it) or both hold objects
+// (smp.NoMergeKey): strategicpatch fails there too. Nil elsewhere.
+func setClassFailure(t *openapi.Type, meta *openapi.Meta, held, pv value.Value) *elements.Error {
+	if elements.SetOfMaps(t, meta) {
+		return nil
+	}
+	class, msg, fromLive := smp.ListClass(held.Items(), pv.Items())
+	source := elements.Patch
+	switch {
+	case msg != "" && fromLive:
+		source = elements.Live
+	case msg != "":
+	case class == value.KindMap:
+		msg = smp.NoMergeKey
+	default:
+		return nil
+	}
+	return &elements.Error{Source: source, Msg: msg}
 }
 
 // keyedMergedInto is list pv, merged by merge key key, its items of type t, merged into held as strategicpatch merges a
@@ -163,25 +202,46 @@ func setMergedInto(held, pv value.Value) (value.Value, bool) {
 // of a key together at its first's place; else held less the items of the keys pv's "$patch: delete" items name, each
 // of pv's data items merged in turn (mergedItems), ordered by pv's data items, held's kept items by their places
 // (orderedBy), as mergedKeyed merges a repeat's list. decided where held's items are maps each holding the key as a
-// scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided
-// without error (an error is left to the collation, which may meet another first).
-func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, bool) {
+// scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided.
+// err is the error of the first of pv's items of each key held holds merged into held's, at its key's path (a
+// collation builds those with the map's fields; a later item of a key it merges after them, as its own repeat: a merge
+// of one that fails is left to it).
+func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, *elements.Error, bool) {
 	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
 	switch {
 	case !ok:
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	case replace:
-		return orderedBy(data, data, nil, keyOf), replacesKeyed(data, held, key)
+		return orderedBy(data, data, nil, keyOf), nil, replacesKeyed(data, held, key)
 	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf):
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	}
 	kept := keptItems(held.Items(), deleted, keyOf)
+	at, first := firstPlaces(kept, keyOf), firstPlaces(data, keyOf)
+	for i, p := range data {
+		if h, inHeld := at[keyOf(p)]; inHeld && first[keyOf(p)] == i {
+			if _, err, decided := mergedInto(t, kept[h], p); !decided || err != nil {
+				return value.Value{}, keyedErr(t, key, p, err), decided
+			}
+		}
+	}
 	items, _, err, decided := mergedItems(t, kept, data, keyOf)
 	if err != nil || !decided {
-		return value.Value{}, false
+		return value.Value{}, nil, false // (a later item of a key: the collation merges it after the fields it builds)
 	}
-	return orderedBy(items, kept, data, keyOf), true
+	return orderedBy(items, kept, data, keyOf), nil, true
+}
+
+// keyedErr is err, of mergedInto merging item p of a list merged by key key, its items of type t, at p's path below
+// the list; nil for nil.
+func keyedErr(t *openapi.Type, key string, p value.Value, err *elements.Error) *elements.Error {
+	if err == nil {
+		return nil
+	}
+	at := *err
+	at.Path = append(fieldpath.Path{fieldpath.Key(elements.KeyFields(p, []string{key}, t))}, err.Path...)
+	return &at
 }
 
 // orderData reports whether "$setElementOrder/<f>" field f of map m, of type t, orders a list mergedInto may order
@@ -291,7 +351,7 @@ func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv
 	switch {
 	case inInto && !held.IsList():
 		return value.Value{}, false
-	case !inInto && pv.Len() > 0:
+	case !inInto && pv.Len() > 0 && !repeatsValue(t, name, pv):
 		return orderedBy(merged.Items(), nil, order.Items(), keyOf), true
 	case !inInto || (held.Len() == 0 && pv.Len() == 0):
 		return value.Value{}, false
@@ -299,4 +359,18 @@ func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv
 		return orderedBy(merged.Items(), held.Items(), order.Items(), keyOf), true
 	}
 	return orderedBy(merged.Items(), orderView(pv.Items(), held, keyOf), order.Items(), keyOf), true
+}
+
+// ordersBelow reports whether map m holds a "$setElementOrder" or another "$" field holding a map or a list
+// (dollarData), or a map or a list's map item of it at any depth does: a collation checks such an order against its
+// list, and reads such a field, before it merges the lists of the maps m merges into (keyedFits leaves a merge that
+// fails beside one to it).
+func ordersBelow(m value.Value) bool {
+	for _, f := range m.Fields() {
+		if strings.HasPrefix(f.Key, smp.SetOrderPrefix) || dollarData(f) || (f.Value.IsMap() && ordersBelow(f.Value)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), ordersBelow)) {
+			return true
+		}
+	}
+	return false
 }

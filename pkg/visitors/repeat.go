@@ -180,11 +180,15 @@ import (
 //     none, less its maps holding "$patch"), lists or maps of such, "$patch: replace", "$patch: delete"
 //     and "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
 //     less the directive, or emptying it, dropped where v's item holds none; a list, composenested.go, where v's item
-//     lacks it or holds another kind, less its maps holding "$patch", else, merged by no strategy (at a field the
-//     schema does not declare, or of scalars where it has a list of scalars), as it stands, holding no "$patch" map; a
-//     set of scalars of one class, each value once in it and v's, v's values then the repeat's ranked by the repeat's
-//     list and v's places; merged by one key, merged as the repeat's list is into v's, its items' lists in turn; each
-//     such merge known without error, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
+//     lacks it or holds another kind, less its maps holding "$patch" (a set whatever it holds), else, merged by no
+//     strategy (at a field the schema does not declare, or of scalars where it has a list of scalars), as it stands,
+//     holding no "$patch" map; a set of scalars of one class, v's values then the repeat's, each once at its first
+//     place, ranked by the repeat's list and v's places (an empty one onto v's naming a value twice: v's deduplicated
+//     in place, smp.DedupScalars), failing, without a "$setElementOrder" of it, where the two cannot merge (mixed
+//     classes, classes differing, nulls, lists, objects on both sides: setClassFailure); merged by one key, merged as
+//     the repeat's list is into v's, its items' lists in turn, failing as the first of its items of a key v's holds
+//     fails merged into v's (a later item's failure is left to the collation, which merges it after the fields it
+//     builds); each other merge known, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
 //     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
 //     slice the merge left (orderView), or, left out, v's item's list reordered by it; an appended item as it stands; a
@@ -194,8 +198,10 @@ import (
 //     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
 //     items without maps or lists; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
-//     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
-//     (keyedFailure, as the collation with v builds them first), else at the first item that does (mergedInto); or
+//     "$patch: merge" map merges onto a map, or a set in it cannot merge as above: at the first of the items merged into
+//     v's items that fails so (keyedFailure, as the collation with v builds them first), else at the first item that
+//     does (mergedInto), no item holding a "$setElementOrder" at any depth (ordersBelow: the collation checks it
+//     against its list first); or
 //     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
 //     stand onto v's list of maps, then ordered by its "$setElementOrder" where it names them as strategicpatch checks
 //     it, by v's list's places: replaceOrder).
@@ -216,8 +222,10 @@ import (
 //   - Compose mode's repeats left to the front-end:
 //     - merged lists of maps with items that v holds as a list, an item holding a list the merges above do not decide
 //       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set
-//       naming a value twice or of two classes, a map or list item in it; a list where the schema has a scalar or a
-//       map, or of objects where it has a list of scalars, which the collation refuses; a merge that fails), a
+//       naming a value twice that a "$setElementOrder" orders where v's item lacks it, the collation holding each
+//       value once; a set's merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
+//       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
+//       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
 //       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
 //       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
