@@ -188,9 +188,6 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds none: dropped",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","r":"x"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1},"r":{"$patch":7}}]}]}]}`, true),
-		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds a map: left to the front-end",
-			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"b":2}}]}]}]}`,
-			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1}}]}]}]}`, false),
 		Entry("a \"$setElementOrder\" the outcome's part holds otherwise: left to the front-end",
 			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"B"}]}]}]}`, false),
@@ -242,7 +239,7 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
 	}
 
-	DescribeTable("a group repeat whose part's set names a value twice or cannot merge, decided in Phase 2",
+	DescribeTable("a group repeat whose part names a set's value twice, or holds a set or map a merge refuses, decided in Phase 2",
 		decides,
 		Entry("the repeat's set naming a value twice: each once, ranked by its first place",
 			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b"]}]}]}`,
@@ -283,6 +280,12 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("in a keyed list's item, numbers onto strings: at the item's path",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x"]},{"name":"B"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","value":"b"},{"name":"A","flags":[1]}]}]}]}`, true),
+		Entry("a keyed list's item holding a map of another \"$patch\" where the outcome's item holds a map: the collation's error there",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"b":2}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1}}]}]}]}`, true),
+		Entry("a part's map of a \"$patch\" not a string where the outcome's part holds a map",
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["a"],"extra":{"$patch":7,"mode":"n"}}]}]}`, true),
 		Entry("a field before the failing set merged: the set's error",
 			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"ports":[1]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["b"],"ports":["x"]}]}]}`, true),

@@ -325,8 +325,9 @@ func dollarData(f value.Field) bool {
 // "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
 // "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
 // (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
-// equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a map (maps merge
-// without that directive).
+// equal, and checks a map's before its fields), at a "$patch: merge" map where into holds a map (maps merge
+// without that directive), and at a map of another "$patch" value there (the collation refuses it, as strategicpatch
+// does).
 func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
 	if keys, retains := p.Get(smp.RetainKeysKey); retains {
 		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
@@ -350,7 +351,8 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			}
 		case directed && held.IsMap() && directive != smp.MergeValue && directive != smp.DeleteValue &&
 			directive != smp.ReplaceValue:
-			return value.Value{}, nil, false // (strategicpatch refuses it: left to the collation)
+			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
+				Msg: smp.UnknownDirective(d)}, true // (as directedField: strategicpatch refuses it too)
 		case directed && held.IsMap() && directive == smp.MergeValue:
 			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}, true
 		case directed && held.IsMap() && directive == smp.DeleteValue:

@@ -198,7 +198,8 @@ import (
 //     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
 //     items without maps or lists; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
-//     "$patch: merge" map merges onto a map, or a set in it cannot merge as above: at the first of the items merged into
+//     "$patch: merge" map or one of another "$patch" value merges onto a map, or a set in it cannot merge as above: at
+//     the first of the items merged into
 //     v's items that fails so (keyedFailure, as the collation with v builds them first), else at the first item that
 //     does (mergedInto), no item holding a "$setElementOrder" at any depth (ordersBelow: the collation checks it
 //     against its list first); or
@@ -229,7 +230,8 @@ import (
 //       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
 //       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
-//       where v's item holds a map there (elsewhere dropped, as strategicpatch drops it);
+//       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
+//       holding neither, it fails there with the collation's error: mergedInto);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
