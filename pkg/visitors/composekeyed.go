@@ -391,6 +391,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			}
 			into = into.With(f.Key, l)
 		case f.Value.IsMap():
+			if ft, _ := t.Child(f.Key); orderedRepeatIn(ft, f.Value) {
+				return value.Value{}, nil, false // (the collation holds an ordered set's values once: left to it)
+			}
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
 		default:

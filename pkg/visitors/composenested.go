@@ -99,7 +99,8 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 
 // listMergedInto is list pv, field name of a patch's map of type t (listData), merged as strategicpatch's merge of
 // patches merges it into held, that field of the map it merges into: where held is no list (or absent), pv less its
-// maps holding "$patch" (removeDirectives); where it is one, strategicpatch looks the field up in t, which must
+// maps holding "$patch" (removeDirectives; decided where no map item holds an ordered set naming a value twice:
+// orderedRepeatIn); where it is one, strategicpatch looks the field up in t, which must
 // declare it (else the look-up fails: decided false), and takes pv as it stands for a list merged by no strategy
 // (holding no "$patch" map, which the collation reads otherwise: decided false), held for two empty lists, and merges
 // a set (setMergedInto; with ordered false, no "$setElementOrder" beside pv, failing where the two cannot merge:
@@ -107,14 +108,14 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 // merge meets as a collation meets it first; decided is false elsewhere: the front-end applies the repeat.
 func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
 	decided bool) {
+	ft, meta := t.Child(name)
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
-		return v, nil, true
+		return v, nil, !slices.ContainsFunc(pv.Items(), func(it value.Value) bool { return orderedRepeatIn(ft.Item(), it) })
 	}
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil {
 		return value.Value{}, nil, false
 	}
-	ft, meta := t.Child(name)
 	switch {
 	case meta.Rule != nil:
 		return value.Value{}, nil, false
@@ -267,6 +268,12 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	if !l.IsList() {
 		return false
 	}
+	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {
+		// (its data items replace the other list's: named in the order's order as strategicpatch checks it, each key
+		// once, no "$patch: delete" item beside, whose deletions in place would move the other list's items it ranks by)
+		return !slices.ContainsFunc(l.Items(), isDeleteItem) && keysOnce(l.Items(), key) &&
+			replaceOrder(&elements.Directives{HasSetOrder: true, SetOrder: f.Value}, l.Items(), key)
+	}
 	keyOf := keyOfItems(key)
 	items, at := l.Items(), 0
 	for _, it := range items {
@@ -343,7 +350,9 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 // patches orders it (mergePatchIntoOriginal): the items order names by their first place there, the others by their
 // places in held's list as the merge left its slice (orderView; a set's: held's), interleaved (orderedBy); where the
 // map lacks the field, pv's items (less its "$patch" ones) by the order alone. decided is false where the map holds
-// another kind there, or neither list holds an item (strategicpatch refuses either).
+// another kind there, or neither list holds an item (strategicpatch refuses either), and where the map lacks the field
+// and pv is a set naming a value twice (repeatsValue) or holds a "$patch: replace" item (the collation takes such a list
+// as the patch holds it, its "$patch" maps kept).
 func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv, merged, order value.Value) (value.Value, bool) {
 	_, meta := t.Child(name)
 	key := soleMergeKey(&meta)
@@ -351,10 +360,16 @@ func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv
 	switch {
 	case inInto && !held.IsList():
 		return value.Value{}, false
-	case !inInto && pv.Len() > 0 && !repeatsValue(t, name, pv):
+	case !inInto && pv.Len() > 0 && !repeatsValue(t, name, pv) && !slices.ContainsFunc(pv.Items(), isReplaceItem):
 		return orderedBy(merged.Items(), nil, order.Items(), keyOf), true
 	case !inInto || (held.Len() == 0 && pv.Len() == 0):
 		return value.Value{}, false
+	case key == "" && pv.Len() == 0:
+		// (appending an empty list leaves held's own slice, which strategicpatch deduplicates in place: it ranks by
+		// that slice so rewritten, as setMergedInto merged it)
+		rewritten := slices.Clone(held.Items())
+		smp.DedupScalars(rewritten)
+		return orderedBy(merged.Items(), rewritten, order.Items(), keyOf), true
 	case key == "":
 		return orderedBy(merged.Items(), held.Items(), order.Items(), keyOf), true
 	}
@@ -373,4 +388,50 @@ func ordersBelow(m value.Value) bool {
 		}
 	}
 	return false
+}
+
+// isReplaceItem reports whether list item it is a map holding "$patch: replace".
+func isReplaceItem(it value.Value) bool {
+	d, _ := it.Get(smp.DirectiveKey)
+	s, ok := d.AsString()
+	return ok && s == smp.ReplaceValue
+}
+
+// isDeleteItem reports whether list item it is a map holding "$patch: delete".
+func isDeleteItem(it value.Value) bool {
+	d, _ := it.Get(smp.DirectiveKey)
+	return isDelete(d)
+}
+
+// orderedRepeatIn reports whether v, a patch's value of type t, is a map holding a set (a merged list of no merge key)
+// naming a value twice beside its "$setElementOrder", or a map or a list's item of it at any depth does: copied where
+// the map merged into lacks it, strategicpatch keeps the set's items, the collation each value once (left to it).
+func orderedRepeatIn(t *openapi.Type, v value.Value) bool {
+	for _, f := range v.Fields() {
+		ft, _ := t.Child(f.Key)
+		if _, orders := v.Get(smp.SetOrderPrefix + f.Key); orders && f.Value.IsList() && repeatsValue(t, f.Key, f.Value) {
+			return true
+		}
+		if (f.Value.IsMap() && orderedRepeatIn(ft, f.Value)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return orderedRepeatIn(ft.Item(), it) })) {
+			return true
+		}
+	}
+	return false
+}
+
+// keysOnce reports whether the data items of items (those holding no "$patch") name each value of merge key key once.
+func keysOnce(items []value.Value, key string) bool {
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range items {
+		if directedItem(it) {
+			continue
+		}
+		k := keyOfField(key)(it)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }

@@ -191,7 +191,11 @@ import (
 //     builds); each other merge known, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
 //     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
-//     slice the merge left (orderView), or, left out, v's item's list reordered by it; an appended item as it stands; a
+//     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
+//     each key once and no "$patch: delete" item, naming the data items as strategicpatch checks it: replaceOrder, v's
+//     list as it stood), or, left out, v's item's list reordered by it; an appended item as it stands; a map or list
+//     v's item lacks less its maps holding "$patch", where no map in it holds a set naming a value twice beside its
+//     "$setElementOrder" (orderedRepeatIn: the collation holds each value once); a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
@@ -228,7 +232,9 @@ import (
 //       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
 //       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
-//       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
+//       on either side; a list it contradicts; beside a "$patch: replace" item, a "$patch: delete" item or a key
+//       named twice, or v's item lacking the list; an ordered set naming a value twice in a map or list v's item
+//       lacks), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
 //       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
 //       holding neither, it fails there with the collation's error: mergedInto);
