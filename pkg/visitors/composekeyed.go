@@ -74,17 +74,34 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
-	if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); !decided ||
-		(err != nil && slices.ContainsFunc(data, ordersBelow)) {
+	_, _, failed, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf)
+	first, firstsDecided := firstsFailure(c, data, deleted, lv)
+	if !decided || (failed != nil && slices.ContainsFunc(data, ordersBelow) &&
+		(first == nil || !firstsDecided || laterOrders(data, keyOf))) {
 		return false, nil // (a failure beside an order or "$" data the collation reads first: left to it)
 	}
-	return true, firstsFailure(c, data, deleted, lv)
+	return true, first
+}
+
+// laterOrders reports whether an item of data, a keyed list's data items, that is not the first of its key holds an
+// order or "$" data at any depth (ordersBelow): the collation reads such an item alone, as a repeat of its key, before
+// it builds the list's first items onto the outcome's.
+func laterOrders(data []value.Value, keyOf func(value.Value) value.ScalarKey) bool {
+	first := firstPlaces(data, keyOf)
+	for i, it := range data {
+		if first[keyOf(it)] != i && ordersBelow(it) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstsFailure returns the error merging the first of data, keyed list c's data items, of each key lv holds (its
 // delete items' keys, deleted, aside) into lv's first item of that key gives (mergedInto), the first in data's order
-// that fails; nil where none does.
-func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) error {
+// that fails; nil where none does. decided is false where a merge before it is not known.
+func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) (
+	failure error, decided bool) {
+	decided = true
 	key := c.Meta.MergeKey[0]
 	keyOf := keyOfField(key)
 	held, first := firstPlaces(lv.Items(), keyOf), firstPlaces(data, keyOf)
@@ -93,11 +110,13 @@ func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.Scala
 		if !inLive || first[keyOf(p)] != i || deleted[keyOf(p)] {
 			continue
 		}
-		if _, err, _ := mergedInto(c.Type.Item(), lv.Items()[at], p); err != nil {
-			return itemError(c, p, err)
+		_, err, merged := mergedInto(c.Type.Item(), lv.Items()[at], p)
+		if err != nil {
+			return itemError(c, p, err), decided
 		}
+		decided = decided && merged
 	}
-	return nil
+	return nil, decided
 }
 
 // itemError is err, of mergedInto merging item p of keyed list c, at its path in c's tree.
@@ -329,16 +348,20 @@ func dollarData(f value.Field) bool {
 // without that directive), and at a map of another "$patch" value there (the collation refuses it, as strategicpatch
 // does).
 func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
-	if keys, retains := p.Get(smp.RetainKeysKey); retains {
-		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
-			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}, true
-		}
+	if err := retainsDisagree(into, p); err != nil {
+		return value.Value{}, err, true
 	}
+	pending := orderFailures(t, into, p)
 	for _, f := range p.Fields() {
 		held, inInto := into.Get(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		directive, _ := d.AsString()
+		if err := pending.before(f.Key); err != nil {
+			return value.Value{}, err, true
+		}
 		switch {
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && pending.has(strings.TrimPrefix(f.Key, smp.SetOrderPrefix)):
+			continue // (its failure is the collation's at the list it orders: pending.before)
 		case strings.HasPrefix(f.Key, smp.DeletePrefix):
 			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
 		case dollarData(f) && held.Kind() == f.Value.Kind():
@@ -400,7 +423,18 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			into = into.With(f.Key, f.Value)
 		}
 	}
-	return into, nil, true
+	return into, pending.first(), true // (an order's failure after p's last field, if any)
+}
+
+// retainsDisagree is the error of map p's "$retainKeys" merged into into holding another (nil where they agree or
+// either lacks one): strategicpatch's merge of patches requires them equal, and checks a map's before its fields.
+func retainsDisagree(into, p value.Value) *elements.Error {
+	if keys, retains := p.Get(smp.RetainKeysKey); retains {
+		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
+			return &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}
+		}
+	}
+	return nil
 }
 
 // mergeDirective is the error of a "$patch: merge" map merged onto a map.

@@ -435,3 +435,63 @@ func keysOnce(items []value.Value, key string) bool {
 	}
 	return true
 }
+
+// orderFailed is the error a collation gives at the list a "$setElementOrder/<name>" orders.
+type orderFailed struct {
+	name string
+	err  *elements.Error
+}
+
+// failedOrders are a map's orderFailed, by name.
+type failedOrders []orderFailed
+
+// orderFailures returns, by name, the errors a collation gives at the lists p's "$setElementOrder/<f>" directives
+// order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
+// into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
+// the list and neither p nor into holds an item there, one of them holding the field (format.CheckDirs). The
+// collation builds the field's node, and meets that error, in its place among p's fields.
+func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
+	var failed failedOrders
+	for _, f := range p.Fields() {
+		name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		if held, holds := into.Get(f.Key); !orders || (holds && !value.Equal(held, f.Value)) {
+			continue // (into's other order: the collation fails at the map first, orderedInto leaves it to it)
+		}
+		ft, meta := t.Child(name)
+		held, inInto := into.Get(name)
+		pv, inPatch := p.Get(name)
+		at := fieldpath.Path{fieldpath.Field(name)}
+		switch {
+		case inInto && !held.IsList():
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Live, Path: at,
+				Msg: smp.SetOrderPrefix + name + " orders a list, but the first patch's value is " + held.Kind().String()}})
+		case (inInto || inPatch) && elements.MergedList(ft, &meta) && held.Len() == 0 && pv.Len() == 0:
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
+				Msg: smp.OrderWithoutItems(name)}})
+		}
+	}
+	slices.SortFunc(failed, func(a, b orderFailed) int { return strings.Compare(a.name, b.name) })
+	return failed
+}
+
+// before returns the first of o's errors at a name before or at name, a field of the map its directives are in (nil
+// for none, and for a "$" field, which the collation builds with the field it directs).
+func (o failedOrders) before(name string) *elements.Error {
+	if len(o) > 0 && !strings.HasPrefix(name, "$") && o[0].name <= name {
+		return o[0].err
+	}
+	return nil
+}
+
+// first returns o's first error, nil for none.
+func (o failedOrders) first() *elements.Error {
+	if len(o) == 0 {
+		return nil
+	}
+	return o[0].err
+}
+
+// has reports whether o holds an error at name.
+func (o failedOrders) has(name string) bool {
+	return slices.ContainsFunc(o, func(f orderFailed) bool { return f.name == name })
+}

@@ -193,7 +193,9 @@ import (
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
 //     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
 //     each key once and no "$patch: delete" item, naming the data items as strategicpatch checks it: replaceOrder, v's
-//     list as it stood), or, left out, v's item's list reordered by it; an appended item as it stands; a map or list
+//     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
+//     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
+//     collation builds the field's node); an appended item as it stands; a map or list
 //     v's item lacks less its maps holding "$patch", where no map in it holds a set naming a value twice beside its
 //     "$setElementOrder" (orderedRepeatIn: the collation holds each value once); a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
@@ -205,8 +207,9 @@ import (
 //     "$patch: merge" map or one of another "$patch" value merges onto a map, or a set in it cannot merge as above: at
 //     the first of the items merged into
 //     v's items that fails so (keyedFailure, as the collation with v builds them first), else at the first item that
-//     does (mergedInto), no item holding a "$setElementOrder" at any depth (ordersBelow: the collation checks it
-//     against its list first); or
+//     does (mergedInto), the first's where no later item of a key holds a "$setElementOrder" or "$" data at any depth
+//     (laterOrders: the collation reads such a repeat alone first), a later item's where no item does (ordersBelow);
+//     or
 //     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
 //     stand onto v's list of maps, then ordered by its "$setElementOrder" where it names them as strategicpatch checks
 //     it, by v's list's places: replaceOrder).
@@ -231,8 +234,8 @@ import (
 //       value once; a set's merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
 //       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
-//       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
-//       on either side; a list it contradicts; beside a "$patch: replace" item, a "$patch: delete" item or a key
+//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts; a failure beside
+//       one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
 //       named twice, or v's item lacking the list; an ordered set naming a value twice in a map or list v's item
 //       lacks), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
