@@ -1,6 +1,7 @@
 package patch_test
 
 import (
+	"errors"
 	"path/filepath"
 	"sync/atomic"
 
@@ -9,8 +10,10 @@ import (
 
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
 )
@@ -185,9 +188,6 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds none: dropped",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","r":"x"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1},"r":{"$patch":7}}]}]}]}`, true),
-		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds a map: left to the front-end",
-			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"b":2}}]}]}]}`,
-			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1}}]}]}]}`, false),
 		Entry("a \"$setElementOrder\" the outcome's part holds otherwise: left to the front-end",
 			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"B"}],"env":[{"name":"B"}]}]}]}`, false),
@@ -200,11 +200,112 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("a list merged by key whose item holds a scalar where the outcome's item holds a set: the scalar",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x"]}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":"y"},{"name":"B","flags":["z"]}]}]}]}`, true),
-		Entry("a set the outcome's part holds naming a value twice: left to the front-end",
+		Entry("a set the outcome's part holds naming a value twice: each value once, at its first place there",
 			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","a"]}]}]}`,
-			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c"]}]}]}`, false),
-		Entry("a set the outcome's part holds of another class: left to the front-end",
-			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":[1]}]}]}`,
-			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c"]}]}]}`, false),
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c"]}]}]}`, true),
+	)
+
+	// decides composes second, a group named twice (its first item, then its repeat), into first with the nested
+	// schema: Phase 2 decides the repeat (the front-end applies none again), giving the front-end's answer, the same
+	// merge made as two Composes, second's items one at a time (no key named twice: the repeat collated onto the
+	// first Compose's outcome), and strategicpatch's (MergePatchesWithoutRoom), or, with fails, the front-end's error
+	// where strategicpatch fails too.
+	decides := func(first, second string, fails bool) {
+		sp, t := nested()
+		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+		groups, _ := s.Get("groups")
+		head := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[:1])})
+		rest := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[1:])})
+		mid, err := patch.Compose(f, head, t, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		frontEnd, feErr := patch.Compose(mid, rest, t, features.Kubectl())
+		Expect(again.Load()).To(BeZero(), "the two Composes name no key twice")
+		want, werr := sp.MergePatchesWithoutRoom(f.JSON(), s.JSON())
+		got, err := patch.Compose(f, s, t, features.Kubectl())
+		Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+		Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
+		if fails {
+			var ee *elements.Error
+			Expect(errors.As(err, &ee)).To(BeTrue(), "%v", err)
+			Expect(feErr).To(HaveOccurred())
+			Expect(err.Error()).To(Equal(feErr.Error()))
+			Expect(werr).To(HaveOccurred())
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(feErr).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(frontEnd))
+		Expect(werr).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+	}
+
+	DescribeTable("a group repeat whose part names a set's value twice, or holds a set or map a merge refuses, decided in Phase 2",
+		decides,
+		Entry("the repeat's set naming a value twice: each once, ranked by its first place",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c","a","c"]}]}]}`, false),
+		Entry("both sets naming a value twice",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","c","b"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["d","b","d","a"]}]}]}`, false),
+		Entry("an empty set onto one naming a value twice: deduplicated in place, a repeat taking the last value's place",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","a","b","c"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[]}]}]}`, false),
+		Entry("numbers naming a value twice, an integer and a decimal among them",
+			`{"groups":[{"name":"g","parts":[{"name":"p","ports":[1,2,1]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","ports":[2.0,3,3]}]}]}`, false),
+		Entry("in a keyed list's item, naming a value twice",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x","y","x"]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["z","x","z"]}]}]}]}`, false),
+		Entry("of two classes, or holding objects, lists and nulls, where the outcome's part lacks it: less its maps holding \"$patch\"",
+			`{"groups":[{"name":"g","parts":[{"name":"p","value":"v"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["a",1,{"b":1},["c"],null,{"$patch":"delete"}],"ports":[1,"x",1]}]}]}`, false),
+		Entry("an empty set beside its \"$setElementOrder\" onto one naming a value twice: ranked by that one deduplicated in place",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["c","c","a","b"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["d","c"],"aliases":[]}]}]}`, false),
+		Entry("a keyed list with a \"$patch: replace\" item beside its \"$setElementOrder\": its data items, ordered by it",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"$patch":"replace"},{"name":"A","value":"2"}]}]}]}`, false),
+		Entry("numbers onto strings: the patch's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[1,2]}]}]}`, true),
+		Entry("the outcome's set of two classes: live's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a",1]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["b"]}]}]}`, true),
+		Entry("the repeat's set of two classes",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["b",1]}]}]}`, true),
+		Entry("an object in the repeat's set onto strings",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[{"a":1}]}]}]}`, true),
+		Entry("objects on both sides: a set of maps without a merge key",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":[{"a":1}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[{"b":2}]}]}]}`, true),
+		Entry("a list in the repeat's set onto an empty one",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":[]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[["a"]]}]}]}`, true),
+		Entry("in a keyed list's item, numbers onto strings: at the item's path",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["x"]},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","value":"b"},{"name":"A","flags":[1]}]}]}]}`, true),
+		Entry("a keyed list's item holding a map of another \"$patch\" where the outcome's item holds a map: the collation's error there",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"b":2}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1}}]}]}]}`, true),
+		Entry("a part's map of a \"$patch\" not a string where the outcome's part holds a map",
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["a"],"extra":{"$patch":7,"mode":"n"}}]}]}`, true),
+		Entry("a \"$setElementOrder\" of a set neither the repeat's part nor the outcome's holds items of",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":[]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["a"],"aliases":[]}]}]}`, true),
+		Entry("a \"$setElementOrder\" of a list the outcome's part holds as a scalar: live's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":"s"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["a"],"aliases":["a"]}]}]}`, true),
+		Entry("a \"$setElementOrder\" of a keyed list without items after a set that merges: the order's error at its list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"env":[]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["b"],"$setElementOrder/env":[{"name":"A"}],"env":[]}]}]}`, true),
+		Entry("a set failing before a \"$setElementOrder\" that fails, by field: the set's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"ports":[]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[1],"$setElementOrder/ports":[1],"ports":[]}]}]}`, true),
+		Entry("a field before the failing set merged: the set's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"ports":[1]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["b"],"ports":["x"]}]}]}`, true),
 	)
 })

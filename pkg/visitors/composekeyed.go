@@ -39,7 +39,8 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // items then, replacesKeyed; c has no directive but such an order: replaceOrder). Merged, c's data items are maps
 // each holding that key as a scalar or null (an item of a null key merges into lv's first item of a null key, as
 // strategicpatch finds it), their other fields scalars, nulls, "$" fields copied as data, lists (listData: merged into
-// the list lv's item holds as listMergedInto merges them, each such merge decided without error) or maps of such
+// the list lv's item holds as listMergedInto merges them, each such merge decided; one failing where no item holds an
+// order or "$" data the collation reads first: ordersBelow) or maps of such
 // (directedFields); lv's items are maps each holding the key as a scalar or null with no "$patch" but "delete" (an item
 // of c merges into such an item of its key as into another, the directive kept; "$" keys in its maps data,
 // "$retainKeys" compared), those of a key c's delete items name aside. err is the error merging into lv's item of its
@@ -73,17 +74,34 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
-	if _, _, err, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf); !decided ||
-		(err != nil && slices.ContainsFunc(data, ordersOrHoldsList)) {
-		return false, nil // (a list or order merged into an item's: decided without error, or left to the collation)
+	_, _, failed, decided := mergedItems(c.Type.Item(), keptItems(lv.Items(), deleted, keyOf), data, keyOf)
+	first, firstsDecided := firstsFailure(c, data, deleted, lv)
+	if !decided || (failed != nil && slices.ContainsFunc(data, ordersBelow) &&
+		(first == nil || !firstsDecided || laterOrders(data, keyOf))) {
+		return false, nil // (a failure beside an order or "$" data the collation reads first: left to it)
 	}
-	return true, firstsFailure(c, data, deleted, lv)
+	return true, first
+}
+
+// laterOrders reports whether an item of data, a keyed list's data items, that is not the first of its key holds an
+// order or "$" data at any depth (ordersBelow): the collation reads such an item alone, as a repeat of its key, before
+// it builds the list's first items onto the outcome's.
+func laterOrders(data []value.Value, keyOf func(value.Value) value.ScalarKey) bool {
+	first := firstPlaces(data, keyOf)
+	for i, it := range data {
+		if first[keyOf(it)] != i && ordersBelow(it) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstsFailure returns the error merging the first of data, keyed list c's data items, of each key lv holds (its
 // delete items' keys, deleted, aside) into lv's first item of that key gives (mergedInto), the first in data's order
-// that fails; nil where none does.
-func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) error {
+// that fails; nil where none does. decided is false where a merge before it is not known.
+func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.ScalarKey]bool, lv value.Value) (
+	failure error, decided bool) {
+	decided = true
 	key := c.Meta.MergeKey[0]
 	keyOf := keyOfField(key)
 	held, first := firstPlaces(lv.Items(), keyOf), firstPlaces(data, keyOf)
@@ -92,11 +110,13 @@ func firstsFailure(c *elements.Node, data []value.Value, deleted map[value.Scala
 		if !inLive || first[keyOf(p)] != i || deleted[keyOf(p)] {
 			continue
 		}
-		if _, err, _ := mergedInto(c.Type.Item(), lv.Items()[at], p); err != nil {
-			return itemError(c, p, err)
+		_, err, merged := mergedInto(c.Type.Item(), lv.Items()[at], p)
+		if err != nil {
+			return itemError(c, p, err), decided
 		}
+		decided = decided && merged
 	}
-	return nil
+	return nil, decided
 }
 
 // itemError is err, of mergedInto merging item p of keyed list c, at its path in c's tree.
@@ -319,23 +339,29 @@ func dollarData(f value.Field) bool {
 
 // mergedInto is map p (directedFields), of type t, merged into into as strategicpatch merges a patch's map into
 // another: each of p's fields set over into's (less its maps holding "$patch"), nulls kept, a map merged in turn into a
-// map into holds there, a list as listMergedInto merges it (decided false where that cannot tell it); a map holding
+// map into holds there, a list as listMergedInto merges it (failing where it tells it, at the field; decided false
+// where it cannot tell it); a map holding
 // "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
 // "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
 // (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
-// equal, and checks a map's before its fields), and at a "$patch: merge" map where into holds a map (maps merge
-// without that directive).
+// equal, and checks a map's before its fields), at a "$patch: merge" map where into holds a map (maps merge
+// without that directive), and at a map of another "$patch" value there (the collation refuses it, as strategicpatch
+// does).
 func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
-	if keys, retains := p.Get(smp.RetainKeysKey); retains {
-		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
-			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}, true
-		}
+	if err := retainsDisagree(into, p); err != nil {
+		return value.Value{}, err, true
 	}
+	pending := orderFailures(t, into, p)
 	for _, f := range p.Fields() {
 		held, inInto := into.Get(f.Key)
 		d, directed := f.Value.Get(smp.DirectiveKey)
 		directive, _ := d.AsString()
+		if err := pending.before(f.Key); err != nil {
+			return value.Value{}, err, true
+		}
 		switch {
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && pending.has(strings.TrimPrefix(f.Key, smp.SetOrderPrefix)):
+			continue // (its failure is the collation's at the list it orders: pending.before)
 		case strings.HasPrefix(f.Key, smp.DeletePrefix):
 			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
 		case dollarData(f) && held.Kind() == f.Value.Kind():
@@ -348,7 +374,8 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			}
 		case directed && held.IsMap() && directive != smp.MergeValue && directive != smp.DeleteValue &&
 			directive != smp.ReplaceValue:
-			return value.Value{}, nil, false // (strategicpatch refuses it: left to the collation)
+			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
+				Msg: smp.UnknownDirective(d)}, true // (as directedField: strategicpatch refuses it too)
 		case directed && held.IsMap() && directive == smp.MergeValue:
 			return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}, true
 		case directed && held.IsMap() && directive == smp.DeleteValue:
@@ -373,8 +400,13 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, nil, false
 			}
 		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
-			l, decided := listMergedInto(t, f.Key, held, f.Value)
-			if order, orders := p.Get(smp.SetOrderPrefix + f.Key); orders && decided {
+			order, orders := p.Get(smp.SetOrderPrefix + f.Key)
+			l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
+			if err != nil {
+				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+				return value.Value{}, err, true
+			}
+			if orders && decided {
 				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
 			}
 			if !decided {
@@ -382,13 +414,27 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			}
 			into = into.With(f.Key, l)
 		case f.Value.IsMap():
+			if ft, _ := t.Child(f.Key); orderedRepeatIn(ft, f.Value) {
+				return value.Value{}, nil, false // (the collation holds an ordered set's values once: left to it)
+			}
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
 		default:
 			into = into.With(f.Key, f.Value)
 		}
 	}
-	return into, nil, true
+	return into, pending.first(), true // (an order's failure after p's last field, if any)
+}
+
+// retainsDisagree is the error of map p's "$retainKeys" merged into into holding another (nil where they agree or
+// either lacks one): strategicpatch's merge of patches requires them equal, and checks a map's before its fields.
+func retainsDisagree(into, p value.Value) *elements.Error {
+	if keys, retains := p.Get(smp.RetainKeysKey); retains {
+		if held, holds := into.Get(smp.RetainKeysKey); holds && !value.Equal(held, keys) {
+			return &elements.Error{Source: elements.Patch, Msg: smp.RetainKeysKey + disagrees}
+		}
+	}
+	return nil
 }
 
 // mergeDirective is the error of a "$patch: merge" map merged onto a map.

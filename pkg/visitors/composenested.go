@@ -7,6 +7,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -65,17 +66,6 @@ func heldUndirected(items []value.Value, deleted map[value.ScalarKey]bool, keyOf
 	return true
 }
 
-// ordersOrHoldsList reports whether map m holds a list at a field of its own (not a "$" one), a "$setElementOrder"
-// (listOrOrder) or another "$" field holding a map or a list (dollarData), or a map of it at any depth does.
-func ordersOrHoldsList(m value.Value) bool {
-	for _, f := range m.Fields() {
-		if listOrOrder(f) || dollarData(f) || (f.Value.IsMap() && ordersOrHoldsList(f.Value)) {
-			return true
-		}
-	}
-	return false
-}
-
 // listOrOrder reports whether field f of a patch's map is a list at a field of its own (not a "$" one) or a
 // "$setElementOrder" list.
 func listOrOrder(f value.Field) bool {
@@ -86,7 +76,8 @@ func listOrOrder(f value.Field) bool {
 // mergedInto may merge (listMergedInto tells it once the map it merges into is known): a list merged by no strategy
 // at a field the schema does not declare (or of no schema), or of scalars where the schema has a list of scalars (the
 // collation refuses a list where the schema has a scalar or a map, and checks the structure of its items), a merged
-// set of scalars of one class, each value once, or a list merged by one merge key of maps (keyedDirected), with a
+// set whatever it holds (taken, merged or refused by listMergedInto), or a list merged by one merge key of maps
+// (keyedDirected), with a
 // "$patch: replace" item or data items each holding the key as a scalar or null, directedFields in turn.
 func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 	switch {
@@ -94,8 +85,7 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 		return t.Kind == openapi.KindUnknown ||
 			(t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive && allScalars(l.Items()))
 	case len(meta.MergeKey) == 0:
-		_, once, ok := scalarsOfClass(l.Items())
-		return ok && once
+		return true // (a set of any items: taken where the map merged into lacks a list there, else setMergedInto)
 	case len(meta.MergeKey) > 1:
 		return false
 	}
@@ -109,61 +99,109 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 
 // listMergedInto is list pv, field name of a patch's map of type t (listData), merged as strategicpatch's merge of
 // patches merges it into held, that field of the map it merges into: where held is no list (or absent), pv less its
-// maps holding "$patch" (removeDirectives); where it is one, strategicpatch looks the field up in t, which must
+// maps holding "$patch" (removeDirectives; decided where no map item holds an ordered set naming a value twice:
+// orderedRepeatIn); where it is one, strategicpatch looks the field up in t, which must
 // declare it (else the look-up fails: decided false), and takes pv as it stands for a list merged by no strategy
 // (holding no "$patch" map, which the collation reads otherwise: decided false), held for two empty lists, and merges
-// a set (setMergedInto) or a list merged by one key (keyedMergedInto). decided is false elsewhere: the front-end
-// applies the repeat.
-func listMergedInto(t *openapi.Type, name string, held, pv value.Value) (v value.Value, decided bool) {
+// a set (setMergedInto; with ordered false, no "$setElementOrder" beside pv, failing where the two cannot merge:
+// setClassFailure) or a list merged by one key (keyedMergedInto). err, its path below the field, is the error that
+// merge meets as a collation meets it first; decided is false elsewhere: the front-end applies the repeat.
+func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
+	decided bool) {
+	ft, meta := t.Child(name)
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
-		return v, true
+		return v, nil, !slices.ContainsFunc(pv.Items(), func(it value.Value) bool { return orderedRepeatIn(ft.Item(), it) })
 	}
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil {
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	}
-	ft, meta := t.Child(name)
 	switch {
 	case meta.Rule != nil:
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	case !elements.MergedList(ft, &meta):
-		return pv, !smp.HoldsDirectives(pv)
+		return pv, nil, !smp.HoldsDirectives(pv)
 	case held.Len() == 0 && pv.Len() == 0:
-		return held, true
+		return held, nil, true
+	case len(meta.MergeKey) == 0 && !ordered && setClassFailure(ft, &meta, held, pv) != nil:
+		return value.Value{}, setClassFailure(ft, &meta, held, pv), true
 	case len(meta.MergeKey) == 0:
-		return setMergedInto(held, pv)
+		v, decided := setMergedInto(held, pv)
+		return v, nil, decided
 	case len(meta.MergeKey) == 1:
 		return keyedMergedInto(ft.Item(), meta.MergeKey[0], held, pv)
 	}
-	return value.Value{}, false
+	return value.Value{}, nil, false
 }
 
-// setMergedInto is set pv merged into held as strategicpatch merges lists of scalars (mergeSlice): held's values, then
-// pv's that held lacks, ordered by pv's order, held's own values by held's places, interleaved (orderedBy). decided
-// where both hold scalars of one class (strings, numbers or booleans; either may be empty), each value once: where a
-// list repeats a value, strategicpatch's deduplication in place may rewrite held, by which it ranks the items.
+// setMergedInto is set pv merged into held as strategicpatch merges lists of scalars (mergeSlice): setUnion. decided
+// where both hold scalars of one class (strings, numbers or booleans; either may be empty), pv holding items where
+// held repeats a value: appending an empty list leaves held's own slice, which strategicpatch's deduplication in place
+// rewrites (the others are merged in a new array where held's has no room, as a patch's decoded list has none: class
+// oracle-aliases-first).
 func setMergedInto(held, pv value.Value) (value.Value, bool) {
 	hc, heldOnce, heldOK := scalarsOfClass(held.Items())
-	pc, patchOnce, patchOK := scalarsOfClass(pv.Items())
-	if !heldOK || !patchOK || !heldOnce || !patchOnce || (hc != value.KindNull && pc != value.KindNull && hc != pc) {
+	pc, _, patchOK := scalarsOfClass(pv.Items())
+	if !heldOK || !patchOK || (hc != value.KindNull && pc != value.KindNull && hc != pc) {
 		return value.Value{}, false
+	}
+	if !heldOnce && pv.Len() == 0 {
+		return value.List(smp.DedupScalars(slices.Clone(held.Items()))), true
 	}
 	return setUnion(held, pv), true
 }
 
-// setUnion is set pv merged into held, a set naming each value once, as strategicpatch's mergeSlice merges lists of
-// scalars of one class: held's values, then pv's that held lacks, each once, ordered by pv's first places, held's own
-// values by held's places, interleaved (orderedBy).
+// setUnion is set pv merged into held, sets of scalars of one class, as strategicpatch's mergeSlice merges them:
+// held's values, then pv's that held lacks, each once at its first place there, ordered by pv's order, held's own
+// values by held's places (orderedBy: a value a list repeats ranks by its first place there, as strategicpatch's index
+// finds it), interleaved.
 func setUnion(held, pv value.Value) value.Value {
 	at := firstPlaces(held.Items(), scalarKey)
-	items := slices.Clone(held.Items())
-	for _, x := range pv.Items() {
+	items := make([]value.Value, 0, len(at)+pv.Len())
+	for i, x := range held.Items() {
+		if at[scalarKey(x)] == i {
+			items = append(items, x)
+		}
+	}
+	for i, x := range pv.Items() {
 		if _, in := at[scalarKey(x)]; !in {
-			at[scalarKey(x)] = len(items)
+			at[scalarKey(x)] = len(held.Items()) + i
 			items = append(items, x)
 		}
 	}
 	return orderedBy(items, held.Items(), pv.Items(), scalarKey)
+}
+
+// repeatsValue reports whether list pv, field name of a patch's map of type t, is a set (a merged list of no merge key)
+// naming a value twice: ordered by "$setElementOrder" where the map merged into lacks the field, the collation holds
+// each value once, though strategicpatch keeps the list's items (left to the front-end).
+func repeatsValue(t *openapi.Type, name string, pv value.Value) bool {
+	ft, meta := t.Child(name)
+	_, once, _ := scalarsOfClass(pv.Items())
+	return elements.MergedList(ft, &meta) && len(meta.MergeKey) == 0 && !once
+}
+
+// setClassFailure returns the error a collation gives merging set pv, a patch's list at a field of type t (meta its
+// metadata) the schema merges by no merge key (not a set of maps), into held, the list there of the map it merges
+// into, where their items cannot merge (smp.ListClass, as collate's patchList reads them: items of mixed classes, the
+// lists' classes differing, nulls, lists; at live's list where its items tell it) or both hold objects
+// (smp.NoMergeKey): strategicpatch fails there too. Nil elsewhere.
+func setClassFailure(t *openapi.Type, meta *openapi.Meta, held, pv value.Value) *elements.Error {
+	if elements.SetOfMaps(t, meta) {
+		return nil
+	}
+	class, msg, fromLive := smp.ListClass(held.Items(), pv.Items())
+	source := elements.Patch
+	switch {
+	case msg != "" && fromLive:
+		source = elements.Live
+	case msg != "":
+	case class == value.KindMap:
+		msg = smp.NoMergeKey
+	default:
+		return nil
+	}
+	return &elements.Error{Source: source, Msg: msg}
 }
 
 // keyedMergedInto is list pv, merged by merge key key, its items of type t, merged into held as strategicpatch merges a
@@ -171,25 +209,46 @@ func setUnion(held, pv value.Value) value.Value {
 // of a key together at its first's place; else held less the items of the keys pv's "$patch: delete" items name, each
 // of pv's data items merged in turn (mergedItems), ordered by pv's data items, held's kept items by their places
 // (orderedBy), as mergedKeyed merges a repeat's list. decided where held's items are maps each holding the key as a
-// scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided
-// without error (an error is left to the collation, which may meet another first).
-func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, bool) {
+// scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided.
+// err is the error of the first of pv's items of each key held holds merged into held's, at its key's path (a
+// collation builds those with the map's fields; a later item of a key it merges after them, as its own repeat: a merge
+// of one that fails is left to it).
+func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, *elements.Error, bool) {
 	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
 	switch {
 	case !ok:
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	case replace:
-		return orderedBy(data, data, nil, keyOf), replacesKeyed(data, held, key)
+		return orderedBy(data, data, nil, keyOf), nil, replacesKeyed(data, held, key)
 	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf):
-		return value.Value{}, false
+		return value.Value{}, nil, false
 	}
 	kept := keptItems(held.Items(), deleted, keyOf)
+	at, first := firstPlaces(kept, keyOf), firstPlaces(data, keyOf)
+	for i, p := range data {
+		if h, inHeld := at[keyOf(p)]; inHeld && first[keyOf(p)] == i {
+			if _, err, decided := mergedInto(t, kept[h], p); !decided || err != nil {
+				return value.Value{}, keyedErr(t, key, p, err), decided
+			}
+		}
+	}
 	items, _, err, decided := mergedItems(t, kept, data, keyOf)
 	if err != nil || !decided {
-		return value.Value{}, false
+		return value.Value{}, nil, false // (a later item of a key: the collation merges it after the fields it builds)
 	}
-	return orderedBy(items, kept, data, keyOf), true
+	return orderedBy(items, kept, data, keyOf), nil, true
+}
+
+// keyedErr is err, of mergedInto merging item p of a list merged by key key, its items of type t, at p's path below
+// the list; nil for nil.
+func keyedErr(t *openapi.Type, key string, p value.Value, err *elements.Error) *elements.Error {
+	if err == nil {
+		return nil
+	}
+	at := *err
+	at.Path = append(fieldpath.Path{fieldpath.Key(elements.KeyFields(p, []string{key}, t))}, err.Path...)
+	return &at
 }
 
 // orderData reports whether "$setElementOrder/<f>" field f of map m, of type t, orders a list mergedInto may order
@@ -214,6 +273,12 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	}
 	if !l.IsList() {
 		return false
+	}
+	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {
+		// (its data items replace the other list's: named in the order's order as strategicpatch checks it, each key
+		// once, no "$patch: delete" item beside, whose deletions in place would move the other list's items it ranks by)
+		return !slices.ContainsFunc(l.Items(), isDeleteItem) && keysOnce(l.Items(), key) &&
+			replaceOrder(&elements.Directives{HasSetOrder: true, SetOrder: f.Value}, l.Items(), key)
 	}
 	keyOf := keyOfItems(key)
 	items, at := l.Items(), 0
@@ -291,7 +356,9 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 // patches orders it (mergePatchIntoOriginal): the items order names by their first place there, the others by their
 // places in held's list as the merge left its slice (orderView; a set's: held's), interleaved (orderedBy); where the
 // map lacks the field, pv's items (less its "$patch" ones) by the order alone. decided is false where the map holds
-// another kind there, or neither list holds an item (strategicpatch refuses either).
+// another kind there, or neither list holds an item (strategicpatch refuses either), and where the map lacks the field
+// and pv is a set naming a value twice (repeatsValue) or holds a "$patch: replace" item (the collation takes such a list
+// as the patch holds it, its "$patch" maps kept).
 func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv, merged, order value.Value) (value.Value, bool) {
 	_, meta := t.Child(name)
 	key := soleMergeKey(&meta)
@@ -299,12 +366,138 @@ func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv
 	switch {
 	case inInto && !held.IsList():
 		return value.Value{}, false
-	case !inInto && pv.Len() > 0:
+	case !inInto && pv.Len() > 0 && !repeatsValue(t, name, pv) && !slices.ContainsFunc(pv.Items(), isReplaceItem):
 		return orderedBy(merged.Items(), nil, order.Items(), keyOf), true
 	case !inInto || (held.Len() == 0 && pv.Len() == 0):
 		return value.Value{}, false
+	case key == "" && pv.Len() == 0:
+		// (appending an empty list leaves held's own slice, which strategicpatch deduplicates in place: it ranks by
+		// that slice so rewritten, as setMergedInto merged it)
+		rewritten := slices.Clone(held.Items())
+		smp.DedupScalars(rewritten)
+		return orderedBy(merged.Items(), rewritten, order.Items(), keyOf), true
 	case key == "":
 		return orderedBy(merged.Items(), held.Items(), order.Items(), keyOf), true
 	}
 	return orderedBy(merged.Items(), orderView(pv.Items(), held, keyOf), order.Items(), keyOf), true
+}
+
+// ordersBelow reports whether map m holds a "$setElementOrder" or another "$" field holding a map or a list
+// (dollarData), or a map or a list's map item of it at any depth does: a collation checks such an order against its
+// list, and reads such a field, before it merges the lists of the maps m merges into (keyedFits leaves a merge that
+// fails beside one to it).
+func ordersBelow(m value.Value) bool {
+	for _, f := range m.Fields() {
+		if strings.HasPrefix(f.Key, smp.SetOrderPrefix) || dollarData(f) || (f.Value.IsMap() && ordersBelow(f.Value)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), ordersBelow)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isReplaceItem reports whether list item it is a map holding "$patch: replace".
+func isReplaceItem(it value.Value) bool {
+	d, _ := it.Get(smp.DirectiveKey)
+	s, ok := d.AsString()
+	return ok && s == smp.ReplaceValue
+}
+
+// isDeleteItem reports whether list item it is a map holding "$patch: delete".
+func isDeleteItem(it value.Value) bool {
+	d, _ := it.Get(smp.DirectiveKey)
+	return isDelete(d)
+}
+
+// orderedRepeatIn reports whether v, a patch's value of type t, is a map holding a set (a merged list of no merge key)
+// naming a value twice beside its "$setElementOrder", or a map or a list's item of it at any depth does: copied where
+// the map merged into lacks it, strategicpatch keeps the set's items, the collation each value once (left to it).
+func orderedRepeatIn(t *openapi.Type, v value.Value) bool {
+	for _, f := range v.Fields() {
+		ft, _ := t.Child(f.Key)
+		if _, orders := v.Get(smp.SetOrderPrefix + f.Key); orders && f.Value.IsList() && repeatsValue(t, f.Key, f.Value) {
+			return true
+		}
+		if (f.Value.IsMap() && orderedRepeatIn(ft, f.Value)) ||
+			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return orderedRepeatIn(ft.Item(), it) })) {
+			return true
+		}
+	}
+	return false
+}
+
+// keysOnce reports whether the data items of items (those holding no "$patch") name each value of merge key key once.
+func keysOnce(items []value.Value, key string) bool {
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range items {
+		if directedItem(it) {
+			continue
+		}
+		k := keyOfField(key)(it)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
+
+// orderFailed is the error a collation gives at the list a "$setElementOrder/<name>" orders.
+type orderFailed struct {
+	name string
+	err  *elements.Error
+}
+
+// failedOrders are a map's orderFailed, by name.
+type failedOrders []orderFailed
+
+// orderFailures returns, by name, the errors a collation gives at the lists p's "$setElementOrder/<f>" directives
+// order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
+// into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
+// the list and neither p nor into holds an item there, one of them holding the field (format.CheckDirs). The
+// collation builds the field's node, and meets that error, in its place among p's fields.
+func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
+	var failed failedOrders
+	for _, f := range p.Fields() {
+		name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		if held, holds := into.Get(f.Key); !orders || (holds && !value.Equal(held, f.Value)) {
+			continue // (into's other order: the collation fails at the map first, orderedInto leaves it to it)
+		}
+		ft, meta := t.Child(name)
+		held, inInto := into.Get(name)
+		pv, inPatch := p.Get(name)
+		at := fieldpath.Path{fieldpath.Field(name)}
+		switch {
+		case inInto && !held.IsList():
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Live, Path: at,
+				Msg: smp.SetOrderPrefix + name + " orders a list, but the first patch's value is " + held.Kind().String()}})
+		case (inInto || inPatch) && elements.MergedList(ft, &meta) && held.Len() == 0 && pv.Len() == 0:
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
+				Msg: smp.OrderWithoutItems(name)}})
+		}
+	}
+	slices.SortFunc(failed, func(a, b orderFailed) int { return strings.Compare(a.name, b.name) })
+	return failed
+}
+
+// before returns the first of o's errors at a name before or at name, a field of the map its directives are in (nil
+// for none, and for a "$" field, which the collation builds with the field it directs).
+func (o failedOrders) before(name string) *elements.Error {
+	if len(o) > 0 && !strings.HasPrefix(name, "$") && o[0].name <= name {
+		return o[0].err
+	}
+	return nil
+}
+
+// first returns o's first error, nil for none.
+func (o failedOrders) first() *elements.Error {
+	if len(o) == 0 {
+		return nil
+	}
+	return o[0].err
+}
+
+// has reports whether o holds an error at name.
+func (o failedOrders) has(name string) bool {
+	return slices.ContainsFunc(o, func(f orderFailed) bool { return f.name == name })
 }

@@ -187,22 +187,36 @@ import (
 //     none, less its maps holding "$patch"), lists or maps of such, "$patch: replace", "$patch: delete"
 //     and "$patch: merge" maps among them (merged field by field into v's item's, a "$patch" map replacing v's map there
 //     less the directive, or emptying it, dropped where v's item holds none; a list, composenested.go, where v's item
-//     lacks it or holds another kind, less its maps holding "$patch", else, merged by no strategy (at a field the
-//     schema does not declare, or of scalars where it has a list of scalars), as it stands, holding no "$patch" map; a
-//     set of scalars of one class, each value once in it and v's, v's values then the repeat's ranked by the repeat's
-//     list and v's places; merged by one key, merged as the repeat's list is into v's, its items' lists in turn; each
-//     such merge known without error, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
+//     lacks it or holds another kind, less its maps holding "$patch" (a set whatever it holds), else, merged by no
+//     strategy (at a field the schema does not declare, or of scalars where it has a list of scalars), as it stands,
+//     holding no "$patch" map; a set of scalars of one class, v's values then the repeat's, each once at its first
+//     place, ranked by the repeat's list and v's places (an empty one onto v's naming a value twice: v's deduplicated
+//     in place, smp.DedupScalars), failing, without a "$setElementOrder" of it, where the two cannot merge (mixed
+//     classes, classes differing, nulls, lists, objects on both sides: setClassFailure); merged by one key, merged as
+//     the repeat's list is into v's, its items' lists in turn, failing as the first of its items of a key v's holds
+//     fails merged into v's (a later item's failure is left to the collation, which merges it after the fields it
+//     builds); each other merge known, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
 //     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
-//     slice the merge left (orderView), or, left out, v's item's list reordered by it; an appended item as it stands; a
+//     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
+//     each key once and no "$patch: delete" item, naming the data items as strategicpatch checks it: replaceOrder, v's
+//     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
+//     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
+//     collation builds the field's node); an appended item as it stands; a map or list
+//     v's item lacks less its maps holding "$patch", where no map in it holds a set naming a value twice beside its
+//     "$setElementOrder" (orderedRepeatIn: the collation holds each value once); a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
 //     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
 //     items without maps or lists; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
-//     "$patch: merge" map merges onto a map: at the first of the items merged into v's items that fails so
-//     (keyedFailure, as the collation with v builds them first), else at the first item that does (mergedInto); or
+//     "$patch: merge" map or one of another "$patch" value merges onto a map, or a set in it cannot merge as above: at
+//     the first of the items merged into
+//     v's items that fails so (keyedFailure, as the collation with v builds them first), else at the first item that
+//     does (mergedInto), the first's where no later item of a key holds a "$setElementOrder" or "$" data at any depth
+//     (laterOrders: the collation reads such a repeat alone first), a later item's where no item does (ordersBelow);
+//     or
 //     with a "$patch: replace" item, its data items each holding the key as a scalar, without "$" keys, taken as they
 //     stand onto v's list of maps, then ordered by its "$setElementOrder" where it names them as strategicpatch checks
 //     it, by v's list's places: replaceOrder).
@@ -226,12 +240,17 @@ import (
 //   - Compose mode's repeats left to the front-end:
 //     - merged lists of maps with items that v holds as a list, an item holding a list the merges above do not decide
 //       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set
-//       naming a value twice or of two classes, a map or list item in it; a list where the schema has a scalar or a
-//       map, or of objects where it has a list of scalars, which the collation refuses; a merge that fails), a
-//       "$setElementOrder/<f>" they do not decide (v's item holding another, or the list as another kind; no items
-//       on either side; a list it contradicts or holding a "$patch: replace" item), another "$" field holding an
+//       naming a value twice that a "$setElementOrder" orders where v's item lacks it, the collation holding each
+//       value once; a set's merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
+//       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
+//       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
+//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts; a failure beside
+//       one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
+//       named twice, or v's item lacking the list; an ordered set naming a value twice in a map or list v's item
+//       lacks), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
-//       where v's item holds a map there (elsewhere dropped, as strategicpatch drops it);
+//       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
+//       holding neither, it fails there with the collation's error: mergedInto);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
