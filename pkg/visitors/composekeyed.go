@@ -406,6 +406,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
 				return value.Value{}, err, true
 			}
+			if orders && decided && !inInto && composedAsItStands(t, f.Key, f.Value) {
+				decided = false
+			}
 			if orders && decided {
 				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
 			}
@@ -534,4 +537,13 @@ func nodeID(n *elements.Node) int32 {
 		return -1
 	}
 	return n.ID
+}
+
+// composedAsItStands reports whether pv, a patch's list at field name of a map of type t that a "$setElementOrder"
+// orders, is one that composing takes as the patch holds it where the map merged into lacks the field, which
+// orderedList's order alone does not give: a set naming a value twice (repeatsValue: the collation holds each value
+// once, strategicpatch keeps the list's items) or a list holding a "$patch: replace" item (its "$patch" maps kept).
+// Left to the front-end. (Applying, such a list is decided by mergedOrderOnto.)
+func composedAsItStands(t *openapi.Type, name string, pv value.Value) bool {
+	return repeatsValue(t, name, pv) || slices.ContainsFunc(pv.Items(), isReplaceItem)
 }

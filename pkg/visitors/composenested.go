@@ -356,9 +356,7 @@ func orderedInto(t *openapi.Type, into, p value.Value, f value.Field) (value.Val
 // patches orders it (mergePatchIntoOriginal): the items order names by their first place there, the others by their
 // places in held's list as the merge left its slice (orderView; a set's: held's), interleaved (orderedBy); where the
 // map lacks the field, pv's items (less its "$patch" ones) by the order alone. decided is false where the map holds
-// another kind there, or neither list holds an item (strategicpatch refuses either), and where the map lacks the field
-// and pv is a set naming a value twice (repeatsValue) or holds a "$patch: replace" item (the collation takes such a list
-// as the patch holds it, its "$patch" maps kept).
+// another kind there, or neither list holds an item (strategicpatch refuses either).
 func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv, merged, order value.Value) (value.Value, bool) {
 	_, meta := t.Child(name)
 	key := soleMergeKey(&meta)
@@ -366,7 +364,7 @@ func orderedList(t *openapi.Type, name string, held value.Value, inInto bool, pv
 	switch {
 	case inInto && !held.IsList():
 		return value.Value{}, false
-	case !inInto && pv.Len() > 0 && !repeatsValue(t, name, pv) && !slices.ContainsFunc(pv.Items(), isReplaceItem):
+	case !inInto && pv.Len() > 0:
 		return orderedBy(merged.Items(), nil, order.Items(), keyOf), true
 	case !inInto || (held.Len() == 0 && pv.Len() == 0):
 		return value.Value{}, false
