@@ -48,7 +48,7 @@ func (o Options) applyJSONTrimmed(original []byte, pv value.Value, l Lookup, r j
 		return nil, false
 	}
 	if o.fieldwiseFor().keyedLists {
-		fw := fieldwiseValues{fields: &t.fields, items: &t.items}
+		fw := fieldwiseValues{fields: &t.fields, items: &t.items, keys: &t.keys}
 		if out, ok := fw.level(trimmed, pv, l, 0); ok {
 			return t.write(out)
 		}

@@ -86,6 +86,7 @@ func (o Options) ApplyJSONEngine(original, p []byte, l Lookup) ([]byte, error) {
 func MergesFieldwiseJSON(original, p []byte, l Lookup) bool {
 	var fields scratch[value.Field]
 	var items scratch[value.Value]
+	var keys scratch[string]
 	ov, err := jsonReader{}.object(original)
 	if err != nil {
 		return false
@@ -94,6 +95,6 @@ func MergesFieldwiseJSON(original, p []byte, l Lookup) bool {
 	if err != nil {
 		return false
 	}
-	_, ok := fieldwiseValues{fields: &fields, items: &items}.level(ov, pv, l, 0)
+	_, ok := fieldwiseValues{fields: &fields, items: &items, keys: &keys}.level(ov, pv, l, 0)
 	return ok
 }

@@ -11,12 +11,14 @@ import (
 // fieldwiseValues is fieldwise on ply's values: the merge of a patch map into original's map field by field, on the
 // same shapes and with the same results as fieldwise's (its doc), the engine not run, for ApplyJSON's documents with
 // every feature gate off (applyJSONTrimmed). The result's maps and lists are built in the memory of the call's
-// trimmer (fields, items); values original and the patch hold are shared, as values are never modified. A value is a
+// trimmer (fields, items, and the lists' keys in keys); values original and the patch hold are shared, as values
+// are never modified. A value is a
 // plain scalar where it is a string, a bool, an integer or a finite float (plainValue); a map's fields are sorted by
 // key, so that original's map and the patch's are walked side by side.
 type fieldwiseValues struct {
 	fields *scratch[value.Field]
 	items  *scratch[value.Value]
+	keys   *scratch[string]
 }
 
 // level returns original with p merged, p found depth map levels down the documents under l, and whether the fieldwise
@@ -104,8 +106,7 @@ func (f fieldwiseValues) keyedList(orig value.Value, k string, patch, p value.Va
 	if err != nil || sub == nil || m.MergeKey == "" || !mergedAlone(m.Strategies) {
 		return value.Value{}, false
 	}
-	var room [keysOnStack]string
-	places, ok := placesOfValues(orig.Items(), m.MergeKey, room[:0])
+	places, ok := placesOfValues(orig.Items(), m.MergeKey, f.keys.take(orig.Len()))
 	if !ok {
 		return value.Value{}, false
 	}
@@ -114,8 +115,7 @@ func (f fieldwiseValues) keyedList(orig value.Value, k string, patch, p value.Va
 	if !ordered {
 		return items.inPlace(patch.Items(), places)
 	}
-	var orderRoom [keysOnStack]string
-	orderKeys, ok := orderKeysOfValue(order, m.MergeKey, orderRoom[:0])
+	orderKeys, ok := orderKeysOfValue(order, m.MergeKey, f.keys.take(order.Len()))
 	if !ok {
 		return value.Value{}, false
 	}
