@@ -24,10 +24,12 @@ import (
 // directive are refused by the collation.
 
 // withoutLocalDirectives is three-way patch p of tree root less what kubectl's merge of its halves drops (see the
-// file's comment), with the paths of its lists that lost every item so (emptied); p itself where local holds no map
-// holding "$patch" that p holds, or with the gate on.
-func withoutLocalDirectives(p value.Value, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
-	if gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
+// file's comment), with the paths of its lists that lost every item so (emptied); p itself where the walk that made p
+// wrote no value of local whole that holds a map holding "$patch" (wrote false: Visitor.wrote notes it where it
+// writes one, so that p is not walked again to find them), where local holds no map holding "$patch" that p holds, or
+// with the gate on.
+func withoutLocalDirectives(p value.Value, wrote bool, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
+	if !wrote || gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
 		return p, nil, nil
 	}
 	if n := root.Base(); !n.HasLocal || !smp.HoldsDirectives(n.Local) {

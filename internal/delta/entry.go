@@ -9,6 +9,8 @@ import (
 type Made struct {
 	Entry Entry
 	dels  int
+	// wroteDirective: the entry writes a value of local whole that holds a map holding "$patch" (Visitor.wrote).
+	wroteDirective bool
 }
 
 // Entered is implemented by a Beside holding entries ThreeWayEntry made of nodes of its tree (collate.Arena, for the
@@ -26,7 +28,7 @@ func ThreeWayEntry(e elements.Element, beside Beside, gates features.Gates) (Mad
 	d := New(threeWay, gates)
 	d.Beside = beside
 	en, err := d.Entry(e)
-	return Made{Entry: en, dels: d.dels}, err
+	return Made{Entry: en, dels: d.dels, wroteDirective: d.wroteDirective}, err
 }
 
 // entered returns the entry of e that d's Beside holds (Entered), if any: ThreeWay's walk only.

@@ -61,7 +61,7 @@ func ThreeWayIn(mem *Memory, root elements.Element, beside Beside, gates feature
 		return value.Value{}, false, err
 	}
 	var emptied []fieldpath.Path
-	if en.Value, emptied, err = withoutLocalDirectives(en.Value, root, beside, gates); err != nil {
+	if en.Value, emptied, err = withoutLocalDirectives(en.Value, d.wroteDirective, root, beside, gates); err != nil {
 		return value.Value{}, false, err
 	}
 	if !overwrite {

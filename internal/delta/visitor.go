@@ -53,6 +53,9 @@ type Visitor struct {
 	mem *Memory
 	// made holds the entries already made of some nodes (Entered): ThreeWay's walk of the tree, nil elsewhere.
 	made Entered
+	// wroteDirective says that a value of local the patch writes whole holds a map holding "$patch" (wrote): the
+	// three-way patch is then what kubectl's merge of its halves leaves of it (withoutLocalDirectives).
+	wroteDirective bool
 }
 
 var modes = [...]Visitor{
@@ -113,6 +116,7 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	}
 	if m, ok := d.entered(e); ok {
 		d.dels += m.dels
+		d.wroteDirective = d.wroteDirective || m.wroteDirective
 		return m.Entry, nil
 	}
 	o, err := d.Visit(e)
@@ -153,7 +157,21 @@ func (d *Visitor) prelude(n *elements.Node, list bool) (cs, ds elements.Source, 
 }
 
 // replaced is the changes half of a value sent whole (halves.Replaced).
-func (d *Visitor) replaced(n *elements.Node) elements.Outcome { return halves.Replaced(n, d.changes) }
+func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
+	o := halves.Replaced(n, d.changes)
+	if k := o.Value.Kind(); k == value.KindMap || k == value.KindList {
+		d.wrote(o.Value)
+	}
+	return o
+}
+
+// wrote notes that the patch writes local's value v whole (wroteDirective) and returns it.
+func (d *Visitor) wrote(v value.Value) value.Value {
+	if k := v.Kind(); !d.wroteDirective && (k == value.KindMap || k == value.KindList) && smp.HoldsDirectives(v) {
+		d.wroteDirective = true
+	}
+	return v
+}
 
 // VisitAtomic is Visit for its kind: a map of strategy replace is sent whole whenever local sets it, others when
 // changed. Compared member by member (its elements.Below): for the deletions, a node atomic only as live's kind
@@ -169,7 +187,7 @@ func (d *Visitor) VisitAtomic(e *elements.AtomicElement) (elements.Outcome, erro
 	case done:
 	case n.Meta.Strategy.Has(openapi.StrategyReplace) && n.Local.IsMap():
 		if d.changes != elements.NoSource { // (else replaced's Absent)
-			return elements.Keep(n.Local), nil
+			return elements.Keep(d.wrote(n.Local)), nil
 		}
 	case ds != elements.NoSource && cs == elements.NoSource && n.HasLive && !n.Live.IsNull() && !halves.SameJSONType(n.Live, n.Local):
 		return d.compareBelow(e, elements.Recorded)
@@ -215,7 +233,7 @@ func (d *Visitor) compareBelow(e *elements.AtomicElement, src elements.Source) (
 	if err != nil {
 		return elements.Absent, renamed(err, elements.Recorded, src)
 	}
-	d.par, d.dels = en.Parallel, sd.dels
+	d.par, d.dels, d.wroteDirective = en.Parallel, sd.dels, sd.wroteDirective
 	return en.Outcome, nil
 }
 
@@ -244,6 +262,7 @@ func (d *Visitor) composed(e *elements.ListElement) (elements.Outcome, error) {
 		return elements.Absent, err
 	}
 	en, err := delta.Entry(e)
+	d.wroteDirective = d.wroteDirective || dels.wroteDirective || delta.wroteDirective
 	if err != nil || !den.Any() {
 		d.par = en.Parallel
 		if err == nil && en.Present && en.HasOrder {
@@ -399,7 +418,7 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		return elements.Absent, false, nil
 	}
 	if keys != nil && !keySet {
-		*stack = keys.addTo(*stack, base)
+		*stack = d.addKeys(keys, *stack, base)
 	}
 	keyed = keys != nil
 	out := d.mem.fieldsOf(len(*stack) - base)
@@ -450,7 +469,7 @@ func (d *Visitor) scalarEntry(e elements.Element) (o elements.Outcome, ok bool) 
 	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() {
 		return elements.Absent, false
 	}
-	return d.replaced(&a.Node), true
+	return halves.Replaced(&a.Node, d.changes), true // (a scalar: nothing for wrote to note)
 }
 
 // VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
@@ -503,7 +522,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 		}
 		switch {
 		case fc < 0 && fd < 0 && d.changes != elements.NoSource: // in neither compared source: whole
-			*out = append(*out, local[it.LocalIndex])
+			*out = append(*out, d.wrote(local[it.LocalIndex]))
 		case fc >= 0 || fd >= 0:
 			keys.item = local[it.LocalIndex]
 			o, keyed, err := d.itemOutcome(it.Element, &keys)
@@ -580,6 +599,16 @@ next:
 		stack[at] = value.Field{Key: name, Value: v}
 	}
 	return stack
+}
+
+// addKeys is keys.addTo, noting the values of local it writes (wrote).
+func (d *Visitor) addKeys(keys *itemKeys, stack []value.Field, base int) []value.Field {
+	for _, name := range keys.mergeKey {
+		if v, ok := keys.item.Get(name); ok {
+			d.wrote(v)
+		}
+	}
+	return keys.addTo(stack, base)
 }
 
 // keyOrder is $setElementOrder's list for local's items, in local's order: each item's merge key fields, carved from
@@ -682,7 +711,7 @@ func keyOfItem(item value.Value, mergeKey []string, itemType *openapi.Type) (k e
 func (d *Visitor) withPresentKeys(m, item value.Value, mergeKey []string) value.Value {
 	for _, name := range mergeKey {
 		if v, ok := item.Get(name); ok {
-			m = d.mem.with(m, name, v)
+			m = d.mem.with(m, name, d.wrote(v))
 		}
 	}
 	return m
@@ -744,6 +773,9 @@ func (d *Visitor) VisitSet(e *elements.SetElement) (elements.Outcome, error) {
 		return d.replaced(n), nil
 	case len(s.Added) == 0:
 		return elements.Absent, nil
+	}
+	for _, v := range s.Added {
+		d.wrote(v)
 	}
 	return elements.Keep(value.List(s.Added)), nil
 }

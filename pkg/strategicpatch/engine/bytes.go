@@ -37,14 +37,21 @@ func (o Options) ApplyJSON(original, p []byte, l Lookup) ([]byte, error) {
 
 // applyJSONTrimmed is ApplyJSON with every feature gate off (strategicpatch's merge) of patch pv, read by r, merging
 // original less the fields pv does not reach, which are written back into the result as the text they are (see
-// trimmer); false where the trimmer leaves none out or cannot read original so (ApplyJSON reads it whole, for the
-// error too), where the merge fails (the whole merge gives the error), or where the result does not take them back.
+// trimmer), merged fieldwise where its shape allows (fieldwiseValues), else by the engine; false where the trimmer
+// leaves none out or cannot read original so (ApplyJSON reads it whole, for the error too), where the merge fails
+// (the whole merge gives the error), or where the result does not take them back.
 func (o Options) applyJSONTrimmed(original []byte, pv value.Value, l Lookup, r jsonReader) ([]byte, bool) {
 	t := trimmers.Get().(*trimmer)
 	defer t.release()
 	trimmed, any := t.root(original, pv, l, r)
 	if !any {
 		return nil, false
+	}
+	if o.fieldwiseFor().keyedLists {
+		fw := fieldwiseValues{fields: &t.fields, items: &t.items, keys: &t.keys}
+		if out, ok := fw.level(trimmed, pv, l, 0); ok {
+			return t.write(out)
+		}
 	}
 	s, _, err := scopedSchemaOf(l, trimmed, pv, &t.skeleton)
 	if err != nil {

@@ -49,7 +49,9 @@
 // fieldwise in turn; anything else (other directives, a key original lacks without such an order) is the engine's.
 // testdata/spine.yaml's and testdata/fieldwise.yaml's cases and FuzzApplyMapScoped check the results against
 // converting the documents whole and the engine's run, and a spec of generated patches of lists merged by key against
-// the engine's run and apimachinery's.
+// the engine's run and apimachinery's. ApplyJSON, every gate off, merges the object it trimmed (trimmer) fieldwise
+// where its shape is one of those, on ply's values (fieldwiseValues), no schema type built and the engine not run;
+// the same cases and generated patches check its bytes against the engine's run on the whole documents.
 //
 // Invariants: Options{} (every feature gate off) gives strategicpatch's results, bytes and errors, but for the classes
 // docs/strategicpatch.md lists; arguments are never modified; results share no memory with the arguments, but

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/plyproject/ply/pkg/value"
+
 // ApplyMapWhole is ApplyMap converting original whole to ply's values: the result ApplyMap's scoping must give.
 func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
 	ov, err := fromMap(original)
@@ -64,5 +66,35 @@ const SkeletonMax = skeletonMax
 // MergesFieldwise reports whether o's ApplyMap merges p into original under l fieldwise at p's top (see fieldwise).
 func (o Options) MergesFieldwise(original, p map[string]interface{}, l Lookup) bool {
 	_, ok := o.fieldwiseFor().level(original, p, l, 0)
+	return ok
+}
+
+// ApplyJSONEngine is ApplyJSON running the engine on the whole documents, neither trimmed nor merged fieldwise: the
+// bytes those must give.
+func (o Options) ApplyJSONEngine(original, p []byte, l Lookup) ([]byte, error) {
+	return inArena(func(r jsonReader) ([]byte, error) {
+		vs, err := readAll(r.object, original, p)
+		if err != nil {
+			return nil, err
+		}
+		return o.applyJSON(vs[0], vs[1], l)
+	})
+}
+
+// MergesFieldwiseJSON reports whether ApplyJSON, every gate off, merges patch p into original (JSON text, both whole)
+// under l fieldwise at p's top (see fieldwiseValues).
+func MergesFieldwiseJSON(original, p []byte, l Lookup) bool {
+	var fields scratch[value.Field]
+	var items scratch[value.Value]
+	var keys scratch[string]
+	ov, err := jsonReader{}.object(original)
+	if err != nil {
+		return false
+	}
+	pv, err := jsonReader{}.object(p)
+	if err != nil {
+		return false
+	}
+	_, ok := fieldwiseValues{fields: &fields, items: &items, keys: &keys}.level(ov, pv, l, 0)
 	return ok
 }

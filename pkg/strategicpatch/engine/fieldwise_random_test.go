@@ -155,19 +155,22 @@ func (g keyedGen) patch(original map[string]interface{}) map[string]interface{} 
 }
 
 var _ = Describe("ApplyMap on generated patches of lists merged by key", func() {
-	It("gives the engine's run's result and apimachinery's, merging fieldwise where it can", func() {
+	It("gives the engine's run's result and apimachinery's, merging fieldwise where it can, as ApplyJSON does", func() {
 		meta, err := sp.NewPatchMetaFromStruct(podDoc{})
 		Expect(err).NotTo(HaveOccurred())
 		l := ply.Lookup(meta)
 		g := keyedGen{rand.New(rand.NewPCG(1, 2))}
 		const n = 3000
-		fieldwise := 0
+		fieldwise, fieldwiseJSON := 0, 0
 		for range n {
 			original := g.original()
 			patch := g.patch(original)
 			text, _ := json.Marshal([]interface{}{original, patch})
 			if (engine.Options{}).MergesFieldwise(original, patch, l) {
 				fieldwise++
+			}
+			if expectJSONEngine(original, patch, l) {
+				fieldwiseJSON++
 			}
 			got, err := engine.Options{}.ApplyMap(original, patch, l)
 			expectEngine(engine.Options{}, original, patch, l, got, err)
@@ -183,6 +186,7 @@ var _ = Describe("ApplyMap on generated patches of lists merged by key", func() 
 			}
 		}
 		Expect(fieldwise).To(BeNumerically(">", n/5), "the generator reaches the fieldwise shapes")
+		Expect(fieldwiseJSON).To(BeNumerically(">", n/5), "ApplyJSON merges fieldwise too") // (a nil list is null in JSON)
 		GinkgoWriter.Printf("%d of %d generated patches merged fieldwise\n", fieldwise, n)
 	})
 })

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"encoding/json"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -42,6 +44,34 @@ var _ = Describe("ApplyMap merging lists by key fieldwise", func() {
 			Expect(engine.Options{Gates: &kubectl}.MergesFieldwise(specOf(c.Original), specOf(c.Patch), specSchema)).To(Equal(c.Fieldwise))
 			Expect(engine.Options{Gates: &on}.MergesFieldwise(specOf(c.Original), specOf(c.Patch), specSchema)).To(BeFalse(),
 				"with ply's gates, SeedOrdering orders merged lists otherwise")
+		})
+	}
+})
+
+// expectJSONEngine expects ApplyJSON, every gate off, of original (a field "kind" added, which the patch leaves
+// alone, so that the object is trimmed) and patch under l, as JSON text, to give the bytes and error of the engine's run
+// on the whole documents, and returns whether it merges fieldwise (MergesFieldwiseJSON).
+func expectJSONEngine(original, patch map[string]interface{}, l engine.Lookup) bool {
+	GinkgoHelper()
+	doc := map[string]interface{}{"kind": "X"}
+	for k, v := range original {
+		doc[k] = v
+	}
+	o, err := json.Marshal(doc)
+	Expect(err).NotTo(HaveOccurred())
+	p, err := json.Marshal(patch)
+	Expect(err).NotTo(HaveOccurred())
+	got, err := engine.Options{}.ApplyJSON(o, p, l)
+	want, wantErr := engine.Options{}.ApplyJSONEngine(o, p, l)
+	Expect(errText(err)).To(Equal(errText(wantErr)), "on %s %s", o, p)
+	Expect(string(got)).To(Equal(string(want)), "on %s %s", o, p)
+	return engine.MergesFieldwiseJSON(o, p, l)
+}
+
+var _ = Describe("ApplyJSON merging lists by key fieldwise", func() {
+	for _, c := range fieldwiseCases() {
+		It("gives the bytes of the engine's run on the whole documents, fieldwise where ApplyMap is: "+c.Name, func() {
+			Expect(expectJSONEngine(c.Original, c.Patch, listSchema)).To(Equal(c.Fieldwise))
 		})
 	}
 })

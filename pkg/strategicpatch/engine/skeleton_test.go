@@ -44,12 +44,12 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 			Expect(got).To(Equal(want), "patch %s", patch)
 		}
 		for i := range 20 {
-			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"a","image":"v%d"}]}}`, i))
+			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"c","image":"v%d"}]}}`, i))
 			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"b","image":%d}]}}`, i))
 		}
 		// (The patches pass through spec alone: the type is spec's, kept by spec's Lookup; see applySpine.)
 		Expect(skeletons(root)).To(Equal(1), "one skeleton: the names and images are values")
-		apply(`{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"2"}]}]}}`)
+		apply(`{"spec":{"containers":[{"name":"c","env":[{"name":"X","value":"2"}]}]}}`)
 		apply(`{"spec":{"containers":[{"name":"a","image":{"x":1}}]}}`)
 		Expect(skeletons(root)).To(Equal(3), "other keys, other kinds: skeletons of their own")
 	})
@@ -119,7 +119,8 @@ var _ = Describe("ApplyMap under a TypeCacher Lookup", func() {
 
 var _ = Describe("ApplyJSON under a TypeCacher Lookup", func() {
 	// The object holds fields the patches do not reach (kind, replicas, b's item), which the call leaves out of the
-	// merge (see trimmer), so that the documents whose skeletons key the type are small, as ApplyMap's are.
+	// merge (see trimmer), so that the documents whose skeletons key the type are small, as ApplyMap's are. Each patch
+	// adds a container, which the fieldwise merge leaves to the engine (see fieldwiseValues), whose type is kept.
 	live := `{"kind":"K","spec":{"replicas":3,"containers":[{"name":"a","image":"1","env":[{"name":"X","value":"1"}]},` +
 		`{"name":"b","image":"2"}]}}`
 
@@ -133,10 +134,10 @@ var _ = Describe("ApplyJSON under a TypeCacher Lookup", func() {
 			Expect(string(got)).To(Equal(string(want)), "patch %s", patch)
 		}
 		for i := range 20 {
-			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"a","image":"v%d"}]}}`, i))
+			apply(fmt.Sprintf(`{"spec":{"containers":[{"name":"c","image":"v%d"}]}}`, i))
 		}
 		Expect(root.types.SkeletonsLen()).To(Equal(1), "one skeleton: the images are values")
-		apply(`{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"2"}]}]}}`)
+		apply(`{"spec":{"containers":[{"name":"c","env":[{"name":"X","value":"2"}]}]}}`)
 		Expect(root.types.SkeletonsLen()).To(Equal(2), "other keys: a skeleton of their own")
 	})
 })

@@ -35,6 +35,7 @@ type trimmer struct {
 	raws   scratch[rawField]
 	fields scratch[value.Field]
 	items  scratch[value.Value]
+	keys   scratch[string] // (the keys of the lists fieldwiseValues merges)
 	names  []string
 	out    []byte
 	// skeleton is the buffer scopedSchemaOf writes the documents' skeletons in (nil: made on first use).
@@ -80,6 +81,7 @@ func (t *trimmer) release() {
 	t.raws.reset()
 	t.fields.reset()
 	t.items.reset()
+	t.keys.reset()
 	if cap(t.out) > trimMaxOut {
 		t.out = nil
 	}
