@@ -111,6 +111,10 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	if skip, err := d.ruled(e.Base()); skip || err != nil {
 		return Entry{}, err
 	}
+	if n := e.Base(); n.Name == smp.DirectiveKey && isMarker(n) {
+		o, err := d.markerEntry(n)
+		return Entry{Outcome: o}, err
+	}
 	if m, ok := d.entered(e); ok {
 		d.dels += m.dels
 		return m.Entry, nil
@@ -393,7 +397,7 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		return d.replaced(n), false, nil
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
-		*stack = d.appendRetainKeys(*stack, fs, c && len(*stack)-base-added > 0, c, deleted)
+		*stack = d.appendRetainKeys(*stack, base, fs, c && len(*stack)-base-added > 0, c, deleted)
 	}
 	if len(*stack)-added == base {
 		return elements.Absent, false, nil
@@ -411,6 +415,49 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 	return elements.Keep(m), keyed, nil
 }
 
+// markerEntry is the entry of field "$patch" (node n) of a map local holds where the schema declares no such field (data of
+// local's, not read as a directive: collate.Options.KubectlDiffs), as strategicpatch's diffs write it: a half whose
+// source holds the field too compares the two as strings (either not one: an error blaming it, smp.MarkerNotString)
+// and writes local's value where they differ, the deletions half too (counted in d.dels); a changes half whose source lacks it writes it
+// as any field added. (The changes half is compared first, as strategicpatch diffs current before original.)
+func (d *Visitor) markerEntry(n *elements.Node) (elements.Outcome, error) {
+	write := false
+	for _, src := range [...]elements.Source{d.changes, d.deletions} {
+		if src == elements.NoSource {
+			continue
+		}
+		v, has := n.Get(src)
+		if !has {
+			write = write || src == d.changes
+			continue
+		}
+		ls, lok := n.Local.AsString()
+		vs, vok := v.AsString()
+		switch {
+		case !lok:
+			return elements.Absent, n.Errorf(elements.Local, smp.MarkerNotString)
+		case !vok:
+			return elements.Absent, n.Errorf(src, smp.MarkerNotString)
+		}
+		if ls != vs {
+			write = true
+			if src == d.deletions {
+				d.dels++ // (the deletions half has an entry here)
+			}
+		}
+	}
+	if !write {
+		return elements.Absent, nil
+	}
+	return elements.Keep(n.Local), nil
+}
+
+// isMarker reports whether node n is field "$patch" of a map whose type does not declare it (markerEntry).
+func isMarker(n *elements.Node) bool {
+	m, ok := n.Parent.(*elements.MapElement)
+	return ok && m.Type.Field(smp.DirectiveKey) == nil
+}
+
 // refusedWhenMerged is the error kubectl's merge of its halves' maps meets at field element fe, of entry en: a list of
 // repeated items out of its "$setElementOrder", or a list merged by key holding scalars the delta adds to; nil where
 // there is none.
@@ -426,8 +473,10 @@ func refusedWhenMerged(fe elements.Element, en Entry) *elements.Error {
 
 // appendRetainKeys appends to stack the "$retainKeys" entry of a retainKeys map of fields fs, which has entries (of
 // its own, not merge keys added) when changed, compares (c) and deleted as visitMap found: the keys local sets, where
-// the map changes (compared, with entries or a field the changes' source holds and local lacks) or deletes.
-func (d *Visitor) appendRetainKeys(stack []value.Field, fs []elements.Field, changed, c, deleted bool) []value.Field {
+// the map changes (compared, with entries or a field the changes' source holds and local lacks) or deletes; written
+// over the entry of local's own field "$retainKeys" (data: collate.Options.KubectlDiffs) from base on, if any, as
+// strategicpatch's diff writes its directive after the map's fields.
+func (d *Visitor) appendRetainKeys(stack []value.Field, base int, fs []elements.Field, changed, c, deleted bool) []value.Field {
 	var keys []value.Value
 	extra := false
 	for _, f := range fs {
@@ -438,16 +487,21 @@ func (d *Visitor) appendRetainKeys(stack []value.Field, fs []elements.Field, cha
 		}
 	}
 	if len(keys) > 0 && (changed || (c && extra) || deleted) {
+		if at := slices.IndexFunc(stack[base:], func(f value.Field) bool { return f.Key == smp.RetainKeysKey }); at >= 0 {
+			stack[base+at].Value = value.List(keys) // (local's own "$retainKeys", data: the directive is written over it)
+			return stack
+		}
 		stack = append(stack, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
 	}
 	return stack
 }
 
 // scalarEntry is Entry's outcome for e when e is an atomic node holding a scalar in local under no registered rule
-// (ok): VisitAtomic's value sent whole, with no parallel lists. ok is false for any other node.
+// (ok): VisitAtomic's value sent whole, with no parallel lists. ok is false for any other node, and for a field named
+// "$patch" (Entry's markerEntry).
 func (d *Visitor) scalarEntry(e elements.Element) (o elements.Outcome, ok bool) {
 	a, ok := e.(*elements.AtomicElement)
-	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() {
+	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() || a.Name == smp.DirectiveKey {
 		return elements.Absent, false
 	}
 	return d.replaced(&a.Node), true
