@@ -1,10 +1,12 @@
 package strategicpatch_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/pkg/features"
 	ply "github.com/plyproject/ply/pkg/strategicpatch"
@@ -134,10 +136,20 @@ var _ = DescribeTable("pkg/strategicpatch's patches of modified's other directiv
 // ("replace": the delta's other items, "delete": no item of its key, another value fails), and drops a map holding
 // "$patch" where the deletions half lacks the field. Not overwriting, the conflict check compares the patch so merged.
 // With ply's gates on, modified holding such a key is refused, naming the path (refused). Under OpenAPI v3, v2 and Go
-// struct tags; two-way, and three-way overwriting and not.
+// struct tags; two-way (bytes and maps), and three-way overwriting and not.
 var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it collates, as strategicpatch's",
 	func(original, modified, current string, refused bool) {
 		createsAsStrategicpatch(original, modified, current)
+		for name, meta := range nullKeyMetas() {
+			want, werr := sp.CreateTwoWayMergeMapPatchUsingLookupPatchMeta(jsonMap(original), jsonMap(modified), meta)
+			got, err := ply.CreateTwoWayMergeMapPatchUsingLookupPatchMeta(jsonMap(original), jsonMap(modified), meta)
+			if werr != nil {
+				Expect(err).To(MatchError(werr.Error()), name+" (maps)")
+			} else {
+				Expect(err).NotTo(HaveOccurred(), name+" (maps)")
+				Expect(got).To(Equal(want), name+" (maps)")
+			}
+		}
 		if !refused {
 			return
 		}
@@ -218,3 +230,10 @@ var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it
 	Entry("original alone holding $retainKeys in a keyed item",
 		`{"spec":{"containers":[{"name":"a","$retainKeys":["name"]}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, false),
 )
+
+// jsonMap is JSON text decoded into a map, as the map functions take objects.
+func jsonMap(text string) map[string]interface{} {
+	var m map[string]interface{}
+	Expect(json.Unmarshal([]byte(text), &m)).To(Succeed())
+	return m
+}
