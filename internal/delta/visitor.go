@@ -408,7 +408,7 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 	keyed = keys != nil
 	out := d.mem.fieldsOf(len(*stack) - base)
 	copy(out, (*stack)[base:])
-	m, dup, ok := value.NewMap(out)
+	m, dup, ok := newMapOnce(out)
 	if !ok {
 		return elements.Absent, false, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
@@ -456,6 +456,26 @@ func (d *Visitor) markerEntry(n *elements.Node) (elements.Outcome, error) {
 func isMarker(n *elements.Node) bool {
 	m, ok := n.Parent.(*elements.MapElement)
 	return ok && m.Type.Field(smp.DirectiveKey) == nil
+}
+
+// newMapOnce is value.NewMap of fields, where a key written twice with equal values (local's directive key, data,
+// beside the directive the patch generates: strategicpatch's diff writes one over the other) is written once; dup
+// names a key written twice with values that differ.
+func newMapOnce(fields []value.Field) (m value.Value, dup string, ok bool) {
+	if m, dup, ok = value.NewMap(fields); ok {
+		return m, "", true
+	}
+	kept := make([]value.Field, 0, len(fields))
+	for _, f := range fields {
+		at := slices.IndexFunc(kept, func(k value.Field) bool { return k.Key == f.Key })
+		switch {
+		case at < 0:
+			kept = append(kept, f)
+		case !value.Equal(kept[at].Value, f.Value):
+			return value.Value{}, f.Key, false
+		}
+	}
+	return value.NewMap(kept)
 }
 
 // refusedWhenMerged is the error kubectl's merge of its halves' maps meets at field element fe, of entry en: a list of
