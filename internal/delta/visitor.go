@@ -527,10 +527,11 @@ func (d *Visitor) scalarEntry(e elements.Element) (o elements.Outcome, ok bool) 
 	return d.replaced(&a.Node), true
 }
 
-// VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
-// key) and items new to the changes' source (whole), in local's order, then a delete directive per item of the
-// deletions' source local lacks, in kubectl's key order; and $setElementOrder (local's keys) when the deletions
-// have entries or the changes compare and have entries or their source's key sequence differs from local's.
+// VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge key) and
+// items new to the changes' source (whole), in local's order (those holding local's "$patch: delete" last), then a
+// delete directive per item of the deletions' source local lacks, in kubectl's key order; and $setElementOrder
+// (local's keys) when the deletions have entries or the changes compare and have entries or their source's key
+// sequence differs from local's.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
 	if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
@@ -594,6 +595,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	if e.Ranked { // members are not in local's order: compare the keys at each position, as kubectl compares order
 		orderSame = sameKeys(changeItems, local, mk, itemType)
 	}
+	deleteDirectedLast((*out)[base:])
 	*out = d.appendDeletes(*out, delItems, matched, mk, itemType)
 	deleted, entries := d.dels > dels, len(*out)-base
 	if !c && !deleted {
@@ -608,6 +610,30 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	list := d.mem.valuesOf(entries)
 	copy(list, (*out)[base:])
 	return elements.Keep(value.List(list)), nil
+}
+
+// deleteDirectedLast moves the items of patch list items that hold "$patch: delete" (local's own, data) after the
+// others, each group in its order, as strategicpatch's diff orders its patch list before the deletions it appends.
+func deleteDirectedLast(items []value.Value) {
+	if !slices.ContainsFunc(items, deleteDirected) {
+		return
+	}
+	others := make([]value.Value, 0, len(items))
+	var directed []value.Value
+	for _, it := range items {
+		if deleteDirected(it) {
+			directed = append(directed, it)
+		} else {
+			others = append(others, it)
+		}
+	}
+	copy(items, append(others, directed...))
+}
+
+// deleteDirected reports whether patch item it is a map holding "$patch: delete".
+func deleteDirected(it value.Value) bool {
+	d, ok := it.Get(smp.DirectiveKey)
+	return ok && it.IsMap() && value.Equal(d, value.String(smp.DeleteValue))
 }
 
 // itemOutcome is Entry's outcome for e, an item of a list merged by key (an item has no parallel lists): a map under

@@ -191,6 +191,8 @@ var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it
 		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1,"name":"p"}]}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1,"$patch":"delete"}]}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1,"name":"p"}]}]}}`, true),
 	Entry("$setElementOrder in a keyed item equal to the one the patch writes (written once)",
 		`{"spec":{"containers":[{"name":"a","env":[{"name":"e"}]}]}}`, `{"spec":{"containers":[{"$setElementOrder/env":[{"name":"e"}],"env":[{"name":"e","value":"1"}],"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a","env":[{"name":"e"}]}]}}`, true),
+	Entry("$patch: delete in a changed keyed item before another (listed last)",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"$patch":"delete","image":"j","name":"a"},{"image":"j","name":"b"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"}]}}`, true),
 	Entry("$retainKeys in a keyed item new to original",
 		`{"spec":{}}`, `{"spec":{"containers":[{"name":"d","$retainKeys":["name"]}]}}`, `{"spec":{}}`, true),
 	Entry("$patch: delete in a keyed item new to original and current",
