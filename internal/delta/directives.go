@@ -12,22 +12,28 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// This file gives kubectl's three-way patch what strategicpatch's merge of its halves leaves of a map holding "$patch"
-// that local (modified) holds where the patch writes local's value whole (a list without merge strategy, a keyed list
-// without items to pair, content live lacks): the merge takes the delta half's value at a field the deletions half
-// lacks (or holds as another kind) less every map holding "$patch" (a field holding one dropped, a list's item
-// dropped), at any depth; at a field both halves hold as maps it merges them field by field, at one both hold as
-// lists merged by key it merges the delta's item into the deletions' item of its key field by field (other items as
-// they stand), and at other lists both hold it keeps the delta's items as they stand. "$retainKeys", "$setElementOrder/<f>" and
+// This file gives kubectl's three-way patch what strategicpatch's merge of its halves leaves of local's (modified's)
+// maps holding "$patch", wherever local holds them: where the patch writes local's value whole (a list without merge
+// strategy, a keyed list without items to pair, content live lacks) and in the maps the collation pairs (a map value,
+// an item of a keyed list named by its key), whose directive keys the collation reads as data with gate
+// MultiFieldMergeKeys off (collate.Options.KubectlDiffs). The merge takes the delta half's value at a field the
+// deletions half lacks (or holds as another kind) less every map holding "$patch" (a field holding one dropped, a
+// list's item dropped), at any depth; at a field both halves hold as maps it settles the map by the delta's "$patch"
+// if the delta's map holds one ("replace": the delta's map without it; "delete": {}; another value fails), else
+// merges them field by field; at one both hold as lists merged by key it reads the delta's items holding "$patch"
+// first ("replace": the list is the delta's other items; "delete": no item of its key stays; another value fails),
+// then merges the delta's item into the deletions' item of its key field by field (other items as they stand); at
+// other lists both hold it keeps the delta's items as they stand. "$retainKeys", "$setElementOrder/<f>" and
 // "$deleteFromPrimitiveList/<f>" are copied as they stand. The two-way patch writes local's value as it stands, as
-// strategicpatch's does. Applied with gate MultiFieldMergeKeys off (the kubectl view); local's other maps holding a
-// directive are refused by the collation.
+// strategicpatch's does (its diffs read "$patch" where both documents hold it: Visitor.markerEntry).
 
-// withoutLocalDirectives is three-way patch p of tree root less what kubectl's merge of its halves drops (see the
-// file's comment), with the paths of its lists that lost every item so (emptied); p itself where the walk that made p
-// wrote no value of local whole that holds a map holding "$patch" (wrote false: Visitor.wrote notes it where it
-// writes one, so that p is not walked again to find them), where local holds no map holding "$patch" that p holds, or
-// with the gate on.
+// withoutLocalDirectives is three-way patch p of tree root less what kubectl's merge of its halves drops or settles
+// (see the file's comment), with the paths of its lists that lost every item so (emptied); p itself where the walk that
+// made p wrote no map holding "$patch" of local's (wrote false: Visitor.wrote notes a value of local written whole
+// that holds one, Visitor.markerEntry a "$patch" field of a map the collation pairs, so that p is not walked again to
+// find them), where local holds no map holding "$patch" that p holds, or with the gate on. A map of the delta half
+// holding "$patch" of a value other than "replace" and "delete" where the deletions half holds a map too fails the
+// merge (*HalvesDirectiveError).
 func withoutLocalDirectives(p value.Value, wrote bool, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
 	if !wrote || gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
 		return p, nil, nil
@@ -42,16 +48,40 @@ func withoutLocalDirectives(p value.Value, wrote bool, root elements.Element, be
 	if !ok {
 		dels = value.MustMap()
 	}
-	var emptied []fieldpath.Path
+	delta, _, err := Patch(root, beside, Delta, gates)
+	if err != nil {
+		return p, nil, err
+	}
 	n := root.Base()
-	return mergedOver(p, dels, n.Type, n.Meta, nil, &emptied), emptied, nil
+	var h halvesMerged
+	out := h.over(p, dels, delta, n.Type, n.Meta, nil)
+	return out, h.emptied, h.err
 }
 
-// mergedOver is patch map p (the halves merged) at path, of type t with metadata meta, with each field's value as
-// kubectl's merge leaves it over the deletions half's map dels: a field dels lacks or holds as another kind cleaned
-// (withoutDirectiveMaps), one both hold as maps walked alike, one both hold as lists merged by key walked item by item
-// (mergedItems), others as they stand. The paths of lists so emptied are appended to emptied.
-func mergedOver(p, dels value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path, emptied *[]fieldpath.Path) value.Value {
+// halvesMerged is what walking the three-way patch over its halves found: the paths of lists emptied of local's maps
+// holding "$patch", and the error of kubectl's merge (the walk then stops).
+type halvesMerged struct {
+	emptied []fieldpath.Path
+	err     error
+}
+
+// over is patch map p (the halves merged) at path, of type t with metadata meta, as kubectl's merge of the deletions
+// half's map dels and the delta half's map delta (absent: the delta lacks the map) leaves it. Where delta holds
+// "$patch" the merge settles the map by it, as strategicpatch's mergeMap does before it reads a field: "replace" is
+// delta's map without it, "delete" is {}, another value an error. Else each field: one dels lacks or holds as another
+// kind cleaned (withoutDirectiveMaps), one both hold as maps walked alike, one both hold as lists merged by key walked
+// item by item (mergedItems), others as they stand.
+func (h *halvesMerged) over(p, dels, delta value.Value, t *openapi.Type, meta openapi.Meta, path fieldpath.Path) value.Value {
+	if d, ok := delta.Get(smp.DirectiveKey); ok && delta.IsMap() {
+		switch s, str := d.AsString(); {
+		case str && s == smp.ReplaceValue:
+			return delta.Without(smp.DirectiveKey)
+		case str && s == smp.DeleteValue:
+			return value.MustMap()
+		}
+		h.err = &HalvesDirectiveError{Err: &elements.Error{Source: elements.Local, Path: path, Msg: smp.UnknownDirective(d)}, Map: delta}
+		return p
+	}
 	out := make([]value.Field, 0, p.Len())
 	changed := false
 	for _, f := range p.Fields() {
@@ -59,18 +89,22 @@ func mergedOver(p, dels value.Value, t *openapi.Type, meta openapi.Meta, path fi
 		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && smp.HoldsDirectives(v) {
 			at := path.Child(fieldpath.Field(f.Key))
 			ct, cm := t.Child(f.Key)
+			dv, _ := delta.Get(f.Key)
 			switch {
 			case ok && d.IsMap() && v.IsMap():
-				v, changed = mergedOver(v, d, ct, cm, at, emptied), true
+				v, changed = h.over(v, d, dv, ct, cm, at), true
 			case ok && d.IsList() && v.IsList():
 				if elements.MergedList(ct, &cm) && len(cm.MergeKey) > 0 {
-					v, changed = mergedItems(v, d, ct.Item(), cm.MergeKey, at, emptied), true
+					v, changed = h.items(v, d, dv, ct.Item(), cm.MergeKey, at), true
 				}
 			default:
 				v, keep = withoutDirectiveMaps(v)
-				appendEmptied(f.Value, v, ct, cm, at, emptied)
+				appendEmptied(f.Value, v, ct, cm, at, &h.emptied)
 				changed = true
 			}
+		}
+		if h.err != nil {
+			return p
 		}
 		if keep {
 			out = append(out, value.Field{Key: f.Key, Value: v})
@@ -82,31 +116,90 @@ func mergedOver(p, dels value.Value, t *openapi.Type, meta openapi.Meta, path fi
 	return value.MapFromSorted(out)
 }
 
-// mergedItems is patch list p, merged by mergeKey, at path as kubectl's merge of the halves leaves it over the
-// deletions half's list dels: an item of p whose key a map of dels holds is walked over it (mergedOver), as the
-// merge merges the delta's item into the deletions' one; other items (new to dels, or the deletions' own items
-// holding "$patch") stand as they are.
-func mergedItems(p, dels value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path, emptied *[]fieldpath.Path) value.Value {
-	byKey := make(map[elements.Key]value.Value, dels.Len())
-	for _, it := range dels.Items() {
+// items is patch list p, merged by mergeKey, at path as kubectl's merge of the halves leaves it over the deletions
+// half's list dels and the delta half's list delta: an item of p whose key a map of dels holds is walked over it and
+// delta's item of its key (over), as the merge merges the delta's item into the deletions' one; other items (new to
+// dels, or the deletions' own items holding "$patch") stand as they are.
+func (h *halvesMerged) items(p, dels, delta value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path) value.Value {
+	l, deleted, replaced := h.specialItems(delta, itemType, mergeKey, path)
+	if replaced || h.err != nil {
+		return l
+	}
+	delsByKey, deltaByKey := firstByKey(dels, itemType, mergeKey), firstByKey(delta, itemType, mergeKey)
+	items := make([]value.Value, 0, p.Len())
+	for _, it := range p.Items() {
+		k, ok := keyOfItem(it, mergeKey, itemType)
+		if ok && deleted[k] {
+			continue
+		}
+		d, found := delsByKey[k]
+		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && smp.HoldsDirectives(it) {
+			at := path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType)))
+			it = h.over(it, d, deltaByKey[k], itemType, openapi.Meta{}, at)
+		}
+		items = append(items, it)
+	}
+	return value.List(items)
+}
+
+// specialItems reads the items of the delta half's list delta (a list merged by key mergeKey both halves hold) that
+// hold "$patch", as strategicpatch's merge of the halves reads them before it merges the lists: one holding "replace"
+// makes the list delta's other items (replaced true), one holding "delete" removes the items of its key (deleted: the
+// merged list keeps none), one holding another value fails the merge (h.err).
+func (h *halvesMerged) specialItems(delta value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path) (l value.Value, deleted map[elements.Key]bool, replaced bool) {
+	var rest []value.Value
+	for _, it := range delta.Items() {
+		d, has := it.Get(smp.DirectiveKey)
+		if !has || !it.IsMap() {
+			rest = append(rest, it)
+			continue
+		}
+		switch s, str := d.AsString(); {
+		case str && s == smp.ReplaceValue:
+			replaced = true
+		case str && s == smp.DeleteValue:
+			if k, ok := keyOfItem(it, mergeKey, itemType); ok {
+				if deleted == nil {
+					deleted = map[elements.Key]bool{}
+				}
+				deleted[k] = true
+			}
+		default:
+			h.err = &HalvesDirectiveError{Err: &elements.Error{Source: elements.Local, Path: path, Msg: smp.UnknownDirective(d)}, Map: it, InList: true}
+			return value.Value{}, nil, false
+		}
+	}
+	if !replaced {
+		return value.Value{}, deleted, false
+	}
+	return value.List(rest), nil, true
+}
+
+// firstByKey is the first map of list l (absent: none) of each key, merged by mergeKey.
+func firstByKey(l value.Value, itemType *openapi.Type, mergeKey []string) map[elements.Key]value.Value {
+	byKey := make(map[elements.Key]value.Value, l.Len())
+	for _, it := range l.Items() {
 		if k, ok := keyOfItem(it, mergeKey, itemType); ok {
 			if _, seen := byKey[k]; !seen {
 				byKey[k] = it
 			}
 		}
 	}
-	items := make([]value.Value, 0, p.Len())
-	for _, it := range p.Items() {
-		k, ok := keyOfItem(it, mergeKey, itemType)
-		d, found := byKey[k]
-		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && smp.HoldsDirectives(it) {
-			at := path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType)))
-			it = mergedOver(it, d, itemType, openapi.Meta{}, at, emptied)
-		}
-		items = append(items, it)
-	}
-	return value.List(items)
+	return byKey
 }
+
+// HalvesDirectiveError is the error of kubectl's merge of its three-way patch's halves at a map of the delta half
+// holding "$patch" of a value other than "replace" and "delete", where the deletions half holds a map too: Err blames
+// local at the map's path (the list's, for an item of a list merged by key: InList), Map is the delta half's map,
+// which strategicpatch's message names ("merge" in an item has a message of its own).
+type HalvesDirectiveError struct {
+	Err    *elements.Error
+	Map    value.Value
+	InList bool
+}
+
+func (e *HalvesDirectiveError) Error() string { return e.Err.Error() }
+func (e *HalvesDirectiveError) Unwrap() error { return e.Err }
 
 // appendEmptied appends to emptied path and the paths below it, of type t with metadata meta, where list was holds
 // items and is (was cleaned by withoutDirectiveMaps) holds none: through maps, and through the items of lists,

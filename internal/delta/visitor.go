@@ -114,6 +114,10 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 	if skip, err := d.ruled(e.Base()); skip || err != nil {
 		return Entry{}, err
 	}
+	if n := e.Base(); n.Name == smp.DirectiveKey && isMarker(n) {
+		o, err := d.markerEntry(n)
+		return Entry{Outcome: o}, err
+	}
 	if m, ok := d.entered(e); ok {
 		d.dels += m.dels
 		d.wroteDirective = d.wroteDirective || m.wroteDirective
@@ -412,7 +416,7 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 		return d.replaced(n), false, nil
 	}
 	if n.Meta.Strategy.Has(openapi.StrategyRetainKeys) {
-		*stack = d.appendRetainKeys(*stack, fs, c && len(*stack)-base-added > 0, c, deleted)
+		*stack = d.appendRetainKeys(*stack, base, fs, c && len(*stack)-base-added > 0, c, deleted)
 	}
 	if len(*stack)-added == base {
 		return elements.Absent, false, nil
@@ -423,11 +427,75 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 	keyed = keys != nil
 	out := d.mem.fieldsOf(len(*stack) - base)
 	copy(out, (*stack)[base:])
-	m, dup, ok := value.NewMap(out)
+	m, dup, ok := newMapOnce(out)
 	if !ok {
 		return elements.Absent, false, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
 	return elements.Keep(m), keyed, nil
+}
+
+// markerEntry is the entry of field "$patch" (node n) of a map local holds where the schema declares no such field (data of
+// local's, not read as a directive: collate.Options.KubectlDiffs), as strategicpatch's diffs write it: a half whose
+// source holds the field too compares the two as strings (either not one: an error blaming it, smp.MarkerNotString)
+// and writes local's value where they differ, the deletions half too (counted in d.dels); a changes half whose source lacks it writes it
+// as any field added. (The changes half is compared first, as strategicpatch diffs current before original.)
+func (d *Visitor) markerEntry(n *elements.Node) (elements.Outcome, error) {
+	write := false
+	for _, src := range [...]elements.Source{d.changes, d.deletions} {
+		if src == elements.NoSource {
+			continue
+		}
+		v, has := n.Get(src)
+		if !has {
+			write = write || src == d.changes
+			continue
+		}
+		ls, lok := n.Local.AsString()
+		vs, vok := v.AsString()
+		switch {
+		case !lok:
+			return elements.Absent, n.Errorf(elements.Local, smp.MarkerNotString)
+		case !vok:
+			return elements.Absent, n.Errorf(src, smp.MarkerNotString)
+		}
+		if ls != vs {
+			write = true
+			if src == d.deletions {
+				d.dels++ // (the deletions half has an entry here)
+			}
+		}
+	}
+	if !write {
+		return elements.Absent, nil
+	}
+	d.wroteDirective = true // (the patch's map holds local's "$patch": withoutLocalDirectives reads it)
+	return elements.Keep(n.Local), nil
+}
+
+// isMarker reports whether node n is field "$patch" of a map whose type does not declare it (markerEntry).
+func isMarker(n *elements.Node) bool {
+	m, ok := n.Parent.(*elements.MapElement)
+	return ok && m.Type.Field(smp.DirectiveKey) == nil
+}
+
+// newMapOnce is value.NewMap of fields, where a key written twice with equal values (local's directive key, data,
+// beside the directive the patch generates: strategicpatch's diff writes one over the other) is written once; dup
+// names a key written twice with values that differ.
+func newMapOnce(fields []value.Field) (m value.Value, dup string, ok bool) {
+	if m, dup, ok = value.NewMap(fields); ok {
+		return m, "", true
+	}
+	kept := make([]value.Field, 0, len(fields))
+	for _, f := range fields {
+		at := slices.IndexFunc(kept, func(k value.Field) bool { return k.Key == f.Key })
+		switch {
+		case at < 0:
+			kept = append(kept, f)
+		case !value.Equal(kept[at].Value, f.Value):
+			return value.Value{}, f.Key, false
+		}
+	}
+	return value.NewMap(kept)
 }
 
 // refusedWhenMerged is the error kubectl's merge of its halves' maps meets at field element fe, of entry en: a list of
@@ -445,8 +513,10 @@ func refusedWhenMerged(fe elements.Element, en Entry) *elements.Error {
 
 // appendRetainKeys appends to stack the "$retainKeys" entry of a retainKeys map of fields fs, which has entries (of
 // its own, not merge keys added) when changed, compares (c) and deleted as visitMap found: the keys local sets, where
-// the map changes (compared, with entries or a field the changes' source holds and local lacks) or deletes.
-func (d *Visitor) appendRetainKeys(stack []value.Field, fs []elements.Field, changed, c, deleted bool) []value.Field {
+// the map changes (compared, with entries or a field the changes' source holds and local lacks) or deletes; written
+// over the entry of local's own field "$retainKeys" (data: collate.Options.KubectlDiffs) from base on, if any, as
+// strategicpatch's diff writes its directive after the map's fields.
+func (d *Visitor) appendRetainKeys(stack []value.Field, base int, fs []elements.Field, changed, c, deleted bool) []value.Field {
 	var keys []value.Value
 	extra := false
 	for _, f := range fs {
@@ -457,25 +527,31 @@ func (d *Visitor) appendRetainKeys(stack []value.Field, fs []elements.Field, cha
 		}
 	}
 	if len(keys) > 0 && (changed || (c && extra) || deleted) {
+		if at := slices.IndexFunc(stack[base:], func(f value.Field) bool { return f.Key == smp.RetainKeysKey }); at >= 0 {
+			stack[base+at].Value = value.List(keys) // (local's own "$retainKeys", data: the directive is written over it)
+			return stack
+		}
 		stack = append(stack, value.Field{Key: smp.RetainKeysKey, Value: value.List(keys)})
 	}
 	return stack
 }
 
 // scalarEntry is Entry's outcome for e when e is an atomic node holding a scalar in local under no registered rule
-// (ok): VisitAtomic's value sent whole, with no parallel lists. ok is false for any other node.
+// (ok): VisitAtomic's value sent whole, with no parallel lists. ok is false for any other node, and for a field named
+// "$patch" (Entry's markerEntry).
 func (d *Visitor) scalarEntry(e elements.Element) (o elements.Outcome, ok bool) {
 	a, ok := e.(*elements.AtomicElement)
-	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() {
+	if !ok || a.Meta.Rule != nil || a.Local.IsMap() || a.Local.IsList() || a.Name == smp.DirectiveKey {
 		return elements.Absent, false
 	}
 	return halves.Replaced(&a.Node, d.changes), true // (a scalar: nothing for wrote to note)
 }
 
-// VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge
-// key) and items new to the changes' source (whole), in local's order, then a delete directive per item of the
-// deletions' source local lacks, in kubectl's key order; and $setElementOrder (local's keys) when the deletions
-// have entries or the changes compare and have entries or their source's key sequence differs from local's.
+// VisitList is Visit for its kind for a list of maps merged by key: changed items (their patch plus merge key) and
+// items new to the changes' source (whole), in local's order (those holding local's "$patch: delete" last), then a
+// delete directive per item of the deletions' source local lacks, in kubectl's key order; and $setElementOrder
+// (local's keys) when the deletions have entries or the changes compare and have entries or their source's key
+// sequence differs from local's.
 func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	n := &e.Node
 	if e.Ranked && d.changes == elements.Live && d.deletions == elements.Recorded {
@@ -539,6 +615,7 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	if e.Ranked { // members are not in local's order: compare the keys at each position, as kubectl compares order
 		orderSame = sameKeys(changeItems, local, mk, itemType)
 	}
+	deleteDirectedLast((*out)[base:])
 	*out = d.appendDeletes(*out, delItems, matched, mk, itemType)
 	deleted, entries := d.dels > dels, len(*out)-base
 	if !c && !deleted {
@@ -553,6 +630,30 @@ func (d *Visitor) VisitList(e *elements.ListElement) (elements.Outcome, error) {
 	list := d.mem.valuesOf(entries)
 	copy(list, (*out)[base:])
 	return elements.Keep(value.List(list)), nil
+}
+
+// deleteDirectedLast moves the items of patch list items that hold "$patch: delete" (local's own, data) after the
+// others, each group in its order, as strategicpatch's diff orders its patch list before the deletions it appends.
+func deleteDirectedLast(items []value.Value) {
+	if !slices.ContainsFunc(items, deleteDirected) {
+		return
+	}
+	others := make([]value.Value, 0, len(items))
+	var directed []value.Value
+	for _, it := range items {
+		if deleteDirected(it) {
+			directed = append(directed, it)
+		} else {
+			others = append(others, it)
+		}
+	}
+	copy(items, append(others, directed...))
+}
+
+// deleteDirected reports whether patch item it is a map holding "$patch: delete".
+func deleteDirected(it value.Value) bool {
+	d, ok := it.Get(smp.DirectiveKey)
+	return ok && it.IsMap() && value.Equal(d, value.String(smp.DeleteValue))
 }
 
 // itemOutcome is Entry's outcome for e, an item of a list merged by key (an item has no parallel lists): a map under

@@ -174,3 +174,8 @@ const ScalarsByKey = "kubectl's three-way patch for this list cannot be made: th
 // "$patch"): kubectl's check needs an item to type the lists by. The patch producer's check returns it, blaming
 // local; the drop-in answers with strategicpatch's own check's verdict or error.
 const EmptyListsMsg = "no elements in any of the given slices"
+
+// MarkerNotString is the error of a map's field "$patch" that modified and the document it is compared with both hold
+// (data of a map the schema declares no such field in, which strategicpatch's diffs compare as a directive) where
+// either value is not a string: strategicpatch's diffs fail there ("invalid value for special key: $patch").
+const MarkerNotString = DirectiveKey + " is not a string where both documents compared hold it"

@@ -77,7 +77,9 @@ type Options struct {
 	// it is atomic, taken whole, as the diffs, pairing no items there, write local's list as it stands; where local's
 	// items and those of recorded and live at its place are all scalars of one kind, it is a set of scalars, as the
 	// diffs compare such lists (added values, "$deleteFromPrimitiveList", "$setElementOrder"). Else such items are an
-	// error. patchgen sets it under the kubectl view of merge keys (gate MultiFieldMergeKeys off).
+	// error. A directive key of local's maps ("$patch", "$retainKeys", "$setElementOrder/<f>",
+	// "$deleteFromPrimitiveList/<f>") is data, as the diffs read it (without KubectlDiffs, outside a patch: an error
+	// naming the path). patchgen sets it under the kubectl view of merge keys (gate MultiFieldMergeKeys off).
 	KubectlDiffs bool
 	// Patched collates, beside each node of a merge that kubectl's pipeline decides (gate UniqueMergeKeys off: a Ranked
 	// list or set, or a value live holds as another kind below which a merged list repeats a key), its outcome tree:
@@ -647,7 +649,7 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 		return nil, self.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
 	case c.opts.Patch:
 		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: *cm, Dirs: cd}, depth+1)
-	case cv.HasLocal && !c.opts.Lenient && format.Directive(self.Type, key):
+	case cv.HasLocal && !c.opts.Lenient && !c.opts.KubectlDiffs && format.Directive(self.Type, key):
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, cm)

@@ -19,10 +19,12 @@
 // modified's as it stands (strategicpatch's diffs pair no items there), one holding scalars where they hold scalars of
 // the same kind is diffed as a set of scalars, and the patch fails where strategicpatch's does: not overwriting, where
 // its conflict check compares such a list with current's changes holding a list there; three-way, where it merges its
-// halves' maps holding a list of scalars the delta adds to (collate.Options.KubectlDiffs). With the gate off too, the
-// three-way patch drops local's maps holding "$patch" from values it writes whole where the deletions half lacks the
-// field, as strategicpatch's merge of its halves does, and not overwriting fails where such a list, emptied, meets
-// live's empty list (kubectl's check: smp.EmptyListsMsg).
+// halves' maps holding a list of scalars the delta adds to (collate.Options.KubectlDiffs). With the gate off too,
+// directive keys in local's maps are data, as strategicpatch's diffs read them (with it on, an error naming the path),
+// and the three-way patch settles local's maps holding "$patch" as strategicpatch's merge of its halves does (dropped
+// where the deletions half lacks the field, settled by the delta's directive where it holds a map or keyed list there:
+// internal/delta), and not overwriting fails where such a list, emptied, meets live's empty list (kubectl's check:
+// smp.EmptyListsMsg).
 package patchgen
 
 import (

@@ -1,13 +1,16 @@
 package strategicpatch_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	sp "k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/plyproject/ply/pkg/features"
 	ply "github.com/plyproject/ply/pkg/strategicpatch"
+	"github.com/plyproject/ply/pkg/strategicpatch/engine"
 )
 
 // Maps holding "$patch" (delete, replace, merge or another value) and the other "$" keys in what modified holds where
@@ -124,27 +127,127 @@ var _ = DescribeTable("pkg/strategicpatch's patches of modified's other directiv
 		`{"spec":{"containers":[]}}`),
 )
 
-// A map of modified's that the drop-in collates (a map value, an item of a keyed list with its key) holding a
-// directive key is refused, naming the path, where strategicpatch's two-way patch copies it (so the server acts on
-// it) and its three-way patch drops a map holding "$patch" (class directive-in-object, docs/strategicpatch.md).
-var _ = DescribeTable("pkg/strategicpatch refuses a directive in a map of modified that it collates",
-	func(original, modified string) {
+// Directive keys in the maps of modified that the drop-in collates (a map value, an item of a keyed list named by its
+// key), at any depth, and in those of original and current: with every gate off the drop-in's patches and errors are
+// strategicpatch's. Its diffs read such a key as data, but "$patch" where both documents compared hold it (a change of
+// value written, by the deletions half too; either not a string: "invalid value for special key"); its merge of the
+// three-way patch's halves reads the delta's "$patch" where the deletions half holds the map too ("replace": the
+// delta's map, "delete": {}, another value fails) and the delta's "$patch" items of a keyed list both halves hold
+// ("replace": the delta's other items, "delete": no item of its key, another value fails), and drops a map holding
+// "$patch" where the deletions half lacks the field. Not overwriting, the conflict check compares the patch so merged.
+// With ply's gates on, modified holding such a key is refused, naming the path (refused). Under OpenAPI v3, v2 and Go
+// struct tags; two-way (bytes and maps), and three-way overwriting and not.
+var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it collates, as strategicpatch's",
+	func(original, modified, current string, refused bool) {
+		createsAsStrategicpatch(original, modified, current)
 		for name, meta := range nullKeyMetas() {
-			_, werr := sp.CreateTwoWayMergePatchUsingLookupPatchMeta([]byte(original), []byte(modified), meta)
-			Expect(werr).NotTo(HaveOccurred(), name)
-			_, werr = sp.CreateThreeWayMergePatch([]byte(original), []byte(modified), []byte(original), meta, true)
-			Expect(werr).NotTo(HaveOccurred(), name)
-			_, err := ply.CreateTwoWayMergePatchUsingLookupPatchMeta([]byte(original), []byte(modified), meta)
+			want, werr := sp.CreateTwoWayMergeMapPatchUsingLookupPatchMeta(jsonMap(original), jsonMap(modified), meta)
+			got, err := ply.CreateTwoWayMergeMapPatchUsingLookupPatchMeta(jsonMap(original), jsonMap(modified), meta)
+			if werr != nil {
+				Expect(err).To(MatchError(werr.Error()), name+" (maps)")
+			} else {
+				Expect(err).NotTo(HaveOccurred(), name+" (maps)")
+				Expect(got).To(Equal(want), name+" (maps)")
+			}
+		}
+		if !refused {
+			return
+		}
+		on := features.Gates{}
+		for name, meta := range nullKeyMetas() {
+			_, err := engine.Options{Gates: &on}.TwoWayJSON([]byte(original), []byte(modified), ply.Lookup(meta))
 			Expect(err).To(MatchError(ContainSubstring("is a strategic merge patch directive, not configuration")), name)
-			_, err = ply.CreateThreeWayMergePatch([]byte(original), []byte(modified), []byte(original), meta, true)
+			_, err = engine.Options{Gates: &on}.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), ply.Lookup(meta), true)
 			Expect(err).To(MatchError(ContainSubstring("is a strategic merge patch directive, not configuration")), name)
 		}
 	},
-	Entry("$patch: delete in a map", `{"spec":{}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`),
-	Entry("$patch: replace in a map original holds", `{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"replace","runAsGroup":2}}}`),
-	Entry("$patch: delete in a keyed item", `{"spec":{"containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a"},{"$patch":"delete","name":"d"}]}}`),
-	Entry("$patch in a keyed list without items to pair, its items keyed", `{"spec":{}}`, `{"spec":{"containers":[{"$patch":"replace","name":"d"}]}}`),
-	Entry("$retainKeys in a keyed item", `{"spec":{}}`, `{"spec":{"containers":[{"name":"d","$retainKeys":["name"]}]}}`),
-	Entry("$setElementOrder in a map", `{"spec":{}}`, `{"spec":{"$setElementOrder/containers":[{"name":"a"}]}}`),
-	Entry("$deleteFromPrimitiveList in a keyed item", `{"spec":{}}`, `{"spec":{"containers":[{"name":"d","$deleteFromPrimitiveList/args":["a"]}]}}`),
+	Entry("$patch: delete in a map original holds (the deletions half holds it: {})",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$patch: delete in a map new to original and current (dropped)",
+		`{"spec":{}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{}}`, true),
+	Entry("$patch: replace in a map original holds (the delta's map)",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"replace","runAsGroup":2}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$patch: merge in a map the deletions half lacks",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"merge","runAsUser":1,"runAsGroup":2}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$patch: merge in a map the deletions half holds: the merge fails",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"merge","runAsGroup":2}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$patch of an unknown value in a map the deletions half holds: the merge fails",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"x"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$patch: replace at the top",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"$patch":"replace","spec":{}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$retainKeys in a map",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$retainKeys":["runAsUser"],"runAsUser":1}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$setElementOrder in a map",
+		`{"spec":{"containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a"}],"$setElementOrder/containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, true),
+	Entry("$setElementOrder in a map new to original",
+		`{"spec":{}}`, `{"spec":{"$setElementOrder/containers":[{"name":"a"}]}}`, `{"spec":{}}`, true),
+	Entry("$deleteFromPrimitiveList in a keyed item",
+		`{"spec":{"containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a","$deleteFromPrimitiveList/args":["x"]}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, true),
+	Entry("$retainKeys in an item of a retainKeys list's item (the generated directive written over it)",
+		`{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p"}}]}}`, `{"spec":{"volumes":[{"name":"v","emptyDir":{},"$retainKeys":["name"]}]}}`, `{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p"}}]}}`, true),
+	Entry("$patch: delete in a map beside a field current changed",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"delete","runAsUser":1}}}`, `{"spec":{"securityContext":{"runAsUser":2}}}`, true),
+	Entry("$patch: delete in an item of a keyed list below a keyed item, without its key",
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1,"name":"p"}]}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1,"$patch":"delete"}]}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1,"name":"p"}]}]}}`, true),
+	Entry("$setElementOrder in a keyed item equal to the one the patch writes (written once)",
+		`{"spec":{"containers":[{"name":"a","env":[{"name":"e"}]}]}}`, `{"spec":{"containers":[{"$setElementOrder/env":[{"name":"e"}],"env":[{"name":"e","value":"1"}],"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a","env":[{"name":"e"}]}]}}`, true),
+	Entry("$patch: delete in a changed keyed item before another (listed last)",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"$patch":"delete","image":"j","name":"a"},{"image":"j","name":"b"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"}]}}`, true),
+	Entry("$retainKeys in a keyed item new to original",
+		`{"spec":{}}`, `{"spec":{"containers":[{"name":"d","$retainKeys":["name"]}]}}`, `{"spec":{}}`, true),
+	Entry("$patch: delete in a keyed item new to original and current",
+		`{"spec":{"containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a"},{"$patch":"delete","name":"d"}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, true),
+	Entry("$patch: delete in a keyed item original and current hold",
+		`{"spec":{"containers":[{"name":"a"},{"name":"d"}]}}`, `{"spec":{"containers":[{"name":"a"},{"$patch":"delete","name":"d"}]}}`, `{"spec":{"containers":[{"name":"a"},{"name":"d"}]}}`, true),
+	Entry("$patch: delete in a keyed item the deletions half holds (no item of its key)",
+		`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b","image":"y"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b","$patch":"delete"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b","image":"y"}]}}`, true),
+	Entry("$patch: replace in a keyed item the deletions half holds (the delta's other items)",
+		`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b"}]}}`, `{"spec":{"containers":[{"name":"a","$patch":"replace"},{"name":"b","image":"x"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b"}]}}`, true),
+	Entry("$patch: merge in a keyed item the deletions half holds: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b"}]}}`, `{"spec":{"containers":[{"name":"a","$patch":"merge"},{"name":"b","image":"x"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"},{"name":"b"}]}}`, true),
+	Entry("$patch of an unknown value in a keyed item the deletions half holds: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","$patch":"x"}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"}]}}`, true),
+	Entry("$patch in a keyed list without items to pair, its items keyed",
+		`{"spec":{}}`, `{"spec":{"containers":[{"$patch":"replace","name":"d"}]}}`, `{"spec":{}}`, true),
+	Entry("nested: $patch: delete in a map of a keyed item",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","securityContext":{"$patch":"delete"}}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"}]}}`, true),
+	Entry("nested: $patch: replace in a map of a keyed item, the deletions half holding it",
+		`{"spec":{"containers":[{"name":"a","image":"i","securityContext":{"runAsUser":1}}]}}`, `{"spec":{"containers":[{"name":"a","image":"i","securityContext":{"$patch":"replace","runAsGroup":1}}]}}`, `{"spec":{"containers":[{"name":"a","image":"i","securityContext":{"runAsUser":1}}]}}`, true),
+	Entry("nested: $patch: replace in a map below one holding $patch: delete",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"delete","seLinuxOptions":{"$patch":"replace","user":"u"}}}}`, `{"spec":{"securityContext":{"runAsUser":1,"seLinuxOptions":{"role":"r"}}}}`, true),
+	Entry("original holding the same $patch",
+		`{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("original holding another $patch (the deletions half writes it): a conflict",
+		`{"spec":{"securityContext":{"$patch":"replace"}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("original holding $patch not a string: the diffs fail",
+		`{"spec":{"securityContext":{"$patch":1}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("current holding $patch not a string: the diffs fail",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"$patch":1}}}`, true),
+	Entry("current holding the same $patch: a conflict",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, true),
+	Entry("current changed since original: a conflict",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":3}}}`, true),
+	Entry("original holding another $retainKeys: strategicpatch's look-up of the key fails",
+		`{"spec":{"securityContext":{"runAsUser":1,"$retainKeys":["a"]}}}`, `{"spec":{"securityContext":{"$retainKeys":["runAsUser"],"runAsUser":1}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("original holding the same $retainKeys",
+		`{"spec":{"securityContext":{"runAsUser":1,"$retainKeys":["a"]}}}`, `{"spec":{"securityContext":{"$retainKeys":["a"],"runAsUser":2}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("original holding another $deleteFromPrimitiveList in a keyed item: the look-up fails",
+		`{"spec":{"containers":[{"name":"a","args":["x","y"],"$deleteFromPrimitiveList/args":["q"]}]}}`, `{"spec":{"containers":[{"name":"a","args":["x"],"$deleteFromPrimitiveList/args":["z"]}]}}`, `{"spec":{"containers":[{"name":"a","args":["x","y"]}]}}`, true),
+	Entry("original holding another $setElementOrder",
+		`{"spec":{"containers":[{"name":"a"}],"$setElementOrder/containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a"},{"name":"b"}],"$setElementOrder/containers":[{"name":"b"}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, true),
+	Entry("a field the schema lacks in a map holding $patch, current's a map too: the look-up fails",
+		`{"spec":{"securityContext":{"runAsUser":1,"seLinuxOptions":{"role":"r"}}}}`, `{"spec":{"securityContext":{"$patch":"replace","seLinuxOptions":{"user":"u"},"bogus":{"a":1}}}}`, `{"spec":{"securityContext":{"runAsUser":1,"seLinuxOptions":{"role":"r"},"bogus":{"b":1}}}}`, true),
+	Entry("original alone holding $patch",
+		`{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, false),
+	Entry("current alone holding $patch: a conflict",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"runAsUser":2}}}`, `{"spec":{"securityContext":{"$patch":"delete","runAsUser":1}}}`, false),
+	Entry("original alone holding $retainKeys in a keyed item",
+		`{"spec":{"containers":[{"name":"a","$retainKeys":["name"]}]}}`, `{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, false),
 )
+
+// jsonMap is JSON text decoded into a map, as the map functions take objects.
+func jsonMap(text string) map[string]interface{} {
+	var m map[string]interface{}
+	Expect(json.Unmarshal([]byte(text), &m)).To(Succeed())
+	return m
+}

@@ -140,7 +140,7 @@ func (o Options) Compose(l Lookup, patches ...value.Value) (value.Value, error) 
 
 // TwoWay returns the patch original -> modified (CreateTwoWayMergeMapPatchUsingLookupPatchMeta), checked by fns.
 func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
-	s, _, err := schemaOf(l, diffing, original, modified)
+	s, _, err := schemaOf(l, o.diffMode(diffing), original, modified)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -154,7 +154,7 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 // ThreeWay returns kubectl apply's patch (CreateThreeWayMergePatch), checked by fns; unless overwrite, changes of
 // current since original that the patch overwrites are a mergepatch.ErrConflict.
 func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
-	s, _, err := schemaOf(l, threeWayMode(overwrite), original, modified, current)
+	s, _, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -211,6 +211,15 @@ func checkFailed(err error) bool {
 	return ok || ee.Msg == smp.EmptyListsMsg
 }
 
+// diffMode is mode m (diffing or overwriting) with the documents' directive keys as data where the patch producer reads
+// them so (gate MultiFieldMergeKeys off: collate.Options.KubectlDiffs).
+func (o Options) diffMode(m mode) mode {
+	if o.gates().Enabled(features.MultiFieldMergeKeys) {
+		return m
+	}
+	return m | keysAsData
+}
+
 // threeWayMode is the mode of the schema of a three-way patch: overwriting current's changes, strategicpatch compares
 // no more than modified with the others.
 func threeWayMode(overwrite bool) mode {
@@ -223,7 +232,7 @@ func threeWayMode(overwrite bool) mode {
 // threeWayJSON is ThreeWay's patch as JSON text, built in memory later calls reuse (patchgen.ThreeWayReused), released
 // once encoded and checked by fns (preconditions copies what an error names); an error is ThreeWay's, made again.
 func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup, overwrite bool, fns []mergepatch.PreconditionFunc) ([]byte, error) {
-	s, _, err := schemaOf(l, threeWayMode(overwrite), original, modified, current)
+	s, _, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 
+	"github.com/plyproject/ply/internal/delta"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -19,10 +21,18 @@ type docs map[elements.Source]value.Value
 
 // asAPIMachinery gives err the message strategicpatch gives for the same fault where ply's tells the same thing in its
 // own words: a patch list out of $setElementOrder's order, an item without its merge key, an unknown "$patch" value in
-// a map; ply's *elements.Error (the source, the field path and what is wrong) stays reachable with errors.As. A
+// a map (of a patch, or of the delta half kubectl's three-way patch merges into its deletions half); ply's *elements.Error (the source, the field path and what is wrong) stays reachable with errors.As. A
 // "$retainKeys" that is not a list or misses a field the patch sets is mergepatch.ErrBadPatchFormatForRetainKeys itself,
 // the sentinel the API server compares with ==. Other errors are ply's as they are.
 func asAPIMachinery(err error, in docs) error {
+	var hd *delta.HalvesDirectiveError
+	if errors.As(err, &hd) {
+		d, _ := hd.Map.Get(smp.DirectiveKey)
+		if s, _ := d.AsString(); hd.InList && s == smp.MergeValue && d.Kind() == value.KindString {
+			return &apiError{"merging lists cannot yet be specified in the patch", err}
+		}
+		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(hd.Map)).Error(), err}
+	}
 	ee, ok := asElementsError(err)
 	if !ok {
 		return err
@@ -57,6 +67,8 @@ func asAPIMachinery(err error, in docs) error {
 			return err
 		}
 		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(m)).Error(), err}
+	case ee.Msg == smp.MarkerNotString:
+		return &apiError{"invalid value for special key: " + smp.DirectiveKey, err}
 	case ee.Msg == smp.ScalarsByKey:
 		// strategicpatch fails on the first value the delta adds, reading it as an object: the list's values are all
 		// scalars of one kind (collate.Options.KubectlDiffs), so local's first tells its type.

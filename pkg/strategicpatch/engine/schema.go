@@ -47,6 +47,9 @@ const (
 	// composing is merging two patches: a "$setElementOrder" directive is looked up only in a patch map strategicpatch
 	// merges into the other's (see orderLooked).
 	composing
+	// keysAsData marks diffing or overwriting with gate MultiFieldMergeKeys off: the documents' directive keys are data,
+	// as strategicpatch's diffs read them (see addFields).
+	keysAsData mode = 8
 )
 
 // merges reports whether m merges a patch into an object or into another patch.
@@ -56,7 +59,7 @@ func (m mode) merges() bool {
 
 // diffed reports whether mode m compares documents a and b, creating a patch.
 func (m mode) diffed(a, b int) bool {
-	return m != overwriting || a == modifiedDoc || b == modifiedDoc
+	return m&^keysAsData != overwriting || a == modifiedDoc || b == modifiedDoc
 }
 
 // modifiedDoc is the place of modified among a three-way patch's documents.
@@ -477,7 +480,7 @@ func (b *builder) collectFields(objs objects) []fieldValues {
 	all, most := objs.gather(b.values.take(objs.count()))
 	fields := fieldSet{fields: b.fields.take(most)}
 	for _, m := range all {
-		addFields(&fields, m, false)
+		addFields(&fields, m, false, b.mode&keysAsData != 0)
 	}
 	if b.mode == composing {
 		markMergedOrders(&fields, all, objs)
@@ -493,7 +496,7 @@ func (b *builder) collectFields(objs objects) []fieldValues {
 		if m.item {
 			m.pair, m.item = objs.itemPair(m.pair, m.v), false
 		}
-		addFields(&fields, m, true)
+		addFields(&fields, m, true, b.mode&keysAsData != 0)
 	}
 	return fields.fields
 }
@@ -507,8 +510,11 @@ func (b *builder) orderLooked(fv *fieldValues) bool {
 
 // addFields adds the fields of m to fields: their keys and counts, or (fill) their objects and lists. A witness adds
 // values to the keys fields holds only (but directive keys, which a list directive's name may be), each looked up in
-// it.
-func addFields(fields *fieldSet, m placed, fill bool) {
+// it. Creating a patch with directive keys as data (diffs: mode keysAsData), a key starting with "$" but "$patch" is a
+// field as any other and a map holding "$patch" is read field by field, as strategicpatch's diffs read them (comparing
+// "$patch" as a marker, looked up nowhere); else such a map is taken whole and a list directive counts for the list
+// it names.
+func addFields(fields *fieldSet, m placed, fill, diffs bool) {
 	if m.witness {
 		for i := range fields.fields {
 			fv := &fields.fields[i]
@@ -521,14 +527,14 @@ func addFields(fields *fieldSet, m placed, fill bool) {
 		}
 		return
 	}
-	if _, ok := m.v.Get("$patch"); ok {
+	if _, ok := m.v.Get("$patch"); ok && !diffs {
 		// A directive map ("$patch: replace", "delete") is taken as a whole: strategicpatch looks nothing up inside.
 		return
 	}
 	for _, f := range m.v.Fields() {
-		if !strings.HasPrefix(f.Key, "$") {
+		if !strings.HasPrefix(f.Key, "$") || (diffs && f.Key != "$patch") {
 			fields.fields[fields.add(f.Key)].add(f.Value, m, fill)
-		} else if name, ok := listDirective(f.Key); ok && !fill {
+		} else if name, ok := listDirective(f.Key); ok && !fill && !diffs {
 			fv := &fields.fields[fields.add(name)]
 			fv.listLookup = true
 			if strings.HasPrefix(f.Key, setOrderPrefix) {
