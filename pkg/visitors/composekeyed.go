@@ -406,7 +406,7 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
 				return value.Value{}, err, true
 			}
-			if orders && decided && !inInto && composedAsItStands(t, f.Key, f.Value) {
+			if orders && decided && !inInto && composedAsItStands(f.Value) {
 				decided = false
 			}
 			if orders && decided {
@@ -417,9 +417,6 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			}
 			into = into.With(f.Key, l)
 		case f.Value.IsMap():
-			if ft, _ := t.Child(f.Key); orderedRepeatIn(ft, f.Value) {
-				return value.Value{}, nil, false // (the collation holds an ordered set's values once: left to it)
-			}
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
 		default:
@@ -539,11 +536,10 @@ func nodeID(n *elements.Node) int32 {
 	return n.ID
 }
 
-// composedAsItStands reports whether pv, a patch's list at field name of a map of type t that a "$setElementOrder"
-// orders, is one that composing takes as the patch holds it where the map merged into lacks the field, which
-// orderedList's order alone does not give: a set naming a value twice (repeatsValue: the collation holds each value
-// once, strategicpatch keeps the list's items) or a list holding a "$patch: replace" item (its "$patch" maps kept).
-// Left to the front-end. (Applying, such a list is decided by mergedOrderOnto.)
-func composedAsItStands(t *openapi.Type, name string, pv value.Value) bool {
-	return repeatsValue(t, name, pv) || slices.ContainsFunc(pv.Items(), isReplaceItem)
+// composedAsItStands reports whether pv, a patch's list at field name of a map that a "$setElementOrder" orders, is one
+// that composing takes as the patch holds it where the map merged into lacks the field, which orderedList's order
+// alone does not give: a list holding a "$patch: replace" item (its "$patch" maps kept). Left to the front-end.
+// (Applying, such a list is decided by mergedOrderOnto.)
+func composedAsItStands(pv value.Value) bool {
+	return slices.ContainsFunc(pv.Items(), isReplaceItem)
 }

@@ -203,8 +203,8 @@ import (
 //     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
 //     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
 //     collation builds the field's node); an appended item as it stands; a map or list
-//     v's item lacks less its maps holding "$patch", where no map in it holds a set naming a value twice beside its
-//     "$setElementOrder" (orderedRepeatIn: the collation holds each value once); a
+//     v's item lacks less its maps holding "$patch" (a set naming a value twice keeping its items, ordered by a
+//     "$setElementOrder" beside it where v's item holds the map, as strategicpatch and the collation keep them); a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
@@ -239,15 +239,13 @@ import (
 //     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too).
 //   - Compose mode's repeats left to the front-end:
 //     - merged lists of maps with items that v holds as a list, an item holding a list the merges above do not decide
-//       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set
-//       naming a value twice that a "$setElementOrder" orders where v's item lacks it, the collation holding each
-//       value once; a set's merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
+//       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set's
+//       merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
 //       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
 //       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts; a failure beside
 //       one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
-//       named twice, or v's item lacking the list; an ordered set naming a value twice in a map or list v's item
-//       lacks), another "$" field holding an
+//       named twice, or v's item lacking the list), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
 //       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
 //       holding neither, it fails there with the collation's error: mergedInto);
