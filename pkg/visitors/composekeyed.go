@@ -62,15 +62,10 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !keyedHeld(data, key) || !keyedHeld(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false, nil
 	}
-	named := make(map[value.ScalarKey]int, len(data))
-	for _, it := range data {
-		k, _ := it.Get(key)
-		named[scalarKey(k)]++
-		if !directedFields(c.Type.Item(), it) {
-			return false, nil
-		}
-	}
 	keyOf := keyOfField(key)
+	if !itemsDirected(c.Type.Item(), data, lv, deleted, keyOf) {
+		return false, nil
+	}
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
@@ -400,20 +395,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, nil, false
 			}
 		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
-			order, orders := p.Get(smp.SetOrderPrefix + f.Key)
-			l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
-			if err != nil {
-				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
-				return value.Value{}, err, true
-			}
-			if orders && decided && !inInto && composedAsItStands(f.Value) {
-				decided = false
-			}
-			if orders && decided {
-				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
-			}
-			if !decided {
-				return value.Value{}, nil, false
+			l, err, decided := listInto(t, p, f, held, inInto)
+			if err != nil || !decided {
+				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, l)
 		case f.Value.IsMap():
@@ -424,6 +408,32 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		}
 	}
 	return into, pending.first(), true // (an order's failure after p's last field, if any)
+}
+
+// listInto is list field f of patch map p, of type t, merged into held, that field of the map merged into (inInto:
+// that map holds it), as mergedInto merges it (listMergedInto, then ordered by a "$setElementOrder" beside it:
+// orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
+// collation checks the order before it merges the list's items, and their lists: its error there.
+func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
+	order, orders := p.Get(smp.SetOrderPrefix + f.Key)
+	l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
+	switch {
+	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}) && decided:
+		return value.Value{}, orderContradicted(t, f.Key, f.Value, order), true
+	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}):
+		return value.Value{}, nil, false
+	}
+	if err != nil {
+		err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+		return value.Value{}, err, true
+	}
+	if orders && decided && !inInto && composedAsItStands(f.Value) {
+		decided = false
+	}
+	if orders && decided {
+		l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
+	}
+	return l, nil, decided
 }
 
 // retainsDisagree is the error of map p's "$retainKeys" merged into into holding another (nil where they agree or

@@ -242,6 +242,19 @@ func keyedErr(t *openapi.Type, key string, p value.Value, err *elements.Error) *
 	return &at
 }
 
+// orderEntries reports whether order, the "$setElementOrder" of field name of a map of type t, is of a shape orderData
+// takes: t declares name a list merged by no merge key or one, and order is a list of entries, scalars for a set, maps
+// each holding the key as a scalar for a keyed list.
+func orderEntries(t *openapi.Type, name string, order value.Value) bool {
+	ft, meta := t.Child(name)
+	if t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) > 1 || !order.IsList() ||
+		order.Len() == 0 {
+		return false
+	}
+	key := soleMergeKey(&meta)
+	return (key == "" && allScalars(order.Items())) || (key != "" && keyedScalars(order.Items(), key))
+}
+
 // orderData reports whether "$setElementOrder/<f>" field f of map m, of type t, orders a list mergedInto may order
 // (orderedInto, orderedList): t declares <f> a list merged by no merge key or one, the order is a list of items with
 // entries, scalars for a set, maps each holding the key as a scalar for a keyed list, and m's list there, where m holds
@@ -249,15 +262,11 @@ func keyedErr(t *openapi.Type, key string, p value.Value, err *elements.Error) *
 // (validatePatchWithSetOrderList: each entry naming the next item passes it).
 func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	name := strings.TrimPrefix(f.Key, smp.SetOrderPrefix)
-	ft, meta := t.Child(name)
-	if t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) > 1 || !f.Value.IsList() ||
-		f.Value.Len() == 0 {
+	if !orderEntries(t, name, f.Value) {
 		return false
 	}
+	_, meta := t.Child(name)
 	key := soleMergeKey(&meta)
-	if (key == "" && !allScalars(f.Value.Items())) || (key != "" && !keyedScalars(f.Value.Items(), key)) {
-		return false
-	}
 	l, holds := m.Get(name)
 	if !holds {
 		return true

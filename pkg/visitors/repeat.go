@@ -202,7 +202,10 @@ import (
 //     each key once and no "$patch: delete" item, naming the data items as strategicpatch checks it: replaceOrder, v's
 //     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
 //     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
-//     collation builds the field's node); an appended item as it stands; a map or list
+//     collation builds the field's node); an order its list (data items, each key or value once) contradicts, in an
+//     item the only one of its key that merges into v's item of it, failing with the order check's error at that
+//     list (orderContradicted: smp.OrderMismatch, as format.CheckOrder) before the list's items merge; an appended
+//     item as it stands; a map or list
 //     v's item lacks less its maps holding "$patch" (a set naming a value twice keeping its items, ordered by a
 //     "$setElementOrder" beside it where v's item holds the map, as strategicpatch and the collation keep them); a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
@@ -243,8 +246,9 @@ import (
 //       merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
 //       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
-//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts; a failure beside
-//       one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
+//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts where that list
+//       names a key or value twice, holds a "$patch" item, or lies in a map or item v's item lacks, in a later item of
+//       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
 //       named twice, or v's item lacking the list), another "$" field holding an
 //       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
 //       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
