@@ -269,10 +269,10 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for "$" fields copied as data
-// (copiedData), lists (listData) and maps holding "$patch" at any depth below it ("replace", "delete" or "merge"; another
-// value, dropped where the map merged into holds no map there, is left to the collation where it holds one), their
-// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges
-// such a map into another as mergedInto merges it (a list as listMergedInto tells it).
+// (copiedData), lists (listData) and maps holding "$patch" at any depth below it ("replace", "delete" or "merge", their
+// other fields plain; another value, whatever the map holds besides: unknownDirected), where t gives a map (or no
+// schema) of no strategy replace: strategicpatch merges such a map into another as mergedInto merges it (a list as
+// listMergedInto tells it).
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
@@ -295,7 +295,10 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		case !f.Value.IsMap():
 		case !mergedMap(ft, &meta):
 			return false
-		case directed: // (another "$patch" value: dropped where the map merged into holds no map there, else left)
+		case directed && unknownDirected(f.Value):
+			// (dropped where the map merged into holds no map there, whatever it holds; failing with the collation's
+			// error where it holds one, which reads the directive before the map's fields: mergedInto)
+		case directed:
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
@@ -304,6 +307,15 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		}
 	}
 	return true
+}
+
+// unknownDirected reports whether map v holds "$patch" of a value other than "replace", "delete" and "merge" (a
+// string or not): strategicpatch's merge of patches drops such a map, the field with it, where the map merged into
+// holds no map there, and refuses it where it holds one, as the collation does, reading the directive first.
+func unknownDirected(v value.Value) bool {
+	d, _ := v.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue
 }
 
 // copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into,

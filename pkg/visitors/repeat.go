@@ -214,7 +214,8 @@ import (
 //     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
 //     items without maps or lists; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
-//     "$patch: merge" map or one of another "$patch" value merges onto a map, or a set in it cannot merge as above: at
+//     "$patch: merge" map or one of another "$patch" value (whatever it holds besides: unknownDirected; dropped where v's
+//     item holds no map there) merges onto a map, or a set in it cannot merge as above: at
 //     the first of the items merged into
 //     v's items that fails so (keyedFailure, as the collation with v builds them first), else at the first item that
 //     does (mergedInto), the first's where no later item of a key holds a "$setElementOrder" or "$" data at any depth
@@ -250,9 +251,7 @@ import (
 //       names a key or value twice, holds a "$patch" item, or lies in a map or item v's item lacks, in a later item of
 //       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
 //       named twice, or v's item lacking the list), another "$" field holding an
-//       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
-//       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
-//       holding neither, it fails there with the collation's error: mergedInto);
+//       object or a list where v's item holds one there (strategicpatch looks it up);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
