@@ -275,10 +275,10 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 		return false
 	}
 	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {
-		// (its data items replace the other list's: named in the order's order as strategicpatch checks it, each key
-		// once, no "$patch: delete" item beside, whose deletions in place would move the other list's items it ranks by)
-		return !slices.ContainsFunc(l.Items(), isDeleteItem) && keysOnce(l.Items(), key) &&
-			replaceOrder(&elements.Directives{HasSetOrder: true, SetOrder: f.Value}, l.Items(), key)
+		// (its data items replace the other list's, "$patch: delete" items and keys named twice among them or not:
+		// named in the order's order as strategicpatch checks it, every item of the merged list is one the order
+		// names, so that the other list's places, which deletions in place would move, rank none)
+		return replaceOrder(&elements.Directives{HasSetOrder: true, SetOrder: f.Value}, l.Items(), key)
 	}
 	keyOf := keyOfItems(key)
 	items, at := l.Items(), 0
@@ -405,22 +405,6 @@ func isReplaceItem(it value.Value) bool {
 func isDeleteItem(it value.Value) bool {
 	d, _ := it.Get(smp.DirectiveKey)
 	return isDelete(d)
-}
-
-// keysOnce reports whether the data items of items (those holding no "$patch") name each value of merge key key once.
-func keysOnce(items []value.Value, key string) bool {
-	seen := map[value.ScalarKey]bool{}
-	for _, it := range items {
-		if directedItem(it) {
-			continue
-		}
-		k := keyOfField(key)(it)
-		if seen[k] {
-			return false
-		}
-		seen[k] = true
-	}
-	return true
 }
 
 // orderFailed is the error a collation gives at the list a "$setElementOrder/<name>" orders.

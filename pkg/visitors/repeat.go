@@ -199,7 +199,8 @@ import (
 //     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
 //     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
-//     each key once and no "$patch: delete" item, naming the data items as strategicpatch checks it: replaceOrder, v's
+//     "$patch: delete" items and keys named twice among them or not, naming the data items as strategicpatch checks
+//     it: replaceOrder, v's
 //     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
 //     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
 //     collation builds the field's node); an order its list (data items, each key or value once) contradicts, in an
@@ -249,9 +250,9 @@ import (
 //       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
 //       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts where that list
 //       names a key or value twice, holds a "$patch" item, or lies in a map or item v's item lacks, in a later item of
-//       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
-//       named twice, or v's item lacking the list), another "$" field holding an
-//       object or a list where v's item holds one there (strategicpatch looks it up);
+//       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a
+//       "$patch: replace" item where v's item lacks the list, or that the list contradicts), another "$" field
+//       holding an object or a list where v's item holds one there (strategicpatch looks it up);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
