@@ -1229,12 +1229,13 @@ func belowNew(n *elements.Node) bool {
 }
 
 // rankableSet reports whether set n keeps repeated values apart (gate UniqueMergeKeys off): in a merge, and in a patch
-// (not a Compose) where live holds no list, the server then taking the patch's whole.
+// where live holds no list, the server then taking the patch's whole (composing, strategicpatch's merge of patches
+// takes the second patch's list where the first lacks it, copies and all).
 func (c *collator) rankableSet(n *elements.Node) bool {
 	if c.opts.Gates.Enabled(features.UniqueMergeKeys) {
 		return false
 	}
-	return !c.opts.Patch || (!c.opts.Compose && !(n.HasLive && n.Live.IsList()))
+	return !c.opts.Patch || !(n.HasLive && n.Live.IsList())
 }
 
 // matchSet matches set n's items (local's, then live's, then recorded's) to members by value (and rank, given ranks).

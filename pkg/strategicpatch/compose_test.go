@@ -162,3 +162,23 @@ var _ = DescribeTable("pkg/strategicpatch merging two patches, a \"$deleteFromPr
 		`{"spec":{"containers":[{"name":"z"}]}}`,
 		`{"spec":{"containers":[{"name":"a","image":"s"},{"name":"a","image":{"$deleteFromPrimitiveList/x":[{"$patch":"delete"},"c"]}}]}}`),
 )
+
+// A set (a list of scalars the schema merges) naming a value twice beside its "$setElementOrder", where the first
+// patch's map lacks the field: strategicpatch takes the second's items, each copy kept, ordered by the order (each at
+// its value's first entry there); where the first patch lacks the map, copied as it stands. Where the first patch's
+// map holds the set, the two merge and each value is kept once.
+var _ = DescribeTable("pkg/strategicpatch merging two patches, an ordered set naming a value twice, as strategicpatch",
+	composesAsStrategicpatch,
+	Entry("in a map the first holds without the set: each copy kept, ordered",
+		`{"metadata":{"name":"x"}}`,
+		`{"metadata":{"$setElementOrder/finalizers":["a","b","c","a"],"finalizers":["a","b","a"]}}`),
+	Entry("in a map the first lacks: copied as it stands",
+		`{"spec":{}}`,
+		`{"metadata":{"$setElementOrder/finalizers":["a","b","a"],"finalizers":["a","b","a"]}}`),
+	Entry("in a map the first holds the set in: each value once",
+		`{"metadata":{"finalizers":["c"]}}`,
+		`{"metadata":{"$setElementOrder/finalizers":["a","b","a"],"finalizers":["a","b","a"]}}`),
+	Entry("without an order, in a map the first holds without the set: as it stands",
+		`{"metadata":{"name":"x"}}`,
+		`{"metadata":{"finalizers":["a","b","a"]}}`),
+)

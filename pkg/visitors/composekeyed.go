@@ -62,15 +62,10 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !keyedHeld(data, key) || !keyedHeld(lv.Items(), key) || (c.Dirs != nil && !keyedOrder(c.Dirs, data, key)) {
 		return false, nil
 	}
-	named := make(map[value.ScalarKey]int, len(data))
-	for _, it := range data {
-		k, _ := it.Get(key)
-		named[scalarKey(k)]++
-		if !directedFields(c.Type.Item(), it) {
-			return false, nil
-		}
-	}
 	keyOf := keyOfField(key)
+	if !itemsDirected(c.Type.Item(), data, lv, deleted, keyOf) {
+		return false, nil
+	}
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
 		return false, nil
 	}
@@ -274,10 +269,10 @@ func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // directedFields reports whether map m, of type t, is plain (plainFields) but for "$" fields copied as data
-// (copiedData), lists (listData) and maps holding "$patch" at any depth below it ("replace", "delete" or "merge"; another
-// value, dropped where the map merged into holds no map there, is left to the collation where it holds one), their
-// other fields plain, where t gives a map (or no schema) of no strategy replace: strategicpatch merges
-// such a map into another as mergedInto merges it (a list as listMergedInto tells it).
+// (copiedData), lists (listData) and maps holding "$patch" at any depth below it ("replace", "delete" or "merge", their
+// other fields plain; another value, whatever the map holds besides: unknownDirected), where t gives a map (or no
+// schema) of no strategy replace: strategicpatch merges such a map into another as mergedInto merges it (a list as
+// listMergedInto tells it).
 func directedFields(t *openapi.Type, m value.Value) bool {
 	for _, f := range m.Fields() {
 		ft, meta := t.Child(f.Key)
@@ -300,7 +295,10 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		case !f.Value.IsMap():
 		case !mergedMap(ft, &meta):
 			return false
-		case directed: // (another "$patch" value: dropped where the map merged into holds no map there, else left)
+		case directed && unknownDirected(f.Value):
+			// (dropped where the map merged into holds no map there, whatever it holds; failing with the collation's
+			// error where it holds one, which reads the directive before the map's fields: mergedInto)
+		case directed:
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
@@ -309,6 +307,15 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		}
 	}
 	return true
+}
+
+// unknownDirected reports whether map v holds "$patch" of a value other than "replace", "delete" and "merge" (a
+// string or not): strategicpatch's merge of patches drops such a map, the field with it, where the map merged into
+// holds no map there, and refuses it where it holds one, as the collation does, reading the directive first.
+func unknownDirected(v value.Value) bool {
+	d, _ := v.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue
 }
 
 // copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into,
@@ -400,26 +407,12 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, nil, false
 			}
 		case f.Value.IsList() && !strings.HasPrefix(f.Key, "$"):
-			order, orders := p.Get(smp.SetOrderPrefix + f.Key)
-			l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
-			if err != nil {
-				err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
-				return value.Value{}, err, true
-			}
-			if orders && decided && !inInto && composedAsItStands(t, f.Key, f.Value) {
-				decided = false
-			}
-			if orders && decided {
-				l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
-			}
-			if !decided {
-				return value.Value{}, nil, false
+			l, err, decided := listInto(t, p, f, held, inInto)
+			if err != nil || !decided {
+				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, l)
 		case f.Value.IsMap():
-			if ft, _ := t.Child(f.Key); orderedRepeatIn(ft, f.Value) {
-				return value.Value{}, nil, false // (the collation holds an ordered set's values once: left to it)
-			}
 			v, _ := smp.WithoutDirectives(f.Value)
 			into = into.With(f.Key, v)
 		default:
@@ -427,6 +420,32 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		}
 	}
 	return into, pending.first(), true // (an order's failure after p's last field, if any)
+}
+
+// listInto is list field f of patch map p, of type t, merged into held, that field of the map merged into (inInto:
+// that map holds it), as mergedInto merges it (listMergedInto, then ordered by a "$setElementOrder" beside it:
+// orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
+// collation checks the order before it merges the list's items, and their lists: its error there.
+func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
+	order, orders := p.Get(smp.SetOrderPrefix + f.Key)
+	l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
+	switch {
+	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}) && decided:
+		return value.Value{}, orderContradicted(t, f.Key, f.Value, order), true
+	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}):
+		return value.Value{}, nil, false
+	}
+	if err != nil {
+		err.Path = append(fieldpath.Path{fieldpath.Field(f.Key)}, err.Path...)
+		return value.Value{}, err, true
+	}
+	if orders && decided && !inInto && composedAsItStands(f.Value) {
+		decided = false
+	}
+	if orders && decided {
+		l, decided = orderedList(t, f.Key, held, inInto, f.Value, l, order)
+	}
+	return l, nil, decided
 }
 
 // retainsDisagree is the error of map p's "$retainKeys" merged into into holding another (nil where they agree or
@@ -539,11 +558,10 @@ func nodeID(n *elements.Node) int32 {
 	return n.ID
 }
 
-// composedAsItStands reports whether pv, a patch's list at field name of a map of type t that a "$setElementOrder"
-// orders, is one that composing takes as the patch holds it where the map merged into lacks the field, which
-// orderedList's order alone does not give: a set naming a value twice (repeatsValue: the collation holds each value
-// once, strategicpatch keeps the list's items) or a list holding a "$patch: replace" item (its "$patch" maps kept).
-// Left to the front-end. (Applying, such a list is decided by mergedOrderOnto.)
-func composedAsItStands(t *openapi.Type, name string, pv value.Value) bool {
-	return repeatsValue(t, name, pv) || slices.ContainsFunc(pv.Items(), isReplaceItem)
+// composedAsItStands reports whether pv, a patch's list at field name of a map that a "$setElementOrder" orders, is one
+// that composing takes as the patch holds it where the map merged into lacks the field, which orderedList's order
+// alone does not give: a list holding a "$patch: replace" item (its "$patch" maps kept). Left to the front-end.
+// (Applying, such a list is decided by mergedOrderOnto.)
+func composedAsItStands(pv value.Value) bool {
+	return slices.ContainsFunc(pv.Items(), isReplaceItem)
 }

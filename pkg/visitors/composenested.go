@@ -99,8 +99,8 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 
 // listMergedInto is list pv, field name of a patch's map of type t (listData), merged as strategicpatch's merge of
 // patches merges it into held, that field of the map it merges into: where held is no list (or absent), pv less its
-// maps holding "$patch" (removeDirectives; decided where no map item holds an ordered set naming a value twice:
-// orderedRepeatIn); where it is one, strategicpatch looks the field up in t, which must
+// maps holding "$patch" (removeDirectives: a set naming a value twice keeps its items, as the collation does where
+// live lacks a list); where it is one, strategicpatch looks the field up in t, which must
 // declare it (else the look-up fails: decided false), and takes pv as it stands for a list merged by no strategy
 // (holding no "$patch" map, which the collation reads otherwise: decided false), held for two empty lists, and merges
 // a set (setMergedInto; with ordered false, no "$setElementOrder" beside pv, failing where the two cannot merge:
@@ -111,7 +111,7 @@ func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered 
 	ft, meta := t.Child(name)
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
-		return v, nil, !slices.ContainsFunc(pv.Items(), func(it value.Value) bool { return orderedRepeatIn(ft.Item(), it) })
+		return v, nil, true
 	}
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil {
 		return value.Value{}, nil, false
@@ -170,15 +170,6 @@ func setUnion(held, pv value.Value) value.Value {
 		}
 	}
 	return orderedBy(items, held.Items(), pv.Items(), scalarKey)
-}
-
-// repeatsValue reports whether list pv, field name of a patch's map of type t, is a set (a merged list of no merge key)
-// naming a value twice: ordered by "$setElementOrder" where the map merged into lacks the field, the collation holds
-// each value once, though strategicpatch keeps the list's items (left to the front-end).
-func repeatsValue(t *openapi.Type, name string, pv value.Value) bool {
-	ft, meta := t.Child(name)
-	_, once, _ := scalarsOfClass(pv.Items())
-	return elements.MergedList(ft, &meta) && len(meta.MergeKey) == 0 && !once
 }
 
 // setClassFailure returns the error a collation gives merging set pv, a patch's list at a field of type t (meta its
@@ -251,6 +242,19 @@ func keyedErr(t *openapi.Type, key string, p value.Value, err *elements.Error) *
 	return &at
 }
 
+// orderEntries reports whether order, the "$setElementOrder" of field name of a map of type t, is of a shape orderData
+// takes: t declares name a list merged by no merge key or one, and order is a list of entries, scalars for a set, maps
+// each holding the key as a scalar for a keyed list.
+func orderEntries(t *openapi.Type, name string, order value.Value) bool {
+	ft, meta := t.Child(name)
+	if t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) > 1 || !order.IsList() ||
+		order.Len() == 0 {
+		return false
+	}
+	key := soleMergeKey(&meta)
+	return (key == "" && allScalars(order.Items())) || (key != "" && keyedScalars(order.Items(), key))
+}
+
 // orderData reports whether "$setElementOrder/<f>" field f of map m, of type t, orders a list mergedInto may order
 // (orderedInto, orderedList): t declares <f> a list merged by no merge key or one, the order is a list of items with
 // entries, scalars for a set, maps each holding the key as a scalar for a keyed list, and m's list there, where m holds
@@ -258,15 +262,11 @@ func keyedErr(t *openapi.Type, key string, p value.Value, err *elements.Error) *
 // (validatePatchWithSetOrderList: each entry naming the next item passes it).
 func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	name := strings.TrimPrefix(f.Key, smp.SetOrderPrefix)
-	ft, meta := t.Child(name)
-	if t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) > 1 || !f.Value.IsList() ||
-		f.Value.Len() == 0 {
+	if !orderEntries(t, name, f.Value) {
 		return false
 	}
+	_, meta := t.Child(name)
 	key := soleMergeKey(&meta)
-	if (key == "" && !allScalars(f.Value.Items())) || (key != "" && !keyedScalars(f.Value.Items(), key)) {
-		return false
-	}
 	l, holds := m.Get(name)
 	if !holds {
 		return true
@@ -275,10 +275,10 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 		return false
 	}
 	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {
-		// (its data items replace the other list's: named in the order's order as strategicpatch checks it, each key
-		// once, no "$patch: delete" item beside, whose deletions in place would move the other list's items it ranks by)
-		return !slices.ContainsFunc(l.Items(), isDeleteItem) && keysOnce(l.Items(), key) &&
-			replaceOrder(&elements.Directives{HasSetOrder: true, SetOrder: f.Value}, l.Items(), key)
+		// (its data items replace the other list's, "$patch: delete" items and keys named twice among them or not:
+		// named in the order's order as strategicpatch checks it, every item of the merged list is one the order
+		// names, so that the other list's places, which deletions in place would move, rank none)
+		return replaceOrder(&elements.Directives{HasSetOrder: true, SetOrder: f.Value}, l.Items(), key)
 	}
 	keyOf := keyOfItems(key)
 	items, at := l.Items(), 0
@@ -405,39 +405,6 @@ func isReplaceItem(it value.Value) bool {
 func isDeleteItem(it value.Value) bool {
 	d, _ := it.Get(smp.DirectiveKey)
 	return isDelete(d)
-}
-
-// orderedRepeatIn reports whether v, a patch's value of type t, is a map holding a set (a merged list of no merge key)
-// naming a value twice beside its "$setElementOrder", or a map or a list's item of it at any depth does: copied where
-// the map merged into lacks it, strategicpatch keeps the set's items, the collation each value once (left to it).
-func orderedRepeatIn(t *openapi.Type, v value.Value) bool {
-	for _, f := range v.Fields() {
-		ft, _ := t.Child(f.Key)
-		if _, orders := v.Get(smp.SetOrderPrefix + f.Key); orders && f.Value.IsList() && repeatsValue(t, f.Key, f.Value) {
-			return true
-		}
-		if (f.Value.IsMap() && orderedRepeatIn(ft, f.Value)) ||
-			(f.Value.IsList() && slices.ContainsFunc(f.Value.Items(), func(it value.Value) bool { return orderedRepeatIn(ft.Item(), it) })) {
-			return true
-		}
-	}
-	return false
-}
-
-// keysOnce reports whether the data items of items (those holding no "$patch") name each value of merge key key once.
-func keysOnce(items []value.Value, key string) bool {
-	seen := map[value.ScalarKey]bool{}
-	for _, it := range items {
-		if directedItem(it) {
-			continue
-		}
-		k := keyOfField(key)(it)
-		if seen[k] {
-			return false
-		}
-		seen[k] = true
-	}
-	return true
 }
 
 // orderFailed is the error a collation gives at the list a "$setElementOrder/<name>" orders.

@@ -199,19 +199,24 @@ import (
 //     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
 //     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
-//     each key once and no "$patch: delete" item, naming the data items as strategicpatch checks it: replaceOrder, v's
+//     "$patch: delete" items and keys named twice among them or not, naming the data items as strategicpatch checks
+//     it: replaceOrder, v's
 //     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
 //     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
-//     collation builds the field's node); an appended item as it stands; a map or list
-//     v's item lacks less its maps holding "$patch", where no map in it holds a set naming a value twice beside its
-//     "$setElementOrder" (orderedRepeatIn: the collation holds each value once); a
+//     collation builds the field's node); an order its list (data items, each key or value once) contradicts, in an
+//     item the only one of its key that merges into v's item of it, failing with the order check's error at that
+//     list (orderContradicted: smp.OrderMismatch, as format.CheckOrder) before the list's items merge; an appended
+//     item as it stands; a map or list
+//     v's item lacks less its maps holding "$patch" (a set naming a value twice keeping its items, ordered by a
+//     "$setElementOrder" beside it where v's item holds the map, as strategicpatch and the collation keep them); a
 //     "$retainKeys" copied where the map an item merges into holds none or the same, and compared first), with no
 //     directive but a "$setElementOrder" naming them in their order (ranking by v's list as the merge left its slice:
 //     orderView), "$patch: delete" items holding the key as a scalar among them or not (v's items of their keys
 //     dropped first), onto v's maps each holding the key as a scalar or null, no "$patch" but "delete" (a delete item of a key
 //     the repeat names merged into as another, the directive kept; "$" keys in their maps data), with Repeat.Deep
 //     items without maps or lists; it fails where an item's map holds another "$retainKeys" than the map it merges into, or a
-//     "$patch: merge" map or one of another "$patch" value merges onto a map, or a set in it cannot merge as above: at
+//     "$patch: merge" map or one of another "$patch" value (whatever it holds besides: unknownDirected; dropped where v's
+//     item holds no map there) merges onto a map, or a set in it cannot merge as above: at
 //     the first of the items merged into
 //     v's items that fails so (keyedFailure, as the collation with v builds them first), else at the first item that
 //     does (mergedInto), the first's where no later item of a key holds a "$setElementOrder" or "$" data at any depth
@@ -239,18 +244,15 @@ import (
 //     (Repeat.Depth: from the patch's root, a repeat nested in a repeat's tree too).
 //   - Compose mode's repeats left to the front-end:
 //     - merged lists of maps with items that v holds as a list, an item holding a list the merges above do not decide
-//       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set
-//       naming a value twice that a "$setElementOrder" orders where v's item lacks it, the collation holding each
-//       value once; a set's merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
+//       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set's
+//       merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
 //       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
 //       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
-//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts; a failure beside
-//       one in a later item of a key; beside a "$patch: replace" item, a "$patch: delete" item or a key
-//       named twice, or v's item lacking the list; an ordered set naming a value twice in a map or list v's item
-//       lacks), another "$" field holding an
-//       object or a list where v's item holds one there (strategicpatch looks it up), or a map of another "$patch"
-//       holding a list or a "$" key where v's item holds a map there (elsewhere dropped, as strategicpatch drops it;
-//       holding neither, it fails there with the collation's error: mergedInto);
+//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts where that list
+//       names a key or value twice, holds a "$patch" item, or lies in a map or item v's item lacks, in a later item of
+//       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a
+//       "$patch: replace" item where v's item lacks the list, or that the list contradicts), another "$" field
+//       holding an object or a list where v's item holds one there (strategicpatch looks it up);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
 //     - a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses without v,
