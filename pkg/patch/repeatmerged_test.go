@@ -26,7 +26,9 @@ import (
 // key or a value twice (the later merged into the first), as may the outcome's list and a list ordered by its
 // "$setElementOrder" (which names it twice too, else the collation's error). An appended item holding a null, or a
 // list the outcome lacks ordered so, is taken less its nulls: strategicpatch keeps them (docs/strategicpatch.md,
-// "What stays different"), compared with its result less its nulls.
+// "What stays different"), compared with its result less its nulls. Its maps (the item's own too) may hold
+// "$retainKeys" (clearing the fields of the outcome's map it does not name first) and "$deleteFromPrimitiveList/<f>"
+// (deleting from the outcome's list of scalars there).
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -339,5 +341,46 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("an env item's set ordered and merged into the first part's item",
 			`{"name":"q"}`, `,"env":[{"name":"A","flags":["x","y"]}]`,
 			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","q","x"],"flags":["q"]}]`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding $retainKeys or $deleteFromPrimitiveList/<f> onto an outcome holding the map",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a map's $retainKeys clearing the outcome's fields it does not name, its set merged",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags"],"tags":["b"]}`),
+		Entry("a map's $retainKeys beside a null deleting a field it names",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags","mode"],"mode":null}`),
+		Entry("the item's own $retainKeys clearing the first item's fields",
+			nested, `{"name":"p","value":"x"}`, `,"aliases":["z"]`, unordered+`,"$retainKeys":["name","args"]`),
+		Entry("the item's $retainKeys and a map's of it",
+			nested, `{"name":"p","value":"x","extra":{"mode":"m"}}`, `,"aliases":["z"]`,
+			unordered+`,"$retainKeys":["name","args","extra"],"extra":{"$retainKeys":["tags"],"tags":["q"]}`),
+		Entry("a map's $deleteFromPrimitiveList/<f> of a set naming a value twice",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a","b","a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a","z"]}`),
+		Entry("a map's $deleteFromPrimitiveList/<f> where the outcome's map lacks the list: absent",
+			nested, `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a map's $deleteFromPrimitiveList/<f> where the outcome holds a scalar there: kept",
+			nested, `{"name":"p","extra":{"mode":"m","tags":"x"}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a map's empty $deleteFromPrimitiveList/<f>",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[]}`),
+		Entry("a map's $retainKeys clearing the list its $deleteFromPrimitiveList/<f> names",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["mode"],"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a map's $retainKeys naming the list it deletes from",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags"],"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("the item's own $deleteFromPrimitiveList/<f> of a set of integers the first item set",
+			nested, `{"name":"p"}`, `,"ports":[1,2,3]`, unordered+`,"$deleteFromPrimitiveList/ports":[2]`),
+		Entry("an env item's $retainKeys and $deleteFromPrimitiveList/<f> merged into live's item",
+			nested, `{"name":"p","env":[{"name":"A","value":"1","flags":["x","y"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name","flags"],"$deleteFromPrimitiveList/flags":["x"]}]`),
+		Entry("a container's resources' $retainKeys, in a pod",
+			pod, `{"name":"p","resources":{"limits":{"cpu":"1"},"requests":{"cpu":"1"}}}`, `,"tty":true`,
+			unordered+`,"resources":{"$retainKeys":["limits"],"limits":{"memory":"1Gi"}}`),
+		Entry("a container's $deleteFromPrimitiveList/command, in a pod",
+			pod, `{"name":"p","command":["x","y"]}`, `,"tty":true`, unordered+`,"$deleteFromPrimitiveList/command":["x"]`),
 	)
 })
