@@ -28,7 +28,8 @@ import (
 // list the outcome lacks ordered so, is taken less its nulls: strategicpatch keeps them (docs/strategicpatch.md,
 // "What stays different"), compared with its result less its nulls. Its maps (the item's own too) may hold
 // "$retainKeys" (clearing the fields of the outcome's map it does not name first) and "$deleteFromPrimitiveList/<f>"
-// (deleting from the outcome's list of scalars there).
+// (deleting from the outcome's list of scalars there), and set a value where the outcome holds another kind (taken as
+// onto nothing, less its nulls).
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -382,5 +383,37 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"resources":{"$retainKeys":["limits"],"limits":{"memory":"1Gi"}}`),
 		Entry("a container's $deleteFromPrimitiveList/command, in a pod",
 			pod, `{"name":"p","command":["x","y"]}`, `,"tty":true`, unordered+`,"$deleteFromPrimitiveList/command":["x"]`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key setting a scalar, a map or a list where the outcome holds another kind",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a scalar over the outcome's map", nested, `{"name":"p","value":{"x":1}}`, `,"aliases":["z"]`, unordered+`,"value":"v"`),
+		Entry("a scalar over the outcome's list", nested, `{"name":"p","value":["x"]}`, `,"aliases":["z"]`, unordered+`,"value":"v"`),
+		Entry("a scalar over the outcome's null", nested, `{"name":"p","value":null}`, `,"aliases":["z"]`, unordered+`,"value":"v"`),
+		Entry("a map over the outcome's scalar: taken less its nulls",
+			nested, `{"name":"p","extra":"s"}`, `,"aliases":["z"]`, unordered+`,"extra":{"mode":"m","tags":null}`),
+		Entry("a map over the outcome's list", nested, `{"name":"p","extra":["s"]}`, `,"aliases":["z"]`, unordered+`,"extra":{"mode":"m"}`),
+		Entry("a map over the first item's scalar", nested, `{"name":"p"}`, `,"extra":"s"`, unordered+`,"extra":{"mode":"m"}`),
+		Entry("a set over the outcome's map", nested, `{"name":"p","aliases":{"x":1}}`, `,"value":"v"`, unordered+`,"aliases":["a"]`),
+		Entry("a set over the outcome's scalar", nested, `{"name":"p","aliases":"s"}`, `,"value":"v"`, unordered+`,"aliases":["a"]`),
+		Entry("a keyed list over the outcome's map: taken less its nulls",
+			nested, `{"name":"p","env":{"x":1}}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","value":null}]`),
+		Entry("a keyed list naming a key twice over the outcome's null",
+			nested, `{"name":"p","env":null}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","value":null},{"name":"A","value":"2"}]`),
+		Entry("an env item's scalar over its map in live's item",
+			nested, `{"name":"p","env":[{"name":"A","value":{"q":1}}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","value":"1"}]`),
+		Entry("an env item's set over its scalar in live's item",
+			nested, `{"name":"p","env":[{"name":"A","flags":"s"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","flags":["x"]}]`),
+		Entry("a map's set over the outcome's map there",
+			nested, `{"name":"p","extra":{"tags":{"a":1}}}`, `,"value":"v"`, unordered+`,"extra":{"tags":["x"]}`),
+		Entry("a map's scalar over the outcome's list there",
+			nested, `{"name":"p","extra":{"mode":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"mode":"m"}`),
+		Entry("a container's command, merged by no strategy, over a map, in a pod",
+			pod, `{"name":"p","command":{"x":1}}`, `,"stdin":true`, unordered+`,"command":["q"]`),
+		Entry("a container's tty over a map, in a pod", pod, `{"name":"p","tty":{"x":1}}`, `,"stdin":true`, unordered+`,"tty":true`),
+		Entry("a container's resources over a scalar, in a pod",
+			pod, `{"name":"p","resources":"s"}`, `,"stdin":true`, unordered+`,"resources":{"limits":{"cpu":"1"}}`),
+		Entry("a container's ports over a map, in a pod",
+			pod, `{"name":"p","ports":{"a":1}}`, `,"stdin":true`, unordered+`,"ports":[{"containerPort":80,"name":null}]`),
 	)
 })

@@ -86,3 +86,22 @@ func deletedField(pm value.Value, t *openapi.Type, out value.Value, name string)
 	}
 	return out, true
 }
+
+// otherKind reports whether lv, the outcome's field a patch map's field pv merges into (held: present), is of another
+// kind than pv, which is no null: a null, a scalar, a map or a list where pv is one of the others (scalars of any
+// class are one kind). strategicpatch's mergeMap takes pv there as where the outcome lacks the field (less its nulls
+// and directives), and so does the collation with that outcome as live: merged as onto nothing.
+func otherKind(lv value.Value, held bool, pv value.Value) bool {
+	kind := func(v value.Value) int {
+		switch {
+		case v.IsNull():
+			return 0
+		case v.IsMap():
+			return 1
+		case v.IsList():
+			return 2
+		}
+		return 3
+	}
+	return held && !pv.IsNull() && kind(lv) != kind(pv)
+}

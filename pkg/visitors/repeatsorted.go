@@ -35,7 +35,8 @@ import (
 //
 // p's "$retainKeys" clears the fields of v it does not name before either step (retainedOnto, repeatdirected.go), and
 // a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto); the
-// same holds in the maps mapOnto merges into maps v holds. p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
+// same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
+// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
 // no strategy) or mergedOrderFailure (a keyed list; under kubectl's order) gives the error the collation with v as live
 // gives there (p's values within the depth limit), err is that error. ok is false
 // elsewhere (strategicpatch failing otherwise, or a shape not read here).
@@ -117,6 +118,9 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
 	_, deletes := p.Get(smp.DeletePrefix + f.Key)
+	if otherKind(lv, held, f.Value) {
+		lv, held = value.Value{}, false // (taken as onto nothing)
+	}
 	switch {
 	case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || deletes:
 		return value.Value{}, false, false
@@ -179,6 +183,9 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 	for _, f := range pm.Fields() {
 		ft, meta := t.Child(f.Key)
 		lv, held := out.Get(f.Key)
+		if otherKind(lv, held, f.Value) {
+			lv, held = value.Value{}, false // (taken as onto nothing)
+		}
 		_, ordered := pm.Get(smp.SetOrderPrefix + f.Key)
 		list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix)
 		switch {
