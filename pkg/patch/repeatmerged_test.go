@@ -29,7 +29,8 @@ import (
 // "What stays different"), compared with its result less its nulls. Its maps (the item's own too) may hold
 // "$retainKeys" (clearing the fields of the outcome's map it does not name first) and "$deleteFromPrimitiveList/<f>"
 // (deleting from the outcome's list of scalars there), and set a value where the outcome holds another kind (taken as
-// onto nothing, less its nulls).
+// onto nothing, less its nulls). Its sets may hold numbers with a fraction, and its "$setElementOrder" may be empty
+// (the merged list sorted by the outcome's places).
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -415,5 +416,37 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			pod, `{"name":"p","resources":"s"}`, `,"stdin":true`, unordered+`,"resources":{"limits":{"cpu":"1"}}`),
 		Entry("a container's ports over a map, in a pod",
 			pod, `{"name":"p","ports":{"a":1}}`, `,"stdin":true`, unordered+`,"ports":[{"containerPort":80,"name":null}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set of numbers with a fraction, or an empty $setElementOrder",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a set of decimals merged into live's set naming a value twice",
+			`{"name":"p","ports":[1.5,2.5,1.5]}`, `,"value":"v"`, unordered+`,"ports":[3.5,2.5]`),
+		Entry("a set of decimals merged into the first part's",
+			`{"name":"p"}`, `,"ports":[1.5,2.5]`, unordered+`,"ports":[3.5,1.5]`),
+		Entry("a set of decimals ordered by $setElementOrder",
+			`{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[2.5,3.5,1.5],"ports":[3.5]`),
+		Entry("a $deleteFromPrimitiveList/<f> of decimals",
+			`{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[1.5]`),
+		Entry("a set merged and sorted by the outcome's places under an empty $setElementOrder",
+			`{"name":"p","aliases":["a","b"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":["c","b","d","a"]`),
+		Entry("a set left out under an empty $setElementOrder: the outcome's naming a value twice, sorted",
+			`{"name":"p","aliases":["a","b","a"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[]`),
+		Entry("a set under an empty $setElementOrder where the outcome lacks it",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":["c","a","b","e","d"]`),
+		Entry("an empty $setElementOrder alone where the outcome lacks the list",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[]`),
+		Entry("a keyed list merged and sorted under an empty $setElementOrder",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[],"env":[{"name":"C"},{"name":"B","value":"1"},{"name":"D"}]`),
+		Entry("a keyed list under an empty $setElementOrder where the outcome lacks it",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/env":[],"env":[{"name":"C"},{"name":"B","value":"1"},{"name":"D"}]`),
+		Entry("an env item's set under an empty $setElementOrder, merged into live's item's",
+			`{"name":"p","env":[{"name":"A","flags":["x"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":["y"]}]`),
+		Entry("a map's set under an empty $setElementOrder",
+			`{"name":"p","extra":{"tags":["x","y"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":["z","y"]}`),
+		Entry("a map's set left out under an empty $setElementOrder",
+			`{"name":"p","extra":{"tags":["x"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[]}`),
 	)
 })
