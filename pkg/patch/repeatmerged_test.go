@@ -2,6 +2,7 @@ package patch_test
 
 import (
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/pkg/visitors"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
@@ -30,7 +32,8 @@ import (
 // "$retainKeys" (clearing the fields of the outcome's map it does not name first) and "$deleteFromPrimitiveList/<f>"
 // (deleting from the outcome's list of scalars there), and set a value where the outcome holds another kind (taken as
 // onto nothing, less its nulls). Its sets may hold numbers with a fraction, and its "$setElementOrder" may be empty
-// (the merged list sorted by the outcome's places).
+// (the merged list sorted by the outcome's places). A "$setElementOrder" of a merged list in a map the outcome lacks is
+// applied: strategicpatch copies it (docs/strategicpatch.md, "What stays different"), compared with its result less it.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -66,20 +69,26 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			Ordering: patch.OrderKubectl}, func(items string) string { return `{"groups":[{"name":"g","parts":[` + items + `]}]}` }}
 	}
 
-	var appliesAs func(s schemaCase, liveItems, key, first, item string, cleaned bool)
+	var appliesAs func(s schemaCase, liveItems, key, first, item string, cleaned adjustment)
 
 	// applies applies to live (the schema's list of items liveItems) the patch of item's first item and a later one of
 	// its key, each given its fields: strategicpatch's result, the items' applied one after another, no repeat applied
 	// again by the front-end.
 	applies := func(s schemaCase, liveItems, key, first, item string) {
-		appliesAs(s, liveItems, key, first, item, false)
+		appliesAs(s, liveItems, key, first, item, asGiven)
 	}
 	// appliesCleaned is applies where strategicpatch keeps nulls the collation drops (content live lacks, taken with
 	// nulls: docs/strategicpatch.md, "What stays different"): its result compared with its nulls stripped.
 	appliesCleaned := func(s schemaCase, liveItems, key, first, item string) {
-		appliesAs(s, liveItems, key, first, item, true)
+		appliesAs(s, liveItems, key, first, item, nullsKept)
 	}
-	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned bool) {
+	// appliesOrdered is applies where strategicpatch copies a "$setElementOrder/<f>" into content the outcome lacks,
+	// which the collation applies (docs/strategicpatch.md, "What stays different"): its result compared less those
+	// directives.
+	appliesOrdered := func(s schemaCase, liveItems, key, first, item string) {
+		appliesAs(s, liveItems, key, first, item, ordersCopied)
+	}
+	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned adjustment) {
 		live := jsonv.MustDecode(s.wrap(liveItems))
 		if s.opts.TypeName == "" {
 			live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(liveItems)[1:])
@@ -89,9 +98,12 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Expect(werr).NotTo(HaveOccurred())
 		got, err := patch.Apply(live, p, s.opts)
 		Expect(err).NotTo(HaveOccurred())
-		if wantV := jsonv.MustDecode(string(want)); cleaned {
+		if wantV := jsonv.MustDecode(string(want)); cleaned == nullsKept {
 			Expect(wantV).NotTo(equalValue(visitors.StripNulls(wantV)), "strategicpatch keeps a null here")
 			Expect(got).To(equalValue(visitors.StripNulls(wantV)))
+		} else if cleaned == ordersCopied {
+			Expect(wantV).NotTo(equalValue(withoutOrders(wantV)), "strategicpatch copies an order here")
+			Expect(got).To(equalValue(withoutOrders(wantV)))
 		} else {
 			Expect(got).To(equalValue(wantV))
 		}
@@ -449,4 +461,55 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("a map's set left out under an empty $setElementOrder",
 			`{"name":"p","extra":{"tags":["x"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[]}`),
 	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
+		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
+		Entry("a map's set following its order: the map taken, the set as ordered",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a"]}`),
+		Entry("a map's set, its order naming a value it lacks, beside a scalar",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","c","a"],"tags":["b","a"],"mode":"m"}`),
+		Entry("a map's order alone: the map taken empty",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"]}`),
+		Entry("a map's set ordered over the outcome's scalar there",
+			`{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a"]}`),
+		Entry("an appended env item's set ordered",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]}]`),
+		Entry("an appended env item's order alone",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"]}]`),
+		Entry("an appended env item's set ordered, a later item of its key merged into it",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]},{"name":"A","flags":["c"]}]`),
+	)
 })
+
+// adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its
+// nulls (nullsKept), or its "$setElementOrder/<f>" keys (ordersCopied).
+type adjustment int
+
+const (
+	asGiven adjustment = iota
+	nullsKept
+	ordersCopied
+)
+
+// withoutOrders is v less its "$setElementOrder/<f>" keys at any depth.
+func withoutOrders(v value.Value) value.Value {
+	switch {
+	case v.IsMap():
+		var fields []value.Field
+		for _, f := range v.Fields() {
+			if !strings.HasPrefix(f.Key, "$setElementOrder/") {
+				fields = append(fields, value.Field{Key: f.Key, Value: withoutOrders(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fields)
+	case v.IsList():
+		items := make([]value.Value, v.Len())
+		for i, it := range v.Items() {
+			items[i] = withoutOrders(it)
+		}
+		return value.List(items)
+	}
+	return v
+}

@@ -169,11 +169,12 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
 // by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
 // (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
-// (mergedListOnto, its items' maps and lists in turn), and, with lists where the outcome holds the map, a merged list
-// pm orders by "$setElementOrder" as mergePatchIntoOriginal decides it (orderedFieldOnto); where the outcome holds the
+// (mergedListOnto, its items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder"
+// as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies
+// the order there, the order and the list naming each value or key once: namedOnce); where the outcome holds the
 // map, pm's "$retainKeys" clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from
-// its list there (deletedOnto). ok is false for any other field of pm (other "$" keys, an order or directive where the
-// outcome lacks the map, and fields of merge rules among them).
+// its list there (deletedOnto). ok is false for any other field of pm (other "$" keys, a directive but an order where
+// the outcome lacks the map, and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
@@ -195,11 +196,14 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 			if out, ok = deletedField(pm, t, out, list); !ok {
 				return value.Value{}, false
 			}
-		case lists && lm.IsMap() && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+		case lists && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			if !lm.IsMap() && !namedOnce(pm, t, f.Key) {
+				return value.Value{}, false // (the collation keeps such a list as it stands there)
+			}
 			if out, ok = orderedFieldOnto(pm, out, t, f.Key); !ok {
 				return value.Value{}, false
 			}
-		case lists && lm.IsMap() && ordered:
+		case lists && ordered:
 			continue // (decided with its order)
 		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil:
 			return value.Value{}, false
