@@ -76,13 +76,21 @@ func deletedOnto(pm value.Value, t *openapi.Type, name string, lv value.Value, h
 // deletedField returns out, the outcome's map patch map pm (type t) merges into, with list field name, which pm
 // deletes from by "$deleteFromPrimitiveList" alone, as deletedOnto decides it; ok is false where it does not.
 func deletedField(pm value.Value, t *openapi.Type, out value.Value, name string) (value.Value, bool) {
+	return withDecided(out, name, func(lv value.Value, held bool) (value.Value, bool, bool) {
+		return deletedOnto(pm, t, name, lv, held)
+	})
+}
+
+// withDecided returns map out with field name as decide gives it from out's field there (held: present), absent
+// where decide gives none; ok is false where decide does not decide it.
+func withDecided(out value.Value, name string, decide func(lv value.Value, held bool) (v value.Value, present, ok bool)) (value.Value, bool) {
 	lv, held := out.Get(name)
-	list, present, ok := deletedOnto(pm, t, name, lv, held)
+	v, present, ok := decide(lv, held)
 	if !ok {
 		return value.Value{}, false
 	}
 	if out = out.Without(name); present {
-		out = out.With(name, list)
+		out = out.With(name, v)
 	}
 	return out, true
 }

@@ -113,15 +113,9 @@ func firstOnce(l value.Value, keyOf func(value.Value) value.ScalarKey) value.Val
 // directive is not kept. ok is false where mergedOrderOnto does not decide it: the front-end applies the repeat.
 func orderedFieldOnto(pm, out value.Value, t *openapi.Type, key string) (value.Value, bool) {
 	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
-	lv, held := out.Get(name)
-	list, present, decided := mergedOrderOnto(pm, t, name, lv, held)
-	if !decided {
-		return value.Value{}, false
-	}
-	if out = out.Without(name); present {
-		out = out.With(name, list)
-	}
-	return out, true
+	return withDecided(out, name, func(lv value.Value, held bool) (value.Value, bool, bool) {
+		return mergedOrderOnto(pm, t, name, lv, held)
+	})
 }
 
 // holdsDirective reports whether v holds a map key starting with "$" at any depth.
