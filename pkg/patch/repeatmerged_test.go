@@ -2,6 +2,7 @@ package patch_test
 
 import (
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/pkg/visitors"
 	"github.com/plyproject/ply/test/jsonv"
 	"github.com/plyproject/ply/test/oracle"
@@ -26,7 +28,12 @@ import (
 // key or a value twice (the later merged into the first), as may the outcome's list and a list ordered by its
 // "$setElementOrder" (which names it twice too, else the collation's error). An appended item holding a null, or a
 // list the outcome lacks ordered so, is taken less its nulls: strategicpatch keeps them (docs/strategicpatch.md,
-// "What stays different"), compared with its result less its nulls.
+// "What stays different"), compared with its result less its nulls. Its maps (the item's own too) may hold
+// "$retainKeys" (clearing the fields of the outcome's map it does not name first) and "$deleteFromPrimitiveList/<f>"
+// (deleting from the outcome's list of scalars there), and set a value where the outcome holds another kind (taken as
+// onto nothing, less its nulls). Its sets may hold numbers with a fraction, and its "$setElementOrder" may be empty
+// (the merged list sorted by the outcome's places). A "$setElementOrder" of a merged list in a map the outcome lacks is
+// applied: strategicpatch copies it (docs/strategicpatch.md, "What stays different"), compared with its result less it.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -62,20 +69,26 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			Ordering: patch.OrderKubectl}, func(items string) string { return `{"groups":[{"name":"g","parts":[` + items + `]}]}` }}
 	}
 
-	var appliesAs func(s schemaCase, liveItems, key, first, item string, cleaned bool)
+	var appliesAs func(s schemaCase, liveItems, key, first, item string, cleaned adjustment)
 
 	// applies applies to live (the schema's list of items liveItems) the patch of item's first item and a later one of
 	// its key, each given its fields: strategicpatch's result, the items' applied one after another, no repeat applied
 	// again by the front-end.
 	applies := func(s schemaCase, liveItems, key, first, item string) {
-		appliesAs(s, liveItems, key, first, item, false)
+		appliesAs(s, liveItems, key, first, item, asGiven)
 	}
 	// appliesCleaned is applies where strategicpatch keeps nulls the collation drops (content live lacks, taken with
 	// nulls: docs/strategicpatch.md, "What stays different"): its result compared with its nulls stripped.
 	appliesCleaned := func(s schemaCase, liveItems, key, first, item string) {
-		appliesAs(s, liveItems, key, first, item, true)
+		appliesAs(s, liveItems, key, first, item, nullsKept)
 	}
-	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned bool) {
+	// appliesOrdered is applies where strategicpatch copies a "$setElementOrder/<f>" into content the outcome lacks,
+	// which the collation applies (docs/strategicpatch.md, "What stays different"): its result compared less those
+	// directives.
+	appliesOrdered := func(s schemaCase, liveItems, key, first, item string) {
+		appliesAs(s, liveItems, key, first, item, ordersCopied)
+	}
+	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned adjustment) {
 		live := jsonv.MustDecode(s.wrap(liveItems))
 		if s.opts.TypeName == "" {
 			live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(liveItems)[1:])
@@ -85,9 +98,12 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Expect(werr).NotTo(HaveOccurred())
 		got, err := patch.Apply(live, p, s.opts)
 		Expect(err).NotTo(HaveOccurred())
-		if wantV := jsonv.MustDecode(string(want)); cleaned {
+		if wantV := jsonv.MustDecode(string(want)); cleaned == nullsKept {
 			Expect(wantV).NotTo(equalValue(visitors.StripNulls(wantV)), "strategicpatch keeps a null here")
 			Expect(got).To(equalValue(visitors.StripNulls(wantV)))
+		} else if cleaned == ordersCopied {
+			Expect(wantV).NotTo(equalValue(withoutOrders(wantV)), "strategicpatch copies an order here")
+			Expect(got).To(equalValue(withoutOrders(wantV)))
 		} else {
 			Expect(got).To(equalValue(wantV))
 		}
@@ -340,4 +356,160 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"q"}`, `,"env":[{"name":"A","flags":["x","y"]}]`,
 			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","q","x"],"flags":["q"]}]`),
 	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding $retainKeys or $deleteFromPrimitiveList/<f> onto an outcome holding the map",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a map's $retainKeys clearing the outcome's fields it does not name, its set merged",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags"],"tags":["b"]}`),
+		Entry("a map's $retainKeys beside a null deleting a field it names",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags","mode"],"mode":null}`),
+		Entry("the item's own $retainKeys clearing the first item's fields",
+			nested, `{"name":"p","value":"x"}`, `,"aliases":["z"]`, unordered+`,"$retainKeys":["name","args"]`),
+		Entry("the item's $retainKeys and a map's of it",
+			nested, `{"name":"p","value":"x","extra":{"mode":"m"}}`, `,"aliases":["z"]`,
+			unordered+`,"$retainKeys":["name","args","extra"],"extra":{"$retainKeys":["tags"],"tags":["q"]}`),
+		Entry("a map's $deleteFromPrimitiveList/<f> of a set naming a value twice",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a","b","a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a","z"]}`),
+		Entry("a map's $deleteFromPrimitiveList/<f> where the outcome's map lacks the list: absent",
+			nested, `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a map's $deleteFromPrimitiveList/<f> where the outcome holds a scalar there: kept",
+			nested, `{"name":"p","extra":{"mode":"m","tags":"x"}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a map's empty $deleteFromPrimitiveList/<f>",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[]}`),
+		Entry("a map's $retainKeys clearing the list its $deleteFromPrimitiveList/<f> names",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["mode"],"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a map's $retainKeys naming the list it deletes from",
+			nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags"],"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("the item's own $deleteFromPrimitiveList/<f> of a set of integers the first item set",
+			nested, `{"name":"p"}`, `,"ports":[1,2,3]`, unordered+`,"$deleteFromPrimitiveList/ports":[2]`),
+		Entry("an env item's $retainKeys and $deleteFromPrimitiveList/<f> merged into live's item",
+			nested, `{"name":"p","env":[{"name":"A","value":"1","flags":["x","y"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name","flags"],"$deleteFromPrimitiveList/flags":["x"]}]`),
+		Entry("a container's resources' $retainKeys, in a pod",
+			pod, `{"name":"p","resources":{"limits":{"cpu":"1"},"requests":{"cpu":"1"}}}`, `,"tty":true`,
+			unordered+`,"resources":{"$retainKeys":["limits"],"limits":{"memory":"1Gi"}}`),
+		Entry("a container's $deleteFromPrimitiveList/command, in a pod",
+			pod, `{"name":"p","command":["x","y"]}`, `,"tty":true`, unordered+`,"$deleteFromPrimitiveList/command":["x"]`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key setting a scalar, a map or a list where the outcome holds another kind",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a scalar over the outcome's map", nested, `{"name":"p","value":{"x":1}}`, `,"aliases":["z"]`, unordered+`,"value":"v"`),
+		Entry("a scalar over the outcome's list", nested, `{"name":"p","value":["x"]}`, `,"aliases":["z"]`, unordered+`,"value":"v"`),
+		Entry("a scalar over the outcome's null", nested, `{"name":"p","value":null}`, `,"aliases":["z"]`, unordered+`,"value":"v"`),
+		Entry("a map over the outcome's scalar: taken less its nulls",
+			nested, `{"name":"p","extra":"s"}`, `,"aliases":["z"]`, unordered+`,"extra":{"mode":"m","tags":null}`),
+		Entry("a map over the outcome's list", nested, `{"name":"p","extra":["s"]}`, `,"aliases":["z"]`, unordered+`,"extra":{"mode":"m"}`),
+		Entry("a map over the first item's scalar", nested, `{"name":"p"}`, `,"extra":"s"`, unordered+`,"extra":{"mode":"m"}`),
+		Entry("a set over the outcome's map", nested, `{"name":"p","aliases":{"x":1}}`, `,"value":"v"`, unordered+`,"aliases":["a"]`),
+		Entry("a set over the outcome's scalar", nested, `{"name":"p","aliases":"s"}`, `,"value":"v"`, unordered+`,"aliases":["a"]`),
+		Entry("a keyed list over the outcome's map: taken less its nulls",
+			nested, `{"name":"p","env":{"x":1}}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","value":null}]`),
+		Entry("a keyed list naming a key twice over the outcome's null",
+			nested, `{"name":"p","env":null}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","value":null},{"name":"A","value":"2"}]`),
+		Entry("an env item's scalar over its map in live's item",
+			nested, `{"name":"p","env":[{"name":"A","value":{"q":1}}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","value":"1"}]`),
+		Entry("an env item's set over its scalar in live's item",
+			nested, `{"name":"p","env":[{"name":"A","flags":"s"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","flags":["x"]}]`),
+		Entry("a map's set over the outcome's map there",
+			nested, `{"name":"p","extra":{"tags":{"a":1}}}`, `,"value":"v"`, unordered+`,"extra":{"tags":["x"]}`),
+		Entry("a map's scalar over the outcome's list there",
+			nested, `{"name":"p","extra":{"mode":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"mode":"m"}`),
+		Entry("a container's command, merged by no strategy, over a map, in a pod",
+			pod, `{"name":"p","command":{"x":1}}`, `,"stdin":true`, unordered+`,"command":["q"]`),
+		Entry("a container's tty over a map, in a pod", pod, `{"name":"p","tty":{"x":1}}`, `,"stdin":true`, unordered+`,"tty":true`),
+		Entry("a container's resources over a scalar, in a pod",
+			pod, `{"name":"p","resources":"s"}`, `,"stdin":true`, unordered+`,"resources":{"limits":{"cpu":"1"}}`),
+		Entry("a container's ports over a map, in a pod",
+			pod, `{"name":"p","ports":{"a":1}}`, `,"stdin":true`, unordered+`,"ports":[{"containerPort":80,"name":null}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set of numbers with a fraction, or an empty $setElementOrder",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a set of decimals merged into live's set naming a value twice",
+			`{"name":"p","ports":[1.5,2.5,1.5]}`, `,"value":"v"`, unordered+`,"ports":[3.5,2.5]`),
+		Entry("a set of decimals merged into the first part's",
+			`{"name":"p"}`, `,"ports":[1.5,2.5]`, unordered+`,"ports":[3.5,1.5]`),
+		Entry("a set of decimals ordered by $setElementOrder",
+			`{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[2.5,3.5,1.5],"ports":[3.5]`),
+		Entry("a $deleteFromPrimitiveList/<f> of decimals",
+			`{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[1.5]`),
+		Entry("a set merged and sorted by the outcome's places under an empty $setElementOrder",
+			`{"name":"p","aliases":["a","b"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":["c","b","d","a"]`),
+		Entry("a set left out under an empty $setElementOrder: the outcome's naming a value twice, sorted",
+			`{"name":"p","aliases":["a","b","a"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[]`),
+		Entry("a set under an empty $setElementOrder where the outcome lacks it",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":["c","a","b","e","d"]`),
+		Entry("an empty $setElementOrder alone where the outcome lacks the list",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[]`),
+		Entry("a keyed list merged and sorted under an empty $setElementOrder",
+			`{"name":"p","env":[{"name":"A"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[],"env":[{"name":"C"},{"name":"B","value":"1"},{"name":"D"}]`),
+		Entry("a keyed list under an empty $setElementOrder where the outcome lacks it",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/env":[],"env":[{"name":"C"},{"name":"B","value":"1"},{"name":"D"}]`),
+		Entry("an env item's set under an empty $setElementOrder, merged into live's item's",
+			`{"name":"p","env":[{"name":"A","flags":["x"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":["y"]}]`),
+		Entry("a map's set under an empty $setElementOrder",
+			`{"name":"p","extra":{"tags":["x","y"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":["z","y"]}`),
+		Entry("a map's set left out under an empty $setElementOrder",
+			`{"name":"p","extra":{"tags":["x"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
+		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
+		Entry("a map's set following its order: the map taken, the set as ordered",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a"]}`),
+		Entry("a map's set, its order naming a value it lacks, beside a scalar",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","c","a"],"tags":["b","a"],"mode":"m"}`),
+		Entry("a map's order alone: the map taken empty",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"]}`),
+		Entry("a map's set ordered over the outcome's scalar there",
+			`{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a"]}`),
+		Entry("an appended env item's set ordered",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]}]`),
+		Entry("an appended env item's order alone",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"]}]`),
+		Entry("an appended env item's set ordered, a later item of its key merged into it",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]},{"name":"A","flags":["c"]}]`),
+	)
 })
+
+// adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its
+// nulls (nullsKept), or its "$setElementOrder/<f>" keys (ordersCopied).
+type adjustment int
+
+const (
+	asGiven adjustment = iota
+	nullsKept
+	ordersCopied
+)
+
+// withoutOrders is v less its "$setElementOrder/<f>" keys at any depth.
+func withoutOrders(v value.Value) value.Value {
+	switch {
+	case v.IsMap():
+		var fields []value.Field
+		for _, f := range v.Fields() {
+			if !strings.HasPrefix(f.Key, "$setElementOrder/") {
+				fields = append(fields, value.Field{Key: f.Key, Value: withoutOrders(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fields)
+	case v.IsList():
+		items := make([]value.Value, v.Len())
+		for i, it := range v.Items() {
+			items[i] = withoutOrders(it)
+		}
+		return value.List(items)
+	}
+	return v
+}

@@ -76,7 +76,17 @@ import (
 //     orders (v's there another kind, or its items and the item's not scalars of one class; the item's, each value
 //     once and no deletion beside them, not following a non-empty order: unmergedOrderFailure; a keyed list the order
 //     does not name in its order, a key named twice more often than there among them: mergedOrderFailure), it fails
-//     with the error a collation with v gives there; gate MultiFieldMergeKeys on refuses such orders.
+//     with the error a collation with v gives there; gate MultiFieldMergeKeys on refuses such orders. There, too
+//     (repeatdirected.go, repeatmerged.go):
+//       - a "$retainKeys" of strings naming every field its map sets, in the item or a map v holds: v's other fields
+//         cleared first (retainedOnto);
+//       - a "$deleteFromPrimitiveList/<f>" of a list of scalars its map neither sets nor orders: v's list less the
+//         values (scalars of one kind), v's other kind kept, absent where v lacks it (deletedOnto);
+//       - a value where v holds another kind (a null too): merged as where v lacks it (otherKind);
+//       - sets of numbers with a fraction (strategicpatch's float64s: fractional);
+//       - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
+//       - a "$setElementOrder" of a merged list in a map v lacks, it and its list naming each value or key once:
+//         applied as the collation applies it (strategicpatch copies it: "What stays different"; namedOnce).
 //   - Applied to v, the outcome of its key's items before it, it is the repeat's tree merged onto v (onto) wherever
 //     collating the item with v as live would build the same nodes, v's fields aside (ontoFits): maps (their
 //     "$retainKeys" too), fields decided whole, fields v lacks or holds as another kind (a list whose repeats stay
@@ -230,14 +240,18 @@ import (
 //     (an earlier repeat's list the front-end applied), merge rules, a repeat whose own collation failed for another
 //     reason (Repeat.Err without its tree: a "$setElementOrder" refused for a list merged by no strategy, or for a set
 //     the patch names a value twice in, among them) onto an outcome holding the field (or, refused for what the
-//     outcome's list decides, where sortedOntoLacking does not hold: the item holding another field, a merged list
-//     of another shape (items holding other "$" keys, an order where v lacks the map, or lists of another shape, an
-//     empty list onto v's set naming a value
-//     twice, numbers with a fraction, an empty order, an order strategicpatch fails on otherwise, gate SeedOrdering's
-//     order; two merge keys reach none of this: gate
-//     MultiFieldMergeKeys off reads one, on refuses such orders), a "$" key, a field of a merge rule, a map or list near the depth limit, a scalar or map over another kind, a
-//     null v holds a list it orders as; two lists strategicpatch fails on, one near the depth limit, or one failing
-//     beside a deletion, naming a value twice, or for the values deleted), or by the depth limit or a
+//     outcome's list decides, where sortedOntoLacking does not hold:
+//       - the item holding another field; a "$" key but those above; a field of a merge rule;
+//       - a merged list of another shape: items holding other "$" keys, a keyed list v lacks whose items hold any,
+//         lists of another shape, an empty list onto v's set naming a value twice, an integral decimal among numbers,
+//         both lists empty under an empty order, an order in a map v lacks naming a value or key twice, an order
+//         strategicpatch fails on otherwise, gate SeedOrdering's order (two merge keys reach none of this: gate
+//         MultiFieldMergeKeys off reads one, on refuses such orders);
+//       - a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its list, of another class, or in a map v
+//         lacks; a map or list at a field the schema does not declare, over another kind;
+//       - a map or list near the depth limit; a null v holds a list it orders as;
+//       - two lists strategicpatch fails on, one near the depth limit, or one failing beside a deletion, naming a
+//         value twice, or for the values deleted), or by the depth limit or a
 //     merged list's order where limitWalk gives up, one ordering a field it sets to other than a list (Repeat.Fails)
 //     where limitWalk gives up and failsAtOwnField does not hold, one holding empty a list it orders whose tree does
 //     not fit onto v otherwise where limitWalk gives up, compose mode's other repeats, below) the front-end applies the item to v (Ordered.Reapply) at its depth in the patch

@@ -1,6 +1,8 @@
 package visitors
 
 import (
+	"slices"
+
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
@@ -74,14 +76,16 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items(), false)
 }
 
-// setOfKind reports whether items a and b are scalars of one kind, strings, integers or booleans (none: true):
+// setOfKind reports whether items a and b are scalars of one kind, strings, integers, booleans or numbers with a
+// fraction (fractional; none: true):
 // strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves a value named twice
 // within the merged slice, which the merge then orders by a's first places and b's (lv's as given: where live's array
 // has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
 func setOfKind(a, b []value.Value) bool {
 	all := append(a[:len(a):len(a)], b...)
 	for _, it := range all {
-		if k := it.Kind(); k != all[0].Kind() || (k != value.KindString && k != value.KindInt && k != value.KindBool) {
+		if k := it.Kind(); k != all[0].Kind() || (k != value.KindString && k != value.KindInt && k != value.KindBool &&
+			!fractional(it)) {
 			return false
 		}
 	}
@@ -123,6 +127,9 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	order, _ := p.Get(smp.SetOrderPrefix + name)
 	pv, set := p.Get(name)
 	_, deletes := p.Get(smp.DeletePrefix + name)
+	if order.IsList() && order.Len() == 0 {
+		return emptyOrderOnto(p, t, name, lv, held)
+	}
 	if deletes || t.Kind != openapi.KindStruct || !orderData(t, p, value.Field{Key: smp.SetOrderPrefix + name, Value: order}) ||
 		!plainEntries(order.Items(), meta.MergeKey) || (held && !lv.IsList()) {
 		return value.Value{}, false, false
@@ -145,16 +152,62 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	return list, ok, ok
 }
 
-// plainEntries reports whether entries, a "$setElementOrder"'s, are strings, integers or booleans (mergeKey none: a
-// set's), or maps holding the one merge key as a string or an integer.
+// plainEntries reports whether entries, a "$setElementOrder"'s, are strings, integers, booleans or numbers with a
+// fraction (mergeKey none: a set's), or maps holding the one merge key as a string or an integer.
 func plainEntries(entries []value.Value, mergeKey []string) bool {
 	for _, e := range entries {
 		if len(mergeKey) == 1 {
 			e, _ = e.Get(mergeKey[0])
 		}
-		if k := e.Kind(); k != value.KindString && k != value.KindInt && (len(mergeKey) == 1 || k != value.KindBool) {
+		if k := e.Kind(); k != value.KindString && k != value.KindInt && (len(mergeKey) == 1 || (k != value.KindBool && !fractional(e))) {
 			return false
 		}
 	}
 	return len(mergeKey) < 2
+}
+
+// fractional reports whether x is a number with a fraction: strategicpatch reads it as a float64 (an integral one as an
+// int64, another type), and so a set of such numbers holds one Go type, compared by value as their keys compare them.
+func fractional(x value.Value) bool {
+	k, _ := x.Key()
+	return x.Kind() == value.KindFloat && k.Kind == value.KindFloat
+}
+
+// emptyOrderOnto is mergedOrderOnto for an empty "$setElementOrder" of list field name of patch map p (type t), a list
+// the schema merges by one key or as a set, no "$deleteFromPrimitiveList" beside it: mergePatchIntoOriginal merges p's
+// list into lv (mergedListOnto: where the outcome lacks it, p's list, less its nulls as the collation takes it; where
+// p leaves it out, lv), then, the order naming no item, sorts all of it by lv's first places (normalizeSliceOrder, an
+// item lv lacks comparing as less than any other both ways: smp.SortByPlace). ok is false where both lists hold no
+// items (strategicpatch fails on their element type) or mergedListOnto does not decide the merge.
+func emptyOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+	ft, meta := t.Child(name)
+	pv, set := p.Get(name)
+	_, deletes := p.Get(smp.DeletePrefix + name)
+	switch {
+	case deletes || t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) ||
+		len(meta.MergeKey) > 1 || (held && !lv.IsList()) || (set && !pv.IsList()):
+		return value.Value{}, false, false
+	case !set && !held:
+		return value.Value{}, false, true
+	case pv.Len()+lv.Len() == 0:
+		return value.Value{}, false, false
+	}
+	merged := lv
+	if set {
+		if merged, ok = mergedListOnto(ft, &meta, pv, lv, held); !ok {
+			return value.Value{}, false, false
+		}
+	} else if !mergeableHeld(ft, &meta, lv) {
+		return value.Value{}, false, false
+	}
+	keyOf := keyOfItems(soleMergeKey(&meta))
+	first := firstPlaces(lv.Items(), keyOf)
+	items := slices.Clone(merged.Items())
+	smp.SortByPlace(items, func(it value.Value) int {
+		if at, in := first[keyOf(it)]; in {
+			return at
+		}
+		return -1
+	})
+	return value.List(items), true, true
 }

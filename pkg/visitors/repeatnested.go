@@ -15,10 +15,11 @@ import (
 // outcome lacks the list, as strategicpatch's mergeMap takes a field the original lacks: pv less its nulls at any depth
 // (discardNullValuesFromPatch: StripNulls), its items otherwise as they stand, a key named twice too. ok where each
 // item is one mapOnto merges onto nothing (no "$" key at any depth, fields the schema types as the item holds them,
-// lists merged onto nothing so in turn): the collation reads such items, without live, as the same values.
+// lists merged onto nothing so in turn; no "$" key at any depth: holdsDirective): the collation reads such items,
+// without live, as the same values.
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
 	for _, it := range pv.Items() {
-		if _, ok := mapOnto(it, value.Value{}, t, true); !ok {
+		if _, ok := mapOnto(it, value.Value{}, t, true); !ok || holdsDirective(it) {
 			return value.Value{}, false
 		}
 	}
@@ -112,13 +113,31 @@ func firstOnce(l value.Value, keyOf func(value.Value) value.ScalarKey) value.Val
 // directive is not kept. ok is false where mergedOrderOnto does not decide it: the front-end applies the repeat.
 func orderedFieldOnto(pm, out value.Value, t *openapi.Type, key string) (value.Value, bool) {
 	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
-	lv, held := out.Get(name)
-	list, present, decided := mergedOrderOnto(pm, t, name, lv, held)
-	if !decided {
-		return value.Value{}, false
+	return withDecided(out, name, func(lv value.Value, held bool) (value.Value, bool, bool) {
+		return mergedOrderOnto(pm, t, name, lv, held)
+	})
+}
+
+// holdsDirective reports whether v holds a map key starting with "$" at any depth.
+func holdsDirective(v value.Value) bool {
+	switch {
+	case v.IsMap():
+		return slices.ContainsFunc(v.Fields(), func(f value.Field) bool {
+			return strings.HasPrefix(f.Key, "$") || holdsDirective(f.Value)
+		})
+	case v.IsList():
+		return slices.ContainsFunc(v.Items(), holdsDirective)
 	}
-	if out = out.Without(name); present {
-		out = out.With(name, list)
-	}
-	return out, true
+	return false
+}
+
+// namedOnce reports whether "$setElementOrder/<f>" field key of patch map pm (type t), and the list it orders there
+// if pm holds one, name each value or key once (keyOfItems by the list's merge key).
+func namedOnce(pm value.Value, t *openapi.Type, key string) bool {
+	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
+	_, meta := t.Child(name)
+	keyOf := keyOfItems(soleMergeKey(&meta))
+	order, _ := pm.Get(key)
+	list, _ := pm.Get(name)
+	return len(firstPlaces(order.Items(), keyOf)) == order.Len() && len(firstPlaces(list.Items(), keyOf)) == list.Len()
 }

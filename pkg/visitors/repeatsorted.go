@@ -33,7 +33,10 @@ import (
 //   - a merged list p orders by "$setElementOrder" is decided in the first step too, beside those lists
 //     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
-// p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
+// p's "$retainKeys" clears the fields of v it does not name before either step (retainedOnto, repeatdirected.go), and
+// a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto); the
+// same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
+// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
 // no strategy) or mergedOrderFailure (a keyed list; under kubectl's order) gives the error the collation with v as live
 // gives there (p's values within the depth limit), err is that error. ok is false
 // elsewhere (strategicpatch failing otherwise, or a shape not read here).
@@ -43,17 +46,24 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 	if !(byOutcome || (r.Err == nil && r.Element != nil)) || !p.IsMap() || !v.IsMap() {
 		return value.Value{}, nil, false
 	}
-	out = v
+	if out, ok = retainedOnto(p, v); !ok {
+		return value.Value{}, nil, false
+	}
 	var failed *elements.Error // (the one list strategicpatch fails on: the collation's error there)
 	for _, f := range p.Fields() {
 		name, ordering := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 		if list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
-			if _, ordered := p.Get(smp.SetOrderPrefix + list); !ordered {
+			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered {
+				continue // (read with the order of its list)
+			}
+			if out, ok = deletedField(p, t, out, list); !ok {
 				return value.Value{}, nil, false
 			}
-			continue // (read with the order of its list)
+			continue
+		} else if f.Key == smp.RetainKeysKey {
+			continue // (applied first: retainedOnto)
 		}
-		lv, held := v.Get(name)
+		lv, held := out.Get(name)
 		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
 			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
 			if r.Deep || !kubectl {
@@ -108,6 +118,9 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
 	_, deletes := p.Get(smp.DeletePrefix + f.Key)
+	if otherKind(lv, held, f.Value) {
+		lv, held = value.Value{}, false // (taken as onto nothing)
+	}
 	switch {
 	case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || deletes:
 		return value.Value{}, false, false
@@ -156,23 +169,41 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
 // by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
 // (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
-// (mergedListOnto, its items' maps and lists in turn), and, with lists where the outcome holds the map, a merged list
-// pm orders by "$setElementOrder" as mergePatchIntoOriginal decides it (orderedFieldOnto). ok is false for any other
-// field of pm (other "$" keys, an order where the outcome lacks the map, and fields of merge rules among them).
+// (mergedListOnto, its items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder"
+// as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies
+// the order there, the order and the list naming each value or key once: namedOnce); where the outcome holds the
+// map, pm's "$retainKeys" clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from
+// its list there (deletedOnto). ok is false for any other field of pm (other "$" keys, a directive but an order where
+// the outcome lacks the map, and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
+	} else if out, ok = retainedOnto(pm, lm); !ok {
+		return value.Value{}, false
 	}
 	for _, f := range pm.Fields() {
 		ft, meta := t.Child(f.Key)
 		lv, held := out.Get(f.Key)
+		if otherKind(lv, held, f.Value) {
+			lv, held = value.Value{}, false // (taken as onto nothing)
+		}
 		_, ordered := pm.Get(smp.SetOrderPrefix + f.Key)
+		list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix)
 		switch {
-		case lists && lm.IsMap() && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+		case lm.IsMap() && f.Key == smp.RetainKeysKey:
+			continue // (applied first: retainedOnto)
+		case lm.IsMap() && deleting:
+			if out, ok = deletedField(pm, t, out, list); !ok {
+				return value.Value{}, false
+			}
+		case lists && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
+			if !lm.IsMap() && !namedOnce(pm, t, f.Key) {
+				return value.Value{}, false // (the collation keeps such a list as it stands there)
+			}
 			if out, ok = orderedFieldOnto(pm, out, t, f.Key); !ok {
 				return value.Value{}, false
 			}
-		case lists && lm.IsMap() && ordered:
+		case lists && ordered:
 			continue // (decided with its order)
 		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil:
 			return value.Value{}, false
