@@ -746,6 +746,35 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
 	})
 
+	// The same class where the set is the second patch's: its first item of key a, new to the first patch, is
+	// appended to the first's list as it stands, its aliases s1, s1, s2 an array JSON decoding left room in (len 3,
+	// cap 4); merging the later item of a into it appends s3 there and the deduplication rewrites the list to s1, s3,
+	// s2, by which strategicpatch ranks s3 (the later item's value, found there after s1): s1, s3, s2. Without room
+	// s3 is in neither list it ranks by and goes first, ply's result; four values (no room after decoding) give it too.
+	It("ranks a set of the second patch's item, new to the first, by its list as given when a later item of the key merges a set into it (oracle-aliases-first)", func() {
+		sp, widget := widgets()
+		for _, c := range []struct{ aliases, rewritten, asGiven string }{
+			{`"s1","s1","s2"`, `"s1","s3","s2"`, `"s3","s1","s2"`},
+			{`"s1","s1","s2","s4"`, `"s3","s1","s2","s4"`, `"s3","s1","s2","s4"`},
+		} {
+			first := jsonv.MustDecode(`{"spec":{"parts":[{"name":"b"}]}}`)
+			second := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","aliases":[` + c.aliases + `]},{"name":"a","aliases":["s3"]}]}}`)
+			rewritten := `{"spec":{"parts":[{"aliases":[` + c.rewritten + `],"name":"a"},{"name":"b"}]}}`
+			asGiven := `{"spec":{"parts":[{"aliases":[` + c.asGiven + `],"name":"a"},{"name":"b"}]}}`
+			for _, merge := range []func(f, s []byte) ([]byte, error){sp.MergePatches, sp.MergedPatches} {
+				want, err := merge(first.JSON(), second.JSON())
+				Expect(err).NotTo(HaveOccurred())
+				Expect(string(want)).To(Equal(rewritten))
+			}
+			want, err := sp.MergePatchesWithoutRoom(first.JSON(), second.JSON())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(want)).To(Equal(asGiven))
+			got, err := patch.Compose(first, second, widget, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
+		}
+	})
+
 	It("refuses a second patch that is not an object, and a first that is neither an object nor null", func() {
 		_, err := compose(value.MustMap(), value.List(nil))
 		var ee *elements.Error

@@ -28,16 +28,18 @@ func (o *Oracle) MergePatches(first, second []byte) ([]byte, error) {
 	})
 }
 
-// MergePatchesWithoutRoom is MergePatches with first's lists holding no
-// room to grow (capacity their length), as lists converted from typed
-// objects hold none. Where the first patch's set names a value twice and
-// its array has room for second's list, strategicpatch's append writes
-// into it and its deduplication in place rewrites the first's list, by
-// which it then ranks the result; without room its order follows the
-// first's list as given (class oracle-aliases-first).
+// MergePatchesWithoutRoom is MergePatches with both patches' lists holding
+// no room to grow (capacity their length), as lists converted from typed
+// objects hold none. Where a set names a value twice and its array has
+// room for the list merged into it, strategicpatch's append writes into it
+// and its deduplication in place rewrites that list, by which it then
+// ranks the result; without room its order follows the list as given
+// (class oracle-aliases-first). The set is the first patch's, or the
+// second's where an item of a key new to the first holds it and a later
+// item of that key merges a set into it.
 func (o *Oracle) MergePatchesWithoutRoom(first, second []byte) ([]byte, error) {
 	return o.merge(first, second, func(f, s map[string]interface{}) (map[string]interface{}, error) {
-		return mergeMap(ClipLists(f).(map[string]interface{}), s, o.meta, strategicpatch.MergeOptions{})
+		return mergeMap(ClipLists(f).(map[string]interface{}), ClipLists(s).(map[string]interface{}), o.meta, strategicpatch.MergeOptions{})
 	})
 }
 

@@ -172,12 +172,13 @@ func composeCase(t *difftest.Target, c patchdiff.Case, first, second value.Value
 }
 
 // aliasesFirst reports whether ply's composed patch got is strategicpatch's
-// merge of second into first once first's lists have no room to grow
-// (class oracle-aliases-first): strategicpatch's order for a set that
-// first names a value twice in depends on that room (it deduplicates the
-// lists appended in place, rewriting first's list it then ranks by, when
-// the append found room, as it does in lists JSON decoding made); ply
-// ranks by first's list as given.
+// merge of second into first once the patches' lists have no room to grow
+// (class oracle-aliases-first): strategicpatch's order for a set that names
+// a value twice depends on that room (it deduplicates the lists appended in
+// place, rewriting the list it then ranks by, when the append found room,
+// as it does in lists JSON decoding made). The set is first's, or second's
+// in an item of a key new to first that a later item of the key merges a
+// set into; ply ranks by the list as given.
 func aliasesFirst(t *difftest.Target, first, second, got value.Value) bool {
 	want, err := t.Oracle.MergePatchesWithoutRoom(first.JSON(), second.JSON())
 	return err == nil && value.Equal(got, jsonv.MustDecode(string(want)))
