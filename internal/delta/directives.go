@@ -38,7 +38,7 @@ func withoutLocalDirectives(p value.Value, wrote bool, root elements.Element, be
 	if !wrote || gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
 		return p, nil, nil
 	}
-	if n := root.Base(); !n.HasLocal || !smp.HoldsDirectives(n.Local) {
+	if n := root.Base(); !n.HasLocal || !holdsMergeRead(n.Local) {
 		return p, nil, nil
 	}
 	dels, ok, err := Patch(root, beside, Deletions, gates)
@@ -82,11 +82,20 @@ func (h *halvesMerged) over(p, dels, delta value.Value, t *openapi.Type, meta op
 		h.err = &HalvesDirectiveError{Err: &elements.Error{Source: elements.Local, Path: path, Msg: smp.UnknownDirective(d)}, Map: delta}
 		return p
 	}
+	if r, ok := delta.Get(smp.RetainKeysKey); ok && delta.IsMap() {
+		if d, ok := dels.Get(smp.RetainKeysKey); ok && dels.IsMap() && !value.Equal(d, r) {
+			h.err = &HalvesRetainKeysError{Err: &elements.Error{Source: elements.Local, Path: path.Child(fieldpath.Field(smp.RetainKeysKey)), Msg: retainKeysDiffer}, Deletions: d, Delta: r}
+			return p
+		}
+	}
+	if h.checkOrders(dels, delta, t, path); h.err != nil {
+		return p
+	}
 	out := make([]value.Field, 0, p.Len())
 	changed := false
 	for _, f := range p.Fields() {
 		v, keep := f.Value, true
-		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && smp.HoldsDirectives(v) {
+		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && holdsMergeRead(v) {
 			at := path.Child(fieldpath.Field(f.Key))
 			ct, cm := t.Child(f.Key)
 			dv, _ := delta.Get(f.Key)
@@ -133,7 +142,7 @@ func (h *halvesMerged) items(p, dels, delta value.Value, itemType *openapi.Type,
 			continue
 		}
 		d, found := delsByKey[k]
-		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && smp.HoldsDirectives(it) {
+		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && holdsMergeRead(it) {
 			at := path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType)))
 			it = h.over(it, d, deltaByKey[k], itemType, openapi.Meta{}, at)
 		}
@@ -201,6 +210,51 @@ type HalvesDirectiveError struct {
 func (e *HalvesDirectiveError) Error() string { return e.Err.Error() }
 func (e *HalvesDirectiveError) Unwrap() error { return e.Err }
 
+// retainKeysDiffer is ply's message of a HalvesRetainKeysError.
+const retainKeysDiffer = "the three-way patch's halves hold different " + smp.RetainKeysKey + " in one map (local's data beside the directive the patch generates)"
+
+// HalvesRetainKeysError is the error of kubectl's merge of its three-way patch's halves at a map both halves hold
+// with "$retainKeys" of values that differ: Err blames local at the key's path, Deletions and Delta are the halves'
+// values, which strategicpatch's message prints (the deletions half's first).
+type HalvesRetainKeysError struct {
+	Err              *elements.Error
+	Deletions, Delta value.Value
+}
+
+func (e *HalvesRetainKeysError) Error() string { return e.Err.Error() }
+func (e *HalvesRetainKeysError) Unwrap() error { return e.Err }
+
+// holdsMergeRead reports whether value v holds, at any depth, a map holding a key kubectl's merge of the three-way
+// patch's halves reads (mergeRead: "$patch", "$retainKeys", "$setElementOrder/<f>"; one pass, as smp.HoldsDirectives).
+func holdsMergeRead(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		for _, f := range v.Fields() {
+			if mergeRead(f.Key) || (isCollection(f.Value) && holdsMergeRead(f.Value)) {
+				return true
+			}
+		}
+	case value.KindList:
+		for _, it := range v.Items() {
+			if isCollection(it) && holdsMergeRead(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mergeRead reports whether key is one kubectl's merge of the three-way patch's halves reads in a map both hold.
+func mergeRead(key string) bool {
+	return key == smp.DirectiveKey || key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)
+}
+
+// isCollection reports whether v is a map or a list.
+func isCollection(v value.Value) bool {
+	k := v.Kind()
+	return k == value.KindMap || k == value.KindList
+}
+
 // appendEmptied appends to emptied path and the paths below it, of type t with metadata meta, where list was holds
 // items and is (was cleaned by withoutDirectiveMaps) holds none: through maps, and through the items of lists,
 // named as kubectl's check names them (by key in a list merged by key, by position in is otherwise).
@@ -243,7 +297,7 @@ func holdsCleaned(v value.Value) bool {
 	switch v.Kind() {
 	case value.KindMap:
 		for _, f := range v.Fields() {
-			if f.Key == smp.DirectiveKey || (!copiedDirective(f.Key) && holdsCleaned(f.Value)) {
+			if mergeRead(f.Key) || (!copiedDirective(f.Key) && holdsCleaned(f.Value)) {
 				return true
 			}
 		}
