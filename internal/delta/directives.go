@@ -24,16 +24,24 @@ import (
 // first ("replace": the list is the delta's other items; "delete": no item of its key stays; another value fails),
 // then merges the delta's item into the deletions' item of its key field by field (other items as they stand); at
 // other lists both hold it keeps the delta's items as they stand. "$retainKeys", "$setElementOrder/<f>" and
-// "$deleteFromPrimitiveList/<f>" are copied as they stand. The two-way patch writes local's value as it stands, as
+// "$deleteFromPrimitiveList/<f>" are copied as they stand, but at a map both halves hold the merge reads the first two
+// before any field: a "$retainKeys" of the delta's map must equal the deletions map's where that holds one (the
+// deletions half generates one in an item of a retainKeys list; local's own, data the delta writes, may differ:
+// *HalvesRetainKeysError); each "$setElementOrder/<f>" of the delta's map must equal the deletions map's where that holds
+// the key, be a list, name a list (<f> in either map, where held), and name the delta's list <f> in order: its items,
+// less those holding "$patch", each named by the order in turn (by merge key, or by value for scalars;
+// *HalvesSetOrderError). The walk checks these where the producer noted it wrote local's "$retainKeys" or
+// "$setElementOrder/<f>" (Visitor.noteMergeRead, or a value written whole holding one: holdsMergeRead). The two-way patch writes local's value as it stands, as
 // strategicpatch's does (its diffs read "$patch" where both documents hold it: Visitor.markerEntry).
 
 // withoutLocalDirectives is three-way patch p of tree root less what kubectl's merge of its halves drops or settles
 // (see the file's comment), with the paths of its lists that lost every item so (emptied); p itself where the walk that
-// made p wrote no map holding "$patch" of local's (wrote false: Visitor.wrote notes a value of local written whole
-// that holds one, Visitor.markerEntry a "$patch" field of a map the collation pairs, so that p is not walked again to
-// find them), where local holds no map holding "$patch" that p holds, or with the gate on. A map of the delta half
-// holding "$patch" of a value other than "replace" and "delete" where the deletions half holds a map too fails the
-// merge (*HalvesDirectiveError).
+// made p wrote no key of local's the merge reads (wrote false: Visitor.wrote notes a value of local written whole
+// that holds "$patch", "$retainKeys" or "$setElementOrder/<f>", Visitor.markerEntry a "$patch" field of a map the
+// collation pairs, Visitor.noteMergeRead one of the other two, so that p is not walked again to find them), where
+// neither local nor p holds such a key, or with the gate on. A map of the delta half holding "$patch" of a value other
+// than "replace" and "delete" where the deletions half holds a map too fails the merge (*HalvesDirectiveError), and so
+// do the checks of "$retainKeys" and "$setElementOrder/<f>" (see the file's comment).
 func withoutLocalDirectives(p value.Value, wrote bool, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
 	if !wrote || gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
 		return p, nil, nil
@@ -290,9 +298,9 @@ func appendEmptied(was, is value.Value, t *openapi.Type, meta openapi.Meta, path
 	}
 }
 
-// holdsCleaned reports whether patch value v holds, at any depth, a map holding "$patch" outside the directives kubectl's
-// merge of its halves copies as it stands (copiedDirective): whether withoutLocalDirectives may change it. (A patch's
-// "$setElementOrder" lists, as long as the lists they order, are not walked.)
+// holdsCleaned reports whether patch value v holds, at any depth, a key kubectl's merge of its halves reads (mergeRead)
+// outside the directives it copies as they stand (copiedDirective): whether withoutLocalDirectives may change or fail
+// it. (A patch's "$setElementOrder" lists, as long as the lists they order, are not walked.)
 func holdsCleaned(v value.Value) bool {
 	switch v.Kind() {
 	case value.KindMap:

@@ -134,7 +134,11 @@ var _ = DescribeTable("pkg/strategicpatch's patches of modified's other directiv
 // three-way patch's halves reads the delta's "$patch" where the deletions half holds the map too ("replace": the
 // delta's map, "delete": {}, another value fails) and the delta's "$patch" items of a keyed list both halves hold
 // ("replace": the delta's other items, "delete": no item of its key, another value fails), and drops a map holding
-// "$patch" where the deletions half lacks the field. Not overwriting, the conflict check compares the patch so merged.
+// "$patch" where the deletions half lacks the field; at a map both halves hold it checks the delta's "$retainKeys"
+// against the deletions half's (a retainKeys item's generated one) and each "$setElementOrder/<f>" of the delta's
+// (against the deletions half's, a list, naming a list, naming the delta's list <f> in order). A "$setElementOrder/<f>"
+// of another value beside a list the two-way diff orders is left out (strategicpatch's answer there follows Go's map
+// order). Not overwriting, the conflict check compares the patch so merged.
 // With ply's gates on, modified holding such a key is refused, naming the path (refused). Under OpenAPI v3, v2 and Go
 // struct tags; two-way (bytes and maps), and three-way overwriting and not.
 var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it collates, as strategicpatch's",
