@@ -254,6 +254,9 @@ func holdsMergeRead(v value.Value) bool {
 
 // mergeRead reports whether key is one kubectl's merge of the three-way patch's halves reads in a map both hold.
 func mergeRead(key string) bool {
+	if len(key) == 0 || key[0] != '$' { // (most keys: one comparison)
+		return false
+	}
 	return key == smp.DirectiveKey || key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)
 }
 
