@@ -24,21 +24,29 @@ import (
 // first ("replace": the list is the delta's other items; "delete": no item of its key stays; another value fails),
 // then merges the delta's item into the deletions' item of its key field by field (other items as they stand); at
 // other lists both hold it keeps the delta's items as they stand. "$retainKeys", "$setElementOrder/<f>" and
-// "$deleteFromPrimitiveList/<f>" are copied as they stand. The two-way patch writes local's value as it stands, as
+// "$deleteFromPrimitiveList/<f>" are copied as they stand, but at a map both halves hold the merge reads the first two
+// before any field: a "$retainKeys" of the delta's map must equal the deletions map's where that holds one (the
+// deletions half generates one in an item of a retainKeys list; local's own, data the delta writes, may differ:
+// *HalvesRetainKeysError); each "$setElementOrder/<f>" of the delta's map must equal the deletions map's where that holds
+// the key, be a list, name a list (<f> in either map, where held), and name the delta's list <f> in order: its items,
+// less those holding "$patch", each named by the order in turn (by merge key, or by value for scalars;
+// *HalvesSetOrderError). The walk checks these where the producer noted it wrote local's "$retainKeys" or
+// "$setElementOrder/<f>" (Visitor.noteMergeRead, or a value written whole holding one: holdsMergeRead). The two-way patch writes local's value as it stands, as
 // strategicpatch's does (its diffs read "$patch" where both documents hold it: Visitor.markerEntry).
 
 // withoutLocalDirectives is three-way patch p of tree root less what kubectl's merge of its halves drops or settles
 // (see the file's comment), with the paths of its lists that lost every item so (emptied); p itself where the walk that
-// made p wrote no map holding "$patch" of local's (wrote false: Visitor.wrote notes a value of local written whole
-// that holds one, Visitor.markerEntry a "$patch" field of a map the collation pairs, so that p is not walked again to
-// find them), where local holds no map holding "$patch" that p holds, or with the gate on. A map of the delta half
-// holding "$patch" of a value other than "replace" and "delete" where the deletions half holds a map too fails the
-// merge (*HalvesDirectiveError).
+// made p wrote no key of local's the merge reads (wrote false: Visitor.wrote notes a value of local written whole
+// that holds "$patch", "$retainKeys" or "$setElementOrder/<f>", Visitor.markerEntry a "$patch" field of a map the
+// collation pairs, Visitor.noteMergeRead one of the other two, so that p is not walked again to find them), where
+// neither local nor p holds such a key, or with the gate on. A map of the delta half holding "$patch" of a value other
+// than "replace" and "delete" where the deletions half holds a map too fails the merge (*HalvesDirectiveError), and so
+// do the checks of "$retainKeys" and "$setElementOrder/<f>" (see the file's comment).
 func withoutLocalDirectives(p value.Value, wrote bool, root elements.Element, beside Beside, gates features.Gates) (value.Value, []fieldpath.Path, error) {
 	if !wrote || gates.Enabled(features.MultiFieldMergeKeys) || !holdsCleaned(p) {
 		return p, nil, nil
 	}
-	if n := root.Base(); !n.HasLocal || !smp.HoldsDirectives(n.Local) {
+	if n := root.Base(); !n.HasLocal || !holdsMergeRead(n.Local) {
 		return p, nil, nil
 	}
 	dels, ok, err := Patch(root, beside, Deletions, gates)
@@ -82,11 +90,20 @@ func (h *halvesMerged) over(p, dels, delta value.Value, t *openapi.Type, meta op
 		h.err = &HalvesDirectiveError{Err: &elements.Error{Source: elements.Local, Path: path, Msg: smp.UnknownDirective(d)}, Map: delta}
 		return p
 	}
+	if r, ok := delta.Get(smp.RetainKeysKey); ok && delta.IsMap() {
+		if d, ok := dels.Get(smp.RetainKeysKey); ok && dels.IsMap() && !value.Equal(d, r) {
+			h.err = &HalvesRetainKeysError{Err: &elements.Error{Source: elements.Local, Path: path.Child(fieldpath.Field(smp.RetainKeysKey)), Msg: retainKeysDiffer}, Deletions: d, Delta: r}
+			return p
+		}
+	}
+	if h.checkOrders(dels, delta, t, path); h.err != nil {
+		return p
+	}
 	out := make([]value.Field, 0, p.Len())
 	changed := false
 	for _, f := range p.Fields() {
 		v, keep := f.Value, true
-		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && smp.HoldsDirectives(v) {
+		if d, ok := dels.Get(f.Key); !copiedDirective(f.Key) && holdsMergeRead(v) {
 			at := path.Child(fieldpath.Field(f.Key))
 			ct, cm := t.Child(f.Key)
 			dv, _ := delta.Get(f.Key)
@@ -133,7 +150,7 @@ func (h *halvesMerged) items(p, dels, delta value.Value, itemType *openapi.Type,
 			continue
 		}
 		d, found := delsByKey[k]
-		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && smp.HoldsDirectives(it) {
+		if _, directive := it.Get(smp.DirectiveKey); ok && found && it.IsMap() && !directive && holdsMergeRead(it) {
 			at := path.Child(fieldpath.Key(elements.KeyFields(it, mergeKey, itemType)))
 			it = h.over(it, d, deltaByKey[k], itemType, openapi.Meta{}, at)
 		}
@@ -201,6 +218,54 @@ type HalvesDirectiveError struct {
 func (e *HalvesDirectiveError) Error() string { return e.Err.Error() }
 func (e *HalvesDirectiveError) Unwrap() error { return e.Err }
 
+// retainKeysDiffer is ply's message of a HalvesRetainKeysError.
+const retainKeysDiffer = "the three-way patch's halves hold different " + smp.RetainKeysKey + " in one map (local's data beside the directive the patch generates)"
+
+// HalvesRetainKeysError is the error of kubectl's merge of its three-way patch's halves at a map both halves hold
+// with "$retainKeys" of values that differ: Err blames local at the key's path, Deletions and Delta are the halves'
+// values, which strategicpatch's message prints (the deletions half's first).
+type HalvesRetainKeysError struct {
+	Err              *elements.Error
+	Deletions, Delta value.Value
+}
+
+func (e *HalvesRetainKeysError) Error() string { return e.Err.Error() }
+func (e *HalvesRetainKeysError) Unwrap() error { return e.Err }
+
+// holdsMergeRead reports whether value v holds, at any depth, a map holding a key kubectl's merge of the three-way
+// patch's halves reads (mergeRead: "$patch", "$retainKeys", "$setElementOrder/<f>"; one pass, as smp.HoldsDirectives).
+func holdsMergeRead(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		for _, f := range v.Fields() {
+			if mergeRead(f.Key) || (isCollection(f.Value) && holdsMergeRead(f.Value)) {
+				return true
+			}
+		}
+	case value.KindList:
+		for _, it := range v.Items() {
+			if isCollection(it) && holdsMergeRead(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mergeRead reports whether key is one kubectl's merge of the three-way patch's halves reads in a map both hold.
+func mergeRead(key string) bool {
+	if len(key) == 0 || key[0] != '$' { // (most keys: one comparison)
+		return false
+	}
+	return key == smp.DirectiveKey || key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)
+}
+
+// isCollection reports whether v is a map or a list.
+func isCollection(v value.Value) bool {
+	k := v.Kind()
+	return k == value.KindMap || k == value.KindList
+}
+
 // appendEmptied appends to emptied path and the paths below it, of type t with metadata meta, where list was holds
 // items and is (was cleaned by withoutDirectiveMaps) holds none: through maps, and through the items of lists,
 // named as kubectl's check names them (by key in a list merged by key, by position in is otherwise).
@@ -236,14 +301,14 @@ func appendEmptied(was, is value.Value, t *openapi.Type, meta openapi.Meta, path
 	}
 }
 
-// holdsCleaned reports whether patch value v holds, at any depth, a map holding "$patch" outside the directives kubectl's
-// merge of its halves copies as it stands (copiedDirective): whether withoutLocalDirectives may change it. (A patch's
-// "$setElementOrder" lists, as long as the lists they order, are not walked.)
+// holdsCleaned reports whether patch value v holds, at any depth, a key kubectl's merge of its halves reads (mergeRead)
+// outside the directives it copies as they stand (copiedDirective): whether withoutLocalDirectives may change or fail
+// it. (A patch's "$setElementOrder" lists, as long as the lists they order, are not walked.)
 func holdsCleaned(v value.Value) bool {
 	switch v.Kind() {
 	case value.KindMap:
 		for _, f := range v.Fields() {
-			if f.Key == smp.DirectiveKey || (!copiedDirective(f.Key) && holdsCleaned(f.Value)) {
+			if mergeRead(f.Key) || (!copiedDirective(f.Key) && holdsCleaned(f.Value)) {
 				return true
 			}
 		}

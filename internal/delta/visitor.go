@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/plyproject/ply/internal/halves"
 	"github.com/plyproject/ply/internal/smp"
@@ -124,6 +125,9 @@ func (d *Visitor) Entry(e elements.Element) (Entry, error) {
 		return m.Entry, nil
 	}
 	o, err := d.Visit(e)
+	if n := e.Base(); o.Present && n.HasLocal {
+		d.noteMergeRead(n.Name)
+	}
 	en := Entry{Outcome: o, Parallel: d.par}
 	d.par = Parallel{}
 	return en, err
@@ -169,9 +173,18 @@ func (d *Visitor) replaced(n *elements.Node) elements.Outcome {
 	return o
 }
 
+// noteMergeRead notes (wroteDirective) that the patch writes local's value of field name of a map where name is
+// "$retainKeys" or "$setElementOrder/<f>", data of local's that kubectl's merge of the three-way patch's halves reads
+// (withoutLocalDirectives checks them as it does).
+func (d *Visitor) noteMergeRead(name string) {
+	if len(name) > 0 && name[0] == '$' && (name == smp.RetainKeysKey || strings.HasPrefix(name, smp.SetOrderPrefix)) {
+		d.wroteDirective = true
+	}
+}
+
 // wrote notes that the patch writes local's value v whole (wroteDirective) and returns it.
 func (d *Visitor) wrote(v value.Value) value.Value {
-	if k := v.Kind(); !d.wroteDirective && (k == value.KindMap || k == value.KindList) && smp.HoldsDirectives(v) {
+	if k := v.Kind(); !d.wroteDirective && (k == value.KindMap || k == value.KindList) && holdsMergeRead(v) {
 		d.wroteDirective = true
 	}
 	return v
@@ -394,6 +407,7 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 				*stack, keySet = append(*stack, value.Field{Key: f.Name, Value: f.Element.Base().Local}), true
 			case o.Present:
 				*stack = append(*stack, value.Field{Key: f.Name, Value: o.Value})
+				d.noteMergeRead(f.Name)
 			}
 			continue
 		}

@@ -134,7 +134,11 @@ var _ = DescribeTable("pkg/strategicpatch's patches of modified's other directiv
 // three-way patch's halves reads the delta's "$patch" where the deletions half holds the map too ("replace": the
 // delta's map, "delete": {}, another value fails) and the delta's "$patch" items of a keyed list both halves hold
 // ("replace": the delta's other items, "delete": no item of its key, another value fails), and drops a map holding
-// "$patch" where the deletions half lacks the field. Not overwriting, the conflict check compares the patch so merged.
+// "$patch" where the deletions half lacks the field; at a map both halves hold it checks the delta's "$retainKeys"
+// against the deletions half's (a retainKeys item's generated one) and each "$setElementOrder/<f>" of the delta's
+// (against the deletions half's, a list, naming a list, naming the delta's list <f> in order). A "$setElementOrder/<f>"
+// of another value beside a list the two-way diff orders is left out (strategicpatch's answer there follows Go's map
+// order). Not overwriting, the conflict check compares the patch so merged.
 // With ply's gates on, modified holding such a key is refused, naming the path (refused). Under OpenAPI v3, v2 and Go
 // struct tags; two-way (bytes and maps), and three-way overwriting and not.
 var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it collates, as strategicpatch's",
@@ -237,6 +241,32 @@ var _ = DescribeTable("pkg/strategicpatch's patches of directive keys in maps it
 		`{"spec":{"containers":[{"name":"a"}],"$setElementOrder/containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"a"},{"name":"b"}],"$setElementOrder/containers":[{"name":"b"}]}}`, `{"spec":{"containers":[{"name":"a"}]}}`, true),
 	Entry("a field the schema lacks in a map holding $patch, current's a map too: the look-up fails",
 		`{"spec":{"securityContext":{"runAsUser":1,"seLinuxOptions":{"role":"r"}}}}`, `{"spec":{"securityContext":{"$patch":"replace","seLinuxOptions":{"user":"u"},"bogus":{"a":1}}}}`, `{"spec":{"securityContext":{"runAsUser":1,"seLinuxOptions":{"role":"r"},"bogus":{"b":1}}}}`, true),
+	Entry("$retainKeys in a retainKeys item current lacks, another than the deletions half's: the merge fails",
+		`{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p"}}]}}`, `{"spec":{"volumes":[{"name":"v","emptyDir":{},"$retainKeys":["name"]}]}}`, `{"spec":{}}`, true),
+	Entry("$retainKeys not a list in a retainKeys item current lacks: the merge fails, printing it",
+		`{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p"}}]}}`, `{"spec":{"volumes":[{"name":"v","emptyDir":{},"$retainKeys":{"a":1.5,"b":[true,null],"c":1}}]}}`, `{"spec":{"volumes":[{"name":"w"}]}}`, true),
+	Entry("$retainKeys in a retainKeys item current lacks, equal to the deletions half's",
+		`{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p"}}]}}`, `{"spec":{"volumes":[{"name":"v","emptyDir":{},"$retainKeys":["$retainKeys","emptyDir","name"]}]}}`, `{"spec":{}}`, true),
+	Entry("$retainKeys in a map the deletions half holds without one",
+		`{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"$retainKeys":"b","runAsGroup":1}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, naming the list the patch sets in its order",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1},{"containerPort":2}],"$setElementOrder/ports":[{"containerPort":1},{"containerPort":2}]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, naming the list's items in another order: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1},{"containerPort":2}],"$setElementOrder/ports":[{"containerPort":2},{"containerPort":1}]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, missing an item of the list: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1},{"containerPort":2}],"$setElementOrder/ports":[{"containerPort":1}]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, naming an item the list lacks",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}],"$setElementOrder/ports":[{"containerPort":1},{"containerPort":3}]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder of a list of scalars in a keyed item current lacks, in another order: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","args":["x","y"],"$setElementOrder/args":["y","x"]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder not a list in a keyed item current lacks: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","$setElementOrder/ports":"x"}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, naming a field not a list: the merge fails",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","ports":"y","$setElementOrder/ports":[1]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, naming a list the schema declares that the item lacks",
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`, `{"spec":{"containers":[{"name":"a","$setElementOrder/ports":[{"containerPort":1}]}]}}`, `{"spec":{}}`, true),
+	Entry("$setElementOrder in a keyed item current lacks, equal to the deletions half's",
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1},{"containerPort":2}]}]}}`, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}],"$setElementOrder/ports":[{"containerPort":1}]}]}}`, `{"spec":{}}`, true),
 	Entry("original alone holding $patch",
 		`{"spec":{"securityContext":{"$patch":"delete"}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, `{"spec":{"securityContext":{"runAsUser":1}}}`, false),
 	Entry("current alone holding $patch: a conflict",

@@ -33,6 +33,14 @@ func asAPIMachinery(err error, in docs) error {
 		}
 		return &apiError{mergepatch.ErrBadPatchType(toGo(d), toMap(hd.Map)).Error(), err}
 	}
+	var hr *delta.HalvesRetainKeysError
+	if errors.As(err, &hr) {
+		return &apiError{fmt.Sprintf("%v and %v are not deep equal: this may happen when calculating the 3-way diff patch", asJSONGo(toGo(hr.Deletions)), asJSONGo(toGo(hr.Delta))), err}
+	}
+	var ho *delta.HalvesSetOrderError
+	if errors.As(err, &ho) {
+		return halvesSetOrder(ho, err)
+	}
 	ee, ok := asElementsError(err)
 	if !ok {
 		return err
@@ -228,4 +236,34 @@ func matchesKey(item value.Value, key []fieldpath.KeyField) bool {
 		}
 	}
 	return true
+}
+
+// asJSONGo is Go value x (of toGo) with its integers as float64, as encoding/json decodes a number into an interface{}
+// (so that fmt prints it as strategicpatch's messages do).
+func asJSONGo(x interface{}) interface{} {
+	switch t := x.(type) {
+	case int64:
+		return float64(t)
+	case map[string]interface{}:
+		for k, v := range t {
+			t[k] = asJSONGo(v)
+		}
+	case []interface{}:
+		for i, v := range t {
+			t[i] = asJSONGo(v)
+		}
+	}
+	return x
+}
+
+// halvesSetOrder is strategicpatch's error for ply's err (ho) at a "$setElementOrder/<f>" of the delta half kubectl's
+// three-way patch merges into its deletions half.
+func halvesSetOrder(ho *delta.HalvesSetOrderError, err error) error {
+	switch ho.Fault {
+	case delta.OrderDiffers:
+		return mergepatch.ErrBadPatchFormatForSetElementOrderList
+	case delta.OrderNotList:
+		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(ho.List)).Error(), err}
+	}
+	return &apiError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", asJSONGo(toGo(ho.List)), strings.TrimSuffix(setOrderPrefix, "/"), asJSONGo(toGo(ho.Order))), err}
 }

@@ -1,0 +1,134 @@
+package delta
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// SetOrderFault is what kubectl's merge of the three-way patch's halves finds wrong with a "$setElementOrder/<f>" of
+// the delta half's map (HalvesSetOrderError).
+type SetOrderFault int
+
+const (
+	// OrderDiffers: the deletions half's map holds the key with another value.
+	OrderDiffers SetOrderFault = iota
+	// OrderNotList: the key's value, or the value either half holds at <f>, is not a list (HalvesSetOrderError.List).
+	OrderNotList
+	// OrderContradicts: the delta's list <f> (its items but those holding "$patch") is not in the order's order, or
+	// holds an item the order does not name.
+	OrderContradicts
+)
+
+// HalvesSetOrderError is the error of kubectl's merge of its three-way patch's halves at a "$setElementOrder/<f>" of
+// the delta half's map (local's data, written by the patch) where the deletions half holds the map too: Err blames
+// local at the key's path; Order is its value, List the value the fault names (OrderNotList) or the delta's list
+// (OrderContradicts).
+type HalvesSetOrderError struct {
+	Err         *elements.Error
+	Fault       SetOrderFault
+	Order, List value.Value
+}
+
+func (e *HalvesSetOrderError) Error() string { return e.Err.Error() }
+func (e *HalvesSetOrderError) Unwrap() error { return e.Err }
+
+// checkOrders checks each "$setElementOrder/<f>" of the delta half's map delta against the deletions half's map dels
+// (type t, at path) as kubectl's merge of the halves does before it merges their fields: the same key in dels must hold
+// an equal value; the key's value, and <f> in either half, must be lists; the delta's list <f>, less its items holding
+// "$patch", must name its items in the order's order, each named by it (by merge key for a list merged by key, by
+// value for a list of scalars; other lists are not checked). The first fault in the map's key order is h.err.
+func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, path fieldpath.Path) {
+	if !delta.IsMap() || !dels.IsMap() {
+		return
+	}
+	for _, f := range delta.Fields() {
+		field, ok := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		if !ok {
+			continue
+		}
+		fail := func(fault SetOrderFault, list value.Value, msg string) {
+			h.err = &HalvesSetOrderError{Err: &elements.Error{Source: elements.Local, Path: path.Child(fieldpath.Field(f.Key)), Msg: msg}, Fault: fault, Order: f.Value, List: list}
+		}
+		d, has := dels.Get(f.Key)
+		switch {
+		case has && !value.Equal(d, f.Value):
+			fail(OrderDiffers, value.Value{}, "the three-way patch's halves hold different "+f.Key)
+			return
+		case !f.Value.IsList():
+			fail(OrderNotList, f.Value, f.Key+" is not a list")
+			return
+		}
+		for _, half := range [...]value.Value{dels, delta} {
+			if l, has := half.Get(field); has && !l.IsList() {
+				fail(OrderNotList, l, f.Key+" orders a value that is not a list")
+				return
+			}
+		}
+		list, _ := delta.Get(field)
+		_, meta := t.Child(field)
+		key := ""
+		if len(meta.MergeKey) > 0 {
+			key = meta.MergeKey[0]
+		}
+		if !inOrder(list, f.Value, key) {
+			fail(OrderContradicts, list, "the order of the patch list contradicts "+f.Key)
+			return
+		}
+	}
+}
+
+// inOrder reports whether list's items are named in order by order's, as kubectl's merge checks them: an item
+// holding "$patch" is skipped (for a list merged by key, one holding "$patch": "delete" is not read at all), others
+// are compared by the value of field key of maps, or (key "") by scalar value, each with the order's next names until
+// one matches; the list is out of order where items stay when the names run out. Lists it cannot so compare are in
+// order.
+func inOrder(list, order value.Value, key string) bool {
+	items, names := list.Items(), order.Items()
+	if len(items) == 0 || len(names) == 0 {
+		return true
+	}
+	if key != "" {
+		items = slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool {
+			d, ok := it.Get(smp.DirectiveKey)
+			s, _ := d.AsString()
+			return ok && it.IsMap() && s == smp.DeleteValue
+		})
+	}
+	i, j := 0, 0
+	for i < len(items) && j < len(names) {
+		if _, directive := items[i].Get(smp.DirectiveKey); directive && items[i].IsMap() {
+			i++
+			continue
+		}
+		a, b, ok := comparable(items[i], names[j], key)
+		if !ok {
+			return true
+		}
+		if value.Equal(a, b) {
+			i++
+		}
+		j++
+	}
+	return i >= len(items) || j < len(names)
+}
+
+// comparable is what kubectl's check of an order compares of list item it and order's name: field key of both (maps
+// holding it), or both themselves (key ""); ok false where that is not two scalars.
+func comparable(it, name value.Value, key string) (a, b value.Value, ok bool) {
+	a, b = it, name
+	if key != "" {
+		var ok1, ok2 bool
+		a, ok1 = it.Get(key)
+		b, ok2 = name.Get(key)
+		if !it.IsMap() || !name.IsMap() || !ok1 || !ok2 {
+			return a, b, false
+		}
+	}
+	return a, b, !isCollection(a) && !isCollection(b)
+}
