@@ -120,8 +120,9 @@ func keyedPlain(key string, items []value.Value, once bool) bool {
 // p holds one, naming its items in the order's order (orderData), no "$deleteFromPrimitiveList" beside it. Where p
 // leaves the list out: absent where the outcome lacks it, else the outcome's list (mergeableHeld, with items) ordered
 // by it; where p holds it: mergedListOnto's list ordered by it (orderedList: the items it names by its order, the
-// others by the outcome's places, interleaved; p's items by the order where the outcome lacks the list). ok is false
-// elsewhere: the front-end applies the repeat.
+// others by the outcome's places, interleaved; where the outcome lacks the list, p's items less their nulls by the
+// order, a key named twice kept twice). p's list and the order may name a key or value twice. ok is false elsewhere:
+// the front-end applies the repeat.
 func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
 	ft, meta := t.Child(name)
 	order, _ := p.Get(smp.SetOrderPrefix + name)
