@@ -67,7 +67,7 @@ func mergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Va
 	_, deletes := p.Get(smp.DeletePrefix + name)
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) != 1 ||
 		meta.Rule != nil || deletes || !order.IsList() || order.Len() == 0 || !plainEntries(order.Items(), meta.MergeKey) ||
-		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items(), false) ||
+		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items()) ||
 		(held && (!lv.IsList() || !mergeableHeld(ft, &meta, lv))) {
 		return nil
 	}
