@@ -64,34 +64,14 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			continue // (applied first: retainedOnto)
 		}
 		lv, held := out.Get(name)
-		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
-			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
-			if r.Deep || !kubectl {
-				return value.Value{}, nil, false
-			} else if !decided {
-				if failed != nil {
-					return value.Value{}, nil, false
-				} else if failed = mergedOrderFailure(p, t, name, lv, held); failed == nil {
-					return value.Value{}, nil, false
-				}
-			}
-			if out = out.Without(name); present {
-				out = out.With(name, list)
-			}
-			continue
-		}
 		if ordering {
-			list, present, decided := unmergedOrderOnto(p, t, name, lv, held, kubectl)
-			if !decided {
-				if failed != nil || r.Deep {
-					return value.Value{}, nil, false
-				} else if failed = unmergedOrderFailure(p, t, name, lv, held); failed == nil {
-					return value.Value{}, nil, false
-				}
+			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl)
+			if !decided || (failure != nil && failed != nil) {
+				return value.Value{}, nil, false // (not decided, or a second list strategicpatch fails on)
+			} else if failure != nil {
+				failed = failure
 			}
-			if out = out.Without(name); present {
-				out = out.With(name, list)
-			}
+			out = withField(out, name, list, present)
 			continue
 		}
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
@@ -101,14 +81,38 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		if !decided {
 			return value.Value{}, nil, false
 		}
-		if out = out.Without(f.Key); present {
-			out = out.With(f.Key, merged)
-		}
+		out = withField(out, f.Key, merged, present)
 	}
 	if failed != nil {
 		return value.Value{}, failed, true
 	}
 	return out, nil, true
+}
+
+// orderedListOnto returns list field name of patch map p (type t), which p orders by "$setElementOrder", merged into
+// lv, the outcome's field there (held: present), as sortedOntoLacking decides it: a list the schema merges as
+// mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep), another as
+// unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
+// there (mergedOrderFailure; unmergedOrderFailure, not deep) and present is false. ok is false where the list is
+// neither decided nor known to fail.
+func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool) (list value.Value, present bool, failure *elements.Error, ok bool) {
+	if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
+		if deep || !kubectl {
+			return value.Value{}, false, nil, false
+		}
+		if list, present, ok = mergedOrderOnto(p, t, name, lv, held); ok {
+			return list, present, nil, true
+		}
+		failure = mergedOrderFailure(p, t, name, lv, held)
+	} else {
+		if list, present, ok = unmergedOrderOnto(p, t, name, lv, held, kubectl); ok {
+			return list, present, nil, true
+		} else if deep {
+			return value.Value{}, false, nil, false
+		}
+		failure = unmergedOrderFailure(p, t, name, lv, held)
+	}
+	return value.Value{}, false, failure, failure != nil
 }
 
 // fieldOnto returns field f of patch map p (type t), not one p orders, merged into lv, the outcome's field there
