@@ -252,12 +252,10 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
 		probe.Repeated(false)
 		err = r.Err
-	case r.Element != nil && len(r.Merges) > 0 && mergeDirected(r.Element, v, r.Merges) != nil:
+	case r.Element != nil && len(r.Merges) > 0 && failed(&err, mergeDirected(r.Element, v, r.Merges)):
 		probe.Repeated(false)
-		err = mergeDirected(r.Element, v, r.Merges)
-	case !o.Compose && r.Element != nil && orderedEmpty(r.Element, v) != nil:
+	case !o.Compose && r.Element != nil && failed(&err, orderedEmpty(r.Element, v)):
 		probe.Repeated(false)
-		err = orderedEmpty(r.Element, v)
 	case v.IsNull() && o.Compose:
 		out, err = o.alone(r.Element)
 	case v.IsNull():
@@ -267,9 +265,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		if err = o.withOnto(r.Onto).ontoFailure(r.Element, v, r.Limit); err == nil {
 			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 		}
-	case o.Compose && r.Element != nil && composeDisagrees(r.Element, v) != nil:
+	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
 		probe.Repeated(false)
-		err = composeDisagrees(r.Element, v)
 	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		probe.Repeated(false)
 	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
