@@ -94,10 +94,10 @@ func withDecided(out value.Value, name string, decide func(lv value.Value, held 
 
 // withField returns map m with field name set to v where present, else without it.
 func withField(m value.Value, name string, v value.Value, present bool) value.Value {
-	if m = m.Without(name); present {
-		m = m.With(name, v)
+	if present {
+		return m.With(name, v)
 	}
-	return m
+	return m.Without(name)
 }
 
 // otherKind reports whether lv, the outcome's field a patch map's field pv merges into (held: present), is of another
