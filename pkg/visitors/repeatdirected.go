@@ -89,10 +89,15 @@ func withDecided(out value.Value, name string, decide func(lv value.Value, held 
 	if !ok {
 		return value.Value{}, false
 	}
-	if out = out.Without(name); present {
-		out = out.With(name, v)
+	return withField(out, name, v, present), true
+}
+
+// withField returns map m with field name set to v where present, else without it.
+func withField(m value.Value, name string, v value.Value, present bool) value.Value {
+	if present {
+		return m.With(name, v)
 	}
-	return out, true
+	return m.Without(name)
 }
 
 // otherKind reports whether lv, the outcome's field a patch map's field pv merges into (held: present), is of another

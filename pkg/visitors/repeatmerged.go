@@ -40,7 +40,7 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 		return setUnion(once, pv), true
 	}
 	key := meta.MergeKey[0]
-	if !keyedPlain(key, pv.Items(), false) {
+	if !keyedPlain(key, pv.Items()) {
 		return value.Value{}, false
 	} else if !held {
 		return listOnNothing(t.Item(), pv)
@@ -73,7 +73,7 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 		return t.Item().Kind == openapi.KindPrimitive && setOfKind(lv.Items(), nil)
 	}
 	k := t.Item().Kind
-	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items(), false)
+	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items())
 }
 
 // setOfKind reports whether items a and b are scalars of one kind, strings, integers, booleans or numbers with a
@@ -92,20 +92,18 @@ func setOfKind(a, b []value.Value) bool {
 	return true
 }
 
-// keyedPlain reports whether items are maps each holding key as a string or an integer, none holding
-// "$patch" (strategicpatch moves "$patch: delete" items last), each key once where once says so (an outcome's list;
-// a patch's may name a key twice: its later item merges into the first).
-func keyedPlain(key string, items []value.Value, once bool) bool {
-	seen := make(map[value.ScalarKey]bool, len(items))
+// keyedPlain reports whether items are maps each holding key as a string or an integer, none holding "$patch"
+// (strategicpatch moves "$patch: delete" items last). A key may be named twice: a patch's later item of a key merges
+// into the first, and an outcome's list ranks each item by its key's first place.
+func keyedPlain(key string, items []value.Value) bool {
 	for _, it := range items {
 		if !it.IsMap() {
 			return false
 		}
 		k, holds := it.Get(key)
-		if !holds || (k.Kind() != value.KindString && k.Kind() != value.KindInt) || (once && seen[scalarKey(k)]) {
+		if !holds || (k.Kind() != value.KindString && k.Kind() != value.KindInt) {
 			return false
 		}
-		seen[scalarKey(k)] = true
 		if _, directed := it.Get(smp.DirectiveKey); directed {
 			return false
 		}
@@ -120,8 +118,9 @@ func keyedPlain(key string, items []value.Value, once bool) bool {
 // p holds one, naming its items in the order's order (orderData), no "$deleteFromPrimitiveList" beside it. Where p
 // leaves the list out: absent where the outcome lacks it, else the outcome's list (mergeableHeld, with items) ordered
 // by it; where p holds it: mergedListOnto's list ordered by it (orderedList: the items it names by its order, the
-// others by the outcome's places, interleaved; p's items by the order where the outcome lacks the list). ok is false
-// elsewhere: the front-end applies the repeat.
+// others by the outcome's places, interleaved; where the outcome lacks the list, p's items less their nulls by the
+// order, a key named twice kept twice). p's list and the order may name a key or value twice. ok is false elsewhere:
+// the front-end applies the repeat.
 func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
 	ft, meta := t.Child(name)
 	order, _ := p.Get(smp.SetOrderPrefix + name)

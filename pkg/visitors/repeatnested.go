@@ -14,9 +14,9 @@ import (
 // listOnNothing returns keyed list pv, of a patch item applied in apply mode, whose items are of type t, where the
 // outcome lacks the list, as strategicpatch's mergeMap takes a field the original lacks: pv less its nulls at any depth
 // (discardNullValuesFromPatch: StripNulls), its items otherwise as they stand, a key named twice too. ok where each
-// item is one mapOnto merges onto nothing (no "$" key at any depth, fields the schema types as the item holds them,
-// lists merged onto nothing so in turn; no "$" key at any depth: holdsDirective): the collation reads such items,
-// without live, as the same values.
+// item holds no "$" key at any depth (holdsDirective) and is one mapOnto merges onto nothing (fields the schema types
+// as the item holds them, lists merged onto nothing so in turn): the collation reads such items, without live, as the
+// same values.
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
 	for _, it := range pv.Items() {
 		if _, ok := mapOnto(it, value.Value{}, t, true); !ok || holdsDirective(it) {
@@ -67,7 +67,7 @@ func mergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Va
 	_, deletes := p.Get(smp.DeletePrefix + name)
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) != 1 ||
 		meta.Rule != nil || deletes || !order.IsList() || order.Len() == 0 || !plainEntries(order.Items(), meta.MergeKey) ||
-		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items(), false) ||
+		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items()) ||
 		(held && (!lv.IsList() || !mergeableHeld(ft, &meta, lv))) {
 		return nil
 	}

@@ -64,34 +64,14 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			continue // (applied first: retainedOnto)
 		}
 		lv, held := out.Get(name)
-		if ft, meta := t.Child(name); ordering && elements.MergedList(ft, &meta) {
-			list, present, decided := mergedOrderOnto(p, t, name, lv, held)
-			if r.Deep || !kubectl {
-				return value.Value{}, nil, false
-			} else if !decided {
-				if failed != nil {
-					return value.Value{}, nil, false
-				} else if failed = mergedOrderFailure(p, t, name, lv, held); failed == nil {
-					return value.Value{}, nil, false
-				}
-			}
-			if out = out.Without(name); present {
-				out = out.With(name, list)
-			}
-			continue
-		}
 		if ordering {
-			list, present, decided := unmergedOrderOnto(p, t, name, lv, held, kubectl)
-			if !decided {
-				if failed != nil || r.Deep {
-					return value.Value{}, nil, false
-				} else if failed = unmergedOrderFailure(p, t, name, lv, held); failed == nil {
-					return value.Value{}, nil, false
-				}
+			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl)
+			if !decided || (failure != nil && failed != nil) {
+				return value.Value{}, nil, false // (not decided, or a second list strategicpatch fails on)
+			} else if failure != nil {
+				failed = failure
 			}
-			if out = out.Without(name); present {
-				out = out.With(name, list)
-			}
+			out = withField(out, name, list, present)
 			continue
 		}
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
@@ -101,9 +81,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		if !decided {
 			return value.Value{}, nil, false
 		}
-		if out = out.Without(f.Key); present {
-			out = out.With(f.Key, merged)
-		}
+		out = withField(out, f.Key, merged, present)
 	}
 	if failed != nil {
 		return value.Value{}, failed, true
@@ -111,32 +89,70 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 	return out, nil, true
 }
 
+// orderedListOnto returns list field name of patch map p (type t), which p orders by "$setElementOrder", merged into
+// lv, the outcome's field there (held: present), as sortedOntoLacking decides it: a list the schema merges as
+// mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep), another as
+// unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
+// there (mergedOrderFailure; unmergedOrderFailure, not deep) and present is false. ok is false where the list is
+// neither decided nor known to fail.
+func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool) (list value.Value, present bool, failure *elements.Error, ok bool) {
+	if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
+		if deep || !kubectl {
+			return value.Value{}, false, nil, false
+		}
+		if list, present, ok = mergedOrderOnto(p, t, name, lv, held); ok {
+			return list, present, nil, true
+		}
+		failure = mergedOrderFailure(p, t, name, lv, held)
+	} else {
+		if list, present, ok = unmergedOrderOnto(p, t, name, lv, held, kubectl); ok {
+			return list, present, nil, true
+		} else if deep {
+			return value.Value{}, false, nil, false
+		}
+		failure = unmergedOrderFailure(p, t, name, lv, held)
+	}
+	return value.Value{}, false, failure, failure != nil
+}
+
 // fieldOnto returns field f of patch map p (type t), not one p orders, merged into lv, the outcome's field there
 // (held: present), as strategicpatch's mergeMap merges it where that is decided here (sortedOntoLacking): present is
 // false where the outcome lacks the field after. deep says p's values may reach the depth limit: then only scalars
 // and nulls are decided; kubectl says merged lists are ordered as kubectl orders them (else merged lists are not).
+// ok is false for a "$" key, a field of a merge rule, or a list a "$deleteFromPrimitiveList" of p names.
 func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
-	_, deletes := p.Get(smp.DeletePrefix + f.Key)
-	if otherKind(lv, held, f.Value) {
+	if _, deletes := p.Get(smp.DeletePrefix + f.Key); deletes || strings.HasPrefix(f.Key, "$") || meta.Rule != nil {
+		return value.Value{}, false, false
+	}
+	return valueOnto(ft, &meta, f.Value, lv, held, deep, kubectl)
+}
+
+// valueOnto returns pv, a patch map's value at a field of type t (metadata meta) that no directive and no merge rule
+// decides, merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap merges it; lv of
+// another kind is merged onto as nothing (otherKind). A null deletes the field; a scalar at a field the schema types as
+// a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged
+// by no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged
+// into it field by field (mapOnto), and, with lists (under kubectl's order), a merged list is merged as mergeSlice
+// merges it (mergedListOnto). ok is false elsewhere.
+func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool) (out value.Value, present, ok bool) {
+	if otherKind(lv, held, pv) {
 		lv, held = value.Value{}, false // (taken as onto nothing)
 	}
 	switch {
-	case strings.HasPrefix(f.Key, "$") || meta.Rule != nil || deletes:
-		return value.Value{}, false, false
-	case f.Value.IsNull():
+	case pv.IsNull():
 		return value.Value{}, false, true // (a null deletes the field, held or not)
-	case scalarField(ft) && f.Value.IsScalar() && (!held || lv.IsScalar()):
-		return f.Value, true, true
+	case scalarField(t) && pv.IsScalar() && (!held || lv.IsScalar()):
+		return pv, true, true
 	case deep:
 		return value.Value{}, false, false
-	case f.Value.IsList() && unmergedScalars(ft, &meta, f.Value) && (!held || lv.IsList()):
-		return f.Value, true, true // (replaced, as the patch holds it)
-	case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
-		m, merged := mapOnto(f.Value, lv, ft, kubectl)
+	case pv.IsList() && unmergedScalars(t, meta, pv) && (!held || lv.IsList()):
+		return pv, true, true // (replaced, as the patch holds it)
+	case pv.IsMap() && fieldByField(t, meta) && (!held || lv.IsMap()):
+		m, merged := mapOnto(pv, lv, t, lists)
 		return m, merged, merged
-	case f.Value.IsList() && elements.MergedList(ft, &meta) && kubectl:
-		l, merged := mergedListOnto(ft, &meta, f.Value, lv, held)
+	case lists && pv.IsList() && elements.MergedList(t, meta):
+		l, merged := mergedListOnto(t, meta, pv, lv, held)
 		return l, merged, merged
 	}
 	return value.Value{}, false, false
@@ -183,10 +199,6 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 	}
 	for _, f := range pm.Fields() {
 		ft, meta := t.Child(f.Key)
-		lv, held := out.Get(f.Key)
-		if otherKind(lv, held, f.Value) {
-			lv, held = value.Value{}, false // (taken as onto nothing)
-		}
 		_, ordered := pm.Get(smp.SetOrderPrefix + f.Key)
 		list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix)
 		switch {
@@ -207,25 +219,13 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 			continue // (decided with its order)
 		case strings.HasPrefix(f.Key, "$") || meta.Rule != nil:
 			return value.Value{}, false
-		case f.Value.IsNull():
-			out = out.Without(f.Key)
-		case scalarField(ft) && f.Value.IsScalar() && (!held || lv.IsScalar()),
-			f.Value.IsList() && unmergedScalars(ft, &meta, f.Value) && (!held || lv.IsList()):
-			out = out.With(f.Key, f.Value)
-		case f.Value.IsMap() && fieldByField(ft, &meta) && (!held || lv.IsMap()):
-			m, merged := mapOnto(f.Value, lv, ft, lists)
-			if !merged {
-				return value.Value{}, false
-			}
-			out = out.With(f.Key, m)
-		case lists && f.Value.IsList() && elements.MergedList(ft, &meta):
-			l, merged := mergedListOnto(ft, &meta, f.Value, lv, held)
-			if !merged {
-				return value.Value{}, false
-			}
-			out = out.With(f.Key, l)
 		default:
-			return value.Value{}, false
+			lv, held := out.Get(f.Key)
+			v, present, merged := valueOnto(ft, &meta, f.Value, lv, held, false, lists)
+			if !merged {
+				return value.Value{}, false
+			}
+			out = withField(out, f.Key, v, present)
 		}
 	}
 	return out, true
