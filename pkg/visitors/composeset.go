@@ -142,7 +142,7 @@ func composedList(e elements.Element) *elements.Node {
 	case *elements.AtomicElement:
 		return &e.Node
 	case *elements.SetElement:
-		if !e.Ruled && !e.Ranked && e.Chain == nil && e.Dirs != nil {
+		if !e.Ruled && e.Chain == nil && e.Dirs != nil {
 			return &e.Node
 		}
 	case *elements.ListElement:
