@@ -211,7 +211,8 @@ import (
 //     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
 //     "$patch: delete" items and keys named twice among them or not, naming the data items as strategicpatch checks
 //     it: replaceOrder, v's
-//     list as it stood), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
+//     list as it stood; where v's item lacks the list, its data items by the order, none holding a map holding "$patch":
+//     composedAsItStands), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
 //     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
 //     collation builds the field's node); an order its list (data items, each key or value once) contradicts, in an
 //     item the only one of its key that merges into v's item of it, failing with the order check's error at that
@@ -265,7 +266,8 @@ import (
 //       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts where that list
 //       names a key or value twice, holds a "$patch" item, or lies in a map or item v's item lacks, in a later item of
 //       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a
-//       "$patch: replace" item where v's item lacks the list, or that the list contradicts), another "$" field
+//       "$patch: replace" item where v's item lacks the list and a data item holds a map holding "$patch", or that
+//       the list contradicts), another "$" field
 //       holding an object or a list where v's item holds one there (strategicpatch looks it up);
 //     - a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the depth limit
 //       (Repeat.Deep: the collation cleans it, walking it by the limit);
