@@ -211,8 +211,9 @@ import (
 //     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
 //     "$patch: delete" items and keys named twice among them or not, naming the data items as strategicpatch checks
 //     it: replaceOrder, v's
-//     list as it stood; where v's item lacks the list, its data items by the order, none holding a map holding "$patch":
-//     composedAsItStands), or, left out, v's item's list reordered by it, failing where v's item holds the field as other
+//     list as it stood; where v's item lacks the list, its data items by the order, none holding a map holding
+//     "$patch": composedAsItStands), or, left out, v's item's list reordered by it, failing where v's item holds the
+//     field as other
 //     than a list, or neither holds an item there, at that field's place among the item's (orderFailures, as the
 //     collation builds the field's node); an order its list (data items, each key or value once) contradicts, in an
 //     item the only one of its key that merges into v's item of it, failing with the order check's error at that
