@@ -205,7 +205,10 @@ import (
 //     classes, classes differing, nulls, lists, objects on both sides: setClassFailure); merged by one key, merged as
 //     the repeat's list is into v's, its items' lists in turn, failing as the first of its items of a key v's holds
 //     fails merged into v's (a later item's failure is left to the collation, which merges it after the fields it
-//     builds); each other merge known, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
+//     builds), or, without a "$setElementOrder" of it, at its first "$patch: delete" item lacking the key where v's
+//     item holds a list of maps each holding the key as a scalar or null (its other items data items holding the key
+//     as such, or read as above; elsewhere dropped, its other "$patch" items with it: unkeyedDelete); each other merge
+//     known, else the front-end applies the repeat; a "$setElementOrder/<f>" of a set or a
 //     list merged by one key, entries scalars or maps holding the key as a scalar, its list following it, copied where
 //     v's item holds none or the same, the list merged then ordered by it, v's items ranked by their places in the
 //     slice the merge left (orderView; an empty set's, v's set deduplicated in place; beside a "$patch: replace" item,
@@ -263,8 +266,9 @@ import (
 //       (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a set's
 //       merge that fails beside its "$setElementOrder", or in a later item of a key of a list in
 //       the item, or beside a "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a
-//       map, or of objects where it has a list of scalars, which the collation refuses; another merge that fails), a
-//       "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts where that list
+//       map, or of objects where it has a list of scalars, which the collation refuses; a "$patch: delete" item whose
+//       key is not a scalar, or lacking it beside a "$setElementOrder" or a data item lacking it; another merge that
+//       fails), a "$setElementOrder/<f>" they do not decide (v's item holding another; a list it contradicts where that list
 //       names a key or value twice, holds a "$patch" item, or lies in a map or item v's item lacks, in a later item of
 //       its key, or in a list whose merge is not known; a failure beside one in a later item of a key; beside a
 //       "$patch: replace" item where v's item lacks the list and a data item holds a map holding "$patch", or that
