@@ -559,9 +559,12 @@ func nodeID(n *elements.Node) int32 {
 }
 
 // composedAsItStands reports whether pv, a patch's list at field name of a map that a "$setElementOrder" orders, is one
-// that composing takes as the patch holds it where the map merged into lacks the field, which orderedList's order
-// alone does not give: a list holding a "$patch: replace" item (its "$patch" maps kept). Left to the front-end.
-// (Applying, such a list is decided by mergedOrderOnto.)
+// that composing takes otherwise than orderedList gives where the map merged into lacks the field: a list holding a
+// "$patch: replace" item whose data items hold a map holding "$patch" at any depth, which the collation keeps and
+// strategicpatch drops (removeDirectives). Left to the front-end. Elsewhere such a list is its data items, less its
+// "$patch" items, by the order alone, as both give. (Applying, such a list is decided by mergedOrderOnto.)
 func composedAsItStands(pv value.Value) bool {
-	return slices.ContainsFunc(pv.Items(), isReplaceItem)
+	return slices.ContainsFunc(pv.Items(), isReplaceItem) && slices.ContainsFunc(pv.Items(), func(it value.Value) bool {
+		return !directedItem(it) && smp.HoldsDirectives(it)
+	})
 }

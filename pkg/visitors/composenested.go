@@ -90,7 +90,7 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 		return false
 	}
 	key := meta.MergeKey[0]
-	data, _, replace, ok := keyedDirected(l.Items(), key)
+	data, _, replace, ok := keyedDirected(keyedItems(l.Items(), key), key)
 	if !ok || replace {
 		return ok
 	}
@@ -109,6 +109,9 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
 	decided bool) {
 	ft, meta := t.Child(name)
+	if _, unkeyed := unkeyedDelete(pv.Items(), soleMergeKey(&meta)); unkeyed && ordered {
+		return value.Value{}, nil, false
+	}
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
 		return v, nil, true
@@ -207,7 +210,11 @@ func setClassFailure(t *openapi.Type, meta *openapi.Meta, held, pv value.Value) 
 func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, *elements.Error, bool) {
 	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
+	i, unkeyed := unkeyedDelete(pv.Items(), key)
 	switch {
+	case unkeyed && keyedHeld(held.Items(), key) && heldUndirected(held.Items(), nil, keyOf):
+		msg := smp.DeleteWithoutKey{What: "item", Item: i, Field: key, MergeKey: []string{key}}.Msg()
+		return value.Value{}, &elements.Error{Source: elements.Patch, Msg: msg}, true
 	case !ok:
 		return value.Value{}, nil, false
 	case replace:
@@ -465,4 +472,34 @@ func (o failedOrders) first() *elements.Error {
 // has reports whether o holds an error at name.
 func (o failedOrders) has(name string) bool {
 	return slices.ContainsFunc(o, func(f orderFailed) bool { return f.name == name })
+}
+
+// unkeyedDelete reports whether items, a patch's list merged by merge key key (none: ""), hold a "$patch: delete" item
+// lacking the key's field, the others each one keyedDirected reads (data items holding the key as a scalar or null:
+// listData), and i, the first such item's index: reading the list's items in turn onto a list it merges into, the
+// collation fails there (smp.DeleteWithoutKey), as strategicpatch's merge fails on such an item; merged where the map
+// merged into lacks the list, both drop it with the list's other "$patch" items.
+func unkeyedDelete(items []value.Value, key string) (i int, ok bool) {
+	i = slices.IndexFunc(items, func(it value.Value) bool { return unkeyedDeleteItem(it, key) })
+	if key == "" || i < 0 {
+		return 0, false
+	}
+	data, _, _, read := keyedDirected(keyedItems(items, key), key)
+	return i, read && keyedHeld(data, key)
+}
+
+// unkeyedDeleteItem reports whether list item it is a map holding "$patch: delete" without field key.
+func unkeyedDeleteItem(it value.Value, key string) bool {
+	d, _ := it.Get(smp.DirectiveKey)
+	_, keyed := it.Get(key)
+	return it.IsMap() && isDelete(d) && !keyed
+}
+
+// keyedItems is items, a patch's list merged by merge key key, less its "$patch: delete" items lacking the key's field
+// (unkeyedDelete), items itself where it holds none.
+func keyedItems(items []value.Value, key string) []value.Value {
+	if !slices.ContainsFunc(items, func(it value.Value) bool { return unkeyedDeleteItem(it, key) }) {
+		return items
+	}
+	return slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool { return unkeyedDeleteItem(it, key) })
 }

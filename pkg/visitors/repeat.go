@@ -139,7 +139,10 @@ import (
 //     first of the items merged into v's items that fails so, else at the first item that does, the first's where no
 //     later item of a key holds a "$setElementOrder" or "$" data at any depth (laterOrders), a later item's where no
 //     item does (ordersBelow); an order its list contradicts, in an item the only one of its key that merges into v's
-//     item of it, at that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder).
+//     item of it, at that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder);
+//     without a "$setElementOrder" of it, at a keyed list's first "$patch: delete" item lacking the key where v's item
+//     holds a list of maps each holding the key as a scalar or null (unkeyedDelete; elsewhere the list is taken less
+//     its "$patch" items).
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -173,7 +176,9 @@ import (
 //         an empty one;
 //       - composekeyed.go, composenested.go: a list of maps with one merge key and items (keyedFits, mergedKeyed): the
 //         key a scalar or null, "$patch: delete" items among them or not, no directive but a "$setElementOrder" naming
-//         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder), onto v's
+//         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; where
+//         v's item lacks the list, its data items by the order, none holding a map holding "$patch":
+//         composedAsItStands), onto v's
 //         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
 //         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
 //         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
@@ -202,11 +207,13 @@ import (
 //     not decide (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a
 //     set's merge that fails beside its "$setElementOrder", in a later item of a key of a list in the item, or beside a
 //     "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a map, or of objects where it
-//     has a list of scalars; another merge that fails), a "$setElementOrder/<f>" they do not decide (v's item holding
+//     has a list of scalars; a "$patch: delete" item whose key is not a scalar, or lacking it beside a
+//     "$setElementOrder" or a data item lacking it; another merge that fails), a "$setElementOrder/<f>" they do not
+//     decide (v's item holding
 //     another; a list it contradicts where that list names a key or value twice, holds a "$patch" item, or lies in a
 //     map or item v's item lacks, in a later item of its key, or in a list whose merge is not known; a failure beside
-//     one in a later item of a key; beside a "$patch: replace" item where v's item lacks the list, or that the list
-//     contradicts), another "$" field holding an object or a list where v's item holds one there (strategicpatch looks
+//     one in a later item of a key; beside a "$patch: replace" item where v's item lacks the list and a data item
+//     holds a map holding "$patch", or that the list contradicts), another "$" field holding an object or a list where v's item holds one there (strategicpatch looks
 //     it up);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
