@@ -733,17 +733,7 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 		second := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","$setElementOrder/aliases":["s1","s2"],"aliases":["s1"]}]}}`)
 		rewritten := `{"spec":{"parts":[{"$setElementOrder/aliases":["s1","s2"],"aliases":["s3","s1","s2"],"name":"a"}]}}`
 		asGiven := `{"spec":{"parts":[{"$setElementOrder/aliases":["s1","s2"],"aliases":["s1","s3","s2"],"name":"a"}]}}`
-		for _, merge := range []func(f, s []byte) ([]byte, error){sp.MergePatches, sp.MergedPatches} {
-			want, err := merge(first.JSON(), second.JSON())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(string(want)).To(Equal(rewritten))
-		}
-		want, err := sp.MergePatchesWithoutRoom(first.JSON(), second.JSON())
-		Expect(err).NotTo(HaveOccurred())
-		Expect(string(want)).To(Equal(asGiven))
-		got, err := patch.Compose(first, second, widget, features.Kubectl())
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
+		expectRankedAsGiven(sp, widget, first, second, rewritten, asGiven)
 	})
 
 	// The same class where the set is the second patch's: its first item of key a, new to the first patch, is
@@ -761,17 +751,7 @@ var _ = Describe("Compose, every gate off, against strategicpatch's merge of two
 			second := jsonv.MustDecode(`{"spec":{"parts":[{"name":"a","aliases":[` + c.aliases + `]},{"name":"a","aliases":["s3"]}]}}`)
 			rewritten := `{"spec":{"parts":[{"aliases":[` + c.rewritten + `],"name":"a"},{"name":"b"}]}}`
 			asGiven := `{"spec":{"parts":[{"aliases":[` + c.asGiven + `],"name":"a"},{"name":"b"}]}}`
-			for _, merge := range []func(f, s []byte) ([]byte, error){sp.MergePatches, sp.MergedPatches} {
-				want, err := merge(first.JSON(), second.JSON())
-				Expect(err).NotTo(HaveOccurred())
-				Expect(string(want)).To(Equal(rewritten))
-			}
-			want, err := sp.MergePatchesWithoutRoom(first.JSON(), second.JSON())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(string(want)).To(Equal(asGiven))
-			got, err := patch.Compose(first, second, widget, features.Kubectl())
-			Expect(err).NotTo(HaveOccurred())
-			Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
+			expectRankedAsGiven(sp, widget, first, second, rewritten, asGiven)
 		}
 	})
 
@@ -797,6 +777,24 @@ func widgets() (*oracle.Oracle, *openapi.Type) {
 	widget, ok := schema.Kubectl().ByName("dev.ply.test.v1.Widget")
 	Expect(ok).To(BeTrue())
 	return sp, widget
+}
+
+// expectRankedAsGiven checks a case of class oracle-aliases-first: strategicpatch's merges of first and second (the
+// exported one and mergeMap) give rewritten, ranked by a list its in-place deduplication rewrote, and give asGiven with
+// both patches' lists clipped to their length (no room to append into), which is patch.Compose's result.
+func expectRankedAsGiven(sp *oracle.Oracle, widget *openapi.Type, first, second value.Value, rewritten, asGiven string) {
+	GinkgoHelper()
+	for _, merge := range []func(f, s []byte) ([]byte, error){sp.MergePatches, sp.MergedPatches} {
+		want, err := merge(first.JSON(), second.JSON())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(want)).To(Equal(rewritten))
+	}
+	want, err := sp.MergePatchesWithoutRoom(first.JSON(), second.JSON())
+	Expect(err).NotTo(HaveOccurred())
+	Expect(string(want)).To(Equal(asGiven))
+	got, err := patch.Compose(first, second, widget, features.Kubectl())
+	Expect(err).NotTo(HaveOccurred())
+	Expect(got).To(equalValue(jsonv.MustDecode(asGiven)))
 }
 
 // containers is a Pod patch whose spec holds fields and n containers, named prefix0, prefix1, ..., interleaved with
