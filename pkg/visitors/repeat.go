@@ -142,7 +142,10 @@ import (
 //     item of it, at that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder);
 //     without a "$setElementOrder" of it, at a keyed list's first "$patch: delete" item lacking the key where v's item
 //     holds a list of maps each holding the key as a scalar or null (unkeyedDelete; elsewhere the list is taken less
-//     its "$patch" items).
+//     its "$patch" items); at a keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the
+//     repeat's maps, or an item's merged into v's item), where v's list there holds an item lacking the key or holding
+//     it as other than a scalar (a first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld),
+//     as strategicpatch checks the first's items for the key where it orders the merged list.
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -176,9 +179,9 @@ import (
 //         an empty one;
 //       - composekeyed.go, composenested.go: a list of maps with one merge key and items (keyedFits, mergedKeyed): the
 //         key a scalar or null, "$patch: delete" items among them or not, no directive but a "$setElementOrder" naming
-//         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; where
-//         v's item lacks the list, its data items by the order, none holding a map holding "$patch":
-//         composedAsItStands), onto v's
+//         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; beside
+//         the order, v's items each holding the key: unkeyedHeld; where v's item lacks the list, its data items by
+//         the order, none holding a map holding "$patch": composedAsItStands), onto v's
 //         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
 //         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
 //         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
