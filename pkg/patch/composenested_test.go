@@ -444,7 +444,7 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[1],"$setElementOrder/env":[{"name":"C"}],"env":[{"$patch":"replace"},{"name":"C"}]}]}]}`, true),
 	)
 
-	DescribeTable("a part repeat whose keyed list holds a \"$patch: replace\" item beside its \"$setElementOrder\", decided in Phase 2",
+	DescribeTable("a part repeat whose keyed list holds a \"$patch: replace\" item beside its \"$setElementOrder\", or is held empty and ordered, decided in Phase 2",
 		decidesPart,
 		Entry("the outcome's list holding a \"$patch: replace\" item: live's error at that item",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"$patch":"replace"},{"name":"A","value":"1"}]}]}]}`,
@@ -455,5 +455,11 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("the outcome's list holding each item's key: the patch's data items, by the order",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B","$patch":"delete"}]}]}]}`,
 			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"$patch":"replace"},{"name":"A","value":"2"}]}]}]}`, false),
+		Entry("an empty list it orders whose \"$setElementOrder\" the outcome's part holds otherwise, the outcome's list empty: the order's disagreement",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/env":[],"env":[]}]}]}`, true),
+		Entry("an empty list it orders after a \"$patch: replace\" item of the part's first item emptied it, the outcome's part holding another \"$setElementOrder\" of it: the order's disagreement",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"$patch":"replace"}]},{"name":"p","$setElementOrder/env":[],"env":[]}]}]}`, true),
 	)
 })
