@@ -202,17 +202,14 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["c"]}]}]}`, true),
 	)
 
-	// decides composes second, a group named twice (its first item, then its repeat), into first with the nested
-	// schema: Phase 2 decides the repeat (the front-end applies none again), giving the front-end's answer, the same
-	// merge made as two Composes, second's items one at a time (no key named twice: the repeat collated onto the
-	// first Compose's outcome), and strategicpatch's (MergePatchesWithoutRoom), or, with fails, the front-end's error
-	// where strategicpatch fails too.
-	decides := func(first, second string, fails bool) {
+	// decidedAs composes second, naming a key twice (head holding its first item, rest its repeat), into first with
+	// the nested schema: Phase 2 decides the repeat (the front-end applies none again), giving the front-end's answer,
+	// the same merge made as two Composes, head then rest (no key named twice: the repeat collated onto the first
+	// Compose's outcome), and strategicpatch's (MergePatchesWithoutRoom), or, with fails, the front-end's error where
+	// strategicpatch fails too.
+	decidedAs := func(first, second string, head, rest value.Value, fails bool) {
 		sp, t := nested()
 		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
-		groups, _ := s.Get("groups")
-		head := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[:1])})
-		rest := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[1:])})
 		mid, err := patch.Compose(f, head, t, features.Kubectl())
 		Expect(err).NotTo(HaveOccurred())
 		frontEnd, feErr := patch.Compose(mid, rest, t, features.Kubectl())
@@ -234,6 +231,24 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Expect(got).To(equalValue(frontEnd))
 		Expect(werr).NotTo(HaveOccurred())
 		Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
+	}
+	// decides is decidedAs of second, a group named twice: its first group, then the others.
+	decides := func(first, second string, fails bool) {
+		groups, _ := jsonv.MustDecode(second).Get("groups")
+		head := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[:1])})
+		rest := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[1:])})
+		decidedAs(first, second, head, rest, fails)
+	}
+	// decidesPart is decides for second holding one group, whose parts name a part twice: the two Composes take the
+	// group with its first part, then with the rest.
+	decidesPart := func(first, second string, fails bool) {
+		groups, _ := jsonv.MustDecode(second).Get("groups")
+		g := groups.Items()[0]
+		parts, _ := g.Get("parts")
+		with := func(items []value.Value) value.Value {
+			return value.MustMap(value.Field{Key: "groups", Value: value.List([]value.Value{g.With("parts", value.List(items))})})
+		}
+		decidedAs(first, second, with(parts.Items()[:1]), with(parts.Items()[1:]), fails)
 	}
 
 	DescribeTable("a group repeat whose part names a set's value twice, or holds a set or map a merge refuses, decided in Phase 2",
@@ -415,5 +430,36 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("a field before the failing set merged: the set's error",
 			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"ports":[1]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["b"],"ports":["x"]}]}]}`, true),
+		Entry("a keyed list with a \"$patch: replace\" item beside its \"$setElementOrder\", the outcome's list holding a \"$patch: replace\" item: live's error at that item",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"$patch":"replace"},{"name":"A","value":"1"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"C"}],"env":[{"$patch":"replace"},{"name":"C"}]}]}]}`, true),
+		Entry("a keyed list with a \"$patch: replace\" item beside its \"$setElementOrder\", after a set that merges, the outcome's list holding a \"$patch: delete\" item without the key: live's error at that item",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["b"],"env":[{"name":"A","value":"1"},{"$patch":"delete","value":"x"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":["a"],"$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"$patch":"replace"},{"name":"A","value":"2"}]}]}]}`, true),
+		Entry("a keyed list with a \"$patch: replace\" item beside its \"$setElementOrder\", the outcome's list holding an item without the key, before a map of an unknown \"$patch\" onto the outcome's map: live's error at the list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"mode":"m"},"env":[{"name":"A"},{"value":"1"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","extra":{"$patch":"foo","mode":"n"},"$setElementOrder/env":[{"name":"C"}],"env":[{"$patch":"replace"},{"name":"C"}]}]}]}`, true),
+		Entry("a keyed list with a \"$patch: replace\" item beside its \"$setElementOrder\", after a set that fails, the outcome's list holding a \"$patch: replace\" item: the set's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["b"],"env":[{"name":"A"},{"$patch":"replace"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[1],"$setElementOrder/env":[{"name":"C"}],"env":[{"$patch":"replace"},{"name":"C"}]}]}]}`, true),
+	)
+
+	DescribeTable("a part repeat whose keyed list holds a \"$patch: replace\" item beside its \"$setElementOrder\", or is held empty and ordered, decided in Phase 2",
+		decidesPart,
+		Entry("the outcome's list holding a \"$patch: replace\" item: live's error at that item",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"$patch":"replace"},{"name":"A","value":"1"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/env":[{"name":"C"}],"env":[{"$patch":"replace"},{"name":"C"}]}]}]}`, true),
+		Entry("the outcome's list holding a \"$patch: delete\" item without the key, after a set that merges: live's error at that item",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["b"],"env":[{"name":"A","value":"1"},{"$patch":"delete"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":["a"],"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"$patch":"replace"},{"name":"A"},{"name":"C"}]}]}]}`, true),
+		Entry("the outcome's list holding each item's key: the patch's data items, by the order",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B","$patch":"delete"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/env":[{"name":"C"},{"name":"A"}],"env":[{"name":"C"},{"$patch":"replace"},{"name":"A","value":"2"}]}]}]}`, false),
+		Entry("an empty list it orders whose \"$setElementOrder\" the outcome's part holds otherwise, the outcome's list empty: the order's disagreement",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/env":[],"env":[]}]}]}`, true),
+		Entry("an empty list it orders after a \"$patch: replace\" item of the part's first item emptied it, the outcome's part holding another \"$setElementOrder\" of it: the order's disagreement",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"$patch":"replace"}]},{"name":"p","$setElementOrder/env":[],"env":[]}]}]}`, true),
 	)
 })

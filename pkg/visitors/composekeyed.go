@@ -45,7 +45,8 @@ func keyedFailure(n *elements.Node, lv value.Value, deep bool) error {
 // of c merges into such an item of its key as into another, the directive kept; "$" keys in its maps data,
 // "$retainKeys" compared), those of a key c's delete items name aside. err is the error merging into lv's item of its
 // key the first of c's data items of a key lv holds that fails so (mergedInto, at the item's path): a collation with
-// lv's outcome as live builds those items onto lv's, and fails there first.
+// lv's outcome as live builds those items onto lv's, and fails there first; with a "$patch: replace" item beside such
+// an order, the error at the list of lv's first item lacking the key (unkeyedHeld), which that collation reads first.
 func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	if !c.HasLocal || !c.Local.IsList() || c.Local.Len() == 0 || len(c.Meta.MergeKey) != 1 || !lv.IsList() ||
 		!elements.MergedList(c.Type, &c.Meta) {
@@ -56,6 +57,8 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 	switch {
 	case !ok || (replace && c.Dirs != nil && !replaceOrder(c.Dirs, c.Local.Items(), key)):
 		return false, nil
+	case replace && c.Dirs != nil && replacesKeyed(data, lv, key) && unkeyedHeld(c.Type.Item(), key, lv) != "":
+		return true, c.Errorf(elements.Live, unkeyedHeld(c.Type.Item(), key, lv))
 	case replace:
 		return replacesKeyed(data, lv, key), nil
 	}
@@ -172,6 +175,23 @@ func replacesKeyed(data []value.Value, lv value.Value, key string) bool {
 		return false
 	}
 	return !slices.ContainsFunc(data, func(it value.Value) bool { return slices.ContainsFunc(it.Fields(), dollarKeyed) })
+}
+
+// unkeyedHeld is the message of the error a collation gives at a keyed list (merge key key, items of type t) holding a
+// "$patch: replace" item, ordered by a "$setElementOrder", merged onto held, the list there of the map it merges into:
+// at held's first item that lacks the key or holds it as other than a scalar (elements.KeyOf, as collate's keyedMatch
+// reads live's items where the replace is ordered). strategicpatch's merge of patches refuses such an item too where
+// it orders the merged list by the second's order, checking the first's items for the key
+// (mergepatch.ErrNoMergeKey): a first patch's "$patch: replace" item, or a delete item without the key, among them.
+// "" where each item holds it.
+func unkeyedHeld(t *openapi.Type, key string, held value.Value) string {
+	mk := []string{key}
+	for i, it := range held.Items() {
+		if _, missing, bad := elements.KeyOf(it, mk, t); !it.IsMap() || missing != "" {
+			return smp.ItemKeyMsg("item", i, it, mk, missing, bad)
+		}
+	}
+	return ""
 }
 
 // mergedKeyed is leaf c (mergesKeyed) merged onto lv as strategicpatch merges a patch's list of maps into another's:

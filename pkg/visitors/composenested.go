@@ -132,7 +132,7 @@ func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered 
 		v, decided := setMergedInto(held, pv)
 		return v, nil, decided
 	case len(meta.MergeKey) == 1:
-		return keyedMergedInto(ft.Item(), meta.MergeKey[0], held, pv)
+		return keyedMergedInto(ft.Item(), meta.MergeKey[0], held, pv, ordered)
 	}
 	return value.Value{}, nil, false
 }
@@ -206,8 +206,9 @@ func setClassFailure(t *openapi.Type, meta *openapi.Meta, held, pv value.Value) 
 // scalar or null with no "$patch" but "delete", pv's data items too (listData), and every merge of an item is decided.
 // err is the error of the first of pv's items of each key held holds merged into held's, at its key's path (a
 // collation builds those with the map's fields; a later item of a key it merges after them, as its own repeat: a merge
-// of one that fails is left to it).
-func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.Value, *elements.Error, bool) {
+// of one that fails is left to it); with a "$patch: replace" item and ordered (a "$setElementOrder" beside pv), the
+// error at the list of held's first item lacking the key (unkeyedHeld).
+func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value, ordered bool) (value.Value, *elements.Error, bool) {
 	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
 	i, unkeyed := unkeyedDelete(pv.Items(), key)
@@ -217,6 +218,8 @@ func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value) (value.V
 		return value.Value{}, &elements.Error{Source: elements.Patch, Msg: msg}, true
 	case !ok:
 		return value.Value{}, nil, false
+	case replace && ordered && replacesKeyed(data, held, key) && unkeyedHeld(t, key, held) != "":
+		return value.Value{}, &elements.Error{Source: elements.Live, Msg: unkeyedHeld(t, key, held)}, true
 	case replace:
 		return orderedBy(data, data, nil, keyOf), nil, replacesKeyed(data, held, key)
 	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf):

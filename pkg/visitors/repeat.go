@@ -32,8 +32,10 @@ import (
 //     Repeat.Err) where v holds no items there, an empty list or none: fails with that error (emptyOrdersHeld), where
 //     its tree otherwise fits onto v (apply mode: ontoFits without a map at the depth limit, Repeat.Limit, or a
 //     deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitFailure tells it, an
-//     earlier field's failure first and another kind there refused as live's; compose mode: composeFailure). Onto a
-//     list with items it is merged as one ordering a list it leaves out.
+//     earlier field's failure first and another kind there refused as live's; compose mode: composeFailure, where the
+//     item's own map holds no "$retainKeys" or "$setElementOrder" v's holds otherwise, which the collation meets first,
+//     its "$" keys built before its fields: ownDisagrees, then composeDisagrees' error). Onto a list with items it is
+//     merged as one ordering a list it leaves out.
 //
 // Apply mode, failing with the error a collation with v as live gives first:
 //   - failsOnto: its collation failed at or below field Repeat.FailsAt, the fields before which are scalars or nulls
@@ -142,7 +144,10 @@ import (
 //     item of it, at that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder);
 //     without a "$setElementOrder" of it, at a keyed list's first "$patch: delete" item lacking the key where v's item
 //     holds a list of maps each holding the key as a scalar or null (unkeyedDelete; elsewhere the list is taken less
-//     its "$patch" items).
+//     its "$patch" items); at a keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the
+//     repeat's maps, or an item's merged into v's item), where v's list there holds an item lacking the key or holding
+//     it as other than a scalar (a first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld),
+//     as strategicpatch checks the first's items for the key where it orders the merged list.
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -176,9 +181,9 @@ import (
 //         an empty one;
 //       - composekeyed.go, composenested.go: a list of maps with one merge key and items (keyedFits, mergedKeyed): the
 //         key a scalar or null, "$patch: delete" items among them or not, no directive but a "$setElementOrder" naming
-//         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; where
-//         v's item lacks the list, its data items by the order, none holding a map holding "$patch":
-//         composedAsItStands), onto v's
+//         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; beside
+//         the order, v's items each holding the key: unkeyedHeld; where v's item lacks the list, its data items by
+//         the order, none holding a map holding "$patch": composedAsItStands), onto v's
 //         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
 //         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
 //         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
@@ -255,7 +260,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		err = r.Err
 	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
 		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
-			o.ontoFailure(r.Element, v, nil) == nil):
+			o.ontoFailure(r.Element, v, nil) == nil && !(o.Compose && ownDisagrees(r.Element, v) != nil)):
 		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
 		probe.Repeated(false)
 		err = r.Err
@@ -945,6 +950,18 @@ func cleared(m *elements.MapElement, name string) bool {
 // a "$retainKeys" or "$setElementOrder/<f>" (data, copied in compose mode) that v's map at its place holds otherwise:
 // the patches merged must agree on it. Nil where none differs.
 func composeDisagrees(e elements.Element, v value.Value) error {
+	return disagreesBelow(e, v, true)
+}
+
+// ownDisagrees is composeDisagrees for e's own map alone, not the maps below it: the collation builds a map's fields
+// in key order, its "$" keys before the fields of names it builds a list at, so it meets such a disagreement of e's
+// before a list of e's it holds empty and orders fails (emptyOrdersHeld).
+func ownDisagrees(e elements.Element, v value.Value) error {
+	return disagreesBelow(e, v, false)
+}
+
+// disagreesBelow is composeDisagrees, walking e's maps below it where deep.
+func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() {
 		return nil
@@ -958,7 +975,7 @@ func composeDisagrees(e elements.Element, v value.Value) error {
 				return m.Errorf(elements.Patch, f.Name+disagrees)
 			}
 		case *elements.MapElement:
-			if pv, _ := m.Local.Get(f.Name); unmergeable(m.Type, f.Name, pv, lv) != "" {
+			if pv, _ := m.Local.Get(f.Name); !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
 				continue // (the collation fails at that map first: composeChecked, orderFails)
 			}
 			if err := composeDisagrees(c, lv); err != nil {
