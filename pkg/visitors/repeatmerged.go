@@ -50,12 +50,13 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 	if !cleaned {
 		return value.Value{}, false
 	}
-	items, _, err, decided := mergedItemsBy(lv.Items(), data, keyOf,
+	// (mapOnto fails nothing: it reports only whether it merges, so mergedItemsBy gives no error here)
+	items, _, _, decided := mergedItemsBy(lv.Items(), data, keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
 			m, merged := mapOnto(p, into, t.Item(), true)
 			return m, nil, merged
 		})
-	if err != nil || !decided {
+	if !decided {
 		return value.Value{}, false
 	}
 	return orderedBy(items, lv.Items(), pv.Items(), keyOf), true
