@@ -50,12 +50,13 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 	if !cleaned {
 		return value.Value{}, false
 	}
-	items, _, err, decided := mergedItemsBy(lv.Items(), data, keyOf,
+	// (mapOnto fails nothing: it reports only whether it merges, so mergedItemsBy gives no error here)
+	items, _, _, decided := mergedItemsBy(lv.Items(), data, keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
 			m, merged := mapOnto(p, into, t.Item(), true)
 			return m, nil, merged
 		})
-	if err != nil || !decided {
+	if !decided {
 		return value.Value{}, false
 	}
 	return orderedBy(items, lv.Items(), pv.Items(), keyOf), true
@@ -122,10 +123,8 @@ func keyedPlain(key string, items []value.Value) bool {
 // order, a key named twice kept twice). p's list and the order may name a key or value twice. ok is false elsewhere:
 // the front-end applies the repeat.
 func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
-	ft, meta := t.Child(name)
-	order, _ := p.Get(smp.SetOrderPrefix + name)
-	pv, set := p.Get(name)
-	_, deletes := p.Get(smp.DeletePrefix + name)
+	f := orderedFieldOf(p, t, name)
+	ft, meta, order, pv, set, deletes := f.t, f.meta, f.order, f.list, f.set, f.deletes
 	if order.IsList() && order.Len() == 0 {
 		return emptyOrderOnto(p, t, name, lv, held)
 	}
@@ -179,9 +178,8 @@ func fractional(x value.Value) bool {
 // item lv lacks comparing as less than any other both ways: smp.SortByPlace). ok is false where both lists hold no
 // items (strategicpatch fails on their element type) or mergedListOnto does not decide the merge.
 func emptyOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
-	ft, meta := t.Child(name)
-	pv, set := p.Get(name)
-	_, deletes := p.Get(smp.DeletePrefix + name)
+	f := orderedFieldOf(p, t, name)
+	ft, meta, pv, set, deletes := f.t, f.meta, f.list, f.set, f.deletes
 	switch {
 	case deletes || t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) ||
 		len(meta.MergeKey) > 1 || (held && !lv.IsList()) || (set && !pv.IsList()):

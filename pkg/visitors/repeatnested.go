@@ -61,10 +61,8 @@ func appendedCleaned(t *openapi.Type, held, data []value.Value, keyOf func(value
 // identities (format.CheckOrder): each item's the first place of its key in p's list, each entry's that of its key,
 // or a place no item holds. Nil elsewhere.
 func mergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
-	ft, meta := t.Child(name)
-	order, _ := p.Get(smp.SetOrderPrefix + name)
-	pv, _ := p.Get(name)
-	_, deletes := p.Get(smp.DeletePrefix + name)
+	f := orderedFieldOf(p, t, name)
+	ft, meta, order, pv, deletes := f.t, f.meta, f.order, f.list, f.deletes
 	if t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) != 1 ||
 		meta.Rule != nil || deletes || !order.IsList() || order.Len() == 0 || !plainEntries(order.Items(), meta.MergeKey) ||
 		!pv.IsList() || pv.Len() == 0 || !keyedPlain(meta.MergeKey[0], pv.Items()) ||
@@ -140,4 +138,25 @@ func namedOnce(pm value.Value, t *openapi.Type, key string) bool {
 	order, _ := pm.Get(key)
 	list, _ := pm.Get(name)
 	return len(firstPlaces(order.Items(), keyOf)) == order.Len() && len(firstPlaces(list.Items(), keyOf)) == list.Len()
+}
+
+// orderedField is what a patch map p of type t holds at and beside its field name that a "$setElementOrder" may
+// order: the field's type and metadata (t.Child), the order, the list (set: p holds the field) and a
+// "$deleteFromPrimitiveList" of it (deletes: p holds one), as the functions deciding a repeat's ordered list read them
+// (mergedOrderOnto, emptyOrderOnto, mergedOrderFailure, unmergedOrderOnto, unmergedOrderFailure).
+type orderedField struct {
+	t                    *openapi.Type
+	meta                 openapi.Meta
+	order, list, deleted value.Value
+	set, deletes         bool
+}
+
+// orderedFieldOf reads p's field name and its directives (orderedField).
+func orderedFieldOf(p value.Value, t *openapi.Type, name string) orderedField {
+	var f orderedField
+	f.t, f.meta = t.Child(name)
+	f.order, _ = p.Get(smp.SetOrderPrefix + name)
+	f.list, f.set = p.Get(name)
+	f.deleted, f.deletes = p.Get(smp.DeletePrefix + name)
+	return f
 }

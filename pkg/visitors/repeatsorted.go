@@ -243,10 +243,8 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 // not read. A "$deleteFromPrimitiveList" beside it, a list of scalars of the list's class or empty, then deletes its
 // values (deleteFromSlice: smp.WithoutValues). ok is false elsewhere: strategicpatch fails there, or may.
 func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, kubectl bool) (list value.Value, present, ok bool) {
-	ft, meta := t.Child(name)
-	order, _ := p.Get(smp.SetOrderPrefix + name)
-	pv, set := p.Get(name)
-	deleted, deletes := p.Get(smp.DeletePrefix + name)
+	f := orderedFieldOf(p, t, name)
+	ft, meta, order, pv, set, deleted, deletes := f.t, f.meta, f.order, f.list, f.set, f.deleted, f.deletes
 	if ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || elements.MergedList(ft, &meta) ||
 		meta.Rule != nil || !order.IsList() || !allScalars(order.Items()) || (deletes && !deleted.IsList()) ||
 		(held && !lv.IsList()) || (set && !pv.IsList()) {
@@ -285,10 +283,8 @@ func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Val
 // each value once and no "$deleteFromPrimitiveList" beside it, does not follow a non-empty order, it checks it as a
 // set's order (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
 func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
-	ft, meta := t.Child(name)
-	order, _ := p.Get(smp.SetOrderPrefix + name)
-	pv, set := p.Get(name)
-	_, deletes := p.Get(smp.DeletePrefix + name)
+	f := orderedFieldOf(p, t, name)
+	ft, meta, order, pv, set, deletes := f.t, f.meta, f.order, f.list, f.set, f.deletes
 	at := fieldpath.Path{fieldpath.Field(name)}
 	_, once := distinctScalars(pv.Items())
 	switch {
