@@ -187,6 +187,35 @@ func HoldsDirectives(v value.Value) bool {
 	return false
 }
 
+// HoldsDirectiveKeys reports whether v is, or holds at any depth (in its maps' fields and its lists' items), a map
+// with a key the strategic merge patch format reads: "$patch", "$retainKeys", "$setElementOrder/<f>" or
+// "$deleteFromPrimitiveList/<f>".
+func HoldsDirectiveKeys(v value.Value) bool {
+	switch v.Kind() {
+	case value.KindMap:
+		for _, f := range v.Fields() {
+			if directiveKey(f.Key) || (isCollection(f.Value) && HoldsDirectiveKeys(f.Value)) {
+				return true
+			}
+		}
+	case value.KindList:
+		for _, it := range v.Items() {
+			if isCollection(it) && HoldsDirectiveKeys(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// directiveKey reports whether map key key is one the strategic merge patch format reads.
+func directiveKey(key string) bool {
+	if len(key) == 0 || key[0] != '$' { // (most keys: one comparison)
+		return false
+	}
+	return key == DirectiveKey || key == RetainKeysKey || strings.HasPrefix(key, SetOrderPrefix) || strings.HasPrefix(key, DeletePrefix)
+}
+
 // isCollection reports whether v is a map or a list.
 func isCollection(v value.Value) bool {
 	k := v.Kind()

@@ -129,17 +129,20 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
 	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false: with its view of recorded
-	// and live, collated in the same pass) and, with gate UniqueMergeKeys off, for a list repeating a merge key (Ranked,
-	// known once collated): the tree is collated for patches then, and, where live exists, with the outcome tree of
-	// each node kubectl's pipeline decides (collate.Options.Patched). A first apply creates local as it is.
+	// and live, collated in the same pass), with gate UniqueMergeKeys off for a list repeating a merge key (Ranked,
+	// known once collated), and with gate MultiFieldMergeKeys off for a configuration holding a key the patch format
+	// reads (collate.Directed: the patch decides the whole merge): the tree is collated for patches then, and, where
+	// live exists, with the outcome tree of each node kubectl's pipeline decides (collate.Options.Patched). A first
+	// apply creates local as it is.
 	check := !opts.Overwrite
-	kubectlRanks := !opts.Gates.Enabled(features.UniqueMergeKeys)
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: check || kubectlRanks,
-		Conflicts: check, Patched: kubectlRanks && vals.HasLive})
+	directed := collate.Directed(vals, opts.Gates)
+	kubectlDecides := !opts.Gates.Enabled(features.UniqueMergeKeys) || directed
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: check || kubectlDecides,
+		Conflicts: check, Patched: kubectlDecides && vals.HasLive})
 	if err != nil {
 		return Result{}, err
 	}
-	patched := kubectlRanks && vals.HasLive && arena.Ranked()
+	patched := kubectlDecides && vals.HasLive && arena.Ranked()
 	if check || patched {
 		// (Where no conflict is checked, the patch is made for its errors: an object kubectl cannot patch fails.)
 		if _, _, err := delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite); err != nil {
@@ -149,7 +152,11 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	w := strategy.New(walkOptions(opts, listChanges, nodes, arena, patched))
 	out, err := w.Walk(tree)
 	if e, ok := err.(*elements.Error); ok && patched && e.Source == elements.Patch {
-		at := *e // (an outcome tree's error is the tree's)
+		at := *e      // (an outcome tree's error is the tree's)
+		if directed { // (the root's tree: the whole patch)
+			at.Source, at.Msg = elements.Local, "kubectl's three-way patch cannot be applied: "+at.Msg
+			return Result{}, &at
+		}
 		return Result{}, delta.Malformed(&at, "applied")
 	}
 	if err != nil {
