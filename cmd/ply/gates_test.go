@@ -91,6 +91,23 @@ var _ = Describe("--compat and --feature-gates", func() {
 			Expect(r.stderr).To(ContainSubstring("duplicate merge key: items 1 and 2 are both spec.containers[name=dns].ports[containerPort=53]"))
 		})
 
+		It("merge: a configuration holding $patch, as kubectl applies it; refused while MultiFieldMergeKeys is on", func() {
+			pod := func(file string) []byte { return docJSON(readFile(testdata("directive", file))) }
+			r := ply(cat([]string{"merge"}, threeWay(testdata("directive")), []string{"--compat=kubectl", "-o", "json"})...)
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			p, err := strategicpatch.CreateThreeWayMergePatch(pod("recorded.yaml"), pod("local.yaml"), pod("live.yaml"), meta, true)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(pod("live.yaml"), p, meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+			Expect(r.stdout).To(ContainSubstring(`"runAsUser": 2`))
+			Expect(r.stdout).NotTo(ContainSubstring(`$patch`))
+
+			r = ply(cat([]string{"merge"}, threeWay(testdata("directive")), []string{"--compat=kubectl", "--feature-gates=MultiFieldMergeKeys=true"})...)
+			Expect(r.code).To(Equal(exitInput))
+			Expect(r.stderr).To(ContainSubstring(`spec.securityContext: "$patch" is a strategic merge patch directive, not configuration`))
+		})
+
 		It("patch apply: the object of StrategicMergePatch", func() {
 			r := ply("patch", "apply", "--live", testdata("ports", "live.yaml"), "--patch", testdata("ports", "patch.yaml"), "--compat=kubectl", "-o", "json")
 			Expect(r.code).To(Equal(exitOK), r.stderr)

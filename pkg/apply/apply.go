@@ -50,8 +50,10 @@ type Options struct {
 	// Ordering orders merged list items; with the SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
 	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge reads
-	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl), SetOfMaps (off: sets of maps replaced whole)
-	// and UniqueMergeKeys (off: a list repeating a merge key merges as kubectl apply merges it).
+	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl, and a configuration holding "$patch",
+	// "$retainKeys", "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>" merges as kubectl apply merges it; on:
+	// refused, naming the path), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: a list
+	// repeating a merge key merges as kubectl apply merges it).
 	Gates features.Gates
 	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so the stack a
 	// merge of in-memory objects uses; MergeBytes reads its documents under it too.
@@ -135,8 +137,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	// live exists, with the outcome tree of each node kubectl's pipeline decides (collate.Options.Patched). A first
 	// apply creates local as it is.
 	check := !opts.Overwrite
-	directed := collate.Directed(vals, opts.Gates)
-	kubectlDecides := !opts.Gates.Enabled(features.UniqueMergeKeys) || directed
+	kubectlDecides := !opts.Gates.Enabled(features.UniqueMergeKeys) || collate.Directed(vals, opts.Gates)
 	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: check || kubectlDecides,
 		Conflicts: check, Patched: kubectlDecides && vals.HasLive})
 	if err != nil {
@@ -152,8 +153,8 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	w := strategy.New(walkOptions(opts, listChanges, nodes, arena, patched))
 	out, err := w.Walk(tree)
 	if e, ok := err.(*elements.Error); ok && patched && e.Source == elements.Patch {
-		at := *e      // (an outcome tree's error is the tree's)
-		if directed { // (the root's tree: the whole patch)
+		at := *e // (an outcome tree's error is the tree's; a Directed merge's is the root's, of the whole patch)
+		if arena.Directed() {
 			at.Source, at.Msg = elements.Local, "kubectl's three-way patch cannot be applied: "+at.Msg
 			return Result{}, &at
 		}

@@ -47,6 +47,10 @@ func Directed(vals elements.Values, gates features.Gates) bool {
 		(smp.HoldsDirectiveKeys(vals.Local) || smp.HoldsDirectiveKeys(vals.Recorded))
 }
 
+// Directed reports whether the tree's root is decided by kubectl's whole three-way patch (Directed, with
+// Options.Patched). Call it before Release.
+func (a *Arena) Directed() bool { return a.c != nil && a.c.directed }
+
 // patch builds the outcome tree of merge node e, decided by kubectl's pipeline, unless an ancestor's decides it (the
 // root's, where the merge is Directed: decideWhole).
 func (c *collator) patch(e elements.Element) {
