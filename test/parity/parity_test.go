@@ -384,18 +384,8 @@ var _ = Describe("with --compat=kubectl, TCP and UDP declared on one containerPo
 	http := port{"http", 8080, "TCP"}
 	dnsTCP := port{"dns-tcp", 53, "TCP"}
 
-	applyBoth := func(file string) {
-		GinkgoHelper()
-		want := apply(kubectlTool, file, kubectlNS)
-		Expect(apply(plyCompatTool, file, compatNS)).To(Equal(want), "ply --compat=kubectl reported differently from kubectl")
-		expectSame(kubectlNS, compatNS, []objRef{dns})
-	}
-
-	BeforeAll(func() {
-		for _, ns := range []string{kubectlNS, compatNS, refusedNS} {
-			createNamespace(ns)
-		}
-	})
+	applyBoth := func(file string) { GinkgoHelper(); applyCompared(file, kubectlNS, compatNS, dns) }
+	BeforeAll(func() { createNamespaces(kubectlNS, compatNS, refusedNS) })
 
 	It("creates the same object", func() {
 		applyBoth(v("1"))
@@ -443,18 +433,8 @@ var _ = Describe("with --compat=kubectl, a manifest holding $patch in a map", Or
 		return sc
 	}
 
-	applyBoth := func(file string) {
-		GinkgoHelper()
-		want := apply(kubectlTool, file, kubectlNS)
-		Expect(apply(plyCompatTool, file, compatNS)).To(Equal(want), "ply --compat=kubectl reported differently from kubectl")
-		expectSame(kubectlNS, compatNS, []objRef{secure})
-	}
-
-	BeforeAll(func() {
-		for _, ns := range []string{kubectlNS, compatNS, refusedNS} {
-			createNamespace(ns)
-		}
-	})
+	applyBoth := func(file string) { GinkgoHelper(); applyCompared(file, kubectlNS, compatNS, secure) }
+	BeforeAll(func() { createNamespaces(kubectlNS, compatNS, refusedNS) })
 
 	It("creates the same object, to which a controller adds runAsGroup", func() {
 		applyBoth(v("1"))
@@ -489,3 +469,21 @@ var _ = Describe("with --compat=kubectl, a manifest holding $patch in a map", Or
 		Expect(comparable(get(refusedNS, secure))).To(Equal(before))
 	})
 })
+
+// applyCompared applies file with kubectl to namespace kubectlNS and with
+// ply apply --compat=kubectl to compatNS: the two report alike and leave
+// object ref alike, its last-applied annotation's text too.
+func applyCompared(file, kubectlNS, compatNS string, ref objRef) {
+	GinkgoHelper()
+	want := apply(kubectlTool, file, kubectlNS)
+	Expect(apply(plyCompatTool, file, compatNS)).To(Equal(want), "ply --compat=kubectl reported differently from kubectl")
+	expectSame(kubectlNS, compatNS, []objRef{ref})
+}
+
+// createNamespaces creates each namespace of nss.
+func createNamespaces(nss ...string) {
+	GinkgoHelper()
+	for _, ns := range nss {
+		createNamespace(ns)
+	}
+}
