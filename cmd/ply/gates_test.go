@@ -58,25 +58,29 @@ var _ = Describe("--compat and --feature-gates", func() {
 			meta = o.Meta()
 		})
 		ports := func(file string) []byte { return docJSON(readFile(testdata("ports", file))) }
+		// kubectlMerged is kubectl's three-way patch of testdata/dir's recorded, local and live applied to live, and
+		// the patch.
+		kubectlMerged := func(dir string) (merged, patch []byte) {
+			GinkgoHelper()
+			doc := func(file string) []byte { return docJSON(readFile(testdata(dir, file))) }
+			p, err := strategicpatch.CreateThreeWayMergePatch(doc("recorded.yaml"), doc("local.yaml"), doc("live.yaml"), meta, true)
+			Expect(err).NotTo(HaveOccurred())
+			merged, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(doc("live.yaml"), p, meta)
+			Expect(err).NotTo(HaveOccurred())
+			return merged, p
+		}
 
 		It("merge: the three-way patch applied to live", func() {
 			r := ply(portsMerge("--compat=kubectl", "-o", "json")...)
 			Expect(r.code).To(Equal(exitOK), r.stderr)
-			p, err := strategicpatch.CreateThreeWayMergePatch(ports("recorded.yaml"), ports("local.yaml"), ports("live.yaml"), meta, true)
-			Expect(err).NotTo(HaveOccurred())
-			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(ports("live.yaml"), p, meta)
-			Expect(err).NotTo(HaveOccurred())
+			want, _ := kubectlMerged("ports")
 			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
 		})
 
 		It("merge: local naming containerPort 53 twice (TCP and UDP), as kubectl merges it: one port 53", func() {
-			dup := func(file string) []byte { return docJSON(readFile(testdata("dupports", file))) }
 			r := ply(cat([]string{"merge"}, threeWay(testdata("dupports")), []string{"--compat=kubectl", "-o", "json"})...)
 			Expect(r.code).To(Equal(exitOK), r.stderr)
-			p, err := strategicpatch.CreateThreeWayMergePatch(dup("recorded.yaml"), dup("local.yaml"), dup("live.yaml"), meta, true)
-			Expect(err).NotTo(HaveOccurred())
-			want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(dup("live.yaml"), p, meta)
-			Expect(err).NotTo(HaveOccurred())
+			want, p := kubectlMerged("dupports")
 			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
 			Expect(r.stdout).To(ContainSubstring(`"dns-tcp"`))
 			Expect(r.stdout).NotTo(ContainSubstring(`"dns-udp"`))
@@ -89,6 +93,19 @@ var _ = Describe("--compat and --feature-gates", func() {
 			r = ply(cat([]string{"merge"}, threeWay(testdata("dupports")), []string{"--compat=kubectl", "--feature-gates=UniqueMergeKeys=true"})...)
 			Expect(r.code).NotTo(Equal(exitOK))
 			Expect(r.stderr).To(ContainSubstring("duplicate merge key: items 1 and 2 are both spec.containers[name=dns].ports[containerPort=53]"))
+		})
+
+		It("merge: a configuration holding $patch, as kubectl applies it; refused while MultiFieldMergeKeys is on", func() {
+			r := ply(cat([]string{"merge"}, threeWay(testdata("directive")), []string{"--compat=kubectl", "-o", "json"})...)
+			Expect(r.code).To(Equal(exitOK), r.stderr)
+			want, _ := kubectlMerged("directive")
+			Expect(canonical([]byte(r.stdout))).To(Equal(canonical(want)))
+			Expect(r.stdout).To(ContainSubstring(`"runAsUser": 2`))
+			Expect(r.stdout).NotTo(ContainSubstring(`$patch`))
+
+			r = ply(cat([]string{"merge"}, threeWay(testdata("directive")), []string{"--compat=kubectl", "--feature-gates=MultiFieldMergeKeys=true"})...)
+			Expect(r.code).To(Equal(exitInput))
+			Expect(r.stderr).To(ContainSubstring(`spec.securityContext: "$patch" is a strategic merge patch directive, not configuration`))
 		})
 
 		It("patch apply: the object of StrategicMergePatch", func() {

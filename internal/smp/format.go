@@ -167,24 +167,40 @@ func Unmergeable(p value.Value, key, what, typeName string) string {
 
 // HoldsDirectives reports whether v is, or holds at any depth (in its maps' fields and its lists' items), a map holding
 // "$patch": whether WithoutDirectives changes v.
-func HoldsDirectives(v value.Value) bool {
+func HoldsDirectives(v value.Value) bool { return holdsKeys(v, false) }
+
+// HoldsDirectiveKeys reports whether v is, or holds at any depth, a map with a key the strategic merge patch format
+// reads: "$patch", "$retainKeys", "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>".
+func HoldsDirectiveKeys(v value.Value) bool { return holdsKeys(v, true) }
+
+// holdsKeys reports whether v is, or holds at any depth (in its maps' fields and its lists' items), a map holding
+// "$patch" or, with all, another key the format reads (directiveKey).
+func holdsKeys(v value.Value, all bool) bool {
 	switch v.Kind() {
 	case value.KindMap:
 		// (One pass over the fields: a field named "$patch" is compared by its length first, and only maps and lists
 		// are looked into, so that a patch of many small maps is walked at a few instructions a field.)
 		for _, f := range v.Fields() {
-			if f.Key == DirectiveKey || (isCollection(f.Value) && HoldsDirectives(f.Value)) {
+			if f.Key == DirectiveKey || (all && directiveKey(f.Key)) || (isCollection(f.Value) && holdsKeys(f.Value, all)) {
 				return true
 			}
 		}
 	case value.KindList:
 		for _, it := range v.Items() {
-			if isCollection(it) && HoldsDirectives(it) {
+			if isCollection(it) && holdsKeys(it, all) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// directiveKey reports whether map key key is one the strategic merge patch format reads.
+func directiveKey(key string) bool {
+	if len(key) == 0 || key[0] != '$' { // (most keys: one comparison)
+		return false
+	}
+	return key == DirectiveKey || key == RetainKeysKey || strings.HasPrefix(key, SetOrderPrefix) || strings.HasPrefix(key, DeletePrefix)
 }
 
 // isCollection reports whether v is a map or a list.

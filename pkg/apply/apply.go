@@ -50,8 +50,10 @@ type Options struct {
 	// Ordering orders merged list items; with the SeedOrdering gate off it is always OrderingKubectl.
 	Ordering Ordering
 	// Gates switch ply's departures from kubectl (zero value: all on; features.Kubectl(): all off). Merge reads
-	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl), SetOfMaps (off: sets of maps replaced whole)
-	// and UniqueMergeKeys (off: a list repeating a merge key merges as kubectl apply merges it).
+	// SeedOrdering, MultiFieldMergeKeys (off: openapi.Schema.Kubectl, and a configuration holding "$patch",
+	// "$retainKeys", "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>" merges as kubectl apply merges it; on:
+	// refused, naming the path), SetOfMaps (off: sets of maps replaced whole) and UniqueMergeKeys (off: a list
+	// repeating a merge key merges as kubectl apply merges it).
 	Gates features.Gates
 	// MaxDepth bounds the nesting of maps and lists in the three objects (0: parse.DefaultMaxDepth), and so the stack a
 	// merge of in-memory objects uses; MergeBytes reads its documents under it too.
@@ -129,17 +131,19 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 		res.Warnings = append(res.Warnings, "no schema for "+av.Short()+" "+k.Short()+": merged by the fallback rules (maps merge, lists are replaced)")
 	}
 	// kubectl's three-way patch is made of the tree for the conflict check (Overwrite false: with its view of recorded
-	// and live, collated in the same pass) and, with gate UniqueMergeKeys off, for a list repeating a merge key (Ranked,
-	// known once collated): the tree is collated for patches then, and, where live exists, with the outcome tree of
-	// each node kubectl's pipeline decides (collate.Options.Patched). A first apply creates local as it is.
+	// and live, collated in the same pass), with gate UniqueMergeKeys off for a list repeating a merge key (Ranked,
+	// known once collated), and with gate MultiFieldMergeKeys off for a configuration holding a key the patch format
+	// reads (collate.Directed: the patch decides the whole merge): the tree is collated for patches then, and, where
+	// live exists, with the outcome tree of each node kubectl's pipeline decides (collate.Options.Patched). A first
+	// apply creates local as it is.
 	check := !opts.Overwrite
-	kubectlRanks := !opts.Gates.Enabled(features.UniqueMergeKeys)
-	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: check || kubectlRanks,
-		Conflicts: check, Patched: kubectlRanks && vals.HasLive})
+	kubectlDecides := !opts.Gates.Enabled(features.UniqueMergeKeys) || collate.Directed(vals, opts.Gates)
+	tree, nodes, arena, err := collate.CountIn(vals, root, collate.Options{Gates: opts.Gates, Patches: check || kubectlDecides,
+		Conflicts: check, Patched: kubectlDecides && vals.HasLive})
 	if err != nil {
 		return Result{}, err
 	}
-	patched := kubectlRanks && vals.HasLive && arena.Ranked()
+	patched := kubectlDecides && vals.HasLive && arena.Ranked()
 	if check || patched {
 		// (Where no conflict is checked, the patch is made for its errors: an object kubectl cannot patch fails.)
 		if _, _, err := delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite); err != nil {
@@ -149,7 +153,11 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	w := strategy.New(walkOptions(opts, listChanges, nodes, arena, patched))
 	out, err := w.Walk(tree)
 	if e, ok := err.(*elements.Error); ok && patched && e.Source == elements.Patch {
-		at := *e // (an outcome tree's error is the tree's)
+		at := *e // (an outcome tree's error is the tree's; a Directed merge's is the root's, of the whole patch)
+		if arena.Directed() {
+			at.Source, at.Msg = elements.Local, "kubectl's three-way patch cannot be applied: "+at.Msg
+			return Result{}, &at
+		}
 		return Result{}, delta.Malformed(&at, "applied")
 	}
 	if err != nil {

@@ -18,11 +18,7 @@ import (
 // value, which Phase 1 collates beside the tree (elements.Patched): the result is kubectl's, in one collation, and the
 // change list compares live with that outcome.
 var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key (testdata/ranked)", func() {
-	var collations atomic.Int64
-	BeforeEach(func() {
-		collations.Store(0)
-		DeferCleanup(probe.OnCollation(func() { collations.Add(1) }))
-	})
+	collations := countCollations()
 	DescribeTable("is kubectl's, in one collation, its changes read off the outcome",
 		func(path string) {
 			f := loadFixture(path)
@@ -30,16 +26,7 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 			res, err := apply.Merge(f.get("recorded"), f.get("local"), f.get("live"), opts)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(collations.Load()).To(BeEquivalentTo(1))
-			Expect(res.Object).To(equalValue(f.get("want")))
-			var want []string
-			for _, c := range f.get("changes").Items() {
-				s, _ := c.AsString()
-				want = append(want, s)
-			}
-			Expect(changeLines(res.Changes)).To(Equal(want))
-			kubectl, err := kubectlApply(f, opts.Overwrite)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(f.get("want")).To(equalValue(kubectl), "the fixture's want is kubectl's")
+			expectKubectls(f, res, opts.Overwrite)
 		},
 		entries("ranked"),
 	)
@@ -88,6 +75,33 @@ var _ = Describe("a merge kubectl's pipeline decides where a list repeats a key 
 		Entry("lazily: many changes at nodes", 70),
 	)
 })
+
+// countCollations returns the number of collations of the running spec, counted from each spec of the container
+// it is called in.
+func countCollations() *atomic.Int64 {
+	var n atomic.Int64
+	BeforeEach(func() {
+		n.Store(0)
+		DeferCleanup(probe.OnCollation(func() { n.Add(1) }))
+	})
+	return &n
+}
+
+// expectKubectls checks the Result res of fixture f's merge: its object is the fixture's want, its changes the
+// fixture's changes (lines: changeLines), and want is what kubectl apply leaves (with overwrite).
+func expectKubectls(f fixture, res apply.Result, overwrite bool) {
+	GinkgoHelper()
+	Expect(res.Object).To(equalValue(f.get("want")))
+	want := []string{}
+	for _, c := range f.get("changes").Items() {
+		s, _ := c.AsString()
+		want = append(want, s)
+	}
+	Expect(changeLines(res.Changes)).To(Equal(want))
+	kubectl, err := kubectlApply(f, overwrite)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(f.get("want")).To(equalValue(kubectl), "the fixture's want is kubectl's")
+}
 
 // rankedOptions are the options of a testdata/ranked fixture's merge: every gate off, Overwrite unless the fixture's
 // overwrite is false, its maxDepth if it gives one.

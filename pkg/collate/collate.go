@@ -78,13 +78,16 @@ type Options struct {
 	// items and those of recorded and live at its place are all scalars of one kind, it is a set of scalars, as the
 	// diffs compare such lists (added values, "$deleteFromPrimitiveList", "$setElementOrder"). Else such items are an
 	// error. A directive key of local's maps ("$patch", "$retainKeys", "$setElementOrder/<f>",
-	// "$deleteFromPrimitiveList/<f>") is data, as the diffs read it (without KubectlDiffs, outside a patch: an error
-	// naming the path). patchgen sets it under the kubectl view of merge keys (gate MultiFieldMergeKeys off).
+	// "$deleteFromPrimitiveList/<f>") is data, as the diffs read it (so it is in a merge with gate MultiFieldMergeKeys
+	// off, which kubectl's three-way patch decides: Directed; with the gate on, outside a patch, without KubectlDiffs,
+	// it is an error naming the path). patchgen sets it under the kubectl view of merge keys (gate MultiFieldMergeKeys
+	// off).
 	KubectlDiffs bool
 	// Patched collates, beside each node of a merge that kubectl's pipeline decides (gate UniqueMergeKeys off: a Ranked
-	// list or set, or a value live holds as another kind below which a merged list repeats a key), its outcome tree:
-	// its entry in kubectl's three-way patch collated as a patch over its live value (elements.Patched, Arena.Patched;
-	// patched.go). It needs Patches; a merge sets it when the object has live (else local is created as it is).
+	// list or set, or a value live holds as another kind below which a merged list repeats a key; the root of a
+	// Directed merge), its outcome tree: its entry in kubectl's three-way patch collated as a patch over its live value
+	// (elements.Patched, Arena.Patched; patched.go). It needs Patches; a merge sets it when the object has live (else
+	// local is created as it is).
 	Patched bool
 }
 
@@ -152,7 +155,8 @@ func (a *Arena) Conflicts() (elements.Element, error) {
 type Arena struct{ c *collator }
 
 // Ranked reports whether the tree holds a Ranked list (elements.ListElement.Ranked), or a repeated key below a value
-// live holds as another kind (repeatsKey): kubectl's patch decides the merge. Call it before Release.
+// live holds as another kind (repeatsKey), or whether the merge is Directed (collated with Options.Patched): kubectl's
+// patch decides the merge. Call it before Release.
 func (a *Arena) Ranked() bool { return a.c != nil && a.c.ranked }
 
 // collators keeps released collators, their slabs emptied and cleared.
@@ -181,7 +185,7 @@ func (c *collator) reset() {
 	c.seq, c.orderIDs = c.seq[:0], c.orderIDs[:0]
 	c.directives.Reset()
 	c.index.Reset(1, 0) // (its maps cleared: no key of the tree stays referenced)
-	c.opts, c.src, c.nodes, c.ranked = Options{}, 0, 0, false
+	c.opts, c.src, c.nodes, c.ranked, c.directed = Options{}, 0, 0, false, false
 	c.repeat, c.composed, c.composedIn, c.emptyOrder, c.repeatMerged, c.contradicted, c.disordered = nil, nil, nil, nil, false, nil, nil
 	c.gathering, c.gathered, c.outcomeOrdered = false, nil, false
 	c.belows, c.conflicts, c.conflictsErr = nil, nil, nil
@@ -203,7 +207,14 @@ func (c *collator) collate(vals elements.Values, root *openapi.Type) (elements.E
 		return c.patchNode(elements.Node{Values: vals, Type: root}, 0)
 	}
 	c.src = elements.Local
-	return c.node(nil, "", false, &vals, root, &openapi.Meta{})
+	if c.opts.Patched && Directed(vals, c.opts.Gates) {
+		c.directed, c.ranked = true, true
+	}
+	e, err := c.node(nil, "", false, &vals, root, &openapi.Meta{})
+	if err == nil && c.directed {
+		c.decideWhole(e)
+	}
+	return e, err
 }
 
 // collator allocates the tree's nodes from slabs: n nodes cost O(log n) allocations per node type, not n, and none
@@ -253,8 +264,9 @@ type collator struct {
 	// entry naming no item the list can hold, one the list lacks, an order its items do not follow), for a keyed list or
 	// a set of scalars it keeps no repeat apart in (not Ranked), nil without one.
 	disordered error
-	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind.
-	ranked bool
+	// ranked reports a Ranked list built, or a repeated key found below a value live holds as another kind, or a
+	// Directed merge: kubectl's patch decides the merge. directed reports the last: the root's outcome tree decides it.
+	ranked, directed bool
 	// seq is the buffer of members.seq, reused list after list (a list's seq is done with once order checks it).
 	seq []int
 	// directives holds the directives patch maps give their fields (format.ReadMap).
@@ -649,7 +661,8 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 		return nil, self.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
 	case c.opts.Patch:
 		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: *cm, Dirs: cd}, depth+1)
-	case cv.HasLocal && !c.opts.Lenient && !c.opts.KubectlDiffs && format.Directive(self.Type, key):
+	case cv.HasLocal && !c.opts.Lenient && !c.opts.KubectlDiffs && c.opts.Gates.Enabled(features.MultiFieldMergeKeys) &&
+		format.Directive(self.Type, key):
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, cm)

@@ -2,7 +2,9 @@ package collate
 
 import (
 	"github.com/plyproject/ply/internal/delta"
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/features"
 )
 
 // A merge's node that kubectl's pipeline decides where no node-by-node merge reproduces it (gate UniqueMergeKeys off:
@@ -11,6 +13,11 @@ import (
 // kubectl's three-way patch is made of it (delta.ThreeWayEntry, reading the tree and its Below subtrees) and collated
 // as a patch over the node's live value, in the same pass, storage and ID space, as pkg/patch collates that patch
 // there. A node below one so decided gets none: its ancestor's outcome tree decides it.
+//
+// With gate MultiFieldMergeKeys off, where local or recorded holds a key the strategic merge patch format reads (Directed),
+// the root is so decided: kubectl's diffs read such a key as data, its merge of the patch's halves drops or settles
+// local's maps holding "$patch", and the server applies what directives the patch keeps, so no node-by-node merge
+// reproduces it. Its outcome tree is kubectl's whole three-way patch (delta.ThreeWay) collated as a patch over live.
 
 // Patched returns the outcome tree beside node n of the tree (Options.Patched), nil if it has none. Call it before
 // Release.
@@ -31,20 +38,51 @@ func (a *Arena) Entered(e elements.Element) (delta.Made, bool) {
 	return m, ok
 }
 
-// patch builds the outcome tree of merge node e, decided by kubectl's pipeline, unless an ancestor's decides it.
+// Directed reports whether a merge of vals with gates is decided whole by kubectl's three-way patch: with gate
+// MultiFieldMergeKeys off, local or recorded holds, at any depth, a map with a key the strategic merge patch format
+// reads ("$patch", "$retainKeys", "$setElementOrder/<f>", "$deleteFromPrimitiveList/<f>"; smp.HoldsDirectiveKeys).
+// Such a merge needs Options.Patched where live exists.
+func Directed(vals elements.Values, gates features.Gates) bool {
+	return !gates.Enabled(features.MultiFieldMergeKeys) &&
+		(smp.HoldsDirectiveKeys(vals.Local) || smp.HoldsDirectiveKeys(vals.Recorded))
+}
+
+// Directed reports whether the tree's root is decided by kubectl's whole three-way patch (Directed, with
+// Options.Patched). Call it before Release.
+func (a *Arena) Directed() bool { return a.c != nil && a.c.directed }
+
+// patch builds the outcome tree of merge node e, decided by kubectl's pipeline, unless an ancestor's decides it (the
+// root's, where the merge is Directed: decideWhole).
 func (c *collator) patch(e elements.Element) {
 	n := e.Base()
-	if !c.opts.Patched || c.opts.Patch || underRanked(n) {
+	if !c.opts.Patched || c.opts.Patch || c.directed || underRanked(n) {
 		return
 	}
-	p := &elements.Patched{}
 	made, err := delta.ThreeWayEntry(e, &Arena{c: c}, c.opts.Gates)
 	if err == nil {
 		if c.entries == nil {
 			c.entries = map[int32]delta.Made{}
 		}
 		c.entries[n.ID] = made
-		p.Element, err = c.patchOver(n, made.Entry)
+	}
+	c.decide(n, made.Entry, err)
+}
+
+// decideWhole builds the outcome tree of root e of a Directed merge: kubectl's whole three-way patch, its halves merged
+// as kubectl merges them (delta.ThreeWay), collated over live.
+func (c *collator) decideWhole(e elements.Element) {
+	p, present, err := delta.ThreeWay(e, &Arena{c: c}, c.opts.Gates, true)
+	var en delta.Entry
+	en.Value, en.Present = p, present
+	c.decide(e.Base(), en, err)
+}
+
+// decide keeps the outcome tree of merge node n: its patch entry en collated over n's live value, or err, the error
+// making en.
+func (c *collator) decide(n *elements.Node, en delta.Entry, err error) {
+	p := &elements.Patched{}
+	if err == nil {
+		p.Element, err = c.patchOver(n, en)
 	}
 	if err != nil {
 		p.Element, p.Err = nil, err

@@ -32,7 +32,10 @@ const (
 	// field given as null is the key value null, as strategicpatch compares it: it names the items holding the field
 	// null (never one lacking it), so that such an item is added, deleted, ordered and merged as strategicpatch does
 	// it (merged into an item of its key, its null deletes the field, and the merge fails as strategicpatch's does);
-	// on, a null key field takes its default or is missing (openapi.Type.NullKey).
+	// on, a null key field takes its default or is missing (openapi.Type.NullKey). Off, a configuration holding
+	// "$patch", "$retainKeys", "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>" in a map is read as kubectl
+	// reads it: data to the patch producers, and merged as kubectl apply merges it (its three-way patch applied to
+	// live); on, such a key is refused, naming the path.
 	MultiFieldMergeKeys
 	// PatchDeleteRemovesMap makes "$patch: delete" on a map delete the field (design document 001); off, it
 	// leaves an empty map, as strategicpatch does.

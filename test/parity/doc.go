@@ -43,6 +43,13 @@
 // 53 twice, as kubectl sends for that manifest, with kubectl patch and
 // with ply patch apply --compat=kubectl: the same ports.
 //
+// A manifest holding a directive key in a map (testdata/directive: a pod
+// securityContext holding "$patch: replace", then "$patch: delete") is
+// recorded as it stands and merged through kubectl's three-way patch: ply
+// apply --compat=kubectl leaves the same object and annotation as kubectl
+// at every step, and with the gate MultiFieldMergeKeys on refuses it,
+// writing nothing.
+//
 // prune_test.go compares pruning with ApplySets: testdata/prune/NN.yaml
 // applied with kubectl's `apply --prune --applyset` (KUBECTL_APPLYSET=true)
 // in one namespace, with ply's in another, and with the tools handing the

@@ -384,18 +384,8 @@ var _ = Describe("with --compat=kubectl, TCP and UDP declared on one containerPo
 	http := port{"http", 8080, "TCP"}
 	dnsTCP := port{"dns-tcp", 53, "TCP"}
 
-	applyBoth := func(file string) {
-		GinkgoHelper()
-		want := apply(kubectlTool, file, kubectlNS)
-		Expect(apply(plyCompatTool, file, compatNS)).To(Equal(want), "ply --compat=kubectl reported differently from kubectl")
-		expectSame(kubectlNS, compatNS, []objRef{dns})
-	}
-
-	BeforeAll(func() {
-		for _, ns := range []string{kubectlNS, compatNS, refusedNS} {
-			createNamespace(ns)
-		}
-	})
+	applyBoth := func(file string) { GinkgoHelper(); applyCompared(file, kubectlNS, compatNS, dns) }
+	BeforeAll(func() { createNamespaces(kubectlNS, compatNS, refusedNS) })
 
 	It("creates the same object", func() {
 		applyBoth(v("1"))
@@ -423,3 +413,77 @@ var _ = Describe("with --compat=kubectl, TCP and UDP declared on one containerPo
 		Expect(comparable(get(refusedNS, dns))).To(Equal(before))
 	})
 })
+
+// A manifest holding a strategic merge patch directive key in a map
+// (securityContext: {$patch: replace}, then {$patch: delete}): kubectl
+// records it in the last-applied annotation as it stands and sends its
+// three-way patch, whose halves' merge settles the directive, so the server
+// applies what that merge leaves. ply apply --compat=kubectl leaves the same
+// object and the same annotation at every step; with ply's gates on
+// (MultiFieldMergeKeys) the key is refused, naming its path, and nothing is
+// written.
+var _ = Describe("with --compat=kubectl, a manifest holding $patch in a map", Ordered, func() {
+	const kubectlNS, compatNS, refusedNS = "directive-kubectl", "directive-compat", "directive-refused"
+	secure := objRef{deployments, "secure"}
+	v := func(n string) string { return filepath.Join("testdata", "directive", "v"+n+".yaml") }
+	securityContext := func(ns string) map[string]any {
+		GinkgoHelper()
+		sc, _, err := unstructured.NestedMap(get(ns, secure).Object, "spec", "template", "spec", "securityContext")
+		Expect(err).NotTo(HaveOccurred())
+		return sc
+	}
+
+	applyBoth := func(file string) { GinkgoHelper(); applyCompared(file, kubectlNS, compatNS, secure) }
+	BeforeAll(func() { createNamespaces(kubectlNS, compatNS, refusedNS) })
+
+	It("creates the same object, to which a controller adds runAsGroup", func() {
+		applyBoth(v("1"))
+		for _, ns := range []string{kubectlNS, compatNS} {
+			update(ns, secure, func(u *unstructured.Unstructured) {
+				setPath(u, int64(4000), "spec", "template", "spec", "securityContext", "runAsGroup")
+			})
+		}
+		expectSame(kubectlNS, compatNS, []objRef{secure})
+	})
+
+	It(`"$patch: replace": the same object and annotation as kubectl's`, func() {
+		applyBoth(v("2"))
+		Expect(securityContext(kubectlNS)).To(Equal(map[string]any{"runAsUser": int64(2000), "fsGroup": int64(3000), "runAsGroup": int64(4000)}),
+			"kubectl 1.32's result (if this changes, kubectl's behaviour changed)")
+		Expect(get(compatNS, secure).GetAnnotations()[lastApplied]).To(ContainSubstring(`"$patch":"replace"`), "recorded as it stands")
+	})
+
+	It(`"$patch: delete" after "replace": the same object and annotation as kubectl's`, func() {
+		applyBoth(v("3"))
+		Expect(securityContext(kubectlNS)).To(Equal(map[string]any{"runAsUser": int64(2000), "fsGroup": int64(3000), "runAsGroup": int64(4000)}),
+			"kubectl 1.32's result: its patch's halves settle the map to {} (if this changes, kubectl's behaviour changed)")
+	})
+
+	It("with the gate MultiFieldMergeKeys on, the key is refused, naming its path, and nothing is written", func() {
+		run(plyCompatTool.command(v("1"), refusedNS)...)
+		before := comparable(get(refusedNS, secure))
+		cmd := append(plyCompatTool.command(v("2"), refusedNS), "--feature-gates=MultiFieldMergeKeys=true")
+		_, stderr, err := runErr(cmd...)
+		Expect(err).To(HaveOccurred())
+		Expect(stderr).To(ContainSubstring(`spec.template.spec.securityContext: "$patch" is a strategic merge patch directive, not configuration`))
+		Expect(comparable(get(refusedNS, secure))).To(Equal(before))
+	})
+})
+
+// applyCompared applies file with kubectl to namespace kubectlNS and with
+// ply apply --compat=kubectl to compatNS: the two report alike and leave
+// object ref alike, its last-applied annotation's text too.
+func applyCompared(file, kubectlNS, compatNS string, ref objRef) {
+	GinkgoHelper()
+	want := apply(kubectlTool, file, kubectlNS)
+	Expect(apply(plyCompatTool, file, compatNS)).To(Equal(want), "ply --compat=kubectl reported differently from kubectl")
+	expectSame(kubectlNS, compatNS, []objRef{ref})
+}
+
+// createNamespaces creates each namespace of nss.
+func createNamespaces(nss ...string) {
+	GinkgoHelper()
+	for _, ns := range nss {
+		createNamespace(ns)
+	}
+}
