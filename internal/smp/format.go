@@ -174,8 +174,12 @@ func HoldsDirectives(v value.Value) bool { return holdsKeys(v, false) }
 func HoldsDirectiveKeys(v value.Value) bool { return holdsKeys(v, true) }
 
 // holdsKeys reports whether v is, or holds at any depth (in its maps' fields and its lists' items), a map holding
-// "$patch" or, with all, another key the format reads (directiveKey).
+// "$patch" or, with all, another key the format reads (directiveKey). A document pkg/parse marked value.DollarFree
+// holds none, and is not walked.
 func holdsKeys(v value.Value, all bool) bool {
+	if value.IsDollarFree(v) {
+		return false
+	}
 	switch v.Kind() {
 	case value.KindMap:
 		// (One pass over the fields: a field named "$patch" is compared by its length first, and only maps and lists

@@ -74,6 +74,14 @@
 // MaxListItems as soon as it gets there. docs/limits.md lists every limit
 // of ply with measured figures.
 //
+// # Marks
+//
+// Every document read is marked with the MaxDepth it was held to
+// (value.Bounded, for limits up to 2046) and, where none of its maps has a
+// key beginning with '$', value.DollarFree, so that the merge's depth check
+// and its search for patch directives answer without walking it. A value
+// built from a document does not carry its marks.
+//
 // # Positions
 //
 // Lines and columns are 1-based and count characters. For YAML syntax

@@ -45,6 +45,7 @@ func (l Limits) parseJSON(data []byte, owned bool, a *Arena, docs []doc) (_ []do
 		}
 		index++
 		start := sc.pos
+		sc.dollar = false
 		v, ok := sc.value(0)
 		if !ok {
 			if sc.err != nil {
@@ -58,7 +59,7 @@ func (l Limits) parseJSON(data []byte, owned bool, a *Arena, docs []doc) (_ []do
 			return nil, jsonSyntaxError(data, start, sc.lines(), cause, index), true
 		}
 		if !v.IsNull() {
-			docs = append(docs, doc{v: value.Bounded(v, sc.limits.MaxDepth), index: index, line: sc.lines().lineAt(start)})
+			docs = append(docs, doc{v: sc.marked(v), index: index, line: sc.lines().lineAt(start)})
 		}
 	}
 }
@@ -85,9 +86,23 @@ type jsonScanner struct {
 	// arena, when set, gave slab and is told how much of it was used
 	// (release).
 	arena *Arena
+	// dollar reports a map key beginning with '$' read in the document
+	// being read (marked).
+	dollar bool
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
+}
+
+// marked returns v, a document just read, marked with the limit its depth
+// was held to (value.Bounded) and, where none of its keys begins with '$',
+// value.DollarFree: what the merge's checks for patch directives read.
+func (sc *jsonScanner) marked(v value.Value) value.Value {
+	v = value.Bounded(v, sc.limits.MaxDepth)
+	if !sc.dollar {
+		v = value.DollarFree(v)
+	}
+	return v
 }
 
 // carve returns a slice of n elements from slab, with capacity n, growing
@@ -307,6 +322,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		if i < len(d) && d[i] == '}' {
 			sc.pos = i + 1
 			if end := len(sc.slab); flat && sorted {
+				sc.noteDollar(sc.slab[start:end:end])
 				return value.MapFromSorted(sc.slab[start:end:end]), true
 			}
 			return sc.mapOf(open, base, start, flat, sorted)
@@ -342,6 +358,7 @@ func (sc *jsonScanner) mapOf(open, base, start int, flat, sorted bool) (value.Va
 		sc.fields = sc.fields[:base]
 	}
 	if sorted {
+		sc.noteDollar(fields)
 		return value.MapFromSorted(fields), true
 	}
 	// In place and without allocating (objects in Kubernetes' own order,
@@ -353,7 +370,23 @@ func (sc *jsonScanner) mapOf(open, base, start int, flat, sorted bool) (value.Va
 			return value.Value{}, false
 		}
 	}
+	sc.noteDollar(fields)
 	return value.MapFromSorted(fields), true
+}
+
+// noteDollar sets sc.dollar where a key of fields, a map's sorted by key, begins with '$'. Only the keys sorting
+// before any that begins with '$' need be read: in most maps, the first.
+func (sc *jsonScanner) noteDollar(fields []value.Field) {
+	for _, f := range fields {
+		switch {
+		case f.Key == "":
+		case f.Key[0] == '$':
+			sc.dollar = true
+			return
+		case f.Key[0] > '$':
+			return
+		}
+	}
 }
 
 // before reports whether a sorts before b, deciding by the first bytes

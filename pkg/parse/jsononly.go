@@ -69,7 +69,7 @@ func (l Limits) JSONValueSharedIn(a *Arena, data []byte, start int) (value.Value
 	v, ok := sc.value(0)
 	switch {
 	case ok:
-		return value.Bounded(v, l.MaxDepth), sc.pos, nil
+		return sc.marked(v), sc.pos, nil
 	case sc.err != nil:
 		return value.Null, 0, sc.err
 	}

@@ -67,7 +67,8 @@ func decodeNode(dec *yaml.Decoder) (n *yaml.Node, err error) {
 }
 
 // yamlDocument converts the node tree of one document; expanded is what
-// aliases added to the documents before it, and is updated.
+// aliases added to the documents before it, and is updated. A document none
+// of whose map keys begins with '$' is marked value.DollarFree.
 func (l Limits) yamlDocument(n *yaml.Node, src *source, expanded *int) (value.Value, *Error) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 		return value.Null, nil
@@ -76,6 +77,9 @@ func (l Limits) yamlDocument(n *yaml.Node, src *source, expanded *int) (value.Va
 	src.setDocument(n)
 	r, err := w.node(n.Content[0], 0)
 	*expanded = w.expanded
+	if err == nil && !w.dollar {
+		r.v = value.DollarFree(r.v)
+	}
 	return r.v, err
 }
 
@@ -96,6 +100,9 @@ type walker struct {
 	// merging, recording) works on them expanded, so the limit bounds the
 	// input's work as a whole, not one document's.
 	expanded int
+	// dollar reports a map key beginning with '$' in the document (an
+	// alias's keys, converted in it, included).
+	dollar bool
 }
 
 type anchored struct {
@@ -381,6 +388,9 @@ func (w *walker) mapping(n *yaml.Node, depth int) (result, *Error) {
 		key, err := w.key(k)
 		if err != nil {
 			return result{}, err
+		}
+		if len(key) > 0 && key[0] == '$' {
+			w.dollar = true
 		}
 		r, err := w.node(v, depth+1)
 		if err != nil {

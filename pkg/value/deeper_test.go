@@ -64,12 +64,48 @@ var _ = Describe("Bounded", func() {
 			Expect(unmarked(m)).To(Equal(v))
 		}
 	})
-	It("leaves scalars and bounds outside 0 to 4094 unmarked", func() {
+	It("leaves scalars and bounds outside 0 to 2046 unmarked", func() {
 		Expect(value.Bounded(value.Int(3), 1)).To(Equal(value.Int(3)))
 		Expect(value.Bounded(value.String("x"), 1)).To(Equal(value.String("x")))
 		two := nested(2)
-		Expect(value.Bounded(two, 4095)).To(Equal(two))
+		Expect(value.Bounded(two, 2047)).To(Equal(two))
 		Expect(value.Bounded(two, -1)).To(Equal(two))
-		Expect(value.Deeper(value.Bounded(nested(2), 4094), 4094)).To(BeFalse())
+		Expect(value.Bounded(two, 2046)).NotTo(Equal(two))
+		Expect(value.Deeper(value.Bounded(nested(2), 2046), 2046)).To(BeFalse())
+	})
+	It("keeps DollarFree's mark, and DollarFree keeps its bound", func() {
+		v := value.DollarFree(value.Bounded(nested(10), 5))
+		Expect(value.IsDollarFree(value.Bounded(v, 7))).To(BeTrue())
+		Expect(value.Deeper(v, 5)).To(BeFalse(), "the bound is believed, not checked")
+		Expect(value.Deeper(v, 4)).To(BeTrue())
+	})
+})
+
+var _ = Describe("DollarFree", func() {
+	It("is what IsDollarFree reads: vouched for, not checked", func() {
+		Expect(value.IsDollarFree(nested(3))).To(BeFalse(), "unmarked says nothing")
+		Expect(value.IsDollarFree(value.DollarFree(nested(3)))).To(BeTrue())
+		held := value.MustMap(value.Field{Key: "$patch", Value: value.String("delete")})
+		Expect(value.IsDollarFree(value.DollarFree(held))).To(BeTrue(), "a false mark is believed")
+	})
+	It("marks maps and lists only, and changes nothing else: equality, identity, length, encoding, bound", func() {
+		Expect(value.DollarFree(value.Int(3))).To(Equal(value.Int(3)))
+		Expect(value.IsDollarFree(value.DollarFree(value.String("x")))).To(BeFalse())
+		for _, v := range []value.Value{nested(3), nested(4), value.MustMap(), value.List(nil)} {
+			m := value.DollarFree(v)
+			Expect(value.Equal(m, v)).To(BeTrue())
+			Expect(value.Identical(m, v)).To(BeTrue())
+			Expect(m.Len()).To(Equal(v.Len()))
+			Expect(m.JSON()).To(Equal(v.JSON()))
+			Expect(value.Deeper(m, 1)).To(Equal(value.Deeper(v, 1)))
+			Expect(unmarked(m)).To(Equal(v))
+		}
+	})
+	It("is not carried by a value built from a marked one", func() {
+		m := value.DollarFree(value.MustMap(value.Field{Key: "a", Value: value.DollarFree(value.MustMap())}))
+		Expect(value.IsDollarFree(unmarked(m))).To(BeFalse())
+		inner, _ := value.DollarFree(nested(4)).Get("a")
+		Expect(inner.IsList()).To(BeTrue())
+		Expect(value.IsDollarFree(inner)).To(BeFalse())
 	})
 })

@@ -51,7 +51,9 @@ type Field struct {
 // their size matters. A string, map or list has p pointing to its data and
 // n holding its length in the low bits and its Kind in the top ones
 // (kindShift); a map or list marked by Bounded holds its bound in the bits
-// between (boundShift), which only Deeper reads. A bool, int64 or float64
+// between (boundShift), which only Deeper reads, and one marked by
+// DollarFree the bit above them (dollarFreeBit), which only IsDollarFree
+// reads. A bool, int64 or float64
 // has n holding its bits and p pointing to the element of scalarTags its
 // Kind indexes, which tells the kind, since no data of a string, map or
 // list lies within scalarTags. The zero Value (p nil, n 0) is null.
@@ -61,13 +63,15 @@ type Value struct {
 }
 
 // kindShift places a string's, map's or list's Kind in the top bits of n;
-// boundShift places Bounded's mark below it, above the length (lengths stay
-// far below 1<<boundShift).
+// dollarFreeBit, just below it, is DollarFree's mark; boundShift places
+// Bounded's mark below that, above the length (lengths stay far below
+// 1<<boundShift).
 const (
-	kindShift  = 60
-	boundShift = 48
-	lenMask    = 1<<boundShift - 1
-	boundMask  = 1<<(kindShift-boundShift) - 1
+	kindShift     = 60
+	dollarFreeBit = 1 << (kindShift - 1)
+	boundShift    = 48
+	lenMask       = 1<<boundShift - 1
+	boundMask     = 1<<(kindShift-1-boundShift) - 1
 )
 
 // scalarTags gives the scalar kinds their p: &scalarTags[k] marks kind k.
@@ -467,13 +471,34 @@ func (v Value) Short() string {
 // marks each document it reads with the limit it enforced. Deeper(v, max)
 // with max >= depth then answers without descending. The mark changes
 // nothing else: v holds the same value, and Equal, Identical and every
-// accessor ignore it. A scalar, or a depth outside 0 to 4094, is returned
+// accessor ignore it. A scalar, or a depth outside 0 to 2046, is returned
 // unmarked.
 func Bounded(v Value, depth int) Value {
 	if k := v.kind(); (k == KindMap || k == KindList) && depth >= 0 && depth < boundMask {
 		v.n = v.n&^(boundMask<<boundShift) | uint64(depth+1)<<boundShift
 	}
 	return v
+}
+
+// DollarFree returns v marked as holding no map, at any depth, with a key
+// that begins with '$', which the caller vouches for: pkg/parse marks each
+// document it reads that holds none. IsDollarFree(v) then answers without
+// descending. As Bounded's, the mark changes nothing else, and a value
+// built from v (a field of it, a map holding it) does not carry it. A
+// scalar is returned unmarked.
+func DollarFree(v Value) Value {
+	if k := v.kind(); k == KindMap || k == KindList {
+		v.n |= dollarFreeBit
+	}
+	return v
+}
+
+// IsDollarFree reports whether v carries DollarFree's mark: true says no
+// map in v has a key beginning with '$'; false says nothing (the caller
+// looks).
+func IsDollarFree(v Value) bool {
+	k := v.kind()
+	return (k == KindMap || k == KindList) && v.n&dollarFreeBit != 0
 }
 
 // Deeper reports whether v nests maps and lists more than max levels: a
