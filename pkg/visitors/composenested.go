@@ -90,7 +90,10 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 		return false
 	}
 	key := meta.MergeKey[0]
-	data, _, replace, ok := keyedDirected(keyedItems(l.Items(), key), key)
+	if keysUnread(t.Item(), l.Items(), key) {
+		return mapsDirected(l.Items()) // (refused onto a list, taken less its "$patch" items elsewhere: listInto, listMergedInto)
+	}
+	data, _, replace, ok := keyedDirected(l.Items(), key)
 	if !ok || replace {
 		return ok
 	}
@@ -109,8 +112,8 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
 	decided bool) {
 	ft, meta := t.Child(name)
-	if _, unkeyed := unkeyedDelete(pv.Items(), soleMergeKey(&meta)); unkeyed && ordered {
-		return value.Value{}, nil, false
+	if ordered && !held.IsList() && keysUnread(ft.Item(), pv.Items(), soleMergeKey(&meta)) {
+		return value.Value{}, nil, false // (beside an order, the collation reads its keys)
 	}
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
@@ -211,11 +214,7 @@ func setClassFailure(t *openapi.Type, meta *openapi.Meta, held, pv value.Value) 
 func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value, ordered bool) (value.Value, *elements.Error, bool) {
 	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
-	i, unkeyed := unkeyedDelete(pv.Items(), key)
 	switch {
-	case unkeyed && keyedHeld(held.Items(), key) && heldUndirected(held.Items(), nil, keyOf):
-		msg := smp.DeleteWithoutKey{What: "item", Item: i, Field: key, MergeKey: []string{key}}.Msg()
-		return value.Value{}, &elements.Error{Source: elements.Patch, Msg: msg}, true
 	case !ok:
 		return value.Value{}, nil, false
 	case replace && ordered && replacesKeyed(data, held, key) && unkeyedHeld(t, key, held) != "":
@@ -275,7 +274,7 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	if !orderEntries(t, name, f.Value) {
 		return false
 	}
-	_, meta := t.Child(name)
+	ft, meta := t.Child(name)
 	key := soleMergeKey(&meta)
 	l, holds := m.Get(name)
 	if !holds {
@@ -283,6 +282,9 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	}
 	if !l.IsList() {
 		return false
+	}
+	if _, _, unkeyed := unkeyedItem(ft.Item(), l.Items(), key); unkeyed {
+		return true // (the collation reads the list's items before it checks the order: listInto)
 	}
 	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {
 		// (its data items replace the other list's, "$patch: delete" items and keys named twice among them or not:
@@ -475,34 +477,4 @@ func (o failedOrders) first() *elements.Error {
 // has reports whether o holds an error at name.
 func (o failedOrders) has(name string) bool {
 	return slices.ContainsFunc(o, func(f orderFailed) bool { return f.name == name })
-}
-
-// unkeyedDelete reports whether items, a patch's list merged by merge key key (none: ""), hold a "$patch: delete" item
-// lacking the key's field, the others each one keyedDirected reads (data items holding the key as a scalar or null:
-// listData), and i, the first such item's index: reading the list's items in turn onto a list it merges into, the
-// collation fails there (smp.DeleteWithoutKey), as strategicpatch's merge fails on such an item; merged where the map
-// merged into lacks the list, both drop it with the list's other "$patch" items.
-func unkeyedDelete(items []value.Value, key string) (i int, ok bool) {
-	i = slices.IndexFunc(items, func(it value.Value) bool { return unkeyedDeleteItem(it, key) })
-	if key == "" || i < 0 {
-		return 0, false
-	}
-	data, _, _, read := keyedDirected(keyedItems(items, key), key)
-	return i, read && keyedHeld(data, key)
-}
-
-// unkeyedDeleteItem reports whether list item it is a map holding "$patch: delete" without field key.
-func unkeyedDeleteItem(it value.Value, key string) bool {
-	d, _ := it.Get(smp.DirectiveKey)
-	_, keyed := it.Get(key)
-	return it.IsMap() && isDelete(d) && !keyed
-}
-
-// keyedItems is items, a patch's list merged by merge key key, less its "$patch: delete" items lacking the key's field
-// (unkeyedDelete), items itself where it holds none.
-func keyedItems(items []value.Value, key string) []value.Value {
-	if !slices.ContainsFunc(items, func(it value.Value) bool { return unkeyedDeleteItem(it, key) }) {
-		return items
-	}
-	return slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool { return unkeyedDeleteItem(it, key) })
 }

@@ -142,9 +142,11 @@ import (
 //     later item of a key holds a "$setElementOrder" or "$" data at any depth (laterOrders), a later item's where no
 //     item does (ordersBelow); an order its list contradicts, in an item the only one of its key that merges into v's
 //     item of it, at that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder);
-//     without a "$setElementOrder" of it, at a keyed list's first "$patch: delete" item lacking the key where v's item
-//     holds a list of maps each holding the key as a scalar or null (unkeyedDelete; elsewhere the list is taken less
-//     its "$patch" items); at a keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the
+//     at a keyed list's first item (a "$patch: delete" one or a data item, a "$patch: replace" one aside) lacking the
+//     key or holding it as other than a scalar or null, where an item lacks it, before its order, where v's item holds
+//     a list of maps each holding the key as a scalar or null (unkeyedFailure, composeunkeyed.go; elsewhere the list,
+//     or one with a "$patch: delete" item keyed by an object or a list, is taken less its "$patch" items, but beside a
+//     "$setElementOrder" of it: keysUnread); at a keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the
 //     repeat's maps, or an item's merged into v's item), where v's list there holds an item lacking the key or holding
 //     it as other than a scalar (a first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld),
 //     as strategicpatch checks the first's items for the key where it orders the merged list.
@@ -212,8 +214,8 @@ import (
 //     not decide (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a
 //     set's merge that fails beside its "$setElementOrder", in a later item of a key of a list in the item, or beside a
 //     "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a map, or of objects where it
-//     has a list of scalars; a "$patch: delete" item whose key is not a scalar, or lacking it beside a
-//     "$setElementOrder" or a data item lacking it; another merge that fails), a "$setElementOrder/<f>" they do not
+//     has a list of scalars; a "$patch: delete" item whose key is not a scalar, where no item lacks it, onto a list,
+//     or beside a "$setElementOrder" where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not
 //     decide (v's item holding
 //     another; a list it contradicts where that list names a key or value twice, holds a "$patch" item, or lies in a
 //     map or item v's item lacks, in a later item of its key, or in a list whose merge is not known; a failure beside
