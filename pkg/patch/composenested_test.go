@@ -100,9 +100,6 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("in a map of the item, at a field the schema lacks, the outcome's map holding a map there: taken",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x","q":{"r":1}}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"q":[{"s":2}]}}}]}]}}`, true),
-		Entry("at a field the schema lacks, where the outcome's item holds a list there: left to the front-end (strategicpatch's look-up fails)",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","extra":[1]}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","extra":[2]}]}]}}`, false),
 		Entry("at a scalar field: left to the front-end, whose collation refuses a list where the schema has a scalar",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"x"}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":["y"]}]}]}}`, false),
@@ -182,9 +179,9 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("a list merged by key whose item holds another \"$\" field of an object or a list, the outcome's item another kind there or none: less its maps holding \"$patch\"",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$bar":"x","$baz":{"a":1}}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1,"b":{"$patch":"delete"}},"$bar":[1,{"$patch":"delete"}],"$baz":[{"$patch":"replace"}],"$qux":{"$patch":"delete"}}]}]}]}`, true),
-		Entry("a list merged by key whose item holds another \"$\" field of an object the outcome's item holds an object at: left to the front-end",
-			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1}}]}]}]}`,
-			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"b":2}}]}]}]}`, false),
+		Entry("a list merged by key whose item holds another \"$\" field of an object holding an order, the outcome's item holding an object there: left to the front-end",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[1]}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[2],"$setElementOrder/a":[2]}}]}]}]}`, false),
 		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds none: dropped",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","r":"x"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1},"r":{"$patch":7}}]}]}]}`, true),
@@ -250,6 +247,71 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		}
 		decidedAs(first, second, with(parts.Items()[:1]), with(parts.Items()[1:]), fails)
 	}
+
+	// decidesUndeclared composes second, a group named twice, into first with the nested schema where the repeat holds
+	// objects or lists at a field the schema does not declare (a "$" key of data among them) that the outcome holds
+	// as the same kind: Phase 2 decides the repeat as the front-end does (the same merge made as two Composes), by
+	// the no-schema rules (maps merge, lists are replaced), where strategicpatch's look-up of that field fails (class
+	// oracle-no-meta-undeclared in docs/patches.md).
+	decidesUndeclared := func(first, second string) {
+		sp, t := nested()
+		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+		groups, _ := s.Get("groups")
+		head := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[:1])})
+		rest := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[1:])})
+		mid, err := patch.Compose(f, head, t, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		frontEnd, err := patch.Compose(mid, rest, t, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "the two Composes name no key twice")
+		_, werr := sp.MergePatchesWithoutRoom(f.JSON(), s.JSON())
+		Expect(werr).To(MatchError(ContainSubstring("unable to find api field")))
+		got, err := patch.Compose(f, s, t, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(frontEnd))
+		Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+		Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
+	}
+
+	DescribeTable("a group repeat whose part holds objects or lists at a field the schema does not declare where the outcome holds them, decided in Phase 2",
+		decidesUndeclared,
+		Entry("a keyed item's \"$\" field of an object onto an object: merged field by field, nulls kept",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1,"c":{"d":1}}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"b":2,"a":null,"c":{"e":[1]}}}]}]}]}`),
+		Entry("a keyed item's \"$\" field of a list onto a list: the patch's, objects and nulls as they stand",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":[1,{"a":1}]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":[2,{"b":null}]}]}]}]}`),
+		Entry("a keyed item's \"$\" field of a list holding a \"$patch\" map onto a list: as it stands",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":[1]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":[{"$patch":"delete","a":1},2]}]}]}]}`),
+		Entry("a keyed item's \"$\" field of an object holding \"$patch\" maps where the outcome's object lacks them: dropped",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"b":{"$patch":"delete"},"c":{"$patch":"replace","x":1}}}]}]}]}`),
+		Entry("a keyed item's \"$\" field of an object holding a \"$patch: delete\" map onto an object's map: emptied",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"q":1}}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"$patch":"delete"}}}]}]}]}`),
+		Entry("a keyed item's \"$\" field of a \"$patch: replace\" object onto an object: its fields",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"q":1}}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"$patch":"replace","b":1}}]}]}]}`),
+		Entry("a part's \"$\" field of a list onto a list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","$foo":[1]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","$foo":[2]}]}]}`),
+		Entry("a part's undeclared list onto a list: the patch's, objects, lists and nulls as they stand",
+			`{"groups":[{"name":"g","parts":[{"name":"p","zz":[1,2]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","zz":[{"a":1},[3],null]}]}]}`),
+		Entry("a part's undeclared object holding a list onto an object holding one: the patch's list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","zz":{"y":[1,2],"x":1}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","zz":{"y":[3]}}]}]}`),
+		Entry("a keyed item's undeclared list holding a \"$patch\" map onto a list: as it stands",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[1]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[{"$patch":"delete"}]}]}]}]}`),
+		Entry("a keyed item's undeclared empty list onto a list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[1]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[]}]}]}]}`),
+		Entry("a keyed list naming an item's key twice, each holding an undeclared list: the last",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[1]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[2]},{"name":"A","zz":[3]}]}]}]}`),
+	)
 
 	DescribeTable("a group repeat whose part names a set's value twice, or holds a set or map a merge refuses, decided in Phase 2",
 		decides,

@@ -392,7 +392,11 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		case strings.HasPrefix(f.Key, smp.DeletePrefix):
 			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
 		case dollarData(f) && held.Kind() == f.Value.Kind():
-			return value.Value{}, nil, false
+			v, decided := dollarInto(t, f, held)
+			if !decided {
+				return value.Value{}, nil, false
+			}
+			into = into.With(f.Key, v)
 		case dollarData(f):
 			if v, keep := smp.WithoutDirectives(f.Value); keep {
 				into = into.With(f.Key, v)

@@ -119,7 +119,10 @@ func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered 
 		v, _ := smp.WithoutDirectives(pv)
 		return v, nil, true
 	}
-	if t.Kind != openapi.KindStruct || t.Field(name) == nil {
+	if undeclared(t, name) {
+		return pv, nil, true // (a list of no schema: the patch's as it stands, as the collation takes it)
+	}
+	if t.Kind != openapi.KindStruct {
 		return value.Value{}, nil, false
 	}
 	switch {

@@ -189,7 +189,10 @@ import (
 //         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
 //         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
 //         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
-//         orderFailures); with Repeat.Deep, items without maps or lists.
+//         orderFailures); a "$" field of an object or a list, or a list at a field the schema does not declare, where
+//         v's item holds that kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds
+//         them (composeundeclared.go: dollarInto, undeclared; strategicpatch's look-up fails there, class
+//         oracle-no-meta-undeclared); with Repeat.Deep, items without maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -211,8 +214,7 @@ import (
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
-//     not decide (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a
-//     set's merge that fails beside its "$setElementOrder", in a later item of a key of a list in the item, or beside a
+//     not decide (a set's merge that fails beside its "$setElementOrder", in a later item of a key of a list in the item, or beside a
 //     "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a map, or of objects where it
 //     has a list of scalars; a "$patch: delete" item whose key is not a scalar, where no item lacks it, onto a list,
 //     or beside a "$setElementOrder" where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not
@@ -220,8 +222,8 @@ import (
 //     another; a list it contradicts where that list names a key or value twice, holds a "$patch" item, or lies in a
 //     map or item v's item lacks, in a later item of its key, or in a list whose merge is not known; a failure beside
 //     one in a later item of a key; beside a "$patch: replace" item where v's item lacks the list and a data item
-//     holds a map holding "$patch", or that the list contradicts), another "$" field holding an object or a list where v's item holds one there (strategicpatch looks
-//     it up);
+//     holds a map holding "$patch", or that the list contradicts), another "$" field holding an object v's item holds
+//     one at whose merge fails or is not known (a "$patch" map holding more than plain fields, an order in it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
