@@ -451,7 +451,7 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 // orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
 // collation checks the order before it merges the list's items, and their lists: its error there.
 func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
-	if err := unkeyedFailure(t, f.Key, held, f.Value); err != nil {
+	if err := readFailure(t, f.Key, held, f.Value); err != nil {
 		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}
 		return value.Value{}, err, true // (the collation reads the list's items before it checks their order)
 	}

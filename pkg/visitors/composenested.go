@@ -132,8 +132,6 @@ func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered 
 		return pv, nil, !smp.HoldsDirectives(pv)
 	case held.Len() == 0 && pv.Len() == 0:
 		return held, nil, true
-	case len(meta.MergeKey) == 0 && !ordered && setClassFailure(ft, &meta, held, pv) != nil:
-		return value.Value{}, setClassFailure(ft, &meta, held, pv), true
 	case len(meta.MergeKey) == 0:
 		v, decided := setMergedInto(held, pv)
 		return v, nil, decided

@@ -81,3 +81,26 @@ func mapsDirected(items []value.Value) bool {
 		return !it.IsMap() || (directed && !isDelete(d) && !isReplaceItem(it))
 	})
 }
+
+// readFailure is the error a collation gives reading list pv, a patch's list at field name of a map of type t, onto
+// held, that field of the map it merges into, before it checks an order beside pv: an item it refuses
+// (unkeyedFailure), or a set's items and held's that cannot merge (setFailure). Nil elsewhere.
+func readFailure(t *openapi.Type, name string, held, pv value.Value) *elements.Error {
+	if err := unkeyedFailure(t, name, held, pv); err != nil {
+		return err
+	}
+	return setFailure(t, name, held, pv)
+}
+
+// setFailure is setClassFailure for list pv, a patch's set (a list the schema merges by no merge key) at field name of
+// a map of type t, onto held, that field of the map it merges into, a list, one of them holding items: the collation
+// checks the classes of their items before it checks an order beside pv, which strategicpatch's merge fails on too.
+// Nil elsewhere.
+func setFailure(t *openapi.Type, name string, held, pv value.Value) *elements.Error {
+	ft, meta := t.Child(name)
+	if !held.IsList() || t.Kind != openapi.KindStruct || t.Field(name) == nil || meta.Rule != nil ||
+		!elements.MergedList(ft, &meta) || len(meta.MergeKey) != 0 || (held.Len() == 0 && pv.Len() == 0) {
+		return nil
+	}
+	return setClassFailure(ft, &meta, held, pv)
+}
