@@ -371,7 +371,8 @@ func dollarData(f value.Field) bool {
 // "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
 // "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
 // (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
-// equal, and checks a map's before its fields), at a "$patch: merge" map where into holds a map (maps merge
+// equal, and checks a map's before its fields), or a "$setElementOrder/<f>" into holds otherwise (at that map, in its
+// place among the map's keys, as the collation builds them), at a "$patch: merge" map where into holds a map (maps merge
 // without that directive), and at a map of another "$patch" value there (the collation refuses it, as strategicpatch
 // does).
 func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
@@ -425,6 +426,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, m)
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && inInto && !value.Equal(held, f.Value):
+			// (patches merged must agree on it: the collation fails at the map, building its "$" keys in key order)
+			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: f.Key + disagrees}, true
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
 			var decided bool
 			if into, decided = orderedInto(t, into, p, f); !decided {
