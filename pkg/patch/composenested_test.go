@@ -611,6 +611,28 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","extra":{"$setElementOrder/tags":["b"],"tags":["b"]}}]}]}`, true),
 	)
 
+	DescribeTable("a group repeat whose part holds, below it, a \"$setElementOrder\" its list contradicts, decided in Phase 2",
+		decides,
+		Entry("in a map the outcome's part holds: the order check's error at the list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","extra":{"$setElementOrder/tags":["b","a"],"tags":["a","b"]}}]}]}`, true),
+		Entry("in a map the outcome's part lacks: taken, the order with it",
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","extra":{"$setElementOrder/tags":["b","a"],"tags":["a","b"]}}]}]}`, false),
+		Entry("in a keyed list's item the outcome's part holds: at that item's list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["a","b"]}]}]}]}`, true),
+		Entry("in the second of a keyed list's items the outcome's part holds, the first merging",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"},{"name":"B","flags":["x"]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","flags":["z"]},{"name":"A","$setElementOrder/flags":["b","a"],"flags":["a","b"]}]}]}]}`, true),
+		Entry("in a map after a set that fails, by field: the set's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","aliases":[1],"extra":{"$setElementOrder/tags":["b","a"],"tags":["a","b"]}}]}]}`, true),
+		Entry("in a map before a set that fails, by field: the order's error",
+			`{"groups":[{"name":"g","parts":[{"name":"p","ports":[1],"extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","ports":["x"],"extra":{"$setElementOrder/tags":["b","a"],"tags":["a","b"]}}]}]}`, true),
+	)
+
 	DescribeTable("a part repeat whose keyed list holds a \"$patch: replace\" item beside its \"$setElementOrder\", or is held empty and ordered, decided in Phase 2",
 		decidesPart,
 		Entry("the outcome's list holding a \"$patch: replace\" item: live's error at that item",

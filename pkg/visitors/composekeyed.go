@@ -322,8 +322,8 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case !directedFields(ft, f.Value):
-			return false
+		case !directedFields(ft, f.Value) && !fieldsContradicted(ft, f.Value):
+			return false // (a map whose order its list contradicts: failing onto a map, else taken: mergedInto)
 		}
 	}
 	return true

@@ -97,7 +97,9 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 	if !ok || replace {
 		return ok
 	}
-	return keyedHeld(data, key) && !slices.ContainsFunc(data, func(it value.Value) bool { return !directedFields(t.Item(), it) })
+	return keyedHeld(data, key) && !slices.ContainsFunc(data, func(it value.Value) bool {
+		return !directedFields(t.Item(), it) && !fieldsContradicted(t.Item(), it) // (those: itemsDirected, keyedMergedInto)
+	})
 }
 
 // listMergedInto is list pv, field name of a patch's map of type t (listData), merged as strategicpatch's merge of
@@ -222,7 +224,8 @@ func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value, ordered 
 		return value.Value{}, &elements.Error{Source: elements.Live, Msg: unkeyedHeld(t, key, held)}, true
 	case replace:
 		return orderedBy(data, data, nil, keyOf), nil, replacesKeyed(data, held, key)
-	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf):
+	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf) ||
+		!itemsDirected(t, data, held, deleted, keyOf):
 		return value.Value{}, nil, false
 	}
 	kept := keptItems(held.Items(), deleted, keyOf)
