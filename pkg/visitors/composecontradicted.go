@@ -13,19 +13,36 @@ import (
 
 // contradictedOrder reports whether "$setElementOrder/<f>" field f of map m, of type t, is one orderData refuses only
 // because m's list there does not follow it: its entries are of the list's shape (orderEntries), and the list holds
-// data items alone (no "$patch" item), each key or value once, that the order names in another order or leaves out
-// (orderContradicted). A collation merging m into a map that holds its outcome fails at that list with the order
-// check's error.
+// data items, each key or value once, and no "$patch" item but "delete" ones holding the key as a scalar, of keys no
+// data item holds (orderedData), that the order names in another order or leaves out (orderContradicted). A
+// collation merging m into a map that holds its outcome fails at that list with the order check's error.
 func contradictedOrder(t *openapi.Type, m value.Value, f value.Field) bool {
 	name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 	l, holds := m.Get(name)
-	if !orders || !orderEntries(t, name, f.Value) || !holds || !l.IsList() || l.Len() == 0 ||
-		slices.ContainsFunc(l.Items(), directedItem) {
+	if !orders || !orderEntries(t, name, f.Value) || !holds || !l.IsList() || l.Len() == 0 {
 		return false
 	}
 	_, meta := t.Child(name)
+	data, ok := orderedData(l, soleMergeKey(&meta))
 	keyOf := keyOfItems(soleMergeKey(&meta))
-	return len(firstPlaces(l.Items(), keyOf)) == l.Len() && orderContradicted(t, name, l, f.Value) != nil
+	return ok && data.Len() > 0 && len(firstPlaces(data.Items(), keyOf)) == data.Len() &&
+		orderContradicted(t, name, l, f.Value) != nil
+}
+
+// orderedData is l, a patch's list merged by merge key key ("": a set), less its "$patch: delete" items, as the
+// collation's order check reads it (format.CheckOrder: deletions aside). ok is false where l holds another "$patch"
+// item, a delete item without the key as a scalar (keyedDirected), or one of a key a data item holds.
+func orderedData(l value.Value, key string) (data value.Value, ok bool) {
+	if !slices.ContainsFunc(l.Items(), directedItem) {
+		return l, true
+	}
+	items, deleted, replace, read := keyedDirected(l.Items(), key)
+	if key == "" || !read || replace || slices.ContainsFunc(items, func(it value.Value) bool {
+		return deleted[keyOfField(key)(it)]
+	}) {
+		return value.Value{}, false
+	}
+	return value.List(items), true
 }
 
 // orderContradicted returns the error a collation gives at list pv, field name of a patch's map of type t, whose items
@@ -35,6 +52,7 @@ func contradictedOrder(t *openapi.Type, m value.Value, f value.Field) bool {
 func orderContradicted(t *openapi.Type, name string, pv, order value.Value) *elements.Error {
 	_, meta := t.Child(name)
 	keyOf := keyOfItems(soleMergeKey(&meta))
+	pv, _ = orderedData(pv, soleMergeKey(&meta)) // (deletions aside)
 	at := firstPlaces(pv.Items(), keyOf)
 	seq, ids := make([]int, pv.Len()), make([]int, order.Len())
 	for i, it := range pv.Items() {
