@@ -13,9 +13,10 @@ import (
 
 // contradictedOrder reports whether "$setElementOrder/<f>" field f of map m, of type t, is one orderData refuses only
 // because m's list there does not follow it: its entries are of the list's shape (orderEntries), and the list holds
-// data items, each key or value once, and no "$patch" item but "delete" ones holding the key as a scalar, of keys no
-// data item holds (orderedData), that the order names in another order or leaves out (orderContradicted). A
-// collation merging m into a map that holds its outcome fails at that list with the order check's error.
+// data items, a key or value named twice among them or not, and no "$patch" item but "delete" ones holding the key as
+// a scalar, of keys no data item holds (orderedData), that the order names in another order or leaves out
+// (orderContradicted). A collation merging m into a map that holds its outcome fails at that list with the order
+// check's error.
 func contradictedOrder(t *openapi.Type, m value.Value, f value.Field) bool {
 	name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 	l, holds := m.Get(name)
@@ -24,9 +25,7 @@ func contradictedOrder(t *openapi.Type, m value.Value, f value.Field) bool {
 	}
 	_, meta := t.Child(name)
 	data, ok := orderedData(l, soleMergeKey(&meta))
-	keyOf := keyOfItems(soleMergeKey(&meta))
-	return ok && data.Len() > 0 && len(firstPlaces(data.Items(), keyOf)) == data.Len() &&
-		orderContradicted(t, name, l, f.Value) != nil
+	return ok && data.Len() > 0 && orderContradicted(t, name, l, f.Value) != nil
 }
 
 // orderedData is l, a patch's list merged by merge key key ("": a set), less its "$patch: delete" items, as the
@@ -46,9 +45,9 @@ func orderedData(l value.Value, key string) (data value.Value, ok bool) {
 }
 
 // orderContradicted returns the error a collation gives at list pv, field name of a patch's map of type t, whose items
-// (each key or value once) its "$setElementOrder" order does not name in their order: format.CheckOrder's, its message
-// smp.OrderMismatch's for the items' identities (each item's place) and the entries' (the place of the item an entry
-// names; an identity no item has for an entry naming none). Nil where pv follows the order.
+// its "$setElementOrder" order does not name in their order: format.CheckOrder's, its message smp.OrderMismatch's for
+// the items' identities (each item's key's or value's first place, its "$patch: delete" items aside) and the
+// entries' (the first place of the key an entry names; an identity no item has for an entry naming none). Nil where pv follows the order.
 func orderContradicted(t *openapi.Type, name string, pv, order value.Value) *elements.Error {
 	_, meta := t.Child(name)
 	keyOf := keyOfItems(soleMergeKey(&meta))
