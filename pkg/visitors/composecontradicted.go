@@ -83,13 +83,14 @@ func fieldsContradicted(t *openapi.Type, m value.Value) bool {
 	return contradicted && directedFields(t, rest)
 }
 
-// itemsDirected reports whether data, a keyed list's data items of type t merged onto lv (keyOf their key; deleted the
-// keys its "$patch: delete" items name), are each directedFields', or fieldsContradicted's where the item is the only
-// one of its key and merges into lv's item of that key (mergedInto meets the order's error there; an item copied as
-// it stands, or merged after an earlier item of its key, the collation reads otherwise).
-func itemsDirected(t *openapi.Type, data []value.Value, lv value.Value, deleted map[value.ScalarKey]bool,
+// itemsDirected reports whether data, a keyed list's data items of type t merged onto a list (keyOf their key; deleted
+// the keys its "$patch: delete" items name), are each directedFields', or fieldsContradicted's where the item is the
+// only one of its key: merged into the list's item of that key, mergedInto meets the order's error there; appended,
+// the list holding none, it is taken as it stands, as the collation takes an item live lacks and strategicpatch
+// appends it (one merged after an earlier item of its key the collation reads otherwise).
+func itemsDirected(t *openapi.Type, data []value.Value, deleted map[value.ScalarKey]bool,
 	keyOf func(value.Value) value.ScalarKey) bool {
-	held, named := firstPlaces(lv.Items(), keyOf), make(map[value.ScalarKey]int, len(data))
+	named := make(map[value.ScalarKey]int, len(data))
 	for _, it := range data {
 		named[keyOf(it)]++
 	}
@@ -97,7 +98,7 @@ func itemsDirected(t *openapi.Type, data []value.Value, lv value.Value, deleted 
 		if directedFields(t, it) {
 			continue
 		}
-		if _, in := held[keyOf(it)]; !in || named[keyOf(it)] > 1 || deleted[keyOf(it)] || !fieldsContradicted(t, it) {
+		if named[keyOf(it)] > 1 || deleted[keyOf(it)] || !fieldsContradicted(t, it) {
 			return false
 		}
 	}

@@ -66,7 +66,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 		return false, nil
 	}
 	keyOf := keyOfField(key)
-	if !itemsDirected(c.Type.Item(), data, lv, deleted, keyOf) {
+	if !itemsDirected(c.Type.Item(), data, deleted, keyOf) {
 		return false, nil
 	}
 	if !heldUndirected(lv.Items(), deleted, keyOf) {

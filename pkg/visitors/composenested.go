@@ -225,7 +225,7 @@ func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value, ordered 
 	case replace:
 		return orderedBy(data, data, nil, keyOf), nil, replacesKeyed(data, held, key)
 	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf) ||
-		!itemsDirected(t, data, held, deleted, keyOf):
+		!itemsDirected(t, data, deleted, keyOf):
 		return value.Value{}, nil, false
 	}
 	kept := keptItems(held.Items(), deleted, keyOf)
