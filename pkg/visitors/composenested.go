@@ -105,12 +105,13 @@ func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 // listMergedInto is list pv, field name of a patch's map of type t (listData), merged as strategicpatch's merge of
 // patches merges it into held, that field of the map it merges into: where held is no list (or absent), pv less its
 // maps holding "$patch" (removeDirectives: a set naming a value twice keeps its items, as the collation does where
-// live lacks a list); where it is one, strategicpatch looks the field up in t, which must
-// declare it (else the look-up fails: decided false), and takes pv as it stands for a list merged by no strategy
-// (holding no "$patch" map, which the collation reads otherwise: decided false), held for two empty lists, and merges
-// a set (setMergedInto; with ordered false, no "$setElementOrder" beside pv, failing where the two cannot merge:
-// setClassFailure) or a list merged by one key (keyedMergedInto). err, its path below the field, is the error that
-// merge meets as a collation meets it first; decided is false elsewhere: the front-end applies the repeat.
+// live lacks a list); where it is one, pv as it stands at a field the schema does not declare (undeclared: the
+// collation merges it by the no-schema rules, where strategicpatch's look-up fails); elsewhere strategicpatch looks
+// the field up in t and takes pv as it stands for a list merged by no strategy ("$patch" maps and all, as the
+// collation takes it whole), held for two empty lists, and merges a set (setMergedInto; one whose items and held's
+// cannot merge fails before, in listInto: readFailure) or a list merged by one key (keyedMergedInto). err, its path
+// below the field, is the error that merge meets as a collation meets it first; decided is false elsewhere: the
+// front-end applies the repeat.
 func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
 	decided bool) {
 	ft, meta := t.Child(name)
@@ -131,7 +132,7 @@ func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered 
 	case meta.Rule != nil:
 		return value.Value{}, nil, false
 	case !elements.MergedList(ft, &meta):
-		return pv, nil, !smp.HoldsDirectives(pv)
+		return pv, nil, true
 	case held.Len() == 0 && pv.Len() == 0:
 		return held, nil, true
 	case len(meta.MergeKey) == 0:

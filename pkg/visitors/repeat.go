@@ -220,15 +220,14 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map, or one merged by no strategy
-//     holding a "$patch" map onto v's list; a "$patch: delete" item whose key is not a scalar, where no item lacks it,
-//     onto a list, or beside a "$setElementOrder" where v's item lacks the list; another merge that fails), a
-//     "$setElementOrder/<f>" they do not decide (a list it contradicts where that list holds a "$patch" item but
-//     "delete" ones of keys its data items lack, or lies in a later item of its key, or in a list whose merge is not
-//     known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks the
-//     list and a data item holds a map holding "$patch", or that the list contradicts), another "$" field holding an
-//     object v's item holds one at whose merge fails or is not known (a "$patch" map holding more than plain fields, an
-//     order in it);
+//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map; a "$patch: delete" item whose key
+//     is not a scalar, where no item lacks it, onto a list, or beside a "$setElementOrder" where v's item lacks the
+//     list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it contradicts where that
+//     list holds a "$patch" item but "delete" ones of keys its data items lack, or lies in a later item of its key, or
+//     in a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace"
+//     item where v's item lacks the list and a data item holds a map holding "$patch", or that the list contradicts),
+//     another "$" field holding an object v's item holds one at whose merge fails or is not known (a "$patch" map
+//     holding more than plain fields, an order in it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
