@@ -29,19 +29,18 @@ func contradictedOrder(t *openapi.Type, m value.Value, f value.Field) bool {
 }
 
 // orderedData is l, a patch's list merged by merge key key ("": a set), less its "$patch: delete" items, as the
-// collation's order check reads it (format.CheckOrder: deletions aside). ok is false where l holds another "$patch"
-// item, a delete item without the key as a scalar (keyedDirected), or one of a key a data item holds.
+// collation's order check reads it (format.CheckOrder: deletions aside), its "$patch: replace" items kept. ok is false
+// where l holds another "$patch" item, a delete item without the key as a scalar (keyedDirected), or one of a key a
+// data item holds.
 func orderedData(l value.Value, key string) (data value.Value, ok bool) {
 	if !slices.ContainsFunc(l.Items(), directedItem) {
 		return l, true
 	}
-	items, deleted, replace, read := keyedDirected(l.Items(), key)
-	if key == "" || !read || replace || slices.ContainsFunc(items, func(it value.Value) bool {
-		return deleted[keyOfField(key)(it)]
-	}) {
+	items, deleted, _, read := keyedDirected(l.Items(), key)
+	if key == "" || !read || slices.ContainsFunc(items, func(it value.Value) bool { return deleted[keyOfField(key)(it)] }) {
 		return value.Value{}, false
 	}
-	return value.List(items), true
+	return value.List(slices.DeleteFunc(slices.Clone(l.Items()), isDeleteItem)), true
 }
 
 // orderContradicted returns the error a collation gives at list pv, field name of a patch's map of type t, whose items
@@ -55,7 +54,9 @@ func orderContradicted(t *openapi.Type, name string, pv, order value.Value) *ele
 	at := firstPlaces(pv.Items(), keyOf)
 	seq, ids := make([]int, pv.Len()), make([]int, order.Len())
 	for i, it := range pv.Items() {
-		seq[i] = at[keyOf(it)]
+		if seq[i] = at[keyOf(it)]; isReplaceItem(it) {
+			seq[i] = -1 // (skipped while entries remain: smp.OrderMismatch)
+		}
 	}
 	for i, e := range order.Items() {
 		id, names := at[keyOf(e)]

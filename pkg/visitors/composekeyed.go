@@ -462,7 +462,8 @@ func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, i
 	order, orders := p.Get(smp.SetOrderPrefix + f.Key)
 	l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
 	switch {
-	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}) && decided:
+	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}) && decided &&
+		(err == nil || !slices.ContainsFunc(f.Value.Items(), isReplaceItem)):
 		return value.Value{}, orderContradicted(t, f.Key, f.Value, order), true
 	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}):
 		return value.Value{}, nil, false

@@ -144,17 +144,17 @@ import (
 //     depth (laterOrders), a later item's where no item does (ordersBelow); an order its list contradicts, in an item
 //     the only one of its key that merges into v's item of it, or in a map of it or a keyed list's item below it so, at
 //     that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder, its "$patch:
-//     delete" items aside, a key or value it names twice ranked by its first place: orderedData; a map v's item lacks,
-//     or an item its list lacks, taken as it stands: fieldsContradicted in directedFields, itemsDirected in
-//     keyedMergedInto); at a keyed list's first item (a "$patch: delete" one or a data item, a "$patch: replace" one
-//     aside) lacking the key or holding it as other than a scalar or null, where an item lacks it, before its order,
-//     where v's item holds a list of maps each holding the key as a scalar or null (unkeyedFailure, composeread.go;
-//     elsewhere the list, or one with a "$patch: delete" item keyed by an object or a list, is taken less its "$patch"
-//     items, but beside a "$setElementOrder" of it: keysUnread); at a keyed list holding a "$patch: replace" item
-//     beside its "$setElementOrder" (in the repeat's maps, or an item's merged into v's item), where v's list there
-//     holds an item lacking the key or holding it as other than a scalar (a first patch's "$patch: replace" item, a
-//     delete item without the key: unkeyedHeld), as strategicpatch checks the first's items for the key where it orders
-//     the merged list.
+//     delete" items aside, a "$patch: replace" item skipped while entries remain, a key or value it names twice ranked
+//     by its first place: orderedData; a map v's item lacks, or an item its list lacks, taken as it stands:
+//     fieldsContradicted in directedFields, itemsDirected in keyedMergedInto); at a keyed list's first item (a "$patch:
+//     delete" one or a data item, a "$patch: replace" one aside) lacking the key or holding it as other than a scalar
+//     or null, where an item lacks it, before its order, where v's item holds a list of maps each holding the key as a
+//     scalar or null (unkeyedFailure, composeread.go; elsewhere the list, or one with a "$patch: delete" item keyed by
+//     an object or a list, is taken less its "$patch" items, but beside a "$setElementOrder" of it: keysUnread); at a
+//     keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the repeat's maps, or an item's
+//     merged into v's item), where v's list there holds an item lacking the key or holding it as other than a scalar (a
+//     first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld), as strategicpatch checks the
+//     first's items for the key where it orders the merged list.
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -223,11 +223,11 @@ import (
 //     key holds a "$setElementOrder"; a list where the schema has a scalar or a map; a "$patch: delete" item whose key
 //     is not a scalar, where no item lacks it, onto a list, or beside a "$setElementOrder" where v's item lacks the
 //     list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it contradicts where that
-//     list holds a "$patch" item but "delete" ones of keys its data items lack, or lies in a later item of its key, or
-//     in a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace"
-//     item where v's item lacks the list and a data item holds a map holding "$patch", or that the list contradicts),
-//     another "$" field holding an object v's item holds one at whose merge fails or is not known (a "$patch" map
-//     holding more than plain fields, an order in it);
+//     list holds a "$patch" item but "delete" ones of keys its data items lack and "replace" ones (with those, where
+//     v's item holds an item without the key there), or lies in a later item of its key, or in a list whose merge is
+//     not known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks
+//     the list and a data item holds a map holding "$patch"), another "$" field holding an object v's item holds one at
+//     whose merge fails or is not known (a "$patch" map holding more than plain fields, an order in it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
