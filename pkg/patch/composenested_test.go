@@ -334,6 +334,28 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","zz":[2]},{"name":"A","zz":[3]}]}]}]}`),
 	)
 
+	DescribeTable("a group repeat whose part's keyed item holds a \"$\" field of an object whose merge fails where the outcome's item holds an object, decided in Phase 2",
+		decides,
+		Entry("a \"$patch: merge\" map in it: the collation's error there",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"c":1}}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"$patch":"merge","b":1}}}]}]}]}`, true),
+		Entry("itself holding \"$patch: merge\"",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"$patch":"merge","b":1}}]}]}]}`, true),
+		Entry("itself holding another \"$patch\" value",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"$patch":"foo","b":1}}]}]}]}`, true),
+		Entry("a map of another \"$patch\" value in it",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"c":1}}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":{"$patch":"foo"}}}]}]}]}`, true),
+		Entry("another \"$retainKeys\" than the outcome's there",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"$retainKeys":["a"],"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"$retainKeys":["b"],"b":1}}]}]}]}`, true),
+		Entry("before a set of the item that fails: the field's error, the first in key order",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1},"flags":["x"]}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"$patch":"merge","b":1},"flags":[1]}]}]}]}`, true),
+	)
+
 	DescribeTable("a group repeat whose part names a set's value twice, or holds a set or map a merge refuses, decided in Phase 2",
 		decides,
 		Entry("the repeat's set naming a value twice: each once, ranked by its first place",

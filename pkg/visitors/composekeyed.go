@@ -393,9 +393,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		case strings.HasPrefix(f.Key, smp.DeletePrefix):
 			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
 		case dollarData(f) && held.Kind() == f.Value.Kind():
-			v, decided := dollarInto(t, f, held)
-			if !decided {
-				return value.Value{}, nil, false
+			v, err, decided := dollarInto(t, f, held)
+			if err != nil || !decided {
+				return value.Value{}, fieldErr(f.Key, err), decided
 			}
 			into = into.With(f.Key, v)
 		case dollarData(f):

@@ -196,8 +196,9 @@ import (
 //         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
 //         orderFailures); a "$" field of an object or a list, or a list at a field the schema does not declare, where
 //         v's item holds that kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds
-//         them (composeundeclared.go: dollarInto, undeclared; strategicpatch's look-up fails there, class
-//         oracle-no-meta-undeclared); with Repeat.Deep, items without maps or lists.
+//         them, failing where that merge of maps fails (a "$patch: merge" map or another "$patch" value, a
+//         "$retainKeys" v's map holds otherwise) (composeundeclared.go: dollarInto, undeclared; strategicpatch's
+//         look-up fails there, class oracle-no-meta-undeclared); with Repeat.Deep, items without maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -227,7 +228,8 @@ import (
 //     v's item holds an item without the key there), or lies in a later item of its key, or in a list whose merge is
 //     not known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks
 //     the list and a data item holds a map holding "$patch"), another "$" field holding an object v's item holds one at
-//     whose merge fails or is not known (a "$patch" map holding more than plain fields, an order in it);
+//     whose merge is not known (a "$patch: replace" or "$patch: delete" map holding more than plain fields, an order in
+//     it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
