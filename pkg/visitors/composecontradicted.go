@@ -13,32 +13,50 @@ import (
 
 // contradictedOrder reports whether "$setElementOrder/<f>" field f of map m, of type t, is one orderData refuses only
 // because m's list there does not follow it: its entries are of the list's shape (orderEntries), and the list holds
-// data items alone (no "$patch" item), each key or value once, that the order names in another order or leaves out
+// data items, a key or value named twice among them or not, and no "$patch" item but "delete" ones holding the key as
+// a scalar, of keys no data item holds (orderedData), that the order names in another order or leaves out
 // (orderContradicted). A collation merging m into a map that holds its outcome fails at that list with the order
 // check's error.
 func contradictedOrder(t *openapi.Type, m value.Value, f value.Field) bool {
 	name, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 	l, holds := m.Get(name)
-	if !orders || !orderEntries(t, name, f.Value) || !holds || !l.IsList() || l.Len() == 0 ||
-		slices.ContainsFunc(l.Items(), directedItem) {
+	if !orders || !orderEntries(t, name, f.Value) || !holds || !l.IsList() || l.Len() == 0 {
 		return false
 	}
 	_, meta := t.Child(name)
-	keyOf := keyOfItems(soleMergeKey(&meta))
-	return len(firstPlaces(l.Items(), keyOf)) == l.Len() && orderContradicted(t, name, l, f.Value) != nil
+	data, ok := orderedData(l, soleMergeKey(&meta))
+	return ok && data.Len() > 0 && orderContradicted(t, name, l, f.Value) != nil
+}
+
+// orderedData is l, a patch's list merged by merge key key ("": a set), less its "$patch: delete" items, as the
+// collation's order check reads it (format.CheckOrder: deletions aside), its "$patch: replace" items kept. ok is false
+// where l holds another "$patch" item, a delete item without the key as a scalar (keyedDirected), or one of a key a
+// data item holds.
+func orderedData(l value.Value, key string) (data value.Value, ok bool) {
+	if !slices.ContainsFunc(l.Items(), directedItem) {
+		return l, true
+	}
+	items, deleted, _, read := keyedDirected(l.Items(), key)
+	if key == "" || !read || slices.ContainsFunc(items, func(it value.Value) bool { return deleted[keyOfField(key)(it)] }) {
+		return value.Value{}, false
+	}
+	return value.List(slices.DeleteFunc(slices.Clone(l.Items()), isDeleteItem)), true
 }
 
 // orderContradicted returns the error a collation gives at list pv, field name of a patch's map of type t, whose items
-// (each key or value once) its "$setElementOrder" order does not name in their order: format.CheckOrder's, its message
-// smp.OrderMismatch's for the items' identities (each item's place) and the entries' (the place of the item an entry
-// names; an identity no item has for an entry naming none). Nil where pv follows the order.
+// its "$setElementOrder" order does not name in their order: format.CheckOrder's, its message smp.OrderMismatch's for
+// the items' identities (each item's key's or value's first place, its "$patch: delete" items aside) and the
+// entries' (the first place of the key an entry names; an identity no item has for an entry naming none). Nil where pv follows the order.
 func orderContradicted(t *openapi.Type, name string, pv, order value.Value) *elements.Error {
 	_, meta := t.Child(name)
 	keyOf := keyOfItems(soleMergeKey(&meta))
+	pv, _ = orderedData(pv, soleMergeKey(&meta)) // (deletions aside)
 	at := firstPlaces(pv.Items(), keyOf)
 	seq, ids := make([]int, pv.Len()), make([]int, order.Len())
 	for i, it := range pv.Items() {
-		seq[i] = at[keyOf(it)]
+		if seq[i] = at[keyOf(it)]; isReplaceItem(it) {
+			seq[i] = -1 // (skipped while entries remain: smp.OrderMismatch)
+		}
 	}
 	for i, e := range order.Items() {
 		id, names := at[keyOf(e)]
@@ -66,13 +84,14 @@ func fieldsContradicted(t *openapi.Type, m value.Value) bool {
 	return contradicted && directedFields(t, rest)
 }
 
-// itemsDirected reports whether data, a keyed list's data items of type t merged onto lv (keyOf their key; deleted the
-// keys its "$patch: delete" items name), are each directedFields', or fieldsContradicted's where the item is the only
-// one of its key and merges into lv's item of that key (mergedInto meets the order's error there; an item copied as
-// it stands, or merged after an earlier item of its key, the collation reads otherwise).
-func itemsDirected(t *openapi.Type, data []value.Value, lv value.Value, deleted map[value.ScalarKey]bool,
+// itemsDirected reports whether data, a keyed list's data items of type t merged onto a list (keyOf their key; deleted
+// the keys its "$patch: delete" items name), are each directedFields', or fieldsContradicted's where the item is the
+// only one of its key: merged into the list's item of that key, mergedInto meets the order's error there; appended,
+// the list holding none, it is taken as it stands, as the collation takes an item live lacks and strategicpatch
+// appends it (one merged after an earlier item of its key the collation reads otherwise).
+func itemsDirected(t *openapi.Type, data []value.Value, deleted map[value.ScalarKey]bool,
 	keyOf func(value.Value) value.ScalarKey) bool {
-	held, named := firstPlaces(lv.Items(), keyOf), make(map[value.ScalarKey]int, len(data))
+	named := make(map[value.ScalarKey]int, len(data))
 	for _, it := range data {
 		named[keyOf(it)]++
 	}
@@ -80,7 +99,7 @@ func itemsDirected(t *openapi.Type, data []value.Value, lv value.Value, deleted 
 		if directedFields(t, it) {
 			continue
 		}
-		if _, in := held[keyOf(it)]; !in || named[keyOf(it)] > 1 || deleted[keyOf(it)] || !fieldsContradicted(t, it) {
+		if named[keyOf(it)] > 1 || deleted[keyOf(it)] || !fieldsContradicted(t, it) {
 			return false
 		}
 	}

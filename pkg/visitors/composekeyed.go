@@ -66,7 +66,7 @@ func keyedFits(c *elements.Node, lv value.Value) (fits bool, err error) {
 		return false, nil
 	}
 	keyOf := keyOfField(key)
-	if !itemsDirected(c.Type.Item(), data, lv, deleted, keyOf) {
+	if !itemsDirected(c.Type.Item(), data, deleted, keyOf) {
 		return false, nil
 	}
 	if !heldUndirected(lv.Items(), deleted, keyOf) {
@@ -322,8 +322,8 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
 				return false
 			}
-		case !directedFields(ft, f.Value):
-			return false
+		case !directedFields(ft, f.Value) && !fieldsContradicted(ft, f.Value):
+			return false // (a map whose order its list contradicts: failing onto a map, else taken: mergedInto)
 		}
 	}
 	return true
@@ -371,7 +371,8 @@ func dollarData(f value.Field) bool {
 // "$patch: replace" or "$patch: delete" replaces such a map (less the directive; empty for "delete"), and one holding
 // "$patch" is dropped, the field with it, where into holds none. It fails, at the path below into of the map
 // (Error.Path), where p's map holds "$retainKeys" and into's another (strategicpatch's merge of patches requires them
-// equal, and checks a map's before its fields), at a "$patch: merge" map where into holds a map (maps merge
+// equal, and checks a map's before its fields), or a "$setElementOrder/<f>" into holds otherwise (at that map, in its
+// place among the map's keys, as the collation builds them), at a "$patch: merge" map where into holds a map (maps merge
 // without that directive), and at a map of another "$patch" value there (the collation refuses it, as strategicpatch
 // does).
 func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
@@ -392,7 +393,11 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 		case strings.HasPrefix(f.Key, smp.DeletePrefix):
 			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
 		case dollarData(f) && held.Kind() == f.Value.Kind():
-			return value.Value{}, nil, false
+			v, err, decided := dollarInto(t, f, held)
+			if err != nil || !decided {
+				return value.Value{}, fieldErr(f.Key, err), decided
+			}
+			into = into.With(f.Key, v)
 		case dollarData(f):
 			if v, keep := smp.WithoutDirectives(f.Value); keep {
 				into = into.With(f.Key, v)
@@ -421,6 +426,9 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 				return value.Value{}, err, decided
 			}
 			into = into.With(f.Key, m)
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && inInto && !value.Equal(held, f.Value):
+			// (patches merged must agree on it: the collation fails at the map, building its "$" keys in key order)
+			return value.Value{}, &elements.Error{Source: elements.Patch, Msg: f.Key + disagrees}, true
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
 			var decided bool
 			if into, decided = orderedInto(t, into, p, f); !decided {
@@ -447,10 +455,15 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 // orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
 // collation checks the order before it merges the list's items, and their lists: its error there.
 func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
+	if err := readFailure(t, f.Key, held, f.Value); err != nil {
+		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}
+		return value.Value{}, err, true // (the collation reads the list's items before it checks their order)
+	}
 	order, orders := p.Get(smp.SetOrderPrefix + f.Key)
 	l, err, decided := listMergedInto(t, f.Key, held, f.Value, orders)
 	switch {
-	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}) && decided:
+	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}) && decided &&
+		(err == nil || !slices.ContainsFunc(f.Value.Items(), isReplaceItem)):
 		return value.Value{}, orderContradicted(t, f.Key, f.Value, order), true
 	case orders && contradictedOrder(t, p, value.Field{Key: smp.SetOrderPrefix + f.Key, Value: order}):
 		return value.Value{}, nil, false

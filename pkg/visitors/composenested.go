@@ -74,60 +74,67 @@ func listOrOrder(f value.Field) bool {
 
 // listData reports whether list l, at a field of type t (meta its metadata) of a patch's item of a keyed list, is one
 // mergedInto may merge (listMergedInto tells it once the map it merges into is known): a list merged by no strategy
-// at a field the schema does not declare (or of no schema), or of scalars where the schema has a list of scalars (the
-// collation refuses a list where the schema has a scalar or a map, and checks the structure of its items), a merged
+// at a field the schema does not declare (or of no schema), or where the schema has a list of scalars, whatever its
+// items (the collation takes it whole, as strategicpatch does; it refuses a list where the schema has a scalar or a
+// map), a merged
 // set whatever it holds (taken, merged or refused by listMergedInto), or a list merged by one merge key of maps
 // (keyedDirected), with a
 // "$patch: replace" item or data items each holding the key as a scalar or null, directedFields in turn.
 func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 	switch {
 	case !elements.MergedList(t, meta): // (the collation refuses a list where the schema has another kind: left to it)
-		return t.Kind == openapi.KindUnknown ||
-			(t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive && allScalars(l.Items()))
+		return t.Kind == openapi.KindUnknown || (t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive)
 	case len(meta.MergeKey) == 0:
 		return true // (a set of any items: taken where the map merged into lacks a list there, else setMergedInto)
 	case len(meta.MergeKey) > 1:
 		return false
 	}
 	key := meta.MergeKey[0]
-	data, _, replace, ok := keyedDirected(keyedItems(l.Items(), key), key)
+	if keysUnread(t.Item(), l.Items(), key) {
+		return mapsDirected(l.Items()) // (refused onto a list, taken less its "$patch" items elsewhere: listInto, listMergedInto)
+	}
+	data, _, replace, ok := keyedDirected(l.Items(), key)
 	if !ok || replace {
 		return ok
 	}
-	return keyedHeld(data, key) && !slices.ContainsFunc(data, func(it value.Value) bool { return !directedFields(t.Item(), it) })
+	return keyedHeld(data, key) && !slices.ContainsFunc(data, func(it value.Value) bool {
+		return !directedFields(t.Item(), it) && !fieldsContradicted(t.Item(), it) // (those: itemsDirected, keyedMergedInto)
+	})
 }
 
 // listMergedInto is list pv, field name of a patch's map of type t (listData), merged as strategicpatch's merge of
 // patches merges it into held, that field of the map it merges into: where held is no list (or absent), pv less its
 // maps holding "$patch" (removeDirectives: a set naming a value twice keeps its items, as the collation does where
-// live lacks a list); where it is one, strategicpatch looks the field up in t, which must
-// declare it (else the look-up fails: decided false), and takes pv as it stands for a list merged by no strategy
-// (holding no "$patch" map, which the collation reads otherwise: decided false), held for two empty lists, and merges
-// a set (setMergedInto; with ordered false, no "$setElementOrder" beside pv, failing where the two cannot merge:
-// setClassFailure) or a list merged by one key (keyedMergedInto). err, its path below the field, is the error that
-// merge meets as a collation meets it first; decided is false elsewhere: the front-end applies the repeat.
+// live lacks a list); where it is one, pv as it stands at a field the schema does not declare (undeclared: the
+// collation merges it by the no-schema rules, where strategicpatch's look-up fails); elsewhere strategicpatch looks
+// the field up in t and takes pv as it stands for a list merged by no strategy ("$patch" maps and all, as the
+// collation takes it whole), held for two empty lists, and merges a set (setMergedInto; one whose items and held's
+// cannot merge fails before, in listInto: readFailure) or a list merged by one key (keyedMergedInto). err, its path
+// below the field, is the error that merge meets as a collation meets it first; decided is false elsewhere: the
+// front-end applies the repeat.
 func listMergedInto(t *openapi.Type, name string, held, pv value.Value, ordered bool) (v value.Value, err *elements.Error,
 	decided bool) {
 	ft, meta := t.Child(name)
-	if _, unkeyed := unkeyedDelete(pv.Items(), soleMergeKey(&meta)); unkeyed && ordered {
-		return value.Value{}, nil, false
+	if ordered && !held.IsList() && keysUnread(ft.Item(), pv.Items(), soleMergeKey(&meta)) {
+		return value.Value{}, nil, false // (beside an order, the collation reads its keys)
 	}
 	if !held.IsList() {
 		v, _ := smp.WithoutDirectives(pv)
 		return v, nil, true
 	}
-	if t.Kind != openapi.KindStruct || t.Field(name) == nil {
+	if undeclared(t, name) {
+		return pv, nil, true // (a list of no schema: the patch's as it stands, as the collation takes it)
+	}
+	if t.Kind != openapi.KindStruct {
 		return value.Value{}, nil, false
 	}
 	switch {
 	case meta.Rule != nil:
 		return value.Value{}, nil, false
 	case !elements.MergedList(ft, &meta):
-		return pv, nil, !smp.HoldsDirectives(pv)
+		return pv, nil, true
 	case held.Len() == 0 && pv.Len() == 0:
 		return held, nil, true
-	case len(meta.MergeKey) == 0 && !ordered && setClassFailure(ft, &meta, held, pv) != nil:
-		return value.Value{}, setClassFailure(ft, &meta, held, pv), true
 	case len(meta.MergeKey) == 0:
 		v, decided := setMergedInto(held, pv)
 		return v, nil, decided
@@ -211,18 +218,15 @@ func setClassFailure(t *openapi.Type, meta *openapi.Meta, held, pv value.Value) 
 func keyedMergedInto(t *openapi.Type, key string, held, pv value.Value, ordered bool) (value.Value, *elements.Error, bool) {
 	keyOf := keyOfField(key)
 	data, deleted, replace, ok := keyedDirected(pv.Items(), key)
-	i, unkeyed := unkeyedDelete(pv.Items(), key)
 	switch {
-	case unkeyed && keyedHeld(held.Items(), key) && heldUndirected(held.Items(), nil, keyOf):
-		msg := smp.DeleteWithoutKey{What: "item", Item: i, Field: key, MergeKey: []string{key}}.Msg()
-		return value.Value{}, &elements.Error{Source: elements.Patch, Msg: msg}, true
 	case !ok:
 		return value.Value{}, nil, false
 	case replace && ordered && replacesKeyed(data, held, key) && unkeyedHeld(t, key, held) != "":
 		return value.Value{}, &elements.Error{Source: elements.Live, Msg: unkeyedHeld(t, key, held)}, true
 	case replace:
 		return orderedBy(data, data, nil, keyOf), nil, replacesKeyed(data, held, key)
-	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf):
+	case !keyedHeld(data, key) || !keyedHeld(held.Items(), key) || !heldUndirected(held.Items(), deleted, keyOf) ||
+		!itemsDirected(t, data, deleted, keyOf):
 		return value.Value{}, nil, false
 	}
 	kept := keptItems(held.Items(), deleted, keyOf)
@@ -275,7 +279,7 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	if !orderEntries(t, name, f.Value) {
 		return false
 	}
-	_, meta := t.Child(name)
+	ft, meta := t.Child(name)
 	key := soleMergeKey(&meta)
 	l, holds := m.Get(name)
 	if !holds {
@@ -283,6 +287,9 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	}
 	if !l.IsList() {
 		return false
+	}
+	if _, _, unkeyed := unkeyedItem(ft.Item(), l.Items(), key); unkeyed {
+		return true // (the collation reads the list's items before it checks the order: listInto)
 	}
 	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {
 		// (its data items replace the other list's, "$patch: delete" items and keys named twice among them or not:
@@ -475,34 +482,4 @@ func (o failedOrders) first() *elements.Error {
 // has reports whether o holds an error at name.
 func (o failedOrders) has(name string) bool {
 	return slices.ContainsFunc(o, func(f orderFailed) bool { return f.name == name })
-}
-
-// unkeyedDelete reports whether items, a patch's list merged by merge key key (none: ""), hold a "$patch: delete" item
-// lacking the key's field, the others each one keyedDirected reads (data items holding the key as a scalar or null:
-// listData), and i, the first such item's index: reading the list's items in turn onto a list it merges into, the
-// collation fails there (smp.DeleteWithoutKey), as strategicpatch's merge fails on such an item; merged where the map
-// merged into lacks the list, both drop it with the list's other "$patch" items.
-func unkeyedDelete(items []value.Value, key string) (i int, ok bool) {
-	i = slices.IndexFunc(items, func(it value.Value) bool { return unkeyedDeleteItem(it, key) })
-	if key == "" || i < 0 {
-		return 0, false
-	}
-	data, _, _, read := keyedDirected(keyedItems(items, key), key)
-	return i, read && keyedHeld(data, key)
-}
-
-// unkeyedDeleteItem reports whether list item it is a map holding "$patch: delete" without field key.
-func unkeyedDeleteItem(it value.Value, key string) bool {
-	d, _ := it.Get(smp.DirectiveKey)
-	_, keyed := it.Get(key)
-	return it.IsMap() && isDelete(d) && !keyed
-}
-
-// keyedItems is items, a patch's list merged by merge key key, less its "$patch: delete" items lacking the key's field
-// (unkeyedDelete), items itself where it holds none.
-func keyedItems(items []value.Value, key string) []value.Value {
-	if !slices.ContainsFunc(items, func(it value.Value) bool { return unkeyedDeleteItem(it, key) }) {
-		return items
-	}
-	return slices.DeleteFunc(slices.Clone(items), func(it value.Value) bool { return unkeyedDeleteItem(it, key) })
 }

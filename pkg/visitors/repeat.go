@@ -136,18 +136,25 @@ import (
 //     "$setElementOrder" below it); a list merged by no strategy Phase 1 took whole in its order (orderTaken) where v's
 //     items and the patch's are not scalars of one class (unorderedOnto).
 //   - composeChecked too, keyedFailure and mergedInto (composekeyed.go, a keyed list with items merged as below): an
-//     item's map holding another "$retainKeys" than the map it merges into, a "$patch: merge" map or one of another
-//     "$patch" value (unknownDirected) merging onto a map, or a set in it that cannot merge (setClassFailure): at the
-//     first of the items merged into v's items that fails so, else at the first item that does, the first's where no
-//     later item of a key holds a "$setElementOrder" or "$" data at any depth (laterOrders), a later item's where no
-//     item does (ordersBelow); an order its list contradicts, in an item the only one of its key that merges into v's
-//     item of it, at that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder);
-//     without a "$setElementOrder" of it, at a keyed list's first "$patch: delete" item lacking the key where v's item
-//     holds a list of maps each holding the key as a scalar or null (unkeyedDelete; elsewhere the list is taken less
-//     its "$patch" items); at a keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the
-//     repeat's maps, or an item's merged into v's item), where v's list there holds an item lacking the key or holding
-//     it as other than a scalar (a first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld),
-//     as strategicpatch checks the first's items for the key where it orders the merged list.
+//     item's map holding another "$retainKeys" or "$setElementOrder/<f>" than the map it merges into (at that map, its
+//     "$" keys built in key order), a "$patch: merge" map or one of another "$patch" value (unknownDirected) merging
+//     onto a map, or a set in it that cannot merge, beside its "$setElementOrder" or not, the classes checked before
+//     the order (setClassFailure, setFailure): at the first of the items merged into v's items that fails so, else at
+//     the first item that does, the first's where no later item of a key holds a "$setElementOrder" or "$" data at any
+//     depth (laterOrders), a later item's where no item does (ordersBelow); an order its list contradicts, in an item
+//     the only one of its key that merges into v's item of it, or in a map of it or a keyed list's item below it so, at
+//     that list before its items merge (orderContradicted: smp.OrderMismatch, as format.CheckOrder, its "$patch:
+//     delete" items aside, a "$patch: replace" item skipped while entries remain, a key or value it names twice ranked
+//     by its first place: orderedData; a map v's item lacks, or an item its list lacks, taken as it stands:
+//     fieldsContradicted in directedFields, itemsDirected in keyedMergedInto); at a keyed list's first item (a "$patch:
+//     delete" one or a data item, a "$patch: replace" one aside) lacking the key or holding it as other than a scalar
+//     or null, where an item lacks it, before its order, where v's item holds a list of maps each holding the key as a
+//     scalar or null (unkeyedFailure, composeread.go; elsewhere the list, or one with a "$patch: delete" item keyed by
+//     an object or a list, is taken less its "$patch" items, but beside a "$setElementOrder" of it: keysUnread); at a
+//     keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the repeat's maps, or an item's
+//     merged into v's item), where v's list there holds an item lacking the key or holding it as other than a scalar (a
+//     first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld), as strategicpatch checks the
+//     first's items for the key where it orders the merged list.
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -187,7 +194,11 @@ import (
 //         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
 //         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
 //         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
-//         orderFailures); with Repeat.Deep, items without maps or lists.
+//         orderFailures); a "$" field of an object or a list, or a list at a field the schema does not declare, where
+//         v's item holds that kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds
+//         them, failing where that merge of maps fails (a "$patch: merge" map or another "$patch" value, a
+//         "$retainKeys" v's map holds otherwise) (composeundeclared.go: dollarInto, undeclared; strategicpatch's
+//         look-up fails there, class oracle-no-meta-undeclared); with Repeat.Deep, items without maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -209,17 +220,16 @@ import (
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
-//     not decide (strategicpatch's look-up of a field the schema does not declare, both holding lists there, failing; a
-//     set's merge that fails beside its "$setElementOrder", in a later item of a key of a list in the item, or beside a
-//     "$setElementOrder" anywhere in the items; a list where the schema has a scalar or a map, or of objects where it
-//     has a list of scalars; a "$patch: delete" item whose key is not a scalar, or lacking it beside a
-//     "$setElementOrder" or a data item lacking it; another merge that fails), a "$setElementOrder/<f>" they do not
-//     decide (v's item holding
-//     another; a list it contradicts where that list names a key or value twice, holds a "$patch" item, or lies in a
-//     map or item v's item lacks, in a later item of its key, or in a list whose merge is not known; a failure beside
-//     one in a later item of a key; beside a "$patch: replace" item where v's item lacks the list and a data item
-//     holds a map holding "$patch", or that the list contradicts), another "$" field holding an object or a list where v's item holds one there (strategicpatch looks
-//     it up);
+//     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
+//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map; a "$patch: delete" item whose key
+//     is not a scalar, where no item lacks it, onto a list, or beside a "$setElementOrder" where v's item lacks the
+//     list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it contradicts where that
+//     list holds a "$patch" item but "delete" ones of keys its data items lack and "replace" ones (with those, where
+//     v's item holds an item without the key there), or lies in a later item of its key, or in a list whose merge is
+//     not known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks
+//     the list and a data item holds a map holding "$patch"), another "$" field holding an object v's item holds one at
+//     whose merge is not known (a "$patch: replace" or "$patch: delete" map holding more than plain fields, an order in
+//     it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
