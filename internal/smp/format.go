@@ -126,7 +126,18 @@ func MapDirective(v value.Value) (string, bool) {
 
 // UnknownDirective is the error of a map's "$patch" value d other than "replace", "delete" or "merge".
 func UnknownDirective(d value.Value) string {
-	return "unknown " + DirectiveKey + " value " + d.Short() + "; expected " + ReplaceValue + " or " + DeleteValue
+	return unknownDirectiveText + d.Short() + unknownDirectiveEnd
+}
+
+// The text of UnknownDirective before and after the value it quotes.
+const (
+	unknownDirectiveText = "unknown " + DirectiveKey + " value "
+	unknownDirectiveEnd  = "; expected " + ReplaceValue + " or " + DeleteValue
+)
+
+// IsUnknownDirective reports whether msg is an UnknownDirective message (its form, whatever value it quotes).
+func IsUnknownDirective(msg string) bool {
+	return strings.HasPrefix(msg, unknownDirectiveText) && strings.HasSuffix(msg, unknownDirectiveEnd)
 }
 
 // UnmergeableKey returns the key of map p, a patch's map holding no "$patch", at which strategicpatch's merge of p into

@@ -147,11 +147,12 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	if check || patched {
 		// (Where no conflict is checked, the patch is made for its errors: an object kubectl cannot patch fails.)
 		if _, _, err := delta.ThreeWay(tree, arena, opts.Gates, opts.Overwrite); err != nil {
-			return Result{}, secrets.MaskConflicts(err, recorded, local, live)
+			return Result{}, secrets.MaskDirective(secrets.MaskConflicts(err, recorded, local, live), recorded, local, live)
 		}
 	}
 	w := strategy.New(walkOptions(opts, listChanges, nodes, arena, patched))
 	out, err := w.Walk(tree)
+	err = secrets.MaskDirective(err, recorded, local, live) // (a Secret's data key "$patch" is read as a directive)
 	if e, ok := err.(*elements.Error); ok && patched && e.Source == elements.Patch {
 		at := *e // (an outcome tree's error is the tree's; a Directed merge's is the root's, of the whole patch)
 		if arena.Directed() {

@@ -127,7 +127,7 @@ func createIn(mem *delta.Memory, original, modified, current value.Value, root *
 			mem = &delta.Memory{}
 		}
 		p, ok, err = delta.ThreeWayIn(mem, tree, arena, opts.Gates, opts.Overwrite)
-		err = secrets.MaskConflicts(err, original, modified, current)
+		err = secrets.MaskDirective(secrets.MaskConflicts(err, original, modified, current), original, modified, current)
 	} else {
 		p, ok, err = delta.Patch(tree, arena, delta.TwoWay, opts.Gates)
 	}

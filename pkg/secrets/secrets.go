@@ -10,6 +10,8 @@ package secrets
 import (
 	"errors"
 
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/lastapplied"
 	"github.com/plyproject/ply/pkg/value"
@@ -178,6 +180,26 @@ func MaskConflicts(err error, objs ...value.Value) error {
 	for _, v := range objs {
 		if Is(v) {
 			masker.Mask(HoldsValues)
+			break
+		}
+	}
+	return err
+}
+
+// MaskDirective masks, when one of objs is a Secret, the "$patch" value
+// quoted by err's *elements.Error (found through errors.As) where that
+// error is of an unknown "$patch" value (smp.UnknownDirective) at a path
+// holding the Secret's values (HoldsValues): kubectl's merge reads a key
+// "$patch" of data or stringData as a directive, and its value is the
+// Secret's. The message then quotes Masked. It returns err.
+func MaskDirective(err error, objs ...value.Value) error {
+	var e *elements.Error
+	if err == nil || !errors.As(err, &e) || !HoldsValues(e.Path) || !smp.IsUnknownDirective(e.Msg) {
+		return err
+	}
+	for _, v := range objs {
+		if Is(v) {
+			e.Msg = smp.UnknownDirective(value.String(Masked))
 			break
 		}
 	}

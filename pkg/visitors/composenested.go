@@ -288,7 +288,7 @@ func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	if !l.IsList() {
 		return false
 	}
-	if _, _, unkeyed := unkeyedItem(ft.Item(), l.Items(), key); unkeyed {
+	if _, unkeyed := unkeyedItem(ft.Item(), l.Items(), key); unkeyed {
 		return true // (the collation reads the list's items before it checks the order: listInto)
 	}
 	if key != "" && slices.ContainsFunc(l.Items(), isReplaceItem) {

@@ -9,20 +9,19 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// unkeyedItem reports whether items, a patch's list merged by merge key key (none: "") of items of type t, hold an
-// item the collation refuses reading them in turn onto a list it merges into, where strategicpatch's merge of patches
-// fails on the list too: each item is a map holding no "$patch" but "delete" or "replace", and one not a "$patch:
-// replace" item lacks the key's field (mergepatch.ErrNoMergeKey, for a delete item as it deletes, for a data item as it
-// merges or ranks it). i is the first item not a "$patch: replace" one whose key the collation refuses, lacking it or
-// holding it as other than a scalar or null (elements.KeyOf), msg its error (collate's localKey: smp.DeleteWithoutKey
-// for a delete item lacking it, else smp.ItemKeyMsg). Merged where the map merged into lacks the list or holds
-// another kind there, both take the list less its "$patch" items.
-func unkeyedItem(t *openapi.Type, items []value.Value, key string) (i int, msg string, ok bool) {
+// unkeyedItem reports whether the collation refuses items, a patch's list merged by merge key key (none: "") of items
+// of type t, when it reads them in turn onto a list it merges them into, where strategicpatch's merge of patches fails
+// on the list too (mergepatch.ErrNoMergeKey): every item is a map holding no "$patch" but "delete" or "replace", and an
+// item other than a "$patch: replace" one lacks the key's field or holds it as other than a scalar or null
+// (elements.KeyOf). msg is the collation's error at the first such item (collate's localKey: smp.DeleteWithoutKey for
+// a delete item lacking the field, else smp.ItemKeyMsg). Where the map merged into lacks the list or holds another
+// kind there, both take the list less its "$patch" items instead.
+func unkeyedItem(t *openapi.Type, items []value.Value, key string) (msg string, ok bool) {
 	if key == "" || !slices.ContainsFunc(items, func(it value.Value) bool { return lacksKey(it, key) }) {
-		return 0, "", false
+		return "", false
 	}
 	if !mapsDirected(items) {
-		return 0, "", false
+		return "", false
 	}
 	mk := []string{key}
 	for i, it := range items {
@@ -31,12 +30,12 @@ func unkeyedItem(t *openapi.Type, items []value.Value, key string) (i int, msg s
 		}
 		if _, missing, bad := elements.KeyOf(it, mk, t); missing != "" {
 			if isDeleteItem(it) && !bad {
-				return i, smp.DeleteWithoutKey{What: "item", Item: i, Field: missing, MergeKey: mk}.Msg(), true
+				return smp.DeleteWithoutKey{What: "item", Item: i, Field: missing, MergeKey: mk}.Msg(), true
 			}
-			return i, smp.ItemKeyMsg("item", i, it, mk, missing, bad), true
+			return smp.ItemKeyMsg("item", i, it, mk, missing, bad), true
 		}
 	}
-	return 0, "", false
+	return "", false
 }
 
 // lacksKey reports whether list item it is a map other than a "$patch: replace" item lacking field key.
@@ -52,7 +51,7 @@ func lacksKey(it value.Value, key string) bool {
 func unkeyedFailure(t *openapi.Type, name string, held, pv value.Value) *elements.Error {
 	ft, meta := t.Child(name)
 	key := soleMergeKey(&meta)
-	_, msg, unkeyed := unkeyedItem(ft.Item(), pv.Items(), key)
+	msg, unkeyed := unkeyedItem(ft.Item(), pv.Items(), key)
 	if !unkeyed || !held.IsList() || t.Kind != openapi.KindStruct || t.Field(name) == nil || meta.Rule != nil ||
 		!elements.MergedList(ft, &meta) || !keyedHeld(held.Items(), key) ||
 		!heldUndirected(held.Items(), nil, keyOfField(key)) {
@@ -61,15 +60,16 @@ func unkeyedFailure(t *openapi.Type, name string, held, pv value.Value) *element
 	return &elements.Error{Source: elements.Patch, Msg: msg}
 }
 
-// keysUnread reports whether items, a patch's list merged by merge key key (none: "") of items of type t, hold an item
-// a collation refuses reading them onto a list (unkeyedItem), or a "$patch: delete" item holding the key as other
-// than a scalar (keyedDirected refuses it): where the map merged into holds no list there, both take the list less its
-// "$patch" items, where each item is a map holding no "$patch" but "delete" or "replace" (mapsDirected).
+// keysUnread reports whether the collation refuses the keys of items, a patch's list merged by merge key key (none:
+// "") of items of type t, when it reads them onto a list: an item lacks the key (unkeyedItem), or keyedDirected cannot
+// read the list (an item not a map, a "$patch: delete" item holding the key as other than a scalar, or another
+// "$patch"). (Where the map merged into holds no list there, the collation reads no keys: it takes the list less its
+// "$patch" items, if every item is a map holding no "$patch" but "delete" or "replace": mapsDirected.)
 func keysUnread(t *openapi.Type, items []value.Value, key string) bool {
 	if key == "" {
 		return false
 	}
-	_, _, unkeyed := unkeyedItem(t, items, key)
+	_, unkeyed := unkeyedItem(t, items, key)
 	_, _, _, read := keyedDirected(items, key)
 	return unkeyed || !read
 }
