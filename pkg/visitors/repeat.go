@@ -107,7 +107,12 @@ import (
 //     other fields cleared first (retainedOnto); a "$deleteFromPrimitiveList/<f>" of a list of scalars its map neither
 //     sets nor orders (deletedOnto);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
-//   - sets of numbers with a fraction, strategicpatch's float64s (fractional);
+//   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
+//     int64s (setOfKind: decodedKind);
+//   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
+//     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
+//     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice, as strategicpatch's
+//     in-place deduplication leaves v's (dedupedOnto);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, it and its list naming each value or key once: applied as
 //     the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What stays different"; namedOnce).
@@ -115,7 +120,8 @@ import (
 // Where strategicpatch fails on one list it orders, it fails with the error a collation with v gives there: v's list
 // another kind, or its items and the item's not scalars of one class, or the item's, each value once and no deletion
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
-// order, a key named twice more often than there among them (mergedOrderFailure).
+// order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
+// items of (orderWithoutItems).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -197,10 +203,11 @@ import (
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them) onto an outcome holding
 //     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
-//     rule; a merged list of another shape (items holding other "$" keys, a keyed list v lacks whose items hold any, an
-//     empty list onto v's set naming a value twice, an integral decimal among numbers, both lists empty under an empty
-//     order, an order in a map v lacks naming a value or key twice, an order strategicpatch fails on otherwise, gate
-//     SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its list, of another
+//     rule; a merged list of another shape (items holding "$" keys but the "$patch" items above, a keyed list v lacks
+//     whose data items hold any, an empty list beside its order onto v's set naming a value twice, an integral decimal
+//     among numbers with a fraction, both lists empty under an order in a map of the item, an order in a map v lacks
+//     naming a value or key twice, an order strategicpatch fails on otherwise, gate SeedOrdering's order); a
+//     "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its list, of another
 //     class, or in a map v lacks; a map or list at a field the schema does not declare over another kind; a map or list
 //     near the depth limit; a null v holds a list it orders as; two lists strategicpatch fails on, one near the depth
 //     limit, or one failing beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach

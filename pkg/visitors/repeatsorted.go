@@ -99,6 +99,8 @@ func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
 		if deep || !kubectl {
 			return value.Value{}, false, nil, false
+		} else if failure = orderWithoutItems(p, t, name, lv, held); failure != nil {
+			return value.Value{}, false, failure, true
 		}
 		if list, present, ok = mergedOrderOnto(p, t, name, lv, held); ok {
 			return list, present, nil, true
@@ -152,7 +154,7 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		m, merged := mapOnto(pv, lv, t, lists)
 		return m, merged, merged
 	case lists && pv.IsList() && elements.MergedList(t, meta):
-		l, merged := mergedListOnto(t, meta, pv, lv, held)
+		l, merged := listOnto(t, meta, pv, lv, held)
 		return l, merged, merged
 	}
 	return value.Value{}, false, false

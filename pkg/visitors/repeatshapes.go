@@ -1,0 +1,120 @@
+package visitors
+
+import (
+	"slices"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// listOnto returns list pv, a field of type t (metadata meta) of apply mode's patch item that the schema merges and
+// no "$setElementOrder" orders, merged into lv, the outcome's field there (held: present), as strategicpatch's
+// mergeMap merges it (valueOnto's merged lists): a keyed list holding "$patch" items as directedListOnto merges it, an
+// empty set onto the outcome's set naming a value twice as dedupedOnto does, any other as mergedListOnto does. ok is
+// false where none of them decides it: the front-end applies the repeat.
+func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+	if l, ok := dedupedOnto(t, meta, pv, lv, held); ok {
+		return l, true
+	}
+	if slices.ContainsFunc(pv.Items(), directedItem) {
+		return directedListOnto(t, meta, pv, lv, held)
+	}
+	return mergedListOnto(t, meta, pv, lv, held)
+}
+
+// directedListOnto is mergedListOnto for pv, a list merged by one key whose items are maps, some holding "$patch":
+// "delete" ones holding the key as a string or an integer, "replace" ones (others of any "$patch" value refused), the
+// rest plain (keyedPlain), as strategicpatch's mergeSlice merges it where the outcome holds a list
+// (mergeSliceWithSpecialElements): a "replace" item takes the data items as they stand for the outcome's list (none
+// holding a null or a "$" key at any depth, each after the first item of its key, by a stable sort on its key's first
+// place: normalizeSliceOrder), else each "delete" item first drops every item of its key from lv, then the data items
+// merge into what is left (mergedListOnto). Where the outcome lacks the list, mergeMap's removeDirectives drops the
+// "$patch" items: the data items taken onto nothing (mergedListOnto). ok is false elsewhere.
+func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+	if meta.Rule != nil || len(meta.MergeKey) != 1 || !elements.MergedList(t, meta) || (held && !lv.IsList()) {
+		return value.Value{}, false
+	}
+	keyOf := keyOfItems(meta.MergeKey[0])
+	var data []value.Value
+	deleted := map[value.ScalarKey]bool{}
+	replace := false
+	for _, it := range pv.Items() {
+		d, isDirected := it.Get(smp.DirectiveKey)
+		s, _ := d.AsString()
+		switch {
+		case !it.IsMap():
+			return value.Value{}, false
+		case !isDirected:
+			data = append(data, it)
+		case s == smp.ReplaceValue:
+			replace = true
+		case s != smp.DeleteValue || !keyedPlain(meta.MergeKey[0], []value.Value{it.Without(smp.DirectiveKey)}):
+			return value.Value{}, false
+		default:
+			deleted[keyOf(it)] = true
+		}
+	}
+	if !held || !replace {
+		kept := slices.DeleteFunc(slices.Clone(lv.Items()), func(it value.Value) bool { return deleted[keyOf(it)] })
+		return mergedListOnto(t, meta, value.List(data), value.List(kept), held)
+	}
+	if !keyedPlain(meta.MergeKey[0], data) || slices.ContainsFunc(data, func(it value.Value) bool {
+		return holdsDirective(it) || StripNulls(it) != it
+	}) {
+		return value.Value{}, false
+	}
+	first := firstPlaces(data, keyOf)
+	slices.SortStableFunc(data, func(a, b value.Value) int { return first[keyOf(a)] - first[keyOf(b)] })
+	return value.List(data), true
+}
+
+// dedupedOnto returns lv, the outcome's set of scalars of one kind (mergeableHeld) at a field of type t (metadata
+// meta), where patch list pv at that field is empty and lv names a value twice, as strategicpatch's mergeSlice leaves
+// it: its deduplicateScalars works in place on lv's own slice (appending no item copies nothing), each later copy of
+// a value overwritten by the slice's last item, and the order it then enforces reads that slice so rewritten, which
+// keeps the deduplicated items as they stand (dedupedInPlace). ok is false elsewhere.
+func dedupedOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+	if !held || !pv.IsList() || pv.Len() > 0 || !lv.IsList() || len(meta.MergeKey) > 0 || meta.Rule != nil ||
+		!mergeableHeld(t, meta, lv) || len(firstPlaces(lv.Items(), scalarKey)) == lv.Len() {
+		return value.Value{}, false
+	}
+	return value.List(dedupedInPlace(lv.Items())), true
+}
+
+// dedupedInPlace is items less their later copies of a value, as strategicpatch's deduplicateScalars removes them: it
+// walks the items, and for each later copy of the value at i moves the last item into its place and shortens the
+// list, looking at that place again.
+func dedupedInPlace(items []value.Value) []value.Value {
+	s := slices.Clone(items)
+	last := len(s) - 1
+	for i := 0; i < last; i++ {
+		for j := i + 1; j <= last; j++ {
+			if scalarKey(s[i]) == scalarKey(s[j]) {
+				s[j] = s[last]
+				s = s[:last]
+				last--
+				j--
+			}
+		}
+	}
+	return s
+}
+
+// orderWithoutItems returns the error a collation of patch map p (type t) with the outcome as live gives at list field
+// name, a list the schema merges (by one key or as a set, no merge rule) that p orders by "$setElementOrder" (a list
+// of plain entries: plainEntries) and neither p nor the outcome holds items of: p's list empty or left out, lv, the
+// outcome's field there (held: present), an empty list or absent, not both absent, no "$deleteFromPrimitiveList"
+// beside it (collate's format.CheckDirs: smp.OrderWithoutItems; strategicpatch's mergePatchIntoOriginal fails too,
+// finding no element type). Nil elsewhere.
+func orderWithoutItems(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
+	f := orderedFieldOf(p, t, name)
+	if t.Kind != openapi.KindStruct || t.Field(name) == nil || !elements.MergedList(f.t, &f.meta) || f.meta.Rule != nil ||
+		f.deletes || !f.order.IsList() || !plainEntries(f.order.Items(), f.meta.MergeKey) ||
+		(f.set && (!f.list.IsList() || f.list.Len() > 0)) || (held && (!lv.IsList() || lv.Len() > 0)) || (!f.set && !held) {
+		return nil
+	}
+	return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(name)}, Msg: smp.OrderWithoutItems(name)}
+}
