@@ -88,6 +88,12 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 	appliesOrdered := func(s schemaCase, liveItems, key, first, item string) {
 		appliesAs(s, liveItems, key, first, item, ordersCopied)
 	}
+	// appliesDropped is applies where strategicpatch copies "$" keys into content the outcome lacks or keeps an
+	// unknown one, which the collation drops (docs/strategicpatch.md, "What stays different"): its result compared
+	// less its "$" keys.
+	appliesDropped := func(s schemaCase, liveItems, key, first, item string) {
+		appliesAs(s, liveItems, key, first, item, directivesCopied)
+	}
 	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned adjustment) {
 		live := jsonv.MustDecode(s.wrap(liveItems))
 		if s.opts.TypeName == "" {
@@ -104,6 +110,9 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		} else if cleaned == ordersCopied {
 			Expect(wantV).NotTo(equalValue(withoutOrders(wantV)), "strategicpatch copies an order here")
 			Expect(got).To(equalValue(withoutOrders(wantV)))
+		} else if cleaned == directivesCopied {
+			Expect(wantV).NotTo(equalValue(withoutDirectives(wantV)), "strategicpatch copies a \"$\" key here")
+			Expect(got).To(equalValue(withoutDirectives(wantV)))
 		} else {
 			Expect(got).To(equalValue(wantV))
 		}
@@ -550,6 +559,42 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p"}`, `,"aliases":[]`, unordered+`,"$setElementOrder/aliases":[],"aliases":[]`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding \"$\" keys the collation drops (strategicpatch copies them: \"What stays different\")",
+		func(liveItems, first, item string) { appliesDropped(nested(), liveItems, "p", first, item) },
+		Entry("an unknown \"$\" key in an appended env item",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$foo":1,"value":"x"}]`),
+		Entry("an unknown \"$\" key in an env item merged into live's item",
+			`{"name":"p","env":[{"name":"A","value":"1"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$foo":"y","flags":["x"]}]`),
+		Entry("an unknown \"$\" key in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$foo":"y","value":"x"}]`),
+		Entry("an unknown \"$\" key in a map the outcome holds",
+			`{"name":"p","extra":{"mode":"x"}}`, `,"value":"v"`, unordered+`,"extra":{"$foo":1,"mode":"m"}`),
+		Entry("an unknown \"$\" key in a map the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$foo":1,"mode":"m"}`),
+		Entry("an unknown \"$\" key in the item's own map",
+			`{"name":"p","extra":{"mode":"x"}}`, `,"value":"v"`, unordered+`,"$foo":1,"value":"w"`),
+		Entry("a $retainKeys naming every field in an appended env item",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$retainKeys":["name","value"],"value":"x"}]`),
+		Entry("a $retainKeys in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$retainKeys":["name","value"],"value":"x"}]`),
+		Entry("a $retainKeys in a map the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["mode"],"mode":"m"}`),
+		Entry("a $deleteFromPrimitiveList/<f> alone in an appended env item",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$deleteFromPrimitiveList/flags":["x"]}]`),
+		Entry("a $deleteFromPrimitiveList/<f> alone in a map the outcome lacks: the map taken empty",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a $setElementOrder/<f> its set follows in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$setElementOrder/flags":["y","x"],"flags":["y","x"]}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch\" map where the outcome lacks the field",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a replace map: dropped", `{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"m"}`),
+		Entry("a delete map: dropped", `{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete"}`),
+		Entry("a replace map over the outcome's scalar: the field deleted",
+			`{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"m"}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",
@@ -572,30 +617,41 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its
-// nulls (nullsKept), or its "$setElementOrder/<f>" keys (ordersCopied).
+// nulls (nullsKept), its "$setElementOrder/<f>" keys (ordersCopied), or all its "$" keys (directivesCopied).
 type adjustment int
 
 const (
 	asGiven adjustment = iota
 	nullsKept
 	ordersCopied
+	directivesCopied
 )
+
+// withoutDirectives is v less its "$" keys at any depth.
+func withoutDirectives(v value.Value) value.Value {
+	return withoutKeys(v, "$")
+}
 
 // withoutOrders is v less its "$setElementOrder/<f>" keys at any depth.
 func withoutOrders(v value.Value) value.Value {
+	return withoutKeys(v, "$setElementOrder/")
+}
+
+// withoutKeys is v less its map keys starting with prefix at any depth.
+func withoutKeys(v value.Value, prefix string) value.Value {
 	switch {
 	case v.IsMap():
 		var fields []value.Field
 		for _, f := range v.Fields() {
-			if !strings.HasPrefix(f.Key, "$setElementOrder/") {
-				fields = append(fields, value.Field{Key: f.Key, Value: withoutOrders(f.Value)})
+			if !strings.HasPrefix(f.Key, prefix) {
+				fields = append(fields, value.Field{Key: f.Key, Value: withoutKeys(f.Value, prefix)})
 			}
 		}
 		return value.MapFromSorted(fields)
 	case v.IsList():
 		items := make([]value.Value, v.Len())
 		for i, it := range v.Items() {
-			items[i] = withoutOrders(it)
+			items[i] = withoutKeys(it, prefix)
 		}
 		return value.List(items)
 	}

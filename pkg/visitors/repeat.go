@@ -113,6 +113,11 @@ import (
 //     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
 //     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice, as strategicpatch's
 //     in-place deduplication leaves v's (dedupedOnto);
+//   - a "$" key the collation ignores (ignoredDirective), dropped; in a map v lacks (appended items, a keyed list's
+//     items too), a "$retainKeys" naming every field its map sets and a "$deleteFromPrimitiveList/<f>" of a list it
+//     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
+//     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
+//     (replacesOrDeletes);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, it and its list naming each value or key once: applied as
 //     the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What stays different"; namedOnce).
@@ -203,13 +208,13 @@ import (
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them) onto an outcome holding
 //     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
-//     rule; a merged list of another shape (items holding "$" keys but the "$patch" items above, a keyed list v lacks
-//     whose data items hold any, an empty list beside its order onto v's set naming a value twice, an integral decimal
-//     among numbers with a fraction, both lists empty under an order in a map of the item, an order in a map v lacks
-//     naming a value or key twice, an order strategicpatch fails on otherwise, gate SeedOrdering's order); a
-//     "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its list, of another
-//     class, or in a map v lacks; a map or list at a field the schema does not declare over another kind; a map or list
-//     near the depth limit; a null v holds a list it orders as; two lists strategicpatch fails on, one near the depth
+//     rule; a merged list of another shape (items holding "$" keys but those above, an empty list beside its order
+//     onto v's set naming a value twice, an integral decimal among numbers with a fraction, both lists empty under an
+//     order in a map of the item, an order in a map v lacks naming a value or key twice, an order strategicpatch fails
+//     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its
+//     list, of another class, or, in a map v lacks, beside the list or naming not every field; a "$patch" map where v
+//     holds a map; a map or list at a field the schema does not declare over another kind; a map or list near the
+//     depth limit; a null v holds a list it orders as; two lists strategicpatch fails on, one near the depth
 //     limit, or one failing beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach
 //     none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a

@@ -13,17 +13,20 @@ import (
 
 // listOnNothing returns keyed list pv, of a patch item applied in apply mode, whose items are of type t, where the
 // outcome lacks the list, as strategicpatch's mergeMap takes a field the original lacks: pv less its nulls at any depth
-// (discardNullValuesFromPatch: StripNulls), its items otherwise as they stand, a key named twice too. ok where each
-// item holds no "$" key at any depth (holdsDirective) and is one mapOnto merges onto nothing (fields the schema types
-// as the item holds them, lists merged onto nothing so in turn): the collation reads such items, without live, as the
-// same values.
+// (discardNullValuesFromPatch: StripNulls), its items otherwise as they stand, a key named twice too; each item as
+// mapOnto merges it onto nothing (fields the schema types as the item holds them, lists merged onto nothing so in
+// turn, its "$" keys as mapOnto takes them where the outcome lacks a map: the collation reads such items, without
+// live, as the same values, and drops the directives strategicpatch copies). ok where mapOnto merges each.
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
-	for _, it := range pv.Items() {
-		if _, ok := mapOnto(it, value.Value{}, t, true); !ok || holdsDirective(it) {
+	items := make([]value.Value, pv.Len())
+	for i, it := range pv.Items() {
+		m, ok := mapOnto(it, value.Value{}, t, true)
+		if !ok {
 			return value.Value{}, false
 		}
+		items[i] = m
 	}
-	return StripNulls(pv), true
+	return value.List(items), true
 }
 
 // appendedCleaned returns data, a patch item's keyed list (items of type t) merged into held, the outcome's list

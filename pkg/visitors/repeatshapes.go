@@ -2,6 +2,7 @@ package visitors
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
@@ -117,4 +118,21 @@ func orderWithoutItems(p value.Value, t *openapi.Type, name string, lv value.Val
 		return nil
 	}
 	return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(name)}, Msg: smp.OrderWithoutItems(name)}
+}
+
+// ignoredDirective reports whether key, a field of a patch map of type t, is a "$" key t does not declare and the
+// collation ignores (collate's format.ReadMap: not "$patch", "$retainKeys", "$setElementOrder/<f>" or
+// "$deleteFromPrimitiveList/<f>"), a newer client's directive: dropped where strategicpatch copies it (docs/patches.md).
+func ignoredDirective(t *openapi.Type, key string) bool {
+	return strings.HasPrefix(key, "$") && t.Field(key) == nil && key != smp.DirectiveKey && key != smp.RetainKeysKey &&
+		!strings.HasPrefix(key, smp.SetOrderPrefix) && !strings.HasPrefix(key, smp.DeletePrefix)
+}
+
+// replacesOrDeletes reports whether pm, a patch map, holds "$patch: replace" or "$patch: delete": where the outcome
+// lacks its field (or holds another kind there), strategicpatch's mergeMap drops it (removeDirectives), the field
+// absent after, as the collation takes it.
+func replacesOrDeletes(pm value.Value) bool {
+	d, _ := pm.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return s == smp.ReplaceValue || s == smp.DeleteValue
 }

@@ -36,7 +36,9 @@ import (
 // p's "$retainKeys" clears the fields of v it does not name before either step (retainedOnto, repeatdirected.go), and
 // a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto); the
 // same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
-// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
+// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A "$" key the collation
+// ignores (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
+// list p orders and unmergedOrderFailure (a list merged by
 // no strategy) or mergedOrderFailure (a keyed list; under kubectl's order) gives the error the collation with v as live
 // gives there (p's values within the depth limit), err is that error. ok is false
 // elsewhere (strategicpatch failing otherwise, or a shape not read here).
@@ -60,8 +62,8 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 				return value.Value{}, nil, false
 			}
 			continue
-		} else if f.Key == smp.RetainKeysKey {
-			continue // (applied first: retainedOnto)
+		} else if f.Key == smp.RetainKeysKey || ignoredDirective(t, f.Key) {
+			continue // (applied first: retainedOnto; or one the collation ignores)
 		}
 		lv, held := out.Get(name)
 		if ordering {
@@ -135,8 +137,9 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 // another kind is merged onto as nothing (otherKind). A null deletes the field; a scalar at a field the schema types as
 // a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged
 // by no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged
-// into it field by field (mapOnto), and, with lists (under kubectl's order), a merged list is merged as mergeSlice
-// merges it (mergedListOnto). ok is false elsewhere.
+// into it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete"
+// (replacesOrDeletes), and, with lists (under kubectl's order), a merged list is merged as mergeSlice merges it
+// (listOnto). ok is false elsewhere.
 func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool) (out value.Value, present, ok bool) {
 	if otherKind(lv, held, pv) {
 		lv, held = value.Value{}, false // (taken as onto nothing)
@@ -150,6 +153,8 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		return value.Value{}, false, false
 	case pv.IsList() && unmergedScalars(t, meta, pv) && (!held || lv.IsList()):
 		return pv, true, true // (replaced, as the patch holds it)
+	case pv.IsMap() && fieldByField(t, meta) && !held && replacesOrDeletes(pv):
+		return value.Value{}, false, true // (mergeMap's removeDirectives drops it)
 	case pv.IsMap() && fieldByField(t, meta) && (!held || lv.IsMap()):
 		m, merged := mapOnto(pv, lv, t, lists)
 		return m, merged, merged
@@ -191,8 +196,10 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies
 // the order there, the order and the list naming each value or key once: namedOnce); where the outcome holds the
 // map, pm's "$retainKeys" clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from
-// its list there (deletedOnto). ok is false for any other field of pm (other "$" keys, a directive but an order where
-// the outcome lacks the map, and fields of merge rules among them).
+// its list there (deletedOnto); where it lacks the map, a "$retainKeys" naming every field pm sets and a
+// "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders are dropped, as the collation drops them; a "$"
+// key the collation ignores (ignoredDirective) is dropped. ok is false for any other field of pm (other "$" keys
+// and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
@@ -206,7 +213,13 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 		switch {
 		case lm.IsMap() && f.Key == smp.RetainKeysKey:
 			continue // (applied first: retainedOnto)
-		case lm.IsMap() && deleting:
+		case f.Key == smp.RetainKeysKey:
+			if _, ok = retainedOnto(pm, value.MustMap()); !ok {
+				return value.Value{}, false // (one the collation refuses, or may)
+			}
+		case ignoredDirective(t, f.Key):
+			continue
+		case deleting:
 			if out, ok = deletedField(pm, t, out, list); !ok {
 				return value.Value{}, false
 			}
