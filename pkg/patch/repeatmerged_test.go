@@ -595,6 +595,26 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"m"}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a $retainKeys strategicpatch and the collation refuse",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("the item's own, not naming a field it sets",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, `,"$retainKeys":["name"],"value":"y"`),
+		Entry("the item's own, not a list", `{"name":"p","value":"x"}`, `,"value":"v"`, `,"$retainKeys":"name","value":"y"`),
+		Entry("the item's own, naming a field by an integer", `{"name":"p","value":"x"}`, `,"value":"v"`, `,"$retainKeys":[1,"name"],"value":"y"`),
+		Entry("the item's own, beside an order refused for what the outcome decides",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"$retainKeys":["name","value"],"value":"y"`),
+		Entry("a map's, not naming a field it sets, where the outcome holds the map",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y"}`),
+		Entry("a map's, not a list, where the outcome holds the map",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":"tags","mode":"y"}`),
+		Entry("a map's, naming a field by an integer, where the outcome holds the map",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":[1],"mode":"y"}`),
+		Entry("a map's, beside a set the item merges",
+			`{"name":"p","extra":{"mode":"m"},"aliases":["a"]}`, `,"value":"v"`, unordered+`,"aliases":["b"],"extra":{"$retainKeys":["tags"],"mode":"y"}`),
+		Entry("a map's, where the first part set the map",
+			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y","tags":["t"]}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",

@@ -50,6 +50,8 @@ import (
 //     empty, as the API server's merge of an order onto an empty list fails.
 //   - orderRefused (through ontoFailure): it leaves out a list it orders alone, Phase 1 pairing it with no list, where
 //     v holds another kind there, or items or entries the collation refuses.
+//   - ownRetainRefused (repeatretained.go): its collation refused the "$retainKeys" of its own map, as strategicpatch
+//     refuses it too (retainRefused): a collation with v reads that map first.
 //   - ontoFailure: it merges onto v as below but holds a map without fields at the depth limit (Repeat.Limit; one
 //     holding "$retainKeys" alone too: the collation meets v's fields before the directive clears any) where v holds a
 //     map with fields: it fails at the first of them, the first such map in the collation's order, those fields lying
@@ -126,7 +128,8 @@ import (
 // another kind, or its items and the item's not scalars of one class, or the item's, each value once and no deletion
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
-// items of (orderWithoutItems).
+// items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
+// for, it fails with the collation's error there (retainFailure, repeatretained.go), where nothing else fails.
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -211,7 +214,8 @@ import (
 //     rule; a merged list of another shape (items holding "$" keys but those above, an empty list beside its order
 //     onto v's set naming a value twice, an integral decimal among numbers with a fraction, both lists empty under an
 //     order in a map of the item, an order in a map v lacks naming a value or key twice, an order strategicpatch fails
-//     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its
+//     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a
+//     "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside its
 //     list, of another class, or, in a map v lacks, beside the list or naming not every field; a "$patch" map where v
 //     holds a map; a map or list at a field the schema does not declare over another kind; a map or list near the
 //     depth limit; a null v holds a list it orders as; two lists strategicpatch fails on, one near the depth
@@ -300,6 +304,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
+		probe.Repeated(false)
+		err = r.Err
+	case !o.Compose && ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v):
 		probe.Repeated(false)
 		err = r.Err
 	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
