@@ -121,8 +121,9 @@ import (
 //     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
 //     (replacesOrDeletes);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
-//   - a "$setElementOrder" of a merged list in a map v lacks, it and its list naming each value or key once: applied as
-//     the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What stays different"; namedOnce).
+//   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
+//     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
+//     stays different"; namedOnce).
 //
 // Where strategicpatch fails on one list it orders, it fails with the error a collation with v gives there: v's list
 // another kind, or its items and the item's not scalars of one class, or the item's, each value once and no deletion
@@ -213,7 +214,7 @@ import (
 //     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
 //     rule; a merged list of another shape (items holding "$" keys but those above, an empty list beside its order
 //     onto v's set naming a value twice, an integral decimal among numbers with a fraction, both lists empty under an
-//     order in a map of the item, an order in a map v lacks naming a value or key twice, an order strategicpatch fails
+//     order in a map of the item, a list an order orders in a map v lacks naming a value or key twice, an order strategicpatch fails
 //     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a
 //     "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside its
 //     list, of another class, or, in a map v lacks, beside the list or naming not every field; a "$patch" map where v

@@ -132,15 +132,14 @@ func holdsDirective(v value.Value) bool {
 	return false
 }
 
-// namedOnce reports whether "$setElementOrder/<f>" field key of patch map pm (type t), and the list it orders there
-// if pm holds one, name each value or key once (keyOfItems by the list's merge key).
+// namedOnce reports whether the list "$setElementOrder/<f>" field key of patch map pm (type t) orders there, if pm
+// holds one, names each value or key once (keyOfItems by the list's merge key); the order may name one twice, which
+// mergedOrderOnto sorts by, as the collation applies it where the outcome lacks pm's map.
 func namedOnce(pm value.Value, t *openapi.Type, key string) bool {
 	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
 	_, meta := t.Child(name)
-	keyOf := keyOfItems(soleMergeKey(&meta))
-	order, _ := pm.Get(key)
 	list, _ := pm.Get(name)
-	return len(firstPlaces(order.Items(), keyOf)) == order.Len() && len(firstPlaces(list.Items(), keyOf)) == list.Len()
+	return len(firstPlaces(list.Items(), keyOfItems(soleMergeKey(&meta)))) == list.Len()
 }
 
 // orderedField is what a patch map p of type t holds at and beside its field name that a "$setElementOrder" may

@@ -200,7 +200,7 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
 // (mergedListOnto, its items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder"
 // as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies
-// the order there, the order and the list naming each value or key once: namedOnce); where the outcome holds the
+// the order there, the list naming each value or key once: namedOnce); where the outcome holds the
 // map, pm's "$retainKeys" clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from
 // its list there (deletedOnto); where it lacks the map, a "$retainKeys" naming every field pm sets and a
 // "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders are dropped, as the collation drops them; a "$"
