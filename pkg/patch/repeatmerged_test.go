@@ -615,6 +615,22 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y","tags":["t"]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key ordering a merged list in a map the outcome holds that neither holds items of",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("an empty set under an empty order onto the map's empty set",
+			`{"name":"p","extra":{"mode":"m","tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("an empty set under an order naming values, the outcome's map lacking it",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":[]}`),
+		Entry("an order alone onto the map's empty set",
+			`{"name":"p","extra":{"tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"]}`),
+		Entry("beside a scalar the map sets",
+			`{"name":"p","extra":{"mode":"m","tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"mode":"y","tags":[]}`),
+		Entry("beside a $retainKeys naming the list",
+			`{"name":"p","extra":{"mode":"m","tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["tags"],"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("where the first part set the map",
+			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",

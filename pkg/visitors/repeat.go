@@ -130,7 +130,8 @@ import (
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
-// for, it fails with the collation's error there (retainFailure, repeatretained.go), where nothing else fails.
+// for, or that map orders a merged list neither it nor v's map holds items of, it fails with the collation's error
+// there (mapFailure, repeatretained.go: retainFailure, nestedOrderFailure), where nothing else fails.
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -214,7 +215,7 @@ import (
 //     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
 //     rule; a merged list of another shape (items holding "$" keys but those above, an empty list beside its order
 //     onto v's set naming a value twice, an integral decimal among numbers with a fraction, both lists empty under an
-//     order in a map of the item, a list an order orders in a map v lacks naming a value or key twice, an order strategicpatch fails
+//     order in a map of the item but at its field where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order strategicpatch fails
 //     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a
 //     "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside its
 //     list, of another class, or, in a map v lacks, beside the list or naming not every field; a "$patch" map where v

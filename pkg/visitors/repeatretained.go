@@ -82,3 +82,14 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 	}
 	return nil
 }
+
+// mapFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type t),
+// a map merging into lv, the outcome's map there (held: present), where strategicpatch fails there too and
+// sortedOntoLacking reads it: a "$retainKeys" both refuse (retainFailure), else an order of a list without items
+// (nestedOrderFailure, under kubectl's order, as sortedOntoLacking reads the map's merged lists). Nil elsewhere.
+func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
+	if e := retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
+		return e
+	}
+	return nestedOrderFailure(t, f, lv, held, deep)
+}

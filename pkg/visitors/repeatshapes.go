@@ -136,3 +136,39 @@ func replacesOrDeletes(pm value.Value) bool {
 	s, _ := d.AsString()
 	return s == smp.ReplaceValue || s == smp.DeleteValue
 }
+
+// nestedOrderFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
+// type t), a map merging field by field into lv, the outcome's map there (held: present), that holds one
+// "$setElementOrder" of a merged list neither f's map nor lv (less the fields f's "$retainKeys" clears first) holds
+// items of (orderWithoutItems), where mapOnto decides f's other fields: strategicpatch's mergePatchIntoOriginal,
+// which applies f's orders first, fails there too, and the collation meets no error at f's other fields. deep says
+// the patch's values may reach the depth limit: nil then, and elsewhere.
+func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	if deep || !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+		return nil
+	}
+	cleared, ok := retainedOnto(f.Value, lv)
+	if !ok {
+		return nil
+	}
+	var failure *elements.Error
+	rest := f.Value
+	for _, g := range f.Value.Fields() {
+		name, ordering := strings.CutPrefix(g.Key, smp.SetOrderPrefix)
+		if !ordering {
+			continue
+		}
+		llv, lheld := cleared.Get(name)
+		if e := orderWithoutItems(f.Value, ft, name, llv, lheld); e != nil && failure != nil {
+			return nil // (a second: which fails first is not read here)
+		} else if e != nil {
+			failure = &elements.Error{Source: e.Source, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...), Msg: e.Msg}
+			rest = rest.Without(g.Key).Without(name)
+		}
+	}
+	if _, ok = mapOnto(rest, lv, ft, true); failure == nil || !ok {
+		return nil
+	}
+	return failure
+}

@@ -40,8 +40,8 @@ import (
 // ignores (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
 // list p orders and unmergedOrderFailure (a list merged by no strategy) or mergedOrderFailure (a keyed list; under
 // kubectl's order) gives the error the collation with v as live gives there (p's values within the depth limit), err
-// is that error; so too where p's map at a field v holds a map for holds a "$retainKeys" both refuse (retainFailure),
-// one such field or list at most. ok is false elsewhere (strategicpatch failing otherwise, or a shape not read here).
+// is that error; so too where p's map at a field v holds a map for holds a "$retainKeys" both refuse, or orders a
+// merged list neither holds items of (mapFailure), one such field or list at most. ok is false elsewhere (strategicpatch failing otherwise, or a shape not read here).
 func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
 	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
@@ -78,7 +78,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		}
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
 			continue // (decided with its order)
-		} else if failure := retainFailure(t, f, lv, held, r.Deep); failure != nil {
+		} else if failure := mapFailure(t, f, lv, held, r.Deep, kubectl); failure != nil {
 			if failed != nil {
 				return value.Value{}, nil, false // (a second field strategicpatch fails on)
 			}
