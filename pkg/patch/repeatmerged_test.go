@@ -631,6 +631,18 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a set naming a value twice that its $setElementOrder contradicts, onto the outcome's set",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("a value named twice, once in the order", `{"name":"p","aliases":["x"]}`, `,"value":"v"`, `,"$setElementOrder/aliases":["a"],"aliases":["a","a"]`),
+		Entry("out of the order", `{"name":"p","aliases":["x"]}`, `,"value":"v"`, `,"$setElementOrder/aliases":["b","a"],"aliases":["a","b","a"]`),
+		Entry("a later copy after a value the order names after it",
+			`{"name":"p","aliases":["x","a"]}`, `,"value":"v"`, `,"$setElementOrder/aliases":["a","b"],"aliases":["a","b","a"]`),
+		Entry("beside a later field", `{"name":"p","aliases":["x"],"args":["q"]}`, `,"value":"v"`,
+			`,"$setElementOrder/aliases":["a"],"aliases":["a","a"],"args":["z"]`),
+		Entry("where the first part set the set", `{"name":"p"}`, `,"aliases":["x"]`, `,"$setElementOrder/aliases":["a"],"aliases":["a","a"]`),
+		Entry("a set of integers", `{"name":"p","ports":[1]}`, `,"value":"v"`, `,"$setElementOrder/ports":[2],"ports":[2,2]`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",

@@ -52,6 +52,10 @@ import (
 //     v holds another kind there, or items or entries the collation refuses.
 //   - ownRetainRefused (repeatretained.go): its collation refused the "$retainKeys" of its own map, as strategicpatch
 //     refuses it too (retainRefused): a collation with v reads that map first.
+//   - repeatedDisordered (repeatdisordered.go): its collation failed (FailsAt) on a set of scalars its
+//     "$setElementOrder" contradicts, naming a value twice or not, not Disordered; v holds that field as a list of
+//     scalars of the set's kind and no field before it of a merge rule: the collation reaches it and checks the order
+//     as without v.
 //   - ontoFailure: it merges onto v as below but holds a map without fields at the depth limit (Repeat.Limit; one
 //     holding "$retainKeys" alone too: the collation meets v's fields before the directive clears any) where v holds a
 //     map with fields: it fails at the first of them, the first such map in the collation's order, those fields lying
@@ -211,8 +215,8 @@ import (
 //     node Phase 1 could not build; a list Phase 1 did not pair, or whose base's layout Phase 2 did not record (an
 //     earlier repeat's list the front-end applied); merge rules;
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
-//     refused for a list merged by no strategy or for a set naming a value twice among them) onto an outcome holding
-//     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
+//     refused for a list merged by no strategy or for a set naming a value twice among them, but those above) onto an
+//     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
 //     rule; a merged list of another shape (items holding "$" keys but those above, an empty list beside its order
 //     onto v's set naming a value twice, an integral decimal among numbers with a fraction, both lists empty under an
 //     order in a map of the item but at its field where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order strategicpatch fails
@@ -308,7 +312,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
-	case !o.Compose && ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v):
+	case !o.Compose && (ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v) ||
+		repeatedDisordered(r, l.Local.Items()[r.Pos], it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
 	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
