@@ -526,6 +526,17 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","extra":{"tags":["a","a","b","c"]}}`, `,"value":"v"`, unordered+`,"extra":{"tags":[]}`),
 		Entry("a set of integers",
 			`{"name":"p","ports":[3,3,1,2]}`, `,"value":"v"`, unordered+`,"ports":[]`),
+		Entry("beside its order: ranked by live's set as deduplicated in place",
+			`{"name":"p","aliases":["a","a","b","c"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["c","a"],"aliases":[]`),
+		Entry("beside its order naming a value neither holds",
+			`{"name":"p","aliases":["a","b","a","b","c","a"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["b","x"],"aliases":[]`),
+		Entry("a map's, beside its order",
+			`{"name":"p","extra":{"tags":["a","a","b","c"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":[]}`),
+		Entry("an env item's, beside its order",
+			`{"name":"p","env":[{"name":"A","flags":["x","x","y","z"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["z","x"],"flags":[]}]`),
+		Entry("the first part's, beside its order",
+			`{"name":"p"}`, `,"aliases":["a","a","b","c"]`, unordered+`,"$setElementOrder/aliases":["c","b"],"aliases":[]`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key holding integral decimals among integers (strategicpatch's int64s)",

@@ -117,8 +117,9 @@ import (
 //     int64s (setOfKind: decodedKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
 //     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
-//     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice, as strategicpatch's
-//     in-place deduplication leaves v's (dedupedOnto);
+//     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice (beside its order too,
+//     ranked by v's set so rewritten: mergedOrderOnto), as strategicpatch's in-place deduplication leaves v's
+//     (dedupedOnto);
 //   - a "$" key the collation ignores (ignoredDirective), dropped; in a map v lacks (appended items, a keyed list's
 //     items too), a "$retainKeys" naming every field its map sets and a "$deleteFromPrimitiveList/<f>" of a list it
 //     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
@@ -217,8 +218,7 @@ import (
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them, but those above) onto an
 //     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
-//     rule; a merged list of another shape (items holding "$" keys but those above, an empty list beside its order
-//     onto v's set naming a value twice, an integral decimal among numbers with a fraction, both lists empty under an
+//     rule; a merged list of another shape (items holding "$" keys but those above, an integral decimal among numbers with a fraction, both lists empty under an
 //     order in a map of the item but at its field where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order strategicpatch fails
 //     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a
 //     "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside its

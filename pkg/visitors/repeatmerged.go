@@ -16,7 +16,7 @@ import (
 // a key or value named twice too; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one
 // kind on both sides (strings, integers or booleans; either side may be empty), either naming a value twice, lv's
 // values each once (deduplicateScalars keeps the first; where pv is empty and lv names a value twice, the in-place
-// deduplication orders lv's own slice: left to the front-end), then pv's it lacks, each once, ordered as
+// deduplication orders lv's own slice: dedupedOnto, which callers try first), then pv's it lacks, each once, ordered as
 // normalizeElementOrder orders them (setUnion, by first places); for a list merged by one key of maps, each side's
 // items holding the key as a string or an integer, none holding "$patch", either naming a key twice (keyedPlain), pv's
 // items merged in turn into the first item of their key, lv's or an earlier one of pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as the
@@ -155,7 +155,10 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 		}
 		return orderedBy(lv.Items(), lv.Items(), order.Items(), keyOf), true, true
 	}
-	merged, ok := mergedListOnto(ft, &meta, pv, lv, held)
+	merged, ok := dedupedOnto(ft, &meta, pv, lv, held) // (orderedList ranks by lv as deduplicated in place too)
+	if !ok {
+		merged, ok = mergedListOnto(ft, &meta, pv, lv, held)
+	}
 	if !ok {
 		return value.Value{}, false, false
 	}

@@ -76,32 +76,13 @@ func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, h
 // meta), where patch list pv at that field is empty and lv names a value twice, as strategicpatch's mergeSlice leaves
 // it: its deduplicateScalars works in place on lv's own slice (appending no item copies nothing), each later copy of
 // a value overwritten by the slice's last item, and the order it then enforces reads that slice so rewritten, which
-// keeps the deduplicated items as they stand (dedupedInPlace). ok is false elsewhere.
+// keeps the deduplicated items as they stand (smp.DedupScalars). ok is false elsewhere.
 func dedupedOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
 	if !held || !pv.IsList() || pv.Len() > 0 || !lv.IsList() || len(meta.MergeKey) > 0 || meta.Rule != nil ||
 		!mergeableHeld(t, meta, lv) || len(firstPlaces(lv.Items(), scalarKey)) == lv.Len() {
 		return value.Value{}, false
 	}
-	return value.List(dedupedInPlace(lv.Items())), true
-}
-
-// dedupedInPlace is items less their later copies of a value, as strategicpatch's deduplicateScalars removes them: it
-// walks the items, and for each later copy of the value at i moves the last item into its place and shortens the
-// list, looking at that place again.
-func dedupedInPlace(items []value.Value) []value.Value {
-	s := slices.Clone(items)
-	last := len(s) - 1
-	for i := 0; i < last; i++ {
-		for j := i + 1; j <= last; j++ {
-			if scalarKey(s[i]) == scalarKey(s[j]) {
-				s[j] = s[last]
-				s = s[:last]
-				last--
-				j--
-			}
-		}
-	}
-	return s
+	return value.List(smp.DedupScalars(slices.Clone(lv.Items()))), true
 }
 
 // orderWithoutItems returns the error a collation of patch map p (type t) with the outcome as live gives at list field
