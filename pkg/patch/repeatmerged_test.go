@@ -654,6 +654,25 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("a set of integers", `{"name":"p","ports":[1]}`, `,"value":"v"`, `,"$setElementOrder/ports":[2],"ports":[2,2]`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding two fields strategicpatch fails on: the collation's error at the first by name",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("two sets ordered without items",
+			`{"name":"p","aliases":[],"ports":[]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":[],"aliases":[],"$setElementOrder/ports":[],"ports":[]`),
+		Entry("a set ordered without items before a keyed list out of its order",
+			`{"name":"p","aliases":[],"env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":[],"aliases":[],"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}]`),
+		Entry("a keyed list out of its order before a set ordered without items",
+			`{"name":"p","env":[{"name":"A"}],"ports":[]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"$setElementOrder/ports":[],"ports":[]`),
+		Entry("a map's refused $retainKeys before a set ordered without items",
+			`{"name":"p","extra":{"mode":"m"},"ports":[]}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y"},"$setElementOrder/ports":[],"ports":[]`),
+		Entry("a keyed list out of its order before a map's list ordered without items",
+			`{"name":"p","env":[{"name":"A"}],"extra":{"mode":"m","tags":[]}}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",

@@ -136,7 +136,8 @@ import (
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
 // for, or that map orders a merged list neither it nor v's map holds items of, it fails with the collation's error
-// there (mapFailure, repeatretained.go: retainFailure, nestedOrderFailure), where nothing else fails.
+// there (mapFailure, repeatretained.go: retainFailure, nestedOrderFailure). Where several of its fields fail so, it
+// fails at the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -224,8 +225,8 @@ import (
 //     "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside its
 //     list, of another class, or, in a map v lacks, beside the list or naming not every field; a "$patch" map where v
 //     holds a map; a map or list at a field the schema does not declare over another kind; a map or list near the
-//     depth limit; a null v holds a list it orders as; two lists strategicpatch fails on, one near the depth
-//     limit, or one failing beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach
+//     depth limit; a null v holds a list it orders as; a list strategicpatch fails on near the depth limit, beside a
+//     deletion, naming a value twice, or for the values deleted. Two merge keys reach
 //     none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose

@@ -41,7 +41,9 @@ import (
 // list p orders and unmergedOrderFailure (a list merged by no strategy) or mergedOrderFailure (a keyed list; under
 // kubectl's order) gives the error the collation with v as live gives there (p's values within the depth limit), err
 // is that error; so too where p's map at a field v holds a map for holds a "$retainKeys" both refuse, or orders a
-// merged list neither holds items of (mapFailure), one such field or list at most. ok is false elsewhere (strategicpatch failing otherwise, or a shape not read here).
+// merged list neither holds items of (mapFailure). Where several fail so, the collation's error is the first's by
+// name, as it walks p's fields (firstByName). ok is false elsewhere (strategicpatch failing otherwise, or a shape not
+// read here).
 func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
 	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
@@ -68,21 +70,17 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		lv, held := out.Get(name)
 		if ordering {
 			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl)
-			if !decided || (failure != nil && failed != nil) {
-				return value.Value{}, nil, false // (not decided, or a second list strategicpatch fails on)
-			} else if failure != nil {
-				failed = failure
+			if !decided {
+				return value.Value{}, nil, false
 			}
+			failed = firstByName(failed, failure)
 			out = withField(out, name, list, present)
 			continue
 		}
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
 			continue // (decided with its order)
 		} else if failure := mapFailure(t, f, lv, held, r.Deep, kubectl); failure != nil {
-			if failed != nil {
-				return value.Value{}, nil, false // (a second field strategicpatch fails on)
-			}
-			failed = failure
+			failed = firstByName(failed, failure)
 			continue
 		}
 		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
@@ -334,4 +332,13 @@ func (s *sortedCheck) of(r elements.Repeat, p value.Value, t *openapi.Type, v va
 	out, err, ok := sortedOntoLacking(r, p, t, v, s.kubectl)
 	s.out, s.err = out, err
 	return ok
+}
+
+// firstByName returns whichever of errors a and b (either nil) lies at the earlier field of a patch map by name (their
+// paths' first field): a collation walks a map's fields in name order, and fails at the first field that fails.
+func firstByName(a, b *elements.Error) *elements.Error {
+	if a == nil || (b != nil && b.Path[0].Field < a.Path[0].Field) {
+		return b
+	}
+	return a
 }
