@@ -673,6 +673,24 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"extra":{"$setElementOrder/tags":[],"tags":[]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a set beside a $deleteFromPrimitiveList/<f> of values it lacks",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("merged into live's set, less the values deleted",
+			`{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":["d","a"]`),
+		Entry("a value deleted that neither holds",
+			`{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b","z"],"aliases":["c","d"]`),
+		Entry("where the outcome lacks the set: the patch's",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":["c","d"]`),
+		Entry("an empty set", `{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":[]`),
+		Entry("over the outcome's scalar: the patch's",
+			`{"name":"p","aliases":"s"}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":["c","d"]`),
+		Entry("a set of integers", `{"name":"p","ports":[1,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2],"ports":[4,1]`),
+		Entry("a map's, where the outcome holds the map",
+			`{"name":"p","extra":{"tags":["a","b","c"]}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"],"tags":["d","c"]}`),
+		Entry("where the first part set the set",
+			`{"name":"p"}`, `,"aliases":["a","b"]`, unordered+`,"$deleteFromPrimitiveList/aliases":["a"],"aliases":["c"]`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",

@@ -34,7 +34,8 @@ import (
 //     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
 // p's "$retainKeys" clears the fields of v it does not name before either step (retainedOnto, repeatdirected.go), and
-// a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto); the
+// a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto), one
+// beside a set p sets (under kubectl's order, within the depth limit) from the set merged (deletedBesideOnto); the
 // same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
 // another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A "$" key the collation
 // ignores (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
@@ -57,8 +58,8 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 	for _, f := range p.Fields() {
 		name, ordering := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 		if list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
-			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered {
-				continue // (read with the order of its list)
+			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered || (kubectl && !r.Deep && deletesBeside(p, list)) {
+				continue // (read with the order of its list, or with its list: deletedBesideOnto)
 			}
 			if out, ok = deletedField(p, t, out, list); !ok {
 				return value.Value{}, nil, false
@@ -83,7 +84,13 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			failed = firstByName(failed, failure)
 			continue
 		}
-		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
+		var merged value.Value
+		var present, decided bool
+		if kubectl && !r.Deep && deletesBeside(p, f.Key) {
+			merged, present, decided = deletedBesideOnto(p, t, f.Key, lv, held)
+		} else {
+			merged, present, decided = fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
+		}
 		if !decided {
 			return value.Value{}, nil, false
 		}
@@ -192,18 +199,18 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // mapOnto returns patch map pm (of type t) merged into lm, the outcome's map there (or nothing), as strategicpatch's
-// mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the
-// field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
-// by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
-// (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
-// (mergedListOnto, its items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder"
-// as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies
-// the order there, the list naming each value or key once: namedOnce); where the outcome holds the
-// map, pm's "$retainKeys" clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from
-// its list there (deletedOnto); where it lacks the map, a "$retainKeys" naming every field pm sets and a
-// "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders are dropped, as the collation drops them; a "$"
-// key the collation ignores (ignoredDirective) is dropped. ok is false for any other field of pm (other "$" keys
-// and fields of merge rules among them).
+// mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the field,
+// a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged by no
+// strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists (under
+// kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it (mergedListOnto, its
+// items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder" as
+// mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies the
+// order there, the list naming each value or key once: namedOnce); where the outcome holds the map, pm's "$retainKeys"
+// clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from its list there
+// (deletedOnto), with lists one beside a set pm sets from the set merged (deletedBesideOnto); where it lacks the map, a
+// "$retainKeys" naming every field pm sets and a "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders
+// are dropped, as the collation drops them; a "$" key the collation ignores (ignoredDirective) is dropped. ok is false
+// for any other field of pm (other "$" keys and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
@@ -223,8 +230,16 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 			}
 		case ignoredDirective(t, f.Key):
 			continue
+		case lists && deleting && deletesBeside(pm, list):
+			continue // (read with its list)
 		case deleting:
 			if out, ok = deletedField(pm, t, out, list); !ok {
+				return value.Value{}, false
+			}
+		case lists && deletesBeside(pm, f.Key):
+			if out, ok = withDecided(out, f.Key, func(lv value.Value, held bool) (value.Value, bool, bool) {
+				return deletedBesideOnto(pm, t, f.Key, lv, held)
+			}); !ok {
 				return value.Value{}, false
 			}
 		case lists && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
