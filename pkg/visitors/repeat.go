@@ -219,16 +219,17 @@ import (
 //     earlier repeat's list the front-end applied); merge rules;
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them, but those above) onto an
-//     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
-//     rule; a merged list of another shape (items holding "$" keys but those above, an integral decimal among numbers with a fraction, both lists empty under an
-//     order in a map of the item but at its field where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order strategicpatch fails
-//     on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a
-//     "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside its
-//     list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every field; a "$patch" map where v
-//     holds a map; a map or list at a field the schema does not declare over another kind; a map or list near the
-//     depth limit; a null v holds a list it orders as; a list strategicpatch fails on near the depth limit, beside a
-//     deletion, naming a value twice, or for the values deleted. Two merge keys reach
-//     none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
+//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, an integral
+//     decimal among numbers with a fraction, both lists empty under an order in a map of the item but at its field
+//     where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order
+//     strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>"
+//     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
+//     its list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every
+//     field; a "$patch" map where v holds a map; a map or list at a field the schema does not declare over another
+//     kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch fails on near
+//     the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
+//     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

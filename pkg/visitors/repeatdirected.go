@@ -140,7 +140,8 @@ func deletedBesideOnto(pm value.Value, t *openapi.Type, name string, lv value.Va
 	inList := firstPlaces(pv, scalarKey)
 	setHolds := func(d value.Value) bool { _, in := inList[scalarKey(d)]; return in }
 	if (held && !lv.IsList()) || !setOfKind(append(slices.Clone(lv.Items()), pv...), deleted) ||
-		len(firstPlaces(lv.Items(), scalarKey)) != lv.Len() || len(inList) != len(pv) || slices.ContainsFunc(deleted, setHolds) {
+		len(firstPlaces(lv.Items(), scalarKey)) != lv.Len() || len(inList) != len(pv) ||
+		slices.ContainsFunc(deleted, setHolds) {
 		return value.Value{}, false, false
 	}
 	merged, ok := mergedListOnto(f.t, &f.meta, f.list, lv, held)

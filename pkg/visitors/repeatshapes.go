@@ -103,7 +103,8 @@ func orderWithoutItems(p value.Value, t *openapi.Type, name string, lv value.Val
 
 // ignoredDirective reports whether key, a field of a patch map of type t, is a "$" key t does not declare and the
 // collation ignores (collate's format.ReadMap: not "$patch", "$retainKeys", "$setElementOrder/<f>" or
-// "$deleteFromPrimitiveList/<f>"), a newer client's directive: dropped where strategicpatch copies it (docs/patches.md).
+// "$deleteFromPrimitiveList/<f>"), a newer client's directive: dropped where strategicpatch copies it
+// (docs/patches.md).
 func ignoredDirective(t *openapi.Type, key string) bool {
 	return strings.HasPrefix(key, "$") && t.Field(key) == nil && key != smp.DirectiveKey && key != smp.RetainKeysKey &&
 		!strings.HasPrefix(key, smp.SetOrderPrefix) && !strings.HasPrefix(key, smp.DeletePrefix)
