@@ -691,6 +691,23 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p"}`, `,"aliases":["a","b"]`, unordered+`,"$deleteFromPrimitiveList/aliases":["a"],"aliases":["c"]`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: replace\" map where the outcome holds a map",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("the map taken as it stands, less the directive",
+			`{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"y"}`),
+		Entry("its set naming a value twice kept so",
+			`{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","tags":["b","b"]}`),
+		Entry("where the first part set the map",
+			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"replace","tags":["z"]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),
+		Entry("an unknown value", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"bogus"}`),
+		Entry("merge, where the first part set the map", `{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"merge"}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",

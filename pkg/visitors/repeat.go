@@ -125,7 +125,8 @@ import (
 //     items too), a "$retainKeys" naming every field its map sets and a "$deleteFromPrimitiveList/<f>" of a list it
 //     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
 //     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
-//     (replacesOrDeletes);
+//     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, no null or other "$" key in it, less the
+//     directive (replacedPlainly);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
@@ -136,8 +137,9 @@ import (
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
-// for, or that map orders a merged list neither it nor v's map holds items of, it fails with the collation's error
-// there (mapFailure, repeatretained.go: retainFailure, nestedOrderFailure). Where several of its fields fail so, it
+// for, or that map orders a merged list neither it nor v's map holds items of, or holds "$patch" of another value than
+// "replace" or "delete", it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
+// nestedOrderFailure, directedFailure). Where several of its fields fail so, it
 // fails at the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
@@ -226,7 +228,7 @@ import (
 //     strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>"
 //     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
 //     its list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every
-//     field; a "$patch" map where v holds a map; a map or list at a field the schema does not declare over another
+//     field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare over another
 //     kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch fails on near
 //     the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
 //     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;

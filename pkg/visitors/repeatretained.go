@@ -85,10 +85,16 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 
 // mapFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type t),
 // a map merging into lv, the outcome's map there (held: present), where strategicpatch fails there too and
-// sortedOntoLacking reads it: a "$retainKeys" both refuse (retainFailure), else an order of a list without items
-// (nestedOrderFailure, under kubectl's order, as sortedOntoLacking reads the map's merged lists). Nil elsewhere.
+// sortedOntoLacking reads it: a "$patch" of another value than "replace" or "delete" (directedFailure), a "$retainKeys"
+// both refuse (retainFailure), else an order of a list without items (nestedOrderFailure, under kubectl's order, as
+// sortedOntoLacking reads the map's merged lists). Nil elsewhere, and with deep (the patch's values may reach the
+// depth limit).
 func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
-	if e := retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
+	if deep {
+		return nil
+	} else if e := directedFailure(t, f, lv, held); e != nil {
+		return e
+	} else if e = retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
 		return e
 	}
 	return nestedOrderFailure(t, f, lv, held, deep)

@@ -149,7 +149,7 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 // a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged
 // by no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged
 // into it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete"
-// (replacesOrDeletes), and, with lists (under kubectl's order), a merged list is merged as mergeSlice merges it
+// (replacesOrDeletes), over a map taken less the directive where it holds "$patch: replace" (replacedPlainly), and, with lists (under kubectl's order), a merged list is merged as mergeSlice merges it
 // (listOnto). ok is false elsewhere.
 func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool) (out value.Value, present, ok bool) {
 	if otherKind(lv, held, pv) {
@@ -166,6 +166,8 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		return pv, true, true // (replaced, as the patch holds it)
 	case pv.IsMap() && fieldByField(t, meta) && !held && replacesOrDeletes(pv):
 		return value.Value{}, false, true // (mergeMap's removeDirectives drops it)
+	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && replacedPlainly(pv):
+		return pv.Without(smp.DirectiveKey), true, true // (handleDirectiveInMergeMap: the patch's map)
 	case pv.IsMap() && fieldByField(t, meta) && (!held || lv.IsMap()):
 		m, merged := mapOnto(pv, lv, t, lists)
 		return m, merged, merged
