@@ -228,10 +228,10 @@ import (
 //     strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>"
 //     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
 //     its list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every
-//     field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare over another
-//     kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch fails on near
-//     the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
-//     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare
+//     over another kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch
+//     fails on near the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys
+//     reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

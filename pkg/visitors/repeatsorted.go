@@ -146,11 +146,11 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 // valueOnto returns pv, a patch map's value at a field of type t (metadata meta) that no directive and no merge rule
 // decides, merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap merges it; lv of
 // another kind is merged onto as nothing (otherKind). A null deletes the field; a scalar at a field the schema types as
-// a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged
-// by no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged
-// into it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete"
-// (replacesOrDeletes), over a map taken less the directive where it holds "$patch: replace" (replacedPlainly), and, with lists (under kubectl's order), a merged list is merged as mergeSlice merges it
-// (listOnto). ok is false elsewhere.
+// a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged by
+// no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged into
+// it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete" (replacesOrDeletes),
+// over a map taken less the directive where it holds "$patch: replace" (replacedPlainly), and, with lists (under
+// kubectl's order), a merged list is merged as mergeSlice merges it (listOnto). ok is false elsewhere.
 func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool) (out value.Value, present, ok bool) {
 	if otherKind(lv, held, pv) {
 		lv, held = value.Value{}, false // (taken as onto nothing)
