@@ -88,6 +88,12 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 	appliesOrdered := func(s schemaCase, liveItems, key, first, item string) {
 		appliesAs(s, liveItems, key, first, item, ordersCopied)
 	}
+	// appliesDropped is applies where strategicpatch copies "$" keys into content the outcome lacks or keeps an
+	// unknown one, which the collation drops (docs/strategicpatch.md, "What stays different"): its result compared
+	// less its "$" keys.
+	appliesDropped := func(s schemaCase, liveItems, key, first, item string) {
+		appliesAs(s, liveItems, key, first, item, directivesCopied)
+	}
 	appliesAs = func(s schemaCase, liveItems, key, first, item string, cleaned adjustment) {
 		live := jsonv.MustDecode(s.wrap(liveItems))
 		if s.opts.TypeName == "" {
@@ -104,6 +110,9 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		} else if cleaned == ordersCopied {
 			Expect(wantV).NotTo(equalValue(withoutOrders(wantV)), "strategicpatch copies an order here")
 			Expect(got).To(equalValue(withoutOrders(wantV)))
+		} else if cleaned == directivesCopied {
+			Expect(wantV).NotTo(equalValue(withoutDirectives(wantV)), "strategicpatch copies a \"$\" key here")
+			Expect(got).To(equalValue(withoutDirectives(wantV)))
 		} else {
 			Expect(got).To(equalValue(wantV))
 		}
@@ -462,6 +471,243 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","extra":{"tags":["x"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[]}`),
 	)
 
+	DescribeTable("off, every gate, a later item of a repeated key holding a keyed list with \"$patch\" items",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a delete item removing live's item of its key",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$patch":"delete"}]`),
+		Entry("a delete item removing every item of a key live names twice, a new item appended",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"},{"name":"A","value":"2"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"C"},{"name":"A","$patch":"delete"}]`),
+		Entry("a delete item of a key a data item before it names: the data item appended after live's is removed",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","value":"3"},{"name":"A","$patch":"delete"}]`),
+		Entry("a delete item, then data items of its key and a new key",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"C","value":"1"},{"name":"A","$patch":"delete"},{"name":"A","value":"2"}]`),
+		Entry("a delete item of a key the outcome lacks, its other fields ignored, beside a data item",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"Z","$patch":"delete","value":"x"},{"name":"B","value":"3"}]`),
+		Entry("a delete item removing an item of the first part's env",
+			nested, `{"name":"q"}`, `,"env":[{"name":"A","value":"1"},{"name":"B"}]`, unordered+`,"env":[{"name":"B","$patch":"delete"}]`),
+		Entry("a delete item where the outcome lacks env: dropped, the data items taken",
+			nested, `{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$patch":"delete"},{"name":"D"}]`),
+		Entry("delete items alone where the outcome lacks env: an empty list",
+			nested, `{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$patch":"delete"}]`),
+		Entry("a delete item over the outcome's map there: dropped, the data items taken",
+			nested, `{"name":"p","env":{"x":1}}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$patch":"delete"},{"name":"D"}]`),
+		Entry("a delete item removing live's only item: an empty list",
+			nested, `{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$patch":"delete"}]`),
+		Entry("a replace item: the list the data items",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"C","value":"1"},{"name":"D","flags":["y","x"]},{"$patch":"replace"}]`),
+		Entry("a replace item beside a delete item and data naming a key twice: each later item after its key's first",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"C","value":"1"},{"name":"D"},{"name":"A","$patch":"delete"},{"name":"C","value":"2"},{"$patch":"replace"}]`),
+		Entry("a replace item alone: an empty list",
+			nested, `{"name":"p","env":[{"name":"A","value":"1"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$patch":"replace"}]`),
+		Entry("a replace item where the outcome lacks env: dropped, the data items taken",
+			nested, `{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"$patch":"replace"},{"name":"D","value":"1"}]`),
+		Entry("a container's port deleted, in a pod",
+			pod, `{"name":"p","ports":[{"containerPort":80},{"containerPort":443}]}`, `,"tty":true`,
+			unordered+`,"ports":[{"containerPort":80,"$patch":"delete"},{"containerPort":8080}]`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding an empty set where the outcome's names a value twice",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("live's set deduplicated in place, a later copy moving the last value forward",
+			`{"name":"p","aliases":["a","a","b","c"]}`, `,"value":"v"`, unordered+`,"aliases":[]`),
+		Entry("live's set naming values three times",
+			`{"name":"p","aliases":["a","b","a","b","c","a"]}`, `,"value":"v"`, unordered+`,"aliases":[]`),
+		Entry("the first part's set",
+			`{"name":"p"}`, `,"aliases":["a","a","b","c"]`, unordered+`,"aliases":[]`),
+		Entry("an env item's empty set onto live's item's",
+			`{"name":"p","env":[{"name":"A","flags":["x","x","y","z"]}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","flags":[]}]`),
+		Entry("a map's empty set onto live's map's",
+			`{"name":"p","extra":{"tags":["a","a","b","c"]}}`, `,"value":"v"`, unordered+`,"extra":{"tags":[]}`),
+		Entry("a set of integers",
+			`{"name":"p","ports":[3,3,1,2]}`, `,"value":"v"`, unordered+`,"ports":[]`),
+		Entry("beside its order: ranked by live's set as deduplicated in place",
+			`{"name":"p","aliases":["a","a","b","c"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["c","a"],"aliases":[]`),
+		Entry("beside its order naming a value neither holds",
+			`{"name":"p","aliases":["a","b","a","b","c","a"]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["b","x"],"aliases":[]`),
+		Entry("a map's, beside its order",
+			`{"name":"p","extra":{"tags":["a","a","b","c"]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":[]}`),
+		Entry("an env item's, beside its order",
+			`{"name":"p","env":[{"name":"A","flags":["x","x","y","z"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["z","x"],"flags":[]}]`),
+		Entry("the first part's, beside its order",
+			`{"name":"p"}`, `,"aliases":["a","a","b","c"]`, unordered+`,"$setElementOrder/aliases":["c","b"],"aliases":[]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding integral decimals among integers (strategicpatch's int64s)",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("an integral decimal merged into live's integers", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, unordered+`,"ports":[3.0]`),
+		Entry("integral decimals merged into live's, a value named in both",
+			`{"name":"p","ports":[1.0,2.0]}`, `,"value":"v"`, unordered+`,"ports":[3.0,1.0]`),
+		Entry("an exponent", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, unordered+`,"ports":[1e2,2]`),
+		Entry("a $deleteFromPrimitiveList/<f> of an integral decimal",
+			`{"name":"p","ports":[1,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2.0]`),
+		Entry("the first part's integral decimals", `{"name":"p"}`, `,"ports":[1.0,2]`, unordered+`,"ports":[4,2.0]`),
+		Entry("integral decimals ordered by $setElementOrder naming one so",
+			`{"name":"p","ports":[1,2]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[2.0,3,1],"ports":[3.0]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key ordering a merged list neither it nor the outcome holds items of",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("an empty set under an empty order onto an empty one",
+			`{"name":"p","aliases":[]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":[]`),
+		Entry("an empty order alone onto an empty set",
+			`{"name":"p","aliases":[]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[]`),
+		Entry("an empty set under an empty order where the outcome lacks it",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":[]`),
+		Entry("an empty keyed list under an empty order onto an empty one",
+			`{"name":"p","env":[]}`, `,"value":"v"`, unordered+`,"$setElementOrder/env":[],"env":[]`),
+		Entry("an empty set under an order naming values where the outcome lacks it",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["a"],"aliases":[]`),
+		Entry("an empty set under an order naming values onto an empty one, beside a scalar",
+			`{"name":"p","aliases":[]}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["a","b"],"aliases":[],"value":"x"`),
+		Entry("the first part's empty set",
+			`{"name":"p"}`, `,"aliases":[]`, unordered+`,"$setElementOrder/aliases":[],"aliases":[]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding \"$\" keys the collation drops (strategicpatch copies them: \"What stays different\")",
+		func(liveItems, first, item string) { appliesDropped(nested(), liveItems, "p", first, item) },
+		Entry("an unknown \"$\" key in an appended env item",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$foo":1,"value":"x"}]`),
+		Entry("an unknown \"$\" key in an env item merged into live's item",
+			`{"name":"p","env":[{"name":"A","value":"1"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$foo":"y","flags":["x"]}]`),
+		Entry("an unknown \"$\" key in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$foo":"y","value":"x"}]`),
+		Entry("an unknown \"$\" key in a map the outcome holds",
+			`{"name":"p","extra":{"mode":"x"}}`, `,"value":"v"`, unordered+`,"extra":{"$foo":1,"mode":"m"}`),
+		Entry("an unknown \"$\" key in a map the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$foo":1,"mode":"m"}`),
+		Entry("an unknown \"$\" key in the item's own map",
+			`{"name":"p","extra":{"mode":"x"}}`, `,"value":"v"`, unordered+`,"$foo":1,"value":"w"`),
+		Entry("a $retainKeys naming every field in an appended env item",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$retainKeys":["name","value"],"value":"x"}]`),
+		Entry("a $retainKeys in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$retainKeys":["name","value"],"value":"x"}]`),
+		Entry("a $retainKeys in a map the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["mode"],"mode":"m"}`),
+		Entry("a $deleteFromPrimitiveList/<f> alone in an appended env item",
+			`{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$deleteFromPrimitiveList/flags":["x"]}]`),
+		Entry("a $deleteFromPrimitiveList/<f> alone in a map the outcome lacks: the map taken empty",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"]}`),
+		Entry("a $setElementOrder/<f> its set follows in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"C","$setElementOrder/flags":["y","x"],"flags":["y","x"]}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch\" map where the outcome lacks the field",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a replace map: dropped", `{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"m"}`),
+		Entry("a delete map: dropped", `{"name":"q"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete"}`),
+		Entry("a replace map over the outcome's scalar: the field deleted",
+			`{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"m"}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $retainKeys strategicpatch and the collation refuse",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("the item's own, not naming a field it sets",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, `,"$retainKeys":["name"],"value":"y"`),
+		Entry("the item's own, not a list", `{"name":"p","value":"x"}`, `,"value":"v"`, `,"$retainKeys":"name","value":"y"`),
+		Entry("the item's own, naming a field by an integer", `{"name":"p","value":"x"}`, `,"value":"v"`, `,"$retainKeys":[1,"name"],"value":"y"`),
+		Entry("the item's own, beside an order refused for what the outcome decides",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"$retainKeys":["name","value"],"value":"y"`),
+		Entry("a map's, not naming a field it sets, where the outcome holds the map",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y"}`),
+		Entry("a map's, not a list, where the outcome holds the map",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":"tags","mode":"y"}`),
+		Entry("a map's, naming a field by an integer, where the outcome holds the map",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":[1],"mode":"y"}`),
+		Entry("a map's, beside a set the item merges",
+			`{"name":"p","extra":{"mode":"m"},"aliases":["a"]}`, `,"value":"v"`, unordered+`,"aliases":["b"],"extra":{"$retainKeys":["tags"],"mode":"y"}`),
+		Entry("a map's, where the first part set the map",
+			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y","tags":["t"]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key ordering a merged list in a map the outcome holds that neither holds items of",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("an empty set under an empty order onto the map's empty set",
+			`{"name":"p","extra":{"mode":"m","tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("an empty set under an order naming values, the outcome's map lacking it",
+			`{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":[]}`),
+		Entry("an order alone onto the map's empty set",
+			`{"name":"p","extra":{"tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a"]}`),
+		Entry("beside a scalar the map sets",
+			`{"name":"p","extra":{"mode":"m","tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"mode":"y","tags":[]}`),
+		Entry("beside a $retainKeys naming the list",
+			`{"name":"p","extra":{"mode":"m","tags":[]}}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["tags"],"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("where the first part set the map",
+			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set naming a value twice that its $setElementOrder contradicts, onto the outcome's set",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("a value named twice, once in the order", `{"name":"p","aliases":["x"]}`, `,"value":"v"`, `,"$setElementOrder/aliases":["a"],"aliases":["a","a"]`),
+		Entry("out of the order", `{"name":"p","aliases":["x"]}`, `,"value":"v"`, `,"$setElementOrder/aliases":["b","a"],"aliases":["a","b","a"]`),
+		Entry("a later copy after a value the order names after it",
+			`{"name":"p","aliases":["x","a"]}`, `,"value":"v"`, `,"$setElementOrder/aliases":["a","b"],"aliases":["a","b","a"]`),
+		Entry("beside a later field", `{"name":"p","aliases":["x"],"args":["q"]}`, `,"value":"v"`,
+			`,"$setElementOrder/aliases":["a"],"aliases":["a","a"],"args":["z"]`),
+		Entry("where the first part set the set", `{"name":"p"}`, `,"aliases":["x"]`, `,"$setElementOrder/aliases":["a"],"aliases":["a","a"]`),
+		Entry("a set of integers", `{"name":"p","ports":[1]}`, `,"value":"v"`, `,"$setElementOrder/ports":[2],"ports":[2,2]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding two fields strategicpatch fails on: the collation's error at the first by name",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("two sets ordered without items",
+			`{"name":"p","aliases":[],"ports":[]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":[],"aliases":[],"$setElementOrder/ports":[],"ports":[]`),
+		Entry("a set ordered without items before a keyed list out of its order",
+			`{"name":"p","aliases":[],"env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":[],"aliases":[],"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}]`),
+		Entry("a keyed list out of its order before a set ordered without items",
+			`{"name":"p","env":[{"name":"A"}],"ports":[]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"$setElementOrder/ports":[],"ports":[]`),
+		Entry("a map's refused $retainKeys before a set ordered without items",
+			`{"name":"p","extra":{"mode":"m"},"ports":[]}`, `,"value":"v"`,
+			unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y"},"$setElementOrder/ports":[],"ports":[]`),
+		Entry("a keyed list out of its order before a map's list ordered without items",
+			`{"name":"p","env":[{"name":"A"}],"extra":{"mode":"m","tags":[]}}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set beside a $deleteFromPrimitiveList/<f> of values it lacks",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("merged into live's set, less the values deleted",
+			`{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":["d","a"]`),
+		Entry("a value deleted that neither holds",
+			`{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b","z"],"aliases":["c","d"]`),
+		Entry("where the outcome lacks the set: the patch's",
+			`{"name":"p"}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":["c","d"]`),
+		Entry("an empty set", `{"name":"p","aliases":["a","b","c"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":[]`),
+		Entry("over the outcome's scalar: the patch's",
+			`{"name":"p","aliases":"s"}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["b"],"aliases":["c","d"]`),
+		Entry("a set of integers", `{"name":"p","ports":[1,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2],"ports":[4,1]`),
+		Entry("a map's, where the outcome holds the map",
+			`{"name":"p","extra":{"tags":["a","b","c"]}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"],"tags":["d","c"]}`),
+		Entry("where the first part set the set",
+			`{"name":"p"}`, `,"aliases":["a","b"]`, unordered+`,"$deleteFromPrimitiveList/aliases":["a"],"aliases":["c"]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: replace\" map where the outcome holds a map",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("the map taken as it stands, less the directive",
+			`{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":"y"}`),
+		Entry("its set naming a value twice kept so",
+			`{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","tags":["b","b"]}`),
+		Entry("where the first part set the map",
+			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"replace","tags":["z"]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),
+		Entry("an unknown value", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"bogus"}`),
+		Entry("merge, where the first part set the map", `{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"merge"}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a $setElementOrder of a merged list in a map the outcome lacks (strategicpatch copies it, the collation applies it: \"What stays different\")",
 		func(liveItems, first, item string) { appliesOrdered(nested(), liveItems, "p", first, item) },
 		Entry("a map's set following its order: the map taken, the set as ordered",
@@ -477,6 +723,15 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]}]`),
 		Entry("an appended env item's order alone",
 			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"]}]`),
+		Entry("a map's set, its order naming a value twice",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a","b"],"tags":["b","a"]}`),
+		Entry("a map's order alone naming a value twice: the map taken empty",
+			`{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["b","a","b"]}`),
+		Entry("an appended env item's set, its order naming a value twice",
+			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","c","x","y"],"flags":["y","x"]}]`),
+		Entry("an env item's set, its order naming a value twice, in an env list the outcome lacks",
+			`{"name":"q"}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":["y","x","y"],"flags":["y","x"]}]`),
 		Entry("an appended env item's set ordered, a later item of its key merged into it",
 			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
 			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]},{"name":"A","flags":["c"]}]`),
@@ -484,30 +739,41 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its
-// nulls (nullsKept), or its "$setElementOrder/<f>" keys (ordersCopied).
+// nulls (nullsKept), its "$setElementOrder/<f>" keys (ordersCopied), or all its "$" keys (directivesCopied).
 type adjustment int
 
 const (
 	asGiven adjustment = iota
 	nullsKept
 	ordersCopied
+	directivesCopied
 )
+
+// withoutDirectives is v less its "$" keys at any depth.
+func withoutDirectives(v value.Value) value.Value {
+	return withoutKeys(v, "$")
+}
 
 // withoutOrders is v less its "$setElementOrder/<f>" keys at any depth.
 func withoutOrders(v value.Value) value.Value {
+	return withoutKeys(v, "$setElementOrder/")
+}
+
+// withoutKeys is v less its map keys starting with prefix at any depth.
+func withoutKeys(v value.Value, prefix string) value.Value {
 	switch {
 	case v.IsMap():
 		var fields []value.Field
 		for _, f := range v.Fields() {
-			if !strings.HasPrefix(f.Key, "$setElementOrder/") {
-				fields = append(fields, value.Field{Key: f.Key, Value: withoutOrders(f.Value)})
+			if !strings.HasPrefix(f.Key, prefix) {
+				fields = append(fields, value.Field{Key: f.Key, Value: withoutKeys(f.Value, prefix)})
 			}
 		}
 		return value.MapFromSorted(fields)
 	case v.IsList():
 		items := make([]value.Value, v.Len())
 		for i, it := range v.Items() {
-			items[i] = withoutOrders(it)
+			items[i] = withoutKeys(it, prefix)
 		}
 		return value.List(items)
 	}

@@ -50,6 +50,12 @@ import (
 //     empty, as the API server's merge of an order onto an empty list fails.
 //   - orderRefused (through ontoFailure): it leaves out a list it orders alone, Phase 1 pairing it with no list, where
 //     v holds another kind there, or items or entries the collation refuses.
+//   - ownRetainRefused (repeatretained.go): its collation refused the "$retainKeys" of its own map, as strategicpatch
+//     refuses it too (retainRefused): a collation with v reads that map first.
+//   - repeatedDisordered (repeatdisordered.go): its collation failed (FailsAt) on a set of scalars its
+//     "$setElementOrder" contradicts, naming a value twice or not, not Disordered; v holds that field as a list of
+//     scalars of the set's kind and no field before it of a merge rule: the collation reaches it and checks the order
+//     as without v.
 //   - ontoFailure: it merges onto v as below but holds a map without fields at the depth limit (Repeat.Limit; one
 //     holding "$retainKeys" alone too: the collation meets v's fields before the directive clears any) where v holds a
 //     map with fields: it fails at the first of them, the first such map in the collation's order, those fields lying
@@ -105,17 +111,36 @@ import (
 //     repeatnested.go);
 //   - in the item or a map v holds (repeatdirected.go): a "$retainKeys" of strings naming every field its map sets, v's
 //     other fields cleared first (retainedOnto); a "$deleteFromPrimitiveList/<f>" of a list of scalars its map neither
-//     sets nor orders (deletedOnto);
+//     sets nor orders (deletedOnto), or beside a set it sets and does not order, of values that set lacks
+//     (deletedBesideOnto: the same whichever key strategicpatch reads first);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
-//   - sets of numbers with a fraction, strategicpatch's float64s (fractional);
+//   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
+//     int64s (setOfKind: decodedKind);
+//   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
+//     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
+//     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice (beside its order too,
+//     ranked by v's set so rewritten: mergedOrderOnto), as strategicpatch's in-place deduplication leaves v's
+//     (dedupedOnto);
+//   - a "$" key the collation ignores (ignoredDirective), dropped; in a map v lacks (appended items, a keyed list's
+//     items too), a "$retainKeys" naming every field its map sets and a "$deleteFromPrimitiveList/<f>" of a list it
+//     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
+//     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
+//     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, no null or other "$" key in it, less the
+//     directive (replacedPlainly);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
-//   - a "$setElementOrder" of a merged list in a map v lacks, it and its list naming each value or key once: applied as
-//     the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What stays different"; namedOnce).
+//   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
+//     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
+//     stays different"; namedOnce).
 //
 // Where strategicpatch fails on one list it orders, it fails with the error a collation with v gives there: v's list
 // another kind, or its items and the item's not scalars of one class, or the item's, each value once and no deletion
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
-// order, a key named twice more often than there among them (mergedOrderFailure).
+// order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
+// items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
+// for, or that map orders a merged list neither it nor v's map holds items of, or holds "$patch" of another value than
+// "replace" or "delete", it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
+// nestedOrderFailure, directedFailure). Where several of its fields fail so, it
+// fails at the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -206,16 +231,18 @@ import (
 //     node Phase 1 could not build; a list Phase 1 did not pair, or whose base's layout Phase 2 did not record (an
 //     earlier repeat's list the front-end applied); merge rules;
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
-//     refused for a list merged by no strategy or for a set naming a value twice among them) onto an outcome holding
-//     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
-//     rule; a merged list of another shape (items holding other "$" keys, a keyed list v lacks whose items hold any, an
-//     empty list onto v's set naming a value twice, an integral decimal among numbers, both lists empty under an empty
-//     order, an order in a map v lacks naming a value or key twice, an order strategicpatch fails on otherwise, gate
-//     SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused, beside its list, of another
-//     class, or in a map v lacks; a map or list at a field the schema does not declare over another kind; a map or list
-//     near the depth limit; a null v holds a list it orders as; two lists strategicpatch fails on, one near the depth
-//     limit, or one failing beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach
-//     none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     refused for a list merged by no strategy or for a set naming a value twice among them, but those above) onto an
+//     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
+//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, an integral
+//     decimal among numbers with a fraction, both lists empty under an order in a map of the item but at its field
+//     where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order
+//     strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>"
+//     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
+//     its list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every
+//     field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare
+//     over another kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch
+//     fails on near the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys
+//     reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;
@@ -298,6 +325,10 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
+		probe.Repeated(false)
+		err = r.Err
+	case !o.Compose && (ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v) ||
+		repeatedDisordered(r, l.Local.Items()[r.Pos], it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
 	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):

@@ -1,10 +1,12 @@
 package visitors
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -117,4 +119,43 @@ func otherKind(lv value.Value, held bool, pv value.Value) bool {
 		return 3
 	}
 	return held && !pv.IsNull() && kind(lv) != kind(pv)
+}
+
+// deletedBesideOnto returns set field name of patch map pm (type t), which pm sets beside a "$deleteFromPrimitiveList"
+// of it and does not order, merged into lv, the outcome's field there (held: present; another kind taken as nothing:
+// otherKind), as strategicpatch's mergeMap gives it whichever of the two keys it reads first (Go's map order): the
+// set merged (mergedListOnto) less the values deleted, none of which pm's list holds (else which key it reads first
+// decides), the set merged by no merge key and no merge rule, pm's list and lv's each naming a value once, their items
+// and the values deleted scalars of one kind (setOfKind). ok is false elsewhere: the front-end applies the repeat.
+func deletedBesideOnto(pm value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+	f := orderedFieldOf(pm, t, name)
+	if _, ordered := pm.Get(smp.SetOrderPrefix + name); ordered || !f.set || !f.deletes || !f.list.IsList() ||
+		!f.deleted.IsList() || f.meta.Rule != nil || len(f.meta.MergeKey) > 0 || !elements.MergedList(f.t, &f.meta) {
+		return value.Value{}, false, false
+	}
+	if otherKind(lv, held, f.list) {
+		lv, held = value.Value{}, false // (taken as onto nothing)
+	}
+	pv, deleted := f.list.Items(), f.deleted.Items()
+	inList := firstPlaces(pv, scalarKey)
+	setHolds := func(d value.Value) bool { _, in := inList[scalarKey(d)]; return in }
+	if (held && !lv.IsList()) || !setOfKind(append(slices.Clone(lv.Items()), pv...), deleted) ||
+		len(firstPlaces(lv.Items(), scalarKey)) != lv.Len() || len(inList) != len(pv) ||
+		slices.ContainsFunc(deleted, setHolds) {
+		return value.Value{}, false, false
+	}
+	merged, ok := mergedListOnto(f.t, &f.meta, f.list, lv, held)
+	if !ok {
+		return value.Value{}, false, false
+	}
+	return smp.WithoutValues(merged, deleted), true, true
+}
+
+// deletesBeside reports whether patch map pm sets list field name beside a "$deleteFromPrimitiveList" of it, and does
+// not order it: deletedBesideOnto reads the two together.
+func deletesBeside(pm value.Value, name string) bool {
+	_, set := pm.Get(name)
+	_, deletes := pm.Get(smp.DeletePrefix + name)
+	_, ordered := pm.Get(smp.SetOrderPrefix + name)
+	return set && deletes && !ordered
 }

@@ -16,7 +16,7 @@ import (
 // a key or value named twice too; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one
 // kind on both sides (strings, integers or booleans; either side may be empty), either naming a value twice, lv's
 // values each once (deduplicateScalars keeps the first; where pv is empty and lv names a value twice, the in-place
-// deduplication orders lv's own slice: left to the front-end), then pv's it lacks, each once, ordered as
+// deduplication orders lv's own slice: dedupedOnto, which callers try first), then pv's it lacks, each once, ordered as
 // normalizeElementOrder orders them (setUnion, by first places); for a list merged by one key of maps, each side's
 // items holding the key as a string or an integer, none holding "$patch", either naming a key twice (keyedPlain), pv's
 // items merged in turn into the first item of their key, lv's or an earlier one of pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as the
@@ -77,20 +77,33 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items())
 }
 
-// setOfKind reports whether items a and b are scalars of one kind, strings, integers, booleans or numbers with a
-// fraction (fractional; none: true):
+// setOfKind reports whether items a and b are scalars of one kind as strategicpatch decodes them: strings, booleans,
+// integers (an integral decimal among them: decoded as an int64) or numbers with a fraction (decodedKind; none: true):
 // strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves a value named twice
 // within the merged slice, which the merge then orders by a's first places and b's (lv's as given: where live's array
 // has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
 func setOfKind(a, b []value.Value) bool {
 	all := append(a[:len(a):len(a)], b...)
-	for _, it := range all {
-		if k := it.Kind(); k != all[0].Kind() || (k != value.KindString && k != value.KindInt && k != value.KindBool &&
-			!fractional(it)) {
+	first := decodedKind(value.Value{})
+	for i, it := range all {
+		k := decodedKind(it)
+		if i == 0 {
+			first = k
+		}
+		if k != first || (k != value.KindString && k != value.KindInt && k != value.KindBool && k != value.KindFloat) {
 			return false
 		}
 	}
 	return true
+}
+
+// decodedKind is the kind strategicpatch decodes scalar x as: a number's by its value (an integral decimal an
+// integer, value.Key's kind), another scalar's its own; value.KindNull for anything else.
+func decodedKind(x value.Value) value.Kind {
+	if k, ok := x.Key(); ok {
+		return k.Kind
+	}
+	return value.KindNull
 }
 
 // keyedPlain reports whether items are maps each holding key as a string or an integer, none holding "$patch"
@@ -142,7 +155,10 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 		}
 		return orderedBy(lv.Items(), lv.Items(), order.Items(), keyOf), true, true
 	}
-	merged, ok := mergedListOnto(ft, &meta, pv, lv, held)
+	merged, ok := dedupedOnto(ft, &meta, pv, lv, held) // (orderedList ranks by lv as deduplicated in place too)
+	if !ok {
+		merged, ok = mergedListOnto(ft, &meta, pv, lv, held)
+	}
 	if !ok {
 		return value.Value{}, false, false
 	}
@@ -150,25 +166,24 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	return list, ok, ok
 }
 
-// plainEntries reports whether entries, a "$setElementOrder"'s, are strings, integers, booleans or numbers with a
-// fraction (mergeKey none: a set's), or maps holding the one merge key as a string or an integer.
+// plainEntries reports whether entries, a "$setElementOrder"'s, are strings, integers (integral decimals too),
+// booleans or numbers with a fraction (mergeKey none: a set's; decodedKind), or maps holding the one merge key as a
+// string or an integer.
 func plainEntries(entries []value.Value, mergeKey []string) bool {
 	for _, e := range entries {
 		if len(mergeKey) == 1 {
 			e, _ = e.Get(mergeKey[0])
 		}
-		if k := e.Kind(); k != value.KindString && k != value.KindInt && (len(mergeKey) == 1 || (k != value.KindBool && !fractional(e))) {
+		if k := e.Kind(); len(mergeKey) == 0 {
+			k = decodedKind(e)
+			if k != value.KindString && k != value.KindInt && k != value.KindBool && k != value.KindFloat {
+				return false
+			}
+		} else if k != value.KindString && k != value.KindInt {
 			return false
 		}
 	}
 	return len(mergeKey) < 2
-}
-
-// fractional reports whether x is a number with a fraction: strategicpatch reads it as a float64 (an integral one as an
-// int64, another type), and so a set of such numbers holds one Go type, compared by value as their keys compare them.
-func fractional(x value.Value) bool {
-	k, _ := x.Key()
-	return x.Kind() == value.KindFloat && k.Kind == value.KindFloat
 }
 
 // emptyOrderOnto is mergedOrderOnto for an empty "$setElementOrder" of list field name of patch map p (type t), a list

@@ -13,17 +13,20 @@ import (
 
 // listOnNothing returns keyed list pv, of a patch item applied in apply mode, whose items are of type t, where the
 // outcome lacks the list, as strategicpatch's mergeMap takes a field the original lacks: pv less its nulls at any depth
-// (discardNullValuesFromPatch: StripNulls), its items otherwise as they stand, a key named twice too. ok where each
-// item holds no "$" key at any depth (holdsDirective) and is one mapOnto merges onto nothing (fields the schema types
-// as the item holds them, lists merged onto nothing so in turn): the collation reads such items, without live, as the
-// same values.
+// (discardNullValuesFromPatch: StripNulls), its items otherwise as they stand, a key named twice too; each item as
+// mapOnto merges it onto nothing (fields the schema types as the item holds them, lists merged onto nothing so in
+// turn, its "$" keys as mapOnto takes them where the outcome lacks a map: the collation reads such items, without
+// live, as the same values, and drops the directives strategicpatch copies). ok where mapOnto merges each.
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
-	for _, it := range pv.Items() {
-		if _, ok := mapOnto(it, value.Value{}, t, true); !ok || holdsDirective(it) {
+	items := make([]value.Value, pv.Len())
+	for i, it := range pv.Items() {
+		m, ok := mapOnto(it, value.Value{}, t, true)
+		if !ok {
 			return value.Value{}, false
 		}
+		items[i] = m
 	}
-	return StripNulls(pv), true
+	return value.List(items), true
 }
 
 // appendedCleaned returns data, a patch item's keyed list (items of type t) merged into held, the outcome's list
@@ -129,15 +132,14 @@ func holdsDirective(v value.Value) bool {
 	return false
 }
 
-// namedOnce reports whether "$setElementOrder/<f>" field key of patch map pm (type t), and the list it orders there
-// if pm holds one, name each value or key once (keyOfItems by the list's merge key).
+// namedOnce reports whether the list "$setElementOrder/<f>" field key of patch map pm (type t) orders there, if pm
+// holds one, names each value or key once (keyOfItems by the list's merge key); the order may name one twice, which
+// mergedOrderOnto sorts by, as the collation applies it where the outcome lacks pm's map.
 func namedOnce(pm value.Value, t *openapi.Type, key string) bool {
 	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
 	_, meta := t.Child(name)
-	keyOf := keyOfItems(soleMergeKey(&meta))
-	order, _ := pm.Get(key)
 	list, _ := pm.Get(name)
-	return len(firstPlaces(order.Items(), keyOf)) == order.Len() && len(firstPlaces(list.Items(), keyOf)) == list.Len()
+	return len(firstPlaces(list.Items(), keyOfItems(soleMergeKey(&meta)))) == list.Len()
 }
 
 // orderedField is what a patch map p of type t holds at and beside its field name that a "$setElementOrder" may

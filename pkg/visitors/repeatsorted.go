@@ -34,12 +34,17 @@ import (
 //     (mergedOrderOnto), where p's values lie within the depth limit, under kubectl's order.
 //
 // p's "$retainKeys" clears the fields of v it does not name before either step (retainedOnto, repeatdirected.go), and
-// a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto); the
+// a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto), one
+// beside a set p sets (under kubectl's order, within the depth limit) from the set merged (deletedBesideOnto); the
 // same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
-// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. p holds no other "$" key. Where strategicpatch fails on one list p orders and unmergedOrderFailure (a list merged by
-// no strategy) or mergedOrderFailure (a keyed list; under kubectl's order) gives the error the collation with v as live
-// gives there (p's values within the depth limit), err is that error. ok is false
-// elsewhere (strategicpatch failing otherwise, or a shape not read here).
+// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A "$" key the collation
+// ignores (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
+// list p orders and unmergedOrderFailure (a list merged by no strategy) or mergedOrderFailure (a keyed list; under
+// kubectl's order) gives the error the collation with v as live gives there (p's values within the depth limit), err
+// is that error; so too where p's map at a field v holds a map for holds a "$retainKeys" both refuse, or orders a
+// merged list neither holds items of (mapFailure). Where several fail so, the collation's error is the first's by
+// name, as it walks p's fields (firstByName). ok is false elsewhere (strategicpatch failing otherwise, or a shape not
+// read here).
 func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
 	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
@@ -53,31 +58,39 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 	for _, f := range p.Fields() {
 		name, ordering := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
 		if list, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix); deleting {
-			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered {
-				continue // (read with the order of its list)
+			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered || (kubectl && !r.Deep && deletesBeside(p, list)) {
+				continue // (read with the order of its list, or with its list: deletedBesideOnto)
 			}
 			if out, ok = deletedField(p, t, out, list); !ok {
 				return value.Value{}, nil, false
 			}
 			continue
-		} else if f.Key == smp.RetainKeysKey {
-			continue // (applied first: retainedOnto)
+		} else if f.Key == smp.RetainKeysKey || ignoredDirective(t, f.Key) {
+			continue // (applied first: retainedOnto; or one the collation ignores)
 		}
 		lv, held := out.Get(name)
 		if ordering {
 			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl)
-			if !decided || (failure != nil && failed != nil) {
-				return value.Value{}, nil, false // (not decided, or a second list strategicpatch fails on)
-			} else if failure != nil {
-				failed = failure
+			if !decided {
+				return value.Value{}, nil, false
 			}
+			failed = firstByName(failed, failure)
 			out = withField(out, name, list, present)
 			continue
 		}
 		if _, ordered := p.Get(smp.SetOrderPrefix + f.Key); ordered {
 			continue // (decided with its order)
+		} else if failure := mapFailure(t, f, lv, held, r.Deep, kubectl); failure != nil {
+			failed = firstByName(failed, failure)
+			continue
 		}
-		merged, present, decided := fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
+		var merged value.Value
+		var present, decided bool
+		if kubectl && !r.Deep && deletesBeside(p, f.Key) {
+			merged, present, decided = deletedBesideOnto(p, t, f.Key, lv, held)
+		} else {
+			merged, present, decided = fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
+		}
 		if !decided {
 			return value.Value{}, nil, false
 		}
@@ -99,6 +112,8 @@ func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
 		if deep || !kubectl {
 			return value.Value{}, false, nil, false
+		} else if failure = orderWithoutItems(p, t, name, lv, held); failure != nil {
+			return value.Value{}, false, failure, true
 		}
 		if list, present, ok = mergedOrderOnto(p, t, name, lv, held); ok {
 			return list, present, nil, true
@@ -131,10 +146,11 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 // valueOnto returns pv, a patch map's value at a field of type t (metadata meta) that no directive and no merge rule
 // decides, merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap merges it; lv of
 // another kind is merged onto as nothing (otherKind). A null deletes the field; a scalar at a field the schema types as
-// a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged
-// by no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged
-// into it field by field (mapOnto), and, with lists (under kubectl's order), a merged list is merged as mergeSlice
-// merges it (mergedListOnto). ok is false elsewhere.
+// a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged by
+// no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged into
+// it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete" (replacesOrDeletes),
+// over a map taken less the directive where it holds "$patch: replace" (replacedPlainly), and, with lists (under
+// kubectl's order), a merged list is merged as mergeSlice merges it (listOnto). ok is false elsewhere.
 func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool) (out value.Value, present, ok bool) {
 	if otherKind(lv, held, pv) {
 		lv, held = value.Value{}, false // (taken as onto nothing)
@@ -148,11 +164,15 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		return value.Value{}, false, false
 	case pv.IsList() && unmergedScalars(t, meta, pv) && (!held || lv.IsList()):
 		return pv, true, true // (replaced, as the patch holds it)
+	case pv.IsMap() && fieldByField(t, meta) && !held && replacesOrDeletes(pv):
+		return value.Value{}, false, true // (mergeMap's removeDirectives drops it)
+	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && replacedPlainly(pv):
+		return pv.Without(smp.DirectiveKey), true, true // (handleDirectiveInMergeMap: the patch's map)
 	case pv.IsMap() && fieldByField(t, meta) && (!held || lv.IsMap()):
 		m, merged := mapOnto(pv, lv, t, lists)
 		return m, merged, merged
 	case lists && pv.IsList() && elements.MergedList(t, meta):
-		l, merged := mergedListOnto(t, meta, pv, lv, held)
+		l, merged := listOnto(t, meta, pv, lv, held)
 		return l, merged, merged
 	}
 	return value.Value{}, false, false
@@ -181,16 +201,18 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 }
 
 // mapOnto returns patch map pm (of type t) merged into lm, the outcome's map there (or nothing), as strategicpatch's
-// mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the
-// field, a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged
-// by no strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists
-// (under kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it
-// (mergedListOnto, its items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder"
-// as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies
-// the order there, the order and the list naming each value or key once: namedOnce); where the outcome holds the
-// map, pm's "$retainKeys" clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from
-// its list there (deletedOnto). ok is false for any other field of pm (other "$" keys, a directive but an order where
-// the outcome lacks the map, and fields of merge rules among them).
+// mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the field,
+// a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged by no
+// strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists (under
+// kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it (mergedListOnto, its
+// items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder" as
+// mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies the
+// order there, the list naming each value or key once: namedOnce); where the outcome holds the map, pm's "$retainKeys"
+// clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from its list there
+// (deletedOnto), with lists one beside a set pm sets from the set merged (deletedBesideOnto); where it lacks the map, a
+// "$retainKeys" naming every field pm sets and a "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders
+// are dropped, as the collation drops them; a "$" key the collation ignores (ignoredDirective) is dropped. ok is false
+// for any other field of pm (other "$" keys and fields of merge rules among them).
 func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
@@ -204,8 +226,22 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 		switch {
 		case lm.IsMap() && f.Key == smp.RetainKeysKey:
 			continue // (applied first: retainedOnto)
-		case lm.IsMap() && deleting:
+		case f.Key == smp.RetainKeysKey:
+			if _, ok = retainedOnto(pm, value.MustMap()); !ok {
+				return value.Value{}, false // (one the collation refuses, or may)
+			}
+		case ignoredDirective(t, f.Key):
+			continue
+		case lists && deleting && deletesBeside(pm, list):
+			continue // (read with its list)
+		case deleting:
 			if out, ok = deletedField(pm, t, out, list); !ok {
+				return value.Value{}, false
+			}
+		case lists && deletesBeside(pm, f.Key):
+			if out, ok = withDecided(out, f.Key, func(lv value.Value, held bool) (value.Value, bool, bool) {
+				return deletedBesideOnto(pm, t, f.Key, lv, held)
+			}); !ok {
 				return value.Value{}, false
 			}
 		case lists && strings.HasPrefix(f.Key, smp.SetOrderPrefix):
@@ -313,4 +349,13 @@ func (s *sortedCheck) of(r elements.Repeat, p value.Value, t *openapi.Type, v va
 	out, err, ok := sortedOntoLacking(r, p, t, v, s.kubectl)
 	s.out, s.err = out, err
 	return ok
+}
+
+// firstByName returns whichever of errors a and b (either nil) lies at the earlier field of a patch map by name (their
+// paths' first field): a collation walks a map's fields in name order, and fails at the first field that fails.
+func firstByName(a, b *elements.Error) *elements.Error {
+	if a == nil || (b != nil && b.Path[0].Field < a.Path[0].Field) {
+		return b
+	}
+	return a
 }

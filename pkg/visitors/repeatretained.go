@@ -1,0 +1,101 @@
+package visitors
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// retainRefused returns the message of the error collate's format.ReadMap gives reading patch map pm (of type t) for
+// its "$retainKeys", where strategicpatch's applyRetainKeysDirective refuses the directive too (merging pm into a map):
+// ReadMap's, in its order, is "must be a list" for another kind, then an entry that is not a string, then the first
+// data field (a "$" key t declares among them, no "$" key it ignores) set to other than null that no entry names;
+// strategicpatch's, the directive not a list or a field set to other than null, "$deleteFromPrimitiveList/<f>" and
+// "$setElementOrder/<f>" aside ("$" keys it does not know too), that no string entry names. "" where either accepts
+// it, pm holds "$patch", or a "$deleteFromPrimitiveList/<f>" or "$setElementOrder/<f>" of pm is not a list (ReadMap
+// may refuse that first).
+func retainRefused(pm value.Value, t *openapi.Type) string {
+	keys, retains := pm.Get(smp.RetainKeysKey)
+	if _, directed := pm.Get(smp.DirectiveKey); !retains || directed {
+		return ""
+	}
+	msg := ""
+	if !keys.IsList() {
+		msg = smp.RetainKeysKey + " must be a list of field names, got " + keys.Kind().String()
+	}
+	named := make(map[string]bool, keys.Len())
+	for i, k := range keys.Items() {
+		if s, ok := k.AsString(); ok {
+			named[s] = true
+		} else if msg == "" {
+			msg = smp.RetainKeysKey + " item " + strconv.Itoa(i) + ": expected a field name (string), got " + k.Kind().String()
+		}
+	}
+	refused := !keys.IsList() // (strategicpatch's)
+	for _, f := range pm.Fields() {
+		listed := strings.HasPrefix(f.Key, smp.DeletePrefix) || strings.HasPrefix(f.Key, smp.SetOrderPrefix)
+		switch {
+		case listed && !f.Value.IsList():
+			return ""
+		case listed || f.Key == smp.RetainKeysKey || f.Value.IsNull() || named[f.Key]:
+			continue
+		}
+		refused = true
+		if data := !strings.HasPrefix(f.Key, "$") || t.Field(f.Key) != nil; data && msg == "" {
+			msg = "the patch sets field " + strconv.Quote(f.Key) + " but " + smp.RetainKeysKey + " does not list it; " +
+				smp.RetainKeysKey + " must name every field the patch sets"
+		}
+	}
+	if !refused {
+		return ""
+	}
+	return msg
+}
+
+// ownRetainRefused reports whether apply mode's Repeat r of patch item p (type t) fails onto v, its key's outcome, with
+// its own collation's error r.Err, the one of the "$retainKeys" of its own map (retainRefused, at the item itself):
+// a collation with v as live reads that map first, and refuses it so whatever v holds; strategicpatch's mergeMap
+// applies that directive first, and refuses it too.
+func ownRetainRefused(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
+	e, ok := r.Err.(*elements.Error)
+	return ok && r.Element == nil && len(e.Path) == 0 && v.IsMap() && p.IsMap() && e.Msg != "" &&
+		retainRefused(p, t) == e.Msg
+}
+
+// retainFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type t),
+// a map holding a "$retainKeys" both strategicpatch and the collation refuse (retainRefused), where lv, the outcome's
+// field there (held: present), is a map f merges into field by field (fieldByField): strategicpatch merges f into
+// it (mergeMapHandler), meeting the directive first, and the collation reads f's map before anything below it. deep
+// says the patch's values may reach the depth limit: nil then, and elsewhere.
+func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	if deep || !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+		return nil
+	}
+	if msg := retainRefused(f.Value, ft); msg != "" {
+		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: msg}
+	}
+	return nil
+}
+
+// mapFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type t),
+// a map merging into lv, the outcome's map there (held: present), where strategicpatch fails there too and
+// sortedOntoLacking reads it: a "$patch" of another value than "replace" or "delete" (directedFailure), a "$retainKeys"
+// both refuse (retainFailure), else an order of a list without items (nestedOrderFailure, under kubectl's order, as
+// sortedOntoLacking reads the map's merged lists). Nil elsewhere, and with deep (the patch's values may reach the
+// depth limit).
+func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
+	if deep {
+		return nil
+	} else if e := directedFailure(t, f, lv, held); e != nil {
+		return e
+	} else if e = retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
+		return e
+	}
+	return nestedOrderFailure(t, f, lv, held, deep)
+}
