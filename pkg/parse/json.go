@@ -30,6 +30,11 @@ import (
 func (l Limits) parseJSON(data []byte, owned bool, a *Arena, docs []doc) (_ []doc, err *Error, fallback bool) {
 	sc := scanners.Get().(*jsonScanner)
 	defer sc.release()
+	return l.scanJSON(sc, data, owned, a, docs)
+}
+
+// scanJSON is parseJSON with sc, a scanner from the pool that the caller releases.
+func (l Limits) scanJSON(sc *jsonScanner, data []byte, owned bool, a *Arena, docs []doc) (_ []doc, err *Error, fallback bool) {
 	sc.data, sc.limits = data, l
 	if owned && len(data) > 0 {
 		sc.text = unsafe.String(unsafe.SliceData(data), len(data))
@@ -88,6 +93,10 @@ type jsonScanner struct {
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
+	// kin, when set, holds the top-level values of the documents read before this one into the same Arena
+	// (JSONDocumentSharingIn), from kinBase on this document's own.
+	kin     *Arena
+	kinBase int
 }
 
 // carve returns a slice of n elements from slab, with capacity n, growing
@@ -282,9 +291,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			if i < len(d) && (d[i] == '{' || d[i] == '[') {
 				flat = flat && sc.unflat(start)
 			}
-			sc.pos = i
-			v, ok = sc.value(depth)
-			i = sc.pos
+			v, i, ok = sc.fieldValue(key, i, depth)
 		}
 		if !ok {
 			sc.pos = i
@@ -307,13 +314,25 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		if i < len(d) && d[i] == '}' {
 			sc.pos = i + 1
 			if end := len(sc.slab); flat && sorted {
-				return value.MapFromSorted(sc.slab[start:end:end]), true
+				// (Marked as nesting one level, none of its values a map or a list: value.Deeper answers at once.)
+				return value.FlatMapFromSorted(sc.slab[start:end:end]), true
 			}
 			return sc.mapOf(open, base, start, flat, sorted)
 		}
 		sc.pos = i
 		return value.Value{}, false
 	}
+}
+
+// fieldValue reads the value, not a string, of field key at offset i of a map at depth, and returns it and the offset
+// after it: a top-level field's through kinValue where documents share them.
+func (sc *jsonScanner) fieldValue(key string, i, depth int) (value.Value, int, bool) {
+	if depth == 1 && sc.kin != nil {
+		return sc.kinValue(key, i)
+	}
+	sc.pos = i
+	v, ok := sc.value(depth)
+	return v, sc.pos, ok
 }
 
 // unflat moves the fields that object wrote into the slab from start
