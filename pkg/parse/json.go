@@ -246,7 +246,10 @@ func (sc *jsonScanner) literal(word string) bool {
 // start), while the slab has room and no value is a map or a list, which
 // takes slab memory of its own: such a map, the most common, costs no
 // copy. Otherwise they go on the stack (from base; unflat moves those in
-// the slab there) and mapOf copies them into the slab at the end.
+// the slab there) and mapOf copies them into the slab at the end. A map
+// read so is marked as holding no map or list (value.FlatMapFromSorted).
+// The top-level map's maps and lists are shared where documents share
+// them (kinValue).
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 	// The offset is kept in i and stored in sc.pos only around calls that
 	// read it, and on errors. The stack is cut back to base on success
@@ -291,7 +294,12 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			if i < len(d) && (d[i] == '{' || d[i] == '[') {
 				flat = flat && sc.unflat(start)
 			}
-			v, i, ok = sc.fieldValue(key, i, depth)
+			if sc.pos = i; depth == 1 && sc.kin != nil {
+				v, i, ok = sc.kinValue(key, i)
+			} else {
+				v, ok = sc.value(depth)
+				i = sc.pos
+			}
 		}
 		if !ok {
 			sc.pos = i
@@ -314,7 +322,6 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		if i < len(d) && d[i] == '}' {
 			sc.pos = i + 1
 			if end := len(sc.slab); flat && sorted {
-				// (Marked as nesting one level, none of its values a map or a list: value.Deeper answers at once.)
 				return value.FlatMapFromSorted(sc.slab[start:end:end]), true
 			}
 			return sc.mapOf(open, base, start, flat, sorted)
@@ -322,17 +329,6 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 		sc.pos = i
 		return value.Value{}, false
 	}
-}
-
-// fieldValue reads the value, not a string, of field key at offset i of a map at depth, and returns it and the offset
-// after it: a top-level field's through kinValue where documents share them.
-func (sc *jsonScanner) fieldValue(key string, i, depth int) (value.Value, int, bool) {
-	if depth == 1 && sc.kin != nil {
-		return sc.kinValue(key, i)
-	}
-	sc.pos = i
-	v, ok := sc.value(depth)
-	return v, sc.pos, ok
 }
 
 // unflat moves the fields that object wrote into the slab from start

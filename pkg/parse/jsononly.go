@@ -34,14 +34,12 @@ func (l Limits) jsonDocumentWith(sc *jsonScanner, data []byte, owned bool, a *Ar
 	if len(data) > l.MaxBytes {
 		return value.Null, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
 	}
-	var one [1]doc
-	var docs []doc
-	var err *Error
 	if sc == nil {
-		docs, err, _ = l.parseJSON(data, owned, a, one[:0])
-	} else {
-		docs, err, _ = l.scanJSON(sc, data, owned, a, one[:0])
+		sc = scanners.Get().(*jsonScanner)
+		defer sc.release()
 	}
+	var one [1]doc
+	docs, err, _ := l.scanJSON(sc, data, owned, a, one[:0])
 	switch {
 	case err != nil:
 		return value.Null, err
