@@ -438,14 +438,37 @@ func (d *Visitor) visitMap(e *elements.MapElement, keys *itemKeys) (o elements.O
 	if keys != nil && !keySet {
 		*stack = d.addKeys(keys, *stack, base)
 	}
-	keyed = keys != nil
-	out := d.mem.fieldsOf(len(*stack) - base)
-	copy(out, (*stack)[base:])
+	o, err = d.patchMap(n, (*stack)[base:])
+	return o, keys != nil && err == nil, err
+}
+
+// patchMap is the patch of map node n whose entries are fields (visitMap's stack, copied): local's map itself where
+// they are every field of local's as it is.
+func (d *Visitor) patchMap(n *elements.Node, fields []value.Field) (elements.Outcome, error) {
+	if holdsExactly(fields, n.Local) {
+		return elements.Keep(n.Local), nil
+	}
+	out := d.mem.fieldsOf(len(fields))
+	copy(out, fields)
 	m, dup, ok := newMapOnce(out)
 	if !ok {
-		return elements.Absent, false, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
+		return elements.Absent, n.Errorf(elements.Local, "field "+strconv.Quote(dup)+" collides with a patch directive of the same name")
 	}
-	return elements.Keep(m), keyed, nil
+	return elements.Keep(m), nil
+}
+
+// holdsExactly reports whether fields are map m's own, in its order: the same keys and the very same values.
+func holdsExactly(fields []value.Field, m value.Value) bool {
+	mf := m.Fields()
+	if len(fields) != len(mf) {
+		return false
+	}
+	for i := range fields {
+		if fields[i] != mf[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // markerEntry is the entry of field "$patch" (node n) of a map local holds where the schema declares no such field (data of

@@ -937,13 +937,35 @@ func (c *collator) matchKeyed(e *elements.ListElement, ranks [][]int) (m members
 			}
 		}
 	}
-	for i, it := range recorded {
-		if missing, _ := k.Read(it, mk, itemType); it.IsMap() && missing == "" {
-			m.join(&k, i, elements.Recorded)
-		}
+	if ranks == nil && len(gone) == 0 && len(extra) == 0 && sameItems(recorded, live) {
+		m.recordedAsLive() // (documents read together share lists they write alike)
+	} else {
+		m.joinRecorded(&k, recorded, mk, itemType)
 	}
 	err = c.order(n, &m, true, false)
 	return m, extra, err
+}
+
+// joinRecorded joins recorded's items that hold merge key mk (of item type itemType) to their members, each read into k.
+func (m *members) joinRecorded(k *elements.Key, recorded []value.Value, mk []string, itemType *openapi.Type) {
+	for i, it := range recorded {
+		if missing, _ := k.Read(it, mk, itemType); it.IsMap() && missing == "" {
+			m.join(k, i, elements.Recorded)
+		}
+	}
+}
+
+// recordedAsLive is joinRecorded where recorded's list is live's itself and every live item joined a member (none
+// repeating its key, none lacking it, none a patch deletes): each member's recorded item is its live one.
+func (m *members) recordedAsLive() {
+	for id := range m.items {
+		m.items[id].RecordedIndex = m.items[id].LiveIndex
+	}
+}
+
+// sameItems reports whether a and b are the very same items (the same memory).
+func sameItems(a, b []value.Value) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // keyedMembers builds the elements of a keyed list's members, then its LiveExtra's (members local lacks: live's whole).

@@ -26,6 +26,9 @@ type Arena struct {
 	// length, so that Reset clears only what was used.
 	slabs [][]value.Field
 	used  int
+	// kin holds the top-level maps and lists of the documents read with JSONDocumentSharingIn since the last Reset,
+	// for the documents read after them to share.
+	kin []kinField
 }
 
 // slab returns room for n fields: the next slab of a when it is large
@@ -73,4 +76,6 @@ func (a *Arena) Reset() {
 		a.slabs[i] = s[:0]
 	}
 	a.used = 0
+	clear(a.kin)
+	a.kin = a.kin[:0]
 }

@@ -24,3 +24,15 @@ func ArenaSlabs(a *Arena) (lens, caps []int) {
 	}
 	return lens, caps
 }
+
+// ArenaKin returns how many top-level values a holds for documents read
+// with JSONDocumentSharingIn to share, and how many of its entries (to its
+// capacity) are not zero.
+func ArenaKin(a *Arena) (length, held int) {
+	for _, f := range a.kin[:cap(a.kin)] {
+		if f.text != nil || f.v != (value.Value{}) {
+			held++
+		}
+	}
+	return len(a.kin), held
+}

@@ -30,6 +30,11 @@ import (
 func (l Limits) parseJSON(data []byte, owned bool, a *Arena, docs []doc) (_ []doc, err *Error, fallback bool) {
 	sc := scanners.Get().(*jsonScanner)
 	defer sc.release()
+	return l.scanJSON(sc, data, owned, a, docs)
+}
+
+// scanJSON is parseJSON with sc, a scanner from the pool that the caller releases.
+func (l Limits) scanJSON(sc *jsonScanner, data []byte, owned bool, a *Arena, docs []doc) (_ []doc, err *Error, fallback bool) {
 	sc.data, sc.limits = data, l
 	if owned && len(data) > 0 {
 		sc.text = unsafe.String(unsafe.SliceData(data), len(data))
@@ -92,6 +97,10 @@ type jsonScanner struct {
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
+	// kin, when set, holds the top-level values of the documents read before this one into the same Arena
+	// (JSONDocumentSharingIn), from kinBase on this document's own.
+	kin     *Arena
+	kinBase int
 }
 
 // marked returns v, a document just read, marked with the limit its depth
@@ -252,7 +261,10 @@ func (sc *jsonScanner) literal(word string) bool {
 // start), while the slab has room and no value is a map or a list, which
 // takes slab memory of its own: such a map, the most common, costs no
 // copy. Otherwise they go on the stack (from base; unflat moves those in
-// the slab there) and mapOf copies them into the slab at the end.
+// the slab there) and mapOf copies them into the slab at the end. A map
+// read so is marked as holding no map or list (value.FlatMapFromSorted).
+// The top-level map's maps and lists are shared where documents share
+// them (kinValue).
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 	// The offset is kept in i and stored in sc.pos only around calls that
 	// read it, and on errors. The stack is cut back to base on success
@@ -297,9 +309,12 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			if i < len(d) && (d[i] == '{' || d[i] == '[') {
 				flat = flat && sc.unflat(start)
 			}
-			sc.pos = i
-			v, ok = sc.value(depth)
-			i = sc.pos
+			if sc.pos = i; depth == 1 && sc.kin != nil {
+				v, i, ok = sc.kinValue(key, i)
+			} else {
+				v, ok = sc.value(depth)
+				i = sc.pos
+			}
 		}
 		if !ok {
 			sc.pos = i
@@ -323,7 +338,7 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			sc.pos = i + 1
 			if end := len(sc.slab); flat && sorted {
 				sc.noteDollar(sc.slab[start:end:end])
-				return value.MapFromSorted(sc.slab[start:end:end]), true
+				return value.FlatMapFromSorted(sc.slab[start:end:end]), true
 			}
 			return sc.mapOf(open, base, start, flat, sorted)
 		}

@@ -25,12 +25,21 @@ func (l Limits) JSONDocumentIn(a *Arena, data []byte) (value.Value, error) {
 
 // jsonDocument is JSONDocument, with data taken over when owned and maps and lists in a.
 func (l Limits) jsonDocument(data []byte, owned bool, a *Arena) (value.Value, error) {
+	return l.jsonDocumentWith(nil, data, owned, a)
+}
+
+// jsonDocumentWith is jsonDocument read by sc, set up by the caller, who releases it (nil: a scanner of the pool's).
+func (l Limits) jsonDocumentWith(sc *jsonScanner, data []byte, owned bool, a *Arena) (value.Value, error) {
 	l = l.withDefaults()
 	if len(data) > l.MaxBytes {
 		return value.Null, &Error{Msg: "input is " + strconv.Itoa(len(data)) + " bytes, more than the limit of " + strconv.Itoa(l.MaxBytes)}
 	}
+	if sc == nil {
+		sc = scanners.Get().(*jsonScanner)
+		defer sc.release()
+	}
 	var one [1]doc
-	docs, err, _ := l.parseJSON(data, owned, a, one[:0])
+	docs, err, _ := l.scanJSON(sc, data, owned, a, one[:0])
 	switch {
 	case err != nil:
 		return value.Null, err

@@ -56,3 +56,18 @@ var _ = Describe("marks of a JSON value read in place", func() {
 		Expect(value.IsDollarFree(w)).To(BeFalse())
 	})
 })
+
+var _ = Describe("marks of a JSON document sharing an earlier one's values", func() {
+	It("is DollarFree only where neither the text it read nor the values it shares holds a key beginning with '$'", func() {
+		var arena parse.Arena
+		first, err := parse.Limits{}.JSONDocumentSharingIn(&arena, []byte(`{"a": {"$patch": "delete"}, "b": [{"c": 1}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(value.IsDollarFree(first)).To(BeFalse())
+		shares, err := parse.Limits{}.JSONDocumentSharingIn(&arena, []byte(`{"a": {"$patch": "delete"}}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(value.IsDollarFree(shares)).To(BeFalse(), "its a is the first's, holding $patch")
+		free, err := parse.Limits{}.JSONDocumentSharingIn(&arena, []byte(`{"b": [{"c": 1}], "d": {"e": 2}}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(value.IsDollarFree(free)).To(BeTrue(), "its b is the first's, holding none")
+	})
+})

@@ -109,3 +109,29 @@ var _ = Describe("DollarFree", func() {
 		Expect(value.IsDollarFree(inner)).To(BeFalse())
 	})
 })
+
+var _ = Describe("FlatMapFromSorted", func() {
+	fields := func() []value.Field {
+		return []value.Field{{Key: "a", Value: value.Int(1)}, {Key: "b", Value: value.String("x")}}
+	}
+	It("is MapFromSorted marked as Bounded(v, 1) marks it, which MarkedFlat tells", func() {
+		fs := fields()
+		m := value.FlatMapFromSorted(fs)
+		Expect(value.Equal(m, value.MapFromSorted(fields()))).To(BeTrue())
+		Expect(m.Len()).To(Equal(2))
+		Expect(string(m.JSON())).To(Equal(`{"a":1,"b":"x"}`))
+		Expect(value.MarkedFlat(m)).To(BeTrue())
+		Expect(value.Deeper(m, 1)).To(BeFalse())
+		Expect(value.Deeper(m, 0)).To(BeTrue())
+		Expect(unmarked(m)).To(Equal(value.MapFromSorted(fs)))
+		Expect(value.MarkedFlat(value.Bounded(value.MapFromSorted(fields()), 1))).To(BeTrue())
+	})
+	It("is the only mark MarkedFlat tells: not an unmarked map, another bound, a list or a scalar", func() {
+		Expect(value.MarkedFlat(value.MapFromSorted(fields()))).To(BeFalse())
+		Expect(value.MarkedFlat(value.Bounded(value.MapFromSorted(fields()), 2))).To(BeFalse())
+		Expect(value.MarkedFlat(value.Bounded(value.List([]value.Value{value.Int(1)}), 1))).To(BeFalse())
+		// An integer whose bits are a marked map's.
+		bits := uint64(value.KindMap)<<60 | 2<<48 | 2
+		Expect(value.MarkedFlat(value.Int(int64(bits)))).To(BeFalse())
+	})
+})

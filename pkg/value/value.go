@@ -501,6 +501,21 @@ func IsDollarFree(v Value) bool {
 	return (k == KindMap || k == KindList) && v.n&dollarFreeBit != 0
 }
 
+// FlatMapFromSorted is MapFromSorted over fields none of whose values is a
+// map or a list, which the caller guarantees too: the map is marked as
+// Bounded(v, 1) marks it, so that Deeper and MarkedFlat answer without
+// reading its fields.
+func FlatMapFromSorted(fields []Field) Value {
+	return Value{p: unsafe.Pointer(unsafe.SliceData(fields)), n: uint64(len(fields)) | 2<<boundShift | uint64(KindMap)<<kindShift}
+}
+
+// MarkedFlat reports whether v is a map marked as nesting one level
+// (FlatMapFromSorted, Bounded(v, 1)): none of its values is a map or a
+// list. An unmarked map reports false, whatever it holds.
+func MarkedFlat(v Value) bool {
+	return v.kind() == KindMap && v.n>>boundShift&boundMask == 2
+}
+
 // Deeper reports whether v nests maps and lists more than max levels: a
 // scalar nests 0 levels, {"a": [1]} nests 2. It descends at most max+1
 // levels, so its own recursion is bounded by max whatever v holds: callers

@@ -28,9 +28,14 @@ type jsonReader struct {
 // object reads JSON text holding an object (null: {}) as strategicpatch does; anything else, YAML included, is
 // mergepatch.ErrBadJSONDoc.
 func (r jsonReader) object(data []byte) (value.Value, error) {
+	return r.objectBy(parse.Limits{}.JSONDocumentSharedIn, data)
+}
+
+// objectBy is object reading data with shared, given the arena (without one, JSONDocumentIn reads it).
+func (r jsonReader) objectBy(shared func(*parse.Arena, []byte) (value.Value, error), data []byte) (value.Value, error) {
 	read := parse.Limits{}.JSONDocumentIn
 	if r.arena != nil {
-		read = parse.Limits{}.JSONDocumentSharedIn
+		read = shared
 	}
 	v, err := read(r.arena, data)
 	switch {
@@ -44,12 +49,14 @@ func (r jsonReader) object(data []byte) (value.Value, error) {
 	return v, nil
 }
 
-// document is object, with nil or empty text an empty object (strategicpatch's patch creation).
+// document is object, with nil or empty text an empty object (strategicpatch's patch creation). The documents of one
+// call share the top-level maps and lists they write alike (parse.Limits.JSONDocumentSharingIn): a patch's documents
+// mostly do (a spec that live holds as recorded does).
 func (r jsonReader) document(data []byte) (value.Value, error) {
 	if len(data) == 0 {
 		return value.MustMap(), nil
 	}
-	return r.object(data)
+	return r.objectBy(parse.Limits{}.JSONDocumentSharingIn, data)
 }
 
 // arenas keeps the memory of the documents of finished calls for the next ones.

@@ -376,24 +376,48 @@ func (o objects) itemPair(list int32, it value.Value) int32 {
 // nested reports whether any of o's objects holds a map or a list, or a key starting with "$" (a directive, or a key
 // collectFields passes over): without one, fieldType gives every field no type, looking nothing up.
 func (o objects) nested() bool {
-	holds := func(m value.Value) bool {
-		for _, f := range m.Fields() {
-			if k := f.Value.Kind(); k == value.KindMap || k == value.KindList || (f.Key != "" && f.Key[0] == '$') {
-				return true
-			}
-		}
-		return false
-	}
 	for _, m := range o.maps {
-		if holds(m.v) {
+		if holdsNested(m.v) {
 			return true
 		}
 	}
-	for _, list := range o.itemsOf {
+	for i, list := range o.itemsOf {
+		if sameListBefore(o.itemsOf, i) {
+			continue
+		}
 		for _, it := range list.v.Items() {
-			if it.IsMap() && holds(it) {
+			// (A marked map whose first key sorts after "$", the common item, is told here rather than in a call.)
+			if fs := it.Fields(); value.MarkedFlat(it) && len(fs) > 0 && fs[0].Key != "" && fs[0].Key[0] > '$' {
+				continue
+			}
+			if it.IsMap() && holdsNested(it) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// holdsNested reports whether map m holds a map or a list (a map pkg/parse marks as holding none answers at once), or
+// a key starting with "$", found among the first keys: m's keys are sorted.
+func holdsNested(m value.Value) bool {
+	if !value.MarkedFlat(m) && value.Deeper(m, 1) {
+		return true
+	}
+	for _, f := range m.Fields() {
+		if f.Key != "" && f.Key[0] >= '$' {
+			return f.Key[0] == '$'
+		}
+	}
+	return false
+}
+
+// sameListBefore reports whether lists[i] is the very list (the same memory: documents read together share what they
+// write alike) of one before it, which tells nothing new of its items.
+func sameListBefore(lists []placed, i int) bool {
+	for _, l := range lists[:i] {
+		if l.v == lists[i].v {
+			return true
 		}
 	}
 	return false
@@ -707,7 +731,10 @@ func (b *builder) paired(values []placed) bool {
 // a list merged by key pairing by it), scalars (a primitive type), else no schema; stable as for structType.
 func (b *builder) listType(l Lookup, meta openapi.Meta, lists []placed, depth int) (*openapi.Type, bool, error) {
 	maps, scalars := 0, 0
-	for _, list := range lists {
+	for i, list := range lists {
+		if sameListBefore(lists, i) {
+			continue // (its items count as the list's before: the same kinds)
+		}
 		for _, it := range list.v.Items() {
 			switch {
 			case it.IsMap():
