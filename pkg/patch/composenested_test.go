@@ -709,6 +709,49 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","ports":["x"],"extra":{"$setElementOrder/tags":["b","a"],"tags":["a","b"]}}]}]}`, true),
 	)
 
+	// refusesOtherKind composes second, one group whose parts name a part twice, into first with the nested schema where the repeat's part
+	// holds a list at a field the schema types as a scalar or an object: Phase 2 fails with the error the front-end's
+	// collation gives (the same merge made as two Composes), where strategicpatch takes the list (docs/errors.md, "a
+	// field of the wrong type"; the drop-in's OtherKindsAtomic takes it too).
+	refusesOtherKind := func(first, second string) {
+		sp, t := nested()
+		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
+		groups, _ := s.Get("groups")
+		g := groups.Items()[0]
+		parts, _ := g.Get("parts")
+		with := func(items []value.Value) value.Value {
+			return value.MustMap(value.Field{Key: "groups", Value: value.List([]value.Value{g.With("parts", value.List(items))})})
+		}
+		mid, err := patch.Compose(f, with(parts.Items()[:1]), t, features.Kubectl())
+		Expect(err).NotTo(HaveOccurred())
+		_, feErr := patch.Compose(mid, with(parts.Items()[1:]), t, features.Kubectl())
+		Expect(feErr).To(MatchError(ContainSubstring("expected ")))
+		_, werr := sp.MergePatchesWithoutRoom(f.JSON(), s.JSON())
+		Expect(werr).NotTo(HaveOccurred())
+		_, err = patch.Compose(f, s, t, features.Kubectl())
+		var ee *elements.Error
+		Expect(errors.As(err, &ee)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(Equal(feErr.Error()))
+		Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+		Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
+	}
+
+	DescribeTable("a part repeat holding a list where the schema has a scalar or an object, decided in Phase 2: the collation's error there",
+		refusesOtherKind,
+		Entry("at a scalar field the outcome's part holds",
+			`{"groups":[{"name":"g","parts":[{"name":"p","value":"v"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","value":["x"]}]}]}`),
+		Entry("at a scalar field the outcome's part lacks",
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","value":["x"]}]}]}`),
+		Entry("at an object's field the outcome's part holds, a scalar after it",
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","extra":[{"mode":"x"}],"value":"w"}]}]}`),
+		Entry("at a scalar field, after lists and an object of the outcome's part that the repeat lacks",
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"args":["b"],"env":[{"name":"A"}],"extra":{"mode":"m"}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","value":[{"x":1}]}]}]}`),
+	)
+
 	DescribeTable("a part repeat whose keyed list holds a \"$patch: replace\" item beside its \"$setElementOrder\", or is held empty and ordered, decided in Phase 2",
 		decidesPart,
 		Entry("the outcome's list holding a \"$patch: replace\" item: live's error at that item",

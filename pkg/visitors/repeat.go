@@ -159,6 +159,10 @@ import (
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
 //     elsewhere that map is merged as the patch holds it.
+//   - otherKindFirst (composekind.go): a repeat Phase 1 took whole holding, at a field of its own map, a list where the
+//     schema has a scalar, an object or a map, the fields before it (by name) the repeat's scalars and v's fields it
+//     lacks, no "$" key or merge rule among them: the collation's kind error there, whatever v holds (strategicpatch
+//     takes the list; docs/errors.md, "a field of the wrong type").
 //
 // Compose mode, merged onto v (onto with Repeat.Cleaned, where composeCheck fits): a plain repeat (no "$patch" in it,
 // its maps holding "$patch" only as maps of their own or in maps of strategy replace), which Phase 1 collates onto a
@@ -221,9 +225,10 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map; a "$patch: delete" item whose key
-//     is not a scalar, where no item lacks it, onto a list, or beside a "$setElementOrder" where v's item lacks the
-//     list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it contradicts where that
+//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map, in an item of a list; a
+//     "$patch: delete" item whose key is not a scalar, where no item lacks it, onto a list, or beside a
+//     "$setElementOrder" where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they
+//     do not decide (a list it contradicts where that
 //     list holds a "$patch" item but "delete" ones of keys its data items lack and "replace" ones (with those, where
 //     v's item holds an item without the key there), or lies in a later item of its key, or in a list whose merge is
 //     not known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks
@@ -290,6 +295,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
 		probe.Repeated(false)
 	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
+		probe.Repeated(false)
+	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v)):
 		probe.Repeated(false)
 	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
 		probe.Repeated(false)
