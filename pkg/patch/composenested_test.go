@@ -100,9 +100,6 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("in a map of the item, at a field the schema lacks, the outcome's map holding a map there: taken",
 			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"fieldPath":"x","q":{"r":1}}}}]}]}}`,
 			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","valueFrom":{"fieldRef":{"q":[{"s":2}]}}}]}]}}`, true),
-		Entry("at a scalar field: left to the front-end, whose collation refuses a list where the schema has a scalar",
-			`{"spec":{"containers":[{"name":"a","env":[{"name":"E","value":"x"}]}]}}`,
-			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","env":[{"name":"E","value":["y"]}]}]}}`, false),
 	)
 
 	DescribeTable("a group repeat whose part holds a list merged into the outcome's part's",
@@ -747,6 +744,12 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("at an object's field the outcome's part holds, a scalar after it",
 			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"mode":"m"}}]}]}`,
 			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","extra":[{"mode":"x"}],"value":"w"}]}]}`),
+		Entry("at a scalar field of a keyed list's item the outcome's item holds",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"v"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","value":["x"]}]}]}]}`),
+		Entry("at a scalar field of a keyed list's item the outcome's item lacks, beside a set",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","flags":["f"]}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","flags":["g"],"value":[1]}]}]}]}`),
 		Entry("at a scalar field, after lists and an object of the outcome's part that the repeat lacks",
 			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"],"args":["b"],"env":[{"name":"A"}],"extra":{"mode":"m"}}]}]}`,
 			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","value":[{"x":1}]}]}]}`),

@@ -453,8 +453,19 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 // listInto is list field f of patch map p, of type t, merged into held, that field of the map merged into (inInto:
 // that map holds it), as mergedInto merges it (listMergedInto, then ordered by a "$setElementOrder" beside it:
 // orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
-// collation checks the order before it merges the list's items, and their lists: its error there.
+// collation checks the order before it merges the list's items, and their lists: its error there. Where the schema
+// has a scalar or a map there, the collation's kind check refuses the list, whatever held is (elements.KindMismatch;
+// strategicpatch takes it, docs/errors.md's "a field of the wrong type"); beside a "$setElementOrder" or
+// "$deleteFromPrimitiveList" of it, which the collation checks first, not decided.
 func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
+	if ft, _ := t.Child(f.Key); !undeclared(t, f.Key) && elements.KindMismatch(ft, f.Value) != "" {
+		_, orders := p.Get(smp.SetOrderPrefix + f.Key)
+		if _, deletes := p.Get(smp.DeletePrefix + f.Key); orders || deletes {
+			return value.Value{}, nil, false
+		}
+		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
+			Msg: elements.KindMismatch(ft, f.Value)}, true
+	}
 	if err := readFailure(t, f.Key, held, f.Value); err != nil {
 		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}
 		return value.Value{}, err, true // (the collation reads the list's items before it checks their order)

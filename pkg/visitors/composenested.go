@@ -75,15 +75,16 @@ func listOrOrder(f value.Field) bool {
 // listData reports whether list l, at a field of type t (meta its metadata) of a patch's item of a keyed list, is one
 // mergedInto may merge (listMergedInto tells it once the map it merges into is known): a list merged by no strategy
 // at a field the schema does not declare (or of no schema), or where the schema has a list of scalars, whatever its
-// items (the collation takes it whole, as strategicpatch does; it refuses a list where the schema has a scalar or a
-// map), a merged
+// items (the collation takes it whole, as strategicpatch does), or where the schema has a scalar or a map (which the
+// collation refuses merged into a map, whatever that map holds there: listInto), a merged
 // set whatever it holds (taken, merged or refused by listMergedInto), or a list merged by one merge key of maps
 // (keyedDirected), with a
 // "$patch: replace" item or data items each holding the key as a scalar or null, directedFields in turn.
 func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 	switch {
-	case !elements.MergedList(t, meta): // (the collation refuses a list where the schema has another kind: left to it)
-		return t.Kind == openapi.KindUnknown || (t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive)
+	case !elements.MergedList(t, meta): // (a list where the schema has another kind: refused, listInto)
+		return t.Kind == openapi.KindUnknown || (t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive) ||
+			elements.KindMismatch(t, l) != ""
 	case len(meta.MergeKey) == 0:
 		return true // (a set of any items: taken where the map merged into lacks a list there, else setMergedInto)
 	case len(meta.MergeKey) > 1:

@@ -202,7 +202,9 @@ import (
 //         v's item holds that kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds
 //         them, failing where that merge of maps fails (a "$patch: merge" map or another "$patch" value, a
 //         "$retainKeys" v's map holds otherwise) (composeundeclared.go: dollarInto, undeclared; strategicpatch's
-//         look-up fails there, class oracle-no-meta-undeclared); with Repeat.Deep, items without maps or lists.
+//         look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar or a map, merged
+//         into v's item, failing there with the collation's kind error (listInto; strategicpatch takes it); with
+//         Repeat.Deep, items without maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -225,16 +227,15 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map, in an item of a list; a
-//     "$patch: delete" item whose key is not a scalar, where no item lacks it, onto a list, or beside a
-//     "$setElementOrder" where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they
-//     do not decide (a list it contradicts where that
-//     list holds a "$patch" item but "delete" ones of keys its data items lack and "replace" ones (with those, where
-//     v's item holds an item without the key there), or lies in a later item of its key, or in a list whose merge is
-//     not known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks
-//     the list and a data item holds a map holding "$patch"), another "$" field holding an object v's item holds one at
-//     whose merge is not known (a "$patch: replace" or "$patch: delete" map holding more than plain fields, an order in
-//     it);
+//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map beside a "$setElementOrder" or
+//     "$deleteFromPrimitiveList" of it; a "$patch: delete" item whose key is not a scalar, where no item lacks it, onto
+//     a list, or beside a "$setElementOrder" where v's item lacks the list; another merge that fails), a
+//     "$setElementOrder/<f>" they do not decide (a list it contradicts where that list holds a "$patch" item but
+//     "delete" ones of keys its data items lack and "replace" ones (with those, where v's item holds an item without
+//     the key there), or lies in a later item of its key, or in a list whose merge is not known; a failure beside one
+//     in a later item of a key; beside a "$patch: replace" item where v's item lacks the list and a data item holds a
+//     map holding "$patch"), another "$" field holding an object v's item holds one at whose merge is not known (a
+//     "$patch: replace" or "$patch: delete" map holding more than plain fields, an order in it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
