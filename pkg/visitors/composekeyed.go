@@ -281,6 +281,16 @@ func plainFields(t *openapi.Type, m value.Value) bool {
 	return true
 }
 
+// replacedUndeclared reports whether field f of a map of type t, a map holding "$patch: replace" or "$patch: delete",
+// lies at a field the schema does not declare (undeclared): merged into a map holding a map there, the collation
+// takes it as it stands less the directive (empty for "delete"), whatever its other fields hold ("$" keys, lists,
+// maps holding "$patch", nulls), as mergedInto does; dropped where that map holds none.
+func replacedUndeclared(t *openapi.Type, f value.Field) bool {
+	d, _ := f.Value.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return undeclared(t, f.Key) && (s == smp.ReplaceValue || s == smp.DeleteValue)
+}
+
 // mergedMap reports whether a field of type t (meta its metadata) is a map merged field by field: a map or struct, or
 // of no schema, of no strategy replace.
 func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
@@ -319,7 +329,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			// (dropped where the map merged into holds no map there, whatever it holds; failing with the collation's
 			// error where it holds one, which reads the directive before the map's fields: mergedInto)
 		case directed:
-			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
+			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) && !replacedUndeclared(t, f) {
 				return false
 			}
 		case !directedFields(ft, f.Value) && !fieldsContradicted(ft, f.Value):

@@ -193,18 +193,19 @@ import (
 //       - composekeyed.go, composenested.go: a list of maps with one merge key and items (keyedFits, mergedKeyed): the
 //         key a scalar or null, "$patch: delete" items among them or not, no directive but a "$setElementOrder" naming
 //         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; beside
-//         the order, v's items each holding the key: unkeyedHeld; where v's item lacks the list, its data items by
-//         the order, none holding a map holding "$patch": composedAsItStands), onto v's
-//         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
-//         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
-//         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
-//         orderFailures); a "$" field of an object or a list, or a list at a field the schema does not declare, where
-//         v's item holds that kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds
-//         them, failing where that merge of maps fails (a "$patch: merge" map or another "$patch" value, a
-//         "$retainKeys" v's map holds otherwise) (composeundeclared.go: dollarInto, undeclared; strategicpatch's
-//         look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar or a map, merged
-//         into v's item, failing there with the collation's kind error (listInto; strategicpatch takes it); with
-//         Repeat.Deep, items without maps or lists.
+//         the order, v's items each holding the key: unkeyedHeld; where v's item lacks the list, its data items by the
+//         order, none holding a map holding "$patch": composedAsItStands), onto v's maps each holding the key as a
+//         scalar or null; each data item merged into v's first item of its key field by field, "$" fields copied as
+//         data, its lists merged into v's item's lists as strategicpatch's merge of patches merges them
+//         (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView, orderFailures); a "$"
+//         field of an object or a list, or a list at a field the schema does not declare, where v's item holds that
+//         kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds them, failing where
+//         that merge of maps fails (a "$patch: merge" map or another "$patch" value, a "$retainKeys" v's map holds
+//         otherwise), a "$patch: replace" or "$patch: delete" map in them taken as it stands less the directive, or
+//         empty, whatever else it holds (replacedUndeclared) (composeundeclared.go: dollarInto, undeclared;
+//         strategicpatch's look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar
+//         or a map, merged into v's item, failing there with the collation's kind error (listInto; strategicpatch takes
+//         it); with Repeat.Deep, items without maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -235,7 +236,7 @@ import (
 //     the key there), or lies in a later item of its key, or in a list whose merge is not known; a failure beside one
 //     in a later item of a key; beside a "$patch: replace" item where v's item lacks the list and a data item holds a
 //     map holding "$patch"), another "$" field holding an object v's item holds one at whose merge is not known (a
-//     "$patch: replace" or "$patch: delete" map holding more than plain fields, an order in it);
+//     "$setElementOrder" in it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
