@@ -721,23 +721,18 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","ports":["x"],"extra":{"$setElementOrder/tags":["b","a"],"tags":["a","b"]}}]}]}`, true),
 	)
 
-	// refusesOtherKind composes second, one group whose parts name a part twice, into first with the nested schema where the repeat's part
-	// holds a list at a field the schema types as a scalar or an object: Phase 2 fails with the error the front-end's
-	// collation gives (the same merge made as two Composes), where strategicpatch takes the list (docs/errors.md, "a
-	// field of the wrong type"; the drop-in's OtherKindsAtomic takes it too).
-	refusesOtherKind := func(first, second string) {
+	// refusedAs composes second into first with the nested schema, second merged as head then rest by the front-end (two
+	// Composes naming no key twice): Phase 2 fails with the error the front-end's collation gives (holding msg), the
+	// front-end applying no repeat again, where strategicpatch's merge of the patches succeeds (a documented
+	// difference: docs/errors.md).
+	refusedAs := func(first, second string, head, rest value.Value, msg string) {
 		sp, t := nested()
 		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
-		groups, _ := s.Get("groups")
-		g := groups.Items()[0]
-		parts, _ := g.Get("parts")
-		with := func(items []value.Value) value.Value {
-			return value.MustMap(value.Field{Key: "groups", Value: value.List([]value.Value{g.With("parts", value.List(items))})})
-		}
-		mid, err := patch.Compose(f, with(parts.Items()[:1]), t, features.Kubectl())
+		mid, err := patch.Compose(f, head, t, features.Kubectl())
 		Expect(err).NotTo(HaveOccurred())
-		_, feErr := patch.Compose(mid, with(parts.Items()[1:]), t, features.Kubectl())
-		Expect(feErr).To(MatchError(ContainSubstring("expected ")))
+		_, feErr := patch.Compose(mid, rest, t, features.Kubectl())
+		Expect(feErr).To(MatchError(ContainSubstring(msg)))
+		Expect(again.Load()).To(BeZero(), "the two Composes name no key twice")
 		_, werr := sp.MergePatchesWithoutRoom(f.JSON(), s.JSON())
 		Expect(werr).NotTo(HaveOccurred())
 		_, err = patch.Compose(f, s, t, features.Kubectl())
@@ -747,6 +742,43 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
 		Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
 	}
+	// refusesOtherKind is refusedAs of second, one group whose parts name a part twice, holding a list at a field the
+	// schema types as a scalar or an object: strategicpatch takes the list ("a field of the wrong type"; the drop-in's
+	// OtherKindsAtomic takes it too).
+	refusesOtherKind := func(first, second string) {
+		groups, _ := jsonv.MustDecode(second).Get("groups")
+		g := groups.Items()[0]
+		parts, _ := g.Get("parts")
+		with := func(items []value.Value) value.Value {
+			return value.MustMap(value.Field{Key: "groups", Value: value.List([]value.Value{g.With("parts", value.List(items))})})
+		}
+		refusedAs(first, second, with(parts.Items()[:1]), with(parts.Items()[1:]), "expected ")
+	}
+	// refusesKeyedByObject is refusedAs of second, a group named twice, whose part's keyed list holds an item keyed by
+	// an object or a list onto the outcome's list: strategicpatch's merge deletes by such a "$patch: delete" item,
+	// finding no item of its key (docs/errors.md, merge-missing-key).
+	refusesKeyedByObject := func(first, second string) {
+		groups, _ := jsonv.MustDecode(second).Get("groups")
+		head := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[:1])})
+		rest := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[1:])})
+		refusedAs(first, second, head, rest, "must be a string, number or boolean")
+	}
+
+	DescribeTable("a group repeat whose part's keyed list holds a \"$patch: delete\" item keyed by an object or a list onto the outcome's list, decided in Phase 2: the collation's error at that item",
+		refusesKeyedByObject,
+		Entry("keyed by an object, first",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":{"x":1},"$patch":"delete"},{"name":"C"}]}]}]}`),
+		Entry("keyed by a list, after a data item",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"C"},{"name":["x"],"$patch":"delete"}]}]}]}`),
+		Entry("alone",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":{"x":1},"$patch":"delete"}]}]}]}`),
+		Entry("after a delete item of a key the outcome holds, before a data item merged into its item",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"1"},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"B","$patch":"delete"},{"name":{"x":1},"$patch":"delete"},{"name":"A","value":"2"}]}]}]}`),
+	)
 
 	DescribeTable("a part repeat holding a list where the schema has a scalar or an object, decided in Phase 2: the collation's error there",
 		refusesOtherKind,

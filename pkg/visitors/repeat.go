@@ -148,13 +148,15 @@ import (
 //     by its first place: orderedData; a map v's item lacks, or an item its list lacks, taken as it stands:
 //     fieldsContradicted in directedFields, itemsDirected in keyedMergedInto); at a keyed list's first item (a "$patch:
 //     delete" one or a data item, a "$patch: replace" one aside) lacking the key or holding it as other than a scalar
-//     or null, where an item lacks it, before its order, where v's item holds a list of maps each holding the key as a
-//     scalar or null (unkeyedFailure, composeread.go; elsewhere the list, or one with a "$patch: delete" item keyed by
-//     an object or a list, is taken less its "$patch" items, but beside a "$setElementOrder" of it: keysUnread); at a
-//     keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the repeat's maps, or an item's
-//     merged into v's item), where v's list there holds an item lacking the key or holding it as other than a scalar (a
-//     first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld), as strategicpatch checks the
-//     first's items for the key where it orders the merged list.
+//     or null (where no item lacks it, strategicpatch deletes by a "$patch: delete" item keyed by an object or a list,
+//     finding none of its key: docs/errors.md, merge-missing-key), before its order, where v's item holds a list of
+//     maps each holding the key as a scalar or null (unkeyedFailure, composeread.go; elsewhere the list, or one with a
+//     "$patch: delete" item keyed by an object or a list, is taken less its "$patch" items, but beside a
+//     "$setElementOrder" of it: keysUnread); at a keyed list holding a "$patch: replace" item beside its
+//     "$setElementOrder" (in the repeat's maps, or an item's merged into v's item), where v's list there holds an item
+//     lacking the key or holding it as other than a scalar (a first patch's "$patch: replace" item, a delete item
+//     without the key: unkeyedHeld), as strategicpatch checks the first's items for the key where it orders the merged
+//     list.
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -229,14 +231,13 @@ import (
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
 //     key holds a "$setElementOrder"; a list where the schema has a scalar or a map beside a "$setElementOrder" or
-//     "$deleteFromPrimitiveList" of it; a "$patch: delete" item whose key is not a scalar, where no item lacks it, onto
-//     a list, or beside a "$setElementOrder" where v's item lacks the list; another merge that fails), a
-//     "$setElementOrder/<f>" they do not decide (a list it contradicts where that list holds a "$patch" item but
-//     "delete" ones of keys its data items lack and "replace" ones (with those, where v's item holds an item without
-//     the key there), or lies in a later item of its key, or in a list whose merge is not known; a failure beside one
-//     in a later item of a key; beside a "$patch: replace" item where v's item lacks the list and a data item holds a
-//     map holding "$patch"), another "$" field holding an object v's item holds one at whose merge is not known (a
-//     "$setElementOrder" in it);
+//     "$deleteFromPrimitiveList" of it; a "$patch: delete" item whose key is not a scalar beside a "$setElementOrder"
+//     where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
+//     contradicts where that list holds a "$patch" item but "delete" ones of keys its data items lack and "replace"
+//     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
+//     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
+//     where v's item lacks the list and a data item holds a map holding "$patch"), another "$" field holding an object
+//     v's item holds one at whose merge is not known (a "$setElementOrder" in it);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
