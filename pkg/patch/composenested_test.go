@@ -176,9 +176,6 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		Entry("a list merged by key whose item holds another \"$\" field of an object or a list, the outcome's item another kind there or none: less its maps holding \"$patch\"",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$bar":"x","$baz":{"a":1}}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":1,"b":{"$patch":"delete"}},"$bar":[1,{"$patch":"delete"}],"$baz":[{"$patch":"replace"}],"$qux":{"$patch":"delete"}}]}]}]}`, true),
-		Entry("a list merged by key whose item holds another \"$\" field of an object holding an order, the outcome's item holding an object there: left to the front-end",
-			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[1]}}]}]}]}`,
-			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[2],"$setElementOrder/a":[2]}}]}]}]}`, false),
 		Entry("a list merged by key whose item holds a map of another \"$patch\" where the outcome's item holds none: dropped",
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","r":"x"}]}]}]}`,
 			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","q":{"$patch":"foo","a":1},"r":{"$patch":7}}]}]}]}`, true),
@@ -763,6 +760,19 @@ var _ = Describe("Compose of a repeat whose list's items hold lists, against str
 		rest := value.MustMap(value.Field{Key: "groups", Value: value.List(groups.Items()[1:])})
 		refusedAs(first, second, head, rest, "must be a string, number or boolean")
 	}
+
+	DescribeTable("a group repeat whose part's keyed item holds a \"$\" field of an object holding a \"$setElementOrder\" where the outcome's item holds an object, decided in Phase 2: the collation's error at the list it orders",
+		decides,
+		Entry("beside its list, the outcome's object holding one",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[1]}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[2],"$setElementOrder/a":[2]}}]}]}]}`, true),
+		Entry("alone, the outcome's object holding the list",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"a":[1],"b":1}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"x":[2],"$setElementOrder/a":[2]}}]}]}]}`, true),
+		Entry("in a map of it, after a field merged",
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"k":{"z":1}}}]}]}]}`,
+			`{"groups":[{"name":"g"},{"name":"g","parts":[{"name":"p","env":[{"name":"A","$foo":{"b":1,"k":{"a":[2],"$setElementOrder/a":[2]}}}]}]}]}`, true),
+	)
 
 	DescribeTable("a group repeat whose part's keyed list holds a \"$patch: delete\" item keyed by an object or a list onto the outcome's list, decided in Phase 2: the collation's error at that item",
 		refusesKeyedByObject,
