@@ -747,26 +747,13 @@ func (c *collator) Child(parent elements.Element, name string, vals elements.Val
 	return c.node(parent, name, name == "", &vals, t, &meta)
 }
 
-// kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list.
+// kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list
+// (elements.KindMismatch).
 func kindFits(s *elements.Node, src elements.Source) error {
-	t, v := s.Type, s.Local
-	switch {
-	case t.Kind == openapi.KindUnknown,
-		v.IsMap() && (t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap),
-		v.IsList() && t.Kind == openapi.KindList,
-		!v.IsMap() && !v.IsList() && t.Kind == openapi.KindPrimitive:
-		return nil
+	if msg := elements.KindMismatch(s.Type, s.Local); msg != "" {
+		return s.Errorf(src, msg)
 	}
-	want := format.KindPhrase(t)
-	if t.Kind == openapi.KindPrimitive && t.Primitive == "integer" {
-		want = "an integer"
-	} else if t.Kind == openapi.KindPrimitive && t.Primitive != "" {
-		want = "a " + t.Primitive
-	}
-	if t.Name != "" {
-		want += " (" + t.Name + ")"
-	}
-	return s.Errorf(src, "expected "+want+", got "+v.Kind().String())
+	return nil
 }
 
 // members matches a merged list's items by identity: items holds a member per identity, at the ID index gives it;

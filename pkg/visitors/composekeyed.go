@@ -281,6 +281,16 @@ func plainFields(t *openapi.Type, m value.Value) bool {
 	return true
 }
 
+// replacedUndeclared reports whether field f of a map of type t, a map holding "$patch: replace" or "$patch: delete",
+// lies at a field the schema does not declare (undeclared): merged into a map holding a map there, the collation
+// takes it as it stands less the directive (empty for "delete"), whatever its other fields hold ("$" keys, lists,
+// maps holding "$patch", nulls), as mergedInto does; dropped where that map holds none.
+func replacedUndeclared(t *openapi.Type, f value.Field) bool {
+	d, _ := f.Value.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return undeclared(t, f.Key) && (s == smp.ReplaceValue || s == smp.DeleteValue)
+}
+
 // mergedMap reports whether a field of type t (meta its metadata) is a map merged field by field: a map or struct, or
 // of no schema, of no strategy replace.
 func mergedMap(t *openapi.Type, meta *openapi.Meta) bool {
@@ -319,7 +329,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 			// (dropped where the map merged into holds no map there, whatever it holds; failing with the collation's
 			// error where it holds one, which reads the directive before the map's fields: mergedInto)
 		case directed:
-			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) {
+			if !plainFields(ft, f.Value.Without(smp.DirectiveKey)) && !replacedUndeclared(t, f) {
 				return false
 			}
 		case !directedFields(ft, f.Value) && !fieldsContradicted(ft, f.Value):
@@ -453,8 +463,19 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 // listInto is list field f of patch map p, of type t, merged into held, that field of the map merged into (inInto:
 // that map holds it), as mergedInto merges it (listMergedInto, then ordered by a "$setElementOrder" beside it:
 // orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
-// collation checks the order before it merges the list's items, and their lists: its error there.
+// collation checks the order before it merges the list's items, and their lists: its error there. Where the schema
+// has a scalar or a map there, the collation's kind check refuses the list, whatever held is (elements.KindMismatch;
+// strategicpatch takes it, docs/errors.md's "a field of the wrong type"); beside a "$setElementOrder" or
+// "$deleteFromPrimitiveList" of it, which the collation checks first, not decided.
 func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
+	if ft, _ := t.Child(f.Key); !undeclared(t, f.Key) && elements.KindMismatch(ft, f.Value) != "" {
+		_, orders := p.Get(smp.SetOrderPrefix + f.Key)
+		if _, deletes := p.Get(smp.DeletePrefix + f.Key); orders || deletes {
+			return value.Value{}, nil, false
+		}
+		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
+			Msg: elements.KindMismatch(ft, f.Value)}, true
+	}
 	if err := readFailure(t, f.Key, held, f.Value); err != nil {
 		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}
 		return value.Value{}, err, true // (the collation reads the list's items before it checks their order)

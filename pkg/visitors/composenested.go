@@ -75,15 +75,16 @@ func listOrOrder(f value.Field) bool {
 // listData reports whether list l, at a field of type t (meta its metadata) of a patch's item of a keyed list, is one
 // mergedInto may merge (listMergedInto tells it once the map it merges into is known): a list merged by no strategy
 // at a field the schema does not declare (or of no schema), or where the schema has a list of scalars, whatever its
-// items (the collation takes it whole, as strategicpatch does; it refuses a list where the schema has a scalar or a
-// map), a merged
+// items (the collation takes it whole, as strategicpatch does), or where the schema has a scalar or a map (which the
+// collation refuses merged into a map, whatever that map holds there: listInto), a merged
 // set whatever it holds (taken, merged or refused by listMergedInto), or a list merged by one merge key of maps
 // (keyedDirected), with a
 // "$patch: replace" item or data items each holding the key as a scalar or null, directedFields in turn.
 func listData(t *openapi.Type, meta *openapi.Meta, l value.Value) bool {
 	switch {
-	case !elements.MergedList(t, meta): // (the collation refuses a list where the schema has another kind: left to it)
-		return t.Kind == openapi.KindUnknown || (t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive)
+	case !elements.MergedList(t, meta): // (a list where the schema has another kind: refused, listInto)
+		return t.Kind == openapi.KindUnknown || (t.Kind == openapi.KindList && t.Item().Kind == openapi.KindPrimitive) ||
+			elements.KindMismatch(t, l) != ""
 	case len(meta.MergeKey) == 0:
 		return true // (a set of any items: taken where the map merged into lacks a list there, else setMergedInto)
 	case len(meta.MergeKey) > 1:
@@ -276,6 +277,9 @@ func orderEntries(t *openapi.Type, name string, order value.Value) bool {
 // (validatePatchWithSetOrderList: each entry naming the next item passes it).
 func orderData(t *openapi.Type, m value.Value, f value.Field) bool {
 	name := strings.TrimPrefix(f.Key, smp.SetOrderPrefix)
+	if undeclared(t, name) {
+		return unmergedOrder(m, name)
+	}
 	if !orderEntries(t, name, f.Value) {
 		return false
 	}
@@ -433,10 +437,23 @@ type orderFailed struct {
 // failedOrders are a map's orderFailed, by name.
 type failedOrders []orderFailed
 
+// unmergedOrder reports whether map m's "$setElementOrder/<name>", at a field name the schema does not declare
+// (undeclared), fails where mergedInto tells it (orderFailures): m holds no "$deleteFromPrimitiveList/<name>", which
+// the collation checks first, and holds no value at name but a list. Merged into a map holding a list there, or with
+// m holding one, the collation refuses it as an order of a list the schema does not merge (smp.OrderOfUnmerged).
+func unmergedOrder(m value.Value, name string) bool {
+	if _, deletes := m.Get(smp.DeletePrefix + name); deletes {
+		return false
+	}
+	l, holds := m.Get(name)
+	return !holds || l.IsList()
+}
+
 // orderFailures returns, by name, the errors a collation gives at the lists p's "$setElementOrder/<f>" directives
 // order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
 // into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
-// the list and neither p nor into holds an item there, one of them holding the field (format.CheckDirs). The
+// the list and neither p nor into holds an item there, one of them holding the field, or the schema does not declare
+// it (undeclared: unmergedOrder) and p holds it or into holds it as other than null (format.CheckDirs). The
 // collation builds the field's node, and meets that error, in its place among p's fields.
 func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 	var failed failedOrders
@@ -456,6 +473,9 @@ func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 		case (inInto || inPatch) && elements.MergedList(ft, &meta) && held.Len() == 0 && pv.Len() == 0:
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
 				Msg: smp.OrderWithoutItems(name)}})
+		case undeclared(t, name) && (inPatch || (inInto && !held.IsNull())):
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
+				Msg: smp.OrderOfUnmerged(name)}})
 		}
 	}
 	slices.SortFunc(failed, func(a, b orderFailed) int { return strings.Compare(a.name, b.name) })

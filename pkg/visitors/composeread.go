@@ -20,6 +20,13 @@ func unkeyedItem(t *openapi.Type, items []value.Value, key string) (msg string, 
 	if key == "" || !slices.ContainsFunc(items, func(it value.Value) bool { return lacksKey(it, key) }) {
 		return "", false
 	}
+	return refusedItem(t, items, key)
+}
+
+// refusedItem is unkeyedItem's reading of items, maps holding no "$patch" but "delete" or "replace" (mapsDirected),
+// whatever they hold: whether an item not a "$patch: replace" one holds a key the collation refuses (lacking it, or
+// holding it as an object or a list), and msg, its error at the first.
+func refusedItem(t *openapi.Type, items []value.Value, key string) (msg string, ok bool) {
 	if !mapsDirected(items) {
 		return "", false
 	}
@@ -45,13 +52,18 @@ func lacksKey(it value.Value, key string) bool {
 }
 
 // unkeyedFailure is the error a collation gives reading list pv, a patch's list at field name of a map of type t (a
-// list merged by one merge key holding an item without it: unkeyedItem), onto held, that field of the map it merges
+// list merged by one merge key holding an item without it, or holding it as an object or a list: refusedItem; of
+// the latter, strategicpatch's merge of patches deletes by a "$patch: delete" item, finding no item of its key:
+// docs/errors.md, merge-missing-key), onto held, that field of the map it merges
 // into, a list of maps each holding the key as a scalar or null with no "$patch" but "delete": at the first item it
 // refuses, its path below the field. It reads the list's items before it checks an order beside them. Nil elsewhere.
 func unkeyedFailure(t *openapi.Type, name string, held, pv value.Value) *elements.Error {
 	ft, meta := t.Child(name)
 	key := soleMergeKey(&meta)
-	msg, unkeyed := unkeyedItem(ft.Item(), pv.Items(), key)
+	if key == "" {
+		return nil
+	}
+	msg, unkeyed := refusedItem(ft.Item(), pv.Items(), key)
 	if !unkeyed || !held.IsList() || t.Kind != openapi.KindStruct || t.Field(name) == nil || meta.Rule != nil ||
 		!elements.MergedList(ft, &meta) || !keyedHeld(held.Items(), key) ||
 		!heldUndirected(held.Items(), nil, keyOfField(key)) {

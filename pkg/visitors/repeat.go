@@ -173,17 +173,23 @@ import (
 //     by its first place: orderedData; a map v's item lacks, or an item its list lacks, taken as it stands:
 //     fieldsContradicted in directedFields, itemsDirected in keyedMergedInto); at a keyed list's first item (a "$patch:
 //     delete" one or a data item, a "$patch: replace" one aside) lacking the key or holding it as other than a scalar
-//     or null, where an item lacks it, before its order, where v's item holds a list of maps each holding the key as a
-//     scalar or null (unkeyedFailure, composeread.go; elsewhere the list, or one with a "$patch: delete" item keyed by
-//     an object or a list, is taken less its "$patch" items, but beside a "$setElementOrder" of it: keysUnread); at a
-//     keyed list holding a "$patch: replace" item beside its "$setElementOrder" (in the repeat's maps, or an item's
-//     merged into v's item), where v's list there holds an item lacking the key or holding it as other than a scalar (a
-//     first patch's "$patch: replace" item, a delete item without the key: unkeyedHeld), as strategicpatch checks the
-//     first's items for the key where it orders the merged list.
+//     or null (where no item lacks it, strategicpatch deletes by a "$patch: delete" item keyed by an object or a list,
+//     finding none of its key: docs/errors.md, merge-missing-key), before its order, where v's item holds a list of
+//     maps each holding the key as a scalar or null (unkeyedFailure, composeread.go; elsewhere the list, or one with a
+//     "$patch: delete" item keyed by an object or a list, is taken less its "$patch" items, but beside a
+//     "$setElementOrder" of it: keysUnread); at a keyed list holding a "$patch: replace" item beside its
+//     "$setElementOrder" (in the repeat's maps, or an item's merged into v's item), where v's list there holds an item
+//     lacking the key or holding it as other than a scalar (a first patch's "$patch: replace" item, a delete item
+//     without the key: unkeyedHeld), as strategicpatch checks the first's items for the key where it orders the merged
+//     list.
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
 //     elsewhere that map is merged as the patch holds it.
+//   - otherKindFirst (composekind.go): a repeat Phase 1 took whole holding, at a field of its own map, a list where the
+//     schema has a scalar, an object or a map, the fields before it (by name) the repeat's scalars and v's fields it
+//     lacks, no "$" key or merge rule among them: the collation's kind error there, whatever v holds (strategicpatch
+//     takes the list; docs/errors.md, "a field of the wrong type").
 //
 // Compose mode, merged onto v (onto with Repeat.Cleaned, where composeCheck fits): a plain repeat (no "$patch" in it,
 // its maps holding "$patch" only as maps of their own or in maps of strategy replace), which Phase 1 collates onto a
@@ -214,16 +220,20 @@ import (
 //       - composekeyed.go, composenested.go: a list of maps with one merge key and items (keyedFits, mergedKeyed): the
 //         key a scalar or null, "$patch: delete" items among them or not, no directive but a "$setElementOrder" naming
 //         its data items in their order, or a "$patch: replace" item among them (replacesKeyed, replaceOrder; beside
-//         the order, v's items each holding the key: unkeyedHeld; where v's item lacks the list, its data items by
-//         the order, none holding a map holding "$patch": composedAsItStands), onto v's
-//         maps each holding the key as a scalar or null; each data item merged into v's first item of its key field by
-//         field, "$" fields copied as data, its lists merged into v's item's lists as strategicpatch's merge of patches
-//         merges them (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView,
-//         orderFailures); a "$" field of an object or a list, or a list at a field the schema does not declare, where
-//         v's item holds that kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds
-//         them, failing where that merge of maps fails (a "$patch: merge" map or another "$patch" value, a
-//         "$retainKeys" v's map holds otherwise) (composeundeclared.go: dollarInto, undeclared; strategicpatch's
-//         look-up fails there, class oracle-no-meta-undeclared); with Repeat.Deep, items without maps or lists.
+//         the order, v's items each holding the key: unkeyedHeld; where v's item lacks the list, its data items by the
+//         order, none holding a map holding "$patch": composedAsItStands), onto v's maps each holding the key as a
+//         scalar or null; each data item merged into v's first item of its key field by field, "$" fields copied as
+//         data, its lists merged into v's item's lists as strategicpatch's merge of patches merges them
+//         (listMergedInto, keyedMergedInto), its "$setElementOrder/<f>" ordering them (orderView, orderFailures); a "$"
+//         field of an object or a list, or a list at a field the schema does not declare, where v's item holds that
+//         kind, merged by the no-schema rules, maps merged and lists replaced, as the patch holds them, failing where
+//         that merge of maps fails (a "$patch: merge" map or another "$patch" value, a "$retainKeys" v's map holds
+//         otherwise), a "$patch: replace" or "$patch: delete" map in them taken as it stands less the directive, or
+//         empty, whatever else it holds (replacedUndeclared), a "$setElementOrder" in them failing at the list it
+//         orders, one the schema does not merge (unmergedOrder) (composeundeclared.go: dollarInto, undeclared;
+//         strategicpatch's look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar
+//         or a map, merged into v's item, failing there with the collation's kind error (listInto; strategicpatch takes
+//         it); with Repeat.Deep, items without maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -248,15 +258,15 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map; a "$patch: delete" item whose key
-//     is not a scalar, where no item lacks it, onto a list, or beside a "$setElementOrder" where v's item lacks the
-//     list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it contradicts where that
-//     list holds a "$patch" item but "delete" ones of keys its data items lack and "replace" ones (with those, where
-//     v's item holds an item without the key there), or lies in a later item of its key, or in a list whose merge is
-//     not known; a failure beside one in a later item of a key; beside a "$patch: replace" item where v's item lacks
-//     the list and a data item holds a map holding "$patch"), another "$" field holding an object v's item holds one at
-//     whose merge is not known (a "$patch: replace" or "$patch: delete" map holding more than plain fields, an order in
-//     it);
+//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map beside a "$setElementOrder" or
+//     "$deleteFromPrimitiveList" of it; a "$patch: delete" item whose key is not a scalar beside a "$setElementOrder"
+//     where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
+//     contradicts where that list holds a "$patch" item but "delete" ones of keys its data items lack and "replace"
+//     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
+//     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
+//     where v's item lacks the list and a data item holds a map holding "$patch"), another "$" field holding an object
+//     v's item holds one at whose merge is not known (a "$setElementOrder" in it beside a "$deleteFromPrimitiveList" of
+//     its list, or where it holds another value than a list there);
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
@@ -317,6 +327,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
 		probe.Repeated(false)
 	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
+		probe.Repeated(false)
+	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v)):
 		probe.Repeated(false)
 	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
 		probe.Repeated(false)

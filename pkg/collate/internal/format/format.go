@@ -220,17 +220,9 @@ func CheckDirs(n *elements.Node) error {
 // builds no string).
 func setOrderDir(n *elements.Node) string { return smp.SetOrderPrefix + n.Name }
 
-// KindPhrase names what type t holds: "an object", "a scalar", "a list".
+// KindPhrase names what type t holds: "an object", "a scalar", "a list" (elements.KindPhrase).
 func KindPhrase(t *openapi.Type) string {
-	switch t.Kind {
-	case openapi.KindStruct, openapi.KindMap:
-		return "an object"
-	case openapi.KindPrimitive:
-		return "a scalar"
-	case openapi.KindList:
-		return "a list"
-	}
-	return "of unknown kind"
+	return elements.KindPhrase(t)
 }
 
 // CheckOrder checks that n's "$setElementOrder" lists every patch item (deletions aside) in the patch's order, as
