@@ -701,6 +701,33 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"replace","tags":["z"]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: delete\" map where the outcome holds a map",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("the map emptied", `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete"}`),
+		Entry("beside other fields it deletes too", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","mode":"y"}`),
+		Entry("where the first part set the map", `{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"delete"}`),
+		Entry("without the refused order", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, `,"extra":{"$patch":"delete"}`),
+	)
+
+	DescribeTable("gate PatchDeleteRemovesMap on, a later part of a repeated key holding a \"$patch: delete\" map where the outcome holds a map: the field removed",
+		func(liveItems, first, item string) {
+			s := nested()
+			s.opts.Gates = s.opts.Gates.With(features.PatchDeleteRemovesMap, true)
+			live := jsonv.MustDecode(s.wrap(liveItems))
+			got, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(inTurn))
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p","value":"v","args":["a","c"]}]}]}`)))
+		},
+		Entry("live's map", `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","mode":"y"}`),
+		Entry("the first part's map", `{"name":"p"}`, `,"value":"v","extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"delete"}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

@@ -126,7 +126,9 @@ import (
 //     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
 //     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
 //     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, no null or other "$" key in it, less the
-//     directive (replacedPlainly);
+//     directive (replacedPlainly); one holding "$patch: delete" and no other "$" key where v holds a map, at the item's
+//     own field, an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field removed
+//     (deletedMap);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
@@ -283,7 +285,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	var sorted sortedCheck    // (sortedOntoLacking's answer for r onto v)
-	sorted.kubectl = o.Ordering == order.OrderKubectl
+	sorted.kubectl, sorted.removes = o.Ordering == order.OrderKubectl, o.DeleteRemovesMap
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}

@@ -184,3 +184,15 @@ func directedFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) 
 	}
 	return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: msg}
 }
+
+// deletedMap reports whether f, a field of a patch map of type t, holds a map of an object field (fieldByField) holding
+// "$patch: delete" and no other "$" key at any depth, where lv, the outcome's field there (held: present), is a map:
+// strategicpatch's handleDirectiveInMergeMap leaves an empty map there, and so does the collation with that outcome
+// as live; with gate PatchDeleteRemovesMap the collation removes the field (sortedOntoLacking's removes).
+func deletedMap(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
+	ft, meta := t.Child(f.Key)
+	d, _ := f.Value.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && s == smp.DeleteValue &&
+		!holdsDirective(f.Value.Without(smp.DirectiveKey))
+}
