@@ -728,6 +728,41 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("the first part's map", `{"name":"p"}`, `,"value":"v","extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"delete"}`),
 	)
 
+	// appliesWanting applies the patch as applies does, where strategicpatch copies a "$" key into content the outcome
+	// lacks that the collation applies (docs/strategicpatch.md, "What stays different"): the result is want (the
+	// outcome's part), the items applied one after another, no repeat applied again by the front-end.
+	appliesWanting := func(s schemaCase, liveItems, first, item, want string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		got, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(inTurn))
+		Expect(got).To(equalValue(jsonv.MustDecode(s.wrap(want))))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $deleteFromPrimitiveList/<f> beside its list in a map the outcome lacks (strategicpatch copies it, the collation deletes: \"What stays different\")",
+		func(liveItems, first, item, want string) { appliesWanting(nested(), liveItems, first, item, want) },
+		Entry("the values deleted from the map's set", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"],"tags":["b","a","c"]}`,
+			`{"name":"p","value":"v","args":["a","c"],"extra":{"tags":["b","c"]}}`),
+		Entry("beside a scalar", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["z"],"mode":"m","tags":["b"]}`,
+			`{"name":"p","value":"v","args":["a","c"],"extra":{"mode":"m","tags":["b"]}}`),
+		Entry("without the refused order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			`,"extra":{"$deleteFromPrimitiveList/tags":["a"],"tags":["a","b"]}`,
+			`{"name":"p","value":"v","extra":{"tags":["b"]}}`),
+		Entry("an appended env item's set", `{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":["a"],"flags":["a","b"]}]`,
+			`{"name":"p","value":"v","args":["a","c"],"env":[{"name":"A","flags":["b"]},{"name":"B"}]}`),
+		Entry("an env item's set, in an env list the outcome lacks", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":["a"],"flags":["a","b"]}]`,
+			`{"name":"p","value":"v","args":["a","c"],"env":[{"name":"A","flags":["b"]}]}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

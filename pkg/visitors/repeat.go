@@ -112,7 +112,8 @@ import (
 //   - in the item or a map v holds (repeatdirected.go): a "$retainKeys" of strings naming every field its map sets, v's
 //     other fields cleared first (retainedOnto); a "$deleteFromPrimitiveList/<f>" of a list of scalars its map neither
 //     sets nor orders (deletedOnto), or beside a set it sets and does not order, of values that set lacks
-//     (deletedBesideOnto: the same whichever key strategicpatch reads first);
+//     (deletedBesideOnto: the same whichever key strategicpatch reads first); in a map v lacks, of values the set holds
+//     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind);
@@ -240,8 +241,8 @@ import (
 //     where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order
 //     strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>"
 //     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
-//     its list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every
-//     field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare
+//     its list (but a set's as above), of another class, or, in a map v lacks, beside a list but a set or naming not
+//     every field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare
 //     over another kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch
 //     fails on near the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys
 //     reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;

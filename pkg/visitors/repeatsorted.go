@@ -89,7 +89,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		var merged value.Value
 		var present, decided bool
 		if kubectl && !r.Deep && deletesBeside(p, f.Key) {
-			merged, present, decided = deletedBesideOnto(p, t, f.Key, lv, held)
+			merged, present, decided = deletedBesideOnto(p, t, f.Key, lv, held, false)
 		} else if deletedMap(t, f, lv, held) {
 			merged, present, decided = value.MustMap(), !removes, true // (an empty map; with the gate, none)
 		} else {
@@ -244,7 +244,7 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 			}
 		case lists && deletesBeside(pm, f.Key):
 			if out, ok = withDecided(out, f.Key, func(lv value.Value, held bool) (value.Value, bool, bool) {
-				return deletedBesideOnto(pm, t, f.Key, lv, held)
+				return deletedBesideOnto(pm, t, f.Key, lv, held, !lm.IsMap())
 			}); !ok {
 				return value.Value{}, false
 			}
