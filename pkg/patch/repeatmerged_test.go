@@ -763,6 +763,37 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","value":"v","args":["a","c"],"env":[{"name":"A","flags":["b"]}]}`),
 	)
 
+	// failsCollated is fails where strategicpatch copies the item's map the outcome lacks unchecked, which the collation
+	// checks (docs/strategicpatch.md, "What stays different": class oracle-copies-unchecked): strategicpatch succeeds.
+	failsCollated := func(s schemaCase, liveItems, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+		_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).NotTo(HaveOccurred())
+		_, err := patch.Apply(live, p, s.opts)
+		Expect(err).To(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, serr := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+		Expect(serr).NotTo(HaveOccurred())
+		_, inTurn := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+		Expect(inTurn).To(HaveOccurred())
+		Expect(err.Error()).To(Equal(inTurn.Error()))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set naming a value twice that its $setElementOrder contradicts, in a map the outcome lacks (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("a value named twice, out of the order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]}`),
+		Entry("a value named twice in a row", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","b","a"]}`),
+		Entry("beside a scalar", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["c","a"],"mode":"m","tags":["c","a","a"]}`),
+		Entry("without the refused order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]}`),
+		Entry("beside a later field", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]},"value":"w"`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

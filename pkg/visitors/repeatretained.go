@@ -87,12 +87,14 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 // a map merging into lv, the outcome's map there (held: present), where strategicpatch fails there too and
 // sortedOntoLacking reads it: a "$patch" of another value than "replace" or "delete" (directedFailure), a "$retainKeys"
 // both refuse (retainFailure), else an order of a list without items (nestedOrderFailure, under kubectl's order, as
-// sortedOntoLacking reads the map's merged lists). Nil elsewhere, and with deep (the patch's values may reach the
-// depth limit).
+// sortedOntoLacking reads the map's merged lists); where the outcome lacks the map, a set naming a value twice that its
+// order contradicts (twiceOrderedFailure). Nil elsewhere, and with deep (the patch's values may reach the depth limit).
 func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
 	if deep {
 		return nil
 	} else if e := directedFailure(t, f, lv, held); e != nil {
+		return e
+	} else if e = twiceOrderedFailure(t, f, held); e != nil {
 		return e
 	} else if e = retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
 		return e

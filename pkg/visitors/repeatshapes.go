@@ -196,3 +196,38 @@ func deletedMap(t *openapi.Type, f value.Field, lv value.Value, held bool) bool 
 	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && s == smp.DeleteValue &&
 		!holdsDirective(f.Value.Without(smp.DirectiveKey))
 }
+
+// twiceOrderedFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
+// type t), a map of an object field (fieldByField) the outcome lacks (held false), holding one "$setElementOrder" and
+// no other "$" key at any depth, of a set of scalars (merged, no merge key, no merge rule) naming a value twice, whose
+// order, of scalars, it does not follow (orderContradicted): the collation checks the order there as the patch holds
+// it, where strategicpatch copies the map unchecked (docs/strategicpatch.md, "What stays different"). Nil elsewhere.
+func twiceOrderedFailure(t *openapi.Type, f value.Field, held bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	if held || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+		return nil
+	}
+	var key string
+	for _, g := range f.Value.Fields() {
+		if strings.HasPrefix(g.Key, "$") && key != "" {
+			return nil
+		} else if strings.HasPrefix(g.Key, "$") {
+			key = g.Key
+		}
+	}
+	name, ordering := strings.CutPrefix(key, smp.SetOrderPrefix)
+	rest := f.Value.Without(key)
+	list, set := rest.Get(name)
+	order, _ := f.Value.Get(key)
+	lt, lmeta := ft.Child(name)
+	if !ordering || !set || !list.IsList() || !order.IsList() || holdsDirective(rest) || namedOnce(f.Value, ft, key) ||
+		!elements.MergedList(lt, &lmeta) || len(lmeta.MergeKey) > 0 || lmeta.Rule != nil ||
+		!allScalars(list.Items()) || !allScalars(order.Items()) {
+		return nil
+	}
+	e := orderContradicted(ft, name, list, order)
+	if e == nil {
+		return nil
+	}
+	return &elements.Error{Source: e.Source, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...), Msg: e.Msg}
+}
