@@ -794,6 +794,18 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]},"value":"w"`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key ordering a set without items in a map the outcome lacks (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("an empty set under an empty order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("an empty set under an order naming values", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
+		Entry("beside a scalar", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":[],"mode":"m","tags":[]}`),
+		Entry("without the refused order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

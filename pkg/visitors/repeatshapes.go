@@ -120,17 +120,21 @@ func replacesOrDeletes(pm value.Value) bool {
 }
 
 // nestedOrderFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
-// type t), a map merging field by field into lv, the outcome's map there (held: present), that holds one
+// type t), a map merging field by field into lv, the outcome's map there (held: present; or absent, where
+// strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
 // "$setElementOrder" of a merged list neither f's map nor lv (less the fields f's "$retainKeys" clears first) holds
 // items of (orderWithoutItems), where mapOnto decides f's other fields: strategicpatch's mergePatchIntoOriginal,
 // which applies f's orders first, fails there too, and the collation meets no error at f's other fields. deep says
 // the patch's values may reach the depth limit: nil then, and elsewhere.
 func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
-	if deep || !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+	if deep || (held && !lv.IsMap()) || !f.Value.IsMap() || !fieldByField(ft, &meta) {
 		return nil
 	}
-	cleared, ok := retainedOnto(f.Value, lv)
+	cleared, ok := value.MustMap(), true // (where the outcome lacks the map: its lists absent)
+	if held {
+		cleared, ok = retainedOnto(f.Value, lv)
+	}
 	if !ok {
 		return nil
 	}
