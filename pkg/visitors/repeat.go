@@ -241,8 +241,8 @@ import (
 //     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
 //     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, an integral
 //     decimal among numbers with a fraction, both lists empty under an order in a map of the item but at its field
-//     where v holds the map or lacks the field, a list an order orders in a map v lacks naming a value or key twice (but a set's as
-//     above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or
+//     where v holds the map or lacks the field, a list an order orders in a map v lacks naming a value or key twice
+//     (but a set's as above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or
 //     "$deleteFromPrimitiveList/<f>"
 //     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
 //     its list (but a set's as above), of another class, or, in a map v lacks, beside a list but a set or naming not
