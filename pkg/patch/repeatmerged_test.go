@@ -806,6 +806,26 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding an env item whose $retainKeys strategicpatch and the collation refuse",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("not naming a field it sets", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+		Entry("not a list", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":"name","value":"y"}]`),
+		Entry("after a plain item", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"B","value":"z"},{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+		Entry("where the first part set the item", `{"name":"p"}`, `,"env":[{"name":"A","value":"x"}]`,
+			unordered+`,"env":[{"name":"A","$retainKeys":[1],"value":"y"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key appending an env item whose $retainKeys the collation refuses (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("onto the outcome's env", `{"name":"p","env":[{"name":"B","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+		Entry("where the outcome lacks env", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

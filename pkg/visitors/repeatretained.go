@@ -88,7 +88,8 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 // sortedOntoLacking reads it: a "$patch" of another value than "replace" or "delete" (directedFailure), a "$retainKeys"
 // both refuse (retainFailure), else an order of a list without items (nestedOrderFailure, under kubectl's order, as
 // sortedOntoLacking reads the map's merged lists); where the outcome lacks the map, a set naming a value twice that its
-// order contradicts (twiceOrderedFailure). Nil elsewhere, and with deep (the patch's values may reach the depth limit).
+// order contradicts (twiceOrderedFailure); the "$retainKeys" of an item of a keyed list the collation refuses
+// (itemRetainFailure). Nil elsewhere, and with deep (the patch's values may reach the depth limit).
 func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
 	if deep {
 		return nil
@@ -96,8 +97,42 @@ func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kube
 		return e
 	} else if e = twiceOrderedFailure(t, f, held); e != nil {
 		return e
+	} else if e = itemRetainFailure(t, f, lv, held); e != nil {
+		return e
 	} else if e = retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
 		return e
 	}
 	return nestedOrderFailure(t, f, lv, held, deep)
+}
+
+// itemRetainFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
+// t), a list the schema merges by one key (no merge rule, no directive beside it) whose items are maps each holding
+// the key as a scalar, each key once, where lv, the outcome's field there (held: present), is a list or absent: the
+// one item holding a "$retainKeys" the collation refuses (retainRefused), the others holding no "$" key at any depth,
+// fails at its key, merged into lv's item of the key or appended (where strategicpatch copies it unchecked:
+// docs/strategicpatch.md, "What stays different"), as the collation reads the item's map. Nil elsewhere.
+func itemRetainFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	key := soleMergeKey(&meta)
+	if key == "" || meta.Rule != nil || !f.Value.IsList() || !elements.MergedList(ft, &meta) || (held && !lv.IsList()) {
+		return nil
+	}
+	var failure *elements.Error
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range f.Value.Items() {
+		k, keyed := it.Get(key)
+		if !it.IsMap() || !keyed || !k.IsScalar() || seen[scalarKey(k)] {
+			return nil
+		}
+		seen[scalarKey(k)] = true
+		msg := retainRefused(it, ft.Item())
+		switch {
+		case msg != "" && failure == nil && !holdsDirective(it.Without(smp.RetainKeysKey)):
+			failure = &elements.Error{Source: elements.Patch, Msg: msg, Path: fieldpath.Path{fieldpath.Field(f.Key),
+				fieldpath.Key(elements.KeyFields(it, []string{key}, ft.Item()))}}
+		case holdsDirective(it):
+			return nil
+		}
+	}
+	return failure
 }
