@@ -826,6 +826,16 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a map or a list at a field the schema does not declare, over another kind or nothing",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a map over a scalar, less its nulls", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":1,"w":null,"y":{"z":null}}`),
+		Entry("a list over a scalar, less its nulls", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[1,{"a":null}]`),
+		Entry("a map over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"x":1}`),
+		Entry("a list over a map", `{"name":"p","odd":{"q":1}}`, `,"value":"v"`, unordered+`,"odd":[2]`),
+		Entry("a map the outcome lacks", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"x":1}`),
+		Entry("a map over the first part's scalar", `{"name":"p"}`, `,"odd":1`, unordered+`,"odd":{"x":[1]}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

@@ -115,6 +115,8 @@ import (
 //     (deletedBesideOnto: the same whichever key strategicpatch reads first); in a map v lacks, of values the set holds
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
+//   - a map or list at a field of the item the schema does not declare, holding no "$" key, where v lacks the field or
+//     holds a scalar or the other kind there: the patch's value less its nulls (undeclaredOver);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
@@ -247,9 +249,9 @@ import (
 //     "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch
 //     accepts it or below a map of the item too), beside its list (but a set's as above), of another class, or, in a
 //     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
-//     above; a map or list at a field the schema does not declare over another kind; a map or list near the depth
-//     limit; a null v holds a list it orders as; a list strategicpatch fails on near the depth limit, beside a
-//     deletion, naming a value twice, or for the values deleted. Two merge keys reach none of this: gate
+//     above; a map or list at a field the schema does not declare over another kind but those above; a map or list near
+//     the depth limit; a null v holds a list it orders as; a list strategicpatch fails on near the depth limit, beside
+//     a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of this: gate
 //     MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
