@@ -836,6 +836,13 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("a map over the first part's scalar", `{"name":"p"}`, `,"odd":1`, unordered+`,"odd":{"x":[1]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a map the outcome lacks whose $retainKeys the collation refuses (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("not naming a field it sets", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y"}`),
+		Entry("not a list", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":"tags","mode":"y"}`),
+		Entry("naming a field by an integer", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":[1],"mode":"y"}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

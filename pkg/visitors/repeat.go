@@ -142,14 +142,14 @@ import (
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
-// for, or that map (or one at a field v lacks) orders a merged list neither it nor v's map holds items of (where v
-// lacks it, strategicpatch copies it), or holds "$patch" of another value than "replace" or "delete", or, at a field v
-// lacks, holds as its only "$" key the order of a set naming a value twice that does not follow it (strategicpatch
-// copies it), or where a list merged by key at a field of the item holds one item (of plain others) whose "$retainKeys"
-// the collation refuses (strategicpatch too, or copies the item appended), it fails with the collation's error there
-// (mapFailure, repeatretained.go: retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure,
-// itemRetainFailure). Where several of its fields fail so, it fails at the first
-// by name, as the collation walks them (firstByName).
+// for (or lacks: strategicpatch copies it, the collation refuses it), or that map (or one at a field v lacks) orders a
+// merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or holds "$patch" of
+// another value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming
+// a value twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the
+// item holds one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the
+// item appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
+// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure). Where several of its fields fail so, it
+// fails at the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches

@@ -70,11 +70,12 @@ func ownRetainRefused(r elements.Repeat, p value.Value, t *openapi.Type, v value
 // retainFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type t),
 // a map holding a "$retainKeys" both strategicpatch and the collation refuse (retainRefused), where lv, the outcome's
 // field there (held: present), is a map f merges into field by field (fieldByField): strategicpatch merges f into
-// it (mergeMapHandler), meeting the directive first, and the collation reads f's map before anything below it. deep
+// it (mergeMapHandler), meeting the directive first, and the collation reads f's map before anything below it; or
+// where the outcome lacks the field, which strategicpatch copies unchecked and the collation reads all the same. deep
 // says the patch's values may reach the depth limit: nil then, and elsewhere.
 func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
-	if deep || !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+	if deep || (held && !lv.IsMap()) || !f.Value.IsMap() || !fieldByField(ft, &meta) {
 		return nil
 	}
 	if msg := retainRefused(f.Value, ft); msg != "" {
