@@ -701,6 +701,148 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"replace","tags":["z"]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: delete\" map where the outcome holds a map",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("the map emptied", `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete"}`),
+		Entry("beside other fields it deletes too", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","mode":"y"}`),
+		Entry("where the first part set the map", `{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"delete"}`),
+		Entry("without the refused order", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, `,"extra":{"$patch":"delete"}`),
+	)
+
+	DescribeTable("gate PatchDeleteRemovesMap on, a later part of a repeated key holding a \"$patch: delete\" map where the outcome holds a map: the field removed",
+		func(liveItems, first, item string) {
+			s := nested()
+			s.opts.Gates = s.opts.Gates.With(features.PatchDeleteRemovesMap, true)
+			live := jsonv.MustDecode(s.wrap(liveItems))
+			got, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(inTurn))
+			Expect(got).To(equalValue(jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p","value":"v","args":["a","c"]}]}]}`)))
+		},
+		Entry("live's map", `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","mode":"y"}`),
+		Entry("the first part's map", `{"name":"p"}`, `,"value":"v","extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"delete"}`),
+	)
+
+	// appliesWanting applies the patch as applies does, where strategicpatch copies a "$" key into content the outcome
+	// lacks that the collation applies (docs/strategicpatch.md, "What stays different"): the result is want (the
+	// outcome's part), the items applied one after another, no repeat applied again by the front-end.
+	appliesWanting := func(s schemaCase, liveItems, first, item, want string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		got, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(inTurn))
+		Expect(got).To(equalValue(jsonv.MustDecode(s.wrap(want))))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a $deleteFromPrimitiveList/<f> beside its list in a map the outcome lacks (strategicpatch copies it, the collation deletes: \"What stays different\")",
+		func(liveItems, first, item, want string) { appliesWanting(nested(), liveItems, first, item, want) },
+		Entry("the values deleted from the map's set", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a"],"tags":["b","a","c"]}`,
+			`{"name":"p","value":"v","args":["a","c"],"extra":{"tags":["b","c"]}}`),
+		Entry("beside a scalar", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["z"],"mode":"m","tags":["b"]}`,
+			`{"name":"p","value":"v","args":["a","c"],"extra":{"mode":"m","tags":["b"]}}`),
+		Entry("without the refused order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			`,"extra":{"$deleteFromPrimitiveList/tags":["a"],"tags":["a","b"]}`,
+			`{"name":"p","value":"v","extra":{"tags":["b"]}}`),
+		Entry("an appended env item's set", `{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":["a"],"flags":["a","b"]}]`,
+			`{"name":"p","value":"v","args":["a","c"],"env":[{"name":"A","flags":["b"]},{"name":"B"}]}`),
+		Entry("an env item's set, in an env list the outcome lacks", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":["a"],"flags":["a","b"]}]`,
+			`{"name":"p","value":"v","args":["a","c"],"env":[{"name":"A","flags":["b"]}]}`),
+	)
+
+	// failsCollated is fails where strategicpatch copies the item's map the outcome lacks unchecked, which the collation
+	// checks (docs/strategicpatch.md, "What stays different": class oracle-copies-unchecked): strategicpatch succeeds.
+	failsCollated := func(s schemaCase, liveItems, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+		_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).NotTo(HaveOccurred())
+		_, err := patch.Apply(live, p, s.opts)
+		Expect(err).To(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, serr := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+		Expect(serr).NotTo(HaveOccurred())
+		_, inTurn := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+		Expect(inTurn).To(HaveOccurred())
+		Expect(err.Error()).To(Equal(inTurn.Error()))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set naming a value twice that its $setElementOrder contradicts, in a map the outcome lacks (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("a value named twice, out of the order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]}`),
+		Entry("a value named twice in a row", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","b","a"]}`),
+		Entry("beside a scalar", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["c","a"],"mode":"m","tags":["c","a","a"]}`),
+		Entry("without the refused order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]}`),
+		Entry("beside a later field", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["b","a"],"tags":["b","a","b"]},"value":"w"`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key ordering a set without items in a map the outcome lacks (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("an empty set under an empty order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("an empty set under an order naming values", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
+		Entry("beside a scalar", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":[],"mode":"m","tags":[]}`),
+		Entry("without the refused order", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding an env item whose $retainKeys strategicpatch and the collation refuse",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("not naming a field it sets", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+		Entry("not a list", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":"name","value":"y"}]`),
+		Entry("after a plain item", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"B","value":"z"},{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+		Entry("where the first part set the item", `{"name":"p"}`, `,"env":[{"name":"A","value":"x"}]`,
+			unordered+`,"env":[{"name":"A","$retainKeys":[1],"value":"y"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key appending an env item whose $retainKeys the collation refuses (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("onto the outcome's env", `{"name":"p","env":[{"name":"B","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+		Entry("where the outcome lacks env", `{"name":"p","value":"x"}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$retainKeys":["name"],"value":"y"}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a map or a list at a field the schema does not declare, over another kind or nothing",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a map over a scalar, less its nulls", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":1,"w":null,"y":{"z":null}}`),
+		Entry("a list over a scalar, less its nulls", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[1,{"a":null}]`),
+		Entry("a map over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"x":1}`),
+		Entry("a list over a map", `{"name":"p","odd":{"q":1}}`, `,"value":"v"`, unordered+`,"odd":[2]`),
+		Entry("a map the outcome lacks", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"x":1}`),
+		Entry("a map over the first part's scalar", `{"name":"p"}`, `,"odd":1`, unordered+`,"odd":{"x":[1]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a map the outcome lacks whose $retainKeys the collation refuses (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("not naming a field it sets", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":["tags"],"mode":"y"}`),
+		Entry("not a list", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":"tags","mode":"y"}`),
+		Entry("naming a field by an integer", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"extra":{"$retainKeys":[1],"mode":"y"}`),
+	)
+
 	DescribeTable("off, every gate, a later part of a repeated key holding a map of another \"$patch\" where the outcome holds a map",
 		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
 		Entry("merge", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"merge","mode":"q"}`),

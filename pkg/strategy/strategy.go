@@ -112,17 +112,20 @@ func New(opts Options) *Walker {
 	}
 	r := visitors.Replace{Compose: opts.Compose}
 	unmergedOrderRefused := opts.Gates.Enabled(features.MultiFieldMergeKeys) // (format.CheckDirs refuses such an order)
+	deleteRemoves := opts.Gates.Enabled(features.PatchDeleteRemovesMap)
 	w.builtIn = [builtIns]elements.Visitor{
 		Replace:    r,
 		Merge:      visitors.Merge{Replace: r, Walker: w, Memory: opts.Memory},
 		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true, Memory: opts.Memory},
 		Ordered: visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply,
-			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused},
+			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused,
+			DeleteRemovesMap: deleteRemoves},
 	}
 	if opts.Patched != nil {
 		w.patched, w.patchedBuiltIn = opts.Patched, w.builtIn
 		w.patchedBuiltIn[Ordered] = visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: true, Reapply: opts.Reapply,
-			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused}
+			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused,
+			DeleteRemovesMap: deleteRemoves}
 	}
 	return w
 }

@@ -112,8 +112,11 @@ import (
 //   - in the item or a map v holds (repeatdirected.go): a "$retainKeys" of strings naming every field its map sets, v's
 //     other fields cleared first (retainedOnto); a "$deleteFromPrimitiveList/<f>" of a list of scalars its map neither
 //     sets nor orders (deletedOnto), or beside a set it sets and does not order, of values that set lacks
-//     (deletedBesideOnto: the same whichever key strategicpatch reads first);
+//     (deletedBesideOnto: the same whichever key strategicpatch reads first); in a map v lacks, of values the set holds
+//     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
+//   - a map or list at a field of the item the schema does not declare, holding no "$" key, where v lacks the field or
+//     holds a scalar or the other kind there: the patch's value less its nulls (undeclaredOver);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
@@ -126,7 +129,9 @@ import (
 //     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
 //     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
 //     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, no null or other "$" key in it, less the
-//     directive (replacedPlainly);
+//     directive (replacedPlainly); one holding "$patch: delete" and no other "$" key where v holds a map, at the item's
+//     own field, an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field removed
+//     (deletedMap);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
@@ -137,9 +142,13 @@ import (
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
-// for, or that map orders a merged list neither it nor v's map holds items of, or holds "$patch" of another value than
-// "replace" or "delete", it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
-// nestedOrderFailure, directedFailure). Where several of its fields fail so, it
+// for (or lacks: strategicpatch copies it, the collation refuses it), or that map (or one at a field v lacks) orders a
+// merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or holds "$patch" of
+// another value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming
+// a value twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the
+// item holds one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the
+// item appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
+// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure). Where several of its fields fail so, it
 // fails at the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
@@ -245,14 +254,15 @@ import (
 //     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
 //     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, an integral
 //     decimal among numbers with a fraction, both lists empty under an order in a map of the item but at its field
-//     where v holds the map, a list an order orders in a map v lacks naming a value or key twice, an order
-//     strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>"
-//     refused (a "$retainKeys" but those above, where strategicpatch accepts it or below a map of the item too), beside
-//     its list (but a set's as above), of another class, or, in a map v lacks, beside the list or naming not every
-//     field; a "$patch" map where v holds a map but those above; a map or list at a field the schema does not declare
-//     over another kind; a map or list near the depth limit; a null v holds a list it orders as; a list strategicpatch
-//     fails on near the depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys
-//     reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     where v holds the map or lacks the field, a list an order orders in a map v lacks naming a value or key twice
+//     (but a set's as above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a
+//     "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch
+//     accepts it or below a map of the item too), beside its list (but a set's as above), of another class, or, in a
+//     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
+//     above; a map or list at a field the schema does not declare over another kind but those above; a map or list near
+//     the depth limit; a null v holds a list it orders as; a list strategicpatch fails on near the depth limit, beside
+//     a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of this: gate
+//     MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;
@@ -293,7 +303,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
 	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
 	var sorted sortedCheck    // (sortedOntoLacking's answer for r onto v)
-	sorted.kubectl = o.Ordering == order.OrderKubectl
+	sorted.kubectl, sorted.removes = o.Ordering == order.OrderKubectl, o.DeleteRemovesMap
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
 	}

@@ -126,8 +126,10 @@ func otherKind(lv value.Value, held bool, pv value.Value) bool {
 // otherKind), as strategicpatch's mergeMap gives it whichever of the two keys it reads first (Go's map order): the
 // set merged (mergedListOnto) less the values deleted, none of which pm's list holds (else which key it reads first
 // decides), the set merged by no merge key and no merge rule, pm's list and lv's each naming a value once, their items
-// and the values deleted scalars of one kind (setOfKind). ok is false elsewhere: the front-end applies the repeat.
-func deletedBesideOnto(pm value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+// and the values deleted scalars of one kind (setOfKind). Where the outcome lacks pm (apart), pm's list may hold values
+// deleted: strategicpatch copies pm with both keys there, and the collation, ply's rule (docs/strategicpatch.md), takes
+// the list less them. ok is false elsewhere: the front-end applies the repeat.
+func deletedBesideOnto(pm value.Value, t *openapi.Type, name string, lv value.Value, held, apart bool) (list value.Value, present, ok bool) {
 	f := orderedFieldOf(pm, t, name)
 	if _, ordered := pm.Get(smp.SetOrderPrefix + name); ordered || !f.set || !f.deletes || !f.list.IsList() ||
 		!f.deleted.IsList() || f.meta.Rule != nil || len(f.meta.MergeKey) > 0 || !elements.MergedList(f.t, &f.meta) {
@@ -141,7 +143,7 @@ func deletedBesideOnto(pm value.Value, t *openapi.Type, name string, lv value.Va
 	setHolds := func(d value.Value) bool { _, in := inList[scalarKey(d)]; return in }
 	if (held && !lv.IsList()) || !setOfKind(append(slices.Clone(lv.Items()), pv...), deleted) ||
 		len(firstPlaces(lv.Items(), scalarKey)) != lv.Len() || len(inList) != len(pv) ||
-		slices.ContainsFunc(deleted, setHolds) {
+		(!apart && slices.ContainsFunc(deleted, setHolds)) {
 		return value.Value{}, false, false
 	}
 	merged, ok := mergedListOnto(f.t, &f.meta, f.list, lv, held)

@@ -70,11 +70,12 @@ func ownRetainRefused(r elements.Repeat, p value.Value, t *openapi.Type, v value
 // retainFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type t),
 // a map holding a "$retainKeys" both strategicpatch and the collation refuse (retainRefused), where lv, the outcome's
 // field there (held: present), is a map f merges into field by field (fieldByField): strategicpatch merges f into
-// it (mergeMapHandler), meeting the directive first, and the collation reads f's map before anything below it. deep
+// it (mergeMapHandler), meeting the directive first, and the collation reads f's map before anything below it; or
+// where the outcome lacks the field, which strategicpatch copies unchecked and the collation reads all the same. deep
 // says the patch's values may reach the depth limit: nil then, and elsewhere.
 func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
-	if deep || !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+	if deep || (held && !lv.IsMap()) || !f.Value.IsMap() || !fieldByField(ft, &meta) {
 		return nil
 	}
 	if msg := retainRefused(f.Value, ft); msg != "" {
@@ -87,15 +88,52 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 // a map merging into lv, the outcome's map there (held: present), where strategicpatch fails there too and
 // sortedOntoLacking reads it: a "$patch" of another value than "replace" or "delete" (directedFailure), a "$retainKeys"
 // both refuse (retainFailure), else an order of a list without items (nestedOrderFailure, under kubectl's order, as
-// sortedOntoLacking reads the map's merged lists). Nil elsewhere, and with deep (the patch's values may reach the
-// depth limit).
+// sortedOntoLacking reads the map's merged lists); where the outcome lacks the map, a set naming a value twice that its
+// order contradicts (twiceOrderedFailure); the "$retainKeys" of an item of a keyed list the collation refuses
+// (itemRetainFailure). Nil elsewhere, and with deep (the patch's values may reach the depth limit).
 func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
 	if deep {
 		return nil
 	} else if e := directedFailure(t, f, lv, held); e != nil {
 		return e
+	} else if e = twiceOrderedFailure(t, f, held); e != nil {
+		return e
+	} else if e = itemRetainFailure(t, f, lv, held); e != nil {
+		return e
 	} else if e = retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
 		return e
 	}
 	return nestedOrderFailure(t, f, lv, held, deep)
+}
+
+// itemRetainFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
+// t), a list the schema merges by one key (no merge rule, no directive beside it) whose items are maps each holding
+// the key as a scalar, each key once, where lv, the outcome's field there (held: present), is a list or absent: the
+// one item holding a "$retainKeys" the collation refuses (retainRefused), the others holding no "$" key at any depth,
+// fails at its key, merged into lv's item of the key or appended (where strategicpatch copies it unchecked:
+// docs/strategicpatch.md, "What stays different"), as the collation reads the item's map. Nil elsewhere.
+func itemRetainFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	key := soleMergeKey(&meta)
+	if key == "" || meta.Rule != nil || !f.Value.IsList() || !elements.MergedList(ft, &meta) || (held && !lv.IsList()) {
+		return nil
+	}
+	var failure *elements.Error
+	seen := map[value.ScalarKey]bool{}
+	for _, it := range f.Value.Items() {
+		k, keyed := it.Get(key)
+		if !it.IsMap() || !keyed || !k.IsScalar() || seen[scalarKey(k)] {
+			return nil
+		}
+		seen[scalarKey(k)] = true
+		msg := retainRefused(it, ft.Item())
+		switch {
+		case msg != "" && failure == nil && !holdsDirective(it.Without(smp.RetainKeysKey)):
+			failure = &elements.Error{Source: elements.Patch, Msg: msg, Path: fieldpath.Path{fieldpath.Field(f.Key),
+				fieldpath.Key(elements.KeyFields(it, []string{key}, ft.Item()))}}
+		case holdsDirective(it):
+			return nil
+		}
+	}
+	return failure
 }

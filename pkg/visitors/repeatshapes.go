@@ -120,17 +120,21 @@ func replacesOrDeletes(pm value.Value) bool {
 }
 
 // nestedOrderFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
-// type t), a map merging field by field into lv, the outcome's map there (held: present), that holds one
+// type t), a map merging field by field into lv, the outcome's map there (held: present; or absent, where
+// strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
 // "$setElementOrder" of a merged list neither f's map nor lv (less the fields f's "$retainKeys" clears first) holds
 // items of (orderWithoutItems), where mapOnto decides f's other fields: strategicpatch's mergePatchIntoOriginal,
 // which applies f's orders first, fails there too, and the collation meets no error at f's other fields. deep says
 // the patch's values may reach the depth limit: nil then, and elsewhere.
 func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
-	if deep || !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+	if deep || (held && !lv.IsMap()) || !f.Value.IsMap() || !fieldByField(ft, &meta) {
 		return nil
 	}
-	cleared, ok := retainedOnto(f.Value, lv)
+	cleared, ok := value.MustMap(), true // (where the outcome lacks the map: its lists absent)
+	if held {
+		cleared, ok = retainedOnto(f.Value, lv)
+	}
 	if !ok {
 		return nil
 	}
@@ -183,4 +187,64 @@ func directedFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) 
 		msg = mergeDirective
 	}
 	return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: msg}
+}
+
+// deletedMap reports whether f, a field of a patch map of type t, holds a map of an object field (fieldByField) holding
+// "$patch: delete" and no other "$" key at any depth, where lv, the outcome's field there (held: present), is a map:
+// strategicpatch's handleDirectiveInMergeMap leaves an empty map there, and so does the collation with that outcome
+// as live; with gate PatchDeleteRemovesMap the collation removes the field (sortedOntoLacking's removes).
+func deletedMap(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
+	ft, meta := t.Child(f.Key)
+	d, _ := f.Value.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && s == smp.DeleteValue &&
+		!holdsDirective(f.Value.Without(smp.DirectiveKey))
+}
+
+// twiceOrderedFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
+// type t), a map of an object field (fieldByField) the outcome lacks (held false), holding one "$setElementOrder" and
+// no other "$" key at any depth, of a set of scalars (merged, no merge key, no merge rule) naming a value twice, whose
+// order, of scalars, it does not follow (orderContradicted): the collation checks the order there as the patch holds
+// it, where strategicpatch copies the map unchecked (docs/strategicpatch.md, "What stays different"). Nil elsewhere.
+func twiceOrderedFailure(t *openapi.Type, f value.Field, held bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	if held || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+		return nil
+	}
+	var key string
+	for _, g := range f.Value.Fields() {
+		if strings.HasPrefix(g.Key, "$") && key != "" {
+			return nil
+		} else if strings.HasPrefix(g.Key, "$") {
+			key = g.Key
+		}
+	}
+	name, ordering := strings.CutPrefix(key, smp.SetOrderPrefix)
+	rest := f.Value.Without(key)
+	list, set := rest.Get(name)
+	order, _ := f.Value.Get(key)
+	lt, lmeta := ft.Child(name)
+	if !ordering || !set || !list.IsList() || !order.IsList() || holdsDirective(rest) || namedOnce(f.Value, ft, key) ||
+		!elements.MergedList(lt, &lmeta) || len(lmeta.MergeKey) > 0 || lmeta.Rule != nil ||
+		!allScalars(list.Items()) || !allScalars(order.Items()) {
+		return nil
+	}
+	e := orderContradicted(ft, name, list, order)
+	if e == nil {
+		return nil
+	}
+	return &elements.Error{Source: e.Source, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...), Msg: e.Msg}
+}
+
+// undeclaredOver reports whether f, a field of a patch map of type t (a struct) that t does not declare, holds a map or
+// a list, no "$" key at any depth, where lv, the outcome's field there (held: present), is absent, a scalar, or a map
+// or list of the other kind: strategicpatch's mergeMap sets f's value there, less its nulls, looking up no schema (it
+// fails the look-up only merging onto the same kind: class oracle-no-meta-undeclared), and so does the collation with
+// that outcome as live.
+func undeclaredOver(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
+	pv := f.Value
+	if t.Kind != openapi.KindStruct || t.Field(f.Key) != nil || !(pv.IsMap() || pv.IsList()) || holdsDirective(pv) {
+		return false
+	}
+	return !held || lv.IsScalar() || (lv.IsList() && pv.IsMap()) || (lv.IsMap() && pv.IsList())
 }

@@ -37,7 +37,9 @@ import (
 // a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto), one
 // beside a set p sets (under kubectl's order, within the depth limit) from the set merged (deletedBesideOnto); the
 // same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
-// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A "$" key the collation
+// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A map of p holding "$patch:
+// delete" alone among "$" keys where v holds a map is an empty map, or with removes (gate PatchDeleteRemovesMap) the
+// field removed (deletedMap). A "$" key the collation
 // ignores (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
 // list p orders and unmergedOrderFailure (a list merged by no strategy) or mergedOrderFailure (a keyed list; under
 // kubectl's order) gives the error the collation with v as live gives there (p's values within the depth limit), err
@@ -45,7 +47,7 @@ import (
 // merged list neither holds items of (mapFailure). Where several fail so, the collation's error is the first's by
 // name, as it walks p's fields (firstByName). ok is false elsewhere (strategicpatch failing otherwise, or a shape not
 // read here).
-func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) (out value.Value, err error, ok bool) {
+func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl, removes bool) (out value.Value, err error, ok bool) {
 	e, refused := r.Err.(*elements.Error)
 	byOutcome := refused && r.Element == nil && len(e.Path) == 1 && e.Msg == smp.OrderOfUnmerged(e.Path[0].Field)
 	if !(byOutcome || (r.Err == nil && r.Element != nil)) || !p.IsMap() || !v.IsMap() {
@@ -87,7 +89,9 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		var merged value.Value
 		var present, decided bool
 		if kubectl && !r.Deep && deletesBeside(p, f.Key) {
-			merged, present, decided = deletedBesideOnto(p, t, f.Key, lv, held)
+			merged, present, decided = deletedBesideOnto(p, t, f.Key, lv, held, false)
+		} else if deletedMap(t, f, lv, held) {
+			merged, present, decided = value.MustMap(), !removes, true // (an empty map; with the gate, none)
 		} else {
 			merged, present, decided = fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
 		}
@@ -139,6 +143,8 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 	ft, meta := t.Child(f.Key)
 	if _, deletes := p.Get(smp.DeletePrefix + f.Key); deletes || strings.HasPrefix(f.Key, "$") || meta.Rule != nil {
 		return value.Value{}, false, false
+	} else if !deep && undeclaredOver(t, f, lv, held) {
+		return StripNulls(f.Value), true, true // (mergeMap replaces it so, its kind differing or v lacking it)
 	}
 	return valueOnto(ft, &meta, f.Value, lv, held, deep, kubectl)
 }
@@ -240,7 +246,7 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 			}
 		case lists && deletesBeside(pm, f.Key):
 			if out, ok = withDecided(out, f.Key, func(lv value.Value, held bool) (value.Value, bool, bool) {
-				return deletedBesideOnto(pm, t, f.Key, lv, held)
+				return deletedBesideOnto(pm, t, f.Key, lv, held, !lm.IsMap())
 			}); !ok {
 				return value.Value{}, false
 			}
@@ -340,13 +346,14 @@ func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.
 // the error applying the repeat gives.
 type sortedCheck struct {
 	kubectl bool // (merged lists ordered as kubectl orders them: order.OrderKubectl)
+	removes bool // (gate PatchDeleteRemovesMap: a "$patch: delete" map removes its field)
 	out     value.Value
 	err     error
 }
 
 // of reports whether sortedOntoLacking decides Repeat r of item p (type t) merged into v, keeping its answer.
 func (s *sortedCheck) of(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
-	out, err, ok := sortedOntoLacking(r, p, t, v, s.kubectl)
+	out, err, ok := sortedOntoLacking(r, p, t, v, s.kubectl, s.removes)
 	s.out, s.err = out, err
 	return ok
 }

@@ -212,6 +212,9 @@ type Ordered struct {
 	// UnmergedOrderRefused says gate MultiFieldMergeKeys is on: the collation refuses a "$setElementOrder" of a list
 	// the schema merges by no strategy (format.CheckDirs), which compose mode's repeats decide by (orderFails).
 	UnmergedOrderRefused bool
+	// DeleteRemovesMap says gate PatchDeleteRemovesMap is on: a "$patch: delete" map removes its field rather than
+	// leaving an empty map, which apply mode's repeats onto an outcome holding that map decide by (deletedMapOnto).
+	DeleteRemovesMap bool
 	// parentLive says the list's parent holds a map in live though its node has none: a repeat's list that its
 	// member's outcome lacks, merged onto that outcome's map (repeat.go).
 	parentLive bool
