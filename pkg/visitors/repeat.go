@@ -300,18 +300,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	it := l.Items[r.ID].Element.Base()
 	var out elements.Outcome
 	var err error
-	held, known := true, true // (a list the repeat holds empty and orders: a list with items in v)
-	var composed composeCheck // (composeChecked's answer for r onto v, walked once where a case asks)
-	var sorted sortedCheck    // (sortedOntoLacking's answer for r onto v)
-	sorted.kubectl, sorted.removes = o.Ordering == order.OrderKubectl, o.DeleteRemovesMap
-	if r.Err != nil && r.Element != nil && !v.IsNull() {
-		held, known = emptyOrdersHeld(r.Element, v, o.Compose)
-	}
-	var limitErr error // (a repeat failing by the depth limit, onto v: limitFailure's error, where limited)
-	limited := false
-	if !o.Compose && r.Room > 0 && !v.IsNull() {
-		limitErr, limited = limitFailure(r, l.Local.Items()[r.Pos], it.Type, v)
-	}
+	c := o.checksOf(l, r, v, it)
+	held, known, limited, limitErr := c.held, c.known, c.limited, c.limitErr
+	composed, sorted := &c.composed, &c.sorted
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
@@ -377,6 +368,29 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		return elements.Keep(value.MustMap()), nil
 	}
 	return out, nil
+}
+
+// repeatChecks holds what the cases of repeat's switch read of a Repeat onto v beside the Repeat itself.
+type repeatChecks struct {
+	held, known bool         // a list the repeat holds empty and orders: a list with items in v (emptyOrdersHeld)
+	limited     bool         // a repeat failing by the depth limit onto v: limitFailure's answer
+	limitErr    error        // its error, where limited
+	composed    composeCheck // composeChecked's answer for the repeat onto v, walked once where a case asks
+	sorted      sortedCheck  // sortedOntoLacking's answer for the repeat onto v, likewise
+}
+
+// checksOf computes the repeatChecks of Repeat r of patch list l, its item it, onto v; the walks of composed and sorted
+// wait for a case that asks.
+func (o Ordered) checksOf(l *elements.ListElement, r elements.Repeat, v value.Value, it *elements.Node) repeatChecks {
+	c := repeatChecks{held: true, known: true}
+	c.sorted.kubectl, c.sorted.removes = o.Ordering == order.OrderKubectl, o.DeleteRemovesMap
+	if r.Err != nil && r.Element != nil && !v.IsNull() {
+		c.held, c.known = emptyOrdersHeld(r.Element, v, o.Compose)
+	}
+	if !o.Compose && r.Room > 0 && !v.IsNull() {
+		c.limitErr, c.limited = limitFailure(r, l.Local.Items()[r.Pos], it.Type, v)
+	}
+	return c
 }
 
 // failed sets *dst to err, reporting whether it is one: a case of repeat's switch keeps the error its check computed
