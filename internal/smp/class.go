@@ -23,19 +23,41 @@ func ClassPlural(c value.Kind) string { return classPlural[c] }
 
 // ItemClass returns the items' class (ClassNone: none), or a message naming the first item unlike item 0.
 func ItemClass(items []value.Value) (value.Kind, string) {
-	c := ClassNone
-	for i, it := range items {
-		d := it.Kind()
-		if d == value.KindFloat {
-			d = value.KindInt
-		}
-		if i == 0 {
-			c = d
-		} else if d != c {
-			return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i) + " is " + classNames[d]
+	c, i := classUpTo(items)
+	if i == len(items) {
+		return c, ""
+	}
+	return c, "list items must all be of one kind: item 0 is " + classNames[c] + ", item " + strconv.Itoa(i) + " is " +
+		classNames[classOf(items[i])]
+}
+
+// OneClass returns the items' class (ClassNone: none) and whether they are all of it: ItemClass without its message.
+func OneClass(items []value.Value) (value.Kind, bool) {
+	c, i := classUpTo(items)
+	return c, i == len(items)
+}
+
+// classUpTo returns the class of items' first item (ClassNone: none) and the index of the first item of another
+// class (len(items): none).
+func classUpTo(items []value.Value) (value.Kind, int) {
+	if len(items) == 0 {
+		return ClassNone, 0
+	}
+	c := classOf(items[0])
+	for i := 1; i < len(items); i++ {
+		if classOf(items[i]) != c {
+			return c, i
 		}
 	}
-	return c, ""
+	return c, len(items)
+}
+
+// classOf returns v's class: its Kind, numbers KindInt.
+func classOf(v value.Value) value.Kind {
+	if k := v.Kind(); k != value.KindFloat {
+		return k
+	}
+	return value.KindInt
 }
 
 // DeletesFromClass returns why directive dir ("$deleteFromPrimitiveList/<field>"), deleting values of class deleted

@@ -62,7 +62,7 @@ func scalarsOfClass(items []value.Value) (class value.Kind, once, ok bool) {
 	if len(items) == 0 {
 		return value.KindNull, true, true
 	}
-	class, ok = itemClass(items)
+	class, ok = smp.OneClass(items)
 	if !ok || (class != value.KindString && class != value.KindInt && class != value.KindBool) {
 		return class, false, false
 	}

@@ -1282,26 +1282,10 @@ func nulledDeleting(c *elements.AtomicElement, lv value.Value) bool {
 	if !d.HasDeleteFromList || d.HasSetOrder || d.HasRetainKeys || d.ReplaceList || !c.HasLocal || !c.Local.IsNull() {
 		return false
 	}
-	live, liveOne := itemClass(lv.Items())
-	deleted, _ := itemClass(d.DeleteFromList.Items())
+	live, liveOne := smp.OneClass(lv.Items())
+	deleted, _ := smp.OneClass(d.DeleteFromList.Items())
 	return liveOne && (live != value.KindMap || elements.SetOfMaps(c.Type, &c.Meta)) &&
 		(lv.Len() == 0 || d.DeleteFromList.Len() == 0 || live == deleted)
-}
-
-// itemClass returns the kind of items, numbers all value.KindInt, and whether they are all of it (none: true).
-func itemClass(items []value.Value) (value.Kind, bool) {
-	var class value.Kind
-	for i, it := range items {
-		k := it.Kind()
-		if k == value.KindFloat {
-			k = value.KindInt
-		}
-		if i > 0 && k != class {
-			return class, false
-		}
-		class = k
-	}
-	return class, true
 }
 
 // emptyOrdersHeld reports, for repeat tree e applied to v, whether each merged list e holds empty and orders by
