@@ -52,6 +52,17 @@ var _ = DescribeTable("a $deleteFromPrimitiveList whose value is not a list appl
 		`{"spec":{"$deleteFromPrimitiveList/replicas":{"a":1}}}`, `{"spec":{"replicas":2}}`),
 	Entry("a scalar, f absent: nothing", `{"spec":{}}`,
 		`{"spec":{"$deleteFromPrimitiveList/replicas":3}}`, `{"spec":{}}`),
+	Entry("a scalar, f listed by $retainKeys: f's", `{"spec":{"strategy":{"type":"Recreate"}}}`,
+		`{"spec":{"strategy":{"$retainKeys":["type"],"$deleteFromPrimitiveList/type":"RollingUpdate"}}}`,
+		`{"spec":{"strategy":{"type":"RollingUpdate"}}}`),
+	Entry("a scalar, f cleared by $retainKeys: nothing", `{"spec":{"strategy":{"type":"Recreate"}}}`,
+		`{"spec":{"strategy":{"$retainKeys":["rollingUpdate"],"$deleteFromPrimitiveList/type":"X"}}}`,
+		`{"spec":{"strategy":{}}}`),
+	Entry("null beside $setElementOrder/<f>: f deleted", `{"metadata":{"finalizers":["a","b"],"name":"p"}}`,
+		`{"metadata":{"$setElementOrder/finalizers":["b","a"],"$deleteFromPrimitiveList/finalizers":null}}`, `{"metadata":{"name":"p"}}`),
+	Entry("a scalar beside $setElementOrder/<f>: the order alone", `{"metadata":{"finalizers":["a","b"],"name":"p"}}`,
+		`{"metadata":{"$setElementOrder/finalizers":["b","a"],"$deleteFromPrimitiveList/finalizers":"a"}}`,
+		`{"metadata":{"finalizers":["b","a"],"name":"p"}}`),
 )
 
 // Beside f set by the patch, strategicpatch reads both keys as f in the order Go's map iteration meets them (random);
@@ -85,3 +96,16 @@ func typedJSONMap(s string) map[string]interface{} {
 	Expect(json.Unmarshal([]byte(s), &m)).To(Succeed())
 	return m
 }
+
+// Merging two patches, a "$deleteFromPrimitiveList/<f>" whose value is not a list is data, as strategicpatch's merge
+// of patches keeps it (it reads the directive only applying a patch).
+var _ = DescribeTable("pkg/strategicpatch merging two patches, a $deleteFromPrimitiveList whose value is not a list, as strategicpatch",
+	composesAsStrategicpatch,
+	Entry("null, the first holding f", `{"metadata":{"finalizers":["a"]}}`,
+		`{"metadata":{"$deleteFromPrimitiveList/finalizers":null}}`),
+	Entry("a scalar, the first holding the key", `{"spec":{"$deleteFromPrimitiveList/replicas":2}}`,
+		`{"spec":{"$deleteFromPrimitiveList/replicas":3}}`),
+	Entry("a map, the first holding f", `{"spec":{"selector":{"matchLabels":{"a":"x"}}}}`,
+		`{"spec":{"selector":{"$deleteFromPrimitiveList/matchLabels":{"a":null}}}}`),
+	Entry("beside f", `{"spec":{}}`, `{"spec":{"$deleteFromPrimitiveList/replicas":3,"replicas":4}}`),
+)

@@ -88,7 +88,7 @@ func Directive(t *openapi.Type, key string) bool {
 // fields' directives are built in mem, to be kept as long as n's tree; so are the data fields of a map holding a
 // directive key (a "$patch" or another), which a value kept longer holds only as Own gives them. With kubectl (the
 // kubectl view: gate MultiFieldMergeKeys off), a "$deleteFromPrimitiveList/<f>" whose value is not a list is read as
-// strategicpatch's merge reads it (Deleted).
+// strategicpatch's merge reads it (deleted).
 func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
@@ -109,7 +109,7 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 	}
 	data = append(mem.data.Carve(len(fields))[:0], fields[:first]...)
 	byField = mem.forFields(fields[first:])
-	added := false
+	deletes := false
 	for _, fl := range fields[first:] {
 		if dir := Directive(t, fl.Key); !dir || compose {
 			data = append(data, fl)
@@ -139,13 +139,7 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix) && !fl.Value.IsList() && kubectl:
-			f, err := Deleted(n, fl)
-			if err != nil {
-				return nil, "", nil, err
-			}
-			if f != nil {
-				data, added = append(data, *f), true
-			}
+			deletes = true // read once $retainKeys is (deleted)
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
 				return nil, "", nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
@@ -154,8 +148,10 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
 		}
 	}
-	if added {
-		slices.SortFunc(data, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	if deletes {
+		if data, err = deleted(n, fields[first:], byField, data); err != nil {
+			return nil, "", nil, err
+		}
 	}
 	if n.Dirs != nil && n.Dirs.HasRetainKeys {
 		for _, fl := range data {
@@ -167,25 +163,44 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 	return data, "", byField, nil
 }
 
-// Deleted reads field fl of patch map n, a "$deleteFromPrimitiveList/<f>" whose value is not a list, as strategicpatch's
-// merge of a map reads it: as the key f, the value left for f's merge, taken only where live's map holds f. So a null
-// deletes f; a value of the kind live holds at f (a scalar of one Go type, or a map, merged into live's as a patch) is
-// f's; a value of another kind, or an f live lacks (or a map live lacks), is nothing (nil). Where the patch sets f too,
-// strategicpatch's result depends on the order Go's map iteration meets the two keys, so that is an error.
-func Deleted(n *elements.Node, fl value.Field) (*value.Field, error) {
-	name := fl.Key[len(smp.DeletePrefix):]
-	if _, set := n.Local.Get(name); set {
-		return nil, fail(n, fl.Key+" is not a list and the patch sets "+strconv.Quote(name)+" too: strategicpatch reads both as "+
-			strconv.Quote(name)+", in the random order Go's map iteration meets them; give one of the two")
+// deleted adds to data (sorted) the fields that patch map n's "$deleteFromPrimitiveList/<f>" keys of fields whose
+// values are not lists give, as strategicpatch's merge of a map reads such a key: as the key f, the value left for
+// f's merge, taken only where live's map holds f once "$retainKeys" has cleared the fields it does not list. So a null
+// deletes f (and a "$setElementOrder/<f>" beside it, which orders live's list first, orders nothing); a value of the
+// kind live holds at f (a scalar of one Go type, or a map, merged into live's as a patch) is f's; a value of another
+// kind, an f live lacks (or a map live lacks) is nothing. Where the patch sets f too, strategicpatch's result depends
+// on the order Go's map iteration meets the two keys, so that is an error.
+func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, data []value.Field) ([]value.Field, error) {
+	added := false
+	for _, fl := range fields {
+		if !strings.HasPrefix(fl.Key, smp.DeletePrefix) || fl.Value.IsList() || !Directive(n.Type, fl.Key) {
+			continue
+		}
+		name := fl.Key[len(smp.DeletePrefix):]
+		if _, set := n.Local.Get(name); set {
+			return nil, fail(n, fl.Key+" is not a list and the patch sets "+strconv.Quote(name)+" too: strategicpatch reads both as "+
+				strconv.Quote(name)+", in the random order Go's map iteration meets them; give one of the two")
+		}
+		if !n.HasLive || !n.Live.IsMap() {
+			continue
+		}
+		lv, ok := n.Live.Get(name)
+		if r := n.Dirs; r != nil && r.HasRetainKeys {
+			_, listed := slices.BinarySearch(r.RetainKeys, name)
+			ok = ok && listed
+		}
+		if !ok || (!fl.Value.IsNull() && lv.Kind() != fl.Value.Kind()) {
+			continue
+		}
+		if i := slices.IndexFunc(byField, func(fd FieldDirectives) bool { return fd.Name == name }); i >= 0 && lv.IsList() {
+			byField[i].Dirs.SetOrder, byField[i].Dirs.HasSetOrder = value.Value{}, false
+		}
+		data, added = append(data, value.Field{Key: name, Value: fl.Value}), true
 	}
-	if !n.HasLive || !n.Live.IsMap() {
-		return nil, nil
+	if added {
+		slices.SortFunc(data, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
 	}
-	lv, ok := n.Live.Get(name)
-	if !ok || (!fl.Value.IsNull() && lv.Kind() != fl.Value.Kind()) {
-		return nil, nil
-	}
-	return &value.Field{Key: name, Value: fl.Value}, nil
+	return data, nil
 }
 
 // ReadItem reads the "$patch" directive of item i of merged list of maps n: "", "delete" or "replace".
