@@ -80,6 +80,21 @@ var _ = DescribeTable("a $deleteFromPrimitiveList not a list beside the field it
 		`metadata: $deleteFromPrimitiveList/finalizers is not a list and the patch sets "finalizers" too`),
 )
 
+// In a map new to the object, the key is content the object lacks, cleaned of directive keys as ply cleans every such
+// value (strategicpatch keeps it as data: a documented difference), f set beside it or not.
+var _ = DescribeTable("a $deleteFromPrimitiveList not a list in a map new to the object is dropped",
+	func(original, patch, want string) {
+		for _, meta := range deleteNotListMetas() {
+			got, err := ply.StrategicMergePatchUsingLookupPatchMeta([]byte(original), []byte(patch), meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(want))
+		}
+	},
+	Entry("alone", `{"spec":{}}`, `{"spec":{"selector":{"$deleteFromPrimitiveList/matchLabels":3}}}`, `{"spec":{"selector":{}}}`),
+	Entry("beside f", `{"spec":{}}`, `{"spec":{"selector":{"$deleteFromPrimitiveList/matchLabels":3,"matchLabels":{"a":"x"}}}}`,
+		`{"spec":{"selector":{"matchLabels":{"a":"x"}}}}`),
+)
+
 func deleteNotListMetas() []sp.LookupPatchMeta {
 	v2, err := oracle.Default()
 	Expect(err).NotTo(HaveOccurred())

@@ -168,8 +168,9 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 // f's merge, taken only where live's map holds f once "$retainKeys" has cleared the fields it does not list. So a null
 // deletes f (and a "$setElementOrder/<f>" beside it, which orders live's list first, orders nothing); a value of the
 // kind live holds at f (a scalar of one Go type, or a map, merged into live's as a patch) is f's; a value of another
-// kind, an f live lacks (or a map live lacks) is nothing. Where the patch sets f too, strategicpatch's result depends
-// on the order Go's map iteration meets the two keys, so that is an error.
+// kind, an f live lacks is nothing. Where the patch sets f too, strategicpatch's result depends on the order Go's map
+// iteration meets the two keys, so that is an error. A map live lacks is content live lacks: the key is dropped there
+// (strategicpatch keeps it as data: a documented difference, values taken whole cleaned of directive keys).
 func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, data []value.Field) ([]value.Field, error) {
 	added := false
 	for _, fl := range fields {
@@ -177,12 +178,12 @@ func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, 
 			continue
 		}
 		name := fl.Key[len(smp.DeletePrefix):]
+		if !n.HasLive || !n.Live.IsMap() {
+			continue // (a map new to live: content live lacks, cleaned of directive keys)
+		}
 		if _, set := n.Local.Get(name); set {
 			return nil, fail(n, fl.Key+" is not a list and the patch sets "+strconv.Quote(name)+" too: strategicpatch reads both as "+
 				strconv.Quote(name)+", in the random order Go's map iteration meets them; give one of the two")
-		}
-		if !n.HasLive || !n.Live.IsMap() {
-			continue
 		}
 		lv, ok := n.Live.Get(name)
 		if r := n.Dirs; r != nil && r.HasRetainKeys {
