@@ -14,7 +14,8 @@ import (
 // A "$deleteFromPrimitiveList/<f>" whose value is not a list is read as strategicpatch's merge of a map reads it: as
 // the key f, taken only where the object's map holds f: null deletes f, a scalar of the Go type the object holds
 // replaces it, a map merges into the object's map as a patch; a value of another type, or an f the object lacks, is
-// nothing. Bytes and maps, under Go struct tags, OpenAPI v2 and v3.
+// nothing. Bytes and maps (numbers decoded as the bytes API decodes them, and as encoding/json does), under Go struct
+// tags, OpenAPI v2 and v3.
 var _ = DescribeTable("a $deleteFromPrimitiveList whose value is not a list applies as strategicpatch's",
 	func(original, patch, want string) {
 		for i, meta := range deleteNotListMetas() {
@@ -31,6 +32,12 @@ var _ = DescribeTable("a $deleteFromPrimitiveList whose value is not a list appl
 			gotMap, err := ply.StrategicMergeMapPatchUsingLookupPatchMeta(typedJSONMap(original), typedJSONMap(patch), meta)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(gotMap).To(Equal(wantMap), "maps")
+
+			wantMap, err = sp.StrategicMergeMapPatchUsingLookupPatchMeta(jsonMap(original), jsonMap(patch), meta)
+			Expect(err).NotTo(HaveOccurred())
+			gotMap, err = ply.StrategicMergeMapPatchUsingLookupPatchMeta(jsonMap(original), jsonMap(patch), meta)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(gotMap).To(Equal(wantMap), "maps decoded by encoding/json (every number a float64)")
 		}
 	},
 	Entry("null deletes f", `{"metadata":{"finalizers":["a","b"],"name":"p"}}`,
@@ -43,6 +50,12 @@ var _ = DescribeTable("a $deleteFromPrimitiveList whose value is not a list appl
 		`{"metadata":{"$deleteFromPrimitiveList/name":"q"}}`, `{"metadata":{"name":"q"}}`),
 	Entry("a scalar of another type: nothing", `{"spec":{"replicas":2}}`,
 		`{"spec":{"$deleteFromPrimitiveList/replicas":2.5}}`, `{"spec":{"replicas":2}}`),
+	Entry("an integer written as a decimal, a float64: nothing", `{"spec":{"replicas":2}}`,
+		`{"spec":{"$deleteFromPrimitiveList/replicas":3.0}}`, `{"spec":{"replicas":2}}`),
+	Entry("a string onto a boolean: nothing", `{"spec":{"paused":true}}`,
+		`{"spec":{"$deleteFromPrimitiveList/paused":"false"}}`, `{"spec":{"paused":true}}`),
+	Entry("a boolean onto a boolean replaces it", `{"spec":{"paused":true}}`,
+		`{"spec":{"$deleteFromPrimitiveList/paused":false}}`, `{"spec":{"paused":false}}`),
 	Entry("a scalar onto a list: nothing", `{"metadata":{"finalizers":["a"],"name":"p"}}`,
 		`{"metadata":{"$deleteFromPrimitiveList/finalizers":"a"}}`, `{"metadata":{"finalizers":["a"],"name":"p"}}`),
 	Entry("a map onto a map merges into it as a patch", `{"spec":{"selector":{"matchLabels":{"a":"x","c":"z"}}}}`,
