@@ -226,7 +226,7 @@ func (c *collator) patchMap(s *elements.Node, depth int) (elements.Element, erro
 	if c.opts.Compose && s.Meta.Strategy.Has(openapi.StrategyReplace) && s.HasLive && s.Live.IsMap() {
 		return build(c, &c.atomics, s), nil // second's map of strategy replace, "$patch" and all
 	}
-	data, directive, byField, err := format.ReadMap(s, c.opts.Compose, &c.directives)
+	data, directive, byField, err := format.ReadMap(s, c.opts.Compose, !c.opts.Gates.Enabled(features.MultiFieldMergeKeys), &c.directives)
 	if err != nil {
 		return nil, err
 	}

@@ -86,8 +86,10 @@ func Directive(t *openapi.Type, key string) bool {
 // CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch
 // merged into another: pkg/patch.Compose) directive keys are data too, and only "$setElementOrder/<f>" is read. The
 // fields' directives are built in mem, to be kept as long as n's tree; so are the data fields of a map holding a
-// directive key (a "$patch" or another), which a value kept longer holds only as Own gives them.
-func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, directive string, byField []FieldDirectives, err error) {
+// directive key (a "$patch" or another), which a value kept longer holds only as Own gives them. With kubectl (the
+// kubectl view: gate MultiFieldMergeKeys off), a "$deleteFromPrimitiveList/<f>" whose value is not a list is read as
+// strategicpatch's merge reads it (deleted).
+func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
 	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
@@ -107,6 +109,7 @@ func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, d
 	}
 	data = append(mem.data.Carve(len(fields))[:0], fields[:first]...)
 	byField = mem.forFields(fields[first:])
+	deletes := false
 	for _, fl := range fields[first:] {
 		if dir := Directive(t, fl.Key); !dir || compose {
 			data = append(data, fl)
@@ -135,12 +138,19 @@ func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, d
 			}
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
+		case strings.HasPrefix(fl.Key, smp.DeletePrefix) && !fl.Value.IsList() && kubectl:
+			deletes = true // read once $retainKeys is (deleted)
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
 				return nil, "", nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
 			}
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
+		}
+	}
+	if deletes {
+		if data, err = deleted(n, fields[first:], byField, data); err != nil {
+			return nil, "", nil, err
 		}
 	}
 	if n.Dirs != nil && n.Dirs.HasRetainKeys {
@@ -151,6 +161,47 @@ func ReadMap(n *elements.Node, compose bool, mem *Memory) (data []value.Field, d
 		}
 	}
 	return data, "", byField, nil
+}
+
+// deleted adds to data (sorted) the fields that patch map n's "$deleteFromPrimitiveList/<f>" keys of fields whose
+// values are not lists give, as strategicpatch's merge of a map reads such a key: as the key f, the value left for
+// f's merge, taken only where live's map holds f once "$retainKeys" has cleared the fields it does not list. So a null
+// deletes f (and a "$setElementOrder/<f>" beside it, which orders live's list first, orders nothing); a value of the
+// kind live holds at f (a scalar of one Go type, or a map, merged into live's as a patch) is f's; a value of another
+// kind, an f live lacks is nothing. Where the patch sets f too, strategicpatch's result depends on the order Go's map
+// iteration meets the two keys, so that is an error. A map live lacks is content live lacks: the key is dropped there
+// (strategicpatch keeps it as data: a documented difference, values taken whole cleaned of directive keys).
+func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, data []value.Field) ([]value.Field, error) {
+	added := false
+	for _, fl := range fields {
+		if !strings.HasPrefix(fl.Key, smp.DeletePrefix) || fl.Value.IsList() || !Directive(n.Type, fl.Key) {
+			continue
+		}
+		name := fl.Key[len(smp.DeletePrefix):]
+		if !n.HasLive || !n.Live.IsMap() {
+			continue // (a map new to live: content live lacks, cleaned of directive keys)
+		}
+		if _, set := n.Local.Get(name); set {
+			return nil, fail(n, fl.Key+" is not a list and the patch sets "+strconv.Quote(name)+" too: strategicpatch reads both as "+
+				strconv.Quote(name)+", in the random order Go's map iteration meets them; give one of the two")
+		}
+		lv, ok := n.Live.Get(name)
+		if r := n.Dirs; r != nil && r.HasRetainKeys {
+			_, listed := slices.BinarySearch(r.RetainKeys, name)
+			ok = ok && listed
+		}
+		if !ok || (!fl.Value.IsNull() && lv.Kind() != fl.Value.Kind()) {
+			continue
+		}
+		if i := slices.IndexFunc(byField, func(fd FieldDirectives) bool { return fd.Name == name }); i >= 0 && lv.IsList() {
+			byField[i].Dirs.SetOrder, byField[i].Dirs.HasSetOrder = value.Value{}, false
+		}
+		data, added = append(data, value.Field{Key: name, Value: fl.Value}), true
+	}
+	if added {
+		slices.SortFunc(data, func(a, b value.Field) int { return strings.Compare(a.Key, b.Key) })
+	}
+	return data, nil
 }
 
 // ReadItem reads the "$patch" directive of item i of merged list of maps n: "", "delete" or "replace".
