@@ -288,11 +288,10 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 				key, i, ok = sc.strFrom(i+1, i+1+^m)
 			}
 		}
-		if !ok {
-			sc.pos = i
-			return value.Value{}, false
+		if ok { // (the key read: its colon)
+			i, ok = next(d, i, ':')
 		}
-		if i, ok = next(d, i, ':'); !ok {
+		if !ok {
 			sc.pos = i
 			return value.Value{}, false
 		}
