@@ -750,8 +750,8 @@ func (c *collator) Child(parent elements.Element, name string, vals elements.Val
 // kindFits refuses a value of src (held in Local) of a kind the schema rules out, such as an object for a list
 // (elements.KindMismatch).
 func kindFits(s *elements.Node, src elements.Source) error {
-	if msg := elements.KindMismatch(s.Type, s.Local); msg != "" {
-		return s.Errorf(src, msg)
+	if !elements.KindAdmits(s.Type, s.Local) {
+		return s.Errorf(src, elements.KindMismatch(s.Type, s.Local))
 	}
 	return nil
 }

@@ -264,11 +264,10 @@ func (sc *jsonScanner) literal(word string) bool {
 // the slab there) and mapOf copies them into the slab at the end. A map
 // read so is marked as holding no map or list (value.FlatMapFromSorted).
 // The top-level map's maps and lists are shared where documents share
-// them (kinValue).
+// them (kinValue). The offset is kept in i and stored in sc.pos only
+// around calls that read it, and on errors. The stack is cut back to base
+// on success only: an error ends the whole scan (release empties it).
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
-	// The offset is kept in i and stored in sc.pos only around calls that
-	// read it, and on errors. The stack is cut back to base on success
-	// only: an error ends the whole scan (release empties it).
 	d, open := sc.data, sc.pos
 	base, start, flat := len(sc.fields), len(sc.slab), true
 	i, empty := next(d, open+1, '}')
@@ -288,10 +287,11 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 				key, i, ok = sc.strFrom(i+1, i+1+^m)
 			}
 		}
-		if ok { // (the key read: its colon)
-			i, ok = next(d, i, ':')
-		}
 		if !ok {
+			sc.pos = i
+			return value.Value{}, false
+		}
+		if i, ok = next(d, i, ':'); !ok {
 			sc.pos = i
 			return value.Value{}, false
 		}
