@@ -23,6 +23,9 @@ const (
 	// OrderContradicts: the delta's list <f> (its items but those holding "$patch") is not in the order's order, or
 	// holds an item the order does not name.
 	OrderContradicts
+	// OrderLookup: the schema's look-up of <f> as a list fails (openapi.Field.NotAList of the map's type, the
+	// look-up's error: HalvesSetOrderError.Lookup).
+	OrderLookup
 )
 
 // HalvesSetOrderError is the error of kubectl's merge of its three-way patch's halves at a "$setElementOrder/<f>" of
@@ -33,6 +36,7 @@ type HalvesSetOrderError struct {
 	Err         *elements.Error
 	Fault       SetOrderFault
 	Order, List value.Value
+	Lookup      string
 }
 
 func (e *HalvesSetOrderError) Error() string { return e.Err.Error() }
@@ -42,7 +46,9 @@ func (e *HalvesSetOrderError) Unwrap() error { return e.Err }
 // (type t, at path) as kubectl's merge of the halves does before it merges their fields: the same key in dels must hold
 // an equal value; the key's value, and <f> in either half, must be lists; the delta's list <f>, less its items holding
 // "$patch", must name its items in the order's order, each named by it (by merge key for a list merged by key, by
-// value for a list of scalars; other lists are not checked). The first fault in the map's key order is h.err.
+// value for a list of scalars; other lists are not checked), once the schema's look-up of <f> as a list succeeds (it
+// fails where the map's type holds the look-up's error: openapi.Field.NotAList). The first fault in the map's key order
+// is h.err.
 func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, path fieldpath.Path) {
 	if !delta.IsMap() || !dels.IsMap() {
 		return
@@ -69,6 +75,11 @@ func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, pat
 				fail(OrderNotList, l, f.Key+" orders a value that is not a list")
 				return
 			}
+		}
+		if fd := t.Field(field); fd != nil && fd.NotAList != "" {
+			fail(OrderLookup, value.Value{}, f.Key+" orders a list, but the schema's look-up of "+field+" as a list fails: "+fd.NotAList)
+			h.err.(*HalvesSetOrderError).Lookup = fd.NotAList
+			return
 		}
 		list, _ := delta.Get(field)
 		_, meta := t.Child(field)

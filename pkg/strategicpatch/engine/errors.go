@@ -264,6 +264,8 @@ func halvesSetOrder(ho *delta.HalvesSetOrderError, err error) error {
 		return mergepatch.ErrBadPatchFormatForSetElementOrderList
 	case delta.OrderNotList:
 		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(ho.List)).Error(), err}
+	case delta.OrderLookup:
+		return &apiError{ho.Lookup, err}
 	}
 	return &apiError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", asJSONGo(toGo(ho.List)), strings.TrimSuffix(setOrderPrefix, "/"), asJSONGo(toGo(ho.Order))), err}
 }
