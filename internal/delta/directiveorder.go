@@ -26,6 +26,12 @@ const (
 	// OrderLookup: the schema's look-up of <f> as a list fails (openapi.Field.NotAList of the map's type, the
 	// look-up's error: HalvesSetOrderError.Lookup).
 	OrderLookup
+	// OrderNoItems: neither half's list <f> holds an item (strategicpatch cannot tell their items' type).
+	OrderNoItems
+	// OrderItemNotMap, OrderItemNoKey: an item of the order of a list of maps merged by key is not a map, or lacks the
+	// merge key (HalvesSetOrderError.List is the item, Lookup the merge key).
+	OrderItemNotMap
+	OrderItemNoKey
 )
 
 // HalvesSetOrderError is the error of kubectl's merge of its three-way patch's halves at a "$setElementOrder/<f>" of
@@ -91,7 +97,56 @@ func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, pat
 			fail(OrderContradicts, list, "the order of the patch list contradicts "+f.Key)
 			return
 		}
+		if fault, item := orderedItems(dels, delta, field, f.Value, key); fault != orderFits {
+			fail(fault, item, f.Key+" cannot order the halves' lists "+field+": "+faultText[fault])
+			h.err.(*HalvesSetOrderError).Lookup = key
+			return
+		}
 	}
+}
+
+// orderFits is orderedItems's answer where it finds no fault.
+const orderFits SetOrderFault = -1
+
+// faultText is ply's words for the faults orderedItems finds.
+var faultText = map[SetOrderFault]string{
+	OrderNoItems:    "neither holds an item",
+	OrderItemNotMap: "an item of the order is not a map",
+	OrderItemNoKey:  "an item of the order lacks the merge key",
+}
+
+// orderedItems checks what kubectl's merge of the halves checks of the lists <f> (field) the delta's order orders,
+// once the order holds: where either half holds the list, one of them must hold an item, and where the first item is
+// a map of a list merged by key, every item of the order must be a map holding the key (strategicpatch's
+// sliceElementType, then normalizeSliceOrder's check of the order); the fault and the item it names, orderFits if
+// none. (A list of maps without merge key strategicpatch panics on, elsewhere.)
+func orderedItems(dels, delta value.Value, field string, order value.Value, key string) (SetOrderFault, value.Value) {
+	dl, inDels := dels.Get(field)
+	pl, inDelta := delta.Get(field)
+	if !inDels && !inDelta {
+		return orderFits, value.Value{}
+	}
+	first, ok := value.Value{}, false
+	for _, l := range [...]value.Value{dl, pl} {
+		if items := l.Items(); !ok && len(items) > 0 {
+			first, ok = items[0], true
+		}
+	}
+	switch {
+	case !ok:
+		return OrderNoItems, value.Value{}
+	case !first.IsMap() || key == "":
+		return orderFits, value.Value{}
+	}
+	for _, it := range order.Items() {
+		if !it.IsMap() {
+			return OrderItemNotMap, it
+		}
+		if _, has := it.Get(key); !has {
+			return OrderItemNoKey, it
+		}
+	}
+	return orderFits, value.Value{}
 }
 
 // inOrder reports whether list's items are named in order by order's, as kubectl's merge checks them: an item
