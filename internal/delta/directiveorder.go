@@ -32,6 +32,10 @@ const (
 	// merge key (HalvesSetOrderError.List is the item, Lookup the merge key).
 	OrderItemNotMap
 	OrderItemNoKey
+	// OrderItemTypes: the halves' lists <f>, of a list without merge key whose items and order's are all strings,
+	// numbers and bools, hold items of more than one Go type (HalvesSetOrderError.List holds the two lists, the
+	// deletions half's first, an absent one empty).
+	OrderItemTypes
 )
 
 // HalvesSetOrderError is the error of kubectl's merge of its three-way patch's halves at a "$setElementOrder/<f>" of
@@ -113,13 +117,15 @@ var faultText = map[SetOrderFault]string{
 	OrderNoItems:    "neither holds an item",
 	OrderItemNotMap: "an item of the order is not a map",
 	OrderItemNoKey:  "an item of the order lacks the merge key",
+	OrderItemTypes:  "their items are not of one type",
 }
 
 // orderedItems checks what kubectl's merge of the halves checks of the lists <f> (field) the delta's order orders,
-// once the order holds: where either half holds the list, one of them must hold an item, and where the first item is
-// a map of a list merged by key, every item of the order must be a map holding the key (strategicpatch's
-// sliceElementType, then normalizeSliceOrder's check of the order); the fault and the item it names, orderFits if
-// none. (A list of maps without merge key strategicpatch panics on, elsewhere.)
+// once the order holds: where either half holds the list, one of them must hold an item; a list without merge key of
+// strings, numbers and bools must hold items of one Go type; a list merged by key that one half holds must hold maps
+// holding the key, and where the first item is a map every item of the order must be a map holding the key
+// (strategicpatch's partition of the merged list by the order, sliceElementType, then normalizeSliceOrder's check of
+// the order); the fault and the item it names, orderFits if none. (A list strategicpatch panics on is not checked.)
 func orderedItems(dels, delta value.Value, field string, order value.Value, key string) (SetOrderFault, value.Value) {
 	dl, inDels := dels.Get(field)
 	pl, inDelta := delta.Get(field)
@@ -135,7 +141,27 @@ func orderedItems(dels, delta value.Value, field string, order value.Value, key 
 	switch {
 	case !ok:
 		return OrderNoItems, value.Value{}
-	case !first.IsMap() || key == "":
+	case key == "" && scalarsOfKinds(dl, pl, order) && !oneGoType(first, dl, pl):
+		return OrderItemTypes, value.List([]value.Value{value.List(dl.Items()), value.List(pl.Items())})
+	case key == "":
+		return orderFits, value.Value{}
+	case inDels != inDelta:
+		// The merged list is the one half's (the delta's less its maps holding "$patch"): strategicpatch's partition of
+		// it by the order fails at its first item that is not a map or lacks the key.
+		held := dl
+		if inDelta {
+			held, _ = smp.WithoutDirectives(pl)
+		}
+		for _, it := range held.Items() {
+			if !it.IsMap() {
+				return OrderItemNotMap, it
+			}
+			if _, has := it.Get(key); !has {
+				return OrderItemNoKey, it
+			}
+		}
+	}
+	if !first.IsMap() {
 		return orderFits, value.Value{}
 	}
 	for _, it := range order.Items() {
@@ -197,4 +223,30 @@ func comparable(it, name value.Value, key string) (a, b value.Value, ok bool) {
 		}
 	}
 	return a, b, !isCollection(a) && !isCollection(b)
+}
+
+// scalarsOfKinds reports whether every item of lists is a string, a number or a bool (no null, map or list: on those
+// strategicpatch's partition of a list without merge key panics first).
+func scalarsOfKinds(lists ...value.Value) bool {
+	for _, l := range lists {
+		for _, it := range l.Items() {
+			if k := it.Kind(); k != value.KindString && k != value.KindInt && k != value.KindFloat && k != value.KindBool {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// oneGoType reports whether every item of lists decodes to first's Go type (an integer to int64, a decimal to
+// float64: JSON decoding's).
+func oneGoType(first value.Value, lists ...value.Value) bool {
+	for _, l := range lists {
+		for _, it := range l.Items() {
+			if it.Kind() != first.Kind() {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -270,6 +270,9 @@ func halvesSetOrder(ho *delta.HalvesSetOrderError, err error) error {
 		return &apiError{"no elements in any of the given slices", err}
 	case delta.OrderItemNotMap:
 		return &apiError{mergepatch.ErrBadArgType(map[string]interface{}(nil), toGo(ho.List)).Error(), err}
+	case delta.OrderItemTypes:
+		halves := ho.List.Items()
+		return &apiError{fmt.Sprintf("list element types are not identical: %v", fmt.Sprint([][]interface{}{toGo(halves[0]).([]interface{}), toGo(halves[1]).([]interface{})})), err}
 	case delta.OrderItemNoKey:
 		return &apiError{mergepatch.ErrNoMergeKey(toMap(ho.List), ho.Lookup).Error(), err}
 	}
