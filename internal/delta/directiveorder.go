@@ -23,6 +23,19 @@ const (
 	// OrderContradicts: the delta's list <f> (its items but those holding "$patch") is not in the order's order, or
 	// holds an item the order does not name.
 	OrderContradicts
+	// OrderLookup: the schema's look-up of <f> as a list fails (openapi.Field.NotAList of the map's type, the
+	// look-up's error: HalvesSetOrderError.Lookup).
+	OrderLookup
+	// OrderNoItems: neither half's list <f> holds an item (strategicpatch cannot tell their items' type).
+	OrderNoItems
+	// OrderItemNotMap, OrderItemNoKey: an item of the order of a list of maps merged by key is not a map, or lacks the
+	// merge key (HalvesSetOrderError.List is the item, Lookup the merge key).
+	OrderItemNotMap
+	OrderItemNoKey
+	// OrderItemTypes: the halves' lists <f>, of a list without merge key whose items and order's are all strings,
+	// numbers and bools, hold items of more than one Go type (HalvesSetOrderError.List holds the two lists, the
+	// deletions half's first, an absent one empty).
+	OrderItemTypes
 )
 
 // HalvesSetOrderError is the error of kubectl's merge of its three-way patch's halves at a "$setElementOrder/<f>" of
@@ -33,6 +46,7 @@ type HalvesSetOrderError struct {
 	Err         *elements.Error
 	Fault       SetOrderFault
 	Order, List value.Value
+	Lookup      string
 }
 
 func (e *HalvesSetOrderError) Error() string { return e.Err.Error() }
@@ -42,7 +56,9 @@ func (e *HalvesSetOrderError) Unwrap() error { return e.Err }
 // (type t, at path) as kubectl's merge of the halves does before it merges their fields: the same key in dels must hold
 // an equal value; the key's value, and <f> in either half, must be lists; the delta's list <f>, less its items holding
 // "$patch", must name its items in the order's order, each named by it (by merge key for a list merged by key, by
-// value for a list of scalars; other lists are not checked). The first fault in the map's key order is h.err.
+// value for a list of scalars; other lists are not checked), once the schema's look-up of <f> as a list succeeds (it
+// fails where the map's type holds the look-up's error: openapi.Field.NotAList). The first fault in the map's key order
+// is h.err.
 func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, path fieldpath.Path) {
 	if !delta.IsMap() || !dels.IsMap() {
 		return
@@ -70,6 +86,11 @@ func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, pat
 				return
 			}
 		}
+		if fd := t.Field(field); fd != nil && fd.NotAList != "" {
+			fail(OrderLookup, value.Value{}, f.Key+" orders a list, but the schema's look-up of "+field+" as a list fails: "+fd.NotAList)
+			h.err.(*HalvesSetOrderError).Lookup = fd.NotAList
+			return
+		}
 		list, _ := delta.Get(field)
 		_, meta := t.Child(field)
 		key := ""
@@ -80,7 +101,78 @@ func (h *halvesMerged) checkOrders(dels, delta value.Value, t *openapi.Type, pat
 			fail(OrderContradicts, list, "the order of the patch list contradicts "+f.Key)
 			return
 		}
+		if fault, item := orderedItems(dels, delta, field, f.Value, key); fault != orderFits {
+			fail(fault, item, f.Key+" cannot order the halves' lists "+field+": "+faultText[fault])
+			h.err.(*HalvesSetOrderError).Lookup = key
+			return
+		}
 	}
+}
+
+// orderFits is orderedItems's answer where it finds no fault.
+const orderFits SetOrderFault = -1
+
+// faultText is ply's words for the faults orderedItems finds.
+var faultText = map[SetOrderFault]string{
+	OrderNoItems:    "neither holds an item",
+	OrderItemNotMap: "an item of the order is not a map",
+	OrderItemNoKey:  "an item of the order lacks the merge key",
+	OrderItemTypes:  "their items are not of one type",
+}
+
+// orderedItems checks what kubectl's merge of the halves checks of the lists <f> (field) the delta's order orders,
+// once the order holds: where either half holds the list, one of them must hold an item; a list without merge key of
+// strings, numbers and bools must hold items of one Go type; a list merged by key that one half holds must hold maps
+// holding the key, and where the first item is a map every item of the order must be a map holding the key
+// (strategicpatch's partition of the merged list by the order, sliceElementType, then normalizeSliceOrder's check of
+// the order); the fault and the item it names, orderFits if none. (A list strategicpatch panics on is not checked.)
+func orderedItems(dels, delta value.Value, field string, order value.Value, key string) (SetOrderFault, value.Value) {
+	dl, inDels := dels.Get(field)
+	pl, inDelta := delta.Get(field)
+	if !inDels && !inDelta {
+		return orderFits, value.Value{}
+	}
+	first, ok := value.Value{}, false
+	for _, l := range [...]value.Value{dl, pl} {
+		if items := l.Items(); !ok && len(items) > 0 {
+			first, ok = items[0], true
+		}
+	}
+	switch {
+	case !ok:
+		return OrderNoItems, value.Value{}
+	case key == "" && scalarsOfKinds(dl, pl, order) && !oneGoType(first, dl, pl):
+		return OrderItemTypes, value.List([]value.Value{value.List(dl.Items()), value.List(pl.Items())})
+	case key == "":
+		return orderFits, value.Value{}
+	case inDels != inDelta:
+		// The merged list is the one half's (the delta's less its maps holding "$patch"): strategicpatch's partition of
+		// it by the order fails at its first item that is not a map or lacks the key.
+		held := dl
+		if inDelta {
+			held, _ = smp.WithoutDirectives(pl)
+		}
+		for _, it := range held.Items() {
+			if !it.IsMap() {
+				return OrderItemNotMap, it
+			}
+			if _, has := it.Get(key); !has {
+				return OrderItemNoKey, it
+			}
+		}
+	}
+	if !first.IsMap() {
+		return orderFits, value.Value{}
+	}
+	for _, it := range order.Items() {
+		if !it.IsMap() {
+			return OrderItemNotMap, it
+		}
+		if _, has := it.Get(key); !has {
+			return OrderItemNoKey, it
+		}
+	}
+	return orderFits, value.Value{}
 }
 
 // inOrder reports whether list's items are named in order by order's, as kubectl's merge checks them: an item
@@ -131,4 +223,30 @@ func comparable(it, name value.Value, key string) (a, b value.Value, ok bool) {
 		}
 	}
 	return a, b, !isCollection(a) && !isCollection(b)
+}
+
+// scalarsOfKinds reports whether every item of lists is a string, a number or a bool (no null, map or list: on those
+// strategicpatch's partition of a list without merge key panics first).
+func scalarsOfKinds(lists ...value.Value) bool {
+	for _, l := range lists {
+		for _, it := range l.Items() {
+			if k := it.Kind(); k != value.KindString && k != value.KindInt && k != value.KindFloat && k != value.KindBool {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// oneGoType reports whether every item of lists decodes to first's Go type (an integer to int64, a decimal to
+// float64: JSON decoding's).
+func oneGoType(first value.Value, lists ...value.Value) bool {
+	for _, l := range lists {
+		for _, it := range l.Items() {
+			if it.Kind() != first.Kind() {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -112,7 +112,8 @@ func (h *halvesMerged) over(p, dels, delta value.Value, t *openapi.Type, meta op
 				v, changed = h.over(v, d, dv, ct, cm, at), true
 			case ok && d.IsList() && v.IsList():
 				if elements.MergedList(ct, &cm) && len(cm.MergeKey) > 0 {
-					v, changed = h.items(v, d, dv, ct.Item(), cm.MergeKey, at), true
+					order, _ := delta.Get(smp.SetOrderPrefix + f.Key)
+					v, changed = h.items(v, d, dv, order, ct.Item(), cm.MergeKey, at), true
 				}
 			default:
 				v, keep = withoutDirectiveMaps(v)
@@ -136,8 +137,10 @@ func (h *halvesMerged) over(p, dels, delta value.Value, t *openapi.Type, meta op
 // items is patch list p, merged by mergeKey, at path as kubectl's merge of the halves leaves it over the deletions
 // half's list dels and the delta half's list delta: an item of p whose key a map of dels holds is walked over it and
 // delta's item of its key (over), as the merge merges the delta's item into the deletions' one; other items (new to
-// dels, or the deletions' own items holding "$patch") stand as they are.
-func (h *halvesMerged) items(p, dels, delta value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path) value.Value {
+// dels, or the deletions' own items holding "$patch") stand as they are, in the order the merge gives them where the
+// delta's map orders the list (order, the delta's "$setElementOrder/<f>") and its "$patch: delete" items remove some of
+// dels's (orderedOverDeleted).
+func (h *halvesMerged) items(p, dels, delta, order value.Value, itemType *openapi.Type, mergeKey []string, path fieldpath.Path) value.Value {
 	l, deleted, replaced := h.specialItems(delta, itemType, mergeKey, path)
 	if replaced || h.err != nil {
 		return l
@@ -155,6 +158,9 @@ func (h *halvesMerged) items(p, dels, delta value.Value, itemType *openapi.Type,
 			it = h.over(it, d, deltaByKey[k], itemType, openapi.Meta{}, at)
 		}
 		items = append(items, it)
+	}
+	if len(deleted) > 0 && order.IsList() {
+		items = orderedOverDeleted(items, dels.Items(), delta.Items(), order.Items(), itemType, mergeKey)
 	}
 	return value.List(items)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -154,7 +155,7 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 // ThreeWay returns kubectl apply's patch (CreateThreeWayMergePatch), checked by fns; unless overwrite, changes of
 // current since original that the patch overwrites are a mergepatch.ErrConflict.
 func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
-	s, _, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
+	s, root, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -183,7 +184,8 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	if err != nil {
 		return value.Value{}, diffError(err, in, diffPair{original, current})
 	}
-	pm, cm := toMap(p), toMap(withoutOrder(changed))
+	cv, _ := withoutOrder(changed, root)
+	pm, cm := toMap(p), toMap(cv)
 	if checkFails {
 		// kubectl's check fails at a list of the patch holding an item without identity, unless a conflict it meets
 		// first (in Go's map order) ends it: its own walk of the two patches (ConflictingMaps) tells which.
@@ -249,27 +251,65 @@ func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup,
 	return p.JSON(), nil
 }
 
-// withoutOrder drops the "$setElementOrder/" directives of patch p, which strategicpatch's diff of current's changes
-// leaves out.
-func withoutOrder(p value.Value) value.Value {
-	if p.IsList() {
-		items := make([]value.Value, p.Len())
-		for i, it := range p.Items() {
-			items[i] = withoutOrder(it)
-		}
-		return value.List(items)
-	}
+// withoutOrder is patch p, of type t, less the "$setElementOrder/" directives, which strategicpatch's diff of current's
+// changes leaves out, and so less what held nothing else: a map emptied so, an item of a list merged by key left with
+// its merge key alone, a list emptied so (keep false: p itself is such a value; the top map is kept).
+func withoutOrder(p value.Value, t *openapi.Type) (out value.Value, keep bool) {
 	if !p.IsMap() {
-		return p
+		return p, true
 	}
 	fields := make([]value.Field, 0, p.Len())
+	lost := false
 	for _, f := range p.Fields() {
 		if strings.HasPrefix(f.Key, setOrderPrefix) {
+			lost = true
 			continue
 		}
-		fields = append(fields, value.Field{Key: f.Key, Value: withoutOrder(f.Value)})
+		ct, meta := t.Child(f.Key)
+		v, keep := f.Value, true
+		switch {
+		case v.IsMap():
+			v, keep = withoutOrder(v, ct)
+		case v.IsList():
+			v, keep = itemsWithoutOrder(v, ct, meta)
+		}
+		if !keep {
+			lost = true
+			continue
+		}
+		fields = append(fields, value.Field{Key: f.Key, Value: v})
 	}
-	return value.MapFromSorted(fields)
+	return value.MapFromSorted(fields), !lost || len(fields) > 0
+}
+
+// itemsWithoutOrder is withoutOrder of list l, of type t with metadata meta: in a list merged by key, an item left
+// with its merge key alone is dropped, and the list with it where no item stays.
+func itemsWithoutOrder(l value.Value, t *openapi.Type, meta openapi.Meta) (value.Value, bool) {
+	keyed := elements.MergedList(t, &meta) && len(meta.MergeKey) > 0
+	items := make([]value.Value, 0, l.Len())
+	dropped := false
+	for _, it := range l.Items() {
+		v, keep := withoutOrder(it, t.Item())
+		if keyed && it.IsMap() && v.Len() < it.Len() && onlyKeyFields(v, meta.MergeKey) {
+			keep = false
+		}
+		if !keep {
+			dropped = true
+			continue
+		}
+		items = append(items, v)
+	}
+	return value.List(items), !dropped || len(items) > 0
+}
+
+// onlyKeyFields reports whether map m holds no field but merge key fields.
+func onlyKeyFields(m value.Value, mergeKey []string) bool {
+	for _, f := range m.Fields() {
+		if !slices.Contains(mergeKey, f.Key) {
+			return false
+		}
+	}
+	return true
 }
 
 // preconditions checks patch p against fns as strategicpatch does: the first that fails is a

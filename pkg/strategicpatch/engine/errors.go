@@ -264,6 +264,17 @@ func halvesSetOrder(ho *delta.HalvesSetOrderError, err error) error {
 		return mergepatch.ErrBadPatchFormatForSetElementOrderList
 	case delta.OrderNotList:
 		return &apiError{mergepatch.ErrBadArgType([]interface{}{}, toGo(ho.List)).Error(), err}
+	case delta.OrderLookup:
+		return &apiError{ho.Lookup, err}
+	case delta.OrderNoItems:
+		return &apiError{"no elements in any of the given slices", err}
+	case delta.OrderItemNotMap:
+		return &apiError{mergepatch.ErrBadArgType(map[string]interface{}(nil), toGo(ho.List)).Error(), err}
+	case delta.OrderItemTypes:
+		halves := ho.List.Items()
+		return &apiError{fmt.Sprintf("list element types are not identical: %v", fmt.Sprint([][]interface{}{toGo(halves[0]).([]interface{}), toGo(halves[1]).([]interface{})})), err}
+	case delta.OrderItemNoKey:
+		return &apiError{mergepatch.ErrNoMergeKey(toMap(ho.List), ho.Lookup).Error(), err}
 	}
 	return &apiError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", asJSONGo(toGo(ho.List)), strings.TrimSuffix(setOrderPrefix, "/"), asJSONGo(toGo(ho.Order))), err}
 }

@@ -453,6 +453,9 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type
 		stable = stable && ftStable
 		declared = append(declared, openapi.Field{Name: fv.name, Type: ft, Meta: meta, KubectlMeta: meta})
 	}
+	if b.mode&keysAsData != 0 {
+		declared = b.orderLookups(l, fields, declared)
+	}
 	if len(declared) == 0 {
 		return emptyStruct, true, nil
 	}
@@ -473,6 +476,35 @@ func (b *builder) structType(l Lookup, objs objects, depth int) (t *openapi.Type
 		return kept, true, nil
 	}
 	return t, false, nil
+}
+
+// orderLookups is declared with the look-up failures of the lists the "$setElementOrder/<f>" keys of fields name,
+// where the documents' directive keys are data (mode keysAsData): kubectl's merge of its three-way patch's halves looks
+// <f> up as a list where it reads such a key of the delta half's (local's data) in a map the deletions half holds too,
+// and fails where the look-up fails (delta's checkOrders). Each failing <f> is declared, of no type (as a field left
+// without one), its NotAList the look-up's error; a declared <f> gets it as well. Sorted by name, as declared is.
+func (b *builder) orderLookups(l Lookup, fields []fieldValues, declared []openapi.Field) []openapi.Field {
+	added := false
+	for i := range fields {
+		name, ok := strings.CutPrefix(fields[i].name, setOrderPrefix)
+		if !ok {
+			continue
+		}
+		_, _, err := l.Slice(name)
+		if err == nil {
+			continue
+		}
+		if j := slices.IndexFunc(declared, func(f openapi.Field) bool { return f.Name == name }); j >= 0 {
+			declared[j].NotAList = err.Error()
+			continue
+		}
+		declared = append(declared, openapi.Field{Name: name, Type: openapi.Unknown, NotAList: err.Error()})
+		added = true
+	}
+	if added {
+		slices.SortFunc(declared, func(a, b openapi.Field) int { return strings.Compare(a.Name, b.Name) })
+	}
+	return declared
 }
 
 // newStruct is the struct type declaring fields (sorted by name), in memory of its own; with toKeep, the field names

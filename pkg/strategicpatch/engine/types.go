@@ -108,6 +108,7 @@ func appendShape(shape []byte, f *openapi.Field) []byte {
 	for _, k := range f.Meta.MergeKey {
 		shape = appendString(shape, k)
 	}
+	shape = appendString(shape, f.NotAList)
 	return appendAddress(shape, f.Type)
 }
 
