@@ -875,6 +875,24 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
 			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]},{"name":"A","flags":["c"]}]`),
 	)
+	DescribeTable("off, every gate, a later part of a repeated key ordering a list the outcome holds as a null",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("a set and its order", `{"name":"p","aliases":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["a"],"aliases":["a"]`),
+		Entry("an order alone", `{"name":"p","aliases":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["a"]`),
+		Entry("an empty order beside a set", `{"name":"p","aliases":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":["a"]`),
+		Entry("the list merged by no strategy the refused order orders", `{"name":"p","args":null}`, `,"value":"v"`, unordered),
+		Entry("a keyed list and its order", `{"name":"p","env":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]`),
+		Entry("two such lists: the first by name", `{"name":"p","aliases":null,"env":null}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"}],"$setElementOrder/aliases":["a"]`),
+		Entry("before a keyed list out of its order", `{"name":"p","aliases":null,"env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"$setElementOrder/aliases":["a"]`),
+		Entry("without the refused order", `{"name":"p","aliases":null}`, `,"value":"v"`, `,"$setElementOrder/aliases":["a"],"aliases":["a"]`),
+		Entry("a map's set, where the outcome holds the map", `{"name":"p","extra":{"tags":null}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":["a"]}`),
+		Entry("a map's order alone beside a scalar", `{"name":"p","extra":{"tags":null,"mode":"x"}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["a"],"mode":"y"}`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

@@ -123,7 +123,8 @@ func replacesOrDeletes(pm value.Value) bool {
 // type t), a map merging field by field into lv, the outcome's map there (held: present; or absent, where
 // strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
 // "$setElementOrder" of a merged list neither f's map nor lv (less the fields f's "$retainKeys" clears first) holds
-// items of (orderWithoutItems), where mapOnto decides f's other fields: strategicpatch's mergePatchIntoOriginal,
+// items of (orderWithoutItems), or of a list lv holds as a null (nullOrdered), where mapOnto decides f's other
+// fields: strategicpatch's mergePatchIntoOriginal,
 // which applies f's orders first, fails there too, and the collation meets no error at f's other fields. deep says
 // the patch's values may reach the depth limit: nil then, and elsewhere.
 func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
@@ -146,7 +147,11 @@ func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, de
 			continue
 		}
 		llv, lheld := cleared.Get(name)
-		if e := orderWithoutItems(f.Value, ft, name, llv, lheld); e != nil && failure != nil {
+		e := orderWithoutItems(f.Value, ft, name, llv, lheld)
+		if e == nil {
+			e = nullOrdered(f.Value, ft, name, llv, lheld)
+		}
+		if e != nil && failure != nil {
 			return nil // (a second: which fails first is not read here)
 		} else if e != nil {
 			failure = &elements.Error{Source: e.Source, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...), Msg: e.Msg}
