@@ -893,6 +893,25 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"extra":{"$setElementOrder/tags":["a"],"mode":"y"}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding maps of \"$patch\" in a map or a list at a field the schema does not declare, over another kind or nothing",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a \"$patch: delete\" map in a map over a scalar: dropped", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":{"$patch":"delete"},"y":1}`),
+		Entry("a \"$patch: merge\" map in a map over a scalar: dropped", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":{"$patch":"merge","a":1},"y":1}`),
+		Entry("maps of \"$patch\" in a list over a map, nulls beside them", nested, `{"name":"p","odd":{"q":1}}`, `,"value":"v"`,
+			unordered+`,"odd":[{"a":null,"b":1},{"$patch":"replace","c":1},[{"$patch":"delete"}]]`),
+		Entry("deeper, holding nulls, over a list", nested, `{"name":"p","odd":[1]}`, `,"value":"v"`,
+			unordered+`,"odd":{"x":{"$patch":"delete","n":null},"z":null,"w":{"v":{"$patch":"replace"}}}`),
+		Entry("the value itself a \"$patch: delete\" map over a list: absent", nested, `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"delete"}`),
+		Entry("the value itself a \"$patch: replace\" map over a scalar: absent", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"replace","x":1}`),
+		Entry("the value itself a \"$patch: merge\" map over a scalar: absent", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"merge","a":1}`),
+		Entry("the value itself a \"$patch: delete\" map the outcome lacks: absent", nested, `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"delete","a":1}`),
+		Entry("a map the outcome lacks holding one", nested, `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"y":{"$patch":"delete"},"x":1}`),
+		Entry("in a list, a \"$patch\" map holding a null, and one in a map of a list", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":[{"$patch":"replace","a":null},{"b":[{"c":null,"$patch":"merge"},2]}]`),
+		Entry("in a pod's container", pod, `{"name":"p","odd":"s"}`, `,"stdin":true`, unordered+`,"odd":{"x":{"$patch":"delete"},"y":1}`),
+		Entry("without the refused order", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"x":{"$patch":"delete"},"y":1}`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

@@ -115,8 +115,10 @@ import (
 //     (deletedBesideOnto: the same whichever key strategicpatch reads first); in a map v lacks, of values the set holds
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
-//   - a map or list at a field of the item the schema does not declare, holding no "$" key, where v lacks the field or
-//     holds a scalar or the other kind there: the patch's value less its nulls (undeclaredOver);
+//   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
+//     holding "replace", "delete" or "merge" and no other "$" key, where v lacks the field or holds a scalar or the
+//     other kind there: the patch's value less its nulls and those maps, absent where it is one (undeclaredOver,
+//     directedPlainly, repeatundeclared.go);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
