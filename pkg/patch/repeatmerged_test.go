@@ -912,6 +912,60 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("without the refused order", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"x":{"$patch":"delete"},"y":1}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: delete\" map beside other \"$\" keys, or in a map, where the outcome holds a map",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("beside a $retainKeys", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$retainKeys":["mode"]}`),
+		Entry("beside a $retainKeys not a list", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$retainKeys":"mode"}`),
+		Entry("beside a $setElementOrder without items", nested, `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$setElementOrder/tags":[],"tags":[]}`),
+		Entry("beside a $deleteFromPrimitiveList of a scalar", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$deleteFromPrimitiveList/mode":["m"]}`),
+		Entry("beside a \"$\" key the collation ignores", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$foo":1}`),
+		Entry("holding a map of an unknown \"$patch\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"delete","capabilities":{"$patch":"bogus"}}`),
+		Entry("in a map, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`),
+		Entry("in a map, beside a $retainKeys, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$retainKeys":["add"]}}`),
+		Entry("in a map, beside a $setElementOrder of a list merged by no strategy, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$setElementOrder/add":["a"]}}`),
+		Entry("in a map beside its fields, in a pod", pod, `{"name":"p","resources":{"limits":{"cpu":"1"},"requests":{"cpu":"1"}}}`, `,"stdin":true`,
+			unordered+`,"resources":{"limits":{"$patch":"delete","cpu":"2"}}`),
+		Entry("in a map holding a $retainKeys, in a pod", pod, `{"name":"p","resources":{"limits":{"cpu":"1"}}}`, `,"stdin":true`,
+			unordered+`,"resources":{"$retainKeys":["limits"],"limits":{"$patch":"delete"}}`),
+		Entry("in a map, where the first item set it, in a pod", pod, `{"name":"p"}`, `,"securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`),
+		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"delete","$retainKeys":["mode"]}`),
+	)
+
+	DescribeTable("gate PatchDeleteRemovesMap on, a later part of a repeated key holding a \"$patch: delete\" map beside other \"$\" keys, or in a map, where the outcome holds a map: the field removed",
+		func(s func() schemaCase, liveItems, first, item, want string) {
+			c := s()
+			c.opts.Gates = c.opts.Gates.With(features.PatchDeleteRemovesMap, true)
+			doc := func(items string) value.Value {
+				if c.opts.TypeName == "" {
+					return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + c.wrap(items)[1:])
+				}
+				return jsonv.MustDecode(c.wrap(items))
+			}
+			live := doc(liveItems)
+			got, err := patch.Apply(live, doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`), c.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, err := patch.Apply(live, doc(`{"name":"p"`+first+`}`), c.opts)
+			Expect(err).NotTo(HaveOccurred())
+			inTurn, err := patch.Apply(step, doc(`{"name":"p"`+item+`}`), c.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(inTurn))
+			Expect(got).To(equalValue(doc(want)))
+		},
+		Entry("beside a $retainKeys", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"delete","$retainKeys":["mode"]}`, `{"name":"p","value":"v","args":["a","c"]}`),
+		Entry("in a map, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`, `{"name":"p","stdin":true,"args":["a","c"],"securityContext":{"runAsUser":1}}`),
+		Entry("in a map, beside a $retainKeys, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$retainKeys":["add"]}}`,
+			`{"name":"p","stdin":true,"args":["a","c"],"securityContext":{"runAsUser":1}}`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

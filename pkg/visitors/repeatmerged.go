@@ -53,7 +53,7 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 	// (mapOnto fails nothing: it reports only whether it merges, so mergedItemsBy gives no error here)
 	items, _, _, decided := mergedItemsBy(lv.Items(), data, keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
-			m, merged := mapOnto(p, into, t.Item(), true)
+			m, merged := mapOnto(p, into, t.Item(), true, deleteUnknown)
 			return m, nil, merged
 		})
 	if !decided {

@@ -158,7 +158,7 @@ func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, de
 			rest = rest.Without(g.Key).Without(name)
 		}
 	}
-	if _, ok = mapOnto(rest, lv, ft, true); failure == nil || !ok {
+	if _, ok = mapOnto(rest, lv, ft, true, deleteUnknown); failure == nil || !ok {
 		return nil
 	}
 	return failure
@@ -195,15 +195,12 @@ func directedFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) 
 }
 
 // deletedMap reports whether f, a field of a patch map of type t, holds a map of an object field (fieldByField) holding
-// "$patch: delete" and no other "$" key at any depth, where lv, the outcome's field there (held: present), is a map:
-// strategicpatch's handleDirectiveInMergeMap leaves an empty map there, and so does the collation with that outcome
-// as live; with gate PatchDeleteRemovesMap the collation removes the field (sortedOntoLacking's removes).
+// "$patch: delete" (deletesMap), where lv, the outcome's field there (held: present), is a map: strategicpatch's
+// handleDirectiveInMergeMap leaves an empty map there, and so does the collation with that outcome as live; with gate
+// PatchDeleteRemovesMap the collation removes the field (sortedOntoLacking's removes).
 func deletedMap(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
 	ft, meta := t.Child(f.Key)
-	d, _ := f.Value.Get(smp.DirectiveKey)
-	s, _ := d.AsString()
-	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && s == smp.DeleteValue &&
-		!holdsDirective(f.Value.Without(smp.DirectiveKey))
+	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && deletesMap(f.Value)
 }
 
 // twiceOrderedFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of

@@ -33,3 +33,32 @@ func directedPlainly(v value.Value) bool {
 	}
 	return true
 }
+
+// deletesMap reports whether pm, a patch map, holds "$patch: delete": merged into the outcome's map, strategicpatch's
+// handleDirectiveInMergeMap gives an empty map whatever else pm holds, reading none of it, and so does the collation
+// with that outcome as live, which drops pm's other fields and "$" keys unread (with gate PatchDeleteRemovesMap it
+// removes the field: deleteRemoves).
+func deletesMap(pm value.Value) bool {
+	d, _ := pm.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return s == smp.DeleteValue
+}
+
+// deletedRule is what a "$patch: delete" map merged into the outcome's map gives, as mapOnto and valueOnto decide it:
+// not decided there (deleteUnknown: the caller does not know gate PatchDeleteRemovesMap), an empty map
+// (deleteEmpties), or the field removed (deleteRemoves, the gate on).
+type deletedRule int8
+
+const (
+	deleteUnknown deletedRule = iota
+	deleteEmpties
+	deleteRemoves
+)
+
+// deletedRuleOf is the deletedRule of gate PatchDeleteRemovesMap, on where removes.
+func deletedRuleOf(removes bool) deletedRule {
+	if removes {
+		return deleteRemoves
+	}
+	return deleteEmpties
+}
