@@ -966,6 +966,38 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","stdin":true,"args":["a","c"],"securityContext":{"runAsUser":1}}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding a set of numbers with a fraction and integers (integral decimals too), which strategicpatch refuses as two Go types and the collation merges",
+		func(liveItems, first, item string) {
+			s := nested()
+			live := jsonv.MustDecode(s.wrap(liveItems))
+			p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+			_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+			Expect(werr).To(MatchError(ContainSubstring("list element types are not identical")))
+			got, err := patch.Apply(live, p, s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(inTurn))
+		},
+		Entry("an integral decimal merged into live's numbers with a fraction", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"ports":[2.0]`),
+		Entry("numbers with a fraction merged into live's, an integral decimal among them", `{"name":"p","ports":[1.5,2.0]}`, `,"value":"v"`, unordered+`,"ports":[3.5]`),
+		Entry("an integer merged into live's numbers with a fraction", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"ports":[2]`),
+		Entry("merged into the first part's", `{"name":"p"}`, `,"ports":[1.5]`, unordered+`,"ports":[2.0,1.5]`),
+		Entry("an integer and an integral decimal of one value", `{"name":"p","ports":[2,1.5]}`, `,"value":"v"`, unordered+`,"ports":[2.0,2.5]`),
+		Entry("a $deleteFromPrimitiveList/<f> of an integral decimal", `{"name":"p","ports":[1.5,2.0]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2.0]`),
+		Entry("a $deleteFromPrimitiveList/<f> of both", `{"name":"p","ports":[1.5,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[3,1.5]`),
+		Entry("beside a $deleteFromPrimitiveList/<f> of a value it lacks", `{"name":"p","ports":[1.5,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2],"ports":[4.5,1.5]`),
+		Entry("ordered by $setElementOrder", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[2.0,1.5,2.5],"ports":[2.0]`),
+		Entry("live's left out and ordered", `{"name":"p","ports":[1.5,2,3]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[3,1.5]`),
+		Entry("under an empty $setElementOrder", `{"name":"p","ports":[1.5,2]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[],"ports":[3,1.5,2.5]`),
+		Entry("an empty set onto live's naming a value twice", `{"name":"p","ports":[1.5,2,1.5,3]}`, `,"value":"v"`, unordered+`,"ports":[]`),
+		Entry("an empty set beside its order onto live's naming a value twice", `{"name":"p","ports":[1.5,2,1.5,3]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[3,2],"ports":[]`),
+		Entry("without the refused order", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, `,"ports":[2.0]`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

@@ -120,7 +120,8 @@ import (
 //     other kind there: the patch's value less its nulls and those maps, absent where it is one (undeclaredOver,
 //     directedPlainly, repeatundeclared.go);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
-//     int64s (setOfKind: decodedKind);
+//     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation merges
+//     as one class, by value (setOfKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
 //     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
 //     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice (beside its order too,
@@ -256,17 +257,16 @@ import (
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them, but those above) onto an
 //     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
-//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, an integral
-//     decimal among numbers with a fraction, both lists empty under an order in a map of the item but at its field
-//     where v holds the map or lacks the field, a list an order orders in a map v lacks naming a value or key twice
-//     (but a set's as above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys"
-//     or "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch accepts it or
-//     below a map of the item too), beside its list (but a set's as above), of another class, or, in a map v lacks,
-//     beside a list but a set or naming not every field; a "$patch" map where v holds a map but those above; a map or
-//     list at a field the schema does not declare over another kind but those above; a map or list near the depth
-//     limit; a null v holds a list it orders as but those above; a list strategicpatch fails on near the depth limit,
-//     beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of this: gate
-//     MultiFieldMergeKeys off reads one, on refuses such orders;
+//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, both lists empty
+//     under an order in a map of the item but at its field where v holds the map or lacks the field, a list an order
+//     orders in a map v lacks naming a value or key twice (but a set's as above), an order strategicpatch fails on
+//     otherwise, gate SeedOrdering's order); a "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys"
+//     but those above, where strategicpatch accepts it or below a map of the item too), beside its list (but a set's as
+//     above), of another class, or, in a map v lacks, beside a list but a set or naming not every field; a "$patch" map
+//     where v holds a map but those above; a map or list at a field the schema does not declare over another kind but
+//     those above; a map or list near the depth limit; a null v holds a list it orders as but those above; a list
+//     strategicpatch fails on near the depth limit, beside a deletion, naming a value twice, or for the values deleted.
+//     Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

@@ -77,16 +77,21 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items())
 }
 
-// setOfKind reports whether items a and b are scalars of one kind as strategicpatch decodes them: strings, booleans,
-// integers (an integral decimal among them: decoded as an int64) or numbers with a fraction (decodedKind; none: true):
-// strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves a value named twice
-// within the merged slice, which the merge then orders by a's first places and b's (lv's as given: where live's array
-// has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
+// setOfKind reports whether items a and b are scalars of one kind as the collation reads them: strings, booleans or
+// numbers (none: true). strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves
+// a value named twice within the merged slice, which the merge then orders by a's first places and b's (lv's as given:
+// where live's array has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
+// Numbers with a fraction (float64s) beside integers (int64s; an integral decimal among them, decodedKind) are two Go
+// types strategicpatch refuses to merge ("list element types are not identical"); the collation merges them as one
+// class, by their values, as it merges one kind, and so do the callers here.
 func setOfKind(a, b []value.Value) bool {
 	all := append(a[:len(a):len(a)], b...)
 	first := decodedKind(value.Value{})
 	for i, it := range all {
 		k := decodedKind(it)
+		if k == value.KindFloat {
+			k = value.KindInt // (numbers: one class, as the collation merges them)
+		}
 		if i == 0 {
 			first = k
 		}
