@@ -998,6 +998,33 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("without the refused order", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, `,"ports":[2.0]`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding an env item ordering a set neither it nor the outcome's item holds items of",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("an empty set under an empty order, the outcome's item's empty", `{"name":"p","env":[{"name":"A","flags":[]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("an empty set under an empty order, the outcome's item lacking it", `{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("an order alone, the outcome's item's empty", `{"name":"p","env":[{"name":"A","flags":[]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[]}]`),
+		Entry("an order naming values, beside a scalar", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["a"],"flags":[],"value":"y"}]`),
+		Entry("after a plain item", `{"name":"p","env":[{"name":"A"},{"name":"B","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"B","value":"z"},{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("where the first part set the item", `{"name":"p"}`, `,"env":[{"name":"A","flags":[]}]`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("the outcome's item holding it as a null", `{"name":"p","env":[{"name":"A","flags":null}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["a"],"flags":["a"]}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key ordering a set without items in a map or an item the outcome lacks or holds as another kind (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("a map over the outcome's scalar", `{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("a map over the outcome's list", `{"name":"p","extra":[1]}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
+		Entry("a map over the outcome's null", `{"name":"p","extra":null}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[],"mode":"m"}`),
+		Entry("an env item in an env list the outcome lacks", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("an appended env item", `{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

@@ -120,8 +120,8 @@ func replacesOrDeletes(pm value.Value) bool {
 }
 
 // nestedOrderFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
-// type t), a map merging field by field into lv, the outcome's map there (held: present; or absent, where
-// strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
+// type t), a map merging field by field into lv, the outcome's map there (held: present; or absent or another kind,
+// where strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
 // "$setElementOrder" of a merged list neither f's map nor lv (less the fields f's "$retainKeys" clears first) holds
 // items of (orderWithoutItems), or of a list lv holds as a null (nullOrdered), where mapOnto decides f's other
 // fields: strategicpatch's mergePatchIntoOriginal,
@@ -129,7 +129,10 @@ func replacesOrDeletes(pm value.Value) bool {
 // the patch's values may reach the depth limit: nil then, and elsewhere.
 func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
-	if deep || (held && !lv.IsMap()) || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+	if held && !lv.IsMap() {
+		lv, held = value.Value{}, false // (another kind: f's map taken as onto nothing, otherKind)
+	}
+	if deep || !f.Value.IsMap() || !fieldByField(ft, &meta) {
 		return nil
 	}
 	cleared, ok := value.MustMap(), true // (where the outcome lacks the map: its lists absent)
