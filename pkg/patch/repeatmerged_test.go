@@ -1025,6 +1025,61 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("an appended env item", `{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
 	)
 
+	// appliesCleanedWhole is applies where a "$patch: replace" map strategicpatch takes as it stands is taken cleaned of
+	// its nulls, its maps holding "$patch" and its other "$" keys, as ply takes values whole (docs/strategicpatch.md,
+	// "What stays different"): strategicpatch's result compared so cleaned.
+	appliesCleanedWhole := func(s schemaCase, liveItems, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		if s.opts.TypeName == "" {
+			live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(liveItems)[1:])
+		}
+		p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+		want, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).NotTo(HaveOccurred())
+		got, err := patch.Apply(live, p, s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		wantV := jsonv.MustDecode(string(want))
+		Expect(wantV).NotTo(equalValue(cleanedWhole(wantV)), "strategicpatch keeps a null or a directive here")
+		Expect(got).To(equalValue(cleanedWhole(wantV)))
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(inTurn))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: replace\" map holding nulls or \"$\" keys where the outcome holds a map (taken cleaned: \"What stays different\")",
+		func(s func() schemaCase, liveItems, first, item string) {
+			appliesCleanedWhole(s(), liveItems, first, item)
+		},
+		Entry("a null", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":null,"tags":["b"]}`),
+		Entry("a null, where the first part set the map", nested, `{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"replace","mode":null,"tags":["z"]}`),
+		Entry("a $setElementOrder: the list as it stands", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"replace","$setElementOrder/tags":["b","a"],"tags":["a","b"]}`),
+		Entry("a $retainKeys", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","$retainKeys":["mode"],"mode":"y"}`),
+		Entry("a $retainKeys not naming a field it sets", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"replace","$retainKeys":["tags"],"mode":"y"}`),
+		Entry("a $deleteFromPrimitiveList/<f>: the list as it stands", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"replace","$deleteFromPrimitiveList/tags":["a"],"tags":["a","b"]}`),
+		Entry("a \"$\" key the collation ignores", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","$foo":1,"mode":"y"}`),
+		Entry("a map holding \"$patch: delete\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","runAsUser":2,"capabilities":{"$patch":"delete"}}`),
+		Entry("a map holding \"$patch: replace\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","capabilities":{"$patch":"replace","add":["Y"]}}`),
+		Entry("a map holding an unknown \"$patch\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","capabilities":{"$patch":"bogus"}}`),
+		Entry("a map holding a null, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","capabilities":{"add":["Y"],"drop":null}}`),
+		Entry("a list holding a \"$patch: delete\" item, in a pod", pod, `{"name":"p","resources":{"limits":{"cpu":"1"}}}`, `,"stdin":true`,
+			unordered+`,"resources":{"$patch":"replace","claims":[{"name":"a"},{"$patch":"delete","name":"b"}]}`),
+		Entry("in a map the outcome holds, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"replace","drop":null,"add":["Y"]}}`),
+		Entry("in an env item merged into the outcome's, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"y","apiVersion":null}}}]`),
+		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"replace","mode":null,"tags":["b"]}`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its
@@ -1063,6 +1118,30 @@ func withoutKeys(v value.Value, prefix string) value.Value {
 		items := make([]value.Value, v.Len())
 		for i, it := range v.Items() {
 			items[i] = withoutKeys(it, prefix)
+		}
+		return value.List(items)
+	}
+	return v
+}
+
+// cleanedWhole is v less its nulls, its maps holding "$patch" and its other "$" keys, at any depth: a value ply takes
+// whole, where strategicpatch keeps them (docs/strategicpatch.md, "What stays different").
+func cleanedWhole(v value.Value) value.Value {
+	switch {
+	case v.IsMap():
+		var fields []value.Field
+		for _, f := range v.Fields() {
+			if _, directed := f.Value.Get("$patch"); !strings.HasPrefix(f.Key, "$") && !f.Value.IsNull() && !(f.Value.IsMap() && directed) {
+				fields = append(fields, value.Field{Key: f.Key, Value: cleanedWhole(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fields)
+	case v.IsList():
+		var items []value.Value
+		for _, it := range v.Items() {
+			if _, directed := it.Get("$patch"); !(it.IsMap() && directed) {
+				items = append(items, cleanedWhole(it))
+			}
 		}
 		return value.List(items)
 	}

@@ -129,12 +129,14 @@ import (
 //     (dedupedOnto);
 //   - a "$" key the collation ignores (ignoredDirective), dropped; in a map v lacks (appended items, a keyed list's
 //     items too), a "$retainKeys" naming every field its map sets and a "$deleteFromPrimitiveList/<f>" of a list it
-//     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
-//     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
-//     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, no null or other "$" key in it, less the
-//     directive (replacedPlainly); one holding "$patch: delete", whatever else it holds, where v holds a map, at the
-//     item's own field or in its maps v holds, an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap)
-//     the field removed (deletedMap, deletesMap: repeatundeclared.go; valueOnto's deletedRule);
+//     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays different"); a
+//     map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
+//     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, less the directive, cleaned of its nulls,
+//     its maps holding "$patch" and its other "$" keys as the collation takes a value whole (replacesMap, cleanedWhole:
+//     repeatundeclared.go; strategicpatch keeps them: docs/strategicpatch.md); one holding "$patch: delete", whatever
+//     else it holds, where v holds a map, at the item's own field or in its maps v holds, an empty map, with gate
+//     PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field removed (deletedMap, deletesMap: repeatundeclared.go;
+//     valueOnto's deletedRule);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What

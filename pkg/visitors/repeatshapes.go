@@ -167,16 +167,6 @@ func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, de
 	return failure
 }
 
-// replacedPlainly reports whether pm, a patch map, holds "$patch: replace" and, besides it, no "$" key and no null at
-// any depth: merged into the outcome's map, strategicpatch's handleDirectiveInMergeMap takes pm less the directive as
-// it stands, and so does the collation with that outcome (a set naming a value twice kept so).
-func replacedPlainly(pm value.Value) bool {
-	d, _ := pm.Get(smp.DirectiveKey)
-	s, _ := d.AsString()
-	rest := pm.Without(smp.DirectiveKey)
-	return s == smp.ReplaceValue && !holdsDirective(rest) && StripNulls(rest) == rest
-}
-
 // directedFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
 // t), a map merging field by field into lv, the outcome's map there (held: present), that holds "$patch" of another
 // value than "replace" or "delete": for "merge", that it is a schema strategy (mergeDirective), else the unknown

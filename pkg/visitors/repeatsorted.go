@@ -158,10 +158,10 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 // a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged by
 // no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged into
 // it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete" (replacesOrDeletes),
-// over a map taken less the directive where it holds "$patch: replace" (replacedPlainly), over a map an empty map, or
-// the field removed, where it holds "$patch: delete" (deletesMap, as del says: not decided where deleteUnknown), and,
-// with lists (under kubectl's order), a merged list is merged as mergeSlice merges it (listOnto). ok is false
-// elsewhere.
+// over a map taken less the directive, cleaned as the collation takes a value whole (cleanedWhole; strategicpatch takes
+// it as it stands), where it holds "$patch: replace" (replacesMap), over a map an empty map, or the field removed,
+// where it holds "$patch: delete" (deletesMap, as del says: not decided where deleteUnknown), and, with lists (under
+// kubectl's order), a merged list is merged as mergeSlice merges it (listOnto). ok is false elsewhere.
 func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool, del deletedRule) (out value.Value, present, ok bool) {
 	if otherKind(lv, held, pv) {
 		lv, held = value.Value{}, false // (taken as onto nothing)
@@ -179,8 +179,8 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		return value.Value{}, false, true // (mergeMap's removeDirectives drops it)
 	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && del != deleteUnknown && deletesMap(pv):
 		return value.MustMap(), del == deleteEmpties, true // (handleDirectiveInMergeMap: an empty map; the gate: none)
-	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && replacedPlainly(pv):
-		return pv.Without(smp.DirectiveKey), true, true // (handleDirectiveInMergeMap: the patch's map)
+	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && replacesMap(pv):
+		return cleanedWhole(pv.Without(smp.DirectiveKey)), true, true // (handleDirectiveInMergeMap: the patch's map)
 	case pv.IsMap() && fieldByField(t, meta) && (!held || lv.IsMap()):
 		m, merged := mapOnto(pv, lv, t, lists, del)
 		return m, merged, merged

@@ -62,3 +62,37 @@ func deletedRuleOf(removes bool) deletedRule {
 	}
 	return deleteEmpties
 }
+
+// replacesMap reports whether pm, a patch map, holds "$patch: replace": merged into the outcome's map, strategicpatch's
+// handleDirectiveInMergeMap takes pm less the directive as it stands, and the collation with that outcome as live takes
+// it cleaned (cleanedWhole), as it takes every value whole (docs/strategicpatch.md, "What stays different").
+func replacesMap(pm value.Value) bool {
+	d, _ := pm.Get(smp.DirectiveKey)
+	s, _ := d.AsString()
+	return s == smp.ReplaceValue
+}
+
+// cleanedWhole is v as the collation takes a value whole: less its nulls, its maps holding "$patch" (of any value)
+// and its other "$" keys, at any depth (strategicpatch keeps them).
+func cleanedWhole(v value.Value) value.Value {
+	switch {
+	case v.IsMap():
+		fields := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if _, directed := f.Value.Get(smp.DirectiveKey); !strings.HasPrefix(f.Key, "$") && !f.Value.IsNull() &&
+				!(f.Value.IsMap() && directed) {
+				fields = append(fields, value.Field{Key: f.Key, Value: cleanedWhole(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fields)
+	case v.IsList():
+		items := make([]value.Value, 0, v.Len())
+		for _, it := range v.Items() {
+			if _, directed := it.Get(smp.DirectiveKey); !(it.IsMap() && directed) {
+				items = append(items, cleanedWhole(it))
+			}
+		}
+		return value.List(items)
+	}
+	return v
+}
