@@ -1080,6 +1080,17 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"replace","mode":null,"tags":["b"]}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key holding \"$\" keys the collation drops in a map or a list at a field the schema does not declare, over another kind or nothing (strategicpatch keeps them: \"What stays different\")",
+		func(liveItems, first, item string) { appliesDropped(nested(), liveItems, "p", first, item) },
+		Entry("a \"$\" key the collation ignores, in the map and an item of its list", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
+		Entry("a $retainKeys naming every field its map sets, below a map, beside a null", `{"name":"p","odd":[1]}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$retainKeys":["x"],"x":1,"n":null}}`),
+		Entry("a $retainKeys naming every field, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$retainKeys":["x","y"],"x":1}`),
+		Entry("beside a map of \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$foo":1,"x":{"$patch":"delete"},"y":2}`),
+		Entry("a $retainKeys in an item of its list", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[{"$retainKeys":["x"],"x":1}]`),
+		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

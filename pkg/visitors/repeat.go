@@ -116,9 +116,10 @@ import (
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
 //   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
-//     holding "replace", "delete" or "merge" and no other "$" key, where v lacks the field or holds a scalar or the
-//     other kind there: the patch's value less its nulls and those maps, absent where it is one (undeclaredOver,
-//     directedPlainly, repeatundeclared.go);
+//     holding "replace", "delete" or "merge" and no other "$" key, "$" keys the collation ignores, and "$retainKeys"
+//     of strings naming every field their map sets, where v lacks the field or holds a scalar or the other kind there:
+//     the patch's value less its nulls, those maps and those keys, absent where it is such a map (undeclaredOver,
+//     directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys: docs/strategicpatch.md);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation merges
 //     as one class, by value (setOfKind);

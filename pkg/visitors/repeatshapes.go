@@ -232,10 +232,11 @@ func twiceOrderedFailure(t *openapi.Type, f value.Field, held bool) *elements.Er
 }
 
 // undeclaredOver reports whether f, a field of a patch map of type t (a struct) that t does not declare, holds a map or
-// a list, no "$" key at any depth but the "$patch" of maps directedPlainly drops, where lv, the outcome's field there
-// (held: present), is absent, a scalar, or a map or list of the other kind: strategicpatch's mergeMap sets f's value
-// there, less its nulls and those maps (absent where f's value is one), looking up no schema (it fails the look-up only
-// merging onto the same kind: class oracle-no-meta-undeclared), and so does the collation with that outcome as live.
+// a list, no "$" key at any depth but those directedPlainly reads, where lv, the outcome's field there (held:
+// present), is absent, a scalar, or a map or list of the other kind: strategicpatch's mergeMap sets f's value there,
+// less its nulls and its maps holding "$patch" (absent where f's value is one), looking up no schema (it fails the
+// look-up only merging onto the same kind: class oracle-no-meta-undeclared), and so does the collation with that
+// outcome as live, less the other "$" keys too (cleanedWhole).
 func undeclaredOver(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
 	pv := f.Value
 	if t.Kind != openapi.KindStruct || t.Field(f.Key) != nil || !(pv.IsMap() || pv.IsList()) || !directedPlainly(pv) {

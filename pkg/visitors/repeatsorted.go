@@ -146,8 +146,8 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 	if _, deletes := p.Get(smp.DeletePrefix + f.Key); deletes || strings.HasPrefix(f.Key, "$") || meta.Rule != nil {
 		return value.Value{}, false, false
 	} else if !deep && undeclaredOver(t, f, lv, held) {
-		out, present = smp.WithoutDirectives(StripNulls(f.Value)) // (mergeMap replaces it so, its kind differing or v lacking it)
-		return out, present, true
+		_, directed := f.Value.Get(smp.DirectiveKey) // (mergeMap replaces it so, its kind differing or v lacking it)
+		return cleanedWhole(f.Value), !(f.Value.IsMap() && directed), true
 	}
 	return valueOnto(ft, &meta, f.Value, lv, held, deep, kubectl, del)
 }

@@ -4,13 +4,16 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // directedPlainly reports whether v's "$" keys, at any depth, are each the "$patch" of a map holding "replace",
-// "delete" or "merge" and no other "$" key at any depth: strategicpatch's removeDirectives drops such maps where it
-// takes a value whole (a field the schema does not declare, over another kind or nothing: undeclaredOver), and so does
-// the collation with the outcome as live, which reads such a "$patch" without complaint (another value it refuses).
+// "delete" or "merge" and no other "$" key at any depth, a "$" key the collation ignores (ignoredDirective, with no
+// schema), or a "$retainKeys" of strings naming every field its map sets to other than null: where strategicpatch takes
+// a value whole (a field the schema does not declare, over another kind or nothing: undeclaredOver) its
+// removeDirectives drops those maps and keeps the other keys; the collation with the outcome as live drops them all,
+// reading such a "$patch" or "$retainKeys" without complaint (it refuses another one), as cleanedWhole gives it.
 func directedPlainly(v value.Value) bool {
 	switch {
 	case v.IsList():
@@ -26,12 +29,34 @@ func directedPlainly(v value.Value) bool {
 				!holdsDirective(v.Without(smp.DirectiveKey))
 		}
 		for _, f := range v.Fields() {
-			if strings.HasPrefix(f.Key, "$") || !directedPlainly(f.Value) {
+			if (f.Key == smp.RetainKeysKey && !retainsEvery(v)) ||
+				(f.Key != smp.RetainKeysKey && strings.HasPrefix(f.Key, "$") && !ignoredDirective(&openapi.Type{}, f.Key)) ||
+				!directedPlainly(f.Value) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// retainsEvery reports whether map m's "$retainKeys" is a list of strings naming every field m sets to other than null
+// ("$" keys aside).
+func retainsEvery(m value.Value) bool {
+	keys, _ := m.Get(smp.RetainKeysKey)
+	named := map[string]bool{}
+	for _, k := range keys.Items() {
+		s, ok := k.AsString()
+		if !ok {
+			return false
+		}
+		named[s] = true
+	}
+	for _, f := range m.Fields() {
+		if !strings.HasPrefix(f.Key, "$") && !f.Value.IsNull() && !named[f.Key] {
+			return false
+		}
+	}
+	return keys.IsList()
 }
 
 // deletesMap reports whether pm, a patch map, holds "$patch: delete": merged into the outcome's map, strategicpatch's
