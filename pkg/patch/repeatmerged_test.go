@@ -933,6 +933,11 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"resources":{"$retainKeys":["limits"],"limits":{"$patch":"delete"}}`),
 		Entry("in a map, where the first item set it, in a pod", pod, `{"name":"p"}`, `,"securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}`,
 			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`),
+		Entry("in an env item's map, merged into the outcome's item, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`),
+		Entry("below an env item's map, beside a $retainKeys, before an appended item, in a pod",
+			pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete","$retainKeys":["x"]}}},{"name":"B","value":"b"}]`),
 		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"delete","$retainKeys":["mode"]}`),
 	)
 
@@ -964,6 +969,11 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("in a map, beside a $retainKeys, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
 			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$retainKeys":["add"]}}`,
 			`{"name":"p","stdin":true,"args":["a","c"],"securityContext":{"runAsUser":1}}`),
+		Entry("in an env item's map, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`, `{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"A"}]}`),
+		Entry("below an env item's map, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete"}}}]`,
+			`{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"A","valueFrom":{"secretKeyRef":{"key":"k"}}}]}`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key holding a set of numbers with a fraction and integers (integral decimals too), which strategicpatch refuses as two Go types and the collation merges",

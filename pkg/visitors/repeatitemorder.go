@@ -47,7 +47,7 @@ func itemOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held bool)
 	}
 	if failure == nil {
 		return nil
-	} else if _, ok := mergedListOnto(ft, &meta, value.List(rest), lv, held); !ok {
+	} else if _, ok := mergedListOnto(ft, &meta, value.List(rest), lv, held, deleteUnknown); !ok {
 		return nil
 	}
 	return failure

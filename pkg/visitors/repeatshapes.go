@@ -14,16 +14,17 @@ import (
 // listOnto returns list pv, a field of type t (metadata meta) of apply mode's patch item that the schema merges and
 // no "$setElementOrder" orders, merged into lv, the outcome's field there (held: present), as strategicpatch's
 // mergeMap merges it (valueOnto's merged lists): a keyed list holding "$patch" items as directedListOnto merges it, an
-// empty set onto the outcome's set naming a value twice as dedupedOnto does, any other as mergedListOnto does. ok is
-// false where none of them decides it: the front-end applies the repeat.
-func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+// empty set onto the outcome's set naming a value twice as dedupedOnto does, any other as mergedListOnto does (its
+// items' "$patch: delete" maps as del says). ok is false where none of them decides it: the front-end applies the
+// repeat.
+func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool, del deletedRule) (value.Value, bool) {
 	if l, ok := dedupedOnto(t, meta, pv, lv, held); ok {
 		return l, true
 	}
 	if slices.ContainsFunc(pv.Items(), directedItem) {
 		return directedListOnto(t, meta, pv, lv, held)
 	}
-	return mergedListOnto(t, meta, pv, lv, held)
+	return mergedListOnto(t, meta, pv, lv, held, del)
 }
 
 // directedListOnto is mergedListOnto for pv, a list merged by one key whose items are maps, some holding "$patch":
@@ -60,7 +61,7 @@ func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, h
 	}
 	if !held || !replace {
 		kept := slices.DeleteFunc(slices.Clone(lv.Items()), func(it value.Value) bool { return deleted[keyOf(it)] })
-		return mergedListOnto(t, meta, value.List(data), value.List(kept), held)
+		return mergedListOnto(t, meta, value.List(data), value.List(kept), held, deleteUnknown)
 	}
 	if !keyedPlain(meta.MergeKey[0], data) || slices.ContainsFunc(data, func(it value.Value) bool {
 		return holdsDirective(it) || StripNulls(it) != it

@@ -185,7 +185,7 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		m, merged := mapOnto(pv, lv, t, lists, del)
 		return m, merged, merged
 	case lists && pv.IsList() && elements.MergedList(t, meta):
-		l, merged := listOnto(t, meta, pv, lv, held)
+		l, merged := listOnto(t, meta, pv, lv, held, del)
 		return l, merged, merged
 	}
 	return value.Value{}, false, false
