@@ -1101,6 +1101,40 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
 	)
 
+	DescribeTable("off, every gate, a later item of a repeated key holding, below a map the outcome holds, a map that neither strategicpatch nor the collation merges into the outcome's",
+		func(liveItems, first, item string) {
+			s := pod()
+			doc := func(items string) value.Value {
+				return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(items)[1:])
+			}
+			live, p := doc(liveItems), doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)
+			_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+			Expect(werr).To(HaveOccurred())
+			_, err := patch.Apply(live, p, s.opts)
+			Expect(err).To(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, serr := patch.Apply(live, doc(`{"name":"p"`+first+`}`), s.opts)
+			Expect(serr).NotTo(HaveOccurred())
+			_, inTurn := patch.Apply(step, doc(`{"name":"p"`+item+`}`), s.opts)
+			Expect(inTurn).To(HaveOccurred())
+			Expect(err.Error()).To(Equal(inTurn.Error()))
+		},
+		Entry("a \"$patch: merge\" map", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
+		Entry("an unknown \"$patch\" beside a field", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"runAsUser":2,"capabilities":{"$patch":"bogus"}}`),
+		Entry("a $retainKeys not naming a field it sets", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$retainKeys":["drop"],"add":["Y"]}}`),
+		Entry("a \"$patch: merge\" map beside the outer map's $retainKeys", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$retainKeys":["capabilities"],"capabilities":{"$patch":"merge","add":["Y"]}}`),
+		Entry("an order of a list the outcome holds as a null", `{"name":"p","securityContext":{"capabilities":{"add":null}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$setElementOrder/add":["a"],"add":["a"]}}`),
+		Entry("where the first item set the maps", `{"name":"p"}`, `,"securityContext":{"seLinuxOptions":{"user":"u"}}`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"}}`),
+		Entry("without the refused order", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

@@ -158,8 +158,10 @@ import (
 // order of a set naming a value twice that does not follow it (strategicpatch copies it), or where a list merged by key
 // at a field of the item holds one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch
 // too, or copies the item appended), it fails with the collation's error there (mapFailure, repeatretained.go:
-// retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure). Where several of its
-// fields fail so, it fails at the first by name, as the collation walks them (firstByName).
+// retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of
+// the item's map v holds a map for holds, at any depth below, one field failing so onto v's map there, the others
+// merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as
+// the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches

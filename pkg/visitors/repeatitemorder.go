@@ -93,3 +93,42 @@ func heldItem(lv value.Value, key string, k value.ScalarKey) value.Value {
 	}
 	return value.Value{}
 }
+
+// deeperFailure returns the error a collation of a patch map with the outcome as live gives below its field f (of type
+// t), a map merging field by field into lv, the outcome's map there (held), where one field g of f's map fails as
+// mapFailure reads it merged into lv's field there (after f's "$retainKeys" clears lv's others: retainedOnto), at any
+// depth, and f's map less g merges as mapOnto merges it: the collation walks f's map by name, meeting no error at its
+// other fields, and strategicpatch, which merges f's map into lv's, fails at g too. Nil elsewhere (two such fields
+// among them: which fails first is not read here).
+func deeperFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *elements.Error {
+	ft, meta := t.Child(f.Key)
+	if !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+		return nil
+	}
+	cleared, ok := retainedOnto(f.Value, lv)
+	if !ok {
+		return nil
+	}
+	var failure *elements.Error
+	rest := f.Value
+	for _, g := range f.Value.Fields() {
+		if strings.HasPrefix(g.Key, "$") {
+			continue
+		}
+		llv, lheld := cleared.Get(g.Key)
+		e := mapFailure(ft, g, llv, lheld, false, true)
+		if e != nil && failure != nil {
+			return nil
+		} else if e != nil {
+			at := append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...)
+			failure = &elements.Error{Source: e.Source, Msg: e.Msg, Path: at}
+			rest = rest.Without(g.Key)
+		}
+	}
+	if failure == nil {
+		return nil
+	} else if _, ok = mapOnto(rest, lv, ft, true, deleteUnknown); !ok {
+		return nil
+	}
+	return failure
+}
