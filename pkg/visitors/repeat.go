@@ -121,8 +121,8 @@ import (
 //     the patch's value less its nulls, those maps and those keys, absent where it is such a map (undeclaredOver,
 //     directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys: docs/strategicpatch.md);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
-//     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation merges
-//     as one class, by value (setOfKind);
+//     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation
+//     merges as one class, by value (setOfKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
 //     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
 //     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice (beside its order too,
