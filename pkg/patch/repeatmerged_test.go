@@ -1135,6 +1135,19 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key deleting by $deleteFromPrimitiveList/<f> alone values of another class than the outcome's list there",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("strings from integers", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":["a"]`),
+		Entry("integers from strings", `{"name":"p","aliases":["a"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":[1]`),
+		Entry("from the outcome's list of mixed classes", `{"name":"p","aliases":["a",1]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["a"]`),
+		Entry("in a map the outcome holds", `{"name":"p","extra":{"tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[1]}`),
+		Entry("in a map the outcome holds, beside a field", `{"name":"p","extra":{"tags":["a"],"mode":"m"}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[true],"mode":"n"}`),
+		Entry("from the first part's list", `{"name":"p"}`, `,"aliases":["a","b"]`, unordered+`,"$deleteFromPrimitiveList/aliases":[2]`),
+		Entry("before a later field", `{"name":"p","aliases":["a"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":[1],"value":"w"`),
+		Entry("without the refused order", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, `,"$deleteFromPrimitiveList/ports":["a"]`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

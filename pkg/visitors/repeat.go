@@ -149,19 +149,21 @@ import (
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems); a list v holds as a null, its list a list or left out, no deletion beside it, at the
 // item's field or in its maps v holds maps for, at any depth, or in a keyed list's item (nullOrdered, repeatnull.go:
-// live's null refused). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map for (or
-// lacks: strategicpatch copies it, the collation refuses it), or that map (or one at a field v lacks or holds another
-// kind at) orders a merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or
-// an item of a list merged by key at a field of the item (of plain others) orders a merged list neither it nor v's item
-// of its key holds items of, or that v's item holds as a null (itemOrderFailure, repeatitemorder.go; an item v lacks
-// strategicpatch copies), or that map holds "$patch" of another value than "replace" or "delete", or, at a field v
-// lacks, holds as its only "$" key the order of a set naming a value twice that does not follow it (strategicpatch
-// copies it), or where a list merged by key at a field of the item holds one item (of plain others) whose "$retainKeys"
-// the collation refuses (strategicpatch too, or copies the item appended), it fails with the collation's error there
-// (mapFailure, repeatretained.go: retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure,
-// itemRetainFailure); so too where a map of the item's map v holds a map for holds, at any depth below, one field
-// failing so onto v's map there, the others merging (deeperFailure, repeatitemorder.go). Where several of its fields
-// fail so, it fails at the first by name, as the collation walks them (firstByName).
+// live's null refused); a list it deletes from by "$deleteFromPrimitiveList" alone, v's with items, values of another
+// class or not scalars (deletedFailure, repeatdeleted.go; in its maps v holds maps for too). Where both refuse the
+// "$retainKeys" of a map at a field of the item that v holds a map for (or lacks: strategicpatch copies it, the
+// collation refuses it), or that map (or one at a field v lacks or holds another kind at) orders a merged list neither
+// it nor v's map holds items of (where v lacks it, strategicpatch copies it), or an item of a list merged by key at a
+// field of the item (of plain others) orders a merged list neither it nor v's item of its key holds items of, or that
+// v's item holds as a null (itemOrderFailure, repeatitemorder.go; an item v lacks strategicpatch copies), or that map
+// holds "$patch" of another value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the
+// order of a set naming a value twice that does not follow it (strategicpatch copies it), or where a list merged by key
+// at a field of the item holds one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch
+// too, or copies the item appended), it fails with the collation's error there (mapFailure, repeatretained.go:
+// retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of
+// the item's map v holds a map for holds, at any depth below, one field failing so onto v's map there, the others
+// merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as
+// the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -269,12 +271,12 @@ import (
 //     item of a keyed list there, a list an order orders in a map v lacks naming a value or key twice (but a set's as
 //     above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or
 //     "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch accepts it or below
-//     a map of the item too), beside its list (but a set's as above), of another class, or, in a map v lacks, beside a
-//     list but a set or naming not every field; a "$patch" map where v holds a map but those above; a map or list at a
-//     field the schema does not declare over another kind but those above; a map or list near the depth limit; a null v
-//     holds a list it orders as but those above; a list strategicpatch fails on near the depth limit, beside a
-//     deletion, naming a value twice, or for the values deleted. Two merge keys reach none of this: gate
-//     MultiFieldMergeKeys off reads one, on refuses such orders;
+//     a map of the item too), beside its list (but a set's as above), of another class (but alone, as above), or, in a
+//     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
+//     above; a map or list at a field the schema does not declare over another kind but those above; a map or list near
+//     the depth limit; a null v holds a list it orders as but those above; a list strategicpatch fails on near the
+//     depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
+//     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

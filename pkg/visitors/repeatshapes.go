@@ -147,13 +147,20 @@ func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, de
 	rest := f.Value
 	for _, g := range f.Value.Fields() {
 		name, ordering := strings.CutPrefix(g.Key, smp.SetOrderPrefix)
-		if !ordering {
+		deleted, deleting := strings.CutPrefix(g.Key, smp.DeletePrefix)
+		if !ordering && !deleting {
 			continue
 		}
-		llv, lheld := cleared.Get(name)
-		e := orderWithoutItems(f.Value, ft, name, llv, lheld)
-		if e == nil {
-			e = nullOrdered(f.Value, ft, name, llv, lheld)
+		var e *elements.Error
+		if deleting {
+			name = deleted
+			llv, lheld := cleared.Get(name)
+			e = deletedFailure(f.Value, ft, name, llv, lheld)
+		} else {
+			llv, lheld := cleared.Get(name)
+			if e = orderWithoutItems(f.Value, ft, name, llv, lheld); e == nil {
+				e = nullOrdered(f.Value, ft, name, llv, lheld)
+			}
 		}
 		if e != nil && failure != nil {
 			return nil // (a second: which fails first is not read here)

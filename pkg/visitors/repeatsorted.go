@@ -63,7 +63,10 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered || (kubectl && !r.Deep && deletesBeside(p, list)) {
 				continue // (read with the order of its list, or with its list: deletedBesideOnto)
 			}
-			if out, ok = deletedField(p, t, out, list); !ok {
+			lv, held := out.Get(list)
+			if e := deletedFailure(p, t, list, lv, held); e != nil {
+				failed = firstByName(failed, e) // (the collation refuses the values' class there)
+			} else if out, ok = deletedField(p, t, out, list); !ok {
 				return value.Value{}, nil, false
 			}
 			continue
