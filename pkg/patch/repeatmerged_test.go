@@ -34,6 +34,12 @@ import (
 // onto nothing, less its nulls). Its sets may hold numbers with a fraction, and its "$setElementOrder" may be empty
 // (the merged list sorted by the outcome's places). A "$setElementOrder" of a merged list in a map the outcome lacks is
 // applied: strategicpatch copies it (docs/strategicpatch.md, "What stays different"), compared with its result less it.
+// Sets mixing numbers with a fraction and integers, which strategicpatch refuses as two Go types, are merged as the
+// collation merges them. "$patch: delete" maps (beside other "$" keys, in its maps and its keyed lists' items) empty the
+// outcome's map or, with gate PatchDeleteRemovesMap, remove it; "$patch: replace" maps and undeclared values are taken
+// cleaned of nulls, maps holding "$patch" and other "$" keys, where strategicpatch keeps them (compared with its result
+// so cleaned). Orders of lists the outcome holds as a null or without items, deletions of another class and maps
+// strategicpatch cannot merge, in the item or below, fail with the collation's error.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
