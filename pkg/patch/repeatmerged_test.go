@@ -1151,6 +1151,10 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[true],"mode":"n"}`),
 		Entry("from the first part's list", `{"name":"p"}`, `,"aliases":["a","b"]`, unordered+`,"$deleteFromPrimitiveList/aliases":[2]`),
 		Entry("before a later field", `{"name":"p","aliases":["a"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":[1],"value":"w"`),
+		Entry("in an env item merged into the outcome's item", `{"name":"p","env":[{"name":"A","flags":["a"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":[1]}]`),
+		Entry("in an env item beside a field, before an appended item", `{"name":"p","env":[{"name":"A","flags":["a"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","value":"q","$deleteFromPrimitiveList/flags":[true]},{"name":"C"}]`),
 		Entry("without the refused order", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, `,"$deleteFromPrimitiveList/ports":["a"]`),
 	)
 

@@ -150,20 +150,21 @@ import (
 // items of (orderWithoutItems); a list v holds as a null, its list a list or left out, no deletion beside it, at the
 // item's field or in its maps v holds maps for, at any depth, or in a keyed list's item (nullOrdered, repeatnull.go:
 // live's null refused); a list it deletes from by "$deleteFromPrimitiveList" alone, v's with items, values of another
-// class or not scalars (deletedFailure, repeatdeleted.go; in its maps v holds maps for too). Where both refuse the
-// "$retainKeys" of a map at a field of the item that v holds a map for (or lacks: strategicpatch copies it, the
-// collation refuses it), or that map (or one at a field v lacks or holds another kind at) orders a merged list neither
-// it nor v's map holds items of (where v lacks it, strategicpatch copies it), or an item of a list merged by key at a
-// field of the item (of plain others) orders a merged list neither it nor v's item of its key holds items of, or that
-// v's item holds as a null (itemOrderFailure, repeatitemorder.go; an item v lacks strategicpatch copies), or that map
-// holds "$patch" of another value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the
-// order of a set naming a value twice that does not follow it (strategicpatch copies it), or where a list merged by key
-// at a field of the item holds one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch
-// too, or copies the item appended), it fails with the collation's error there (mapFailure, repeatretained.go:
-// retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of
-// the item's map v holds a map for holds, at any depth below, one field failing so onto v's map there, the others
-// merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as
-// the collation walks them (firstByName).
+// class or not scalars (deletedFailure, repeatdeleted.go; in its maps v holds maps for and in a keyed list's item too).
+// Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map for (or lacks: strategicpatch
+// copies it, the collation refuses it), or that map (or one at a field v lacks or holds another kind at) orders a
+// merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or an item of a list
+// merged by key at a field of the item (of plain others) orders a merged list neither it nor v's item of its key holds
+// items of, or that v's item holds as a null, or deletes from v's item's list values the collation refuses
+// (itemOrderFailure, repeatitemorder.go; an item v lacks strategicpatch copies), or that map holds "$patch" of another
+// value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming a value
+// twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the item holds
+// one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the item
+// appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
+// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of the item's map v
+// holds a map for holds, at any depth below, one field failing so onto v's map there, the others merging
+// (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as the
+// collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches

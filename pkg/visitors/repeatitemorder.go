@@ -15,7 +15,8 @@ import (
 // f (of type t), a list the schema merges by one key (no merge rule) whose items are maps each holding the key as a
 // scalar, each key once, where lv, the outcome's field there (held: present), is a list or absent: the one item holding
 // "$" keys, its only one a "$setElementOrder/<g>" of a merged list that neither it nor lv's first item of its key holds
-// items of (orderWithoutItems), or that lv's item holds as a null (nullOrdered), fails there, as the collation reads
+// items of (orderWithoutItems), or that lv's item holds as a null (nullOrdered), or a "$deleteFromPrimitiveList/<g>"
+// of values the collation refuses against lv's item's list (deletedFailure), fails there, as the collation reads
 // the item's map merged into lv's item (strategicpatch's mergeMap fails there too), or appended (which strategicpatch
 // copies unchecked: docs/strategicpatch.md, "What stays different"). The list less that order and its list must merge
 // as mergedListOnto merges it, so that no item before it, nor the item's fields, fail first. Nil elsewhere.
@@ -54,26 +55,31 @@ func itemOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held bool)
 }
 
 // orderedItemFailure returns, for item it (a map of type t) of a keyed patch list holding one "$" key alone, a
-// "$setElementOrder/<g>", the error a collation of it merged into li, the outcome's item of its key (absent: none),
-// gives there (orderWithoutItems, nullOrdered), and it less that order and its list g. Nil where it holds another "$"
-// key or the order does not fail so.
+// "$setElementOrder/<g>" or a "$deleteFromPrimitiveList/<g>", the error a collation of it merged into li, the
+// outcome's item of its key (absent: none), gives there (orderWithoutItems, nullOrdered; deletedFailure), and it less
+// that key and its list g. Nil where it holds another "$" key or the key does not fail so.
 func orderedItemFailure(it value.Value, t *openapi.Type, li value.Value) (*elements.Error, value.Value) {
-	var order string
+	var dir string
 	for _, f := range it.Fields() {
-		if strings.HasPrefix(f.Key, "$") && (order != "" || !strings.HasPrefix(f.Key, smp.SetOrderPrefix)) {
+		if strings.HasPrefix(f.Key, "$") && (dir != "" || !(strings.HasPrefix(f.Key, smp.SetOrderPrefix) ||
+			strings.HasPrefix(f.Key, smp.DeletePrefix))) {
 			return nil, value.Value{}
 		} else if strings.HasPrefix(f.Key, "$") {
-			order = f.Key
+			dir = f.Key
 		}
 	}
-	name := strings.TrimPrefix(order, smp.SetOrderPrefix)
-	without := it.Without(order).Without(name)
-	if order == "" || holdsDirective(without) {
+	name, deleting := strings.CutPrefix(dir, smp.DeletePrefix)
+	name = strings.TrimPrefix(name, smp.SetOrderPrefix)
+	without := it.Without(dir).Without(name)
+	if dir == "" || holdsDirective(without) {
 		return nil, value.Value{}
 	}
 	llv, lheld := value.Value{}, false
 	if li.IsMap() {
 		llv, lheld = li.Get(name)
+	}
+	if deleting {
+		return deletedFailure(it, t, name, llv, lheld), without
 	}
 	e := orderWithoutItems(it, t, name, llv, lheld)
 	if e == nil {
