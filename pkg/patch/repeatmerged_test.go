@@ -34,6 +34,12 @@ import (
 // onto nothing, less its nulls). Its sets may hold numbers with a fraction, and its "$setElementOrder" may be empty
 // (the merged list sorted by the outcome's places). A "$setElementOrder" of a merged list in a map the outcome lacks is
 // applied: strategicpatch copies it (docs/strategicpatch.md, "What stays different"), compared with its result less it.
+// Sets mixing numbers with a fraction and integers, which strategicpatch refuses as two Go types, are merged as the
+// collation merges them. "$patch: delete" maps (beside other "$" keys, in its maps and its keyed lists' items) empty the
+// outcome's map or, with gate PatchDeleteRemovesMap, remove it; "$patch: replace" maps and undeclared values are taken
+// cleaned of nulls, maps holding "$patch" and other "$" keys, where strategicpatch keeps them (compared with its result
+// so cleaned). Orders of lists the outcome holds as a null or without items, deletions of another class and maps
+// strategicpatch cannot merge, in the item or below, fail with the collation's error.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -875,6 +881,283 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			`{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`,
 			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["b","a"],"flags":["b","a"]},{"name":"A","flags":["c"]}]`),
 	)
+	DescribeTable("off, every gate, a later part of a repeated key ordering a list the outcome holds as a null",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("a set and its order", `{"name":"p","aliases":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["a"],"aliases":["a"]`),
+		Entry("an order alone", `{"name":"p","aliases":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":["a"]`),
+		Entry("an empty order beside a set", `{"name":"p","aliases":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/aliases":[],"aliases":["a"]`),
+		Entry("the list merged by no strategy the refused order orders", `{"name":"p","args":null}`, `,"value":"v"`, unordered),
+		Entry("a keyed list and its order", `{"name":"p","env":null}`, `,"value":"v"`, unordered+`,"$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A"}]`),
+		Entry("two such lists: the first by name", `{"name":"p","aliases":null,"env":null}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"}],"$setElementOrder/aliases":["a"]`),
+		Entry("before a keyed list out of its order", `{"name":"p","aliases":null,"env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"},{"name":"C"}],"env":[{"name":"C"},{"name":"A"}],"$setElementOrder/aliases":["a"]`),
+		Entry("without the refused order", `{"name":"p","aliases":null}`, `,"value":"v"`, `,"$setElementOrder/aliases":["a"],"aliases":["a"]`),
+		Entry("a map's set, where the outcome holds the map", `{"name":"p","extra":{"tags":null}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":["a"]}`),
+		Entry("a map's order alone beside a scalar", `{"name":"p","extra":{"tags":null,"mode":"x"}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$setElementOrder/tags":["a"],"mode":"y"}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding maps of \"$patch\" in a map or a list at a field the schema does not declare, over another kind or nothing",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("a \"$patch: delete\" map in a map over a scalar: dropped", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":{"$patch":"delete"},"y":1}`),
+		Entry("a \"$patch: merge\" map in a map over a scalar: dropped", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":{"$patch":"merge","a":1},"y":1}`),
+		Entry("maps of \"$patch\" in a list over a map, nulls beside them", nested, `{"name":"p","odd":{"q":1}}`, `,"value":"v"`,
+			unordered+`,"odd":[{"a":null,"b":1},{"$patch":"replace","c":1},[{"$patch":"delete"}]]`),
+		Entry("deeper, holding nulls, over a list", nested, `{"name":"p","odd":[1]}`, `,"value":"v"`,
+			unordered+`,"odd":{"x":{"$patch":"delete","n":null},"z":null,"w":{"v":{"$patch":"replace"}}}`),
+		Entry("the value itself a \"$patch: delete\" map over a list: absent", nested, `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"delete"}`),
+		Entry("the value itself a \"$patch: replace\" map over a scalar: absent", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"replace","x":1}`),
+		Entry("the value itself a \"$patch: merge\" map over a scalar: absent", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"merge","a":1}`),
+		Entry("the value itself a \"$patch: delete\" map the outcome lacks: absent", nested, `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"delete","a":1}`),
+		Entry("a map the outcome lacks holding one", nested, `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"y":{"$patch":"delete"},"x":1}`),
+		Entry("in a list, a \"$patch\" map holding a null, and one in a map of a list", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":[{"$patch":"replace","a":null},{"b":[{"c":null,"$patch":"merge"},2]}]`),
+		Entry("in a pod's container", pod, `{"name":"p","odd":"s"}`, `,"stdin":true`, unordered+`,"odd":{"x":{"$patch":"delete"},"y":1}`),
+		Entry("without the refused order", nested, `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"x":{"$patch":"delete"},"y":1}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: delete\" map beside other \"$\" keys, or in a map, where the outcome holds a map",
+		func(s func() schemaCase, liveItems, first, item string) { applies(s(), liveItems, "p", first, item) },
+		Entry("beside a $retainKeys", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$retainKeys":["mode"]}`),
+		Entry("beside a $retainKeys not a list", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$retainKeys":"mode"}`),
+		Entry("beside a $setElementOrder without items", nested, `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$setElementOrder/tags":[],"tags":[]}`),
+		Entry("beside a $deleteFromPrimitiveList of a scalar", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$deleteFromPrimitiveList/mode":["m"]}`),
+		Entry("beside a \"$\" key the collation ignores", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"delete","$foo":1}`),
+		Entry("holding a map of an unknown \"$patch\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"delete","capabilities":{"$patch":"bogus"}}`),
+		Entry("in a map, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`),
+		Entry("in a map, beside a $retainKeys, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$retainKeys":["add"]}}`),
+		Entry("in a map, beside a $setElementOrder of a list merged by no strategy, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$setElementOrder/add":["a"]}}`),
+		Entry("in a map beside its fields, in a pod", pod, `{"name":"p","resources":{"limits":{"cpu":"1"},"requests":{"cpu":"1"}}}`, `,"stdin":true`,
+			unordered+`,"resources":{"limits":{"$patch":"delete","cpu":"2"}}`),
+		Entry("in a map holding a $retainKeys, in a pod", pod, `{"name":"p","resources":{"limits":{"cpu":"1"}}}`, `,"stdin":true`,
+			unordered+`,"resources":{"$retainKeys":["limits"],"limits":{"$patch":"delete"}}`),
+		Entry("in a map, where the first item set it, in a pod", pod, `{"name":"p"}`, `,"securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`),
+		Entry("in an env item's map, merged into the outcome's item, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`),
+		Entry("below an env item's map, beside a $retainKeys, before an appended item, in a pod",
+			pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete","$retainKeys":["x"]}}},{"name":"B","value":"b"}]`),
+		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"delete","$retainKeys":["mode"]}`),
+	)
+
+	DescribeTable("gate PatchDeleteRemovesMap on, a later part of a repeated key holding a \"$patch: delete\" map beside other \"$\" keys, or in a map, where the outcome holds a map: the field removed",
+		func(s func() schemaCase, liveItems, first, item, want string) {
+			c := s()
+			c.opts.Gates = c.opts.Gates.With(features.PatchDeleteRemovesMap, true)
+			doc := func(items string) value.Value {
+				if c.opts.TypeName == "" {
+					return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + c.wrap(items)[1:])
+				}
+				return jsonv.MustDecode(c.wrap(items))
+			}
+			live := doc(liveItems)
+			got, err := patch.Apply(live, doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`), c.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, err := patch.Apply(live, doc(`{"name":"p"`+first+`}`), c.opts)
+			Expect(err).NotTo(HaveOccurred())
+			inTurn, err := patch.Apply(step, doc(`{"name":"p"`+item+`}`), c.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(inTurn))
+			Expect(got).To(equalValue(doc(want)))
+		},
+		Entry("beside a $retainKeys", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"delete","$retainKeys":["mode"]}`, `{"name":"p","value":"v","args":["a","c"]}`),
+		Entry("in a map, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete"}}`, `{"name":"p","stdin":true,"args":["a","c"],"securityContext":{"runAsUser":1}}`),
+		Entry("in a map, beside a $retainKeys, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"delete","$retainKeys":["add"]}}`,
+			`{"name":"p","stdin":true,"args":["a","c"],"securityContext":{"runAsUser":1}}`),
+		Entry("in an env item's map, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`, `{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"A"}]}`),
+		Entry("below an env item's map, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete"}}}]`,
+			`{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"A","valueFrom":{"secretKeyRef":{"key":"k"}}}]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a set of numbers with a fraction and integers (integral decimals too), which strategicpatch refuses as two Go types and the collation merges",
+		func(liveItems, first, item string) {
+			s := nested()
+			live := jsonv.MustDecode(s.wrap(liveItems))
+			p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+			_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+			Expect(werr).To(MatchError(ContainSubstring("list element types are not identical")))
+			got, err := patch.Apply(live, p, s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(equalValue(inTurn))
+		},
+		Entry("an integral decimal merged into live's numbers with a fraction", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"ports":[2.0]`),
+		Entry("numbers with a fraction merged into live's, an integral decimal among them", `{"name":"p","ports":[1.5,2.0]}`, `,"value":"v"`, unordered+`,"ports":[3.5]`),
+		Entry("an integer merged into live's numbers with a fraction", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"ports":[2]`),
+		Entry("merged into the first part's", `{"name":"p"}`, `,"ports":[1.5]`, unordered+`,"ports":[2.0,1.5]`),
+		Entry("an integer and an integral decimal of one value", `{"name":"p","ports":[2,1.5]}`, `,"value":"v"`, unordered+`,"ports":[2.0,2.5]`),
+		Entry("a $deleteFromPrimitiveList/<f> of an integral decimal", `{"name":"p","ports":[1.5,2.0]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2.0]`),
+		Entry("a $deleteFromPrimitiveList/<f> of both", `{"name":"p","ports":[1.5,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[3,1.5]`),
+		Entry("beside a $deleteFromPrimitiveList/<f> of a value it lacks", `{"name":"p","ports":[1.5,2,3]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[2],"ports":[4.5,1.5]`),
+		Entry("ordered by $setElementOrder", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[2.0,1.5,2.5],"ports":[2.0]`),
+		Entry("live's left out and ordered", `{"name":"p","ports":[1.5,2,3]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[3,1.5]`),
+		Entry("under an empty $setElementOrder", `{"name":"p","ports":[1.5,2]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[],"ports":[3,1.5,2.5]`),
+		Entry("an empty set onto live's naming a value twice", `{"name":"p","ports":[1.5,2,1.5,3]}`, `,"value":"v"`, unordered+`,"ports":[]`),
+		Entry("an empty set beside its order onto live's naming a value twice", `{"name":"p","ports":[1.5,2,1.5,3]}`, `,"value":"v"`, unordered+`,"$setElementOrder/ports":[3,2],"ports":[]`),
+		Entry("without the refused order", `{"name":"p","ports":[1.5,2.5]}`, `,"value":"v"`, `,"ports":[2.0]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding an env item ordering a set neither it nor the outcome's item holds items of",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("an empty set under an empty order, the outcome's item's empty", `{"name":"p","env":[{"name":"A","flags":[]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("an empty set under an empty order, the outcome's item lacking it", `{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("an order alone, the outcome's item's empty", `{"name":"p","env":[{"name":"A","flags":[]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[]}]`),
+		Entry("an order naming values, beside a scalar", `{"name":"p","env":[{"name":"A","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["a"],"flags":[],"value":"y"}]`),
+		Entry("after a plain item", `{"name":"p","env":[{"name":"A"},{"name":"B","value":"x"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"B","value":"z"},{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("where the first part set the item", `{"name":"p"}`, `,"env":[{"name":"A","flags":[]}]`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("the outcome's item holding it as a null", `{"name":"p","env":[{"name":"A","flags":null}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$setElementOrder/flags":["a"],"flags":["a"]}]`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key ordering a set without items in a map or an item the outcome lacks or holds as another kind (strategicpatch copies it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("a map over the outcome's scalar", `{"name":"p","extra":"s"}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[]}`),
+		Entry("a map over the outcome's list", `{"name":"p","extra":[1]}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":["a"],"tags":[]}`),
+		Entry("a map over the outcome's null", `{"name":"p","extra":null}`, `,"value":"v"`, unordered+`,"extra":{"$setElementOrder/tags":[],"tags":[],"mode":"m"}`),
+		Entry("an env item in an env list the outcome lacks", `{"name":"p","value":"x"}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+		Entry("an appended env item", `{"name":"p","env":[{"name":"B"}]}`, `,"value":"v"`, unordered+`,"env":[{"name":"A","$setElementOrder/flags":[],"flags":[]}]`),
+	)
+
+	// appliesCleanedWhole is applies where a "$patch: replace" map strategicpatch takes as it stands is taken cleaned of
+	// its nulls, its maps holding "$patch" and its other "$" keys, as ply takes values whole (docs/strategicpatch.md,
+	// "What stays different"): strategicpatch's result compared so cleaned.
+	appliesCleanedWhole := func(s schemaCase, liveItems, first, item string) {
+		live := jsonv.MustDecode(s.wrap(liveItems))
+		if s.opts.TypeName == "" {
+			live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(liveItems)[1:])
+		}
+		p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+		want, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).NotTo(HaveOccurred())
+		got, err := patch.Apply(live, p, s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		wantV := jsonv.MustDecode(string(want))
+		Expect(wantV).NotTo(equalValue(cleanedWhole(wantV)), "strategicpatch keeps a null or a directive here")
+		Expect(got).To(equalValue(cleanedWhole(wantV)))
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, err := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		inTurn, err := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(equalValue(inTurn))
+	}
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a \"$patch: replace\" map holding nulls or \"$\" keys where the outcome holds a map (taken cleaned: \"What stays different\")",
+		func(s func() schemaCase, liveItems, first, item string) {
+			appliesCleanedWhole(s(), liveItems, first, item)
+		},
+		Entry("a null", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","mode":null,"tags":["b"]}`),
+		Entry("a null, where the first part set the map", nested, `{"name":"p"}`, `,"extra":{"mode":"m"}`, unordered+`,"extra":{"$patch":"replace","mode":null,"tags":["z"]}`),
+		Entry("a $setElementOrder: the list as it stands", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"replace","$setElementOrder/tags":["b","a"],"tags":["a","b"]}`),
+		Entry("a $retainKeys", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","$retainKeys":["mode"],"mode":"y"}`),
+		Entry("a $retainKeys not naming a field it sets", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"replace","$retainKeys":["tags"],"mode":"y"}`),
+		Entry("a $deleteFromPrimitiveList/<f>: the list as it stands", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$patch":"replace","$deleteFromPrimitiveList/tags":["a"],"tags":["a","b"]}`),
+		Entry("a \"$\" key the collation ignores", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$patch":"replace","$foo":1,"mode":"y"}`),
+		Entry("a map holding \"$patch: delete\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","runAsUser":2,"capabilities":{"$patch":"delete"}}`),
+		Entry("a map holding \"$patch: replace\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","capabilities":{"$patch":"replace","add":["Y"]}}`),
+		Entry("a map holding an unknown \"$patch\", in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","capabilities":{"$patch":"bogus"}}`),
+		Entry("a map holding a null, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$patch":"replace","capabilities":{"add":["Y"],"drop":null}}`),
+		Entry("a list holding a \"$patch: delete\" item, in a pod", pod, `{"name":"p","resources":{"limits":{"cpu":"1"}}}`, `,"stdin":true`,
+			unordered+`,"resources":{"$patch":"replace","claims":[{"name":"a"},{"$patch":"delete","name":"b"}]}`),
+		Entry("in a map the outcome holds, in a pod", pod, `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"replace","drop":null,"add":["Y"]}}`),
+		Entry("in an env item merged into the outcome's, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"A","valueFrom":{"$patch":"replace","fieldRef":{"fieldPath":"y","apiVersion":null}}}]`),
+		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"replace","mode":null,"tags":["b"]}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding \"$\" keys the collation drops in a map or a list at a field the schema does not declare, over another kind or nothing (strategicpatch keeps them: \"What stays different\")",
+		func(liveItems, first, item string) { appliesDropped(nested(), liveItems, "p", first, item) },
+		Entry("a \"$\" key the collation ignores, in the map and an item of its list", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
+		Entry("a $retainKeys naming every field its map sets, below a map, beside a null", `{"name":"p","odd":[1]}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$retainKeys":["x"],"x":1,"n":null}}`),
+		Entry("a $retainKeys naming every field, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$retainKeys":["x","y"],"x":1}`),
+		Entry("beside a map of \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$foo":1,"x":{"$patch":"delete"},"y":2}`),
+		Entry("a $retainKeys in an item of its list", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[{"$retainKeys":["x"],"x":1}]`),
+		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding, below a map the outcome holds, a map that neither strategicpatch nor the collation merges into the outcome's",
+		func(liveItems, first, item string) {
+			s := pod()
+			doc := func(items string) value.Value {
+				return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(items)[1:])
+			}
+			live, p := doc(liveItems), doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)
+			_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+			Expect(werr).To(HaveOccurred())
+			_, err := patch.Apply(live, p, s.opts)
+			Expect(err).To(HaveOccurred())
+			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+			step, serr := patch.Apply(live, doc(`{"name":"p"`+first+`}`), s.opts)
+			Expect(serr).NotTo(HaveOccurred())
+			_, inTurn := patch.Apply(step, doc(`{"name":"p"`+item+`}`), s.opts)
+			Expect(inTurn).To(HaveOccurred())
+			Expect(err.Error()).To(Equal(inTurn.Error()))
+		},
+		Entry("a \"$patch: merge\" map", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
+		Entry("an unknown \"$patch\" beside a field", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"runAsUser":2,"capabilities":{"$patch":"bogus"}}`),
+		Entry("a $retainKeys not naming a field it sets", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$retainKeys":["drop"],"add":["Y"]}}`),
+		Entry("a \"$patch: merge\" map beside the outer map's $retainKeys", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"$retainKeys":["capabilities"],"capabilities":{"$patch":"merge","add":["Y"]}}`),
+		Entry("an order of a list the outcome holds as a null", `{"name":"p","securityContext":{"capabilities":{"add":null}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$setElementOrder/add":["a"],"add":["a"]}}`),
+		Entry("where the first item set the maps", `{"name":"p"}`, `,"securityContext":{"seLinuxOptions":{"user":"u"}}`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"}}`),
+		Entry("without the refused order", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
+			`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key deleting by $deleteFromPrimitiveList/<f> alone values of another class than the outcome's list there",
+		func(liveItems, first, item string) { fails(nested(), liveItems, "p", first, item) },
+		Entry("strings from integers", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":["a"]`),
+		Entry("integers from strings", `{"name":"p","aliases":["a"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":[1]`),
+		Entry("from the outcome's list of mixed classes", `{"name":"p","aliases":["a",1]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["a"]`),
+		Entry("in a map the outcome holds", `{"name":"p","extra":{"tags":["a"]}}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[1]}`),
+		Entry("in a map the outcome holds, beside a field", `{"name":"p","extra":{"tags":["a"],"mode":"m"}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[true],"mode":"n"}`),
+		Entry("from the first part's list", `{"name":"p"}`, `,"aliases":["a","b"]`, unordered+`,"$deleteFromPrimitiveList/aliases":[2]`),
+		Entry("before a later field", `{"name":"p","aliases":["a"]}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":[1],"value":"w"`),
+		Entry("in an env item merged into the outcome's item", `{"name":"p","env":[{"name":"A","flags":["a"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":[1]}]`),
+		Entry("in an env item beside a field, before an appended item", `{"name":"p","env":[{"name":"A","flags":["a"]}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","value":"q","$deleteFromPrimitiveList/flags":[true]},{"name":"C"}]`),
+		Entry("without the refused order", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, `,"$deleteFromPrimitiveList/ports":["a"]`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its
@@ -913,6 +1196,30 @@ func withoutKeys(v value.Value, prefix string) value.Value {
 		items := make([]value.Value, v.Len())
 		for i, it := range v.Items() {
 			items[i] = withoutKeys(it, prefix)
+		}
+		return value.List(items)
+	}
+	return v
+}
+
+// cleanedWhole is v less its nulls, its maps holding "$patch" and its other "$" keys, at any depth: a value ply takes
+// whole, where strategicpatch keeps them (docs/strategicpatch.md, "What stays different").
+func cleanedWhole(v value.Value) value.Value {
+	switch {
+	case v.IsMap():
+		var fields []value.Field
+		for _, f := range v.Fields() {
+			if _, directed := f.Value.Get("$patch"); !strings.HasPrefix(f.Key, "$") && !f.Value.IsNull() && !(f.Value.IsMap() && directed) {
+				fields = append(fields, value.Field{Key: f.Key, Value: cleanedWhole(f.Value)})
+			}
+		}
+		return value.MapFromSorted(fields)
+	case v.IsList():
+		var items []value.Value
+		for _, it := range v.Items() {
+			if _, directed := it.Get("$patch"); !(it.IsMap() && directed) {
+				items = append(items, cleanedWhole(it))
+			}
 		}
 		return value.List(items)
 	}

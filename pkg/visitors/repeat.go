@@ -115,10 +115,14 @@ import (
 //     (deletedBesideOnto: the same whichever key strategicpatch reads first); in a map v lacks, of values the set holds
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
-//   - a map or list at a field of the item the schema does not declare, holding no "$" key, where v lacks the field or
-//     holds a scalar or the other kind there: the patch's value less its nulls (undeclaredOver);
+//   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
+//     holding "replace", "delete" or "merge" and no other "$" key, "$" keys the collation ignores, and "$retainKeys"
+//     of strings naming every field their map sets, where v lacks the field or holds a scalar or the other kind there:
+//     the patch's value less its nulls, those maps and those keys, absent where it is such a map (undeclaredOver,
+//     directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys: docs/strategicpatch.md);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
-//     int64s (setOfKind: decodedKind);
+//     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation
+//     merges as one class, by value (setOfKind);
 //   - a keyed list holding "$patch: delete" items giving the key (v's items of it dropped first) or a "$patch: replace"
 //     item (its data items as they stand, none holding a null or a "$" key), "$patch" items dropped where v lacks the
 //     list (directedListOnto, repeatshapes.go); an empty set onto v's set naming a value twice (beside its order too,
@@ -126,12 +130,14 @@ import (
 //     (dedupedOnto);
 //   - a "$" key the collation ignores (ignoredDirective), dropped; in a map v lacks (appended items, a keyed list's
 //     items too), a "$retainKeys" naming every field its map sets and a "$deleteFromPrimitiveList/<f>" of a list it
-//     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays
-//     different"); a map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
-//     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, no null or other "$" key in it, less the
-//     directive (replacedPlainly); one holding "$patch: delete" and no other "$" key where v holds a map, at the item's
-//     own field, an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field removed
-//     (deletedMap);
+//     neither sets nor orders, dropped (strategicpatch copies them: docs/strategicpatch.md's "What stays different"); a
+//     map holding "$patch: replace" or "delete" where v lacks the field or holds another kind, absent
+//     (replacesOrDeletes); one holding "$patch: replace" where v holds a map, less the directive, cleaned of its nulls,
+//     its maps holding "$patch" and its other "$" keys as the collation takes a value whole (replacesMap, cleanedWhole:
+//     repeatundeclared.go; strategicpatch keeps them: docs/strategicpatch.md); one holding "$patch: delete", whatever
+//     else it holds, where v holds a map, at the item's own field or in its maps v holds (items of its keyed lists
+//     merged into v's items too), an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field
+//     removed (deletedMap, deletesMap: repeatundeclared.go; valueOnto's deletedRule);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
@@ -141,15 +147,24 @@ import (
 // another kind, or its items and the item's not scalars of one class, or the item's, each value once and no deletion
 // beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
-// items of (orderWithoutItems). Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map
-// for (or lacks: strategicpatch copies it, the collation refuses it), or that map (or one at a field v lacks) orders a
-// merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or holds "$patch" of
-// another value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming
-// a value twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the
-// item holds one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the
-// item appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
-// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure). Where several of its fields fail so, it
-// fails at the first by name, as the collation walks them (firstByName).
+// items of (orderWithoutItems); a list v holds as a null, its list a list or left out, no deletion beside it, at the
+// item's field or in its maps v holds maps for, at any depth, or in a keyed list's item (nullOrdered, repeatnull.go:
+// live's null refused); a list it deletes from by "$deleteFromPrimitiveList" alone, v's with items, values of another
+// class or not scalars (deletedFailure, repeatdeleted.go; in its maps v holds maps for and in a keyed list's item too).
+// Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map for (or lacks: strategicpatch
+// copies it, the collation refuses it), or that map (or one at a field v lacks or holds another kind at) orders a
+// merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or an item of a list
+// merged by key at a field of the item (of plain others) orders a merged list neither it nor v's item of its key holds
+// items of, or that v's item holds as a null, or deletes from v's item's list values the collation refuses
+// (itemOrderFailure, repeatitemorder.go; an item v lacks strategicpatch copies), or that map holds "$patch" of another
+// value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming a value
+// twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the item holds
+// one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the item
+// appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
+// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of the item's map v
+// holds a map for holds, at any depth below, one field failing so onto v's map there, the others merging
+// (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as the
+// collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
@@ -252,17 +267,17 @@ import (
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them, but those above) onto an
 //     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
-//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, an integral
-//     decimal among numbers with a fraction, both lists empty under an order in a map of the item but at its field
-//     where v holds the map or lacks the field, a list an order orders in a map v lacks naming a value or key twice
-//     (but a set's as above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a
-//     "$retainKeys" or "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch
-//     accepts it or below a map of the item too), beside its list (but a set's as above), of another class, or, in a
+//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, both lists empty
+//     under an order in a map of the item but at its field (v holding the map, another kind or nothing there) or in an
+//     item of a keyed list there, a list an order orders in a map v lacks naming a value or key twice (but a set's as
+//     above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys" or
+//     "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch accepts it or below
+//     a map of the item too), beside its list (but a set's as above), of another class (but alone, as above), or, in a
 //     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
 //     above; a map or list at a field the schema does not declare over another kind but those above; a map or list near
-//     the depth limit; a null v holds a list it orders as; a list strategicpatch fails on near the depth limit, beside
-//     a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of this: gate
-//     MultiFieldMergeKeys off reads one, on refuses such orders;
+//     the depth limit; a null v holds a list it orders as but those above; a list strategicpatch fails on near the
+//     depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
+//     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

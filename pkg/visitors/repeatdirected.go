@@ -146,7 +146,7 @@ func deletedBesideOnto(pm value.Value, t *openapi.Type, name string, lv value.Va
 		(!apart && slices.ContainsFunc(deleted, setHolds)) {
 		return value.Value{}, false, false
 	}
-	merged, ok := mergedListOnto(f.t, &f.meta, f.list, lv, held)
+	merged, ok := mergedListOnto(f.t, &f.meta, f.list, lv, held, deleteUnknown)
 	if !ok {
 		return value.Value{}, false, false
 	}

@@ -10,20 +10,21 @@ import (
 )
 
 // mergedListOnto returns list pv, a field of type t (metadata meta) of apply mode's patch item that the schema merges
-// (elements.MergedList), merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap
-// merges it where that is exact here (sortedOntoLacking's fields, under kubectl's order): where the outcome lacks the
-// field, pv less its nulls at any depth (discardNullValuesFromPatch: StripNulls), its items as they stand otherwise,
-// a key or value named twice too; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one
-// kind on both sides (strings, integers or booleans; either side may be empty), either naming a value twice, lv's
-// values each once (deduplicateScalars keeps the first; where pv is empty and lv names a value twice, the in-place
-// deduplication orders lv's own slice: dedupedOnto, which callers try first), then pv's it lacks, each once, ordered as
+// (elements.MergedList), merged into lv, the outcome's field there (held: present), as strategicpatch's mergeMap merges
+// it where that is exact here (sortedOntoLacking's fields, under kubectl's order): where the outcome lacks the field,
+// pv less its nulls at any depth (discardNullValuesFromPatch: StripNulls), its items as they stand otherwise, a key or
+// value named twice too; where it holds a list, mergeSlice's merge: for a set of scalars (no merge key) of one kind on
+// both sides (strings, integers or booleans; either side may be empty), either naming a value twice, lv's values each
+// once (deduplicateScalars keeps the first; where pv is empty and lv names a value twice, the in-place deduplication
+// orders lv's own slice: dedupedOnto, which callers try first), then pv's it lacks, each once, ordered as
 // normalizeElementOrder orders them (setUnion, by first places); for a list merged by one key of maps, each side's
 // items holding the key as a string or an integer, none holding "$patch", either naming a key twice (keyedPlain), pv's
-// items merged in turn into the first item of their key, lv's or an earlier one of pv's, field by field (mapOnto: nulls delete, lists the schema merges merged so in turn), the others appended as the
-// collation builds them (merged onto nothing, less their nulls; no "$" key at any depth: appendedCleaned), then
-// ordered by pv's items, lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another
-// kind, any other shape): the front-end applies the repeat.
-func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+// items merged in turn into the first item of their key, lv's or an earlier one of pv's, field by field (mapOnto: nulls
+// delete, lists the schema merges merged so in turn, "$patch: delete" maps as del says), the others appended as the
+// collation builds them (merged onto nothing, less their nulls; no "$" key at any depth: appendedCleaned), then ordered
+// by pv's items, lv's by their places, interleaved (orderedBy). ok is false elsewhere (a merge rule, lv another kind,
+// any other shape): the front-end applies the repeat.
+func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool, del deletedRule) (value.Value, bool) {
 	if meta.Rule != nil || !pv.IsList() || (held && !lv.IsList()) || !mergeableHeld(t, meta, lv) {
 		return value.Value{}, false
 	}
@@ -53,7 +54,7 @@ func mergedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, hel
 	// (mapOnto fails nothing: it reports only whether it merges, so mergedItemsBy gives no error here)
 	items, _, _, decided := mergedItemsBy(lv.Items(), data, keyOf,
 		func(into, p value.Value) (value.Value, *elements.Error, bool) {
-			m, merged := mapOnto(p, into, t.Item(), true)
+			m, merged := mapOnto(p, into, t.Item(), true, del)
 			return m, nil, merged
 		})
 	if !decided {
@@ -77,16 +78,21 @@ func mergeableHeld(t *openapi.Type, meta *openapi.Meta, lv value.Value) bool {
 	return (k == openapi.KindStruct || k == openapi.KindMap) && keyedPlain(meta.MergeKey[0], lv.Items())
 }
 
-// setOfKind reports whether items a and b are scalars of one kind as strategicpatch decodes them: strings, booleans,
-// integers (an integral decimal among them: decoded as an int64) or numbers with a fraction (decodedKind; none: true):
-// strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves a value named twice
-// within the merged slice, which the merge then orders by a's first places and b's (lv's as given: where live's array
-// has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
+// setOfKind reports whether items a and b are scalars of one kind as the collation reads them: strings, booleans or
+// numbers (none: true). strategicpatch's merge of sets holds them to one Go type and dedupes them in place, which moves
+// a value named twice within the merged slice, which the merge then orders by a's first places and b's (lv's as given:
+// where live's array has room strategicpatch reads it as rewritten, docs/strategicpatch.md's oracle-aliases-live).
+// Numbers with a fraction (float64s) beside integers (int64s; an integral decimal among them, decodedKind) are two Go
+// types strategicpatch refuses to merge ("list element types are not identical"); the collation merges them as one
+// class, by their values, as it merges one kind, and so do the callers here.
 func setOfKind(a, b []value.Value) bool {
 	all := append(a[:len(a):len(a)], b...)
 	first := decodedKind(value.Value{})
 	for i, it := range all {
 		k := decodedKind(it)
+		if k == value.KindFloat {
+			k = value.KindInt // (numbers: one class, as the collation merges them)
+		}
 		if i == 0 {
 			first = k
 		}
@@ -157,7 +163,7 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	}
 	merged, ok := dedupedOnto(ft, &meta, pv, lv, held) // (orderedList ranks by lv as deduplicated in place too)
 	if !ok {
-		merged, ok = mergedListOnto(ft, &meta, pv, lv, held)
+		merged, ok = mergedListOnto(ft, &meta, pv, lv, held, deleteUnknown)
 	}
 	if !ok {
 		return value.Value{}, false, false
@@ -206,7 +212,7 @@ func emptyOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value,
 	}
 	merged := lv
 	if set {
-		if merged, ok = mergedListOnto(ft, &meta, pv, lv, held); !ok {
+		if merged, ok = mergedListOnto(ft, &meta, pv, lv, held, deleteUnknown); !ok {
 			return value.Value{}, false, false
 		}
 	} else if !mergeableHeld(ft, &meta, lv) {

@@ -20,7 +20,7 @@ import (
 func listOnNothing(t *openapi.Type, pv value.Value) (value.Value, bool) {
 	items := make([]value.Value, pv.Len())
 	for i, it := range pv.Items() {
-		m, ok := mapOnto(it, value.Value{}, t, true)
+		m, ok := mapOnto(it, value.Value{}, t, true, deleteUnknown)
 		if !ok {
 			return value.Value{}, false
 		}
@@ -45,7 +45,7 @@ func appendedCleaned(t *openapi.Type, held, data []value.Value, keyOf func(value
 			continue
 		}
 		named[keyOf(it)] = 0
-		m, ok := mapOnto(it, value.Value{}, t, true)
+		m, ok := mapOnto(it, value.Value{}, t, true, deleteUnknown)
 		if !ok {
 			return nil, false
 		}

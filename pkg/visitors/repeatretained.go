@@ -90,7 +90,10 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 // both refuse (retainFailure), else an order of a list without items (nestedOrderFailure, under kubectl's order, as
 // sortedOntoLacking reads the map's merged lists); where the outcome lacks the map, a set naming a value twice that its
 // order contradicts (twiceOrderedFailure); the "$retainKeys" of an item of a keyed list the collation refuses
-// (itemRetainFailure). Nil elsewhere, and with deep (the patch's values may reach the depth limit).
+// (itemRetainFailure); an order of a list without items, or that the outcome's item holds as a null, in an item of a
+// keyed list (itemOrderFailure, repeatitemorder.go; under kubectl's order); any of these in a map below f's map the
+// outcome holds a map for (deeperFailure; under kubectl's order). Nil elsewhere, and with deep (the patch's values may
+// reach the depth limit).
 func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
 	if deep {
 		return nil
@@ -102,8 +105,12 @@ func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kube
 		return e
 	} else if e = retainFailure(t, f, lv, held, deep); e != nil || !kubectl {
 		return e
+	} else if e = nestedOrderFailure(t, f, lv, held, deep); e != nil {
+		return e
+	} else if e = itemOrderFailure(t, f, lv, held); e != nil {
+		return e
 	}
-	return nestedOrderFailure(t, f, lv, held, deep)
+	return deeperFailure(t, f, lv, held)
 }
 
 // itemRetainFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type

@@ -14,16 +14,17 @@ import (
 // listOnto returns list pv, a field of type t (metadata meta) of apply mode's patch item that the schema merges and
 // no "$setElementOrder" orders, merged into lv, the outcome's field there (held: present), as strategicpatch's
 // mergeMap merges it (valueOnto's merged lists): a keyed list holding "$patch" items as directedListOnto merges it, an
-// empty set onto the outcome's set naming a value twice as dedupedOnto does, any other as mergedListOnto does. ok is
-// false where none of them decides it: the front-end applies the repeat.
-func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+// empty set onto the outcome's set naming a value twice as dedupedOnto does, any other as mergedListOnto does (its
+// items' "$patch: delete" maps as del says). ok is false where none of them decides it: the front-end applies the
+// repeat.
+func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool, del deletedRule) (value.Value, bool) {
 	if l, ok := dedupedOnto(t, meta, pv, lv, held); ok {
 		return l, true
 	}
 	if slices.ContainsFunc(pv.Items(), directedItem) {
 		return directedListOnto(t, meta, pv, lv, held)
 	}
-	return mergedListOnto(t, meta, pv, lv, held)
+	return mergedListOnto(t, meta, pv, lv, held, del)
 }
 
 // directedListOnto is mergedListOnto for pv, a list merged by one key whose items are maps, some holding "$patch":
@@ -60,7 +61,7 @@ func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, h
 	}
 	if !held || !replace {
 		kept := slices.DeleteFunc(slices.Clone(lv.Items()), func(it value.Value) bool { return deleted[keyOf(it)] })
-		return mergedListOnto(t, meta, value.List(data), value.List(kept), held)
+		return mergedListOnto(t, meta, value.List(data), value.List(kept), held, deleteUnknown)
 	}
 	if !keyedPlain(meta.MergeKey[0], data) || slices.ContainsFunc(data, func(it value.Value) bool {
 		return holdsDirective(it) || StripNulls(it) != it
@@ -120,15 +121,19 @@ func replacesOrDeletes(pm value.Value) bool {
 }
 
 // nestedOrderFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
-// type t), a map merging field by field into lv, the outcome's map there (held: present; or absent, where
-// strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
+// type t), a map merging field by field into lv, the outcome's map there (held: present; or absent or another kind,
+// where strategicpatch copies the map unchecked and the collation checks it all the same), that holds one
 // "$setElementOrder" of a merged list neither f's map nor lv (less the fields f's "$retainKeys" clears first) holds
-// items of (orderWithoutItems), where mapOnto decides f's other fields: strategicpatch's mergePatchIntoOriginal,
+// items of (orderWithoutItems), or of a list lv holds as a null (nullOrdered), where mapOnto decides f's other
+// fields: strategicpatch's mergePatchIntoOriginal,
 // which applies f's orders first, fails there too, and the collation meets no error at f's other fields. deep says
 // the patch's values may reach the depth limit: nil then, and elsewhere.
 func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
-	if deep || (held && !lv.IsMap()) || !f.Value.IsMap() || !fieldByField(ft, &meta) {
+	if held && !lv.IsMap() {
+		lv, held = value.Value{}, false // (another kind: f's map taken as onto nothing, otherKind)
+	}
+	if deep || !f.Value.IsMap() || !fieldByField(ft, &meta) {
 		return nil
 	}
 	cleared, ok := value.MustMap(), true // (where the outcome lacks the map: its lists absent)
@@ -142,31 +147,32 @@ func nestedOrderFailure(t *openapi.Type, f value.Field, lv value.Value, held, de
 	rest := f.Value
 	for _, g := range f.Value.Fields() {
 		name, ordering := strings.CutPrefix(g.Key, smp.SetOrderPrefix)
-		if !ordering {
+		deleted, deleting := strings.CutPrefix(g.Key, smp.DeletePrefix)
+		if !ordering && !deleting {
 			continue
 		}
-		llv, lheld := cleared.Get(name)
-		if e := orderWithoutItems(f.Value, ft, name, llv, lheld); e != nil && failure != nil {
+		var e *elements.Error
+		if deleting {
+			name = deleted
+			llv, lheld := cleared.Get(name)
+			e = deletedFailure(f.Value, ft, name, llv, lheld)
+		} else {
+			llv, lheld := cleared.Get(name)
+			if e = orderWithoutItems(f.Value, ft, name, llv, lheld); e == nil {
+				e = nullOrdered(f.Value, ft, name, llv, lheld)
+			}
+		}
+		if e != nil && failure != nil {
 			return nil // (a second: which fails first is not read here)
 		} else if e != nil {
 			failure = &elements.Error{Source: e.Source, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...), Msg: e.Msg}
 			rest = rest.Without(g.Key).Without(name)
 		}
 	}
-	if _, ok = mapOnto(rest, lv, ft, true); failure == nil || !ok {
+	if _, ok = mapOnto(rest, lv, ft, true, deleteUnknown); failure == nil || !ok {
 		return nil
 	}
 	return failure
-}
-
-// replacedPlainly reports whether pm, a patch map, holds "$patch: replace" and, besides it, no "$" key and no null at
-// any depth: merged into the outcome's map, strategicpatch's handleDirectiveInMergeMap takes pm less the directive as
-// it stands, and so does the collation with that outcome (a set naming a value twice kept so).
-func replacedPlainly(pm value.Value) bool {
-	d, _ := pm.Get(smp.DirectiveKey)
-	s, _ := d.AsString()
-	rest := pm.Without(smp.DirectiveKey)
-	return s == smp.ReplaceValue && !holdsDirective(rest) && StripNulls(rest) == rest
 }
 
 // directedFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
@@ -190,15 +196,12 @@ func directedFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) 
 }
 
 // deletedMap reports whether f, a field of a patch map of type t, holds a map of an object field (fieldByField) holding
-// "$patch: delete" and no other "$" key at any depth, where lv, the outcome's field there (held: present), is a map:
-// strategicpatch's handleDirectiveInMergeMap leaves an empty map there, and so does the collation with that outcome
-// as live; with gate PatchDeleteRemovesMap the collation removes the field (sortedOntoLacking's removes).
+// "$patch: delete" (deletesMap), where lv, the outcome's field there (held: present), is a map: strategicpatch's
+// handleDirectiveInMergeMap leaves an empty map there, and so does the collation with that outcome as live; with gate
+// PatchDeleteRemovesMap the collation removes the field (sortedOntoLacking's removes).
 func deletedMap(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
 	ft, meta := t.Child(f.Key)
-	d, _ := f.Value.Get(smp.DirectiveKey)
-	s, _ := d.AsString()
-	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && s == smp.DeleteValue &&
-		!holdsDirective(f.Value.Without(smp.DirectiveKey))
+	return held && lv.IsMap() && f.Value.IsMap() && fieldByField(ft, &meta) && deletesMap(f.Value)
 }
 
 // twiceOrderedFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of
@@ -237,13 +240,14 @@ func twiceOrderedFailure(t *openapi.Type, f value.Field, held bool) *elements.Er
 }
 
 // undeclaredOver reports whether f, a field of a patch map of type t (a struct) that t does not declare, holds a map or
-// a list, no "$" key at any depth, where lv, the outcome's field there (held: present), is absent, a scalar, or a map
-// or list of the other kind: strategicpatch's mergeMap sets f's value there, less its nulls, looking up no schema (it
-// fails the look-up only merging onto the same kind: class oracle-no-meta-undeclared), and so does the collation with
-// that outcome as live.
+// a list, no "$" key at any depth but those directedPlainly reads, where lv, the outcome's field there (held:
+// present), is absent, a scalar, or a map or list of the other kind: strategicpatch's mergeMap sets f's value there,
+// less its nulls and its maps holding "$patch" (absent where f's value is one), looking up no schema (it fails the
+// look-up only merging onto the same kind: class oracle-no-meta-undeclared), and so does the collation with that
+// outcome as live, less the other "$" keys too (cleanedWhole).
 func undeclaredOver(t *openapi.Type, f value.Field, lv value.Value, held bool) bool {
 	pv := f.Value
-	if t.Kind != openapi.KindStruct || t.Field(f.Key) != nil || !(pv.IsMap() || pv.IsList()) || holdsDirective(pv) {
+	if t.Kind != openapi.KindStruct || t.Field(f.Key) != nil || !(pv.IsMap() || pv.IsList()) || !directedPlainly(pv) {
 		return false
 	}
 	return !held || lv.IsScalar() || (lv.IsList() && pv.IsMap()) || (lv.IsMap() && pv.IsList())

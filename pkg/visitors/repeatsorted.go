@@ -37,10 +37,10 @@ import (
 // a "$deleteFromPrimitiveList/<f>" of a list p neither sets nor orders deletes from v's list there (deletedOnto), one
 // beside a set p sets (under kubectl's order, within the depth limit) from the set merged (deletedBesideOnto); the
 // same holds in the maps mapOnto merges into maps v holds. A field p (or such a map) sets where v holds a value of
-// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A map of p holding "$patch:
-// delete" alone among "$" keys where v holds a map is an empty map, or with removes (gate PatchDeleteRemovesMap) the
-// field removed (deletedMap). A "$" key the collation
-// ignores (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
+// another kind (a null, a scalar, a map, a list: otherKind) is merged as where v lacks it. A map of p (or of such a
+// map) holding "$patch: delete", whatever else it holds, where v holds a map is an empty map, or with removes (gate
+// PatchDeleteRemovesMap) the field removed (deletedMap, deletesMap). A "$" key the collation ignores
+// (ignoredDirective) is dropped, in p or its maps; p holds no other "$" key. Where strategicpatch fails on one
 // list p orders and unmergedOrderFailure (a list merged by no strategy) or mergedOrderFailure (a keyed list; under
 // kubectl's order) gives the error the collation with v as live gives there (p's values within the depth limit), err
 // is that error; so too where p's map at a field v holds a map for holds a "$retainKeys" both refuse, or orders a
@@ -63,7 +63,10 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 			if _, ordered := p.Get(smp.SetOrderPrefix + list); ordered || (kubectl && !r.Deep && deletesBeside(p, list)) {
 				continue // (read with the order of its list, or with its list: deletedBesideOnto)
 			}
-			if out, ok = deletedField(p, t, out, list); !ok {
+			lv, held := out.Get(list)
+			if e := deletedFailure(p, t, list, lv, held); e != nil {
+				failed = firstByName(failed, e) // (the collation refuses the values' class there)
+			} else if out, ok = deletedField(p, t, out, list); !ok {
 				return value.Value{}, nil, false
 			}
 			continue
@@ -93,7 +96,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		} else if deletedMap(t, f, lv, held) {
 			merged, present, decided = value.MustMap(), !removes, true // (an empty map; with the gate, none)
 		} else {
-			merged, present, decided = fieldOnto(p, t, f, lv, held, r.Deep, kubectl)
+			merged, present, decided = fieldOnto(p, t, f, lv, held, r.Deep, kubectl, deletedRuleOf(removes))
 		}
 		if !decided {
 			return value.Value{}, nil, false
@@ -110,10 +113,12 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // lv, the outcome's field there (held: present), as sortedOntoLacking decides it: a list the schema merges as
 // mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep), another as
 // unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
-// there (mergedOrderFailure; unmergedOrderFailure, not deep) and present is false. ok is false where the list is
-// neither decided nor known to fail.
+// there (mergedOrderFailure; unmergedOrderFailure, not deep; nullOrdered, not deep, where the outcome holds a null
+// there) and present is false. ok is false where the list is neither decided nor known to fail.
 func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool) (list value.Value, present bool, failure *elements.Error, ok bool) {
-	if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
+	if failure = nullOrdered(p, t, name, lv, held); failure != nil && !deep {
+		return value.Value{}, false, failure, true
+	} else if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
 		if deep || !kubectl {
 			return value.Value{}, false, nil, false
 		} else if failure = orderWithoutItems(p, t, name, lv, held); failure != nil {
@@ -139,14 +144,15 @@ func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 // false where the outcome lacks the field after. deep says p's values may reach the depth limit: then only scalars
 // and nulls are decided; kubectl says merged lists are ordered as kubectl orders them (else merged lists are not).
 // ok is false for a "$" key, a field of a merge rule, or a list a "$deleteFromPrimitiveList" of p names.
-func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) (out value.Value, present, ok bool) {
+func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool, del deletedRule) (out value.Value, present, ok bool) {
 	ft, meta := t.Child(f.Key)
 	if _, deletes := p.Get(smp.DeletePrefix + f.Key); deletes || strings.HasPrefix(f.Key, "$") || meta.Rule != nil {
 		return value.Value{}, false, false
 	} else if !deep && undeclaredOver(t, f, lv, held) {
-		return StripNulls(f.Value), true, true // (mergeMap replaces it so, its kind differing or v lacking it)
+		_, directed := f.Value.Get(smp.DirectiveKey) // (mergeMap replaces it so, its kind differing or v lacking it)
+		return cleanedWhole(f.Value), !(f.Value.IsMap() && directed), true
 	}
-	return valueOnto(ft, &meta, f.Value, lv, held, deep, kubectl)
+	return valueOnto(ft, &meta, f.Value, lv, held, deep, kubectl, del)
 }
 
 // valueOnto returns pv, a patch map's value at a field of type t (metadata meta) that no directive and no merge rule
@@ -155,9 +161,11 @@ func fieldOnto(p value.Value, t *openapi.Type, f value.Field, lv value.Value, he
 // a scalar (scalarField) is set; then, unless deep (p's values may reach the depth limit), a list of scalars merged by
 // no strategy (unmergedScalars) over a list is set, a map of an object field (fieldByField) over a map is merged into
 // it field by field (mapOnto), over nothing dropped where it holds "$patch: replace" or "delete" (replacesOrDeletes),
-// over a map taken less the directive where it holds "$patch: replace" (replacedPlainly), and, with lists (under
+// over a map taken less the directive, cleaned as the collation takes a value whole (cleanedWhole; strategicpatch takes
+// it as it stands), where it holds "$patch: replace" (replacesMap), over a map an empty map, or the field removed,
+// where it holds "$patch: delete" (deletesMap, as del says: not decided where deleteUnknown), and, with lists (under
 // kubectl's order), a merged list is merged as mergeSlice merges it (listOnto). ok is false elsewhere.
-func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool) (out value.Value, present, ok bool) {
+func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, deep, lists bool, del deletedRule) (out value.Value, present, ok bool) {
 	if otherKind(lv, held, pv) {
 		lv, held = value.Value{}, false // (taken as onto nothing)
 	}
@@ -172,13 +180,15 @@ func valueOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held, de
 		return pv, true, true // (replaced, as the patch holds it)
 	case pv.IsMap() && fieldByField(t, meta) && !held && replacesOrDeletes(pv):
 		return value.Value{}, false, true // (mergeMap's removeDirectives drops it)
-	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && replacedPlainly(pv):
-		return pv.Without(smp.DirectiveKey), true, true // (handleDirectiveInMergeMap: the patch's map)
+	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && del != deleteUnknown && deletesMap(pv):
+		return value.MustMap(), del == deleteEmpties, true // (handleDirectiveInMergeMap: an empty map; the gate: none)
+	case pv.IsMap() && fieldByField(t, meta) && lv.IsMap() && replacesMap(pv):
+		return cleanedWhole(pv.Without(smp.DirectiveKey)), true, true // (handleDirectiveInMergeMap: the patch's map)
 	case pv.IsMap() && fieldByField(t, meta) && (!held || lv.IsMap()):
-		m, merged := mapOnto(pv, lv, t, lists)
+		m, merged := mapOnto(pv, lv, t, lists, del)
 		return m, merged, merged
 	case lists && pv.IsList() && elements.MergedList(t, meta):
-		l, merged := listOnto(t, meta, pv, lv, held)
+		l, merged := listOnto(t, meta, pv, lv, held, del)
 		return l, merged, merged
 	}
 	return value.Value{}, false, false
@@ -209,17 +219,18 @@ func fieldByField(t *openapi.Type, meta *openapi.Meta) bool {
 // mapOnto returns patch map pm (of type t) merged into lm, the outcome's map there (or nothing), as strategicpatch's
 // mergeMap merges it (where the outcome lacks the map, it takes pm less its nulls, the same): a null deletes the field,
 // a scalar at a field the schema types as a scalar over a scalar or nothing is set, a list of scalars merged by no
-// strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing, and, with lists (under
-// kubectl's order), a list the schema merges over a list or nothing merged as mergeSlice merges it (mergedListOnto, its
-// items' maps and lists in turn), and, with lists, a merged list pm orders by "$setElementOrder" as
-// mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks the map, as the collation applies the
-// order there, the list naming each value or key once: namedOnce); where the outcome holds the map, pm's "$retainKeys"
-// clears its fields first (retainedOnto), and a "$deleteFromPrimitiveList/<f>" deletes from its list there
-// (deletedOnto), with lists one beside a set pm sets from the set merged (deletedBesideOnto); where it lacks the map, a
-// "$retainKeys" naming every field pm sets and a "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders
-// are dropped, as the collation drops them; a "$" key the collation ignores (ignoredDirective) is dropped. ok is false
-// for any other field of pm (other "$" keys and fields of merge rules among them).
-func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, ok bool) {
+// strategy over a list or nothing replaces it, a map so merged in turn over a map or nothing (a "$patch: delete" map
+// over a map as del says: valueOnto), and, with lists (under kubectl's order), a list the schema merges over a list or
+// nothing merged as mergeSlice merges it (mergedListOnto, its items' maps and lists in turn), and, with lists, a merged
+// list pm orders by "$setElementOrder" as mergePatchIntoOriginal decides it (orderedFieldOnto; where the outcome lacks
+// the map, as the collation applies the order there, the list naming each value or key once: namedOnce); where the
+// outcome holds the map, pm's "$retainKeys" clears its fields first (retainedOnto), and a
+// "$deleteFromPrimitiveList/<f>" deletes from its list there (deletedOnto), with lists one beside a set pm sets from
+// the set merged (deletedBesideOnto); where it lacks the map, a "$retainKeys" naming every field pm sets and a
+// "$deleteFromPrimitiveList/<f>" of a list pm neither sets nor orders are dropped, as the collation drops them; a "$"
+// key the collation ignores (ignoredDirective) is dropped. ok is false for any other field of pm (other "$" keys and
+// fields of merge rules among them).
+func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool, del deletedRule) (out value.Value, ok bool) {
 	if out = lm; !lm.IsMap() {
 		out = value.MustMap()
 	} else if out, ok = retainedOnto(pm, lm); !ok {
@@ -263,7 +274,7 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool) (out value.Value, 
 			return value.Value{}, false
 		default:
 			lv, held := out.Get(f.Key)
-			v, present, merged := valueOnto(ft, &meta, f.Value, lv, held, false, lists)
+			v, present, merged := valueOnto(ft, &meta, f.Value, lv, held, false, lists, del)
 			if !merged {
 				return value.Value{}, false
 			}
