@@ -453,7 +453,8 @@ func unmergedOrder(m value.Value, name string) bool {
 // order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
 // into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
 // the list and neither p nor into holds an item there, one of them holding the field, or the schema does not declare
-// it (undeclared: unmergedOrder) and p holds it or into holds it as other than null (format.CheckDirs). The
+// it (undeclared: unmergedOrder) and p holds it or into holds it as other than null (format.CheckDirs), or p holds a
+// list there that the schema types as another kind (otherKindOrderFailure; format.CheckDirs). The
 // collation builds the field's node, and meets that error, in its place among p's fields.
 func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 	var failed failedOrders
@@ -466,6 +467,10 @@ func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 		held, inInto := into.Get(name)
 		pv, inPatch := p.Get(name)
 		at := fieldpath.Path{fieldpath.Field(name)}
+		if err := otherKindOrderFailure(t, p, name, held, inInto); err != nil {
+			failed = append(failed, orderFailed{name, err})
+			continue
+		}
 		switch {
 		case inInto && !held.IsList():
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Live, Path: at,

@@ -76,6 +76,8 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfPatch(k, pv.Kind())}
+		case ordered[k] && otherKindField(t, k) && otherKindOrderFailure(t, p, k, lv, inV) != nil:
+			return true, otherKindOrderFailure(t, p, k, lv, inV) // (a list there, p's: the schema's kind)
 		case ordered[k] && wholeScalars(t, k, pv):
 			if known, err := orderedScalars(k, pv, p, lv); !known || err != nil {
 				return known, err

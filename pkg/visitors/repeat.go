@@ -152,12 +152,18 @@ import (
 // fails at the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
+//   - ownOrderFailure (composeotherkind.go): a "$setElementOrder" of its own map that is no list, or that orders a
+//     field strategicpatch's look-up finds no list at (one its type does not declare, or declares as a scalar or a map
+//     where the schema's reader refuses it: openapi.Field.NotAList, v and the item holding a list there or nothing):
+//     the collation's error at the item's map, met before any of its fields (mapOrderFailure).
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
 //     merged must agree on it.
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
-//     unmergeable); ordering by "$setElementOrder" alone a list v holds empty, through maps v holds (orderedNoItems);
-//     holding empty a list it orders where v holds no items there (Phase 1's leftEmptyOrder).
+//     unmergeable); ordering a field the schema types as a scalar or an object where it sets a list, that error
+//     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
+//     maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there (Phase 1's
+//     leftEmptyOrder).
 //   - composeChecked (composeCheck.err), where the fields before it fit: a merged set of scalars, or a keyed list,
 //     whose items and v's list cannot merge (v's of mixed classes, the lists' classes differing, null items or lists in
 //     v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in
@@ -190,15 +196,20 @@ import (
 //     "$setElementOrder" (in the repeat's maps, or an item's merged into v's item), where v's list there holds an item
 //     lacking the key or holding it as other than a scalar (a first patch's "$patch: replace" item, a delete item
 //     without the key: unkeyedHeld), as strategicpatch checks the first's items for the key where it orders the merged
-//     list.
+//     list; at an item's map (or a map of it) merged into v's, a "$setElementOrder" there that is no list or orders a
+//     field the look-up finds no list at, before its fields and its "$retainKeys" (mergeMapFailure, mapOrderFailure),
+//     or one ordering a field the schema types as a scalar or an object, at that field in its place (orderFailures:
+//     v's value there no list, else the patch's no list or the schema's kind, otherKindOrderFailure; where neither
+//     holds the field, the order copied).
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
 //     elsewhere that map is merged as the patch holds it.
 //   - otherKindFirst (composekind.go): a repeat Phase 1 took whole holding, at a field of its own map, a list where the
 //     schema has a scalar, an object or a map, the fields before it (by name) the repeat's scalars and v's fields it
-//     lacks, no "$" key or merge rule among them: the collation's kind error there, whatever v holds (strategicpatch
-//     takes the list; docs/errors.md, "a field of the wrong type").
+//     lacks, no "$" key but "$deleteFromPrimitiveList/<f>" ones holding no map (deletionData) or merge rule among them:
+//     the collation's kind error there, whatever v holds (strategicpatch takes the list; docs/errors.md, "a field of
+//     the wrong type").
 //
 // Compose mode, merged onto v (onto with Repeat.Cleaned, where composeCheck fits): a plain repeat (no "$patch" in it,
 // its maps holding "$patch" only as maps of their own or in maps of strategy replace), which Phase 1 collates onto a
@@ -241,8 +252,9 @@ import (
 //         empty, whatever else it holds (replacedUndeclared), a "$setElementOrder" in them failing at the list it
 //         orders, one the schema does not merge (unmergedOrder) (composeundeclared.go: dollarInto, undeclared;
 //         strategicpatch's look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar
-//         or a map, merged into v's item, failing there with the collation's kind error (listInto; strategicpatch takes
-//         it); with Repeat.Deep, items without maps or lists.
+//         or a map, merged into v's item, beside a "$deleteFromPrimitiveList" of it (data in a patch) or not, failing
+//         there with the collation's kind error (listInto; strategicpatch takes it); with Repeat.Deep, items without
+//         maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -268,8 +280,7 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map beside a "$setElementOrder" or
-//     "$deleteFromPrimitiveList" of it; a "$patch: delete" item whose key is not a scalar beside a "$setElementOrder"
+//     key holds a "$setElementOrder"; a "$patch: delete" item whose key is not a scalar beside a "$setElementOrder"
 //     where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
 //     contradicts where that list holds a "$patch" item but "delete" ones of keys its data items lack and "replace"
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
@@ -306,6 +317,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
+	case o.Compose && failed(&err, ownOrderFailure(r, l.Local.Items()[r.Pos], it.Type, v)):
+		probe.Repeated(false)
 	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
 		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
 			o.ontoFailure(r.Element, v, nil) == nil && !(o.Compose && ownDisagrees(r.Element, v) != nil)):
