@@ -309,7 +309,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		_, directed := f.Value.Get(smp.DirectiveKey)
 		switch {
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
-			if !orderData(t, m, f) && !otherKindOrdered(t, f) {
+			if !orderData(t, m, f) && !otherKindOrdered(t, f) && !unreadOrdered(t, m, f) {
 				return false
 			}
 		case strings.HasPrefix(f.Key, "$"):
@@ -319,7 +319,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		case meta.Rule != nil:
 			return false
 		case f.Value.IsList():
-			if !listData(ft, &meta, f.Value) {
+			if _, unread := orderedUnread(t, m, f.Key, f.Value); !listData(ft, &meta, f.Value) && !unread {
 				return false
 			}
 		case !f.Value.IsMap():
@@ -475,6 +475,9 @@ func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, i
 		}
 		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
 			Msg: elements.KindMismatch(ft, f.Value)}, true
+	}
+	if msg, unread := orderedUnread(t, p, f.Key, f.Value); unread && !inInto {
+		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: msg}, true
 	}
 	if err := readFailure(t, f.Key, held, f.Value); err != nil {
 		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}

@@ -121,3 +121,13 @@ func ownOrderFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.
 	}
 	return nil
 }
+
+// unreadOrdered reports whether "$setElementOrder/<f>" field f of map m, of type t, orders a list m holds that the
+// collation refuses beside it where the map m merges into lacks that list (orderedUnread: an item's key it cannot
+// read), its error met at the list before the order is checked (listInto).
+func unreadOrdered(t *openapi.Type, m value.Value, f value.Field) bool {
+	name := strings.TrimPrefix(f.Key, smp.SetOrderPrefix)
+	l, _ := m.Get(name)
+	_, unread := orderedUnread(t, m, name, l)
+	return unread
+}

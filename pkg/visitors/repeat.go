@@ -200,7 +200,10 @@ import (
 //     field the look-up finds no list at, before its fields and its "$retainKeys" (mergeMapFailure, mapOrderFailure),
 //     or one ordering a field the schema types as a scalar or an object, at that field in its place (orderFailures:
 //     v's value there no list, else the patch's no list or the schema's kind, otherKindOrderFailure; where neither
-//     holds the field, the order copied).
+//     holds the field, the order copied); at a keyed list beside its "$setElementOrder" that the map merged into lacks,
+//     holding an item (a "$patch: delete" one or a data item) lacking the key or holding it as an object or a list,
+//     the first such item's error, the collation reading the items' keys before it checks the order (orderedUnread,
+//     in listInto; strategicpatch takes the list less its "$patch" items).
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
@@ -280,8 +283,7 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a "$patch: delete" item whose key is not a scalar beside a "$setElementOrder"
-//     where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
+//     key holds a "$setElementOrder"; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
 //     contradicts where that list holds a "$patch" item but "delete" ones of keys its data items lack and "replace"
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
 //     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
