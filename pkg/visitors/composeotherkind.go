@@ -131,3 +131,21 @@ func unreadOrdered(t *openapi.Type, m value.Value, f value.Field) bool {
 	_, unread := orderedUnread(t, m, name, l)
 	return unread
 }
+
+// otherKindMap reports whether pv, field k of compose mode's repeat map of type t, is a map holding no "$" key at a
+// field the schema types as a list or a scalar under no merge rule: the collation merges it as a map of no schema
+// (collate's mapOfOtherKind), where the outcome's value there is no map taking it whole, and onto the outcome's map,
+// where strategicpatch's look-up fails for no key (unmergeable, checked first), merging each field onto one of another
+// kind or none, whole: without error within the depth limit (the repeat not elements.Repeat.Deep).
+func otherKindMap(t *openapi.Type, k string, pv value.Value) bool {
+	ft, meta := t.Child(k)
+	if !pv.IsMap() || meta.Rule != nil || (ft.Kind != openapi.KindList && ft.Kind != openapi.KindPrimitive) {
+		return false
+	}
+	for _, f := range pv.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			return false
+		}
+	}
+	return true
+}

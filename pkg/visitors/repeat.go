@@ -160,10 +160,11 @@ import (
 //     merged must agree on it.
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
-//     unmergeable); ordering a field the schema types as a scalar or an object where it sets a list, that error
-//     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
-//     maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there (Phase 1's
-//     leftEmptyOrder).
+//     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
+//     schema where the look-up fails for no key, fits: otherKindMap); ordering a field the schema types as a scalar or
+//     an object where it sets a list, that error (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by
+//     "$setElementOrder" alone a list v holds empty, through maps v holds (orderedNoItems); holding empty a list it
+//     orders where v holds no items there (Phase 1's leftEmptyOrder).
 //   - composeChecked (composeCheck.err), where the fields before it fit: a merged set of scalars, or a keyed list,
 //     whose items and v's list cannot merge (v's of mixed classes, the lists' classes differing, null items or lists in
 //     v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in
@@ -300,7 +301,7 @@ import (
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
 //     fields), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
-//     a list or a scalar that v holds a map for, without a key the look-up fails for.
+//     a list or a scalar holding a "$" key.
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
