@@ -336,4 +336,20 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"b":1},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
 			"orders a list, but the patch sets value to string", true),
 	)
+
+	DescribeTable("a repeat's own keyed list beside its \"$setElementOrder\" holding an item whose key the collation cannot read, the outcome lacking the list, decided in Phase 2: the collation's error at the first such item",
+		decided,
+		Entry("a \"$patch: delete\" item keyed by an object, first",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/env":[{"name":"C"}],"env":[{"name":{"x":1},"$patch":"delete"},{"name":"C"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":"C"}],"env":[{"name":{"x":1},"$patch":"delete"},{"name":"C"}]}]}]}`,
+			`item 0: merge key field "name" must be a string, number or boolean`, false),
+		Entry("a data item keyed by a list, after a set that merges",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":["b"],"$setElementOrder/env":[{"name":"C"}],"env":[{"name":"C"},{"name":["q"]}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["b"],"$setElementOrder/env":[{"name":"C"}],"env":[{"name":"C"},{"name":["q"]}]}]}]}`,
+			`item 1: merge key field "name" must be a string, number or boolean`, true),
+	)
 })

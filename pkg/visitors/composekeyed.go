@@ -476,8 +476,8 @@ func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, i
 		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
 			Msg: elements.KindMismatch(ft, f.Value)}, true
 	}
-	if msg, unread := orderedUnread(t, p, f.Key, f.Value); unread && !inInto {
-		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: msg}, true
+	if err := orderedUnreadFailure(t, p, f.Key, f.Value); err != nil && !inInto {
+		return value.Value{}, err, true
 	}
 	if err := readFailure(t, f.Key, held, f.Value); err != nil {
 		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}

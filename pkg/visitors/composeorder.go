@@ -77,6 +77,8 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfPatch(k, pv.Kind())}
+		case ordered[k] && !inV && orderedUnreadFailure(t, p, k, pv) != nil:
+			return true, orderedUnreadFailure(t, p, k, pv) // (its items' keys read before the order)
 		case ordered[k] && otherKindField(t, k) && otherKindOrderFailure(t, p, k, lv, inV) != nil:
 			return true, otherKindOrderFailure(t, p, k, lv, inV) // (a list there, p's: the schema's kind)
 		case ordered[k] && wholeScalars(t, k, pv):

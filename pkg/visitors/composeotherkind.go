@@ -149,3 +149,14 @@ func otherKindMap(t *openapi.Type, k string, pv value.Value) bool {
 	}
 	return true
 }
+
+// orderedUnreadFailure is the error a collation gives at list pv, field name of patch map p of type t, beside p's
+// "$setElementOrder/<name>", where the map p merges into lacks the list and an item's key is one it cannot read
+// (orderedUnread): at the first such item, below the field. Nil elsewhere.
+func orderedUnreadFailure(t *openapi.Type, p value.Value, name string, pv value.Value) *elements.Error {
+	msg, unread := orderedUnread(t, p, name, pv)
+	if !unread {
+		return nil
+	}
+	return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(name)}, Msg: msg}
+}

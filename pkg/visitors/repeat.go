@@ -161,10 +161,12 @@ import (
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
 //     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
-//     schema where the look-up fails for no key, fits: otherKindMap); ordering a field the schema types as a scalar or
-//     an object where it sets a list, that error (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by
-//     "$setElementOrder" alone a list v holds empty, through maps v holds (orderedNoItems); holding empty a list it
-//     orders where v holds no items there (Phase 1's leftEmptyOrder).
+//     schema where the look-up fails for no key, fits: otherKindMap); ordering a keyed list it sets that v lacks,
+//     holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the keys read
+//     before the order); ordering a field the schema types as a scalar or an object where it sets a list, that error
+//     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
+//     maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there (Phase 1's
+//     leftEmptyOrder).
 //   - composeChecked (composeCheck.err), where the fields before it fit: a merged set of scalars, or a keyed list,
 //     whose items and v's list cannot merge (v's of mixed classes, the lists' classes differing, null items or lists in
 //     v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in
