@@ -309,7 +309,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		_, directed := f.Value.Get(smp.DirectiveKey)
 		switch {
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
-			if !orderData(t, m, f) && !otherKindOrdered(t, f) && !unreadOrdered(t, m, f) {
+			if !orderData(t, m, f) && !otherKindOrdered(t, f) && !unreadOrdered(t, m, f) && !undeclaredOrdered(t, f) {
 				return false
 			}
 		case strings.HasPrefix(f.Key, "$"):

@@ -453,7 +453,8 @@ func unmergedOrder(m value.Value, name string) bool {
 // order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
 // into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
 // the list and neither p nor into holds an item there, one of them holding the field, or the schema does not declare
-// it (undeclared: unmergedOrder) and p holds it or into holds it as other than null (format.CheckDirs), or p holds a
+// it (undeclared: unmergedOrder, undeclaredOrdered) and p holds it (as other than a list: smp.OrderOfPatch) or into
+// holds it as other than null (format.CheckDirs), or p holds a
 // list there that the schema types as another kind (otherKindOrderFailure; format.CheckDirs). The
 // collation builds the field's node, and meets that error, in its place among p's fields.
 func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
@@ -478,6 +479,9 @@ func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 		case (inInto || inPatch) && elements.MergedList(ft, &meta) && held.Len() == 0 && pv.Len() == 0:
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
 				Msg: smp.OrderWithoutItems(name)}})
+		case undeclared(t, name) && inPatch && !pv.IsList():
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
+				Msg: smp.OrderOfPatch(name, pv.Kind())}})
 		case undeclared(t, name) && (inPatch || (inInto && !held.IsNull())):
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
 				Msg: smp.OrderOfUnmerged(name)}})

@@ -160,3 +160,12 @@ func orderedUnreadFailure(t *openapi.Type, p value.Value, name string, pv value.
 	}
 	return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(name)}, Msg: msg}
 }
+
+// undeclaredOrdered reports whether "$setElementOrder/<f>" field f of a map of type t orders a field the schema does
+// not declare (undeclared): merged into a map, the collation fails at the map (mapOrderFailure: in an object's type)
+// or at that field (orderFailures: the outcome's value there no list, else the patch's no list, smp.OrderOfPatch, else
+// a list of no schema, smp.OrderOfUnmerged) wherever either holds it, a "$deleteFromPrimitiveList/<f>" beside it or
+// not (data in a patch); the order copied where neither does.
+func undeclaredOrdered(t *openapi.Type, f value.Field) bool {
+	return undeclared(t, strings.TrimPrefix(f.Key, smp.SetOrderPrefix))
+}

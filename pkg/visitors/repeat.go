@@ -256,7 +256,9 @@ import (
 //         that merge of maps fails (a "$patch: merge" map or another "$patch" value, a "$retainKeys" v's map holds
 //         otherwise), a "$patch: replace" or "$patch: delete" map in them taken as it stands less the directive, or
 //         empty, whatever else it holds (replacedUndeclared), a "$setElementOrder" in them failing at the list it
-//         orders, one the schema does not merge (unmergedOrder) (composeundeclared.go: dollarInto, undeclared;
+//         orders, one the schema does not merge (unmergedOrder; beside a "$deleteFromPrimitiveList" of it, data in a
+//         patch, or where either holds another value there, failing as orderFailures tells it: undeclaredOrdered)
+//         (composeundeclared.go: dollarInto, undeclared;
 //         strategicpatch's look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar
 //         or a map, merged into v's item, beside a "$deleteFromPrimitiveList" of it (data in a patch) or not, failing
 //         there with the collation's kind error (listInto; strategicpatch takes it); with Repeat.Deep, items without
@@ -290,9 +292,7 @@ import (
 //     contradicts where that list holds a "$patch" item but "delete" ones of keys its data items lack and "replace"
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
 //     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
-//     where v's item lacks the list and a data item holds a map holding "$patch"), another "$" field holding an object
-//     v's item holds one at whose merge is not known (a "$setElementOrder" in it beside a "$deleteFromPrimitiveList" of
-//     its list, or where it holds another value than a list there);
+//     where v's item lacks the list and a data item holds a map holding "$patch");
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
