@@ -450,13 +450,13 @@ func unmergedOrder(m value.Value, name string) bool {
 }
 
 // orderFailures returns, by name, the errors a collation gives at the lists p's "$setElementOrder/<f>" directives
-// order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
-// into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
-// the list and neither p nor into holds an item there, one of them holding the field, or the schema does not declare
-// it (undeclared: unmergedOrder, undeclaredOrdered) and p holds it (as other than a list: smp.OrderOfPatch) or into
-// holds it as other than null (format.CheckDirs), or p holds a
-// list there that the schema types as another kind (otherKindOrderFailure; format.CheckDirs). The
-// collation builds the field's node, and meets that error, in its place among p's fields.
+// order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where into
+// holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges the list
+// and neither p nor into holds an item there, one of them holding the field, or the schema does not declare it
+// (undeclared: unmergedOrder, undeclaredOrdered) and p holds it (as other than a list: smp.OrderOfPatch) or into holds
+// it as other than null (format.CheckDirs), or the schema types it as a scalar or an object and p or into holds it
+// (otherKindOrderFailure: p's value no list, smp.OrderOfPatch, else the schema's kind, smp.OrderOfOtherKind;
+// format.CheckDirs). The collation builds the field's node, and meets that error, in its place among p's fields.
 func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 	var failed failedOrders
 	for _, f := range p.Fields() {
