@@ -271,6 +271,26 @@ func OrderOfLive(field string, k value.Kind) string {
 	return SetOrderPrefix + field + OrderOfLiveText + k.String()
 }
 
+// OrderOfOtherKind is the error of "$setElementOrder/<field>" for a list at a field the schema types as another kind,
+// kind its phrase ("a scalar", "an object").
+func OrderOfOtherKind(field, kind string) string {
+	return SetOrderPrefix + field + " orders a list, but the schema says this field is " + kind
+}
+
+// OrderOfNoField is the error of "$setElementOrder/<field>" in a map of type typeName that strategicpatch's look-up of
+// field as a list fails for: in a map of values (values), whose keys are data; at a field the type declares whose
+// look-up fails with notAList; else at a field the type does not declare.
+func OrderOfNoField(field, typeName string, values bool, notAList string) string {
+	switch {
+	case values:
+		return SetOrderPrefix + field + " orders a field, but this is a map of values (" + typeName + "), which declares no fields"
+	case notAList != "":
+		return SetOrderPrefix + field + " orders a list, but the schema's look-up of " + field + " in " + typeName +
+			" as a list fails: " + notAList
+	}
+	return SetOrderPrefix + field + " orders a field that " + typeName + " does not declare"
+}
+
 // OrderOfUnmerged is the error of "$setElementOrder/<field>" for a list the schema merges by no strategy that it does
 // not order as strategicpatch does (a list of no items, of mixed classes or of maps, or an order naming a map or list).
 func OrderOfUnmerged(field string) string {

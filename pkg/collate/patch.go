@@ -285,13 +285,10 @@ func orderOfNoField(s *elements.Node, byField []format.FieldDirectives) error {
 		f := t.Field(fd.Name)
 		switch {
 		case f != nil && (f.NotAList == "" || !listOrNone(s.Live, fd.Name) || !listOrNone(s.Local, fd.Name)):
-		case t.Kind == openapi.KindMap:
-			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a field, but this is a map of values ("+t.Name+"), which declares no fields")
 		case f != nil:
-			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a list, but the schema's look-up of "+fd.Name+" in "+t.Name+
-				" as a list fails: "+f.NotAList)
+			return s.Errorf(elements.Patch, smp.OrderOfNoField(fd.Name, t.Name, t.Kind == openapi.KindMap, f.NotAList))
 		default:
-			return s.Errorf(elements.Patch, smp.SetOrderPrefix+fd.Name+" orders a field that "+t.Name+" does not declare")
+			return s.Errorf(elements.Patch, smp.OrderOfNoField(fd.Name, t.Name, t.Kind == openapi.KindMap, ""))
 		}
 	}
 	return nil

@@ -309,7 +309,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		_, directed := f.Value.Get(smp.DirectiveKey)
 		switch {
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix):
-			if !orderData(t, m, f) {
+			if !orderData(t, m, f) && !otherKindOrdered(t, f) && !unreadOrdered(t, m, f) && !undeclaredOrdered(t, f) {
 				return false
 			}
 		case strings.HasPrefix(f.Key, "$"):
@@ -319,7 +319,7 @@ func directedFields(t *openapi.Type, m value.Value) bool {
 		case meta.Rule != nil:
 			return false
 		case f.Value.IsList():
-			if !listData(ft, &meta, f.Value) {
+			if _, unread := orderedUnread(t, m, f.Key, f.Value); !listData(ft, &meta, f.Value) && !unread {
 				return false
 			}
 		case !f.Value.IsMap():
@@ -386,7 +386,7 @@ func dollarData(f value.Field) bool {
 // without that directive), and at a map of another "$patch" value there (the collation refuses it, as strategicpatch
 // does).
 func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Error, bool) {
-	if err := retainsDisagree(into, p); err != nil {
+	if err := mergeMapFailure(t, into, p); err != nil {
 		return value.Value{}, err, true
 	}
 	pending := orderFailures(t, into, p)
@@ -465,16 +465,19 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 // orderedList); err is at its path below that map. Where the list contradicts its order (contradictedOrder), the
 // collation checks the order before it merges the list's items, and their lists: its error there. Where the schema
 // has a scalar or a map there, the collation's kind check refuses the list, whatever held is (elements.KindMismatch;
-// strategicpatch takes it, docs/errors.md's "a field of the wrong type"); beside a "$setElementOrder" or
-// "$deleteFromPrimitiveList" of it, which the collation checks first, not decided.
+// strategicpatch takes it, docs/errors.md's "a field of the wrong type"), a "$deleteFromPrimitiveList" of it beside it
+// or not (data in a patch merged into another); beside a "$setElementOrder" of it, the order fails first (at the map,
+// mapOrderFailure, or at the field: orderFailures).
 func listInto(t *openapi.Type, p value.Value, f value.Field, held value.Value, inInto bool) (value.Value, *elements.Error, bool) {
 	if ft, _ := t.Child(f.Key); !undeclared(t, f.Key) && elements.KindMismatch(ft, f.Value) != "" {
-		_, orders := p.Get(smp.SetOrderPrefix + f.Key)
-		if _, deletes := p.Get(smp.DeletePrefix + f.Key); orders || deletes {
-			return value.Value{}, nil, false
+		if _, orders := p.Get(smp.SetOrderPrefix + f.Key); orders {
+			return value.Value{}, nil, false // (its order fails first: mapOrderFailure, orderFailures)
 		}
 		return value.Value{}, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)},
 			Msg: elements.KindMismatch(ft, f.Value)}, true
+	}
+	if err := orderedUnreadFailure(t, p, f.Key, f.Value); err != nil && !inInto {
+		return value.Value{}, err, true
 	}
 	if err := readFailure(t, f.Key, held, f.Value); err != nil {
 		err.Path = fieldpath.Path{fieldpath.Field(f.Key)}

@@ -3,6 +3,7 @@ package visitors
 import (
 	"strings"
 
+	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/fieldpath"
@@ -34,13 +35,17 @@ func otherKindFirst(r elements.Repeat, p value.Value, t *openapi.Type, v value.V
 }
 
 // scalarsBefore reports whether map m's fields before name (by name), of a map of type t, are scalars (not null) at
-// fields the schema types as scalars or does not declare, none a "$" key or one a merge rule names.
+// fields the schema types as scalars or does not declare, none a "$" key or one a merge rule names, but
+// "$deleteFromPrimitiveList/<f>" keys holding no map (deletionData).
 func scalarsBefore(m value.Value, t *openapi.Type, name string) bool {
 	for _, f := range m.Fields() {
 		if f.Key >= name {
 			continue
 		}
 		ft, meta := t.Child(f.Key)
+		if deletionData(t, f.Key) && !f.Value.IsMap() {
+			continue
+		}
 		if strings.HasPrefix(f.Key, "$") || meta.Rule != nil || f.Value.IsNull() || f.Value.IsMap() || f.Value.IsList() ||
 			(ft.Kind != openapi.KindPrimitive && ft.Kind != openapi.KindUnknown) {
 			return false
@@ -49,13 +54,20 @@ func scalarsBefore(m value.Value, t *openapi.Type, name string) bool {
 	return true
 }
 
-// plainBefore reports whether map m's fields before name (by name), of a map of type t, hold no "$" key and none a
-// merge rule names.
+// plainBefore reports whether map m's fields before name (by name), of a map of type t, hold no "$" key but
+// "$deleteFromPrimitiveList/<f>" ones (deletionData) and none a merge rule names.
 func plainBefore(m value.Value, t *openapi.Type, name string) bool {
 	for _, f := range m.Fields() {
-		if _, meta := t.Child(f.Key); f.Key < name && (strings.HasPrefix(f.Key, "$") || meta.Rule != nil) {
+		if _, meta := t.Child(f.Key); f.Key < name && ((strings.HasPrefix(f.Key, "$") && !deletionData(t, f.Key)) || meta.Rule != nil) {
 			return false
 		}
 	}
 	return true
+}
+
+// deletionData reports whether key is a "$deleteFromPrimitiveList/<f>" directive of a map of type t: merging patches,
+// the collation builds it as data of no schema, taking the patch's value whole where it is no map (or the first
+// patch's holds none), without error within the depth limit.
+func deletionData(t *openapi.Type, key string) bool {
+	return strings.HasPrefix(key, smp.DeletePrefix) && directiveOf(t, key)
 }

@@ -450,11 +450,13 @@ func unmergedOrder(m value.Value, name string) bool {
 }
 
 // orderFailures returns, by name, the errors a collation gives at the lists p's "$setElementOrder/<f>" directives
-// order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where
-// into holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges
-// the list and neither p nor into holds an item there, one of them holding the field, or the schema does not declare
-// it (undeclared: unmergedOrder) and p holds it or into holds it as other than null (format.CheckDirs). The
-// collation builds the field's node, and meets that error, in its place among p's fields.
+// order, merging p, a patch's map of type t, into into (orderData: each a non-empty order its list follows): where into
+// holds the field as other than a list (collate's patchNode: live's value is not a list), or the schema merges the list
+// and neither p nor into holds an item there, one of them holding the field, or the schema does not declare it
+// (undeclared: unmergedOrder, undeclaredOrdered) and p holds it (as other than a list: smp.OrderOfPatch) or into holds
+// it as other than null (format.CheckDirs), or the schema types it as a scalar or an object and p or into holds it
+// (otherKindOrderFailure: p's value no list, smp.OrderOfPatch, else the schema's kind, smp.OrderOfOtherKind;
+// format.CheckDirs). The collation builds the field's node, and meets that error, in its place among p's fields.
 func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 	var failed failedOrders
 	for _, f := range p.Fields() {
@@ -466,6 +468,10 @@ func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 		held, inInto := into.Get(name)
 		pv, inPatch := p.Get(name)
 		at := fieldpath.Path{fieldpath.Field(name)}
+		if err := otherKindOrderFailure(t, p, name, held, inInto); err != nil {
+			failed = append(failed, orderFailed{name, err})
+			continue
+		}
 		switch {
 		case inInto && !held.IsList():
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Live, Path: at,
@@ -473,6 +479,9 @@ func orderFailures(t *openapi.Type, into, p value.Value) failedOrders {
 		case (inInto || inPatch) && elements.MergedList(ft, &meta) && held.Len() == 0 && pv.Len() == 0:
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
 				Msg: smp.OrderWithoutItems(name)}})
+		case undeclared(t, name) && inPatch && !pv.IsList():
+			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
+				Msg: smp.OrderOfPatch(name, pv.Kind())}})
 		case undeclared(t, name) && (inPatch || (inInto && !held.IsNull())):
 			failed = append(failed, orderFailed{name, &elements.Error{Source: elements.Patch, Path: at,
 				Msg: smp.OrderOfUnmerged(name)}})

@@ -24,7 +24,8 @@ import (
 // strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
 // a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
 // composesField, mergedWhole; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
-// where it does: mergeMapsOnto), that v holds as a list p only
+// where it does: mergeMapsOnto; a map at a field the schema types as a list or a scalar, holding no "$" key, that
+// strategicpatch's look-up does not fail for: otherKindMap), that v holds as a list p only
 // orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
 // "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
 // on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
@@ -76,6 +77,10 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 		case ordered[k] && !pv.IsList():
 			at := fieldpath.Path{fieldpath.Field(k)}
 			return true, &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfPatch(k, pv.Kind())}
+		case ordered[k] && !inV && orderedUnreadFailure(t, p, k, pv) != nil:
+			return true, orderedUnreadFailure(t, p, k, pv) // (its items' keys read before the order)
+		case ordered[k] && otherKindField(t, k) && otherKindOrderFailure(t, p, k, lv, inV) != nil:
+			return true, otherKindOrderFailure(t, p, k, lv, inV) // (a list there, p's: the schema's kind)
 		case ordered[k] && wholeScalars(t, k, pv):
 			if known, err := orderedScalars(k, pv, p, lv); !known || err != nil {
 				return known, err
@@ -84,7 +89,7 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 			if msg := unmergeable(t, k, pv, lv); msg != "" {
 				return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
 			}
-			if plainMap(t, k, pv) {
+			if plainMap(t, k, pv) || otherKindMap(t, k, pv) {
 				continue
 			}
 			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {

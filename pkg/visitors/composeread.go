@@ -116,3 +116,22 @@ func setFailure(t *openapi.Type, name string, held, pv value.Value) *elements.Er
 	}
 	return setClassFailure(ft, &meta, held, pv)
 }
+
+// orderedUnread reports whether list pv, field name of patch map p of type t, is one the collation refuses beside p's
+// "$setElementOrder/<name>" where the map p merges into lacks the field: a declared list merged by one merge key,
+// which under an order it builds item by item, reading each item's key (not whole, as without the order), before it
+// checks the order; its items maps holding no "$patch" but "delete" or "replace", one other than a "$patch: replace"
+// item lacking the key or holding it as an object or a list (refusedItem). msg is the collation's error at the first
+// such item (strategicpatch's merge of patches, finding no list to delete from, takes the list less its "$patch"
+// items: docs/errors.md, merge-missing-key).
+func orderedUnread(t *openapi.Type, p value.Value, name string, pv value.Value) (msg string, ok bool) {
+	if _, orders := p.Get(smp.SetOrderPrefix + name); !orders || !pv.IsList() || t.Kind != openapi.KindStruct ||
+		t.Field(name) == nil {
+		return "", false
+	}
+	ft, meta := t.Child(name)
+	if meta.Rule != nil || !elements.MergedList(ft, &meta) || len(meta.MergeKey) != 1 {
+		return "", false
+	}
+	return refusedItem(ft.Item(), pv.Items(), meta.MergeKey[0])
+}

@@ -167,12 +167,21 @@ import (
 // collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
+//   - ownOrderFailure (composeotherkind.go): a "$setElementOrder" of its own map that is no list, or that orders a
+//     field strategicpatch's look-up finds no list at (one its type does not declare, or declares as a scalar or a map
+//     where the schema's reader refuses it: openapi.Field.NotAList, v and the item holding a list there or nothing):
+//     the collation's error at the item's map, met before any of its fields (mapOrderFailure).
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
 //     merged must agree on it.
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
-//     unmergeable); ordering by "$setElementOrder" alone a list v holds empty, through maps v holds (orderedNoItems);
-//     holding empty a list it orders where v holds no items there (Phase 1's leftEmptyOrder).
+//     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
+//     schema where the look-up fails for no key, fits: otherKindMap); ordering a keyed list it sets that v lacks,
+//     holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the keys read
+//     before the order); ordering a field the schema types as a scalar or an object where it sets a list, that error
+//     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
+//     maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there (Phase 1's
+//     leftEmptyOrder).
 //   - composeChecked (composeCheck.err), where the fields before it fit: a merged set of scalars, or a keyed list,
 //     whose items and v's list cannot merge (v's of mixed classes, the lists' classes differing, null items or lists in
 //     v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in
@@ -205,15 +214,23 @@ import (
 //     "$setElementOrder" (in the repeat's maps, or an item's merged into v's item), where v's list there holds an item
 //     lacking the key or holding it as other than a scalar (a first patch's "$patch: replace" item, a delete item
 //     without the key: unkeyedHeld), as strategicpatch checks the first's items for the key where it orders the merged
-//     list.
+//     list; at an item's map (or a map of it) merged into v's, a "$setElementOrder" there that is no list or orders a
+//     field the look-up finds no list at, before its fields and its "$retainKeys" (mergeMapFailure, mapOrderFailure),
+//     or one ordering a field the schema types as a scalar or an object, at that field in its place (orderFailures:
+//     v's value there no list, else the patch's no list or the schema's kind, otherKindOrderFailure; where neither
+//     holds the field, the order copied); at a keyed list beside its "$setElementOrder" that the map merged into lacks,
+//     holding an item (a "$patch: delete" one or a data item) lacking the key or holding it as an object or a list,
+//     the first such item's error, the collation reading the items' keys before it checks the order (orderedUnread,
+//     in listInto; strategicpatch takes the list less its "$patch" items).
 //   - contradictionFirst: a merged list its "$setElementOrder" contradicts or names no item by an entry, in a map
 //     reached through maps (Repeat.Contradicted; the item's own map by ID -1, collated whole, in repeat's switch, maps
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
 //     elsewhere that map is merged as the patch holds it.
 //   - otherKindFirst (composekind.go): a repeat Phase 1 took whole holding, at a field of its own map, a list where the
 //     schema has a scalar, an object or a map, the fields before it (by name) the repeat's scalars and v's fields it
-//     lacks, no "$" key or merge rule among them: the collation's kind error there, whatever v holds (strategicpatch
-//     takes the list; docs/errors.md, "a field of the wrong type").
+//     lacks, no "$" key but "$deleteFromPrimitiveList/<f>" ones holding no map (deletionData) or merge rule among them:
+//     the collation's kind error there, whatever v holds (strategicpatch takes the list; docs/errors.md, "a field of
+//     the wrong type").
 //
 // Compose mode, merged onto v (onto with Repeat.Cleaned, where composeCheck fits): a plain repeat (no "$patch" in it,
 // its maps holding "$patch" only as maps of their own or in maps of strategy replace), which Phase 1 collates onto a
@@ -254,10 +271,13 @@ import (
 //         that merge of maps fails (a "$patch: merge" map or another "$patch" value, a "$retainKeys" v's map holds
 //         otherwise), a "$patch: replace" or "$patch: delete" map in them taken as it stands less the directive, or
 //         empty, whatever else it holds (replacedUndeclared), a "$setElementOrder" in them failing at the list it
-//         orders, one the schema does not merge (unmergedOrder) (composeundeclared.go: dollarInto, undeclared;
+//         orders, one the schema does not merge (unmergedOrder; beside a "$deleteFromPrimitiveList" of it, data in a
+//         patch, or where either holds another value there, failing as orderFailures tells it: undeclaredOrdered)
+//         (composeundeclared.go: dollarInto, undeclared;
 //         strategicpatch's look-up fails there, class oracle-no-meta-undeclared); a list where the schema has a scalar
-//         or a map, merged into v's item, failing there with the collation's kind error (listInto; strategicpatch takes
-//         it); with Repeat.Deep, items without maps or lists.
+//         or a map, merged into v's item, beside a "$deleteFromPrimitiveList" of it (data in a patch) or not, failing
+//         there with the collation's kind error (listInto; strategicpatch takes it); with Repeat.Deep, items without
+//         maps or lists.
 //
 // Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
@@ -283,15 +303,11 @@ import (
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
 //     not decide (a set's merge that fails in a later item of a key of a list in the item, or where a later item of a
-//     key holds a "$setElementOrder"; a list where the schema has a scalar or a map beside a "$setElementOrder" or
-//     "$deleteFromPrimitiveList" of it; a "$patch: delete" item whose key is not a scalar beside a "$setElementOrder"
-//     where v's item lacks the list; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
+//     key holds a "$setElementOrder"; another merge that fails), a "$setElementOrder/<f>" they do not decide (a list it
 //     contradicts where that list holds a "$patch" item but "delete" ones of keys its data items lack and "replace"
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
 //     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
-//     where v's item lacks the list and a data item holds a map holding "$patch"), another "$" field holding an object
-//     v's item holds one at whose merge is not known (a "$setElementOrder" in it beside a "$deleteFromPrimitiveList" of
-//     its list, or where it holds another value than a list there);
+//     where v's item lacks the list and a data item holds a map holding "$patch");
 //   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
 //     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
@@ -302,7 +318,7 @@ import (
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
 //     fields), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
-//     a list or a scalar that v holds a map for, without a key the look-up fails for.
+//     a list or a scalar holding a "$" key.
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
@@ -321,6 +337,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	switch {
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
+	case o.Compose && failed(&err, ownOrderFailure(r, l.Local.Items()[r.Pos], it.Type, v)):
+		probe.Repeated(false)
 	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
 		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
 			o.ontoFailure(r.Element, v, nil) == nil && !(o.Compose && ownDisagrees(r.Element, v) != nil)):

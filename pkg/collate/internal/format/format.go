@@ -260,16 +260,12 @@ func CheckDirs(n *elements.Node) error {
 	case !merged && (n.Type.Kind == openapi.KindList || n.Type.Kind == openapi.KindUnknown):
 		return fail(n, smp.OrderOfUnmerged(n.Name))
 	case !merged:
-		return fail(n, setOrderDir(n)+" orders a list, but the schema says this field is "+KindPhrase(n.Type))
+		return fail(n, smp.OrderOfOtherKind(n.Name, KindPhrase(n.Type)))
 	case merged && len(n.Local.Items()) == 0 && len(n.Live.Items()) == 0: // (no items where absent, null or not a list)
 		return fail(n, smp.OrderWithoutItems(n.Name))
 	}
 	return nil
 }
-
-// setOrderDir is the key of n's "$setElementOrder" directive, built for an error's message only (a check that passes
-// builds no string).
-func setOrderDir(n *elements.Node) string { return smp.SetOrderPrefix + n.Name }
 
 // KindPhrase names what type t holds: "an object", "a scalar", "a list" (elements.KindPhrase).
 func KindPhrase(t *openapi.Type) string {
