@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"sync"
@@ -105,7 +106,7 @@ func (t *currentTrimmer) object(out []byte, i int, m value.Value, depth int) ([]
 			out, i, ok = t.object(out, vs, mv, depth+1)
 		case held:
 			var end int
-			end, ok = valueEnd(d, vs, depth)
+			end, ok = t.valueEnd(vs, depth)
 			out, i = append(out, d[vs:end]...), end
 		default:
 			out, i, ok = t.standIn(out, vs, depth)
@@ -175,6 +176,9 @@ func (t *currentTrimmer) check(i, depth int) (int, bool) {
 	case '"':
 		return checkedString(d, i)
 	case '{':
+		if i+1 < len(d) && d[i+1] == '}' {
+			return i + 2, true // (managedFields' leaves)
+		}
 		return t.checkObject(i, depth+1)
 	case '[':
 		return t.checkList(i, depth+1)
@@ -342,9 +346,11 @@ func plainRun(d []byte, j int) int {
 	return j
 }
 
-// valueEnd returns the offset after the value at offset i, a field modified holds, read by package parse afterwards:
-// only its extent is found here (strings' ends, brackets' nesting).
-func valueEnd(d []byte, i, depth int) (int, bool) {
+// valueEnd returns the offset after the value at offset i of a field of the object at depth, a field modified holds,
+// read by package parse afterwards: only its extent is found here (strings' ends, brackets' nesting), and a list below
+// it that reading shares with an earlier document (parse.Arena.SharedLen) is passed over as its text.
+func (t *currentTrimmer) valueEnd(i, depth int) (int, bool) {
+	d := t.d
 	switch d[i] {
 	case '"':
 		return stringEnd(d, i)
@@ -363,7 +369,7 @@ func valueEnd(d []byte, i, depth int) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			i = end
+			i = t.sharedAfter(i, end, depth+open)
 			continue
 		case '{', '[':
 			if open++; depth+open > parse.DefaultMaxDepth {
@@ -377,6 +383,24 @@ func valueEnd(d []byte, i, depth int) (int, bool) {
 		i++
 	}
 	return 0, false
+}
+
+// sharedAfter returns, for the string from offset i to end, where it is the key of a field of an object at depth whose
+// value is a list reading shares with an earlier document, the offset after that list, else end.
+func (t *currentTrimmer) sharedAfter(i, end, depth int) int {
+	d := t.d
+	colon := skipSpace(d, end)
+	if colon >= len(d) || d[colon] != ':' {
+		return end
+	}
+	vs := skipSpace(d, colon+1)
+	if vs >= len(d) || d[vs] != '[' || bytes.IndexByte(d[i+1:end-1], '\\') >= 0 {
+		return end
+	}
+	if n := t.docs.SharedLen(sharedString(d[i+1:end-1]), depth, d[vs:]); n > 0 {
+		return vs + n
+	}
+	return end
 }
 
 // stringEnd returns the offset after the string whose quote is at offset i.
