@@ -97,8 +97,8 @@ type jsonScanner struct {
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
-	// kin, when set, holds the top-level values of the documents read before this one into the same Arena
-	// (JSONDocumentSharingIn), from kinBase on this document's own.
+	// kin, when set, holds the values of the documents read before this one into the same Arena that later ones
+	// share (JSONDocumentSharingIn), from kinBase on this document's own.
 	kin     *Arena
 	kinBase int
 }
