@@ -26,8 +26,8 @@ type Arena struct {
 	// length, so that Reset clears only what was used.
 	slabs [][]value.Field
 	used  int
-	// kin holds the top-level maps and lists of the documents read with JSONDocumentSharingIn since the last Reset,
-	// for the documents read after them to share.
+	// kin holds the top-level maps and lists, and the longer lists below, of the documents read with
+	// JSONDocumentSharingIn since the last Reset, for the documents read after them to share.
 	kin []kinField
 }
 

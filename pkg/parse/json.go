@@ -97,8 +97,8 @@ type jsonScanner struct {
 	// err is set for errors that are not plain syntax errors.
 	err      *Error
 	fallback bool
-	// kin, when set, holds the top-level values of the documents read before this one into the same Arena
-	// (JSONDocumentSharingIn), from kinBase on this document's own.
+	// kin, when set, holds the values of the documents read before this one into the same Arena that later ones
+	// share (JSONDocumentSharingIn), from kinBase on this document's own.
 	kin     *Arena
 	kinBase int
 }
@@ -263,8 +263,8 @@ func (sc *jsonScanner) literal(word string) bool {
 // copy. Otherwise they go on the stack (from base; unflat moves those in
 // the slab there) and mapOf copies them into the slab at the end. A map
 // read so is marked as holding no map or list (value.FlatMapFromSorted).
-// The top-level map's maps and lists are shared where documents share
-// them (kinValue). The offset is kept in i and stored in sc.pos only
+// The top-level map's maps and lists, and lists below, are shared where
+// documents share them (shares, kinValue). The offset is kept in i and stored in sc.pos only
 // around calls that read it, and on errors. The stack is cut back to base
 // on success only: an error ends the whole scan (release empties it).
 func (sc *jsonScanner) object(depth int) (value.Value, bool) {
@@ -308,8 +308,8 @@ func (sc *jsonScanner) object(depth int) (value.Value, bool) {
 			if i < len(d) && (d[i] == '{' || d[i] == '[') {
 				flat = flat && sc.unflat(start)
 			}
-			if sc.pos = i; depth == 1 && sc.kin != nil {
-				v, i, ok = sc.kinValue(key, i)
+			if sc.pos = i; i < len(d) && sc.shares(depth, d[i]) {
+				v, i, ok = sc.kinValue(key, depth, i)
 			} else {
 				v, ok = sc.value(depth)
 				i = sc.pos

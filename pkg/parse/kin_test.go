@@ -1,6 +1,8 @@
 package parse_test
 
 import (
+	"strconv"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -100,6 +102,43 @@ var _ = Describe("JSONDocumentSharingIn", func() {
 		length, held = parse.ArenaKin(&a)
 		Expect(length).To(BeZero())
 		Expect(held).To(BeZero())
+	})
+
+	It("takes an earlier document's list below the top level, of 512 bytes or more, at the same key and depth", func() {
+		env := `[`
+		for i := range 20 {
+			if i > 0 {
+				env += ","
+			}
+			env += `{"name":"VARIABLE_` + strconv.Itoa(i) + `","value":"a value"}`
+		}
+		env += `]`
+		Expect(len(env)).To(BeNumerically(">=", 512))
+		first := `{"spec":{"containers":[{"env":` + env + `,"name":"a"}],"ports":[1,2]}}`
+		second := `{"spec":{"containers":[{"env":` + env + `,"image":"x","name":"a"}],"ports":[1,2]}}`
+		elsewhere := `{"spec":{"x":{"containers":[{"env":` + env + `,"name":"a"}]}}}`
+		envOf := func(v value.Value, path ...string) value.Value {
+			GinkgoHelper()
+			for _, key := range path {
+				v = field(v, key)
+			}
+			return field(field(v, "containers").Items()[0], "env")
+		}
+		var a parse.Arena
+		one := read(&a, first)
+		two := read(&a, second)
+		Expect(&envOf(two, "spec").Items()[0]).To(BeIdenticalTo(&envOf(one, "spec").Items()[0]), "the same memory")
+		Expect(&field(field(two, "spec"), "ports").Items()[0]).NotTo(BeIdenticalTo(&field(field(one, "spec"), "ports").Items()[0]),
+			"a short list is read")
+		three := read(&a, elsewhere)
+		Expect(&envOf(three, "spec", "x").Items()[0]).NotTo(BeIdenticalTo(&envOf(one, "spec").Items()[0]), "another depth")
+		Expect(two.JSON()).To(MatchJSON(second))
+		Expect(three.JSON()).To(MatchJSON(elsewhere))
+		Expect(a.SharedLen("env", 4, []byte(env+`,"name":"b"}`))).To(Equal(len(env)), "the env of a container of spec")
+		Expect(a.SharedLen("env", 3, []byte(env))).To(BeZero(), "no list of that key at that depth")
+		Expect(a.SharedLen("spec", 1, []byte(`{"containers":[]}`))).To(BeZero())
+		Expect(a.SharedLen("spec", 1, []byte(first[len(`{"spec":`):]))).To(Equal(len(first) - len(`{"spec":}`)))
+		Expect((*parse.Arena)(nil).SharedLen("spec", 1, []byte(`{}`))).To(BeZero())
 	})
 
 	It("is JSONDocumentSharedIn without an arena", func() {

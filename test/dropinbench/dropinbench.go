@@ -2,7 +2,9 @@
 // same inputs: StrategicMergePatch (JSON, the struct schema of apps/v1 Deployment: the API server's PATCH),
 // StrategicMergeMapPatch (the same on maps, two ways, Ops) and CreateThreeWayMergePatch (kubectl apply's patch, Helm's
 // upgrade) on test/internal/benchcase's Deployments (10, 100 and 1,000 env entries; the image changed, or every env
-// value).
+// value). CreateThreeWayMergePatch is measured twice: with benchcase's live object as current (its spec recorded's
+// text), and as CreateThreeWayMergePatchServed with the live object the API server serves (Served: server metadata,
+// managedFields, defaults and status).
 //
 //	go test ./test/dropinbench -run XXX -bench . -benchmem          # testing.B, side by side
 //	go run ./test/dropinbench/cmd/ratios -cpu -benchtime 500ms -count 5  # the tables of ratios, docs/strategicpatch.md
@@ -51,7 +53,8 @@ var APIs = []API{
 }
 
 // Ops are the calls measured (StrategicMergeMapPatch two ways, see the package doc).
-var Ops = []string{"StrategicMergePatch", "StrategicMergeMapPatch", "StrategicMergeMapPatchFresh", "CreateThreeWayMergePatch"}
+var Ops = []string{"StrategicMergePatch", "StrategicMergeMapPatch", "StrategicMergeMapPatchFresh", "CreateThreeWayMergePatch",
+	"CreateThreeWayMergePatchServed"}
 
 // writesArguments reports whether api's StrategicMergeMapPatch writes into its arguments (apimachinery's does).
 func writesArguments(api API) bool { return api.Name == "apimachinery" }
@@ -60,6 +63,8 @@ func writesArguments(api API) bool { return api.Name == "apimachinery" }
 type Case struct {
 	benchcase.Input
 	Patch []byte
+	// Served is the live object as the API server serves it (see Served), CreateThreeWayMergePatchServed's current.
+	Served []byte
 	// liveMap and patchMap are Live and Patch decoded, as the API server decodes them (int64 numbers).
 	liveMap, patchMap map[string]interface{}
 }
@@ -74,7 +79,11 @@ func NewCase(env int, change string) (Case, error) {
 	if err != nil {
 		return Case{}, err
 	}
-	c := Case{Input: in, Patch: p}
+	served, err := Served(in)
+	if err != nil {
+		return Case{}, err
+	}
+	c := Case{Input: in, Patch: p, Served: served}
 	for _, d := range []struct {
 		data []byte
 		into *map[string]interface{}
@@ -115,6 +124,8 @@ func call(api API, op string, c Case, fresh mapArgs, encode bool) ([]byte, error
 		return api.StrategicMergePatch(c.Live, c.Patch, &appsv1.Deployment{})
 	case "CreateThreeWayMergePatch":
 		return api.CreateThreeWayMergePatch(c.Recorded, c.Local, c.Live, Schema, true)
+	case "CreateThreeWayMergePatchServed":
+		return api.CreateThreeWayMergePatch(c.Recorded, c.Local, c.Served, Schema, true)
 	case "StrategicMergeMapPatch":
 		args := mapArgs{c.liveMap, c.patchMap}
 		if writesArguments(api) {

@@ -170,14 +170,25 @@ func (o Options) TwoWayMap(original, modified map[string]interface{}, l Lookup, 
 	return toMap(p), nil
 }
 
-// ThreeWayJSON is ThreeWay on JSON text (CreateThreeWayMergePatch): empty text is {}.
+// ThreeWayJSON is ThreeWay on JSON text (CreateThreeWayMergePatch): empty text is {}. With overwrite, current is read
+// without the values of the fields modified does not hold, which the patch does not depend on (trimmedCurrent); an
+// error is computed again from the whole documents (inArena).
 func (o Options) ThreeWayJSON(original, modified, current []byte, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
 	call := func(r jsonReader) ([]byte, error) {
-		vs, err := readAll(r.document, original, modified, current)
+		vs, err := readAll(r.document, original, modified)
 		if err != nil {
 			return nil, err
 		}
-		return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, fns)
+		text, release := current, func() {}
+		if overwrite && r.arena != nil && len(current) > 0 {
+			text, release = trimmedCurrent(current, vs[1], r.arena)
+		}
+		defer release()
+		cur, err := r.document(text)
+		if err != nil {
+			return nil, err
+		}
+		return o.threeWayJSON(vs[0], vs[1], cur, l, overwrite, fns)
 	}
 	return inArena(call)
 }

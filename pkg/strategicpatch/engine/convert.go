@@ -50,8 +50,9 @@ func (r jsonReader) objectBy(shared func(*parse.Arena, []byte) (value.Value, err
 }
 
 // document is object, with nil or empty text an empty object (strategicpatch's patch creation). The documents of one
-// call share the top-level maps and lists they write alike (parse.Limits.JSONDocumentSharingIn): a patch's documents
-// mostly do (a spec that live holds as recorded does).
+// call share the top-level maps and lists, and the longer lists below, they write alike
+// (parse.Limits.JSONDocumentSharingIn): a patch's documents mostly do (a spec that live holds as recorded does, or its
+// env list where the server added fields around it).
 func (r jsonReader) document(data []byte) (value.Value, error) {
 	if len(data) == 0 {
 		return value.MustMap(), nil

@@ -58,8 +58,9 @@
 // ApplyMap's, which holds original's values the patch does not reach or the merge leaves unchanged (strategicpatch's
 // result is original) and the patch's strings, bools and numbers it takes (immutable: kept.toMap), and none refers to the memory the calls keep for the next ones (documents read into a pooled
 // parse.Arena, scratch memory of the schema builder and of ApplyMap's conversion, ThreeWayJSON's patch built in
-// patchgen.ThreeWayReused's memory, ApplyJSON's and ApplyMap's merge results in patch.ApplyReused's, what ApplyMap
-// leaves out and its maps in its goReader's: results are encoded or converted before it is reset, errors are computed
+// patchgen.ThreeWayReused's memory and current's text written without the values the patch does not depend on
+// (trimmedCurrent) in a pooled currentTrimmer's, ApplyJSON's and ApplyMap's merge results in patch.ApplyReused's, what
+// ApplyMap leaves out and its maps in its goReader's: results are encoded or converted before it is reset, errors are computed
 // again without it); JSON arguments are read with their strings in the arguments' own memory, which nothing refers to
 // once the call returns (what is kept for later calls, field names of types and look-ups, is copied, and a
 // Lookup keeping a key copies it); errors are apimachinery's (mergepatch's sentinels compared with ==, ErrConflict,
