@@ -1158,6 +1158,20 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("without the refused order", `{"name":"p","ports":[1,2]}`, `,"value":"v"`, `,"$deleteFromPrimitiveList/ports":["a"]`),
 	)
 
+	DescribeTable("off, every gate, a later part of a repeated key deleting by $deleteFromPrimitiveList/<f> values of mixed classes or not scalars where the outcome's list there holds no item: the collation refuses them whatever live holds (strategicpatch reads none of them)",
+		func(liveItems, first, item string) { failsAgainst(nested(), liveItems, "p", first, item, true) },
+		Entry("mixed classes, the outcome lacking the list", `{"name":"p"}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/aliases":["a",1]`),
+		Entry("maps, the outcome lacking the list", `{"name":"p"}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[{"a":1}]`),
+		Entry("mixed classes, the outcome's list a null", `{"name":"p","ports":null}`, `,"value":"v"`, unordered+`,"$deleteFromPrimitiveList/ports":[1,true]`),
+		Entry("in a map the outcome holds without the list", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`,
+			unordered+`,"extra":{"$deleteFromPrimitiveList/tags":["a",1]}`),
+		Entry("in a map the outcome lacks", `{"name":"p"}`, `,"value":"v"`, unordered+`,"extra":{"$deleteFromPrimitiveList/tags":[{"a":1}]}`),
+		Entry("in an env item merged into the outcome's item without the list", `{"name":"p","env":[{"name":"A"}]}`, `,"value":"v"`,
+			unordered+`,"env":[{"name":"A","$deleteFromPrimitiveList/flags":["a",1]}]`),
+		Entry("beside its $setElementOrder, the outcome lacking the list", `{"name":"p"}`, `,"value":"v"`,
+			unordered+`,"$setElementOrder/aliases":["b"],"$deleteFromPrimitiveList/aliases":["a",1]`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

@@ -149,8 +149,9 @@ import (
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems); a list v holds as a null, its list a list or left out, no deletion beside it, at the
 // item's field or in its maps v holds maps for, at any depth, or in a keyed list's item (nullOrdered, repeatnull.go:
-// live's null refused); a list it deletes from by "$deleteFromPrimitiveList" alone, v's with items, values of another
-// class or not scalars (deletedFailure, repeatdeleted.go; in its maps v holds maps for and in a keyed list's item too).
+// live's null refused); a list it deletes from by "$deleteFromPrimitiveList" alone, values of mixed classes or not
+// scalars whatever v holds there (strategicpatch reads none where v's list holds no item), or, v's with items, of
+// another class (deletedFailure, repeatdeleted.go; in its maps v holds or lacks and in a keyed list's item too).
 // Where both refuse the "$retainKeys" of a map at a field of the item that v holds a map for (or lacks: strategicpatch
 // copies it, the collation refuses it), or that map (or one at a field v lacks or holds another kind at) orders a
 // merged list neither it nor v's map holds items of (where v lacks it, strategicpatch copies it), or an item of a list

@@ -51,10 +51,11 @@ func retainedOnto(pm, lm value.Value) (value.Value, bool) {
 // deletedOnto returns list field name of patch map pm (type t), which pm deletes from by "$deleteFromPrimitiveList"
 // alone (it neither sets nor orders the list), merged into lv, the outcome's field there (held: present), as
 // strategicpatch's mergeMap and deleteFromSlice decide it: the field a list of scalars the schema types so (merged as
-// a set or by no strategy), no merge rule, the values deleted a list; where the outcome lacks the field, absent,
-// where it holds another kind (a null too), kept as it stands; where it holds a list, its items and the values
-// deleted scalars of one kind (strings, integers or booleans; either may be empty), the list less every item equal to
-// a value deleted. ok is false elsewhere (strategicpatch fails, or the field is another): the front-end applies the
+// a set or by no strategy), no merge rule, the values deleted a list the collation accepts (refusedValues: it refuses
+// the others whatever the outcome holds, where strategicpatch may read none of them); where the outcome lacks the
+// field, absent, where it holds another kind (a null too), kept as it stands; where it holds a list, its items and
+// the values deleted scalars of one kind (strings, integers or booleans; either may be empty), the list less every
+// item equal to a value deleted. ok is false elsewhere (strategicpatch fails, or the field is another): the front-end applies the
 // repeat.
 func deletedOnto(pm value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
 	ft, meta := t.Child(name)
@@ -63,7 +64,7 @@ func deletedOnto(pm value.Value, t *openapi.Type, name string, lv value.Value, h
 	_, ordered := pm.Get(smp.SetOrderPrefix + name)
 	switch {
 	case set || ordered || ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || meta.Rule != nil ||
-		!deleted.IsList():
+		!deleted.IsList() || refusedValues(smp.DeletePrefix+name, deleted.Items()) != "":
 		return value.Value{}, false, false
 	case !held:
 		return value.Value{}, false, true

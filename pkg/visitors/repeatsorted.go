@@ -114,9 +114,12 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep), another as
 // unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
 // there (mergedOrderFailure; unmergedOrderFailure, not deep; nullOrdered, not deep, where the outcome holds a null
-// there) and present is false. ok is false where the list is neither decided nor known to fail.
+// there) and present is false. ok is false where the list is neither decided nor known to fail, and where a
+// "$deleteFromPrimitiveList" beside the order deletes values the collation refuses (refusedValues).
 func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool) (list value.Value, present bool, failure *elements.Error, ok bool) {
-	if failure = nullOrdered(p, t, name, lv, held); failure != nil && !deep {
+	if deleted, deletes := p.Get(smp.DeletePrefix + name); deletes && refusedValues("", deleted.Items()) != "" {
+		return value.Value{}, false, nil, false // (the collation refuses the values deleted beside it first)
+	} else if failure = nullOrdered(p, t, name, lv, held); failure != nil && !deep {
 		return value.Value{}, false, failure, true
 	} else if ft, meta := t.Child(name); elements.MergedList(ft, &meta) {
 		if deep || !kubectl {
