@@ -25,7 +25,8 @@ import (
 // a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
 // composesField, mergedWhole; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
 // where it does: mergeMapsOnto; a map at a field the schema types as a list or a scalar, holding no "$" key, that
-// strategicpatch's look-up does not fail for: otherKindMap), that v holds as a list p only
+// strategicpatch's look-up does not fail for: otherKindMap; one holding "$" keys where v holds no map there, taken
+// whole: otherKindWhole), that v holds as a list p only
 // orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
 // "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
 // on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
@@ -89,7 +90,7 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 			if msg := unmergeable(t, k, pv, lv); msg != "" {
 				return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
 			}
-			if plainMap(t, k, pv) || otherKindMap(t, k, pv) {
+			if plainMap(t, k, pv) || otherKindMap(t, k, pv) || otherKindWhole(t, k, pv, lv, unmergedRefused) {
 				continue
 			}
 			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
