@@ -8,8 +8,8 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// cleanedBeyond returns the error a collation with v as live gives at field f of compose mode's repeat map r (its
-// tree's), the patch's value there pv a map where lv, v's field, is none (v lacks the field or holds another kind):
+// cleanedBeyond returns the error a collation with v as live gives at field f of a map of compose mode's Repeat r's
+// tree, the patch's value there pv a map where lv, v's field, is none (v lacks the field or holds another kind):
 // that collation takes pv whole, less its maps holding "$patch" (collate's whole and clean), walking its maps and lists
 // by the depth limit, and fails at f where one of them lies beyond it, more than r.Room levels below the item's map
 // (elements.Repeat.Room; the limit r.Room+r.Depth). Phase 1, collating the repeat onto a skeleton of its maps, walked
