@@ -414,4 +414,20 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"groups":[{"name":"g","parts":[{"name":"p","args":{"$x":{"$retainKeys":[1]}},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
 			"orders a list, but the patch sets value to string", true),
 	)
+
+	DescribeTable("a repeat's own map failing at a set the outcome holds a list for, before a field it orders, decided in Phase 2: the set's error",
+		decided,
+		Entry("before a keyed list the outcome lacks holding an item without the key beside its order",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":[1],"$setElementOrder/env":[{"name":"A"}],"env":[{"value":"x"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":[1],"$setElementOrder/env":[{"name":"A"}],"env":[{"value":"x"}]}]}]}`,
+			"aliases: the patch's items are numbers but live's are strings", true),
+		Entry("before a field it sets to a string and orders, the outcome's list holding null",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":[null]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":["b"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":["b"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"aliases: the patch's items are strings but live's are nulls", true),
+	)
 })

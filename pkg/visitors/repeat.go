@@ -177,7 +177,8 @@ import (
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
 //     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
 //     schema where the look-up fails for no key, fits: otherKindMap; one holding "$" keys where v holds no map there,
-//     taken whole, fits: otherKindWhole); ordering a keyed list it sets that v lacks,
+//     taken whole, fits: otherKindWhole; a set it does not order before it whose items and v's list's cannot merge
+//     fails there first: listBefore, setFailure); ordering a keyed list it sets that v lacks,
 //     holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the keys read
 //     before the order); ordering a field the schema types as a scalar or an object where it sets a list, that error
 //     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
@@ -321,7 +322,7 @@ import (
 //     stands elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
-//     fields), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
+//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
 //     a list or a scalar holding a "$" key where v holds a map there.
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
