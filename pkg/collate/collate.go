@@ -1057,6 +1057,9 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			room := c.opts.MaxDepth - r.Depth
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
 			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
+			if c.opts.Compose && r.Deep && room > 0 {
+				r.Room = room // (a value Phase 2 takes whole cleaned where the outcome lacks a map: its maps walked by it)
+			}
 		}
 		c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged, c.disordered = outer, outerEmpty, outerComposed, outerIn, outerMerged, outerDisordered
 		c.outcomeOrdered = outerOutcome

@@ -283,7 +283,10 @@ type Repeat struct {
 	// (EmptyOrdered) with Element, outside compose mode, is how many levels the item's
 	// fields may nest within the limit (a field of the item: 1; MaxDepth less Depth; without a limit, math.MaxInt):
 	// collated with an outcome as live, a field of the outcome's that the patch lacks below maps both hold fails there
-	// beyond it. 0 otherwise.
+	// beyond it. In compose mode, with Element and Deep, it is MaxDepth less Depth too: a value of the item a collation
+	// with an outcome as live takes whole (less its maps holding "$patch") where that outcome lacks a map, walking its
+	// maps and lists, fails at its field where one of them lies more than Room levels below the item (a map of strategy
+	// replace among them, which Element's tree holds whole, unwalked). 0 otherwise.
 	Room int
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it

@@ -23,9 +23,11 @@ import (
 // maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
 // strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
 // a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
-// composesField, mergedWhole; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
+// composesField, mergedWhole; a set it does not order whose items and v's list's there cannot merge, failing there
+// first: listBefore; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
 // where it does: mergeMapsOnto; a map at a field the schema types as a list or a scalar, holding no "$" key, that
-// strategicpatch's look-up does not fail for: otherKindMap), that v holds as a list p only
+// strategicpatch's look-up does not fail for: otherKindMap; one holding "$" keys where v holds no map there, taken
+// whole: otherKindWhole), that v holds as a list p only
 // orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
 // "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
 // on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
@@ -89,15 +91,35 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 			if msg := unmergeable(t, k, pv, lv); msg != "" {
 				return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
 			}
-			if plainMap(t, k, pv) || otherKindMap(t, k, pv) {
+			if plainMap(t, k, pv) || otherKindMap(t, k, pv) || otherKindWhole(t, k, pv, lv, unmergedRefused) {
 				continue
 			}
 			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
 				return err != nil, err
 			}
-		case pv.IsList() && !wholeScalars(t, k, pv) && !wholeList(p, t, k, pv) && !(inV && composesField(p, t, k, lv)) &&
-			!(!inV && mergedWhole(p, t, k)):
-			return false, nil
+		case pv.IsList():
+			if known, err := listBefore(p, t, k, pv, lv, inV, ordered[k]); !known || err != nil {
+				return known, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// listBefore reads list pv, field k of compose mode's repeat item p (a map of type t) before the field orderFails
+// fails at, lv the outcome's value there (inV: the outcome holds it; ordered: p orders it by "$setElementOrder"): known
+// where a collation with the outcome as live builds it without error (wholeScalars, wholeList, composesField,
+// mergedWhole), or where, a set p does not order over the outcome's list, their items cannot merge (setFailure: err,
+// that collation's error there, as strategicpatch's merge fails on them too); not known elsewhere.
+func listBefore(p value.Value, t *openapi.Type, k string, pv, lv value.Value, inV, ordered bool) (known bool, err error) {
+	switch {
+	case wholeScalars(t, k, pv) || wholeList(p, t, k, pv) || (inV && composesField(p, t, k, lv)) ||
+		(!inV && mergedWhole(p, t, k)):
+		return true, nil
+	case inV && !ordered:
+		if err := setFailure(t, k, lv, pv); err != nil {
+			err.Path = fieldpath.Path{fieldpath.Field(k)}
+			return true, err
 		}
 	}
 	return false, nil

@@ -150,6 +150,18 @@ func otherKindMap(t *openapi.Type, k string, pv value.Value) bool {
 	return true
 }
 
+// otherKindWhole reports whether pv, field k of compose mode's repeat map of type t, is a map (holding "$" keys or
+// not) at a field the schema types as a list or a scalar under no merge rule, where lv, the outcome's value there, is
+// no map: the collation merges it as a map of no schema (collate's mapOfOtherKind) and takes it whole, less its maps
+// holding "$patch" (dropped, the field with it, where pv is one, whatever its value), reading none of its "$" keys:
+// without error within the depth limit (the repeat not elements.Repeat.Deep). With gate MultiFieldMergeKeys on
+// (unmergedRefused), the collation's kind check refuses it: not so read.
+func otherKindWhole(t *openapi.Type, k string, pv, lv value.Value, unmergedRefused bool) bool {
+	ft, meta := t.Child(k)
+	return pv.IsMap() && !lv.IsMap() && !unmergedRefused && meta.Rule == nil &&
+		(ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive)
+}
+
 // orderedUnreadFailure is the error a collation gives at list pv, field name of patch map p of type t, beside p's
 // "$setElementOrder/<name>", where the map p merges into lacks the list and an item's key is one it cannot read
 // (orderedUnread): at the first such item, below the field. Nil elsewhere.

@@ -177,7 +177,9 @@ import (
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
 //     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
-//     schema where the look-up fails for no key, fits: otherKindMap); ordering a keyed list it sets that v lacks,
+//     schema where the look-up fails for no key, fits: otherKindMap; one holding "$" keys where v holds no map there,
+//     taken whole, fits: otherKindWhole; a set it does not order before it whose items and v's list's cannot merge
+//     fails there first: listBefore, setFailure); ordering a keyed list it sets that v lacks,
 //     holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the keys read
 //     before the order); ordering a field the schema types as a scalar or an object where it sets a list, that error
 //     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
@@ -243,6 +245,11 @@ import (
 //     it stands, elsewhere less its maps holding "$patch", absent where it is one;
 //   - a field v lacks as its node gives; a map there, or where v holds another kind, the patch's less its maps holding
 //     "$patch" (removeDirectives: composedWhole, wholeOutcome);
+//   - where the repeat holds a value at the depth limit (Repeat.Deep), a map v lacks or holds another kind at, one of
+//     strategy replace too (holding "$patch" or not, which Phase 1 built whole, unwalked), or one holding such a map:
+//     taken whole as above, or, a map or list of it lying beyond the limit (Repeat.Room, recorded in compose mode too;
+//     a map holding "$patch" dropped, its own depth checked), failing at that field with the depth limit's error, as
+//     the collation cleaning it walks it (composeChecked: cleanedBeyond, composedepth.go);
 //   - a list merged by no strategy following its "$setElementOrder", as Phase 1 took it whole (orderTaken), onto v's
 //     list of scalars of its items' class too (takenOntoList); beside an empty order, sorted by v's list
 //     (sortedOntoList); held empty and ordered alone, onto v's scalars of one class, the empty list (emptyOntoList);
@@ -309,8 +316,6 @@ import (
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
 //     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
 //     where v's item lacks the list and a data item holds a map holding "$patch");
-//   - compose mode: a map of strategy replace holding "$patch" where v lacks a map, the repeat holding a value at the
-//     depth limit (Repeat.Deep: the collation cleans it, walking it by the limit);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
 //     without v, the repeat then collated whole: in its item's own map, its items out of the order, where orderFails
 //     cannot read the fields before it or the order names a null; in a map below its item's own, one the directive's
@@ -318,8 +323,8 @@ import (
 //     stands elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
-//     fields), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
-//     a list or a scalar holding a "$" key.
+//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
+//     a list or a scalar holding a "$" key where v holds a map there.
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
@@ -614,8 +619,9 @@ func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]
 //
 // fits reports that r's tree fits so (err nil); err is the error collating r's tree with v as live gives at a merged
 // set whose items and v's there cannot merge (classFailure), or at a keyed list whose items Phase 1 found a patch's
-// list cannot hold (itemFailure), where each field before it fits (the collation builds them without error); nil where
-// there is none or it is not known.
+// list cannot hold (itemFailure), or at a map v lacks (or holds another kind at) that it takes whole, a map or list of
+// it beyond the depth limit (cleanedBeyond), where each field before it fits (the collation builds them without
+// error); nil where there is none or it is not known.
 type composeCheck struct {
 	walked, fits bool
 	err          error
@@ -646,10 +652,10 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
 		pv, _ := m.Local.Get(f.Name)
+		if known, err := cleanedBeyond(f, pv, lv, r); !known || err != nil {
+			return false, err // (taken whole where v lacks a map, walked by the depth limit)
+		}
 		if replacedDirected(f, pv) {
-			if deep && !(inLive && lv.IsMap()) {
-				return false, nil // (cleaned where v lacks a map: the collation walks its maps, by the depth limit too)
-			}
 			continue // (onto a map as the patch holds it, elsewhere less its maps holding "$patch": replacedOutcome)
 		}
 		if directed, fits, err := directedField(f, pv, lv); directed && !fits {
