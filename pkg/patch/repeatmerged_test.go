@@ -39,7 +39,8 @@ import (
 // outcome's map or, with gate PatchDeleteRemovesMap, remove it; "$patch: replace" maps and undeclared values are taken
 // cleaned of nulls, maps holding "$patch" and other "$" keys, where strategicpatch keeps them (compared with its result
 // so cleaned). Orders of lists the outcome holds as a null or without items, deletions of another class and maps
-// strategicpatch cannot merge, in the item or below, fail with the collation's error.
+// strategicpatch cannot merge, in the item or below, fail with the collation's error (several in one map: the first's
+// by name).
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -1107,24 +1108,29 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
 	)
 
+	// podFails applies to a pod's live containers liveItems the patch of item's first container and a later one of its
+	// key: strategicpatch fails, and ply with the error the items applied one after another give, no repeat applied
+	// again.
+	podFails := func(liveItems, first, item string) {
+		s := pod()
+		doc := func(items string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(items)[1:])
+		}
+		live, p := doc(liveItems), doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)
+		_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).To(HaveOccurred())
+		_, err := patch.Apply(live, p, s.opts)
+		Expect(err).To(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, serr := patch.Apply(live, doc(`{"name":"p"`+first+`}`), s.opts)
+		Expect(serr).NotTo(HaveOccurred())
+		_, inTurn := patch.Apply(step, doc(`{"name":"p"`+item+`}`), s.opts)
+		Expect(inTurn).To(HaveOccurred())
+		Expect(err.Error()).To(Equal(inTurn.Error()))
+	}
+
 	DescribeTable("off, every gate, a later item of a repeated key holding, below a map the outcome holds, a map that neither strategicpatch nor the collation merges into the outcome's",
-		func(liveItems, first, item string) {
-			s := pod()
-			doc := func(items string) value.Value {
-				return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(items)[1:])
-			}
-			live, p := doc(liveItems), doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)
-			_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
-			Expect(werr).To(HaveOccurred())
-			_, err := patch.Apply(live, p, s.opts)
-			Expect(err).To(HaveOccurred())
-			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
-			step, serr := patch.Apply(live, doc(`{"name":"p"`+first+`}`), s.opts)
-			Expect(serr).NotTo(HaveOccurred())
-			_, inTurn := patch.Apply(step, doc(`{"name":"p"`+item+`}`), s.opts)
-			Expect(inTurn).To(HaveOccurred())
-			Expect(err.Error()).To(Equal(inTurn.Error()))
-		},
+		podFails,
 		Entry("a \"$patch: merge\" map", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
 			unordered+`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
 		Entry("an unknown \"$patch\" beside a field", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
@@ -1139,6 +1145,22 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"}}`),
 		Entry("without the refused order", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
 			`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding, below a map the outcome holds, two maps that neither strategicpatch nor the collation merges into the outcome's: the collation's error at the first by name",
+		podFails,
+		Entry("two \"$patch: merge\" maps", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]},"seLinuxOptions":{"$patch":"merge","role":"r"}}`),
+		Entry("the later by name first in the patch", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge","role":"r"},"capabilities":{"$patch":"merge","add":["Y"]}}`),
+		Entry("failing otherwise, beside a field", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$retainKeys":["type"],"role":"r"},"runAsUser":2,"capabilities":{"$patch":"bogus"}}`),
+		Entry("an order of a list the outcome holds as a null after a \"$patch: merge\" map", `{"name":"p","securityContext":{"capabilities":{"add":null},"windowsOptions":{"hostProcess":true}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"windowsOptions":{"$patch":"merge"},"capabilities":{"$setElementOrder/add":["a"],"add":["a"]}}`),
+		Entry("where the first item set the maps", `{"name":"p"}`, `,"securityContext":{"seLinuxOptions":{"user":"u"},"capabilities":{"add":["X"]}}`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"},"capabilities":{"$retainKeys":["drop"],"add":["Y"]}}`),
+		Entry("without the refused order", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			`,"securityContext":{"seLinuxOptions":{"$patch":"merge"},"capabilities":{"$patch":"merge","add":["Y"]}}`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key deleting by $deleteFromPrimitiveList/<f> alone values of another class than the outcome's list there",

@@ -162,9 +162,9 @@ import (
 // one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the item
 // appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
 // nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of the item's map v
-// holds a map for holds, at any depth below, one field failing so onto v's map there, the others merging
-// (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as the
-// collation walks them (firstByName).
+// holds a map for holds, at any depth below, one field or several failing so onto v's map there (the first by name
+// failing), the others merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at
+// the first by name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - ownOrderFailure (composeotherkind.go): a "$setElementOrder" of its own map that is no list, or that orders a
