@@ -40,7 +40,8 @@ import (
 // cleaned of nulls, maps holding "$patch" and other "$" keys, where strategicpatch keeps them (compared with its result
 // so cleaned). Orders of lists the outcome holds as a null or without items, deletions of another class and maps
 // strategicpatch cannot merge, in the item or below, fail with the collation's error (several in one map: the first's
-// by name).
+// by name); so do maps of an unknown "$patch" in undeclared values, outside their lists, which strategicpatch drops, as
+// both drop maps holding "$patch" in those values' lists.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -1161,6 +1162,40 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"},"capabilities":{"$retainKeys":["drop"],"add":["Y"]}}`),
 		Entry("without the refused order", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
 			`,"securityContext":{"seLinuxOptions":{"$patch":"merge"},"capabilities":{"$patch":"merge","add":["Y"]}}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a map of an unknown \"$patch\" in a map at a field the schema does not declare, over another kind or nothing (strategicpatch drops it, the collation refuses it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("at a map's field over a scalar", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":{"$patch":"bogus"},"y":1}`),
+		Entry("the value itself, over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"bogus","y":1}`),
+		Entry("where the outcome lacks the field, of another kind", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"b":{"$patch":1}}`),
+		Entry("below a map, before a later field by name", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"b":{"$patch":"bogus"},"a":{"c":{"$patch":"nope"}}}`),
+		Entry("two at one map: the first by name", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"b":{"$patch":"bogus"},"B":{"$patch":"nope"}}`),
+		Entry("holding \"$\" keys and maps of \"$patch\", beside a key the collation ignores", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"$foo":1,"b":{"$patch":"bogus","$retainKeys":["z"],"x":{"$patch":"nope"},"n":null}}`),
+		Entry("before a later field of the item", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"a":{"$patch":"bogus"}},"value":"w"`),
+		Entry("where the first part set the field", `{"name":"p"}`, `,"odd":"s"`, unordered+`,"odd":{"a":{"$patch":"bogus"}}`),
+		Entry("in a map the outcome holds", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"odd":{"a":{"$patch":"bogus"}},"mode":"n"}`),
+		Entry("without the refused order, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, `,"odd":{"x":{"$patch":"bogus"},"y":1}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding maps of \"$patch\" holding \"$\" keys, or of an unknown \"$patch\" in a list, at a field the schema does not declare, over another kind or nothing: dropped",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a list's item of an unknown \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[{"$patch":"bogus","y":1},1]`),
+		Entry("a map of an unknown \"$patch\" in a list's item", `{"name":"p","odd":{"a":1}}`, `,"value":"v"`, unordered+`,"odd":[{"b":{"$patch":"bogus"},"c":2}]`),
+		Entry("in lists' items, holding \"$\" keys and maps of \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":[[{"$patch":"bogus"}],{"$patch":"replace","$x":1,"x":{"$patch":"bogus"}},{"a":{"b":{"$patch":1}}}]`),
+		Entry("a \"$patch: replace\" map holding an unknown \"$patch\" map: absent", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"$patch":"replace","a":{"$patch":"bogus"}}`),
+		Entry("a \"$patch: delete\" map holding a $retainKeys not naming its field", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"delete","$retainKeys":["q"],"x":1},"c":2}`),
+		Entry("a \"$patch: merge\" map holding an order, over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"merge","$setElementOrder/l":[1],"l":[2]},"c":2}`),
+		Entry("maps of \"$patch\" holding deletions and a malformed $retainKeys", `{"name":"p"}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"delete","$deleteFromPrimitiveList/l":[1],"l":[2]},"c":{"$patch":"replace","$retainKeys":3}}`),
+		Entry("where the first part set the field", `{"name":"p"}`, `,"odd":"s"`, unordered+`,"odd":[{"$patch":"bogus"},{"a":{"$patch":"nope"}}]`),
+		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":[{"$patch":"bogus","y":1},1]`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key deleting by $deleteFromPrimitiveList/<f> alone values of another class than the outcome's list there",

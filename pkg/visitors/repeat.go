@@ -116,8 +116,9 @@ import (
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
 //   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
-//     holding "replace", "delete" or "merge" and no other "$" key, "$" keys the collation ignores, and "$retainKeys"
-//     of strings naming every field their map sets, where v lacks the field or holds a scalar or the other kind there:
+//     holding "replace", "delete" or "merge" (whatever else they hold), "$" keys the collation ignores, and
+//     "$retainKeys" of strings naming every field their map sets, and in a list's items maps holding "$patch" of any
+//     value (whatever else they hold: listPlainly), where v lacks the field or holds a scalar or the other kind there:
 //     the patch's value less its nulls, those maps and those keys, absent where it is such a map (undeclaredOver,
 //     directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys: docs/strategicpatch.md);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
@@ -160,11 +161,14 @@ import (
 // value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming a value
 // twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the item holds
 // one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the item
-// appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
-// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of the item's map v
-// holds a map for holds, at any depth below, one field or several failing so onto v's map there (the first by name
-// failing), the others merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at
-// the first by name, as the collation walks them (firstByName).
+// appended), or where a map or list at a field the schema does not declare, taken as above but for maps (outside its
+// lists) holding "$patch" of another value, whatever else they hold, holds one (strategicpatch drops it), it fails
+// with the collation's error there, at the first such map as it walks the value by name (mapFailure,
+// repeatretained.go: retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure;
+// undeclaredFailure, unknownPatchAt: repeatundeclared.go); so too where a map of the item's map v holds a map for
+// holds, at any depth below, one field or several failing so onto v's map there (the first by name failing), the
+// others merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by
+// name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - ownOrderFailure (composeotherkind.go): a "$setElementOrder" of its own map that is no list, or that orders a
@@ -294,10 +298,11 @@ import (
 //     "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch accepts it or below
 //     a map of the item too), beside its list (but a set's as above), of another class (but alone, as above), or, in a
 //     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
-//     above; a map or list at a field the schema does not declare over another kind but those above; a map or list near
-//     the depth limit; a null v holds a list it orders as but those above; a list strategicpatch fails on near the
-//     depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
-//     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     above; a map or list at a field the schema does not declare over another kind but those above (one holding, but
+//     in its lists' items, a "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>", or a "$retainKeys" naming not
+//     every field); a map or list near the depth limit; a null v holds a list it orders as but those above; a list
+//     strategicpatch fails on near the depth limit, beside a deletion, naming a value twice, or for the values
+//     deleted. Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

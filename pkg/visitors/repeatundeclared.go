@@ -1,42 +1,109 @@
 package visitors
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // directedPlainly reports whether v's "$" keys, at any depth, are each the "$patch" of a map holding "replace",
 // "delete" or "merge" and no other "$" key at any depth, a "$" key the collation ignores (ignoredDirective, with no
-// schema), or a "$retainKeys" of strings naming every field its map sets to other than null: where strategicpatch takes
-// a value whole (a field the schema does not declare, over another kind or nothing: undeclaredOver) its
-// removeDirectives drops those maps and keeps the other keys; the collation with the outcome as live drops them all,
-// reading such a "$patch" or "$retainKeys" without complaint (it refuses another one), as cleanedWhole gives it.
+// schema), or a "$retainKeys" of strings naming every field its map sets to other than null, or lie in a list's item
+// in a map holding "$patch" of any value (listPlainly): where strategicpatch takes a value whole (a field the schema
+// does not declare, over another kind or nothing: undeclaredOver) its removeDirectives drops those maps and keeps the
+// other keys; the collation with the outcome as live drops them all, reading such a "$patch" or "$retainKeys" without
+// complaint (it refuses another one), as cleanedWhole gives it.
 func directedPlainly(v value.Value) bool {
+	_, _, found, plain := unknownPatchAt(v)
+	return plain && !found
+}
+
+// unknownPatchAt returns, for v, a value taken whole (undeclaredOver), the path below v of the first map, as the
+// collation walks v (a map's "$" keys, then its fields by name, depth first; a list's items taken cleaned, unread:
+// listPlainly), holding "$patch" of another value than "replace", "delete" or "merge", and that value (found): the
+// collation refuses it there (smp.UnknownDirective), whatever else that map holds; strategicpatch's removeDirectives
+// drops it. plain reports whether v's other "$" keys, before and after it, are as directedPlainly reads them, so that
+// the collation meets no other error.
+func unknownPatchAt(v value.Value) (at fieldpath.Path, d value.Value, found, plain bool) {
 	switch {
 	case v.IsList():
-		for _, it := range v.Items() {
-			if !directedPlainly(it) {
-				return false
-			}
+		return nil, value.Value{}, false, listPlainly(v)
+	case !v.IsMap():
+		return nil, value.Value{}, false, true
+	}
+	if d, directed := v.Get(smp.DirectiveKey); directed {
+		s, _ := d.AsString()
+		if s == smp.ReplaceValue || s == smp.DeleteValue || s == smp.MergeValue {
+			return nil, value.Value{}, false, true // (dropped unread, whatever else it holds)
 		}
+		return fieldpath.Path{}, d, true, true
+	}
+	for _, f := range v.Fields() {
+		if strings.HasPrefix(f.Key, "$") && !plainKey(v, f.Key) {
+			return nil, value.Value{}, false, false
+		} else if strings.HasPrefix(f.Key, "$") {
+			continue
+		}
+		fat, fd, ffound, fplain := unknownPatchAt(f.Value) // (v's fields sorted by name, as the collation walks them)
+		if !fplain {
+			return nil, value.Value{}, false, false
+		} else if ffound && !found {
+			at, d, found = append(fieldpath.Path{fieldpath.Field(f.Key)}, fat...), fd, true
+		}
+	}
+	return at, d, found, true
+}
+
+// plainKey reports whether "$" key key of map m is one the collation reads without complaint where it takes m whole:
+// a "$retainKeys" naming every field m sets (retainsEvery), or a key it ignores (ignoredDirective, with no schema).
+func plainKey(m value.Value, key string) bool {
+	if key == smp.RetainKeysKey {
+		return retainsEvery(m)
+	}
+	return ignoredDirective(&openapi.Type{}, key)
+}
+
+// listPlainly reports whether v, a list's item (or a value in one), holds "$" keys only as directedPlainly reads them
+// or in maps holding "$patch" of any value: the collation takes a list whole cleaned (cleanedWhole), dropping such maps
+// unread, where strategicpatch's removeDirectives drops them too.
+func listPlainly(v value.Value) bool {
+	switch {
+	case v.IsList():
+		return !slices.ContainsFunc(v.Items(), func(it value.Value) bool { return !listPlainly(it) })
 	case v.IsMap():
-		if d, directed := v.Get(smp.DirectiveKey); directed {
-			s, _ := d.AsString()
-			return (s == smp.ReplaceValue || s == smp.DeleteValue || s == smp.MergeValue) &&
-				!holdsDirective(v.Without(smp.DirectiveKey))
+		if _, directed := v.Get(smp.DirectiveKey); directed {
+			return true
 		}
 		for _, f := range v.Fields() {
-			if (f.Key == smp.RetainKeysKey && !retainsEvery(v)) ||
-				(f.Key != smp.RetainKeysKey && strings.HasPrefix(f.Key, "$") && !ignoredDirective(&openapi.Type{}, f.Key)) ||
-				!directedPlainly(f.Value) {
+			if (strings.HasPrefix(f.Key, "$") && !plainKey(v, f.Key)) || !listPlainly(f.Value) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// undeclaredFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
+// t), where undeclaredOver would take f's value whole but for a map in it holding "$patch" of another value
+// (unknownPatchAt): the collation refuses the first such map as it walks the value, its other "$" keys read without
+// complaint; strategicpatch drops it. Nil elsewhere.
+func undeclaredFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *elements.Error {
+	pv := f.Value
+	if t.Kind != openapi.KindStruct || t.Field(f.Key) != nil || !(pv.IsMap() || pv.IsList()) ||
+		!(!held || lv.IsScalar() || (lv.IsList() && pv.IsMap()) || (lv.IsMap() && pv.IsList())) {
+		return nil
+	}
+	at, d, found, plain := unknownPatchAt(pv)
+	if !found || !plain {
+		return nil
+	}
+	return &elements.Error{Source: elements.Patch, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, at...),
+		Msg: smp.UnknownDirective(d)}
 }
 
 // retainsEvery reports whether map m's "$retainKeys" is a list of strings naming every field m sets to other than null
