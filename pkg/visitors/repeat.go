@@ -137,8 +137,10 @@ import (
 //     its maps holding "$patch" and its other "$" keys as the collation takes a value whole (replacesMap, cleanedWhole:
 //     repeatundeclared.go; strategicpatch keeps them: docs/strategicpatch.md); one holding "$patch: delete", whatever
 //     else it holds, where v holds a map, at the item's own field or in its maps v holds (items of its keyed lists
-//     merged into v's items too), an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field
-//     removed (deletedMap, deletesMap: repeatundeclared.go; valueOnto's deletedRule);
+//     merged into v's items too, those lists beside "$patch" items, ordered by their "$setElementOrder" or under an
+//     empty one: directedListOnto, mergedOrderOnto, emptyOrderOnto, orderedFieldOnto), an empty map, with gate
+//     PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field removed (deletedMap, deletesMap:
+//     repeatundeclared.go; valueOnto's deletedRule);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
