@@ -1130,6 +1130,11 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("a $retainKeys naming every field, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$retainKeys":["x","y"],"x":1}`),
 		Entry("beside a map of \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$foo":1,"x":{"$patch":"delete"},"y":2}`),
 		Entry("a $retainKeys in an item of its list", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[{"$retainKeys":["x"],"x":1}]`),
+		Entry("a $setElementOrder and a $deleteFromPrimitiveList in an item of its list, beside their list: dropped unread", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":[{"$setElementOrder/l":[2,1],"l":[1,2]},{"$deleteFromPrimitiveList/l":[2],"l":[1,2]}]`),
+		Entry("a $retainKeys not a list, or not naming its fields, in its list's items", `{"name":"p","odd":{"q":1}}`, `,"value":"v"`,
+			unordered+`,"odd":[{"$retainKeys":5,"x":1},[{"$retainKeys":["z"],"x":1,"n":null}]]`),
+		Entry("a $setElementOrder not a list in a map in its list's item", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":[{"a":{"$setElementOrder/q":"x"},"b":1}]`),
 		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
 	)
 

@@ -117,10 +117,11 @@ import (
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
 //   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
 //     holding "replace", "delete" or "merge" (whatever else they hold), "$" keys the collation ignores, and
-//     "$retainKeys" of strings naming every field their map sets, and in a list's items maps holding "$patch" of any
-//     value (whatever else they hold: listPlainly), where v lacks the field or holds a scalar or the other kind there:
-//     the patch's value less its nulls, those maps and those keys, absent where it is such a map (undeclaredOver,
-//     directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys: docs/strategicpatch.md);
+//     "$retainKeys" of strings naming every field their map sets, and any "$" key in its lists (the collation takes a
+//     list cleaned, its content unread: unknownPatchAt), where v lacks the field or holds a scalar or the other kind
+//     there: the patch's value less its nulls, those maps and those keys, absent where it is such a map
+//     (undeclaredOver, directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys:
+//     docs/strategicpatch.md);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation
 //     merges as one class, by value (setOfKind);
@@ -301,8 +302,8 @@ import (
 //     a map of the item too), beside its list (but a set's as above), of another class (but alone, as above), or, in a
 //     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
 //     above; a map or list at a field the schema does not declare over another kind but those above (one holding, but
-//     in its lists' items, a "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>", or a "$retainKeys" naming not
-//     every field); a map or list near the depth limit; a null v holds a list it orders as but those above; a list
+//     in its lists, a "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>", or a "$retainKeys" naming not every
+//     field); a map or list near the depth limit; a null v holds a list it orders as but those above; a list
 //     strategicpatch fails on near the depth limit, beside a deletion, naming a value twice, or for the values
 //     deleted. Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a

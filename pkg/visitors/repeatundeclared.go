@@ -1,7 +1,6 @@
 package visitors
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
@@ -12,27 +11,27 @@ import (
 )
 
 // directedPlainly reports whether v's "$" keys, at any depth, are each the "$patch" of a map holding "replace",
-// "delete" or "merge" and no other "$" key at any depth, a "$" key the collation ignores (ignoredDirective, with no
-// schema), or a "$retainKeys" of strings naming every field its map sets to other than null, or lie in a list's item
-// in a map holding "$patch" of any value (listPlainly): where strategicpatch takes a value whole (a field the schema
-// does not declare, over another kind or nothing: undeclaredOver) its removeDirectives drops those maps and keeps the
-// other keys; the collation with the outcome as live drops them all, reading such a "$patch" or "$retainKeys" without
-// complaint (it refuses another one), as cleanedWhole gives it.
+// "delete" or "merge" (whatever else that map holds), a "$" key the collation ignores (ignoredDirective, with no
+// schema), or a "$retainKeys" of strings naming every field its map sets to other than null, or lie in a list (any
+// "$" key, at any depth): where strategicpatch takes a value whole (a field the schema does not declare, over another
+// kind or nothing: undeclaredOver) its removeDirectives drops those maps and keeps the other keys; the collation with
+// the outcome as live drops them all, reading such a "$patch" or "$retainKeys" without complaint (it refuses another
+// one) and a list's content unread, as cleanedWhole gives it.
 func directedPlainly(v value.Value) bool {
 	_, _, found, plain := unknownPatchAt(v)
 	return plain && !found
 }
 
 // unknownPatchAt returns, for v, a value taken whole (undeclaredOver), the path below v of the first map, as the
-// collation walks v (a map's "$" keys, then its fields by name, depth first; a list's items taken cleaned, unread:
-// listPlainly), holding "$patch" of another value than "replace", "delete" or "merge", and that value (found): the
+// collation walks v (a map's "$" keys, then its fields by name, depth first; a list taken cleaned, its content
+// unread), holding "$patch" of another value than "replace", "delete" or "merge", and that value (found): the
 // collation refuses it there (smp.UnknownDirective), whatever else that map holds; strategicpatch's removeDirectives
 // drops it. plain reports whether v's other "$" keys, before and after it, are as directedPlainly reads them, so that
 // the collation meets no other error.
 func unknownPatchAt(v value.Value) (at fieldpath.Path, d value.Value, found, plain bool) {
 	switch {
 	case v.IsList():
-		return nil, value.Value{}, false, listPlainly(v)
+		return nil, value.Value{}, false, true // (taken cleaned, its content unread: cleanedWhole)
 	case !v.IsMap():
 		return nil, value.Value{}, false, true
 	}
@@ -66,26 +65,6 @@ func plainKey(m value.Value, key string) bool {
 		return retainsEvery(m)
 	}
 	return ignoredDirective(&openapi.Type{}, key)
-}
-
-// listPlainly reports whether v, a list's item (or a value in one), holds "$" keys only as directedPlainly reads them
-// or in maps holding "$patch" of any value: the collation takes a list whole cleaned (cleanedWhole), dropping such maps
-// unread, where strategicpatch's removeDirectives drops them too.
-func listPlainly(v value.Value) bool {
-	switch {
-	case v.IsList():
-		return !slices.ContainsFunc(v.Items(), func(it value.Value) bool { return !listPlainly(it) })
-	case v.IsMap():
-		if _, directed := v.Get(smp.DirectiveKey); directed {
-			return true
-		}
-		for _, f := range v.Fields() {
-			if (strings.HasPrefix(f.Key, "$") && !plainKey(v, f.Key)) || !listPlainly(f.Value) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // undeclaredFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
