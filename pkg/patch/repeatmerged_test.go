@@ -40,8 +40,8 @@ import (
 // cleaned of nulls, maps holding "$patch" and other "$" keys, where strategicpatch keeps them (compared with its result
 // so cleaned). Orders of lists the outcome holds as a null or without items, deletions of another class and maps
 // strategicpatch cannot merge, in the item or below, fail with the collation's error (several in one map: the first's
-// by name); so do maps of an unknown "$patch" in undeclared values, outside their lists, which strategicpatch drops, as
-// both drop maps holding "$patch" in those values' lists.
+// by name); so do maps of an unknown "$patch" and lists their map orders by "$setElementOrder" in undeclared values,
+// outside their lists, which strategicpatch drops or copies; the collation drops those values' lists' "$" keys.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -1135,6 +1135,7 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("a $retainKeys not a list, or not naming its fields, in its list's items", `{"name":"p","odd":{"q":1}}`, `,"value":"v"`,
 			unordered+`,"odd":[{"$retainKeys":5,"x":1},[{"$retainKeys":["z"],"x":1,"n":null}]]`),
 		Entry("a $setElementOrder not a list in a map in its list's item", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":[{"a":{"$setElementOrder/q":"x"},"b":1}]`),
+		Entry("a $setElementOrder of a field its map lacks: dropped", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[1],"a":{"$setElementOrder/q":[],"b":1}}`),
 		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
 	)
 
@@ -1207,6 +1208,21 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("where the first part set the field", `{"name":"p"}`, `,"odd":"s"`, unordered+`,"odd":{"a":{"$patch":"bogus"}}`),
 		Entry("in a map the outcome holds", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"odd":{"a":{"$patch":"bogus"}},"mode":"n"}`),
 		Entry("without the refused order, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, `,"odd":{"x":{"$patch":"bogus"},"y":1}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a list its map orders by $setElementOrder in a map at a field the schema does not declare, over another kind or nothing (strategicpatch copies it, the collation refuses it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("the value's own list, over a scalar", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[2,1],"l":[1,2]}`),
+		Entry("empty, under an empty order, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[],"l":[]}`),
+		Entry("of maps, over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[{"a":1}],"l":[{"a":1}]}`),
+		Entry("after a map of an unknown \"$patch\" by name: that map's error", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"bogus"},"$setElementOrder/l":[1],"l":[1]}`),
+		Entry("before a map of an unknown \"$patch\" by name", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"z":{"$patch":"bogus"},"$setElementOrder/l":[1],"l":[1]}`),
+		Entry("two: the first by name", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/m":[1],"m":[1],"$setElementOrder/l":[1],"l":[1]}`),
+		Entry("in maps below, the first by name", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"b":{"$setElementOrder/l":[1],"l":[1]},"a":{"$setElementOrder/l":[1],"l":[2]}}`),
+		Entry("in a map the outcome holds", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"odd":{"$setElementOrder/l":[1],"l":[1]},"mode":"n"}`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key holding maps of \"$patch\" holding \"$\" keys, or of an unknown \"$patch\" in a list, at a field the schema does not declare, over another kind or nothing: dropped",

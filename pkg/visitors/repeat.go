@@ -116,8 +116,9 @@ import (
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
 //   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
-//     holding "replace", "delete" or "merge" (whatever else they hold), "$" keys the collation ignores, and
-//     "$retainKeys" of strings naming every field their map sets, and any "$" key in its lists (the collation takes a
+//     holding "replace", "delete" or "merge" (whatever else they hold), "$" keys the collation ignores,
+//     "$setElementOrder/<f>" lists of fields their map lacks, and "$retainKeys" of strings naming every field their
+//     map sets, and any "$" key in its lists (the collation takes a
 //     list cleaned, its content unread: unknownPatchAt), where v lacks the field or holds a scalar or the other kind
 //     there: the patch's value less its nulls, those maps and those keys, absent where it is such a map
 //     (undeclaredOver, directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys:
@@ -165,8 +166,9 @@ import (
 // twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the item holds
 // one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the item
 // appended), or where a map or list at a field the schema does not declare, taken as above but for maps (outside its
-// lists) holding "$patch" of another value, whatever else they hold, holds one (strategicpatch drops it), it fails
-// with the collation's error there, at the first such map as it walks the value by name (mapFailure,
+// lists) holding "$patch" of another value, whatever else they hold, or lists their map orders by a
+// "$setElementOrder/<f>" list, holds one (strategicpatch drops such a map, copies such an order), it fails with the
+// collation's error there, at the first such one as it walks the value by name (mapFailure,
 // repeatretained.go: retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure;
 // undeclaredFailure, unknownPatchAt: repeatundeclared.go); so too where a map of the item's map v holds a map for
 // holds, at any depth below, one field or several failing so onto v's map there (the first by name failing), the
@@ -302,10 +304,11 @@ import (
 //     a map of the item too), beside its list (but a set's as above), of another class (but alone, as above), or, in a
 //     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
 //     above; a map or list at a field the schema does not declare over another kind but those above (one holding, but
-//     in its lists, a "$setElementOrder/<f>" or "$deleteFromPrimitiveList/<f>", or a "$retainKeys" naming not every
-//     field); a map or list near the depth limit; a null v holds a list it orders as but those above; a list
-//     strategicpatch fails on near the depth limit, beside a deletion, naming a value twice, or for the values
-//     deleted. Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     in its lists, a "$setElementOrder/<f>" not a list or beside other than a list, a "$deleteFromPrimitiveList/<f>",
+//     or a "$retainKeys" naming not every field); a map or list near the depth limit; a null v holds a list it orders
+//     as but those above; a list strategicpatch fails on near the depth limit, beside a deletion, naming a value
+//     twice, or for the values deleted. Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on
+//     refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;
