@@ -39,7 +39,9 @@ import (
 // outcome's map or, with gate PatchDeleteRemovesMap, remove it; "$patch: replace" maps and undeclared values are taken
 // cleaned of nulls, maps holding "$patch" and other "$" keys, where strategicpatch keeps them (compared with its result
 // so cleaned). Orders of lists the outcome holds as a null or without items, deletions of another class and maps
-// strategicpatch cannot merge, in the item or below, fail with the collation's error.
+// strategicpatch cannot merge, in the item or below, fail with the collation's error (several in one map: the first's
+// by name); so do maps of an unknown "$patch" and lists their map orders by "$setElementOrder" in undeclared values,
+// outside their lists, which strategicpatch drops or copies; the collation drops those values' lists' "$" keys.
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
@@ -944,6 +946,18 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("below an env item's map, beside a $retainKeys, before an appended item, in a pod",
 			pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
 			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete","$retainKeys":["x"]}}},{"name":"B","value":"b"}]`),
+		Entry("in an env item's map, beside a \"$patch: delete\" item, in a pod", pod,
+			`{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"B","value":"b"}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"B","$patch":"delete"},{"name":"A","valueFrom":{"$patch":"delete"}}]`),
+		Entry("in an env item's map, the env ordered by its $setElementOrder, in a pod", pod,
+			`{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"B","value":"b"}]}`, `,"stdin":true`,
+			unordered+`,"$setElementOrder/env":[{"name":"B"},{"name":"A"}],"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`),
+		Entry("below an env item's map, the env under an empty $setElementOrder, in a pod", pod,
+			`{"name":"p","env":[{"name":"B","value":"b"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
+			unordered+`,"$setElementOrder/env":[],"env":[{"name":"C","value":"c"},{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete"}}}]`),
+		Entry("in an env item's map, where the first item set the env, in a pod", pod, `{"name":"p"}`,
+			`,"env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}}]`,
+			unordered+`,"$setElementOrder/env":[{"name":"A"}],"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`),
 		Entry("without the refused order", nested, `{"name":"p","extra":{"mode":"m","tags":["a"]}}`, `,"value":"v"`, `,"extra":{"$patch":"delete","$retainKeys":["mode"]}`),
 	)
 
@@ -980,6 +994,18 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("below an env item's map, in a pod", pod, `{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
 			unordered+`,"env":[{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete"}}}]`,
 			`{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"A","valueFrom":{"secretKeyRef":{"key":"k"}}}]}`),
+		Entry("in an env item's map, beside a \"$patch: delete\" item, in a pod", pod,
+			`{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"B","value":"b"}]}`, `,"stdin":true`,
+			unordered+`,"env":[{"name":"B","$patch":"delete"},{"name":"A","valueFrom":{"$patch":"delete"}}]`,
+			`{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"A"}]}`),
+		Entry("in an env item's map, the env ordered by its $setElementOrder, in a pod", pod,
+			`{"name":"p","env":[{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"B","value":"b"}]}`, `,"stdin":true`,
+			unordered+`,"$setElementOrder/env":[{"name":"B"},{"name":"A"}],"env":[{"name":"A","valueFrom":{"$patch":"delete"}}]`,
+			`{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"B","value":"b"},{"name":"A"}]}`),
+		Entry("below an env item's map, the env under an empty $setElementOrder, in a pod", pod,
+			`{"name":"p","env":[{"name":"B","value":"b"},{"name":"A","valueFrom":{"fieldRef":{"fieldPath":"x"},"secretKeyRef":{"key":"k"}}}]}`, `,"stdin":true`,
+			unordered+`,"$setElementOrder/env":[],"env":[{"name":"C","value":"c"},{"name":"A","valueFrom":{"fieldRef":{"$patch":"delete"}}}]`,
+			`{"name":"p","stdin":true,"args":["a","c"],"env":[{"name":"B","value":"b"},{"name":"A","valueFrom":{"secretKeyRef":{"key":"k"}}},{"name":"C","value":"c"}]}`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key holding a set of numbers with a fraction and integers (integral decimals too), which strategicpatch refuses as two Go types and the collation merges",
@@ -1104,27 +1130,38 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 		Entry("a $retainKeys naming every field, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$retainKeys":["x","y"],"x":1}`),
 		Entry("beside a map of \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$foo":1,"x":{"$patch":"delete"},"y":2}`),
 		Entry("a $retainKeys in an item of its list", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[{"$retainKeys":["x"],"x":1}]`),
+		Entry("a $setElementOrder and a $deleteFromPrimitiveList in an item of its list, beside their list: dropped unread", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":[{"$setElementOrder/l":[2,1],"l":[1,2]},{"$deleteFromPrimitiveList/l":[2],"l":[1,2]}]`),
+		Entry("a $retainKeys not a list, or not naming its fields, in its list's items", `{"name":"p","odd":{"q":1}}`, `,"value":"v"`,
+			unordered+`,"odd":[{"$retainKeys":5,"x":1},[{"$retainKeys":["z"],"x":1,"n":null}]]`),
+		Entry("a $setElementOrder not a list in a map in its list's item", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":[{"a":{"$setElementOrder/q":"x"},"b":1}]`),
+		Entry("a $setElementOrder of a field its map lacks: dropped", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[1],"a":{"$setElementOrder/q":[],"b":1}}`),
 		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":{"$foo":1,"x":[{"$bar":2,"y":1}]}`),
 	)
 
+	// podFails applies to a pod's live containers liveItems the patch of item's first container and a later one of its
+	// key: strategicpatch fails, and ply with the error the items applied one after another give, no repeat applied
+	// again.
+	podFails := func(liveItems, first, item string) {
+		s := pod()
+		doc := func(items string) value.Value {
+			return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(items)[1:])
+		}
+		live, p := doc(liveItems), doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)
+		_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
+		Expect(werr).To(HaveOccurred())
+		_, err := patch.Apply(live, p, s.opts)
+		Expect(err).To(HaveOccurred())
+		Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
+		step, serr := patch.Apply(live, doc(`{"name":"p"`+first+`}`), s.opts)
+		Expect(serr).NotTo(HaveOccurred())
+		_, inTurn := patch.Apply(step, doc(`{"name":"p"`+item+`}`), s.opts)
+		Expect(inTurn).To(HaveOccurred())
+		Expect(err.Error()).To(Equal(inTurn.Error()))
+	}
+
 	DescribeTable("off, every gate, a later item of a repeated key holding, below a map the outcome holds, a map that neither strategicpatch nor the collation merges into the outcome's",
-		func(liveItems, first, item string) {
-			s := pod()
-			doc := func(items string) value.Value {
-				return jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},` + s.wrap(items)[1:])
-			}
-			live, p := doc(liveItems), doc(`{"name":"p"`+first+`},{"name":"p"`+item+`}`)
-			_, werr := strategicMergePatchRecovered(live.JSON(), p.JSON(), s.sp.Meta())
-			Expect(werr).To(HaveOccurred())
-			_, err := patch.Apply(live, p, s.opts)
-			Expect(err).To(HaveOccurred())
-			Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
-			step, serr := patch.Apply(live, doc(`{"name":"p"`+first+`}`), s.opts)
-			Expect(serr).NotTo(HaveOccurred())
-			_, inTurn := patch.Apply(step, doc(`{"name":"p"`+item+`}`), s.opts)
-			Expect(inTurn).To(HaveOccurred())
-			Expect(err.Error()).To(Equal(inTurn.Error()))
-		},
+		podFails,
 		Entry("a \"$patch: merge\" map", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
 			unordered+`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
 		Entry("an unknown \"$patch\" beside a field", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
@@ -1139,6 +1176,71 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"}}`),
 		Entry("without the refused order", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]}}}`, `,"stdin":true`,
 			`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]}}`),
+	)
+
+	DescribeTable("off, every gate, a later item of a repeated key holding, below a map the outcome holds, two maps that neither strategicpatch nor the collation merges into the outcome's: the collation's error at the first by name",
+		podFails,
+		Entry("two \"$patch: merge\" maps", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"capabilities":{"$patch":"merge","add":["Y"]},"seLinuxOptions":{"$patch":"merge","role":"r"}}`),
+		Entry("the later by name first in the patch", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge","role":"r"},"capabilities":{"$patch":"merge","add":["Y"]}}`),
+		Entry("failing otherwise, beside a field", `{"name":"p","securityContext":{"runAsUser":1,"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$retainKeys":["type"],"role":"r"},"runAsUser":2,"capabilities":{"$patch":"bogus"}}`),
+		Entry("an order of a list the outcome holds as a null after a \"$patch: merge\" map", `{"name":"p","securityContext":{"capabilities":{"add":null},"windowsOptions":{"hostProcess":true}}}`, `,"stdin":true`,
+			unordered+`,"securityContext":{"windowsOptions":{"$patch":"merge"},"capabilities":{"$setElementOrder/add":["a"],"add":["a"]}}`),
+		Entry("where the first item set the maps", `{"name":"p"}`, `,"securityContext":{"seLinuxOptions":{"user":"u"},"capabilities":{"add":["X"]}}`,
+			unordered+`,"securityContext":{"seLinuxOptions":{"$patch":"merge"},"capabilities":{"$retainKeys":["drop"],"add":["Y"]}}`),
+		Entry("without the refused order", `{"name":"p","securityContext":{"capabilities":{"add":["X"]},"seLinuxOptions":{"user":"u"}}}`, `,"stdin":true`,
+			`,"securityContext":{"seLinuxOptions":{"$patch":"merge"},"capabilities":{"$patch":"merge","add":["Y"]}}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a map of an unknown \"$patch\" in a map at a field the schema does not declare, over another kind or nothing (strategicpatch drops it, the collation refuses it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("at a map's field over a scalar", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"x":{"$patch":"bogus"},"y":1}`),
+		Entry("the value itself, over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"$patch":"bogus","y":1}`),
+		Entry("where the outcome lacks the field, of another kind", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"b":{"$patch":1}}`),
+		Entry("below a map, before a later field by name", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"b":{"$patch":"bogus"},"a":{"c":{"$patch":"nope"}}}`),
+		Entry("two at one map: the first by name", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"b":{"$patch":"bogus"},"B":{"$patch":"nope"}}`),
+		Entry("holding \"$\" keys and maps of \"$patch\", beside a key the collation ignores", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"$foo":1,"b":{"$patch":"bogus","$retainKeys":["z"],"x":{"$patch":"nope"},"n":null}}`),
+		Entry("before a later field of the item", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"a":{"$patch":"bogus"}},"value":"w"`),
+		Entry("where the first part set the field", `{"name":"p"}`, `,"odd":"s"`, unordered+`,"odd":{"a":{"$patch":"bogus"}}`),
+		Entry("in a map the outcome holds", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"odd":{"a":{"$patch":"bogus"}},"mode":"n"}`),
+		Entry("without the refused order, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, `,"odd":{"x":{"$patch":"bogus"},"y":1}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding a list its map orders by $setElementOrder in a map at a field the schema does not declare, over another kind or nothing (strategicpatch copies it, the collation refuses it: \"What stays different\")",
+		func(liveItems, first, item string) { failsCollated(nested(), liveItems, first, item) },
+		Entry("the value's own list, over a scalar", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[2,1],"l":[1,2]}`),
+		Entry("empty, under an empty order, where the outcome lacks the field", `{"name":"p"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[],"l":[]}`),
+		Entry("of maps, over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/l":[{"a":1}],"l":[{"a":1}]}`),
+		Entry("after a map of an unknown \"$patch\" by name: that map's error", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"bogus"},"$setElementOrder/l":[1],"l":[1]}`),
+		Entry("before a map of an unknown \"$patch\" by name", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"z":{"$patch":"bogus"},"$setElementOrder/l":[1],"l":[1]}`),
+		Entry("two: the first by name", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":{"$setElementOrder/m":[1],"m":[1],"$setElementOrder/l":[1],"l":[1]}`),
+		Entry("in maps below, the first by name", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"b":{"$setElementOrder/l":[1],"l":[1]},"a":{"$setElementOrder/l":[1],"l":[2]}}`),
+		Entry("in a map the outcome holds", `{"name":"p","extra":{"mode":"m"}}`, `,"value":"v"`, unordered+`,"extra":{"odd":{"$setElementOrder/l":[1],"l":[1]},"mode":"n"}`),
+	)
+
+	DescribeTable("off, every gate, a later part of a repeated key holding maps of \"$patch\" holding \"$\" keys, or of an unknown \"$patch\" in a list, at a field the schema does not declare, over another kind or nothing: dropped",
+		func(liveItems, first, item string) { applies(nested(), liveItems, "p", first, item) },
+		Entry("a list's item of an unknown \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`, unordered+`,"odd":[{"$patch":"bogus","y":1},1]`),
+		Entry("a map of an unknown \"$patch\" in a list's item", `{"name":"p","odd":{"a":1}}`, `,"value":"v"`, unordered+`,"odd":[{"b":{"$patch":"bogus"},"c":2}]`),
+		Entry("in lists' items, holding \"$\" keys and maps of \"$patch\"", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":[[{"$patch":"bogus"}],{"$patch":"replace","$x":1,"x":{"$patch":"bogus"}},{"a":{"b":{"$patch":1}}}]`),
+		Entry("a \"$patch: replace\" map holding an unknown \"$patch\" map: absent", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"$patch":"replace","a":{"$patch":"bogus"}}`),
+		Entry("a \"$patch: delete\" map holding a $retainKeys not naming its field", `{"name":"p","odd":"s"}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"delete","$retainKeys":["q"],"x":1},"c":2}`),
+		Entry("a \"$patch: merge\" map holding an order, over a list", `{"name":"p","odd":[1]}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"merge","$setElementOrder/l":[1],"l":[2]},"c":2}`),
+		Entry("maps of \"$patch\" holding deletions and a malformed $retainKeys", `{"name":"p"}`, `,"value":"v"`,
+			unordered+`,"odd":{"a":{"$patch":"delete","$deleteFromPrimitiveList/l":[1],"l":[2]},"c":{"$patch":"replace","$retainKeys":3}}`),
+		Entry("where the first part set the field", `{"name":"p"}`, `,"odd":"s"`, unordered+`,"odd":[{"$patch":"bogus"},{"a":{"$patch":"nope"}}]`),
+		Entry("without the refused order", `{"name":"p","odd":"s"}`, `,"value":"v"`, `,"odd":[{"$patch":"bogus","y":1},1]`),
 	)
 
 	DescribeTable("off, every gate, a later part of a repeated key deleting by $deleteFromPrimitiveList/<f> alone values of another class than the outcome's list there",

@@ -116,10 +116,13 @@ import (
 //     too, the set less them, as the collation takes it (strategicpatch copies both keys: docs/strategicpatch.md);
 //   - a value where v holds another kind, a null too: merged as where v lacks it (otherKind);
 //   - a map or list at a field of the item the schema does not declare, holding no "$" key but the "$patch" of maps
-//     holding "replace", "delete" or "merge" and no other "$" key, "$" keys the collation ignores, and "$retainKeys"
-//     of strings naming every field their map sets, where v lacks the field or holds a scalar or the other kind there:
-//     the patch's value less its nulls, those maps and those keys, absent where it is such a map (undeclaredOver,
-//     directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys: docs/strategicpatch.md);
+//     holding "replace", "delete" or "merge" (whatever else they hold), "$" keys the collation ignores,
+//     "$setElementOrder/<f>" lists of fields their map lacks, and "$retainKeys" of strings naming every field their
+//     map sets, and any "$" key in its lists (the collation takes a
+//     list cleaned, its content unread: unknownPatchAt), where v lacks the field or holds a scalar or the other kind
+//     there: the patch's value less its nulls, those maps and those keys, absent where it is such a map
+//     (undeclaredOver, directedPlainly, cleanedWhole: repeatundeclared.go; strategicpatch keeps the keys:
+//     docs/strategicpatch.md);
 //   - sets of numbers with a fraction, strategicpatch's float64s, or of integers, integral decimals among them, its
 //     int64s (setOfKind: decodedKind), or of both, which strategicpatch refuses as two Go types and the collation
 //     merges as one class, by value (setOfKind);
@@ -136,8 +139,10 @@ import (
 //     its maps holding "$patch" and its other "$" keys as the collation takes a value whole (replacesMap, cleanedWhole:
 //     repeatundeclared.go; strategicpatch keeps them: docs/strategicpatch.md); one holding "$patch: delete", whatever
 //     else it holds, where v holds a map, at the item's own field or in its maps v holds (items of its keyed lists
-//     merged into v's items too), an empty map, with gate PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field
-//     removed (deletedMap, deletesMap: repeatundeclared.go; valueOnto's deletedRule);
+//     merged into v's items too, those lists beside "$patch" items, ordered by their "$setElementOrder" or under an
+//     empty one: directedListOnto, mergedOrderOnto, emptyOrderOnto, orderedFieldOnto), an empty map, with gate
+//     PatchDeleteRemovesMap (Ordered.DeleteRemovesMap) the field removed (deletedMap, deletesMap:
+//     repeatundeclared.go; valueOnto's deletedRule);
 //   - an empty "$setElementOrder" of a merged list: merged, then sorted by v's first places (emptyOrderOnto);
 //   - a "$setElementOrder" of a merged list in a map v lacks, its list naming each value or key once (the order may
 //     name one twice): applied as the collation applies it (strategicpatch copies it: docs/strategicpatch.md's "What
@@ -161,11 +166,15 @@ import (
 // value than "replace" or "delete", or, at a field v lacks, holds as its only "$" key the order of a set naming a value
 // twice that does not follow it (strategicpatch copies it), or where a list merged by key at a field of the item holds
 // one item (of plain others) whose "$retainKeys" the collation refuses (strategicpatch too, or copies the item
-// appended), it fails with the collation's error there (mapFailure, repeatretained.go: retainFailure,
-// nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure); so too where a map of the item's map v
-// holds a map for holds, at any depth below, one field failing so onto v's map there, the others merging
-// (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by name, as the
-// collation walks them (firstByName).
+// appended), or where a map or list at a field the schema does not declare, taken as above but for maps (outside its
+// lists) holding "$patch" of another value, whatever else they hold, or lists their map orders by a
+// "$setElementOrder/<f>" list, holds one (strategicpatch drops such a map, copies such an order), it fails with the
+// collation's error there, at the first such one as it walks the value by name (mapFailure,
+// repeatretained.go: retainFailure, nestedOrderFailure, directedFailure, twiceOrderedFailure, itemRetainFailure;
+// undeclaredFailure, unknownPatchAt: repeatundeclared.go); so too where a map of the item's map v holds a map for
+// holds, at any depth below, one field or several failing so onto v's map there (the first by name failing), the
+// others merging (deeperFailure, repeatitemorder.go). Where several of its fields fail so, it fails at the first by
+// name, as the collation walks them (firstByName).
 //
 // Compose mode, failing with the error a collation with v as live gives first:
 //   - ownOrderFailure (composeotherkind.go): a "$setElementOrder" of its own map that is no list, or that orders a
@@ -302,10 +311,12 @@ import (
 //     "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch accepts it or below
 //     a map of the item too), beside its list (but a set's as above), of another class (but alone, as above), or, in a
 //     map v lacks, beside a list but a set or naming not every field; a "$patch" map where v holds a map but those
-//     above; a map or list at a field the schema does not declare over another kind but those above; a map or list near
-//     the depth limit; a null v holds a list it orders as but those above; a list strategicpatch fails on near the
-//     depth limit, beside a deletion, naming a value twice, or for the values deleted. Two merge keys reach none of
-//     this: gate MultiFieldMergeKeys off reads one, on refuses such orders;
+//     above; a map or list at a field the schema does not declare over another kind but those above (one holding, but
+//     in its lists, a "$setElementOrder/<f>" not a list or beside other than a list, a "$deleteFromPrimitiveList/<f>",
+//     or a "$retainKeys" naming not every field); a map or list near the depth limit; a null v holds a list it orders
+//     as but those above; a list strategicpatch fails on near the depth limit, beside a deletion, naming a value
+//     twice, or for the values deleted. Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on
+//     refuses such orders;
 //   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;

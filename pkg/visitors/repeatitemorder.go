@@ -104,8 +104,9 @@ func heldItem(lv value.Value, key string, k value.ScalarKey) value.Value {
 // t), a map merging field by field into lv, the outcome's map there (held), where one field g of f's map fails as
 // mapFailure reads it merged into lv's field there (after f's "$retainKeys" clears lv's others: retainedOnto), at any
 // depth, and f's map less g merges as mapOnto merges it: the collation walks f's map by name, meeting no error at its
-// other fields, and strategicpatch, which merges f's map into lv's, fails at g too. Nil elsewhere (two such fields
-// among them: which fails first is not read here).
+// other fields, and strategicpatch, which merges f's map into lv's, fails at g too. Where several of f's fields fail
+// so, the others merging, the error is the first's by name (firstByName), as the collation walks them; strategicpatch
+// fails at one of them. Nil elsewhere.
 func deeperFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *elements.Error {
 	ft, meta := t.Child(f.Key)
 	if !held || !lv.IsMap() || !f.Value.IsMap() || !fieldByField(ft, &meta) {
@@ -122,12 +123,8 @@ func deeperFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *e
 			continue
 		}
 		llv, lheld := cleared.Get(g.Key)
-		e := mapFailure(ft, g, llv, lheld, false, true)
-		if e != nil && failure != nil {
-			return nil
-		} else if e != nil {
-			at := append(fieldpath.Path{fieldpath.Field(f.Key)}, e.Path...)
-			failure = &elements.Error{Source: e.Source, Msg: e.Msg, Path: at}
+		if e := mapFailure(ft, g, llv, lheld, false, true); e != nil {
+			failure = firstByName(failure, e) // (the collation meets the first by name)
 			rest = rest.Without(g.Key)
 		}
 	}
@@ -136,5 +133,6 @@ func deeperFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *e
 	} else if _, ok = mapOnto(rest, lv, ft, true, deleteUnknown); !ok {
 		return nil
 	}
-	return failure
+	at := append(fieldpath.Path{fieldpath.Field(f.Key)}, failure.Path...)
+	return &elements.Error{Source: failure.Source, Msg: failure.Msg, Path: at}
 }

@@ -140,12 +140,12 @@ func keyedPlain(key string, items []value.Value) bool {
 // by it; where p holds it: mergedListOnto's list ordered by it (orderedList: the items it names by its order, the
 // others by the outcome's places, interleaved; where the outcome lacks the list, p's items less their nulls by the
 // order, a key named twice kept twice). p's list and the order may name a key or value twice. ok is false elsewhere:
-// the front-end applies the repeat.
-func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+// the front-end applies the repeat. A "$patch: delete" map in p's items merged into the outcome's is as del says.
+func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool, del deletedRule) (list value.Value, present, ok bool) {
 	f := orderedFieldOf(p, t, name)
 	ft, meta, order, pv, set, deletes := f.t, f.meta, f.order, f.list, f.set, f.deletes
 	if order.IsList() && order.Len() == 0 {
-		return emptyOrderOnto(p, t, name, lv, held)
+		return emptyOrderOnto(p, t, name, lv, held, del)
 	}
 	if deletes || t.Kind != openapi.KindStruct || !orderData(t, p, value.Field{Key: smp.SetOrderPrefix + name, Value: order}) ||
 		!plainEntries(order.Items(), meta.MergeKey) || (held && !lv.IsList()) {
@@ -163,7 +163,7 @@ func mergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	}
 	merged, ok := dedupedOnto(ft, &meta, pv, lv, held) // (orderedList ranks by lv as deduplicated in place too)
 	if !ok {
-		merged, ok = mergedListOnto(ft, &meta, pv, lv, held, deleteUnknown)
+		merged, ok = mergedListOnto(ft, &meta, pv, lv, held, del)
 	}
 	if !ok {
 		return value.Value{}, false, false
@@ -198,7 +198,7 @@ func plainEntries(entries []value.Value, mergeKey []string) bool {
 // p leaves it out, lv), then, the order naming no item, sorts all of it by lv's first places (normalizeSliceOrder, an
 // item lv lacks comparing as less than any other both ways: smp.SortByPlace). ok is false where both lists hold no
 // items (strategicpatch fails on their element type) or mergedListOnto does not decide the merge.
-func emptyOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) (list value.Value, present, ok bool) {
+func emptyOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held bool, del deletedRule) (list value.Value, present, ok bool) {
 	f := orderedFieldOf(p, t, name)
 	ft, meta, pv, set, deletes := f.t, f.meta, f.list, f.set, f.deletes
 	switch {
@@ -212,7 +212,7 @@ func emptyOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Value,
 	}
 	merged := lv
 	if set {
-		if merged, ok = mergedListOnto(ft, &meta, pv, lv, held, deleteUnknown); !ok {
+		if merged, ok = mergedListOnto(ft, &meta, pv, lv, held, del); !ok {
 			return value.Value{}, false, false
 		}
 	} else if !mergeableHeld(ft, &meta, lv) {

@@ -110,12 +110,13 @@ func firstOnce(l value.Value, keyOf func(value.Value) value.ScalarKey) value.Val
 
 // orderedFieldOnto returns out, the outcome's map a patch map pm (of type t) merges into (mapOnto), with the list pm
 // orders by "$setElementOrder" field key merged into it as strategicpatch's mergePatchIntoOriginal merges it where the
-// outcome holds the map (mergedOrderOnto: merged, then ordered, or, left out, out's list reordered by it); the
+// outcome holds the map (mergedOrderOnto: merged, then ordered, or, left out, out's list reordered by it; its items'
+// "$patch: delete" maps as del says); the
 // directive is not kept. ok is false where mergedOrderOnto does not decide it: the front-end applies the repeat.
-func orderedFieldOnto(pm, out value.Value, t *openapi.Type, key string) (value.Value, bool) {
+func orderedFieldOnto(pm, out value.Value, t *openapi.Type, key string, del deletedRule) (value.Value, bool) {
 	name := strings.TrimPrefix(key, smp.SetOrderPrefix)
 	return withDecided(out, name, func(lv value.Value, held bool) (value.Value, bool, bool) {
-		return mergedOrderOnto(pm, t, name, lv, held)
+		return mergedOrderOnto(pm, t, name, lv, held, del)
 	})
 }
 

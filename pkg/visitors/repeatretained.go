@@ -97,6 +97,8 @@ func retainFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep bo
 func mapFailure(t *openapi.Type, f value.Field, lv value.Value, held, deep, kubectl bool) *elements.Error {
 	if deep {
 		return nil
+	} else if e := undeclaredFailure(t, f, lv, held); e != nil {
+		return e
 	} else if e := directedFailure(t, f, lv, held); e != nil {
 		return e
 	} else if e = twiceOrderedFailure(t, f, held); e != nil {

@@ -22,7 +22,7 @@ func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool
 		return l, true
 	}
 	if slices.ContainsFunc(pv.Items(), directedItem) {
-		return directedListOnto(t, meta, pv, lv, held)
+		return directedListOnto(t, meta, pv, lv, held, del)
 	}
 	return mergedListOnto(t, meta, pv, lv, held, del)
 }
@@ -33,9 +33,10 @@ func listOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool
 // (mergeSliceWithSpecialElements): a "replace" item takes the data items as they stand for the outcome's list (none
 // holding a null or a "$" key at any depth, each after the first item of its key, by a stable sort on its key's first
 // place: normalizeSliceOrder), else each "delete" item first drops every item of its key from lv, then the data items
-// merge into what is left (mergedListOnto). Where the outcome lacks the list, mergeMap's removeDirectives drops the
-// "$patch" items: the data items taken onto nothing (mergedListOnto). ok is false elsewhere.
-func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool) (value.Value, bool) {
+// merge into what is left (mergedListOnto; their "$patch: delete" maps merged into lv's items as del says). Where the
+// outcome lacks the list, mergeMap's removeDirectives drops the "$patch" items: the data items taken onto nothing
+// (mergedListOnto). ok is false elsewhere.
+func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, held bool, del deletedRule) (value.Value, bool) {
 	if meta.Rule != nil || len(meta.MergeKey) != 1 || !elements.MergedList(t, meta) || (held && !lv.IsList()) {
 		return value.Value{}, false
 	}
@@ -61,7 +62,7 @@ func directedListOnto(t *openapi.Type, meta *openapi.Meta, pv, lv value.Value, h
 	}
 	if !held || !replace {
 		kept := slices.DeleteFunc(slices.Clone(lv.Items()), func(it value.Value) bool { return deleted[keyOf(it)] })
-		return mergedListOnto(t, meta, value.List(data), value.List(kept), held, deleteUnknown)
+		return mergedListOnto(t, meta, value.List(data), value.List(kept), held, del)
 	}
 	if !keyedPlain(meta.MergeKey[0], data) || slices.ContainsFunc(data, func(it value.Value) bool {
 		return holdsDirective(it) || StripNulls(it) != it

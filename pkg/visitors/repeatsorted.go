@@ -75,7 +75,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		}
 		lv, held := out.Get(name)
 		if ordering {
-			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl)
+			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl, deletedRuleOf(removes))
 			if !decided {
 				return value.Value{}, nil, false
 			}
@@ -111,12 +111,13 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 
 // orderedListOnto returns list field name of patch map p (type t), which p orders by "$setElementOrder", merged into
 // lv, the outcome's field there (held: present), as sortedOntoLacking decides it: a list the schema merges as
-// mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep), another as
+// mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep; its items'
+// "$patch: delete" maps as del says), another as
 // unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
 // there (mergedOrderFailure; unmergedOrderFailure, not deep; nullOrdered, not deep, where the outcome holds a null
 // there) and present is false. ok is false where the list is neither decided nor known to fail, and where a
 // "$deleteFromPrimitiveList" beside the order deletes values the collation refuses (refusedValues).
-func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool) (list value.Value, present bool, failure *elements.Error, ok bool) {
+func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool, del deletedRule) (list value.Value, present bool, failure *elements.Error, ok bool) {
 	if deleted, deletes := p.Get(smp.DeletePrefix + name); deletes && refusedValues("", deleted.Items()) != "" {
 		return value.Value{}, false, nil, false // (the collation refuses the values deleted beside it first)
 	} else if failure = nullOrdered(p, t, name, lv, held); failure != nil && !deep {
@@ -127,7 +128,7 @@ func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 		} else if failure = orderWithoutItems(p, t, name, lv, held); failure != nil {
 			return value.Value{}, false, failure, true
 		}
-		if list, present, ok = mergedOrderOnto(p, t, name, lv, held); ok {
+		if list, present, ok = mergedOrderOnto(p, t, name, lv, held, del); ok {
 			return list, present, nil, true
 		}
 		failure = mergedOrderFailure(p, t, name, lv, held)
@@ -268,7 +269,7 @@ func mapOnto(pm, lm value.Value, t *openapi.Type, lists bool, del deletedRule) (
 			if !lm.IsMap() && !namedOnce(pm, t, f.Key) {
 				return value.Value{}, false // (the collation keeps such a list as it stands there)
 			}
-			if out, ok = orderedFieldOnto(pm, out, t, f.Key); !ok {
+			if out, ok = orderedFieldOnto(pm, out, t, f.Key, del); !ok {
 				return value.Value{}, false
 			}
 		case lists && ordered:

@@ -5,38 +5,97 @@ import (
 
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
 // directedPlainly reports whether v's "$" keys, at any depth, are each the "$patch" of a map holding "replace",
-// "delete" or "merge" and no other "$" key at any depth, a "$" key the collation ignores (ignoredDirective, with no
-// schema), or a "$retainKeys" of strings naming every field its map sets to other than null: where strategicpatch takes
-// a value whole (a field the schema does not declare, over another kind or nothing: undeclaredOver) its
-// removeDirectives drops those maps and keeps the other keys; the collation with the outcome as live drops them all,
-// reading such a "$patch" or "$retainKeys" without complaint (it refuses another one), as cleanedWhole gives it.
+// "delete" or "merge" (whatever else that map holds), a "$" key the collation ignores (ignoredDirective, with no
+// schema), or a "$retainKeys" of strings naming every field its map sets to other than null, or lie in a list (any
+// "$" key, at any depth): where strategicpatch takes a value whole (a field the schema does not declare, over another
+// kind or nothing: undeclaredOver) its removeDirectives drops those maps and keeps the other keys; the collation with
+// the outcome as live drops them all, reading such a "$patch" or "$retainKeys" without complaint (it refuses another
+// one) and a list's content unread, as cleanedWhole gives it.
 func directedPlainly(v value.Value) bool {
+	_, _, found, plain := unknownPatchAt(v)
+	return plain && !found
+}
+
+// unknownPatchAt returns, for v, a value taken whole (undeclaredOver), the path below v of the first failure, as the
+// collation walks v (a map's "$" keys, then its fields by name, depth first; a list taken cleaned, its content
+// unread), and its message (found): a map holding "$patch" of another value than "replace", "delete" or "merge",
+// whatever else it holds (smp.UnknownDirective), or a list its map orders by a "$setElementOrder/<f>" that is a list
+// (smp.OrderOfUnmerged: no schema merges it; an order of a field the map lacks is dropped). strategicpatch's
+// removeDirectives drops such a map and keeps such an order. plain reports whether v's other "$" keys, before and
+// after it, are as directedPlainly reads them, so that the collation meets no other error.
+func unknownPatchAt(v value.Value) (at fieldpath.Path, msg string, found, plain bool) {
 	switch {
 	case v.IsList():
-		for _, it := range v.Items() {
-			if !directedPlainly(it) {
-				return false
-			}
+		return nil, "", false, true // (taken cleaned, its content unread: cleanedWhole)
+	case !v.IsMap():
+		return nil, "", false, true
+	}
+	if d, directed := v.Get(smp.DirectiveKey); directed {
+		s, _ := d.AsString()
+		if s == smp.ReplaceValue || s == smp.DeleteValue || s == smp.MergeValue {
+			return nil, "", false, true // (dropped unread, whatever else it holds)
 		}
-	case v.IsMap():
-		if d, directed := v.Get(smp.DirectiveKey); directed {
-			s, _ := d.AsString()
-			return (s == smp.ReplaceValue || s == smp.DeleteValue || s == smp.MergeValue) &&
-				!holdsDirective(v.Without(smp.DirectiveKey))
+		return fieldpath.Path{}, smp.UnknownDirective(d), true, true
+	}
+	for _, f := range v.Fields() {
+		if strings.HasPrefix(f.Key, "$") && !plainKey(v, f.Key) {
+			return nil, "", false, false
+		} else if strings.HasPrefix(f.Key, "$") {
+			continue
 		}
-		for _, f := range v.Fields() {
-			if (f.Key == smp.RetainKeysKey && !retainsEvery(v)) ||
-				(f.Key != smp.RetainKeysKey && strings.HasPrefix(f.Key, "$") && !ignoredDirective(&openapi.Type{}, f.Key)) ||
-				!directedPlainly(f.Value) {
-				return false
-			}
+		var fat fieldpath.Path
+		var fmsg string
+		ffound, fplain := false, true
+		if _, ordered := v.Get(smp.SetOrderPrefix + f.Key); !ordered {
+			fat, fmsg, ffound, fplain = unknownPatchAt(f.Value) // (v's fields sorted by name, as the collation walks them)
+		} else if !f.Value.IsList() {
+			fplain = false
+		} else {
+			fat, fmsg, ffound = fieldpath.Path{}, smp.OrderOfUnmerged(f.Key), true
+		}
+		if !fplain {
+			return nil, "", false, false
+		} else if ffound && !found {
+			at, msg, found = append(fieldpath.Path{fieldpath.Field(f.Key)}, fat...), fmsg, true
 		}
 	}
-	return true
+	return at, msg, found, true
+}
+
+// plainKey reports whether "$" key key of map m is one the collation reads without complaint where it takes m whole:
+// a "$retainKeys" naming every field m sets (retainsEvery), a "$setElementOrder/<f>" that is a list (its field's
+// failure read there: unknownPatchAt), or a key it ignores (ignoredDirective, with no schema).
+func plainKey(m value.Value, key string) bool {
+	if key == smp.RetainKeysKey {
+		return retainsEvery(m)
+	} else if order, ordering := m.Get(key); strings.HasPrefix(key, smp.SetOrderPrefix) {
+		return ordering && order.IsList()
+	}
+	return ignoredDirective(&openapi.Type{}, key)
+}
+
+// undeclaredFailure returns the error a collation of a patch map with the outcome as live gives at its field f (of type
+// t), where undeclaredOver would take f's value whole but for a map in it holding "$patch" of another value, or a list
+// a map in it orders by "$setElementOrder" (unknownPatchAt): the collation fails at the first such one as it walks the
+// value, its other "$" keys read without complaint; strategicpatch drops such a map and copies such an order. Nil
+// elsewhere.
+func undeclaredFailure(t *openapi.Type, f value.Field, lv value.Value, held bool) *elements.Error {
+	pv := f.Value
+	if t.Kind != openapi.KindStruct || t.Field(f.Key) != nil || !(pv.IsMap() || pv.IsList()) ||
+		!(!held || lv.IsScalar() || (lv.IsList() && pv.IsMap()) || (lv.IsMap() && pv.IsList())) {
+		return nil
+	}
+	at, msg, found, plain := unknownPatchAt(pv)
+	if !found || !plain {
+		return nil
+	}
+	return &elements.Error{Source: elements.Patch, Path: append(fieldpath.Path{fieldpath.Field(f.Key)}, at...), Msg: msg}
 }
 
 // retainsEvery reports whether map m's "$retainKeys" is a list of strings naming every field m sets to other than null
