@@ -14,7 +14,8 @@ import (
 // the patch or the error text that reading current whole gives (ThreeWayJSONWhole, in the arena original and
 // modified were read into) and that reading each document alone without arena gives (ThreeWayJSONAlone), with
 // overwrite and without, under a Deployment's schema with retainKeys maps and lists merged by key, and under
-// spineSchema, which fails for the keys it does not declare. A non-empty raw is current's text as it is.
+// spineSchema, which fails for the keys it does not declare. A non-empty raw is current's text as it is, or, three
+// texts split by NUL bytes, original's, modified's and current's.
 func FuzzThreeWayCurrentTrimmed(f *testing.F) {
 	for _, s := range threeWaySeeds {
 		f.Add([]byte(s), "")
@@ -22,9 +23,15 @@ func FuzzThreeWayCurrentTrimmed(f *testing.F) {
 	for _, c := range threeWayRawSeeds {
 		f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8}, c)
 	}
+	for _, c := range threeWayTriples {
+		f.Add([]byte{}, c)
+	}
 	f.Fuzz(func(t *testing.T, spec []byte, raw string) {
 		docs := newThreeDocs(spec)
-		if raw != "" {
+		switch parts := strings.Split(raw, "\x00"); {
+		case len(parts) == 3:
+			docs = [3]string{parts[0], parts[1], parts[2]}
+		case raw != "":
 			docs[2] = raw
 		}
 		original, modified, current := []byte(docs[0]), []byte(docs[1]), []byte(docs[2])
@@ -76,6 +83,21 @@ var threeKeys = []string{
 	"$patch", "$retainKeys", `a\"b`, `\u0061`, `a\\`, "é", "\xff", "$setElementOrder/containers", "", "managedFields",
 }
 
+// threePaths are the keys threeKey favours at each depth: the schemas' paths.
+var threePaths = [][]string{
+	{"spec", "r", "containers", "metadata", "status", "kind"},
+	{"strategy", "r", "containers", "template", "selector", "replicas", "name"},
+	{"type", "rollingUpdate", "spec", "name", "env", "x", "containers"},
+}
+
+// threeKey is the key b chooses at depth: one of threePaths' for depth for b below 128, else one of threeKeys.
+func threeKey(b, depth int) string {
+	if b < 128 && depth < len(threePaths) {
+		return threePaths[depth][b%len(threePaths[depth])]
+	}
+	return threeKeys[b%len(threeKeys)]
+}
+
 // threeScalars are the scalars threeDocs writes, JSON's and not.
 var threeScalars = []string{
 	`"x"`, `""`, `1`, `-5`, `0`, `true`, `false`, `null`, `"RollingUpdate"`, `"Recreate"`, `123456789012345`,
@@ -88,16 +110,28 @@ var threeScalars = []string{
 type threeDocs struct {
 	in    []byte
 	space [3]string // the white space each document writes between tokens
+	extra string    // a field current's every object holds last, as a server adds them
+}
+
+// threeExtras are the fields threeDocs adds to current's objects.
+var threeExtras = []string{
+	"", `"zz":"s"`, `"zz":{"a":1}`, `"zz":[1]`, `"zz":1`, `"zz":null`, `"zz":"\ud800"`, `"zz":{"$p":1}`, `"zz":""`,
+	`"zz":{"a":{"b":[{"c":"\u00e9"}]}}`, `"zz":1.5`, `"zz":true`,
 }
 
 // newThreeDocs returns original, modified and current as the input describes them: a top-level object of fields,
 // each in some of the documents, whose values are objects, lists (of objects named as merge keys name them, long
-// ones among them) or scalars that differ between the documents or not.
+// ones among them) or scalars that differ between the documents or not; current's objects may end with a field of
+// threeExtras.
 func newThreeDocs(in []byte) [3]string {
 	g := &threeDocs{in: in}
 	spaces := []string{"", "", " ", "\n  "}
 	for k := range g.space {
-		g.space[k] = spaces[g.next()%4]
+		b := g.next()
+		g.space[k] = spaces[b%4]
+		if k == 0 {
+			g.extra = threeExtras[b/4%len(threeExtras)]
+		}
 	}
 	var out [3]strings.Builder
 	g.object(&out, 7, 0)
@@ -131,12 +165,18 @@ func (g *threeDocs) object(out *[3]strings.Builder, mask, depth int) {
 		n = 0
 	}
 	first := [3]bool{true, true, true}
+	used := map[string]bool{}
 	for range n {
 		b := g.next()
 		in := mask
 		if b&0x80 != 0 {
 			in &= b & 7 // a field some of the documents hold (0: none)
 		}
+		key := threeKey(g.next(), depth)
+		if used[key] && b&0x40 == 0 {
+			continue // (a key twice where b says so)
+		}
+		used[key] = true
 		for k := range out {
 			if in&(1<<k) != 0 {
 				if !first[k] {
@@ -145,8 +185,14 @@ func (g *threeDocs) object(out *[3]strings.Builder, mask, depth int) {
 				first[k] = false
 			}
 		}
-		g.write(out, in, `"`+threeKeys[g.next()%len(threeKeys)]+`":`)
+		g.write(out, in, `"`+key+`":`)
 		g.value(out, in, depth+1)
+	}
+	if mask&4 != 0 && g.extra != "" {
+		if !first[2] {
+			g.write(out, 4, ",")
+		}
+		g.write(out, 4, g.extra)
 	}
 	g.write(out, mask, "}")
 }
@@ -214,12 +260,13 @@ func deep(n int) string {
 
 // threeWaySeeds are inputs of newThreeDocs.
 var threeWaySeeds = []string{
-	"\x00\x00\x00\x00\x03\x85\x02\x00\x03\x00",
+	"\x00\x00\x00\x04\x80\x01\x01\x00\x02\x80\x00\x02\x00\x03\x80\x01\x6e\x03\xa1\x80\x04\x40\x80\x02\x00\x02\x83\x08\x00\x02\x05\x86\x07\xf0\x87\x1d\x5f\x00\x84\x00\x9c\x10\x2a",
+	"\x00\x00\x00\x03\x85\x02\x00\x03\x00",
 	"\x00\x01\x02\x03\x04\x81\x02\x10\x02\x82\x07\x00\x05\x86\x03\xa0",
 	"\x02\x00\x00\x03\x05\x82\x02\x00\x04\x87\x06\x00\x02\x83\x05\x60\x87\x0d\x60\x03\x9c\x10\x2a\x03\x80",
-	"\x00\x00\x00\x00\x04\x07\x02\x00\x03\x07\x03\x00\x02\x06\x0e\x00\x02\x07\x17\x9c\x03",
+	"\x00\x00\x00\x04\x07\x02\x00\x03\x07\x03\x00\x02\x06\x0e\x00\x02\x07\x17\x9c\x03",
 	"\x01\x02\x03\x00\x05\x87\x0d\x00\x02\x87\x14\xa0\x81\x15\x00\x00\x86\x16\x9d\x01\x02\x03\x87\x1d\x5f",
-	"\x00\x00\x00\x00\x02\x07\x02\x00\x03\x07\x06\x5d\x04\x07\x1c\x66",
+	"\x00\x00\x00\x02\x07\x02\x00\x03\x07\x06\x5d\x04\x07\x1c\x66",
 }
 
 // threeWayRawSeeds are currents written as they are (with the spec of seed 1,2,...).
@@ -234,3 +281,28 @@ var threeWayRawSeeds = []string{
 	`{"kind":"Deployment","status":{"a":"b}}`,
 	`null`,
 }
+
+// threeWayTriples are original, modified and current, split by NUL bytes: a Deployment as kubectl apply records it,
+// wants it and the server serves it (defaults, status, managedFields, a retainKeys strategy with another field, a
+// long container list written alike in the three).
+var threeWayTriples = func() []string {
+	var items []string
+	for i := range 10 {
+		items = append(items, `{"env":[{"name":"A","value":"1"}],"image":"`+strings.Repeat("i", 30)+`","name":"c`+strconv.Itoa(i)+`"}`)
+	}
+	containers := "[" + strings.Join(items, ",") + "]"
+	doc := func(replicas, strategy, extra, status string) string {
+		return `{"kind":"Deployment","metadata":{"name":"web"` + extra + `},"spec":{"replicas":` + replicas +
+			`,"strategy":` + strategy + `,"template":{"spec":{"containers":` + containers + `}}}` + status + `}`
+	}
+	served := `,"annotations":{"a":"{\"k\":\"\u00e9\n\"}"},"managedFields":[{"fieldsV1":{"f:spec":{".":{}}}}],"uid":"u"`
+	return []string{
+		doc("2", `{"type":"RollingUpdate"}`, "", "") + "\x00" + doc("3", `{"type":"Recreate"}`, "", "") + "\x00" +
+			doc("2", `{"rollingUpdate":{"maxSurge":"25%"},"type":"RollingUpdate"}`, served, `,"status":{"replicas":2}`),
+		doc("2", `{"type":"RollingUpdate"}`, "", "") + "\x00" + doc("2", `{"type":"RollingUpdate"}`, "", "") + "\x00" +
+			doc("2", `{"rollingUpdate":null,"type":"RollingUpdate"}`, served, `,"status":{"a":[1e400]}`),
+		`{"r":{"a":1}}` + "\x00" + `{"r":{"b":1}}` + "\x00" + `{"r":{"a":1,"c":"\ud800"}}`,
+		`{"r":{"a":1}}` + "\x00" + `{"r":{"a":1}}` + "\x00" + `{"r":{"a":1,"c":"x"}}`,
+		`{"r":{"a":1}}` + "\x00" + `{"r":{"b":1}}` + "\x00" + `{"r":{"a":1,"c":{"$patch":"delete"}}}`,
+	}
+}()
