@@ -47,6 +47,8 @@ var _ = Describe("CreateThreeWayMergePatch with current's fields modified lacks"
 			" \"spec\" : { \"replicas\" : 2 , \"strategy\" : { \"type\" : \"RollingUpdate\" } } , \"status\" : { \"a\" : [ 1 , true , null ] } } "),
 		Entry("a syntax error in a field modified lacks", served(`"strategy":{"type":"RollingUpdate"}`, `,"uid":tru`)),
 		Entry("an unterminated string in a field modified lacks", `{"kind":"Deployment","status":{"a":"b}}`),
+		Entry("an unterminated string in a field modified holds, at the end", `{"kind":"Deployment`),
+		Entry("an unterminated string in a field modified holds, at the end of a map read down", `{"spec":{"replicas":"2`),
 		Entry("a control byte in a string modified lacks", served(`"strategy":{"type":"RollingUpdate"}`, ",\"uid\":\"a\x01b\"")),
 		Entry("a bad escape in a string modified lacks", served(`"strategy":{"type":"RollingUpdate"}`, `,"uid":"a\qb"`)),
 		Entry("a number beyond float64 in a field modified lacks", served(`"strategy":{"type":"RollingUpdate"}`, `,"generation":1e400`)),

@@ -106,8 +106,9 @@ func (t *currentTrimmer) object(out []byte, i int, m value.Value, depth int) ([]
 			out, i, ok = t.object(out, vs, mv, depth+1)
 		case held:
 			var end int
-			end, ok = t.valueEnd(vs, depth)
-			out, i = append(out, d[vs:end]...), end
+			if end, ok = t.valueEnd(vs, depth); ok {
+				out, i = append(out, d[vs:end]...), end
+			}
 		default:
 			out, i, ok = t.standIn(out, vs, depth)
 		}

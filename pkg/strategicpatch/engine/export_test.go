@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/plyproject/ply/pkg/value"
+import (
+	"github.com/plyproject/ply/pkg/parse"
+	"github.com/plyproject/ply/pkg/value"
+)
 
 // ApplyMapWhole is ApplyMap converting original whole to ply's values: the result ApplyMap's scoping must give.
 func (o Options) ApplyMapWhole(original, p map[string]interface{}, l Lookup) (map[string]interface{}, error) {
@@ -97,4 +100,40 @@ func MergesFieldwiseJSON(original, p []byte, l Lookup) bool {
 	}
 	_, ok := fieldwiseValues{fields: &fields, items: &items, keys: &keys}.level(ov, pv, l, 0)
 	return ok
+}
+
+// ThreeWayJSONWhole is ThreeWayJSON reading current whole, not trimmedCurrent's text, into the arena original and
+// modified were read into (sharing with them what it writes alike): the result and error trimming must give.
+func (o Options) ThreeWayJSONWhole(original, modified, current []byte, l Lookup, overwrite bool) ([]byte, error) {
+	return inArena(func(r jsonReader) ([]byte, error) {
+		vs, err := readAll(r.document, original, modified, current)
+		if err != nil {
+			return nil, err
+		}
+		return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, nil)
+	})
+}
+
+// ThreeWayJSONAlone is ThreeWayJSON reading each document whole and without arena, so sharing nothing.
+func (o Options) ThreeWayJSONAlone(original, modified, current []byte, l Lookup, overwrite bool) ([]byte, error) {
+	r := jsonReader{}
+	vs, err := readAll(r.document, original, modified, current)
+	if err != nil {
+		return nil, err
+	}
+	return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, nil)
+}
+
+// TrimmedCurrent is the text ThreeWayJSON reads for current with overwrite, given original and modified (false: they
+// fail to read, or current is read as it is).
+func TrimmedCurrent(original, modified, current []byte) (string, bool) {
+	var a parse.Arena
+	r := jsonReader{arena: &a}
+	vs, err := readAll(r.document, original, modified)
+	if err != nil || len(current) == 0 {
+		return "", false
+	}
+	text, release := trimmedCurrent(current, vs[1], &a)
+	defer release()
+	return string(text), &text[0] != &current[0]
 }
