@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -49,14 +48,7 @@ var _ = Describe("Compose of a repeat holding a value at the depth limit, a map 
 		Expect(err).NotTo(HaveOccurred())
 		sp, err = models.Oracle("dev.ply.test.v1.Box")
 		Expect(err).NotTo(HaveOccurred())
-		repeats.Store(0)
-		again.Store(0)
-		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
-			repeats.Add(1)
-			if frontEnd {
-				again.Add(1)
-			}
-		}))
+		countRepeats(&repeats, &again)
 	})
 
 	// decided composes {"items":[head, rest]} (rest naming head's key again) into first: Phase 2 decides the repeat,

@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -27,14 +26,7 @@ import (
 var _ = Describe("Compose of a repeat whose list's items hold lists, against strategicpatch's merge of two patches", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
-		repeats.Store(0)
-		again.Store(0)
-		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
-			repeats.Add(1)
-			if frontEnd {
-				again.Add(1)
-			}
-		}))
+		countRepeats(&repeats, &again)
 	})
 
 	// composes merges second into first with t, against sp; decided: the front-end applied no repeat again, else it

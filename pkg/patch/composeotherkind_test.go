@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
@@ -28,14 +27,7 @@ import (
 var _ = Describe("Compose of a repeat ordering a field the schema types as another kind, against the front-end and strategicpatch", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
-		repeats.Store(0)
-		again.Store(0)
-		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
-			repeats.Add(1)
-			if frontEnd {
-				again.Add(1)
-			}
-		}))
+		countRepeats(&repeats, &again)
 	})
 
 	schemaOf := func(name string) (*oracle.Oracle, *openapi.Type) {

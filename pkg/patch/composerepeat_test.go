@@ -6,7 +6,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
@@ -31,14 +30,7 @@ var _ = Describe("Compose of a repeat decided from the patches' tree, against st
 		var ok bool
 		pod, ok = schema.Kubectl().ByName("io.k8s.api.core.v1.Pod")
 		Expect(ok).To(BeTrue())
-		repeats.Store(0)
-		again.Store(0)
-		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
-			repeats.Add(1)
-			if frontEnd {
-				again.Add(1)
-			}
-		}))
+		countRepeats(&repeats, &again)
 	})
 
 	// fails is ply's error for an entry strategicpatch refuses too ("": both merge, to one result).

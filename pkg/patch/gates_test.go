@@ -9,7 +9,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -783,11 +782,7 @@ var _ = Describe("feature gates", func() {
 		DescribeTable("off, every gate, a later item of a repeated key onto its key's outcome lacking the list it orders",
 			func(live, p value.Value, failsToo bool) {
 				var again atomic.Int64
-				DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
-					if frontEnd {
-						again.Add(1)
-					}
-				}))
+				countRepeats(nil, &again)
 				judge(live, p, failsToo, features.Kubectl())
 				Expect(again.Load()).To(BeZero(), "repeats the front-end applied again")
 			},

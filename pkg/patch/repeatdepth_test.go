@@ -6,7 +6,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
@@ -63,11 +62,7 @@ var _ = DescribeTable("a later item ordering a list its key's outcome decides, i
 		first := `{"name":"a","tty":true}`
 		later := `{"name":"a","$setElementOrder/args":[],"args":["c","a"],"resources":` + resources + `}`
 		var again atomic.Int64
-		DeferCleanup(probe.OnRepeat(func(fe bool) {
-			if fe {
-				again.Add(1)
-			}
-		}))
+		countRepeats(nil, &again)
 		opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
 		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+later+`]}}`), opts)
 		Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")

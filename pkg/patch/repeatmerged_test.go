@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
@@ -45,12 +44,7 @@ import (
 var _ = Describe("Apply of a later item of a repeated key holding a merged list", func() {
 	var again atomic.Int64
 	BeforeEach(func() {
-		again.Store(0)
-		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
-			if frontEnd {
-				again.Add(1)
-			}
-		}))
+		countRepeats(nil, &again)
 	})
 
 	// A schema a case is read with: strategicpatch's oracle, ply's options and the patch of a list's items (wrap).
