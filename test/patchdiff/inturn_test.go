@@ -445,7 +445,7 @@ func nestedRepeat(path []pathStep, held string) value.Value {
 // "merge", on maps and list items; directives in maps the outcome lacks. Every gate off, MaxDepth 0 and 5: patch.Apply
 // must give what the items give applied one after another (judgeSteps), an error where they fail.
 // PLY_DIFF_INTURN_N sets the cases per target and limit, PLY_DIFF_SEED the seed.
-var _ = Describe("patches repeating merge keys, their later items' directives malformed, against their items applied one after another", func() {
+var _ = Describe("patches repeating merge keys, their later items' directives malformed, against their items applied in turn", func() {
 	for _, spec := range []string{"pod", "deployment"} {
 		for _, maxDepth := range []int{0, 5} {
 			It(fmt.Sprintf("agree on random %s cases, MaxDepth %d", spec, maxDepth), func() {
