@@ -1268,6 +1268,32 @@ var _ = Describe("Apply of a later item of a repeated key holding a merged list"
 			unordered+`,"$setElementOrder/aliases":["b"],"$deleteFromPrimitiveList/aliases":["a",1]`),
 	)
 
+	// (strategicpatch reads the two keys in Go's map order, so its result is not compared: the collation refuses them.)
+	DescribeTable("off, every gate, a later part of a repeated key setting a list beside a $deleteFromPrimitiveList/<f> of it that is not a list, in a map the outcome holds: the collation refuses the two whatever the outcome's list holds",
+		func(liveItems, first, item string) {
+			s := nested()
+			live := jsonv.MustDecode(s.wrap(liveItems))
+			p := jsonv.MustDecode(s.wrap(`{"name":"p"` + first + `},{"name":"p"` + item + `}`))
+			got, err := patch.Apply(live, p, s.opts)
+			Expect(err).To(HaveOccurred(), "ply %s", got.JSON())
+			step, serr := patch.Apply(live, jsonv.MustDecode(s.wrap(`{"name":"p"`+first+`}`)), s.opts)
+			Expect(serr).NotTo(HaveOccurred())
+			_, inTurn := patch.Apply(step, jsonv.MustDecode(s.wrap(`{"name":"p"`+item+`}`)), s.opts)
+			Expect(inTurn).To(HaveOccurred())
+			Expect(err.Error()).To(Equal(inTurn.Error()))
+		},
+		Entry("a null beside a string, the outcome holding the list", `{"name":"p","aliases":["a"]}`, `,"value":"v"`,
+			`,"aliases":null,"$deleteFromPrimitiveList/aliases":"a"`),
+		Entry("a null beside a string, the outcome lacking the list", `{"name":"p"}`, `,"value":"v"`,
+			`,"aliases":null,"$deleteFromPrimitiveList/aliases":"a"`),
+		Entry("a list beside a null", `{"name":"p","aliases":["a"]}`, `,"value":"v"`,
+			`,"aliases":["b"],"$deleteFromPrimitiveList/aliases":null`),
+		Entry("a null beside a string, refused order", `{"name":"p","aliases":["a"]}`, `,"value":"v"`,
+			unordered+`,"aliases":null,"$deleteFromPrimitiveList/aliases":"a"`),
+		Entry("a list beside a string, refused order", `{"name":"p","aliases":["a"]}`, `,"value":"v"`,
+			unordered+`,"aliases":["b"],"$deleteFromPrimitiveList/aliases":"a"`),
+	)
+
 })
 
 // adjustment is what a repeatmerged_test case removes from strategicpatch's result before comparing: nothing, its

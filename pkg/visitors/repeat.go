@@ -507,14 +507,15 @@ func failsAtOwnField(r elements.Repeat, p, v value.Value) bool {
 // repeats apart (replacedApart) or v's other kind (replacedOntoOther). A map at the depth limit (the repeat's
 // elements.Repeat.Limit, holding "$retainKeys" alone or not) onto a map with fields, and a list merged by no strategy
 // left out and deleted from so where v holds a list the deletion refuses (deletesRefused), fit, but fail there
-// (ontoFailure).
+// (ontoFailure). A map of e setting a field beside a "$deleteFromPrimitiveList" of it that is not a list
+// (deletesNonListBeside) does not fit: the collation refuses it onto v's map.
 func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || !m.Local.IsMap() || (m.Dirs != nil && !retainsOnly(m.Dirs)) || m.Ruled ||
 		m.Meta.Strategy.Has(openapi.StrategyReplace) {
 		return false
 	}
-	if holdsRuledField(m, v) {
+	if holdsRuledField(m, v) || deletesNonListBeside(m.Local) {
 		return false
 	}
 	for _, f := range m.Fields {
@@ -657,7 +658,7 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false, nil
 	}
-	if holdsRuledField(m, v) {
+	if holdsRuledField(m, v) || deletesNonListBeside(m.Local) {
 		return false, nil
 	}
 	for _, f := range m.Fields {

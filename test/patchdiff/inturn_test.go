@@ -437,3 +437,296 @@ func nestedRepeat(path []pathStep, held string) value.Value {
 	member := value.MustMap().With(step.key, step.keyValue)
 	return value.List([]value.Value{member, nestedRepeat(path[1:], held).With(step.key, step.keyValue)})
 }
+
+// Patches repeating merge keys as the suite above gives them (the same cases, repeatN and repeatSetValue), whose items
+// after the first of a repeated key hold, at one or two places, directive values kubectl never writes (judgeMutated): "$deleteFromPrimitiveList"
+// values of mixed classes, objects, lists, nulls, none; "$setElementOrder" entries naming absent values, values twice,
+// objects, nulls, or no list; "$retainKeys" naming non-strings, absent fields, or null; "$patch" unknown, a number, or
+// "merge", on maps and list items; directives in maps the outcome lacks. Every gate off, MaxDepth 0 and 5: patch.Apply
+// must give what the items give applied one after another (judgeSteps), an error where they fail.
+// PLY_DIFF_INTURN_N sets the cases per target and limit, PLY_DIFF_SEED the seed.
+var _ = Describe("patches repeating merge keys, their later items' directives malformed, against their items applied in turn", func() {
+	for _, spec := range []string{"pod", "deployment"} {
+		for _, maxDepth := range []int{0, 5} {
+			It(fmt.Sprintf("agree on random %s cases, MaxDepth %d", spec, maxDepth), func() {
+				run := kubectlRun{mode: patchdiff.ApplyDirectives, tag: fmt.Sprintf("inturn-%d", maxDepth),
+					label: fmt.Sprintf("items in turn, directives malformed, MaxDepth %d", maxDepth), env: "PLY_DIFF_INTURN_N", def: 2000}
+				n, counts, line := run.cases(spec, func(t *difftest.Target, i int, c patchdiff.Case, counts map[string]int) string {
+					return judgeMutated(t, c, maxDepth, counts)
+				})
+				Expect(counts["agree"]+counts["agree error"]+counts["agree error, another first"]).To(BeNumerically(">", n/10), "too few cases repeat in turn: %s", line)
+				Expect(counts["mutated"]).To(BeNumerically(">", n/10), "too few cases mutated: %s", line)
+				Expect(counts["agree error, another first"]).To(BeNumerically("<=", max(2, n/100)), "errors differing from the steps': %s", line)
+			})
+		}
+	}
+})
+
+// judgeMutated judges case c of target t as judgeInTurn does, its patch given repeats as there, its later items'
+// directives malformed at one or two places of those mutator.later passes, picked at random (counted "mutated"; a
+// patch without such places, "nothing to mutate", is left out).
+func judgeMutated(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[string]int) string {
+	r := rand.New(rand.NewPCG(c.Seed, 33))
+	p, repeated := repeatN(c.Patch, t.Root, 1+r.IntN(2), r)
+	if sets, ok := repeatSetValue(p, t.Root, r); ok && r.IntN(2) == 0 {
+		p, repeated = sets, true
+	}
+	if !repeated {
+		counts["no repeat"]++
+		return ""
+	}
+	var sites mutator // (a walk mutating nothing counts the places it may mutate)
+	sites.later(p, c.Live, t.Root)
+	if sites.sites == 0 {
+		counts["nothing to mutate"]++
+		return ""
+	}
+	r = rand.New(rand.NewPCG(c.Seed, 34))
+	m := mutator{r: r, pick: map[int]bool{r.IntN(sites.sites): true}}
+	if r.IntN(4) == 0 {
+		m.pick[r.IntN(sites.sites)] = true
+	}
+	counts["mutated"]++
+	return judgeSteps(t, c.ID(), c.Live, m.later(p, c.Live, t.Root), maxDepth, counts)
+}
+
+// mutator malforms the directives of patch values at the places pick names, counting the places it passes (a
+// directive, a map a directive may be added to, a list item) in sites, in the order of its walk, drawing from r.
+type mutator struct {
+	r     *rand.Rand
+	pick  map[int]bool
+	sites int
+}
+
+// take reports whether the place the walk is at is one to mutate.
+func (m *mutator) take() bool {
+	m.sites++
+	return m.pick[m.sites-1]
+}
+
+// later returns patch map p (of type t, onto live value lv) with the items after the first of each repeated key of
+// its keyed lists, at any depth, malformed (item); the other values it looks into for repeats.
+func (m *mutator) later(p, lv value.Value, t *openapi.Type) value.Value {
+	if !p.IsMap() {
+		return p
+	}
+	out := p
+	for _, f := range p.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			continue
+		}
+		ct, meta := t.Child(f.Key)
+		lf, _ := lv.Get(f.Key)
+		switch {
+		case f.Value.IsMap():
+			out = out.With(f.Key, m.later(f.Value, lf, ct))
+		case f.Value.IsList() && len(meta.MergeKey) == 1:
+			key := meta.MergeKey[0]
+			seen := map[string]bool{}
+			items := slices.Clone(f.Value.Items())
+			for i, it := range items {
+				kv, keyed := it.Get(key)
+				li, _ := itemOf(lf, key, kv)
+				switch {
+				case !it.IsMap() || !keyed:
+				case seen[string(kv.JSON())]:
+					items[i] = m.item(it, li, ct.Item(), key)
+				default:
+					seen[string(kv.JSON())] = true
+					items[i] = m.later(it, li, ct.Item())
+				}
+			}
+			out = out.With(f.Key, value.List(items))
+		}
+	}
+	return out
+}
+
+// item returns map pm (of type t, onto the outcome's value lv; key: the merge key of its list, left as it is, "" for
+// none) with its directives malformed, a directive added (added), and its maps and the items of its lists malformed
+// likewise, "$patch" of such an item among them.
+func (m *mutator) item(pm, lv value.Value, t *openapi.Type, key string) value.Value {
+	out := pm
+	for _, f := range pm.Fields() {
+		ct, meta := t.Child(f.Key)
+		lf, held := lv.Get(f.Key)
+		switch {
+		case f.Key == key:
+		case strings.HasPrefix(f.Key, "$"):
+			out = m.directive(out, f, t)
+		case f.Value.IsMap():
+			nv := m.item(f.Value, lf, ct, "")
+			if !held || !lf.IsMap() {
+				nv = m.added(nv, ct)
+			}
+			out = out.With(f.Key, nv)
+		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList:
+			itemKey := ""
+			if len(meta.MergeKey) == 1 {
+				itemKey = meta.MergeKey[0]
+			}
+			items := slices.Clone(f.Value.Items())
+			for i, it := range items {
+				if !it.IsMap() {
+					continue
+				}
+				kv, _ := it.Get(itemKey)
+				li, _ := itemOf(lf, itemKey, kv)
+				if items[i] = m.item(it, li, ct.Item(), itemKey); m.take() {
+					items[i] = items[i].With("$patch", m.patchValue())
+				}
+			}
+			out = out.With(f.Key, value.List(items))
+		}
+	}
+	return m.added(out, t)
+}
+
+// directive returns map pm with its directive f (pm of type t) malformed, where picked: the values a
+// "$deleteFromPrimitiveList" deletes (deletedValues), the entries of a "$setElementOrder" (orderEntries), the fields
+// "$retainKeys" names (retainedFields), a "$patch" (patchValue).
+func (m *mutator) directive(pm value.Value, f value.Field, t *openapi.Type) value.Value {
+	if !m.take() {
+		return pm
+	}
+	var nv value.Value
+	switch name, _ := strings.CutPrefix(f.Key, "$setElementOrder/"); {
+	case strings.HasPrefix(f.Key, "$deleteFromPrimitiveList/"):
+		nv = m.deletedValues(f.Value)
+	case name != f.Key:
+		_, meta := t.Child(name)
+		nv = m.orderEntries(f.Value, meta.MergeKey)
+	case f.Key == "$retainKeys":
+		nv = m.retainedFields(f.Value)
+	case f.Key == "$patch":
+		nv = m.patchValue()
+	default:
+		return pm
+	}
+	return pm.With(f.Key, nv)
+}
+
+// added returns map pm (of type t) with, where picked, a directive more: "$retainKeys" naming its fields and an
+// absent one or a non-string, a "$patch", or for a list field of t (of scalars, for a deletion), a
+// "$deleteFromPrimitiveList" or "$setElementOrder" malformed, or both beside a list of scalars set (unordered).
+func (m *mutator) added(pm value.Value, t *openapi.Type) value.Value {
+	if !m.take() {
+		return pm
+	}
+	var lists, scalars []string
+	if t != nil && t.Kind == openapi.KindStruct {
+		for _, name := range t.FieldNames {
+			if ft, _ := t.Child(name); ft.Kind == openapi.KindList {
+				lists = append(lists, name)
+				if ft.Item().Kind == openapi.KindPrimitive {
+					scalars = append(scalars, name)
+				}
+			}
+		}
+	}
+	switch k := m.r.IntN(5); {
+	case k == 0:
+		var names []value.Value
+		for _, f := range pm.Fields() {
+			if !strings.HasPrefix(f.Key, "$") {
+				names = append(names, value.String(f.Key))
+			}
+		}
+		return pm.With("$retainKeys", m.retainedFields(value.List(names)))
+	case k == 1 || len(lists) == 0:
+		return pm.With("$patch", m.patchValue())
+	case k == 2 && len(scalars) > 0:
+		name := scalars[m.r.IntN(len(scalars))]
+		return pm.With("$deleteFromPrimitiveList/"+name, m.deletedValues(value.List([]value.Value{value.String("a")})))
+	case k == 4 && len(scalars) > 0:
+		return m.unordered(pm, scalars)
+	}
+	name := lists[m.r.IntN(len(lists))]
+	_, meta := t.Child(name)
+	return pm.With("$setElementOrder/"+name, m.orderEntries(value.List(nil), meta.MergeKey))
+}
+
+// deletedValues returns the values of a "$deleteFromPrimitiveList" (vals) malformed: of mixed classes, an object, a
+// list, a null, none, or no list.
+func (m *mutator) deletedValues(vals value.Value) value.Value {
+	items := slices.Clone(vals.Items())
+	switch m.r.IntN(7) {
+	case 0:
+		return value.List(append(items, value.String("a"), value.Int(1)))
+	case 1:
+		return value.List(append(items, value.MustMap().With("x", value.String("y"))))
+	case 2:
+		return value.List(append(items, value.List([]value.Value{value.String("a")})))
+	case 3:
+		return value.List(append(items, value.Null))
+	case 4:
+		return value.List(nil)
+	case 5:
+		return value.List([]value.Value{value.Bool(true), value.Int(2)})
+	}
+	return value.String("a")
+}
+
+// orderEntries returns the entries of a "$setElementOrder" (entries; key: its list's merge key, none for a list of
+// scalars) malformed: naming an absent value, one of its values twice, an object, a null, or no list.
+func (m *mutator) orderEntries(entries value.Value, key []string) value.Value {
+	items := slices.Clone(entries.Items())
+	absent := value.String("zz-absent")
+	if len(key) == 1 {
+		absent = value.MustMap().With(key[0], absent)
+	}
+	switch m.r.IntN(6) {
+	case 0:
+		return value.List(append(items, absent))
+	case 1:
+		if len(items) > 0 {
+			return value.List(append(items, items[m.r.IntN(len(items))]))
+		}
+		return value.List([]value.Value{absent, absent})
+	case 2:
+		return value.List(append(items, value.MustMap().With("x", value.String("y"))))
+	case 3:
+		return value.List(append(items, value.Null))
+	case 4:
+		return value.Null
+	}
+	return value.String("x")
+}
+
+// retainedFields returns the fields "$retainKeys" names (names) malformed: with a non-string, an absent field, or
+// null in place of the list.
+func (m *mutator) retainedFields(names value.Value) value.Value {
+	items := slices.Clone(names.Items())
+	switch m.r.IntN(5) {
+	case 0:
+		return value.List(append(items, value.Int(1)))
+	case 1:
+		return value.List(append(items, value.String("zzAbsent")))
+	case 2:
+		return value.List(append(items, value.Null))
+	case 3:
+		return value.Null
+	}
+	return value.String("x")
+}
+
+// patchValue is a "$patch" kubectl never writes where the mutator puts it: "merge", an unknown value, or a number.
+func (m *mutator) patchValue() value.Value {
+	switch m.r.IntN(4) {
+	case 0, 1:
+		return value.String("merge")
+	case 2:
+		return value.String("bogus")
+	}
+	return value.Int(3)
+}
+
+// unordered returns map pm with a list field of scalars (of names) set beside an empty "$setElementOrder" of it, which
+// the collation of the item without live refuses for what the outcome decides (Phase 2 decides the repeat then, and
+// the items in turn take it as merged), and a "$deleteFromPrimitiveList" malformed of one of names.
+func (m *mutator) unordered(pm value.Value, names []string) value.Value {
+	name := names[m.r.IntN(len(names))]
+	pm = pm.With("$setElementOrder/"+name, value.List(nil)).With(name, value.List([]value.Value{value.String("c"), value.String("a")}))
+	name = names[m.r.IntN(len(names))]
+	return pm.With("$deleteFromPrimitiveList/"+name, m.deletedValues(value.List([]value.Value{value.String("a")})))
+}
