@@ -334,8 +334,9 @@ import (
 //     stands elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
-//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders and Phase 2 does not reorder, or a map at a field the schema types as
-//     a list or a scalar holding a "$" key where v holds a map there.
+//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders and
+//     Phase 2 does not reorder, or a map at a field the schema types as a list or a scalar holding a "$" key where v
+//     holds a map there.
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
