@@ -216,8 +216,14 @@ func (t *currentTrimmer) checkObject(i, depth int) (int, bool) {
 		if colon >= len(d) || d[colon] != ':' {
 			return 0, false
 		}
-		if i, ok = t.check(skipSpace(d, colon+1), depth); !ok {
+		if i = skipSpace(d, colon+1); i+1 < len(d) && d[i] == '{' && d[i+1] == '}' {
+			i += 2 // (managedFields' leaves)
+		} else if i, ok = t.check(i, depth); !ok {
 			return 0, false
+		}
+		if i+1 < len(d) && d[i] == ',' && d[i+1] == '"' {
+			i++ // (compact text)
+			continue
 		}
 		next, more, ok := separator(d, i, '}')
 		if !ok || !more {
