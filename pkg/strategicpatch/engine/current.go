@@ -194,34 +194,95 @@ func (t *currentTrimmer) check(i, depth int) (int, bool) {
 }
 
 // checkObject is check for the object whose brace is at offset i: its keys escaped only as \" or \\, not beginning
-// with '$', each once.
+// with '$', each once (see distinct; keys in increasing order, as encoding/json writes a map, are compared to the one
+// before only).
 func (t *currentTrimmer) checkObject(i, depth int) (int, bool) {
 	d := t.d
-	base := len(t.keys)
+	start := i
 	i = skipSpace(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return i + 1, true
 	}
+	prev, n, sorted := "", 0, true
 	for i < len(d) {
 		end, ok := checkedKey(d, i)
 		if !ok {
 			return 0, false
 		}
-		t.keys = append(t.keys, sharedString(d[i+1:end-1]))
+		key := sharedString(d[i+1 : end-1])
+		sorted = sorted && (n == 0 || prev < key)
+		prev, n = key, n+1
 		colon := skipSpace(d, end)
 		if colon >= len(d) || d[colon] != ':' {
 			return 0, false
 		}
-		if i, ok = t.check(skipSpace(d, colon+1), depth); !ok {
+		if i = skipSpace(d, colon+1); i+1 < len(d) && d[i] == '{' && d[i+1] == '}' {
+			i += 2 // (managedFields' leaves)
+		} else if i, ok = t.check(i, depth); !ok {
 			return 0, false
+		}
+		if i+1 < len(d) && d[i] == ',' && d[i+1] == '"' {
+			i++ // (compact text)
+			continue
 		}
 		next, more, ok := separator(d, i, '}')
 		if !ok || !more {
-			ok = ok && distinct(t.keys[base:])
-			t.keys = t.keys[:base]
-			return next + 1, ok
+			return next + 1, ok && (sorted || t.unsortedDistinct(start, n))
 		}
 		i = next
+	}
+	return 0, false
+}
+
+// unsortedDistinct is distinct for the n keys of the object whose brace is at offset i, checked by checkObject and not
+// in increasing order.
+func (t *currentTrimmer) unsortedDistinct(i, n int) bool {
+	if n > currentMaxUnsorted {
+		return false
+	}
+	d, base := t.d, len(t.keys)
+	defer func() { t.keys = t.keys[:base] }()
+	i = skipSpace(d, i+1)
+	for range n {
+		end, _ := stringEnd(d, i)
+		t.keys = append(t.keys, sharedString(d[i+1:end-1]))
+		i, _ = t.skipValue(skipSpace(d, skipSpace(d, end)+1))
+		i, _, _ = separator(d, i, '}')
+	}
+	return distinct(t.keys[base:])
+}
+
+// skipValue returns the offset after the value at offset i, which check admits.
+func (t *currentTrimmer) skipValue(i int) (int, bool) {
+	d := t.d
+	switch d[i] {
+	case '"':
+		return stringEnd(d, i)
+	case '{', '[':
+	default:
+		for i < len(d) && d[i] != ',' && d[i] != '}' && d[i] != ']' && d[i] > ' ' {
+			i++
+		}
+		return i, true
+	}
+	open := 0
+	for i < len(d) {
+		switch d[i] {
+		case '"':
+			end, ok := stringEnd(d, i)
+			if !ok {
+				return 0, false
+			}
+			i = end
+			continue
+		case '{', '[':
+			open++
+		case '}', ']':
+			if open--; open == 0 {
+				return i + 1, true
+			}
+		}
+		i++
 	}
 	return 0, false
 }

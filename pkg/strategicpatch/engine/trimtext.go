@@ -134,7 +134,7 @@ func (t *trimmer) firstItem(at int, key string) int {
 
 // skipSpace returns the offset of the first byte from i on that is not JSON white space, or len(d).
 func skipSpace(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
+	for i < len(d) && d[i] <= ' ' && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
 		i++
 	}
 	return i
