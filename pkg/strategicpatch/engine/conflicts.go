@@ -50,9 +50,16 @@ func conflicting(left, right interface{}, l Lookup, strategy, mergeKey string, d
 	return true, fmt.Errorf("unknown type: %v", reflect.TypeOf(left))
 }
 
-// conflictingFields compares the fields both objects set, but "$patch" and "$retainKeys".
+// conflictingFields compares the fields both objects set, but "$patch" and "$retainKeys", in the order of their keys
+// (strategicpatch's follows Go's map order, so where a conflict and a failing look-up meet, it returns either).
 func conflictingFields(left, right map[string]interface{}, l Lookup, depth int) (bool, error) {
-	for key, lv := range left {
+	keys := make([]string, 0, len(left))
+	for key := range left {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		lv := left[key]
 		rv, ok := right[key]
 		if !ok || key == "$patch" || key == "$retainKeys" {
 			continue
