@@ -191,16 +191,18 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 }
 
 // checkedAsStrategicpatch is three-way patch p, not overwriting current's changes cv, where ply's conflict check found
-// a conflict (found) or not: strategicpatch's check (its walk of the two patches, ConflictingMaps) fails where it looks
-// up a field the schema does not declare, or a "$setElementOrder/<f>" key cv holds as data, unless a conflict it meets
-// first (in Go's map order) ends it, and it decides instead of ply's check where walk: where ply's check fails at a list
-// of the patch holding an item without identity (checkFailed), or where cv holds such a key. A conflict names the
-// patch and current's changes.
+// a conflict (found) or not. strategicpatch's check (its walk of the two patches, ConflictingMaps) fails where it looks
+// up a field the schema does not declare, or a "$setElementOrder/<f>" key cv holds as data, or compares lists it cannot
+// compare, unless a conflict it meets first (in Go's map order) ends it: ply's walk returns such a failure where no
+// conflict is there to meet (seek), and decides instead of ply's check where walk: where ply's check fails at a list of
+// the patch holding an item without identity (checkFailed), or where cv holds such a key. A conflict names the patch
+// and current's changes.
 func checkedAsStrategicpatch(p, cv value.Value, l Lookup, found, walk bool) (value.Value, error) {
 	pm, cm := toMap(p), toMap(cv)
-	walked, err := conflicting(pm, cm, l, "", "", 0)
-	if err != nil {
-		return value.Value{}, err
+	w := conflictWalk{seek: true}
+	walked, _ := w.conflicting(pm, cm, l, "", "", 0)
+	if !walked && w.err != nil {
+		return value.Value{}, w.err
 	}
 	if walk {
 		found = walked
