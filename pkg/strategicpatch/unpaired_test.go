@@ -113,3 +113,34 @@ var _ = DescribeTable("pkg/strategicpatch's patches of a list without items to p
 		`{"spec":{"volumes":[{"name":"v","hostPath":{"path":"p"}}],"containers":[{"image":"x"}]}}`,
 		`{"spec":{}}`),
 )
+
+// A list merged by key whose items in one document are objects and in the other, or in the same, are scalars: the
+// drop-in's patch producers fail as strategicpatch's diffs do, naming both lists of the first pair of documents it
+// diffs there (current against modified, then original against modified) whose items are not of one Go type.
+var _ = DescribeTable("pkg/strategicpatch's patches of a list merged by key mixing objects and scalars, as strategicpatch's",
+	createsAsStrategicpatch,
+	Entry("original's and current's items objects and a scalar",
+		`{"spec":{"containers":[{"name":"a"},"y"]}}`,
+		`{"spec":{"containers":[{"name":"a","image":"i"}]}}`,
+		`{"spec":{"containers":[{"name":"a"},"y"]}}`),
+	Entry("modified's items an object and a scalar",
+		`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`,
+		`{"spec":{"containers":[{"name":"a"},"q"]}}`,
+		`{"spec":{"containers":[{"name":"a"},{"name":"b"},"q"]}}`),
+	Entry("current's items scalars, original's and modified's objects",
+		`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`,
+		`{"spec":{"containers":[{"name":"b"},{"name":"c"}]}}`,
+		`{"spec":{"containers":["s"]}}`),
+	Entry("original's and modified's items scalars, current's objects",
+		`{"spec":{"containers":["x","y"]}}`,
+		`{"spec":{"containers":["y"]}}`,
+		`{"spec":{"containers":[{"name":"a"}]}}`),
+	Entry("original's items objects, modified's scalars, current without the list",
+		`{"spec":{"containers":[{"name":"a"}]}}`,
+		`{"spec":{"containers":["z"]}}`,
+		`{"spec":{}}`),
+	Entry("numbers beside objects in an item's list",
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","ports":[2.5,{"containerPort":1}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}]}]}}`),
+)

@@ -15,13 +15,33 @@ import (
 // item, items matched by merge key, and merged lists of scalars never conflict. Keys only one side sets do not
 // conflict. Look-ups follow the data, as strategicpatch's do: a failed one is returned with true.
 func (o Options) ConflictingMaps(left, right map[string]interface{}, l Lookup) (bool, error) {
-	return conflicting(left, right, l, "", "", 0)
+	return (&conflictWalk{}).conflicting(left, right, l, "", "", 0)
+}
+
+// conflictWalk is a walk of two patches comparing them (ConflictingMaps). Unless seek, it ends at the first conflict
+// or failure, as strategicpatch's does, the keys of a map in their order; with seek, a failure (a look-up, values it
+// cannot compare) ends the walk of its value only, err keeps the first, and the walk ends at a conflict: one found is
+// one strategicpatch's walk, whose order of keys is Go's map order, may meet before any failure.
+type conflictWalk struct {
+	seek bool
+	err  error
+}
+
+// fail is the result of failure err: true and err, or with seek, err kept and no conflict.
+func (w *conflictWalk) fail(err error) (bool, error) {
+	if !w.seek {
+		return true, err
+	}
+	if w.err == nil {
+		w.err = err
+	}
+	return false, nil
 }
 
 // conflicting compares two values of one field, its patch strategy (retainKeys aside) and merge key given.
-func conflicting(left, right interface{}, l Lookup, strategy, mergeKey string, depth int) (bool, error) {
+func (w *conflictWalk) conflicting(left, right interface{}, l Lookup, strategy, mergeKey string, depth int) (bool, error) {
 	if depth > maxDepth {
-		return true, fmt.Errorf("the patches nest deeper than %d levels", maxDepth)
+		return w.fail(fmt.Errorf("the patches nest deeper than %d levels", maxDepth))
 	}
 	switch lt := left.(type) {
 	case map[string]interface{}:
@@ -37,47 +57,61 @@ func conflicting(left, right interface{}, l Lookup, strategy, mergeKey string, d
 		if strategy == "replace" {
 			return false, nil
 		}
-		return conflictingFields(lt, rt, l, depth)
+		return w.conflictingFields(lt, rt, l, depth)
 	case []interface{}:
 		rt, ok := right.([]interface{})
 		if !ok {
 			return true, nil
 		}
-		return conflictingLists(lt, rt, l, strategy, mergeKey, depth)
+		return w.conflictingLists(lt, rt, l, strategy, mergeKey, depth)
 	case string, float64, bool, int64, nil:
 		return !reflect.DeepEqual(left, right), nil
 	}
-	return true, fmt.Errorf("unknown type: %v", reflect.TypeOf(left))
+	return w.fail(fmt.Errorf("unknown type: %v", reflect.TypeOf(left)))
 }
 
-// conflictingFields compares the fields both objects set, but "$patch" and "$retainKeys".
-func conflictingFields(left, right map[string]interface{}, l Lookup, depth int) (bool, error) {
-	for key, lv := range left {
+// conflictingFields compares the fields both objects set, but "$patch" and "$retainKeys", in the order of their keys
+// (strategicpatch's follows Go's map order, so where a conflict and a failing look-up meet, it returns either).
+func (w *conflictWalk) conflictingFields(left, right map[string]interface{}, l Lookup, depth int) (bool, error) {
+	keys := make([]string, 0, len(left))
+	for key := range left {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		lv := left[key]
 		rv, ok := right[key]
 		if !ok || key == "$patch" || key == "$retainKeys" {
 			continue
 		}
-		var sub Lookup
-		var meta Meta
-		var err error
-		switch lv.(type) {
-		case []interface{}:
-			sub, meta, err = lookup(l, key, true)
-		case map[string]interface{}:
-			sub, meta, err = lookup(l, key, false)
-		}
+		sub, meta, strategy, err := fieldMeta(l, key, lv)
 		if err != nil {
-			return true, err
+			if c, err := w.fail(err); c {
+				return true, err
+			}
+			continue
 		}
-		strategy, err := otherStrategy(meta.Strategies)
-		if err != nil {
-			return true, err
-		}
-		if c, err := conflicting(lv, rv, sub, strategy, meta.MergeKey, depth+1); c {
+		if c, err := w.conflicting(lv, rv, sub, strategy, meta.MergeKey, depth+1); c {
 			return true, err
 		}
 	}
 	return false, nil
+}
+
+// fieldMeta is the schema of field key holding lv in the patch on the left, looked up as strategicpatch looks it up
+// (a list's or a map's, nothing for a scalar), and its patch strategy besides retainKeys.
+func fieldMeta(l Lookup, key string, lv interface{}) (sub Lookup, meta Meta, strategy string, err error) {
+	switch lv.(type) {
+	case []interface{}:
+		sub, meta, err = lookup(l, key, true)
+	case map[string]interface{}:
+		sub, meta, err = lookup(l, key, false)
+	}
+	if err != nil {
+		return nil, Meta{}, "", err
+	}
+	strategy, err = otherStrategy(meta.Strategies)
+	return sub, meta, strategy, err
 }
 
 // lookup asks l for field key's schema (a list's items when slice); no schema gives none.
@@ -109,16 +143,16 @@ func otherStrategy(strategies []string) (string, error) {
 }
 
 // conflictingLists compares two lists of one field.
-func conflictingLists(left, right []interface{}, l Lookup, strategy, mergeKey string, depth int) (bool, error) {
+func (w *conflictWalk) conflictingLists(left, right []interface{}, l Lookup, strategy, mergeKey string, depth int) (bool, error) {
 	itemKind, err := itemKind(left, right)
 	if err != nil {
-		return true, err
+		return w.fail(err)
 	}
 	if strategy == "merge" {
 		if itemKind != reflect.Map {
 			return false, nil
 		}
-		return conflictingByKey(left, right, l, mergeKey, depth)
+		return w.conflictingByKey(left, right, l, mergeKey, depth)
 	}
 	if len(left) != len(right) {
 		return true, nil
@@ -127,7 +161,7 @@ func conflictingLists(left, right []interface{}, l Lookup, strategy, mergeKey st
 		left, right = sortedSet(left), sortedSet(right)
 	}
 	for i := range left {
-		if c, err := conflicting(left[i], right[i], l, "", "", depth+1); c {
+		if c, err := w.conflicting(left[i], right[i], l, "", "", depth+1); c {
 			return true, err
 		}
 	}
@@ -157,19 +191,25 @@ func itemKind(lists ...[]interface{}) (reflect.Kind, error) {
 	return first.Kind(), nil
 }
 
-// conflictingByKey compares the items of two merged lists of objects that share a merge key value.
-func conflictingByKey(left, right []interface{}, l Lookup, mergeKey string, depth int) (bool, error) {
+// conflictingByKey compares the items of two merged lists of objects that share a merge key value, in the order of
+// their keys' renderings.
+func (w *conflictWalk) conflictingByKey(left, right []interface{}, l Lookup, mergeKey string, depth int) (bool, error) {
 	lm, err := byKey(left, mergeKey)
 	if err != nil {
-		return true, err
+		return w.fail(err)
 	}
 	rm, err := byKey(right, mergeKey)
 	if err != nil {
-		return true, err
+		return w.fail(err)
 	}
-	for k, lv := range lm {
+	keys := make([]string, 0, len(lm))
+	for k := range lm {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
 		if rv, ok := rm[k]; ok {
-			if c, err := conflicting(lv, rv, l, "", "", depth+1); c {
+			if c, err := w.conflicting(lm[k], rv, l, "", "", depth+1); c {
 				return true, err
 			}
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -22,7 +23,57 @@ func diffError(err error, in docs, pairs ...diffPair) error {
 	if e, ok := diffNoMergeKey(err, pairs); ok {
 		return e
 	}
+	if e, ok := diffMixedKinds(err, pairs); ok {
+		return e
+	}
 	return asAPIMachinery(err, in)
+}
+
+// diffMixedKinds is strategicpatch's error where ply's err refuses an item of the list merged by key at the error's
+// path for not being an object: strategicpatch's diff of a pair's lists there (both lists, the first not empty) first
+// checks that their items are of one Go type, and fails naming both lists where they are not. ok is false where err is
+// another error or no pair's lists there mix types.
+func diffMixedKinds(err error, pairs []diffPair) (error, bool) {
+	ee, ok := asElementsError(err)
+	if !ok || !strings.Contains(ee.Msg, notAnObject) {
+		return err, false
+	}
+	for _, pair := range pairs {
+		a, aok := at(pair[0], ee.Path)
+		b, bok := at(pair[1], ee.Path)
+		if !aok || !bok || !a.IsList() || !b.IsList() || a.Len() == 0 {
+			continue
+		}
+		lists := [][]interface{}{toGo(a).([]interface{}), toGo(b).([]interface{})}
+		if mixedGoTypes(lists) {
+			return &apiError{fmt.Sprintf("list element types are not identical: %v", lists), err}, true
+		}
+	}
+	return err, false
+}
+
+// notAnObject is the words ply's messages refusing an item of a list merged by key that is not an object share
+// (smp.MergeKeyNotScalar's and the collation's).
+const notAnObject = ": expected an object with "
+
+// mixedGoTypes reports whether the items of lists, in turn, are not all of one Go type (a list of lists first, which
+// strategicpatch refuses otherwise, is not reported).
+func mixedGoTypes(lists [][]interface{}) bool {
+	var first reflect.Type
+	for _, l := range lists {
+		for _, it := range l {
+			t := reflect.TypeOf(it)
+			switch {
+			case first == nil && (t == nil || t.Kind() == reflect.Slice):
+				return false
+			case first == nil:
+				first = t
+			case t != first:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // diffNoMergeKey is strategicpatch's mergepatch.ErrNoMergeKey where ply's err is an item lacking its merge key field

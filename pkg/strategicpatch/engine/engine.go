@@ -2,8 +2,6 @@ package engine
 
 import (
 	"errors"
-	"slices"
-	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -165,37 +163,52 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 	opts := o.creating(s, overwrite)
 	p, err := patchgen.ThreeWay(original, modified, current, opts)
 	var conflict *apply.ConflictError
+	found := errors.As(err, &conflict)
 	checkFails := !overwrite && checkFailed(err)
-	if !errors.As(err, &conflict) && !checkFails {
+	if !found && !checkFails {
 		if err != nil {
 			return value.Value{}, diffError(err, in, pairs...)
 		}
-		return p, preconditions(p, fns)
-	}
-	// A conflict: strategicpatch checks the preconditions first, and names the patch and current's changes.
-	opts.Overwrite = true
-	if p, err = patchgen.ThreeWay(original, modified, current, opts); err != nil {
-		return value.Value{}, diffError(err, in, pairs...)
-	}
-	if err := preconditions(p, fns); err != nil {
-		return value.Value{}, err
+		if err := preconditions(p, fns); err != nil || overwrite || !holdsOrderKey(original) && !holdsOrderKey(current) {
+			return p, err
+		}
+	} else {
+		// strategicpatch checks the preconditions first.
+		opts.Overwrite = true
+		if p, err = patchgen.ThreeWay(original, modified, current, opts); err != nil {
+			return value.Value{}, diffError(err, in, pairs...)
+		}
+		if err := preconditions(p, fns); err != nil {
+			return value.Value{}, err
+		}
 	}
 	changed, err := patchgen.TwoWay(original, current, o.creating(s, false))
 	if err != nil {
 		return value.Value{}, diffError(err, in, diffPair{original, current})
 	}
-	cv, _ := withoutOrder(changed, root)
+	cv, _ := withoutOrder(changed, root, sources{original, current})
+	return checkedAsStrategicpatch(p, cv, l, found, checkFails || holdsOrderKey(cv))
+}
+
+// checkedAsStrategicpatch is three-way patch p, not overwriting current's changes cv, where ply's conflict check found
+// a conflict (found) or not. strategicpatch's check (its walk of the two patches, ConflictingMaps) fails where it looks
+// up a field the schema does not declare, or a "$setElementOrder/<f>" key cv holds as data, or compares lists it cannot
+// compare, unless a conflict it meets first (in Go's map order) ends it: ply's walk returns such a failure where no
+// conflict is there to meet (seek), and decides instead of ply's check where walk: where ply's check fails at a list of
+// the patch holding an item without identity (checkFailed), or where cv holds such a key. A conflict names the patch
+// and current's changes.
+func checkedAsStrategicpatch(p, cv value.Value, l Lookup, found, walk bool) (value.Value, error) {
 	pm, cm := toMap(p), toMap(cv)
-	if checkFails {
-		// kubectl's check fails at a list of the patch holding an item without identity, unless a conflict it meets
-		// first (in Go's map order) ends it: its own walk of the two patches (ConflictingMaps) tells which.
-		found, err := conflicting(pm, cm, l, "", "", 0)
-		if err != nil {
-			return value.Value{}, err
-		}
-		if !found {
-			return p, nil
-		}
+	w := conflictWalk{seek: true}
+	walked, _ := w.conflicting(pm, cm, l, "", "", 0)
+	if !walked && w.err != nil {
+		return value.Value{}, w.err
+	}
+	if walk {
+		found = walked
+	}
+	if !found {
+		return p, nil
 	}
 	return value.Value{}, mergepatch.NewErrConflict(mergepatch.ToYAMLOrError(pm), mergepatch.ToYAMLOrError(cm))
 }
@@ -232,7 +245,9 @@ func threeWayMode(overwrite bool) mode {
 }
 
 // threeWayJSON is ThreeWay's patch as JSON text, built in memory later calls reuse (patchgen.ThreeWayReused), released
-// once encoded and checked by fns (preconditions copies what an error names); an error is ThreeWay's, made again.
+// once encoded and checked by fns (preconditions copies what an error names); an error is ThreeWay's, made again, and
+// so is the patch not overwriting where original or current holds a "$setElementOrder/" key, which strategicpatch's
+// conflict check reads as data (checkedAsStrategicpatch).
 func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup, overwrite bool, fns []mergepatch.PreconditionFunc) ([]byte, error) {
 	s, _, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
 	if err != nil {
@@ -240,76 +255,21 @@ func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup,
 	}
 	opts := o.creating(s, overwrite)
 	p, release, err := patchgen.ThreeWayReused(original, modified, current, opts)
-	if err != nil {
-		_, err = o.ThreeWay(original, modified, current, l, overwrite, fns...)
-		return nil, err
+	if err != nil || !overwrite && (holdsOrderKey(original) || holdsOrderKey(current)) {
+		if err == nil {
+			release()
+		}
+		p, err := o.ThreeWay(original, modified, current, l, overwrite, fns...)
+		if err != nil {
+			return nil, err
+		}
+		return p.JSON(), nil
 	}
 	defer release()
 	if err := preconditions(p, fns); err != nil {
 		return nil, err
 	}
 	return p.JSON(), nil
-}
-
-// withoutOrder is patch p, of type t, less the "$setElementOrder/" directives, which strategicpatch's diff of current's
-// changes leaves out, and so less what held nothing else: a map emptied so, an item of a list merged by key left with
-// its merge key alone, a list emptied so (keep false: p itself is such a value; the top map is kept).
-func withoutOrder(p value.Value, t *openapi.Type) (out value.Value, keep bool) {
-	if !p.IsMap() {
-		return p, true
-	}
-	fields := make([]value.Field, 0, p.Len())
-	lost := false
-	for _, f := range p.Fields() {
-		if strings.HasPrefix(f.Key, setOrderPrefix) {
-			lost = true
-			continue
-		}
-		ct, meta := t.Child(f.Key)
-		v, keep := f.Value, true
-		switch {
-		case v.IsMap():
-			v, keep = withoutOrder(v, ct)
-		case v.IsList():
-			v, keep = itemsWithoutOrder(v, ct, meta)
-		}
-		if !keep {
-			lost = true
-			continue
-		}
-		fields = append(fields, value.Field{Key: f.Key, Value: v})
-	}
-	return value.MapFromSorted(fields), !lost || len(fields) > 0
-}
-
-// itemsWithoutOrder is withoutOrder of list l, of type t with metadata meta: in a list merged by key, an item left
-// with its merge key alone is dropped, and the list with it where no item stays.
-func itemsWithoutOrder(l value.Value, t *openapi.Type, meta openapi.Meta) (value.Value, bool) {
-	keyed := elements.MergedList(t, &meta) && len(meta.MergeKey) > 0
-	items := make([]value.Value, 0, l.Len())
-	dropped := false
-	for _, it := range l.Items() {
-		v, keep := withoutOrder(it, t.Item())
-		if keyed && it.IsMap() && v.Len() < it.Len() && onlyKeyFields(v, meta.MergeKey) {
-			keep = false
-		}
-		if !keep {
-			dropped = true
-			continue
-		}
-		items = append(items, v)
-	}
-	return value.List(items), !dropped || len(items) > 0
-}
-
-// onlyKeyFields reports whether map m holds no field but merge key fields.
-func onlyKeyFields(m value.Value, mergeKey []string) bool {
-	for _, f := range m.Fields() {
-		if !slices.Contains(mergeKey, f.Key) {
-			return false
-		}
-	}
-	return true
 }
 
 // preconditions checks patch p against fns as strategicpatch does: the first that fails is a
