@@ -12,24 +12,24 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// refusedDirectiveOnto reports whether apply mode's repeat r, whose own collation failed (Err, no Element) at a "$patch" of
-// its item p (of type t) that no merge takes, reached from p through maps (the error's path all fields), fails so
-// applied to v, a map: at a map holding "$patch" of an unknown value (unknownMapDirective), or at a list merged by key
-// whose first item holding "$patch" holds another value than "delete" or "replace" (itemDirected). A collation with v
-// as live reaches that map or list without another error where, at each step of the path, that step's map of p holds
-// no "$" key, the step's field is an object merged field by field (fieldByField; its last, the erring value, any but
-// one a merge rule names), and the fields before it by name build without error (fitsBefore, v's value there taken as
-// none where v holds no map at a step above); there it reads that "$patch" first whatever v holds (collate's
-// format.ReadMap, format.ReadItem). strategicpatch refuses either where v holds maps down to it, a list there
-// (handleDirectiveInMergeMap, mergeSliceWithSpecialElements), and copies it where v lacks one (docs/strategicpatch.md,
-// "What stays different").
+// refusedDirectiveOnto reports whether apply mode's repeat r, whose own collation failed (Err, no Element) at a
+// "$patch" of its item p (of type t) that no merge takes, reached from p through maps (the error's path all fields),
+// fails so applied to v, a map: at a map holding "$patch" of an unknown value (unknownMapDirective), or at a list
+// merged by key whose first item holding "$patch" holds another value than "delete" or "replace" (itemDirected). A
+// collation with v as live reaches that map or list without another error where, at each step of the path, that
+// step's map of p holds no "$" key, the step's field is an object merged field by field (fieldByField; its last, the
+// erring value, any but one a merge rule names), and the fields before it by name build without error (fitsBefore,
+// v's value there taken as none where v holds no map at a step above); there it reads that "$patch" first whatever v
+// holds (collate's format.ReadMap, format.ReadItem). strategicpatch refuses either where v holds maps down to it, a
+// list there (handleDirectiveInMergeMap, mergeSliceWithSpecialElements), and copies it where v lacks one
+// (docs/strategicpatch.md, "What stays different").
 func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
 	e, ok := r.Err.(*elements.Error)
 	if r.Element != nil || !ok || len(e.Path) == 0 || !v.IsMap() {
 		return false
 	}
 	for i, step := range e.Path {
-		if step.Kind != fieldpath.FieldElement || !p.IsMap() || holdsDollarKey(p) ||
+		if step.Kind != fieldpath.FieldElement || !p.IsMap() || slices.ContainsFunc(p.Fields(), dollarKeyed) ||
 			!fitsBefore(step.Field, p, v, t, len(e.Path)-i) {
 			return false
 		}
@@ -104,20 +104,10 @@ func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && !elements.MergedList(ct, &meta) &&
 			!holdsDirective(f.Value):
 		case f.Value.IsMap() && (f.Value.Len() > 0 || lv.Len() == 0 || room > 1) && fieldByField(ct, &meta) &&
-			!holdsDollarKey(f.Value) && fitsBefore(allFields, f.Value, lv, ct, room-1):
+			!slices.ContainsFunc(f.Value.Fields(), dollarKeyed) && fitsBefore(allFields, f.Value, lv, ct, room-1):
 		default:
 			return false
 		}
 	}
 	return true
-}
-
-// holdsDollarKey reports whether map m holds a key starting with "$" (a directive, or one a collation ignores).
-func holdsDollarKey(m value.Value) bool {
-	for _, f := range m.Fields() {
-		if strings.HasPrefix(f.Key, "$") {
-			return true
-		}
-	}
-	return false
 }
