@@ -43,8 +43,8 @@ import (
 //   - plainOnto: it failed by the depth limit, its fields up to FailsAt plain trees (Repeat.PlainRoom; maps before it
 //     too: Repeat.MapsBefore); v's fields up to it are plain trees within the limit, holding the field or not.
 //   - refusedDirectiveOnto (repeatunknown.go): its collation failed (Repeat.Err without its tree) at a "$patch" no
-//     merge takes, reached through maps: a map's of an unknown value, or the first "$patch" of a list merged by key's
-//     items, of another value than "delete" or "replace" (v holding no list there, or one of maps); each map on the
+//     merge takes, reached through maps: a map's of an unknown value, or the first of a list merged by key's items
+//     of another value than "delete" or "replace" (v holding no list there, or one of maps); each map on the
 //     path an object merged field by field holding no "$" key, its fields before the path's (by name) scalars, nulls,
 //     lists merged by no strategy, values v lacks (or maps where it holds another kind) holding no "$" key, or maps
 //     merging so onto v's within the depth limit (fitsBefore), no merge rule naming one of them or v's: the

@@ -15,7 +15,7 @@ import (
 // refusedDirectiveOnto reports whether apply mode's repeat r, whose own collation failed (Err, no Element) at a
 // "$patch" of its item p (of type t) that no merge takes, reached from p through maps (the error's path all fields),
 // fails so applied to v, a map: at a map holding "$patch" of an unknown value (unknownMapDirective), or at a list
-// merged by key whose first item holding "$patch" holds another value than "delete" or "replace" (itemDirected). A
+// merged by key at its first item holding "$patch" of another value than "delete" or "replace" (itemDirected). A
 // collation with v as live reaches that map or list without another error where, at each step of the path, that
 // step's map of p holds no "$" key, the step's field is an object merged field by field (fieldByField; its last, the
 // erring value, any but one a merge rule names), and the fields before it by name build without error (fitsBefore,
@@ -54,22 +54,18 @@ func unknownMapDirective(e *elements.Error, p value.Value) bool {
 }
 
 // itemDirected reports whether error e is the collation's of patch list p, merged by key, at its first item holding
-// "$patch", which holds another value than "delete" or "replace" (format.ReadItem, collate reading the patch's items
-// before live's), where lv, live's value there, is no list or a list of maps (whose class, a list of maps, the
+// "$patch" of another value than "delete" or "replace" (format.ReadItem; collate reads the patch's items, each on its
+// own, before live's), where lv, live's value there, is no list or a list of maps (whose class, a list of maps, the
 // collation checks first, as of the patch's items).
 func itemDirected(e *elements.Error, p, lv value.Value) bool {
 	if !p.IsList() || (lv.IsList() && slices.ContainsFunc(lv.Items(), func(it value.Value) bool { return !it.IsMap() })) {
 		return false
 	}
 	i := slices.IndexFunc(p.Items(), func(it value.Value) bool {
-		_, directed := smp.MapDirective(it)
-		return directed
+		d, directed := smp.MapDirective(it)
+		return directed && d != smp.DeleteValue && d != smp.ReplaceValue
 	})
-	if i < 0 {
-		return false
-	}
-	d, _ := smp.MapDirective(p.Items()[i])
-	return d != smp.DeleteValue && d != smp.ReplaceValue && strings.HasPrefix(e.Msg, "item "+strconv.Itoa(i)+": ")
+	return i >= 0 && strings.HasPrefix(e.Msg, "item "+strconv.Itoa(i)+": ")
 }
 
 // allFields, as fitsBefore's name, stands after every field: a key holding valid UTF-8 does not start with 0xff.
