@@ -42,6 +42,14 @@ import (
 //     (Phase 1 records it with Err); v is a map lacking that field and holding no field before it a merge rule names.
 //   - plainOnto: it failed by the depth limit, its fields up to FailsAt plain trees (Repeat.PlainRoom; maps before it
 //     too: Repeat.MapsBefore); v's fields up to it are plain trees within the limit, holding the field or not.
+//   - refusedDirectiveOnto (repeatunknown.go): its collation failed (Repeat.Err without its tree) at a "$patch" no
+//     merge takes, reached through maps: a map's of an unknown value, or the first of a list merged by key's items
+//     of another value than "delete" or "replace" (v holding no list there, or one of maps); each map on the
+//     path an object merged field by field holding no "$" key, its fields before the path's (by name) scalars, nulls,
+//     lists merged by no strategy, values v lacks (or maps where it holds another kind) holding no "$" key, or maps
+//     merging so onto v's within the depth limit (fitsBefore), no merge rule naming one of them or v's: the
+//     collation reads that "$patch" first there, whatever v holds. strategicpatch refuses it too where v holds maps
+//     down to it, a list there for an item's, and copies it elsewhere (docs/strategicpatch.md).
 //   - limitFailure (repeatlimit.go, limitWalk): any other failure by the depth limit, by a merged list's
 //     "$setElementOrder" (a keyed list's, a set of scalars' naming no value twice: an entry naming no item, an item it
 //     lacks, its items out of its order; Repeat.Disordered, Room), or at a list it holds empty and orders, where
@@ -388,7 +396,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case o.Compose && r.Element != nil && composed.of(r, v).fits:
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
-	case !o.Compose && r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v)):
+	case !o.Compose && ((r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v))) ||
+		refusedDirectiveOnto(r, l.Local.Items()[r.Pos], it.Type, v)):
 		probe.Repeated(false)
 		err = r.Err
 	case !o.Compose && (ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v) ||

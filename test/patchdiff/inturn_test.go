@@ -89,13 +89,8 @@ var _ = DescribeTable("patches repeating merge keys after a null-keyed item, aga
 // against an error (the same text, or another where the steps number items otherwise or meet another error first),
 // else the same object. It counts the case's class and returns the report of a failed case, else "".
 func judgeInTurn(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[string]int) string {
-	r := rand.New(rand.NewPCG(c.Seed, 33))
-	p, repeated := repeatN(c.Patch, t.Root, 1+r.IntN(2), r)
-	if sets, ok := repeatSetValue(p, t.Root, r); ok && r.IntN(2) == 0 {
-		p, repeated = sets, true
-	}
+	p, r, repeated := repeatedPatch(t, c, counts)
 	if !repeated {
-		counts["no repeat"]++
 		return ""
 	}
 	if maxDepth > 0 && r.IntN(2) == 0 {
@@ -106,6 +101,21 @@ func judgeInTurn(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[
 		p = p.With(site[0].field, nestedRepeat(site[1:], site[len(site)-1].field))
 	}
 	return judgeSteps(t, c.ID(), c.Live, p, maxDepth, counts)
+}
+
+// repeatedPatch returns case c's patch (of target t) given repeats by repeatN, or by repeatSetValue in about half the
+// cases where it applies, and the source they drew from (seeded by the case), which the caller draws on; repeated is
+// false, the case counted "no repeat", where neither gives one.
+func repeatedPatch(t *difftest.Target, c patchdiff.Case, counts map[string]int) (p value.Value, r *rand.Rand, repeated bool) {
+	r = rand.New(rand.NewPCG(c.Seed, 33))
+	p, repeated = repeatN(c.Patch, t.Root, 1+r.IntN(2), r)
+	if sets, ok := repeatSetValue(p, t.Root, r); ok && r.IntN(2) == 0 {
+		p, repeated = sets, true
+	}
+	if !repeated {
+		counts["no repeat"]++
+	}
+	return p, r, repeated
 }
 
 // judgeSteps judges patch p (given repeats) onto live under maxDepth, case id of target t: Apply against inTurn, as
@@ -466,13 +476,8 @@ var _ = Describe("patches repeating merge keys, their later items' directives ma
 // directives malformed at one or two places of those mutator.later passes, picked at random (counted "mutated"; a
 // patch without such places, "nothing to mutate", is left out).
 func judgeMutated(t *difftest.Target, c patchdiff.Case, maxDepth int, counts map[string]int) string {
-	r := rand.New(rand.NewPCG(c.Seed, 33))
-	p, repeated := repeatN(c.Patch, t.Root, 1+r.IntN(2), r)
-	if sets, ok := repeatSetValue(p, t.Root, r); ok && r.IntN(2) == 0 {
-		p, repeated = sets, true
-	}
+	p, r, repeated := repeatedPatch(t, c, counts)
 	if !repeated {
-		counts["no repeat"]++
 		return ""
 	}
 	var sites mutator // (a walk mutating nothing counts the places it may mutate)
