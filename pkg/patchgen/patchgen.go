@@ -56,6 +56,10 @@ type Options struct {
 	// OtherKindsAtomic takes whole a value of modified of a kind the schema rules out, as strategicpatch takes a value
 	// paired with one of another kind (collate.Options.OtherKindsAtomic); else such a value is an error.
 	OtherKindsAtomic bool
+	// WithoutOrders leaves out of a two-way patch the "$setElementOrder/<f>" directives, as strategicpatch's diff with
+	// DiffOptions' SetElementOrder false (the changes kubectl's conflict check compares): a list's order is then no
+	// change, and a "$setElementOrder/<f>" key a document holds is data like any other field. ThreeWay ignores it.
+	WithoutOrders bool
 }
 
 // TwoWay returns the patch original->modified, {} for no change; original may be value.Null, modified must be an
@@ -129,7 +133,11 @@ func createIn(mem *delta.Memory, original, modified, current value.Value, root *
 		p, ok, err = delta.ThreeWayIn(mem, tree, arena, opts.Gates, opts.Overwrite)
 		err = secrets.MaskDirective(secrets.MaskConflicts(err, original, modified, current), original, modified, current)
 	} else {
-		p, ok, err = delta.Patch(tree, arena, delta.TwoWay, opts.Gates)
+		mode := delta.TwoWay
+		if opts.WithoutOrders {
+			mode = delta.Changed
+		}
+		p, ok, err = delta.Patch(tree, arena, mode, opts.Gates)
 	}
 	if err != nil {
 		return value.Value{}, err

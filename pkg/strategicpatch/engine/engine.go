@@ -153,7 +153,7 @@ func (o Options) TwoWay(original, modified value.Value, l Lookup, fns ...mergepa
 // ThreeWay returns kubectl apply's patch (CreateThreeWayMergePatch), checked by fns; unless overwrite, changes of
 // current since original that the patch overwrites are a mergepatch.ErrConflict.
 func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, overwrite bool, fns ...mergepatch.PreconditionFunc) (value.Value, error) {
-	s, root, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
+	s, _, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -182,11 +182,12 @@ func (o Options) ThreeWay(original, modified, current value.Value, l Lookup, ove
 			return value.Value{}, err
 		}
 	}
-	changed, err := patchgen.TwoWay(original, current, o.creating(s, false))
+	changes := o.creating(s, false)
+	changes.WithoutOrders = true
+	cv, err := patchgen.TwoWay(original, current, changes)
 	if err != nil {
 		return value.Value{}, diffError(err, in, diffPair{original, current})
 	}
-	cv, _ := withoutOrder(changed, root, sources{original, current})
 	return checkedAsStrategicpatch(p, cv, l, found, checkFails || holdsOrderKey(cv))
 }
 
