@@ -530,7 +530,7 @@ func (sc *jsonScanner) strFrom(start, i int) (string, int, bool) {
 			return sc.special(start, end)
 		}
 	}
-	return sc.special(start, plainRun(d, i))
+	return sc.special(start, PlainRun(d, i))
 }
 
 // shortLen returns the length of the string whose content starts at
@@ -577,12 +577,12 @@ var plainInString = func() (t [256]bool) {
 }()
 
 // rawString goes on scanning the string that starts at start from i, the
-// first byte that plainRun stopped at, and returns where its closing
+// first byte that PlainRun stopped at, and returns where its closing
 // quote is; escaped is true when the string holds escapes or bytes that
 // are not valid UTF-8 (which JSON decoding replaces).
 func (sc *jsonScanner) rawString(start, i int) (end int, escaped, ok bool) {
 	d := sc.data
-	for ; i < len(d); i = plainRun(d, i+1) {
+	for ; i < len(d); i = PlainRun(d, i+1) {
 		c := d[i]
 		switch {
 		case c == '"':
@@ -606,7 +606,7 @@ func (sc *jsonScanner) rawString(start, i int) (end int, escaped, ok bool) {
 	return 0, false, false
 }
 
-// Byte patterns for plainRun: every byte of a word set to one value.
+// Byte patterns for PlainRun: every byte of a word set to one value.
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
@@ -625,10 +625,10 @@ func notPlain(w uint64) uint64 {
 	return (below | quote | slash | w) & highs
 }
 
-// plainRun returns the offset of the first byte from i on that a string
-// does not hold as it is (plainInString), or len(d), testing eight bytes
-// at a time.
-func plainRun(d []byte, i int) int {
+// PlainRun returns the offset of the first byte from i on that a JSON
+// string does not hold as it is (a quote, a backslash, a control byte or a
+// byte that is not ASCII), or len(d), testing eight bytes at a time.
+func PlainRun(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
 		if flags := notPlain(binary.LittleEndian.Uint64(d[i:])); flags != 0 {
 			return i + bits.TrailingZeros64(flags)/8

@@ -26,3 +26,19 @@ var _ = Describe("the benchmarked calls", func() {
 		}
 	}
 })
+
+var _ = Describe("the benchmarked ConfigMap calls", func() {
+	for _, keys := range dropinbench.ConfigMapSizes {
+		for _, sorted := range []bool{true, false} {
+			c := dropinbench.NewConfigMapCase(keys, sorted)
+			It("give the same bytes in ply and apimachinery: "+c.Name(), func() {
+				want, err := c.Call(dropinbench.APIs[1])
+				Expect(err).NotTo(HaveOccurred())
+				got, err := c.Call(dropinbench.APIs[0])
+				Expect(err).NotTo(HaveOccurred())
+				Expect(string(got)).To(Equal(string(want)))
+				Expect(string(got)).To(ContainSubstring(`"key-0000":"changed"`), "the patch changes something")
+			})
+		}
+	}
+})

@@ -23,3 +23,23 @@ func BenchmarkDropIn(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConfigMap is CreateThreeWayMergePatch on a ConfigMap of many data keys, current's written in increasing
+// order or not.
+func BenchmarkConfigMap(b *testing.B) {
+	for _, keys := range dropinbench.ConfigMapSizes {
+		for _, sorted := range []bool{true, false} {
+			c := dropinbench.NewConfigMapCase(keys, sorted)
+			for _, api := range dropinbench.APIs {
+				b.Run("op=CreateThreeWayMergePatch/"+c.Name()+"/impl="+api.Name, func(b *testing.B) {
+					b.ReportAllocs()
+					for range b.N {
+						if _, err := c.Call(api); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"sync"
 	"unicode/utf8"
 
@@ -36,7 +34,7 @@ type currentTrimmer struct {
 var currentTrimmers = sync.Pool{New: func() any { return new(currentTrimmer) }}
 
 // Bounds of a currentTrimmer: the output it keeps, the keys of one object it compares pairwise when they are not in
-// order, the nesting it checks.
+// order (more are read whole: parse's reading of them costs no more than sorting them here), the nesting it checks.
 const (
 	currentMaxOut      = 1 << 20
 	currentMaxUnsorted = 32
@@ -175,7 +173,7 @@ func (t *currentTrimmer) check(i, depth int) (int, bool) {
 	}
 	switch d[i] {
 	case '"':
-		return checkedString(d, i)
+		return checkedText(d, i, false)
 	case '{':
 		if i+1 < len(d) && d[i+1] == '}' {
 			return i + 2, true // (managedFields' leaves)
@@ -205,7 +203,7 @@ func (t *currentTrimmer) checkObject(i, depth int) (int, bool) {
 	}
 	prev, n, sorted := "", 0, true
 	for i < len(d) {
-		end, ok := checkedKey(d, i)
+		end, ok := checkedText(d, i, true)
 		if !ok {
 			return 0, false
 		}
@@ -308,40 +306,16 @@ func (t *currentTrimmer) checkList(i, depth int) (int, bool) {
 	return 0, false
 }
 
-// checkedKey returns the offset after the key whose quote is at offset i, and whether it is one check admits: escaped
-// only as \" or \\ (so that keys written differently are different keys), valid UTF-8, not beginning with '$'.
-func checkedKey(d []byte, i int) (int, bool) {
-	if i >= len(d) || d[i] != '"' || (i+1 < len(d) && d[i+1] == '$') {
+// checkedText returns the offset after the string whose quote is at offset i, and whether it is one check admits: valid
+// UTF-8, no control byte, and escapes JSON's but of surrogates in a value; in a key (key), escapes \" and \\ only, so
+// that keys written differently are different keys, and no '$' first.
+func checkedText(d []byte, i int, key bool) (int, bool) {
+	if key && (i >= len(d) || d[i] != '"' || (i+1 < len(d) && d[i+1] == '$')) {
 		return 0, false
 	}
 	wide := false
 	for j := i + 1; ; {
-		if j = plainRun(d, j); j >= len(d) {
-			return 0, false
-		}
-		switch c := d[j]; {
-		case c == '"':
-			return j + 1, !wide || utf8.Valid(d[i+1:j])
-		case c == '\\':
-			if j+1 >= len(d) || (d[j+1] != '"' && d[j+1] != '\\') {
-				return 0, false
-			}
-			j += 2
-		case c < 0x20:
-			return 0, false
-		default:
-			wide = wide || c >= utf8.RuneSelf
-			j++
-		}
-	}
-}
-
-// checkedString returns the offset after the string whose quote is at offset i, and whether it is one check admits:
-// valid UTF-8, no control byte, escapes JSON's but of surrogates.
-func checkedString(d []byte, i int) (int, bool) {
-	wide := false
-	for j := i + 1; ; {
-		if j = plainRun(d, j); j >= len(d) {
+		if j = parse.PlainRun(d, j); j >= len(d) {
 			return 0, false
 		}
 		switch c := d[j]; {
@@ -351,7 +325,7 @@ func checkedString(d []byte, i int) (int, bool) {
 			j += 2
 		case c == '\\':
 			n, ok := escapeLen(d, j)
-			if !ok {
+			if key || !ok {
 				return 0, false
 			}
 			j += n
@@ -393,19 +367,6 @@ func escapeLen(d []byte, j int) (int, bool) {
 		return 6, r < 0xd800 || r > 0xdfff
 	}
 	return 0, false
-}
-
-// plainRun returns the offset of the first byte from j on that is '"', '\\', a control byte or not ASCII, reading
-// eight bytes at a time, or of one of the last seven bytes of d (the caller reads those one by one).
-func plainRun(d []byte, j int) int {
-	for ; j+8 <= len(d); j += 8 {
-		w := binary.LittleEndian.Uint64(d[j:])
-		below, quote, escape := w-ones*0x20, (w^(ones*'"'))-ones, (w^(ones*'\\'))-ones
-		if flags := (below | quote | escape | w) & highs; flags != 0 {
-			return j + bits.TrailingZeros64(flags)/8
-		}
-	}
-	return j
 }
 
 // valueEnd returns the offset after the value at offset i of a field of the object at depth, a field modified holds,
@@ -468,7 +429,7 @@ func (t *currentTrimmer) sharedAfter(i, end, depth int) int {
 // stringEnd returns the offset after the string whose quote is at offset i.
 func stringEnd(d []byte, i int) (int, bool) {
 	for j := i + 1; j < len(d); {
-		switch j = plainRun(d, j); {
+		switch j = parse.PlainRun(d, j); {
 		case j >= len(d):
 			return 0, false
 		case d[j] == '"':
