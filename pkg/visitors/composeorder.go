@@ -27,7 +27,8 @@ import (
 // first: listBefore; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
 // where it does: mergeMapsOnto; a map at a field the schema types as a list or a scalar, holding no "$" key, that
 // strategicpatch's look-up does not fail for: otherKindMap; one holding "$" keys where v holds no map there, taken
-// whole: otherKindWhole), that v holds as a list p only
+// whole: otherKindWhole; where v holds a map there, merged into it as maps of no schema merge, failing first where
+// that merge fails: otherKindOnto), that v holds as a list p only
 // orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
 // "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
 // on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
@@ -88,14 +89,8 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 				return known, err
 			}
 		case pv.IsMap():
-			if msg := unmergeable(t, k, pv, lv); msg != "" {
-				return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
-			}
-			if plainMap(t, k, pv) || otherKindMap(t, k, pv) || otherKindWhole(t, k, pv, lv, unmergedRefused) {
-				continue
-			}
-			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
-				return err != nil, err
+			if known, err := mapBefore(t, k, pv, lv, unmergedRefused); !known || err != nil {
+				return known, err
 			}
 		case pv.IsList():
 			if known, err := listBefore(p, t, k, pv, lv, inV, ordered[k]); !known || err != nil {
@@ -104,6 +99,30 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 		}
 	}
 	return false, nil
+}
+
+// mapBefore reads map pv, field k of compose mode's repeat item (a map of type t) before the field orderFails fails
+// at, lv the outcome's value there: known where a collation with the outcome as live builds it without error
+// (plainMap, otherKindMap, otherKindWhole, otherKindOnto, mergeMapsOnto), or where it fails there (err: unmergeable's
+// look-up, otherKindOnto's or mergeMapsOnto's failure); not known elsewhere (unmergedRefused: gate MultiFieldMergeKeys
+// on, as orderFails reads it).
+func mapBefore(t *openapi.Type, k string, pv, lv value.Value, unmergedRefused bool) (known bool, err error) {
+	if msg := unmergeable(t, k, pv, lv); msg != "" {
+		return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
+	}
+	if plainMap(t, k, pv) || otherKindMap(t, k, pv) || otherKindWhole(t, k, pv, lv, unmergedRefused) {
+		return true, nil
+	}
+	if merged, failed := otherKindOnto(t, k, pv, lv, unmergedRefused); merged && failed != nil {
+		return true, failed
+	} else if merged {
+		return true, nil
+	}
+	plain, failed := mergeMapsOnto(t, k, pv, lv)
+	if failed != nil {
+		return true, failed
+	}
+	return plain, nil
 }
 
 // listBefore reads list pv, field k of compose mode's repeat item p (a map of type t) before the field orderFails
