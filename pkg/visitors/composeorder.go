@@ -18,21 +18,21 @@ import (
 // reads where they are plain enough to tell.
 
 // orderFails returns the error collating compose mode's repeat item p (type t, a map holding no "$patch") with v, its
-// member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list
-// (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
-// maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
-// strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
-// a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
-// composesField, mergedWhole; a set it does not order whose items and v's list's there cannot merge, failing there
-// first: listBefore; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
-// where it does: mergeMapsOnto; a map at a field the schema types as a list or a scalar, holding no "$" key, that
-// strategicpatch's look-up does not fail for: otherKindMap; one holding "$" keys where v holds no map there, taken
-// whole: otherKindWhole; where v holds a map there, merged into it as maps of no schema merge, failing first where
-// that merge fails: otherKindOnto), that v holds as a list p only
-// orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
-// "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
-// on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
-// it left unknown.
+// member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list (known
+// true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not maps, an
+// order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no strategy it
+// gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and a merged list
+// Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap, composesField,
+// mergedWhole; a set it does not order whose items and v's list's there cannot merge, failing there first: listBefore;
+// maps holding "$patch: merge" maps, dropped where v holds no map there, failing first where it does: mergeMapsOnto; a
+// map at a field the schema types as a list or a scalar, holding no "$" key, that strategicpatch's look-up does not
+// fail for: otherKindMap; one holding "$" keys where v holds no map there, taken whole: otherKindWhole; where v holds a
+// map there, merged into it as maps of no schema merge, failing first where that merge fails: otherKindOnto), that v
+// holds as a list p only orders that Phase 2 does not reorder (but where heldOrder reads it: items or entries the order
+// refuses, failing there first, or a list merged by one key the collation reorders without error), a "$" field p and v
+// hold otherwise (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule decides. With
+// unmergedRefused (gate MultiFieldMergeKeys on), a list merged by no strategy that p orders fails there
+// (orderedUnmerged), a "$deleteFromPrimitiveList" beside it left unknown.
 func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -74,7 +74,11 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 			}
 			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: smp.OrderOfUnmerged(k)}
 		case ordered[k] && !inP:
-			if inV && !reordersField(p, t, k, lv) {
+			read, err := heldOrder(p, t, k, lv, unmergedRefused)
+			if err != nil {
+				return true, err
+			}
+			if inV && !read && !reordersField(p, t, k, lv) {
 				return false, nil // (v's list reordered, which may fail)
 			}
 		case ordered[k] && !pv.IsList():
@@ -279,6 +283,34 @@ func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) boo
 		n.Dirs = &elements.Directives{SetOrder: order, HasSetOrder: true}
 	}
 	return composesList(&n, lv)
+}
+
+// heldOrder reads field k of compose mode's repeat item p (a map of type t), a list p leaves out and orders by its
+// "$setElementOrder/<k>" alone (no "$deleteFromPrimitiveList/<k>" beside it), over lv, its member's outcome's value
+// there, as a collation of p with that outcome as live reads it, the fields before it built without error
+// (orderFails): where lv is a list with items the order refuses (orderFailure: merged by no strategy and no merge
+// key, strategicpatch cannot order it; a set, lv's items or the order's entries refused), or a list merged by key
+// whose items or the order's entries the collation refuses (orderOnto: their classes, lv's items' keys, then the
+// entries'), err is that error, at the field, as strategicpatch's merge of patches fails there too; where lv is a
+// list merged by one key with items orderOnto refuses none of, read is true: the collation reorders it without error.
+// Neither elsewhere, nor with unmergedRefused (gate MultiFieldMergeKeys on).
+func heldOrder(p value.Value, t *openapi.Type, k string, lv value.Value, unmergedRefused bool) (read bool, err *elements.Error) {
+	if _, deletes := p.Get(smp.DeletePrefix + k); deletes || unmergedRefused || !lv.IsList() || lv.Len() == 0 {
+		return false, nil
+	}
+	order, _ := p.Get(smp.SetOrderPrefix + k)
+	ft, meta := t.Child(k)
+	n := elements.Node{Name: k, Type: ft, Meta: meta, Dirs: &elements.Directives{SetOrder: order, HasSetOrder: true}}
+	failed := orderFailure(&n, lv, false)
+	if failed == nil && elements.MergedList(ft, &meta) && len(meta.MergeKey) == 1 {
+		failed, read = orderOnto(fieldpath.Path{fieldpath.Field(k)}, order, lv, ft, &meta)
+	}
+	if e, _ := failed.(*elements.Error); e != nil {
+		at := *e
+		at.Path = fieldpath.Path{fieldpath.Field(k)}
+		return true, &at
+	}
+	return read, nil
 }
 
 // reordersField reports whether field k of a map of type t, which compose mode's repeat item p leaves out and orders

@@ -198,8 +198,11 @@ import (
 //     taken whole, fits: otherKindWhole; one holding "$" keys where v holds a map there, merged into it as maps of no
 //     schema merge, fits, or fails first where that merge fails (a "$patch: merge" or unknown "$patch", a "$retainKeys"
 //     v's map holds otherwise, in its maps too: otherKindOnto, mapBefore); a set it does not order before it whose
-//     items and v's list's cannot merge fails there first: listBefore, setFailure); ordering a keyed list it sets that
-//     v lacks, holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the
+//     items and v's list's cannot merge fails there first: listBefore, setFailure; a list it only orders that v holds
+//     with items the order refuses, one merged by no strategy strategicpatch cannot order, a set's or a keyed list's
+//     items or the order's entries the collation refuses, fails there first, and one merged by one key whose items and
+//     entries the collation reads fits: heldOrder, orderFailure, orderOnto); ordering a keyed list it sets that v
+//     lacks, holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the
 //     keys read before the order); ordering a field the schema types as a scalar or an object where it sets a list,
 //     that error (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds
 //     empty, through maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there
@@ -344,10 +347,11 @@ import (
 //     stands elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
-//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders and
-//     Phase 2 does not reorder, or a map at a field the schema types as a list or a scalar holding a "$" key where v
-//     holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not of strings, lists or maps in it
-//     the merge of maps of no schema does not tell).
+//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders,
+//     Phase 2 does not reorder and the collation reorders without error (a set naming a value twice among them; but
+//     one merged by one key, as above), or a map at a field the schema types as a list or a scalar holding a "$" key
+//     where v holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not of strings, lists or maps
+//     in it the merge of maps of no schema does not tell).
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
