@@ -566,4 +566,26 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/env":[{"name":{"x":1}},{"name":"A"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
 			"orders a list, but the patch sets value to string", true),
 	)
+
+	DescribeTable("a repeat's own map ordering by \"$setElementOrder\" a field it sets to a string after a set it only orders that the outcome holds naming a value twice, decided in Phase 2: the order's error at the string",
+		decided,
+		Entry("a set of strings, ordered by a value it lacks",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["b","b"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/aliases":["a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":["a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+		Entry("a set of integers, ordered by its values",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","ports":[1,2,1]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/ports":[2,1],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/ports":[2,1],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+		Entry("a set of strings, under an empty order",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","a"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$setElementOrder/aliases":[],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":[],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+	)
 })

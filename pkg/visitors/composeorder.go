@@ -29,9 +29,9 @@ import (
 // fail for: otherKindMap; one holding "$" keys where v holds no map there, taken whole: otherKindWhole; where v holds a
 // map there, merged into it as maps of no schema merge, failing first where that merge fails: otherKindOnto), that v
 // holds as a list p only orders that Phase 2 does not reorder (but where heldOrder reads it: items or entries the order
-// refuses, failing there first, or a list merged by one key the collation reorders without error), a "$" field p and v
-// hold otherwise (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule decides. With
-// unmergedRefused (gate MultiFieldMergeKeys on), a list merged by no strategy that p orders fails there
+// refuses, failing there first, or a list merged by one key or a set of scalars the collation reorders without error),
+// a "$" field p and v hold otherwise (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule
+// decides. With unmergedRefused (gate MultiFieldMergeKeys on), a list merged by no strategy that p orders fails there
 // (orderedUnmerged), a "$deleteFromPrimitiveList" beside it left unknown.
 func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
@@ -292,9 +292,11 @@ func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) boo
 // key, strategicpatch cannot order it; a set, lv's items or the order's entries refused), or a list merged by key
 // whose items or the order's entries the collation refuses (orderOnto: their classes, lv's items' keys, then the
 // entries'), err is that error, at the field, as strategicpatch's merge of patches fails there too; where lv is a
-// list merged by one key with items orderOnto refuses none of, read is true: the collation reorders it without error.
-// Neither elsewhere, nor with unmergedRefused (gate MultiFieldMergeKeys on).
-func heldOrder(p value.Value, t *openapi.Type, k string, lv value.Value, unmergedRefused bool) (read bool, err *elements.Error) {
+// list merged by one key with items orderOnto refuses none of, or a set of scalars orderFailure refuses none of (a
+// value named twice among them), read is true: the collation reorders it without error. Neither elsewhere, nor with
+// unmergedRefused (gate MultiFieldMergeKeys on).
+func heldOrder(p value.Value, t *openapi.Type, k string, lv value.Value, unmergedRefused bool) (read bool,
+	err *elements.Error) {
 	if _, deletes := p.Get(smp.DeletePrefix + k); deletes || unmergedRefused || !lv.IsList() || lv.Len() == 0 {
 		return false, nil
 	}
@@ -304,6 +306,9 @@ func heldOrder(p value.Value, t *openapi.Type, k string, lv value.Value, unmerge
 	failed := orderFailure(&n, lv, false)
 	if failed == nil && elements.MergedList(ft, &meta) && len(meta.MergeKey) == 1 {
 		failed, read = orderOnto(fieldpath.Path{fieldpath.Field(k)}, order, lv, ft, &meta)
+	} else if failed == nil && elements.MergedList(ft, &meta) && len(meta.MergeKey) == 0 &&
+		!elements.SetOfMaps(ft, &meta) {
+		read = true // (a set of scalars, a value named twice among them: reordered as it stands)
 	}
 	if e, _ := failed.(*elements.Error); e != nil {
 		at := *e
