@@ -17,13 +17,14 @@ import (
 )
 
 // Compose of a second patch naming a key twice merges each repeat into its key's outcome in turn. A repeat whose item,
-// merged into its key's outcome's item, orders by "$setElementOrder" a field the schema types as a scalar or an
-// object, or holds a list there beside a "$deleteFromPrimitiveList" of it, is decided from the patches' one tree
-// (Phase 2), the front-end applying none again (probe.OnRepeat), as the front-end decides it: the same merge made as
-// two Composes, head then rest, neither naming a key twice. Where ply refuses such an order or list and strategicpatch
-// takes it, the difference is the documented one (docs/errors.md, "a field of the wrong type", and its
-// "$setElementOrder" errors); elsewhere strategicpatch's merge of the two patches fails where ply's does, or gives
-// ply's result.
+// merged into its key's outcome's item, orders by "$setElementOrder" a field the schema types as a scalar or an object,
+// or holds a list there beside a "$deleteFromPrimitiveList" of it, or one ordering a field it sets to a string after a
+// field the collation merges onto the outcome first (a map at a field the schema types as a list, a list it only
+// orders), is decided from the patches' one tree (Phase 2), the front-end applying none again (probe.OnRepeat), as the
+// front-end decides it: the same merge made as two Composes, head then rest, neither naming a key twice. Where ply
+// refuses such an order or list and strategicpatch takes it, the difference is the documented one (docs/errors.md, "a
+// field of the wrong type", and its "$setElementOrder" errors); elsewhere strategicpatch's merge of the two patches
+// fails where ply's does, or gives ply's result.
 var _ = Describe("Compose of a repeat ordering a field the schema types as another kind, against the front-end and strategicpatch", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
