@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,13 +18,14 @@ import (
 )
 
 // Compose of a second patch naming a part's key twice, its repeat ordering by "$setElementOrder" a field it sets to a
-// string ("value") after a field it holds that the collation merges onto its key's outcome first: a map at a field
-// the schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it
-// leaves out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and
-// lists ("list it orders"). Random shapes of testdata/nested.json's Part, every gate off: Compose gives what the same
-// merge made as two Composes gives (the second's items one at a time, no key named twice), the same object or the
-// same error. The report counts the repeats of each shape and those the front-end applied again, at most as many as
-// each entry says: Phase 2 decides them all (visitors' orderFails: otherKindOnto, heldOrder).
+// string ("value") after a field it holds that the collation merges onto its key's outcome first: a map at a field the
+// schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it leaves
+// out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and lists
+// ("list it orders"), or a list merged by key it holds over the outcome's list ("keyed list it merges"). Random shapes
+// of testdata/nested.json's Part, every gate off: Compose gives what the same merge made as two Composes gives (the
+// second's items one at a time, no key named twice), the same object or the same error. The report counts the repeats
+// of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides them all
+// (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure).
 var _ = Describe("Compose of a repeat ordering a field it sets to a string after a field merged onto the outcome, random shapes, against the front-end", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -73,6 +75,7 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 		},
 		Entry("a map onto a map", mapOntoMap, 2000, int64(0)),
 		Entry("a list it orders", listItOrders, 2000, int64(0)),
+		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0)),
 	)
 })
 
@@ -135,4 +138,37 @@ func drawList(r *rand.Rand, n int, items ...string) string {
 		s += pick(r, items...)
 	}
 	return s + "]"
+}
+
+// keyedItMerges is a shape of the random spec above: a list at env (merged by key "name") the repeat holds, each key
+// once, ordered by a "$setElementOrder" naming its data items in their order or not, over the outcome's list there,
+// their items drawn from scalars, sets (flags) of strings or numbers, "$retainKeys", "$" fields, undeclared maps
+// holding "$patch" or not, and "$patch: delete" items.
+func keyedItMerges(r *rand.Rand) (held, item string) {
+	held = `"env":` + drawList(r, 1+r.IntN(2), `{"name":"A","value":"v"}`, `{"name":"A","flags":["a"]}`,
+		`{"name":"A","flags":[1]}`, `{"name":"A","$retainKeys":["name"]}`, `{"name":"B","x":{"a":1}}`,
+		`{"name":"A","$x":{"a":1}}`, `{"name":"B"}`, `{"name":"A","x":{"a":1}}`)
+	pool := []string{`{"name":"A","value":"w"}`, `{"name":"A","flags":["b"]}`, `{"name":"A","flags":[2]}`,
+		`{"name":"A","$retainKeys":["value"]}`, `{"name":"A","$retainKeys":["name"]}`, `{"name":"A","x":{"$patch":"merge"}}`,
+		`{"name":"A","x":{"$patch":"bogus"}}`, `{"name":"A","$x":{"$patch":"merge"}}`, `{"name":"A","x":{"b":2}}`,
+		`{"name":"B","value":"u"}`, `{"name":"B","x":{"$patch":"merge"}}`, `{"name":"B","$retainKeys":["value"]}`,
+		`{"name":"A","$patch":"delete"}`, `{"name":"C"}`}
+	var items, order []string
+	named := map[string]bool{}
+	for range 1 + r.IntN(3) {
+		it := jsonv.MustDecode(pick(r, pool...))
+		name, _ := it.Get("name")
+		if key, _ := name.AsString(); !named[key] {
+			named[key] = true
+			items = append(items, string(it.JSON()))
+			if _, deletes := it.Get("$patch"); !deletes {
+				order = append(order, `{"name":"`+key+`"}`)
+			}
+		}
+	}
+	item = `"env":[` + strings.Join(items, ",") + `]`
+	if r.IntN(2) == 0 {
+		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
+	}
+	return held, item
 }

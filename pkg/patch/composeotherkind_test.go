@@ -20,11 +20,11 @@ import (
 // merged into its key's outcome's item, orders by "$setElementOrder" a field the schema types as a scalar or an object,
 // or holds a list there beside a "$deleteFromPrimitiveList" of it, or one ordering a field it sets to a string after a
 // field the collation merges onto the outcome first (a map at a field the schema types as a list, a list it only
-// orders), is decided from the patches' one tree (Phase 2), the front-end applying none again (probe.OnRepeat), as the
-// front-end decides it: the same merge made as two Composes, head then rest, neither naming a key twice. Where ply
-// refuses such an order or list and strategicpatch takes it, the difference is the documented one (docs/errors.md, "a
-// field of the wrong type", and its "$setElementOrder" errors); elsewhere strategicpatch's merge of the two patches
-// fails where ply's does, or gives ply's result.
+// orders, a keyed list), is decided from the patches' one tree (Phase 2), the front-end applying none again
+// (probe.OnRepeat), as the front-end decides it: the same merge made as two Composes, head then rest, neither naming a
+// key twice. Where ply refuses such an order or list and strategicpatch takes it, the difference is the documented one
+// (docs/errors.md, "a field of the wrong type", and its "$setElementOrder" errors); elsewhere strategicpatch's merge of
+// the two patches fails where ply's does, or gives ply's result.
 var _ = Describe("Compose of a repeat ordering a field the schema types as another kind, against the front-end and strategicpatch", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -588,5 +588,33 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
 			`{"groups":[{"name":"g","parts":[{"name":"p","$setElementOrder/aliases":[],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
 			"orders a list, but the patch sets value to string", true),
+	)
+
+	DescribeTable("a repeat's own map ordering by \"$setElementOrder\" a field it sets to a string after a keyed list whose item's merge into the outcome's item fails, decided in Phase 2: that merge's error",
+		decided,
+		Entry("an item holding \"$retainKeys\" the outcome's item holds otherwise",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$retainKeys":["name"]}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","$retainKeys":["value"]}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$retainKeys":["value"]}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"$retainKeys differs", true),
+		Entry("an item holding a \"$patch: merge\" map at an undeclared field the outcome's item holds a map at",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","x":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","x":{"$patch":"merge"}}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","x":{"$patch":"merge"}}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"$patch: merge", true),
+		Entry("an ordered list's second item holding an unknown \"$patch\" map where the outcome's item holds a map",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","x":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"B","value":"u"},{"name":"A","x":{"$patch":"bogus"}}],"$setElementOrder/env":[{"name":"B"},{"name":"A"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"B","value":"u"},{"name":"A","x":{"$patch":"bogus"}}],"$setElementOrder/env":[{"name":"B"},{"name":"A"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"bogus", true),
+		Entry("an item holding a \"$\" field of a \"$patch: merge\" map over the outcome's item's map",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$x":{"a":1}}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","$x":{"$patch":"merge"}}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$x":{"$patch":"merge"}}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"$patch: merge", true),
 	)
 })

@@ -23,12 +23,13 @@ import (
 // order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no strategy it
 // gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and a merged list
 // Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap, composesField,
-// mergedWhole; a set it does not order whose items and v's list's there cannot merge, failing there first: listBefore;
-// maps holding "$patch: merge" maps, dropped where v holds no map there, failing first where it does: mergeMapsOnto; a
-// map at a field the schema types as a list or a scalar, holding no "$" key, that strategicpatch's look-up does not
-// fail for: otherKindMap; one holding "$" keys where v holds no map there, taken whole: otherKindWhole; where v holds a
-// map there, merged into it as maps of no schema merge, failing first where that merge fails: otherKindOnto), that v
-// holds as a list p only orders that Phase 2 does not reorder (but where heldOrder reads it: items or entries the order
+// mergedWhole; a set it does not order whose items and v's list's there cannot merge, or a keyed list whose item's
+// merge into v's item of its key fails, failing there first: listBefore, keyedFieldFailure; maps holding "$patch:
+// merge" maps, dropped where v holds no map there, failing first where it does: mergeMapsOnto; a map at a field the
+// schema types as a list or a scalar, holding no "$" key, that strategicpatch's look-up does not fail for:
+// otherKindMap; one holding "$" keys where v holds no map there, taken whole: otherKindWhole; where v holds a map
+// there, merged into it as maps of no schema merge, failing first where that merge fails: otherKindOnto), that v holds
+// as a list p only orders that Phase 2 does not reorder (but where heldOrder reads it: items or entries the order
 // refuses, failing there first, or a list merged by one key or a set of scalars the collation reorders without error),
 // a "$" field p and v hold otherwise (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule
 // decides. With unmergedRefused (gate MultiFieldMergeKeys on), a list merged by no strategy that p orders fails there
@@ -129,11 +130,12 @@ func mapBefore(t *openapi.Type, k string, pv, lv value.Value, unmergedRefused bo
 	return plain, nil
 }
 
-// listBefore reads list pv, field k of compose mode's repeat item p (a map of type t) before the field orderFails
-// fails at, lv the outcome's value there (inV: the outcome holds it; ordered: p orders it by "$setElementOrder"): known
-// where a collation with the outcome as live builds it without error (wholeScalars, wholeList, composesField,
-// mergedWhole), or where, a set p does not order over the outcome's list, their items cannot merge (setFailure: err,
-// that collation's error there, as strategicpatch's merge fails on them too); not known elsewhere.
+// listBefore reads list pv, field k of compose mode's repeat item p (a map of type t) before the field orderFails fails
+// at, lv the outcome's value there (inV: the outcome holds it; ordered: p orders it by "$setElementOrder"): known where
+// a collation with the outcome as live builds it without error (wholeScalars, wholeList, composesField, mergedWhole),
+// or where, a set p does not order over the outcome's list, their items cannot merge (setFailure: err, that collation's
+// error there, as strategicpatch's merge fails on them too), or where, a keyed list over the outcome's list, an item's
+// merge into the outcome's item of its key fails (keyedFieldFailure: err, that merge's error); not known elsewhere.
 func listBefore(p value.Value, t *openapi.Type, k string, pv, lv value.Value, inV, ordered bool) (known bool, err error) {
 	switch {
 	case wholeScalars(t, k, pv) || wholeList(p, t, k, pv) || (inV && composesField(p, t, k, lv)) ||
@@ -145,7 +147,28 @@ func listBefore(p value.Value, t *openapi.Type, k string, pv, lv value.Value, in
 			return true, err
 		}
 	}
+	if err := keyedFieldFailure(p, t, k, lv); inV && err != nil {
+		return true, err
+	}
 	return false, nil
+}
+
+// keyedFieldFailure returns the error a collation of compose mode's repeat item p (a map of type t) with its member's
+// outcome as live gives at field k, a list of maps p holds with items merged by one key over lv, the outcome's list
+// there (keyedFits, given p's "$setElementOrder/<k>"): the first of its data items of a key lv holds whose merge into
+// lv's item of that key fails (mergedInto), or, beside a "$patch: replace" item and that order, lv's first item lacking
+// the key (unkeyedHeld), at its path below the field: the fields before it built without error (orderFails), the
+// collation meets it there first. Nil elsewhere, and where keyedFits does not tell it.
+func keyedFieldFailure(p value.Value, t *openapi.Type, k string, lv value.Value) *elements.Error {
+	n := fieldNode(p, t, k)
+	fits, err := keyedFits(&n, lv)
+	e, _ := err.(*elements.Error)
+	if !fits || e == nil {
+		return nil
+	}
+	at := *e
+	at.Path = append(fieldpath.Path{fieldpath.Field(k)}, e.Path...)
+	return &at
 }
 
 // orderedUnmerged reports whether field k of a map of type t, which compose mode's repeat item orders by
@@ -276,13 +299,21 @@ func wholeList(p value.Value, t *openapi.Type, k string, pv value.Value) bool {
 // merges it (composesList), given p's "$setElementOrder/<k>" (a "$deleteFromPrimitiveList/<k>" beside it is data in a
 // patch, copied, as strategicpatch's merge of patches copies it).
 func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
+	n := fieldNode(p, t, k)
+	return composesList(&n, lv)
+}
+
+// fieldNode is field k of compose mode's repeat item p (a map of type t), a node of no parent holding p's value there
+// as the patch holds it, with p's "$setElementOrder/<k>" as its directive (a "$deleteFromPrimitiveList/<k>" beside it
+// is data in a patch).
+func fieldNode(p value.Value, t *openapi.Type, k string) elements.Node {
 	pv, _ := p.Get(k)
 	ft, meta := t.Child(k)
-	n := elements.Node{Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
+	n := elements.Node{Name: k, Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
 	if order, ordered := p.Get(smp.SetOrderPrefix + k); ordered {
 		n.Dirs = &elements.Directives{SetOrder: order, HasSetOrder: true}
 	}
-	return composesList(&n, lv)
+	return n
 }
 
 // heldOrder reads field k of compose mode's repeat item p (a map of type t), a list p leaves out and orders by its
