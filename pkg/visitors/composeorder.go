@@ -18,20 +18,22 @@ import (
 // reads where they are plain enough to tell.
 
 // orderFails returns the error collating compose mode's repeat item p (type t, a map holding no "$patch") with v, its
-// member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list
-// (known true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not
-// maps, an order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no
-// strategy it gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and
-// a merged list Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap,
-// composesField, mergedWhole; a set it does not order whose items and v's list's there cannot merge, failing there
-// first: listBefore; maps holding "$patch: merge" maps, dropped where v holds no map there, failing first
-// where it does: mergeMapsOnto; a map at a field the schema types as a list or a scalar, holding no "$" key, that
-// strategicpatch's look-up does not fail for: otherKindMap; one holding "$" keys where v holds no map there, taken
-// whole: otherKindWhole), that v holds as a list p only
-// orders that Phase 2 does not reorder, a "$" field p and v hold otherwise (but "$retainKeys" and
-// "$setElementOrder/<f>", which fail so), or one a merge rule decides. With unmergedRefused (gate MultiFieldMergeKeys
-// on), a list merged by no strategy that p orders fails there (orderedUnmerged), a "$deleteFromPrimitiveList" beside
-// it left unknown.
+// member's outcome map, as live gives, where p orders by "$setElementOrder" a field it sets to other than a list (known
+// true), or orders one v holds as other than a list; known is false where the error is not told so: p or v not maps, an
+// order not a list, a field before the failing one that p sets to a map or a list (but a list merged by no strategy it
+// gives no directive for, taken whole, a map of scalars, nulls, such lists and maps without "$" keys, and a merged list
+// Phase 2 merges onto v's or one v lacks, none of which fail: wholeScalars, wholeList, plainMap, composesField,
+// mergedWhole; a set it does not order whose items and v's list's there cannot merge, or a keyed list whose item's
+// merge into v's item of its key fails, failing there first: listBefore, keyedFieldFailure; maps holding "$patch:
+// merge" maps, dropped where v holds no map there, failing first where it does: mergeMapsOnto; a map at a field the
+// schema types as a list or a scalar, holding no "$" key, that strategicpatch's look-up does not fail for:
+// otherKindMap; one holding "$" keys where v holds no map there, taken whole: otherKindWhole; where v holds a map
+// there, merged into it as maps of no schema merge, failing first where that merge fails: otherKindOnto), that v holds
+// as a list p only orders that Phase 2 does not reorder (but where heldOrder reads it: items or entries the order
+// refuses, failing there first, or a list merged by one key or a set of scalars the collation reorders without error),
+// a "$" field p and v hold otherwise (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule
+// decides. With unmergedRefused (gate MultiFieldMergeKeys on), a list merged by no strategy that p orders fails there
+// (orderedUnmerged), a "$deleteFromPrimitiveList" beside it left unknown.
 func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -73,7 +75,11 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 			}
 			return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: smp.OrderOfUnmerged(k)}
 		case ordered[k] && !inP:
-			if inV && !reordersField(p, t, k, lv) {
+			read, err := heldOrder(p, t, k, lv, unmergedRefused)
+			if err != nil {
+				return true, err
+			}
+			if inV && !read && !reordersField(p, t, k, lv) {
 				return false, nil // (v's list reordered, which may fail)
 			}
 		case ordered[k] && !pv.IsList():
@@ -88,14 +94,8 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 				return known, err
 			}
 		case pv.IsMap():
-			if msg := unmergeable(t, k, pv, lv); msg != "" {
-				return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
-			}
-			if plainMap(t, k, pv) || otherKindMap(t, k, pv) || otherKindWhole(t, k, pv, lv, unmergedRefused) {
-				continue
-			}
-			if plain, err := mergeMapsOnto(t, k, pv, lv); !plain || err != nil {
-				return err != nil, err
+			if known, err := mapBefore(t, k, pv, lv, unmergedRefused); !known || err != nil {
+				return known, err
 			}
 		case pv.IsList():
 			if known, err := listBefore(p, t, k, pv, lv, inV, ordered[k]); !known || err != nil {
@@ -106,11 +106,36 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 	return false, nil
 }
 
-// listBefore reads list pv, field k of compose mode's repeat item p (a map of type t) before the field orderFails
-// fails at, lv the outcome's value there (inV: the outcome holds it; ordered: p orders it by "$setElementOrder"): known
-// where a collation with the outcome as live builds it without error (wholeScalars, wholeList, composesField,
-// mergedWhole), or where, a set p does not order over the outcome's list, their items cannot merge (setFailure: err,
-// that collation's error there, as strategicpatch's merge fails on them too); not known elsewhere.
+// mapBefore reads map pv, field k of compose mode's repeat item (a map of type t) before the field orderFails fails
+// at, lv the outcome's value there: known where a collation with the outcome as live builds it without error
+// (plainMap, otherKindMap, otherKindWhole, otherKindOnto, mergeMapsOnto), or where it fails there (err: unmergeable's
+// look-up, otherKindOnto's or mergeMapsOnto's failure); not known elsewhere (unmergedRefused: gate MultiFieldMergeKeys
+// on, as orderFails reads it).
+func mapBefore(t *openapi.Type, k string, pv, lv value.Value, unmergedRefused bool) (known bool, err error) {
+	if msg := unmergeable(t, k, pv, lv); msg != "" {
+		return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
+	}
+	if plainMap(t, k, pv) || otherKindMap(t, k, pv) || otherKindWhole(t, k, pv, lv, unmergedRefused) {
+		return true, nil
+	}
+	if merged, failed := otherKindOnto(t, k, pv, lv, unmergedRefused); merged && failed != nil {
+		return true, failed
+	} else if merged {
+		return true, nil
+	}
+	plain, failed := mergeMapsOnto(t, k, pv, lv)
+	if failed != nil {
+		return true, failed
+	}
+	return plain, nil
+}
+
+// listBefore reads list pv, field k of compose mode's repeat item p (a map of type t) before the field orderFails fails
+// at, lv the outcome's value there (inV: the outcome holds it; ordered: p orders it by "$setElementOrder"): known where
+// a collation with the outcome as live builds it without error (wholeScalars, wholeList, composesField, mergedWhole),
+// or where, a set p does not order over the outcome's list, their items cannot merge (setFailure: err, that collation's
+// error there, as strategicpatch's merge fails on them too), or where, a keyed list over the outcome's list, an item's
+// merge into the outcome's item of its key fails (keyedFieldFailure: err, that merge's error); not known elsewhere.
 func listBefore(p value.Value, t *openapi.Type, k string, pv, lv value.Value, inV, ordered bool) (known bool, err error) {
 	switch {
 	case wholeScalars(t, k, pv) || wholeList(p, t, k, pv) || (inV && composesField(p, t, k, lv)) ||
@@ -122,7 +147,28 @@ func listBefore(p value.Value, t *openapi.Type, k string, pv, lv value.Value, in
 			return true, err
 		}
 	}
+	if err := keyedFieldFailure(p, t, k, lv); inV && err != nil {
+		return true, err
+	}
 	return false, nil
+}
+
+// keyedFieldFailure returns the error a collation of compose mode's repeat item p (a map of type t) with its member's
+// outcome as live gives at field k, a list of maps p holds with items merged by one key over lv, the outcome's list
+// there (keyedFits, given p's "$setElementOrder/<k>"): the first of its data items of a key lv holds whose merge into
+// lv's item of that key fails (mergedInto), or, beside a "$patch: replace" item and that order, lv's first item lacking
+// the key (unkeyedHeld), at its path below the field: the fields before it built without error (orderFails), the
+// collation meets it there first. Nil elsewhere, and where keyedFits does not tell it.
+func keyedFieldFailure(p value.Value, t *openapi.Type, k string, lv value.Value) *elements.Error {
+	n := fieldNode(p, t, k)
+	fits, err := keyedFits(&n, lv)
+	e, _ := err.(*elements.Error)
+	if !fits || e == nil {
+		return nil
+	}
+	at := *e
+	at.Path = append(fieldpath.Path{fieldpath.Field(k)}, e.Path...)
+	return &at
 }
 
 // orderedUnmerged reports whether field k of a map of type t, which compose mode's repeat item orders by
@@ -253,13 +299,54 @@ func wholeList(p value.Value, t *openapi.Type, k string, pv value.Value) bool {
 // merges it (composesList), given p's "$setElementOrder/<k>" (a "$deleteFromPrimitiveList/<k>" beside it is data in a
 // patch, copied, as strategicpatch's merge of patches copies it).
 func composesField(p value.Value, t *openapi.Type, k string, lv value.Value) bool {
+	n := fieldNode(p, t, k)
+	return composesList(&n, lv)
+}
+
+// fieldNode is field k of compose mode's repeat item p (a map of type t), a node of no parent holding p's value there
+// as the patch holds it, with p's "$setElementOrder/<k>" as its directive (a "$deleteFromPrimitiveList/<k>" beside it
+// is data in a patch).
+func fieldNode(p value.Value, t *openapi.Type, k string) elements.Node {
 	pv, _ := p.Get(k)
 	ft, meta := t.Child(k)
-	n := elements.Node{Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
+	n := elements.Node{Name: k, Type: ft, Meta: meta, Values: elements.Values{Local: pv, HasLocal: true}}
 	if order, ordered := p.Get(smp.SetOrderPrefix + k); ordered {
 		n.Dirs = &elements.Directives{SetOrder: order, HasSetOrder: true}
 	}
-	return composesList(&n, lv)
+	return n
+}
+
+// heldOrder reads field k of compose mode's repeat item p (a map of type t), a list p leaves out and orders by its
+// "$setElementOrder/<k>" alone (no "$deleteFromPrimitiveList/<k>" beside it), over lv, its member's outcome's value
+// there, as a collation of p with that outcome as live reads it, the fields before it built without error
+// (orderFails): where lv is a list with items the order refuses (orderFailure: merged by no strategy and no merge
+// key, strategicpatch cannot order it; a set, lv's items or the order's entries refused), or a list merged by key
+// whose items or the order's entries the collation refuses (orderOnto: their classes, lv's items' keys, then the
+// entries'), err is that error, at the field, as strategicpatch's merge of patches fails there too; where lv is a
+// list merged by one key with items orderOnto refuses none of, or a set of scalars orderFailure refuses none of (a
+// value named twice among them), read is true: the collation reorders it without error. Neither elsewhere, nor with
+// unmergedRefused (gate MultiFieldMergeKeys on).
+func heldOrder(p value.Value, t *openapi.Type, k string, lv value.Value, unmergedRefused bool) (read bool,
+	err *elements.Error) {
+	if _, deletes := p.Get(smp.DeletePrefix + k); deletes || unmergedRefused || !lv.IsList() || lv.Len() == 0 {
+		return false, nil
+	}
+	order, _ := p.Get(smp.SetOrderPrefix + k)
+	ft, meta := t.Child(k)
+	n := elements.Node{Name: k, Type: ft, Meta: meta, Dirs: &elements.Directives{SetOrder: order, HasSetOrder: true}}
+	failed := orderFailure(&n, lv, false)
+	if failed == nil && elements.MergedList(ft, &meta) && len(meta.MergeKey) == 1 {
+		failed, read = orderOnto(fieldpath.Path{fieldpath.Field(k)}, order, lv, ft, &meta)
+	} else if failed == nil && elements.MergedList(ft, &meta) && len(meta.MergeKey) == 0 &&
+		!elements.SetOfMaps(ft, &meta) {
+		read = true // (a set of scalars, a value named twice among them: reordered as it stands)
+	}
+	if e, _ := failed.(*elements.Error); e != nil {
+		at := *e
+		at.Path = fieldpath.Path{fieldpath.Field(k)}
+		return true, &at
+	}
+	return read, nil
 }
 
 // reordersField reports whether field k of a map of type t, which compose mode's repeat item p leaves out and orders

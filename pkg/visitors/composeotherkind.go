@@ -162,6 +162,25 @@ func otherKindWhole(t *openapi.Type, k string, pv, lv value.Value, unmergedRefus
 		(ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive)
 }
 
+// otherKindOnto reports whether pv, field k of compose mode's repeat map of type t, is a map at a field the schema types
+// as a list or a scalar under no merge rule, where lv, the outcome's value there, is a map, whose merge into lv a
+// collation tells: it merges pv into lv as maps of no schema merge (collate's mapOfOtherKind, strategicpatch's look-up
+// failing for no key of it: unmergeable, checked first), as a "$" field's map merges into one of its kind (dollarInto:
+// "$patch: replace" or "delete" taking pv less the directive or empty, whatever else it holds; "$patch: merge" or
+// another value failing at pv, the directive read first; another map merged field by field, mergedInto, failing where
+// that merge fails, a "$retainKeys" lv holds otherwise among them). err is that failure, at field k; nil where the
+// merge succeeds, within the depth limit (the repeat not elements.Repeat.Deep). With gate MultiFieldMergeKeys on
+// (unmergedRefused), the collation's kind check refuses pv: not so read.
+func otherKindOnto(t *openapi.Type, k string, pv, lv value.Value, unmergedRefused bool) (merged bool, err *elements.Error) {
+	ft, meta := t.Child(k)
+	if !pv.IsMap() || !lv.IsMap() || unmergedRefused || meta.Rule != nil ||
+		(ft.Kind != openapi.KindList && ft.Kind != openapi.KindPrimitive) {
+		return false, nil
+	}
+	_, err, merged = dollarInto(openapi.Unknown, value.Field{Key: k, Value: pv}, lv)
+	return merged, fieldErr(k, err)
+}
+
 // orderedUnreadFailure is the error a collation gives at list pv, field name of patch map p of type t, beside p's
 // "$setElementOrder/<name>", where the map p merges into lacks the list and an item's key is one it cannot read
 // (orderedUnread): at the first such item, below the field. Nil elsewhere.

@@ -195,10 +195,18 @@ import (
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
 //     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
 //     schema where the look-up fails for no key, fits: otherKindMap; one holding "$" keys where v holds no map there,
-//     taken whole, fits: otherKindWhole; a set it does not order before it whose items and v's list's cannot merge
-//     fails there first: listBefore, setFailure); ordering a keyed list it sets that v lacks,
-//     holding an item whose key the collation cannot read (orderedUnreadFailure: its error at the first, the keys read
-//     before the order); ordering a field the schema types as a scalar or an object where it sets a list, that error
+//     taken whole, fits: otherKindWhole; one holding "$" keys where v holds a map there, merged into it as maps of no
+//     schema merge, fits, or fails first where that merge fails (a "$patch: merge" or unknown "$patch", a "$retainKeys"
+//     v's map holds otherwise, in its maps too: otherKindOnto, mapBefore); a set it does not order before it whose
+//     items and v's list's cannot merge fails there first: listBefore, setFailure; so does a keyed list whose first
+//     data item of a key v's list holds fails merged into v's item of it (a "$retainKeys" v's item holds otherwise, a
+//     "$patch: merge" or unknown "$patch" map over a map of v's item, as keyedFits reads them): keyedFieldFailure; a
+//     list it only orders that v holds with items the order refuses, one merged by no strategy strategicpatch cannot
+//     order, a set's or a keyed list's items or the order's entries the collation refuses, fails there first, and one
+//     merged by one key whose items and entries the collation reads, or a set of scalars (naming a value twice too),
+//     fits: heldOrder, orderFailure, orderOnto); ordering a keyed list it sets that v lacks, holding an item whose key
+//     the collation cannot read (orderedUnreadFailure: its error at the first, the keys read before the order);
+//     ordering a field the schema types as a scalar or an object where it sets a list, that error
 //     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
 //     maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there (Phase 1's
 //     leftEmptyOrder).
@@ -342,9 +350,12 @@ import (
 //     stands elsewhere), a "$deleteFromPrimitiveList" beside it or not;
 //   - compose mode: a field ordered and set to other than a list after a merged list Phase 2 does not merge (whether
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
-//     fields; but a set it does not order that fails onto v's list, as above), a list v holds that it only orders and
-//     Phase 2 does not reorder, or a map at a field the schema types as a list or a scalar holding a "$" key where v
-//     holds a map there.
+//     fields; but a set it does not order that fails onto v's list, or a keyed list whose item's merge into v's item
+//     keyedFits tells failing, as above), a list v holds that it only orders, Phase 2 does not reorder and heldOrder
+//     does not read (a "$deleteFromPrimitiveList" of it beside the order; a set of maps or a list merged by no strategy
+//     whose items and entries the order refuses none of), or a map at a field the schema types as a list or a scalar
+//     holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not of
+//     strings, lists or maps in it the merge of maps of no schema does not tell).
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of

@@ -1,0 +1,174 @@
+package patch_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+)
+
+// Compose of a second patch naming a part's key twice, its repeat ordering by "$setElementOrder" a field it sets to a
+// string ("value") after a field it holds that the collation merges onto its key's outcome first: a map at a field the
+// schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it leaves
+// out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and lists
+// ("list it orders"), or a list merged by key it holds over the outcome's list ("keyed list it merges"). Random shapes
+// of testdata/nested.json's Part, every gate off: Compose gives what the same merge made as two Composes gives (the
+// second's items one at a time, no key named twice), the same object or the same error. The report counts the repeats
+// of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides them all
+// (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure).
+var _ = Describe("Compose of a repeat ordering a field it sets to a string after a field merged onto the outcome, random shapes, against the front-end", func() {
+	var repeats, again atomic.Int64
+	BeforeEach(func() {
+		countRepeats(&repeats, &again)
+	})
+
+	top := func() *openapi.Type {
+		schema, err := openapi.LoadV2Named("nested.json", mustRead(filepath.Join("testdata", "nested.json")))
+		Expect(err).NotTo(HaveOccurred())
+		t, ok := schema.Kubectl().ByName("dev.ply.nested.v1.Top")
+		Expect(ok).To(BeTrue())
+		return t
+	}
+
+	DescribeTable("agree on random shapes",
+		func(shape func(r *rand.Rand) (held, item string), n int, mostAgain int64) {
+			t := top()
+			head := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`)
+			failed := 0
+			for i := range n {
+				r := rand.New(rand.NewPCG(33, uint64(i)))
+				held, item := shape(r)
+				item = `{"name":"p",` + item + `,"$setElementOrder/value":["x"],"value":"w"}`
+				first := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p",` + held + `}]}]}`)
+				second := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p"},` + item + `]}]}`)
+				rest := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[` + item + `]}]}`)
+				got, err := patch.Compose(first, second, t, features.Kubectl())
+				mid, midErr := patch.Compose(first, head, t, features.Kubectl())
+				Expect(midErr).NotTo(HaveOccurred())
+				counted := again.Load()
+				want, wantErr := patch.Compose(mid, rest, t, features.Kubectl())
+				Expect(again.Load()).To(Equal(counted), "the two Composes name no key twice")
+				if wantErr != nil {
+					failed++
+					Expect(err).To(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
+					Expect(err.Error()).To(Equal(wantErr.Error()), "first %s\nsecond %s", first.JSON(), second.JSON())
+					continue
+				}
+				Expect(err).NotTo(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
+				Expect(got).To(equalValue(want), "first %s\nsecond %s", first.JSON(), second.JSON())
+			}
+			Expect(repeats.Load()).To(BeNumerically(">=", n), "each case applies a repeat to its key's outcome")
+			line := fmt.Sprintf("%d cases, %d failing; front-end re-applications: %d of %d repeats", n, failed, again.Load(), repeats.Load())
+			AddReportEntry("repeats", line)
+			fmt.Fprintln(GinkgoWriter, line)
+			Expect(again.Load()).To(BeNumerically("<=", mostAgain), "the front-end applied too many repeats again: %s", line)
+		},
+		Entry("a map onto a map", mapOntoMap, 2000, int64(0)),
+		Entry("a list it orders", listItOrders, 2000, int64(0)),
+		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0)),
+	)
+})
+
+// mapOntoMap is a shape of the random spec above: a map at aliases, ports or args (lists of the schema's) over a map
+// of the outcome's there, each drawn from "$retainKeys", "$patch", "$deleteFromPrimitiveList/<f>", "$setElementOrder/<f>"
+// and "$x" fields, plain scalars and maps, maps holding "$patch" among them.
+func mapOntoMap(r *rand.Rand) (held, item string) {
+	field := pick(r, `"aliases"`, `"ports"`, `"args"`)
+	held = field + ":" + drawMap(r, 3,
+		`"b":1`, `"c":"s"`, `"$retainKeys":["b"]`, `"$retainKeys":["b","c"]`, `"$x":{"a":1}`, `"$x":["l"]`, `"d":{"e":1}`,
+		`"$deleteFromPrimitiveList/c":["y"]`)
+	item = field + ":" + drawMap(r, 3,
+		`"$retainKeys":["b"]`, `"$retainKeys":["c"]`, `"$retainKeys":["b","c"]`, `"$patch":"merge"`, `"$patch":"replace"`,
+		`"$patch":"delete"`, `"$patch":"bogus"`, `"$deleteFromPrimitiveList/c":["y"]`, `"$x":{"$patch":"merge"}`,
+		`"$x":{"a":2}`, `"$x":{"$patch":"replace","q":1}`, `"$x":["m"]`, `"b":2`, `"d":{"$patch":"bogus"}`, `"d":{"f":1}`,
+		`"e":{"$patch":"delete"}`, `"$setElementOrder/q":["x"]`)
+	return held, item
+}
+
+// listItOrders is a shape of the random spec above: a list at aliases, ports, args or env the repeat leaves out and
+// orders by "$setElementOrder" alone, over the outcome's list there.
+func listItOrders(r *rand.Rand) (held, item string) {
+	field := pick(r, `aliases`, `ports`, `args`, `env`)
+	entries := []string{`"a"`, `"b"`, `1`, `2`, `null`, `{"a":1}`, `{"name":"A"}`, `["x"]`, `true`, `{"name":null}`, `{"name":1}`,
+		`{"name":{"x":1}}`, `{"name":"B","$patch":"delete"}`, `{"$patch":"replace"}`, `{"$patch":"delete"}`,
+		`{"name":"A","$patch":"replace"}`, `{"name":"A","$retainKeys":["name"]}`, `{"name":"B","v":{"$patch":"bogus"}}`}
+	held = `"` + field + `":` + drawList(r, 1+r.IntN(3), entries...)
+	item = `"$setElementOrder/` + field + `":` + drawList(r, r.IntN(3), entries...)
+	return held, item
+}
+
+// pick returns one of choices.
+func pick(r *rand.Rand, choices ...string) string { return choices[r.IntN(len(choices))] }
+
+// drawMap returns a JSON object of up to most fields drawn from fields (a key drawn twice kept once, the last).
+func drawMap(r *rand.Rand, most int, fields ...string) string {
+	m := map[string]value.Value{}
+	var keys []string
+	for range 1 + r.IntN(most) {
+		f := jsonv.MustDecode("{" + pick(r, fields...) + "}").Fields()[0]
+		if _, seen := m[f.Key]; !seen {
+			keys = append(keys, f.Key)
+		}
+		m[f.Key] = f.Value
+	}
+	out := value.MustMap()
+	for _, k := range keys {
+		out = out.With(k, m[k])
+	}
+	return string(out.JSON())
+}
+
+// drawList returns a JSON array of n items drawn from items.
+func drawList(r *rand.Rand, n int, items ...string) string {
+	s := "["
+	for i := range n {
+		if i > 0 {
+			s += ","
+		}
+		s += pick(r, items...)
+	}
+	return s + "]"
+}
+
+// keyedItMerges is a shape of the random spec above: a list at env (merged by key "name") the repeat holds, each key
+// once, ordered by a "$setElementOrder" naming its data items in their order or not, over the outcome's list there,
+// their items drawn from scalars, sets (flags) of strings or numbers, "$retainKeys", "$" fields, undeclared maps
+// holding "$patch" or not, and "$patch: delete" items.
+func keyedItMerges(r *rand.Rand) (held, item string) {
+	held = `"env":` + drawList(r, 1+r.IntN(2), `{"name":"A","value":"v"}`, `{"name":"A","flags":["a"]}`,
+		`{"name":"A","flags":[1]}`, `{"name":"A","$retainKeys":["name"]}`, `{"name":"B","x":{"a":1}}`,
+		`{"name":"A","$x":{"a":1}}`, `{"name":"B"}`, `{"name":"A","x":{"a":1}}`)
+	pool := []string{`{"name":"A","value":"w"}`, `{"name":"A","flags":["b"]}`, `{"name":"A","flags":[2]}`,
+		`{"name":"A","$retainKeys":["value"]}`, `{"name":"A","$retainKeys":["name"]}`, `{"name":"A","x":{"$patch":"merge"}}`,
+		`{"name":"A","x":{"$patch":"bogus"}}`, `{"name":"A","$x":{"$patch":"merge"}}`, `{"name":"A","x":{"b":2}}`,
+		`{"name":"B","value":"u"}`, `{"name":"B","x":{"$patch":"merge"}}`, `{"name":"B","$retainKeys":["value"]}`,
+		`{"name":"A","$patch":"delete"}`, `{"name":"C"}`}
+	var items, order []string
+	named := map[string]bool{}
+	for range 1 + r.IntN(3) {
+		it := jsonv.MustDecode(pick(r, pool...))
+		name, _ := it.Get("name")
+		if key, _ := name.AsString(); !named[key] {
+			named[key] = true
+			items = append(items, string(it.JSON()))
+			if _, deletes := it.Get("$patch"); !deletes {
+				order = append(order, `{"name":"`+key+`"}`)
+			}
+		}
+	}
+	item = `"env":[` + strings.Join(items, ",") + `]`
+	if r.IntN(2) == 0 {
+		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
+	}
+	return held, item
+}
