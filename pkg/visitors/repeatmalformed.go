@@ -1,0 +1,165 @@
+package visitors
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// malformedMap reports whether error e is the one collate's format.ReadMap gives reading patch map p (of type t) for
+// its directive keys whatever live holds there (mapReadFailure): ReadMap reads p's "$" keys the type does not declare
+// before anything below p, and those failures read p alone.
+func malformedMap(e *elements.Error, p value.Value, t *openapi.Type, kubectl bool) bool {
+	msg := mapReadFailure(p, t, kubectl)
+	return msg != "" && msg == e.Msg
+}
+
+// mapReadFailure returns the message of the error collate's format.ReadMap gives reading patch map p (of type t; a
+// "$" key t declares is data) whatever live holds, "" where it gives none so: p holding "$patch", ReadMap reads that
+// alone ("merge" fails onto a map only); else its directive keys in order by name, the first failing of
+// "$retainKeys" not a list or holding an entry that is not a string, "$setElementOrder/<f>" not a list,
+// "$deleteFromPrimitiveList/<f>" not a list without kubectl (gate MultiFieldMergeKeys off reads such a key beside
+// live's f instead); then, where p holds no such "$deleteFromPrimitiveList/<f>" (whose f live may add to the fields
+// "$retainKeys" must name), the first data field by name set to other than null that "$retainKeys" does not name.
+func mapReadFailure(p value.Value, t *openapi.Type, kubectl bool) string {
+	directive := func(key string) bool { return strings.HasPrefix(key, "$") && t.Field(key) == nil }
+	if _, directed := p.Get(smp.DirectiveKey); !p.IsMap() || (directed && directive(smp.DirectiveKey)) {
+		return ""
+	}
+	var retained []string
+	retains, readsLive := false, false
+	for _, f := range p.Fields() {
+		switch {
+		case !directive(f.Key):
+		case f.Key == smp.RetainKeysKey && !f.Value.IsList():
+			return smp.RetainKeysKey + " must be a list of field names, got " + f.Value.Kind().String()
+		case f.Key == smp.RetainKeysKey:
+			for i, it := range f.Value.Items() {
+				name, ok := it.AsString()
+				if !ok {
+					return smp.RetainKeysKey + " item " + strconv.Itoa(i) + ": expected a field name (string), got " +
+						it.Kind().String()
+				}
+				retained = append(retained, name)
+			}
+			retains = true
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !f.Value.IsList():
+			return f.Key + " must be a list, got " + f.Value.Kind().String()
+		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList() && kubectl:
+			readsLive = true
+		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList():
+			return f.Key + " must be a list of the values to delete, got " + f.Value.Kind().String()
+		}
+	}
+	if !retains || readsLive {
+		return ""
+	}
+	for _, f := range p.Fields() {
+		if !directive(f.Key) && !f.Value.IsNull() && !slices.Contains(retained, f.Key) {
+			return "the patch sets field " + strconv.Quote(f.Key) + " but " + smp.RetainKeysKey + " does not list it; " +
+				smp.RetainKeysKey + " must name every field the patch sets"
+		}
+	}
+	return ""
+}
+
+// directivesAfter reports whether the "$" keys of patch map pm (of type t), a map on the path a collation with v's map
+// as live takes down to an erring value at its field name (last: the erring value itself), leave that path as the
+// repeat's collation without live took it: none but "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" lists
+// (format.ReadMap reads them alike whatever live holds; a deletion not a list reads live's field) of fields after name
+// (their nodes built after it), or, where name is the erring value, of name itself where v holds no other kind than a
+// list there (the collation refuses an order of live's other kind before it checks the directives); each order of a
+// field t declares as a list strategicpatch's look-up finds (collate's orderOfNoField checks those onto live's map
+// before any field).
+func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v value.Value) bool {
+	for _, f := range pm.Fields() {
+		if !strings.HasPrefix(f.Key, "$") || t.Field(f.Key) != nil {
+			continue
+		}
+		order, ordered := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		field, deletes := strings.CutPrefix(f.Key, smp.DeletePrefix)
+		if ordered {
+			field = order
+		}
+		lf, held := v.Get(name)
+		switch {
+		case !(ordered || deletes) || !f.Value.IsList():
+			return false
+		case ordered && (t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap) &&
+			(t.Field(field) == nil || t.Field(field).NotAList != ""):
+			return false
+		case field > name:
+		case field < name || !last || (ordered && held && !lf.IsList()):
+			return false
+		}
+	}
+	return true
+}
+
+// withoutDollars returns patch map pm less its "$" keys.
+func withoutDollars(pm value.Value) value.Value {
+	for _, f := range pm.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			pm = pm.Without(f.Key)
+		}
+	}
+	return pm
+}
+
+// listDirsRefused reports whether error e is the one collate's format.CheckDirs gives for field name of patch map pm
+// (of type pt) whatever live holds there: the values its "$deleteFromPrimitiveList/<name>" deletes not of one class
+// (read before anything of live's); where pm sets name, its "$setElementOrder/<name>" refused for the patch's value or
+// the schema's (smp.OrderOfPatch, OrderOfUnmerged, OrderOfOtherKind: the directives then read the patch's value
+// alone, but for an empty list's order, which live's items decide, and a list merged by no strategy's, ordered or
+// refused as live's list tells it: collate's kubectlOrdered).
+func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi.Type) bool {
+	if del, deletes := pm.Get(smp.DeletePrefix + name); deletes && del.IsList() {
+		if _, msg := smp.ItemClass(del.Items()); msg != "" {
+			return e.Msg == smp.DeletePrefix+name+": "+msg
+		}
+	}
+	set, sets := pm.Get(name)
+	if _, ordered := pm.Get(smp.SetOrderPrefix + name); !sets || !ordered {
+		return false
+	}
+	switch t, meta := pt.Child(name); {
+	case !set.IsList():
+		return e.Msg == smp.OrderOfPatch(name, set.Kind())
+	case elements.MergedList(t, &meta) || t.Kind == openapi.KindList || t.Kind == openapi.KindUnknown:
+		return false // (a list merged by no strategy is ordered as live's list tells it, gate MultiFieldMergeKeys off)
+	default:
+		return e.Msg == smp.OrderOfOtherKind(name, elements.KindPhrase(t))
+	}
+}
+
+// plainKeyedOnto reports whether patch list pl, at a field of type t and metadata meta, merges onto lv, live's list
+// there, without error: t a list merged by one merge key (not a set of maps), pl's items and lv's plain keyed maps
+// (plainKeyed). Each patch item merges into live's of its key, or is appended, a later item of a key kept for Phase 2;
+// the merged maps' fields lie at the level of the patch item's key, which the repeat's collation built within the depth
+// limit.
+func plainKeyedOnto(pl, lv value.Value, t *openapi.Type, meta *openapi.Meta) bool {
+	key := soleMergeKey(meta)
+	return key != "" && meta.Rule == nil && elements.MergedList(t, meta) && !elements.SetOfMaps(t, meta) &&
+		lv.IsList() && plainKeyed(pl, key) && plainKeyed(lv, key)
+}
+
+// plainKeyed reports whether each item of list l is a map holding key as a scalar (not null), its other fields scalars
+// or nulls under keys not starting with "$".
+func plainKeyed(l value.Value, key string) bool {
+	for _, it := range l.Items() {
+		if k, keyed := it.Get(key); !it.IsMap() || !keyed || !k.IsScalar() || k.IsNull() {
+			return false
+		}
+		for _, f := range it.Fields() {
+			if strings.HasPrefix(f.Key, "$") || !(f.Value.IsScalar() || f.Value.IsNull()) {
+				return false
+			}
+		}
+	}
+	return true
+}
