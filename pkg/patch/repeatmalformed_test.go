@@ -13,13 +13,13 @@ import (
 
 // A later item of a repeated key whose own collation failed at a directive that reads the patch alone (a map's
 // "$retainKeys" not a list of strings, a "$setElementOrder/<f>" not a list, a "$deleteFromPrimitiveList/<f>" of values
-// not of one class, a "$patch" no merge takes), at its own map or reached through maps, fails applied to its key's
-// outcome with that error, decided in Phase 2 (visitors' refusedDirectiveOnto: malformedMap, listDirsRefused), the
-// front-end applying no repeat again (probe.OnRepeat): the fields before it scalars, nulls, maps merging onto the
-// outcome's, or lists merged by key whose items and the outcome's are plain keyed maps; the maps on its path holding
-// no "$" key but lists ordering or deleting from fields after it (or from its own list). The items applied one after
-// another fail with the same error. (Where a list merged by key before it holds a map in an item, the front-end
-// applies the repeat: repeatdirective_test.go.)
+// not of one class, a "$setElementOrder/<f>" no order of live's list lets through, a "$patch" no merge takes), at its
+// own map or reached through maps, fails applied to its key's outcome with that error, decided in Phase 2 (visitors'
+// refusedDirectiveOnto: malformedMap, listDirsRefused), the front-end applying no repeat again (probe.OnRepeat): the
+// fields before it scalars, nulls, maps merging onto the outcome's, "$patch: delete" maps, or lists merged by key whose
+// items and the outcome's are plain keyed maps; the maps on its path holding no "$" key but lists ordering or deleting
+// from fields after it (or from its own list). The items applied one after another fail with the same error. (Where a
+// list merged by key before it holds a map in an item, the front-end applies the repeat: repeatdirective_test.go.)
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
 	func(liveItem, later, wantErr string, frontEnd int64) {
 		var again atomic.Int64
@@ -61,4 +61,15 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		`{"name":"a","env":[{"name":"X","value":"x"}],"livenessProbe":{"periodSeconds":1}}`,
 		`,"env":[{"name":"Y","value":"y"},{"name":"X","value":null}],"livenessProbe":{"$patch":"bogus"}`,
 		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a \"$patch: delete\" map the outcome holds",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"delete","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("a \"$setElementOrder\" naming an object, of a list merged by no strategy",
+		`{"name":"a","args":["b"]}`, `,"$setElementOrder/args":[{"x":"y"}],"args":["c"]`,
+		"spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value", int64(0)),
+	Entry("a \"$setElementOrder\" of a list merged by no strategy whose items are objects",
+		`{"name":"a","resizePolicy":[{"resourceName":"cpu"}]}`,
+		`,"$setElementOrder/resizePolicy":["cpu"],"resizePolicy":[{"resourceName":"memory"}]`,
+		"spec.containers[name=a].resizePolicy: $setElementOrder/resizePolicy orders lists merged by key or value", int64(0)),
 )

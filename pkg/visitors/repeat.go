@@ -45,20 +45,21 @@ import (
 //   - refusedDirectiveOnto (repeatunknown.go): its collation failed (Repeat.Err without its tree) at a directive the
 //     patch alone decides, at the item's own map or reached through maps: a "$patch" no merge takes (a map's of an
 //     unknown value, or the first of a list merged by key's items of another value than "delete" or "replace", v
-//     holding no list there, or one of maps); a map's directive keys format.ReadMap refuses (a "$retainKeys" not a
-//     list of strings or not naming a field it sets, a "$setElementOrder/<f>" not a list, with gate
-//     MultiFieldMergeKeys on a "$deleteFromPrimitiveList/<f>" not a list: malformedMap, repeatmalformed.go); a
-//     "$deleteFromPrimitiveList/<f>" of values not of one class, or a "$setElementOrder/<f>" beside a value f the
-//     patch sets that is no list, or where the schema types f as other than a list (listDirsRefused). Each map on
-//     the path is an object merged field by field holding no "$" key but "$setElementOrder" and
-//     "$deleteFromPrimitiveList" lists of fields after the path's (at its last step, of the erring value's own too,
-//     v holding a list there or none; an order of a field its type declares as a list: directivesAfter), its fields
-//     before the path's (by name) scalars, nulls, lists merged by no strategy, values v lacks (or maps where it
-//     holds another kind) holding no "$" key, lists merged by one key whose items and v's list's are maps holding
-//     the key as a scalar and other fields scalars or nulls (plainKeyedOnto), or maps merging so onto v's within the
-//     depth limit (fitsBefore), no merge rule naming one of them or v's: the collation reads that directive first
-//     there, whatever v holds. strategicpatch refuses an unknown "$patch" too where v holds maps down to it, a list
-//     there for an item's, and copies it elsewhere (docs/strategicpatch.md).
+//     holding no list there, or one of maps); a map's directive keys format.ReadMap refuses (a "$retainKeys" not a list
+//     of strings or not naming a field it sets, a "$setElementOrder/<f>" not a list, with gate MultiFieldMergeKeys on a
+//     "$deleteFromPrimitiveList/<f>" not a list: malformedMap, repeatmalformed.go); a "$deleteFromPrimitiveList/<f>" of
+//     values not of one class, or a "$setElementOrder/<f>" beside a value f the patch sets that is no list, where the
+//     schema types f as other than a list, or, merged by no strategy, where the order names an object or a list or the
+//     patch's list holds other than scalars of one class (listDirsRefused). Each map on the path is an object merged
+//     field by field holding no "$" key but "$setElementOrder" and "$deleteFromPrimitiveList" lists of fields after the
+//     path's (at its last step, of the erring value's own too, v holding a list there or none; an order of a field its
+//     type declares as a list: directivesAfter), its fields before the path's (by name) scalars, nulls, lists merged by
+//     no strategy, values v lacks (or maps where it holds another kind) holding no "$" key, lists merged by one key
+//     whose items and v's list's are maps holding the key as a scalar and other fields scalars or nulls
+//     (plainKeyedOnto), maps holding "$patch: delete" (deletesMapAlone), or maps merging so onto v's within the depth
+//     limit (fitsBefore), no merge rule naming one of them or v's: the collation reads that directive first there,
+//     whatever v holds. strategicpatch refuses an unknown "$patch" too where v holds maps down to it, a list there for
+//     an item's, and copies it elsewhere (docs/strategicpatch.md).
 //   - limitFailure (repeatlimit.go, limitWalk): any other failure by the depth limit, by a merged list's
 //     "$setElementOrder" (a keyed list's, a set of scalars' naming no value twice: an entry naming no item, an item it
 //     lacks, its items out of its order; Repeat.Disordered, Room), or at a list it holds empty and orders, where
@@ -361,7 +362,7 @@ import (
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
 // ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items", seeds 1, 2 and 3), none
 // in its in-turn run (PLY_DIFF_INTURN_N=3000); in its in-turn run with later items' directives malformed (focus
-// "directives malformed", 2,000 cases per target and limit), 29 of 1,116, 27 of 1,180 and 22 of 1,198 (seeds 1, 2, 3).
+// "directives malformed", 2,000 cases per target and limit), 25 of 1,116, 23 of 1,180 and 21 of 1,198 (seeds 1, 2, 3).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.

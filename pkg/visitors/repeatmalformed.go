@@ -114,24 +114,30 @@ func withoutDollars(pm value.Value) value.Value {
 // listDirsRefused reports whether error e is the one collate's format.CheckDirs gives for field name of patch map pm
 // (of type pt) whatever live holds there: the values its "$deleteFromPrimitiveList/<name>" deletes not of one class
 // (read before anything of live's); where pm sets name, its "$setElementOrder/<name>" refused for the patch's value or
-// the schema's (smp.OrderOfPatch, OrderOfUnmerged, OrderOfOtherKind: the directives then read the patch's value
-// alone, but for an empty list's order, which live's items decide, and a list merged by no strategy's, ordered or
-// refused as live's list tells it: collate's kubectlOrdered).
-func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi.Type) bool {
+// the schema's (smp.OrderOfPatch, OrderOfOtherKind; OrderOfUnmerged for a list of no schema, or merged by no strategy
+// where gate MultiFieldMergeKeys is on, kubectl false, or the order or the patch's list is one strategicpatch cannot
+// order whatever live holds: unorderedPatch; else collate's kubectlOrdered orders it as live's list tells it). The
+// directives then read the patch's value alone, but for an empty list's order, which live's items decide.
+func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi.Type, kubectl bool) bool {
 	if del, deletes := pm.Get(smp.DeletePrefix + name); deletes && del.IsList() {
 		if _, msg := smp.ItemClass(del.Items()); msg != "" {
 			return e.Msg == smp.DeletePrefix+name+": "+msg
 		}
 	}
 	set, sets := pm.Get(name)
-	if _, ordered := pm.Get(smp.SetOrderPrefix + name); !sets || !ordered {
+	order, ordered := pm.Get(smp.SetOrderPrefix + name)
+	if !sets || !ordered {
 		return false
 	}
 	switch t, meta := pt.Child(name); {
 	case !set.IsList():
 		return e.Msg == smp.OrderOfPatch(name, set.Kind())
-	case elements.MergedList(t, &meta) || t.Kind == openapi.KindList || t.Kind == openapi.KindUnknown:
-		return false // (a list merged by no strategy is ordered as live's list tells it, gate MultiFieldMergeKeys off)
+	case elements.MergedList(t, &meta):
+		return false
+	case t.Kind == openapi.KindList:
+		return e.Msg == smp.OrderOfUnmerged(name) && (!kubectl || unorderedPatch(set, order))
+	case t.Kind == openapi.KindUnknown:
+		return e.Msg == smp.OrderOfUnmerged(name)
 	default:
 		return e.Msg == smp.OrderOfOtherKind(name, elements.KindPhrase(t))
 	}
@@ -162,4 +168,23 @@ func plainKeyed(l value.Value, key string) bool {
 		}
 	}
 	return true
+}
+
+// unorderedPatch reports whether strategicpatch's order of a list merged by no strategy fails whatever live holds there
+// (collate's kubectlOrdered refuses it): an entry of order is a map or a list, or the patch's list pl holds items that
+// are not scalars of one class (an object, a list, a null, two classes), which live's items cannot make so.
+func unorderedPatch(pl, order value.Value) bool {
+	if slices.ContainsFunc(order.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() }) {
+		return true
+	}
+	return pl.Len() > 0 && !smp.ScalarsOfOneClass(nil, pl.Items())
+}
+
+// deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
+// meta), is a map holding "$patch: delete", which collate's format.ReadMap reads alone, whatever else the map holds: a
+// collation builds it without error whatever live holds there (an empty map or, with gate PatchDeleteRemovesMap,
+// none where live holds a map; nothing elsewhere).
+func deletesMapAlone(pv value.Value, t *openapi.Type, meta *openapi.Meta) bool {
+	d, directed := smp.MapDirective(pv)
+	return directed && d == smp.DeleteValue && t.Field(smp.DirectiveKey) == nil && fieldByField(t, meta)
 }

@@ -53,7 +53,7 @@ func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v v
 		t = ct
 	}
 	if len(e.Path) > 0 && (unknownMapDirective(e, p) || itemDirected(e, p, v) ||
-		listDirsRefused(e, parent, e.Path[len(e.Path)-1].Field, pt)) {
+		listDirsRefused(e, parent, e.Path[len(e.Path)-1].Field, pt, kubectl)) {
 		return true
 	}
 	return malformedMap(e, p, t, kubectl)
@@ -89,7 +89,8 @@ const allFields = "\xff"
 // naming one of them: a scalar or a null; a value v lacks, or a map where v holds another kind, collated without live
 // as the repeat's collation did, and a list the schema merges by no strategy, the patch's whole whatever v holds, each
 // holding no "$" key at any depth (where a repeat's collation and another part: collate's leftEmptyOrder,
-// kubectlOrdered); a list merged by key onto v's list, both of plain keyed maps (plainKeyedOnto); a map onto v's map
+// kubectlOrdered); a list merged by key onto v's list, both of plain keyed maps (plainKeyedOnto); a "$patch: delete"
+// map (deletesMapAlone); a map onto v's map
 // in turn (an object merged field by field, holding no "$" key), all its fields so, where v's fields there lie within
 // the depth limit: p's map holds a field, which the repeat's collation checked at that level, or v's none, or they lie
 // within room levels below p's fields (room: the levels from p's fields to the error's value, which the repeat's
@@ -114,6 +115,7 @@ func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && !elements.MergedList(ct, &meta) &&
 			!holdsDirective(f.Value):
 		case f.Value.IsList() && plainKeyedOnto(f.Value, lv, ct, &meta):
+		case deletesMapAlone(f.Value, ct, &meta):
 		case f.Value.IsMap() && (f.Value.Len() > 0 || lv.Len() == 0 || room > 1) && fieldByField(ct, &meta) &&
 			!slices.ContainsFunc(f.Value.Fields(), dollarKeyed) && fitsBefore(allFields, f.Value, lv, ct, room-1):
 		default:
