@@ -17,9 +17,10 @@ import (
 // own map or reached through maps, fails applied to its key's outcome with that error, decided in Phase 2 (visitors'
 // refusedDirectiveOnto: malformedMap, listDirsRefused), the front-end applying no repeat again (probe.OnRepeat): the
 // fields before it scalars, nulls, maps merging onto the outcome's, "$patch: delete" maps, or lists merged by key whose
-// items and the outcome's are plain keyed maps; the maps on its path holding no "$" key but lists ordering or deleting
-// from fields after it (or from its own list). The items applied one after another fail with the same error. (Where a
-// list merged by key before it holds a map in an item, the front-end applies the repeat: repeatdirective_test.go.)
+// items and the outcome's are keyed maps of plain trees, the outcome's nesting no deeper; the maps on its path holding
+// no "$" key but lists ordering or deleting from fields after it (or from its own list). The items applied one after
+// another fail with the same error. (Where the outcome's items of such a list nest deeper, the front-end applies the
+// repeat: repeatdirective_test.go.)
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
 	func(liveItem, later, wantErr string, frontEnd int64) {
 		var again atomic.Int64
@@ -60,6 +61,10 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 	Entry("an unknown \"$patch\" after a list merged by key of plain items merging onto the outcome's",
 		`{"name":"a","env":[{"name":"X","value":"x"}],"livenessProbe":{"periodSeconds":1}}`,
 		`,"env":[{"name":"Y","value":"y"},{"name":"X","value":null}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key whose items hold maps, merging onto the outcome's",
+		`{"name":"a","env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"f"}}}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"g"}}},{"name":"Y","valueFrom":{}}],"livenessProbe":{"$patch":"bogus"}`,
 		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
 	Entry("an unknown \"$patch\" after a \"$patch: delete\" map the outcome holds",
 		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,

@@ -145,29 +145,46 @@ func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi
 
 // plainKeyedOnto reports whether patch list pl, at a field of type t and metadata meta, merges onto lv, live's list
 // there, without error: t a list merged by one merge key (not a set of maps), pl's items and lv's plain keyed maps
-// (plainKeyed). Each patch item merges into live's of its key, or is appended, a later item of a key kept for Phase 2;
-// the merged maps' fields lie at the level of the patch item's key, which the repeat's collation built within the depth
-// limit.
-func plainKeyedOnto(pl, lv value.Value, t *openapi.Type, meta *openapi.Meta) bool {
+// (plainKeyed). Each patch item merges into live's of its key, or is appended, a later item of a key kept for Phase 2.
+// The list lies room levels above the erring value the repeat's collation reached within the depth limit (its items
+// one level below, their fields two): live's items nest no deeper than pl's, which that collation built, or than that
+// value.
+func plainKeyedOnto(pl, lv value.Value, t *openapi.Type, meta *openapi.Meta, room int) bool {
 	key := soleMergeKey(meta)
-	return key != "" && meta.Rule == nil && elements.MergedList(t, meta) && !elements.SetOfMaps(t, meta) &&
-		lv.IsList() && plainKeyed(pl, key) && plainKeyed(lv, key)
+	if key == "" || meta.Rule != nil || !elements.MergedList(t, meta) || elements.SetOfMaps(t, meta) || !lv.IsList() {
+		return false
+	}
+	built, okPatch := plainKeyed(pl, key, t.Item())
+	held, okLive := plainKeyed(lv, key, t.Item())
+	return okPatch && okLive && (held <= built || held < room)
 }
 
-// plainKeyed reports whether each item of list l is a map holding key as a scalar (not null), its other fields scalars
-// or nulls under keys not starting with "$".
-func plainKeyed(l value.Value, key string) bool {
+// plainKeyed reports whether each item of list l (of item type t) is a map holding key as a scalar (not null), its
+// other fields plain trees (elements.PlainTree: scalars, nulls, maps of such), and how many levels its items nest (an
+// item of scalars: 2; none: 0).
+func plainKeyed(l value.Value, key string, t *openapi.Type) (int, bool) {
+	levels := 0
 	for _, it := range l.Items() {
 		if k, keyed := it.Get(key); !it.IsMap() || !keyed || !k.IsScalar() || k.IsNull() {
-			return false
+			return 0, false
 		}
 		for _, f := range it.Fields() {
-			if strings.HasPrefix(f.Key, "$") || !(f.Value.IsScalar() || f.Value.IsNull()) {
-				return false
+			if strings.HasPrefix(f.Key, "$") || !elements.PlainTree(f.Value, t, f.Key, -1) {
+				return 0, false
 			}
 		}
+		levels = max(levels, nesting(it))
 	}
-	return true
+	return levels, true
+}
+
+// nesting is how many levels plain tree v nests: a scalar, a null or an empty map 1, a map one more than its fields.
+func nesting(v value.Value) int {
+	n := 0
+	for _, f := range v.Fields() {
+		n = max(n, nesting(f.Value))
+	}
+	return n + 1
 }
 
 // unorderedPatch reports whether strategicpatch's order of a list merged by no strategy fails whatever live holds there
@@ -179,6 +196,8 @@ func unorderedPatch(pl, order value.Value) bool {
 	}
 	return pl.Len() > 0 && !smp.ScalarsOfOneClass(nil, pl.Items())
 }
+
+// deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
 
 // deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
 // meta), is a map holding "$patch: delete", which collate's format.ReadMap reads alone, whatever else the map holds: a

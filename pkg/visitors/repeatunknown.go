@@ -114,7 +114,7 @@ func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 		case (!held || (f.Value.IsMap() && !lv.IsMap())) && !holdsDirective(f.Value):
 		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && !elements.MergedList(ct, &meta) &&
 			!holdsDirective(f.Value):
-		case f.Value.IsList() && plainKeyedOnto(f.Value, lv, ct, &meta):
+		case f.Value.IsList() && plainKeyedOnto(f.Value, lv, ct, &meta, room):
 		case deletesMapAlone(f.Value, ct, &meta):
 		case f.Value.IsMap() && (f.Value.Len() > 0 || lv.Len() == 0 || room > 1) && fieldByField(ct, &meta) &&
 			!slices.ContainsFunc(f.Value.Fields(), dollarKeyed) && fitsBefore(allFields, f.Value, lv, ct, room-1):
