@@ -362,7 +362,7 @@ import (
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
 // ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items", seeds 1, 2 and 3), none
 // in its in-turn run (PLY_DIFF_INTURN_N=3000); in its in-turn run with later items' directives malformed (focus
-// "directives malformed", 2,000 cases per target and limit), 27 of 1,116, 21 of 1,180 and 21 of 1,198 (seeds 1, 2, 3).
+// "directives malformed", 2,000 cases per target and limit), 28 of 1,116, 21 of 1,180 and 21 of 1,198 (seeds 1, 2, 3).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
