@@ -20,7 +20,8 @@ import (
 // items and the outcome's are keyed maps of plain trees, the outcome's nesting no deeper; the maps on its path holding
 // no "$" key but lists ordering or deleting from fields after it (or from its own list). The items applied one after
 // another fail with the same error. (Where the outcome's items of such a list nest deeper, the front-end applies the
-// repeat: repeatdirective_test.go.)
+// repeat: repeatdirective_test.go; so too where a list merged by no strategy before the failing field holds an order
+// the item's collation refused as a later item's, which the outcome's collation orders.)
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
 	func(liveItem, later, wantErr string, frontEnd int64) {
 		var again atomic.Int64
@@ -69,6 +70,11 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 	Entry("a \"$setElementOrder\" its list of a list merged by no strategy does not follow, where the outcome lacks it",
 		`{"name":"a","image":"h"}`, `,"$setElementOrder/args":["z"],"args":["b"]`,
 		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("a field ordered and set to null after an empty \"$setElementOrder\" of a list merged by no strategy: "+
+		"applied again by the front-end, the list ordered by the outcome's",
+		`{"name":"a","ports":[{"containerPort":80}]}`,
+		`,"$setElementOrder/command":[],"$setElementOrder/ports":[{"containerPort":80}],"command":["c","b"],"ports":null`,
+		"spec.containers[name=a].ports: $setElementOrder/ports orders a list, but the patch sets ports to null", int64(1)),
 	Entry("an unknown \"$patch\" after a \"$patch: delete\" map the outcome holds",
 		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
 		`,"lifecycle":{"$patch":"delete","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,

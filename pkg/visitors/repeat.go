@@ -337,7 +337,8 @@ import (
 //     as but those above; a list strategicpatch fails on near the depth limit, beside a deletion, naming a value twice,
 //     or for the values deleted. Two merge keys reach none of this: gate MultiFieldMergeKeys off reads one, on refuses
 //     such orders;
-//   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one ordering a
+//   - apply mode, where limitFailure gives up: a failure by the depth limit or a merged list's order; one refused at a
+//     list merged by no strategy whose order Phase 1 refused as a later item's (orderedForRepeat); one ordering a
 //     field it sets to other than a list where failsAtOwnField does not hold; one holding empty a list it orders whose
 //     tree does not fit onto v otherwise;
 //   - compose mode: merged lists of maps with items that v holds as a list, an item holding a list the merges above do
