@@ -19,9 +19,10 @@ import (
 // fields before it scalars, nulls, maps merging onto the outcome's, "$patch: delete" maps, or lists merged by key whose
 // items and the outcome's are keyed maps of plain trees, the outcome's nesting no deeper; the maps on its path holding
 // no "$" key but lists ordering or deleting from fields after it (or from its own list). The items applied one after
-// another fail with the same error. (Where the outcome's items of such a list nest deeper, the front-end applies the
-// repeat: repeatdirective_test.go; so too where a list merged by no strategy before the failing field holds an order
-// the item's collation refused as a later item's, which the outcome's collation orders.)
+// another fail with the same error (where a field before the failing one holds a "$patch: merge" map the outcome holds
+// a map for, with that refusal: mergeDirectedBefore). (Where the outcome's items of such a list nest deeper, the
+// front-end applies the repeat: repeatdirective_test.go; so too where a list merged by no strategy before the failing
+// field holds an order the item's collation refused as a later item's, which the outcome's collation orders.)
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
 	func(liveItem, later, wantErr string, frontEnd int64) {
 		var again atomic.Int64
@@ -75,6 +76,10 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		`{"name":"a","ports":[{"containerPort":80}]}`,
 		`,"$setElementOrder/command":[],"$setElementOrder/ports":[{"containerPort":80}],"command":["c","b"],"ports":null`,
 		"spec.containers[name=a].ports: $setElementOrder/ports orders a list, but the patch sets ports to null", int64(1)),
+	Entry("an unknown \"$patch\" after a \"$patch: merge\" map the outcome holds a map for: the error there",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"merge","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].lifecycle: $patch: merge is a schema strategy, not a patch directive", int64(0)),
 	Entry("an unknown \"$patch\" after a \"$patch: delete\" map the outcome holds",
 		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
 		`,"lifecycle":{"$patch":"delete","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,

@@ -60,6 +60,10 @@ import (
 //     maps merging so onto v's within the depth limit (fitsBefore), no merge rule naming one of them or v's: the
 //     collation reads that directive first there, whatever v holds. strategicpatch refuses an unknown "$patch" too
 //     where v holds maps down to it, a list there for an item's, and copies it elsewhere (docs/strategicpatch.md).
+//   - mergeDirectedBefore (repeatmalformed.go): its collation failed (Repeat.Err without its tree) at a field of its
+//     item after one holding a "$patch: merge" map that v holds a map for, the fields before that one fitting
+//     (fitsBefore) and the item's "$" keys orders and deletions of fields after it: the collation refuses that
+//     directive there first (without v it dropped the map).
 //   - limitFailure (repeatlimit.go, limitWalk): any other failure by the depth limit, by a merged list's
 //     "$setElementOrder" (a keyed list's, a set of scalars' naming no value twice: an entry naming no item, an item it
 //     lacks, its items out of its order; Repeat.Disordered, Room), or at a list it holds empty and orders, where
@@ -363,7 +367,7 @@ import (
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
 // ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items", seeds 1, 2 and 3), none
 // in its in-turn run (PLY_DIFF_INTURN_N=3000); in its in-turn run with later items' directives malformed (focus
-// "directives malformed", 2,000 cases per target and limit), 28 of 1,116, 21 of 1,180 and 21 of 1,198 (seeds 1, 2, 3).
+// "directives malformed", 2,000 cases per target and limit), 28 of 1,116, 20 of 1,180 and 19 of 1,198 (seeds 1, 2, 3).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -414,6 +418,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		refusedDirectiveOnto(r, l.Local.Items()[r.Pos], it.Type, v, !o.UnmergedOrderRefused)):
 		probe.Repeated(false)
 		err = r.Err
+	case !o.Compose && failed(&err, mergeDirectedBefore(r, l.Local.Items()[r.Pos], it.Type, v)):
+		probe.Repeated(false)
 	case !o.Compose && (ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v) ||
 		repeatedDisordered(r, l.Local.Items()[r.Pos], it.Type, v)):
 		probe.Repeated(false)

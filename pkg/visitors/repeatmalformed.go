@@ -8,6 +8,7 @@ import (
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
 	"github.com/plyproject/ply/pkg/value"
 )
 
@@ -206,4 +207,35 @@ func unorderedPatch(pl, order value.Value) bool {
 func deletesMapAlone(pv value.Value, t *openapi.Type, meta *openapi.Meta) bool {
 	d, directed := smp.MapDirective(pv)
 	return directed && d == smp.DeleteValue && t.Field(smp.DirectiveKey) == nil && fieldByField(t, meta)
+}
+
+// mergeDirectedBefore returns the error a collation of apply mode's repeat r's patch item p (of type t) with v, its
+// key's outcome, as live gives first where r's own collation failed (Err, no Element) at a field of p after (by name)
+// one holding a map of "$patch: merge" that v holds a map for (an object merged field by field): without live, that
+// map was dropped; onto v's map, collate's format.ReadMap refuses the directive (mergeDirective), at that field,
+// which a collation with v reaches where p's fields before it fit (fitsBefore, within the levels r's collation
+// reached) and p's "$" keys are orders and deletions of fields after it (directivesAfter). Nil elsewhere.
+func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+	e, ok := r.Err.(*elements.Error)
+	if r.Element != nil || !ok || len(e.Path) == 0 || e.Path[0].Kind != fieldpath.FieldElement || !p.IsMap() ||
+		!v.IsMap() {
+		return nil
+	}
+	for _, f := range p.Fields() {
+		if f.Key >= e.Path[0].Field {
+			return nil
+		}
+		d, directed := smp.MapDirective(f.Value)
+		lv, _ := v.Get(f.Key)
+		ct, meta := t.Child(f.Key)
+		if strings.HasPrefix(f.Key, "$") || !directed || d != smp.MergeValue || !lv.IsMap() ||
+			ct.Field(smp.DirectiveKey) != nil || !fieldByField(ct, &meta) {
+			continue
+		}
+		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, len(e.Path)) {
+			return nil
+		}
+		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
+	}
+	return nil
 }
