@@ -257,8 +257,9 @@ type collator struct {
 	// emptyOrder is the first error of the Repeat being collated that a list it holds empty and orders gives (left for
 	// Phase 2: collatingRepeat), nil without one.
 	emptyOrder error
-	// outcomeOrdered reports that a list of the Repeat being collated had its "$setElementOrder" refused for what its
-	// key's outcome decides (byOutcome): the repeat's error is then no collation's with an outcome lacking the field.
+	// outcomeOrdered reports that a list of the Repeat being collated had its "$setElementOrder" refused by
+	// repeatOrdered (for what its key's outcome decides, or for where the item lands): the repeat's error is then no
+	// collation's with an outcome lacking the field.
 	outcomeOrdered bool
 	// disordered is the error of the Repeat being collated that a merged list's "$setElementOrder" gives (order: an
 	// entry naming no item the list can hold, one the list lacks, an order its items do not follow), for a keyed list or

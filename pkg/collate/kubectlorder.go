@@ -62,7 +62,11 @@ func (c *collator) kubectlOrdered(self *elements.MapElement, t *openapi.Type, me
 	}
 	if c.repeat != nil || c.composed != nil {
 		ordering, sorted := repeatOrdered(cv, cd, self.Parent == nil && c.repeatMerged)
-		if ordering == orderedRefused && c.repeat != nil && byOutcome(cv, cd) {
+		if ordering == orderedRefused && c.repeat != nil {
+			// (Refused here for what the item's key's outcome decides, the list left out, an empty order or a
+			// "$deleteFromPrimitiveList" beside it, or for where the item lands, an order the list does not follow or
+			// whose sort moves a list kept apart: a collation of the item with its outcome as live orders the list as
+			// below, failing with another error or not. elements.Repeat.FailsAt is not set.)
 			c.outcomeOrdered = true
 		}
 		return ordering, sorted
@@ -119,14 +123,6 @@ func repeatOrdered(cv *elements.Values, cd *elements.Directives, merged bool) (k
 		return orderedWhole, cv.Local
 	}
 	return orderedRefused, value.Value{}
-}
-
-// byOutcome reports whether repeatOrdered refuses a list for what its key's outcome decides, not the patch alone: the
-// list left out (ordered onto the outcome's), an empty order (sorting the patch's list by the outcome's), or a
-// "$deleteFromPrimitiveList" beside it (deleting from the outcome's). A collation of the item with an outcome lacking
-// the list need not fail there (elements.Repeat.FailsAt is not set).
-func byOutcome(cv *elements.Values, cd *elements.Directives) bool {
-	return !cv.HasLocal || cd.HasDeleteFromList || cd.SetOrder.Len() == 0
 }
 
 // deletable reports whether the "$deleteFromPrimitiveList" of directives cd, if any, can delete from scalar items as

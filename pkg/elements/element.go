@@ -261,7 +261,9 @@ type Repeat struct {
 	// map that lacks the field and holds no field before it a merge rule names, the repeat fails with Err, as its
 	// collation with that outcome does (not so with MapsBefore). Empty otherwise, and where a list of the repeat had
 	// its "$setElementOrder" refused for what the outcome's list decides (an empty order beside items, a
-	// "$deleteFromPrimitiveList" beside it, the list left out): strategicpatch sorts or deletes by that list.
+	// "$deleteFromPrimitiveList" beside it, the list left out: strategicpatch sorts or deletes by that list) or, a list
+	// merged by no strategy, for where the item lands (an order the list does not follow, or whose sort moves a list
+	// kept apart): a collation with the outcome as live takes the list as a set in the order, failing otherwise or not.
 	FailsAt string
 	// PlainRoom, with FailsAt, where the collation failed by the depth limit and the map's fields up to FailsAt (by
 	// name) are plain trees (scalars, nulls, maps of such, no "$" key, no merge rule), is how many levels those fields

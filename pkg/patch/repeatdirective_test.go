@@ -18,8 +18,8 @@ import (
 // the fields before it scalars, nulls, lists merged by no strategy, values the outcome lacks, or maps merging onto the
 // outcome's so. strategicpatch refuses it too where the outcome holds maps down to it (a list for an item's), and
 // copies it where the outcome lacks one (docs/strategicpatch.md, "What stays different"); the items applied one after
-// another fail with the same error. Where a list merged by key before it merges onto the outcome's, the front-end
-// applies the repeat.
+// another fail with the same error. Where a list merged by key before it merges onto the outcome's whose items nest
+// deeper than its own, the front-end applies the repeat (repeatmalformed_test.go: one of plain items is decided).
 var _ = DescribeTable("Apply of a later item of a repeated key holding a \"$patch\" no merge takes",
 	func(liveItem, first, later, wantErr string, copied bool, frontEnd int64) {
 		var again atomic.Int64
@@ -64,8 +64,8 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a \"$patc
 		`{"name":"a","ports":[{"containerPort":80},{"containerPort":81}]}`, `,"image":"i"`,
 		`,"ports":[{"containerPort":81,"$patch":"delete"},{"containerPort":80,"$patch":"bogus"}]`,
 		"spec.containers[name=a].ports: item 1: unknown $patch value bogus; a list item takes delete or replace", false, int64(0)),
-	Entry("after a list merged by key merging onto the outcome's: applied again by the front-end",
-		`{"name":"a","env":[{"name":"X"}],"livenessProbe":{"periodSeconds":1}}`, `,"image":"i"`,
-		`,"env":[{"name":"Y"}],"livenessProbe":{"$patch":"bogus"}`,
+	Entry("after a list merged by key onto the outcome's whose items nest deeper: applied again by the front-end",
+		`{"name":"a","env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"f"}}}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"image":"i"`, `,"env":[{"name":"Y"}],"livenessProbe":{"$patch":"bogus"}`,
 		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", false, int64(1)),
 )

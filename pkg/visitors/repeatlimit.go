@@ -32,14 +32,15 @@ import (
 //     with items, each of the order's entries naming an item by the key, is walked on as a list merged by key
 //     (emptyOrdered); at it, its depth is checked first.
 //
-// The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: a
-// "$" key in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold
-// merged by key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList"
-// alone for a list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's where v
-// holds another kind, a set of maps, a map of strategy replace holding at where
-// v holds a map (taken whole and cleaned, its depth checked otherwise), a value built as without live holding a list it
-// holds empty and orders (which Phase 1 went past; but at, an EmptyOrdered repeat's first such: alone), and such a
-// list where v holds a set, or a keyed list one of the order's entries does not name an item of by the key.
+// The walk gives up (not decided) where the collation with v builds the patch's nodes otherwise than Phase 1 did: at, a
+// list merged by no strategy whose "$setElementOrder" Phase 1 refused as a later item's (orderedForRepeat); a "$" key
+// in a map walked with v's (a directive; but a "$setElementOrder" for a field v lacks or for a list both hold merged by
+// key, or a set of scalars the patch names no value twice in: orderedOnto, and a "$deleteFromPrimitiveList" alone for a
+// list the patch leaves out, checked against v's: deletion), a field a merge rule names, a merged list of the patch's
+// where v holds another kind, a set of maps, a map of strategy replace holding at where v holds a map (taken whole and
+// cleaned, its depth checked otherwise), a value built as without live holding a list it holds empty and orders (which
+// Phase 1 went past; but at, an EmptyOrdered repeat's first such: alone), and such a list where v holds a set, or a
+// keyed list one of the order's entries does not name an item of by the key.
 type limitWalk struct {
 	at  fieldpath.Path
 	err *elements.Error
@@ -96,6 +97,8 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 		switch {
 		case meta.Rule != nil || (deleting && inV && (inP || ordered[name])):
 			return nil, false
+		case w.orderedForRepeat(at, name, pv, p, ct, &meta):
+			return nil, false
 		case deleting && inV:
 			if err := w.deletion(at, lv, del, ct, &meta); err != nil {
 				return err, true
@@ -123,6 +126,17 @@ func (w limitWalk) maps(p, v value.Value, t *openapi.Type, path fieldpath.Path) 
 		}
 	}
 	return nil, true
+}
+
+// orderedForRepeat reports whether field name at path, of type t and metadata meta (pv the value of patch map p there),
+// is where the repeat's collation refused a "$setElementOrder" of a list merged by no strategy as a later item's
+// (collate's repeatOrdered: smp.OrderOfUnmerged at at), an order strategicpatch could apply whatever live holds there
+// (not unorderedPatch): a collation of the item with v as live orders that list as the patch's (collate's
+// kubectlOrdered), failing otherwise or not, and the walk gives up.
+func (w limitWalk) orderedForRepeat(path fieldpath.Path, name string, pv, p value.Value, t *openapi.Type, meta *openapi.Meta) bool {
+	order, ordered := p.Get(smp.SetOrderPrefix + name)
+	return ordered && path.Equal(w.at) && w.err.Msg == smp.OrderOfUnmerged(name) && t.Kind == openapi.KindList &&
+		!elements.MergedList(t, meta) && !unorderedPatch(pv, order)
 }
 
 // directed returns the fields patch map p names in its "$setElementOrder" keys (ordered: true) and its

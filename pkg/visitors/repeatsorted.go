@@ -13,10 +13,10 @@ import (
 // sortedOntoLacking returns the outcome of Repeat r, outside compose mode (gate MultiFieldMergeKeys off: repeat.go's
 // switch), of patch item p (a map of type t) merged into v, its key's outcome, where Phase 1 refused, without an
 // outcome, a "$setElementOrder" of a list p sets that the schema merges by no strategy for what that outcome's list
-// decides (r.Err the refusal, smp.OrderOfUnmerged, no Element: an empty order beside items, or a
-// "$deleteFromPrimitiveList" beside the list; collate's byOutcome), or collated p without error (Element, where
-// repeat.go's earlier cases do not merge it). strategicpatch's mergeMap applies p to v in two steps, each touching
-// its own fields of v, which sortedOntoLacking follows where it holds:
+// decides (r.Err the refusal, smp.OrderOfUnmerged, no Element: an empty order beside items, a
+// "$deleteFromPrimitiveList" beside the list, or an order the list does not follow; collate's kubectlOrdered), or
+// collated p without error (Element, where repeat.go's earlier cases do not merge it). strategicpatch's mergeMap
+// applies p to v in two steps, each touching its own fields of v, which sortedOntoLacking follows where it holds:
 //   - each list p orders by "$setElementOrder" (a list of scalars; the field a list of scalars the schema merges by no
 //     strategy, without merge rule) is decided first (unmergedOrderOnto): p's list sorted by the order, v's list there
 //     ordered by it where p leaves it out (under kubectl's order: kubectl), then less the values a

@@ -13,37 +13,50 @@ import (
 )
 
 // refusedDirectiveOnto reports whether apply mode's repeat r, whose own collation failed (Err, no Element) at a
-// "$patch" of its item p (of type t) that no merge takes, reached from p through maps (the error's path all fields),
-// fails so applied to v, a map: at a map holding "$patch" of an unknown value (unknownMapDirective), or at a list
-// merged by key at its first item holding "$patch" of another value than "delete" or "replace" (itemDirected). A
-// collation with v as live reaches that map or list without another error where, at each step of the path, that
-// step's map of p holds no "$" key, the step's field is an object merged field by field (fieldByField; its last, the
-// erring value, any but one a merge rule names), and the fields before it by name build without error (fitsBefore,
-// v's value there taken as none where v holds no map at a step above); there it reads that "$patch" first whatever v
-// holds (collate's format.ReadMap, format.ReadItem). strategicpatch refuses either where v holds maps down to it, a
-// list there (handleDirectiveInMergeMap, mergeSliceWithSpecialElements), and copies it where v lacks one
-// (docs/strategicpatch.md, "What stays different").
-func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) bool {
+// directive of its item p (of type t) that reads the patch alone, at p's own map or reached from p through maps (the
+// error's path all fields), fails so applied to v, a map: at a map holding "$patch" of an unknown value
+// (unknownMapDirective); at a list merged by key at its first item holding "$patch" of another value than "delete" or
+// "replace" (itemDirected); at a list whose "$deleteFromPrimitiveList" deletes values not of one class, or whose
+// "$setElementOrder" the patch's value or the schema refuses (listDirsRefused); at a map whose directive keys
+// format.ReadMap refuses (malformedMap: a "$retainKeys" not a list of strings, or not naming a field the map sets, a
+// "$setElementOrder/<f>" not a list, without kubectl a "$deleteFromPrimitiveList/<f>" not a list). A collation with v
+// as live reaches that value without another error where, at each step of the path, that step's map of p holds no
+// "$" key but lists ordering or deleting from fields after the step's (or, at the last step, from the erring value's
+// own: directivesAfter), the step's field is an object merged field by field (fieldByField; its last, the erring
+// value, any but one a merge rule names), and the fields before it by name build without error (fitsBefore, v's value
+// there taken as none where v holds no map at a step above); there it reads that directive first whatever v holds
+// (collate's format.ReadMap, format.ReadItem, format.CheckDirs). kubectl says gate MultiFieldMergeKeys is off.
+// strategicpatch refuses an unknown "$patch" where v holds maps down to it, a list there (handleDirectiveInMergeMap,
+// mergeSliceWithSpecialElements), and copies it where v lacks one (docs/strategicpatch.md, "What stays different").
+func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, kubectl bool) bool {
 	e, ok := r.Err.(*elements.Error)
-	if r.Element != nil || !ok || len(e.Path) == 0 || !v.IsMap() {
+	if r.Element != nil || !ok || !v.IsMap() {
 		return false
 	}
+	var parent value.Value // (the map holding the erring value)
+	pt := t
 	for i, step := range e.Path {
-		if step.Kind != fieldpath.FieldElement || !p.IsMap() || slices.ContainsFunc(p.Fields(), dollarKeyed) ||
-			!fitsBefore(step.Field, p, v, t, len(e.Path)-i) {
+		last := i == len(e.Path)-1
+		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v) ||
+			!fitsBefore(step.Field, withoutDollars(p), v, t, len(e.Path)-i) {
 			return false
 		}
 		ct, meta := t.Child(step.Field)
-		if meta.Rule != nil || (i < len(e.Path)-1 && !fieldByField(ct, &meta)) {
+		if meta.Rule != nil || (!last && !fieldByField(ct, &meta)) {
 			return false
 		}
+		parent, pt = p, t
 		p, _ = p.Get(step.Field)
-		if v, _ = v.Get(step.Field); i < len(e.Path)-1 && !v.IsMap() {
+		if v, _ = v.Get(step.Field); !last && !v.IsMap() {
 			v = value.Null // (below, the collation takes p's maps without live, as the repeat's did)
 		}
 		t = ct
 	}
-	return unknownMapDirective(e, p) || itemDirected(e, p, v)
+	if len(e.Path) > 0 && (unknownMapDirective(e, p) || itemDirected(e, p, v) ||
+		listDirsRefused(e, parent, e.Path[len(e.Path)-1].Field, pt, kubectl)) {
+		return true
+	}
+	return malformedMap(e, p, t, kubectl)
 }
 
 // unknownMapDirective reports whether error e is the collation's of patch map p holding "$patch" of an unknown value
@@ -76,10 +89,12 @@ const allFields = "\xff"
 // naming one of them: a scalar or a null; a value v lacks, or a map where v holds another kind, collated without live
 // as the repeat's collation did, and a list the schema merges by no strategy, the patch's whole whatever v holds, each
 // holding no "$" key at any depth (where a repeat's collation and another part: collate's leftEmptyOrder,
-// kubectlOrdered); a map onto v's map in turn (an object merged field by field, holding no "$" key), all its fields
-// so, where v's fields there lie within the depth limit: p's map holds a field, which the repeat's collation checked
-// at that level, or v's none, or they lie within room levels below p's fields (room: the levels from p's fields to the
-// error's value, which the repeat's collation reached within the limit).
+// kubectlOrdered); a list merged by key onto v's list, both of plain keyed maps (plainKeyedOnto); a "$patch: delete"
+// map (deletesMapAlone); a map onto v's map
+// in turn (an object merged field by field, holding no "$" key), all its fields so, where v's fields there lie within
+// the depth limit: p's map holds a field, which the repeat's collation checked at that level, or v's none, or they lie
+// within room levels below p's fields (room: the levels from p's fields to the error's value, which the repeat's
+// collation reached within the limit).
 func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 	for _, f := range v.Fields() {
 		if _, meta := t.Child(f.Key); f.Key < name && meta.Rule != nil {
@@ -99,6 +114,8 @@ func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 		case (!held || (f.Value.IsMap() && !lv.IsMap())) && !holdsDirective(f.Value):
 		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && !elements.MergedList(ct, &meta) &&
 			!holdsDirective(f.Value):
+		case f.Value.IsList() && plainKeyedOnto(f.Value, lv, ct, &meta, room):
+		case deletesMapAlone(f.Value, ct, &meta):
 		case f.Value.IsMap() && (f.Value.Len() > 0 || lv.Len() == 0 || room > 1) && fieldByField(ct, &meta) &&
 			!slices.ContainsFunc(f.Value.Fields(), dollarKeyed) && fitsBefore(allFields, f.Value, lv, ct, room-1):
 		default:

@@ -1,0 +1,94 @@
+package patch_test
+
+import (
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/plyproject/ply/pkg/features"
+	"github.com/plyproject/ply/pkg/patch"
+	"github.com/plyproject/ply/test/jsonv"
+)
+
+// A later item of a repeated key whose own collation failed at a directive that reads the patch alone (a map's
+// "$retainKeys" not a list of strings, a "$setElementOrder/<f>" not a list, a "$deleteFromPrimitiveList/<f>" of values
+// not of one class, a "$setElementOrder/<f>" no order of live's list lets through, a "$patch" no merge takes), at its
+// own map or reached through maps, fails applied to its key's outcome with that error, decided in Phase 2 (visitors'
+// refusedDirectiveOnto: malformedMap, listDirsRefused), the front-end applying no repeat again (probe.OnRepeat): the
+// fields before it scalars, nulls, maps merging onto the outcome's, "$patch: delete" maps, or lists merged by key whose
+// items and the outcome's are keyed maps of plain trees, the outcome's nesting no deeper; the maps on its path holding
+// no "$" key but lists ordering or deleting from fields after it (or from its own list). The items applied one after
+// another fail with the same error (where a field before the failing one holds a "$patch: merge" map the outcome holds
+// a map for, with that refusal: mergeDirectedBefore). (Where the outcome's items of such a list nest deeper, the
+// front-end applies the repeat: repeatdirective_test.go; so too where a list merged by no strategy before the failing
+// field holds an order the item's collation refused as a later item's, which the outcome's collation orders.)
+var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
+	func(liveItem, later, wantErr string, frontEnd int64) {
+		var again atomic.Int64
+		countRepeats(nil, &again)
+		opts := patch.Options{Gates: features.Kubectl(), Ordering: patch.OrderKubectl}
+		wrap := func(items string) string { return `{"spec":{"containers":[` + items + `]}}` }
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[` + liveItem + `]}}`)
+		first := `,"image":"i"`
+		p := jsonv.MustDecode(wrap(`{"name":"a"` + first + `},{"name":"a"` + later + `}`))
+		got, err := patch.Apply(live, p, opts)
+		Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")
+		want, stepErr := patch.Apply(live, jsonv.MustDecode(wrap(`{"name":"a"`+first+`}`)), opts)
+		Expect(stepErr).NotTo(HaveOccurred())
+		want, stepErr = patch.Apply(want, jsonv.MustDecode(wrap(`{"name":"a"`+later+`}`)), opts)
+		expectInTurn(got, err, want, stepErr, wantErr)
+	},
+	Entry("its own \"$retainKeys\" naming a number beside the fields it sets",
+		`{"name":"a","image":"h","tty":true}`, `,"$retainKeys":["image","name",1],"image":"j"`,
+		"spec.containers[name=a]: $retainKeys item 2: expected a field name (string), got integer", int64(0)),
+	Entry("a \"$setElementOrder\" a null in a map the outcome holds",
+		`{"name":"a","resources":{"limits":{"cpu":"1"}}}`, `,"resources":{"$setElementOrder/claims":null,"claims":[{"name":"c"}]}`,
+		"spec.containers[name=a].resources: $setElementOrder/claims must be a list, got null", int64(0)),
+	Entry("its own \"$setElementOrder\" of a list merged by key not a list",
+		`{"name":"a","ports":[{"containerPort":80}]}`, `,"$setElementOrder/ports":"x","ports":[{"containerPort":80}]`,
+		"spec.containers[name=a]: $setElementOrder/ports must be a list, got string", int64(0)),
+	Entry("a \"$retainKeys\" naming a null in a map the outcome holds, after a map merging onto the outcome's",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1,"timeoutSeconds":2}}`,
+		`,"lifecycle":{"stopSignal":"y"},"livenessProbe":{"$retainKeys":["periodSeconds",null],"periodSeconds":3}`,
+		"spec.containers[name=a].livenessProbe: $retainKeys item 1: expected a field name (string), got null", int64(0)),
+	Entry("a \"$deleteFromPrimitiveList\" of values of two classes, beside the list's order",
+		`{"name":"a","args":["b","c"]}`, `,"$deleteFromPrimitiveList/args":["b",1],"$setElementOrder/args":["c"],"args":["c"]`,
+		"spec.containers[name=a].args: $deleteFromPrimitiveList/args: list items must all be of one kind: item 0 is a string, item 1 is a number",
+		int64(0)),
+	Entry("an unknown \"$patch\" in a map before a list its map orders",
+		`{"name":"a","livenessProbe":{"periodSeconds":1},"volumeMounts":[{"mountPath":"/m","name":"v"}]}`,
+		`,"$setElementOrder/volumeMounts":[{"mountPath":"/m"}],"livenessProbe":{"$patch":"bogus"},"volumeMounts":[{"mountPath":"/m","readOnly":true}]`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key of plain items merging onto the outcome's",
+		`{"name":"a","env":[{"name":"X","value":"x"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"name":"Y","value":"y"},{"name":"X","value":null}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key whose items hold maps, merging onto the outcome's",
+		`{"name":"a","env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"f"}}}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"g"}}},{"name":"Y","valueFrom":{}}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("a \"$setElementOrder\" its list of a list merged by no strategy does not follow, where the outcome lacks it",
+		`{"name":"a","image":"h"}`, `,"$setElementOrder/args":["z"],"args":["b"]`,
+		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("a field ordered and set to null after an empty \"$setElementOrder\" of a list merged by no strategy: "+
+		"applied again by the front-end, the list ordered by the outcome's",
+		`{"name":"a","ports":[{"containerPort":80}]}`,
+		`,"$setElementOrder/command":[],"$setElementOrder/ports":[{"containerPort":80}],"command":["c","b"],"ports":null`,
+		"spec.containers[name=a].ports: $setElementOrder/ports orders a list, but the patch sets ports to null", int64(1)),
+	Entry("an unknown \"$patch\" after a \"$patch: merge\" map the outcome holds a map for: the error there",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"merge","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].lifecycle: $patch: merge is a schema strategy, not a patch directive", int64(0)),
+	Entry("an unknown \"$patch\" after a \"$patch: delete\" map the outcome holds",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"delete","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("a \"$setElementOrder\" naming an object, of a list merged by no strategy",
+		`{"name":"a","args":["b"]}`, `,"$setElementOrder/args":[{"x":"y"}],"args":["c"]`,
+		"spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value", int64(0)),
+	Entry("a \"$setElementOrder\" of a list merged by no strategy whose items are objects",
+		`{"name":"a","resizePolicy":[{"resourceName":"cpu"}]}`,
+		`,"$setElementOrder/resizePolicy":["cpu"],"resizePolicy":[{"resourceName":"memory"}]`,
+		"spec.containers[name=a].resizePolicy: $setElementOrder/resizePolicy orders lists merged by key or value", int64(0)),
+)

@@ -1,0 +1,241 @@
+package visitors
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plyproject/ply/internal/smp"
+	"github.com/plyproject/ply/openapi"
+	"github.com/plyproject/ply/pkg/elements"
+	"github.com/plyproject/ply/pkg/fieldpath"
+	"github.com/plyproject/ply/pkg/value"
+)
+
+// malformedMap reports whether error e is the one collate's format.ReadMap gives reading patch map p (of type t) for
+// its directive keys whatever live holds there (mapReadFailure): ReadMap reads p's "$" keys the type does not declare
+// before anything below p, and those failures read p alone.
+func malformedMap(e *elements.Error, p value.Value, t *openapi.Type, kubectl bool) bool {
+	msg := mapReadFailure(p, t, kubectl)
+	return msg != "" && msg == e.Msg
+}
+
+// mapReadFailure returns the message of the error collate's format.ReadMap gives reading patch map p (of type t; a
+// "$" key t declares is data) whatever live holds, "" where it gives none so: p holding "$patch", ReadMap reads that
+// alone ("merge" fails onto a map only); else its directive keys in order by name, the first failing of
+// "$retainKeys" not a list or holding an entry that is not a string, "$setElementOrder/<f>" not a list,
+// "$deleteFromPrimitiveList/<f>" not a list without kubectl (gate MultiFieldMergeKeys off reads such a key beside
+// live's f instead); then, where p holds no such "$deleteFromPrimitiveList/<f>" (whose f live may add to the fields
+// "$retainKeys" must name), the first data field by name set to other than null that "$retainKeys" does not name.
+func mapReadFailure(p value.Value, t *openapi.Type, kubectl bool) string {
+	directive := func(key string) bool { return strings.HasPrefix(key, "$") && t.Field(key) == nil }
+	if _, directed := p.Get(smp.DirectiveKey); !p.IsMap() || (directed && directive(smp.DirectiveKey)) {
+		return ""
+	}
+	var retained []string
+	retains, readsLive := false, false
+	for _, f := range p.Fields() {
+		switch {
+		case !directive(f.Key):
+		case f.Key == smp.RetainKeysKey && !f.Value.IsList():
+			return smp.RetainKeysKey + " must be a list of field names, got " + f.Value.Kind().String()
+		case f.Key == smp.RetainKeysKey:
+			for i, it := range f.Value.Items() {
+				name, ok := it.AsString()
+				if !ok {
+					return smp.RetainKeysKey + " item " + strconv.Itoa(i) + ": expected a field name (string), got " +
+						it.Kind().String()
+				}
+				retained = append(retained, name)
+			}
+			retains = true
+		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !f.Value.IsList():
+			return f.Key + " must be a list, got " + f.Value.Kind().String()
+		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList() && kubectl:
+			readsLive = true
+		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList():
+			return f.Key + " must be a list of the values to delete, got " + f.Value.Kind().String()
+		}
+	}
+	if !retains || readsLive {
+		return ""
+	}
+	for _, f := range p.Fields() {
+		if !directive(f.Key) && !f.Value.IsNull() && !slices.Contains(retained, f.Key) {
+			return "the patch sets field " + strconv.Quote(f.Key) + " but " + smp.RetainKeysKey + " does not list it; " +
+				smp.RetainKeysKey + " must name every field the patch sets"
+		}
+	}
+	return ""
+}
+
+// directivesAfter reports whether the "$" keys of patch map pm (of type t), a map on the path a collation with v's map
+// as live takes down to an erring value at its field name (last: the erring value itself), leave that path as the
+// repeat's collation without live took it: none but "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" lists
+// (format.ReadMap reads them alike whatever live holds; a deletion not a list reads live's field) of fields after name
+// (their nodes built after it), or, where name is the erring value, of name itself where v holds no other kind than a
+// list there (the collation refuses an order of live's other kind before it checks the directives); each order of a
+// field t declares as a list strategicpatch's look-up finds (collate's orderOfNoField checks those onto live's map
+// before any field).
+func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v value.Value) bool {
+	for _, f := range pm.Fields() {
+		if !strings.HasPrefix(f.Key, "$") || t.Field(f.Key) != nil {
+			continue
+		}
+		order, ordered := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+		field, deletes := strings.CutPrefix(f.Key, smp.DeletePrefix)
+		if ordered {
+			field = order
+		}
+		lf, held := v.Get(name)
+		switch {
+		case !(ordered || deletes) || !f.Value.IsList():
+			return false
+		case ordered && (t.Kind == openapi.KindStruct || t.Kind == openapi.KindMap) &&
+			(t.Field(field) == nil || t.Field(field).NotAList != ""):
+			return false
+		case field > name:
+		case field < name || !last || (ordered && held && !lf.IsList()):
+			return false
+		}
+	}
+	return true
+}
+
+// withoutDollars returns patch map pm less its "$" keys.
+func withoutDollars(pm value.Value) value.Value {
+	for _, f := range pm.Fields() {
+		if strings.HasPrefix(f.Key, "$") {
+			pm = pm.Without(f.Key)
+		}
+	}
+	return pm
+}
+
+// listDirsRefused reports whether error e is the one collate's format.CheckDirs gives for field name of patch map pm
+// (of type pt) whatever live holds there: the values its "$deleteFromPrimitiveList/<name>" deletes not of one class
+// (read before anything of live's); where pm sets name, its "$setElementOrder/<name>" refused for the patch's value or
+// the schema's (smp.OrderOfPatch, OrderOfOtherKind; OrderOfUnmerged for a list of no schema, or merged by no strategy
+// where gate MultiFieldMergeKeys is on, kubectl false, or the order or the patch's list is one strategicpatch cannot
+// order whatever live holds: unorderedPatch; else collate's kubectlOrdered orders it as live's list tells it). The
+// directives then read the patch's value alone, but for an empty list's order, which live's items decide.
+func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi.Type, kubectl bool) bool {
+	if del, deletes := pm.Get(smp.DeletePrefix + name); deletes && del.IsList() {
+		if _, msg := smp.ItemClass(del.Items()); msg != "" {
+			return e.Msg == smp.DeletePrefix+name+": "+msg
+		}
+	}
+	set, sets := pm.Get(name)
+	order, ordered := pm.Get(smp.SetOrderPrefix + name)
+	if !sets || !ordered {
+		return false
+	}
+	switch t, meta := pt.Child(name); {
+	case !set.IsList():
+		return e.Msg == smp.OrderOfPatch(name, set.Kind())
+	case elements.MergedList(t, &meta):
+		return false
+	case t.Kind == openapi.KindList:
+		return e.Msg == smp.OrderOfUnmerged(name) && (!kubectl || unorderedPatch(set, order))
+	case t.Kind == openapi.KindUnknown:
+		return e.Msg == smp.OrderOfUnmerged(name)
+	default:
+		return e.Msg == smp.OrderOfOtherKind(name, elements.KindPhrase(t))
+	}
+}
+
+// plainKeyedOnto reports whether patch list pl, at a field of type t and metadata meta, merges onto lv, live's list
+// there, without error: t a list merged by one merge key (not a set of maps), pl's items and lv's plain keyed maps
+// (plainKeyed). Each patch item merges into live's of its key, or is appended, a later item of a key kept for Phase 2.
+// The list lies room levels above the erring value the repeat's collation reached within the depth limit (its items
+// one level below, their fields two): live's items nest no deeper than pl's, which that collation built, or than that
+// value.
+func plainKeyedOnto(pl, lv value.Value, t *openapi.Type, meta *openapi.Meta, room int) bool {
+	key := soleMergeKey(meta)
+	if key == "" || meta.Rule != nil || !elements.MergedList(t, meta) || elements.SetOfMaps(t, meta) || !lv.IsList() {
+		return false
+	}
+	built, okPatch := plainKeyed(pl, key, t.Item())
+	held, okLive := plainKeyed(lv, key, t.Item())
+	return okPatch && okLive && (held <= built || held < room)
+}
+
+// plainKeyed reports whether each item of list l (of item type t) is a map holding key as a scalar (not null), its
+// other fields plain trees (elements.PlainTree: scalars, nulls, maps of such), and how many levels its items nest (an
+// item of scalars: 2; none: 0).
+func plainKeyed(l value.Value, key string, t *openapi.Type) (int, bool) {
+	levels := 0
+	for _, it := range l.Items() {
+		if k, keyed := it.Get(key); !it.IsMap() || !keyed || !k.IsScalar() || k.IsNull() {
+			return 0, false
+		}
+		for _, f := range it.Fields() {
+			if strings.HasPrefix(f.Key, "$") || !elements.PlainTree(f.Value, t, f.Key, -1) {
+				return 0, false
+			}
+		}
+		levels = max(levels, nesting(it))
+	}
+	return levels, true
+}
+
+// nesting is how many levels plain tree v nests: a scalar, a null or an empty map 1, a map one more than its fields.
+func nesting(v value.Value) int {
+	n := 0
+	for _, f := range v.Fields() {
+		n = max(n, nesting(f.Value))
+	}
+	return n + 1
+}
+
+// unorderedPatch reports whether strategicpatch's order of a list merged by no strategy fails whatever live holds there
+// (collate's kubectlOrdered refuses it): an entry of order is a map or a list, or the patch's list pl holds items that
+// are not scalars of one class (an object, a list, a null, two classes), which live's items cannot make so.
+func unorderedPatch(pl, order value.Value) bool {
+	if slices.ContainsFunc(order.Items(), func(e value.Value) bool { return e.IsMap() || e.IsList() }) {
+		return true
+	}
+	return pl.Len() > 0 && !smp.ScalarsOfOneClass(nil, pl.Items())
+}
+
+// deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
+
+// deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
+// meta), is a map holding "$patch: delete", which collate's format.ReadMap reads alone, whatever else the map holds: a
+// collation builds it without error whatever live holds there (an empty map or, with gate PatchDeleteRemovesMap,
+// none where live holds a map; nothing elsewhere).
+func deletesMapAlone(pv value.Value, t *openapi.Type, meta *openapi.Meta) bool {
+	d, directed := smp.MapDirective(pv)
+	return directed && d == smp.DeleteValue && t.Field(smp.DirectiveKey) == nil && fieldByField(t, meta)
+}
+
+// mergeDirectedBefore returns the error a collation of apply mode's repeat r's patch item p (of type t) with v, its
+// key's outcome, as live gives first where r's own collation failed (Err, no Element) at a field of p after (by name)
+// one holding a map of "$patch: merge" that v holds a map for (an object merged field by field): without live, that
+// map was dropped; onto v's map, collate's format.ReadMap refuses the directive (mergeDirective), at that field,
+// which a collation with v reaches where p's fields before it fit (fitsBefore, within the levels r's collation
+// reached) and p's "$" keys are orders and deletions of fields after it (directivesAfter). Nil elsewhere.
+func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+	e, ok := r.Err.(*elements.Error)
+	if r.Element != nil || !ok || len(e.Path) == 0 || e.Path[0].Kind != fieldpath.FieldElement || !p.IsMap() ||
+		!v.IsMap() {
+		return nil
+	}
+	for _, f := range p.Fields() {
+		if f.Key >= e.Path[0].Field {
+			return nil
+		}
+		d, directed := smp.MapDirective(f.Value)
+		lv, _ := v.Get(f.Key)
+		ct, meta := t.Child(f.Key)
+		if strings.HasPrefix(f.Key, "$") || !directed || d != smp.MergeValue || !lv.IsMap() ||
+			ct.Field(smp.DirectiveKey) != nil || !fieldByField(ct, &meta) {
+			continue
+		}
+		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, len(e.Path)) {
+			return nil
+		}
+		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
+	}
+	return nil
+}
