@@ -22,7 +22,7 @@ import (
 // schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it leaves
 // out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and lists
 // ("list it orders"), or a list merged by key it holds over the outcome's list ("keyed list it merges"). Random shapes
-// of testdata/nested.json's Part, every gate off: Compose gives what the same merge made as two Composes gives (the
+// of testdata/nested.json's Part, every gate off (and, maps onto maps, gate MultiFieldMergeKeys on): Compose gives what the same merge made as two Composes gives (the
 // second's items one at a time, no key named twice), the same object or the same error. The report counts the repeats
 // of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides them all
 // (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure).
@@ -41,8 +41,9 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 	}
 
 	DescribeTable("agree on random shapes",
-		func(shape func(r *rand.Rand) (held, item string), n int, mostAgain int64) {
+		func(shape func(r *rand.Rand) (held, item string), n int, mostAgain int64, multiField bool) {
 			t := top()
+			gates := features.Kubectl().With(features.MultiFieldMergeKeys, multiField)
 			head := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`)
 			failed := 0
 			for i := range n {
@@ -52,11 +53,11 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 				first := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p",` + held + `}]}]}`)
 				second := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p"},` + item + `]}]}`)
 				rest := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[` + item + `]}]}`)
-				got, err := patch.Compose(first, second, t, features.Kubectl())
-				mid, midErr := patch.Compose(first, head, t, features.Kubectl())
+				got, err := patch.Compose(first, second, t, gates)
+				mid, midErr := patch.Compose(first, head, t, gates)
 				Expect(midErr).NotTo(HaveOccurred())
 				counted := again.Load()
-				want, wantErr := patch.Compose(mid, rest, t, features.Kubectl())
+				want, wantErr := patch.Compose(mid, rest, t, gates)
 				Expect(again.Load()).To(Equal(counted), "the two Composes name no key twice")
 				if wantErr != nil {
 					failed++
@@ -73,9 +74,10 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 			fmt.Fprintln(GinkgoWriter, line)
 			Expect(again.Load()).To(BeNumerically("<=", mostAgain), "the front-end applied too many repeats again: %s", line)
 		},
-		Entry("a map onto a map", mapOntoMap, 2000, int64(0)),
-		Entry("a list it orders", listItOrders, 2000, int64(0)),
-		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0)),
+		Entry("a map onto a map", mapOntoMap, 2000, int64(0), false),
+		Entry("a list it orders", listItOrders, 2000, int64(0), false),
+		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0), false),
+		Entry("a map onto a map, gate MultiFieldMergeKeys on (the kind check's error at the map)", mapOntoMap, 2000, int64(0), true),
 	)
 })
 

@@ -57,15 +57,16 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 	// with schema ("pod": kubectl's OpenAPI v3 Pod; "top": testdata/nested.json's OpenAPI v2 Top): Phase 2 decides the
 	// repeat, giving the two Composes' result or error (msg, "" for none); strategicpatch fails too where smpFails,
 	// else merges (to ply's result where ply merges).
-	decided := func(schema, first, second, head, rest, msg string, smpFails bool) {
+	// decidedUnder is decided with gates.
+	decidedUnder := func(gates features.Gates, schema, first, second, head, rest, msg string, smpFails bool) {
 		sp, t := schemaOf(schema)
 		f, s := jsonv.MustDecode(first), jsonv.MustDecode(second)
-		mid, err := patch.Compose(f, jsonv.MustDecode(head), t, features.Kubectl())
+		mid, err := patch.Compose(f, jsonv.MustDecode(head), t, gates)
 		Expect(err).NotTo(HaveOccurred())
-		frontEnd, feErr := patch.Compose(mid, jsonv.MustDecode(rest), t, features.Kubectl())
+		frontEnd, feErr := patch.Compose(mid, jsonv.MustDecode(rest), t, gates)
 		Expect(again.Load()).To(BeZero(), "the two Composes name no key twice")
 		want, werr := sp.MergePatchesWithoutRoom(f.JSON(), s.JSON())
-		got, err := patch.Compose(f, s, t, features.Kubectl())
+		got, err := patch.Compose(f, s, t, gates)
 		Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
 		Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
 		if msg != "" {
@@ -86,6 +87,9 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 		if msg == "" {
 			Expect(got).To(equalValue(jsonv.MustDecode(string(want))))
 		}
+	}
+	decided := func(schema, first, second, head, rest, msg string, smpFails bool) {
+		decidedUnder(features.Kubectl(), schema, first, second, head, rest, msg, smpFails)
 	}
 
 	DescribeTable("a keyed item's \"$setElementOrder\" of a field the schema types as a scalar or an object, merged into the outcome's item, decided in Phase 2",
@@ -616,5 +620,43 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$x":{"$patch":"merge"}}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
 			"$patch: merge", true),
+	)
+	// With gate MultiFieldMergeKeys on, the collation's kind check refuses a map at a field the schema types as a list
+	// or a scalar before any merge of it (collate's mapOfOtherKind holds with the gate off only), whatever the outcome
+	// holds there.
+	DescribeTable("with gate MultiFieldMergeKeys on, a repeat's own map ordering by \"$setElementOrder\" a field it sets to a string after a map at a field the schema types as a list or a scalar, decided in Phase 2: the kind check's error at the map",
+		func(schema, first, second, head, rest, msg string) {
+			decidedUnder(features.Kubectl().With(features.MultiFieldMergeKeys, true), schema, first, second, head, rest, msg, true)
+		},
+		Entry("a map without \"$\" keys at a list field the outcome lacks",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":{"b":1},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"b":1},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"aliases: expected a list (dev.ply.nested.v1.Part.aliases), got object"),
+		Entry("a map at a list field the outcome holds a map for that strategicpatch's look-up fails on",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","args":{"a":{"b":2}}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","args":{"a":{"c":1}},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","args":{"a":{"c":1}},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"args: expected a list (dev.ply.nested.v1.Part.args), got object"),
+		Entry("a map holding a \"$\" field's \"$patch: merge\" map at a list field the outcome holds a map for",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"$x":{"a":1}}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":{"$x":{"$patch":"merge"}},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"$x":{"$patch":"merge"}},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"aliases: expected a list (dev.ply.nested.v1.Part.aliases), got object"),
+		Entry("a map holding a \"$\" key at a keyed list field the outcome holds a string for",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":"s"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":{"$b":1},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":{"$b":1},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"env: expected a list (dev.ply.nested.v1.Part.env), got object"),
+		Entry("a map at a scalar field the outcome's item holds a map for, OpenAPI v3",
+			"pod", `{"spec":{"containers":[{"name":"a","image":{"c":1}}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true},{"name":"a","image":{"b":1},"$setElementOrder/workingDir":["x"],"workingDir":"w"}]}}`,
+			`{"spec":{"containers":[{"name":"a","tty":true}]}}`,
+			`{"spec":{"containers":[{"name":"a","image":{"b":1},"$setElementOrder/workingDir":["x"],"workingDir":"w"}]}}`,
+			"image: expected a string (io.k8s.api.core.v1.Container.image), got object"),
 	)
 })

@@ -33,7 +33,8 @@ import (
 // refuses, failing there first, or a list merged by one key or a set of scalars the collation reorders without error),
 // a "$" field p and v hold otherwise (but "$retainKeys" and "$setElementOrder/<f>", which fail so), or one a merge rule
 // decides. With unmergedRefused (gate MultiFieldMergeKeys on), a list merged by no strategy that p orders fails there
-// (orderedUnmerged), a "$deleteFromPrimitiveList" beside it left unknown.
+// (orderedUnmerged), a "$deleteFromPrimitiveList" beside it left unknown, and so does a map at a field the schema types
+// as a list or a scalar (mapBefore: the kind check's error).
 func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) (known bool, err error) {
 	if !p.IsMap() || !v.IsMap() {
 		return false, nil
@@ -109,9 +110,13 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 // mapBefore reads map pv, field k of compose mode's repeat item (a map of type t) before the field orderFails fails
 // at, lv the outcome's value there: known where a collation with the outcome as live builds it without error
 // (plainMap, otherKindMap, otherKindWhole, otherKindOnto, mergeMapsOnto), or where it fails there (err: unmergeable's
-// look-up, otherKindOnto's or mergeMapsOnto's failure); not known elsewhere (unmergedRefused: gate MultiFieldMergeKeys
-// on, as orderFails reads it).
+// look-up, otherKindOnto's or mergeMapsOnto's failure); not known elsewhere. With unmergedRefused (gate
+// MultiFieldMergeKeys on), a map at a field the schema types as a list or a scalar fails there, whatever lv is: the
+// collation's kind check refuses it before any look-up (elements.KindMismatch).
 func mapBefore(t *openapi.Type, k string, pv, lv value.Value, unmergedRefused bool) (known bool, err error) {
+	if ft, _ := t.Child(k); unmergedRefused && (ft.Kind == openapi.KindList || ft.Kind == openapi.KindPrimitive) {
+		return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: elements.KindMismatch(ft, pv)}
+	}
 	if msg := unmergeable(t, k, pv, lv); msg != "" {
 		return true, &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(k)}, Msg: msg}
 	}
