@@ -21,11 +21,12 @@ import (
 // string ("value") after a field it holds that the collation merges onto its key's outcome first: a map at a field the
 // schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it leaves
 // out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and lists
-// ("list it orders"), or a list merged by key it holds over the outcome's list ("keyed list it merges"). Random shapes
-// of testdata/nested.json's Part, every gate off: Compose gives what the same merge made as two Composes gives (the
-// second's items one at a time, no key named twice), the same object or the same error. The report counts the repeats
-// of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides them all
-// (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure).
+// ("list it orders", with a "$deleteFromPrimitiveList" of it beside the order: "beside a deletion"), or a list merged
+// by key it holds over the outcome's list ("keyed list it merges"). Random shapes of testdata/nested.json's Part, every
+// gate off: Compose gives what the same merge made as two Composes gives (the second's items one at a time, no key
+// named twice), the same object or the same error. The report counts the repeats of each shape and those the front-end
+// applied again, at most as many as each entry says: Phase 2 decides them all (visitors' orderFails: otherKindOnto,
+// heldOrder, keyedFieldFailure).
 var _ = Describe("Compose of a repeat ordering a field it sets to a string after a field merged onto the outcome, random shapes, against the front-end", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -76,6 +77,7 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 		Entry("a map onto a map", mapOntoMap, 2000, int64(0)),
 		Entry("a list it orders", listItOrders, 2000, int64(0)),
 		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0)),
+		Entry("a list it orders beside a deletion", listItOrdersDeleting, 2000, int64(0)),
 	)
 })
 
@@ -170,5 +172,16 @@ func keyedItMerges(r *rand.Rand) (held, item string) {
 	if r.IntN(2) == 0 {
 		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
 	}
+	return held, item
+}
+
+// listItOrdersDeleting is listItOrders with a "$deleteFromPrimitiveList" of the list beside the order.
+func listItOrdersDeleting(r *rand.Rand) (held, item string) {
+	field := pick(r, `aliases`, `ports`, `args`, `env`)
+	entries := []string{`"a"`, `"b"`, `1`, `2`, `null`, `{"a":1}`, `{"name":"A"}`, `["x"]`, `true`, `{"name":null}`, `{"name":1}`,
+		`{"name":{"x":1}}`, `{"name":"B","$patch":"delete"}`, `{"$patch":"replace"}`, `{"name":"A","$patch":"replace"}`}
+	held = `"` + field + `":` + drawList(r, 1+r.IntN(3), entries...)
+	item = `"$setElementOrder/` + field + `":` + drawList(r, r.IntN(3), entries...) +
+		`,"$deleteFromPrimitiveList/` + field + `":` + pick(r, drawList(r, r.IntN(3), entries...), `"a"`, `{"a":1}`, `null`)
 	return held, item
 }

@@ -19,12 +19,13 @@ import (
 // Compose of a second patch naming a key twice merges each repeat into its key's outcome in turn. A repeat whose item,
 // merged into its key's outcome's item, orders by "$setElementOrder" a field the schema types as a scalar or an object,
 // or holds a list there beside a "$deleteFromPrimitiveList" of it, or one ordering a field it sets to a string after a
-// field the collation merges onto the outcome first (a map at a field the schema types as a list, a list it only
-// orders, a keyed list), is decided from the patches' one tree (Phase 2), the front-end applying none again
-// (probe.OnRepeat), as the front-end decides it: the same merge made as two Composes, head then rest, neither naming a
-// key twice. Where ply refuses such an order or list and strategicpatch takes it, the difference is the documented one
-// (docs/errors.md, "a field of the wrong type", and its "$setElementOrder" errors); elsewhere strategicpatch's merge of
-// the two patches fails where ply's does, or gives ply's result.
+// field the collation merges onto the outcome first (a map at a field the schema types as a list; a list it only
+// orders, a "$deleteFromPrimitiveList" of it beside the order or not; a keyed list), is decided from the patches' one
+// tree (Phase 2), the front-end applying none again (probe.OnRepeat), as the front-end decides it: the same merge made
+// as two Composes, head then rest, neither naming a key twice. Where ply refuses such an order or list and
+// strategicpatch takes it, the difference is the documented one (docs/errors.md, "a field of the wrong type", and its
+// "$setElementOrder" errors); elsewhere strategicpatch's merge of the two patches fails where ply's does, or gives
+// ply's result.
 var _ = Describe("Compose of a repeat ordering a field the schema types as another kind, against the front-end and strategicpatch", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -616,5 +617,33 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
 			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$x":{"$patch":"merge"}}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
 			"$patch: merge", true),
+	)
+
+	DescribeTable("a repeat's own map ordering by \"$setElementOrder\" a field it sets to a string after a list it only orders beside a \"$deleteFromPrimitiveList\" of it, the outcome holding the list, decided in Phase 2",
+		decided,
+		Entry("a set of strings holding scalars of two classes, deleting a string: the order's error at the set",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a",1]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"list items must all be of one kind", true),
+		Entry("a keyed list ordered by a string, deleting a map: the order's error at the list",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/env":[{"name":"A"}],"$setElementOrder/env":["A"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/env":[{"name":"A"}],"$setElementOrder/env":["A"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"expected an object holding the merge key", true),
+		Entry("a set of strings naming a value twice, deleting one of its values: the order's error at the string",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","a"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["b","a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["b","a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+		Entry("a keyed list holding an item keyed by null, deleting null: the order's error at the string",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":null},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/env":null,"$setElementOrder/env":[{"name":"B"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/env":null,"$setElementOrder/env":[{"name":"B"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
 	)
 })

@@ -352,10 +352,10 @@ import (
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
 //     fields; but a set it does not order that fails onto v's list, or a keyed list whose item's merge into v's item
 //     keyedFits tells failing, as above), a list v holds that it only orders, Phase 2 does not reorder and heldOrder
-//     does not read (a "$deleteFromPrimitiveList" of it beside the order; a set of maps or a list merged by no strategy
-//     whose items and entries the order refuses none of), or a map at a field the schema types as a list or a scalar
-//     holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not of
-//     strings, lists or maps in it the merge of maps of no schema does not tell).
+//     does not read (a set of maps or a list merged by no strategy whose items and entries the order refuses none of,
+//     a "$deleteFromPrimitiveList" of it beside the order or not), or a map at a field the schema types as a list or a
+//     scalar holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not
+//     of strings, lists or maps in it the merge of maps of no schema does not tell).
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
