@@ -22,9 +22,10 @@ import (
 // schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it leaves
 // out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and lists
 // ("list it orders", with a "$deleteFromPrimitiveList" of it beside the order: "beside a deletion"), or a list merged
-// by key it holds over the outcome's list ("keyed list it merges"). Random shapes of testdata/nested.json's Part, every
-// gate off: Compose gives what the same merge made as two Composes gives (the second's items one at a time, no key
-// named twice), the same object or the same error. The report counts the repeats of each shape and those the front-end
+// by key it holds over the outcome's list ("keyed list it merges"); maps and keyed items holding "$retainKeys" other
+// than a list of strings ("retaining other than strings"). Random shapes of testdata/nested.json's Part, every gate
+// off: Compose gives what the same merge made as two Composes gives (the second's items one at a time, no key named
+// twice), the same object or the same error. The report counts the repeats of each shape and those the front-end
 // applied again, at most as many as each entry says: Phase 2 decides them all (visitors' orderFails: otherKindOnto,
 // heldOrder, keyedFieldFailure).
 var _ = Describe("Compose of a repeat ordering a field it sets to a string after a field merged onto the outcome, random shapes, against the front-end", func() {
@@ -78,6 +79,8 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 		Entry("a list it orders", listItOrders, 2000, int64(0)),
 		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0)),
 		Entry("a list it orders beside a deletion", listItOrdersDeleting, 2000, int64(0)),
+		Entry("a map onto a map retaining other than strings", mapOntoMapRetaining, 2000, int64(0)),
+		Entry("a keyed list it merges retaining other than strings", keyedItMergesRetaining, 2000, int64(0)),
 	)
 })
 
@@ -183,5 +186,49 @@ func listItOrdersDeleting(r *rand.Rand) (held, item string) {
 	held = `"` + field + `":` + drawList(r, 1+r.IntN(3), entries...)
 	item = `"$setElementOrder/` + field + `":` + drawList(r, r.IntN(3), entries...) +
 		`,"$deleteFromPrimitiveList/` + field + `":` + pick(r, drawList(r, r.IntN(3), entries...), `"a"`, `{"a":1}`, `null`)
+	return held, item
+}
+
+// mapOntoMapRetaining is mapOntoMap with "$retainKeys" other than a list of strings, held or in the item.
+func mapOntoMapRetaining(r *rand.Rand) (held, item string) {
+	field := pick(r, `"aliases"`, `"ports"`, `"args"`)
+	retains := []string{`"$retainKeys":[1]`, `"$retainKeys":"b"`, `"$retainKeys":[{"a":1}]`, `"$retainKeys":[null]`,
+		`"$retainKeys":null`, `"$retainKeys":{"b":1}`, `"$retainKeys":["b",2]`, `"$retainKeys":[]`, `"$retainKeys":["b"]`,
+		`"$retainKeys":[["b"]]`, `"$retainKeys":true`,
+		`"$retainKeys":{"$patch":"delete"}`, `"$retainKeys":[{"$patch":"replace"}]`, `"$retainKeys":{"a":{"$patch":"merge"}}`,
+		`"$retainKeys":{"$patch":"bogus","b":1}`, `"$retainKeys":{"b":{"c":1}}`}
+	held = field + ":" + drawMap(r, 3, append([]string{`"b":1`, `"c":"s"`, `"d":{"e":1}`}, retains...)...)
+	item = field + ":" + drawMap(r, 3, append([]string{`"b":2`, `"c":"t"`, `"d":{"f":1}`, `"$patch":"merge"`,
+		`"$x":{"a":2}`}, retains...)...)
+	return held, item
+}
+
+// keyedItMergesRetaining is keyedItMerges with items holding "$retainKeys" other than a list of strings.
+func keyedItMergesRetaining(r *rand.Rand) (held, item string) {
+	held = `"env":` + drawList(r, 1+r.IntN(2), `{"name":"A","value":"v"}`, `{"name":"A","$retainKeys":[1]}`,
+		`{"name":"A","$retainKeys":"name"}`, `{"name":"A","$retainKeys":{"a":1}}`, `{"name":"B","$retainKeys":[null]}`,
+		`{"name":"A","$retainKeys":["name"]}`, `{"name":"B"}`)
+	pool := []string{`{"name":"A","value":"w"}`, `{"name":"A","$retainKeys":[1]}`, `{"name":"A","$retainKeys":"name"}`,
+		`{"name":"A","$retainKeys":{"a":1}}`, `{"name":"A","$retainKeys":{"a":2}}`, `{"name":"A","$retainKeys":{"$patch":"delete"}}`,
+		`{"name":"A","$retainKeys":[{"$patch":"replace"}]}`, `{"name":"B","$retainKeys":[null]}`, `{"name":"B","$retainKeys":true}`,
+		`{"name":"A","$retainKeys":["name"]}`, `{"name":"B","value":"u","$retainKeys":[["value"]]}`, `{"name":"A","$patch":"delete"}`,
+		`{"name":"C","$retainKeys":{"b":{"$patch":"merge"}}}`}
+	var items, order []string
+	named := map[string]bool{}
+	for range 1 + r.IntN(3) {
+		it := jsonv.MustDecode(pick(r, pool...))
+		name, _ := it.Get("name")
+		if key, _ := name.AsString(); !named[key] {
+			named[key] = true
+			items = append(items, string(it.JSON()))
+			if _, deletes := it.Get("$patch"); !deletes {
+				order = append(order, `{"name":"`+key+`"}`)
+			}
+		}
+	}
+	item = `"env":[` + strings.Join(items, ",") + `]`
+	if r.IntN(2) == 0 {
+		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
+	}
 	return held, item
 }

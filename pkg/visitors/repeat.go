@@ -354,8 +354,8 @@ import (
 //     keyedFits tells failing, as above), a list v holds that it only orders, Phase 2 does not reorder and heldOrder
 //     does not read (a set of maps or a list merged by no strategy whose items and entries the order refuses none of,
 //     a "$deleteFromPrimitiveList" of it beside the order or not), or a map at a field the schema types as a list or a
-//     scalar holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not
-//     of strings, lists or maps in it the merge of maps of no schema does not tell).
+//     scalar holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (lists or maps in it
+//     the merge of maps of no schema does not tell).
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
