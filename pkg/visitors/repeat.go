@@ -1110,7 +1110,9 @@ func ownDisagrees(e elements.Element, v value.Value) error {
 	return disagreesBelow(e, v, false)
 }
 
-// disagreesBelow is composeDisagrees, walking e's maps below it where deep.
+// disagreesBelow is composeDisagrees, walking e's maps below it where deep. Such a directive is compared as e's patch
+// map holds it (its maps holding "$patch" too, which its node drops or builds), as the collation compares it before
+// building it.
 func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() {
@@ -1118,17 +1120,16 @@ func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		switch c := f.Element.(type) {
-		case *elements.AtomicElement:
-			directive := f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)
-			if inLive && directive && m.Type.Field(f.Name) == nil && c.HasLocal && !value.Equal(c.Local, lv) {
-				return m.Errorf(elements.Patch, f.Name+disagrees)
-			}
-		case *elements.MapElement:
-			if pv, _ := m.Local.Get(f.Name); !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
+		directive := (f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)) && m.Type.Field(f.Name) == nil
+		pv, inPatch := m.Local.Get(f.Name)
+		if inLive && directive && inPatch && !value.Equal(pv, lv) {
+			return m.Errorf(elements.Patch, f.Name+disagrees)
+		}
+		if c, _ := f.Element.(*elements.MapElement); c != nil && !directive {
+			if !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
 				continue // (the collation fails at that map first: composeChecked, orderFails)
 			}
-			if err := composeDisagrees(c, lv); err != nil {
+			if err := composeDisagrees(f.Element, lv); err != nil {
 				return err
 			}
 		}
