@@ -21,11 +21,15 @@ import (
 // string ("value") after a field it holds that the collation merges onto its key's outcome first: a map at a field the
 // schema types as a list, holding "$" keys or not, over a map of the outcome's ("map onto a map"), or a list it leaves
 // out and only orders, over the outcome's list of items drawn from scalars of two classes, nulls, objects and lists
-// ("list it orders"), or a list merged by key it holds over the outcome's list ("keyed list it merges"). Random shapes
-// of testdata/nested.json's Part, every gate off (and, maps onto maps, gate MultiFieldMergeKeys on): Compose gives what the same merge made as two Composes gives (the
-// second's items one at a time, no key named twice), the same object or the same error. The report counts the repeats
-// of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides them all
-// (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure).
+// ("list it orders", with a "$deleteFromPrimitiveList" of it beside the order: "beside a deletion"), or a list merged
+// by key it holds over the outcome's list ("keyed list it merges"); maps and keyed items holding "$retainKeys" other
+// than a list of strings ("retaining other than strings"). Random shapes of testdata/nested.json's Part, every gate
+// off (and, maps onto maps, gate MultiFieldMergeKeys on): Compose gives what the same merge made as two Composes gives
+// (the second's items one at a time, no key named twice), the same object or the same error. The report counts the
+// repeats of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides
+// them all (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure). One entry's repeats end with the map
+// ("nothing after it"): Compose still gives the front-end's result or error (visitors' composeDisagrees comparing a
+// "$retainKeys" as the patch holds it), Phase 2 deciding all but those its bound leaves.
 var _ = Describe("Compose of a repeat ordering a field it sets to a string after a field merged onto the outcome, random shapes, against the front-end", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -41,7 +45,7 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 	}
 
 	DescribeTable("agree on random shapes",
-		func(shape func(r *rand.Rand) (held, item string), n int, mostAgain int64, multiField bool) {
+		func(shape func(r *rand.Rand) (held, item string), tail string, n int, mostAgain int64, multiField bool) {
 			t := top()
 			gates := features.Kubectl().With(features.MultiFieldMergeKeys, multiField)
 			head := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`)
@@ -49,7 +53,7 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 			for i := range n {
 				r := rand.New(rand.NewPCG(33, uint64(i)))
 				held, item := shape(r)
-				item = `{"name":"p",` + item + `,"$setElementOrder/value":["x"],"value":"w"}`
+				item = `{"name":"p",` + item + tail + `}`
 				first := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p",` + held + `}]}]}`)
 				second := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[{"name":"p"},` + item + `]}]}`)
 				rest := jsonv.MustDecode(`{"groups":[{"name":"g","parts":[` + item + `]}]}`)
@@ -74,12 +78,19 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 			fmt.Fprintln(GinkgoWriter, line)
 			Expect(again.Load()).To(BeNumerically("<=", mostAgain), "the front-end applied too many repeats again: %s", line)
 		},
-		Entry("a map onto a map", mapOntoMap, 2000, int64(0), false),
-		Entry("a list it orders", listItOrders, 2000, int64(0), false),
-		Entry("a keyed list it merges", keyedItMerges, 2000, int64(0), false),
-		Entry("a map onto a map, gate MultiFieldMergeKeys on (the kind check's error at the map)", mapOntoMap, 2000, int64(0), true),
+		Entry("a map onto a map", mapOntoMap, orderedValue, 2000, int64(0), false),
+		Entry("a list it orders", listItOrders, orderedValue, 2000, int64(0), false),
+		Entry("a keyed list it merges", keyedItMerges, orderedValue, 2000, int64(0), false),
+		Entry("a list it orders beside a deletion", listItOrdersDeleting, orderedValue, 2000, int64(0), false),
+		Entry("a map onto a map retaining other than strings", mapOntoMapRetaining, orderedValue, 2000, int64(0), false),
+		Entry("a keyed list it merges retaining other than strings", keyedItMergesRetaining, orderedValue, 2000, int64(0), false),
+		Entry("a map onto a map retaining other than strings, nothing after it", mapOntoMapRetaining, "", 2000, int64(292), false),
+		Entry("a map onto a map, gate MultiFieldMergeKeys on (the kind check's error at the map)", mapOntoMap, orderedValue, 2000, int64(0), true),
 	)
 })
+
+// orderedValue is the fields the repeats of the random spec above end with: an order of "value", set to a string.
+const orderedValue = `,"$setElementOrder/value":["x"],"value":"w"`
 
 // mapOntoMap is a shape of the random spec above: a map at aliases, ports or args (lists of the schema's) over a map
 // of the outcome's there, each drawn from "$retainKeys", "$patch", "$deleteFromPrimitiveList/<f>", "$setElementOrder/<f>"
@@ -155,6 +166,61 @@ func keyedItMerges(r *rand.Rand) (held, item string) {
 		`{"name":"A","x":{"$patch":"bogus"}}`, `{"name":"A","$x":{"$patch":"merge"}}`, `{"name":"A","x":{"b":2}}`,
 		`{"name":"B","value":"u"}`, `{"name":"B","x":{"$patch":"merge"}}`, `{"name":"B","$retainKeys":["value"]}`,
 		`{"name":"A","$patch":"delete"}`, `{"name":"C"}`}
+	var items, order []string
+	named := map[string]bool{}
+	for range 1 + r.IntN(3) {
+		it := jsonv.MustDecode(pick(r, pool...))
+		name, _ := it.Get("name")
+		if key, _ := name.AsString(); !named[key] {
+			named[key] = true
+			items = append(items, string(it.JSON()))
+			if _, deletes := it.Get("$patch"); !deletes {
+				order = append(order, `{"name":"`+key+`"}`)
+			}
+		}
+	}
+	item = `"env":[` + strings.Join(items, ",") + `]`
+	if r.IntN(2) == 0 {
+		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
+	}
+	return held, item
+}
+
+// listItOrdersDeleting is listItOrders with a "$deleteFromPrimitiveList" of the list beside the order.
+func listItOrdersDeleting(r *rand.Rand) (held, item string) {
+	field := pick(r, `aliases`, `ports`, `args`, `env`)
+	entries := []string{`"a"`, `"b"`, `1`, `2`, `null`, `{"a":1}`, `{"name":"A"}`, `["x"]`, `true`, `{"name":null}`, `{"name":1}`,
+		`{"name":{"x":1}}`, `{"name":"B","$patch":"delete"}`, `{"$patch":"replace"}`, `{"name":"A","$patch":"replace"}`}
+	held = `"` + field + `":` + drawList(r, 1+r.IntN(3), entries...)
+	item = `"$setElementOrder/` + field + `":` + drawList(r, r.IntN(3), entries...) +
+		`,"$deleteFromPrimitiveList/` + field + `":` + pick(r, drawList(r, r.IntN(3), entries...), `"a"`, `{"a":1}`, `null`)
+	return held, item
+}
+
+// mapOntoMapRetaining is mapOntoMap with "$retainKeys" other than a list of strings, held or in the item.
+func mapOntoMapRetaining(r *rand.Rand) (held, item string) {
+	field := pick(r, `"aliases"`, `"ports"`, `"args"`)
+	retains := []string{`"$retainKeys":[1]`, `"$retainKeys":"b"`, `"$retainKeys":[{"a":1}]`, `"$retainKeys":[null]`,
+		`"$retainKeys":null`, `"$retainKeys":{"b":1}`, `"$retainKeys":["b",2]`, `"$retainKeys":[]`, `"$retainKeys":["b"]`,
+		`"$retainKeys":[["b"]]`, `"$retainKeys":true`,
+		`"$retainKeys":{"$patch":"delete"}`, `"$retainKeys":[{"$patch":"replace"}]`, `"$retainKeys":{"a":{"$patch":"merge"}}`,
+		`"$retainKeys":{"$patch":"bogus","b":1}`, `"$retainKeys":{"b":{"c":1}}`}
+	held = field + ":" + drawMap(r, 3, append([]string{`"b":1`, `"c":"s"`, `"d":{"e":1}`}, retains...)...)
+	item = field + ":" + drawMap(r, 3, append([]string{`"b":2`, `"c":"t"`, `"d":{"f":1}`, `"$patch":"merge"`,
+		`"$x":{"a":2}`}, retains...)...)
+	return held, item
+}
+
+// keyedItMergesRetaining is keyedItMerges with items holding "$retainKeys" other than a list of strings.
+func keyedItMergesRetaining(r *rand.Rand) (held, item string) {
+	held = `"env":` + drawList(r, 1+r.IntN(2), `{"name":"A","value":"v"}`, `{"name":"A","$retainKeys":[1]}`,
+		`{"name":"A","$retainKeys":"name"}`, `{"name":"A","$retainKeys":{"a":1}}`, `{"name":"B","$retainKeys":[null]}`,
+		`{"name":"A","$retainKeys":["name"]}`, `{"name":"B"}`)
+	pool := []string{`{"name":"A","value":"w"}`, `{"name":"A","$retainKeys":[1]}`, `{"name":"A","$retainKeys":"name"}`,
+		`{"name":"A","$retainKeys":{"a":1}}`, `{"name":"A","$retainKeys":{"a":2}}`, `{"name":"A","$retainKeys":{"$patch":"delete"}}`,
+		`{"name":"A","$retainKeys":[{"$patch":"replace"}]}`, `{"name":"B","$retainKeys":[null]}`, `{"name":"B","$retainKeys":true}`,
+		`{"name":"A","$retainKeys":["name"]}`, `{"name":"B","value":"u","$retainKeys":[["value"]]}`, `{"name":"A","$patch":"delete"}`,
+		`{"name":"C","$retainKeys":{"b":{"$patch":"merge"}}}`}
 	var items, order []string
 	named := map[string]bool{}
 	for range 1 + r.IntN(3) {

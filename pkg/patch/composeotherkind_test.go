@@ -19,12 +19,13 @@ import (
 // Compose of a second patch naming a key twice merges each repeat into its key's outcome in turn. A repeat whose item,
 // merged into its key's outcome's item, orders by "$setElementOrder" a field the schema types as a scalar or an object,
 // or holds a list there beside a "$deleteFromPrimitiveList" of it, or one ordering a field it sets to a string after a
-// field the collation merges onto the outcome first (a map at a field the schema types as a list, a list it only
-// orders, a keyed list), is decided from the patches' one tree (Phase 2), the front-end applying none again
-// (probe.OnRepeat), as the front-end decides it: the same merge made as two Composes, head then rest, neither naming a
-// key twice. Where ply refuses such an order or list and strategicpatch takes it, the difference is the documented one
-// (docs/errors.md, "a field of the wrong type", and its "$setElementOrder" errors); elsewhere strategicpatch's merge of
-// the two patches fails where ply's does, or gives ply's result.
+// field the collation merges onto the outcome first (a map at a field the schema types as a list, its "$retainKeys"
+// whatever it holds; a list it only orders, a "$deleteFromPrimitiveList" of it beside the order or not; a keyed list,
+// its items' "$retainKeys" whatever they hold), is decided from the patches' one tree (Phase 2), the front-end applying
+// none again (probe.OnRepeat), as the front-end decides it: the same merge made as two Composes, head then rest,
+// neither naming a key twice. Where ply refuses such an order or list and strategicpatch takes it, the difference is
+// the documented one (docs/errors.md, "a field of the wrong type", and its "$setElementOrder" errors); elsewhere
+// strategicpatch's merge of the two patches fails where ply's does, or gives ply's result.
 var _ = Describe("Compose of a repeat ordering a field the schema types as another kind, against the front-end and strategicpatch", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -658,5 +659,95 @@ var _ = Describe("Compose of a repeat ordering a field the schema types as anoth
 			`{"spec":{"containers":[{"name":"a","tty":true}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":{"b":1},"$setElementOrder/workingDir":["x"],"workingDir":"w"}]}}`,
 			"image: expected a string (io.k8s.api.core.v1.Container.image), got object"),
+	)
+
+	DescribeTable("a repeat's own map ordering by \"$setElementOrder\" a field it sets to a string after a list it only orders beside a \"$deleteFromPrimitiveList\" of it, the outcome holding the list, decided in Phase 2",
+		decided,
+		Entry("a set of strings holding scalars of two classes, deleting a string: the order's error at the set",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a",1]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"list items must all be of one kind", true),
+		Entry("a keyed list ordered by a string, deleting a map: the order's error at the list",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/env":[{"name":"A"}],"$setElementOrder/env":["A"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/env":[{"name":"A"}],"$setElementOrder/env":["A"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"expected an object holding the merge key", true),
+		Entry("a set of strings naming a value twice, deleting one of its values: the order's error at the string",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":["a","b","a"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["b","a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/aliases":["a"],"$setElementOrder/aliases":["b","a"],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+		Entry("a keyed list holding an item keyed by null, deleting null: the order's error at the string",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":null},{"name":"B"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$deleteFromPrimitiveList/env":null,"$setElementOrder/env":[{"name":"B"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$deleteFromPrimitiveList/env":null,"$setElementOrder/env":[{"name":"B"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+	)
+
+	DescribeTable("a repeat's own map ordering by \"$setElementOrder\" a field it sets to a string after a map holding a \"$retainKeys\" other than a list of strings, where the outcome holds a map there, decided in Phase 2",
+		decided,
+		Entry("at a list field, a list of a number the outcome's map holds otherwise: that directive's error",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"$retainKeys":["b"],"b":1}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":{"$retainKeys":[1]},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"$retainKeys":[1]},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"$retainKeys differs", true),
+		Entry("at a list field, a string the outcome's map lacks: the order's error",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"b":1}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","aliases":{"$retainKeys":"b","c":2},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","aliases":{"$retainKeys":"b","c":2},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+		Entry("at a list field, a map the outcome's map holds equal: the order's error",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","args":{"$retainKeys":{"b":1}}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","args":{"$retainKeys":{"b":1},"b":2},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","args":{"$retainKeys":{"b":1},"b":2},"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+		Entry("in a keyed item, a list of a number the outcome's item holds otherwise: that directive's error",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$retainKeys":[2]}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","$retainKeys":[1]}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$retainKeys":[1]}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"$retainKeys differs", true),
+		Entry("in a keyed item, a string the outcome's item lacks: the order's error",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","value":"v"}]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","env":[{"name":"A","$retainKeys":"name"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","env":[{"name":"A","$retainKeys":"name"}],"$setElementOrder/value":["x"],"value":"w"}]}]}`,
+			"orders a list, but the patch sets value to string", true),
+	)
+
+	DescribeTable("a repeat's map holding a \"$retainKeys\" that is or holds a map holding \"$patch\", merged into a map of the outcome's holding another \"$retainKeys\", decided in Phase 2: that directive's error",
+		decided,
+		Entry("the repeat's own map",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","$retainKeys":["name"]}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","$retainKeys":{"$patch":"delete"}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","$retainKeys":{"$patch":"delete"}}]}]}`,
+			"$retainKeys differs", true),
+		Entry("a map at an object field",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","extra":{"$retainKeys":["mode"]}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","extra":{"$retainKeys":{"$patch":"delete"}}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"$retainKeys":{"$patch":"delete"}}}]}]}`,
+			"$retainKeys differs", true),
+		Entry("a map at a list field",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","args":{"$retainKeys":true}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","args":{"$retainKeys":{"$patch":"replace","b":1}}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","args":{"$retainKeys":{"$patch":"replace","b":1}}}]}]}`,
+			"$retainKeys differs", true),
+		Entry("a list holding one at an object field, the outcome's map holding an empty list",
+			"top", `{"groups":[{"name":"g","parts":[{"name":"p","extra":{"$retainKeys":[]}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"},{"name":"p","extra":{"$retainKeys":[{"$patch":"replace"}]}}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p"}]}]}`,
+			`{"groups":[{"name":"g","parts":[{"name":"p","extra":{"$retainKeys":[{"$patch":"replace"}]}}]}]}`,
+			"$retainKeys differs", true),
 	)
 })

@@ -348,20 +348,27 @@ func unknownDirected(v value.Value) bool {
 	return s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue
 }
 
-// copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into,
-// as strategicpatch's merge of patches does (mergedInto sets it over that map's): a "$retainKeys" directive of field
-// names (which must agree with that map's), a "$deleteFromPrimitiveList/<f>" whatever it holds (copied as it stands),
-// or another "$" key (dollarData: a map or list taken as a field the schema lacks) ("$patch" and
-// "$setElementOrder/<f>" direct the merge).
+// copiedData reports whether "$" field f of a map of type t is data that compose copies into the map it merges into, as
+// strategicpatch's merge of patches does (mergedInto sets it over that map's): a "$retainKeys" whatever it holds (which
+// must agree with that map's; a map or a list then merged as retainedData), a "$deleteFromPrimitiveList/<f>" whatever
+// it holds (copied as it stands), or another "$" key (dollarData: a map or list taken as a field the schema lacks)
+// ("$patch" and "$setElementOrder/<f>" direct the merge).
 func copiedData(t *openapi.Type, f value.Field) bool {
 	switch {
 	case f.Key == smp.RetainKeysKey:
-		return retainKeysDirective(t) && f.Value.IsList() &&
-			!slices.ContainsFunc(f.Value.Items(), func(k value.Value) bool { _, ok := k.AsString(); return !ok })
+		return retainKeysDirective(t)
 	case f.Key == smp.DirectiveKey || strings.HasPrefix(f.Key, smp.SetOrderPrefix):
 		return false
 	}
 	return true
+}
+
+// retainedData reports whether field f of a patch's map is a "$retainKeys" holding a map or a list: in compose mode
+// data, which the collation, once it holds it equal to the "$retainKeys" of the map it merges into or that map lacks
+// one, merges as a "$" field of another name (dollarData: over a value of its kind, dollarInto; elsewhere less its maps
+// holding "$patch").
+func retainedData(f value.Field) bool {
+	return f.Key == smp.RetainKeysKey && (f.Value.IsMap() || f.Value.IsList())
 }
 
 // dollarData reports whether field f of a patch's map is a "$" key strategicpatch's merge of patches merges as a field
@@ -402,13 +409,13 @@ func mergedInto(t *openapi.Type, into, p value.Value) (value.Value, *elements.Er
 			continue // (its failure is the collation's at the list it orders: pending.before)
 		case strings.HasPrefix(f.Key, smp.DeletePrefix):
 			into = into.With(f.Key, f.Value) // (copied as it stands, as strategicpatch keeps a deletion list)
-		case dollarData(f) && held.Kind() == f.Value.Kind():
+		case (dollarData(f) || retainedData(f)) && held.Kind() == f.Value.Kind():
 			v, err, decided := dollarInto(t, f, held)
 			if err != nil || !decided {
 				return value.Value{}, fieldErr(f.Key, err), decided
 			}
 			into = into.With(f.Key, v)
-		case dollarData(f):
+		case dollarData(f) || retainedData(f):
 			if v, keep := smp.WithoutDirectives(f.Value); keep {
 				into = into.With(f.Key, v)
 			} else {

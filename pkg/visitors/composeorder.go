@@ -322,18 +322,18 @@ func fieldNode(p value.Value, t *openapi.Type, k string) elements.Node {
 }
 
 // heldOrder reads field k of compose mode's repeat item p (a map of type t), a list p leaves out and orders by its
-// "$setElementOrder/<k>" alone (no "$deleteFromPrimitiveList/<k>" beside it), over lv, its member's outcome's value
-// there, as a collation of p with that outcome as live reads it, the fields before it built without error
-// (orderFails): where lv is a list with items the order refuses (orderFailure: merged by no strategy and no merge
-// key, strategicpatch cannot order it; a set, lv's items or the order's entries refused), or a list merged by key
-// whose items or the order's entries the collation refuses (orderOnto: their classes, lv's items' keys, then the
-// entries'), err is that error, at the field, as strategicpatch's merge of patches fails there too; where lv is a
-// list merged by one key with items orderOnto refuses none of, or a set of scalars orderFailure refuses none of (a
-// value named twice among them), read is true: the collation reorders it without error. Neither elsewhere, nor with
+// "$setElementOrder/<k>" alone (a "$deleteFromPrimitiveList/<k>" beside it or not: data in a patch), over lv, its
+// member's outcome's value there, as a collation of p with that outcome as live reads it, the fields before it built
+// without error (orderFails): where lv is a list with items the order refuses (orderFailure: merged by no strategy and
+// no merge key, strategicpatch cannot order it; a set, lv's items or the order's entries refused), or a list merged by
+// key whose items or the order's entries the collation refuses (orderOnto: their classes, lv's items' keys, then the
+// entries'), err is that error, at the field, as strategicpatch's merge of patches fails there too; where lv is a list
+// merged by one key with items orderOnto refuses none of, or a set of scalars orderFailure refuses none of (a value
+// named twice among them), read is true: the collation reorders it without error. Neither elsewhere, nor with
 // unmergedRefused (gate MultiFieldMergeKeys on).
 func heldOrder(p value.Value, t *openapi.Type, k string, lv value.Value, unmergedRefused bool) (read bool,
 	err *elements.Error) {
-	if _, deletes := p.Get(smp.DeletePrefix + k); deletes || unmergedRefused || !lv.IsList() || lv.Len() == 0 {
+	if unmergedRefused || !lv.IsList() || lv.Len() == 0 {
 		return false, nil
 	}
 	order, _ := p.Get(smp.SetOrderPrefix + k)

@@ -369,10 +369,10 @@ import (
 //     that list merges onto v's without error takes the collation's rules for items holding lists, "$" or undeclared
 //     fields; but a set it does not order that fails onto v's list, or a keyed list whose item's merge into v's item
 //     keyedFits tells failing, as above), a list v holds that it only orders, Phase 2 does not reorder and heldOrder
-//     does not read (a "$deleteFromPrimitiveList" of it beside the order; a set of maps or a list merged by no strategy
-//     whose items and entries the order refuses none of), or a map at a field the schema types as a list or a scalar
-//     holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (a "$retainKeys" not of
-//     strings, lists or maps in it the merge of maps of no schema does not tell).
+//     does not read (a set of maps or a list merged by no strategy whose items and entries the order refuses none of,
+//     a "$deleteFromPrimitiveList" of it beside the order or not), or a map at a field the schema types as a list or a
+//     scalar holding a "$" key where v holds a map there whose merge otherKindOnto does not tell (lists or maps in it
+//     the merge of maps of no schema does not tell).
 //
 // The differential suite (test/patchdiff, -v) counts those left to the front-end: none in its compose runs of kubectl's
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
@@ -1130,7 +1130,9 @@ func ownDisagrees(e elements.Element, v value.Value) error {
 	return disagreesBelow(e, v, false)
 }
 
-// disagreesBelow is composeDisagrees, walking e's maps below it where deep.
+// disagreesBelow is composeDisagrees, walking e's maps below it where deep. Such a directive is compared as e's patch
+// map holds it (its maps holding "$patch" too, which its node drops or builds), as the collation compares it before
+// building it.
 func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() {
@@ -1138,17 +1140,16 @@ func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
 	}
 	for _, f := range m.Fields {
 		lv, inLive := v.Get(f.Name)
-		switch c := f.Element.(type) {
-		case *elements.AtomicElement:
-			directive := f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)
-			if inLive && directive && m.Type.Field(f.Name) == nil && c.HasLocal && !value.Equal(c.Local, lv) {
-				return m.Errorf(elements.Patch, f.Name+disagrees)
-			}
-		case *elements.MapElement:
-			if pv, _ := m.Local.Get(f.Name); !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
+		directive := (f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)) && m.Type.Field(f.Name) == nil
+		pv, inPatch := m.Local.Get(f.Name)
+		if inLive && directive && inPatch && !value.Equal(pv, lv) {
+			return m.Errorf(elements.Patch, f.Name+disagrees)
+		}
+		if c, _ := f.Element.(*elements.MapElement); c != nil && !directive {
+			if !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
 				continue // (the collation fails at that map first: composeChecked, orderFails)
 			}
-			if err := composeDisagrees(c, lv); err != nil {
+			if err := composeDisagrees(f.Element, lv); err != nil {
 				return err
 			}
 		}
