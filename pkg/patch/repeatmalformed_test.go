@@ -18,7 +18,7 @@ import (
 // refusedDirectiveOnto: malformedMap, listDirsRefused), the front-end applying no repeat again (probe.OnRepeat): the
 // fields before it scalars, nulls, maps merging onto the outcome's (empty ones too), "$patch: delete" maps, "$patch:
 // replace" maps, "$patch: merge" maps the outcome lacks, or lists merged by key whose items and the outcome's are keyed
-// maps of plain trees, all within the depth limit; the maps on its path holding no "$" key but lists ordering or
+// maps of plain trees (the patch's deleting keys too), all within the depth limit; the maps on its path holding no "$" key but lists ordering or
 // deleting from fields after it (or from its own list). The items applied one after another fail with the same error
 // (where a field before the failing one holds a "$patch: merge" map the outcome holds a map for, with that refusal:
 // mergeDirectedBefore). (Where a list merged by no strategy before the failing field holds an order the item's
@@ -107,6 +107,14 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 	Entry("an unknown \"$patch\" after an empty list merged by key the outcome holds with items, within the depth limit",
 		`{"name":"a","env":[{"name":"X","value":"x"}],"livenessProbe":{"periodSeconds":1}}`,
 		`,"env":[],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key deleting an item of the outcome's",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Z","value":"z"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"$patch":"delete","name":"X"},{"name":"Y","value":"y"}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key deleting an item the outcome's lacks",
+		`{"name":"a","env":[],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"$patch":"delete","name":"X"}],"livenessProbe":{"$patch":"bogus"}`,
 		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
 	Entry("a \"$setElementOrder\" naming an object, of a list merged by no strategy",
 		`{"name":"a","args":["b"]}`, `,"$setElementOrder/args":[{"x":"y"}],"args":["c"]`,

@@ -146,17 +146,53 @@ func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi
 
 // plainKeyedOnto reports whether patch list pl, at a field of type t and metadata meta, merges onto lv, live's list
 // there, without error: t a list merged by one merge key (not a set of maps), pl's items and lv's plain keyed maps
-// (plainKeyed). Each patch item merges into live's of its key, or is appended, a later item of a key kept for Phase 2.
-// The depth limit lets through room levels from the list's (its items one level below, their fields two): live's items
-// nest no deeper than pl's, which the repeat's collation built, or than the limit lets through.
+// (plainKeyed), pl's besides items deleting a key (deletedApart). Each patch item merges into live's of its key, or is
+// appended, a later item of a key kept for Phase 2; a deleting item drops live's of its key, if any. The depth limit
+// lets through room levels from the list's (its items one level below, their fields two): live's items nest no deeper
+// than pl's, which the repeat's collation built, or than the limit lets through.
 func plainKeyedOnto(pl, lv value.Value, t *openapi.Type, meta *openapi.Meta, room int) bool {
 	key := soleMergeKey(meta)
 	if key == "" || meta.Rule != nil || !elements.MergedList(t, meta) || elements.SetOfMaps(t, meta) || !lv.IsList() {
 		return false
 	}
-	built, okPatch := plainKeyed(pl, key, t.Item())
+	data, apart := deletedApart(pl, key, t.Item())
+	if !apart {
+		return false
+	}
+	built, okPatch := plainKeyed(data, key, t.Item())
 	held, okLive := plainKeyed(lv, key, t.Item())
 	return okPatch && okLive && (held <= built || held < room)
+}
+
+// deletedApart returns patch list pl (of item type t) less its items deleting a key: maps holding "$patch: delete" and
+// key as a scalar (not null), nothing else, which collate's format.ReadItem reads alone; apart is false where such an
+// item's key is another item's too, or t declares "$patch".
+func deletedApart(pl value.Value, key string, t *openapi.Type) (data value.Value, apart bool) {
+	deletes := func(it value.Value) bool {
+		d, directed := smp.MapDirective(it)
+		k, keyed := it.Get(key)
+		return directed && d == smp.DeleteValue && keyed && k.IsScalar() && !k.IsNull() && it.Len() == 2
+	}
+	if !slices.ContainsFunc(pl.Items(), deletes) {
+		return pl, true
+	}
+	if t.Field(smp.DirectiveKey) != nil {
+		return value.Value{}, false
+	}
+	var kept []value.Value
+	for i, it := range pl.Items() {
+		if !deletes(it) {
+			kept = append(kept, it)
+			continue
+		}
+		k, _ := it.Get(key)
+		for j, other := range pl.Items() {
+			if ok, keyed := other.Get(key); j != i && keyed && value.Equal(ok, k) {
+				return value.Value{}, false
+			}
+		}
+	}
+	return value.List(kept), true
 }
 
 // plainKeyed reports whether each item of list l (of item type t) is a map holding key as a scalar (not null), its
@@ -242,7 +278,8 @@ func levels(v value.Value) int {
 // one holding a map of "$patch: merge" that v holds a map for (an object merged field by field): without live, that
 // map was dropped; onto v's map, collate's format.ReadMap refuses the directive (mergeDirective), at that field,
 // which a collation with v reaches where p's fields before it fit (fitsBefore, within the levels the depth limit lets
-// through, Repeat.ErrRoom, or r's collation reached) and p's "$" keys are orders and deletions of fields after it (directivesAfter). Nil elsewhere.
+// through, Repeat.ErrRoom, or r's collation reached) and p's "$" keys are orders and deletions of fields after it
+// (directivesAfter). Nil elsewhere.
 func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
 	e, ok := r.Err.(*elements.Error)
 	if r.Element != nil || !ok || len(e.Path) == 0 || e.Path[0].Kind != fieldpath.FieldElement || !p.IsMap() ||
@@ -260,7 +297,8 @@ func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v va
 			ct.Field(smp.DirectiveKey) != nil || !fieldByField(ct, &meta) {
 			continue
 		}
-		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, max(len(e.Path), r.ErrRoom)) {
+		room := max(len(e.Path), r.ErrRoom)
+		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, room) {
 			return nil
 		}
 		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
