@@ -925,6 +925,18 @@ func elementAt(e elements.Element, path []string) elements.Element {
 	return e
 }
 
+// errRoom is elements.Repeat.ErrRoom of apply mode's failed repeat r: MaxDepth less r's Depth (math.MaxInt without
+// a limit), at least 0; 0 in compose mode.
+func (c *collator) errRoom(r *elements.Repeat) int {
+	switch {
+	case c.opts.Compose:
+		return 0
+	case c.opts.MaxDepth == 0:
+		return math.MaxInt
+	}
+	return max(0, c.opts.MaxDepth-r.Depth)
+}
+
 // walkRoom returns, for repeat r whose collation failed (Err) by the depth limit, by a merged list's
 // "$setElementOrder" (elements.Repeat.Disordered), or, Fails, at a field of patch item v that it orders and sets to other
 // than a list, or whose Err, with its tree (Element), is that of a list it holds empty and orders

@@ -1036,7 +1036,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if r.Err != nil {
 			r.Element, r.Fails = nil, ordersOtherThanList(local[r.Pos])
 			r.Disordered = !c.opts.Compose && c.disordered != nil && r.Err == c.disordered
-			r.Room = c.walkRoom(r, local[r.Pos])
+			r.Room, r.ErrRoom = c.walkRoom(r, local[r.Pos]), c.errRoom(r)
 			r.FailsAt = c.failsAt(r, local[r.Pos], e.Type.Item(), false)
 			if c.outcomeOrdered {
 				// (The outcome's list decides: visitors' sortedOntoLacking, which merges the item's maps and lists onto

@@ -290,6 +290,10 @@ type Repeat struct {
 	// maps and lists, fails at its field where one of them lies more than Room levels below the item (a map of strategy
 	// replace among them, which Element's tree holds whole, unwalked). 0 otherwise.
 	Room int
+	// ErrRoom, with Err and no Element, outside compose mode, is how many levels the item's fields may nest within the
+	// limit (a field of the item: 1; MaxDepth less Depth; without a limit, math.MaxInt): a collation with an outcome as
+	// live meets no depth error at the outcome's values within it. 0 otherwise.
+	ErrRoom int
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie

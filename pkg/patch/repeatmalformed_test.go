@@ -16,13 +16,13 @@ import (
 // not of one class, a "$setElementOrder/<f>" no order of live's list lets through, a "$patch" no merge takes), at its
 // own map or reached through maps, fails applied to its key's outcome with that error, decided in Phase 2 (visitors'
 // refusedDirectiveOnto: malformedMap, listDirsRefused), the front-end applying no repeat again (probe.OnRepeat): the
-// fields before it scalars, nulls, maps merging onto the outcome's, "$patch: delete" maps, or lists merged by key whose
-// items and the outcome's are keyed maps of plain trees, the outcome's nesting no deeper; the maps on its path holding
-// no "$" key but lists ordering or deleting from fields after it (or from its own list). The items applied one after
-// another fail with the same error (where a field before the failing one holds a "$patch: merge" map the outcome holds
-// a map for, with that refusal: mergeDirectedBefore). (Where the outcome's items of such a list nest deeper, the
-// front-end applies the repeat: repeatdirective_test.go; so too where a list merged by no strategy before the failing
-// field holds an order the item's collation refused as a later item's, which the outcome's collation orders.)
+// fields before it scalars, nulls, maps merging onto the outcome's (empty ones too), "$patch: delete" maps, "$patch:
+// replace" maps, "$patch: merge" maps the outcome lacks, or lists merged by key whose items and the outcome's are keyed
+// maps of plain trees (the patch's deleting keys too), all within the depth limit; the maps on its path holding no "$" key but lists ordering or
+// deleting from fields after it (or from its own list). The items applied one after another fail with the same error
+// (where a field before the failing one holds a "$patch: merge" map the outcome holds a map for, with that refusal:
+// mergeDirectedBefore). (Where a list merged by no strategy before the failing field holds an order the item's
+// collation refused as a later item's, which the outcome's collation orders, the front-end applies the repeat.)
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
 	func(liveItem, later, wantErr string, frontEnd int64) {
 		var again atomic.Int64
@@ -83,6 +83,38 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 	Entry("an unknown \"$patch\" after a \"$patch: delete\" map the outcome holds",
 		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
 		`,"lifecycle":{"$patch":"delete","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a \"$patch: replace\" map of scalars the outcome holds",
+		`{"name":"a","lifecycle":{"preStop":{"sleep":{"seconds":1}},"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"replace","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" a level down after a \"$patch: replace\" map nesting a map, the outcome holding both",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"grpc":{"port":1}}}`,
+		`,"lifecycle":{"$patch":"replace","preStop":{"sleep":null},"stopSignal":"y"},"livenessProbe":{"grpc":{"$patch":"bogus"}}`,
+		"spec.containers[name=a].livenessProbe.grpc: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a \"$patch: replace\" map nesting maps that the outcome lacks",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"replace","preStop":{"sleep":{"seconds":2}}},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a \"$patch: merge\" map that the outcome lacks",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{"$patch":"merge","stopSignal":"y"},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after an empty map the outcome holds with fields, within the depth limit",
+		`{"name":"a","lifecycle":{"stopSignal":"x"},"livenessProbe":{"periodSeconds":1}}`,
+		`,"lifecycle":{},"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after an empty list merged by key the outcome holds with items, within the depth limit",
+		`{"name":"a","env":[{"name":"X","value":"x"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key deleting an item of the outcome's",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Z","value":"z"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"$patch":"delete","name":"X"},{"name":"Y","value":"y"}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by key deleting an item the outcome's lacks",
+		`{"name":"a","env":[],"livenessProbe":{"periodSeconds":1}}`,
+		`,"env":[{"$patch":"delete","name":"X"}],"livenessProbe":{"$patch":"bogus"}`,
 		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
 	Entry("a \"$setElementOrder\" naming an object, of a list merged by no strategy",
 		`{"name":"a","args":["b"]}`, `,"$setElementOrder/args":[{"x":"y"}],"args":["c"]`,

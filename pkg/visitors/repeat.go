@@ -55,9 +55,11 @@ import (
 //     path's (at its last step, of the erring value's own too, v holding a list there or none; an order of a field its
 //     type declares as a list: directivesAfter), its fields before the path's (by name) scalars, nulls, lists merged by
 //     no strategy, values v lacks (or maps where it holds another kind) holding no "$" key, lists merged by one key
-//     whose items and v's list's are maps holding the key as a scalar and other fields plain trees, v's nesting no
-//     deeper than the patch's or the erring value (plainKeyedOnto), maps holding "$patch: delete" (deletesMapAlone), or
-//     maps merging so onto v's within the depth limit (fitsBefore), no merge rule naming one of them or v's: the
+//     whose items and v's list's are maps holding the key as a scalar and other fields plain trees (besides the
+//     patch's items deleting a key no other names), v's nesting no deeper than the depth limit lets through
+//     (plainKeyedOnto), maps holding "$patch: delete", "$patch: replace" maps v lacks or nesting within the limit
+//     where v holds a map, "$patch: merge" maps v lacks (directedMapAlone), or maps merging so onto v's within the
+//     depth limit (fitsBefore; the limit's room: Repeat.ErrRoom), no merge rule naming one of them or v's: the
 //     collation reads that directive first there, whatever v holds. strategicpatch refuses an unknown "$patch" too
 //     where v holds maps down to it, a list there for an item's, and copies it elsewhere (docs/strategicpatch.md).
 //   - mergeDirectedBefore (repeatmalformed.go): its collation failed (Repeat.Err without its tree) at a field of its
@@ -334,10 +336,11 @@ import (
 //   - apply mode, a repeat whose own collation failed otherwise (Repeat.Err without its tree, a "$setElementOrder"
 //     refused for a list merged by no strategy or for a set naming a value twice among them, but those above; one
 //     failing at a directive the patch alone decides where a map on the way holds another "$" key, a field before the
-//     way is a list merged by key holding lists in its items or v's, or v's items nesting deeper, or the way passes a
-//     list's item) onto an outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key
-//     but those above, a field of a merge rule; a merged list of another shape (items holding "$" keys but those above,
-//     both lists empty under an order in a map of the item but at its field (v holding the map, another kind or nothing
+//     way is a list merged by key holding lists in its items or v's, v's items nesting beyond the depth limit, a map
+//     v holds or a "$patch: replace" map nesting beyond it, or the way passes a list's item) onto an outcome holding
+//     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
+//     rule; a merged list of another shape (items holding "$" keys but those above, both lists empty under an order in
+//     a map of the item but at its field (v holding the map, another kind or nothing
 //     there) or in an item of a keyed list there, a list an order orders in a map v lacks naming a value or key twice
 //     (but a set's as above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys"
 //     or "$deleteFromPrimitiveList/<f>" refused (a "$retainKeys" but those above, where strategicpatch accepts it or
@@ -378,7 +381,7 @@ import (
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
 // ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items", seeds 1, 2 and 3), none
 // in its in-turn run (PLY_DIFF_INTURN_N=3000); in its in-turn run with later items' directives malformed (focus
-// "directives malformed", 2,000 cases per target and limit), 28 of 1,116, 20 of 1,180 and 19 of 1,198 (seeds 1, 2, 3).
+// "directives malformed", 2,000 cases per target and limit), 19 of 1,116, 13 of 1,180 and 9 of 1,198 (seeds 1, 2, 3).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.

@@ -146,18 +146,53 @@ func listDirsRefused(e *elements.Error, pm value.Value, name string, pt *openapi
 
 // plainKeyedOnto reports whether patch list pl, at a field of type t and metadata meta, merges onto lv, live's list
 // there, without error: t a list merged by one merge key (not a set of maps), pl's items and lv's plain keyed maps
-// (plainKeyed). Each patch item merges into live's of its key, or is appended, a later item of a key kept for Phase 2.
-// The list lies room levels above the erring value the repeat's collation reached within the depth limit (its items
-// one level below, their fields two): live's items nest no deeper than pl's, which that collation built, or than that
-// value.
+// (plainKeyed), pl's besides items deleting a key (deletedApart). Each patch item merges into live's of its key, or is
+// appended, a later item of a key kept for Phase 2; a deleting item drops live's of its key, if any. The depth limit
+// lets through room levels from the list's (its items one level below, their fields two): live's items nest no deeper
+// than pl's, which the repeat's collation built, or than the limit lets through.
 func plainKeyedOnto(pl, lv value.Value, t *openapi.Type, meta *openapi.Meta, room int) bool {
 	key := soleMergeKey(meta)
 	if key == "" || meta.Rule != nil || !elements.MergedList(t, meta) || elements.SetOfMaps(t, meta) || !lv.IsList() {
 		return false
 	}
-	built, okPatch := plainKeyed(pl, key, t.Item())
+	data, apart := deletedApart(pl, key, t.Item())
+	if !apart {
+		return false
+	}
+	built, okPatch := plainKeyed(data, key, t.Item())
 	held, okLive := plainKeyed(lv, key, t.Item())
 	return okPatch && okLive && (held <= built || held < room)
+}
+
+// deletedApart returns patch list pl (of item type t) less its items deleting a key: maps holding "$patch: delete" and
+// key as a scalar (not null), nothing else, which collate's format.ReadItem reads alone; apart is false where such an
+// item's key is another item's too, or t declares "$patch".
+func deletedApart(pl value.Value, key string, t *openapi.Type) (data value.Value, apart bool) {
+	deletes := func(it value.Value) bool {
+		d, directed := smp.MapDirective(it)
+		k, keyed := it.Get(key)
+		return directed && d == smp.DeleteValue && keyed && k.IsScalar() && !k.IsNull() && it.Len() == 2
+	}
+	if !slices.ContainsFunc(pl.Items(), deletes) {
+		return pl, true
+	}
+	if t.Field(smp.DirectiveKey) != nil {
+		return value.Value{}, false
+	}
+	var kept []value.Value
+	for i, it := range pl.Items() {
+		if !deletes(it) {
+			kept = append(kept, it)
+			continue
+		}
+		k, _ := it.Get(key)
+		for j, other := range pl.Items() {
+			if ok, keyed := other.Get(key); j != i && keyed && value.Equal(ok, k) {
+				return value.Value{}, false
+			}
+		}
+	}
+	return value.List(kept), true
 }
 
 // plainKeyed reports whether each item of list l (of item type t) is a map holding key as a scalar (not null), its
@@ -198,23 +233,53 @@ func unorderedPatch(pl, order value.Value) bool {
 	return pl.Len() > 0 && !smp.ScalarsOfOneClass(nil, pl.Items())
 }
 
-// deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
-
-// deletesMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
-// meta), is a map holding "$patch: delete", which collate's format.ReadMap reads alone, whatever else the map holds: a
-// collation builds it without error whatever live holds there (an empty map or, with gate PatchDeleteRemovesMap,
-// none where live holds a map; nothing elsewhere).
-func deletesMapAlone(pv value.Value, t *openapi.Type, meta *openapi.Meta) bool {
+// directedMapAlone reports whether patch value pv, at a field of type t (an object merged field by field, metadata
+// meta) room levels from the erring value (the field itself: 1), where live holds lv (held: any value), is a map
+// holding "$patch" that collate's format.ReadMap reads alone, whatever else the map holds, and that a collation builds
+// without error: "delete" whatever live holds (an empty map or, with gate PatchDeleteRemovesMap, none where live holds
+// a map; nothing elsewhere); "replace" or "merge" where live lacks the field (the map dropped, as the repeat's
+// collation without live dropped it); "replace" where live holds a map and pv nests maps and lists no more than room
+// levels, itself one (the map's data taken whole, cleaned, its maps and lists checked against the depth limit, which
+// the erring value's level met).
+func directedMapAlone(pv, lv value.Value, held bool, t *openapi.Type, meta *openapi.Meta, room int) bool {
 	d, directed := smp.MapDirective(pv)
-	return directed && d == smp.DeleteValue && t.Field(smp.DirectiveKey) == nil && fieldByField(t, meta)
+	if !directed || t.Field(smp.DirectiveKey) != nil || !fieldByField(t, meta) {
+		return false
+	}
+	switch d {
+	case smp.DeleteValue:
+		return true
+	case smp.ReplaceValue:
+		return !held || (lv.IsMap() && levels(pv) <= room)
+	case smp.MergeValue:
+		return !held
+	}
+	return false
+}
+
+// levels is how many levels of maps and lists v nests: a scalar or a null 0, a map or a list one more than its deepest
+// field or item.
+func levels(v value.Value) int {
+	n := 0
+	for _, f := range v.Fields() {
+		n = max(n, levels(f.Value))
+	}
+	for _, it := range v.Items() {
+		n = max(n, levels(it))
+	}
+	if v.IsMap() || v.IsList() {
+		n++
+	}
+	return n
 }
 
 // mergeDirectedBefore returns the error a collation of apply mode's repeat r's patch item p (of type t) with v, its
 // key's outcome, as live gives first where r's own collation failed (Err, no Element) at a field of p after (by name)
 // one holding a map of "$patch: merge" that v holds a map for (an object merged field by field): without live, that
 // map was dropped; onto v's map, collate's format.ReadMap refuses the directive (mergeDirective), at that field,
-// which a collation with v reaches where p's fields before it fit (fitsBefore, within the levels r's collation
-// reached) and p's "$" keys are orders and deletions of fields after it (directivesAfter). Nil elsewhere.
+// which a collation with v reaches where p's fields before it fit (fitsBefore, within the levels the depth limit lets
+// through, Repeat.ErrRoom, or r's collation reached) and p's "$" keys are orders and deletions of fields after it
+// (directivesAfter). Nil elsewhere.
 func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
 	e, ok := r.Err.(*elements.Error)
 	if r.Element != nil || !ok || len(e.Path) == 0 || e.Path[0].Kind != fieldpath.FieldElement || !p.IsMap() ||
@@ -232,7 +297,8 @@ func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v va
 			ct.Field(smp.DirectiveKey) != nil || !fieldByField(ct, &meta) {
 			continue
 		}
-		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, len(e.Path)) {
+		room := max(len(e.Path), r.ErrRoom)
+		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, room) {
 			return nil
 		}
 		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}

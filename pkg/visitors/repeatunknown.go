@@ -23,8 +23,9 @@ import (
 // as live reaches that value without another error where, at each step of the path, that step's map of p holds no
 // "$" key but lists ordering or deleting from fields after the step's (or, at the last step, from the erring value's
 // own: directivesAfter), the step's field is an object merged field by field (fieldByField; its last, the erring
-// value, any but one a merge rule names), and the fields before it by name build without error (fitsBefore, v's value
-// there taken as none where v holds no map at a step above); there it reads that directive first whatever v holds
+// value, any but one a merge rule names), and the fields before it by name build without error (fitsBefore, within
+// the levels the depth limit lets through, Repeat.ErrRoom, or those down to the erring value, v's value there taken as
+// none where v holds no map at a step above); there it reads that directive first whatever v holds
 // (collate's format.ReadMap, format.ReadItem, format.CheckDirs). kubectl says gate MultiFieldMergeKeys is off.
 // strategicpatch refuses an unknown "$patch" where v holds maps down to it, a list there (handleDirectiveInMergeMap,
 // mergeSliceWithSpecialElements), and copies it where v lacks one (docs/strategicpatch.md, "What stays different").
@@ -38,7 +39,7 @@ func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v v
 	for i, step := range e.Path {
 		last := i == len(e.Path)-1
 		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v) ||
-			!fitsBefore(step.Field, withoutDollars(p), v, t, len(e.Path)-i) {
+			!fitsBefore(step.Field, withoutDollars(p), v, t, max(len(e.Path), r.ErrRoom)-i) {
 			return false
 		}
 		ct, meta := t.Child(step.Field)
@@ -90,10 +91,11 @@ const allFields = "\xff"
 // as the repeat's collation did, and a list the schema merges by no strategy, the patch's whole whatever v holds, each
 // holding no "$" key at any depth (where a repeat's collation and another part: collate's leftEmptyOrder,
 // kubectlOrdered); a list merged by key onto v's list, both of plain keyed maps (plainKeyedOnto); a "$patch: delete"
-// map (deletesMapAlone); a map onto v's map
-// in turn (an object merged field by field, holding no "$" key), all its fields so, where v's fields there lie within
-// the depth limit: p's map holds a field, which the repeat's collation checked at that level, or v's none, or they lie
-// within room levels below p's fields (room: the levels from p's fields to the error's value, which the repeat's
+// map, a "$patch: replace" map nesting within room levels or where v lacks the field, a "$patch: merge" map where v
+// lacks it (directedMapAlone); a map onto v's map in turn (an object merged field by field, holding no "$" key), all
+// its fields so, where v's fields there lie within the depth limit: p's map holds a field, which the repeat's
+// collation checked at that level, or v's none, or they lie within room levels below p's fields (room: the levels from
+// p's fields the limit lets through, p's fields one; at least those down to the error's value, which the repeat's
 // collation reached within the limit).
 func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 	for _, f := range v.Fields() {
@@ -115,7 +117,7 @@ func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && !elements.MergedList(ct, &meta) &&
 			!holdsDirective(f.Value):
 		case f.Value.IsList() && plainKeyedOnto(f.Value, lv, ct, &meta, room):
-		case deletesMapAlone(f.Value, ct, &meta):
+		case directedMapAlone(f.Value, lv, held, ct, &meta, room):
 		case f.Value.IsMap() && (f.Value.Len() > 0 || lv.Len() == 0 || room > 1) && fieldByField(ct, &meta) &&
 			!slices.ContainsFunc(f.Value.Fields(), dollarKeyed) && fitsBefore(allFields, f.Value, lv, ct, room-1):
 		default:
