@@ -74,6 +74,10 @@ import (
 //     empty, as the API server's merge of an order onto an empty list fails.
 //   - orderRefused (through ontoFailure): it leaves out a list it orders alone, Phase 1 pairing it with no list, where
 //     v holds another kind there, or items or entries the collation refuses.
+//   - keysOnto (through ontoFailure, repeatnullkey.go): a keyed list in it names a key twice, the later item's key
+//     field null (openapi.Type.NullKey), where v holds a list there: merged into the first of its key, the null deletes
+//     the field (smp.NullKeyMerge); or v's list there holds an item without the key (an earlier item's null key
+//     dropped): the collation refuses live's item. The items applied in turn and strategicpatch fail too.
 //   - ownRetainRefused (repeatretained.go): its collation refused the "$retainKeys" of its own map, as strategicpatch
 //     refuses it too (retainRefused): a collation with v reads that map first.
 //   - repeatedDisordered (repeatdisordered.go): its collation failed (FailsAt) on a set of scalars its
@@ -615,8 +619,9 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 // ontoFailure returns the error collating repeat tree e with v as live gives, e fitting onto v (ontoFits), first in
 // the collation's order (a map's fields by name, a chained list's items in order): at a map of e without fields at
 // the depth limit (limit: elements.Repeat.Limit) where v holds a map with fields, its first field (by name), which lies
-// beyond the limit; at a list e deletes from where v holds a list the deletion refuses (deletesRefused). Nil where there
-// is none: elsewhere the collation takes no field of v below e's maps (a map of strategy replace, a directive map, a
+// beyond the limit; at a list e deletes from where v holds a list the deletion refuses (deletesRefused); at a keyed
+// list's merge keys where v holds a list, before its items (apply mode: a later item of a null key, or v's item
+// without the key: keysOnto). Nil where there is none: elsewhere the collation takes no field of v below e's maps (a map of strategy replace, a directive map, a
 // "$patch: replace" list's items are the patch's whole).
 func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]*elements.Error) error {
 	switch e := e.(type) {
@@ -645,6 +650,9 @@ func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]
 			}
 		}
 	case *elements.ListElement, *elements.SetElement:
+		if err := keysOnto(e, v); err != nil && !o.Compose {
+			return err
+		}
 		chain, items := chainOf(e)
 		if chain == nil || replacedApart(e, v) {
 			return nil
