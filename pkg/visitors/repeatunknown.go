@@ -38,8 +38,9 @@ func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v v
 	pt := t
 	for i, step := range e.Path {
 		last := i == len(e.Path)-1
-		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v) ||
-			!fitsBefore(step.Field, withoutDollars(p), v, t, max(len(e.Path), r.ErrRoom)-i) {
+		room := max(len(e.Path), r.ErrRoom) - i
+		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v, room) ||
+			!fitsBefore(step.Field, withoutDollars(p), v, t, room) {
 			return false
 		}
 		ct, meta := t.Child(step.Field)
