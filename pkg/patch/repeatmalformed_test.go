@@ -136,4 +136,17 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
 		`,"$setElementOrder/env":[{"name":"X"}],"env":[{"name":"X","value":"x"}],"livenessProbe":{"$retainKeys":"x"}`,
 		"spec.containers[name=a].livenessProbe: $retainKeys must be a list of field names, got string", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by no strategy whose items hold \"$patch\", onto the outcome's list",
+		`{"name":"a","envFrom":[{"prefix":"x"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"envFrom":[{"prefix":"y","secretRef":{"$patch":"bogus","name":"s"}}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by no strategy whose items hold \"$patch\", the outcome lacking it",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"envFrom":[{"$patch":"delete","prefix":"y"},{"prefix":"z"}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an empty list merged by key, ordered empty, the outcome lacks before an unknown \"$patch\": the order's "+
+		"error, the front-end applying the repeat",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"$setElementOrder/env":[],"env":[],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].env: $setElementOrder/env orders a list that has no items in live or in the patch", int64(1)),
 )

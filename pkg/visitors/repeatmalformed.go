@@ -98,7 +98,8 @@ func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v 
 			(t.Field(field) == nil || t.Field(field).NotAList != ""):
 			return false
 		case field > name:
-		case field < name && (!holds || (ordered && orderedKeyedOnto(pm, field, t, v, room))):
+		case field < name && ((!holds && (deletes || nonEmptyOrder(pm, field))) ||
+			(holds && ordered && orderedKeyedOnto(pm, field, t, v, room))):
 		case field < name || !last || (ordered && held && !lf.IsList()):
 			return false
 		}
@@ -123,6 +124,15 @@ func orderedKeyedOnto(pm value.Value, field string, t *openapi.Type, v value.Val
 		}
 	}
 	return pl.IsList() && ct != nil && pl.Len()+lv.Len() > 0 && plainKeyedOnto(pl, lv, ct, &meta, room)
+}
+
+// nonEmptyOrder reports whether patch map pm's "$setElementOrder/<field>" names items and pm sets field to a list with
+// items or not at all: a merged list the repeat holds empty and orders, or orders empty, its collation without live
+// leaves to the outcome's list (emptyOrdersHeld), which fails where the outcome lacks one.
+func nonEmptyOrder(pm value.Value, field string) bool {
+	order, _ := pm.Get(smp.SetOrderPrefix + field)
+	pl, sets := pm.Get(field)
+	return order.Len() > 0 && (!sets || (pl.IsList() && pl.Len() > 0))
 }
 
 // distinctKeyEntries reports whether each entry of order is a map holding key alone as a scalar, not null, no two
