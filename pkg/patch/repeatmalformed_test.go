@@ -19,7 +19,8 @@ import (
 // fields before it scalars, nulls, maps merging onto the outcome's (empty ones too), "$patch: delete" maps, "$patch:
 // replace" maps, "$patch: merge" maps the outcome lacks, or lists merged by key whose items and the outcome's are keyed
 // maps of plain trees (the patch's deleting keys too), all within the depth limit; the maps on its path holding no "$" key but lists ordering or
-// deleting from fields after it (or from its own list). The items applied one after another fail with the same error
+// deleting from fields after it (or from its own list), or ordering lists merged by key before it (the outcome's, the
+// patch's or both). The items applied one after another fail with the same error
 // (where a field before the failing one holds a "$patch: merge" map the outcome holds a map for, with that refusal:
 // mergeDirectedBefore). (Where a list merged by no strategy before the failing field holds an order the item's
 // collation refused as a later item's, which the outcome's collation orders, the front-end applies the repeat.)
@@ -123,4 +124,29 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		`{"name":"a","resizePolicy":[{"resourceName":"cpu"}]}`,
 		`,"$setElementOrder/resizePolicy":["cpu"],"resizePolicy":[{"resourceName":"memory"}]`,
 		"spec.containers[name=a].resizePolicy: $setElementOrder/resizePolicy orders lists merged by key or value", int64(0)),
+	Entry("an unknown \"$patch\" after an order of a list merged by key the outcome holds, the patch not setting it",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Y","value":"y"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"$setElementOrder/env":[{"name":"Y"},{"name":"X"}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after an ordered list merged by key merging onto the outcome's",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Y","value":"y"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"$setElementOrder/env":[{"name":"Y"},{"name":"X"}],"env":[{"name":"Y","value":"z"}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("a \"$retainKeys\" not a list after an ordered list merged by key the outcome lacks",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"$setElementOrder/env":[{"name":"X"}],"env":[{"name":"X","value":"x"}],"livenessProbe":{"$retainKeys":"x"}`,
+		"spec.containers[name=a].livenessProbe: $retainKeys must be a list of field names, got string", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by no strategy whose items hold \"$patch\", onto the outcome's list",
+		`{"name":"a","envFrom":[{"prefix":"x"}],"livenessProbe":{"periodSeconds":1}}`,
+		`,"envFrom":[{"prefix":"y","secretRef":{"$patch":"bogus","name":"s"}}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an unknown \"$patch\" after a list merged by no strategy whose items hold \"$patch\", the outcome lacking it",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"envFrom":[{"$patch":"delete","prefix":"y"},{"prefix":"z"}],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].livenessProbe: unknown $patch value bogus; expected replace or delete", int64(0)),
+	Entry("an empty list merged by key, ordered empty, the outcome lacks before an unknown \"$patch\": the order's "+
+		"error, the front-end applying the repeat",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		`,"$setElementOrder/env":[],"env":[],"livenessProbe":{"$patch":"bogus"}`,
+		"spec.containers[name=a].env: $setElementOrder/env orders a list that has no items in live or in the patch", int64(1)),
 )

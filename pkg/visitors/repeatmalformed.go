@@ -74,10 +74,12 @@ func mapReadFailure(p value.Value, t *openapi.Type, kubectl bool) string {
 // repeat's collation without live took it: none but "$setElementOrder/<f>" and "$deleteFromPrimitiveList/<f>" lists
 // (format.ReadMap reads them alike whatever live holds; a deletion not a list reads live's field) of fields after name
 // (their nodes built after it), or, where name is the erring value, of name itself where v holds no other kind than a
-// list there (the collation refuses an order of live's other kind before it checks the directives); each order of a
-// field t declares as a list strategicpatch's look-up finds (collate's orderOfNoField checks those onto live's map
-// before any field).
-func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v value.Value) bool {
+// list there (the collation refuses an order of live's other kind before it checks the directives), or of fields
+// before name that v's map lacks (read there as without live, where they built), or orders of fields before name that
+// v holds, lists merged by key an order reads without error (orderedKeyedOnto, within room levels from the list's);
+// each order of a field t declares as a list strategicpatch's look-up finds (collate's orderOfNoField checks those
+// onto live's map before any field).
+func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v value.Value, room int) bool {
 	for _, f := range pm.Fields() {
 		if !strings.HasPrefix(f.Key, "$") || t.Field(f.Key) != nil {
 			continue
@@ -88,6 +90,7 @@ func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v 
 			field = order
 		}
 		lf, held := v.Get(name)
+		_, holds := v.Get(field)
 		switch {
 		case !(ordered || deletes) || !f.Value.IsList():
 			return false
@@ -95,7 +98,51 @@ func directivesAfter(pm value.Value, t *openapi.Type, name string, last bool, v 
 			(t.Field(field) == nil || t.Field(field).NotAList != ""):
 			return false
 		case field > name:
+		case field < name && ((!holds && (deletes || nonEmptyOrder(pm, field))) ||
+			(holds && ordered && orderedKeyedOnto(pm, field, t, v, room))):
 		case field < name || !last || (ordered && held && !lf.IsList()):
+			return false
+		}
+	}
+	return true
+}
+
+// orderedKeyedOnto reports whether patch map pm's "$setElementOrder/<field>" (a list), where v's map holds field, orders
+// it without error: field a list merged by one merge key, the patch's list (pm's field, a list, or none) merging onto
+// live's (plainKeyedOnto, within room levels from the list's), one of the two holding items. Where pm sets field, the
+// repeat's collation without live read the order's entries against the patch's list; where it does not, that
+// collation had no list to order, and here each entry is a map holding the merge key alone as a scalar, no two alike.
+func orderedKeyedOnto(pm value.Value, field string, t *openapi.Type, v value.Value, room int) bool {
+	pl, sets := pm.Get(field)
+	order, _ := pm.Get(smp.SetOrderPrefix + field)
+	lv, _ := v.Get(field)
+	ct, meta := t.Child(field)
+	if !sets {
+		pl = value.List(nil)
+		if !distinctKeyEntries(order, soleMergeKey(&meta)) {
+			return false
+		}
+	}
+	return pl.IsList() && ct != nil && pl.Len()+lv.Len() > 0 && plainKeyedOnto(pl, lv, ct, &meta, room)
+}
+
+// nonEmptyOrder reports whether patch map pm's "$setElementOrder/<field>" names items and pm sets field to a list with
+// items or not at all: a merged list the repeat holds empty and orders, or orders empty, its collation without live
+// leaves to the outcome's list (emptyOrdersHeld), which fails where the outcome lacks one.
+func nonEmptyOrder(pm value.Value, field string) bool {
+	order, _ := pm.Get(smp.SetOrderPrefix + field)
+	pl, sets := pm.Get(field)
+	return order.Len() > 0 && (!sets || (pl.IsList() && pl.Len() > 0))
+}
+
+// distinctKeyEntries reports whether each entry of order is a map holding key alone as a scalar, not null, no two
+// entries naming the same value.
+func distinctKeyEntries(order value.Value, key string) bool {
+	entries := order.Items()
+	for i, e := range entries {
+		k, keyed := e.Get(key)
+		if key == "" || !e.IsMap() || e.Len() != 1 || !keyed || !k.IsScalar() || k.IsNull() ||
+			slices.ContainsFunc(entries[:i], func(o value.Value) bool { ok, _ := o.Get(key); return value.Equal(ok, k) }) {
 			return false
 		}
 	}
@@ -298,7 +345,7 @@ func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v va
 			continue
 		}
 		room := max(len(e.Path), r.ErrRoom)
-		if !directivesAfter(p, t, f.Key, false, v) || !fitsBefore(f.Key, withoutDollars(p), v, t, room) {
+		if !directivesAfter(p, t, f.Key, false, v, room) || !fitsBefore(f.Key, withoutDollars(p), v, t, room) {
 			return nil
 		}
 		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}

@@ -38,8 +38,9 @@ func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v v
 	pt := t
 	for i, step := range e.Path {
 		last := i == len(e.Path)-1
-		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v) ||
-			!fitsBefore(step.Field, withoutDollars(p), v, t, max(len(e.Path), r.ErrRoom)-i) {
+		room := max(len(e.Path), r.ErrRoom) - i
+		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v, room) ||
+			!fitsBefore(step.Field, withoutDollars(p), v, t, room) {
 			return false
 		}
 		ct, meta := t.Child(step.Field)
@@ -88,9 +89,10 @@ const allFields = "\xff"
 // fitsBefore reports whether a collation of patch map p (of type t, holding no "$" key) with v's map as live, where the
 // repeat's collation without live built p, builds p's fields before name (by name) and v's without error, no merge rule
 // naming one of them: a scalar or a null; a value v lacks, or a map where v holds another kind, collated without live
-// as the repeat's collation did, and a list the schema merges by no strategy, the patch's whole whatever v holds, each
-// holding no "$" key at any depth (where a repeat's collation and another part: collate's leftEmptyOrder,
-// kubectlOrdered); a list merged by key onto v's list, both of plain keyed maps (plainKeyedOnto); a "$patch: delete"
+// as the repeat's collation did, holding no "$" key at any depth (where a repeat's collation and another part:
+// collate's leftEmptyOrder, kubectlOrdered); a list the schema merges by no strategy, the patch's whole whatever v
+// holds, cleaned of its "$" keys and "$patch" maps as the repeat's collation cleaned it where v holds a list there or
+// nothing (else holding none); a list merged by key onto v's list, both of plain keyed maps (plainKeyedOnto); a "$patch: delete"
 // map, a "$patch: replace" map nesting within room levels or where v lacks the field, a "$patch: merge" map where v
 // lacks it (directedMapAlone); a map onto v's map in turn (an object merged field by field, holding no "$" key), all
 // its fields so, where v's fields there lie within the depth limit: p's map holds a field, which the repeat's
@@ -115,7 +117,7 @@ func fitsBefore(name string, p, v value.Value, t *openapi.Type, room int) bool {
 		case !(f.Value.IsMap() || f.Value.IsList()):
 		case (!held || (f.Value.IsMap() && !lv.IsMap())) && !holdsDirective(f.Value):
 		case f.Value.IsList() && ct != nil && ct.Kind == openapi.KindList && !elements.MergedList(ct, &meta) &&
-			!holdsDirective(f.Value):
+			(!holdsDirective(f.Value) || !held || lv.IsList()):
 		case f.Value.IsList() && plainKeyedOnto(f.Value, lv, ct, &meta, room):
 		case directedMapAlone(f.Value, lv, held, ct, &meta, room):
 		case f.Value.IsMap() && (f.Value.Len() > 0 || lv.Len() == 0 || room > 1) && fieldByField(ct, &meta) &&
