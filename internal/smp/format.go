@@ -291,6 +291,32 @@ func OrderOfNoField(field, typeName string, values bool, notAList string) string
 	return SetOrderPrefix + field + " orders a field that " + typeName + " does not declare"
 }
 
+// RetainKeysNotList is the error of a map's "$retainKeys" of kind kind, not a list.
+func RetainKeysNotList(kind value.Kind) string {
+	return RetainKeysKey + " must be a list of field names, got " + kind.String()
+}
+
+// RetainKeysEntry is the error of entry i, of kind kind, of a map's "$retainKeys": not a string.
+func RetainKeysEntry(i int, kind value.Kind) string {
+	return RetainKeysKey + " item " + strconv.Itoa(i) + ": expected a field name (string), got " + kind.String()
+}
+
+// RetainKeysUnlisted is the error of a map setting field to other than null where its "$retainKeys" does not name it.
+func RetainKeysUnlisted(field string) string {
+	return "the patch sets field " + strconv.Quote(field) + " but " + RetainKeysKey + " does not list it; " +
+		RetainKeysKey + " must name every field the patch sets"
+}
+
+// OrderNotList is the error of a map's "$setElementOrder/<f>" key, of kind kind, not a list.
+func OrderNotList(key string, kind value.Kind) string {
+	return key + " must be a list, got " + kind.String()
+}
+
+// DeletionNotList is the error of a map's "$deleteFromPrimitiveList/<f>" key, of kind kind, not a list.
+func DeletionNotList(key string, kind value.Kind) string {
+	return key + " must be a list of the values to delete, got " + kind.String()
+}
+
 // OrderOfUnmerged is the error of "$setElementOrder/<field>" for a list the schema merges by no strategy that it does
 // not order as strategicpatch does (a list of no items, of mixed classes or of maps, or an order naming a map or list).
 func OrderOfUnmerged(field string) string {

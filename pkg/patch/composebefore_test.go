@@ -166,24 +166,7 @@ func keyedItMerges(r *rand.Rand) (held, item string) {
 		`{"name":"A","x":{"$patch":"bogus"}}`, `{"name":"A","$x":{"$patch":"merge"}}`, `{"name":"A","x":{"b":2}}`,
 		`{"name":"B","value":"u"}`, `{"name":"B","x":{"$patch":"merge"}}`, `{"name":"B","$retainKeys":["value"]}`,
 		`{"name":"A","$patch":"delete"}`, `{"name":"C"}`}
-	var items, order []string
-	named := map[string]bool{}
-	for range 1 + r.IntN(3) {
-		it := jsonv.MustDecode(pick(r, pool...))
-		name, _ := it.Get("name")
-		if key, _ := name.AsString(); !named[key] {
-			named[key] = true
-			items = append(items, string(it.JSON()))
-			if _, deletes := it.Get("$patch"); !deletes {
-				order = append(order, `{"name":"`+key+`"}`)
-			}
-		}
-	}
-	item = `"env":[` + strings.Join(items, ",") + `]`
-	if r.IntN(2) == 0 {
-		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
-	}
-	return held, item
+	return held, drawKeyedEnv(r, pool)
 }
 
 // listItOrdersDeleting is listItOrders with a "$deleteFromPrimitiveList" of the list beside the order.
@@ -221,6 +204,12 @@ func keyedItMergesRetaining(r *rand.Rand) (held, item string) {
 		`{"name":"A","$retainKeys":[{"$patch":"replace"}]}`, `{"name":"B","$retainKeys":[null]}`, `{"name":"B","$retainKeys":true}`,
 		`{"name":"A","$retainKeys":["name"]}`, `{"name":"B","value":"u","$retainKeys":[["value"]]}`, `{"name":"A","$patch":"delete"}`,
 		`{"name":"C","$retainKeys":{"b":{"$patch":"merge"}}}`}
+	return held, drawKeyedEnv(r, pool)
+}
+
+// drawKeyedEnv is an item's "env": one to three items drawn from pool, each key once (a later draw of a key drawn is
+// dropped), and with even odds a "$setElementOrder/env" naming the items but "$patch" ones, in their order.
+func drawKeyedEnv(r *rand.Rand, pool []string) string {
 	var items, order []string
 	named := map[string]bool{}
 	for range 1 + r.IntN(3) {
@@ -234,9 +223,9 @@ func keyedItMergesRetaining(r *rand.Rand) (held, item string) {
 			}
 		}
 	}
-	item = `"env":[` + strings.Join(items, ",") + `]`
+	item := `"env":[` + strings.Join(items, ",") + `]`
 	if r.IntN(2) == 0 {
 		item += `,"$setElementOrder/env":[` + strings.Join(order, ",") + `]`
 	}
-	return held, item
+	return item
 }

@@ -24,7 +24,7 @@ import (
 func mapOrderFailure(t *openapi.Type, into, p value.Value) *elements.Error {
 	for _, f := range p.Fields() {
 		if strings.HasPrefix(f.Key, smp.SetOrderPrefix) && directiveOf(t, f.Key) && !f.Value.IsList() {
-			return &elements.Error{Source: elements.Patch, Msg: f.Key + " must be a list, got " + f.Value.Kind().String()}
+			return &elements.Error{Source: elements.Patch, Msg: smp.OrderNotList(f.Key, f.Value.Kind())}
 		}
 	}
 	if t.Kind != openapi.KindStruct && t.Kind != openapi.KindMap {

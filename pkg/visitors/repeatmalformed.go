@@ -2,7 +2,6 @@ package visitors
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
@@ -38,23 +37,22 @@ func mapReadFailure(p value.Value, t *openapi.Type, kubectl bool) string {
 		switch {
 		case !directive(f.Key):
 		case f.Key == smp.RetainKeysKey && !f.Value.IsList():
-			return smp.RetainKeysKey + " must be a list of field names, got " + f.Value.Kind().String()
+			return smp.RetainKeysNotList(f.Value.Kind())
 		case f.Key == smp.RetainKeysKey:
 			for i, it := range f.Value.Items() {
 				name, ok := it.AsString()
 				if !ok {
-					return smp.RetainKeysKey + " item " + strconv.Itoa(i) + ": expected a field name (string), got " +
-						it.Kind().String()
+					return smp.RetainKeysEntry(i, it.Kind())
 				}
 				retained = append(retained, name)
 			}
 			retains = true
 		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !f.Value.IsList():
-			return f.Key + " must be a list, got " + f.Value.Kind().String()
+			return smp.OrderNotList(f.Key, f.Value.Kind())
 		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList() && kubectl:
 			readsLive = true
 		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList():
-			return f.Key + " must be a list of the values to delete, got " + f.Value.Kind().String()
+			return smp.DeletionNotList(f.Key, f.Value.Kind())
 		}
 	}
 	if !retains || readsLive {
@@ -62,8 +60,7 @@ func mapReadFailure(p value.Value, t *openapi.Type, kubectl bool) string {
 	}
 	for _, f := range p.Fields() {
 		if !directive(f.Key) && !f.Value.IsNull() && !slices.Contains(retained, f.Key) {
-			return "the patch sets field " + strconv.Quote(f.Key) + " but " + smp.RetainKeysKey + " does not list it; " +
-				smp.RetainKeysKey + " must name every field the patch sets"
+			return smp.RetainKeysUnlisted(f.Key)
 		}
 	}
 	return ""

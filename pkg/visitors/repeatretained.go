@@ -1,7 +1,6 @@
 package visitors
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/plyproject/ply/internal/smp"
@@ -26,14 +25,14 @@ func retainRefused(pm value.Value, t *openapi.Type) string {
 	}
 	msg := ""
 	if !keys.IsList() {
-		msg = smp.RetainKeysKey + " must be a list of field names, got " + keys.Kind().String()
+		msg = smp.RetainKeysNotList(keys.Kind())
 	}
 	named := make(map[string]bool, keys.Len())
 	for i, k := range keys.Items() {
 		if s, ok := k.AsString(); ok {
 			named[s] = true
 		} else if msg == "" {
-			msg = smp.RetainKeysKey + " item " + strconv.Itoa(i) + ": expected a field name (string), got " + k.Kind().String()
+			msg = smp.RetainKeysEntry(i, k.Kind())
 		}
 	}
 	refused := !keys.IsList() // (strategicpatch's)
@@ -47,8 +46,7 @@ func retainRefused(pm value.Value, t *openapi.Type) string {
 		}
 		refused = true
 		if data := !strings.HasPrefix(f.Key, "$") || t.Field(f.Key) != nil; data && msg == "" {
-			msg = "the patch sets field " + strconv.Quote(f.Key) + " but " + smp.RetainKeysKey + " does not list it; " +
-				smp.RetainKeysKey + " must name every field the patch sets"
+			msg = smp.RetainKeysUnlisted(f.Key)
 		}
 	}
 	if !refused {

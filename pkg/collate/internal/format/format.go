@@ -120,13 +120,13 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 		switch {
 		case fl.Key == smp.RetainKeysKey: // field names, kept sorted, each once
 			if !fl.Value.IsList() {
-				return nil, "", nil, fail(n, smp.RetainKeysKey+" must be a list of field names, got "+fl.Value.Kind().String())
+				return nil, "", nil, fail(n, smp.RetainKeysNotList(fl.Value.Kind()))
 			}
 			keys := make([]string, 0, fl.Value.Len())
 			for i, it := range fl.Value.Items() {
 				name, ok := it.AsString()
 				if !ok {
-					return nil, "", nil, fail(n, smp.RetainKeysKey+" item "+strconv.Itoa(i)+": expected a field name (string), got "+it.Kind().String())
+					return nil, "", nil, fail(n, smp.RetainKeysEntry(i, it.Kind()))
 				}
 				keys = append(keys, name)
 			}
@@ -134,7 +134,7 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 			n.Dirs = &elements.Directives{RetainKeys: slices.Compact(keys), HasRetainKeys: true}
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
 			if !fl.Value.IsList() {
-				return nil, "", nil, fail(n, fl.Key+" must be a list, got "+fl.Value.Kind().String())
+				return nil, "", nil, fail(n, smp.OrderNotList(fl.Key, fl.Value.Kind()))
 			}
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
@@ -142,7 +142,7 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 			deletes = true // read once $retainKeys is (deleted)
 		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
 			if !fl.Value.IsList() {
-				return nil, "", nil, fail(n, fl.Key+" must be a list of the values to delete, got "+fl.Value.Kind().String())
+				return nil, "", nil, fail(n, smp.DeletionNotList(fl.Key, fl.Value.Kind()))
 			}
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
@@ -156,7 +156,7 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 	if n.Dirs != nil && n.Dirs.HasRetainKeys {
 		for _, fl := range data {
 			if _, found := slices.BinarySearch(n.Dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
-				return nil, "", nil, fail(n, "the patch sets field "+strconv.Quote(fl.Key)+" but "+smp.RetainKeysKey+" does not list it; "+smp.RetainKeysKey+" must name every field the patch sets")
+				return nil, "", nil, fail(n, smp.RetainKeysUnlisted(fl.Key))
 			}
 		}
 	}
