@@ -244,14 +244,15 @@ func (v *view) deleteRank(id int, at func(id int) int) int {
 	return 0
 }
 
-// emptiedRanks is nil but for a set the patch gives an empty list that live's list names a value twice in, where it is
-// the rank of each member in live's list as strategicpatch leaves it: appending the patch's list to live's gives live's own slice,
-// which it deduplicates in place (smp.DedupScalars: a repeat takes the last value's place), whatever room that slice
-// has, and it then ranks by the list so rewritten. (Where the patch's list has values, the append rewrites live's list
-// only when its array has room, which JSON decoding gives and a typed object's conversion does not: ply ranks by
-// live's list as given, classes oracle-aliases-live and oracle-aliases-first.)
+// emptiedRanks is nil but for a set the patch gives an empty list that live's list (of scalars, or a set's maps: not
+// liveMergedByKey) names a value twice in, where it is the rank of each member in live's list as strategicpatch leaves
+// it: appending the patch's list to live's gives live's own slice, which it deduplicates in place (smp.DedupScalars: a
+// repeat takes the last value's place), whatever room that slice has, and it then ranks by the list so rewritten.
+// (Where the patch's list has values, the append rewrites live's list only when its array has room, which JSON
+// decoding gives and a typed object's conversion does not: ply ranks by live's list as given, classes
+// oracle-aliases-live and oracle-aliases-first.)
 func (v *view) emptiedRanks() func(id int) int {
-	if !v.set || !v.node.HasLocal || v.node.Local.Len() > 0 || v.live < 2 {
+	if !v.set || !v.node.HasLocal || v.node.Local.Len() > 0 || v.live < 2 || v.liveMergedByKey() {
 		return nil
 	}
 	deduped := smp.DedupScalars(slices.Clone(v.liveItems))
@@ -274,6 +275,14 @@ func (v *view) emptiedRanks() func(id int) int {
 		}
 	}
 	return func(id int) int { return ranks[id] }
+}
+
+// liveMergedByKey reports whether live's list holds maps of a list the schema merges by key, not a set of maps: a
+// Repeat's empty list, collated alone as an empty set, merged onto its base's outcome holding such maps (Onto).
+// strategicpatch merges a list by its items' class, live's first: that list by key, keeping every item as it stands,
+// identical maps too, where it deduplicates a list of scalars.
+func (v *view) liveMergedByKey() bool {
+	return !elements.SetOfMaps(v.node.Type, &v.node.Meta) && slices.ContainsFunc(v.liveItems, value.Value.IsMap)
 }
 
 // positions is each member's position in layout (-1: not there), computed in compose mode only: deletesLast reads it.

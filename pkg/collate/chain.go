@@ -213,8 +213,8 @@ func keyedOrder(n *elements.Node) bool {
 // live lacks and which the tree holds as node dropped, the node it is where the outcome the repeat is applied to holds
 // a map there, as a collation with that outcome as live builds it: a "$patch: replace" map the patch's data whole, a
 // "$patch: delete" map an empty map (with gate PatchDeleteRemovesMap, a null: the field removed). Where building it
-// fails, none is recorded: that error is the front-end's to report, applying the repeat again. A "$patch: merge" map
-// is recorded in the Repeat's Merges.
+// fails (its data nesting beyond the depth limit), none is recorded and the Repeat is Deep: that error is the
+// front-end's to report, applying the repeat again. A "$patch: merge" map is recorded in the Repeat's Merges.
 func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, directive string, depth int) {
 	if c.repeat != nil && directive == smp.MergeValue {
 		c.repeat.Merges = append(c.repeat.Merges, dropped)
@@ -227,6 +227,7 @@ func (c *collator) ontoMap(s *elements.Node, dropped int32, data []value.Field, 
 	case directive == smp.ReplaceValue:
 		var err error
 		if onto, err = c.whole(s, value.MapFromSorted(format.Own(s.Local, data)), depth, true); err != nil {
+			c.repeat.Deep = true // (its data nests beyond the depth limit: clean's only error)
 			return
 		}
 	case c.opts.Gates.Enabled(features.PatchDeleteRemovesMap):

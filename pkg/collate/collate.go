@@ -1057,7 +1057,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 			_, whole := r.Element.(*elements.AtomicElement) // (compose mode's item taken whole: its fields one level down)
 			room := c.opts.MaxDepth - r.Depth
 			r.Limit = limitMaps(r.Element, room, c.opts.MaxDepth, nil)
-			r.Deep = len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
+			r.Deep = r.Deep || len(r.Limit) > 0 || (whole && room < 1) || (c.opts.Compose && nestsNear(local[r.Pos], room))
 			if c.opts.Compose && r.Deep && room > 0 {
 				r.Room = room // (a value Phase 2 takes whole cleaned where the outcome lacks a map: its maps walked by it)
 			}

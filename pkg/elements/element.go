@@ -297,8 +297,10 @@ type Repeat struct {
 	// Deep reports that a map of Element's tree without fields lies at the depth limit: collated with a value holding
 	// fields there, their depth is beyond the limit, an error. In compose mode, an item is Deep too where a value it
 	// holds lies at the limit (an item Element holds whole: its fields): a field the outcome holds below it would lie
-	// beyond. A Repeat with Limit is Deep. Without Element, where Err is a "$setElementOrder" refused for what the
-	// outcome's list decides (Phase 2's sortedOntoLacking), Deep reports a value of the item at the limit likewise.
+	// beyond. A Repeat with Limit is Deep, and so is one holding a "$patch: replace" map Element's tree drops whose data
+	// nests beyond the limit (Onto records no node for it: a collation with an outcome holding a map there fails). Without
+	// Element, where Err is a "$setElementOrder" refused for what the outcome's list decides (Phase 2's
+	// sortedOntoLacking), Deep reports a value of the item at the limit likewise.
 	Deep bool
 	// Limit holds, by ID, the maps of Element's tree without fields at the depth limit (those Deep reports; one holding
 	// "$retainKeys" alone among them), each with the error a field below it gives, at the map's path: collated with a

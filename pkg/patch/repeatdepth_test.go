@@ -93,3 +93,54 @@ func expectInTurn(got value.Value, err error, want value.Value, stepErr error, w
 	Expect(err).NotTo(HaveOccurred())
 	Expect(got).To(equalValue(want))
 }
+
+// A later item of a key holding a "$patch: replace" map where its key's outcome holds a map there: the patch's map,
+// taken whole, is held to MaxDepth as its items applied one after another (each a patch from the root) hold it,
+// failing at that map where its data nests beyond the limit (Phase 1, collating the item without the outcome, drops
+// the map; the Repeat is Deep, and the front-end applies it again).
+var _ = DescribeTable("a later item holding a \"$patch: replace\" map onto its key's outcome's map, near the depth limit, as its items applied one after another",
+	func(list, liveItem, later string, maxDepth int, wantErr string) {
+		wrap := func(items string) string { return `{"spec":{"` + list + `":[` + items + `]}}` }
+		live := jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"` + list + `":[` + liveItem + `]}}`)
+		first := `{"name":"a"}`
+		opts := patch.Options{Gates: features.Kubectl(), Ordering: patch.OrderKubectl, MaxDepth: maxDepth}
+		got, err := patch.Apply(live, jsonv.MustDecode(wrap(first+","+later)), opts)
+		want, stepErr := patch.Apply(live, jsonv.MustDecode(wrap(first)), opts)
+		Expect(stepErr).NotTo(HaveOccurred())
+		want, stepErr = patch.Apply(want, jsonv.MustDecode(wrap(later)), opts)
+		expectInTurn(got, err, want, stepErr, wantErr)
+	},
+	Entry("a volume's empty map, replaced by one holding a list of maps: refused",
+		"volumes", `{"name":"a","downwardAPI":{}}`,
+		`{"name":"a","downwardAPI":{"$patch":"replace","items":[{"fieldRef":{"apiVersion":"d"},"path":"d"}]}}`, 5,
+		"spec.volumes[name=a].downwardAPI: nesting is deeper than the limit of 5 levels of maps and lists"),
+	Entry("the same a level lower",
+		"volumes", `{"name":"a","downwardAPI":{}}`,
+		`{"name":"a","downwardAPI":{"$patch":"replace","items":[{"fieldRef":{"apiVersion":"d"},"path":"d"}]}}`, 4,
+		"spec.volumes[name=a].downwardAPI: nesting is deeper than the limit of 4 levels of maps and lists"),
+	Entry("a volume's map with fields",
+		"volumes", `{"name":"a","downwardAPI":{"defaultMode":1}}`,
+		`{"name":"a","downwardAPI":{"$patch":"replace","items":[{"fieldRef":{"apiVersion":"d"},"path":"d"}]}}`, 5,
+		"spec.volumes[name=a].downwardAPI: nesting is deeper than the limit of 5 levels of maps and lists"),
+	Entry("a list's map of scalars beyond the limit",
+		"volumes", `{"name":"a","downwardAPI":{}}`,
+		`{"name":"a","downwardAPI":{"$patch":"replace","items":[{"path":"d"}]}}`, 5,
+		"spec.volumes[name=a].downwardAPI: nesting is deeper than the limit of 5 levels of maps and lists"),
+	Entry("an empty list beyond the limit",
+		"volumes", `{"name":"a","downwardAPI":{}}`,
+		`{"name":"a","downwardAPI":{"$patch":"replace","items":[]}}`, 4,
+		"spec.volumes[name=a].downwardAPI: nesting is deeper than the limit of 4 levels of maps and lists"),
+	Entry("another volume source",
+		"volumes", `{"name":"a","secret":{}}`,
+		`{"name":"a","secret":{"$patch":"replace","items":[{"key":"k","path":"d"}]}}`, 5,
+		"spec.volumes[name=a].secret: nesting is deeper than the limit of 5 levels of maps and lists"),
+	Entry("beside other fields, maps and directives",
+		"volumes", `{"azureDisk":{"diskName":"a","fsType":"b","kind":"c"},"downwardAPI":{},"fc":{},"name":"a","quobyte":{"volume":"b"}}`,
+		`{"cinder":{"$patch":"replace","fsType":"c"},"downwardAPI":{"$patch":"replace","items":[{"fieldRef":{"apiVersion":"d"},"path":"d"}]},`+
+			`"emptyDir":null,"name":"a","photonPersistentDisk":{},"projected":{},"quobyte":{"$retainKeys":["group","zzAbsent"],"group":"c"},"secret":{"defaultMode":2}}`, 5,
+		"spec.volumes[name=a].downwardAPI: nesting is deeper than the limit of 5 levels of maps and lists"),
+	Entry("a container's security context",
+		"containers", `{"name":"a","securityContext":{}}`,
+		`{"name":"a","securityContext":{"$patch":"replace","capabilities":{"add":["x"]}}}`, 5,
+		"spec.containers[name=a].securityContext: nesting is deeper than the limit of 5 levels of maps and lists"),
+)
