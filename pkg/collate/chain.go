@@ -685,12 +685,15 @@ func plain(v value.Value, t *openapi.Type) bool {
 }
 
 // skeleton returns plain map v's maps alone, as a live to collate v with: each map of v a map node (merged field by
-// field onto its member's outcome), each other field, and a map holding "$patch", without live, as the patch holds it.
-func skeleton(v value.Value) value.Value {
+// field onto its member's outcome), each other field, a map holding "$patch", and a "$retainKeys" or
+// "$setElementOrder/<f>" map of a map of type t (compared with live's whole: compared), without live, as the patch
+// holds it.
+func skeleton(v value.Value, t *openapi.Type) value.Value {
 	var fields []value.Field
 	for _, f := range v.Fields() {
-		if _, directed := smp.MapDirective(f.Value); f.Value.IsMap() && !directed {
-			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value)})
+		if _, directed := smp.MapDirective(f.Value); f.Value.IsMap() && !directed && !compared(t, f.Key) {
+			ct, _ := t.Child(f.Key)
+			fields = append(fields, value.Field{Key: f.Key, Value: skeleton(f.Value, ct)})
 		}
 	}
 	return value.MapFromSorted(fields)
@@ -961,4 +964,10 @@ func (c *collator) walkRoom(r *elements.Repeat, v value.Value) int {
 		return math.MaxInt
 	}
 	return max(0, c.opts.MaxDepth-r.Depth)
+}
+
+// compared reports whether key of a map of type t is a directive compose mode compares with live's whole: a
+// "$retainKeys" or "$setElementOrder/<f>" the schema does not declare.
+func compared(t *openapi.Type, key string) bool {
+	return (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) && format.Directive(t, key)
 }

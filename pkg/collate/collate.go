@@ -1018,7 +1018,7 @@ func (c *collator) repeats(e *elements.ListElement, depth int) {
 		if c.opts.Compose && plain(local[r.Pos], e.Type.Item()) && (e.Dirs == nil || !e.Dirs.ReplaceList) {
 			// (Its fields merge onto its member's outcome as onto any map: collated as onto one, not whole. A "$patch:
 			// replace" list's repeat is applied to nothing, taken whole as the patch holds it.)
-			s.Live, s.HasLive = skeleton(local[r.Pos]), true
+			s.Live, s.HasLive = skeleton(local[r.Pos], e.Type.Item()), true
 		}
 		outer, outerEmpty, outerComposed, outerIn, outerMerged, outerDisordered := c.repeat, c.emptyOrder, c.composed, c.composedIn, c.repeatMerged, c.disordered
 		outerOutcome := c.outcomeOrdered

@@ -27,9 +27,9 @@ import (
 // off (and, maps onto maps, gate MultiFieldMergeKeys on): Compose gives what the same merge made as two Composes gives
 // (the second's items one at a time, no key named twice), the same object or the same error. The report counts the
 // repeats of each shape and those the front-end applied again, at most as many as each entry says: Phase 2 decides
-// them all (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure). One entry's repeats end with the map
-// ("nothing after it"): Compose still gives the front-end's result or error (visitors' composeDisagrees comparing a
-// "$retainKeys" as the patch holds it), Phase 2 deciding all but those its bound leaves.
+// them all (visitors' orderFails: otherKindOnto, heldOrder, keyedFieldFailure). Maps onto maps whose repeats end with
+// the map ("nothing after it") are decided too: visitors' composeDisagrees comparing a "$retainKeys" as the patch holds
+// it, dollarOnto merging "$" fields as data, and, gate MultiFieldMergeKeys on, otherKindFirst's kind check.
 var _ = Describe("Compose of a repeat ordering a field it sets to a string after a field merged onto the outcome, random shapes, against the front-end", func() {
 	var repeats, again atomic.Int64
 	BeforeEach(func() {
@@ -84,7 +84,10 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 		Entry("a list it orders beside a deletion", listItOrdersDeleting, orderedValue, 2000, int64(0), false),
 		Entry("a map onto a map retaining other than strings", mapOntoMapRetaining, orderedValue, 2000, int64(0), false),
 		Entry("a keyed list it merges retaining other than strings", keyedItMergesRetaining, orderedValue, 2000, int64(0), false),
-		Entry("a map onto a map retaining other than strings, nothing after it", mapOntoMapRetaining, "", 2000, int64(292), false),
+		Entry("a map onto a map retaining other than strings, nothing after it", mapOntoMapRetaining, "", 2000, int64(0), false),
+		Entry("a map onto a map retaining other than strings, nothing after it, gate MultiFieldMergeKeys on", mapOntoMapRetaining, "", 2000, int64(0), true),
+		Entry("a map onto a map, nothing after it", mapOntoMap, "", 2000, int64(0), false),
+		Entry("a map onto a map, nothing after it, gate MultiFieldMergeKeys on", mapOntoMap, "", 2000, int64(0), true),
 		Entry("a map onto a map, gate MultiFieldMergeKeys on (the kind check's error at the map)", mapOntoMap, orderedValue, 2000, int64(0), true),
 	)
 })

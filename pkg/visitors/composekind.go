@@ -18,13 +18,14 @@ import (
 // v's fields p lacks (taken as they stand, unchecked), none a "$" key, a null or one a merge rule names, and the item
 // lies within the depth limit (not r.Deep). strategicpatch takes such a list (its merge replaces a value of another kind); the collation
 // refuses it (docs/errors.md, "a field of the wrong type"), as the front-end's does. Nil where that does not hold.
-func otherKindFirst(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value) error {
+func otherKindFirst(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) error {
 	if _, whole := r.Element.(*elements.AtomicElement); !whole || r.Err != nil || r.Deep || !p.IsMap() || !v.IsMap() {
 		return nil
 	}
 	for _, f := range p.Fields() {
 		ft, meta := t.Child(f.Key)
-		if !f.Value.IsList() || meta.Rule != nil || strings.HasPrefix(f.Key, "$") {
+		if !(f.Value.IsList() || (unmergedRefused && f.Value.IsMap() && listOrScalar(ft))) || meta.Rule != nil ||
+			strings.HasPrefix(f.Key, "$") {
 			continue
 		}
 		if msg := elements.KindMismatch(ft, f.Value); msg != "" && scalarsBefore(p, t, f.Key) && plainBefore(v, t, f.Key) {
@@ -32,6 +33,12 @@ func otherKindFirst(r elements.Repeat, p value.Value, t *openapi.Type, v value.V
 		}
 	}
 	return nil
+}
+
+// listOrScalar reports whether the schema types a field of type t as a list or a scalar: with gate MultiFieldMergeKeys
+// on, the collation's kind check refuses a map there before any look-up (as mapBefore reads it).
+func listOrScalar(t *openapi.Type) bool {
+	return t.Kind == openapi.KindList || t.Kind == openapi.KindPrimitive
 }
 
 // scalarsBefore reports whether map m's fields before name (by name), of a map of type t, are scalars (not null) at

@@ -66,6 +66,12 @@ func orderFails(p value.Value, t *openapi.Type, v value.Value, unmergedRefused b
 				return true, &elements.Error{Source: elements.Patch, Msg: k + disagrees}
 			}
 			return false, nil
+		case directiveOf(t, k) && inV && sameKindData(k, pv, lv):
+			if _, err, decided := dollarInto(t, value.Field{Key: k, Value: pv}, lv); err != nil {
+				return true, fieldErr(k, err) // (merged as a field of no schema onto v's equal value)
+			} else if !decided {
+				return false, nil
+			}
 		case directiveOf(t, k) || (!inP && !ordered[k]):
 		case ordered[k] && inV && !lv.IsList():
 			msg := smp.SetOrderPrefix + k + " orders a list, but the first patch's value is " + lv.Kind().String()

@@ -215,7 +215,9 @@ import (
 //     where the schema's reader refuses it: openapi.Field.NotAList, v and the item holding a list there or nothing):
 //     the collation's error at the item's map, met before any of its fields (mapOrderFailure).
 //   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
-//     merged must agree on it.
+//     merged must agree on it; a "$" field of the item's map, or a field below one, failing merged onto v's before it
+//     (a "$patch: merge" or unknown "$patch" map onto a map, dollarOnto's failure: dollarFailure, composedollar.go),
+//     met in its place, before the item's other fields.
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
 //     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
@@ -280,7 +282,8 @@ import (
 //     below it in composeChecked), where v holds maps down to it and its fields before the list merge without error;
 //     elsewhere that map is merged as the patch holds it.
 //   - otherKindFirst (composekind.go): a repeat Phase 1 took whole holding, at a field of its own map, a list where the
-//     schema has a scalar, an object or a map, the fields before it (by name) the repeat's scalars and v's fields it
+//     schema has a scalar, an object or a map (with gate MultiFieldMergeKeys on, a map where it has a list or a scalar:
+//     listOrScalar), the fields before it (by name) the repeat's scalars and v's fields it
 //     lacks, no "$" key but "$deleteFromPrimitiveList/<f>" ones holding no map (deletionData) or merge rule among them:
 //     the collation's kind error there, whatever v holds (strategicpatch takes the list; docs/errors.md, "a field of
 //     the wrong type").
@@ -305,7 +308,11 @@ import (
 //     (sortedOntoList); held empty and ordered alone, onto v's scalars of one class, the empty list (emptyOntoList);
 //     onto v's list otherwise, the patch's as it stands (wholeOntoList);
 //   - a merged list v holds as another kind, and any other value, as the patch holds it, null included;
-//   - a "$deleteFromPrimitiveList/<f>" set over v's as the patch holds it; another "$" field v holds equal copied;
+//   - a "$deleteFromPrimitiveList/<f>" set over v's as the patch holds it; another "$" field v holds equal copied; a
+//     "$" field merged as data holding a map or a list ("$retainKeys" so too, v's agreeing: composeDisagrees) onto v's
+//     value of its kind as a field of no schema merges (dollarInto: a list as the patch holds it, a map into v's map,
+//     failing where that merge fails), onto another kind less its maps holding "$patch" (dollarOnto, composedollar.go;
+//     orderFails reads such a field before an order's failure so);
 //   - a map merging onto v's map (at a field the schema types as a list or a scalar, as maps of no schema merge);
 //   - a merged list v holds as a list, read as the patch holds it (asPatched), merged and ordered as that collation
 //     does (composesList, composeList):
@@ -429,7 +436,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		probe.Repeated(false)
 	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		probe.Repeated(false)
-	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v)):
+	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		probe.Repeated(false)
 	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
 		probe.Repeated(false)
@@ -756,6 +763,12 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 		}
 		if err := unorderedOnto(f.Element, lv); err != nil {
 			return false, err
+		}
+		if _, err, applies, decided := dollarOnto(m, f, pv, lv); applies && inLive {
+			if err != nil || !decided {
+				return false, err
+			}
+			continue // (merged as a field of no schema: onto)
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
 			if fits, err := composeChecked(c, lv, r); !fits {
@@ -1136,20 +1149,21 @@ func cleared(m *elements.MapElement, name string) bool {
 // a "$retainKeys" or "$setElementOrder/<f>" (data, copied in compose mode) that v's map at its place holds otherwise:
 // the patches merged must agree on it. Nil where none differs.
 func composeDisagrees(e elements.Element, v value.Value) error {
-	return disagreesBelow(e, v, true)
+	return disagreesBelow(e, v, true, false)
 }
 
 // ownDisagrees is composeDisagrees for e's own map alone, not the maps below it: the collation builds a map's fields
 // in key order, its "$" keys before the fields of names it builds a list at, so it meets such a disagreement of e's
 // before a list of e's it holds empty and orders fails (emptyOrdersHeld).
 func ownDisagrees(e elements.Element, v value.Value) error {
-	return disagreesBelow(e, v, false)
+	return disagreesBelow(e, v, false, false)
 }
 
 // disagreesBelow is composeDisagrees, walking e's maps below it where deep. Such a directive is compared as e's patch
 // map holds it (its maps holding "$patch" too, which its node drops or builds), as the collation compares it before
-// building it.
-func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
+// building it. Where deep, a "$" field of the item's map, and any field below one (early: the collation builds them
+// before the item's other fields), that fails merged onto v's (dollarFailure) fails there, in its place.
+func disagreesBelow(e elements.Element, v value.Value, deep, early bool) error {
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() {
 		return nil
@@ -1161,11 +1175,14 @@ func disagreesBelow(e elements.Element, v value.Value, deep bool) error {
 		if inLive && directive && inPatch && !value.Equal(pv, lv) {
 			return m.Errorf(elements.Patch, f.Name+disagrees)
 		}
+		if err := dollarFailure(f, m, pv, lv, deep && inLive && (early || strings.HasPrefix(f.Name, "$"))); err != nil {
+			return err
+		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && !directive {
 			if !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
 				continue // (the collation fails at that map first: composeChecked, orderFails)
 			}
-			if err := composeDisagrees(f.Element, lv); err != nil {
+			if err := disagreesBelow(f.Element, lv, true, early || strings.HasPrefix(f.Name, "$")); err != nil {
 				return err
 			}
 		}
@@ -1270,6 +1287,8 @@ func (o Ordered) onto(e *elements.MapElement, v value.Value) (elements.Outcome, 
 			out = replacedOutcome(pv, lv, inLive)
 		} else if o.Compose && strings.HasPrefix(f.Name, smp.DeletePrefix) {
 			out = elements.Keep(pv) // (set over v's as the patch holds it, as strategicpatch does in a map it merges)
+		} else if merged, _, applies, _ := dollarOnto(e, f, pv, lv); o.Compose && inLive && applies {
+			out = merged // (a "$" field merged as one of no schema: composeChecked lets no failure through)
 		} else if o.Compose && inLive && lv.IsMap() && directedMap(pv) {
 			out = directedOnto(pv) // (a "replace" or "delete" one: composeChecked lets no other through)
 		} else if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() && !c.Meta.Strategy.Has(openapi.StrategyReplace) {
