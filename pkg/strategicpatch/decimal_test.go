@@ -103,7 +103,7 @@ func podSchema() sp.LookupPatchMeta {
 	return s
 }
 
-var _ = It("reports the conflict a current holding a decimal merge key hides from apimachinery's check (class decimal-merge-key)", func() {
+var _ = It("reports the conflict a current holding a decimal merge key hides from apimachinery's check (class decimal-whole-number)", func() {
 	original := []byte(`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"x"}]}]}}`)
 	current := []byte(`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80.0,"name":"y"}]}]}}`)
 	_, err := ply.CreateThreeWayMergePatch(original, original, current, podSchema(), false)
@@ -115,3 +115,52 @@ var _ = It("reports the conflict a current holding a decimal merge key hides fro
 	_, err = sp.CreateThreeWayMergePatch(original, original, integral, podSchema(), false)
 	Expect(mergepatch.IsConflict(err)).To(BeTrue(), "apimachinery, current's key an integer: %v", err)
 })
+
+// conflictText stands for a mergepatch.ErrConflict in the results of the table below.
+const conflictText = "conflict"
+
+// createdPatch is the patch fn creates of original, modified and current (the two-way patch where current is ""), or
+// conflictText.
+func createdPatch(twoWay func(o, m []byte, s sp.LookupPatchMeta, fns ...mergepatch.PreconditionFunc) ([]byte, error),
+	threeWay func(o, m, c []byte, s sp.LookupPatchMeta, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error),
+	original, modified, current string, overwrite bool) string {
+	GinkgoHelper()
+	var out []byte
+	var err error
+	if current == "" {
+		out, err = twoWay([]byte(original), []byte(modified), podSchema())
+	} else {
+		out, err = threeWay([]byte(original), []byte(modified), []byte(current), podSchema(), overwrite)
+	}
+	if mergepatch.IsConflict(err) {
+		return conflictText
+	}
+	Expect(err).NotTo(HaveOccurred())
+	return string(out)
+}
+
+// Class decimal-whole-number (docs/strategicpatch.md, "What stays different"): creating a patch, a whole number written
+// as a decimal is the integer it equals to ply; strategicpatch's diff and conflict check compare the Go values its
+// decoding gives (int64 3, float64 3) with reflect.DeepEqual, and its conflict check pairs keyed items by the keys'
+// rendering with %s, which holds the Go type.
+var _ = DescribeTable("a whole number written as a decimal, creating a patch (class decimal-whole-number)",
+	func(original, modified, current string, overwrite bool, want, apimachinery string) {
+		Expect(createdPatch(ply.CreateTwoWayMergePatchUsingLookupPatchMeta, ply.CreateThreeWayMergePatch,
+			original, modified, current, overwrite)).To(Equal(want))
+		Expect(createdPatch(sp.CreateTwoWayMergePatchUsingLookupPatchMeta, sp.CreateThreeWayMergePatch,
+			original, modified, current, overwrite)).To(Equal(apimachinery))
+	},
+	Entry("two-way, 3 to 3.0: no change (apimachinery writes the number)",
+		`{"spec":{"priority":3}}`, `{"spec":{"priority":3.0}}`, "", true, `{}`, `{"spec":{"priority":3}}`),
+	Entry("two-way, 3.0 to 3e0: no change (both, float64 to float64)",
+		`{"spec":{"priority":3.0}}`, `{"spec":{"priority":3e0}}`, "", true, `{}`, `{}`),
+	Entry("three-way, modified 3.0 against 3: no change (apimachinery writes the number)",
+		`{"spec":{"priority":3}}`, `{"spec":{"priority":3.0}}`, `{"spec":{"priority":3}}`, true, `{}`, `{"spec":{"priority":3}}`),
+	Entry("three-way, overwrite false, current 3.0: no change and no conflict (apimachinery: a conflict)",
+		`{"spec":{"priority":3}}`, `{"spec":{"priority":3}}`, `{"spec":{"priority":3.0}}`, false, `{}`, conflictText),
+	Entry("three-way, overwrite false, current's item keyed 80.0 changed, modified's 80 too: a conflict (apimachinery pairs int64 80 with float64 80 nowhere)",
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"x"}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80,"name":"z"}]}]}}`,
+		`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80.0,"name":"y"}]}]}}`, false, conflictText,
+		`{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"$setElementOrder/ports":[{"containerPort":80}],"name":"a","ports":[{"containerPort":80,"name":"z"}]}]}}`),
+)

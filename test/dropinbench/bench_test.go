@@ -12,12 +12,15 @@ func BenchmarkDropIn(b *testing.B) {
 	for _, op := range dropinbench.Ops {
 		for _, n := range dropinbench.Sizes {
 			for _, change := range benchcase.Changes {
-				c, err := dropinbench.NewCase(n, change)
-				if err != nil {
-					b.Fatal(err)
-				}
 				for _, api := range dropinbench.APIs {
-					b.Run(fmt.Sprintf("op=%s/env=%d/change=%s/impl=%s", op, n, change, api.Name), dropinbench.Bench(api, op, c))
+					b.Run(fmt.Sprintf("op=%s/env=%d/change=%s/impl=%s", op, n, change, api.Name), func(b *testing.B) {
+						c, err := dropinbench.NewCase(n, change) // (built for the benchmarks run only)
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.ResetTimer()
+						dropinbench.Bench(api, op, c)(b)
+					})
 				}
 			}
 		}

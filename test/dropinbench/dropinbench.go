@@ -4,7 +4,8 @@
 // upgrade) on test/internal/benchcase's Deployments (10, 100 and 1,000 env entries; the image changed, or every env
 // value). CreateThreeWayMergePatch is measured twice: with benchcase's live object as current (its spec recorded's
 // text), and as CreateThreeWayMergePatchServed with the live object the API server serves (Served: server metadata,
-// managedFields, defaults and status).
+// managedFields, defaults and status). Both are measured again with overwrite false (…NoOverwrite: current's changes
+// since recorded checked for conflicts with the patch; there are none).
 //
 //	go test ./test/dropinbench -run XXX -bench . -benchmem          # testing.B, side by side
 //	go run ./test/dropinbench/cmd/ratios -cpu -benchtime 500ms -count 5  # the tables of ratios, docs/strategicpatch.md
@@ -54,7 +55,7 @@ var APIs = []API{
 
 // Ops are the calls measured (StrategicMergeMapPatch two ways, see the package doc).
 var Ops = []string{"StrategicMergePatch", "StrategicMergeMapPatch", "StrategicMergeMapPatchFresh", "CreateThreeWayMergePatch",
-	"CreateThreeWayMergePatchServed"}
+	"CreateThreeWayMergePatchServed", "CreateThreeWayMergePatchNoOverwrite", "CreateThreeWayMergePatchServedNoOverwrite"}
 
 // writesArguments reports whether api's StrategicMergeMapPatch writes into its arguments (apimachinery's does).
 func writesArguments(api API) bool { return api.Name == "apimachinery" }
@@ -126,6 +127,10 @@ func call(api API, op string, c Case, fresh mapArgs, encode bool) ([]byte, error
 		return api.CreateThreeWayMergePatch(c.Recorded, c.Local, c.Live, Schema, true)
 	case "CreateThreeWayMergePatchServed":
 		return api.CreateThreeWayMergePatch(c.Recorded, c.Local, c.Served, Schema, true)
+	case "CreateThreeWayMergePatchNoOverwrite":
+		return api.CreateThreeWayMergePatch(c.Recorded, c.Local, c.Live, Schema, false)
+	case "CreateThreeWayMergePatchServedNoOverwrite":
+		return api.CreateThreeWayMergePatch(c.Recorded, c.Local, c.Served, Schema, false)
 	case "StrategicMergeMapPatch":
 		args := mapArgs{c.liveMap, c.patchMap}
 		if writesArguments(api) {

@@ -124,11 +124,16 @@ func oracle(f func() ([]byte, error)) (out []byte, err error) {
 // (a conflict on both sides with overwrite false). It returns "" when they agree, errOraclePanicked's message when
 // strategicpatch panics, else what differs.
 func creation(t *difftest.Target, c patchdiff.Case) string {
+	return creationOf(t, c, value.Value.JSON)
+}
+
+// creationOf is creation with the documents written by write.
+func creationOf(t *difftest.Target, c patchdiff.Case, write func(value.Value) []byte) string {
 	enc := func(v value.Value) []byte {
 		if v.IsNull() {
 			return nil
 		}
-		return v.JSON()
+		return write(v)
 	}
 	meta := t.Oracle.Meta()
 	for _, overwrite := range []bool{true, false} {

@@ -188,7 +188,8 @@ func (o Options) ThreeWayJSON(original, modified, current []byte, l Lookup, over
 		if err != nil {
 			return nil, err
 		}
-		return o.threeWayJSON(vs[0], vs[1], cur, l, overwrite, fns)
+		orderKeys := !overwrite && (orderKeyText(original) || orderKeyText(current))
+		return o.threeWayJSON(vs[0], vs[1], cur, l, overwrite, orderKeys, fns)
 	}
 	return inArena(call)
 }

@@ -248,15 +248,16 @@ func threeWayMode(overwrite bool) mode {
 // threeWayJSON is ThreeWay's patch as JSON text, built in memory later calls reuse (patchgen.ThreeWayReused), released
 // once encoded and checked by fns (preconditions copies what an error names); an error is ThreeWay's, made again, and
 // so is the patch not overwriting where original or current holds a "$setElementOrder/" key, which strategicpatch's
-// conflict check reads as data (checkedAsStrategicpatch).
-func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup, overwrite bool, fns []mergepatch.PreconditionFunc) ([]byte, error) {
+// conflict check reads as data (checkedAsStrategicpatch). They are looked for only where orderKeys (their text may
+// hold one: orderKeyText).
+func (o Options) threeWayJSON(original, modified, current value.Value, l Lookup, overwrite, orderKeys bool, fns []mergepatch.PreconditionFunc) ([]byte, error) {
 	s, _, err := schemaOf(l, o.diffMode(threeWayMode(overwrite)), original, modified, current)
 	if err != nil {
 		return nil, err
 	}
 	opts := o.creating(s, overwrite)
 	p, release, err := patchgen.ThreeWayReused(original, modified, current, opts)
-	if err != nil || !overwrite && (holdsOrderKey(original) || holdsOrderKey(current)) {
+	if err != nil || !overwrite && orderKeys && (holdsOrderKey(original) || holdsOrderKey(current)) {
 		if err == nil {
 			release()
 		}

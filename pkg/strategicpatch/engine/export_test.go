@@ -110,7 +110,7 @@ func (o Options) ThreeWayJSONWhole(original, modified, current []byte, l Lookup,
 		if err != nil {
 			return nil, err
 		}
-		return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, nil)
+		return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, true, nil)
 	})
 }
 
@@ -121,7 +121,7 @@ func (o Options) ThreeWayJSONAlone(original, modified, current []byte, l Lookup,
 	if err != nil {
 		return nil, err
 	}
-	return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, nil)
+	return o.threeWayJSON(vs[0], vs[1], vs[2], l, overwrite, true, nil)
 }
 
 // TrimmedCurrent is the text ThreeWayJSON reads for current with overwrite, given original and modified (false: they

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/plyproject/ply/pkg/value"
@@ -23,4 +24,11 @@ func holdsOrderKey(v value.Value) bool {
 		}
 	}
 	return false
+}
+
+// orderKeyText reports whether JSON text may hold a "$setElementOrder/" key, as holdsOrderKey finds in the value read:
+// text naming one holds "$setElementOrder" as it is, or spells a character of it as a "\u" escape ("/" may be written
+// "\/"). Text holding neither holds no such key.
+func orderKeyText(text []byte) bool {
+	return bytes.Contains(text, []byte("$setElementOrder")) || bytes.Contains(text, []byte(`\u`))
 }
