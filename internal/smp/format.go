@@ -1,5 +1,6 @@
 // Package smp is kubectl's strategic merge patch wire format: its directive keys, how kubectl renders and sorts merge
-// keys and scalars (KeyString, SortScalars), and which classes of items a merged list merges (ListClass).
+// keys and scalars (KeyString, SortScalars), which classes of items a merged list merges (ListClass), and the read of
+// a patch map's directive keys that collate's format and Phase 2's decisions of repeats share (ReadMapDirectives).
 // internal/delta computes what a patch says.
 //
 // A message one part of ply builds and another reads back (the drop-in words strategicpatch's error from it) is a type
