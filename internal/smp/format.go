@@ -318,6 +318,13 @@ func DeletionNotList(key string, kind value.Kind) string {
 	return key + " must be a list of the values to delete, got " + kind.String()
 }
 
+// DeletionBesideField is the error of a map's "$deleteFromPrimitiveList/<f>" key, not a list, read as strategicpatch's
+// merge reads it (as the field name), where the map sets name too.
+func DeletionBesideField(key, name string) string {
+	return key + " is not a list and the patch sets " + strconv.Quote(name) + " too: strategicpatch reads both as " +
+		strconv.Quote(name) + ", in the random order Go's map iteration meets them; give one of the two"
+}
+
 // OrderOfUnmerged is the error of "$setElementOrder/<field>" for a list the schema merges by no strategy that it does
 // not order as strategicpatch does (a list of no items, of mixed classes or of maps, or an order naming a map or list).
 func OrderOfUnmerged(field string) string {

@@ -99,3 +99,20 @@ func MalformedMap(p value.Value, t *openapi.Type, kubectl bool) string {
 	}
 	return r.Unlisted(data)
 }
+
+// DeletionBesideSet returns the message of the error a read of patch map p (of type t) gives, with kubectl, onto live's
+// map whatever live holds there: the first (by name) of p's "$deleteFromPrimitiveList/<f>" directive keys not a list
+// (MapRead.ReadsLive: read as strategicpatch's merge reads it, as the field f) where p sets f too
+// (DeletionBesideField). "" for none. The read meets it after ReadMapDirectives' checks and before MapRead.Unlisted's.
+func DeletionBesideSet(p value.Value, t *openapi.Type) string {
+	for _, fl := range p.Fields() {
+		name, deletes := strings.CutPrefix(fl.Key, DeletePrefix)
+		if !deletes || fl.Value.IsList() || !Directive(t, fl.Key) {
+			continue
+		}
+		if _, set := p.Get(name); set {
+			return DeletionBesideField(fl.Key, name)
+		}
+	}
+	return ""
+}

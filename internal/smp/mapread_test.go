@@ -57,3 +57,15 @@ var _ = Describe("ReadMapDirectives", func() {
 		Expect(r.Retains).To(BeTrue())
 	})
 })
+
+var _ = DescribeTable("DeletionBesideSet gives the first deletion not a list of a field its map sets",
+	func(doc, want string) {
+		Expect(smp.DeletionBesideSet(treetest.YAML(doc), nil)).To(Equal(want))
+	},
+	Entry("none: a list", `{"$deleteFromPrimitiveList/a":["x"],"a":["y"]}`, ""),
+	Entry("none: a field the map does not set", `{"$deleteFromPrimitiveList/a":"x","b":1}`, ""),
+	Entry("a field set to null", `{"$deleteFromPrimitiveList/a":"x","a":null}`,
+		smp.DeletionBesideField("$deleteFromPrimitiveList/a", "a")),
+	Entry("the first by name of two", `{"$deleteFromPrimitiveList/a":"x","$deleteFromPrimitiveList/b":1,"a":1,"b":2}`,
+		smp.DeletionBesideField("$deleteFromPrimitiveList/a", "a")),
+)

@@ -38,6 +38,10 @@ import (
 //     merged as one ordering a list it leaves out.
 //
 // Apply mode, failing with the error a collation with v as live gives first:
+//   - deletionBesideSet (repeatmalformed.go): v a map, gate MultiFieldMergeKeys off, its own map's directive keys
+//     reading without error (smp.ReadMapDirectives) but a "$deleteFromPrimitiveList/<f>" not a list beside an f the
+//     map sets: format.ReadMap reads that map first and refuses the two whatever v holds at f (smp.DeletionBesideSet;
+//     its own collation, without live, read no such key so).
 //   - failsOnto: its collation failed at or below field Repeat.FailsAt, the fields before which are scalars or nulls
 //     (Phase 1 records it with Err); v is a map lacking that field and holding no field before it a merge rule names.
 //   - plainOnto: it failed by the depth limit, its fields up to FailsAt plain trees (Repeat.PlainRoom; maps before it
@@ -390,7 +394,7 @@ import (
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
 // ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items", seeds 1, 2 and 3), none
 // in its in-turn run (PLY_DIFF_INTURN_N=3000); in its in-turn run with later items' directives malformed (focus
-// "directives malformed", 2,000 cases per target and limit), 12 of 1,116, 9 of 1,180 and 6 of 1,198 (seeds 1, 2, 3).
+// "directives malformed", 2,000 cases per target and limit), 10 of 1,116, 9 of 1,180 and 4 of 1,198 (seeds 1, 2, 3).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -405,6 +409,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
 	case o.Compose && failed(&err, ownOrderFailure(r, l.Local.Items()[r.Pos], it.Type, v)):
+		probe.Repeated(false)
+	case !o.Compose && failed(&err, deletionBesideSet(l.Local.Items()[r.Pos], it.Type, v, !o.UnmergedOrderRefused)):
 		probe.Repeated(false)
 	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
 		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&

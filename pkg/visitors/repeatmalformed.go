@@ -302,3 +302,23 @@ func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v va
 	}
 	return nil
 }
+
+// deletionBesideSet returns the error a collation of apply mode's repeat item p (of type t) with v, its key's outcome,
+// as live gives first where v is a map, gate MultiFieldMergeKeys off (kubectl): format.ReadMap reads p's map before
+// anything below it, and where its directive keys read without error (smp.ReadMapDirectives), a
+// "$deleteFromPrimitiveList/<f>" not a list among them, read as strategicpatch's merge reads it (as the field f), of a
+// field p sets too fails there whatever v holds at f (smp.DeletionBesideSet). The repeat's own collation, without
+// live, read no such key so. Nil elsewhere, and where p holds a "$patch" directive (read alone).
+func deletionBesideSet(p value.Value, t *openapi.Type, v value.Value, kubectl bool) error {
+	_, directed := p.Get(smp.DirectiveKey)
+	if !kubectl || !p.IsMap() || !v.IsMap() || (directed && smp.Directive(t, smp.DirectiveKey)) {
+		return nil
+	}
+	if r, msg := smp.ReadMapDirectives(p.Fields(), t, false, true); msg != "" || !r.ReadsLive {
+		return nil
+	}
+	if msg := smp.DeletionBesideSet(p, t); msg != "" {
+		return &elements.Error{Source: elements.Patch, Msg: msg}
+	}
+	return nil
+}

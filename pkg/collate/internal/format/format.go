@@ -147,19 +147,18 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 // iteration meets the two keys, so that is an error. A map live lacks is content live lacks: the key is dropped there
 // (strategicpatch keeps it as data: a documented difference, values taken whole cleaned of directive keys).
 func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, data []value.Field) ([]value.Field, error) {
+	if !n.HasLive || !n.Live.IsMap() {
+		return data, nil // (a map new to live: content live lacks, cleaned of directive keys)
+	}
+	if msg := smp.DeletionBesideSet(n.Local, n.Type); msg != "" {
+		return nil, fail(n, msg)
+	}
 	added := false
 	for _, fl := range fields {
 		if !strings.HasPrefix(fl.Key, smp.DeletePrefix) || fl.Value.IsList() || !smp.Directive(n.Type, fl.Key) {
 			continue
 		}
 		name := fl.Key[len(smp.DeletePrefix):]
-		if !n.HasLive || !n.Live.IsMap() {
-			continue // (a map new to live: content live lacks, cleaned of directive keys)
-		}
-		if _, set := n.Local.Get(name); set {
-			return nil, fail(n, fl.Key+" is not a list and the patch sets "+strconv.Quote(name)+" too: strategicpatch reads both as "+
-				strconv.Quote(name)+", in the random order Go's map iteration meets them; give one of the two")
-		}
 		lv, ok := n.Live.Get(name)
 		if r := n.Dirs; r != nil && r.HasRetainKeys {
 			_, listed := slices.BinarySearch(r.RetainKeys, name)
