@@ -168,6 +168,19 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		"other than a list, which fails onto any outcome: the map's read fails first",
 		`{"name":"a","args":["b"]}`, `,"$deleteFromPrimitiveList/tty":"q","$setElementOrder/args":["x"],"args":"x","tty":true`,
 		deletionBeside("tty"), int64(0)),
+	Entry("a \"$retainKeys\" not a list in an item of a list merged by key, merging into the outcome's item of its key",
+		`{"name":"a","env":[{"name":"X","value":"x"}]}`, `,"env":[{"$retainKeys":null,"name":"X","value":"y"}]`,
+		"spec.containers[name=a].env[name=X]: $retainKeys must be a list of field names, got null", int64(0)),
+	Entry("an unknown \"$patch\" in a map of an item of a list merged by key, after an item merging onto the outcome's",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Y","valueFrom":{"fieldRef":{"fieldPath":"f"}}}]}`,
+		`,"env":[{"name":"X","value":"z"},{"name":"Y","valueFrom":{"fieldRef":{"$patch":"bogus","fieldPath":"g"}}}]`,
+		"spec.containers[name=a].env[name=Y].valueFrom.fieldRef: unknown $patch value bogus; expected replace or delete",
+		int64(0)),
+	Entry("a \"$retainKeys\" naming a number in an item of a list merged by key the outcome's list lacks",
+		`{"name":"a","volumeMounts":[{"mountPath":"/m","name":"v"}]}`,
+		`,"volumeMounts":[{"$retainKeys":["mountPath",1],"mountPath":"/n","name":"w"}]`,
+		"spec.containers[name=a].volumeMounts[mountPath=/n]: $retainKeys item 1: expected a field name (string), got integer",
+		int64(0)),
 )
 
 // deletionBeside is the error of a container's "$deleteFromPrimitiveList/<field>" not a list beside field, which the
