@@ -181,6 +181,10 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		`,"volumeMounts":[{"$retainKeys":["mountPath",1],"mountPath":"/n","name":"w"}]`,
 		"spec.containers[name=a].volumeMounts[mountPath=/n]: $retainKeys item 1: expected a field name (string), got integer",
 		int64(0)),
+	Entry("a \"$retainKeys\" not a list in an item of a list merged by key, beside an item deleting another key",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Y","value":"y"}]}`,
+		`,"env":[{"$retainKeys":null,"name":"X","value":"z"},{"$patch":"delete","name":"Y"}]`,
+		"spec.containers[name=a].env[name=X]: $retainKeys must be a list of field names, got null", int64(0)),
 )
 
 // deletionBeside is the error of a container's "$deleteFromPrimitiveList/<field>" not a list beside field, which the

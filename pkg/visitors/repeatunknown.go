@@ -72,8 +72,8 @@ func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v v
 // of its key (null for none; lv is live's value there), where a collation with lv as live reaches that item's map
 // without another error, as the repeat's collation without live did: t a list merged by one key (no merge rule, no
 // strategy retainKeys, not a set of maps), lv a list or none; each item of pl a map holding the key as a scalar (not
-// null) and no "$patch" (collate's matchKeyed reads each item's key and "$patch", and live's items, before any
-// item's map); the item the first of its key; where lv is a list, the items before it plain keyed maps merging onto
+// null) and no "$patch" but items deleting a key no other item names (deletedApart; collate's matchKeyed reads each
+// item's key and "$patch", and live's items, before any item's map); the item the first of its key; where lv is a list, the items before it plain keyed maps merging onto
 // lv's without error (plainKeyedOnto, within room levels from the list's: collate's keyedMembers builds the patch's
 // items in its order, the first of each key, before live's others). Items and keys match as the error's path names them.
 func itemOnto(pl, lv value.Value, step fieldpath.Element, t *openapi.Type, meta *openapi.Meta,
@@ -86,14 +86,16 @@ func itemOnto(pl, lv value.Value, step fieldpath.Element, t *openapi.Type, meta 
 	names := func(it value.Value) bool {
 		return fieldpath.Path{step}.Equal(fieldpath.Path{fieldpath.Key(elements.KeyFields(it, meta.MergeKey, t.Item()))})
 	}
+	deleting := func(it value.Value) bool { d, _ := smp.MapDirective(it); return d == smp.DeleteValue && it.Len() == 2 }
 	for _, it := range pl.Items() {
 		k, keyed := it.Get(key)
-		if _, directed := it.Get(smp.DirectiveKey); !it.IsMap() || !keyed || !k.IsScalar() || k.IsNull() || directed {
+		if _, directed := it.Get(smp.DirectiveKey); !it.IsMap() || !keyed || !k.IsScalar() || k.IsNull() ||
+			(directed && !deleting(it)) {
 			return value.Value{}, value.Value{}, false
 		}
 	}
-	at := slices.IndexFunc(pl.Items(), names)
-	if at < 0 || (lv.IsList() && !plainKeyedOnto(value.List(pl.Items()[:at]), lv, t, meta, room)) {
+	at := slices.IndexFunc(pl.Items(), func(it value.Value) bool { return names(it) && !deleting(it) })
+	if _, apart := deletedApart(pl, key, t.Item()); at < 0 || !apart || (lv.IsList() && !plainKeyedOnto(value.List(pl.Items()[:at]), lv, t, meta, room)) {
 		return value.Value{}, value.Value{}, false
 	}
 	if i := slices.IndexFunc(lv.Items(), names); i >= 0 {
