@@ -1,5 +1,6 @@
 // Package smp is kubectl's strategic merge patch wire format: its directive keys, how kubectl renders and sorts merge
-// keys and scalars (KeyString, SortScalars), and which classes of items a merged list merges (ListClass).
+// keys and scalars (KeyString, SortScalars), which classes of items a merged list merges (ListClass), and the read of
+// a patch map's directive keys that collate's format and Phase 2's decisions of repeats share (ReadMapDirectives).
 // internal/delta computes what a patch says.
 //
 // A message one part of ply builds and another reads back (the drop-in words strategicpatch's error from it) is a type
@@ -315,6 +316,13 @@ func OrderNotList(key string, kind value.Kind) string {
 // DeletionNotList is the error of a map's "$deleteFromPrimitiveList/<f>" key, of kind kind, not a list.
 func DeletionNotList(key string, kind value.Kind) string {
 	return key + " must be a list of the values to delete, got " + kind.String()
+}
+
+// DeletionBesideField is the error of a map's "$deleteFromPrimitiveList/<f>" key, not a list, read as strategicpatch's
+// merge reads it (as the field name), where the map sets name too.
+func DeletionBesideField(key, name string) string {
+	return key + " is not a list and the patch sets " + strconv.Quote(name) + " too: strategicpatch reads both as " +
+		strconv.Quote(name) + ", in the random order Go's map iteration meets them; give one of the two"
 }
 
 // OrderOfUnmerged is the error of "$setElementOrder/<field>" for a list the schema merges by no strategy that it does

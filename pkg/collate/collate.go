@@ -658,12 +658,12 @@ func (c *collator) child(self *elements.MapElement, key string, cv *elements.Val
 	}
 	switch {
 	case c.opts.Compose && cv.HasLocal && cv.HasLive && (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) &&
-		format.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live):
+		smp.Directive(self.Type, key) && !value.Equal(cv.Local, cv.Live):
 		return nil, self.Errorf(elements.Patch, key+" differs from the first patch's; patches merged must agree on it")
 	case c.opts.Patch:
 		return c.patchNode(elements.Node{Parent: self, Name: key, Values: *cv, Type: ct, Meta: *cm, Dirs: cd}, depth+1)
 	case cv.HasLocal && !c.opts.Lenient && !c.opts.KubectlDiffs && c.opts.Gates.Enabled(features.MultiFieldMergeKeys) &&
-		format.Directive(self.Type, key):
+		smp.Directive(self.Type, key):
 		return nil, self.Errorf(elements.Local, strconv.Quote(key)+" is a strategic merge patch directive, not configuration: a configuration cannot hold it (apply the patch with ply patch apply)")
 	}
 	return c.node(self, key, false, cv, ct, cm)

@@ -340,12 +340,12 @@ func (c *collator) clean(n *elements.Node, v value.Value, t *openapi.Type, depth
 		}
 		return value.List(items), true, nil
 	}
-	if _, ok := v.Get(smp.DirectiveKey); ok && format.Directive(t, smp.DirectiveKey) {
+	if _, ok := v.Get(smp.DirectiveKey); ok && smp.Directive(t, smp.DirectiveKey) {
 		return v, false, nil
 	}
 	fields := make([]value.Field, 0, v.Len())
 	for _, fl := range v.Fields() {
-		if !c.opts.Compose && (fl.Value.IsNull() || format.Directive(t, fl.Key)) {
+		if !c.opts.Compose && (fl.Value.IsNull() || smp.Directive(t, fl.Key)) {
 			continue
 		}
 		ct, _ := t.Child(fl.Key)

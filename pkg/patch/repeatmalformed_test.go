@@ -23,7 +23,9 @@ import (
 // patch's or both). The items applied one after another fail with the same error
 // (where a field before the failing one holds a "$patch: merge" map the outcome holds a map for, with that refusal:
 // mergeDirectedBefore). (Where a list merged by no strategy before the failing field holds an order the item's
-// collation refused as a later item's, which the outcome's collation orders, the front-end applies the repeat.)
+// collation refused as a later item's, which the outcome's collation orders, the front-end applies the repeat.) A later
+// item's own "$deleteFromPrimitiveList/<f>" not a list, beside an f it sets, fails at its map read against the
+// outcome's (visitors' deletionBesideSet), as the items in turn fail: its own collation, without live, read no such key.
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
 	func(liveItem, later, wantErr string, frontEnd int64) {
 		var again atomic.Int64
@@ -149,4 +151,45 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
 		`,"$setElementOrder/env":[],"env":[],"livenessProbe":{"$patch":"bogus"}`,
 		"spec.containers[name=a].env: $setElementOrder/env orders a list that has no items in live or in the patch", int64(1)),
+	Entry("its own \"$deleteFromPrimitiveList\" not a list beside the list it sets: read against the outcome's map",
+		`{"name":"a","args":["b"]}`, `,"$deleteFromPrimitiveList/args":"b","args":["c"]`,
+		deletionBeside("args"), int64(0)),
+	Entry("its own \"$deleteFromPrimitiveList\" not a list beside a null it sets, the outcome lacking the field",
+		`{"name":"a","image":"h"}`, `,"$deleteFromPrimitiveList/command":"a","command":null`,
+		deletionBeside("command"), int64(0)),
+	Entry("its own \"$deleteFromPrimitiveList\" not a list beside the list it sets and orders empty: the map's read "+
+		"fails before the order's",
+		`{"name":"a","command":["a","c"]}`, `,"$deleteFromPrimitiveList/command":"a","$setElementOrder/command":[],"command":["c","a"]`,
+		deletionBeside("command"), int64(0)),
+	Entry("its own \"$deleteFromPrimitiveList\" not a list beside the list it sets, before a \"$retainKeys\" not naming it",
+		`{"name":"a","args":["b"]}`, `,"$deleteFromPrimitiveList/args":null,"$retainKeys":["image","name"],"args":["x"],"image":"j"`,
+		deletionBeside("args"), int64(0)),
+	Entry("a \"$deleteFromPrimitiveList\" not a list beside a field it sets, before its own field ordered and set to "+
+		"other than a list, which fails onto any outcome: the map's read fails first",
+		`{"name":"a","args":["b"]}`, `,"$deleteFromPrimitiveList/tty":"q","$setElementOrder/args":["x"],"args":"x","tty":true`,
+		deletionBeside("tty"), int64(0)),
+	Entry("a \"$retainKeys\" not a list in an item of a list merged by key, merging into the outcome's item of its key",
+		`{"name":"a","env":[{"name":"X","value":"x"}]}`, `,"env":[{"$retainKeys":null,"name":"X","value":"y"}]`,
+		"spec.containers[name=a].env[name=X]: $retainKeys must be a list of field names, got null", int64(0)),
+	Entry("an unknown \"$patch\" in a map of an item of a list merged by key, after an item merging onto the outcome's",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Y","valueFrom":{"fieldRef":{"fieldPath":"f"}}}]}`,
+		`,"env":[{"name":"X","value":"z"},{"name":"Y","valueFrom":{"fieldRef":{"$patch":"bogus","fieldPath":"g"}}}]`,
+		"spec.containers[name=a].env[name=Y].valueFrom.fieldRef: unknown $patch value bogus; expected replace or delete",
+		int64(0)),
+	Entry("a \"$retainKeys\" naming a number in an item of a list merged by key the outcome's list lacks",
+		`{"name":"a","volumeMounts":[{"mountPath":"/m","name":"v"}]}`,
+		`,"volumeMounts":[{"$retainKeys":["mountPath",1],"mountPath":"/n","name":"w"}]`,
+		"spec.containers[name=a].volumeMounts[mountPath=/n]: $retainKeys item 1: expected a field name (string), got integer",
+		int64(0)),
+	Entry("a \"$retainKeys\" not a list in an item of a list merged by key, beside an item deleting another key",
+		`{"name":"a","env":[{"name":"X","value":"x"},{"name":"Y","value":"y"}]}`,
+		`,"env":[{"$retainKeys":null,"name":"X","value":"z"},{"$patch":"delete","name":"Y"}]`,
+		"spec.containers[name=a].env[name=X]: $retainKeys must be a list of field names, got null", int64(0)),
 )
+
+// deletionBeside is the error of a container's "$deleteFromPrimitiveList/<field>" not a list beside field, which the
+// patch sets too, read against the container's map.
+func deletionBeside(field string) string {
+	return "spec.containers[name=a]: $deleteFromPrimitiveList/" + field + ` is not a list and the patch sets "` + field +
+		`" too: strategicpatch reads both as "` + field + `", in the random order Go's map iteration meets them; give one of the two`
+}

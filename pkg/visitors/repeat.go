@@ -38,12 +38,19 @@ import (
 //     merged as one ordering a list it leaves out.
 //
 // Apply mode, failing with the error a collation with v as live gives first:
+//   - deletionBesideSet (repeatmalformed.go): v a map, gate MultiFieldMergeKeys off, its own map's directive keys
+//     reading without error (smp.ReadMapDirectives) but a "$deleteFromPrimitiveList/<f>" not a list beside an f the
+//     map sets: format.ReadMap reads that map first and refuses the two whatever v holds at f (smp.DeletionBesideSet;
+//     its own collation, without live, read no such key so).
 //   - failsOnto: its collation failed at or below field Repeat.FailsAt, the fields before which are scalars or nulls
 //     (Phase 1 records it with Err); v is a map lacking that field and holding no field before it a merge rule names.
 //   - plainOnto: it failed by the depth limit, its fields up to FailsAt plain trees (Repeat.PlainRoom; maps before it
 //     too: Repeat.MapsBefore); v's fields up to it are plain trees within the limit, holding the field or not.
 //   - refusedDirectiveOnto (repeatunknown.go): its collation failed (Repeat.Err without its tree) at a directive the
-//     patch alone decides, at the item's own map or reached through maps: a "$patch" no merge takes (a map's of an
+//     patch alone decides, at the item's own map or reached through maps and items of lists merged by one key (v's
+//     list there a list or none; the patch's items maps holding the key as a scalar, not null, and no "$patch" but
+//     items deleting a key no other names, the one on the path the first of its key, those before it and v's plain keyed maps merging onto each other as
+//     below: itemOnto; v's item of its key, if any, as live below): a "$patch" no merge takes (a map's of an
 //     unknown value, or the first of a list merged by key's items of another value than "delete" or "replace", v
 //     holding no list there, or one of maps); a map's directive keys format.ReadMap refuses (a "$retainKeys" not a list
 //     of strings or not naming a field it sets, a "$setElementOrder/<f>" not a list, with gate MultiFieldMergeKeys on a
@@ -353,9 +360,9 @@ import (
 //     refused for a list merged by no strategy or for a set naming a value twice among them, but those above; one
 //     failing at a directive the patch alone decides where a map on the way holds another "$" key, a field before the
 //     way is a list merged by key holding lists in its items or v's, v's items nesting beyond the depth limit, a map
-//     v holds or a "$patch: replace" map nesting beyond it, or the way passes a list's item) onto an outcome holding
-//     the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a field of a merge
-//     rule; a merged list of another shape (items holding "$" keys but those above, both lists empty under an order in
+//     v holds or a "$patch: replace" map nesting beyond it, or the way passes a list's item but as above) onto an
+//     outcome holding the field; where sortedOntoLacking does not hold: another field, a "$" key but those above, a
+//     field of a merge rule; a merged list of another shape (items holding "$" keys but those above, both lists empty under an order in
 //     a map of the item but at its field (v holding the map, another kind or nothing
 //     there) or in an item of a keyed list there, a list an order orders in a map v lacks naming a value or key twice
 //     (but a set's as above), an order strategicpatch fails on otherwise, gate SeedOrdering's order); a "$retainKeys"
@@ -397,7 +404,7 @@ import (
 // patches (PLY_DIFF_COMPOSE_N up to 6000; ordered atomic lists too, PLY_DIFF_SEED 1, 2 and 3), none in its apply run of
 // ordered atomic lists with repeated keys (PLY_DIFF_REPEATS_N=2000, focus "in repeated items", seeds 1, 2 and 3), none
 // in its in-turn run (PLY_DIFF_INTURN_N=3000); in its in-turn run with later items' directives malformed (focus
-// "directives malformed", 2,000 cases per target and limit), 12 of 1,116, 9 of 1,180 and 6 of 1,198 (seeds 1, 2, 3).
+// "directives malformed", 2,000 cases per target and limit), 6 of 1,116, 7 of 1,180 and 3 of 1,198 (seeds 1, 2, 3).
 
 // repeat applies Repeat r of patch list l to v, its member's outcome so far (null: nothing), giving an object ({} for
 // an absent outcome, as for a patch's root); an error is at the item's path.
@@ -412,6 +419,8 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
 	case o.Compose && failed(&err, ownOrderFailure(r, l.Local.Items()[r.Pos], it.Type, v)):
+		probe.Repeated(false)
+	case !o.Compose && failed(&err, deletionBesideSet(l.Local.Items()[r.Pos], it.Type, v, !o.UnmergedOrderRefused)):
 		probe.Repeated(false)
 	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
 		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&

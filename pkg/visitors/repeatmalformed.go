@@ -12,58 +12,11 @@ import (
 )
 
 // malformedMap reports whether error e is the one collate's format.ReadMap gives reading patch map p (of type t) for
-// its directive keys whatever live holds there (mapReadFailure): ReadMap reads p's "$" keys the type does not declare
-// before anything below p, and those failures read p alone.
+// its directive keys whatever live holds there (smp.MalformedMap, the read ReadMap makes): ReadMap reads p's "$" keys
+// the type does not declare before anything below p, and those failures read p alone.
 func malformedMap(e *elements.Error, p value.Value, t *openapi.Type, kubectl bool) bool {
-	msg := mapReadFailure(p, t, kubectl)
+	msg := smp.MalformedMap(p, t, kubectl)
 	return msg != "" && msg == e.Msg
-}
-
-// mapReadFailure returns the message of the error collate's format.ReadMap gives reading patch map p (of type t; a
-// "$" key t declares is data) whatever live holds, "" where it gives none so: p holding "$patch", ReadMap reads that
-// alone ("merge" fails onto a map only); else its directive keys in order by name, the first failing of
-// "$retainKeys" not a list or holding an entry that is not a string, "$setElementOrder/<f>" not a list,
-// "$deleteFromPrimitiveList/<f>" not a list without kubectl (gate MultiFieldMergeKeys off reads such a key beside
-// live's f instead); then, where p holds no such "$deleteFromPrimitiveList/<f>" (whose f live may add to the fields
-// "$retainKeys" must name), the first data field by name set to other than null that "$retainKeys" does not name.
-func mapReadFailure(p value.Value, t *openapi.Type, kubectl bool) string {
-	directive := func(key string) bool { return strings.HasPrefix(key, "$") && t.Field(key) == nil }
-	if _, directed := p.Get(smp.DirectiveKey); !p.IsMap() || (directed && directive(smp.DirectiveKey)) {
-		return ""
-	}
-	var retained []string
-	retains, readsLive := false, false
-	for _, f := range p.Fields() {
-		switch {
-		case !directive(f.Key):
-		case f.Key == smp.RetainKeysKey && !f.Value.IsList():
-			return smp.RetainKeysNotList(f.Value.Kind())
-		case f.Key == smp.RetainKeysKey:
-			for i, it := range f.Value.Items() {
-				name, ok := it.AsString()
-				if !ok {
-					return smp.RetainKeysEntry(i, it.Kind())
-				}
-				retained = append(retained, name)
-			}
-			retains = true
-		case strings.HasPrefix(f.Key, smp.SetOrderPrefix) && !f.Value.IsList():
-			return smp.OrderNotList(f.Key, f.Value.Kind())
-		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList() && kubectl:
-			readsLive = true
-		case strings.HasPrefix(f.Key, smp.DeletePrefix) && !f.Value.IsList():
-			return smp.DeletionNotList(f.Key, f.Value.Kind())
-		}
-	}
-	if !retains || readsLive {
-		return ""
-	}
-	for _, f := range p.Fields() {
-		if !directive(f.Key) && !f.Value.IsNull() && !slices.Contains(retained, f.Key) {
-			return smp.RetainKeysUnlisted(f.Key)
-		}
-	}
-	return ""
 }
 
 // directivesAfter reports whether the "$" keys of patch map pm (of type t), a map on the path a collation with v's map
@@ -346,6 +299,26 @@ func mergeDirectedBefore(r elements.Repeat, p value.Value, t *openapi.Type, v va
 			return nil
 		}
 		return &elements.Error{Source: elements.Patch, Path: fieldpath.Path{fieldpath.Field(f.Key)}, Msg: mergeDirective}
+	}
+	return nil
+}
+
+// deletionBesideSet returns the error a collation of apply mode's repeat item p (of type t) with v, its key's outcome,
+// as live gives first where v is a map, gate MultiFieldMergeKeys off (kubectl): format.ReadMap reads p's map before
+// anything below it, and where its directive keys read without error (smp.ReadMapDirectives), a
+// "$deleteFromPrimitiveList/<f>" not a list among them, read as strategicpatch's merge reads it (as the field f), of a
+// field p sets too fails there whatever v holds at f (smp.DeletionBesideSet). The repeat's own collation, without
+// live, read no such key so. Nil elsewhere, and where p holds a "$patch" directive (read alone).
+func deletionBesideSet(p value.Value, t *openapi.Type, v value.Value, kubectl bool) error {
+	_, directed := p.Get(smp.DirectiveKey)
+	if !kubectl || !p.IsMap() || !v.IsMap() || (directed && smp.Directive(t, smp.DirectiveKey)) {
+		return nil
+	}
+	if r, msg := smp.ReadMapDirectives(p.Fields(), t, false, true); msg != "" || !r.ReadsLive {
+		return nil
+	}
+	if msg := smp.DeletionBesideSet(p, t); msg != "" {
+		return &elements.Error{Source: elements.Patch, Msg: msg}
 	}
 	return nil
 }

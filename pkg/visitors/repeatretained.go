@@ -11,28 +11,21 @@ import (
 )
 
 // retainRefused returns the message of the error collate's format.ReadMap gives reading patch map pm (of type t) for
-// its "$retainKeys", where strategicpatch's applyRetainKeysDirective refuses the directive too (merging pm into a map):
-// ReadMap's, in its order, is "must be a list" for another kind, then an entry that is not a string, then the first
-// data field (a "$" key t declares among them, no "$" key it ignores) set to other than null that no entry names;
-// strategicpatch's, the directive not a list or a field set to other than null, "$deleteFromPrimitiveList/<f>" and
-// "$setElementOrder/<f>" aside ("$" keys it does not know too), that no string entry names. "" where either accepts
-// it, pm holds "$patch", or a "$deleteFromPrimitiveList/<f>" or "$setElementOrder/<f>" of pm is not a list (ReadMap
-// may refuse that first).
+// its "$retainKeys" (smp.MalformedMap, the read ReadMap makes: the directive not a list, an entry not a string, then
+// the first data field set to other than null that no entry names), where strategicpatch's applyRetainKeysDirective
+// refuses the directive too (merging pm into a map): the directive not a list, or a field set to other than null,
+// "$deleteFromPrimitiveList/<f>" and "$setElementOrder/<f>" aside ("$" keys it does not know too), that no string
+// entry names. "" where either accepts it, pm holds "$patch", or a "$deleteFromPrimitiveList/<f>" or
+// "$setElementOrder/<f>" of pm is not a list.
 func retainRefused(pm value.Value, t *openapi.Type) string {
 	keys, retains := pm.Get(smp.RetainKeysKey)
 	if _, directed := pm.Get(smp.DirectiveKey); !retains || directed {
 		return ""
 	}
-	msg := ""
-	if !keys.IsList() {
-		msg = smp.RetainKeysNotList(keys.Kind())
-	}
 	named := make(map[string]bool, keys.Len())
-	for i, k := range keys.Items() {
+	for _, k := range keys.Items() {
 		if s, ok := k.AsString(); ok {
 			named[s] = true
-		} else if msg == "" {
-			msg = smp.RetainKeysEntry(i, k.Kind())
 		}
 	}
 	refused := !keys.IsList() // (strategicpatch's)
@@ -45,14 +38,11 @@ func retainRefused(pm value.Value, t *openapi.Type) string {
 			continue
 		}
 		refused = true
-		if data := !strings.HasPrefix(f.Key, "$") || t.Field(f.Key) != nil; data && msg == "" {
-			msg = smp.RetainKeysUnlisted(f.Key)
-		}
 	}
 	if !refused {
 		return ""
 	}
-	return msg
+	return smp.MalformedMap(pm, t, false)
 }
 
 // ownRetainRefused reports whether apply mode's Repeat r of patch item p (type t) fails onto v, its key's outcome, with

@@ -36,29 +36,72 @@ func refusedDirectiveOnto(r elements.Repeat, p value.Value, t *openapi.Type, v v
 	}
 	var parent value.Value // (the map holding the erring value)
 	pt := t
-	for i, step := range e.Path {
-		last := i == len(e.Path)-1
+	for i := 0; i < len(e.Path); i++ {
+		step, last := e.Path[i], i == len(e.Path)-1
 		room := max(len(e.Path), r.ErrRoom) - i
 		if step.Kind != fieldpath.FieldElement || !p.IsMap() || !directivesAfter(p, t, step.Field, last, v, room) ||
 			!fitsBefore(step.Field, withoutDollars(p), v, t, room) {
 			return false
 		}
 		ct, meta := t.Child(step.Field)
-		if meta.Rule != nil || (!last && !fieldByField(ct, &meta)) {
+		keyed := !last && e.Path[i+1].Kind == fieldpath.KeyElement
+		if meta.Rule != nil || (!last && !keyed && !fieldByField(ct, &meta)) {
 			return false
 		}
 		parent, pt = p, t
 		p, _ = p.Get(step.Field)
-		if v, _ = v.Get(step.Field); !last && !v.IsMap() {
+		v, _ = v.Get(step.Field)
+		t = ct
+		if keyed {
+			if p, v, ok = itemOnto(p, v, e.Path[i+1], ct, &meta, room); !ok {
+				return false
+			}
+			t, i = ct.Item(), i+1
+		} else if !last && !v.IsMap() {
 			v = value.Null // (below, the collation takes p's maps without live, as the repeat's did)
 		}
-		t = ct
 	}
-	if len(e.Path) > 0 && (unknownMapDirective(e, p) || itemDirected(e, p, v) ||
-		listDirsRefused(e, parent, e.Path[len(e.Path)-1].Field, pt, kubectl)) {
+	if n := len(e.Path); n > 0 && e.Path[n-1].Kind == fieldpath.FieldElement && (unknownMapDirective(e, p) ||
+		itemDirected(e, p, v) || listDirsRefused(e, parent, e.Path[n-1].Field, pt, kubectl)) {
 		return true
 	}
 	return malformedMap(e, p, t, kubectl)
+}
+
+// itemOnto returns the item of patch list pl (at a field of type t, metadata meta) that key step names, and lv's item
+// of its key (null for none; lv is live's value there), where a collation with lv as live reaches that item's map
+// without another error, as the repeat's collation without live did: t a list merged by one key (no merge rule, no
+// strategy retainKeys, not a set of maps), lv a list or none; each item of pl a map holding the key as a scalar (not
+// null) and no "$patch" but items deleting a key no other item names (deletedApart; collate's matchKeyed reads each
+// item's key and "$patch", and live's items, before any item's map); the item the first of its key; where lv is a list, the items before it plain keyed maps merging onto
+// lv's without error (plainKeyedOnto, within room levels from the list's: collate's keyedMembers builds the patch's
+// items in its order, the first of each key, before live's others). Items and keys match as the error's path names them.
+func itemOnto(pl, lv value.Value, step fieldpath.Element, t *openapi.Type, meta *openapi.Meta,
+	room int) (value.Value, value.Value, bool) {
+	key := soleMergeKey(meta)
+	if key == "" || meta.Rule != nil || meta.Strategy.Has(openapi.StrategyRetainKeys) || !elements.MergedList(t, meta) ||
+		elements.SetOfMaps(t, meta) || !pl.IsList() || !(lv.IsList() || lv.IsNull()) {
+		return value.Value{}, value.Value{}, false
+	}
+	names := func(it value.Value) bool {
+		return fieldpath.Path{step}.Equal(fieldpath.Path{fieldpath.Key(elements.KeyFields(it, meta.MergeKey, t.Item()))})
+	}
+	deleting := func(it value.Value) bool { d, _ := smp.MapDirective(it); return d == smp.DeleteValue && it.Len() == 2 }
+	for _, it := range pl.Items() {
+		k, keyed := it.Get(key)
+		if _, directed := it.Get(smp.DirectiveKey); !it.IsMap() || !keyed || !k.IsScalar() || k.IsNull() ||
+			(directed && !deleting(it)) {
+			return value.Value{}, value.Value{}, false
+		}
+	}
+	at := slices.IndexFunc(pl.Items(), func(it value.Value) bool { return names(it) && !deleting(it) })
+	if _, apart := deletedApart(pl, key, t.Item()); at < 0 || !apart || (lv.IsList() && !plainKeyedOnto(value.List(pl.Items()[:at]), lv, t, meta, room)) {
+		return value.Value{}, value.Value{}, false
+	}
+	if i := slices.IndexFunc(lv.Items(), names); i >= 0 {
+		return pl.Items()[at], lv.Items()[i], true
+	}
+	return pl.Items()[at], value.Null, true
 }
 
 // unknownMapDirective reports whether error e is the collation's of patch map p holding "$patch" of an unknown value

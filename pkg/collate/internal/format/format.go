@@ -75,12 +75,6 @@ func (m *Memory) fieldDirs(byField *[]FieldDirectives, name string) *elements.Di
 // elements.Patch, or elements.Live for live data a directive cannot apply to, at the map's or list's path.)
 func fail(n *elements.Node, msg string) error { return n.Errorf(elements.Patch, msg) }
 
-// Directive reports whether key is a directive of a map of type t: a "$" key t does not declare (a few
-// types, JSONSchemaProps among them, have "$ref" and "$schema" data fields).
-func Directive(t *openapi.Type, key string) bool {
-	return strings.HasPrefix(key, "$") && t.Field(key) == nil
-}
-
 // ReadMap reads patch map n.Local: its data fields, sorted; its "$patch" value ("replace", "delete" or "merge"; "" if
 // none), else its "$retainKeys", into n.Dirs (nil before: the directives a parent gives a field are for lists, and
 // CheckDirs refuses them for a map), and the directives it gives its fields, sorted by name. With compose (a patch
@@ -88,10 +82,12 @@ func Directive(t *openapi.Type, key string) bool {
 // fields' directives are built in mem, to be kept as long as n's tree; so are the data fields of a map holding a
 // directive key (a "$patch" or another), which a value kept longer holds only as Own gives them. With kubectl (the
 // kubectl view: gate MultiFieldMergeKeys off), a "$deleteFromPrimitiveList/<f>" whose value is not a list is read as
-// strategicpatch's merge reads it (deleted).
+// strategicpatch's merge reads it (deleted). A map's directive keys (smp.Directive) are checked by
+// smp.ReadMapDirectives, then its data against "$retainKeys" (smp.MapRead.Unlisted): Phase 2's decisions of repeats
+// read a map by the same two, so the order of the checks is one.
 func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value.Field, directive string, byField []FieldDirectives, err error) {
 	p, t := n.Local, n.Type
-	if d, ok := p.Get(smp.DirectiveKey); ok && Directive(t, smp.DirectiveKey) {
+	if d, ok := p.Get(smp.DirectiveKey); ok && smp.Directive(t, smp.DirectiveKey) {
 		s, _ := d.AsString() // "" (unknown) when not a string
 		switch {
 		case s != smp.ReplaceValue && s != smp.DeleteValue && s != smp.MergeValue:
@@ -101,64 +97,43 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 		}
 		return withoutKey(p.Fields(), smp.DirectiveKey, mem), s, nil, nil
 	}
-	// Directives: $retainKeys, $setElementOrder/<f>, $deleteFromPrimitiveList/<f>; others (newer clients') are ignored.
 	fields := p.Fields()
-	first := slices.IndexFunc(fields, func(fl value.Field) bool { return Directive(t, fl.Key) })
+	first := slices.IndexFunc(fields, func(fl value.Field) bool { return smp.Directive(t, fl.Key) })
 	if first < 0 {
 		return fields, "", nil, nil
 	}
+	read, msg := smp.ReadMapDirectives(fields[first:], t, compose, kubectl)
+	if msg != "" {
+		return nil, "", nil, fail(n, msg)
+	}
+	if read.Retains {
+		n.Dirs = &elements.Directives{RetainKeys: read.RetainKeys, HasRetainKeys: true}
+	}
 	data = append(mem.data.Carve(len(fields))[:0], fields[:first]...)
 	byField = mem.forFields(fields[first:])
-	deletes := false
 	for _, fl := range fields[first:] {
-		if dir := Directive(t, fl.Key); !dir || compose {
+		if dir := smp.Directive(t, fl.Key); !dir || compose {
 			data = append(data, fl)
 			if !dir || !strings.HasPrefix(fl.Key, smp.SetOrderPrefix) {
 				continue
 			}
 		}
 		switch {
-		case fl.Key == smp.RetainKeysKey: // field names, kept sorted, each once
-			if !fl.Value.IsList() {
-				return nil, "", nil, fail(n, smp.RetainKeysNotList(fl.Value.Kind()))
-			}
-			keys := make([]string, 0, fl.Value.Len())
-			for i, it := range fl.Value.Items() {
-				name, ok := it.AsString()
-				if !ok {
-					return nil, "", nil, fail(n, smp.RetainKeysEntry(i, it.Kind()))
-				}
-				keys = append(keys, name)
-			}
-			slices.Sort(keys)
-			n.Dirs = &elements.Directives{RetainKeys: slices.Compact(keys), HasRetainKeys: true}
 		case strings.HasPrefix(fl.Key, smp.SetOrderPrefix):
-			if !fl.Value.IsList() {
-				return nil, "", nil, fail(n, smp.OrderNotList(fl.Key, fl.Value.Kind()))
-			}
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.SetOrderPrefix):])
 			d.SetOrder, d.HasSetOrder = fl.Value, true
-		case strings.HasPrefix(fl.Key, smp.DeletePrefix) && !fl.Value.IsList() && kubectl:
-			deletes = true // read once $retainKeys is (deleted)
-		case strings.HasPrefix(fl.Key, smp.DeletePrefix):
-			if !fl.Value.IsList() {
-				return nil, "", nil, fail(n, smp.DeletionNotList(fl.Key, fl.Value.Kind()))
-			}
+		case strings.HasPrefix(fl.Key, smp.DeletePrefix) && fl.Value.IsList():
 			d := mem.fieldDirs(&byField, fl.Key[len(smp.DeletePrefix):])
 			d.DeleteFromList, d.HasDeleteFromList = fl.Value, true
 		}
 	}
-	if deletes {
+	if read.ReadsLive { // (a deletion not a list, read once $retainKeys is)
 		if data, err = deleted(n, fields[first:], byField, data); err != nil {
 			return nil, "", nil, err
 		}
 	}
-	if n.Dirs != nil && n.Dirs.HasRetainKeys {
-		for _, fl := range data {
-			if _, found := slices.BinarySearch(n.Dirs.RetainKeys, fl.Key); !found && !fl.Value.IsNull() {
-				return nil, "", nil, fail(n, smp.RetainKeysUnlisted(fl.Key))
-			}
-		}
+	if msg := read.Unlisted(data); msg != "" {
+		return nil, "", nil, fail(n, msg)
 	}
 	return data, "", byField, nil
 }
@@ -172,19 +147,18 @@ func ReadMap(n *elements.Node, compose, kubectl bool, mem *Memory) (data []value
 // iteration meets the two keys, so that is an error. A map live lacks is content live lacks: the key is dropped there
 // (strategicpatch keeps it as data: a documented difference, values taken whole cleaned of directive keys).
 func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, data []value.Field) ([]value.Field, error) {
+	if !n.HasLive || !n.Live.IsMap() {
+		return data, nil // (a map new to live: content live lacks, cleaned of directive keys)
+	}
+	if msg := smp.DeletionBesideSet(n.Local, n.Type); msg != "" {
+		return nil, fail(n, msg)
+	}
 	added := false
 	for _, fl := range fields {
-		if !strings.HasPrefix(fl.Key, smp.DeletePrefix) || fl.Value.IsList() || !Directive(n.Type, fl.Key) {
+		if !strings.HasPrefix(fl.Key, smp.DeletePrefix) || fl.Value.IsList() || !smp.Directive(n.Type, fl.Key) {
 			continue
 		}
 		name := fl.Key[len(smp.DeletePrefix):]
-		if !n.HasLive || !n.Live.IsMap() {
-			continue // (a map new to live: content live lacks, cleaned of directive keys)
-		}
-		if _, set := n.Local.Get(name); set {
-			return nil, fail(n, fl.Key+" is not a list and the patch sets "+strconv.Quote(name)+" too: strategicpatch reads both as "+
-				strconv.Quote(name)+", in the random order Go's map iteration meets them; give one of the two")
-		}
 		lv, ok := n.Live.Get(name)
 		if r := n.Dirs; r != nil && r.HasRetainKeys {
 			_, listed := slices.BinarySearch(r.RetainKeys, name)
@@ -207,7 +181,7 @@ func deleted(n *elements.Node, fields []value.Field, byField []FieldDirectives, 
 // ReadItem reads the "$patch" directive of item i of merged list of maps n: "", "delete" or "replace".
 func ReadItem(n *elements.Node, i int, it value.Value) (string, error) {
 	d, ok := it.Get(smp.DirectiveKey)
-	if !ok || !Directive(n.Type.Item(), smp.DirectiveKey) {
+	if !ok || !smp.Directive(n.Type.Item(), smp.DirectiveKey) {
 		return "", nil
 	}
 	// A non-string reads as "" (unknown). (A "delete" item's key is checked as it is matched: localKey.)
