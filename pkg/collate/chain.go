@@ -969,5 +969,5 @@ func (c *collator) walkRoom(r *elements.Repeat, v value.Value) int {
 // compared reports whether key of a map of type t is a directive compose mode compares with live's whole: a
 // "$retainKeys" or "$setElementOrder/<f>" the schema does not declare.
 func compared(t *openapi.Type, key string) bool {
-	return (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) && format.Directive(t, key)
+	return (key == smp.RetainKeysKey || strings.HasPrefix(key, smp.SetOrderPrefix)) && smp.Directive(t, key)
 }
