@@ -76,6 +76,10 @@ var _ = ginkgo.Describe("the oracle-leaks-directive classification of absorbed l
 			`{"spec":{"parts":[{"name":"c","env":[{"name":"f","valueFrom":{"fieldPath":"x"}}]}]}}`,
 			`{"spec":{"parts":[{"name":"c","env":[{"name":"f","valueFrom":{"$patch":"replace","secretKeyRef":{"key":"b"}}}]}]}}`,
 			`{"spec":{"parts":[{"name":"c","env":[{"name":"f","valueFrom":{"fieldPath":"x"}}]}]}}`, false),
+		ginkgo.Entry("a directive map live lacks beside a decimal merge key: strategicpatch appends the decimal's item still",
+			`{"spec":{"ports":[{"containerPort":80}]}}`,
+			`{"spec":{"ports":[{"containerPort":80.0,"name":"a"}],"quota":{"$patch":"replace","limits":{"k1":"c"}}}}`,
+			`{"spec":{"ports":[{"containerPort":80,"name":"a"}]}}`, false),
 		ginkgo.Entry("a delete item copied with the first part, merged into and ordered by the second, ply with the items in turn",
 			`{"spec":{"parts":[{"name":"c"}]}}`,
 			`{"spec":{"parts":[{"name":"q","env":[{"name":"a"},{"$patch":"delete","name":"e"}]},`+
