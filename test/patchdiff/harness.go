@@ -89,7 +89,14 @@ const (
 	// empty. ply applies them as in content live lacks (leakedDirectives):
 	// its object equals strategicpatch's with the delete items dropped, or
 	// with every map holding "$patch" dropped, but for empty maps, in items
-	// live lacks, of fields the patch deletes with the directive.
+	// live lacks, of fields the patch deletes with the directive. Where a
+	// later item of the key merges into such a copy (matching a copied
+	// delete item, replacing into a copied "$patch: replace" map), no
+	// directive need be left in the result; the class then requires ply's
+	// object to equal strategicpatch's own result on the patch with every
+	// directive it would copy raw given that effect first (absorbedLeak),
+	// checked after OracleEmptiesDeletedMap and DecimalMergeKey, so a case
+	// either names keeps that class.
 	OracleLeaksDirective
 	// OracleCopiesUnchecked: strategicpatch is wrong. It checks a patch
 	// only where it merges it into live: below a field live lacks, and for
@@ -379,6 +386,10 @@ func knownClass(t *difftest.Target, c Case, o *Outcome) Class {
 	if wholeKeysAgree(t, c) {
 		return DecimalMergeKey
 	}
+	// After the classes above: a case they name keeps its class.
+	if o.Class == ObjectMismatch && appliesPatch(c.Mode) && absorbedLeak(t, c.Live, o.OraclePatch, o.PlyObject) {
+		return OracleLeaksDirective
+	}
 	if o.Class == PlyErrorOnly && nullKeyRefused(t, c, o.PlyErr) {
 		return NullMergeKey
 	}
@@ -387,6 +398,12 @@ func knownClass(t *difftest.Target, c Case, o *Outcome) Class {
 		return DuplicateItems
 	}
 	return o.Class
+}
+
+// appliesPatch reports whether mode m applies its patch (Outcome.OraclePatch)
+// to live with both sides.
+func appliesPatch(m Mode) bool {
+	return m == ApplyThreeWay || m == ApplyTwoWay || m == ApplyDirectives
 }
 
 // leakedDirectives reports whether ply's object equals strategicpatch's raw
