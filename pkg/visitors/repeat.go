@@ -429,7 +429,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && held && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		probe.Repeated(false)
-		if err = o.withOnto(r.Onto).ontoFailure(r.Element, v, r.Limit); err == nil {
+		checked := o.withOnto(r.Onto)
+		checked.mergedMember = l.Items[r.ID].LiveIndex >= 0
+		if err = checked.ontoFailure(r.Element, v, r.Limit); err == nil {
 			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 		}
 	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
@@ -662,7 +664,7 @@ func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]
 			}
 		}
 	case *elements.ListElement, *elements.SetElement:
-		if err := keysOnto(e, v); err != nil && !o.Compose {
+		if err := keysOnto(e, v, o.mergedMember); err != nil && !o.Compose {
 			return err
 		}
 		chain, items := chainOf(e)
