@@ -180,4 +180,39 @@ var _ = Describe("Compose of a repeat decided from the patches' tree, against st
 			`{"spec":{"containers":[{"name":"a","args":["b","a"]}]}}`,
 			`{"spec":{"containers":[{"name":"a","image":"i"},{"name":"a","$setElementOrder/args":["a","b"]}]}}`),
 	)
+
+	// The same refusal where the order is empty and the repeat item holds fields before the list (by name) that the
+	// collation builds without error, or the list lies in a map below the item: Phase 2 gives the error the same merge
+	// made as two Composes (the first item of the key, then the repeat) gives, the front-end applying no repeat again.
+	DescribeTable("with gate MultiFieldMergeKeys on, a list merged by no strategy the repeat orders empty, after fields it holds: refused there",
+		func(first, rest, msg string) {
+			schema, err := openapi.Default()
+			Expect(err).NotTo(HaveOccurred())
+			full, ok := schema.ByName("io.k8s.api.core.v1.Pod")
+			Expect(ok).To(BeTrue())
+			gates := features.Kubectl().With(features.MultiFieldMergeKeys, true)
+			wrap := func(items string) string { return `{"spec":{"containers":[` + items + `]}}` }
+			head := `{"name":"a","image":"i"}`
+			f := jsonv.MustDecode(first)
+			mid, err := patch.Compose(f, jsonv.MustDecode(wrap(head)), full, gates)
+			Expect(err).NotTo(HaveOccurred())
+			_, feErr := patch.Compose(mid, jsonv.MustDecode(wrap(rest)), full, gates)
+			Expect(feErr).To(MatchError(msg))
+			Expect(again.Load()).To(BeZero(), "the two Composes name no key twice")
+			_, err = patch.Compose(f, jsonv.MustDecode(wrap(head+","+rest)), full, gates)
+			Expect(err).To(MatchError(feErr.Error()))
+			Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+			Expect(again.Load()).To(BeZero(), "the front-end applied a repeat again")
+		},
+		Entry("after a list of no schema and its \"$deleteFromPrimitiveList\", the outcome holding the list",
+			`{"spec":{"containers":[{"name":"a","args":["x"]}]}}`,
+			`{"name":"a","$setElementOrder/args":[],"aliases":["a"],"$deleteFromPrimitiveList/aliases":["a"]}`, argsUnmerged),
+		Entry("after a list of no schema, the outcome holding the list",
+			`{"spec":{"containers":[{"name":"a","args":["x"]}]}}`,
+			`{"name":"a","$setElementOrder/args":[],"aliases":["a"]}`, argsUnmerged),
+		Entry("in a map below the item, the outcome holding the list",
+			`{"spec":{"containers":[{"name":"a","livenessProbe":{"exec":{"command":["x"]}}}]}}`,
+			`{"name":"a","livenessProbe":{"exec":{"$setElementOrder/command":[]}}}`,
+			"patch spec.containers[name=a].livenessProbe.exec.command: $setElementOrder/command orders lists merged by key or value; the schema does not merge this list"),
+	)
 })

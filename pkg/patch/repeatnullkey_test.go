@@ -17,7 +17,7 @@ import (
 // merged onto their key's outcome holding that list (with items or empty): an item naming a null key a second time
 // would merge into the first, its null deleting the field, leaving an item without its merge key; an item merging
 // onto an outcome's list holding an item without the key (an earlier item's null key, dropped where the outcome
-// lacked the list) finds that item's key missing. Applied one after another, the items fail there (the collation's
+// lacked the list) finds that item's key missing, the later item's list with items or empty. Applied one after another, the items fail there (the collation's
 // errors), as strategicpatch does (it finds an item without the merge key); Phase 2 decides them (visitors' keysOnto),
 // the front-end applying no repeat again.
 var _ = DescribeTable("Apply of later items of a repeated key meeting a null merge key in a list their outcome holds",
@@ -72,5 +72,13 @@ var _ = DescribeTable("Apply of later items of a repeated key meeting a null mer
 	Entry("a keyed item after a map, onto the outcome's item an earlier item's null key left without it",
 		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
 		[]string{`,"volumeMounts":[{"mountPath":null,"readOnly":true}]`, `,"livenessProbe":{"timeoutSeconds":2},"volumeMounts":[{"mountPath":"m","name":"x"}]`},
+		`live spec.containers[name=a].volumeMounts: item 0 has no merge key field "mountPath"`),
+	Entry("an empty list onto the outcome's item an earlier item's null key left without it",
+		`{"name":"a"}`,
+		[]string{`,"volumeMounts":[{"mountPath":null,"readOnly":false}]`, `,"volumeMounts":[]`},
+		`live spec.containers[name=a].volumeMounts: item 0 has no merge key field "mountPath"`),
+	Entry("an empty list after a map, onto the outcome's item an earlier item's null key left without it",
+		`{"name":"a","livenessProbe":{"periodSeconds":1}}`,
+		[]string{`,"volumeMounts":[{"mountPath":null,"readOnly":true}]`, `,"livenessProbe":{"timeoutSeconds":2},"volumeMounts":[]`},
 		`live spec.containers[name=a].volumeMounts: item 0 has no merge key field "mountPath"`),
 )

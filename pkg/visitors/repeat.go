@@ -438,7 +438,9 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && held && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		probe.Repeated(false)
-		if err = o.withOnto(r.Onto).ontoFailure(r.Element, v, r.Limit); err == nil {
+		checked := o.withOnto(r.Onto)
+		checked.mergedMember = l.Items[r.ID].LiveIndex >= 0
+		if err = checked.ontoFailure(r.Element, v, r.Limit); err == nil {
 			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 		}
 	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
@@ -447,10 +449,10 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		probe.Repeated(false)
 	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		probe.Repeated(false)
-	case o.Compose && r.Element != nil && composed.of(r, v).err != nil:
+	case o.Compose && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).err != nil:
 		probe.Repeated(false)
 		err = composed.err
-	case o.Compose && r.Element != nil && composed.of(r, v).fits:
+	case o.Compose && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).fits:
 		probe.Repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case !o.Compose && ((r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v))) ||
@@ -671,7 +673,7 @@ func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]
 			}
 		}
 	case *elements.ListElement, *elements.SetElement:
-		if err := keysOnto(e, v); err != nil && !o.Compose {
+		if err := keysOnto(e, v, o.mergedMember); err != nil && !o.Compose {
 			return err
 		}
 		chain, items := chainOf(e)
@@ -705,17 +707,18 @@ func (o Ordered) ontoFailure(e elements.Element, v value.Value, limit map[int32]
 // fits reports that r's tree fits so (err nil); err is the error collating r's tree with v as live gives at a merged
 // set whose items and v's there cannot merge (classFailure), or at a keyed list whose items Phase 1 found a patch's
 // list cannot hold (itemFailure), or at a map v lacks (or holds another kind at) that it takes whole, a map or list of
-// it beyond the depth limit (cleanedBeyond), where each field before it fits (the collation builds them without
-// error); nil where there is none or it is not known.
+// it beyond the depth limit (cleanedBeyond), or, gate MultiFieldMergeKeys on (unmergedRefused), at a list merged by
+// no strategy it orders by "$setElementOrder" (unmergedOrdered), where each field before it fits (the collation builds
+// them without error); nil where there is none or it is not known.
 type composeCheck struct {
 	walked, fits bool
 	err          error
 }
 
 // of walks r's tree onto v the first time it is asked, and returns c.
-func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
+func (c *composeCheck) of(r elements.Repeat, v value.Value, unmergedRefused bool) *composeCheck {
 	if !c.walked {
-		c.fits, c.err = composeChecked(r.Element, v, &r)
+		c.fits, c.err = composeChecked(r.Element, v, &r, unmergedRefused)
 		c.walked = true
 	}
 	return c
@@ -724,7 +727,7 @@ func (c *composeCheck) of(r elements.Repeat, v value.Value) *composeCheck {
 // composeChecked walks compose mode's repeat tree e merged onto v field by field, in the order a collation with v as
 // live builds them: fits reports that each fits (composeCheck), err the error that collation gives at the first that
 // does not, where Phase 2 tells it (classFailure).
-func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits bool, err error) {
+func composeChecked(e elements.Element, v value.Value, r *elements.Repeat, unmergedRefused bool) (fits bool, err error) {
 	deep := r.Deep
 	m, _ := e.(*elements.MapElement)
 	if m == nil || !v.IsMap() || m.Ruled || m.Dirs != nil || m.Meta.Strategy.Has(openapi.StrategyReplace) ||
@@ -754,6 +757,9 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 			}
 			return false, nil
 		}
+		if ordered, err := unmergedOrdered(m, f); unmergedRefused && ordered {
+			return false, err
+		}
 		n := asPatched(m, f.Name, composedList(f.Element), r.Cleaned)
 		if err := classFailure(n, lv, deep); err != nil {
 			return false, err
@@ -780,7 +786,7 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat) (fits
 			continue // (merged as a field of no schema: onto)
 		}
 		if c, _ := f.Element.(*elements.MapElement); c != nil && inLive && lv.IsMap() {
-			if fits, err := composeChecked(c, lv, r); !fits {
+			if fits, err := composeChecked(c, lv, r, unmergedRefused); !fits {
 				return false, err
 			}
 		} else if !fieldFits(f, n, lv, inLive, deep) {

@@ -236,6 +236,9 @@ type Ordered struct {
 	// failingEmpty says ontoFits is asked of a repeat failing where it holds empty a list it orders (repeat.go): such a
 	// list fits where the outcome holds no items there.
 	failingEmpty bool
+	// mergedMember says ontoFailure is asked of a repeat whose key's first item merged into live's item of that key
+	// (repeat.go): keysOnto then checks the outcome's items below a keyed list the repeat holds empty.
+	mergedMember bool
 }
 
 // Visit implements elements.Visitor: Ordered decides merged lists (ListElement, SetElement); another kind is an error.
