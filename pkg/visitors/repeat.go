@@ -438,11 +438,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && held && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		probe.Repeated(false)
-		checked := o.withOnto(r.Onto)
-		checked.mergedMember = l.Items[r.ID].LiveIndex >= 0
-		if err = checked.ontoFailure(r.Element, v, r.Limit); err == nil {
-			out, err = o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
-		}
+		out, err = o.heldOnto(l, r, v)
 	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
 		probe.Repeated(false)
 	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
@@ -489,6 +485,18 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		return elements.Keep(value.MustMap()), nil
 	}
 	return out, nil
+}
+
+// heldOnto merges Repeat r of patch list l onto v, its key's outcome holding what Phase 1 paired the repeat's tree with
+// (Repeat.Onto), failing first where a collation with v as live fails (ontoFailure; mergedMember: the key's first item
+// merged into live's item of the key).
+func (o Ordered) heldOnto(l *elements.ListElement, r elements.Repeat, v value.Value) (elements.Outcome, error) {
+	checked := o.withOnto(r.Onto)
+	checked.mergedMember = l.Items[r.ID].LiveIndex >= 0
+	if err := checked.ontoFailure(r.Element, v, r.Limit); err != nil {
+		return elements.Absent, err
+	}
+	return o.withOnto(r.Onto).onto(r.Element.(*elements.MapElement), v)
 }
 
 // repeatChecks holds what the cases of repeat's switch read of a Repeat onto v beside the Repeat itself.
