@@ -178,7 +178,7 @@ func mergedListView(bl, p value.Value, it *openapi.Type, key string) value.Value
 		if !keyed {
 			continue
 		}
-		at, n := itemIndex(items, key, kv)
+		at, n := ItemIndex(items, key, kv)
 		d, directive := item.Get("$patch")
 		s, _ := d.AsString()
 		switch {
@@ -194,9 +194,9 @@ func mergedListView(bl, p value.Value, it *openapi.Type, key string) value.Value
 	return value.List(items)
 }
 
-// itemIndex returns the index of the first of items whose field key holds
+// ItemIndex returns the index of the first of items whose field key holds
 // kv, and how many do.
-func itemIndex(items []value.Value, key string, kv value.Value) (first, n int) {
+func ItemIndex(items []value.Value, key string, kv value.Value) (first, n int) {
 	for i, it := range items {
 		if k, ok := it.Get(key); ok && value.Equal(k, kv) {
 			if n == 0 {
@@ -210,7 +210,7 @@ func itemIndex(items []value.Value, key string, kv value.Value) (first, n int) {
 
 // firstItem returns the first item of list l whose field key holds kv.
 func firstItem(l value.Value, key string, kv value.Value) (value.Value, bool) {
-	first, n := itemIndex(l.Items(), key, kv)
+	first, n := ItemIndex(l.Items(), key, kv)
 	if n == 0 {
 		return value.Null, false
 	}

@@ -269,24 +269,11 @@ func appendsNullKey(items []value.Value, cl value.Value, key string) bool {
 
 // itemOf returns the item of list l whose key field holds kv, and how many items do.
 func itemOf(l value.Value, key string, kv value.Value) (value.Value, int) {
-	i, n := itemIndex(l.Items(), key, kv)
+	i, n := patchdiff.ItemIndex(l.Items(), key, kv)
 	if n == 0 {
 		return value.Null, 0
 	}
 	return l.Items()[i], n
-}
-
-// itemIndex returns the index of the first of items whose key field holds kv, and how many do.
-func itemIndex(items []value.Value, key string, kv value.Value) (first, n int) {
-	for i, it := range items {
-		if k, ok := it.Get(key); ok && value.Equal(k, kv) {
-			if n == 0 {
-				first = i
-			}
-			n++
-		}
-	}
-	return first, n
 }
 
 // namesKeyAgain reports whether patch value v (of type t; nil: unknown, any list counts) holds, anywhere, a list merged
@@ -358,7 +345,7 @@ func splitAt(p value.Value, path []pathStep, at int) (head, tail value.Value) {
 	}
 	items := append([]value.Value(nil), child.Items()...)
 	key, kv := rest[0].key, rest[0].keyValue
-	i, _ := itemIndex(items, key, kv)
+	i, _ := patchdiff.ItemIndex(items, key, kv)
 	h, tl := splitAt(items[i], rest[1:], at)
 	items[i] = h
 	return p.With(field, value.List(items)), value.MustMap().With(field, value.List([]value.Value{tl.With(key, kv)}))
