@@ -232,3 +232,133 @@ func drawKeyedEnv(r *rand.Rand, pool []string) string {
 	}
 	return item
 }
+
+// Compose of a second patch naming a part's key two or three times, its later items ordering by "$setElementOrder" its
+// lists env (merged by key), ports and aliases (sets) and args (merged by no strategy), holding them, empty or not, or
+// leaving them out, over a first patch holding some of them: Compose gives what the Composes of its items in turn give,
+// the same object or the same error. The report counts the repeats and those the front-end applied again, at most as
+// many as the entry says (a later item whose list without items fails after an order of an earlier field the outcome
+// holds, among them: visitors' emptyOrderFailure).
+var _ = Describe("Compose of a part named two or three times, later items ordering lists, random shapes, against the front-end", func() {
+	var repeats, again atomic.Int64
+	BeforeEach(func() {
+		countRepeats(&repeats, &again)
+	})
+
+	DescribeTable("agree on random shapes",
+		func(shape func(r *rand.Rand) (held string, items []string), n int, mostAgain int64) {
+			schema, err := openapi.LoadV2Named("nested.json", mustRead(filepath.Join("testdata", "nested.json")))
+			Expect(err).NotTo(HaveOccurred())
+			t, ok := schema.Kubectl().ByName("dev.ply.nested.v1.Top")
+			Expect(ok).To(BeTrue())
+			gates := features.Kubectl()
+			wrap := func(parts string) value.Value {
+				return jsonv.MustDecode(`{"groups":[{"name":"g","parts":[` + parts + `]}]}`)
+			}
+			failed := 0
+			for i := range n {
+				r := rand.New(rand.NewPCG(33, uint64(i)))
+				held, items := shape(r)
+				first := wrap(`{"name":"p"` + held + `}`)
+				second := wrap(strings.Join(items, ","))
+				got, err := patch.Compose(first, second, t, gates)
+				counted := again.Load()
+				want, wantErr := first, error(nil)
+				for _, it := range items {
+					if want, wantErr = patch.Compose(want, wrap(it), t, gates); wantErr != nil {
+						break
+					}
+				}
+				Expect(again.Load()).To(Equal(counted), "the Composes in turn name no key twice")
+				if wantErr != nil {
+					failed++
+					Expect(err).To(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
+					Expect(err.Error()).To(Equal(wantErr.Error()), "first %s\nsecond %s", first.JSON(), second.JSON())
+					continue
+				}
+				Expect(err).NotTo(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
+				Expect(got).To(equalValue(want), "first %s\nsecond %s", first.JSON(), second.JSON())
+			}
+			line := fmt.Sprintf("%d cases, %d failing; front-end re-applications: %d of %d repeats", n, failed, again.Load(), repeats.Load())
+			AddReportEntry("repeats", line)
+			fmt.Fprintln(GinkgoWriter, line)
+			Expect(again.Load()).To(BeNumerically("<=", mostAgain), "the front-end applied too many repeats again: %s", line)
+		},
+		Entry("later parts ordering their lists", laterPartsOrdering, 2000, int64(413)),
+	)
+})
+
+// drawPartLists returns fields of a part (each led by a comma): env, ports, args and aliases, each with even odds, as
+// lists of up to two items, and with withOrders, with even odds, a "$setElementOrder" of each, of up to two entries.
+func drawPartLists(r *rand.Rand, withOrders bool) string {
+	var s string
+	for _, f := range []string{"env", "ports", "args", "aliases"} {
+		var pool []string
+		switch f {
+		case "env":
+			pool = []string{`{"name":"A"}`, `{"name":"B","value":"v"}`, `{"name":"C","flags":["x"]}`}
+		case "ports":
+			pool = []string{`1`, `2`, `3`}
+		default:
+			pool = []string{`"x"`, `"y"`, `"z"`}
+		}
+		if r.IntN(2) == 0 {
+			s += `,"` + f + `":` + drawList(r, r.IntN(3), pool...)
+		}
+		if withOrders && r.IntN(2) == 0 {
+			s += `,"$setElementOrder/` + f + `":` + drawList(r, r.IntN(3), pool...)
+		}
+	}
+	return s
+}
+
+// laterPartsOrdering is a shape of the random spec above: a first patch's part lists, and the second's items of the
+// part, two or three, the first ordering its lists with even odds, the later ones with even odds each.
+func laterPartsOrdering(r *rand.Rand) (held string, items []string) {
+	held = drawPartLists(r, false)
+	items = []string{`{"name":"p"` + drawPartLists(r, r.IntN(2) == 0) + `}`}
+	for range 1 + r.IntN(2) {
+		items = append(items, `{"name":"p"`+drawPartLists(r, true)+`}`)
+	}
+	return held, items
+}
+
+// Compose of a part named twice whose later item orders by "$setElementOrder" several lists it holds empty or leaves
+// out, over an outcome holding some of them empty: the collation with the outcome as live fails at the first such
+// list by name whose order finds no items or is refused, as the two Composes in turn fail there.
+var _ = Describe("Compose of a later part ordering several lists without items, against the Composes in turn", func() {
+	var repeats, again atomic.Int64
+	BeforeEach(func() {
+		countRepeats(&repeats, &again)
+	})
+
+	DescribeTable("fails at the first list by name",
+		func(held, later, msg string) {
+			schema, err := openapi.LoadV2Named("nested.json", mustRead(filepath.Join("testdata", "nested.json")))
+			Expect(err).NotTo(HaveOccurred())
+			t, ok := schema.Kubectl().ByName("dev.ply.nested.v1.Top")
+			Expect(ok).To(BeTrue())
+			wrap := func(parts string) value.Value {
+				return jsonv.MustDecode(`{"groups":[{"name":"g","parts":[` + parts + `]}]}`)
+			}
+			first := wrap(`{"name":"p",` + held + `}`)
+			mid, err := patch.Compose(first, wrap(`{"name":"p"}`), t, features.Kubectl())
+			Expect(err).NotTo(HaveOccurred())
+			_, wantErr := patch.Compose(mid, wrap(`{"name":"p",`+later+`}`), t, features.Kubectl())
+			Expect(wantErr).To(MatchError(msg))
+			Expect(again.Load()).To(BeZero(), "the Composes in turn name no key twice")
+			_, err = patch.Compose(first, wrap(`{"name":"p"},{"name":"p",`+later+`}`), t, features.Kubectl())
+			Expect(err).To(MatchError(msg))
+			Expect(repeats.Load()).To(BeNumerically(">", 0), "a repeat applied to its key's outcome")
+		},
+		Entry("a list it holds empty before one it leaves out, the outcome holding both empty: at the first",
+			`"aliases":[],"ports":[]`, `"$setElementOrder/aliases":["z"],"aliases":[],"$setElementOrder/ports":[3]`,
+			"patch groups[name=g].parts[name=p].aliases: $setElementOrder/aliases orders a list that has no items in live or in the patch"),
+		Entry("a list it holds empty that the outcome holds items for, before another it holds empty: at the other",
+			`"aliases":["z"]`, `"$setElementOrder/aliases":["y"],"aliases":[],"$setElementOrder/ports":[1,2],"ports":[]`,
+			"patch groups[name=g].parts[name=p].ports: $setElementOrder/ports orders a list that has no items in live or in the patch"),
+		Entry("a list merged by no strategy it holds empty and orders, before one it leaves out: refused at the first",
+			`"args":[],"ports":[]`, `"$setElementOrder/args":[],"args":[],"$setElementOrder/ports":[]`,
+			"patch groups[name=g].parts[name=p].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"),
+	)
+})

@@ -398,19 +398,101 @@ func plainMap(t *openapi.Type, k string, pv value.Value) bool {
 // strategicpatch's merge of an order onto no items fails (emptyOrdersHeld); so does one ordering a list it leaves out
 // that v holds empty (orderedNoItems).
 func composeFailure(r elements.Repeat, p value.Value, t *openapi.Type, v value.Value, unmergedRefused bool) error {
-	if err := orderedNoItems(r.Element, v); err != nil {
+	if err, undecided := emptyOrderFailure(r, p, v); err != nil || undecided {
 		return err
-	}
-	if r.Element != nil && r.Err != nil {
-		if held, known := emptyOrdersHeld(r.Element, v, true); known && !held {
-			return r.Err // (its merged list held empty and ordered, where v holds no items: no kind to order by)
-		}
 	}
 	if r.Element == nil || r.Deep { // (r.Err beside r.Element: a list held empty that v holds items for, as above)
 		return nil
 	}
 	if known, err := orderFails(p, t, v, unmergedRefused); known {
 		return err
+	}
+	return nil
+}
+
+// emptyOrderFailure returns the error collating compose mode's repeat item p (Repeat r) with v as live gives at a list
+// it orders that v holds no items for: one it leaves out that v holds empty (orderedNoItems), or one it holds empty
+// (r.Err: collate's leftEmptyOrder) that v holds no items for (emptyOrdersHeld), where that list is the first the
+// collation meets failing so (the other's path not before it: pathBefore) and the maps on the way order no field
+// before it that v holds (ordersBefore; where v lacks such a field, the collation builds it as Phase 1 did without
+// live, without error before r.Err). undecided is true where such a list fails but an order before it may fail first,
+// or, held empty, another list it holds empty and orders fails, not r.Err's: the front-end applies the repeat.
+func emptyOrderFailure(r elements.Repeat, p, v value.Value) (err error, undecided bool) {
+	noItems := orderedNoItems(r.Element, v)
+	at := errorPath(noItems)
+	if noItems != nil && !ordersBefore(p, v, at) && (r.Err == nil || !pathBefore(errorPath(r.Err), at)) {
+		return noItems, false
+	}
+	if r.Element != nil && r.Err != nil {
+		if held, known := emptyOrdersHeld(r.Element, v, true); known && !held {
+			if emptyOrderFirst(p, v, r.Err) && (noItems == nil || !pathBefore(at, errorPath(r.Err))) {
+				return r.Err, false // (its merged list held empty and ordered, where v holds no items: no kind to order by)
+			}
+			return nil, true
+		}
+	}
+	return nil, noItems != nil
+}
+
+// emptyOrderFirst reports whether err, compose mode's repeat item p's error without live at a merged list it holds
+// empty and orders (elements.Repeat.Err: collate's leftEmptyOrder), is at a list v holds no items at, reached through
+// maps, that the maps on the way order no field before (ordersBefore).
+func emptyOrderFirst(p, v value.Value, err error) bool {
+	at := errorPath(err)
+	if len(at) == 0 || ordersBefore(p, v, at) {
+		return false
+	}
+	for _, step := range at {
+		v, _ = v.Get(step.Field)
+	}
+	return !v.IsList() || v.Len() == 0
+}
+
+// ordersBefore reports whether a collation of compose mode's repeat item p with v as live, walking to path at (fields,
+// by name in each map), may meet a "$setElementOrder/<g>" first: one of a field g before at's step in a map on the
+// way that v's map there holds, or at passes a list's item, a value p does not hold as a map, or one below the item's
+// own map v holds as other than a map. An order's checks against v's list there may fail first.
+func ordersBefore(p, v value.Value, at fieldpath.Path) bool {
+	for i, step := range at {
+		if step.Kind != fieldpath.FieldElement || !p.IsMap() || (i > 0 && !v.IsMap() && !v.IsNull()) {
+			return true
+		}
+		for _, f := range p.Fields() {
+			g, orders := strings.CutPrefix(f.Key, smp.SetOrderPrefix)
+			if _, held := v.Get(g); orders && g < step.Field && held {
+				return true
+			}
+		}
+		if i < len(at)-1 {
+			p, _ = p.Get(step.Field)
+			v, _ = v.Get(step.Field)
+		}
+	}
+	return false
+}
+
+// pathBefore reports whether a collation walking maps' fields by name meets path a before path b (a field name
+// before b's at the first step they differ at), or may: a is empty, or a prefix of b, or they differ first at
+// other than two fields.
+func pathBefore(a, b fieldpath.Path) bool {
+	for i := range a {
+		if i >= len(b) {
+			return false
+		}
+		if a[i].Kind != fieldpath.FieldElement || b[i].Kind != fieldpath.FieldElement {
+			return true
+		}
+		if a[i].Field != b[i].Field {
+			return a[i].Field < b[i].Field
+		}
+	}
+	return true
+}
+
+// errorPath is err's path, where err is an *elements.Error; nil elsewhere.
+func errorPath(err error) fieldpath.Path {
+	if e, ok := err.(*elements.Error); ok {
+		return e.Path
 	}
 	return nil
 }

@@ -243,7 +243,8 @@ import (
 //     ordering a field the schema types as a scalar or an object where it sets a list, that error
 //     (otherKindOrderFailure: smp.OrderOfOtherKind); ordering by "$setElementOrder" alone a list v holds empty, through
 //     maps v holds (orderedNoItems); holding empty a list it orders where v holds no items there (Phase 1's
-//     leftEmptyOrder).
+//     leftEmptyOrder, the list Repeat.Err names); each where the maps on the way to that list order no field before
+//     it by name that v holds, and the other such list lies after it (emptyOrderFailure: ordersBefore, pathBefore).
 //   - composeChecked (composeCheck.err), where the fields before it fit: a merged set of scalars, or a keyed list,
 //     whose items and v's list cannot merge (v's of mixed classes, the lists' classes differing, null items or lists in
 //     v; scalar items on either side of a keyed list), without directives but a "$setElementOrder" naming its items in
@@ -386,6 +387,9 @@ import (
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
 //     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
 //     where v's item lacks the list and a data item holds a map holding "$patch");
+//   - compose mode: a list it orders that v holds no items for, left out or held empty, where a map on the way orders
+//     a field before it by name that v holds, or held empty where v holds items at the list Repeat.Err names
+//     (emptyOrderFailure);
 //   - compose mode: a list merged by no strategy holding items it orders by "$setElementOrder" that Phase 1 refuses
 //     without v, the repeat then collated whole: in its item's own map, its items out of the order, where orderFails
 //     cannot read the fields before it or the order names a null; in a map below its item's own, one the directive's
@@ -518,6 +522,11 @@ func (o Ordered) checksOf(l *elements.ListElement, r elements.Repeat, v value.Va
 	}
 	if !o.Compose && r.Room > 0 && !v.IsNull() {
 		c.limitErr, c.limited = limitFailure(r, l.Local.Items()[r.Pos], it.Type, v)
+	}
+	if o.Compose && !v.IsNull() {
+		if _, undecided := emptyOrderFailure(r, l.Local.Items()[r.Pos], v); undecided {
+			c.known, c.composed.walked = false, true // (left to the front-end: no case decides it)
+		}
 	}
 	return c
 }
