@@ -334,27 +334,44 @@ func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Val
 // unmergedOrderFailure returns the error a collation of patch map p (type t) with the outcome as live gives at list
 // field name, which p orders by "$setElementOrder" and unmergedOrderOnto does not decide, lv the outcome's field there
 // (held: present), where strategicpatch fails on it too (mergePatchIntoOriginal): the field a list of scalars the
-// schema merges by no strategy and no merge rule, the order a list of scalars, p's field a list or left out; where
-// lv is another kind than a list (not null), or lv's items and p's there are not scalars of one class (none among
-// them, too), the collation refuses the order (collate's kubectlOrdered: smp.OrderOfUnmerged), and where p's list,
-// each value once and no "$deleteFromPrimitiveList" beside it, does not follow a non-empty order, it checks it as a
-// set's order (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
+// schema merges by no strategy and no merge rule, the order a list of scalars or nulls (a null naming no item), p's
+// field a list or left out; where lv is another kind than a list (not null), or lv's items and p's there are not
+// scalars of one class (none among them, too), the collation refuses the order (collate's kubectlOrdered:
+// smp.OrderOfUnmerged), and where p's list, no "$deleteFromPrimitiveList" beside it, does not follow a non-empty
+// order within its items before its first value named again (distinctPrefix), it checks it as a set's order and fails
+// there (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
 func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
 	f := orderedFieldOf(p, t, name)
 	ft, meta, order, pv, set, deletes := f.t, f.meta, f.order, f.list, f.set, f.deletes
 	at := fieldpath.Path{fieldpath.Field(name)}
-	_, once := distinctScalars(pv.Items())
 	switch {
 	case ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || elements.MergedList(ft, &meta) ||
-		meta.Rule != nil || !order.IsList() || !allScalars(order.Items()) || (set && !pv.IsList()) || (held && lv.IsNull()) ||
-		(!set && !held):
+		meta.Rule != nil || !order.IsList() || !scalarsOrNulls(order.Items()) || (set && !pv.IsList()) ||
+		(held && lv.IsNull()) || (!set && !held):
 		return nil
 	case (held && !lv.IsList()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()):
 		return &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfUnmerged(name)}
-	case set && !deletes && order.Len() > 0 && once && !smp.FollowsOrder(pv.Items(), order.Items()):
-		return &elements.Error{Source: elements.Patch, Path: at, Msg: orderMismatch(name, pv.Items(), order.Items())}
+	case set && !deletes && order.Len() > 0:
+		if msg := orderMismatch(name, distinctPrefix(pv.Items()), order.Items()); msg != "" {
+			return &elements.Error{Source: elements.Patch, Path: at, Msg: msg}
+		}
 	}
 	return nil
+}
+
+// distinctPrefix returns scalar items up to the first naming a value an earlier one names: the collation numbers a
+// set's items by value, and its check of the order walks these as orderMismatch walks them, so a mismatch among them
+// is its error whatever the items after them.
+func distinctPrefix(items []value.Value) []value.Value {
+	seen := make(map[value.ScalarKey]bool, len(items))
+	for i, it := range items {
+		if k := scalarKey(it); seen[k] {
+			return items[:i]
+		} else {
+			seen[k] = true
+		}
+	}
+	return items
 }
 
 // sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch): the outcome, or
