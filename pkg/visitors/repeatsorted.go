@@ -75,7 +75,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		}
 		lv, held := out.Get(name)
 		if ordering {
-			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl, deletedRuleOf(removes))
+			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, r.ErrRoom >= 2, kubectl, deletedRuleOf(removes))
 			if !decided {
 				return value.Value{}, nil, false
 			}
@@ -114,10 +114,11 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep; its items'
 // "$patch: delete" maps as del says), another as
 // unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
-// there (mergedOrderFailure; unmergedOrderFailure, not deep; nullOrdered, not deep, where the outcome holds a null
-// there) and present is false. ok is false where the list is neither decided nor known to fail, and where a
+// there (mergedOrderFailure; unmergedOrderFailure, not deep or, where the list's items lie within the limit (roomy:
+// two levels below p) and the patch's list and the outcome's hold scalars alone, deep too: scalarLists; nullOrdered,
+// not deep, where the outcome holds a null there) and present is false. ok is false where the list is neither decided nor known to fail, and where a
 // "$deleteFromPrimitiveList" beside the order deletes values the collation refuses (refusedValues).
-func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool, del deletedRule) (list value.Value, present bool, failure *elements.Error, ok bool) {
+func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, roomy, kubectl bool, del deletedRule) (list value.Value, present bool, failure *elements.Error, ok bool) {
 	if deleted, deletes := p.Get(smp.DeletePrefix + name); deletes && refusedValues("", deleted.Items()) != "" {
 		return value.Value{}, false, nil, false // (the collation refuses the values deleted beside it first)
 	} else if failure = nullOrdered(p, t, name, lv, held); failure != nil && !deep {
@@ -135,7 +136,7 @@ func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	} else {
 		if list, present, ok = unmergedOrderOnto(p, t, name, lv, held, kubectl); ok {
 			return list, present, nil, true
-		} else if deep {
+		} else if deep && !(roomy && scalarLists(p, name, lv, held)) {
 			return value.Value{}, false, nil, false
 		}
 		failure = unmergedOrderFailure(p, t, name, lv, held)
@@ -357,6 +358,13 @@ func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.
 		}
 	}
 	return nil
+}
+
+// scalarLists reports whether patch map p sets field name to a list of scalars (no null) and lv, the outcome's field
+// there (held: present), is absent or such a list too: values nesting no deeper than their items.
+func scalarLists(p value.Value, name string, lv value.Value, held bool) bool {
+	pv, set := p.Get(name)
+	return set && pv.IsList() && allScalars(pv.Items()) && (!held || (lv.IsList() && allScalars(lv.Items())))
 }
 
 // distinctPrefix returns scalar items up to the first naming a value an earlier one names: the collation numbers a
