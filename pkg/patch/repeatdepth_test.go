@@ -80,6 +80,36 @@ var _ = DescribeTable("a later item ordering a list its key's outcome decides, i
 	Entry("no limit but the default: merged in Phase 2", `{"limits":{"cpu":"1"},"requests":{}}`, 0, "", int64(0)),
 )
 
+// A later item of a key whose list merged by no strategy, of scalars, does not follow its "$setElementOrder" (Phase 1
+// refused it for where the item lands), the list's items within MaxDepth, fails onto its key's outcome's list of
+// scalars as its items applied one after another fail, decided in Phase 2 (visitors' unmergedOrderFailure: the
+// repeat Deep, its items two levels below it within the limit, elements.Repeat.ErrRoom); its items beyond the limit,
+// the front-end applies it again.
+var _ = DescribeTable("a later item whose list merged by no strategy does not follow its order, near the depth limit, as its items applied one after another",
+	func(later string, maxDepth int, wantErr string, frontEnd int64) {
+		const live = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"a","args":["b"]}]}}`
+		first := `{"name":"a","tty":true}`
+		var again atomic.Int64
+		countRepeats(nil, &again)
+		opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+later+`]}}`), opts)
+		Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")
+		want, stepErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+		Expect(stepErr).NotTo(HaveOccurred())
+		want, stepErr = patch.Apply(want, jsonv.MustDecode(`{"spec":{"containers":[`+later+`]}}`), opts)
+		expectInTurn(got, err, want, stepErr, wantErr)
+	},
+	Entry("an order naming none of its items, its items at the limit: refused in Phase 2",
+		`{"name":"a","$setElementOrder/args":["z","z"],"args":["c"],"image":"i"}`, 5,
+		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("an order naming a null, its items at the limit: refused in Phase 2",
+		`{"name":"a","$setElementOrder/args":[null],"args":["c"]}`, 5,
+		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("its items beyond the limit: by the front-end",
+		`{"name":"a","$setElementOrder/args":["z"],"args":["c"]}`, 4,
+		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(1)),
+)
+
 // expectInTurn expects got and err, one call's result, to be want and stepErr, the items' applied one after another:
 // where wantErr is given, both fail with the same error, holding wantErr.
 func expectInTurn(got value.Value, err error, want value.Value, stepErr error, wantErr string) {

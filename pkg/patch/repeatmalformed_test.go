@@ -22,8 +22,10 @@ import (
 // deleting from fields after it (or from its own list), or ordering lists merged by key before it (the outcome's, the
 // patch's or both). The items applied one after another fail with the same error
 // (where a field before the failing one holds a "$patch: merge" map the outcome holds a map for, with that refusal:
-// mergeDirectedBefore). (Where a list merged by no strategy before the failing field holds an order the item's
-// collation refused as a later item's, which the outcome's collation orders, the front-end applies the repeat.) A later
+// mergeDirectedBefore). An order of a list merged by no strategy, naming nulls or not, that the item's list (naming
+// a value twice or not) does not follow before a value it names again fails with the collation's error there
+// (visitors' unmergedOrderFailure). (Where a list merged by no strategy before the failing field holds an order the
+// item's collation refused as a later item's, which the outcome's collation orders, the front-end applies the repeat.) A later
 // item's own "$deleteFromPrimitiveList/<f>" not a list, beside an f it sets, fails at its map read against the
 // outcome's (visitors' deletionBesideSet), as the items in turn fail: its own collation, without live, read no such key.
 var _ = DescribeTable("Apply of a later item of a repeated key holding a malformed directive",
@@ -74,6 +76,18 @@ var _ = DescribeTable("Apply of a later item of a repeated key holding a malform
 	Entry("a \"$setElementOrder\" its list of a list merged by no strategy does not follow, where the outcome lacks it",
 		`{"name":"a","image":"h"}`, `,"$setElementOrder/args":["z"],"args":["b"]`,
 		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("a \"$setElementOrder\" naming a null, of a list merged by no strategy the outcome holds",
+		`{"name":"a","args":["b"]}`, `,"$setElementOrder/args":[null],"args":["c"]`,
+		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("a \"$setElementOrder\" its list naming a value twice does not follow, onto the outcome's empty list",
+		`{"name":"a","args":[]}`, `,"$setElementOrder/args":["z"],"args":["c","c"]`,
+		"spec.containers[name=a].args: patch list item 0 is missing from $setElementOrder/args", int64(0)),
+	Entry("a \"$setElementOrder\" its list fails to follow before a value it names again",
+		`{"name":"a","args":["b"]}`, `,"$setElementOrder/args":["c","z"],"args":["c","d","c"]`,
+		"spec.containers[name=a].args: patch list item 1 is missing from $setElementOrder/args", int64(0)),
+	Entry("a \"$setElementOrder\" naming a null, of a list merged by no strategy the outcome holds of another class",
+		`{"name":"a","args":[1]}`, `,"$setElementOrder/args":[null],"args":["c"]`,
+		"spec.containers[name=a].args: $setElementOrder/args orders lists merged by key or value", int64(0)),
 	Entry("a field ordered and set to null after an empty \"$setElementOrder\" of a list merged by no strategy: "+
 		"applied again by the front-end, the list ordered by the outcome's",
 		`{"name":"a","ports":[{"containerPort":80}]}`,

@@ -189,8 +189,9 @@ import (
 //     stays different"; namedOnce).
 //
 // Where strategicpatch fails on one list it orders, it fails with the error a collation with v gives there: v's list
-// another kind, or its items and the item's not scalars of one class, or the item's, each value once and no deletion
-// beside them, not following a non-empty order (unmergedOrderFailure); a keyed list the order does not name in its
+// another kind, or its items and the item's not scalars of one class, or the item's, no deletion beside them, not
+// following a non-empty order (its entries scalars or nulls) before a value it names again (unmergedOrderFailure,
+// distinctPrefix; where the repeat is Deep, both lists' scalars within the limit: scalarLists); a keyed list the order does not name in its
 // order, a key named twice more often than there among them (mergedOrderFailure); a merged list neither it nor v holds
 // items of (orderWithoutItems); a list v holds as a null, its list a list or left out, no deletion beside it, at the
 // item's field or in its maps v holds maps for, at any depth, or in a keyed list's item (nullOrdered, repeatnull.go:

@@ -75,7 +75,7 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 		}
 		lv, held := out.Get(name)
 		if ordering {
-			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, kubectl, deletedRuleOf(removes))
+			list, present, failure, decided := orderedListOnto(p, t, name, lv, held, r.Deep, r.ErrRoom >= 2, kubectl, deletedRuleOf(removes))
 			if !decided {
 				return value.Value{}, nil, false
 			}
@@ -114,10 +114,11 @@ func sortedOntoLacking(r elements.Repeat, p value.Value, t *openapi.Type, v valu
 // mergedOrderOnto decides it (under kubectl's order, and p's values within the depth limit: not deep; its items'
 // "$patch: delete" maps as del says), another as
 // unmergedOrderOnto does. Where neither decides it, failure is the error a collation with the outcome as live gives
-// there (mergedOrderFailure; unmergedOrderFailure, not deep; nullOrdered, not deep, where the outcome holds a null
-// there) and present is false. ok is false where the list is neither decided nor known to fail, and where a
+// there (mergedOrderFailure; unmergedOrderFailure, not deep or, where the list's items lie within the limit (roomy:
+// two levels below p) and the patch's list and the outcome's hold scalars alone, deep too: scalarLists; nullOrdered,
+// not deep, where the outcome holds a null there) and present is false. ok is false where the list is neither decided nor known to fail, and where a
 // "$deleteFromPrimitiveList" beside the order deletes values the collation refuses (refusedValues).
-func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, kubectl bool, del deletedRule) (list value.Value, present bool, failure *elements.Error, ok bool) {
+func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value, held, deep, roomy, kubectl bool, del deletedRule) (list value.Value, present bool, failure *elements.Error, ok bool) {
 	if deleted, deletes := p.Get(smp.DeletePrefix + name); deletes && refusedValues("", deleted.Items()) != "" {
 		return value.Value{}, false, nil, false // (the collation refuses the values deleted beside it first)
 	} else if failure = nullOrdered(p, t, name, lv, held); failure != nil && !deep {
@@ -135,7 +136,7 @@ func orderedListOnto(p value.Value, t *openapi.Type, name string, lv value.Value
 	} else {
 		if list, present, ok = unmergedOrderOnto(p, t, name, lv, held, kubectl); ok {
 			return list, present, nil, true
-		} else if deep {
+		} else if deep && !(roomy && scalarLists(p, name, lv, held)) {
 			return value.Value{}, false, nil, false
 		}
 		failure = unmergedOrderFailure(p, t, name, lv, held)
@@ -334,27 +335,51 @@ func unmergedOrderOnto(p value.Value, t *openapi.Type, name string, lv value.Val
 // unmergedOrderFailure returns the error a collation of patch map p (type t) with the outcome as live gives at list
 // field name, which p orders by "$setElementOrder" and unmergedOrderOnto does not decide, lv the outcome's field there
 // (held: present), where strategicpatch fails on it too (mergePatchIntoOriginal): the field a list of scalars the
-// schema merges by no strategy and no merge rule, the order a list of scalars, p's field a list or left out; where
-// lv is another kind than a list (not null), or lv's items and p's there are not scalars of one class (none among
-// them, too), the collation refuses the order (collate's kubectlOrdered: smp.OrderOfUnmerged), and where p's list,
-// each value once and no "$deleteFromPrimitiveList" beside it, does not follow a non-empty order, it checks it as a
-// set's order (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
+// schema merges by no strategy and no merge rule, the order a list of scalars or nulls (a null naming no item), p's
+// field a list or left out; where lv is another kind than a list (not null), or lv's items and p's there are not
+// scalars of one class (none among them, too), the collation refuses the order (collate's kubectlOrdered:
+// smp.OrderOfUnmerged), and where p's list, no "$deleteFromPrimitiveList" beside it, does not follow a non-empty
+// order within its items before its first value named again (distinctPrefix), it checks it as a set's order and fails
+// there (orderMismatch; strategicpatch's validatePatchWithSetOrderList fails too). Nil elsewhere.
 func unmergedOrderFailure(p value.Value, t *openapi.Type, name string, lv value.Value, held bool) *elements.Error {
 	f := orderedFieldOf(p, t, name)
 	ft, meta, order, pv, set, deletes := f.t, f.meta, f.order, f.list, f.set, f.deletes
 	at := fieldpath.Path{fieldpath.Field(name)}
-	_, once := distinctScalars(pv.Items())
 	switch {
 	case ft.Kind != openapi.KindList || ft.Item().Kind != openapi.KindPrimitive || elements.MergedList(ft, &meta) ||
-		meta.Rule != nil || !order.IsList() || !allScalars(order.Items()) || (set && !pv.IsList()) || (held && lv.IsNull()) ||
-		(!set && !held):
+		meta.Rule != nil || !order.IsList() || !scalarsOrNulls(order.Items()) || (set && !pv.IsList()) ||
+		(held && lv.IsNull()) || (!set && !held):
 		return nil
 	case (held && !lv.IsList()) || !smp.ScalarsOfOneClass(lv.Items(), pv.Items()):
 		return &elements.Error{Source: elements.Patch, Path: at, Msg: smp.OrderOfUnmerged(name)}
-	case set && !deletes && order.Len() > 0 && once && !smp.FollowsOrder(pv.Items(), order.Items()):
-		return &elements.Error{Source: elements.Patch, Path: at, Msg: orderMismatch(name, pv.Items(), order.Items())}
+	case set && !deletes && order.Len() > 0:
+		if msg := orderMismatch(name, distinctPrefix(pv.Items()), order.Items()); msg != "" {
+			return &elements.Error{Source: elements.Patch, Path: at, Msg: msg}
+		}
 	}
 	return nil
+}
+
+// scalarLists reports whether patch map p sets field name to a list of scalars (no null) and lv, the outcome's field
+// there (held: present), is absent or such a list too: values nesting no deeper than their items.
+func scalarLists(p value.Value, name string, lv value.Value, held bool) bool {
+	pv, set := p.Get(name)
+	return set && pv.IsList() && allScalars(pv.Items()) && (!held || (lv.IsList() && allScalars(lv.Items())))
+}
+
+// distinctPrefix returns scalar items up to the first naming a value an earlier one names: the collation numbers a
+// set's items by value, and its check of the order walks these as orderMismatch walks them, so a mismatch among them
+// is its error whatever the items after them.
+func distinctPrefix(items []value.Value) []value.Value {
+	seen := make(map[value.ScalarKey]bool, len(items))
+	for i, it := range items {
+		if k := scalarKey(it); seen[k] {
+			return items[:i]
+		} else {
+			seen[k] = true
+		}
+	}
+	return items
 }
 
 // sortedCheck holds sortedOntoLacking's answer for a repeat onto an outcome (repeat.go's switch): the outcome, or
