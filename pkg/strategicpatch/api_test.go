@@ -162,6 +162,35 @@ var _ = Describe("pkg/strategicpatch", func() {
 			`{"spec":{"template":{"spec":{"containers":[{"name":"b"}]}}}}`),
 	)
 
+	// An atomic list of scalars holding a value twice: strategicpatch compares the lists' lengths, then each
+	// deduplicated and sorted, item by item as far as the left one goes.
+	DescribeTable("reports a conflict where apimachinery's check indexes past a deduplicated list",
+		func(left, right string, apimachineryPanics bool) {
+			got, gerr := ply.MergingMapsHaveConflicts(decode(left), decode(right), schema)
+			Expect(gerr).NotTo(HaveOccurred())
+			if apimachineryPanics {
+				Expect(func() { _, _ = sp.MergingMapsHaveConflicts(decode(left), decode(right), schema) }).To(Panic())
+				Expect(got).To(BeTrue(), "the two sets differ")
+				return
+			}
+			want, werr := sp.MergingMapsHaveConflicts(decode(left), decode(right), schema)
+			Expect(werr).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want))
+		},
+		Entry("the right list naming a value twice",
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","args":["x","y","z"]}]}}}}`,
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","args":["x","x","y"]}]}}}}`, true),
+		Entry("the right list naming a value three times",
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","command":["c","b","a"]}]}}}}`,
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","command":["a","a","a"]}]}}}}`, true),
+		Entry("the left list naming a value twice: compared as far as it goes",
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","args":["x","x","y"]}]}}}}`,
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","args":["x","y","z"]}]}}}}`, false),
+		Entry("both naming a value twice, the same sets",
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","args":["y","x","x"]}]}}}}`,
+			`{"spec":{"template":{"spec":{"containers":[{"name":"a","args":["x","y","y"]}]}}}}`, false),
+	)
+
 	It("returns apimachinery's errors", func() {
 		_, err := ply.StrategicMergePatch([]byte("<not JSON>"), []byte("{}"), &appsv1.Deployment{})
 		Expect(err == mergepatch.ErrBadJSONDoc).To(BeTrue(), "%v", err)

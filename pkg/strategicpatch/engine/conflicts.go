@@ -160,6 +160,11 @@ func (w *conflictWalk) conflictingLists(left, right []interface{}, l Lookup, str
 	if itemKind != reflect.Map {
 		left, right = sortedSet(left), sortedSet(right)
 	}
+	if len(left) > len(right) {
+		// The two sets differ. strategicpatch compares as many items as left's set holds and so indexes past right's
+		// here (it panics: class duplicate-items); a set shorter on the left it compares as far as it goes.
+		return true, nil
+	}
 	for i := range left {
 		if c, err := w.conflicting(left[i], right[i], l, "", "", depth+1); c {
 			return true, err
