@@ -63,14 +63,9 @@ var _ = Describe("Compose of a repeat ordering a field it sets to a string after
 				counted := again.Load()
 				want, wantErr := patch.Compose(mid, rest, t, gates)
 				Expect(again.Load()).To(Equal(counted), "the two Composes name no key twice")
-				if wantErr != nil {
+				if expectComposedInTurn(got, err, want, wantErr, first, second) {
 					failed++
-					Expect(err).To(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
-					Expect(err.Error()).To(Equal(wantErr.Error()), "first %s\nsecond %s", first.JSON(), second.JSON())
-					continue
 				}
-				Expect(err).NotTo(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
-				Expect(got).To(equalValue(want), "first %s\nsecond %s", first.JSON(), second.JSON())
 			}
 			Expect(repeats.Load()).To(BeNumerically(">=", n), "each case applies a repeat to its key's outcome")
 			line := fmt.Sprintf("%d cases, %d failing; front-end re-applications: %d of %d repeats", n, failed, again.Load(), repeats.Load())
@@ -270,14 +265,9 @@ var _ = Describe("Compose of a part named two or three times, later items orderi
 					}
 				}
 				Expect(again.Load()).To(Equal(counted), "the Composes in turn name no key twice")
-				if wantErr != nil {
+				if expectComposedInTurn(got, err, want, wantErr, first, second) {
 					failed++
-					Expect(err).To(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
-					Expect(err.Error()).To(Equal(wantErr.Error()), "first %s\nsecond %s", first.JSON(), second.JSON())
-					continue
 				}
-				Expect(err).NotTo(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
-				Expect(got).To(equalValue(want), "first %s\nsecond %s", first.JSON(), second.JSON())
 			}
 			line := fmt.Sprintf("%d cases, %d failing; front-end re-applications: %d of %d repeats", n, failed, again.Load(), repeats.Load())
 			AddReportEntry("repeats", line)
@@ -362,3 +352,16 @@ var _ = Describe("Compose of a later part ordering several lists without items, 
 			"patch groups[name=g].parts[name=p].args: $setElementOrder/args orders lists merged by key or value; the schema does not merge this list"),
 	)
 })
+
+// expectComposedInTurn expects the Compose of first and second to give got and err as the Composes in turn give want or
+// wantErr, and reports whether they failed.
+func expectComposedInTurn(got value.Value, err error, want value.Value, wantErr error, first, second value.Value) (failed bool) {
+	if wantErr != nil {
+		Expect(err).To(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
+		Expect(err.Error()).To(Equal(wantErr.Error()), "first %s\nsecond %s", first.JSON(), second.JSON())
+		return true
+	}
+	Expect(err).NotTo(HaveOccurred(), "first %s\nsecond %s", first.JSON(), second.JSON())
+	Expect(got).To(equalValue(want), "first %s\nsecond %s", first.JSON(), second.JSON())
+	return false
+}

@@ -61,15 +61,7 @@ var _ = DescribeTable("a later item ordering a list its key's outcome decides, i
 		const live = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"a","resources":{"limits":{"memory":"1Gi"}}}]}}`
 		first := `{"name":"a","tty":true}`
 		later := `{"name":"a","$setElementOrder/args":[],"args":["c","a"],"resources":` + resources + `}`
-		var again atomic.Int64
-		countRepeats(nil, &again)
-		opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
-		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+later+`]}}`), opts)
-		Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")
-		want, stepErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
-		Expect(stepErr).NotTo(HaveOccurred())
-		want, stepErr = patch.Apply(want, jsonv.MustDecode(`{"spec":{"containers":[`+later+`]}}`), opts)
-		expectInTurn(got, err, want, stepErr, wantErr)
+		expectLaterInTurn(live, first, later, maxDepth, wantErr, frontEnd)
 	},
 	Entry("an empty map at the limit onto the outcome's map with fields: refused, by the front-end", `{"limits":{}}`, 5,
 		"spec.containers[name=a].resources.limits.memory: nesting is deeper than the limit of 5 levels", int64(1)),
@@ -89,15 +81,7 @@ var _ = DescribeTable("a later item whose list merged by no strategy does not fo
 	func(later string, maxDepth int, wantErr string, frontEnd int64) {
 		const live = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"a","args":["b"]}]}}`
 		first := `{"name":"a","tty":true}`
-		var again atomic.Int64
-		countRepeats(nil, &again)
-		opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
-		got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+later+`]}}`), opts)
-		Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")
-		want, stepErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
-		Expect(stepErr).NotTo(HaveOccurred())
-		want, stepErr = patch.Apply(want, jsonv.MustDecode(`{"spec":{"containers":[`+later+`]}}`), opts)
-		expectInTurn(got, err, want, stepErr, wantErr)
+		expectLaterInTurn(live, first, later, maxDepth, wantErr, frontEnd)
 	},
 	Entry("an order naming none of its items, its items at the limit: refused in Phase 2",
 		`{"name":"a","$setElementOrder/args":["z","z"],"args":["c"],"image":"i"}`, 5,
@@ -174,3 +158,18 @@ var _ = DescribeTable("a later item holding a \"$patch: replace\" map onto its k
 		`{"name":"a","securityContext":{"$patch":"replace","capabilities":{"add":["x"]}}}`, 5,
 		"spec.containers[name=a].securityContext: nesting is deeper than the limit of 5 levels of maps and lists"),
 )
+
+// expectLaterInTurn applies containers first and later (items of one key) to live at once under MaxDepth maxDepth,
+// expecting the front-end to have applied frontEnd repeats again and the result (or wantErr) of the two applied one
+// after another.
+func expectLaterInTurn(live, first, later string, maxDepth int, wantErr string, frontEnd int64) {
+	var again atomic.Int64
+	countRepeats(nil, &again)
+	opts := patch.Options{Gates: features.Kubectl(), MaxDepth: maxDepth}
+	got, err := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`,`+later+`]}}`), opts)
+	Expect(again.Load()).To(Equal(frontEnd), "repeats the front-end applied again")
+	want, stepErr := patch.Apply(jsonv.MustDecode(live), jsonv.MustDecode(`{"spec":{"containers":[`+first+`]}}`), opts)
+	Expect(stepErr).NotTo(HaveOccurred())
+	want, stepErr = patch.Apply(want, jsonv.MustDecode(`{"spec":{"containers":[`+later+`]}}`), opts)
+	expectInTurn(got, err, want, stepErr, wantErr)
+}
