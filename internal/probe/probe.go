@@ -1,6 +1,7 @@
 // Package probe lets tests observe how often the engine does a piece of work, at no measurable cost otherwise: pkg/collate
 // reports each collation (Collated), and a test counts them (OnCollation); pkg/visitors reports each repeat of a
-// patch's merge key applied to an outcome, and whether the front-end applied it again (Repeated, OnRepeat); pkg/collate
+// patch's merge key applied to an outcome, and whether the front-end applied it again (Repeated, OnRepeat), once per
+// walk that ends without a question for the front-end (visitors.Answers.Walked); pkg/collate
 // reports each collation of such a repeat's tree inside a collation (RepeatCollated, OnRepeatCollation). Invariant:
 // production code never sets a hook, so Collated, Repeated and RepeatCollated are one atomic load that finds nil.
 package probe
@@ -25,7 +26,7 @@ func OnCollation(f func()) (restore func()) {
 var repeat atomic.Pointer[func(frontEnd bool)]
 
 // Repeated reports one Repeat of a patch's list (elements.Repeat) applied to its member's outcome, not to nothing, to
-// the hook, if a test set one: frontEnd says the front-end applied it again (strategy.Options.Reapply: one collation
+// the hook, if a test set one: frontEnd says the front-end applied it again (visitors.InTurn answered: one collation
 // more), else Phase 2 merged it from the patch's tree.
 func Repeated(frontEnd bool) {
 	if f := repeat.Load(); f != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/plyproject/ply/pkg/secrets"
 	"github.com/plyproject/ply/pkg/strategy"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/visitors"
 )
 
 // Ordering selects how items of merged lists are ordered in the result.
@@ -150,8 +151,7 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 			return Result{}, secrets.MaskDirective(secrets.MaskConflicts(err, recorded, local, live), recorded, local, live)
 		}
 	}
-	w := strategy.New(walkOptions(opts, listChanges, nodes, arena, patched))
-	out, err := w.Walk(tree)
+	w, out, err := walk(tree, opts, listChanges, nodes, arena, patched)
 	err = secrets.MaskDirective(err, recorded, local, live) // (a Secret's data key "$patch" is read as a directive)
 	if e, ok := err.(*elements.Error); ok && patched && e.Source == elements.Patch {
 		at := *e // (an outcome tree's error is the tree's; a Directed merge's is the root's, of the whole patch)
@@ -178,15 +178,20 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 	return res, nil
 }
 
-// walkOptions are the options of a merge's Phase 2 walk; patched: nodes kubectl's pipeline decides have outcome trees
-// (a list repeating a merge key), walked as pkg/patch walks a patch, applying a repeat as it does where the tree cannot.
-func walkOptions(opts Options, listChanges bool, nodes int, arena *collate.Arena, patched bool) strategy.Options {
+// walk walks a merge's tree in Phase 2, returning the Walker (its outcomes kept where listChanges) and the outcome;
+// patched: nodes kubectl's pipeline decides have outcome trees (a list repeating a merge key), walked as pkg/patch walks
+// a patch, answering the walk's questions as it does (a repeat the tree cannot decide: patch.WalkAnswering).
+func walk(tree elements.Element, opts Options, listChanges bool, nodes int, arena *collate.Arena, patched bool) (*strategy.Walker, elements.Outcome, error) {
 	w := strategy.Options{Ordering: opts.Ordering, Gates: opts.Gates, Record: listChanges, Nodes: nodes}
-	if patched {
-		w.Patched = arena.Patched
-		w.Reapply = patch.Repeats(patch.Options{MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
+	if !patched {
+		walker := strategy.New(w)
+		out, err := walker.Walk(tree)
+		return walker, out, err
 	}
-	return w
+	w.Patched, w.Answers = arena.Patched, new(visitors.Answers)
+	walker := strategy.New(w)
+	out, err := patch.WalkAnswering(walker, tree, w.Answers, patch.Options{MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
+	return walker, out, err
 }
 
 // detachedChanges is the most changes whose paths Merge materialises to reuse the tree's storage.

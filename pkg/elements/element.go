@@ -245,7 +245,7 @@ type Repeat struct {
 	ID, Pos int
 	// Depth is the item's nesting depth in the patch, from its root (a tree the front-end collates again keeps the
 	// depth of its root in the patch): Element's tree is held to the depth limit there, and the front-end applies the
-	// item again at it (strategy.Options.Reapply). A repeat nested in a repeat's tree counts from the patch's root too.
+	// item again at it (visitors.InTurn). A repeat nested in a repeat's tree counts from the patch's root too.
 	Depth   int
 	Element Element
 	Err     error

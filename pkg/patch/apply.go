@@ -10,6 +10,7 @@
 package patch
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/plyproject/ply/internal/frontend"
@@ -100,21 +101,21 @@ func ApplyReused(live, patch value.Value, opts Options) (out value.Value, releas
 }
 
 // reusable is what ApplyReused lends a call and takes back on release: the memory the result is built in, and the
-// Walker of the call's root, kept for the next call under the same options (release and reapply are bound once).
+// Walker of the call's root, kept for the next call under the same options (release and free are bound once).
 type reusable struct {
 	mem visitors.Memory
-	// walker applies a patch under walkerFor's options, with reapply; walking says it is in use (a Repeat applied
-	// during its walk gets a Walker of its own); opts are the options of the call in progress.
+	// walker applies a patch under walkerFor's options, with answers; walking says it is in use (a repeat's item
+	// applied to answer its walk's question gets a Walker of its own); opts are the options of the call in progress.
 	walker    *strategy.Walker
 	walkerFor walkerOptions
 	walking   bool
 	opts      Options
+	answers   visitors.Answers // the answers walker walks with, for the call in progress
 	release   func()
 	free      func() // (walking false)
-	reapply   func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
 }
 
-// walkerOptions are the options a patch's Walker is made for, besides the reusable's memory and reapply.
+// walkerOptions are the options a patch's Walker is made for, besides the reusable's memory and answers.
 type walkerOptions struct {
 	compose  bool
 	ordering Ordering
@@ -135,9 +136,6 @@ func newReusable() any {
 		reusables.Put(r)
 	}
 	r.free = func() { r.walking = false }
-	r.reapply = func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
-		return reapply(v, p, t, depth, r.opts)
-	}
 	return r
 }
 
@@ -191,17 +189,17 @@ func roots(live, patch value.Value) (elements.Values, error) {
 	return elements.Values{Local: patch, HasLocal: true, Live: live, HasLive: true}, nil
 }
 
-// applyAt applies vals' patch to vals' live, if any, at nesting depth (a Repeat applied to its member's outcome, where
-// Phase 2 cannot decide it from the patch's tree: strategy.Options.Reapply); opts.MaxDepth is set.
+// applyAt applies vals' patch to vals' live, if any, at nesting depth (a repeat's item applied to its key's outcome,
+// answering Phase 2's question: visitors.InTurn); opts.MaxDepth is set.
 func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (value.Value, error) {
 	tree, _, arena, err := collate.CountIn(vals, t, collate.Options{Patch: true, Compose: opts.compose, MaxDepth: opts.MaxDepth, Depth: depth, Gates: opts.Gates,
 		OtherKindsAtomic: opts.OtherKindsAtomic})
 	if err != nil {
 		return value.Value{}, err
 	}
-	walker, done := walkerFor(opts)
+	walker, answers, done := walkerFor(opts)
 	defer done()
-	out, err := walker.Walk(tree)
+	out, err := walkAnswering(walker, tree, answers, opts)
 	if err != nil {
 		return value.Value{}, err
 	}
@@ -213,33 +211,53 @@ func applyAt(vals elements.Values, t *openapi.Type, depth int, opts Options) (va
 	return out.Value, nil
 }
 
-// walkerFor returns the Walker applying a patch under opts, and what to call when its walk is done: ApplyReused's kept
-// Walker when it is free (made anew when opts differ from those it was made for), else a new one.
-func walkerFor(opts Options) (*strategy.Walker, func()) {
+// walkerFor returns the Walker applying a patch under opts, the answers it walks with, and what to call when its walk
+// is done: ApplyReused's kept Walker when it is free (made anew when opts differ from those it was made for), else a
+// new one.
+func walkerFor(opts Options) (*strategy.Walker, *visitors.Answers, func()) {
 	r := opts.reused
 	if r == nil || r.walking {
 		var mem *visitors.Memory
 		if r != nil {
 			mem = &r.mem
 		}
-		again := func(v, p value.Value, t *openapi.Type, depth int) (value.Value, error) {
-			return reapply(v, p, t, depth, opts)
-		}
+		answers := new(visitors.Answers)
 		return strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
-			Reapply: again, Memory: mem}), func() {}
+			Answers: answers, Memory: mem}), answers, func() {}
 	}
 	if want := (walkerOptions{compose: opts.compose, ordering: opts.Ordering, gates: opts.Gates}); r.walker == nil || r.walkerFor != want {
 		r.walker = strategy.New(strategy.Options{Patch: true, Compose: opts.compose, Ordering: opts.Ordering, Gates: opts.Gates,
-			Reapply: r.reapply, Memory: &r.mem})
+			Answers: &r.answers, Memory: &r.mem})
 		r.walkerFor = want
 	} else {
 		r.walker.Renew()
 	}
+	r.answers = visitors.Answers{}
 	r.opts, r.walking = opts, true
-	return r.walker, r.free
+	return r.walker, &r.answers, r.free
 }
 
-// reapply applies patch p to v, of type t, at nesting depth under opts: strategy.Options.Reapply.
-func reapply(v, p value.Value, t *openapi.Type, depth int, opts Options) (value.Value, error) {
-	return applyAt(elements.Values{Local: p, HasLocal: true, Live: v, HasLive: !v.IsNull()}, t, depth, opts)
+// walkAnswering walks tree with w, made with answers, until the walk ends without a question (visitors.InTurn),
+// answering each as the API server applies a repeat of a merge key: the item applied to its key's outcome as a patch
+// of its own under opts (a collation of the item with that outcome as live, walked: answerOf), after which w walks the
+// tree again, reading the answers so far. Each walk ends at its first unanswered question and every walk asks the
+// same questions up to it, so the walks number one more than the questions answered.
+func walkAnswering(w *strategy.Walker, tree elements.Element, answers *visitors.Answers, opts Options) (elements.Outcome, error) {
+	for {
+		out, err := w.Walk(tree)
+		var q *visitors.InTurn
+		if !errors.As(err, &q) {
+			answers.Walked()
+			return out, err
+		}
+		applied, err := answerOf(q, opts)
+		answers.Answer(q, applied, err)
+		w.Renew()
+	}
+}
+
+// answerOf applies question q's item to its outcome under opts, at the item's depth in the patch.
+func answerOf(q *visitors.InTurn, opts Options) (value.Value, error) {
+	vals := elements.Values{Local: q.Patch, HasLocal: true, Live: q.Onto, HasLive: !q.Onto.IsNull()}
+	return applyAt(vals, q.Type, q.Depth, opts)
 }

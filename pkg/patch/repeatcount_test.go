@@ -9,7 +9,7 @@ import (
 )
 
 // countRepeats zeroes all and again and, until the running spec ends, counts into all every repeat Phase 2 applies
-// to its key's outcome and into again those the front-end applies again (strategy.Options.Reapply), through
+// to its key's outcome and into again those the front-end applies again (answering visitors.InTurn), through
 // probe.OnRepeat; all may be nil.
 func countRepeats(all, again *atomic.Int64) {
 	again.Store(0)

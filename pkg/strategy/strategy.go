@@ -8,7 +8,10 @@
 // its outcome tree, a patch tree Phase 1 built beside it (Options.Patched, elements.Patched), walked as a patch.
 //
 // Invariants: the Walker never modifies the tree; each node's Outcome is kept by node ID (Record), so one tree can be
-// merged, listed for changes and diffed in turn; each registered rule's visitor is made once per Walker.
+// merged, listed for changes and diffed in turn; each registered rule's visitor is made once per Walker. The data runs
+// one way: a walk reads the tree and the answers it is given (Options.Answers) and calls no front-end; a repeat of a
+// patch's merge key it cannot decide ends the walk with its question (visitors.InTurn), which the front-end answers
+// before it walks again.
 package strategy
 
 import (
@@ -19,7 +22,6 @@ import (
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/features"
-	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/pkg/visitors"
 )
 
@@ -69,10 +71,10 @@ type Options struct {
 	Nodes  int
 	// Compose (with Patch) merges the patch into live as into another patch (pkg/patch.Compose).
 	Compose bool
-	// Reapply is the front-end's application of a patch (Patch only): a Repeat of a patch's list applied to its
-	// member's outcome where Phase 2 cannot decide it from the patch's tree, its pairings (elements.Chain) included
-	// (pkg/visitors, repeat.go, chain.go): a collation more per such repeat.
-	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
+	// Answers holds the front-end's answers to the questions a walk of a patch's tree ends with (visitors.InTurn: a
+	// Repeat of a patch's list applied to its member's outcome where Phase 2 cannot decide it from the patch's tree,
+	// its pairings, elements.Chain, included). Nil: none, each such repeat ending the walk with its question.
+	Answers *visitors.Answers
 	// Memory, when set, is where the built-in visitors build the result's maps and lists (visitors.Memory): the result
 	// is valid until its Reset. Nil: memory of their own.
 	Memory *visitors.Memory
@@ -117,13 +119,13 @@ func New(opts Options) *Walker {
 		Replace:    r,
 		Merge:      visitors.Merge{Replace: r, Walker: w, Memory: opts.Memory},
 		RetainKeys: visitors.Merge{Replace: r, Walker: w, Retain: true, Memory: opts.Memory},
-		Ordered: visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Reapply: opts.Reapply,
+		Ordered: visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: opts.Patch, Answers: opts.Answers,
 			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused,
 			DeleteRemovesMap: deleteRemoves},
 	}
 	if opts.Patched != nil {
 		w.patched, w.patchedBuiltIn = opts.Patched, w.builtIn
-		w.patchedBuiltIn[Ordered] = visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: true, Reapply: opts.Reapply,
+		w.patchedBuiltIn[Ordered] = visitors.Ordered{Replace: r, Walker: w, Ordering: opts.Ordering, Patch: true, Answers: opts.Answers,
 			Memory: opts.Memory, UnmergedOrderRefused: unmergedOrderRefused,
 			DeleteRemovesMap: deleteRemoves}
 	}

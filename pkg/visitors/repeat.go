@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/internal/smp"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
@@ -17,7 +16,7 @@ import (
 // applies it: each later item of the key to v, the outcome of the items of its key before it, or, where the server
 // takes the patch's list whole, to nothing. Phase 1 collated each repeat alone, without live (Repeat.Element).
 // Ordered.repeat decides in Phase 2 what applying a repeat to v gives, as collating its item with v as live gives it;
-// the front-end applies the rest (Ordered.Reapply). Each item below names the function that decides it.
+// the walk asks the front-end for the rest (InTurn, inturn.go; Ordered.Answers holds its answers). Each item below names the function that decides it.
 //
 // Both modes, decided:
 //   - Onto nothing (v null): the repeat's own tree's outcome (Walker.Walk), or its collation's error. In compose mode
@@ -353,7 +352,7 @@ import (
 //         there with the collation's kind error (listInto; strategicpatch takes it); with Repeat.Deep, items without
 //         maps or lists.
 //
-// Left to the front-end, which applies the item to v (Ordered.Reapply) at its depth in the patch (Repeat.Depth: from
+// Left to the front-end, asked to apply the item to v (InTurn, answered in Ordered.Answers) at its depth in the patch (Repeat.Depth: from
 // the patch's root, a repeat nested in a repeat's tree too):
 //   - both modes: another directive where v has the field; a map of strategy replace holding a rule, or whose cleaned
 //     node Phase 1 could not build; a list Phase 1 did not pair, or whose base's layout Phase 2 did not record (an
@@ -424,64 +423,65 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case v.IsNull() && r.Err != nil:
 		err = r.Err
 	case o.Compose && failed(&err, ownOrderFailure(r, l.Local.Items()[r.Pos], it.Type, v)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case !o.Compose && failed(&err, deletionBesideSet(l.Local.Items()[r.Pos], it.Type, v, !o.UnmergedOrderRefused)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case (r.Fails && !limited && (o.Compose || failsAtOwnField(r, l.Local.Items()[r.Pos], v))) ||
 		(known && !held && len(r.Limit) == 0 && o.failingOnto(r).ontoFits(r.Element, v) &&
 			o.ontoFailure(r.Element, v, nil) == nil && !(o.Compose && ownDisagrees(r.Element, v) != nil)):
 		// (Else a field before it may fail first: limitFailure's, or the front-end's.)
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		err = r.Err
 	case r.Element != nil && len(r.Merges) > 0 && failed(&err, mergeDirected(r.Element, v, r.Merges)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case !o.Compose && r.Element != nil && failed(&err, orderedEmpty(r.Element, v)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case v.IsNull() && o.Compose:
 		out, err = o.alone(r.Element)
 	case v.IsNull():
 		out, err = o.Walker.Walk(r.Element)
 	case !o.Compose && r.Element != nil && known && held && o.withOnto(r.Onto).ontoFits(r.Element, v):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		out, err = o.heldOnto(l, r, v)
 	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case o.Compose && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).err != nil:
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		err = composed.err
 	case o.Compose && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).fits:
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case !o.Compose && ((r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v))) ||
 		refusedDirectiveOnto(r, l.Local.Items()[r.Pos], it.Type, v, !o.UnmergedOrderRefused)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		err = r.Err
 	case !o.Compose && failed(&err, mergeDirectedBefore(r, l.Local.Items()[r.Pos], it.Type, v)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 	case !o.Compose && (ownRetainRefused(r, l.Local.Items()[r.Pos], it.Type, v) ||
 		repeatedDisordered(r, l.Local.Items()[r.Pos], it.Type, v)):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		err = r.Err
 	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		err = r.Contradicted[-1]
 	case limited:
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		err = limitErr
 	case !o.Compose && !o.UnmergedOrderRefused && sorted.of(r, l.Local.Items()[r.Pos], it.Type, v):
-		probe.Repeated(false)
+		o.Answers.repeated(false)
 		out, err = elements.Keep(sorted.out), sorted.err
-	case o.Reapply == nil:
-		return elements.Absent, it.Errorf(elements.Patch, "the patch names this item's key again, and nothing applies the repeat")
 	default:
-		probe.Repeated(true)
-		var applied value.Value
-		applied, err = o.Reapply(v, l.Local.Items()[r.Pos], it.Type, r.Depth)
-		out = elements.Keep(applied)
+		q := &InTurn{Item: it, Onto: v, Patch: l.Local.Items()[r.Pos], Type: it.Type, Depth: r.Depth}
+		applied, answerErr, answered := o.Answers.find(q)
+		if !answered {
+			return elements.Absent, q
+		}
+		o.Answers.repeated(true)
+		out, err = elements.Keep(applied), answerErr
 	}
 	if err != nil {
 		return elements.Absent, atItem(it, err)

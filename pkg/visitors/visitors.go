@@ -11,7 +11,6 @@ import (
 	"slices"
 
 	"github.com/plyproject/ply/internal/order"
-	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
@@ -203,9 +202,10 @@ type Ordered struct {
 	// Patch says the tree is a patch's: lists are ordered as it orders them, members it deletes dropped.
 	Patch   bool
 	Replace // (here: it packs with Patch)
-	// Reapply applies patch to v of type t at nesting depth depth (elements.Repeat.Depth): a list's Repeat merged in turn into its member's
-	// outcome where onto cannot decide it from the repeat's own tree and its chained lists (repeat.go, chain.go).
-	Reapply func(v, patch value.Value, t *openapi.Type, depth int) (value.Value, error)
+	// Answers holds the front-end's answers to the walk's questions (InTurn): a list's Repeat merged in turn into its
+	// member's outcome where onto cannot decide it from the repeat's own tree and its chained lists (repeat.go,
+	// chain.go). Nil: no answers, each such repeat ending the walk with its question.
+	Answers *Answers
 	// Memory, when set, holds the lists the merge builds and its members' outcomes: the result is valid until its
 	// Reset (nil: memory of their own).
 	Memory *Memory

@@ -141,7 +141,7 @@ var _ = Describe("collations per operation", func() {
 
 	// A repeat of the list's entry in a merge through kubectl's patch is merged onto its key's first item's outcome as
 	// patch.Apply merges it: here onto a list that outcome holds a key of twice (live's), laid out from the member's
-	// tree, so the front-end applies nothing again (strategy.Options.Reapply) and the merge collates once.
+	// tree, so the front-end applies nothing again (no visitors.InTurn to answer) and the merge collates once.
 	It("a merge through kubectl's patch whose repeat merges onto a list holding a key twice collates once", func() {
 		doc := func(containers string) value.Value {
 			return jsonv.MustDecode(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{"containers":` + containers + `}}}}`)

@@ -203,7 +203,7 @@ func reportCounts(prefix string, n int, counts map[string]int) string {
 
 // reportRepeats adds the report entry "repeats": of the repeats of a merge key
 // applied to an outcome, how many the front-end applied again (a collation
-// more each, strategy.Options.Reapply), after prefix.
+// more each, visitors.InTurn answered), after prefix.
 func reportRepeats(prefix string, frontEnd, repeats int64) {
 	line := fmt.Sprintf("%sfront-end re-applications: %d of %d repeats", prefix, frontEnd, repeats)
 	AddReportEntry("repeats", line)
