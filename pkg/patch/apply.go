@@ -237,23 +237,29 @@ func walkerFor(opts Options) (*strategy.Walker, *visitors.Answers, func()) {
 	return r.walker, &r.answers, r.free
 }
 
-// walkAnswering walks tree with w, made with answers, until the walk ends without a question (visitors.InTurn),
-// answering each as the API server applies a repeat of a merge key: the item applied to its key's outcome as a patch
-// of its own under opts (a collation of the item with that outcome as live, walked: answerOf), after which w walks the
-// tree again, reading the answers so far. Each walk ends at its first unanswered question and every walk asks the
-// same questions up to it, so the walks number one more than the questions answered.
+// walkAnswering walks tree with w, made with answers, answering the walk's questions (visitors.InTurn) as the API
+// server applies a repeat of a merge key: the item applied to its key's outcome as a patch of its own under opts (a
+// collation of the item with that outcome as live, walked: answerOf). A walk that asks none is walked once, as it
+// stands; one that asks is walked again, driven (visitors.Answers.Pull): it stops at each question until it is
+// answered and goes on from there, so no part of the tree is walked more than twice.
 func walkAnswering(w *strategy.Walker, tree elements.Element, answers *visitors.Answers, opts Options) (elements.Outcome, error) {
-	for {
-		out, err := w.Walk(tree)
-		var q *visitors.InTurn
-		if !errors.As(err, &q) {
-			answers.Walked()
-			return out, err
-		}
-		applied, err := answerOf(q, opts)
-		answers.Answer(q, applied, err)
-		w.Renew()
+	out, err := w.Walk(tree)
+	var q *visitors.InTurn
+	if !errors.As(err, &q) {
+		answers.Walked()
+		return out, err
 	}
+	applied, err := answerOf(q, opts)
+	answers.Answer(q, applied, err)
+	w.Renew()
+	next, stop := answers.Pull(func() { out, err = w.Walk(tree) })
+	defer stop()
+	for q, asked := next(); asked; q, asked = next() {
+		applied, answerErr := answerOf(q, opts)
+		answers.Answer(q, applied, answerErr)
+	}
+	answers.Walked()
+	return out, err
 }
 
 // answerOf applies question q's item to its outcome under opts, at the item's depth in the patch.

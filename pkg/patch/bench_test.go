@@ -1,12 +1,18 @@
 package patch_test
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/plyproject/ply/pkg/features"
 	"github.com/plyproject/ply/pkg/patch"
 	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // benchInputs returns a live object whose merged list "klist" holds n
@@ -116,4 +122,61 @@ func orderingFlag(o patch.Ordering) string {
 		return "kubectl"
 	}
 	return "seed"
+}
+
+// answeredInputs returns a Pod and a patch naming container keys again whose later items Phase 2 leaves to the
+// front-end under a depth limit of 6 (their maps' scalars lie at it: visitors.InTurn). flat: n containers, each named
+// twice; chain: one container named 2n+1 times, its repeats in turn a plain one Phase 2 decides and one it asks about.
+func answeredInputs(n int, chain bool) (live, p value.Value) {
+	const later = `{"name":"%s","$setElementOrder/args":[],"args":["c"],"resources":{"limits":{"cpu":"1"},"requests":{}}}`
+	var liveItems, items []string
+	for i := range n {
+		name := "c" + strconv.Itoa(i)
+		if chain {
+			name = "c"
+		}
+		if !chain || i == 0 {
+			liveItems = append(liveItems, `{"name":"`+name+`","resources":{"limits":{"memory":"1Gi"}}}`)
+			items = append(items, `{"name":"`+name+`","tty":true}`)
+		}
+		if chain {
+			items = append(items, `{"name":"c","image":"i`+strconv.Itoa(i)+`"}`)
+		}
+		items = append(items, fmt.Sprintf(later, name))
+	}
+	live = jsonv.MustDecode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[` +
+		strings.Join(liveItems, ",") + `]}}`)
+	return live, jsonv.MustDecode(`{"spec":{"containers":[` + strings.Join(items, ",") + `]}}`)
+}
+
+// BenchmarkApplyAnswered applies answeredInputs' patches, every gate off, by ply (each later item the front-end
+// answers, the walk going on from its question) and by strategicpatch, side by side: both grow linearly with n.
+func BenchmarkApplyAnswered(b *testing.B) {
+	sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, shape := range []string{"flat", "chain"} {
+		for _, n := range []int{10, 100, 1000} {
+			live, p := answeredInputs(n, shape == "chain")
+			liveJSON, patchJSON := live.JSON(), p.JSON()
+			opts := patch.Options{Gates: features.Kubectl(), MaxDepth: 6}
+			b.Run("shape="+shape+"/n="+strconv.Itoa(n)+"/impl=ply", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := patch.Apply(live, p, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("shape="+shape+"/n="+strconv.Itoa(n)+"/impl=strategicpatch", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(liveJSON, patchJSON, sp.Meta()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -16,8 +16,8 @@ import (
 
 // A front-end walking a patch tree of its own: a patch naming container "a" twice (gate UniqueMergeKeys off) whose
 // later item's maps lie at the depth limit, which Phase 2 does not decide from the tree. The walk ends with its
-// question (visitors.InTurn); WalkAnswering answers it as Apply does, the item applied to its key's outcome, and walks
-// the tree again.
+// question (visitors.InTurn); WalkAnswering answers it as Apply does, the item applied to its key's outcome, walking
+// the tree again, driven: stopping at each question until it is answered.
 func ExampleWalkAnswering() {
 	schema, err := openapi.Default()
 	if err != nil {

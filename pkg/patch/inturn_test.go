@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/collate"
@@ -17,6 +19,7 @@ import (
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/pkg/visitors"
 	"github.com/plyproject/ply/test/jsonv"
+	"github.com/plyproject/ply/test/oracle"
 )
 
 // Phase 2 never calls a front-end: a repeat of a merge key it cannot decide from the patch's tree ends the walk with
@@ -116,3 +119,29 @@ var _ = Describe("a walk asking the front-end to apply a repeat in turn", func()
 		Expect(string(got.JSON())).To(Equal(string(want.JSON())), "the items applied one after another")
 	})
 })
+
+// Several questions in one walk: a front-end driving the walk (visitors.Answers.Pull) answers each as it is asked, the
+// walk going on from it; the result is the API server's (strategicpatch), each question one collation more.
+var _ = DescribeTable("a walk asking several questions, answered as they are asked",
+	func(n int, chain bool, questions int) {
+		var collations, answered atomic.Int64
+		DeferCleanup(probe.OnCollation(func() { collations.Add(1) }))
+		DeferCleanup(probe.OnRepeat(func(frontEnd bool) {
+			if frontEnd {
+				answered.Add(1)
+			}
+		}))
+		live, p := answeredInputs(n, chain)
+		got, err := patch.Apply(live, p, patch.Options{Gates: features.Kubectl(), MaxDepth: 6})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(answered.Load()).To(BeEquivalentTo(questions))
+		Expect(collations.Load()).To(BeEquivalentTo(1 + questions))
+		sp, err := oracle.DefaultV3For("io.k8s.api.core.v1.Pod")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live.JSON(), p.JSON(), sp.Meta())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got.JSON())).To(Equal(string(jsonv.MustDecode(string(want)).JSON())), "the API server's result")
+	},
+	Entry("three containers, each named twice", 3, false, 3),
+	Entry("one container named seven times, its repeats in turn decided and asked about", 3, true, 3),
+)

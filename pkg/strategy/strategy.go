@@ -10,8 +10,8 @@
 // Invariants: the Walker never modifies the tree; each node's Outcome is kept by node ID (Record), so one tree can be
 // merged, listed for changes and diffed in turn; each registered rule's visitor is made once per Walker. The data runs
 // one way: a walk reads the tree and the answers it is given (Options.Answers) and calls no front-end; a repeat of a
-// patch's merge key it cannot decide ends the walk with its question (visitors.InTurn), which the front-end answers
-// before it walks again.
+// patch's merge key it cannot decide asks its question (visitors.InTurn), which the front-end answers: the walk ends
+// with it, or, driven by the front-end (visitors.Answers.Pull), stops at it until it is answered.
 package strategy
 
 import (

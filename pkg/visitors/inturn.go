@@ -1,18 +1,22 @@
 package visitors
 
 import (
+	"iter"
+
 	"github.com/plyproject/ply/internal/probe"
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/elements"
 	"github.com/plyproject/ply/pkg/value"
 )
 
-// InTurn is the error a walk ends with where Phase 2 cannot decide, from the patch's tree, what a repeat of a patch
-// list's merge key (elements.Repeat) gives applied to the outcome of the items of its key before it (repeat.go lists
-// those cases). The API server applies such an item in turn, as a patch of its own onto that outcome; a front-end
-// does the same (pkg/patch: a collation of the item with Onto as live, walked), records what it gave in the Answers
-// it walks with (Answers.Answer) and walks the tree again, which then takes that answer at the repeat. Phase 2 itself
-// never collates or calls a front-end: it reads the tree and the answers it is given.
+// InTurn is the question Phase 2 asks where it cannot decide, from the patch's tree, what a repeat of a patch list's
+// merge key (elements.Repeat) gives applied to the outcome of the items of its key before it (repeat.go lists those
+// cases). The API server applies such an item in turn, as a patch of its own onto that outcome; a front-end does the
+// same (pkg/patch: a collation of the item with Onto as live, walked) and records what it gave (Answers.Answer).
+// Phase 2 itself never collates or calls a front-end: it reads the tree and the answers it is given. A walk asks in
+// one of two ways: driven by the front-end (Answers.Pull), it stops at the question until the front-end has answered
+// it, then goes on; else it ends with the question as its error, and the front-end, once it has answered, walks the
+// tree again.
 //
 // Invariant: what the answer is depends on Onto, Patch, Type and Depth alone, which the question holds, so an answer
 // recorded for one walk holds for every walk of any tree that asks the same question.
@@ -30,19 +34,23 @@ type InTurn struct {
 	Depth int
 }
 
-// Error says which repeat the walk stopped at and why: a front-end that walks without answering (Answers nil, or
-// a walk of its own) reports it as an error at that item.
+// Error says which repeat the walk ended at and why: a front-end that walks without answering reports it as an error
+// at that item.
 func (q *InTurn) Error() string {
 	return q.Item.Path().String() + ": the patch names this item's key again, and only applying it to its key's " +
 		"outcome in turn decides it (visitors.InTurn: the front-end answers it)"
 }
 
-// Answers holds a front-end's answers to the InTurn questions of its walks, and counts the repeats of a walk for
-// tests (internal/probe) once that walk ends otherwise than with a question: a walk the front-end repeats after an
-// answer counts its repeats once, as a walk that needed none does.
+// Answers holds a front-end's answers to the InTurn questions of its walks, and counts the repeats a walk applies to
+// an outcome for tests (internal/probe), reported once the walk ends (Walked): a walk ended by a question and walked
+// again counts its repeats once, as a walk that asked none does.
 type Answers struct {
-	byItem map[int32][]answer // by the repeat node's ID: its questions answered, compared whole (Identical)
-	walk   repeatCounts       // the repeats the current walk applied to their key's outcome
+	byPatch map[value.Value][]answer // by the question's Patch as one Value (the item at its place in the patch's tree):
+	// its questions answered, compared whole (Identical)
+	walk repeatCounts // the repeats the current walk applied to their key's outcome
+	// yield, while Pull drives a walk, hands a question to the front-end and returns once it has been answered (false:
+	// the walk is to end).
+	yield func(*InTurn) bool
 }
 
 // answer is what applying one question's item to its outcome gave: a value or an error.
@@ -56,13 +64,26 @@ type answer struct {
 type repeatCounts struct{ decided, answered int }
 
 // Answer records what applying q's item to q.Onto gave: out, or err (an error at the item's own root, its path
-// relative to the item). The repeats the walk that asked counted are dropped: that walk is to be repeated.
+// relative to the item).
 func (a *Answers) Answer(q *InTurn, out value.Value, err error) {
-	if a.byItem == nil {
-		a.byItem = map[int32][]answer{}
+	if a.byPatch == nil {
+		a.byPatch = map[value.Value][]answer{}
 	}
-	a.byItem[q.Item.ID] = append(a.byItem[q.Item.ID], answer{question: *q, out: out, err: err})
-	a.walk = repeatCounts{}
+	a.byPatch[q.Patch] = append(a.byPatch[q.Patch], answer{question: *q, out: out, err: err})
+}
+
+// Pull drives walk, a walk with a Walker made with a (strategy.Options.Answers), as a coroutine: next runs it up to
+// its next question that a holds no answer to and returns that question (true), which the caller answers (Answer)
+// before it calls next again, the walk going on from the question; once the walk has ended, next returns false (walk
+// returns its own result to the caller, through its closure). stop ends a walk not run to its end: its question, left
+// unanswered, ends it as its error. The repeats of an earlier walk not reported (Walked), one ended by a question,
+// are dropped as the walk starts.
+func (a *Answers) Pull(walk func()) (next func() (*InTurn, bool), stop func()) {
+	return iter.Pull(func(yield func(*InTurn) bool) {
+		a.walk, a.yield = repeatCounts{}, yield
+		defer func() { a.yield = nil }()
+		walk()
+	})
 }
 
 // Walked reports the repeats of the walk that just ended, not with a question, to the test hooks (probe.Repeated),
@@ -77,12 +98,21 @@ func (a *Answers) Walked() {
 	a.walk = repeatCounts{}
 }
 
+// ask returns the answer to q: one a holds, or, where Pull drives the walk, the one the front-end gives once the walk
+// has handed it q; answered is false where there is none (a nil: none), the walk then to end with q.
+func (a *Answers) ask(q *InTurn) (out value.Value, err error, answered bool) {
+	if out, err, answered = a.find(q); answered || a == nil || a.yield == nil || !a.yield(q) {
+		return out, err, answered
+	}
+	return a.find(q)
+}
+
 // find returns the answer to q, if a holds one (a nil: none).
 func (a *Answers) find(q *InTurn) (value.Value, error, bool) {
 	if a == nil {
 		return value.Value{}, nil, false
 	}
-	for _, ans := range a.byItem[q.Item.ID] {
+	for _, ans := range a.byPatch[q.Patch] {
 		p := &ans.question
 		if p.Type == q.Type && p.Depth == q.Depth && value.Identical(p.Onto, q.Onto) && value.Identical(p.Patch, q.Patch) {
 			return ans.out, ans.err, true
@@ -92,7 +122,7 @@ func (a *Answers) find(q *InTurn) (value.Value, error, bool) {
 }
 
 // repeated counts one repeat the walk applied to its key's outcome, answered says by an answer (a nil: reported to
-// the test hooks at once, there being no walk to repeat).
+// the test hooks at once).
 func (a *Answers) repeated(answered bool) {
 	switch {
 	case a == nil:

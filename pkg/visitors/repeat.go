@@ -476,7 +476,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		out, err = elements.Keep(sorted.out), sorted.err
 	default:
 		q := &InTurn{Item: it, Onto: v, Patch: l.Local.Items()[r.Pos], Type: it.Type, Depth: r.Depth}
-		applied, answerErr, answered := o.Answers.find(q)
+		applied, answerErr, answered := o.Answers.ask(q)
 		if !answered {
 			return elements.Absent, q
 		}

@@ -5,8 +5,8 @@
 // live's value stays (another writer's). Null values never reach a result map: an explicit null in local means
 // "remove", and JSON null and absence are the same thing to the API server. A patch's list naming a merge key twice is
 // applied as the API server applies it, each later item in turn (repeat.go); where the tree does not decide a later
-// item, the walk ends with its question (InTurn), which the front-end answers (Answers) before walking again: a visitor
-// never collates or calls a front-end.
+// item, the walk asks its question (InTurn), which the front-end answers (Answers): a visitor never collates or calls
+// a front-end.
 package visitors
 
 import (
