@@ -134,9 +134,10 @@ func New(opts Options) *Walker {
 
 var outcomeTables sync.Pool
 
-// Renew readies w for another walk under the options New was given (without Record): the registered rules' visitors,
-// each made for one walk, are made anew as the walk meets their rules; the built-in ones are kept, so that a caller
-// walking many trees under the same options allocates no Walker per tree.
+// Renew readies w for another walk under the options New was given (with Record, of the same tree only, whose walk
+// writes each node's Outcome again): the registered rules' visitors, each made for one walk, are made anew as the walk
+// meets their rules; the built-in ones are kept, so that a caller walking many trees under the same options allocates
+// no Walker per tree.
 func (w *Walker) Renew() {
 	clear(w.registered)
 }
