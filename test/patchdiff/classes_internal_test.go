@@ -46,7 +46,7 @@ var _ = ginkgo.Describe("the oracle-leaks-directive classification", func() {
 	)
 })
 
-// absorbedLeak excuses a difference only where strategicpatch, given the
+// difftest.AbsorbedLeak excuses a difference only where strategicpatch, given the
 // patch with the directives it would copy raw applied first, gives ply's
 // object: each row is a widget/kubectl case (live, patch) and an object ply
 // might give.
@@ -63,7 +63,7 @@ var _ = ginkgo.Describe("the oracle-leaks-directive classification of absorbed l
 				Expect(err).NotTo(HaveOccurred())
 				return v
 			}
-			Expect(absorbedLeak(t, dec(live), dec(patch), dec(ply))).To(Equal(want))
+			Expect(difftest.AbsorbedLeak(t, dec(live), dec(patch), dec(ply))).To(Equal(want))
 		},
 		ginkgo.Entry("a replace map copied with the first item, replaced into by the second, ply without it",
 			`{"spec":{"parts":[{"name":"c","env":[]}]}}`, twice, `{"spec":{"parts":[{"name":"c","env":[{"name":"f"}]}]}}`, true),

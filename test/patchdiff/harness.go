@@ -94,7 +94,7 @@ const (
 	// delete item, replacing into a copied "$patch: replace" map), no
 	// directive need be left in the result; the class then requires ply's
 	// object to equal strategicpatch's own result on the patch with every
-	// directive it would copy raw given that effect first (absorbedLeak),
+	// directive it would copy raw given that effect first (difftest.AbsorbedLeak),
 	// checked after OracleEmptiesDeletedMap and DecimalMergeKey, so a case
 	// either names keeps that class.
 	OracleLeaksDirective
@@ -314,26 +314,6 @@ func guard(f func() error) (err error, panicked bool) {
 	return f(), false
 }
 
-// oracleApply applies p to live with strategicpatch and returns the result
-// as the API server stores it, and as strategicpatch returned it.
-func oracleApply(t *difftest.Target, live []byte, p []byte) (stored, raw value.Value, err error) {
-	var out []byte
-	err, _ = guard(func() error {
-		var err error
-		out, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live, p, t.Oracle.Meta())
-		return err
-	})
-	if err != nil {
-		return value.Null, value.Null, err
-	}
-	raw, err = decode(out)
-	if err != nil {
-		return value.Null, value.Null, err
-	}
-	stored, _ = difftest.ServerNormalize(raw)
-	return stored, raw, nil
-}
-
 // Run executes c on target t and classifies the outcome.
 func Run(t *difftest.Target, c Case) (o Outcome) {
 	o = Outcome{Case: c}
@@ -387,7 +367,7 @@ func knownClass(t *difftest.Target, c Case, o *Outcome) Class {
 		return DecimalMergeKey
 	}
 	// After the classes above: a case they name keeps its class.
-	if o.Class == ObjectMismatch && appliesPatch(c.Mode) && absorbedLeak(t, c.Live, o.OraclePatch, o.PlyObject) {
+	if o.Class == ObjectMismatch && appliesPatch(c.Mode) && difftest.AbsorbedLeak(t, c.Live, o.OraclePatch, o.PlyObject) {
 		return OracleLeaksDirective
 	}
 	if o.Class == PlyErrorOnly && nullKeyRefused(t, c, o.PlyErr) {
@@ -422,8 +402,8 @@ func leakedDirectives(c Case, root *openapi.Type, raw, ply value.Value) bool {
 			return true
 		}
 	}
-	norm, _ := difftest.ServerNormalize(withoutDirectiveMaps(raw))
-	if !value.Equal(withoutDirectiveMaps(raw), raw) && value.Equal(norm, ply) {
+	norm, _ := difftest.ServerNormalize(difftest.WithoutDirectiveMaps(raw))
+	if !value.Equal(difftest.WithoutDirectiveMaps(raw), raw) && value.Equal(norm, ply) {
 		return true
 	}
 	deleted := deletedMapFields(c.Patch, nil)
@@ -504,7 +484,7 @@ func liveItem(live, item value.Value, key []string) (value.Value, bool) {
 // the delete (undeleted), as strategicpatch has them when it merges.
 func copiedUnchecked(t *difftest.Target, c Case, raw value.Value, p fieldpath.Path) bool {
 	pv, _ := difftest.Lookup(c.Patch, p)
-	pv, _ = difftest.ServerNormalize(withoutDirectiveMaps(pv))
+	pv, _ = difftest.ServerNormalize(difftest.WithoutDirectiveMaps(pv))
 	rv, in := difftest.Lookup(raw, p)
 	if rv, _ = difftest.ServerNormalize(rv); in && !value.Equal(rv, pv) {
 		return false
@@ -518,7 +498,7 @@ func copiedUnchecked(t *difftest.Target, c Case, raw value.Value, p fieldpath.Pa
 		if !ok {
 			return false
 		}
-		_, _, err := oracleApply(t, probe.JSON(), patch.JSON())
+		_, _, err := difftest.OracleApplyPatch(t, probe.JSON(), patch.JSON())
 		return err != nil
 	}
 	if rejects(c.Live, c.Patch) {
@@ -628,7 +608,7 @@ func runApply(t *difftest.Target, o *Outcome) {
 		o.OraclePatch = c.Patch
 		p = PatchText(c.Patch)
 	}
-	o.OracleObject, o.OracleRaw, o.OracleErr = oracleApply(t, enc(c.Live), p)
+	o.OracleObject, o.OracleRaw, o.OracleErr = difftest.OracleApplyPatch(t, enc(c.Live), p)
 
 	var panicked bool
 	o.PlyErr, panicked = guard(func() error {
@@ -755,7 +735,7 @@ func compareAppliedPatch(t *difftest.Target, o *Outcome, plyPatch value.Value) {
 		return
 	}
 	o.PlyObject = merged.Object
-	o.OracleObject, o.OracleRaw, o.OracleErr = oracleApply(t, enc(c.Live), plyPatch.JSON())
+	o.OracleObject, o.OracleRaw, o.OracleErr = difftest.OracleApplyPatch(t, enc(c.Live), plyPatch.JSON())
 	o.Class = compareObjects(o, false)
 }
 
@@ -969,33 +949,6 @@ func Shrink(t *difftest.Target, o Outcome, budget int) Outcome {
 		}
 	}
 	return best
-}
-
-// withoutDirectiveMaps drops from v every map holding a "$patch" key (a
-// list item, or a field's value), as strategicpatch does when it copies a
-// patch value into an object that lacks it.
-func withoutDirectiveMaps(v value.Value) value.Value {
-	switch v.Kind() {
-	case value.KindMap:
-		fs := make([]value.Field, 0, v.Len())
-		for _, f := range v.Fields() {
-			if _, d := f.Value.Get("$patch"); d && f.Value.IsMap() {
-				continue
-			}
-			fs = append(fs, value.Field{Key: f.Key, Value: withoutDirectiveMaps(f.Value)})
-		}
-		return value.MapFromSorted(fs)
-	case value.KindList:
-		items := make([]value.Value, 0, v.Len())
-		for _, it := range v.Items() {
-			if _, d := it.Get("$patch"); d && it.IsMap() {
-				continue
-			}
-			items = append(items, withoutDirectiveMaps(it))
-		}
-		return value.List(items)
-	}
-	return v
 }
 
 // replacedBy reports whether path p, below root, passes through a field

@@ -269,7 +269,7 @@ func appendsNullKey(items []value.Value, cl value.Value, key string) bool {
 
 // itemOf returns the item of list l whose key field holds kv, and how many items do.
 func itemOf(l value.Value, key string, kv value.Value) (value.Value, int) {
-	i, n := patchdiff.ItemIndex(l.Items(), key, kv)
+	i, n := difftest.ItemIndex(l.Items(), key, kv)
 	if n == 0 {
 		return value.Null, 0
 	}
@@ -345,7 +345,7 @@ func splitAt(p value.Value, path []pathStep, at int) (head, tail value.Value) {
 	}
 	items := append([]value.Value(nil), child.Items()...)
 	key, kv := rest[0].key, rest[0].keyValue
-	i, _ := patchdiff.ItemIndex(items, key, kv)
+	i, _ := difftest.ItemIndex(items, key, kv)
 	h, tl := splitAt(items[i], rest[1:], at)
 	items[i] = h
 	return p.With(field, value.List(items)), value.MustMap().With(field, value.List([]value.Value{tl.With(key, kv)}))

@@ -90,7 +90,14 @@ const (
 	// live that holds a nested delete directive is copied into the object
 	// with the directive inside, so the deleted entry comes back (as the
 	// API server decodes it). ply's object equals strategicpatch's with
-	// those leaked entries dropped.
+	// those leaked entries dropped. Where the patch names the new item's
+	// key again (local or recorded repeating a merge key, every gate off),
+	// the later item merges into that copy, a copied delete item becoming
+	// an entry it merges into and orders, so no directive need be left in
+	// the result; the class then requires ply's object to equal
+	// strategicpatch's own result on the patch with every directive it
+	// would copy raw given its effect first (AbsorbedLeak), checked after
+	// OracleSortsList, so a case that class names keeps it.
 	OracleLeaksDirective
 	// OracleSortsList: strategicpatch is wrong. With Overwrite false its
 	// conflict check sorts the patch's atomic lists of scalars in place, so
@@ -323,6 +330,10 @@ func (t *Target) explain(c Case, o *Outcome, failed Class) Class {
 				}
 			}
 		}
+	}
+	// After the classes above: a case they name keeps its class.
+	if p, err := jsonv.Decode(o.OraclePatch); err == nil && AbsorbedLeak(t, c.Live, p, o.PlyObject) {
+		return OracleLeaksDirective
 	}
 	return failed
 }

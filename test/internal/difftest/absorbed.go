@@ -1,15 +1,19 @@
-package patchdiff
+package difftest
 
 import (
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
 	"github.com/plyproject/ply/openapi"
 	"github.com/plyproject/ply/pkg/value"
-	"github.com/plyproject/ply/test/internal/difftest"
+	"github.com/plyproject/ply/test/jsonv"
 )
 
-// absorbedLeak reports whether ply's object equals strategicpatch's result
+// AbsorbedLeak reports whether ply's object equals strategicpatch's result
 // re-derived without the directives it leaks (the OracleLeaksDirective
 // class where the leak is absorbed rather than left in the raw result).
 // strategicpatch copies a patch value the outcome lacks raw, directives
@@ -19,26 +23,81 @@ import (
 // they replace into. The re-derivation is strategicpatch itself on live
 // and the patch with each directive it would copy given its effect on
 // content the outcome lacks first (withoutLeakedFirsts, the effect
-// leakedDirectives gives it), sent as the patch was (PatchText: decimals
-// kept, so DecimalMergeKey's defect stays in), the raw result cleaned the
-// same way. It holds only where the patch has such a directive, and
-// strategicpatch accepts the patch so cleaned.
-func absorbedLeak(t *difftest.Target, live, p, ply value.Value) bool {
+// test/patchdiff's leakedDirectives gives it), sent as the patch was
+// (jsonv.DecimalJSON: decimals kept, so test/patchdiff's DecimalMergeKey
+// defect stays in), the raw result cleaned the same way. It holds only
+// where the patch has such a directive, and strategicpatch accepts the
+// patch so cleaned. p is the patch strategicpatch applied to live (test/
+// patchdiff's patch, or the three-way patch kubectl sends in Run), ply the
+// object ply gives.
+func AbsorbedLeak(t *Target, live, p, ply value.Value) bool {
 	cleaned, changed := withoutLeakedFirsts(p, live, t.Root)
 	if !changed {
 		return false
 	}
-	_, raw, err := oracleApply(t, enc(live), PatchText(cleaned))
+	_, raw, err := OracleApplyPatch(t, encode(live), jsonv.DecimalJSON(cleaned))
 	if err != nil {
 		return false
 	}
-	norm, _ := difftest.ServerNormalize(withoutDirectiveMaps(raw))
+	norm, _ := serverNormalize(WithoutDirectiveMaps(raw))
 	return value.Equal(norm, ply)
+}
+
+// OracleApplyPatch applies patch p to live with strategicpatch, as the API
+// server does, and returns the result as the server stores it
+// (ServerNormalize) and as strategicpatch returned it; a panic in
+// strategicpatch is returned as an error.
+func OracleApplyPatch(t *Target, live, p []byte) (stored, raw value.Value, err error) {
+	var out []byte
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+			}
+		}()
+		out, err = strategicpatch.StrategicMergePatchUsingLookupPatchMeta(live, p, t.Oracle.Meta())
+	}()
+	if err != nil {
+		return value.Null, value.Null, err
+	}
+	raw, err = jsonv.Decode(out)
+	if err != nil {
+		return value.Null, value.Null, fmt.Errorf("decoding strategicpatch's output: %w", err)
+	}
+	stored, _ = serverNormalize(raw)
+	return stored, raw, nil
+}
+
+// WithoutDirectiveMaps drops from v every map holding a "$patch" key (a
+// list item, or a field's value), as strategicpatch does when it copies a
+// patch value into an object that lacks it.
+func WithoutDirectiveMaps(v value.Value) value.Value {
+	switch v.Kind() {
+	case value.KindMap:
+		fs := make([]value.Field, 0, v.Len())
+		for _, f := range v.Fields() {
+			if _, d := f.Value.Get("$patch"); d && f.Value.IsMap() {
+				continue
+			}
+			fs = append(fs, value.Field{Key: f.Key, Value: WithoutDirectiveMaps(f.Value)})
+		}
+		return value.MapFromSorted(fs)
+	case value.KindList:
+		items := make([]value.Value, 0, v.Len())
+		for _, it := range v.Items() {
+			if _, d := it.Get("$patch"); d && it.IsMap() {
+				continue
+			}
+			items = append(items, WithoutDirectiveMaps(it))
+		}
+		return value.List(items)
+	}
+	return v
 }
 
 // withoutLeakedFirsts returns patch map p (of type t, merged into base,
 // the outcome so far) with the directives strategicpatch copies raw given
-// their effect on content the outcome lacks (withoutDirectiveMaps): a
+// their effect on content the outcome lacks (WithoutDirectiveMaps): a
 // field's map holding "$patch" where base lacks the field is dropped, and
 // any other value base lacks loses its maps holding "$patch". It follows
 // the fields strategicpatch merges: maps base holds as maps (not those
@@ -71,7 +130,7 @@ func withoutLeakedFirsts(p, base value.Value, t *openapi.Type) (_ value.Value, c
 			out, changed = out.Without(f.Key), true
 			continue
 		case !held:
-			nv = withoutDirectiveMaps(f.Value)
+			nv = WithoutDirectiveMaps(f.Value)
 			ok = !value.Equal(nv, f.Value)
 		case f.Value.IsMap() && bv.IsMap():
 			nv, ok = withoutLeakedFirsts(f.Value, bv, ct)
@@ -121,7 +180,7 @@ func listWithoutLeakedFirsts(v, bl value.Value, it *openapi.Type, key string) (_
 		var nv value.Value
 		var ok bool
 		if cur.IsNull() {
-			nv = withoutDirectiveMaps(item)
+			nv = WithoutDirectiveMaps(item)
 			ok = !value.Equal(nv, item)
 		} else {
 			nv, ok = withoutLeakedFirsts(item, cur, it)
