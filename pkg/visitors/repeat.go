@@ -604,7 +604,7 @@ func (o Ordered) ontoFits(e elements.Element, v value.Value) bool {
 		m.Meta.Strategy.Has(openapi.StrategyReplace) {
 		return false
 	}
-	if holdsRuledField(m, v) || deletesNonListBeside(m.Local) {
+	if holdsRuledField(m, v) || deletesNonListBeside(m) {
 		return false
 	}
 	for _, f := range m.Fields {
@@ -752,7 +752,7 @@ func composeChecked(e elements.Element, v value.Value, r *elements.Repeat, unmer
 		(deep && len(m.Fields) == 0 && v.Len() > 0) {
 		return false, nil
 	}
-	if holdsRuledField(m, v) || deletesNonListBeside(m.Local) {
+	if holdsRuledField(m, v) || deletesNonListBeside(m) {
 		return false, nil
 	}
 	for _, f := range m.Fields {

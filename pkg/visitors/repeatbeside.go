@@ -1,22 +1,14 @@
 package visitors
 
 import (
-	"strings"
-
 	"github.com/plyproject/ply/internal/smp"
-	"github.com/plyproject/ply/pkg/value"
+	"github.com/plyproject/ply/pkg/elements"
 )
 
-// deletesNonListBeside reports whether patch map pm holds a "$deleteFromPrimitiveList/<f>" whose value is not a list
-// beside f: a collation with live holding pm's map refuses the two (strategicpatch reads both as f, in Go's map
-// order), whatever live's f holds, so a repeat holding it onto an outcome holding the map is left to the front-end,
-// which collates it with the outcome as live and gives that error.
-func deletesNonListBeside(pm value.Value) bool {
-	for _, f := range pm.Fields() {
-		name, deleting := strings.CutPrefix(f.Key, smp.DeletePrefix)
-		if _, set := pm.Get(name); deleting && set && !f.Value.IsList() {
-			return true
-		}
-	}
-	return false
+// deletesNonListBeside reports whether m's patch map holds a "$deleteFromPrimitiveList/<f>" directive key whose value
+// is not a list beside f (smp.DeletionBesideSet): a collation with live holding the map refuses the two (strategicpatch
+// reads both as f, in Go's map order), whatever live's f holds, so a repeat holding it onto an outcome holding the map
+// is left to the front-end, which collates it with the outcome as live and gives that error.
+func deletesNonListBeside(m *elements.MapElement) bool {
+	return smp.DeletionBesideSet(m.Local, m.Type) != ""
 }

@@ -200,52 +200,69 @@ var _ = Describe("pkg/strategicpatch's patches against strategicpatch's", func()
 // key (repeat) added to local, and likewise to recorded and live with even odds each. The patch differential's own
 // repeat functions serve: an object holds no directive for them to skip.
 var _ = Describe("pkg/strategicpatch's patches against strategicpatch's, lists repeating items", func() {
+	classes := []string{"same", "no list to repeat in", "strategicpatch panicked", "no-verdict", "pkg/patchgen's conflict verdict"}
 	for _, spec := range difftest.Specs {
 		It(fmt.Sprintf("are the same bytes on random %s triples with repeats, every gate off", spec.Name), func() {
-			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
-			Expect(err).NotTo(HaveOccurred())
-			n := int(envInt("PLY_DIFF_DROPIN_N", 150))
-			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			counts := map[string]int{}
-			var diffs []string
-			for i := range n {
-				c := patchdiff.Generate(t, patchdiff.GenThreeWay, patchdiff.CaseSeed(seed, patchdiff.GenThreeWay, t.Name+"/repeats", i))
-				r := rand.New(rand.NewPCG(c.Seed, 13))
-				add := repeatSetValue
-				if r.IntN(2) == 0 {
-					add = repeat
-				}
-				local, repeated := add(c.Local, t.Root, r)
-				if !repeated {
-					counts["no list to repeat in"]++
-					continue
-				}
-				c.Local = local
-				for _, doc := range []*value.Value{&c.Recorded, &c.Live} {
-					if !doc.IsNull() && r.IntN(2) == 0 {
-						*doc, _ = add(*doc, t.Root, r)
-					}
-				}
-				switch d := creation(t, c); d {
-				case "":
-					counts["same"]++
-				case errOraclePanicked.Error():
-					counts["strategicpatch panicked"]++
-				case noVerdict:
-					counts["no-verdict"]++
-				case engineVerdict:
-					counts["pkg/patchgen's conflict verdict"]++
-				default:
-					diffs = append(diffs, d)
-				}
-			}
-			line := fmt.Sprintf("%s, repeated items: %d triples, %d differ;", t.ID(), n, len(diffs))
-			for _, k := range []string{"same", "no list to repeat in", "strategicpatch panicked", "no-verdict", "pkg/patchgen's conflict verdict"} {
-				line += fmt.Sprintf(" %s %d", k, counts[k])
-			}
-			AddReportEntry("cases", line)
-			Expect(diffs).To(BeEmpty(), "%s\n%s", line, strings.Join(diffs[:min(len(diffs), 3)], "\n"))
-			Expect(counts["same"]).To(BeNumerically(">", n/5), line)
+			dropInTriples(spec.Name, "/repeats", "repeated items", classes, repeatsClass)
 		})
 	}
 })
+
+// repeatsClass is the class of triple c with repeated items (the suite above), or what differs ("" for a class).
+func repeatsClass(t *difftest.Target, c patchdiff.Case) (class, diff string) {
+	r := rand.New(rand.NewPCG(c.Seed, 13))
+	add := repeatSetValue
+	if r.IntN(2) == 0 {
+		add = repeat
+	}
+	local, repeated := add(c.Local, t.Root, r)
+	if !repeated {
+		return "no list to repeat in", ""
+	}
+	c.Local = local
+	for _, doc := range []*value.Value{&c.Recorded, &c.Live} {
+		if !doc.IsNull() && r.IntN(2) == 0 {
+			*doc, _ = add(*doc, t.Root, r)
+		}
+	}
+	switch d := creation(t, c); d {
+	case "":
+		return "same", ""
+	case errOraclePanicked.Error(), noVerdict:
+		return d, ""
+	case engineVerdict:
+		return "pkg/patchgen's conflict verdict", ""
+	default:
+		return "", d
+	}
+}
+
+// dropInTriples checks pkg/strategicpatch's patches against strategicpatch's on random triples of target spec's
+// kubectl variant: PLY_DIFF_DROPIN_N of them (150 by default), generated three-way from seed PLY_DIFF_SEED in the
+// target's stream named with suffix, each classified by classify (its class, or what differs). It reports the triples
+// under name, those that differ and the count of each of classes, in that order, and expects none to differ and more
+// than a fifth of them in class "same".
+func dropInTriples(spec, suffix, name string, classes []string,
+	classify func(*difftest.Target, patchdiff.Case) (class, diff string)) {
+	t, err := difftest.LoadTarget(spec + "/" + difftest.Kubectl)
+	Expect(err).NotTo(HaveOccurred())
+	n := int(envInt("PLY_DIFF_DROPIN_N", 150))
+	seed := envInt("PLY_DIFF_SEED", defaultSeed)
+	counts := map[string]int{}
+	var diffs []string
+	for i := range n {
+		c := patchdiff.Generate(t, patchdiff.GenThreeWay, patchdiff.CaseSeed(seed, patchdiff.GenThreeWay, t.Name+suffix, i))
+		if class, diff := classify(t, c); diff != "" {
+			diffs = append(diffs, diff)
+		} else {
+			counts[class]++
+		}
+	}
+	line := fmt.Sprintf("%s, %s: %d triples, %d differ;", t.ID(), name, n, len(diffs))
+	for _, k := range classes {
+		line += fmt.Sprintf(" %s %d", k, counts[k])
+	}
+	AddReportEntry("cases", line)
+	Expect(diffs).To(BeEmpty(), "%s\n%s", line, strings.Join(diffs[:min(len(diffs), 3)], "\n"))
+	Expect(counts["same"]).To(BeNumerically(">", n/5), line)
+}

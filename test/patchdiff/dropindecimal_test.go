@@ -3,10 +3,8 @@ package patchdiff_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/plyproject/ply/pkg/value"
 	"github.com/plyproject/ply/test/internal/difftest"
@@ -65,39 +63,28 @@ func withDecimals(c patchdiff.Case, r *rand.Rand) (patchdiff.Case, bool) {
 // written as a decimal with even odds: the patches are the same bytes, or they differ only by the decimals (class
 // decimal-whole-number, counted: written as integers, the triple's patches show no difference).
 var _ = Describe("pkg/strategicpatch's patches against strategicpatch's, whole numbers written as decimals", func() {
+	classes := []string{"same", "no integer", decimalWholeNumber, errOraclePanicked.Error(), noVerdict, engineVerdict}
 	for _, spec := range difftest.Specs {
 		It(fmt.Sprintf("are the same bytes on random %s triples with decimals, or differ only by them, every gate off", spec.Name), func() {
-			t, err := difftest.LoadTarget(spec.Name + "/" + difftest.Kubectl)
-			Expect(err).NotTo(HaveOccurred())
-			n := int(envInt("PLY_DIFF_DROPIN_N", 150))
-			seed := envInt("PLY_DIFF_SEED", defaultSeed)
-			counts := map[string]int{}
-			var diffs []string
-			for i := range n {
-				c := patchdiff.Generate(t, patchdiff.GenThreeWay, patchdiff.CaseSeed(seed, patchdiff.GenThreeWay, t.Name+"/decimals", i))
-				d, any := withDecimals(c, rand.New(rand.NewPCG(c.Seed, 0xdec1a1)))
-				if !any {
-					counts["no integer"]++
-					continue
-				}
-				switch diff := creationOf(t, d, jsonv.DecimalJSON); {
-				case diff == "":
-					counts["same"]++
-				case noDifference(diff):
-					counts[diff]++
-				case noDifference(creation(t, c)):
-					counts[decimalWholeNumber]++
-				default:
-					diffs = append(diffs, diff)
-				}
-			}
-			line := fmt.Sprintf("%s, decimals: %d triples, %d differ;", t.ID(), n, len(diffs))
-			for _, k := range []string{"same", "no integer", decimalWholeNumber, errOraclePanicked.Error(), noVerdict, engineVerdict} {
-				line += fmt.Sprintf(" %s %d", k, counts[k])
-			}
-			AddReportEntry("cases", line)
-			Expect(diffs).To(BeEmpty(), "%s\n%s", line, strings.Join(diffs[:min(len(diffs), 3)], "\n"))
-			Expect(counts["same"]).To(BeNumerically(">", n/5), line)
+			dropInTriples(spec.Name, "/decimals", "decimals", classes, decimalsClass)
 		})
 	}
 })
+
+// decimalsClass is the class of triple c with decimals (the suite above), or what differs ("" for a class).
+func decimalsClass(t *difftest.Target, c patchdiff.Case) (class, diff string) {
+	d, any := withDecimals(c, rand.New(rand.NewPCG(c.Seed, 0xdec1a1)))
+	if !any {
+		return "no integer", ""
+	}
+	switch diff := creationOf(t, d, jsonv.DecimalJSON); {
+	case diff == "":
+		return "same", ""
+	case noDifference(diff):
+		return diff, ""
+	case noDifference(creation(t, c)):
+		return decimalWholeNumber, ""
+	default:
+		return "", diff
+	}
+}
