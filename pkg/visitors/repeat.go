@@ -32,8 +32,9 @@ import (
 //     its tree otherwise fits onto v (apply mode: ontoFits without a map at the depth limit, Repeat.Limit, or a
 //     deletion v refuses, which the collation may meet first: ontoFailure; elsewhere where limitFailure tells it, an
 //     earlier field's failure first and another kind there refused as live's; compose mode: composeFailure, where the
-//     item's own map holds no "$retainKeys" or "$setElementOrder" v's holds otherwise, which the collation meets first,
-//     its "$" keys built before its fields: ownDisagrees, then composeDisagrees' error). Onto a list with items it is
+//     item's own map holds no "$retainKeys" or "$setElementOrder" v's holds otherwise, nor a "$" field holding one in
+//     its maps or failing merged onto v's, which the collation meets first, its "$" keys built before its fields:
+//     ownDisagrees, then disagreesFirst's error). Onto a list with items it is
 //     merged as one ordering a list it leaves out.
 //
 // Apply mode, failing with the error a collation with v as live gives first:
@@ -221,10 +222,17 @@ import (
 //     field strategicpatch's look-up finds no list at (one its type does not declare, or declares as a scalar or a map
 //     where the schema's reader refuses it: openapi.Field.NotAList, v and the item holding a list there or nothing):
 //     the collation's error at the item's map, met before any of its fields (mapOrderFailure).
-//   - composeDisagrees: a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are maps, as patches
-//     merged must agree on it; a "$" field of the item's map, or a field below one, failing merged onto v's before it
-//     (a "$patch: merge" or unknown "$patch" map onto a map, dollarOnto's failure: dollarFailure, composedollar.go),
-//     met in its place, before the item's other fields.
+//   - disagreesFirst (composedisagrees.go): a "$retainKeys" (or "$setElementOrder") v holds otherwise where both are
+//     maps, as patches merged must agree on it; a "$" field of the item's map, or a field below one, failing merged
+//     onto v's before it (a "$patch: merge" or unknown "$patch" map onto a map, dollarOnto's failure: dollarFailure,
+//     composedollar.go), met in its place, before the item's other fields; a map holding "$patch: merge" or another
+//     value than "replace" or "delete" onto a map (directedField). composeDisagrees finds the first in the
+//     collation's order (fields by name, a map's "$" keys compared before its fields); its error is given where the
+//     fields met before it are plain (scalars or nulls at scalar or undeclared fields, "$retainKeys" v holds equal,
+//     maps holding "$patch" that fit, orders and deletions of lists after it: plainField, listDirective), or where
+//     the checks below (composeFailure, otherKindFirst, composeChecked, contradictionFirst) tell the first failure
+//     disregarding it and the two lie in a known order by name (the first of them; its own error where
+//     composeChecked fits). Elsewhere the repeat is left to the front-end: a field before it may fail first.
 //   - composeFailure (composeorder.go): ordering by "$setElementOrder" a field v holds as other than a list, or that it
 //     sets to other than a list, where the fields before it tell the error (orderedScalars, orderedUnmerged,
 //     unmergeable; a map holding no "$" key at a field the schema types as a list or a scalar, merged as a map of no
@@ -387,6 +395,8 @@ import (
 //     ones (with those, where v's item holds an item without the key there), or lies in a later item of its key, or in
 //     a list whose merge is not known; a failure beside one in a later item of a key; beside a "$patch: replace" item
 //     where v's item lacks the list and a data item holds a map holding "$patch");
+//   - compose mode: a disagreement on a "$retainKeys" or "$setElementOrder" (or a failing "$" field or "$patch" map)
+//     after a field that is not plain, where the checks above do not tell what fails first (disagreesFirst);
 //   - compose mode: a list it orders that v holds no items for, left out or held empty, where a map on the way orders
 //     a field before it by name that v holds, or held empty where v holds items at the list Repeat.Err names
 //     (emptyOrderFailure);
@@ -443,16 +453,16 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 	case !o.Compose && r.Element != nil && known && held && o.withOnto(r.Onto).ontoFits(r.Element, v):
 		o.Answers.repeated(false)
 		out, err = o.heldOnto(l, r, v)
-	case o.Compose && r.Element != nil && failed(&err, composeDisagrees(r.Element, v)):
+	case o.Compose && r.Element != nil && failed(&err, o.disagreesFirst(&c, l, r, it, v)):
 		o.Answers.repeated(false)
-	case o.Compose && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
+	case c.composing && failed(&err, composeFailure(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		o.Answers.repeated(false)
-	case o.Compose && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
+	case c.composing && failed(&err, otherKindFirst(r, l.Local.Items()[r.Pos], it.Type, v, o.UnmergedOrderRefused)):
 		o.Answers.repeated(false)
-	case o.Compose && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).err != nil:
+	case c.composing && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).err != nil:
 		o.Answers.repeated(false)
 		err = composed.err
-	case o.Compose && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).fits:
+	case c.composing && r.Element != nil && composed.of(r, v, o.UnmergedOrderRefused).fits:
 		o.Answers.repeated(false)
 		out, err = o.withCleaned(r.Cleaned).onto(r.Element.(*elements.MapElement), v)
 	case !o.Compose && ((r.FailsAt != "" && ((!r.MapsBefore && failsOnto(r.FailsAt, it.Type, v)) || plainOnto(r, it.Type, v))) ||
@@ -465,7 +475,7 @@ func (o Ordered) repeat(l *elements.ListElement, r elements.Repeat, v value.Valu
 		repeatedDisordered(r, l.Local.Items()[r.Pos], it.Type, v)):
 		o.Answers.repeated(false)
 		err = r.Err
-	case o.Compose && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
+	case c.composing && r.Contradicted[-1] != nil && !r.Deep && contradictionFirst(l.Local.Items()[r.Pos], it.Type, v, r.Contradicted[-1]):
 		o.Answers.repeated(false)
 		err = r.Contradicted[-1]
 	case limited:
@@ -511,12 +521,13 @@ type repeatChecks struct {
 	limitErr    error        // its error, where limited
 	composed    composeCheck // composeChecked's answer for the repeat onto v, walked once where a case asks
 	sorted      sortedCheck  // sortedOntoLacking's answer for the repeat onto v, likewise
+	composing   bool         // compose mode's cases may decide the repeat (disagreesFirst clears it)
 }
 
 // checksOf computes the repeatChecks of Repeat r of patch list l, its item it, onto v; the walks of composed and sorted
 // wait for a case that asks.
 func (o Ordered) checksOf(l *elements.ListElement, r elements.Repeat, v value.Value, it *elements.Node) repeatChecks {
-	c := repeatChecks{held: true, known: true}
+	c := repeatChecks{held: true, known: true, composing: o.Compose}
 	c.sorted.kubectl, c.sorted.removes = o.Ordering == order.OrderKubectl, o.DeleteRemovesMap
 	if r.Err != nil && r.Element != nil && !v.IsNull() {
 		c.held, c.known = emptyOrdersHeld(r.Element, v, o.Compose)
@@ -1176,51 +1187,6 @@ func setOrderRefused(n *elements.Node, lv value.Value) error {
 // cleared reports whether map m's "$retainKeys" clears field name (it holds one that does not name it).
 func cleared(m *elements.MapElement, name string) bool {
 	return m.Dirs != nil && m.Dirs.HasRetainKeys && !slices.Contains(m.Dirs.RetainKeys, name)
-}
-
-// composeDisagrees returns the error collating compose mode's repeat tree e with v as live gives where a map of e holds
-// a "$retainKeys" or "$setElementOrder/<f>" (data, copied in compose mode) that v's map at its place holds otherwise:
-// the patches merged must agree on it. Nil where none differs.
-func composeDisagrees(e elements.Element, v value.Value) error {
-	return disagreesBelow(e, v, true, false)
-}
-
-// ownDisagrees is composeDisagrees for e's own map alone, not the maps below it: the collation builds a map's fields
-// in key order, its "$" keys before the fields of names it builds a list at, so it meets such a disagreement of e's
-// before a list of e's it holds empty and orders fails (emptyOrdersHeld).
-func ownDisagrees(e elements.Element, v value.Value) error {
-	return disagreesBelow(e, v, false, false)
-}
-
-// disagreesBelow is composeDisagrees, walking e's maps below it where deep. Such a directive is compared as e's patch
-// map holds it (its maps holding "$patch" too, which its node drops or builds), as the collation compares it before
-// building it. Where deep, a "$" field of the item's map, and any field below one (early: the collation builds them
-// before the item's other fields), that fails merged onto v's (dollarFailure) fails there, in its place.
-func disagreesBelow(e elements.Element, v value.Value, deep, early bool) error {
-	m, _ := e.(*elements.MapElement)
-	if m == nil || !v.IsMap() {
-		return nil
-	}
-	for _, f := range m.Fields {
-		lv, inLive := v.Get(f.Name)
-		directive := (f.Name == smp.RetainKeysKey || strings.HasPrefix(f.Name, smp.SetOrderPrefix)) && m.Type.Field(f.Name) == nil
-		pv, inPatch := m.Local.Get(f.Name)
-		if inLive && directive && inPatch && !value.Equal(pv, lv) {
-			return m.Errorf(elements.Patch, f.Name+disagrees)
-		}
-		if err := dollarFailure(f, m, pv, lv, deep && inLive && (early || strings.HasPrefix(f.Name, "$"))); err != nil {
-			return err
-		}
-		if c, _ := f.Element.(*elements.MapElement); c != nil && !directive {
-			if !deep || unmergeable(m.Type, f.Name, pv, lv) != "" {
-				continue // (the collation fails at that map first: composeChecked, orderFails)
-			}
-			if err := disagreesBelow(f.Element, lv, true, early || strings.HasPrefix(f.Name, "$")); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // composedWhole reports whether compose mode's repeat map e, for a field its member's outcome lacks or holds as
