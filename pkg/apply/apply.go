@@ -183,13 +183,14 @@ func merge(recorded, local, live value.Value, opts Options, listChanges bool) (R
 // a patch, answering the walk's questions as it does (a repeat the tree cannot decide: patch.WalkAnswering).
 func walk(tree elements.Element, opts Options, listChanges bool, nodes int, arena *collate.Arena, patched bool) (*strategy.Walker, elements.Outcome, error) {
 	w := strategy.Options{Ordering: opts.Ordering, Gates: opts.Gates, Record: listChanges, Nodes: nodes}
+	if patched {
+		w.Patched, w.Answers = arena.Patched, new(visitors.Answers)
+	}
+	walker := strategy.New(w)
 	if !patched {
-		walker := strategy.New(w)
 		out, err := walker.Walk(tree)
 		return walker, out, err
 	}
-	w.Patched, w.Answers = arena.Patched, new(visitors.Answers)
-	walker := strategy.New(w)
 	out, err := patch.WalkAnswering(walker, tree, w.Answers, patch.Options{MaxDepth: opts.MaxDepth, Ordering: opts.Ordering, Gates: opts.Gates})
 	return walker, out, err
 }

@@ -239,7 +239,7 @@ func walkerFor(opts Options) (*strategy.Walker, *visitors.Answers, func()) {
 
 // walkAnswering walks tree with w, made with answers, answering the walk's questions (visitors.InTurn) as the API
 // server applies a repeat of a merge key: the item applied to its key's outcome as a patch of its own under opts (a
-// collation of the item with that outcome as live, walked: answerOf). A walk that asks none is walked once, as it
+// collation of the item with that outcome as live, walked: answer). A walk that asks none is walked once, as it
 // stands; one that asks is walked again, driven (visitors.Answers.Pull): it stops at each question until it is
 // answered and goes on from there, so no part of the tree is walked more than twice.
 func walkAnswering(w *strategy.Walker, tree elements.Element, answers *visitors.Answers, opts Options) (elements.Outcome, error) {
@@ -249,21 +249,21 @@ func walkAnswering(w *strategy.Walker, tree elements.Element, answers *visitors.
 		answers.Walked()
 		return out, err
 	}
-	applied, err := answerOf(q, opts)
-	answers.Answer(q, applied, err)
+	answer(q, answers, opts)
 	w.Renew()
 	next, stop := answers.Pull(func() { out, err = w.Walk(tree) })
 	defer stop()
 	for q, asked := next(); asked; q, asked = next() {
-		applied, answerErr := answerOf(q, opts)
-		answers.Answer(q, applied, answerErr)
+		answer(q, answers, opts)
 	}
 	answers.Walked()
 	return out, err
 }
 
-// answerOf applies question q's item to its outcome under opts, at the item's depth in the patch.
-func answerOf(q *visitors.InTurn, opts Options) (value.Value, error) {
+// answer records in answers what applying question q's item to its outcome under opts gives, at the item's depth in
+// the patch.
+func answer(q *visitors.InTurn, answers *visitors.Answers, opts Options) {
 	vals := elements.Values{Local: q.Patch, HasLocal: true, Live: q.Onto, HasLive: !q.Onto.IsNull()}
-	return applyAt(vals, q.Type, q.Depth, opts)
+	applied, err := applyAt(vals, q.Type, q.Depth, opts)
+	answers.Answer(q, applied, err)
 }

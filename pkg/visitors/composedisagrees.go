@@ -64,8 +64,7 @@ func (d *disagreement) below(e elements.Element, v value.Value, deep, early bool
 		if err := dollarFailure(f, m, pv, lv, inLive && (early || dollar)); err != nil {
 			return d.failed(f.Element.Base().Path(), err)
 		}
-		whole := f.Element.Base().Meta.Strategy.Has(openapi.StrategyReplace) // (taken whole, "$patch" maps and all)
-		if directed, fits, err := directedField(f, pv, lv); deep && directed && !whole {
+		if directed, fits, err := directedField(f, pv, lv); deep && directed && !replacedDirected(f, pv) {
 			if !fits {
 				return d.failed(f.Element.Base().Path(), err) // (the collation reads the directive there, failing)
 			}

@@ -21,7 +21,8 @@ import (
 // Invariant: what the answer is depends on Onto, Patch, Type and Depth alone, which the question holds, so an answer
 // recorded for one walk holds for every walk of any tree that asks the same question.
 type InTurn struct {
-	// Item is the repeat's node, the item's path its error's.
+	// Item is the node of the first item of the repeat's key in the patch's list (elements.Repeat.ID), whose path the
+	// repeat shares: the question's path, and its error's.
 	Item *elements.Node
 	// Onto is the outcome of the items of its key before it (null: nothing, the item applied as the patch's root).
 	Onto value.Value
